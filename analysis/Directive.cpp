@@ -1,0 +1,833 @@
+// Parse the text of one `#pragma acc` directive into its kind and clauses.
+//
+// This decides only whether the text is valid OpenACC 3.3 syntax (directive names, clause
+// spellings, argument shapes and which clauses a directive admits); whether jacc supports a
+// construct is the frontend's decision.
+#include "Directive.h"
+
+#include "Error.h"
+
+#include <llvm/ADT/STLExtras.h>
+#include <llvm/ADT/SmallVector.h>
+#include <llvm/ADT/StringExtras.h>
+#include <llvm/ADT/StringSwitch.h>
+#include <llvm/ADT/Twine.h>
+
+#include <cstdint>
+#include <optional>
+#include <utility>
+
+using llvm::Error;
+using llvm::Expected;
+using llvm::StringRef;
+using llvm::Twine;
+
+namespace jacc::analysis {
+
+namespace {
+
+using CK = ClauseKind;
+
+//===-- Clause spellings and the allowed-clause table ---------------------------------------===//
+
+struct ClauseSpelling {
+  const char *Name;
+  ClauseKind Kind;
+};
+
+// The present_or_* spellings and dtype are OpenACC 1.0/2.x names that 3.3 still accepts as
+// aliases, so older kernels keep compiling.
+constexpr ClauseSpelling ClauseSpellings[] = {
+    {"gang", CK::Gang},
+    {"worker", CK::Worker},
+    {"vector", CK::Vector},
+    {"seq", CK::Seq},
+    {"independent", CK::Independent},
+    {"auto", CK::Auto},
+    {"collapse", CK::Collapse},
+    {"tile", CK::Tile},
+    {"device_type", CK::DeviceType},
+    {"dtype", CK::DeviceType},
+    {"reduction", CK::Reduction},
+    {"private", CK::Private},
+    {"firstprivate", CK::Firstprivate},
+    {"present", CK::Present},
+    {"deviceptr", CK::Deviceptr},
+    {"copy", CK::Copy},
+    {"pcopy", CK::Copy},
+    {"present_or_copy", CK::Copy},
+    {"copyin", CK::Copyin},
+    {"pcopyin", CK::Copyin},
+    {"present_or_copyin", CK::Copyin},
+    {"copyout", CK::Copyout},
+    {"pcopyout", CK::Copyout},
+    {"present_or_copyout", CK::Copyout},
+    {"create", CK::Create},
+    {"pcreate", CK::Create},
+    {"present_or_create", CK::Create},
+    {"no_create", CK::NoCreate},
+    {"attach", CK::Attach},
+    {"detach", CK::Detach},
+    {"delete", CK::Delete},
+    {"use_device", CK::UseDevice},
+    {"link", CK::Link},
+    {"device_resident", CK::DeviceResident},
+    {"host", CK::Host},
+    {"device", CK::Device},
+    {"self", CK::Self},
+    {"if_present", CK::IfPresent},
+    {"finalize", CK::Finalize},
+    {"async", CK::Async},
+    {"wait", CK::Wait},
+    {"num_gangs", CK::NumGangs},
+    {"num_workers", CK::NumWorkers},
+    {"vector_length", CK::VectorLength},
+    {"if", CK::If},
+    {"default", CK::Default},
+    {"read", CK::Read},
+    {"write", CK::Write},
+    {"update", CK::Update},
+    {"capture", CK::Capture},
+    {"bind", CK::Bind},
+    {"nohost", CK::Nohost},
+    {"device_num", CK::DeviceNum},
+    {"default_async", CK::DefaultAsync},
+};
+
+std::optional<ClauseKind> lookupClause(StringRef Name) {
+  for (const ClauseSpelling &S : ClauseSpellings)
+    if (Name == S.Name)
+      return S.Kind;
+  return std::nullopt;
+}
+
+using ClauseMask = uint64_t;
+static_assert(static_cast<unsigned>(CK::DefaultAsync) < 64, "ClauseMask has too few bits");
+
+constexpr ClauseMask bit(ClauseKind K) {
+  return ClauseMask(1) << static_cast<unsigned>(K);
+}
+template <typename... Kinds> constexpr ClauseMask maskOf(Kinds... K) {
+  return (bit(K) | ...);
+}
+
+// Allowed clauses per directive, from the "where clause is one of the following" lists of
+// OpenACC 3.3. Combined constructs admit any clause of either of their parts (section 2.11).
+constexpr ClauseMask ComputeCommon =
+    maskOf(CK::Async, CK::Wait, CK::DeviceType, CK::If, CK::Self, CK::Copy, CK::Copyin, CK::Copyout,
+           CK::Create, CK::NoCreate, CK::Present, CK::Deviceptr, CK::Attach, CK::Default);
+constexpr ClauseMask ParallelClauses =
+    ComputeCommon | maskOf(CK::NumGangs, CK::NumWorkers, CK::VectorLength, CK::Reduction,
+                           CK::Private, CK::Firstprivate);
+// kernels has no data-sharing clauses of its own: the compiler decides the parallelism.
+constexpr ClauseMask KernelsClauses =
+    ComputeCommon | maskOf(CK::NumGangs, CK::NumWorkers, CK::VectorLength);
+// serial runs one gang of one worker, so the sizing clauses make no sense there.
+constexpr ClauseMask SerialClauses =
+    ComputeCommon | maskOf(CK::Reduction, CK::Private, CK::Firstprivate);
+constexpr ClauseMask LoopClauses =
+    maskOf(CK::Collapse, CK::Gang, CK::Worker, CK::Vector, CK::Seq, CK::Independent, CK::Auto,
+           CK::Tile, CK::DeviceType, CK::Private, CK::Reduction);
+constexpr ClauseMask AtomicClauses = maskOf(CK::Read, CK::Write, CK::Update, CK::Capture, CK::If);
+constexpr ClauseMask RoutineClauses =
+    maskOf(CK::Gang, CK::Worker, CK::Vector, CK::Seq, CK::Bind, CK::DeviceType, CK::Nohost);
+constexpr ClauseMask DataClauses =
+    maskOf(CK::If, CK::Async, CK::Wait, CK::DeviceType, CK::Copy, CK::Copyin, CK::Copyout,
+           CK::Create, CK::NoCreate, CK::Present, CK::Deviceptr, CK::Attach, CK::Default);
+constexpr ClauseMask EnterDataClauses =
+    maskOf(CK::If, CK::Async, CK::Wait, CK::Copyin, CK::Create, CK::Attach);
+constexpr ClauseMask ExitDataClauses =
+    maskOf(CK::If, CK::Async, CK::Wait, CK::Copyout, CK::Delete, CK::Detach, CK::Finalize);
+constexpr ClauseMask UpdateClauses = maskOf(CK::Async, CK::Wait, CK::DeviceType, CK::If,
+                                            CK::IfPresent, CK::Self, CK::Host, CK::Device);
+constexpr ClauseMask WaitClauses = maskOf(CK::Async, CK::If);
+constexpr ClauseMask HostDataClauses = maskOf(CK::UseDevice, CK::If, CK::IfPresent);
+constexpr ClauseMask DeclareClauses =
+    maskOf(CK::Copy, CK::Copyin, CK::Copyout, CK::Create, CK::Present, CK::Deviceptr,
+           CK::DeviceResident, CK::Link);
+constexpr ClauseMask InitClauses = maskOf(CK::DeviceType, CK::DeviceNum, CK::If);
+constexpr ClauseMask SetClauses = maskOf(CK::DefaultAsync, CK::DeviceNum, CK::DeviceType, CK::If);
+
+ClauseMask allowedClauses(DirectiveKind K) {
+  switch (K) {
+  case DirectiveKind::Parallel:
+    return ParallelClauses;
+  case DirectiveKind::Kernels:
+    return KernelsClauses;
+  case DirectiveKind::Serial:
+    return SerialClauses;
+  case DirectiveKind::ParallelLoop:
+    return ParallelClauses | LoopClauses;
+  case DirectiveKind::KernelsLoop:
+    return KernelsClauses | LoopClauses;
+  case DirectiveKind::SerialLoop:
+    return SerialClauses | LoopClauses;
+  case DirectiveKind::Loop:
+    return LoopClauses;
+  case DirectiveKind::Atomic:
+    return AtomicClauses;
+  case DirectiveKind::Routine:
+    return RoutineClauses;
+  case DirectiveKind::Cache:
+    return 0;
+  case DirectiveKind::Data:
+    return DataClauses;
+  case DirectiveKind::EnterData:
+    return EnterDataClauses;
+  case DirectiveKind::ExitData:
+    return ExitDataClauses;
+  case DirectiveKind::Update:
+    return UpdateClauses;
+  case DirectiveKind::Wait:
+    return WaitClauses;
+  case DirectiveKind::HostData:
+    return HostDataClauses;
+  case DirectiveKind::Declare:
+    return DeclareClauses;
+  case DirectiveKind::Init:
+  case DirectiveKind::Shutdown:
+    return InitClauses;
+  case DirectiveKind::Set:
+    return SetClauses;
+  }
+  return 0;
+}
+
+/// What a clause's parenthesised argument must look like.
+enum class ArgRule {
+  None,     ///< no parentheses at all
+  Optional, ///< free-form expression text, parentheses optional
+  Required, ///< free-form expression text, parentheses required
+  List,     ///< comma-separated list split into Vars (tile sizes, device types)
+  VarList   ///< comma-separated var-list split into Vars
+};
+
+ArgRule argRule(ClauseKind K, DirectiveKind D) {
+  switch (K) {
+  case CK::Seq:
+  case CK::Independent:
+  case CK::Auto:
+  case CK::IfPresent:
+  case CK::Finalize:
+  case CK::Read:
+  case CK::Write:
+  case CK::Update:
+  case CK::Capture:
+  case CK::Nohost:
+    return ArgRule::None;
+  case CK::Gang:
+  case CK::Worker:
+  case CK::Vector:
+  case CK::Async:
+  case CK::Wait:
+    return ArgRule::Optional;
+  case CK::Self:
+    // On update, self(list) is a synonym of host(list); on compute constructs it is
+    // self[(condition)].
+    return D == DirectiveKind::Update ? ArgRule::VarList : ArgRule::Optional;
+  case CK::Collapse:
+  case CK::NumGangs:
+  case CK::NumWorkers:
+  case CK::VectorLength:
+  case CK::If:
+  case CK::Default:
+  case CK::Bind:
+  case CK::DeviceNum:
+  case CK::DefaultAsync:
+    return ArgRule::Required;
+  case CK::Tile:
+  case CK::DeviceType:
+    return ArgRule::List;
+  case CK::Reduction:
+  case CK::Private:
+  case CK::Firstprivate:
+  case CK::Present:
+  case CK::Deviceptr:
+  case CK::Copy:
+  case CK::Copyin:
+  case CK::Copyout:
+  case CK::Create:
+  case CK::NoCreate:
+  case CK::Attach:
+  case CK::Detach:
+  case CK::Delete:
+  case CK::UseDevice:
+  case CK::Link:
+  case CK::DeviceResident:
+  case CK::Host:
+  case CK::Device:
+    return ArgRule::VarList;
+  }
+  return ArgRule::Optional;
+}
+
+std::optional<ReductionOp> parseReductionOp(StringRef S) {
+  return llvm::StringSwitch<std::optional<ReductionOp>>(S)
+      .Case("+", ReductionOp::Add)
+      .Case("*", ReductionOp::Mul)
+      .Case("max", ReductionOp::Max)
+      .Case("min", ReductionOp::Min)
+      .Case("&", ReductionOp::BitAnd)
+      .Case("|", ReductionOp::BitOr)
+      .Case("^", ReductionOp::BitXor)
+      .Case("&&", ReductionOp::LogAnd)
+      .Case("||", ReductionOp::LogOr)
+      .Default(std::nullopt);
+}
+
+//===-- Text helpers -------------------------------------------------------------------------===//
+
+bool isIdentStart(char C) {
+  return llvm::isAlpha(C) || C == '_';
+}
+bool isIdentChar(char C) {
+  return llvm::isAlnum(C) || C == '_';
+}
+
+/// Index of the quote closing the string or character literal opened at S[Open], or npos.
+size_t skipLiteral(StringRef S, size_t Open) {
+  char Quote = S[Open];
+  for (size_t I = Open + 1; I < S.size(); ++I) {
+    if (S[I] == '\\')
+      ++I;
+    else if (S[I] == Quote)
+      return I;
+  }
+  return StringRef::npos;
+}
+
+/// Offsets of the first Sep of S outside parentheses, brackets and literals, or npos.
+/// S must be balanced (the argument scanner checked it).
+size_t findTopLevel(StringRef S, char Sep, size_t From = 0) {
+  unsigned Depth = 0;
+  for (size_t I = From; I < S.size(); ++I) {
+    char C = S[I];
+    if (C == '"' || C == '\'') {
+      size_t Close = skipLiteral(S, I);
+      if (Close == StringRef::npos)
+        return StringRef::npos;
+      I = Close;
+    } else if (C == '(' || C == '[') {
+      ++Depth;
+    } else if ((C == ')' || C == ']') && Depth > 0) {
+      --Depth;
+    } else if (C == Sep && Depth == 0) {
+      return I;
+    }
+  }
+  return StringRef::npos;
+}
+
+/// S trimmed of whitespace; Offset (the offset of S in the directive text) moves along.
+StringRef trimmed(StringRef S, size_t &Offset) {
+  StringRef Left = S.ltrim();
+  Offset += S.size() - Left.size();
+  return Left.rtrim();
+}
+
+/// If S starts with "word:" (but not "word::", a C++ qualified name), the word, and in
+/// RestOffset the offset just past the ':'.
+std::optional<StringRef> splitModifier(StringRef S, size_t &RestOffset) {
+  if (S.empty() || !isIdentStart(S[0]))
+    return std::nullopt;
+  size_t I = 1;
+  while (I < S.size() && isIdentChar(S[I]))
+    ++I;
+  StringRef Word = S.take_front(I);
+  while (I < S.size() && llvm::isSpace(S[I]))
+    ++I;
+  if (I >= S.size() || S[I] != ':' || (I + 1 < S.size() && S[I + 1] == ':'))
+    return std::nullopt;
+  RestOffset = I + 1;
+  return Word;
+}
+
+//===-- Parser -------------------------------------------------------------------------------===//
+
+class Parser {
+public:
+  Parser(StringRef Text, unsigned Line) : Text(Text), Line(Line) {}
+
+  Expected<Directive> parse();
+
+private:
+  StringRef Text; ///< trimmed directive text; every offset below indexes it
+  unsigned Line;
+  size_t Pos = 0;
+
+  Error error(size_t Offset, const Twine &Problem) const {
+    return makeError(ErrorCode::InvalidArgument, "line " + Twine(Line) + ", column " +
+                                                     Twine(Offset + 1) + ": " + Problem +
+                                                     " in '#pragma acc " + Text + "'");
+  }
+
+  bool atEnd() const { return Pos >= Text.size(); }
+  char peek() const { return atEnd() ? '\0' : Text[Pos]; }
+  void skipSpace() {
+    while (!atEnd() && llvm::isSpace(Text[Pos]))
+      ++Pos;
+  }
+  StringRef identifier() {
+    size_t Start = Pos;
+    if (atEnd() || !isIdentStart(Text[Pos]))
+      return StringRef();
+    while (!atEnd() && isIdentChar(Text[Pos]))
+      ++Pos;
+    return Text.slice(Start, Pos);
+  }
+  /// Consume the next word if it is Word (after any whitespace); otherwise consume nothing.
+  bool acceptWord(StringRef Word) {
+    size_t Save = Pos;
+    skipSpace();
+    if (identifier() == Word)
+      return true;
+    Pos = Save;
+    return false;
+  }
+
+  Error parenthesised(StringRef &Arg, size_t &ArgOffset);
+  Error directiveName(Directive &D);
+  Error directiveArgument(Directive &D);
+  Error clause(Directive &D);
+  Error clauseArgument(Clause &C, DirectiveKind D, StringRef RawArg, size_t Offset);
+  Error list(StringRef Arg, size_t Offset, const Twine &What, StringRef ListName,
+             std::vector<std::string> &Out);
+  Error checkClauseSet(const Directive &D);
+};
+
+/// With Pos at '(', find the matching ')' while checking that parentheses and brackets nest.
+/// Arg receives the text in between, ArgOffset its offset; Pos moves past the ')'.
+Error Parser::parenthesised(StringRef &Arg, size_t &ArgOffset) {
+  size_t Open = Pos;
+  llvm::SmallVector<char, 8> Closers;
+  for (size_t I = Open; I < Text.size(); ++I) {
+    char C = Text[I];
+    if (C == '"' || C == '\'') {
+      // Brackets inside bind("name") or a character constant do not nest.
+      size_t Close = skipLiteral(Text, I);
+      if (Close == StringRef::npos)
+        return error(I, "unterminated literal");
+      I = Close;
+    } else if (C == '(') {
+      Closers.push_back(')');
+    } else if (C == '[') {
+      Closers.push_back(']');
+    } else if (C == ')' || C == ']') {
+      if (C != Closers.back())
+        return error(I, "unbalanced parentheses");
+      Closers.pop_back();
+      if (Closers.empty()) {
+        Arg = Text.slice(Open + 1, I);
+        ArgOffset = Open + 1;
+        Pos = I + 1;
+        return Error::success();
+      }
+    }
+  }
+  return error(Open, "unbalanced parentheses");
+}
+
+Error Parser::directiveName(Directive &D) {
+  size_t Offset = Pos;
+  StringRef Word = identifier();
+  if (Word.empty()) {
+    if (atEnd())
+      return error(Pos, "missing directive name");
+    return error(Pos, "expected a directive name, found '" + Text.substr(Pos, 1) + "'");
+  }
+  auto Combined = [&](DirectiveKind Alone, DirectiveKind WithLoop) {
+    return acceptWord("loop") ? WithLoop : Alone;
+  };
+  auto SecondWord = [&](DirectiveKind K) -> Error {
+    if (acceptWord("data")) {
+      D.Kind = K;
+      return Error::success();
+    }
+    skipSpace();
+    return error(Pos, "expected 'data' after '" + Word + "'");
+  };
+  if (Word == "parallel")
+    D.Kind = Combined(DirectiveKind::Parallel, DirectiveKind::ParallelLoop);
+  else if (Word == "kernels")
+    D.Kind = Combined(DirectiveKind::Kernels, DirectiveKind::KernelsLoop);
+  else if (Word == "serial")
+    D.Kind = Combined(DirectiveKind::Serial, DirectiveKind::SerialLoop);
+  else if (Word == "enter")
+    return SecondWord(DirectiveKind::EnterData);
+  else if (Word == "exit")
+    return SecondWord(DirectiveKind::ExitData);
+  else {
+    std::optional<DirectiveKind> K = llvm::StringSwitch<std::optional<DirectiveKind>>(Word)
+                                         .Case("loop", DirectiveKind::Loop)
+                                         .Case("atomic", DirectiveKind::Atomic)
+                                         .Case("routine", DirectiveKind::Routine)
+                                         .Case("cache", DirectiveKind::Cache)
+                                         .Case("data", DirectiveKind::Data)
+                                         .Case("update", DirectiveKind::Update)
+                                         .Case("wait", DirectiveKind::Wait)
+                                         .Case("host_data", DirectiveKind::HostData)
+                                         .Case("declare", DirectiveKind::Declare)
+                                         .Case("init", DirectiveKind::Init)
+                                         .Case("shutdown", DirectiveKind::Shutdown)
+                                         .Case("set", DirectiveKind::Set)
+                                         .Default(std::nullopt);
+    if (!K)
+      return error(Offset, "unknown directive '" + Word + "'");
+    D.Kind = *K;
+  }
+  return Error::success();
+}
+
+/// The parenthesised argument that cache (required), routine and wait (optional) take right
+/// after their name.
+Error Parser::directiveArgument(Directive &D) {
+  if (D.Kind != DirectiveKind::Cache && D.Kind != DirectiveKind::Routine &&
+      D.Kind != DirectiveKind::Wait)
+    return Error::success();
+  size_t NameEnd = Pos;
+  skipSpace();
+  if (peek() != '(') {
+    Pos = NameEnd;
+    if (D.Kind == DirectiveKind::Cache)
+      return error(Pos, "missing required argument (var-list) of 'cache'");
+    return Error::success();
+  }
+  StringRef Raw;
+  size_t Offset = 0;
+  if (Error E = parenthesised(Raw, Offset))
+    return E;
+  StringRef Arg = trimmed(Raw, Offset);
+  D.Argument = Arg.str();
+  if (D.Kind != DirectiveKind::Cache) {
+    if (Arg.empty())
+      return error(Offset, Twine("empty argument of '") + directiveKindName(D.Kind) + "'");
+    return Error::success();
+  }
+  size_t RestOffset = 0;
+  if (std::optional<StringRef> Modifier = splitModifier(Arg, RestOffset)) {
+    if (*Modifier != "readonly")
+      return error(Offset, "unknown modifier '" + *Modifier + "' in 'cache'");
+    return list(Arg.drop_front(RestOffset), Offset + RestOffset, "'cache'", "var-list", D.Vars);
+  }
+  return list(Arg, Offset, "'cache'", "var-list", D.Vars);
+}
+
+/// Split Arg at top-level commas into Out; every item must be non-empty.
+Error Parser::list(StringRef Arg, size_t Offset, const Twine &What, StringRef ListName,
+                   std::vector<std::string> &Out) {
+  size_t Start = Offset;
+  if (trimmed(Arg, Start).empty())
+    return error(Start, "empty " + ListName + " in " + What);
+  size_t Begin = 0;
+  while (true) {
+    size_t End = findTopLevel(Arg, ',', Begin);
+    size_t ItemOffset = Offset + Begin;
+    StringRef Item = trimmed(Arg.slice(Begin, End), ItemOffset);
+    if (Item.empty())
+      return error(ItemOffset, "empty item in the " + ListName + " of " + What);
+    Out.push_back(Item.str());
+    if (End == StringRef::npos)
+      return Error::success();
+    Begin = End + 1;
+  }
+}
+
+Error Parser::clause(Directive &D) {
+  size_t NameOffset = Pos;
+  StringRef Name = identifier();
+  std::optional<ClauseKind> Kind = lookupClause(Name);
+  if (!Kind)
+    return error(NameOffset, "unknown clause '" + Name + "'");
+  Clause C;
+  C.Kind = *Kind;
+  C.Name = Name.str();
+  C.Column = NameOffset + 1;
+
+  size_t NameEnd = Pos;
+  skipSpace();
+  StringRef Arg;
+  size_t ArgOffset = Pos;
+  if (peek() == '(') {
+    if (Error E = parenthesised(Arg, ArgOffset))
+      return E;
+    C.HasArgument = true;
+  } else {
+    Pos = NameEnd;
+  }
+
+  if (!(allowedClauses(D.Kind) & bit(C.Kind)))
+    return error(NameOffset,
+                 "clause '" + Name + "' is not allowed on '" + directiveKindName(D.Kind) + "'");
+  if (Error E = clauseArgument(C, D.Kind, Arg, ArgOffset))
+    return E;
+  D.Clauses.push_back(std::move(C));
+  return Error::success();
+}
+
+Error Parser::clauseArgument(Clause &C, DirectiveKind D, StringRef RawArg, size_t Offset) {
+  StringRef Arg = trimmed(RawArg, Offset);
+  C.Argument = Arg.str();
+  std::string What = "clause '" + C.Name + "'";
+  size_t NameOffset = C.Column - 1;
+  ArgRule Rule = argRule(C.Kind, D);
+
+  switch (Rule) {
+  case ArgRule::None:
+    if (C.HasArgument)
+      return error(NameOffset, What + " takes no argument");
+    return Error::success();
+  case ArgRule::Optional:
+    if (C.HasArgument && Arg.empty())
+      return error(Offset, "empty argument of " + What);
+    return Error::success();
+  case ArgRule::Required:
+  case ArgRule::List:
+  case ArgRule::VarList:
+    if (!C.HasArgument)
+      return error(NameOffset, "missing required argument of " + What);
+    break;
+  }
+
+  switch (C.Kind) {
+  case CK::Collapse:
+    // The frontend needs the loop count at parse time, so only a literal will do.
+    if (Arg.empty() || !llvm::all_of(Arg, llvm::isDigit) ||
+        Arg.find_first_not_of('0') == StringRef::npos)
+      return error(Offset, "collapse argument must be a positive integer constant");
+    return Error::success();
+  case CK::Default:
+    if (Arg != "none" && Arg != "present")
+      return error(Offset, "default argument must be 'none' or 'present'");
+    return Error::success();
+  case CK::Reduction: {
+    size_t Colon = findTopLevel(Arg, ':');
+    if (Colon == StringRef::npos)
+      return error(Offset, "missing ':' after the reduction operator in " + What);
+    size_t OpOffset = Offset;
+    StringRef OpText = trimmed(Arg.take_front(Colon), OpOffset);
+    if (OpText.empty())
+      return error(OpOffset, "missing reduction operator in " + What);
+    std::optional<ReductionOp> Op = parseReductionOp(OpText);
+    if (!Op)
+      return error(OpOffset, "unknown reduction operator '" + OpText + "' in " + What);
+    C.Op = *Op;
+    return list(Arg.drop_front(Colon + 1), Offset + Colon + 1, What, "var-list", C.Vars);
+  }
+  case CK::Copyin:
+  case CK::Copyout:
+  case CK::Create: {
+    size_t RestOffset = 0;
+    if (std::optional<StringRef> Modifier = splitModifier(Arg, RestOffset)) {
+      StringRef Allowed = C.Kind == CK::Copyin ? "readonly" : "zero";
+      if (*Modifier != Allowed)
+        return error(Offset, "unknown modifier '" + *Modifier + "' in " + What);
+      return list(Arg.drop_front(RestOffset), Offset + RestOffset, What, "var-list", C.Vars);
+    }
+    break;
+  }
+  default:
+    break;
+  }
+
+  if (Rule == ArgRule::Required) {
+    if (Arg.empty())
+      return error(Offset, "empty argument of " + What);
+    return Error::success();
+  }
+  return list(Arg, Offset, What, Rule == ArgRule::List ? "list" : "var-list", C.Vars);
+}
+
+/// Restrictions on the set of clauses as a whole: the clauses a directive cannot do without,
+/// and the atomic clauses that exclude each other.
+Error Parser::checkClauseSet(const Directive &D) {
+  auto NeedOneOf = [&](ClauseMask Needed, StringRef Names) -> Error {
+    for (const Clause &C : D.Clauses)
+      if (Needed & bit(C.Kind))
+        return Error::success();
+    return error(0, Twine("'") + directiveKindName(D.Kind) + "' needs at least one of the " +
+                        "clauses " + Names);
+  };
+  switch (D.Kind) {
+  case DirectiveKind::Atomic: {
+    const Clause *First = nullptr;
+    for (const Clause &C : D.Clauses) {
+      if (C.Kind == CK::If)
+        continue;
+      if (First)
+        return error(C.Column - 1, "clause '" + C.Name + "' conflicts with '" + First->Name +
+                                       "': atomic takes one of read, write, update, capture");
+      First = &C;
+    }
+    return Error::success();
+  }
+  case DirectiveKind::Data:
+    return NeedOneOf(maskOf(CK::Copy, CK::Copyin, CK::Copyout, CK::Create, CK::NoCreate,
+                            CK::Present, CK::Deviceptr, CK::Attach, CK::Default),
+                     "copy, copyin, copyout, create, no_create, present, deviceptr, attach, "
+                     "default");
+  case DirectiveKind::EnterData:
+    return NeedOneOf(maskOf(CK::Copyin, CK::Create, CK::Attach), "copyin, create, attach");
+  case DirectiveKind::ExitData:
+    return NeedOneOf(maskOf(CK::Copyout, CK::Delete, CK::Detach), "copyout, delete, detach");
+  case DirectiveKind::Update:
+    return NeedOneOf(maskOf(CK::Self, CK::Host, CK::Device), "self, host, device");
+  case DirectiveKind::HostData:
+    return NeedOneOf(bit(CK::UseDevice), "use_device");
+  case DirectiveKind::Declare:
+    return NeedOneOf(DeclareClauses,
+                     "copy, copyin, copyout, create, present, deviceptr, device_resident, link");
+  case DirectiveKind::Set:
+    return NeedOneOf(maskOf(CK::DefaultAsync, CK::DeviceNum, CK::DeviceType),
+                     "default_async, device_num, device_type");
+  default:
+    return Error::success();
+  }
+}
+
+Expected<Directive> Parser::parse() {
+  Directive D;
+  D.Text = Text.str();
+  if (Error E = directiveName(D))
+    return E;
+  if (Error E = directiveArgument(D))
+    return E;
+
+  // Clauses may be separated by whitespace or by one comma, but a comma needs a clause on
+  // either side.
+  bool AfterComma = false;
+  size_t CommaOffset = 0;
+  while (true) {
+    skipSpace();
+    if (atEnd()) {
+      if (AfterComma)
+        return error(CommaOffset, "expected a clause after ','");
+      break;
+    }
+    char C = peek();
+    if (C == ',') {
+      if (D.Clauses.empty() || AfterComma)
+        return error(Pos, "unexpected ','");
+      AfterComma = true;
+      CommaOffset = Pos++;
+      continue;
+    }
+    if (C == ')' || C == ']')
+      return error(Pos, "unbalanced parentheses");
+    if (!isIdentStart(C))
+      return error(Pos, "unexpected '" + Text.substr(Pos, 1) + "'");
+    if (Error E = clause(D))
+      return E;
+    AfterComma = false;
+  }
+
+  if (Error E = checkClauseSet(D))
+    return E;
+  return D;
+}
+
+} // namespace
+
+const Clause *Directive::find(ClauseKind K) const {
+  for (const Clause &C : Clauses)
+    if (C.Kind == K)
+      return &C;
+  return nullptr;
+}
+
+bool Directive::isCompute() const {
+  switch (Kind) {
+  case DirectiveKind::Parallel:
+  case DirectiveKind::Kernels:
+  case DirectiveKind::Serial:
+  case DirectiveKind::ParallelLoop:
+  case DirectiveKind::KernelsLoop:
+  case DirectiveKind::SerialLoop:
+    return true;
+  default:
+    return false;
+  }
+}
+
+bool Directive::isCombinedLoop() const {
+  return Kind == DirectiveKind::ParallelLoop || Kind == DirectiveKind::KernelsLoop ||
+         Kind == DirectiveKind::SerialLoop;
+}
+
+Expected<Directive> parseDirective(StringRef Text, unsigned Line) {
+  Expected<Directive> D = Parser(Text.trim(), Line).parse();
+  if (D)
+    D->Line = Line;
+  return D;
+}
+
+const char *reductionOpName(ReductionOp Op) {
+  switch (Op) {
+  case ReductionOp::Add:
+    return "+";
+  case ReductionOp::Mul:
+    return "*";
+  case ReductionOp::Max:
+    return "max";
+  case ReductionOp::Min:
+    return "min";
+  case ReductionOp::BitAnd:
+    return "&";
+  case ReductionOp::BitOr:
+    return "|";
+  case ReductionOp::BitXor:
+    return "^";
+  case ReductionOp::LogAnd:
+    return "&&";
+  case ReductionOp::LogOr:
+    return "||";
+  }
+  return "?";
+}
+
+const char *directiveKindName(DirectiveKind K) {
+  switch (K) {
+  case DirectiveKind::Parallel:
+    return "parallel";
+  case DirectiveKind::Kernels:
+    return "kernels";
+  case DirectiveKind::Serial:
+    return "serial";
+  case DirectiveKind::ParallelLoop:
+    return "parallel loop";
+  case DirectiveKind::KernelsLoop:
+    return "kernels loop";
+  case DirectiveKind::SerialLoop:
+    return "serial loop";
+  case DirectiveKind::Loop:
+    return "loop";
+  case DirectiveKind::Atomic:
+    return "atomic";
+  case DirectiveKind::Routine:
+    return "routine";
+  case DirectiveKind::Cache:
+    return "cache";
+  case DirectiveKind::Data:
+    return "data";
+  case DirectiveKind::EnterData:
+    return "enter data";
+  case DirectiveKind::ExitData:
+    return "exit data";
+  case DirectiveKind::Update:
+    return "update";
+  case DirectiveKind::Wait:
+    return "wait";
+  case DirectiveKind::HostData:
+    return "host_data";
+  case DirectiveKind::Declare:
+    return "declare";
+  case DirectiveKind::Init:
+    return "init";
+  case DirectiveKind::Shutdown:
+    return "shutdown";
+  case DirectiveKind::Set:
+    return "set";
+  }
+  return "?";
+}
+
+} // namespace jacc::analysis

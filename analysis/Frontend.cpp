@@ -1,0 +1,847 @@
+#include "Frontend.h"
+
+#include "ClangInvocation.h"
+#include "Error.h"
+#include "KernelSource.h"
+
+#include <clang/AST/ASTConsumer.h>
+#include <clang/AST/ASTContext.h>
+#include <clang/AST/RecursiveASTVisitor.h>
+#include <clang/Frontend/CompilerInstance.h>
+#include <clang/Frontend/FrontendAction.h>
+#include <clang/Lex/Lexer.h>
+#include <clang/Lex/Pragma.h>
+#include <clang/Lex/Preprocessor.h>
+
+#include <map>
+#include <set>
+
+using namespace clang;
+
+namespace jacc::analysis {
+namespace {
+
+struct RawPragma {
+  unsigned WrapperOffset; ///< offset of '#' in the wrapped code
+  unsigned EndOffset;     ///< offset after the directive's last token
+  unsigned Line;          ///< presumed (kernel) line
+  std::string Text;
+};
+
+/// Captures `#pragma acc ...` with its location; clang 16 has no OpenACC support of its own.
+class AccPragmaHandler : public PragmaHandler {
+public:
+  explicit AccPragmaHandler(std::vector<RawPragma> &Out) : PragmaHandler("acc"), Out(Out) {}
+  void HandlePragma(Preprocessor &PP, PragmaIntroducer Intro, Token &) override {
+    SourceManager &SM = PP.getSourceManager();
+    RawPragma R;
+    R.WrapperOffset = SM.getFileOffset(SM.getExpansionLoc(Intro.Loc));
+    R.Line = SM.getPresumedLoc(Intro.Loc).getLine();
+    Token Tok;
+    PP.Lex(Tok);
+    SourceLocation Last = Intro.Loc;
+    while (Tok.isNot(tok::eod)) {
+      if (!R.Text.empty() && Tok.hasLeadingSpace())
+        R.Text += ' ';
+      R.Text += PP.getSpelling(Tok);
+      Last = Tok.getLocation();
+      PP.Lex(Tok);
+    }
+    R.EndOffset = SM.getFileOffset(SM.getExpansionLoc(Last));
+    Out.push_back(std::move(R));
+  }
+
+private:
+  std::vector<RawPragma> &Out;
+};
+
+/// What a statement writes: memory through pointers/arrays, or scalars declared outside it.
+class EffectScan : public RecursiveASTVisitor<EffectScan> {
+public:
+  bool WritesMemory = false;
+  bool WritesOuterScalar = false;
+
+  bool VisitVarDecl(VarDecl *V) {
+    Local.insert(V);
+    return true;
+  }
+  bool VisitBinaryOperator(BinaryOperator *B) {
+    if (B->isAssignmentOp())
+      store(B->getLHS());
+    return true;
+  }
+  bool VisitUnaryOperator(UnaryOperator *U) {
+    if (U->isIncrementDecrementOp())
+      store(U->getSubExpr());
+    return true;
+  }
+  bool VisitCallExpr(CallExpr *C) {
+    const FunctionDecl *FD = C->getDirectCallee();
+    if (!FD) {
+      WritesMemory = true;
+      return true;
+    }
+    // A callee that takes a pointer to non-const may write through it.
+    for (const ParmVarDecl *P : FD->parameters()) {
+      QualType T = P->getType();
+      if (T->isPointerType() && !T->getPointeeType().isConstQualified())
+        WritesMemory = true;
+    }
+    return true;
+  }
+
+private:
+  void store(Expr *LHS) {
+    LHS = LHS->IgnoreParenImpCasts();
+    if (auto *DRE = dyn_cast<DeclRefExpr>(LHS)) {
+      if (auto *V = dyn_cast<VarDecl>(DRE->getDecl()); V && !Local.count(V))
+        WritesOuterScalar = true;
+      return;
+    }
+    if (auto *ME = dyn_cast<MemberExpr>(LHS); ME && !ME->isArrow())
+      return store(ME->getBase());
+    if (auto *AS = dyn_cast<ArraySubscriptExpr>(LHS)) {
+      Expr *Base = AS->getBase()->IgnoreParenImpCasts();
+      if (auto *DRE = dyn_cast<DeclRefExpr>(Base))
+        if (auto *V = dyn_cast<VarDecl>(DRE->getDecl()); V && V->getType()->isArrayType())
+          return store(Base); // a local array: like a scalar of its owner
+    }
+    WritesMemory = true;
+  }
+  std::set<const VarDecl *> Local;
+};
+
+/// Finds, for each pragma, the statement that follows it, and collects facts about loops.
+class StmtIndex : public RecursiveASTVisitor<StmtIndex> {
+public:
+  explicit StmtIndex(SourceManager &SM) : SM(SM) {}
+  bool VisitStmt(Stmt *S) {
+    unsigned Off = SM.getFileOffset(SM.getExpansionLoc(S->getBeginLoc()));
+    // Pre-order: the first statement at an offset is the outermost one.
+    Starts.emplace(Off, S);
+    return true;
+  }
+  /// The outermost statement starting after Offset.
+  Stmt *after(unsigned Offset) const {
+    auto It = Starts.upper_bound(Offset);
+    return It == Starts.end() ? nullptr : It->second;
+  }
+
+private:
+  SourceManager &SM;
+  std::map<unsigned, Stmt *> Starts; // emplace keeps the first (outermost) per offset
+};
+
+class Analyzer {
+public:
+  Analyzer(ASTContext &Ctx, const WrappedKernel &W, llvm::StringRef Source,
+           llvm::ArrayRef<std::string> Decls, std::vector<RawPragma> &Pragmas)
+      : Ctx(Ctx), SM(Ctx.getSourceManager()), W(W), Source(Source), Decls(Decls),
+        Pragmas(Pragmas) {}
+
+  llvm::Expected<KernelInfo> run();
+
+private:
+  unsigned toSource(unsigned WrapperOffset) const {
+    if (WrapperOffset >= W.ConstructBegin)
+      return WrapperOffset - W.ConstructBegin + W.ConstructOffset;
+    return WrapperOffset - W.LeadingBegin;
+  }
+  unsigned beginOf(const Stmt *S) const {
+    return toSource(SM.getFileOffset(SM.getExpansionLoc(S->getBeginLoc())));
+  }
+  /// One past the statement, its ';' included.
+  unsigned endOf(const Stmt *S) const {
+    SourceLocation E = SM.getExpansionLoc(S->getEndLoc());
+    SourceLocation After = Lexer::getLocForEndOfToken(E, 0, SM, Ctx.getLangOpts());
+    llvm::StringRef Last = Lexer::getSourceText(CharSourceRange::getTokenRange(E), SM,
+                                                Ctx.getLangOpts());
+    if (Last != "}" && Last != ";") {
+      std::optional<Token> Next = Lexer::findNextToken(E, SM, Ctx.getLangOpts());
+      if (Next && Next->is(tok::semi))
+        After = Next->getEndLoc();
+    }
+    return toSource(SM.getFileOffset(After));
+  }
+  std::string text(const Expr *E) const {
+    CharSourceRange R = SM.getExpansionRange(E->getSourceRange());
+    return Lexer::getSourceText(R, SM, Ctx.getLangOpts()).str();
+  }
+  unsigned lineOf(const Stmt *S) const {
+    return SM.getPresumedLoc(S->getBeginLoc()).getLine();
+  }
+  llvm::Error errorAt(ErrorCode Code, const Stmt *S, const llvm::Twine &Msg) const {
+    PresumedLoc P = SM.getPresumedLoc(S->getBeginLoc());
+    return makeError(Code, "kernel:" + llvm::Twine(P.getLine()) + ":" +
+                               llvm::Twine(P.getColumn()) + ": " + Msg);
+  }
+
+  llvm::Error describeArgs(FunctionDecl *F);
+  llvm::Error checkConstructClauses();
+  llvm::Error checkLoopClauses(const Directive &D);
+  llvm::Expected<ParallelNest> buildNest(ForStmt *F, const Directive &D);
+  llvm::Expected<CanonicalLoop> canonical(ForStmt *F, const VarDecl *&Var);
+  llvm::Error addReductions(const Directive &D);
+  llvm::Error checkNoBreak(Stmt *Body);
+
+  ASTContext &Ctx;
+  SourceManager &SM;
+  const WrappedKernel &W;
+  llvm::StringRef Source;
+  llvm::ArrayRef<std::string> Decls;
+  std::vector<RawPragma> &Pragmas;
+  KernelInfo K;
+  std::map<std::string, unsigned> ArgByName;
+  std::map<const ParmVarDecl *, unsigned> ArgByDecl;
+};
+
+llvm::Error Analyzer::describeArgs(FunctionDecl *F) {
+  K.Args.resize(Decls.size());
+  for (unsigned P = 0; P < F->getNumParams(); ++P) {
+    ParmVarDecl *PV = F->getParamDecl(P);
+    unsigned User = W.ParamOrder[P];
+    ArgInfo &A = K.Args[User];
+    A.Name = PV->getName().str();
+    A.Decl = Decls[User];
+    A.Position = User;
+    A.Param = P;
+    std::string Where = "argument " + std::to_string(User + 1) + " ('" + A.Decl + "')";
+    if (A.Name.empty())
+      return makeError(ErrorCode::InvalidArgument,
+                       Where + " declares no name: write it as the kernel names it, e.g. 'int n'");
+    if (ArgByName.count(A.Name))
+      return makeError(ErrorCode::InvalidArgument,
+                       Where + " declares '" + A.Name + "' a second time");
+    ArgByName[A.Name] = User;
+    ArgByDecl[PV] = User;
+    if (!PV->isReferenced())
+      return makeError(ErrorCode::InvalidArgument,
+                       Where + " is not used by the kernel: remove it from the args");
+    QualType T = PV->getType().getCanonicalType();
+    A.Size = Ctx.getTypeSizeInChars(T).getQuantity();
+    A.Align = Ctx.getTypeAlignInChars(T).getQuantity();
+    if (T->isPointerType()) {
+      A.ArgKind = ArgInfo::Kind::Pointer;
+      QualType Pointee = T->getPointeeType();
+      if (Pointee->isPointerType())
+        return makeError(ErrorCode::Unsupported,
+                         Where + ": pointers to pointers cannot be translated to device copies; "
+                                 "pass each array as its own argument");
+      if (Pointee->isFunctionType())
+        return makeError(ErrorCode::Unsupported, Where + ": function pointers are not supported");
+      if (!Pointee->isIncompleteType() && !Pointee->isVoidType() && Pointee->isConstantSizeType())
+        A.PointeeSize = Ctx.getTypeSizeInChars(Pointee).getQuantity();
+      continue;
+    }
+    if (T->isRecordType()) {
+      A.ArgKind = ArgInfo::Kind::Aggregate;
+      continue;
+    }
+    if (const auto *ET = T->getAs<EnumType>())
+      T = ET->getDecl()->getIntegerType().getCanonicalType();
+    const auto *BT = T->getAs<BuiltinType>();
+    if (!BT)
+      return makeError(ErrorCode::Unsupported,
+                       Where + ": type '" + T.getAsString() + "' cannot be passed to a kernel");
+    A.ArgKind = ArgInfo::Kind::Scalar;
+    switch (BT->getKind()) {
+    case BuiltinType::Bool: A.Scalar = ScalarType::Bool; break;
+    case BuiltinType::Char_S:
+    case BuiltinType::SChar: A.Scalar = ScalarType::I8; break;
+    case BuiltinType::Char_U:
+    case BuiltinType::UChar: A.Scalar = ScalarType::U8; break;
+    case BuiltinType::Short: A.Scalar = ScalarType::I16; break;
+    case BuiltinType::UShort: A.Scalar = ScalarType::U16; break;
+    case BuiltinType::Int: A.Scalar = ScalarType::I32; break;
+    case BuiltinType::UInt: A.Scalar = ScalarType::U32; break;
+    case BuiltinType::Long:
+    case BuiltinType::LongLong: A.Scalar = ScalarType::I64; break;
+    case BuiltinType::ULong:
+    case BuiltinType::ULongLong: A.Scalar = ScalarType::U64; break;
+    case BuiltinType::Float: A.Scalar = ScalarType::F32; break;
+    case BuiltinType::Double: A.Scalar = ScalarType::F64; break;
+    case BuiltinType::LongDouble: A.Scalar = ScalarType::F80; break;
+    default:
+      return makeError(ErrorCode::Unsupported,
+                       Where + ": type '" + T.getAsString() + "' cannot be passed to a kernel");
+    }
+  }
+  return llvm::Error::success();
+}
+
+llvm::Error Analyzer::checkConstructClauses() {
+  const Directive &D = K.Construct;
+  for (const Clause &C : D.Clauses) {
+    auto Unsupported = [&](const char *Fix) {
+      return makeError(ErrorCode::Unsupported,
+                       "kernel:" + llvm::Twine(D.Line) + ": clause '" + C.Name + "' of '#pragma acc " +
+                           D.Text + "' is not supported in a pushed kernel: " + Fix);
+    };
+    switch (C.Kind) {
+    case ClauseKind::Copy:
+    case ClauseKind::Copyin:
+    case ClauseKind::Copyout:
+    case ClauseKind::Create:
+    case ClauseKind::NoCreate:
+    case ClauseKind::Attach:
+      return Unsupported("map the data before the push (jacc_copyin, jacc_create, ...) and use "
+                         "'present'; jacc-translate does this for OpenACC programs");
+    case ClauseKind::If:
+    case ClauseKind::Self:
+      return Unsupported("test the condition on the host before the push");
+    case ClauseKind::DeviceType:
+    case ClauseKind::Tile:
+      return Unsupported("remove it");
+    case ClauseKind::Async:
+      K.Async = true;
+      break;
+    case ClauseKind::Wait:
+      K.Wait = true;
+      break;
+    case ClauseKind::Deviceptr:
+    case ClauseKind::Present:
+      for (const std::string &V : C.Vars) {
+        std::string Name = llvm::StringRef(V).take_until([](char Ch) {
+          return Ch == '[' || Ch == ' ';
+        }).str();
+        auto It = ArgByName.find(Name);
+        if (It == ArgByName.end())
+          return makeError(ErrorCode::InvalidArgument,
+                           "kernel:" + llvm::Twine(D.Line) + ": '" + Name + "' in clause '" +
+                               C.Name + "' is not an argument of the kernel");
+        if (C.Kind == ClauseKind::Deviceptr) {
+          if (K.Args[It->second].ArgKind != ArgInfo::Kind::Pointer)
+            return makeError(ErrorCode::InvalidArgument,
+                             "kernel:" + llvm::Twine(D.Line) + ": '" + Name +
+                                 "' in clause 'deviceptr' is not a pointer");
+          K.Args[It->second].Deviceptr = true;
+        }
+      }
+      break;
+    default:
+      break; // num_gangs, num_workers, vector_length, private, firstprivate, reduction, default
+    }
+  }
+  return llvm::Error::success();
+}
+
+llvm::Error Analyzer::checkLoopClauses(const Directive &D) {
+  for (const Clause &C : D.Clauses)
+    if (C.Kind == ClauseKind::Tile || C.Kind == ClauseKind::DeviceType)
+      return makeError(ErrorCode::Unsupported,
+                       "kernel:" + llvm::Twine(D.Line) + ": clause '" + C.Name +
+                           "' of '#pragma acc " + D.Text + "' is not supported: remove it");
+  return llvm::Error::success();
+}
+
+static const VarDecl *loopVarOf(Expr *E) {
+  E = E->IgnoreParenImpCasts();
+  if (auto *DRE = dyn_cast<DeclRefExpr>(E))
+    return dyn_cast<VarDecl>(DRE->getDecl());
+  return nullptr;
+}
+
+llvm::Expected<CanonicalLoop> Analyzer::canonical(ForStmt *F, const VarDecl *&Var) {
+  CanonicalLoop L;
+  L.ForBegin = beginOf(F);
+  L.BodyBegin = beginOf(F->getBody());
+  L.BodyEnd = endOf(F->getBody());
+  L.Line = lineOf(F);
+  auto NotCanonical = [&](const char *What) {
+    return errorAt(ErrorCode::Unsupported, F,
+                   llvm::Twine("the parallel loop is not in canonical form (") + What +
+                       "): write it as for (i = lo; i < hi; i += step)");
+  };
+  Var = nullptr;
+  Stmt *Init = F->getInit();
+  if (auto *DS = dyn_cast_or_null<DeclStmt>(Init)) {
+    if (!DS->isSingleDecl())
+      return NotCanonical("one loop variable expected");
+    auto *V = dyn_cast<VarDecl>(DS->getSingleDecl());
+    if (!V || !V->getInit())
+      return NotCanonical("the loop variable needs an initial value");
+    Var = V;
+    L.Lower = text(V->getInit());
+  } else if (auto *B = dyn_cast_or_null<BinaryOperator>(Init); B && B->getOpcode() == BO_Assign) {
+    Var = loopVarOf(B->getLHS());
+    L.Lower = text(B->getRHS());
+  }
+  if (!Var)
+    return NotCanonical("no loop variable initialisation");
+  if (!Var->getType()->isIntegerType())
+    return NotCanonical("the loop variable must have an integer type");
+  L.Var = Var->getName().str();
+  L.VarType = Var->getType().getUnqualifiedType().getAsString(Ctx.getPrintingPolicy());
+
+  auto *Cond = dyn_cast_or_null<BinaryOperator>(F->getCond());
+  if (!Cond)
+    return NotCanonical("no comparison of the loop variable");
+  BinaryOperatorKind Op = Cond->getOpcode();
+  Expr *Bound = nullptr;
+  if (loopVarOf(Cond->getLHS()) == Var) {
+    Bound = Cond->getRHS();
+  } else if (loopVarOf(Cond->getRHS()) == Var) {
+    Bound = Cond->getLHS();
+    Op = BinaryOperator::reverseComparisonOp(Op);
+  }
+  switch (Op) {
+  case BO_LT: L.Compare = CanonicalLoop::Cmp::LT; break;
+  case BO_LE: L.Compare = CanonicalLoop::Cmp::LE; break;
+  case BO_GT: L.Compare = CanonicalLoop::Cmp::GT; break;
+  case BO_GE: L.Compare = CanonicalLoop::Cmp::GE; break;
+  case BO_NE: L.Compare = CanonicalLoop::Cmp::NE; break;
+  default: Bound = nullptr;
+  }
+  if (!Bound)
+    return NotCanonical("the condition must compare the loop variable with <, <=, >, >= or !=");
+  L.Upper = text(Bound);
+
+  Expr *Inc = F->getInc();
+  Inc = Inc ? Inc->IgnoreParens() : nullptr;
+  bool Ok = false;
+  if (auto *U = dyn_cast_or_null<UnaryOperator>(Inc); U && U->isIncrementDecrementOp() &&
+                                                     loopVarOf(U->getSubExpr()) == Var) {
+    L.Step = "1";
+    L.Increasing = U->isIncrementOp();
+    Ok = true;
+  } else if (auto *B = dyn_cast_or_null<BinaryOperator>(Inc); B && loopVarOf(B->getLHS()) == Var) {
+    if (B->getOpcode() == BO_AddAssign || B->getOpcode() == BO_SubAssign) {
+      L.Step = text(B->getRHS());
+      L.Increasing = B->getOpcode() == BO_AddAssign;
+      Ok = true;
+    } else if (B->getOpcode() == BO_Assign) {
+      auto *R = dyn_cast<BinaryOperator>(B->getRHS()->IgnoreParenImpCasts());
+      if (R && (R->getOpcode() == BO_Add || R->getOpcode() == BO_Sub)) {
+        if (loopVarOf(R->getLHS()) == Var) {
+          L.Step = text(R->getRHS());
+          L.Increasing = R->getOpcode() == BO_Add;
+          Ok = true;
+        } else if (R->getOpcode() == BO_Add && loopVarOf(R->getRHS()) == Var) {
+          L.Step = text(R->getLHS());
+          Ok = true;
+        }
+      }
+    }
+  }
+  if (!Ok)
+    return NotCanonical("the increment must be i++, i--, i += step or i -= step");
+  bool UpCmp = L.Compare == CanonicalLoop::Cmp::LT || L.Compare == CanonicalLoop::Cmp::LE;
+  bool DownCmp = L.Compare == CanonicalLoop::Cmp::GT || L.Compare == CanonicalLoop::Cmp::GE;
+  if ((UpCmp && !L.Increasing) || (DownCmp && L.Increasing))
+    return NotCanonical("the increment goes away from the bound");
+  if (L.Compare == CanonicalLoop::Cmp::NE && L.Step != "1")
+    return NotCanonical("a loop with != needs a step of 1");
+  return L;
+}
+
+/// The loop nested directly in F's body (alone in it), for collapse.
+static ForStmt *perfectlyNested(ForStmt *F) {
+  Stmt *B = F->getBody();
+  if (auto *CS = dyn_cast<CompoundStmt>(B)) {
+    if (CS->size() != 1)
+      return nullptr;
+    B = CS->body_front();
+  }
+  return dyn_cast<ForStmt>(B);
+}
+
+namespace {
+/// Collects the variables an expression refers to.
+struct RefScan : RecursiveASTVisitor<RefScan> {
+  std::set<const ValueDecl *> Refs;
+  bool VisitDeclRefExpr(DeclRefExpr *E) {
+    Refs.insert(E->getDecl());
+    return true;
+  }
+};
+/// Finds `break` statements that would leave the loop whose body is scanned.
+struct BreakScan : RecursiveASTVisitor<BreakScan> {
+  BreakStmt *Found = nullptr;
+  bool TraverseForStmt(ForStmt *) { return true; } // breaks inside belong to the inner loop
+  bool TraverseWhileStmt(WhileStmt *) { return true; }
+  bool TraverseDoStmt(DoStmt *) { return true; }
+  bool TraverseSwitchStmt(SwitchStmt *) { return true; }
+  bool VisitBreakStmt(BreakStmt *B) {
+    if (!Found)
+      Found = B;
+    return true;
+  }
+};
+struct ReturnScan : RecursiveASTVisitor<ReturnScan> {
+  Stmt *Found = nullptr;
+  bool VisitReturnStmt(ReturnStmt *R) {
+    if (!Found)
+      Found = R;
+    return true;
+  }
+  bool VisitGotoStmt(GotoStmt *G) {
+    if (!Found)
+      Found = G;
+    return true;
+  }
+};
+/// Finds the declaration a name refers to inside a statement.
+struct NameScan : RecursiveASTVisitor<NameScan> {
+  llvm::StringRef Name;
+  const VarDecl *Found = nullptr;
+  bool VisitDeclRefExpr(DeclRefExpr *E) {
+    if (auto *V = dyn_cast<VarDecl>(E->getDecl()); V && V->getName() == Name && !Found)
+      Found = V;
+    return true;
+  }
+};
+} // namespace
+
+llvm::Error Analyzer::checkNoBreak(Stmt *Body) {
+  BreakScan B;
+  B.TraverseStmt(Body);
+  if (B.Found)
+    return errorAt(ErrorCode::InvalidArgument, B.Found,
+                   "'break' cannot leave a parallel loop (OpenACC forbids it)");
+  return llvm::Error::success();
+}
+
+llvm::Expected<ParallelNest> Analyzer::buildNest(ForStmt *F, const Directive &D) {
+  ParallelNest N;
+  N.Dir = D;
+  unsigned Depth = 1;
+  if (const Clause *C = D.find(ClauseKind::Collapse))
+    Depth = std::stoul(C->Argument);
+  std::set<const ValueDecl *> OuterVars;
+  ForStmt *Cur = F;
+  for (unsigned I = 0; I < Depth; ++I) {
+    if (!Cur)
+      return errorAt(ErrorCode::InvalidArgument, F,
+                     "collapse(" + llvm::Twine(Depth) + ") needs " + llvm::Twine(Depth) +
+                         " perfectly nested loops");
+    const VarDecl *Var = nullptr;
+    auto L = canonical(Cur, Var);
+    if (!L)
+      return L.takeError();
+    // Collapsed loops must be rectangular: their bounds may not use outer loop variables.
+    RefScan Refs;
+    if (Cur->getCond())
+      Refs.TraverseStmt(Cur->getCond());
+    if (Cur->getInit())
+      Refs.TraverseStmt(Cur->getInit());
+    for (const ValueDecl *V : Refs.Refs)
+      if (OuterVars.count(V))
+        return errorAt(ErrorCode::Unsupported, Cur,
+                       "the bounds of a collapsed loop use the outer loop variable '" +
+                           V->getName() + "': collapse needs rectangular loops");
+    OuterVars.insert(Var);
+    N.Loops.push_back(std::move(*L));
+    if (I + 1 < Depth)
+      Cur = perfectlyNested(Cur);
+  }
+  if (auto E = checkNoBreak(Cur->getBody()))
+    return E;
+  // private(list): one fresh variable per iteration.
+  if (const Clause *C = D.find(ClauseKind::Private))
+    for (const std::string &Name : C->Vars) {
+      NameScan S;
+      S.Name = Name;
+      S.TraverseStmt(Cur->getBody());
+      if (!S.Found)
+        continue; // not used in the loop: nothing to privatise
+      if (isa<ParmVarDecl>(S.Found) && S.Found->getType()->isPointerType())
+        return errorAt(ErrorCode::Unsupported, F,
+                       "private pointer '" + Name + "' is not supported: declare the private "
+                                                    "array inside the loop");
+      std::string Decl;
+      llvm::raw_string_ostream OS(Decl);
+      S.Found->getType().getUnqualifiedType().print(OS, Ctx.getPrintingPolicy(), Name);
+      N.PrivateDecls.push_back(OS.str());
+    }
+  return N;
+}
+
+llvm::Error Analyzer::addReductions(const Directive &D) {
+  for (const Clause &C : D.Clauses) {
+    if (C.Kind != ClauseKind::Reduction)
+      continue;
+    for (const std::string &Name : C.Vars) {
+      auto It = ArgByName.find(Name);
+      if (It == ArgByName.end() || K.Args[It->second].ArgKind != ArgInfo::Kind::Scalar)
+        return makeError(ErrorCode::Unsupported,
+                         "kernel:" + llvm::Twine(D.Line) + ": reduction variable '" + Name +
+                             "' must be a scalar argument of the kernel (its result is written "
+                             "back through the arg's value pointer)");
+      const ArgInfo &A = K.Args[It->second];
+      if (A.Scalar == ScalarType::F80)
+        return makeError(ErrorCode::Unsupported, "kernel:" + llvm::Twine(D.Line) +
+                                                     ": long double reductions are not supported");
+      bool Bitwise = C.Op == ReductionOp::BitAnd || C.Op == ReductionOp::BitOr ||
+                     C.Op == ReductionOp::BitXor;
+      if (Bitwise && !isIntegral(A.Scalar))
+        return makeError(ErrorCode::InvalidArgument,
+                         "kernel:" + llvm::Twine(D.Line) + ": reduction(" +
+                             reductionOpName(C.Op) + ":" + Name + ") needs an integer variable");
+      bool Seen = false;
+      for (const ReductionVar &R : K.Reductions)
+        if (R.Name == Name) {
+          Seen = true;
+          if (R.Op != C.Op)
+            return makeError(ErrorCode::InvalidArgument,
+                             "kernel:" + llvm::Twine(D.Line) + ": '" + Name +
+                                 "' is reduced with two different operators");
+        }
+      if (Seen)
+        continue;
+      ReductionVar R;
+      R.Name = Name;
+      R.Op = C.Op;
+      R.Type = A.Scalar;
+      R.Arg = It->second;
+      R.Slot = K.Reductions.size();
+      K.Reductions.push_back(R);
+    }
+  }
+  return llvm::Error::success();
+}
+
+llvm::Expected<KernelInfo> Analyzer::run() {
+  K.Source = Source.str();
+  K.Decls = Decls.vec();
+  K.ConstructOffset = W.ConstructOffset;
+  FunctionDecl *F = nullptr;
+  for (Decl *D : Ctx.getTranslationUnitDecl()->decls())
+    if (auto *FD = dyn_cast<FunctionDecl>(D); FD && FD->getName() == WrapperFunction)
+      F = FD;
+  if (!F || !F->hasBody())
+    return makeError(ErrorCode::Internal, "the kernel wrapper was not parsed");
+  if (auto E = describeArgs(F))
+    return E;
+
+  // Directives: the construct is the first pragma at or after the construct offset.
+  std::vector<std::pair<RawPragma, Directive>> Dirs;
+  for (RawPragma &P : Pragmas) {
+    auto D = parseDirective(P.Text, P.Line);
+    if (!D)
+      return D.takeError();
+    if (P.WrapperOffset < W.ConstructBegin) {
+      if (D->Kind != DirectiveKind::Routine)
+        return makeError(ErrorCode::Unsupported,
+                         "kernel:" + llvm::Twine(P.Line) + ": '#pragma acc " + D->Text +
+                             "' before the compute construct: only 'routine' may appear there");
+      continue;
+    }
+    Dirs.emplace_back(P, std::move(*D));
+  }
+  if (Dirs.empty() || !Dirs.front().second.isCompute())
+    return makeError(ErrorCode::Internal, "the compute construct's pragma was not seen");
+  K.Construct = Dirs.front().second;
+  K.ConstructLine = Dirs.front().first.Line;
+
+  auto *Body = cast<CompoundStmt>(F->getBody());
+  if (Body->size() == 0)
+    return makeError(ErrorCode::InvalidArgument,
+                     "kernel:" + llvm::Twine(K.ConstructLine) +
+                         ": the compute construct must be followed by a statement");
+  if (Body->size() > 1)
+    return errorAt(ErrorCode::InvalidArgument, Body->body_begin()[1],
+                   "the compute construct must be followed by exactly one statement; put the "
+                   "statements in a { } block");
+  Stmt *Region = Body->body_front();
+  K.BodyBegin = beginOf(Region);
+  K.BodyEnd = endOf(Region);
+  K.BodyIsCompound = isa<CompoundStmt>(Region);
+  ReturnScan RS;
+  RS.TraverseStmt(Region);
+  if (RS.Found)
+    return errorAt(ErrorCode::InvalidArgument, RS.Found,
+                   "a compute construct cannot be left with return or goto");
+  if (auto E = checkConstructClauses())
+    return E;
+  if (auto E = addReductions(K.Construct))
+    return E;
+
+  // Attach the other directives to the statements that follow them.
+  StmtIndex Index(SM);
+  Index.TraverseStmt(Region);
+  std::map<Stmt *, Directive> LoopDirs;
+  for (size_t I = 1; I < Dirs.size(); ++I) {
+    const Directive &D = Dirs[I].second;
+    Stmt *S = Index.after(Dirs[I].first.EndOffset);
+    switch (D.Kind) {
+    case DirectiveKind::Loop:
+      if (!S || !isa<ForStmt>(S))
+        return makeError(ErrorCode::InvalidArgument,
+                         "kernel:" + llvm::Twine(D.Line) +
+                             ": '#pragma acc loop' must be followed by a for loop");
+      if (auto E = checkLoopClauses(D))
+        return E;
+      LoopDirs.emplace(S, D);
+      break;
+    case DirectiveKind::Cache:
+      break; // a placement hint; host memory needs none
+    case DirectiveKind::Atomic:
+      return makeError(ErrorCode::Unsupported,
+                       "kernel:" + llvm::Twine(D.Line) +
+                           ": '#pragma acc atomic' is not supported yet by the host backend");
+    default:
+      return makeError(ErrorCode::InvalidArgument,
+                       "kernel:" + llvm::Twine(D.Line) + ": '#pragma acc " + D.Text +
+                           "' is not allowed inside a compute construct");
+    }
+  }
+
+  bool IsSerial = K.Construct.Kind == DirectiveKind::Serial ||
+                  K.Construct.Kind == DirectiveKind::SerialLoop;
+  if (IsSerial) {
+    K.Serial = true;
+    K.Stmts.push_back({RegionStmt::Mode::Master, K.BodyBegin, K.BodyEnd, -1});
+    return std::move(K);
+  }
+
+  auto SharedLoop = [&](Stmt *S) -> const Directive * {
+    auto It = LoopDirs.find(S);
+    if (It == LoopDirs.end())
+      return nullptr;
+    const Directive &D = It->second;
+    // seq runs sequentially; auto is left to the compiler, which here means sequentially.
+    if (D.has(ClauseKind::Seq) || D.has(ClauseKind::Auto))
+      return nullptr;
+    return &D;
+  };
+
+  if (K.Construct.isCombinedLoop()) {
+    auto *FS = dyn_cast<ForStmt>(Region);
+    if (!FS)
+      return errorAt(ErrorCode::InvalidArgument, Region,
+                     "'#pragma acc " + K.Construct.Text + "' must be followed by a for loop");
+    if (auto E = checkLoopClauses(K.Construct))
+      return E;
+    if (K.Construct.has(ClauseKind::Seq) || K.Construct.has(ClauseKind::Auto)) {
+      K.Stmts.push_back({RegionStmt::Mode::Master, K.BodyBegin, K.BodyEnd, -1});
+      K.Serial = true;
+      K.SerialReason = "the loop is marked seq or auto";
+      return std::move(K);
+    }
+    auto N = buildNest(FS, K.Construct);
+    if (!N)
+      return N.takeError();
+    K.Nests.push_back(std::move(*N));
+    K.Stmts.push_back({RegionStmt::Mode::Shared, K.BodyBegin, K.BodyEnd, 0});
+    return std::move(K);
+  }
+
+  std::vector<Stmt *> Top;
+  if (auto *CS = dyn_cast<CompoundStmt>(Region))
+    Top.assign(CS->body_begin(), CS->body_end());
+  else
+    Top.push_back(Region);
+  for (Stmt *S : Top) {
+    RegionStmt RStmt;
+    RStmt.Begin = beginOf(S);
+    RStmt.End = endOf(S);
+    if (const Directive *D = SharedLoop(S)) {
+      auto N = buildNest(cast<ForStmt>(S), *D);
+      if (!N)
+        return N.takeError();
+      if (auto E = addReductions(*D))
+        return E;
+      RStmt.ExecMode = RegionStmt::Mode::Shared;
+      RStmt.Nest = K.Nests.size();
+      K.Nests.push_back(std::move(*N));
+    } else {
+      EffectScan Effects;
+      Effects.TraverseStmt(S);
+      // A declaration cannot be fenced to thread 0 (its name is needed after it).
+      if (Effects.WritesMemory && (Effects.WritesOuterScalar || isa<DeclStmt>(S))) {
+        K.Serial = true;
+        K.SerialReason = "the statement at kernel:" + std::to_string(lineOf(S)) +
+                         " outside the parallel loops writes both memory and region variables";
+      }
+      RStmt.ExecMode = Effects.WritesMemory ? RegionStmt::Mode::Master
+                                            : RegionStmt::Mode::Redundant;
+    }
+    K.Stmts.push_back(RStmt);
+  }
+  if (K.Serial) {
+    K.Nests.clear();
+    K.Stmts.assign(1, {RegionStmt::Mode::Master, K.BodyBegin, K.BodyEnd, -1});
+  }
+  return std::move(K);
+}
+
+class AnalysisConsumer : public ASTConsumer {
+public:
+  explicit AnalysisConsumer(std::function<void(ASTContext &)> Fn) : Fn(std::move(Fn)) {}
+  void HandleTranslationUnit(ASTContext &Ctx) override { Fn(Ctx); }
+
+private:
+  std::function<void(ASTContext &)> Fn;
+};
+
+class AnalysisAction : public ASTFrontendAction {
+public:
+  AnalysisAction(std::vector<RawPragma> &Pragmas, std::function<void(ASTContext &)> Fn)
+      : Pragmas(Pragmas), Fn(std::move(Fn)) {}
+  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &, llvm::StringRef) override {
+    return std::make_unique<AnalysisConsumer>(Fn);
+  }
+  bool BeginSourceFileAction(CompilerInstance &CI) override {
+    CI.getPreprocessor().AddPragmaHandler(new AccPragmaHandler(Pragmas));
+    return true;
+  }
+
+private:
+  std::vector<RawPragma> &Pragmas;
+  std::function<void(ASTContext &)> Fn;
+};
+
+} // namespace
+
+const char *scalarTypeName(ScalarType T) {
+  switch (T) {
+  case ScalarType::Bool: return "_Bool";
+  case ScalarType::I8: return "signed char";
+  case ScalarType::U8: return "unsigned char";
+  case ScalarType::I16: return "short";
+  case ScalarType::U16: return "unsigned short";
+  case ScalarType::I32: return "int";
+  case ScalarType::U32: return "unsigned int";
+  case ScalarType::I64: return "long long";
+  case ScalarType::U64: return "unsigned long long";
+  case ScalarType::F32: return "float";
+  case ScalarType::F64: return "double";
+  case ScalarType::F80: return "long double";
+  }
+  return "?";
+}
+
+bool isIntegral(ScalarType T) {
+  return T != ScalarType::F32 && T != ScalarType::F64 && T != ScalarType::F80;
+}
+
+llvm::Expected<KernelInfo> analyzeKernel(llvm::StringRef Source,
+                                         llvm::ArrayRef<std::string> Decls) {
+  auto W = wrapKernel(Source, Decls);
+  if (!W)
+    return W.takeError();
+  std::string DiagText;
+  llvm::raw_string_ostream DiagOS(DiagText);
+  auto CI = makeCompilerInstance(ClangPurpose::Analysis, W->Code, "jacc-kernel.c", DiagOS);
+  if (!CI)
+    return CI.takeError();
+  std::vector<RawPragma> Pragmas;
+  std::optional<llvm::Expected<KernelInfo>> Result;
+  AnalysisAction Action(Pragmas, [&](ASTContext &Ctx) {
+    if (Ctx.getDiagnostics().hasErrorOccurred())
+      return;
+    Result.emplace(Analyzer(Ctx, *W, Source, Decls, Pragmas).run());
+  });
+  bool Ok = (*CI)->ExecuteAction(Action);
+  if (!Ok || (*CI)->getDiagnostics().hasErrorOccurred() || !Result) {
+    if (Result && !*Result)
+      llvm::consumeError(Result->takeError());
+    std::string Msg = llvm::StringRef(DiagOS.str()).rtrim().str();
+    if (llvm::StringRef(Msg).contains("undeclared identifier"))
+      Msg += "\n(every variable the kernel uses and does not declare must be passed in args)";
+    return makeError(ErrorCode::Compile, Msg.empty() ? "the kernel failed to parse" : Msg);
+  }
+  return std::move(*Result);
+}
+
+} // namespace jacc::analysis

@@ -1,0 +1,100 @@
+// What the frontend learns about a kernel: its arguments, its compute construct and the parallel
+// loop nests inside it. Plain data, no clang type: it outlives the AST and feeds code generation.
+#ifndef JACC_ANALYSIS_KERNEL_H
+#define JACC_ANALYSIS_KERNEL_H
+
+#include "Directive.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace jacc::analysis {
+
+/// The C scalar types a kernel argument or reduction may have.
+enum class ScalarType { Bool, I8, U8, I16, U16, I32, U32, I64, U64, F32, F64, F80 };
+
+const char *scalarTypeName(ScalarType T);
+bool isIntegral(ScalarType T);
+
+struct ArgInfo {
+  enum class Kind {
+    Scalar,   ///< passed by value (C arithmetic, enum)
+    Pointer,  ///< a pointer into mapped data, translated to each device's copy
+    Aggregate ///< a struct/union by value: passed by address, copied on entry
+  };
+  std::string Name;
+  std::string Decl;       ///< as given by the user
+  unsigned Position = 0;  ///< index in the user's args
+  unsigned Param = 0;     ///< index in the generated entry's parameter list
+  Kind ArgKind = Kind::Scalar;
+  ScalarType Scalar = ScalarType::I32; ///< for Scalar
+  uint64_t Size = 0;      ///< bytes of the value (8 for a pointer)
+  uint64_t Align = 1;
+  uint64_t PointeeSize = 1; ///< pointer: sizeof(*p) (a row for double (*)[M]); 1 if unknown
+  bool Deviceptr = false; ///< deviceptr clause: passed through untranslated
+};
+
+/// One loop of a parallel nest in canonical form: for (Var = Lower; Var Cmp Upper; Var += Step).
+struct CanonicalLoop {
+  std::string Var;          ///< loop variable
+  std::string VarType;      ///< its C type
+  std::string Lower, Upper; ///< source text of the bounds
+  std::string Step;         ///< source text of the step magnitude (positive)
+  enum class Cmp { LT, LE, GT, GE, NE } Compare = Cmp::LT;
+  bool Increasing = true;   ///< false for i-- / i -= s
+  unsigned ForBegin = 0;    ///< offset of "for" in the kernel source
+  unsigned BodyBegin = 0;   ///< offset of the body statement
+  unsigned BodyEnd = 0;     ///< offset one past the body statement
+  unsigned Line = 0;
+};
+
+struct ReductionVar {
+  std::string Name;
+  ReductionOp Op = ReductionOp::Add;
+  ScalarType Type = ScalarType::I32;
+  unsigned Arg = 0;  ///< index into KernelInfo::Args
+  unsigned Slot = 0; ///< 8-byte slot in each thread's reduction buffer
+};
+
+/// A gang-level loop nest whose iterations are shared among the threads (collapse flattened).
+struct ParallelNest {
+  Directive Dir;                     ///< the loop (or combined) directive
+  std::vector<CanonicalLoop> Loops;  ///< outermost first; size() == collapse depth
+  std::vector<std::string> PrivateDecls; ///< "double t" for each private variable, declared per
+                                         ///< iteration
+};
+
+/// How one top-level statement of the construct executes on a device's team.
+struct RegionStmt {
+  enum class Mode {
+    Shared,    ///< a ParallelNest: iterations divided among the team, then a barrier
+    Redundant, ///< no memory write: every thread executes it (scalars stay per-thread)
+    Master     ///< writes memory: thread 0 executes it, then a barrier
+  };
+  Mode ExecMode = Mode::Redundant;
+  unsigned Begin = 0, End = 0; ///< source range in the kernel source
+  int Nest = -1;               ///< index into KernelInfo::Nests for Shared
+};
+
+struct KernelInfo {
+  std::string Source;          ///< the kernel source as pushed
+  std::vector<std::string> Decls;
+  unsigned ConstructOffset = 0;///< offset of the "#pragma acc" of the compute construct
+  unsigned BodyBegin = 0, BodyEnd = 0; ///< the construct's statement
+  unsigned ConstructLine = 1;
+  Directive Construct;
+  std::vector<ArgInfo> Args;   ///< in the user's order
+  std::vector<ParallelNest> Nests;
+  std::vector<RegionStmt> Stmts;
+  std::vector<ReductionVar> Reductions;
+  bool Serial = false;         ///< the whole region runs on one thread (serial construct or fallback)
+  std::string SerialReason;    ///< why, when it is a fallback
+  bool BodyIsCompound = false; ///< the construct's statement is a { } block
+  bool Async = false;          ///< async clause
+  bool Wait = false;           ///< wait clause
+};
+
+} // namespace jacc::analysis
+
+#endif

@@ -1,0 +1,112 @@
+#include "KernelSource.h"
+
+#include "Error.h"
+
+#include <llvm/ADT/StringExtras.h>
+
+namespace jacc::analysis {
+
+unsigned lineOf(llvm::StringRef Source, unsigned Offset) {
+  return 1 + Source.take_front(Offset).count('\n');
+}
+
+std::vector<PragmaLine> scanPragmas(llvm::StringRef Source) {
+  std::vector<PragmaLine> Result;
+  size_t Pos = 0;
+  while (Pos < Source.size()) {
+    size_t LineEnd = Source.find('\n', Pos);
+    if (LineEnd == llvm::StringRef::npos)
+      LineEnd = Source.size();
+    llvm::StringRef Line = Source.slice(Pos, LineEnd);
+    llvm::StringRef T = Line.ltrim();
+    if (T.consume_front("#")) {
+      T = T.ltrim();
+      if (T.consume_front("pragma") && !T.empty() && llvm::isSpace(T.front())) {
+        T = T.ltrim();
+        if (T.consume_front("acc") && (T.empty() || llvm::isSpace(T.front()))) {
+          PragmaLine P;
+          P.Offset = Pos + (Line.size() - Line.ltrim().size());
+          P.Line = lineOf(Source, Pos);
+          std::string Text = T.str();
+          // Join continuation lines ("\\\n").
+          size_t End = LineEnd;
+          while (!Text.empty() && Text.back() == '\\' && End < Source.size()) {
+            Text.pop_back();
+            size_t Next = Source.find('\n', End + 1);
+            if (Next == llvm::StringRef::npos)
+              Next = Source.size();
+            Text += " " + Source.slice(End + 1, Next).str();
+            End = Next;
+          }
+          P.Text = llvm::StringRef(Text).trim().str();
+          P.EndOffset = End;
+          Result.push_back(std::move(P));
+          LineEnd = End;
+        }
+      }
+    }
+    Pos = LineEnd + 1;
+  }
+  return Result;
+}
+
+bool declLooksScalar(llvm::StringRef Decl) {
+  return Decl.find('*') == llvm::StringRef::npos && Decl.find('[') == llvm::StringRef::npos;
+}
+
+static bool isComputeDirective(llvm::StringRef Text) {
+  llvm::StringRef Word = Text.take_while([](char C) { return llvm::isAlnum(C) || C == '_'; });
+  return Word == "parallel" || Word == "kernels" || Word == "serial";
+}
+
+llvm::Expected<WrappedKernel> wrapKernel(llvm::StringRef Source,
+                                         llvm::ArrayRef<std::string> Decls) {
+  WrappedKernel W;
+  const PragmaLine *Construct = nullptr;
+  std::vector<PragmaLine> Pragmas = scanPragmas(Source);
+  for (const PragmaLine &P : Pragmas)
+    if (isComputeDirective(P.Text)) {
+      Construct = &P;
+      break;
+    }
+  if (!Construct)
+    return makeError(ErrorCode::InvalidArgument,
+                     "the kernel source has no compute construct: it must contain "
+                     "'#pragma acc parallel', 'kernels' or 'serial' followed by one statement");
+  W.ConstructOffset = Construct->Offset;
+
+  std::string &C = W.Code;
+  C += "#line 1 \"kernel\"\n";
+  W.LeadingBegin = C.size();
+  C += Source.take_front(Construct->Offset).str();
+  C += "\n#line 1 \"<jacc>\"\n";
+  C += "void ";
+  C += WrapperFunction;
+  C += "(";
+  // Scalars first (see declLooksScalar), each preceded by a #line naming the arg for diagnostics.
+  for (int Pass = 0; Pass < 2; ++Pass)
+    for (unsigned I = 0; I < Decls.size(); ++I) {
+      if (declLooksScalar(Decls[I]) != (Pass == 0))
+        continue;
+      if (!W.ParamOrder.empty())
+        C += ",";
+      C += "\n#line 1 \"arg " + std::to_string(I + 1) + "\"\n";
+      C += Decls[I];
+      W.ParamOrder.push_back(I);
+    }
+  if (Decls.empty())
+    C += "void";
+  C += ")\n{\n";
+  C += "#line " + std::to_string(Construct->Line) + " \"kernel\"\n";
+  // Keep the construct's column positions: pad its first line as the source had it.
+  unsigned LineStart = Source.rfind('\n', Construct->Offset) == llvm::StringRef::npos
+                           ? 0
+                           : Source.rfind('\n', Construct->Offset) + 1;
+  C += std::string(Construct->Offset - LineStart, ' ');
+  W.ConstructBegin = C.size();
+  C += Source.drop_front(Construct->Offset).str();
+  C += "\n}\n";
+  return W;
+}
+
+} // namespace jacc::analysis

@@ -1,0 +1,51 @@
+// Split a kernel string into its leading declarations and its compute construct, and wrap it into a
+// C translation unit the frontend can parse (argument declarations become parameters).
+#ifndef JACC_ANALYSIS_KERNELSOURCE_H
+#define JACC_ANALYSIS_KERNELSOURCE_H
+
+#include <llvm/ADT/ArrayRef.h>
+#include <llvm/ADT/StringRef.h>
+#include <llvm/Support/Error.h>
+
+#include <string>
+#include <vector>
+
+namespace jacc::analysis {
+
+/// A `#pragma acc` line found by scanning the text (continuation lines joined).
+struct PragmaLine {
+  unsigned Offset = 0;    ///< offset of '#'
+  unsigned EndOffset = 0; ///< offset of the end of the (last continued) line
+  unsigned Line = 1;      ///< 1-based line of '#'
+  std::string Text;       ///< the directive after "acc"
+};
+
+/// Every `#pragma acc` line of a C source, in order.
+std::vector<PragmaLine> scanPragmas(llvm::StringRef Source);
+
+/// 1-based line of an offset.
+unsigned lineOf(llvm::StringRef Source, unsigned Offset);
+
+struct WrappedKernel {
+  std::string Code;            ///< the translation unit to parse
+  unsigned LeadingBegin = 0;   ///< where the kernel's leading declarations start in Code
+  unsigned ConstructBegin = 0; ///< where the construct (its #pragma) starts in Code
+  unsigned ConstructOffset = 0;///< where the construct starts in the kernel source
+  std::vector<unsigned> ParamOrder; ///< for each parameter, the index of its user arg
+};
+
+/// Name of the function that wraps the construct in the parsed translation unit.
+constexpr const char *WrapperFunction = "__jacc_kernel";
+
+/// Build the translation unit: prelude, leading declarations, then
+/// `void __jacc_kernel(<args, scalars first>) { <construct> }`, with #line directives so that
+/// diagnostics name "kernel:LINE:COL" or "arg N". Errors: no compute construct, empty decl.
+llvm::Expected<WrappedKernel> wrapKernel(llvm::StringRef Source, llvm::ArrayRef<std::string> Decls);
+
+/// Whether a declaration declares a scalar (no '*' and no '['): scalars come first in the parameter
+/// list so that array bounds such as `double (*a)[m]` may use them.
+bool declLooksScalar(llvm::StringRef Decl);
+
+} // namespace jacc::analysis
+
+#endif

@@ -1,0 +1,22 @@
+// The analysis pipeline: runs the passes in order on a kernel string. With JACC_DEBUG=analysis each
+// pass's result is printed to stderr.
+#ifndef JACC_ANALYSIS_PIPELINE_H
+#define JACC_ANALYSIS_PIPELINE_H
+
+#include "Kernel.h"
+
+#include <llvm/ADT/ArrayRef.h>
+#include <llvm/Support/Error.h>
+#include <llvm/Support/raw_ostream.h>
+
+namespace jacc::analysis {
+
+/// Frontend, then (as they are added) the region IR, SSA, dependences and predicates.
+llvm::Expected<KernelInfo> runAnalysis(llvm::StringRef Source, llvm::ArrayRef<std::string> Decls);
+
+/// Human-readable summary of a KernelInfo (args, construct, nests, reductions, execution modes).
+void dumpKernelInfo(const KernelInfo &K, llvm::raw_ostream &OS);
+
+} // namespace jacc::analysis
+
+#endif

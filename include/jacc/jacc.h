@@ -1,0 +1,95 @@
+/* jacc: run OpenACC-style kernels, pushed as source strings, on every device of the machine.
+ *
+ * C99 public API. Every call is thread-safe; failing calls return a negative jacc_status and leave a
+ * message for jacc_last_error(). No LLVM, clang or CUDA type appears here. */
+#ifndef JACC_JACC_H
+#define JACC_JACC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#if defined(_WIN32)
+#define JACC_API
+#else
+#define JACC_API __attribute__((visibility("default")))
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum jacc_status {
+  JACC_SUCCESS = 0,
+  JACC_ERROR_INVALID_ARGUMENT = -1,
+  JACC_ERROR_NOT_PRESENT = -2,
+  JACC_ERROR_PARTIALLY_PRESENT = -3,
+  JACC_ERROR_COMPILE = -4,
+  JACC_ERROR_UNSUPPORTED = -5,
+  JACC_ERROR_OUT_OF_MEMORY = -6,
+  JACC_ERROR_DEVICE = -7,
+  JACC_ERROR_INTERNAL = -8
+} jacc_status;
+
+/** Message of this thread's last failing call ("" if none failed yet). Valid until the next call. */
+JACC_API const char *jacc_last_error(void);
+
+/** Initialise from the environment (JACC_DEVICES, ...). Optional: any call initialises. Idempotent. */
+JACC_API jacc_status jacc_init(void);
+/** Wait for all work, free every device copy and release the devices. A later call re-initialises. */
+JACC_API jacc_status jacc_finalize(void);
+/** Number of devices kernels run on (initialises if needed; 0 if initialisation failed). */
+JACC_API int jacc_get_num_devices(void);
+
+/* Data: OpenACC semantics (reference counts, present-or behaviour). A null pointer or zero size is a
+ * no-op, as in OpenACC. Sub-ranges of a mapping (interior pointers) are accepted everywhere. */
+/** Map [host, host+bytes) on every device without copying (present-or-create). */
+JACC_API jacc_status jacc_create(void *host, size_t bytes);
+/** Map [host, host+bytes) on every device and copy it there (present-or-copyin). */
+JACC_API jacc_status jacc_copyin(void *host, size_t bytes);
+/** Exit: decrement the reference count; at zero copy back from the primary device and free. */
+JACC_API jacc_status jacc_copyout(void *host, size_t bytes);
+/** Exit: decrement the reference count; at zero free without copying back. */
+JACC_API jacc_status jacc_delete(void *host, size_t bytes);
+/** Copy a mapped range (or sub-range) from the host to every device. */
+JACC_API jacc_status jacc_update_device(void *host, size_t bytes);
+/** Copy a mapped range (or sub-range) from the primary device to the host. */
+JACC_API jacc_status jacc_update_self(void *host, size_t bytes);
+/** 1 if [host, host+bytes) lies entirely inside one mapping, else 0. */
+JACC_API int jacc_is_present(const void *host, size_t bytes);
+
+/* Kernels */
+typedef struct jacc_arg {
+  const char *decl; /* C declaration of the variable as the kernel names it:
+                       "float *x", "const double (*a)[514]", "int n", "double s" */
+  void *value;      /* address of its value: &x for a pointer, &n for a scalar;
+                       reduction results are written back through it */
+} jacc_arg;
+
+enum {
+  JACC_DEFAULT = 0,
+  JACC_ASYNC = 1u << 0,           /* return once queued on every device; see jacc_wait */
+  JACC_FORCE_DUPLICATE = 1u << 1, /* every device runs the whole kernel on its own copy */
+  JACC_FORCE_SPLIT = 1u << 2      /* split the written data ranges between the devices */
+};
+
+/** Compile (once) and run an OpenACC compute construct given as C99 source on every device. */
+JACC_API jacc_status jacc_kernel_push(const char *source, int nargs, const jacc_arg *args,
+                                      unsigned flags);
+/** Wait until every queued kernel and transfer has completed. */
+JACC_API jacc_status jacc_wait(void);
+
+typedef struct jacc_stats {
+  uint64_t kernels_pushed, kernels_compiled, memory_cache_hits, disk_cache_hits;
+  uint64_t split_launches, duplicate_launches;
+  uint64_t bytes_host_to_device, bytes_device_to_host, bytes_device_to_device;
+} jacc_stats;
+
+/** Counters since start or the last jacc_reset_stats(). */
+JACC_API jacc_status jacc_get_stats(jacc_stats *out);
+JACC_API void jacc_reset_stats(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* JACC_JACC_H */

@@ -1,0 +1,25 @@
+// Host code generation: a KernelInfo becomes C source for one entry function that each thread of a
+// host device's team calls with its jacc_host_team (see HostABI.h).
+#ifndef JACC_JIT_HOSTCODEGEN_H
+#define JACC_JIT_HOSTCODEGEN_H
+
+#include "Kernel.h"
+
+#include <string>
+
+namespace jacc::jit {
+
+/// Name of the generated entry point.
+constexpr const char *HostEntryName = "__jacc_entry";
+
+/// The C source of the host kernel: the kernel's leading declarations, then
+/// `void __jacc_entry(<params in ArgInfo::Param order>, const jacc_host_team *)` running the
+/// construct with its parallel nests' iterations divided among the team.
+std::string generateHostSource(const analysis::KernelInfo &K);
+
+/// C literal of a reduction operator's identity for a type, e.g. "0", "(-2147483647-1)".
+std::string reductionIdentity(analysis::ReductionOp Op, analysis::ScalarType T);
+
+} // namespace jacc::jit
+
+#endif

@@ -1,0 +1,18 @@
+// The process's ORC JIT (LLJIT): links host kernel objects, each into its own JITDylib, against the
+// process's symbols (libm, libc).
+#ifndef JACC_JIT_HOSTJIT_H
+#define JACC_JIT_HOSTJIT_H
+
+#include <llvm/ADT/ArrayRef.h>
+#include <llvm/ADT/StringRef.h>
+#include <llvm/Support/Error.h>
+
+namespace jacc::jit {
+
+/// Link Object (an ELF relocatable) into a fresh JITDylib and return the address of Symbol.
+/// Thread-safe. The code stays loaded until the process exits.
+llvm::Expected<void *> loadHostObject(llvm::ArrayRef<char> Object, llvm::StringRef Symbol);
+
+} // namespace jacc::jit
+
+#endif

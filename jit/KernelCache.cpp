@@ -1,0 +1,92 @@
+#include "KernelCache.h"
+
+#include "Error.h"
+
+#include <cstring>
+
+
+
+namespace jacc::jit {
+
+std::string KernelCache::makeKey(llvm::StringRef Source, llvm::ArrayRef<const char *> Decls,
+                                 unsigned CodeFlags) {
+  // Exact content, not a hash: two different kernels can never share an entry. The target and the
+  // compiler are fixed for the life of a process, so they are not part of the in-memory key.
+  std::string Key;
+  size_t Size = Source.size() + 8;
+  for (const char *D : Decls)
+    Size += std::strlen(D) + 1;
+  Key.reserve(Size);
+  Key.append(Source.data(), Source.size());
+  for (const char *D : Decls) {
+    Key.push_back('\0');
+    Key.append(D);
+  }
+  Key.push_back('\0');
+  Key.append(reinterpret_cast<const char *>(&CodeFlags), sizeof CodeFlags);
+  return Key;
+}
+
+llvm::Expected<std::shared_ptr<const CompiledKernel>>
+KernelCache::get(llvm::StringRef Source, llvm::ArrayRef<const char *> Decls, unsigned CodeFlags,
+                 Outcome &Result) {
+  std::string Key = makeKey(Source, Decls, CodeFlags);
+  std::shared_ptr<Slot> S;
+  bool Owner = false;
+  {
+    std::shared_lock<std::shared_mutex> Read(Mutex);
+    auto It = Slots.find(Key);
+    if (It != Slots.end())
+      S = It->second;
+  }
+  if (!S) {
+    std::unique_lock<std::shared_mutex> Write(Mutex);
+    auto [It, Inserted] = Slots.try_emplace(Key, nullptr);
+    if (Inserted) {
+      It->second = std::make_shared<Slot>();
+      Owner = true;
+    }
+    S = It->second;
+  }
+  if (!Owner) {
+    std::unique_lock<std::mutex> L(S->M);
+    S->Ready.wait(L, [&] { return S->Done; });
+    if (S->Kernel) {
+      Result = Outcome::Hit;
+      return S->Kernel;
+    }
+    // The owner's compile failed: compile again here to report the error to this caller too.
+    Result = Outcome::Compiled;
+    std::vector<std::string> D(Decls.begin(), Decls.end());
+    return compileKernel(Source, D);
+  }
+  std::vector<std::string> D(Decls.begin(), Decls.end());
+  auto K = compileKernel(Source, D);
+  Result = Outcome::Compiled;
+  {
+    std::lock_guard<std::mutex> L(S->M);
+    S->Done = true;
+    if (K)
+      S->Kernel = *K;
+  }
+  S->Ready.notify_all();
+  if (!K) {
+    std::unique_lock<std::shared_mutex> Write(Mutex);
+    auto It = Slots.find(Key);
+    if (It != Slots.end() && It->second == S)
+      Slots.erase(It);
+  }
+  return K;
+}
+
+size_t KernelCache::size() const {
+  std::shared_lock<std::shared_mutex> Read(Mutex);
+  return Slots.size();
+}
+
+void KernelCache::clear() {
+  std::unique_lock<std::shared_mutex> Write(Mutex);
+  Slots.clear();
+}
+
+} // namespace jacc::jit

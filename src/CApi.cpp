@@ -1,0 +1,107 @@
+// The C boundary: every internal error becomes a jacc_status and this thread's last error message.
+// Nothing thrown or aborted crosses it.
+#include "jacc/jacc.h"
+
+#include "Error.h"
+#include "Runtime.h"
+#include "Stats.h"
+
+#include <string>
+
+using namespace jacc;
+
+namespace {
+
+thread_local std::string LastError;
+
+jacc_status toStatus(llvm::Error E) {
+  if (!E)
+    return JACC_SUCCESS;
+  ErrorCode Code = jacc::takeError(std::move(E), LastError);
+  return static_cast<jacc_status>(static_cast<int>(Code));
+}
+
+template <typename T> jacc_status toStatus(llvm::Expected<T> &V) {
+  return V ? JACC_SUCCESS : toStatus(V.takeError());
+}
+
+} // namespace
+
+extern "C" {
+
+const char *jacc_last_error(void) { return LastError.c_str(); }
+
+jacc_status jacc_init(void) { return toStatus(Runtime::instance().init()); }
+
+jacc_status jacc_finalize(void) { return toStatus(Runtime::instance().finalize()); }
+
+int jacc_get_num_devices(void) {
+  auto N = Runtime::instance().numDevices();
+  if (!N) {
+    toStatus(N.takeError());
+    return 0;
+  }
+  return static_cast<int>(*N);
+}
+
+jacc_status jacc_create(void *host, size_t bytes) {
+  return toStatus(Runtime::instance().enterData(host, bytes, false, "jacc_create"));
+}
+
+jacc_status jacc_copyin(void *host, size_t bytes) {
+  return toStatus(Runtime::instance().enterData(host, bytes, true, "jacc_copyin"));
+}
+
+jacc_status jacc_copyout(void *host, size_t bytes) {
+  return toStatus(Runtime::instance().exitData(host, bytes, true, "jacc_copyout"));
+}
+
+jacc_status jacc_delete(void *host, size_t bytes) {
+  return toStatus(Runtime::instance().exitData(host, bytes, false, "jacc_delete"));
+}
+
+jacc_status jacc_update_device(void *host, size_t bytes) {
+  return toStatus(Runtime::instance().update(host, bytes, true, "jacc_update_device"));
+}
+
+jacc_status jacc_update_self(void *host, size_t bytes) {
+  return toStatus(Runtime::instance().update(host, bytes, false, "jacc_update_self"));
+}
+
+int jacc_is_present(const void *host, size_t bytes) {
+  auto P = Runtime::instance().isPresent(host, bytes);
+  if (!P) {
+    toStatus(P.takeError());
+    return 0;
+  }
+  return *P ? 1 : 0;
+}
+
+jacc_status jacc_kernel_push(const char *source, int nargs, const jacc_arg *args,
+                             unsigned flags) {
+  return toStatus(Runtime::instance().push(source, nargs, args, flags));
+}
+
+jacc_status jacc_wait(void) { return toStatus(Runtime::instance().wait()); }
+
+jacc_status jacc_get_stats(jacc_stats *out) {
+  if (!out) {
+    LastError = "jacc_get_stats: out is NULL";
+    return JACC_ERROR_INVALID_ARGUMENT;
+  }
+  Stats &S = stats();
+  out->kernels_pushed = S.KernelsPushed;
+  out->kernels_compiled = S.KernelsCompiled;
+  out->memory_cache_hits = S.MemoryCacheHits;
+  out->disk_cache_hits = S.DiskCacheHits;
+  out->split_launches = S.SplitLaunches;
+  out->duplicate_launches = S.DuplicateLaunches;
+  out->bytes_host_to_device = S.BytesHostToDevice;
+  out->bytes_device_to_host = S.BytesDeviceToHost;
+  out->bytes_device_to_device = S.BytesDeviceToDevice;
+  return JACC_SUCCESS;
+}
+
+void jacc_reset_stats(void) { stats().reset(); }
+
+} // extern "C"

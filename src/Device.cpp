@@ -1,0 +1,127 @@
+// The generic front of every device: argument validation, statistics and tracing live here once,
+// so backends only implement the *Impl hooks.
+#include "Device.h"
+
+#include "Debug.h"
+#include "Stats.h"
+
+#include <llvm/ADT/StringExtras.h>
+
+#include <algorithm>
+
+namespace jacc {
+
+namespace {
+
+/// Tracing is checked on every operation, so ask Debug once.
+bool traceDevice() {
+  static const bool Enabled = debugEnabled("device");
+  return Enabled;
+}
+
+/// One line per operation: "<device> <what>". Building a Twine is free; callers that format
+/// strings check traceDevice() first.
+void trace(const Device &D, const llvm::Twine &What) {
+  if (traceDevice())
+    debugLog("device", llvm::Twine(D.name()) + " " + What);
+}
+
+std::string hex(const void *Ptr) {
+  return "0x" + llvm::utohexstr(reinterpret_cast<uintptr_t>(Ptr), /*LowerCase=*/true);
+}
+
+} // namespace
+
+DeviceLaunch::~DeviceLaunch() = default;
+
+Device::~Device() = default;
+
+llvm::Expected<void *> Device::allocate(size_t Bytes) {
+  // Zero-byte arrays are legal in OpenACC; give them a real, unique allocation so that mapping
+  // tables can still key on the address (and backends need not special-case it).
+  llvm::Expected<void *> Ptr = allocateImpl(std::max<size_t>(Bytes, 1));
+  if (Ptr && traceDevice())
+    trace(*this, "allocate " + llvm::Twine(Bytes) + " bytes -> " + hex(*Ptr));
+  return Ptr;
+}
+
+llvm::Error Device::release(void *DevicePtr) {
+  // Like free(): releasing nothing is fine.
+  if (!DevicePtr)
+    return llvm::Error::success();
+  if (traceDevice())
+    trace(*this, "release " + hex(DevicePtr));
+  return releaseImpl(DevicePtr);
+}
+
+llvm::Error Device::copyToDevice(void *Dst, const void *HostSrc, size_t Bytes) {
+  if (Bytes == 0)
+    return llvm::Error::success();
+  if (!Dst || !HostSrc)
+    return makeError(ErrorCode::InvalidArgument, "copy of " + llvm::Twine(Bytes) +
+                                                     " bytes to " + name() +
+                                                     " with a null source or destination");
+  trace(*this, "copyToDevice " + llvm::Twine(Bytes) + " bytes");
+  if (llvm::Error E = copyToDeviceImpl(Dst, HostSrc, Bytes))
+    return E;
+  stats().BytesHostToDevice.fetch_add(Bytes, std::memory_order_relaxed);
+  return llvm::Error::success();
+}
+
+llvm::Error Device::copyToHost(void *HostDst, const void *Src, size_t Bytes) {
+  if (Bytes == 0)
+    return llvm::Error::success();
+  if (!HostDst || !Src)
+    return makeError(ErrorCode::InvalidArgument, "copy of " + llvm::Twine(Bytes) +
+                                                     " bytes from " + name() +
+                                                     " with a null source or destination");
+  trace(*this, "copyToHost " + llvm::Twine(Bytes) + " bytes");
+  if (llvm::Error E = copyToHostImpl(HostDst, Src, Bytes))
+    return E;
+  stats().BytesDeviceToHost.fetch_add(Bytes, std::memory_order_relaxed);
+  return llvm::Error::success();
+}
+
+llvm::Error Device::copyToPeer(Device &DstDevice, void *Dst, const void *Src, size_t Bytes) {
+  if (Bytes == 0)
+    return llvm::Error::success();
+  if (!Dst || !Src)
+    return makeError(ErrorCode::InvalidArgument, "copy of " + llvm::Twine(Bytes) + " bytes from " +
+                                                     name() + " to " + DstDevice.name() +
+                                                     " with a null source or destination");
+  trace(*this, "copyToPeer " + llvm::Twine(Bytes) + " bytes -> " + DstDevice.name());
+  if (llvm::Error E = copyToPeerImpl(DstDevice, Dst, Src, Bytes))
+    return E;
+  stats().BytesDeviceToDevice.fetch_add(Bytes, std::memory_order_relaxed);
+  return llvm::Error::success();
+}
+
+llvm::Expected<uint64_t> Device::launch(std::shared_ptr<DeviceLaunch> L, bool Async) {
+  if (!L)
+    return makeError(ErrorCode::InvalidArgument, "null launch submitted to " + name());
+  llvm::Expected<uint64_t> Ticket = launchImpl(std::move(L), Async);
+  if (Ticket)
+    trace(*this, llvm::Twine("launch ") + (Async ? "async" : "sync") + " ticket " + llvm::Twine(*Ticket));
+  return Ticket;
+}
+
+llvm::Error Device::waitFor(uint64_t Ticket) {
+  // A ticket not yet issued would never complete: refuse it rather than hang.
+  uint64_t Last = lastTicketImpl();
+  if (Ticket > Last)
+    return makeError(ErrorCode::InvalidArgument, "wait for ticket " + llvm::Twine(Ticket) +
+                                                     " on " + name() + ", which has only issued " +
+                                                     llvm::Twine(Last));
+  trace(*this, "waitFor ticket " + llvm::Twine(Ticket));
+  return waitForImpl(Ticket);
+}
+
+llvm::Error Device::synchronize() {
+  uint64_t Last = lastTicketImpl();
+  trace(*this, "synchronize (ticket " + llvm::Twine(Last) + ")");
+  return waitForImpl(Last);
+}
+
+uint64_t Device::lastTicket() const { return lastTicketImpl(); }
+
+} // namespace jacc

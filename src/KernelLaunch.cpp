@@ -1,0 +1,49 @@
+#include "KernelLaunch.h"
+
+#include "HostABI.h"
+
+#include <llvm/ADT/SmallVector.h>
+
+#include <cstring>
+
+namespace jacc {
+
+HostKernelLaunch::HostKernelLaunch(
+    std::shared_ptr<const jit::CompiledKernel> K, std::vector<uint64_t> Cells,
+    std::shared_ptr<const std::vector<std::vector<char>>> Aggregates, unsigned Threads)
+    : K(std::move(K)), Cells(std::move(Cells)), Aggregates(std::move(Aggregates)),
+      Threads(Threads), NumReductions(this->K->Info.Reductions.size()),
+      Slots(Threads * NumReductions) {
+  if (this->Aggregates)
+    for (size_t P = 0; P < this->Aggregates->size(); ++P)
+      if (!(*this->Aggregates)[P].empty()) {
+        const void *Data = (*this->Aggregates)[P].data();
+        std::memcpy(&this->Cells[2 * P], &Data, sizeof Data);
+      }
+}
+
+void HostKernelLaunch::runHostMember(unsigned Tid, unsigned NThreads, void *Team,
+                                     void (*Barrier)(void *Team)) {
+  jacc_host_team T;
+  T.tid = Tid;
+  T.nthreads = NThreads;
+  T.barrier = Barrier;
+  T.team = Team;
+  T.reduction = NumReductions ? &Slots[Tid * NumReductions] : nullptr;
+  T.iter_begin = IterBegin;
+  T.iter_end = IterEnd;
+  const jacc_host_team *TP = &T;
+  unsigned NParams = K->Info.Args.size();
+  llvm::SmallVector<void *, 16> Values(NParams + 1);
+  for (unsigned P = 0; P < NParams; ++P)
+    Values[P] = const_cast<uint64_t *>(&Cells[2 * P]);
+  Values[NParams] = &TP;
+  K->Call->call(K->Entry, Values.data());
+}
+
+void HostKernelLaunch::finished() {
+  if (OnFinished)
+    OnFinished(*this);
+}
+
+} // namespace jacc

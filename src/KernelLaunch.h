@@ -1,0 +1,47 @@
+// One compiled kernel's launch on one host device: argument values translated to that device's
+// copies, per-thread reduction slots, and what to do when every thread is done.
+#ifndef JACC_SRC_KERNELLAUNCH_H
+#define JACC_SRC_KERNELLAUNCH_H
+
+#include "CompiledKernel.h"
+#include "Device.h"
+
+#include <functional>
+#include <memory>
+#include <vector>
+
+namespace jacc {
+
+class HostKernelLaunch final : public DeviceLaunch {
+public:
+  /// Cells: one 16-byte cell per entry parameter (ArgInfo::Param order), pointers already
+  /// translated. Aggregates: for struct parameters, their bytes (the cell then points to them).
+  HostKernelLaunch(std::shared_ptr<const jit::CompiledKernel> K, std::vector<uint64_t> Cells,
+                   std::shared_ptr<const std::vector<std::vector<char>>> Aggregates,
+                   unsigned Threads);
+  void runHostMember(unsigned Tid, unsigned NThreads, void *Team,
+                     void (*Barrier)(void *Team)) override;
+  void finished() override;
+
+  /// Thread Tid's slot for reduction R (8 bytes).
+  const void *reductionSlot(unsigned Tid, unsigned R) const {
+    return &Slots[Tid * NumReductions + R];
+  }
+  unsigned threads() const { return Threads; }
+  /// Called by finished(), on the thread that ran member 0.
+  std::function<void(const HostKernelLaunch &)> OnFinished;
+  /// This device's share of the outermost iterations, [IterBegin, IterEnd).
+  long long IterBegin = 0, IterEnd = INT64_MAX;
+
+private:
+  std::shared_ptr<const jit::CompiledKernel> K;
+  std::vector<uint64_t> Cells; // 2 words per parameter
+  std::shared_ptr<const std::vector<std::vector<char>>> Aggregates;
+  unsigned Threads;
+  unsigned NumReductions;
+  std::vector<uint64_t> Slots;
+};
+
+} // namespace jacc
+
+#endif

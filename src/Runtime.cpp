@@ -1,0 +1,374 @@
+#include "Runtime.h"
+
+#include "Debug.h"
+#include "DeviceConfig.h"
+#include "Error.h"
+#include "HostDevice.h"
+#include "KernelLaunch.h"
+#include "Reduction.h"
+#include "Stats.h"
+
+#include <llvm/ADT/SmallVector.h>
+#include <llvm/Support/Format.h>
+
+#include <cstring>
+
+namespace jacc {
+
+using analysis::ArgInfo;
+
+Runtime &Runtime::instance() {
+  static Runtime *R = new Runtime; // never destroyed: device threads may outlive static dtors
+  return *R;
+}
+
+llvm::Error Runtime::initLocked() {
+  if (Initialized)
+    return llvm::Error::success();
+  auto Config = deviceConfigFromEnv();
+  if (!Config)
+    return Config.takeError();
+  std::vector<std::unique_ptr<Device>> Created;
+  for (const DeviceSpec &S : Config->Devices) {
+    auto D = HostDevice::create(Created.size(), S.Threads, Config->SpinTime);
+    if (!D)
+      return D.takeError();
+    Created.push_back(std::move(*D));
+  }
+  Devices = std::move(Created);
+  Initialized = true;
+  debugLog("device", llvm::Twine(Devices.size()) + " device(s), " +
+                         llvm::Twine(Devices.front()->computeUnits()) + " thread(s) each");
+  return llvm::Error::success();
+}
+
+llvm::Error Runtime::init() {
+  std::unique_lock<std::shared_mutex> L(StateMutex);
+  return initLocked();
+}
+
+llvm::Expected<std::shared_lock<std::shared_mutex>> Runtime::acquire() {
+  std::shared_lock<std::shared_mutex> Shared(StateMutex);
+  if (Initialized)
+    return Shared;
+  Shared.unlock();
+  {
+    std::unique_lock<std::shared_mutex> Unique(StateMutex);
+    if (auto E = initLocked())
+      return E;
+  }
+  // A finalize between the two locks is the caller's race; the next call re-initialises.
+  Shared.lock();
+  return Shared;
+}
+
+llvm::Error Runtime::finalize() {
+  std::unique_lock<std::shared_mutex> L(StateMutex);
+  if (!Initialized)
+    return llvm::Error::success();
+  llvm::Error Result = llvm::Error::success();
+  for (auto &D : Devices)
+    if (auto E = D->synchronize())
+      Result = llvm::joinErrors(std::move(Result), std::move(E));
+  std::lock_guard<std::mutex> TL(Table.mutex());
+  for (Mapping *M : Table.all()) {
+    for (unsigned D = 0; D < Devices.size(); ++D)
+      if (auto E = Devices[D]->release(M->DevicePtrs[D]))
+        Result = llvm::joinErrors(std::move(Result), std::move(E));
+    Table.erase(M->Begin);
+  }
+  Devices.clear();
+  Initialized = false;
+  return Result;
+}
+
+llvm::Expected<unsigned> Runtime::numDevices() {
+  auto L = acquire();
+  if (!L)
+    return L.takeError();
+  return Devices.size();
+}
+
+llvm::Error Runtime::waitForUses(const Mapping &M) {
+  for (unsigned D = 0; D < Devices.size(); ++D)
+    if (M.LastUse[D])
+      if (auto E = Devices[D]->waitFor(M.LastUse[D]))
+        return E;
+  return llvm::Error::success();
+}
+
+static llvm::Error partialError(const char *Api, const void *P, size_t Bytes, const Mapping &M) {
+  return makeError(ErrorCode::PartiallyPresent,
+                   llvm::Twine(Api) + ": " + PresentTable::describe(P, Bytes) +
+                       " is partially present: it overlaps the mapped block " +
+                       PresentTable::describe(M) +
+                       " without lying inside it; map and unmap whole blocks");
+}
+
+static llvm::Error notPresentError(const char *Api, const void *P, size_t Bytes,
+                                   const char *Hint) {
+  return makeError(ErrorCode::NotPresent, llvm::Twine(Api) + ": " +
+                                              PresentTable::describe(P, Bytes) +
+                                              " is not mapped on the devices; " + Hint);
+}
+
+llvm::Error Runtime::enterData(void *P, size_t Bytes, bool Copy, const char *Api) {
+  if (!P || !Bytes)
+    return llvm::Error::success(); // OpenACC: a null pointer or an empty range is a no-op
+  auto L = acquire();
+  if (!L)
+    return L.takeError();
+  std::lock_guard<std::mutex> TL(Table.mutex());
+  PresentTable::Lookup F = Table.lookup(P, Bytes);
+  if (F.State == PresentTable::Presence::Partial)
+    return partialError(Api, P, Bytes, *F.M);
+  if (F.State == PresentTable::Presence::Contained) {
+    ++F.M->DynamicRefs; // present: no allocation, no copy
+    return llvm::Error::success();
+  }
+  Mapping M;
+  M.Begin = reinterpret_cast<uintptr_t>(P);
+  M.End = M.Begin + Bytes;
+  M.DynamicRefs = 1;
+  M.LastUse.assign(Devices.size(), 0);
+  // Allocate everywhere first, so that a failure leaves nothing behind.
+  for (auto &D : Devices) {
+    auto Ptr = D->allocate(Bytes);
+    if (!Ptr) {
+      for (unsigned I = 0; I < M.DevicePtrs.size(); ++I)
+        llvm::consumeError(Devices[I]->release(M.DevicePtrs[I]));
+      return Ptr.takeError();
+    }
+    M.DevicePtrs.push_back(*Ptr);
+  }
+  if (Copy)
+    for (unsigned D = 0; D < Devices.size(); ++D)
+      if (auto E = Devices[D]->copyToDevice(M.DevicePtrs[D], P, Bytes)) {
+        for (unsigned I = 0; I < M.DevicePtrs.size(); ++I)
+          llvm::consumeError(Devices[I]->release(M.DevicePtrs[I]));
+        return E;
+      }
+  debugLog("data", llvm::Twine(Api) + " " + PresentTable::describe(P, Bytes) + " mapped");
+  Table.insert(std::move(M));
+  return llvm::Error::success();
+}
+
+llvm::Error Runtime::exitData(void *P, size_t Bytes, bool CopyBack, const char *Api) {
+  if (!P || !Bytes)
+    return llvm::Error::success();
+  auto L = acquire();
+  if (!L)
+    return L.takeError();
+  std::lock_guard<std::mutex> TL(Table.mutex());
+  PresentTable::Lookup F = Table.lookup(P, Bytes);
+  if (F.State == PresentTable::Presence::Absent)
+    return notPresentError(Api, P, Bytes,
+                           "an exit needs a matching jacc_create or jacc_copyin before it");
+  if (F.State == PresentTable::Presence::Partial)
+    return partialError(Api, P, Bytes, *F.M);
+  Mapping &M = *F.M;
+  if (M.DynamicRefs == 0)
+    return makeError(ErrorCode::NotPresent,
+                     llvm::Twine(Api) + ": " + PresentTable::describe(P, Bytes) +
+                         " has no dynamic reference left (it is only mapped by a data region)");
+  if (auto E = waitForUses(M))
+    return E;
+  if (--M.DynamicRefs > 0 || M.StructuredRefs > 0)
+    return llvm::Error::success();
+  if (CopyBack)
+    if (auto E = Devices[0]->copyToHost(P, M.translate(P, 0), Bytes)) {
+      ++M.DynamicRefs;
+      return E;
+    }
+  llvm::Error Result = llvm::Error::success();
+  for (unsigned D = 0; D < Devices.size(); ++D)
+    if (auto E = Devices[D]->release(M.DevicePtrs[D]))
+      Result = llvm::joinErrors(std::move(Result), std::move(E));
+  debugLog("data", llvm::Twine(Api) + " " + PresentTable::describe(M) + " unmapped");
+  Table.erase(M.Begin);
+  return Result;
+}
+
+llvm::Error Runtime::update(void *P, size_t Bytes, bool ToDevice, const char *Api) {
+  if (!P || !Bytes)
+    return llvm::Error::success();
+  auto L = acquire();
+  if (!L)
+    return L.takeError();
+  std::lock_guard<std::mutex> TL(Table.mutex());
+  PresentTable::Lookup F = Table.lookup(P, Bytes);
+  if (F.State == PresentTable::Presence::Absent)
+    return notPresentError(Api, P, Bytes, "map it first with jacc_copyin or jacc_create");
+  if (F.State == PresentTable::Presence::Partial)
+    return partialError(Api, P, Bytes, *F.M);
+  if (auto E = waitForUses(*F.M))
+    return E;
+  if (!ToDevice)
+    return Devices[0]->copyToHost(P, F.M->translate(P, 0), Bytes);
+  for (unsigned D = 0; D < Devices.size(); ++D)
+    if (auto E = Devices[D]->copyToDevice(F.M->translate(P, D), P, Bytes))
+      return E;
+  return llvm::Error::success();
+}
+
+llvm::Expected<bool> Runtime::isPresent(const void *P, size_t Bytes) {
+  if (!P)
+    return false;
+  auto L = acquire();
+  if (!L)
+    return L.takeError();
+  std::lock_guard<std::mutex> TL(Table.mutex());
+  return Table.lookup(P, Bytes).State == PresentTable::Presence::Contained;
+}
+
+llvm::Error Runtime::wait() {
+  auto L = acquire();
+  if (!L)
+    return L.takeError();
+  llvm::Error Result = llvm::Error::success();
+  for (auto &D : Devices)
+    if (auto E = D->synchronize())
+      Result = llvm::joinErrors(std::move(Result), std::move(E));
+  return Result;
+}
+
+llvm::Error Runtime::push(const char *Source, int NArgs, const jacc_arg *Args, unsigned Flags) {
+  if (!Source)
+    return makeError(ErrorCode::InvalidArgument, "jacc_kernel_push: the source is NULL");
+  if (NArgs < 0 || (NArgs > 0 && !Args))
+    return makeError(ErrorCode::InvalidArgument,
+                     "jacc_kernel_push: nargs is " + llvm::Twine(NArgs) +
+                         (NArgs > 0 ? " but args is NULL" : ", it must be >= 0"));
+  constexpr unsigned KnownFlags = JACC_ASYNC | JACC_FORCE_DUPLICATE | JACC_FORCE_SPLIT;
+  if (Flags & ~KnownFlags)
+    return makeError(ErrorCode::InvalidArgument,
+                     "jacc_kernel_push: unknown flag bits 0x" + llvm::utohexstr(Flags & ~KnownFlags));
+  if ((Flags & JACC_FORCE_DUPLICATE) && (Flags & JACC_FORCE_SPLIT))
+    return makeError(ErrorCode::InvalidArgument,
+                     "jacc_kernel_push: JACC_FORCE_DUPLICATE and JACC_FORCE_SPLIT exclude each other");
+  llvm::SmallVector<const char *, 16> Decls;
+  for (int I = 0; I < NArgs; ++I) {
+    if (!Args[I].decl || !Args[I].value)
+      return makeError(ErrorCode::InvalidArgument,
+                       "jacc_kernel_push: args[" + llvm::Twine(I) + "] has a NULL " +
+                           (Args[I].decl ? "value" : "decl"));
+    Decls.push_back(Args[I].decl);
+  }
+  auto L = acquire();
+  if (!L)
+    return L.takeError();
+  stats().KernelsPushed.fetch_add(1, std::memory_order_relaxed);
+
+  jit::KernelCache::Outcome Outcome;
+  auto KOr = Cache.get(Source, Decls, /*CodeFlags=*/0, Outcome);
+  if (!KOr)
+    return KOr.takeError();
+  std::shared_ptr<const jit::CompiledKernel> K = std::move(*KOr);
+  (Outcome == jit::KernelCache::Outcome::Hit ? stats().MemoryCacheHits : stats().KernelsCompiled)
+      .fetch_add(1, std::memory_order_relaxed);
+  const analysis::KernelInfo &Info = K->Info;
+  unsigned N = Devices.size();
+  if ((Flags & JACC_FORCE_SPLIT) && N > 1)
+    return makeError(ErrorCode::Unsupported,
+                     "jacc_kernel_push: JACC_FORCE_SPLIT is not available yet: this version runs "
+                     "every kernel in duplicate mode (each device computes everything)");
+  if (Info.Wait)
+    if (auto E = wait())
+      return E;
+  bool Async = (Flags & JACC_ASYNC) || Info.Async;
+
+  // Argument cells per device, pointers translated through the present table.
+  unsigned NParams = Info.Args.size();
+  std::vector<std::vector<uint64_t>> Cells(N, std::vector<uint64_t>(2 * NParams, 0));
+  auto Aggregates = std::make_shared<std::vector<std::vector<char>>>(NParams);
+  std::vector<Mapping *> Used;
+  std::unique_lock<std::mutex> TL(Table.mutex());
+  for (const ArgInfo &A : Info.Args) {
+    const void *Value = Args[A.Position].value;
+    switch (A.ArgKind) {
+    case ArgInfo::Kind::Scalar:
+      for (unsigned D = 0; D < N; ++D)
+        std::memcpy(&Cells[D][2 * A.Param], Value, A.Size);
+      break;
+    case ArgInfo::Kind::Aggregate:
+      (*Aggregates)[A.Param].assign(static_cast<const char *>(Value),
+                                    static_cast<const char *>(Value) + A.Size);
+      break;
+    case ArgInfo::Kind::Pointer: {
+      void *Host;
+      std::memcpy(&Host, Value, sizeof Host);
+      if (!Host || A.Deviceptr) {
+        for (unsigned D = 0; D < N; ++D)
+          std::memcpy(&Cells[D][2 * A.Param], &Host, sizeof Host);
+        break;
+      }
+      PresentTable::Lookup F = Table.lookup(Host, 1);
+      if (F.State != PresentTable::Presence::Contained)
+        return makeError(ErrorCode::NotPresent,
+                         "jacc_kernel_push: argument " + llvm::Twine(A.Position + 1) + " ('" +
+                             A.Decl + "') = " + PresentTable::describe(Host, 1).substr(1) +
+                             " does not point into mapped data; map the array first with "
+                             "jacc_copyin or jacc_create (or pass it in a deviceptr clause)");
+      for (unsigned D = 0; D < N; ++D) {
+        void *Dev = F.M->translate(Host, D);
+        std::memcpy(&Cells[D][2 * A.Param], &Dev, sizeof Dev);
+      }
+      Used.push_back(F.M);
+      break;
+    }
+    }
+  }
+
+  // Reductions: initial values now, combined with device 0's partial results once it is done
+  // (in duplicate mode every device computes the whole reduction; it must count once).
+  std::vector<uint64_t> Initial(Info.Reductions.size());
+  std::vector<void *> Targets(Info.Reductions.size());
+  for (const analysis::ReductionVar &R : Info.Reductions) {
+    Targets[R.Slot] = Args[Info.Args[R.Arg].Position].value;
+    std::memcpy(&Initial[R.Slot], Targets[R.Slot], Info.Args[R.Arg].Size);
+  }
+
+  std::vector<std::shared_ptr<HostKernelLaunch>> Launches;
+  for (unsigned D = 0; D < N; ++D)
+    Launches.push_back(std::make_shared<HostKernelLaunch>(K, std::move(Cells[D]), Aggregates,
+                                                          Devices[D]->computeUnits()));
+  if (!Info.Reductions.empty())
+    Launches[0]->OnFinished = [K, Initial, Targets](const HostKernelLaunch &Done) {
+      for (const analysis::ReductionVar &R : K->Info.Reductions) {
+        uint64_t Acc = Initial[R.Slot];
+        for (unsigned T = 0; T < Done.threads(); ++T)
+          combineReduction(R.Op, R.Type, &Acc, Done.reductionSlot(T, R.Slot));
+        std::memcpy(Targets[R.Slot], &Acc, K->Info.Args[R.Arg].Size);
+      }
+    };
+  stats().DuplicateLaunches.fetch_add(1, std::memory_order_relaxed);
+
+  if (Async) {
+    for (unsigned D = 0; D < N; ++D) {
+      auto Ticket = Devices[D]->launch(Launches[D], /*Async=*/true);
+      if (!Ticket)
+        return Ticket.takeError();
+      for (Mapping *M : Used)
+        M->LastUse[D] = std::max(M->LastUse[D], *Ticket);
+    }
+    return llvm::Error::success();
+  }
+  TL.unlock();
+  // Other devices run on their own threads while this thread runs device 0's share.
+  std::vector<uint64_t> Tickets(N, 0);
+  for (unsigned D = 1; D < N; ++D) {
+    auto Ticket = Devices[D]->launch(Launches[D], /*Async=*/true);
+    if (!Ticket)
+      return Ticket.takeError();
+    Tickets[D] = *Ticket;
+  }
+  auto T0 = Devices[0]->launch(Launches[0], /*Async=*/false);
+  if (!T0)
+    return T0.takeError();
+  for (unsigned D = 1; D < N; ++D)
+    if (auto E = Devices[D]->waitFor(Tickets[D]))
+      return E;
+  return llvm::Error::success();
+}
+
+} // namespace jacc
