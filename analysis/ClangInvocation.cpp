@@ -4,18 +4,24 @@
 
 #include <clang/Basic/Diagnostic.h>
 #include <clang/Basic/DiagnosticOptions.h>
+#include <clang/Basic/DiagnosticSema.h>
 #include <clang/Basic/Version.h>
 #include <clang/Driver/Compilation.h>
 #include <clang/Driver/Driver.h>
 #include <clang/Driver/Job.h>
 #include <clang/Frontend/CompilerInstance.h>
 #include <clang/Frontend/CompilerInvocation.h>
+#include <clang/Frontend/FrontendActions.h>
 #include <clang/Frontend/TextDiagnosticPrinter.h>
 #include <clang/Lex/PreprocessorOptions.h>
+#include <llvm/Support/FileSystem.h>
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/TargetSelect.h>
 #include <llvm/TargetParser/Host.h>
 
+#include <atomic>
+#include <cstdlib>
+#include <map>
 #include <mutex>
 
 #ifndef JACC_CLANG_RESOURCE_DIR
@@ -100,9 +106,106 @@ llvm::Expected<const std::vector<std::string> &> cc1Arguments(ClangPurpose Purpo
   return C.Args;
 }
 
+std::string systemIncludePrefix(llvm::StringRef Source) {
+  std::string Prefix;
+  while (!Source.empty()) {
+    auto [Line, Rest] = Source.split('\n');
+    Source = Rest;
+    llvm::StringRef T = Line.trim();
+    // Blank lines and one-line comments may sit between the includes; anything else ends them.
+    if (T.empty() || T.startswith("//") ||
+        (T.startswith("/*") && T.endswith("*/") && T.find("*/") + 2 == T.size()))
+      continue;
+    if (!T.consume_front("#"))
+      break;
+    T = T.ltrim();
+    if (!T.consume_front("include"))
+      break;
+    T = T.trim();
+    if (!T.startswith("<") || !T.endswith(">"))
+      break;
+    Prefix += "#include " + T.str() + "\n";
+  }
+  return Prefix;
+}
+
+namespace {
+
+/// Precompiled headers of system include prefixes, one per (purpose, prefix), built on first use
+/// into a private directory removed at exit. A header that fails to precompile is simply not
+/// precompiled: the kernel's own parse then reports any error in place.
+class PCHCache {
+public:
+  static PCHCache &get() {
+    static PCHCache *C = new PCHCache;
+    return *C;
+  }
+  std::string pathFor(ClangPurpose Purpose, const std::string &Prefix) {
+    std::string Key = std::to_string(static_cast<int>(Purpose)) + Prefix;
+    std::shared_ptr<Entry> E;
+    {
+      std::lock_guard<std::mutex> L(M);
+      auto &Slot = Entries[Key];
+      if (!Slot)
+        Slot = std::make_shared<Entry>();
+      E = Slot;
+    }
+    std::call_once(E->Once, [&] { E->Path = build(Purpose, Prefix); });
+    return E->Path;
+  }
+
+private:
+  struct Entry {
+    std::once_flag Once;
+    std::string Path;
+  };
+  std::string build(ClangPurpose Purpose, const std::string &Prefix) {
+    std::string Dir = directory();
+    if (Dir.empty())
+      return "";
+    std::string Path = Dir + "/h" + std::to_string(Counter++) + ".pch";
+    std::string Ignored;
+    llvm::raw_string_ostream DiagOS(Ignored);
+    auto CI = makeCompilerInstance(Purpose, Prefix, "jacc-prelude.h", DiagOS);
+    if (!CI) {
+      llvm::consumeError(CI.takeError());
+      return "";
+    }
+    auto &Inputs = (*CI)->getFrontendOpts().Inputs;
+    Inputs.front() = clang::FrontendInputFile(Inputs.front().getBuffer(),
+                                              clang::InputKind(clang::Language::C).getHeader());
+    (*CI)->getFrontendOpts().OutputFile = Path;
+    (*CI)->getFrontendOpts().ProgramAction = clang::frontend::GeneratePCH;
+    clang::GeneratePCHAction Action;
+    if (!(*CI)->ExecuteAction(Action) || (*CI)->getDiagnostics().hasErrorOccurred())
+      return "";
+    return Path;
+  }
+  std::string directory() {
+    std::lock_guard<std::mutex> L(M);
+    if (!DirTried) {
+      DirTried = true;
+      llvm::SmallString<128> D;
+      if (!llvm::sys::fs::createUniqueDirectory("jacc-pch", D)) {
+        Dir = D.str().str();
+        static std::string *ToRemove = new std::string(Dir);
+        std::atexit([] { llvm::sys::fs::remove_directories(*ToRemove); });
+      }
+    }
+    return Dir;
+  }
+  std::mutex M;
+  std::map<std::string, std::shared_ptr<Entry>> Entries;
+  std::atomic<unsigned> Counter{0};
+  bool DirTried = false;
+  std::string Dir;
+};
+
+} // namespace
+
 llvm::Expected<std::unique_ptr<clang::CompilerInstance>>
 makeCompilerInstance(ClangPurpose Purpose, llvm::StringRef Code, llvm::StringRef FileName,
-                     llvm::raw_ostream &DiagOS) {
+                     llvm::raw_ostream &DiagOS, llvm::StringRef KernelSource) {
   auto ArgsOr = cc1Arguments(Purpose);
   if (!ArgsOr)
     return ArgsOr.takeError();
@@ -122,12 +225,24 @@ makeCompilerInstance(ClangPurpose Purpose, llvm::StringRef Code, llvm::StringRef
     return makeError(ErrorCode::Internal, "cannot build a clang invocation from the driver's "
                                           "arguments");
   CI->setDiagnostics(Diags.get());
+  // Kernels may call the C library functions clang knows (sqrt, exp, pow, ...) without including
+  // their header; clang then declares them with their standard types. Unknown functions stay errors.
+  Diags->setSeverity(clang::diag::ext_implicit_lib_function_decl_c99,
+                     clang::diag::Severity::Ignored, clang::SourceLocation());
   CI->getDiagnosticOpts().ShowColors = false;
   // The main file lives in memory (the caller keeps Code alive while the instance runs).
   CI->getFrontendOpts().Inputs.clear();
   CI->getFrontendOpts().Inputs.emplace_back(llvm::MemoryBufferRef(Code, FileName),
                                             clang::InputKind(clang::Language::C));
   CI->getFrontendOpts().DisableFree = false;
+  if (!KernelSource.empty()) {
+    std::string Prefix = systemIncludePrefix(KernelSource);
+    if (!Prefix.empty()) {
+      std::string PCH = PCHCache::get().pathFor(Purpose, Prefix);
+      if (!PCH.empty())
+        CI->getPreprocessorOpts().ImplicitPCHInclude = PCH;
+    }
+  }
   return CI;
 }
 

@@ -25,10 +25,16 @@ enum class ClangPurpose { Analysis, HostCodegen };
 llvm::Expected<const std::vector<std::string> &> cc1Arguments(ClangPurpose Purpose);
 
 /// A compiler instance whose main file is Code (named FileName), diagnostics going to Diags.
-/// The caller runs an action on it (ExecuteAction) and keeps Code alive meanwhile.
+/// The caller runs an action on it (ExecuteAction) and keeps Code alive meanwhile. Code's leading
+/// system #include lines are served from a precompiled header built once per process (see
+/// systemIncludePrefix); the lines stay in Code and are skipped by the headers' include guards.
 llvm::Expected<std::unique_ptr<clang::CompilerInstance>>
 makeCompilerInstance(ClangPurpose Purpose, llvm::StringRef Code, llvm::StringRef FileName,
-                     llvm::raw_ostream &Diags);
+                     llvm::raw_ostream &Diags, llvm::StringRef KernelSource = "");
+
+/// The `#include <...>` lines at the very start of a kernel source (blank and comment lines may
+/// come between them), joined; empty when the source does not start with system includes.
+std::string systemIncludePrefix(llvm::StringRef Source);
 
 /// The clang version string ("16.0.6"), part of every cache key.
 std::string clangVersion();

@@ -822,7 +822,8 @@ llvm::Expected<KernelInfo> analyzeKernel(llvm::StringRef Source,
     return W.takeError();
   std::string DiagText;
   llvm::raw_string_ostream DiagOS(DiagText);
-  auto CI = makeCompilerInstance(ClangPurpose::Analysis, W->Code, "jacc-kernel.c", DiagOS);
+  auto CI =
+      makeCompilerInstance(ClangPurpose::Analysis, W->Code, "jacc-kernel.c", DiagOS, Source);
   if (!CI)
     return CI.takeError();
   std::vector<RawPragma> Pragmas;

@@ -27,7 +27,7 @@ compileKernel(llvm::StringRef Source, llvm::ArrayRef<std::string> Decls) {
   auto CompileStart = std::chrono::steady_clock::now();
   K->HostSource = generateHostSource(K->Info);
   debugLog("codegen", "host source:\n" + K->HostSource);
-  auto Obj = compileHostObject(K->HostSource);
+  auto Obj = compileHostObject(K->HostSource, K->Info.Source);
   if (!Obj)
     return Obj.takeError();
   if (!Obj->OptimizedIR.empty())

@@ -57,11 +57,12 @@ std::string hostTargetId() {
   return Id;
 }
 
-llvm::Expected<HostObject> compileHostObject(llvm::StringRef Code) {
+llvm::Expected<HostObject> compileHostObject(llvm::StringRef Code, llvm::StringRef KernelSource) {
   initTargets();
   std::string DiagText;
   llvm::raw_string_ostream DiagOS(DiagText);
-  auto CI = makeCompilerInstance(ClangPurpose::HostCodegen, Code, "jacc-host.c", DiagOS);
+  auto CI =
+      makeCompilerInstance(ClangPurpose::HostCodegen, Code, "jacc-host.c", DiagOS, KernelSource);
   if (!CI)
     return CI.takeError();
   llvm::LLVMContext Ctx;

@@ -17,8 +17,10 @@ struct HostObject {
   std::string OptimizedIR;          ///< kept only when JACC_DEBUG asks for "ir"
 };
 
-/// Compile generated host C. Errors are Compile errors carrying clang's diagnostics.
-llvm::Expected<HostObject> compileHostObject(llvm::StringRef Code);
+/// Compile generated host C. KernelSource (the pushed kernel) lets its leading system includes
+/// come from a precompiled header. Errors are Compile errors carrying clang's diagnostics.
+llvm::Expected<HostObject> compileHostObject(llvm::StringRef Code,
+                                             llvm::StringRef KernelSource = "");
 
 /// "x86_64-pc-linux-gnu skylake-avx512 +avx512f,...": the code target, part of cache keys.
 std::string hostTargetId();

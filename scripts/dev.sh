@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# The project's two entry points (see README.md):
+#   scripts/dev.sh demo   install what is missing, build, run the demo on the default devices
+#   scripts/dev.sh test   install what is missing, build, run the whole test suite
+# Options: --sanitize (build in build-asan/ with -Db_sanitize=address,undefined), --build-dir DIR.
+# Idempotent: a second run installs nothing and rebuilds only what changed.
+set -euo pipefail
+
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+mode=${1:-}
+shift || true
+sanitize=0
+build_dir=build
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --sanitize) sanitize=1; build_dir=build-asan ;;
+    --build-dir) build_dir=$2; shift ;;
+    *) echo "dev.sh: unknown option '$1'" >&2; exit 2 ;;
+  esac
+  shift
+done
+case "$mode" in
+  demo|test) ;;
+  *) echo "usage: scripts/dev.sh demo|test [--sanitize] [--build-dir DIR]" >&2; exit 2 ;;
+esac
+
+# Debian packages the build needs (LLVM/clang 16 exactly: the JIT and frontend are built on them).
+packages=(build-essential pkg-config meson ninja-build
+          llvm-16-dev libclang-16-dev libclang-cpp16-dev libclang-common-16-dev
+          libffi-dev libboost-graph-dev googletest libgtest-dev libbenchmark-dev)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "dev.sh: installing missing packages: ${missing[*]}"
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+else
+  echo "dev.sh: all required packages are installed"
+fi
+
+setup_args=(-Dbuildtype=debugoptimized)
+if [ $sanitize -eq 1 ]; then
+  setup_args+=(-Db_sanitize=address,undefined -Db_lundef=false)
+fi
+if [ ! -f "$build_dir/build.ninja" ]; then
+  meson setup "$build_dir" "${setup_args[@]}"
+fi
+ninja -C "$build_dir"
+
+case "$mode" in
+  demo)
+    "$build_dir/samples/saxpy"
+    ;;
+  test)
+    if [ $sanitize -eq 1 ]; then
+      # LLVM and clang keep process-lifetime singletons; leaks are not what this pass looks for.
+      export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0:abort_on_error=1}
+      export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+    fi
+    meson test -C "$build_dir" --print-errorlogs --num-processes 2
+    ;;
+esac

@@ -1,0 +1,12 @@
+#ifndef JACC_BENCH_AOTLOOPS_H
+#define JACC_BENCH_AOTLOOPS_H
+#ifdef __cplusplus
+extern "C" {
+#endif
+void aot_tiny(int n, float a, const float *x, float *y);
+void aot_saxpy_omp(int n, float a, const float *x, float *y);
+void aot_stencil_omp(int n, int m, const double *a, double *b);
+#ifdef __cplusplus
+}
+#endif
+#endif

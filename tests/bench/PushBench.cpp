@@ -1,0 +1,190 @@
+// jacc's push path measured against baselines in the same run (see docs/performance.md):
+//  - cold push: parse + analysis + code generation + JIT of a new 10-line kernel;
+//  - warm push of a tiny kernel on one host device against a direct call of the same loop
+//    compiled ahead of time;
+//  - saxpy and a 2-D stencil beyond the caches, against the same loops compiled -O3 -fopenmp.
+// At the end a summary prints the ratios the targets are stated in.
+#include "AotLoops.h"
+
+#include "jacc/jacc.h"
+
+#include <benchmark/benchmark.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace {
+
+void check(jacc_status S, const char *What) {
+  if (S != JACC_SUCCESS) {
+    std::fprintf(stderr, "%s failed: %s\n", What, jacc_last_error());
+    std::exit(1);
+  }
+}
+
+const char *TinyKernel = "#pragma acc parallel loop present(x, y)\n"
+                         "for (int i = 0; i < n; i++)\n"
+                         "  y[i] = a * x[i] + y[i];\n";
+
+void BM_ColdPush(benchmark::State &State) {
+  static int Unique = 0;
+  int N = 64;
+  float A = 1.5f;
+  std::vector<float> Xv(N, 1.0f), Yv(N, 2.0f);
+  float *X = Xv.data(), *Y = Yv.data();
+  check(jacc_copyin(X, N * sizeof(float)), "copyin");
+  check(jacc_copyin(Y, N * sizeof(float)), "copyin");
+  jacc_arg Args[] = {{"int n", &N}, {"float a", &A}, {"const float *x", &X}, {"float *y", &Y}};
+  for (auto _ : State) {
+    // A new comment makes a new kernel: nothing can be reused from the cache.
+    std::string Src = "/* cold " + std::to_string(Unique++) +
+                      " */\n#include <math.h>\n"
+                      "#define SQ(v) ((v) * (v))\n"
+                      "#pragma acc parallel loop present(x, y)\n"
+                      "for (int i = 0; i < n; i++) {\n"
+                      "  float t = a * x[i];\n"
+                      "  if (t > 0.0f)\n"
+                      "    t = sqrtf(t);\n"
+                      "  y[i] = SQ(t) + y[i];\n"
+                      "}\n";
+    check(jacc_kernel_push(Src.c_str(), 4, Args, JACC_DEFAULT), "push");
+  }
+  check(jacc_delete(X, N * sizeof(float)), "delete");
+  check(jacc_delete(Y, N * sizeof(float)), "delete");
+}
+BENCHMARK(BM_ColdPush)->Unit(benchmark::kMillisecond)->Iterations(30);
+
+void BM_WarmPushTiny(benchmark::State &State) {
+  int N = 16;
+  float A = 1.0001f;
+  std::vector<float> Xv(N, 1.0f), Yv(N, 2.0f);
+  float *X = Xv.data(), *Y = Yv.data();
+  check(jacc_copyin(X, N * sizeof(float)), "copyin");
+  check(jacc_copyin(Y, N * sizeof(float)), "copyin");
+  jacc_arg Args[] = {{"int n", &N}, {"float a", &A}, {"const float *x", &X}, {"float *y", &Y}};
+  check(jacc_kernel_push(TinyKernel, 4, Args, JACC_DEFAULT), "push");
+  for (auto _ : State)
+    check(jacc_kernel_push(TinyKernel, 4, Args, JACC_DEFAULT), "push");
+  check(jacc_delete(X, N * sizeof(float)), "delete");
+  check(jacc_delete(Y, N * sizeof(float)), "delete");
+}
+BENCHMARK(BM_WarmPushTiny)->Unit(benchmark::kMicrosecond);
+
+void BM_DirectCallTiny(benchmark::State &State) {
+  int N = 16;
+  std::vector<float> X(N, 1.0f), Y(N, 2.0f);
+  for (auto _ : State) {
+    aot_tiny(N, 1.0001f, X.data(), Y.data());
+    benchmark::DoNotOptimize(Y.data());
+    benchmark::ClobberMemory();
+  }
+}
+BENCHMARK(BM_DirectCallTiny)->Unit(benchmark::kMicrosecond);
+
+constexpr int SaxpyN = 1 << 25; // 2 x 128 MiB
+constexpr int StencilN = 4096, StencilM = 4096; // 2 x 128 MiB
+
+void BM_SaxpyJacc(benchmark::State &State) {
+  int N = SaxpyN;
+  float A = 1.0001f;
+  std::vector<float> Xv(N, 1.0f), Yv(N, 2.0f);
+  float *X = Xv.data(), *Y = Yv.data();
+  check(jacc_copyin(X, N * sizeof(float)), "copyin");
+  check(jacc_copyin(Y, N * sizeof(float)), "copyin");
+  jacc_arg Args[] = {{"int n", &N}, {"float a", &A}, {"const float *x", &X}, {"float *y", &Y}};
+  check(jacc_kernel_push(TinyKernel, 4, Args, JACC_DEFAULT), "push");
+  for (auto _ : State)
+    check(jacc_kernel_push(TinyKernel, 4, Args, JACC_DEFAULT), "push");
+  State.SetBytesProcessed(State.iterations() * 3LL * N * sizeof(float));
+  check(jacc_delete(X, N * sizeof(float)), "delete");
+  check(jacc_delete(Y, N * sizeof(float)), "delete");
+}
+BENCHMARK(BM_SaxpyJacc)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+void BM_SaxpyOpenMP(benchmark::State &State) {
+  int N = SaxpyN;
+  std::vector<float> X(N, 1.0f), Y(N, 2.0f);
+  aot_saxpy_omp(N, 1.0001f, X.data(), Y.data());
+  for (auto _ : State)
+    aot_saxpy_omp(N, 1.0001f, X.data(), Y.data());
+  State.SetBytesProcessed(State.iterations() * 3LL * N * sizeof(float));
+}
+BENCHMARK(BM_SaxpyOpenMP)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+const char *StencilKernel =
+    "#pragma acc parallel loop present(a, b)\n"
+    "for (int i = 1; i < n - 1; i++)\n"
+    "  for (int j = 1; j < m - 1; j++)\n"
+    "    b[i][j] = 0.2 * (a[i][j] + a[i - 1][j] + a[i + 1][j] + a[i][j - 1] + a[i][j + 1]);\n";
+
+void BM_Stencil2DJacc(benchmark::State &State) {
+  int N = StencilN, M = StencilM;
+  size_t Bytes = size_t(N) * M * sizeof(double);
+  std::vector<double> Av(size_t(N) * M, 1.0), Bv(size_t(N) * M, 0.0);
+  double *A = Av.data(), *B = Bv.data();
+  check(jacc_copyin(A, Bytes), "copyin");
+  check(jacc_copyin(B, Bytes), "copyin");
+  jacc_arg Args[] = {{"int n", &N}, {"int m", &M}, {"const double (*a)[m]", &A},
+                     {"double (*b)[m]", &B}};
+  check(jacc_kernel_push(StencilKernel, 4, Args, JACC_DEFAULT), "push");
+  for (auto _ : State)
+    check(jacc_kernel_push(StencilKernel, 4, Args, JACC_DEFAULT), "push");
+  State.SetBytesProcessed(State.iterations() * 2LL * Bytes);
+  check(jacc_delete(A, Bytes), "delete");
+  check(jacc_delete(B, Bytes), "delete");
+}
+BENCHMARK(BM_Stencil2DJacc)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+void BM_Stencil2DOpenMP(benchmark::State &State) {
+  int N = StencilN, M = StencilM;
+  std::vector<double> A(size_t(N) * M, 1.0), B(size_t(N) * M, 0.0);
+  aot_stencil_omp(N, M, A.data(), B.data());
+  for (auto _ : State)
+    aot_stencil_omp(N, M, A.data(), B.data());
+  State.SetBytesProcessed(State.iterations() * 2LL * N * M * sizeof(double));
+}
+BENCHMARK(BM_Stencil2DOpenMP)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+/// Remembers each benchmark's time per iteration (ns) to print the target ratios at the end.
+class RatioReporter : public benchmark::ConsoleReporter {
+public:
+  std::map<std::string, double> Ns;
+  void ReportRuns(const std::vector<Run> &Runs) override {
+    for (const Run &R : Runs)
+      if (R.run_type == Run::RT_Iteration || R.aggregate_name == "median")
+        Ns[R.run_name.function_name] = R.GetAdjustedRealTime() /
+                                       benchmark::GetTimeUnitMultiplier(R.time_unit) * 1e9;
+    ConsoleReporter::ReportRuns(Runs);
+  }
+};
+
+} // namespace
+
+int main(int argc, char **argv) {
+  benchmark::Initialize(&argc, argv);
+  check(jacc_init(), "jacc_init");
+  RatioReporter R;
+  benchmark::RunSpecifiedBenchmarks(&R);
+  auto Has = [&](const char *N) { return R.Ns.count(N) != 0; };
+  std::printf("\nSummary (targets from the foundation issue):\n");
+  if (Has("BM_ColdPush"))
+    std::printf("  cold push of a 10-line kernel: %.1f ms (target < 50 ms)\n",
+                R.Ns["BM_ColdPush"] / 1e6);
+  if (Has("BM_WarmPushTiny") && Has("BM_DirectCallTiny"))
+    std::printf("  warm push overhead: %.2f us over the direct call (push %.2f us, direct %.3f "
+                "us; target <= 2 us)\n",
+                (R.Ns["BM_WarmPushTiny"] - R.Ns["BM_DirectCallTiny"]) / 1e3,
+                R.Ns["BM_WarmPushTiny"] / 1e3, R.Ns["BM_DirectCallTiny"] / 1e3);
+  if (Has("BM_SaxpyJacc") && Has("BM_SaxpyOpenMP"))
+    std::printf("  saxpy throughput jacc / -O3 -fopenmp: %.3fx (target >= 0.95x)\n",
+                R.Ns["BM_SaxpyOpenMP"] / R.Ns["BM_SaxpyJacc"]);
+  if (Has("BM_Stencil2DJacc") && Has("BM_Stencil2DOpenMP"))
+    std::printf("  2-D stencil throughput jacc / -O3 -fopenmp: %.3fx (target >= 0.95x)\n",
+                R.Ns["BM_Stencil2DOpenMP"] / R.Ns["BM_Stencil2DJacc"]);
+  jacc_finalize();
+  benchmark::Shutdown();
+  return 0;
+}
