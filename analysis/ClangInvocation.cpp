@@ -230,6 +230,8 @@ makeCompilerInstance(ClangPurpose Purpose, llvm::StringRef Code, llvm::StringRef
   Diags->setSeverity(clang::diag::ext_implicit_lib_function_decl_c99,
                      clang::diag::Severity::Ignored, clang::SourceLocation());
   CI->getDiagnosticOpts().ShowColors = false;
+  // Diagnostics go to DiagOS only: no "N errors generated." on the application's stderr.
+  CI->getDiagnosticOpts().ShowCarets = false;
   // The main file lives in memory (the caller keeps Code alive while the instance runs).
   CI->getFrontendOpts().Inputs.clear();
   CI->getFrontendOpts().Inputs.emplace_back(llvm::MemoryBufferRef(Code, FileName),

@@ -3,6 +3,7 @@
 #include "ClangInvocation.h"
 #include "Error.h"
 #include "KernelSource.h"
+#include "LowerRegion.h"
 
 #include <clang/AST/ASTConsumer.h>
 #include <clang/AST/ASTContext.h>
@@ -183,6 +184,8 @@ private:
   llvm::Expected<CanonicalLoop> canonical(ForStmt *F, const VarDecl *&Var);
   llvm::Error addReductions(const Directive &D);
   llvm::Error checkNoBreak(Stmt *Body);
+  void lowerForSplit();
+  std::vector<ForStmt *> NestInner; ///< innermost loop of each nest
 
   ASTContext &Ctx;
   SourceManager &SM;
@@ -536,6 +539,7 @@ llvm::Expected<ParallelNest> Analyzer::buildNest(ForStmt *F, const Directive &D)
   }
   if (auto E = checkNoBreak(Cur->getBody()))
     return E;
+  NestInner.push_back(Cur);
   // private(list): one fresh variable per iteration.
   if (const Clause *C = D.find(ClauseKind::Private))
     for (const std::string &Name : C->Vars) {
@@ -723,6 +727,7 @@ llvm::Expected<KernelInfo> Analyzer::run() {
       return N.takeError();
     K.Nests.push_back(std::move(*N));
     K.Stmts.push_back({RegionStmt::Mode::Shared, K.BodyBegin, K.BodyEnd, 0});
+    lowerForSplit();
     return std::move(K);
   }
 
@@ -762,7 +767,43 @@ llvm::Expected<KernelInfo> Analyzer::run() {
     K.Nests.clear();
     K.Stmts.assign(1, {RegionStmt::Mode::Master, K.BodyBegin, K.BodyEnd, -1});
   }
+  lowerForSplit();
   return std::move(K);
+}
+
+void Analyzer::lowerForSplit() {
+  SplitInfo &S = K.Split;
+  if (K.Serial) {
+    S.Fallback = K.SerialReason.empty() ? "a serial region" : K.SerialReason;
+    return;
+  }
+  if (K.Nests.size() != 1 || NestInner.size() != 1) {
+    S.Fallback = "the region has " + std::to_string(K.Nests.size()) + " parallel loop nests";
+    return;
+  }
+  for (const RegionStmt &R : K.Stmts)
+    if (R.ExecMode == RegionStmt::Mode::Master) {
+      S.Fallback = "the region writes memory outside its parallel loop";
+      return;
+    }
+  LowerContext C;
+  C.Ctx = &Ctx;
+  C.Source = Source;
+  for (const ArgInfo &A : K.Args)
+    if (A.ArgKind == ArgInfo::Kind::Pointer && !A.Deviceptr)
+      C.PointerArgs[A.Name] = A.Position;
+  for (const ReductionVar &R : K.Reductions)
+    C.ReductionVars.insert(R.Name);
+  for (const CanonicalLoop &L : K.Nests[0].Loops)
+    C.ParallelVars.push_back(L.Var);
+  C.Offsets = [this](SourceRange R) -> std::pair<unsigned, unsigned> {
+    CharSourceRange CR = SM.getExpansionRange(R);
+    SourceLocation E =
+        Lexer::getLocForEndOfToken(CR.getEnd(), 0, SM, Ctx.getLangOpts());
+    return {toSource(SM.getFileOffset(CR.getBegin())), toSource(SM.getFileOffset(E))};
+  };
+  S.IR = lowerRegion(NestInner[0]->getBody(), C);
+  S.Enabled = true; // the passes after the frontend may still decide otherwise
 }
 
 class AnalysisConsumer : public ASTConsumer {

@@ -4,6 +4,10 @@
 #define JACC_ANALYSIS_KERNEL_H
 
 #include "Directive.h"
+#include "Predicates.h"
+#include "RegionIR.h"
+#include "Rewrite.h"
+#include "SplitPlan.h"
 
 #include <cstdint>
 #include <string>
@@ -77,6 +81,18 @@ struct RegionStmt {
   int Nest = -1;               ///< index into KernelInfo::Nests for Shared
 };
 
+/// What splitting the kernel across devices needs (the multi-device issue): the region IR of its
+/// single parallel nest, the plan, the predicates and the guards that rewrite the source.
+struct SplitInfo {
+  bool Enabled = false;        ///< a split variant of the kernel exists
+  std::string Fallback;        ///< why not, when !Enabled
+  RegionIR IR;
+  SplitPlan Plan;
+  std::vector<Predicate> Preds; ///< by IRStmt::Id
+  Insertions Guards;           ///< predicate insertions into the kernel source
+  std::string Rewritten;       ///< the kernel source with the guards (JACC_DEBUG=rewrite)
+};
+
 struct KernelInfo {
   std::string Source;          ///< the kernel source as pushed
   std::vector<std::string> Decls;
@@ -93,6 +109,7 @@ struct KernelInfo {
   bool BodyIsCompound = false; ///< the construct's statement is a { } block
   bool Async = false;          ///< async clause
   bool Wait = false;           ///< wait clause
+  SplitInfo Split;
 };
 
 } // namespace jacc::analysis

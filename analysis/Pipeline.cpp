@@ -1,21 +1,105 @@
 #include "Pipeline.h"
 
 #include "Debug.h"
+#include "Dependences.h"
 #include "Frontend.h"
+#include "Predicates.h"
+#include "Rewrite.h"
+#include "SSA.h"
+#include "SplitPlan.h"
+#include "TextEdits.h"
 
 namespace jacc::analysis {
+
+static void dumpAfter(const char *Pass, const KernelInfo &K) {
+  if (!debugEnabled("analysis"))
+    return;
+  std::string Text;
+  llvm::raw_string_ostream OS(Text);
+  if (llvm::StringRef(Pass) == "frontend")
+    dumpKernelInfo(K, OS);
+  else
+    dumpRegion(K, OS);
+  debugLog("analysis", llvm::Twine("after ") + Pass + ":\n" + OS.str());
+}
+
+/// The passes of the split, each a function of the previous result.
+static void runSplitPasses(KernelInfo &K) {
+  SplitInfo &S = K.Split;
+  if (!S.Enabled)
+    return;
+  S.IR = buildSSA(std::move(S.IR));
+  dumpAfter("ssa", K);
+  Dependences D = buildDependences(S.IR);
+  S.Plan = planSplit(S.IR);
+  if (!S.Plan.Splittable) {
+    S.Enabled = false;
+    S.Fallback = S.Plan.Fallback;
+  } else if (S.Plan.Arrays.empty() && K.Reductions.empty()) {
+    S.Enabled = false;
+    S.Fallback = "the kernel writes no array argument and has no reduction";
+  }
+  S.Preds = computePredicates(S.IR, D, S.Plan);
+  dumpAfter("predicates", K);
+  if (!S.Enabled)
+    return;
+  S.Guards = rewriteRegion(S.IR, S.Preds);
+  TextEdits E;
+  for (const auto &[Offset, Text] : S.Guards)
+    E.insert(Offset, Text);
+  S.Rewritten = E.apply(K.Source, 0, K.Source.size());
+  debugLog("rewrite", "rewritten kernel:\n" + S.Rewritten);
+}
 
 llvm::Expected<KernelInfo> runAnalysis(llvm::StringRef Source, llvm::ArrayRef<std::string> Decls) {
   auto K = analyzeKernel(Source, Decls);
   if (!K)
     return K.takeError();
-  if (debugEnabled("analysis")) {
-    std::string Text;
-    llvm::raw_string_ostream OS(Text);
-    dumpKernelInfo(*K, OS);
-    debugLog("analysis", "after frontend:\n" + OS.str());
-  }
+  dumpAfter("frontend", *K);
+  runSplitPasses(*K);
+  if (!K->Split.Enabled)
+    debugLog("analysis", "no split variant: " + K->Split.Fallback);
   return K;
+}
+
+static const char *kindName(IRStmt::Kind K) {
+  switch (K) {
+  case IRStmt::Kind::ArrayWrite: return "write";
+  case IRStmt::Kind::ScalarDef: return "def";
+  case IRStmt::Kind::Phi: return "phi";
+  case IRStmt::Kind::Control: return "control";
+  case IRStmt::Kind::Call: return "call";
+  }
+  return "?";
+}
+
+void dumpRegion(const KernelInfo &K, llvm::raw_ostream &OS) {
+  const SplitInfo &S = K.Split;
+  for (unsigned B = 0; B < S.IR.Blocks.size(); ++B) {
+    OS << "  block " << B << " ->";
+    for (unsigned Succ : S.IR.Blocks[B].Succs)
+      OS << " " << Succ;
+    OS << "\n";
+    for (unsigned Id : S.IR.Blocks[B].Stmts) {
+      const IRStmt &St = S.IR.Stmts[Id];
+      OS << "    s" << Id << " " << kindName(St.K);
+      if (St.K == IRStmt::Kind::ArrayWrite) {
+        OS << " " << St.Write.Name;
+        for (const IndexExpr &X : St.Write.Index)
+          OS << "[" << X.Text << "]";
+      } else if (!St.Var.empty()) {
+        OS << " " << St.Var << "." << St.DefVersion;
+      }
+      if (Id < S.Preds.size())
+        OS << "  need: " << predicateText(S.IR, S.Preds[Id]);
+      OS << "\n";
+    }
+  }
+  for (const SplitArray &A : S.Plan.Arrays)
+    OS << "  split " << A.Name << " along dimension " << A.Dim << (A.Affine ? " (affine)" : "")
+       << "\n";
+  if (!S.Plan.Narrowable)
+    OS << "  no narrowing: " << S.Plan.NoNarrowing << "\n";
 }
 
 static const char *modeName(RegionStmt::Mode M) {

@@ -14,6 +14,9 @@ namespace jacc::analysis {
 /// Frontend, then (as they are added) the region IR, SSA, dependences and predicates.
 llvm::Expected<KernelInfo> runAnalysis(llvm::StringRef Source, llvm::ArrayRef<std::string> Decls);
 
+/// The region IR with versions and predicates (after the split passes).
+void dumpRegion(const KernelInfo &K, llvm::raw_ostream &OS);
+
 /// Human-readable summary of a KernelInfo (args, construct, nests, reductions, execution modes).
 void dumpKernelInfo(const KernelInfo &K, llvm::raw_ostream &OS);
 

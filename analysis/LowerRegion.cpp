@@ -1,0 +1,521 @@
+#include "LowerRegion.h"
+
+#include <clang/AST/ASTContext.h>
+#include <clang/AST/Expr.h>
+#include <clang/AST/Stmt.h>
+#include <clang/Basic/SourceManager.h>
+
+using namespace clang;
+
+namespace jacc::analysis {
+namespace {
+
+class Lowerer {
+public:
+  Lowerer(const LowerContext &C) : C(C) {}
+
+  RegionIR run(const Stmt *Body) {
+    IR.Entry = IR.addBlock();
+    IR.ParallelVars = C.ParallelVars;
+    Cur = IR.Entry;
+    unsigned Exit = IR.addBlock();
+    IR.Exit = Exit;
+    Loops.push_back({Exit, Exit}); // `continue` in the parallel loop body ends the iteration
+    lowerStmt(Body);
+    IR.addEdge(Cur, Exit);
+    return std::move(IR);
+  }
+
+private:
+  struct LoopTargets {
+    unsigned Break, Continue;
+  };
+
+  // ---- expressions -------------------------------------------------------------------------
+
+  static const Expr *strip(const Expr *E) { return E->IgnoreParenImpCasts(); }
+
+  /// The array access an lvalue or rvalue expression denotes, if it is one.
+  bool accessOf(const Expr *E, ArrayAccess &A,
+                std::vector<const Expr *> *IdxExprs = nullptr) {
+    E = strip(E);
+    std::vector<const Expr *> Indices;
+    while (true) {
+      if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E)) {
+        Indices.push_back(AS->getIdx());
+        E = strip(AS->getBase());
+        continue;
+      }
+      if (const auto *U = dyn_cast<UnaryOperator>(E); U && U->getOpcode() == UO_Deref) {
+        const Expr *Sub = strip(U->getSubExpr());
+        if (const auto *B = dyn_cast<BinaryOperator>(Sub);
+            B && (B->getOpcode() == BO_Add || B->getOpcode() == BO_Sub) &&
+            strip(B->getLHS())->getType()->isPointerType() && B->getOpcode() == BO_Add) {
+          Indices.push_back(B->getRHS());
+          E = strip(B->getLHS());
+          continue;
+        }
+        Indices.push_back(nullptr); // *p == p[0]
+        E = Sub;
+        continue;
+      }
+      break;
+    }
+    if (Indices.empty())
+      return false;
+    const auto *DRE = dyn_cast<DeclRefExpr>(E);
+    if (!DRE)
+      return false;
+    const auto *V = dyn_cast<VarDecl>(DRE->getDecl());
+    if (!V)
+      return false;
+    A.Name = V->getName().str();
+    auto It = C.PointerArgs.find(A.Name);
+    A.Arg = It == C.PointerArgs.end() ? -1 : static_cast<int>(It->second);
+    if (A.Arg < 0 && !V->getType()->isArrayType())
+      A.Name = "*" + A.Name; // through a local pointer: not attributable
+    for (auto It = Indices.rbegin(); It != Indices.rend(); ++It) {
+      A.Index.push_back(indexExpr(*It));
+      if (IdxExprs && *It)
+        IdxExprs->push_back(*It);
+    }
+    return true;
+  }
+
+  IndexExpr indexExpr(const Expr *E) {
+    IndexExpr X;
+    if (!E) {
+      X.Affine = true;
+      X.Text = "0";
+      return X;
+    }
+    auto [B, End] = C.Offsets(E->getSourceRange());
+    X.Begin = B;
+    X.End = End;
+    X.Text = C.Source.substr(B, End - B).str();
+    X.Affine = affine(E, 1, X);
+    Collect Col;
+    collectUses(E, Col);
+    X.Vars = Col.Vars;
+    X.Vars.insert(Col.IndexVars.begin(), Col.IndexVars.end());
+    X.ReadsMemory = !Col.Reads.empty() || !Col.IndexReads.empty();
+    if (X.ReadsMemory)
+      X.Affine = false;
+    if (!X.Affine) {
+      X.Coeffs.clear();
+      X.Const = 0;
+    }
+    return X;
+  }
+
+  bool affine(const Expr *E, long long Scale, IndexExpr &X) {
+    E = E->IgnoreParens();
+    if (const auto *Cast = dyn_cast<CastExpr>(E)) {
+      if (!Cast->getType()->isIntegerType() && !isa<ImplicitCastExpr>(Cast))
+        return false;
+      return affine(Cast->getSubExpr(), Scale, X);
+    }
+    if (const auto *I = dyn_cast<IntegerLiteral>(E)) {
+      X.Const += Scale * static_cast<long long>(I->getValue().getLimitedValue());
+      return true;
+    }
+    if (const auto *Ch = dyn_cast<CharacterLiteral>(E)) {
+      X.Const += Scale * static_cast<long long>(Ch->getValue());
+      return true;
+    }
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+      const auto *V = dyn_cast<VarDecl>(DRE->getDecl());
+      if (!V || !V->getType()->isIntegerType())
+        return false;
+      X.Coeffs[V->getName().str()] += Scale;
+      if (X.Coeffs[V->getName().str()] == 0)
+        X.Coeffs.erase(V->getName().str());
+      return true;
+    }
+    if (const auto *U = dyn_cast<UnaryOperator>(E)) {
+      if (U->getOpcode() == UO_Minus)
+        return affine(U->getSubExpr(), -Scale, X);
+      if (U->getOpcode() == UO_Plus)
+        return affine(U->getSubExpr(), Scale, X);
+      return false;
+    }
+    if (const auto *B = dyn_cast<BinaryOperator>(E)) {
+      switch (B->getOpcode()) {
+      case BO_Add:
+        return affine(B->getLHS(), Scale, X) && affine(B->getRHS(), Scale, X);
+      case BO_Sub:
+        return affine(B->getLHS(), Scale, X) && affine(B->getRHS(), -Scale, X);
+      case BO_Mul: {
+        Expr::EvalResult R;
+        if (B->getRHS()->EvaluateAsInt(R, *C.Ctx))
+          return affine(B->getLHS(), Scale * R.Val.getInt().getExtValue(), X);
+        if (B->getLHS()->EvaluateAsInt(R, *C.Ctx))
+          return affine(B->getRHS(), Scale * R.Val.getInt().getExtValue(), X);
+        return false;
+      }
+      default:
+        return false;
+      }
+    }
+    return false;
+  }
+
+  struct Collect {
+    std::set<std::string> Vars;         ///< scalars read
+    std::vector<ArrayAccess> Reads;     ///< array elements read
+    std::set<std::string> IndexVars;    ///< scalars read by indices of those reads
+    std::vector<ArrayAccess> IndexReads; ///< array elements read by those indices
+  };
+
+  static bool isScalarVar(const VarDecl *V) {
+    QualType T = V->getType();
+    return !T->isArrayType() && !T->isPointerType();
+  }
+
+  /// Uses inside index expressions are index uses: never filtered.
+  void collectIndexUses(const std::vector<const Expr *> &Idx, Collect &Col) {
+    for (const Expr *I : Idx) {
+      Collect Sub;
+      collectUses(I, Sub);
+      Col.IndexVars.insert(Sub.Vars.begin(), Sub.Vars.end());
+      Col.IndexVars.insert(Sub.IndexVars.begin(), Sub.IndexVars.end());
+      for (auto &R : Sub.Reads)
+        Col.IndexReads.push_back(std::move(R));
+      for (auto &R : Sub.IndexReads)
+        Col.IndexReads.push_back(std::move(R));
+    }
+  }
+
+  /// Scalars and array elements an expression reads (not what it writes); nested assignments
+  /// are lowered as statements of their own by lowerExpr, which calls this on their values.
+  void collectUses(const Expr *E, Collect &Col) {
+    if (!E)
+      return;
+    E = E->IgnoreParens();
+    ArrayAccess A;
+    std::vector<const Expr *> Idx;
+    if (accessOf(E, A, &Idx)) {
+      collectIndexUses(Idx, Col);
+      Col.Reads.push_back(std::move(A));
+      return;
+    }
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+      if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl())) {
+        if (isScalarVar(V))
+          Col.Vars.insert(V->getName().str());
+        else {
+          // A pointer or array used as a value (passed to a function, pointer arithmetic):
+          // treat as a read of any of its elements.
+          ArrayAccess Any;
+          Any.Name = V->getName().str();
+          auto It = C.PointerArgs.find(Any.Name);
+          Any.Arg = It == C.PointerArgs.end() ? -1 : static_cast<int>(It->second);
+          IndexExpr Unknown;
+          Unknown.ReadsMemory = true;
+          Unknown.Text = "?";
+          Any.Index.push_back(Unknown);
+          Col.Reads.push_back(Any);
+        }
+      }
+      return;
+    }
+    for (const Stmt *Child : E->children())
+      if (const auto *CE = dyn_cast_or_null<Expr>(Child))
+        collectUses(CE, Col);
+  }
+
+  /// Lower an expression evaluated for its side effects: each assignment becomes a statement.
+  void lowerExpr(const Expr *E, bool Conditional = false) {
+    if (!E)
+      return;
+    E = E->IgnoreParens();
+    if (const auto *B = dyn_cast<BinaryOperator>(E)) {
+      if (B->isAssignmentOp()) {
+        lowerExpr(B->getRHS(), Conditional); // nested assignments happen first
+        assign(B, B->getLHS(), B->getRHS(), B->isCompoundAssignmentOp(), Conditional);
+        return;
+      }
+      if (B->isLogicalOp() || B->getOpcode() == BO_Comma) {
+        lowerExpr(B->getLHS(), Conditional);
+        lowerExpr(B->getRHS(), Conditional || B->isLogicalOp());
+        return;
+      }
+    }
+    if (const auto *U = dyn_cast<UnaryOperator>(E); U && U->isIncrementDecrementOp()) {
+      assign(U, U->getSubExpr(), nullptr, true, Conditional);
+      return;
+    }
+    if (const auto *CO = dyn_cast<ConditionalOperator>(E)) {
+      lowerExpr(CO->getCond(), Conditional);
+      lowerExpr(CO->getTrueExpr(), true);
+      lowerExpr(CO->getFalseExpr(), true);
+      return;
+    }
+    if (const auto *Call = dyn_cast<CallExpr>(E)) {
+      for (const Expr *Arg : Call->arguments())
+        lowerExpr(Arg, Conditional);
+      call(Call);
+      return;
+    }
+    for (const Stmt *Child : E->children())
+      if (const auto *CE = dyn_cast_or_null<Expr>(Child))
+        lowerExpr(CE, Conditional);
+  }
+
+  /// A call that may write through a pointer it is given cannot be attributed.
+  void call(const CallExpr *Call) {
+    const FunctionDecl *FD = Call->getDirectCallee();
+    bool MayWrite = !FD;
+    if (FD)
+      for (const ParmVarDecl *P : FD->parameters()) {
+        QualType T = P->getType();
+        if (T->isPointerType() && !T->getPointeeType().isConstQualified())
+          MayWrite = true;
+      }
+    if (!MayWrite)
+      return;
+    if (IR.Unattributable.empty())
+      IR.Unattributable = "a call to '" + (FD ? FD->getName().str() : std::string("?")) +
+                          "' may write through a pointer";
+    IRStmt S;
+    S.K = IRStmt::Kind::Call;
+    Collect Col;
+    collectUses(Call, Col);
+    fill(S, Col);
+    S.Line = line(Call);
+    IR.addStmt(std::move(S), Cur);
+  }
+
+  unsigned line(const Stmt *S) {
+    return C.Ctx->getSourceManager().getPresumedLoc(S->getBeginLoc()).getLine();
+  }
+
+  void fill(IRStmt &S, Collect &Col) {
+    S.Uses = std::move(Col.Vars);
+    S.Reads = std::move(Col.Reads);
+    S.IndexUses = std::move(Col.IndexVars);
+    S.IndexReads = std::move(Col.IndexReads);
+  }
+
+  void assign(const Expr *Whole, const Expr *LHS, const Expr *RHS, bool Compound,
+              bool Conditional) {
+    IRStmt S;
+    S.Compound = Compound;
+    S.Line = line(Whole);
+    Collect Col;
+    collectUses(RHS, Col);
+    const Expr *L = strip(LHS);
+    ArrayAccess A;
+    std::vector<const Expr *> Idx;
+    if (accessOf(L, A, &Idx)) {
+      S.K = IRStmt::Kind::ArrayWrite;
+      S.Atomic = AtomicDepth > 0;
+      collectIndexUses(Idx, Col);
+      if (Compound)
+        Col.Reads.push_back(A); // a[i] += v reads a[i]
+      if (A.Arg < 0 && A.Name[0] == '*' && IR.Unattributable.empty())
+        IR.Unattributable = "a write through the local pointer '" + A.Name.substr(1) +
+                            "' (line " + std::to_string(S.Line) + ")";
+      S.Write = std::move(A);
+      auto [B, E] = C.Offsets(Whole->getSourceRange());
+      S.Begin = B;
+      S.End = E;
+    } else if (const auto *DRE = dyn_cast<DeclRefExpr>(L)) {
+      const auto *V = dyn_cast<VarDecl>(DRE->getDecl());
+      if (!V)
+        return;
+      S.K = IRStmt::Kind::ScalarDef;
+      S.Var = V->getName().str();
+      S.Reduction = C.ReductionVars.count(S.Var) != 0;
+      if (Compound)
+        Col.Vars.insert(S.Var);
+      auto [WB, WE] = C.Offsets(Whole->getSourceRange());
+      S.WholeBegin = WB;
+      S.WholeEnd = WE;
+      if (RHS && V->getType()->isArithmeticType()) {
+        auto [B, E] = C.Offsets(RHS->getSourceRange());
+        S.Begin = B;
+        S.End = E;
+      }
+    } else {
+      // A member of a local struct, or a write the analysis does not model: a definition of the
+      // root variable when there is one, otherwise unattributable.
+      const Expr *Root = L;
+      while (const auto *ME = dyn_cast<MemberExpr>(Root)) {
+        if (ME->isArrow())
+          break;
+        Root = strip(ME->getBase());
+      }
+      if (const auto *DRE = dyn_cast<DeclRefExpr>(Root)) {
+        S.K = IRStmt::Kind::ScalarDef;
+        S.Var = DRE->getDecl()->getName().str();
+        Col.Vars.insert(S.Var); // a partial update keeps the rest of the value
+      } else {
+        if (IR.Unattributable.empty())
+          IR.Unattributable = "a write the analysis cannot attribute to an argument (line " +
+                              std::to_string(S.Line) + ")";
+        S.K = IRStmt::Kind::Call;
+      }
+    }
+    fill(S, Col);
+    S.Conditional = Conditional;
+    IR.addStmt(std::move(S), Cur);
+  }
+
+  void control(const Expr *Cond) {
+    if (!Cond)
+      return;
+    lowerExpr(Cond);
+    IRStmt S;
+    S.K = IRStmt::Kind::Control;
+    S.Line = line(Cond);
+    Collect Col;
+    collectUses(Cond, Col);
+    fill(S, Col);
+    IR.addStmt(std::move(S), Cur);
+  }
+
+  // ---- statements --------------------------------------------------------------------------
+
+  void lowerStmt(const Stmt *S) {
+    if (!S)
+      return;
+    if (C.AtomicStmts.count(S)) {
+      ++AtomicDepth;
+      lowerStmtInner(S);
+      --AtomicDepth;
+      return;
+    }
+    lowerStmtInner(S);
+  }
+
+  void lowerStmtInner(const Stmt *S) {
+    if (const auto *CS = dyn_cast<CompoundStmt>(S)) {
+      for (const Stmt *Child : CS->body())
+        lowerStmt(Child);
+      return;
+    }
+    if (const auto *DS = dyn_cast<DeclStmt>(S)) {
+      for (const Decl *D : DS->decls())
+        if (const auto *V = dyn_cast<VarDecl>(D); V && V->hasInit()) {
+          lowerExpr(V->getInit());
+          IRStmt St;
+          St.K = IRStmt::Kind::ScalarDef;
+          St.Var = V->getName().str();
+          St.DeclaresVar = true;
+          St.Line = line(DS);
+          Collect Col;
+          collectUses(V->getInit(), Col);
+          fill(St, Col);
+          if (V->getType()->isArithmeticType()) {
+            auto [B, E] = C.Offsets(V->getInit()->getSourceRange());
+            St.Begin = B;
+            St.End = E;
+          }
+          IR.addStmt(std::move(St), Cur);
+        }
+      return;
+    }
+    if (const auto *E = dyn_cast<Expr>(S)) {
+      lowerExpr(E);
+      return;
+    }
+    if (const auto *If = dyn_cast<IfStmt>(S)) {
+      control(If->getCond());
+      unsigned Then = IR.addBlock(), Join = IR.addBlock();
+      unsigned Else = If->getElse() ? IR.addBlock() : Join;
+      IR.addEdge(Cur, Then);
+      IR.addEdge(Cur, Else);
+      Cur = Then;
+      lowerStmt(If->getThen());
+      IR.addEdge(Cur, Join);
+      if (If->getElse()) {
+        Cur = Else;
+        lowerStmt(If->getElse());
+        IR.addEdge(Cur, Join);
+      }
+      Cur = Join;
+      return;
+    }
+    if (const auto *For = dyn_cast<ForStmt>(S)) {
+      lowerStmt(For->getInit());
+      loop(For->getCond(), For->getBody(), For->getInc(), false);
+      return;
+    }
+    if (const auto *While = dyn_cast<WhileStmt>(S)) {
+      loop(While->getCond(), While->getBody(), nullptr, false);
+      return;
+    }
+    if (const auto *Do = dyn_cast<DoStmt>(S)) {
+      loop(Do->getCond(), Do->getBody(), nullptr, true);
+      return;
+    }
+    if (const auto *Switch = dyn_cast<SwitchStmt>(S)) {
+      control(Switch->getCond());
+      unsigned Head = Cur, Exit = IR.addBlock();
+      Loops.push_back({Exit, Loops.back().Continue});
+      SwitchHeads.push_back(Head);
+      Cur = IR.addBlock();
+      IR.addEdge(Head, Cur);
+      IR.addEdge(Head, Exit); // no case taken
+      lowerStmt(Switch->getBody());
+      IR.addEdge(Cur, Exit);
+      SwitchHeads.pop_back();
+      Loops.pop_back();
+      Cur = Exit;
+      return;
+    }
+    if (isa<CaseStmt>(S) || isa<DefaultStmt>(S)) {
+      // A new block reached from the switch head and, by fall-through, from the previous one.
+      unsigned Case = IR.addBlock();
+      IR.addEdge(Cur, Case);
+      if (!SwitchHeads.empty())
+        IR.addEdge(SwitchHeads.back(), Case);
+      Cur = Case;
+      lowerStmt(cast<SwitchCase>(S)->getSubStmt());
+      return;
+    }
+    if (isa<BreakStmt>(S) || isa<ContinueStmt>(S)) {
+      IR.addEdge(Cur, isa<BreakStmt>(S) ? Loops.back().Break : Loops.back().Continue);
+      Cur = IR.addBlock(); // unreachable code after it
+      return;
+    }
+    if (const auto *L = dyn_cast<LabelStmt>(S)) {
+      lowerStmt(L->getSubStmt());
+      return;
+    }
+    // Null statements and anything else without data effects.
+  }
+
+  void loop(const Expr *Cond, const Stmt *Body, const Expr *Inc, bool BodyFirst) {
+    unsigned Head = IR.addBlock(), BodyB = IR.addBlock(), Latch = IR.addBlock(),
+             Exit = IR.addBlock();
+    IR.addEdge(Cur, BodyFirst ? BodyB : Head);
+    Cur = Head;
+    control(Cond);
+    IR.addEdge(Cur, BodyB);
+    IR.addEdge(Cur, Exit);
+    Loops.push_back({Exit, Latch});
+    Cur = BodyB;
+    lowerStmt(Body);
+    IR.addEdge(Cur, Latch);
+    Loops.pop_back();
+    Cur = Latch;
+    lowerExpr(Inc);
+    IR.addEdge(Cur, Head);
+    Cur = Exit;
+  }
+
+  const LowerContext &C;
+  RegionIR IR;
+  unsigned Cur = 0;
+  std::vector<LoopTargets> Loops;
+  std::vector<unsigned> SwitchHeads;
+  unsigned AtomicDepth = 0;
+};
+
+} // namespace
+
+RegionIR lowerRegion(const Stmt *Body, const LowerContext &C) { return Lowerer(C).run(Body); }
+
+} // namespace jacc::analysis

@@ -1,0 +1,42 @@
+// Lowering: one iteration of a parallel nest's innermost body (a clang statement) into the region
+// IR, a CFG of the statements that matter to data ranges.
+#ifndef JACC_ANALYSIS_LOWERREGION_H
+#define JACC_ANALYSIS_LOWERREGION_H
+
+#include "RegionIR.h"
+
+#include <llvm/ADT/StringRef.h>
+
+#include <functional>
+#include <map>
+#include <set>
+#include <string>
+
+namespace clang {
+class ASTContext;
+class Stmt;
+class SourceRange;
+} // namespace clang
+
+namespace jacc::analysis {
+
+struct LowerContext {
+  clang::ASTContext *Ctx = nullptr;
+  llvm::StringRef Source; ///< the kernel source, for index texts
+  /// Pointer arguments by name -> index in KernelInfo::Args.
+  std::map<std::string, unsigned> PointerArgs;
+  std::set<std::string> ReductionVars;
+  std::vector<std::string> ParallelVars;
+  /// Kernel-source offsets of a clang range (token range, expansion locations).
+  std::function<std::pair<unsigned, unsigned>(clang::SourceRange)> Offsets;
+  /// Statements under `#pragma acc atomic`.
+  std::set<const clang::Stmt *> AtomicStmts;
+};
+
+/// Lower Body (one iteration). Never fails: what it cannot attribute is recorded in
+/// RegionIR::Unattributable, which sends the kernel to duplicate mode.
+RegionIR lowerRegion(const clang::Stmt *Body, const LowerContext &C);
+
+} // namespace jacc::analysis
+
+#endif

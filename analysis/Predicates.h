@@ -1,0 +1,42 @@
+// Predicate-based filtering (JACC, Fig. 3): for each array write and scalar definition, the
+// condition under which a device must execute it, as a set of terms computed to a fixed point
+// over the dependence graph: own(A, e) for a write into A at e (along A's split dimension), the
+// device's share of the iterations for reductions, or true.
+#ifndef JACC_ANALYSIS_PREDICATES_H
+#define JACC_ANALYSIS_PREDICATES_H
+
+#include "Dependences.h"
+#include "RegionIR.h"
+#include "SplitPlan.h"
+
+#include <string>
+#include <vector>
+
+namespace jacc::analysis {
+
+struct PredTerm {
+  enum class Kind { Own, Share } K = Kind::Own;
+  std::string Array;  ///< Own: the array
+  IndexExpr Index;    ///< Own: its split-dimension index, as written at Origin
+  unsigned Origin = 0;///< Own: the write the term comes from (its variable versions)
+
+  /// Identity: the array and the index value (text plus the versions of its variables).
+  std::string key(const RegionIR &IR) const;
+};
+
+struct Predicate {
+  bool Always = false;         ///< true: never filtered
+  std::vector<PredTerm> Terms; ///< disjunction (sorted by key, unique), when !Always
+  bool empty() const { return !Always && Terms.empty(); }
+};
+
+/// One predicate per statement (indexed by IRStmt::Id).
+std::vector<Predicate> computePredicates(const RegionIR &IR, const Dependences &D,
+                                         const SplitPlan &Plan);
+
+/// "a@i" / "share" terms, or "true": for debug output and tests.
+std::string predicateText(const RegionIR &IR, const Predicate &P);
+
+} // namespace jacc::analysis
+
+#endif

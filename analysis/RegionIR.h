@@ -1,0 +1,100 @@
+// The region IR: the body of the innermost parallel loop nest (one iteration of it) as a CFG of
+// blocks holding the statements that matter to data ranges: array writes, scalar definitions,
+// and the uses that are never filtered (branch conditions, loop bounds, array indices, calls).
+#ifndef JACC_ANALYSIS_REGIONIR_H
+#define JACC_ANALYSIS_REGIONIR_H
+
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace jacc::analysis {
+
+/// An index expression: an affine form over scalar variables when it is one, and its text.
+struct IndexExpr {
+  std::string Text;
+  bool Affine = false;
+  std::map<std::string, long long> Coeffs; ///< variable -> coefficient (affine only)
+  long long Const = 0;                     ///< constant term (affine only)
+  std::set<std::string> Vars;              ///< every scalar variable the expression reads
+  bool ReadsMemory = false;                ///< e.g. idx[i]: never provably equal to another
+  unsigned Begin = 0, End = 0;             ///< source range (kernel offsets)
+};
+
+/// An element access A[e0][e1]... of an array reached through a kernel argument (Arg >= 0) or a
+/// local array (Arg < 0, Name only).
+struct ArrayAccess {
+  std::string Name;
+  int Arg = -1;
+  std::vector<IndexExpr> Index; ///< one per dimension, outermost first
+};
+
+struct IRStmt {
+  enum class Kind {
+    ArrayWrite, ///< Write = value; reads Reads and Uses
+    ScalarDef,  ///< Var = value (declaration, assignment, ++/--, compound assignment)
+    Phi,        ///< SSA join of Var (added by the SSA pass)
+    Control,    ///< a branch condition or loop bound: never filtered
+    Call        ///< a call that may write memory the analysis cannot attribute
+  };
+  Kind K = Kind::Control;
+  unsigned Id = 0;
+  unsigned Block = 0;
+  ArrayAccess Write;               ///< ArrayWrite
+  bool Atomic = false;             ///< ArrayWrite under #pragma acc atomic
+  std::string Var;                 ///< ScalarDef / Phi
+  bool Reduction = false;          ///< ScalarDef of a reduction variable
+  bool DeclaresVar = false;        ///< ScalarDef that is a declaration with initialiser
+  std::vector<ArrayAccess> Reads;  ///< array elements read by the value (not by indices)
+  std::vector<ArrayAccess> IndexReads; ///< array elements read inside index expressions
+  std::set<std::string> Uses;      ///< scalar variables read by the value
+  std::set<std::string> IndexUses; ///< scalar variables read by index expressions
+  /// Rewriting: the whole write expression (ArrayWrite), or the value expression (ScalarDef).
+  unsigned Begin = 0, End = 0;
+  unsigned WholeBegin = 0, WholeEnd = 0; ///< ScalarDef by assignment: the whole expression
+  bool Compound = false;           ///< x op= value / x++ (the value is not the whole right side)
+  bool Conditional = false;        ///< inside ?:, && or ||: may not execute (never kills)
+  unsigned Line = 0;
+  /// Filled by the SSA pass: the SSA version of each variable read (Uses and IndexUses, and
+  /// the variables of the write's indices) as it reaches this statement; Phi: operand versions.
+  std::map<std::string, unsigned> VersionIn;
+  unsigned DefVersion = 0;         ///< ScalarDef / Phi: the version it defines
+  std::vector<unsigned> PhiOperands;
+};
+
+struct IRBlock {
+  std::vector<unsigned> Stmts; ///< in execution order
+  std::vector<unsigned> Succs, Preds;
+};
+
+struct RegionIR {
+  std::vector<IRBlock> Blocks;
+  std::vector<IRStmt> Stmts;
+  unsigned Entry = 0, Exit = 0;
+  std::vector<std::string> ParallelVars; ///< outermost first (collapse)
+  /// Scalars visible at the region's entry (args, region-level locals, loop variables).
+  std::set<std::string> EntryVars;
+  /// Why the region cannot be split (writes the analysis cannot attribute), empty if it can.
+  std::string Unattributable;
+
+  unsigned addBlock() {
+    Blocks.emplace_back();
+    return Blocks.size() - 1;
+  }
+  void addEdge(unsigned From, unsigned To) {
+    Blocks[From].Succs.push_back(To);
+    Blocks[To].Preds.push_back(From);
+  }
+  unsigned addStmt(IRStmt S, unsigned Block) {
+    S.Id = Stmts.size();
+    S.Block = Block;
+    Stmts.push_back(std::move(S));
+    Blocks[Block].Stmts.push_back(Stmts.size() - 1);
+    return Stmts.size() - 1;
+  }
+};
+
+} // namespace jacc::analysis
+
+#endif

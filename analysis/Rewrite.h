@@ -1,0 +1,31 @@
+// Rewriting: every guarded array write becomes `((P) ? (a[i] = e) : a[i])` and every filtered
+// scalar definition reading arrays `x = (P) ? (c[j]) : 0`, where P tests the device's owned
+// ranges (A__lb <= e && e <= A__ub) and its iteration share (__jacc_in_share).
+#ifndef JACC_ANALYSIS_REWRITE_H
+#define JACC_ANALYSIS_REWRITE_H
+
+#include "Predicates.h"
+#include "RegionIR.h"
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace jacc::analysis {
+
+/// Insertions into the kernel source: (offset, text), in the order they must be applied.
+using Insertions = std::vector<std::pair<unsigned, std::string>>;
+
+/// The C condition of a predicate ("1" when it is always true).
+std::string predicateCondition(const Predicate &P);
+
+/// The insertions that guard the region's statements.
+Insertions rewriteRegion(const RegionIR &IR, const std::vector<Predicate> &Preds);
+
+/// Names of the bound variables of an array.
+std::string lowerBoundName(const std::string &Array);
+std::string upperBoundName(const std::string &Array);
+
+} // namespace jacc::analysis
+
+#endif

@@ -1,0 +1,145 @@
+#include "SSA.h"
+
+#include <boost/graph/adjacency_list.hpp>
+#include <boost/graph/dominator_tree.hpp>
+
+#include <map>
+
+namespace jacc::analysis {
+
+using Graph = boost::adjacency_list<boost::vecS, boost::vecS, boost::bidirectionalS>;
+using Vertex = boost::graph_traits<Graph>::vertex_descriptor;
+
+std::vector<int> immediateDominators(const RegionIR &IR) {
+  Graph G(IR.Blocks.size());
+  for (unsigned B = 0; B < IR.Blocks.size(); ++B)
+    for (unsigned S : IR.Blocks[B].Succs)
+      boost::add_edge(B, S, G);
+  std::vector<Vertex> Dom(IR.Blocks.size(), boost::graph_traits<Graph>::null_vertex());
+  auto DomMap = boost::make_iterator_property_map(Dom.begin(), boost::get(boost::vertex_index, G));
+  boost::lengauer_tarjan_dominator_tree(G, boost::vertex(IR.Entry, G), DomMap);
+  std::vector<int> Idom(IR.Blocks.size(), -1);
+  for (unsigned B = 0; B < Dom.size(); ++B)
+    if (Dom[B] != boost::graph_traits<Graph>::null_vertex())
+      Idom[B] = static_cast<int>(Dom[B]);
+  return Idom;
+}
+
+namespace {
+
+class Renamer {
+public:
+  Renamer(RegionIR &IR, const std::vector<int> &Idom) : IR(IR), Idom(Idom) {
+    Children.resize(IR.Blocks.size());
+    for (unsigned B = 0; B < Idom.size(); ++B)
+      if (Idom[B] >= 0)
+        Children[Idom[B]].push_back(B);
+    for (const IRStmt &S : IR.Stmts)
+      if (S.K == IRStmt::Kind::ScalarDef || S.K == IRStmt::Kind::Phi)
+        Stacks[S.Var]; // every variable defined somewhere, starting at version 0
+  }
+
+  void run() { rename(IR.Entry); }
+
+private:
+  std::map<std::string, unsigned> snapshot() const {
+    std::map<std::string, unsigned> M;
+    for (const auto &[Var, Stack] : Stacks)
+      if (!Stack.empty())
+        M[Var] = Stack.back();
+    return M;
+  }
+
+  void rename(unsigned B) {
+    std::vector<std::string> Pushed;
+    for (unsigned Id : IR.Blocks[B].Stmts) {
+      IRStmt &S = IR.Stmts[Id];
+      if (S.K != IRStmt::Kind::Phi)
+        S.VersionIn = snapshot();
+      if (S.K == IRStmt::Kind::ScalarDef || S.K == IRStmt::Kind::Phi) {
+        S.DefVersion = ++Counter[S.Var];
+        Stacks[S.Var].push_back(S.DefVersion);
+        Pushed.push_back(S.Var);
+      }
+    }
+    for (unsigned Succ : IR.Blocks[B].Succs)
+      for (unsigned Id : IR.Blocks[Succ].Stmts) {
+        IRStmt &Phi = IR.Stmts[Id];
+        if (Phi.K != IRStmt::Kind::Phi)
+          break;
+        const auto &Stack = Stacks[Phi.Var];
+        // Operand per predecessor, in Preds order; one block may appear twice (both edges).
+        for (unsigned P = 0; P < IR.Blocks[Succ].Preds.size(); ++P)
+          if (IR.Blocks[Succ].Preds[P] == B)
+            Phi.PhiOperands[P] = Stack.empty() ? 0 : Stack.back();
+      }
+    for (unsigned Child : Children[B])
+      rename(Child);
+    for (const std::string &V : Pushed)
+      Stacks[V].pop_back();
+  }
+
+  RegionIR &IR;
+  const std::vector<int> &Idom;
+  std::vector<std::vector<unsigned>> Children;
+  std::map<std::string, std::vector<unsigned>> Stacks;
+  std::map<std::string, unsigned> Counter;
+};
+
+} // namespace
+
+RegionIR buildSSA(RegionIR IR) {
+  std::vector<int> Idom = immediateDominators(IR);
+  unsigned N = IR.Blocks.size();
+  // Dominance frontiers (Cooper, Harvey and Kennedy).
+  std::vector<std::set<unsigned>> DF(N);
+  for (unsigned B = 0; B < N; ++B) {
+    if (IR.Blocks[B].Preds.size() < 2 || (Idom[B] < 0 && B != IR.Entry))
+      continue;
+    for (unsigned P : IR.Blocks[B].Preds) {
+      int Runner = static_cast<int>(P);
+      if (Idom[Runner] < 0 && Runner != static_cast<int>(IR.Entry))
+        continue; // unreachable predecessor
+      while (Runner >= 0 && Runner != Idom[B]) {
+        DF[Runner].insert(B);
+        Runner = Idom[Runner];
+      }
+    }
+  }
+  // Phis at the iterated dominance frontier of each variable's definitions.
+  std::map<std::string, std::set<unsigned>> DefBlocks;
+  for (const IRStmt &S : IR.Stmts)
+    if (S.K == IRStmt::Kind::ScalarDef)
+      DefBlocks[S.Var].insert(S.Block);
+  std::vector<std::vector<unsigned>> PhisAt(N);
+  for (auto &[Var, Blocks] : DefBlocks) {
+    std::vector<unsigned> Work(Blocks.begin(), Blocks.end());
+    std::set<unsigned> HasPhi;
+    while (!Work.empty()) {
+      unsigned B = Work.back();
+      Work.pop_back();
+      for (unsigned F : DF[B])
+        if (HasPhi.insert(F).second) {
+          IRStmt Phi;
+          Phi.K = IRStmt::Kind::Phi;
+          Phi.Var = Var;
+          Phi.PhiOperands.assign(IR.Blocks[F].Preds.size(), 0);
+          Phi.Id = IR.Stmts.size();
+          Phi.Block = F;
+          IR.Stmts.push_back(Phi);
+          PhisAt[F].push_back(Phi.Id);
+          if (!Blocks.count(F))
+            Work.push_back(F);
+        }
+    }
+  }
+  for (unsigned B = 0; B < N; ++B)
+    if (!PhisAt[B].empty()) {
+      auto &Stmts = IR.Blocks[B].Stmts;
+      Stmts.insert(Stmts.begin(), PhisAt[B].begin(), PhisAt[B].end());
+    }
+  Renamer(IR, Idom).run();
+  return IR;
+}
+
+} // namespace jacc::analysis

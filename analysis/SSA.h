@@ -1,0 +1,22 @@
+// SSA for the region's scalars: dominators (Boost.Graph's Lengauer-Tarjan), phis at iterated
+// dominance frontiers, renaming along the dominator tree.
+#ifndef JACC_ANALYSIS_SSA_H
+#define JACC_ANALYSIS_SSA_H
+
+#include "RegionIR.h"
+
+#include <vector>
+
+namespace jacc::analysis {
+
+/// Immediate dominator of each block (-1 for the entry and unreachable blocks).
+std::vector<int> immediateDominators(const RegionIR &IR);
+
+/// The region in SSA form: Phi statements added at block starts, every statement's VersionIn
+/// (the version of each variable defined in the region as it reaches the statement; absent means
+/// version 0, the value at the iteration's start) and each definition's DefVersion filled.
+RegionIR buildSSA(RegionIR IR);
+
+} // namespace jacc::analysis
+
+#endif

@@ -1,0 +1,97 @@
+#include "SplitPlan.h"
+
+#include <algorithm>
+#include <map>
+
+namespace jacc::analysis {
+
+/// Variables never defined inside the region keep their entry value: they may appear in an offset.
+static bool invariant(const RegionIR &IR, const std::string &Var) {
+  for (const IRStmt &S : IR.Stmts)
+    if ((S.K == IRStmt::Kind::ScalarDef || S.K == IRStmt::Kind::Phi) && S.Var == Var)
+      return false;
+  return true;
+}
+
+SplitPlan planSplit(const RegionIR &IR) {
+  SplitPlan P;
+  if (!IR.Unattributable.empty()) {
+    P.Splittable = false;
+    P.Fallback = IR.Unattributable;
+  }
+  const std::string Outer = IR.ParallelVars.empty() ? "" : IR.ParallelVars.front();
+  // Per array: how often each dimension is indexed by each parallel iterator (outermost counts
+  // most), as JACC picks the split dimension.
+  std::map<std::string, std::map<unsigned, unsigned>> Votes;
+  std::map<std::string, const IRStmt *> FirstWrite;
+  for (const IRStmt &S : IR.Stmts) {
+    if (S.K == IRStmt::Kind::ScalarDef && S.Reduction)
+      P.HasShareTerms = true;
+    if (S.K != IRStmt::Kind::ArrayWrite || S.Write.Arg < 0)
+      continue;
+    FirstWrite.try_emplace(S.Write.Name, &S);
+    auto &V = Votes[S.Write.Name];
+    for (unsigned D = 0; D < S.Write.Index.size(); ++D)
+      for (size_t K = 0; K < IR.ParallelVars.size(); ++K)
+        if (S.Write.Index[D].Vars.count(IR.ParallelVars[K]))
+          V[D] += K == 0 ? 4 : 1;
+  }
+  for (auto &[Name, First] : FirstWrite) {
+    SplitArray A;
+    A.Name = Name;
+    A.Arg = First->Write.Arg;
+    A.Rank = First->Write.Index.size();
+    unsigned Best = 0, BestVotes = 0;
+    for (auto [D, N] : Votes[Name])
+      if (N > BestVotes)
+        Best = D, BestVotes = N;
+    A.Dim = Best;
+    P.Arrays.push_back(A);
+  }
+  for (const IRStmt &S : IR.Stmts) {
+    if (S.K != IRStmt::Kind::ArrayWrite || S.Write.Arg < 0)
+      continue;
+    SplitArray &A = *const_cast<SplitArray *>(P.find(S.Write.Name));
+    if (S.Write.Index.size() != A.Rank) {
+      P.Splittable = false;
+      P.Fallback = "'" + A.Name + "' is written with different numbers of subscripts";
+      continue;
+    }
+    const IndexExpr &X = S.Write.Index[A.Dim];
+    AffineWrite W;
+    bool Ok = X.Affine && !Outer.empty() && X.Coeffs.count(Outer) && !S.Atomic;
+    std::string Offset = std::to_string(X.Const);
+    for (const auto &[Var, Coeff] : X.Coeffs) {
+      if (Var == Outer) {
+        W.Coef = Coeff;
+        continue;
+      }
+      if (!invariant(IR, Var) ||
+          std::find(IR.ParallelVars.begin(), IR.ParallelVars.end(), Var) !=
+              IR.ParallelVars.end())
+        Ok = false;
+      Offset += " + " + std::to_string(Coeff) + "LL * (" + Var + ")";
+    }
+    W.Offset = Offset;
+    if (!Ok) {
+      A.Affine = false;
+      if (P.Narrowable) {
+        P.Narrowable = false;
+        P.NoNarrowing = S.Atomic ? "an atomic update of '" + A.Name + "'"
+                                 : "the write '" + A.Name + "[...]' at line " +
+                                       std::to_string(S.Line) +
+                                       " is not affine in the parallel iterator";
+      }
+      continue;
+    }
+    A.Writes.push_back(W);
+  }
+  if (!P.Splittable) {
+    P.Narrowable = false;
+    if (P.NoNarrowing.empty())
+      P.NoNarrowing = "the nest is not split";
+  }
+  return P;
+}
+
+} // namespace jacc::analysis

@@ -1,0 +1,167 @@
+// Predicates of the region passes, asserted as structured data: per statement, the set of
+// (array, index expression) terms, "share", or true.
+#include "Pipeline.h"
+
+#include <gtest/gtest.h>
+
+#include <set>
+#include <utility>
+
+using namespace jacc::analysis;
+
+namespace {
+
+using Terms = std::set<std::pair<std::string, std::string>>; // (array, index); ("share", "")
+const Terms Always = {{"true", ""}};
+
+KernelInfo analyze(const std::string &Src, std::vector<std::string> Decls) {
+  auto K = runAnalysis(Src, Decls);
+  if (!K) {
+    ADD_FAILURE() << llvm::toString(K.takeError());
+    return {};
+  }
+  return std::move(*K);
+}
+
+Terms termsOf(const KernelInfo &K, unsigned Stmt) {
+  const Predicate &P = K.Split.Preds.at(Stmt);
+  if (P.Always)
+    return Always;
+  Terms T;
+  for (const PredTerm &X : P.Terms)
+    T.insert(X.K == PredTerm::Kind::Share ? std::make_pair(std::string("share"), std::string())
+                                          : std::make_pair(X.Array, X.Index.Text));
+  return T;
+}
+
+/// The statements of the region (not phis) in source order.
+std::vector<const IRStmt *> statements(const KernelInfo &K) {
+  std::vector<const IRStmt *> R;
+  for (const IRStmt &S : K.Split.IR.Stmts)
+    if (S.K == IRStmt::Kind::ArrayWrite || S.K == IRStmt::Kind::ScalarDef)
+      R.push_back(&S);
+  return R;
+}
+
+TEST(PredicatesTest, PaperFigure3) {
+  KernelInfo K = analyze("#pragma acc parallel loop\n"
+                         "for (int i = 0; i < n; i++) {\n"
+                         "  a[i] = x; b[i] = a[i]; x = c[j]; a[k] = x; b[k] = a[k];\n"
+                         "}\n",
+                         {"int n", "int j", "int k", "double x", "double *a", "double *b",
+                          "const double *c"});
+  ASSERT_TRUE(K.Split.Enabled) << K.Split.Fallback;
+  auto S = statements(K);
+  ASSERT_EQ(S.size(), 5u);
+  EXPECT_EQ(S[0]->Write.Name, "a");
+  EXPECT_EQ(termsOf(K, S[0]->Id), (Terms{{"a", "i"}, {"b", "i"}}));
+  EXPECT_EQ(termsOf(K, S[1]->Id), (Terms{{"b", "i"}}));
+  EXPECT_EQ(S[2]->Var, "x");
+  EXPECT_EQ(termsOf(K, S[2]->Id), (Terms{{"a", "k"}, {"b", "k"}}));
+  EXPECT_EQ(termsOf(K, S[3]->Id), (Terms{{"a", "k"}, {"b", "k"}}));
+  EXPECT_EQ(termsOf(K, S[4]->Id), (Terms{{"b", "k"}}));
+}
+
+TEST(PredicatesTest, ChainAcrossThreeArrays) {
+  KernelInfo K = analyze("#pragma acc parallel loop\n"
+                         "for (int i = 0; i < n; i++) {\n"
+                         "  a[i] = 1.0; b[i + 1] = a[i] * 2; c[i] = b[i + 1] + 1;\n"
+                         "}\n",
+                         {"int n", "double *a", "double *b", "double *c"});
+  auto S = statements(K);
+  ASSERT_EQ(S.size(), 3u);
+  EXPECT_EQ(termsOf(K, S[0]->Id), (Terms{{"a", "i"}, {"b", "i + 1"}, {"c", "i"}}));
+  EXPECT_EQ(termsOf(K, S[1]->Id), (Terms{{"b", "i + 1"}, {"c", "i"}}));
+  EXPECT_EQ(termsOf(K, S[2]->Id), (Terms{{"c", "i"}}));
+}
+
+TEST(PredicatesTest, DifferentConstantOffsetsAreNotUses) {
+  KernelInfo K = analyze("#pragma acc parallel loop\n"
+                         "for (int i = 1; i < n; i++) {\n"
+                         "  a[i] = 1.0; b[i] = a[i - 1];\n"
+                         "}\n",
+                         {"int n", "double *a", "double *b"});
+  auto S = statements(K);
+  ASSERT_EQ(S.size(), 2u);
+  EXPECT_EQ(termsOf(K, S[0]->Id), (Terms{{"a", "i"}}));
+}
+
+TEST(PredicatesTest, IndexComputationIsNeverFiltered) {
+  KernelInfo K = analyze("#pragma acc parallel loop\n"
+                         "for (int i = 0; i < n; i++) {\n"
+                         "  int k = idx[i] + 1;\n"
+                         "  a[k] = b[i];\n"
+                         "}\n",
+                         {"int n", "double *a", "const double *b", "const int *idx"});
+  auto S = statements(K);
+  ASSERT_EQ(S.size(), 2u);
+  EXPECT_EQ(termsOf(K, S[0]->Id), Always);
+  EXPECT_EQ(termsOf(K, S[1]->Id), (Terms{{"a", "k"}}));
+  EXPECT_FALSE(K.Split.Plan.Narrowable);
+}
+
+TEST(PredicatesTest, ReductionRunsInTheShare) {
+  KernelInfo K = analyze("#pragma acc parallel loop reduction(+:s)\n"
+                         "for (int i = 0; i < n; i++) {\n"
+                         "  double t = a[i] * a[i];\n"
+                         "  s += t;\n"
+                         "}\n",
+                         {"int n", "const double *a", "double s"});
+  ASSERT_TRUE(K.Split.Enabled) << K.Split.Fallback;
+  auto S = statements(K);
+  ASSERT_EQ(S.size(), 2u);
+  EXPECT_EQ(termsOf(K, S[0]->Id), (Terms{{"share", ""}}));
+  EXPECT_EQ(termsOf(K, S[1]->Id), (Terms{{"share", ""}}));
+}
+
+TEST(PredicatesTest, InnerLoopScalarChain) {
+  KernelInfo K = analyze("#pragma acc parallel loop\n"
+                         "for (int i = 0; i < n; i++) {\n"
+                         "  double s = 0;\n"
+                         "  for (int k = 0; k < m; k++)\n"
+                         "    s += a[i][k] * x[k];\n"
+                         "  y[i] = s;\n"
+                         "}\n",
+                         {"int n", "int m", "const double (*a)[m]", "const double *x",
+                          "double *y"});
+  auto S = statements(K);
+  // s = 0, k = 0, s += ..., k++, y[i] = s
+  const IRStmt *Acc = nullptr;
+  for (const IRStmt *St : S)
+    if (St->Var == "s" && St->Compound)
+      Acc = St;
+  ASSERT_NE(Acc, nullptr);
+  EXPECT_EQ(termsOf(K, Acc->Id), (Terms{{"y", "i"}}));
+  EXPECT_TRUE(K.Split.Plan.Narrowable);
+}
+
+TEST(PredicatesTest, SplitByColumns) {
+  KernelInfo K = analyze("#pragma acc parallel loop\n"
+                         "for (int j = 0; j < m; j++)\n"
+                         "  for (int i = 0; i < n; i++)\n"
+                         "    a[i][j] = 2 * a[i][j];\n",
+                         {"int n", "int m", "double (*a)[64]"});
+  ASSERT_EQ(K.Split.Plan.Arrays.size(), 1u);
+  EXPECT_EQ(K.Split.Plan.Arrays[0].Dim, 1u);
+  const IRStmt *W = nullptr;
+  for (const IRStmt *St : statements(K))
+    if (St->K == IRStmt::Kind::ArrayWrite)
+      W = St;
+  ASSERT_NE(W, nullptr);
+  EXPECT_EQ(termsOf(K, W->Id), (Terms{{"a", "j"}}));
+  // The inner loop's variable indexes the write: its definitions are never filtered.
+  for (const IRStmt *St : statements(K))
+    if (St->Var == "i")
+      EXPECT_EQ(termsOf(K, St->Id), Always);
+}
+
+TEST(PredicatesTest, HelperWritingThroughPointerFallsBack) {
+  KernelInfo K = analyze("static void set(double *p, int i) { p[i] = 1; }\n"
+                         "#pragma acc parallel loop\n"
+                         "for (int i = 0; i < n; i++) set(a, i);\n",
+                         {"int n", "double *a"});
+  EXPECT_FALSE(K.Split.Enabled);
+  EXPECT_NE(K.Split.Fallback.find("set"), std::string::npos) << K.Split.Fallback;
+}
+
+} // namespace
