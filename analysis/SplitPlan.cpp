@@ -25,6 +25,10 @@ SplitPlan planSplit(const RegionIR &IR) {
   std::map<std::string, std::map<unsigned, unsigned>> Votes;
   std::map<std::string, const IRStmt *> FirstWrite;
   for (const IRStmt &S : IR.Stmts) {
+    for (const auto *List : {&S.Reads, &S.IndexReads})
+      for (const ArrayAccess &R : *List)
+        if (R.Arg >= 0)
+          P.ReadArgs.insert(R.Arg);
     if (S.K == IRStmt::Kind::ScalarDef && S.Reduction)
       P.HasShareTerms = true;
     if (S.K != IRStmt::Kind::ArrayWrite || S.Write.Arg < 0)

@@ -6,6 +6,7 @@
 
 #include "RegionIR.h"
 
+#include <set>
 #include <string>
 #include <vector>
 
@@ -29,6 +30,7 @@ struct SplitArray {
 
 struct SplitPlan {
   std::vector<SplitArray> Arrays;
+  std::set<unsigned> ReadArgs;  ///< pointer arguments the region reads (aliasing checks)
   bool Splittable = true;
   std::string Fallback;         ///< why not, when !Splittable
   bool Narrowable = true;       ///< every write affine in the outermost iterator, none atomic

@@ -28,11 +28,15 @@ static ffi_type *ffiType(const ArgInfo &A) {
   return &ffi_type_pointer;
 }
 
-llvm::Expected<std::unique_ptr<CallInterface>> CallInterface::create(const KernelInfo &K) {
+llvm::Expected<std::unique_ptr<CallInterface>> CallInterface::create(const KernelInfo &K,
+                                                                     bool Split) {
   std::unique_ptr<CallInterface> CI(new CallInterface);
-  CI->Types.resize(K.Args.size() + 1);
+  unsigned Extra = Split ? 2 * K.Split.Plan.Arrays.size() : 0;
+  CI->Types.resize(K.Args.size() + Extra + 1);
   for (const ArgInfo &A : K.Args)
     CI->Types[A.Param] = ffiType(A);
+  for (unsigned I = 0; I < Extra; ++I)
+    CI->Types[K.Args.size() + I] = &ffi_type_sint64;
   CI->Types.back() = &ffi_type_pointer;
   CI->Cif.reset(new char[sizeof(ffi_cif)]);
   ffi_status S = ffi_prep_cif(reinterpret_cast<ffi_cif *>(CI->Cif.get()), FFI_DEFAULT_ABI,

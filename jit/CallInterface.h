@@ -14,8 +14,9 @@ namespace jacc::jit {
 class CallInterface {
 public:
   /// Parameters in ArgInfo::Param order (scalars by value, pointers and aggregates as pointers),
-  /// then the jacc_host_team pointer.
-  static llvm::Expected<std::unique_ptr<CallInterface>> create(const analysis::KernelInfo &K);
+  /// for the split entry two `long long` per split array, then the jacc_host_team pointer.
+  static llvm::Expected<std::unique_ptr<CallInterface>> create(const analysis::KernelInfo &K,
+                                                               bool Split = false);
   /// Call Fn. Values[i] points to parameter i's value; the last one to the team pointer.
   void call(void *Fn, void **Values) const;
   unsigned numParams() const { return Types.size(); }

@@ -33,14 +33,24 @@ compileKernel(llvm::StringRef Source, llvm::ArrayRef<std::string> Decls) {
   if (!Obj->OptimizedIR.empty())
     debugLog("ir", "optimised IR:\n" + Obj->OptimizedIR);
   K->Object = std::move(Obj->Bytes);
-  auto Entry = loadHostObject(K->Object, HostEntryName);
-  if (!Entry)
-    return Entry.takeError();
-  K->Entry = *Entry;
+  std::vector<std::string> Symbols = {HostEntryName};
+  if (K->Info.Split.Enabled)
+    Symbols.push_back(HostSplitEntryName);
+  auto Entries = loadHostObject(K->Object, Symbols);
+  if (!Entries)
+    return Entries.takeError();
+  K->Entry = (*Entries)[0];
   auto Call = CallInterface::create(K->Info);
   if (!Call)
     return Call.takeError();
   K->Call = std::move(*Call);
+  if (K->Info.Split.Enabled) {
+    K->SplitEntry = (*Entries)[1];
+    auto SplitCall = CallInterface::create(K->Info, /*Split=*/true);
+    if (!SplitCall)
+      return SplitCall.takeError();
+    K->SplitCall = std::move(*SplitCall);
+  }
   K->CompileMs = msSince(CompileStart);
   debugLog("codegen", "compiled in " + std::to_string(K->AnalysisMs) + " ms analysis + " +
                           std::to_string(K->CompileMs) + " ms code generation");

@@ -16,8 +16,10 @@ struct CompiledKernel {
   analysis::KernelInfo Info;
   std::string HostSource;             ///< generated C (JACC_DEBUG=codegen prints it)
   llvm::SmallVector<char, 0> Object;  ///< the host object linked by the JIT
-  void *Entry = nullptr;              ///< host entry point
+  void *Entry = nullptr;              ///< host entry point (every device computes everything)
   std::unique_ptr<CallInterface> Call;
+  void *SplitEntry = nullptr;         ///< the split entry, when Info.Split.Enabled
+  std::unique_ptr<CallInterface> SplitCall;
   double AnalysisMs = 0, CompileMs = 0;
 };
 

@@ -84,8 +84,103 @@ std::string loopVar(const CanonicalLoop &L, unsigned I, const std::string &Idx) 
          (L.Increasing ? " + " : " - ") + "(" + Idx + ") * __jacc_st" + N + ");";
 }
 
+/// `sizeof` of A with Subscripts `[0]` appended.
+std::string sizeofSub(const std::string &A, unsigned Subscripts) {
+  std::string E = A;
+  for (unsigned I = 0; I < Subscripts; ++I)
+    E += "[0]";
+  return "(long long)sizeof(" + E + ")";
+}
+
+/// Split entries: this device's owned range [A__lb, A__ub] of each split array along its split
+/// dimension, from the mapping's byte range relative to the pointer ([mlo, mhi); mlo > mhi: the
+/// runtime does not split this array).
+std::string boundsPrologue(const KernelInfo &K) {
+  std::string P;
+  for (const SplitArray &A : K.Split.Plan.Arrays) {
+    std::string Lb = lowerBoundName(A.Name), Ub = upperBoundName(A.Name);
+    std::string Mlo = "__jacc_mlo_" + A.Name, Mhi = "__jacc_mhi_" + A.Name;
+    std::string Unit = sizeofSub(A.Name, A.Dim + 1);
+    P += "long long " + Lb + " = (-9223372036854775807LL-1), " + Ub +
+         " = 9223372036854775807LL;\n";
+    P += "if (" + Mlo + " <= " + Mhi + ") {\n";
+    if (A.Dim == 0)
+      P += "  long long __u = " + Unit + ";\n"
+           "  long long __first = " + Mlo + " >= 0 ? (" + Mlo + " + __u - 1) / __u : -((-" + Mlo +
+           ") / __u);\n"
+           "  long long __last = (" + Mhi + " >= 0 ? " + Mhi + " / __u : -((-" + Mhi +
+           " + __u - 1) / __u)) - 1;\n";
+    else
+      P += "  long long __first = 0, __last = " + sizeofSub(A.Name, A.Dim) + " / " + Unit +
+           " - 1;\n";
+    P += "  long long __cnt = __last - __first + 1;\n"
+         "  " + Lb + " = __first + __cnt * __jacc_t->device / __jacc_t->ndevices;\n"
+         "  " + Ub + " = __first + __cnt * (__jacc_t->device + 1) / __jacc_t->ndevices - 1;\n"
+         "}\n";
+  }
+  return P;
+}
+
+/// Split entries, in the nest header once the trip counts are known: the reduction share, the
+/// narrowed iteration range, and the split information thread 0 reports to the runtime.
+std::string splitHeader(const KernelInfo &K) {
+  const SplitPlan &Plan = K.Split.Plan;
+  std::string H = "__jacc_sb = __jacc_n0 * __jacc_t->device / __jacc_t->ndevices;\n"
+                  "__jacc_se = __jacc_n0 * (__jacc_t->device + 1) / __jacc_t->ndevices;\n";
+  // Iteration k writes index Coef * (lo0 + k * st0) + Offset = alpha * k + beta.
+  if (Plan.Narrowable) {
+    H += "if (__jacc_t->narrow) {\n"
+         "  long long __hb = __jacc_n0, __he = 0;\n";
+    if (Plan.HasShareTerms)
+      H += "  __hb = __jacc_sb; __he = __jacc_se;\n";
+    for (const SplitArray &A : Plan.Arrays)
+      for (const AffineWrite &W : A.Writes) {
+        std::string Alpha = "(" + std::to_string(W.Coef) + "LL * __jacc_st0)";
+        std::string Beta = "(" + std::to_string(W.Coef) + "LL * __jacc_lo0 + (" + W.Offset + "))";
+        std::string Lb = lowerBoundName(A.Name), Ub = upperBoundName(A.Name);
+        H += "  { long long __a = " + Alpha + ", __c = " + Beta + ", __k0, __k1;\n"
+             "    if (__a > 0) { __k0 = __jacc_ceildiv(" + Lb + " - __c, __a); "
+             "__k1 = __jacc_floordiv(" + Ub + " - __c, __a); }\n"
+             "    else { __k0 = __jacc_ceildiv(" + Ub + " - __c, __a); "
+             "__k1 = __jacc_floordiv(" + Lb + " - __c, __a); }\n"
+             "    if (__k0 < 0) __k0 = 0;\n"
+             "    if (__k1 > __jacc_n0 - 1) __k1 = __jacc_n0 - 1;\n"
+             "    if (__k0 <= __k1) { if (__k0 < __hb) __hb = __k0; if (__k1 + 1 > __he) __he = __k1 + 1; }\n"
+             "  }\n";
+      }
+    H += "  if (__hb >= __he) __hb = __he = 0;\n"
+         "  __jacc_db = __hb; __jacc_de = __he;\n"
+         "}\n";
+  }
+  H += "if (__jacc_t->tid == 0) {\n";
+  for (size_t I = 0; I < Plan.Arrays.size(); ++I) {
+    const SplitArray &A = Plan.Arrays[I];
+    std::string Info = "__jacc_t->split_info + " + std::to_string(I * 8);
+    H += "  { long long *__i = " + Info + ";\n";
+    H += "    __i[0] = " + lowerBoundName(A.Name) + "; __i[1] = " + upperBoundName(A.Name) + ";\n";
+    H += "    __i[2] = " + sizeofSub(A.Name, A.Dim + 1) + "; __i[3] = " +
+         (A.Dim == 0 ? std::string("0") : sizeofSub(A.Name, A.Dim)) + ";\n";
+    if (A.Affine && !A.Writes.empty()) {
+      H += "    __i[4] = 9223372036854775807LL; __i[5] = (-9223372036854775807LL-1);\n"
+           "    if (__jacc_n0 > 0) {\n";
+      for (const AffineWrite &W : A.Writes)
+        H += "      { long long __v0 = " + std::to_string(W.Coef) + "LL * __jacc_lo0 + (" +
+             W.Offset + "), __v1 = " + std::to_string(W.Coef) +
+             "LL * (__jacc_lo0 + (__jacc_n0 - 1) * __jacc_st0) + (" + W.Offset + ");\n"
+             "        if (__v1 < __v0) { long long __s = __v0; __v0 = __v1; __v1 = __s; }\n"
+             "        if (__v0 < __i[4]) __i[4] = __v0; if (__v1 > __i[5]) __i[5] = __v1; }\n";
+      H += "    }\n";
+    } else {
+      H += "    __i[4] = (-9223372036854775807LL-1); __i[5] = 9223372036854775807LL;\n";
+    }
+    H += "    __i[6] = __jacc_db; __i[7] = __jacc_de; }\n";
+  }
+  H += "}\n";
+  return H;
+}
+
 /// The text replacing a nest's loop headers; the innermost body follows it, then nestTrailer().
-std::string nestHeader(const ParallelNest &N) {
+std::string nestHeader(const KernelInfo &K, const ParallelNest &N, bool Split) {
   std::string H = "{ /* jacc: iterations shared among the team */\n";
   unsigned D = N.Loops.size();
   for (unsigned I = 0; I < D; ++I) {
@@ -95,17 +190,25 @@ std::string nestHeader(const ParallelNest &N) {
          " = (long long)(" + L.Upper + "), __jacc_st" + S + " = (long long)(" + L.Step + ");\n";
     H += "long long __jacc_n" + S + " = " + tripCount(L, I) + ";\n";
   }
-  // This device's share of the outermost iterations, then this thread's part of it (flattened).
   H += "long long __jacc_inner = 1";
   for (unsigned I = 1; I < D; ++I)
     H += " * __jacc_n" + std::to_string(I);
-  H += ";\nlong long __jacc_b, __jacc_e;\n"
-       "__jacc_share(__jacc_t, __jacc_n0, __jacc_inner, &__jacc_b, &__jacc_e);\n";
+  // This device's outermost iterations [db, de), its reduction share [sb, se), then this
+  // thread's part of the device's iterations (flattened with the collapsed loops).
+  H += ";\nlong long __jacc_db = 0, __jacc_de = __jacc_n0, __jacc_sb = 0, __jacc_se = __jacc_n0;\n";
+  if (Split)
+    H += splitHeader(K);
+  H += "long long __jacc_b, __jacc_e;\n"
+       "__jacc_share(__jacc_t, __jacc_db, __jacc_de, __jacc_inner, &__jacc_b, &__jacc_e);\n";
   std::string Priv;
   for (const std::string &P : N.PrivateDecls)
     Priv += P + ";\n";
+  std::string Share =
+      "const int __jacc_in_share = __jacc_outer >= __jacc_sb && __jacc_outer < __jacc_se;\n"
+      "(void)__jacc_in_share;\n";
   if (D == 1) {
     H += "for (long long __jacc_k = __jacc_b; __jacc_k < __jacc_e; ++__jacc_k) {\n";
+    H += "const long long __jacc_outer = __jacc_k;\n" + Share;
     H += loopVar(N.Loops[0], 0, "__jacc_k") + "\n" + Priv;
     return H;
   }
@@ -125,6 +228,7 @@ std::string nestHeader(const ParallelNest &N) {
       H += "__jacc_row /= __jacc_n" + S + ";\n";
     }
   }
+  H += "const long long __jacc_outer = __jacc_row;\n" + Share;
   H += "for (long long __jacc_k = __jacc_c0; __jacc_k < __jacc_c1; ++__jacc_k) {\n";
   H += loopVar(N.Loops[D - 1], D - 1, "__jacc_k") + "\n" + Priv;
   return H;
@@ -136,28 +240,14 @@ std::string nestTrailer(const ParallelNest &N) {
 
 const char *Barrier = "\n__jacc_t->barrier(__jacc_t->team);\n";
 
-} // namespace
-
-std::string generateHostSource(const KernelInfo &K) {
-  std::string C = HostABIText;
-  C += "\n#line 1 \"kernel\"\n";
-  C += K.Source.substr(0, K.ConstructOffset);
-  C += "\n#line 1 \"<jacc>\"\n";
-  C += "static inline void __jacc_share(const jacc_host_team *t, long long outer, long long inner,\n"
-       "                                long long *b, long long *e) {\n"
-       "  long long lo = t->iter_begin > 0 ? t->iter_begin : 0;\n"
-       "  long long hi = t->iter_end < outer ? t->iter_end : outer;\n"
-       "  if (hi < lo) hi = lo;\n"
-       "  long long n = (hi - lo) * inner;\n"
-       "  *b = lo * inner + n * t->tid / t->nthreads;\n"
-       "  *e = lo * inner + n * (t->tid + 1) / t->nthreads;\n"
-       "}\n";
-  // Parameters in ArgInfo::Param order.
+/// One entry function: the plain one (every device computes everything) or the split one
+/// (guarded writes, owned ranges, narrowing).
+std::string generateEntry(const KernelInfo &K, bool Split) {
   std::vector<const ArgInfo *> Params(K.Args.size());
   for (const ArgInfo &A : K.Args)
     Params[A.Param] = &A;
-  C += "void ";
-  C += HostEntryName;
+  std::string C = "void ";
+  C += Split ? HostSplitEntryName : HostEntryName;
   C += "(";
   std::string Prologue;
   for (const ArgInfo *A : Params) {
@@ -170,12 +260,20 @@ std::string generateHostSource(const KernelInfo &K) {
       C += A->Decl + ", ";
     }
   }
+  if (Split)
+    for (const SplitArray &A : K.Split.Plan.Arrays)
+      C += "long long __jacc_mlo_" + A.Name + ", long long __jacc_mhi_" + A.Name + ", ";
   C += "const jacc_host_team *__jacc_t) {\n";
   C += Prologue;
+  if (Split)
+    C += boundsPrologue(K);
   for (const ReductionVar &R : K.Reductions)
     C += R.Name + " = " + reductionIdentity(R.Op, R.Type) + ";\n";
 
   TextEdits Edits;
+  if (Split)
+    for (const auto &[Offset, Text] : K.Split.Guards)
+      Edits.insert(Offset, Text);
   if (K.Serial) {
     Edits.insert(K.BodyBegin, "if (__jacc_t->tid == 0) {" + lineDirective(K, K.BodyBegin));
     Edits.insert(K.BodyEnd, "\n}\n");
@@ -194,8 +292,11 @@ std::string generateHostSource(const KernelInfo &K) {
         const ParallelNest &N = K.Nests[S.Nest];
         unsigned BodyBegin = N.Loops.back().BodyBegin;
         Edits.replace(N.Loops.front().ForBegin, BodyBegin,
-                      nestHeader(N) + lineDirective(K, BodyBegin));
-        Edits.insert(N.Loops.back().BodyEnd, nestTrailer(N) + (Last ? "" : Barrier));
+                      nestHeader(K, N, Split) + lineDirective(K, BodyBegin));
+        // The header replaced the outer loops' headers and the '{' of their bodies when braced
+        // (collapse); their closing '}' go too, up to the end of the outermost body.
+        Edits.replace(N.Loops.back().BodyEnd, N.Loops.front().BodyEnd,
+                      nestTrailer(N) + (Last ? "" : Barrier));
         break;
       }
       }
@@ -208,6 +309,32 @@ std::string generateHostSource(const KernelInfo &K) {
     C += "__builtin_memcpy((char *)__jacc_t->reduction + " + std::to_string(8 * R.Slot) + ", &" +
          R.Name + ", sizeof " + R.Name + ");\n";
   C += "}\n";
+  return C;
+}
+
+} // namespace
+
+std::string generateHostSource(const KernelInfo &K) {
+  std::string C = HostABIText;
+  C += "\n#line 1 \"kernel\"\n";
+  C += K.Source.substr(0, K.ConstructOffset);
+  C += "\n#line 1 \"<jacc>\"\n";
+  C += "static inline void __jacc_share(const jacc_host_team *t, long long lo, long long hi,\n"
+       "                                long long inner, long long *b, long long *e) {\n"
+       "  if (hi < lo) hi = lo;\n"
+       "  long long n = (hi - lo) * inner;\n"
+       "  *b = lo * inner + n * t->tid / t->nthreads;\n"
+       "  *e = lo * inner + n * (t->tid + 1) / t->nthreads;\n"
+       "}\n"
+       "static inline long long __jacc_floordiv(long long a, long long b) {\n"
+       "  long long q = a / b; return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;\n"
+       "}\n"
+       "static inline long long __jacc_ceildiv(long long a, long long b) {\n"
+       "  long long q = a / b; return (a % b != 0 && ((a < 0) == (b < 0))) ? q + 1 : q;\n"
+       "}\n";
+  C += generateEntry(K, false);
+  if (K.Split.Enabled)
+    C += generateEntry(K, true);
   return C;
 }
 

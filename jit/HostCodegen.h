@@ -9,8 +9,11 @@
 
 namespace jacc::jit {
 
-/// Name of the generated entry point.
+/// Names of the generated entry points: every device computes everything; and the split one,
+/// present when KernelInfo::Split.Enabled, with two extra parameters per split array (the
+/// mapping's byte range relative to the pointer) before the team pointer.
 constexpr const char *HostEntryName = "__jacc_entry";
+constexpr const char *HostSplitEntryName = "__jacc_entry_split";
 
 /// The C source of the host kernel: the kernel's leading declarations, then
 /// `void __jacc_entry(<params in ArgInfo::Param order>, const jacc_host_team *)` running the

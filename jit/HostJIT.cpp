@@ -44,7 +44,8 @@ JIT &theJIT() {
 }
 } // namespace
 
-llvm::Expected<void *> loadHostObject(llvm::ArrayRef<char> Object, llvm::StringRef Symbol) {
+llvm::Expected<std::vector<void *>> loadHostObject(llvm::ArrayRef<char> Object,
+                                                   llvm::ArrayRef<std::string> Symbols) {
   JIT &S = theJIT();
   if (!S.J)
     return makeError(ErrorCode::Internal, "cannot create the ORC JIT: " + S.Error);
@@ -58,10 +59,14 @@ llvm::Expected<void *> loadHostObject(llvm::ArrayRef<char> Object, llvm::StringR
       llvm::StringRef(Object.data(), Object.size()), Name);
   if (auto E = S.J->addObjectFile(*JD, std::move(Buffer)))
     return E;
-  auto Addr = S.J->lookup(*JD, Symbol);
-  if (!Addr)
-    return Addr.takeError();
-  return Addr->toPtr<void *>();
+  std::vector<void *> Addrs;
+  for (const std::string &Symbol : Symbols) {
+    auto Addr = S.J->lookup(*JD, Symbol);
+    if (!Addr)
+      return Addr.takeError();
+    Addrs.push_back(Addr->toPtr<void *>());
+  }
+  return Addrs;
 }
 
 } // namespace jacc::jit

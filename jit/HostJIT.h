@@ -7,11 +7,15 @@
 #include <llvm/ADT/StringRef.h>
 #include <llvm/Support/Error.h>
 
+#include <string>
+#include <vector>
+
 namespace jacc::jit {
 
-/// Link Object (an ELF relocatable) into a fresh JITDylib and return the address of Symbol.
+/// Link Object (an ELF relocatable) into a fresh JITDylib and return the addresses of Symbols.
 /// Thread-safe. The code stays loaded until the process exits.
-llvm::Expected<void *> loadHostObject(llvm::ArrayRef<char> Object, llvm::StringRef Symbol);
+llvm::Expected<std::vector<void *>> loadHostObject(llvm::ArrayRef<char> Object,
+                                                   llvm::ArrayRef<std::string> Symbols);
 
 } // namespace jacc::jit
 

@@ -58,9 +58,8 @@ llvm::Error Device::copyToDevice(void *Dst, const void *HostSrc, size_t Bytes) {
   if (Bytes == 0)
     return llvm::Error::success();
   if (!Dst || !HostSrc)
-    return makeError(ErrorCode::InvalidArgument, "copy of " + llvm::Twine(Bytes) +
-                                                     " bytes to " + name() +
-                                                     " with a null source or destination");
+    return makeError(ErrorCode::InvalidArgument, "copy of " + llvm::Twine(Bytes) + " bytes to " +
+                                                     name() + " with a null source or destination");
   trace(*this, "copyToDevice " + llvm::Twine(Bytes) + " bytes");
   if (llvm::Error E = copyToDeviceImpl(Dst, HostSrc, Bytes))
     return E;
@@ -72,9 +71,8 @@ llvm::Error Device::copyToHost(void *HostDst, const void *Src, size_t Bytes) {
   if (Bytes == 0)
     return llvm::Error::success();
   if (!HostDst || !Src)
-    return makeError(ErrorCode::InvalidArgument, "copy of " + llvm::Twine(Bytes) +
-                                                     " bytes from " + name() +
-                                                     " with a null source or destination");
+    return makeError(ErrorCode::InvalidArgument, "copy of " + llvm::Twine(Bytes) + " bytes from " +
+                                                     name() + " with a null source or destination");
   trace(*this, "copyToHost " + llvm::Twine(Bytes) + " bytes");
   if (llvm::Error E = copyToHostImpl(HostDst, Src, Bytes))
     return E;
@@ -96,12 +94,32 @@ llvm::Error Device::copyToPeer(Device &DstDevice, void *Dst, const void *Src, si
   return llvm::Error::success();
 }
 
+llvm::Error Device::copyToPeer2D(Device &DstDevice, void *Dst, const void *Src, size_t Width,
+                                 size_t Height, size_t Pitch) {
+  if (Width == 0 || Height == 0)
+    return llvm::Error::success();
+  if (!Dst || !Src)
+    return makeError(ErrorCode::InvalidArgument, "strided copy from " + name() + " to " +
+                                                     DstDevice.name() +
+                                                     " with a null source or destination");
+  trace(*this, "copyToPeer2D " + llvm::Twine(Height) + " x " + llvm::Twine(Width) +
+                   " bytes (pitch " + llvm::Twine(Pitch) + ") -> " + DstDevice.name());
+  // Row by row through the backend's copy (a CUDA backend would use one 2-D copy).
+  for (size_t R = 0; R < Height; ++R)
+    if (llvm::Error E = copyToPeerImpl(DstDevice, static_cast<char *>(Dst) + R * Pitch,
+                                       static_cast<const char *>(Src) + R * Pitch, Width))
+      return E;
+  stats().BytesDeviceToDevice.fetch_add(Width * Height, std::memory_order_relaxed);
+  return llvm::Error::success();
+}
+
 llvm::Expected<uint64_t> Device::launch(std::shared_ptr<DeviceLaunch> L, bool Async) {
   if (!L)
     return makeError(ErrorCode::InvalidArgument, "null launch submitted to " + name());
   llvm::Expected<uint64_t> Ticket = launchImpl(std::move(L), Async);
   if (Ticket)
-    trace(*this, llvm::Twine("launch ") + (Async ? "async" : "sync") + " ticket " + llvm::Twine(*Ticket));
+    trace(*this,
+          llvm::Twine("launch ") + (Async ? "async" : "sync") + " ticket " + llvm::Twine(*Ticket));
   return Ticket;
 }
 
@@ -109,8 +127,8 @@ llvm::Error Device::waitFor(uint64_t Ticket) {
   // A ticket not yet issued would never complete: refuse it rather than hang.
   uint64_t Last = lastTicketImpl();
   if (Ticket > Last)
-    return makeError(ErrorCode::InvalidArgument, "wait for ticket " + llvm::Twine(Ticket) +
-                                                     " on " + name() + ", which has only issued " +
+    return makeError(ErrorCode::InvalidArgument, "wait for ticket " + llvm::Twine(Ticket) + " on " +
+                                                     name() + ", which has only issued " +
                                                      llvm::Twine(Last));
   trace(*this, "waitFor ticket " + llvm::Twine(Ticket));
   return waitForImpl(Ticket);
@@ -122,6 +140,8 @@ llvm::Error Device::synchronize() {
   return waitForImpl(Last);
 }
 
-uint64_t Device::lastTicket() const { return lastTicketImpl(); }
+uint64_t Device::lastTicket() const {
+  return lastTicketImpl();
+}
 
 } // namespace jacc

@@ -43,6 +43,9 @@ public:
   llvm::Error copyToDevice(void *Dst, const void *HostSrc, size_t Bytes);
   llvm::Error copyToHost(void *HostDst, const void *Src, size_t Bytes);
   llvm::Error copyToPeer(Device &DstDevice, void *Dst, const void *Src, size_t Bytes);
+  /// Height rows of Width bytes, Pitch bytes apart in both memories (a strided exchange).
+  llvm::Error copyToPeer2D(Device &DstDevice, void *Dst, const void *Src, size_t Width,
+                           size_t Height, size_t Pitch);
 
   /// Run a launch. Async: queue it in order after earlier queued work and return its ticket.
   /// Sync: wait for earlier queued work, run it, and return its ticket once done.

@@ -23,7 +23,9 @@ namespace {
 constexpr size_t Alignment = 64;
 
 /// The barrier callback handed to generated code, which only knows the team as an opaque pointer.
-void barrierThunk(void *Team) { static_cast<ThreadTeam *>(Team)->barrier(); }
+void barrierThunk(void *Team) {
+  static_cast<ThreadTeam *>(Team)->barrier();
+}
 
 } // namespace
 
@@ -70,9 +72,8 @@ struct HostDevice::Impl {
 llvm::Error HostDevice::Impl::run(DeviceLaunch &L) {
   // Capture by value: helpers then read only this closure (one cache line of the caller's stack),
   // not Impl's lines, which the caller writes on every launch.
-  Team.run([&L, T = &Team, N = Threads](unsigned Tid) {
-    L.runHostMember(Tid, N, T, barrierThunk);
-  });
+  Team.run(
+      [&L, T = &Team, N = Threads](unsigned Tid) { L.runHostMember(Tid, N, T, barrierThunk); });
   L.finished();
   // runHostMember() cannot fail today; this is where a backend-level failure would be returned.
   return llvm::Error::success();
@@ -128,8 +129,8 @@ void HostDevice::Impl::streamMain() {
   }
 }
 
-llvm::Expected<std::unique_ptr<HostDevice>>
-HostDevice::create(unsigned Index, unsigned Threads, std::chrono::microseconds SpinTime) {
+llvm::Expected<std::unique_ptr<HostDevice>> HostDevice::create(unsigned Index, unsigned Threads,
+                                                               std::chrono::microseconds SpinTime) {
   if (Threads == 0)
     return makeError(ErrorCode::InvalidArgument,
                      "host:" + llvm::Twine(Index) + " needs at least one thread");
@@ -154,7 +155,9 @@ HostDevice::~HostDevice() {
   // Nobody will report a pending async error any more.
 }
 
-unsigned HostDevice::computeUnits() const { return P->Threads; }
+unsigned HostDevice::computeUnits() const {
+  return P->Threads;
+}
 
 llvm::Expected<void *> HostDevice::allocateImpl(size_t Bytes) {
   void *Ptr = nullptr;

@@ -30,18 +30,35 @@ void HostKernelLaunch::runHostMember(unsigned Tid, unsigned NThreads, void *Team
   T.barrier = Barrier;
   T.team = Team;
   T.reduction = NumReductions ? &Slots[Tid * NumReductions] : nullptr;
-  T.iter_begin = IterBegin;
-  T.iter_end = IterEnd;
+  T.device = Device;
+  T.ndevices = NDevices;
+  T.narrow = Narrow;
+  T.split_info = SplitInfo.empty() ? nullptr : SplitInfo.data();
   const jacc_host_team *TP = &T;
-  unsigned NParams = K->Info.Args.size();
+  unsigned NParams = Cells.size() / 2;
   llvm::SmallVector<void *, 16> Values(NParams + 1);
   for (unsigned P = 0; P < NParams; ++P)
     Values[P] = const_cast<uint64_t *>(&Cells[2 * P]);
   Values[NParams] = &TP;
-  K->Call->call(K->Entry, Values.data());
+  if (Split)
+    K->SplitCall->call(K->SplitEntry, Values.data());
+  else
+    K->Call->call(K->Entry, Values.data());
+}
+
+void HostKernelLaunch::setSplit(unsigned D, unsigned N, bool DoNarrow,
+                                std::shared_ptr<SplitGroup> G) {
+  Split = true;
+  Device = D;
+  NDevices = N;
+  Narrow = DoNarrow;
+  Group = std::move(G);
+  SplitInfo.assign(JACC_SPLIT_INFO_WORDS * K->Info.Split.Plan.Arrays.size(), 0);
 }
 
 void HostKernelLaunch::finished() {
+  if (Group)
+    Group->deviceFinished(Device, *this);
   if (OnFinished)
     OnFinished(*this);
 }

@@ -5,6 +5,7 @@
 
 #include "CompiledKernel.h"
 #include "Device.h"
+#include "SplitGroup.h"
 
 #include <functional>
 #include <memory>
@@ -30,8 +31,11 @@ public:
   unsigned threads() const { return Threads; }
   /// Called by finished(), on the thread that ran member 0.
   std::function<void(const HostKernelLaunch &)> OnFinished;
-  /// This device's share of the outermost iterations, [IterBegin, IterEnd).
-  long long IterBegin = 0, IterEnd = INT64_MAX;
+
+  /// Run the split entry as device Device of NDevices (Cells then hold the split parameters),
+  /// narrowing the iterations when Narrow; Group exchanges the results after the kernel.
+  void setSplit(unsigned Device, unsigned NDevices, bool Narrow, std::shared_ptr<SplitGroup> G);
+  const long long *splitInfo() const { return SplitInfo.data(); }
 
 private:
   std::shared_ptr<const jit::CompiledKernel> K;
@@ -40,6 +44,10 @@ private:
   unsigned Threads;
   unsigned NumReductions;
   std::vector<uint64_t> Slots;
+  bool Split = false, Narrow = false;
+  unsigned Device = 0, NDevices = 1;
+  std::vector<long long> SplitInfo;
+  std::shared_ptr<SplitGroup> Group;
 };
 
 } // namespace jacc

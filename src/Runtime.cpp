@@ -6,11 +6,14 @@
 #include "HostDevice.h"
 #include "KernelLaunch.h"
 #include "Reduction.h"
+#include "SplitGroup.h"
 #include "Stats.h"
 
 #include <llvm/ADT/SmallVector.h>
 #include <llvm/Support/Format.h>
 
+#include <chrono>
+#include <cstdlib>
 #include <cstring>
 
 namespace jacc {
@@ -35,6 +38,27 @@ llvm::Error Runtime::initLocked() {
       return D.takeError();
     Created.push_back(std::move(*D));
   }
+  auto Env = [](const char *Name) {
+    const char *V = std::getenv(Name);
+    return llvm::StringRef(V ? V : "").trim().lower();
+  };
+  std::string Split = Env("JACC_SPLIT"), Narrow = Env("JACC_NARROW");
+  if (Split.empty() || Split == "auto")
+    SplitPolicy = SplitMode::Auto;
+  else if (Split == "always" || Split == "on")
+    SplitPolicy = SplitMode::Always;
+  else if (Split == "never" || Split == "off")
+    SplitPolicy = SplitMode::Never;
+  else
+    return makeError(ErrorCode::InvalidArgument,
+                     "JACC_SPLIT='" + Split + "' is not valid: use auto, always or never");
+  if (Narrow.empty() || Narrow == "on" || Narrow == "1")
+    NarrowPolicy = true;
+  else if (Narrow == "off" || Narrow == "0")
+    NarrowPolicy = false;
+  else
+    return makeError(ErrorCode::InvalidArgument,
+                     "JACC_NARROW='" + Narrow + "' is not valid: use on or off");
   Devices = std::move(Created);
   Initialized = true;
   debugLog("device", llvm::Twine(Devices.size()) + " device(s), " +
@@ -268,20 +292,33 @@ llvm::Error Runtime::push(const char *Source, int NArgs, const jacc_arg *Args, u
       .fetch_add(1, std::memory_order_relaxed);
   const analysis::KernelInfo &Info = K->Info;
   unsigned N = Devices.size();
-  if ((Flags & JACC_FORCE_SPLIT) && N > 1)
-    return makeError(ErrorCode::Unsupported,
-                     "jacc_kernel_push: JACC_FORCE_SPLIT is not available yet: this version runs "
-                     "every kernel in duplicate mode (each device computes everything)");
+  bool UseSplit = false;
+  if (Flags & JACC_FORCE_SPLIT) {
+    if (!Info.Split.Enabled)
+      return makeError(ErrorCode::Unsupported,
+                       "jacc_kernel_push: JACC_FORCE_SPLIT, but this kernel cannot be split: " +
+                           Info.Split.Fallback);
+    UseSplit = true;
+  } else if (!(Flags & JACC_FORCE_DUPLICATE) && N > 1 && Info.Split.Enabled &&
+             SplitPolicy != SplitMode::Never) {
+    UseSplit = SplitPolicy == SplitMode::Always || Adaptive.chooseSplit(K.get());
+  }
   if (Info.Wait)
     if (auto E = wait())
       return E;
   bool Async = (Flags & JACC_ASYNC) || Info.Async;
+  auto Start = std::chrono::steady_clock::now();
 
-  // Argument cells per device, pointers translated through the present table.
+  // Argument cells per device, pointers translated through the present table; the split entry
+  // takes two more cells per split array (its mapping relative to the pointer, in bytes).
   unsigned NParams = Info.Args.size();
-  std::vector<std::vector<uint64_t>> Cells(N, std::vector<uint64_t>(2 * NParams, 0));
+  const auto &SplitArrays = Info.Split.Plan.Arrays;
+  unsigned NCells = NParams + (UseSplit ? 2 * SplitArrays.size() : 0);
+  std::vector<std::vector<uint64_t>> Cells(N, std::vector<uint64_t>(2 * NCells, 0));
   auto Aggregates = std::make_shared<std::vector<std::vector<char>>>(NParams);
   std::vector<Mapping *> Used;
+  std::vector<Mapping *> ArgMapping(Info.Args.size(), nullptr);
+  std::vector<void *> ArgHost(Info.Args.size(), nullptr);
   std::unique_lock<std::mutex> TL(Table.mutex());
   for (const ArgInfo &A : Info.Args) {
     const void *Value = Args[A.Position].value;
@@ -297,6 +334,7 @@ llvm::Error Runtime::push(const char *Source, int NArgs, const jacc_arg *Args, u
     case ArgInfo::Kind::Pointer: {
       void *Host;
       std::memcpy(&Host, Value, sizeof Host);
+      ArgHost[A.Position] = Host;
       if (!Host || A.Deviceptr) {
         for (unsigned D = 0; D < N; ++D)
           std::memcpy(&Cells[D][2 * A.Param], &Host, sizeof Host);
@@ -313,35 +351,89 @@ llvm::Error Runtime::push(const char *Source, int NArgs, const jacc_arg *Args, u
         void *Dev = F.M->translate(Host, D);
         std::memcpy(&Cells[D][2 * A.Param], &Dev, sizeof Dev);
       }
+      ArgMapping[A.Position] = F.M;
       Used.push_back(F.M);
       break;
     }
     }
   }
 
-  // Reductions: initial values now, combined with device 0's partial results once it is done
-  // (in duplicate mode every device computes the whole reduction; it must count once).
-  std::vector<uint64_t> Initial(Info.Reductions.size());
-  std::vector<void *> Targets(Info.Reductions.size());
-  for (const analysis::ReductionVar &R : Info.Reductions) {
-    Targets[R.Slot] = Args[Info.Args[R.Arg].Position].value;
-    std::memcpy(&Initial[R.Slot], Targets[R.Slot], Info.Args[R.Arg].Size);
+  // Split targets: each written array's mapping, unless another pointer argument into the same
+  // mapping is read (aliasing: that array is then computed whole by every device).
+  std::vector<SplitTarget> Targets;
+  bool Narrow = NarrowPolicy && Info.Split.Plan.Narrowable;
+  if (UseSplit) {
+    for (size_t I = 0; I < SplitArrays.size(); ++I) {
+      unsigned Arg = SplitArrays[I].Arg;
+      SplitTarget T;
+      T.Info = I;
+      T.Pointer = reinterpret_cast<uintptr_t>(ArgHost[Arg]);
+      Mapping *M = ArgMapping[Arg];
+      T.Split = M != nullptr;
+      for (unsigned Other = 0; Other < Info.Args.size() && T.Split; ++Other)
+        if (Other != Arg && ArgMapping[Other] == M && Info.Split.Plan.ReadArgs.count(Other)) {
+          T.Split = false;
+          debugLog("launch", "'" + Info.Args[Arg].Name + "' and '" + Info.Args[Other].Name +
+                                 "' reach one array, one written and one read: not split");
+        }
+      long long MLo = 1, MHi = 0; // the "not split" sentinel
+      if (T.Split) {
+        T.Begin = M->Begin;
+        T.End = M->End;
+        T.DevicePtrs = M->DevicePtrs;
+        MLo = static_cast<long long>(M->Begin - T.Pointer);
+        MHi = static_cast<long long>(M->End - T.Pointer);
+      } else {
+        Narrow = false; // a whole array needs every iteration on every device
+      }
+      for (unsigned D = 0; D < N; ++D) {
+        std::memcpy(&Cells[D][2 * (NParams + 2 * I)], &MLo, sizeof MLo);
+        std::memcpy(&Cells[D][2 * (NParams + 2 * I + 1)], &MHi, sizeof MHi);
+      }
+      Targets.push_back(std::move(T));
+    }
   }
+
+  // Reductions: initial values now; the result combines them once with the partial results of
+  // device 0 (duplicate: every device computed everything) or of every device (split: shares).
+  std::vector<uint64_t> Initial(Info.Reductions.size());
+  std::vector<void *> Results(Info.Reductions.size());
+  for (const analysis::ReductionVar &R : Info.Reductions) {
+    Results[R.Slot] = Args[Info.Args[R.Arg].Position].value;
+    std::memcpy(&Initial[R.Slot], Results[R.Slot], Info.Args[R.Arg].Size);
+  }
+  auto Combine = [K, Initial, Results](const std::vector<const HostKernelLaunch *> &Parts) {
+    for (const analysis::ReductionVar &R : K->Info.Reductions) {
+      uint64_t Acc = Initial[R.Slot];
+      for (const HostKernelLaunch *L : Parts)
+        for (unsigned T = 0; T < L->threads(); ++T)
+          combineReduction(R.Op, R.Type, &Acc, L->reductionSlot(T, R.Slot));
+      std::memcpy(Results[R.Slot], &Acc, K->Info.Args[R.Arg].Size);
+    }
+  };
 
   std::vector<std::shared_ptr<HostKernelLaunch>> Launches;
   for (unsigned D = 0; D < N; ++D)
     Launches.push_back(std::make_shared<HostKernelLaunch>(K, std::move(Cells[D]), Aggregates,
                                                           Devices[D]->computeUnits()));
-  if (!Info.Reductions.empty())
-    Launches[0]->OnFinished = [K, Initial, Targets](const HostKernelLaunch &Done) {
-      for (const analysis::ReductionVar &R : K->Info.Reductions) {
-        uint64_t Acc = Initial[R.Slot];
-        for (unsigned T = 0; T < Done.threads(); ++T)
-          combineReduction(R.Op, R.Type, &Acc, Done.reductionSlot(T, R.Slot));
-        std::memcpy(Targets[R.Slot], &Acc, K->Info.Args[R.Arg].Size);
-      }
-    };
-  stats().DuplicateLaunches.fetch_add(1, std::memory_order_relaxed);
+  std::shared_ptr<SplitGroup> Group;
+  if (UseSplit) {
+    std::vector<Device *> Devs;
+    for (auto &D : Devices)
+      Devs.push_back(D.get());
+    Group = std::make_shared<SplitGroup>(std::move(Devs), std::move(Targets));
+    if (!Info.Reductions.empty())
+      Group->OnAllComputed = Combine;
+    for (unsigned D = 0; D < N; ++D)
+      Launches[D]->setSplit(D, N, Narrow, Group);
+    stats().SplitLaunches.fetch_add(1, std::memory_order_relaxed);
+  } else {
+    if (!Info.Reductions.empty())
+      Launches[0]->OnFinished = [Combine](const HostKernelLaunch &Done) {
+        Combine({&Done});
+      };
+    stats().DuplicateLaunches.fetch_add(1, std::memory_order_relaxed);
+  }
 
   if (Async) {
     for (unsigned D = 0; D < N; ++D) {
@@ -354,7 +446,7 @@ llvm::Error Runtime::push(const char *Source, int NArgs, const jacc_arg *Args, u
     return llvm::Error::success();
   }
   TL.unlock();
-  // Other devices run on their own threads while this thread runs device 0's share.
+  // Other devices run on their own threads while this thread runs device 0's part.
   std::vector<uint64_t> Tickets(N, 0);
   for (unsigned D = 1; D < N; ++D) {
     auto Ticket = Devices[D]->launch(Launches[D], /*Async=*/true);
@@ -368,6 +460,12 @@ llvm::Error Runtime::push(const char *Source, int NArgs, const jacc_arg *Args, u
   for (unsigned D = 1; D < N; ++D)
     if (auto E = Devices[D]->waitFor(Tickets[D]))
       return E;
+  if (Group)
+    if (auto E = Group->takeError())
+      return E;
+  if (N > 1 && Info.Split.Enabled)
+    Adaptive.record(K.get(), UseSplit,
+                    std::chrono::duration<double>(std::chrono::steady_clock::now() - Start).count());
   return llvm::Error::success();
 }
 

@@ -3,6 +3,7 @@
 #ifndef JACC_SRC_RUNTIME_H
 #define JACC_SRC_RUNTIME_H
 
+#include "Adaptive.h"
 #include "Device.h"
 #include "KernelCache.h"
 #include "PresentTable.h"
@@ -47,7 +48,12 @@ private:
   /// Wait for queued kernels that use M (caller holds the table lock).
   llvm::Error waitForUses(const Mapping &M);
 
+  enum class SplitMode { Auto, Always, Never };
+
   std::shared_mutex StateMutex; // shared: any operation; exclusive: init / finalize
+  SplitMode SplitPolicy = SplitMode::Auto; ///< JACC_SPLIT
+  bool NarrowPolicy = true;                ///< JACC_NARROW
+  AdaptiveChooser Adaptive;
   bool Initialized = false;
   std::vector<std::unique_ptr<Device>> Devices;
   PresentTable Table;

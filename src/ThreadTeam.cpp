@@ -1,6 +1,6 @@
 // Fork-join team: helpers wait for a new "generation" of work on an atomic counter, spinning first
-// (a warm fork costs a cache-line transfer, not a syscall) and blocking on a condition variable once
-// idle for longer than SpinTime (an idle team costs no CPU).
+// (a warm fork costs a cache-line transfer, not a syscall) and blocking on a condition variable
+// once idle for longer than SpinTime (an idle team costs no CPU).
 #include "ThreadTeam.h"
 
 #include <atomic>
@@ -32,9 +32,10 @@ inline void cpuRelax() {
 #endif
 }
 
-/// Spin briefly, then give the core away on every further iteration. Waits inside a run (completion,
-/// barriers) are normally short, but with more threads than cores the thread we wait for may not be
-/// running at all; yielding lets it run instead of livelocking until the scheduler's time slice ends.
+/// Spin briefly, then give the core away on every further iteration. Waits inside a run
+/// (completion, barriers) are normally short, but with more threads than cores the thread we wait
+/// for may not be running at all; yielding lets it run instead of livelocking until the scheduler's
+/// time slice ends.
 class Backoff {
 public:
   void pause() {
@@ -159,7 +160,9 @@ ThreadTeam::~ThreadTeam() {
     T.join();
 }
 
-unsigned ThreadTeam::size() const { return P->Size; }
+unsigned ThreadTeam::size() const {
+  return P->Size;
+}
 
 void ThreadTeam::run(llvm::function_ref<void(unsigned Tid)> Fn) {
   std::lock_guard<std::mutex> RunLock(P->RunMutex);

@@ -12,6 +12,7 @@
 #include <functional>
 #include <mutex>
 #include <set>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -42,8 +43,8 @@ ErrorCode codeOf(llvm::Error E, std::string &Message) {
 /// once, and finished() is called once, after all of them, on the thread that ran member 0.
 class TestLaunch : public DeviceLaunch {
 public:
-  using MemberFn = std::function<void(unsigned Tid, unsigned NThreads, void *Team,
-                                      void (*Barrier)(void *))>;
+  using MemberFn =
+      std::function<void(unsigned Tid, unsigned NThreads, void *Team, void (*Barrier)(void *))>;
   explicit TestLaunch(MemberFn Member, std::function<void()> Finished = nullptr)
       : Member(std::move(Member)), Finished(std::move(Finished)) {}
 
@@ -347,14 +348,13 @@ TEST(HostDeviceTest, SyncLaunchWaitsForQueuedAsyncWork) {
   auto D = makeDevice(0, 2);
   ASSERT_TRUE(D);
   std::atomic<unsigned> AsyncDone{0};
+  auto Slow = [](unsigned Tid, unsigned, void *, void (*)(void *)) {
+    if (Tid == 0)
+      std::this_thread::sleep_for(10ms);
+  };
   for (unsigned I = 0; I < 5; ++I)
-    ASSERT_TRUE(static_cast<bool>(D->launch(
-        makeLaunch([](unsigned Tid, unsigned, void *, void (*)(void *)) {
-          if (Tid == 0)
-            std::this_thread::sleep_for(10ms);
-        },
-                   [&] { AsyncDone.fetch_add(1); }),
-        true)));
+    ASSERT_TRUE(
+        static_cast<bool>(D->launch(makeLaunch(Slow, [&] { AsyncDone.fetch_add(1); }), true)));
   unsigned SeenBySync = ~0u;
   auto Sync = makeLaunch([&](unsigned Tid, unsigned, void *, void (*)(void *)) {
     if (Tid == 0)
@@ -373,6 +373,45 @@ TEST(HostDeviceTest, SyncLaunchWaitsForQueuedAsyncWork) {
   EXPECT_EQ(*T7, 7u);
   EXPECT_FALSE(D->synchronize());
   EXPECT_TRUE(Later.load());
+}
+
+TEST(HostDeviceTest, AsyncQueuedDuringSyncLaunchRunsAfterIt) {
+  // The stream thread must wait for a sync launch running on another thread, up to and including
+  // its finished(), not just for the team to be free.
+  auto D = makeDevice(0, 2);
+  ASSERT_TRUE(D);
+  std::mutex M;
+  std::vector<std::string> Order;
+  std::atomic<bool> SyncStarted{false}, Gate{false};
+  auto Sync = makeLaunch(
+      [&](unsigned Tid, unsigned, void *, void (*)(void *)) {
+        if (Tid != 0)
+          return;
+        SyncStarted.store(true);
+        while (!Gate.load())
+          std::this_thread::sleep_for(1ms);
+      },
+      [&] {
+        std::this_thread::sleep_for(30ms);
+        std::lock_guard<std::mutex> Lock(M);
+        Order.push_back("sync");
+      });
+  std::thread Launcher([&] { EXPECT_TRUE(static_cast<bool>(D->launch(Sync, false))); });
+  while (!SyncStarted.load())
+    std::this_thread::sleep_for(1ms);
+  auto T = D->launch(makeLaunch(nullptr,
+                                [&] {
+                                  std::lock_guard<std::mutex> Lock(M);
+                                  Order.push_back("async");
+                                }),
+                     true);
+  ASSERT_TRUE(static_cast<bool>(T));
+  EXPECT_EQ(*T, 2u);
+  Gate.store(true);
+  Launcher.join();
+  EXPECT_FALSE(D->synchronize());
+  std::lock_guard<std::mutex> Lock(M);
+  EXPECT_EQ(Order, (std::vector<std::string>{"sync", "async"}));
 }
 
 TEST(HostDeviceTest, ManySyncLaunchesBackToBack) {
@@ -415,15 +454,13 @@ TEST(HostDeviceTest, DestructorDrainsQueuedWork) {
   {
     auto D = makeDevice(0, 2, 0us);
     ASSERT_TRUE(D);
+    auto Slow = [](unsigned Tid, unsigned, void *, void (*)(void *)) {
+      if (Tid == 0)
+        std::this_thread::sleep_for(1ms);
+    };
     for (unsigned I = 0; I < 20; ++I)
-      ASSERT_TRUE(static_cast<bool>(D->launch(
-          makeLaunch(
-              [](unsigned Tid, unsigned, void *, void (*)(void *)) {
-                if (Tid == 0)
-                  std::this_thread::sleep_for(1ms);
-              },
-              [&] { Finished.fetch_add(1); }),
-          true)));
+      ASSERT_TRUE(
+          static_cast<bool>(D->launch(makeLaunch(Slow, [&] { Finished.fetch_add(1); }), true)));
   }
   EXPECT_EQ(Finished.load(), 20u);
 }
