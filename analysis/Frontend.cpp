@@ -185,6 +185,8 @@ private:
   llvm::Error addReductions(const Directive &D);
   llvm::Error checkNoBreak(Stmt *Body);
   void lowerForSplit();
+  llvm::Expected<AtomicEdit> atomicEdit(Expr *E, const Directive &D);
+  std::set<const Stmt *> AtomicStmts;
   std::vector<ForStmt *> NestInner; ///< innermost loop of each nest
 
   ASTContext &Ctx;
@@ -560,6 +562,100 @@ llvm::Expected<ParallelNest> Analyzer::buildNest(ForStmt *F, const Directive &D)
   return N;
 }
 
+/// The atomic forms of OpenACC 3.3 (update, read, write, capture of one expression statement),
+/// as GNU C on the host: __atomic builtins, a compare-and-swap loop for what has no builtin.
+llvm::Expected<AtomicEdit> Analyzer::atomicEdit(Expr *E, const Directive &D) {
+  AtomicEdit A;
+  CharSourceRange R = SM.getExpansionRange(E->getSourceRange());
+  SourceLocation End = Lexer::getLocForEndOfToken(R.getEnd(), 0, SM, Ctx.getLangOpts());
+  A.Begin = toSource(SM.getFileOffset(R.getBegin()));
+  A.End = toSource(SM.getFileOffset(End));
+  auto Bad = [&](const char *Why) {
+    return makeError(ErrorCode::Unsupported, "kernel:" + llvm::Twine(D.Line) + ": '#pragma acc " +
+                                                 D.Text + "': " + Why);
+  };
+  Expr *X = E->IgnoreParens();
+  std::string Kind = D.has(ClauseKind::Read)      ? "read"
+                     : D.has(ClauseKind::Write)   ? "write"
+                     : D.has(ClauseKind::Capture) ? "capture"
+                                                  : "update";
+  // The new value of the location from its old value __jacc_o, for an update.
+  auto UpdateOf = [&](Expr *U, std::string &LV, std::string &New, bool &Post,
+                      bool &IntAdd, std::string &Delta) -> bool {
+    U = U->IgnoreParens();
+    IntAdd = false;
+    if (auto *UO = dyn_cast<UnaryOperator>(U); UO && UO->isIncrementDecrementOp()) {
+      LV = text(UO->getSubExpr());
+      New = std::string("__jacc_o ") + (UO->isIncrementOp() ? "+" : "-") + " 1";
+      Post = UO->isPostfix();
+      IntAdd = UO->getSubExpr()->getType()->isIntegerType();
+      Delta = UO->isIncrementOp() ? "1" : "-1";
+      return true;
+    }
+    auto *B = dyn_cast<BinaryOperator>(U);
+    if (!B)
+      return false;
+    Post = false;
+    if (B->isCompoundAssignmentOp()) {
+      LV = text(B->getLHS());
+      BinaryOperatorKind Op = BinaryOperator::getOpForCompoundAssignment(B->getOpcode());
+      New = "__jacc_o " + BinaryOperator::getOpcodeStr(Op).str() + " (" + text(B->getRHS()) + ")";
+      IntAdd = B->getLHS()->getType()->isIntegerType() && (Op == BO_Add || Op == BO_Sub);
+      Delta = (Op == BO_Sub ? "-(" : "(") + text(B->getRHS()) + ")";
+      return true;
+    }
+    if (B->getOpcode() != BO_Assign)
+      return false;
+    LV = text(B->getLHS());
+    auto *RB = dyn_cast<BinaryOperator>(B->getRHS()->IgnoreParenImpCasts());
+    if (!RB)
+      return false;
+    std::string Op = BinaryOperator::getOpcodeStr(RB->getOpcode()).str();
+    if (text(RB->getLHS()) == LV)
+      New = "__jacc_o " + Op + " (" + text(RB->getRHS()) + ")";
+    else if (text(RB->getRHS()) == LV)
+      New = "(" + text(RB->getLHS()) + ") " + Op + " __jacc_o";
+    else
+      return false;
+    return true;
+  };
+  auto Cas = [](const std::string &LV, const std::string &New, const char *Result) {
+    return "({ __typeof__(" + LV + ") *__jacc_p = &(" + LV + "); __typeof__(" + LV +
+           ") __jacc_o, __jacc_n; __atomic_load(__jacc_p, &__jacc_o, __ATOMIC_RELAXED); "
+           "do { __jacc_n = " + New + "; } while (!__atomic_compare_exchange(__jacc_p, "
+           "&__jacc_o, &__jacc_n, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED)); " + Result + "; })";
+  };
+  if (Kind == "update") {
+    std::string LV, New, Delta;
+    bool Post, IntAdd;
+    if (!UpdateOf(X, LV, New, Post, IntAdd, Delta))
+      return Bad("an atomic update must be x++, x--, x op= expr or x = x op expr");
+    A.Text = IntAdd ? "({ __atomic_fetch_add(&(" + LV + "), " + Delta + ", __ATOMIC_RELAXED); 0; })"
+                    : Cas(LV, New, "0");
+    return A;
+  }
+  auto *Assign = dyn_cast<BinaryOperator>(X);
+  if (!Assign || Assign->getOpcode() != BO_Assign)
+    return Bad("expected an assignment v = x, x = expr or v = <update of x>");
+  std::string L = text(Assign->getLHS()), Rhs = text(Assign->getRHS());
+  if (Kind == "read") {
+    A.Text = L + " = ({ __typeof__(" + Rhs + ") __jacc_t; __atomic_load(&(" + Rhs +
+             "), &__jacc_t, __ATOMIC_RELAXED); __jacc_t; })";
+    return A;
+  }
+  if (Kind == "write") {
+    A.Text = "({ __typeof__(" + L + ") __jacc_t = (" + Rhs + "); __atomic_store(&(" + L +
+             "), &__jacc_t, __ATOMIC_RELAXED); 0; })";
+    return A;
+  }
+  std::string LV, New, Delta;
+  bool Post, IntAdd;
+  if (!UpdateOf(Assign->getRHS(), LV, New, Post, IntAdd, Delta))
+    return Bad("an atomic capture must be v = x++, v = ++x, v = x op= expr (or --)");
+  A.Text = L + " = " + Cas(LV, New, Post ? "__jacc_o" : "__jacc_n");
+  return A;
+}
+
 llvm::Error Analyzer::addReductions(const Directive &D) {
   for (const Clause &C : D.Clauses) {
     if (C.Kind != ClauseKind::Reduction)
@@ -679,10 +775,20 @@ llvm::Expected<KernelInfo> Analyzer::run() {
       break;
     case DirectiveKind::Cache:
       break; // a placement hint; host memory needs none
-    case DirectiveKind::Atomic:
-      return makeError(ErrorCode::Unsupported,
-                       "kernel:" + llvm::Twine(D.Line) +
-                           ": '#pragma acc atomic' is not supported yet by the host backend");
+    case DirectiveKind::Atomic: {
+      auto *E = dyn_cast_or_null<Expr>(S);
+      if (!E)
+        return makeError(ErrorCode::Unsupported,
+                         "kernel:" + llvm::Twine(D.Line) +
+                             ": '#pragma acc atomic' must be followed by one expression "
+                             "statement (the structured-block form of capture is not supported)");
+      auto Edit = atomicEdit(E, D);
+      if (!Edit)
+        return Edit.takeError();
+      K.Atomics.push_back(std::move(*Edit));
+      AtomicStmts.insert(S);
+      break;
+    }
     default:
       return makeError(ErrorCode::InvalidArgument,
                        "kernel:" + llvm::Twine(D.Line) + ": '#pragma acc " + D.Text +
@@ -794,6 +900,7 @@ void Analyzer::lowerForSplit() {
       C.PointerArgs[A.Name] = A.Position;
   for (const ReductionVar &R : K.Reductions)
     C.ReductionVars.insert(R.Name);
+  C.AtomicStmts = AtomicStmts;
   for (const CanonicalLoop &L : K.Nests[0].Loops)
     C.ParallelVars.push_back(L.Var);
   C.Offsets = [this](SourceRange R) -> std::pair<unsigned, unsigned> {

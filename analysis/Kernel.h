@@ -93,8 +93,16 @@ struct SplitInfo {
   std::string Rewritten;       ///< the kernel source with the guards (JACC_DEBUG=rewrite)
 };
 
+/// An `#pragma acc atomic` statement's expression [Begin, End) and the C expression (GNU
+/// statement expression) that performs it atomically on the host.
+struct AtomicEdit {
+  unsigned Begin = 0, End = 0;
+  std::string Text;
+};
+
 struct KernelInfo {
   std::string Source;          ///< the kernel source as pushed
+  std::vector<AtomicEdit> Atomics;
   std::vector<std::string> Decls;
   unsigned ConstructOffset = 0;///< offset of the "#pragma acc" of the compute construct
   unsigned BodyBegin = 0, BodyEnd = 0; ///< the construct's statement

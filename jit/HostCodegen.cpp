@@ -123,11 +123,13 @@ std::string boundsPrologue(const KernelInfo &K) {
 
 /// Split entries, in the nest header once the trip counts are known: the reduction share, the
 /// narrowed iteration range, and the split information thread 0 reports to the runtime.
-std::string splitHeader(const KernelInfo &K) {
+std::string splitHeader(const KernelInfo &K, const ParallelNest &N) {
   const SplitPlan &Plan = K.Split.Plan;
+  // The outermost loop variable is lo0 + k * St0 (St0 negative for a decreasing loop).
+  std::string St0 = N.Loops.front().Increasing ? "__jacc_st0" : "(-__jacc_st0)";
   std::string H = "__jacc_sb = __jacc_n0 * __jacc_t->device / __jacc_t->ndevices;\n"
                   "__jacc_se = __jacc_n0 * (__jacc_t->device + 1) / __jacc_t->ndevices;\n";
-  // Iteration k writes index Coef * (lo0 + k * st0) + Offset = alpha * k + beta.
+  // Iteration k writes index Coef * (lo0 + k * St0) + Offset = alpha * k + beta.
   if (Plan.Narrowable) {
     H += "if (__jacc_t->narrow) {\n"
          "  long long __hb = __jacc_n0, __he = 0;\n";
@@ -135,7 +137,7 @@ std::string splitHeader(const KernelInfo &K) {
       H += "  __hb = __jacc_sb; __he = __jacc_se;\n";
     for (const SplitArray &A : Plan.Arrays)
       for (const AffineWrite &W : A.Writes) {
-        std::string Alpha = "(" + std::to_string(W.Coef) + "LL * __jacc_st0)";
+        std::string Alpha = "(" + std::to_string(W.Coef) + "LL * " + St0 + ")";
         std::string Beta = "(" + std::to_string(W.Coef) + "LL * __jacc_lo0 + (" + W.Offset + "))";
         std::string Lb = lowerBoundName(A.Name), Ub = upperBoundName(A.Name);
         H += "  { long long __a = " + Alpha + ", __c = " + Beta + ", __k0, __k1;\n"
@@ -166,7 +168,7 @@ std::string splitHeader(const KernelInfo &K) {
       for (const AffineWrite &W : A.Writes)
         H += "      { long long __v0 = " + std::to_string(W.Coef) + "LL * __jacc_lo0 + (" +
              W.Offset + "), __v1 = " + std::to_string(W.Coef) +
-             "LL * (__jacc_lo0 + (__jacc_n0 - 1) * __jacc_st0) + (" + W.Offset + ");\n"
+             "LL * (__jacc_lo0 + (__jacc_n0 - 1) * " + St0 + ") + (" + W.Offset + ");\n"
              "        if (__v1 < __v0) { long long __s = __v0; __v0 = __v1; __v1 = __s; }\n"
              "        if (__v0 < __i[4]) __i[4] = __v0; if (__v1 > __i[5]) __i[5] = __v1; }\n";
       H += "    }\n";
@@ -197,7 +199,7 @@ std::string nestHeader(const KernelInfo &K, const ParallelNest &N, bool Split) {
   // thread's part of the device's iterations (flattened with the collapsed loops).
   H += ";\nlong long __jacc_db = 0, __jacc_de = __jacc_n0, __jacc_sb = 0, __jacc_se = __jacc_n0;\n";
   if (Split)
-    H += splitHeader(K);
+    H += splitHeader(K, N);
   H += "long long __jacc_b, __jacc_e;\n"
        "__jacc_share(__jacc_t, __jacc_db, __jacc_de, __jacc_inner, &__jacc_b, &__jacc_e);\n";
   std::string Priv;
@@ -274,6 +276,9 @@ std::string generateEntry(const KernelInfo &K, bool Split) {
   if (Split)
     for (const auto &[Offset, Text] : K.Split.Guards)
       Edits.insert(Offset, Text);
+  // After the guards: at one offset insertions come first, so a guard wraps the atomic.
+  for (const AtomicEdit &A : K.Atomics)
+    Edits.replace(A.Begin, A.End, A.Text);
   if (K.Serial) {
     Edits.insert(K.BodyBegin, "if (__jacc_t->tid == 0) {" + lineDirective(K, K.BodyBegin));
     Edits.insert(K.BodyEnd, "\n}\n");

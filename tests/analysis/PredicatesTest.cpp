@@ -150,9 +150,48 @@ TEST(PredicatesTest, SplitByColumns) {
   ASSERT_NE(W, nullptr);
   EXPECT_EQ(termsOf(K, W->Id), (Terms{{"a", "j"}}));
   // The inner loop's variable indexes the write: its definitions are never filtered.
-  for (const IRStmt *St : statements(K))
+  for (const IRStmt *St : statements(K)) {
     if (St->Var == "i")
       EXPECT_EQ(termsOf(K, St->Id), Always);
+  }
+}
+
+TEST(PredicatesTest, AtomicUpdatesStaySplitWithoutNarrowing) {
+  KernelInfo K = analyze("#pragma acc parallel loop\n"
+                         "for (int i = 0; i < n; i++) {\n"
+                         "  #pragma acc atomic update\n"
+                         "  h[in[i]] += 1;\n"
+                         "}\n",
+                         {"int n", "const int *in", "int *h"});
+  ASSERT_TRUE(K.Split.Enabled) << K.Split.Fallback;
+  const IRStmt *W = nullptr;
+  for (const IRStmt *St : statements(K))
+    if (St->K == IRStmt::Kind::ArrayWrite)
+      W = St;
+  ASSERT_NE(W, nullptr);
+  EXPECT_TRUE(W->Atomic);
+  EXPECT_EQ(termsOf(K, W->Id), (Terms{{"h", "in[i]"}}));
+  EXPECT_FALSE(K.Split.Plan.Narrowable);
+  ASSERT_EQ(K.Atomics.size(), 1u);
+  EXPECT_NE(K.Atomics[0].Text.find("__atomic_fetch_add"), std::string::npos);
+}
+
+TEST(PredicatesTest, WritesAtStridedAndReversedIndicesNarrow) {
+  KernelInfo K = analyze("#pragma acc parallel loop\n"
+                         "for (int i = 0; i < n; i++) {\n"
+                         "  a[2 * i] = x[i]; a[2 * i + 1] = -x[i]; b[n - 1 - i] = x[i];\n"
+                         "}\n",
+                         {"int n", "const double *x", "double *a", "double *b"});
+  ASSERT_TRUE(K.Split.Plan.Narrowable) << K.Split.Plan.NoNarrowing;
+  const SplitArray *A = K.Split.Plan.find("a");
+  ASSERT_NE(A, nullptr);
+  ASSERT_EQ(A->Writes.size(), 2u);
+  EXPECT_EQ(A->Writes[0].Coef, 2);
+  EXPECT_EQ(A->Writes[1].Coef, 2);
+  const SplitArray *B = K.Split.Plan.find("b");
+  ASSERT_NE(B, nullptr);
+  ASSERT_EQ(B->Writes.size(), 1u);
+  EXPECT_EQ(B->Writes[0].Coef, -1);
 }
 
 TEST(PredicatesTest, HelperWritingThroughPointerFallsBack) {
