@@ -182,7 +182,7 @@ private:
   llvm::Error checkLoopClauses(const Directive &D);
   llvm::Expected<ParallelNest> buildNest(ForStmt *F, const Directive &D);
   llvm::Expected<CanonicalLoop> canonical(ForStmt *F, const VarDecl *&Var);
-  llvm::Error addReductions(const Directive &D);
+  llvm::Error addReductions(const Directive &D, bool ArgsOnly = false);
   llvm::Error checkNoBreak(Stmt *Body);
   void lowerForSplit();
   llvm::Expected<AtomicEdit> atomicEdit(Expr *E, const Directive &D);
@@ -381,6 +381,8 @@ llvm::Expected<CanonicalLoop> Analyzer::canonical(ForStmt *F, const VarDecl *&Va
   auto *Cond = dyn_cast_or_null<BinaryOperator>(F->getCond());
   if (!Cond)
     return NotCanonical("no comparison of the loop variable");
+  if (!Cond->isComparisonOp())
+    return NotCanonical("the condition must compare the loop variable with <, <=, >, >= or !=");
   BinaryOperatorKind Op = Cond->getOpcode();
   Expr *Bound = nullptr;
   if (loopVarOf(Cond->getLHS()) == Var) {
@@ -525,10 +527,10 @@ llvm::Expected<ParallelNest> Analyzer::buildNest(ForStmt *F, const Directive &D)
       return L.takeError();
     // Collapsed loops must be rectangular: their bounds may not use outer loop variables.
     RefScan Refs;
-    if (Cur->getCond())
-      Refs.TraverseStmt(Cur->getCond());
-    if (Cur->getInit())
-      Refs.TraverseStmt(Cur->getInit());
+    for (Stmt *Part : {static_cast<Stmt *>(Cur->getCond()), Cur->getInit(),
+                       static_cast<Stmt *>(Cur->getInc())})
+      if (Part)
+        Refs.TraverseStmt(Part);
     for (const ValueDecl *V : Refs.Refs)
       if (OuterVars.count(V))
         return errorAt(ErrorCode::Unsupported, Cur,
@@ -656,12 +658,16 @@ llvm::Expected<AtomicEdit> Analyzer::atomicEdit(Expr *E, const Directive &D) {
   return A;
 }
 
-llvm::Error Analyzer::addReductions(const Directive &D) {
+llvm::Error Analyzer::addReductions(const Directive &D, bool ArgsOnly) {
   for (const Clause &C : D.Clauses) {
     if (C.Kind != ClauseKind::Reduction)
       continue;
     for (const std::string &Name : C.Vars) {
       auto It = ArgByName.find(Name);
+      // A loop that runs inside one thread may reduce into a variable of the region: nothing to
+      // combine then. Only a kernel argument's result goes back to the host.
+      if (ArgsOnly && It == ArgByName.end())
+        continue;
       if (It == ArgByName.end() || K.Args[It->second].ArgKind != ArgInfo::Kind::Scalar)
         return makeError(ErrorCode::Unsupported,
                          "kernel:" + llvm::Twine(D.Line) + ": reduction variable '" + Name +
@@ -770,6 +776,10 @@ llvm::Expected<KernelInfo> Analyzer::run() {
                          "kernel:" + llvm::Twine(D.Line) +
                              ": '#pragma acc loop' must be followed by a for loop");
       if (auto E = checkLoopClauses(D))
+        return E;
+      // Reductions of loops that are not shared among the team (serial regions, seq loops,
+      // loops inside a shared nest) still return their result when it is an argument.
+      if (auto E = addReductions(D, /*ArgsOnly=*/true))
         return E;
       LoopDirs.emplace(S, D);
       break;

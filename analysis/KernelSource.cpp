@@ -10,15 +10,54 @@ unsigned lineOf(llvm::StringRef Source, unsigned Offset) {
   return 1 + Source.take_front(Offset).count('\n');
 }
 
+/// For each offset, whether it lies inside a /* */ comment (a pragma there is no pragma).
+static std::vector<bool> blockCommentMask(llvm::StringRef S) {
+  std::vector<bool> In(S.size(), false);
+  bool Comment = false, LineComment = false;
+  char Quote = 0;
+  for (size_t I = 0; I < S.size(); ++I) {
+    char C = S[I], N = I + 1 < S.size() ? S[I + 1] : 0;
+    if (Comment) {
+      In[I] = true;
+      if (C == '*' && N == '/') {
+        In[I + 1] = true;
+        ++I;
+        Comment = false;
+      }
+    } else if (LineComment) {
+      LineComment = C != '\n';
+    } else if (Quote) {
+      if (C == '\\')
+        ++I;
+      else if (C == Quote || C == '\n')
+        Quote = 0;
+    } else if (C == '/' && N == '*') {
+      In[I] = In[I + 1] = true;
+      ++I;
+      Comment = true;
+    } else if (C == '/' && N == '/') {
+      LineComment = true;
+    } else if (C == '"' || C == '\'') {
+      Quote = C;
+    }
+  }
+  return In;
+}
+
 std::vector<PragmaLine> scanPragmas(llvm::StringRef Source) {
   std::vector<PragmaLine> Result;
+  std::vector<bool> InComment = blockCommentMask(Source);
   size_t Pos = 0;
   while (Pos < Source.size()) {
     size_t LineEnd = Source.find('\n', Pos);
     if (LineEnd == llvm::StringRef::npos)
       LineEnd = Source.size();
-    llvm::StringRef Line = Source.slice(Pos, LineEnd);
+    llvm::StringRef Line = Source.slice(Pos, LineEnd).rtrim('\r');
     llvm::StringRef T = Line.ltrim();
+    if (!T.empty() && InComment[Pos + (Line.size() - T.size())]) {
+      Pos = LineEnd + 1;
+      continue;
+    }
     if (T.consume_front("#")) {
       T = T.ltrim();
       if (T.consume_front("pragma") && !T.empty() && llvm::isSpace(T.front())) {
@@ -35,7 +74,7 @@ std::vector<PragmaLine> scanPragmas(llvm::StringRef Source) {
             size_t Next = Source.find('\n', End + 1);
             if (Next == llvm::StringRef::npos)
               Next = Source.size();
-            Text += " " + Source.slice(End + 1, Next).str();
+            Text += " " + Source.slice(End + 1, Next).rtrim('\r').str();
             End = Next;
           }
           P.Text = llvm::StringRef(Text).trim().str();
@@ -75,6 +114,12 @@ llvm::Expected<WrappedKernel> wrapKernel(llvm::StringRef Source,
                      "'#pragma acc parallel', 'kernels' or 'serial' followed by one statement");
   W.ConstructOffset = Construct->Offset;
 
+  for (unsigned I = 0; I < Decls.size(); ++I)
+    if (llvm::StringRef(Decls[I]).trim().empty())
+      return makeError(ErrorCode::InvalidArgument,
+                       "argument " + llvm::Twine(I + 1) +
+                           " has an empty declaration: write it as the kernel names it, e.g. "
+                           "'int n'");
   std::string &C = W.Code;
   C += "#line 1 \"kernel\"\n";
   W.LeadingBegin = C.size();

@@ -6,7 +6,9 @@ namespace jacc {
 
 PresentTable::Lookup PresentTable::lookup(const void *P, size_t Bytes) {
   uintptr_t B = reinterpret_cast<uintptr_t>(P);
-  uintptr_t E = B + (Bytes ? Bytes : 1);
+  // Clamped: a range running past the end of the address space must not wrap around.
+  uintptr_t Len = Bytes ? Bytes : 1;
+  uintptr_t E = Len > UINTPTR_MAX - B ? UINTPTR_MAX : B + Len;
   Lookup R;
   // The mapping starting at or before B may contain or overlap [B, E) ...
   auto It = Map.upper_bound(B);

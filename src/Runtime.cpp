@@ -344,7 +344,8 @@ llvm::Error Runtime::push(const char *Source, int NArgs, const jacc_arg *Args, u
       if (F.State != PresentTable::Presence::Contained)
         return makeError(ErrorCode::NotPresent,
                          "jacc_kernel_push: argument " + llvm::Twine(A.Position + 1) + " ('" +
-                             A.Decl + "') = " + PresentTable::describe(Host, 1).substr(1) +
+                             A.Decl + "') = 0x" +
+                             llvm::utohexstr(reinterpret_cast<uintptr_t>(Host), true) +
                              " does not point into mapped data; map the array first with "
                              "jacc_copyin or jacc_create (or pass it in a deviceptr clause)");
       for (unsigned D = 0; D < N; ++D) {

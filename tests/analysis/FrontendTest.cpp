@@ -4,6 +4,11 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+#include <iterator>
+#include <string>
+#include <vector>
+
 using namespace jacc;
 using namespace jacc::analysis;
 
@@ -80,4 +85,1145 @@ TEST(FrontendTest, ScalarsBeforePointersInUserOrder) {
   ASSERT_EQ(K.Args.size(), 4u);
   EXPECT_EQ(K.Args[3].Param, 3u);
 }
+} // namespace
+
+//===----------------------------------------------------------------------------------------===//
+// Canonical loops, nests, regions, reductions, clauses, arguments and diagnostics.
+//===----------------------------------------------------------------------------------------===//
+
+namespace {
+
+using Strings = std::vector<std::string>;
+
+/// The error of a kernel that must fail: its code and its whole message.
+struct Failure {
+  ErrorCode Code = ErrorCode::Internal;
+  std::string Message;
+};
+
+Failure failureOf(const std::string &Src, const Strings &Decls) {
+  Failure F;
+  F.Message = errorOf(Src, Decls, &F.Code);
+  return F;
+}
+
+#define EXPECT_FAILURE(Src, Decls, ExpectedCode, ExpectedMessage)                                  \
+  do {                                                                                             \
+    Failure F_ = failureOf(Src, Decls);                                                            \
+    EXPECT_EQ(static_cast<int>(F_.Code), static_cast<int>(ExpectedCode)) << F_.Message;            \
+    EXPECT_EQ(F_.Message, ExpectedMessage);                                                        \
+  } while (false)
+
+/// The only loop of `#pragma acc parallel loop` + Header + a body using x.
+CanonicalLoop loopOf(const std::string &Header, const Strings &Decls) {
+  KernelInfo K = analyze("#pragma acc parallel loop\n" + Header + "\n  x[i] = 0;\n", Decls);
+  if (K.Nests.size() != 1 || K.Nests[0].Loops.size() != 1) {
+    ADD_FAILURE() << Header << ": expected one nest of one loop";
+    return {};
+  }
+  return K.Nests[0].Loops[0];
+}
+
+#define EXPECT_LOOP(L, ExpVar, ExpLower, ExpUpper, ExpStep, ExpCmp, ExpIncreasing)                 \
+  do {                                                                                             \
+    EXPECT_EQ((L).Var, ExpVar);                                                                    \
+    EXPECT_EQ((L).Lower, ExpLower);                                                                \
+    EXPECT_EQ((L).Upper, ExpUpper);                                                                \
+    EXPECT_EQ((L).Step, ExpStep);                                                                  \
+    EXPECT_EQ((L).Compare, CanonicalLoop::Cmp::ExpCmp);                                            \
+    EXPECT_EQ((L).Increasing, ExpIncreasing);                                                      \
+  } while (false)
+
+std::string textOf(const KernelInfo &K, unsigned Begin, unsigned End) {
+  return K.Source.substr(Begin, End - Begin);
+}
+
+//===-- Canonical loop forms ----------------------------------------------------------------===//
+
+TEST(FrontendTest, LoopStepAddAssign) {
+  CanonicalLoop L = loopOf("for (int i = 0; i < n; i += 2)", {"int *x", "int n"});
+  EXPECT_LOOP(L, "i", "0", "n", "2", LT, true);
+  EXPECT_EQ(L.VarType, "int");
+}
+
+TEST(FrontendTest, LoopStepAssignSum) {
+  CanonicalLoop L = loopOf("for (int i = 0; i < n; i = i + s)", {"int *x", "int n", "int s"});
+  EXPECT_LOOP(L, "i", "0", "n", "s", LT, true);
+  L = loopOf("for (int i = 0; i < n; i = s + i)", {"int *x", "int n", "int s"});
+  EXPECT_LOOP(L, "i", "0", "n", "s", LT, true);
+}
+
+TEST(FrontendTest, LoopDecrement) {
+  CanonicalLoop L = loopOf("for (int i = n - 1; i >= 0; i--)", {"int *x", "int n"});
+  EXPECT_LOOP(L, "i", "n - 1", "0", "1", GE, false);
+  L = loopOf("for (int i = n; i > 0; --i)", {"int *x", "int n"});
+  EXPECT_LOOP(L, "i", "n", "0", "1", GT, false);
+  L = loopOf("for (int i = n; i > 0; i -= 3)", {"int *x", "int n"});
+  EXPECT_LOOP(L, "i", "n", "0", "3", GT, false);
+  L = loopOf("for (int i = n; i > 0; i = i - s)", {"int *x", "int n", "int s"});
+  EXPECT_LOOP(L, "i", "n", "0", "s", GT, false);
+}
+
+TEST(FrontendTest, LoopLessOrEqualAndNotEqual) {
+  CanonicalLoop L = loopOf("for (int i = 1; i <= n; ++i)", {"int *x", "int n"});
+  EXPECT_LOOP(L, "i", "1", "n", "1", LE, true);
+  L = loopOf("for (int i = 0; i != n; i++)", {"int *x", "int n"});
+  EXPECT_LOOP(L, "i", "0", "n", "1", NE, true);
+  L = loopOf("for (int i = n; i != 0; i--)", {"int *x", "int n"});
+  EXPECT_LOOP(L, "i", "n", "0", "1", NE, false);
+}
+
+TEST(FrontendTest, LoopBoundOnTheLeft) {
+  CanonicalLoop L = loopOf("for (int i = 0; n > i; i++)", {"int *x", "int n"});
+  EXPECT_LOOP(L, "i", "0", "n", "1", LT, true);
+  L = loopOf("for (int i = 0; n >= i; i++)", {"int *x", "int n"});
+  EXPECT_LOOP(L, "i", "0", "n", "1", LE, true);
+  L = loopOf("for (int i = n; 0 < i; i--)", {"int *x", "int n"});
+  EXPECT_LOOP(L, "i", "n", "0", "1", GT, false);
+  L = loopOf("for (int i = n; 0 <= i; i--)", {"int *x", "int n"});
+  EXPECT_LOOP(L, "i", "n", "0", "1", GE, false);
+  L = loopOf("for (int i = 0; n != i; i++)", {"int *x", "int n"});
+  EXPECT_LOOP(L, "i", "0", "n", "1", NE, true);
+}
+
+TEST(FrontendTest, LoopBoundsKeepTheirSourceText) {
+  CanonicalLoop L = loopOf("for (int i = lo + 1; i < hi * 2; i += (st / 2))",
+                           {"int *x", "int lo", "int hi", "int st"});
+  EXPECT_LOOP(L, "i", "lo + 1", "hi * 2", "(st / 2)", LT, true);
+}
+
+TEST(FrontendTest, LoopVariableTypes) {
+  EXPECT_EQ(loopOf("for (long long i = 0; i < n; i++)", {"int *x", "long long n"}).VarType,
+            "long long");
+  EXPECT_EQ(loopOf("for (unsigned i = 0; i < n; i++)", {"int *x", "unsigned n"}).VarType,
+            "unsigned int");
+  EXPECT_EQ(loopOf("for (short i = 0; i < n; i++)", {"int *x", "int n"}).VarType, "short");
+}
+
+TEST(FrontendTest, LoopPositions) {
+  std::string Src = "#pragma acc parallel loop\n"   // line 1
+                    "for (int i = 0; i < n; i++)\n" // line 2
+                    "  x[i] = 0;\n";                // line 3
+  KernelInfo K = analyze(Src, {"int *x", "int n"});
+  ASSERT_EQ(K.Nests.size(), 1u);
+  const CanonicalLoop &L = K.Nests[0].Loops[0];
+  EXPECT_EQ(L.Line, 2u);
+  EXPECT_EQ(L.ForBegin, Src.find("for"));
+  EXPECT_EQ(textOf(K, L.BodyBegin, L.BodyEnd), "x[i] = 0;");
+  EXPECT_EQ(K.ConstructLine, 1u);
+  EXPECT_EQ(K.ConstructOffset, 0u);
+  EXPECT_EQ(textOf(K, K.BodyBegin, K.BodyEnd), "for (int i = 0; i < n; i++)\n  x[i] = 0;");
+  EXPECT_FALSE(K.BodyIsCompound);
+  EXPECT_EQ(K.Construct.Kind, DirectiveKind::ParallelLoop);
+  ASSERT_EQ(K.Stmts.size(), 1u);
+  EXPECT_EQ(K.Stmts[0].ExecMode, RegionStmt::Mode::Shared);
+  EXPECT_EQ(K.Stmts[0].Nest, 0);
+  EXPECT_EQ(K.Stmts[0].Begin, K.BodyBegin);
+  EXPECT_EQ(K.Stmts[0].End, K.BodyEnd);
+}
+
+TEST(FrontendTest, LoopVariableDeclaredBeforeTheLoop) {
+  KernelInfo K = analyze("#pragma acc parallel\n"
+                         "{\n"
+                         "  int i;\n"
+                         "#pragma acc loop\n"
+                         "  for (i = 0; i < n; i++) x[i] = 0;\n"
+                         "}\n",
+                         {"int *x", "int n"});
+  ASSERT_EQ(K.Nests.size(), 1u);
+  EXPECT_LOOP(K.Nests[0].Loops[0], "i", "0", "n", "1", LT, true);
+  EXPECT_EQ(K.Nests[0].Loops[0].VarType, "int");
+}
+
+//===-- Non-canonical loops -----------------------------------------------------------------===//
+
+std::string notCanonical(const char *What) {
+  return std::string("kernel:2:1: the parallel loop is not in canonical form (") + What +
+         "): write it as for (i = lo; i < hi; i += step)";
+}
+
+Failure loopFailure(const std::string &Header, const Strings &Decls = {"int *x", "int n"}) {
+  return failureOf("#pragma acc parallel loop\n" + Header + "\n  x[0] = 0;\n", Decls);
+}
+
+#define EXPECT_NOT_CANONICAL(Header, What)                                                         \
+  do {                                                                                             \
+    Failure F_ = loopFailure(Header);                                                              \
+    EXPECT_EQ(static_cast<int>(F_.Code), static_cast<int>(ErrorCode::Unsupported)) << F_.Message;  \
+    EXPECT_EQ(F_.Message, notCanonical(What)) << Header;                                           \
+  } while (false)
+
+TEST(FrontendTest, NonCanonicalIncrement) {
+  const char *What = "the increment must be i++, i--, i += step or i -= step";
+  EXPECT_NOT_CANONICAL("for (int i = 1; i < n; i *= 2)", What);
+  EXPECT_NOT_CANONICAL("for (int i = 1; i < n; i = 2 * i)", What);
+  EXPECT_NOT_CANONICAL("for (int i = 0; i < n; i = n - i)", What);
+  EXPECT_NOT_CANONICAL("for (int i = 0; i < n; n++)", What);
+  EXPECT_NOT_CANONICAL("for (int i = 0; i < n;)", What);
+}
+
+TEST(FrontendTest, NonCanonicalDirection) {
+  const char *What = "the increment goes away from the bound";
+  EXPECT_NOT_CANONICAL("for (int i = 0; i < n; i--)", What);
+  EXPECT_NOT_CANONICAL("for (int i = 0; i <= n; i -= 1)", What);
+  EXPECT_NOT_CANONICAL("for (int i = n; i > 0; i++)", What);
+  EXPECT_NOT_CANONICAL("for (int i = n; i >= 0; i += 2)", What);
+}
+
+TEST(FrontendTest, NonCanonicalNotEqualWithStep) {
+  EXPECT_NOT_CANONICAL("for (int i = 0; i != n; i += 2)", "a loop with != needs a step of 1");
+}
+
+TEST(FrontendTest, NonCanonicalInitialisation) {
+  EXPECT_NOT_CANONICAL("for (int i = 0, j = 1; i < n; i++)", "one loop variable expected");
+  EXPECT_NOT_CANONICAL("for (int i; i < n; i++)", "the loop variable needs an initial value");
+  EXPECT_NOT_CANONICAL("for (; n > 0; n--)", "no loop variable initialisation");
+  EXPECT_NOT_CANONICAL("for (double d = 0; d < n; d++)",
+                       "the loop variable must have an integer type");
+}
+
+TEST(FrontendTest, NonCanonicalCondition) {
+  EXPECT_NOT_CANONICAL("for (int i = 0; n; i++)", "no comparison of the loop variable");
+  Failure F = loopFailure("for (int i = 0;; i++)", {"int *x"});
+  EXPECT_EQ(static_cast<int>(F.Code), static_cast<int>(ErrorCode::Unsupported)) << F.Message;
+  EXPECT_EQ(F.Message, notCanonical("no comparison of the loop variable"));
+  const char *Cmp = "the condition must compare the loop variable with <, <=, >, >= or !=";
+  EXPECT_NOT_CANONICAL("for (int i = 0; i * 2 < n; i++)", Cmp);
+  EXPECT_NOT_CANONICAL("for (int i = 0; i == n; i++)", Cmp);
+  EXPECT_NOT_CANONICAL("for (int i = 0; i - n; i++)", Cmp);
+}
+
+TEST(FrontendDeathTest, NonCanonicalConditionWithTheVariableOnTheRight) {
+  // The variable on the right of an operator that is not a comparison: an error, not a crash.
+  // Run in a child process so that a crash fails this test only.
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  for (const char *Header : {"for (int i = 0; n - i; i++)", "for (int i = 0; n & i; i++)"}) {
+    EXPECT_EXIT(
+        {
+          Failure F = loopFailure(Header);
+          bool Ok = F.Code == ErrorCode::Unsupported &&
+                    F.Message == notCanonical("the condition must compare the loop variable "
+                                              "with <, <=, >, >= or !=");
+          std::exit(Ok ? 0 : 1);
+        },
+        ::testing::ExitedWithCode(0), "")
+        << Header;
+  }
+}
+
+TEST(FrontendTest, CombinedConstructNeedsAForLoop) {
+  EXPECT_FAILURE("#pragma acc parallel loop\n"
+                 "while (n > 0) x[--n] = 0;\n",
+                 Strings({"int *x", "int n"}), ErrorCode::InvalidArgument,
+                 "kernel:2:1: '#pragma acc parallel loop' must be followed by a for loop");
+}
+
+//===-- Collapsed nests ---------------------------------------------------------------------===//
+
+TEST(FrontendTest, Collapse2) {
+  std::string Src = "#pragma acc parallel loop collapse(2)\n"
+                    "for (int i = 0; i < n; i++)\n"
+                    "  for (int j = 1; j <= m; j += 2)\n"
+                    "    a[i * m + j] = i + j;\n";
+  KernelInfo K = analyze(Src, {"double *a", "int n", "int m"});
+  ASSERT_EQ(K.Nests.size(), 1u);
+  const ParallelNest &N = K.Nests[0];
+  ASSERT_EQ(N.Loops.size(), 2u);
+  EXPECT_LOOP(N.Loops[0], "i", "0", "n", "1", LT, true);
+  EXPECT_LOOP(N.Loops[1], "j", "1", "m", "2", LE, true);
+  EXPECT_EQ(N.Loops[0].Line, 2u);
+  EXPECT_EQ(N.Loops[1].Line, 3u);
+  EXPECT_EQ(N.Loops[0].ForBegin, Src.find("for (int i"));
+  EXPECT_EQ(N.Loops[1].ForBegin, Src.find("for (int j"));
+  EXPECT_EQ(N.Loops[0].BodyBegin, N.Loops[1].ForBegin);
+  EXPECT_EQ(textOf(K, N.Loops[1].BodyBegin, N.Loops[1].BodyEnd), "a[i * m + j] = i + j;");
+  EXPECT_EQ(N.Loops[0].BodyEnd, N.Loops[1].BodyEnd);
+  EXPECT_EQ(N.Dir.Kind, DirectiveKind::ParallelLoop);
+  ASSERT_NE(N.Dir.find(ClauseKind::Collapse), nullptr);
+}
+
+TEST(FrontendTest, Collapse3WithBraces) {
+  std::string Src = "#pragma acc parallel loop collapse(3) present(a)\n"
+                    "for (int i = 0; i < n; i++) {\n"
+                    "  for (int j = n; j > 0; j--) {\n"
+                    "    for (int k = 0; k < n; k += 4)\n"
+                    "      a[(i * n + j - 1) * n + k] = 1;\n"
+                    "  }\n"
+                    "}\n";
+  KernelInfo K = analyze(Src, {"float *a", "int n"});
+  ASSERT_EQ(K.Nests.size(), 1u);
+  const ParallelNest &N = K.Nests[0];
+  ASSERT_EQ(N.Loops.size(), 3u);
+  EXPECT_LOOP(N.Loops[0], "i", "0", "n", "1", LT, true);
+  EXPECT_LOOP(N.Loops[1], "j", "n", "0", "1", GT, false);
+  EXPECT_LOOP(N.Loops[2], "k", "0", "n", "4", LT, true);
+  EXPECT_EQ(textOf(K, N.Loops[2].BodyBegin, N.Loops[2].BodyEnd), "a[(i * n + j - 1) * n + k] = 1;");
+  EXPECT_EQ(textOf(K, N.Loops[1].BodyBegin, N.Loops[1].BodyEnd),
+            "{\n    for (int k = 0; k < n; k += 4)\n      a[(i * n + j - 1) * n + k] = 1;\n  }");
+}
+
+TEST(FrontendTest, CollapseInsideARegion) {
+  KernelInfo K = analyze("#pragma acc parallel\n"
+                         "{\n"
+                         "#pragma acc loop collapse(2)\n"
+                         "  for (int i = 0; i < n; i++)\n"
+                         "    for (int j = 0; j < n; j++)\n"
+                         "      a[i * n + j] = 0;\n"
+                         "}\n",
+                         {"float *a", "int n"});
+  ASSERT_EQ(K.Nests.size(), 1u);
+  EXPECT_EQ(K.Nests[0].Loops.size(), 2u);
+  EXPECT_EQ(K.Nests[0].Dir.Kind, DirectiveKind::Loop);
+}
+
+TEST(FrontendTest, CollapseNeedsRectangularLoops) {
+  EXPECT_FAILURE("#pragma acc parallel loop collapse(2)\n"
+                 "for (int i = 0; i < n; i++)\n"
+                 "  for (int j = i; j < n; j++)\n"
+                 "    a[i * n + j] = 0;\n",
+                 Strings({"float *a", "int n"}), ErrorCode::Unsupported,
+                 "kernel:3:3: the bounds of a collapsed loop use the outer loop variable 'i': "
+                 "collapse needs rectangular loops");
+  EXPECT_FAILURE("#pragma acc parallel loop collapse(3)\n"
+                 "for (int i = 0; i < n; i++)\n"
+                 "  for (int j = 0; j < n; j++)\n"
+                 "    for (int k = 0; k < j; k++)\n"
+                 "      a[i * n + j + k] = 0;\n",
+                 Strings({"float *a", "int n"}), ErrorCode::Unsupported,
+                 "kernel:4:5: the bounds of a collapsed loop use the outer loop variable 'j': "
+                 "collapse needs rectangular loops");
+}
+
+TEST(FrontendTest, CollapseStepMayNotUseAnOuterVariable) {
+  // The step is a bound too: with it depending on i the nest is not rectangular.
+  EXPECT_FAILURE("#pragma acc parallel loop collapse(2)\n"
+                 "for (int i = 0; i < n; i++)\n"
+                 "  for (int j = 0; j < n; j += i + 1)\n"
+                 "    a[i * n + j] = 0;\n",
+                 Strings({"float *a", "int n"}), ErrorCode::Unsupported,
+                 "kernel:3:3: the bounds of a collapsed loop use the outer loop variable 'i': "
+                 "collapse needs rectangular loops");
+}
+
+TEST(FrontendTest, CollapseNeedsPerfectlyNestedLoops) {
+  EXPECT_FAILURE("#pragma acc parallel loop collapse(2)\n"
+                 "for (int i = 0; i < n; i++) {\n"
+                 "  a[i] = 0;\n"
+                 "  for (int j = 0; j < n; j++) a[i] += 1;\n"
+                 "}\n",
+                 Strings({"float *a", "int n"}), ErrorCode::InvalidArgument,
+                 "kernel:2:1: collapse(2) needs 2 perfectly nested loops");
+  EXPECT_FAILURE("#pragma acc parallel loop collapse(3)\n"
+                 "for (int i = 0; i < n; i++)\n"
+                 "  for (int j = 0; j < n; j++)\n"
+                 "    a[i * n + j] = 0;\n",
+                 Strings({"float *a", "int n"}), ErrorCode::InvalidArgument,
+                 "kernel:2:1: collapse(3) needs 3 perfectly nested loops");
+}
+
+//===-- break and return --------------------------------------------------------------------===//
+
+TEST(FrontendTest, BreakLeavingAParallelLoop) {
+  EXPECT_FAILURE("#pragma acc parallel loop\n"
+                 "for (int i = 0; i < n; i++) {\n"
+                 "  if (x[i] < 0)\n"
+                 "    break;\n"
+                 "  x[i] = 1;\n"
+                 "}\n",
+                 Strings({"int *x", "int n"}), ErrorCode::InvalidArgument,
+                 "kernel:4:5: 'break' cannot leave a parallel loop (OpenACC forbids it)");
+  EXPECT_FAILURE("#pragma acc parallel\n"
+                 "{\n"
+                 "#pragma acc loop\n"
+                 "  for (int i = 0; i < n; i++) { x[i] = 1; break; }\n"
+                 "}\n",
+                 Strings({"int *x", "int n"}), ErrorCode::InvalidArgument,
+                 "kernel:4:43: 'break' cannot leave a parallel loop (OpenACC forbids it)");
+  // In the innermost loop of a collapsed nest.
+  EXPECT_FAILURE("#pragma acc parallel loop collapse(2)\n"
+                 "for (int i = 0; i < n; i++)\n"
+                 "  for (int j = 0; j < n; j++) { if (j == i) break; x[i] = j; }\n",
+                 Strings({"int *x", "int n"}), ErrorCode::InvalidArgument,
+                 "kernel:3:45: 'break' cannot leave a parallel loop (OpenACC forbids it)");
+}
+
+TEST(FrontendTest, BreakOfAnInnerLoopOrSwitchIsAllowed) {
+  KernelInfo K = analyze("#pragma acc parallel loop\n"
+                         "for (int i = 0; i < n; i++) {\n"
+                         "  for (int j = 0; j < n; j++) if (j > i) break;\n"
+                         "  switch (x[i]) { case 0: x[i] = 1; break; default: break; }\n"
+                         "  while (x[i] > 10) { x[i] /= 2; if (x[i] == 7) break; }\n"
+                         "  do { x[i]++; if (x[i] > 3) break; } while (1);\n"
+                         "  if (x[i] == 2) continue;\n"
+                         "}\n",
+                         {"int *x", "int n"});
+  ASSERT_EQ(K.Nests.size(), 1u);
+  EXPECT_FALSE(K.Serial);
+}
+
+TEST(FrontendTest, ReturnInRegion) {
+  EXPECT_FAILURE("#pragma acc parallel\n"
+                 "{\n"
+                 "  if (n < 0) return;\n"
+                 "#pragma acc loop\n"
+                 "  for (int i = 0; i < n; i++) x[i] = 0;\n"
+                 "}\n",
+                 Strings({"int *x", "int n"}), ErrorCode::InvalidArgument,
+                 "kernel:3:14: a compute construct cannot be left with return or goto");
+  EXPECT_FAILURE("#pragma acc parallel loop\n"
+                 "for (int i = 0; i < n; i++) {\n"
+                 "  if (x[i]) return;\n"
+                 "  x[i] = 1;\n"
+                 "}\n",
+                 Strings({"int *x", "int n"}), ErrorCode::InvalidArgument,
+                 "kernel:3:13: a compute construct cannot be left with return or goto");
+}
+
+//===-- Regions: execution modes ------------------------------------------------------------===//
+
+TEST(FrontendTest, KernelsRegionStatementModes) {
+  std::string Src = "#pragma acc kernels\n"
+                    "{\n"
+                    "  int h = n / 2;\n"
+                    "  x[0] = h;\n"
+                    "#pragma acc loop\n"
+                    "  for (int i = 1; i < n; i++) x[i] = i;\n"
+                    "  s = h + 1;\n"
+                    "#pragma acc loop seq\n"
+                    "  for (int i = 0; i < n; i++) x[i] += s;\n"
+                    "#pragma acc loop independent\n"
+                    "  for (int i = 0; i < h; i++) y[i] = x[i];\n"
+                    "  {\n"
+                    "    int t = h;\n"
+                    "    t++;\n"
+                    "  }\n"
+                    "}\n";
+  KernelInfo K = analyze(Src, {"double *x", "double *y", "int n", "int s"});
+  EXPECT_FALSE(K.Serial);
+  EXPECT_TRUE(K.BodyIsCompound);
+  EXPECT_EQ(K.Construct.Kind, DirectiveKind::Kernels);
+  EXPECT_EQ(K.BodyBegin, Src.find("{"));
+  EXPECT_EQ(K.BodyEnd, Src.size() - 1);
+  ASSERT_EQ(K.Stmts.size(), 7u);
+  using M = RegionStmt::Mode;
+  const std::pair<M, const char *> Expected[] = {
+      {M::Redundant, "int h = n / 2;"},
+      {M::Master, "x[0] = h;"},
+      {M::Shared, "for (int i = 1; i < n; i++) x[i] = i;"},
+      {M::Redundant, "s = h + 1;"},
+      {M::Master, "for (int i = 0; i < n; i++) x[i] += s;"},
+      {M::Shared, "for (int i = 0; i < h; i++) y[i] = x[i];"},
+      {M::Redundant, "{\n    int t = h;\n    t++;\n  }"},
+  };
+  for (size_t I = 0; I < 7; ++I) {
+    EXPECT_EQ(K.Stmts[I].ExecMode, Expected[I].first) << "statement " << I;
+    EXPECT_EQ(textOf(K, K.Stmts[I].Begin, K.Stmts[I].End), Expected[I].second);
+  }
+  EXPECT_EQ(K.Stmts[2].Nest, 0);
+  EXPECT_EQ(K.Stmts[5].Nest, 1);
+  EXPECT_EQ(K.Stmts[0].Nest, -1);
+  EXPECT_EQ(K.Stmts[1].Nest, -1);
+  EXPECT_EQ(K.Stmts[4].Nest, -1);
+  ASSERT_EQ(K.Nests.size(), 2u);
+  EXPECT_EQ(K.Nests[0].Loops[0].Lower, "1");
+  EXPECT_EQ(K.Nests[1].Loops[0].Upper, "h");
+}
+
+TEST(FrontendTest, RegionWithoutBracesIsOneStatement) {
+  KernelInfo K = analyze("#pragma acc parallel\n"
+                         "x[0] = n;\n",
+                         {"int *x", "int n"});
+  EXPECT_FALSE(K.BodyIsCompound);
+  ASSERT_EQ(K.Stmts.size(), 1u);
+  EXPECT_EQ(K.Stmts[0].ExecMode, RegionStmt::Mode::Master);
+  EXPECT_EQ(textOf(K, K.Stmts[0].Begin, K.Stmts[0].End), "x[0] = n;");
+}
+
+TEST(FrontendTest, StatementWritingMemoryAndRegionScalarsFallsBackToSerial) {
+  KernelInfo K = analyze("#pragma acc parallel\n"
+                         "{\n"
+                         "  s = x[0] = 1;\n"
+                         "#pragma acc loop\n"
+                         "  for (int i = 0; i < n; i++) x[i] = s;\n"
+                         "}\n",
+                         {"int *x", "int n", "int s"});
+  EXPECT_TRUE(K.Serial);
+  EXPECT_EQ(K.SerialReason, "the statement at kernel:3 outside the parallel loops writes both "
+                            "memory and region variables");
+  EXPECT_TRUE(K.Nests.empty());
+  ASSERT_EQ(K.Stmts.size(), 1u);
+  EXPECT_EQ(K.Stmts[0].ExecMode, RegionStmt::Mode::Master);
+  EXPECT_EQ(K.Stmts[0].Begin, K.BodyBegin);
+  EXPECT_EQ(K.Stmts[0].End, K.BodyEnd);
+  EXPECT_EQ(K.Stmts[0].Nest, -1);
+}
+
+TEST(FrontendTest, DeclarationWritingMemoryFallsBackToSerial) {
+  KernelInfo K = analyze("#pragma acc parallel\n"
+                         "{\n"
+                         "\n"
+                         "  int v = (x[0] = 2);\n"
+                         "#pragma acc loop\n"
+                         "  for (int i = 0; i < n; i++) x[i] = v;\n"
+                         "}\n",
+                         {"int *x", "int n"});
+  EXPECT_TRUE(K.Serial);
+  EXPECT_EQ(K.SerialReason, "the statement at kernel:4 outside the parallel loops writes both "
+                            "memory and region variables");
+}
+
+TEST(FrontendTest, SerialConstruct) {
+  std::string Src = "#pragma acc serial\n"
+                    "{\n"
+                    "  for (int i = 0; i < n; i++) x[i] = i;\n"
+                    "}\n";
+  KernelInfo K = analyze(Src, {"int *x", "int n"});
+  EXPECT_TRUE(K.Serial);
+  EXPECT_EQ(K.SerialReason, "");
+  EXPECT_EQ(K.Construct.Kind, DirectiveKind::Serial);
+  EXPECT_TRUE(K.Nests.empty());
+  ASSERT_EQ(K.Stmts.size(), 1u);
+  EXPECT_EQ(K.Stmts[0].ExecMode, RegionStmt::Mode::Master);
+  EXPECT_EQ(K.Stmts[0].Begin, K.BodyBegin);
+  EXPECT_EQ(K.Stmts[0].End, K.BodyEnd);
+  EXPECT_EQ(textOf(K, K.BodyBegin, K.BodyEnd), Src.substr(19, Src.size() - 20));
+}
+
+TEST(FrontendTest, SerialLoopConstruct) {
+  KernelInfo K = analyze("#pragma acc serial loop\n"
+                         "for (int i = 0; i < n; i++) x[i] = i;\n",
+                         {"int *x", "int n"});
+  EXPECT_TRUE(K.Serial);
+  EXPECT_EQ(K.Construct.Kind, DirectiveKind::SerialLoop);
+  EXPECT_TRUE(K.Nests.empty());
+  ASSERT_EQ(K.Stmts.size(), 1u);
+  EXPECT_EQ(K.Stmts[0].ExecMode, RegionStmt::Mode::Master);
+}
+
+TEST(FrontendTest, ParallelLoopSeqOrAutoRunsSerially) {
+  for (const char *Clause : {"seq", "auto"}) {
+    KernelInfo K = analyze(std::string("#pragma acc parallel loop ") + Clause +
+                               "\nfor (int i = 0; i < n; i++) x[i] = i;\n",
+                           {"int *x", "int n"});
+    EXPECT_TRUE(K.Serial) << Clause;
+    EXPECT_EQ(K.SerialReason, "the loop is marked seq or auto") << Clause;
+    EXPECT_TRUE(K.Nests.empty()) << Clause;
+    ASSERT_EQ(K.Stmts.size(), 1u);
+    EXPECT_EQ(K.Stmts[0].ExecMode, RegionStmt::Mode::Master);
+  }
+}
+
+TEST(FrontendTest, ConstructMustBeFollowedByOneStatement) {
+  EXPECT_FAILURE("#pragma acc parallel loop\n"
+                 "for (int i = 0; i < n; i++) x[i] = 0;\n"
+                 "x[0] = 1;\n",
+                 Strings({"int *x", "int n"}), ErrorCode::InvalidArgument,
+                 "kernel:3:1: the compute construct must be followed by exactly one statement; "
+                 "put the statements in a { } block");
+}
+
+TEST(FrontendTest, LoopDirectiveMustBeFollowedByAForLoop) {
+  EXPECT_FAILURE("#pragma acc parallel\n"
+                 "{\n"
+                 "#pragma acc loop\n"
+                 "  x[0] = n;\n"
+                 "}\n",
+                 Strings({"int *x", "int n"}), ErrorCode::InvalidArgument,
+                 "kernel:3: '#pragma acc loop' must be followed by a for loop");
+}
+
+TEST(FrontendTest, DirectivesAroundTheConstruct) {
+  EXPECT_FAILURE("#pragma acc data copy(x)\n"
+                 "#pragma acc parallel loop\n"
+                 "for (int i = 0; i < n; i++) x[i] = 0;\n",
+                 Strings({"int *x", "int n"}), ErrorCode::Unsupported,
+                 "kernel:1: '#pragma acc data copy(x)' before the compute construct: only "
+                 "'routine' may appear there");
+  EXPECT_FAILURE("#pragma acc parallel\n"
+                 "{\n"
+                 "#pragma acc update host(x[0:n])\n"
+                 "  x[0] = n;\n"
+                 "}\n",
+                 Strings({"int *x", "int n"}), ErrorCode::InvalidArgument,
+                 "kernel:3: '#pragma acc update host(x[0:n])' is not allowed inside a compute "
+                 "construct");
+  // A routine before the construct is fine.
+  KernelInfo K = analyze("#pragma acc routine seq\n"
+                         "static int twice(int v) { return 2 * v; }\n"
+                         "#pragma acc parallel loop\n"
+                         "for (int i = 0; i < n; i++) x[i] = twice(i);\n",
+                         {"int *x", "int n"});
+  EXPECT_EQ(K.ConstructLine, 3u);
+  EXPECT_EQ(K.ConstructOffset, K.Source.find("#pragma acc parallel"));
+  EXPECT_EQ(K.Nests.size(), 1u);
+}
+
+TEST(FrontendTest, AsyncAndWaitClauses) {
+  KernelInfo K = analyze("#pragma acc parallel loop async(1) wait\n"
+                         "for (int i = 0; i < n; i++) x[i] = 0;\n",
+                         {"int *x", "int n"});
+  EXPECT_TRUE(K.Async);
+  EXPECT_TRUE(K.Wait);
+  K = analyze("#pragma acc parallel loop async\n"
+              "for (int i = 0; i < n; i++) x[i] = 0;\n",
+              {"int *x", "int n"});
+  EXPECT_TRUE(K.Async);
+  EXPECT_FALSE(K.Wait);
+  K = analyze("#pragma acc parallel loop\n"
+              "for (int i = 0; i < n; i++) x[i] = 0;\n",
+              {"int *x", "int n"});
+  EXPECT_FALSE(K.Async);
+  EXPECT_FALSE(K.Wait);
+}
+
+//===-- Reductions --------------------------------------------------------------------------===//
+
+void expectReduction(const ReductionVar &R, const char *Name, ReductionOp Op, ScalarType T,
+                     unsigned Arg, unsigned Slot) {
+  EXPECT_EQ(R.Name, Name);
+  EXPECT_EQ(R.Op, Op) << Name;
+  EXPECT_EQ(R.Type, T) << Name;
+  EXPECT_EQ(R.Arg, Arg) << Name;
+  EXPECT_EQ(R.Slot, Slot) << Name;
+}
+
+TEST(FrontendTest, ReductionsOfTheConstruct) {
+  KernelInfo K = analyze("#pragma acc parallel loop reduction(+:s) reduction(max:m)\n"
+                         "for (int i = 0; i < n; i++) { s += x[i]; if (x[i] > m) m = x[i]; }\n",
+                         {"const double *x", "int n", "double s", "float m"});
+  ASSERT_EQ(K.Reductions.size(), 2u);
+  expectReduction(K.Reductions[0], "s", ReductionOp::Add, ScalarType::F64, 2, 0);
+  expectReduction(K.Reductions[1], "m", ReductionOp::Max, ScalarType::F32, 3, 1);
+}
+
+TEST(FrontendTest, ReductionListAndEveryOperator) {
+  KernelInfo K = analyze("#pragma acc parallel loop reduction(+:a, b) reduction(*:c) "
+                         "reduction(min:d) reduction(&:e) reduction(|:f) reduction(^:g) "
+                         "reduction(&&:h) reduction(||:k)\n"
+                         "for (int i = 0; i < n; i++) {\n"
+                         "  a += i; b += 1; c *= 2; d = i < d ? i : d;\n"
+                         "  e &= i; f |= i; g ^= i; h = h && i; k = k || i;\n"
+                         "}\n",
+                         {"int n", "long a", "short b", "double c", "int d", "unsigned e",
+                          "unsigned char f", "long long g", "int h", "_Bool k"});
+  ASSERT_EQ(K.Reductions.size(), 9u);
+  expectReduction(K.Reductions[0], "a", ReductionOp::Add, ScalarType::I64, 1, 0);
+  expectReduction(K.Reductions[1], "b", ReductionOp::Add, ScalarType::I16, 2, 1);
+  expectReduction(K.Reductions[2], "c", ReductionOp::Mul, ScalarType::F64, 3, 2);
+  expectReduction(K.Reductions[3], "d", ReductionOp::Min, ScalarType::I32, 4, 3);
+  expectReduction(K.Reductions[4], "e", ReductionOp::BitAnd, ScalarType::U32, 5, 4);
+  expectReduction(K.Reductions[5], "f", ReductionOp::BitOr, ScalarType::U8, 6, 5);
+  expectReduction(K.Reductions[6], "g", ReductionOp::BitXor, ScalarType::I64, 7, 6);
+  expectReduction(K.Reductions[7], "h", ReductionOp::LogAnd, ScalarType::I32, 8, 7);
+  expectReduction(K.Reductions[8], "k", ReductionOp::LogOr, ScalarType::Bool, 9, 8);
+}
+
+TEST(FrontendTest, ReductionsOfConstructAndLoopsShareSlots) {
+  KernelInfo K = analyze("#pragma acc parallel reduction(+:s)\n"
+                         "{\n"
+                         "#pragma acc loop reduction(+:s)\n"
+                         "  for (int i = 0; i < n; i++) s += x[i];\n"
+                         "#pragma acc loop reduction(*:p) reduction(|:f)\n"
+                         "  for (int i = 0; i < n; i++) { p *= x[i]; f |= i; }\n"
+                         "#pragma acc loop reduction(+:s)\n"
+                         "  for (int i = 0; i < n; i++) s += 1;\n"
+                         "}\n",
+                         {"const double *x", "int n", "double s", "double p", "unsigned f"});
+  ASSERT_EQ(K.Reductions.size(), 3u);
+  expectReduction(K.Reductions[0], "s", ReductionOp::Add, ScalarType::F64, 2, 0);
+  expectReduction(K.Reductions[1], "p", ReductionOp::Mul, ScalarType::F64, 3, 1);
+  expectReduction(K.Reductions[2], "f", ReductionOp::BitOr, ScalarType::U32, 4, 2);
+  EXPECT_EQ(K.Nests.size(), 3u);
+}
+
+TEST(FrontendTest, ReductionOnlyOnALoop) {
+  KernelInfo K = analyze("#pragma acc parallel\n"
+                         "{\n"
+                         "#pragma acc loop reduction(max:m)\n"
+                         "  for (int i = 0; i < n; i++) m = x[i] > m ? x[i] : m;\n"
+                         "}\n",
+                         {"const int *x", "int n", "int m"});
+  ASSERT_EQ(K.Reductions.size(), 1u);
+  expectReduction(K.Reductions[0], "m", ReductionOp::Max, ScalarType::I32, 2, 0);
+}
+
+TEST(FrontendTest, ReductionOnALoopInASerialRegion) {
+  // As in a parallel region, a loop's reduction variable gets its result back (OpenACC treats a
+  // scalar reduced on a loop of a compute construct as copy).
+  KernelInfo K = analyze("#pragma acc serial\n"
+                         "{\n"
+                         "#pragma acc loop reduction(+:s)\n"
+                         "  for (int i = 0; i < n; i++) s += x[i];\n"
+                         "}\n",
+                         {"const int *x", "int n", "int s"});
+  ASSERT_EQ(K.Reductions.size(), 1u);
+  expectReduction(K.Reductions[0], "s", ReductionOp::Add, ScalarType::I32, 2, 0);
+}
+
+TEST(FrontendTest, ReductionOnASeqLoopInARegion) {
+  KernelInfo K = analyze("#pragma acc kernels\n"
+                         "{\n"
+                         "#pragma acc loop seq reduction(max:m)\n"
+                         "  for (int i = 0; i < n; i++) m = x[i] > m ? x[i] : m;\n"
+                         "}\n",
+                         {"const int *x", "int n", "int m"});
+  ASSERT_EQ(K.Reductions.size(), 1u);
+  expectReduction(K.Reductions[0], "m", ReductionOp::Max, ScalarType::I32, 2, 0);
+}
+
+TEST(FrontendTest, ReductionVariableMustBeAScalarArgument) {
+  auto Msg = [](const char *Name) {
+    return std::string("kernel:1: reduction variable '") + Name +
+           "' must be a scalar argument of the kernel (its result is written back through the "
+           "arg's value pointer)";
+  };
+  EXPECT_FAILURE("#pragma acc parallel loop reduction(+:t)\n"
+                 "for (int i = 0; i < n; i++) x[i] = 0;\n",
+                 Strings({"int *x", "int n"}), ErrorCode::Unsupported, Msg("t"));
+  EXPECT_FAILURE("#pragma acc parallel loop reduction(+:x)\n"
+                 "for (int i = 0; i < n; i++) x[i] = 0;\n",
+                 Strings({"int *x", "int n"}), ErrorCode::Unsupported, Msg("x"));
+  EXPECT_FAILURE("struct P { int v; };\n"
+                 "#pragma acc parallel loop reduction(+:p)\n"
+                 "for (int i = 0; i < n; i++) x[i] = p.v;\n",
+                 Strings({"int *x", "int n", "struct P p"}), ErrorCode::Unsupported,
+                 "kernel:2: reduction variable 'p' must be a scalar argument of the kernel (its "
+                 "result is written back through the arg's value pointer)");
+}
+
+TEST(FrontendTest, BitwiseReductionOnFloatingType) {
+  EXPECT_FAILURE("#pragma acc parallel loop reduction(&:f)\n"
+                 "for (int i = 0; i < n; i++) x[i] = f;\n",
+                 Strings({"float *x", "int n", "float f"}), ErrorCode::InvalidArgument,
+                 "kernel:1: reduction(&:f) needs an integer variable");
+  EXPECT_FAILURE("#pragma acc parallel\n"
+                 "{\n"
+                 "#pragma acc loop reduction(^:d)\n"
+                 "  for (int i = 0; i < n; i++) x[i] = d;\n"
+                 "}\n",
+                 Strings({"double *x", "int n", "double d"}), ErrorCode::InvalidArgument,
+                 "kernel:3: reduction(^:d) needs an integer variable");
+}
+
+TEST(FrontendTest, ConflictingReductionOperators) {
+  EXPECT_FAILURE("#pragma acc parallel reduction(+:s)\n"
+                 "{\n"
+                 "#pragma acc loop reduction(*:s)\n"
+                 "  for (int i = 0; i < n; i++) s *= x[i];\n"
+                 "}\n",
+                 Strings({"const int *x", "int n", "int s"}), ErrorCode::InvalidArgument,
+                 "kernel:3: 's' is reduced with two different operators");
+  EXPECT_FAILURE("#pragma acc parallel loop reduction(+:s) reduction(max:s)\n"
+                 "for (int i = 0; i < n; i++) s += x[i];\n",
+                 Strings({"const int *x", "int n", "int s"}), ErrorCode::InvalidArgument,
+                 "kernel:1: 's' is reduced with two different operators");
+}
+
+TEST(FrontendTest, LongDoubleReduction) {
+  EXPECT_FAILURE("#pragma acc parallel loop reduction(+:s)\n"
+                 "for (int i = 0; i < n; i++) s += i;\n",
+                 Strings({"int n", "long double s"}), ErrorCode::Unsupported,
+                 "kernel:1: long double reductions are not supported");
+}
+
+//===-- private -----------------------------------------------------------------------------===//
+
+TEST(FrontendTest, PrivateScalar) {
+  KernelInfo K = analyze("#pragma acc parallel loop private(t)\n"
+                         "for (int i = 0; i < n; i++) { t = x[i] * 2; x[i] = t + t; }\n",
+                         {"double *x", "int n", "double t"});
+  ASSERT_EQ(K.Nests.size(), 1u);
+  EXPECT_EQ(K.Nests[0].PrivateDecls, Strings({"double t"}));
+}
+
+TEST(FrontendTest, PrivateLocalArrayAndUnusedNames) {
+  KernelInfo K = analyze("#pragma acc parallel\n"
+                         "{\n"
+                         "  double tmp[4];\n"
+                         "  int c;\n"
+                         "#pragma acc loop private(tmp, unused, c)\n"
+                         "  for (int i = 0; i < n; i++) {\n"
+                         "    for (c = 0; c < 4; c++) tmp[c] = x[i] + c;\n"
+                         "    x[i] = tmp[3];\n"
+                         "  }\n"
+                         "}\n",
+                         {"double *x", "int n"});
+  ASSERT_EQ(K.Nests.size(), 1u);
+  EXPECT_EQ(K.Nests[0].PrivateDecls, Strings({"double tmp[4]", "int c"}));
+  EXPECT_EQ(K.Stmts[0].ExecMode, RegionStmt::Mode::Redundant);
+  EXPECT_EQ(K.Stmts[1].ExecMode, RegionStmt::Mode::Redundant);
+  EXPECT_EQ(K.Stmts[2].ExecMode, RegionStmt::Mode::Shared);
+}
+
+TEST(FrontendTest, PrivatePointerArgument) {
+  EXPECT_FAILURE("#pragma acc parallel loop private(p)\n"
+                 "for (int i = 0; i < n; i++) { p[0] = i; x[i] = p[0]; }\n",
+                 Strings({"int *x", "int n", "int *p"}), ErrorCode::Unsupported,
+                 "kernel:2:1: private pointer 'p' is not supported: declare the private array "
+                 "inside the loop");
+}
+
+//===-- Data clauses ------------------------------------------------------------------------===//
+
+TEST(FrontendTest, PresentAndDeviceptrOfArguments) {
+  KernelInfo K = analyze("#pragma acc parallel loop present(x[0:n]) deviceptr(y)\n"
+                         "for (int i = 0; i < n; i++) y[i] = x[i];\n",
+                         {"const int *x", "int *y", "int n"});
+  EXPECT_FALSE(K.Args[0].Deviceptr);
+  EXPECT_TRUE(K.Args[1].Deviceptr);
+  EXPECT_FALSE(K.Args[2].Deviceptr);
+}
+
+TEST(FrontendTest, DataClauseOfANonArgument) {
+  EXPECT_FAILURE("#pragma acc parallel loop present(x, z)\n"
+                 "for (int i = 0; i < n; i++) x[i] = 0;\n",
+                 Strings({"int *x", "int n"}), ErrorCode::InvalidArgument,
+                 "kernel:1: 'z' in clause 'present' is not an argument of the kernel");
+  EXPECT_FAILURE("#pragma acc parallel loop deviceptr(q)\n"
+                 "for (int i = 0; i < n; i++) x[i] = 0;\n",
+                 Strings({"int *x", "int n"}), ErrorCode::InvalidArgument,
+                 "kernel:1: 'q' in clause 'deviceptr' is not an argument of the kernel");
+  EXPECT_FAILURE("#pragma acc parallel loop present(w[0:n])\n"
+                 "for (int i = 0; i < n; i++) x[i] = 0;\n",
+                 Strings({"int *x", "int n"}), ErrorCode::InvalidArgument,
+                 "kernel:1: 'w' in clause 'present' is not an argument of the kernel");
+}
+
+TEST(FrontendTest, DeviceptrOfAScalar) {
+  EXPECT_FAILURE("#pragma acc parallel loop deviceptr(n)\n"
+                 "for (int i = 0; i < n; i++) x[i] = 0;\n",
+                 Strings({"int *x", "int n"}), ErrorCode::InvalidArgument,
+                 "kernel:1: 'n' in clause 'deviceptr' is not a pointer");
+}
+
+TEST(FrontendTest, UnsupportedConstructClauses) {
+  const std::string Map = "map the data before the push (jacc_copyin, jacc_create, ...) and use "
+                          "'present'; jacc-translate does this for OpenACC programs";
+  struct Case {
+    const char *Clause, *Name;
+    std::string Fix;
+  } Cases[] = {
+      {"copyin(x)", "copyin", Map},
+      {"pcopyin(x)", "pcopyin", Map},
+      {"copy(x)", "copy", Map},
+      {"copyout(x[0:n])", "copyout", Map},
+      {"create(x)", "create", Map},
+      {"no_create(x)", "no_create", Map},
+      {"attach(x)", "attach", Map},
+      {"if(n > 10)", "if", "test the condition on the host before the push"},
+      {"self", "self", "test the condition on the host before the push"},
+      {"tile(4)", "tile", "remove it"},
+      {"device_type(nvidia)", "device_type", "remove it"},
+  };
+  for (const Case &C : Cases) {
+    std::string Dir = std::string("parallel loop ") + C.Clause;
+    Failure F = failureOf("#pragma acc " + Dir + "\nfor (int i = 0; i < n; i++) x[i] = 0;\n",
+                          {"int *x", "int n"});
+    EXPECT_EQ(static_cast<int>(F.Code), static_cast<int>(ErrorCode::Unsupported)) << F.Message;
+    EXPECT_EQ(F.Message, "kernel:1: clause '" + std::string(C.Name) + "' of '#pragma acc " + Dir +
+                             "' is not supported in a pushed kernel: " + C.Fix);
+  }
+}
+
+TEST(FrontendTest, UnsupportedLoopClauses) {
+  EXPECT_FAILURE("#pragma acc parallel\n"
+                 "{\n"
+                 "#pragma acc loop tile(2, 2)\n"
+                 "  for (int i = 0; i < n; i++)\n"
+                 "    for (int j = 0; j < n; j++) x[i * n + j] = 0;\n"
+                 "}\n",
+                 Strings({"int *x", "int n"}), ErrorCode::Unsupported,
+                 "kernel:3: clause 'tile' of '#pragma acc loop tile(2, 2)' is not supported: "
+                 "remove it");
+}
+
+//===-- Arguments ---------------------------------------------------------------------------===//
+
+TEST(FrontendTest, UnusedArgument) {
+  EXPECT_FAILURE("#pragma acc parallel loop\n"
+                 "for (int i = 0; i < n; i++) x[i] = 0;\n",
+                 Strings({"int *x", "int n", "double unused"}), ErrorCode::InvalidArgument,
+                 "argument 3 ('double unused') is not used by the kernel: remove it from the "
+                 "args");
+  EXPECT_FAILURE("#pragma acc parallel loop\n"
+                 "for (int i = 0; i < n; i++) x[i] = 0;\n",
+                 Strings({"float *y", "int *x", "int n"}), ErrorCode::InvalidArgument,
+                 "argument 1 ('float *y') is not used by the kernel: remove it from the args");
+}
+
+TEST(FrontendTest, ArgumentWithoutName) {
+  EXPECT_FAILURE("#pragma acc parallel loop\n"
+                 "for (int i = 0; i < n; i++) x[i] = 0;\n",
+                 Strings({"int *x", "int n", "double"}), ErrorCode::InvalidArgument,
+                 "argument 3 ('double') declares no name: write it as the kernel names it, e.g. "
+                 "'int n'");
+}
+
+TEST(FrontendTest, DuplicateArgumentName) {
+  Failure F = failureOf("#pragma acc parallel loop\n"
+                        "for (int i = 0; i < n; i++) x[i] = 0;\n",
+                        {"int *x", "int n", "int n"});
+  EXPECT_EQ(static_cast<int>(F.Code), static_cast<int>(ErrorCode::Compile)) << F.Message;
+  // clang's diagnostic, located at the second declaration.
+  EXPECT_NE(F.Message.find("arg 3:1:5: error: redefinition of parameter 'n'"), std::string::npos)
+      << F.Message;
+}
+
+TEST(FrontendTest, PointerToPointerArgument) {
+  EXPECT_FAILURE("#pragma acc parallel loop\n"
+                 "for (int i = 0; i < n; i++) a[i][0] = 0;\n",
+                 Strings({"double **a", "int n"}), ErrorCode::Unsupported,
+                 "argument 1 ('double **a'): pointers to pointers cannot be translated to device "
+                 "copies; pass each array as its own argument");
+}
+
+TEST(FrontendTest, FunctionPointerArgument) {
+  EXPECT_FAILURE("#pragma acc parallel loop\n"
+                 "for (int i = 0; i < n; i++) x[i] = f(i);\n",
+                 Strings({"int *x", "int n", "int (*f)(int)"}), ErrorCode::Unsupported,
+                 "argument 3 ('int (*f)(int)'): function pointers are not supported");
+}
+
+TEST(FrontendTest, PointerArguments) {
+  KernelInfo K =
+      analyze("#pragma acc parallel loop\n"
+              "for (int i = 0; i < n; i++) {\n"
+              "  x[i] = b[i][0] + c[i] + ((char *)v)[i] + (s != 0);\n"
+              "}\n",
+              {"int *x", "double (*b)[8]", "short c[10]", "void *v", "struct S *s", "int n"});
+  ASSERT_EQ(K.Args.size(), 6u);
+  for (unsigned I = 0; I < 5; ++I) {
+    EXPECT_EQ(K.Args[I].ArgKind, ArgInfo::Kind::Pointer) << I;
+    EXPECT_EQ(K.Args[I].Size, 8u) << I;
+    EXPECT_EQ(K.Args[I].Align, 8u) << I;
+    EXPECT_EQ(K.Args[I].Param, I + 1) << I;
+  }
+  EXPECT_EQ(K.Args[0].PointeeSize, 4u);
+  EXPECT_EQ(K.Args[1].PointeeSize, 64u); // a row of 8 doubles
+  EXPECT_EQ(K.Args[2].PointeeSize, 2u);  // an array parameter is a pointer
+  EXPECT_EQ(K.Args[3].PointeeSize, 1u);  // void: unknown
+  EXPECT_EQ(K.Args[4].PointeeSize, 1u);  // incomplete struct: unknown
+}
+
+TEST(FrontendTest, StructAndUnionByValueAreAggregates) {
+  KernelInfo K = analyze("struct P { double x, y; };\n"
+                         "union U { int i; float f; };\n"
+                         "typedef struct { int k; char c; } S;\n"
+                         "#pragma acc parallel loop\n"
+                         "for (int i = 0; i < n; i++) a[i] = p.x * i + p.y + u.i + s.k;\n",
+                         {"double *a", "int n", "struct P p", "union U u", "S s"});
+  ASSERT_EQ(K.Args.size(), 5u);
+  for (unsigned I : {2u, 3u, 4u})
+    EXPECT_EQ(K.Args[I].ArgKind, ArgInfo::Kind::Aggregate) << I;
+  EXPECT_EQ(K.Args[2].Size, 16u);
+  EXPECT_EQ(K.Args[2].Align, 8u);
+  EXPECT_EQ(K.Args[3].Size, 4u);
+  EXPECT_EQ(K.Args[3].Align, 4u);
+  EXPECT_EQ(K.Args[4].Size, 8u);
+  EXPECT_EQ(K.Args[4].Align, 4u);
+  // Aggregates have no '*': they go with the scalars, before the pointers.
+  EXPECT_EQ(K.Args[1].Param, 0u);
+  EXPECT_EQ(K.Args[2].Param, 1u);
+  EXPECT_EQ(K.Args[3].Param, 2u);
+  EXPECT_EQ(K.Args[4].Param, 3u);
+  EXPECT_EQ(K.Args[0].Param, 4u);
+}
+
+TEST(FrontendTest, EveryScalarTypeMapping) {
+  struct Case {
+    const char *Decl;
+    ScalarType Type;
+    uint64_t Size, Align;
+  } Cases[] = {
+      {"_Bool b", ScalarType::Bool, 1, 1},
+      {"char c", ScalarType::I8, 1, 1},
+      {"signed char sc", ScalarType::I8, 1, 1},
+      {"unsigned char uc", ScalarType::U8, 1, 1},
+      {"short s", ScalarType::I16, 2, 2},
+      {"unsigned short us", ScalarType::U16, 2, 2},
+      {"int i", ScalarType::I32, 4, 4},
+      {"unsigned u", ScalarType::U32, 4, 4},
+      {"long l", ScalarType::I64, 8, 8},
+      {"unsigned long ul", ScalarType::U64, 8, 8},
+      {"long long ll", ScalarType::I64, 8, 8},
+      {"unsigned long long ull", ScalarType::U64, 8, 8},
+      {"float f", ScalarType::F32, 4, 4},
+      {"double d", ScalarType::F64, 8, 8},
+      {"long double ld", ScalarType::F80, 16, 16},
+      {"enum E e", ScalarType::U32, 4, 4},  // no negative enumerator: unsigned int
+      {"enum N en", ScalarType::I32, 4, 4}, // a negative enumerator: int
+      {"my_size z", ScalarType::U64, 8, 8}, // a typedef
+      {"const int ci", ScalarType::I32, 4, 4},
+  };
+  Strings Decls = {"double *out"};
+  std::string Sum;
+  for (const Case &C : Cases) {
+    Decls.push_back(C.Decl);
+    llvm::StringRef Name = llvm::StringRef(C.Decl).rsplit(' ').second;
+    Sum += (Sum.empty() ? "" : " + ") + Name.str();
+  }
+  KernelInfo K = analyze("enum E { E0, E1 };\n"
+                         "enum N { NNeg = -1, NPos = 1 };\n"
+                         "typedef unsigned long my_size;\n"
+                         "#pragma acc serial\n"
+                         "out[0] = " +
+                             Sum + ";\n",
+                         Decls);
+  ASSERT_EQ(K.Args.size(), Decls.size());
+  EXPECT_EQ(K.Args[0].ArgKind, ArgInfo::Kind::Pointer);
+  EXPECT_EQ(K.Args[0].Param, Decls.size() - 1);
+  for (size_t I = 0; I < std::size(Cases); ++I) {
+    const ArgInfo &A = K.Args[I + 1];
+    EXPECT_EQ(A.ArgKind, ArgInfo::Kind::Scalar) << Cases[I].Decl;
+    EXPECT_EQ(A.Scalar, Cases[I].Type) << Cases[I].Decl << " is " << scalarTypeName(A.Scalar);
+    EXPECT_EQ(A.Size, Cases[I].Size) << Cases[I].Decl;
+    EXPECT_EQ(A.Align, Cases[I].Align) << Cases[I].Decl;
+    EXPECT_EQ(A.Param, I) << Cases[I].Decl;
+    EXPECT_EQ(A.Position, I + 1) << Cases[I].Decl;
+    EXPECT_EQ(A.Decl, Cases[I].Decl);
+    EXPECT_EQ(A.Name, llvm::StringRef(Cases[I].Decl).rsplit(' ').second.str());
+  }
+}
+
+TEST(FrontendTest, ScalarTypeNames) {
+  EXPECT_STREQ(scalarTypeName(ScalarType::Bool), "_Bool");
+  EXPECT_STREQ(scalarTypeName(ScalarType::I8), "signed char");
+  EXPECT_STREQ(scalarTypeName(ScalarType::U32), "unsigned int");
+  EXPECT_STREQ(scalarTypeName(ScalarType::I64), "long long");
+  EXPECT_STREQ(scalarTypeName(ScalarType::F80), "long double");
+  EXPECT_TRUE(isIntegral(ScalarType::Bool));
+  EXPECT_TRUE(isIntegral(ScalarType::U64));
+  EXPECT_FALSE(isIntegral(ScalarType::F32));
+  EXPECT_FALSE(isIntegral(ScalarType::F64));
+  EXPECT_FALSE(isIntegral(ScalarType::F80));
+}
+
+TEST(FrontendTest, UnsupportedScalarTypes) {
+  EXPECT_FAILURE("#pragma acc serial\n"
+                 "x[0] = __real__ z;\n",
+                 Strings({"double *x", "_Complex double z"}), ErrorCode::Unsupported,
+                 "argument 2 ('_Complex double z'): type '_Complex double' cannot be passed to a "
+                 "kernel");
+  Failure F = failureOf("#pragma acc serial\n"
+                        "x[0] = q;\n",
+                        {"double *x", "__int128 q"});
+  EXPECT_EQ(static_cast<int>(F.Code), static_cast<int>(ErrorCode::Unsupported)) << F.Message;
+  EXPECT_EQ(F.Message.rfind("argument 2 ('__int128 q'): type '", 0), 0u) << F.Message;
+  EXPECT_NE(F.Message.find("' cannot be passed to a kernel"), std::string::npos) << F.Message;
+}
+
+TEST(FrontendTest, VariableLengthArrayPointer) {
+  KernelInfo K = analyze("#pragma acc parallel loop collapse(2)\n"
+                         "for (int i = 0; i < n; i++)\n"
+                         "  for (int j = 0; j < m; j++)\n"
+                         "    a[i][j] = i * j;\n",
+                         {"double (*a)[m]", "int n", "int m"});
+  ASSERT_EQ(K.Args.size(), 3u);
+  EXPECT_EQ(K.Args[0].Name, "a");
+  EXPECT_EQ(K.Args[0].ArgKind, ArgInfo::Kind::Pointer);
+  EXPECT_EQ(K.Args[0].Size, 8u);
+  EXPECT_EQ(K.Args[0].PointeeSize, 1u); // a row of m doubles: not known statically
+  // The scalars come first so that the array bound may use m.
+  EXPECT_EQ(K.Args[1].Param, 0u);
+  EXPECT_EQ(K.Args[2].Param, 1u);
+  EXPECT_EQ(K.Args[0].Param, 2u);
+  ASSERT_EQ(K.Nests.size(), 1u);
+  EXPECT_EQ(K.Nests[0].Loops.size(), 2u);
+}
+
+TEST(FrontendTest, ArgumentUsedOnlyInAnArrayBoundIsUsed) {
+  KernelInfo K = analyze("#pragma acc parallel loop\n"
+                         "for (int i = 0; i < n; i++) a[i][0] = 1;\n",
+                         {"double (*a)[m]", "int n", "int m"});
+  EXPECT_EQ(K.Args.size(), 3u);
+}
+
+TEST(FrontendTest, EmptyArgumentDeclaration) {
+  // KernelSource.h: an empty declaration is an InvalidArgument error, not a parse error.
+  Failure F = failureOf("#pragma acc parallel loop\n"
+                        "for (int i = 0; i < n; i++) x[i] = 0;\n",
+                        {"int *x", "int n", ""});
+  EXPECT_EQ(static_cast<int>(F.Code), static_cast<int>(ErrorCode::InvalidArgument)) << F.Message;
+}
+
+TEST(FrontendTest, WindowsLineEnds) {
+  KernelInfo K = analyze("#pragma acc parallel loop \\\r\n"
+                         "  present(x)\r\n"
+                         "for (int i = 0; i < n; i++)\r\n"
+                         "  x[i] = 0;\r\n",
+                         {"int *x", "int n"});
+  EXPECT_EQ(K.ConstructLine, 1u);
+  ASSERT_EQ(K.Nests.size(), 1u);
+  EXPECT_EQ(K.Nests[0].Loops[0].Line, 3u);
+  EXPECT_EQ(K.Construct.Kind, DirectiveKind::ParallelLoop);
+  EXPECT_TRUE(K.Construct.has(ClauseKind::Present));
+}
+
+//===-- Diagnostics -------------------------------------------------------------------------===//
+
+TEST(FrontendTest, SyntaxErrorNamesKernelLineAndColumn) {
+  Failure F = failureOf("#pragma acc parallel loop\n"
+                        "for (int i = 0; i < n; i++)\n"
+                        "  x[i] = 1 +;\n",
+                        {"int *x", "int n"});
+  EXPECT_EQ(static_cast<int>(F.Code), static_cast<int>(ErrorCode::Compile));
+  EXPECT_EQ(F.Message.rfind("kernel:3:13: error: expected expression", 0), 0u) << F.Message;
+}
+
+TEST(FrontendTest, SyntaxErrorInLeadingDeclarations) {
+  Failure F = failureOf("int ok;\n"
+                        "int bad = ;\n"
+                        "#pragma acc parallel loop\n"
+                        "for (int i = 0; i < n; i++) x[i] = ok;\n",
+                        {"int *x", "int n"});
+  EXPECT_EQ(static_cast<int>(F.Code), static_cast<int>(ErrorCode::Compile));
+  EXPECT_EQ(F.Message.rfind("kernel:2:11: error: expected expression", 0), 0u) << F.Message;
+}
+
+TEST(FrontendTest, SyntaxErrorInAnArgument) {
+  Failure F = failureOf("#pragma acc parallel loop\n"
+                        "for (int i = 0; i < n; i++) x[i] = 0;\n",
+                        {"int *x", "flot n"});
+  EXPECT_EQ(static_cast<int>(F.Code), static_cast<int>(ErrorCode::Compile));
+  EXPECT_EQ(F.Message.rfind("arg 2:1:1: error: unknown type name 'flot'", 0), 0u) << F.Message;
+}
+
+TEST(FrontendTest, ErrorLinesAfterASystemInclude) {
+  KernelInfo K = analyze("#include <math.h>\n"
+                         "#pragma acc parallel loop\n"
+                         "for (int i = 0; i < n; i++) x[i] = sqrt(x[i]);\n",
+                         {"double *x", "int n"});
+  EXPECT_EQ(K.ConstructLine, 2u);
+  ASSERT_EQ(K.Nests.size(), 1u);
+  EXPECT_EQ(K.Nests[0].Loops[0].Line, 3u);
+  Failure F = failureOf("#include <math.h>\n"
+                        "\n"
+                        "#pragma acc parallel loop\n"
+                        "for (int i = 0; i < n; i++)\n"
+                        "  x[i] = sqrt(x[i]) +;\n",
+                        {"double *x", "int n"});
+  EXPECT_EQ(static_cast<int>(F.Code), static_cast<int>(ErrorCode::Compile));
+  EXPECT_EQ(F.Message.rfind("kernel:5:22: error: expected expression", 0), 0u) << F.Message;
+}
+
+TEST(FrontendTest, UndeclaredIdentifierHint) {
+  Failure F = failureOf("#pragma acc parallel loop\n"
+                        "for (int i = 0; i < n; i++) x[i] = k;\n",
+                        {"int *x", "int n"});
+  EXPECT_EQ(static_cast<int>(F.Code), static_cast<int>(ErrorCode::Compile));
+  EXPECT_NE(F.Message.find("kernel:2:36: error: use of undeclared identifier 'k'"),
+            std::string::npos)
+      << F.Message;
+  EXPECT_NE(F.Message.find("(every variable the kernel uses and does not declare must be passed "
+                           "in args)"),
+            std::string::npos)
+      << F.Message;
+}
+
+TEST(FrontendTest, NoComputeConstruct) {
+  EXPECT_FAILURE("x[0] = 1;\n", Strings({"int *x"}), ErrorCode::InvalidArgument,
+                 "the kernel source has no compute construct: it must contain '#pragma acc "
+                 "parallel', 'kernels' or 'serial' followed by one statement");
+}
+
 } // namespace

@@ -1,0 +1,217 @@
+// Tests of the in-memory kernel cache: one compilation per key, distinct keys for distinct
+// declarations and flags, failures not cached, and single-flight compilation under concurrency.
+#include "KernelCache.h"
+
+#include "Error.h"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+using namespace jacc;
+using namespace jacc::jit;
+
+namespace {
+
+using Kernel = std::shared_ptr<const CompiledKernel>;
+
+const char *const Fill = "#pragma acc parallel loop\n"
+                         "for (int i = 0; i < n; i++) x[i] = 1;\n";
+
+/// A successful get(); nullptr (reported) on failure.
+Kernel get(KernelCache &C, llvm::StringRef Src, std::vector<const char *> Decls, unsigned Flags,
+           KernelCache::Outcome &Result) {
+  auto K = C.get(Src, Decls, Flags, Result);
+  if (!K) {
+    ADD_FAILURE() << llvm::toString(K.takeError());
+    return nullptr;
+  }
+  EXPECT_NE(*K, nullptr);
+  return *K;
+}
+
+TEST(KernelCacheTest, CompilesOnceThenHits) {
+  KernelCache C;
+  EXPECT_EQ(C.size(), 0u);
+  KernelCache::Outcome R = KernelCache::Outcome::Hit;
+  Kernel A = get(C, Fill, {"int *x", "int n"}, 0, R);
+  ASSERT_NE(A, nullptr);
+  EXPECT_EQ(R, KernelCache::Outcome::Compiled);
+  EXPECT_EQ(C.size(), 1u);
+  EXPECT_NE(A->Entry, nullptr);
+  EXPECT_EQ(A->Info.Args.size(), 2u);
+  for (int I = 0; I < 3; ++I) {
+    R = KernelCache::Outcome::Compiled;
+    Kernel B = get(C, Fill, {"int *x", "int n"}, 0, R);
+    EXPECT_EQ(R, KernelCache::Outcome::Hit);
+    EXPECT_EQ(B, A); // the very same compiled kernel
+  }
+  EXPECT_EQ(C.size(), 1u);
+}
+
+TEST(KernelCacheTest, KeyIsTheContentNotThePointers) {
+  KernelCache C;
+  KernelCache::Outcome R;
+  std::string Src1 = Fill, Src2 = Fill;
+  std::string D1 = "int *x", D2 = "int *x";
+  Kernel A = get(C, Src1, {D1.c_str(), "int n"}, 0, R);
+  Kernel B = get(C, Src2, {D2.c_str(), "int n"}, 0, R);
+  EXPECT_EQ(R, KernelCache::Outcome::Hit);
+  EXPECT_EQ(A, B);
+}
+
+TEST(KernelCacheTest, DifferentDeclarationsAreDifferentEntries) {
+  KernelCache C;
+  KernelCache::Outcome R;
+  Kernel Int = get(C, Fill, {"int *x", "int n"}, 0, R);
+  EXPECT_EQ(R, KernelCache::Outcome::Compiled);
+  Kernel Double = get(C, Fill, {"double *x", "int n"}, 0, R);
+  EXPECT_EQ(R, KernelCache::Outcome::Compiled);
+  Kernel Long = get(C, Fill, {"int *x", "long n"}, 0, R);
+  EXPECT_EQ(R, KernelCache::Outcome::Compiled);
+  ASSERT_TRUE(Int && Double && Long);
+  EXPECT_NE(Int, Double);
+  EXPECT_NE(Int, Long);
+  EXPECT_EQ(Double->Info.Args[0].PointeeSize, 8u);
+  EXPECT_EQ(Long->Info.Args[1].Scalar, analysis::ScalarType::I64);
+  EXPECT_EQ(C.size(), 3u);
+  // Declarations are not concatenated ambiguously: {"int *x", "int n"} is not {"int *x int n"}.
+  auto Joined = C.get(Fill, {"int *x int n"}, 0, R);
+  EXPECT_FALSE(static_cast<bool>(Joined));
+  llvm::consumeError(Joined.takeError());
+  EXPECT_EQ(C.size(), 3u);
+}
+
+TEST(KernelCacheTest, DifferentSourcesAreDifferentEntries) {
+  KernelCache C;
+  KernelCache::Outcome R;
+  Kernel A = get(C, Fill, {"int *x", "int n"}, 0, R);
+  Kernel B = get(C, std::string(Fill) + "\n", {"int *x", "int n"}, 0, R);
+  EXPECT_EQ(R, KernelCache::Outcome::Compiled);
+  EXPECT_NE(A, B);
+  EXPECT_EQ(C.size(), 2u);
+}
+
+TEST(KernelCacheTest, DifferentFlagsAreDifferentEntries) {
+  KernelCache C;
+  KernelCache::Outcome R;
+  Kernel A = get(C, Fill, {"int *x", "int n"}, 0, R);
+  Kernel B = get(C, Fill, {"int *x", "int n"}, 1, R);
+  EXPECT_EQ(R, KernelCache::Outcome::Compiled);
+  Kernel D = get(C, Fill, {"int *x", "int n"}, 0x100, R);
+  EXPECT_EQ(R, KernelCache::Outcome::Compiled);
+  EXPECT_NE(A, B);
+  EXPECT_NE(B, D);
+  EXPECT_EQ(C.size(), 3u);
+  Kernel B2 = get(C, Fill, {"int *x", "int n"}, 1, R);
+  EXPECT_EQ(R, KernelCache::Outcome::Hit);
+  EXPECT_EQ(B2, B);
+}
+
+TEST(KernelCacheTest, FailuresAreNotCached) {
+  KernelCache C;
+  const char *Bad = "#pragma acc parallel loop\n"
+                    "for (int i = 0; i < n; i++) x[i] = 1 +;\n";
+  std::string First;
+  for (int Round = 0; Round < 2; ++Round) {
+    KernelCache::Outcome R = KernelCache::Outcome::Hit;
+    auto K = C.get(Bad, {"int *x", "int n"}, 0, R);
+    ASSERT_FALSE(static_cast<bool>(K));
+    std::string Msg;
+    EXPECT_EQ(takeError(K.takeError(), Msg), ErrorCode::Compile);
+    EXPECT_NE(Msg.find("kernel:2:39: error: expected expression"), std::string::npos) << Msg;
+    // Compiled (again) each time: nothing was kept.
+    EXPECT_EQ(R, KernelCache::Outcome::Compiled) << "round " << Round;
+    EXPECT_EQ(C.size(), 0u);
+    if (Round == 0)
+      First = Msg;
+    else
+      EXPECT_EQ(Msg, First);
+  }
+  // A good kernel afterwards is unaffected.
+  KernelCache::Outcome R;
+  EXPECT_NE(get(C, Fill, {"int *x", "int n"}, 0, R), nullptr);
+  EXPECT_EQ(C.size(), 1u);
+}
+
+TEST(KernelCacheTest, ClearForgetsEverything) {
+  KernelCache C;
+  KernelCache::Outcome R;
+  Kernel A = get(C, Fill, {"int *x", "int n"}, 0, R);
+  C.clear();
+  EXPECT_EQ(C.size(), 0u);
+  // The kernel handed out stays valid.
+  EXPECT_NE(A->Entry, nullptr);
+  Kernel B = get(C, Fill, {"int *x", "int n"}, 0, R);
+  EXPECT_EQ(R, KernelCache::Outcome::Compiled);
+  ASSERT_NE(B, nullptr);
+  EXPECT_EQ(C.size(), 1u);
+}
+
+/// Run Fn on Threads threads released together.
+template <typename F> void together(unsigned Threads, F Fn) {
+  std::atomic<unsigned> Ready{0};
+  std::vector<std::thread> Pool;
+  for (unsigned T = 0; T < Threads; ++T)
+    Pool.emplace_back([&, T] {
+      Ready.fetch_add(1);
+      while (Ready.load() < Threads)
+        std::this_thread::yield();
+      Fn(T);
+    });
+  for (std::thread &T : Pool)
+    T.join();
+}
+
+TEST(KernelCacheTest, ConcurrentGetsOfANewKeyCompileOnce) {
+  KernelCache C;
+  constexpr unsigned N = 4;
+  std::vector<Kernel> Got(N);
+  std::vector<KernelCache::Outcome> Outcomes(N, KernelCache::Outcome::Hit);
+  std::vector<std::string> Errors(N);
+  together(N, [&](unsigned T) {
+    auto K = C.get("#pragma acc parallel loop\n"
+                   "for (int i = 0; i < n; i++) x[i] = 2 * i;\n",
+                   {"long *x", "int n"}, 7, Outcomes[T]);
+    if (K)
+      Got[T] = *K;
+    else
+      Errors[T] = llvm::toString(K.takeError());
+  });
+  unsigned Compiled = 0;
+  for (unsigned T = 0; T < N; ++T) {
+    EXPECT_EQ(Errors[T], "") << "thread " << T;
+    ASSERT_NE(Got[T], nullptr) << "thread " << T;
+    EXPECT_EQ(Got[T], Got[0]) << "thread " << T;
+    Compiled += Outcomes[T] == KernelCache::Outcome::Compiled;
+  }
+  EXPECT_EQ(Compiled, 1u);
+  EXPECT_EQ(C.size(), 1u);
+}
+
+TEST(KernelCacheTest, ConcurrentGetsOfAFailingKeyAllFail) {
+  KernelCache C;
+  constexpr unsigned N = 4;
+  std::vector<std::string> Errors(N);
+  std::vector<int> Codes(N, 0);
+  together(N, [&](unsigned T) {
+    KernelCache::Outcome R;
+    auto K = C.get("#pragma acc parallel loop\n"
+                   "for (int i = 0; i < n; i++) x[i] = undeclared;\n",
+                   {"int *x", "int n"}, 0, R);
+    if (!K)
+      Codes[T] = static_cast<int>(takeError(K.takeError(), Errors[T]));
+  });
+  for (unsigned T = 0; T < N; ++T) {
+    EXPECT_EQ(Codes[T], static_cast<int>(ErrorCode::Compile)) << "thread " << T;
+    EXPECT_NE(Errors[T].find("use of undeclared identifier 'undeclared'"), std::string::npos)
+        << "thread " << T << ": " << Errors[T];
+  }
+  EXPECT_EQ(C.size(), 0u);
+}
+
+} // namespace
