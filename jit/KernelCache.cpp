@@ -27,9 +27,53 @@ std::string KernelCache::makeKey(llvm::StringRef Source, llvm::ArrayRef<const ch
   return Key;
 }
 
+namespace {
+/// The last kernel this thread got: a push loop asks for the same kernel again and again, and
+/// comparing its text in place is cheaper than building and hashing a key.
+struct LastHit {
+  const void *Cache = nullptr;
+  uint64_t Generation = 0;
+  std::string Key;
+  std::shared_ptr<const CompiledKernel> Kernel;
+};
+thread_local LastHit Last;
+
+bool sameKey(const std::string &Key, llvm::StringRef Source, llvm::ArrayRef<const char *> Decls,
+             unsigned CodeFlags) {
+  llvm::StringRef K(Key);
+  if (!K.startswith(Source))
+    return false;
+  K = K.drop_front(Source.size());
+  for (const char *D : Decls) {
+    if (!K.consume_front(llvm::StringRef("\0", 1)) || !K.consume_front(D))
+      return false;
+  }
+  return K.consume_front(llvm::StringRef("\0", 1)) && K.size() == sizeof CodeFlags &&
+         std::memcmp(K.data(), &CodeFlags, sizeof CodeFlags) == 0;
+}
+} // namespace
+
 llvm::Expected<std::shared_ptr<const CompiledKernel>>
 KernelCache::get(llvm::StringRef Source, llvm::ArrayRef<const char *> Decls, unsigned CodeFlags,
                  Outcome &Result) {
+  if (Last.Cache == this && Last.Generation == Generation.load(std::memory_order_acquire) &&
+      sameKey(Last.Key, Source, Decls, CodeFlags)) {
+    Result = Outcome::Hit;
+    return Last.Kernel;
+  }
+  auto K = getSlow(Source, Decls, CodeFlags, Result);
+  if (K) {
+    Last.Cache = this;
+    Last.Generation = Generation.load(std::memory_order_acquire);
+    Last.Key = makeKey(Source, Decls, CodeFlags);
+    Last.Kernel = *K;
+  }
+  return K;
+}
+
+llvm::Expected<std::shared_ptr<const CompiledKernel>>
+KernelCache::getSlow(llvm::StringRef Source, llvm::ArrayRef<const char *> Decls,
+                     unsigned CodeFlags, Outcome &Result) {
   std::string Key = makeKey(Source, Decls, CodeFlags);
   std::shared_ptr<Slot> S;
   bool Owner = false;
@@ -86,6 +130,7 @@ size_t KernelCache::size() const {
 
 void KernelCache::clear() {
   std::unique_lock<std::shared_mutex> Write(Mutex);
+  Generation.fetch_add(1, std::memory_order_release); // invalidates every thread's last hit
   Slots.clear();
 }
 

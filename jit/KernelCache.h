@@ -7,6 +7,7 @@
 #include <llvm/ADT/ArrayRef.h>
 #include <llvm/ADT/StringRef.h>
 
+#include <atomic>
 #include <condition_variable>
 #include <memory>
 #include <mutex>
@@ -37,10 +38,14 @@ private:
     bool Done = false;
     std::shared_ptr<const CompiledKernel> Kernel;
   };
+  llvm::Expected<std::shared_ptr<const CompiledKernel>>
+  getSlow(llvm::StringRef Source, llvm::ArrayRef<const char *> Decls, unsigned CodeFlags,
+          Outcome &Result);
   static std::string makeKey(llvm::StringRef Source, llvm::ArrayRef<const char *> Decls,
                              unsigned CodeFlags);
 
   mutable std::shared_mutex Mutex;
+  std::atomic<uint64_t> Generation{0};
   std::unordered_map<std::string, std::shared_ptr<Slot>> Slots;
 };
 

@@ -307,7 +307,12 @@ llvm::Error Runtime::push(const char *Source, int NArgs, const jacc_arg *Args, u
     if (auto E = wait())
       return E;
   bool Async = (Flags & JACC_ASYNC) || Info.Async;
-  auto Start = std::chrono::steady_clock::now();
+  // Only the adaptive choice needs the launch's duration.
+  bool Measure = !Async && N > 1 && Info.Split.Enabled && SplitPolicy == SplitMode::Auto &&
+                 !(Flags & (JACC_FORCE_SPLIT | JACC_FORCE_DUPLICATE));
+  std::chrono::steady_clock::time_point Start;
+  if (Measure)
+    Start = std::chrono::steady_clock::now();
 
   // Argument cells per device, pointers translated through the present table; the split entry
   // takes two more cells per split array (its mapping relative to the pointer, in bytes).
@@ -315,10 +320,10 @@ llvm::Error Runtime::push(const char *Source, int NArgs, const jacc_arg *Args, u
   const auto &SplitArrays = Info.Split.Plan.Arrays;
   unsigned NCells = NParams + (UseSplit ? 2 * SplitArrays.size() : 0);
   std::vector<std::vector<uint64_t>> Cells(N, std::vector<uint64_t>(2 * NCells, 0));
-  auto Aggregates = std::make_shared<std::vector<std::vector<char>>>(NParams);
-  std::vector<Mapping *> Used;
-  std::vector<Mapping *> ArgMapping(Info.Args.size(), nullptr);
-  std::vector<void *> ArgHost(Info.Args.size(), nullptr);
+  std::shared_ptr<std::vector<std::vector<char>>> Aggregates;
+  llvm::SmallVector<Mapping *, 8> Used;
+  llvm::SmallVector<Mapping *, 16> ArgMapping(Info.Args.size(), nullptr);
+  llvm::SmallVector<void *, 16> ArgHost(Info.Args.size(), nullptr);
   std::unique_lock<std::mutex> TL(Table.mutex());
   for (const ArgInfo &A : Info.Args) {
     const void *Value = Args[A.Position].value;
@@ -328,6 +333,8 @@ llvm::Error Runtime::push(const char *Source, int NArgs, const jacc_arg *Args, u
         std::memcpy(&Cells[D][2 * A.Param], Value, A.Size);
       break;
     case ArgInfo::Kind::Aggregate:
+      if (!Aggregates)
+        Aggregates = std::make_shared<std::vector<std::vector<char>>>(NParams);
       (*Aggregates)[A.Param].assign(static_cast<const char *>(Value),
                                     static_cast<const char *>(Value) + A.Size);
       break;
@@ -413,7 +420,7 @@ llvm::Error Runtime::push(const char *Source, int NArgs, const jacc_arg *Args, u
     }
   };
 
-  std::vector<std::shared_ptr<HostKernelLaunch>> Launches;
+  llvm::SmallVector<std::shared_ptr<HostKernelLaunch>, 4> Launches;
   for (unsigned D = 0; D < N; ++D)
     Launches.push_back(std::make_shared<HostKernelLaunch>(K, std::move(Cells[D]), Aggregates,
                                                           Devices[D]->computeUnits()));
@@ -448,7 +455,7 @@ llvm::Error Runtime::push(const char *Source, int NArgs, const jacc_arg *Args, u
   }
   TL.unlock();
   // Other devices run on their own threads while this thread runs device 0's part.
-  std::vector<uint64_t> Tickets(N, 0);
+  llvm::SmallVector<uint64_t, 4> Tickets(N, 0);
   for (unsigned D = 1; D < N; ++D) {
     auto Ticket = Devices[D]->launch(Launches[D], /*Async=*/true);
     if (!Ticket)
@@ -464,7 +471,7 @@ llvm::Error Runtime::push(const char *Source, int NArgs, const jacc_arg *Args, u
   if (Group)
     if (auto E = Group->takeError())
       return E;
-  if (N > 1 && Info.Split.Enabled)
+  if (Measure)
     Adaptive.record(K.get(), UseSplit,
                     std::chrono::duration<double>(std::chrono::steady_clock::now() - Start).count());
   return llvm::Error::success();

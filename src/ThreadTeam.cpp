@@ -102,7 +102,7 @@ uint64_t ThreadTeam::Impl::waitForWork(uint64_t Seen) {
   // Spin. Reading the clock costs about as much as a pause, so check it only every few iterations.
   // After a short pure spin (what back-to-back launches need) also yield, so that a spinning idle
   // team does not starve other teams' threads when cores are oversubscribed.
-  constexpr auto PureSpin = std::chrono::microseconds(2);
+  constexpr auto PureSpin = std::chrono::microseconds(50);
   const Clock::time_point Start = Clock::now();
   for (unsigned Iter = 1;; ++Iter) {
     uint64_t G = Generation.load(std::memory_order_acquire);

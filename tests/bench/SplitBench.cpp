@@ -1,0 +1,177 @@
+// Multi-device split measured in one run (see docs/performance.md):
+//  - a compute-bound kernel (Mandelbrot) on host:2 against host:1, one thread per device (each
+//    host device stands for one GPU), with iteration narrowing and in the paper's setting (every
+//    device runs every iteration, predicates only filter the writes);
+//  - the bytes exchanged after a split saxpy against the bytes each device owns and wrote;
+//  - the predicate overhead on one device: the guarded (split) entry against the plain one.
+#include "jacc/jacc.h"
+
+#include <benchmark/benchmark.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace {
+
+void check(jacc_status S, const char *What) {
+  if (S != JACC_SUCCESS) {
+    std::fprintf(stderr, "%s failed: %s\n", What, jacc_last_error());
+    std::exit(1);
+  }
+}
+
+/// Re-initialise jacc with a device configuration.
+void configure(const char *Devices, bool Narrow) {
+  check(jacc_finalize(), "finalize");
+  setenv("JACC_DEVICES", Devices, 1);
+  setenv("JACC_HOST_THREADS", "1", 1);
+  setenv("JACC_NARROW", Narrow ? "on" : "off", 1);
+  check(jacc_init(), "init");
+}
+
+const char *Mandelbrot =
+    "#pragma acc parallel loop present(out)\n"
+    "for (int p = 0; p < w * h; p++) {\n"
+    "  double cr = -2.0 + 3.0 * (p % w) / w, ci = -1.5 + 3.0 * (p / w) / h;\n"
+    "  double zr = 0, zi = 0;\n"
+    "  int k = 0;\n"
+    "  while (k < iters && zr * zr + zi * zi < 4.0) {\n"
+    "    double t = zr * zr - zi * zi + cr;\n"
+    "    zi = 2 * zr * zi + ci;\n"
+    "    zr = t;\n"
+    "    k++;\n"
+    "  }\n"
+    "  out[p] = k;\n"
+    "}\n";
+
+void runMandelbrot(benchmark::State &State, const char *Devices, bool Narrow, unsigned Flags) {
+  configure(Devices, Narrow);
+  int W = 512, H = 512, Iters = 400;
+  std::vector<int> Out(W * H);
+  int *O = Out.data();
+  check(jacc_create(O, Out.size() * sizeof(int)), "create");
+  jacc_arg Args[] = {{"int w", &W}, {"int h", &H}, {"int iters", &Iters}, {"int *out", &O}};
+  check(jacc_kernel_push(Mandelbrot, 4, Args, Flags), "push");
+  for (auto _ : State)
+    check(jacc_kernel_push(Mandelbrot, 4, Args, Flags), "push");
+  check(jacc_copyout(O, Out.size() * sizeof(int)), "copyout");
+  benchmark::DoNotOptimize(Out.data());
+}
+
+void BM_MandelbrotHost1(benchmark::State &S) { runMandelbrot(S, "host:1", true, JACC_DEFAULT); }
+void BM_MandelbrotHost2Narrowed(benchmark::State &S) {
+  runMandelbrot(S, "host:2", true, JACC_FORCE_SPLIT);
+}
+void BM_MandelbrotHost2Paper(benchmark::State &S) {
+  runMandelbrot(S, "host:2", false, JACC_FORCE_SPLIT);
+}
+void BM_MandelbrotHost2Duplicate(benchmark::State &S) {
+  runMandelbrot(S, "host:2", true, JACC_FORCE_DUPLICATE);
+}
+BENCHMARK(BM_MandelbrotHost1)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_MandelbrotHost2Narrowed)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_MandelbrotHost2Paper)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_MandelbrotHost2Duplicate)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+const char *Saxpy = "#pragma acc parallel loop present(x, y)\n"
+                    "for (int i = 0; i < n; i++)\n"
+                    "  y[i] = a * x[i] + y[i];\n";
+
+double ExchangeRatio = -1;
+
+void BM_SaxpyExchangeHost2(benchmark::State &State) {
+  configure("host:2", true);
+  int N = 1 << 22;
+  float A = 1.0001f;
+  std::vector<float> Xv(N, 1.0f), Yv(N, 2.0f);
+  float *X = Xv.data(), *Y = Yv.data();
+  check(jacc_copyin(X, N * sizeof(float)), "copyin");
+  check(jacc_copyin(Y, N * sizeof(float)), "copyin");
+  jacc_arg Args[] = {{"int n", &N}, {"float a", &A}, {"const float *x", &X}, {"float *y", &Y}};
+  check(jacc_kernel_push(Saxpy, 4, Args, JACC_FORCE_SPLIT), "push");
+  jacc_reset_stats();
+  uint64_t Pushes = 0;
+  for (auto _ : State) {
+    check(jacc_kernel_push(Saxpy, 4, Args, JACC_FORCE_SPLIT), "push");
+    ++Pushes;
+  }
+  jacc_stats St;
+  check(jacc_get_stats(&St), "stats");
+  // Each of the 2 devices owns and writes half of y and sends it to the other one.
+  double OwnedWritten = double(N) * sizeof(float) * Pushes;
+  ExchangeRatio = St.bytes_device_to_device / OwnedWritten;
+  State.counters["exchanged_over_owned_written"] = ExchangeRatio;
+  check(jacc_delete(X, N * sizeof(float)), "delete");
+  check(jacc_delete(Y, N * sizeof(float)), "delete");
+}
+BENCHMARK(BM_SaxpyExchangeHost2)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+const char *Stencil =
+    "#pragma acc parallel loop present(a, b)\n"
+    "for (int i = 1; i < n - 1; i++)\n"
+    "  for (int j = 1; j < m - 1; j++)\n"
+    "    b[i][j] = 0.2 * (a[i][j] + a[i - 1][j] + a[i + 1][j] + a[i][j - 1] + a[i][j + 1]);\n";
+
+void runStencil(benchmark::State &State, unsigned Flags) {
+  configure("host:1", true);
+  int N = 2048, M = 2048;
+  size_t Bytes = size_t(N) * M * sizeof(double);
+  std::vector<double> Av(size_t(N) * M, 1.0), Bv(size_t(N) * M, 0.0);
+  double *A = Av.data(), *B = Bv.data();
+  check(jacc_copyin(A, Bytes), "copyin");
+  check(jacc_copyin(B, Bytes), "copyin");
+  jacc_arg Args[] = {{"int n", &N}, {"int m", &M}, {"const double (*a)[m]", &A},
+                     {"double (*b)[m]", &B}};
+  check(jacc_kernel_push(Stencil, 4, Args, Flags), "push");
+  for (auto _ : State)
+    check(jacc_kernel_push(Stencil, 4, Args, Flags), "push");
+  check(jacc_delete(A, Bytes), "delete");
+  check(jacc_delete(B, Bytes), "delete");
+}
+void BM_StencilHost1Unguarded(benchmark::State &S) { runStencil(S, JACC_FORCE_DUPLICATE); }
+void BM_StencilHost1Guarded(benchmark::State &S) { runStencil(S, JACC_FORCE_SPLIT); }
+BENCHMARK(BM_StencilHost1Unguarded)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_StencilHost1Guarded)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+class RatioReporter : public benchmark::ConsoleReporter {
+public:
+  std::map<std::string, double> Ns;
+  void ReportRuns(const std::vector<Run> &Runs) override {
+    for (const Run &R : Runs)
+      if (R.run_type == Run::RT_Iteration || R.aggregate_name == "median")
+        Ns[R.run_name.function_name] = R.GetAdjustedRealTime() /
+                                       benchmark::GetTimeUnitMultiplier(R.time_unit) * 1e9;
+    ConsoleReporter::ReportRuns(Runs);
+  }
+};
+
+} // namespace
+
+int main(int argc, char **argv) {
+  benchmark::Initialize(&argc, argv);
+  RatioReporter R;
+  benchmark::RunSpecifiedBenchmarks(&R);
+  auto Ratio = [&](const char *Base, const char *Other) {
+    return R.Ns.count(Base) && R.Ns.count(Other) ? R.Ns[Base] / R.Ns[Other] : -1.0;
+  };
+  std::printf("\nSummary (targets from the multi-device issue; one thread per device):\n");
+  std::printf("  Mandelbrot host:2 split+narrowing vs host:1: %.2fx (target >= 1.8x)\n",
+              Ratio("BM_MandelbrotHost1", "BM_MandelbrotHost2Narrowed"));
+  std::printf("  Mandelbrot host:2 split, paper setting (no narrowing) vs host:1: %.2fx\n",
+              Ratio("BM_MandelbrotHost1", "BM_MandelbrotHost2Paper"));
+  std::printf("  Mandelbrot host:2 duplicate vs host:1: %.2fx\n",
+              Ratio("BM_MandelbrotHost1", "BM_MandelbrotHost2Duplicate"));
+  if (ExchangeRatio >= 0)
+    std::printf("  saxpy bytes exchanged / bytes owned and written: %.2f (target 1.00)\n",
+                ExchangeRatio);
+  double Over = Ratio("BM_StencilHost1Guarded", "BM_StencilHost1Unguarded");
+  if (Over > 0)
+    std::printf("  predicate overhead on one device (2-D stencil): %+.1f%% (target <= 3%%)\n",
+                (Over - 1) * 100);
+  jacc_finalize();
+  benchmark::Shutdown();
+  return 0;
+}
