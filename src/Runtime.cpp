@@ -443,28 +443,37 @@ llvm::Error Runtime::push(const char *Source, int NArgs, const jacc_arg *Args, u
     stats().DuplicateLaunches.fetch_add(1, std::memory_order_relaxed);
   }
 
-  if (Async) {
+  llvm::SmallVector<uint64_t, 4> Tickets(N, 0);
+  if (Async || Group) {
+    // The devices of a split launch meet for the exchange, so every device must run split
+    // launches in one order: their tickets are all taken under the table lock (device 0's too),
+    // or two threads pushing at once could queue them in opposite orders and deadlock.
     for (unsigned D = 0; D < N; ++D) {
       auto Ticket = Devices[D]->launch(Launches[D], /*Async=*/true);
       if (!Ticket)
         return Ticket.takeError();
+      Tickets[D] = *Ticket;
       for (Mapping *M : Used)
         M->LastUse[D] = std::max(M->LastUse[D], *Ticket);
     }
-    return llvm::Error::success();
+    if (Async)
+      return llvm::Error::success();
+    TL.unlock();
+    if (auto E = Devices[0]->waitFor(Tickets[0]))
+      return E;
+  } else {
+    TL.unlock();
+    // Other devices run on their own threads while this thread runs device 0's part.
+    for (unsigned D = 1; D < N; ++D) {
+      auto Ticket = Devices[D]->launch(Launches[D], /*Async=*/true);
+      if (!Ticket)
+        return Ticket.takeError();
+      Tickets[D] = *Ticket;
+    }
+    auto T0 = Devices[0]->launch(Launches[0], /*Async=*/false);
+    if (!T0)
+      return T0.takeError();
   }
-  TL.unlock();
-  // Other devices run on their own threads while this thread runs device 0's part.
-  llvm::SmallVector<uint64_t, 4> Tickets(N, 0);
-  for (unsigned D = 1; D < N; ++D) {
-    auto Ticket = Devices[D]->launch(Launches[D], /*Async=*/true);
-    if (!Ticket)
-      return Ticket.takeError();
-    Tickets[D] = *Ticket;
-  }
-  auto T0 = Devices[0]->launch(Launches[0], /*Async=*/false);
-  if (!T0)
-    return T0.takeError();
   for (unsigned D = 1; D < N; ++D)
     if (auto E = Devices[D]->waitFor(Tickets[D]))
       return E;
