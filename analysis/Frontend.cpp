@@ -235,7 +235,10 @@ llvm::Error Analyzer::describeArgs(FunctionDecl *F) {
       if (Pointee->isFunctionType())
         return makeError(ErrorCode::Unsupported, Where + ": function pointers are not supported");
       if (!Pointee->isIncompleteType() && !Pointee->isVoidType() && Pointee->isConstantSizeType())
+      {
         A.PointeeSize = Ctx.getTypeSizeInChars(Pointee).getQuantity();
+        A.PointeeKnown = true;
+      }
       continue;
     }
     if (T->isRecordType()) {

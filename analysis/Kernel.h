@@ -36,6 +36,7 @@ struct ArgInfo {
   uint64_t Size = 0;      ///< bytes of the value (8 for a pointer)
   uint64_t Align = 1;
   uint64_t PointeeSize = 1; ///< pointer: sizeof(*p) (a row for double (*)[M]); 1 if unknown
+  bool PointeeKnown = false; ///< pointer: PointeeSize is a compile-time constant
   bool Deviceptr = false; ///< deviceptr clause: passed through untranslated
 };
 

@@ -11,10 +11,25 @@ using Graph = boost::adjacency_list<boost::vecS, boost::vecS, boost::bidirection
 using Vertex = boost::graph_traits<Graph>::vertex_descriptor;
 
 std::vector<int> immediateDominators(const RegionIR &IR) {
+  // Only edges out of reachable blocks: code after a break or continue is unreachable, and an
+  // unnumbered predecessor would corrupt the semidominators of the block it joins.
+  std::vector<bool> Reachable(IR.Blocks.size(), false);
+  std::vector<unsigned> Work = {IR.Entry};
+  Reachable[IR.Entry] = true;
+  while (!Work.empty()) {
+    unsigned B = Work.back();
+    Work.pop_back();
+    for (unsigned S : IR.Blocks[B].Succs)
+      if (!Reachable[S]) {
+        Reachable[S] = true;
+        Work.push_back(S);
+      }
+  }
   Graph G(IR.Blocks.size());
   for (unsigned B = 0; B < IR.Blocks.size(); ++B)
-    for (unsigned S : IR.Blocks[B].Succs)
-      boost::add_edge(B, S, G);
+    if (Reachable[B])
+      for (unsigned S : IR.Blocks[B].Succs)
+        boost::add_edge(B, S, G);
   std::vector<Vertex> Dom(IR.Blocks.size(), boost::graph_traits<Graph>::null_vertex());
   auto DomMap = boost::make_iterator_property_map(Dom.begin(), boost::get(boost::vertex_index, G));
   boost::lengauer_tarjan_dominator_tree(G, boost::vertex(IR.Entry, G), DomMap);

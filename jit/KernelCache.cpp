@@ -31,8 +31,7 @@ namespace {
 /// The last kernel this thread got: a push loop asks for the same kernel again and again, and
 /// comparing its text in place is cheaper than building and hashing a key.
 struct LastHit {
-  const void *Cache = nullptr;
-  uint64_t Generation = 0;
+  uint64_t CacheId = 0; ///< KernelCache::Id when it was stored (0: none)
   std::string Key;
   std::shared_ptr<const CompiledKernel> Kernel;
 };
@@ -53,18 +52,25 @@ bool sameKey(const std::string &Key, llvm::StringRef Source, llvm::ArrayRef<cons
 }
 } // namespace
 
+uint64_t KernelCache::newId() {
+  // Never reused, unlike an address: a thread's last hit cannot match a later cache.
+  static std::atomic<uint64_t> Next{1};
+  return Next.fetch_add(1, std::memory_order_relaxed);
+}
+
+KernelCache::KernelCache() : Id(newId()) {}
+
 llvm::Expected<std::shared_ptr<const CompiledKernel>>
 KernelCache::get(llvm::StringRef Source, llvm::ArrayRef<const char *> Decls, unsigned CodeFlags,
                  Outcome &Result) {
-  if (Last.Cache == this && Last.Generation == Generation.load(std::memory_order_acquire) &&
+  if (Last.CacheId == Id.load(std::memory_order_acquire) &&
       sameKey(Last.Key, Source, Decls, CodeFlags)) {
     Result = Outcome::Hit;
     return Last.Kernel;
   }
   auto K = getSlow(Source, Decls, CodeFlags, Result);
   if (K) {
-    Last.Cache = this;
-    Last.Generation = Generation.load(std::memory_order_acquire);
+    Last.CacheId = Id.load(std::memory_order_acquire);
     Last.Key = makeKey(Source, Decls, CodeFlags);
     Last.Kernel = *K;
   }
@@ -130,7 +136,7 @@ size_t KernelCache::size() const {
 
 void KernelCache::clear() {
   std::unique_lock<std::shared_mutex> Write(Mutex);
-  Generation.fetch_add(1, std::memory_order_release); // invalidates every thread's last hit
+  Id.store(newId(), std::memory_order_release); // invalidates every thread's last hit
   Slots.clear();
 }
 

@@ -19,6 +19,8 @@ namespace jacc::jit {
 
 class KernelCache {
 public:
+  KernelCache();
+
   /// Outcome of a lookup, for the statistics.
   enum class Outcome { Hit, Compiled };
 
@@ -45,7 +47,8 @@ private:
                              unsigned CodeFlags);
 
   mutable std::shared_mutex Mutex;
-  std::atomic<uint64_t> Generation{0};
+  static uint64_t newId();
+  std::atomic<uint64_t> Id; ///< identifies this cache (and its contents) to threads' last hits
   std::unordered_map<std::string, std::shared_ptr<Slot>> Slots;
 };
 

@@ -400,6 +400,37 @@ llvm::Error Runtime::push(const char *Source, int NArgs, const jacc_arg *Args, u
       }
       Targets.push_back(std::move(T));
     }
+    // Several written pointers into one mapping must own the same bytes on each device: only
+    // when they cut it alike (rows of one size, pointers a whole number of rows apart). Otherwise
+    // every device computes that array whole.
+    for (size_t I = 0; I < Targets.size(); ++I) {
+      const ArgInfo &AI = Info.Args[SplitArrays[I].Arg];
+      for (size_t J = I + 1; J < Targets.size(); ++J) {
+        if (!Targets[I].Split || !Targets[J].Split || Targets[I].Begin != Targets[J].Begin)
+          continue;
+        const ArgInfo &AJ = Info.Args[SplitArrays[J].Arg];
+        uint64_t Delta = Targets[I].Pointer > Targets[J].Pointer
+                             ? Targets[I].Pointer - Targets[J].Pointer
+                             : Targets[J].Pointer - Targets[I].Pointer;
+        bool Alike = SplitArrays[I].Dim == 0 && SplitArrays[J].Dim == 0 && AI.PointeeKnown &&
+                     AJ.PointeeKnown && AI.PointeeSize == AJ.PointeeSize &&
+                     Delta % AI.PointeeSize == 0;
+        if (Alike)
+          continue;
+        debugLog("launch", "'" + AI.Name + "' and '" + AJ.Name +
+                               "' write one array cut differently: not split");
+        for (size_t K = 0; K < Targets.size(); ++K)
+          if (Targets[K].Begin == Targets[I].Begin) {
+            Targets[K].Split = false;
+            long long MLo = 1, MHi = 0;
+            for (unsigned D = 0; D < N; ++D) {
+              std::memcpy(&Cells[D][2 * (NParams + 2 * K)], &MLo, sizeof MLo);
+              std::memcpy(&Cells[D][2 * (NParams + 2 * K + 1)], &MHi, sizeof MHi);
+            }
+          }
+        Narrow = false;
+      }
+    }
   }
 
   // Reductions: initial values now; the result combines them once with the partial results of

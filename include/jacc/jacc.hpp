@@ -82,7 +82,15 @@ class Arg {
 public:
   template <typename T>
   Arg(const char *Name, T &Value) : Decl(detail::declare<std::remove_reference_t<T>>(Name)),
-                                    Ref(const_cast<std::remove_const_t<T> *>(&Value)) {}
+                                    Ref(const_cast<std::remove_const_t<T> *>(&Value)) {
+    if constexpr (std::is_array_v<T>) {
+      // A C array parameter ("int v[64]") is a pointer: pass a pointer to the first element,
+      // held here like an rvalue, not the address of the array itself.
+      const void *First = &Value[0];
+      std::memcpy(Storage, &First, sizeof First);
+      Ref = nullptr;
+    }
+  }
   template <typename T, typename = std::enable_if_t<std::is_arithmetic_v<T>>>
   Arg(const char *Name, T &&Value) : Decl(detail::declare<T>(Name)), Ref(nullptr) {
     static_assert(sizeof(T) <= sizeof(Storage), "scalar too large");

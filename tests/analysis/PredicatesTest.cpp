@@ -151,8 +151,9 @@ TEST(PredicatesTest, SplitByColumns) {
   EXPECT_EQ(termsOf(K, W->Id), (Terms{{"a", "j"}}));
   // The inner loop's variable indexes the write: its definitions are never filtered.
   for (const IRStmt *St : statements(K)) {
-    if (St->Var == "i")
+    if (St->Var == "i") {
       EXPECT_EQ(termsOf(K, St->Id), Always);
+    }
   }
 }
 

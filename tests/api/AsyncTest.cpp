@@ -1,0 +1,395 @@
+// End to end: JACC_ASYNC pushes and the async clause. Queued kernels run in push order, data calls
+// on arrays they use wait for them, and reductions are written back by jacc_wait.
+#include "Fixture.h"
+#include "Helpers.h"
+
+#include "jacc/jacc.h"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace {
+
+using jacc_test::stats;
+
+class AsyncTest : public DeviceTest {};
+
+/// a[i] = a[i] * 3 + k: the result depends on the order of the pushes (and on k's value at push).
+const char *StepSrc = "#pragma acc parallel loop present(a)\n"
+                      "for (int i = 0; i < n; i++)\n"
+                      "  a[i] = a[i] * 3 + k + i % 5;\n";
+
+/// Enough work per push that later pushes are still queued when the host goes on.
+constexpr int N = 200003;
+
+std::vector<long long> stepReference(std::vector<long long> a, const std::vector<int> &Ks) {
+  for (int k : Ks)
+    for (size_t i = 0; i < a.size(); i++)
+      a[i] = a[i] * 3 + k + static_cast<long long>(i % 5);
+  return a;
+}
+
+TEST_P(AsyncTest, PushReturnsAndWaitMakesResultsVisible) {
+  int n = N, k = 7;
+  std::vector<long long> av(n, 1);
+  std::vector<long long> ref = stepReference(av, {7});
+  long long *a = av.data();
+  ASSERT_JACC(jacc_copyin(a, n * sizeof(long long)));
+  jacc_arg args[] = {{"int n", &n}, {"int k", &k}, {"long long *a", &a}};
+  ASSERT_JACC(jacc_kernel_push(StepSrc, 3, args, JACC_ASYNC));
+  ASSERT_JACC(jacc_wait());
+  ASSERT_JACC(jacc_update_self(a, n * sizeof(long long)));
+  EXPECT_EQ(av, ref);
+  ASSERT_JACC(jacc_delete(a, n * sizeof(long long)));
+  EXPECT_EQ(stats().kernels_pushed, 1u);
+}
+
+TEST_P(AsyncTest, AsyncPushesRunInOrderWithArgumentsTakenAtPush) {
+  int n = N, k = 0;
+  std::vector<long long> av(n, 2);
+  std::vector<int> Ks;
+  long long *a = av.data();
+  ASSERT_JACC(jacc_copyin(a, n * sizeof(long long)));
+  jacc_arg args[] = {{"int n", &n}, {"int k", &k}, {"long long *a", &a}};
+  for (int p = 0; p < 12; p++) {
+    k = 10 * p + 1; // the same variable for every push: its value is read at the push
+    Ks.push_back(k);
+    ASSERT_JACC(jacc_kernel_push(StepSrc, 3, args, JACC_ASYNC));
+  }
+  k = -1000000;
+  ASSERT_JACC(jacc_wait());
+  ASSERT_JACC(jacc_copyout(a, n * sizeof(long long)));
+  EXPECT_EQ(av, stepReference(std::vector<long long>(n, 2), Ks));
+}
+
+TEST_P(AsyncTest, SyncPushAfterAsyncPushesRunsAfterThem) {
+  int n = N, k = 0;
+  std::vector<long long> av(n, 0);
+  std::vector<int> Ks;
+  long long *a = av.data();
+  ASSERT_JACC(jacc_copyin(a, n * sizeof(long long)));
+  jacc_arg args[] = {{"int n", &n}, {"int k", &k}, {"long long *a", &a}};
+  for (int p = 0; p < 6; p++) {
+    k = p + 3;
+    Ks.push_back(k);
+    ASSERT_JACC(jacc_kernel_push(StepSrc, 3, args, p % 3 == 2 ? JACC_DEFAULT : JACC_ASYNC));
+  }
+  // No jacc_wait: the copyout waits for the queued kernels that use a.
+  ASSERT_JACC(jacc_copyout(a, n * sizeof(long long)));
+  EXPECT_EQ(av, stepReference(std::vector<long long>(n, 0), Ks));
+}
+
+/// b[i] = a[i] + 1 and friends: a chain through three arrays.
+const char *ChainSrc = "#pragma acc parallel loop present(src, dst)\n"
+                       "for (int i = 0; i < n; i++)\n"
+                       "  dst[i] = 2 * src[n - 1 - i] + 1;\n";
+
+TEST_P(AsyncTest, ChainOfAsyncPushesEachReadingThePreviousResult) {
+  int n = N;
+  std::vector<long long> av(n), bv(n, 0), cv(n, 0);
+  for (int i = 0; i < n; i++)
+    av[i] = i % 1000;
+  long long *a = av.data(), *b = bv.data(), *c = cv.data();
+  size_t bytes = n * sizeof(long long);
+  ASSERT_JACC(jacc_copyin(a, bytes));
+  ASSERT_JACC(jacc_create(b, bytes));
+  ASSERT_JACC(jacc_create(c, bytes));
+  jacc_arg ab[] = {{"int n", &n}, {"const long long *src", &a}, {"long long *dst", &b}};
+  jacc_arg bc[] = {{"int n", &n}, {"const long long *src", &b}, {"long long *dst", &c}};
+  jacc_arg ca[] = {{"int n", &n}, {"const long long *src", &c}, {"long long *dst", &a}};
+  ASSERT_JACC(jacc_kernel_push(ChainSrc, 3, ab, JACC_ASYNC));
+  ASSERT_JACC(jacc_kernel_push(ChainSrc, 3, bc, JACC_ASYNC));
+  ASSERT_JACC(jacc_kernel_push(ChainSrc, 3, ca, JACC_ASYNC));
+  std::vector<long long> ra(av), rb(n), rc(n);
+  for (int i = 0; i < n; i++)
+    rb[i] = 2 * ra[n - 1 - i] + 1;
+  for (int i = 0; i < n; i++)
+    rc[i] = 2 * rb[n - 1 - i] + 1;
+  for (int i = 0; i < n; i++)
+    ra[i] = 2 * rc[n - 1 - i] + 1;
+  // update_self waits for the kernels that use each array.
+  ASSERT_JACC(jacc_update_self(a, bytes));
+  ASSERT_JACC(jacc_update_self(c, bytes));
+  ASSERT_JACC(jacc_update_self(b, bytes));
+  EXPECT_EQ(av, ra);
+  EXPECT_EQ(bv, rb);
+  EXPECT_EQ(cv, rc);
+  ASSERT_JACC(jacc_delete(a, bytes));
+  ASSERT_JACC(jacc_delete(b, bytes));
+  ASSERT_JACC(jacc_delete(c, bytes));
+}
+
+TEST_P(AsyncTest, CopyoutWaitsForPendingKernel) {
+  int n = N, k = 5;
+  std::vector<long long> av(n, 3);
+  long long *a = av.data();
+  ASSERT_JACC(jacc_copyin(a, n * sizeof(long long)));
+  jacc_arg args[] = {{"int n", &n}, {"int k", &k}, {"long long *a", &a}};
+  for (int p = 0; p < 4; p++)
+    ASSERT_JACC(jacc_kernel_push(StepSrc, 3, args, JACC_ASYNC));
+  ASSERT_JACC(jacc_copyout(a, n * sizeof(long long)));
+  EXPECT_EQ(av, stepReference(std::vector<long long>(n, 3), {5, 5, 5, 5}));
+}
+
+TEST_P(AsyncTest, UpdateSelfWaitsForPendingKernel) {
+  int n = N, k = 9;
+  std::vector<long long> av(n, 4);
+  long long *a = av.data();
+  ASSERT_JACC(jacc_copyin(a, n * sizeof(long long)));
+  jacc_arg args[] = {{"int n", &n}, {"int k", &k}, {"long long *a", &a}};
+  ASSERT_JACC(jacc_kernel_push(StepSrc, 3, args, JACC_ASYNC));
+  ASSERT_JACC(jacc_kernel_push(StepSrc, 3, args, JACC_ASYNC));
+  // An interior sub-range: still the same mapping, so it waits too.
+  ASSERT_JACC(jacc_update_self(a + n / 2, 1000 * sizeof(long long)));
+  std::vector<long long> ref = stepReference(std::vector<long long>(n, 4), {9, 9});
+  for (int i = 0; i < n; i++)
+    ASSERT_EQ(av[i], i >= n / 2 && i < n / 2 + 1000 ? ref[i] : 4) << i;
+  ASSERT_JACC(jacc_update_self(a, n * sizeof(long long)));
+  EXPECT_EQ(av, ref);
+  ASSERT_JACC(jacc_delete(a, n * sizeof(long long)));
+}
+
+TEST_P(AsyncTest, UpdateDeviceWaitsForPendingKernel) {
+  // The host data sent by update_device must not be overwritten by a kernel queued before it.
+  int n = N, k = 1;
+  std::vector<long long> av(n, 0), bv(n, 0);
+  long long *a = av.data(), *b = bv.data();
+  ASSERT_JACC(jacc_copyin(a, n * sizeof(long long)));
+  ASSERT_JACC(jacc_create(b, n * sizeof(long long)));
+  jacc_arg args[] = {{"int n", &n}, {"int k", &k}, {"long long *a", &a}};
+  for (int p = 0; p < 3; p++)
+    ASSERT_JACC(jacc_kernel_push(StepSrc, 3, args, JACC_ASYNC));
+  for (int i = 0; i < n; i++)
+    av[i] = -i;
+  ASSERT_JACC(jacc_update_device(a, n * sizeof(long long)));
+  jacc_arg copy[] = {{"int n", &n}, {"const long long *src", &a}, {"long long *dst", &b}};
+  ASSERT_JACC(jacc_kernel_push(ChainSrc, 3, copy, JACC_DEFAULT));
+  ASSERT_JACC(jacc_copyout(b, n * sizeof(long long)));
+  for (int i = 0; i < n; i++)
+    ASSERT_EQ(bv[i], 2 * -(n - 1 - i) + 1) << i;
+  ASSERT_JACC(jacc_delete(a, n * sizeof(long long)));
+}
+
+TEST_P(AsyncTest, DeleteWaitsForPendingKernel) {
+  // Freeing device memory under a queued kernel would crash or corrupt; the delete waits.
+  int n = N, k = 2;
+  std::vector<long long> av(n, 1);
+  long long *a = av.data();
+  ASSERT_JACC(jacc_copyin(a, n * sizeof(long long)));
+  jacc_arg args[] = {{"int n", &n}, {"int k", &k}, {"long long *a", &a}};
+  for (int p = 0; p < 3; p++)
+    ASSERT_JACC(jacc_kernel_push(StepSrc, 3, args, JACC_ASYNC));
+  ASSERT_JACC(jacc_delete(a, n * sizeof(long long)));
+  EXPECT_EQ(jacc_is_present(a, n * sizeof(long long)), 0);
+  EXPECT_EQ(av, std::vector<long long>(n, 1));
+  ASSERT_JACC(jacc_wait());
+}
+
+const char *AsyncSumSrc = "#pragma acc parallel loop present(x) reduction(+:s) reduction(max:mx)\n"
+                          "for (int i = 0; i < n; i++) {\n"
+                          "  s += x[i];\n"
+                          "  mx = x[i] > mx ? x[i] : mx;\n"
+                          "}\n";
+
+TEST_P(AsyncTest, AsyncReductionIsWrittenByWait) {
+  int n = N;
+  std::vector<long long> xv(n);
+  for (int i = 0; i < n; i++)
+    xv[i] = (i * 7919) % 10007 - 5000;
+  long long s = 1000, mx = -100000, rs = s, rmx = mx;
+  for (int i = 0; i < n; i++) {
+    rs += xv[i];
+    rmx = xv[i] > rmx ? xv[i] : rmx;
+  }
+  long long *x = xv.data();
+  ASSERT_JACC(jacc_copyin(x, n * sizeof(long long)));
+  jacc_arg args[] = {{"int n", &n}, {"const long long *x", &x}, {"long long s", &s},
+                     {"long long mx", &mx}};
+  ASSERT_JACC(jacc_kernel_push(AsyncSumSrc, 4, args, JACC_ASYNC));
+  ASSERT_JACC(jacc_wait());
+  EXPECT_EQ(s, rs);
+  EXPECT_EQ(mx, rmx);
+  ASSERT_JACC(jacc_delete(x, n * sizeof(long long)));
+}
+
+TEST_P(AsyncTest, SeveralAsyncReductionsIntoSeparateVariables) {
+  int n = 50000;
+  std::vector<long long> xv(n);
+  for (int i = 0; i < n; i++)
+    xv[i] = i % 101;
+  long long *x = xv.data();
+  ASSERT_JACC(jacc_copyin(x, n * sizeof(long long)));
+  long long s[4], mx[4];
+  long long ref = 0;
+  for (int i = 0; i < n; i++)
+    ref += xv[i];
+  for (int r = 0; r < 4; r++) {
+    s[r] = r;
+    mx[r] = 1000 * r;
+    jacc_arg args[] = {{"int n", &n}, {"const long long *x", &x}, {"long long s", &s[r]},
+                       {"long long mx", &mx[r]}};
+    ASSERT_JACC(jacc_kernel_push(AsyncSumSrc, 4, args, JACC_ASYNC));
+  }
+  ASSERT_JACC(jacc_wait());
+  for (int r = 0; r < 4; r++) {
+    EXPECT_EQ(s[r], ref + r) << r;
+    EXPECT_EQ(mx[r], r == 0 ? 100 : 1000 * r) << r;
+  }
+  ASSERT_JACC(jacc_delete(x, n * sizeof(long long)));
+}
+
+const char *AsyncClauseSrc = "#pragma acc parallel loop present(a) async\n"
+                             "for (int i = 0; i < n; i++)\n"
+                             "  a[i] = a[i] * 3 + k + i % 5;\n";
+const char *AsyncClauseWithQueueSrc = "#pragma acc parallel loop present(a) async(1)\n"
+                                      "for (int i = 0; i < n; i++)\n"
+                                      "  a[i] = a[i] * 3 + k + i % 5;\n";
+
+TEST_P(AsyncTest, AsyncClauseBehavesLikeTheFlag) {
+  int n = N, k = 0;
+  std::vector<long long> av(n, 1);
+  std::vector<int> Ks;
+  long long *a = av.data();
+  ASSERT_JACC(jacc_copyin(a, n * sizeof(long long)));
+  jacc_arg args[] = {{"int n", &n}, {"int k", &k}, {"long long *a", &a}};
+  for (int p = 0; p < 6; p++) {
+    k = 4 * p - 7;
+    Ks.push_back(k);
+    ASSERT_JACC(jacc_kernel_push(p % 2 ? AsyncClauseSrc : AsyncClauseWithQueueSrc, 3, args,
+                                 JACC_DEFAULT));
+  }
+  ASSERT_JACC(jacc_wait());
+  ASSERT_JACC(jacc_update_self(a, n * sizeof(long long)));
+  EXPECT_EQ(av, stepReference(std::vector<long long>(n, 1), Ks));
+  ASSERT_JACC(jacc_delete(a, n * sizeof(long long)));
+}
+
+const char *AsyncClauseSumSrc = "#pragma acc parallel loop present(x) reduction(+:s) async\n"
+                                "for (int i = 0; i < n; i++)\n"
+                                "  s += x[i];\n";
+
+TEST_P(AsyncTest, AsyncClauseReductionIsWrittenByWait) {
+  int n = 30011;
+  std::vector<int> xv(n);
+  for (int i = 0; i < n; i++)
+    xv[i] = i % 13 - 6;
+  int s = 100, ref = 100;
+  for (int i = 0; i < n; i++)
+    ref += xv[i];
+  int *x = xv.data();
+  ASSERT_JACC(jacc_copyin(x, n * sizeof(int)));
+  jacc_arg args[] = {{"int n", &n}, {"const int *x", &x}, {"int s", &s}};
+  ASSERT_JACC(jacc_kernel_push(AsyncClauseSumSrc, 3, args, JACC_DEFAULT));
+  ASSERT_JACC(jacc_wait());
+  EXPECT_EQ(s, ref);
+  ASSERT_JACC(jacc_delete(x, n * sizeof(int)));
+}
+
+const char *WaitClauseSrc = "#pragma acc parallel loop present(a) wait\n"
+                            "for (int i = 0; i < n; i++)\n"
+                            "  a[i] = a[i] * 3 + k + i % 5;\n";
+
+TEST_P(AsyncTest, WaitClauseAfterAsyncPushes) {
+  int n = N, k = 0;
+  std::vector<long long> av(n, 5);
+  std::vector<int> Ks;
+  long long *a = av.data();
+  ASSERT_JACC(jacc_copyin(a, n * sizeof(long long)));
+  jacc_arg args[] = {{"int n", &n}, {"int k", &k}, {"long long *a", &a}};
+  for (int p = 0; p < 3; p++) {
+    k = p;
+    Ks.push_back(k);
+    ASSERT_JACC(jacc_kernel_push(StepSrc, 3, args, JACC_ASYNC));
+  }
+  k = 42;
+  Ks.push_back(k);
+  ASSERT_JACC(jacc_kernel_push(WaitClauseSrc, 3, args, JACC_DEFAULT));
+  ASSERT_JACC(jacc_copyout(a, n * sizeof(long long)));
+  EXPECT_EQ(av, stepReference(std::vector<long long>(n, 5), Ks));
+}
+
+TEST_P(AsyncTest, WaitWithNothingQueuedAndFinalizeWithWorkQueued) {
+  ASSERT_JACC(jacc_wait());
+  ASSERT_JACC(jacc_wait());
+  int n = N, k = 3;
+  std::vector<long long> av(n, 1);
+  long long *a = av.data();
+  ASSERT_JACC(jacc_copyin(a, n * sizeof(long long)));
+  jacc_arg args[] = {{"int n", &n}, {"int k", &k}, {"long long *a", &a}};
+  for (int p = 0; p < 3; p++)
+    ASSERT_JACC(jacc_kernel_push(StepSrc, 3, args, JACC_ASYNC));
+  // finalize waits for the queue, then frees the mapping (the host copy stays as it was).
+  ASSERT_JACC(jacc_finalize());
+  EXPECT_EQ(av, std::vector<long long>(n, 1));
+  EXPECT_EQ(jacc_is_present(a, n * sizeof(long long)), 0);
+}
+
+const char *SplittableSrc = "#pragma acc parallel loop present(x)\n"
+                            "for (int i = 0; i < n; i++)\n"
+                            "  x[i] = 2u * x[i] + 1u;\n";
+
+TEST_P(AsyncTest, ConcurrentPushesFromSeveralThreadsInBothModes) {
+  // Every device must run the launches of concurrent pushes in one order: split launches meet
+  // across devices, and opposite orders on two devices would deadlock. A watchdog turns a hang
+  // into a failure.
+  const int Threads = 4, Pushes = 60;
+  std::atomic<int> Finished{0};
+  std::vector<int> Bad(Threads, 0);
+  std::vector<std::string> Errors(Threads);
+  std::vector<std::thread> Pool;
+  for (int t = 0; t < Threads; t++)
+    Pool.emplace_back([&, t] {
+      int n = 512 + t;
+      std::vector<unsigned> v(n, t);
+      unsigned *x = v.data();
+      if (jacc_copyin(x, n * sizeof(unsigned)) != JACC_SUCCESS) {
+        Errors[t] = jacc_last_error();
+      } else {
+        jacc_arg args[] = {{"int n", &n}, {"unsigned *x", &x}};
+        for (int p = 0; p < Pushes && Errors[t].empty(); p++) {
+          unsigned Flags = p % 3 == 0 ? JACC_FORCE_SPLIT : p % 3 == 1 ? JACC_FORCE_DUPLICATE : 0;
+          if (p % 4 == 3)
+            Flags |= JACC_ASYNC;
+          if (jacc_kernel_push(SplittableSrc, 2, args, Flags) != JACC_SUCCESS)
+            Errors[t] = jacc_last_error();
+        }
+        if (jacc_copyout(x, n * sizeof(unsigned)) != JACC_SUCCESS && Errors[t].empty())
+          Errors[t] = jacc_last_error();
+        // x -> 2x + 1, Pushes times (wrapping).
+        unsigned want = static_cast<unsigned>(t);
+        for (int p = 0; p < Pushes; p++)
+          want = 2 * want + 1;
+        for (int i = 0; i < n; i++)
+          if (v[i] != want)
+            Bad[t]++;
+      }
+      Finished.fetch_add(1);
+    });
+  auto Deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+  while (Finished.load() < Threads) {
+    if (std::chrono::steady_clock::now() > Deadline) {
+      std::fprintf(stderr, "AsyncTest.ConcurrentPushesFromSeveralThreadsInBothModes: %d of %d "
+                           "threads still pushing after 120 s: deadlock\n",
+                   Threads - Finished.load(), Threads);
+      std::abort();
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  for (std::thread &T : Pool)
+    T.join();
+  for (int t = 0; t < Threads; t++) {
+    EXPECT_EQ(Errors[t], "") << "thread " << t;
+    EXPECT_EQ(Bad[t], 0) << "thread " << t;
+  }
+}
+
+JACC_DEVICE_CONFIGS(AsyncTest);
+
+} // namespace

@@ -1,0 +1,2028 @@
+// End to end: multi-device split mode. Every case computes a serial reference here, then runs the
+// kernel with JACC_FORCE_SPLIT, with the default flags (adaptive choice) and with
+// JACC_FORCE_DUPLICATE (the baseline), on host:1 .. host:4, and compares. Each push also checks
+// the launch counters (a forced split counts as a split launch, a forced duplicate as a duplicate
+// one without device-to-device bytes), and most cases check every device's copy of the written
+// arrays, not only the primary one that jacc_copyout reads (expectEveryDeviceHolds). Variants of
+// the fixture run some cases with JACC_NARROW=off, and check JACC_SPLIT=always / never.
+//
+// Floating-point results are compared exactly with the serial reference wherever the kernel's
+// expressions cannot be contracted into an FMA (the JIT compiles at -O3 for the native CPU with
+// clang's default -ffp-contract=on, which fuses a*b+c only within one expression), or where the
+// product is exact (x * 2.0): the same C expression is then evaluated in the same order, with the
+// same rounding. Kernels with a contractible, inexact a*b+c (saxpy, the matrix-vector product)
+// are compared exactly with the result of jacc on host:1 (same source, so the same contraction)
+// and within a tight tolerance with the serial reference.
+#include "Fixture.h"
+#include "Helpers.h"
+
+#include "jacc/jacc.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdlib>
+#include <random>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace {
+
+using jacc_test::configuredDevices;
+using jacc_test::stats;
+
+// ---- fixtures ----------------------------------------------------------------------------------
+
+/// Sets (or, with a null value, unsets) an environment variable and restores it afterwards.
+class EnvOverride {
+public:
+  EnvOverride(const char *Name, const char *Value) : Name(Name) {
+    if (const char *Old = std::getenv(Name)) {
+      Had = true;
+      Saved = Old;
+    }
+    if (Value)
+      setenv(Name, Value, 1);
+    else
+      unsetenv(Name);
+  }
+  void restore() const {
+    if (Had)
+      setenv(Name, Saved.c_str(), 1);
+    else
+      unsetenv(Name);
+  }
+
+private:
+  const char *Name;
+  bool Had = false;
+  std::string Saved;
+};
+
+/// DeviceTest over host:1 .. host:4 with the split policy variables at their defaults (a variant
+/// overrides env()). The variables are read by jacc_init, so they are set before DeviceTest's
+/// SetUp re-initialises.
+class SplitTest : public DeviceTest {
+protected:
+  virtual std::vector<std::pair<const char *, const char *>> env() const {
+    return {{"JACC_SPLIT", nullptr}, {"JACC_NARROW", nullptr}};
+  }
+  void SetUp() override {
+    for (auto [Name, Value] : env())
+      Overrides.emplace_back(Name, Value);
+    DeviceTest::SetUp();
+  }
+  void TearDown() override {
+    DeviceTest::TearDown();
+    for (const EnvOverride &O : Overrides)
+      O.restore();
+  }
+  uint64_t ndev() const { return static_cast<uint64_t>(configuredDevices(GetParam())); }
+
+  /// Runs Fn with jacc re-initialised on one device, then restores this test's configuration
+  /// (nothing may stay mapped across the switch).
+  template <typename Fn> void onHost1(Fn F) {
+    ASSERT_JACC(jacc_finalize());
+    setenv("JACC_DEVICES", "host:1", 1);
+    ASSERT_JACC(jacc_init());
+    F();
+    EXPECT_JACC(jacc_finalize());
+    setenv("JACC_DEVICES", GetParam(), 1);
+    ASSERT_JACC(jacc_init());
+    jacc_reset_stats();
+  }
+
+private:
+  std::vector<EnvOverride> Overrides;
+};
+
+/// Iteration narrowing disabled: every device runs every iteration, predicates alone decide.
+class SplitNoNarrowTest : public SplitTest {
+protected:
+  std::vector<std::pair<const char *, const char *>> env() const override {
+    return {{"JACC_SPLIT", nullptr}, {"JACC_NARROW", "off"}};
+  }
+};
+
+/// JACC_SPLIT=always: pushes with the default flags split whenever there are several devices.
+class SplitAlwaysTest : public SplitTest {
+protected:
+  std::vector<std::pair<const char *, const char *>> env() const override {
+    return {{"JACC_SPLIT", "always"}, {"JACC_NARROW", nullptr}};
+  }
+};
+
+/// JACC_SPLIT=never: pushes with the default flags always duplicate.
+class SplitNeverTest : public SplitTest {
+protected:
+  std::vector<std::pair<const char *, const char *>> env() const override {
+    return {{"JACC_SPLIT", "never"}, {"JACC_NARROW", nullptr}};
+  }
+};
+
+// ---- helpers -----------------------------------------------------------------------------------
+
+const unsigned Modes[] = {JACC_FORCE_SPLIT, JACC_DEFAULT, JACC_FORCE_DUPLICATE};
+
+std::string modeName(unsigned Flags) {
+  std::string S = Flags & JACC_FORCE_SPLIT       ? "JACC_FORCE_SPLIT"
+                  : Flags & JACC_FORCE_DUPLICATE ? "JACC_FORCE_DUPLICATE"
+                                                 : "JACC_DEFAULT";
+  return Flags & JACC_ASYNC ? S + "|JACC_ASYNC" : S;
+}
+
+/// Runs Case(Flags) for each mode, stopping at the first fatal failure.
+template <typename Fn> void eachMode(Fn Case, unsigned Extra = 0) {
+  for (unsigned M : Modes) {
+    SCOPED_TRACE("flags " + modeName(M | Extra));
+    Case(M | Extra);
+    if (::testing::Test::HasFatalFailure())
+      return;
+  }
+}
+
+/// Pushes a kernel and checks the launch counters: JACC_FORCE_SPLIT counts one split launch and
+/// no duplicate one; JACC_FORCE_DUPLICATE the reverse and no device-to-device bytes; the default
+/// exactly one of the two.
+void push(const char *Src, std::vector<jacc_arg> Args, unsigned Flags) {
+  jacc_stats B = stats();
+  ASSERT_EQ(jacc_kernel_push(Src, static_cast<int>(Args.size()), Args.data(), Flags), JACC_SUCCESS)
+      << modeName(Flags) << ": " << jacc_last_error() << "\nkernel:\n"
+      << Src;
+  jacc_stats A = stats();
+  EXPECT_EQ(A.kernels_pushed, B.kernels_pushed + 1);
+  if (Flags & JACC_FORCE_SPLIT) {
+    EXPECT_EQ(A.split_launches, B.split_launches + 1) << "not run split:\n" << Src;
+    EXPECT_EQ(A.duplicate_launches, B.duplicate_launches) << Src;
+  } else if (Flags & JACC_FORCE_DUPLICATE) {
+    EXPECT_EQ(A.duplicate_launches, B.duplicate_launches + 1) << Src;
+    EXPECT_EQ(A.split_launches, B.split_launches) << Src;
+    if (!(Flags & JACC_ASYNC)) {
+      EXPECT_EQ(A.bytes_device_to_device, B.bytes_device_to_device) << Src;
+    }
+  } else {
+    EXPECT_EQ(A.split_launches + A.duplicate_launches, B.split_launches + B.duplicate_launches + 1)
+        << Src;
+  }
+}
+#define PUSH(...) ASSERT_NO_FATAL_FAILURE(push(__VA_ARGS__))
+
+/// Element-wise exact comparison; reports the number of differences and the first one.
+template <typename T>
+::testing::AssertionResult sameArray(const std::vector<T> &Got, const std::vector<T> &Want) {
+  if (Got.size() != Want.size())
+    return ::testing::AssertionFailure() << "size " << Got.size() << " instead of " << Want.size();
+  size_t Bad = 0, First = 0;
+  for (size_t I = 0; I < Got.size(); ++I)
+    if (!(Got[I] == Want[I]) && Bad++ == 0)
+      First = I;
+  if (!Bad)
+    return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure()
+         << Bad << " of " << Got.size() << " elements differ; first at " << First << ": got "
+         << Got[First] << ", want " << Want[First];
+}
+#define EXPECT_SAME(Got, Want) EXPECT_TRUE(sameArray((Got), (Want))) << #Got
+
+template <typename T> size_t bytesOf(const std::vector<T> &V) {
+  return V.size() * sizeof(T);
+}
+
+uint64_t d2d() {
+  return stats().bytes_device_to_device;
+}
+
+/// The number of devices jacc runs on now.
+uint64_t ndevOf() {
+  return static_cast<uint64_t>(jacc_get_num_devices());
+}
+
+template <typename T> const char *cType();
+template <> const char *cType<int>() {
+  return "int";
+}
+template <> const char *cType<long long>() {
+  return "long long";
+}
+template <> const char *cType<double>() {
+  return "double";
+}
+
+/// Checks every device's copy of the mapped array [Mapped, Mapped + Want.size()), not just the
+/// primary device's (which is all that jacc_copyout reads): a split copy kernel makes device d
+/// copy its own copy into block d of a snapshot array (the owned ranges of an array of N * L
+/// elements are exactly the N blocks of L), and the snapshot is copied out.
+template <typename T> void expectEveryDeviceHolds(const T *Mapped, const std::vector<T> &Want) {
+  int Len = static_cast<int>(Want.size());
+  int N = jacc_get_num_devices();
+  int Total = Len * N;
+  std::vector<T> Snap(static_cast<size_t>(Total));
+  T *Out = Snap.data();
+  ASSERT_JACC(jacc_create(Out, bytesOf(Snap)));
+  std::string Src = "#pragma acc parallel loop present(in, out)\n"
+                    "for (int t = 0; t < total; t++)\n"
+                    "  out[t] = in[t % len];\n";
+  std::string InDecl = std::string("const ") + cType<T>() + " *in";
+  std::string OutDecl = std::string(cType<T>()) + " *out";
+  jacc_arg Args[] = {
+      {"int total", &Total}, {"int len", &Len}, {InDecl.c_str(), &Mapped}, {OutDecl.c_str(), &Out}};
+  ASSERT_JACC(jacc_kernel_push(Src.c_str(), 4, Args, JACC_FORCE_SPLIT));
+  ASSERT_JACC(jacc_copyout(Out, bytesOf(Snap)));
+  for (int D = 0; D < N; D++) {
+    std::vector<T> Copy(Snap.begin() + static_cast<size_t>(D) * Len,
+                        Snap.begin() + static_cast<size_t>(D + 1) * Len);
+    EXPECT_TRUE(sameArray(Copy, Want)) << "the copy on device " << D;
+  }
+}
+#define EXPECT_EVERY_DEVICE(Mapped, Want)                                                          \
+  ASSERT_NO_FATAL_FAILURE(expectEveryDeviceHolds((Mapped), (Want)))
+
+// ---- saxpy (contractible: reference is jacc on host:1) ----------------------------------------
+
+const char *SaxpySrc = "#pragma acc parallel loop present(x, y)\n"
+                       "for (int i = 0; i < n; i++)\n"
+                       "  y[i] = a * x[i] + y[i];\n";
+
+struct SaxpyInput {
+  std::vector<float> x, y;
+  explicit SaxpyInput(int n) : x(n), y(n) {
+    for (int i = 0; i < n; i++) {
+      x[i] = 0.001f * (i % 1000) + 0.37f;
+      y[i] = static_cast<float>(i % 7) - 3.0f + 0.1f * (i % 3);
+    }
+  }
+};
+
+void runSaxpy(int n, float a, unsigned Flags, std::vector<float> &Out) {
+  SaxpyInput D(n);
+  float *x = D.x.data(), *y = D.y.data();
+  ASSERT_JACC(jacc_copyin(x, bytesOf(D.x)));
+  ASSERT_JACC(jacc_copyin(y, bytesOf(D.y)));
+  PUSH(SaxpySrc, {{"int n", &n}, {"float a", &a}, {"const float *x", &x}, {"float *y", &y}}, Flags);
+  ASSERT_JACC(jacc_copyout(y, bytesOf(D.y)));
+  ASSERT_JACC(jacc_delete(x, bytesOf(D.x)));
+  Out = D.y;
+}
+
+TEST_P(SplitTest, RunsOnTheConfiguredDevices) {
+  EXPECT_EQ(static_cast<uint64_t>(devices()), ndev());
+}
+
+TEST_P(SplitTest, Saxpy) {
+  int n = 10007; // not a multiple of 2, 3 or 4
+  float a = 2.5f;
+  std::vector<float> Host1;
+  onHost1([&] { runSaxpy(n, a, JACC_DEFAULT, Host1); });
+  ASSERT_FALSE(HasFatalFailure());
+  SaxpyInput In(n);
+  for (int i = 0; i < n; i++)
+    ASSERT_REL(Host1[i], a * In.x[i] + In.y[i], 1e-6) << "host:1, i=" << i;
+  eachMode([&](unsigned Flags) {
+    std::vector<float> Got;
+    ASSERT_NO_FATAL_FAILURE(runSaxpy(n, a, Flags, Got));
+    EXPECT_SAME(Got, Host1);
+  });
+}
+
+TEST_P(SplitTest, SaxpyFewerElementsThanDevices) {
+  // Some devices own nothing. Data chosen so that a*x+y is exact whether fused or not.
+  for (int n : {1, 2, 3, 5, 7}) {
+    SCOPED_TRACE("n=" + std::to_string(n));
+    eachMode([&](unsigned Flags) {
+      float a = 2.0f;
+      std::vector<float> xv(n), yv(n), ref(n);
+      for (int i = 0; i < n; i++) {
+        xv[i] = 0.5f * i;
+        yv[i] = static_cast<float>(i + 1);
+        ref[i] = a * xv[i] + yv[i];
+      }
+      float *x = xv.data(), *y = yv.data();
+      ASSERT_JACC(jacc_copyin(x, bytesOf(xv)));
+      ASSERT_JACC(jacc_copyin(y, bytesOf(yv)));
+      uint64_t Before = d2d();
+      PUSH(SaxpySrc, {{"int n", &n}, {"float a", &a}, {"const float *x", &x}, {"float *y", &y}},
+           Flags);
+      if (Flags & JACC_FORCE_SPLIT) {
+        EXPECT_EQ(d2d() - Before, (ndev() - 1) * n * sizeof(float));
+      }
+      ASSERT_JACC(jacc_copyout(y, bytesOf(yv)));
+      ASSERT_JACC(jacc_delete(x, bytesOf(xv)));
+      EXPECT_SAME(yv, ref);
+    });
+    if (HasFatalFailure())
+      return;
+  }
+}
+
+// ---- in place ----------------------------------------------------------------------------------
+
+const char *InPlaceSrc = "#pragma acc parallel loop present(a)\n"
+                         "for (int i = 0; i < n; i++)\n"
+                         "  a[i] = 2 * a[i];\n";
+
+void caseInPlace(unsigned Flags) {
+  int n = 4099;
+  std::vector<double> av(n), ref(n);
+  for (int i = 0; i < n; i++)
+    av[i] = ref[i] = 0.1 * i - 7.3;
+  for (int r = 0; r < 3; r++)
+    for (int i = 0; i < n; i++)
+      ref[i] = 2 * ref[i];
+  double *a = av.data();
+  ASSERT_JACC(jacc_copyin(a, bytesOf(av)));
+  for (int r = 0; r < 3; r++)
+    PUSH(InPlaceSrc, {{"int n", &n}, {"double *a", &a}}, Flags);
+  EXPECT_EVERY_DEVICE(a, ref);
+  ASSERT_JACC(jacc_copyout(a, bytesOf(av)));
+  EXPECT_SAME(av, ref);
+}
+
+TEST_P(SplitTest, InPlaceDouble) {
+  eachMode(caseInPlace);
+}
+
+// ---- affine write indices: 2*i, 2*i+1, 3*i+1, n-1-i, decreasing loop ---------------------------
+
+const char *InterleaveSrc = "#pragma acc parallel loop present(x, y, out)\n"
+                            "for (int i = 0; i < n; i++) {\n"
+                            "  out[2 * i] = x[i];\n"
+                            "  out[2 * i + 1] = y[i];\n"
+                            "}\n";
+const char *Stride3Src = "#pragma acc parallel loop present(x, out)\n"
+                         "for (int i = 0; i < n; i++)\n"
+                         "  out[3 * i + 1] = x[i] * 7;\n";
+
+void caseInterleave(unsigned Flags) {
+  int n = 2053;
+  std::vector<int> xv(n), yv(n), ov(2 * n, -1), ref(2 * n);
+  for (int i = 0; i < n; i++) {
+    xv[i] = i * 3 + 1;
+    yv[i] = -i * 5 - 2;
+    ref[2 * i] = xv[i];
+    ref[2 * i + 1] = yv[i];
+  }
+  int *x = xv.data(), *y = yv.data(), *out = ov.data();
+  ASSERT_JACC(jacc_copyin(x, bytesOf(xv)));
+  ASSERT_JACC(jacc_copyin(y, bytesOf(yv)));
+  ASSERT_JACC(jacc_copyin(out, bytesOf(ov)));
+  PUSH(InterleaveSrc,
+       {{"int n", &n}, {"const int *x", &x}, {"const int *y", &y}, {"int *out", &out}}, Flags);
+  EXPECT_EVERY_DEVICE(out, ref);
+  ASSERT_JACC(jacc_copyout(out, bytesOf(ov)));
+  EXPECT_SAME(ov, ref);
+
+  // Every third element written; the others (and the two past the end) keep their values.
+  std::vector<int> sv(3 * n + 2), sref(3 * n + 2);
+  for (int i = 0; i < 3 * n + 2; i++)
+    sv[i] = sref[i] = 100000 + i;
+  for (int i = 0; i < n; i++)
+    sref[3 * i + 1] = xv[i] * 7;
+  int *s = sv.data();
+  ASSERT_JACC(jacc_copyin(s, bytesOf(sv)));
+  PUSH(Stride3Src, {{"int n", &n}, {"const int *x", &x}, {"int *out", &s}}, Flags);
+  EXPECT_EVERY_DEVICE(s, sref);
+  ASSERT_JACC(jacc_copyout(s, bytesOf(sv)));
+  ASSERT_JACC(jacc_delete(x, bytesOf(xv)));
+  ASSERT_JACC(jacc_delete(y, bytesOf(yv)));
+  EXPECT_SAME(sv, sref);
+}
+
+TEST_P(SplitTest, InterleaveAndStridedWrites) {
+  eachMode(caseInterleave);
+}
+
+const char *ReverseSrc = "#pragma acc parallel loop present(a, b)\n"
+                         "for (int i = 0; i < n; i++)\n"
+                         "  b[n - 1 - i] = a[i] * 3 + i;\n";
+const char *DecreasingSrc = "#pragma acc parallel loop present(a, c)\n"
+                            "for (int i = n - 1; i >= 0; i--)\n"
+                            "  c[i] = a[n - 1 - i] - 2 * i;\n";
+
+void caseReverse(unsigned Flags) {
+  int n = 3001;
+  std::vector<int> av(n), bv(n, 0), cv(n, 0), bref(n), cref(n);
+  for (int i = 0; i < n; i++)
+    av[i] = (i * 7919) % 1009 - 500;
+  for (int i = 0; i < n; i++)
+    bref[n - 1 - i] = av[i] * 3 + i;
+  for (int i = n - 1; i >= 0; i--)
+    cref[i] = av[n - 1 - i] - 2 * i;
+  int *a = av.data(), *b = bv.data(), *c = cv.data();
+  ASSERT_JACC(jacc_copyin(a, bytesOf(av)));
+  ASSERT_JACC(jacc_copyin(b, bytesOf(bv)));
+  ASSERT_JACC(jacc_copyin(c, bytesOf(cv)));
+  PUSH(ReverseSrc, {{"int n", &n}, {"const int *a", &a}, {"int *b", &b}}, Flags);
+  PUSH(DecreasingSrc, {{"int n", &n}, {"const int *a", &a}, {"int *c", &c}}, Flags);
+  EXPECT_EVERY_DEVICE(b, bref);
+  EXPECT_EVERY_DEVICE(c, cref);
+  ASSERT_JACC(jacc_copyout(b, bytesOf(bv)));
+  ASSERT_JACC(jacc_copyout(c, bytesOf(cv)));
+  ASSERT_JACC(jacc_delete(a, bytesOf(av)));
+  EXPECT_SAME(bv, bref);
+  EXPECT_SAME(cv, cref);
+}
+
+TEST_P(SplitTest, ReverseAndDecreasingLoop) {
+  eachMode(caseReverse);
+}
+
+// ---- chains within one iteration ---------------------------------------------------------------
+
+const char *Chain3Src = "#pragma acc parallel loop present(x, a, b, c)\n"
+                        "for (int i = 0; i < n; i++) {\n"
+                        "  a[i] = x[i] + 1.5;\n"
+                        "  b[i] = a[i] * 2.0;\n"
+                        "  c[i] = b[i] + a[i];\n"
+                        "}\n";
+
+void caseChain3(unsigned Flags) {
+  // The three arrays are mapped with different extents around the pointers the kernel gets, so
+  // that their owned ranges differ: a device must compute a[i] and b[i] for the c[i] it owns.
+  int n = 2999;
+  std::vector<double> xv(n), av(n, -1.0), bm(2 * n, -2.0), cm(n + 37, -3.0);
+  for (int i = 0; i < n; i++)
+    xv[i] = 0.37 * i - 100.0;
+  std::vector<double> aref = av, bref = bm, cref = cm;
+  for (int i = 0; i < n; i++) {
+    aref[i] = xv[i] + 1.5;
+    bref[n + i] = aref[i] * 2.0;
+    cref[i] = bref[n + i] + aref[i];
+  }
+  double *x = xv.data(), *a = av.data(), *b = bm.data() + n, *c = cm.data();
+  ASSERT_JACC(jacc_copyin(x, bytesOf(xv)));
+  ASSERT_JACC(jacc_copyin(a, bytesOf(av)));
+  ASSERT_JACC(jacc_copyin(bm.data(), bytesOf(bm)));
+  ASSERT_JACC(jacc_copyin(c, bytesOf(cm)));
+  PUSH(Chain3Src,
+       {{"int n", &n},
+        {"const double *x", &x},
+        {"double *a", &a},
+        {"double *b", &b},
+        {"double *c", &c}},
+       Flags);
+  EXPECT_EVERY_DEVICE(a, aref);
+  EXPECT_EVERY_DEVICE(bm.data(), bref);
+  EXPECT_EVERY_DEVICE(c, cref);
+  ASSERT_JACC(jacc_copyout(a, bytesOf(av)));
+  ASSERT_JACC(jacc_copyout(bm.data(), bytesOf(bm)));
+  ASSERT_JACC(jacc_copyout(c, bytesOf(cm)));
+  ASSERT_JACC(jacc_delete(x, bytesOf(xv)));
+  EXPECT_SAME(av, aref);
+  EXPECT_SAME(bm, bref);
+  EXPECT_SAME(cm, cref);
+}
+
+TEST_P(SplitTest, ChainAcrossThreeArrays) {
+  eachMode(caseChain3);
+}
+
+const char *ScalarChainSrc = "#pragma acc parallel loop present(x, y, z)\n"
+                             "for (int i = 0; i < n; i++) {\n"
+                             "  double t = x[i] * 2.0;\n"
+                             "  double u = t + 1.0;\n"
+                             "  y[i] = u;\n"
+                             "  z[i] = u * t;\n"
+                             "}\n";
+
+void caseScalarChain(unsigned Flags) {
+  int n = 3333;
+  std::vector<double> xv(n), yv(n, 0.0), zm(n + 500, 9.0);
+  for (int i = 0; i < n; i++)
+    xv[i] = 0.013 * i - 11.0;
+  std::vector<double> yref = yv, zref = zm;
+  for (int i = 0; i < n; i++) {
+    double t = xv[i] * 2.0;
+    double u = t + 1.0;
+    yref[i] = u;
+    zref[500 + i] = u * t;
+  }
+  double *x = xv.data(), *y = yv.data(), *z = zm.data() + 500;
+  ASSERT_JACC(jacc_copyin(x, bytesOf(xv)));
+  ASSERT_JACC(jacc_copyin(y, bytesOf(yv)));
+  ASSERT_JACC(jacc_copyin(zm.data(), bytesOf(zm)));
+  PUSH(ScalarChainSrc,
+       {{"int n", &n}, {"const double *x", &x}, {"double *y", &y}, {"double *z", &z}}, Flags);
+  EXPECT_EVERY_DEVICE(y, yref);
+  EXPECT_EVERY_DEVICE(zm.data(), zref);
+  ASSERT_JACC(jacc_copyout(y, bytesOf(yv)));
+  ASSERT_JACC(jacc_copyout(zm.data(), bytesOf(zm)));
+  ASSERT_JACC(jacc_delete(x, bytesOf(xv)));
+  EXPECT_SAME(yv, yref);
+  EXPECT_SAME(zm, zref);
+}
+
+TEST_P(SplitTest, ScalarChain) {
+  eachMode(caseScalarChain);
+}
+
+// ---- branches ----------------------------------------------------------------------------------
+
+const char *BranchSrc = "#pragma acc parallel loop present(x, y, z)\n"
+                        "for (int i = 0; i < n; i++) {\n"
+                        "  if (x[i] > 0)\n"
+                        "    y[i] = x[i] * 2;\n"
+                        "  else\n"
+                        "    z[i] = -x[i] + 1000;\n"
+                        "}\n";
+
+void caseBranches(unsigned Flags) {
+  int n = 4001;
+  std::vector<int> xv(n), yv(n + 11, 7), zm(2 * n, 8);
+  for (int i = 0; i < n; i++)
+    xv[i] = (i * 37) % 101 - 50;
+  std::vector<int> yref = yv, zref = zm;
+  for (int i = 0; i < n; i++) {
+    if (xv[i] > 0)
+      yref[i] = xv[i] * 2;
+    else
+      zref[n + i] = -xv[i] + 1000;
+  }
+  int *x = xv.data(), *y = yv.data(), *z = zm.data() + n;
+  ASSERT_JACC(jacc_copyin(x, bytesOf(xv)));
+  ASSERT_JACC(jacc_copyin(y, bytesOf(yv)));
+  ASSERT_JACC(jacc_copyin(zm.data(), bytesOf(zm)));
+  PUSH(BranchSrc, {{"int n", &n}, {"const int *x", &x}, {"int *y", &y}, {"int *z", &z}}, Flags);
+  EXPECT_EVERY_DEVICE(y, yref);
+  EXPECT_EVERY_DEVICE(zm.data(), zref);
+  ASSERT_JACC(jacc_copyout(y, bytesOf(yv)));
+  ASSERT_JACC(jacc_copyout(zm.data(), bytesOf(zm)));
+  ASSERT_JACC(jacc_delete(x, bytesOf(xv)));
+  EXPECT_SAME(yv, yref);
+  EXPECT_SAME(zm, zref);
+}
+
+TEST_P(SplitTest, Branches) {
+  eachMode(caseBranches);
+}
+
+// ---- inner sequential loop: matrix-vector product (contractible) -------------------------------
+
+const char *MatVecSrc = "#pragma acc parallel loop present(A, x, y)\n"
+                        "for (int i = 0; i < n; i++) {\n"
+                        "  double s = 0.0;\n"
+                        "  for (int k = 0; k < m; k++)\n"
+                        "    s += A[i][k] * x[k];\n"
+                        "  y[i] = s;\n"
+                        "}\n";
+
+struct MatVecInput {
+  int n, m;
+  std::vector<double> A, x;
+  MatVecInput(int N, int M) : n(N), m(M), A(N * M), x(M) {
+    for (int i = 0; i < n * m; i++)
+      A[i] = 0.001 * ((i * 7919) % 2003) - 1.0;
+    for (int k = 0; k < m; k++)
+      x[k] = 0.5 + 0.01 * k;
+  }
+};
+
+void runMatVec(int n, int m, unsigned Flags, std::vector<double> &Out) {
+  MatVecInput In(n, m);
+  std::vector<double> yv(n, -1.0);
+  double *A = In.A.data(), *x = In.x.data(), *y = yv.data();
+  ASSERT_JACC(jacc_copyin(A, bytesOf(In.A)));
+  ASSERT_JACC(jacc_copyin(x, bytesOf(In.x)));
+  ASSERT_JACC(jacc_create(y, bytesOf(yv)));
+  PUSH(MatVecSrc,
+       {{"int n", &n},
+        {"int m", &m},
+        {"const double (*A)[m]", &A},
+        {"const double *x", &x},
+        {"double *y", &y}},
+       Flags);
+  ASSERT_JACC(jacc_copyout(y, bytesOf(yv)));
+  ASSERT_JACC(jacc_delete(A, bytesOf(In.A)));
+  ASSERT_JACC(jacc_delete(x, bytesOf(In.x)));
+  Out = yv;
+}
+
+TEST_P(SplitTest, MatVecInnerSequentialLoop) {
+  int n = 301, m = 173;
+  std::vector<double> Host1;
+  onHost1([&] { runMatVec(n, m, JACC_DEFAULT, Host1); });
+  ASSERT_FALSE(HasFatalFailure());
+  MatVecInput In(n, m);
+  for (int i = 0; i < n; i++) {
+    double s = 0.0;
+    for (int k = 0; k < m; k++)
+      s += In.A[i * m + k] * In.x[k];
+    ASSERT_REL(Host1[i], s, 1e-12) << "host:1, i=" << i;
+  }
+  eachMode([&](unsigned Flags) {
+    std::vector<double> Got;
+    ASSERT_NO_FATAL_FAILURE(runMatVec(n, m, Flags, Got));
+    EXPECT_SAME(Got, Host1);
+  });
+}
+
+// ---- 2-D: split by rows and by columns ---------------------------------------------------------
+
+// a*2.0 is exact, so a fused multiply-add gives the same result as the serial reference.
+const char *RowsCollapseSrc = "#pragma acc parallel loop collapse(2) present(a, b)\n"
+                              "for (int i = 0; i < r; i++)\n"
+                              "  for (int j = 0; j < c; j++)\n"
+                              "    b[i][j] = a[i][j] * 2.0 + (i * c + j);\n";
+const char *RowsInnerVectorSrc = "#pragma acc parallel loop present(a, b)\n"
+                                 "for (int i = 0; i < r; i++) {\n"
+                                 "  #pragma acc loop vector\n"
+                                 "  for (int j = 0; j < c; j++)\n"
+                                 "    a[i][j] = b[i][j] - a[i][j];\n"
+                                 "}\n";
+
+void caseRows(unsigned Flags) {
+  int r = 61, c = 47;
+  std::vector<double> av(r * c), bv(r * c, 0.0);
+  for (int i = 0; i < r * c; i++)
+    av[i] = 0.01 * ((i * 31) % 977) - 3.0;
+  std::vector<double> aref = av, bref = bv;
+  for (int i = 0; i < r; i++)
+    for (int j = 0; j < c; j++)
+      bref[i * c + j] = aref[i * c + j] * 2.0 + (i * c + j);
+  for (int i = 0; i < r; i++)
+    for (int j = 0; j < c; j++)
+      aref[i * c + j] = bref[i * c + j] - aref[i * c + j];
+  double *a = av.data(), *b = bv.data();
+  ASSERT_JACC(jacc_copyin(a, bytesOf(av)));
+  ASSERT_JACC(jacc_copyin(b, bytesOf(bv)));
+  std::vector<jacc_arg> Args = {
+      {"int r", &r}, {"int c", &c}, {"double (*a)[c]", &a}, {"double (*b)[c]", &b}};
+  uint64_t Before = d2d();
+  PUSH(RowsCollapseSrc, Args, Flags);
+  if (Flags & JACC_FORCE_SPLIT) {
+    EXPECT_EQ(d2d() - Before, (ndevOf() - 1) * r * c * sizeof(double));
+  }
+  PUSH(RowsInnerVectorSrc, Args, Flags);
+  EXPECT_EVERY_DEVICE(a, aref);
+  EXPECT_EVERY_DEVICE(b, bref);
+  ASSERT_JACC(jacc_copyout(a, bytesOf(av)));
+  ASSERT_JACC(jacc_copyout(b, bytesOf(bv)));
+  EXPECT_SAME(bv, bref);
+  EXPECT_SAME(av, aref);
+}
+
+TEST_P(SplitTest, Rows2D) {
+  eachMode(caseRows);
+}
+
+// Interior pointers: a row pointer one row into a mapping with a halo row on each side, written
+// at rows -1 .. r (so at negative indices), and a 1-D pointer written at i - off.
+const char *HaloRowsSrc = "#pragma acc parallel loop present(a)\n"
+                          "for (int i = -1; i <= r; i++) {\n"
+                          "  #pragma acc loop vector\n"
+                          "  for (int j = 0; j < c; j++)\n"
+                          "    a[i][j] = i * 100 + j;\n"
+                          "}\n";
+const char *NegativeIndexSrc = "#pragma acc parallel loop present(y)\n"
+                               "for (int i = 0; i < n; i++)\n"
+                               "  y[i - off] = i * 7 + 1;\n";
+
+void caseInteriorPointers(unsigned Flags) {
+  int r = 29, c = 13;
+  std::vector<int> hv((r + 2) * c, -1), href((r + 2) * c);
+  for (int i = -1; i <= r; i++)
+    for (int j = 0; j < c; j++)
+      href[(i + 1) * c + j] = i * 100 + j;
+  int *a = hv.data() + c;
+  ASSERT_JACC(jacc_copyin(hv.data(), bytesOf(hv)));
+  PUSH(HaloRowsSrc, {{"int r", &r}, {"int c", &c}, {"int (*a)[c]", &a}}, Flags);
+  EXPECT_EVERY_DEVICE(hv.data(), href);
+  ASSERT_JACC(jacc_copyout(hv.data(), bytesOf(hv)));
+  EXPECT_SAME(hv, href);
+
+  int n = 1003, off = 400;
+  std::vector<int> yv(n + 5, -3), yref(n + 5, -3);
+  for (int i = 0; i < n; i++)
+    yref[i] = i * 7 + 1;
+  int *y = yv.data() + off;
+  ASSERT_JACC(jacc_copyin(yv.data(), bytesOf(yv)));
+  PUSH(NegativeIndexSrc, {{"int n", &n}, {"int off", &off}, {"int *y", &y}}, Flags);
+  EXPECT_EVERY_DEVICE(yv.data(), yref);
+  ASSERT_JACC(jacc_copyout(yv.data(), bytesOf(yv)));
+  EXPECT_SAME(yv, yref);
+}
+
+TEST_P(SplitTest, InteriorPointersAndNegativeIndices) {
+  eachMode(caseInteriorPointers);
+}
+
+// Column j is the parallel iterator; the inner sequential loop walks down the column and reads
+// the element it wrote in the previous step (a prefix sum per column).
+const char *ColumnsSrc = "#pragma acc parallel loop present(a, b)\n"
+                         "for (int j = 0; j < c; j++) {\n"
+                         "  a[0][j] = b[0][j];\n"
+                         "  for (int i = 1; i < r; i++)\n"
+                         "    a[i][j] = a[i - 1][j] + b[i][j];\n"
+                         "}\n";
+
+void caseColumns(unsigned Flags) {
+  int r = 37, c = 53;
+  std::vector<int> av(r * c, -5), bv(r * c);
+  for (int i = 0; i < r * c; i++)
+    bv[i] = (i * 7919) % 211 - 100;
+  std::vector<int> aref = av;
+  for (int j = 0; j < c; j++) {
+    aref[j] = bv[j];
+    for (int i = 1; i < r; i++)
+      aref[i * c + j] = aref[(i - 1) * c + j] + bv[i * c + j];
+  }
+  int *a = av.data(), *b = bv.data();
+  ASSERT_JACC(jacc_copyin(a, bytesOf(av)));
+  ASSERT_JACC(jacc_copyin(b, bytesOf(bv)));
+  uint64_t Before = d2d();
+  PUSH(ColumnsSrc, {{"int r", &r}, {"int c", &c}, {"int (*a)[c]", &a}, {"const int (*b)[c]", &b}},
+       Flags);
+  // Every element is written: each device sends its owned columns of every row.
+  if (Flags & JACC_FORCE_SPLIT) {
+    EXPECT_EQ(d2d() - Before, (ndevOf() - 1) * r * c * sizeof(int));
+  }
+  EXPECT_EVERY_DEVICE(a, aref);
+  ASSERT_JACC(jacc_copyout(a, bytesOf(av)));
+  ASSERT_JACC(jacc_delete(b, bytesOf(bv)));
+  EXPECT_SAME(av, aref);
+}
+
+TEST_P(SplitTest, Columns2D) {
+  eachMode(caseColumns);
+}
+
+// ---- indirect writes ---------------------------------------------------------------------------
+
+const char *IndirectSrc = "#pragma acc parallel loop present(idx, x, a, b)\n"
+                          "for (int i = 0; i < n; i++) {\n"
+                          "  a[idx[i]] = x[i] * 3 + 1;\n"
+                          "  b[i] = a[idx[i]] + i;\n"
+                          "}\n";
+
+void caseIndirect(unsigned Flags) {
+  int n = 5003;
+  std::vector<int> idxv(n), xv(n), av(n, -9), bm(n + 100, -8);
+  for (int i = 0; i < n; i++) {
+    idxv[i] = i;
+    xv[i] = (i * 13) % 1000 - 300;
+  }
+  std::mt19937 Rng(12345);
+  std::shuffle(idxv.begin(), idxv.end(), Rng);
+  std::vector<int> aref = av, bref = bm;
+  for (int i = 0; i < n; i++) {
+    aref[idxv[i]] = xv[i] * 3 + 1;
+    bref[100 + i] = aref[idxv[i]] + i;
+  }
+  int *idx = idxv.data(), *x = xv.data(), *a = av.data(), *b = bm.data() + 100;
+  ASSERT_JACC(jacc_copyin(idx, bytesOf(idxv)));
+  ASSERT_JACC(jacc_copyin(x, bytesOf(xv)));
+  ASSERT_JACC(jacc_copyin(a, bytesOf(av)));
+  ASSERT_JACC(jacc_copyin(bm.data(), bytesOf(bm)));
+  uint64_t Before = d2d();
+  PUSH(IndirectSrc,
+       {{"int n", &n},
+        {"const int *idx", &idx},
+        {"const int *x", &x},
+        {"int *a", &a},
+        {"int *b", &b}},
+       Flags);
+  // At most every device's owned ranges of both mappings.
+  if (Flags & JACC_FORCE_SPLIT) {
+    EXPECT_LE(d2d() - Before, (ndevOf() - 1) * (bytesOf(av) + bytesOf(bm)));
+  }
+  EXPECT_EVERY_DEVICE(a, aref);
+  EXPECT_EVERY_DEVICE(bm.data(), bref);
+  ASSERT_JACC(jacc_copyout(a, bytesOf(av)));
+  ASSERT_JACC(jacc_copyout(bm.data(), bytesOf(bm)));
+  ASSERT_JACC(jacc_delete(idx, bytesOf(idxv)));
+  ASSERT_JACC(jacc_delete(x, bytesOf(xv)));
+  EXPECT_SAME(av, aref);
+  EXPECT_SAME(bm, bref);
+}
+
+TEST_P(SplitTest, IndirectWritesThroughPermutation) {
+  eachMode(caseIndirect);
+}
+
+// ---- reductions --------------------------------------------------------------------------------
+
+const char *ReduceIntWriteSrc = "#pragma acc parallel loop present(x, y) reduction(+:sum) "
+                                "reduction(max:mx)\n"
+                                "for (int i = 0; i < n; i++) {\n"
+                                "  y[i] = x[i] * 2;\n"
+                                "  sum += x[i];\n"
+                                "  mx = x[i] > mx ? x[i] : mx;\n"
+                                "}\n";
+const char *ReduceDoubleWriteSrc = "#pragma acc parallel loop present(x, y) reduction(+:sum) "
+                                   "reduction(max:mx)\n"
+                                   "for (int i = 0; i < n; i++) {\n"
+                                   "  y[i] = x[i] * 2;\n"
+                                   "  sum += x[i];\n"
+                                   "  mx = x[i] > mx ? x[i] : mx;\n"
+                                   "}\n";
+const char *ReduceOnlySrc = "#pragma acc parallel loop present(x) reduction(+:sum) "
+                            "reduction(max:mx)\n"
+                            "for (int i = 0; i < n; i++) {\n"
+                            "  sum += x[i] * x[i];\n"
+                            "  mx = x[i] > mx ? x[i] : mx;\n"
+                            "}\n";
+
+void caseReductions(unsigned Flags) {
+  for (int n : {10007, 3}) {
+    SCOPED_TRACE("n=" + std::to_string(n));
+    // yi is mapped with 50 elements before the pointer the kernel gets: the owned ranges of y
+    // then differ from the devices' shares of the iterations (narrowing runs the union).
+    std::vector<int> xi(n), yi(n + 50, 0), yiref(n + 50, 0);
+    std::vector<double> xd(n), yd(n, 0.0), ydref(n);
+    for (int i = 0; i < n; i++) {
+      xi[i] = (i * 37) % 201 - 100;
+      xd[i] = 0.25 * xi[i]; // multiples of 1/4: every partial sum is exact in any order
+      yiref[50 + i] = xi[i] * 2;
+      ydref[i] = xd[i] * 2;
+    }
+    int *x1 = xi.data(), *y1 = yi.data() + 50;
+    double *x2 = xd.data(), *y2 = yd.data();
+    ASSERT_JACC(jacc_copyin(x1, bytesOf(xi)));
+    ASSERT_JACC(jacc_copyin(yi.data(), bytesOf(yi)));
+    ASSERT_JACC(jacc_copyin(x2, bytesOf(xd)));
+    ASSERT_JACC(jacc_copyin(y2, bytesOf(yd)));
+    // The initial value counts once: small, then larger than every element for max.
+    for (int mx0 : {-1000000, 1000000}) {
+      SCOPED_TRACE("max init " + std::to_string(mx0));
+      int isum = 1000, imx = mx0, rsum = 1000, rmx = mx0;
+      long long qsum = 1000, rq = 1000;
+      int qmx = mx0, rqmx = mx0;
+      double dsum = 1000.0, dmx = mx0, rdsum = 1000.0, rdmx = mx0;
+      for (int i = 0; i < n; i++) {
+        rsum += xi[i];
+        rmx = xi[i] > rmx ? xi[i] : rmx;
+        rdsum += xd[i];
+        rdmx = xd[i] > rdmx ? xd[i] : rdmx;
+        rq += static_cast<long long>(xi[i]) * xi[i];
+        rqmx = xi[i] > rqmx ? xi[i] : rqmx;
+      }
+      PUSH(ReduceIntWriteSrc,
+           {{"int n", &n},
+            {"const int *x", &x1},
+            {"int *y", &y1},
+            {"int sum", &isum},
+            {"int mx", &imx}},
+           Flags);
+      EXPECT_EQ(isum, rsum);
+      EXPECT_EQ(imx, rmx);
+      PUSH(ReduceDoubleWriteSrc,
+           {{"int n", &n},
+            {"const double *x", &x2},
+            {"double *y", &y2},
+            {"double sum", &dsum},
+            {"double mx", &dmx}},
+           Flags);
+      EXPECT_EQ(dsum, rdsum);
+      EXPECT_EQ(dmx, rdmx);
+      PUSH(ReduceOnlySrc,
+           {{"int n", &n}, {"const int *x", &x1}, {"long long sum", &qsum}, {"int mx", &qmx}},
+           Flags);
+      EXPECT_EQ(qsum, rq);
+      EXPECT_EQ(qmx, rqmx);
+    }
+    EXPECT_EVERY_DEVICE(yi.data(), yiref);
+    EXPECT_EVERY_DEVICE(y2, ydref);
+    ASSERT_JACC(jacc_copyout(yi.data(), bytesOf(yi)));
+    ASSERT_JACC(jacc_copyout(y2, bytesOf(yd)));
+    ASSERT_JACC(jacc_delete(x1, bytesOf(xi)));
+    ASSERT_JACC(jacc_delete(x2, bytesOf(xd)));
+    EXPECT_SAME(yi, yiref);
+    EXPECT_SAME(yd, ydref);
+  }
+}
+
+TEST_P(SplitTest, ReductionsSumAndMax) {
+  eachMode(caseReductions);
+}
+
+// ---- aliasing: two pointer arguments into one mapped array --------------------------------------
+
+// dst and src are the same pointer: z[i] must see the value just written through dst.
+const char *AliasSameSrc = "#pragma acc parallel loop present(src, dst, z)\n"
+                           "for (int i = 0; i < n; i++) {\n"
+                           "  dst[i] = src[i] * 2.0;\n"
+                           "  z[i] = src[i] + 1.0;\n"
+                           "}\n";
+// dst = x + 1, src = x: writes the odd elements from the even ones (no element read and written).
+const char *AliasOffsetSrc = "#pragma acc parallel loop present(src, dst)\n"
+                             "for (int i = 0; i < h; i++)\n"
+                             "  dst[2 * i] = src[2 * i] * 3 + 1;\n";
+// Disjoint halves of one mapping, one read and one written.
+const char *AliasHalvesSrc = "#pragma acc parallel loop present(src, dst)\n"
+                             "for (int i = 0; i < n; i++)\n"
+                             "  dst[i] = src[i] * 3 - i;\n";
+// Both halves written through two pointers, neither read.
+const char *TwoWritersSrc = "#pragma acc parallel loop present(lo, hi)\n"
+                            "for (int i = 0; i < n; i++) {\n"
+                            "  lo[i] = i * 2;\n"
+                            "  hi[i] = i * 5 + 1;\n"
+                            "}\n";
+
+void caseAliasing(unsigned Flags) {
+  int n = 2501;
+  {
+    // x mapped with 61 elements before the pointer and z exactly: different owned ranges.
+    std::vector<double> xm(n + 61), zv(n, 0.0);
+    for (int i = 0; i < n + 61; i++)
+      xm[i] = 0.3 * i - 50.0;
+    std::vector<double> xref = xm, zref = zv;
+    for (int i = 0; i < n; i++) {
+      xref[61 + i] = xref[61 + i] * 2.0;
+      zref[i] = xref[61 + i] + 1.0;
+    }
+    double *x = xm.data() + 61, *z = zv.data();
+    ASSERT_JACC(jacc_copyin(xm.data(), bytesOf(xm)));
+    ASSERT_JACC(jacc_copyin(z, bytesOf(zv)));
+    PUSH(AliasSameSrc,
+         {{"int n", &n}, {"const double *src", &x}, {"double *dst", &x}, {"double *z", &z}}, Flags);
+    EXPECT_EVERY_DEVICE(xm.data(), xref);
+    EXPECT_EVERY_DEVICE(z, zref);
+    ASSERT_JACC(jacc_copyout(xm.data(), bytesOf(xm)));
+    ASSERT_JACC(jacc_copyout(z, bytesOf(zv)));
+    EXPECT_SAME(xm, xref);
+    EXPECT_SAME(zv, zref);
+  }
+  {
+    int h = n / 2;
+    std::vector<int> xv(2 * h);
+    for (int i = 0; i < 2 * h; i++)
+      xv[i] = (i * 7) % 97;
+    std::vector<int> ref = xv;
+    for (int i = 0; i < h; i++)
+      ref[2 * i + 1] = ref[2 * i] * 3 + 1;
+    int *src = xv.data(), *dst = xv.data() + 1;
+    ASSERT_JACC(jacc_copyin(src, bytesOf(xv)));
+    PUSH(AliasOffsetSrc, {{"int h", &h}, {"const int *src", &src}, {"int *dst", &dst}}, Flags);
+    EXPECT_EVERY_DEVICE(src, ref);
+    ASSERT_JACC(jacc_copyout(src, bytesOf(xv)));
+    EXPECT_SAME(xv, ref);
+  }
+  {
+    std::vector<int> xv(2 * n);
+    for (int i = 0; i < 2 * n; i++)
+      xv[i] = (i * 11) % 89 - 40;
+    std::vector<int> ref = xv;
+    for (int i = 0; i < n; i++)
+      ref[n + i] = ref[i] * 3 - i;
+    int *src = xv.data(), *dst = xv.data() + n;
+    ASSERT_JACC(jacc_copyin(src, bytesOf(xv)));
+    PUSH(AliasHalvesSrc, {{"int n", &n}, {"const int *src", &src}, {"int *dst", &dst}}, Flags);
+    EXPECT_EVERY_DEVICE(src, ref);
+    ASSERT_JACC(jacc_copyout(src, bytesOf(xv)));
+    EXPECT_SAME(xv, ref);
+  }
+  {
+    std::vector<int> xv(2 * n, -1), ref(2 * n);
+    for (int i = 0; i < n; i++) {
+      ref[i] = i * 2;
+      ref[n + i] = i * 5 + 1;
+    }
+    int *lo = xv.data(), *hi = xv.data() + n;
+    ASSERT_JACC(jacc_copyin(lo, bytesOf(xv)));
+    PUSH(TwoWritersSrc, {{"int n", &n}, {"int *lo", &lo}, {"int *hi", &hi}}, Flags);
+    EXPECT_EVERY_DEVICE(lo, ref);
+    ASSERT_JACC(jacc_copyout(lo, bytesOf(xv)));
+    EXPECT_SAME(xv, ref);
+  }
+}
+
+TEST_P(SplitTest, AliasingThroughTwoArguments) {
+  eachMode(caseAliasing);
+}
+
+// ---- helper functions --------------------------------------------------------------------------
+
+const char *HelperWritesSrc = "static void put(double *p, double v) { *p = v; }\n"
+                              "\n"
+                              "#pragma acc parallel loop present(x, y)\n"
+                              "for (int i = 0; i < n; i++)\n"
+                              "  put(&y[i], x[i] * 2.0);\n";
+const char *PureHelperSrc = "static double sq(double v) { return v * v; }\n"
+                            "\n"
+                            "#pragma acc parallel loop present(x, y)\n"
+                            "for (int i = 0; i < n; i++)\n"
+                            "  y[i] = sq(x[i]) + 1.0;\n";
+
+TEST_P(SplitTest, HelperWritingThroughPointerFallsBack) {
+  int n = 3001;
+  std::vector<double> xv(n), yv(n), y0(n), ref(n);
+  for (int i = 0; i < n; i++) {
+    xv[i] = 0.7 * i - 3.0;
+    yv[i] = y0[i] = -1.0 - i;
+    ref[i] = xv[i] * 2.0;
+  }
+  double *x = xv.data(), *y = yv.data();
+  ASSERT_JACC(jacc_copyin(x, bytesOf(xv)));
+  ASSERT_JACC(jacc_copyin(y, bytesOf(yv)));
+  jacc_arg Args[] = {{"int n", &n}, {"const double *x", &x}, {"double *y", &y}};
+  jacc_stats B = stats();
+  EXPECT_EQ(jacc_kernel_push(HelperWritesSrc, 3, Args, JACC_FORCE_SPLIT), JACC_ERROR_UNSUPPORTED);
+  std::string Msg = jacc_last_error();
+  EXPECT_NE(Msg.find("cannot be split"), std::string::npos) << Msg;
+  EXPECT_NE(Msg.find("put"), std::string::npos) << "the reason should name the helper: " << Msg;
+  jacc_stats A = stats();
+  EXPECT_EQ(A.split_launches, B.split_launches);
+  EXPECT_EQ(A.duplicate_launches, B.duplicate_launches);
+  // The refused push ran nothing.
+  ASSERT_JACC(jacc_update_self(y, bytesOf(yv)));
+  EXPECT_SAME(yv, y0);
+
+  // The default flags fall back to duplicate mode, whatever the device count.
+  PUSH(HelperWritesSrc, std::vector<jacc_arg>(Args, Args + 3), JACC_DEFAULT);
+  A = stats();
+  EXPECT_EQ(A.split_launches, B.split_launches);
+  EXPECT_EQ(A.duplicate_launches, B.duplicate_launches + 1);
+  EXPECT_EQ(A.bytes_device_to_device, B.bytes_device_to_device);
+  ASSERT_JACC(jacc_update_self(y, bytesOf(yv)));
+  EXPECT_SAME(yv, ref);
+
+  // Again from fresh values, with JACC_FORCE_DUPLICATE.
+  yv = y0;
+  ASSERT_JACC(jacc_update_device(y, bytesOf(yv)));
+  PUSH(HelperWritesSrc, std::vector<jacc_arg>(Args, Args + 3), JACC_FORCE_DUPLICATE);
+  ASSERT_JACC(jacc_copyout(y, bytesOf(yv)));
+  ASSERT_JACC(jacc_delete(x, bytesOf(xv)));
+  EXPECT_SAME(yv, ref);
+}
+
+void casePureHelper(unsigned Flags) {
+  int n = 3001;
+  std::vector<double> xv(n), yv(n, 0.0), ref(n);
+  for (int i = 0; i < n; i++) {
+    xv[i] = 0.7 * i - 3.0;
+    ref[i] = xv[i] * xv[i] + 1.0;
+  }
+  double *x = xv.data(), *y = yv.data();
+  ASSERT_JACC(jacc_copyin(x, bytesOf(xv)));
+  ASSERT_JACC(jacc_copyin(y, bytesOf(yv)));
+  PUSH(PureHelperSrc, {{"int n", &n}, {"const double *x", &x}, {"double *y", &y}}, Flags);
+  ASSERT_JACC(jacc_copyout(y, bytesOf(yv)));
+  ASSERT_JACC(jacc_delete(x, bytesOf(xv)));
+  EXPECT_SAME(yv, ref);
+}
+
+TEST_P(SplitTest, PureHelperIsSplittable) {
+  eachMode(casePureHelper);
+}
+
+// ---- iterated stencils: reads across the split boundaries --------------------------------------
+
+const char *Stencil1DSrc = "#pragma acc parallel loop present(in, out)\n"
+                           "for (int i = 1; i < n - 1; i++)\n"
+                           "  out[i] = (in[i - 1] + in[i] + in[i + 1]) / 3.0;\n";
+
+void caseStencil1D(unsigned Flags) {
+  int n = 1001, iters = 100;
+  std::vector<double> uv(n), vv(n);
+  for (int i = 0; i < n; i++)
+    uv[i] = vv[i] = (i * 37 % 101) * 0.5;
+  std::vector<double> ru = uv, rv = vv;
+  for (int t = 0; t < iters; t++) {
+    std::vector<double> &in = t % 2 ? rv : ru, &out = t % 2 ? ru : rv;
+    for (int i = 1; i < n - 1; i++)
+      out[i] = (in[i - 1] + in[i] + in[i + 1]) / 3.0;
+  }
+  double *u = uv.data(), *v = vv.data();
+  ASSERT_JACC(jacc_copyin(u, bytesOf(uv)));
+  ASSERT_JACC(jacc_copyin(v, bytesOf(vv)));
+  uint64_t Before = d2d();
+  for (int t = 0; t < iters; t++)
+    PUSH(Stencil1DSrc,
+         {{"int n", &n}, {"const double *in", t % 2 ? &v : &u}, {"double *out", t % 2 ? &u : &v}},
+         Flags);
+  if ((Flags & JACC_FORCE_SPLIT) && !(Flags & JACC_ASYNC)) {
+    // Only the written part [1, n-1) of the owned ranges is exchanged.
+    EXPECT_EQ(d2d() - Before, iters * (ndevOf() - 1) * (n - 2) * sizeof(double));
+  }
+  ASSERT_JACC(jacc_wait());
+  EXPECT_EVERY_DEVICE(u, ru);
+  EXPECT_EVERY_DEVICE(v, rv);
+  ASSERT_JACC(jacc_copyout(u, bytesOf(uv)));
+  ASSERT_JACC(jacc_copyout(v, bytesOf(vv)));
+  EXPECT_SAME(uv, ru);
+  EXPECT_SAME(vv, rv);
+}
+
+TEST_P(SplitTest, Stencil1D100Iterations) {
+  eachMode(caseStencil1D);
+}
+
+TEST_P(SplitTest, Stencil1D100IterationsAsync) {
+  eachMode(caseStencil1D, JACC_ASYNC);
+}
+
+const char *JacobiCollapseSrc =
+    "#pragma acc parallel loop collapse(2) present(a, b)\n"
+    "for (int i = 1; i < n - 1; i++)\n"
+    "  for (int j = 1; j < m - 1; j++)\n"
+    "    b[i][j] = 0.25 * (a[i - 1][j] + a[i + 1][j] + a[i][j - 1] + a[i][j + 1]);\n";
+const char *JacobiSweepSrc =
+    "#pragma acc parallel loop present(a, b)\n"
+    "for (int i = 1; i < n - 1; i++) {\n"
+    "  #pragma acc loop vector\n"
+    "  for (int j = 1; j < m - 1; j++)\n"
+    "    b[i][j] = 0.25 * (a[i - 1][j] + a[i + 1][j] + a[i][j - 1] + a[i][j + 1]);\n"
+    "}\n";
+const char *JacobiCopySrc = "#pragma acc parallel loop present(a, b)\n"
+                            "for (int i = 1; i < n - 1; i++) {\n"
+                            "  #pragma acc loop vector\n"
+                            "  for (int j = 1; j < m - 1; j++)\n"
+                            "    a[i][j] = b[i][j];\n"
+                            "}\n";
+
+void jacobiInit(std::vector<double> &g, int n, int m) {
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < m; j++)
+      g[i * m + j] = (i == 0 || j == 0 || i == n - 1 || j == m - 1) ? 1.0 + 0.001 * (i + 3 * j)
+                                                                    : 0.01 * ((i * 7 + j) % 13);
+}
+
+void jacobiStep(const std::vector<double> &a, std::vector<double> &b, int n, int m) {
+  for (int i = 1; i < n - 1; i++)
+    for (int j = 1; j < m - 1; j++)
+      b[i * m + j] =
+          0.25 * (a[(i - 1) * m + j] + a[(i + 1) * m + j] + a[i * m + j - 1] + a[i * m + j + 1]);
+}
+
+void caseJacobi(unsigned Flags) {
+  int n = 43, m = 37, iters = 100;
+  // Ping-pong: the two arrays swap roles between pushes.
+  {
+    std::vector<double> av(n * m), bv(n * m);
+    jacobiInit(av, n, m);
+    bv = av;
+    std::vector<double> ra = av, rb = bv;
+    for (int t = 0; t < iters; t++)
+      jacobiStep(t % 2 ? rb : ra, t % 2 ? ra : rb, n, m);
+    double *a = av.data(), *b = bv.data();
+    ASSERT_JACC(jacc_copyin(a, bytesOf(av)));
+    ASSERT_JACC(jacc_copyin(b, bytesOf(bv)));
+    for (int t = 0; t < iters; t++)
+      PUSH(JacobiCollapseSrc,
+           {{"int n", &n},
+            {"int m", &m},
+            {"const double (*a)[m]", t % 2 ? &b : &a},
+            {"double (*b)[m]", t % 2 ? &a : &b}},
+           Flags);
+    EXPECT_EVERY_DEVICE(a, ra);
+    EXPECT_EVERY_DEVICE(b, rb);
+    ASSERT_JACC(jacc_copyout(a, bytesOf(av)));
+    ASSERT_JACC(jacc_copyout(b, bytesOf(bv)));
+    EXPECT_SAME(av, ra);
+    EXPECT_SAME(bv, rb);
+  }
+  // Sweep into b, copy back into a.
+  {
+    std::vector<double> av(n * m), bv(n * m);
+    jacobiInit(av, n, m);
+    bv = av;
+    std::vector<double> ra = av, rb = bv;
+    for (int t = 0; t < iters; t++) {
+      jacobiStep(ra, rb, n, m);
+      for (int i = 1; i < n - 1; i++)
+        for (int j = 1; j < m - 1; j++)
+          ra[i * m + j] = rb[i * m + j];
+    }
+    double *a = av.data(), *b = bv.data();
+    ASSERT_JACC(jacc_copyin(a, bytesOf(av)));
+    ASSERT_JACC(jacc_copyin(b, bytesOf(bv)));
+    std::vector<jacc_arg> Args = {
+        {"int n", &n}, {"int m", &m}, {"double (*a)[m]", &a}, {"double (*b)[m]", &b}};
+    for (int t = 0; t < iters; t++) {
+      PUSH(JacobiSweepSrc, Args, Flags);
+      PUSH(JacobiCopySrc, Args, Flags);
+    }
+    EXPECT_EVERY_DEVICE(a, ra);
+    EXPECT_EVERY_DEVICE(b, rb);
+    ASSERT_JACC(jacc_copyout(a, bytesOf(av)));
+    ASSERT_JACC(jacc_copyout(b, bytesOf(bv)));
+    EXPECT_SAME(av, ra);
+    EXPECT_SAME(bv, rb);
+  }
+}
+
+TEST_P(SplitTest, Jacobi2D100Iterations) {
+  eachMode(caseJacobi);
+}
+
+// Flattened 2-D indexing (i * m + j, m a run-time value): the write index is not affine in the
+// parallel iterator with a constant coefficient, so the predicate alone decides.
+const char *Stencil2DFlatSrc =
+    "#pragma acc parallel loop present(in, out)\n"
+    "for (int i = 1; i < n - 1; i++) {\n"
+    "  #pragma acc loop\n"
+    "  for (int j = 1; j < m - 1; j++)\n"
+    "    out[i * m + j] = (in[(i - 1) * m + j] + in[(i + 1) * m + j] + in[i * m + j - 1] +\n"
+    "                      in[i * m + j + 1] + 4 * in[i * m + j]) / 8;\n"
+    "}\n";
+
+void caseStencil2DFlat(unsigned Flags) {
+  int n = 41, m = 29, iters = 20;
+  std::vector<int> uv(n * m), vv(n * m);
+  for (int i = 0; i < n * m; i++)
+    uv[i] = vv[i] = (i * 7919) % 100003;
+  std::vector<int> ru = uv, rv = vv;
+  for (int t = 0; t < iters; t++) {
+    std::vector<int> &in = t % 2 ? rv : ru, &out = t % 2 ? ru : rv;
+    for (int i = 1; i < n - 1; i++)
+      for (int j = 1; j < m - 1; j++)
+        out[i * m + j] = (in[(i - 1) * m + j] + in[(i + 1) * m + j] + in[i * m + j - 1] +
+                          in[i * m + j + 1] + 4 * in[i * m + j]) /
+                         8;
+  }
+  int *u = uv.data(), *v = vv.data();
+  ASSERT_JACC(jacc_copyin(u, bytesOf(uv)));
+  ASSERT_JACC(jacc_copyin(v, bytesOf(vv)));
+  for (int t = 0; t < iters; t++)
+    PUSH(Stencil2DFlatSrc,
+         {{"int n", &n},
+          {"int m", &m},
+          {"const int *in", t % 2 ? &v : &u},
+          {"int *out", t % 2 ? &u : &v}},
+         Flags);
+  EXPECT_EVERY_DEVICE(u, ru);
+  EXPECT_EVERY_DEVICE(v, rv);
+  ASSERT_JACC(jacc_copyout(u, bytesOf(uv)));
+  ASSERT_JACC(jacc_copyout(v, bytesOf(vv)));
+  EXPECT_SAME(uv, ru);
+  EXPECT_SAME(vv, rv);
+}
+
+TEST_P(SplitTest, Stencil2DFlatIndex) {
+  eachMode(caseStencil2DFlat);
+}
+
+// ---- more shapes -------------------------------------------------------------------------------
+
+// a[2*i+1] reads a[2*i] written in the same iteration: with an odd block boundary the owner of
+// 2*i+1 must compute a[2*i] too.
+const char *PairSrc = "#pragma acc parallel loop present(x, a)\n"
+                      "for (int i = 0; i < n; i++) {\n"
+                      "  a[2 * i] = x[i] * 3;\n"
+                      "  a[2 * i + 1] = a[2 * i] + 7;\n"
+                      "}\n";
+// Three arrays written at i, n-1-i and 2*i+1: the narrowed range is the hull of three preimages.
+const char *MixedAffineSrc = "#pragma acc parallel loop present(x, a, b, c)\n"
+                             "for (int i = 0; i < n; i++) {\n"
+                             "  a[i] = x[i] + 1;\n"
+                             "  b[n - 1 - i] = a[i] * 2;\n"
+                             "  c[2 * i + 1] = b[n - 1 - i] - i;\n"
+                             "}\n";
+// The write index goes through a local variable; step 3 from a non-zero lower bound; an offset
+// taken from a scalar argument.
+const char *LocalIndexSrc = "#pragma acc parallel loop present(x, y)\n"
+                            "for (int i = lo; i < hi; i += 3) {\n"
+                            "  int j = i + off;\n"
+                            "  y[j] = x[i] * 5 - j;\n"
+                            "}\n";
+
+void caseMoreAffine(unsigned Flags) {
+  for (int n : {1001, 1000, 7}) {
+    SCOPED_TRACE("n=" + std::to_string(n));
+    std::vector<int> xv(n), pv(2 * n, -1), pref(2 * n);
+    for (int i = 0; i < n; i++) {
+      xv[i] = (i * 29) % 113 - 56;
+      pref[2 * i] = xv[i] * 3;
+      pref[2 * i + 1] = pref[2 * i] + 7;
+    }
+    int *x = xv.data(), *p = pv.data();
+    ASSERT_JACC(jacc_copyin(x, bytesOf(xv)));
+    ASSERT_JACC(jacc_copyin(p, bytesOf(pv)));
+    PUSH(PairSrc, {{"int n", &n}, {"const int *x", &x}, {"int *a", &p}}, Flags);
+    EXPECT_EVERY_DEVICE(p, pref);
+    ASSERT_JACC(jacc_copyout(p, bytesOf(pv)));
+    EXPECT_SAME(pv, pref);
+
+    std::vector<int> av(n, -1), bv(n + 3, -2), cv(2 * n + 1, -3);
+    std::vector<int> aref = av, bref = bv, cref = cv;
+    for (int i = 0; i < n; i++) {
+      aref[i] = xv[i] + 1;
+      bref[n - 1 - i] = aref[i] * 2;
+      cref[2 * i + 1] = bref[n - 1 - i] - i;
+    }
+    int *a = av.data(), *b = bv.data(), *c = cv.data();
+    ASSERT_JACC(jacc_copyin(a, bytesOf(av)));
+    ASSERT_JACC(jacc_copyin(b, bytesOf(bv)));
+    ASSERT_JACC(jacc_copyin(c, bytesOf(cv)));
+    PUSH(MixedAffineSrc,
+         {{"int n", &n}, {"const int *x", &x}, {"int *a", &a}, {"int *b", &b}, {"int *c", &c}},
+         Flags);
+    EXPECT_EVERY_DEVICE(a, aref);
+    EXPECT_EVERY_DEVICE(b, bref);
+    EXPECT_EVERY_DEVICE(c, cref);
+    ASSERT_JACC(jacc_copyout(a, bytesOf(av)));
+    ASSERT_JACC(jacc_copyout(b, bytesOf(bv)));
+    ASSERT_JACC(jacc_copyout(c, bytesOf(cv)));
+    EXPECT_SAME(av, aref);
+    EXPECT_SAME(bv, bref);
+    EXPECT_SAME(cv, cref);
+
+    int lo = 2, hi = n, off = 5;
+    std::vector<int> yv(n + off, 0), yref(n + off, 0);
+    for (int i = lo; i < hi; i += 3) {
+      int j = i + off;
+      yref[j] = xv[i] * 5 - j;
+    }
+    int *y = yv.data();
+    ASSERT_JACC(jacc_copyin(y, bytesOf(yv)));
+    PUSH(
+        LocalIndexSrc,
+        {{"int lo", &lo}, {"int hi", &hi}, {"int off", &off}, {"const int *x", &x}, {"int *y", &y}},
+        Flags);
+    EXPECT_EVERY_DEVICE(y, yref);
+    ASSERT_JACC(jacc_copyout(y, bytesOf(yv)));
+    ASSERT_JACC(jacc_delete(x, bytesOf(xv)));
+    EXPECT_SAME(yv, yref);
+  }
+}
+
+TEST_P(SplitTest, MoreAffineWrites) {
+  eachMode(caseMoreAffine);
+}
+
+// A value merged from both arms of a branch (a phi) and a while loop before its second use.
+const char *PhiWhileSrc = "#pragma acc parallel loop present(x, y, z)\n"
+                          "for (int i = 0; i < n; i++) {\n"
+                          "  int t;\n"
+                          "  if (x[i] > 0)\n"
+                          "    t = x[i] * 2;\n"
+                          "  else\n"
+                          "    t = -x[i];\n"
+                          "  y[i] = t;\n"
+                          "  int k = 0, v = x[i];\n"
+                          "  while (v != 0 && k < 40) {\n"
+                          "    v /= 2;\n"
+                          "    k++;\n"
+                          "  }\n"
+                          "  z[i] = k + t;\n"
+                          "}\n";
+// The same merged value used after a `continue` (y and z are mapped differently, so a device
+// may own z[i] but not y[i] and must still compute t).
+const char *PhiContinueSrc = "#pragma acc parallel loop present(x, y, z)\n"
+                             "for (int i = 0; i < n; i++) {\n"
+                             "  int t = x[i];\n"
+                             "  if (x[i] > 0)\n"
+                             "    t = x[i] * 2;\n"
+                             "  y[i] = t;\n"
+                             "  if (x[i] % 5 == 0)\n"
+                             "    continue;\n"
+                             "  z[i] = t + 1;\n"
+                             "}\n";
+
+int whileSteps(int v) {
+  int k = 0;
+  while (v != 0 && k < 40) {
+    v /= 2;
+    k++;
+  }
+  return k;
+}
+
+void runPhiCase(const char *Src, bool Continue, unsigned Flags) {
+  int n = 3007;
+  std::vector<int> xv(n), yv(n, -1), zm(n + 40, -2);
+  for (int i = 0; i < n; i++)
+    xv[i] = (i * 7919) % 20001 - 10000;
+  std::vector<int> yref = yv, zref = zm;
+  for (int i = 0; i < n; i++) {
+    if (Continue) {
+      int t = xv[i];
+      if (xv[i] > 0)
+        t = xv[i] * 2;
+      yref[i] = t;
+      if (xv[i] % 5 == 0)
+        continue;
+      zref[40 + i] = t + 1;
+    } else {
+      int t = xv[i] > 0 ? xv[i] * 2 : -xv[i];
+      yref[i] = t;
+      zref[40 + i] = whileSteps(xv[i]) + t;
+    }
+  }
+  int *x = xv.data(), *y = yv.data(), *z = zm.data() + 40;
+  ASSERT_JACC(jacc_copyin(x, bytesOf(xv)));
+  ASSERT_JACC(jacc_copyin(y, bytesOf(yv)));
+  ASSERT_JACC(jacc_copyin(zm.data(), bytesOf(zm)));
+  PUSH(Src, {{"int n", &n}, {"const int *x", &x}, {"int *y", &y}, {"int *z", &z}}, Flags);
+  EXPECT_EVERY_DEVICE(y, yref);
+  EXPECT_EVERY_DEVICE(zm.data(), zref);
+  ASSERT_JACC(jacc_copyout(y, bytesOf(yv)));
+  ASSERT_JACC(jacc_copyout(zm.data(), bytesOf(zm)));
+  ASSERT_JACC(jacc_delete(x, bytesOf(xv)));
+  EXPECT_SAME(yv, yref);
+  EXPECT_SAME(zm, zref);
+}
+
+void casePhiWhile(unsigned Flags) {
+  runPhiCase(PhiWhileSrc, false, Flags);
+}
+void casePhiContinue(unsigned Flags) {
+  runPhiCase(PhiContinueSrc, true, Flags);
+}
+
+TEST_P(SplitTest, PhiThenWhileLoop) {
+  eachMode(casePhiWhile);
+}
+TEST_P(SplitTest, PhiThenContinue) {
+  eachMode(casePhiContinue);
+}
+
+// Loop forms: <=, a decreasing loop with step 2, an unsigned iterator with !=, a long iterator,
+// and a `continue` before a reduction and a write.
+const char *LoopFormSrcs[] = {
+    "#pragma acc parallel loop present(a)\n"
+    "for (int i = 1; i <= n; i++)\n"
+    "  a[i - 1] = i * 3;\n",
+    "#pragma acc parallel loop present(a)\n"
+    "for (int i = n; i > 0; i -= 2)\n"
+    "  a[i - 1] = i * 3;\n",
+    "#pragma acc parallel loop present(a)\n"
+    "for (unsigned i = 0; i != (unsigned)n; i++)\n"
+    "  a[i] = (int)i * 3;\n",
+    "#pragma acc parallel loop present(a)\n"
+    "for (long i = n - 1; i >= 0; i -= 3)\n"
+    "  a[n - 1 - i] = (int)i * 3;\n",
+    "#pragma acc parallel loop present(a) reduction(+:s)\n"
+    "for (int i = 0; i < n; i++) {\n"
+    "  if (i % 3 == 0)\n"
+    "    continue;\n"
+    "  s += i;\n"
+    "  a[i] = i * 3;\n"
+    "}\n",
+};
+
+void caseLoopForms(unsigned Flags) {
+  int n = 1001;
+  for (int V = 0; V < 5; V++) {
+    SCOPED_TRACE("kernel:\n" + std::string(LoopFormSrcs[V]));
+    std::vector<int> av(n, -1), ref(n, -1);
+    long long s = 10, rs = 10;
+    switch (V) {
+    case 0:
+      for (int i = 1; i <= n; i++)
+        ref[i - 1] = i * 3;
+      break;
+    case 1:
+      for (int i = n; i > 0; i -= 2)
+        ref[i - 1] = i * 3;
+      break;
+    case 2:
+      for (int i = 0; i < n; i++)
+        ref[i] = i * 3;
+      break;
+    case 3:
+      for (long i = n - 1; i >= 0; i -= 3)
+        ref[n - 1 - i] = static_cast<int>(i) * 3;
+      break;
+    default:
+      for (int i = 0; i < n; i++)
+        if (i % 3) {
+          rs += i;
+          ref[i] = i * 3;
+        }
+      break;
+    }
+    int *a = av.data();
+    ASSERT_JACC(jacc_copyin(a, bytesOf(av)));
+    std::vector<jacc_arg> Args = {{"int n", &n}, {"int *a", &a}};
+    if (V == 4)
+      Args.push_back({"long long s", &s});
+    PUSH(LoopFormSrcs[V], Args, Flags);
+    EXPECT_EVERY_DEVICE(a, ref);
+    ASSERT_JACC(jacc_copyout(a, bytesOf(av)));
+    EXPECT_SAME(av, ref);
+    EXPECT_EQ(s, rs);
+  }
+}
+
+TEST_P(SplitTest, LoopForms) {
+  eachMode(caseLoopForms);
+}
+
+// One mapping written through two pointers with different shapes: a row pointer (split by rows)
+// writes column 0 of each row, a flat pointer (split by elements) writes column 1. Every element
+// is written at most once and nothing is read, so the result is well defined.
+const char *MixedViewsSrc = "#pragma acc parallel loop present(A, flat, x)\n"
+                            "for (int i = 0; i < r; i++) {\n"
+                            "  A[i][0] = x[i];\n"
+                            "  flat[4 * i + 1] = -x[i];\n"
+                            "}\n";
+
+void caseMixedViews(unsigned Flags) {
+  int r = 10;
+  std::vector<double> buf(r * 4, -1000.0), xv(r), ref(r * 4, -1000.0);
+  for (int i = 0; i < r; i++) {
+    xv[i] = 10.0 * (i + 1);
+    ref[4 * i] = xv[i];
+    ref[4 * i + 1] = -xv[i];
+  }
+  double *b = buf.data(), *x = xv.data();
+  ASSERT_JACC(jacc_copyin(b, bytesOf(buf)));
+  ASSERT_JACC(jacc_copyin(x, bytesOf(xv)));
+  PUSH(MixedViewsSrc,
+       {{"int r", &r}, {"double (*A)[4]", &b}, {"double *flat", &b}, {"const double *x", &x}},
+       Flags);
+  EXPECT_EVERY_DEVICE(b, ref);
+  ASSERT_JACC(jacc_copyout(b, bytesOf(buf)));
+  ASSERT_JACC(jacc_delete(x, bytesOf(xv)));
+  EXPECT_SAME(buf, ref);
+}
+
+TEST_P(SplitTest, RowAndFlatPointersIntoOneMapping) {
+  eachMode(caseMixedViews);
+}
+
+// Per row: a 2-D array written by an inner vector loop, a compound accumulation into y[i]
+// inside an inner sequential loop, and a temporary t[3*i+k] written with k the inner variable
+// and read back in the same iteration.
+const char *RowMixSrc = "#pragma acc parallel loop present(a, b, y, t, rs)\n"
+                        "for (int i = 0; i < r; i++) {\n"
+                        "  #pragma acc loop vector\n"
+                        "  for (int j = 0; j < c; j++)\n"
+                        "    b[i][j] = a[i][j] * 2 + j;\n"
+                        "  y[i] = 0;\n"
+                        "  for (int j = 0; j < c; j++)\n"
+                        "    y[i] += b[i][j] * (j % 3 - 1);\n"
+                        "  for (int k = 0; k < 3; k++)\n"
+                        "    t[3 * i + k] = y[i] + k;\n"
+                        "  rs[i] = t[3 * i] + t[3 * i + 1] + t[3 * i + 2];\n"
+                        "}\n";
+
+void caseRowMix(unsigned Flags) {
+  int r = 83, c = 29;
+  std::vector<int> av(r * c), bv(r * c, 0), yv(r + 9, -1), tv(3 * r, -1), rsv(r, -1);
+  for (int i = 0; i < r * c; i++)
+    av[i] = (i * 31) % 97 - 48;
+  std::vector<int> bref = bv, yref = yv, tref = tv, rsref = rsv;
+  for (int i = 0; i < r; i++) {
+    for (int j = 0; j < c; j++)
+      bref[i * c + j] = av[i * c + j] * 2 + j;
+    int *yy = yref.data() + 9;
+    yy[i] = 0;
+    for (int j = 0; j < c; j++)
+      yy[i] += bref[i * c + j] * (j % 3 - 1);
+    for (int k = 0; k < 3; k++)
+      tref[3 * i + k] = yy[i] + k;
+    rsref[i] = tref[3 * i] + tref[3 * i + 1] + tref[3 * i + 2];
+  }
+  int *a = av.data(), *b = bv.data(), *y = yv.data() + 9, *t = tv.data(), *rs = rsv.data();
+  ASSERT_JACC(jacc_copyin(a, bytesOf(av)));
+  ASSERT_JACC(jacc_copyin(b, bytesOf(bv)));
+  ASSERT_JACC(jacc_copyin(yv.data(), bytesOf(yv)));
+  ASSERT_JACC(jacc_copyin(t, bytesOf(tv)));
+  ASSERT_JACC(jacc_copyin(rs, bytesOf(rsv)));
+  PUSH(RowMixSrc,
+       {{"int r", &r},
+        {"int c", &c},
+        {"const int (*a)[c]", &a},
+        {"int (*b)[c]", &b},
+        {"int *y", &y},
+        {"int *t", &t},
+        {"int *rs", &rs}},
+       Flags);
+  EXPECT_EVERY_DEVICE(b, bref);
+  EXPECT_EVERY_DEVICE(yv.data(), yref);
+  EXPECT_EVERY_DEVICE(t, tref);
+  EXPECT_EVERY_DEVICE(rs, rsref);
+  ASSERT_JACC(jacc_copyout(b, bytesOf(bv)));
+  ASSERT_JACC(jacc_copyout(yv.data(), bytesOf(yv)));
+  ASSERT_JACC(jacc_copyout(t, bytesOf(tv)));
+  ASSERT_JACC(jacc_copyout(rs, bytesOf(rsv)));
+  ASSERT_JACC(jacc_delete(a, bytesOf(av)));
+  EXPECT_SAME(bv, bref);
+  EXPECT_SAME(yv, yref);
+  EXPECT_SAME(tv, tref);
+  EXPECT_SAME(rsv, rsref);
+}
+
+TEST_P(SplitTest, RowWithInnerLoopsAndTemporaries) {
+  eachMode(caseRowMix);
+}
+
+// collapse(2) with the outer iterator indexing the second dimension (a transpose: the split is
+// along columns, strided), and a 3-D array split along its first dimension.
+const char *TransposeSrc = "#pragma acc parallel loop collapse(2) present(a, t)\n"
+                           "for (int i = 0; i < r; i++)\n"
+                           "  for (int j = 0; j < c; j++)\n"
+                           "    t[j][i] = a[i][j] * 3 - i;\n";
+const char *ThreeDSrc = "#pragma acc parallel loop collapse(3) present(u)\n"
+                        "for (int i = 0; i < nx; i++)\n"
+                        "  for (int j = 0; j < ny; j++)\n"
+                        "    for (int k = 0; k < nz; k++)\n"
+                        "      u[i][j][k] = u[i][j][k] * 2 + i * 10000 + j * 100 + k;\n";
+
+void caseTransposeAnd3D(unsigned Flags) {
+  int r = 45, c = 38;
+  std::vector<int> av(r * c), tv(c * r, -1), tref(c * r);
+  for (int i = 0; i < r * c; i++)
+    av[i] = (i * 17) % 1001;
+  for (int i = 0; i < r; i++)
+    for (int j = 0; j < c; j++)
+      tref[j * r + i] = av[i * c + j] * 3 - i;
+  int *a = av.data(), *t = tv.data();
+  ASSERT_JACC(jacc_copyin(a, bytesOf(av)));
+  ASSERT_JACC(jacc_copyin(t, bytesOf(tv)));
+  PUSH(TransposeSrc, {{"int r", &r}, {"int c", &c}, {"const int (*a)[c]", &a}, {"int (*t)[r]", &t}},
+       Flags);
+  EXPECT_EVERY_DEVICE(t, tref);
+  ASSERT_JACC(jacc_copyout(t, bytesOf(tv)));
+  ASSERT_JACC(jacc_delete(a, bytesOf(av)));
+  EXPECT_SAME(tv, tref);
+
+  int nx = 11, ny = 7, nz = 9;
+  std::vector<long long> uv(nx * ny * nz), uref(nx * ny * nz);
+  for (int i = 0; i < nx * ny * nz; i++)
+    uv[i] = uref[i] = i % 13;
+  for (int i = 0; i < nx; i++)
+    for (int j = 0; j < ny; j++)
+      for (int k = 0; k < nz; k++) {
+        long long &e = uref[(i * ny + j) * nz + k];
+        e = e * 2 + i * 10000 + j * 100 + k;
+      }
+  long long *u = uv.data();
+  ASSERT_JACC(jacc_copyin(u, bytesOf(uv)));
+  PUSH(ThreeDSrc,
+       {{"int nx", &nx}, {"int ny", &ny}, {"int nz", &nz}, {"long long (*u)[ny][nz]", &u}}, Flags);
+  EXPECT_EVERY_DEVICE(u, uref);
+  ASSERT_JACC(jacc_copyout(u, bytesOf(uv)));
+  EXPECT_SAME(uv, uref);
+}
+
+TEST_P(SplitTest, TransposeAnd3D) {
+  eachMode(caseTransposeAnd3D);
+}
+
+// A write at a constant index (only iteration 0 performs it) next to an ordinary one, and the
+// kernels-loop construct.
+const char *ConstIndexSrc = "#pragma acc kernels loop present(x, s, y)\n"
+                            "for (int i = 0; i < n; i++) {\n"
+                            "  if (i == 0)\n"
+                            "    s[0] = x[0] + 1000;\n"
+                            "  y[i] = x[i] - 1;\n"
+                            "}\n";
+
+void caseConstIndex(unsigned Flags) {
+  int n = 2003;
+  std::vector<int> xv(n), sv(5, -7), yv(n, 0), sref(5, -7), yref(n);
+  for (int i = 0; i < n; i++) {
+    xv[i] = i * 3 + 2;
+    yref[i] = xv[i] - 1;
+  }
+  sref[0] = xv[0] + 1000;
+  int *x = xv.data(), *s = sv.data(), *y = yv.data();
+  ASSERT_JACC(jacc_copyin(x, bytesOf(xv)));
+  ASSERT_JACC(jacc_copyin(s, bytesOf(sv)));
+  ASSERT_JACC(jacc_copyin(y, bytesOf(yv)));
+  PUSH(ConstIndexSrc, {{"int n", &n}, {"const int *x", &x}, {"int *s", &s}, {"int *y", &y}}, Flags);
+  EXPECT_EVERY_DEVICE(s, sref);
+  EXPECT_EVERY_DEVICE(y, yref);
+  ASSERT_JACC(jacc_copyout(s, bytesOf(sv)));
+  ASSERT_JACC(jacc_copyout(y, bytesOf(yv)));
+  ASSERT_JACC(jacc_delete(x, bytesOf(xv)));
+  EXPECT_SAME(sv, sref);
+  EXPECT_SAME(yv, yref);
+}
+
+TEST_P(SplitTest, ConstantIndexWriteAndKernelsLoop) {
+  eachMode(caseConstIndex);
+}
+
+// A write through a local pointer cannot be attributed to an argument: not splittable.
+const char *LocalPointerSrc = "#pragma acc parallel loop present(a)\n"
+                              "for (int i = 0; i < n; i++) {\n"
+                              "  int *row = a + i * m;\n"
+                              "  for (int j = 0; j < m; j++)\n"
+                              "    row[j] = i - j;\n"
+                              "}\n";
+
+TEST_P(SplitTest, LocalPointerWriteFallsBack) {
+  int n = 57, m = 31;
+  std::vector<int> av(n * m, 0), ref(n * m);
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < m; j++)
+      ref[i * m + j] = i - j;
+  int *a = av.data();
+  ASSERT_JACC(jacc_copyin(a, bytesOf(av)));
+  jacc_arg Args[] = {{"int n", &n}, {"int m", &m}, {"int *a", &a}};
+  EXPECT_EQ(jacc_kernel_push(LocalPointerSrc, 3, Args, JACC_FORCE_SPLIT), JACC_ERROR_UNSUPPORTED);
+  std::string Msg = jacc_last_error();
+  EXPECT_NE(Msg.find("row"), std::string::npos) << Msg;
+  PUSH(LocalPointerSrc, std::vector<jacc_arg>(Args, Args + 3), JACC_DEFAULT);
+  ASSERT_JACC(jacc_copyout(a, bytesOf(av)));
+  EXPECT_SAME(av, ref);
+}
+
+// Reductions over a collapsed nest, and asynchronous split reductions.
+const char *ReduceCollapseSrc = "#pragma acc parallel loop collapse(2) present(a, b) "
+                                "reduction(+:sum) reduction(max:mx)\n"
+                                "for (int i = 0; i < r; i++)\n"
+                                "  for (int j = 0; j < c; j++) {\n"
+                                "    b[i][j] = a[i][j] + 1;\n"
+                                "    sum += a[i][j];\n"
+                                "    mx = a[i][j] > mx ? a[i][j] : mx;\n"
+                                "  }\n";
+
+void caseReduceCollapse(unsigned Flags) {
+  int r = 37, c = 23;
+  std::vector<int> av(r * c), bv(r * c, 0), bref(r * c);
+  long long rsum = 5;
+  int rmx = -99999;
+  for (int i = 0; i < r * c; i++) {
+    av[i] = (i * 7919) % 1999 - 1000;
+    bref[i] = av[i] + 1;
+    rsum += av[i];
+    rmx = av[i] > rmx ? av[i] : rmx;
+  }
+  int *a = av.data(), *b = bv.data();
+  ASSERT_JACC(jacc_copyin(a, bytesOf(av)));
+  ASSERT_JACC(jacc_copyin(b, bytesOf(bv)));
+  std::vector<long long> sums(3, 5);
+  std::vector<int> mxs(3, -99999);
+  for (int k = 0; k < 3; k++)
+    PUSH(ReduceCollapseSrc,
+         {{"int r", &r},
+          {"int c", &c},
+          {"const int (*a)[c]", &a},
+          {"int (*b)[c]", &b},
+          {"long long sum", &sums[k]},
+          {"int mx", &mxs[k]}},
+         Flags);
+  ASSERT_JACC(jacc_wait());
+  EXPECT_EVERY_DEVICE(b, bref);
+  ASSERT_JACC(jacc_copyout(b, bytesOf(bv)));
+  ASSERT_JACC(jacc_delete(a, bytesOf(av)));
+  EXPECT_SAME(bv, bref);
+  EXPECT_SAME(sums, std::vector<long long>(3, rsum));
+  EXPECT_SAME(mxs, std::vector<int>(3, rmx));
+}
+
+TEST_P(SplitTest, ReductionsCollapsed) {
+  eachMode(caseReduceCollapse);
+}
+TEST_P(SplitTest, ReductionsCollapsedAsync) {
+  eachMode(caseReduceCollapse, JACC_ASYNC);
+}
+
+// Asynchronous pushes alternating split and duplicate launches on the same arrays.
+TEST_P(SplitTest, Stencil1DAsyncMixedModes) {
+  int n = 1001, iters = 100;
+  std::vector<double> uv(n), vv(n);
+  for (int i = 0; i < n; i++)
+    uv[i] = vv[i] = (i * 37 % 101) * 0.5;
+  std::vector<double> ru = uv, rv = vv;
+  for (int t = 0; t < iters; t++) {
+    std::vector<double> &in = t % 2 ? rv : ru, &out = t % 2 ? ru : rv;
+    for (int i = 1; i < n - 1; i++)
+      out[i] = (in[i - 1] + in[i] + in[i + 1]) / 3.0;
+  }
+  double *u = uv.data(), *v = vv.data();
+  ASSERT_JACC(jacc_copyin(u, bytesOf(uv)));
+  ASSERT_JACC(jacc_copyin(v, bytesOf(vv)));
+  const unsigned Cycle[] = {JACC_FORCE_SPLIT,    JACC_FORCE_SPLIT, JACC_FORCE_DUPLICATE,
+                            JACC_DEFAULT,        JACC_FORCE_SPLIT, JACC_FORCE_DUPLICATE,
+                            JACC_FORCE_DUPLICATE};
+  for (int t = 0; t < iters; t++)
+    PUSH(Stencil1DSrc,
+         {{"int n", &n}, {"const double *in", t % 2 ? &v : &u}, {"double *out", t % 2 ? &u : &v}},
+         Cycle[t % 7] | JACC_ASYNC);
+  ASSERT_JACC(jacc_copyout(u, bytesOf(uv)));
+  ASSERT_JACC(jacc_copyout(v, bytesOf(vv)));
+  EXPECT_SAME(uv, ru);
+  EXPECT_SAME(vv, rv);
+}
+
+// ---- exchange volume and launch counters -------------------------------------------------------
+
+TEST_P(SplitTest, ExchangeBytesSaxpy) {
+  int n = 10007;
+  float a = 1.5f;
+  std::vector<float> xv(n, 1.0f), yv(n, 2.0f);
+  float *x = xv.data(), *y = yv.data();
+  ASSERT_JACC(jacc_copyin(x, bytesOf(xv)));
+  ASSERT_JACC(jacc_copyin(y, bytesOf(yv))); // exactly n floats
+  jacc_reset_stats();
+  PUSH(SaxpySrc, {{"int n", &n}, {"float a", &a}, {"const float *x", &x}, {"float *y", &y}},
+       JACC_FORCE_SPLIT);
+  jacc_stats S = stats();
+  EXPECT_EQ(S.bytes_device_to_device, (ndev() - 1) * n * 4);
+  EXPECT_EQ(S.split_launches, 1u);
+  EXPECT_EQ(S.duplicate_launches, 0u);
+  ASSERT_JACC(jacc_copyout(y, bytesOf(yv)));
+  ASSERT_JACC(jacc_delete(x, bytesOf(xv)));
+  for (int i = 0; i < n; i++)
+    ASSERT_EQ(yv[i], 3.5f) << i;
+}
+
+const char *RowUpdateSrc = "#pragma acc parallel loop present(a)\n"
+                           "for (int i = lo; i < hi; i++) {\n"
+                           "  #pragma acc loop vector\n"
+                           "  for (int j = 0; j < c; j++)\n"
+                           "    a[i][j] = a[i][j] * 2.0 + i;\n"
+                           "}\n";
+
+void rowUpdateBytes(int R, int C, int Lo, int Hi, uint64_t NDev) {
+  std::vector<double> av(R * C);
+  for (int i = 0; i < R * C; i++)
+    av[i] = 0.5 * i;
+  std::vector<double> ref = av;
+  for (int i = Lo; i < Hi; i++)
+    for (int j = 0; j < C; j++)
+      ref[i * C + j] = ref[i * C + j] * 2.0 + i;
+  double *a = av.data();
+  ASSERT_JACC(jacc_copyin(a, bytesOf(av))); // exactly R x C doubles
+  jacc_reset_stats();
+  PUSH(RowUpdateSrc, {{"int lo", &Lo}, {"int hi", &Hi}, {"int c", &C}, {"double (*a)[c]", &a}},
+       JACC_FORCE_SPLIT);
+  jacc_stats S = stats();
+  EXPECT_EQ(S.bytes_device_to_device, (NDev - 1) * (Hi - Lo) * C * sizeof(double));
+  EXPECT_EQ(S.split_launches, 1u);
+  ASSERT_JACC(jacc_copyout(a, bytesOf(av)));
+  EXPECT_SAME(av, ref);
+}
+
+TEST_P(SplitTest, ExchangeBytesRowSplit) {
+  int R = 97, C = 61;
+  {
+    SCOPED_TRACE("every row written");
+    ASSERT_NO_FATAL_FAILURE(rowUpdateBytes(R, C, 0, R, ndev()));
+  }
+  {
+    SCOPED_TRACE("rows [1, R-1) written: only those are exchanged");
+    ASSERT_NO_FATAL_FAILURE(rowUpdateBytes(R, C, 1, R - 1, ndev()));
+  }
+}
+
+const char *ColumnUpdateSrc = "#pragma acc parallel loop present(a)\n"
+                              "for (int j = lo; j < hi; j++)\n"
+                              "  for (int i = 0; i < r; i++)\n"
+                              "    a[i][j] = a[i][j] * 2.0 + j;\n";
+
+void columnUpdateBytes(int R, int C, int Lo, int Hi, uint64_t NDev) {
+  std::vector<double> av(R * C);
+  for (int i = 0; i < R * C; i++)
+    av[i] = 0.25 * i;
+  std::vector<double> ref = av;
+  for (int j = Lo; j < Hi; j++)
+    for (int i = 0; i < R; i++)
+      ref[i * C + j] = ref[i * C + j] * 2.0 + j;
+  double *a = av.data();
+  ASSERT_JACC(jacc_copyin(a, bytesOf(av))); // exactly R x C doubles
+  jacc_reset_stats();
+  PUSH(ColumnUpdateSrc,
+       {{"int lo", &Lo}, {"int hi", &Hi}, {"int r", &R}, {"int c", &C}, {"double (*a)[c]", &a}},
+       JACC_FORCE_SPLIT);
+  jacc_stats S = stats();
+  // Every row's owned columns within the written columns [Lo, Hi).
+  EXPECT_EQ(S.bytes_device_to_device, (NDev - 1) * R * (Hi - Lo) * sizeof(double));
+  EXPECT_EQ(S.split_launches, 1u);
+  EXPECT_EVERY_DEVICE(a, ref);
+  ASSERT_JACC(jacc_copyout(a, bytesOf(av)));
+  EXPECT_SAME(av, ref);
+}
+
+TEST_P(SplitTest, ExchangeBytesColumnSplit) {
+  int R = 41, C = 67;
+  {
+    SCOPED_TRACE("every column written");
+    ASSERT_NO_FATAL_FAILURE(columnUpdateBytes(R, C, 0, C, ndev()));
+  }
+  {
+    SCOPED_TRACE("columns [1, C-1) written: only those are exchanged");
+    ASSERT_NO_FATAL_FAILURE(columnUpdateBytes(R, C, 1, C - 1, ndev()));
+  }
+}
+
+TEST_P(SplitTest, ForceDuplicateRunsDuplicateAndExchangesNothing) {
+  int n = 10007;
+  float a = 1.5f;
+  std::vector<float> xv(n, 1.0f), yv(n, 2.0f);
+  float *x = xv.data(), *y = yv.data();
+  ASSERT_JACC(jacc_copyin(x, bytesOf(xv)));
+  ASSERT_JACC(jacc_copyin(y, bytesOf(yv)));
+  jacc_reset_stats();
+  for (int r = 0; r < 3; r++)
+    PUSH(SaxpySrc, {{"int n", &n}, {"float a", &a}, {"const float *x", &x}, {"float *y", &y}},
+         JACC_FORCE_DUPLICATE);
+  jacc_stats S = stats();
+  EXPECT_EQ(S.duplicate_launches, 3u);
+  EXPECT_EQ(S.split_launches, 0u);
+  EXPECT_EQ(S.bytes_device_to_device, 0u);
+  for (int r = 0; r < 3; r++)
+    PUSH(SaxpySrc, {{"int n", &n}, {"float a", &a}, {"const float *x", &x}, {"float *y", &y}},
+         JACC_FORCE_SPLIT);
+  S = stats();
+  EXPECT_EQ(S.duplicate_launches, 3u);
+  EXPECT_EQ(S.split_launches, 3u);
+  EXPECT_EQ(S.bytes_device_to_device, 3 * (ndev() - 1) * n * 4);
+  ASSERT_JACC(jacc_copyout(y, bytesOf(yv)));
+  ASSERT_JACC(jacc_delete(x, bytesOf(xv)));
+  for (int i = 0; i < n; i++)
+    ASSERT_EQ(yv[i], 11.0f) << i; // 2 + 6 * 1.5, exact
+}
+
+// ---- narrowing off: the same cases, predicates only --------------------------------------------
+
+TEST_P(SplitNoNarrowTest, ReverseAndDecreasingLoop) {
+  eachMode(caseReverse);
+}
+TEST_P(SplitNoNarrowTest, InterleaveAndStridedWrites) {
+  eachMode(caseInterleave);
+}
+TEST_P(SplitNoNarrowTest, ChainAcrossThreeArrays) {
+  eachMode(caseChain3);
+}
+TEST_P(SplitNoNarrowTest, Columns2D) {
+  eachMode(caseColumns);
+}
+TEST_P(SplitNoNarrowTest, ReductionsSumAndMax) {
+  eachMode(caseReductions);
+}
+TEST_P(SplitNoNarrowTest, Stencil1D100Iterations) {
+  eachMode(caseStencil1D);
+}
+TEST_P(SplitNoNarrowTest, MoreAffineWrites) {
+  eachMode(caseMoreAffine);
+}
+TEST_P(SplitNoNarrowTest, RowWithInnerLoopsAndTemporaries) {
+  eachMode(caseRowMix);
+}
+TEST_P(SplitNoNarrowTest, LoopForms) {
+  eachMode(caseLoopForms);
+}
+TEST_P(SplitNoNarrowTest, InteriorPointersAndNegativeIndices) {
+  eachMode(caseInteriorPointers);
+}
+
+// ---- JACC_SPLIT=always / never -----------------------------------------------------------------
+
+TEST_P(SplitAlwaysTest, DefaultFlagsSplitOnSeveralDevices) {
+  int n = 4099;
+  float a = 2.0f;
+  std::vector<float> xv(n), yv(n), ref(n);
+  for (int i = 0; i < n; i++) {
+    xv[i] = 0.5f * (i % 64);
+    yv[i] = static_cast<float>(i % 100);
+    ref[i] = a * xv[i] + yv[i]; // exact
+  }
+  float *x = xv.data(), *y = yv.data();
+  ASSERT_JACC(jacc_copyin(x, bytesOf(xv)));
+  ASSERT_JACC(jacc_copyin(y, bytesOf(yv)));
+  jacc_reset_stats();
+  PUSH(SaxpySrc, {{"int n", &n}, {"float a", &a}, {"const float *x", &x}, {"float *y", &y}},
+       JACC_DEFAULT);
+  jacc_stats S = stats();
+  EXPECT_EQ(S.split_launches, ndev() > 1 ? 1u : 0u);
+  EXPECT_EQ(S.duplicate_launches, ndev() > 1 ? 0u : 1u);
+  EXPECT_EQ(S.bytes_device_to_device, (ndev() - 1) * n * 4);
+  // A kernel that cannot be split still runs (duplicate).
+  std::vector<double> dx(n, 1.25), dy(n, 0.0);
+  double *px = dx.data(), *py = dy.data();
+  ASSERT_JACC(jacc_copyin(px, bytesOf(dx)));
+  ASSERT_JACC(jacc_copyin(py, bytesOf(dy)));
+  PUSH(HelperWritesSrc, {{"int n", &n}, {"const double *x", &px}, {"double *y", &py}},
+       JACC_DEFAULT);
+  EXPECT_EQ(stats().duplicate_launches, S.duplicate_launches + 1);
+  ASSERT_JACC(jacc_copyout(py, bytesOf(dy)));
+  ASSERT_JACC(jacc_delete(px, bytesOf(dx)));
+  ASSERT_JACC(jacc_copyout(y, bytesOf(yv)));
+  ASSERT_JACC(jacc_delete(x, bytesOf(xv)));
+  EXPECT_SAME(yv, ref);
+  EXPECT_SAME(dy, std::vector<double>(n, 2.5));
+}
+
+TEST_P(SplitNeverTest, DefaultFlagsDuplicate) {
+  int n = 4099;
+  float a = 2.0f;
+  std::vector<float> xv(n, 0.5f), yv(n, 1.0f);
+  float *x = xv.data(), *y = yv.data();
+  ASSERT_JACC(jacc_copyin(x, bytesOf(xv)));
+  ASSERT_JACC(jacc_copyin(y, bytesOf(yv)));
+  jacc_reset_stats();
+  for (int r = 0; r < 5; r++)
+    PUSH(SaxpySrc, {{"int n", &n}, {"float a", &a}, {"const float *x", &x}, {"float *y", &y}},
+         JACC_DEFAULT);
+  jacc_stats S = stats();
+  EXPECT_EQ(S.split_launches, 0u);
+  EXPECT_EQ(S.duplicate_launches, 5u);
+  EXPECT_EQ(S.bytes_device_to_device, 0u);
+  ASSERT_JACC(jacc_copyout(y, bytesOf(yv)));
+  ASSERT_JACC(jacc_delete(x, bytesOf(xv)));
+  EXPECT_SAME(yv, std::vector<float>(n, 6.0f));
+}
+
+// host:1 .. host:4 (Fixture.h's JACC_DEVICE_CONFIGS stops at 3).
+#define JACC_SPLIT_CONFIGS(Suite)                                                                  \
+  INSTANTIATE_TEST_SUITE_P(Devices, Suite,                                                         \
+                           ::testing::Values("host:1", "host:2", "host:3", "host:4"),              \
+                           [](const ::testing::TestParamInfo<const char *> &I) {                   \
+                             std::string N = I.param;                                              \
+                             return N.replace(N.find(':'), 1, "");                                 \
+                           })
+
+JACC_SPLIT_CONFIGS(SplitTest);
+JACC_SPLIT_CONFIGS(SplitNoNarrowTest);
+JACC_SPLIT_CONFIGS(SplitAlwaysTest);
+JACC_SPLIT_CONFIGS(SplitNeverTest);
+
+} // namespace
