@@ -111,7 +111,12 @@ private:
   bool affine(const Expr *E, long long Scale, IndexExpr &X) {
     E = E->IgnoreParens();
     if (const auto *Cast = dyn_cast<CastExpr>(E)) {
-      if (!Cast->getType()->isIntegerType() && !isa<ImplicitCastExpr>(Cast))
+      QualType To = Cast->getType(), From = Cast->getSubExpr()->getType();
+      if (!To->isIntegerType() || !From->isIntegerType())
+        return false;
+      // Only value-preserving casts: a narrowing one wraps (i + 200 in an unsigned char).
+      uint64_t WTo = C.Ctx->getIntWidth(To), WFrom = C.Ctx->getIntWidth(From);
+      if (WTo < WFrom || (WTo == WFrom && To->isSignedIntegerType() != From->isSignedIntegerType()))
         return false;
       return affine(Cast->getSubExpr(), Scale, X);
     }
@@ -196,9 +201,15 @@ private:
     std::vector<const Expr *> Idx;
     if (accessOf(E, A, &Idx)) {
       collectIndexUses(Idx, Col);
+      // A local pointer may point into any argument: its reads cannot be matched to writes.
+      if (A.Arg < 0 && A.Name[0] == '*')
+        unattributable("a read through the local pointer '" + A.Name.substr(1) + "' (line " +
+                       std::to_string(line(E)) + ")");
       Col.Reads.push_back(std::move(A));
       return;
     }
+    if (isa<StmtExpr>(E))
+      unattributable("a GNU statement expression (line " + std::to_string(line(E)) + ")");
     if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
       if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl())) {
         if (isScalarVar(V))
@@ -225,10 +236,19 @@ private:
   }
 
   /// Lower an expression evaluated for its side effects: each assignment becomes a statement.
+  void unattributable(const std::string &Why) {
+    if (IR.Unattributable.empty())
+      IR.Unattributable = Why;
+  }
+
   void lowerExpr(const Expr *E, bool Conditional = false) {
     if (!E)
       return;
     E = E->IgnoreParens();
+    if (isa<StmtExpr>(E)) {
+      unattributable("a GNU statement expression (line " + std::to_string(line(E)) + ")");
+      return;
+    }
     if (const auto *B = dyn_cast<BinaryOperator>(E)) {
       if (B->isAssignmentOp()) {
         lowerExpr(B->getRHS(), Conditional); // nested assignments happen first
@@ -237,6 +257,9 @@ private:
       }
       if (B->isLogicalOp() || B->getOpcode() == BO_Comma) {
         lowerExpr(B->getLHS(), Conditional);
+        // `c && (a[i] = 1)`: c decides whether the write happens, like an if condition.
+        if (B->isLogicalOp() && B->getRHS()->HasSideEffects(*C.Ctx))
+          control(B->getLHS(), /*Lower=*/false);
         lowerExpr(B->getRHS(), Conditional || B->isLogicalOp());
         return;
       }
@@ -247,6 +270,8 @@ private:
     }
     if (const auto *CO = dyn_cast<ConditionalOperator>(E)) {
       lowerExpr(CO->getCond(), Conditional);
+      if (CO->getTrueExpr()->HasSideEffects(*C.Ctx) || CO->getFalseExpr()->HasSideEffects(*C.Ctx))
+        control(CO->getCond(), /*Lower=*/false);
       lowerExpr(CO->getTrueExpr(), true);
       lowerExpr(CO->getFalseExpr(), true);
       return;
@@ -311,6 +336,15 @@ private:
       S.K = IRStmt::Kind::ArrayWrite;
       S.Atomic = AtomicDepth > 0;
       collectIndexUses(Idx, Col);
+      // The guard repeats the index text, and rewrites the write's own text: neither works for
+      // an index with side effects or a write spelled by a macro.
+      for (const Expr *I : Idx)
+        if (I->HasSideEffects(*C.Ctx))
+          unattributable("an array index with side effects (line " + std::to_string(S.Line) +
+                         ")");
+      if (Whole->getBeginLoc().isMacroID() || Whole->getEndLoc().isMacroID())
+        unattributable("an array write spelled by a macro (line " + std::to_string(S.Line) +
+                       ")");
       if (Compound)
         Col.Reads.push_back(A); // a[i] += v reads a[i]
       if (A.Arg < 0 && A.Name[0] == '*' && IR.Unattributable.empty())
@@ -329,10 +363,13 @@ private:
       S.Reduction = C.ReductionVars.count(S.Var) != 0;
       if (Compound)
         Col.Vars.insert(S.Var);
-      auto [WB, WE] = C.Offsets(Whole->getSourceRange());
-      S.WholeBegin = WB;
-      S.WholeEnd = WE;
-      if (RHS && V->getType()->isArithmeticType()) {
+      if (!Whole->getBeginLoc().isMacroID() && !Whole->getEndLoc().isMacroID()) {
+        auto [WB, WE] = C.Offsets(Whole->getSourceRange());
+        S.WholeBegin = WB;
+        S.WholeEnd = WE;
+      }
+      if (RHS && V->getType()->isArithmeticType() && !RHS->getBeginLoc().isMacroID() &&
+          !RHS->getEndLoc().isMacroID()) {
         auto [B, E] = C.Offsets(RHS->getSourceRange());
         S.Begin = B;
         S.End = E;
@@ -362,10 +399,11 @@ private:
     IR.addStmt(std::move(S), Cur);
   }
 
-  void control(const Expr *Cond) {
+  void control(const Expr *Cond, bool Lower = true) {
     if (!Cond)
       return;
-    lowerExpr(Cond);
+    if (Lower)
+      lowerExpr(Cond);
     IRStmt S;
     S.K = IRStmt::Kind::Control;
     S.Line = line(Cond);
@@ -407,7 +445,8 @@ private:
           Collect Col;
           collectUses(V->getInit(), Col);
           fill(St, Col);
-          if (V->getType()->isArithmeticType()) {
+          if (V->getType()->isArithmeticType() && !V->getInit()->getBeginLoc().isMacroID() &&
+              !V->getInit()->getEndLoc().isMacroID()) {
             auto [B, E] = C.Offsets(V->getInit()->getSourceRange());
             St.Begin = B;
             St.End = E;

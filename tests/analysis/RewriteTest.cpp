@@ -1,0 +1,335 @@
+// Tests of the rewriting pass: the C condition of a predicate, the guards inserted into the kernel
+// source (the exact rewritten text of small kernels, including the paper's Fig. 3 and reductions),
+// what is left alone, and that the rewritten kernels compile as the JIT embeds them.
+#include "CompiledKernel.h"
+#include "Pipeline.h"
+#include "Rewrite.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+using namespace jacc::analysis;
+
+namespace {
+
+using Strings = std::vector<std::string>;
+
+KernelInfo analyze(const std::string &Src, const Strings &Decls) {
+  auto K = runAnalysis(Src, Decls);
+  if (!K) {
+    ADD_FAILURE() << llvm::toString(K.takeError());
+    return {};
+  }
+  return std::move(*K);
+}
+
+/// own(A, E): the device owns A's element E along A's split dimension.
+std::string own(const std::string &A, const std::string &E) {
+  return "(" + A + "__lb <= (long long)(" + E + ") && (long long)(" + E + ") <= " + A + "__ub)";
+}
+
+/// ((Cond) ? (Expr) : Else)
+std::string guard(const std::string &Cond, const std::string &Expr, const std::string &Else) {
+  return "((" + Cond + ") ? (" + Expr + ") : " + Else + ")";
+}
+
+/// The kernel compiles, with its split entry, as the JIT embeds it.
+void expectCompiles(const std::string &Src, const Strings &Decls) {
+  auto CK = jacc::jit::compileKernel(Src, Decls);
+  if (!CK) {
+    ADD_FAILURE() << "compileKernel failed: " << llvm::toString(CK.takeError());
+    return;
+  }
+  EXPECT_TRUE((*CK)->Info.Split.Enabled) << (*CK)->Info.Split.Fallback;
+  EXPECT_NE((*CK)->SplitEntry, nullptr);
+  EXPECT_NE((*CK)->Entry, nullptr);
+}
+
+size_t count(const std::string &Text, const std::string &Needle) {
+  size_t N = 0;
+  for (size_t P = Text.find(Needle); P != std::string::npos; P = Text.find(Needle, P + 1))
+    ++N;
+  return N;
+}
+
+// ---- predicateCondition ----------------------------------------------------------------------
+
+PredTerm ownTerm(const std::string &A, const std::string &E) {
+  PredTerm T;
+  T.Array = A;
+  T.Index.Text = E;
+  return T;
+}
+
+TEST(RewriteTest, BoundNames) {
+  EXPECT_EQ(lowerBoundName("a"), "a__lb");
+  EXPECT_EQ(upperBoundName("a"), "a__ub");
+}
+
+TEST(RewriteTest, PredicateConditionText) {
+  Predicate Always;
+  Always.Always = true;
+  EXPECT_EQ(predicateCondition(Always), "1");
+  EXPECT_EQ(predicateCondition(Predicate{}), "1"); // nobody needs it: left unfiltered
+
+  Predicate One;
+  One.Terms = {ownTerm("a", "i + 1")};
+  EXPECT_EQ(predicateCondition(One),
+            "(a__lb <= (long long)(i + 1) && (long long)(i + 1) <= a__ub)");
+
+  Predicate Share;
+  Share.Terms.resize(1);
+  Share.Terms[0].K = PredTerm::Kind::Share;
+  EXPECT_EQ(predicateCondition(Share), "__jacc_in_share");
+
+  Predicate Many;
+  Many.Terms = {ownTerm("a", "k"), ownTerm("b", "idx[i]"), Share.Terms[0]};
+  EXPECT_EQ(predicateCondition(Many),
+            "(a__lb <= (long long)(k) && (long long)(k) <= a__ub) || "
+            "(b__lb <= (long long)(idx[i]) && (long long)(idx[i]) <= b__ub) || "
+            "__jacc_in_share");
+}
+
+// ---- rewritten kernels -----------------------------------------------------------------------
+
+const char *const Saxpy = "#pragma acc parallel loop\n"
+                          "for (int i = 0; i < n; i++)\n"
+                          "  y[i] = a * x[i] + y[i];\n";
+const Strings SaxpyDecls = {"int n", "float a", "const float *x", "float *y"};
+
+TEST(RewriteTest, Saxpy) {
+  KernelInfo K = analyze(Saxpy, SaxpyDecls);
+  ASSERT_TRUE(K.Split.Enabled) << K.Split.Fallback;
+  EXPECT_EQ(K.Split.Rewritten,
+            "#pragma acc parallel loop\n"
+            "for (int i = 0; i < n; i++)\n"
+            "  (((y__lb <= (long long)(i) && (long long)(i) <= y__ub)) ? "
+            "(y[i] = a * x[i] + y[i]) : y[i]);\n");
+  std::string Src = Saxpy;
+  unsigned Begin = Src.find("y[i] ="), End = Src.find(";", Begin);
+  EXPECT_EQ(K.Split.Guards,
+            (Insertions{{Begin, "(((y__lb <= (long long)(i) && (long long)(i) <= y__ub)) ? ("},
+                        {End, ") : y[i])"}}));
+}
+
+const char *const Fig3 = "#pragma acc parallel loop\n"
+                         "for (int i = 0; i < n; i++) {\n"
+                         "  a[i] = x; b[i] = a[i]; x = c[j]; a[k] = x; b[k] = a[k];\n"
+                         "}\n";
+const Strings Fig3Decls = {"int n", "int j", "int k", "double x", "double *a", "double *b",
+                           "const double *c"};
+
+TEST(RewriteTest, PaperFigure3) {
+  KernelInfo K = analyze(Fig3, Fig3Decls);
+  ASSERT_TRUE(K.Split.Enabled) << K.Split.Fallback;
+  std::string AK = own("a", "k") + " || " + own("b", "k");
+  EXPECT_EQ(K.Split.Rewritten,
+            "#pragma acc parallel loop\n"
+            "for (int i = 0; i < n; i++) {\n"
+            "  " +
+                guard(own("a", "i") + " || " + own("b", "i"), "a[i] = x", "a[i]") + "; " +
+                guard(own("b", "i"), "b[i] = a[i]", "b[i]") + "; x = " +
+                guard(AK, "c[j]", "0") + "; " + guard(AK, "a[k] = x", "a[k]") + "; " +
+                guard(own("b", "k"), "b[k] = a[k]", "b[k]") +
+                ";\n"
+                "}\n");
+  EXPECT_EQ(K.Split.Guards.size(), 10u);
+}
+
+const char *const Dot = "#pragma acc parallel loop reduction(+:s)\n"
+                        "for (int i = 0; i < n; i++) {\n"
+                        "  double t = a[i] * b[i];\n"
+                        "  s += t;\n"
+                        "}\n";
+const Strings DotDecls = {"int n", "const double *a", "const double *b", "double s"};
+
+TEST(RewriteTest, ReductionUpdateIsGuardedWhole) {
+  KernelInfo K = analyze(Dot, DotDecls);
+  ASSERT_TRUE(K.Split.Enabled) << K.Split.Fallback;
+  EXPECT_EQ(K.Split.Rewritten, "#pragma acc parallel loop reduction(+:s)\n"
+                               "for (int i = 0; i < n; i++) {\n"
+                               "  double t = ((__jacc_in_share) ? (a[i] * b[i]) : 0);\n"
+                               "  ((__jacc_in_share) ? (s += t) : s);\n"
+                               "}\n");
+
+  KernelInfo P = analyze("#pragma acc parallel loop reduction(*:p)\n"
+                         "for (int i = 0; i < n; i++) p = p * a[i];\n",
+                         {"int n", "const double *a", "double p"});
+  ASSERT_TRUE(P.Split.Enabled) << P.Split.Fallback;
+  EXPECT_EQ(P.Split.Rewritten, "#pragma acc parallel loop reduction(*:p)\n"
+                               "for (int i = 0; i < n; i++) "
+                               "((__jacc_in_share) ? (p = p * a[i]) : p);\n");
+}
+
+const char *const MatVec = "#pragma acc parallel loop\n"
+                           "for (int i = 0; i < n; i++) {\n"
+                           "  double s = 0;\n"
+                           "  for (int k = 0; k < m; k++)\n"
+                           "    s += a[i][k] * x[k];\n"
+                           "  double r = s + x[i];\n"
+                           "  y[i] = r;\n"
+                           "}\n";
+const Strings MatVecDecls = {"int n", "int m", "const double (*a)[m]", "const double *x",
+                             "double *y"};
+
+TEST(RewriteTest, ScalarDefinitionsAndUpdates) {
+  KernelInfo K = analyze(MatVec, MatVecDecls);
+  ASSERT_TRUE(K.Split.Enabled) << K.Split.Fallback;
+  std::string Y = own("y", "i");
+  // s = 0 reads no array: left alone. The update is guarded whole, r's value reads x[i].
+  EXPECT_EQ(K.Split.Rewritten, "#pragma acc parallel loop\n"
+                               "for (int i = 0; i < n; i++) {\n"
+                               "  double s = 0;\n"
+                               "  for (int k = 0; k < m; k++)\n"
+                               "    " +
+                                   guard(Y, "s += a[i][k] * x[k]", "s") +
+                                   ";\n"
+                                   "  double r = " +
+                                   guard(Y, "s + x[i]", "0") +
+                                   ";\n"
+                                   "  " +
+                                   guard(Y, "y[i] = r", "y[i]") +
+                                   ";\n"
+                                   "}\n");
+}
+
+// *c may be the c[i + 1] that c[i + 1]++ reads; *(c + i) cannot.
+TEST(RewriteTest, DereferencedWrites) {
+  KernelInfo K = analyze("#pragma acc parallel loop\n"
+                         "for (int i = 0; i < n; i++) {\n"
+                         "  *c = 5;\n"
+                         "  *(c + i) = 6;\n"
+                         "  c[i + 1]++;\n"
+                         "}\n",
+                         {"int n", "double *c"});
+  ASSERT_TRUE(K.Split.Enabled) << K.Split.Fallback;
+  EXPECT_EQ(K.Split.Rewritten, "#pragma acc parallel loop\n"
+                               "for (int i = 0; i < n; i++) {\n"
+                               "  " +
+                                   guard(own("c", "0") + " || " + own("c", "i + 1"), "*c = 5",
+                                         "(*c)") +
+                                   ";\n"
+                                   "  " +
+                                   guard(own("c", "i"), "*(c + i) = 6", "c[i]") +
+                                   ";\n"
+                                   "  " +
+                                   guard(own("c", "i + 1"), "c[i + 1]++", "c[i + 1]") +
+                                   ";\n"
+                                   "}\n");
+}
+
+TEST(RewriteTest, AlwaysTrueStatementsAreLeftAlone) {
+  const std::string Src = "#pragma acc parallel loop\n"
+                          "for (int i = 0; i < n; i++) {\n"
+                          "  double t[2];\n"
+                          "  t[0] = b[i];\n"
+                          "  int k = idx[i];\n"
+                          "  for (int j = 0; j < k; j++) t[1] = b[j];\n"
+                          "  a[k] = t[0] + t[1];\n"
+                          "}\n";
+  KernelInfo K = analyze(Src, {"int n", "double *a", "const double *b", "const int *idx"});
+  ASSERT_TRUE(K.Split.Enabled) << K.Split.Fallback;
+  // Local array writes, index computations, loop variables: executed by every device.
+  ASSERT_EQ(K.Split.Guards.size(), 2u);
+  std::string Expected = Src;
+  std::string Write = "a[k] = t[0] + t[1]";
+  Expected.replace(Expected.find(Write), Write.size(), guard(own("a", "k"), Write, "a[k]"));
+  EXPECT_EQ(K.Split.Rewritten, Expected);
+}
+
+TEST(RewriteTest, WritesInsideConditionalExpressions) {
+  KernelInfo K = analyze("#pragma acc parallel loop\n"
+                         "for (int i = 0; i < n; i++)\n"
+                         "  c[i] = b[i] > 0 ? (a[i] = 1) : 0;\n",
+                         {"int n", "double *a", "const double *b", "double *c"});
+  ASSERT_TRUE(K.Split.Enabled) << K.Split.Fallback;
+  EXPECT_EQ(K.Split.Rewritten,
+            "#pragma acc parallel loop\n"
+            "for (int i = 0; i < n; i++)\n"
+            "  " +
+                guard(own("c", "i"),
+                      "c[i] = b[i] > 0 ? (" +
+                          guard(own("a", "i") + " || " + own("c", "i"), "a[i] = 1", "a[i]") +
+                          ") : 0",
+                      "c[i]") +
+                ";\n");
+}
+
+// An index with a side effect is evaluated by the guard too: k must still be incremented once
+// per statement (or the kernel not split).
+TEST(RewriteTest, IndexSideEffectsHappenOnce) {
+  KernelInfo K = analyze("#pragma acc parallel loop\n"
+                         "for (int i = 0; i < n; i++) {\n"
+                         "  int k = 2 * i;\n"
+                         "  a[k++] = b[i];\n"
+                         "}\n",
+                         {"int n", "double *a", "const double *b"});
+  if (K.Split.Enabled) {
+    EXPECT_EQ(count(K.Split.Rewritten, "k++"), 1u) << K.Split.Rewritten;
+  }
+}
+
+TEST(RewriteTest, NothingWhenNotSplit) {
+  KernelInfo K = analyze("static void set(double *p, int i) { p[i] = 1; }\n"
+                         "#pragma acc parallel loop\n"
+                         "for (int i = 0; i < n; i++) set(a, i);\n",
+                         {"int n", "double *a"});
+  EXPECT_FALSE(K.Split.Enabled);
+  EXPECT_TRUE(K.Split.Guards.empty());
+  EXPECT_EQ(K.Split.Rewritten, "");
+}
+
+TEST(RewriteTest, MacrosInIndices) {
+  KernelInfo K = analyze("#define IDX(i) (2 * (i))\n"
+                         "#pragma acc parallel loop\n"
+                         "for (int i = 0; i < n; i++)\n"
+                         "  a[IDX(i)] = 1;\n",
+                         {"int n", "double *a"});
+  ASSERT_TRUE(K.Split.Enabled) << K.Split.Fallback;
+  EXPECT_EQ(K.Split.Rewritten, "#define IDX(i) (2 * (i))\n"
+                               "#pragma acc parallel loop\n"
+                               "for (int i = 0; i < n; i++)\n"
+                               "  " +
+                                   guard(own("a", "IDX(i)"), "a[IDX(i)] = 1", "a[IDX(i)]") +
+                                   ";\n");
+}
+
+// A write spelled by a macro: the guard must not evaluate the macro (an assignment) again as an
+// index, nor test the ownership of the assigned value. SET(a, i, 1) must appear once.
+TEST(RewriteTest, WritesInMacrosAreEvaluatedOnce) {
+  KernelInfo K = analyze("#define SET(a, i, v) a[i] = v\n"
+                         "#pragma acc parallel loop\n"
+                         "for (int i = 0; i < n; i++) {\n"
+                         "  SET(a, i, 1);\n"
+                         "  b[i] = a[i];\n"
+                         "}\n",
+                         {"int n", "double *a", "double *b"});
+  if (K.Split.Enabled) {
+    EXPECT_EQ(count(K.Split.Rewritten, "SET(a, i, 1)"), 1u) << K.Split.Rewritten;
+  }
+}
+
+// ---- the rewritten source compiles -----------------------------------------------------------
+
+TEST(RewriteTest, RewrittenKernelsCompile) {
+  expectCompiles(Saxpy, SaxpyDecls);
+  expectCompiles(Fig3, Fig3Decls);
+  expectCompiles(Dot, DotDecls);
+  expectCompiles(MatVec, MatVecDecls);
+  expectCompiles("#pragma acc parallel loop\n"
+                 "for (int i = 0; i < n; i++) {\n"
+                 "  *c = 5;\n"
+                 "  *(c + i) = 6;\n"
+                 "  c[i + 1]++;\n"
+                 "  d[i] = c[i] > 0 ? (e[i] = 1) : 0;\n"
+                 "  double t[2];\n"
+                 "  t[0] = c[i];\n"
+                 "  int k = idx[i];\n"
+                 "  while (k > 0) { if (k == 3) break; d[k] += t[0]; k--; }\n"
+                 "}\n",
+                 {"int n", "double *c", "double *d", "double *e", "const int *idx"});
+}
+
+} // namespace

@@ -1,0 +1,348 @@
+// Tests of the split plan: the dimension each written array is split along, whether the nest can
+// be narrowed (and the affine writes that allow it), the pointer arguments the region reads,
+// reductions, and why a nest cannot be split.
+#include "Pipeline.h"
+#include "SplitPlan.h"
+
+#include <gtest/gtest.h>
+
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+using namespace jacc::analysis;
+
+namespace {
+
+using Writes = std::vector<std::pair<long long, std::string>>; // (Coef, Offset)
+
+KernelInfo analyze(const std::string &Src, const std::vector<std::string> &Decls) {
+  auto K = runAnalysis(Src, Decls);
+  if (!K) {
+    ADD_FAILURE() << llvm::toString(K.takeError());
+    return {};
+  }
+  return std::move(*K);
+}
+
+Writes writes(const SplitArray &A) {
+  Writes R;
+  for (const AffineWrite &W : A.Writes)
+    R.push_back({W.Coef, W.Offset});
+  return R;
+}
+
+std::vector<std::string> arrayNames(const SplitPlan &P) {
+  std::vector<std::string> R;
+  for (const SplitArray &A : P.Arrays)
+    R.push_back(A.Name);
+  return R;
+}
+
+// ---- split dimension -------------------------------------------------------------------------
+
+TEST(SplitPlanTest, SplitByRows) {
+  KernelInfo K = analyze("#pragma acc parallel loop\n"
+                         "for (int i = 0; i < n; i++)\n"
+                         "  for (int j = 0; j < m; j++)\n"
+                         "    a[i][j] = b[i][j] + 1;\n",
+                         {"int n", "int m", "double (*a)[64]", "const double (*b)[64]"});
+  const SplitPlan &P = K.Split.Plan;
+  EXPECT_TRUE(P.Splittable);
+  ASSERT_EQ(P.Arrays.size(), 1u);
+  const SplitArray &A = P.Arrays[0];
+  EXPECT_EQ(A.Name, "a");
+  EXPECT_EQ(A.Arg, 2u);
+  EXPECT_EQ(A.Rank, 2u);
+  EXPECT_EQ(A.Dim, 0u);
+  EXPECT_TRUE(A.Affine);
+  EXPECT_EQ(writes(A), (Writes{{1, "0"}}));
+  EXPECT_TRUE(P.Narrowable) << P.NoNarrowing;
+  EXPECT_EQ(P.NoNarrowing, "");
+  EXPECT_FALSE(P.HasShareTerms);
+}
+
+TEST(SplitPlanTest, SplitByColumns) {
+  KernelInfo K = analyze("#pragma acc parallel loop\n"
+                         "for (int j = 0; j < m; j++)\n"
+                         "  for (int i = 0; i < n; i++)\n"
+                         "    a[i][j] = 2 * a[i][j];\n",
+                         {"int n", "int m", "double (*a)[64]"});
+  const SplitPlan &P = K.Split.Plan;
+  ASSERT_EQ(P.Arrays.size(), 1u);
+  EXPECT_EQ(P.Arrays[0].Dim, 1u);
+  EXPECT_EQ(P.Arrays[0].Rank, 2u);
+  EXPECT_EQ(writes(P.Arrays[0]), (Writes{{1, "0"}}));
+  EXPECT_TRUE(P.Narrowable) << P.NoNarrowing;
+  EXPECT_EQ(P.ReadArgs, std::set<unsigned>{2});
+}
+
+TEST(SplitPlanTest, SplitWithCollapse) {
+  KernelInfo K = analyze("#pragma acc parallel loop collapse(2)\n"
+                         "for (int i = 0; i < n; i++)\n"
+                         "  for (int j = 0; j < m; j++) {\n"
+                         "    a[i][j] = 1;\n"
+                         "    b[j][i] = 2;\n"
+                         "  }\n",
+                         {"int n", "int m", "double (*a)[64]", "double (*b)[64]"});
+  const SplitPlan &P = K.Split.Plan;
+  EXPECT_EQ(K.Split.IR.ParallelVars, (std::vector<std::string>{"i", "j"}));
+  EXPECT_EQ(arrayNames(P), (std::vector<std::string>{"a", "b"}));
+  // The outermost iterator decides: rows of a, columns of b.
+  EXPECT_EQ(P.find("a")->Dim, 0u);
+  EXPECT_EQ(P.find("b")->Dim, 1u);
+  EXPECT_EQ(P.find("a")->Arg, 2u);
+  EXPECT_EQ(P.find("b")->Arg, 3u);
+  EXPECT_TRUE(P.Narrowable) << P.NoNarrowing;
+  EXPECT_EQ(writes(*P.find("b")), (Writes{{1, "0"}}));
+  EXPECT_EQ(P.find("c"), nullptr);
+}
+
+TEST(SplitPlanTest, InnerIteratorsCountLessThanTheOutermost) {
+  // Collapsed j indexes dimension 0 twice, i indexes dimension 1 once: i still wins.
+  KernelInfo K = analyze("#pragma acc parallel loop collapse(2)\n"
+                         "for (int i = 0; i < n; i++)\n"
+                         "  for (int j = 0; j < m; j++) {\n"
+                         "    a[j][i] = 1;\n"
+                         "    a[j][0] = 2;\n"
+                         "    a[j][1] = 3;\n"
+                         "  }\n",
+                         {"int n", "int m", "double (*a)[64]"});
+  const SplitPlan &P = K.Split.Plan;
+  ASSERT_EQ(P.Arrays.size(), 1u);
+  EXPECT_EQ(P.Arrays[0].Dim, 1u);
+  // a[j][0] and a[j][1] are not affine in i along that dimension.
+  EXPECT_FALSE(P.Arrays[0].Affine);
+  EXPECT_FALSE(P.Narrowable);
+  EXPECT_EQ(P.NoNarrowing, "the write 'a[...]' at line 5 is not affine in the parallel iterator");
+  EXPECT_EQ(writes(P.Arrays[0]), (Writes{{1, "0"}}));
+}
+
+// ---- narrowing -------------------------------------------------------------------------------
+
+TEST(SplitPlanTest, AffineWritesNarrow) {
+  KernelInfo K = analyze("#pragma acc parallel loop\n"
+                         "for (int i = 0; i < n; i++) {\n"
+                         "  a[2 * i] = x[i];\n"
+                         "  a[2 * i + 1] = -x[i];\n"
+                         "  b[n - 1 - i] = x[i];\n"
+                         "  c[i + off] = x[i];\n"
+                         "  d[3 * (i + off) - 2] = x[i];\n"
+                         "}\n",
+                         {"int n", "int off", "const double *x", "double *a", "double *b",
+                          "double *c", "double *d"});
+  const SplitPlan &P = K.Split.Plan;
+  EXPECT_TRUE(P.Splittable);
+  EXPECT_TRUE(P.Narrowable) << P.NoNarrowing;
+  EXPECT_EQ(P.NoNarrowing, "");
+  EXPECT_EQ(arrayNames(P), (std::vector<std::string>{"a", "b", "c", "d"}));
+  for (const SplitArray &A : P.Arrays) {
+    EXPECT_TRUE(A.Affine) << A.Name;
+    EXPECT_EQ(A.Dim, 0u) << A.Name;
+    EXPECT_EQ(A.Rank, 1u) << A.Name;
+  }
+  EXPECT_EQ(writes(*P.find("a")), (Writes{{2, "0"}, {2, "1"}}));
+  EXPECT_EQ(writes(*P.find("b")), (Writes{{-1, "-1 + 1LL * (n)"}}));
+  EXPECT_EQ(writes(*P.find("c")), (Writes{{1, "0 + 1LL * (off)"}}));
+  EXPECT_EQ(writes(*P.find("d")), (Writes{{3, "-2 + 3LL * (off)"}}));
+  EXPECT_EQ(P.ReadArgs, std::set<unsigned>{2});
+}
+
+TEST(SplitPlanTest, IndirectWritesDoNotNarrow) {
+  KernelInfo K = analyze("#pragma acc parallel loop\n"
+                         "for (int i = 0; i < n; i++) {\n"
+                         "  b[i] = 1;\n"
+                         "  a[idx[i]] = 2;\n"
+                         "}\n",
+                         {"int n", "double *a", "double *b", "const int *idx"});
+  const SplitPlan &P = K.Split.Plan;
+  EXPECT_TRUE(P.Splittable);
+  EXPECT_TRUE(K.Split.Enabled) << K.Split.Fallback;
+  EXPECT_FALSE(P.Narrowable);
+  EXPECT_EQ(P.NoNarrowing, "the write 'a[...]' at line 4 is not affine in the parallel iterator");
+  ASSERT_NE(P.find("a"), nullptr);
+  EXPECT_FALSE(P.find("a")->Affine);
+  EXPECT_TRUE(P.find("a")->Writes.empty());
+  EXPECT_EQ(P.find("a")->Dim, 0u);
+  EXPECT_TRUE(P.find("b")->Affine);
+  EXPECT_EQ(writes(*P.find("b")), (Writes{{1, "0"}}));
+  EXPECT_EQ(P.ReadArgs, std::set<unsigned>{3});
+}
+
+TEST(SplitPlanTest, AtomicUpdatesDoNotNarrow) {
+  KernelInfo K = analyze("#pragma acc parallel loop\n"
+                         "for (int i = 0; i < n; i++) {\n"
+                         "  #pragma acc atomic update\n"
+                         "  h[in[i]] += 1;\n"
+                         "}\n",
+                         {"int n", "const int *in", "int *h"});
+  const SplitPlan &P = K.Split.Plan;
+  EXPECT_TRUE(P.Splittable);
+  EXPECT_TRUE(K.Split.Enabled) << K.Split.Fallback;
+  EXPECT_FALSE(P.Narrowable);
+  EXPECT_EQ(P.NoNarrowing, "an atomic update of 'h'");
+  ASSERT_EQ(P.Arrays.size(), 1u);
+  EXPECT_FALSE(P.Arrays[0].Affine);
+  // The update reads its element and the index reads in[i].
+  EXPECT_EQ(P.ReadArgs, (std::set<unsigned>{1, 2}));
+
+  // Even at an affine index.
+  KernelInfo A = analyze("#pragma acc parallel loop\n"
+                         "for (int i = 0; i < n; i++) {\n"
+                         "  #pragma acc atomic update\n"
+                         "  h[i] += 1;\n"
+                         "}\n",
+                         {"int n", "int *h"});
+  EXPECT_FALSE(A.Split.Plan.Narrowable);
+  EXPECT_EQ(A.Split.Plan.NoNarrowing, "an atomic update of 'h'");
+}
+
+TEST(SplitPlanTest, WritesIndexedByAnInnerLoopOnlyDoNotNarrow) {
+  KernelInfo K = analyze("#pragma acc parallel loop\n"
+                         "for (int i = 0; i < n; i++) {\n"
+                         "  for (int k = 0; k < m; k++)\n"
+                         "    a[k] = i;\n"
+                         "}\n",
+                         {"int n", "int m", "double *a"});
+  const SplitPlan &P = K.Split.Plan;
+  EXPECT_TRUE(P.Splittable);
+  EXPECT_FALSE(P.Narrowable);
+  EXPECT_EQ(P.NoNarrowing, "the write 'a[...]' at line 4 is not affine in the parallel iterator");
+  ASSERT_EQ(P.Arrays.size(), 1u);
+  EXPECT_EQ(P.Arrays[0].Dim, 0u);
+  EXPECT_FALSE(P.Arrays[0].Affine);
+}
+
+TEST(SplitPlanTest, OffsetsMustBeInvariantAndNotParallel) {
+  // o is defined in the region: the offset is not the same for every iteration.
+  KernelInfo K = analyze("#pragma acc parallel loop\n"
+                         "for (int i = 0; i < n; i++) {\n"
+                         "  int o = i % 3;\n"
+                         "  a[i + o] = 1;\n"
+                         "}\n",
+                         {"int n", "double *a"});
+  EXPECT_FALSE(K.Split.Plan.Narrowable);
+  EXPECT_EQ(K.Split.Plan.NoNarrowing,
+            "the write 'a[...]' at line 4 is not affine in the parallel iterator");
+  // j is an iterator of the collapsed nest.
+  KernelInfo C = analyze("#pragma acc parallel loop collapse(2)\n"
+                         "for (int i = 0; i < n; i++)\n"
+                         "  for (int j = 0; j < 4; j++)\n"
+                         "    a[4 * i + j] = 1;\n",
+                         {"int n", "double *a"});
+  EXPECT_FALSE(C.Split.Plan.Narrowable);
+  EXPECT_EQ(C.Split.Plan.NoNarrowing,
+            "the write 'a[...]' at line 4 is not affine in the parallel iterator");
+}
+
+// ---- reads, reductions, fallbacks ------------------------------------------------------------
+
+TEST(SplitPlanTest, ReadArgs) {
+  KernelInfo K = analyze("#pragma acc parallel loop\n"
+                         "for (int i = 0; i < n; i++) {\n"
+                         "  a[i] = b[idx[i]] + c[i];\n"
+                         "  d[i] += 1;\n"
+                         "  if (e[i] > 0) f[i] = 0;\n"
+                         "}\n",
+                         {"int n", "double *a", "const double *b", "const double *c",
+                          "double *d", "const double *e", "double *f", "const int *idx"});
+  const SplitPlan &P = K.Split.Plan;
+  // b, c (values), idx (an index), d (its own update), e (a condition); not a nor f.
+  EXPECT_EQ(P.ReadArgs, (std::set<unsigned>{2, 3, 4, 5, 7}));
+  EXPECT_EQ(arrayNames(P), (std::vector<std::string>{"a", "d", "f"}));
+}
+
+TEST(SplitPlanTest, ReductionsHaveShareTerms) {
+  KernelInfo K = analyze("#pragma acc parallel loop reduction(+:s)\n"
+                         "for (int i = 0; i < n; i++)\n"
+                         "  s += a[i] * a[i];\n",
+                         {"int n", "const double *a", "double s"});
+  const SplitPlan &P = K.Split.Plan;
+  EXPECT_TRUE(P.Splittable);
+  EXPECT_TRUE(P.HasShareTerms);
+  EXPECT_TRUE(P.Arrays.empty());
+  EXPECT_TRUE(P.Narrowable);
+  EXPECT_EQ(P.ReadArgs, std::set<unsigned>{1});
+  EXPECT_TRUE(K.Split.Enabled) << K.Split.Fallback;
+
+  KernelInfo N = analyze("#pragma acc parallel loop\n"
+                         "for (int i = 0; i < n; i++) {\n"
+                         "  double s = 0;\n"
+                         "  s += a[i];\n"
+                         "  b[i] = s;\n"
+                         "}\n",
+                         {"int n", "const double *a", "double *b"});
+  EXPECT_FALSE(N.Split.Plan.HasShareTerms);
+}
+
+TEST(SplitPlanTest, UnattributableWritesAreNotSplittable) {
+  KernelInfo K = analyze("#pragma acc parallel loop\n"
+                         "for (int i = 0; i < n; i++) {\n"
+                         "  double *p = a + i;\n"
+                         "  *p = 1;\n"
+                         "  b[i] = 2;\n"
+                         "}\n",
+                         {"int n", "double *a", "double *b"});
+  const SplitPlan &P = K.Split.Plan;
+  EXPECT_FALSE(P.Splittable);
+  EXPECT_EQ(P.Fallback, "a write through the local pointer 'p' (line 4)");
+  EXPECT_FALSE(P.Narrowable);
+  EXPECT_EQ(P.NoNarrowing, "the nest is not split");
+  EXPECT_FALSE(K.Split.Enabled);
+  EXPECT_EQ(K.Split.Fallback, P.Fallback);
+  EXPECT_TRUE(K.Split.Rewritten.empty());
+
+  KernelInfo C = analyze("static void set(double *p, int i) { p[i] = 1; }\n"
+                         "#pragma acc parallel loop\n"
+                         "for (int i = 0; i < n; i++) set(a, i);\n",
+                         {"int n", "double *a"});
+  EXPECT_FALSE(C.Split.Plan.Splittable);
+  EXPECT_EQ(C.Split.Plan.Fallback, "a call to 'set' may write through a pointer");
+  EXPECT_EQ(C.Split.Fallback, C.Split.Plan.Fallback);
+}
+
+// Not reachable from C kernels the frontend accepts (pointers to pointers are rejected): a
+// hand-built region writing one argument with one and with two subscripts.
+TEST(SplitPlanTest, DifferentNumbersOfSubscriptsAreNotSplittable) {
+  RegionIR IR;
+  IR.Entry = IR.addBlock();
+  IR.Exit = IR.addBlock();
+  IR.addEdge(IR.Entry, IR.Exit);
+  IR.ParallelVars = {"i"};
+  IndexExpr I;
+  I.Text = "i";
+  I.Affine = true;
+  I.Coeffs = {{"i", 1}};
+  I.Vars = {"i"};
+  IRStmt W;
+  W.K = IRStmt::Kind::ArrayWrite;
+  W.Write.Name = "a";
+  W.Write.Arg = 1;
+  W.Write.Index = {I, I};
+  IR.addStmt(W, IR.Entry);
+  W.Write.Index = {I};
+  IR.addStmt(W, IR.Entry);
+  SplitPlan P = planSplit(IR);
+  EXPECT_FALSE(P.Splittable);
+  EXPECT_EQ(P.Fallback, "'a' is written with different numbers of subscripts");
+  EXPECT_FALSE(P.Narrowable);
+  ASSERT_EQ(P.Arrays.size(), 1u);
+  EXPECT_EQ(P.Arrays[0].Rank, 2u);
+  EXPECT_EQ(P.Arrays[0].Arg, 1u);
+}
+
+TEST(SplitPlanTest, NoWrittenArrayNoReductionIsNotSplit) {
+  KernelInfo K = analyze("#pragma acc parallel loop\n"
+                         "for (int i = 0; i < n; i++) {\n"
+                         "  double t[2];\n"
+                         "  t[0] = a[i];\n"
+                         "}\n",
+                         {"int n", "const double *a"});
+  EXPECT_TRUE(K.Split.Plan.Splittable);
+  EXPECT_TRUE(K.Split.Plan.Arrays.empty()); // a local array is not split
+  EXPECT_FALSE(K.Split.Enabled);
+  EXPECT_EQ(K.Split.Fallback, "the kernel writes no array argument and has no reduction");
+}
+
+} // namespace
