@@ -13,6 +13,7 @@
 #include <clang/Frontend/CompilerInvocation.h>
 #include <clang/Frontend/FrontendActions.h>
 #include <clang/Frontend/TextDiagnosticPrinter.h>
+#include <clang/Frontend/Utils.h>
 #include <clang/Lex/PreprocessorOptions.h>
 #include <llvm/Support/FileSystem.h>
 #include <llvm/Support/MemoryBuffer.h>
@@ -225,6 +226,9 @@ makeCompilerInstance(ClangPurpose Purpose, llvm::StringRef Code, llvm::StringRef
     return makeError(ErrorCode::Internal, "cannot build a clang invocation from the driver's "
                                           "arguments");
   CI->setDiagnostics(Diags.get());
+  // The invocation's warning flags (-w for generated code, -Wno-unknown-pragmas) apply to the
+  // engine built before the invocation existed.
+  clang::ProcessWarningOptions(*Diags, CI->getDiagnosticOpts(), /*ReportDiags=*/false);
   // Kernels may call the C library functions clang knows (sqrt, exp, pow, ...) without including
   // their header; clang then declares them with their standard types. Unknown functions stay errors.
   Diags->setSeverity(clang::diag::ext_implicit_lib_function_decl_c99,
