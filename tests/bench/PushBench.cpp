@@ -6,9 +6,7 @@
 // At the end a summary prints the ratios the targets are stated in.
 #include "AotLoops.h"
 
-#include "jacc/jacc.h"
-
-#include <benchmark/benchmark.h>
+#include "BenchSupport.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -18,12 +16,6 @@
 
 namespace {
 
-void check(jacc_status S, const char *What) {
-  if (S != JACC_SUCCESS) {
-    std::fprintf(stderr, "%s failed: %s\n", What, jacc_last_error());
-    std::exit(1);
-  }
-}
 
 const char *TinyKernel = "#pragma acc parallel loop present(x, y)\n"
                          "for (int i = 0; i < n; i++)\n"
@@ -148,18 +140,6 @@ void BM_Stencil2DOpenMP(benchmark::State &State) {
 }
 BENCHMARK(BM_Stencil2DOpenMP)->Unit(benchmark::kMillisecond)->UseRealTime();
 
-/// Remembers each benchmark's time per iteration (ns) to print the target ratios at the end.
-class RatioReporter : public benchmark::ConsoleReporter {
-public:
-  std::map<std::string, double> Ns;
-  void ReportRuns(const std::vector<Run> &Runs) override {
-    for (const Run &R : Runs)
-      if (R.run_type == Run::RT_Iteration || R.aggregate_name == "median")
-        Ns[R.run_name.function_name] = R.GetAdjustedRealTime() /
-                                       benchmark::GetTimeUnitMultiplier(R.time_unit) * 1e9;
-    ConsoleReporter::ReportRuns(Runs);
-  }
-};
 
 } // namespace
 

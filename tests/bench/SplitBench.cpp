@@ -4,9 +4,7 @@
 //    device runs every iteration, predicates only filter the writes);
 //  - the bytes exchanged after a split saxpy against the bytes each device owns and wrote;
 //  - the predicate overhead on one device: the guarded (split) entry against the plain one.
-#include "jacc/jacc.h"
-
-#include <benchmark/benchmark.h>
+#include "BenchSupport.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -16,12 +14,6 @@
 
 namespace {
 
-void check(jacc_status S, const char *What) {
-  if (S != JACC_SUCCESS) {
-    std::fprintf(stderr, "%s failed: %s\n", What, jacc_last_error());
-    std::exit(1);
-  }
-}
 
 /// Re-initialise jacc with a device configuration.
 void configure(const char *Devices, bool Narrow) {
@@ -136,17 +128,6 @@ void BM_StencilHost1Guarded(benchmark::State &S) { runStencil(S, JACC_FORCE_SPLI
 BENCHMARK(BM_StencilHost1Unguarded)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_StencilHost1Guarded)->Unit(benchmark::kMillisecond)->UseRealTime();
 
-class RatioReporter : public benchmark::ConsoleReporter {
-public:
-  std::map<std::string, double> Ns;
-  void ReportRuns(const std::vector<Run> &Runs) override {
-    for (const Run &R : Runs)
-      if (R.run_type == Run::RT_Iteration || R.aggregate_name == "median")
-        Ns[R.run_name.function_name] = R.GetAdjustedRealTime() /
-                                       benchmark::GetTimeUnitMultiplier(R.time_unit) * 1e9;
-    ConsoleReporter::ReportRuns(Runs);
-  }
-};
 
 } // namespace
 
@@ -154,9 +135,7 @@ int main(int argc, char **argv) {
   benchmark::Initialize(&argc, argv);
   RatioReporter R;
   benchmark::RunSpecifiedBenchmarks(&R);
-  auto Ratio = [&](const char *Base, const char *Other) {
-    return R.Ns.count(Base) && R.Ns.count(Other) ? R.Ns[Base] / R.Ns[Other] : -1.0;
-  };
+  auto Ratio = [&](const char *Base, const char *Other) { return R.ratio(Base, Other); };
   std::printf("\nSummary (targets from the multi-device issue; one thread per device):\n");
   std::printf("  Mandelbrot host:2 split+narrowing vs host:1: %.2fx (target >= 1.8x)\n",
               Ratio("BM_MandelbrotHost1", "BM_MandelbrotHost2Narrowed"));
