@@ -62,6 +62,14 @@ case "$mode" in
       export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0:abort_on_error=1}
       export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
     fi
-    meson test -C "$build_dir" --print-errorlogs --num-processes 2
+    status=0
+    meson test -C "$build_dir" --print-errorlogs --num-processes 2 || status=$?
+    # One closing line with the GoogleTest totals of every suite (meson counts suites only).
+    log="$build_dir/meson-logs/testlog.txt"
+    passed=$(grep -hoE '^\[  PASSED  \] [0-9]+ test' "$log" | awk '{s += $4} END {print s + 0}')
+    failed=$(grep -hoE '^\[  FAILED  \] [0-9]+ tests?, listed below' "$log" |
+             awk '{s += $4} END {print s + 0}')
+    echo "jacc: $passed passed, $failed failed"
+    exit $status
     ;;
 esac
