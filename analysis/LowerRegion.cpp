@@ -325,6 +325,7 @@ private:
   void assign(const Expr *Whole, const Expr *LHS, const Expr *RHS, bool Compound,
               bool Conditional) {
     IRStmt S;
+    S.ValueDiscarded = Whole == DiscardedTop;
     S.Compound = Compound;
     S.Line = line(Whole);
     Collect Col;
@@ -456,7 +457,11 @@ private:
       return;
     }
     if (const auto *E = dyn_cast<Expr>(S)) {
+      // The value of a statement's top expression is discarded: its write can be skipped
+      // whole, without reading the element back.
+      DiscardedTop = E->IgnoreParens();
       lowerExpr(E);
+      DiscardedTop = nullptr;
       return;
     }
     if (const auto *If = dyn_cast<IfStmt>(S)) {
@@ -551,6 +556,7 @@ private:
   std::vector<LoopTargets> Loops;
   std::vector<unsigned> SwitchHeads;
   unsigned AtomicDepth = 0;
+  const Expr *DiscardedTop = nullptr;
 };
 
 } // namespace

@@ -55,6 +55,7 @@ struct IRStmt {
   unsigned WholeBegin = 0, WholeEnd = 0; ///< ScalarDef by assignment: the whole expression
   bool Compound = false;           ///< x op= value / x++ (the value is not the whole right side)
   bool Conditional = false;        ///< inside ?:, && or ||: may not execute (never kills)
+  bool ValueDiscarded = false;     ///< the expression statement itself: nobody uses its value
   unsigned Line = 0;
   /// Filled by the SSA pass: the SSA version of each variable read (Uses and IndexUses, and
   /// the variables of the write's indices) as it reaches this statement; Phi: operand versions.

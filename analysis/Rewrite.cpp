@@ -41,6 +41,13 @@ Insertions rewriteRegion(const RegionIR &IR, const std::vector<Predicate> &Preds
         Element += "[" + X.Text + "]";
       if (S.Write.Index.size() == 1 && S.Write.Index[0].Text == "0")
         Element = "(*" + S.Write.Name + ")";
+      if (S.ValueDiscarded) {
+        // Nobody reads the value: skip the write whole. The paper's `: a[i]` would read the
+        // element back (and store it again once vectorised), a third more memory traffic.
+        Ins.push_back({S.Begin, "((" + Cond + ") ? (void)("});
+        Ins.push_back({S.End, ") : (void)0)"});
+        continue;
+      }
       Ins.push_back({S.Begin, "((" + Cond + ") ? ("});
       Ins.push_back({S.End, ") : " + Element + ")"});
     } else if (S.K == IRStmt::Kind::ScalarDef && (S.Reduction || S.Compound) &&

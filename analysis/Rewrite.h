@@ -1,4 +1,5 @@
-// Rewriting: every guarded array write becomes `((P) ? (a[i] = e) : a[i])` and every filtered
+// Rewriting: every guarded array write becomes `((P) ? (a[i] = e) : a[i])` (or, when it is a
+// whole statement, `((P) ? (void)(a[i] = e) : (void)0)`, which does not read a[i]) and every filtered
 // scalar definition reading arrays `x = (P) ? (c[j]) : 0`, where P tests the device's owned
 // ranges (A__lb <= e && e <= A__ub) and its iteration share (__jacc_in_share).
 #ifndef JACC_ANALYSIS_REWRITE_H

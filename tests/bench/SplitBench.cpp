@@ -39,8 +39,14 @@ const char *Mandelbrot =
     "  out[p] = k;\n"
     "}\n";
 
-void runMandelbrot(benchmark::State &State, const char *Devices, bool Narrow, unsigned Flags) {
+void runMandelbrot(benchmark::State &State, const char *Devices, bool Narrow, unsigned Flags,
+                   const char *Threads = "1") {
   configure(Devices, Narrow);
+  if (std::string(Threads) != "1") {
+    setenv("JACC_HOST_THREADS", Threads, 1);
+    check(jacc_finalize(), "finalize");
+    check(jacc_init(), "init");
+  }
   int W = 512, H = 512, Iters = 400;
   std::vector<int> Out(W * H);
   int *O = Out.data();
@@ -54,6 +60,10 @@ void runMandelbrot(benchmark::State &State, const char *Devices, bool Narrow, un
 }
 
 void BM_MandelbrotHost1(benchmark::State &S) { runMandelbrot(S, "host:1", true, JACC_DEFAULT); }
+/// The machine's own two-thread scaling: one device with two threads (no split involved).
+void BM_MandelbrotHost1TwoThreads(benchmark::State &S) {
+  runMandelbrot(S, "host:1", true, JACC_DEFAULT, "2");
+}
 void BM_MandelbrotHost2Narrowed(benchmark::State &S) {
   runMandelbrot(S, "host:2", true, JACC_FORCE_SPLIT);
 }
@@ -64,6 +74,7 @@ void BM_MandelbrotHost2Duplicate(benchmark::State &S) {
   runMandelbrot(S, "host:2", true, JACC_FORCE_DUPLICATE);
 }
 BENCHMARK(BM_MandelbrotHost1)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_MandelbrotHost1TwoThreads)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_MandelbrotHost2Narrowed)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_MandelbrotHost2Paper)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_MandelbrotHost2Duplicate)->Unit(benchmark::kMillisecond)->UseRealTime();
@@ -139,6 +150,9 @@ int main(int argc, char **argv) {
   std::printf("\nSummary (targets from the multi-device issue; one thread per device):\n");
   std::printf("  Mandelbrot host:2 split+narrowing vs host:1: %.2fx (target >= 1.8x)\n",
               Ratio("BM_MandelbrotHost1", "BM_MandelbrotHost2Narrowed"));
+  std::printf("  Mandelbrot host:1 with 2 threads vs 1 thread (the machine's 2-thread "
+              "scaling): %.2fx\n",
+              Ratio("BM_MandelbrotHost1", "BM_MandelbrotHost1TwoThreads"));
   std::printf("  Mandelbrot host:2 split, paper setting (no narrowing) vs host:1: %.2fx\n",
               Ratio("BM_MandelbrotHost1", "BM_MandelbrotHost2Paper"));
   std::printf("  Mandelbrot host:2 duplicate vs host:1: %.2fx\n",
