@@ -1,6 +1,7 @@
 #include "CompiledKernel.h"
 
 #include "Debug.h"
+#include "Error.h"
 #include "HostCodegen.h"
 #include "HostCompiler.h"
 #include "HostJIT.h"
@@ -33,10 +34,7 @@ compileKernel(llvm::StringRef Source, llvm::ArrayRef<std::string> Decls) {
   if (!Obj->OptimizedIR.empty())
     debugLog("ir", "optimised IR:\n" + Obj->OptimizedIR);
   K->Object = std::move(Obj->Bytes);
-  std::vector<std::string> Symbols = {HostEntryName};
-  if (K->Info.Split.Enabled)
-    Symbols.push_back(HostSplitEntryName);
-  auto Entries = loadHostObject(K->Object, Symbols);
+  auto Entries = loadHostObject(K->Object, {HostEntryName});
   if (!Entries)
     return Entries.takeError();
   K->Entry = (*Entries)[0];
@@ -44,17 +42,43 @@ compileKernel(llvm::StringRef Source, llvm::ArrayRef<std::string> Decls) {
   if (!Call)
     return Call.takeError();
   K->Call = std::move(*Call);
-  if (K->Info.Split.Enabled) {
-    K->SplitEntry = (*Entries)[1];
-    auto SplitCall = CallInterface::create(K->Info, /*Split=*/true);
-    if (!SplitCall)
-      return SplitCall.takeError();
-    K->SplitCall = std::move(*SplitCall);
-  }
+
   K->CompileMs = msSince(CompileStart);
   debugLog("codegen", "compiled in " + std::to_string(K->AnalysisMs) + " ms analysis + " +
                           std::to_string(K->CompileMs) + " ms code generation");
   return std::shared_ptr<const CompiledKernel>(std::move(K));
+}
+
+llvm::Expected<const SplitCode *> CompiledKernel::splitCode() const {
+  std::call_once(SplitOnce, [this] {
+    auto Fail = [this](llvm::Error E) { SplitError = llvm::toString(std::move(E)); };
+    if (!Info.Split.Enabled) {
+      SplitError = "the kernel cannot be split: " + Info.Split.Fallback;
+      return;
+    }
+    auto Start = std::chrono::steady_clock::now();
+    auto S = std::make_unique<SplitCode>();
+    S->HostSource = generateHostSource(Info, /*Split=*/true);
+    debugLog("codegen", "split host source:\n" + S->HostSource);
+    auto Obj = compileHostObject(S->HostSource, Info.Source);
+    if (!Obj)
+      return Fail(Obj.takeError());
+    S->Object = std::move(Obj->Bytes);
+    auto Entries = loadHostObject(S->Object, {HostSplitEntryName});
+    if (!Entries)
+      return Fail(Entries.takeError());
+    S->Entry = (*Entries)[0];
+    auto Call = CallInterface::create(Info, /*Split=*/true);
+    if (!Call)
+      return Fail(Call.takeError());
+    S->Call = std::move(*Call);
+    S->CompileMs = msSince(Start);
+    Split = std::move(S);
+  });
+  if (!Split)
+    return makeError(ErrorCode::Compile, "the split variant of the kernel failed to compile: " +
+                                             SplitError);
+  return Split.get();
 }
 
 } // namespace jacc::jit

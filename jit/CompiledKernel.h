@@ -8,9 +8,19 @@
 #include <llvm/Support/Error.h>
 
 #include <memory>
+#include <mutex>
 #include <string>
 
 namespace jacc::jit {
+
+/// The split entry of a kernel, compiled the first time the kernel runs split.
+struct SplitCode {
+  std::string HostSource;
+  llvm::SmallVector<char, 0> Object;
+  void *Entry = nullptr;
+  std::unique_ptr<CallInterface> Call;
+  double CompileMs = 0;
+};
 
 struct CompiledKernel {
   analysis::KernelInfo Info;
@@ -18,8 +28,16 @@ struct CompiledKernel {
   llvm::SmallVector<char, 0> Object;  ///< the host object linked by the JIT
   void *Entry = nullptr;              ///< host entry point (every device computes everything)
   std::unique_ptr<CallInterface> Call;
-  void *SplitEntry = nullptr;         ///< the split entry, when Info.Split.Enabled
-  std::unique_ptr<CallInterface> SplitCall;
+  /// The split entry (Info.Split.Enabled only), compiled on first use: a kernel that only ever
+  /// runs on one device, or in duplicate mode, never pays for it. Thread-safe.
+  llvm::Expected<const SplitCode *> splitCode() const;
+
+private:
+  mutable std::once_flag SplitOnce;
+  mutable std::unique_ptr<SplitCode> Split;
+  mutable std::string SplitError;
+
+public:
   double AnalysisMs = 0, CompileMs = 0;
 };
 

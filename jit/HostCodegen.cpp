@@ -319,7 +319,7 @@ std::string generateEntry(const KernelInfo &K, bool Split) {
 
 } // namespace
 
-std::string generateHostSource(const KernelInfo &K) {
+std::string generateHostSource(const KernelInfo &K, bool Split) {
   std::string C = HostABIText;
   C += "\n#line 1 \"kernel\"\n";
   C += K.Source.substr(0, K.ConstructOffset);
@@ -337,9 +337,7 @@ std::string generateHostSource(const KernelInfo &K) {
        "static inline long long __jacc_ceildiv(long long a, long long b) {\n"
        "  long long q = a / b; return (a % b != 0 && ((a < 0) == (b < 0))) ? q + 1 : q;\n"
        "}\n";
-  C += generateEntry(K, false);
-  if (K.Split.Enabled)
-    C += generateEntry(K, true);
+  C += generateEntry(K, Split && K.Split.Enabled);
   return C;
 }
 

@@ -9,8 +9,8 @@
 
 namespace jacc::jit {
 
-/// Names of the generated entry points: every device computes everything; and the split one,
-/// present when KernelInfo::Split.Enabled, with two extra parameters per split array (the
+/// Names of the generated entry points: every device computes everything; and the split one
+/// (when KernelInfo::Split.Enabled), with two extra parameters per split array (the
 /// mapping's byte range relative to the pointer) before the team pointer.
 constexpr const char *HostEntryName = "__jacc_entry";
 constexpr const char *HostSplitEntryName = "__jacc_entry_split";
@@ -18,7 +18,8 @@ constexpr const char *HostSplitEntryName = "__jacc_entry_split";
 /// The C source of the host kernel: the kernel's leading declarations, then
 /// `void __jacc_entry(<params in ArgInfo::Param order>, const jacc_host_team *)` running the
 /// construct with its parallel nests' iterations divided among the team.
-std::string generateHostSource(const analysis::KernelInfo &K);
+/// With Split, the split entry instead (compiled on demand, the first time a kernel runs split).
+std::string generateHostSource(const analysis::KernelInfo &K, bool Split = false);
 
 /// C literal of a reduction operator's identity for a type, e.g. "0", "(-2147483647-1)".
 std::string reductionIdentity(analysis::ReductionOp Op, analysis::ScalarType T);

@@ -40,15 +40,15 @@ void HostKernelLaunch::runHostMember(unsigned Tid, unsigned NThreads, void *Team
   for (unsigned P = 0; P < NParams; ++P)
     Values[P] = const_cast<uint64_t *>(&Cells[2 * P]);
   Values[NParams] = &TP;
-  if (Split)
-    K->SplitCall->call(K->SplitEntry, Values.data());
+  if (SplitEntry)
+    SplitEntry->Call->call(SplitEntry->Entry, Values.data());
   else
     K->Call->call(K->Entry, Values.data());
 }
 
-void HostKernelLaunch::setSplit(unsigned D, unsigned N, bool DoNarrow,
-                                std::shared_ptr<SplitGroup> G) {
-  Split = true;
+void HostKernelLaunch::setSplit(const jit::SplitCode &Code, unsigned D, unsigned N,
+                                bool DoNarrow, std::shared_ptr<SplitGroup> G) {
+  SplitEntry = &Code;
   Device = D;
   NDevices = N;
   Narrow = DoNarrow;

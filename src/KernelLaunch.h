@@ -34,7 +34,8 @@ public:
 
   /// Run the split entry as device Device of NDevices (Cells then hold the split parameters),
   /// narrowing the iterations when Narrow; Group exchanges the results after the kernel.
-  void setSplit(unsigned Device, unsigned NDevices, bool Narrow, std::shared_ptr<SplitGroup> G);
+  void setSplit(const jit::SplitCode &Code, unsigned Device, unsigned NDevices, bool Narrow,
+                std::shared_ptr<SplitGroup> G);
   const long long *splitInfo() const { return SplitInfo.data(); }
 
 private:
@@ -44,7 +45,8 @@ private:
   unsigned Threads;
   unsigned NumReductions;
   std::vector<uint64_t> Slots;
-  bool Split = false, Narrow = false;
+  const jit::SplitCode *SplitEntry = nullptr; ///< set: run the split entry
+  bool Narrow = false;
   unsigned Device = 0, NDevices = 1;
   std::vector<long long> SplitInfo;
   std::shared_ptr<SplitGroup> Group;

@@ -303,6 +303,13 @@ llvm::Error Runtime::push(const char *Source, int NArgs, const jacc_arg *Args, u
              SplitPolicy != SplitMode::Never) {
     UseSplit = SplitPolicy == SplitMode::Always || Adaptive.chooseSplit(K.get());
   }
+  const jit::SplitCode *SplitCode = nullptr;
+  if (UseSplit) {
+    auto SC = K->splitCode();
+    if (!SC)
+      return SC.takeError();
+    SplitCode = *SC;
+  }
   if (Info.Wait)
     if (auto E = wait())
       return E;
@@ -464,7 +471,7 @@ llvm::Error Runtime::push(const char *Source, int NArgs, const jacc_arg *Args, u
     if (!Info.Reductions.empty())
       Group->OnAllComputed = Combine;
     for (unsigned D = 0; D < N; ++D)
-      Launches[D]->setSplit(D, N, Narrow, Group);
+      Launches[D]->setSplit(*SplitCode, D, N, Narrow, Group);
     stats().SplitLaunches.fetch_add(1, std::memory_order_relaxed);
   } else {
     if (!Info.Reductions.empty())

@@ -48,7 +48,9 @@ void expectCompiles(const std::string &Src, const Strings &Decls) {
     return;
   }
   EXPECT_TRUE((*CK)->Info.Split.Enabled) << (*CK)->Info.Split.Fallback;
-  EXPECT_NE((*CK)->SplitEntry, nullptr);
+  auto Split = (*CK)->splitCode();
+  ASSERT_TRUE(static_cast<bool>(Split)) << llvm::toString(Split.takeError());
+  EXPECT_NE((*Split)->Entry, nullptr);
   EXPECT_NE((*CK)->Entry, nullptr);
 }
 
