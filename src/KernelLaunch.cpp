@@ -9,7 +9,7 @@
 namespace jacc {
 
 HostKernelLaunch::HostKernelLaunch(
-    std::shared_ptr<const jit::CompiledKernel> K, std::vector<uint64_t> Cells,
+    std::shared_ptr<const jit::CompiledKernel> K, ArgCells Cells,
     std::shared_ptr<const std::vector<std::vector<char>>> Aggregates, unsigned Threads)
     : K(std::move(K)), Cells(std::move(Cells)), Aggregates(std::move(Aggregates)),
       Threads(Threads), NumReductions(this->K->Info.Reductions.size()),

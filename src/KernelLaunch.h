@@ -7,17 +7,22 @@
 #include "Device.h"
 #include "SplitGroup.h"
 
+#include <llvm/ADT/SmallVector.h>
+
 #include <functional>
 #include <memory>
 #include <vector>
 
 namespace jacc {
 
+/// Argument cells, inline for up to 16 parameters: no allocation on the push path.
+using ArgCells = llvm::SmallVector<uint64_t, 32>;
+
 class HostKernelLaunch final : public DeviceLaunch {
 public:
   /// Cells: one 16-byte cell per entry parameter (ArgInfo::Param order), pointers already
   /// translated. Aggregates: for struct parameters, their bytes (the cell then points to them).
-  HostKernelLaunch(std::shared_ptr<const jit::CompiledKernel> K, std::vector<uint64_t> Cells,
+  HostKernelLaunch(std::shared_ptr<const jit::CompiledKernel> K, ArgCells Cells,
                    std::shared_ptr<const std::vector<std::vector<char>>> Aggregates,
                    unsigned Threads);
   void runHostMember(unsigned Tid, unsigned NThreads, void *Team,
@@ -40,7 +45,7 @@ public:
 
 private:
   std::shared_ptr<const jit::CompiledKernel> K;
-  std::vector<uint64_t> Cells; // 2 words per parameter
+  ArgCells Cells; // 2 words per parameter
   std::shared_ptr<const std::vector<std::vector<char>>> Aggregates;
   unsigned Threads;
   unsigned NumReductions;

@@ -326,7 +326,7 @@ llvm::Error Runtime::push(const char *Source, int NArgs, const jacc_arg *Args, u
   unsigned NParams = Info.Args.size();
   const auto &SplitArrays = Info.Split.Plan.Arrays;
   unsigned NCells = NParams + (UseSplit ? 2 * SplitArrays.size() : 0);
-  std::vector<std::vector<uint64_t>> Cells(N, std::vector<uint64_t>(2 * NCells, 0));
+  llvm::SmallVector<ArgCells, 4> Cells(N, ArgCells(2 * NCells, 0));
   std::shared_ptr<std::vector<std::vector<char>>> Aggregates;
   llvm::SmallVector<Mapping *, 8> Used;
   llvm::SmallVector<Mapping *, 16> ArgMapping(Info.Args.size(), nullptr);
