@@ -66,8 +66,10 @@ case "$mode" in
     meson test -C "$build_dir" --print-errorlogs --num-processes 2 || status=$?
     # One closing line with the GoogleTest totals of every suite (meson counts suites only).
     log="$build_dir/meson-logs/testlog.txt"
-    passed=$(grep -hoE '^\[  PASSED  \] [0-9]+ test' "$log" | awk '{s += $4} END {print s + 0}')
-    failed=$(grep -hoE '^\[  FAILED  \] [0-9]+ tests?, listed below' "$log" |
+    # (grep finds nothing when nothing failed: not an error under pipefail.)
+    passed=$({ grep -hoE '^\[  PASSED  \] [0-9]+ test' "$log" || true; } |
+             awk '{s += $4} END {print s + 0}')
+    failed=$({ grep -hoE '^\[  FAILED  \] [0-9]+ tests?, listed below' "$log" || true; } |
              awk '{s += $4} END {print s + 0}')
     echo "jacc: $passed passed, $failed failed"
     exit $status
