@@ -34,6 +34,10 @@ std::string hex(const void *Ptr) {
 
 DeviceLaunch::~DeviceLaunch() = default;
 
+llvm::Error DeviceLaunch::enqueueCuda(CudaDevice &) {
+  return makeError(ErrorCode::Unsupported, "this kernel launch carries no CUDA code");
+}
+
 Device::~Device() = default;
 
 llvm::Expected<void *> Device::allocate(size_t Bytes) {

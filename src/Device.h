@@ -15,6 +15,8 @@ namespace jacc {
 
 enum class DeviceKind { Host, Cuda };
 
+class CudaDevice;
+
 /// One kernel launch on one device, prepared by the scheduler (arguments already translated to
 /// this device's addresses). Backends call the hook that matches their kind.
 class DeviceLaunch {
@@ -24,7 +26,11 @@ public:
   /// the generated code for barriers. Called on every member of the team, concurrently.
   virtual void runHostMember(unsigned Tid, unsigned NThreads, void *Team,
                              void (*Barrier)(void *Team)) = 0;
-  /// Called once after every member has returned (on the thread that ran member 0).
+  /// GPU backends: enqueue the kernel (and any read-back it needs) on D's stream, in order, and
+  /// return without waiting; D calls finished() once that work has completed.
+  virtual llvm::Error enqueueCuda(CudaDevice &D);
+  /// Host: called once after every member has returned (on the thread that ran member 0).
+  /// CUDA: called once the enqueued work completed (on the device's event poller thread).
   virtual void finished() {}
 };
 
