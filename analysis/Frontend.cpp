@@ -1,9 +1,11 @@
 #include "Frontend.h"
 
 #include "ClangInvocation.h"
+#include "CudaSource.h"
 #include "Error.h"
 #include "KernelSource.h"
 #include "LowerRegion.h"
+#include "TextEdits.h"
 
 #include <clang/AST/ASTConsumer.h>
 #include <clang/AST/ASTContext.h>
@@ -186,6 +188,12 @@ private:
   llvm::Error checkNoBreak(Stmt *Body);
   void lowerForSplit();
   llvm::Expected<AtomicEdit> atomicEdit(Expr *E, const Directive &D);
+  /// The atomic as host GNU C (Cuda false) or with jacc's CUDA helpers; Text spells operands.
+  llvm::Expected<std::string> atomicText(Expr *E, const Directive &D, bool Cuda,
+                                         llvm::function_ref<std::string(const Expr *)> Text);
+  /// An expression's text with the CUDA edits inside it applied.
+  std::string cudaText(const Expr *E) const;
+  std::optional<unsigned> kernelOffset(SourceLocation L) const;
   std::set<const Stmt *> AtomicStmts;
   std::vector<ForStmt *> NestInner; ///< innermost loop of each nest
 
@@ -575,6 +583,43 @@ llvm::Expected<AtomicEdit> Analyzer::atomicEdit(Expr *E, const Directive &D) {
   SourceLocation End = Lexer::getLocForEndOfToken(R.getEnd(), 0, SM, Ctx.getLangOpts());
   A.Begin = toSource(SM.getFileOffset(R.getBegin()));
   A.End = toSource(SM.getFileOffset(End));
+  auto Host = atomicText(E, D, false, [this](const Expr *X) { return text(X); });
+  if (!Host)
+    return Host.takeError();
+  A.Text = std::move(*Host);
+  auto Cuda = atomicText(E, D, true, [this](const Expr *X) { return cudaText(X); });
+  if (!Cuda)
+    return Cuda.takeError();
+  A.CudaText = std::move(*Cuda);
+  return A;
+}
+
+std::string Analyzer::cudaText(const Expr *E) const {
+  CharSourceRange R = SM.getExpansionRange(E->getSourceRange());
+  SourceLocation End = Lexer::getLocForEndOfToken(R.getEnd(), 0, SM, Ctx.getLangOpts());
+  std::optional<unsigned> B = kernelOffset(R.getBegin()), F = kernelOffset(End);
+  if (!B || !F)
+    return text(E);
+  TextEdits Edits;
+  for (const SourceEdit &X : K.Cuda.Edits)
+    Edits.replace(X.Begin, X.End, X.Text);
+  return Edits.apply(Source, *B, *F);
+}
+
+std::optional<unsigned> Analyzer::kernelOffset(SourceLocation L) const {
+  if (!L.isFileID() || !SM.isInMainFile(L))
+    return std::nullopt;
+  unsigned O = SM.getFileOffset(L);
+  if (O >= W.ConstructBegin)
+    return O - W.ConstructBegin + W.ConstructOffset;
+  if (O >= W.LeadingBegin && O - W.LeadingBegin < W.ConstructOffset)
+    return O - W.LeadingBegin;
+  return std::nullopt;
+}
+
+llvm::Expected<std::string>
+Analyzer::atomicText(Expr *E, const Directive &D, bool Cuda,
+                     llvm::function_ref<std::string(const Expr *)> text) {
   auto Bad = [&](const char *Why) {
     return makeError(ErrorCode::Unsupported, "kernel:" + llvm::Twine(D.Line) + ": '#pragma acc " +
                                                  D.Text + "': " + Why);
@@ -635,30 +680,37 @@ llvm::Expected<AtomicEdit> Analyzer::atomicEdit(Expr *E, const Directive &D) {
     bool Post, IntAdd;
     if (!UpdateOf(X, LV, New, Post, IntAdd, Delta))
       return Bad("an atomic update must be x++, x--, x op= expr or x = x op expr");
-    A.Text = IntAdd ? "({ __atomic_fetch_add(&(" + LV + "), " + Delta + ", __ATOMIC_RELAXED); 0; })"
-                    : Cas(LV, New, "0");
-    return A;
+    if (Cuda)
+      return IntAdd ? "__jacc_atomic_add(&(" + LV + "), " + Delta + ")"
+                    : "__jacc_atomic_rmw(&(" + LV + "), [&](auto __jacc_o) { return " + New +
+                          "; }, false)";
+    return IntAdd ? "({ __atomic_fetch_add(&(" + LV + "), " + Delta + ", __ATOMIC_RELAXED); 0; })"
+                  : Cas(LV, New, "0");
   }
   auto *Assign = dyn_cast<BinaryOperator>(X);
   if (!Assign || Assign->getOpcode() != BO_Assign)
     return Bad("expected an assignment v = x, x = expr or v = <update of x>");
   std::string L = text(Assign->getLHS()), Rhs = text(Assign->getRHS());
   if (Kind == "read") {
-    A.Text = L + " = ({ __typeof__(" + Rhs + ") __jacc_t; __atomic_load(&(" + Rhs +
+    if (Cuda)
+      return L + " = __jacc_atomic_load(&(" + Rhs + "))";
+    return L + " = ({ __typeof__(" + Rhs + ") __jacc_t; __atomic_load(&(" + Rhs +
              "), &__jacc_t, __ATOMIC_RELAXED); __jacc_t; })";
-    return A;
   }
   if (Kind == "write") {
-    A.Text = "({ __typeof__(" + L + ") __jacc_t = (" + Rhs + "); __atomic_store(&(" + L +
+    if (Cuda)
+      return "__jacc_atomic_store(&(" + L + "), (" + Rhs + "))";
+    return "({ __typeof__(" + L + ") __jacc_t = (" + Rhs + "); __atomic_store(&(" + L +
              "), &__jacc_t, __ATOMIC_RELAXED); 0; })";
-    return A;
   }
   std::string LV, New, Delta;
   bool Post, IntAdd;
   if (!UpdateOf(Assign->getRHS(), LV, New, Post, IntAdd, Delta))
     return Bad("an atomic capture must be v = x++, v = ++x, v = x op= expr (or --)");
-  A.Text = L + " = " + Cas(LV, New, Post ? "__jacc_o" : "__jacc_n");
-  return A;
+  if (Cuda)
+    return L + " = __jacc_atomic_rmw(&(" + LV + "), [&](auto __jacc_o) { return " + New +
+           "; }, " + (Post ? "true" : "false") + ")";
+  return L + " = " + Cas(LV, New, Post ? "__jacc_o" : "__jacc_n");
 }
 
 llvm::Error Analyzer::addReductions(const Directive &D, bool ArgsOnly) {
@@ -721,6 +773,8 @@ llvm::Expected<KernelInfo> Analyzer::run() {
     return makeError(ErrorCode::Internal, "the kernel wrapper was not parsed");
   if (auto E = describeArgs(F))
     return E;
+  collectCudaSource(Ctx, F, ArgByDecl,
+                    [this](SourceLocation L) { return kernelOffset(SM.getExpansionLoc(L)); }, K);
 
   // Directives: the construct is the first pragma at or after the construct offset.
   std::vector<std::pair<RawPragma, Directive>> Dirs;

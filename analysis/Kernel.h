@@ -38,6 +38,12 @@ struct ArgInfo {
   uint64_t PointeeSize = 1; ///< pointer: sizeof(*p) (a row for double (*)[M]); 1 if unknown
   bool PointeeKnown = false; ///< pointer: PointeeSize is a compile-time constant
   bool Deviceptr = false; ///< deviceptr clause: passed through untranslated
+  /// Pointer to a variable-length array (`double (*a)[m]`), which CUDA C++ cannot declare: the
+  /// dimensions of the pointee (outermost first, as C text: "m", "4") and its element type
+  /// ("double", "const float"). The CUDA entry declares `ElemType *Name` (see CudaSource.h).
+  bool Vla = false;
+  std::vector<std::string> Dims;
+  std::string ElemType;
 };
 
 /// One loop of a parallel nest in canonical form: for (Var = Lower; Var Cmp Upper; Var += Step).
@@ -99,6 +105,19 @@ struct SplitInfo {
 struct AtomicEdit {
   unsigned Begin = 0, End = 0;
   std::string Text;
+  std::string CudaText; ///< the same operation with jacc's CUDA atomic helpers
+};
+
+/// A replacement of [Begin, End) of the kernel source (Begin == End: an insertion).
+struct SourceEdit {
+  unsigned Begin = 0, End = 0;
+  std::string Text;
+};
+
+/// What the CUDA code generator needs beyond the host's view (see CudaSource.h).
+struct CudaSourceInfo {
+  std::vector<SourceEdit> Edits; ///< subscripts through variable-length array pointers, flattened
+  std::string Unsupported;       ///< why the kernel cannot be written as CUDA C++ (empty: it can)
 };
 
 struct KernelInfo {
@@ -119,6 +138,7 @@ struct KernelInfo {
   bool Async = false;          ///< async clause
   bool Wait = false;           ///< wait clause
   SplitInfo Split;
+  CudaSourceInfo Cuda;
 };
 
 } // namespace jacc::analysis

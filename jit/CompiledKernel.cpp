@@ -1,5 +1,6 @@
 #include "CompiledKernel.h"
 
+#include "CudaLaunchABI.h"
 #include "Debug.h"
 #include "Error.h"
 #include "HostCodegen.h"
@@ -7,12 +8,45 @@
 #include "HostJIT.h"
 #include "Pipeline.h"
 
+#include <llvm/ADT/StringExtras.h>
+
 #include <chrono>
+#include <cstdlib>
 
 namespace jacc::jit {
 
 static double msSince(std::chrono::steady_clock::time_point T) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - T).count();
+}
+
+/// JACC_CUDA_VERIFY=75,80,90 (the test suites set it): every kernel is also generated for CUDA
+/// and compiled by NVRTC for these architectures, both entries, with the launch-ABI check; a
+/// failure fails the push. Machines without a GPU verify the CUDA path this way.
+static llvm::Error verifyCuda(const CompiledKernel &K) {
+  const char *Env = std::getenv("JACC_CUDA_VERIFY");
+  if (!Env || !*Env)
+    return llvm::Error::success();
+  llvm::SmallVector<llvm::StringRef, 4> Archs;
+  llvm::StringRef(Env).split(Archs, ',', -1, false);
+  for (llvm::StringRef A : Archs) {
+    unsigned Sm = 0;
+    llvm::StringRef T = A.trim();
+    T.consume_front("sm_");
+    if (T.getAsInteger(10, Sm))
+      return makeError(ErrorCode::InvalidArgument,
+                       "JACC_CUDA_VERIFY='" + llvm::Twine(Env) +
+                           "': expected architectures such as 75,80,90");
+    for (bool Split : {false, true}) {
+      if (Split && !K.Info.Split.Enabled)
+        continue;
+      if (auto C = K.cudaCode(Sm, Split); !C)
+        return makeError(ErrorCode::Compile, "JACC_CUDA_VERIFY: the " +
+                                                 llvm::Twine(Split ? "split" : "plain") +
+                                                 " entry for sm_" + llvm::Twine(Sm) + ": " +
+                                                 llvm::toString(C.takeError()));
+    }
+  }
+  return llvm::Error::success();
 }
 
 llvm::Expected<std::shared_ptr<const CompiledKernel>>
@@ -43,6 +77,8 @@ compileKernel(llvm::StringRef Source, llvm::ArrayRef<std::string> Decls) {
     return Call.takeError();
   K->Call = std::move(*Call);
 
+  if (auto E = verifyCuda(*K))
+    return E;
   K->CompileMs = msSince(CompileStart);
   debugLog("codegen", "compiled in " + std::to_string(K->AnalysisMs) + " ms analysis + " +
                           std::to_string(K->CompileMs) + " ms code generation");
@@ -79,6 +115,42 @@ llvm::Expected<const SplitCode *> CompiledKernel::splitCode() const {
     return makeError(ErrorCode::Compile, "the split variant of the kernel failed to compile: " +
                                              SplitError);
   return Split.get();
+}
+
+llvm::Expected<const CudaCode *> CompiledKernel::cudaCode(unsigned Sm, bool Split) const {
+  std::lock_guard<std::mutex> Lock(CudaMutex);
+  std::pair<unsigned, bool> Key{Sm, Split && Info.Split.Enabled};
+  if (auto It = CudaCodes.find(Key); It != CudaCodes.end())
+    return It->second.get();
+  if (auto It = CudaErrors.find(Key); It != CudaErrors.end())
+    return makeError(static_cast<ErrorCode>(It->second.first), It->second.second);
+  auto Build = [&]() -> llvm::Expected<std::unique_ptr<CudaCode>> {
+    auto C = std::make_unique<CudaCode>();
+    auto Src = generateCudaSource(Info, Key.second);
+    if (!Src)
+      return Src.takeError();
+    C->Kernel = std::move(*Src);
+    debugLog("codegen", "CUDA source (sm_" + std::to_string(Sm) + "):\n" + C->Kernel.Source);
+    auto Img = compileCuda(C->Kernel.Source, Sm);
+    if (!Img)
+      return Img.takeError();
+    C->Image = std::move(*Img);
+    if (!C->Image.Log.empty())
+      debugLog("codegen", "NVRTC: " + C->Image.Log);
+    if (auto E = checkCudaLaunchABI(C->Kernel, C->Image.IsPtx ? C->Image.Image : C->Image.Ptx))
+      return E;
+    return C;
+  };
+  auto C = Build();
+  if (!C) {
+    std::string Msg;
+    ErrorCode Code = takeError(C.takeError(), Msg);
+    CudaErrors[Key] = {static_cast<int>(Code), Msg};
+    return makeError(Code, Msg);
+  }
+  const CudaCode *P = C->get();
+  CudaCodes[Key] = std::move(*C);
+  return P;
 }
 
 } // namespace jacc::jit

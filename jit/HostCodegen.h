@@ -3,6 +3,7 @@
 #ifndef JACC_JIT_HOSTCODEGEN_H
 #define JACC_JIT_HOSTCODEGEN_H
 
+#include "EntryCodegen.h"
 #include "Kernel.h"
 
 #include <string>
@@ -11,7 +12,7 @@ namespace jacc::jit {
 
 /// Names of the generated entry points: every device computes everything; and the split one
 /// (when KernelInfo::Split.Enabled), with two extra parameters per split array (the
-/// mapping's byte range relative to the pointer) before the team pointer.
+/// mapping's byte range relative to the pointer) before the team pointer. CUDA uses the same.
 constexpr const char *HostEntryName = "__jacc_entry";
 constexpr const char *HostSplitEntryName = "__jacc_entry_split";
 
@@ -20,9 +21,6 @@ constexpr const char *HostSplitEntryName = "__jacc_entry_split";
 /// construct with its parallel nests' iterations divided among the team.
 /// With Split, the split entry instead (compiled on demand, the first time a kernel runs split).
 std::string generateHostSource(const analysis::KernelInfo &K, bool Split = false);
-
-/// C literal of a reduction operator's identity for a type, e.g. "0", "(-2147483647-1)".
-std::string reductionIdentity(analysis::ReductionOp Op, analysis::ScalarType T);
 
 } // namespace jacc::jit
 

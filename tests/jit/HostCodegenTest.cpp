@@ -2,6 +2,7 @@
 // write-back, the guards and barriers of region statements, and that what is generated compiles.
 #include "HostCodegen.h"
 
+#include "CudaCheck.h"
 #include "Error.h"
 #include "Frontend.h"
 #include "HostABI.h"
@@ -26,19 +27,16 @@ namespace {
 using Strings = std::vector<std::string>;
 
 KernelInfo analyze(const std::string &Src, const Strings &Decls) {
-  auto K = analyzeKernel(Src, Decls);
-  if (!K) {
-    ADD_FAILURE() << llvm::toString(K.takeError());
-    return {};
-  }
-  return std::move(*K);
+  return analyzeOrFail(Src, Decls);
 }
 
-/// The generated source of a kernel, which must analyse.
+/// The generated source of a kernel, which must analyse. Every kernel of these tests must also
+/// compile for CUDA (the GPU backend generates from the same analysis).
 std::string generate(const std::string &Src, const Strings &Decls) {
   KernelInfo K = analyze(Src, Decls);
   if (K.Args.size() != Decls.size())
     return "";
+  expectKernelCompilesForCuda(K);
   return generateHostSource(K);
 }
 

@@ -1,0 +1,47 @@
+// CUDA code generation: the analysed kernel becomes a CUDA C++ translation unit for NVRTC with an
+// `extern "C" __global__` entry, and the launch parameter layout the runtime's launcher builds.
+#ifndef JACC_JIT_CUDACODEGEN_H
+#define JACC_JIT_CUDACODEGEN_H
+
+#include "Kernel.h"
+
+#include <llvm/Support/Error.h>
+
+#include <string>
+#include <vector>
+
+namespace jacc::jit {
+
+/// One parameter of a generated CUDA entry as the launcher passes it (cuLaunchKernel copies Size
+/// bytes from each parameter's address in the launcher's argument buffer).
+struct CudaParam {
+  std::string What; ///< the argument's name, "__jacc_mlo_a"... or "__jacc_team"
+  unsigned Size = 0;
+  unsigned Align = 0;
+};
+
+struct CudaKernelSource {
+  std::string Source;             ///< CUDA C++ (JACC_DEBUG=codegen prints it)
+  std::string Entry;              ///< the entry's (unmangled) name
+  std::vector<CudaParam> Params;  ///< in order: arguments by ArgInfo::Param, split bounds, team
+  bool GridSync = false;          ///< barriers between region statements: all blocks resident
+  unsigned BlockSize = 256;       ///< threads per block: vector_length, else the default
+  unsigned NumGangs = 0;          ///< blocks from a constant num_gangs, 0: as many as fit
+};
+
+/// Threads per block when the kernel gives no constant vector_length: 256 keeps 8 warps per
+/// block, a full SM at 8 blocks on every architecture NVRTC 13 targets (sm_75 and newer).
+constexpr unsigned CudaDefaultBlockSize = 256;
+
+/// Generate the plain entry, or the split entry (Split, when K.Split.Enabled). Unsupported when
+/// the kernel uses what CUDA C++ cannot express (long double, a header with no CUDA equivalent,
+/// a variable-length array other than through a pointer argument), naming it.
+llvm::Expected<CudaKernelSource> generateCudaSource(const analysis::KernelInfo &K, bool Split);
+
+/// Byte offsets of the parameters in the launcher's argument buffer (each aligned to its
+/// Align), and the buffer's total size in Size.
+std::vector<unsigned> cudaParamOffsets(const std::vector<CudaParam> &Params, unsigned &Size);
+
+} // namespace jacc::jit
+
+#endif

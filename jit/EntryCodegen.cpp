@@ -1,0 +1,443 @@
+#include "EntryCodegen.h"
+
+#include "CudaSource.h"
+#include "HostCodegen.h"
+#include "TextEdits.h"
+
+#include <llvm/ADT/StringRef.h>
+#include <llvm/ADT/Twine.h>
+
+namespace jacc::jit {
+
+using namespace analysis;
+
+std::string reductionIdentity(ReductionOp Op, ScalarType T, CodegenTarget Target) {
+  bool Float = T == ScalarType::F32 || T == ScalarType::F64 || T == ScalarType::F80;
+  switch (Op) {
+  case ReductionOp::Add:
+  case ReductionOp::BitOr:
+  case ReductionOp::BitXor:
+  case ReductionOp::LogOr:
+    return "0";
+  case ReductionOp::Mul:
+  case ReductionOp::LogAnd:
+    return "1";
+  case ReductionOp::BitAnd:
+    return "(~0ULL)";
+  case ReductionOp::Max:
+  case ReductionOp::Min: {
+    bool Max = Op == ReductionOp::Max; // identity of max is the lowest value
+    if (Float && Target == CodegenTarget::Cuda) // CUDA C++ has no __builtin_inf
+      return Max ? "(-__longlong_as_double(0x7ff0000000000000LL))"
+                 : "(__longlong_as_double(0x7ff0000000000000LL))";
+    if (Float)
+      return Max ? "(-__builtin_inf())" : "(__builtin_inf())";
+    switch (T) {
+    case ScalarType::Bool: return Max ? "0" : "1";
+    case ScalarType::I8: return Max ? "(-127-1)" : "127";
+    case ScalarType::U8: return Max ? "0" : "255";
+    case ScalarType::I16: return Max ? "(-32767-1)" : "32767";
+    case ScalarType::U16: return Max ? "0" : "65535";
+    case ScalarType::I32: return Max ? "(-2147483647-1)" : "2147483647";
+    case ScalarType::U32: return Max ? "0U" : "4294967295U";
+    case ScalarType::I64: return Max ? "(-9223372036854775807LL-1)" : "9223372036854775807LL";
+    case ScalarType::U64: return Max ? "0ULL" : "18446744073709551615ULL";
+    default: break;
+    }
+    return "0";
+  }
+  }
+  return "0";
+}
+
+std::string lineDirective(const KernelInfo &K, unsigned Offset) {
+  llvm::StringRef S = K.Source;
+  unsigned Line = 1 + S.take_front(Offset).count('\n');
+  size_t LineStart = S.take_front(Offset).rfind('\n');
+  unsigned Col = LineStart == llvm::StringRef::npos ? Offset : Offset - LineStart - 1;
+  return "\n#line " + std::to_string(Line) + " \"kernel\"\n" + std::string(Col, ' ');
+}
+
+namespace {
+
+/// The argument named Name, if any.
+const ArgInfo *argNamed(const KernelInfo &K, const std::string &Name) {
+  for (const ArgInfo &A : K.Args)
+    if (A.Name == Name)
+      return &A;
+  return nullptr;
+}
+
+std::string tripCount(const CanonicalLoop &L, unsigned I) {
+  std::string N = std::to_string(I);
+  std::string Lo = "__jacc_lo" + N, Hi = "__jacc_hi" + N, St = "__jacc_st" + N;
+  switch (L.Compare) {
+  case CanonicalLoop::Cmp::LT: return Hi + " > " + Lo + " ? (" + Hi + " - " + Lo + " + " + St +
+                                      " - 1) / " + St + " : 0";
+  case CanonicalLoop::Cmp::LE: return Hi + " >= " + Lo + " ? (" + Hi + " - " + Lo + ") / " + St +
+                                      " + 1 : 0";
+  case CanonicalLoop::Cmp::GT: return Lo + " > " + Hi + " ? (" + Lo + " - " + Hi + " + " + St +
+                                      " - 1) / " + St + " : 0";
+  case CanonicalLoop::Cmp::GE: return Lo + " >= " + Hi + " ? (" + Lo + " - " + Hi + ") / " + St +
+                                      " + 1 : 0";
+  case CanonicalLoop::Cmp::NE:
+    return L.Increasing ? Hi + " > " + Lo + " ? " + Hi + " - " + Lo + " : 0"
+                        : Lo + " > " + Hi + " ? " + Lo + " - " + Hi + " : 0";
+  }
+  return "0";
+}
+
+/// `T v = (T)(lo +/- idx * st);`
+std::string loopVar(const CanonicalLoop &L, unsigned I, const std::string &Idx) {
+  std::string N = std::to_string(I);
+  return L.VarType + " " + L.Var + " = (" + L.VarType + ")(__jacc_lo" + N +
+         (L.Increasing ? " + " : " - ") + "(" + Idx + ") * __jacc_st" + N + ");";
+}
+
+/// `sizeof` of A with Subscripts `[0]` appended. On CUDA a pointer to a variable-length array is
+/// a flat element pointer: its rows' sizes come from the strides computed at entry.
+std::string sizeofSub(const KernelInfo &K, const std::string &A, unsigned Subscripts,
+                      CodegenTarget Target) {
+  const ArgInfo *Arg = argNamed(K, A);
+  if (Target == CodegenTarget::Cuda && Arg && Arg->Vla) {
+    if (Subscripts > Arg->Dims.size())
+      return "(long long)sizeof(*" + A + ")";
+    return "((long long)sizeof(*" + A + ") * " + vlaStrideName(A, Subscripts) + ")";
+  }
+  std::string E = A;
+  for (unsigned I = 0; I < Subscripts; ++I)
+    E += "[0]";
+  return "(long long)sizeof(" + E + ")";
+}
+
+/// Split entries: this device's owned range [A__lb, A__ub] of each split array along its split
+/// dimension, from the mapping's byte range relative to the pointer ([mlo, mhi); mlo > mhi: the
+/// runtime does not split this array).
+std::string boundsPrologue(const KernelInfo &K, CodegenTarget Target) {
+  std::string P;
+  for (const SplitArray &A : K.Split.Plan.Arrays) {
+    std::string Lb = lowerBoundName(A.Name), Ub = upperBoundName(A.Name);
+    std::string Mlo = "__jacc_mlo_" + A.Name, Mhi = "__jacc_mhi_" + A.Name;
+    std::string Unit = sizeofSub(K, A.Name, A.Dim + 1, Target);
+    P += "long long " + Lb + " = (-9223372036854775807LL-1), " + Ub +
+         " = 9223372036854775807LL;\n";
+    P += "if (" + Mlo + " <= " + Mhi + ") {\n";
+    if (A.Dim == 0)
+      P += "  long long __u = " + Unit + ";\n"
+           "  long long __first = " + Mlo + " >= 0 ? (" + Mlo + " + __u - 1) / __u : -((-" + Mlo +
+           ") / __u);\n"
+           "  long long __last = (" + Mhi + " >= 0 ? " + Mhi + " / __u : -((-" + Mhi +
+           " + __u - 1) / __u)) - 1;\n";
+    else
+      P += "  long long __first = 0, __last = " + sizeofSub(K, A.Name, A.Dim, Target) + " / " + Unit +
+           " - 1;\n";
+    P += "  long long __cnt = __last - __first + 1;\n"
+         "  " + Lb + " = __first + __cnt * __jacc_t->device / __jacc_t->ndevices;\n"
+         "  " + Ub + " = __first + __cnt * (__jacc_t->device + 1) / __jacc_t->ndevices - 1;\n"
+         "}\n";
+  }
+  return P;
+}
+
+/// Split entries, in the nest header once the trip counts are known: the reduction share, the
+/// narrowed iteration range, and the split information thread 0 reports to the runtime.
+std::string splitHeader(const KernelInfo &K, const ParallelNest &N, CodegenTarget Target) {
+  const SplitPlan &Plan = K.Split.Plan;
+  // The outermost loop variable is lo0 + k * St0 (St0 negative for a decreasing loop).
+  std::string St0 = N.Loops.front().Increasing ? "__jacc_st0" : "(-__jacc_st0)";
+  std::string H = "__jacc_sb = __jacc_n0 * __jacc_t->device / __jacc_t->ndevices;\n"
+                  "__jacc_se = __jacc_n0 * (__jacc_t->device + 1) / __jacc_t->ndevices;\n";
+  // Iteration k writes index Coef * (lo0 + k * St0) + Offset = alpha * k + beta.
+  if (Plan.Narrowable) {
+    H += "if (__jacc_t->narrow) {\n"
+         "  long long __hb = __jacc_n0, __he = 0;\n";
+    if (Plan.HasShareTerms)
+      H += "  __hb = __jacc_sb; __he = __jacc_se;\n";
+    for (const SplitArray &A : Plan.Arrays)
+      for (const AffineWrite &W : A.Writes) {
+        std::string Alpha = "(" + std::to_string(W.Coef) + "LL * " + St0 + ")";
+        std::string Beta = "(" + std::to_string(W.Coef) + "LL * __jacc_lo0 + (" + W.Offset + "))";
+        std::string Lb = lowerBoundName(A.Name), Ub = upperBoundName(A.Name);
+        H += "  { long long __a = " + Alpha + ", __c = " + Beta + ", __k0, __k1;\n"
+             "    if (__a > 0) { __k0 = __jacc_ceildiv(" + Lb + " - __c, __a); "
+             "__k1 = __jacc_floordiv(" + Ub + " - __c, __a); }\n"
+             "    else { __k0 = __jacc_ceildiv(" + Ub + " - __c, __a); "
+             "__k1 = __jacc_floordiv(" + Lb + " - __c, __a); }\n"
+             "    if (__k0 < 0) __k0 = 0;\n"
+             "    if (__k1 > __jacc_n0 - 1) __k1 = __jacc_n0 - 1;\n"
+             "    if (__k0 <= __k1) { if (__k0 < __hb) __hb = __k0; if (__k1 + 1 > __he) __he = __k1 + 1; }\n"
+             "  }\n";
+      }
+    H += "  if (__hb >= __he) __hb = __he = 0;\n"
+         "  __jacc_db = __hb; __jacc_de = __he;\n"
+         "}\n";
+  }
+  H += "if (__jacc_t->tid == 0) {\n";
+  for (size_t I = 0; I < Plan.Arrays.size(); ++I) {
+    const SplitArray &A = Plan.Arrays[I];
+    std::string Info = "__jacc_t->split_info + " + std::to_string(I * 8);
+    H += "  { long long *__i = " + Info + ";\n";
+    H += "    __i[0] = " + lowerBoundName(A.Name) + "; __i[1] = " + upperBoundName(A.Name) + ";\n";
+    H += "    __i[2] = " + sizeofSub(K, A.Name, A.Dim + 1, Target) + "; __i[3] = " +
+         (A.Dim == 0 ? std::string("0") : sizeofSub(K, A.Name, A.Dim, Target)) + ";\n";
+    if (A.Affine && !A.Writes.empty()) {
+      H += "    __i[4] = 9223372036854775807LL; __i[5] = (-9223372036854775807LL-1);\n"
+           "    if (__jacc_n0 > 0) {\n";
+      for (const AffineWrite &W : A.Writes)
+        H += "      { long long __v0 = " + std::to_string(W.Coef) + "LL * __jacc_lo0 + (" +
+             W.Offset + "), __v1 = " + std::to_string(W.Coef) +
+             "LL * (__jacc_lo0 + (__jacc_n0 - 1) * " + St0 + ") + (" + W.Offset + ");\n"
+             "        if (__v1 < __v0) { long long __s = __v0; __v0 = __v1; __v1 = __s; }\n"
+             "        if (__v0 < __i[4]) __i[4] = __v0; if (__v1 > __i[5]) __i[5] = __v1; }\n";
+      H += "    }\n";
+    } else {
+      H += "    __i[4] = (-9223372036854775807LL-1); __i[5] = 9223372036854775807LL;\n";
+    }
+    H += "    __i[6] = __jacc_db; __i[7] = __jacc_de; }\n";
+  }
+  H += "}\n";
+  return H;
+}
+
+/// The text replacing a nest's loop headers; the innermost body follows it, then nestTrailer().
+std::string nestHeader(const KernelInfo &K, const ParallelNest &N, bool Split,
+                       CodegenTarget Target) {
+  std::string H = "{ /* jacc: iterations shared among the team */\n";
+  unsigned D = N.Loops.size();
+  for (unsigned I = 0; I < D; ++I) {
+    const CanonicalLoop &L = N.Loops[I];
+    std::string S = std::to_string(I);
+    H += "long long __jacc_lo" + S + " = (long long)(" + L.Lower + "), __jacc_hi" + S +
+         " = (long long)(" + L.Upper + "), __jacc_st" + S + " = (long long)(" + L.Step + ");\n";
+    H += "long long __jacc_n" + S + " = " + tripCount(L, I) + ";\n";
+  }
+  H += "long long __jacc_inner = 1";
+  for (unsigned I = 1; I < D; ++I)
+    H += " * __jacc_n" + std::to_string(I);
+  // This device's outermost iterations [db, de), its reduction share [sb, se), then this
+  // thread's part of the device's iterations (flattened with the collapsed loops).
+  H += ";\nlong long __jacc_db = 0, __jacc_de = __jacc_n0, __jacc_sb = 0, __jacc_se = __jacc_n0;\n";
+  if (Split)
+    H += splitHeader(K, N, Target);
+  std::string Priv;
+  for (const std::string &P : N.PrivateDecls)
+    Priv += P + ";\n";
+  std::string Share =
+      "const int __jacc_in_share = __jacc_outer >= __jacc_sb && __jacc_outer < __jacc_se;\n"
+      "(void)__jacc_in_share;\n";
+  if (Target == CodegenTarget::Cuda) {
+    // The flattened iterations over the whole grid, cyclically (neighbouring threads touch
+    // neighbouring elements: coalesced), with the bound as the guard.
+    H += "for (long long __jacc_it = __jacc_db * __jacc_inner + __jacc_t->tid;\n"
+         "     __jacc_it < __jacc_de * __jacc_inner; __jacc_it += __jacc_t->nthreads) {\n"
+         "long long __jacc_row = __jacc_it;\n";
+    for (unsigned I = D - 1; I >= 1; --I) {
+      std::string S = std::to_string(I);
+      H += loopVar(N.Loops[I], I, "__jacc_row % __jacc_n" + S) + "\n";
+      H += "__jacc_row /= __jacc_n" + S + ";\n";
+    }
+    H += loopVar(N.Loops[0], 0, "__jacc_row") + "\n";
+    H += "const long long __jacc_outer = __jacc_row;\n" + Share + "{\n" + Priv;
+    return H;
+  }
+  H += "long long __jacc_b, __jacc_e;\n"
+       "__jacc_share(__jacc_t, __jacc_db, __jacc_de, __jacc_inner, &__jacc_b, &__jacc_e);\n";
+  if (D == 1) {
+    H += "for (long long __jacc_k = __jacc_b; __jacc_k < __jacc_e; ++__jacc_k) {\n";
+    H += "const long long __jacc_outer = __jacc_k;\n" + Share;
+    H += loopVar(N.Loops[0], 0, "__jacc_k") + "\n" + Priv;
+    return H;
+  }
+  std::string Last = std::to_string(D - 1);
+  H += "for (long long __jacc_it = __jacc_b; __jacc_it < __jacc_e;) {\n"
+       "long long __jacc_row = __jacc_it / __jacc_n" + Last + ";\n"
+       "long long __jacc_c0 = __jacc_it - __jacc_row * __jacc_n" + Last + ";\n"
+       "long long __jacc_c1 = __jacc_c0 + (__jacc_e - __jacc_it);\n"
+       "if (__jacc_c1 > __jacc_n" + Last + ") __jacc_c1 = __jacc_n" + Last + ";\n"
+       "__jacc_it += __jacc_c1 - __jacc_c0;\n";
+  for (int I = D - 2; I >= 0; --I) {
+    std::string S = std::to_string(I);
+    if (I == 0) {
+      H += loopVar(N.Loops[0], 0, "__jacc_row") + "\n";
+    } else {
+      H += loopVar(N.Loops[I], I, "__jacc_row % __jacc_n" + S) + "\n";
+      H += "__jacc_row /= __jacc_n" + S + ";\n";
+    }
+  }
+  H += "const long long __jacc_outer = __jacc_row;\n" + Share;
+  H += "for (long long __jacc_k = __jacc_c0; __jacc_k < __jacc_c1; ++__jacc_k) {\n";
+  H += loopVar(N.Loops[D - 1], D - 1, "__jacc_k") + "\n" + Priv;
+  return H;
+}
+
+std::string nestTrailer(const ParallelNest &N, CodegenTarget Target) {
+  return N.Loops.size() == 1 && Target == CodegenTarget::Host ? "\n}}\n" : "\n}}}\n";
+}
+
+std::string barrier(CodegenTarget Target) {
+  return Target == CodegenTarget::Cuda ? "\n__jacc_grid_sync(__jacc_team.barrier);\n"
+                                       : "\n__jacc_t->barrier(__jacc_t->team);\n";
+}
+
+/// The C type a reduction is combined in on CUDA: warp shuffles move 32- and 64-bit values.
+const char *cudaReductionWideType(ScalarType T) {
+  switch (T) {
+  case ScalarType::Bool:
+  case ScalarType::I8:
+  case ScalarType::I16: return "int";
+  case ScalarType::U8:
+  case ScalarType::U16: return "unsigned int";
+  default: return scalarTypeName(T);
+  }
+}
+
+std::string cudaCombine(ReductionOp Op) {
+  switch (Op) {
+  case ReductionOp::Add: return "a + b";
+  case ReductionOp::Mul: return "a * b";
+  case ReductionOp::Max: return "b > a ? b : a";
+  case ReductionOp::Min: return "b < a ? b : a";
+  case ReductionOp::BitAnd: return "a & b";
+  case ReductionOp::BitOr: return "a | b";
+  case ReductionOp::BitXor: return "a ^ b";
+  case ReductionOp::LogAnd: return "a && b";
+  case ReductionOp::LogOr: return "a || b";
+  }
+  return "a";
+}
+
+/// Each thread's reduction values leave the kernel: on the host into its own slot; on CUDA
+/// combined within the block (warp shuffles, then across warps) into the block's slot.
+std::string reductionWriteBack(const KernelInfo &K, CodegenTarget Target) {
+  std::string C;
+  for (const ReductionVar &R : K.Reductions) {
+    if (Target == CodegenTarget::Host) {
+      C += "__builtin_memcpy((char *)__jacc_t->reduction + " + std::to_string(8 * R.Slot) +
+           ", &" + R.Name + ", sizeof " + R.Name + ");\n";
+      continue;
+    }
+    std::string W = cudaReductionWideType(R.Type);
+    C += "{ " + W + " __jacc_w = __jacc_block_reduce<" + W + ">((" + W + ")" + R.Name + ", [](" +
+         W + " a, " + W + " b) { return (" + W + ")(" + cudaCombine(R.Op) + "); }, (" + W +
+         ")" + reductionIdentity(R.Op, R.Type, Target) + ");\n"
+         "  if (threadIdx.x == 0) { " + std::string(scalarTypeName(R.Type)) +
+         " __jacc_r = __jacc_w; memcpy((char *)__jacc_t->reduction + ((long long)blockIdx.x * " +
+         std::to_string(K.Reductions.size()) + " + " + std::to_string(R.Slot) +
+         ") * 8, &__jacc_r, sizeof __jacc_r); } }\n";
+  }
+  return C;
+}
+
+/// The parameter list's declaration of one argument.
+std::string paramDecl(const ArgInfo &A, CodegenTarget Target) {
+  if (Target == CodegenTarget::Cuda) {
+    if (A.Vla)
+      return A.ElemType + " *" + A.Name;
+    return A.Decl; // structs by value: CUDA kernels take them as parameters
+  }
+  if (A.ArgKind == ArgInfo::Kind::Aggregate)
+    return "const void *__jacc_agg" + std::to_string(A.Param);
+  return A.Decl;
+}
+
+} // namespace
+
+bool entryHasBarrier(const KernelInfo &K) {
+  if (K.Serial)
+    return false;
+  for (size_t I = 0; I + 1 < K.Stmts.size(); ++I)
+    if (K.Stmts[I].ExecMode != RegionStmt::Mode::Redundant)
+      return true;
+  return false;
+}
+
+std::string generateEntry(const KernelInfo &K, bool Split, CodegenTarget Target) {
+  bool Cuda = Target == CodegenTarget::Cuda;
+  std::vector<const ArgInfo *> Params(K.Args.size());
+  for (const ArgInfo &A : K.Args)
+    Params[A.Param] = &A;
+  std::string C = Cuda ? "extern \"C\" __global__ void " : "void ";
+  C += Split ? HostSplitEntryName : HostEntryName;
+  C += "(";
+  std::string Prologue;
+  for (const ArgInfo *A : Params) {
+    C += paramDecl(*A, Target) + ", ";
+    if (!Cuda && A->ArgKind == ArgInfo::Kind::Aggregate)
+      Prologue += A->Decl + "; __builtin_memcpy(&" + A->Name + ", __jacc_agg" +
+                  std::to_string(A->Param) + ", sizeof " + A->Name + ");\n";
+    if (Cuda && A->Vla) // row strides in elements, evaluated once as C evaluates VLA bounds
+      for (unsigned L = A->Dims.size(); L >= 1; --L)
+        Prologue += "const long long " + vlaStrideName(A->Name, L) + " = (long long)(" +
+                    A->Dims[L - 1] + ")" +
+                    (L == A->Dims.size() ? "" : " * " + vlaStrideName(A->Name, L + 1)) + ";\n";
+  }
+  if (Split)
+    for (const SplitArray &A : K.Split.Plan.Arrays)
+      C += "long long __jacc_mlo_" + A.Name + ", long long __jacc_mhi_" + A.Name + ", ";
+  if (Cuda) {
+    C += "jacc_cuda_team __jacc_team) {\n"
+         "const jacc_team_view __jacc_tv = {(long long)blockIdx.x * blockDim.x + threadIdx.x,\n"
+         "  (long long)gridDim.x * blockDim.x, __jacc_team.device, __jacc_team.ndevices,\n"
+         "  __jacc_team.narrow, __jacc_team.split_info, __jacc_team.reduction};\n"
+         "const jacc_team_view *__jacc_t = &__jacc_tv;\n";
+  } else {
+    C += "const jacc_host_team *__jacc_t) {\n";
+  }
+  C += Prologue;
+  if (Split)
+    C += boundsPrologue(K, Target);
+  for (const ReductionVar &R : K.Reductions)
+    C += R.Name + " = " + reductionIdentity(R.Op, R.Type, Target) + ";\n";
+
+  TextEdits Edits;
+  if (Split)
+    for (const auto &[Offset, Text] : K.Split.Guards)
+      Edits.insert(Offset, Text);
+  // After the guards: at one offset insertions come first, so a guard wraps the atomic.
+  for (const AtomicEdit &A : K.Atomics)
+    Edits.replace(A.Begin, A.End, Cuda ? A.CudaText : A.Text);
+  if (Cuda)
+    for (const SourceEdit &E : K.Cuda.Edits) {
+      bool InAtomic = false; // the atomic's text already has them
+      for (const AtomicEdit &A : K.Atomics)
+        InAtomic |= E.Begin >= A.Begin && E.End <= A.End;
+      if (!InAtomic)
+        Edits.replace(E.Begin, E.End, E.Text);
+    }
+  if (K.Serial) {
+    Edits.insert(K.BodyBegin, "if (__jacc_t->tid == 0) {" + lineDirective(K, K.BodyBegin));
+    Edits.insert(K.BodyEnd, "\n}\n");
+  } else {
+    for (size_t I = 0; I < K.Stmts.size(); ++I) {
+      const RegionStmt &S = K.Stmts[I];
+      bool Last = I + 1 == K.Stmts.size();
+      switch (S.ExecMode) {
+      case RegionStmt::Mode::Redundant:
+        break;
+      case RegionStmt::Mode::Master:
+        Edits.insert(S.Begin, "if (__jacc_t->tid == 0) {" + lineDirective(K, S.Begin));
+        Edits.insert(S.End, std::string("\n}") + (Last ? "\n" : barrier(Target)));
+        break;
+      case RegionStmt::Mode::Shared: {
+        const ParallelNest &N = K.Nests[S.Nest];
+        unsigned BodyBegin = N.Loops.back().BodyBegin;
+        Edits.replace(N.Loops.front().ForBegin, BodyBegin,
+                      nestHeader(K, N, Split, Target) + lineDirective(K, BodyBegin));
+        // The header replaced the outer loops' headers and the '{' of their bodies when braced
+        // (collapse); their closing '}' go too, up to the end of the outermost body.
+        Edits.replace(N.Loops.back().BodyEnd, N.Loops.front().BodyEnd,
+                      nestTrailer(N, Target) + (Last ? "" : barrier(Target)));
+        break;
+      }
+      }
+    }
+  }
+  C += lineDirective(K, K.BodyBegin);
+  C += Edits.apply(K.Source, K.BodyBegin, K.BodyEnd);
+  C += "\n#line 1 \"<jacc>\"\n";
+  C += reductionWriteBack(K, Target);
+  C += "}\n";
+  return C;
+}
+
+} // namespace jacc::jit

@@ -1,0 +1,33 @@
+// The kernel entry function, generated for one target from the analysed kernel: the host's team
+// entry (HostCodegen) and the CUDA __global__ kernel (CudaCodegen) share everything but the few
+// places where the targets differ (parameters, how iterations are dealt, barriers, reductions).
+#ifndef JACC_JIT_ENTRYCODEGEN_H
+#define JACC_JIT_ENTRYCODEGEN_H
+
+#include "Kernel.h"
+
+#include <string>
+
+namespace jacc::jit {
+
+enum class CodegenTarget { Host, Cuda };
+
+/// The entry function (plain, or the split entry with the per-array bound parameters), without
+/// the target's prelude. Expects the prelude to define the team type, `__jacc_share` (host),
+/// `__jacc_grid_sync` / `__jacc_block_reduce` (CUDA), `__jacc_floordiv` and `__jacc_ceildiv`.
+std::string generateEntry(const analysis::KernelInfo &K, bool Split, CodegenTarget Target);
+
+/// Whether the entry synchronises all its threads between region statements (a grid-wide
+/// barrier on CUDA, which needs every block resident).
+bool entryHasBarrier(const analysis::KernelInfo &K);
+
+/// C literal of a reduction operator's identity for a type, e.g. "0", "(-2147483647-1)".
+std::string reductionIdentity(analysis::ReductionOp Op, analysis::ScalarType T,
+                              CodegenTarget Target = CodegenTarget::Host);
+
+/// `#line` directive (and indentation) that makes the next text report Offset's line and column.
+std::string lineDirective(const analysis::KernelInfo &K, unsigned Offset);
+
+} // namespace jacc::jit
+
+#endif
