@@ -108,12 +108,18 @@ llvm::Error Device::copyToPeer2D(Device &DstDevice, void *Dst, const void *Src, 
                                                      " with a null source or destination");
   trace(*this, "copyToPeer2D " + llvm::Twine(Height) + " x " + llvm::Twine(Width) +
                    " bytes (pitch " + llvm::Twine(Pitch) + ") -> " + DstDevice.name());
-  // Row by row through the backend's copy (a CUDA backend would use one 2-D copy).
+  if (llvm::Error E = copyToPeer2DImpl(DstDevice, Dst, Src, Width, Height, Pitch))
+    return E;
+  stats().BytesDeviceToDevice.fetch_add(Width * Height, std::memory_order_relaxed);
+  return llvm::Error::success();
+}
+
+llvm::Error Device::copyToPeer2DImpl(Device &DstDevice, void *Dst, const void *Src, size_t Width,
+                                     size_t Height, size_t Pitch) {
   for (size_t R = 0; R < Height; ++R)
     if (llvm::Error E = copyToPeerImpl(DstDevice, static_cast<char *>(Dst) + R * Pitch,
                                        static_cast<const char *>(Src) + R * Pitch, Width))
       return E;
-  stats().BytesDeviceToDevice.fetch_add(Width * Height, std::memory_order_relaxed);
   return llvm::Error::success();
 }
 

@@ -30,7 +30,9 @@ public:
   /// return without waiting; D calls finished() once that work has completed.
   virtual llvm::Error enqueueCuda(CudaDevice &D);
   /// Host: called once after every member has returned (on the thread that ran member 0).
-  /// CUDA: called once the enqueued work completed (on the device's event poller thread).
+  /// CUDA: called once the enqueued work completed, also when the launch failed (launch() or
+  /// waitFor() reports the error), on the device's event poller thread: it must not wait for
+  /// later work of the same device.
   virtual void finished() {}
 };
 
@@ -74,6 +76,10 @@ protected:
   virtual llvm::Error copyToHostImpl(void *HostDst, const void *Src, size_t Bytes) = 0;
   virtual llvm::Error copyToPeerImpl(Device &DstDevice, void *Dst, const void *Src,
                                      size_t Bytes) = 0;
+  /// Strided peer copy (Width, Height > 0). The default copies row by row through
+  /// copyToPeerImpl; backends with a 2-D copy engine override it.
+  virtual llvm::Error copyToPeer2DImpl(Device &DstDevice, void *Dst, const void *Src, size_t Width,
+                                       size_t Height, size_t Pitch);
   virtual llvm::Expected<uint64_t> launchImpl(std::shared_ptr<DeviceLaunch> L, bool Async) = 0;
   virtual llvm::Error waitForImpl(uint64_t Ticket) = 0;
   virtual uint64_t lastTicketImpl() const = 0;

@@ -1,8 +1,13 @@
 #include "DeviceConfig.h"
 
+#include "Debug.h"
+#include "DynamicCuda.h"
 #include "Error.h"
 
+#include <llvm/ADT/SmallVector.h>
+
 #include <cstdlib>
+#include <set>
 #include <thread>
 
 namespace jacc {
@@ -16,35 +21,155 @@ static llvm::Expected<unsigned> parseCount(llvm::StringRef Var, llvm::StringRef 
   return N;
 }
 
+namespace {
+
+/// The CUDA driver's answer, asked once, the first time a list entry needs it.
+class GpuCount {
+public:
+  explicit GpuCount(CudaCountFn Query) : Query(Query) {}
+  /// The number of GPUs, or the error that explains why there is no usable driver.
+  llvm::Expected<int> get() {
+    if (!Asked) {
+      Asked = true;
+      auto N = Query();
+      if (N)
+        Count = *N;
+      else
+        Code = takeError(N.takeError(), Why);
+    }
+    if (Count < 0)
+      return makeError(Code, Why);
+    return Count;
+  }
+
+private:
+  CudaCountFn Query;
+  bool Asked = false;
+  int Count = -1;
+  ErrorCode Code = ErrorCode::Device;
+  std::string Why;
+};
+
+} // namespace
+
+/// Append the GPUs one `cuda:...` entry (Arg: what follows the colon) names.
+static llvm::Error parseCuda(llvm::StringRef Devices, llvm::StringRef Entry, llvm::StringRef Arg,
+                             GpuCount &Gpus, std::vector<DeviceSpec> &Out, std::set<int> &Seen) {
+  auto Count = Gpus.get();
+  if (!Count) {
+    std::string Why;
+    takeError(Count.takeError(), Why);
+    return makeError(ErrorCode::Device,
+                     "JACC_DEVICES='" + Devices + "' asks for CUDA GPUs, but " + Why);
+  }
+  llvm::SmallVector<int, 8> Ordinals;
+  if (Arg.trim() == "all") {
+    if (*Count == 0)
+      return makeError(ErrorCode::Device,
+                       "JACC_DEVICES='" + Devices +
+                           "' asks for every CUDA GPU, but the CUDA driver found none; check "
+                           "nvidia-smi, or use JACC_DEVICES=host");
+    for (int I = 0; I < *Count; ++I)
+      Ordinals.push_back(I);
+  } else {
+    unsigned K = 0;
+    if (Arg.trim().getAsInteger(10, K))
+      return makeError(ErrorCode::InvalidArgument,
+                       "JACC_DEVICES='" + Devices + "' is not valid: '" + Entry +
+                           "' needs a GPU number or 'all' after 'cuda:'");
+    if (K >= unsigned(*Count))
+      return makeError(
+          ErrorCode::InvalidArgument,
+          "JACC_DEVICES='" + Devices + "' names " + Entry + ", but the CUDA driver found " +
+              llvm::Twine(*Count) + " GPU(s)" +
+              (*Count ? " (cuda:0 to cuda:" + llvm::Twine(*Count - 1) + ")" : llvm::Twine("")));
+    Ordinals.push_back(int(K));
+  }
+  for (int K : Ordinals) {
+    if (!Seen.insert(K).second)
+      return makeError(ErrorCode::InvalidArgument, "JACC_DEVICES='" + Devices +
+                                                       "' lists cuda:" + llvm::Twine(K) +
+                                                       " twice; name each GPU once");
+    DeviceSpec S;
+    S.Kind = "cuda";
+    S.Ordinal = K;
+    Out.push_back(S);
+  }
+  return llvm::Error::success();
+}
+
 llvm::Expected<DeviceConfig> parseDeviceConfig(llvm::StringRef Devices, llvm::StringRef HostThreads,
-                                               llvm::StringRef SpinUs, unsigned Cores) {
+                                               llvm::StringRef SpinUs, unsigned Cores,
+                                               CudaCountFn CudaCount) {
   DeviceConfig C;
   Cores = Cores ? Cores : 1;
+  GpuCount Gpus(CudaCount);
   unsigned HostDevices = 0;
   llvm::StringRef Spec = Devices.trim();
-  if (Spec.empty() || Spec == "host") {
-    HostDevices = 1;
-  } else if (Spec.consume_front("host:")) {
-    auto N = parseCount("JACC_DEVICES", Spec, 64);
-    if (!N)
-      return makeError(ErrorCode::InvalidArgument,
-                       "JACC_DEVICES='" + Devices + "' is not valid: use 'host' or 'host:N' with "
-                       "N between 1 and 64");
-    HostDevices = *N;
+  if (Spec.empty()) {
+    // The default: every GPU, else the CPU.
+    auto N = Gpus.get();
+    if (N && *N > 0) {
+      for (int K = 0; K < *N; ++K) {
+        DeviceSpec S;
+        S.Kind = "cuda";
+        S.Ordinal = K;
+        C.Devices.push_back(S);
+      }
+    } else {
+      std::string Why = N ? "the CUDA driver found no GPU" : llvm::toString(N.takeError());
+      debugLog("device", "no CUDA device (" + Why + "); using one host device");
+      HostDevices = 1;
+      C.Devices.push_back({"host", 1, -1});
+    }
   } else {
-    return makeError(ErrorCode::InvalidArgument,
-                     "JACC_DEVICES='" + Devices + "' is not valid: use 'host' or 'host:N' (this "
-                     "build has no other device kind enabled)");
+    llvm::SmallVector<llvm::StringRef, 4> Entries;
+    Spec.split(Entries, ',');
+    std::set<int> SeenGpus;
+    for (llvm::StringRef Entry : Entries) {
+      Entry = Entry.trim();
+      llvm::StringRef Arg = Entry;
+      if (Entry == "host" || Arg.consume_front("host:")) {
+        if (HostDevices)
+          return makeError(ErrorCode::InvalidArgument, "JACC_DEVICES='" + Devices +
+                                                           "' lists host devices twice; use one "
+                                                           "'host:N' entry");
+        unsigned N = 1;
+        if (Entry != "host") {
+          auto Count = parseCount("JACC_DEVICES", Arg, 64);
+          if (!Count) {
+            llvm::consumeError(Count.takeError());
+            return makeError(ErrorCode::InvalidArgument, "JACC_DEVICES='" + Devices +
+                                                             "' is not valid: use 'host' or "
+                                                             "'host:N' with N between 1 and 64");
+          }
+          N = *Count;
+        }
+        HostDevices = N;
+        for (unsigned I = 0; I < N; ++I)
+          C.Devices.push_back({"host", 1, -1});
+      } else if (Arg.consume_front("cuda:")) {
+        if (auto E = parseCuda(Devices, Entry, Arg, Gpus, C.Devices, SeenGpus))
+          return E;
+      } else {
+        return makeError(ErrorCode::InvalidArgument,
+                         "JACC_DEVICES='" + Devices + "' is not valid: " +
+                             (Entry.empty() ? llvm::Twine("an entry is empty")
+                                            : "'" + Entry + "' is not a device") +
+                             "; use a comma-separated list of host, host:N, cuda:K and cuda:all");
+      }
+    }
   }
-  unsigned Threads = std::max(1u, Cores / HostDevices);
+  unsigned Threads = std::max(1u, Cores / std::max(1u, HostDevices));
   if (!HostThreads.trim().empty()) {
     auto N = parseCount("JACC_HOST_THREADS", HostThreads, 1024);
     if (!N)
       return N.takeError();
     Threads = *N;
   }
-  for (unsigned I = 0; I < HostDevices; ++I)
-    C.Devices.push_back({"host", Threads});
+  for (DeviceSpec &S : C.Devices)
+    if (S.Kind == "host")
+      S.Threads = Threads;
   if (!SpinUs.trim().empty()) {
     unsigned Us = 0;
     if (SpinUs.trim().getAsInteger(10, Us))
@@ -61,7 +186,7 @@ llvm::Expected<DeviceConfig> deviceConfigFromEnv() {
     return llvm::StringRef(V ? V : "");
   };
   return parseDeviceConfig(Get("JACC_DEVICES"), Get("JACC_HOST_THREADS"), Get("JACC_SPIN_US"),
-                           std::thread::hardware_concurrency());
+                           std::thread::hardware_concurrency(), [] { return cudaDeviceCount(); });
 }
 
 } // namespace jacc

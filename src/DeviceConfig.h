@@ -2,6 +2,7 @@
 #ifndef JACC_SRC_DEVICECONFIG_H
 #define JACC_SRC_DEVICECONFIG_H
 
+#include <llvm/ADT/STLFunctionalExtras.h>
 #include <llvm/ADT/StringRef.h>
 #include <llvm/Support/Error.h>
 
@@ -12,8 +13,9 @@
 namespace jacc {
 
 struct DeviceSpec {
-  std::string Kind; ///< "host"
-  unsigned Threads = 1;
+  std::string Kind;     ///< "host" or "cuda"
+  unsigned Threads = 1; ///< host: team size
+  int Ordinal = -1;     ///< cuda: the driver's GPU number
 };
 
 struct DeviceConfig {
@@ -21,13 +23,21 @@ struct DeviceConfig {
   std::chrono::microseconds SpinTime{1000};
 };
 
-/// Parse a JACC_DEVICES value ("host", "host:N"; empty means the default: one host device) with
-/// the machine's core count and an optional JACC_HOST_THREADS value (threads per host device;
-/// default: the cores divided evenly, at least one each).
-llvm::Expected<DeviceConfig> parseDeviceConfig(llvm::StringRef Devices, llvm::StringRef HostThreads,
-                                               llvm::StringRef SpinUs, unsigned Cores);
+/// How many GPUs the CUDA driver sees, or why it cannot be used (an ErrorCode::Device error whose
+/// text names the library, the loader's reason and the fix). Called at most once per parse, and
+/// only when the configuration depends on it.
+using CudaCountFn = llvm::function_ref<llvm::Expected<int>()>;
 
-/// The configuration from the environment.
+/// Parse a JACC_DEVICES value: a comma-separated list of `host` (one host device), `host:N`,
+/// `cuda:K` (GPU K) and `cuda:all`, devices numbered in the order listed; empty means the default:
+/// every GPU if the driver finds any, else one host device. HostThreads is JACC_HOST_THREADS
+/// (threads per host device; default: the Cores divided evenly among the host devices, at least
+/// one each), SpinUs is JACC_SPIN_US.
+llvm::Expected<DeviceConfig> parseDeviceConfig(llvm::StringRef Devices, llvm::StringRef HostThreads,
+                                               llvm::StringRef SpinUs, unsigned Cores,
+                                               CudaCountFn CudaCount);
+
+/// The configuration from the environment (the CUDA driver is loaded only if it matters).
 llvm::Expected<DeviceConfig> deviceConfigFromEnv();
 
 } // namespace jacc

@@ -2,6 +2,7 @@
 // completed, whether it runs on the caller (sync) or on the device's stream thread (async).
 #include "HostDevice.h"
 
+#include "CudaDevice.h"
 #include "ThreadTeam.h"
 
 #include <algorithm>
@@ -182,9 +183,20 @@ llvm::Error HostDevice::copyToHostImpl(void *HostDst, const void *Src, size_t By
   return llvm::Error::success();
 }
 
-llvm::Error HostDevice::copyToPeerImpl(Device &, void *Dst, const void *Src, size_t Bytes) {
+llvm::Error HostDevice::copyToPeerImpl(Device &DstDevice, void *Dst, const void *Src,
+                                       size_t Bytes) {
+  return copyToPeer2DImpl(DstDevice, Dst, Src, Bytes, 1, Bytes);
+}
+
+llvm::Error HostDevice::copyToPeer2DImpl(Device &DstDevice, void *Dst, const void *Src,
+                                         size_t Width, size_t Height, size_t Pitch) {
+  // This device's memory is plain host memory: a GPU reads it like any host buffer.
+  if (DstDevice.kind() == DeviceKind::Cuda)
+    return static_cast<CudaDevice &>(DstDevice).copyFromHostMemory(Dst, Src, Width, Height, Pitch);
   // Every host device lives in this process's address space, so a peer copy is a plain copy.
-  std::memcpy(Dst, Src, Bytes);
+  for (size_t R = 0; R < Height; ++R)
+    std::memcpy(static_cast<char *>(Dst) + R * Pitch, static_cast<const char *>(Src) + R * Pitch,
+                Width);
   return llvm::Error::success();
 }
 

@@ -25,6 +25,8 @@ private:
   llvm::Error copyToDeviceImpl(void *Dst, const void *HostSrc, size_t Bytes) override;
   llvm::Error copyToHostImpl(void *HostDst, const void *Src, size_t Bytes) override;
   llvm::Error copyToPeerImpl(Device &DstDevice, void *Dst, const void *Src, size_t Bytes) override;
+  llvm::Error copyToPeer2DImpl(Device &DstDevice, void *Dst, const void *Src, size_t Width,
+                               size_t Height, size_t Pitch) override;
   llvm::Expected<uint64_t> launchImpl(std::shared_ptr<DeviceLaunch> L, bool Async) override;
   llvm::Error waitForImpl(uint64_t Ticket) override;
   uint64_t lastTicketImpl() const override;

@@ -8,12 +8,35 @@
 
 namespace jacc {
 
+KernelLaunch::KernelLaunch(std::shared_ptr<const jit::CompiledKernel> K, ArgCells Cells,
+                           std::shared_ptr<const std::vector<std::vector<char>>> Aggregates)
+    : K(std::move(K)), Cells(std::move(Cells)), Aggregates(std::move(Aggregates)),
+      NumReductions(this->K->Info.Reductions.size()) {}
+
+void KernelLaunch::setSplit(unsigned D, unsigned N, bool DoNarrow,
+                            std::shared_ptr<SplitGroup> G) {
+  Split = true;
+  Device = D;
+  NDevices = N;
+  Narrow = DoNarrow;
+  Group = std::move(G);
+  SplitInfo.assign(JACC_SPLIT_INFO_WORDS * K->Info.Split.Plan.Arrays.size(), 0);
+}
+
+void KernelLaunch::finished() {
+  if (Group)
+    Group->deviceFinished(Device, *this);
+  if (OnFinished)
+    OnFinished(*this);
+}
+
 HostKernelLaunch::HostKernelLaunch(
     std::shared_ptr<const jit::CompiledKernel> K, ArgCells Cells,
     std::shared_ptr<const std::vector<std::vector<char>>> Aggregates, unsigned Threads)
-    : K(std::move(K)), Cells(std::move(Cells)), Aggregates(std::move(Aggregates)),
-      Threads(Threads), NumReductions(this->K->Info.Reductions.size()),
-      Slots(Threads * NumReductions) {
+    : KernelLaunch(std::move(K), std::move(Cells), std::move(Aggregates)) {
+  Partials = Threads;
+  Slots.resize(Threads * NumReductions);
+  // Host entries take structs by address.
   if (this->Aggregates)
     for (size_t P = 0; P < this->Aggregates->size(); ++P)
       if (!(*this->Aggregates)[P].empty()) {
@@ -44,23 +67,6 @@ void HostKernelLaunch::runHostMember(unsigned Tid, unsigned NThreads, void *Team
     SplitEntry->Call->call(SplitEntry->Entry, Values.data());
   else
     K->Call->call(K->Entry, Values.data());
-}
-
-void HostKernelLaunch::setSplit(const jit::SplitCode &Code, unsigned D, unsigned N,
-                                bool DoNarrow, std::shared_ptr<SplitGroup> G) {
-  SplitEntry = &Code;
-  Device = D;
-  NDevices = N;
-  Narrow = DoNarrow;
-  Group = std::move(G);
-  SplitInfo.assign(JACC_SPLIT_INFO_WORDS * K->Info.Split.Plan.Arrays.size(), 0);
-}
-
-void HostKernelLaunch::finished() {
-  if (Group)
-    Group->deviceFinished(Device, *this);
-  if (OnFinished)
-    OnFinished(*this);
 }
 
 } // namespace jacc

@@ -1,5 +1,7 @@
-// One compiled kernel's launch on one host device: argument values translated to that device's
-// copies, per-thread reduction slots, and what to do when every thread is done.
+// One compiled kernel's launch on one device: argument values translated to that device's copies,
+// the partial reduction results it produces, the split information it reports, and what to do
+// when it is done. The host and CUDA launches differ only in how they run (runHostMember,
+// enqueueCuda); the scheduler and the exchange see this common part.
 #ifndef JACC_SRC_KERNELLAUNCH_H
 #define JACC_SRC_KERNELLAUNCH_H
 
@@ -18,43 +20,54 @@ namespace jacc {
 /// Argument cells, inline for up to 16 parameters: no allocation on the push path.
 using ArgCells = llvm::SmallVector<uint64_t, 32>;
 
-class HostKernelLaunch final : public DeviceLaunch {
+class KernelLaunch : public DeviceLaunch {
 public:
   /// Cells: one 16-byte cell per entry parameter (ArgInfo::Param order), pointers already
-  /// translated. Aggregates: for struct parameters, their bytes (the cell then points to them).
-  HostKernelLaunch(std::shared_ptr<const jit::CompiledKernel> K, ArgCells Cells,
-                   std::shared_ptr<const std::vector<std::vector<char>>> Aggregates,
-                   unsigned Threads);
-  void runHostMember(unsigned Tid, unsigned NThreads, void *Team,
-                     void (*Barrier)(void *Team)) override;
-  void finished() override;
+  /// translated. Aggregates: for struct parameters, their bytes.
+  KernelLaunch(std::shared_ptr<const jit::CompiledKernel> K, ArgCells Cells,
+               std::shared_ptr<const std::vector<std::vector<char>>> Aggregates);
 
-  /// Thread Tid's slot for reduction R (8 bytes).
-  const void *reductionSlot(unsigned Tid, unsigned R) const {
-    return &Slots[Tid * NumReductions + R];
+  /// Partial reduction results: one per host thread, one per CUDA block.
+  unsigned partials() const { return Partials; }
+  /// Partial Part's slot for reduction R (8 bytes).
+  const void *reductionSlot(unsigned Part, unsigned R) const {
+    return &Slots[Part * NumReductions + R];
   }
-  unsigned threads() const { return Threads; }
-  /// Called by finished(), on the thread that ran member 0.
-  std::function<void(const HostKernelLaunch &)> OnFinished;
-
   /// Run the split entry as device Device of NDevices (Cells then hold the split parameters),
   /// narrowing the iterations when Narrow; Group exchanges the results after the kernel.
-  void setSplit(const jit::SplitCode &Code, unsigned Device, unsigned NDevices, bool Narrow,
-                std::shared_ptr<SplitGroup> G);
+  void setSplit(unsigned Device, unsigned NDevices, bool Narrow, std::shared_ptr<SplitGroup> G);
   const long long *splitInfo() const { return SplitInfo.data(); }
+  /// Called by finished() once the device's part is done.
+  std::function<void(const KernelLaunch &)> OnFinished;
+  void finished() override;
 
-private:
+protected:
   std::shared_ptr<const jit::CompiledKernel> K;
   ArgCells Cells; // 2 words per parameter
   std::shared_ptr<const std::vector<std::vector<char>>> Aggregates;
-  unsigned Threads;
   unsigned NumReductions;
-  std::vector<uint64_t> Slots;
-  const jit::SplitCode *SplitEntry = nullptr; ///< set: run the split entry
+  unsigned Partials = 0;
+  std::vector<uint64_t> Slots; ///< Partials x NumReductions, filled by the kernel
+  bool Split = false;
   bool Narrow = false;
   unsigned Device = 0, NDevices = 1;
   std::vector<long long> SplitInfo;
   std::shared_ptr<SplitGroup> Group;
+};
+
+class HostKernelLaunch final : public KernelLaunch {
+public:
+  /// Threads: the team size of the device (one reduction partial per thread).
+  HostKernelLaunch(std::shared_ptr<const jit::CompiledKernel> K, ArgCells Cells,
+                   std::shared_ptr<const std::vector<std::vector<char>>> Aggregates,
+                   unsigned Threads);
+  /// Run the split entry (compiled, see CompiledKernel::splitCode) instead of the plain one.
+  void useSplitEntry(const jit::SplitCode &Code) { SplitEntry = &Code; }
+  void runHostMember(unsigned Tid, unsigned NThreads, void *Team,
+                     void (*Barrier)(void *Team)) override;
+
+private:
+  const jit::SplitCode *SplitEntry = nullptr;
 };
 
 } // namespace jacc

@@ -1,5 +1,7 @@
 #include "Runtime.h"
 
+#include "CudaDevice.h"
+#include "CudaKernelLaunch.h"
 #include "Debug.h"
 #include "DeviceConfig.h"
 #include "Error.h"
@@ -33,6 +35,13 @@ llvm::Error Runtime::initLocked() {
     return Config.takeError();
   std::vector<std::unique_ptr<Device>> Created;
   for (const DeviceSpec &S : Config->Devices) {
+    if (S.Kind == "cuda") {
+      auto D = CudaDevice::create(Created.size(), S.Ordinal);
+      if (!D)
+        return D.takeError();
+      Created.push_back(std::move(*D));
+      continue;
+    }
     auto D = HostDevice::create(Created.size(), S.Threads, Config->SpinTime);
     if (!D)
       return D.takeError();
@@ -304,12 +313,21 @@ llvm::Error Runtime::push(const char *Source, int NArgs, const jacc_arg *Args, u
     UseSplit = SplitPolicy == SplitMode::Always || Adaptive.chooseSplit(K.get());
   }
   const jit::SplitCode *SplitCode = nullptr;
-  if (UseSplit) {
+  bool AnyHost = false; // the host's split entry is compiled only when a host device runs it
+  for (auto &D : Devices)
+    AnyHost |= D->kind() == DeviceKind::Host;
+  if (UseSplit && AnyHost) {
     auto SC = K->splitCode();
     if (!SC)
       return SC.takeError();
     SplitCode = *SC;
   }
+  // Each GPU architecture's image before anything is launched: a kernel that cannot compile for
+  // one device then fails the push with nothing queued on any device.
+  for (auto &D : Devices)
+    if (D->kind() == DeviceKind::Cuda)
+      if (auto C = K->cudaCode(static_cast<CudaDevice &>(*D).smVersion(), UseSplit); !C)
+        return C.takeError();
   if (Info.Wait)
     if (auto E = wait())
       return E;
@@ -448,20 +466,28 @@ llvm::Error Runtime::push(const char *Source, int NArgs, const jacc_arg *Args, u
     Results[R.Slot] = Args[Info.Args[R.Arg].Position].value;
     std::memcpy(&Initial[R.Slot], Results[R.Slot], Info.Args[R.Arg].Size);
   }
-  auto Combine = [K, Initial, Results](const std::vector<const HostKernelLaunch *> &Parts) {
+  auto Combine = [K, Initial, Results](const std::vector<const KernelLaunch *> &Parts) {
     for (const analysis::ReductionVar &R : K->Info.Reductions) {
       uint64_t Acc = Initial[R.Slot];
-      for (const HostKernelLaunch *L : Parts)
-        for (unsigned T = 0; T < L->threads(); ++T)
+      for (const KernelLaunch *L : Parts)
+        for (unsigned T = 0; T < L->partials(); ++T)
           combineReduction(R.Op, R.Type, &Acc, L->reductionSlot(T, R.Slot));
       std::memcpy(Results[R.Slot], &Acc, K->Info.Args[R.Arg].Size);
     }
   };
 
-  llvm::SmallVector<std::shared_ptr<HostKernelLaunch>, 4> Launches;
-  for (unsigned D = 0; D < N; ++D)
-    Launches.push_back(std::make_shared<HostKernelLaunch>(K, std::move(Cells[D]), Aggregates,
-                                                          Devices[D]->computeUnits()));
+  llvm::SmallVector<std::shared_ptr<KernelLaunch>, 4> Launches;
+  for (unsigned D = 0; D < N; ++D) {
+    if (Devices[D]->kind() == DeviceKind::Cuda) {
+      Launches.push_back(std::make_shared<CudaKernelLaunch>(K, std::move(Cells[D]), Aggregates));
+      continue;
+    }
+    auto H = std::make_shared<HostKernelLaunch>(K, std::move(Cells[D]), Aggregates,
+                                                Devices[D]->computeUnits());
+    if (UseSplit)
+      H->useSplitEntry(*SplitCode);
+    Launches.push_back(std::move(H));
+  }
   std::shared_ptr<SplitGroup> Group;
   if (UseSplit) {
     std::vector<Device *> Devs;
@@ -471,11 +497,11 @@ llvm::Error Runtime::push(const char *Source, int NArgs, const jacc_arg *Args, u
     if (!Info.Reductions.empty())
       Group->OnAllComputed = Combine;
     for (unsigned D = 0; D < N; ++D)
-      Launches[D]->setSplit(*SplitCode, D, N, Narrow, Group);
+      Launches[D]->setSplit(D, N, Narrow, Group);
     stats().SplitLaunches.fetch_add(1, std::memory_order_relaxed);
   } else {
     if (!Info.Reductions.empty())
-      Launches[0]->OnFinished = [Combine](const HostKernelLaunch &Done) {
+      Launches[0]->OnFinished = [Combine](const KernelLaunch &Done) {
         Combine({&Done});
       };
     stats().DuplicateLaunches.fetch_add(1, std::memory_order_relaxed);

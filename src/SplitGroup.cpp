@@ -48,7 +48,7 @@ std::vector<std::pair<uint64_t, uint64_t>> SplitGroup::ownedWritten(const SplitT
   return R;
 }
 
-void SplitGroup::deviceFinished(unsigned D, const HostKernelLaunch &L) {
+void SplitGroup::deviceFinished(unsigned D, const KernelLaunch &L) {
   {
     std::lock_guard<std::mutex> G(M);
     Launches[D] = &L;

@@ -15,7 +15,7 @@
 
 namespace jacc {
 
-class HostKernelLaunch;
+class KernelLaunch;
 
 /// A split array as the runtime maps it for one launch.
 struct SplitTarget {
@@ -32,10 +32,10 @@ public:
 
   /// Called by each device once its part of the kernel is done (on the thread that ran it):
   /// waits for the others, pulls their ranges, runs OnAllComputed on device 0, waits again.
-  void deviceFinished(unsigned D, const HostKernelLaunch &L);
+  void deviceFinished(unsigned D, const KernelLaunch &L);
 
   /// Runs on device 0 once every device has computed, with every device's launch.
-  std::function<void(const std::vector<const HostKernelLaunch *> &)> OnAllComputed;
+  std::function<void(const std::vector<const KernelLaunch *> &)> OnAllComputed;
 
   /// The first error of the exchange, if any.
   llvm::Error takeError();
@@ -50,7 +50,7 @@ private:
 
   std::vector<Device *> Devices;
   std::vector<SplitTarget> Targets;
-  std::vector<const HostKernelLaunch *> Launches;
+  std::vector<const KernelLaunch *> Launches;
   std::mutex M;
   std::condition_variable CV;
   unsigned Arrived[2] = {0, 0};

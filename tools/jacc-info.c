@@ -11,7 +11,7 @@ int main(void) {
     fprintf(stderr, "jacc-info: %s\n", jacc_last_error());
     return 1;
   }
-  printf("JACC_DEVICES=%s\n", devices ? devices : "(unset: one host device, all cores)");
+  printf("JACC_DEVICES=%s\n", devices ? devices : "(unset: every GPU the CUDA driver finds, else one host device)");
   printf("devices: %d\n", jacc_get_num_devices());
   jacc_finalize();
   return 0;

@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cctype>
 #include <cstdlib>
 #include <string>
 
@@ -22,6 +23,14 @@ protected:
   void TearDown() override { EXPECT_EQ(jacc_finalize(), JACC_SUCCESS) << jacc_last_error(); }
   int devices() const { return jacc_get_num_devices(); }
 };
+
+/// A test name for a JACC_DEVICES value: "cuda:all,host:1" -> "cuda_all_host_1".
+inline std::string deviceConfigName(const ::testing::TestParamInfo<const char *> &I) {
+  std::string N;
+  for (const char *C = I.param; *C; ++C)
+    N += std::isalnum(static_cast<unsigned char>(*C)) ? *C : '_';
+  return N;
+}
 
 /// Instantiate a DeviceTest-derived suite over host:1, host:2 and host:3.
 #define JACC_DEVICE_CONFIGS(Suite)                                                                 \

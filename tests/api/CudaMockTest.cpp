@@ -1,0 +1,249 @@
+// The CUDA device path end to end through the public API, against the fake driver of
+// tests/src/mockcuda (JACC_LIBCUDA points at it; two fake GPUs of compute capability 8.0). NVRTC
+// really compiles each kernel for sm_80 and the image is really loaded by entry name; the fake
+// driver cannot execute it, so each test installs a hook that does what the kernel would, reading
+// the arguments exactly as the generated entry declares them: a wrong argument buffer, pointer
+// translation, grid, read-back or reduction combine shows up as a wrong result.
+#include "CudaABI.h"
+#include "Fixture.h"
+
+#include <dlfcn.h>
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstring>
+#include <string>
+#include <vector>
+
+namespace {
+
+using KernelHook = void (*)(const char *Entry, unsigned Grid, unsigned Block, void **Params);
+
+template <typename Fn> Fn mockFunction(const char *Name) {
+  void *Lib = dlopen(std::getenv("JACC_LIBCUDA"), RTLD_NOW | RTLD_NOLOAD);
+  if (!Lib)
+    return nullptr;
+  return reinterpret_cast<Fn>(dlsym(Lib, Name));
+}
+
+void setHook(KernelHook H) {
+  auto Set = mockFunction<void (*)(KernelHook)>("mockcuda_set_kernel_hook");
+  ASSERT_NE(Set, nullptr);
+  Set(H);
+}
+
+int launchCount() { return mockFunction<int (*)()>("mockcuda_launch_count")(); }
+
+void lastLaunch(unsigned &Grid, unsigned &Block, int &Coop) {
+  mockFunction<void (*)(unsigned *, unsigned *, int *)>("mockcuda_last_launch")(&Grid, &Block,
+                                                                               &Coop);
+}
+
+template <typename T> T param(void **Params, unsigned I) {
+  T V;
+  std::memcpy(&V, Params[I], sizeof V);
+  return V;
+}
+
+class CudaMockTest : public DeviceTest {
+protected:
+  void SetUp() override {
+    ASSERT_NE(std::getenv("JACC_LIBCUDA"), nullptr) << "run through meson: it sets JACC_LIBCUDA";
+    DeviceTest::SetUp();
+  }
+  void TearDown() override {
+    setHook(nullptr);
+    DeviceTest::TearDown();
+  }
+  /// The fake GPUs of the configuration (mixes include host devices, which the hook never sees).
+  int gpus() const { return std::string(GetParam()).find("host") == std::string::npos ? devices() : 1; }
+};
+
+const char *const Saxpy = "#pragma acc parallel loop present(x, y)\n"
+                          "for (int i = 0; i < n; i++)\n"
+                          "  y[i] = a * x[i] + y[i];\n";
+
+/// This device's owned rows of a split array from the mapping's byte range relative to the
+/// pointer, as the split entry's prologue computes them.
+void ownedRange(long long MLo, long long MHi, long long Unit, const jacc_cuda_team &T,
+                long long &Lb, long long &Ub) {
+  long long First = MLo >= 0 ? (MLo + Unit - 1) / Unit : -((-MLo) / Unit);
+  long long Last = (MHi >= 0 ? MHi / Unit : -((-MHi + Unit - 1) / Unit)) - 1;
+  long long Cnt = Last - First + 1;
+  Lb = First + Cnt * T.device / T.ndevices;
+  Ub = First + Cnt * (T.device + 1) / T.ndevices - 1;
+}
+
+/// What the generated saxpy entries do: (float a, int n, float *y, const float *x, team) and
+/// the split entry (..., long long mlo_y, long long mhi_y, team): only the owned rows of y,
+/// reported in split_info (HostABI.h's 8 words).
+void saxpyHook(const char *Entry, unsigned, unsigned, void **P) {
+  bool Split = std::strcmp(Entry, "__jacc_entry_split") == 0;
+  float A = param<float>(P, 0);
+  int N = param<int>(P, 1);
+  float *Y = param<float *>(P, 2);
+  const float *X = param<const float *>(P, 3);
+  long long Lb = 0, Ub = N - 1;
+  if (Split) {
+    jacc_cuda_team T = param<jacc_cuda_team>(P, 6);
+    ownedRange(param<long long>(P, 4), param<long long>(P, 5), sizeof(float), T, Lb, Ub);
+    long long Info[8] = {Lb, Ub, sizeof(float), 0, 0, N - 1, std::max(0LL, Lb),
+                         std::min<long long>(N, Ub + 1)};
+    std::memcpy(T.split_info, Info, sizeof Info);
+  }
+  for (long long I = std::max(0LL, Lb); I <= Ub && I < N; ++I)
+    Y[I] = A * X[I] + Y[I];
+}
+
+TEST_P(CudaMockTest, SaxpyArgumentsReachTheKernelAndResultsComeBack) {
+  setHook(saxpyHook);
+  int N = 1000;
+  float A = 2;
+  std::vector<float> X(N), Y(N);
+  for (int I = 0; I < N; ++I)
+    X[I] = I, Y[I] = 1;
+  ASSERT_JACC(jacc_copyin(X.data(), N * sizeof(float)));
+  ASSERT_JACC(jacc_copyin(Y.data(), N * sizeof(float)));
+  float *Yp = Y.data(), *Xp = X.data();
+  jacc_arg Args[] = {{"float *y", &Yp}, {"const float *x", &Xp}, {"float a", &A}, {"int n", &N}};
+  int Before = launchCount();
+  ASSERT_JACC(jacc_kernel_push(Saxpy, 4, Args, JACC_DEFAULT));
+  // Every GPU ran it: duplicate, or split with the exchange after it.
+  EXPECT_EQ(launchCount() - Before, gpus());
+  unsigned Grid = 0, Block = 0;
+  int Coop = -1;
+  lastLaunch(Grid, Block, Coop);
+  EXPECT_EQ(Block, 256u);
+  EXPECT_EQ(Grid, 4u * (2048 / 256)); // 4 SMs, full occupancy
+  EXPECT_EQ(Coop, 0);
+  // The host copy is untouched until copyout.
+  EXPECT_EQ(Y[10], 1.0f);
+  ASSERT_JACC(jacc_copyout(Y.data(), N * sizeof(float)));
+  ASSERT_JACC(jacc_delete(X.data(), N * sizeof(float)));
+  for (int I = 0; I < N; ++I)
+    ASSERT_EQ(Y[I], 2.0f * I + 1) << I;
+}
+
+/// (int n, double s, const double *x, team): each block stores a partial sum in its slot; the
+/// runtime reads them back and combines them with the initial value of s. Split entry: the same
+/// over this device's share of the iterations.
+void reductionHook(const char *Entry, unsigned Grid, unsigned, void **P) {
+  jacc_cuda_team T = param<jacc_cuda_team>(P, 3);
+  int N = param<int>(P, 0);
+  const double *X = param<const double *>(P, 2);
+  long long Begin = 0, End = N;
+  if (std::strcmp(Entry, "__jacc_entry_split") == 0) {
+    Begin = N * T.device / T.ndevices;
+    End = N * (T.device + 1) / T.ndevices;
+  }
+  auto *Slots = static_cast<double *>(T.reduction);
+  for (unsigned B = 0; B < Grid; ++B) {
+    double Part = 0;
+    for (long long I = Begin + B; I < End; I += Grid)
+      Part += X[I];
+    Slots[B] = Part; // one reduction variable: slot B * 1 + 0
+  }
+}
+
+TEST_P(CudaMockTest, ForcedSplitExchangesTheOwnedRowsBetweenDevices) {
+  setHook(saxpyHook);
+  int N = 1001;
+  float A = 3;
+  std::vector<float> X(N), Y(N, 2);
+  for (int I = 0; I < N; ++I)
+    X[I] = I;
+  ASSERT_JACC(jacc_copyin(X.data(), N * sizeof(float)));
+  ASSERT_JACC(jacc_copyin(Y.data(), N * sizeof(float)));
+  float *Yp = Y.data(), *Xp = X.data();
+  jacc_arg Args[] = {{"float *y", &Yp}, {"const float *x", &Xp}, {"float a", &A}, {"int n", &N}};
+  jacc_reset_stats();
+  ASSERT_JACC(jacc_kernel_push(Saxpy, 4, Args, JACC_FORCE_SPLIT));
+  jacc_stats St;
+  ASSERT_JACC(jacc_get_stats(&St));
+  EXPECT_EQ(St.split_launches, 1u);
+  if (devices() > 1) { // every device pulled the rows the others own
+    EXPECT_EQ(St.bytes_device_to_device, uint64_t(N) * sizeof(float) * (devices() - 1));
+  }
+  // Each device's copy is whole after the exchange: update from the primary device, then
+  // check every row.
+  ASSERT_JACC(jacc_copyout(Y.data(), N * sizeof(float)));
+  ASSERT_JACC(jacc_delete(X.data(), N * sizeof(float)));
+  for (int I = 0; I < N; ++I)
+    ASSERT_EQ(Y[I], 3.0f * I + 2) << I;
+}
+
+TEST_P(CudaMockTest, ReductionPartialsPerBlockAreCombinedOnceWithTheInitialValue) {
+  setHook(reductionHook);
+  int N = 777;
+  std::vector<double> X(N);
+  for (int I = 0; I < N; ++I)
+    X[I] = I;
+  ASSERT_JACC(jacc_copyin(X.data(), N * sizeof(double)));
+  double S = 10;
+  const double *Xp = X.data();
+  jacc_arg Args[] = {{"const double *x", &Xp}, {"int n", &N}, {"double s", &S}};
+  ASSERT_JACC(jacc_kernel_push("#pragma acc parallel loop reduction(+:s)\n"
+                               "for (int i = 0; i < n; i++) s += x[i];\n",
+                               3, Args, JACC_DEFAULT));
+  EXPECT_EQ(S, 10 + 776.0 * 777 / 2);
+  ASSERT_JACC(jacc_delete(X.data(), N * sizeof(double)));
+}
+
+TEST_P(CudaMockTest, AsyncPushCompletesThroughTheEventPoller) {
+  setHook(saxpyHook);
+  int N = 64;
+  float A = 3;
+  std::vector<float> X(N, 1), Y(N, 1);
+  ASSERT_JACC(jacc_copyin(X.data(), N * sizeof(float)));
+  ASSERT_JACC(jacc_copyin(Y.data(), N * sizeof(float)));
+  float *Yp = Y.data(), *Xp = X.data();
+  jacc_arg Args[] = {{"float *y", &Yp}, {"const float *x", &Xp}, {"float a", &A}, {"int n", &N}};
+  for (int K = 0; K < 5; ++K)
+    ASSERT_JACC(jacc_kernel_push(Saxpy, 4, Args, JACC_ASYNC));
+  ASSERT_JACC(jacc_wait());
+  ASSERT_JACC(jacc_copyout(Y.data(), N * sizeof(float)));
+  ASSERT_JACC(jacc_delete(X.data(), N * sizeof(float)));
+  EXPECT_EQ(Y[0], 1 + 5 * 3.0f);
+}
+
+TEST_P(CudaMockTest, RegionWithBarriersLaunchesCooperatively) {
+  int Launches = launchCount();
+  int N = 16;
+  std::vector<double> A(N, 0);
+  ASSERT_JACC(jacc_copyin(A.data(), N * sizeof(double)));
+  double *Ap = A.data();
+  jacc_arg Args[] = {{"double *a", &Ap}, {"int n", &N}};
+  ASSERT_JACC(jacc_kernel_push("#pragma acc parallel\n{\n"
+                               "  #pragma acc loop\n  for (int i = 0; i < n; i++) a[i] = i;\n"
+                               "  a[0] = -1;\n}\n",
+                               2, Args, JACC_DEFAULT));
+  EXPECT_EQ(launchCount() - Launches, gpus());
+  unsigned Grid = 0, Block = 0;
+  int Coop = 0;
+  lastLaunch(Grid, Block, Coop);
+  EXPECT_EQ(Coop, 1);
+  EXPECT_LE(Grid, 4u * (2048 / Block)); // every block resident
+  ASSERT_JACC(jacc_delete(A.data(), N * sizeof(double)));
+}
+
+TEST_P(CudaMockTest, KernelCudaCannotExpressFailsCleanly) {
+  int N = 4;
+  std::vector<double> A(N, 0);
+  ASSERT_JACC(jacc_copyin(A.data(), N * sizeof(double)));
+  double *Ap = A.data();
+  long double V = 1;
+  jacc_arg Args[] = {{"double *a", &Ap}, {"int n", &N}, {"long double v", &V}};
+  EXPECT_EQ(jacc_kernel_push("#pragma acc parallel loop\n"
+                             "for (int i = 0; i < n; i++) a[i] = v;\n",
+                             3, Args, JACC_DEFAULT),
+            JACC_ERROR_UNSUPPORTED);
+  EXPECT_NE(std::string(jacc_last_error()).find("long double"), std::string::npos)
+      << jacc_last_error();
+  ASSERT_JACC(jacc_delete(A.data(), N * sizeof(double)));
+}
+
+INSTANTIATE_TEST_SUITE_P(Devices, CudaMockTest,
+                         ::testing::Values("cuda:0", "cuda:all", "cuda:1,host:1"),
+                         deviceConfigName);
+
+} // namespace
