@@ -6,6 +6,8 @@
 #include "HostCodegen.h"
 #include "HostCompiler.h"
 #include "HostJIT.h"
+#include "KernelStore.h"
+#include "KernelSummary.h"
 #include "Pipeline.h"
 
 #include <llvm/ADT/StringExtras.h>
@@ -50,7 +52,7 @@ static llvm::Error verifyCuda(const CompiledKernel &K) {
 }
 
 llvm::Expected<std::shared_ptr<const CompiledKernel>>
-compileKernel(llvm::StringRef Source, llvm::ArrayRef<std::string> Decls) {
+compileKernel(llvm::StringRef Source, llvm::ArrayRef<std::string> Decls, const DiskSlot &Disk) {
   auto Start = std::chrono::steady_clock::now();
   auto Info = analysis::runAnalysis(Source, Decls);
   if (!Info)
@@ -76,10 +78,14 @@ compileKernel(llvm::StringRef Source, llvm::ArrayRef<std::string> Decls) {
   if (!Call)
     return Call.takeError();
   K->Call = std::move(*Call);
+  K->CompileMs = msSince(CompileStart);
+  if (Disk.Cache) { // before the GPU images of verifyCuda, which are added to this entry
+    K->Disk = Disk;
+    storeKernel(Disk, *K);
+  }
 
   if (auto E = verifyCuda(*K))
     return E;
-  K->CompileMs = msSince(CompileStart);
   debugLog("codegen", "compiled in " + std::to_string(K->AnalysisMs) + " ms analysis + " +
                           std::to_string(K->CompileMs) + " ms code generation");
   return std::shared_ptr<const CompiledKernel>(std::move(K));
@@ -94,12 +100,30 @@ llvm::Expected<const SplitCode *> CompiledKernel::splitCode() const {
     }
     auto Start = std::chrono::steady_clock::now();
     auto S = std::make_unique<SplitCode>();
-    S->HostSource = generateHostSource(Info, /*Split=*/true);
-    debugLog("codegen", "split host source:\n" + S->HostSource);
-    auto Obj = compileHostObject(S->HostSource, Info.Source);
-    if (!Obj)
-      return Fail(Obj.takeError());
-    S->Object = std::move(Obj->Bytes);
+    std::string Warning;
+    std::optional<std::string> Cached;
+    if (Disk.Cache)
+      Cached = Disk.Cache->readArtifact(Disk.Key, "host-split.o", Warning);
+    if (!Warning.empty())
+      cacheWarning("entry " + Disk.Key.substr(0, 12) + ": " + Warning + " (recompiling)");
+    if (Cached) {
+      S->Object.assign(Cached->begin(), Cached->end());
+      debugLog("cache", "disk hit " + Disk.Key.substr(0, 12) + " host-split.o");
+    } else {
+      auto Full = completeInfo();
+      if (!Full)
+        return Fail(Full.takeError());
+      S->HostSource = generateHostSource(**Full, /*Split=*/true);
+      debugLog("codegen", "split host source:\n" + S->HostSource);
+      auto Obj = compileHostObject(S->HostSource, Info.Source);
+      if (!Obj)
+        return Fail(Obj.takeError());
+      S->Object = std::move(Obj->Bytes);
+      if (Disk.Cache)
+        if (auto E = Disk.Cache->addArtifact(Disk.Key, "host-split.o",
+                                             llvm::StringRef(S->Object.data(), S->Object.size())))
+          stopUsingDiskCache(llvm::toString(std::move(E)));
+    }
     auto Entries = loadHostObject(S->Object, {HostSplitEntryName});
     if (!Entries)
       return Fail(Entries.takeError());
@@ -124,9 +148,18 @@ llvm::Expected<const CudaCode *> CompiledKernel::cudaCode(unsigned Sm, bool Spli
     return It->second.get();
   if (auto It = CudaErrors.find(Key); It != CudaErrors.end())
     return makeError(static_cast<ErrorCode>(It->second.first), It->second.second);
+  std::string Name = "sm_" + std::to_string(Sm) + (Key.second ? "-split" : "");
+  if (auto C = cudaCodeFromDisk(Name)) {
+    const CudaCode *P = C.get();
+    CudaCodes[Key] = std::move(C);
+    return P;
+  }
   auto Build = [&]() -> llvm::Expected<std::unique_ptr<CudaCode>> {
     auto C = std::make_unique<CudaCode>();
-    auto Src = generateCudaSource(Info, Key.second);
+    auto Full = completeInfo();
+    if (!Full)
+      return Full.takeError();
+    auto Src = generateCudaSource(**Full, Key.second);
     if (!Src)
       return Src.takeError();
     C->Kernel = std::move(*Src);
@@ -149,8 +182,79 @@ llvm::Expected<const CudaCode *> CompiledKernel::cudaCode(unsigned Sm, bool Spli
     return makeError(Code, Msg);
   }
   const CudaCode *P = C->get();
+  cudaCodeToDisk(Name, *P);
   CudaCodes[Key] = std::move(*C);
   return P;
+}
+
+std::unique_ptr<CudaCode> CompiledKernel::cudaCodeFromDisk(const std::string &Name) const {
+  if (!Disk.Cache)
+    return nullptr;
+  auto Warn = [&](const std::string &W) -> std::unique_ptr<CudaCode> {
+    if (!W.empty())
+      cacheWarning("entry " + Disk.Key.substr(0, 12) + ": " + W + " (recompiling)");
+    return nullptr;
+  };
+  std::string Warning;
+  auto Meta = Disk.Cache->readArtifact(Disk.Key, Name + ".json", Warning);
+  if (!Meta)
+    return Warn(Warning);
+  auto V = llvm::json::parse(*Meta);
+  if (!V)
+    return Warn(Name + ".json: " + llvm::toString(V.takeError()));
+  const llvm::json::Object *O = V->getAsObject();
+  const llvm::json::Value *L = O ? O->get("launch") : nullptr;
+  if (!L)
+    return Warn(Name + ".json: no launch metadata");
+  auto Launch = cudaLaunchFromJson(*L);
+  if (!Launch)
+    return Warn(Name + ".json: " + llvm::toString(Launch.takeError()));
+  bool IsPtx = O->getBoolean("ptx").value_or(false);
+  auto Img = Disk.Cache->readArtifact(Disk.Key, Name + (IsPtx ? ".ptx" : ".cubin"), Warning);
+  if (!Img)
+    return Warn(Warning.empty() ? Name + ": image missing" : Warning);
+  auto C = std::make_unique<CudaCode>();
+  C->Kernel = std::move(*Launch);
+  C->Image.Image = std::move(*Img);
+  C->Image.IsPtx = IsPtx;
+  C->Image.SmVersion = O->getInteger("arch").value_or(0);
+  debugLog("cache", "disk hit " + Disk.Key.substr(0, 12) + " " + Name);
+  return C;
+}
+
+void CompiledKernel::cudaCodeToDisk(const std::string &Name, const CudaCode &C) const {
+  if (!Disk.Cache)
+    return;
+  const CudaImage &I = C.Image;
+  llvm::json::Object Meta{{"launch", cudaLaunchToJson(C.Kernel)},
+                          {"ptx", I.IsPtx},
+                          {"arch", I.SmVersion},
+                          {"compile_ms", I.CompileMs}};
+  std::string Text;
+  llvm::raw_string_ostream OS(Text);
+  OS << llvm::json::Value(std::move(Meta));
+  OS.flush();
+  // The image first: its metadata names it, so a reader never finds metadata without it.
+  if (auto E = Disk.Cache->addArtifact(Disk.Key, Name + (I.IsPtx ? ".ptx" : ".cubin"), I.Image))
+    stopUsingDiskCache(llvm::toString(std::move(E)));
+  else if (auto E = Disk.Cache->addArtifact(Disk.Key, Name + ".json", Text))
+    stopUsingDiskCache(llvm::toString(std::move(E)));
+}
+
+llvm::Expected<const analysis::KernelInfo *> CompiledKernel::completeInfo() const {
+  if (InfoComplete)
+    return &Info;
+  std::call_once(CompleteOnce, [this] {
+    debugLog("cache", "analysing a cached kernel again to generate new code");
+    auto K = analysis::runAnalysis(Info.Source, Info.Decls);
+    if (K)
+      Complete = std::make_unique<analysis::KernelInfo>(std::move(*K));
+    else
+      CompleteError = llvm::toString(K.takeError());
+  });
+  if (!Complete)
+    return makeError(ErrorCode::Compile, "analysing the cached kernel again: " + CompleteError);
+  return Complete.get();
 }
 
 } // namespace jacc::jit

@@ -16,6 +16,14 @@
 
 namespace jacc::jit {
 
+class DiskCache;
+
+/// Where a kernel's disk cache entry is (a null Cache: the kernel is not on disk).
+struct DiskSlot {
+  std::shared_ptr<DiskCache> Cache;
+  std::string Key;
+};
+
 /// The split entry of a kernel, compiled the first time the kernel runs split.
 struct SplitCode {
   std::string HostSource;
@@ -33,7 +41,15 @@ struct CudaCode {
 };
 
 struct CompiledKernel {
+  /// The analysis. After a load from the disk cache only its runtime part (arguments,
+  /// reductions, split plan: InfoComplete false); completeInfo() analyses again when code
+  /// must be generated (a split entry or a GPU architecture not yet on disk).
   analysis::KernelInfo Info;
+  bool InfoComplete = true;
+  llvm::Expected<const analysis::KernelInfo *> completeInfo() const;
+  /// Its disk cache entry: later artifacts (split entry, GPU images) are read from and added to
+  /// it.
+  DiskSlot Disk;
   std::string HostSource;             ///< generated C (JACC_DEBUG=codegen prints it)
   llvm::SmallVector<char, 0> Object;  ///< the host object linked by the JIT
   void *Entry = nullptr;              ///< host entry point (every device computes everything)
@@ -47,6 +63,11 @@ struct CompiledKernel {
   llvm::Expected<const CudaCode *> cudaCode(unsigned Sm, bool Split) const;
 
 private:
+  std::unique_ptr<CudaCode> cudaCodeFromDisk(const std::string &Name) const;
+  void cudaCodeToDisk(const std::string &Name, const CudaCode &C) const;
+  mutable std::once_flag CompleteOnce;
+  mutable std::unique_ptr<analysis::KernelInfo> Complete;
+  mutable std::string CompleteError;
   mutable std::mutex CudaMutex;
   mutable std::map<std::pair<unsigned, bool>, std::unique_ptr<CudaCode>> CudaCodes;
   mutable std::map<std::pair<unsigned, bool>, std::pair<int, std::string>> CudaErrors;
@@ -59,9 +80,11 @@ public:
   double AnalysisMs = 0, CompileMs = 0;
 };
 
-/// Analyse, generate, compile and link a kernel. Not cached: see KernelCache.
+/// Analyse, generate, compile and link a kernel. Not cached in memory: see KernelCache. With a
+/// Disk slot, the kernel is stored there as soon as its host code is compiled.
 llvm::Expected<std::shared_ptr<const CompiledKernel>>
-compileKernel(llvm::StringRef Source, llvm::ArrayRef<std::string> Decls);
+compileKernel(llvm::StringRef Source, llvm::ArrayRef<std::string> Decls,
+              const DiskSlot &Disk = {});
 
 } // namespace jacc::jit
 

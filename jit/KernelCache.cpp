@@ -1,9 +1,9 @@
 #include "KernelCache.h"
 
 #include "Error.h"
+#include "KernelStore.h"
 
 #include <cstring>
-
 
 
 namespace jacc::jit {
@@ -60,12 +60,27 @@ uint64_t KernelCache::newId() {
 
 KernelCache::KernelCache() : Id(newId()) {}
 
+KernelCache::~KernelCache() { flushStats(); }
+
+void KernelCache::flushStats() {
+  uint64_t Hits = UnflushedMemoryHits.exchange(0, std::memory_order_relaxed);
+  if (!Hits)
+    return;
+  if (auto Disk = processDiskCache()) {
+    DiskCacheStats D;
+    D.MemoryHits = Hits;
+    if (auto E = Disk->addStats(D))
+      llvm::consumeError(std::move(E)); // statistics only
+  }
+}
+
 llvm::Expected<std::shared_ptr<const CompiledKernel>>
 KernelCache::get(llvm::StringRef Source, llvm::ArrayRef<const char *> Decls, unsigned CodeFlags,
                  Outcome &Result) {
   if (Last.CacheId == Id.load(std::memory_order_acquire) &&
       sameKey(Last.Key, Source, Decls, CodeFlags)) {
     Result = Outcome::Hit;
+    UnflushedMemoryHits.fetch_add(1, std::memory_order_relaxed);
     return Last.Kernel;
   }
   auto K = getSlow(Source, Decls, CodeFlags, Result);
@@ -103,6 +118,7 @@ KernelCache::getSlow(llvm::StringRef Source, llvm::ArrayRef<const char *> Decls,
     S->Ready.wait(L, [&] { return S->Done; });
     if (S->Kernel) {
       Result = Outcome::Hit;
+      UnflushedMemoryHits.fetch_add(1, std::memory_order_relaxed);
       return S->Kernel;
     }
     // The owner's compile failed: compile again here to report the error to this caller too.
@@ -111,8 +127,8 @@ KernelCache::getSlow(llvm::StringRef Source, llvm::ArrayRef<const char *> Decls,
     return compileKernel(Source, D);
   }
   std::vector<std::string> D(Decls.begin(), Decls.end());
-  auto K = compileKernel(Source, D);
-  Result = Outcome::Compiled;
+  llvm::Expected<std::shared_ptr<const CompiledKernel>> K = loadOrCompile(Source, D, CodeFlags,
+                                                                          Result);
   {
     std::lock_guard<std::mutex> L(S->M);
     S->Done = true;
@@ -125,6 +141,30 @@ KernelCache::getSlow(llvm::StringRef Source, llvm::ArrayRef<const char *> Decls,
     auto It = Slots.find(Key);
     if (It != Slots.end() && It->second == S)
       Slots.erase(It);
+  }
+  return K;
+}
+
+llvm::Expected<std::shared_ptr<const CompiledKernel>>
+KernelCache::loadOrCompile(llvm::StringRef Source, const std::vector<std::string> &Decls,
+                           unsigned CodeFlags, Outcome &Result) {
+  DiskSlot Slot;
+  if ((Slot.Cache = processDiskCache()))
+    Slot.Key = diskCacheKey(Source, Decls, CodeFlags);
+  DiskCacheStats Delta;
+  if (Slot.Cache)
+    if (std::shared_ptr<const CompiledKernel> K = loadKernel(Slot)) {
+      Result = Outcome::DiskHit;
+      Delta.DiskHits = 1;
+      Delta.CompileMsSaved = K->AnalysisMs + K->CompileMs;
+      llvm::consumeError(Slot.Cache->addStats(Delta)); // statistics only
+      return K;
+    }
+  Result = Outcome::Compiled;
+  auto K = compileKernel(Source, Decls, Slot);
+  if (K && Slot.Cache) {
+    Delta.Misses = 1;
+    llvm::consumeError(Slot.Cache->addStats(Delta));
   }
   return K;
 }

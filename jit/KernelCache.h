@@ -1,4 +1,6 @@
-// The in-memory kernel cache: a kernel is compiled once per process, whatever thread pushes it.
+// The kernel cache: a kernel is compiled once per process, whatever thread pushes it (in memory),
+// and once per machine: a miss in memory looks in the persistent disk cache (KernelStore.h)
+// before compiling, and a compiled kernel is stored there.
 #ifndef JACC_JIT_KERNELCACHE_H
 #define JACC_JIT_KERNELCACHE_H
 
@@ -20,9 +22,11 @@ namespace jacc::jit {
 class KernelCache {
 public:
   KernelCache();
+  /// Adds this process's memory hits to the disk cache's cumulative statistics.
+  ~KernelCache();
 
   /// Outcome of a lookup, for the statistics.
-  enum class Outcome { Hit, Compiled };
+  enum class Outcome { Hit, DiskHit, Compiled };
 
   /// The compiled kernel for (Source, Decls, CodeFlags). On a miss one caller compiles while
   /// concurrent callers of the same key wait for it (single flight); failures are not cached.
@@ -32,6 +36,9 @@ public:
 
   size_t size() const;
   void clear();
+  /// Add the memory hits counted since the last flush to the disk cache's statistics
+  /// (`jacc-cache stats`); misses and disk hits are added as they happen.
+  void flushStats();
 
 private:
   struct Slot {
@@ -43,6 +50,10 @@ private:
   llvm::Expected<std::shared_ptr<const CompiledKernel>>
   getSlow(llvm::StringRef Source, llvm::ArrayRef<const char *> Decls, unsigned CodeFlags,
           Outcome &Result);
+  /// A miss in memory: the disk cache's entry, else a compile (stored on disk).
+  llvm::Expected<std::shared_ptr<const CompiledKernel>>
+  loadOrCompile(llvm::StringRef Source, const std::vector<std::string> &Decls, unsigned CodeFlags,
+                Outcome &Result);
   static std::string makeKey(llvm::StringRef Source, llvm::ArrayRef<const char *> Decls,
                              unsigned CodeFlags);
 
@@ -50,6 +61,7 @@ private:
   static uint64_t newId();
   std::atomic<uint64_t> Id; ///< identifies this cache (and its contents) to threads' last hits
   std::unordered_map<std::string, std::shared_ptr<Slot>> Slots;
+  std::atomic<uint64_t> UnflushedMemoryHits{0};
 };
 
 } // namespace jacc::jit

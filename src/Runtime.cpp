@@ -112,6 +112,7 @@ llvm::Error Runtime::finalize() {
   }
   Devices.clear();
   Initialized = false;
+  Cache.flushStats();
   return Result;
 }
 
@@ -297,7 +298,9 @@ llvm::Error Runtime::push(const char *Source, int NArgs, const jacc_arg *Args, u
   if (!KOr)
     return KOr.takeError();
   std::shared_ptr<const jit::CompiledKernel> K = std::move(*KOr);
-  (Outcome == jit::KernelCache::Outcome::Hit ? stats().MemoryCacheHits : stats().KernelsCompiled)
+  (Outcome == jit::KernelCache::Outcome::Hit       ? stats().MemoryCacheHits
+   : Outcome == jit::KernelCache::Outcome::DiskHit ? stats().DiskCacheHits
+                                                   : stats().KernelsCompiled)
       .fetch_add(1, std::memory_order_relaxed);
   const analysis::KernelInfo &Info = K->Info;
   unsigned N = Devices.size();

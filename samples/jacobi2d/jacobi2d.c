@@ -72,10 +72,11 @@ int main(void) {
   CHECK(jacc_get_stats(&s));
   printf("jacobi2d %dx%d, %d iterations on %d device(s): %s (max error %g)\n", N, M, iters,
          jacc_get_num_devices(), maxerr <= 1e-12 ? "ok" : "FAILED", maxerr);
-  printf("stats: pushed=%llu compiled=%llu memory_cache_hits=%llu duplicate_launches=%llu "
-         "split_launches=%llu h2d=%llu d2h=%llu d2d=%llu bytes\n",
+  printf("stats: pushed=%llu compiled=%llu memory_cache_hits=%llu disk_cache_hits=%llu "
+         "duplicate_launches=%llu split_launches=%llu h2d=%llu d2h=%llu d2d=%llu bytes\n",
          (unsigned long long)s.kernels_pushed, (unsigned long long)s.kernels_compiled,
-         (unsigned long long)s.memory_cache_hits, (unsigned long long)s.duplicate_launches,
+         (unsigned long long)s.memory_cache_hits, (unsigned long long)s.disk_cache_hits,
+         (unsigned long long)s.duplicate_launches,
          (unsigned long long)s.split_launches, (unsigned long long)s.bytes_host_to_device,
          (unsigned long long)s.bytes_device_to_host, (unsigned long long)s.bytes_device_to_device);
   jacc_finalize();

@@ -47,10 +47,11 @@ int main(int argc, char **argv) {
   CHECK(jacc_get_stats(&s));
   printf("saxpy n=%d on %d device(s): %s (%d mismatches)\n", n, jacc_get_num_devices(),
          bad ? "FAILED" : "ok", bad);
-  printf("stats: pushed=%llu compiled=%llu memory_cache_hits=%llu duplicate_launches=%llu "
-         "split_launches=%llu h2d=%llu d2h=%llu d2d=%llu bytes\n",
+  printf("stats: pushed=%llu compiled=%llu memory_cache_hits=%llu disk_cache_hits=%llu "
+         "duplicate_launches=%llu split_launches=%llu h2d=%llu d2h=%llu d2d=%llu bytes\n",
          (unsigned long long)s.kernels_pushed, (unsigned long long)s.kernels_compiled,
-         (unsigned long long)s.memory_cache_hits, (unsigned long long)s.duplicate_launches,
+         (unsigned long long)s.memory_cache_hits, (unsigned long long)s.disk_cache_hits,
+         (unsigned long long)s.duplicate_launches,
          (unsigned long long)s.split_launches, (unsigned long long)s.bytes_host_to_device,
          (unsigned long long)s.bytes_device_to_host, (unsigned long long)s.bytes_device_to_device);
   jacc_finalize();
