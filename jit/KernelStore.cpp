@@ -65,12 +65,18 @@ std::shared_ptr<DiskCache> processDiskCache() {
   return Cache;
 }
 
+/// Raised whenever the code jacc generates or stores for the same inputs changes, so that entries
+/// written by an older build are never loaded (they become unreachable and age out of the LRU).
+/// 2: CUBIN images are stored whole (revision 1 trimmed their trailing zero bytes).
+constexpr unsigned CodeRevision = 2;
+
 std::string diskCacheKey(llvm::StringRef Source, llvm::ArrayRef<std::string> Decls,
                          unsigned CodeFlags) {
   static const std::string Fixed = [] {
     // The same for the whole process: what the code depends on besides the kernel.
-    return "jacc-kernel-cache\n" + std::to_string(DiskCacheFormat) + "\n" JACC_VERSION "\n"
-           LLVM_VERSION_STRING "\n" + nvrtcVersionString() + "\n" + hostTargetId() + "\n";
+    return "jacc-kernel-cache\n" + std::to_string(DiskCacheFormat) + "." +
+           std::to_string(CodeRevision) + "\n" JACC_VERSION "\n" LLVM_VERSION_STRING "\n" +
+           nvrtcVersionString() + "\n" + hostTargetId() + "\n";
   }();
   llvm::SHA256 H;
   auto Field = [&](llvm::StringRef S) { // length-prefixed: no two inputs concatenate alike

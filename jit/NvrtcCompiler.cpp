@@ -136,16 +136,17 @@ std::string programLog(nvrtcProgram Prog) {
   return Log;
 }
 
-/// The program's PTX or CUBIN, without the NUL that NVRTC counts in a PTX size.
+/// The program's PTX or CUBIN. A PTX size counts the terminating NUL, which is dropped; a CUBIN
+/// is binary ELF whose trailing zero bytes belong to it (its tables end it), so it is kept whole.
 std::string programOutput(nvrtcProgram Prog, nvrtcResult (*GetSize)(nvrtcProgram, size_t *),
-                          nvrtcResult (*Get)(nvrtcProgram, char *)) {
+                          nvrtcResult (*Get)(nvrtcProgram, char *), bool IsText) {
   size_t Size = 0;
   if (GetSize(Prog, &Size) != NVRTC_SUCCESS || Size == 0)
     return "";
   std::string Out(Size, '\0');
   if (Get(Prog, Out.data()) != NVRTC_SUCCESS)
     return "";
-  while (!Out.empty() && Out.back() == '\0')
+  while (IsText && !Out.empty() && Out.back() == '\0')
     Out.pop_back();
   return Out;
 }
@@ -218,11 +219,11 @@ llvm::Expected<CudaImage> compileCuda(llvm::StringRef Source, unsigned Sm,
   Img.SmVersion = Target->Arch;
   Img.IsPtx = Target->IsPtx;
   Img.Log = std::move(Log);
-  Img.Ptx = programOutput(Prog, nvrtcGetPTXSize, nvrtcGetPTX);
+  Img.Ptx = programOutput(Prog, nvrtcGetPTXSize, nvrtcGetPTX, /*IsText=*/true);
   if (Img.IsPtx) {
     Img.Image = Img.Ptx;
   } else {
-    Img.Image = programOutput(Prog, nvrtcGetCUBINSize, nvrtcGetCUBIN);
+    Img.Image = programOutput(Prog, nvrtcGetCUBINSize, nvrtcGetCUBIN, /*IsText=*/false);
     if (Img.Image.empty())
       return makeError(ErrorCode::Internal, "NVRTC compiled for " + llvm::StringRef(Arch) +
                                                 " but gave no CUBIN");

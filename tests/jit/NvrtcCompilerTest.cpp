@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdint>
 #include <cstring>
 #include <future>
 #include <string>
@@ -106,6 +107,19 @@ TEST(NvrtcCompilerTest, CompilesCubinsThatCarryTheEntry) {
     EXPECT_EQ(Img.Image.compare(0, 4, "\x7f"
                                       "ELF"),
               0)
+        << Sm;
+    // The image is the whole ELF file: the driver finds its end from the header (the section and
+    // program header tables close it), so trailing zero bytes must not be trimmed.
+    uint64_t PhOff, ShOff;
+    uint16_t PhEntSize, PhNum, ShEntSize, ShNum;
+    std::memcpy(&PhOff, Img.Image.data() + 0x20, 8);
+    std::memcpy(&ShOff, Img.Image.data() + 0x28, 8);
+    std::memcpy(&PhEntSize, Img.Image.data() + 0x36, 2);
+    std::memcpy(&PhNum, Img.Image.data() + 0x38, 2);
+    std::memcpy(&ShEntSize, Img.Image.data() + 0x3a, 2);
+    std::memcpy(&ShNum, Img.Image.data() + 0x3c, 2);
+    EXPECT_EQ(Img.Image.size(), std::max<uint64_t>(ShOff + uint64_t(ShEntSize) * ShNum,
+                                                   PhOff + uint64_t(PhEntSize) * PhNum))
         << Sm;
     EXPECT_TRUE(contains(Img.Ptx, ".target sm_" + std::to_string(Sm))) << Img.Ptx;
     EXPECT_TRUE(contains(Img.Ptx, ".entry saxpy(")) << Img.Ptx;
