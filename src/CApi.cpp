@@ -2,6 +2,7 @@
 // Nothing thrown or aborted crosses it.
 #include "jacc/jacc.h"
 
+#include "CApi.h"
 #include "Error.h"
 #include "Runtime.h"
 #include "Stats.h"
@@ -14,15 +15,19 @@ namespace {
 
 thread_local std::string LastError;
 
-jacc_status toStatus(llvm::Error E) {
+} // namespace
+
+jacc_status jacc::toStatus(llvm::Error E) {
   if (!E)
     return JACC_SUCCESS;
   ErrorCode Code = jacc::takeError(std::move(E), LastError);
   return static_cast<jacc_status>(static_cast<int>(Code));
 }
 
+namespace {
+
 template <typename T> jacc_status toStatus(llvm::Expected<T> &V) {
-  return V ? JACC_SUCCESS : toStatus(V.takeError());
+  return V ? JACC_SUCCESS : jacc::toStatus(V.takeError());
 }
 
 } // namespace

@@ -678,4 +678,9 @@ uint64_t CudaDevice::lastTicketImpl() const {
   return P->LastIssued.load(std::memory_order_acquire);
 }
 
+uint64_t CudaDevice::completedTicketImpl() const {
+  std::lock_guard<std::mutex> Lock(P->M);
+  return P->Done;
+}
+
 } // namespace jacc

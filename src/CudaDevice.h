@@ -72,6 +72,7 @@ private:
   llvm::Expected<uint64_t> launchImpl(std::shared_ptr<DeviceLaunch> L, bool Async) override;
   llvm::Error waitForImpl(uint64_t Ticket) override;
   uint64_t lastTicketImpl() const override;
+  uint64_t completedTicketImpl() const override;
 
   /// The staged path of a peer copy (no peer access): through pinned host memory.
   llvm::Error copyStaged(CudaDevice &Peer, char *Dst, const char *Src, size_t Width, size_t Height,

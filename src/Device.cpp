@@ -154,4 +154,10 @@ uint64_t Device::lastTicket() const {
   return lastTicketImpl();
 }
 
+bool Device::idle() const {
+  // Last issued first: a launch submitted in between can only make the answer "not idle".
+  uint64_t Last = lastTicketImpl();
+  return completedTicketImpl() >= Last;
+}
+
 } // namespace jacc

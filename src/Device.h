@@ -65,6 +65,9 @@ public:
   llvm::Error synchronize();
   /// Ticket of the most recently submitted launch (0 if none).
   uint64_t lastTicket() const;
+  /// Whether everything queued so far has completed, without waiting (acc_async_test). An async
+  /// launch's error is still kept for the next waitFor() / synchronize().
+  bool idle() const;
 
 protected:
   Device(DeviceKind Kind, unsigned Index, std::string Name)
@@ -83,6 +86,8 @@ protected:
   virtual llvm::Expected<uint64_t> launchImpl(std::shared_ptr<DeviceLaunch> L, bool Async) = 0;
   virtual llvm::Error waitForImpl(uint64_t Ticket) = 0;
   virtual uint64_t lastTicketImpl() const = 0;
+  /// Every launch with a ticket up to the result has completed.
+  virtual uint64_t completedTicketImpl() const = 0;
 
 private:
   DeviceKind Kind;

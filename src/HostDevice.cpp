@@ -239,4 +239,8 @@ uint64_t HostDevice::lastTicketImpl() const {
   return P->LastIssued.load(std::memory_order_acquire);
 }
 
+uint64_t HostDevice::completedTicketImpl() const {
+  return P->Done.load(std::memory_order_acquire);
+}
+
 } // namespace jacc

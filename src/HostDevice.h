@@ -30,6 +30,7 @@ private:
   llvm::Expected<uint64_t> launchImpl(std::shared_ptr<DeviceLaunch> L, bool Async) override;
   llvm::Error waitForImpl(uint64_t Ticket) override;
   uint64_t lastTicketImpl() const override;
+  uint64_t completedTicketImpl() const override;
 
   struct Impl;
   std::unique_ptr<Impl> P;

@@ -19,6 +19,10 @@ struct Mapping {
   uint64_t DynamicRefs = 0;        ///< enter/exit data (jacc_copyin ... jacc_copyout)
   uint64_t StructuredRefs = 0;     ///< structured data regions (used by the translator)
   std::vector<uint64_t> LastUse;   ///< per device: ticket of the last queued kernel using it
+  /// acc_map_data: the device whose copy is the program's own memory (jacc never releases it), or
+  /// -1. Such a mapping also holds one StructuredRefs for its lifetime, so that no exit frees it:
+  /// only acc_unmap_data ends it.
+  int UserDevice = -1;
 
   size_t bytes() const { return End - Begin; }
   /// Device D's address of host address P, which must lie in [Begin, End].

@@ -17,6 +17,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
+#include <unistd.h>
 
 namespace jacc {
 
@@ -104,6 +105,7 @@ llvm::Error Runtime::finalize() {
     if (auto E = D->synchronize())
       Result = llvm::joinErrors(std::move(Result), std::move(E));
   std::lock_guard<std::mutex> TL(Table.mutex());
+  Result = llvm::joinErrors(std::move(Result), releaseUserMemoryLocked()); // OpenACC memory
   for (Mapping *M : Table.all()) {
     for (unsigned D = 0; D < Devices.size(); ++D)
       if (auto E = Devices[D]->release(M->DevicePtrs[D]))
@@ -551,6 +553,440 @@ llvm::Error Runtime::push(const char *Source, int NArgs, const jacc_arg *Args, u
     Adaptive.record(K.get(), UseSplit,
                     std::chrono::duration<double>(std::chrono::steady_clock::now() - Start).count());
   return llvm::Error::success();
+}
+
+// --- The OpenACC runtime API (src/OpenACC.cpp is the C layer over these) ---
+
+/// E with "Api: " in front of its message (errors of the device layer name the device only).
+static llvm::Error withApi(const char *Api, llvm::Error E) {
+  if (!E)
+    return E;
+  std::string Message;
+  ErrorCode Code = takeError(std::move(E), Message);
+  return makeError(Code, llvm::Twine(Api) + ": " + Message);
+}
+
+static std::string hexAddress(const void *P) {
+  return "0x" + llvm::utohexstr(reinterpret_cast<uintptr_t>(P), /*LowerCase=*/true);
+}
+
+llvm::Error Runtime::checkDevice(unsigned Device, const char *Api) const {
+  if (Device < Devices.size())
+    return llvm::Error::success();
+  return makeError(ErrorCode::InvalidArgument,
+                   llvm::Twine(Api) + ": device " + llvm::Twine(Device) +
+                       " does not exist: jacc has " + llvm::Twine(Devices.size()) +
+                       " device(s) (JACC_DEVICES); select one with acc_set_device_num");
+}
+
+bool Runtime::knownDeviceRange(const void *P, size_t Bytes, unsigned Device) {
+  uintptr_t A = reinterpret_cast<uintptr_t>(P);
+  if (Bytes > UINTPTR_MAX - A)
+    return false;
+  uintptr_t E = A + Bytes;
+  auto It = UserAllocations.upper_bound(A);
+  if (It != UserAllocations.begin()) {
+    --It;
+    if (It->second.Device == Device && E <= It->first + It->second.Bytes)
+      return true;
+  }
+  for (Mapping *M : Table.all()) {
+    uintptr_t B = reinterpret_cast<uintptr_t>(M->DevicePtrs[Device]);
+    if (A >= B && E <= B + M->bytes())
+      return true;
+  }
+  return false;
+}
+
+llvm::Error Runtime::releaseUserMemoryLocked() {
+  for (Mapping *M : Table.all())
+    if (M->UserDevice >= 0)
+      M->DevicePtrs[M->UserDevice] = nullptr; // the program's memory: released below if acc_malloc'ed
+  llvm::Error Result = llvm::Error::success();
+  for (const auto &[Address, A] : UserAllocations)
+    if (A.Device < Devices.size())
+      if (auto E = Devices[A.Device]->release(reinterpret_cast<void *>(Address)))
+        Result = llvm::joinErrors(std::move(Result), std::move(E));
+  UserAllocations.clear();
+  return Result;
+}
+
+llvm::Expected<std::vector<DeviceKind>> Runtime::deviceKinds() {
+  auto L = acquire();
+  if (!L)
+    return L.takeError();
+  std::vector<DeviceKind> Kinds;
+  for (auto &D : Devices)
+    Kinds.push_back(D->kind());
+  return Kinds;
+}
+
+llvm::Expected<Runtime::DeviceInfo> Runtime::deviceInfo(unsigned Index, const char *Api) {
+  auto L = acquire();
+  if (!L)
+    return L.takeError();
+  if (auto E = checkDevice(Index, Api))
+    return E;
+  Device &D = *Devices[Index];
+  DeviceInfo I;
+  I.Kind = D.kind();
+  if (D.kind() == DeviceKind::Cuda) {
+    auto &C = static_cast<CudaDevice &>(D);
+    I.Name = C.model();
+    I.Vendor = "NVIDIA";
+    I.Driver = "jacc " JACC_VERSION " (CUDA Driver API)";
+    I.TotalMemory = C.totalMemory(); // free memory: unknown (0)
+    return I;
+  }
+  // A host device's memory is the machine's: every host device reports all of it.
+  I.Name = D.name();
+  I.Vendor = "jacc";
+  I.Driver = "jacc " JACC_VERSION;
+  long PageSize = sysconf(_SC_PAGESIZE), Pages = sysconf(_SC_PHYS_PAGES),
+       Available = sysconf(_SC_AVPHYS_PAGES);
+  if (PageSize > 0 && Pages > 0)
+    I.TotalMemory = static_cast<size_t>(Pages) * static_cast<size_t>(PageSize);
+  if (PageSize > 0 && Available > 0)
+    I.FreeMemory = static_cast<size_t>(Available) * static_cast<size_t>(PageSize);
+  return I;
+}
+
+llvm::Error Runtime::exitDataOpenACC(void *P, size_t Bytes, bool CopyBack, bool Finalize,
+                                     const char *Api) {
+  if (!P || !Bytes)
+    return llvm::Error::success();
+  auto L = acquire();
+  if (!L)
+    return L.takeError();
+  std::lock_guard<std::mutex> TL(Table.mutex());
+  PresentTable::Lookup F = Table.lookup(P, Bytes);
+  if (F.State == PresentTable::Presence::Absent)
+    return llvm::Error::success(); // OpenACC: an exit of absent data does nothing
+  if (F.State == PresentTable::Presence::Partial)
+    return partialError(Api, P, Bytes, *F.M);
+  Mapping &M = *F.M;
+  if (M.DynamicRefs == 0)
+    return llvm::Error::success(); // only a data region holds it: nothing to undo
+  uint64_t Left = Finalize ? 0 : M.DynamicRefs - 1;
+  if (Left == 0 && M.UserDevice >= 0)
+    return makeError(ErrorCode::InvalidArgument,
+                     llvm::Twine(Api) + ": " + PresentTable::describe(P, Bytes) +
+                         " was mapped by acc_map_data: its dynamic reference count cannot reach "
+                         "zero; end the mapping with acc_unmap_data");
+  if (Left > 0 || M.StructuredRefs > 0) {
+    M.DynamicRefs = Left;
+    return llvm::Error::success();
+  }
+  if (auto E = waitForUses(M))
+    return E;
+  if (CopyBack)
+    if (auto E = Devices[0]->copyToHost(P, M.translate(P, 0), Bytes))
+      return E; // the count is unchanged: the data stays mapped
+  llvm::Error Result = llvm::Error::success();
+  for (unsigned D = 0; D < Devices.size(); ++D)
+    if (auto E = Devices[D]->release(M.DevicePtrs[D]))
+      Result = llvm::joinErrors(std::move(Result), std::move(E));
+  debugLog("data", llvm::Twine(Api) + " " + PresentTable::describe(M) + " unmapped");
+  Table.erase(M.Begin);
+  return Result;
+}
+
+llvm::Expected<void *> Runtime::devicePtr(const void *P, unsigned Device, const char *Api) {
+  if (!P)
+    return nullptr;
+  auto L = acquire();
+  if (!L)
+    return L.takeError();
+  if (auto E = checkDevice(Device, Api))
+    return E;
+  std::lock_guard<std::mutex> TL(Table.mutex());
+  PresentTable::Lookup F = Table.lookup(P, 1);
+  if (F.State != PresentTable::Presence::Contained)
+    return nullptr;
+  return F.M->translate(P, Device);
+}
+
+llvm::Expected<void *> Runtime::hostPtr(const void *DevicePtr, unsigned Device, const char *Api) {
+  if (!DevicePtr)
+    return nullptr;
+  auto L = acquire();
+  if (!L)
+    return L.takeError();
+  if (auto E = checkDevice(Device, Api))
+    return E;
+  std::lock_guard<std::mutex> TL(Table.mutex());
+  uintptr_t A = reinterpret_cast<uintptr_t>(DevicePtr);
+  for (Mapping *M : Table.all()) {
+    uintptr_t B = reinterpret_cast<uintptr_t>(M->DevicePtrs[Device]);
+    if (A >= B && A - B < M->bytes())
+      return reinterpret_cast<void *>(M->Begin + (A - B));
+  }
+  return nullptr;
+}
+
+llvm::Expected<void *> Runtime::allocateUser(unsigned Device, size_t Bytes, const char *Api) {
+  if (!Bytes)
+    return nullptr;
+  auto L = acquire();
+  if (!L)
+    return L.takeError();
+  if (auto E = checkDevice(Device, Api))
+    return E;
+  auto Ptr = Devices[Device]->allocate(Bytes);
+  if (!Ptr)
+    return withApi(Api, Ptr.takeError());
+  std::lock_guard<std::mutex> TL(Table.mutex());
+  UserAllocations[reinterpret_cast<uintptr_t>(*Ptr)] = {Device, Bytes};
+  debugLog("data", llvm::Twine(Api) + " " + llvm::Twine(Bytes) + " bytes on " +
+                       Devices[Device]->name() + " -> " + hexAddress(*Ptr));
+  return *Ptr;
+}
+
+llvm::Error Runtime::releaseUser(void *DevicePtr, const char *Api) {
+  if (!DevicePtr)
+    return llvm::Error::success();
+  auto L = acquire();
+  if (!L)
+    return L.takeError();
+  std::lock_guard<std::mutex> TL(Table.mutex());
+  auto It = UserAllocations.find(reinterpret_cast<uintptr_t>(DevicePtr));
+  if (It == UserAllocations.end())
+    return makeError(ErrorCode::InvalidArgument,
+                     llvm::Twine(Api) + ": " + hexAddress(DevicePtr) +
+                         " was not returned by acc_malloc (or was freed already)");
+  UserAllocation A = It->second;
+  uintptr_t B = It->first;
+  for (Mapping *M : Table.all()) {
+    if (M->UserDevice != static_cast<int>(A.Device))
+      continue;
+    uintptr_t U = reinterpret_cast<uintptr_t>(M->DevicePtrs[A.Device]);
+    if (U >= B && U - B < A.Bytes)
+      return makeError(ErrorCode::InvalidArgument,
+                       llvm::Twine(Api) + ": " + hexAddress(DevicePtr) +
+                           " still holds the host data " + PresentTable::describe(*M) +
+                           " mapped by acc_map_data; call acc_unmap_data first");
+  }
+  // A queued kernel may still use it (deviceptr clause): free it after the device's work.
+  if (auto E = Devices[A.Device]->synchronize())
+    return E;
+  if (auto E = Devices[A.Device]->release(DevicePtr))
+    return withApi(Api, std::move(E));
+  UserAllocations.erase(It);
+  return llvm::Error::success();
+}
+
+llvm::Error Runtime::mapUserData(void *P, void *DevicePtr, size_t Bytes, unsigned Device,
+                                 const char *Api) {
+  if (!P || !DevicePtr)
+    return makeError(ErrorCode::InvalidArgument,
+                     llvm::Twine(Api) + ": the " + (P ? "device" : "host") + " address is NULL");
+  if (!Bytes)
+    return makeError(ErrorCode::InvalidArgument, llvm::Twine(Api) + ": bytes is 0");
+  auto L = acquire();
+  if (!L)
+    return L.takeError();
+  if (auto E = checkDevice(Device, Api))
+    return E;
+  std::lock_guard<std::mutex> TL(Table.mutex());
+  PresentTable::Lookup F = Table.lookup(P, Bytes);
+  if (F.State != PresentTable::Presence::Absent)
+    return makeError(ErrorCode::InvalidArgument,
+                     llvm::Twine(Api) + ": " + PresentTable::describe(P, Bytes) +
+                         " is already present (mapped as " + PresentTable::describe(*F.M) +
+                         "); acc_map_data needs host memory that is not mapped");
+  uintptr_t A = reinterpret_cast<uintptr_t>(DevicePtr);
+  if (Bytes > UINTPTR_MAX - A)
+    return makeError(ErrorCode::InvalidArgument,
+                     llvm::Twine(Api) + ": the device range " + hexAddress(DevicePtr) + " +" +
+                         llvm::Twine(Bytes) + " wraps around the address space");
+  auto It = UserAllocations.upper_bound(A);
+  if (It != UserAllocations.begin() && A - std::prev(It)->first < std::prev(It)->second.Bytes) {
+    const auto &[Begin, Block] = *std::prev(It);
+    if (Block.Device != Device)
+      return makeError(ErrorCode::InvalidArgument,
+                       llvm::Twine(Api) + ": " + hexAddress(DevicePtr) + " was allocated on " +
+                           Devices[Block.Device]->name() + ", not on the current device " +
+                           Devices[Device]->name());
+    if (A + Bytes > Begin + Block.Bytes)
+      return makeError(ErrorCode::InvalidArgument,
+                       llvm::Twine(Api) + ": " + llvm::Twine(Bytes) + " bytes at " +
+                           hexAddress(DevicePtr) + " run past the end of its acc_malloc block (" +
+                           llvm::Twine(Block.Bytes) + " bytes at " +
+                           hexAddress(reinterpret_cast<void *>(Begin)) + ")");
+  }
+  for (Mapping *M : Table.all()) {
+    uintptr_t B = reinterpret_cast<uintptr_t>(M->DevicePtrs[Device]);
+    if (A < B + M->bytes() && B < A + Bytes)
+      return makeError(ErrorCode::InvalidArgument,
+                       llvm::Twine(Api) + ": device memory " + hexAddress(DevicePtr) + " +" +
+                           llvm::Twine(Bytes) + " overlaps the copy of the mapped host data " +
+                           PresentTable::describe(*M) + " on " + Devices[Device]->name());
+  }
+  // The program may have filled the memory with a kernel still queued (deviceptr clause).
+  if (auto E = Devices[Device]->synchronize())
+    return E;
+  Mapping M;
+  M.Begin = reinterpret_cast<uintptr_t>(P);
+  M.End = M.Begin + Bytes;
+  M.DynamicRefs = 1;
+  M.StructuredRefs = 1; // the pin: no exit frees it (see Mapping::UserDevice)
+  M.UserDevice = static_cast<int>(Device);
+  M.LastUse.assign(Devices.size(), 0);
+  auto Cleanup = [&] {
+    for (unsigned I = 0; I < M.DevicePtrs.size(); ++I)
+      if (I != Device)
+        llvm::consumeError(Devices[I]->release(M.DevicePtrs[I]));
+  };
+  // Every other device gets its own copy of the program's device data, as after acc_copyin.
+  for (unsigned D = 0; D < Devices.size(); ++D) {
+    if (D == Device) {
+      M.DevicePtrs.push_back(DevicePtr);
+      continue;
+    }
+    auto Ptr = Devices[D]->allocate(Bytes);
+    if (!Ptr) {
+      Cleanup();
+      return withApi(Api, Ptr.takeError());
+    }
+    M.DevicePtrs.push_back(*Ptr);
+  }
+  for (unsigned D = 0; D < Devices.size(); ++D)
+    if (D != Device)
+      if (auto E = Devices[Device]->copyToPeer(*Devices[D], M.DevicePtrs[D], DevicePtr, Bytes)) {
+        Cleanup();
+        return withApi(Api, std::move(E));
+      }
+  debugLog("data", llvm::Twine(Api) + " " + PresentTable::describe(P, Bytes) + " mapped to " +
+                       hexAddress(DevicePtr) + " on " + Devices[Device]->name());
+  Table.insert(std::move(M));
+  return llvm::Error::success();
+}
+
+llvm::Error Runtime::unmapUserData(void *P, const char *Api) {
+  if (!P)
+    return makeError(ErrorCode::InvalidArgument, llvm::Twine(Api) + ": the host address is NULL");
+  auto L = acquire();
+  if (!L)
+    return L.takeError();
+  std::lock_guard<std::mutex> TL(Table.mutex());
+  PresentTable::Lookup F = Table.lookup(P, 1);
+  if (F.State == PresentTable::Presence::Absent)
+    return notPresentError(Api, P, 1, "acc_unmap_data takes the host address given to acc_map_data");
+  Mapping &M = *F.M;
+  if (M.UserDevice < 0)
+    return makeError(ErrorCode::InvalidArgument,
+                     llvm::Twine(Api) + ": " + PresentTable::describe(M) +
+                         " was not mapped by acc_map_data; acc_copyout or acc_delete unmap it");
+  if (M.Begin != reinterpret_cast<uintptr_t>(P))
+    return makeError(ErrorCode::InvalidArgument,
+                     llvm::Twine(Api) + ": " + hexAddress(P) + " lies inside the mapping " +
+                         PresentTable::describe(M) + "; pass the address given to acc_map_data");
+  if (M.StructuredRefs > 1)
+    return makeError(ErrorCode::InvalidArgument,
+                     llvm::Twine(Api) + ": " + PresentTable::describe(M) +
+                         " is still used by a data region");
+  if (auto E = waitForUses(M))
+    return E;
+  llvm::Error Result = llvm::Error::success();
+  for (unsigned D = 0; D < Devices.size(); ++D)
+    if (static_cast<int>(D) != M.UserDevice)
+      if (auto E = Devices[D]->release(M.DevicePtrs[D]))
+        Result = llvm::joinErrors(std::move(Result), std::move(E));
+  debugLog("data", llvm::Twine(Api) + " " + PresentTable::describe(M) + " unmapped");
+  Table.erase(M.Begin);
+  return Result;
+}
+
+llvm::Error Runtime::memcpyDevice(MemcpyKind Kind, void *Dst, const void *Src, size_t Bytes,
+                                  unsigned Device, const char *Api) {
+  if (!Bytes)
+    return llvm::Error::success();
+  if (!Dst || !Src)
+    return makeError(ErrorCode::InvalidArgument, llvm::Twine(Api) + ": the " +
+                                                     (Dst ? "source" : "destination") +
+                                                     " is NULL");
+  auto L = acquire();
+  if (!L)
+    return L.takeError();
+  if (auto E = checkDevice(Device, Api))
+    return E;
+  std::lock_guard<std::mutex> TL(Table.mutex());
+  auto Check = [&](const void *P, const char *Role) -> llvm::Error {
+    if (knownDeviceRange(P, Bytes, Device))
+      return llvm::Error::success();
+    return makeError(ErrorCode::InvalidArgument,
+                     llvm::Twine(Api) + ": the " + Role + " " + hexAddress(P) + " +" +
+                         llvm::Twine(Bytes) + " is not memory of the current device " +
+                         Devices[Device]->name() +
+                         " (neither from acc_malloc nor a mapped copy, see acc_deviceptr)");
+  };
+  if (Kind != MemcpyKind::HostToDevice)
+    if (auto E = Check(Src, "source"))
+      return E;
+  if (Kind != MemcpyKind::DeviceToHost)
+    if (auto E = Check(Dst, "destination"))
+      return E;
+  uintptr_t D = reinterpret_cast<uintptr_t>(Dst), S = reinterpret_cast<uintptr_t>(Src);
+  if (Kind == MemcpyKind::DeviceToDevice && D < S + Bytes && S < D + Bytes)
+    return makeError(ErrorCode::InvalidArgument,
+                     llvm::Twine(Api) + ": the source and destination ranges overlap");
+  // The copy is synchronous: after the device's queued kernels, which may use the memory.
+  jacc::Device &Dev = *Devices[Device];
+  if (auto E = Dev.synchronize())
+    return E;
+  llvm::Error E = Kind == MemcpyKind::HostToDevice   ? Dev.copyToDevice(Dst, Src, Bytes)
+                  : Kind == MemcpyKind::DeviceToHost ? Dev.copyToHost(Dst, Src, Bytes)
+                                                     : Dev.copyToPeer(Dev, Dst, Src, Bytes);
+  return withApi(Api, std::move(E));
+}
+
+llvm::Error Runtime::memcpyBetweenDevices(void *DstP, const void *SrcP, size_t Bytes,
+                                          unsigned DstDevice, unsigned SrcDevice,
+                                          const char *Api) {
+  if (!Bytes)
+    return llvm::Error::success();
+  if (!DstP || !SrcP)
+    return makeError(ErrorCode::InvalidArgument, llvm::Twine(Api) + ": the " +
+                                                     (DstP ? "source" : "destination") +
+                                                     " is NULL");
+  auto L = acquire();
+  if (!L)
+    return L.takeError();
+  if (auto E = checkDevice(DstDevice, Api))
+    return E;
+  if (auto E = checkDevice(SrcDevice, Api))
+    return E;
+  std::lock_guard<std::mutex> TL(Table.mutex());
+  PresentTable::Lookup FD = Table.lookup(DstP, Bytes), FS = Table.lookup(SrcP, Bytes);
+  for (auto [F, P] : {std::pair{FD, static_cast<const void *>(DstP)}, std::pair{FS, SrcP}}) {
+    if (F.State == PresentTable::Presence::Absent)
+      return notPresentError(Api, P, Bytes, "map it first with acc_copyin or acc_create");
+    if (F.State == PresentTable::Presence::Partial)
+      return partialError(Api, P, Bytes, *F.M);
+  }
+  void *To = FD.M->translate(DstP, DstDevice);
+  const void *From = FS.M->translate(SrcP, SrcDevice);
+  if (To == From)
+    return llvm::Error::success();
+  uintptr_t T = reinterpret_cast<uintptr_t>(To), S = reinterpret_cast<uintptr_t>(From);
+  if (DstDevice == SrcDevice && T < S + Bytes && S < T + Bytes)
+    return makeError(ErrorCode::InvalidArgument,
+                     llvm::Twine(Api) + ": the source and destination ranges overlap");
+  if (auto E = waitForUses(*FD.M))
+    return E;
+  if (auto E = waitForUses(*FS.M))
+    return E;
+  return withApi(Api, Devices[SrcDevice]->copyToPeer(*Devices[DstDevice], To, From, Bytes));
+}
+
+llvm::Expected<bool> Runtime::idle() {
+  auto L = acquire();
+  if (!L)
+    return L.takeError();
+  for (auto &D : Devices)
+    if (!D->idle())
+      return false;
+  return true;
 }
 
 } // namespace jacc

@@ -10,8 +10,10 @@
 
 #include "jacc/jacc.h"
 
+#include <map>
 #include <memory>
 #include <shared_mutex>
+#include <string>
 #include <vector>
 
 namespace jacc {
@@ -40,6 +42,53 @@ public:
 
   jit::KernelCache &kernelCache() { return Cache; }
 
+  // --- The OpenACC runtime API (src/OpenACC.cpp). Device is an index into the device list (the
+  // caller's "current device"); Api names the routine in messages. ---
+
+  /// What acc_get_property reports about one device.
+  struct DeviceInfo {
+    DeviceKind Kind = DeviceKind::Host;
+    std::string Name, Vendor, Driver;
+    size_t TotalMemory = 0, FreeMemory = 0; ///< bytes; 0 when unknown
+  };
+  /// The kind of every device, in device order.
+  llvm::Expected<std::vector<DeviceKind>> deviceKinds();
+  llvm::Expected<DeviceInfo> deviceInfo(unsigned Device, const char *Api);
+
+  /// OpenACC exit (acc_copyout, acc_delete): absent data and a dynamic count already at zero are
+  /// no-ops; Finalize sets the count to zero instead of decrementing it. At zero (and no
+  /// structured reference), copy back from the primary device (CopyBack) and free. Taking the
+  /// count of an acc_map_data mapping to zero is an error: only acc_unmap_data ends it.
+  llvm::Error exitDataOpenACC(void *P, size_t Bytes, bool CopyBack, bool Finalize,
+                              const char *Api);
+  /// Device's address of the mapped host address P; null when P is not mapped.
+  llvm::Expected<void *> devicePtr(const void *P, unsigned Device, const char *Api);
+  /// The host address whose copy on Device is at DevicePtr; null when no mapping has it.
+  llvm::Expected<void *> hostPtr(const void *DevicePtr, unsigned Device, const char *Api);
+  /// acc_malloc: Bytes of Device's memory, owned by the program (acc_free, or finalize, frees it).
+  llvm::Expected<void *> allocateUser(unsigned Device, size_t Bytes, const char *Api);
+  /// acc_free of an allocateUser() block that no acc_map_data mapping uses.
+  llvm::Error releaseUser(void *DevicePtr, const char *Api);
+  /// acc_map_data: map [P, P+Bytes), which must be absent, with DevicePtr as Device's copy; the
+  /// other devices get copies of their own, initialised from DevicePtr. Dynamic count 1.
+  llvm::Error mapUserData(void *P, void *DevicePtr, size_t Bytes, unsigned Device,
+                          const char *Api);
+  /// acc_unmap_data: end a mapping made by mapUserData (P its start), whatever its dynamic count;
+  /// frees the other devices' copies, never the program's memory.
+  llvm::Error unmapUserData(void *P, const char *Api);
+  enum class MemcpyKind { HostToDevice, DeviceToHost, DeviceToDevice };
+  /// acc_memcpy_to_device / _from_device / _device on Device's memory, after the device's queued
+  /// work. Device addresses must lie in one block jacc knows on Device: an allocateUser() block or
+  /// a mapping's copy.
+  llvm::Error memcpyDevice(MemcpyKind Kind, void *Dst, const void *Src, size_t Bytes,
+                           unsigned Device, const char *Api);
+  /// acc_memcpy_d2d: copy the mapped host range SrcP's copy on SrcDevice to the mapped host range
+  /// DstP's copy on DstDevice.
+  llvm::Error memcpyBetweenDevices(void *DstP, const void *SrcP, size_t Bytes, unsigned DstDevice,
+                                   unsigned SrcDevice, const char *Api);
+  /// Whether no device has queued work left (acc_async_test).
+  llvm::Expected<bool> idle();
+
 private:
   Runtime() = default;
   /// A shared hold on an initialised runtime (initialising it first if needed).
@@ -47,6 +96,14 @@ private:
   llvm::Error initLocked();
   /// Wait for queued kernels that use M (caller holds the table lock).
   llvm::Error waitForUses(const Mapping &M);
+  /// OpenACC: an error unless Device indexes the device list (caller holds the state lock).
+  llvm::Error checkDevice(unsigned Device, const char *Api) const;
+  /// OpenACC: whether [P, P+Bytes) lies inside one block of Device's memory that jacc knows (an
+  /// allocateUser() block or a mapping's copy); caller holds the table lock.
+  bool knownDeviceRange(const void *P, size_t Bytes, unsigned Device);
+  /// finalize(): free the allocateUser() blocks and keep the program's acc_map_data memory out of
+  /// the mappings' release (caller holds the table lock).
+  llvm::Error releaseUserMemoryLocked();
 
   enum class SplitMode { Auto, Always, Never };
 
@@ -58,6 +115,12 @@ private:
   std::vector<std::unique_ptr<Device>> Devices;
   PresentTable Table;
   jit::KernelCache Cache;
+  /// acc_malloc blocks by device address: their device and size (guarded by Table.mutex()).
+  struct UserAllocation {
+    unsigned Device = 0;
+    size_t Bytes = 0;
+  };
+  std::map<uintptr_t, UserAllocation> UserAllocations;
 };
 
 } // namespace jacc

@@ -1,0 +1,751 @@
+// End to end: the OpenACC runtime API (include/jacc/openacc.h) on jacc's devices. Device
+// selection and types, reference counts and finalize, acc_map_data with acc_malloc'ed memory,
+// acc_deviceptr / acc_hostptr, the acc_memcpy_* copies, async queues, properties, and the error
+// convention (abort by default; a handler or JACC_ACC_ERRORS=return makes routines return).
+#include "Fixture.h"
+#include "Helpers.h"
+
+#include "jacc/openacc.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <numeric>
+#include <set>
+#include <string>
+#include <thread>
+#include <vector>
+
+extern "C" int jacc_test_openacc_from_c(void); // OpenACCCheck.c
+
+namespace {
+
+using jacc_test::configuredDevices;
+using jacc_test::lastError;
+
+/// An error an acc_* routine reported to the handler.
+struct Reported {
+  std::string Routine;
+  jacc_status Status;
+  std::string Message;
+};
+
+std::mutex ReportedM;
+std::vector<Reported> ReportedErrors;
+
+void recordError(const char *Routine, jacc_status Status, const char *Message) {
+  std::lock_guard<std::mutex> L(ReportedM);
+  ReportedErrors.push_back({Routine, Status, Message});
+}
+
+/// Every routine's errors go to recordError (so a wrong error fails the test instead of aborting
+/// the suite); TearDown fails the test on any error it did not take with expectError.
+class OpenACCTest : public DeviceTest {
+protected:
+  void SetUp() override {
+    DeviceTest::SetUp();
+    unsetenv("JACC_ACC_ERRORS");
+    ReportedErrors.clear();
+    jacc_set_acc_error_handler(recordError);
+    acc_set_device_num(0, acc_device_default);
+  }
+  void TearDown() override {
+    for (const Reported &R : ReportedErrors)
+      ADD_FAILURE() << "unexpected OpenACC error: " << R.Routine << ": " << R.Message;
+    jacc_set_acc_error_handler(nullptr);
+    DeviceTest::TearDown();
+  }
+
+  /// Exactly one error since the last check, from Routine, with Status and Part in its message.
+  void expectError(const char *Routine, jacc_status Status, const std::string &Part) {
+    std::vector<Reported> Got;
+    {
+      std::lock_guard<std::mutex> L(ReportedM);
+      Got.swap(ReportedErrors);
+    }
+    ASSERT_EQ(Got.size(), 1u) << "expected one error from " << Routine;
+    EXPECT_EQ(Got[0].Routine, Routine);
+    EXPECT_EQ(Got[0].Status, Status) << Got[0].Message;
+    EXPECT_NE(Got[0].Message.find(Part), std::string::npos)
+        << "message lacks \"" << Part << "\": " << Got[0].Message;
+    EXPECT_EQ(Got[0].Message, lastError()) << "jacc_last_error() holds the same message";
+  }
+
+  int n() const { return devices(); }
+};
+
+/// x[i] = x[i] * 2 + 1 on the device copies.
+const char *BumpSrc = "#pragma acc parallel loop present(x)\n"
+                      "for (int i = 0; i < n; i++)\n"
+                      "  x[i] = x[i] * 2 + 1;\n";
+
+void bump(int N, int *x) {
+  jacc_arg args[] = {{"int n", &N}, {"int *x", &x}};
+  ASSERT_JACC(jacc_kernel_push(BumpSrc, 2, args, JACC_DEFAULT));
+}
+
+std::vector<int> iota(int N, int Start) {
+  std::vector<int> V(N);
+  std::iota(V.begin(), V.end(), Start);
+  return V;
+}
+
+std::vector<int> bumped(std::vector<int> V) {
+  for (int &X : V)
+    X = X * 2 + 1;
+  return V;
+}
+
+/// Device Dev's copy of the mapped x (n ints), read through the OpenACC routines.
+std::vector<int> deviceCopy(int Dev, int *x, int N) {
+  int Saved = acc_get_device_num(acc_device_default);
+  acc_set_device_num(Dev, acc_device_default);
+  std::vector<int> Out(N, -12345);
+  acc_memcpy_from_device(Out.data(), acc_deviceptr(x), N * sizeof(int));
+  acc_set_device_num(Saved, acc_device_default);
+  return Out;
+}
+
+// ---- devices ------------------------------------------------------------------------------------
+
+TEST_P(OpenACCTest, DeviceCountsTypesAndNumbers) {
+  EXPECT_EQ(_OPENACC, 202211);
+  int N = n();
+  ASSERT_EQ(N, configuredDevices(GetParam()));
+  EXPECT_EQ(acc_get_num_devices(acc_device_host), N);
+  EXPECT_EQ(acc_get_num_devices(acc_device_default), N);
+  EXPECT_EQ(acc_get_num_devices(acc_device_current), N);
+  EXPECT_EQ(acc_get_num_devices(acc_device_not_host), 0);
+  EXPECT_EQ(acc_get_num_devices(acc_device_nvidia), 0);
+  EXPECT_EQ(acc_get_num_devices(acc_device_radeon), 0);
+  EXPECT_EQ(acc_get_num_devices(acc_device_none), 0);
+  EXPECT_EQ(acc_get_device_type(), acc_device_host);
+  for (int D = 0; D < N; D++) {
+    acc_set_device_num(D, acc_device_host);
+    EXPECT_EQ(acc_get_device_num(acc_device_host), D);
+    EXPECT_EQ(acc_get_device_num(acc_device_default), D);
+    EXPECT_EQ(acc_get_device_type(), acc_device_host);
+  }
+  acc_set_device_num(-1, acc_device_host); // negative: the default device, the first
+  EXPECT_EQ(acc_get_device_num(acc_device_host), 0);
+  acc_set_device_num(N - 1, acc_device_default);
+  acc_set_device_type(acc_device_host); // already a host device: kept
+  EXPECT_EQ(acc_get_device_num(acc_device_host), N - 1);
+  acc_init(acc_device_host);
+  acc_init(acc_device_default);
+  EXPECT_EQ(acc_get_device_num(acc_device_host), N - 1);
+  EXPECT_EQ(acc_on_device(acc_device_host), 1);
+  EXPECT_EQ(acc_on_device(acc_device_not_host), 0);
+  EXPECT_EQ(acc_on_device(acc_device_nvidia), 0);
+}
+
+TEST_P(OpenACCTest, CurrentDeviceIsPerHostThread) {
+  acc_set_device_num(n() - 1, acc_device_host);
+  int Other = -2;
+  std::thread T([&] {
+    Other = acc_get_device_num(acc_device_host);
+    acc_set_device_num(0, acc_device_host);
+  });
+  T.join();
+  EXPECT_EQ(Other, 0) << "a new thread starts on device 0";
+  EXPECT_EQ(acc_get_device_num(acc_device_host), n() - 1) << "the other thread's choice is its own";
+}
+
+TEST_P(OpenACCTest, DeviceSelectionErrors) {
+  int N = n();
+  acc_set_device_num(N - 1, acc_device_host);
+  acc_set_device_num(N, acc_device_host);
+  expectError("acc_set_device_num", JACC_ERROR_INVALID_ARGUMENT,
+              "device number " + std::to_string(N) + " of type acc_device_host does not exist");
+  EXPECT_EQ(acc_get_device_num(acc_device_host), N - 1) << "a failed selection changes nothing";
+  acc_set_device_num(0, acc_device_none);
+  expectError("acc_set_device_num", JACC_ERROR_INVALID_ARGUMENT, "acc_device_none");
+  acc_set_device_type(acc_device_nvidia);
+  expectError("acc_set_device_type", JACC_ERROR_INVALID_ARGUMENT,
+              "there is no acc_device_nvidia device");
+  EXPECT_EQ(acc_get_device_num(acc_device_nvidia), -1);
+  expectError("acc_get_device_num", JACC_ERROR_INVALID_ARGUMENT, "no acc_device_nvidia device");
+  EXPECT_EQ(acc_get_num_devices(static_cast<acc_device_t>(42)), 0);
+  expectError("acc_get_num_devices", JACC_ERROR_INVALID_ARGUMENT, "device type 42 is not valid");
+  acc_init(acc_device_not_host);
+  expectError("acc_init", JACC_ERROR_INVALID_ARGUMENT, "no acc_device_not_host device");
+  acc_shutdown(acc_device_nvidia);
+  expectError("acc_shutdown", JACC_ERROR_INVALID_ARGUMENT, "no acc_device_nvidia device");
+  EXPECT_EQ(acc_get_device_num(acc_device_host), N - 1);
+}
+
+TEST_P(OpenACCTest, ShutdownReleasesEverythingAndReinitialises) {
+  int N = 64;
+  std::vector<int> xv = iota(N, 0), hv = iota(N, 100);
+  ASSERT_NE(acc_copyin(xv.data(), N * sizeof(int)), nullptr);
+  acc_set_device_num(n() - 1, acc_device_host);
+  void *Block = acc_malloc(N * sizeof(int));
+  void *Mapped = acc_malloc(N * sizeof(int));
+  ASSERT_TRUE(Block && Mapped);
+  acc_map_data(hv.data(), Mapped, N * sizeof(int));
+  acc_shutdown(acc_device_host); // frees the copies, the acc_malloc blocks (mapped or not)
+  EXPECT_EQ(acc_get_device_num(acc_device_host), 0) << "shutdown resets the thread's device";
+  EXPECT_EQ(acc_get_num_devices(acc_device_host), n()) << "the next call re-initialises";
+  EXPECT_EQ(acc_is_present(xv.data(), N * sizeof(int)), 0);
+  EXPECT_EQ(acc_is_present(hv.data(), N * sizeof(int)), 0);
+  acc_free(Block);
+  expectError("acc_free", JACC_ERROR_INVALID_ARGUMENT, "was not returned by acc_malloc");
+}
+
+// ---- data ---------------------------------------------------------------------------------------
+
+TEST_P(OpenACCTest, CopyinKernelCopyout) {
+  int N = 10007;
+  float a = 2.5f;
+  std::vector<float> xv(N), yv(N), ref(N);
+  for (int i = 0; i < N; i++) {
+    xv[i] = 0.5f * i;
+    yv[i] = 3.0f - i;
+    ref[i] = a * xv[i] + yv[i];
+  }
+  float *x = xv.data(), *y = yv.data();
+  void *Dx = acc_copyin(x, N * sizeof(float));
+  void *Dy = acc_copyin(y, N * sizeof(float));
+  ASSERT_TRUE(Dx && Dy);
+  EXPECT_NE(Dx, static_cast<void *>(x)) << "the device has a copy of its own";
+  EXPECT_EQ(acc_deviceptr(x), Dx);
+  jacc_arg args[] = {{"int n", &N}, {"float a", &a}, {"const float *x", &x}, {"float *y", &y}};
+  ASSERT_JACC(jacc_kernel_push("#pragma acc parallel loop present(x, y)\n"
+                               "for (int i = 0; i < n; i++) y[i] = a * x[i] + y[i];\n",
+                               4, args, JACC_DEFAULT));
+  EXPECT_EQ(yv[1], 2.0f) << "the kernel ran on the device copy";
+  acc_copyout(y, N * sizeof(float));
+  acc_delete(x, N * sizeof(float));
+  for (int i = 0; i < N; i++)
+    ASSERT_EQ(yv[i], ref[i]) << i;
+  EXPECT_EQ(acc_is_present(x, N * sizeof(float)), 0);
+  EXPECT_EQ(acc_is_present(y, N * sizeof(float)), 0);
+}
+
+TEST_P(OpenACCTest, ReferenceCounts) {
+  int N = 500;
+  size_t Bytes = N * sizeof(int);
+  std::vector<int> xv = iota(N, 1);
+  int *x = xv.data();
+  void *D1 = acc_copyin(x, Bytes);
+  void *D2 = acc_copyin(x, Bytes); // present: count 2, no allocation, no copy
+  EXPECT_EQ(D1, D2);
+  bump(N, x);
+  acc_copyout(x, Bytes); // count 1: stays, no copy back
+  EXPECT_EQ(acc_is_present(x, Bytes), 1);
+  EXPECT_EQ(xv, iota(N, 1));
+  acc_copyout(x, Bytes); // count 0: copied back, unmapped
+  EXPECT_EQ(acc_is_present(x, Bytes), 0);
+  EXPECT_EQ(xv, bumped(iota(N, 1)));
+
+  // create, then a present copyin does not copy; delete never copies back.
+  std::vector<int> yv(N, 7);
+  int *y = yv.data();
+  ASSERT_NE(acc_create(y, Bytes), nullptr);
+  std::vector<int> Zero(N, 0);
+  for (int D = 0; D < n(); D++) {
+    acc_set_device_num(D, acc_device_host);
+    acc_memcpy_to_device(acc_deviceptr(y), Zero.data(), Bytes);
+  }
+  acc_copyin(y, Bytes);
+  EXPECT_EQ(deviceCopy(0, y, N), Zero) << "copyin of present data must not copy";
+  bump(N, y);
+  acc_delete(y, Bytes);
+  acc_delete(y, Bytes);
+  EXPECT_EQ(acc_is_present(y, Bytes), 0);
+  EXPECT_EQ(yv, std::vector<int>(N, 7)) << "delete does not copy back";
+}
+
+TEST_P(OpenACCTest, FinalizeAndExitsOfAbsentData) {
+  int N = 300;
+  size_t Bytes = N * sizeof(int);
+  std::vector<int> xv = iota(N, -5), yv = iota(N, 50);
+  int *x = xv.data(), *y = yv.data();
+  for (int I = 0; I < 3; I++)
+    acc_copyin(x, Bytes);
+  bump(N, x);
+  acc_copyout_finalize(x, Bytes); // count 3 -> 0: copied back and unmapped
+  EXPECT_EQ(acc_is_present(x, Bytes), 0);
+  EXPECT_EQ(xv, bumped(iota(N, -5)));
+
+  acc_create(y, Bytes);
+  acc_copyin(y, Bytes);
+  bump(N, y);
+  acc_delete_finalize(y, Bytes);
+  EXPECT_EQ(acc_is_present(y, Bytes), 0);
+  EXPECT_EQ(yv, iota(N, 50));
+
+  // OpenACC: an exit of data that is not present does nothing.
+  acc_copyout(x, Bytes);
+  acc_delete(x, Bytes);
+  acc_copyout_finalize(x, Bytes);
+  acc_delete_finalize(x, Bytes);
+  acc_copyout(nullptr, Bytes);
+  acc_delete(x, 0);
+  EXPECT_EQ(xv, bumped(iota(N, -5)));
+
+  // A range straddling a mapping's end is an error; the mapping stays as it was.
+  acc_copyin(x, Bytes / 2);
+  acc_copyout(x + N / 4, Bytes / 2);
+  expectError("acc_copyout", JACC_ERROR_PARTIALLY_PRESENT, "is partially present");
+  acc_delete_finalize(x + N / 4, Bytes / 2);
+  expectError("acc_delete_finalize", JACC_ERROR_PARTIALLY_PRESENT, "is partially present");
+  EXPECT_EQ(acc_is_present(x, Bytes / 2), 1);
+  acc_delete(x, Bytes / 2);
+  EXPECT_EQ(acc_is_present(x, Bytes / 2), 0);
+}
+
+TEST_P(OpenACCTest, IsPresentOnSubRanges) {
+  int N = 100;
+  std::vector<int> xv = iota(N, 0);
+  int *x = xv.data();
+  acc_copyin(x, N * sizeof(int));
+  EXPECT_EQ(acc_is_present(x, N * sizeof(int)), 1);
+  EXPECT_EQ(acc_is_present(x + 10, 20 * sizeof(int)), 1);
+  EXPECT_EQ(acc_is_present(x + 99, sizeof(int)), 1);
+  EXPECT_EQ(acc_is_present(x, 0), 1) << "bytes 0 is looked up as one byte";
+  EXPECT_EQ(acc_is_present(x + 90, 20 * sizeof(int)), 0) << "only partly present";
+  EXPECT_EQ(acc_is_present(x + 100, sizeof(int)), 0);
+  EXPECT_EQ(acc_is_present(x + 100, 0), 0);
+  EXPECT_EQ(acc_is_present(nullptr, 0), 0);
+  EXPECT_EQ(acc_is_present(nullptr, 4), 0);
+  acc_delete(x, N * sizeof(int));
+  EXPECT_EQ(acc_is_present(x + 10, 20 * sizeof(int)), 0);
+}
+
+TEST_P(OpenACCTest, DeviceptrHostptrRoundTrip) {
+  int N = 256;
+  std::vector<int> xv = iota(N, 0), yv(N);
+  int *x = xv.data();
+  acc_copyin(x, N * sizeof(int));
+  std::set<void *> Seen;
+  for (int D = 0; D < n(); D++) {
+    acc_set_device_num(D, acc_device_host);
+    char *P = static_cast<char *>(acc_deviceptr(x));
+    ASSERT_NE(P, nullptr);
+    EXPECT_NE(static_cast<void *>(P), static_cast<void *>(x));
+    EXPECT_TRUE(Seen.insert(P).second) << "device " << D << " shares another device's copy";
+    EXPECT_EQ(acc_hostptr(P), x);
+    EXPECT_EQ(acc_deviceptr(x + 7), P + 7 * sizeof(int)) << "interior pointers translate";
+    EXPECT_EQ(acc_hostptr(P + 7 * sizeof(int)), x + 7);
+    EXPECT_EQ(acc_hostptr(P + N * sizeof(int)), nullptr) << "one past the end";
+    EXPECT_EQ(acc_copyin(x, N * sizeof(int)), P) << "present copyin: the current device's copy";
+    acc_delete(x, N * sizeof(int));
+  }
+  EXPECT_EQ(acc_deviceptr(yv.data()), nullptr) << "not present";
+  EXPECT_EQ(acc_deviceptr(nullptr), nullptr);
+  EXPECT_EQ(acc_hostptr(yv.data()), nullptr) << "not a device address";
+  EXPECT_EQ(acc_hostptr(nullptr), nullptr);
+  acc_delete(x, N * sizeof(int));
+  EXPECT_EQ(acc_deviceptr(x), nullptr);
+}
+
+TEST_P(OpenACCTest, UpdatesAndCopiesOfEachDeviceCopy) {
+  int N = 128;
+  size_t Bytes = N * sizeof(int);
+  std::vector<int> xv(N, 0);
+  int *x = xv.data();
+  acc_copyin(x, Bytes);
+  // Each device's copy is its own: write a different pattern into each.
+  for (int D = 0; D < n(); D++) {
+    acc_set_device_num(D, acc_device_host);
+    std::vector<int> Pattern = iota(N, 1000 * D);
+    acc_memcpy_to_device(acc_deviceptr(x), Pattern.data(), Bytes);
+  }
+  for (int D = 0; D < n(); D++)
+    EXPECT_EQ(deviceCopy(D, x, N), iota(N, 1000 * D)) << "device " << D;
+  // A sub-range, through an interior device address.
+  acc_set_device_num(n() - 1, acc_device_host);
+  std::vector<int> Four = {-1, -2, -3, -4};
+  acc_memcpy_to_device(static_cast<int *>(acc_deviceptr(x)) + 10, Four.data(), 4 * sizeof(int));
+  std::vector<int> Got(4);
+  acc_memcpy_from_device(Got.data(), static_cast<int *>(acc_deviceptr(x)) + 10, 4 * sizeof(int));
+  EXPECT_EQ(Got, Four);
+  // update device writes every device's copy; update self reads the primary device's.
+  std::vector<int> Five = iota(N, 5);
+  std::copy(Five.begin(), Five.end(), xv.begin()); // in place: x stays valid
+  acc_update_device(x, Bytes);
+  for (int D = 0; D < n(); D++)
+    EXPECT_EQ(deviceCopy(D, x, N), iota(N, 5)) << "device " << D;
+  bump(N, x);
+  acc_update_self(x + 8, 8 * sizeof(int));
+  EXPECT_EQ(xv[7], 12);
+  EXPECT_EQ(xv[8], 2 * 13 + 1);
+  EXPECT_EQ(xv[16], 21);
+  acc_update_self(x, Bytes);
+  EXPECT_EQ(xv, bumped(iota(N, 5)));
+  std::vector<int> Absent(4);
+  acc_update_device(Absent.data(), 4 * sizeof(int));
+  expectError("acc_update_device", JACC_ERROR_NOT_PRESENT, "is not mapped on the devices");
+  acc_update_self(x + N - 2, 4 * sizeof(int));
+  expectError("acc_update_self", JACC_ERROR_PARTIALLY_PRESENT, "is partially present");
+  acc_delete(x, Bytes);
+}
+
+TEST_P(OpenACCTest, MallocFreeAndDeviceCopies) {
+  int N = 1000;
+  size_t Bytes = N * sizeof(int);
+  EXPECT_EQ(acc_malloc(0), nullptr);
+  acc_free(nullptr);
+  std::vector<int> Src = iota(N, 3), Out(N);
+  for (int D = 0; D < n(); D++) {
+    acc_set_device_num(D, acc_device_host);
+    int *A = static_cast<int *>(acc_malloc(Bytes));
+    int *B = static_cast<int *>(acc_malloc(Bytes));
+    ASSERT_TRUE(A && B);
+    acc_memcpy_to_device(A, Src.data(), Bytes);
+    acc_memcpy_device(B, A, Bytes);
+    acc_memcpy_from_device(Out.data(), B, Bytes);
+    EXPECT_EQ(Out, Src) << "device " << D;
+    acc_memcpy_device(B + 1, A + 500, 10 * sizeof(int)); // sub-ranges of the blocks
+    acc_memcpy_from_device(Out.data(), B, 12 * sizeof(int));
+    EXPECT_EQ(Out[0], 3);
+    EXPECT_EQ(Out[1], 503);
+    EXPECT_EQ(Out[10], 512);
+    EXPECT_EQ(Out[11], 14);
+    EXPECT_EQ(acc_hostptr(A), nullptr) << "acc_malloc memory maps no host data";
+    acc_free(A);
+    acc_free(B);
+  }
+}
+
+TEST_P(OpenACCTest, MallocAndMemcpyErrors) {
+  int N = 64;
+  size_t Bytes = N * sizeof(int);
+  std::vector<int> Host(N), Other(N);
+  int *A = static_cast<int *>(acc_malloc(Bytes));
+  ASSERT_NE(A, nullptr);
+  acc_free(Host.data());
+  expectError("acc_free", JACC_ERROR_INVALID_ARGUMENT, "was not returned by acc_malloc");
+  acc_memcpy_to_device(Other.data(), Host.data(), Bytes);
+  expectError("acc_memcpy_to_device", JACC_ERROR_INVALID_ARGUMENT,
+              "is not memory of the current device host:0");
+  acc_memcpy_from_device(Host.data(), A + 1, Bytes);
+  expectError("acc_memcpy_from_device", JACC_ERROR_INVALID_ARGUMENT, "the source");
+  acc_memcpy_device(A + 8, A, 16 * sizeof(int));
+  expectError("acc_memcpy_device", JACC_ERROR_INVALID_ARGUMENT, "overlap");
+  acc_memcpy_to_device(nullptr, Host.data(), Bytes);
+  expectError("acc_memcpy_to_device", JACC_ERROR_INVALID_ARGUMENT, "the destination is NULL");
+  acc_memcpy_to_device(A, Host.data(), 0); // nothing to copy
+  if (n() > 1) {
+    acc_set_device_num(1, acc_device_host); // A lives on device 0
+    acc_memcpy_to_device(A, Host.data(), Bytes);
+    expectError("acc_memcpy_to_device", JACC_ERROR_INVALID_ARGUMENT,
+                "is not memory of the current device host:1");
+  }
+  acc_free(A); // from any current device
+  acc_free(A);
+  expectError("acc_free", JACC_ERROR_INVALID_ARGUMENT, "or was freed already");
+}
+
+TEST_P(OpenACCTest, MapDataWithMallocedMemory) {
+  int N = 2000;
+  size_t Bytes = N * sizeof(int);
+  int Dev = n() - 1; // not the primary device when there are several
+  acc_set_device_num(Dev, acc_device_host);
+  std::vector<int> hv(N, -1), Init = iota(N, 10), Out(N);
+  int *h = hv.data();
+  void *d = acc_malloc(Bytes);
+  ASSERT_NE(d, nullptr);
+  acc_memcpy_to_device(d, Init.data(), Bytes);
+  acc_map_data(h, d, Bytes);
+  EXPECT_EQ(acc_is_present(h, Bytes), 1);
+  EXPECT_EQ(acc_deviceptr(h), d);
+  EXPECT_EQ(acc_hostptr(d), h);
+  for (int D = 0; D < n(); D++) {
+    EXPECT_EQ(deviceCopy(D, h, N), Init) << "device " << D << " starts from the mapped memory";
+    if (D != Dev) {
+      acc_set_device_num(D, acc_device_host);
+      EXPECT_NE(acc_deviceptr(h), d) << "device " << D << " has a copy of its own";
+      acc_set_device_num(Dev, acc_device_host);
+    }
+  }
+  EXPECT_EQ(hv, std::vector<int>(N, -1)) << "mapping copies nothing from the host";
+
+  bump(N, h); // on every device; on Dev, in the program's memory
+  acc_memcpy_from_device(Out.data(), d, Bytes);
+  EXPECT_EQ(Out, bumped(Init));
+  acc_update_self(h, Bytes);
+  EXPECT_EQ(hv, bumped(Init));
+
+  // Reference counts: copyin counts up; no exit may take it to zero.
+  EXPECT_EQ(acc_copyin(h, Bytes), d);
+  acc_delete(h, Bytes);
+  acc_delete(h, Bytes);
+  expectError("acc_delete", JACC_ERROR_INVALID_ARGUMENT, "was mapped by acc_map_data");
+  acc_copyout_finalize(h, Bytes);
+  expectError("acc_copyout_finalize", JACC_ERROR_INVALID_ARGUMENT,
+              "end the mapping with acc_unmap_data");
+  EXPECT_EQ(acc_is_present(h, Bytes), 1);
+
+  // Misuse leaves the mapping alone.
+  void *d2 = acc_malloc(Bytes);
+  acc_map_data(h + 10, d2, 16);
+  expectError("acc_map_data", JACC_ERROR_INVALID_ARGUMENT, "is already present");
+  acc_map_data(Out.data(), static_cast<char *>(d) + 4, 16);
+  expectError("acc_map_data", JACC_ERROR_INVALID_ARGUMENT, "overlaps the copy of the mapped");
+  acc_map_data(Out.data(), d2, Bytes + 4);
+  expectError("acc_map_data", JACC_ERROR_INVALID_ARGUMENT, "run past the end of its acc_malloc");
+  acc_map_data(nullptr, d2, Bytes);
+  expectError("acc_map_data", JACC_ERROR_INVALID_ARGUMENT, "the host address is NULL");
+  acc_map_data(Out.data(), d2, 0);
+  expectError("acc_map_data", JACC_ERROR_INVALID_ARGUMENT, "bytes is 0");
+  acc_free(d);
+  expectError("acc_free", JACC_ERROR_INVALID_ARGUMENT, "call acc_unmap_data first");
+  acc_unmap_data(h + 1);
+  expectError("acc_unmap_data", JACC_ERROR_INVALID_ARGUMENT,
+              "pass the address given to acc_map_data");
+  acc_unmap_data(Out.data());
+  expectError("acc_unmap_data", JACC_ERROR_NOT_PRESENT, "is not mapped");
+  std::vector<int> Copied(8);
+  acc_copyin(Copied.data(), 8 * sizeof(int));
+  acc_unmap_data(Copied.data());
+  expectError("acc_unmap_data", JACC_ERROR_INVALID_ARGUMENT, "was not mapped by acc_map_data");
+  acc_delete(Copied.data(), 8 * sizeof(int));
+  if (n() > 1) {
+    acc_set_device_num(0, acc_device_host); // d2 lives on Dev
+    acc_map_data(Out.data(), d2, Bytes);
+    expectError("acc_map_data", JACC_ERROR_INVALID_ARGUMENT, "not on the current device host:0");
+    acc_set_device_num(Dev, acc_device_host);
+  }
+
+  acc_unmap_data(h);
+  EXPECT_EQ(acc_is_present(h, Bytes), 0);
+  acc_memcpy_from_device(Out.data(), d, Bytes);
+  EXPECT_EQ(Out, bumped(Init)) << "unmapping keeps the program's memory and its data";
+  // The memory can be mapped again, now to other host data.
+  acc_map_data(Out.data(), d, Bytes);
+  EXPECT_EQ(acc_hostptr(d), Out.data());
+  acc_unmap_data(Out.data());
+  acc_free(d);
+  acc_free(d2);
+}
+
+TEST_P(OpenACCTest, MemcpyBetweenDevices) {
+  int N = 96;
+  size_t Bytes = N * sizeof(int);
+  std::vector<int> xv(N, 0), yv(N, 0), Pattern = iota(N, 77);
+  int *x = xv.data(), *y = yv.data();
+  acc_copyin(x, Bytes);
+  acc_copyin(y, Bytes);
+  acc_memcpy_to_device(acc_deviceptr(x), Pattern.data(), Bytes); // device 0's copy of x
+  int Last = n() - 1;
+  acc_memcpy_d2d(y, x, Bytes, Last, 0); // x on device 0 -> y on the last device
+  EXPECT_EQ(deviceCopy(Last, y, N), Pattern);
+  acc_memcpy_d2d(x + 8, x, 4 * sizeof(int), Last, 0);
+  EXPECT_EQ(deviceCopy(Last, x, N)[11], 80);
+  acc_memcpy_d2d(x, x, Bytes, 0, 0); // the same copy: nothing to do
+  acc_memcpy_d2d_async(y, x, Bytes, 0, 0, 1);
+  EXPECT_EQ(deviceCopy(0, y, N), deviceCopy(0, x, N));
+  std::vector<int> Absent(N);
+  acc_memcpy_d2d(Absent.data(), x, Bytes, 0, 0);
+  expectError("acc_memcpy_d2d", JACC_ERROR_NOT_PRESENT, "is not mapped");
+  acc_memcpy_d2d(y, x, Bytes, n(), 0);
+  expectError("acc_memcpy_d2d", JACC_ERROR_INVALID_ARGUMENT, "does not exist");
+  acc_memcpy_d2d(x + 1, x, Bytes / 2, 0, 0);
+  expectError("acc_memcpy_d2d", JACC_ERROR_INVALID_ARGUMENT, "overlap");
+  acc_delete(x, Bytes);
+  acc_delete(y, Bytes);
+}
+
+// ---- async --------------------------------------------------------------------------------------
+
+/// Spins until the device's copy of *flag is set: keeps its device's queue busy on demand.
+const char *SpinSrc = "#pragma acc serial present(flag)\n"
+                      "{ while (*flag == 0) { } }\n";
+
+TEST_P(OpenACCTest, AsyncTestSeesPendingWorkAndWaitCompletesIt) {
+  std::vector<int> Flag(1, 0);
+  int *flag = Flag.data();
+  acc_copyin_async(flag, sizeof(int), 1);
+  EXPECT_EQ(acc_async_test(1), 1) << "nothing queued yet";
+  EXPECT_EQ(acc_async_test_all(), 1);
+  jacc_arg args[] = {{"volatile int *flag", &flag}};
+  ASSERT_JACC(jacc_kernel_push(SpinSrc, 1, args, JACC_ASYNC));
+  EXPECT_EQ(acc_async_test(1), 0) << "the kernel spins until released";
+  EXPECT_EQ(acc_async_test(acc_async_noval), 0);
+  EXPECT_EQ(acc_async_test_all(), 0);
+  // Host devices' memory is this process's: release every device's kernel directly.
+  for (int D = 0; D < n(); D++) {
+    acc_set_device_num(D, acc_device_host);
+    reinterpret_cast<std::atomic<int> *>(acc_deviceptr(flag))->store(1);
+  }
+  acc_wait(1);
+  EXPECT_EQ(acc_async_test(1), 1);
+  EXPECT_EQ(acc_async_test_all(), 1);
+  acc_delete_async(flag, sizeof(int), acc_async_sync);
+  EXPECT_EQ(acc_is_present(flag, sizeof(int)), 0);
+}
+
+TEST_P(OpenACCTest, AsyncDataRoutinesCompleteAtOnce) {
+  int N = 4096;
+  size_t Bytes = N * sizeof(int);
+  std::vector<int> xv = iota(N, 0), yv = iota(N, 9);
+  int *x = xv.data(), *y = yv.data();
+  acc_copyin_async(x, Bytes, 1);
+  acc_create_async(y, Bytes, acc_async_noval);
+  EXPECT_EQ(acc_is_present(x, Bytes), 1);
+  EXPECT_EQ(acc_is_present(y, Bytes), 1);
+  jacc_arg args[] = {{"int n", &N}, {"int *x", &x}};
+  ASSERT_JACC(jacc_kernel_push(BumpSrc, 2, args, JACC_ASYNC));
+  acc_wait_async(1, 2); // one in-order queue: nothing to order
+  acc_wait_all_async(3);
+  acc_update_self_async(x, Bytes, 2); // waits for the kernel using x
+  EXPECT_EQ(xv, bumped(iota(N, 0)));
+  std::vector<int> One = iota(N, 1);
+  std::copy(One.begin(), One.end(), xv.begin()); // in place: x stays valid
+  acc_update_device_async(x, Bytes, 2);
+  EXPECT_EQ(deviceCopy(n() - 1, x, N), iota(N, 1));
+  acc_copyin_async(x, Bytes, 4); // count 2
+  acc_copyout_async(x, Bytes, 4);
+  EXPECT_EQ(acc_is_present(x, Bytes), 1);
+  bump(N, x);
+  acc_copyout_finalize_async(x, Bytes, 5);
+  EXPECT_EQ(acc_is_present(x, Bytes), 0);
+  EXPECT_EQ(xv, bumped(iota(N, 1)));
+  acc_create_async(y, Bytes, 0); // count 2
+  acc_delete_async(y, Bytes, 0);
+  EXPECT_EQ(acc_is_present(y, Bytes), 1);
+  acc_delete_finalize_async(y, Bytes, 0);
+  EXPECT_EQ(acc_is_present(y, Bytes), 0);
+  EXPECT_EQ(yv, iota(N, 9));
+
+  void *A = acc_malloc(Bytes);
+  void *B = acc_malloc(Bytes);
+  std::vector<int> Out(N);
+  acc_memcpy_to_device_async(A, yv.data(), Bytes, 1);
+  acc_memcpy_device_async(B, A, Bytes, 2);
+  acc_memcpy_from_device_async(Out.data(), B, Bytes, 3);
+  EXPECT_EQ(Out, yv);
+  acc_free(A);
+  acc_free(B);
+  acc_wait(acc_async_sync);
+  acc_wait(acc_async_noval);
+  acc_wait_all();
+}
+
+TEST_P(OpenACCTest, InvalidAsyncArguments) {
+  std::vector<int> xv(16);
+  acc_copyin_async(xv.data(), 16 * sizeof(int), -7);
+  expectError("acc_copyin_async", JACC_ERROR_INVALID_ARGUMENT, "async argument -7 is not valid");
+  EXPECT_EQ(acc_is_present(xv.data(), sizeof(int)), 0) << "nothing done";
+  acc_wait(-3);
+  expectError("acc_wait", JACC_ERROR_INVALID_ARGUMENT, "async argument -3");
+  EXPECT_EQ(acc_async_test(-4), 0);
+  expectError("acc_async_test", JACC_ERROR_INVALID_ARGUMENT, "async argument -4");
+  acc_wait_async(1, -9);
+  expectError("acc_wait_async", JACC_ERROR_INVALID_ARGUMENT, "async argument -9");
+}
+
+// ---- properties ---------------------------------------------------------------------------------
+
+TEST_P(OpenACCTest, Properties) {
+  for (int D = 0; D < n(); D++) {
+    size_t Memory = acc_get_property(D, acc_device_host, acc_property_memory);
+    size_t Free = acc_get_property(D, acc_device_host, acc_property_free_memory);
+    EXPECT_GT(Memory, 0u);
+    EXPECT_GT(Free, 0u);
+    EXPECT_LE(Free, Memory);
+    EXPECT_EQ(acc_get_property(D, acc_device_default, acc_property_memory), Memory);
+    EXPECT_EQ(acc_get_property(D, acc_device_host, acc_property_shared_memory_support), 0u);
+    const char *Name = acc_get_property_string(D, acc_device_host, acc_property_name);
+    ASSERT_NE(Name, nullptr);
+    EXPECT_EQ(std::string(Name), "host:" + std::to_string(D));
+    EXPECT_EQ(acc_get_property_string(D, acc_device_host, acc_property_name), Name)
+        << "the string stays valid: the same pointer";
+    const char *Vendor = acc_get_property_string(D, acc_device_host, acc_property_vendor);
+    const char *Driver = acc_get_property_string(D, acc_device_host, acc_property_driver);
+    ASSERT_TRUE(Vendor && Driver);
+    EXPECT_STREQ(Vendor, "jacc");
+    EXPECT_NE(std::string(Driver).find("jacc"), std::string::npos) << Driver;
+    // A property of the other kind, or an unknown one: 0 / NULL, no error.
+    EXPECT_EQ(acc_get_property(D, acc_device_host, acc_property_name), 0u);
+    EXPECT_EQ(acc_get_property_string(D, acc_device_host, acc_property_memory), nullptr);
+    EXPECT_EQ(acc_get_property(D, acc_device_host, static_cast<acc_device_property_t>(2360)), 0u);
+    EXPECT_EQ(acc_get_property_string(D, acc_device_host, static_cast<acc_device_property_t>(7)),
+              nullptr);
+  }
+  EXPECT_EQ(acc_get_property(n(), acc_device_host, acc_property_memory), 0u);
+  expectError("acc_get_property", JACC_ERROR_INVALID_ARGUMENT, "does not exist");
+  EXPECT_EQ(acc_get_property_string(-1, acc_device_host, acc_property_name), nullptr);
+  expectError("acc_get_property_string", JACC_ERROR_INVALID_ARGUMENT, "is negative");
+  EXPECT_EQ(acc_get_property(0, acc_device_nvidia, acc_property_memory), 0u);
+  expectError("acc_get_property", JACC_ERROR_INVALID_ARGUMENT, "no acc_device_nvidia device");
+}
+
+// ---- errors -------------------------------------------------------------------------------------
+
+TEST_P(OpenACCTest, HandlerGetsRoutineStatusAndMessage) {
+  EXPECT_EQ(jacc_set_acc_error_handler(recordError), recordError) << "returns the previous one";
+  int v[4] = {1, 2, 3, 4};
+  acc_copyin(v, sizeof v);
+  EXPECT_EQ(acc_copyin(v + 2, sizeof v), nullptr);
+  expectError("acc_copyin", JACC_ERROR_PARTIALLY_PRESENT, "is partially present");
+  acc_delete(v, sizeof v);
+}
+
+TEST_P(OpenACCTest, ReturnModeRecordsTheErrorAndReturns) {
+  jacc_set_acc_error_handler(nullptr);
+  setenv("JACC_ACC_ERRORS", " Return ", 1);
+  int v[4] = {1, 2, 3, 4};
+  acc_copyin(v, sizeof v);
+  EXPECT_EQ(acc_create(v + 2, sizeof v), nullptr);
+  EXPECT_NE(lastError().find("acc_create: "), std::string::npos) << lastError();
+  EXPECT_NE(lastError().find("is partially present"), std::string::npos) << lastError();
+  acc_set_device_num(99, acc_device_host);
+  EXPECT_NE(lastError().find("device number 99"), std::string::npos) << lastError();
+  EXPECT_EQ(acc_get_device_num(acc_device_host), 0);
+  EXPECT_EQ(acc_is_present(v, sizeof v), 1) << "the failed calls changed nothing";
+  acc_delete(v, sizeof v);
+  unsetenv("JACC_ACC_ERRORS");
+  jacc_set_acc_error_handler(recordError);
+}
+
+TEST_P(OpenACCTest, CallableFromC) {
+  EXPECT_EQ(jacc_test_openacc_from_c(), 0);
+}
+
+JACC_DEVICE_CONFIGS(OpenACCTest);
+
+// Abort by default: in a child process (death tests), once rather than per configuration.
+class OpenACCDeathTest : public ::testing::Test {
+protected:
+  void SetUp() override {
+    GTEST_FLAG_SET(death_test_style, "threadsafe"); // jacc runs device threads
+    setenv("JACC_DEVICES", "host:2", 1);
+    ASSERT_JACC(jacc_finalize());
+  }
+  void TearDown() override { EXPECT_JACC(jacc_finalize()); }
+
+  /// A partially present copyout, with the error convention as the environment sets it.
+  static void failingCopyout(const char *Mode) {
+    jacc_set_acc_error_handler(nullptr);
+    if (Mode)
+      setenv("JACC_ACC_ERRORS", Mode, 1);
+    else
+      unsetenv("JACC_ACC_ERRORS");
+    static int v[4];
+    acc_copyin(v, sizeof v);
+    acc_copyout(v + 2, sizeof v);
+  }
+};
+
+TEST_F(OpenACCDeathTest, ErrorsAbortByDefault) {
+  EXPECT_DEATH(failingCopyout(nullptr),
+               "OpenACC runtime error: acc_copyout: \\[0x[0-9a-f]+,\\+16\\] is partially present");
+  EXPECT_DEATH(failingCopyout("abort"), "OpenACC runtime error: acc_copyout: ");
+  EXPECT_DEATH(failingCopyout("sometimes"), "JACC_ACC_ERRORS='sometimes' is not valid");
+  EXPECT_DEATH(
+      {
+        jacc_set_acc_error_handler(nullptr);
+        unsetenv("JACC_ACC_ERRORS");
+        acc_set_device_type(acc_device_nvidia);
+      },
+      "OpenACC runtime error: acc_set_device_type: there is no acc_device_nvidia device");
+}
+
+} // namespace

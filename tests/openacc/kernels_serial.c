@@ -1,0 +1,87 @@
+/* kernels and serial constructs: a kernels region with several loops (loop independent, loop
+   seq, a reduction), kernels loop with an if clause (false: runs on the host), serial with a
+   sequential recurrence, serial loop, parallel with num_gangs/num_workers/vector_length and
+   inner loop gang/worker/vector, default(none) and default(present), and the async/wait
+   clauses on kernels and serial constructs. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#define N 1000
+
+int main(void) {
+  int n = N;
+  long *a = malloc(n * sizeof *a), *b = malloc(n * sizeof *b);
+  long fib[40];
+  long total = 0, odd = 0;
+
+#pragma acc kernels copyout(a[0:n], b[0:n])
+  {
+#pragma acc loop independent
+    for (int i = 0; i < n; i++)
+      a[i] = i * 2L;
+#pragma acc loop independent
+    for (int i = 0; i < n; i++)
+      b[i] = a[i] + 1;
+#pragma acc loop reduction(+:total)
+    for (int i = 0; i < n; i++)
+      total += b[i];
+  }
+
+  /* A prefix sum: sequential by nature, in a serial construct. */
+#pragma acc serial copy(a[0:n])
+  {
+    for (int i = 1; i < n; i++)
+      a[i] += a[i - 1];
+  }
+
+#pragma acc serial copyout(fib) async(1)
+  {
+    fib[0] = 0;
+    fib[1] = 1;
+#pragma acc loop seq
+    for (int i = 2; i < 40; i++)
+      fib[i] = fib[i - 1] + fib[i - 2];
+  }
+
+#pragma acc serial loop copy(b[0:n]) reduction(+:odd) wait(1)
+  for (int i = 0; i < n; i++) {
+    b[i] = b[i] * 3;
+    odd += b[i] % 2;
+  }
+
+  int use_device = n > 5000; /* false: the host runs it */
+#pragma acc kernels loop copy(b[0:n]) if(use_device)
+  for (int i = 0; i < n; i++)
+    b[i] -= 1;
+
+#pragma acc data copy(a[0:n], b[0:n])
+  {
+#pragma acc parallel num_gangs(8) num_workers(2) vector_length(32) default(present)
+    {
+#pragma acc loop gang
+      for (int blk = 0; blk < n / 100; blk++) {
+#pragma acc loop worker vector
+        for (int k = 0; k < 100; k++)
+          b[blk * 100 + k] += blk;
+      }
+    }
+#pragma acc kernels default(none) present(a[0:n]) async(2)
+    {
+#pragma acc loop
+      for (int i = 0; i < n; i++)
+        a[i] = a[i] % 1000003;
+    }
+#pragma acc wait(2)
+  }
+
+  long sa = 0, sb = 0;
+  for (int i = 0; i < n; i++) {
+    sa += a[i];
+    sb += b[i];
+  }
+  printf("kernels_serial: total=%ld a[n-1]=%ld fib[39]=%ld odd=%ld sa=%ld sb=%ld\n", total,
+         a[n - 1], fib[39], odd, sa, sb);
+  free(a);
+  free(b);
+  return 0;
+}

@@ -1,0 +1,37 @@
+#!/bin/bash
+# The OpenACC program corpus (tests/openacc/*.c, docs/translate.md "Tests"). Each program is built
+# twice: by plain cc, which ignores the pragmas and has no _OPENACC (the reference; programs that
+# call the runtime API use acc_host_fallback.h then), and by jaccc; the jaccc build must print the
+# same output on 1, 2 and 3 host devices.
+#   run.sh JACCC DIR [FLAGS for the jaccc builds, e.g. -fsanitize=address]
+set -u
+jaccc=$(realpath "$1")
+dir=$2
+flags=("${@:3}")
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/jacc-openacc.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+failed=0
+
+for src in "$dir"/*.c; do
+  name=$(basename "$src" .c)
+  if ! "${CC:-cc}" -O1 -Wno-unknown-pragmas -o "$tmp/$name.ref" "$src" -lm; then
+    echo "FAIL $name: the reference build failed"; failed=1; continue
+  fi
+  if ! bash "$jaccc" -O1 -Wall -Wextra -Werror "${flags[@]}" -o "$tmp/$name.jacc" "$src" -lm; then
+    echo "FAIL $name: the jaccc build failed"; failed=1; continue
+  fi
+  ref=$("$tmp/$name.ref")
+  for devices in host:1 host:2 host:3; do
+    out=$(JACC_DEVICES=$devices "$tmp/$name.jacc" 2>&1)
+    rc=$?
+    if ((rc != 0)) || [[ $out != "$ref" ]]; then
+      echo "FAIL $name with JACC_DEVICES=$devices (exit $rc)"
+      echo "  expected: $ref"
+      echo "  got:      $out"
+      failed=1
+    else
+      echo "ok   $name with JACC_DEVICES=$devices: $out"
+    fi
+  done
+done
+exit $failed

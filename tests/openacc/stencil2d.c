@@ -1,0 +1,59 @@
+/* 2-D heat equation on a global C array (implicit present inside a data region): a data region
+   with copy of a whole array and create of a section, kernels loop with collapse(2) and
+   independent, pointer swap between two mapped arrays, update self with an if clause every few
+   steps, and a max reduction for the residual. */
+#include <math.h>
+#include <stdio.h>
+
+#define NX 40
+#define NY 36
+#define STEPS 30
+
+double u[NX][NY];
+double w[NX][NY];
+
+int main(void) {
+  for (int i = 0; i < NX; i++)
+    for (int j = 0; j < NY; j++)
+      u[i][j] = (i == 0) ? 100.0 : (j == NY - 1 ? 50.0 : 0.0);
+  for (int i = 0; i < NX; i++)
+    for (int j = 0; j < NY; j++)
+      w[i][j] = u[i][j];
+  double (*cur)[NY] = u, (*nxt)[NY] = w;
+  double alpha = 0.2, resid = 0.0;
+  int snapshots = 0;
+  double probe = 0.0;
+
+#pragma acc data copy(u) copyin(w[0:NX][0:NY])
+  {
+    for (int s = 0; s < STEPS; s++) {
+#pragma acc kernels loop independent collapse(2) present(cur[0:NX][0:NY], nxt[0:NX][0:NY])
+      for (int i = 1; i < NX - 1; i++)
+        for (int j = 1; j < NY - 1; j++)
+          nxt[i][j] = cur[i][j] + alpha * (cur[i - 1][j] + cur[i + 1][j] + cur[i][j - 1] +
+                                           cur[i][j + 1] - 4.0 * cur[i][j]);
+      resid = 0.0;
+#pragma acc parallel loop collapse(2) reduction(max:resid) present(cur[0:NX][0:NY], nxt[0:NX][0:NY])
+      for (int i = 1; i < NX - 1; i++)
+        for (int j = 1; j < NY - 1; j++)
+          resid = fmax(resid, fabs(nxt[i][j] - cur[i][j]));
+      double (*t)[NY] = cur;
+      cur = nxt;
+      nxt = t;
+#pragma acc update self(cur[NX / 2:1][0:NY]) if(s % 10 == 9)
+      if (s % 10 == 9) {
+        snapshots++;
+        probe += cur[NX / 2][NY / 2];
+      }
+    }
+  }
+  /* STEPS is even: the last result is in u again, copied back at the end of the region; w is
+     the step before (not copied back: copyin). */
+  double sum = 0.0;
+  for (int i = 0; i < NX; i++)
+    for (int j = 0; j < NY; j++)
+      sum += u[i][j];
+  printf("stencil2d: snapshots=%d probe=%.6e resid=%.6e sum=%.6e u[1][1]=%.6e\n", snapshots,
+         probe, resid, sum, u[1][1]);
+  return 0;
+}

@@ -1,0 +1,2 @@
+float table[64];
+#pragma acc declare create(table)

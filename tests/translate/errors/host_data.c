@@ -1,0 +1,4 @@
+void f(float *a, int n) {
+#pragma acc host_data use_device(a)
+  { a[0] = 1; }
+}

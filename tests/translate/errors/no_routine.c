@@ -1,0 +1,5 @@
+static float twice(float x) { return 2 * x; }
+void f(float *a, int n) {
+#pragma acc parallel loop
+  for (int i = 0; i < n; i++) a[i] = twice(a[i]);
+}

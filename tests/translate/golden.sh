@@ -1,0 +1,46 @@
+#!/bin/bash
+# Golden tests of jacc-translate.
+#   golden.sh JACC_TRANSLATE DIR
+# golden/NAME.c must translate to exactly golden/NAME.expected.c; errors/NAME.c must fail (exit 1)
+# with exactly errors/NAME.expected.txt on stderr. Run from each directory so that file names in
+# the output are stable. JACC_UPDATE_GOLDEN=1 rewrites the expected files instead (review the diff).
+set -u
+translate=$(realpath "$1")
+dir=$2
+failed=0
+
+for src in "$dir"/golden/*.c; do
+  case $src in *.expected.c) continue ;; esac
+  name=$(basename "$src" .c)
+  expected="$dir/golden/$name.expected.c"
+  actual=$(cd "$dir/golden" && "$translate" "$name.c" 2>&1)
+  rc=$?
+  if [[ ${JACC_UPDATE_GOLDEN:-0} == 1 ]]; then
+    printf '%s\n' "$actual" > "$expected"
+    continue
+  fi
+  if ((rc != 0)) || ! diff -u "$expected" <(printf '%s\n' "$actual"); then
+    echo "FAIL golden/$name.c (exit $rc)"
+    failed=1
+  else
+    echo "ok   golden/$name.c"
+  fi
+done
+
+for src in "$dir"/errors/*.c; do
+  name=$(basename "$src" .c)
+  expected="$dir/errors/$name.expected.txt"
+  actual=$(cd "$dir/errors" && "$translate" "$name.c" 2>&1 >/dev/null)
+  rc=$?
+  if [[ ${JACC_UPDATE_GOLDEN:-0} == 1 ]]; then
+    printf '%s\n' "$actual" > "$expected"
+    continue
+  fi
+  if ((rc != 1)) || ! diff -u "$expected" <(printf '%s\n' "$actual"); then
+    echo "FAIL errors/$name.c (exit $rc, expected 1)"
+    failed=1
+  else
+    echo "ok   errors/$name.c"
+  fi
+done
+exit $failed

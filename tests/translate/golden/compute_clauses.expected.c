@@ -1,0 +1,60 @@
+#include <jacc/jacc.h>
+#include <stdio.h>
+#include <stdlib.h>
+/* Added by jacc-translate: a failing jacc call ends the program with jacc's message, as a failing
+   OpenACC directive would. */
+static inline void jacc_translated_check(jacc_status status, const char *where) {
+  if (status != JACC_SUCCESS) {
+    fprintf(stderr, "%s: %s\n", where, jacc_last_error());
+    exit(1);
+  }
+}
+static inline void jacc_translated_present(const void *p, size_t bytes, const char *where,
+                                           const char *what) {
+  if (!jacc_is_present(p, bytes)) {
+    fprintf(stderr, "%s: '%s' in clause 'present' is not present on the devices\n", where, what);
+    exit(1);
+  }
+}
+/* Data clauses, if, async and wait on compute constructs; every compute construct kind. */
+void work(int n, int lo, int len, float *a, const float *b, float *d, float s) {
+  { /* #pragma acc parallel loop copy(a[0:n]) copyin(b[lo:len]) if(n > 100) async(2) wait num_gangs(4) */
+    if (n > 100) {
+    jacc_translated_check(jacc_wait(), "compute_clauses.c:3");
+    jacc_translated_check(jacc_copyin(&a[0], n * sizeof a[0]), "compute_clauses.c:3");
+    jacc_translated_check(jacc_copyin((void *)&b[lo], len * sizeof b[0]), "compute_clauses.c:3");
+    jacc_arg jacc_args[] = {{"int lo", &lo}, {"int len", &len}, {"float *a", &a}, {"float s", &s}, {"const float *b", &b}};
+    jacc_translated_check(jacc_kernel_push(
+        "#pragma acc parallel loop num_gangs(4)\n"
+        "  for (int i = lo; i < lo + len; i++)\n"
+        "    a[i] += s * b[i];\n",
+        5, jacc_args, JACC_ASYNC), "compute_clauses.c:3");
+    jacc_translated_check(jacc_delete((void *)&b[lo], len * sizeof b[0]), "compute_clauses.c:3");
+    jacc_translated_check(jacc_copyout(&a[0], n * sizeof a[0]), "compute_clauses.c:3");
+    } else {
+  for (int i = lo; i < lo + len; i++)
+    a[i] += s * b[i];
+    }
+  }
+  { /* #pragma acc kernels create(d[:n]) present(a[0:n]) */
+    jacc_translated_check(jacc_create(&d[0], n * sizeof d[0]), "compute_clauses.c:6");
+    jacc_translated_present(&a[0], n * sizeof a[0], "compute_clauses.c:6", "a[0:n]");
+    jacc_arg jacc_args[] = {{"int n", &n}, {"float *d", &d}, {"float *a", &a}};
+    jacc_translated_check(jacc_kernel_push(
+        "#pragma acc kernels\n"
+        "  {\n"
+        "    #pragma acc loop independent\n"
+        "    for (int i = 0; i < n; i++)\n"
+        "      d[i] = a[i];\n"
+        "  }\n",
+        3, jacc_args, JACC_DEFAULT), "compute_clauses.c:6");
+    jacc_translated_check(jacc_delete(&d[0], n * sizeof d[0]), "compute_clauses.c:6");
+  }
+  { /* #pragma acc serial deviceptr(d) */
+    jacc_arg jacc_args[] = {{"float *d", &d}};
+    jacc_translated_check(jacc_kernel_push(
+        "#pragma acc serial deviceptr(d)\n"
+        "  d[0] = 1.0f;\n",
+        1, jacc_args, JACC_DEFAULT), "compute_clauses.c:12");
+  }
+}

@@ -1,0 +1,36 @@
+#include <jacc/jacc.h>
+#include <stdio.h>
+#include <stdlib.h>
+/* Added by jacc-translate: a failing jacc call ends the program with jacc's message, as a failing
+   OpenACC directive would. */
+static inline void jacc_translated_check(jacc_status status, const char *where) {
+  if (status != JACC_SUCCESS) {
+    fprintf(stderr, "%s: %s\n", where, jacc_last_error());
+    exit(1);
+  }
+}
+static inline void jacc_translated_present(const void *p, size_t bytes, const char *where,
+                                           const char *what) {
+  if (!jacc_is_present(p, bytes)) {
+    fprintf(stderr, "%s: '%s' in clause 'present' is not present on the devices\n", where, what);
+    exit(1);
+  }
+}
+/* Fig. 1 of the JACC paper: a data region around a combined construct. */
+#define N 1024
+
+void square(float *x, const float *y) {
+{ /* #pragma acc data copyout(x[0:1024]) present(y[0:1024]) */
+jacc_translated_check(jacc_create(&x[0], 1024 * sizeof x[0]), "data_region.c:5");
+jacc_translated_present((void *)&y[0], 1024 * sizeof y[0], "data_region.c:5", "y[0:1024]");
+{ /* #pragma acc parallel loop */
+  jacc_arg jacc_args[] = {{"float *x", &x}, {"const float *y", &y}};
+  jacc_translated_check(jacc_kernel_push(
+      "#define N 1024\n"
+      "#pragma acc parallel loop\n"
+      "  for (int i = 0; i < N; i++) x[i] = y[i] * y[i];\n",
+      2, jacc_args, JACC_DEFAULT), "data_region.c:6");
+}
+jacc_translated_check(jacc_copyout(&x[0], 1024 * sizeof x[0]), "data_region.c:5");
+}
+}

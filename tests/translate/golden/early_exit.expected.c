@@ -1,0 +1,58 @@
+#include <jacc/jacc.h>
+#include <stdio.h>
+#include <stdlib.h>
+/* Added by jacc-translate: a failing jacc call ends the program with jacc's message, as a failing
+   OpenACC directive would. */
+static inline void jacc_translated_check(jacc_status status, const char *where) {
+  if (status != JACC_SUCCESS) {
+    fprintf(stderr, "%s: %s\n", where, jacc_last_error());
+    exit(1);
+  }
+}
+static inline void jacc_translated_present(const void *p, size_t bytes, const char *where,
+                                           const char *what) {
+  if (!jacc_is_present(p, bytes)) {
+    fprintf(stderr, "%s: '%s' in clause 'present' is not present on the devices\n", where, what);
+    exit(1);
+  }
+}
+/* Exit calls of data regions run before every jump out of them. */
+int search(int *v, int n, int key) {
+  int found = -1;
+  for (int r = 0; r < 3; r++) {
+{ /* #pragma acc data copy(v[0:n]) */
+jacc_translated_check(jacc_copyin(&v[0], n * sizeof v[0]), "early_exit.c:5");
+    {
+{ /* #pragma acc data create(v[n:1]) if(n > 8) */
+const int jacc_if_7 = (n > 8) != 0;
+if (jacc_if_7) jacc_translated_check(jacc_create(&v[n], 1 * sizeof v[0]), "early_exit.c:7");
+      for (int i = 0; i < n; i++) {
+        if (v[i] == key)
+          { if (jacc_if_7) jacc_translated_check(jacc_delete(&v[n], 1 * sizeof v[0]), "early_exit.c:7"); jacc_translated_check(jacc_copyout(&v[0], n * sizeof v[0]), "early_exit.c:5"); return i; }
+        if (v[i] < 0)
+          break;
+        if (v[i] == 0)
+          continue;
+        switch (v[i]) {
+        case 7:
+          break;
+        default:
+          { if (jacc_if_7) jacc_translated_check(jacc_delete(&v[n], 1 * sizeof v[0]), "early_exit.c:7"); jacc_translated_check(jacc_copyout(&v[0], n * sizeof v[0]), "early_exit.c:5"); goto out; }
+        }
+      }
+if (jacc_if_7) jacc_translated_check(jacc_delete(&v[n], 1 * sizeof v[0]), "early_exit.c:7");
+}
+      if (r == 1)
+        { jacc_translated_check(jacc_copyout(&v[0], n * sizeof v[0]), "early_exit.c:5"); break; }
+      if (r == 2)
+        { jacc_translated_check(jacc_copyout(&v[0], n * sizeof v[0]), "early_exit.c:5"); continue; }
+      for (int k = 0; k < n; k++)
+        if (v[k] == key)
+          break;
+    }
+jacc_translated_check(jacc_copyout(&v[0], n * sizeof v[0]), "early_exit.c:5");
+}
+  }
+out:
+  return found;
+}

@@ -1,0 +1,46 @@
+#include <jacc/jacc.h>
+#include <stdio.h>
+#include <stdlib.h>
+/* Added by jacc-translate: a failing jacc call ends the program with jacc's message, as a failing
+   OpenACC directive would. */
+static inline void jacc_translated_check(jacc_status status, const char *where) {
+  if (status != JACC_SUCCESS) {
+    fprintf(stderr, "%s: %s\n", where, jacc_last_error());
+    exit(1);
+  }
+}
+static inline void jacc_translated_present(const void *p, size_t bytes, const char *where,
+                                           const char *what) {
+  if (!jacc_is_present(p, bytes)) {
+    fprintf(stderr, "%s: '%s' in clause 'present' is not present on the devices\n", where, what);
+    exit(1);
+  }
+}
+/* Routines (and the routines they call) are carried into kernels; atomic and cache pass through. */
+/* #pragma acc routine seq */
+__attribute__((unused))
+static inline int sq(int x) { return x * x; }
+
+/* #pragma acc routine seq */
+int sum_sq(int a, int b) { return sq(a) + sq(b); }
+
+void histogram(const int *v, int n, int *bins, int nbins) {
+{ /* #pragma acc parallel loop present(v[0:n], bins[0:nbins]) */
+  jacc_translated_present((void *)&v[0], n * sizeof v[0], "routine_atomic.c:9", "v[0:n]");
+  jacc_translated_present(&bins[0], nbins * sizeof bins[0], "routine_atomic.c:9", "bins[0:nbins]");
+  jacc_arg jacc_args[] = {{"int n", &n}, {"const int *v", &v}, {"int nbins", &nbins}, {"int *bins", &bins}};
+  jacc_translated_check(jacc_kernel_push(
+      "#pragma acc routine seq\n"
+      "static inline int sq(int x) { return x * x; }\n"
+      "#pragma acc routine seq\n"
+      "static int sum_sq(int a, int b) { return sq(a) + sq(b); }\n"
+      "#pragma acc parallel loop\n"
+      "  for (int i = 0; i < n; i++) {\n"
+      "#pragma acc cache(v[i:1])\n"
+      "    int b = sum_sq(v[i], i) % nbins;\n"
+      "#pragma acc atomic update\n"
+      "    bins[b]++;\n"
+      "  }\n",
+      4, jacc_args, JACC_DEFAULT), "routine_atomic.c:9");
+}
+}

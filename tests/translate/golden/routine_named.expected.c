@@ -1,0 +1,39 @@
+#include <jacc/jacc.h>
+#include <stdio.h>
+#include <stdlib.h>
+/* Added by jacc-translate: a failing jacc call ends the program with jacc's message, as a failing
+   OpenACC directive would. */
+static inline void jacc_translated_check(jacc_status status, const char *where) {
+  if (status != JACC_SUCCESS) {
+    fprintf(stderr, "%s: %s\n", where, jacc_last_error());
+    exit(1);
+  }
+}
+static inline void jacc_translated_present(const void *p, size_t bytes, const char *where,
+                                           const char *what) {
+  if (!jacc_is_present(p, bytes)) {
+    fprintf(stderr, "%s: '%s' in clause 'present' is not present on the devices\n", where, what);
+    exit(1);
+  }
+}
+/* routine(name) after a prototype: the static definition only kernels call gets
+   __attribute__((unused)) (else -Werror=unused-function fails the host build). */
+static int clamp3(long a);
+/* #pragma acc routine(clamp3) seq */
+
+__attribute__((unused)) static int clamp3(long a) { return a < 0 ? 0 : a > 2 ? 2 : (int)a; }
+
+void buckets(const long *v, int *out, int n) {
+{ /* #pragma acc parallel loop present(v[0:n], out[0:n]) */
+  jacc_translated_present((void *)&v[0], n * sizeof v[0], "routine_named.c:9", "v[0:n]");
+  jacc_translated_present(&out[0], n * sizeof out[0], "routine_named.c:9", "out[0:n]");
+  jacc_arg jacc_args[] = {{"int n", &n}, {"int *out", &out}, {"const long *v", &v}};
+  jacc_translated_check(jacc_kernel_push(
+      "#pragma acc routine seq\n"
+      "static int clamp3(long a) { return a < 0 ? 0 : a > 2 ? 2 : (int)a; }\n"
+      "#pragma acc parallel loop\n"
+      "  for (int i = 0; i < n; i++)\n"
+      "    out[i] = clamp3(v[i] / 100);\n",
+      3, jacc_args, JACC_DEFAULT), "routine_named.c:9");
+}
+}

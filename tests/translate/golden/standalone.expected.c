@@ -1,0 +1,39 @@
+#include <jacc/jacc.h>
+#include <stdio.h>
+#include <stdlib.h>
+/* Added by jacc-translate: a failing jacc call ends the program with jacc's message, as a failing
+   OpenACC directive would. */
+static inline void jacc_translated_check(jacc_status status, const char *where) {
+  if (status != JACC_SUCCESS) {
+    fprintf(stderr, "%s: %s\n", where, jacc_last_error());
+    exit(1);
+  }
+}
+static inline void jacc_translated_present(const void *p, size_t bytes, const char *where,
+                                           const char *what) {
+  if (!jacc_is_present(p, bytes)) {
+    fprintf(stderr, "%s: '%s' in clause 'present' is not present on the devices\n", where, what);
+    exit(1);
+  }
+}
+/* enter data, exit data (finalize), update (self, host, device, if, if_present) and wait. */
+void sync(double *x, int n, int flag) {
+/* #pragma acc enter data copyin(x[0:n]) create(x[n:n]) async(1) */
+jacc_translated_check(jacc_copyin(&x[0], n * sizeof x[0]), "standalone.c:3");
+jacc_translated_check(jacc_create(&x[n], n * sizeof x[0]), "standalone.c:3");
+/* #pragma acc update device(x[0:n]) if(flag) */
+if (flag) {
+  jacc_translated_check(jacc_update_device(&x[0], n * sizeof x[0]), "standalone.c:4");
+}
+/* #pragma acc update self(x[1:n-2]) host(x[n:1]) if_present wait(1) */
+jacc_translated_check(jacc_wait(), "standalone.c:5");
+if (jacc_is_present(&x[1], (n-2) * sizeof x[0])) jacc_translated_check(jacc_update_self(&x[1], (n-2) * sizeof x[0]), "standalone.c:5");
+if (jacc_is_present(&x[n], 1 * sizeof x[0])) jacc_translated_check(jacc_update_self(&x[n], 1 * sizeof x[0]), "standalone.c:5");
+/* #pragma acc wait */
+jacc_translated_check(jacc_wait(), "standalone.c:6");
+/* #pragma acc wait(1) async(2) */
+jacc_translated_check(jacc_wait(), "standalone.c:7");
+/* #pragma acc exit data copyout(x[0:n]) delete(x[n:n]) finalize */
+while (jacc_is_present(&x[0], n * sizeof x[0])) jacc_translated_check(jacc_copyout(&x[0], n * sizeof x[0]), "standalone.c:8");
+while (jacc_is_present(&x[n], n * sizeof x[0])) jacc_translated_check(jacc_delete(&x[n], n * sizeof x[0]), "standalone.c:8");
+}

@@ -1,0 +1,62 @@
+// jacc-translate: translate an OpenACC C file into C calling jacc.
+//   jacc-translate in.c [-o out.c] [-- cc preprocessor options: -I -D -U -isystem -include]
+// Diagnostics go to stderr as "file:line:column: error: ..."; exit status 1 on any error.
+#include "Translate.h"
+
+#include <llvm/Support/FileSystem.h>
+#include <llvm/Support/MemoryBuffer.h>
+#include <llvm/Support/raw_ostream.h>
+
+#include <cstring>
+#include <string>
+#include <vector>
+
+static int usage() {
+  llvm::errs() << "usage: jacc-translate in.c [-o out.c] [-- -Idir -DNAME=value ...]\n";
+  return 1;
+}
+
+int main(int argc, char **argv) {
+  std::string Input, Output;
+  std::vector<std::string> Extra;
+  for (int I = 1; I < argc; ++I) {
+    llvm::StringRef A = argv[I];
+    if (A == "--") {
+      Extra.assign(argv + I + 1, argv + argc);
+      break;
+    }
+    if (A == "-o" && I + 1 < argc)
+      Output = argv[++I];
+    else if (A == "-h" || A == "--help")
+      return usage(), 0;
+    else if (Input.empty() && !A.startswith("-"))
+      Input = A.str();
+    else
+      return usage();
+  }
+  if (Input.empty())
+    return usage();
+  auto Buf = llvm::MemoryBuffer::getFile(Input, /*IsText=*/true);
+  if (!Buf) {
+    llvm::errs() << "jacc-translate: cannot read " << Input << ": " << Buf.getError().message()
+                 << "\n";
+    return 1;
+  }
+  auto Out = jacc::analysis::translateOpenACC((*Buf)->getBuffer(), Input, Extra);
+  if (!Out) {
+    llvm::errs() << llvm::toString(Out.takeError()) << "\n";
+    return 1;
+  }
+  if (Output.empty() || Output == "-") {
+    llvm::outs() << *Out;
+    return 0;
+  }
+  std::error_code EC;
+  llvm::raw_fd_ostream OS(Output, EC, llvm::sys::fs::OF_Text);
+  if (EC) {
+    llvm::errs() << "jacc-translate: cannot write " << Output << ": " << EC.message() << "\n";
+    return 1;
+  }
+  OS << *Out;
+  return 0;
+}
