@@ -852,6 +852,27 @@ void Translator::translateCompute(Region &R) {
     Kept += " " + C.Name + (C.HasArgument ? "(" + C.Argument + ")" : "");
   }
 
+  // deviceptr on an enclosing data construct applies to the compute constructs inside it: the
+  // same variable (found from the data construct's pragma), unless a clause here names it.
+  std::string Inherited;
+  for (const Region &Data : Datas) {
+    if (!(Data.P->Hash < P.Hash && P.Hash < Data.End))
+      continue;
+    for (const Clause &C : Data.D.Clauses) {
+      if (C.Kind != ClauseKind::Deviceptr)
+        continue;
+      for (const std::string &V : C.Vars) {
+        VarDecl *Outer = lookupVar(V, Data.P->Hash);
+        if (Explicit.count(V) || !llvm::is_contained(N.Vars, Outer))
+          continue;
+        Explicit.insert(V);
+        Inherited += (Inherited.empty() ? "" : ", ") + V;
+      }
+    }
+  }
+  if (!Inherited.empty())
+    Kept += " deviceptr(" + Inherited + ")";
+
   // In a kernels construct a scalar is copied back (OpenACC's implicit copy); jacc passes scalars
   // by value, so only a reduction brings a value back: anything else would be silently lost.
   if (D.Kind == DirectiveKind::Kernels || D.Kind == DirectiveKind::KernelsLoop) {
@@ -967,11 +988,15 @@ void Translator::translateData(Region &R) {
     case ClauseKind::NoCreate:
       break;
     case ClauseKind::Deviceptr:
-      // jacc has no device pointers of the host's to name (no acc_malloc), and a pointer listed
-      // here would still be looked up in the present table by the kernels inside.
-      error(P, C, "clause 'deviceptr' of '#pragma acc data' is not supported by jacc-translate: "
-                  "put it on the compute constructs");
-      Ok = false;
+      // No call: the compute constructs inside pass these pointers untranslated (translateCompute).
+      for (const std::string &V : C.Vars) {
+        VarDecl *Var = lookupVar(V, P.Hash);
+        if (!Var || !Var->getType().getCanonicalType()->isPointerType()) {
+          error(P, C, "'" + V + "' in clause 'deviceptr' must be a pointer variable (memory "
+                      "from acc_malloc or acc_deviceptr)");
+          Ok = false;
+        }
+      }
       break;
     case ClauseKind::If:
       Guard = "jacc_if_" + std::to_string(P.Line);

@@ -1,7 +1,8 @@
 /* present, no_create and deviceptr: a library-style function whose arrays must be present
    (present clause), no_create on mapped and on unmapped arrays (the kernel does not touch the
    unmapped one), deviceptr with acc_malloc'd memory filled by acc_memcpy_to_device and read back
-   by acc_memcpy_from_device, and the cache directive in a loop body. */
+   by acc_memcpy_from_device (on compute constructs and inherited from a data construct), and the
+   cache directive in a loop body. */
 #include <stdio.h>
 #include <stdlib.h>
 #ifdef _OPENACC
@@ -59,6 +60,16 @@ int main(void) {
 #pragma acc parallel loop deviceptr(dev, dres)
   for (int i = 0; i < n; i++)
     dres[i] = dev[i] * 2.0 + 1.0;
+  /* deviceptr on a data construct: the compute constructs inside inherit it. */
+#pragma acc data deviceptr(dev, dres)
+  {
+#pragma acc parallel loop
+    for (int i = 0; i < n; i++)
+      dev[i] = dres[i] - 1.0;
+#pragma acc parallel loop
+    for (int i = 0; i < n; i++)
+      dres[i] = dev[i] * 3.0;
+  }
   double *back = malloc(bytes);
   acc_memcpy_from_device(back, dres, bytes);
   acc_free(dev);

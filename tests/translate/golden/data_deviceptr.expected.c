@@ -1,0 +1,57 @@
+#include <jacc/jacc.h>
+#include <stdio.h>
+#include <stdlib.h>
+/* Added by jacc-translate: a failing jacc call ends the program with jacc's message, as a failing
+   OpenACC directive would. */
+static inline void jacc_translated_check(jacc_status status, const char *where) {
+  if (status != JACC_SUCCESS) {
+    fprintf(stderr, "%s: %s\n", where, jacc_last_error());
+    exit(1);
+  }
+}
+static inline void jacc_translated_present(const void *p, size_t bytes, const char *where,
+                                           const char *what) {
+  if (!jacc_is_present(p, bytes)) {
+    fprintf(stderr, "%s: '%s' in clause 'present' is not present on the devices\n", where, what);
+    exit(1);
+  }
+}
+/* deviceptr on a data construct: every compute construct inside passes the pointer untranslated;
+   a clause of the construct's own wins, and a shadowing local is not the data clause's variable. */
+void f(float *d, float *e, int n) {
+  { /* #pragma acc data deviceptr(d) copy(e[0:n]) */
+  jacc_translated_check(jacc_copyin(&e[0], n * sizeof e[0]), "data_deviceptr.c:4");
+  {
+    { /* #pragma acc parallel loop */
+      jacc_arg jacc_args[] = {{"int n", &n}, {"float *d", &d}, {"float *e", &e}};
+      jacc_translated_check(jacc_kernel_push(
+          "#pragma acc parallel loop deviceptr(d)\n"
+          "    for (int i = 0; i < n; i++)\n"
+          "      d[i] = e[i];\n",
+          3, jacc_args, JACC_DEFAULT), "data_deviceptr.c:6");
+    }
+    { /* #pragma acc parallel loop present(e[0:n]) deviceptr(d) */
+      jacc_translated_present(&e[0], n * sizeof e[0], "data_deviceptr.c:9", "e[0:n]");
+      jacc_arg jacc_args[] = {{"int n", &n}, {"float *e", &e}, {"float *d", &d}};
+      jacc_translated_check(jacc_kernel_push(
+          "#pragma acc parallel loop deviceptr(d)\n"
+          "    for (int i = 0; i < n; i++)\n"
+          "      e[i] += d[i];\n",
+          3, jacc_args, JACC_DEFAULT), "data_deviceptr.c:9");
+    }
+    {
+      float *d = e;
+      { /* #pragma acc parallel loop present(d[0:n]) */
+        jacc_translated_present(&d[0], n * sizeof d[0], "data_deviceptr.c:14", "d[0:n]");
+        jacc_arg jacc_args[] = {{"int n", &n}, {"float *d", &d}};
+        jacc_translated_check(jacc_kernel_push(
+            "#pragma acc parallel loop\n"
+            "      for (int i = 0; i < n; i++)\n"
+            "        d[i] *= 2;\n",
+            2, jacc_args, JACC_DEFAULT), "data_deviceptr.c:14");
+      }
+    }
+  }
+  jacc_translated_check(jacc_copyout(&e[0], n * sizeof e[0]), "data_deviceptr.c:4");
+  }
+}
