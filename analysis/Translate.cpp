@@ -873,6 +873,38 @@ void Translator::translateCompute(Region &R) {
   if (!Inherited.empty())
     Kept += " deviceptr(" + Inherited + ")";
 
+  // private / firstprivate of an array from outside: it reaches the kernel as a pointer, which
+  // the kernel cannot privatise (analysis/Frontend.cpp); say so now rather than at the push.
+  for (const Pragma &Q : Pragmas) {
+    if (Q.Hash < P.Hash || Q.Hash >= R.End)
+      continue;
+    auto QD = parseDirective(Q.Text, Q.Line);
+    if (!QD) {
+      llvm::consumeError(QD.takeError()); // reported with the directives
+      continue;
+    }
+    for (const Clause &C : QD->Clauses) {
+      if (C.Kind != ClauseKind::Private && C.Kind != ClauseKind::Firstprivate)
+        continue;
+      for (const std::string &V : C.Vars) {
+        VarDecl *Var = lookupVar(V, Q.Hash);
+        if (!Var || !llvm::is_contained(N.Vars, Var))
+          continue;
+        QualType T = Var->getType().getCanonicalType();
+        if (!T->isArrayType() && !T->isPointerType())
+          continue;
+        error(Q, C, "'" + V + "' in clause '" + C.Name + "' is " +
+                        (T->isArrayType() ? "an array declared outside the construct: jacc "
+                                            "cannot privatise it; declare the private array "
+                                            "inside the loop body"
+                                          : "a pointer declared outside the construct: jacc "
+                                            "cannot privatise it; use a pointer variable "
+                                            "declared inside the loop body"));
+        Ok = false;
+      }
+    }
+  }
+
   // In a kernels construct a scalar is copied back (OpenACC's implicit copy); jacc passes scalars
   // by value, so only a reduction brings a value back: anything else would be silently lost.
   if (D.Kind == DirectiveKind::Kernels || D.Kind == DirectiveKind::KernelsLoop) {
