@@ -304,6 +304,18 @@ private:
   std::map<const FunctionDecl *, const Pragma *> RoutineOf; ///< canonical decl -> its pragma
   std::map<const FunctionDecl *, Directive> RoutineDir;
   std::vector<Region> Computes, Datas;
+  /// Pragmas[K]'s directive, parsed once by run() (empty where it did not parse: run() stops
+  /// before translating anything then).
+  std::vector<std::optional<Directive>> Dirs;
+  /// The directives from P up to End (a construct's own and those inside its statement).
+  std::vector<std::pair<const Pragma *, const Directive *>> directivesIn(const Pragma &P,
+                                                                         unsigned End) const {
+    std::vector<std::pair<const Pragma *, const Directive *>> In;
+    for (size_t K = 0; K < Pragmas.size(); ++K)
+      if (Pragmas[K].Hash >= P.Hash && Pragmas[K].Hash < End && Dirs[K])
+        In.push_back({&Pragmas[K], &*Dirs[K]});
+    return In;
+  }
 };
 
 unsigned Translator::endOf(Stmt *S) {
@@ -875,25 +887,18 @@ void Translator::translateCompute(Region &R) {
 
   // private / firstprivate of an array from outside: it reaches the kernel as a pointer, which
   // the kernel cannot privatise (analysis/Frontend.cpp); say so now rather than at the push.
-  for (const Pragma &Q : Pragmas) {
-    if (Q.Hash < P.Hash || Q.Hash >= R.End)
-      continue;
-    auto QD = parseDirective(Q.Text, Q.Line);
-    if (!QD) {
-      llvm::consumeError(QD.takeError()); // reported with the directives
-      continue;
-    }
+  for (auto [Q, QD] : directivesIn(P, R.End)) {
     for (const Clause &C : QD->Clauses) {
       if (C.Kind != ClauseKind::Private && C.Kind != ClauseKind::Firstprivate)
         continue;
       for (const std::string &V : C.Vars) {
-        VarDecl *Var = lookupVar(V, Q.Hash);
+        VarDecl *Var = lookupVar(V, Q->Hash);
         if (!Var || !llvm::is_contained(N.Vars, Var))
           continue;
         QualType T = Var->getType().getCanonicalType();
         if (!T->isArrayType() && !T->isPointerType())
           continue;
-        error(Q, C, "'" + V + "' in clause '" + C.Name + "' is " +
+        error(*Q, C, "'" + V + "' in clause '" + C.Name + "' is " +
                         (T->isArrayType() ? "an array declared outside the construct: jacc "
                                             "cannot privatise it; declare the private array "
                                             "inside the loop body"
@@ -909,18 +914,10 @@ void Translator::translateCompute(Region &R) {
   // by value, so only a reduction brings a value back: anything else would be silently lost.
   if (D.Kind == DirectiveKind::Kernels || D.Kind == DirectiveKind::KernelsLoop) {
     std::set<std::string> Reduced;
-    for (const Pragma &Q : Pragmas) {
-      if (Q.Hash < P.Hash || Q.Hash >= R.End)
-        continue;
-      auto QD = parseDirective(Q.Text, Q.Line);
-      if (!QD) {
-        llvm::consumeError(QD.takeError()); // reported with the directives
-        continue;
-      }
+    for (auto [Q, QD] : directivesIn(P, R.End))
       for (const Clause &C : QD->Clauses)
         if (C.Kind == ClauseKind::Reduction)
           Reduced.insert(C.Vars.begin(), C.Vars.end());
-    }
     for (VarDecl *V : N.Vars)
       if (auto It = N.Assigned.find(V); It != N.Assigned.end() &&
                                         !V->getType()->isArrayType() &&
@@ -1196,7 +1193,7 @@ std::string Translator::run() {
       error(P, P.Problem);
   if (!Errors.empty())
     return "";
-  std::vector<std::optional<Directive>> Dirs;
+  Dirs.clear();
   for (const Pragma &P : Pragmas) {
     auto D = parseDirective(P.Text, P.Line);
     if (!D) {
