@@ -14,6 +14,7 @@
 #include <llvm/ADT/SmallVector.h>
 #include <llvm/Support/Format.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
@@ -355,6 +356,10 @@ llvm::Error Runtime::push(const char *Source, int NArgs, const jacc_arg *Args, u
   llvm::SmallVector<Mapping *, 16> ArgMapping(Info.Args.size(), nullptr);
   llvm::SmallVector<void *, 16> ArgHost(Info.Args.size(), nullptr);
   std::unique_lock<std::mutex> TL(Table.mutex());
+  // deviceptr memory is one device's: the device every such argument lives on, and the mappings
+  // whose copy there they point into (written through them, stale elsewhere afterwards).
+  std::optional<unsigned> Owner;
+  const ArgInfo *OwnerArg = nullptr;
   for (const ArgInfo &A : Info.Args) {
     const void *Value = Args[A.Position].value;
     switch (A.ArgKind) {
@@ -375,6 +380,24 @@ llvm::Error Runtime::push(const char *Source, int NArgs, const jacc_arg *Args, u
       if (!Host || A.Deviceptr) {
         for (unsigned D = 0; D < N; ++D)
           std::memcpy(&Cells[D][2 * A.Param], &Host, sizeof Host);
+        if (!Host || N == 1)
+          break;
+        Mapping *In = nullptr;
+        // Memory jacc does not know (the program's own) is reachable from the host devices:
+        // device 0 runs the kernel then.
+        unsigned Dev = deviceOwning(Host, &In).value_or(0);
+        if (Owner && *Owner != Dev)
+          return makeError(ErrorCode::InvalidArgument,
+                           "jacc_kernel_push: deviceptr arguments '" + OwnerArg->Name +
+                               "' and '" + A.Name + "' are memory of devices " +
+                               llvm::Twine(*Owner) + " and " + llvm::Twine(Dev) +
+                               ": a kernel given device memory runs on that device alone; pass "
+                               "memory of one device (acc_malloc / acc_deviceptr after one "
+                               "acc_set_device_num)");
+        Owner = Dev;
+        OwnerArg = &A;
+        if (In)
+          Used.push_back(In);
         break;
       }
       PresentTable::Lookup F = Table.lookup(Host, 1);
@@ -481,6 +504,16 @@ llvm::Error Runtime::push(const char *Source, int NArgs, const jacc_arg *Args, u
     }
   };
 
+  if (Owner) {
+    debugLog("launch", "deviceptr '" + OwnerArg->Name + "' is memory of device " +
+                           llvm::Twine(*Owner) + ": the kernel runs there alone");
+    std::function<void(const KernelLaunch &)> OnFinished;
+    if (!Info.Reductions.empty())
+      OnFinished = [Combine](const KernelLaunch &Done) { Combine({&Done}); };
+    return launchOnOwner(K, *Owner, std::move(Cells[*Owner]), Aggregates, Used,
+                         std::move(OnFinished));
+  }
+
   llvm::SmallVector<std::shared_ptr<KernelLaunch>, 4> Launches;
   for (unsigned D = 0; D < N; ++D) {
     if (Devices[D]->kind() == DeviceKind::Cuda) {
@@ -555,6 +588,43 @@ llvm::Error Runtime::push(const char *Source, int NArgs, const jacc_arg *Args, u
   return llvm::Error::success();
 }
 
+llvm::Error Runtime::launchOnOwner(std::shared_ptr<const jit::CompiledKernel> K, unsigned O,
+                                   ArgCells Cells,
+                                   std::shared_ptr<std::vector<std::vector<char>>> Aggregates,
+                                   llvm::ArrayRef<Mapping *> Written,
+                                   std::function<void(const KernelLaunch &)> OnFinished) {
+  std::shared_ptr<KernelLaunch> Launch;
+  if (Devices[O]->kind() == DeviceKind::Cuda)
+    Launch = std::make_shared<CudaKernelLaunch>(K, std::move(Cells), Aggregates);
+  else
+    Launch = std::make_shared<HostKernelLaunch>(K, std::move(Cells), Aggregates,
+                                                Devices[O]->computeUnits());
+  Launch->OnFinished = std::move(OnFinished);
+  stats().DuplicateLaunches.fetch_add(1, std::memory_order_relaxed);
+  // Synchronous even when asynchronous was asked: the copies below need the kernel's results.
+  auto Ticket = Devices[O]->launch(Launch, /*Async=*/true);
+  if (!Ticket)
+    return Ticket.takeError();
+  for (Mapping *M : Written)
+    M->LastUse[O] = std::max(M->LastUse[O], *Ticket);
+  if (auto E = Devices[O]->waitFor(*Ticket))
+    return E;
+  // Every copy was equal before the kernel: device O's is the new value of each.
+  llvm::SmallVector<Mapping *, 8> Copies(Written.begin(), Written.end());
+  llvm::sort(Copies);
+  Copies.erase(std::unique(Copies.begin(), Copies.end()), Copies.end());
+  for (Mapping *M : Copies) {
+    if (auto E = waitForUses(*M))
+      return E;
+    for (unsigned D = 0; D < Devices.size(); ++D)
+      if (D != O)
+        if (auto E = Devices[O]->copyToPeer(*Devices[D], M->DevicePtrs[D], M->DevicePtrs[O],
+                                            M->bytes()))
+          return E;
+  }
+  return llvm::Error::success();
+}
+
 // --- The OpenACC runtime API (src/OpenACC.cpp is the C layer over these) ---
 
 /// E with "Api: " in front of its message (errors of the device layer name the device only).
@@ -596,6 +666,27 @@ bool Runtime::knownDeviceRange(const void *P, size_t Bytes, unsigned Device) {
       return true;
   }
   return false;
+}
+
+std::optional<unsigned> Runtime::deviceOwning(const void *P, Mapping **Owner) {
+  uintptr_t A = reinterpret_cast<uintptr_t>(P);
+  *Owner = nullptr;
+  // Mappings first: an acc_map_data mapping's copy on its device is an acc_malloc block too.
+  for (Mapping *M : Table.all())
+    for (unsigned D = 0; D < Devices.size(); ++D) {
+      uintptr_t B = reinterpret_cast<uintptr_t>(M->DevicePtrs[D]);
+      if (A >= B && A < B + M->bytes()) {
+        *Owner = M;
+        return D;
+      }
+    }
+  auto It = UserAllocations.upper_bound(A);
+  if (It != UserAllocations.begin()) {
+    --It;
+    if (A < It->first + It->second.Bytes)
+      return It->second.Device;
+  }
+  return std::nullopt;
 }
 
 llvm::Error Runtime::releaseUserMemoryLocked() {

@@ -6,12 +6,15 @@
 #include "Adaptive.h"
 #include "Device.h"
 #include "KernelCache.h"
+#include "KernelLaunch.h"
 #include "PresentTable.h"
 
 #include "jacc/jacc.h"
 
+#include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <shared_mutex>
 #include <string>
 #include <vector>
@@ -101,6 +104,16 @@ private:
   /// OpenACC: whether [P, P+Bytes) lies inside one block of Device's memory that jacc knows (an
   /// allocateUser() block or a mapping's copy); caller holds the table lock.
   bool knownDeviceRange(const void *P, size_t Bytes, unsigned Device);
+  /// The device whose memory P is in: an allocateUser() block's, or a mapping's copy (then
+  /// *Owner is that mapping); none for any other address. Caller holds the table lock.
+  std::optional<unsigned> deviceOwning(const void *P, Mapping **Owner);
+  /// Run K on device O alone (a kernel given deviceptr memory, which only O can see), then copy
+  /// the mappings it may have written from O to the other devices. Caller holds the table lock.
+  llvm::Error launchOnOwner(std::shared_ptr<const jit::CompiledKernel> K, unsigned O,
+                            ArgCells Cells,
+                            std::shared_ptr<std::vector<std::vector<char>>> Aggregates,
+                            llvm::ArrayRef<Mapping *> Written,
+                            std::function<void(const KernelLaunch &)> OnFinished);
   /// finalize(): free the allocateUser() blocks and keep the program's acc_map_data memory out of
   /// the mappings' release (caller holds the table lock).
   llvm::Error releaseUserMemoryLocked();

@@ -413,6 +413,66 @@ TEST_P(OpenACCTest, MallocFreeAndDeviceCopies) {
   }
 }
 
+// deviceptr memory is one device's: the kernel runs there alone (an in-place update applied
+// once, not once per device), and the mapped arrays it wrote reach every device's copy.
+TEST_P(OpenACCTest, KernelsOnDeviceptrMemoryRunOnItsDeviceOnce) {
+  int N = 1000;
+  size_t Bytes = N * sizeof(int);
+  const char *Src = "#pragma acc parallel loop deviceptr(a)\n"
+                    "for (int i = 0; i < n; i++) { a[i] += 1; x[i] = 2 * a[i]; }\n";
+  std::vector<int> xv(N, 0), Out(N);
+  int *x = xv.data();
+  acc_copyin(x, Bytes);
+  for (int D = 0; D < n(); D++) {
+    acc_set_device_num(D, acc_device_host);
+    int *A = static_cast<int *>(acc_malloc(Bytes));
+    ASSERT_NE(A, nullptr);
+    std::vector<int> Init = iota(N, 10 * D);
+    acc_memcpy_to_device(A, Init.data(), Bytes);
+    jacc_arg args[] = {{"int n", &N}, {"int *a", &A}, {"int *x", &x}};
+    ASSERT_JACC(jacc_kernel_push(Src, 3, args, JACC_DEFAULT));
+    acc_memcpy_from_device(Out.data(), A, Bytes);
+    EXPECT_EQ(Out, iota(N, 10 * D + 1)) << "acc_malloc on device " << D;
+    std::vector<int> Twice = iota(N, 10 * D + 1);
+    for (int &V : Twice)
+      V *= 2;
+    for (int E = 0; E < n(); E++)
+      EXPECT_EQ(deviceCopy(E, x, N), Twice)
+          << "x on device " << E << " after the kernel on device " << D;
+    acc_free(A);
+  }
+  // acc_deviceptr of mapped data: the kernel updates that device's copy, then every copy.
+  int *y = Out.data();
+  std::vector<int> Zero(N, 0);
+  std::copy(Zero.begin(), Zero.end(), Out.begin());
+  acc_copyin(y, Bytes);
+  acc_set_device_num(n() - 1, acc_device_host);
+  int *Dy = static_cast<int *>(acc_deviceptr(y));
+  jacc_arg args[] = {{"int n", &N}, {"int *a", &Dy}, {"int *x", &x}};
+  ASSERT_JACC(jacc_kernel_push(Src, 3, args, JACC_DEFAULT));
+  for (int E = 0; E < n(); E++)
+    EXPECT_EQ(deviceCopy(E, y, N), std::vector<int>(N, 1)) << "y on device " << E;
+  acc_copyout(y, Bytes);
+  EXPECT_EQ(Out, std::vector<int>(N, 1));
+  acc_delete(x, Bytes);
+  if (n() < 2)
+    return;
+  // Memory of two devices in one kernel: no device can run it.
+  acc_set_device_num(0, acc_device_host);
+  int *A0 = static_cast<int *>(acc_malloc(Bytes));
+  acc_set_device_num(1, acc_device_host);
+  int *A1 = static_cast<int *>(acc_malloc(Bytes));
+  jacc_arg two[] = {{"int n", &N}, {"int *a", &A0}, {"int *b", &A1}};
+  EXPECT_EQ(jacc_kernel_push("#pragma acc parallel loop deviceptr(a, b)\n"
+                             "for (int i = 0; i < n; i++) a[i] = b[i];\n",
+                             3, two, JACC_DEFAULT),
+            JACC_ERROR_INVALID_ARGUMENT);
+  EXPECT_NE(lastError().find("'a' and 'b' are memory of devices 0 and 1"), std::string::npos)
+      << lastError();
+  acc_free(A0);
+  acc_free(A1);
+}
+
 TEST_P(OpenACCTest, MallocAndMemcpyErrors) {
   int N = 64;
   size_t Bytes = N * sizeof(int);

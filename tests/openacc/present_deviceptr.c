@@ -1,8 +1,8 @@
 /* present, no_create and deviceptr: a library-style function whose arrays must be present
-   (present clause), no_create on mapped and on unmapped arrays (the kernel does not touch the
-   unmapped one), deviceptr with acc_malloc'd memory filled by acc_memcpy_to_device and read back
-   by acc_memcpy_from_device (on compute constructs and inherited from a data construct), and the
-   cache directive in a loop body. */
+   (present clause), no_create on mapped and on unmapped arrays (a kernel that uses an absent
+   no_create array works on the host's data), deviceptr with acc_malloc'd memory filled by
+   acc_memcpy_to_device, updated in place and read back by acc_memcpy_from_device (on compute
+   constructs and inherited from a data construct), and the cache directive in a loop body. */
 #include <stdio.h>
 #include <stdlib.h>
 #ifdef _OPENACC
@@ -35,11 +35,14 @@ int main(void) {
 #pragma acc data copy(x[0:n]) copyin(lut[0:64])
   {
     scale(x, n, 2.0f);
-    /* no_create maps nothing: x is present, unused stays unmapped. (A kernel that references
-       an absent no_create array fails in jacc_kernel_push: jacc looks every pointer up.) */
+    /* no_create maps nothing: x is present, unused stays unmapped. */
 #pragma acc parallel loop no_create(x[0:n], unused[0:n]) reduction(+:hits)
     for (int i = 0; i < n; i++)
       hits += x[i] > 64.0f;
+    /* An absent no_create array the kernel uses: the host's data. */
+#pragma acc parallel loop no_create(unused[0:n]) present(x[0:n])
+    for (int i = 0; i < n; i++)
+      unused[i] += x[i] > 64.0f ? 1.0f : 0.5f;
 
 #pragma acc parallel loop present(x[0:n], lut[0:64])
     for (int i = 0; i < n; i++) {
@@ -55,8 +58,7 @@ int main(void) {
     host[i] = i * 0.5;
   double *dev = acc_malloc(bytes), *dres = acc_malloc(bytes);
   acc_memcpy_to_device(dev, host, bytes);
-  /* acc_malloc memory is one device's: with several devices each may run the whole kernel on
-     it (docs/design.md), so the kernel writes a second buffer and does not update in place. */
+  /* acc_malloc memory is one device's: jacc runs these kernels on that device alone. */
 #pragma acc parallel loop deviceptr(dev, dres)
   for (int i = 0; i < n; i++)
     dres[i] = dev[i] * 2.0 + 1.0;
@@ -68,7 +70,7 @@ int main(void) {
       dev[i] = dres[i] - 1.0;
 #pragma acc parallel loop
     for (int i = 0; i < n; i++)
-      dres[i] = dev[i] * 3.0;
+      dres[i] += dev[i] * 3.0;
   }
   double *back = malloc(bytes);
   acc_memcpy_from_device(back, dres, bytes);
@@ -80,8 +82,11 @@ int main(void) {
     sx += x[i];
     sb += back[i];
   }
-  printf("present_deviceptr: hits=%ld sx=%.1f unused[0]=%.1f sb=%.1f back[3]=%.1f\n", hits, sx,
-         (double)unused[0], sb, back[3]);
+  double su = 0.0;
+  for (int i = 0; i < n; i++)
+    su += unused[i];
+  printf("present_deviceptr: hits=%ld sx=%.1f su=%.1f sb=%.1f back[3]=%.1f\n", hits, sx, su, sb,
+         back[3]);
   free(x);
   free(unused);
   free(lut);
