@@ -563,13 +563,21 @@ llvm::Expected<ParallelNest> Analyzer::buildNest(ForStmt *F, const Directive &D)
       S.TraverseStmt(Cur->getBody());
       if (!S.Found)
         continue; // not used in the loop: nothing to privatise
-      if (isa<ParmVarDecl>(S.Found) && S.Found->getType()->isPointerType())
-        return errorAt(ErrorCode::Unsupported, F,
-                       "private pointer '" + Name + "' is not supported: declare the private "
-                                                    "array inside the loop");
+      QualType T = S.Found->getType();
+      // An argument declared as an array (`double tmp[16]`, a pointer in C) is privatised as
+      // that array: how jacc-translate passes a private array declared outside the construct.
+      if (auto *PV = dyn_cast<ParmVarDecl>(S.Found); PV && T->isPointerType()) {
+        if (!PV->getOriginalType()->isConstantArrayType())
+          return errorAt(ErrorCode::Unsupported, F,
+                         "private pointer '" + Name + "' is not supported: declare the private "
+                                                      "array inside the loop, or make the "
+                                                      "argument an array ('double " +
+                             Name + "[16]')");
+        T = PV->getOriginalType();
+      }
       std::string Decl;
       llvm::raw_string_ostream OS(Decl);
-      S.Found->getType().getUnqualifiedType().print(OS, Ctx.getPrintingPolicy(), Name);
+      T.getUnqualifiedType().print(OS, Ctx.getPrintingPolicy(), Name);
       N.PrivateDecls.push_back(OS.str());
     }
   return N;

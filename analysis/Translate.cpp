@@ -266,8 +266,11 @@ private:
     bool Const = false;  ///< const elements: never copied back
   };
   std::optional<Section> section(const std::string &Item, const Pragma &P, const Clause &C);
-  bool dataCalls(const Region &R, std::vector<std::string> &Entry,
-                 std::vector<std::string> &Exit);
+  /// The entry and exit calls of R's data clauses; Decls gets the declarations they need, which
+  /// go before the entry calls (outside an `if` clause's guard).
+  bool dataCalls(const Region &R, std::vector<std::string> &Decls,
+                 std::vector<std::string> &Entry, std::vector<std::string> &Exit);
+  unsigned NoCreates = 0; ///< no_create flags declared so far (their names are numbered)
 
   // Directives.
   void translateCompute(Region &R);
@@ -289,8 +292,11 @@ private:
   void addType(QualType T, KernelNeeds &N);
   std::string leadingDecls(KernelNeeds &N, llvm::StringRef Body);
   std::string declText(const Decl *D);
+  /// The kernel argument for V: its declaration, the value's address and the host temporary
+  /// that holds it when needed; Before gets the arguments V's declaration refers to (the extents
+  /// of a variable-length array).
   bool argDecl(VarDecl *V, std::string &Decl, std::string &Temp, std::string &Value,
-               const Pragma &P);
+               std::vector<std::string> &Before, const Pragma &P);
 
   ASTContext &Ctx;
   SourceManager &SM;
@@ -307,6 +313,9 @@ private:
   /// Pragmas[K]'s directive, parsed once by run() (empty where it did not parse: run() stops
   /// before translating anything then).
   std::vector<std::optional<Directive>> Dirs;
+  /// Whether `private(Var)` of directive QD (at Q) in compute construct R makes a gang loop
+  /// nest that owns every use of Var in R.
+  bool privatisableHere(const Pragma &Q, const Directive &QD, const Region &R, const VarDecl *Var);
   /// The directives from P up to End (a construct's own and those inside its statement).
   std::vector<std::pair<const Pragma *, const Directive *>> directivesIn(const Pragma &P,
                                                                          unsigned End) const {
@@ -317,6 +326,45 @@ private:
     return In;
   }
 };
+
+bool Translator::privatisableHere(const Pragma &Q, const Directive &QD, const Region &R,
+                                  const VarDecl *Var) {
+  if (&Q == R.P)
+    return R.D.Kind == DirectiveKind::ParallelLoop || R.D.Kind == DirectiveKind::KernelsLoop;
+  if (QD.Kind != DirectiveKind::Loop || QD.find(ClauseKind::Seq) ||
+      (R.D.Kind != DirectiveKind::Parallel && R.D.Kind != DirectiveKind::Kernels))
+    return false;
+  auto *Body = dyn_cast<CompoundStmt>(R.S);
+  if (!Body)
+    return false;
+  // The statement right after the pragma must be a for loop of the construct's body.
+  Stmt *Loop = nullptr;
+  for (Stmt *S : Body->body())
+    if (Idx.offset(S->getBeginLoc()) >= Q.LineEnd) {
+      Loop = S;
+      break;
+    }
+  if (!Loop || !isa<ForStmt>(Loop))
+    return false;
+  unsigned LoopBegin = Idx.offset(Loop->getBeginLoc()), LoopEnd = endOf(Loop);
+  struct Uses : RecursiveASTVisitor<Uses> {
+    const VarDecl *Var;
+    std::vector<SourceLocation> Locs;
+    bool VisitDeclRefExpr(DeclRefExpr *E) {
+      if (E->getDecl() == Var)
+        Locs.push_back(E->getLocation());
+      return true;
+    }
+  } U;
+  U.Var = Var;
+  U.TraverseStmt(R.S);
+  for (SourceLocation L : U.Locs) {
+    unsigned Off = Idx.offset(L);
+    if (Off < LoopBegin || Off >= LoopEnd)
+      return false;
+  }
+  return true;
+}
 
 unsigned Translator::endOf(Stmt *S) {
   SourceLocation E = SM.getExpansionLoc(S->getEndLoc());
@@ -405,7 +453,7 @@ std::optional<Translator::Section> Translator::section(const std::string &Item, 
       error(P, C, "'" + Base + "' in clause '" + C.Name + "' is not a variable in scope");
       return std::nullopt;
     }
-    if (Ty->isConstantArrayType()) {
+    if (Ty->isConstantArrayType() || Ty->isVariableArrayType()) {
       S.Const = Ctx.getAsArrayType(Ty)->getElementType().isConstQualified();
       S.Addr = S.Const ? "(void *)" + Base : Base;
       S.Bytes = "sizeof " + Base;
@@ -434,7 +482,7 @@ std::optional<Translator::Section> Translator::section(const std::string &Item, 
   std::string Lo = Dims[0].first.empty() ? "0" : Dims[0].first;
   std::string Len = Dims[0].second;
   if (Len.empty()) {
-    if (!V || !Ty->isConstantArrayType()) {
+    if (!V || !(Ty->isConstantArrayType() || Ty->isVariableArrayType())) {
       error(P, C, "'" + Item + "' in clause '" + C.Name +
                       "' needs a length: the size of '" + Base + "' is not known");
       return std::nullopt;
@@ -457,8 +505,8 @@ std::optional<Translator::Section> Translator::section(const std::string &Item, 
 
 /// Entry and exit calls of the data clauses of a compute or data construct, in clause order
 /// (exits reversed). False after an error.
-bool Translator::dataCalls(const Region &R, std::vector<std::string> &Entry,
-                           std::vector<std::string> &Exit) {
+bool Translator::dataCalls(const Region &R, std::vector<std::string> &Decls,
+                           std::vector<std::string> &Entry, std::vector<std::string> &Exit) {
   bool Ok = true;
   std::vector<std::string> Exits;
   for (const Clause &C : R.D.Clauses) {
@@ -469,6 +517,7 @@ bool Translator::dataCalls(const Region &R, std::vector<std::string> &Entry,
     case ClauseKind::Copyout: In = "jacc_create"; Out = "jacc_copyout"; break;
     case ClauseKind::Create: In = "jacc_create"; Out = "jacc_delete"; break;
     case ClauseKind::Present: In = "present"; break;
+    case ClauseKind::NoCreate: In = "no_create"; break;
     default: continue;
     }
     for (const std::string &Item : C.Vars) {
@@ -490,6 +539,19 @@ bool Translator::dataCalls(const Region &R, std::vector<std::string> &Entry,
       if (llvm::StringRef(In) == "present") {
         Entry.push_back("jacc_translated_present(" + S->Addr + ", " + S->Bytes + ", " +
                         where(*R.P) + ", \"" + Item + "\");");
+        continue;
+      }
+      if (llvm::StringRef(In) == "no_create") {
+        // Absent data is the host's memory: the construct works on a copy jacc brings in and
+        // takes back at its end, as if the devices had used the host's memory.
+        std::string Flag = "jacc_no_create_" + std::to_string(++NoCreates);
+        Decls.push_back("int " + Flag + " = 0;");
+        Entry.push_back(Flag + " = jacc_translated_no_create(" + S->Addr + ", " + S->Bytes +
+                        ", " + where(*R.P) + ");");
+        Exits.push_back("if (" + Flag + ") " +
+                        check(std::string(S->Const ? "jacc_delete" : "jacc_copyout") + "(" +
+                                  S->Addr + ", " + S->Bytes + ")",
+                              *R.P));
         continue;
       }
       Entry.push_back(check(std::string(In) + "(" + S->Addr + ", " + S->Bytes + ")", *R.P));
@@ -756,7 +818,7 @@ std::string Translator::leadingDecls(KernelNeeds &N, llvm::StringRef Body) {
 
 /// The kernel argument for V: its declaration as the kernel names it, and the host value.
 bool Translator::argDecl(VarDecl *V, std::string &Decl, std::string &Temp, std::string &Value,
-                         const Pragma &P) {
+                         std::vector<std::string> &Before, const Pragma &P) {
   QualType T = V->getType();
   QualType C = T.getCanonicalType();
   std::string Name = V->getName().str();
@@ -766,12 +828,37 @@ bool Translator::argDecl(VarDecl *V, std::string &Decl, std::string &Temp, std::
     Q.print(OS, Policy, N);
     return OS.str();
   };
-  if (C->isVariableArrayType() ||
-      (C->isPointerType() && C->getPointeeType()->isVariablyModifiedType())) {
-    error(P, "variable '" + Name +
-                 "' has a variable-length array type, which jacc-translate cannot pass to a "
-                 "kernel yet: use a pointer to a fixed-size array or a flat pointer");
-    return false;
+  if (C->isVariablyModifiedType()) {
+    // A variable-length array (`double a[n][m]`) or a pointer to one (`double (*a)[m]`): the
+    // kernel gets `double (*a)[jacc_vla_a_1]`, each variable extent a scalar argument before it,
+    // measured with sizeof at the push (whatever the bounds were written with, and their values
+    // when the array was declared, as C has it).
+    QualType R = C->isArrayType() ? Ctx.getAsArrayType(C)->getElementType()
+                                  : C->getPointeeType();
+    std::string Dims, Sub = Name + "[0]";
+    for (unsigned L = 1; const ArrayType *AT = Ctx.getAsArrayType(R); ++L) {
+      std::string Dim;
+      if (auto *CA = dyn_cast<ConstantArrayType>(AT)) {
+        Dim = std::to_string(CA->getSize().getZExtValue());
+      } else {
+        Dim = "jacc_vla_" + Name + "_" + std::to_string(L);
+        Temp += "long " + Dim + " = (long)(sizeof " + Sub + " / sizeof " + Sub + "[0]); ";
+        Before.push_back("{\"long " + Dim + "\", &" + Dim + "}");
+      }
+      Dims += "[" + Dim + "]";
+      Sub += "[0]";
+      R = AT->getElementType();
+    }
+    if (R->isVariablyModifiedType() || R->isPointerType() || (Dims.empty() && !C->isArrayType())) {
+      error(P, "variable '" + Name + "' (" + T.getAsString(Policy) +
+                   ") cannot be passed to a kernel: jacc passes variable-length arrays and "
+                   "pointers to them, of non-pointer elements");
+      return false;
+    }
+    Decl = print(R, Dims.empty() ? "*" + Name : "(*" + Name + ")" + Dims);
+    Temp += "void *jacc_ptr_" + Name + " = (void *)" + Name + ";";
+    Value = "&jacc_ptr_" + Name;
+    return true;
   }
   if (C->isArrayType()) {
     QualType D = Ctx.getArrayDecayedType(T);
@@ -811,8 +898,8 @@ void Translator::translateCompute(Region &R) {
   collect(R.S, StmtBegin, R.End, N, nullptr);
 
   // Clauses: data clauses become calls around the push; the others stay in the kernel.
-  std::vector<std::string> Entry, Exit;
-  Ok &= dataCalls(R, Entry, Exit);
+  std::vector<std::string> Decls, Entry, Exit;
+  Ok &= dataCalls(R, Decls, Entry, Exit);
   std::string Kept, IfCond;
   bool Async = false, Wait = false, DefaultPresent = false;
   std::set<std::string> Explicit; // names in data or privatising clauses
@@ -885,8 +972,12 @@ void Translator::translateCompute(Region &R) {
   if (!Inherited.empty())
     Kept += " deviceptr(" + Inherited + ")";
 
-  // private / firstprivate of an array from outside: it reaches the kernel as a pointer, which
-  // the kernel cannot privatise (analysis/Frontend.cpp); say so now rather than at the push.
+  // private of an array from outside: the kernel gets it as an array argument (`double t[16]`,
+  // passed NULL, no data moved) that the loop nest with the clause privatises per iteration
+  // (analysis/Frontend.cpp). That holds where the clause makes a gang loop nest: on a combined
+  // construct, or on a non-seq loop that is a top-level statement of the construct using the
+  // array nowhere else. Anything else (firstprivate arrays, pointers) is an error.
+  std::set<const VarDecl *> PrivateArrays;
   for (auto [Q, QD] : directivesIn(P, R.End)) {
     for (const Clause &C : QD->Clauses) {
       if (C.Kind != ClauseKind::Private && C.Kind != ClauseKind::Firstprivate)
@@ -898,13 +989,25 @@ void Translator::translateCompute(Region &R) {
         QualType T = Var->getType().getCanonicalType();
         if (!T->isArrayType() && !T->isPointerType())
           continue;
-        error(*Q, C, "'" + V + "' in clause '" + C.Name + "' is " +
-                        (T->isArrayType() ? "an array declared outside the construct: jacc "
-                                            "cannot privatise it; declare the private array "
-                                            "inside the loop body"
-                                          : "a pointer declared outside the construct: jacc "
-                                            "cannot privatise it; use a pointer variable "
-                                            "declared inside the loop body"));
+        std::string Why;
+        if (T->isPointerType())
+          Why = "a pointer declared outside the construct: jacc cannot privatise it; use a "
+                "pointer variable declared inside the loop body";
+        else if (C.Kind == ClauseKind::Firstprivate)
+          Why = "an array declared outside the construct: jacc privatises such arrays only in "
+                "private clauses; copy it into an array declared inside the loop body";
+        else if (!T->isConstantArrayType())
+          Why = "a variable-length array: jacc privatises arrays of constant size";
+        else if (!privatisableHere(*Q, *QD, R, Var))
+          Why = "an array declared outside the construct, private here to a loop that is not a "
+                "gang loop of the construct (a combined construct, or a loop directly in its "
+                "body using the array nowhere else); declare the private array inside the loop "
+                "body";
+        if (Why.empty()) {
+          PrivateArrays.insert(Var);
+          continue;
+        }
+        error(*Q, C, "'" + V + "' in clause '" + C.Name + "' is " + Why);
         Ok = false;
       }
     }
@@ -936,15 +1039,31 @@ void Translator::translateCompute(Region &R) {
   std::vector<std::string> Temps, Args;
   for (VarDecl *V : N.Vars) {
     std::string Decl, Temp, Value;
-    if (!argDecl(V, Decl, Temp, Value, P)) {
+    std::vector<std::string> Before;
+    if (PrivateArrays.count(V)) {
+      std::string Name = V->getName().str();
+      Decl = [&] {
+        std::string S;
+        llvm::raw_string_ostream OS(S);
+        V->getType().getUnqualifiedType().print(OS, Policy, Name);
+        return OS.str();
+      }();
+      // (void): the host code may not use the array any more.
+      Temps.push_back("void *jacc_private_" + Name + " = 0; (void)" + Name + ";");
+      Args.push_back("{\"" + Decl + "\", &jacc_private_" + Name + "}");
+      continue;
+    }
+    if (!argDecl(V, Decl, Temp, Value, Before, P)) {
       Ok = false;
       continue;
     }
     if (!Temp.empty())
       Temps.push_back(Temp);
+    Args.insert(Args.end(), Before.begin(), Before.end());
     Args.push_back("{\"" + Decl + "\", " + Value + "}");
     QualType C = V->getType().getCanonicalType();
-    if (C->isConstantArrayType() && !Explicit.count(V->getName().str()) && !DefaultPresent) {
+    if ((C->isConstantArrayType() || C->isVariableArrayType()) &&
+        !Explicit.count(V->getName().str()) && !DefaultPresent) {
       std::string Name = V->getName().str();
       bool Const = Ctx.getAsArrayType(C)->getElementType().isConstQualified();
       std::string Addr = Const ? "(void *)" + Name : Name;
@@ -982,6 +1101,8 @@ void Translator::translateCompute(Region &R) {
   }
   if (Wait)
     Code += I2 + check("jacc_wait()", P) + "\n";
+  for (const std::string &E : Decls)
+    Code += I2 + E + "\n";
   for (const std::string &E : Entry)
     Code += I2 + E + "\n";
   for (const std::string &T : Temps)
@@ -1004,8 +1125,8 @@ void Translator::translateCompute(Region &R) {
 
 void Translator::translateData(Region &R) {
   const Pragma &P = *R.P;
-  std::vector<std::string> Entry;
-  bool Ok = dataCalls(R, Entry, R.Exits);
+  std::vector<std::string> Decls, Entry;
+  bool Ok = dataCalls(R, Decls, Entry, R.Exits);
   std::string Guard, Pre;
   for (const Clause &C : R.D.Clauses)
     switch (C.Kind) {
@@ -1048,6 +1169,8 @@ void Translator::translateData(Region &R) {
       E = "if (" + Guard + ") " + E;
   }
   std::string Code = P.Indent + "{ /* #pragma acc " + R.D.Text + " */\n" + Pre;
+  for (const std::string &E : Decls)
+    Code += P.Indent + E + "\n";
   for (const std::string &E : Entry)
     Code += P.Indent + E + "\n";
   RW.ReplaceText(SM.getComposedLoc(SM.getMainFileID(), P.LineStart), P.LineEnd - P.LineStart,
@@ -1365,6 +1488,14 @@ static inline void jacc_translated_check(jacc_status status, const char *where) 
     fprintf(stderr, "%s: %s\n", where, jacc_last_error());
     exit(1);
   }
+}
+/* no_create: 1 when [p, p+bytes) was absent and is now mapped for the construct (copied in;
+   the construct's end copies it back). */
+static inline int jacc_translated_no_create(void *p, size_t bytes, const char *where) {
+  if (!p || !bytes || jacc_is_present(p, bytes))
+    return 0;
+  jacc_translated_check(jacc_copyin(p, bytes), where);
+  return 1;
 }
 static inline void jacc_translated_present(const void *p, size_t bytes, const char *where,
                                            const char *what) {

@@ -860,7 +860,20 @@ TEST(FrontendTest, PrivatePointerArgument) {
                  "for (int i = 0; i < n; i++) { p[0] = i; x[i] = p[0]; }\n",
                  Strings({"int *x", "int n", "int *p"}), ErrorCode::Unsupported,
                  "kernel:2:1: private pointer 'p' is not supported: declare the private array "
-                 "inside the loop");
+                 "inside the loop, or make the argument an array ('double p[16]')");
+}
+
+// An argument declared as an array is privatised as that array (jacc-translate's private arrays
+// declared outside the construct).
+TEST(FrontendTest, PrivateArrayArgument) {
+  KernelInfo K = analyze("#pragma acc parallel loop private(tmp)\n"
+                         "for (int i = 0; i < n; i++) {\n"
+                         "  for (int c = 0; c < 4; c++) tmp[c][0] = x[i] + c;\n"
+                         "  x[i] = tmp[3][0];\n"
+                         "}\n",
+                         {"double *x", "int n", "double tmp[4][2]"});
+  ASSERT_EQ(K.Nests.size(), 1u);
+  EXPECT_EQ(K.Nests[0].PrivateDecls, Strings({"double tmp[4][2]"}));
 }
 
 //===-- Data clauses ------------------------------------------------------------------------===//

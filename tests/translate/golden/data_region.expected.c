@@ -9,6 +9,14 @@ static inline void jacc_translated_check(jacc_status status, const char *where) 
     exit(1);
   }
 }
+/* no_create: 1 when [p, p+bytes) was absent and is now mapped for the construct (copied in;
+   the construct's end copies it back). */
+static inline int jacc_translated_no_create(void *p, size_t bytes, const char *where) {
+  if (!p || !bytes || jacc_is_present(p, bytes))
+    return 0;
+  jacc_translated_check(jacc_copyin(p, bytes), where);
+  return 1;
+}
 static inline void jacc_translated_present(const void *p, size_t bytes, const char *where,
                                            const char *what) {
   if (!jacc_is_present(p, bytes)) {

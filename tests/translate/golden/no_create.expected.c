@@ -1,0 +1,58 @@
+#include <jacc/jacc.h>
+#include <stdio.h>
+#include <stdlib.h>
+/* Added by jacc-translate: a failing jacc call ends the program with jacc's message, as a failing
+   OpenACC directive would. */
+static inline void jacc_translated_check(jacc_status status, const char *where) {
+  if (status != JACC_SUCCESS) {
+    fprintf(stderr, "%s: %s\n", where, jacc_last_error());
+    exit(1);
+  }
+}
+/* no_create: 1 when [p, p+bytes) was absent and is now mapped for the construct (copied in;
+   the construct's end copies it back). */
+static inline int jacc_translated_no_create(void *p, size_t bytes, const char *where) {
+  if (!p || !bytes || jacc_is_present(p, bytes))
+    return 0;
+  jacc_translated_check(jacc_copyin(p, bytes), where);
+  return 1;
+}
+static inline void jacc_translated_present(const void *p, size_t bytes, const char *where,
+                                           const char *what) {
+  if (!jacc_is_present(p, bytes)) {
+    fprintf(stderr, "%s: '%s' in clause 'present' is not present on the devices\n", where, what);
+    exit(1);
+  }
+}
+/* no_create: on a compute construct, and on a data construct with an if clause. */
+void f(int n, double *x, const double *y, int flag) {
+{ /* #pragma acc parallel loop no_create(x[0:n], y[0:n]) */
+  int jacc_no_create_1 = 0;
+  int jacc_no_create_2 = 0;
+  jacc_no_create_1 = jacc_translated_no_create(&x[0], n * sizeof x[0], "no_create.c:3");
+  jacc_no_create_2 = jacc_translated_no_create((void *)&y[0], n * sizeof y[0], "no_create.c:3");
+  jacc_arg jacc_args[] = {{"int n", &n}, {"double *x", &x}, {"const double *y", &y}};
+  jacc_translated_check(jacc_kernel_push(
+      "#pragma acc parallel loop\n"
+      "  for (int i = 0; i < n; i++) x[i] += y[i];\n",
+      3, jacc_args, JACC_DEFAULT), "no_create.c:3");
+  if (jacc_no_create_2) jacc_translated_check(jacc_delete((void *)&y[0], n * sizeof y[0]), "no_create.c:3");
+  if (jacc_no_create_1) jacc_translated_check(jacc_copyout(&x[0], n * sizeof x[0]), "no_create.c:3");
+}
+{ /* #pragma acc data no_create(x[0:n]) if(flag) */
+const int jacc_if_5 = (flag) != 0;
+int jacc_no_create_3 = 0;
+if (jacc_if_5) jacc_no_create_3 = jacc_translated_no_create(&x[0], n * sizeof x[0], "no_create.c:5");
+  {
+{ /* #pragma acc parallel loop present(x[0:n]) */
+  jacc_translated_present(&x[0], n * sizeof x[0], "no_create.c:7", "x[0:n]");
+  jacc_arg jacc_args[] = {{"int n", &n}, {"double *x", &x}};
+  jacc_translated_check(jacc_kernel_push(
+      "#pragma acc parallel loop\n"
+      "    for (int i = 0; i < n; i++) x[i] *= 2.0;\n",
+      2, jacc_args, JACC_DEFAULT), "no_create.c:7");
+}
+  }
+if (jacc_if_5) if (jacc_no_create_3) jacc_translated_check(jacc_copyout(&x[0], n * sizeof x[0]), "no_create.c:5");
+}
+}
