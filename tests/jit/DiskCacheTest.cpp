@@ -1074,34 +1074,85 @@ TEST_F(DiskCacheTest, OpenUnderAFileFailsNamingTheDirectory) {
   EXPECT_EQ(takeError(C.takeError(), Message), ErrorCode::InvalidArgument);
 }
 
-TEST_F(DiskCacheTest, ReadOnlyDirectory) {
-  if (::geteuid() == 0)
-    GTEST_SKIP() << "running as root: chmod does not prevent root from writing";
+/// The read-only directory checks; what failed, as text (they also run in a child process).
+std::vector<std::string> readOnlyDirectoryChecks(const std::string &Dir) {
+  std::vector<std::string> Failed;
+  auto Check = [&](bool Ok, const std::string &What) {
+    if (!Ok)
+      Failed.push_back(What);
+  };
   {
-    auto C = openCache();
-    ASSERT_TRUE(C);
-    ASSERT_FALSE(llvm::errorToBool(C->store(key("aa"), summary("a"), {{"host.o", "x"}})));
-    ASSERT_EQ(::chmod(Dir.c_str(), 0555), 0);
+    auto C = DiskCache::open(Dir, 1ull << 30);
+    if (!C) {
+      Failed.push_back("open: " + llvm::toString(C.takeError()));
+      return Failed;
+    }
+    Check(!llvm::errorToBool(C->store(key("aa"), summary("a"), {{"host.o", "x"}})), "store aa");
+    Check(::chmod(Dir.c_str(), 0555) == 0, "chmod 0555");
     std::string Message;
-    EXPECT_NE(takeError(C->store(key("bb"), summary("b"), {{"host.o", "x"}}), Message),
-              ErrorCode::InvalidArgument);
-    EXPECT_NE(Message.find(Dir), std::string::npos) << Message;
-    EXPECT_NE(Message.find("writable"), std::string::npos) << Message;
+    ErrorCode Code = takeError(C->store(key("bb"), summary("b"), {{"host.o", "x"}}), Message);
+    Check(!Message.empty() && Code != ErrorCode::InvalidArgument,
+          "store into a read-only directory is an I/O error: " + Message);
+    Check(Message.find(Dir) != std::string::npos, "the message names the directory: " + Message);
+    Check(Message.find("writable") != std::string::npos, "the message says why: " + Message);
     std::string W;
-    EXPECT_TRUE(C->lookup(key("aa"), W)) << W; // reading still works
-    EXPECT_TRUE(llvm::errorToBool(C->addStats(DiskCacheStats())));
+    Check(C->lookup(key("aa"), W).has_value(), "reading still works: " + W);
+    Check(llvm::errorToBool(C->addStats(DiskCacheStats())), "statistics cannot be written");
   }
   auto C = DiskCache::open(Dir, 1 << 20);
-  ASSERT_FALSE(bool(C));
+  Check(!bool(C), "open of a read-only directory fails");
   std::string Message;
-  EXPECT_EQ(takeError(C.takeError(), Message), ErrorCode::InvalidArgument);
-  EXPECT_NE(Message.find(Dir), std::string::npos) << Message;
-  EXPECT_NE(Message.find("not writable"), std::string::npos) << Message;
+  if (!C) {
+    ErrorCode Code = takeError(C.takeError(), Message);
+    Check(Code == ErrorCode::InvalidArgument, "open: InvalidArgument: " + Message);
+  }
+  Check(Message.find(Dir) != std::string::npos && Message.find("not writable") != std::string::npos,
+        "open: the message names the directory and the problem: " + Message);
   // A directory that cannot be created.
   C = DiskCache::open(Dir + "/sub", 1 << 20);
-  ASSERT_FALSE(bool(C));
-  EXPECT_EQ(takeError(C.takeError(), Message), ErrorCode::InvalidArgument);
-  EXPECT_NE(Message.find(Dir + "/sub"), std::string::npos) << Message;
+  Check(!bool(C), "open of a directory that cannot be created fails");
+  if (!C) {
+    ErrorCode Code = takeError(C.takeError(), Message);
+    Check(Code == ErrorCode::InvalidArgument && Message.find(Dir + "/sub") != std::string::npos,
+          "open of " + Dir + "/sub: " + Message);
+  }
+  return Failed;
+}
+
+TEST_F(DiskCacheTest, ReadOnlyDirectory) {
+  if (::geteuid() != 0) {
+    for (const std::string &F : readOnlyDirectoryChecks(Dir))
+      ADD_FAILURE() << F;
+    return;
+  }
+  // chmod does not stop root: the checks run in a child that has become 'nobody' (65534).
+  ASSERT_EQ(::chown(Root.c_str(), 65534, 65534), 0);
+  int Fds[2];
+  ASSERT_EQ(::pipe(Fds), 0);
+  pid_t Pid = ::fork();
+  ASSERT_GE(Pid, 0);
+  if (Pid == 0) {
+    ::close(Fds[0]);
+    std::string Out;
+    if (::setgid(65534) != 0 || ::setuid(65534) != 0)
+      Out = "cannot become uid 65534\n";
+    else
+      for (const std::string &F : readOnlyDirectoryChecks(Dir))
+        Out += F + "\n";
+    if (::write(Fds[1], Out.data(), Out.size()) != static_cast<ssize_t>(Out.size()))
+      ::_exit(2);
+    ::_exit(0);
+  }
+  ::close(Fds[1]);
+  std::string Out;
+  char Buf[512];
+  for (ssize_t R; (R = ::read(Fds[0], Buf, sizeof Buf)) > 0;)
+    Out.append(Buf, R);
+  ::close(Fds[0]);
+  int Status = 0;
+  ASSERT_EQ(::waitpid(Pid, &Status, 0), Pid);
+  EXPECT_TRUE(WIFEXITED(Status) && WEXITSTATUS(Status) == 0) << "child status " << Status;
+  EXPECT_EQ(Out, "") << "failed as uid 65534:\n" << Out;
 }
 
 TEST_F(DiskCacheTest, FailingWritesAreErrors) {
