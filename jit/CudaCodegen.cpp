@@ -5,6 +5,7 @@
 #include "Error.h"
 #include "HostCodegen.h"
 #include "KernelSource.h"
+#include "Specialization.h"
 
 #include <llvm/ADT/StringExtras.h>
 #include <llvm/Support/Regex.h>
@@ -224,10 +225,14 @@ std::vector<unsigned> cudaParamOffsets(const std::vector<CudaParam> &Params, uns
   return Offsets;
 }
 
-llvm::Expected<CudaKernelSource> generateCudaSource(const KernelInfo &K, bool Split) {
+llvm::Expected<CudaKernelSource> generateCudaSource(const KernelInfo &K, bool Split,
+                                                    const Specialization *Spec) {
   if (!K.Cuda.Unsupported.empty())
     return makeError(ErrorCode::Unsupported,
                      "the kernel cannot run on a CUDA device: " + K.Cuda.Unsupported);
+  if (Spec)
+    if (auto E = checkSpecialization(K, *Spec))
+      return E;
   Split = Split && K.Split.Enabled;
   CudaKernelSource S;
   S.Entry = Split ? HostSplitEntryName : HostEntryName;
@@ -268,7 +273,7 @@ llvm::Expected<CudaKernelSource> generateCudaSource(const KernelInfo &K, bool Sp
   C += "#line 1 \"kernel\"\n";
   C += *Leading;
   C += "\n#line 1 \"<jacc>\"\n";
-  C += generateEntry(K, Split, CodegenTarget::Cuda);
+  C += generateEntry(K, Split, CodegenTarget::Cuda, Spec);
   return S;
 }
 

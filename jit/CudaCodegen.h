@@ -12,6 +12,8 @@
 
 namespace jacc::jit {
 
+struct Specialization;
+
 /// One parameter of a generated CUDA entry as the launcher passes it (cuLaunchKernel copies Size
 /// bytes from each parameter's address in the launcher's argument buffer).
 struct CudaParam {
@@ -35,8 +37,10 @@ constexpr unsigned CudaDefaultBlockSize = 256;
 
 /// Generate the plain entry, or the split entry (Split, when K.Split.Enabled). Unsupported when
 /// the kernel uses what CUDA C++ cannot express (long double, a header with no CUDA equivalent,
-/// a variable-length array other than through a pointer argument), naming it.
-llvm::Expected<CudaKernelSource> generateCudaSource(const analysis::KernelInfo &K, bool Split);
+/// a variable-length array other than through a pointer argument), naming it. With Spec, the
+/// variant folding its values (generateEntry; checkSpecialization's errors): the same Params.
+llvm::Expected<CudaKernelSource> generateCudaSource(const analysis::KernelInfo &K, bool Split,
+                                                    const Specialization *Spec = nullptr);
 
 /// Byte offsets of the parameters in the launcher's argument buffer (each aligned to its
 /// Align), and the buffer's total size in Size.

@@ -2,8 +2,10 @@
 
 #include "CudaSource.h"
 #include "HostCodegen.h"
+#include "Specialization.h"
 #include "TextEdits.h"
 
+#include <llvm/ADT/StringExtras.h>
 #include <llvm/ADT/StringRef.h>
 #include <llvm/ADT/Twine.h>
 
@@ -328,8 +330,70 @@ std::string reductionWriteBack(const KernelInfo &K, CodegenTarget Target) {
   return C;
 }
 
+/// Whether the C text Text has the identifier Name as a token (not within a longer identifier or
+/// a number's suffix).
+bool mentionsIdentifier(llvm::StringRef Text, llvm::StringRef Name) {
+  for (size_t I = 0; I < Text.size();) {
+    if (!llvm::isAlnum(Text[I]) && Text[I] != '_') {
+      ++I;
+      continue;
+    }
+    size_t Begin = I;
+    bool Number = llvm::isDigit(Text[I]); // 1.5e3f: one token
+    while (I < Text.size() &&
+           (llvm::isAlnum(Text[I]) || Text[I] == '_' || (Number && Text[I] == '.')))
+      ++I;
+    if (!Number && Text.slice(Begin, I) == Name)
+      return true;
+  }
+  return false;
+}
+
+/// How a specialization changes the entry: by parameter index, the literal of each folded
+/// scalar, and the host pointers whose declarations name one of them.
+struct FoldedArgs {
+  std::vector<const ArgSpecialization *> Literal;
+  std::vector<bool> MovedPointer;
+};
+
+/// The arguments of Spec that can be folded (checkSpecialization rejects the others).
+FoldedArgs foldedArgs(const KernelInfo &K, const Specialization *Spec, CodegenTarget Target) {
+  FoldedArgs F;
+  F.Literal.assign(K.Args.size(), nullptr);
+  F.MovedPointer.assign(K.Args.size(), false);
+  if (!Spec)
+    return F;
+  std::vector<std::string> Names;
+  for (const ArgSpecialization &S : Spec->Args)
+    for (const ArgInfo &A : K.Args) {
+      if (A.Param != S.Param || A.ArgKind != ArgInfo::Kind::Scalar ||
+          A.Scalar == ScalarType::F80 || S.Literal.empty() || F.Literal[A.Param])
+        continue;
+      bool Reduction = false;
+      for (const ReductionVar &R : K.Reductions)
+        Reduction |= R.Name == A.Name;
+      if (Reduction)
+        continue;
+      F.Literal[A.Param] = &S;
+      Names.push_back(A.Name);
+    }
+  // CUDA declares variable-length array pointers as element pointers: no dimension in sight.
+  if (Target == CodegenTarget::Host)
+    for (const ArgInfo &A : K.Args)
+      if (A.ArgKind == ArgInfo::Kind::Pointer)
+        for (const std::string &N : Names)
+          if (mentionsIdentifier(A.Decl, N))
+            F.MovedPointer[A.Param] = true;
+  return F;
+}
+
 /// The parameter list's declaration of one argument.
-std::string paramDecl(const ArgInfo &A, CodegenTarget Target) {
+std::string paramDecl(const ArgInfo &A, CodegenTarget Target, const FoldedArgs &F) {
+  std::string P = std::to_string(A.Param);
+  if (F.Literal[A.Param]) // the type's canonical spelling: the same ABI
+    return std::string(scalarTypeName(A.Scalar)) + " __jacc_spec_unused_" + P;
+  if (F.MovedPointer[A.Param])
+    return "void *__jacc_spec_ptr_" + P;
   if (Target == CodegenTarget::Cuda) {
     if (A.Vla)
       return A.ElemType + " *" + A.Name;
@@ -351,17 +415,31 @@ bool entryHasBarrier(const KernelInfo &K) {
   return false;
 }
 
-std::string generateEntry(const KernelInfo &K, bool Split, CodegenTarget Target) {
+std::string generateEntry(const KernelInfo &K, bool Split, CodegenTarget Target,
+                          const Specialization *Spec) {
   bool Cuda = Target == CodegenTarget::Cuda;
   std::vector<const ArgInfo *> Params(K.Args.size());
   for (const ArgInfo &A : K.Args)
     Params[A.Param] = &A;
+  FoldedArgs Folded = foldedArgs(K, Spec, Target);
   std::string C = Cuda ? "extern \"C\" __global__ void " : "void ";
   C += Split ? HostSplitEntryName : HostEntryName;
   C += "(";
-  std::string Prologue;
+  // The folded scalars first: every other use of them, the pointers' types included, follows.
+  std::string Constants, Prologue;
+  for (const ArgInfo *A : Params)
+    if (const ArgSpecialization *S = Folded.Literal[A->Param]) {
+      std::string P = std::to_string(A->Param);
+      // C++ does not convert an integer to an enumeration implicitly: cast to the declared type.
+      Constants += A->Decl + " = " +
+                   (Cuda ? "(decltype(" + A->Name + "))" + S->Literal : S->Literal) + ";\n";
+      Constants += "(void)__jacc_spec_unused_" + P + ";\n";
+    }
+  for (const ArgInfo *A : Params)
+    if (Folded.MovedPointer[A->Param])
+      Constants += A->Decl + " = __jacc_spec_ptr_" + std::to_string(A->Param) + ";\n";
   for (const ArgInfo *A : Params) {
-    C += paramDecl(*A, Target) + ", ";
+    C += paramDecl(*A, Target, Folded) + ", ";
     if (!Cuda && A->ArgKind == ArgInfo::Kind::Aggregate)
       Prologue += A->Decl + "; __builtin_memcpy(&" + A->Name + ", __jacc_agg" +
                   std::to_string(A->Param) + ", sizeof " + A->Name + ");\n";
@@ -375,13 +453,13 @@ std::string generateEntry(const KernelInfo &K, bool Split, CodegenTarget Target)
     for (const SplitArray &A : K.Split.Plan.Arrays)
       C += "long long __jacc_mlo_" + A.Name + ", long long __jacc_mhi_" + A.Name + ", ";
   if (Cuda) {
-    C += "jacc_cuda_team __jacc_team) {\n"
+    C += "jacc_cuda_team __jacc_team) {\n" + Constants +
          "const jacc_team_view __jacc_tv = {(long long)blockIdx.x * blockDim.x + threadIdx.x,\n"
          "  (long long)gridDim.x * blockDim.x, __jacc_team.device, __jacc_team.ndevices,\n"
          "  __jacc_team.narrow, __jacc_team.split_info, __jacc_team.reduction};\n"
          "const jacc_team_view *__jacc_t = &__jacc_tv;\n";
   } else {
-    C += "const jacc_host_team *__jacc_t) {\n";
+    C += "const jacc_host_team *__jacc_t) {\n" + Constants;
   }
   C += Prologue;
   if (Split)

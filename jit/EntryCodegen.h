@@ -10,12 +10,22 @@
 
 namespace jacc::jit {
 
+struct Specialization;
+
 enum class CodegenTarget { Host, Cuda };
 
 /// The entry function (plain, or the split entry with the per-array bound parameters), without
 /// the target's prelude. Expects the prelude to define the team type, `__jacc_share` (host),
 /// `__jacc_grid_sync` / `__jacc_block_reduce` (CUDA), `__jacc_floordiv` and `__jacc_ceildiv`.
-std::string generateEntry(const analysis::KernelInfo &K, bool Split, CodegenTarget Target);
+/// With Spec (which must pass checkSpecialization; entries naming no foldable argument are
+/// ignored), the parameters keep their types, sizes and order, but each folded scalar's parameter
+/// is renamed `__jacc_spec_unused_<Param>` and the body starts with `<its declaration> =
+/// <literal>;` (not const: a kernel may assign its scalar arguments; CUDA casts the literal to
+/// `decltype(<name>)`, as C++ converts no integer to an enumeration implicitly). On the host, a
+/// pointer parameter whose declaration names a folded scalar (`double (*a)[m]`) becomes
+/// `void *__jacc_spec_ptr_<Param>`, declared as written in the body after the constants.
+std::string generateEntry(const analysis::KernelInfo &K, bool Split, CodegenTarget Target,
+                          const Specialization *Spec = nullptr);
 
 /// Whether the entry synchronises all its threads between region statements (a grid-wide
 /// barrier on CUDA, which needs every block resident).

@@ -6,7 +6,8 @@ namespace jacc::jit {
 
 static const char *HostABIText = JACC_HOST_ABI_TEXT;
 
-std::string generateHostSource(const analysis::KernelInfo &K, bool Split) {
+std::string generateHostSource(const analysis::KernelInfo &K, bool Split,
+                               const Specialization *Spec) {
   std::string C = HostABIText;
   C += "\n#line 1 \"kernel\"\n";
   C += K.Source.substr(0, K.ConstructOffset);
@@ -25,7 +26,7 @@ std::string generateHostSource(const analysis::KernelInfo &K, bool Split) {
        "static inline long long __jacc_ceildiv(long long a, long long b) {\n"
        "  long long q = a / b; return (a % b != 0 && ((a < 0) == (b < 0))) ? q + 1 : q;\n"
        "}\n";
-  C += generateEntry(K, Split && K.Split.Enabled, CodegenTarget::Host);
+  C += generateEntry(K, Split && K.Split.Enabled, CodegenTarget::Host, Spec);
   return C;
 }
 

@@ -20,7 +20,10 @@ constexpr const char *HostSplitEntryName = "__jacc_entry_split";
 /// `void __jacc_entry(<params in ArgInfo::Param order>, const jacc_host_team *)` running the
 /// construct with its parallel nests' iterations divided among the team.
 /// With Split, the split entry instead (compiled on demand, the first time a kernel runs split).
-std::string generateHostSource(const analysis::KernelInfo &K, bool Split = false);
+/// With Spec (checked by checkSpecialization), the variant folding its values (generateEntry):
+/// same entry name and parameters.
+std::string generateHostSource(const analysis::KernelInfo &K, bool Split = false,
+                               const Specialization *Spec = nullptr);
 
 } // namespace jacc::jit
 

@@ -1,0 +1,61 @@
+// Kernel specialization on runtime values: scalar arguments folded into the generated entry as
+// constants (see generateEntry), rendered as exact C literals that both the host C compiler and
+// NVRTC accept. The entry's parameters (the launch ABI) stay those of the generic kernel.
+#ifndef JACC_JIT_SPECIALIZATION_H
+#define JACC_JIT_SPECIALIZATION_H
+
+#include "Kernel.h"
+
+#include <llvm/ADT/ArrayRef.h>
+#include <llvm/Support/Error.h>
+
+#include <string>
+#include <vector>
+
+namespace jacc::jit {
+
+/// One scalar argument folded to a constant.
+struct ArgSpecialization {
+  unsigned Param = 0;  ///< the argument's index in the entry's parameter list (ArgInfo::Param)
+  std::string Literal; ///< its value as a C expression of the argument's type (scalarLiteral)
+  std::string Name;    ///< the argument's name, for key() (empty: "#<Param>")
+};
+
+/// The scalar arguments a variant of a kernel folds; no arguments: the generic kernel.
+struct Specialization {
+  std::vector<ArgSpecialization> Args; ///< in any order, one per folded argument
+  /// Stable text naming the folded values, by parameter order whatever the order of Args, e.g.
+  /// "n=100;m=64LL": with the kernel's own key, the key of the variant in caches.
+  std::string key() const;
+};
+
+/// Bytes of a value of type T (16 for long double, as on x86-64).
+unsigned scalarTypeSize(analysis::ScalarType T);
+
+/// The value of type T whose raw bytes (scalarTypeSize(T) of them) are at Bytes, as an exact
+/// C expression of type T valid in host C and in jacc's CUDA C++: `100`, `((int)-5)`, `100LL`,
+/// `18446744073709551615ULL`, `((unsigned char)200)`, `((_Bool)1)` (jacc's CUDA prelude defines
+/// _Bool), hexadecimal floating literals for finite values (`0x1.8p+1`, `(-0x1.99999ap-4f)`,
+/// negative zero `(-0x0p+0)`), and `__builtin_bit_cast(float, 0x7fc00000U)` for NaN (payload and
+/// sign kept; NVRTC quiets a signalling NaN) and infinities: NVRTC has no __builtin_nan /
+/// __builtin_inf, both compilers have __builtin_bit_cast and fold it. long double is Unsupported.
+llvm::Expected<std::string> scalarLiteral(analysis::ScalarType T, const void *Bytes);
+
+/// Whether Spec can specialize K: every entry names a distinct argument of K by parameter index,
+/// a scalar that is not a reduction variable (its value is the kernel's result) nor a long double,
+/// with a literal. InvalidArgument (Unsupported for long double) naming the argument otherwise.
+llvm::Error checkSpecialization(const analysis::KernelInfo &K, const Specialization &Spec);
+
+/// One runtime value to fold: the argument's parameter index and its raw bytes.
+struct ArgValue {
+  unsigned Param = 0;          ///< the argument's index in the entry's parameter list
+  const void *Bytes = nullptr; ///< its value (scalarTypeSize of its type bytes)
+};
+
+/// The checked specialization of K folding Values (literals rendered, names filled).
+llvm::Expected<Specialization> makeSpecialization(const analysis::KernelInfo &K,
+                                                  llvm::ArrayRef<ArgValue> Values);
+
+} // namespace jacc::jit
+
+#endif
