@@ -5,6 +5,7 @@
 #include "CallInterface.h"
 #include "CudaCodegen.h"
 #include "Kernel.h"
+#include "KernelVariants.h"
 #include "NvrtcCompiler.h"
 
 #include <llvm/Support/Error.h>
@@ -78,6 +79,8 @@ private:
 
 public:
   double AnalysisMs = 0, CompileMs = 0;
+  /// Its specialized variants (JACC_SPECIALIZE): chosen at each push, compiled in the background.
+  mutable KernelVariants Variants;
 };
 
 /// Analyse, generate, compile and link a kernel. Not cached in memory: see KernelCache. With a

@@ -63,6 +63,14 @@ KernelCache::KernelCache() : Id(newId()) {}
 KernelCache::~KernelCache() { flushStats(); }
 
 void KernelCache::flushStats() {
+  {
+    std::shared_lock<std::shared_mutex> Read(Mutex);
+    for (const auto &[Key, S] : Slots) {
+      std::lock_guard<std::mutex> L(S->M);
+      if (S->Kernel)
+        S->Kernel->Variants.flushHits(*S->Kernel);
+    }
+  }
   uint64_t Hits = UnflushedMemoryHits.exchange(0, std::memory_order_relaxed);
   if (!Hits)
     return;

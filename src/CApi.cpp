@@ -104,6 +104,8 @@ jacc_status jacc_get_stats(jacc_stats *out) {
   out->bytes_host_to_device = S.BytesHostToDevice;
   out->bytes_device_to_host = S.BytesDeviceToHost;
   out->bytes_device_to_device = S.BytesDeviceToDevice;
+  out->variants_compiled = S.VariantsCompiled;
+  out->specialized_launches = S.SpecializedLaunches;
   return JACC_SUCCESS;
 }
 

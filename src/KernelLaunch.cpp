@@ -64,9 +64,9 @@ void HostKernelLaunch::runHostMember(unsigned Tid, unsigned NThreads, void *Team
     Values[P] = const_cast<uint64_t *>(&Cells[2 * P]);
   Values[NParams] = &TP;
   if (SplitEntry)
-    SplitEntry->Call->call(SplitEntry->Entry, Values.data());
+    SplitEntry->Call->call(Variant ? Variant->SplitEntry : SplitEntry->Entry, Values.data());
   else
-    K->Call->call(K->Entry, Values.data());
+    K->Call->call(Variant ? Variant->Entry : K->Entry, Values.data());
 }
 
 } // namespace jacc

@@ -63,11 +63,15 @@ public:
                    unsigned Threads);
   /// Run the split entry (compiled, see CompiledKernel::splitCode) instead of the plain one.
   void useSplitEntry(const jit::SplitCode &Code) { SplitEntry = &Code; }
+  /// Run variant V's entry (the plain or split one, as chosen) instead of the generic one: same
+  /// parameters, so the generic call interface calls it.
+  void useVariant(const jit::VariantCode &V) { Variant = &V; }
   void runHostMember(unsigned Tid, unsigned NThreads, void *Team,
                      void (*Barrier)(void *Team)) override;
 
 private:
   const jit::SplitCode *SplitEntry = nullptr;
+  const jit::VariantCode *Variant = nullptr;
 };
 
 } // namespace jacc

@@ -70,6 +70,13 @@ llvm::Error Runtime::initLocked() {
   else
     return makeError(ErrorCode::InvalidArgument,
                      "JACC_NARROW='" + Narrow + "' is not valid: use on or off");
+  auto Spec = jit::specializeSettingsFromEnv();
+  if (!Spec)
+    return Spec.takeError();
+  Specialize = std::move(*Spec);
+  Specialize.OnReady = [](const jit::VariantCode &) {
+    stats().VariantsCompiled.fetch_add(1, std::memory_order_relaxed);
+  };
   Devices = std::move(Created);
   Initialized = true;
   debugLog("device", llvm::Twine(Devices.size()) + " device(s), " +
@@ -115,6 +122,7 @@ llvm::Error Runtime::finalize() {
   }
   Devices.clear();
   Initialized = false;
+  Compiler.drain(); // variants being compiled: their hits are counted, their code is kept
   Cache.flushStats();
   return Result;
 }
@@ -307,6 +315,19 @@ llvm::Error Runtime::push(const char *Source, int NArgs, const jacc_arg *Args, u
       .fetch_add(1, std::memory_order_relaxed);
   const analysis::KernelInfo &Info = K->Info;
   unsigned N = Devices.size();
+  // A variant with this push's scalar values folded in, once compiled (JACC_SPECIALIZE).
+  const jit::VariantCode *Variant = nullptr;
+  if (Specialize.Policy.Policy != jit::Specializer::Mode::Off) {
+    llvm::SmallVector<const void *, 16> Values(NArgs);
+    for (int I = 0; I < NArgs; ++I)
+      Values[I] = Args[I].value;
+    auto V = K->Variants.choose(K, Values, Specialize, Compiler);
+    if (!V)
+      return V.takeError();
+    Variant = *V;
+    if (Variant)
+      stats().SpecializedLaunches.fetch_add(1, std::memory_order_relaxed);
+  }
   bool UseSplit = false;
   if (Flags & JACC_FORCE_SPLIT) {
     if (!Info.Split.Enabled)
@@ -511,7 +532,7 @@ llvm::Error Runtime::push(const char *Source, int NArgs, const jacc_arg *Args, u
     if (!Info.Reductions.empty())
       OnFinished = [Combine](const KernelLaunch &Done) { Combine({&Done}); };
     return launchOnOwner(K, *Owner, std::move(Cells[*Owner]), Aggregates, Used,
-                         std::move(OnFinished));
+                         std::move(OnFinished), Variant);
   }
 
   llvm::SmallVector<std::shared_ptr<KernelLaunch>, 4> Launches;
@@ -524,6 +545,8 @@ llvm::Error Runtime::push(const char *Source, int NArgs, const jacc_arg *Args, u
                                                 Devices[D]->computeUnits());
     if (UseSplit)
       H->useSplitEntry(*SplitCode);
+    if (Variant)
+      H->useVariant(*Variant);
     Launches.push_back(std::move(H));
   }
   std::shared_ptr<SplitGroup> Group;
@@ -592,13 +615,18 @@ llvm::Error Runtime::launchOnOwner(std::shared_ptr<const jit::CompiledKernel> K,
                                    ArgCells Cells,
                                    std::shared_ptr<std::vector<std::vector<char>>> Aggregates,
                                    llvm::ArrayRef<Mapping *> Written,
-                                   std::function<void(const KernelLaunch &)> OnFinished) {
+                                   std::function<void(const KernelLaunch &)> OnFinished,
+                                   const jit::VariantCode *Variant) {
   std::shared_ptr<KernelLaunch> Launch;
-  if (Devices[O]->kind() == DeviceKind::Cuda)
+  if (Devices[O]->kind() == DeviceKind::Cuda) {
     Launch = std::make_shared<CudaKernelLaunch>(K, std::move(Cells), Aggregates);
-  else
-    Launch = std::make_shared<HostKernelLaunch>(K, std::move(Cells), Aggregates,
+  } else {
+    auto H = std::make_shared<HostKernelLaunch>(K, std::move(Cells), Aggregates,
                                                 Devices[O]->computeUnits());
+    if (Variant)
+      H->useVariant(*Variant);
+    Launch = std::move(H);
+  }
   Launch->OnFinished = std::move(OnFinished);
   stats().DuplicateLaunches.fetch_add(1, std::memory_order_relaxed);
   // Synchronous even when asynchronous was asked: the copies below need the kernel's results.

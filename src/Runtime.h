@@ -113,7 +113,8 @@ private:
                             ArgCells Cells,
                             std::shared_ptr<std::vector<std::vector<char>>> Aggregates,
                             llvm::ArrayRef<Mapping *> Written,
-                            std::function<void(const KernelLaunch &)> OnFinished);
+                            std::function<void(const KernelLaunch &)> OnFinished,
+                            const jit::VariantCode *Variant);
   /// finalize(): free the allocateUser() blocks and keep the program's acc_map_data memory out of
   /// the mappings' release (caller holds the table lock).
   llvm::Error releaseUserMemoryLocked();
@@ -128,12 +129,15 @@ private:
   std::vector<std::unique_ptr<Device>> Devices;
   PresentTable Table;
   jit::KernelCache Cache;
+  jit::SpecializeSettings Specialize; ///< JACC_SPECIALIZE*
   /// acc_malloc blocks by device address: their device and size (guarded by Table.mutex()).
   struct UserAllocation {
     unsigned Device = 0;
     size_t Bytes = 0;
   };
   std::map<uintptr_t, UserAllocation> UserAllocations;
+  /// Compiles kernel variants off the launch path. Last: destroyed (joined) first.
+  jit::BackgroundCompiler Compiler;
 };
 
 } // namespace jacc

@@ -12,11 +12,12 @@ struct Stats {
   std::atomic<uint64_t> KernelsPushed{0}, KernelsCompiled{0}, MemoryCacheHits{0}, DiskCacheHits{0};
   std::atomic<uint64_t> SplitLaunches{0}, DuplicateLaunches{0};
   std::atomic<uint64_t> BytesHostToDevice{0}, BytesDeviceToHost{0}, BytesDeviceToDevice{0};
+  std::atomic<uint64_t> VariantsCompiled{0}, SpecializedLaunches{0};
 
   void reset() {
     for (auto *C : {&KernelsPushed, &KernelsCompiled, &MemoryCacheHits, &DiskCacheHits,
                     &SplitLaunches, &DuplicateLaunches, &BytesHostToDevice, &BytesDeviceToHost,
-                    &BytesDeviceToDevice})
+                    &BytesDeviceToDevice, &VariantsCompiled, &SpecializedLaunches})
       C->store(0, std::memory_order_relaxed);
   }
 };

@@ -303,7 +303,9 @@ void printJson(json::Value V) { llvm::outs() << llvm::formatv("{0:2}", V) << "\n
 /// "label       value" lines of `show`, `stats` and `config`.
 void field(llvm::StringRef Label, const llvm::Twine &Value) {
   llvm::outs() << Label;
-  llvm::outs().indent(static_cast<unsigned>(FieldWidth - std::min(FieldWidth, Label.size())));
+  // A label as wide as the column still gets a gap (artifact names can be).
+  llvm::outs().indent(Label.size() < FieldWidth ? static_cast<unsigned>(FieldWidth - Label.size())
+                                                : 2);
   llvm::outs() << Value << "\n";
 }
 
@@ -572,6 +574,49 @@ void showArtifacts(const DiskCacheEntryInfo &E) {
     field("    " + Name, humanSize(Size) + " (" + llvm::Twine(Size) + " bytes)");
 }
 
+/// The entry's specialized variants (spec-<hash>.json artifacts, jit/KernelVariants.h): their
+/// folded values, hits and compile times, most used first.
+json::Array variantsJson(const Context &C, const DiskCacheEntryInfo &E) {
+  std::vector<json::Object> Found;
+  for (const auto &[Name, Size] : E.Artifacts) {
+    llvm::StringRef N(Name);
+    if (!N.startswith("spec-") || !N.endswith(".json"))
+      continue;
+    std::string Warning;
+    std::optional<std::string> Text = C.Cache->readArtifact(E.Key, Name, Warning);
+    if (!Text)
+      continue;
+    llvm::Expected<json::Value> V = json::parse(*Text);
+    if (!V) {
+      llvm::consumeError(V.takeError());
+      continue;
+    }
+    if (json::Object *O = V->getAsObject())
+      Found.push_back(std::move(*O));
+  }
+  std::stable_sort(Found.begin(), Found.end(), [](const json::Object &A, const json::Object &B) {
+    return A.getInteger("hits").value_or(0) > B.getInteger("hits").value_or(0);
+  });
+  json::Array Out;
+  for (json::Object &O : Found)
+    Out.push_back(std::move(O));
+  return Out;
+}
+
+void showVariants(const Context &C, const DiskCacheEntryInfo &E) {
+  json::Array Variants = variantsJson(C, E);
+  llvm::outs() << "\nvariants (JACC_SPECIALIZE)\n";
+  if (Variants.empty())
+    llvm::outs() << "    (none)\n";
+  for (const json::Value &V : Variants) {
+    const json::Object &O = *V.getAsObject();
+    field("    " + llvm::Twine(O.getInteger("hits").value_or(0)).str() + " hits",
+          str(O, "values") +
+              llvm::formatv(" (compiled in {0:f1} ms)", O.getNumber("compile_ms").value_or(0))
+                  .str());
+  }
+}
+
 void showText(const Context &C, const DiskCacheEntryInfo &E) {
   const json::Object &S = E.Summary;
   showHeader(C, E);
@@ -588,6 +633,7 @@ void showText(const Context &C, const DiskCacheEntryInfo &E) {
     else
       block(*Rewritten);
   }
+  showVariants(C, E);
   showArtifacts(E);
 }
 
@@ -620,6 +666,7 @@ int runShow(Context &C) {
                            {"hits", E->Hits},
                            {"size", E->Size},
                            {"artifacts", artifactsJson(*E)},
+                           {"variants", variantsJson(C, *E)},
                            {"summary", json::Object(E->Summary)}});
   else
     showText(C, *E);

@@ -82,6 +82,9 @@ typedef struct jacc_stats {
   uint64_t kernels_pushed, kernels_compiled, memory_cache_hits, disk_cache_hits;
   uint64_t split_launches, duplicate_launches;
   uint64_t bytes_host_to_device, bytes_device_to_host, bytes_device_to_device;
+  /* kernel specialization (JACC_SPECIALIZE): variants compiled (or loaded from the disk cache),
+     and launches that ran a variant instead of the generic kernel */
+  uint64_t variants_compiled, specialized_launches;
 } jacc_stats;
 
 /** Counters since start or the last jacc_reset_stats(). */

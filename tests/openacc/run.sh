@@ -2,7 +2,7 @@
 # The OpenACC program corpus (tests/openacc/*.c, docs/translate.md "Tests"). Each program is built
 # twice: by plain cc, which ignores the pragmas and has no _OPENACC (the reference; programs that
 # call the runtime API use acc_host_fallback.h then), and by jaccc; the jaccc build must print the
-# same output on 1, 2 and 3 host devices.
+# same output on 1, 2 and 3 host devices, and on 2 with every kernel specialized.
 #   run.sh JACCC DIR [FLAGS for the jaccc builds, e.g. -fsanitize=address]
 set -u
 jaccc=$(realpath "$1")
@@ -21,8 +21,12 @@ for src in "$dir"/*.c; do
     echo "FAIL $name: the jaccc build failed"; failed=1; continue
   fi
   ref=$("$tmp/$name.ref")
-  for devices in host:1 host:2 host:3; do
-    out=$(JACC_DEVICES=$devices "$tmp/$name.jacc" 2>&1)
+  # The last run folds every scalar argument into its kernels (JACC_SPECIALIZE=always).
+  for devices in host:1 host:2 host:3 host:2+specialize; do
+    spec=auto
+    [[ $devices == *+specialize ]] && spec=always
+    out=$(JACC_DEVICES=${devices%+specialize} JACC_SPECIALIZE=$spec JACC_SPECIALIZE_WAIT=1 \
+          "$tmp/$name.jacc" 2>&1)
     rc=$?
     if ((rc != 0)) || [[ $out != "$ref" ]]; then
       echo "FAIL $name with JACC_DEVICES=$devices (exit $rc)"

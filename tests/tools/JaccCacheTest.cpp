@@ -415,6 +415,32 @@ TEST_F(ListedCache, ShowUnsplitEntryGivesTheFallback) {
   EXPECT_EQ(R.Out.find("sm_80"), std::string::npos) << R.Out;
 }
 
+// Specialized variants (jit/KernelVariants.h): spec-<hash>.json, most used first.
+TEST_F(ListedCache, ShowListsVariants) {
+  ASSERT_FALSE(bool(cache().addArtifact(
+      Old, "spec-00000000000000aa.json",
+      R"({"values":"n=100;m=64","compile_ms":41.25,"hits":7})")));
+  ASSERT_FALSE(bool(cache().addArtifact(
+      Old, "spec-00000000000000bb.json",
+      R"({"values":"n=5;m=64","compile_ms":39.5,"hits":12})")));
+  Outcome R = inCache({"show", Old.substr(0, 6)});
+  ASSERT_EQ(R.Status, 0) << R.Err;
+  size_t Top = R.Out.find("12 hits         n=5;m=64 (compiled in 39.5 ms)");
+  size_t Next = R.Out.find("7 hits          n=100;m=64 (compiled in 41.2 ms)");
+  EXPECT_NE(Top, std::string::npos) << R.Out;
+  EXPECT_NE(Next, std::string::npos) << R.Out;
+  EXPECT_LT(Top, Next) << "most used first";
+  Outcome J = inCache({"show", Old.substr(0, 6), "--json"});
+  json::Value V = parseJson(J.Out);
+  const json::Array *A = V.getAsObject() ? V.getAsObject()->getArray("variants") : nullptr;
+  ASSERT_TRUE(A && A->size() == 2) << J.Out;
+  EXPECT_EQ((*A)[0].getAsObject()->getString("values"), llvm::StringRef("n=5;m=64"));
+  EXPECT_EQ((*A)[1].getAsObject()->getInteger("hits"), 7);
+  EXPECT_NE(inCache({"show", Recent.substr(0, 6)}).Out.find("variants (JACC_SPECIALIZE)\n    "
+                                                             "(none)"),
+            std::string::npos);
+}
+
 TEST_F(ListedCache, ShowJson) {
   Outcome R = inCache({"show", Old.substr(0, 12), "--json"});
   ASSERT_EQ(R.Status, 0) << R.Err;

@@ -11,7 +11,7 @@
 #include <cstdint>
 #include <cstring>
 
-namespace jacc {
+namespace jacc::jit {
 
 using analysis::ScalarType;
 
@@ -281,4 +281,4 @@ llvm::Expected<Specializer::Options> specializeOptionsFromEnv(const char *Mode, 
   return O;
 }
 
-} // namespace jacc
+} // namespace jacc::jit

@@ -11,6 +11,7 @@
 #include <vector>
 
 using namespace jacc;
+using namespace jacc::jit;
 using analysis::ScalarType;
 
 namespace {

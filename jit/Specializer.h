@@ -2,8 +2,8 @@
 // arguments take push after push, which variant to run (the generic kernel, or one folding some of
 // the values as constants, see jit/Specialization.h). Pure logic: compiling and caching variants
 // is the runtime's.
-#ifndef JACC_SRC_SPECIALIZER_H
-#define JACC_SRC_SPECIALIZER_H
+#ifndef JACC_JIT_SPECIALIZER_H
+#define JACC_JIT_SPECIALIZER_H
 
 #include "Kernel.h"
 #include "Specialization.h"
@@ -19,7 +19,7 @@
 #include <string>
 #include <vector>
 
-namespace jacc {
+namespace jacc::jit {
 
 /// One scalar argument of a push, as the policy sees it.
 struct ScalarArg {
@@ -103,6 +103,6 @@ llvm::Expected<Specializer::Options> specializeOptionsFromEnv(const char *Mode, 
                                                               const char *Repeat,
                                                               const char *Max);
 
-} // namespace jacc
+} // namespace jacc::jit
 
 #endif

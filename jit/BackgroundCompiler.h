@@ -1,0 +1,40 @@
+// A thread that compiles off the launch path: kernel variants (issue 7) are built there while
+// pushes keep running the generic kernel.
+#ifndef JACC_JIT_BACKGROUNDCOMPILER_H
+#define JACC_JIT_BACKGROUNDCOMPILER_H
+
+#include <condition_variable>
+#include <deque>
+#include <functional>
+#include <mutex>
+#include <thread>
+
+namespace jacc::jit {
+
+class BackgroundCompiler {
+public:
+  BackgroundCompiler() = default;
+  /// Runs what is queued, then stops the thread.
+  ~BackgroundCompiler();
+  BackgroundCompiler(const BackgroundCompiler &) = delete;
+  BackgroundCompiler &operator=(const BackgroundCompiler &) = delete;
+
+  /// Queue Job (run in order, one at a time, on the compiler's thread, started on first use).
+  void enqueue(std::function<void()> Job);
+  /// Wait until every queued job has run (jacc_finalize, tests, JACC_SPECIALIZE_WAIT).
+  void drain();
+
+private:
+  void run();
+
+  std::mutex M;
+  std::condition_variable Wake, Idle;
+  std::deque<std::function<void()>> Jobs;
+  bool Running = false; ///< a job is running
+  bool Stop = false;
+  std::thread Worker;
+};
+
+} // namespace jacc::jit
+
+#endif

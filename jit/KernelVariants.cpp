@@ -1,0 +1,281 @@
+#include "KernelVariants.h"
+
+#include "CompiledKernel.h"
+#include "CudaLaunchABI.h"
+#include "Debug.h"
+#include "DiskCache.h"
+#include "Error.h"
+#include "HostCodegen.h"
+#include "HostCompiler.h"
+#include "HostJIT.h"
+#include "KernelStore.h"
+#include "NvrtcCompiler.h"
+
+#include <llvm/ADT/StringExtras.h>
+#include <llvm/Support/JSON.h>
+#include <llvm/Support/xxhash.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+
+namespace jacc::jit {
+
+using analysis::ArgInfo;
+
+llvm::Expected<SpecializeSettings> specializeSettingsFromEnv() {
+  auto O = specializeOptionsFromEnv(std::getenv("JACC_SPECIALIZE"),
+                                    std::getenv("JACC_SPECIALIZE_ARGS"),
+                                    std::getenv("JACC_SPECIALIZE_AFTER"),
+                                    std::getenv("JACC_SPECIALIZE_MAX"));
+  if (!O)
+    return O.takeError();
+  SpecializeSettings S;
+  S.Policy = std::move(*O);
+  const char *W = std::getenv("JACC_SPECIALIZE_WAIT");
+  std::string Wait = llvm::StringRef(W ? W : "").trim().lower();
+  if (Wait == "1" || Wait == "on")
+    S.Wait = true;
+  else if (!Wait.empty() && Wait != "0" && Wait != "off")
+    return makeError(ErrorCode::InvalidArgument,
+                     "JACC_SPECIALIZE_WAIT='" + Wait + "' is not valid: use 1 (a push that "
+                     "creates a variant waits for its compile) or 0");
+  return S;
+}
+
+std::string variantArtifactStem(llvm::StringRef Key) {
+  std::string H = llvm::utohexstr(llvm::xxHash64(Key), /*LowerCase=*/true);
+  return "spec-" + std::string(16 - H.size(), '0') + H;
+}
+
+static double msSince(std::chrono::steady_clock::time_point T) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - T).count();
+}
+
+/// JACC_CUDA_VERIFY (see CompiledKernel.cpp): the variant's CUDA entries compile with NVRTC for
+/// the first architecture listed and keep the generic entries' launch ABI (which the generic
+/// kernel's verification checks for every architecture listed).
+static llvm::Error verifyCudaVariant(const analysis::KernelInfo &K, const Specialization &Spec) {
+  const char *Env = std::getenv("JACC_CUDA_VERIFY");
+  llvm::SmallVector<llvm::StringRef, 4> Archs;
+  llvm::StringRef(Env ? Env : "").split(Archs, ',', 1, false);
+  for (llvm::StringRef A : llvm::ArrayRef(Archs).take_front(1)) {
+    unsigned Sm = 0;
+    llvm::StringRef T = A.trim();
+    T.consume_front("sm_");
+    if (T.getAsInteger(10, Sm))
+      continue; // the generic kernel's verification reported it
+    for (bool Split : {false, true}) {
+      if (Split && !K.Split.Enabled)
+        continue;
+      auto Src = generateCudaSource(K, Split, &Spec);
+      if (!Src)
+        return Src.takeError();
+      auto Img = compileCuda(Src->Source, Sm);
+      if (!Img)
+        return Img.takeError();
+      if (auto E = checkCudaLaunchABI(*Src, Img->IsPtx ? Img->Image : Img->Ptx))
+        return E;
+    }
+  }
+  return llvm::Error::success();
+}
+
+static std::string specJson(const VariantCode &V, double CompileMs, uint64_t Hits) {
+  llvm::json::Object O{{"values", V.Key}, {"compile_ms", CompileMs},
+                       {"hits", static_cast<int64_t>(Hits)}};
+  std::string Text;
+  llvm::raw_string_ostream OS(Text);
+  OS << llvm::json::Value(std::move(O));
+  return OS.str();
+}
+
+llvm::Expected<std::shared_ptr<VariantCode>> compileVariant(const CompiledKernel &K,
+                                                            const Specialization &Spec) {
+  auto Start = std::chrono::steady_clock::now();
+  auto V = std::make_shared<VariantCode>();
+  V->Spec = Spec;
+  V->Key = Spec.key();
+  std::string Stem = variantArtifactStem(V->Key);
+  bool Split = K.Info.Split.Enabled;
+  if (K.Disk.Cache) {
+    std::string Warning;
+    auto O = K.Disk.Cache->readArtifact(K.Disk.Key, Stem + ".host.o", Warning);
+    std::optional<std::string> SO;
+    if (O && Split)
+      SO = K.Disk.Cache->readArtifact(K.Disk.Key, Stem + ".host-split.o", Warning);
+    if (O && (!Split || SO)) {
+      V->Object.assign(O->begin(), O->end());
+      if (SO)
+        V->SplitObject.assign(SO->begin(), SO->end());
+      V->FromDisk = true;
+      debugLog("cache", "disk hit " + K.Disk.Key.substr(0, 12) + " variant " + V->Key);
+    } else if (!Warning.empty()) {
+      cacheWarning("entry " + K.Disk.Key.substr(0, 12) + ": " + Warning + " (recompiling)");
+    }
+  }
+  if (!V->FromDisk) {
+    auto Full = K.completeInfo();
+    if (!Full)
+      return Full.takeError();
+    if (auto E = checkSpecialization(**Full, Spec))
+      return E;
+    V->HostSource = generateHostSource(**Full, /*Split=*/false, &Spec);
+    debugLog("codegen", "variant " + V->Key + " host source:\n" + V->HostSource);
+    auto Obj = compileHostObject(V->HostSource, K.Info.Source);
+    if (!Obj)
+      return Obj.takeError();
+    V->Object = std::move(Obj->Bytes);
+    if (Split) {
+      auto SObj = compileHostObject(generateHostSource(**Full, /*Split=*/true, &Spec),
+                                    K.Info.Source);
+      if (!SObj)
+        return SObj.takeError();
+      V->SplitObject = std::move(SObj->Bytes);
+    }
+    if (auto E = verifyCudaVariant(**Full, Spec))
+      return E;
+  }
+  auto Entries = loadHostObject(V->Object, {HostEntryName});
+  if (!Entries)
+    return Entries.takeError();
+  V->Entry = (*Entries)[0];
+  if (Split) {
+    auto SEntries = loadHostObject(V->SplitObject, {HostSplitEntryName});
+    if (!SEntries)
+      return SEntries.takeError();
+    V->SplitEntry = (*SEntries)[0];
+  }
+  V->CompileMs = msSince(Start);
+  debugLog(V->FromDisk ? "cache" : "codegen", "variant " + V->Key +
+                                                  (V->FromDisk ? " loaded in " : " compiled in ") +
+                                                  std::to_string(V->CompileMs) + " ms");
+  if (!V->FromDisk && K.Disk.Cache) {
+    llvm::Error E = K.Disk.Cache->addArtifact(
+        K.Disk.Key, Stem + ".host.o", llvm::StringRef(V->Object.data(), V->Object.size()));
+    if (!E && Split)
+      E = K.Disk.Cache->addArtifact(
+          K.Disk.Key, Stem + ".host-split.o",
+          llvm::StringRef(V->SplitObject.data(), V->SplitObject.size()));
+    if (!E) // last: `jacc-cache show` lists the variants by their .json
+      E = K.Disk.Cache->addArtifact(K.Disk.Key, Stem + ".json", specJson(*V, V->CompileMs, 0));
+    if (E)
+      stopUsingDiskCache(llvm::toString(std::move(E)));
+  }
+  return V;
+}
+
+llvm::Expected<const VariantCode *>
+KernelVariants::choose(const std::shared_ptr<const CompiledKernel> &K,
+                       llvm::ArrayRef<const void *> Values, const SpecializeSettings &S,
+                       BackgroundCompiler &BG) {
+  std::unique_lock<std::mutex> L(M);
+  if (!Policy) {
+    Policy = std::make_unique<Specializer>(S.Policy);
+    for (const ArgInfo &A : K->Info.Args) {
+      if (A.ArgKind != ArgInfo::Kind::Scalar)
+        continue;
+      ScalarArg SA;
+      SA.Param = A.Param;
+      SA.Name = A.Name; // K keeps its Info: the name outlives the policy
+      SA.Type = A.Scalar;
+      SA.Size = scalarTypeSize(A.Scalar);
+      SA.Eligible = A.Scalar != analysis::ScalarType::F80 && SA.Size == A.Size;
+      for (const analysis::ReductionVar &R : K->Info.Reductions)
+        SA.Eligible &= K->Info.Args[R.Arg].Param != A.Param;
+      Args.push_back(SA);
+      Positions.push_back(A.Position);
+    }
+  }
+  if (Args.empty())
+    return nullptr;
+  for (size_t I = 0; I < Args.size(); ++I)
+    Args[I].Bytes = Values[Positions[I]];
+  std::optional<Specializer::Choice> C = Policy->observe(Args);
+  if (!C)
+    return nullptr;
+  unsigned Index = C->Index;
+  if (C->New) {
+    if (Codes.size() <= Index)
+      Codes.resize(Index + 1);
+    Specialization Spec = *C->Spec;
+    debugLog("launch", "kernel variant " + Spec.key() + " created");
+    if (!S.Wait) {
+      // Compiled off the launch path: the generic kernel runs until the variant is published.
+      BG.enqueue([K, Spec, Index, OnReady = S.OnReady] {
+        auto Code = compileVariant(*K, Spec);
+        if (Code && OnReady)
+          OnReady(**Code);
+        K->Variants.publish(Index, std::move(Code));
+      });
+      return nullptr;
+    }
+    L.unlock();
+    auto Code = compileVariant(*K, Spec);
+    if (Code && S.OnReady)
+      S.OnReady(**Code);
+    L.lock();
+    if (!Code) {
+      Policy->disable(Index);
+      return Code.takeError();
+    }
+    Codes[Index] = std::move(*Code);
+  }
+  if (Index >= Codes.size() || !Codes[Index])
+    return nullptr;
+  Codes[Index]->Hits.fetch_add(1, std::memory_order_relaxed);
+  return Codes[Index].get();
+}
+
+void KernelVariants::publish(unsigned Index, llvm::Expected<std::shared_ptr<VariantCode>> Code) {
+  std::lock_guard<std::mutex> L(M);
+  if (!Code) {
+    std::string Message = llvm::toString(Code.takeError());
+    std::fprintf(stderr, "jacc: warning: a kernel variant failed to compile; the generic kernel "
+                         "runs instead (JACC_SPECIALIZE=off turns variants off): %s\n",
+                 Message.c_str());
+    Policy->disable(Index);
+    return;
+  }
+  if (Codes.size() <= Index)
+    Codes.resize(Index + 1);
+  Codes[Index] = std::move(*Code);
+}
+
+std::vector<std::shared_ptr<const VariantCode>> KernelVariants::compiled() const {
+  std::lock_guard<std::mutex> L(M);
+  std::vector<std::shared_ptr<const VariantCode>> Out;
+  for (const auto &C : Codes)
+    if (C)
+      Out.push_back(C);
+  return Out;
+}
+
+void KernelVariants::flushHits(const CompiledKernel &K) const {
+  if (!K.Disk.Cache)
+    return;
+  for (const auto &V : compiled()) {
+    uint64_t Hits = V->Hits.load(std::memory_order_relaxed);
+    uint64_t Delta = Hits - V->FlushedHits.exchange(Hits, std::memory_order_relaxed);
+    if (!Delta)
+      continue;
+    std::string Name = variantArtifactStem(V->Key) + ".json", Warning;
+    uint64_t OnDisk = 0;
+    double CompileMs = V->CompileMs; // the compile's, not a later load's
+    if (auto Text = K.Disk.Cache->readArtifact(K.Disk.Key, Name, Warning)) {
+      if (auto J = llvm::json::parse(*Text)) {
+        if (const llvm::json::Object *O = J->getAsObject()) {
+          OnDisk = O->getInteger("hits").value_or(0);
+          CompileMs = O->getNumber("compile_ms").value_or(CompileMs);
+        }
+      } else {
+        llvm::consumeError(J.takeError());
+      }
+    }
+    if (auto E = K.Disk.Cache->addArtifact(K.Disk.Key, Name,
+                                           specJson(*V, CompileMs, OnDisk + Delta)))
+      llvm::consumeError(std::move(E)); // statistics only
+  }
+}
+
+} // namespace jacc::jit

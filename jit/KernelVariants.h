@@ -1,0 +1,90 @@
+// The specialized variants of one compiled kernel (issue 7): which one each push runs (the policy
+// of Specializer.h), their code (generateHostSource with a Specialization: the generic entries'
+// ABI), compiled off the launch path on a BackgroundCompiler and kept in memory and in the
+// kernel's disk cache entry (host-spec-<hash>.o, spec-<hash>.json with the values and hits).
+#ifndef JACC_JIT_KERNELVARIANTS_H
+#define JACC_JIT_KERNELVARIANTS_H
+
+#include "BackgroundCompiler.h"
+#include "Specialization.h"
+#include "Specializer.h"
+
+#include <llvm/ADT/ArrayRef.h>
+#include <llvm/ADT/SmallVector.h>
+#include <llvm/Support/Error.h>
+
+#include <atomic>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace jacc::jit {
+
+struct CompiledKernel;
+
+/// One compiled variant. Its entries take the generic entries' parameters: the generic
+/// CallInterface (CompiledKernel::Call, SplitCode::Call) calls them.
+struct VariantCode {
+  Specialization Spec;
+  std::string Key;                        ///< Spec.key(): "n=100;m=64"
+  std::string HostSource;                 ///< empty when loaded from disk
+  llvm::SmallVector<char, 0> Object, SplitObject;
+  void *Entry = nullptr;                  ///< the plain entry
+  void *SplitEntry = nullptr;             ///< the split entry (kernels that split)
+  double CompileMs = 0;
+  bool FromDisk = false;
+  mutable std::atomic<uint64_t> Hits{0};  ///< pushes it ran
+  mutable std::atomic<uint64_t> FlushedHits{0}; ///< of which already added on disk
+};
+
+/// How the runtime specializes (read once from JACC_SPECIALIZE*).
+struct SpecializeSettings {
+  Specializer::Options Policy;
+  /// JACC_SPECIALIZE_WAIT=1: a push that creates a variant waits for its compile and runs it
+  /// (tests, benchmarks); otherwise the generic kernel runs until the variant is ready.
+  bool Wait = false;
+  /// Called with each variant compiled or loaded (statistics), on the compiling thread.
+  std::function<void(const VariantCode &)> OnReady;
+};
+
+/// The settings from the environment; InvalidArgument naming a bad variable.
+llvm::Expected<SpecializeSettings> specializeSettingsFromEnv();
+
+/// Disk artifact names of the variant with key Key: "host-spec-<16 hex>" + suffix.
+std::string variantArtifactStem(llvm::StringRef Key);
+
+class KernelVariants {
+public:
+  /// The compiled variant for a push of K whose argument values, by ArgInfo::Position, are
+  /// Values; null: the generic code runs. When the policy creates a variant, its compile is
+  /// queued on BG (or run now with S.Wait; its failure is then this call's error).
+  llvm::Expected<const VariantCode *> choose(const std::shared_ptr<const CompiledKernel> &K,
+                                             llvm::ArrayRef<const void *> Values,
+                                             const SpecializeSettings &S, BackgroundCompiler &BG);
+  /// The variants compiled so far.
+  std::vector<std::shared_ptr<const VariantCode>> compiled() const;
+  /// Add the hits counted since the last flush to the variants' spec-<hash>.json on disk.
+  void flushHits(const CompiledKernel &K) const;
+  /// Make variant Index's code (compiled in the background) available to choose(); a failure
+  /// disables the variant, with a warning.
+  void publish(unsigned Index, llvm::Expected<std::shared_ptr<VariantCode>> Code);
+
+private:
+
+  mutable std::mutex M;
+  std::unique_ptr<Specializer> Policy;
+  std::vector<ScalarArg> Args; ///< the kernel's scalar arguments, by position
+  std::vector<unsigned> Positions; ///< Args[I]'s position among the pushed values
+  std::vector<std::shared_ptr<const VariantCode>> Codes; ///< by variant index; null: not ready
+};
+
+/// Compile variant Spec of K (host plain and split entries; CUDA too under JACC_CUDA_VERIFY),
+/// or load it from K's disk cache entry.
+llvm::Expected<std::shared_ptr<VariantCode>> compileVariant(const CompiledKernel &K,
+                                                            const Specialization &Spec);
+
+} // namespace jacc::jit
+
+#endif

@@ -1,0 +1,250 @@
+// End to end: kernel specialization (JACC_SPECIALIZE). Each test sets its own policy (restored
+// afterwards: the api suite also runs whole under always and off) and pushes a kernel of its own
+// (kernels and their variants outlive jacc_finalize in the kernel cache).
+#include "Fixture.h"
+#include "Helpers.h"
+
+#include "../src/ScopedEnv.h"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace {
+
+using jacc::ScopedEnv;
+using jacc_test::lastError;
+
+class SpecializeTest : public DeviceTest {
+protected:
+  /// Re-initialise jacc with JACC_SPECIALIZE=Mode (the push waits for a new variant's compile,
+  /// so that the counts below are exact) and the other settings given.
+  void policy(const char *Mode, const char *After = nullptr, const char *Max = nullptr,
+              const char *Args = nullptr, const char *Wait = "1") {
+    Env.clear();
+    Env.push_back(std::make_unique<ScopedEnv>("JACC_SPECIALIZE", Mode));
+    Env.push_back(std::make_unique<ScopedEnv>("JACC_SPECIALIZE_WAIT", Wait));
+    Env.push_back(std::make_unique<ScopedEnv>("JACC_SPECIALIZE_AFTER", After));
+    Env.push_back(std::make_unique<ScopedEnv>("JACC_SPECIALIZE_MAX", Max));
+    Env.push_back(std::make_unique<ScopedEnv>("JACC_SPECIALIZE_ARGS", Args));
+    ASSERT_EQ(jacc_finalize(), JACC_SUCCESS) << jacc_last_error();
+    ASSERT_EQ(jacc_init(), JACC_SUCCESS) << jacc_last_error();
+    jacc_reset_stats();
+  }
+  void TearDown() override {
+    DeviceTest::TearDown();
+    Env.clear();
+  }
+  /// A kernel source unique to this test and device configuration.
+  std::string source(const std::string &Body) const {
+    const auto *T = ::testing::UnitTest::GetInstance()->current_test_info();
+    return "/* " + std::string(T->name()) + " */\n" + Body;
+  }
+  static jacc_stats counters() {
+    jacc_stats S{};
+    EXPECT_EQ(jacc_get_stats(&S), JACC_SUCCESS);
+    return S;
+  }
+
+  std::vector<std::unique_ptr<ScopedEnv>> Env;
+};
+
+/// y[i] = a * x[i] + i % m for i < n, pushed with the values given.
+void axpyMod(const std::string &Src, int n, float a, int m, float *x, float *y) {
+  jacc_arg Args[] = {{"int n", &n}, {"float a", &a}, {"int m", &m}, {"const float *x", &x},
+                     {"float *y", &y}};
+  ASSERT_JACC(jacc_kernel_push(Src.c_str(), 5, Args, JACC_DEFAULT));
+}
+
+TEST_P(SpecializeTest, AlwaysFoldsFromTheFirstPushAndCompilesOnce) {
+  policy("always");
+  const int N = 3000;
+  std::vector<float> X(N), Y(N, 0.0f);
+  for (int I = 0; I < N; ++I)
+    X[I] = 0.25f * I;
+  float *x = X.data(), *y = Y.data();
+  ASSERT_JACC(jacc_copyin(x, N * sizeof(float)));
+  ASSERT_JACC(jacc_create(y, N * sizeof(float)));
+  std::string Src = source("#pragma acc parallel loop\n"
+                           "for (int i = 0; i < n; i++) y[i] = a * x[i] + i % m;\n");
+  for (int K = 0; K < 5; ++K)
+    axpyMod(Src, N, 3.0f, 7, x, y);
+  ASSERT_JACC(jacc_copyout(y, N * sizeof(float)));
+  ASSERT_JACC(jacc_delete(x, N * sizeof(float)));
+  for (int I = 0; I < N; ++I)
+    ASSERT_EQ(Y[I], 3.0f * X[I] + I % 7) << I;
+  jacc_stats S = counters();
+  EXPECT_EQ(S.variants_compiled, 1u) << "one variant, compiled once";
+  EXPECT_EQ(S.specialized_launches, 5u) << "every push ran it";
+}
+
+// Without JACC_SPECIALIZE_WAIT the variant compiles in the background: the push that creates it
+// runs the generic kernel, a later push the variant.
+TEST_P(SpecializeTest, VariantsCompileInTheBackground) {
+  policy("always", nullptr, nullptr, nullptr, "0");
+  const int N = 2000;
+  std::vector<float> X(N, 1.0f), Y(N);
+  float *x = X.data(), *y = Y.data();
+  ASSERT_JACC(jacc_copyin(x, N * sizeof(float)));
+  ASSERT_JACC(jacc_create(y, N * sizeof(float)));
+  std::string Src = source("#pragma acc parallel loop\n"
+                           "for (int i = 0; i < n; i++) y[i] = a * x[i] + i % m;\n");
+  axpyMod(Src, N, 4.0f, 9, x, y);
+  EXPECT_EQ(counters().specialized_launches, 0u) << "the generic kernel while it compiles";
+  for (int K = 0; K < 600 && counters().specialized_launches == 0; ++K) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    axpyMod(Src, N, 4.0f, 9, x, y);
+  }
+  EXPECT_EQ(counters().specialized_launches, 1u) << "the variant, once compiled";
+  EXPECT_EQ(counters().variants_compiled, 1u);
+  ASSERT_JACC(jacc_copyout(y, N * sizeof(float)));
+  ASSERT_JACC(jacc_delete(x, N * sizeof(float)));
+  for (int I = 0; I < N; ++I)
+    ASSERT_EQ(Y[I], 4.0f + I % 9) << I;
+}
+
+TEST_P(SpecializeTest, AutoFoldsAfterRepeatedValuesOnly) {
+  policy("auto", "3");
+  const int N = 1000;
+  std::vector<float> X(N, 1.0f), Y(N);
+  float *x = X.data(), *y = Y.data();
+  ASSERT_JACC(jacc_copyin(x, N * sizeof(float)));
+  ASSERT_JACC(jacc_create(y, N * sizeof(float)));
+  std::string Src = source("#pragma acc parallel loop\n"
+                           "for (int i = 0; i < n; i++) y[i] = a * x[i] + i % m;\n");
+  for (int K = 0; K < 2; ++K)
+    axpyMod(Src, N, 2.0f, 5, x, y);
+  EXPECT_EQ(counters().specialized_launches, 0u) << "two pushes: the generic kernel";
+  axpyMod(Src, N, 2.0f, 5, x, y);
+  EXPECT_EQ(counters().variants_compiled, 1u) << "the third push with the same values";
+  EXPECT_EQ(counters().specialized_launches, 1u);
+  ASSERT_JACC(jacc_copyout(y, N * sizeof(float)));
+  ASSERT_JACC(jacc_delete(x, N * sizeof(float)));
+  for (int I = 0; I < N; ++I)
+    ASSERT_EQ(Y[I], 2.0f + I % 5) << I;
+}
+
+TEST_P(SpecializeTest, AChangingValueRunsTheGenericKernel) {
+  policy("auto", "2");
+  const int N = 600;
+  std::vector<int> X(N, 0);
+  int *x = X.data();
+  ASSERT_JACC(jacc_copyin(x, N * sizeof(int)));
+  std::string Src = source("#pragma acc parallel loop\n"
+                           "for (int i = 0; i < n; i++) x[i] += 1;\n");
+  for (int n = 1; n <= 40; ++n) {
+    jacc_arg Args[] = {{"int n", &n}, {"int *x", &x}};
+    ASSERT_JACC(jacc_kernel_push(Src.c_str(), 2, Args, JACC_DEFAULT));
+  }
+  ASSERT_JACC(jacc_copyout(x, N * sizeof(int)));
+  for (int I = 0; I < N; ++I)
+    ASSERT_EQ(X[I], I < 40 ? 40 - I : 0) << I;
+  jacc_stats S = counters();
+  EXPECT_EQ(S.variants_compiled, 0u);
+  EXPECT_EQ(S.specialized_launches, 0u);
+}
+
+TEST_P(SpecializeTest, VariantLimitHolds) {
+  policy("always", nullptr, "3");
+  const int N = 500;
+  std::vector<long> X(N, 0);
+  long *x = X.data();
+  ASSERT_JACC(jacc_copyin(x, N * sizeof(long)));
+  std::string Src = source("#pragma acc parallel loop\n"
+                           "for (int i = 0; i < 500; i++) x[i] += s;\n");
+  long Sum = 0;
+  for (long s = 1; s <= 8; ++s) {
+    jacc_arg Args[] = {{"long s", &s}, {"long *x", &x}};
+    ASSERT_JACC(jacc_kernel_push(Src.c_str(), 2, Args, JACC_DEFAULT));
+    Sum += s;
+  }
+  for (long s = 1; s <= 3; ++s) { // the variants still run their values
+    jacc_arg Args[] = {{"long s", &s}, {"long *x", &x}};
+    ASSERT_JACC(jacc_kernel_push(Src.c_str(), 2, Args, JACC_DEFAULT));
+    Sum += s;
+  }
+  ASSERT_JACC(jacc_copyout(x, N * sizeof(long)));
+  for (int I = 0; I < N; ++I)
+    ASSERT_EQ(X[I], Sum) << I;
+  jacc_stats S = counters();
+  EXPECT_EQ(S.variants_compiled, 3u) << "JACC_SPECIALIZE_MAX=3";
+  EXPECT_EQ(S.specialized_launches, 6u) << "s = 1, 2, 3 twice; the generic kernel for 4 to 8";
+}
+
+TEST_P(SpecializeTest, ForbiddenArgumentsAndOff) {
+  policy("always", nullptr, nullptr, "-n");
+  const int N = 800;
+  std::vector<float> X(N, 2.0f), Y(N);
+  float *x = X.data(), *y = Y.data();
+  ASSERT_JACC(jacc_copyin(x, N * sizeof(float)));
+  ASSERT_JACC(jacc_create(y, N * sizeof(float)));
+  std::string Src = source("#pragma acc parallel loop\n"
+                           "for (int i = 0; i < n; i++) y[i] = a * x[i] + i % m;\n");
+  for (int n = N - 3; n <= N; ++n) // n changes, forbidden anyway: one variant (a, m)
+    axpyMod(Src, n, 0.5f, 3, x, y);
+  EXPECT_EQ(counters().variants_compiled, 1u);
+  EXPECT_EQ(counters().specialized_launches, 4u);
+  ASSERT_JACC(jacc_copyout(y, N * sizeof(float)));
+  for (int I = 0; I < N; ++I)
+    ASSERT_EQ(Y[I], 1.0f + I % 3) << I;
+  ASSERT_JACC(jacc_delete(x, N * sizeof(float)));
+  policy("off");
+  ASSERT_JACC(jacc_copyin(x, N * sizeof(float)));
+  ASSERT_JACC(jacc_create(y, N * sizeof(float)));
+  std::string Other = source("#pragma acc parallel loop\n"
+                             "for (int i = 0; i < n; i++) y[i] = a * x[i] + i % m + 1;\n");
+  for (int K = 0; K < 4; ++K)
+    axpyMod(Other, N, 0.5f, 3, x, y);
+  EXPECT_EQ(counters().variants_compiled, 0u);
+  EXPECT_EQ(counters().specialized_launches, 0u);
+  ASSERT_JACC(jacc_delete(y, N * sizeof(float)));
+  ASSERT_JACC(jacc_delete(x, N * sizeof(float)));
+}
+
+// Folded extents of a pointer to variable-length rows, and a reduction (never folded).
+TEST_P(SpecializeTest, VlaExtentsAndReductions) {
+  policy("always");
+  const int Rows = 30, M = 17;
+  std::vector<double> A(Rows * M);
+  for (int I = 0; I < Rows * M; ++I)
+    A[I] = I % 11;
+  double *a = A.data();
+  ASSERT_JACC(jacc_copyin(a, A.size() * sizeof(double)));
+  std::string Src = source("#pragma acc parallel loop collapse(2) reduction(+:s)\n"
+                           "for (int i = 0; i < n; i++)\n"
+                           "  for (int j = 0; j < m; j++) { g[i][j] *= 2.0; s += g[i][j]; }\n");
+  int n = Rows, m = M;
+  double Expected = 0;
+  for (int K = 0; K < 3; ++K) {
+    double s = 1.0;
+    jacc_arg Args[] = {{"int n", &n}, {"int m", &m}, {"double (*g)[m]", &a}, {"double s", &s}};
+    ASSERT_JACC(jacc_kernel_push(Src.c_str(), 4, Args, JACC_DEFAULT));
+    Expected = 1.0;
+    for (int I = 0; I < Rows * M; ++I)
+      Expected += (I % 11) * double(2 << K);
+    EXPECT_EQ(s, Expected) << "push " << K;
+  }
+  ASSERT_JACC(jacc_delete(a, A.size() * sizeof(double)));
+  EXPECT_EQ(counters().variants_compiled, 1u);
+  EXPECT_EQ(counters().specialized_launches, 3u);
+}
+
+TEST_P(SpecializeTest, BadSettingsAreErrors) {
+  ScopedEnv Mode("JACC_SPECIALIZE", "sometimes");
+  ASSERT_EQ(jacc_finalize(), JACC_SUCCESS);
+  EXPECT_EQ(jacc_init(), JACC_ERROR_INVALID_ARGUMENT);
+  EXPECT_NE(lastError().find("JACC_SPECIALIZE"), std::string::npos) << lastError();
+  EXPECT_NE(lastError().find("sometimes"), std::string::npos) << lastError();
+  ScopedEnv Good("JACC_SPECIALIZE", "auto");
+  ScopedEnv Wait("JACC_SPECIALIZE_WAIT", "maybe");
+  EXPECT_EQ(jacc_init(), JACC_ERROR_INVALID_ARGUMENT);
+  EXPECT_NE(lastError().find("JACC_SPECIALIZE_WAIT='maybe'"), std::string::npos) << lastError();
+}
+
+JACC_DEVICE_CONFIGS(SpecializeTest);
+
+} // namespace

@@ -1,0 +1,171 @@
+// Kernel variants (jit/KernelVariants.h): the policy's choice at each push, compiled now or in the
+// background, the variant's entry run through the generic call interface, and the variants'
+// artifacts and hit counts in the kernel's disk cache entry.
+#include "KernelVariants.h"
+
+#include "BackgroundCompiler.h"
+#include "CompiledKernel.h"
+#include "DiskCache.h"
+#include "HostABI.h"
+#include "KernelStore.h"
+
+#include <llvm/ADT/SmallString.h>
+#include <llvm/Support/FileSystem.h>
+#include <llvm/Support/JSON.h>
+
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+using namespace jacc::jit;
+
+namespace {
+
+const char *const Scale = "#pragma acc parallel loop\n"
+                          "for (int i = 0; i < n; i++) x[i] = a * x[i] + s;\n";
+const std::vector<std::string> ScaleDecls = {"double *x", "int n", "double a", "double s"};
+
+class KernelVariantsTest : public ::testing::Test {
+protected:
+  void SetUp() override {
+    llvm::SmallString<128> D;
+    ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("jacc-variants-test", D));
+    Dir = D.str().str();
+    auto C = DiskCache::open(Dir, 1ull << 30);
+    ASSERT_TRUE(bool(C)) << llvm::toString(C.takeError());
+    Cache = std::make_shared<DiskCache>(std::move(*C));
+    auto K = compileKernel(Scale, ScaleDecls, {Cache, diskCacheKey(Scale, ScaleDecls, 0)});
+    ASSERT_TRUE(bool(K)) << llvm::toString(K.takeError());
+    Kernel = *K;
+  }
+  void TearDown() override { llvm::sys::fs::remove_directories(Dir); }
+
+  /// The variant for a push of (x, n, a, s), by position.
+  const VariantCode *choose(int N, double A, double S, bool Wait = true) {
+    double *X = nullptr;
+    const void *Values[] = {&X, &N, &A, &S};
+    Settings.Wait = Wait;
+    auto V = Kernel->Variants.choose(Kernel, Values, Settings, BG);
+    if (!V) {
+      ADD_FAILURE() << llvm::toString(V.takeError());
+      return nullptr;
+    }
+    return *V;
+  }
+  /// Run Entry (a variant's, or the generic one) on one thread through the generic interface.
+  void run(void *Entry, std::vector<double> &X, int N, double A, double S) {
+    jacc_host_team T{};
+    T.tid = 0;
+    T.nthreads = 1;
+    const jacc_host_team *TP = &T;
+    double *XP = X.data();
+    // Parameters in ArgInfo::Param order (scalars first): n, a, s, x.
+    void *Values[5] = {&N, &A, &S, &XP, &TP};
+    Kernel->Call->call(Entry, Values);
+  }
+  std::optional<llvm::json::Object> specJson(const VariantCode &V) {
+    std::string Warning;
+    auto Text = Cache->readArtifact(Kernel->Disk.Key, variantArtifactStem(V.Key) + ".json",
+                                    Warning);
+    if (!Text)
+      return std::nullopt;
+    auto J = llvm::json::parse(*Text);
+    if (!J || !J->getAsObject())
+      return std::nullopt;
+    return *J->getAsObject();
+  }
+
+  std::string Dir;
+  std::shared_ptr<DiskCache> Cache;
+  std::shared_ptr<const CompiledKernel> Kernel;
+  SpecializeSettings Settings;
+  BackgroundCompiler BG;
+};
+
+TEST_F(KernelVariantsTest, AlwaysCompilesAVariantPerValuesAndRunsIt) {
+  Settings.Policy.Policy = Specializer::Mode::Always;
+  const VariantCode *V = choose(6, 2.0, 0.5);
+  ASSERT_TRUE(V);
+  EXPECT_EQ(V->Key, "n=6;a=0x1p+1;s=0x1p-1");
+  EXPECT_NE(V->HostSource.find("int n = 6;"), std::string::npos) << V->HostSource;
+  EXPECT_EQ(choose(6, 2.0, 0.5), V) << "the same values: the same variant";
+  EXPECT_EQ(V->Hits.load(), 2u);
+  const VariantCode *W = choose(6, 3.0, 0.5);
+  ASSERT_TRUE(W);
+  EXPECT_NE(W, V);
+  EXPECT_EQ(Kernel->Variants.compiled().size(), 2u);
+  // The variant's entry computes what the generic one does, for its values.
+  std::vector<double> Generic(8, 1.5), Special(8, 1.5);
+  run(Kernel->Entry, Generic, 6, 3.0, 0.5);
+  run(W->Entry, Special, 6, 3.0, 0.5);
+  EXPECT_EQ(Special, Generic);
+  EXPECT_EQ(Special[5], 5.0);
+  EXPECT_EQ(Special[6], 1.5) << "n = 6 folded: index 6 untouched";
+  EXPECT_TRUE(W->SplitEntry) << "the kernel splits: the variant has a split entry too";
+}
+
+TEST_F(KernelVariantsTest, WithoutWaitTheVariantIsPublishedByTheBackgroundCompiler) {
+  Settings.Policy.Policy = Specializer::Mode::Always;
+  EXPECT_EQ(choose(4, 1.0, 0.0, /*Wait=*/false), nullptr) << "the generic kernel meanwhile";
+  BG.drain();
+  const VariantCode *V = choose(4, 1.0, 0.0, false);
+  ASSERT_TRUE(V);
+  EXPECT_EQ(V->Key, "n=4;a=0x1p+0;s=0x0p+0");
+}
+
+TEST_F(KernelVariantsTest, OffAndRepeatedValues) {
+  Settings.Policy.Policy = Specializer::Mode::Auto;
+  Settings.Policy.Repeat = 2;
+  EXPECT_EQ(choose(9, 1.0, 1.0), nullptr);
+  EXPECT_TRUE(choose(9, 1.0, 1.0)) << "the second push with the same values";
+}
+
+TEST_F(KernelVariantsTest, ArtifactsAndHitsOnDisk) {
+  Settings.Policy.Policy = Specializer::Mode::Always;
+  const VariantCode *V = choose(7, 2.5, 1.0);
+  ASSERT_TRUE(V);
+  EXPECT_FALSE(V->FromDisk);
+  auto J = specJson(*V);
+  ASSERT_TRUE(J);
+  EXPECT_EQ(J->getString("values"), llvm::StringRef(V->Key));
+  EXPECT_EQ(J->getInteger("hits"), 0);
+  double CompileMs = J->getNumber("compile_ms").value_or(-1);
+  EXPECT_GT(CompileMs, 0);
+  // Another process (a fresh compile of the variant) loads it from the entry.
+  auto Again = compileVariant(*Kernel, V->Spec);
+  ASSERT_TRUE(bool(Again)) << llvm::toString(Again.takeError());
+  EXPECT_TRUE((*Again)->FromDisk);
+  EXPECT_TRUE((*Again)->Entry && (*Again)->SplitEntry);
+  std::vector<double> X(8, 2.0);
+  run((*Again)->Entry, X, 7, 2.5, 1.0);
+  EXPECT_EQ(X[0], 6.0);
+  EXPECT_EQ(X[7], 2.0);
+  // Hits are added to the entry's count at each flush; the compile time stays the compile's.
+  for (int I = 0; I < 4; ++I)
+    choose(7, 2.5, 1.0);
+  Kernel->Variants.flushHits(*Kernel);
+  EXPECT_EQ(specJson(*V)->getInteger("hits"), 5);
+  choose(7, 2.5, 1.0);
+  Kernel->Variants.flushHits(*Kernel);
+  Kernel->Variants.flushHits(*Kernel);
+  EXPECT_EQ(specJson(*V)->getInteger("hits"), 6);
+  EXPECT_EQ(specJson(*V)->getNumber("compile_ms"), CompileMs);
+}
+
+TEST_F(KernelVariantsTest, SettingsFromTheEnvironment) {
+  setenv("JACC_SPECIALIZE_WAIT", "yes please", 1);
+  auto S = specializeSettingsFromEnv();
+  unsetenv("JACC_SPECIALIZE_WAIT");
+  ASSERT_FALSE(bool(S));
+  std::string Message = llvm::toString(S.takeError());
+  EXPECT_NE(Message.find("JACC_SPECIALIZE_WAIT='yes please'"), std::string::npos) << Message;
+  setenv("JACC_SPECIALIZE_WAIT", "1", 1);
+  auto T = specializeSettingsFromEnv();
+  unsetenv("JACC_SPECIALIZE_WAIT");
+  ASSERT_TRUE(bool(T));
+  EXPECT_TRUE(T->Wait);
+}
+
+} // namespace
