@@ -167,11 +167,20 @@ template <class T, class U> static inline void __jacc_atomic_add(T *p, U d) {
 )";
 
 /// A constant clause argument ("128"), or 0.
-unsigned constantClause(const Directive &D, ClauseKind Kind) {
+/// The value of clause Kind of D when it is a constant: a literal, or an argument that Spec folds
+/// (`vector_length(v)` with v folded to 128); 0 otherwise.
+unsigned constantClause(const Directive &D, ClauseKind Kind, const Specialization *Spec) {
   for (const Clause &C : D.Clauses) {
+    if (C.Kind != Kind || !C.HasArgument)
+      continue;
     unsigned V = 0;
-    if (C.Kind == Kind && C.HasArgument && !llvm::StringRef(C.Argument).getAsInteger(0, V))
+    llvm::StringRef Arg = llvm::StringRef(C.Argument).trim();
+    if (!Arg.getAsInteger(0, V))
       return V;
+    if (Spec)
+      for (const ArgSpecialization &A : Spec->Args)
+        if (A.Name == Arg && !llvm::StringRef(A.Literal).getAsInteger(0, V))
+          return V;
   }
   return 0;
 }
@@ -258,11 +267,11 @@ llvm::Expected<CudaKernelSource> generateCudaSource(const KernelInfo &K, bool Sp
   if (!Leading)
     return Leading.takeError();
   S.GridSync = !K.Serial && entryHasBarrier(K);
-  if (unsigned V = constantClause(K.Construct, ClauseKind::VectorLength))
+  if (unsigned V = constantClause(K.Construct, ClauseKind::VectorLength, Spec))
     S.BlockSize = std::min(1024u, (V + 31) / 32 * 32); // whole warps: the reductions need them
   else
     S.BlockSize = CudaDefaultBlockSize;
-  S.NumGangs = constantClause(K.Construct, ClauseKind::NumGangs);
+  S.NumGangs = constantClause(K.Construct, ClauseKind::NumGangs, Spec);
 
   std::string &C = S.Source;
   C = "#line 1 \"<jacc>\"\n";
@@ -273,7 +282,12 @@ llvm::Expected<CudaKernelSource> generateCudaSource(const KernelInfo &K, bool Sp
   C += "#line 1 \"kernel\"\n";
   C += *Leading;
   C += "\n#line 1 \"<jacc>\"\n";
-  C += generateEntry(K, Split, CodegenTarget::Cuda, Spec);
+  // The block size is fixed: __launch_bounds__ lets NVRTC budget registers for it.
+  std::string Entry = generateEntry(K, Split, CodegenTarget::Cuda, Spec);
+  llvm::StringRef Head = "extern \"C\" __global__ void ";
+  if (llvm::StringRef(Entry).startswith(Head))
+    Entry.insert(Head.size(), "__launch_bounds__(" + std::to_string(S.BlockSize) + ") ");
+  C += Entry;
   return S;
 }
 

@@ -68,7 +68,7 @@ std::shared_ptr<DiskCache> processDiskCache() {
 /// Raised whenever the code jacc generates or stores for the same inputs changes, so that entries
 /// written by an older build are never loaded (they become unreachable and age out of the LRU).
 /// 2: CUBIN images are stored whole (revision 1 trimmed their trailing zero bytes).
-constexpr unsigned CodeRevision = 2;
+constexpr unsigned CodeRevision = 3;
 
 std::string diskCacheKey(llvm::StringRef Source, llvm::ArrayRef<std::string> Decls,
                          unsigned CodeFlags) {

@@ -52,6 +52,23 @@ static double msSince(std::chrono::steady_clock::time_point T) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - T).count();
 }
 
+/// Variant Spec's CUDA code for a GPU of compute capability Sm, launch ABI checked.
+static llvm::Expected<std::shared_ptr<const CudaCode>>
+cudaVariant(const analysis::KernelInfo &K, const Specialization &Spec, unsigned Sm, bool Split) {
+  auto C = std::make_shared<CudaCode>();
+  auto Src = generateCudaSource(K, Split, &Spec);
+  if (!Src)
+    return Src.takeError();
+  C->Kernel = std::move(*Src);
+  auto Img = compileCuda(C->Kernel.Source, Sm);
+  if (!Img)
+    return Img.takeError();
+  C->Image = std::move(*Img);
+  if (auto E = checkCudaLaunchABI(C->Kernel, C->Image.IsPtx ? C->Image.Image : C->Image.Ptx))
+    return E;
+  return C;
+}
+
 /// JACC_CUDA_VERIFY (see CompiledKernel.cpp): the variant's CUDA entries compile with NVRTC for
 /// the first architecture listed and keep the generic entries' launch ABI (which the generic
 /// kernel's verification checks for every architecture listed).
@@ -68,14 +85,8 @@ static llvm::Error verifyCudaVariant(const analysis::KernelInfo &K, const Specia
     for (bool Split : {false, true}) {
       if (Split && !K.Split.Enabled)
         continue;
-      auto Src = generateCudaSource(K, Split, &Spec);
-      if (!Src)
-        return Src.takeError();
-      auto Img = compileCuda(Src->Source, Sm);
-      if (!Img)
-        return Img.takeError();
-      if (auto E = checkCudaLaunchABI(*Src, Img->IsPtx ? Img->Image : Img->Ptx))
-        return E;
+      if (auto C = cudaVariant(K, Spec, Sm, Split); !C)
+        return C.takeError();
     }
   }
   return llvm::Error::success();
@@ -90,8 +101,9 @@ static std::string specJson(const VariantCode &V, double CompileMs, uint64_t Hit
   return OS.str();
 }
 
-llvm::Expected<std::shared_ptr<VariantCode>> compileVariant(const CompiledKernel &K,
-                                                            const Specialization &Spec) {
+llvm::Expected<std::shared_ptr<VariantCode>>
+compileVariant(const CompiledKernel &K, const Specialization &Spec,
+               llvm::ArrayRef<unsigned> CudaArchs) {
   auto Start = std::chrono::steady_clock::now();
   auto V = std::make_shared<VariantCode>();
   V->Spec = Spec;
@@ -135,6 +147,20 @@ llvm::Expected<std::shared_ptr<VariantCode>> compileVariant(const CompiledKernel
     }
     if (auto E = verifyCudaVariant(**Full, Spec))
       return E;
+  }
+  if (!CudaArchs.empty()) {
+    auto Full = K.completeInfo();
+    if (!Full)
+      return Full.takeError();
+    for (unsigned Sm : CudaArchs)
+      for (bool S : {false, true}) {
+        if (S && !Split)
+          continue;
+        auto C = cudaVariant(**Full, Spec, Sm, S);
+        if (!C)
+          return C.takeError();
+        V->Cuda[{Sm, S}] = std::move(*C);
+      }
   }
   auto Entries = loadHostObject(V->Object, {HostEntryName});
   if (!Entries)
@@ -202,8 +228,8 @@ KernelVariants::choose(const std::shared_ptr<const CompiledKernel> &K,
     debugLog("launch", "kernel variant " + Spec.key() + " created");
     if (!S.Wait) {
       // Compiled off the launch path: the generic kernel runs until the variant is published.
-      BG.enqueue([K, Spec, Index, OnReady = S.OnReady] {
-        auto Code = compileVariant(*K, Spec);
+      BG.enqueue([K, Spec, Index, OnReady = S.OnReady, Archs = S.CudaArchs] {
+        auto Code = compileVariant(*K, Spec, Archs);
         if (Code && OnReady)
           OnReady(**Code);
         K->Variants.publish(Index, std::move(Code));
@@ -211,7 +237,7 @@ KernelVariants::choose(const std::shared_ptr<const CompiledKernel> &K,
       return nullptr;
     }
     L.unlock();
-    auto Code = compileVariant(*K, Spec);
+    auto Code = compileVariant(*K, Spec, S.CudaArchs);
     if (Code && S.OnReady)
       S.OnReady(**Code);
     L.lock();

@@ -15,6 +15,7 @@
 
 #include <atomic>
 #include <functional>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -23,6 +24,7 @@
 namespace jacc::jit {
 
 struct CompiledKernel;
+struct CudaCode;
 
 /// One compiled variant. Its entries take the generic entries' parameters: the generic
 /// CallInterface (CompiledKernel::Call, SplitCode::Call) calls them.
@@ -33,6 +35,8 @@ struct VariantCode {
   llvm::SmallVector<char, 0> Object, SplitObject;
   void *Entry = nullptr;                  ///< the plain entry
   void *SplitEntry = nullptr;             ///< the split entry (kernels that split)
+  /// CUDA images by (architecture, split entry): one per GPU architecture of the runtime.
+  std::map<std::pair<unsigned, bool>, std::shared_ptr<const CudaCode>> Cuda;
   double CompileMs = 0;
   bool FromDisk = false;
   mutable std::atomic<uint64_t> Hits{0};  ///< pushes it ran
@@ -45,6 +49,8 @@ struct SpecializeSettings {
   /// JACC_SPECIALIZE_WAIT=1: a push that creates a variant waits for its compile and runs it
   /// (tests, benchmarks); otherwise the generic kernel runs until the variant is ready.
   bool Wait = false;
+  /// The compute capabilities of the runtime's GPUs: variants are compiled for each.
+  std::vector<unsigned> CudaArchs;
   /// Called with each variant compiled or loaded (statistics), on the compiling thread.
   std::function<void(const VariantCode &)> OnReady;
 };
@@ -80,10 +86,11 @@ private:
   std::vector<std::shared_ptr<const VariantCode>> Codes; ///< by variant index; null: not ready
 };
 
-/// Compile variant Spec of K (host plain and split entries; CUDA too under JACC_CUDA_VERIFY),
-/// or load it from K's disk cache entry.
-llvm::Expected<std::shared_ptr<VariantCode>> compileVariant(const CompiledKernel &K,
-                                                            const Specialization &Spec);
+/// Compile variant Spec of K: the host plain and split entries (or load them from K's disk cache
+/// entry), and the CUDA images for CudaArchs (NVRTC-verified under JACC_CUDA_VERIFY too).
+llvm::Expected<std::shared_ptr<VariantCode>>
+compileVariant(const CompiledKernel &K, const Specialization &Spec,
+               llvm::ArrayRef<unsigned> CudaArchs = {});
 
 } // namespace jacc::jit
 

@@ -44,7 +44,13 @@ void CudaKernelLaunch::argumentBuffer(const jit::CudaKernelSource &S,
 
 llvm::Error CudaKernelLaunch::enqueueCuda(CudaDevice &D) {
   Dev = &D;
-  auto Code = K->cudaCode(D.smVersion(), Split);
+  llvm::Expected<const jit::CudaCode *> Code = nullptr;
+  auto Own = Variant ? Variant->Cuda.find({D.smVersion(), Split && K->Info.Split.Enabled})
+                     : decltype(jit::VariantCode::Cuda)::const_iterator();
+  if (Variant && Own != Variant->Cuda.end())
+    Code = Own->second.get();
+  else
+    Code = K->cudaCode(D.smVersion(), Split);
   if (!Code)
     return Code.takeError();
   const jit::CudaKernelSource &S = (*Code)->Kernel;

@@ -17,6 +17,9 @@ public:
   ~CudaKernelLaunch() override;
 
   llvm::Error enqueueCuda(CudaDevice &D) override;
+  /// Launch variant V's image for the device's architecture (compiled with the variant) instead
+  /// of the generic one: same parameters.
+  void useVariant(const jit::VariantCode &V) { Variant = &V; }
   void runHostMember(unsigned, unsigned, void *, void (*)(void *)) override {}
   void finished() override;
 
@@ -36,6 +39,7 @@ private:
   std::vector<char> Buffer;
   std::vector<void *> ParamPointers;
   CudaDevice *Dev = nullptr;
+  const jit::VariantCode *Variant = nullptr;
   void *Scratch = nullptr; ///< barrier words, split information, reduction partials
   uint64_t ZeroBarrier[2] = {0, 0};
 };

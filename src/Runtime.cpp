@@ -74,6 +74,12 @@ llvm::Error Runtime::initLocked() {
   if (!Spec)
     return Spec.takeError();
   Specialize = std::move(*Spec);
+  for (const auto &D : Created)
+    if (D->kind() == DeviceKind::Cuda) {
+      unsigned Sm = static_cast<CudaDevice &>(*D).smVersion();
+      if (!llvm::is_contained(Specialize.CudaArchs, Sm))
+        Specialize.CudaArchs.push_back(Sm);
+    }
   Specialize.OnReady = [](const jit::VariantCode &) {
     stats().VariantsCompiled.fetch_add(1, std::memory_order_relaxed);
   };
@@ -538,7 +544,10 @@ llvm::Error Runtime::push(const char *Source, int NArgs, const jacc_arg *Args, u
   llvm::SmallVector<std::shared_ptr<KernelLaunch>, 4> Launches;
   for (unsigned D = 0; D < N; ++D) {
     if (Devices[D]->kind() == DeviceKind::Cuda) {
-      Launches.push_back(std::make_shared<CudaKernelLaunch>(K, std::move(Cells[D]), Aggregates));
+      auto C = std::make_shared<CudaKernelLaunch>(K, std::move(Cells[D]), Aggregates);
+      if (Variant)
+        C->useVariant(*Variant);
+      Launches.push_back(std::move(C));
       continue;
     }
     auto H = std::make_shared<HostKernelLaunch>(K, std::move(Cells[D]), Aggregates,
@@ -619,7 +628,10 @@ llvm::Error Runtime::launchOnOwner(std::shared_ptr<const jit::CompiledKernel> K,
                                    const jit::VariantCode *Variant) {
   std::shared_ptr<KernelLaunch> Launch;
   if (Devices[O]->kind() == DeviceKind::Cuda) {
-    Launch = std::make_shared<CudaKernelLaunch>(K, std::move(Cells), Aggregates);
+    auto C = std::make_shared<CudaKernelLaunch>(K, std::move(Cells), Aggregates);
+    if (Variant)
+      C->useVariant(*Variant);
+    Launch = std::move(C);
   } else {
     auto H = std::make_shared<HostKernelLaunch>(K, std::move(Cells), Aggregates,
                                                 Devices[O]->computeUnits());

@@ -7,6 +7,8 @@
 #include "CudaABI.h"
 #include "Fixture.h"
 
+#include "../src/ScopedEnv.h"
+
 #include <dlfcn.h>
 #include <gtest/gtest.h>
 
@@ -240,6 +242,60 @@ TEST_P(CudaMockTest, KernelCudaCannotExpressFailsCleanly) {
   EXPECT_NE(std::string(jacc_last_error()).find("long double"), std::string::npos)
       << jacc_last_error();
   ASSERT_JACC(jacc_delete(A.data(), N * sizeof(double)));
+}
+
+/// (float a, int n, int v, float *y, const float *x, team): saxpy with a vector_length argument
+/// (v is 64: the kernel's `+ (v - 64)` adds nothing).
+void saxpyVectorHook(const char *, unsigned, unsigned, void **P) {
+  float A = param<float>(P, 0);
+  int N = param<int>(P, 1);
+  float *Y = param<float *>(P, 3);
+  const float *X = param<const float *>(P, 4);
+  for (int I = 0; I < N; ++I)
+    Y[I] = A * X[I] + Y[I];
+}
+
+// JACC_SPECIALIZE on GPUs: the variant's own image is loaded and launched, with the block size
+// of the folded vector_length; without specialization the generic image and block size.
+TEST_P(CudaMockTest, SpecializedVariantsLaunchTheirOwnImage) {
+  for (const char *Mode : {"off", "always"}) {
+    jacc::ScopedEnv Spec("JACC_SPECIALIZE", Mode), Wait("JACC_SPECIALIZE_WAIT", "1");
+    ASSERT_EQ(jacc_finalize(), JACC_SUCCESS);
+    ASSERT_EQ(jacc_init(), JACC_SUCCESS) << jacc_last_error();
+    jacc_reset_stats();
+    setHook(saxpyVectorHook);
+    int N = 500, V = 64;
+    float A = 3;
+    std::vector<float> X(N, 1.0f), Y(N, 0.5f);
+    float *Yp = Y.data(), *Xp = X.data();
+    ASSERT_JACC(jacc_copyin(Xp, N * sizeof(float)));
+    ASSERT_JACC(jacc_copyin(Yp, N * sizeof(float)));
+    jacc_arg Args[] = {{"float *y", &Yp}, {"const float *x", &Xp}, {"float a", &A},
+                       {"int n", &N}, {"int v", &V}};
+    std::string Src = std::string("/* ") + Mode + " */\n"
+                      "#pragma acc parallel loop present(x, y) vector_length(v)\n"
+                      "for (int i = 0; i < n; i++)\n"
+                      "  y[i] = a * x[i] + y[i] + (v - 64);\n";
+    int Loads = mockFunction<int (*)()>("mockcuda_module_load_count")();
+    for (int K = 0; K < 2; ++K)
+      ASSERT_JACC(jacc_kernel_push(Src.c_str(), 5, Args, JACC_FORCE_DUPLICATE));
+    unsigned Grid = 0, Block = 0;
+    int Coop = -1;
+    lastLaunch(Grid, Block, Coop);
+    jacc_stats S{};
+    ASSERT_JACC(jacc_get_stats(&S));
+    bool Specialized = std::string(Mode) == "always";
+    EXPECT_EQ(Block, Specialized ? 64u : 256u) << Mode;
+    EXPECT_EQ(S.specialized_launches, Specialized ? 2u : 0u) << Mode;
+    // One module per GPU: the variant's image alone when specialized (the generic one is never
+    // needed), the generic one otherwise.
+    EXPECT_EQ(mockFunction<int (*)()>("mockcuda_module_load_count")() - Loads, gpus()) << Mode;
+    ASSERT_JACC(jacc_copyout(Yp, N * sizeof(float)));
+    ASSERT_JACC(jacc_delete(Xp, N * sizeof(float)));
+    for (int I = 0; I < N; ++I)
+      ASSERT_EQ(Y[I], 6.5f) << Mode << " " << I; // 0.5 + two pushes of 3 * 1
+    setHook(nullptr);
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Devices, CudaMockTest,

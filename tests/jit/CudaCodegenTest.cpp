@@ -10,6 +10,7 @@
 #include "Frontend.h"
 #include "NvrtcCompiler.h"
 #include "Pipeline.h"
+#include "Specialization.h"
 
 #include <gtest/gtest.h>
 
@@ -62,10 +63,34 @@ const char *const Saxpy = "#pragma acc parallel loop present(x, y)\n"
 
 //===-- Entry and ABI -----------------------------------------------------------------------===//
 
+// The block size comes from vector_length when constant, or when a specialization folds the
+// argument it names; __launch_bounds__ carries it to NVRTC (.maxntid in the PTX).
+TEST(CudaCodegenTest, BlockSizeFromAFoldedVectorLength) {
+  const char *Src = "#pragma acc parallel loop present(x) vector_length(v)\n"
+                    "for (int i = 0; i < n; i++) x[i] += v;\n";
+  KernelInfo K = analyze(Src, {"int n", "int v", "float *x"});
+  auto Generic = generateCudaSource(K, false);
+  ASSERT_TRUE(bool(Generic)) << llvm::toString(Generic.takeError());
+  EXPECT_EQ(Generic->BlockSize, CudaDefaultBlockSize);
+  int V = 96;
+  auto Spec = makeSpecialization(K, {{1, &V}});
+  ASSERT_TRUE(bool(Spec)) << llvm::toString(Spec.takeError());
+  auto S = generateCudaSource(K, false, &*Spec);
+  ASSERT_TRUE(bool(S)) << llvm::toString(S.takeError());
+  EXPECT_EQ(S->BlockSize, 96u);
+  EXPECT_NE(S->Source.find("__launch_bounds__(96)"), std::string::npos) << S->Source;
+  if (nvrtcSupportedArchs().empty())
+    GTEST_SKIP() << "built without NVRTC (-Dcuda=disabled): the PTX is not checked";
+  auto Img = compileCuda(S->Source, 80);
+  ASSERT_TRUE(bool(Img)) << llvm::toString(Img.takeError());
+  EXPECT_NE(Img->Ptx.find(".maxntid 96, 1, 1"), std::string::npos) << Img->Ptx;
+  EXPECT_FALSE(bool(checkCudaLaunchABI(*S, Img->Ptx)));
+}
+
 TEST(CudaCodegenTest, GlobalEntryInParamOrderWithTheTeamLast) {
   CudaKernelSource S = generate(Saxpy, {"float *y", "const float *x", "float a", "int n"});
-  EXPECT_NE(S.Source.find("extern \"C\" __global__ void __jacc_entry(float a, int n, float *y, "
-                          "const float *x, jacc_cuda_team __jacc_team) {"),
+  EXPECT_NE(S.Source.find("extern \"C\" __global__ void __launch_bounds__(256) __jacc_entry("
+                          "float a, int n, float *y, const float *x, jacc_cuda_team __jacc_team) {"),
             std::string::npos)
       << S.Source;
   EXPECT_EQ(S.Entry, "__jacc_entry");
