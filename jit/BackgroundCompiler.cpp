@@ -1,30 +1,71 @@
 #include "BackgroundCompiler.h"
 
+#include <algorithm>
+#include <cstdlib>
+#include <vector>
+
 namespace jacc::jit {
+
+namespace {
+// The compilers with a thread, stopped at exit: a compile must not run on while exit destroys
+// LLVM's and clang's static state.
+std::mutex RegistryMutex;
+std::vector<BackgroundCompiler *> &registry() {
+  static auto *R = new std::vector<BackgroundCompiler *>; // never destroyed: used at exit
+  return *R;
+}
+void stopAllAtExit() {
+  std::lock_guard<std::mutex> L(RegistryMutex);
+  for (BackgroundCompiler *C : registry())
+    C->stop();
+}
+} // namespace
 
 BackgroundCompiler::~BackgroundCompiler() {
   {
+    std::lock_guard<std::mutex> L(RegistryMutex);
+    auto &R = registry();
+    R.erase(std::remove(R.begin(), R.end(), this), R.end());
+  }
+  stop();
+}
+
+void BackgroundCompiler::stop() {
+  {
     std::lock_guard<std::mutex> L(M);
+    Jobs.clear();
     Stop = true;
   }
   Wake.notify_all();
-  if (Worker.joinable())
+  if (Worker.joinable() && Worker.get_id() != std::this_thread::get_id())
     Worker.join();
+  Idle.notify_all();
 }
 
 void BackgroundCompiler::enqueue(std::function<void()> Job) {
+  bool Started = false;
   {
     std::lock_guard<std::mutex> L(M);
+    if (Stop)
+      return; // stopped (exiting): the generic kernel keeps running
     Jobs.push_back(std::move(Job));
-    if (!Worker.joinable())
+    if (!Worker.joinable()) {
       Worker = std::thread([this] { run(); });
+      Started = true;
+    }
   }
   Wake.notify_one();
+  if (Started) {
+    static std::once_flag AtExit;
+    std::call_once(AtExit, [] { std::atexit(stopAllAtExit); });
+    std::lock_guard<std::mutex> L(RegistryMutex);
+    registry().push_back(this);
+  }
 }
 
 void BackgroundCompiler::drain() {
   std::unique_lock<std::mutex> L(M);
-  Idle.wait(L, [this] { return Jobs.empty() && !Running; });
+  Idle.wait(L, [this] { return (Jobs.empty() && !Running) || Stop; });
 }
 
 void BackgroundCompiler::run() {
@@ -32,7 +73,7 @@ void BackgroundCompiler::run() {
   for (;;) {
     Wake.wait(L, [this] { return Stop || !Jobs.empty(); });
     if (Jobs.empty()) // stopping, nothing left
-      return;
+      break;
     std::function<void()> Job = std::move(Jobs.front());
     Jobs.pop_front();
     Running = true;
@@ -43,6 +84,8 @@ void BackgroundCompiler::run() {
     if (Jobs.empty())
       Idle.notify_all();
   }
+  Running = false;
+  Idle.notify_all();
 }
 
 } // namespace jacc::jit

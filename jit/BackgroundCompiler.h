@@ -23,6 +23,9 @@ public:
   void enqueue(std::function<void()> Job);
   /// Wait until every queued job has run (jacc_finalize, tests, JACC_SPECIALIZE_WAIT).
   void drain();
+  /// Drop the jobs not started, wait for the running one, stop the thread. Also done at exit
+  /// (atexit, registered at the first job, so before the compilers' static state goes away).
+  void stop();
 
 private:
   void run();

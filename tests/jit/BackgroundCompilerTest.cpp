@@ -1,0 +1,56 @@
+// The background compiler's thread: jobs run in order off the caller's thread, drain waits for
+// them, stop drops the jobs not started and waits for the running one.
+#include "BackgroundCompiler.h"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+using namespace jacc::jit;
+
+namespace {
+
+TEST(BackgroundCompilerTest, JobsRunInOrderOffTheCallersThread) {
+  BackgroundCompiler BG;
+  std::mutex M;
+  std::vector<int> Order;
+  std::thread::id Caller = std::this_thread::get_id();
+  std::atomic<bool> Elsewhere{true};
+  for (int I = 0; I < 5; ++I)
+    BG.enqueue([&, I] {
+      Elsewhere = Elsewhere && std::this_thread::get_id() != Caller;
+      std::lock_guard<std::mutex> L(M);
+      Order.push_back(I);
+    });
+  BG.drain();
+  EXPECT_EQ(Order, (std::vector<int>{0, 1, 2, 3, 4}));
+  EXPECT_TRUE(Elsewhere);
+  BG.drain(); // nothing queued: returns at once
+}
+
+TEST(BackgroundCompilerTest, StopDropsQueuedJobsAndWaitsForTheRunningOne) {
+  BackgroundCompiler BG;
+  std::atomic<bool> Started{false}, Finished{false};
+  std::atomic<int> Later{0};
+  BG.enqueue([&] {
+    Started = true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    Finished = true;
+  });
+  for (int I = 0; I < 3; ++I)
+    BG.enqueue([&] { ++Later; });
+  while (!Started)
+    std::this_thread::yield();
+  BG.stop();
+  EXPECT_TRUE(Finished) << "the running job completes";
+  EXPECT_EQ(Later, 0) << "the queued ones are dropped";
+  BG.enqueue([&] { ++Later; }); // stopped: nothing runs any more
+  BG.drain();
+  EXPECT_EQ(Later, 0);
+}
+
+} // namespace
