@@ -313,6 +313,13 @@ private:
   /// Pragmas[K]'s directive, parsed once by run() (empty where it did not parse: run() stops
   /// before translating anything then).
   std::vector<std::optional<Directive>> Dirs;
+  /// C declaration of Name with type T ("double (*a)[80]").
+  std::string declaration(QualType T, llvm::StringRef Name) const {
+    std::string S;
+    llvm::raw_string_ostream OS(S);
+    T.print(OS, Policy, Name);
+    return OS.str();
+  }
   /// Whether `private(Var)` of directive QD (at Q) in compute construct R makes a gang loop
   /// nest that owns every use of Var in R.
   bool privatisableHere(const Pragma &Q, const Directive &QD, const Region &R, const VarDecl *Var);
@@ -822,12 +829,6 @@ bool Translator::argDecl(VarDecl *V, std::string &Decl, std::string &Temp, std::
   QualType T = V->getType();
   QualType C = T.getCanonicalType();
   std::string Name = V->getName().str();
-  auto print = [&](QualType Q, llvm::StringRef N) {
-    std::string S;
-    llvm::raw_string_ostream OS(S);
-    Q.print(OS, Policy, N);
-    return OS.str();
-  };
   if (C->isVariablyModifiedType()) {
     // A variable-length array (`double a[n][m]`) or a pointer to one (`double (*a)[m]`): the
     // kernel gets `double (*a)[jacc_vla_a_1]`, each variable extent a scalar argument before it,
@@ -855,7 +856,7 @@ bool Translator::argDecl(VarDecl *V, std::string &Decl, std::string &Temp, std::
                    "pointers to them, of non-pointer elements");
       return false;
     }
-    Decl = print(R, Dims.empty() ? "*" + Name : "(*" + Name + ")" + Dims);
+    Decl = declaration(R, Dims.empty() ? "*" + Name : "(*" + Name + ")" + Dims);
     Temp += "void *jacc_ptr_" + Name + " = (void *)" + Name + ";";
     Value = "&jacc_ptr_" + Name;
     return true;
@@ -866,8 +867,8 @@ bool Translator::argDecl(VarDecl *V, std::string &Decl, std::string &Temp, std::
       error(P, "array of pointers '" + Name + "' cannot be passed to a kernel");
       return false;
     }
-    Decl = print(D, Name);
-    Temp = print(D, "jacc_ptr_" + Name) + " = " + Name + ";";
+    Decl = declaration(D, Name);
+    Temp = declaration(D, "jacc_ptr_" + Name) + " = " + Name + ";";
     Value = "&jacc_ptr_" + Name;
     return true;
   }
@@ -884,7 +885,7 @@ bool Translator::argDecl(VarDecl *V, std::string &Decl, std::string &Temp, std::
                  "' cannot be passed to a kernel");
     return false;
   }
-  Decl = print(T, Name);
+  Decl = declaration(T, Name);
   Value = "&" + Name;
   return true;
 }
@@ -1042,12 +1043,7 @@ void Translator::translateCompute(Region &R) {
     std::vector<std::string> Before;
     if (PrivateArrays.count(V)) {
       std::string Name = V->getName().str();
-      Decl = [&] {
-        std::string S;
-        llvm::raw_string_ostream OS(S);
-        V->getType().getUnqualifiedType().print(OS, Policy, Name);
-        return OS.str();
-      }();
+      Decl = declaration(V->getType().getUnqualifiedType(), Name);
       // (void): the host code may not use the array any more.
       Temps.push_back("void *jacc_private_" + Name + " = 0; (void)" + Name + ";");
       Args.push_back("{\"" + Decl + "\", &jacc_private_" + Name + "}");

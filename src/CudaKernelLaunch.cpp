@@ -44,13 +44,13 @@ void CudaKernelLaunch::argumentBuffer(const jit::CudaKernelSource &S,
 
 llvm::Error CudaKernelLaunch::enqueueCuda(CudaDevice &D) {
   Dev = &D;
-  llvm::Expected<const jit::CudaCode *> Code = nullptr;
-  auto Own = Variant ? Variant->Cuda.find({D.smVersion(), Split && K->Info.Split.Enabled})
-                     : decltype(jit::VariantCode::Cuda)::const_iterator();
-  if (Variant && Own != Variant->Cuda.end())
-    Code = Own->second.get();
-  else
-    Code = K->cudaCode(D.smVersion(), Split);
+  // The variant's image for this architecture (compiled with the variant), else the generic one.
+  const jit::CudaCode *Own = nullptr;
+  if (Variant)
+    if (auto It = Variant->Cuda.find({D.smVersion(), Split && K->Info.Split.Enabled});
+        It != Variant->Cuda.end())
+      Own = It->second.get();
+  auto Code = Own ? llvm::Expected<const jit::CudaCode *>(Own) : K->cudaCode(D.smVersion(), Split);
   if (!Code)
     return Code.takeError();
   const jit::CudaKernelSource &S = (*Code)->Kernel;

@@ -542,22 +542,9 @@ llvm::Error Runtime::push(const char *Source, int NArgs, const jacc_arg *Args, u
   }
 
   llvm::SmallVector<std::shared_ptr<KernelLaunch>, 4> Launches;
-  for (unsigned D = 0; D < N; ++D) {
-    if (Devices[D]->kind() == DeviceKind::Cuda) {
-      auto C = std::make_shared<CudaKernelLaunch>(K, std::move(Cells[D]), Aggregates);
-      if (Variant)
-        C->useVariant(*Variant);
-      Launches.push_back(std::move(C));
-      continue;
-    }
-    auto H = std::make_shared<HostKernelLaunch>(K, std::move(Cells[D]), Aggregates,
-                                                Devices[D]->computeUnits());
-    if (UseSplit)
-      H->useSplitEntry(*SplitCode);
-    if (Variant)
-      H->useVariant(*Variant);
-    Launches.push_back(std::move(H));
-  }
+  for (unsigned D = 0; D < N; ++D)
+    Launches.push_back(makeLaunch(K, D, std::move(Cells[D]), Aggregates,
+                                  UseSplit ? SplitCode : nullptr, Variant));
   std::shared_ptr<SplitGroup> Group;
   if (UseSplit) {
     std::vector<Device *> Devs;
@@ -620,25 +607,34 @@ llvm::Error Runtime::push(const char *Source, int NArgs, const jacc_arg *Args, u
   return llvm::Error::success();
 }
 
+std::shared_ptr<KernelLaunch>
+Runtime::makeLaunch(std::shared_ptr<const jit::CompiledKernel> K, unsigned D, ArgCells Cells,
+                    std::shared_ptr<std::vector<std::vector<char>>> Aggregates,
+                    const jit::SplitCode *Split, const jit::VariantCode *Variant) {
+  if (Devices[D]->kind() == DeviceKind::Cuda) {
+    auto C = std::make_shared<CudaKernelLaunch>(std::move(K), std::move(Cells),
+                                                std::move(Aggregates));
+    if (Variant)
+      C->useVariant(*Variant);
+    return C;
+  }
+  auto H = std::make_shared<HostKernelLaunch>(std::move(K), std::move(Cells),
+                                              std::move(Aggregates), Devices[D]->computeUnits());
+  if (Split)
+    H->useSplitEntry(*Split);
+  if (Variant)
+    H->useVariant(*Variant);
+  return H;
+}
+
 llvm::Error Runtime::launchOnOwner(std::shared_ptr<const jit::CompiledKernel> K, unsigned O,
                                    ArgCells Cells,
                                    std::shared_ptr<std::vector<std::vector<char>>> Aggregates,
                                    llvm::ArrayRef<Mapping *> Written,
                                    std::function<void(const KernelLaunch &)> OnFinished,
                                    const jit::VariantCode *Variant) {
-  std::shared_ptr<KernelLaunch> Launch;
-  if (Devices[O]->kind() == DeviceKind::Cuda) {
-    auto C = std::make_shared<CudaKernelLaunch>(K, std::move(Cells), Aggregates);
-    if (Variant)
-      C->useVariant(*Variant);
-    Launch = std::move(C);
-  } else {
-    auto H = std::make_shared<HostKernelLaunch>(K, std::move(Cells), Aggregates,
-                                                Devices[O]->computeUnits());
-    if (Variant)
-      H->useVariant(*Variant);
-    Launch = std::move(H);
-  }
+  std::shared_ptr<KernelLaunch> Launch =
+      makeLaunch(K, O, std::move(Cells), std::move(Aggregates), nullptr, Variant);
   Launch->OnFinished = std::move(OnFinished);
   stats().DuplicateLaunches.fetch_add(1, std::memory_order_relaxed);
   // Synchronous even when asynchronous was asked: the copies below need the kernel's results.

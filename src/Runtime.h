@@ -107,6 +107,12 @@ private:
   /// The device whose memory P is in: an allocateUser() block's, or a mapping's copy (then
   /// *Owner is that mapping); none for any other address. Caller holds the table lock.
   std::optional<unsigned> deviceOwning(const void *P, Mapping **Owner);
+  /// The launch of K on device D with its argument cells: the host's split entry when Split, the
+  /// variant's entry or image when Variant.
+  std::shared_ptr<KernelLaunch>
+  makeLaunch(std::shared_ptr<const jit::CompiledKernel> K, unsigned D, ArgCells Cells,
+             std::shared_ptr<std::vector<std::vector<char>>> Aggregates,
+             const jit::SplitCode *Split, const jit::VariantCode *Variant);
   /// Run K on device O alone (a kernel given deviceptr memory, which only O can see), then copy
   /// the mappings it may have written from O to the other devices. Caller holds the table lock.
   llvm::Error launchOnOwner(std::shared_ptr<const jit::CompiledKernel> K, unsigned O,
