@@ -186,6 +186,7 @@ private:
   llvm::Expected<CanonicalLoop> canonical(ForStmt *F, const VarDecl *&Var);
   llvm::Error addReductions(const Directive &D, bool ArgsOnly = false);
   llvm::Error checkNoBreak(Stmt *Body);
+  /// Lower each nest's body (ParallelNest::Body) and, for a kernel that may split, Split.IR.
   void lowerForSplit();
   llvm::Expected<AtomicEdit> atomicEdit(Expr *E, const Directive &D);
   /// The atomic as host GNU C (Cuda false) or with jacc's CUDA helpers; Text spells operands.
@@ -958,15 +959,7 @@ void Analyzer::lowerForSplit() {
     S.Fallback = K.SerialReason.empty() ? "a serial region" : K.SerialReason;
     return;
   }
-  if (K.Nests.size() != 1 || NestInner.size() != 1) {
-    S.Fallback = "the region has " + std::to_string(K.Nests.size()) + " parallel loop nests";
-    return;
-  }
-  for (const RegionStmt &R : K.Stmts)
-    if (R.ExecMode == RegionStmt::Mode::Master) {
-      S.Fallback = "the region writes memory outside its parallel loop";
-      return;
-    }
+  // Every nest's body, for its access traits; the only nest's, for the split.
   LowerContext C;
   C.Ctx = &Ctx;
   C.Source = Source;
@@ -976,15 +969,28 @@ void Analyzer::lowerForSplit() {
   for (const ReductionVar &R : K.Reductions)
     C.ReductionVars.insert(R.Name);
   C.AtomicStmts = AtomicStmts;
-  for (const CanonicalLoop &L : K.Nests[0].Loops)
-    C.ParallelVars.push_back(L.Var);
   C.Offsets = [this](SourceRange R) -> std::pair<unsigned, unsigned> {
     CharSourceRange CR = SM.getExpansionRange(R);
     SourceLocation E =
         Lexer::getLocForEndOfToken(CR.getEnd(), 0, SM, Ctx.getLangOpts());
     return {toSource(SM.getFileOffset(CR.getBegin())), toSource(SM.getFileOffset(E))};
   };
-  S.IR = lowerRegion(NestInner[0]->getBody(), C);
+  for (size_t I = 0; I < K.Nests.size() && I < NestInner.size(); ++I) {
+    C.ParallelVars.clear();
+    for (const CanonicalLoop &L : K.Nests[I].Loops)
+      C.ParallelVars.push_back(L.Var);
+    K.Nests[I].Body = lowerRegion(NestInner[I]->getBody(), C);
+  }
+  if (K.Nests.size() != 1 || NestInner.size() != 1) {
+    S.Fallback = "the region has " + std::to_string(K.Nests.size()) + " parallel loop nests";
+    return;
+  }
+  for (const RegionStmt &R : K.Stmts)
+    if (R.ExecMode == RegionStmt::Mode::Master) {
+      S.Fallback = "the region writes memory outside its parallel loop";
+      return;
+    }
+  S.IR = K.Nests[0].Body;
   S.Enabled = true; // the passes after the frontend may still decide otherwise
 }
 

@@ -3,6 +3,7 @@
 #ifndef JACC_ANALYSIS_KERNEL_H
 #define JACC_ANALYSIS_KERNEL_H
 
+#include "AccessTraits.h"
 #include "Directive.h"
 #include "Predicates.h"
 #include "RegionIR.h"
@@ -74,6 +75,7 @@ struct ParallelNest {
   std::vector<CanonicalLoop> Loops;  ///< outermost first; size() == collapse depth
   std::vector<std::string> PrivateDecls; ///< "double t" for each private variable, declared per
                                          ///< iteration
+  RegionIR Body;                     ///< one iteration of the innermost body (LowerRegion.h)
 };
 
 /// How one top-level statement of the construct executes on a device's team.
@@ -139,6 +141,7 @@ struct KernelInfo {
   bool Wait = false;           ///< wait clause
   SplitInfo Split;
   CudaSourceInfo Cuda;
+  AccessTraits Traits; ///< how the nests touch memory (the GPU block size follows from it)
 };
 
 } // namespace jacc::analysis

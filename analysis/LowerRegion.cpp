@@ -94,6 +94,7 @@ private:
     X.End = End;
     X.Text = C.Source.substr(B, End - B).str();
     X.Affine = affine(E, 1, X);
+    X.Linear = linearForm(E);
     Collect Col;
     collectUses(E, Col);
     X.Vars = Col.Vars;
@@ -165,7 +166,103 @@ private:
     return false;
   }
 
+  /// How an integer expression varies with the variables it reads (see LinearForm).
+  LinearForm linearForm(const Expr *E) {
+    LinearForm F;
+    linear(E, 1, F);
+    for (const std::string &V : F.Nonlinear)
+      F.Coef.erase(V); // i * n + i: not a constant coefficient
+    for (auto It = F.Coef.begin(); It != F.Coef.end();)
+      It = It->second == 0 ? F.Coef.erase(It) : std::next(It);
+    return F;
+  }
+
+  void linear(const Expr *E, long long Scale, LinearForm &F) {
+    E = E->IgnoreParens();
+    auto Opaque = [&](const Expr *X) {
+      Collect Col;
+      collectUses(X, Col);
+      F.Nonlinear.insert(Col.Vars.begin(), Col.Vars.end());
+      F.Nonlinear.insert(Col.IndexVars.begin(), Col.IndexVars.end());
+      F.ReadsMemory |= !Col.Reads.empty() || !Col.IndexReads.empty();
+    };
+    if (const auto *Cast = dyn_cast<CastExpr>(E)) {
+      if (Cast->getType()->isIntegerType() && Cast->getSubExpr()->getType()->isIntegerType())
+        return linear(Cast->getSubExpr(), Scale, F);
+      return Opaque(E);
+    }
+    if (isa<IntegerLiteral>(E) || isa<CharacterLiteral>(E))
+      return;
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+      const auto *V = dyn_cast<VarDecl>(DRE->getDecl());
+      if (V && V->getType()->isIntegerType()) {
+        F.Coef[V->getName().str()] += Scale;
+        return;
+      }
+      return Opaque(E);
+    }
+    if (const auto *U = dyn_cast<UnaryOperator>(E)) {
+      if (U->getOpcode() == UO_Minus || U->getOpcode() == UO_Plus)
+        return linear(U->getSubExpr(), U->getOpcode() == UO_Minus ? -Scale : Scale, F);
+      return Opaque(E);
+    }
+    if (const auto *B = dyn_cast<BinaryOperator>(E)) {
+      Expr::EvalResult R;
+      switch (B->getOpcode()) {
+      case BO_Add:
+        linear(B->getLHS(), Scale, F);
+        return linear(B->getRHS(), Scale, F);
+      case BO_Sub:
+        linear(B->getLHS(), Scale, F);
+        return linear(B->getRHS(), -Scale, F);
+      case BO_Mul:
+        if (B->getRHS()->EvaluateAsInt(R, *C.Ctx))
+          return linear(B->getLHS(), Scale * R.Val.getInt().getExtValue(), F);
+        if (B->getLHS()->EvaluateAsInt(R, *C.Ctx))
+          return linear(B->getRHS(), Scale * R.Val.getInt().getExtValue(), F);
+        return Opaque(E);
+      case BO_Shl:
+        if (B->getRHS()->EvaluateAsInt(R, *C.Ctx) && R.Val.getInt().getExtValue() >= 0 &&
+            R.Val.getInt().getExtValue() < 32)
+          return linear(B->getLHS(), Scale << R.Val.getInt().getExtValue(), F);
+        return Opaque(E);
+      default:
+        return Opaque(E);
+      }
+    }
+    Opaque(E);
+  }
+
+  /// Floating-point operations of one node of a value (its operands not included). A call to a
+  /// transcendental function costs several: it is a sequence of instructions on every target.
+  static unsigned flopsOf(const Expr *E) {
+    auto Floating = [](const Expr *X) { return X->getType()->isRealFloatingType(); };
+    if (const auto *B = dyn_cast<BinaryOperator>(E)) {
+      if (B->isAssignmentOp() || B->isLogicalOp() || B->getOpcode() == BO_Comma)
+        return 0;
+      return Floating(B) || Floating(strip(B->getLHS())) || Floating(strip(B->getRHS()));
+    }
+    if (const auto *U = dyn_cast<UnaryOperator>(E))
+      return U->getOpcode() == UO_Minus && Floating(U);
+    if (const auto *Call = dyn_cast<CallExpr>(E)) {
+      if (!Floating(Call))
+        return 0;
+      const FunctionDecl *FD = Call->getDirectCallee();
+      llvm::StringRef Name = FD ? FD->getName() : "";
+      Name.consume_front("__builtin_");
+      if (Name.size() > 3 && (Name.endswith("f") || Name.endswith("l")))
+        Name = Name.drop_back();
+      static const std::set<llvm::StringRef> Transcendental = {
+          "sqrt", "cbrt", "exp",  "exp2", "expm1", "log",  "log2",  "log10", "log1p",
+          "pow",  "sin",  "cos",  "tan",  "asin",  "acos", "atan",  "atan2", "sinh",
+          "cosh", "tanh", "erf",  "erfc", "hypot", "fmod", "tgamma", "lgamma"};
+      return Transcendental.count(Name) ? 8 : 1;
+    }
+    return 0;
+  }
+
   struct Collect {
+    unsigned Flops = 0;                 ///< floating-point operations of the value
     std::set<std::string> Vars;         ///< scalars read
     std::vector<ArrayAccess> Reads;     ///< array elements read
     std::set<std::string> IndexVars;    ///< scalars read by indices of those reads
@@ -210,6 +307,7 @@ private:
     }
     if (isa<StmtExpr>(E))
       unattributable("a GNU statement expression (line " + std::to_string(line(E)) + ")");
+    Col.Flops += flopsOf(E);
     if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
       if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl())) {
         if (isScalarVar(V))
@@ -320,6 +418,7 @@ private:
     S.Reads = std::move(Col.Reads);
     S.IndexUses = std::move(Col.IndexVars);
     S.IndexReads = std::move(Col.IndexReads);
+    S.Flops = Col.Flops;
   }
 
   void assign(const Expr *Whole, const Expr *LHS, const Expr *RHS, bool Compound,
@@ -396,6 +495,10 @@ private:
       }
     }
     fill(S, Col);
+    if (Compound && LHS->getType()->isRealFloatingType())
+      ++S.Flops; // a[i] += v, x *= v
+    if (S.K == IRStmt::Kind::ScalarDef && !Compound && RHS && LHS->getType()->isIntegerType())
+      S.ValueLinear = linearForm(RHS);
     S.Conditional = Conditional;
     IR.addStmt(std::move(S), Cur);
   }
@@ -446,6 +549,8 @@ private:
           Collect Col;
           collectUses(V->getInit(), Col);
           fill(St, Col);
+          if (V->getType()->isIntegerType())
+            St.ValueLinear = linearForm(V->getInit());
           if (V->getType()->isArithmeticType() && !V->getInit()->getBeginLoc().isMacroID() &&
               !V->getInit()->getEndLoc().isMacroID()) {
             auto [B, E] = C.Offsets(V->getInit()->getSourceRange());

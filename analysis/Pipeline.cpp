@@ -1,5 +1,6 @@
 #include "Pipeline.h"
 
+#include "AccessTraits.h"
 #include "Debug.h"
 #include "Dependences.h"
 #include "Frontend.h"
@@ -56,6 +57,8 @@ llvm::Expected<KernelInfo> runAnalysis(llvm::StringRef Source, llvm::ArrayRef<st
   if (!K)
     return K.takeError();
   dumpAfter("frontend", *K);
+  K->Traits = computeAccessTraits(*K);
+  debugLog("analysis", "after traits: " + describeTraits(K->Traits));
   runSplitPasses(*K);
   if (!K->Split.Enabled)
     debugLog("analysis", "no split variant: " + K->Split.Fallback);

@@ -11,7 +11,8 @@
 
 namespace jacc::analysis {
 
-/// Frontend, then (as they are added) the region IR, SSA, dependences and predicates.
+/// Frontend (with the region IR of each nest), access traits, then SSA, dependences, the split
+/// plan, predicates and the rewrite.
 llvm::Expected<KernelInfo> runAnalysis(llvm::StringRef Source, llvm::ArrayRef<std::string> Decls);
 
 /// The region IR with versions and predicates (after the split passes).

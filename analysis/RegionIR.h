@@ -11,6 +11,15 @@
 
 namespace jacc::analysis {
 
+/// How an integer expression varies with each variable it reads, for memory-access patterns:
+/// it is Coef[v] * v + (terms without v) for each v of Coef, even when those other terms are
+/// not affine (`i * n + j` has Coef {j: 1}); it reads the variables of Nonlinear otherwise.
+struct LinearForm {
+  std::map<std::string, long long> Coef;
+  std::set<std::string> Nonlinear;
+  bool ReadsMemory = false; ///< reads an array element (idx[i]): varies in no known way
+};
+
 /// An index expression: an affine form over scalar variables when it is one, and its text.
 struct IndexExpr {
   std::string Text;
@@ -19,6 +28,7 @@ struct IndexExpr {
   long long Const = 0;                     ///< constant term (affine only)
   std::set<std::string> Vars;              ///< every scalar variable the expression reads
   bool ReadsMemory = false;                ///< e.g. idx[i]: never provably equal to another
+  LinearForm Linear;                       ///< how it varies with each variable (AccessTraits)
   unsigned Begin = 0, End = 0;             ///< source range (kernel offsets)
 };
 
@@ -50,6 +60,8 @@ struct IRStmt {
   std::vector<ArrayAccess> IndexReads; ///< array elements read inside index expressions
   std::set<std::string> Uses;      ///< scalar variables read by the value
   std::set<std::string> IndexUses; ///< scalar variables read by index expressions
+  unsigned Flops = 0;              ///< floating-point operations of the value (AccessTraits)
+  LinearForm ValueLinear;          ///< ScalarDef of an integer (not compound): its value
   /// Rewriting: the whole write expression (ArrayWrite), or the value expression (ScalarDef).
   unsigned Begin = 0, End = 0;
   unsigned WholeBegin = 0, WholeEnd = 0; ///< ScalarDef by assignment: the whole expression

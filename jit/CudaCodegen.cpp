@@ -234,6 +234,13 @@ std::vector<unsigned> cudaParamOffsets(const std::vector<CudaParam> &Params, uns
   return Offsets;
 }
 
+BlockGeometry cudaBlockGeometry(const KernelInfo &K, const Specialization *Spec) {
+  if (unsigned V = constantClause(K.Construct, ClauseKind::VectorLength, Spec))
+    // Whole warps: the reductions need them.
+    return {std::min(1024u, (V + 31) / 32 * 32), "vector_length(" + std::to_string(V) + ")"};
+  return chooseBlockGeometry(K.Traits);
+}
+
 llvm::Expected<CudaKernelSource> generateCudaSource(const KernelInfo &K, bool Split,
                                                     const Specialization *Spec) {
   if (!K.Cuda.Unsupported.empty())
@@ -267,10 +274,8 @@ llvm::Expected<CudaKernelSource> generateCudaSource(const KernelInfo &K, bool Sp
   if (!Leading)
     return Leading.takeError();
   S.GridSync = !K.Serial && entryHasBarrier(K);
-  if (unsigned V = constantClause(K.Construct, ClauseKind::VectorLength, Spec))
-    S.BlockSize = std::min(1024u, (V + 31) / 32 * 32); // whole warps: the reductions need them
-  else
-    S.BlockSize = CudaDefaultBlockSize;
+  BlockGeometry Block = cudaBlockGeometry(K, Spec);
+  S.BlockSize = Block.BlockSize;
   S.NumGangs = constantClause(K.Construct, ClauseKind::NumGangs, Spec);
 
   std::string &C = S.Source;
@@ -283,6 +288,8 @@ llvm::Expected<CudaKernelSource> generateCudaSource(const KernelInfo &K, bool Sp
   C += *Leading;
   C += "\n#line 1 \"<jacc>\"\n";
   // The block size is fixed: __launch_bounds__ lets NVRTC budget registers for it.
+  C += "/* jacc: " + std::to_string(S.BlockSize) + " threads per block (" + Block.Why +
+       "); access traits: " + analysis::describeTraits(K.Traits) + " */\n";
   std::string Entry = generateEntry(K, Split, CodegenTarget::Cuda, Spec);
   llvm::StringRef Head = "extern \"C\" __global__ void ";
   if (llvm::StringRef(Entry).startswith(Head))

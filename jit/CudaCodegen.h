@@ -3,6 +3,7 @@
 #ifndef JACC_JIT_CUDACODEGEN_H
 #define JACC_JIT_CUDACODEGEN_H
 
+#include "BlockGeometry.h"
 #include "Kernel.h"
 
 #include <llvm/Support/Error.h>
@@ -27,13 +28,14 @@ struct CudaKernelSource {
   std::string Entry;              ///< the entry's (unmangled) name
   std::vector<CudaParam> Params;  ///< in order: arguments by ArgInfo::Param, split bounds, team
   bool GridSync = false;          ///< barriers between region statements: all blocks resident
-  unsigned BlockSize = 256;       ///< threads per block: vector_length, else the default
+  unsigned BlockSize = 256;       ///< threads per block: cudaBlockGeometry
   unsigned NumGangs = 0;          ///< blocks from a constant num_gangs, 0: as many as fit
 };
 
-/// Threads per block when the kernel gives no constant vector_length: 256 keeps 8 warps per
-/// block, a full SM at 8 blocks on every architecture NVRTC 13 targets (sm_75 and newer).
-constexpr unsigned CudaDefaultBlockSize = 256;
+/// The threads per block of K's CUDA entries: a constant vector_length (folded by Spec too),
+/// rounded up to whole warps, else chooseBlockGeometry of the kernel's access traits.
+BlockGeometry cudaBlockGeometry(const analysis::KernelInfo &K,
+                                const Specialization *Spec = nullptr);
 
 /// Generate the plain entry, or the split entry (Split, when K.Split.Enabled). Unsupported when
 /// the kernel uses what CUDA C++ cannot express (long double, a header with no CUDA equivalent,

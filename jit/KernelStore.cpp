@@ -68,7 +68,9 @@ std::shared_ptr<DiskCache> processDiskCache() {
 /// Raised whenever the code jacc generates or stores for the same inputs changes, so that entries
 /// written by an older build are never loaded (they become unreachable and age out of the LRU).
 /// 2: CUBIN images are stored whole (revision 1 trimmed their trailing zero bytes).
-constexpr unsigned CodeRevision = 3;
+/// 3: __launch_bounds__ on every CUDA entry.
+/// 4: CUDA block sizes from the access traits (jit/BlockGeometry.h), not a fixed 256.
+constexpr unsigned CodeRevision = 4;
 
 std::string diskCacheKey(llvm::StringRef Source, llvm::ArrayRef<std::string> Decls,
                          unsigned CodeFlags) {

@@ -143,6 +143,7 @@ json::Object kernelSummary(const KernelInfo &K, llvm::StringRef Target, double A
     Decls.push_back(D);
   for (const SplitArray &A : K.Split.Plan.Arrays)
     Arrays.push_back(json::Object{{"name", A.Name}, {"dim", A.Dim}, {"affine", A.Affine}});
+  BlockGeometry Block = cudaBlockGeometry(K);
   return json::Object{
       {"name", kernelDisplayName(K)},
       {"target", Target},
@@ -154,6 +155,9 @@ json::Object kernelSummary(const KernelInfo &K, llvm::StringRef Target, double A
                              {"arrays", std::move(Arrays)},
                              {"narrowable", K.Split.Plan.Narrowable},
                              {"predicates", predicateLines(K)}}},
+      {"gpu", json::Object{{"traits", analysis::describeTraits(K.Traits)},
+                           {"block_size", Block.BlockSize},
+                           {"block_why", Block.Why}}},
       {"compilers", json::Object{{"llvm", LLVM_VERSION_STRING},
                                  {"nvrtc", nvrtcVersionString()},
                                  {"jacc", JACC_VERSION},

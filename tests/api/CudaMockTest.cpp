@@ -115,8 +115,8 @@ TEST_P(CudaMockTest, SaxpyArgumentsReachTheKernelAndResultsComeBack) {
   unsigned Grid = 0, Block = 0;
   int Coop = -1;
   lastLaunch(Grid, Block, Coop);
-  EXPECT_EQ(Block, 256u);
-  EXPECT_EQ(Grid, 4u * (2048 / 256)); // 4 SMs, full occupancy
+  EXPECT_EQ(Block, 512u); // from the access traits: coalesced streaming
+  EXPECT_EQ(Grid, 4u * (2048 / 512)); // 4 SMs, full occupancy
   EXPECT_EQ(Coop, 0);
   // The host copy is untouched until copyout.
   EXPECT_EQ(Y[10], 1.0f);
@@ -285,6 +285,7 @@ TEST_P(CudaMockTest, SpecializedVariantsLaunchTheirOwnImage) {
     jacc_stats S{};
     ASSERT_JACC(jacc_get_stats(&S));
     bool Specialized = std::string(Mode) == "always";
+    // Generic: the access traits' size (1 flop per access: medium intensity, the default).
     EXPECT_EQ(Block, Specialized ? 64u : 256u) << Mode;
     EXPECT_EQ(S.specialized_launches, Specialized ? 2u : 0u) << Mode;
     // One module per GPU: the variant's image alone when specialized (the generic one is never

@@ -6,7 +6,7 @@
 
 #include "CudaCodegen.h"
 #include "CudaLaunchABI.h"
-#include "Frontend.h"
+#include "Pipeline.h"
 #include "NvrtcCompiler.h"
 
 #include <gtest/gtest.h>
@@ -16,7 +16,7 @@ namespace jacc::jit {
 /// The frontend's view of a kernel that must analyse (a test failure otherwise, and empty).
 inline analysis::KernelInfo analyzeOrFail(const std::string &Src,
                                           const std::vector<std::string> &Decls) {
-  auto K = analysis::analyzeKernel(Src, Decls);
+  auto K = analysis::runAnalysis(Src, Decls);
   if (!K) {
     ADD_FAILURE() << llvm::toString(K.takeError());
     return {};

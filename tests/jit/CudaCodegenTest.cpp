@@ -71,7 +71,7 @@ TEST(CudaCodegenTest, BlockSizeFromAFoldedVectorLength) {
   KernelInfo K = analyze(Src, {"int n", "int v", "float *x"});
   auto Generic = generateCudaSource(K, false);
   ASSERT_TRUE(bool(Generic)) << llvm::toString(Generic.takeError());
-  EXPECT_EQ(Generic->BlockSize, CudaDefaultBlockSize);
+  EXPECT_EQ(Generic->BlockSize, 512u) << "not a constant: from the traits (coalesced streaming)";
   int V = 96;
   auto Spec = makeSpecialization(K, {{1, &V}});
   ASSERT_TRUE(bool(Spec)) << llvm::toString(Spec.takeError());
@@ -89,7 +89,7 @@ TEST(CudaCodegenTest, BlockSizeFromAFoldedVectorLength) {
 
 TEST(CudaCodegenTest, GlobalEntryInParamOrderWithTheTeamLast) {
   CudaKernelSource S = generate(Saxpy, {"float *y", "const float *x", "float a", "int n"});
-  EXPECT_NE(S.Source.find("extern \"C\" __global__ void __launch_bounds__(256) __jacc_entry("
+  EXPECT_NE(S.Source.find("extern \"C\" __global__ void __launch_bounds__(512) __jacc_entry("
                           "float a, int n, float *y, const float *x, jacc_cuda_team __jacc_team) {"),
             std::string::npos)
       << S.Source;
@@ -214,19 +214,45 @@ TEST(CudaCodegenTest, RegionStatementsAreSeparatedByGridBarriers) {
 //===-- Launch geometry ---------------------------------------------------------------------===//
 
 TEST(CudaCodegenTest, BlockSizeFromVectorLengthInWholeWarps) {
-  EXPECT_EQ(generate(Saxpy, {"float *y", "const float *x", "float a", "int n"}).BlockSize,
-            CudaDefaultBlockSize);
   CudaKernelSource S = generate("#pragma acc parallel loop vector_length(100) num_gangs(12)\n"
                                 "for (int i = 0; i < n; i++) x[i] = 0;\n",
                                 {"float *x", "int n"});
   EXPECT_EQ(S.BlockSize, 128u);
   EXPECT_EQ(S.NumGangs, 12u);
-  // Not a constant: the default.
+  // Not a constant: from the access traits, like no vector_length at all.
   EXPECT_EQ(generate("#pragma acc parallel loop vector_length(v)\n"
                      "for (int i = 0; i < n; i++) x[i] = v;\n",
                      {"float *x", "int n", "int v"})
                 .BlockSize,
-            CudaDefaultBlockSize);
+            512u);
+}
+
+// Without a constant vector_length the access traits choose the block size, and
+// __launch_bounds__ carries it into the PTX NVRTC produces.
+TEST(CudaCodegenTest, BlockSizeFromTheAccessTraits) {
+  CudaKernelSource Streaming = generate(Saxpy, {"float *y", "const float *x", "float a", "int n"});
+  EXPECT_EQ(Streaming.BlockSize, 512u);
+  EXPECT_NE(Streaming.Source.find("__launch_bounds__(512)"), std::string::npos);
+  CudaKernelSource Compute = generate("#pragma acc parallel loop\n"
+                                      "for (int i = 0; i < n; i++)\n"
+                                      "  y[i] = exp(sin(x[i]) * cos(x[i]));\n",
+                                      {"double *y", "const double *x", "int n"});
+  EXPECT_EQ(Compute.BlockSize, 128u) << "high arithmetic intensity";
+  CudaKernelSource Gather = generate("#pragma acc parallel loop\n"
+                                     "for (int i = 0; i < n; i++) y[i] = x[idx[i]] * 2;\n",
+                                     {"double *y", "const double *x", "const int *idx",
+                                      "int n"});
+  EXPECT_EQ(Gather.BlockSize, CudaDefaultBlockSize) << "partly coalesced";
+  CudaKernelSource Serial = generate("#pragma acc serial\n"
+                                     "for (int i = 0; i < n; i++) y[i] = 0;\n",
+                                     {"double *y", "int n"});
+  EXPECT_EQ(Serial.BlockSize, CudaDefaultBlockSize);
+  if (nvrtcSupportedArchs().empty())
+    GTEST_SKIP() << "built without NVRTC (-Dcuda=disabled): the PTX is not checked";
+  auto Img = compileCuda(Compute.Source, 80);
+  ASSERT_TRUE(bool(Img)) << llvm::toString(Img.takeError());
+  EXPECT_NE(Img->Ptx.find(".maxntid 128, 1, 1"), std::string::npos) << Img->Ptx;
+  EXPECT_FALSE(bool(checkCudaLaunchABI(Compute, Img->Ptx)));
 }
 
 //===-- Variable-length arrays ----------------------------------------------------------------===//

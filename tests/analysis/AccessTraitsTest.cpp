@@ -1,0 +1,214 @@
+// Tests of the access traits: how each global access varies across the threads of a warp (unit,
+// uniform, strided, scattered, through local index variables and loop steps), and the kernel's
+// coalescing, arithmetic intensity and sharing levels on the kernels the GPU model cares about.
+#include "AccessTraits.h"
+#include "Pipeline.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+using namespace jacc::analysis;
+
+namespace {
+
+AccessTraits traits(const std::string &Src, const std::vector<std::string> &Decls) {
+  auto K = runAnalysis(Src, Decls);
+  if (!K) {
+    ADD_FAILURE() << llvm::toString(K.takeError());
+    return {};
+  }
+  return K->Traits;
+}
+
+/// Accesses by pattern: unit, uniform, strided, scattered.
+std::vector<unsigned> patterns(const AccessTraits &T) {
+  return {T.Unit, T.Uniform, T.Strided, T.Scattered};
+}
+
+TEST(AccessTraitsTest, AxpyStreamsCoalescedWithLowIntensity) {
+  AccessTraits T = traits("#pragma acc parallel loop\n"
+                          "for (int i = 0; i < n; i++)\n"
+                          "  y[i] = a * x[i] + y[i];\n",
+                          {"int n", "double a", "const double *x", "double *y"});
+  EXPECT_TRUE(T.Known);
+  EXPECT_EQ(T.Accesses, 3u) << "x[i], y[i] read, y[i] written";
+  EXPECT_EQ(patterns(T), (std::vector<unsigned>{3, 0, 0, 0}));
+  EXPECT_EQ(T.Flops, 2u);
+  EXPECT_EQ(T.Coalesce, Coalescing::Full);
+  EXPECT_EQ(T.Intensity, Level::Low);
+  EXPECT_EQ(T.Sharing, Level::Low);
+  EXPECT_EQ(describeTraits(T), "coalescing full (3 of 3 accesses unit-stride or uniform), "
+                               "intensity low (0.7 flops/access), sharing low (0 of 2 reads)");
+}
+
+TEST(AccessTraitsTest, StencilNeighboursAreShared) {
+  AccessTraits T = traits("#pragma acc parallel loop\n"
+                          "for (int i = 1; i < n - 1; i++)\n"
+                          "  b[i] = 0.25 * a[i - 1] + 0.5 * a[i] + 0.25 * a[i + 1];\n",
+                          {"int n", "const double *a", "double *b"});
+  EXPECT_EQ(T.Reads, 3u);
+  EXPECT_EQ(T.SharedReads, 3u);
+  EXPECT_EQ(T.Sharing, Level::High);
+  EXPECT_EQ(T.Coalesce, Coalescing::Full);
+  EXPECT_EQ(T.Intensity, Level::Medium) << "5 flops for 4 accesses";
+}
+
+TEST(AccessTraitsTest, RepeatedReadsCountOnce) {
+  AccessTraits T = traits("#pragma acc parallel loop\n"
+                          "for (int i = 0; i < n; i++)\n"
+                          "  y[i] = x[i] * x[i];\n",
+                          {"int n", "const double *x", "double *y"});
+  EXPECT_EQ(T.Reads, 1u);
+  EXPECT_EQ(T.SharedReads, 0u) << "the same element is not a neighbour";
+}
+
+TEST(AccessTraitsTest, FlattenedIndexInTheCollapsedLoopIsUnitStride) {
+  AccessTraits T = traits("#pragma acc parallel loop collapse(2)\n"
+                          "for (int i = 0; i < n; i++)\n"
+                          "  for (int j = 0; j < m; j++)\n"
+                          "    a[i * m + j] = 2 * b[i * m + j];\n",
+                          {"int n", "int m", "double *a", "const double *b"});
+  EXPECT_EQ(patterns(T), (std::vector<unsigned>{2, 0, 0, 0}));
+  EXPECT_EQ(T.Coalesce, Coalescing::Full);
+}
+
+TEST(AccessTraitsTest, RowPerThreadIsScattered) {
+  // Only i is parallel: neighbouring threads are a row (m elements) apart.
+  AccessTraits T = traits("#pragma acc parallel loop\n"
+                          "for (int i = 0; i < n; i++)\n"
+                          "  for (int j = 0; j < m; j++)\n"
+                          "    a[i * m + j] = 2 * b[i][j];\n",
+                          {"int n", "int m", "double *a", "const double (*b)[64]"});
+  EXPECT_EQ(patterns(T), (std::vector<unsigned>{0, 0, 0, 2}));
+  EXPECT_EQ(T.Coalesce, Coalescing::Scatter);
+}
+
+TEST(AccessTraitsTest, TransposeWritesScattered) {
+  AccessTraits T = traits("#pragma acc parallel loop collapse(2)\n"
+                          "for (int i = 0; i < 64; i++)\n"
+                          "  for (int j = 0; j < 64; j++)\n"
+                          "    b[j][i] = a[i][j];\n",
+                          {"const double (*a)[64]", "double (*b)[64]"});
+  EXPECT_EQ(patterns(T), (std::vector<unsigned>{1, 0, 0, 1}));
+  EXPECT_EQ(T.Coalesce, Coalescing::Scatter) << "half the accesses";
+}
+
+TEST(AccessTraitsTest, GatherIsPartlyCoalesced) {
+  AccessTraits T = traits("#pragma acc parallel loop\n"
+                          "for (int i = 0; i < n; i++)\n"
+                          "  y[i] = x[idx[i]];\n",
+                          {"int n", "const double *x", "const int *idx", "double *y"});
+  EXPECT_EQ(patterns(T), (std::vector<unsigned>{2, 0, 0, 1})) << "idx[i], y[i]; x[idx[i]]";
+  EXPECT_EQ(T.Coalesce, Coalescing::Partial);
+}
+
+TEST(AccessTraitsTest, MatrixProductSharesTheRowOfA) {
+  AccessTraits T = traits("#pragma acc parallel loop collapse(2)\n"
+                          "for (int i = 0; i < n; i++)\n"
+                          "  for (int j = 0; j < n; j++) {\n"
+                          "    double s = 0;\n"
+                          "    for (int k = 0; k < n; k++)\n"
+                          "      s += a[i][k] * b[k][j];\n"
+                          "    c[i][j] = s;\n"
+                          "  }\n",
+                          {"int n", "const double (*a)[256]", "const double (*b)[256]",
+                           "double (*c)[256]"});
+  EXPECT_EQ(patterns(T), (std::vector<unsigned>{2, 1, 0, 0})) << "a[i][k] uniform across j";
+  EXPECT_EQ(T.SharedReads, 1u);
+  EXPECT_EQ(T.Sharing, Level::High);
+  EXPECT_EQ(T.Coalesce, Coalescing::Full);
+}
+
+TEST(AccessTraitsTest, TranscendentalMathIsHighIntensity) {
+  AccessTraits T = traits("#pragma acc parallel loop\n"
+                          "for (int i = 0; i < n; i++) {\n"
+                          "  double d = (log(s[i] / k[i]) + 0.5 * v * v) / (v * sqrt(t));\n"
+                          "  c[i] = s[i] * exp(-d * d) - k[i] * exp(-r * t);\n"
+                          "}\n",
+                          {"int n", "double v", "double t", "double r", "const double *s",
+                           "const double *k", "double *c"});
+  EXPECT_EQ(T.Accesses, 3u);
+  EXPECT_GE(T.Flops, 4 * 8u) << "log, sqrt and two exp count 8 each";
+  EXPECT_EQ(T.Intensity, Level::High);
+}
+
+TEST(AccessTraitsTest, LocalIndexVariablesCarryTheirStride) {
+  AccessTraits T = traits("#pragma acc parallel loop\n"
+                          "for (int i = 0; i < n; i++) {\n"
+                          "  int k = i;\n"
+                          "  int e = 2 * k + 1;\n"
+                          "  y[k] = x[e] + w[j];\n"
+                          "}\n",
+                          {"int n", "int j", "const double *x", "const double *w", "double *y"});
+  EXPECT_EQ(patterns(T), (std::vector<unsigned>{1, 1, 1, 0})) << "y[k] unit, w[j] uniform, "
+                                                                 "x[e] stride 2";
+  EXPECT_EQ(T.Coalesce, Coalescing::Partial);
+}
+
+TEST(AccessTraitsTest, SequentialInnerLoopVariableIsUniform) {
+  AccessTraits T = traits("#pragma acc parallel loop\n"
+                          "for (int i = 0; i < n; i++) {\n"
+                          "  double s = 0;\n"
+                          "  for (int k = 0; k < 8; k++)\n"
+                          "    s += w[k] * x[i + k];\n"
+                          "  y[i] = s;\n"
+                          "}\n",
+                          {"int n", "const double *w", "const double *x", "double *y"});
+  EXPECT_EQ(patterns(T), (std::vector<unsigned>{2, 1, 0, 0})) << "w[k] uniform, x[i + k] unit";
+  EXPECT_EQ(T.SharedReads, 1u);
+}
+
+TEST(AccessTraitsTest, LiteralLoopStepScalesTheStride) {
+  AccessTraits T = traits("#pragma acc parallel loop\n"
+                          "for (int i = 0; i < n; i += 2)\n"
+                          "  y[i] = 0;\n",
+                          {"int n", "double *y"});
+  EXPECT_EQ(patterns(T), (std::vector<unsigned>{0, 0, 1, 0}));
+  T = traits("#pragma acc parallel loop\n"
+             "for (int i = 0; i < n; i += 16)\n"
+             "  y[i] = 0;\n",
+             {"int n", "double *y"});
+  EXPECT_EQ(patterns(T), (std::vector<unsigned>{0, 0, 0, 1}));
+}
+
+TEST(AccessTraitsTest, CsrRowsAreScattered) {
+  AccessTraits T = traits("#pragma acc parallel loop\n"
+                          "for (int i = 0; i < n; i++) {\n"
+                          "  double s = 0;\n"
+                          "  for (int j = row[i]; j < row[i + 1]; j++)\n"
+                          "    s += val[j] * x[col[j]];\n"
+                          "  y[i] = s;\n"
+                          "}\n",
+                          {"int n", "const int *row", "const int *col", "const double *val",
+                           "const double *x", "double *y"});
+  EXPECT_EQ(patterns(T), (std::vector<unsigned>{3, 0, 0, 3}))
+      << "row[i], row[i + 1], y[i]; val[j], col[j], x[col[j]]";
+  EXPECT_EQ(T.Coalesce, Coalescing::Scatter);
+  EXPECT_EQ(T.SharedReads, 2u) << "row[i] and row[i + 1] are neighbours";
+}
+
+TEST(AccessTraitsTest, EveryNestCounts) {
+  AccessTraits T = traits("#pragma acc parallel\n"
+                          "{\n"
+                          "  #pragma acc loop\n"
+                          "  for (int i = 0; i < n; i++) y[i] = x[i];\n"
+                          "  #pragma acc loop\n"
+                          "  for (int i = 0; i < n; i++) z[i] = y[idx[i]];\n"
+                          "}\n",
+                          {"int n", "const int *idx", "const double *x", "double *y",
+                           "double *z"});
+  EXPECT_EQ(T.Accesses, 5u);
+  EXPECT_EQ(T.Scattered, 1u);
+}
+
+TEST(AccessTraitsTest, SerialKernelsAreUnknown) {
+  AccessTraits T = traits("#pragma acc serial\n"
+                          "for (int i = 0; i < n; i++) y[i] = 0;\n",
+                          {"int n", "double *y"});
+  EXPECT_FALSE(T.Known);
+  EXPECT_EQ(describeTraits(T), "no parallel loop");
+}
+
+} // namespace
