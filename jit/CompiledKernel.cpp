@@ -7,7 +7,6 @@
 #include "HostCompiler.h"
 #include "HostJIT.h"
 #include "KernelStore.h"
-#include "KernelSummary.h"
 #include "Pipeline.h"
 
 #include <llvm/ADT/StringExtras.h>
@@ -149,7 +148,7 @@ llvm::Expected<const CudaCode *> CompiledKernel::cudaCode(unsigned Sm, bool Spli
   if (auto It = CudaErrors.find(Key); It != CudaErrors.end())
     return makeError(static_cast<ErrorCode>(It->second.first), It->second.second);
   std::string Name = "sm_" + std::to_string(Sm) + (Key.second ? "-split" : "");
-  if (auto C = cudaCodeFromDisk(Name)) {
+  if (auto C = loadCudaCode(Disk, Name)) {
     const CudaCode *P = C.get();
     CudaCodes[Key] = std::move(C);
     return P;
@@ -182,63 +181,9 @@ llvm::Expected<const CudaCode *> CompiledKernel::cudaCode(unsigned Sm, bool Spli
     return makeError(Code, Msg);
   }
   const CudaCode *P = C->get();
-  cudaCodeToDisk(Name, *P);
+  storeCudaCode(Disk, Name, *P);
   CudaCodes[Key] = std::move(*C);
   return P;
-}
-
-std::unique_ptr<CudaCode> CompiledKernel::cudaCodeFromDisk(const std::string &Name) const {
-  if (!Disk.Cache)
-    return nullptr;
-  auto Warn = [&](const std::string &W) -> std::unique_ptr<CudaCode> {
-    if (!W.empty())
-      cacheWarning("entry " + Disk.Key.substr(0, 12) + ": " + W + " (recompiling)");
-    return nullptr;
-  };
-  std::string Warning;
-  auto Meta = Disk.Cache->readArtifact(Disk.Key, Name + ".json", Warning);
-  if (!Meta)
-    return Warn(Warning);
-  auto V = llvm::json::parse(*Meta);
-  if (!V)
-    return Warn(Name + ".json: " + llvm::toString(V.takeError()));
-  const llvm::json::Object *O = V->getAsObject();
-  const llvm::json::Value *L = O ? O->get("launch") : nullptr;
-  if (!L)
-    return Warn(Name + ".json: no launch metadata");
-  auto Launch = cudaLaunchFromJson(*L);
-  if (!Launch)
-    return Warn(Name + ".json: " + llvm::toString(Launch.takeError()));
-  bool IsPtx = O->getBoolean("ptx").value_or(false);
-  auto Img = Disk.Cache->readArtifact(Disk.Key, Name + (IsPtx ? ".ptx" : ".cubin"), Warning);
-  if (!Img)
-    return Warn(Warning.empty() ? Name + ": image missing" : Warning);
-  auto C = std::make_unique<CudaCode>();
-  C->Kernel = std::move(*Launch);
-  C->Image.Image = std::move(*Img);
-  C->Image.IsPtx = IsPtx;
-  C->Image.SmVersion = O->getInteger("arch").value_or(0);
-  debugLog("cache", "disk hit " + Disk.Key.substr(0, 12) + " " + Name);
-  return C;
-}
-
-void CompiledKernel::cudaCodeToDisk(const std::string &Name, const CudaCode &C) const {
-  if (!Disk.Cache)
-    return;
-  const CudaImage &I = C.Image;
-  llvm::json::Object Meta{{"launch", cudaLaunchToJson(C.Kernel)},
-                          {"ptx", I.IsPtx},
-                          {"arch", I.SmVersion},
-                          {"compile_ms", I.CompileMs}};
-  std::string Text;
-  llvm::raw_string_ostream OS(Text);
-  OS << llvm::json::Value(std::move(Meta));
-  OS.flush();
-  // The image first: its metadata names it, so a reader never finds metadata without it.
-  if (auto E = Disk.Cache->addArtifact(Disk.Key, Name + (I.IsPtx ? ".ptx" : ".cubin"), I.Image))
-    stopUsingDiskCache(llvm::toString(std::move(E)));
-  else if (auto E = Disk.Cache->addArtifact(Disk.Key, Name + ".json", Text))
-    stopUsingDiskCache(llvm::toString(std::move(E)));
 }
 
 llvm::Expected<const analysis::KernelInfo *> CompiledKernel::completeInfo() const {

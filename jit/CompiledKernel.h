@@ -64,8 +64,6 @@ struct CompiledKernel {
   llvm::Expected<const CudaCode *> cudaCode(unsigned Sm, bool Split) const;
 
 private:
-  std::unique_ptr<CudaCode> cudaCodeFromDisk(const std::string &Name) const;
-  void cudaCodeToDisk(const std::string &Name, const CudaCode &C) const;
   mutable std::once_flag CompleteOnce;
   mutable std::unique_ptr<analysis::KernelInfo> Complete;
   mutable std::string CompleteError;

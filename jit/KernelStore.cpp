@@ -9,6 +9,7 @@
 
 #include <llvm/ADT/StringExtras.h>
 #include <llvm/Config/llvm-config.h>
+#include <llvm/Support/JSON.h>
 #include <llvm/Support/SHA256.h>
 
 #include <atomic>
@@ -144,6 +145,60 @@ void storeKernel(const DiskSlot &Slot, const CompiledKernel &K) {
     stopUsingDiskCache(llvm::toString(std::move(E)));
   else
     debugLog("cache", "stored " + Slot.Key.substr(0, 12));
+}
+
+std::unique_ptr<CudaCode> loadCudaCode(const DiskSlot &Slot, const std::string &Name) {
+  if (!Slot.Cache)
+    return nullptr;
+  auto Warn = [&](const std::string &W) -> std::unique_ptr<CudaCode> {
+    if (!W.empty())
+      cacheWarning("entry " + Slot.Key.substr(0, 12) + ": " + W + " (recompiling)");
+    return nullptr;
+  };
+  std::string Warning;
+  auto Meta = Slot.Cache->readArtifact(Slot.Key, Name + ".json", Warning);
+  if (!Meta)
+    return Warn(Warning);
+  auto V = llvm::json::parse(*Meta);
+  if (!V)
+    return Warn(Name + ".json: " + llvm::toString(V.takeError()));
+  const llvm::json::Object *O = V->getAsObject();
+  const llvm::json::Value *L = O ? O->get("launch") : nullptr;
+  if (!L)
+    return Warn(Name + ".json: no launch metadata");
+  auto Launch = cudaLaunchFromJson(*L);
+  if (!Launch)
+    return Warn(Name + ".json: " + llvm::toString(Launch.takeError()));
+  bool IsPtx = O->getBoolean("ptx").value_or(false);
+  auto Img = Slot.Cache->readArtifact(Slot.Key, Name + (IsPtx ? ".ptx" : ".cubin"), Warning);
+  if (!Img)
+    return Warn(Warning.empty() ? Name + ": image missing" : Warning);
+  auto C = std::make_unique<CudaCode>();
+  C->Kernel = std::move(*Launch);
+  C->Image.Image = std::move(*Img);
+  C->Image.IsPtx = IsPtx;
+  C->Image.SmVersion = O->getInteger("arch").value_or(0);
+  debugLog("cache", "disk hit " + Slot.Key.substr(0, 12) + " " + Name);
+  return C;
+}
+
+void storeCudaCode(const DiskSlot &Slot, const std::string &Name, const CudaCode &C) {
+  if (!Slot.Cache)
+    return;
+  const CudaImage &I = C.Image;
+  llvm::json::Object Meta{{"launch", cudaLaunchToJson(C.Kernel)},
+                          {"ptx", I.IsPtx},
+                          {"arch", I.SmVersion},
+                          {"compile_ms", I.CompileMs}};
+  std::string Text;
+  llvm::raw_string_ostream OS(Text);
+  OS << llvm::json::Value(std::move(Meta));
+  OS.flush();
+  // The image first: its metadata names it, so a reader never finds metadata without it.
+  if (auto E = Slot.Cache->addArtifact(Slot.Key, Name + (I.IsPtx ? ".ptx" : ".cubin"), I.Image))
+    stopUsingDiskCache(llvm::toString(std::move(E)));
+  else if (auto E = Slot.Cache->addArtifact(Slot.Key, Name + ".json", Text))
+    stopUsingDiskCache(llvm::toString(std::move(E)));
 }
 
 } // namespace jacc::jit

@@ -148,20 +148,26 @@ compileVariant(const CompiledKernel &K, const Specialization &Spec,
     if (auto E = verifyCudaVariant(**Full, Spec))
       return E;
   }
-  if (!CudaArchs.empty()) {
-    auto Full = K.completeInfo();
-    if (!Full)
-      return Full.takeError();
-    for (unsigned Sm : CudaArchs)
-      for (bool S : {false, true}) {
-        if (S && !Split)
-          continue;
-        auto C = cudaVariant(**Full, Spec, Sm, S);
-        if (!C)
-          return C.takeError();
-        V->Cuda[{Sm, S}] = std::move(*C);
+  // The CUDA images: from the entry, else compiled (and added to it below).
+  std::vector<std::pair<std::string, std::shared_ptr<const CudaCode>>> NewCuda;
+  for (unsigned Sm : CudaArchs)
+    for (bool S : {false, true}) {
+      if (S && !Split)
+        continue;
+      std::string Name = Stem + ".sm_" + std::to_string(Sm) + (S ? "-split" : "");
+      if (std::shared_ptr<const CudaCode> C = loadCudaCode(K.Disk, Name)) {
+        V->Cuda[{Sm, S}] = std::move(C);
+        continue;
       }
-  }
+      auto Full = K.completeInfo();
+      if (!Full)
+        return Full.takeError();
+      auto C = cudaVariant(**Full, Spec, Sm, S);
+      if (!C)
+        return C.takeError();
+      V->Cuda[{Sm, S}] = *C;
+      NewCuda.emplace_back(std::move(Name), std::move(*C));
+    }
   auto Entries = loadHostObject(V->Object, {HostEntryName});
   if (!Entries)
     return Entries.takeError();
@@ -176,14 +182,20 @@ compileVariant(const CompiledKernel &K, const Specialization &Spec,
   debugLog(V->FromDisk ? "cache" : "codegen", "variant " + V->Key +
                                                   (V->FromDisk ? " loaded in " : " compiled in ") +
                                                   std::to_string(V->CompileMs) + " ms");
-  if (!V->FromDisk && K.Disk.Cache) {
-    llvm::Error E = K.Disk.Cache->addArtifact(
-        K.Disk.Key, Stem + ".host.o", llvm::StringRef(V->Object.data(), V->Object.size()));
-    if (!E && Split)
+  if (K.Disk.Cache) {
+    llvm::Error E = V->FromDisk ? llvm::Error::success()
+                                : K.Disk.Cache->addArtifact(
+                                      K.Disk.Key, Stem + ".host.o",
+                                      llvm::StringRef(V->Object.data(), V->Object.size()));
+    if (!E && Split && !V->FromDisk)
       E = K.Disk.Cache->addArtifact(
           K.Disk.Key, Stem + ".host-split.o",
           llvm::StringRef(V->SplitObject.data(), V->SplitObject.size()));
-    if (!E) // last: `jacc-cache show` lists the variants by their .json
+    // Before the .json of a new variant; after it for a loaded variant on a new architecture.
+    if (!E)
+      for (const auto &[Name, C] : NewCuda)
+        storeCudaCode(K.Disk, Name, *C);
+    if (!E && !V->FromDisk) // last: `jacc-cache show` lists the variants by their .json
       E = K.Disk.Cache->addArtifact(K.Disk.Key, Stem + ".json", specJson(*V, V->CompileMs, 0));
     if (E)
       stopUsingDiskCache(llvm::toString(std::move(E)));

@@ -1,7 +1,8 @@
 // The specialized variants of one compiled kernel (issue 7): which one each push runs (the policy
 // of Specializer.h), their code (generateHostSource with a Specialization: the generic entries'
 // ABI), compiled off the launch path on a BackgroundCompiler and kept in memory and in the
-// kernel's disk cache entry (host-spec-<hash>.o, spec-<hash>.json with the values and hits).
+// kernel's disk cache entry (spec-<hash>.host.o, .host-split.o, the CUDA images
+// .sm_<N>[-split].cubin with their .json, and spec-<hash>.json with the values and hits).
 #ifndef JACC_JIT_KERNELVARIANTS_H
 #define JACC_JIT_KERNELVARIANTS_H
 
@@ -58,7 +59,7 @@ struct SpecializeSettings {
 /// The settings from the environment; InvalidArgument naming a bad variable.
 llvm::Expected<SpecializeSettings> specializeSettingsFromEnv();
 
-/// Disk artifact names of the variant with key Key: "host-spec-<16 hex>" + suffix.
+/// Disk artifact names of the variant with key Key: "spec-<16 hex>" + suffix.
 std::string variantArtifactStem(llvm::StringRef Key);
 
 class KernelVariants {
@@ -86,8 +87,8 @@ private:
   std::vector<std::shared_ptr<const VariantCode>> Codes; ///< by variant index; null: not ready
 };
 
-/// Compile variant Spec of K: the host plain and split entries (or load them from K's disk cache
-/// entry), and the CUDA images for CudaArchs (NVRTC-verified under JACC_CUDA_VERIFY too).
+/// Compile variant Spec of K: the host plain and split entries and the CUDA images for CudaArchs
+/// (NVRTC-verified under JACC_CUDA_VERIFY too), or load each from K's disk cache entry.
 llvm::Expected<std::shared_ptr<VariantCode>>
 compileVariant(const CompiledKernel &K, const Specialization &Spec,
                llvm::ArrayRef<unsigned> CudaArchs = {});

@@ -580,7 +580,9 @@ json::Array variantsJson(const Context &C, const DiskCacheEntryInfo &E) {
   std::vector<json::Object> Found;
   for (const auto &[Name, Size] : E.Artifacts) {
     llvm::StringRef N(Name);
-    if (!N.startswith("spec-") || !N.endswith(".json"))
+    // spec-<16 hex>.json exactly: not a variant's CUDA image metadata (spec-<hash>.sm_80.json).
+    if (!N.consume_front("spec-") || !N.consume_back(".json") || N.size() != 16 ||
+        !llvm::all_of(N, llvm::isHexDigit))
       continue;
     std::string Warning;
     std::optional<std::string> Text = C.Cache->readArtifact(E.Key, Name, Warning);

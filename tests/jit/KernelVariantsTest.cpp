@@ -8,6 +8,8 @@
 #include "DiskCache.h"
 #include "HostABI.h"
 #include "KernelStore.h"
+#include "KernelSummary.h"
+#include "NvrtcCompiler.h"
 
 #include <llvm/ADT/SmallString.h>
 #include <llvm/Support/FileSystem.h>
@@ -152,6 +154,62 @@ TEST_F(KernelVariantsTest, ArtifactsAndHitsOnDisk) {
   Kernel->Variants.flushHits(*Kernel);
   EXPECT_EQ(specJson(*V)->getInteger("hits"), 6);
   EXPECT_EQ(specJson(*V)->getNumber("compile_ms"), CompileMs);
+}
+
+TEST_F(KernelVariantsTest, CudaImagesOnDisk) {
+  if (!nvrtcAvailable())
+    GTEST_SKIP() << "this build has no NVRTC";
+  Settings.Policy.Policy = Specializer::Mode::Always;
+  Settings.CudaArchs = {80};
+  const VariantCode *V = choose(7, 2.5, 1.0);
+  ASSERT_TRUE(V);
+  ASSERT_EQ(V->Cuda.size(), 2u) << "the kernel splits: plain and split entries for sm_80";
+  std::string Stem = variantArtifactStem(V->Key);
+  auto Artifact = [&](const std::string &Name) {
+    std::string Warning;
+    return Cache->readArtifact(Kernel->Disk.Key, Name, Warning);
+  };
+  for (bool Split : {false, true}) {
+    std::string Entry = Split ? ".sm_80-split" : ".sm_80";
+    const CudaCode &C = *V->Cuda.at({80, Split});
+    EXPECT_FALSE(C.Kernel.Source.empty()) << "compiled by NVRTC here";
+    auto Image = Artifact(Stem + Entry + (C.Image.IsPtx ? ".ptx" : ".cubin"));
+    ASSERT_TRUE(Image) << Stem << Entry;
+    EXPECT_EQ(*Image, C.Image.Image);
+    EXPECT_TRUE(Artifact(Stem + Entry + ".json")) << Stem << Entry;
+  }
+  // Another process (the kernel loaded from the entry) loads the variant and its images: no
+  // NVRTC, so no CUDA source, PTX nor compile time.
+  std::shared_ptr<const CompiledKernel> Loaded = loadKernel(Kernel->Disk);
+  ASSERT_TRUE(Loaded);
+  ASSERT_FALSE(Loaded->InfoComplete);
+  auto Again = compileVariant(*Loaded, V->Spec, {80});
+  ASSERT_TRUE(bool(Again)) << llvm::toString(Again.takeError());
+  EXPECT_TRUE((*Again)->FromDisk);
+  ASSERT_EQ((*Again)->Cuda.size(), 2u);
+  for (const auto &[Target, C] : (*Again)->Cuda) {
+    const CudaCode &Compiled = *V->Cuda.at(Target);
+    EXPECT_TRUE(C->Kernel.Source.empty()) << "loaded from disk";
+    EXPECT_TRUE(C->Image.Ptx.empty() && C->Image.CompileMs == 0) << "loaded from disk";
+    EXPECT_EQ(C->Image.Image, Compiled.Image.Image);
+    EXPECT_EQ(C->Image.IsPtx, Compiled.Image.IsPtx);
+    EXPECT_EQ(C->Image.SmVersion, 80u);
+    EXPECT_EQ(llvm::json::Value(cudaLaunchToJson(C->Kernel)),
+              llvm::json::Value(cudaLaunchToJson(Compiled.Kernel)));
+  }
+  // A new architecture: its images are compiled (the kernel analysed again) and added.
+  auto More = compileVariant(*Loaded, V->Spec, {80, 90});
+  ASSERT_TRUE(bool(More)) << llvm::toString(More.takeError());
+  ASSERT_EQ((*More)->Cuda.size(), 4u);
+  EXPECT_TRUE((*More)->Cuda.at({80, false})->Kernel.Source.empty()) << "sm_80 from disk";
+  EXPECT_FALSE((*More)->Cuda.at({90, false})->Kernel.Source.empty()) << "sm_90 compiled";
+  EXPECT_FALSE((*More)->Cuda.at({90, true})->Kernel.Source.empty()) << "sm_90 compiled";
+  EXPECT_TRUE(Artifact(Stem + ".sm_90.json"));
+  EXPECT_TRUE(Artifact(Stem + ".sm_90-split.json"));
+  auto Last = compileVariant(*Loaded, V->Spec, {90});
+  ASSERT_TRUE(bool(Last)) << llvm::toString(Last.takeError());
+  EXPECT_TRUE((*Last)->Cuda.at({90, true})->Kernel.Source.empty()) << "sm_90 now from disk";
+  EXPECT_EQ(specJson(*V)->getString("values"), llvm::StringRef(V->Key)) << "the record stays";
 }
 
 TEST_F(KernelVariantsTest, SettingsFromTheEnvironment) {

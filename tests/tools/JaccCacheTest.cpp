@@ -441,6 +441,29 @@ TEST_F(ListedCache, ShowListsVariants) {
             std::string::npos);
 }
 
+// A variant's CUDA images (spec-<hash>.sm_80[-split].cubin with their .json) are not variants.
+TEST_F(ListedCache, ShowListsAVariantWithCudaImagesOnce) {
+  const std::string Stem = "spec-00000000000000cc";
+  const std::string Meta = R"({"launch":{},"ptx":false,"arch":80,"compile_ms":120.5})";
+  for (const auto &[Name, Text] : std::vector<std::pair<std::string, std::string>>{
+           {Stem + ".host.o", std::string(100, 'o')},
+           {Stem + ".sm_80.cubin", std::string(100, 'c')},
+           {Stem + ".sm_80.json", Meta},
+           {Stem + ".sm_80-split.cubin", std::string(100, 'c')},
+           {Stem + ".sm_80-split.json", Meta},
+           {Stem + ".json", R"({"values":"n=8","compile_ms":55.5,"hits":3})"}})
+    ASSERT_FALSE(bool(cache().addArtifact(Recent, Name, Text))) << Name;
+  Outcome R = inCache({"show", Recent.substr(0, 6)});
+  ASSERT_EQ(R.Status, 0) << R.Err;
+  EXPECT_NE(R.Out.find("3 hits          n=8 (compiled in 55.5 ms)"), std::string::npos) << R.Out;
+  EXPECT_EQ(R.Out.find("(compiled in 120.5 ms)"), std::string::npos) << R.Out;
+  Outcome J = inCache({"show", Recent.substr(0, 6), "--json"});
+  json::Value V = parseJson(J.Out);
+  const json::Array *A = V.getAsObject() ? V.getAsObject()->getArray("variants") : nullptr;
+  ASSERT_TRUE(A && A->size() == 1) << J.Out;
+  EXPECT_EQ((*A)[0].getAsObject()->getString("values"), llvm::StringRef("n=8"));
+}
+
 TEST_F(ListedCache, ShowJson) {
   Outcome R = inCache({"show", Old.substr(0, 12), "--json"});
   ASSERT_EQ(R.Status, 0) << R.Err;
