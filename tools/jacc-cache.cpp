@@ -566,6 +566,17 @@ void showSplit(const json::Object &S) {
   stringList("predicates", Split->getArray("predicates"));
 }
 
+/// The CUDA entries' block size and the access traits it follows from (jit/BlockGeometry.h).
+void showGpu(const json::Object &S) {
+  const json::Object *Gpu = S.getObject("gpu");
+  if (!Gpu)
+    return; // a summary from before the traits
+  llvm::outs() << "\ngpu block geometry\n";
+  field("    block size", llvm::Twine(Gpu->getInteger("block_size").value_or(0)).str() +
+                            " threads (" + str(*Gpu, "block_why") + ")");
+  field("    traits", str(*Gpu, "traits"));
+}
+
 void showArtifacts(const DiskCacheEntryInfo &E) {
   llvm::outs() << "\nartifacts\n";
   if (E.Artifacts.empty())
@@ -628,6 +639,7 @@ void showText(const Context &C, const DiskCacheEntryInfo &E) {
     block(*Source);
   }
   showSplit(S);
+  showGpu(S);
   if (std::optional<llvm::StringRef> Rewritten = S.getString("rewritten")) {
     llvm::outs() << "\nrewritten source\n";
     if (Rewritten->trim().empty())

@@ -192,6 +192,15 @@ TEST_F(KernelStoreTest, SummaryRoundTripsTheRuntimePartOfTheAnalysis) {
   ASSERT_NE(Split, nullptr);
   ASSERT_NE(Split->getArray("predicates"), nullptr);
   EXPECT_FALSE(Split->getArray("predicates")->empty());
+  // What jacc-cache shows of the GPU entries: the access traits and the block size they give.
+  const llvm::json::Object *Gpu = Summary.getObject("gpu");
+  ASSERT_NE(Gpu, nullptr);
+  EXPECT_EQ(Gpu->getInteger("block_size"), 256) << "2 flops for 2 accesses: medium intensity";
+  EXPECT_EQ(Gpu->getString("traits").value_or(""),
+            "coalescing full (2 of 2 accesses unit-stride or uniform), intensity medium (1.0 "
+            "flops/access), sharing low (0 of 1 reads)");
+  EXPECT_EQ(Gpu->getString("block_why").value_or(""),
+            "no trait favours another size: the default");
   auto Back = runtimeInfoFromSummary(Summary);
   ASSERT_TRUE(bool(Back)) << llvm::toString(Back.takeError());
   ASSERT_EQ(Back->Reductions.size(), 2u);

@@ -100,6 +100,9 @@ json::Object summary(llvm::StringRef Array, bool Split) {
                              {"arrays", std::move(Arrays)},
                              {"narrowable", Split},
                              {"predicates", std::move(Predicates)}}},
+      {"gpu", json::Object{{"traits", "coalescing full (3 of 3 accesses unit-stride or uniform)"},
+                           {"block_size", 512},
+                           {"block_why", "coalesced streaming: bandwidth-bound, few registers"}}},
       {"compilers",
        json::Object{{"llvm", "16.0.6"}, {"nvrtc", "13.0"}, {"jacc", "0.1.0"}, {"format", 1}}},
       {"analysis_ms", 3.1},
@@ -398,6 +401,9 @@ TEST_F(ListedCache, ShowSplitEntry) {
         "enabled         yes", "narrowable      yes", "arrays          y (dim 0, affine)",
         "predicates\n    kernel:2: y[i] = a * x[i] + y[i];  when i in [y__lb, y__ub]\n",
         "rewritten source\n    #pragma acc parallel loop\n", "if (i >= y__lb && i <= y__ub)",
+        "gpu block geometry\n    block size      512 threads (coalesced streaming: "
+        "bandwidth-bound, few registers)\n    traits          coalescing full (3 of 3 accesses "
+        "unit-stride or uniform)\n",
         "artifacts\n", "host.o", "19.5K (20000 bytes)", "sm_80.cubin", "2.9K (3000 bytes)",
         "sm_80.json"})
     EXPECT_NE(O.find(Want), std::string::npos) << "missing '" << Want << "' in:\n" << O;
