@@ -207,7 +207,22 @@ private:
   KernelInfo K;
   std::map<std::string, unsigned> ArgByName;
   std::map<const ParmVarDecl *, unsigned> ArgByDecl;
+  /// Arguments the kernel's C code never reads (name, "argument 2 ('int v')"): a launch-size
+  /// clause (`vector_length(v)`, which a specialization folds) must name them.
+  std::vector<std::pair<std::string, std::string>> Unreferenced;
 };
+
+/// Whether Text (a clause's argument) names the identifier Name.
+static bool namesIdentifier(llvm::StringRef Text, llvm::StringRef Name) {
+  auto IsIdent = [](char C) { return llvm::isAlnum(C) || C == '_'; };
+  for (size_t P = Text.find(Name); P != llvm::StringRef::npos; P = Text.find(Name, P + 1)) {
+    bool Before = P > 0 && IsIdent(Text[P - 1]);
+    bool After = P + Name.size() < Text.size() && IsIdent(Text[P + Name.size()]);
+    if (!Before && !After)
+      return true;
+  }
+  return false;
+}
 
 llvm::Error Analyzer::describeArgs(FunctionDecl *F) {
   K.Args.resize(Decls.size());
@@ -229,8 +244,7 @@ llvm::Error Analyzer::describeArgs(FunctionDecl *F) {
     ArgByName[A.Name] = User;
     ArgByDecl[PV] = User;
     if (!PV->isReferenced())
-      return makeError(ErrorCode::InvalidArgument,
-                       Where + " is not used by the kernel: remove it from the args");
+      Unreferenced.push_back({A.Name, Where}); // used by a clause only, or an error: see run()
     QualType T = PV->getType().getCanonicalType();
     A.Size = Ctx.getTypeSizeInChars(T).getQuantity();
     A.Align = Ctx.getTypeAlignInChars(T).getQuantity();
@@ -802,6 +816,17 @@ llvm::Expected<KernelInfo> Analyzer::run() {
   }
   if (Dirs.empty() || !Dirs.front().second.isCompute())
     return makeError(ErrorCode::Internal, "the compute construct's pragma was not seen");
+  for (const auto &[Name, Where] : Unreferenced) {
+    bool InClause = false;
+    for (const auto &[P, D] : Dirs)
+      for (const Clause &C : D.Clauses)
+        InClause |= (C.Kind == ClauseKind::NumGangs || C.Kind == ClauseKind::NumWorkers ||
+                     C.Kind == ClauseKind::VectorLength) &&
+                    namesIdentifier(C.Argument, Name);
+    if (!InClause)
+      return makeError(ErrorCode::InvalidArgument,
+                       Where + " is not used by the kernel: remove it from the args");
+  }
   K.Construct = Dirs.front().second;
   K.ConstructLine = Dirs.front().first.Line;
 

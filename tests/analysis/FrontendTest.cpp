@@ -962,6 +962,26 @@ TEST(FrontendTest, UnusedArgument) {
                  "for (int i = 0; i < n; i++) x[i] = 0;\n",
                  Strings({"float *y", "int *x", "int n"}), ErrorCode::InvalidArgument,
                  "argument 1 ('float *y') is not used by the kernel: remove it from the args");
+  // A data clause is no use: the kernel never touches the data.
+  EXPECT_FAILURE("#pragma acc parallel loop present(y)\n"
+                 "for (int i = 0; i < n; i++) x[i] = 0;\n",
+                 Strings({"float *y", "int *x", "int n"}), ErrorCode::InvalidArgument,
+                 "argument 1 ('float *y') is not used by the kernel: remove it from the args");
+}
+
+// An argument that only sizes the launch is used: a specialization folds it into the block
+// size (vector_length) or the grid (num_gangs).
+TEST(FrontendTest, ArgumentUsedOnlyByALaunchSizeClause) {
+  KernelInfo K = analyze("#pragma acc parallel loop vector_length(v) num_gangs(g * 2)\n"
+                         "for (int i = 0; i < n; i++) x[i] = 0;\n",
+                         {"int *x", "int n", "int v", "int g"});
+  ASSERT_EQ(K.Args.size(), 4u);
+  EXPECT_EQ(K.Args[2].Name, "v");
+  EXPECT_EQ(K.Args[3].Name, "g");
+  EXPECT_FAILURE("#pragma acc parallel loop vector_length(vv)\n"
+                 "for (int i = 0; i < n; i++) x[i] = 0;\n",
+                 Strings({"int *x", "int n", "int v", "int vv"}), ErrorCode::InvalidArgument,
+                 "argument 3 ('int v') is not used by the kernel: remove it from the args");
 }
 
 TEST(FrontendTest, ArgumentWithoutName) {
