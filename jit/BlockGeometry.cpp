@@ -1,5 +1,11 @@
 #include "BlockGeometry.h"
 
+#include "Error.h"
+
+#include <llvm/ADT/StringRef.h>
+
+#include <cstdlib>
+
 namespace jacc::jit {
 
 using analysis::Coalescing;
@@ -15,6 +21,20 @@ BlockGeometry chooseBlockGeometry(const analysis::AccessTraits &T) {
   if (T.Coalesce == Coalescing::Full && T.Sharing == Level::High)
     return {512, "coalesced with high sharing: neighbours' elements stay in L1"};
   return {CudaDefaultBlockSize, "no trait favours another size: the default"};
+}
+
+llvm::Expected<unsigned> blockSizeOverrideFromEnv() {
+  const char *Env = std::getenv("JACC_CUDA_BLOCK_SIZE");
+  llvm::StringRef V = llvm::StringRef(Env ? Env : "").trim();
+  if (V.empty() || V.equals_insensitive("auto"))
+    return 0;
+  unsigned N = 0;
+  if (V.getAsInteger(10, N) || N < 32 || N > 1024 || N % 32)
+    return makeError(ErrorCode::InvalidArgument,
+                     "JACC_CUDA_BLOCK_SIZE='" + V.str() + "' is not valid: use auto (the block "
+                     "size follows the kernel's access traits) or a multiple of 32 from 32 to "
+                     "1024");
+  return N;
 }
 
 } // namespace jacc::jit

@@ -8,6 +8,8 @@
 
 #include "AccessTraits.h"
 
+#include <llvm/Support/Error.h>
+
 #include <string>
 
 namespace jacc::jit {
@@ -33,6 +35,12 @@ struct BlockGeometry {
 ///    the default that reaches full occupancy on every architecture NVRTC 13 targets.
 ///  - a kernel without a parallel loop (serial): 256.
 BlockGeometry chooseBlockGeometry(const analysis::AccessTraits &T);
+
+/// JACC_CUDA_BLOCK_SIZE: `auto` or unset (0: the traits choose), else a multiple of 32 from 32
+/// to 1024 that every kernel without a constant vector_length uses (comparing against the rule
+/// on a GPU). InvalidArgument naming the variable otherwise. Read when code is generated and
+/// in the disk cache key; jacc_init checks it.
+llvm::Expected<unsigned> blockSizeOverrideFromEnv();
 
 } // namespace jacc::jit
 

@@ -33,7 +33,8 @@ struct CudaKernelSource {
 };
 
 /// The threads per block of K's CUDA entries: a constant vector_length (folded by Spec too),
-/// rounded up to whole warps, else chooseBlockGeometry of the kernel's access traits.
+/// rounded up to whole warps, else JACC_CUDA_BLOCK_SIZE when set, else chooseBlockGeometry of
+/// the kernel's access traits.
 BlockGeometry cudaBlockGeometry(const analysis::KernelInfo &K,
                                 const Specialization *Spec = nullptr);
 

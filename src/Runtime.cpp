@@ -1,5 +1,6 @@
 #include "Runtime.h"
 
+#include "BlockGeometry.h"
 #include "CudaDevice.h"
 #include "CudaKernelLaunch.h"
 #include "Debug.h"
@@ -73,6 +74,8 @@ llvm::Error Runtime::initLocked() {
   auto Spec = jit::specializeSettingsFromEnv();
   if (!Spec)
     return Spec.takeError();
+  if (auto Block = jit::blockSizeOverrideFromEnv(); !Block)
+    return Block.takeError();
   Specialize = std::move(*Spec);
   for (const auto &D : Created)
     if (D->kind() == DeviceKind::Cuda) {

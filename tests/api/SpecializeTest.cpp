@@ -243,6 +243,11 @@ TEST_P(SpecializeTest, BadSettingsAreErrors) {
   ScopedEnv Wait("JACC_SPECIALIZE_WAIT", "maybe");
   EXPECT_EQ(jacc_init(), JACC_ERROR_INVALID_ARGUMENT);
   EXPECT_NE(lastError().find("JACC_SPECIALIZE_WAIT='maybe'"), std::string::npos) << lastError();
+  ScopedEnv GoodWait("JACC_SPECIALIZE_WAIT", nullptr);
+  ScopedEnv Block("JACC_CUDA_BLOCK_SIZE", "100");
+  EXPECT_EQ(jacc_init(), JACC_ERROR_INVALID_ARGUMENT);
+  EXPECT_NE(lastError().find("JACC_CUDA_BLOCK_SIZE='100' is not valid"), std::string::npos)
+      << lastError();
 }
 
 JACC_DEVICE_CONFIGS(SpecializeTest);

@@ -2,6 +2,8 @@
 // by hand, so a change of the rule shows here before it shows in generated code.
 #include "BlockGeometry.h"
 
+#include "../src/ScopedEnv.h"
+
 #include <gtest/gtest.h>
 
 using namespace jacc::analysis;
@@ -47,6 +49,30 @@ TEST(BlockGeometryTest, EverythingElseGetsTheDefault) {
   AccessTraits Serial; // Known false
   Serial.Intensity = Level::High;
   EXPECT_EQ(chooseBlockGeometry(Serial).BlockSize, CudaDefaultBlockSize);
+}
+
+TEST(BlockGeometryTest, OverrideFromTheEnvironment) {
+  {
+    jacc::ScopedEnv Unset("JACC_CUDA_BLOCK_SIZE", nullptr);
+    EXPECT_EQ(blockSizeOverrideFromEnv().get(), 0u);
+  }
+  for (const char *Auto : {"auto", " AUTO ", ""}) {
+    jacc::ScopedEnv E("JACC_CUDA_BLOCK_SIZE", Auto);
+    EXPECT_EQ(blockSizeOverrideFromEnv().get(), 0u) << Auto;
+  }
+  for (auto [Text, Want] : {std::pair{"32", 32u}, {"384", 384u}, {"1024", 1024u}}) {
+    jacc::ScopedEnv E("JACC_CUDA_BLOCK_SIZE", Text);
+    EXPECT_EQ(blockSizeOverrideFromEnv().get(), Want) << Text;
+  }
+  for (const char *Bad : {"100", "0", "2048", "16", "big", "256k"}) {
+    jacc::ScopedEnv E("JACC_CUDA_BLOCK_SIZE", Bad);
+    auto N = blockSizeOverrideFromEnv();
+    ASSERT_FALSE(bool(N)) << Bad;
+    EXPECT_EQ(llvm::toString(N.takeError()),
+              "JACC_CUDA_BLOCK_SIZE='" + std::string(Bad) +
+                  "' is not valid: use auto (the block size follows the kernel's access "
+                  "traits) or a multiple of 32 from 32 to 1024");
+  }
 }
 
 } // namespace

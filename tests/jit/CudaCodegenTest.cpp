@@ -3,6 +3,7 @@
 // operator and type, grid-wide barriers, launch geometry, and what CUDA cannot express.
 #include "CudaCodegen.h"
 
+#include "../src/ScopedEnv.h"
 #include "CudaABI.h"
 #include "CudaCheck.h"
 #include "CudaLaunchABI.h"
@@ -253,6 +254,19 @@ TEST(CudaCodegenTest, BlockSizeFromTheAccessTraits) {
   ASSERT_TRUE(bool(Img)) << llvm::toString(Img.takeError());
   EXPECT_NE(Img->Ptx.find(".maxntid 128, 1, 1"), std::string::npos) << Img->Ptx;
   EXPECT_FALSE(bool(checkCudaLaunchABI(Compute, Img->Ptx)));
+}
+
+// JACC_CUDA_BLOCK_SIZE replaces the traits' choice, not a constant vector_length.
+TEST(CudaCodegenTest, BlockSizeFromTheEnvironment) {
+  ScopedEnv Block("JACC_CUDA_BLOCK_SIZE", "96");
+  CudaKernelSource S = generate(Saxpy, {"float *y", "const float *x", "float a", "int n"});
+  EXPECT_EQ(S.BlockSize, 96u);
+  EXPECT_NE(S.Source.find("__launch_bounds__(96)"), std::string::npos);
+  EXPECT_EQ(generate("#pragma acc parallel loop vector_length(100)\n"
+                     "for (int i = 0; i < n; i++) x[i] = 0;\n",
+                     {"float *x", "int n"})
+                .BlockSize,
+            128u);
 }
 
 //===-- Variable-length arrays ----------------------------------------------------------------===//

@@ -72,6 +72,13 @@ TEST_F(KernelStoreTest, KeyDependsOnEveryInputAndOnlyOnThem) {
   EXPECT_NE(K, diskCacheKey(Scale, ScaleDecls, 1));
   // Length-prefixed fields: moving text between the source and a declaration changes the key.
   EXPECT_NE(diskCacheKey("ab", {"c"}, 0), diskCacheKey("a", {"bc"}, 0));
+  // The CUDA block size override changes the generated code, so the key.
+  {
+    ScopedEnv Block("JACC_CUDA_BLOCK_SIZE", "128");
+    EXPECT_NE(K, diskCacheKey(Scale, ScaleDecls, 0));
+  }
+  ScopedEnv Auto("JACC_CUDA_BLOCK_SIZE", "auto");
+  EXPECT_EQ(K, diskCacheKey(Scale, ScaleDecls, 0));
 }
 
 TEST_F(KernelStoreTest, CompiledKernelIsStoredAndLoadsBackWithoutAnalysis) {
