@@ -224,7 +224,7 @@ private:
       case BO_Shl:
         if (B->getRHS()->EvaluateAsInt(R, *C.Ctx) && R.Val.getInt().getExtValue() >= 0 &&
             R.Val.getInt().getExtValue() < 32)
-          return linear(B->getLHS(), Scale << R.Val.getInt().getExtValue(), F);
+          return linear(B->getLHS(), Scale * (1LL << R.Val.getInt().getExtValue()), F);
         return Opaque(E);
       default:
         return Opaque(E);

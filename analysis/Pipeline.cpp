@@ -58,7 +58,8 @@ llvm::Expected<KernelInfo> runAnalysis(llvm::StringRef Source, llvm::ArrayRef<st
     return K.takeError();
   dumpAfter("frontend", *K);
   K->Traits = computeAccessTraits(*K);
-  debugLog("analysis", "after traits: " + describeTraits(K->Traits));
+  if (debugEnabled("analysis"))
+    debugLog("analysis", "after traits: " + describeTraits(K->Traits));
   runSplitPasses(*K);
   if (!K->Split.Enabled)
     debugLog("analysis", "no split variant: " + K->Split.Fallback);

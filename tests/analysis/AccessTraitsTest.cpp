@@ -173,6 +173,15 @@ TEST(AccessTraitsTest, LiteralLoopStepScalesTheStride) {
   EXPECT_EQ(patterns(T), (std::vector<unsigned>{0, 0, 0, 1}));
 }
 
+TEST(AccessTraitsTest, ShiftsAndNegativeCoefficientsScaleTheStride) {
+  AccessTraits T = traits("#pragma acc parallel loop\n"
+                          "for (int i = 0; i < n; i++)\n"
+                          "  y[i << 1] = x[n - 1 - i] + x[(n - i) << 4];\n",
+                          {"int n", "const double *x", "double *y"});
+  EXPECT_EQ(patterns(T), (std::vector<unsigned>{1, 0, 1, 1}))
+      << "x[n - 1 - i] unit (backwards), y[i << 1] stride 2, x[(n - i) << 4] stride 16";
+}
+
 TEST(AccessTraitsTest, CsrRowsAreScattered) {
   AccessTraits T = traits("#pragma acc parallel loop\n"
                           "for (int i = 0; i < n; i++) {\n"
