@@ -218,16 +218,6 @@ AccessTraits computeAccessTraits(const KernelInfo &K) {
   return T;
 }
 
-const char *accessPatternName(AccessPattern P) {
-  switch (P) {
-  case AccessPattern::Unit: return "unit";
-  case AccessPattern::Uniform: return "uniform";
-  case AccessPattern::Strided: return "strided";
-  case AccessPattern::Scatter: return "scatter";
-  }
-  return "?";
-}
-
 const char *coalescingName(Coalescing C) {
   switch (C) {
   case Coalescing::Full: return "full";

@@ -40,7 +40,6 @@ struct AccessTraits {
 /// The traits of K's parallel nests (ParallelNest::Body). Known false for a serial kernel.
 AccessTraits computeAccessTraits(const KernelInfo &K);
 
-const char *accessPatternName(AccessPattern P);
 const char *coalescingName(Coalescing C);
 const char *levelName(Level L);
 

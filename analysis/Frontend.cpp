@@ -187,7 +187,7 @@ private:
   llvm::Error addReductions(const Directive &D, bool ArgsOnly = false);
   llvm::Error checkNoBreak(Stmt *Body);
   /// Lower each nest's body (ParallelNest::Body) and, for a kernel that may split, Split.IR.
-  void lowerForSplit();
+  void lowerNests();
   llvm::Expected<AtomicEdit> atomicEdit(Expr *E, const Directive &D);
   /// The atomic as host GNU C (Cuda false) or with jacc's CUDA helpers; Text spells operands.
   llvm::Expected<std::string> atomicText(Expr *E, const Directive &D, bool Cuda,
@@ -211,18 +211,6 @@ private:
   /// clause (`vector_length(v)`, which a specialization folds) must name them.
   std::vector<std::pair<std::string, std::string>> Unreferenced;
 };
-
-/// Whether Text (a clause's argument) names the identifier Name.
-static bool namesIdentifier(llvm::StringRef Text, llvm::StringRef Name) {
-  auto IsIdent = [](char C) { return llvm::isAlnum(C) || C == '_'; };
-  for (size_t P = Text.find(Name); P != llvm::StringRef::npos; P = Text.find(Name, P + 1)) {
-    bool Before = P > 0 && IsIdent(Text[P - 1]);
-    bool After = P + Name.size() < Text.size() && IsIdent(Text[P + Name.size()]);
-    if (!Before && !After)
-      return true;
-  }
-  return false;
-}
 
 llvm::Error Analyzer::describeArgs(FunctionDecl *F) {
   K.Args.resize(Decls.size());
@@ -822,7 +810,7 @@ llvm::Expected<KernelInfo> Analyzer::run() {
       for (const Clause &C : D.Clauses)
         InClause |= (C.Kind == ClauseKind::NumGangs || C.Kind == ClauseKind::NumWorkers ||
                      C.Kind == ClauseKind::VectorLength) &&
-                    namesIdentifier(C.Argument, Name);
+                    mentionsIdentifier(C.Argument, Name);
     if (!InClause)
       return makeError(ErrorCode::InvalidArgument,
                        Where + " is not used by the kernel: remove it from the args");
@@ -934,7 +922,7 @@ llvm::Expected<KernelInfo> Analyzer::run() {
       return N.takeError();
     K.Nests.push_back(std::move(*N));
     K.Stmts.push_back({RegionStmt::Mode::Shared, K.BodyBegin, K.BodyEnd, 0});
-    lowerForSplit();
+    lowerNests();
     return std::move(K);
   }
 
@@ -974,11 +962,11 @@ llvm::Expected<KernelInfo> Analyzer::run() {
     K.Nests.clear();
     K.Stmts.assign(1, {RegionStmt::Mode::Master, K.BodyBegin, K.BodyEnd, -1});
   }
-  lowerForSplit();
+  lowerNests();
   return std::move(K);
 }
 
-void Analyzer::lowerForSplit() {
+void Analyzer::lowerNests() {
   SplitInfo &S = K.Split;
   if (K.Serial) {
     S.Fallback = K.SerialReason.empty() ? "a serial region" : K.SerialReason;

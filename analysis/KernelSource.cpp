@@ -154,4 +154,21 @@ llvm::Expected<WrappedKernel> wrapKernel(llvm::StringRef Source,
   return W;
 }
 
+bool mentionsIdentifier(llvm::StringRef Text, llvm::StringRef Name) {
+  for (size_t I = 0; I < Text.size();) {
+    if (!llvm::isAlnum(Text[I]) && Text[I] != '_') {
+      ++I;
+      continue;
+    }
+    size_t Begin = I;
+    bool Number = llvm::isDigit(Text[I]); // 1.5e3f: one token
+    while (I < Text.size() &&
+           (llvm::isAlnum(Text[I]) || Text[I] == '_' || (Number && Text[I] == '.')))
+      ++I;
+    if (!Number && Text.slice(Begin, I) == Name)
+      return true;
+  }
+  return false;
+}
+
 } // namespace jacc::analysis

@@ -46,6 +46,10 @@ llvm::Expected<WrappedKernel> wrapKernel(llvm::StringRef Source, llvm::ArrayRef<
 /// list so that array bounds such as `double (*a)[m]` may use them.
 bool declLooksScalar(llvm::StringRef Decl);
 
+/// Whether the C text Text has the identifier Name as a token (not within a longer identifier or
+/// a number's suffix).
+bool mentionsIdentifier(llvm::StringRef Text, llvm::StringRef Name);
+
 } // namespace jacc::analysis
 
 #endif

@@ -37,4 +37,12 @@ llvm::Expected<unsigned> blockSizeOverrideFromEnv() {
   return N;
 }
 
+unsigned blockSizeOverride() {
+  auto N = blockSizeOverrideFromEnv();
+  if (N)
+    return *N;
+  llvm::consumeError(N.takeError());
+  return 0;
+}
+
 } // namespace jacc::jit

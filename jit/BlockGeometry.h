@@ -42,6 +42,10 @@ BlockGeometry chooseBlockGeometry(const analysis::AccessTraits &T);
 /// in the disk cache key; jacc_init checks it.
 llvm::Expected<unsigned> blockSizeOverrideFromEnv();
 
+/// blockSizeOverrideFromEnv for code generation and cache keys: 0 for an invalid value too
+/// (jacc_init has refused it).
+unsigned blockSizeOverride();
+
 } // namespace jacc::jit
 
 #endif

@@ -238,11 +238,8 @@ BlockGeometry cudaBlockGeometry(const KernelInfo &K, const Specialization *Spec)
   if (unsigned V = constantClause(K.Construct, ClauseKind::VectorLength, Spec))
     // Whole warps: the reductions need them.
     return {std::min(1024u, (V + 31) / 32 * 32), "vector_length(" + std::to_string(V) + ")"};
-  auto Override = blockSizeOverrideFromEnv();
-  if (!Override)
-    llvm::consumeError(Override.takeError()); // jacc_init reported it
-  else if (*Override)
-    return {*Override, "JACC_CUDA_BLOCK_SIZE"};
+  if (unsigned N = blockSizeOverride())
+    return {N, "JACC_CUDA_BLOCK_SIZE"};
   return chooseBlockGeometry(K.Traits);
 }
 

@@ -2,6 +2,7 @@
 
 #include "CudaSource.h"
 #include "HostCodegen.h"
+#include "KernelSource.h"
 #include "Specialization.h"
 #include "TextEdits.h"
 
@@ -328,25 +329,6 @@ std::string reductionWriteBack(const KernelInfo &K, CodegenTarget Target) {
          ") * 8, &__jacc_r, sizeof __jacc_r); } }\n";
   }
   return C;
-}
-
-/// Whether the C text Text has the identifier Name as a token (not within a longer identifier or
-/// a number's suffix).
-bool mentionsIdentifier(llvm::StringRef Text, llvm::StringRef Name) {
-  for (size_t I = 0; I < Text.size();) {
-    if (!llvm::isAlnum(Text[I]) && Text[I] != '_') {
-      ++I;
-      continue;
-    }
-    size_t Begin = I;
-    bool Number = llvm::isDigit(Text[I]); // 1.5e3f: one token
-    while (I < Text.size() &&
-           (llvm::isAlnum(Text[I]) || Text[I] == '_' || (Number && Text[I] == '.')))
-      ++I;
-    if (!Number && Text.slice(Begin, I) == Name)
-      return true;
-  }
-  return false;
 }
 
 /// How a specialization changes the entry: by parameter index, the literal of each folded

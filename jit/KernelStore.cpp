@@ -90,11 +90,8 @@ std::string diskCacheKey(llvm::StringRef Source, llvm::ArrayRef<std::string> Dec
   Field(Fixed);
   Field(std::to_string(CodeFlags));
   // Generated CUDA code depends on it; read per key so that it may change between processes
-  // sharing one cache (an invalid value fails jacc_init before any key is made).
-  auto Block = blockSizeOverrideFromEnv();
-  Field("cuda-block:" + std::to_string(Block ? *Block : 0));
-  if (!Block)
-    llvm::consumeError(Block.takeError());
+  // sharing one cache.
+  Field("cuda-block:" + std::to_string(blockSizeOverride()));
   Field(Source);
   for (const std::string &D : Decls)
     Field(D);

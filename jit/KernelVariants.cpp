@@ -182,20 +182,22 @@ compileVariant(const CompiledKernel &K, const Specialization &Spec,
   debugLog(V->FromDisk ? "cache" : "codegen", "variant " + V->Key +
                                                   (V->FromDisk ? " loaded in " : " compiled in ") +
                                                   std::to_string(V->CompileMs) + " ms");
+  // A new variant: host objects, CUDA images, then its .json, last (`jacc-cache show` lists the
+  // variants by it). A variant loaded from disk: only the CUDA images compiled now.
   if (K.Disk.Cache) {
-    llvm::Error E = V->FromDisk ? llvm::Error::success()
-                                : K.Disk.Cache->addArtifact(
-                                      K.Disk.Key, Stem + ".host.o",
-                                      llvm::StringRef(V->Object.data(), V->Object.size()));
-    if (!E && Split && !V->FromDisk)
-      E = K.Disk.Cache->addArtifact(
-          K.Disk.Key, Stem + ".host-split.o",
-          llvm::StringRef(V->SplitObject.data(), V->SplitObject.size()));
-    // Before the .json of a new variant; after it for a loaded variant on a new architecture.
+    llvm::Error E = llvm::Error::success();
+    if (!V->FromDisk) {
+      E = K.Disk.Cache->addArtifact(K.Disk.Key, Stem + ".host.o",
+                                    llvm::StringRef(V->Object.data(), V->Object.size()));
+      if (!E && Split)
+        E = K.Disk.Cache->addArtifact(
+            K.Disk.Key, Stem + ".host-split.o",
+            llvm::StringRef(V->SplitObject.data(), V->SplitObject.size()));
+    }
     if (!E)
       for (const auto &[Name, C] : NewCuda)
         storeCudaCode(K.Disk, Name, *C);
-    if (!E && !V->FromDisk) // last: `jacc-cache show` lists the variants by their .json
+    if (!E && !V->FromDisk)
       E = K.Disk.Cache->addArtifact(K.Disk.Key, Stem + ".json", specJson(*V, V->CompileMs, 0));
     if (E)
       stopUsingDiskCache(llvm::toString(std::move(E)));

@@ -345,4 +345,12 @@ TEST(KernelSourceTest, WrapEmptyDeclaration) {
   }
 }
 
+TEST(KernelSourceTest, MentionsIdentifierAsAWholeToken) {
+  EXPECT_TRUE(mentionsIdentifier("g * 2", "g"));
+  EXPECT_TRUE(mentionsIdentifier("double (*a)[m]", "m"));
+  EXPECT_FALSE(mentionsIdentifier("gg + g_1", "g"));
+  EXPECT_FALSE(mentionsIdentifier("1.5e3f", "f")) << "a number's suffix";
+  EXPECT_FALSE(mentionsIdentifier("", "g"));
+}
+
 } // namespace
