@@ -1,6 +1,6 @@
-#include "AccessTraits.h"
+#include "analysis/AccessTraits.h"
 
-#include "Kernel.h"
+#include "analysis/Kernel.h"
 
 #include <llvm/ADT/StringRef.h>
 

@@ -2,7 +2,7 @@
 // run neighbouring iterations. The three characteristics of the Multi-Device Controllers paper's
 // block-geometry model (coalescing, arithmetic intensity, sharing), derived from the region IR
 // instead of asked of the programmer; the CUDA code generator picks its block size from them
-// (jit/BlockGeometry.h).
+// (jit/cuda/BlockGeometry.h).
 #ifndef JACC_ANALYSIS_ACCESSTRAITS_H
 #define JACC_ANALYSIS_ACCESSTRAITS_H
 

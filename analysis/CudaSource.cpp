@@ -1,4 +1,4 @@
-#include "CudaSource.h"
+#include "analysis/CudaSource.h"
 
 #include <clang/AST/RecursiveASTVisitor.h>
 #include <clang/Basic/SourceManager.h>

@@ -8,7 +8,7 @@
 #ifndef JACC_ANALYSIS_CUDASOURCE_H
 #define JACC_ANALYSIS_CUDASOURCE_H
 
-#include "Kernel.h"
+#include "analysis/Kernel.h"
 
 #include <clang/AST/ASTContext.h>
 #include <llvm/ADT/STLFunctionalExtras.h>

@@ -1,4 +1,4 @@
-#include "Dependences.h"
+#include "analysis/Dependences.h"
 
 #include <algorithm>
 #include <map>

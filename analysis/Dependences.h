@@ -4,7 +4,7 @@
 #ifndef JACC_ANALYSIS_DEPENDENCES_H
 #define JACC_ANALYSIS_DEPENDENCES_H
 
-#include "RegionIR.h"
+#include "analysis/RegionIR.h"
 
 #include <boost/graph/adjacency_list.hpp>
 

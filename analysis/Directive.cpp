@@ -3,9 +3,9 @@
 // This decides only whether the text is valid OpenACC 3.3 syntax (directive names, clause
 // spellings, argument shapes and which clauses a directive admits); whether jacc supports a
 // construct is the frontend's decision.
-#include "Directive.h"
+#include "analysis/Directive.h"
 
-#include "Error.h"
+#include "support/Error.h"
 
 #include <llvm/ADT/STLExtras.h>
 #include <llvm/ADT/SmallVector.h>

@@ -1,11 +1,11 @@
-#include "Frontend.h"
+#include "analysis/Frontend.h"
 
-#include "ClangInvocation.h"
-#include "CudaSource.h"
-#include "Error.h"
-#include "KernelSource.h"
-#include "LowerRegion.h"
-#include "TextEdits.h"
+#include "analysis/CudaSource.h"
+#include "analysis/KernelSource.h"
+#include "analysis/LowerRegion.h"
+#include "support/ClangInvocation.h"
+#include "support/Error.h"
+#include "support/TextEdits.h"
 
 #include <clang/AST/ASTConsumer.h>
 #include <clang/AST/ASTContext.h>

@@ -3,12 +3,12 @@
 #ifndef JACC_ANALYSIS_KERNEL_H
 #define JACC_ANALYSIS_KERNEL_H
 
-#include "AccessTraits.h"
-#include "Directive.h"
-#include "Predicates.h"
-#include "RegionIR.h"
-#include "Rewrite.h"
-#include "SplitPlan.h"
+#include "analysis/AccessTraits.h"
+#include "analysis/Directive.h"
+#include "analysis/Predicates.h"
+#include "analysis/RegionIR.h"
+#include "analysis/Rewrite.h"
+#include "analysis/SplitPlan.h"
 
 #include <cstdint>
 #include <string>

@@ -1,6 +1,6 @@
-#include "KernelSource.h"
+#include "analysis/KernelSource.h"
 
-#include "Error.h"
+#include "support/Error.h"
 
 #include <llvm/ADT/StringExtras.h>
 

@@ -1,4 +1,4 @@
-#include "LowerRegion.h"
+#include "analysis/LowerRegion.h"
 
 #include <clang/AST/ASTContext.h>
 #include <clang/AST/Expr.h>

@@ -3,7 +3,7 @@
 #ifndef JACC_ANALYSIS_LOWERREGION_H
 #define JACC_ANALYSIS_LOWERREGION_H
 
-#include "RegionIR.h"
+#include "analysis/RegionIR.h"
 
 #include <llvm/ADT/StringRef.h>
 

@@ -1,14 +1,14 @@
-#include "Pipeline.h"
+#include "analysis/Pipeline.h"
 
-#include "AccessTraits.h"
-#include "Debug.h"
-#include "Dependences.h"
-#include "Frontend.h"
-#include "Predicates.h"
-#include "Rewrite.h"
-#include "SSA.h"
-#include "SplitPlan.h"
-#include "TextEdits.h"
+#include "analysis/AccessTraits.h"
+#include "analysis/Dependences.h"
+#include "analysis/Frontend.h"
+#include "analysis/Predicates.h"
+#include "analysis/Rewrite.h"
+#include "analysis/SSA.h"
+#include "analysis/SplitPlan.h"
+#include "support/Debug.h"
+#include "support/TextEdits.h"
 
 namespace jacc::analysis {
 

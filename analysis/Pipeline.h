@@ -3,7 +3,7 @@
 #ifndef JACC_ANALYSIS_PIPELINE_H
 #define JACC_ANALYSIS_PIPELINE_H
 
-#include "Kernel.h"
+#include "analysis/Kernel.h"
 
 #include <llvm/ADT/ArrayRef.h>
 #include <llvm/Support/Error.h>

@@ -1,4 +1,4 @@
-#include "Predicates.h"
+#include "analysis/Predicates.h"
 
 #include <algorithm>
 #include <map>

@@ -5,9 +5,9 @@
 #ifndef JACC_ANALYSIS_PREDICATES_H
 #define JACC_ANALYSIS_PREDICATES_H
 
-#include "Dependences.h"
-#include "RegionIR.h"
-#include "SplitPlan.h"
+#include "analysis/Dependences.h"
+#include "analysis/RegionIR.h"
+#include "analysis/SplitPlan.h"
 
 #include <string>
 #include <vector>

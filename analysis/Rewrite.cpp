@@ -1,4 +1,4 @@
-#include "Rewrite.h"
+#include "analysis/Rewrite.h"
 
 namespace jacc::analysis {
 

@@ -5,8 +5,8 @@
 #ifndef JACC_ANALYSIS_REWRITE_H
 #define JACC_ANALYSIS_REWRITE_H
 
-#include "Predicates.h"
-#include "RegionIR.h"
+#include "analysis/Predicates.h"
+#include "analysis/RegionIR.h"
 
 #include <string>
 #include <utility>

@@ -1,4 +1,4 @@
-#include "SSA.h"
+#include "analysis/SSA.h"
 
 #include <boost/graph/adjacency_list.hpp>
 #include <boost/graph/dominator_tree.hpp>

@@ -3,7 +3,7 @@
 #ifndef JACC_ANALYSIS_SSA_H
 #define JACC_ANALYSIS_SSA_H
 
-#include "RegionIR.h"
+#include "analysis/RegionIR.h"
 
 #include <vector>
 

@@ -1,4 +1,4 @@
-#include "SplitPlan.h"
+#include "analysis/SplitPlan.h"
 
 #include <algorithm>
 #include <map>

@@ -4,7 +4,7 @@
 #ifndef JACC_ANALYSIS_SPLITPLAN_H
 #define JACC_ANALYSIS_SPLITPLAN_H
 
-#include "RegionIR.h"
+#include "analysis/RegionIR.h"
 
 #include <set>
 #include <string>

@@ -1,4 +1,4 @@
-#include "BackgroundCompiler.h"
+#include "jit/BackgroundCompiler.h"
 
 #include <algorithm>
 #include <cstdlib>

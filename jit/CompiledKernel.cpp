@@ -1,13 +1,13 @@
-#include "CompiledKernel.h"
+#include "jit/CompiledKernel.h"
 
-#include "CudaLaunchABI.h"
-#include "Debug.h"
-#include "Error.h"
-#include "HostCodegen.h"
-#include "HostCompiler.h"
-#include "HostJIT.h"
-#include "KernelStore.h"
-#include "Pipeline.h"
+#include "analysis/Pipeline.h"
+#include "jit/cache/KernelStore.h"
+#include "jit/cuda/CudaLaunchABI.h"
+#include "jit/host/HostCodegen.h"
+#include "jit/host/HostCompiler.h"
+#include "jit/host/HostJIT.h"
+#include "support/Debug.h"
+#include "support/Error.h"
 
 #include <llvm/ADT/StringExtras.h>
 

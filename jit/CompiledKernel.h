@@ -2,11 +2,11 @@
 #ifndef JACC_JIT_COMPILEDKERNEL_H
 #define JACC_JIT_COMPILEDKERNEL_H
 
-#include "CallInterface.h"
-#include "CudaCodegen.h"
-#include "Kernel.h"
-#include "KernelVariants.h"
-#include "NvrtcCompiler.h"
+#include "analysis/Kernel.h"
+#include "jit/KernelVariants.h"
+#include "jit/cuda/CudaCodegen.h"
+#include "jit/cuda/NvrtcCompiler.h"
+#include "jit/host/CallInterface.h"
 
 #include <llvm/Support/Error.h>
 

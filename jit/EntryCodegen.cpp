@@ -1,10 +1,10 @@
-#include "EntryCodegen.h"
+#include "jit/EntryCodegen.h"
 
-#include "CudaSource.h"
-#include "HostCodegen.h"
-#include "KernelSource.h"
-#include "Specialization.h"
-#include "TextEdits.h"
+#include "analysis/CudaSource.h"
+#include "analysis/KernelSource.h"
+#include "jit/Specialization.h"
+#include "jit/host/HostCodegen.h"
+#include "support/TextEdits.h"
 
 #include <llvm/ADT/StringExtras.h>
 #include <llvm/ADT/StringRef.h>

@@ -4,7 +4,7 @@
 #ifndef JACC_JIT_ENTRYCODEGEN_H
 #define JACC_JIT_ENTRYCODEGEN_H
 
-#include "Kernel.h"
+#include "analysis/Kernel.h"
 
 #include <string>
 

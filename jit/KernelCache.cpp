@@ -1,7 +1,7 @@
-#include "KernelCache.h"
+#include "jit/KernelCache.h"
 
-#include "Error.h"
-#include "KernelStore.h"
+#include "jit/cache/KernelStore.h"
+#include "support/Error.h"
 
 #include <cstring>
 

@@ -4,7 +4,7 @@
 #ifndef JACC_JIT_KERNELCACHE_H
 #define JACC_JIT_KERNELCACHE_H
 
-#include "CompiledKernel.h"
+#include "jit/CompiledKernel.h"
 
 #include <llvm/ADT/ArrayRef.h>
 #include <llvm/ADT/StringRef.h>

@@ -1,15 +1,15 @@
-#include "KernelVariants.h"
+#include "jit/KernelVariants.h"
 
-#include "CompiledKernel.h"
-#include "CudaLaunchABI.h"
-#include "Debug.h"
-#include "DiskCache.h"
-#include "Error.h"
-#include "HostCodegen.h"
-#include "HostCompiler.h"
-#include "HostJIT.h"
-#include "KernelStore.h"
-#include "NvrtcCompiler.h"
+#include "jit/CompiledKernel.h"
+#include "jit/cache/DiskCache.h"
+#include "jit/cache/KernelStore.h"
+#include "jit/cuda/CudaLaunchABI.h"
+#include "jit/cuda/NvrtcCompiler.h"
+#include "jit/host/HostCodegen.h"
+#include "jit/host/HostCompiler.h"
+#include "jit/host/HostJIT.h"
+#include "support/Debug.h"
+#include "support/Error.h"
 
 #include <llvm/ADT/StringExtras.h>
 #include <llvm/Support/JSON.h>

@@ -6,9 +6,9 @@
 #ifndef JACC_JIT_KERNELVARIANTS_H
 #define JACC_JIT_KERNELVARIANTS_H
 
-#include "BackgroundCompiler.h"
-#include "Specialization.h"
-#include "Specializer.h"
+#include "jit/BackgroundCompiler.h"
+#include "jit/Specialization.h"
+#include "jit/Specializer.h"
 
 #include <llvm/ADT/ArrayRef.h>
 #include <llvm/ADT/SmallVector.h>

@@ -1,7 +1,7 @@
 // Specialization keys, exact C literals of scalar values, and the check of what may be folded.
-#include "Specialization.h"
+#include "jit/Specialization.h"
 
-#include "Error.h"
+#include "support/Error.h"
 
 #include <llvm/ADT/StringExtras.h>
 #include <llvm/ADT/Twine.h>

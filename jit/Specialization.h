@@ -4,7 +4,7 @@
 #ifndef JACC_JIT_SPECIALIZATION_H
 #define JACC_JIT_SPECIALIZATION_H
 
-#include "Kernel.h"
+#include "analysis/Kernel.h"
 
 #include <llvm/ADT/ArrayRef.h>
 #include <llvm/Support/Error.h>

@@ -1,7 +1,7 @@
 // The specialization policy: per-argument value tracking, variant choice, JACC_SPECIALIZE*.
-#include "Specializer.h"
+#include "jit/Specializer.h"
 
-#include "Error.h"
+#include "support/Error.h"
 
 #include <llvm/ADT/StringExtras.h>
 #include <llvm/ADT/Twine.h>

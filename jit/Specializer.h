@@ -5,8 +5,8 @@
 #ifndef JACC_JIT_SPECIALIZER_H
 #define JACC_JIT_SPECIALIZER_H
 
-#include "Kernel.h"
-#include "Specialization.h"
+#include "analysis/Kernel.h"
+#include "jit/Specialization.h"
 
 #include <llvm/ADT/ArrayRef.h>
 #include <llvm/ADT/SmallVector.h>

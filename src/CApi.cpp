@@ -2,10 +2,10 @@
 // Nothing thrown or aborted crosses it.
 #include "jacc/jacc.h"
 
-#include "CApi.h"
-#include "Error.h"
-#include "Runtime.h"
-#include "Stats.h"
+#include "src/CApi.h"
+#include "src/Runtime.h"
+#include "support/Error.h"
+#include "support/Stats.h"
 
 #include <string>
 

@@ -1,9 +1,9 @@
 // The generic front of every device: argument validation, statistics and tracing live here once,
 // so backends only implement the *Impl hooks.
-#include "Device.h"
+#include "src/Device.h"
 
-#include "Debug.h"
-#include "Stats.h"
+#include "support/Debug.h"
+#include "support/Stats.h"
 
 #include <llvm/ADT/StringExtras.h>
 

@@ -3,7 +3,7 @@
 #ifndef JACC_SRC_DEVICE_H
 #define JACC_SRC_DEVICE_H
 
-#include "Error.h"
+#include "support/Error.h"
 
 #include <cstddef>
 #include <cstdint>

@@ -1,8 +1,8 @@
-#include "DeviceConfig.h"
+#include "src/DeviceConfig.h"
 
-#include "Debug.h"
-#include "DynamicCuda.h"
-#include "Error.h"
+#include "src/cuda/DynamicCuda.h"
+#include "support/Debug.h"
+#include "support/Error.h"
 
 #include <llvm/ADT/SmallVector.h>
 

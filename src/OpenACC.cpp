@@ -23,9 +23,9 @@
 // - Errors: see report().
 #include "jacc/openacc.h"
 
-#include "CApi.h"
-#include "Error.h"
-#include "Runtime.h"
+#include "src/CApi.h"
+#include "src/Runtime.h"
+#include "support/Error.h"
 
 #include <llvm/ADT/StringRef.h>
 #include <llvm/ADT/Twine.h>

@@ -1,16 +1,16 @@
-#include "Runtime.h"
+#include "src/Runtime.h"
 
-#include "BlockGeometry.h"
-#include "CudaDevice.h"
-#include "CudaKernelLaunch.h"
-#include "Debug.h"
-#include "DeviceConfig.h"
-#include "Error.h"
-#include "HostDevice.h"
-#include "KernelLaunch.h"
-#include "Reduction.h"
-#include "SplitGroup.h"
-#include "Stats.h"
+#include "jit/cuda/BlockGeometry.h"
+#include "src/DeviceConfig.h"
+#include "src/cuda/CudaDevice.h"
+#include "src/cuda/CudaKernelLaunch.h"
+#include "src/host/HostDevice.h"
+#include "src/launch/KernelLaunch.h"
+#include "src/launch/Reduction.h"
+#include "src/launch/SplitGroup.h"
+#include "support/Debug.h"
+#include "support/Error.h"
+#include "support/Stats.h"
 
 #include <llvm/ADT/SmallVector.h>
 #include <llvm/Support/Format.h>

@@ -3,11 +3,11 @@
 #ifndef JACC_SRC_RUNTIME_H
 #define JACC_SRC_RUNTIME_H
 
-#include "Adaptive.h"
-#include "Device.h"
-#include "KernelCache.h"
-#include "KernelLaunch.h"
-#include "PresentTable.h"
+#include "jit/KernelCache.h"
+#include "src/Device.h"
+#include "src/data/PresentTable.h"
+#include "src/launch/Adaptive.h"
+#include "src/launch/KernelLaunch.h"
 
 #include "jacc/jacc.h"
 

@@ -1,12 +1,12 @@
-// jacc-cache: inspect and maintain jacc's persistent kernel cache (the store of jit/DiskCache.h):
+// jacc-cache: inspect and maintain jacc's persistent kernel cache (the store of jit/cache/DiskCache.h):
 // list its entries, show one, print and zero the statistics, prune, clear, verify checksums,
 // print its directory and its configuration.
 //
 // Exit status: 0 success, 1 the operation failed (or `verify` found bad entries), 2 usage error.
 // Errors go to stderr, prefixed "jacc-cache: ". With --json, results go to stdout as JSON.
-#include "DiskCache.h"
+#include "jit/cache/DiskCache.h"
 
-#include "Error.h"
+#include "support/Error.h"
 
 #include <llvm/ADT/STLExtras.h>
 #include <llvm/ADT/SmallString.h>
@@ -566,7 +566,7 @@ void showSplit(const json::Object &S) {
   stringList("predicates", Split->getArray("predicates"));
 }
 
-/// The CUDA entries' block size and the access traits it follows from (jit/BlockGeometry.h).
+/// The CUDA entries' block size and the access traits it follows from (jit/cuda/BlockGeometry.h).
 void showGpu(const json::Object &S) {
   const json::Object *Gpu = S.getObject("gpu");
   if (!Gpu)

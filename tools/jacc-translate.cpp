@@ -1,7 +1,7 @@
 // jacc-translate: translate an OpenACC C file into C calling jacc.
 //   jacc-translate in.c [-o out.c] [-- cc preprocessor options: -I -D -U -isystem -include]
 // Diagnostics go to stderr as "file:line:column: error: ..."; exit status 1 on any error.
-#include "Translate.h"
+#include "translate/Translate.h"
 
 #include <llvm/Support/FileSystem.h>
 #include <llvm/Support/MemoryBuffer.h>

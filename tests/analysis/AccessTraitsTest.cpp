@@ -1,8 +1,8 @@
 // Tests of the access traits: how each global access varies across the threads of a warp (unit,
 // uniform, strided, scattered, through local index variables and loop steps), and the kernel's
 // coalescing, arithmetic intensity and sharing levels on the kernels the GPU model cares about.
-#include "AccessTraits.h"
-#include "Pipeline.h"
+#include "analysis/AccessTraits.h"
+#include "analysis/Pipeline.h"
 
 #include <gtest/gtest.h>
 

@@ -2,8 +2,8 @@
 // elements, unknown), and the def-use graph of lowered kernels: scalar SSA edges, array edges from
 // a write to the reads it reaches (and the kills that stop it), and the sink edges of the uses
 // that are never filtered.
-#include "Dependences.h"
-#include "Pipeline.h"
+#include "analysis/Dependences.h"
+#include "analysis/Pipeline.h"
 
 #include <gtest/gtest.h>
 

@@ -1,8 +1,8 @@
 // Tests of the `#pragma acc` directive parser: directive names, clause spellings and aliases,
 // argument shapes, the allowed-clause table and the wording of the errors.
-#include "Directive.h"
+#include "analysis/Directive.h"
 
-#include "Error.h"
+#include "support/Error.h"
 
 #include <gtest/gtest.h>
 

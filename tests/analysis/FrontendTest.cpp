@@ -1,6 +1,6 @@
-#include "Frontend.h"
+#include "analysis/Frontend.h"
 
-#include "Error.h"
+#include "support/Error.h"
 
 #include <gtest/gtest.h>
 

@@ -1,8 +1,8 @@
 // Tests of the kernel source scanner and wrapper: `#pragma acc` line scanning, the translation unit
 // built around the compute construct (parameter order, #line mapping) and its errors.
-#include "KernelSource.h"
+#include "analysis/KernelSource.h"
 
-#include "Error.h"
+#include "support/Error.h"
 
 #include <gtest/gtest.h>
 

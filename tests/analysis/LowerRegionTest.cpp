@@ -2,7 +2,7 @@
 // (kinds, order, source ranges, what they read), the affine forms of subscripts, the CFG shapes of
 // branches, loops and switches, and what makes a region unattributable. The kernels go through
 // runAnalysis; the SSA pass after lowering only adds phis (ignored here) and versions.
-#include "Pipeline.h"
+#include "analysis/Pipeline.h"
 
 #include <gtest/gtest.h>
 

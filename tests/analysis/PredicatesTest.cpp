@@ -1,6 +1,6 @@
 // Predicates of the region passes, asserted as structured data: per statement, the set of
 // (array, index expression) terms, "share", or true.
-#include "Pipeline.h"
+#include "analysis/Pipeline.h"
 
 #include <gtest/gtest.h>
 

@@ -1,9 +1,9 @@
 // Tests of the rewriting pass: the C condition of a predicate, the guards inserted into the kernel
 // source (the exact rewritten text of small kernels, including the paper's Fig. 3 and reductions),
 // what is left alone, and that the rewritten kernels compile as the JIT embeds them.
-#include "CompiledKernel.h"
-#include "Pipeline.h"
-#include "Rewrite.h"
+#include "analysis/Pipeline.h"
+#include "analysis/Rewrite.h"
+#include "jit/CompiledKernel.h"
 
 #include <gtest/gtest.h>
 

@@ -1,8 +1,8 @@
 // Tests of the SSA pass: immediate dominators of hand-built CFGs, phi placement at joins and loop
 // headers, the versions of the variables each statement reads and the phi operands per
 // predecessor, on hand-built regions and on lowered kernels.
-#include "Pipeline.h"
-#include "SSA.h"
+#include "analysis/Pipeline.h"
+#include "analysis/SSA.h"
 
 #include <gtest/gtest.h>
 

@@ -1,8 +1,8 @@
 // Tests of the split plan: the dimension each written array is split along, whether the nest can
 // be narrowed (and the affine writes that allow it), the pointer arguments the region reads,
 // reductions, and why a nest cannot be split.
-#include "Pipeline.h"
-#include "SplitPlan.h"
+#include "analysis/Pipeline.h"
+#include "analysis/SplitPlan.h"
 
 #include <gtest/gtest.h>
 

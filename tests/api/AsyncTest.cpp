@@ -1,7 +1,7 @@
 // End to end: JACC_ASYNC pushes and the async clause. Queued kernels run in push order, data calls
 // on arrays they use wait for them, and reductions are written back by jacc_wait.
-#include "Fixture.h"
-#include "Helpers.h"
+#include "tests/api/Fixture.h"
+#include "tests/api/Helpers.h"
 
 #include "jacc/jacc.h"
 

@@ -2,8 +2,8 @@
 // declarations; a new kernel compiles once even when several threads push it at the same time.
 // The cache lives for the whole process (across configurations), so kernels that must start cold
 // are made unique to the running test with jacc_test::uniqueKernel().
-#include "Fixture.h"
-#include "Helpers.h"
+#include "tests/api/Fixture.h"
+#include "tests/api/Helpers.h"
 
 #include "jacc/jacc.h"
 

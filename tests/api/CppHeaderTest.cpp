@@ -1,7 +1,7 @@
 // End to end: the C++ helper jacc.hpp. Declarations deduced from C++ types, exact strings, pushes
 // with lvalue and rvalue arguments, and reductions written back through an lvalue.
-#include "Fixture.h"
-#include "Helpers.h"
+#include "tests/api/Fixture.h"
+#include "tests/api/Helpers.h"
 
 #include "jacc/jacc.hpp"
 

@@ -1,13 +1,13 @@
 // The CUDA device path end to end through the public API, against the fake driver of
-// tests/src/mockcuda (JACC_LIBCUDA points at it; two fake GPUs of compute capability 8.0). NVRTC
+// tests/src/cuda/mockcuda (JACC_LIBCUDA points at it; two fake GPUs of compute capability 8.0). NVRTC
 // really compiles each kernel for sm_80 and the image is really loaded by entry name; the fake
 // driver cannot execute it, so each test installs a hook that does what the kernel would, reading
 // the arguments exactly as the generated entry declares them: a wrong argument buffer, pointer
 // translation, grid, read-back or reduction combine shows up as a wrong result.
-#include "CudaABI.h"
-#include "Fixture.h"
+#include "jit/cuda/CudaABI.h"
+#include "tests/api/Fixture.h"
 
-#include "../src/ScopedEnv.h"
+#include "tests/ScopedEnv.h"
 
 #include <dlfcn.h>
 #include <gtest/gtest.h>

@@ -1,7 +1,7 @@
 // End to end: data mapping. Reference counts, presence of sub-ranges, updates of interior
 // sub-ranges, separate device memory and the byte counters.
-#include "Fixture.h"
-#include "Helpers.h"
+#include "tests/api/Fixture.h"
+#include "tests/api/Helpers.h"
 
 #include "jacc/jacc.h"
 

@@ -1,7 +1,7 @@
 // End to end: every failing call returns its exact status, names the problem in
 // jacc_last_error(), leaves the data and mappings as they were, and a correct push still works.
-#include "Fixture.h"
-#include "Helpers.h"
+#include "tests/api/Fixture.h"
+#include "tests/api/Helpers.h"
 
 #include "jacc/jacc.h"
 

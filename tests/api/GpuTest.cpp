@@ -1,7 +1,7 @@
 // Tests that need a real GPU: every kernel runs on the CUDA devices and its results are compared
 // with a host computation. Without a CUDA device each test is skipped with "no CUDA device"; on a
 // GPU machine `meson test -C build api` runs them (docs/gpu.md).
-#include "Fixture.h"
+#include "tests/api/Fixture.h"
 
 #include <gtest/gtest.h>
 

@@ -2,7 +2,7 @@
 #ifndef JACC_TESTS_API_HELPERS_H
 #define JACC_TESTS_API_HELPERS_H
 
-#include "Fixture.h"
+#include "tests/api/Fixture.h"
 
 #include <gtest/gtest.h>
 

@@ -1,7 +1,7 @@
 // End to end: kernels of every supported shape, run on every device configuration and checked
 // against a serial reference computed here.
-#include "Fixture.h"
-#include "Helpers.h"
+#include "tests/api/Fixture.h"
+#include "tests/api/Helpers.h"
 
 #include "jacc/jacc.h"
 

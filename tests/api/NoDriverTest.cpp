@@ -2,7 +2,7 @@
 // names what was not found and the fix; the default configuration falls back to the host. Run
 // twice by meson: with JACC_LIBCUDA naming a library that does not exist, and with the real
 // lookup of libcuda.so.1 (skipped on machines that have a driver).
-#include "Fixture.h"
+#include "tests/api/Fixture.h"
 
 #include <dlfcn.h>
 #include <gtest/gtest.h>

@@ -2,8 +2,8 @@
 // selection and types, reference counts and finalize, acc_map_data with acc_malloc'ed memory,
 // acc_deviceptr / acc_hostptr, the acc_memcpy_* copies, async queues, properties, and the error
 // convention (abort by default; a handler or JACC_ACC_ERRORS=return makes routines return).
-#include "Fixture.h"
-#include "Helpers.h"
+#include "tests/api/Fixture.h"
+#include "tests/api/Helpers.h"
 
 #include "jacc/openacc.h"
 

@@ -1,7 +1,7 @@
 // End to end: reductions. The host variable's initial value takes part exactly once, and with
 // several devices (duplicate mode) every iteration counts once, not once per device.
-#include "Fixture.h"
-#include "Helpers.h"
+#include "tests/api/Fixture.h"
+#include "tests/api/Helpers.h"
 
 #include "jacc/jacc.h"
 

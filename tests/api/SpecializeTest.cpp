@@ -1,10 +1,10 @@
 // End to end: kernel specialization (JACC_SPECIALIZE). Each test sets its own policy (restored
 // afterwards: the api suite also runs whole under always and off) and pushes a kernel of its own
 // (kernels and their variants outlive jacc_finalize in the kernel cache).
-#include "Fixture.h"
-#include "Helpers.h"
+#include "tests/api/Fixture.h"
+#include "tests/api/Helpers.h"
 
-#include "../src/ScopedEnv.h"
+#include "tests/ScopedEnv.h"
 
 #include <gtest/gtest.h>
 

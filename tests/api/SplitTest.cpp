@@ -13,8 +13,8 @@
 // same rounding. Kernels with a contractible, inexact a*b+c (saxpy, the matrix-vector product)
 // are compared exactly with the result of jacc on host:1 (same source, so the same contraction)
 // and within a tight tolerance with the serial reference.
-#include "Fixture.h"
-#include "Helpers.h"
+#include "tests/api/Fixture.h"
+#include "tests/api/Helpers.h"
 
 #include "jacc/jacc.h"
 

@@ -1,6 +1,6 @@
 /* The baselines: the benchmarked loops compiled ahead of time by the system compiler with
  * -O3 -march=native -fopenmp (see meson.build), called directly. */
-#include "AotLoops.h"
+#include "tests/bench/AotLoops.h"
 
 void aot_tiny(int n, float a, const float *x, float *y) {
   for (int i = 0; i < n; i++)

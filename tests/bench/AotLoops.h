@@ -1,5 +1,5 @@
-#ifndef JACC_BENCH_AOTLOOPS_H
-#define JACC_BENCH_AOTLOOPS_H
+#ifndef JACC_TESTS_BENCH_AOTLOOPS_H
+#define JACC_TESTS_BENCH_AOTLOOPS_H
 #ifdef __cplusplus
 extern "C" {
 #endif

@@ -1,7 +1,7 @@
 // What the benchmark drivers share: failing fast on a jacc error, and a console reporter that
 // remembers each benchmark's time so that the driver can print the ratios the targets use.
-#ifndef JACC_BENCH_BENCHSUPPORT_H
-#define JACC_BENCH_BENCHSUPPORT_H
+#ifndef JACC_TESTS_BENCH_BENCHSUPPORT_H
+#define JACC_TESTS_BENCH_BENCHSUPPORT_H
 
 #include "jacc/jacc.h"
 

@@ -2,9 +2,9 @@
 // docs/performance.md): for each kernel, the median time of compiling it (analysis, code
 // generation, clang, linking) and of loading it from its disk cache entry (summary, object,
 // checksum, JIT link, call interface). Target: a cached host kernel loads in under 2 ms.
-#include "CompiledKernel.h"
-#include "DiskCache.h"
-#include "KernelStore.h"
+#include "jit/CompiledKernel.h"
+#include "jit/cache/DiskCache.h"
+#include "jit/cache/KernelStore.h"
 
 #include <llvm/Support/FileSystem.h>
 

@@ -4,9 +4,9 @@
 //    compiled ahead of time;
 //  - saxpy and a 2-D stencil beyond the caches, against the same loops compiled -O3 -fopenmp.
 // At the end a summary prints the ratios the targets are stated in.
-#include "AotLoops.h"
+#include "tests/bench/AotLoops.h"
 
-#include "BenchSupport.h"
+#include "tests/bench/BenchSupport.h"
 
 #include <cstdio>
 #include <cstdlib>

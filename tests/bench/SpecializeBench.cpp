@@ -6,7 +6,7 @@
 //  - the policy's cost at every push when a value changes at every push (auto: never folded)
 //    against no policy at all (off), on a tiny kernel.
 // Each benchmark re-initialises jacc with its own JACC_SPECIALIZE. A summary prints the ratios.
-#include "BenchSupport.h"
+#include "tests/bench/BenchSupport.h"
 
 #include <cstdio>
 #include <cstdlib>

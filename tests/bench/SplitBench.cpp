@@ -4,7 +4,7 @@
 //    device runs every iteration, predicates only filter the writes);
 //  - the bytes exchanged after a split saxpy against the bytes each device owns and wrote;
 //  - the predicate overhead on one device: the guarded (split) entry against the plain one.
-#include "BenchSupport.h"
+#include "tests/bench/BenchSupport.h"
 
 #include <cstdio>
 #include <cstdlib>

@@ -1,6 +1,6 @@
 // The background compiler's thread: jobs run in order off the caller's thread, drain waits for
 // them, stop drops the jobs not started and waits for the running one.
-#include "BackgroundCompiler.h"
+#include "jit/BackgroundCompiler.h"
 
 #include <gtest/gtest.h>
 

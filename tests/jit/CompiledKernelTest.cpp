@@ -1,10 +1,10 @@
 // Tests of the compiled kernel's CUDA images: compiled on first use per architecture and entry,
 // kept (failures too), ABI-checked; and the JACC_CUDA_VERIFY knob that makes every compile also
 // compile for CUDA.
-#include "CompiledKernel.h"
+#include "jit/CompiledKernel.h"
 
-#include "Error.h"
-#include "../src/ScopedEnv.h"
+#include "support/Error.h"
+#include "tests/ScopedEnv.h"
 
 #include <gtest/gtest.h>
 

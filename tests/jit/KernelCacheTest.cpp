@@ -1,8 +1,8 @@
 // Tests of the in-memory kernel cache: one compilation per key, distinct keys for distinct
 // declarations and flags, failures not cached, and single-flight compilation under concurrency.
-#include "KernelCache.h"
+#include "jit/KernelCache.h"
 
-#include "Error.h"
+#include "support/Error.h"
 
 #include <gtest/gtest.h>
 

@@ -1,15 +1,15 @@
 // Kernel variants (jit/KernelVariants.h): the policy's choice at each push, compiled now or in the
 // background, the variant's entry run through the generic call interface, and the variants'
 // artifacts and hit counts in the kernel's disk cache entry.
-#include "KernelVariants.h"
+#include "jit/KernelVariants.h"
 
-#include "BackgroundCompiler.h"
-#include "CompiledKernel.h"
-#include "DiskCache.h"
-#include "HostABI.h"
-#include "KernelStore.h"
-#include "KernelSummary.h"
-#include "NvrtcCompiler.h"
+#include "jit/BackgroundCompiler.h"
+#include "jit/CompiledKernel.h"
+#include "jit/cache/DiskCache.h"
+#include "jit/cache/KernelStore.h"
+#include "jit/cache/KernelSummary.h"
+#include "jit/cuda/NvrtcCompiler.h"
+#include "jit/host/HostABI.h"
 
 #include <llvm/ADT/SmallString.h>
 #include <llvm/Support/FileSystem.h>

@@ -3,20 +3,20 @@
 // generic ones do with the values folded (loop bounds, variable-length array extents, an argument
 // the kernel assigns), CUDA entries whose PTX parameters stay the generic entry's, and what
 // cannot be specialized.
-#include "Specialization.h"
+#include "jit/Specialization.h"
 
-#include "CallInterface.h"
-#include "ClangInvocation.h"
-#include "CudaCheck.h"
-#include "CudaCodegen.h"
-#include "Error.h"
-#include "HostABI.h"
-#include "HostCodegen.h"
-#include "HostCompiler.h"
-#include "HostJIT.h"
-#include "NvrtcCompiler.h"
-#include "Pipeline.h"
-#include "PtxEntry.h"
+#include "analysis/Pipeline.h"
+#include "jit/cuda/CudaCodegen.h"
+#include "jit/cuda/NvrtcCompiler.h"
+#include "jit/cuda/PtxEntry.h"
+#include "jit/host/CallInterface.h"
+#include "jit/host/HostABI.h"
+#include "jit/host/HostCodegen.h"
+#include "jit/host/HostCompiler.h"
+#include "jit/host/HostJIT.h"
+#include "support/ClangInvocation.h"
+#include "support/Error.h"
+#include "tests/jit/cuda/CudaCheck.h"
 
 #include <clang/CodeGen/CodeGenAction.h>
 #include <clang/Frontend/CompilerInstance.h>

@@ -1,9 +1,9 @@
 // Tests of the specialization policy: a value is folded after K pushes with the same bytes, a
 // value that keeps changing never is, the variant limit holds, the off / auto / always modes,
 // per-argument force and forbid, and the JACC_SPECIALIZE* variables.
-#include "Specializer.h"
+#include "jit/Specializer.h"
 
-#include "Error.h"
+#include "support/Error.h"
 
 #include <gtest/gtest.h>
 

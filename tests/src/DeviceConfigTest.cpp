@@ -1,10 +1,10 @@
 // Tests of the device configuration: JACC_DEVICES, JACC_HOST_THREADS and JACC_SPIN_US parsing, the
 // division of the cores among host devices, CUDA GPUs (with the driver's GPU count given, or the
 // mock driver through JACC_LIBCUDA) and the wording of every error.
-#include "DeviceConfig.h"
+#include "src/DeviceConfig.h"
 
-#include "Error.h"
-#include "ScopedEnv.h"
+#include "support/Error.h"
+#include "tests/ScopedEnv.h"
 
 #include <gtest/gtest.h>
 

@@ -1,9 +1,9 @@
 // Tests of the jacc-cache command-line tool: the built binary (JACC_CACHE_TOOL) run as a child
 // process against a scratch cache directory filled through the DiskCache API, its exit status,
 // stdout (text and --json) and stderr checked.
-#include "DiskCache.h"
+#include "jit/cache/DiskCache.h"
 
-#include "../src/ScopedEnv.h"
+#include "tests/ScopedEnv.h"
 
 #include <gtest/gtest.h>
 #include <llvm/ADT/SmallString.h>
@@ -77,7 +77,7 @@ std::string makeKey(llvm::StringRef Prefix, unsigned Seed) {
   return K.substr(0, 64);
 }
 
-/// A summary as the runtime stores it (jit/KernelSummary.cpp), split or not.
+/// A summary as the runtime stores it (jit/cache/KernelSummary.cpp), split or not.
 json::Object summary(llvm::StringRef Array, bool Split) {
   std::string Loop = "for (int i = 0; i < n; i++) " + Array.str() + "[i] = a * x[i] + " +
                      Array.str() + "[i];";

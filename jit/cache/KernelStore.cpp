@@ -1,0 +1,208 @@
+#include "jit/cache/KernelStore.h"
+
+#include "jit/cache/KernelSummary.h"
+#include "jit/cuda/BlockGeometry.h"
+#include "jit/cuda/NvrtcCompiler.h"
+#include "jit/host/HostCodegen.h"
+#include "jit/host/HostCompiler.h"
+#include "jit/host/HostJIT.h"
+#include "support/Debug.h"
+
+#include <llvm/ADT/StringExtras.h>
+#include <llvm/Config/llvm-config.h>
+#include <llvm/Support/JSON.h>
+#include <llvm/Support/SHA256.h>
+
+#include <atomic>
+#include <chrono>
+#include <mutex>
+#include <set>
+
+namespace jacc::jit {
+
+void cacheWarning(const std::string &Text) {
+  static std::mutex M;
+  static std::set<std::string> Seen;
+  {
+    std::lock_guard<std::mutex> L(M);
+    if (!Seen.insert(Text).second)
+      return;
+  }
+  llvm::errs() << "jacc: warning: kernel cache: " << Text << "\n";
+  debugLog("cache", "warning: " + Text);
+}
+
+/// Set when writing the cache failed (read-only, full): the process goes on without it, after
+/// the one warning that said why.
+static std::atomic<bool> Unusable{false};
+
+void stopUsingDiskCache(const std::string &Why) {
+  if (!Unusable.exchange(true))
+    cacheWarning(Why + "; running without the disk cache");
+}
+
+std::shared_ptr<DiskCache> processDiskCache() {
+  if (Unusable.load(std::memory_order_relaxed))
+    return nullptr;
+  static std::once_flag Once;
+  static std::shared_ptr<DiskCache> Cache;
+  std::call_once(Once, [] {
+    auto Config = diskCacheConfigFromEnv();
+    if (!Config) {
+      cacheWarning(llvm::toString(Config.takeError()) + "; running without the disk cache");
+      return;
+    }
+    if (!Config->Enabled) {
+      debugLog("cache", "disk cache off (" + Config->EnabledFrom + ")");
+      return;
+    }
+    auto C = DiskCache::open(Config->Dir, Config->MaxSize);
+    if (!C) {
+      cacheWarning(llvm::toString(C.takeError()) + "; running without the disk cache");
+      return;
+    }
+    debugLog("cache", "disk cache " + Config->Dir);
+    Cache = std::make_shared<DiskCache>(std::move(*C));
+  });
+  return Cache;
+}
+
+/// Raised whenever the code jacc generates or stores for the same inputs changes, so that entries
+/// written by an older build are never loaded (they become unreachable and age out of the LRU).
+/// 2: CUBIN images are stored whole (revision 1 trimmed their trailing zero bytes).
+/// 3: __launch_bounds__ on every CUDA entry.
+/// 4: CUDA block sizes from the access traits (jit/cuda/BlockGeometry.h), not a fixed 256.
+constexpr unsigned CodeRevision = 4;
+
+std::string diskCacheKey(llvm::StringRef Source, llvm::ArrayRef<std::string> Decls,
+                         unsigned CodeFlags) {
+  static const std::string Fixed = [] {
+    // The same for the whole process: what the code depends on besides the kernel.
+    return "jacc-kernel-cache\n" + std::to_string(DiskCacheFormat) + "." +
+           std::to_string(CodeRevision) + "\n" JACC_VERSION "\n" LLVM_VERSION_STRING "\n" +
+           nvrtcVersionString() + "\n" + hostTargetId() + "\n";
+  }();
+  llvm::SHA256 H;
+  auto Field = [&](llvm::StringRef S) { // length-prefixed: no two inputs concatenate alike
+    H.update(std::to_string(S.size()) + ":");
+    H.update(S);
+  };
+  Field(Fixed);
+  Field(std::to_string(CodeFlags));
+  // Generated CUDA code depends on it; read per key so that it may change between processes
+  // sharing one cache.
+  Field("cuda-block:" + std::to_string(blockSizeOverride()));
+  Field(Source);
+  for (const std::string &D : Decls)
+    Field(D);
+  auto Digest = H.final();
+  return llvm::toHex(Digest, /*LowerCase=*/true);
+}
+
+std::shared_ptr<const CompiledKernel> loadKernel(const DiskSlot &Slot) {
+  auto Start = std::chrono::steady_clock::now();
+  std::string Warning;
+  auto Summary = Slot.Cache->lookup(Slot.Key, Warning);
+  auto Miss = [&](const std::string &Why) -> std::shared_ptr<const CompiledKernel> {
+    if (!Why.empty())
+      cacheWarning("entry " + Slot.Key.substr(0, 12) + ": " + Why + " (recompiling)");
+    return nullptr;
+  };
+  if (!Summary)
+    return Miss(Warning);
+  auto Info = runtimeInfoFromSummary(*Summary);
+  if (!Info)
+    return Miss(llvm::toString(Info.takeError()));
+  auto Object = Slot.Cache->readArtifact(Slot.Key, "host.o", Warning);
+  if (!Object)
+    return Miss(Warning.empty() ? "no host object" : Warning);
+  auto K = std::make_shared<CompiledKernel>();
+  K->Info = std::move(*Info);
+  K->InfoComplete = false;
+  K->Disk = Slot;
+  K->Object.assign(Object->begin(), Object->end());
+  auto Entries = loadHostObject(K->Object, {HostEntryName});
+  if (!Entries)
+    return Miss(llvm::toString(Entries.takeError()));
+  K->Entry = (*Entries)[0];
+  auto Call = CallInterface::create(K->Info);
+  if (!Call)
+    return Miss(llvm::toString(Call.takeError()));
+  K->Call = std::move(*Call);
+  K->AnalysisMs = Summary->getNumber("analysis_ms").value_or(0);
+  K->CompileMs = Summary->getNumber("compile_ms").value_or(0);
+  if (auto E = Slot.Cache->recordHit(Slot.Key))
+    stopUsingDiskCache(llvm::toString(std::move(E)));
+  debugLog("cache", "disk hit " + Slot.Key.substr(0, 12) + " loaded in " +
+                        std::to_string(std::chrono::duration<double, std::milli>(
+                                           std::chrono::steady_clock::now() - Start)
+                                           .count()) +
+                        " ms");
+  return K;
+}
+
+void storeKernel(const DiskSlot &Slot, const CompiledKernel &K) {
+  std::map<std::string, std::string> Artifacts;
+  Artifacts["host.o"] = std::string(K.Object.begin(), K.Object.end());
+  if (auto E = Slot.Cache->store(
+          Slot.Key, kernelSummary(K.Info, hostTargetId(), K.AnalysisMs, K.CompileMs), Artifacts))
+    stopUsingDiskCache(llvm::toString(std::move(E)));
+  else
+    debugLog("cache", "stored " + Slot.Key.substr(0, 12));
+}
+
+std::unique_ptr<CudaCode> loadCudaCode(const DiskSlot &Slot, const std::string &Name) {
+  if (!Slot.Cache)
+    return nullptr;
+  auto Warn = [&](const std::string &W) -> std::unique_ptr<CudaCode> {
+    if (!W.empty())
+      cacheWarning("entry " + Slot.Key.substr(0, 12) + ": " + W + " (recompiling)");
+    return nullptr;
+  };
+  std::string Warning;
+  auto Meta = Slot.Cache->readArtifact(Slot.Key, Name + ".json", Warning);
+  if (!Meta)
+    return Warn(Warning);
+  auto V = llvm::json::parse(*Meta);
+  if (!V)
+    return Warn(Name + ".json: " + llvm::toString(V.takeError()));
+  const llvm::json::Object *O = V->getAsObject();
+  const llvm::json::Value *L = O ? O->get("launch") : nullptr;
+  if (!L)
+    return Warn(Name + ".json: no launch metadata");
+  auto Launch = cudaLaunchFromJson(*L);
+  if (!Launch)
+    return Warn(Name + ".json: " + llvm::toString(Launch.takeError()));
+  bool IsPtx = O->getBoolean("ptx").value_or(false);
+  auto Img = Slot.Cache->readArtifact(Slot.Key, Name + (IsPtx ? ".ptx" : ".cubin"), Warning);
+  if (!Img)
+    return Warn(Warning.empty() ? Name + ": image missing" : Warning);
+  auto C = std::make_unique<CudaCode>();
+  C->Kernel = std::move(*Launch);
+  C->Image.Image = std::move(*Img);
+  C->Image.IsPtx = IsPtx;
+  C->Image.SmVersion = O->getInteger("arch").value_or(0);
+  debugLog("cache", "disk hit " + Slot.Key.substr(0, 12) + " " + Name);
+  return C;
+}
+
+void storeCudaCode(const DiskSlot &Slot, const std::string &Name, const CudaCode &C) {
+  if (!Slot.Cache)
+    return;
+  const CudaImage &I = C.Image;
+  llvm::json::Object Meta{{"launch", cudaLaunchToJson(C.Kernel)},
+                          {"ptx", I.IsPtx},
+                          {"arch", I.SmVersion},
+                          {"compile_ms", I.CompileMs}};
+  std::string Text;
+  llvm::raw_string_ostream OS(Text);
+  OS << llvm::json::Value(std::move(Meta));
+  OS.flush();
+  // The image first: its metadata names it, so a reader never finds metadata without it.
+  if (auto E = Slot.Cache->addArtifact(Slot.Key, Name + (I.IsPtx ? ".ptx" : ".cubin"), I.Image))
+    stopUsingDiskCache(llvm::toString(std::move(E)));
+  else if (auto E = Slot.Cache->addArtifact(Slot.Key, Name + ".json", Text))
+    stopUsingDiskCache(llvm::toString(std::move(E)));
+}
+
+} // namespace jacc::jit

@@ -1,0 +1,292 @@
+#include "jit/cache/KernelSummary.h"
+
+#include "analysis/KernelSource.h"
+#include "jit/cuda/NvrtcCompiler.h"
+#include "support/Error.h"
+
+#include <llvm/Config/llvm-config.h>
+
+namespace jacc::jit {
+
+using namespace analysis;
+namespace json = llvm::json;
+
+std::string kernelDisplayName(const KernelInfo &K) {
+  llvm::StringRef S = K.Source;
+  unsigned At = K.Nests.empty() ? K.BodyBegin : K.Nests.front().Loops.front().ForBegin;
+  if (At >= S.size())
+    At = K.ConstructOffset;
+  llvm::StringRef Line = S.drop_front(At).take_until([](char C) { return C == '\n'; }).trim();
+  if (Line.empty() || Line == "{")
+    Line = S.drop_front(K.ConstructOffset).take_until([](char C) { return C == '\n'; }).trim();
+  return Line.str();
+}
+
+namespace {
+
+json::Array predicateLines(const KernelInfo &K) {
+  json::Array Out;
+  const SplitInfo &S = K.Split;
+  for (const IRStmt &St : S.IR.Stmts) {
+    if (St.Id >= S.Preds.size() || S.Preds[St.Id].Always)
+      continue;
+    if (St.K != IRStmt::Kind::ArrayWrite && St.K != IRStmt::Kind::ScalarDef)
+      continue;
+    unsigned B = St.WholeEnd > St.WholeBegin ? St.WholeBegin : St.Begin;
+    unsigned E = St.WholeEnd > St.WholeBegin ? St.WholeEnd : St.End;
+    if (E > K.Source.size() || B >= E)
+      continue;
+    Out.push_back("kernel:" + std::to_string(lineOf(K.Source, B)) + ": " +
+                  llvm::StringRef(K.Source).slice(B, E).str() + "  when " +
+                  predicateText(S.IR, S.Preds[St.Id]));
+  }
+  return Out;
+}
+
+json::Object argToJson(const ArgInfo &A) {
+  json::Array Dims;
+  for (const std::string &D : A.Dims)
+    Dims.push_back(D);
+  return json::Object{{"name", A.Name},
+                      {"decl", A.Decl},
+                      {"position", A.Position},
+                      {"param", A.Param},
+                      {"kind", static_cast<int>(A.ArgKind)},
+                      {"scalar", static_cast<int>(A.Scalar)},
+                      {"size", static_cast<int64_t>(A.Size)},
+                      {"align", static_cast<int64_t>(A.Align)},
+                      {"pointee_size", static_cast<int64_t>(A.PointeeSize)},
+                      {"pointee_known", A.PointeeKnown},
+                      {"deviceptr", A.Deviceptr},
+                      {"vla", A.Vla},
+                      {"dims", std::move(Dims)},
+                      {"elem_type", A.ElemType}};
+}
+
+json::Object runtimeToJson(const KernelInfo &K) {
+  json::Array Args, Reds, Arrays, ReadArgs;
+  for (const ArgInfo &A : K.Args)
+    Args.push_back(argToJson(A));
+  for (const ReductionVar &R : K.Reductions)
+    Reds.push_back(json::Object{{"name", R.Name},
+                                {"op", static_cast<int>(R.Op)},
+                                {"type", static_cast<int>(R.Type)},
+                                {"arg", R.Arg},
+                                {"slot", R.Slot}});
+  for (const SplitArray &A : K.Split.Plan.Arrays) {
+    json::Array Writes;
+    for (const AffineWrite &W : A.Writes)
+      Writes.push_back(json::Object{{"coef", W.Coef}, {"offset", W.Offset}});
+    Arrays.push_back(json::Object{{"arg", A.Arg},
+                                  {"name", A.Name},
+                                  {"dim", A.Dim},
+                                  {"rank", A.Rank},
+                                  {"affine", A.Affine},
+                                  {"writes", std::move(Writes)}});
+  }
+  for (unsigned R : K.Split.Plan.ReadArgs)
+    ReadArgs.push_back(R);
+  return json::Object{{"args", std::move(Args)},
+                      {"reductions", std::move(Reds)},
+                      {"async", K.Async},
+                      {"wait", K.Wait},
+                      {"serial", K.Serial},
+                      {"split_enabled", K.Split.Enabled},
+                      {"split_fallback", K.Split.Fallback},
+                      {"arrays", std::move(Arrays)},
+                      {"read_args", std::move(ReadArgs)},
+                      {"narrowable", K.Split.Plan.Narrowable},
+                      {"has_share_terms", K.Split.Plan.HasShareTerms}};
+}
+
+/// Reads fields out of a JSON object, remembering the first one missing or mistyped.
+struct Reader {
+  const json::Object &O;
+  std::string &Bad;
+  std::string str(llvm::StringRef F) {
+    if (auto V = O.getString(F))
+      return V->str();
+    fail(F);
+    return {};
+  }
+  int64_t num(llvm::StringRef F) {
+    if (auto V = O.getInteger(F))
+      return *V;
+    fail(F);
+    return 0;
+  }
+  bool flag(llvm::StringRef F) {
+    if (auto V = O.getBoolean(F))
+      return *V;
+    fail(F);
+    return false;
+  }
+  const json::Array &arr(llvm::StringRef F) {
+    static const json::Array Empty;
+    if (const json::Array *A = O.getArray(F))
+      return *A;
+    fail(F);
+    return Empty;
+  }
+  void fail(llvm::StringRef F) {
+    if (Bad.empty())
+      Bad = F.str();
+  }
+};
+
+} // namespace
+
+json::Object kernelSummary(const KernelInfo &K, llvm::StringRef Target, double AnalysisMs,
+                           double CompileMs) {
+  json::Array Decls, Arrays;
+  for (const std::string &D : K.Decls)
+    Decls.push_back(D);
+  for (const SplitArray &A : K.Split.Plan.Arrays)
+    Arrays.push_back(json::Object{{"name", A.Name}, {"dim", A.Dim}, {"affine", A.Affine}});
+  BlockGeometry Block = cudaBlockGeometry(K);
+  return json::Object{
+      {"name", kernelDisplayName(K)},
+      {"target", Target},
+      {"source", K.Source},
+      {"decls", std::move(Decls)},
+      {"rewritten", K.Split.Rewritten},
+      {"split", json::Object{{"enabled", K.Split.Enabled},
+                             {"fallback", K.Split.Fallback},
+                             {"arrays", std::move(Arrays)},
+                             {"narrowable", K.Split.Plan.Narrowable},
+                             {"predicates", predicateLines(K)}}},
+      {"gpu", json::Object{{"traits", analysis::describeTraits(K.Traits)},
+                           {"block_size", Block.BlockSize},
+                           {"block_why", Block.Why}}},
+      {"compilers", json::Object{{"llvm", LLVM_VERSION_STRING},
+                                 {"nvrtc", nvrtcVersionString()},
+                                 {"jacc", JACC_VERSION},
+                                 {"format", 1}}},
+      {"analysis_ms", AnalysisMs},
+      {"compile_ms", CompileMs},
+      {"kernel", runtimeToJson(K)}};
+}
+
+llvm::Expected<KernelInfo> runtimeInfoFromSummary(const json::Object &Summary) {
+  std::string Bad;
+  KernelInfo K;
+  Reader Top{Summary, Bad};
+  K.Source = Top.str("source");
+  for (const json::Value &D : Top.arr("decls"))
+    K.Decls.push_back(D.getAsString() ? D.getAsString()->str() : (Bad = "decls", ""));
+  const json::Object *RO = Summary.getObject("kernel");
+  if (!RO)
+    return makeError(ErrorCode::Internal, "cache summary without its kernel part");
+  Reader R{*RO, Bad};
+  for (const json::Value &V : R.arr("args")) {
+    const json::Object *O = V.getAsObject();
+    if (!O)
+      return makeError(ErrorCode::Internal, "cache summary: malformed args");
+    Reader A{*O, Bad};
+    ArgInfo I;
+    I.Name = A.str("name");
+    I.Decl = A.str("decl");
+    I.Position = A.num("position");
+    I.Param = A.num("param");
+    I.ArgKind = static_cast<ArgInfo::Kind>(A.num("kind"));
+    I.Scalar = static_cast<ScalarType>(A.num("scalar"));
+    I.Size = A.num("size");
+    I.Align = A.num("align");
+    I.PointeeSize = A.num("pointee_size");
+    I.PointeeKnown = A.flag("pointee_known");
+    I.Deviceptr = A.flag("deviceptr");
+    I.Vla = A.flag("vla");
+    for (const json::Value &D : A.arr("dims"))
+      I.Dims.push_back(D.getAsString() ? D.getAsString()->str() : "");
+    I.ElemType = A.str("elem_type");
+    K.Args.push_back(std::move(I));
+  }
+  for (const json::Value &V : R.arr("reductions")) {
+    const json::Object *O = V.getAsObject();
+    if (!O)
+      return makeError(ErrorCode::Internal, "cache summary: malformed reductions");
+    Reader A{*O, Bad};
+    ReductionVar Red;
+    Red.Name = A.str("name");
+    Red.Op = static_cast<ReductionOp>(A.num("op"));
+    Red.Type = static_cast<ScalarType>(A.num("type"));
+    Red.Arg = A.num("arg");
+    Red.Slot = A.num("slot");
+    K.Reductions.push_back(std::move(Red));
+  }
+  K.Async = R.flag("async");
+  K.Wait = R.flag("wait");
+  K.Serial = R.flag("serial");
+  K.Split.Enabled = R.flag("split_enabled");
+  K.Split.Fallback = R.str("split_fallback");
+  for (const json::Value &V : R.arr("arrays")) {
+    const json::Object *O = V.getAsObject();
+    if (!O)
+      return makeError(ErrorCode::Internal, "cache summary: malformed split arrays");
+    Reader A{*O, Bad};
+    SplitArray S;
+    S.Arg = A.num("arg");
+    S.Name = A.str("name");
+    S.Dim = A.num("dim");
+    S.Rank = A.num("rank");
+    S.Affine = A.flag("affine");
+    for (const json::Value &W : A.arr("writes"))
+      if (const json::Object *WO = W.getAsObject()) {
+        Reader WR{*WO, Bad};
+        S.Writes.push_back({WR.num("coef"), WR.str("offset")});
+      }
+    K.Split.Plan.Arrays.push_back(std::move(S));
+  }
+  for (const json::Value &V : R.arr("read_args"))
+    if (auto N = V.getAsInteger())
+      K.Split.Plan.ReadArgs.insert(*N);
+  K.Split.Plan.Narrowable = R.flag("narrowable");
+  K.Split.Plan.HasShareTerms = R.flag("has_share_terms");
+  // Everything must be consistent, or a launch would index out of range.
+  for (const ArgInfo &A : K.Args)
+    if (A.Param >= K.Args.size() || A.Position >= K.Args.size())
+      Bad = "args";
+  for (const ReductionVar &Red : K.Reductions)
+    if (Red.Arg >= K.Args.size())
+      Bad = "reductions";
+  for (const SplitArray &S : K.Split.Plan.Arrays)
+    if (S.Arg >= K.Args.size())
+      Bad = "arrays";
+  if (!Bad.empty())
+    return makeError(ErrorCode::Internal, "cache summary: field '" + Bad + "' missing or bad");
+  return K;
+}
+
+json::Object cudaLaunchToJson(const CudaKernelSource &S) {
+  json::Array Params;
+  for (const CudaParam &P : S.Params)
+    Params.push_back(json::Object{{"what", P.What}, {"size", P.Size}, {"align", P.Align}});
+  return json::Object{{"entry", S.Entry},          {"params", std::move(Params)},
+                      {"grid_sync", S.GridSync},   {"block_size", S.BlockSize},
+                      {"num_gangs", S.NumGangs}};
+}
+
+llvm::Expected<CudaKernelSource> cudaLaunchFromJson(const json::Value &V) {
+  const json::Object *O = V.getAsObject();
+  if (!O)
+    return makeError(ErrorCode::Internal, "CUDA launch metadata is not an object");
+  std::string Bad;
+  Reader R{*O, Bad};
+  CudaKernelSource S;
+  S.Entry = R.str("entry");
+  S.GridSync = R.flag("grid_sync");
+  S.BlockSize = R.num("block_size");
+  S.NumGangs = R.num("num_gangs");
+  for (const json::Value &P : R.arr("params"))
+    if (const json::Object *PO = P.getAsObject()) {
+      Reader PR{*PO, Bad};
+      S.Params.push_back({PR.str("what"), unsigned(PR.num("size")), unsigned(PR.num("align"))});
+    }
+  if (S.Params.empty() || S.BlockSize == 0 || S.BlockSize > 1024)
+    Bad = Bad.empty() ? "params" : Bad;
+  if (!Bad.empty())
+    return makeError(ErrorCode::Internal, "CUDA launch metadata: field '" + Bad + "' missing or bad");
+  return S;
+}
+
+} // namespace jacc::jit

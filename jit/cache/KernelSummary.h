@@ -1,0 +1,32 @@
+// A compiled kernel as JSON, for its disk cache entry: what `jacc-cache show` displays (sources,
+// predicates, split plan, compilers) and, under "kernel", the part of the analysis the runtime
+// needs to launch the kernel again without analysing it (arguments, reductions, split plan).
+#ifndef JACC_JIT_CACHE_KERNELSUMMARY_H
+#define JACC_JIT_CACHE_KERNELSUMMARY_H
+
+#include "analysis/Kernel.h"
+#include "jit/cuda/CudaCodegen.h"
+
+#include <llvm/Support/Error.h>
+#include <llvm/Support/JSON.h>
+
+namespace jacc::jit {
+
+/// The summary stored with a kernel's entry (schema in jit/cache/DiskCache.h's users: tools/jacc-cache).
+llvm::json::Object kernelSummary(const analysis::KernelInfo &K, llvm::StringRef Target,
+                                 double AnalysisMs, double CompileMs);
+
+/// The runtime part of the analysis back from a summary. Internal error on a malformed summary
+/// (the caller treats it as a cache miss).
+llvm::Expected<analysis::KernelInfo> runtimeInfoFromSummary(const llvm::json::Object &Summary);
+
+/// A CUDA image's launch metadata (everything of CudaKernelSource but the source).
+llvm::json::Object cudaLaunchToJson(const CudaKernelSource &S);
+llvm::Expected<CudaKernelSource> cudaLaunchFromJson(const llvm::json::Value &V);
+
+/// The kernel's display name: its first loop line, else the construct's line, trimmed.
+std::string kernelDisplayName(const analysis::KernelInfo &K);
+
+} // namespace jacc::jit
+
+#endif

@@ -1,0 +1,303 @@
+#include "jit/cuda/CudaCodegen.h"
+
+#include "analysis/KernelSource.h"
+#include "jit/EntryCodegen.h"
+#include "jit/Specialization.h"
+#include "jit/cuda/CudaABI.h"
+#include "jit/host/HostCodegen.h"
+#include "support/Error.h"
+
+#include <llvm/ADT/StringExtras.h>
+#include <llvm/Support/Regex.h>
+
+namespace jacc::jit {
+
+using namespace analysis;
+
+namespace {
+
+const char *CudaABIText = JACC_CUDA_ABI_TEXT;
+
+/// What the C library headers a kernel may include provide, for device code. Functions (math,
+/// memcpy, printf, abs) are CUDA's own device functions of the same names; the macros and types
+/// are defined here.
+struct HeaderMapping {
+  const char *Header;
+  const char *Definitions;
+};
+
+const HeaderMapping Headers[] = {
+    {"math.h",
+     "#define M_E 2.7182818284590452354\n#define M_LOG2E 1.4426950408889634074\n"
+     "#define M_LOG10E 0.43429448190325182765\n#define M_LN2 0.69314718055994530942\n"
+     "#define M_LN10 2.30258509299404568402\n#define M_PI 3.14159265358979323846\n"
+     "#define M_PI_2 1.57079632679489661923\n#define M_PI_4 0.78539816339744830962\n"
+     "#define M_1_PI 0.31830988618379067154\n#define M_2_PI 0.63661977236758134308\n"
+     "#define M_2_SQRTPI 1.12837916709551257390\n#define M_SQRT2 1.41421356237309504880\n"
+     "#define M_SQRT1_2 0.70710678118654752440\n"
+     "#define INFINITY __int_as_float(0x7f800000)\n#define NAN __int_as_float(0x7fffffff)\n"
+     "#define HUGE_VALF __int_as_float(0x7f800000)\n"
+     "#define HUGE_VAL __longlong_as_double(0x7ff0000000000000LL)\n"},
+    {"stdint.h",
+     "typedef signed char int8_t; typedef unsigned char uint8_t;\n"
+     "typedef short int16_t; typedef unsigned short uint16_t;\n"
+     "typedef int int32_t; typedef unsigned int uint32_t;\n"
+     "typedef long int64_t; typedef unsigned long uint64_t;\n"
+     "typedef long intptr_t; typedef unsigned long uintptr_t;\n"
+     "#define INT8_MAX 127\n#define INT8_MIN (-128)\n#define UINT8_MAX 255\n"
+     "#define INT16_MAX 32767\n#define INT16_MIN (-32768)\n#define UINT16_MAX 65535\n"
+     "#define INT32_MAX 2147483647\n#define INT32_MIN (-2147483647-1)\n"
+     "#define UINT32_MAX 4294967295U\n#define INT64_MAX 9223372036854775807L\n"
+     "#define INT64_MIN (-9223372036854775807L-1)\n#define UINT64_MAX 18446744073709551615UL\n"},
+    {"inttypes.h", ""},
+    {"stddef.h", "#ifndef NULL\n#define NULL 0\n#endif\ntypedef long ptrdiff_t;\n"},
+    {"stdbool.h", ""},
+    {"stdio.h", ""},  // printf is a device function
+    {"stdlib.h", ""}, // abs, labs, llabs are device functions
+    {"string.h", ""}, // memcpy, memset are device functions
+    {"limits.h",
+     "#define CHAR_BIT 8\n#define SCHAR_MIN (-128)\n#define SCHAR_MAX 127\n#define UCHAR_MAX 255\n"
+     "#define CHAR_MIN SCHAR_MIN\n#define CHAR_MAX SCHAR_MAX\n"
+     "#define SHRT_MIN (-32768)\n#define SHRT_MAX 32767\n#define USHRT_MAX 65535\n"
+     "#define INT_MIN (-2147483647-1)\n#define INT_MAX 2147483647\n#define UINT_MAX 4294967295U\n"
+     "#define LONG_MIN (-9223372036854775807L-1)\n#define LONG_MAX 9223372036854775807L\n"
+     "#define ULONG_MAX 18446744073709551615UL\n#define LLONG_MIN (-9223372036854775807LL-1)\n"
+     "#define LLONG_MAX 9223372036854775807LL\n#define ULLONG_MAX 18446744073709551615ULL\n"},
+    {"float.h",
+     "#define FLT_MAX 3.40282347e+38F\n#define FLT_MIN 1.17549435e-38F\n"
+     "#define FLT_EPSILON 1.19209290e-07F\n#define FLT_DIG 6\n#define FLT_MANT_DIG 24\n"
+     "#define DBL_MAX 1.7976931348623157e+308\n#define DBL_MIN 2.2250738585072014e-308\n"
+     "#define DBL_EPSILON 2.2204460492503131e-16\n#define DBL_DIG 15\n#define DBL_MANT_DIG 53\n"},
+};
+
+/// Device-side helpers every generated kernel may use.
+const char *CudaHelpers = R"(#define restrict __restrict__
+#define _Bool bool
+typedef struct jacc_team_view {
+  long long tid, nthreads, device, ndevices, narrow;
+  long long *split_info;
+  void *reduction;
+} jacc_team_view;
+static inline long long __jacc_floordiv(long long a, long long b) {
+  long long q = a / b; return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
+}
+static inline long long __jacc_ceildiv(long long a, long long b) {
+  long long q = a / b; return (a % b != 0 && ((a < 0) == (b < 0))) ? q + 1 : q;
+}
+/* Every thread of the grid waits for all others (all blocks resident: the launcher sizes the
+   grid by occupancy and launches cooperatively). bar[0] counts arrivals, bar[1] the generation. */
+static inline void __jacc_grid_sync(unsigned int *bar) {
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    volatile unsigned int *gen = bar + 1;
+    unsigned int g = *gen;
+    __threadfence();
+    if (atomicAdd(bar, 1u) == gridDim.x - 1) {
+      atomicExch(bar, 0u);
+      __threadfence();
+      atomicAdd((unsigned int *)gen, 1u);
+    } else {
+      while (*gen == g) {
+      }
+    }
+    __threadfence();
+  }
+  __syncthreads();
+}
+/* The block's combined value (valid in thread 0): warp shuffles, then the warps' values. */
+template <class W, class F> static inline W __jacc_block_reduce(W v, F op, W identity) {
+  __shared__ W buf[32];
+  const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
+  for (int o = 16; o > 0; o >>= 1)
+    v = op(v, __shfl_down_sync(0xffffffffu, v, o));
+  if (lane == 0)
+    buf[warp] = v;
+  __syncthreads();
+  v = lane < ((blockDim.x + 31u) >> 5) ? buf[lane] : identity;
+  if (warp == 0)
+    for (int o = 16; o > 0; o >>= 1)
+      v = op(v, __shfl_down_sync(0xffffffffu, v, o));
+  __syncthreads();
+  return v;
+}
+/* OpenACC atomics: relaxed loads and stores, compare-and-swap on the word holding the value. */
+template <class T> static inline T __jacc_atomic_load(const T *p) { return *(const volatile T *)p; }
+template <class T, class U> static inline void __jacc_atomic_store(T *p, U v) {
+  *(volatile T *)p = (T)v;
+}
+template <class T, class F> static inline T __jacc_atomic_rmw(T *p, F f, bool post) {
+  T o, n;
+  if constexpr (sizeof(T) == 8) {
+    unsigned long long *w = (unsigned long long *)p, old = *(volatile unsigned long long *)w, as;
+    do {
+      as = old; memcpy(&o, &as, 8); n = (T)f(o);
+      unsigned long long nw; memcpy(&nw, &n, 8);
+      old = atomicCAS(w, as, nw);
+    } while (old != as);
+  } else if constexpr (sizeof(T) == 4) {
+    unsigned int *w = (unsigned int *)p, old = *(volatile unsigned int *)w, as;
+    do {
+      as = old; memcpy(&o, &as, 4); n = (T)f(o);
+      unsigned int nw; memcpy(&nw, &n, 4);
+      old = atomicCAS(w, as, nw);
+    } while (old != as);
+  } else { /* 1 or 2 bytes: the aligned 32-bit word around it */
+    unsigned long long a = (unsigned long long)p;
+    unsigned int *w = (unsigned int *)(a & ~3ULL);
+    unsigned int shift = (unsigned int)(a & 3u) * 8u;
+    unsigned int mask = (sizeof(T) == 1 ? 0xffu : 0xffffu) << shift;
+    unsigned int old = *(volatile unsigned int *)w, as;
+    do {
+      as = old;
+      unsigned int bits = (as & mask) >> shift; memcpy(&o, &bits, sizeof(T)); n = (T)f(o);
+      unsigned int nb = 0; memcpy(&nb, &n, sizeof(T));
+      old = atomicCAS(w, as, (as & ~mask) | ((nb << shift) & mask));
+    } while (old != as);
+  }
+  return post ? o : n;
+}
+template <class T, class U> static inline void __jacc_atomic_add(T *p, U d) {
+  if constexpr (sizeof(T) == 4)
+    atomicAdd((unsigned int *)p, (unsigned int)d);
+  else if constexpr (sizeof(T) == 8)
+    atomicAdd((unsigned long long *)p, (unsigned long long)(long long)d);
+  else
+    __jacc_atomic_rmw(p, [&](T o) { return (T)(o + d); }, false);
+}
+)";
+
+/// A constant clause argument ("128"), or 0.
+/// The value of clause Kind of D when it is a constant: a literal, or an argument that Spec folds
+/// (`vector_length(v)` with v folded to 128); 0 otherwise.
+unsigned constantClause(const Directive &D, ClauseKind Kind, const Specialization *Spec) {
+  for (const Clause &C : D.Clauses) {
+    if (C.Kind != Kind || !C.HasArgument)
+      continue;
+    unsigned V = 0;
+    llvm::StringRef Arg = llvm::StringRef(C.Argument).trim();
+    if (!Arg.getAsInteger(0, V))
+      return V;
+    if (Spec)
+      for (const ArgSpecialization &A : Spec->Args)
+        if (A.Name == Arg && !llvm::StringRef(A.Literal).getAsInteger(0, V))
+          return V;
+  }
+  return 0;
+}
+
+/// The kernel's leading declarations with their #include lines blanked (line numbers kept) and
+/// the definitions of the mapped headers collected in Defs.
+llvm::Expected<std::string> mapIncludes(const KernelInfo &K, std::string &Defs) {
+  llvm::StringRef Leading = llvm::StringRef(K.Source).take_front(K.ConstructOffset);
+  llvm::SmallVector<llvm::StringRef, 32> Lines;
+  Leading.split(Lines, '\n');
+  llvm::Regex Include("^[ \t]*#[ \t]*include[ \t]*[<\"]([^>\"]+)[>\"]");
+  std::string Out;
+  for (size_t I = 0; I < Lines.size(); ++I) {
+    llvm::SmallVector<llvm::StringRef, 2> M;
+    if (Include.match(Lines[I], &M)) {
+      const HeaderMapping *H = nullptr;
+      for (const HeaderMapping &X : Headers)
+        if (M[1] == X.Header)
+          H = &X;
+      if (!H) {
+        std::string Known;
+        for (const HeaderMapping &X : Headers)
+          Known += std::string(Known.empty() ? "" : ", ") + X.Header;
+        return makeError(ErrorCode::Unsupported,
+                         "kernel:" + llvm::Twine(I + 1) + ": #include <" + M[1] +
+                             "> has no CUDA device equivalent (headers jacc maps for CUDA: " +
+                             Known + ")");
+      }
+      Defs += H->Definitions;
+    } else {
+      Out += Lines[I].str();
+    }
+    if (I + 1 < Lines.size())
+      Out += "\n";
+  }
+  return Out;
+}
+
+} // namespace
+
+std::vector<unsigned> cudaParamOffsets(const std::vector<CudaParam> &Params, unsigned &Size) {
+  std::vector<unsigned> Offsets;
+  unsigned Off = 0;
+  for (const CudaParam &P : Params) {
+    unsigned A = P.Align ? P.Align : 1;
+    Off = (Off + A - 1) / A * A;
+    Offsets.push_back(Off);
+    Off += P.Size;
+  }
+  Size = Off;
+  return Offsets;
+}
+
+BlockGeometry cudaBlockGeometry(const KernelInfo &K, const Specialization *Spec) {
+  if (unsigned V = constantClause(K.Construct, ClauseKind::VectorLength, Spec))
+    // Whole warps: the reductions need them.
+    return {std::min(1024u, (V + 31) / 32 * 32), "vector_length(" + std::to_string(V) + ")"};
+  if (unsigned N = blockSizeOverride())
+    return {N, "JACC_CUDA_BLOCK_SIZE"};
+  return chooseBlockGeometry(K.Traits);
+}
+
+llvm::Expected<CudaKernelSource> generateCudaSource(const KernelInfo &K, bool Split,
+                                                    const Specialization *Spec) {
+  if (!K.Cuda.Unsupported.empty())
+    return makeError(ErrorCode::Unsupported,
+                     "the kernel cannot run on a CUDA device: " + K.Cuda.Unsupported);
+  if (Spec)
+    if (auto E = checkSpecialization(K, *Spec))
+      return E;
+  Split = Split && K.Split.Enabled;
+  CudaKernelSource S;
+  S.Entry = Split ? HostSplitEntryName : HostEntryName;
+  std::vector<const ArgInfo *> Params(K.Args.size());
+  for (const ArgInfo &A : K.Args)
+    Params[A.Param] = &A;
+  for (const ArgInfo *A : Params) {
+    if (A->ArgKind == ArgInfo::Kind::Scalar && A->Scalar == ScalarType::F80)
+      return makeError(ErrorCode::Unsupported,
+                       "argument '" + A->Decl + "': CUDA devices have no long double; pass a "
+                       "double");
+    S.Params.push_back({A->Name, unsigned(A->Size), unsigned(A->Align)});
+  }
+  if (Split)
+    for (const SplitArray &A : K.Split.Plan.Arrays) {
+      S.Params.push_back({"__jacc_mlo_" + A.Name, 8, 8});
+      S.Params.push_back({"__jacc_mhi_" + A.Name, 8, 8});
+    }
+  S.Params.push_back({"__jacc_team", sizeof(jacc_cuda_team), alignof(jacc_cuda_team)});
+
+  std::string Defs;
+  auto Leading = mapIncludes(K, Defs);
+  if (!Leading)
+    return Leading.takeError();
+  S.GridSync = !K.Serial && entryHasBarrier(K);
+  BlockGeometry Block = cudaBlockGeometry(K, Spec);
+  S.BlockSize = Block.BlockSize;
+  S.NumGangs = constantClause(K.Construct, ClauseKind::NumGangs, Spec);
+
+  std::string &C = S.Source;
+  C = "#line 1 \"<jacc>\"\n";
+  C += CudaABIText;
+  C += "\n";
+  C += CudaHelpers;
+  C += Defs;
+  C += "#line 1 \"kernel\"\n";
+  C += *Leading;
+  C += "\n#line 1 \"<jacc>\"\n";
+  // The block size is fixed: __launch_bounds__ lets NVRTC budget registers for it.
+  C += "/* jacc: " + std::to_string(S.BlockSize) + " threads per block (" + Block.Why +
+       "); access traits: " + analysis::describeTraits(K.Traits) + " */\n";
+  std::string Entry = generateEntry(K, Split, CodegenTarget::Cuda, Spec);
+  llvm::StringRef Head = "extern \"C\" __global__ void ";
+  if (llvm::StringRef(Entry).startswith(Head))
+    Entry.insert(Head.size(), "__launch_bounds__(" + std::to_string(S.BlockSize) + ") ");
+  C += Entry;
+  return S;
+}
+
+} // namespace jacc::jit

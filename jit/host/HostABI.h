@@ -1,0 +1,44 @@
+/* The contract between generated host kernels and the runtime. The definition is kept in a macro so
+ * that the code generator pastes the very same text in front of every generated kernel. */
+#ifndef JACC_JIT_HOST_HOSTABI_H
+#define JACC_JIT_HOST_HOSTABI_H
+
+/* Passed by pointer, as the last argument, to every generated host kernel entry; one per thread.
+ * tid/nthreads: this thread in the device's team. barrier(team): every team thread must call it.
+ * reduction: this thread's slots, 8 bytes per reduction variable.
+ * Split entries only: device/ndevices: this device among the kernel's devices; narrow: run only
+ * the iterations this device's owned ranges and reduction share need; split_info (written by
+ * thread 0): per split array, JACC_SPLIT_INFO_WORDS words (see below). */
+#define JACC_HOST_TEAM_DEFINITION                                                                  \
+  typedef struct jacc_host_team {                                                                  \
+    long tid;                                                                                      \
+    long nthreads;                                                                                 \
+    void (*barrier)(void *team);                                                                   \
+    void *team;                                                                                    \
+    void *reduction;                                                                               \
+    long device;                                                                                   \
+    long ndevices;                                                                                 \
+    long narrow;                                                                                   \
+    long long *split_info;                                                                         \
+  } jacc_host_team;
+
+/* split_info words per split array: owned [lb, ub] along the split dimension, bytes of one index
+ * step along it (unit), bytes of the enclosing sub-array (pitch, 0 for dimension 0), the hull
+ * [lo, hi] of the indices the kernel may write (lo > hi: none), and the iterations this device
+ * ran, [first, end). */
+#define JACC_SPLIT_INFO_WORDS 8
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+JACC_HOST_TEAM_DEFINITION
+#ifdef __cplusplus
+}
+#endif
+
+#define JACC_STRINGIFY_(...) #__VA_ARGS__
+#define JACC_STRINGIFY(...) JACC_STRINGIFY_(__VA_ARGS__)
+/* The definition as C text, for the code generator. */
+#define JACC_HOST_ABI_TEXT JACC_STRINGIFY(JACC_HOST_TEAM_DEFINITION)
+
+#endif

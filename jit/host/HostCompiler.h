@@ -1,0 +1,30 @@
+// C source to a relocatable object for the host CPU: clang in process to LLVM IR at -O3, then
+// LLVM's code generator. The object bytes are what the JIT links (and, later, what the disk
+// cache keeps).
+#ifndef JACC_JIT_HOST_HOSTCOMPILER_H
+#define JACC_JIT_HOST_HOSTCOMPILER_H
+
+#include <llvm/ADT/SmallVector.h>
+#include <llvm/ADT/StringRef.h>
+#include <llvm/Support/Error.h>
+
+#include <string>
+
+namespace jacc::jit {
+
+struct HostObject {
+  llvm::SmallVector<char, 0> Bytes; ///< an ELF relocatable object
+  std::string OptimizedIR;          ///< kept only when JACC_DEBUG asks for "ir"
+};
+
+/// Compile generated host C. KernelSource (the pushed kernel) lets its leading system includes
+/// come from a precompiled header. Errors are Compile errors carrying clang's diagnostics.
+llvm::Expected<HostObject> compileHostObject(llvm::StringRef Code,
+                                             llvm::StringRef KernelSource = "");
+
+/// "x86_64-pc-linux-gnu skylake-avx512 +avx512f,...": the code target, part of cache keys.
+std::string hostTargetId();
+
+} // namespace jacc::jit
+
+#endif

@@ -1,0 +1,72 @@
+#include "jit/host/HostJIT.h"
+
+#include "support/Error.h"
+
+#include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
+#include <llvm/ExecutionEngine/Orc/LLJIT.h>
+#include <llvm/Support/MemoryBuffer.h>
+#include <llvm/Support/TargetSelect.h>
+
+#include <atomic>
+#include <mutex>
+
+namespace jacc::jit {
+
+namespace {
+struct JIT {
+  std::unique_ptr<llvm::orc::LLJIT> J;
+  std::string Error;
+  std::mutex Mutex; // JITDylib creation and linking, kept simple and serial
+  std::atomic<unsigned> Counter{0};
+};
+
+JIT &theJIT() {
+  static JIT *Instance = [] {
+    auto *S = new JIT; // intentionally never destroyed: JIT'd code may run until exit
+    llvm::InitializeNativeTarget();
+    llvm::InitializeNativeTargetAsmPrinter();
+    auto J = llvm::orc::LLJITBuilder().create();
+    if (!J) {
+      S->Error = llvm::toString(J.takeError());
+      return S;
+    }
+    auto Gen = llvm::orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(
+        (*J)->getDataLayout().getGlobalPrefix());
+    if (!Gen) {
+      S->Error = llvm::toString(Gen.takeError());
+      return S;
+    }
+    (*J)->getMainJITDylib().addGenerator(std::move(*Gen));
+    S->J = std::move(*J);
+    return S;
+  }();
+  return *Instance;
+}
+} // namespace
+
+llvm::Expected<std::vector<void *>> loadHostObject(llvm::ArrayRef<char> Object,
+                                                   llvm::ArrayRef<std::string> Symbols) {
+  JIT &S = theJIT();
+  if (!S.J)
+    return makeError(ErrorCode::Internal, "cannot create the ORC JIT: " + S.Error);
+  std::lock_guard<std::mutex> Lock(S.Mutex);
+  std::string Name = "jacc-kernel-" + std::to_string(S.Counter++);
+  auto JD = S.J->createJITDylib(Name);
+  if (!JD)
+    return JD.takeError();
+  JD->addToLinkOrder(S.J->getMainJITDylib());
+  auto Buffer = llvm::MemoryBuffer::getMemBufferCopy(
+      llvm::StringRef(Object.data(), Object.size()), Name);
+  if (auto E = S.J->addObjectFile(*JD, std::move(Buffer)))
+    return E;
+  std::vector<void *> Addrs;
+  for (const std::string &Symbol : Symbols) {
+    auto Addr = S.J->lookup(*JD, Symbol);
+    if (!Addr)
+      return Addr.takeError();
+    Addrs.push_back(Addr->toPtr<void *>());
+  }
+  return Addrs;
+}
+
+} // namespace jacc::jit

@@ -1,0 +1,86 @@
+// A GPU through the CUDA Driver API (loaded at run time, src/cuda/DynamicCuda.h): its primary context,
+// a launch stream for kernels (and the copies ordered with them), a copy stream for the
+// caller-synchronous data operations, and an event poller thread that completes launches in order.
+#ifndef JACC_SRC_CUDA_CUDADEVICE_H
+#define JACC_SRC_CUDA_CUDADEVICE_H
+
+#include "src/Device.h"
+
+#include <llvm/ADT/StringRef.h>
+
+#include <memory>
+#include <string>
+
+namespace jacc {
+
+struct CudaDriver;
+
+class CudaDevice final : public Device {
+public:
+  /// The GPU of this driver Ordinal as runtime device Index, named "cuda:<Ordinal>". Uses
+  /// cudaDriver(); retains the GPU's primary context (released by the destructor).
+  static llvm::Expected<std::unique_ptr<CudaDevice>> create(unsigned Index, int Ordinal);
+  /// The same with a given driver (tests load one explicitly); Driver must outlive the device.
+  static llvm::Expected<std::unique_ptr<CudaDevice>> create(unsigned Index, int Ordinal,
+                                                            const CudaDriver &Driver);
+  /// Waits for every launch, then frees the streams, events, modules and the context reference.
+  ~CudaDevice() override;
+
+  int ordinal() const;
+  /// 10 * major + minor compute capability, e.g. 80.
+  unsigned smVersion() const;
+  /// Streaming multiprocessors.
+  unsigned computeUnits() const override;
+  /// Whether cuLaunchCooperativeKernel is available (grid-wide barriers).
+  bool cooperativeLaunch() const;
+  /// The GPU's model, e.g. "NVIDIA A100-SXM4-40GB", and its memory in bytes.
+  const std::string &model() const;
+  size_t totalMemory() const;
+
+  /// A function of an image (CUBIN or PTX), loaded into this device once per Key (cached,
+  /// thread-safe; failures are not cached). Several entries of one image share its module.
+  llvm::Expected<void *> loadFunction(const std::string &Key, llvm::StringRef Image,
+                                      const char *Entry);
+  /// How many blocks of BlockSize threads of Function fit on one SM at once.
+  llvm::Expected<unsigned> maxActiveBlocksPerSM(void *Function, unsigned BlockSize);
+  /// Enqueue on the device's launch stream (called from DeviceLaunch::enqueueCuda, in order).
+  /// Params: cuLaunchKernel's kernelParams (one pointer per kernel parameter).
+  llvm::Error launchKernel(void *Function, unsigned Grid, unsigned Block, void **Params,
+                           bool Cooperative);
+  /// Async copies on the launch stream, ordered with the kernels (reduction / split-info
+  /// read-back). The host memory must stay valid until the launch's finished().
+  llvm::Error copyToHostAsync(void *HostDst, const void *Src, size_t Bytes);
+  llvm::Error copyToDeviceAsync(void *Dst, const void *HostSrc, size_t Bytes);
+
+  /// Synchronous copy of Height rows of Width bytes, Pitch bytes apart on both sides, from host
+  /// memory into this device: how a host device (whose memory is host memory) copies to a GPU.
+  /// Not counted in stats(): the peer copy that calls it is.
+  llvm::Error copyFromHostMemory(void *Dst, const void *HostSrc, size_t Width, size_t Height = 1,
+                                 size_t Pitch = 0);
+
+private:
+  struct Impl;
+  explicit CudaDevice(unsigned Index, std::unique_ptr<Impl> P);
+
+  llvm::Expected<void *> allocateImpl(size_t Bytes) override;
+  llvm::Error releaseImpl(void *DevicePtr) override;
+  llvm::Error copyToDeviceImpl(void *Dst, const void *HostSrc, size_t Bytes) override;
+  llvm::Error copyToHostImpl(void *HostDst, const void *Src, size_t Bytes) override;
+  llvm::Error copyToPeerImpl(Device &DstDevice, void *Dst, const void *Src, size_t Bytes) override;
+  llvm::Error copyToPeer2DImpl(Device &DstDevice, void *Dst, const void *Src, size_t Width,
+                               size_t Height, size_t Pitch) override;
+  llvm::Expected<uint64_t> launchImpl(std::shared_ptr<DeviceLaunch> L, bool Async) override;
+  llvm::Error waitForImpl(uint64_t Ticket) override;
+  uint64_t lastTicketImpl() const override;
+  uint64_t completedTicketImpl() const override;
+
+  /// The staged path of a peer copy (no peer access): through pinned host memory.
+  llvm::Error copyStaged(CudaDevice &Peer, char *Dst, const char *Src, size_t Width, size_t Height,
+                         size_t Pitch);
+
+  std::unique_ptr<Impl> P;
+};
+
+} // namespace jacc
+
+#endif

@@ -1,0 +1,121 @@
+#include "src/cuda/CudaKernelLaunch.h"
+
+#include "jit/cuda/CudaABI.h"
+#include "jit/host/HostABI.h"
+#include "src/cuda/CudaDevice.h"
+#include "support/Debug.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace jacc {
+
+CudaKernelLaunch::CudaKernelLaunch(
+    std::shared_ptr<const jit::CompiledKernel> K, ArgCells Cells,
+    std::shared_ptr<const std::vector<std::vector<char>>> Aggregates)
+    : KernelLaunch(std::move(K), std::move(Cells), std::move(Aggregates)) {}
+
+CudaKernelLaunch::~CudaKernelLaunch() {
+  if (Scratch && Dev)
+    llvm::consumeError(Dev->release(Scratch));
+}
+
+void CudaKernelLaunch::argumentBuffer(const jit::CudaKernelSource &S,
+                                      const analysis::KernelInfo &Info, const ArgCells &Cells,
+                                      const std::vector<std::vector<char>> *Aggregates,
+                                      const void *Team, std::vector<char> &B,
+                                      std::vector<void *> &Pointers) {
+  unsigned Size = 0;
+  std::vector<unsigned> Offsets = jit::cudaParamOffsets(S.Params, Size);
+  B.assign(Size, 0);
+  // Parameters in order: the kernel's arguments (ArgInfo::Param), the split bounds, the team.
+  unsigned NArgs = Info.Args.size();
+  for (unsigned P = 0; P + 1 < S.Params.size(); ++P) {
+    const void *From = &Cells[2 * P];
+    if (P < NArgs && Aggregates && !(*Aggregates)[P].empty())
+      From = (*Aggregates)[P].data(); // structs by value
+    std::memcpy(&B[Offsets[P]], From, S.Params[P].Size);
+  }
+  std::memcpy(&B[Offsets.back()], Team, S.Params.back().Size);
+  Pointers.resize(Offsets.size());
+  for (size_t P = 0; P < Offsets.size(); ++P)
+    Pointers[P] = B.data() + Offsets[P];
+}
+
+llvm::Error CudaKernelLaunch::enqueueCuda(CudaDevice &D) {
+  Dev = &D;
+  // The variant's image for this architecture (compiled with the variant), else the generic one.
+  const jit::CudaCode *Own = nullptr;
+  if (Variant)
+    if (auto It = Variant->Cuda.find({D.smVersion(), Split && K->Info.Split.Enabled});
+        It != Variant->Cuda.end())
+      Own = It->second.get();
+  auto Code = Own ? llvm::Expected<const jit::CudaCode *>(Own) : K->cudaCode(D.smVersion(), Split);
+  if (!Code)
+    return Code.takeError();
+  const jit::CudaKernelSource &S = (*Code)->Kernel;
+  // One image per (kernel, architecture, entry): the CudaCode's address is unique while the
+  // kernel lives, and the kernel cache keeps it for the process.
+  std::string Key = "jacc:" + std::to_string(reinterpret_cast<uintptr_t>(*Code));
+  auto F = D.loadFunction(Key, (*Code)->Image.Image, S.Entry.c_str());
+  if (!F)
+    return F.takeError();
+
+  Block = S.BlockSize;
+  auto PerSM = D.maxActiveBlocksPerSM(*F, Block);
+  if (!PerSM)
+    return PerSM.takeError();
+  unsigned Resident = std::max(1u, *PerSM) * std::max(1u, D.computeUnits());
+  if (S.GridSync) {
+    if (!D.cooperativeLaunch())
+      return makeError(ErrorCode::Unsupported,
+                       D.name() + " cannot launch cooperatively, which this kernel needs (it "
+                                  "synchronises all threads between statements): put each loop "
+                                  "in its own kernel");
+    Grid = S.NumGangs ? std::min(S.NumGangs, Resident) : Resident; // every block resident
+  } else {
+    Grid = S.NumGangs ? S.NumGangs : Resident;
+  }
+
+  Partials = Grid;
+  Slots.assign(size_t(Grid) * NumReductions, 0);
+  size_t InfoBytes = SplitInfo.size() * sizeof(long long);
+  size_t SlotBytes = Slots.size() * sizeof(uint64_t);
+  auto Mem = D.allocate(sizeof ZeroBarrier + InfoBytes + SlotBytes);
+  if (!Mem)
+    return Mem.takeError();
+  Scratch = *Mem;
+  char *Base = static_cast<char *>(Scratch);
+  jacc_cuda_team Team;
+  Team.device = Device;
+  Team.ndevices = NDevices;
+  Team.narrow = Narrow;
+  Team.barrier = reinterpret_cast<unsigned int *>(Base);
+  Team.split_info = InfoBytes ? reinterpret_cast<long long *>(Base + sizeof ZeroBarrier) : nullptr;
+  Team.reduction = SlotBytes ? Base + sizeof ZeroBarrier + InfoBytes : nullptr;
+  argumentBuffer(S, K->Info, Cells, Aggregates.get(), &Team, Buffer, ParamPointers);
+
+  if (S.GridSync)
+    if (auto E = D.copyToDeviceAsync(Team.barrier, ZeroBarrier, sizeof ZeroBarrier))
+      return E;
+  debugLog("launch", D.name() + ": " + S.Entry + " grid " + std::to_string(Grid) + " x block " +
+                         std::to_string(Block) + (S.GridSync ? " (cooperative)" : ""));
+  if (auto E = D.launchKernel(*F, Grid, Block, ParamPointers.data(), S.GridSync))
+    return E;
+  if (InfoBytes)
+    if (auto E = D.copyToHostAsync(SplitInfo.data(), Team.split_info, InfoBytes))
+      return E;
+  if (SlotBytes)
+    if (auto E = D.copyToHostAsync(Slots.data(), Team.reduction, SlotBytes))
+      return E;
+  return llvm::Error::success();
+}
+
+void CudaKernelLaunch::finished() {
+  KernelLaunch::finished();
+  if (Scratch && Dev)
+    llvm::consumeError(Dev->release(Scratch));
+  Scratch = nullptr;
+}
+
+} // namespace jacc

@@ -1,0 +1,49 @@
+// A kernel's launch on a CUDA device: the image for the device's architecture (compiled on first
+// use and kept by the CompiledKernel), the argument buffer laid out as the PTX entry expects
+// (jit/cuda/CudaLaunchABI.h checks that layout against every compiled image), the grid, and the
+// read-back of reduction partials and split information, all enqueued in order on the device's
+// stream; finished() runs once the device's event poller saw them complete.
+#ifndef JACC_SRC_CUDA_CUDAKERNELLAUNCH_H
+#define JACC_SRC_CUDA_CUDAKERNELLAUNCH_H
+
+#include "src/launch/KernelLaunch.h"
+
+namespace jacc {
+
+class CudaKernelLaunch final : public KernelLaunch {
+public:
+  CudaKernelLaunch(std::shared_ptr<const jit::CompiledKernel> K, ArgCells Cells,
+                   std::shared_ptr<const std::vector<std::vector<char>>> Aggregates);
+  ~CudaKernelLaunch() override;
+
+  llvm::Error enqueueCuda(CudaDevice &D) override;
+  /// Launch variant V's image for the device's architecture (compiled with the variant) instead
+  /// of the generic one: same parameters.
+  void useVariant(const jit::VariantCode &V) { Variant = &V; }
+  void runHostMember(unsigned, unsigned, void *, void (*)(void *)) override {}
+  void finished() override;
+
+  /// The launch geometry chosen by enqueueCuda (for tests and JACC_DEBUG=launch).
+  unsigned grid() const { return Grid; }
+  unsigned block() const { return Block; }
+
+  /// The argument buffer for S.Params, each parameter at its aligned offset (Buffer), and the
+  /// pointer to each parameter in it (Pointers): what cuLaunchKernel reads as kernelParams.
+  static void argumentBuffer(const jit::CudaKernelSource &S, const analysis::KernelInfo &Info,
+                             const ArgCells &Cells,
+                             const std::vector<std::vector<char>> *Aggregates, const void *Team,
+                             std::vector<char> &Buffer, std::vector<void *> &Pointers);
+
+private:
+  unsigned Grid = 0, Block = 0;
+  std::vector<char> Buffer;
+  std::vector<void *> ParamPointers;
+  CudaDevice *Dev = nullptr;
+  const jit::VariantCode *Variant = nullptr;
+  void *Scratch = nullptr; ///< barrier words, split information, reduction partials
+  uint64_t ZeroBarrier[2] = {0, 0};
+};
+
+} // namespace jacc
+
+#endif

@@ -1,0 +1,41 @@
+// A host device: its own memory (a separate copy of every mapped array, as a discrete GPU has) and
+// its own team of worker threads on a share of the cores.
+#ifndef JACC_SRC_HOST_HOSTDEVICE_H
+#define JACC_SRC_HOST_HOSTDEVICE_H
+
+#include "src/Device.h"
+
+#include <chrono>
+#include <memory>
+
+namespace jacc {
+
+class HostDevice final : public Device {
+public:
+  /// Threads: team size (>= 1). SpinTime: how long idle workers spin before blocking.
+  static llvm::Expected<std::unique_ptr<HostDevice>> create(unsigned Index, unsigned Threads,
+                                                            std::chrono::microseconds SpinTime);
+  ~HostDevice() override;
+  unsigned computeUnits() const override;
+
+private:
+  HostDevice(unsigned Index, unsigned Threads, std::chrono::microseconds SpinTime);
+  llvm::Expected<void *> allocateImpl(size_t Bytes) override;
+  llvm::Error releaseImpl(void *DevicePtr) override;
+  llvm::Error copyToDeviceImpl(void *Dst, const void *HostSrc, size_t Bytes) override;
+  llvm::Error copyToHostImpl(void *HostDst, const void *Src, size_t Bytes) override;
+  llvm::Error copyToPeerImpl(Device &DstDevice, void *Dst, const void *Src, size_t Bytes) override;
+  llvm::Error copyToPeer2DImpl(Device &DstDevice, void *Dst, const void *Src, size_t Width,
+                               size_t Height, size_t Pitch) override;
+  llvm::Expected<uint64_t> launchImpl(std::shared_ptr<DeviceLaunch> L, bool Async) override;
+  llvm::Error waitForImpl(uint64_t Ticket) override;
+  uint64_t lastTicketImpl() const override;
+  uint64_t completedTicketImpl() const override;
+
+  struct Impl;
+  std::unique_ptr<Impl> P;
+};
+
+} // namespace jacc
+
+#endif

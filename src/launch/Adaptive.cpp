@@ -1,0 +1,31 @@
+#include "src/launch/Adaptive.h"
+
+#include "support/Debug.h"
+
+namespace jacc {
+
+bool AdaptiveChooser::chooseSplit(const void *Kernel) {
+  std::lock_guard<std::mutex> L(M);
+  State &S = States[Kernel];
+  ++S.Launches;
+  if (S.Split < 0)
+    return true;
+  if (S.Duplicate < 0)
+    return false;
+  bool Faster = S.Split <= S.Duplicate;
+  return S.Launches % RecheckEvery == 0 ? !Faster : Faster;
+}
+
+void AdaptiveChooser::record(const void *Kernel, bool Split, double Seconds) {
+  std::lock_guard<std::mutex> L(M);
+  State &S = States[Kernel];
+  double &T = Split ? S.Split : S.Duplicate;
+  bool First = T < 0;
+  T = First ? Seconds : 0.5 * T + 0.5 * Seconds;
+  if (First && S.Split >= 0 && S.Duplicate >= 0)
+    debugLog("launch", "adaptive: split " + std::to_string(S.Split * 1e3) + " ms, duplicate " +
+                           std::to_string(S.Duplicate * 1e3) + " ms per launch: " +
+                           (S.Split <= S.Duplicate ? "split" : "duplicate"));
+}
+
+} // namespace jacc

@@ -1,0 +1,58 @@
+#include "src/launch/Reduction.h"
+
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+
+namespace jacc {
+
+using analysis::ReductionOp;
+using analysis::ScalarType;
+
+template <typename T> static T apply(ReductionOp Op, T A, T B) {
+  switch (Op) {
+  case ReductionOp::Add: return static_cast<T>(A + B);
+  case ReductionOp::Mul: return static_cast<T>(A * B);
+  case ReductionOp::Max: return B > A ? B : A;
+  case ReductionOp::Min: return B < A ? B : A;
+  case ReductionOp::LogAnd: return static_cast<T>(A && B);
+  case ReductionOp::LogOr: return static_cast<T>(A || B);
+  default: break;
+  }
+  if constexpr (std::is_integral_v<T>) {
+    switch (Op) {
+    case ReductionOp::BitAnd: return static_cast<T>(A & B);
+    case ReductionOp::BitOr: return static_cast<T>(A | B);
+    case ReductionOp::BitXor: return static_cast<T>(A ^ B);
+    default: break;
+    }
+  }
+  return A; // bitwise operators on floating types are rejected by the frontend
+}
+
+template <typename T> static void combineAs(ReductionOp Op, void *Acc, const void *Partial) {
+  T A, B;
+  std::memcpy(&A, Acc, sizeof A);
+  std::memcpy(&B, Partial, sizeof B);
+  A = apply<T>(Op, A, B);
+  std::memcpy(Acc, &A, sizeof A);
+}
+
+void combineReduction(ReductionOp Op, ScalarType T, void *Acc, const void *Partial) {
+  switch (T) {
+  case ScalarType::Bool: return combineAs<bool>(Op, Acc, Partial);
+  case ScalarType::I8: return combineAs<int8_t>(Op, Acc, Partial);
+  case ScalarType::U8: return combineAs<uint8_t>(Op, Acc, Partial);
+  case ScalarType::I16: return combineAs<int16_t>(Op, Acc, Partial);
+  case ScalarType::U16: return combineAs<uint16_t>(Op, Acc, Partial);
+  case ScalarType::I32: return combineAs<int32_t>(Op, Acc, Partial);
+  case ScalarType::U32: return combineAs<uint32_t>(Op, Acc, Partial);
+  case ScalarType::I64: return combineAs<int64_t>(Op, Acc, Partial);
+  case ScalarType::U64: return combineAs<uint64_t>(Op, Acc, Partial);
+  case ScalarType::F32: return combineAs<float>(Op, Acc, Partial);
+  case ScalarType::F64: return combineAs<double>(Op, Acc, Partial);
+  case ScalarType::F80: return combineAs<long double>(Op, Acc, Partial);
+  }
+}
+
+} // namespace jacc

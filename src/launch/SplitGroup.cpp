@@ -1,0 +1,110 @@
+#include "src/launch/SplitGroup.h"
+
+#include "jit/host/HostABI.h"
+#include "src/launch/KernelLaunch.h"
+
+#include <algorithm>
+
+namespace jacc {
+
+SplitGroup::SplitGroup(std::vector<Device *> Devices, std::vector<SplitTarget> Targets)
+    : Devices(std::move(Devices)), Targets(std::move(Targets)),
+      Launches(this->Devices.size(), nullptr) {}
+
+void SplitGroup::rendezvous(unsigned Phase) {
+  std::unique_lock<std::mutex> L(M);
+  if (++Arrived[Phase] == Devices.size()) {
+    CV.notify_all();
+    return;
+  }
+  CV.wait(L, [&] { return Arrived[Phase] == Devices.size(); });
+}
+
+std::vector<std::pair<uint64_t, uint64_t>> SplitGroup::ownedWritten(const SplitTarget &T,
+                                                                    const long long *Info) {
+  std::vector<std::pair<uint64_t, uint64_t>> R;
+  long long Lo = std::max(Info[0], Info[4]), Hi = std::min(Info[1], Info[5]);
+  long long Unit = Info[2], Pitch = Info[3];
+  if (Lo > Hi || Unit <= 0)
+    return R;
+  // Offsets relative to the pointer, clamped to the mapping (as offsets from its begin).
+  long long MLo = static_cast<long long>(T.Begin - T.Pointer);
+  long long MHi = static_cast<long long>(T.End - T.Pointer);
+  auto Add = [&](long long B, long long E) {
+    B = std::max(B, MLo);
+    E = std::min(E, MHi);
+    if (B < E)
+      R.push_back({static_cast<uint64_t>(B - MLo), static_cast<uint64_t>(E - MLo)});
+  };
+  if (Pitch == 0) {
+    Add(Lo * Unit, (Hi + 1) * Unit);
+    return R;
+  }
+  // Strided: the owned columns of every row of the mapping.
+  long long FirstRow = MLo >= 0 ? (MLo + Pitch - 1) / Pitch : -((-MLo) / Pitch);
+  long long EndRow = MHi >= 0 ? MHi / Pitch : -((-MHi + Pitch - 1) / Pitch);
+  for (long long Row = FirstRow; Row < EndRow; ++Row)
+    Add(Row * Pitch + Lo * Unit, Row * Pitch + (Hi + 1) * Unit);
+  return R;
+}
+
+void SplitGroup::deviceFinished(unsigned D, const KernelLaunch &L) {
+  {
+    std::lock_guard<std::mutex> G(M);
+    Launches[D] = &L;
+  }
+  rendezvous(0);
+  // Pull what every other device owns and may have written, for each split array (several
+  // pointers into one mapping each pull their own ranges: together, the widest).
+  llvm::Error Err = llvm::Error::success();
+  for (unsigned Src = 0; Src < Devices.size() && !Err; ++Src) {
+    if (Src == D)
+      continue;
+    const long long *Info = Launches[Src]->splitInfo();
+    for (const SplitTarget &T : Targets) {
+      if (!T.Split)
+        continue;
+      auto Ranges = ownedWritten(T, Info + T.Info * JACC_SPLIT_INFO_WORDS);
+      long long Pitch = Info[T.Info * JACC_SPLIT_INFO_WORDS + 3];
+      bool Regular = Pitch > 0 && Ranges.size() > 1;
+      for (size_t I = 1; Regular && I < Ranges.size(); ++I)
+        Regular = Ranges[I].second - Ranges[I].first == Ranges[0].second - Ranges[0].first &&
+                  Ranges[I].first - Ranges[I - 1].first == static_cast<uint64_t>(Pitch);
+      if (Regular) {
+        // Equal rows Pitch apart: one strided copy.
+        uint64_t Width = Ranges[0].second - Ranges[0].first;
+        Err = Devices[Src]->copyToPeer2D(*Devices[D],
+                                         static_cast<char *>(T.DevicePtrs[D]) + Ranges[0].first,
+                                         static_cast<char *>(T.DevicePtrs[Src]) + Ranges[0].first,
+                                         Width, Ranges.size(), Pitch);
+        continue;
+      }
+      for (auto [B, E] : Ranges)
+        if (!Err)
+          Err = Devices[Src]->copyToPeer(*Devices[D], static_cast<char *>(T.DevicePtrs[D]) + B,
+                                         static_cast<char *>(T.DevicePtrs[Src]) + B, E - B);
+    }
+  }
+  if (Err) {
+    std::lock_guard<std::mutex> G(M);
+    std::string Msg;
+    ErrorCode C = jacc::takeError(std::move(Err), Msg);
+    if (Error.empty()) {
+      Error = Msg;
+      Code = C;
+    }
+  }
+  if (D == 0 && OnAllComputed)
+    OnAllComputed(Launches);
+  // No device may overwrite what others are still pulling from it.
+  rendezvous(1);
+}
+
+llvm::Error SplitGroup::takeError() {
+  std::lock_guard<std::mutex> G(M);
+  if (Error.empty())
+    return llvm::Error::success();
+  return makeError(Code, "exchange after a split kernel failed: " + Error);
+}
+
+} // namespace jacc

@@ -1,0 +1,63 @@
+// One split kernel launch across the devices: after every device ran its part, each pulls the
+// ranges the others own and may have written (the exchange), the reductions are combined once,
+// and no device starts its next work before every exchange is complete.
+#ifndef JACC_SRC_LAUNCH_SPLITGROUP_H
+#define JACC_SRC_LAUNCH_SPLITGROUP_H
+
+#include "analysis/Kernel.h"
+#include "src/Device.h"
+
+#include <condition_variable>
+#include <cstdint>
+#include <functional>
+#include <mutex>
+#include <vector>
+
+namespace jacc {
+
+class KernelLaunch;
+
+/// A split array as the runtime maps it for one launch.
+struct SplitTarget {
+  unsigned Info = 0;           ///< index of its words in each device's split_info
+  uintptr_t Pointer = 0;       ///< the host pointer the kernel indexes from
+  uintptr_t Begin = 0, End = 0;///< its mapping
+  std::vector<void *> DevicePtrs; ///< the mapping's copy on each device (address of Begin)
+  bool Split = true;           ///< false: aliased, every device computes it whole, no exchange
+};
+
+class SplitGroup {
+public:
+  SplitGroup(std::vector<Device *> Devices, std::vector<SplitTarget> Targets);
+
+  /// Called by each device once its part of the kernel is done (on the thread that ran it):
+  /// waits for the others, pulls their ranges, runs OnAllComputed on device 0, waits again.
+  void deviceFinished(unsigned D, const KernelLaunch &L);
+
+  /// Runs on device 0 once every device has computed, with every device's launch.
+  std::function<void(const std::vector<const KernelLaunch *> &)> OnAllComputed;
+
+  /// The first error of the exchange, if any.
+  llvm::Error takeError();
+
+  /// Byte ranges [first, second) relative to the mapping's begin that device D's launch owns
+  /// and may have written for target T (rows of a strided split are listed one by one).
+  static std::vector<std::pair<uint64_t, uint64_t>> ownedWritten(const SplitTarget &T,
+                                                                 const long long *Info);
+
+private:
+  void rendezvous(unsigned Phase);
+
+  std::vector<Device *> Devices;
+  std::vector<SplitTarget> Targets;
+  std::vector<const KernelLaunch *> Launches;
+  std::mutex M;
+  std::condition_variable CV;
+  unsigned Arrived[2] = {0, 0};
+  std::string Error;
+  ErrorCode Code = ErrorCode::Internal;
+};
+
+} // namespace jacc
+
+#endif

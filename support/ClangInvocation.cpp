@@ -1,0 +1,257 @@
+#include "support/ClangInvocation.h"
+
+#include "support/Error.h"
+
+#include <clang/Basic/Diagnostic.h>
+#include <clang/Basic/DiagnosticOptions.h>
+#include <clang/Basic/DiagnosticSema.h>
+#include <clang/Basic/Version.h>
+#include <clang/Driver/Compilation.h>
+#include <clang/Driver/Driver.h>
+#include <clang/Driver/Job.h>
+#include <clang/Frontend/CompilerInstance.h>
+#include <clang/Frontend/CompilerInvocation.h>
+#include <clang/Frontend/FrontendActions.h>
+#include <clang/Frontend/TextDiagnosticPrinter.h>
+#include <clang/Frontend/Utils.h>
+#include <clang/Lex/PreprocessorOptions.h>
+#include <llvm/Support/FileSystem.h>
+#include <llvm/Support/MemoryBuffer.h>
+#include <llvm/Support/TargetSelect.h>
+#include <llvm/TargetParser/Host.h>
+
+#include <atomic>
+#include <cstdlib>
+#include <map>
+#include <mutex>
+
+#ifndef JACC_CLANG_RESOURCE_DIR
+#error "the build must define JACC_CLANG_RESOURCE_DIR (clang's resource directory)"
+#endif
+#ifndef JACC_CLANG_BINARY
+#define JACC_CLANG_BINARY "/usr/lib/llvm-16/bin/clang"
+#endif
+
+namespace jacc {
+namespace {
+
+constexpr const char *PlaceholderFile = "jacc-kernel.c";
+
+/// Ask the driver what cc1 would be given for `clang <Flags> jacc-kernel.c`.
+llvm::Expected<std::vector<std::string>> driverArgs(llvm::ArrayRef<const char *> Flags) {
+  std::string DiagText;
+  llvm::raw_string_ostream DiagOS(DiagText);
+  auto DiagOpts = llvm::makeIntrusiveRefCnt<clang::DiagnosticOptions>();
+  clang::TextDiagnosticPrinter Printer(DiagOS, DiagOpts.get());
+  clang::DiagnosticsEngine Diags(llvm::makeIntrusiveRefCnt<clang::DiagnosticIDs>(), DiagOpts,
+                                 &Printer, /*ShouldOwnClient=*/false);
+  clang::driver::Driver D(JACC_CLANG_BINARY, llvm::sys::getDefaultTargetTriple(), Diags);
+  D.ResourceDir = JACC_CLANG_RESOURCE_DIR;
+  D.setCheckInputsExist(false); // the file lives in memory
+  std::vector<const char *> Argv = {"clang"};
+  Argv.insert(Argv.end(), Flags.begin(), Flags.end());
+  Argv.push_back(PlaceholderFile);
+  std::unique_ptr<clang::driver::Compilation> C(D.BuildCompilation(Argv));
+  if (!C || Diags.hasErrorOccurred())
+    return makeError(ErrorCode::Internal, "clang driver failed: " + DiagOS.str());
+  const clang::driver::JobList &Jobs = C->getJobs();
+  if (Jobs.size() != 1)
+    return makeError(ErrorCode::Internal, "clang driver produced " + llvm::Twine(Jobs.size()) +
+                                              " jobs, expected one cc1 job");
+  const clang::driver::Command &Cmd = *Jobs.begin();
+  std::vector<std::string> Args;
+  for (const char *A : Cmd.getArguments())
+    if (llvm::StringRef(A) != PlaceholderFile)
+      Args.push_back(A);
+  return Args;
+}
+
+struct ArgCache {
+  std::once_flag Once;
+  std::vector<std::string> Args;
+  std::string Error;
+};
+
+ArgCache &cacheFor(ClangPurpose P) {
+  static ArgCache Caches[2];
+  return Caches[P == ClangPurpose::Analysis ? 0 : 1];
+}
+
+} // namespace
+
+llvm::Expected<const std::vector<std::string> &> cc1Arguments(ClangPurpose Purpose) {
+  ArgCache &C = cacheFor(Purpose);
+  std::call_once(C.Once, [&] {
+    // Kernels are C99 with GNU extensions; math never sets errno (as on GPUs), which lets the
+    // vectoriser use sqrt & co. Unknown pragmas (acc) are ours to handle, not warnings.
+    std::vector<const char *> Flags = {"-fsyntax-only", "-x", "c", "-std=gnu99",
+                                       "-fno-math-errno", "-Wno-unknown-pragmas",
+                                       "-fno-color-diagnostics"};
+    if (Purpose == ClangPurpose::HostCodegen) {
+      Flags[0] = "-S";
+      for (const char *F : {"-emit-llvm", "-O3", "-march=native", "-w", "-fno-stack-protector",
+                            "-fno-plt", "-fPIC"})
+        Flags.push_back(F);
+    } else {
+      Flags.push_back("-O0");
+    }
+    auto ArgsOr = driverArgs(Flags);
+    if (!ArgsOr) {
+      C.Error = llvm::toString(ArgsOr.takeError());
+      return;
+    }
+    C.Args = std::move(*ArgsOr);
+  });
+  if (!C.Error.empty())
+    return makeError(ErrorCode::Internal, C.Error);
+  return C.Args;
+}
+
+std::string systemIncludePrefix(llvm::StringRef Source) {
+  std::string Prefix;
+  while (!Source.empty()) {
+    auto [Line, Rest] = Source.split('\n');
+    Source = Rest;
+    llvm::StringRef T = Line.trim();
+    // Blank lines and one-line comments may sit between the includes; anything else ends them.
+    if (T.empty() || T.startswith("//") ||
+        (T.startswith("/*") && T.endswith("*/") && T.find("*/") + 2 == T.size()))
+      continue;
+    if (!T.consume_front("#"))
+      break;
+    T = T.ltrim();
+    if (!T.consume_front("include"))
+      break;
+    T = T.trim();
+    if (!T.startswith("<") || !T.endswith(">"))
+      break;
+    Prefix += "#include " + T.str() + "\n";
+  }
+  return Prefix;
+}
+
+namespace {
+
+/// Precompiled headers of system include prefixes, one per (purpose, prefix), built on first use
+/// into a private directory removed at exit. A header that fails to precompile is simply not
+/// precompiled: the kernel's own parse then reports any error in place.
+class PCHCache {
+public:
+  static PCHCache &get() {
+    static PCHCache *C = new PCHCache;
+    return *C;
+  }
+  std::string pathFor(ClangPurpose Purpose, const std::string &Prefix) {
+    std::string Key = std::to_string(static_cast<int>(Purpose)) + Prefix;
+    std::shared_ptr<Entry> E;
+    {
+      std::lock_guard<std::mutex> L(M);
+      auto &Slot = Entries[Key];
+      if (!Slot)
+        Slot = std::make_shared<Entry>();
+      E = Slot;
+    }
+    std::call_once(E->Once, [&] { E->Path = build(Purpose, Prefix); });
+    return E->Path;
+  }
+
+private:
+  struct Entry {
+    std::once_flag Once;
+    std::string Path;
+  };
+  std::string build(ClangPurpose Purpose, const std::string &Prefix) {
+    std::string Dir = directory();
+    if (Dir.empty())
+      return "";
+    std::string Path = Dir + "/h" + std::to_string(Counter++) + ".pch";
+    std::string Ignored;
+    llvm::raw_string_ostream DiagOS(Ignored);
+    auto CI = makeCompilerInstance(Purpose, Prefix, "jacc-prelude.h", DiagOS);
+    if (!CI) {
+      llvm::consumeError(CI.takeError());
+      return "";
+    }
+    auto &Inputs = (*CI)->getFrontendOpts().Inputs;
+    Inputs.front() = clang::FrontendInputFile(Inputs.front().getBuffer(),
+                                              clang::InputKind(clang::Language::C).getHeader());
+    (*CI)->getFrontendOpts().OutputFile = Path;
+    (*CI)->getFrontendOpts().ProgramAction = clang::frontend::GeneratePCH;
+    clang::GeneratePCHAction Action;
+    if (!(*CI)->ExecuteAction(Action) || (*CI)->getDiagnostics().hasErrorOccurred())
+      return "";
+    return Path;
+  }
+  std::string directory() {
+    std::lock_guard<std::mutex> L(M);
+    if (!DirTried) {
+      DirTried = true;
+      llvm::SmallString<128> D;
+      if (!llvm::sys::fs::createUniqueDirectory("jacc-pch", D)) {
+        Dir = D.str().str();
+        static std::string *ToRemove = new std::string(Dir);
+        std::atexit([] { llvm::sys::fs::remove_directories(*ToRemove); });
+      }
+    }
+    return Dir;
+  }
+  std::mutex M;
+  std::map<std::string, std::shared_ptr<Entry>> Entries;
+  std::atomic<unsigned> Counter{0};
+  bool DirTried = false;
+  std::string Dir;
+};
+
+} // namespace
+
+llvm::Expected<std::unique_ptr<clang::CompilerInstance>>
+makeCompilerInstance(ClangPurpose Purpose, llvm::StringRef Code, llvm::StringRef FileName,
+                     llvm::raw_ostream &DiagOS, llvm::StringRef KernelSource) {
+  auto ArgsOr = cc1Arguments(Purpose);
+  if (!ArgsOr)
+    return ArgsOr.takeError();
+  std::vector<const char *> Argv;
+  for (const std::string &A : *ArgsOr)
+    if (A != "-cc1")
+      Argv.push_back(A.c_str());
+  Argv.push_back(FileName.data() ? FileName.data() : "kernel.c");
+
+  auto CI = std::make_unique<clang::CompilerInstance>();
+  auto DiagOpts = llvm::makeIntrusiveRefCnt<clang::DiagnosticOptions>();
+  DiagOpts->ShowColors = false;
+  DiagOpts->ShowPresumedLoc = true; // "kernel:LINE:COL" through the #line directives
+  auto *Printer = new clang::TextDiagnosticPrinter(DiagOS, DiagOpts.get());
+  auto Diags = clang::CompilerInstance::createDiagnostics(DiagOpts.get(), Printer, true);
+  if (!clang::CompilerInvocation::CreateFromArgs(CI->getInvocation(), Argv, *Diags))
+    return makeError(ErrorCode::Internal, "cannot build a clang invocation from the driver's "
+                                          "arguments");
+  CI->setDiagnostics(Diags.get());
+  // The invocation's warning flags (-w for generated code, -Wno-unknown-pragmas) apply to the
+  // engine built before the invocation existed.
+  clang::ProcessWarningOptions(*Diags, CI->getDiagnosticOpts(), /*ReportDiags=*/false);
+  // Kernels may call the C library functions clang knows (sqrt, exp, pow, ...) without including
+  // their header; clang then declares them with their standard types. Unknown functions stay errors.
+  Diags->setSeverity(clang::diag::ext_implicit_lib_function_decl_c99,
+                     clang::diag::Severity::Ignored, clang::SourceLocation());
+  CI->getDiagnosticOpts().ShowColors = false;
+  // Diagnostics go to DiagOS only: no "N errors generated." on the application's stderr.
+  CI->getDiagnosticOpts().ShowCarets = false;
+  // The main file lives in memory (the caller keeps Code alive while the instance runs).
+  CI->getFrontendOpts().Inputs.clear();
+  CI->getFrontendOpts().Inputs.emplace_back(llvm::MemoryBufferRef(Code, FileName),
+                                            clang::InputKind(clang::Language::C));
+  CI->getFrontendOpts().DisableFree = false;
+  if (!KernelSource.empty()) {
+    std::string Prefix = systemIncludePrefix(KernelSource);
+    if (!Prefix.empty()) {
+      std::string PCH = PCHCache::get().pathFor(Purpose, Prefix);
+      if (!PCH.empty())
+        CI->getPreprocessorOpts().ImplicitPCHInclude = PCH;
+    }
+  }
+  return CI;
+}
+
+std::string clangVersion() { return CLANG_VERSION_STRING; }
+
+} // namespace jacc

@@ -1,0 +1,11 @@
+#include "support/Stats.h"
+
+namespace jacc {
+
+Stats &stats() {
+  // A function-local static so counters are usable from other static initialisers.
+  static Stats S;
+  return S;
+}
+
+} // namespace jacc

@@ -1,0 +1,30 @@
+// Process-wide counters behind jacc_get_stats().
+#ifndef JACC_SUPPORT_STATS_H
+#define JACC_SUPPORT_STATS_H
+
+#include <atomic>
+#include <cstdint>
+#include <initializer_list>
+
+namespace jacc {
+
+struct Stats {
+  std::atomic<uint64_t> KernelsPushed{0}, KernelsCompiled{0}, MemoryCacheHits{0}, DiskCacheHits{0};
+  std::atomic<uint64_t> SplitLaunches{0}, DuplicateLaunches{0};
+  std::atomic<uint64_t> BytesHostToDevice{0}, BytesDeviceToHost{0}, BytesDeviceToDevice{0};
+  std::atomic<uint64_t> VariantsCompiled{0}, SpecializedLaunches{0};
+
+  void reset() {
+    for (auto *C : {&KernelsPushed, &KernelsCompiled, &MemoryCacheHits, &DiskCacheHits,
+                    &SplitLaunches, &DuplicateLaunches, &BytesHostToDevice, &BytesDeviceToHost,
+                    &BytesDeviceToDevice, &VariantsCompiled, &SpecializedLaunches})
+      C->store(0, std::memory_order_relaxed);
+  }
+};
+
+/// The process's counters.
+Stats &stats();
+
+} // namespace jacc
+
+#endif

@@ -1,0 +1,235 @@
+// Tests of compiled kernels in the disk cache: the entry key, storing a compiled kernel and
+// loading it back into the JIT without analysis or code generation (its split entry and GPU
+// images too), and bad entries being misses.
+#include "jit/cache/KernelStore.h"
+
+#include "jit/cache/KernelSummary.h"
+#include "jit/host/HostABI.h"
+#include "support/Error.h"
+#include "tests/ScopedEnv.h"
+
+#include <gtest/gtest.h>
+#include <llvm/Support/FileSystem.h>
+#include <llvm/Support/Path.h>
+
+#include <fstream>
+#include <string>
+
+using namespace jacc;
+using namespace jacc::jit;
+
+namespace {
+
+const char *const Scale = "#pragma acc parallel loop\n"
+                          "for (int i = 0; i < n; i++) x[i] = a * x[i];\n";
+const std::vector<std::string> ScaleDecls = {"double *x", "int n", "double a"};
+
+class KernelStoreTest : public ::testing::Test {
+protected:
+  void SetUp() override {
+    llvm::SmallString<128> D;
+    ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("jacc-store-test", D));
+    Dir = D.str().str();
+    auto C = DiskCache::open(Dir, 1ull << 30);
+    ASSERT_TRUE(bool(C)) << llvm::toString(C.takeError());
+    Cache = std::make_shared<DiskCache>(std::move(*C));
+  }
+  void TearDown() override { llvm::sys::fs::remove_directories(Dir); }
+
+  DiskSlot slot(const char *Src, const std::vector<std::string> &Decls) {
+    return {Cache, diskCacheKey(Src, Decls, 0)};
+  }
+  std::shared_ptr<const CompiledKernel> compileInto(const DiskSlot &S, const char *Src,
+                                                    const std::vector<std::string> &Decls) {
+    auto K = compileKernel(Src, Decls, S);
+    if (!K) {
+      ADD_FAILURE() << llvm::toString(K.takeError());
+      return nullptr;
+    }
+    return *K;
+  }
+  /// Run a loaded kernel's plain entry on one thread: x[i] *= a.
+  static void runScale(const CompiledKernel &K, double *X, int N, double A) {
+    jacc_host_team T{};
+    T.tid = 0;
+    T.nthreads = 1;
+    const jacc_host_team *TP = &T;
+    // Parameters in ArgInfo::Param order (scalars first): n, a, x.
+    void *Values[4] = {&N, &A, &X, &TP};
+    K.Call->call(K.Entry, Values);
+  }
+
+  std::string Dir;
+  std::shared_ptr<DiskCache> Cache;
+};
+
+TEST_F(KernelStoreTest, KeyDependsOnEveryInputAndOnlyOnThem) {
+  std::string K = diskCacheKey(Scale, ScaleDecls, 0);
+  EXPECT_EQ(K.size(), 64u); // SHA-256, hex
+  EXPECT_EQ(K, diskCacheKey(Scale, ScaleDecls, 0));
+  EXPECT_NE(K, diskCacheKey(std::string(Scale) + " ", ScaleDecls, 0));
+  EXPECT_NE(K, diskCacheKey(Scale, {"double *x", "int n", "float a"}, 0));
+  EXPECT_NE(K, diskCacheKey(Scale, ScaleDecls, 1));
+  // Length-prefixed fields: moving text between the source and a declaration changes the key.
+  EXPECT_NE(diskCacheKey("ab", {"c"}, 0), diskCacheKey("a", {"bc"}, 0));
+  // The CUDA block size override changes the generated code, so the key.
+  {
+    ScopedEnv Block("JACC_CUDA_BLOCK_SIZE", "128");
+    EXPECT_NE(K, diskCacheKey(Scale, ScaleDecls, 0));
+  }
+  ScopedEnv Auto("JACC_CUDA_BLOCK_SIZE", "auto");
+  EXPECT_EQ(K, diskCacheKey(Scale, ScaleDecls, 0));
+}
+
+TEST_F(KernelStoreTest, CompiledKernelIsStoredAndLoadsBackWithoutAnalysis) {
+  DiskSlot S = slot(Scale, ScaleDecls);
+  auto Compiled = compileInto(S, Scale, ScaleDecls);
+  ASSERT_TRUE(Compiled);
+  std::string Warning;
+  auto Summary = Cache->lookup(S.Key, Warning);
+  ASSERT_TRUE(Summary) << Warning;
+  EXPECT_EQ(Summary->getString("name").value_or(""), "for (int i = 0; i < n; i++) x[i] = a * x[i];");
+  EXPECT_EQ(Summary->getString("source").value_or(""), Scale);
+
+  auto Loaded = loadKernel(S);
+  ASSERT_TRUE(Loaded);
+  EXPECT_FALSE(Loaded->InfoComplete);
+  EXPECT_TRUE(Loaded->HostSource.empty()); // nothing was generated
+  ASSERT_EQ(Loaded->Info.Args.size(), 3u);
+  for (size_t I = 0; I < 3; ++I) {
+    EXPECT_EQ(Loaded->Info.Args[I].Name, Compiled->Info.Args[I].Name);
+    EXPECT_EQ(Loaded->Info.Args[I].Param, Compiled->Info.Args[I].Param);
+    EXPECT_EQ(Loaded->Info.Args[I].Size, Compiled->Info.Args[I].Size);
+    EXPECT_EQ(static_cast<int>(Loaded->Info.Args[I].ArgKind),
+              static_cast<int>(Compiled->Info.Args[I].ArgKind));
+  }
+  EXPECT_EQ(Loaded->Info.Split.Enabled, Compiled->Info.Split.Enabled);
+  ASSERT_EQ(Loaded->Info.Split.Plan.Arrays.size(), 1u);
+  EXPECT_EQ(Loaded->Info.Split.Plan.Arrays[0].Name, "x");
+  double X[5] = {1, 2, 3, 4, 5};
+  runScale(*Loaded, X, 5, 3.0);
+  EXPECT_EQ(X[4], 15.0);
+  // A hit counts.
+  auto Entry = Cache->find(S.Key.substr(0, 10));
+  ASSERT_TRUE(bool(Entry)) << llvm::toString(Entry.takeError());
+  EXPECT_EQ(Entry->Hits, 1u);
+}
+
+TEST_F(KernelStoreTest, SplitEntryIsCompiledOnceThenLoadedFromTheEntry) {
+  DiskSlot S = slot(Scale, ScaleDecls);
+  auto Compiled = compileInto(S, Scale, ScaleDecls);
+  ASSERT_TRUE(Compiled);
+  auto Split = Compiled->splitCode();
+  ASSERT_TRUE(bool(Split)) << llvm::toString(Split.takeError());
+  EXPECT_FALSE((*Split)->HostSource.empty()); // generated and compiled here
+  auto Loaded = loadKernel(S);
+  ASSERT_TRUE(Loaded);
+  auto Again = Loaded->splitCode();
+  ASSERT_TRUE(bool(Again)) << llvm::toString(Again.takeError());
+  EXPECT_TRUE((*Again)->HostSource.empty()); // from the entry: nothing generated
+  EXPECT_NE((*Again)->Entry, nullptr);
+}
+
+TEST_F(KernelStoreTest, LoadedKernelAnalysesAgainOnlyToGenerateNewCode) {
+  DiskSlot S = slot(Scale, ScaleDecls);
+  ASSERT_TRUE(compileInto(S, Scale, ScaleDecls));
+  auto Loaded = loadKernel(S);
+  ASSERT_TRUE(Loaded);
+  // No split entry on disk yet: generating it needs the whole analysis again.
+  auto Split = Loaded->splitCode();
+  ASSERT_TRUE(bool(Split)) << llvm::toString(Split.takeError());
+  EXPECT_FALSE((*Split)->HostSource.empty());
+  auto Full = Loaded->completeInfo();
+  ASSERT_TRUE(bool(Full));
+  EXPECT_FALSE((*Full)->Stmts.empty());
+}
+
+TEST_F(KernelStoreTest, GpuImagesAreStoredAndLoadedWithoutNvrtc) {
+  if (!nvrtcAvailable())
+    GTEST_SKIP() << "this build has no NVRTC";
+  ScopedEnv NoVerify("JACC_CUDA_VERIFY", nullptr);
+  DiskSlot S = slot(Scale, ScaleDecls);
+  auto Compiled = compileInto(S, Scale, ScaleDecls);
+  ASSERT_TRUE(Compiled);
+  auto C = Compiled->cudaCode(80, false);
+  ASSERT_TRUE(bool(C)) << llvm::toString(C.takeError());
+  EXPECT_FALSE((*C)->Kernel.Source.empty());
+  auto Loaded = loadKernel(S);
+  ASSERT_TRUE(Loaded);
+  auto D = Loaded->cudaCode(80, false);
+  ASSERT_TRUE(bool(D)) << llvm::toString(D.takeError());
+  EXPECT_TRUE((*D)->Kernel.Source.empty()); // from the entry
+  EXPECT_EQ((*D)->Image.Image, (*C)->Image.Image);
+  EXPECT_EQ((*D)->Kernel.Entry, (*C)->Kernel.Entry);
+  EXPECT_EQ((*D)->Kernel.Params.size(), (*C)->Kernel.Params.size());
+  EXPECT_EQ((*D)->Kernel.BlockSize, (*C)->Kernel.BlockSize);
+  EXPECT_EQ((*D)->Image.SmVersion, 80u);
+}
+
+TEST_F(KernelStoreTest, CorruptHostObjectIsAMissAndTheNextStoreReplacesIt) {
+  DiskSlot S = slot(Scale, ScaleDecls);
+  ASSERT_TRUE(compileInto(S, Scale, ScaleDecls));
+  // Flip a byte of the stored object.
+  std::string Path = Dir + "/" + S.Key.substr(0, 2) + "/" + S.Key + "/host.o";
+  std::fstream F(Path, std::ios::in | std::ios::out | std::ios::binary);
+  ASSERT_TRUE(F.good()) << Path;
+  F.seekg(100);
+  char C = 0;
+  F.read(&C, 1);
+  C ^= 0x5a;
+  F.seekp(100);
+  F.write(&C, 1);
+  F.close();
+  EXPECT_EQ(loadKernel(S), nullptr);
+  // Compiling again replaces the entry; then it loads.
+  ASSERT_TRUE(compileInto(S, Scale, ScaleDecls));
+  EXPECT_NE(loadKernel(S), nullptr);
+}
+
+TEST_F(KernelStoreTest, SummaryRoundTripsTheRuntimePartOfTheAnalysis) {
+  auto K = compileKernel("#pragma acc parallel loop reduction(+:s) reduction(max:m)\n"
+                         "for (int i = 0; i < n; i++) { y[i] = x[i]; s += x[i]; "
+                         "m = x[i] > m ? x[i] : m; }\n",
+                         {"const double *x", "double *y", "int n", "double s", "double m"});
+  ASSERT_TRUE(bool(K)) << llvm::toString(K.takeError());
+  const analysis::KernelInfo &I = (*K)->Info;
+  llvm::json::Object Summary = kernelSummary(I, "test-target", 1.5, 2.5);
+  EXPECT_EQ(Summary.getString("target").value_or(""), "test-target");
+  const llvm::json::Object *Split = Summary.getObject("split");
+  ASSERT_NE(Split, nullptr);
+  ASSERT_NE(Split->getArray("predicates"), nullptr);
+  EXPECT_FALSE(Split->getArray("predicates")->empty());
+  // What jacc-cache shows of the GPU entries: the access traits and the block size they give.
+  const llvm::json::Object *Gpu = Summary.getObject("gpu");
+  ASSERT_NE(Gpu, nullptr);
+  EXPECT_EQ(Gpu->getInteger("block_size"), 256) << "2 flops for 2 accesses: medium intensity";
+  EXPECT_EQ(Gpu->getString("traits").value_or(""),
+            "coalescing full (2 of 2 accesses unit-stride or uniform), intensity medium (1.0 "
+            "flops/access), sharing low (0 of 1 reads)");
+  EXPECT_EQ(Gpu->getString("block_why").value_or(""),
+            "no trait favours another size: the default");
+  auto Back = runtimeInfoFromSummary(Summary);
+  ASSERT_TRUE(bool(Back)) << llvm::toString(Back.takeError());
+  ASSERT_EQ(Back->Reductions.size(), 2u);
+  EXPECT_EQ(Back->Reductions[1].Op, analysis::ReductionOp::Max);
+  EXPECT_EQ(Back->Reductions[1].Slot, 1u);
+  EXPECT_EQ(Back->Split.Plan.ReadArgs, I.Split.Plan.ReadArgs);
+  EXPECT_EQ(Back->Split.Plan.Narrowable, I.Split.Plan.Narrowable);
+  EXPECT_EQ(Back->Split.Plan.HasShareTerms, I.Split.Plan.HasShareTerms);
+  ASSERT_EQ(Back->Split.Plan.Arrays.size(), I.Split.Plan.Arrays.size());
+  EXPECT_EQ(Back->Split.Plan.Arrays[0].Writes.size(), I.Split.Plan.Arrays[0].Writes.size());
+  // A summary with a field missing, or out of range, is an error (a miss for the cache).
+  llvm::json::Object Broken = kernelSummary(I, "t", 0, 0);
+  Broken.getObject("kernel")->erase("reductions");
+  EXPECT_FALSE(bool(runtimeInfoFromSummary(Broken)));
+  consumeError(runtimeInfoFromSummary(Broken).takeError());
+  llvm::json::Object OutOfRange = kernelSummary(I, "t", 0, 0);
+  (*OutOfRange.getObject("kernel")->getArray("reductions"))[0].getAsObject()->insert(
+      {"arg", 99});
+  (*OutOfRange.getObject("kernel")->getArray("reductions"))[0].getAsObject()->operator[]("arg") =
+      99;
+  EXPECT_FALSE(bool(runtimeInfoFromSummary(OutOfRange)));
+  consumeError(runtimeInfoFromSummary(OutOfRange).takeError());
+}
+
+} // namespace

@@ -1,0 +1,67 @@
+// Shared by the code generation tests: kernels analysed for a test, and the check that a kernel
+// generated for CUDA compiles with NVRTC for every architecture jacc tests (a CUBIN) with a PTX
+// entry that matches the launcher's ABI.
+#ifndef JACC_TESTS_JIT_CUDA_CUDACHECK_H
+#define JACC_TESTS_JIT_CUDA_CUDACHECK_H
+
+#include "analysis/Pipeline.h"
+#include "jit/cuda/CudaCodegen.h"
+#include "jit/cuda/CudaLaunchABI.h"
+#include "jit/cuda/NvrtcCompiler.h"
+
+#include <gtest/gtest.h>
+
+namespace jacc::jit {
+
+/// The frontend's view of a kernel that must analyse (a test failure otherwise, and empty).
+inline analysis::KernelInfo analyzeOrFail(const std::string &Src,
+                                          const std::vector<std::string> &Decls) {
+  auto K = analysis::runAnalysis(Src, Decls);
+  if (!K) {
+    ADD_FAILURE() << llvm::toString(K.takeError());
+    return {};
+  }
+  return std::move(*K);
+}
+
+/// CUDA 13's NVRTC starts at sm_75 (sm_70 was dropped by the toolkit); sm_80 and sm_90 cover
+/// the two newest data-centre generations before it.
+inline constexpr unsigned TestedCudaArchs[] = {75, 80, 90};
+
+/// Compile S for every tested architecture and check its launch ABI; failures are test failures
+/// that carry NVRTC's log and the generated source. Skipped (returns false) without NVRTC.
+inline bool expectCudaCompiles(const CudaKernelSource &S) {
+  if (!nvrtcAvailable())
+    return false;
+  for (unsigned Sm : TestedCudaArchs) {
+    auto Img = compileCuda(S.Source, Sm);
+    if (!Img) {
+      ADD_FAILURE() << "sm_" << Sm << ": " << llvm::toString(Img.takeError())
+                    << "\n--- generated source:\n" << S.Source;
+      return true;
+    }
+    EXPECT_FALSE(Img->IsPtx) << "sm_" << Sm;
+    EXPECT_EQ(Img->Image.substr(0, 4), std::string("\x7f" "ELF")) << "sm_" << Sm;
+    if (auto E = checkCudaLaunchABI(S, Img->Ptx))
+      ADD_FAILURE() << "sm_" << Sm << ": " << llvm::toString(std::move(E));
+  }
+  return true;
+}
+
+/// Generate K's plain entry (and split entry, when it has one) and expect both to compile.
+inline void expectKernelCompilesForCuda(const analysis::KernelInfo &K) {
+  for (bool Split : {false, true}) {
+    if (Split && !K.Split.Enabled)
+      continue;
+    auto S = generateCudaSource(K, Split);
+    if (!S) {
+      ADD_FAILURE() << "CUDA code generation: " << llvm::toString(S.takeError());
+      return;
+    }
+    expectCudaCompiles(*S);
+  }
+}
+
+} // namespace jacc::jit
+
+#endif

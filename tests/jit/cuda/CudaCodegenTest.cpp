@@ -1,0 +1,483 @@
+// Tests of CUDA code generation: the __global__ entry and its launch ABI (checked against the PTX
+// NVRTC really produces), variable-length arrays flattened, reductions and atomics for every
+// operator and type, grid-wide barriers, launch geometry, and what CUDA cannot express.
+#include "jit/cuda/CudaCodegen.h"
+
+#include "analysis/Frontend.h"
+#include "analysis/Pipeline.h"
+#include "jit/Specialization.h"
+#include "jit/cuda/CudaABI.h"
+#include "jit/cuda/CudaLaunchABI.h"
+#include "jit/cuda/NvrtcCompiler.h"
+#include "support/Error.h"
+#include "tests/ScopedEnv.h"
+#include "tests/jit/cuda/CudaCheck.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+using namespace jacc;
+using namespace jacc::analysis;
+using namespace jacc::jit;
+
+namespace {
+
+using Strings = std::vector<std::string>;
+
+KernelInfo analyze(const std::string &Src, const Strings &Decls) {
+  return analyzeOrFail(Src, Decls);
+}
+
+CudaKernelSource generate(const std::string &Src, const Strings &Decls, bool Split = false) {
+  KernelInfo K = analyze(Src, Decls);
+  auto S = generateCudaSource(K, Split);
+  if (!S) {
+    ADD_FAILURE() << llvm::toString(S.takeError());
+    return {};
+  }
+  return std::move(*S);
+}
+
+/// Compile for every architecture: a CUBIN (ELF) whose PTX entry matches the launcher's ABI.
+void expectCompiles(const CudaKernelSource &S) {
+  if (!expectCudaCompiles(S))
+    GTEST_SKIP() << "this build has no NVRTC";
+}
+
+std::string errorOf(const std::string &Src, const Strings &Decls, ErrorCode &Code) {
+  KernelInfo K = analyze(Src, Decls);
+  auto S = generateCudaSource(K, false);
+  if (S) {
+    ADD_FAILURE() << "expected an error, generated:\n" << S->Source;
+    return "";
+  }
+  std::string Msg;
+  Code = takeError(S.takeError(), Msg);
+  return Msg;
+}
+
+const char *const Saxpy = "#pragma acc parallel loop present(x, y)\n"
+                          "for (int i = 0; i < n; i++)\n"
+                          "  y[i] = a * x[i] + y[i];\n";
+
+//===-- Entry and ABI -----------------------------------------------------------------------===//
+
+// The block size comes from vector_length when constant, or when a specialization folds the
+// argument it names; __launch_bounds__ carries it to NVRTC (.maxntid in the PTX).
+TEST(CudaCodegenTest, BlockSizeFromAFoldedVectorLength) {
+  const char *Src = "#pragma acc parallel loop present(x) vector_length(v)\n"
+                    "for (int i = 0; i < n; i++) x[i] += v;\n";
+  KernelInfo K = analyze(Src, {"int n", "int v", "float *x"});
+  auto Generic = generateCudaSource(K, false);
+  ASSERT_TRUE(bool(Generic)) << llvm::toString(Generic.takeError());
+  EXPECT_EQ(Generic->BlockSize, 512u) << "not a constant: from the traits (coalesced streaming)";
+  int V = 96;
+  auto Spec = makeSpecialization(K, {{1, &V}});
+  ASSERT_TRUE(bool(Spec)) << llvm::toString(Spec.takeError());
+  auto S = generateCudaSource(K, false, &*Spec);
+  ASSERT_TRUE(bool(S)) << llvm::toString(S.takeError());
+  EXPECT_EQ(S->BlockSize, 96u);
+  EXPECT_NE(S->Source.find("__launch_bounds__(96)"), std::string::npos) << S->Source;
+  if (nvrtcSupportedArchs().empty())
+    GTEST_SKIP() << "built without NVRTC (-Dcuda=disabled): the PTX is not checked";
+  auto Img = compileCuda(S->Source, 80);
+  ASSERT_TRUE(bool(Img)) << llvm::toString(Img.takeError());
+  EXPECT_NE(Img->Ptx.find(".maxntid 96, 1, 1"), std::string::npos) << Img->Ptx;
+  EXPECT_FALSE(bool(checkCudaLaunchABI(*S, Img->Ptx)));
+}
+
+TEST(CudaCodegenTest, GlobalEntryInParamOrderWithTheTeamLast) {
+  CudaKernelSource S = generate(Saxpy, {"float *y", "const float *x", "float a", "int n"});
+  EXPECT_NE(S.Source.find("extern \"C\" __global__ void __launch_bounds__(512) __jacc_entry("
+                          "float a, int n, float *y, const float *x, jacc_cuda_team __jacc_team) {"),
+            std::string::npos)
+      << S.Source;
+  EXPECT_EQ(S.Entry, "__jacc_entry");
+  ASSERT_EQ(S.Params.size(), 5u);
+  EXPECT_EQ(S.Params[0].What, "a");
+  EXPECT_EQ(S.Params[0].Size, 4u);
+  EXPECT_EQ(S.Params[2].Size, 8u);
+  EXPECT_EQ(S.Params[4].What, "__jacc_team");
+  EXPECT_EQ(S.Params[4].Size, sizeof(jacc_cuda_team));
+  // The team's definition is the very text the runtime compiles (CudaABI.h).
+  EXPECT_NE(S.Source.find(JACC_CUDA_ABI_TEXT), std::string::npos);
+  expectCompiles(S);
+}
+
+TEST(CudaCodegenTest, ParamOffsetsFollowAlignment) {
+  std::vector<CudaParam> P = {{"c", 1, 1}, {"d", 8, 8}, {"s", 2, 2}, {"t", 48, 8}};
+  unsigned Size = 0;
+  EXPECT_EQ(cudaParamOffsets(P, Size), (std::vector<unsigned>{0, 8, 16, 24}));
+  EXPECT_EQ(Size, 72u);
+}
+
+TEST(CudaCodegenTest, EveryScalarTypeAndStructByValueMatchThePtxABI) {
+  CudaKernelSource S = generate(
+      "struct pt { double x; char tag; int y; };\n"
+      "#pragma acc parallel loop\n"
+      "for (int i = 0; i < n; i++)\n"
+      "  out[i] = b + c + uc + s + us + u + l + ul + ll + f + d + p.x + p.y + p.tag;\n",
+      {"double *out", "_Bool b", "char c", "unsigned char uc", "short s", "unsigned short us",
+       "unsigned u", "long l", "unsigned long ul", "long long ll", "float f", "double d",
+       "struct pt p", "int n"});
+  ASSERT_FALSE(S.Params.empty());
+  expectCompiles(S);
+}
+
+TEST(CudaCodegenTest, AbiCheckCatchesAMismatch) {
+  if (!nvrtcAvailable())
+    GTEST_SKIP() << "this build has no NVRTC";
+  CudaKernelSource S = generate(Saxpy, {"float *y", "const float *x", "float a", "int n"});
+  auto Img = compileCuda(S.Source, 80);
+  ASSERT_TRUE(bool(Img)) << llvm::toString(Img.takeError());
+  ASSERT_FALSE(bool(checkCudaLaunchABI(S, Img->Ptx)));
+  CudaKernelSource Wrong = S;
+  Wrong.Params[1].Size = 8; // n passed as 8 bytes where the kernel reads 4
+  Wrong.Params[1].Align = 8;
+  llvm::Error E = checkCudaLaunchABI(Wrong, Img->Ptx);
+  ASSERT_TRUE(bool(E));
+  std::string Msg = llvm::toString(std::move(E));
+  EXPECT_NE(Msg.find("parameter 1 ('n')"), std::string::npos) << Msg;
+  CudaKernelSource Fewer = S;
+  Fewer.Params.pop_back();
+  EXPECT_TRUE(bool(checkCudaLaunchABI(Fewer, Img->Ptx)));
+  consumeError(checkCudaLaunchABI(Fewer, Img->Ptx));
+}
+
+TEST(CudaCodegenTest, LeadingHelperFunctionsBecomeDeviceFunctions) {
+  CudaKernelSource S = generate("static float twice(float v) { return 2 * v; }\n"
+                                "#pragma acc parallel loop\n"
+                                "for (int i = 0; i < n; i++) x[i] = twice(x[i]);\n",
+                                {"float *x", "int n"});
+  EXPECT_NE(S.Source.find("#line 1 \"kernel\"\nstatic float twice"), std::string::npos);
+  expectCompiles(S);
+}
+
+//===-- Iterations ---------------------------------------------------------------------------===//
+
+TEST(CudaCodegenTest, ParallelLoopIsAGridStrideLoopWithABoundsGuard) {
+  CudaKernelSource S = generate(Saxpy, {"float *y", "const float *x", "float a", "int n"});
+  EXPECT_NE(S.Source.find("__jacc_it = __jacc_db * __jacc_inner + __jacc_t->tid"),
+            std::string::npos);
+  EXPECT_NE(S.Source.find("__jacc_it < __jacc_de * __jacc_inner; __jacc_it += "
+                          "__jacc_t->nthreads"),
+            std::string::npos);
+  EXPECT_NE(S.Source.find("(long long)blockIdx.x * blockDim.x + threadIdx.x"),
+            std::string::npos);
+  EXPECT_FALSE(S.GridSync);
+}
+
+TEST(CudaCodegenTest, CollapsedAndDecreasingNestsCompile) {
+  expectCompiles(generate("#pragma acc parallel loop collapse(3)\n"
+                          "for (int i = 0; i < n; i++) {\n"
+                          "  for (int j = n - 1; j >= 0; j -= 2) {\n"
+                          "    for (long k = 1; k <= n; k++) {\n"
+                          "      a[(i * n + j) * n + k - 1] = i + j + k;\n"
+                          "    }\n  }\n}\n",
+                          {"double *a", "int n"}));
+}
+
+TEST(CudaCodegenTest, PrivateInnerLoopsAndSerialRegions) {
+  expectCompiles(generate("#pragma acc parallel loop private(t)\n"
+                          "for (int i = 0; i < n; i++) {\n"
+                          "  double t = 0;\n"
+                          "  #pragma acc loop seq\n"
+                          "  for (int k = 0; k < 4; k++) t += x[i] * k;\n"
+                          "  x[i] = t;\n}\n",
+                          {"double *x", "int n"}));
+  CudaKernelSource S = generate("#pragma acc serial\n{ for (int i = 1; i < n; i++) "
+                                "x[i] += x[i - 1]; }\n",
+                                {"double *x", "int n"});
+  EXPECT_NE(S.Source.find("if (__jacc_t->tid == 0) {"), std::string::npos);
+  EXPECT_FALSE(S.GridSync);
+  expectCompiles(S);
+}
+
+TEST(CudaCodegenTest, RegionStatementsAreSeparatedByGridBarriers) {
+  CudaKernelSource S = generate("#pragma acc parallel\n{\n"
+                                "  #pragma acc loop\n"
+                                "  for (int i = 0; i < n; i++) a[i] = i;\n"
+                                "  a[0] = -1;\n"
+                                "  #pragma acc loop\n"
+                                "  for (int i = 1; i < n; i++) b[i] = a[i] + a[i - 1];\n}\n",
+                                {"double *a", "double *b", "int n"});
+  EXPECT_TRUE(S.GridSync);
+  size_t N = 0;
+  for (size_t P = S.Source.find("__jacc_grid_sync(__jacc_team.barrier);");
+       P != std::string::npos; P = S.Source.find("__jacc_grid_sync(__jacc_team.barrier);", P + 1))
+    ++N;
+  EXPECT_EQ(N, 2u) << S.Source;
+  expectCompiles(S);
+}
+
+//===-- Launch geometry ---------------------------------------------------------------------===//
+
+TEST(CudaCodegenTest, BlockSizeFromVectorLengthInWholeWarps) {
+  CudaKernelSource S = generate("#pragma acc parallel loop vector_length(100) num_gangs(12)\n"
+                                "for (int i = 0; i < n; i++) x[i] = 0;\n",
+                                {"float *x", "int n"});
+  EXPECT_EQ(S.BlockSize, 128u);
+  EXPECT_EQ(S.NumGangs, 12u);
+  // Not a constant: from the access traits, like no vector_length at all.
+  EXPECT_EQ(generate("#pragma acc parallel loop vector_length(v)\n"
+                     "for (int i = 0; i < n; i++) x[i] = v;\n",
+                     {"float *x", "int n", "int v"})
+                .BlockSize,
+            512u);
+}
+
+// Without a constant vector_length the access traits choose the block size, and
+// __launch_bounds__ carries it into the PTX NVRTC produces.
+TEST(CudaCodegenTest, BlockSizeFromTheAccessTraits) {
+  CudaKernelSource Streaming = generate(Saxpy, {"float *y", "const float *x", "float a", "int n"});
+  EXPECT_EQ(Streaming.BlockSize, 512u);
+  EXPECT_NE(Streaming.Source.find("__launch_bounds__(512)"), std::string::npos);
+  CudaKernelSource Compute = generate("#pragma acc parallel loop\n"
+                                      "for (int i = 0; i < n; i++)\n"
+                                      "  y[i] = exp(sin(x[i]) * cos(x[i]));\n",
+                                      {"double *y", "const double *x", "int n"});
+  EXPECT_EQ(Compute.BlockSize, 128u) << "high arithmetic intensity";
+  CudaKernelSource Gather = generate("#pragma acc parallel loop\n"
+                                     "for (int i = 0; i < n; i++) y[i] = x[idx[i]] * 2;\n",
+                                     {"double *y", "const double *x", "const int *idx",
+                                      "int n"});
+  EXPECT_EQ(Gather.BlockSize, CudaDefaultBlockSize) << "partly coalesced";
+  CudaKernelSource Serial = generate("#pragma acc serial\n"
+                                     "for (int i = 0; i < n; i++) y[i] = 0;\n",
+                                     {"double *y", "int n"});
+  EXPECT_EQ(Serial.BlockSize, CudaDefaultBlockSize);
+  if (nvrtcSupportedArchs().empty())
+    GTEST_SKIP() << "built without NVRTC (-Dcuda=disabled): the PTX is not checked";
+  auto Img = compileCuda(Compute.Source, 80);
+  ASSERT_TRUE(bool(Img)) << llvm::toString(Img.takeError());
+  EXPECT_NE(Img->Ptx.find(".maxntid 128, 1, 1"), std::string::npos) << Img->Ptx;
+  EXPECT_FALSE(bool(checkCudaLaunchABI(Compute, Img->Ptx)));
+}
+
+// JACC_CUDA_BLOCK_SIZE replaces the traits' choice, not a constant vector_length.
+TEST(CudaCodegenTest, BlockSizeFromTheEnvironment) {
+  ScopedEnv Block("JACC_CUDA_BLOCK_SIZE", "96");
+  CudaKernelSource S = generate(Saxpy, {"float *y", "const float *x", "float a", "int n"});
+  EXPECT_EQ(S.BlockSize, 96u);
+  EXPECT_NE(S.Source.find("__launch_bounds__(96)"), std::string::npos);
+  EXPECT_EQ(generate("#pragma acc parallel loop vector_length(100)\n"
+                     "for (int i = 0; i < n; i++) x[i] = 0;\n",
+                     {"float *x", "int n"})
+                .BlockSize,
+            128u);
+}
+
+//===-- Variable-length arrays ----------------------------------------------------------------===//
+
+TEST(CudaCodegenTest, VlaPointersAreFlattenedWithStridesComputedAtEntry) {
+  CudaKernelSource S = generate("#pragma acc parallel loop collapse(2)\n"
+                                "for (int i = 0; i < n; i++)\n"
+                                "  for (int j = 0; j < m; j++)\n"
+                                "    b[i][j] = a[i][j] + a[j % n][i % m];\n",
+                                {"int n", "int m", "const double (*a)[m]", "double (*b)[m]"});
+  EXPECT_NE(S.Source.find("const double *a, double *b"), std::string::npos) << S.Source;
+  EXPECT_NE(S.Source.find("const long long __jacc_vla_a_s1 = (long long)(m);"),
+            std::string::npos);
+  EXPECT_NE(S.Source.find("(b + (i) * __jacc_vla_b_s1)[j] = (a + (i) * __jacc_vla_a_s1)[j] + "
+                          "(a + (j % n) * __jacc_vla_a_s1)[i % m]"),
+            std::string::npos)
+      << S.Source;
+  expectCompiles(S);
+}
+
+TEST(CudaCodegenTest, ThreeDimensionalVlaAndNestedSubscripts) {
+  CudaKernelSource S = generate("#pragma acc parallel loop\n"
+                                "for (int i = 0; i < n; i++)\n"
+                                "  for (int j = 0; j < m; j++)\n"
+                                "    for (int k = 0; k < 4; k++)\n"
+                                "      c[i][j][k] = c[idx[i][0] % n][j][k] + 1;\n",
+                                {"int n", "int m", "double (*c)[m][4]", "int (*idx)[m]"});
+  EXPECT_NE(S.Source.find("const long long __jacc_vla_c_s2 = (long long)(4);"),
+            std::string::npos)
+      << S.Source;
+  EXPECT_NE(S.Source.find("__jacc_vla_c_s1 = (long long)(m) * __jacc_vla_c_s2;"),
+            std::string::npos);
+  EXPECT_NE(S.Source.find("((c + (i) * __jacc_vla_c_s1) + (j) * __jacc_vla_c_s2)[k]"),
+            std::string::npos);
+  EXPECT_NE(S.Source.find("((c + ((idx + (i) * __jacc_vla_idx_s1)[0] % n) * __jacc_vla_c_s1)"),
+            std::string::npos)
+      << S.Source;
+  expectCompiles(S);
+}
+
+TEST(CudaCodegenTest, SplitEntryOfAVlaArrayUsesRowSizesFromStrides) {
+  auto Analysed = runAnalysis("#pragma acc parallel loop\n"
+                              "for (int i = 0; i < n; i++)\n"
+                              "  for (int j = 0; j < m; j++) b[i][j] = 2 * b[i][j];\n",
+                              {"int n", "int m", "double (*b)[m]"});
+  ASSERT_TRUE(bool(Analysed)) << llvm::toString(Analysed.takeError());
+  KernelInfo &K = *Analysed;
+  ASSERT_TRUE(K.Split.Enabled) << K.Split.Fallback;
+  auto S = generateCudaSource(K, true);
+  ASSERT_TRUE(bool(S)) << llvm::toString(S.takeError());
+  EXPECT_EQ(S->Entry, "__jacc_entry_split");
+  EXPECT_NE(S->Source.find("((long long)sizeof(*b) * __jacc_vla_b_s1)"), std::string::npos)
+      << S->Source;
+  EXPECT_EQ(S->Source.find("sizeof(b[0])"), std::string::npos);
+  // Two bound parameters for b, then the team.
+  ASSERT_EQ(S->Params.size(), 6u);
+  EXPECT_EQ(S->Params[3].What, "__jacc_mlo_b");
+  EXPECT_EQ(S->Params[4].What, "__jacc_mhi_b");
+  expectCompiles(*S);
+}
+
+TEST(CudaCodegenTest, WhatCudaCannotExpressIsUnsupportedAndNamed) {
+  ErrorCode Code = ErrorCode::Internal;
+  std::string Msg = errorOf("#pragma acc parallel loop\n"
+                            "for (int i = 0; i < n; i++) { double (*r)[m] = a + i; r[0][0] = 1; }\n",
+                            {"int n", "int m", "double (*a)[m]"}, Code);
+  EXPECT_EQ(Code, ErrorCode::Unsupported);
+  EXPECT_NE(Msg.find("'r' has a variable-length array type"), std::string::npos) << Msg;
+
+  Msg = errorOf("#pragma acc parallel loop\n"
+                "for (int i = 0; i < n; i++) a[i][0] = sizeof(a[0]);\n",
+                {"int n", "int m", "double (*a)[m]"}, Code);
+  EXPECT_NE(Msg.find("sizeof of a variable-length array"), std::string::npos) << Msg;
+
+  Msg = errorOf("#pragma acc parallel loop\n"
+                "for (int i = 0; i < n; i++) x[i] = v;\n",
+                {"double *x", "long double v", "int n"}, Code);
+  EXPECT_EQ(Code, ErrorCode::Unsupported);
+  EXPECT_NE(Msg.find("long double"), std::string::npos) << Msg;
+
+  Msg = errorOf("#include <complex.h>\n"
+                "#pragma acc parallel loop\n"
+                "for (int i = 0; i < n; i++) x[i] = 1;\n",
+                {"double *x", "int n"}, Code);
+  EXPECT_EQ(Code, ErrorCode::Unsupported);
+  EXPECT_NE(Msg.find("kernel:1: #include <complex.h>"), std::string::npos) << Msg;
+  EXPECT_NE(Msg.find("math.h"), std::string::npos) << Msg;
+}
+
+//===-- C library ----------------------------------------------------------------------------===//
+
+TEST(CudaCodegenTest, MathFunctionsAndLibraryMacrosMapToCuda) {
+  CudaKernelSource S = generate(
+      "#include <math.h>\n#include <float.h>\n#include <limits.h>\n#include <stdint.h>\n"
+      "#include <stdlib.h>\n#include <stdbool.h>\n#include <string.h>\n#include <stdio.h>\n"
+      "#pragma acc parallel loop\n"
+      "for (int i = 0; i < n; i++) {\n"
+      "  double v = sqrt(fabs(x[i])) + sin(M_PI * x[i]) + exp(-x[i]) + pow(x[i], 2.0) +\n"
+      "             fmax(x[i], 0.0) + floor(x[i]) + log1p(fabs(x[i])) + sqrtf(2.0f) + fminf(1.0f, 2.0f);\n"
+      "  int64_t k = abs(i) + (INT_MAX > 0) + (isnan(v) ? 1 : 0);\n"
+      "  bool big = v > DBL_MAX || v == INFINITY;\n"
+      "  x[i] = big ? 0.0 : v + k + FLT_EPSILON;\n"
+      "}\n",
+      {"double *x", "int n"});
+  // Line numbers of the kernel are kept: the blanked includes still count.
+  EXPECT_NE(S.Source.find("#line 1 \"kernel\"\n\n\n\n\n\n\n\n\n"), std::string::npos);
+  expectCompiles(S);
+}
+
+TEST(CudaCodegenTest, NvrtcErrorsNameKernelLines) {
+  if (!nvrtcAvailable())
+    GTEST_SKIP() << "this build has no NVRTC";
+  // rand() is a host C library function: clang accepts it, NVRTC has no device rand.
+  CudaKernelSource S = generate("#include <stdlib.h>\n"
+                                "#pragma acc parallel loop\n"
+                                "for (int i = 0; i < n; i++)\n"
+                                "  x[i] = x[i] + rand();\n",
+                                {"double *x", "int n"});
+  auto Img = compileCuda(S.Source, 80);
+  ASSERT_FALSE(bool(Img));
+  std::string Msg;
+  EXPECT_EQ(takeError(Img.takeError(), Msg), ErrorCode::Compile);
+  EXPECT_NE(Msg.find("kernel:4:"), std::string::npos) << Msg;
+  EXPECT_NE(Msg.find("rand"), std::string::npos) << Msg;
+}
+
+//===-- Reductions and atomics ----------------------------------------------------------------===//
+
+TEST(CudaCodegenTest, ReductionsOfEveryOperatorAndTypeCompile) {
+  const char *Types[] = {"_Bool", "signed char", "unsigned char", "short", "unsigned short",
+                         "int", "unsigned", "long", "unsigned long long", "float", "double"};
+  struct {
+    const char *Op;
+    bool IntegerOnly;
+  } Ops[] = {{"+", false}, {"*", false}, {"max", false}, {"min", false}, {"&", true},
+             {"|", true},  {"^", true},  {"&&", false},  {"||", false}};
+  std::string Clauses, Body;
+  Strings Decls = {"const int *x", "int n"};
+  unsigned V = 0;
+  for (const char *T : Types) {
+    bool Float = std::string(T) == "float" || std::string(T) == "double";
+    for (const auto &O : Ops) {
+      if (O.IntegerOnly && Float)
+        continue;
+      std::string Name = "r" + std::to_string(V++);
+      Decls.push_back(std::string(T) + " " + Name);
+      Clauses += " reduction(" + std::string(O.Op) + ":" + Name + ")";
+      std::string Op = O.Op;
+      if (Op == "max")
+        Body += "  " + Name + " = x[i] > " + Name + " ? x[i] : " + Name + ";\n";
+      else if (Op == "min")
+        Body += "  " + Name + " = x[i] < " + Name + " ? x[i] : " + Name + ";\n";
+      else if (Op == "&&" || Op == "||")
+        Body += "  " + Name + " = " + Name + " " + Op + " x[i];\n";
+      else
+        Body += "  " + Name + " " + Op + "= x[i];\n";
+    }
+  }
+  CudaKernelSource S = generate("#pragma acc parallel loop" + Clauses + "\n"
+                                "for (int i = 0; i < n; i++) {\n" + Body + "}\n",
+                                Decls);
+  EXPECT_NE(S.Source.find("__jacc_block_reduce<int>"), std::string::npos);
+  EXPECT_NE(S.Source.find("__jacc_block_reduce<double>"), std::string::npos);
+  EXPECT_NE(S.Source.find("((long long)blockIdx.x * " + std::to_string(V) + " + 0) * 8"),
+            std::string::npos)
+      << S.Source;
+  expectCompiles(S);
+}
+
+TEST(CudaCodegenTest, AtomicsOfEveryFormAndWidthCompile) {
+  CudaKernelSource S = generate(
+      "#pragma acc parallel loop\n"
+      "for (int i = 0; i < n; i++) {\n"
+      "  int v; double w; char c;\n"
+      "  #pragma acc atomic update\n  hi[x[i] % 8]++;\n"
+      "  #pragma acc atomic\n  hl[x[i] % 8] += 2;\n"
+      "  #pragma acc atomic update\n  hd[x[i] % 8] += 0.5;\n"
+      "  #pragma acc atomic update\n  hf[x[i] % 8] *= 1.5f;\n"
+      "  #pragma acc atomic update\n  hc[x[i] % 8] += 1;\n"
+      "  #pragma acc atomic update\n  hs[x[i] % 8] = hs[x[i] % 8] | 4;\n"
+      "  #pragma acc atomic read\n  v = hi[0];\n"
+      "  #pragma acc atomic write\n  hd[1] = v * 2.0;\n"
+      "  #pragma acc atomic capture\n  w = hd[2]++;\n"
+      "  #pragma acc atomic capture\n  c = hc[3] += 2;\n"
+      "  x[i] = v + (int)w + c;\n"
+      "}\n",
+      {"int *x", "int *hi", "long long *hl", "double *hd", "float *hf", "char *hc", "short *hs",
+       "int n"});
+  EXPECT_NE(S.Source.find("__jacc_atomic_add(&(hi[x[i] % 8]), 1)"), std::string::npos)
+      << S.Source;
+  EXPECT_NE(S.Source.find("__jacc_atomic_rmw(&(hd[x[i] % 8]), [&](auto __jacc_o)"),
+            std::string::npos);
+  EXPECT_NE(S.Source.find("v = __jacc_atomic_load(&(hi[0]))"), std::string::npos);
+  EXPECT_NE(S.Source.find("__jacc_atomic_store(&(hd[1]), (v * 2.0))"), std::string::npos);
+  EXPECT_NE(S.Source.find("w = __jacc_atomic_rmw(&(hd[2]), [&](auto __jacc_o) { return "
+                          "__jacc_o + 1; }, true)"),
+            std::string::npos);
+  EXPECT_EQ(S.Source.find("__atomic_"), std::string::npos) << "host builtins leaked";
+  expectCompiles(S);
+}
+
+TEST(CudaCodegenTest, AtomicsOnVlaElementsAreFlattenedOnce) {
+  CudaKernelSource S = generate("#pragma acc parallel loop\n"
+                                "for (int i = 0; i < n; i++) {\n"
+                                "  #pragma acc atomic update\n"
+                                "  h[i % 2][x[i] % m] += 1;\n}\n",
+                                {"int n", "int m", "const int *x", "int (*h)[m]"});
+  EXPECT_NE(S.Source.find("__jacc_atomic_add(&((h + (i % 2) * __jacc_vla_h_s1)[x[i] % m]), (1))"),
+            std::string::npos)
+      << S.Source;
+  expectCompiles(S);
+}
+
+} // namespace

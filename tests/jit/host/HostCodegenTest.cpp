@@ -1,0 +1,490 @@
+// Tests of host code generation: the entry signature, the team ABI, reduction identities and
+// write-back, the guards and barriers of region statements, and that what is generated compiles.
+#include "jit/host/HostCodegen.h"
+
+#include "analysis/Frontend.h"
+#include "jit/host/HostABI.h"
+#include "jit/host/HostCompiler.h"
+#include "jit/host/HostJIT.h"
+#include "support/Error.h"
+#include "tests/jit/cuda/CudaCheck.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <string>
+#include <vector>
+
+using namespace jacc;
+using namespace jacc::analysis;
+using namespace jacc::jit;
+
+namespace {
+
+using Strings = std::vector<std::string>;
+
+KernelInfo analyze(const std::string &Src, const Strings &Decls) {
+  return analyzeOrFail(Src, Decls);
+}
+
+/// The generated source of a kernel, which must analyse. Every kernel of these tests must also
+/// compile for CUDA (the GPU backend generates from the same analysis).
+std::string generate(const std::string &Src, const Strings &Decls) {
+  KernelInfo K = analyze(Src, Decls);
+  if (K.Args.size() != Decls.size())
+    return "";
+  expectKernelCompilesForCuda(K);
+  return generateHostSource(K);
+}
+
+/// The plain entry (every device computes everything) of generated code: from its signature to
+/// the next entry, if any.
+std::string plainEntry(const std::string &C) {
+  size_t Begin = C.find("void __jacc_entry(");
+  if (Begin == std::string::npos) {
+    ADD_FAILURE() << "no plain entry in:\n" << C;
+    return "";
+  }
+  size_t End = C.find("void __jacc_entry_", Begin);
+  return C.substr(Begin, End == std::string::npos ? std::string::npos : End - Begin);
+}
+
+size_t count(const std::string &Text, const std::string &Needle) {
+  size_t N = 0;
+  for (size_t P = Text.find(Needle); P != std::string::npos; P = Text.find(Needle, P + 1))
+    ++N;
+  return N;
+}
+
+/// Compile generated code; report clang's diagnostics on failure.
+void expectCompiles(const std::string &Code) {
+  auto Obj = compileHostObject(Code);
+  if (!Obj) {
+    std::string Msg;
+    takeError(Obj.takeError(), Msg);
+    ADD_FAILURE() << Msg << "\n--- generated source:\n" << Code;
+    return;
+  }
+  EXPECT_GT(Obj->Bytes.size(), 64u);
+}
+
+const char *const Saxpy = "#pragma acc parallel loop present(x, y)\n"
+                          "for (int i = 0; i < n; i++)\n"
+                          "  y[i] = a * x[i] + y[i];\n";
+
+//===-- Entry and ABI -----------------------------------------------------------------------===//
+
+TEST(HostCodegenTest, EntrySignatureInParamOrder) {
+  std::string C = generate(Saxpy, {"float *y", "const float *x", "float a", "int n"});
+  EXPECT_NE(C.find("void __jacc_entry(float a, int n, float *y, const float *x, "
+                   "const jacc_host_team *__jacc_t) {\n"),
+            std::string::npos)
+      << C;
+  EXPECT_EQ(count(C, "void __jacc_entry("), 1u);
+  EXPECT_STREQ(HostEntryName, "__jacc_entry");
+}
+
+TEST(HostCodegenTest, EntryWithoutArgs) {
+  std::string C = generate("#pragma acc serial\n{ }\n", {});
+  EXPECT_NE(C.find("void __jacc_entry(const jacc_host_team *__jacc_t) {\n"), std::string::npos)
+      << C;
+  expectCompiles(C);
+}
+
+TEST(HostCodegenTest, TeamDefinitionComesFirst) {
+  std::string C = generate(Saxpy, {"float *y", "const float *x", "float a", "int n"});
+  // The very text of HostABI.h's definition, before anything else: generated code and the
+  // runtime agree on the layout of jacc_host_team.
+  const std::string ABI = JACC_HOST_ABI_TEXT;
+  EXPECT_EQ(C.rfind(ABI, 0), 0u) << C.substr(0, 300);
+  EXPECT_EQ(ABI.rfind("typedef struct jacc_host_team {", 0), 0u) << ABI;
+  for (const char *Field : {"long tid;", "long nthreads;", "void (*barrier)(void *team);",
+                            "void *team;", "void *reduction;"})
+    EXPECT_NE(ABI.find(Field), std::string::npos) << Field;
+  EXPECT_LT(ABI.size(), C.find("void __jacc_entry("));
+}
+
+TEST(HostCodegenTest, LeadingDeclarationsPrecedeTheEntry) {
+  std::string C = generate("static float twice(float v) { return 2 * v; }\n"
+                           "#pragma acc parallel loop\n"
+                           "for (int i = 0; i < n; i++) x[i] = twice(x[i]);\n",
+                           {"float *x", "int n"});
+  size_t Decl = C.find("#line 1 \"kernel\"\nstatic float twice(float v) { return 2 * v; }\n");
+  ASSERT_NE(Decl, std::string::npos) << C;
+  EXPECT_LT(Decl, C.find("void __jacc_entry("));
+  expectCompiles(C);
+}
+
+TEST(HostCodegenTest, LineDirectivesMapTheBodyToKernelLines) {
+  std::string C = generate("#pragma acc parallel loop\n"
+                           "for (int i = 0; i < n; i++)\n"
+                           "  x[i] = 0;\n",
+                           {"int *x", "int n"});
+  // The construct's statement starts on kernel line 2; the loop body on line 3, column 3.
+  EXPECT_NE(C.find("\n#line 2 \"kernel\"\n"), std::string::npos) << C;
+  EXPECT_NE(C.find("\n#line 3 \"kernel\"\n  x[i] = 0;"), std::string::npos) << C;
+}
+
+//===-- Parallel nests ----------------------------------------------------------------------===//
+
+TEST(HostCodegenTest, ParallelLoopSharesIterations) {
+  std::string C = generate(Saxpy, {"float *y", "const float *x", "float a", "int n"});
+  std::string E = plainEntry(C);
+  EXPECT_NE(E.find("long long __jacc_lo0 = (long long)(0), __jacc_hi0 = (long long)(n), "
+                   "__jacc_st0 = (long long)(1);"),
+            std::string::npos)
+      << E;
+  EXPECT_NE(E.find("long long __jacc_n0 = __jacc_hi0 > __jacc_lo0 ? (__jacc_hi0 - __jacc_lo0 + "
+                   "__jacc_st0 - 1) / __jacc_st0 : 0;"),
+            std::string::npos)
+      << E;
+  EXPECT_EQ(count(E, "__jacc_share(__jacc_t, "), 1u) << E;
+  EXPECT_NE(E.find("int i = (int)(__jacc_lo0 + (__jacc_k) * __jacc_st0);"), std::string::npos);
+  // No thread-0 guard and no barrier: one statement, the loop.
+  EXPECT_EQ(count(E, "tid == 0"), 0u) << E;
+  EXPECT_EQ(count(E, "__jacc_t->barrier(__jacc_t->team);"), 0u);
+  // The original loop header is gone; the body stays.
+  EXPECT_EQ(count(E, "for (int i = 0; i < n; i++)"), 0u);
+  EXPECT_EQ(count(E, "y[i] = a * x[i] + y[i];"), 1u);
+  expectCompiles(C);
+}
+
+TEST(HostCodegenTest, DecreasingLoop) {
+  std::string C = generate("#pragma acc parallel loop\n"
+                           "for (long i = n - 1; i >= 0; i -= 2) x[i] = 0;\n",
+                           {"int *x", "long n"});
+  EXPECT_NE(C.find("__jacc_st0 = (long long)(2);"), std::string::npos) << C;
+  EXPECT_NE(C.find("long i = (long)(__jacc_lo0 - (__jacc_k) * __jacc_st0);"), std::string::npos)
+      << C;
+  expectCompiles(C);
+}
+
+TEST(HostCodegenTest, CollapsedNestsCompile) {
+  std::string C2 = generate("#pragma acc parallel loop collapse(2)\n"
+                            "for (int i = 0; i < n; i++)\n"
+                            "  for (int j = 0; j < m; j++)\n"
+                            "    a[i][j] = i + j;\n",
+                            {"double (*a)[m]", "int n", "int m"});
+  EXPECT_NE(C2.find("long long __jacc_inner = 1 * __jacc_n1;"), std::string::npos) << C2;
+  expectCompiles(C2);
+  std::string C3 = generate("#pragma acc parallel loop collapse(3)\n"
+                            "for (int i = 0; i < n; i++) {\n"
+                            "  for (int j = 0; j < n; j++) {\n"
+                            "    for (int k = 0; k < n; k++) {\n"
+                            "      a[(i * n + j) * n + k] = 1;\n"
+                            "    }\n"
+                            "  }\n"
+                            "}\n",
+                            {"float *a", "int n"});
+  EXPECT_NE(C3.find("long long __jacc_inner = 1 * __jacc_n1 * __jacc_n2;"), std::string::npos)
+      << C3;
+  expectCompiles(C3);
+}
+
+TEST(HostCodegenTest, PrivateVariablesAreDeclaredPerIteration) {
+  std::string C = generate("#pragma acc parallel loop private(t)\n"
+                           "for (int i = 0; i < n; i++) { t = x[i]; x[i] = t * t; }\n",
+                           {"double *x", "int n", "double t"});
+  EXPECT_NE(C.find("int i = (int)(__jacc_lo0 + (__jacc_k) * __jacc_st0);\ndouble t;\n"),
+            std::string::npos)
+      << C;
+  expectCompiles(C);
+}
+
+//===-- Region statements -------------------------------------------------------------------===//
+
+TEST(HostCodegenTest, SerialKernelRunsOnThreadZero) {
+  std::string C = generate("#pragma acc serial\n"
+                           "{\n"
+                           "  for (int i = 0; i < n; i++) x[i] = i;\n"
+                           "}\n",
+                           {"int *x", "int n"});
+  std::string E = plainEntry(C);
+  EXPECT_EQ(count(E, "if (__jacc_t->tid == 0) {"), 1u) << E;
+  EXPECT_EQ(count(E, "__jacc_share(__jacc_t, "), 0u);
+  EXPECT_EQ(count(E, "__jacc_t->barrier("), 0u);
+  // The guard encloses the whole body: the loop stays as written, after it.
+  size_t Guard = E.find("if (__jacc_t->tid == 0) {");
+  EXPECT_LT(Guard, E.find("for (int i = 0; i < n; i++) x[i] = i;"));
+  EXPECT_NE(E.find("for (int i = 0; i < n; i++) x[i] = i;"), std::string::npos);
+  expectCompiles(C);
+}
+
+TEST(HostCodegenTest, RegionStatementsGuardsAndBarriers) {
+  std::string C = generate("#pragma acc parallel\n"
+                           "{\n"
+                           "  int h = n / 2;\n"
+                           "  x[0] = h;\n"
+                           "#pragma acc loop\n"
+                           "  for (int i = 1; i < n; i++) x[i] = i + h;\n"
+                           "  x[0] += 1;\n"
+                           "}\n",
+                           {"int *x", "int n"});
+  // Master statements on thread 0; a barrier after every statement but the last.
+  std::string E = plainEntry(C);
+  EXPECT_EQ(count(E, "if (__jacc_t->tid == 0) {"), 2u) << E;
+  EXPECT_EQ(count(E, "__jacc_t->barrier(__jacc_t->team);"), 2u) << E;
+  // The redundant declaration is not guarded: every thread needs h.
+  size_t Decl = E.find("int h = n / 2;");
+  ASSERT_NE(Decl, std::string::npos);
+  EXPECT_LT(Decl, E.find("if (__jacc_t->tid == 0) {"));
+  // The last statement is guarded, with no barrier after it.
+  size_t LastGuard = E.rfind("if (__jacc_t->tid == 0) {");
+  EXPECT_LT(E.rfind("__jacc_t->barrier(__jacc_t->team);"), LastGuard);
+  EXPECT_LT(LastGuard, E.find("x[0] += 1;"));
+  expectCompiles(C);
+}
+
+TEST(HostCodegenTest, KernelsRegionWithCollapsedBracedNestCompiles) {
+  std::string C = generate("#pragma acc kernels\n"
+                           "{\n"
+                           "#pragma acc loop collapse(2)\n"
+                           "  for (int i = 0; i < n; i++) {\n"
+                           "    for (int j = 0; j < n; j++) {\n"
+                           "      a[i * n + j] = 0;\n"
+                           "    }\n"
+                           "  }\n"
+                           "  a[0] = 1;\n"
+                           "}\n",
+                           {"float *a", "int n"});
+  expectCompiles(C);
+}
+
+//===-- Arguments ---------------------------------------------------------------------------===//
+
+TEST(HostCodegenTest, AggregatesArePassedByAddressAndCopied) {
+  std::string C = generate("struct P { double x, y; };\n"
+                           "#pragma acc parallel loop\n"
+                           "for (int i = 0; i < n; i++) a[i] = p.x * i + p.y;\n",
+                           {"double *a", "int n", "struct P p"});
+  EXPECT_NE(C.find("void __jacc_entry(int n, const void *__jacc_agg1, double *a, "
+                   "const jacc_host_team *__jacc_t) {\n"
+                   "struct P p; __builtin_memcpy(&p, __jacc_agg1, sizeof p);\n"),
+            std::string::npos)
+      << C;
+  expectCompiles(C);
+}
+
+//===-- Reductions --------------------------------------------------------------------------===//
+
+TEST(HostCodegenTest, ReductionsStartAtTheIdentityAndAreStoredInTheirSlots) {
+  std::string C = generate("#pragma acc parallel loop reduction(+:s) reduction(max:m)\n"
+                           "for (int i = 0; i < n; i++) { s += x[i]; m = x[i] > m ? x[i] : m; }\n",
+                           {"const int *x", "int n", "double s", "int m"});
+  std::string E = plainEntry(C);
+  EXPECT_NE(E.find("const jacc_host_team *__jacc_t) {\ns = 0;\nm = (-2147483647-1);\n"),
+            std::string::npos)
+      << E;
+  size_t StoreS = E.find("__builtin_memcpy((char *)__jacc_t->reduction + 0, &s, sizeof s);");
+  size_t StoreM = E.find("__builtin_memcpy((char *)__jacc_t->reduction + 8, &m, sizeof m);");
+  ASSERT_NE(StoreS, std::string::npos) << E;
+  ASSERT_NE(StoreM, std::string::npos) << E;
+  // After the loop.
+  EXPECT_GT(StoreS, E.find("__jacc_share(__jacc_t, "));
+  EXPECT_GT(StoreS, E.find("s += x[i];"));
+  expectCompiles(C);
+}
+
+struct IdentityCase {
+  ReductionOp Op;
+  ScalarType Type;
+  const char *Literal;
+};
+
+TEST(HostCodegenTest, ReductionIdentityLiterals) {
+  using O = ReductionOp;
+  using T = ScalarType;
+  const T All[] = {T::Bool, T::I8,  T::U8,  T::I16, T::U16, T::I32,
+                   T::U32,  T::I64, T::U64, T::F32, T::F64, T::F80};
+  for (T Ty : All) {
+    EXPECT_EQ(reductionIdentity(O::Add, Ty), "0") << scalarTypeName(Ty);
+    EXPECT_EQ(reductionIdentity(O::Mul, Ty), "1") << scalarTypeName(Ty);
+    EXPECT_EQ(reductionIdentity(O::LogAnd, Ty), "1") << scalarTypeName(Ty);
+    EXPECT_EQ(reductionIdentity(O::LogOr, Ty), "0") << scalarTypeName(Ty);
+    if (isIntegral(Ty)) {
+      EXPECT_EQ(reductionIdentity(O::BitAnd, Ty), "(~0ULL)") << scalarTypeName(Ty);
+      EXPECT_EQ(reductionIdentity(O::BitOr, Ty), "0") << scalarTypeName(Ty);
+      EXPECT_EQ(reductionIdentity(O::BitXor, Ty), "0") << scalarTypeName(Ty);
+    }
+  }
+  const IdentityCase MaxMin[] = {
+      {O::Max, T::Bool, "0"},
+      {O::Min, T::Bool, "1"},
+      {O::Max, T::I8, "(-127-1)"},
+      {O::Min, T::I8, "127"},
+      {O::Max, T::U8, "0"},
+      {O::Min, T::U8, "255"},
+      {O::Max, T::I16, "(-32767-1)"},
+      {O::Min, T::I16, "32767"},
+      {O::Max, T::U16, "0"},
+      {O::Min, T::U16, "65535"},
+      {O::Max, T::I32, "(-2147483647-1)"},
+      {O::Min, T::I32, "2147483647"},
+      {O::Max, T::U32, "0U"},
+      {O::Min, T::U32, "4294967295U"},
+      {O::Max, T::I64, "(-9223372036854775807LL-1)"},
+      {O::Min, T::I64, "9223372036854775807LL"},
+      {O::Max, T::U64, "0ULL"},
+      {O::Min, T::U64, "18446744073709551615ULL"},
+      {O::Max, T::F32, "(-__builtin_inf())"},
+      {O::Min, T::F32, "(__builtin_inf())"},
+      {O::Max, T::F64, "(-__builtin_inf())"},
+      {O::Min, T::F64, "(__builtin_inf())"},
+      {O::Max, T::F80, "(-__builtin_inf())"},
+      {O::Min, T::F80, "(__builtin_inf())"},
+  };
+  for (const IdentityCase &C : MaxMin)
+    EXPECT_EQ(reductionIdentity(C.Op, C.Type), C.Literal)
+        << reductionOpName(C.Op) << " " << scalarTypeName(C.Type);
+}
+
+/// The identity value of Op for T, as C++ computes it.
+template <typename T> T expectedIdentity(ReductionOp Op) {
+  constexpr bool Float = !std::numeric_limits<T>::is_integer;
+  switch (Op) {
+  case ReductionOp::Add:
+  case ReductionOp::BitOr:
+  case ReductionOp::BitXor:
+  case ReductionOp::LogOr:
+    return T(0);
+  case ReductionOp::Mul:
+  case ReductionOp::LogAnd:
+    return T(1);
+  case ReductionOp::BitAnd:
+    return static_cast<T>(~0ULL);
+  case ReductionOp::Max:
+    if constexpr (Float)
+      return -std::numeric_limits<T>::infinity();
+    else
+      return std::numeric_limits<T>::lowest();
+  case ReductionOp::Min:
+    if constexpr (Float)
+      return std::numeric_limits<T>::infinity();
+    else
+      return std::numeric_limits<T>::max();
+  }
+  return T(0);
+}
+
+TEST(HostCodegenTest, ReductionIdentitiesHaveTheRightValuesInC) {
+  // Assign every literal to a variable of its C type in compiled code, then compare the stored
+  // bytes with the identity computed here: a literal of the wrong type or range shows.
+  const ReductionOp Ops[] = {ReductionOp::Add,    ReductionOp::Mul,    ReductionOp::Max,
+                             ReductionOp::Min,    ReductionOp::BitAnd, ReductionOp::BitOr,
+                             ReductionOp::BitXor, ReductionOp::LogAnd, ReductionOp::LogOr};
+  const ScalarType Types[] = {ScalarType::Bool, ScalarType::I8,  ScalarType::U8,  ScalarType::I16,
+                              ScalarType::U16,  ScalarType::I32, ScalarType::U32, ScalarType::I64,
+                              ScalarType::U64,  ScalarType::F32, ScalarType::F64, ScalarType::F80};
+  struct Slot {
+    ReductionOp Op;
+    ScalarType Type;
+  };
+  std::vector<Slot> Slots;
+  std::string Code = "void __jacc_ids(unsigned char *out) {\n";
+  for (ScalarType T : Types)
+    for (ReductionOp Op : Ops) {
+      bool Bitwise =
+          Op == ReductionOp::BitAnd || Op == ReductionOp::BitOr || Op == ReductionOp::BitXor;
+      if (Bitwise && !isIntegral(T))
+        continue;
+      Code += "  { " + std::string(scalarTypeName(T)) + " v = " + reductionIdentity(Op, T) +
+              "; __builtin_memcpy(out + " + std::to_string(16 * Slots.size()) +
+              ", &v, sizeof v); }\n";
+      Slots.push_back({Op, T});
+    }
+  Code += "}\n";
+  auto Obj = compileHostObject(Code);
+  ASSERT_TRUE(static_cast<bool>(Obj)) << llvm::toString(Obj.takeError()) << "\n" << Code;
+  auto Fns = loadHostObject(Obj->Bytes, std::vector<std::string>{"__jacc_ids"});
+  ASSERT_TRUE(static_cast<bool>(Fns)) << llvm::toString(Fns.takeError());
+  ASSERT_EQ(Fns->size(), 1u);
+  std::vector<unsigned char> Out(16 * Slots.size(), 0);
+  reinterpret_cast<void (*)(unsigned char *)>(Fns->front())(Out.data());
+
+  auto Check = [&](size_t I, auto Expected) {
+    decltype(Expected) Got;
+    std::memcpy(&Got, &Out[16 * I], sizeof Got);
+    EXPECT_EQ(Got, Expected) << reductionOpName(Slots[I].Op) << " " << scalarTypeName(Slots[I].Type)
+                             << ": '" << reductionIdentity(Slots[I].Op, Slots[I].Type) << "'";
+  };
+  for (size_t I = 0; I < Slots.size(); ++I) {
+    ReductionOp Op = Slots[I].Op;
+    switch (Slots[I].Type) {
+    case ScalarType::Bool:
+      Check(I, expectedIdentity<bool>(Op));
+      break;
+    case ScalarType::I8:
+      Check(I, expectedIdentity<int8_t>(Op));
+      break;
+    case ScalarType::U8:
+      Check(I, expectedIdentity<uint8_t>(Op));
+      break;
+    case ScalarType::I16:
+      Check(I, expectedIdentity<int16_t>(Op));
+      break;
+    case ScalarType::U16:
+      Check(I, expectedIdentity<uint16_t>(Op));
+      break;
+    case ScalarType::I32:
+      Check(I, expectedIdentity<int32_t>(Op));
+      break;
+    case ScalarType::U32:
+      Check(I, expectedIdentity<uint32_t>(Op));
+      break;
+    case ScalarType::I64:
+      Check(I, expectedIdentity<int64_t>(Op));
+      break;
+    case ScalarType::U64:
+      Check(I, expectedIdentity<uint64_t>(Op));
+      break;
+    case ScalarType::F32:
+      Check(I, expectedIdentity<float>(Op));
+      break;
+    case ScalarType::F64:
+      Check(I, expectedIdentity<double>(Op));
+      break;
+    case ScalarType::F80: {
+      // Only the 10 value bytes of an x87 long double are defined.
+      long double Got = 0;
+      std::memcpy(&Got, &Out[16 * I], 10);
+      EXPECT_EQ(Got, expectedIdentity<long double>(Op)) << reductionOpName(Op) << " long double";
+      break;
+    }
+    }
+  }
+}
+
+TEST(HostCodegenTest, ReductionsOfEveryTypeCompile) {
+  const char *Types[] = {"_Bool",          "char",      "unsigned char", "short",
+                         "unsigned short", "int",       "unsigned",      "long",
+                         "unsigned long",  "long long", "float",         "double"};
+  for (const char *T : Types) {
+    bool Integral = std::string(T) != "float" && std::string(T) != "double";
+    std::string Ops = "reduction(+:a) reduction(*:b) reduction(max:c) reduction(min:d) "
+                      "reduction(&&:e) reduction(||:f)";
+    std::string Body = "a += x[i]; b *= x[i]; c = x[i] > c ? x[i] : c; d = x[i] < d ? x[i] : d; "
+                       "e = e && x[i]; f = f || x[i];";
+    Strings Decls = {"const int *x", "int n"};
+    for (const char *V : {"a", "b", "c", "d", "e", "f"})
+      Decls.push_back(std::string(T) + " " + V);
+    if (Integral) {
+      Ops += " reduction(&:g) reduction(|:h) reduction(^:k)";
+      Body += " g &= x[i]; h |= x[i]; k ^= x[i];";
+      for (const char *V : {"g", "h", "k"})
+        Decls.push_back(std::string(T) + " " + V);
+    }
+    std::string C = generate("#pragma acc parallel loop " + Ops +
+                                 "\nfor (int i = 0; i < n; i++) { " + Body + " }\n",
+                             Decls);
+    SCOPED_TRACE(T);
+    ASSERT_FALSE(C.empty());
+    EXPECT_EQ(count(plainEntry(C), "__builtin_memcpy((char *)__jacc_t->reduction + "),
+              Integral ? 9u : 6u);
+    expectCompiles(C);
+  }
+}
+
+} // namespace

@@ -1,0 +1,507 @@
+#include "src/host/HostDevice.h"
+
+#include "support/Stats.h"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <mutex>
+#include <set>
+#include <string>
+#include <thread>
+#include <vector>
+
+using namespace jacc;
+using namespace std::chrono_literals;
+
+namespace {
+
+std::unique_ptr<HostDevice> makeDevice(unsigned Index, unsigned Threads,
+                                       std::chrono::microseconds SpinTime = 100us) {
+  auto D = HostDevice::create(Index, Threads, SpinTime);
+  if (!D) {
+    std::string Message;
+    takeError(D.takeError(), Message);
+    ADD_FAILURE() << Message;
+    return nullptr;
+  }
+  return std::move(*D);
+}
+
+/// Error code and message of E, which must be a failure.
+ErrorCode codeOf(llvm::Error E, std::string &Message) {
+  EXPECT_TRUE(static_cast<bool>(E));
+  return takeError(std::move(E), Message);
+}
+
+/// A launch built from lambdas, which also checks the DeviceLaunch contract: every member runs
+/// once, and finished() is called once, after all of them, on the thread that ran member 0.
+class TestLaunch : public DeviceLaunch {
+public:
+  using MemberFn =
+      std::function<void(unsigned Tid, unsigned NThreads, void *Team, void (*Barrier)(void *))>;
+  explicit TestLaunch(MemberFn Member, std::function<void()> Finished = nullptr)
+      : Member(std::move(Member)), Finished(std::move(Finished)) {}
+
+  void runHostMember(unsigned Tid, unsigned NThreads, void *Team,
+                     void (*Barrier)(void *)) override {
+    if (Tid == 0)
+      MemberZeroThread = std::this_thread::get_id();
+    if (Member)
+      Member(Tid, NThreads, Team, Barrier);
+    MembersDone.fetch_add(1);
+    Threads.store(NThreads);
+  }
+  void finished() override {
+    if (MembersDone.load() != Threads.load())
+      FinishedEarly.store(true);
+    if (std::this_thread::get_id() != MemberZeroThread)
+      FinishedOnOtherThread.store(true);
+    if (Finished)
+      Finished();
+    FinishedCalls.fetch_add(1);
+  }
+
+  MemberFn Member;
+  std::function<void()> Finished;
+  std::atomic<unsigned> MembersDone{0}, Threads{0}, FinishedCalls{0};
+  std::atomic<bool> FinishedEarly{false}, FinishedOnOtherThread{false};
+  std::thread::id MemberZeroThread;
+};
+
+std::shared_ptr<TestLaunch> makeLaunch(TestLaunch::MemberFn Member = nullptr,
+                                       std::function<void()> Finished = nullptr) {
+  return std::make_shared<TestLaunch>(std::move(Member), std::move(Finished));
+}
+
+void expectContract(const TestLaunch &L, unsigned Threads) {
+  EXPECT_EQ(L.MembersDone.load(), Threads);
+  EXPECT_EQ(L.FinishedCalls.load(), 1u);
+  EXPECT_FALSE(L.FinishedEarly.load());
+  EXPECT_FALSE(L.FinishedOnOtherThread.load());
+}
+
+TEST(HostDeviceTest, CreateAndDescribe) {
+  auto D = makeDevice(3, 2);
+  ASSERT_TRUE(D);
+  EXPECT_EQ(D->kind(), DeviceKind::Host);
+  EXPECT_EQ(D->index(), 3u);
+  EXPECT_EQ(D->name(), "host:3");
+  EXPECT_EQ(D->computeUnits(), 2u);
+  EXPECT_EQ(D->lastTicket(), 0u);
+
+  auto Bad = HostDevice::create(0, 0, 100us);
+  ASSERT_FALSE(Bad);
+  std::string Message;
+  EXPECT_EQ(takeError(Bad.takeError(), Message), ErrorCode::InvalidArgument);
+}
+
+TEST(HostDeviceTest, AllocateCopyRoundTrip) {
+  auto D = makeDevice(0, 2);
+  ASSERT_TRUE(D);
+  std::vector<int> Host(1000), Back(1000, -1);
+  for (int I = 0; I < 1000; ++I)
+    Host[I] = I * 7;
+  auto Ptr = D->allocate(Host.size() * sizeof(int));
+  ASSERT_TRUE(static_cast<bool>(Ptr));
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(*Ptr) % 64, 0u);
+  EXPECT_NE(*Ptr, static_cast<void *>(Host.data()));
+  ASSERT_FALSE(D->copyToDevice(*Ptr, Host.data(), Host.size() * sizeof(int)));
+  ASSERT_FALSE(D->copyToHost(Back.data(), *Ptr, Back.size() * sizeof(int)));
+  EXPECT_EQ(Host, Back);
+  EXPECT_FALSE(D->release(*Ptr));
+  EXPECT_FALSE(D->release(nullptr));
+}
+
+TEST(HostDeviceTest, ZeroByteAllocationsAreUniqueAndNonNull) {
+  auto D = makeDevice(0, 1);
+  ASSERT_TRUE(D);
+  auto A = D->allocate(0), B = D->allocate(0);
+  ASSERT_TRUE(static_cast<bool>(A));
+  ASSERT_TRUE(static_cast<bool>(B));
+  EXPECT_NE(*A, nullptr);
+  EXPECT_NE(*A, *B);
+  EXPECT_FALSE(D->release(*A));
+  EXPECT_FALSE(D->release(*B));
+}
+
+#if !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
+// Sanitizer allocators abort on absurd sizes instead of failing.
+TEST(HostDeviceTest, OutOfMemoryNamesDeviceAndSize) {
+  auto D = makeDevice(5, 1);
+  ASSERT_TRUE(D);
+  size_t Huge = SIZE_MAX / 2;
+  auto Ptr = D->allocate(Huge);
+  ASSERT_FALSE(Ptr);
+  std::string Message;
+  EXPECT_EQ(takeError(Ptr.takeError(), Message), ErrorCode::OutOfMemory);
+  EXPECT_NE(Message.find("host:5"), std::string::npos) << Message;
+  EXPECT_NE(Message.find(std::to_string(Huge)), std::string::npos) << Message;
+}
+#endif
+
+TEST(HostDeviceTest, StatsCountCopiedBytes) {
+  auto A = makeDevice(0, 1), B = makeDevice(1, 1);
+  ASSERT_TRUE(A && B);
+  std::vector<char> Host(4096, 'x');
+  auto PA = A->allocate(4096), PB = B->allocate(4096);
+  ASSERT_TRUE(PA && PB);
+
+  uint64_t H2D = stats().BytesHostToDevice, D2H = stats().BytesDeviceToHost,
+           D2D = stats().BytesDeviceToDevice;
+  ASSERT_FALSE(A->copyToDevice(*PA, Host.data(), 4096));
+  ASSERT_FALSE(A->copyToDevice(*PA, Host.data(), 100));
+  ASSERT_FALSE(A->copyToPeer(*B, *PB, *PA, 1000));
+  ASSERT_FALSE(B->copyToHost(Host.data(), *PB, 10));
+  EXPECT_EQ(stats().BytesHostToDevice - H2D, 4196u);
+  EXPECT_EQ(stats().BytesDeviceToDevice - D2D, 1000u);
+  EXPECT_EQ(stats().BytesDeviceToHost - D2H, 10u);
+
+  // Zero bytes: no-op even with null pointers, and not counted.
+  EXPECT_FALSE(A->copyToDevice(nullptr, nullptr, 0));
+  EXPECT_FALSE(A->copyToHost(nullptr, nullptr, 0));
+  EXPECT_FALSE(A->copyToPeer(*B, nullptr, nullptr, 0));
+  EXPECT_EQ(stats().BytesHostToDevice - H2D, 4196u);
+  EXPECT_EQ(stats().BytesDeviceToHost - D2H, 10u);
+  EXPECT_EQ(stats().BytesDeviceToDevice - D2D, 1000u);
+
+  EXPECT_FALSE(A->release(*PA));
+  EXPECT_FALSE(B->release(*PB));
+}
+
+TEST(HostDeviceTest, NullCopiesAreInvalidAndNameTheDevice) {
+  auto D = makeDevice(7, 1), Peer = makeDevice(8, 1);
+  ASSERT_TRUE(D && Peer);
+  char Buf[16] = {};
+  uint64_t H2D = stats().BytesHostToDevice;
+  std::string Message;
+  EXPECT_EQ(codeOf(D->copyToDevice(nullptr, Buf, 16), Message), ErrorCode::InvalidArgument);
+  EXPECT_NE(Message.find("host:7"), std::string::npos) << Message;
+  EXPECT_EQ(codeOf(D->copyToDevice(Buf, nullptr, 16), Message), ErrorCode::InvalidArgument);
+  EXPECT_EQ(codeOf(D->copyToHost(nullptr, Buf, 16), Message), ErrorCode::InvalidArgument);
+  EXPECT_NE(Message.find("host:7"), std::string::npos) << Message;
+  EXPECT_EQ(codeOf(D->copyToPeer(*Peer, Buf, nullptr, 16), Message), ErrorCode::InvalidArgument);
+  EXPECT_NE(Message.find("host:8"), std::string::npos) << Message;
+  EXPECT_EQ(stats().BytesHostToDevice, H2D);
+}
+
+TEST(HostDeviceTest, DeviceMemoryIsSeparateFromHost) {
+  auto D = makeDevice(0, 2);
+  ASSERT_TRUE(D);
+  constexpr unsigned N = 256;
+  std::vector<int> Host(N, 1);
+  auto Ptr = D->allocate(N * sizeof(int));
+  ASSERT_TRUE(static_cast<bool>(Ptr));
+  int *Dev = static_cast<int *>(*Ptr);
+  ASSERT_FALSE(D->copyToDevice(Dev, Host.data(), N * sizeof(int)));
+
+  // A kernel doubles the device copy; the host copy must not change until copied back.
+  auto L = makeLaunch([&](unsigned Tid, unsigned NThreads, void *, void (*)(void *)) {
+    for (unsigned I = Tid; I < N; I += NThreads)
+      Dev[I] *= 2;
+  });
+  auto T = D->launch(L, /*Async=*/false);
+  ASSERT_TRUE(static_cast<bool>(T));
+  for (int V : Host)
+    ASSERT_EQ(V, 1);
+  Host[0] = 100; // and host writes do not reach the device
+  ASSERT_FALSE(D->copyToHost(Host.data(), Dev, N * sizeof(int)));
+  for (int V : Host)
+    ASSERT_EQ(V, 2);
+  expectContract(*L, 2);
+  EXPECT_FALSE(D->release(Dev));
+}
+
+TEST(HostDeviceTest, SyncLaunchRunsOnCallerAndCallsFinishedOnce) {
+  for (unsigned Threads = 1; Threads <= 4; ++Threads) {
+    auto D = makeDevice(0, Threads);
+    ASSERT_TRUE(D);
+    std::vector<std::atomic<unsigned>> Calls(Threads);
+    auto L = makeLaunch([&](unsigned Tid, unsigned NThreads, void *, void (*)(void *)) {
+      EXPECT_EQ(NThreads, Threads);
+      Calls[Tid].fetch_add(1);
+    });
+    auto T = D->launch(L, false);
+    ASSERT_TRUE(static_cast<bool>(T));
+    EXPECT_EQ(*T, 1u);
+    EXPECT_EQ(D->lastTicket(), 1u);
+    EXPECT_EQ(L->MemberZeroThread, std::this_thread::get_id());
+    for (auto &C : Calls)
+      EXPECT_EQ(C.load(), 1u);
+    expectContract(*L, Threads);
+  }
+}
+
+TEST(HostDeviceTest, BarrierCallbackSynchronisesMembers) {
+  for (unsigned Threads = 1; Threads <= 4; ++Threads) {
+    auto D = makeDevice(0, Threads);
+    ASSERT_TRUE(D);
+    std::vector<unsigned> Slot(Threads, ~0u);
+    std::atomic<unsigned> Errors{0};
+    auto L = makeLaunch([&](unsigned Tid, unsigned NThreads, void *Team, void (*Barrier)(void *)) {
+      for (unsigned P = 0; P < 100; ++P) {
+        Slot[Tid] = P;
+        Barrier(Team);
+        for (unsigned Other = 0; Other < NThreads; ++Other)
+          if (Slot[Other] != P)
+            Errors.fetch_add(1);
+        Barrier(Team);
+      }
+    });
+    ASSERT_TRUE(static_cast<bool>(D->launch(L, false)));
+    EXPECT_EQ(Errors.load(), 0u);
+  }
+}
+
+TEST(HostDeviceTest, AsyncLaunchesRunInOrder) {
+  auto D = makeDevice(0, 2);
+  ASSERT_TRUE(D);
+  std::mutex M;
+  std::vector<unsigned> Sequence;
+  std::vector<std::shared_ptr<TestLaunch>> Launches;
+  std::atomic<unsigned> Running{0}, Overlaps{0};
+  for (unsigned I = 0; I < 20; ++I) {
+    // Early launches are slower, so reordering or overlap would show.
+    auto L = makeLaunch(
+        [&, I](unsigned Tid, unsigned, void *, void (*)(void *)) {
+          if (Tid == 0) {
+            if (Running.fetch_add(1) != 0)
+              Overlaps.fetch_add(1);
+            std::this_thread::sleep_for(std::chrono::microseconds(20 * (20 - I)));
+            Running.fetch_sub(1);
+          }
+        },
+        [&, I] {
+          std::lock_guard<std::mutex> Lock(M);
+          Sequence.push_back(I);
+        });
+    auto T = D->launch(L, /*Async=*/true);
+    ASSERT_TRUE(static_cast<bool>(T));
+    EXPECT_EQ(*T, I + 1);
+    Launches.push_back(L);
+  }
+  EXPECT_EQ(D->lastTicket(), 20u);
+  ASSERT_FALSE(D->synchronize());
+  std::vector<unsigned> Expected(20);
+  for (unsigned I = 0; I < 20; ++I)
+    Expected[I] = I;
+  {
+    std::lock_guard<std::mutex> Lock(M);
+    EXPECT_EQ(Sequence, Expected);
+  }
+  EXPECT_EQ(Overlaps.load(), 0u);
+  for (auto &L : Launches) {
+    expectContract(*L, 2);
+    EXPECT_NE(L->MemberZeroThread, std::this_thread::get_id()) << "async ran on the caller";
+  }
+}
+
+TEST(HostDeviceTest, WaitForTicketWaitsExactlyForThatPrefix) {
+  auto D = makeDevice(0, 2);
+  ASSERT_TRUE(D);
+  std::atomic<bool> Gate{false};
+  auto First = makeLaunch([&](unsigned Tid, unsigned, void *, void (*)(void *)) {
+    if (Tid == 0)
+      while (!Gate.load())
+        std::this_thread::sleep_for(1ms);
+  });
+  auto Second = makeLaunch();
+  auto T1 = D->launch(First, true);
+  auto T2 = D->launch(Second, true);
+  ASSERT_TRUE(T1 && T2);
+  EXPECT_EQ(*T1, 1u);
+  EXPECT_EQ(*T2, 2u);
+
+  std::atomic<bool> Returned{false};
+  std::thread Waiter([&] {
+    EXPECT_FALSE(D->waitFor(*T1));
+    // Returning means the launch completed, finished() included.
+    EXPECT_EQ(First->FinishedCalls.load(), 1u);
+    Returned.store(true);
+  });
+  std::this_thread::sleep_for(50ms);
+  EXPECT_FALSE(Returned.load()) << "waitFor returned before its launch completed";
+  EXPECT_EQ(Second->FinishedCalls.load(), 0u) << "a later launch overtook a blocked one";
+  Gate.store(true);
+  Waiter.join();
+  EXPECT_TRUE(Returned.load());
+
+  ASSERT_FALSE(D->waitFor(*T2));
+  expectContract(*First, 2);
+  expectContract(*Second, 2);
+  // Waiting again, or for an older ticket, returns at once.
+  EXPECT_FALSE(D->waitFor(*T1));
+  EXPECT_FALSE(D->waitFor(0));
+
+  std::string Message;
+  EXPECT_EQ(codeOf(D->waitFor(3), Message), ErrorCode::InvalidArgument)
+      << "a ticket never issued would wait forever";
+  EXPECT_NE(Message.find("host:0"), std::string::npos) << Message;
+}
+
+TEST(HostDeviceTest, SyncLaunchWaitsForQueuedAsyncWork) {
+  auto D = makeDevice(0, 2);
+  ASSERT_TRUE(D);
+  std::atomic<unsigned> AsyncDone{0};
+  auto Slow = [](unsigned Tid, unsigned, void *, void (*)(void *)) {
+    if (Tid == 0)
+      std::this_thread::sleep_for(10ms);
+  };
+  for (unsigned I = 0; I < 5; ++I)
+    ASSERT_TRUE(
+        static_cast<bool>(D->launch(makeLaunch(Slow, [&] { AsyncDone.fetch_add(1); }), true)));
+  unsigned SeenBySync = ~0u;
+  auto Sync = makeLaunch([&](unsigned Tid, unsigned, void *, void (*)(void *)) {
+    if (Tid == 0)
+      SeenBySync = AsyncDone.load();
+  });
+  auto T = D->launch(Sync, false);
+  ASSERT_TRUE(static_cast<bool>(T));
+  EXPECT_EQ(*T, 6u);
+  EXPECT_EQ(SeenBySync, 5u);
+  expectContract(*Sync, 2);
+
+  // And async work queued after a sync launch still runs after it.
+  std::atomic<bool> Later{false};
+  auto T7 = D->launch(makeLaunch(nullptr, [&] { Later.store(true); }), true);
+  ASSERT_TRUE(static_cast<bool>(T7));
+  EXPECT_EQ(*T7, 7u);
+  EXPECT_FALSE(D->synchronize());
+  EXPECT_TRUE(Later.load());
+}
+
+TEST(HostDeviceTest, AsyncQueuedDuringSyncLaunchRunsAfterIt) {
+  // The stream thread must wait for a sync launch running on another thread, up to and including
+  // its finished(), not just for the team to be free.
+  auto D = makeDevice(0, 2);
+  ASSERT_TRUE(D);
+  std::mutex M;
+  std::vector<std::string> Order;
+  std::atomic<bool> SyncStarted{false}, Gate{false};
+  auto Sync = makeLaunch(
+      [&](unsigned Tid, unsigned, void *, void (*)(void *)) {
+        if (Tid != 0)
+          return;
+        SyncStarted.store(true);
+        while (!Gate.load())
+          std::this_thread::sleep_for(1ms);
+      },
+      [&] {
+        std::this_thread::sleep_for(30ms);
+        std::lock_guard<std::mutex> Lock(M);
+        Order.push_back("sync");
+      });
+  std::thread Launcher([&] { EXPECT_TRUE(static_cast<bool>(D->launch(Sync, false))); });
+  while (!SyncStarted.load())
+    std::this_thread::sleep_for(1ms);
+  auto T = D->launch(makeLaunch(nullptr,
+                                [&] {
+                                  std::lock_guard<std::mutex> Lock(M);
+                                  Order.push_back("async");
+                                }),
+                     true);
+  ASSERT_TRUE(static_cast<bool>(T));
+  EXPECT_EQ(*T, 2u);
+  Gate.store(true);
+  Launcher.join();
+  EXPECT_FALSE(D->synchronize());
+  std::lock_guard<std::mutex> Lock(M);
+  EXPECT_EQ(Order, (std::vector<std::string>{"sync", "async"}));
+}
+
+TEST(HostDeviceTest, ManySyncLaunchesBackToBack) {
+  auto D = makeDevice(0, 2);
+  ASSERT_TRUE(D);
+  std::vector<unsigned> PerTid(2, 0);
+  auto L = makeLaunch([&](unsigned Tid, unsigned, void *, void (*)(void *)) { ++PerTid[Tid]; });
+  for (unsigned I = 0; I < 5000; ++I)
+    ASSERT_TRUE(static_cast<bool>(D->launch(L, false)));
+  EXPECT_EQ(PerTid[0], 5000u);
+  EXPECT_EQ(PerTid[1], 5000u);
+  EXPECT_EQ(D->lastTicket(), 5000u);
+}
+
+TEST(HostDeviceTest, ConcurrentLaunchersGetDistinctTicketsAndAllRun) {
+  auto D = makeDevice(0, 2);
+  ASSERT_TRUE(D);
+  std::atomic<unsigned> Runs{0};
+  std::mutex M;
+  std::set<uint64_t> Tickets;
+  auto Launcher = [&](bool Async) {
+    for (unsigned I = 0; I < 200; ++I) {
+      auto T = D->launch(makeLaunch(nullptr, [&] { Runs.fetch_add(1); }), Async ? I % 2 : false);
+      ASSERT_TRUE(static_cast<bool>(T));
+      std::lock_guard<std::mutex> Lock(M);
+      EXPECT_TRUE(Tickets.insert(*T).second);
+    }
+  };
+  std::thread A(Launcher, true), B(Launcher, false);
+  A.join();
+  B.join();
+  EXPECT_FALSE(D->synchronize());
+  EXPECT_EQ(Runs.load(), 400u);
+  EXPECT_EQ(Tickets.size(), 400u);
+  EXPECT_EQ(*Tickets.rbegin(), 400u);
+}
+
+TEST(HostDeviceTest, DestructorDrainsQueuedWork) {
+  std::atomic<unsigned> Finished{0};
+  {
+    auto D = makeDevice(0, 2, 0us);
+    ASSERT_TRUE(D);
+    auto Slow = [](unsigned Tid, unsigned, void *, void (*)(void *)) {
+      if (Tid == 0)
+        std::this_thread::sleep_for(1ms);
+    };
+    for (unsigned I = 0; I < 20; ++I)
+      ASSERT_TRUE(
+          static_cast<bool>(D->launch(makeLaunch(Slow, [&] { Finished.fetch_add(1); }), true)));
+  }
+  EXPECT_EQ(Finished.load(), 20u);
+}
+
+TEST(HostDeviceTest, IdleDeviceDestroys) {
+  auto D = makeDevice(0, 4, 0us);
+  ASSERT_TRUE(D);
+  ASSERT_TRUE(static_cast<bool>(D->launch(makeLaunch(), true)));
+  EXPECT_FALSE(D->synchronize());
+  std::this_thread::sleep_for(10ms); // stream thread and helpers are blocked now
+  D.reset();
+  SUCCEED();
+}
+
+TEST(HostDeviceTest, NullLaunchIsInvalid) {
+  auto D = makeDevice(2, 1);
+  ASSERT_TRUE(D);
+  auto T = D->launch(nullptr, false);
+  ASSERT_FALSE(T);
+  std::string Message;
+  EXPECT_EQ(takeError(T.takeError(), Message), ErrorCode::InvalidArgument);
+  EXPECT_NE(Message.find("host:2"), std::string::npos) << Message;
+  EXPECT_EQ(D->lastTicket(), 0u);
+}
+
+TEST(HostDeviceTest, TracesWithJaccDebug) {
+  // Run in a fresh process: the JACC_DEBUG setting is read once per process.
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(
+      {
+        setenv("JACC_DEBUG", "jit,device", 1);
+        auto D = HostDevice::create(1, 1, 0us);
+        if (!D)
+          std::_Exit(2);
+        std::vector<char> Buf(4096);
+        auto Ptr = (*D)->allocate(4096);
+        if (!Ptr || (*D)->copyToDevice(*Ptr, Buf.data(), 4096))
+          std::_Exit(3);
+        std::exit(0);
+      },
+      testing::ExitedWithCode(0), "\\[jacc(:device)?\\] host:1 copyToDevice 4096 bytes");
+}
+
+} // namespace

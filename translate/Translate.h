@@ -1,0 +1,25 @@
+// Source-to-source translation of an OpenACC C file into plain C calling jacc (jacc-translate,
+// jaccc): directives become jacc_* calls, compute constructs become jacc_kernel_push of their own
+// text, and the rest of the user's code stays as written (clang::Rewriter).
+#ifndef JACC_TRANSLATE_TRANSLATE_H
+#define JACC_TRANSLATE_TRANSLATE_H
+
+#include <llvm/ADT/ArrayRef.h>
+#include <llvm/ADT/StringRef.h>
+#include <llvm/Support/Error.h>
+
+#include <string>
+
+namespace jacc::analysis {
+
+/// Translate the OpenACC C file Source (named FileName in diagnostics and for quoted includes).
+/// ExtraArgs are preprocessor options as given to cc: -I, -iquote, -isystem, -D, -U, -include
+/// (joined "-Idir" or separate "-I" "dir"); -std=... is accepted and ignored.
+/// Errors (InvalidArgument, Unsupported, Compile) carry one "file:line:column: error: ..." line per
+/// problem: every directive or clause that cannot be translated is reported, never dropped.
+llvm::Expected<std::string> translateOpenACC(llvm::StringRef Source, llvm::StringRef FileName,
+                                             llvm::ArrayRef<std::string> ExtraArgs);
+
+} // namespace jacc::analysis
+
+#endif
