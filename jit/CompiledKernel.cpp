@@ -7,12 +7,12 @@
 #include "jit/host/HostCompiler.h"
 #include "jit/host/HostJIT.h"
 #include "support/Debug.h"
+#include "support/Env.h"
 #include "support/Error.h"
 
 #include <llvm/ADT/StringExtras.h>
 
 #include <chrono>
-#include <cstdlib>
 
 namespace jacc::jit {
 
@@ -20,23 +20,29 @@ static double msSince(std::chrono::steady_clock::time_point T) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - T).count();
 }
 
-/// JACC_CUDA_VERIFY=75,80,90 (the test suites set it): every kernel is also generated for CUDA
-/// and compiled by NVRTC for these architectures, both entries, with the launch-ABI check; a
-/// failure fails the push. Machines without a GPU verify the CUDA path this way.
-static llvm::Error verifyCuda(const CompiledKernel &K) {
-  const char *Env = std::getenv("JACC_CUDA_VERIFY");
-  if (!Env || !*Env)
-    return llvm::Error::success();
+llvm::Expected<std::vector<unsigned>> cudaVerifyArchsFromEnv() {
+  llvm::StringRef Env = env::text(env::Var::CudaVerify);
   llvm::SmallVector<llvm::StringRef, 4> Archs;
-  llvm::StringRef(Env).split(Archs, ',', -1, false);
+  Env.split(Archs, ',', -1, false);
+  std::vector<unsigned> Sms;
   for (llvm::StringRef A : Archs) {
     unsigned Sm = 0;
     llvm::StringRef T = A.trim();
     T.consume_front("sm_");
     if (T.getAsInteger(10, Sm))
-      return makeError(ErrorCode::InvalidArgument,
-                       "JACC_CUDA_VERIFY='" + llvm::Twine(Env) +
-                           "': expected architectures such as 75,80,90");
+      return env::invalid(env::Var::CudaVerify, Env, "architectures such as 75,80,90");
+    Sms.push_back(Sm);
+  }
+  return Sms;
+}
+
+/// JACC_CUDA_VERIFY: every kernel is also generated for CUDA and compiled by NVRTC for its
+/// architectures, both entries, with the launch-ABI check; a failure fails the push.
+static llvm::Error verifyCuda(const CompiledKernel &K) {
+  auto Archs = cudaVerifyArchsFromEnv();
+  if (!Archs)
+    return Archs.takeError();
+  for (unsigned Sm : *Archs) {
     for (bool Split : {false, true}) {
       if (Split && !K.Info.Split.Enabled)
         continue;
@@ -92,11 +98,10 @@ compileKernel(llvm::StringRef Source, llvm::ArrayRef<std::string> Decls, const D
 
 llvm::Expected<const SplitCode *> CompiledKernel::splitCode() const {
   std::call_once(SplitOnce, [this] {
-    auto Fail = [this](llvm::Error E) { SplitError = llvm::toString(std::move(E)); };
-    if (!Info.Split.Enabled) {
-      SplitError = "the kernel cannot be split: " + Info.Split.Fallback;
-      return;
-    }
+    auto Fail = [this](llvm::Error E) { SplitFailure.keep(std::move(E)); };
+    if (!Info.Split.Enabled)
+      return Fail(makeError(ErrorCode::Compile,
+                            "the kernel cannot be split: " + Info.Split.Fallback));
     auto Start = std::chrono::steady_clock::now();
     auto S = std::make_unique<SplitCode>();
     std::string Warning;
@@ -136,7 +141,7 @@ llvm::Expected<const SplitCode *> CompiledKernel::splitCode() const {
   });
   if (!Split)
     return makeError(ErrorCode::Compile, "the split variant of the kernel failed to compile: " +
-                                             SplitError);
+                                             SplitFailure.message());
   return Split.get();
 }
 
@@ -145,8 +150,8 @@ llvm::Expected<const CudaCode *> CompiledKernel::cudaCode(unsigned Sm, bool Spli
   std::pair<unsigned, bool> Key{Sm, Split && Info.Split.Enabled};
   if (auto It = CudaCodes.find(Key); It != CudaCodes.end())
     return It->second.get();
-  if (auto It = CudaErrors.find(Key); It != CudaErrors.end())
-    return makeError(static_cast<ErrorCode>(It->second.first), It->second.second);
+  if (auto It = CudaFailures.find(Key); It != CudaFailures.end())
+    return It->second.error();
   std::string Name = "sm_" + std::to_string(Sm) + (Key.second ? "-split" : "");
   if (auto C = loadCudaCode(Disk, Name)) {
     const CudaCode *P = C.get();
@@ -175,10 +180,9 @@ llvm::Expected<const CudaCode *> CompiledKernel::cudaCode(unsigned Sm, bool Spli
   };
   auto C = Build();
   if (!C) {
-    std::string Msg;
-    ErrorCode Code = takeError(C.takeError(), Msg);
-    CudaErrors[Key] = {static_cast<int>(Code), Msg};
-    return makeError(Code, Msg);
+    SavedError &Failure = CudaFailures[Key];
+    Failure.keep(C.takeError());
+    return Failure.error();
   }
   const CudaCode *P = C->get();
   storeCudaCode(Disk, Name, *P);
@@ -195,10 +199,11 @@ llvm::Expected<const analysis::KernelInfo *> CompiledKernel::completeInfo() cons
     if (K)
       Complete = std::make_unique<analysis::KernelInfo>(std::move(*K));
     else
-      CompleteError = llvm::toString(K.takeError());
+      CompleteFailure.keep(K.takeError());
   });
   if (!Complete)
-    return makeError(ErrorCode::Compile, "analysing the cached kernel again: " + CompleteError);
+    return makeError(ErrorCode::Compile,
+                     "analysing the cached kernel again: " + CompleteFailure.message());
   return Complete.get();
 }
 

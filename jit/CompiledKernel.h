@@ -6,6 +6,7 @@
 #include "jit/KernelVariants.h"
 #include "jit/cuda/CudaCodegen.h"
 #include "jit/cuda/NvrtcCompiler.h"
+#include "support/SavedError.h"
 #include "jit/host/CallInterface.h"
 
 #include <llvm/Support/Error.h>
@@ -66,20 +67,26 @@ struct CompiledKernel {
 private:
   mutable std::once_flag CompleteOnce;
   mutable std::unique_ptr<analysis::KernelInfo> Complete;
-  mutable std::string CompleteError;
+  mutable SavedError CompleteFailure;
   mutable std::mutex CudaMutex;
   mutable std::map<std::pair<unsigned, bool>, std::unique_ptr<CudaCode>> CudaCodes;
-  mutable std::map<std::pair<unsigned, bool>, std::pair<int, std::string>> CudaErrors;
+  mutable std::map<std::pair<unsigned, bool>, SavedError> CudaFailures;
 
   mutable std::once_flag SplitOnce;
   mutable std::unique_ptr<SplitCode> Split;
-  mutable std::string SplitError;
+  mutable SavedError SplitFailure;
 
 public:
   double AnalysisMs = 0, CompileMs = 0;
   /// Its specialized variants (JACC_SPECIALIZE): chosen at each push, compiled in the background.
   mutable KernelVariants Variants;
 };
+
+/// JACC_CUDA_VERIFY=75,80,90 (the test suites set it): the GPU architectures every kernel is
+/// also generated and compiled for by NVRTC, both entries, launch ABI checked (a failure fails
+/// the push): machines without a GPU verify the CUDA path this way. Empty when unset; read at
+/// each compile.
+llvm::Expected<std::vector<unsigned>> cudaVerifyArchsFromEnv();
 
 /// Analyse, generate, compile and link a kernel. Not cached in memory: see KernelCache. With a
 /// Disk slot, the kernel is stored there as soon as its host code is compiled.

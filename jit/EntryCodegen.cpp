@@ -14,7 +14,7 @@ namespace jacc::jit {
 
 using namespace analysis;
 
-std::string reductionIdentity(ReductionOp Op, ScalarType T, CodegenTarget Target) {
+std::string reductionIdentity(ReductionOp Op, ScalarType T, const std::string &Infinity) {
   bool Float = T == ScalarType::F32 || T == ScalarType::F64 || T == ScalarType::F80;
   switch (Op) {
   case ReductionOp::Add:
@@ -30,11 +30,8 @@ std::string reductionIdentity(ReductionOp Op, ScalarType T, CodegenTarget Target
   case ReductionOp::Max:
   case ReductionOp::Min: {
     bool Max = Op == ReductionOp::Max; // identity of max is the lowest value
-    if (Float && Target == CodegenTarget::Cuda) // CUDA C++ has no __builtin_inf
-      return Max ? "(-__longlong_as_double(0x7ff0000000000000LL))"
-                 : "(__longlong_as_double(0x7ff0000000000000LL))";
     if (Float)
-      return Max ? "(-__builtin_inf())" : "(__builtin_inf())";
+      return Max ? "(-" + Infinity + ")" : "(" + Infinity + ")";
     switch (T) {
     case ScalarType::Bool: return Max ? "0" : "1";
     case ScalarType::I8: return Max ? "(-127-1)" : "127";
@@ -51,6 +48,12 @@ std::string reductionIdentity(ReductionOp Op, ScalarType T, CodegenTarget Target
   }
   }
   return "0";
+}
+
+std::string loopVarDecl(const CanonicalLoop &L, unsigned I, const std::string &Idx) {
+  std::string N = std::to_string(I);
+  return L.VarType + " " + L.Var + " = (" + L.VarType + ")(__jacc_lo" + N +
+         (L.Increasing ? " + " : " - ") + "(" + Idx + ") * __jacc_st" + N + ");";
 }
 
 std::string lineDirective(const KernelInfo &K, unsigned Offset) {
@@ -90,19 +93,13 @@ std::string tripCount(const CanonicalLoop &L, unsigned I) {
   return "0";
 }
 
-/// `T v = (T)(lo +/- idx * st);`
-std::string loopVar(const CanonicalLoop &L, unsigned I, const std::string &Idx) {
-  std::string N = std::to_string(I);
-  return L.VarType + " " + L.Var + " = (" + L.VarType + ")(__jacc_lo" + N +
-         (L.Increasing ? " + " : " - ") + "(" + Idx + ") * __jacc_st" + N + ");";
-}
-
-/// `sizeof` of A with Subscripts `[0]` appended. On CUDA a pointer to a variable-length array is
-/// a flat element pointer: its rows' sizes come from the strides computed at entry.
+/// `sizeof` of A with Subscripts `[0]` appended. A flat pointer to a variable-length array (a
+/// target without variably modified types) takes its rows' sizes from the strides computed at
+/// entry.
 std::string sizeofSub(const KernelInfo &K, const std::string &A, unsigned Subscripts,
-                      CodegenTarget Target) {
+                      const EntryTarget &Target) {
   const ArgInfo *Arg = argNamed(K, A);
-  if (Target == CodegenTarget::Cuda && Arg && Arg->Vla) {
+  if (Target.FlatVlaPointers && Arg && Arg->Vla) {
     if (Subscripts > Arg->Dims.size())
       return "(long long)sizeof(*" + A + ")";
     return "((long long)sizeof(*" + A + ") * " + vlaStrideName(A, Subscripts) + ")";
@@ -116,7 +113,7 @@ std::string sizeofSub(const KernelInfo &K, const std::string &A, unsigned Subscr
 /// Split entries: this device's owned range [A__lb, A__ub] of each split array along its split
 /// dimension, from the mapping's byte range relative to the pointer ([mlo, mhi); mlo > mhi: the
 /// runtime does not split this array).
-std::string boundsPrologue(const KernelInfo &K, CodegenTarget Target) {
+std::string boundsPrologue(const KernelInfo &K, const EntryTarget &Target) {
   std::string P;
   for (const SplitArray &A : K.Split.Plan.Arrays) {
     std::string Lb = lowerBoundName(A.Name), Ub = upperBoundName(A.Name);
@@ -135,8 +132,8 @@ std::string boundsPrologue(const KernelInfo &K, CodegenTarget Target) {
       P += "  long long __first = 0, __last = " + sizeofSub(K, A.Name, A.Dim, Target) + " / " + Unit +
            " - 1;\n";
     P += "  long long __cnt = __last - __first + 1;\n"
-         "  " + Lb + " = __first + __cnt * __jacc_t->device / __jacc_t->ndevices;\n"
-         "  " + Ub + " = __first + __cnt * (__jacc_t->device + 1) / __jacc_t->ndevices - 1;\n"
+         "  " + Lb + " = __first + __cnt * __jacc_t->share_begin / __jacc_t->share_scale;\n"
+         "  " + Ub + " = __first + __cnt * __jacc_t->share_end / __jacc_t->share_scale - 1;\n"
          "}\n";
   }
   return P;
@@ -144,12 +141,13 @@ std::string boundsPrologue(const KernelInfo &K, CodegenTarget Target) {
 
 /// Split entries, in the nest header once the trip counts are known: the reduction share, the
 /// narrowed iteration range, and the split information thread 0 reports to the runtime.
-std::string splitHeader(const KernelInfo &K, const ParallelNest &N, CodegenTarget Target) {
+std::string splitHeader(const KernelInfo &K, const ParallelNest &N,
+                        const EntryTarget &Target) {
   const SplitPlan &Plan = K.Split.Plan;
   // The outermost loop variable is lo0 + k * St0 (St0 negative for a decreasing loop).
   std::string St0 = N.Loops.front().Increasing ? "__jacc_st0" : "(-__jacc_st0)";
-  std::string H = "__jacc_sb = __jacc_n0 * __jacc_t->device / __jacc_t->ndevices;\n"
-                  "__jacc_se = __jacc_n0 * (__jacc_t->device + 1) / __jacc_t->ndevices;\n";
+  std::string H = "__jacc_sb = __jacc_n0 * __jacc_t->share_begin / __jacc_t->share_scale;\n"
+                  "__jacc_se = __jacc_n0 * __jacc_t->share_end / __jacc_t->share_scale;\n";
   // Iteration k writes index Coef * (lo0 + k * St0) + Offset = alpha * k + beta.
   if (Plan.Narrowable) {
     H += "if (__jacc_t->narrow) {\n"
@@ -202,9 +200,10 @@ std::string splitHeader(const KernelInfo &K, const ParallelNest &N, CodegenTarge
   return H;
 }
 
-/// The text replacing a nest's loop headers; the innermost body follows it, then nestTrailer().
+/// The text replacing a nest's loop headers; the innermost body follows it, then the target's
+/// NestTrailer.
 std::string nestHeader(const KernelInfo &K, const ParallelNest &N, bool Split,
-                       CodegenTarget Target) {
+                       const EntryTarget &Target) {
   std::string H = "{ /* jacc: iterations shared among the team */\n";
   unsigned D = N.Loops.size();
   for (unsigned I = 0; I < D; ++I) {
@@ -228,107 +227,7 @@ std::string nestHeader(const KernelInfo &K, const ParallelNest &N, bool Split,
   std::string Share =
       "const int __jacc_in_share = __jacc_outer >= __jacc_sb && __jacc_outer < __jacc_se;\n"
       "(void)__jacc_in_share;\n";
-  if (Target == CodegenTarget::Cuda) {
-    // The flattened iterations over the whole grid, cyclically (neighbouring threads touch
-    // neighbouring elements: coalesced), with the bound as the guard.
-    H += "for (long long __jacc_it = __jacc_db * __jacc_inner + __jacc_t->tid;\n"
-         "     __jacc_it < __jacc_de * __jacc_inner; __jacc_it += __jacc_t->nthreads) {\n"
-         "long long __jacc_row = __jacc_it;\n";
-    for (unsigned I = D - 1; I >= 1; --I) {
-      std::string S = std::to_string(I);
-      H += loopVar(N.Loops[I], I, "__jacc_row % __jacc_n" + S) + "\n";
-      H += "__jacc_row /= __jacc_n" + S + ";\n";
-    }
-    H += loopVar(N.Loops[0], 0, "__jacc_row") + "\n";
-    H += "const long long __jacc_outer = __jacc_row;\n" + Share + "{\n" + Priv;
-    return H;
-  }
-  H += "long long __jacc_b, __jacc_e;\n"
-       "__jacc_share(__jacc_t, __jacc_db, __jacc_de, __jacc_inner, &__jacc_b, &__jacc_e);\n";
-  if (D == 1) {
-    H += "for (long long __jacc_k = __jacc_b; __jacc_k < __jacc_e; ++__jacc_k) {\n";
-    H += "const long long __jacc_outer = __jacc_k;\n" + Share;
-    H += loopVar(N.Loops[0], 0, "__jacc_k") + "\n" + Priv;
-    return H;
-  }
-  std::string Last = std::to_string(D - 1);
-  H += "for (long long __jacc_it = __jacc_b; __jacc_it < __jacc_e;) {\n"
-       "long long __jacc_row = __jacc_it / __jacc_n" + Last + ";\n"
-       "long long __jacc_c0 = __jacc_it - __jacc_row * __jacc_n" + Last + ";\n"
-       "long long __jacc_c1 = __jacc_c0 + (__jacc_e - __jacc_it);\n"
-       "if (__jacc_c1 > __jacc_n" + Last + ") __jacc_c1 = __jacc_n" + Last + ";\n"
-       "__jacc_it += __jacc_c1 - __jacc_c0;\n";
-  for (int I = D - 2; I >= 0; --I) {
-    std::string S = std::to_string(I);
-    if (I == 0) {
-      H += loopVar(N.Loops[0], 0, "__jacc_row") + "\n";
-    } else {
-      H += loopVar(N.Loops[I], I, "__jacc_row % __jacc_n" + S) + "\n";
-      H += "__jacc_row /= __jacc_n" + S + ";\n";
-    }
-  }
-  H += "const long long __jacc_outer = __jacc_row;\n" + Share;
-  H += "for (long long __jacc_k = __jacc_c0; __jacc_k < __jacc_c1; ++__jacc_k) {\n";
-  H += loopVar(N.Loops[D - 1], D - 1, "__jacc_k") + "\n" + Priv;
-  return H;
-}
-
-std::string nestTrailer(const ParallelNest &N, CodegenTarget Target) {
-  return N.Loops.size() == 1 && Target == CodegenTarget::Host ? "\n}}\n" : "\n}}}\n";
-}
-
-std::string barrier(CodegenTarget Target) {
-  return Target == CodegenTarget::Cuda ? "\n__jacc_grid_sync(__jacc_team.barrier);\n"
-                                       : "\n__jacc_t->barrier(__jacc_t->team);\n";
-}
-
-/// The C type a reduction is combined in on CUDA: warp shuffles move 32- and 64-bit values.
-const char *cudaReductionWideType(ScalarType T) {
-  switch (T) {
-  case ScalarType::Bool:
-  case ScalarType::I8:
-  case ScalarType::I16: return "int";
-  case ScalarType::U8:
-  case ScalarType::U16: return "unsigned int";
-  default: return scalarTypeName(T);
-  }
-}
-
-std::string cudaCombine(ReductionOp Op) {
-  switch (Op) {
-  case ReductionOp::Add: return "a + b";
-  case ReductionOp::Mul: return "a * b";
-  case ReductionOp::Max: return "b > a ? b : a";
-  case ReductionOp::Min: return "b < a ? b : a";
-  case ReductionOp::BitAnd: return "a & b";
-  case ReductionOp::BitOr: return "a | b";
-  case ReductionOp::BitXor: return "a ^ b";
-  case ReductionOp::LogAnd: return "a && b";
-  case ReductionOp::LogOr: return "a || b";
-  }
-  return "a";
-}
-
-/// Each thread's reduction values leave the kernel: on the host into its own slot; on CUDA
-/// combined within the block (warp shuffles, then across warps) into the block's slot.
-std::string reductionWriteBack(const KernelInfo &K, CodegenTarget Target) {
-  std::string C;
-  for (const ReductionVar &R : K.Reductions) {
-    if (Target == CodegenTarget::Host) {
-      C += "__builtin_memcpy((char *)__jacc_t->reduction + " + std::to_string(8 * R.Slot) +
-           ", &" + R.Name + ", sizeof " + R.Name + ");\n";
-      continue;
-    }
-    std::string W = cudaReductionWideType(R.Type);
-    C += "{ " + W + " __jacc_w = __jacc_block_reduce<" + W + ">((" + W + ")" + R.Name + ", [](" +
-         W + " a, " + W + " b) { return (" + W + ")(" + cudaCombine(R.Op) + "); }, (" + W +
-         ")" + reductionIdentity(R.Op, R.Type, Target) + ");\n"
-         "  if (threadIdx.x == 0) { " + std::string(scalarTypeName(R.Type)) +
-         " __jacc_r = __jacc_w; memcpy((char *)__jacc_t->reduction + ((long long)blockIdx.x * " +
-         std::to_string(K.Reductions.size()) + " + " + std::to_string(R.Slot) +
-         ") * 8, &__jacc_r, sizeof __jacc_r); } }\n";
-  }
-  return C;
+  return H + Target.IterationLoop(N, Share, Priv);
 }
 
 /// How a specialization changes the entry: by parameter index, the literal of each folded
@@ -339,7 +238,8 @@ struct FoldedArgs {
 };
 
 /// The arguments of Spec that can be folded (checkSpecialization rejects the others).
-FoldedArgs foldedArgs(const KernelInfo &K, const Specialization *Spec, CodegenTarget Target) {
+FoldedArgs foldedArgs(const KernelInfo &K, const Specialization *Spec,
+                      const EntryTarget &Target) {
   FoldedArgs F;
   F.Literal.assign(K.Args.size(), nullptr);
   F.MovedPointer.assign(K.Args.size(), false);
@@ -359,8 +259,8 @@ FoldedArgs foldedArgs(const KernelInfo &K, const Specialization *Spec, CodegenTa
       F.Literal[A.Param] = &S;
       Names.push_back(A.Name);
     }
-  // CUDA declares variable-length array pointers as element pointers: no dimension in sight.
-  if (Target == CodegenTarget::Host)
+  // Flat variable-length array pointers are element pointers: no dimension in sight.
+  if (!Target.FlatVlaPointers)
     for (const ArgInfo &A : K.Args)
       if (A.ArgKind == ArgInfo::Kind::Pointer)
         for (const std::string &N : Names)
@@ -370,18 +270,15 @@ FoldedArgs foldedArgs(const KernelInfo &K, const Specialization *Spec, CodegenTa
 }
 
 /// The parameter list's declaration of one argument.
-std::string paramDecl(const ArgInfo &A, CodegenTarget Target, const FoldedArgs &F) {
+std::string paramDecl(const ArgInfo &A, const EntryTarget &Target, const FoldedArgs &F) {
   std::string P = std::to_string(A.Param);
   if (F.Literal[A.Param]) // the type's canonical spelling: the same ABI
     return std::string(scalarTypeName(A.Scalar)) + " __jacc_spec_unused_" + P;
   if (F.MovedPointer[A.Param])
     return "void *__jacc_spec_ptr_" + P;
-  if (Target == CodegenTarget::Cuda) {
-    if (A.Vla)
-      return A.ElemType + " *" + A.Name;
-    return A.Decl; // structs by value: CUDA kernels take them as parameters
-  }
-  if (A.ArgKind == ArgInfo::Kind::Aggregate)
+  if (Target.FlatVlaPointers && A.Vla)
+    return A.ElemType + " *" + A.Name;
+  if (Target.AggregatesByAddress && A.ArgKind == ArgInfo::Kind::Aggregate)
     return "const void *__jacc_agg" + std::to_string(A.Param);
   return A.Decl;
 }
@@ -397,14 +294,13 @@ bool entryHasBarrier(const KernelInfo &K) {
   return false;
 }
 
-std::string generateEntry(const KernelInfo &K, bool Split, CodegenTarget Target,
+std::string generateEntry(const KernelInfo &K, bool Split, const EntryTarget &Target,
                           const Specialization *Spec) {
-  bool Cuda = Target == CodegenTarget::Cuda;
   std::vector<const ArgInfo *> Params(K.Args.size());
   for (const ArgInfo &A : K.Args)
     Params[A.Param] = &A;
   FoldedArgs Folded = foldedArgs(K, Spec, Target);
-  std::string C = Cuda ? "extern \"C\" __global__ void " : "void ";
+  std::string C = Target.EntryPrefix;
   C += Split ? HostSplitEntryName : HostEntryName;
   C += "(";
   // The folded scalars first: every other use of them, the pointers' types included, follows.
@@ -414,7 +310,9 @@ std::string generateEntry(const KernelInfo &K, bool Split, CodegenTarget Target,
       std::string P = std::to_string(A->Param);
       // C++ does not convert an integer to an enumeration implicitly: cast to the declared type.
       Constants += A->Decl + " = " +
-                   (Cuda ? "(decltype(" + A->Name + "))" + S->Literal : S->Literal) + ";\n";
+                   (Target.CastFoldedLiterals ? "(decltype(" + A->Name + "))" + S->Literal
+                                              : S->Literal) +
+                   ";\n";
       Constants += "(void)__jacc_spec_unused_" + P + ";\n";
     }
   for (const ArgInfo *A : Params)
@@ -422,10 +320,10 @@ std::string generateEntry(const KernelInfo &K, bool Split, CodegenTarget Target,
       Constants += A->Decl + " = __jacc_spec_ptr_" + std::to_string(A->Param) + ";\n";
   for (const ArgInfo *A : Params) {
     C += paramDecl(*A, Target, Folded) + ", ";
-    if (!Cuda && A->ArgKind == ArgInfo::Kind::Aggregate)
+    if (Target.AggregatesByAddress && A->ArgKind == ArgInfo::Kind::Aggregate)
       Prologue += A->Decl + "; __builtin_memcpy(&" + A->Name + ", __jacc_agg" +
                   std::to_string(A->Param) + ", sizeof " + A->Name + ");\n";
-    if (Cuda && A->Vla) // row strides in elements, evaluated once as C evaluates VLA bounds
+    if (Target.FlatVlaPointers && A->Vla) // row strides in elements, evaluated once as C does
       for (unsigned L = A->Dims.size(); L >= 1; --L)
         Prologue += "const long long " + vlaStrideName(A->Name, L) + " = (long long)(" +
                     A->Dims[L - 1] + ")" +
@@ -434,20 +332,12 @@ std::string generateEntry(const KernelInfo &K, bool Split, CodegenTarget Target,
   if (Split)
     for (const SplitArray &A : K.Split.Plan.Arrays)
       C += "long long __jacc_mlo_" + A.Name + ", long long __jacc_mhi_" + A.Name + ", ";
-  if (Cuda) {
-    C += "jacc_cuda_team __jacc_team) {\n" + Constants +
-         "const jacc_team_view __jacc_tv = {(long long)blockIdx.x * blockDim.x + threadIdx.x,\n"
-         "  (long long)gridDim.x * blockDim.x, __jacc_team.device, __jacc_team.ndevices,\n"
-         "  __jacc_team.narrow, __jacc_team.split_info, __jacc_team.reduction};\n"
-         "const jacc_team_view *__jacc_t = &__jacc_tv;\n";
-  } else {
-    C += "const jacc_host_team *__jacc_t) {\n" + Constants;
-  }
+  C += Target.TeamParam + ") {\n" + Constants + Target.TeamView;
   C += Prologue;
   if (Split)
     C += boundsPrologue(K, Target);
   for (const ReductionVar &R : K.Reductions)
-    C += R.Name + " = " + reductionIdentity(R.Op, R.Type, Target) + ";\n";
+    C += R.Name + " = " + reductionIdentity(R.Op, R.Type, Target.Infinity) + ";\n";
 
   TextEdits Edits;
   if (Split)
@@ -455,8 +345,8 @@ std::string generateEntry(const KernelInfo &K, bool Split, CodegenTarget Target,
       Edits.insert(Offset, Text);
   // After the guards: at one offset insertions come first, so a guard wraps the atomic.
   for (const AtomicEdit &A : K.Atomics)
-    Edits.replace(A.Begin, A.End, Cuda ? A.CudaText : A.Text);
-  if (Cuda)
+    Edits.replace(A.Begin, A.End, Target.AtomicText(K, A));
+  if (Target.FlatVlaPointers)
     for (const SourceEdit &E : K.Cuda.Edits) {
       bool InAtomic = false; // the atomic's text already has them
       for (const AtomicEdit &A : K.Atomics)
@@ -476,7 +366,7 @@ std::string generateEntry(const KernelInfo &K, bool Split, CodegenTarget Target,
         break;
       case RegionStmt::Mode::Master:
         Edits.insert(S.Begin, "if (__jacc_t->tid == 0) {" + lineDirective(K, S.Begin));
-        Edits.insert(S.End, std::string("\n}") + (Last ? "\n" : barrier(Target)));
+        Edits.insert(S.End, "\n}" + (Last ? "\n" : Target.Barrier));
         break;
       case RegionStmt::Mode::Shared: {
         const ParallelNest &N = K.Nests[S.Nest];
@@ -486,7 +376,7 @@ std::string generateEntry(const KernelInfo &K, bool Split, CodegenTarget Target,
         // The header replaced the outer loops' headers and the '{' of their bodies when braced
         // (collapse); their closing '}' go too, up to the end of the outermost body.
         Edits.replace(N.Loops.back().BodyEnd, N.Loops.front().BodyEnd,
-                      nestTrailer(N, Target) + (Last ? "" : barrier(Target)));
+                      Target.NestTrailer(N) + (Last ? "" : Target.Barrier));
         break;
       }
       }
@@ -495,7 +385,8 @@ std::string generateEntry(const KernelInfo &K, bool Split, CodegenTarget Target,
   C += lineDirective(K, K.BodyBegin);
   C += Edits.apply(K.Source, K.BodyBegin, K.BodyEnd);
   C += "\n#line 1 \"<jacc>\"\n";
-  C += reductionWriteBack(K, Target);
+  for (const ReductionVar &R : K.Reductions)
+    C += Target.ReductionWriteBack(K, R);
   C += "}\n";
   return C;
 }

@@ -1,10 +1,12 @@
 // The kernel entry function, generated for one target from the analysed kernel: the host's team
 // entry (HostCodegen) and the CUDA __global__ kernel (CudaCodegen) share everything but the few
-// places where the targets differ (parameters, how iterations are dealt, barriers, reductions).
+// places where the targets differ (parameters, how iterations are dealt, barriers, reductions),
+// which each target describes once (jit/EntryTarget.h).
 #ifndef JACC_JIT_ENTRYCODEGEN_H
 #define JACC_JIT_ENTRYCODEGEN_H
 
 #include "analysis/Kernel.h"
+#include "jit/EntryTarget.h"
 
 #include <string>
 
@@ -12,11 +14,10 @@ namespace jacc::jit {
 
 struct Specialization;
 
-enum class CodegenTarget { Host, Cuda };
-
 /// The entry function (plain, or the split entry with the per-array bound parameters), without
-/// the target's prelude. Expects the prelude to define the team type, `__jacc_share` (host),
-/// `__jacc_grid_sync` / `__jacc_block_reduce` (CUDA), `__jacc_floordiv` and `__jacc_ceildiv`.
+/// the target's prelude. Expects the prelude to define the team type, what the target's
+/// description uses (`__jacc_share` on the host, `__jacc_grid_sync` / `__jacc_block_reduce` on
+/// CUDA), `__jacc_floordiv` and `__jacc_ceildiv`.
 /// With Spec (which must pass checkSpecialization; entries naming no foldable argument are
 /// ignored), the parameters keep their types, sizes and order, but each folded scalar's parameter
 /// is renamed `__jacc_spec_unused_<Param>` and the body starts with `<its declaration> =
@@ -24,16 +25,12 @@ enum class CodegenTarget { Host, Cuda };
 /// `decltype(<name>)`, as C++ converts no integer to an enumeration implicitly). On the host, a
 /// pointer parameter whose declaration names a folded scalar (`double (*a)[m]`) becomes
 /// `void *__jacc_spec_ptr_<Param>`, declared as written in the body after the constants.
-std::string generateEntry(const analysis::KernelInfo &K, bool Split, CodegenTarget Target,
+std::string generateEntry(const analysis::KernelInfo &K, bool Split, const EntryTarget &Target,
                           const Specialization *Spec = nullptr);
 
 /// Whether the entry synchronises all its threads between region statements (a grid-wide
 /// barrier on CUDA, which needs every block resident).
 bool entryHasBarrier(const analysis::KernelInfo &K);
-
-/// C literal of a reduction operator's identity for a type, e.g. "0", "(-2147483647-1)".
-std::string reductionIdentity(analysis::ReductionOp Op, analysis::ScalarType T,
-                              CodegenTarget Target = CodegenTarget::Host);
 
 /// `#line` directive (and indentation) that makes the next text report Offset's line and column.
 std::string lineDirective(const analysis::KernelInfo &K, unsigned Offset);

@@ -9,6 +9,7 @@
 #include "jit/host/HostCompiler.h"
 #include "jit/host/HostJIT.h"
 #include "support/Debug.h"
+#include "support/Env.h"
 #include "support/Error.h"
 
 #include <llvm/ADT/StringExtras.h>
@@ -24,22 +25,18 @@ namespace jacc::jit {
 using analysis::ArgInfo;
 
 llvm::Expected<SpecializeSettings> specializeSettingsFromEnv() {
-  auto O = specializeOptionsFromEnv(std::getenv("JACC_SPECIALIZE"),
-                                    std::getenv("JACC_SPECIALIZE_ARGS"),
-                                    std::getenv("JACC_SPECIALIZE_AFTER"),
-                                    std::getenv("JACC_SPECIALIZE_MAX"));
+  auto O = specializeOptionsFromEnv(
+      env::get(env::Var::Specialize), env::get(env::Var::SpecializeArgs),
+      env::get(env::Var::SpecializeAfter), env::get(env::Var::SpecializeMax));
   if (!O)
     return O.takeError();
   SpecializeSettings S;
   S.Policy = std::move(*O);
-  const char *W = std::getenv("JACC_SPECIALIZE_WAIT");
-  std::string Wait = llvm::StringRef(W ? W : "").trim().lower();
-  if (Wait == "1" || Wait == "on")
-    S.Wait = true;
-  else if (!Wait.empty() && Wait != "0" && Wait != "off")
-    return makeError(ErrorCode::InvalidArgument,
-                     "JACC_SPECIALIZE_WAIT='" + Wait + "' is not valid: use 1 (a push that "
-                     "creates a variant waits for its compile) or 0");
+  auto Wait = env::onOff(env::Var::SpecializeWait, false,
+                         "1 (a push that creates a variant waits for its compile) or 0");
+  if (!Wait)
+    return Wait.takeError();
+  S.Wait = *Wait;
   return S;
 }
 
@@ -73,15 +70,12 @@ cudaVariant(const analysis::KernelInfo &K, const Specialization &Spec, unsigned 
 /// the first architecture listed and keep the generic entries' launch ABI (which the generic
 /// kernel's verification checks for every architecture listed).
 static llvm::Error verifyCudaVariant(const analysis::KernelInfo &K, const Specialization &Spec) {
-  const char *Env = std::getenv("JACC_CUDA_VERIFY");
-  llvm::SmallVector<llvm::StringRef, 4> Archs;
-  llvm::StringRef(Env ? Env : "").split(Archs, ',', 1, false);
-  for (llvm::StringRef A : llvm::ArrayRef(Archs).take_front(1)) {
-    unsigned Sm = 0;
-    llvm::StringRef T = A.trim();
-    T.consume_front("sm_");
-    if (T.getAsInteger(10, Sm))
-      continue; // the generic kernel's verification reported it
+  auto Archs = cudaVerifyArchsFromEnv();
+  if (!Archs) {
+    llvm::consumeError(Archs.takeError()); // the generic kernel's verification reported it
+    return llvm::Error::success();
+  }
+  for (unsigned Sm : llvm::ArrayRef(*Archs).take_front(1)) {
     for (bool Split : {false, true}) {
       if (Split && !K.Split.Enabled)
         continue;

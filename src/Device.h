@@ -1,8 +1,12 @@
 // The device interface: a generic, non-virtual front (validation, tracing, statistics, in-order
-// queue bookkeeping) over backend hooks (*Impl), as LLVM Offload's plugins-nextgen does.
+// queue bookkeeping, peer copies through host memory) over backend hooks (*Impl), as LLVM
+// Offload's plugins-nextgen does. Each backend lives in its own folder (src/host, src/cuda) and is
+// registered once (src/DeviceRegistry.cpp); nothing outside them asks what kind a device is.
 #ifndef JACC_SRC_DEVICE_H
 #define JACC_SRC_DEVICE_H
 
+#include "jacc/openacc.h"
+#include "src/launch/KernelLaunch.h"
 #include "support/Error.h"
 
 #include <cstddef>
@@ -12,37 +16,29 @@
 
 namespace jacc {
 
+namespace jit {
+struct SpecializeSettings;
+}
 
-enum class DeviceKind { Host, Cuda };
-
-class CudaDevice;
-
-/// One kernel launch on one device, prepared by the scheduler (arguments already translated to
-/// this device's addresses). Backends call the hook that matches their kind.
-class DeviceLaunch {
-public:
-  virtual ~DeviceLaunch();
-  /// Host backends: execute team member Tid's part. Team is the runtime's ThreadTeam, passed on to
-  /// the generated code for barriers. Called on every member of the team, concurrently.
-  virtual void runHostMember(unsigned Tid, unsigned NThreads, void *Team,
-                             void (*Barrier)(void *Team)) = 0;
-  /// GPU backends: enqueue the kernel (and any read-back it needs) on D's stream, in order, and
-  /// return without waiting; D calls finished() once that work has completed.
-  virtual llvm::Error enqueueCuda(CudaDevice &D);
-  /// Host: called once after every member has returned (on the thread that ran member 0).
-  /// CUDA: called once the enqueued work completed, also when the launch failed (launch() or
-  /// waitFor() reports the error), on the device's event poller thread: it must not wait for
-  /// later work of the same device.
-  virtual void finished() {}
+/// What a device says about itself: what the OpenACC routines report, and the facts the
+/// runtime's generic paths need (instead of asking for a kind).
+struct DeviceProperties {
+  acc_device_t Type = acc_device_host; ///< its OpenACC device type
+  std::string Model;                   ///< acc_property_name: "host:0", the GPU's model
+  std::string Vendor, Driver;          ///< acc_property_vendor, acc_property_driver
+  size_t TotalMemory = 0, FreeMemory = 0; ///< bytes; 0 when unknown
 };
 
 class Device {
 public:
   virtual ~Device();
-  DeviceKind kind() const { return Kind; }
-  unsigned index() const { return Index; }           ///< position in the runtime's device list
-  const std::string &name() const { return Name; }   ///< "host:0", "cuda:1"
-  virtual unsigned computeUnits() const = 0;         ///< threads (host) or SMs (GPU)
+  unsigned index() const { return Index; }         ///< position in the runtime's device list
+  const std::string &name() const { return Name; } ///< "host:0", "cuda:1"
+  virtual unsigned computeUnits() const = 0;       ///< threads (host) or SMs (GPU)
+  /// Whether its memory is the process's host memory (a host device): its pointers can be read
+  /// and written by the CPU, so copies to and from it need no staging.
+  bool hostMemory() const { return HostMemory; }
+  DeviceProperties properties() const { return propertiesImpl(); }
 
   /// Allocate device memory; OutOfMemory names the device and the size.
   llvm::Expected<void *> allocate(size_t Bytes);
@@ -51,9 +47,22 @@ public:
   llvm::Error copyToDevice(void *Dst, const void *HostSrc, size_t Bytes);
   llvm::Error copyToHost(void *HostDst, const void *Src, size_t Bytes);
   llvm::Error copyToPeer(Device &DstDevice, void *Dst, const void *Src, size_t Bytes);
-  /// Height rows of Width bytes, Pitch bytes apart in both memories (a strided exchange).
+  /// Height rows of Width bytes, Pitch bytes apart in both memories (a strided exchange). A
+  /// device with host memory on either side is reached by the other's host copy; two devices of
+  /// one backend use its fast path; others are staged through host memory.
   llvm::Error copyToPeer2D(Device &DstDevice, void *Dst, const void *Src, size_t Width,
                            size_t Height, size_t Pitch);
+
+  /// This device's code for launches of K as C says, compiled (or found) before anything is
+  /// queued: a kernel that cannot run here then fails the push with nothing launched anywhere.
+  llvm::Error prepareCode(const jit::CompiledKernel &K, const LaunchCode &C);
+  /// This device's launch of K with its argument cells (translated to its addresses).
+  llvm::Expected<std::shared_ptr<KernelLaunch>> constructLaunch(std::shared_ptr<const jit::CompiledKernel> K,
+                                                ArgCells Cells, AggregateArgs Aggregates,
+                                                const LaunchCode &C);
+  /// Add the code targets this device runs to the specializer's settings (variants are
+  /// compiled for each ahead of their use).
+  virtual void addCodeTargets(jit::SpecializeSettings &) const {}
 
   /// Run a launch. Async: queue it in order after earlier queued work and return its ticket.
   /// Sync: wait for earlier queued work, run it, and return its ticket once done.
@@ -70,19 +79,29 @@ public:
   bool idle() const;
 
 protected:
-  Device(DeviceKind Kind, unsigned Index, std::string Name)
-      : Kind(Kind), Index(Index), Name(std::move(Name)) {}
+  Device(unsigned Index, std::string Name, bool HostMemory)
+      : Index(Index), Name(std::move(Name)), HostMemory(HostMemory) {}
 
+  virtual DeviceProperties propertiesImpl() const = 0;
   virtual llvm::Expected<void *> allocateImpl(size_t Bytes) = 0;
   virtual llvm::Error releaseImpl(void *DevicePtr) = 0;
   virtual llvm::Error copyToDeviceImpl(void *Dst, const void *HostSrc, size_t Bytes) = 0;
   virtual llvm::Error copyToHostImpl(void *HostDst, const void *Src, size_t Bytes) = 0;
-  virtual llvm::Error copyToPeerImpl(Device &DstDevice, void *Dst, const void *Src,
-                                     size_t Bytes) = 0;
-  /// Strided peer copy (Width, Height > 0). The default copies row by row through
-  /// copyToPeerImpl; backends with a 2-D copy engine override it.
+  /// Strided copies between this device and host memory (Width, Height > 0). The defaults copy
+  /// row by row through the plain hooks; backends with a 2-D copy engine override them.
+  virtual llvm::Error copyToDevice2DImpl(void *Dst, const void *HostSrc, size_t Width,
+                                         size_t Height, size_t Pitch);
+  virtual llvm::Error copyToHost2DImpl(void *HostDst, const void *Src, size_t Width, size_t Height,
+                                       size_t Pitch);
+  /// A strided copy to a device without host memory (Width, Height > 0). The default stages it
+  /// through a host buffer; a backend overrides it for peers of its own (checking the peer's
+  /// type) and calls the default for others.
   virtual llvm::Error copyToPeer2DImpl(Device &DstDevice, void *Dst, const void *Src, size_t Width,
                                        size_t Height, size_t Pitch);
+  virtual llvm::Error prepareCodeImpl(const jit::CompiledKernel &K, const LaunchCode &C) = 0;
+  virtual llvm::Expected<std::shared_ptr<KernelLaunch>>
+  constructLaunchImpl(std::shared_ptr<const jit::CompiledKernel> K, ArgCells Cells,
+                      AggregateArgs Aggregates, const LaunchCode &C) = 0;
   virtual llvm::Expected<uint64_t> launchImpl(std::shared_ptr<DeviceLaunch> L, bool Async) = 0;
   virtual llvm::Error waitForImpl(uint64_t Ticket) = 0;
   virtual uint64_t lastTicketImpl() const = 0;
@@ -90,9 +109,13 @@ protected:
   virtual uint64_t completedTicketImpl() const = 0;
 
 private:
-  DeviceKind Kind;
+  /// The path of a peer copy: host memory on either side, else the backend's hook.
+  llvm::Error peerCopy(Device &DstDevice, void *Dst, const void *Src, size_t Width, size_t Height,
+                       size_t Pitch);
+
   unsigned Index;
   std::string Name;
+  bool HostMemory;
 };
 
 } // namespace jacc

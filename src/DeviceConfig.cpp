@@ -2,6 +2,7 @@
 
 #include "src/cuda/DynamicCuda.h"
 #include "support/Debug.h"
+#include "support/Env.h"
 #include "support/Error.h"
 
 #include <llvm/ADT/SmallVector.h>
@@ -181,12 +182,9 @@ llvm::Expected<DeviceConfig> parseDeviceConfig(llvm::StringRef Devices, llvm::St
 }
 
 llvm::Expected<DeviceConfig> deviceConfigFromEnv() {
-  auto Get = [](const char *Name) {
-    const char *V = std::getenv(Name);
-    return llvm::StringRef(V ? V : "");
-  };
-  return parseDeviceConfig(Get("JACC_DEVICES"), Get("JACC_HOST_THREADS"), Get("JACC_SPIN_US"),
-                           std::thread::hardware_concurrency(), [] { return cudaDeviceCount(); });
+  return parseDeviceConfig(env::text(env::Var::Devices), env::text(env::Var::HostThreads),
+                           env::text(env::Var::SpinUs), std::thread::hardware_concurrency(),
+                           [] { return cudaDeviceCount(); });
 }
 
 } // namespace jacc

@@ -5,7 +5,8 @@
 //   device list, 0 at first. It selects whose copy acc_deviceptr, acc_hostptr and acc_copyin /
 //   acc_create's results name, where acc_malloc allocates and acc_map_data's memory lives, and
 //   which memory the acc_memcpy_* routines copy. Kernels still run on every device.
-// - Device types: Host -> acc_device_host, Cuda -> acc_device_nvidia (also acc_device_not_host).
+// - Device types: each device says its own (DeviceProperties::Type): a host device is
+//   acc_device_host, a CUDA device acc_device_nvidia (also acc_device_not_host).
 //   acc_device_default and acc_device_current mean every device. A device number counts the
 //   devices of the type given, in JACC_DEVICES order; a negative one means the first.
 // - Data: acc_copyin / acc_create are jacc's present-or enter data (dynamic count + 1) and return
@@ -25,6 +26,8 @@
 
 #include "src/CApi.h"
 #include "src/Runtime.h"
+#include "src/Settings.h"
+#include "support/Env.h"
 #include "support/Error.h"
 
 #include <llvm/ADT/StringRef.h>
@@ -58,17 +61,16 @@ void report(const char *Routine, llvm::Error E) {
     H(Routine, Status, Message);
     return;
   }
-  const char *Env = std::getenv("JACC_ACC_ERRORS");
-  std::string Mode = llvm::StringRef(Env ? Env : "").trim().lower();
-  if (Mode == "return")
+  llvm::Expected<bool> Return = accErrorsReturn();
+  if (Return && *Return)
     return;
   // Messages usually start with the routine's name already.
   llvm::StringRef Text(Message);
   Text.consume_front((llvm::Twine(Routine) + ": ").str());
   std::fprintf(stderr, "OpenACC runtime error: %s: %.*s\n", Routine, static_cast<int>(Text.size()),
                Text.data());
-  if (!Mode.empty() && Mode != "abort")
-    std::fprintf(stderr, "jacc: JACC_ACC_ERRORS='%s' is not valid: use abort or return\n", Env);
+  if (!Return)
+    std::fprintf(stderr, "jacc: %s\n", llvm::toString(Return.takeError()).c_str());
   std::fflush(stderr);
   std::abort();
 }
@@ -120,48 +122,42 @@ llvm::Error checkType(const char *Routine, acc_device_t T) {
   return invalid(Routine, "device type " + llvm::Twine(static_cast<int>(T)) + " is not valid");
 }
 
-bool matches(acc_device_t T, DeviceKind K) {
+/// Whether a device of type K is one of the devices type T selects.
+bool matches(acc_device_t T, acc_device_t K) {
   switch (T) {
   case acc_device_current:
   case acc_device_default:
     return true;
-  case acc_device_host:
-    return K == DeviceKind::Host;
   case acc_device_not_host:
-  case acc_device_nvidia:
-    return K == DeviceKind::Cuda;
+    return K != acc_device_host;
   default:
-    return false;
+    return K == T;
   }
 }
 
-acc_device_t typeOf(DeviceKind K) {
-  return K == DeviceKind::Cuda ? acc_device_nvidia : acc_device_host;
-}
-
-/// The device list's kinds (initialising the runtime if needed), T checked.
-llvm::Expected<std::vector<DeviceKind>> kinds(const char *Routine, acc_device_t T) {
+/// The device list's types (initialising the runtime if needed), T checked.
+llvm::Expected<std::vector<acc_device_t>> types(const char *Routine, acc_device_t T) {
   if (auto E = checkType(Routine, T))
     return E;
-  return Runtime::instance().deviceKinds();
+  return Runtime::instance().deviceTypes();
 }
 
-unsigned count(const std::vector<DeviceKind> &Kinds, acc_device_t T) {
+unsigned count(const std::vector<acc_device_t> &Types, acc_device_t T) {
   unsigned N = 0;
-  for (DeviceKind K : Kinds)
+  for (acc_device_t K : Types)
     N += matches(T, K);
   return N;
 }
 
 /// The list index of device Num (negative: the first) among the devices of type T.
-llvm::Expected<unsigned> indexOf(const char *Routine, const std::vector<DeviceKind> &Kinds,
+llvm::Expected<unsigned> indexOf(const char *Routine, const std::vector<acc_device_t> &Types,
                                  acc_device_t T, int Num) {
-  unsigned Of = count(Kinds, T);
+  unsigned Of = count(Types, T);
   if (Of == 0) {
-    const char *Devices = std::getenv("JACC_DEVICES");
+    const char *Devices = env::get(env::Var::Devices);
     return makeError(ErrorCode::InvalidArgument,
                      llvm::Twine(Routine) + ": there is no " + typeName(T) + " device (jacc has " +
-                         llvm::Twine(Kinds.size()) +
+                         llvm::Twine(Types.size()) +
                          " device(s), JACC_DEVICES=" + (Devices ? Devices : "<unset>") + ")");
   }
   unsigned Want = Num < 0 ? 0 : static_cast<unsigned>(Num);
@@ -169,18 +165,18 @@ llvm::Expected<unsigned> indexOf(const char *Routine, const std::vector<DeviceKi
     return invalid(Routine, "device number " + llvm::Twine(Num) + " of type " + typeName(T) +
                                 " does not exist: there are " + llvm::Twine(Of) +
                                 " (numbered from 0)");
-  for (unsigned I = 0, Seen = 0; I < Kinds.size(); ++I)
-    if (matches(T, Kinds[I]) && Seen++ == Want)
+  for (unsigned I = 0, Seen = 0; I < Types.size(); ++I)
+    if (matches(T, Types[I]) && Seen++ == Want)
       return I;
   return makeError(ErrorCode::Internal, llvm::Twine(Routine) + ": device count mismatch");
 }
 
 /// An error unless the current device exists (the device list may have shrunk since it was set).
-llvm::Error checkCurrent(const char *Routine, const std::vector<DeviceKind> &Kinds) {
-  if (CurrentDevice < Kinds.size())
+llvm::Error checkCurrent(const char *Routine, const std::vector<acc_device_t> &Types) {
+  if (CurrentDevice < Types.size())
     return llvm::Error::success();
   return invalid(Routine, "the current device " + llvm::Twine(CurrentDevice) +
-                              " no longer exists (jacc has " + llvm::Twine(Kinds.size()) +
+                              " no longer exists (jacc has " + llvm::Twine(Types.size()) +
                               " device(s)); select one with acc_set_device_num");
 }
 
@@ -188,12 +184,12 @@ llvm::Error checkCurrent(const char *Routine, const std::vector<DeviceKind> &Kin
 llvm::Error selectType(const char *Routine, acc_device_t T) {
   if (T == acc_device_none)
     return invalid(Routine, "acc_device_none selects no device");
-  auto Kinds = kinds(Routine, T);
-  if (!Kinds)
-    return Kinds.takeError();
-  if (CurrentDevice < Kinds->size() && matches(T, (*Kinds)[CurrentDevice]))
+  auto Types = types(Routine, T);
+  if (!Types)
+    return Types.takeError();
+  if (CurrentDevice < Types->size() && matches(T, (*Types)[CurrentDevice]))
     return llvm::Error::success();
-  auto I = indexOf(Routine, *Kinds, T, 0);
+  auto I = indexOf(Routine, *Types, T, 0);
   if (!I)
     return I.takeError();
   CurrentDevice = *I;
@@ -218,18 +214,18 @@ const char *intern(std::string S) {
 }
 
 /// The device info for acc_get_property[_string].
-std::optional<Runtime::DeviceInfo> info(const char *Routine, int Num, acc_device_t T) {
-  auto Kinds = take(Routine, kinds(Routine, T));
-  if (!Kinds)
+std::optional<DeviceProperties> info(const char *Routine, int Num, acc_device_t T) {
+  auto Types = take(Routine, types(Routine, T));
+  if (!Types)
     return std::nullopt;
   if (Num < 0) {
     report(Routine, invalid(Routine, "device number " + llvm::Twine(Num) + " is negative"));
     return std::nullopt;
   }
-  auto I = take(Routine, indexOf(Routine, *Kinds, T, Num));
+  auto I = take(Routine, indexOf(Routine, *Types, T, Num));
   if (!I)
     return std::nullopt;
-  return take(Routine, Runtime::instance().deviceInfo(*I, Routine));
+  return take(Routine, Runtime::instance().deviceProperties(*I, Routine));
 }
 
 void *enter(const char *Routine, void *P, size_t Bytes, bool Copy) {
@@ -256,14 +252,14 @@ void copyMemory(const char *Routine, Runtime::MemcpyKind Kind, void *Dst, const 
 
 void memcpyD2D(const char *Routine, void *Dst, void *Src, size_t Bytes, int DstNum, int SrcNum) {
   // Device numbers of the current device's type.
-  auto Kinds = take(Routine, kinds(Routine, acc_device_default));
-  if (!Kinds || !ok(Routine, checkCurrent(Routine, *Kinds)))
+  auto Types = take(Routine, types(Routine, acc_device_default));
+  if (!Types || !ok(Routine, checkCurrent(Routine, *Types)))
     return;
-  acc_device_t T = typeOf((*Kinds)[CurrentDevice]);
-  auto To = take(Routine, indexOf(Routine, *Kinds, T, DstNum));
+  acc_device_t T = (*Types)[CurrentDevice];
+  auto To = take(Routine, indexOf(Routine, *Types, T, DstNum));
   if (!To)
     return;
-  auto From = take(Routine, indexOf(Routine, *Kinds, T, SrcNum));
+  auto From = take(Routine, indexOf(Routine, *Types, T, SrcNum));
   if (!From)
     return;
   ok(Routine, Runtime::instance().memcpyBetweenDevices(Dst, Src, Bytes, *To, *From, Routine));
@@ -285,8 +281,8 @@ jacc_acc_error_handler jacc_set_acc_error_handler(jacc_acc_error_handler handler
 // --- Devices ---
 
 int acc_get_num_devices(acc_device_t dev_type) {
-  auto Kinds = take("acc_get_num_devices", kinds("acc_get_num_devices", dev_type));
-  return Kinds ? static_cast<int>(count(*Kinds, dev_type)) : 0;
+  auto Types = take("acc_get_num_devices", types("acc_get_num_devices", dev_type));
+  return Types ? static_cast<int>(count(*Types, dev_type)) : 0;
 }
 
 void acc_set_device_type(acc_device_t dev_type) {
@@ -295,10 +291,10 @@ void acc_set_device_type(acc_device_t dev_type) {
 
 acc_device_t acc_get_device_type(void) {
   const char *Routine = "acc_get_device_type";
-  auto Kinds = take(Routine, kinds(Routine, acc_device_default));
-  if (!Kinds || !ok(Routine, checkCurrent(Routine, *Kinds)))
+  auto Types = take(Routine, types(Routine, acc_device_default));
+  if (!Types || !ok(Routine, checkCurrent(Routine, *Types)))
     return acc_device_none;
-  return typeOf((*Kinds)[CurrentDevice]);
+  return (*Types)[CurrentDevice];
 }
 
 void acc_set_device_num(int dev_num, acc_device_t dev_type) {
@@ -307,27 +303,27 @@ void acc_set_device_num(int dev_num, acc_device_t dev_type) {
     report(Routine, invalid(Routine, "acc_device_none selects no device"));
     return;
   }
-  auto Kinds = take(Routine, kinds(Routine, dev_type));
-  if (!Kinds)
+  auto Types = take(Routine, types(Routine, dev_type));
+  if (!Types)
     return;
-  if (auto I = take(Routine, indexOf(Routine, *Kinds, dev_type, dev_num)))
+  if (auto I = take(Routine, indexOf(Routine, *Types, dev_type, dev_num)))
     CurrentDevice = *I;
 }
 
 int acc_get_device_num(acc_device_t dev_type) {
   const char *Routine = "acc_get_device_num";
-  auto Kinds = take(Routine, kinds(Routine, dev_type));
-  if (!Kinds || !ok(Routine, checkCurrent(Routine, *Kinds)))
+  auto Types = take(Routine, types(Routine, dev_type));
+  if (!Types || !ok(Routine, checkCurrent(Routine, *Types)))
     return -1;
-  if (!matches(dev_type, (*Kinds)[CurrentDevice])) {
+  if (!matches(dev_type, (*Types)[CurrentDevice])) {
     // Another type: the device acc_set_device_type(dev_type) would select, its first.
-    if (!take(Routine, indexOf(Routine, *Kinds, dev_type, 0)))
+    if (!take(Routine, indexOf(Routine, *Types, dev_type, 0)))
       return -1;
     return 0;
   }
   int Num = 0;
   for (unsigned I = 0; I < CurrentDevice; ++I)
-    Num += matches(dev_type, (*Kinds)[I]);
+    Num += matches(dev_type, (*Types)[I]);
   return Num;
 }
 
@@ -354,7 +350,7 @@ const char *acc_get_property_string(int dev_num, acc_device_t dev_type,
     return nullptr;
   switch (property) {
   case acc_property_name:
-    return intern(I->Name);
+    return intern(I->Model);
   case acc_property_vendor:
     return intern(I->Vendor);
   case acc_property_driver:
@@ -375,8 +371,8 @@ void acc_init(acc_device_t dev_type) {
 void acc_shutdown(acc_device_t dev_type) {
   // jacc cannot release one type of device alone: any type it has shuts everything down.
   const char *Routine = "acc_shutdown";
-  auto Kinds = take(Routine, kinds(Routine, dev_type));
-  if (!Kinds || !take(Routine, indexOf(Routine, *Kinds, dev_type, 0)))
+  auto Types = take(Routine, types(Routine, dev_type));
+  if (!Types || !take(Routine, indexOf(Routine, *Types, dev_type, 0)))
     return;
   if (ok(Routine, Runtime::instance().finalize()))
     CurrentDevice = 0;

@@ -5,6 +5,7 @@
 
 #include <llvm/ADT/StringRef.h>
 #include <llvm/ADT/Twine.h>
+#include <llvm/Support/Error.h>
 
 namespace jacc {
 
@@ -12,6 +13,9 @@ namespace jacc {
 bool debugEnabled(llvm::StringRef Topic);
 /// Print "[jacc:Topic] Message" to stderr if Topic is enabled.
 void debugLog(llvm::StringRef Topic, const llvm::Twine &Message);
+
+/// JACC_DEBUG lists known topics only (InvalidArgument naming the others and the topics).
+llvm::Error checkDebugTopics();
 
 } // namespace jacc
 

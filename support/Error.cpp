@@ -26,4 +26,12 @@ ErrorCode takeError(llvm::Error E, std::string &Message) {
   return Code;
 }
 
+llvm::Error prefixError(const llvm::Twine &Prefix, llvm::Error E) {
+  if (!E)
+    return E;
+  std::string Message;
+  ErrorCode Code = takeError(std::move(E), Message);
+  return makeError(Code, Prefix + ": " + Message);
+}
+
 } // namespace jacc

@@ -43,6 +43,10 @@ llvm::Error makeError(ErrorCode Code, const llvm::Twine &Message);
 /// Consume an error: its code (Internal for foreign errors) and its message.
 ErrorCode takeError(llvm::Error E, std::string &Message);
 
+/// E with "Prefix: " in front of its message, same code (success stays success): how a caller
+/// names itself in errors of the layers below, which name only what they know.
+llvm::Error prefixError(const llvm::Twine &Prefix, llvm::Error E);
+
 } // namespace jacc
 
 #endif

@@ -72,7 +72,9 @@ std::shared_ptr<DiskCache> processDiskCache() {
 /// 2: CUBIN images are stored whole (revision 1 trimmed their trailing zero bytes).
 /// 3: __launch_bounds__ on every CUDA entry.
 /// 4: CUDA block sizes from the access traits (jit/cuda/BlockGeometry.h), not a fixed 256.
-constexpr unsigned CodeRevision = 4;
+/// 5: split entries read the device's share from the team at launch (share_begin, share_end,
+///    share_scale) instead of computing an equal one from device / ndevices.
+constexpr unsigned CodeRevision = 5;
 
 std::string diskCacheKey(llvm::StringRef Source, llvm::ArrayRef<std::string> Decls,
                          unsigned CodeFlags) {

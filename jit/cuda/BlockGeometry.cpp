@@ -1,10 +1,9 @@
 #include "jit/cuda/BlockGeometry.h"
 
+#include "support/Env.h"
 #include "support/Error.h"
 
 #include <llvm/ADT/StringRef.h>
-
-#include <cstdlib>
 
 namespace jacc::jit {
 
@@ -24,16 +23,14 @@ BlockGeometry chooseBlockGeometry(const analysis::AccessTraits &T) {
 }
 
 llvm::Expected<unsigned> blockSizeOverrideFromEnv() {
-  const char *Env = std::getenv("JACC_CUDA_BLOCK_SIZE");
-  llvm::StringRef V = llvm::StringRef(Env ? Env : "").trim();
+  llvm::StringRef V = env::text(env::Var::CudaBlockSize);
   if (V.empty() || V.equals_insensitive("auto"))
     return 0;
   unsigned N = 0;
   if (V.getAsInteger(10, N) || N < 32 || N > 1024 || N % 32)
-    return makeError(ErrorCode::InvalidArgument,
-                     "JACC_CUDA_BLOCK_SIZE='" + V.str() + "' is not valid: use auto (the block "
-                     "size follows the kernel's access traits) or a multiple of 32 from 32 to "
-                     "1024");
+    return env::invalid(env::Var::CudaBlockSize, V,
+                        "auto (the block size follows the kernel's access traits) or a multiple "
+                        "of 32 from 32 to 1024");
   return N;
 }
 

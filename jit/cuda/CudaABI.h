@@ -5,15 +5,16 @@
 #define JACC_JIT_CUDA_CUDAABI_H
 
 /* The last parameter of every generated CUDA entry, by value.
- * device/ndevices: this device among the kernel's devices (split entries); narrow: run only the
- * iterations this device's owned ranges need; split_info: device memory, JACC_SPLIT_INFO_WORDS
- * words per split array, written by global thread 0 (see HostABI.h); reduction: device memory,
+ * share_begin/share_end/share_scale: this device's share of a split entry's work (see HostABI.h);
+ * narrow: run only the iterations this device's owned ranges need; split_info: device memory,
+ * JACC_SPLIT_INFO_WORDS words per split array, written by global thread 0 (see HostABI.h); reduction: device memory,
  * one 8-byte slot per reduction variable per block, each block's combined value; barrier: two
  * zeroed words of device memory for the grid-wide barrier between region statements. */
 #define JACC_CUDA_TEAM_DEFINITION                                                                  \
   typedef struct jacc_cuda_team {                                                                  \
-    long long device;                                                                              \
-    long long ndevices;                                                                            \
+    long long share_begin;                                                                         \
+    long long share_end;                                                                           \
+    long long share_scale;                                                                         \
     long long narrow;                                                                              \
     long long *split_info;                                                                         \
     void *reduction;                                                                               \

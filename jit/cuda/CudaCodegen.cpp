@@ -74,7 +74,7 @@ const HeaderMapping Headers[] = {
 const char *CudaHelpers = R"(#define restrict __restrict__
 #define _Bool bool
 typedef struct jacc_team_view {
-  long long tid, nthreads, device, ndevices, narrow;
+  long long tid, nthreads, share_begin, share_end, share_scale, narrow;
   long long *split_info;
   void *reduction;
 } jacc_team_view;
@@ -219,6 +219,96 @@ llvm::Expected<std::string> mapIncludes(const KernelInfo &K, std::string &Defs) 
   return Out;
 }
 
+/// The flattened iterations over the whole grid, cyclically (neighbouring threads touch
+/// neighbouring elements: coalesced), with the bound as the guard.
+std::string cudaIterationLoop(const ParallelNest &N, const std::string &Share,
+                              const std::string &Priv) {
+  unsigned D = N.Loops.size();
+  std::string H = "for (long long __jacc_it = __jacc_db * __jacc_inner + __jacc_t->tid;\n"
+                  "     __jacc_it < __jacc_de * __jacc_inner; __jacc_it += __jacc_t->nthreads) {\n"
+                  "long long __jacc_row = __jacc_it;\n";
+  for (unsigned I = D - 1; I >= 1; --I) {
+    std::string S = std::to_string(I);
+    H += loopVarDecl(N.Loops[I], I, "__jacc_row % __jacc_n" + S) + "\n";
+    H += "__jacc_row /= __jacc_n" + S + ";\n";
+  }
+  H += loopVarDecl(N.Loops[0], 0, "__jacc_row") + "\n";
+  H += "const long long __jacc_outer = __jacc_row;\n" + Share + "{\n" + Priv;
+  return H;
+}
+
+std::string cudaNestTrailer(const ParallelNest &) { return "\n}}}\n"; }
+
+/// The C type a reduction is combined in on CUDA: warp shuffles move 32- and 64-bit values.
+const char *cudaReductionWideType(ScalarType T) {
+  switch (T) {
+  case ScalarType::Bool:
+  case ScalarType::I8:
+  case ScalarType::I16: return "int";
+  case ScalarType::U8:
+  case ScalarType::U16: return "unsigned int";
+  default: return scalarTypeName(T);
+  }
+}
+
+std::string cudaCombine(ReductionOp Op) {
+  switch (Op) {
+  case ReductionOp::Add: return "a + b";
+  case ReductionOp::Mul: return "a * b";
+  case ReductionOp::Max: return "b > a ? b : a";
+  case ReductionOp::Min: return "b < a ? b : a";
+  case ReductionOp::BitAnd: return "a & b";
+  case ReductionOp::BitOr: return "a | b";
+  case ReductionOp::BitXor: return "a ^ b";
+  case ReductionOp::LogAnd: return "a && b";
+  case ReductionOp::LogOr: return "a || b";
+  }
+  return "a";
+}
+
+/// CUDA C++ has no __builtin_inf.
+const char *const CudaInfinity = "__longlong_as_double(0x7ff0000000000000LL)";
+
+/// Each thread's reduction value is combined within the block (warp shuffles, then across
+/// warps) into the block's slot.
+std::string cudaReductionWriteBack(const KernelInfo &K, const ReductionVar &R) {
+  std::string W = cudaReductionWideType(R.Type);
+  return "{ " + W + " __jacc_w = __jacc_block_reduce<" + W + ">((" + W + ")" + R.Name + ", [](" +
+         W + " a, " + W + " b) { return (" + W + ")(" + cudaCombine(R.Op) + "); }, (" + W +
+         ")" + reductionIdentity(R.Op, R.Type, CudaInfinity) + ");\n"
+         "  if (threadIdx.x == 0) { " + std::string(scalarTypeName(R.Type)) +
+         " __jacc_r = __jacc_w; memcpy((char *)__jacc_t->reduction + ((long long)blockIdx.x * " +
+         std::to_string(K.Reductions.size()) + " + " + std::to_string(R.Slot) +
+         ") * 8, &__jacc_r, sizeof __jacc_r); } }\n";
+}
+
+std::string cudaAtomicText(const KernelInfo &, const AtomicEdit &A) { return A.CudaText; }
+
+/// How CUDA entries differ from other targets' (see EntryTarget): a grid of BlockSize-thread
+/// blocks over the flattened iterations, C++ without variably modified types.
+EntryTarget cudaEntryTarget(unsigned BlockSize) {
+  EntryTarget T;
+  // The block size is fixed: __launch_bounds__ lets NVRTC budget registers for it.
+  T.EntryPrefix =
+      "extern \"C\" __global__ void __launch_bounds__(" + std::to_string(BlockSize) + ") ";
+  T.TeamParam = "jacc_cuda_team __jacc_team";
+  T.TeamView =
+      "const jacc_team_view __jacc_tv = {(long long)blockIdx.x * blockDim.x + threadIdx.x,\n"
+      "  (long long)gridDim.x * blockDim.x, __jacc_team.share_begin, __jacc_team.share_end,\n"
+      "  __jacc_team.share_scale, __jacc_team.narrow, __jacc_team.split_info,\n"
+      "  __jacc_team.reduction};\n"
+      "const jacc_team_view *__jacc_t = &__jacc_tv;\n";
+  T.Barrier = "\n__jacc_grid_sync(__jacc_team.barrier);\n";
+  T.Infinity = CudaInfinity;
+  T.FlatVlaPointers = true;
+  T.CastFoldedLiterals = true;
+  T.IterationLoop = cudaIterationLoop;
+  T.NestTrailer = cudaNestTrailer;
+  T.ReductionWriteBack = cudaReductionWriteBack;
+  T.AtomicText = cudaAtomicText;
+  return T;
+}
+
 } // namespace
 
 std::vector<unsigned> cudaParamOffsets(const std::vector<CudaParam> &Params, unsigned &Size) {
@@ -289,14 +379,9 @@ llvm::Expected<CudaKernelSource> generateCudaSource(const KernelInfo &K, bool Sp
   C += "#line 1 \"kernel\"\n";
   C += *Leading;
   C += "\n#line 1 \"<jacc>\"\n";
-  // The block size is fixed: __launch_bounds__ lets NVRTC budget registers for it.
   C += "/* jacc: " + std::to_string(S.BlockSize) + " threads per block (" + Block.Why +
        "); access traits: " + analysis::describeTraits(K.Traits) + " */\n";
-  std::string Entry = generateEntry(K, Split, CodegenTarget::Cuda, Spec);
-  llvm::StringRef Head = "extern \"C\" __global__ void ";
-  if (llvm::StringRef(Entry).startswith(Head))
-    Entry.insert(Head.size(), "__launch_bounds__(" + std::to_string(S.BlockSize) + ") ");
-  C += Entry;
+  C += generateEntry(K, Split, cudaEntryTarget(S.BlockSize), Spec);
   return S;
 }
 

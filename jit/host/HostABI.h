@@ -6,9 +6,11 @@
 /* Passed by pointer, as the last argument, to every generated host kernel entry; one per thread.
  * tid/nthreads: this thread in the device's team. barrier(team): every team thread must call it.
  * reduction: this thread's slots, 8 bytes per reduction variable.
- * Split entries only: device/ndevices: this device among the kernel's devices; narrow: run only
- * the iterations this device's owned ranges and reduction share need; split_info (written by
- * thread 0): per split array, JACC_SPLIT_INFO_WORDS words (see below). */
+ * Split entries only: share_begin/share_end/share_scale: this device's share of the work, the part
+ * [share_begin / share_scale, share_end / share_scale) of the outermost iterations (reductions)
+ * and of each split array's owned range, decided by the runtime at launch; narrow: run only the
+ * iterations this device's owned ranges and reduction share need; split_info (written by thread
+ * 0): per split array, JACC_SPLIT_INFO_WORDS words (see below). */
 #define JACC_HOST_TEAM_DEFINITION                                                                  \
   typedef struct jacc_host_team {                                                                  \
     long tid;                                                                                      \
@@ -16,8 +18,9 @@
     void (*barrier)(void *team);                                                                   \
     void *team;                                                                                    \
     void *reduction;                                                                               \
-    long device;                                                                                   \
-    long ndevices;                                                                                 \
+    long share_begin;                                                                              \
+    long share_end;                                                                                \
+    long share_scale;                                                                              \
     long narrow;                                                                                   \
     long long *split_info;                                                                         \
   } jacc_host_team;

@@ -4,7 +4,79 @@
 
 namespace jacc::jit {
 
+using namespace analysis;
+
 static const char *HostABIText = JACC_HOST_ABI_TEXT;
+
+namespace {
+
+/// This thread's contiguous part of the device's iterations (`__jacc_share`), one flattened
+/// index at a time for a single loop; for collapsed loops, a run of the innermost loop at a
+/// time, so the innermost loop stays a plain loop that LLVM vectorises.
+std::string hostIterationLoop(const ParallelNest &N, const std::string &Share,
+                              const std::string &Priv) {
+  unsigned D = N.Loops.size();
+  std::string H = "long long __jacc_b, __jacc_e;\n"
+                  "__jacc_share(__jacc_t, __jacc_db, __jacc_de, __jacc_inner, &__jacc_b, "
+                  "&__jacc_e);\n";
+  if (D == 1) {
+    H += "for (long long __jacc_k = __jacc_b; __jacc_k < __jacc_e; ++__jacc_k) {\n";
+    H += "const long long __jacc_outer = __jacc_k;\n" + Share;
+    H += loopVarDecl(N.Loops[0], 0, "__jacc_k") + "\n" + Priv;
+    return H;
+  }
+  std::string Last = std::to_string(D - 1);
+  H += "for (long long __jacc_it = __jacc_b; __jacc_it < __jacc_e;) {\n"
+       "long long __jacc_row = __jacc_it / __jacc_n" + Last + ";\n"
+       "long long __jacc_c0 = __jacc_it - __jacc_row * __jacc_n" + Last + ";\n"
+       "long long __jacc_c1 = __jacc_c0 + (__jacc_e - __jacc_it);\n"
+       "if (__jacc_c1 > __jacc_n" + Last + ") __jacc_c1 = __jacc_n" + Last + ";\n"
+       "__jacc_it += __jacc_c1 - __jacc_c0;\n";
+  for (int I = D - 2; I >= 0; --I) {
+    std::string S = std::to_string(I);
+    if (I == 0) {
+      H += loopVarDecl(N.Loops[0], 0, "__jacc_row") + "\n";
+    } else {
+      H += loopVarDecl(N.Loops[I], I, "__jacc_row % __jacc_n" + S) + "\n";
+      H += "__jacc_row /= __jacc_n" + S + ";\n";
+    }
+  }
+  H += "const long long __jacc_outer = __jacc_row;\n" + Share;
+  H += "for (long long __jacc_k = __jacc_c0; __jacc_k < __jacc_c1; ++__jacc_k) {\n";
+  H += loopVarDecl(N.Loops[D - 1], D - 1, "__jacc_k") + "\n" + Priv;
+  return H;
+}
+
+std::string hostNestTrailer(const ParallelNest &N) {
+  return N.Loops.size() == 1 ? "\n}}\n" : "\n}}}\n";
+}
+
+/// Each thread's reduction value goes into its own slot.
+std::string hostReductionWriteBack(const KernelInfo &, const ReductionVar &R) {
+  return "__builtin_memcpy((char *)__jacc_t->reduction + " + std::to_string(8 * R.Slot) + ", &" +
+         R.Name + ", sizeof " + R.Name + ");\n";
+}
+
+std::string hostAtomicText(const KernelInfo &, const AtomicEdit &A) { return A.Text; }
+
+} // namespace
+
+const EntryTarget &hostEntryTarget() {
+  static const EntryTarget T = [] {
+    EntryTarget T;
+    T.EntryPrefix = "void ";
+    T.TeamParam = "const jacc_host_team *__jacc_t";
+    T.Barrier = "\n__jacc_t->barrier(__jacc_t->team);\n";
+    T.Infinity = "__builtin_inf()";
+    T.AggregatesByAddress = true;
+    T.IterationLoop = hostIterationLoop;
+    T.NestTrailer = hostNestTrailer;
+    T.ReductionWriteBack = hostReductionWriteBack;
+    T.AtomicText = hostAtomicText;
+    return T;
+  }();
+  return T;
+}
 
 std::string generateHostSource(const analysis::KernelInfo &K, bool Split,
                                const Specialization *Spec) {
@@ -26,7 +98,7 @@ std::string generateHostSource(const analysis::KernelInfo &K, bool Split,
        "static inline long long __jacc_ceildiv(long long a, long long b) {\n"
        "  long long q = a / b; return (a % b != 0 && ((a < 0) == (b < 0))) ? q + 1 : q;\n"
        "}\n";
-  C += generateEntry(K, Split && K.Split.Enabled, CodegenTarget::Host, Spec);
+  C += generateEntry(K, Split && K.Split.Enabled, hostEntryTarget(), Spec);
   return C;
 }
 

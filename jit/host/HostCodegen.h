@@ -16,6 +16,10 @@ namespace jacc::jit {
 constexpr const char *HostEntryName = "__jacc_entry";
 constexpr const char *HostSplitEntryName = "__jacc_entry_split";
 
+/// How the host's entries differ from other targets' (see EntryTarget): a team of threads, each
+/// taking a contiguous part of the flattened iterations, struct arguments by address.
+const EntryTarget &hostEntryTarget();
+
 /// The C source of the host kernel: the kernel's leading declarations, then
 /// `void __jacc_entry(<params in ArgInfo::Param order>, const jacc_host_team *)` running the
 /// construct with its parallel nests' iterations divided among the team.

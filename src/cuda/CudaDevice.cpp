@@ -3,7 +3,10 @@
 // thread per GPU wait, no callback latency), calls finished() and completes the ticket, in order.
 #include "src/cuda/CudaDevice.h"
 
+#include "jit/KernelVariants.h"
+#include "src/cuda/CudaKernelLaunch.h"
 #include "src/cuda/DynamicCuda.h"
+#include "support/SavedError.h"
 
 #include <llvm/ADT/ScopeExit.h>
 #include <llvm/ADT/SmallVector.h>
@@ -102,9 +105,7 @@ struct CudaDevice::Impl {
     std::shared_ptr<DeviceLaunch> L;
     CUevent Event = nullptr; ///< recorded after the launch's work; null if recording failed
     bool Async = false;
-    bool Failed = false;
-    ErrorCode Code = ErrorCode::Internal;
-    std::string Message;
+    SavedError Failure; ///< its enqueue's or its event's error
   };
 
   /// Serialises submissions so that stream order is ticket order. Taken before M.
@@ -119,11 +120,8 @@ struct CudaDevice::Impl {
   uint64_t Done = 0;
   bool Stop = false;
   std::thread Poller;
-  /// The first error of an async launch, reported (and cleared) by the next waitFor(), as text
-  /// because an llvm::Error must be consumed before it is destroyed.
-  bool HasError = false;
-  ErrorCode PendingCode = ErrorCode::Internal;
-  std::string PendingMessage;
+  /// The first error of an async launch, reported (and cleared) by the next waitFor().
+  SavedError AsyncFailure;
 };
 
 llvm::Error CudaDevice::Impl::copy2D(CUstream Stream, CUmemorytype SrcType, const void *Src,
@@ -215,12 +213,9 @@ void CudaDevice::Impl::pollerMain() {
         Lock.lock();
         continue;
       }
-      if (R != CUDA_SUCCESS && !E->Failed) {
-        E->Failed = true;
-        E->Code = takeError(
-            check(R, "kernel launch (ticket " + llvm::Twine(E->Ticket) + "): cuEventQuery"),
-            E->Message);
-      }
+      if (R != CUDA_SUCCESS && !E->Failure)
+        E->Failure.keep(
+            check(R, "kernel launch (ticket " + llvm::Twine(E->Ticket) + "): cuEventQuery"));
     }
     Sleep = MinPoll;
     // Called even for a failed launch: it releases what the launch holds (and may unblock the
@@ -231,11 +226,8 @@ void CudaDevice::Impl::pollerMain() {
     Pending.pop_front();
     if (E->Event)
       FreeEvents.push_back(E->Event);
-    if (E->Failed && E->Async && !HasError) {
-      HasError = true;
-      PendingCode = E->Code;
-      PendingMessage = E->Message;
-    }
+    if (E->Async)
+      AsyncFailure.keep(E->Failure);
     Done = E->Ticket;
     DoneCV.notify_all();
   }
@@ -298,7 +290,7 @@ llvm::Expected<std::unique_ptr<CudaDevice>> CudaDevice::create(unsigned Index, i
 }
 
 CudaDevice::CudaDevice(unsigned Index, std::unique_ptr<Impl> Impl)
-    : Device(DeviceKind::Cuda, Index, Impl->Name), P(std::move(Impl)) {}
+    : Device(Index, Impl->Name, /*HostMemory=*/false), P(std::move(Impl)) {}
 
 CudaDevice::~CudaDevice() {
   std::thread Poller;
@@ -433,14 +425,32 @@ llvm::Error CudaDevice::copyToDeviceAsync(void *Dst, const void *HostSrc, size_t
                   "cuMemcpyHtoDAsync");
 }
 
-llvm::Error CudaDevice::copyFromHostMemory(void *Dst, const void *HostSrc, size_t Width,
+/// An error for a strided copy whose rows overlap (Pitch < Width), naming the copy's Direction.
+static llvm::Error badPitch(const llvm::Twine &Direction, size_t Width, size_t Pitch) {
+  return makeError(ErrorCode::InvalidArgument,
+                   "strided copy " + Direction + " with a pitch (" + llvm::Twine(Pitch) +
+                       ") smaller than its rows (" + llvm::Twine(Width) + " bytes)");
+}
+
+void CudaDevice::addCodeTargets(jit::SpecializeSettings &S) const {
+  if (!llvm::is_contained(S.CudaArchs, smVersion()))
+    S.CudaArchs.push_back(smVersion());
+}
+
+DeviceProperties CudaDevice::propertiesImpl() const {
+  DeviceProperties D;
+  D.Type = acc_device_nvidia;
+  D.Model = model();
+  D.Vendor = "NVIDIA";
+  D.Driver = "jacc " JACC_VERSION " (CUDA Driver API)";
+  D.TotalMemory = totalMemory(); // free memory: unknown (0)
+  return D;
+}
+
+llvm::Error CudaDevice::copyToDevice2DImpl(void *Dst, const void *HostSrc, size_t Width,
                                            size_t Height, size_t Pitch) {
-  if (Width == 0 || Height == 0)
-    return llvm::Error::success();
   if (Height > 1 && Pitch < Width)
-    return makeError(ErrorCode::InvalidArgument,
-                     "strided copy to " + name() + " with a pitch (" + llvm::Twine(Pitch) +
-                         ") smaller than its rows (" + llvm::Twine(Width) + " bytes)");
+    return badPitch("to " + name(), Width, Pitch);
   if (auto E = P->current())
     return E;
   if (auto E = P->copy2D(P->CopyStream, CU_MEMORYTYPE_HOST, HostSrc, Pitch, CU_MEMORYTYPE_DEVICE,
@@ -471,7 +481,7 @@ llvm::Error CudaDevice::releaseImpl(void *DevicePtr) {
 }
 
 llvm::Error CudaDevice::copyToDeviceImpl(void *Dst, const void *HostSrc, size_t Bytes) {
-  return copyFromHostMemory(Dst, HostSrc, Bytes);
+  return copyToDevice2DImpl(Dst, HostSrc, Bytes, 1, Bytes);
 }
 
 llvm::Error CudaDevice::copyToHostImpl(void *HostDst, const void *Src, size_t Bytes) {
@@ -483,49 +493,59 @@ llvm::Error CudaDevice::copyToHostImpl(void *HostDst, const void *Src, size_t By
   return P->check(P->Drv.cuStreamSynchronize(P->CopyStream), "cuStreamSynchronize");
 }
 
-llvm::Error CudaDevice::copyToPeerImpl(Device &DstDevice, void *Dst, const void *Src,
-                                       size_t Bytes) {
-  return copyToPeer2DImpl(DstDevice, Dst, Src, Bytes, 1, Bytes);
+llvm::Error CudaDevice::copyToHost2DImpl(void *HostDst, const void *Src, size_t Width,
+                                         size_t Height, size_t Pitch) {
+  if (Height > 1 && Pitch < Width)
+    return badPitch("from " + name(), Width, Pitch);
+  if (auto E = P->current())
+    return E;
+  if (auto E = P->copy2D(P->CopyStream, CU_MEMORYTYPE_DEVICE, Src, Pitch, CU_MEMORYTYPE_HOST,
+                         HostDst, Pitch, Width, Height))
+    return E;
+  return P->check(P->Drv.cuStreamSynchronize(P->CopyStream), "cuStreamSynchronize");
 }
 
 llvm::Error CudaDevice::copyToPeer2DImpl(Device &DstDevice, void *Dst, const void *Src,
                                          size_t Width, size_t Height, size_t Pitch) {
+  auto *Peer = dynamic_cast<CudaDevice *>(&DstDevice);
+  if (!Peer)
+    return Device::copyToPeer2DImpl(DstDevice, Dst, Src, Width, Height, Pitch);
   if (Height > 1 && Pitch < Width)
-    return makeError(ErrorCode::InvalidArgument,
-                     "strided copy from " + name() + " with a pitch (" + llvm::Twine(Pitch) +
-                         ") smaller than its rows (" + llvm::Twine(Width) + " bytes)");
+    return badPitch("from " + name(), Width, Pitch);
   if (auto E = P->current())
     return E;
-  CUmemorytype DstType = CU_MEMORYTYPE_DEVICE;
-  if (DstDevice.kind() == DeviceKind::Host) {
-    // A host device's memory is host memory: read straight into it.
-    DstType = CU_MEMORYTYPE_HOST;
-  } else if (DstDevice.kind() == DeviceKind::Cuda) {
-    auto &Peer = static_cast<CudaDevice &>(DstDevice);
-    if (Peer.P->Ctx != P->Ctx) {
-      auto Direct = P->peerAccess(*Peer.P);
-      if (!Direct)
-        return Direct.takeError();
-      if (!*Direct)
-        return copyStaged(Peer, static_cast<char *>(Dst), static_cast<const char *>(Src), Width,
-                          Height, Pitch);
-      if (Height == 1) {
-        if (auto E = P->check(P->Drv.cuMemcpyPeerAsync(devicePtr(Dst), Peer.P->Ctx, devicePtr(Src),
-                                                       P->Ctx, Width, P->CopyStream),
-                              "cuMemcpyPeerAsync to " + Peer.name()))
-          return E;
-        return P->check(P->Drv.cuStreamSynchronize(P->CopyStream), "cuStreamSynchronize");
-      }
-      // Strided: with peer access enabled, unified addressing lets one 2-D copy span both GPUs.
+  if (Peer->P->Ctx != P->Ctx) {
+    auto Direct = P->peerAccess(*Peer->P);
+    if (!Direct)
+      return Direct.takeError();
+    if (!*Direct)
+      return copyStaged(*Peer, static_cast<char *>(Dst), static_cast<const char *>(Src), Width,
+                        Height, Pitch);
+    if (Height == 1) {
+      if (auto E = P->check(P->Drv.cuMemcpyPeerAsync(devicePtr(Dst), Peer->P->Ctx, devicePtr(Src),
+                                                     P->Ctx, Width, P->CopyStream),
+                            "cuMemcpyPeerAsync to " + Peer->name()))
+        return E;
+      return P->check(P->Drv.cuStreamSynchronize(P->CopyStream), "cuStreamSynchronize");
     }
-  } else {
-    return makeError(ErrorCode::Unsupported, name() + " cannot copy to " + DstDevice.name() +
-                                                 ", a device kind it does not know");
+    // Strided: with peer access enabled, unified addressing lets one 2-D copy span both GPUs.
   }
-  if (auto E = P->copy2D(P->CopyStream, CU_MEMORYTYPE_DEVICE, Src, Pitch, DstType, Dst, Pitch,
-                         Width, Height))
+  if (auto E = P->copy2D(P->CopyStream, CU_MEMORYTYPE_DEVICE, Src, Pitch, CU_MEMORYTYPE_DEVICE,
+                         Dst, Pitch, Width, Height))
     return E;
   return P->check(P->Drv.cuStreamSynchronize(P->CopyStream), "cuStreamSynchronize");
+}
+
+llvm::Error CudaDevice::prepareCodeImpl(const jit::CompiledKernel &K, const LaunchCode &C) {
+  // Each GPU architecture's image (the generic one: a variant compiles its own images).
+  return K.cudaCode(smVersion(), C.Split).takeError();
+}
+
+llvm::Expected<std::shared_ptr<KernelLaunch>>
+CudaDevice::constructLaunchImpl(std::shared_ptr<const jit::CompiledKernel> K, ArgCells Cells,
+                                AggregateArgs Aggregates, const LaunchCode &C) {
+  return std::make_shared<CudaKernelLaunch>(std::move(K), std::move(Cells), std::move(Aggregates),
+                                            C.Variant);
 }
 
 llvm::Error CudaDevice::copyStaged(CudaDevice &Peer, char *Dst, const char *Src, size_t Width,
@@ -625,7 +645,10 @@ llvm::Expected<uint64_t> CudaDevice::launchImpl(std::shared_ptr<DeviceLaunch> L,
   En->Ticket = P->LastIssued.load(std::memory_order_relaxed) + 1;
   En->Async = Async;
   En->L = std::move(L);
-  llvm::Error Err = En->L->enqueueCuda(*this);
+  auto *Work = dynamic_cast<CudaLaunch *>(En->L.get());
+  llvm::Error Err = Work ? Work->enqueue(*this)
+                         : makeError(ErrorCode::Unsupported,
+                                     "this kernel launch carries no CUDA code");
   // Recorded even after a failed enqueue: finished() must not run before whatever part of the
   // launch did reach the stream has completed. The first error is the one reported.
   auto Ev = P->takeEvent();
@@ -642,10 +665,7 @@ llvm::Expected<uint64_t> CudaDevice::launchImpl(std::shared_ptr<DeviceLaunch> L,
   } else {
     En->Event = *Ev;
   }
-  if (Err) {
-    En->Failed = true;
-    En->Code = takeError(std::move(Err), En->Message);
-  }
+  En->Failure.keep(std::move(Err));
   uint64_t Ticket = En->Ticket;
   {
     std::lock_guard<std::mutex> Lock(P->M);
@@ -659,8 +679,8 @@ llvm::Expected<uint64_t> CudaDevice::launchImpl(std::shared_ptr<DeviceLaunch> L,
 
   std::unique_lock<std::mutex> Lock(P->M);
   P->DoneCV.wait(Lock, [&] { return P->Done >= Ticket; });
-  if (En->Failed)
-    return makeError(En->Code, En->Message);
+  if (En->Failure)
+    return En->Failure.error();
   return Ticket;
 }
 
@@ -668,10 +688,7 @@ llvm::Error CudaDevice::waitForImpl(uint64_t Ticket) {
   std::unique_lock<std::mutex> Lock(P->M);
   uint64_t Target = std::min(Ticket, P->LastIssued.load(std::memory_order_relaxed));
   P->DoneCV.wait(Lock, [&] { return P->Done >= Target; });
-  if (!P->HasError)
-    return llvm::Error::success();
-  P->HasError = false;
-  return makeError(P->PendingCode, P->PendingMessage);
+  return P->AsyncFailure.take();
 }
 
 uint64_t CudaDevice::lastTicketImpl() const {

@@ -1,6 +1,7 @@
-// A GPU through the CUDA Driver API (loaded at run time, src/cuda/DynamicCuda.h): its primary context,
-// a launch stream for kernels (and the copies ordered with them), a copy stream for the
+// A GPU through the CUDA Driver API (loaded at run time, src/cuda/DynamicCuda.h): its primary
+// context, a launch stream for kernels (and the copies ordered with them), a copy stream for the
 // caller-synchronous data operations, and an event poller thread that completes launches in order.
+// It runs CudaLaunch work: kernels (CudaKernelLaunch) enqueue their NVRTC image's launch.
 #ifndef JACC_SRC_CUDA_CUDADEVICE_H
 #define JACC_SRC_CUDA_CUDADEVICE_H
 
@@ -43,7 +44,7 @@ public:
                                       const char *Entry);
   /// How many blocks of BlockSize threads of Function fit on one SM at once.
   llvm::Expected<unsigned> maxActiveBlocksPerSM(void *Function, unsigned BlockSize);
-  /// Enqueue on the device's launch stream (called from DeviceLaunch::enqueueCuda, in order).
+  /// Enqueue on the device's launch stream (called from CudaLaunch::enqueue, in order).
   /// Params: cuLaunchKernel's kernelParams (one pointer per kernel parameter).
   llvm::Error launchKernel(void *Function, unsigned Grid, unsigned Block, void **Params,
                            bool Cooperative);
@@ -52,23 +53,31 @@ public:
   llvm::Error copyToHostAsync(void *HostDst, const void *Src, size_t Bytes);
   llvm::Error copyToDeviceAsync(void *Dst, const void *HostSrc, size_t Bytes);
 
-  /// Synchronous copy of Height rows of Width bytes, Pitch bytes apart on both sides, from host
-  /// memory into this device: how a host device (whose memory is host memory) copies to a GPU.
-  /// Not counted in stats(): the peer copy that calls it is.
-  llvm::Error copyFromHostMemory(void *Dst, const void *HostSrc, size_t Width, size_t Height = 1,
-                                 size_t Pitch = 0);
+  /// Variants are compiled for this GPU's architecture too.
+  void addCodeTargets(jit::SpecializeSettings &S) const override;
 
 private:
   struct Impl;
   explicit CudaDevice(unsigned Index, std::unique_ptr<Impl> P);
 
+  DeviceProperties propertiesImpl() const override;
   llvm::Expected<void *> allocateImpl(size_t Bytes) override;
   llvm::Error releaseImpl(void *DevicePtr) override;
   llvm::Error copyToDeviceImpl(void *Dst, const void *HostSrc, size_t Bytes) override;
   llvm::Error copyToHostImpl(void *HostDst, const void *Src, size_t Bytes) override;
-  llvm::Error copyToPeerImpl(Device &DstDevice, void *Dst, const void *Src, size_t Bytes) override;
+  /// Synchronous 2-D copies between host memory and this device on the copy stream.
+  llvm::Error copyToDevice2DImpl(void *Dst, const void *HostSrc, size_t Width, size_t Height,
+                                 size_t Pitch) override;
+  llvm::Error copyToHost2DImpl(void *HostDst, const void *Src, size_t Width, size_t Height,
+                               size_t Pitch) override;
+  /// To another GPU: peer copies where cuDeviceCanAccessPeer allows, else staged through two
+  /// pinned buffers; to a device of another backend, the generic path.
   llvm::Error copyToPeer2DImpl(Device &DstDevice, void *Dst, const void *Src, size_t Width,
                                size_t Height, size_t Pitch) override;
+  llvm::Error prepareCodeImpl(const jit::CompiledKernel &K, const LaunchCode &C) override;
+  llvm::Expected<std::shared_ptr<KernelLaunch>>
+  constructLaunchImpl(std::shared_ptr<const jit::CompiledKernel> K, ArgCells Cells,
+                      AggregateArgs Aggregates, const LaunchCode &C) override;
   llvm::Expected<uint64_t> launchImpl(std::shared_ptr<DeviceLaunch> L, bool Async) override;
   llvm::Error waitForImpl(uint64_t Ticket) override;
   uint64_t lastTicketImpl() const override;

@@ -10,10 +10,9 @@
 
 namespace jacc {
 
-CudaKernelLaunch::CudaKernelLaunch(
-    std::shared_ptr<const jit::CompiledKernel> K, ArgCells Cells,
-    std::shared_ptr<const std::vector<std::vector<char>>> Aggregates)
-    : KernelLaunch(std::move(K), std::move(Cells), std::move(Aggregates)) {}
+CudaKernelLaunch::CudaKernelLaunch(std::shared_ptr<const jit::CompiledKernel> K, ArgCells Cells,
+                                   AggregateArgs Aggregates, const jit::VariantCode *Variant)
+    : KernelLaunch(std::move(K), std::move(Cells), std::move(Aggregates)), Variant(Variant) {}
 
 CudaKernelLaunch::~CudaKernelLaunch() {
   if (Scratch && Dev)
@@ -42,7 +41,7 @@ void CudaKernelLaunch::argumentBuffer(const jit::CudaKernelSource &S,
     Pointers[P] = B.data() + Offsets[P];
 }
 
-llvm::Error CudaKernelLaunch::enqueueCuda(CudaDevice &D) {
+llvm::Error CudaKernelLaunch::enqueue(CudaDevice &D) {
   Dev = &D;
   // The variant's image for this architecture (compiled with the variant), else the generic one.
   const jit::CudaCode *Own = nullptr;
@@ -87,8 +86,9 @@ llvm::Error CudaKernelLaunch::enqueueCuda(CudaDevice &D) {
   Scratch = *Mem;
   char *Base = static_cast<char *>(Scratch);
   jacc_cuda_team Team;
-  Team.device = Device;
-  Team.ndevices = NDevices;
+  Team.share_begin = Share.Begin;
+  Team.share_end = Share.End;
+  Team.share_scale = Share.Scale;
   Team.narrow = Narrow;
   Team.barrier = reinterpret_cast<unsigned int *>(Base);
   Team.split_info = InfoBytes ? reinterpret_cast<long long *>(Base + sizeof ZeroBarrier) : nullptr;

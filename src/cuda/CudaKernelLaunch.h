@@ -6,24 +6,23 @@
 #ifndef JACC_SRC_CUDA_CUDAKERNELLAUNCH_H
 #define JACC_SRC_CUDA_CUDAKERNELLAUNCH_H
 
+#include "src/cuda/CudaLaunch.h"
 #include "src/launch/KernelLaunch.h"
 
 namespace jacc {
 
-class CudaKernelLaunch final : public KernelLaunch {
+class CudaKernelLaunch final : public KernelLaunch, public CudaLaunch {
 public:
+  /// Variant: launch its image for the device's architecture (compiled with the variant) instead
+  /// of the generic one: same parameters.
   CudaKernelLaunch(std::shared_ptr<const jit::CompiledKernel> K, ArgCells Cells,
-                   std::shared_ptr<const std::vector<std::vector<char>>> Aggregates);
+                   AggregateArgs Aggregates, const jit::VariantCode *Variant);
   ~CudaKernelLaunch() override;
 
-  llvm::Error enqueueCuda(CudaDevice &D) override;
-  /// Launch variant V's image for the device's architecture (compiled with the variant) instead
-  /// of the generic one: same parameters.
-  void useVariant(const jit::VariantCode &V) { Variant = &V; }
-  void runHostMember(unsigned, unsigned, void *, void (*)(void *)) override {}
+  llvm::Error enqueue(CudaDevice &D) override;
   void finished() override;
 
-  /// The launch geometry chosen by enqueueCuda (for tests and JACC_DEBUG=launch).
+  /// The launch geometry chosen by enqueue (for tests and JACC_DEBUG=launch).
   unsigned grid() const { return Grid; }
   unsigned block() const { return Block; }
 

@@ -1,11 +1,11 @@
 // Loading the CUDA driver with dlopen and turning its result codes into jacc errors.
 #include "src/cuda/DynamicCuda.h"
 
+#include "support/Env.h"
 #include "support/Error.h"
 
 #include <dlfcn.h>
 
-#include <cstdlib>
 #include <map>
 #include <mutex>
 
@@ -117,7 +117,7 @@ llvm::Expected<std::unique_ptr<CudaDriver>> loadCudaDriver(llvm::StringRef Path)
 }
 
 std::string cudaDriverPath() {
-  const char *Env = std::getenv("JACC_LIBCUDA");
+  const char *Env = env::get(env::Var::LibCuda);
   return Env && *Env ? Env : "libcuda.so.1";
 }
 

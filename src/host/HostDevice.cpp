@@ -2,8 +2,9 @@
 // completed, whether it runs on the caller (sync) or on the device's stream thread (async).
 #include "src/host/HostDevice.h"
 
-#include "src/cuda/CudaDevice.h"
+#include "src/host/HostKernelLaunch.h"
 #include "src/host/ThreadTeam.h"
+#include "support/SavedError.h"
 
 #include <algorithm>
 #include <atomic>
@@ -14,6 +15,7 @@
 #include <mutex>
 #include <string>
 #include <thread>
+#include <unistd.h>
 #include <utility>
 
 namespace jacc {
@@ -36,6 +38,8 @@ struct HostDevice::Impl {
 
   /// Run L on the team with the calling thread as member 0.
   llvm::Error run(DeviceLaunch &L);
+  /// Run W's parts on the team with the calling thread as member 0.
+  void runMembers(HostLaunch &W);
   /// Block (with M held) until every launch up to Ticket completed.
   void waitUntilDone(std::unique_lock<std::mutex> &Lock, uint64_t Ticket);
   /// Mark Ticket, the successor of the last completed launch, as completed.
@@ -63,21 +67,22 @@ struct HostDevice::Impl {
   bool Stop = false;
   std::thread Stream;
 
-  /// The first error of an async launch, reported (and cleared) by the next waitFor(). Kept as code
-  /// and text because an llvm::Error must be consumed before it is destroyed.
-  bool HasError = false;
-  ErrorCode PendingCode = ErrorCode::Internal;
-  std::string PendingMessage;
+  /// The first error of an async launch, reported (and cleared) by the next waitFor().
+  SavedError Pending;
 };
 
 llvm::Error HostDevice::Impl::run(DeviceLaunch &L) {
+  // launchImpl accepts only HostLaunch work.
+  runMembers(dynamic_cast<HostLaunch &>(L));
+  L.finished();
+  // runMember() cannot fail today; this is where a backend-level failure would be returned.
+  return llvm::Error::success();
+}
+
+void HostDevice::Impl::runMembers(HostLaunch &W) {
   // Capture by value: helpers then read only this closure (one cache line of the caller's stack),
   // not Impl's lines, which the caller writes on every launch.
-  Team.run(
-      [&L, T = &Team, N = Threads](unsigned Tid) { L.runHostMember(Tid, N, T, barrierThunk); });
-  L.finished();
-  // runHostMember() cannot fail today; this is where a backend-level failure would be returned.
-  return llvm::Error::success();
+  Team.run([&W, T = &Team, N = Threads](unsigned Tid) { W.runMember(Tid, N, T, barrierThunk); });
 }
 
 void HostDevice::Impl::waitUntilDone(std::unique_lock<std::mutex> &Lock, uint64_t Ticket) {
@@ -102,12 +107,8 @@ void HostDevice::Impl::markDone(uint64_t Ticket) {
 void HostDevice::Impl::complete(uint64_t Ticket, llvm::Error E) {
   if (E) {
     std::lock_guard<std::mutex> Lock(M);
-    if (!HasError) {
-      HasError = true;
-      PendingCode = takeError(std::move(E), PendingMessage);
-    }
+    Pending.keep(std::move(E));
   }
-  llvm::consumeError(std::move(E));
   markDone(Ticket);
 }
 
@@ -140,7 +141,7 @@ llvm::Expected<std::unique_ptr<HostDevice>> HostDevice::create(unsigned Index, u
 }
 
 HostDevice::HostDevice(unsigned Index, unsigned Threads, std::chrono::microseconds SpinTime)
-    : Device(DeviceKind::Host, Index, "host:" + std::to_string(Index)),
+    : Device(Index, "host:" + std::to_string(Index), /*HostMemory=*/true),
       P(std::make_unique<Impl>(Threads, SpinTime)) {}
 
 HostDevice::~HostDevice() {
@@ -158,6 +159,22 @@ HostDevice::~HostDevice() {
 
 unsigned HostDevice::computeUnits() const {
   return P->Threads;
+}
+
+DeviceProperties HostDevice::propertiesImpl() const {
+  // A host device's memory is the machine's: every host device reports all of it.
+  DeviceProperties D;
+  D.Type = acc_device_host;
+  D.Model = name();
+  D.Vendor = "jacc";
+  D.Driver = "jacc " JACC_VERSION;
+  long PageSize = sysconf(_SC_PAGESIZE), Pages = sysconf(_SC_PHYS_PAGES),
+       Available = sysconf(_SC_AVPHYS_PAGES);
+  if (PageSize > 0 && Pages > 0)
+    D.TotalMemory = static_cast<size_t>(Pages) * static_cast<size_t>(PageSize);
+  if (PageSize > 0 && Available > 0)
+    D.FreeMemory = static_cast<size_t>(Available) * static_cast<size_t>(PageSize);
+  return D;
 }
 
 llvm::Expected<void *> HostDevice::allocateImpl(size_t Bytes) {
@@ -183,24 +200,31 @@ llvm::Error HostDevice::copyToHostImpl(void *HostDst, const void *Src, size_t By
   return llvm::Error::success();
 }
 
-llvm::Error HostDevice::copyToPeerImpl(Device &DstDevice, void *Dst, const void *Src,
-                                       size_t Bytes) {
-  return copyToPeer2DImpl(DstDevice, Dst, Src, Bytes, 1, Bytes);
+llvm::Error HostDevice::prepareCodeImpl(const jit::CompiledKernel &K, const LaunchCode &C) {
+  // The split entry is compiled the first time a host device runs the kernel split.
+  if (!C.Split)
+    return llvm::Error::success();
+  return K.splitCode().takeError();
 }
 
-llvm::Error HostDevice::copyToPeer2DImpl(Device &DstDevice, void *Dst, const void *Src,
-                                         size_t Width, size_t Height, size_t Pitch) {
-  // This device's memory is plain host memory: a GPU reads it like any host buffer.
-  if (DstDevice.kind() == DeviceKind::Cuda)
-    return static_cast<CudaDevice &>(DstDevice).copyFromHostMemory(Dst, Src, Width, Height, Pitch);
-  // Every host device lives in this process's address space, so a peer copy is a plain copy.
-  for (size_t R = 0; R < Height; ++R)
-    std::memcpy(static_cast<char *>(Dst) + R * Pitch, static_cast<const char *>(Src) + R * Pitch,
-                Width);
-  return llvm::Error::success();
+llvm::Expected<std::shared_ptr<KernelLaunch>>
+HostDevice::constructLaunchImpl(std::shared_ptr<const jit::CompiledKernel> K, ArgCells Cells,
+                                AggregateArgs Aggregates, const LaunchCode &C) {
+  const jit::SplitCode *Split = nullptr;
+  if (C.Split) {
+    auto S = K->splitCode();
+    if (!S)
+      return S.takeError();
+    Split = *S;
+  }
+  return std::make_shared<HostKernelLaunch>(std::move(K), std::move(Cells), std::move(Aggregates),
+                                            P->Threads, Split, C.Variant);
 }
 
 llvm::Expected<uint64_t> HostDevice::launchImpl(std::shared_ptr<DeviceLaunch> L, bool Async) {
+  if (!dynamic_cast<HostLaunch *>(L.get()))
+    return makeError(ErrorCode::Unsupported,
+                     name() + " runs host launches only; this one was built for another device");
   std::unique_lock<std::mutex> Lock(P->M);
   uint64_t Ticket = P->LastIssued.load(std::memory_order_relaxed) + 1;
   P->LastIssued.store(Ticket, std::memory_order_release);
@@ -229,10 +253,7 @@ llvm::Expected<uint64_t> HostDevice::launchImpl(std::shared_ptr<DeviceLaunch> L,
 llvm::Error HostDevice::waitForImpl(uint64_t Ticket) {
   std::unique_lock<std::mutex> Lock(P->M);
   P->waitUntilDone(Lock, std::min(Ticket, P->LastIssued.load(std::memory_order_relaxed)));
-  if (!P->HasError)
-    return llvm::Error::success();
-  P->HasError = false;
-  return makeError(P->PendingCode, P->PendingMessage);
+  return P->Pending.take();
 }
 
 uint64_t HostDevice::lastTicketImpl() const {

@@ -1,5 +1,6 @@
 // A host device: its own memory (a separate copy of every mapped array, as a discrete GPU has) and
-// its own team of worker threads on a share of the cores.
+// its own team of worker threads on a share of the cores. It runs HostLaunch work: kernels
+// (HostKernelLaunch) call their JIT'd entry on every member of the team.
 #ifndef JACC_SRC_HOST_HOSTDEVICE_H
 #define JACC_SRC_HOST_HOSTDEVICE_H
 
@@ -20,13 +21,15 @@ public:
 
 private:
   HostDevice(unsigned Index, unsigned Threads, std::chrono::microseconds SpinTime);
+  DeviceProperties propertiesImpl() const override;
   llvm::Expected<void *> allocateImpl(size_t Bytes) override;
   llvm::Error releaseImpl(void *DevicePtr) override;
   llvm::Error copyToDeviceImpl(void *Dst, const void *HostSrc, size_t Bytes) override;
   llvm::Error copyToHostImpl(void *HostDst, const void *Src, size_t Bytes) override;
-  llvm::Error copyToPeerImpl(Device &DstDevice, void *Dst, const void *Src, size_t Bytes) override;
-  llvm::Error copyToPeer2DImpl(Device &DstDevice, void *Dst, const void *Src, size_t Width,
-                               size_t Height, size_t Pitch) override;
+  llvm::Error prepareCodeImpl(const jit::CompiledKernel &K, const LaunchCode &C) override;
+  llvm::Expected<std::shared_ptr<KernelLaunch>>
+  constructLaunchImpl(std::shared_ptr<const jit::CompiledKernel> K, ArgCells Cells,
+                      AggregateArgs Aggregates, const LaunchCode &C) override;
   llvm::Expected<uint64_t> launchImpl(std::shared_ptr<DeviceLaunch> L, bool Async) override;
   llvm::Error waitForImpl(uint64_t Ticket) override;
   uint64_t lastTicketImpl() const override;

@@ -1,5 +1,7 @@
 #include "src/launch/Reduction.h"
 
+#include "src/launch/KernelLaunch.h"
+
 #include <cstdint>
 #include <cstring>
 #include <type_traits>
@@ -52,6 +54,17 @@ void combineReduction(ReductionOp Op, ScalarType T, void *Acc, const void *Parti
   case ScalarType::F32: return combineAs<float>(Op, Acc, Partial);
   case ScalarType::F64: return combineAs<double>(Op, Acc, Partial);
   case ScalarType::F80: return combineAs<long double>(Op, Acc, Partial);
+  }
+}
+
+void ReductionResults::combine(const analysis::KernelInfo &Info,
+                               llvm::ArrayRef<const KernelLaunch *> Parts) const {
+  for (const analysis::ReductionVar &R : Info.Reductions) {
+    uint64_t Acc = Initial[R.Slot];
+    for (const KernelLaunch *L : Parts)
+      for (unsigned T = 0; T < L->partials(); ++T)
+        combineReduction(R.Op, R.Type, &Acc, L->reductionSlot(T, R.Slot));
+    std::memcpy(Results[R.Slot], &Acc, Info.Args[R.Arg].Size);
   }
 }
 

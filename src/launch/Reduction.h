@@ -1,15 +1,33 @@
 // Combining reduction partial results on the host: Acc = Acc op Partial, for every OpenACC
-// reduction operator and C scalar type.
+// reduction operator and C scalar type, and a push's reductions from its launches' partials.
 #ifndef JACC_SRC_LAUNCH_REDUCTION_H
 #define JACC_SRC_LAUNCH_REDUCTION_H
 
 #include "analysis/Kernel.h"
 
+#include <llvm/ADT/ArrayRef.h>
+
+#include <cstdint>
+#include <vector>
+
 namespace jacc {
+
+class KernelLaunch;
 
 /// Acc = Acc op Partial, both pointing to values of type T.
 void combineReduction(analysis::ReductionOp Op, analysis::ScalarType T, void *Acc,
                       const void *Partial);
+
+/// A push's reductions (by ReductionVar::Slot): each variable's value before the kernel, and the
+/// user's variable its result goes to.
+struct ReductionResults {
+  std::vector<uint64_t> Initial;
+  std::vector<void *> Results;
+  /// Combine each initial value with every partial result of Parts, once, into its result:
+  /// device 0's launch in duplicate mode (every device computed everything), every device's in
+  /// split mode (shares).
+  void combine(const analysis::KernelInfo &Info, llvm::ArrayRef<const KernelLaunch *> Parts) const;
+};
 
 } // namespace jacc
 

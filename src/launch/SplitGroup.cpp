@@ -87,12 +87,7 @@ void SplitGroup::deviceFinished(unsigned D, const KernelLaunch &L) {
   }
   if (Err) {
     std::lock_guard<std::mutex> G(M);
-    std::string Msg;
-    ErrorCode C = jacc::takeError(std::move(Err), Msg);
-    if (Error.empty()) {
-      Error = Msg;
-      Code = C;
-    }
+    Failure.keep(std::move(Err));
   }
   if (D == 0 && OnAllComputed)
     OnAllComputed(Launches);
@@ -102,9 +97,7 @@ void SplitGroup::deviceFinished(unsigned D, const KernelLaunch &L) {
 
 llvm::Error SplitGroup::takeError() {
   std::lock_guard<std::mutex> G(M);
-  if (Error.empty())
-    return llvm::Error::success();
-  return makeError(Code, "exchange after a split kernel failed: " + Error);
+  return prefixError("exchange after a split kernel failed", Failure.error());
 }
 
 } // namespace jacc

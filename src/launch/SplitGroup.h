@@ -6,6 +6,7 @@
 
 #include "analysis/Kernel.h"
 #include "src/Device.h"
+#include "support/SavedError.h"
 
 #include <condition_variable>
 #include <cstdint>
@@ -54,8 +55,7 @@ private:
   std::mutex M;
   std::condition_variable CV;
   unsigned Arrived[2] = {0, 0};
-  std::string Error;
-  ErrorCode Code = ErrorCode::Internal;
+  SavedError Failure; ///< the first error of any device's pulls
 };
 
 } // namespace jacc

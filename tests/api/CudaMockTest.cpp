@@ -72,8 +72,8 @@ void ownedRange(long long MLo, long long MHi, long long Unit, const jacc_cuda_te
   long long First = MLo >= 0 ? (MLo + Unit - 1) / Unit : -((-MLo) / Unit);
   long long Last = (MHi >= 0 ? MHi / Unit : -((-MHi + Unit - 1) / Unit)) - 1;
   long long Cnt = Last - First + 1;
-  Lb = First + Cnt * T.device / T.ndevices;
-  Ub = First + Cnt * (T.device + 1) / T.ndevices - 1;
+  Lb = First + Cnt * T.share_begin / T.share_scale;
+  Ub = First + Cnt * T.share_end / T.share_scale - 1;
 }
 
 /// What the generated saxpy entries do: (float a, int n, float *y, const float *x, team) and
@@ -135,8 +135,8 @@ void reductionHook(const char *Entry, unsigned Grid, unsigned, void **P) {
   const double *X = param<const double *>(P, 2);
   long long Begin = 0, End = N;
   if (std::strcmp(Entry, "__jacc_entry_split") == 0) {
-    Begin = N * T.device / T.ndevices;
-    End = N * (T.device + 1) / T.ndevices;
+    Begin = N * T.share_begin / T.share_scale;
+    End = N * T.share_end / T.share_scale;
   }
   auto *Slots = static_cast<double *>(T.reduction);
   for (unsigned B = 0; B < Grid; ++B) {

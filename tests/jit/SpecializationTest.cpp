@@ -318,7 +318,8 @@ void runOnHost(const KernelInfo &K, const std::string &Code,
   Team.nthreads = 1;
   Team.barrier = noBarrier;
   Team.reduction = Reduction;
-  Team.ndevices = 1;
+  Team.share_end = 1;
+  Team.share_scale = 1;
   const jacc_host_team *TeamPtr = &Team;
   Params.back() = &TeamPtr;
   (*Call)->call(Fns->front(), Params.data());
@@ -356,8 +357,9 @@ void runSplitOnHost(const KernelInfo &K, const std::string &Code,
     Team.nthreads = 1;
     Team.barrier = noBarrier;
     Team.reduction = Reduction;
-    Team.device = D;
-    Team.ndevices = Devices;
+    Team.share_begin = D;
+    Team.share_end = D + 1;
+    Team.share_scale = Devices;
     Team.narrow = 1;
     Team.split_info = Info.data();
     const jacc_host_team *TeamPtr = &Team;

@@ -50,8 +50,9 @@ struct Team {
     T.barrier = noBarrier;
     T.team = nullptr;
     T.reduction = Reduction;
-    T.device = 0;
-    T.ndevices = 1;
+    T.share_begin = 0;
+    T.share_end = 1;
+    T.share_scale = 1;
     T.narrow = 0;
     T.split_info = SplitInfo;
   }

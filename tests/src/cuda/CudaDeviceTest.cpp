@@ -2,6 +2,8 @@
 // memory and copies (peer access, staging through pinned memory, host devices, 2-D), the module
 // cache, launches completed in order by the event poller, and the error paths.
 #include "src/cuda/CudaDevice.h"
+#include "src/cuda/CudaLaunch.h"
+#include "src/host/HostLaunch.h"
 
 #include "src/cuda/DynamicCuda.h"
 #include "src/host/HostDevice.h"
@@ -129,15 +131,13 @@ std::vector<uint8_t> pattern(size_t Bytes, uint8_t Seed) {
 }
 
 /// A launch built from a lambda that enqueues its work; records when and where it finished.
-class TestLaunch : public DeviceLaunch {
+/// (Being CUDA work only, no device can run it as host work.)
+class TestLaunch : public DeviceLaunch, public CudaLaunch {
 public:
   using EnqueueFn = std::function<llvm::Error(CudaDevice &)>;
   explicit TestLaunch(EnqueueFn Enqueue, std::function<void()> Finished = nullptr)
       : Enqueue(std::move(Enqueue)), OnFinished(std::move(Finished)) {}
-  void runHostMember(unsigned, unsigned, void *, void (*)(void *)) override {
-    ADD_FAILURE() << "a CUDA device ran a host member";
-  }
-  llvm::Error enqueueCuda(CudaDevice &D) override {
+  llvm::Error enqueue(CudaDevice &D) override {
     return Enqueue ? Enqueue(D) : llvm::Error::success();
   }
   void finished() override {
@@ -159,7 +159,7 @@ const char *const Image = ".visible .entry __jacc_kernel() {}\n.visible .entry _
 TEST_F(CudaDeviceTest, CreateDescribesTheGpu) {
   auto D = make(3, 1);
   ASSERT_TRUE(D);
-  EXPECT_EQ(D->kind(), DeviceKind::Cuda);
+  EXPECT_EQ(D->properties().Type, acc_device_nvidia);
   EXPECT_EQ(D->index(), 3u);
   EXPECT_EQ(D->name(), "cuda:1");
   EXPECT_EQ(D->ordinal(), 1);
@@ -674,9 +674,9 @@ TEST_F(CudaDeviceTest, FailedEnqueueFailsItsLaunch) {
   auto Z = D->launch(Zero, /*Async=*/false);
   ASSERT_FALSE(static_cast<bool>(Z));
   EXPECT_EQ(takeError(Z.takeError(), Msg), ErrorCode::Device);
-  // The default enqueueCuda of a launch without CUDA code.
-  struct HostOnly : DeviceLaunch {
-    void runHostMember(unsigned, unsigned, void *, void (*)(void *)) override {}
+  // A launch without CUDA code (host work only).
+  struct HostOnly : DeviceLaunch, HostLaunch {
+    void runMember(unsigned, unsigned, void *, void (*)(void *)) override {}
   };
   auto H = D->launch(std::make_shared<HostOnly>(), /*Async=*/false);
   ASSERT_FALSE(static_cast<bool>(H));

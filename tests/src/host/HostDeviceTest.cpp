@@ -1,5 +1,6 @@
 #include "src/host/HostDevice.h"
 
+#include "src/host/HostLaunch.h"
 #include "support/Stats.h"
 
 #include <gtest/gtest.h>
@@ -41,15 +42,14 @@ ErrorCode codeOf(llvm::Error E, std::string &Message) {
 
 /// A launch built from lambdas, which also checks the DeviceLaunch contract: every member runs
 /// once, and finished() is called once, after all of them, on the thread that ran member 0.
-class TestLaunch : public DeviceLaunch {
+class TestLaunch : public DeviceLaunch, public HostLaunch {
 public:
   using MemberFn =
       std::function<void(unsigned Tid, unsigned NThreads, void *Team, void (*Barrier)(void *))>;
   explicit TestLaunch(MemberFn Member, std::function<void()> Finished = nullptr)
       : Member(std::move(Member)), Finished(std::move(Finished)) {}
 
-  void runHostMember(unsigned Tid, unsigned NThreads, void *Team,
-                     void (*Barrier)(void *)) override {
+  void runMember(unsigned Tid, unsigned NThreads, void *Team, void (*Barrier)(void *)) override {
     if (Tid == 0)
       MemberZeroThread = std::this_thread::get_id();
     if (Member)
@@ -89,7 +89,7 @@ void expectContract(const TestLaunch &L, unsigned Threads) {
 TEST(HostDeviceTest, CreateAndDescribe) {
   auto D = makeDevice(3, 2);
   ASSERT_TRUE(D);
-  EXPECT_EQ(D->kind(), DeviceKind::Host);
+  EXPECT_EQ(D->properties().Type, acc_device_host);
   EXPECT_EQ(D->index(), 3u);
   EXPECT_EQ(D->name(), "host:3");
   EXPECT_EQ(D->computeUnits(), 2u);

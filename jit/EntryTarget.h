@@ -1,0 +1,63 @@
+// What generating a kernel entry needs to know about its target: the few places where the
+// host's team entry and a GPU kernel differ, as one description each target provides
+// (jit/host/HostCodegen.cpp: hostEntryTarget(), jit/cuda/CudaCodegen.cpp: cudaEntryTarget()).
+// jit/EntryCodegen.cpp asks the description, never which target it is.
+#ifndef JACC_JIT_ENTRYTARGET_H
+#define JACC_JIT_ENTRYTARGET_H
+
+#include "analysis/Kernel.h"
+
+#include <string>
+
+namespace jacc::jit {
+
+struct EntryTarget {
+  /// What precedes the entry's name: "void " on the host, the CUDA kernel qualifiers (with its
+  /// launch bounds) on a GPU.
+  std::string EntryPrefix;
+  /// The team parameter, last in the list ("const jacc_host_team *__jacc_t").
+  std::string TeamParam;
+  /// Declarations at the top of the body, after the folded constants, that give the entry a
+  /// `__jacc_t` pointing to a view of its team (tid, nthreads, share_*, narrow, split_info,
+  /// reduction); empty when the team parameter is that pointer already.
+  std::string TeamView;
+  /// The statement that waits for the whole team between region statements.
+  std::string Barrier;
+  /// How the target's compiler spells +infinity (the identity of min over floating types).
+  std::string Infinity;
+  /// The target has no variably modified types (C++): pointers to variable-length arrays are
+  /// flat element pointers, their row strides computed at entry, their subscripts flattened
+  /// (KernelInfo::Cuda edits).
+  bool FlatVlaPointers = false;
+  /// Struct arguments arrive by address and are copied on entry (else by value).
+  bool AggregatesByAddress = false;
+  /// Folded literals are cast to `decltype(name)`: C++ converts no integer to an enumeration
+  /// implicitly.
+  bool CastFoldedLiterals = false;
+
+  /// The loop that deals a shared nest's flattened iterations [__jacc_db, __jacc_de) x
+  /// __jacc_inner to this thread, opening the innermost body: it declares the loop variables,
+  /// `__jacc_outer`, then ShareDecl and PrivateDecls. The nest's trip counts are declared.
+  std::string (*IterationLoop)(const analysis::ParallelNest &N, const std::string &ShareDecl,
+                               const std::string &PrivateDecls);
+  /// What closes the nest IterationLoop opened.
+  std::string (*NestTrailer)(const analysis::ParallelNest &N);
+  /// How reduction variable R's value leaves the kernel (this thread's slot on the host, the
+  /// block's combined value on a GPU).
+  std::string (*ReductionWriteBack)(const analysis::KernelInfo &K,
+                                    const analysis::ReductionVar &R);
+  /// The text performing atomic statement A on this target.
+  std::string (*AtomicText)(const analysis::KernelInfo &K, const analysis::AtomicEdit &A);
+};
+
+/// `T v = (T)(lo +/- (Idx) * st);`: loop variable I of a nest from its flattened index Idx.
+std::string loopVarDecl(const analysis::CanonicalLoop &L, unsigned I, const std::string &Idx);
+
+/// C literal of a reduction operator's identity for a type, e.g. "0", "(-2147483647-1)";
+/// Infinity is how the target spells +infinity.
+std::string reductionIdentity(analysis::ReductionOp Op, analysis::ScalarType T,
+                              const std::string &Infinity = "__builtin_inf()");
+
+} // namespace jacc::jit
+
+#endif

@@ -1,0 +1,20 @@
+// What a device runs: one unit of work submitted to a Device's in-order queue. Each backend
+// defines the interface its devices execute (HostLaunch: a part per team member; CudaLaunch:
+// work enqueued on a stream) and accepts only launches that implement it.
+#ifndef JACC_SRC_DEVICELAUNCH_H
+#define JACC_SRC_DEVICELAUNCH_H
+
+namespace jacc {
+
+class DeviceLaunch {
+public:
+  virtual ~DeviceLaunch();
+  /// Called once the launch's work has completed on its device, also when it failed (launch()
+  /// or waitFor() reports the error). Host: on the thread that ran member 0. CUDA: on the
+  /// device's event poller thread, which must not wait for later work of the same device.
+  virtual void finished() {}
+};
+
+} // namespace jacc
+
+#endif

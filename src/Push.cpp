@@ -1,0 +1,122 @@
+// jacc_kernel_push: a short list of steps, each a call (as analysis/Pipeline.cpp reads):
+// check the arguments, compile (or find) the kernel, choose its variant and mode, prepare every
+// device's code, bind the arguments to the devices, launch, and feed the adaptive chooser.
+#include "src/Runtime.h"
+
+#include "support/Stats.h"
+
+#include <llvm/ADT/SmallVector.h>
+#include <llvm/ADT/StringExtras.h>
+
+#include <chrono>
+
+namespace jacc {
+
+namespace {
+
+/// The push's own arguments, before the runtime is touched.
+llvm::Error checkPushArguments(const char *Source, int NArgs, const jacc_arg *Args,
+                               unsigned Flags) {
+  if (!Source)
+    return makeError(ErrorCode::InvalidArgument, "jacc_kernel_push: the source is NULL");
+  if (NArgs < 0 || (NArgs > 0 && !Args))
+    return makeError(ErrorCode::InvalidArgument,
+                     "jacc_kernel_push: nargs is " + llvm::Twine(NArgs) +
+                         (NArgs > 0 ? " but args is NULL" : ", it must be >= 0"));
+  constexpr unsigned KnownFlags = JACC_ASYNC | JACC_FORCE_DUPLICATE | JACC_FORCE_SPLIT;
+  if (Flags & ~KnownFlags)
+    return makeError(ErrorCode::InvalidArgument,
+                     "jacc_kernel_push: unknown flag bits 0x" + llvm::utohexstr(Flags & ~KnownFlags));
+  if ((Flags & JACC_FORCE_DUPLICATE) && (Flags & JACC_FORCE_SPLIT))
+    return makeError(ErrorCode::InvalidArgument,
+                     "jacc_kernel_push: JACC_FORCE_DUPLICATE and JACC_FORCE_SPLIT exclude each other");
+  for (int I = 0; I < NArgs; ++I)
+    if (!Args[I].decl || !Args[I].value)
+      return makeError(ErrorCode::InvalidArgument,
+                       "jacc_kernel_push: args[" + llvm::Twine(I) + "] has a NULL " +
+                           (Args[I].decl ? "value" : "decl"));
+  return llvm::Error::success();
+}
+
+double secondsSince(std::chrono::steady_clock::time_point T) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - T).count();
+}
+
+} // namespace
+
+llvm::Error Runtime::push(const char *Source, int NArgs, const jacc_arg *Args, unsigned Flags) {
+  if (auto E = checkPushArguments(Source, NArgs, Args, Flags))
+    return E;
+  auto Hold = acquire();
+  if (!Hold)
+    return Hold.takeError();
+  stats().KernelsPushed.fetch_add(1, std::memory_order_relaxed);
+  auto K = compile(Source, NArgs, Args);
+  if (!K)
+    return K.takeError();
+  const analysis::KernelInfo &Info = (*K)->Info;
+  auto Variant = specialize(*K, NArgs, Args);
+  if (!Variant)
+    return Variant.takeError();
+  bool Async = (Flags & JACC_ASYNC) || Info.Async;
+  auto Mode = Split.choose(K->get(), Info, Flags, Devices.size(), Async);
+  if (!Mode)
+    return Mode.takeError();
+  LaunchCode Code{Mode->Split, *Variant};
+  if (auto E = prepareCode(**K, Code))
+    return E;
+  if (Info.Wait)
+    if (auto E = wait())
+      return E;
+  std::chrono::steady_clock::time_point Start;
+  if (Mode->Measure)
+    Start = std::chrono::steady_clock::now();
+  auto TableLock = Data.lock();
+  auto Plan = planLaunch(Info, Args, Devices.size(), {Mode->Split, NarrowPolicy}, Data);
+  if (!Plan)
+    return Plan.takeError();
+  if (auto E = Sched.run(*K, *Plan, Code, Async, std::move(TableLock)))
+    return E;
+  if (Mode->Measure)
+    Split.record(K->get(), Mode->Split, secondsSince(Start));
+  return llvm::Error::success();
+}
+
+llvm::Expected<std::shared_ptr<const jit::CompiledKernel>>
+Runtime::compile(const char *Source, int NArgs, const jacc_arg *Args) {
+  llvm::SmallVector<const char *, 16> Decls;
+  for (int I = 0; I < NArgs; ++I)
+    Decls.push_back(Args[I].decl);
+  jit::KernelCache::Outcome Outcome;
+  auto K = Cache.get(Source, Decls, /*CodeFlags=*/0, Outcome);
+  if (!K)
+    return K.takeError();
+  (Outcome == jit::KernelCache::Outcome::Hit       ? stats().MemoryCacheHits
+   : Outcome == jit::KernelCache::Outcome::DiskHit ? stats().DiskCacheHits
+                                                   : stats().KernelsCompiled)
+      .fetch_add(1, std::memory_order_relaxed);
+  return K;
+}
+
+llvm::Expected<const jit::VariantCode *>
+Runtime::specialize(const std::shared_ptr<const jit::CompiledKernel> &K, int NArgs,
+                    const jacc_arg *Args) {
+  if (Specialize.Policy.Policy == jit::Specializer::Mode::Off)
+    return nullptr;
+  llvm::SmallVector<const void *, 16> Values(NArgs);
+  for (int I = 0; I < NArgs; ++I)
+    Values[I] = Args[I].value;
+  auto V = K->Variants.choose(K, Values, Specialize, Compiler);
+  if (V && *V)
+    stats().SpecializedLaunches.fetch_add(1, std::memory_order_relaxed);
+  return V;
+}
+
+llvm::Error Runtime::prepareCode(const jit::CompiledKernel &K, const LaunchCode &Code) {
+  for (auto &D : Devices)
+    if (auto E = D->prepareCode(K, Code))
+      return E;
+  return llvm::Error::success();
+}
+
+} // namespace jacc

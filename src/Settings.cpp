@@ -1,0 +1,65 @@
+#include "src/Settings.h"
+
+#include "jit/CompiledKernel.h"
+#include "jit/cache/DiskCache.h"
+#include "jit/cuda/BlockGeometry.h"
+#include "support/Debug.h"
+#include "support/Env.h"
+
+namespace jacc {
+
+llvm::Expected<bool> accErrorsReturn() {
+  auto Mode = env::keyword(env::Var::AccErrors, {{"abort", 0}, {"return", 1}}, 0,
+                           "abort or return");
+  if (!Mode)
+    return Mode.takeError();
+  return *Mode == 1;
+}
+
+/// The variables whose modules are not part of the runtime's settings: only checked.
+static llvm::Error checkOtherVariables() {
+  if (auto E = checkDebugTopics())
+    return E;
+  if (auto N = jit::blockSizeOverrideFromEnv(); !N)
+    return N.takeError();
+  if (auto A = jit::cudaVerifyArchsFromEnv(); !A)
+    return A.takeError();
+  if (auto C = jit::diskCacheConfigFromEnv(); !C)
+    return C.takeError();
+  if (auto R = accErrorsReturn(); !R)
+    return R.takeError();
+  return llvm::Error::success();
+}
+
+llvm::Expected<RuntimeSettings> readSettings() {
+  if (auto E = checkOtherVariables())
+    return E;
+  RuntimeSettings S;
+  using Policy = SplitChoice::Policy;
+  auto Split = env::keyword(env::Var::Split,
+                            {{"auto", unsigned(Policy::Auto)},
+                             {"always", unsigned(Policy::Always)},
+                             {"on", unsigned(Policy::Always)},
+                             {"never", unsigned(Policy::Never)},
+                             {"off", unsigned(Policy::Never)}},
+                            unsigned(Policy::Auto), "auto, always or never");
+  if (!Split)
+    return Split.takeError();
+  S.Split = static_cast<Policy>(*Split);
+  auto Narrow = env::onOff(env::Var::Narrow, true, "on or off");
+  if (!Narrow)
+    return Narrow.takeError();
+  S.Narrow = *Narrow;
+  auto Spec = jit::specializeSettingsFromEnv();
+  if (!Spec)
+    return Spec.takeError();
+  S.Specialize = std::move(*Spec);
+  // Last: it may load the CUDA driver.
+  auto Devices = deviceConfigFromEnv();
+  if (!Devices)
+    return Devices.takeError();
+  S.Devices = std::move(*Devices);
+  return S;
+}
+
+} // namespace jacc

@@ -1,0 +1,30 @@
+// The runtime's settings, read from the environment by jacc_init. Every JACC_* variable is
+// checked here first, by the module that parses it (support/Env.h's one rule), so that a bad
+// value fails jacc_init naming the variable and what it accepts, before any device exists.
+#ifndef JACC_SRC_SETTINGS_H
+#define JACC_SRC_SETTINGS_H
+
+#include "jit/KernelVariants.h"
+#include "src/DeviceConfig.h"
+#include "src/launch/SplitChoice.h"
+
+namespace jacc {
+
+struct RuntimeSettings {
+  DeviceConfig Devices;                              ///< JACC_DEVICES, _HOST_THREADS, _SPIN_US
+  SplitChoice::Policy Split = SplitChoice::Policy::Auto; ///< JACC_SPLIT
+  bool Narrow = true;                                ///< JACC_NARROW
+  jit::SpecializeSettings Specialize;                ///< JACC_SPECIALIZE*
+};
+
+/// Check every JACC_* variable, then read the runtime's settings (the CUDA driver is loaded
+/// only when JACC_DEVICES needs it). InvalidArgument naming the first bad variable.
+llvm::Expected<RuntimeSettings> readSettings();
+
+/// JACC_ACC_ERRORS: whether a failing OpenACC routine returns (true) or aborts (false, the
+/// default). Read at each error, as programs may set it while they run.
+llvm::Expected<bool> accErrorsReturn();
+
+} // namespace jacc
+
+#endif

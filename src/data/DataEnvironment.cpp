@@ -1,0 +1,202 @@
+// Mapped data: present-or entries, exits under jacc's and OpenACC's rules, updates, and the
+// lookups between host and device addresses.
+#include "src/data/DataEnvironment.h"
+
+#include "support/Debug.h"
+
+namespace jacc {
+
+llvm::Error DataEnvironment::partialError(const char *Api, const void *P, size_t Bytes,
+                                          const Mapping &M) {
+  return makeError(ErrorCode::PartiallyPresent,
+                   llvm::Twine(Api) + ": " + PresentTable::describe(P, Bytes) +
+                       " is partially present: it overlaps the mapped block " +
+                       PresentTable::describe(M) +
+                       " without lying inside it; map and unmap whole blocks");
+}
+
+llvm::Error DataEnvironment::notPresentError(const char *Api, const void *P, size_t Bytes,
+                                             const char *Hint) {
+  return makeError(ErrorCode::NotPresent, llvm::Twine(Api) + ": " +
+                                              PresentTable::describe(P, Bytes) +
+                                              " is not mapped on the devices; " + Hint);
+}
+
+llvm::Error DataEnvironment::waitForUses(const Mapping &M) {
+  for (unsigned D = 0; D < Devices.size(); ++D)
+    if (M.LastUse[D])
+      if (auto E = Devices[D]->waitFor(M.LastUse[D]))
+        return E;
+  return llvm::Error::success();
+}
+
+llvm::Error DataEnvironment::enter(void *P, size_t Bytes, bool Copy, const char *Api) {
+  std::lock_guard<std::mutex> TL(Table.mutex());
+  PresentTable::Lookup F = Table.lookup(P, Bytes);
+  if (F.State == PresentTable::Presence::Partial)
+    return partialError(Api, P, Bytes, *F.M);
+  if (F.State == PresentTable::Presence::Contained) {
+    ++F.M->DynamicRefs; // present: no allocation, no copy
+    return llvm::Error::success();
+  }
+  Mapping M;
+  M.Begin = reinterpret_cast<uintptr_t>(P);
+  M.End = M.Begin + Bytes;
+  M.DynamicRefs = 1;
+  M.LastUse.assign(Devices.size(), 0);
+  auto ReleaseAll = [&] {
+    for (unsigned I = 0; I < M.DevicePtrs.size(); ++I)
+      llvm::consumeError(Devices[I]->release(M.DevicePtrs[I]));
+  };
+  // Allocate everywhere first, so that a failure leaves nothing behind.
+  for (auto &D : Devices) {
+    auto Ptr = D->allocate(Bytes);
+    if (!Ptr) {
+      ReleaseAll();
+      return Ptr.takeError();
+    }
+    M.DevicePtrs.push_back(*Ptr);
+  }
+  if (Copy)
+    for (unsigned D = 0; D < Devices.size(); ++D)
+      if (auto E = Devices[D]->copyToDevice(M.DevicePtrs[D], P, Bytes)) {
+        ReleaseAll();
+        return E;
+      }
+  debugLog("data", llvm::Twine(Api) + " " + PresentTable::describe(P, Bytes) + " mapped");
+  Table.insert(std::move(M));
+  return llvm::Error::success();
+}
+
+llvm::Error DataEnvironment::exit(void *P, size_t Bytes, bool CopyBack, bool Finalize,
+                                  ExitRules Rules, const char *Api) {
+  bool Jacc = Rules == ExitRules::Jacc;
+  std::lock_guard<std::mutex> TL(Table.mutex());
+  PresentTable::Lookup F = Table.lookup(P, Bytes);
+  if (F.State == PresentTable::Presence::Absent)
+    return Jacc ? notPresentError(Api, P, Bytes,
+                                  "an exit needs a matching jacc_create or jacc_copyin before it")
+                : llvm::Error::success(); // OpenACC: an exit of absent data does nothing
+  if (F.State == PresentTable::Presence::Partial)
+    return partialError(Api, P, Bytes, *F.M);
+  Mapping &M = *F.M;
+  if (M.DynamicRefs == 0)
+    return Jacc ? makeError(ErrorCode::NotPresent,
+                            llvm::Twine(Api) + ": " + PresentTable::describe(P, Bytes) +
+                                " has no dynamic reference left (it is only mapped by a data "
+                                "region)")
+                : llvm::Error::success(); // only a data region holds it: nothing to undo
+  // jacc's exits complete the kernels using the data first, whatever the count becomes.
+  if (Jacc)
+    if (auto E = waitForUses(M))
+      return E;
+  uint64_t Left = Finalize ? 0 : M.DynamicRefs - 1;
+  if (!Jacc && Left == 0 && M.UserDevice >= 0)
+    return makeError(ErrorCode::InvalidArgument,
+                     llvm::Twine(Api) + ": " + PresentTable::describe(P, Bytes) +
+                         " was mapped by acc_map_data: its dynamic reference count cannot reach "
+                         "zero; end the mapping with acc_unmap_data");
+  if (Left > 0 || M.StructuredRefs > 0) {
+    M.DynamicRefs = Left;
+    return llvm::Error::success();
+  }
+  if (!Jacc)
+    if (auto E = waitForUses(M))
+      return E;
+  if (CopyBack)
+    if (auto E = Devices[0]->copyToHost(P, M.translate(P, 0), Bytes))
+      return E; // the count is unchanged: the data stays mapped
+  return unmap(M, Api);
+}
+
+llvm::Error DataEnvironment::unmap(Mapping &M, const char *Api) {
+  llvm::Error Result = llvm::Error::success();
+  for (unsigned D = 0; D < Devices.size(); ++D)
+    if (static_cast<int>(D) != M.UserDevice)
+      if (auto E = Devices[D]->release(M.DevicePtrs[D]))
+        Result = llvm::joinErrors(std::move(Result), std::move(E));
+  debugLog("data", llvm::Twine(Api) + " " + PresentTable::describe(M) + " unmapped");
+  Table.erase(M.Begin);
+  return Result;
+}
+
+llvm::Error DataEnvironment::update(void *P, size_t Bytes, bool ToDevice, const char *Api) {
+  std::lock_guard<std::mutex> TL(Table.mutex());
+  PresentTable::Lookup F = Table.lookup(P, Bytes);
+  if (F.State == PresentTable::Presence::Absent)
+    return notPresentError(Api, P, Bytes, "map it first with jacc_copyin or jacc_create");
+  if (F.State == PresentTable::Presence::Partial)
+    return partialError(Api, P, Bytes, *F.M);
+  if (auto E = waitForUses(*F.M))
+    return E;
+  if (!ToDevice)
+    return Devices[0]->copyToHost(P, F.M->translate(P, 0), Bytes);
+  for (unsigned D = 0; D < Devices.size(); ++D)
+    if (auto E = Devices[D]->copyToDevice(F.M->translate(P, D), P, Bytes))
+      return E;
+  return llvm::Error::success();
+}
+
+bool DataEnvironment::isPresent(const void *P, size_t Bytes) {
+  std::lock_guard<std::mutex> TL(Table.mutex());
+  return Table.lookup(P, Bytes).State == PresentTable::Presence::Contained;
+}
+
+void *DataEnvironment::devicePtr(const void *P, unsigned Device) {
+  std::lock_guard<std::mutex> TL(Table.mutex());
+  PresentTable::Lookup F = Table.lookup(P, 1);
+  if (F.State != PresentTable::Presence::Contained)
+    return nullptr;
+  return F.M->translate(P, Device);
+}
+
+void *DataEnvironment::hostPtr(const void *DevicePtr, unsigned Device) {
+  std::lock_guard<std::mutex> TL(Table.mutex());
+  uintptr_t A = reinterpret_cast<uintptr_t>(DevicePtr);
+  for (Mapping *M : Table.all()) {
+    uintptr_t B = reinterpret_cast<uintptr_t>(M->DevicePtrs[Device]);
+    if (A >= B && A - B < M->bytes())
+      return reinterpret_cast<void *>(M->Begin + (A - B));
+  }
+  return nullptr;
+}
+
+llvm::Error DataEnvironment::copyBetweenDevices(void *DstP, const void *SrcP, size_t Bytes,
+                                                unsigned DstDevice, unsigned SrcDevice,
+                                                const char *Api) {
+  std::lock_guard<std::mutex> TL(Table.mutex());
+  PresentTable::Lookup FD = Table.lookup(DstP, Bytes), FS = Table.lookup(SrcP, Bytes);
+  for (auto [F, P] : {std::pair{FD, static_cast<const void *>(DstP)}, std::pair{FS, SrcP}}) {
+    if (F.State == PresentTable::Presence::Absent)
+      return notPresentError(Api, P, Bytes, "map it first with acc_copyin or acc_create");
+    if (F.State == PresentTable::Presence::Partial)
+      return partialError(Api, P, Bytes, *F.M);
+  }
+  void *To = FD.M->translate(DstP, DstDevice);
+  const void *From = FS.M->translate(SrcP, SrcDevice);
+  if (To == From)
+    return llvm::Error::success();
+  uintptr_t T = reinterpret_cast<uintptr_t>(To), S = reinterpret_cast<uintptr_t>(From);
+  if (DstDevice == SrcDevice && T < S + Bytes && S < T + Bytes)
+    return makeError(ErrorCode::InvalidArgument,
+                     llvm::Twine(Api) + ": the source and destination ranges overlap");
+  if (auto E = waitForUses(*FD.M))
+    return E;
+  if (auto E = waitForUses(*FS.M))
+    return E;
+  return prefixError(Api, Devices[SrcDevice]->copyToPeer(*Devices[DstDevice], To, From, Bytes));
+}
+
+llvm::Error DataEnvironment::releaseAll() {
+  std::lock_guard<std::mutex> TL(Table.mutex());
+  llvm::Error Result = releaseUserMemory(); // the program's: never acc_map_data'd memory
+  for (Mapping *M : Table.all()) {
+    for (unsigned D = 0; D < Devices.size(); ++D)
+      if (auto E = Devices[D]->release(M->DevicePtrs[D]))
+        Result = llvm::joinErrors(std::move(Result), std::move(E));
+    Table.erase(M->Begin);
+  }
+  return Result;
+}
+
+} // namespace jacc

@@ -1,0 +1,114 @@
+// The data environment (libgomp's oacc-mem.c room): the present table of mapped host ranges with a
+// copy on every device, the program's own device memory (acc_malloc), and the policies that
+// enter, exit, update and copy them. Its operations lock the table themselves; callers hold the
+// runtime (the device list does not change under them).
+#ifndef JACC_SRC_DATA_DATAENVIRONMENT_H
+#define JACC_SRC_DATA_DATAENVIRONMENT_H
+
+#include "src/Device.h"
+#include "src/data/PresentTable.h"
+
+#include <llvm/ADT/ArrayRef.h>
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+
+namespace jacc {
+
+class DataEnvironment {
+public:
+  /// The devices every mapping has a copy on, in device order (set by init, cleared by finalize).
+  void attach(llvm::ArrayRef<std::unique_ptr<Device>> Devices) { this->Devices = Devices; }
+
+  // --- Mapped data (DataEnvironment.cpp). Api names the caller in messages; host ranges are
+  // non-empty and not null (the runtime's entry points treat those as no-ops). ---
+
+  /// create / copyin: present-or-create, dynamic count + 1; a new mapping is allocated on every
+  /// device first (nothing is left behind on failure), then copied in when Copy.
+  llvm::Error enter(void *P, size_t Bytes, bool Copy, const char *Api);
+  /// How an exit treats data it cannot undo.
+  enum class ExitRules {
+    Jacc,   ///< jacc_copyout / jacc_delete: absent data, or no dynamic count left, is an error
+    OpenACC ///< acc_copyout / acc_delete: both do nothing; acc_map_data data cannot reach zero
+  };
+  /// Decrement the dynamic count (Finalize: set it to zero); at zero, with no structured
+  /// reference, wait for the kernels using it, copy back from device 0 (CopyBack) and free.
+  llvm::Error exit(void *P, size_t Bytes, bool CopyBack, bool Finalize, ExitRules Rules,
+                   const char *Api);
+  /// update device (every copy) / self (from device 0) of a mapped (sub-)range.
+  llvm::Error update(void *P, size_t Bytes, bool ToDevice, const char *Api);
+  bool isPresent(const void *P, size_t Bytes);
+  /// Device's address of the mapped host address P; null when P is not mapped.
+  void *devicePtr(const void *P, unsigned Device);
+  /// The host address whose copy on Device is at DevicePtr; null when no mapping has it.
+  void *hostPtr(const void *DevicePtr, unsigned Device);
+  /// acc_memcpy_d2d: the mapped range SrcP's copy on SrcDevice to DstP's copy on DstDevice.
+  llvm::Error copyBetweenDevices(void *DstP, const void *SrcP, size_t Bytes, unsigned DstDevice,
+                                 unsigned SrcDevice, const char *Api);
+
+  // --- The program's device memory (UserMemory.cpp). Device is a valid device index. ---
+
+  /// acc_malloc: Bytes of Device's memory, owned by the program (acc_free, or finalize, frees it).
+  llvm::Expected<void *> allocateUser(unsigned Device, size_t Bytes, const char *Api);
+  /// acc_free of an allocateUser() block that no acc_map_data mapping uses.
+  llvm::Error releaseUser(void *DevicePtr, const char *Api);
+  /// acc_map_data: map [P, P+Bytes), which must be absent, with DevicePtr as Device's copy; the
+  /// other devices get copies of their own, initialised from DevicePtr. Dynamic count 1.
+  llvm::Error mapUserData(void *P, void *DevicePtr, size_t Bytes, unsigned Device,
+                          const char *Api);
+  /// acc_unmap_data: end a mapping made by mapUserData (P its start), whatever its dynamic count;
+  /// frees the other devices' copies, never the program's memory.
+  llvm::Error unmapUserData(void *P, const char *Api);
+  enum class MemcpyKind { HostToDevice, DeviceToHost, DeviceToDevice };
+  /// acc_memcpy_to_device / _from_device / _device on Device's memory, after the device's queued
+  /// work. Device addresses must lie in one block jacc knows on Device: an allocateUser() block or
+  /// a mapping's copy.
+  llvm::Error copyDeviceMemory(MemcpyKind Kind, void *Dst, const void *Src, size_t Bytes,
+                               unsigned Device, const char *Api);
+  /// The device whose memory P is in: a mapping's copy (then *Owner is that mapping; mappings
+  /// first, as an acc_map_data copy is an acc_malloc block too), or an allocateUser() block's;
+  /// none for any other address. Caller holds the table's lock.
+  std::optional<unsigned> deviceOwning(const void *P, Mapping **Owner);
+
+  // --- For the scheduler and the runtime's lifecycle. ---
+
+  /// The table, for a push that binds its arguments under lock() (mutex: the table's).
+  PresentTable &table() { return Table; }
+  std::unique_lock<std::mutex> lock() { return std::unique_lock<std::mutex>(Table.mutex()); }
+  /// Wait for the queued kernels that use M (caller holds the table's lock).
+  llvm::Error waitForUses(const Mapping &M);
+  /// finalize: free every mapping's copies and the program's device memory (never memory the
+  /// program passed to acc_map_data), after the devices completed their work.
+  llvm::Error releaseAll();
+
+private:
+  static llvm::Error partialError(const char *Api, const void *P, size_t Bytes, const Mapping &M);
+  static llvm::Error notPresentError(const char *Api, const void *P, size_t Bytes,
+                                     const char *Hint);
+  /// finalize: free the allocateUser() blocks and keep the program's acc_map_data memory out of
+  /// the mappings' release (caller holds the table's lock).
+  llvm::Error releaseUserMemory();
+  /// Free every copy of M but the program's own (acc_map_data) and drop it from the table.
+  llvm::Error unmap(Mapping &M, const char *Api);
+  /// Whether [P, P+Bytes) lies inside one block of Device's memory that jacc knows (an
+  /// allocateUser() block or a mapping's copy); caller holds the table's lock.
+  bool knownDeviceRange(const void *P, size_t Bytes, unsigned Device);
+  /// acc_malloc blocks by device address: their device and size (guarded by Table.mutex()).
+  struct UserAllocation {
+    unsigned Device = 0;
+    size_t Bytes = 0;
+  };
+  using UserAllocations = std::map<uintptr_t, UserAllocation>;
+  /// The allocateUser() block containing address A, or end().
+  UserAllocations::const_iterator userBlockContaining(uintptr_t A) const;
+
+  llvm::ArrayRef<std::unique_ptr<Device>> Devices;
+  PresentTable Table;
+  UserAllocations UserBlocks;
+};
+
+} // namespace jacc
+
+#endif

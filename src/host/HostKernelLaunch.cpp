@@ -1,0 +1,53 @@
+#include "src/host/HostKernelLaunch.h"
+
+#include "jit/host/HostABI.h"
+
+#include <llvm/ADT/SmallVector.h>
+
+#include <cstring>
+
+namespace jacc {
+
+HostKernelLaunch::HostKernelLaunch(std::shared_ptr<const jit::CompiledKernel> K, ArgCells Cells,
+                                   AggregateArgs Aggregates, unsigned Threads,
+                                   const jit::SplitCode *SplitEntry,
+                                   const jit::VariantCode *Variant)
+    : KernelLaunch(std::move(K), std::move(Cells), std::move(Aggregates)),
+      SplitEntry(SplitEntry), Variant(Variant) {
+  Partials = Threads;
+  Slots.resize(Threads * NumReductions);
+  // Host entries take structs by address.
+  if (this->Aggregates)
+    for (size_t P = 0; P < this->Aggregates->size(); ++P)
+      if (!(*this->Aggregates)[P].empty()) {
+        const void *Data = (*this->Aggregates)[P].data();
+        std::memcpy(&this->Cells[2 * P], &Data, sizeof Data);
+      }
+}
+
+void HostKernelLaunch::runMember(unsigned Tid, unsigned NThreads, void *Team,
+                                 void (*Barrier)(void *Team)) {
+  jacc_host_team T;
+  T.tid = Tid;
+  T.nthreads = NThreads;
+  T.barrier = Barrier;
+  T.team = Team;
+  T.reduction = NumReductions ? &Slots[Tid * NumReductions] : nullptr;
+  T.share_begin = Share.Begin;
+  T.share_end = Share.End;
+  T.share_scale = Share.Scale;
+  T.narrow = Narrow;
+  T.split_info = SplitInfo.empty() ? nullptr : SplitInfo.data();
+  const jacc_host_team *TP = &T;
+  unsigned NParams = Cells.size() / 2;
+  llvm::SmallVector<void *, 16> Values(NParams + 1);
+  for (unsigned P = 0; P < NParams; ++P)
+    Values[P] = const_cast<uint64_t *>(&Cells[2 * P]);
+  Values[NParams] = &TP;
+  if (SplitEntry)
+    SplitEntry->Call->call(Variant ? Variant->SplitEntry : SplitEntry->Entry, Values.data());
+  else
+    K->Call->call(Variant ? Variant->Entry : K->Entry, Values.data());
+}
+
+} // namespace jacc

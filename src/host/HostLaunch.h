@@ -1,0 +1,22 @@
+// What a host device runs: a part per member of its thread team. Host devices accept only
+// launches that implement this (kernel launches, and the tests' own).
+#ifndef JACC_SRC_HOST_HOSTLAUNCH_H
+#define JACC_SRC_HOST_HOSTLAUNCH_H
+
+#include "src/DeviceLaunch.h"
+
+namespace jacc {
+
+class HostLaunch {
+public:
+  virtual ~HostLaunch() = default;
+  /// Execute team member Tid's part. Team is the device's ThreadTeam, passed on to generated
+  /// code for barriers. Called on every member of the team, concurrently; then the launch's
+  /// finished() once, on the thread that ran member 0.
+  virtual void runMember(unsigned Tid, unsigned NThreads, void *Team,
+                         void (*Barrier)(void *Team)) = 0;
+};
+
+} // namespace jacc
+
+#endif

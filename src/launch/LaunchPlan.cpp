@@ -1,0 +1,187 @@
+// Binding a push to the devices: arguments, deviceptr owners, split targets, reductions.
+#include "src/launch/LaunchPlan.h"
+
+#include "support/Debug.h"
+
+#include <cstring>
+
+namespace jacc {
+
+using analysis::ArgInfo;
+
+namespace {
+
+/// Write a value into cell Cell of every device's argument cells.
+template <typename T> void setAll(LaunchPlan &P, unsigned Cell, const T &Value) {
+  for (ArgCells &C : P.Cells)
+    std::memcpy(&C[2 * Cell], &Value, sizeof Value);
+}
+
+/// The argument cells of every device; pointers translated, deviceptr owners found.
+llvm::Error bindArguments(const analysis::KernelInfo &Info, const jacc_arg *Args,
+                          DataEnvironment &Data, LaunchPlan &P,
+                          llvm::SmallVectorImpl<Mapping *> &ArgMapping,
+                          llvm::SmallVectorImpl<void *> &ArgHost) {
+  unsigned N = P.Cells.size();
+  std::shared_ptr<std::vector<std::vector<char>>> Aggregates;
+  for (const ArgInfo &A : Info.Args) {
+    const void *Value = Args[A.Position].value;
+    switch (A.ArgKind) {
+    case ArgInfo::Kind::Scalar:
+      for (ArgCells &C : P.Cells)
+        std::memcpy(&C[2 * A.Param], Value, A.Size);
+      break;
+    case ArgInfo::Kind::Aggregate:
+      if (!Aggregates)
+        Aggregates = std::make_shared<std::vector<std::vector<char>>>(Info.Args.size());
+      (*Aggregates)[A.Param].assign(static_cast<const char *>(Value),
+                                    static_cast<const char *>(Value) + A.Size);
+      break;
+    case ArgInfo::Kind::Pointer: {
+      void *Host;
+      std::memcpy(&Host, Value, sizeof Host);
+      ArgHost[A.Position] = Host;
+      if (!Host || A.Deviceptr) {
+        setAll(P, A.Param, Host);
+        if (!Host || N == 1)
+          break;
+        Mapping *In = nullptr;
+        // Memory jacc does not know (the program's own) is reachable from the host devices:
+        // device 0 runs the kernel then.
+        unsigned Dev = Data.deviceOwning(Host, &In).value_or(0);
+        if (P.Owner && *P.Owner != Dev)
+          return makeError(ErrorCode::InvalidArgument,
+                           "jacc_kernel_push: deviceptr arguments '" + P.OwnerArg + "' and '" +
+                               A.Name + "' are memory of devices " + llvm::Twine(*P.Owner) +
+                               " and " + llvm::Twine(Dev) +
+                               ": a kernel given device memory runs on that device alone; pass "
+                               "memory of one device (acc_malloc / acc_deviceptr after one "
+                               "acc_set_device_num)");
+        P.Owner = Dev;
+        P.OwnerArg = A.Name;
+        if (In)
+          P.Used.push_back(In);
+        break;
+      }
+      PresentTable::Lookup F = Data.table().lookup(Host, 1);
+      if (F.State != PresentTable::Presence::Contained)
+        return makeError(ErrorCode::NotPresent,
+                         "jacc_kernel_push: argument " + llvm::Twine(A.Position + 1) + " ('" +
+                             A.Decl + "') = 0x" +
+                             llvm::utohexstr(reinterpret_cast<uintptr_t>(Host), true) +
+                             " does not point into mapped data; map the array first with "
+                             "jacc_copyin or jacc_create (or pass it in a deviceptr clause)");
+      for (unsigned D = 0; D < N; ++D) {
+        void *Dev = F.M->translate(Host, D);
+        std::memcpy(&P.Cells[D][2 * A.Param], &Dev, sizeof Dev);
+      }
+      ArgMapping[A.Position] = F.M;
+      P.Used.push_back(F.M);
+      break;
+    }
+    }
+  }
+  P.Aggregates = std::move(Aggregates);
+  return llvm::Error::success();
+}
+
+/// Mark split target I as computed whole by every device: no exchange, no narrowing.
+void unsplit(const analysis::KernelInfo &Info, LaunchPlan &P, size_t I) {
+  P.Targets[I].Split = false;
+  long long MLo = 1, MHi = 0; // the "not split" sentinel
+  unsigned NParams = Info.Args.size();
+  setAll(P, NParams + 2 * I, MLo);
+  setAll(P, NParams + 2 * I + 1, MHi);
+  P.Narrow = false; // a whole array needs every iteration on every device
+}
+
+/// Split targets: each written array's mapping, unless another pointer argument into the same
+/// mapping is read (aliasing: that array is then computed whole by every device).
+void chooseSplitTargets(const analysis::KernelInfo &Info, llvm::ArrayRef<Mapping *> ArgMapping,
+                        llvm::ArrayRef<void *> ArgHost, LaunchPlan &P) {
+  const auto &SplitArrays = Info.Split.Plan.Arrays;
+  unsigned NParams = Info.Args.size();
+  for (size_t I = 0; I < SplitArrays.size(); ++I) {
+    unsigned Arg = SplitArrays[I].Arg;
+    SplitTarget T;
+    T.Info = I;
+    T.Pointer = reinterpret_cast<uintptr_t>(ArgHost[Arg]);
+    Mapping *M = ArgMapping[Arg];
+    T.Split = M != nullptr;
+    for (unsigned Other = 0; Other < Info.Args.size() && T.Split; ++Other)
+      if (Other != Arg && ArgMapping[Other] == M && Info.Split.Plan.ReadArgs.count(Other)) {
+        T.Split = false;
+        debugLog("launch", "'" + Info.Args[Arg].Name + "' and '" + Info.Args[Other].Name +
+                               "' reach one array, one written and one read: not split");
+      }
+    if (T.Split) {
+      T.Begin = M->Begin;
+      T.End = M->End;
+      T.DevicePtrs = M->DevicePtrs;
+      setAll(P, NParams + 2 * I, static_cast<long long>(M->Begin - T.Pointer));
+      setAll(P, NParams + 2 * I + 1, static_cast<long long>(M->End - T.Pointer));
+    }
+    P.Targets.push_back(std::move(T));
+    if (!P.Targets.back().Split)
+      unsplit(Info, P, I);
+  }
+  // Several written pointers into one mapping must own the same bytes on each device: only
+  // when they cut it alike (rows of one size, pointers a whole number of rows apart). Otherwise
+  // every device computes that array whole.
+  std::vector<SplitTarget> &Targets = P.Targets;
+  for (size_t I = 0; I < Targets.size(); ++I) {
+    const ArgInfo &AI = Info.Args[SplitArrays[I].Arg];
+    for (size_t J = I + 1; J < Targets.size(); ++J) {
+      if (!Targets[I].Split || !Targets[J].Split || Targets[I].Begin != Targets[J].Begin)
+        continue;
+      const ArgInfo &AJ = Info.Args[SplitArrays[J].Arg];
+      uint64_t Delta = Targets[I].Pointer > Targets[J].Pointer
+                           ? Targets[I].Pointer - Targets[J].Pointer
+                           : Targets[J].Pointer - Targets[I].Pointer;
+      bool Alike = SplitArrays[I].Dim == 0 && SplitArrays[J].Dim == 0 && AI.PointeeKnown &&
+                   AJ.PointeeKnown && AI.PointeeSize == AJ.PointeeSize &&
+                   Delta % AI.PointeeSize == 0;
+      if (Alike)
+        continue;
+      debugLog("launch", "'" + AI.Name + "' and '" + AJ.Name +
+                             "' write one array cut differently: not split");
+      uintptr_t Begin = Targets[I].Begin;
+      for (size_t K = 0; K < Targets.size(); ++K)
+        if (Targets[K].Begin == Begin)
+          unsplit(Info, P, K);
+    }
+  }
+}
+
+/// Reductions: the initial values now, and where each result goes.
+ReductionResults bindReductions(const analysis::KernelInfo &Info, const jacc_arg *Args) {
+  ReductionResults R;
+  R.Initial.resize(Info.Reductions.size());
+  R.Results.resize(Info.Reductions.size());
+  for (const analysis::ReductionVar &V : Info.Reductions) {
+    R.Results[V.Slot] = Args[Info.Args[V.Arg].Position].value;
+    std::memcpy(&R.Initial[V.Slot], R.Results[V.Slot], Info.Args[V.Arg].Size);
+  }
+  return R;
+}
+
+} // namespace
+
+llvm::Expected<LaunchPlan> planLaunch(const analysis::KernelInfo &Info, const jacc_arg *Args,
+                                      unsigned NDevices, const PlanOptions &O,
+                                      DataEnvironment &Data) {
+  LaunchPlan P;
+  unsigned NCells = Info.Args.size() + (O.Split ? 2 * Info.Split.Plan.Arrays.size() : 0);
+  P.Cells.assign(NDevices, ArgCells(2 * NCells, 0));
+  llvm::SmallVector<Mapping *, 16> ArgMapping(Info.Args.size(), nullptr);
+  llvm::SmallVector<void *, 16> ArgHost(Info.Args.size(), nullptr);
+  if (auto E = bindArguments(Info, Args, Data, P, ArgMapping, ArgHost))
+    return E;
+  P.Narrow = O.Narrow && Info.Split.Plan.Narrowable;
+  if (O.Split)
+    chooseSplitTargets(Info, ArgMapping, ArgHost, P);
+  P.Reductions = bindReductions(Info, Args);
+  return P;
+}
+
+} // namespace jacc

@@ -1,0 +1,54 @@
+// How one push binds to the devices, decided before anything runs: each device's argument cells
+// (pointers translated through the present table), the mappings the kernel uses, the device a
+// deviceptr kernel must run on, the split targets (aliasing and cut checks) and the reductions.
+// Pure apart from reading the data environment's table, whose lock the caller holds.
+#ifndef JACC_SRC_LAUNCH_LAUNCHPLAN_H
+#define JACC_SRC_LAUNCH_LAUNCHPLAN_H
+
+#include "jacc/jacc.h"
+#include "src/data/DataEnvironment.h"
+#include "src/launch/KernelLaunch.h"
+#include "src/launch/Reduction.h"
+#include "src/launch/SplitGroup.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace jacc {
+
+struct LaunchPlan {
+  /// Each device's argument cells (a split launch: two more per split array, its mapping
+  /// relative to the pointer in bytes).
+  llvm::SmallVector<ArgCells, 4> Cells;
+  /// The bytes of struct arguments, shared by every device's launch (null when none).
+  AggregateArgs Aggregates;
+  /// The mappings the kernel may use: their last-use tickets advance with the launch.
+  llvm::SmallVector<Mapping *, 8> Used;
+  /// A kernel given device memory (deviceptr) runs on the device that owns it, alone; the
+  /// argument that decided it.
+  std::optional<unsigned> Owner;
+  std::string OwnerArg;
+  /// A split launch: each split array's mapping, and whether it is really split.
+  std::vector<SplitTarget> Targets;
+  /// A split launch runs only the iterations each device's owned ranges need.
+  bool Narrow = false;
+  ReductionResults Reductions;
+};
+
+/// What the push decided before binding.
+struct PlanOptions {
+  bool Split = false;  ///< the kernel runs split (its split entry)
+  bool Narrow = true;  ///< JACC_NARROW
+};
+
+/// Bind a push of Info with the user's Args to NDevices devices. NotPresent when a pointer
+/// argument points into no mapped data; InvalidArgument when deviceptr arguments are memory of
+/// two devices. Caller holds Data's lock.
+llvm::Expected<LaunchPlan> planLaunch(const analysis::KernelInfo &Info, const jacc_arg *Args,
+                                      unsigned NDevices, const PlanOptions &O,
+                                      DataEnvironment &Data);
+
+} // namespace jacc
+
+#endif

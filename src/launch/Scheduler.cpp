@@ -1,0 +1,130 @@
+// Launching planned pushes: duplicate and split launches, ticket order, waiting, owners.
+#include "src/launch/Scheduler.h"
+
+#include "support/Debug.h"
+#include "support/Stats.h"
+
+#include <algorithm>
+
+namespace jacc {
+
+llvm::Error Scheduler::queueAll(llvm::ArrayRef<std::shared_ptr<KernelLaunch>> Launches,
+                                llvm::ArrayRef<Mapping *> Used,
+                                llvm::MutableArrayRef<uint64_t> Tickets) {
+  for (unsigned D = 0; D < Devices.size(); ++D) {
+    auto Ticket = Devices[D]->launch(Launches[D], /*Async=*/true);
+    if (!Ticket)
+      return Ticket.takeError();
+    Tickets[D] = *Ticket;
+    for (Mapping *M : Used)
+      M->LastUse[D] = std::max(M->LastUse[D], *Ticket);
+  }
+  return llvm::Error::success();
+}
+
+llvm::Error Scheduler::run(std::shared_ptr<const jit::CompiledKernel> K, LaunchPlan &Plan,
+                           const LaunchCode &Code, bool Async,
+                           std::unique_lock<std::mutex> TableLock) {
+  const analysis::KernelInfo &Info = K->Info;
+  if (Plan.Owner)
+    return runOnOwner(std::move(K), Plan, Code);
+  unsigned N = Devices.size();
+  llvm::SmallVector<std::shared_ptr<KernelLaunch>, 4> Launches;
+  for (unsigned D = 0; D < N; ++D) {
+    auto L = Devices[D]->constructLaunch(K, std::move(Plan.Cells[D]), Plan.Aggregates, Code);
+    if (!L)
+      return L.takeError();
+    Launches.push_back(std::move(*L));
+  }
+  bool Reduce = !Info.Reductions.empty();
+  auto Combine = [K, R = Plan.Reductions](llvm::ArrayRef<const KernelLaunch *> Parts) {
+    R.combine(K->Info, Parts);
+  };
+  std::shared_ptr<SplitGroup> Group;
+  if (Code.Split) {
+    std::vector<Device *> Devs;
+    for (auto &D : Devices)
+      Devs.push_back(D.get());
+    Group = std::make_shared<SplitGroup>(std::move(Devs), std::move(Plan.Targets));
+    if (Reduce)
+      Group->OnAllComputed = Combine;
+    for (unsigned D = 0; D < N; ++D)
+      Launches[D]->setSplit(D, SplitShare::equal(D, N), Plan.Narrow, Group);
+    stats().SplitLaunches.fetch_add(1, std::memory_order_relaxed);
+  } else {
+    if (Reduce)
+      Launches[0]->OnFinished = [Combine](const KernelLaunch &Done) { Combine({&Done}); };
+    stats().DuplicateLaunches.fetch_add(1, std::memory_order_relaxed);
+  }
+
+  llvm::SmallVector<uint64_t, 4> Tickets(N, 0);
+  if (Async || Group) {
+    // Every device's ticket under the table lock, device 0's too (see queueAll).
+    if (auto E = queueAll(Launches, Plan.Used, Tickets))
+      return E;
+    if (Async)
+      return llvm::Error::success();
+    TableLock.unlock();
+    if (auto E = Devices[0]->waitFor(Tickets[0]))
+      return E;
+  } else {
+    TableLock.unlock();
+    // Other devices run on their own threads while this thread runs device 0's part.
+    for (unsigned D = 1; D < N; ++D) {
+      auto Ticket = Devices[D]->launch(Launches[D], /*Async=*/true);
+      if (!Ticket)
+        return Ticket.takeError();
+      Tickets[D] = *Ticket;
+    }
+    auto T0 = Devices[0]->launch(Launches[0], /*Async=*/false);
+    if (!T0)
+      return T0.takeError();
+  }
+  for (unsigned D = 1; D < N; ++D)
+    if (auto E = Devices[D]->waitFor(Tickets[D]))
+      return E;
+  if (Group)
+    return Group->takeError();
+  return llvm::Error::success();
+}
+
+llvm::Error Scheduler::runOnOwner(std::shared_ptr<const jit::CompiledKernel> K, LaunchPlan &Plan,
+                                  const LaunchCode &Code) {
+  unsigned O = *Plan.Owner;
+  debugLog("launch", "deviceptr '" + Plan.OwnerArg + "' is memory of device " + llvm::Twine(O) +
+                         ": the kernel runs there alone");
+  LaunchCode Plain = Code;
+  Plain.Split = false;
+  auto Launch = Devices[O]->constructLaunch(K, std::move(Plan.Cells[O]), Plan.Aggregates, Plain);
+  if (!Launch)
+    return Launch.takeError();
+  if (!K->Info.Reductions.empty())
+    (*Launch)->OnFinished = [K, R = Plan.Reductions](const KernelLaunch &Done) {
+      R.combine(K->Info, {&Done});
+    };
+  stats().DuplicateLaunches.fetch_add(1, std::memory_order_relaxed);
+  // Synchronous even when asynchronous was asked: the copies below need the kernel's results.
+  auto Ticket = Devices[O]->launch(*Launch, /*Async=*/true);
+  if (!Ticket)
+    return Ticket.takeError();
+  for (Mapping *M : Plan.Used)
+    M->LastUse[O] = std::max(M->LastUse[O], *Ticket);
+  if (auto E = Devices[O]->waitFor(*Ticket))
+    return E;
+  // Every copy was equal before the kernel: device O's is the new value of each.
+  llvm::SmallVector<Mapping *, 8> Copies(Plan.Used.begin(), Plan.Used.end());
+  llvm::sort(Copies);
+  Copies.erase(std::unique(Copies.begin(), Copies.end()), Copies.end());
+  for (Mapping *M : Copies) {
+    if (auto E = Data.waitForUses(*M))
+      return E;
+    for (unsigned D = 0; D < Devices.size(); ++D)
+      if (D != O)
+        if (auto E = Devices[O]->copyToPeer(*Devices[D], M->DevicePtrs[D], M->DevicePtrs[O],
+                                            M->bytes()))
+          return E;
+  }
+  return llvm::Error::success();
+}
+
+} // namespace jacc

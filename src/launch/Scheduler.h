@@ -1,0 +1,47 @@
+// Runs planned pushes on the devices (libgomp's oacc-parallel.c room): builds each device's
+// launch, joins split launches in one group with their shares, orders tickets so that devices
+// meet in the same order, runs device 0's part on the caller when it can, waits, and runs
+// deviceptr kernels on their owner alone.
+#ifndef JACC_SRC_LAUNCH_SCHEDULER_H
+#define JACC_SRC_LAUNCH_SCHEDULER_H
+
+#include "src/data/DataEnvironment.h"
+#include "src/launch/LaunchPlan.h"
+
+#include <llvm/ADT/ArrayRef.h>
+
+#include <memory>
+#include <mutex>
+
+namespace jacc {
+
+class Scheduler {
+public:
+  Scheduler(DataEnvironment &Data) : Data(Data) {}
+  /// The devices to run on, in device order (set by init, cleared by finalize).
+  void attach(llvm::ArrayRef<std::unique_ptr<Device>> Devices) { this->Devices = Devices; }
+
+  /// Launch K as planned with Code on every device (or on the plan's owner alone). Async: return
+  /// once queued. TableLock, Data's lock held since the plan was made, is released before
+  /// waiting; the mappings the plan uses get the launch's tickets first.
+  llvm::Error run(std::shared_ptr<const jit::CompiledKernel> K, LaunchPlan &Plan,
+                  const LaunchCode &Code, bool Async, std::unique_lock<std::mutex> TableLock);
+
+private:
+  /// Run K on device O alone (a kernel given deviceptr memory, which only O can see), then copy
+  /// the mappings it may have written from O to the other devices. Caller holds the table lock.
+  llvm::Error runOnOwner(std::shared_ptr<const jit::CompiledKernel> K, LaunchPlan &Plan,
+                         const LaunchCode &Code);
+  /// Take a ticket on every device, in device order, under the table lock: devices of split
+  /// launches meet for the exchange, so two threads pushing at once must not queue them in
+  /// opposite orders.
+  llvm::Error queueAll(llvm::ArrayRef<std::shared_ptr<KernelLaunch>> Launches,
+                       llvm::ArrayRef<Mapping *> Used, llvm::MutableArrayRef<uint64_t> Tickets);
+
+  DataEnvironment &Data;
+  llvm::ArrayRef<std::unique_ptr<Device>> Devices;
+};
+
+} // namespace jacc
+
+#endif

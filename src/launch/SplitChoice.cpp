@@ -1,0 +1,27 @@
+#include "src/launch/SplitChoice.h"
+
+#include "jacc/jacc.h"
+
+namespace jacc {
+
+llvm::Expected<SplitChoice::Decision> SplitChoice::choose(const void *Kernel,
+                                                          const analysis::KernelInfo &Info,
+                                                          unsigned Flags, unsigned NDevices,
+                                                          bool Async) {
+  Decision D;
+  bool Forced = Flags & (JACC_FORCE_SPLIT | JACC_FORCE_DUPLICATE);
+  if (Flags & JACC_FORCE_SPLIT) {
+    if (!Info.Split.Enabled)
+      return makeError(ErrorCode::Unsupported,
+                       "jacc_kernel_push: JACC_FORCE_SPLIT, but this kernel cannot be split: " +
+                           Info.Split.Fallback);
+    D.Split = true;
+  } else if (!Forced && NDevices > 1 && Info.Split.Enabled && Mode != Policy::Never) {
+    D.Split = Mode == Policy::Always || Adaptive.chooseSplit(Kernel);
+  }
+  // Only the adaptive choice needs the launch's duration.
+  D.Measure = !Async && NDevices > 1 && Info.Split.Enabled && Mode == Policy::Auto && !Forced;
+  return D;
+}
+
+} // namespace jacc

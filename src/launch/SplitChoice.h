@@ -1,0 +1,38 @@
+// Whether a push runs split or duplicated on several devices: the push's flags, JACC_SPLIT, and
+// per kernel the adaptive chooser's measurements (src/launch/Adaptive.h).
+#ifndef JACC_SRC_LAUNCH_SPLITCHOICE_H
+#define JACC_SRC_LAUNCH_SPLITCHOICE_H
+
+#include "analysis/Kernel.h"
+#include "src/launch/Adaptive.h"
+#include "support/Error.h"
+
+namespace jacc {
+
+class SplitChoice {
+public:
+  /// JACC_SPLIT: per kernel from measured launches, always, or never.
+  enum class Policy { Auto, Always, Never };
+  void setPolicy(Policy P) { Mode = P; }
+
+  struct Decision {
+    bool Split = false;   ///< run the split entry on every device
+    bool Measure = false; ///< time the launch for the adaptive chooser (record() it)
+  };
+  /// The mode of a push of kernel Kernel (Info its analysis) with jacc_kernel_push Flags on
+  /// NDevices devices. Unsupported when JACC_FORCE_SPLIT asks for a kernel that cannot split.
+  llvm::Expected<Decision> choose(const void *Kernel, const analysis::KernelInfo &Info,
+                                  unsigned Flags, unsigned NDevices, bool Async);
+  /// A measured launch (Decision::Measure) of Kernel in that mode took Seconds.
+  void record(const void *Kernel, bool Split, double Seconds) {
+    Adaptive.record(Kernel, Split, Seconds);
+  }
+
+private:
+  Policy Mode = Policy::Auto;
+  AdaptiveChooser Adaptive;
+};
+
+} // namespace jacc
+
+#endif

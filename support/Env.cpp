@@ -1,0 +1,73 @@
+#include "support/Env.h"
+
+#include <cstdlib>
+
+namespace jacc::env {
+
+const char *name(Var V) {
+  switch (V) {
+  case Var::Devices: return "JACC_DEVICES";
+  case Var::HostThreads: return "JACC_HOST_THREADS";
+  case Var::SpinUs: return "JACC_SPIN_US";
+  case Var::Split: return "JACC_SPLIT";
+  case Var::Narrow: return "JACC_NARROW";
+  case Var::Specialize: return "JACC_SPECIALIZE";
+  case Var::SpecializeArgs: return "JACC_SPECIALIZE_ARGS";
+  case Var::SpecializeAfter: return "JACC_SPECIALIZE_AFTER";
+  case Var::SpecializeMax: return "JACC_SPECIALIZE_MAX";
+  case Var::SpecializeWait: return "JACC_SPECIALIZE_WAIT";
+  case Var::CudaBlockSize: return "JACC_CUDA_BLOCK_SIZE";
+  case Var::CudaVerify: return "JACC_CUDA_VERIFY";
+  case Var::Cache: return "JACC_CACHE";
+  case Var::CacheDir: return "JACC_CACHE_DIR";
+  case Var::CacheMaxSize: return "JACC_CACHE_MAX_SIZE";
+  case Var::LibCuda: return "JACC_LIBCUDA";
+  case Var::AccErrors: return "JACC_ACC_ERRORS";
+  case Var::Debug: return "JACC_DEBUG";
+  }
+  return "JACC_?";
+}
+
+const char *get(Var V) { return std::getenv(name(V)); }
+
+llvm::StringRef text(Var V) {
+  const char *Value = get(V);
+  return llvm::StringRef(Value ? Value : "").trim();
+}
+
+llvm::Error invalid(Var V, llvm::StringRef Value, const llvm::Twine &Accepted) {
+  return makeError(ErrorCode::InvalidArgument, llvm::Twine(name(V)) + "='" + Value +
+                                                   "' is not valid: use " + Accepted);
+}
+
+llvm::Expected<unsigned> keyword(Var V, llvm::ArrayRef<std::pair<llvm::StringRef, unsigned>> Words,
+                                 unsigned Default, const llvm::Twine &Accepted) {
+  llvm::StringRef T = text(V);
+  if (T.empty())
+    return Default;
+  for (const auto &[Word, Value] : Words)
+    if (T.equals_insensitive(Word))
+      return Value;
+  return invalid(V, T, Accepted);
+}
+
+std::optional<bool> parseOnOff(llvm::StringRef Text) {
+  for (llvm::StringRef On : {"on", "1", "true", "yes"})
+    if (Text.equals_insensitive(On))
+      return true;
+  for (llvm::StringRef Off : {"off", "0", "false", "no"})
+    if (Text.equals_insensitive(Off))
+      return false;
+  return std::nullopt;
+}
+
+llvm::Expected<bool> onOff(Var V, bool Default, const llvm::Twine &Accepted) {
+  llvm::StringRef T = text(V);
+  if (T.empty())
+    return Default;
+  if (std::optional<bool> B = parseOnOff(T))
+    return *B;
+  return invalid(V, T, Accepted);
+}
+
+} // namespace jacc::env

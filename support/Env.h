@@ -1,0 +1,66 @@
+// Every JACC_* environment variable jacc reads, and the one rule for their values: unset or empty
+// means the default; any other value must be one the variable accepts, or it is an
+// InvalidArgument error naming the variable, the value and what it accepts. Variables are read
+// here only (get); each is parsed by its module with the helpers below (DeviceConfig,
+// Specializer, KernelVariants, BlockGeometry, CompiledKernel, CacheConfig, DynamicCuda, Debug,
+// the runtime's settings), and jacc_init checks them all before it creates a device
+// (src/Settings.cpp): a bad value fails jacc_init rather than being ignored or warned about.
+#ifndef JACC_SUPPORT_ENV_H
+#define JACC_SUPPORT_ENV_H
+
+#include "support/Error.h"
+
+#include <llvm/ADT/ArrayRef.h>
+#include <llvm/ADT/StringRef.h>
+
+#include <cstdint>
+#include <utility>
+
+namespace jacc::env {
+
+enum class Var : unsigned {
+  Devices,         ///< JACC_DEVICES: which devices (src/DeviceConfig)
+  HostThreads,     ///< JACC_HOST_THREADS: threads per host device
+  SpinUs,          ///< JACC_SPIN_US: spinning before idle threads sleep
+  Split,           ///< JACC_SPLIT: auto, always, never
+  Narrow,          ///< JACC_NARROW: on, off
+  Specialize,      ///< JACC_SPECIALIZE: off, auto, always (jit/Specializer)
+  SpecializeArgs,  ///< JACC_SPECIALIZE_ARGS: n,+m,-dt
+  SpecializeAfter, ///< JACC_SPECIALIZE_AFTER: pushes before auto folds
+  SpecializeMax,   ///< JACC_SPECIALIZE_MAX: variants per kernel
+  SpecializeWait,  ///< JACC_SPECIALIZE_WAIT: a push creating a variant waits for it
+  CudaBlockSize,   ///< JACC_CUDA_BLOCK_SIZE: auto or threads per block (jit/cuda)
+  CudaVerify,      ///< JACC_CUDA_VERIFY: architectures every kernel is also compiled for
+  Cache,           ///< JACC_CACHE: the disk cache on or off (jit/cache)
+  CacheDir,        ///< JACC_CACHE_DIR: its directory
+  CacheMaxSize,    ///< JACC_CACHE_MAX_SIZE: its size limit
+  LibCuda,         ///< JACC_LIBCUDA: the CUDA driver library (src/cuda)
+  AccErrors,       ///< JACC_ACC_ERRORS: abort, return (src/OpenACC.cpp)
+  Debug,           ///< JACC_DEBUG: trace topics (support/Debug)
+};
+
+/// The variable's name, "JACC_SPLIT".
+const char *name(Var V);
+/// Its value as set, or null when unset: the one getenv of jacc's variables.
+const char *get(Var V);
+/// Its value trimmed; empty when unset.
+llvm::StringRef text(Var V);
+
+/// The error for a bad value: "<NAME>='<Value>' is not valid: use <Accepted>".
+llvm::Error invalid(Var V, llvm::StringRef Value, const llvm::Twine &Accepted);
+
+/// A keyword among Words (case-insensitive), each with the value it stands for; unset or empty
+/// gives Default. Accepted says how messages list the words ("auto, always or never").
+llvm::Expected<unsigned> keyword(Var V, llvm::ArrayRef<std::pair<llvm::StringRef, unsigned>> Words,
+                                 unsigned Default, const llvm::Twine &Accepted);
+
+/// A switch: on, 1, true, yes or off, 0, false, no (case-insensitive); unset or empty gives
+/// Default. Accepted as for keyword ("on or off").
+llvm::Expected<bool> onOff(Var V, bool Default, const llvm::Twine &Accepted);
+
+/// The words a switch accepts, for a value that is not a variable's (a command-line option).
+std::optional<bool> parseOnOff(llvm::StringRef Text);
+
+} // namespace jacc::env
+
+#endif

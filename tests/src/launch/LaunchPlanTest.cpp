@@ -1,0 +1,257 @@
+// Tests of the launch plan (src/launch/LaunchPlan.h): how a push binds to the devices, on a data
+// environment whose mappings are made directly in its table (no device is touched).
+#include "src/launch/LaunchPlan.h"
+
+#include "analysis/Pipeline.h"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+
+namespace jacc {
+namespace {
+
+/// Three devices' worth of copies for mappings made in a data environment's table.
+class LaunchPlanTest : public ::testing::Test {
+protected:
+  static constexpr unsigned Devices = 3;
+
+  /// Map [P, P + Bytes) with a copy per device: fake addresses that no one dereferences.
+  Mapping &map(const void *P, size_t Bytes) {
+    Mapping M;
+    M.Begin = reinterpret_cast<uintptr_t>(P);
+    M.End = M.Begin + Bytes;
+    for (unsigned D = 0; D < Devices; ++D)
+      M.DevicePtrs.push_back(reinterpret_cast<void *>(0x100000 * (D + 1) + 0x1000 * Mapped));
+    M.LastUse.assign(Devices, 0);
+    ++Mapped;
+    return Data.table().insert(std::move(M));
+  }
+  analysis::KernelInfo analyse(const char *Source, std::vector<std::string> Decls) {
+    auto K = analysis::runAnalysis(Source, Decls);
+    EXPECT_TRUE(static_cast<bool>(K)) << llvm::toString(K.takeError());
+    return K ? std::move(*K) : analysis::KernelInfo();
+  }
+  template <typename T> static T cell(const LaunchPlan &P, unsigned D, unsigned Cell) {
+    T V;
+    std::memcpy(&V, &P.Cells[D][2 * Cell], sizeof V);
+    return V;
+  }
+  static unsigned param(const analysis::KernelInfo &K, const char *Name) {
+    for (const analysis::ArgInfo &A : K.Args)
+      if (A.Name == Name)
+        return A.Param;
+    ADD_FAILURE() << "no argument " << Name;
+    return 0;
+  }
+
+  DataEnvironment Data;
+  unsigned Mapped = 0;
+};
+
+const char *const Axpy = "#pragma acc parallel loop present(x, y)\n"
+                         "for (int i = 0; i < n; i++) y[i] = a * x[i] + y[i];\n";
+
+TEST_F(LaunchPlanTest, ScalarsGoToEveryDeviceAndPointersToEachDevicesCopy) {
+  auto K = analyse(Axpy, {"int n", "float a", "const float *x", "float *y"});
+  float X[8], Y[8];
+  Mapping &MX = map(X, sizeof X), &MY = map(Y, sizeof Y);
+  int N = 8;
+  float A = 2.5f;
+  const float *XP = X + 2; // an interior pointer
+  float *YP = Y;
+  jacc_arg Args[] = {{"int n", &N}, {"float a", &A}, {"const float *x", &XP}, {"float *y", &YP}};
+  auto P = planLaunch(K, Args, Devices, {/*Split=*/false, /*Narrow=*/true}, Data);
+  ASSERT_TRUE(static_cast<bool>(P)) << llvm::toString(P.takeError());
+  ASSERT_EQ(P->Cells.size(), Devices);
+  for (unsigned D = 0; D < Devices; ++D) {
+    EXPECT_EQ(cell<int>(*P, D, param(K, "n")), 8);
+    EXPECT_EQ(cell<float>(*P, D, param(K, "a")), 2.5f);
+    EXPECT_EQ(cell<void *>(*P, D, param(K, "x")), MX.translate(XP, D));
+    EXPECT_EQ(cell<void *>(*P, D, param(K, "y")), MY.DevicePtrs[D]);
+    EXPECT_EQ(P->Cells[D].size(), 2 * K.Args.size()); // no split parameters
+  }
+  EXPECT_EQ(P->Used.size(), 2u);
+  EXPECT_FALSE(P->Owner);
+  EXPECT_TRUE(P->Targets.empty());
+}
+
+TEST_F(LaunchPlanTest, APointerIntoNoMappingNamesTheArgument) {
+  auto K = analyse(Axpy, {"int n", "float a", "const float *x", "float *y"});
+  float X[8], Y[8];
+  map(Y, sizeof Y);
+  int N = 8;
+  float A = 1;
+  const float *XP = X;
+  float *YP = Y;
+  jacc_arg Args[] = {{"int n", &N}, {"float a", &A}, {"const float *x", &XP}, {"float *y", &YP}};
+  auto P = planLaunch(K, Args, Devices, {}, Data);
+  ASSERT_FALSE(static_cast<bool>(P));
+  std::string Message;
+  EXPECT_EQ(takeError(P.takeError(), Message), ErrorCode::NotPresent);
+  EXPECT_NE(Message.find("argument 3 ('const float *x')"), std::string::npos) << Message;
+}
+
+TEST_F(LaunchPlanTest, ASplitArrayCarriesItsMappingRelativeToThePointer) {
+  auto K = analyse(Axpy, {"int n", "float a", "const float *x", "float *y"});
+  ASSERT_TRUE(K.Split.Enabled) << K.Split.Fallback;
+  float X[8], Y[8];
+  map(X, sizeof X);
+  Mapping &MY = map(Y, sizeof Y);
+  int N = 6;
+  float A = 1;
+  const float *XP = X;
+  float *YP = Y + 2; // the kernel indexes from inside the mapping
+  jacc_arg Args[] = {{"int n", &N}, {"float a", &A}, {"const float *x", &XP}, {"float *y", &YP}};
+  auto P = planLaunch(K, Args, Devices, {/*Split=*/true, /*Narrow=*/true}, Data);
+  ASSERT_TRUE(static_cast<bool>(P)) << llvm::toString(P.takeError());
+  ASSERT_EQ(P->Targets.size(), 1u);
+  const SplitTarget &T = P->Targets[0];
+  EXPECT_TRUE(T.Split);
+  EXPECT_EQ(T.Begin, MY.Begin);
+  EXPECT_EQ(T.End, MY.End);
+  EXPECT_EQ(T.Pointer, reinterpret_cast<uintptr_t>(YP));
+  EXPECT_EQ(T.DevicePtrs, MY.DevicePtrs);
+  EXPECT_TRUE(P->Narrow);
+  unsigned NParams = K.Args.size();
+  for (unsigned D = 0; D < Devices; ++D) {
+    EXPECT_EQ(cell<long long>(*P, D, NParams), -2 * long(sizeof(float)));
+    EXPECT_EQ(cell<long long>(*P, D, NParams + 1), 6 * long(sizeof(float)));
+  }
+}
+
+TEST_F(LaunchPlanTest, AWrittenArrayAlsoReadThroughAnotherPointerIsComputedWhole) {
+  auto K = analyse(Axpy, {"int n", "float a", "const float *x", "float *y"});
+  float Both[16];
+  map(Both, sizeof Both);
+  int N = 8;
+  float A = 1;
+  const float *XP = Both + 8; // x and y in one mapping: aliasing
+  float *YP = Both;
+  jacc_arg Args[] = {{"int n", &N}, {"float a", &A}, {"const float *x", &XP}, {"float *y", &YP}};
+  auto P = planLaunch(K, Args, Devices, {/*Split=*/true, /*Narrow=*/true}, Data);
+  ASSERT_TRUE(static_cast<bool>(P)) << llvm::toString(P.takeError());
+  ASSERT_EQ(P->Targets.size(), 1u);
+  EXPECT_FALSE(P->Targets[0].Split);
+  EXPECT_FALSE(P->Narrow);
+  unsigned NParams = K.Args.size();
+  for (unsigned D = 0; D < Devices; ++D) { // the "not split" sentinel: mlo > mhi
+    EXPECT_EQ(cell<long long>(*P, D, NParams), 1);
+    EXPECT_EQ(cell<long long>(*P, D, NParams + 1), 0);
+  }
+}
+
+const char *const TwoWrites = "#pragma acc parallel loop present(a, b)\n"
+                              "for (int i = 0; i < n; i++) { a[i] = i; b[i] = 2 * i; }\n";
+
+TEST_F(LaunchPlanTest, TwoWrittenPointersIntoOneMappingStaySplitWhenCutAlike) {
+  auto K = analyse(TwoWrites, {"int n", "double *a", "double *b"});
+  ASSERT_TRUE(K.Split.Enabled) << K.Split.Fallback;
+  double Buffer[16];
+  map(Buffer, sizeof Buffer);
+  int N = 8;
+  double *AP = Buffer, *BP = Buffer + 8; // whole elements apart: owned alike
+  jacc_arg Args[] = {{"int n", &N}, {"double *a", &AP}, {"double *b", &BP}};
+  auto P = planLaunch(K, Args, Devices, {/*Split=*/true, /*Narrow=*/true}, Data);
+  ASSERT_TRUE(static_cast<bool>(P)) << llvm::toString(P.takeError());
+  ASSERT_EQ(P->Targets.size(), 2u);
+  EXPECT_TRUE(P->Targets[0].Split);
+  EXPECT_TRUE(P->Targets[1].Split);
+  EXPECT_TRUE(P->Narrow);
+}
+
+TEST_F(LaunchPlanTest, TwoWrittenPointersIntoOneMappingCutDifferentlyAreComputedWhole) {
+  auto K = analyse(TwoWrites, {"int n", "double *a", "double *b"});
+  double Buffer[16];
+  map(Buffer, sizeof Buffer);
+  int N = 7;
+  double *AP = Buffer;
+  double *BP = reinterpret_cast<double *>(reinterpret_cast<char *>(Buffer) + 4); // half a row
+  jacc_arg Args[] = {{"int n", &N}, {"double *a", &AP}, {"double *b", &BP}};
+  auto P = planLaunch(K, Args, Devices, {/*Split=*/true, /*Narrow=*/true}, Data);
+  ASSERT_TRUE(static_cast<bool>(P)) << llvm::toString(P.takeError());
+  ASSERT_EQ(P->Targets.size(), 2u);
+  EXPECT_FALSE(P->Targets[0].Split);
+  EXPECT_FALSE(P->Targets[1].Split);
+  EXPECT_FALSE(P->Narrow);
+}
+
+TEST_F(LaunchPlanTest, NarrowingFollowsThePolicy) {
+  auto K = analyse(Axpy, {"int n", "float a", "const float *x", "float *y"});
+  float X[8], Y[8];
+  map(X, sizeof X);
+  map(Y, sizeof Y);
+  int N = 8;
+  float A = 1;
+  const float *XP = X;
+  float *YP = Y;
+  jacc_arg Args[] = {{"int n", &N}, {"float a", &A}, {"const float *x", &XP}, {"float *y", &YP}};
+  auto P = planLaunch(K, Args, Devices, {/*Split=*/true, /*Narrow=*/false}, Data);
+  ASSERT_TRUE(static_cast<bool>(P)) << llvm::toString(P.takeError());
+  EXPECT_TRUE(P->Targets[0].Split);
+  EXPECT_FALSE(P->Narrow);
+}
+
+const char *const Sum = "#pragma acc parallel loop present(x) reduction(+:s)\n"
+                        "for (int i = 0; i < n; i++) s += x[i];\n";
+
+TEST_F(LaunchPlanTest, ReductionsKeepTheirInitialValueAndWhereTheResultGoes) {
+  auto K = analyse(Sum, {"int n", "const double *x", "double s"});
+  ASSERT_EQ(K.Reductions.size(), 1u);
+  double X[4];
+  map(X, sizeof X);
+  int N = 4;
+  const double *XP = X;
+  double S = 1.5;
+  jacc_arg Args[] = {{"int n", &N}, {"const double *x", &XP}, {"double s", &S}};
+  auto P = planLaunch(K, Args, Devices, {}, Data);
+  ASSERT_TRUE(static_cast<bool>(P)) << llvm::toString(P.takeError());
+  unsigned Slot = K.Reductions[0].Slot;
+  double Initial;
+  std::memcpy(&Initial, &P->Reductions.Initial[Slot], sizeof Initial);
+  EXPECT_EQ(Initial, 1.5);
+  EXPECT_EQ(P->Reductions.Results[Slot], &S);
+}
+
+const char *const InPlace = "#pragma acc parallel loop deviceptr(d)\n"
+                            "for (int i = 0; i < n; i++) d[i] += 1;\n";
+
+TEST_F(LaunchPlanTest, DevicePointersRunTheKernelOnTheDeviceThatOwnsThem) {
+  auto K = analyse(InPlace, {"int n", "double *d"});
+  double X[4];
+  Mapping &M = map(X, sizeof X);
+  int N = 4;
+  double *DP = static_cast<double *>(M.DevicePtrs[2]) + 1; // inside device 2's copy
+  jacc_arg Args[] = {{"int n", &N}, {"double *d", &DP}};
+  auto P = planLaunch(K, Args, Devices, {}, Data);
+  ASSERT_TRUE(static_cast<bool>(P)) << llvm::toString(P.takeError());
+  ASSERT_TRUE(P->Owner);
+  EXPECT_EQ(*P->Owner, 2u);
+  EXPECT_EQ(P->OwnerArg, "d");
+  ASSERT_EQ(P->Used.size(), 1u); // written through d: stale elsewhere afterwards
+  EXPECT_EQ(P->Used[0], &M);
+  for (unsigned D = 0; D < Devices; ++D) // passed through untranslated
+    EXPECT_EQ(cell<double *>(*P, D, param(K, "d")), DP);
+}
+
+TEST_F(LaunchPlanTest, DevicePointersOfTwoDevicesAreAnError) {
+  auto K = analyse("#pragma acc parallel loop deviceptr(d, e)\n"
+                   "for (int i = 0; i < n; i++) d[i] += e[i];\n",
+                   {"int n", "double *d", "const double *e"});
+  double X[4];
+  Mapping &M = map(X, sizeof X);
+  int N = 4;
+  double *DP = static_cast<double *>(M.DevicePtrs[0]);
+  const double *EP = static_cast<const double *>(M.DevicePtrs[1]);
+  jacc_arg Args[] = {{"int n", &N}, {"double *d", &DP}, {"const double *e", &EP}};
+  auto P = planLaunch(K, Args, Devices, {}, Data);
+  ASSERT_FALSE(static_cast<bool>(P));
+  std::string Message;
+  EXPECT_EQ(takeError(P.takeError(), Message), ErrorCode::InvalidArgument);
+  EXPECT_NE(Message.find("deviceptr arguments 'd' and 'e' are memory of devices 0 and 1"),
+            std::string::npos)
+      << Message;
+}
+
+} // namespace
+} // namespace jacc
