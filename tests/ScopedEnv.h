@@ -16,19 +16,20 @@ public:
       Had = true;
       Saved = Old;
     }
-    if (Value)
-      setenv(Name, Value, 1);
-    else
-      unsetenv(Name);
+    set(Value);
   }
-  ~ScopedEnv() {
-    if (Had)
-      setenv(Name.c_str(), Saved.c_str(), 1);
+  ~ScopedEnv() { set(Had ? Saved.c_str() : nullptr); }
+  ScopedEnv(const ScopedEnv &) = delete;
+  ScopedEnv &operator=(const ScopedEnv &) = delete;
+
+  /// Another value (null: unset) for the rest of the scope; the destructor still restores the
+  /// value from before the constructor.
+  void set(const char *Value) {
+    if (Value)
+      setenv(Name.c_str(), Value, 1);
     else
       unsetenv(Name.c_str());
   }
-  ScopedEnv(const ScopedEnv &) = delete;
-  ScopedEnv &operator=(const ScopedEnv &) = delete;
 
 private:
   std::string Name;

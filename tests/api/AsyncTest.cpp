@@ -36,54 +36,61 @@ std::vector<long long> stepReference(std::vector<long long> a, const std::vector
   return a;
 }
 
+/// The array of N elements that StepSrc updates, with the kernel's other arguments; records the
+/// k of each push for the reference.
+struct StepArray {
+  int n = N, k = 0;
+  const long long Init;
+  std::vector<long long> av;
+  long long *a;
+  std::vector<int> Ks;
+
+  explicit StepArray(long long Init) : Init(Init), av(N, Init), a(av.data()) {}
+  size_t bytes() const { return n * sizeof(long long); }
+  jacc_status copyIn() { return jacc_copyin(a, bytes()); }
+  /// Pushes Src (StepSrc or a kernel of the same arguments and body) with k = K.
+  jacc_status push(int K, unsigned Flags, const char *Src = StepSrc) {
+    k = K;
+    Ks.push_back(K);
+    jacc_arg Args[] = {{"int n", &n}, {"int k", &k}, {"long long *a", &a}};
+    return jacc_kernel_push(Src, 3, Args, Flags);
+  }
+  /// What the array holds after the pushes so far.
+  std::vector<long long> reference() const {
+    return stepReference(std::vector<long long>(n, Init), Ks);
+  }
+};
+
 TEST_P(AsyncTest, PushReturnsAndWaitMakesResultsVisible) {
-  int n = N, k = 7;
-  std::vector<long long> av(n, 1);
-  std::vector<long long> ref = stepReference(av, {7});
-  long long *a = av.data();
-  ASSERT_JACC(jacc_copyin(a, n * sizeof(long long)));
-  jacc_arg args[] = {{"int n", &n}, {"int k", &k}, {"long long *a", &a}};
-  ASSERT_JACC(jacc_kernel_push(StepSrc, 3, args, JACC_ASYNC));
+  StepArray S(1);
+  ASSERT_JACC(S.copyIn());
+  ASSERT_JACC(S.push(7, JACC_ASYNC));
   ASSERT_JACC(jacc_wait());
-  ASSERT_JACC(jacc_update_self(a, n * sizeof(long long)));
-  EXPECT_EQ(av, ref);
-  ASSERT_JACC(jacc_delete(a, n * sizeof(long long)));
+  ASSERT_JACC(jacc_update_self(S.a, S.bytes()));
+  EXPECT_EQ(S.av, S.reference());
+  ASSERT_JACC(jacc_delete(S.a, S.bytes()));
   EXPECT_EQ(stats().kernels_pushed, 1u);
 }
 
 TEST_P(AsyncTest, AsyncPushesRunInOrderWithArgumentsTakenAtPush) {
-  int n = N, k = 0;
-  std::vector<long long> av(n, 2);
-  std::vector<int> Ks;
-  long long *a = av.data();
-  ASSERT_JACC(jacc_copyin(a, n * sizeof(long long)));
-  jacc_arg args[] = {{"int n", &n}, {"int k", &k}, {"long long *a", &a}};
-  for (int p = 0; p < 12; p++) {
-    k = 10 * p + 1; // the same variable for every push: its value is read at the push
-    Ks.push_back(k);
-    ASSERT_JACC(jacc_kernel_push(StepSrc, 3, args, JACC_ASYNC));
-  }
-  k = -1000000;
+  StepArray S(2);
+  ASSERT_JACC(S.copyIn());
+  for (int p = 0; p < 12; p++) // the same variable k for every push: its value is read at the push
+    ASSERT_JACC(S.push(10 * p + 1, JACC_ASYNC));
+  S.k = -1000000;
   ASSERT_JACC(jacc_wait());
-  ASSERT_JACC(jacc_copyout(a, n * sizeof(long long)));
-  EXPECT_EQ(av, stepReference(std::vector<long long>(n, 2), Ks));
+  ASSERT_JACC(jacc_copyout(S.a, S.bytes()));
+  EXPECT_EQ(S.av, S.reference());
 }
 
 TEST_P(AsyncTest, SyncPushAfterAsyncPushesRunsAfterThem) {
-  int n = N, k = 0;
-  std::vector<long long> av(n, 0);
-  std::vector<int> Ks;
-  long long *a = av.data();
-  ASSERT_JACC(jacc_copyin(a, n * sizeof(long long)));
-  jacc_arg args[] = {{"int n", &n}, {"int k", &k}, {"long long *a", &a}};
-  for (int p = 0; p < 6; p++) {
-    k = p + 3;
-    Ks.push_back(k);
-    ASSERT_JACC(jacc_kernel_push(StepSrc, 3, args, p % 3 == 2 ? JACC_DEFAULT : JACC_ASYNC));
-  }
+  StepArray S(0);
+  ASSERT_JACC(S.copyIn());
+  for (int p = 0; p < 6; p++)
+    ASSERT_JACC(S.push(p + 3, p % 3 == 2 ? JACC_DEFAULT : JACC_ASYNC));
   // No jacc_wait: the copyout waits for the queued kernels that use a.
-  ASSERT_JACC(jacc_copyout(a, n * sizeof(long long)));
-  EXPECT_EQ(av, stepReference(std::vector<long long>(n, 0), Ks));
+  ASSERT_JACC(jacc_copyout(S.a, S.bytes()));
+  EXPECT_EQ(S.av, S.reference());
 }
 
 /// b[i] = a[i] + 1 and friends: a chain through three arrays.
@@ -127,47 +134,42 @@ TEST_P(AsyncTest, ChainOfAsyncPushesEachReadingThePreviousResult) {
 }
 
 TEST_P(AsyncTest, CopyoutWaitsForPendingKernel) {
-  int n = N, k = 5;
-  std::vector<long long> av(n, 3);
-  long long *a = av.data();
-  ASSERT_JACC(jacc_copyin(a, n * sizeof(long long)));
-  jacc_arg args[] = {{"int n", &n}, {"int k", &k}, {"long long *a", &a}};
+  StepArray S(3);
+  ASSERT_JACC(S.copyIn());
   for (int p = 0; p < 4; p++)
-    ASSERT_JACC(jacc_kernel_push(StepSrc, 3, args, JACC_ASYNC));
-  ASSERT_JACC(jacc_copyout(a, n * sizeof(long long)));
-  EXPECT_EQ(av, stepReference(std::vector<long long>(n, 3), {5, 5, 5, 5}));
+    ASSERT_JACC(S.push(5, JACC_ASYNC));
+  ASSERT_JACC(jacc_copyout(S.a, S.bytes()));
+  EXPECT_EQ(S.av, stepReference(std::vector<long long>(N, 3), {5, 5, 5, 5}));
 }
 
 TEST_P(AsyncTest, UpdateSelfWaitsForPendingKernel) {
-  int n = N, k = 9;
-  std::vector<long long> av(n, 4);
-  long long *a = av.data();
-  ASSERT_JACC(jacc_copyin(a, n * sizeof(long long)));
-  jacc_arg args[] = {{"int n", &n}, {"int k", &k}, {"long long *a", &a}};
-  ASSERT_JACC(jacc_kernel_push(StepSrc, 3, args, JACC_ASYNC));
-  ASSERT_JACC(jacc_kernel_push(StepSrc, 3, args, JACC_ASYNC));
+  StepArray S(4);
+  ASSERT_JACC(S.copyIn());
+  ASSERT_JACC(S.push(9, JACC_ASYNC));
+  ASSERT_JACC(S.push(9, JACC_ASYNC));
   // An interior sub-range: still the same mapping, so it waits too.
-  ASSERT_JACC(jacc_update_self(a + n / 2, 1000 * sizeof(long long)));
+  int n = S.n;
+  ASSERT_JACC(jacc_update_self(S.a + n / 2, 1000 * sizeof(long long)));
   std::vector<long long> ref = stepReference(std::vector<long long>(n, 4), {9, 9});
   for (int i = 0; i < n; i++)
-    ASSERT_EQ(av[i], i >= n / 2 && i < n / 2 + 1000 ? ref[i] : 4) << i;
-  ASSERT_JACC(jacc_update_self(a, n * sizeof(long long)));
-  EXPECT_EQ(av, ref);
-  ASSERT_JACC(jacc_delete(a, n * sizeof(long long)));
+    ASSERT_EQ(S.av[i], i >= n / 2 && i < n / 2 + 1000 ? ref[i] : 4) << i;
+  ASSERT_JACC(jacc_update_self(S.a, S.bytes()));
+  EXPECT_EQ(S.av, ref);
+  ASSERT_JACC(jacc_delete(S.a, S.bytes()));
 }
 
 TEST_P(AsyncTest, UpdateDeviceWaitsForPendingKernel) {
   // The host data sent by update_device must not be overwritten by a kernel queued before it.
-  int n = N, k = 1;
-  std::vector<long long> av(n, 0), bv(n, 0);
-  long long *a = av.data(), *b = bv.data();
-  ASSERT_JACC(jacc_copyin(a, n * sizeof(long long)));
+  StepArray S(0);
+  int n = S.n;
+  std::vector<long long> bv(n, 0);
+  long long *a = S.a, *b = bv.data();
+  ASSERT_JACC(S.copyIn());
   ASSERT_JACC(jacc_create(b, n * sizeof(long long)));
-  jacc_arg args[] = {{"int n", &n}, {"int k", &k}, {"long long *a", &a}};
   for (int p = 0; p < 3; p++)
-    ASSERT_JACC(jacc_kernel_push(StepSrc, 3, args, JACC_ASYNC));
+    ASSERT_JACC(S.push(1, JACC_ASYNC));
   for (int i = 0; i < n; i++)
-    av[i] = -i;
+    S.av[i] = -i;
   ASSERT_JACC(jacc_update_device(a, n * sizeof(long long)));
   jacc_arg copy[] = {{"int n", &n}, {"const long long *src", &a}, {"long long *dst", &b}};
   ASSERT_JACC(jacc_kernel_push(ChainSrc, 3, copy, JACC_DEFAULT));
@@ -179,16 +181,13 @@ TEST_P(AsyncTest, UpdateDeviceWaitsForPendingKernel) {
 
 TEST_P(AsyncTest, DeleteWaitsForPendingKernel) {
   // Freeing device memory under a queued kernel would crash or corrupt; the delete waits.
-  int n = N, k = 2;
-  std::vector<long long> av(n, 1);
-  long long *a = av.data();
-  ASSERT_JACC(jacc_copyin(a, n * sizeof(long long)));
-  jacc_arg args[] = {{"int n", &n}, {"int k", &k}, {"long long *a", &a}};
+  StepArray S(1);
+  ASSERT_JACC(S.copyIn());
   for (int p = 0; p < 3; p++)
-    ASSERT_JACC(jacc_kernel_push(StepSrc, 3, args, JACC_ASYNC));
-  ASSERT_JACC(jacc_delete(a, n * sizeof(long long)));
-  EXPECT_EQ(jacc_is_present(a, n * sizeof(long long)), 0);
-  EXPECT_EQ(av, std::vector<long long>(n, 1));
+    ASSERT_JACC(S.push(2, JACC_ASYNC));
+  ASSERT_JACC(jacc_delete(S.a, S.bytes()));
+  EXPECT_EQ(jacc_is_present(S.a, S.bytes()), 0);
+  EXPECT_EQ(S.av, std::vector<long long>(N, 1));
   ASSERT_JACC(jacc_wait());
 }
 
@@ -210,8 +209,8 @@ TEST_P(AsyncTest, AsyncReductionIsWrittenByWait) {
   }
   long long *x = xv.data();
   ASSERT_JACC(jacc_copyin(x, n * sizeof(long long)));
-  jacc_arg args[] = {{"int n", &n}, {"const long long *x", &x}, {"long long s", &s},
-                     {"long long mx", &mx}};
+  jacc_arg args[] = {
+      {"int n", &n}, {"const long long *x", &x}, {"long long s", &s}, {"long long mx", &mx}};
   ASSERT_JACC(jacc_kernel_push(AsyncSumSrc, 4, args, JACC_ASYNC));
   ASSERT_JACC(jacc_wait());
   EXPECT_EQ(s, rs);
@@ -233,7 +232,9 @@ TEST_P(AsyncTest, SeveralAsyncReductionsIntoSeparateVariables) {
   for (int r = 0; r < 4; r++) {
     s[r] = r;
     mx[r] = 1000 * r;
-    jacc_arg args[] = {{"int n", &n}, {"const long long *x", &x}, {"long long s", &s[r]},
+    jacc_arg args[] = {{"int n", &n},
+                       {"const long long *x", &x},
+                       {"long long s", &s[r]},
                        {"long long mx", &mx[r]}};
     ASSERT_JACC(jacc_kernel_push(AsyncSumSrc, 4, args, JACC_ASYNC));
   }
@@ -253,22 +254,14 @@ const char *AsyncClauseWithQueueSrc = "#pragma acc parallel loop present(a) asyn
                                       "  a[i] = a[i] * 3 + k + i % 5;\n";
 
 TEST_P(AsyncTest, AsyncClauseBehavesLikeTheFlag) {
-  int n = N, k = 0;
-  std::vector<long long> av(n, 1);
-  std::vector<int> Ks;
-  long long *a = av.data();
-  ASSERT_JACC(jacc_copyin(a, n * sizeof(long long)));
-  jacc_arg args[] = {{"int n", &n}, {"int k", &k}, {"long long *a", &a}};
-  for (int p = 0; p < 6; p++) {
-    k = 4 * p - 7;
-    Ks.push_back(k);
-    ASSERT_JACC(jacc_kernel_push(p % 2 ? AsyncClauseSrc : AsyncClauseWithQueueSrc, 3, args,
-                                 JACC_DEFAULT));
-  }
+  StepArray S(1);
+  ASSERT_JACC(S.copyIn());
+  for (int p = 0; p < 6; p++)
+    ASSERT_JACC(S.push(4 * p - 7, JACC_DEFAULT, p % 2 ? AsyncClauseSrc : AsyncClauseWithQueueSrc));
   ASSERT_JACC(jacc_wait());
-  ASSERT_JACC(jacc_update_self(a, n * sizeof(long long)));
-  EXPECT_EQ(av, stepReference(std::vector<long long>(n, 1), Ks));
-  ASSERT_JACC(jacc_delete(a, n * sizeof(long long)));
+  ASSERT_JACC(jacc_update_self(S.a, S.bytes()));
+  EXPECT_EQ(S.av, S.reference());
+  ASSERT_JACC(jacc_delete(S.a, S.bytes()));
 }
 
 const char *AsyncClauseSumSrc = "#pragma acc parallel loop present(x) reduction(+:s) async\n"
@@ -297,38 +290,26 @@ const char *WaitClauseSrc = "#pragma acc parallel loop present(a) wait\n"
                             "  a[i] = a[i] * 3 + k + i % 5;\n";
 
 TEST_P(AsyncTest, WaitClauseAfterAsyncPushes) {
-  int n = N, k = 0;
-  std::vector<long long> av(n, 5);
-  std::vector<int> Ks;
-  long long *a = av.data();
-  ASSERT_JACC(jacc_copyin(a, n * sizeof(long long)));
-  jacc_arg args[] = {{"int n", &n}, {"int k", &k}, {"long long *a", &a}};
-  for (int p = 0; p < 3; p++) {
-    k = p;
-    Ks.push_back(k);
-    ASSERT_JACC(jacc_kernel_push(StepSrc, 3, args, JACC_ASYNC));
-  }
-  k = 42;
-  Ks.push_back(k);
-  ASSERT_JACC(jacc_kernel_push(WaitClauseSrc, 3, args, JACC_DEFAULT));
-  ASSERT_JACC(jacc_copyout(a, n * sizeof(long long)));
-  EXPECT_EQ(av, stepReference(std::vector<long long>(n, 5), Ks));
+  StepArray S(5);
+  ASSERT_JACC(S.copyIn());
+  for (int p = 0; p < 3; p++)
+    ASSERT_JACC(S.push(p, JACC_ASYNC));
+  ASSERT_JACC(S.push(42, JACC_DEFAULT, WaitClauseSrc));
+  ASSERT_JACC(jacc_copyout(S.a, S.bytes()));
+  EXPECT_EQ(S.av, S.reference());
 }
 
 TEST_P(AsyncTest, WaitWithNothingQueuedAndFinalizeWithWorkQueued) {
   ASSERT_JACC(jacc_wait());
   ASSERT_JACC(jacc_wait());
-  int n = N, k = 3;
-  std::vector<long long> av(n, 1);
-  long long *a = av.data();
-  ASSERT_JACC(jacc_copyin(a, n * sizeof(long long)));
-  jacc_arg args[] = {{"int n", &n}, {"int k", &k}, {"long long *a", &a}};
+  StepArray S(1);
+  ASSERT_JACC(S.copyIn());
   for (int p = 0; p < 3; p++)
-    ASSERT_JACC(jacc_kernel_push(StepSrc, 3, args, JACC_ASYNC));
+    ASSERT_JACC(S.push(3, JACC_ASYNC));
   // finalize waits for the queue, then frees the mapping (the host copy stays as it was).
   ASSERT_JACC(jacc_finalize());
-  EXPECT_EQ(av, std::vector<long long>(n, 1));
-  EXPECT_EQ(jacc_is_present(a, n * sizeof(long long)), 0);
+  EXPECT_EQ(S.av, std::vector<long long>(N, 1));
+  EXPECT_EQ(jacc_is_present(S.a, S.bytes()), 0);
 }
 
 const char *SplittableSrc = "#pragma acc parallel loop present(x)\n"
@@ -375,8 +356,9 @@ TEST_P(AsyncTest, ConcurrentPushesFromSeveralThreadsInBothModes) {
   auto Deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
   while (Finished.load() < Threads) {
     if (std::chrono::steady_clock::now() > Deadline) {
-      std::fprintf(stderr, "AsyncTest.ConcurrentPushesFromSeveralThreadsInBothModes: %d of %d "
-                           "threads still pushing after 120 s: deadlock\n",
+      std::fprintf(stderr,
+                   "AsyncTest.ConcurrentPushesFromSeveralThreadsInBothModes: %d of %d "
+                   "threads still pushing after 120 s: deadlock\n",
                    Threads - Finished.load(), Threads);
       std::abort();
     }

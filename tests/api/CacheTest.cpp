@@ -109,12 +109,21 @@ TEST_P(CacheTest, KernelsStayCachedAcrossFinalize) {
   EXPECT_EQ(s1.memory_cache_hits, s0.memory_cache_hits + 1);
 }
 
+/// What each thread of pushConcurrently got, and the counters before and after the pushes.
+struct ConcurrentPushes {
+  std::vector<jacc_status> Status;   ///< its push's status (its copyin's, had that failed)
+  std::vector<std::string> Messages; ///< its jacc_last_error() after the push
+  std::vector<int> Bad;              ///< wrong elements of its array afterwards (-1: no copyout)
+  jacc_stats Before, After;
+};
+
 /// Runs Threads threads that each map their own array and push Src once, all released together.
-void pushConcurrently(const std::string &Src, int Threads, std::vector<jacc_status> &Status,
-                      std::vector<std::string> &Messages, std::vector<int> &Bad) {
-  Status.assign(Threads, JACC_SUCCESS);
-  Messages.assign(Threads, "");
-  Bad.assign(Threads, 0);
+ConcurrentPushes pushConcurrently(const std::string &Src, int Threads) {
+  ConcurrentPushes R;
+  R.Status.assign(Threads, JACC_SUCCESS);
+  R.Messages.assign(Threads, "");
+  R.Bad.assign(Threads, 0);
+  R.Before = stats();
   std::atomic<int> Ready{0};
   std::vector<std::thread> Pool;
   for (int t = 0; t < Threads; t++)
@@ -129,39 +138,36 @@ void pushConcurrently(const std::string &Src, int Threads, std::vector<jacc_stat
       jacc_arg args[] = {{"int n", &n}, {"int *x", &x}};
       if (S == JACC_SUCCESS)
         S = jacc_kernel_push(Src.c_str(), 2, args, JACC_DEFAULT);
-      Status[t] = S;
-      Messages[t] = jacc_last_error();
+      R.Status[t] = S;
+      R.Messages[t] = jacc_last_error();
       if (jacc_is_present(x, n * sizeof(int))) {
         if (jacc_copyout(x, n * sizeof(int)) != JACC_SUCCESS)
-          Bad[t] = -1;
+          R.Bad[t] = -1;
       }
       // After a failed push the device copy (copied back here) must be as it was.
       for (int i = 0; i < n; i++)
         if (v[i] != (S == JACC_SUCCESS ? t + 2 * i + 1 : t))
-          Bad[t]++;
+          R.Bad[t]++;
     });
   for (std::thread &T : Pool)
     T.join();
+  R.After = stats();
+  return R;
 }
 
 TEST_P(CacheTest, ConcurrentPushesOfANewKernelCompileItOnce) {
   const int Threads = 6;
   std::string Src = uniqueKernel("concurrent", AddBody);
-  std::vector<jacc_status> Status;
-  std::vector<std::string> Messages;
-  std::vector<int> Bad;
-  jacc_stats s0 = stats();
-  pushConcurrently(Src, Threads, Status, Messages, Bad);
-  jacc_stats s1 = stats();
+  ConcurrentPushes R = pushConcurrently(Src, Threads);
   for (int t = 0; t < Threads; t++) {
-    EXPECT_EQ(Status[t], JACC_SUCCESS) << "thread " << t << ": " << Messages[t];
-    EXPECT_EQ(Bad[t], 0) << "thread " << t << " got wrong results";
+    EXPECT_EQ(R.Status[t], JACC_SUCCESS) << "thread " << t << ": " << R.Messages[t];
+    EXPECT_EQ(R.Bad[t], 0) << "thread " << t << " got wrong results";
   }
-  EXPECT_EQ(s1.kernels_compiled, s0.kernels_compiled + 1);
-  EXPECT_EQ(s1.memory_cache_hits, s0.memory_cache_hits + Threads - 1);
-  EXPECT_EQ(s1.kernels_pushed, s0.kernels_pushed + Threads);
-  EXPECT_EQ(s1.duplicate_launches + s1.split_launches,
-            s0.duplicate_launches + s0.split_launches + Threads);
+  EXPECT_EQ(R.After.kernels_compiled, R.Before.kernels_compiled + 1);
+  EXPECT_EQ(R.After.memory_cache_hits, R.Before.memory_cache_hits + Threads - 1);
+  EXPECT_EQ(R.After.kernels_pushed, R.Before.kernels_pushed + Threads);
+  EXPECT_EQ(R.After.duplicate_launches + R.After.split_launches,
+            R.Before.duplicate_launches + R.Before.split_launches + Threads);
 }
 
 TEST_P(CacheTest, ConcurrentPushesOfABadKernelAllReportTheError) {
@@ -170,21 +176,16 @@ TEST_P(CacheTest, ConcurrentPushesOfABadKernelAllReportTheError) {
   std::string Src = uniqueKernel("concurrent-bad", "#pragma acc parallel loop present(x)\n"
                                                    "for (int i = 0; i < n; i++)\n"
                                                    "  x[i] += undeclared_thing;\n");
-  std::vector<jacc_status> Status;
-  std::vector<std::string> Messages;
-  std::vector<int> Bad;
-  jacc_stats s0 = stats();
-  pushConcurrently(Src, Threads, Status, Messages, Bad);
-  jacc_stats s1 = stats();
+  ConcurrentPushes R = pushConcurrently(Src, Threads);
   for (int t = 0; t < Threads; t++) {
-    EXPECT_EQ(Status[t], JACC_ERROR_COMPILE) << "thread " << t;
-    EXPECT_NE(Messages[t].find("undeclared identifier 'undeclared_thing'"), std::string::npos)
-        << "thread " << t << ": " << Messages[t];
-    EXPECT_EQ(Bad[t], 0) << "thread " << t << ": the data must be intact";
+    EXPECT_EQ(R.Status[t], JACC_ERROR_COMPILE) << "thread " << t;
+    EXPECT_NE(R.Messages[t].find("undeclared identifier 'undeclared_thing'"), std::string::npos)
+        << "thread " << t << ": " << R.Messages[t];
+    EXPECT_EQ(R.Bad[t], 0) << "thread " << t << ": the data must be intact";
   }
-  EXPECT_EQ(s1.kernels_compiled, s0.kernels_compiled);
-  EXPECT_EQ(s1.duplicate_launches, s0.duplicate_launches);
-  EXPECT_EQ(s1.split_launches, s0.split_launches);
+  EXPECT_EQ(R.After.kernels_compiled, R.Before.kernels_compiled);
+  EXPECT_EQ(R.After.duplicate_launches, R.Before.duplicate_launches);
+  EXPECT_EQ(R.After.split_launches, R.Before.split_launches);
 }
 
 JACC_DEVICE_CONFIGS(CacheTest);

@@ -6,6 +6,7 @@
 #include "tests/api/Helpers.h"
 
 #include "jacc/openacc.h"
+#include "tests/ScopedEnv.h"
 
 #include <gtest/gtest.h>
 
@@ -750,7 +751,7 @@ TEST_P(OpenACCTest, HandlerGetsRoutineStatusAndMessage) {
 
 TEST_P(OpenACCTest, ReturnModeRecordsTheErrorAndReturns) {
   jacc_set_acc_error_handler(nullptr);
-  setenv("JACC_ACC_ERRORS", " Return ", 1);
+  jacc::ScopedEnv Errors("JACC_ACC_ERRORS", " Return ");
   int v[4] = {1, 2, 3, 4};
   acc_copyin(v, sizeof v);
   EXPECT_EQ(acc_create(v + 2, sizeof v), nullptr);
@@ -761,7 +762,6 @@ TEST_P(OpenACCTest, ReturnModeRecordsTheErrorAndReturns) {
   EXPECT_EQ(acc_get_device_num(acc_device_host), 0);
   EXPECT_EQ(acc_is_present(v, sizeof v), 1) << "the failed calls changed nothing";
   acc_delete(v, sizeof v);
-  unsetenv("JACC_ACC_ERRORS");
   jacc_set_acc_error_handler(recordError);
 }
 

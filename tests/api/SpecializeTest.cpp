@@ -12,12 +12,14 @@
 #include <memory>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 namespace {
 
 using jacc::ScopedEnv;
 using jacc_test::lastError;
+using jacc_test::stats;
 
 class SpecializeTest : public DeviceTest {
 protected:
@@ -44,10 +46,11 @@ protected:
     const auto *T = ::testing::UnitTest::GetInstance()->current_test_info();
     return "/* " + std::string(T->name()) + " */\n" + Body;
   }
-  static jacc_stats counters() {
-    jacc_stats S{};
-    EXPECT_EQ(jacc_get_stats(&S), JACC_SUCCESS);
-    return S;
+  /// The kernel axpyMod pushes, y[i] = a * x[i] + i % m, with Tail added to the right-hand side.
+  std::string axpySource(const char *Tail = "") const {
+    return source("#pragma acc parallel loop\n"
+                  "for (int i = 0; i < n; i++) y[i] = a * x[i] + i % m" +
+                  std::string(Tail) + ";\n");
   }
 
   std::vector<std::unique_ptr<ScopedEnv>> Env;
@@ -55,29 +58,48 @@ protected:
 
 /// y[i] = a * x[i] + i % m for i < n, pushed with the values given.
 void axpyMod(const std::string &Src, int n, float a, int m, float *x, float *y) {
-  jacc_arg Args[] = {{"int n", &n}, {"float a", &a}, {"int m", &m}, {"const float *x", &x},
-                     {"float *y", &y}};
+  jacc_arg Args[] = {
+      {"int n", &n}, {"float a", &a}, {"int m", &m}, {"const float *x", &x}, {"float *y", &y}};
   ASSERT_JACC(jacc_kernel_push(Src.c_str(), 5, Args, JACC_DEFAULT));
 }
+
+/// axpyMod's arrays: X copied in, Y only created (every push writes all of it).
+struct AxpyArrays {
+  std::vector<float> X, Y;
+  float *x, *y;
+  explicit AxpyArrays(std::vector<float> Init)
+      : X(std::move(Init)), Y(X.size()), x(X.data()), y(Y.data()) {}
+  size_t bytes() const { return X.size() * sizeof(float); }
+  void map() const {
+    ASSERT_JACC(jacc_copyin(x, bytes()));
+    ASSERT_JACC(jacc_create(y, bytes()));
+  }
+  void unmap() const {
+    ASSERT_JACC(jacc_delete(y, bytes()));
+    ASSERT_JACC(jacc_delete(x, bytes()));
+  }
+  /// Copies y out and deletes x; then y[I] must be Want(I) for every I.
+  template <typename Fn> void expectY(Fn Want) {
+    ASSERT_JACC(jacc_copyout(y, bytes()));
+    ASSERT_JACC(jacc_delete(x, bytes()));
+    for (int I = 0; I < static_cast<int>(Y.size()); ++I)
+      ASSERT_EQ(Y[I], Want(I)) << I;
+  }
+};
 
 TEST_P(SpecializeTest, AlwaysFoldsFromTheFirstPushAndCompilesOnce) {
   policy("always");
   const int N = 3000;
-  std::vector<float> X(N), Y(N, 0.0f);
+  std::vector<float> X(N);
   for (int I = 0; I < N; ++I)
     X[I] = 0.25f * I;
-  float *x = X.data(), *y = Y.data();
-  ASSERT_JACC(jacc_copyin(x, N * sizeof(float)));
-  ASSERT_JACC(jacc_create(y, N * sizeof(float)));
-  std::string Src = source("#pragma acc parallel loop\n"
-                           "for (int i = 0; i < n; i++) y[i] = a * x[i] + i % m;\n");
+  AxpyArrays V(X);
+  ASSERT_NO_FATAL_FAILURE(V.map());
+  std::string Src = axpySource();
   for (int K = 0; K < 5; ++K)
-    axpyMod(Src, N, 3.0f, 7, x, y);
-  ASSERT_JACC(jacc_copyout(y, N * sizeof(float)));
-  ASSERT_JACC(jacc_delete(x, N * sizeof(float)));
-  for (int I = 0; I < N; ++I)
-    ASSERT_EQ(Y[I], 3.0f * X[I] + I % 7) << I;
-  jacc_stats S = counters();
+    axpyMod(Src, N, 3.0f, 7, V.x, V.y);
+  ASSERT_NO_FATAL_FAILURE(V.expectY([&](int I) { return 3.0f * X[I] + I % 7; }));
+  jacc_stats S = stats();
   EXPECT_EQ(S.variants_compiled, 1u) << "one variant, compiled once";
   EXPECT_EQ(S.specialized_launches, 5u) << "every push ran it";
 }
@@ -87,45 +109,33 @@ TEST_P(SpecializeTest, AlwaysFoldsFromTheFirstPushAndCompilesOnce) {
 TEST_P(SpecializeTest, VariantsCompileInTheBackground) {
   policy("always", nullptr, nullptr, nullptr, "0");
   const int N = 2000;
-  std::vector<float> X(N, 1.0f), Y(N);
-  float *x = X.data(), *y = Y.data();
-  ASSERT_JACC(jacc_copyin(x, N * sizeof(float)));
-  ASSERT_JACC(jacc_create(y, N * sizeof(float)));
-  std::string Src = source("#pragma acc parallel loop\n"
-                           "for (int i = 0; i < n; i++) y[i] = a * x[i] + i % m;\n");
-  axpyMod(Src, N, 4.0f, 9, x, y);
-  EXPECT_EQ(counters().specialized_launches, 0u) << "the generic kernel while it compiles";
-  for (int K = 0; K < 600 && counters().specialized_launches == 0; ++K) {
+  AxpyArrays V(std::vector<float>(N, 1.0f));
+  ASSERT_NO_FATAL_FAILURE(V.map());
+  std::string Src = axpySource();
+  axpyMod(Src, N, 4.0f, 9, V.x, V.y);
+  EXPECT_EQ(stats().specialized_launches, 0u) << "the generic kernel while it compiles";
+  for (int K = 0; K < 600 && stats().specialized_launches == 0; ++K) {
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    axpyMod(Src, N, 4.0f, 9, x, y);
+    axpyMod(Src, N, 4.0f, 9, V.x, V.y);
   }
-  EXPECT_EQ(counters().specialized_launches, 1u) << "the variant, once compiled";
-  EXPECT_EQ(counters().variants_compiled, 1u);
-  ASSERT_JACC(jacc_copyout(y, N * sizeof(float)));
-  ASSERT_JACC(jacc_delete(x, N * sizeof(float)));
-  for (int I = 0; I < N; ++I)
-    ASSERT_EQ(Y[I], 4.0f + I % 9) << I;
+  EXPECT_EQ(stats().specialized_launches, 1u) << "the variant, once compiled";
+  EXPECT_EQ(stats().variants_compiled, 1u);
+  ASSERT_NO_FATAL_FAILURE(V.expectY([](int I) { return 4.0f + I % 9; }));
 }
 
 TEST_P(SpecializeTest, AutoFoldsAfterRepeatedValuesOnly) {
   policy("auto", "3");
   const int N = 1000;
-  std::vector<float> X(N, 1.0f), Y(N);
-  float *x = X.data(), *y = Y.data();
-  ASSERT_JACC(jacc_copyin(x, N * sizeof(float)));
-  ASSERT_JACC(jacc_create(y, N * sizeof(float)));
-  std::string Src = source("#pragma acc parallel loop\n"
-                           "for (int i = 0; i < n; i++) y[i] = a * x[i] + i % m;\n");
+  AxpyArrays V(std::vector<float>(N, 1.0f));
+  ASSERT_NO_FATAL_FAILURE(V.map());
+  std::string Src = axpySource();
   for (int K = 0; K < 2; ++K)
-    axpyMod(Src, N, 2.0f, 5, x, y);
-  EXPECT_EQ(counters().specialized_launches, 0u) << "two pushes: the generic kernel";
-  axpyMod(Src, N, 2.0f, 5, x, y);
-  EXPECT_EQ(counters().variants_compiled, 1u) << "the third push with the same values";
-  EXPECT_EQ(counters().specialized_launches, 1u);
-  ASSERT_JACC(jacc_copyout(y, N * sizeof(float)));
-  ASSERT_JACC(jacc_delete(x, N * sizeof(float)));
-  for (int I = 0; I < N; ++I)
-    ASSERT_EQ(Y[I], 2.0f + I % 5) << I;
+    axpyMod(Src, N, 2.0f, 5, V.x, V.y);
+  EXPECT_EQ(stats().specialized_launches, 0u) << "two pushes: the generic kernel";
+  axpyMod(Src, N, 2.0f, 5, V.x, V.y);
+  EXPECT_EQ(stats().variants_compiled, 1u) << "the third push with the same values";
+  EXPECT_EQ(stats().specialized_launches, 1u);
+  ASSERT_NO_FATAL_FAILURE(V.expectY([](int I) { return 2.0f + I % 5; }));
 }
 
 TEST_P(SpecializeTest, AChangingValueRunsTheGenericKernel) {
@@ -143,7 +153,7 @@ TEST_P(SpecializeTest, AChangingValueRunsTheGenericKernel) {
   ASSERT_JACC(jacc_copyout(x, N * sizeof(int)));
   for (int I = 0; I < N; ++I)
     ASSERT_EQ(X[I], I < 40 ? 40 - I : 0) << I;
-  jacc_stats S = counters();
+  jacc_stats S = stats();
   EXPECT_EQ(S.variants_compiled, 0u);
   EXPECT_EQ(S.specialized_launches, 0u);
 }
@@ -170,7 +180,7 @@ TEST_P(SpecializeTest, VariantLimitHolds) {
   ASSERT_JACC(jacc_copyout(x, N * sizeof(long)));
   for (int I = 0; I < N; ++I)
     ASSERT_EQ(X[I], Sum) << I;
-  jacc_stats S = counters();
+  jacc_stats S = stats();
   EXPECT_EQ(S.variants_compiled, 3u) << "JACC_SPECIALIZE_MAX=3";
   EXPECT_EQ(S.specialized_launches, 6u) << "s = 1, 2, 3 twice; the generic kernel for 4 to 8";
 }
@@ -178,31 +188,22 @@ TEST_P(SpecializeTest, VariantLimitHolds) {
 TEST_P(SpecializeTest, ForbiddenArgumentsAndOff) {
   policy("always", nullptr, nullptr, "-n");
   const int N = 800;
-  std::vector<float> X(N, 2.0f), Y(N);
-  float *x = X.data(), *y = Y.data();
-  ASSERT_JACC(jacc_copyin(x, N * sizeof(float)));
-  ASSERT_JACC(jacc_create(y, N * sizeof(float)));
-  std::string Src = source("#pragma acc parallel loop\n"
-                           "for (int i = 0; i < n; i++) y[i] = a * x[i] + i % m;\n");
+  AxpyArrays V(std::vector<float>(N, 2.0f));
+  ASSERT_NO_FATAL_FAILURE(V.map());
+  std::string Src = axpySource();
   for (int n = N - 3; n <= N; ++n) // n changes, forbidden anyway: one variant (a, m)
-    axpyMod(Src, n, 0.5f, 3, x, y);
-  EXPECT_EQ(counters().variants_compiled, 1u);
-  EXPECT_EQ(counters().specialized_launches, 4u);
-  ASSERT_JACC(jacc_copyout(y, N * sizeof(float)));
-  for (int I = 0; I < N; ++I)
-    ASSERT_EQ(Y[I], 1.0f + I % 3) << I;
-  ASSERT_JACC(jacc_delete(x, N * sizeof(float)));
+    axpyMod(Src, n, 0.5f, 3, V.x, V.y);
+  EXPECT_EQ(stats().variants_compiled, 1u);
+  EXPECT_EQ(stats().specialized_launches, 4u);
+  ASSERT_NO_FATAL_FAILURE(V.expectY([](int I) { return 1.0f + I % 3; }));
   policy("off");
-  ASSERT_JACC(jacc_copyin(x, N * sizeof(float)));
-  ASSERT_JACC(jacc_create(y, N * sizeof(float)));
-  std::string Other = source("#pragma acc parallel loop\n"
-                             "for (int i = 0; i < n; i++) y[i] = a * x[i] + i % m + 1;\n");
+  ASSERT_NO_FATAL_FAILURE(V.map());
+  std::string Other = axpySource(" + 1");
   for (int K = 0; K < 4; ++K)
-    axpyMod(Other, N, 0.5f, 3, x, y);
-  EXPECT_EQ(counters().variants_compiled, 0u);
-  EXPECT_EQ(counters().specialized_launches, 0u);
-  ASSERT_JACC(jacc_delete(y, N * sizeof(float)));
-  ASSERT_JACC(jacc_delete(x, N * sizeof(float)));
+    axpyMod(Other, N, 0.5f, 3, V.x, V.y);
+  EXPECT_EQ(stats().variants_compiled, 0u);
+  EXPECT_EQ(stats().specialized_launches, 0u);
+  ASSERT_NO_FATAL_FAILURE(V.unmap());
 }
 
 // Folded extents of a pointer to variable-length rows, and a reduction (never folded).
@@ -229,8 +230,8 @@ TEST_P(SpecializeTest, VlaExtentsAndReductions) {
     EXPECT_EQ(s, Expected) << "push " << K;
   }
   ASSERT_JACC(jacc_delete(a, A.size() * sizeof(double)));
-  EXPECT_EQ(counters().variants_compiled, 1u);
-  EXPECT_EQ(counters().specialized_launches, 3u);
+  EXPECT_EQ(stats().variants_compiled, 1u);
+  EXPECT_EQ(stats().specialized_launches, 3u);
 }
 
 TEST_P(SpecializeTest, BadSettingsAreErrors) {

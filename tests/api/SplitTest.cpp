@@ -3,8 +3,8 @@
 // JACC_FORCE_DUPLICATE (the baseline), on host:1 .. host:4, and compares. Each push also checks
 // the launch counters (a forced split counts as a split launch, a forced duplicate as a duplicate
 // one without device-to-device bytes), and most cases check every device's copy of the written
-// arrays, not only the primary one that jacc_copyout reads (expectEveryDeviceHolds). Variants of
-// the fixture run some cases with JACC_NARROW=off, and check JACC_SPLIT=always / never.
+// arrays, not only the primary one that jacc_copyout reads (EXPECT_WRITTEN). Variants of the
+// fixture run some cases with JACC_NARROW=off, and check JACC_SPLIT=always / never.
 //
 // Floating-point results are compared exactly with the serial reference wherever the kernel's
 // expressions cannot be contracted into an FMA (the JIT compiles at -O3 for the native CPU with
@@ -17,12 +17,15 @@
 #include "tests/api/Helpers.h"
 
 #include "jacc/jacc.h"
+#include "tests/ScopedEnv.h"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
+#include <initializer_list>
+#include <optional>
 #include <random>
 #include <string>
 #include <utility>
@@ -35,49 +38,28 @@ using jacc_test::stats;
 
 // ---- fixtures ----------------------------------------------------------------------------------
 
-/// Sets (or, with a null value, unsets) an environment variable and restores it afterwards.
-class EnvOverride {
-public:
-  EnvOverride(const char *Name, const char *Value) : Name(Name) {
-    if (const char *Old = std::getenv(Name)) {
-      Had = true;
-      Saved = Old;
-    }
-    if (Value)
-      setenv(Name, Value, 1);
-    else
-      unsetenv(Name);
-  }
-  void restore() const {
-    if (Had)
-      setenv(Name, Saved.c_str(), 1);
-    else
-      unsetenv(Name);
-  }
-
-private:
-  const char *Name;
-  bool Had = false;
-  std::string Saved;
+/// JACC_SPLIT and JACC_NARROW as a suite sets them; null leaves a variable unset (its default).
+struct SplitPolicy {
+  const char *Split = nullptr;
+  const char *Narrow = nullptr;
 };
 
 /// DeviceTest over host:1 .. host:4 with the split policy variables at their defaults (a variant
-/// overrides env()). The variables are read by jacc_init, so they are set before DeviceTest's
-/// SetUp re-initialises.
+/// overrides policy()). The variables are read by jacc_init, so they are set before DeviceTest's
+/// SetUp re-initialises, and restored after its TearDown has finalised.
 class SplitTest : public DeviceTest {
 protected:
-  virtual std::vector<std::pair<const char *, const char *>> env() const {
-    return {{"JACC_SPLIT", nullptr}, {"JACC_NARROW", nullptr}};
-  }
+  virtual SplitPolicy policy() const { return {}; }
   void SetUp() override {
-    for (auto [Name, Value] : env())
-      Overrides.emplace_back(Name, Value);
+    SplitPolicy P = policy();
+    Split.emplace("JACC_SPLIT", P.Split);
+    Narrow.emplace("JACC_NARROW", P.Narrow);
     DeviceTest::SetUp();
   }
   void TearDown() override {
     DeviceTest::TearDown();
-    for (const EnvOverride &O : Overrides)
-      O.restore();
+    Narrow.reset();
+    Split.reset();
   }
   uint64_t ndev() const { return static_cast<uint64_t>(configuredDevices(GetParam())); }
 
@@ -85,41 +67,36 @@ protected:
   /// (nothing may stay mapped across the switch).
   template <typename Fn> void onHost1(Fn F) {
     ASSERT_JACC(jacc_finalize());
-    setenv("JACC_DEVICES", "host:1", 1);
-    ASSERT_JACC(jacc_init());
-    F();
-    EXPECT_JACC(jacc_finalize());
-    setenv("JACC_DEVICES", GetParam(), 1);
+    {
+      jacc::ScopedEnv OneDevice("JACC_DEVICES", "host:1");
+      ASSERT_JACC(jacc_init());
+      F();
+      EXPECT_JACC(jacc_finalize());
+    }
     ASSERT_JACC(jacc_init());
     jacc_reset_stats();
   }
 
 private:
-  std::vector<EnvOverride> Overrides;
+  std::optional<jacc::ScopedEnv> Split, Narrow;
 };
 
 /// Iteration narrowing disabled: every device runs every iteration, predicates alone decide.
 class SplitNoNarrowTest : public SplitTest {
 protected:
-  std::vector<std::pair<const char *, const char *>> env() const override {
-    return {{"JACC_SPLIT", nullptr}, {"JACC_NARROW", "off"}};
-  }
+  SplitPolicy policy() const override { return {nullptr, "off"}; }
 };
 
 /// JACC_SPLIT=always: pushes with the default flags split whenever there are several devices.
 class SplitAlwaysTest : public SplitTest {
 protected:
-  std::vector<std::pair<const char *, const char *>> env() const override {
-    return {{"JACC_SPLIT", "always"}, {"JACC_NARROW", nullptr}};
-  }
+  SplitPolicy policy() const override { return {"always", nullptr}; }
 };
 
 /// JACC_SPLIT=never: pushes with the default flags always duplicate.
 class SplitNeverTest : public SplitTest {
 protected:
-  std::vector<std::pair<const char *, const char *>> env() const override {
-    return {{"JACC_SPLIT", "never"}, {"JACC_NARROW", nullptr}};
-  }
+  SplitPolicy policy() const override { return {"never", nullptr}; }
 };
 
 // ---- helpers -----------------------------------------------------------------------------------
@@ -169,6 +146,38 @@ void push(const char *Src, std::vector<jacc_arg> Args, unsigned Flags) {
 }
 #define PUSH(...) ASSERT_NO_FATAL_FAILURE(push(__VA_ARGS__))
 
+uint64_t d2d() {
+  return stats().bytes_device_to_device;
+}
+
+/// push(), and with JACC_FORCE_SPLIT, checks that the exchange moved Bytes between the devices.
+void pushExchanging(const char *Src, std::vector<jacc_arg> Args, unsigned Flags, uint64_t Bytes) {
+  uint64_t Before = d2d();
+  ASSERT_NO_FATAL_FAILURE(push(Src, std::move(Args), Flags));
+  if (Flags & JACC_FORCE_SPLIT) {
+    EXPECT_EQ(d2d() - Before, Bytes) << Src;
+  }
+}
+
+/// Pushes a kernel once with JACC_FORCE_SPLIT from zeroed counters: one split launch, no duplicate
+/// one, and the exchange moved Bytes between the devices.
+void splitOnceExchanging(const char *Src, std::vector<jacc_arg> Args, uint64_t Bytes) {
+  jacc_reset_stats();
+  ASSERT_NO_FATAL_FAILURE(push(Src, std::move(Args), JACC_FORCE_SPLIT));
+  jacc_stats S = stats();
+  EXPECT_EQ(S.bytes_device_to_device, Bytes) << Src;
+  EXPECT_EQ(S.split_launches, 1u);
+  EXPECT_EQ(S.duplicate_launches, 0u);
+}
+
+/// Runs Step(T, In, Out) for T = 0 .. Iters-1 over two buffers that swap roles after each step
+/// (U is read and V written first), stopping at the first fatal failure: the ping-pong of the
+/// iterated stencils, for their serial references and their pushes alike.
+template <typename B, typename Fn> void pingPong(int Iters, B &U, B &V, Fn Step) {
+  for (int T = 0; T < Iters && !::testing::Test::HasFatalFailure(); T++)
+    Step(T, T % 2 ? V : U, T % 2 ? U : V);
+}
+
 /// Element-wise exact comparison; reports the number of differences and the first one.
 template <typename T>
 ::testing::AssertionResult sameArray(const std::vector<T> &Got, const std::vector<T> &Want) {
@@ -190,14 +199,32 @@ template <typename T> size_t bytesOf(const std::vector<T> &V) {
   return V.size() * sizeof(T);
 }
 
-uint64_t d2d() {
-  return stats().bytes_device_to_device;
-}
-
 /// The number of devices jacc runs on now.
 uint64_t ndevOf() {
   return static_cast<uint64_t>(jacc_get_num_devices());
 }
+
+/// A host array as the cases map it: whole, from its first element (kernels may get pointers
+/// into it).
+struct WholeArray {
+  template <typename T> WholeArray(std::vector<T> &V) : Data(V.data()), Bytes(bytesOf(V)) {}
+  void *Data;
+  size_t Bytes;
+};
+
+/// Copies each array in, in order.
+void copyIn(std::initializer_list<WholeArray> Arrays) {
+  for (const WholeArray &A : Arrays)
+    ASSERT_JACC(jacc_copyin(A.Data, A.Bytes));
+}
+#define COPYIN(...) ASSERT_NO_FATAL_FAILURE(copyIn({__VA_ARGS__}))
+
+/// Deletes each array's mapping (the arrays a case only reads), in order.
+void release(std::initializer_list<WholeArray> Arrays) {
+  for (const WholeArray &A : Arrays)
+    ASSERT_JACC(jacc_delete(A.Data, A.Bytes));
+}
+#define RELEASE(...) ASSERT_NO_FATAL_FAILURE(release({__VA_ARGS__}))
 
 template <typename T> const char *cType();
 template <> const char *cType<int>() {
@@ -236,14 +263,36 @@ template <typename T> void expectEveryDeviceHolds(const T *Mapped, const std::ve
     EXPECT_TRUE(sameArray(Copy, Want)) << "the copy on device " << D;
   }
 }
-#define EXPECT_EVERY_DEVICE(Mapped, Want)                                                          \
-  ASSERT_NO_FATAL_FAILURE(expectEveryDeviceHolds((Mapped), (Want)))
+
+/// Copies Host (mapped whole) out, which ends its mapping, and compares it with Want.
+template <typename T>
+void expectCopiedOut(std::vector<T> &Host, const std::vector<T> &Want, const char *Name) {
+  ASSERT_JACC(jacc_copyout(Host.data(), bytesOf(Host))) << " (" << Name << ")";
+  EXPECT_TRUE(sameArray(Host, Want)) << Name;
+}
+#define EXPECT_COPIED_OUT(Host, Want)                                                              \
+  ASSERT_NO_FATAL_FAILURE(expectCopiedOut((Host), (Want), #Host))
+
+/// The end of an array a case writes: every device holds Want (checked before the copyout ends
+/// the mapping), and so does the host after the copyout.
+template <typename T>
+void expectWritten(std::vector<T> &Host, const std::vector<T> &Want, const char *Name) {
+  SCOPED_TRACE(Name);
+  ASSERT_NO_FATAL_FAILURE(expectEveryDeviceHolds(Host.data(), Want));
+  expectCopiedOut(Host, Want, Name);
+}
+#define EXPECT_WRITTEN(Host, Want) ASSERT_NO_FATAL_FAILURE(expectWritten((Host), (Want), #Host))
 
 // ---- saxpy (contractible: reference is jacc on host:1) ----------------------------------------
 
 const char *SaxpySrc = "#pragma acc parallel loop present(x, y)\n"
                        "for (int i = 0; i < n; i++)\n"
                        "  y[i] = a * x[i] + y[i];\n";
+
+/// The arguments of SaxpySrc.
+std::vector<jacc_arg> saxpyArgs(int &n, float &a, float *&x, float *&y) {
+  return {{"int n", &n}, {"float a", &a}, {"const float *x", &x}, {"float *y", &y}};
+}
 
 struct SaxpyInput {
   std::vector<float> x, y;
@@ -258,11 +307,10 @@ struct SaxpyInput {
 void runSaxpy(int n, float a, unsigned Flags, std::vector<float> &Out) {
   SaxpyInput D(n);
   float *x = D.x.data(), *y = D.y.data();
-  ASSERT_JACC(jacc_copyin(x, bytesOf(D.x)));
-  ASSERT_JACC(jacc_copyin(y, bytesOf(D.y)));
-  PUSH(SaxpySrc, {{"int n", &n}, {"float a", &a}, {"const float *x", &x}, {"float *y", &y}}, Flags);
+  COPYIN(D.x, D.y);
+  PUSH(SaxpySrc, saxpyArgs(n, a, x, y), Flags);
   ASSERT_JACC(jacc_copyout(y, bytesOf(D.y)));
-  ASSERT_JACC(jacc_delete(x, bytesOf(D.x)));
+  RELEASE(D.x);
   Out = D.y;
 }
 
@@ -299,16 +347,11 @@ TEST_P(SplitTest, SaxpyFewerElementsThanDevices) {
         ref[i] = a * xv[i] + yv[i];
       }
       float *x = xv.data(), *y = yv.data();
-      ASSERT_JACC(jacc_copyin(x, bytesOf(xv)));
-      ASSERT_JACC(jacc_copyin(y, bytesOf(yv)));
-      uint64_t Before = d2d();
-      PUSH(SaxpySrc, {{"int n", &n}, {"float a", &a}, {"const float *x", &x}, {"float *y", &y}},
-           Flags);
-      if (Flags & JACC_FORCE_SPLIT) {
-        EXPECT_EQ(d2d() - Before, (ndev() - 1) * n * sizeof(float));
-      }
+      COPYIN(xv, yv);
+      ASSERT_NO_FATAL_FAILURE(
+          pushExchanging(SaxpySrc, saxpyArgs(n, a, x, y), Flags, (ndev() - 1) * n * sizeof(float)));
       ASSERT_JACC(jacc_copyout(y, bytesOf(yv)));
-      ASSERT_JACC(jacc_delete(x, bytesOf(xv)));
+      RELEASE(xv);
       EXPECT_SAME(yv, ref);
     });
     if (HasFatalFailure())
@@ -331,12 +374,10 @@ void caseInPlace(unsigned Flags) {
     for (int i = 0; i < n; i++)
       ref[i] = 2 * ref[i];
   double *a = av.data();
-  ASSERT_JACC(jacc_copyin(a, bytesOf(av)));
+  COPYIN(av);
   for (int r = 0; r < 3; r++)
     PUSH(InPlaceSrc, {{"int n", &n}, {"double *a", &a}}, Flags);
-  EXPECT_EVERY_DEVICE(a, ref);
-  ASSERT_JACC(jacc_copyout(a, bytesOf(av)));
-  EXPECT_SAME(av, ref);
+  EXPECT_WRITTEN(av, ref);
 }
 
 TEST_P(SplitTest, InPlaceDouble) {
@@ -364,14 +405,10 @@ void caseInterleave(unsigned Flags) {
     ref[2 * i + 1] = yv[i];
   }
   int *x = xv.data(), *y = yv.data(), *out = ov.data();
-  ASSERT_JACC(jacc_copyin(x, bytesOf(xv)));
-  ASSERT_JACC(jacc_copyin(y, bytesOf(yv)));
-  ASSERT_JACC(jacc_copyin(out, bytesOf(ov)));
+  COPYIN(xv, yv, ov);
   PUSH(InterleaveSrc,
        {{"int n", &n}, {"const int *x", &x}, {"const int *y", &y}, {"int *out", &out}}, Flags);
-  EXPECT_EVERY_DEVICE(out, ref);
-  ASSERT_JACC(jacc_copyout(out, bytesOf(ov)));
-  EXPECT_SAME(ov, ref);
+  EXPECT_WRITTEN(ov, ref);
 
   // Every third element written; the others (and the two past the end) keep their values.
   std::vector<int> sv(3 * n + 2), sref(3 * n + 2);
@@ -380,13 +417,10 @@ void caseInterleave(unsigned Flags) {
   for (int i = 0; i < n; i++)
     sref[3 * i + 1] = xv[i] * 7;
   int *s = sv.data();
-  ASSERT_JACC(jacc_copyin(s, bytesOf(sv)));
+  COPYIN(sv);
   PUSH(Stride3Src, {{"int n", &n}, {"const int *x", &x}, {"int *out", &s}}, Flags);
-  EXPECT_EVERY_DEVICE(s, sref);
-  ASSERT_JACC(jacc_copyout(s, bytesOf(sv)));
-  ASSERT_JACC(jacc_delete(x, bytesOf(xv)));
-  ASSERT_JACC(jacc_delete(y, bytesOf(yv)));
-  EXPECT_SAME(sv, sref);
+  EXPECT_WRITTEN(sv, sref);
+  RELEASE(xv, yv);
 }
 
 TEST_P(SplitTest, InterleaveAndStridedWrites) {
@@ -410,18 +444,12 @@ void caseReverse(unsigned Flags) {
   for (int i = n - 1; i >= 0; i--)
     cref[i] = av[n - 1 - i] - 2 * i;
   int *a = av.data(), *b = bv.data(), *c = cv.data();
-  ASSERT_JACC(jacc_copyin(a, bytesOf(av)));
-  ASSERT_JACC(jacc_copyin(b, bytesOf(bv)));
-  ASSERT_JACC(jacc_copyin(c, bytesOf(cv)));
+  COPYIN(av, bv, cv);
   PUSH(ReverseSrc, {{"int n", &n}, {"const int *a", &a}, {"int *b", &b}}, Flags);
   PUSH(DecreasingSrc, {{"int n", &n}, {"const int *a", &a}, {"int *c", &c}}, Flags);
-  EXPECT_EVERY_DEVICE(b, bref);
-  EXPECT_EVERY_DEVICE(c, cref);
-  ASSERT_JACC(jacc_copyout(b, bytesOf(bv)));
-  ASSERT_JACC(jacc_copyout(c, bytesOf(cv)));
-  ASSERT_JACC(jacc_delete(a, bytesOf(av)));
-  EXPECT_SAME(bv, bref);
-  EXPECT_SAME(cv, cref);
+  EXPECT_WRITTEN(bv, bref);
+  EXPECT_WRITTEN(cv, cref);
+  RELEASE(av);
 }
 
 TEST_P(SplitTest, ReverseAndDecreasingLoop) {
@@ -451,10 +479,7 @@ void caseChain3(unsigned Flags) {
     cref[i] = bref[n + i] + aref[i];
   }
   double *x = xv.data(), *a = av.data(), *b = bm.data() + n, *c = cm.data();
-  ASSERT_JACC(jacc_copyin(x, bytesOf(xv)));
-  ASSERT_JACC(jacc_copyin(a, bytesOf(av)));
-  ASSERT_JACC(jacc_copyin(bm.data(), bytesOf(bm)));
-  ASSERT_JACC(jacc_copyin(c, bytesOf(cm)));
+  COPYIN(xv, av, bm, cm);
   PUSH(Chain3Src,
        {{"int n", &n},
         {"const double *x", &x},
@@ -462,16 +487,10 @@ void caseChain3(unsigned Flags) {
         {"double *b", &b},
         {"double *c", &c}},
        Flags);
-  EXPECT_EVERY_DEVICE(a, aref);
-  EXPECT_EVERY_DEVICE(bm.data(), bref);
-  EXPECT_EVERY_DEVICE(c, cref);
-  ASSERT_JACC(jacc_copyout(a, bytesOf(av)));
-  ASSERT_JACC(jacc_copyout(bm.data(), bytesOf(bm)));
-  ASSERT_JACC(jacc_copyout(c, bytesOf(cm)));
-  ASSERT_JACC(jacc_delete(x, bytesOf(xv)));
-  EXPECT_SAME(av, aref);
-  EXPECT_SAME(bm, bref);
-  EXPECT_SAME(cm, cref);
+  EXPECT_WRITTEN(av, aref);
+  EXPECT_WRITTEN(bm, bref);
+  EXPECT_WRITTEN(cm, cref);
+  RELEASE(xv);
 }
 
 TEST_P(SplitTest, ChainAcrossThreeArrays) {
@@ -499,18 +518,12 @@ void caseScalarChain(unsigned Flags) {
     zref[500 + i] = u * t;
   }
   double *x = xv.data(), *y = yv.data(), *z = zm.data() + 500;
-  ASSERT_JACC(jacc_copyin(x, bytesOf(xv)));
-  ASSERT_JACC(jacc_copyin(y, bytesOf(yv)));
-  ASSERT_JACC(jacc_copyin(zm.data(), bytesOf(zm)));
+  COPYIN(xv, yv, zm);
   PUSH(ScalarChainSrc,
        {{"int n", &n}, {"const double *x", &x}, {"double *y", &y}, {"double *z", &z}}, Flags);
-  EXPECT_EVERY_DEVICE(y, yref);
-  EXPECT_EVERY_DEVICE(zm.data(), zref);
-  ASSERT_JACC(jacc_copyout(y, bytesOf(yv)));
-  ASSERT_JACC(jacc_copyout(zm.data(), bytesOf(zm)));
-  ASSERT_JACC(jacc_delete(x, bytesOf(xv)));
-  EXPECT_SAME(yv, yref);
-  EXPECT_SAME(zm, zref);
+  EXPECT_WRITTEN(yv, yref);
+  EXPECT_WRITTEN(zm, zref);
+  RELEASE(xv);
 }
 
 TEST_P(SplitTest, ScalarChain) {
@@ -540,17 +553,11 @@ void caseBranches(unsigned Flags) {
       zref[n + i] = -xv[i] + 1000;
   }
   int *x = xv.data(), *y = yv.data(), *z = zm.data() + n;
-  ASSERT_JACC(jacc_copyin(x, bytesOf(xv)));
-  ASSERT_JACC(jacc_copyin(y, bytesOf(yv)));
-  ASSERT_JACC(jacc_copyin(zm.data(), bytesOf(zm)));
+  COPYIN(xv, yv, zm);
   PUSH(BranchSrc, {{"int n", &n}, {"const int *x", &x}, {"int *y", &y}, {"int *z", &z}}, Flags);
-  EXPECT_EVERY_DEVICE(y, yref);
-  EXPECT_EVERY_DEVICE(zm.data(), zref);
-  ASSERT_JACC(jacc_copyout(y, bytesOf(yv)));
-  ASSERT_JACC(jacc_copyout(zm.data(), bytesOf(zm)));
-  ASSERT_JACC(jacc_delete(x, bytesOf(xv)));
-  EXPECT_SAME(yv, yref);
-  EXPECT_SAME(zm, zref);
+  EXPECT_WRITTEN(yv, yref);
+  EXPECT_WRITTEN(zm, zref);
+  RELEASE(xv);
 }
 
 TEST_P(SplitTest, Branches) {
@@ -582,8 +589,7 @@ void runMatVec(int n, int m, unsigned Flags, std::vector<double> &Out) {
   MatVecInput In(n, m);
   std::vector<double> yv(n, -1.0);
   double *A = In.A.data(), *x = In.x.data(), *y = yv.data();
-  ASSERT_JACC(jacc_copyin(A, bytesOf(In.A)));
-  ASSERT_JACC(jacc_copyin(x, bytesOf(In.x)));
+  COPYIN(In.A, In.x);
   ASSERT_JACC(jacc_create(y, bytesOf(yv)));
   PUSH(MatVecSrc,
        {{"int n", &n},
@@ -593,8 +599,7 @@ void runMatVec(int n, int m, unsigned Flags, std::vector<double> &Out) {
         {"double *y", &y}},
        Flags);
   ASSERT_JACC(jacc_copyout(y, bytesOf(yv)));
-  ASSERT_JACC(jacc_delete(A, bytesOf(In.A)));
-  ASSERT_JACC(jacc_delete(x, bytesOf(In.x)));
+  RELEASE(In.A, In.x);
   Out = yv;
 }
 
@@ -644,22 +649,14 @@ void caseRows(unsigned Flags) {
     for (int j = 0; j < c; j++)
       aref[i * c + j] = bref[i * c + j] - aref[i * c + j];
   double *a = av.data(), *b = bv.data();
-  ASSERT_JACC(jacc_copyin(a, bytesOf(av)));
-  ASSERT_JACC(jacc_copyin(b, bytesOf(bv)));
+  COPYIN(av, bv);
   std::vector<jacc_arg> Args = {
       {"int r", &r}, {"int c", &c}, {"double (*a)[c]", &a}, {"double (*b)[c]", &b}};
-  uint64_t Before = d2d();
-  PUSH(RowsCollapseSrc, Args, Flags);
-  if (Flags & JACC_FORCE_SPLIT) {
-    EXPECT_EQ(d2d() - Before, (ndevOf() - 1) * r * c * sizeof(double));
-  }
+  ASSERT_NO_FATAL_FAILURE(
+      pushExchanging(RowsCollapseSrc, Args, Flags, (ndevOf() - 1) * r * c * sizeof(double)));
   PUSH(RowsInnerVectorSrc, Args, Flags);
-  EXPECT_EVERY_DEVICE(a, aref);
-  EXPECT_EVERY_DEVICE(b, bref);
-  ASSERT_JACC(jacc_copyout(a, bytesOf(av)));
-  ASSERT_JACC(jacc_copyout(b, bytesOf(bv)));
-  EXPECT_SAME(bv, bref);
-  EXPECT_SAME(av, aref);
+  EXPECT_WRITTEN(av, aref);
+  EXPECT_WRITTEN(bv, bref);
 }
 
 TEST_P(SplitTest, Rows2D) {
@@ -685,22 +682,18 @@ void caseInteriorPointers(unsigned Flags) {
     for (int j = 0; j < c; j++)
       href[(i + 1) * c + j] = i * 100 + j;
   int *a = hv.data() + c;
-  ASSERT_JACC(jacc_copyin(hv.data(), bytesOf(hv)));
+  COPYIN(hv);
   PUSH(HaloRowsSrc, {{"int r", &r}, {"int c", &c}, {"int (*a)[c]", &a}}, Flags);
-  EXPECT_EVERY_DEVICE(hv.data(), href);
-  ASSERT_JACC(jacc_copyout(hv.data(), bytesOf(hv)));
-  EXPECT_SAME(hv, href);
+  EXPECT_WRITTEN(hv, href);
 
   int n = 1003, off = 400;
   std::vector<int> yv(n + 5, -3), yref(n + 5, -3);
   for (int i = 0; i < n; i++)
     yref[i] = i * 7 + 1;
   int *y = yv.data() + off;
-  ASSERT_JACC(jacc_copyin(yv.data(), bytesOf(yv)));
+  COPYIN(yv);
   PUSH(NegativeIndexSrc, {{"int n", &n}, {"int off", &off}, {"int *y", &y}}, Flags);
-  EXPECT_EVERY_DEVICE(yv.data(), yref);
-  ASSERT_JACC(jacc_copyout(yv.data(), bytesOf(yv)));
-  EXPECT_SAME(yv, yref);
+  EXPECT_WRITTEN(yv, yref);
 }
 
 TEST_P(SplitTest, InteriorPointersAndNegativeIndices) {
@@ -728,19 +721,13 @@ void caseColumns(unsigned Flags) {
       aref[i * c + j] = aref[(i - 1) * c + j] + bv[i * c + j];
   }
   int *a = av.data(), *b = bv.data();
-  ASSERT_JACC(jacc_copyin(a, bytesOf(av)));
-  ASSERT_JACC(jacc_copyin(b, bytesOf(bv)));
-  uint64_t Before = d2d();
-  PUSH(ColumnsSrc, {{"int r", &r}, {"int c", &c}, {"int (*a)[c]", &a}, {"const int (*b)[c]", &b}},
-       Flags);
+  COPYIN(av, bv);
   // Every element is written: each device sends its owned columns of every row.
-  if (Flags & JACC_FORCE_SPLIT) {
-    EXPECT_EQ(d2d() - Before, (ndevOf() - 1) * r * c * sizeof(int));
-  }
-  EXPECT_EVERY_DEVICE(a, aref);
-  ASSERT_JACC(jacc_copyout(a, bytesOf(av)));
-  ASSERT_JACC(jacc_delete(b, bytesOf(bv)));
-  EXPECT_SAME(av, aref);
+  ASSERT_NO_FATAL_FAILURE(pushExchanging(
+      ColumnsSrc, {{"int r", &r}, {"int c", &c}, {"int (*a)[c]", &a}, {"const int (*b)[c]", &b}},
+      Flags, (ndevOf() - 1) * r * c * sizeof(int)));
+  EXPECT_WRITTEN(av, aref);
+  RELEASE(bv);
 }
 
 TEST_P(SplitTest, Columns2D) {
@@ -770,10 +757,7 @@ void caseIndirect(unsigned Flags) {
     bref[100 + i] = aref[idxv[i]] + i;
   }
   int *idx = idxv.data(), *x = xv.data(), *a = av.data(), *b = bm.data() + 100;
-  ASSERT_JACC(jacc_copyin(idx, bytesOf(idxv)));
-  ASSERT_JACC(jacc_copyin(x, bytesOf(xv)));
-  ASSERT_JACC(jacc_copyin(a, bytesOf(av)));
-  ASSERT_JACC(jacc_copyin(bm.data(), bytesOf(bm)));
+  COPYIN(idxv, xv, av, bm);
   uint64_t Before = d2d();
   PUSH(IndirectSrc,
        {{"int n", &n},
@@ -786,14 +770,9 @@ void caseIndirect(unsigned Flags) {
   if (Flags & JACC_FORCE_SPLIT) {
     EXPECT_LE(d2d() - Before, (ndevOf() - 1) * (bytesOf(av) + bytesOf(bm)));
   }
-  EXPECT_EVERY_DEVICE(a, aref);
-  EXPECT_EVERY_DEVICE(bm.data(), bref);
-  ASSERT_JACC(jacc_copyout(a, bytesOf(av)));
-  ASSERT_JACC(jacc_copyout(bm.data(), bytesOf(bm)));
-  ASSERT_JACC(jacc_delete(idx, bytesOf(idxv)));
-  ASSERT_JACC(jacc_delete(x, bytesOf(xv)));
-  EXPECT_SAME(av, aref);
-  EXPECT_SAME(bm, bref);
+  EXPECT_WRITTEN(av, aref);
+  EXPECT_WRITTEN(bm, bref);
+  RELEASE(idxv, xv);
 }
 
 TEST_P(SplitTest, IndirectWritesThroughPermutation) {
@@ -802,20 +781,14 @@ TEST_P(SplitTest, IndirectWritesThroughPermutation) {
 
 // ---- reductions --------------------------------------------------------------------------------
 
-const char *ReduceIntWriteSrc = "#pragma acc parallel loop present(x, y) reduction(+:sum) "
-                                "reduction(max:mx)\n"
-                                "for (int i = 0; i < n; i++) {\n"
-                                "  y[i] = x[i] * 2;\n"
-                                "  sum += x[i];\n"
-                                "  mx = x[i] > mx ? x[i] : mx;\n"
-                                "}\n";
-const char *ReduceDoubleWriteSrc = "#pragma acc parallel loop present(x, y) reduction(+:sum) "
-                                   "reduction(max:mx)\n"
-                                   "for (int i = 0; i < n; i++) {\n"
-                                   "  y[i] = x[i] * 2;\n"
-                                   "  sum += x[i];\n"
-                                   "  mx = x[i] > mx ? x[i] : mx;\n"
-                                   "}\n";
+// Pushed with int and with double arguments (the declarations are part of a kernel's identity).
+const char *ReduceWriteSrc = "#pragma acc parallel loop present(x, y) reduction(+:sum) "
+                             "reduction(max:mx)\n"
+                             "for (int i = 0; i < n; i++) {\n"
+                             "  y[i] = x[i] * 2;\n"
+                             "  sum += x[i];\n"
+                             "  mx = x[i] > mx ? x[i] : mx;\n"
+                             "}\n";
 const char *ReduceOnlySrc = "#pragma acc parallel loop present(x) reduction(+:sum) "
                             "reduction(max:mx)\n"
                             "for (int i = 0; i < n; i++) {\n"
@@ -838,10 +811,7 @@ void caseReductions(unsigned Flags) {
     }
     int *x1 = xi.data(), *y1 = yi.data() + 50;
     double *x2 = xd.data(), *y2 = yd.data();
-    ASSERT_JACC(jacc_copyin(x1, bytesOf(xi)));
-    ASSERT_JACC(jacc_copyin(yi.data(), bytesOf(yi)));
-    ASSERT_JACC(jacc_copyin(x2, bytesOf(xd)));
-    ASSERT_JACC(jacc_copyin(y2, bytesOf(yd)));
+    COPYIN(xi, yi, xd, yd);
     // The initial value counts once: small, then larger than every element for max.
     for (int mx0 : {-1000000, 1000000}) {
       SCOPED_TRACE("max init " + std::to_string(mx0));
@@ -857,7 +827,7 @@ void caseReductions(unsigned Flags) {
         rq += static_cast<long long>(xi[i]) * xi[i];
         rqmx = xi[i] > rqmx ? xi[i] : rqmx;
       }
-      PUSH(ReduceIntWriteSrc,
+      PUSH(ReduceWriteSrc,
            {{"int n", &n},
             {"const int *x", &x1},
             {"int *y", &y1},
@@ -866,7 +836,7 @@ void caseReductions(unsigned Flags) {
            Flags);
       EXPECT_EQ(isum, rsum);
       EXPECT_EQ(imx, rmx);
-      PUSH(ReduceDoubleWriteSrc,
+      PUSH(ReduceWriteSrc,
            {{"int n", &n},
             {"const double *x", &x2},
             {"double *y", &y2},
@@ -881,14 +851,9 @@ void caseReductions(unsigned Flags) {
       EXPECT_EQ(qsum, rq);
       EXPECT_EQ(qmx, rqmx);
     }
-    EXPECT_EVERY_DEVICE(yi.data(), yiref);
-    EXPECT_EVERY_DEVICE(y2, ydref);
-    ASSERT_JACC(jacc_copyout(yi.data(), bytesOf(yi)));
-    ASSERT_JACC(jacc_copyout(y2, bytesOf(yd)));
-    ASSERT_JACC(jacc_delete(x1, bytesOf(xi)));
-    ASSERT_JACC(jacc_delete(x2, bytesOf(xd)));
-    EXPECT_SAME(yi, yiref);
-    EXPECT_SAME(yd, ydref);
+    EXPECT_WRITTEN(yi, yiref);
+    EXPECT_WRITTEN(yd, ydref);
+    RELEASE(xi, xd);
   }
 }
 
@@ -932,16 +897,11 @@ void caseAliasing(unsigned Flags) {
       zref[i] = xref[61 + i] + 1.0;
     }
     double *x = xm.data() + 61, *z = zv.data();
-    ASSERT_JACC(jacc_copyin(xm.data(), bytesOf(xm)));
-    ASSERT_JACC(jacc_copyin(z, bytesOf(zv)));
+    COPYIN(xm, zv);
     PUSH(AliasSameSrc,
          {{"int n", &n}, {"const double *src", &x}, {"double *dst", &x}, {"double *z", &z}}, Flags);
-    EXPECT_EVERY_DEVICE(xm.data(), xref);
-    EXPECT_EVERY_DEVICE(z, zref);
-    ASSERT_JACC(jacc_copyout(xm.data(), bytesOf(xm)));
-    ASSERT_JACC(jacc_copyout(z, bytesOf(zv)));
-    EXPECT_SAME(xm, xref);
-    EXPECT_SAME(zv, zref);
+    EXPECT_WRITTEN(xm, xref);
+    EXPECT_WRITTEN(zv, zref);
   }
   {
     int h = n / 2;
@@ -952,11 +912,9 @@ void caseAliasing(unsigned Flags) {
     for (int i = 0; i < h; i++)
       ref[2 * i + 1] = ref[2 * i] * 3 + 1;
     int *src = xv.data(), *dst = xv.data() + 1;
-    ASSERT_JACC(jacc_copyin(src, bytesOf(xv)));
+    COPYIN(xv);
     PUSH(AliasOffsetSrc, {{"int h", &h}, {"const int *src", &src}, {"int *dst", &dst}}, Flags);
-    EXPECT_EVERY_DEVICE(src, ref);
-    ASSERT_JACC(jacc_copyout(src, bytesOf(xv)));
-    EXPECT_SAME(xv, ref);
+    EXPECT_WRITTEN(xv, ref);
   }
   {
     std::vector<int> xv(2 * n);
@@ -966,11 +924,9 @@ void caseAliasing(unsigned Flags) {
     for (int i = 0; i < n; i++)
       ref[n + i] = ref[i] * 3 - i;
     int *src = xv.data(), *dst = xv.data() + n;
-    ASSERT_JACC(jacc_copyin(src, bytesOf(xv)));
+    COPYIN(xv);
     PUSH(AliasHalvesSrc, {{"int n", &n}, {"const int *src", &src}, {"int *dst", &dst}}, Flags);
-    EXPECT_EVERY_DEVICE(src, ref);
-    ASSERT_JACC(jacc_copyout(src, bytesOf(xv)));
-    EXPECT_SAME(xv, ref);
+    EXPECT_WRITTEN(xv, ref);
   }
   {
     std::vector<int> xv(2 * n, -1), ref(2 * n);
@@ -979,11 +935,9 @@ void caseAliasing(unsigned Flags) {
       ref[n + i] = i * 5 + 1;
     }
     int *lo = xv.data(), *hi = xv.data() + n;
-    ASSERT_JACC(jacc_copyin(lo, bytesOf(xv)));
+    COPYIN(xv);
     PUSH(TwoWritersSrc, {{"int n", &n}, {"int *lo", &lo}, {"int *hi", &hi}}, Flags);
-    EXPECT_EVERY_DEVICE(lo, ref);
-    ASSERT_JACC(jacc_copyout(lo, bytesOf(xv)));
-    EXPECT_SAME(xv, ref);
+    EXPECT_WRITTEN(xv, ref);
   }
 }
 
@@ -1013,8 +967,7 @@ TEST_P(SplitTest, HelperWritingThroughPointerFallsBack) {
     ref[i] = xv[i] * 2.0;
   }
   double *x = xv.data(), *y = yv.data();
-  ASSERT_JACC(jacc_copyin(x, bytesOf(xv)));
-  ASSERT_JACC(jacc_copyin(y, bytesOf(yv)));
+  COPYIN(xv, yv);
   jacc_arg Args[] = {{"int n", &n}, {"const double *x", &x}, {"double *y", &y}};
   jacc_stats B = stats();
   EXPECT_EQ(jacc_kernel_push(HelperWritesSrc, 3, Args, JACC_FORCE_SPLIT), JACC_ERROR_UNSUPPORTED);
@@ -1041,9 +994,8 @@ TEST_P(SplitTest, HelperWritingThroughPointerFallsBack) {
   yv = y0;
   ASSERT_JACC(jacc_update_device(y, bytesOf(yv)));
   PUSH(HelperWritesSrc, std::vector<jacc_arg>(Args, Args + 3), JACC_FORCE_DUPLICATE);
-  ASSERT_JACC(jacc_copyout(y, bytesOf(yv)));
-  ASSERT_JACC(jacc_delete(x, bytesOf(xv)));
-  EXPECT_SAME(yv, ref);
+  EXPECT_COPIED_OUT(yv, ref);
+  RELEASE(xv);
 }
 
 void casePureHelper(unsigned Flags) {
@@ -1054,12 +1006,10 @@ void casePureHelper(unsigned Flags) {
     ref[i] = xv[i] * xv[i] + 1.0;
   }
   double *x = xv.data(), *y = yv.data();
-  ASSERT_JACC(jacc_copyin(x, bytesOf(xv)));
-  ASSERT_JACC(jacc_copyin(y, bytesOf(yv)));
+  COPYIN(xv, yv);
   PUSH(PureHelperSrc, {{"int n", &n}, {"const double *x", &x}, {"double *y", &y}}, Flags);
-  ASSERT_JACC(jacc_copyout(y, bytesOf(yv)));
-  ASSERT_JACC(jacc_delete(x, bytesOf(xv)));
-  EXPECT_SAME(yv, ref);
+  EXPECT_COPIED_OUT(yv, ref);
+  RELEASE(xv);
 }
 
 TEST_P(SplitTest, PureHelperIsSplittable) {
@@ -1072,36 +1022,43 @@ const char *Stencil1DSrc = "#pragma acc parallel loop present(in, out)\n"
                            "for (int i = 1; i < n - 1; i++)\n"
                            "  out[i] = (in[i - 1] + in[i] + in[i + 1]) / 3.0;\n";
 
-void caseStencil1D(unsigned Flags) {
-  int n = 1001, iters = 100;
-  std::vector<double> uv(n), vv(n);
-  for (int i = 0; i < n; i++)
-    uv[i] = vv[i] = (i * 37 % 101) * 0.5;
-  std::vector<double> ru = uv, rv = vv;
-  for (int t = 0; t < iters; t++) {
-    std::vector<double> &in = t % 2 ? rv : ru, &out = t % 2 ? ru : rv;
-    for (int i = 1; i < n - 1; i++)
-      out[i] = (in[i - 1] + in[i] + in[i + 1]) / 3.0;
+/// Two arrays for Stencil1DSrc's ping-pong (u read first), and what they hold after the Iters
+/// pushes.
+struct Stencil1DInput {
+  int n = 1001, Iters = 100;
+  std::vector<double> uv, vv, ru, rv;
+  Stencil1DInput() : uv(n), vv(n) {
+    for (int i = 0; i < n; i++)
+      uv[i] = vv[i] = (i * 37 % 101) * 0.5;
+    ru = uv;
+    rv = vv;
+    pingPong(Iters, ru, rv, [&](int, const std::vector<double> &in, std::vector<double> &out) {
+      for (int i = 1; i < n - 1; i++)
+        out[i] = (in[i - 1] + in[i] + in[i + 1]) / 3.0;
+    });
   }
-  double *u = uv.data(), *v = vv.data();
-  ASSERT_JACC(jacc_copyin(u, bytesOf(uv)));
-  ASSERT_JACC(jacc_copyin(v, bytesOf(vv)));
+  /// The Iters pushes, push T with the flags FlagsOf(T).
+  template <typename Fn> void pushIterations(Fn FlagsOf) {
+    double *u = uv.data(), *v = vv.data();
+    pingPong(Iters, u, v, [&](int T, double *&in, double *&out) {
+      PUSH(Stencil1DSrc, {{"int n", &n}, {"const double *in", &in}, {"double *out", &out}},
+           FlagsOf(T));
+    });
+  }
+};
+
+void caseStencil1D(unsigned Flags) {
+  Stencil1DInput S;
+  COPYIN(S.uv, S.vv);
   uint64_t Before = d2d();
-  for (int t = 0; t < iters; t++)
-    PUSH(Stencil1DSrc,
-         {{"int n", &n}, {"const double *in", t % 2 ? &v : &u}, {"double *out", t % 2 ? &u : &v}},
-         Flags);
+  ASSERT_NO_FATAL_FAILURE(S.pushIterations([Flags](int) { return Flags; }));
   if ((Flags & JACC_FORCE_SPLIT) && !(Flags & JACC_ASYNC)) {
     // Only the written part [1, n-1) of the owned ranges is exchanged.
-    EXPECT_EQ(d2d() - Before, iters * (ndevOf() - 1) * (n - 2) * sizeof(double));
+    EXPECT_EQ(d2d() - Before, S.Iters * (ndevOf() - 1) * (S.n - 2) * sizeof(double));
   }
   ASSERT_JACC(jacc_wait());
-  EXPECT_EVERY_DEVICE(u, ru);
-  EXPECT_EVERY_DEVICE(v, rv);
-  ASSERT_JACC(jacc_copyout(u, bytesOf(uv)));
-  ASSERT_JACC(jacc_copyout(v, bytesOf(vv)));
-  EXPECT_SAME(uv, ru);
-  EXPECT_SAME(vv, rv);
+  EXPECT_WRITTEN(S.uv, S.ru);
+  EXPECT_WRITTEN(S.vv, S.rv);
 }
 
 TEST_P(SplitTest, Stencil1D100Iterations) {
@@ -1131,75 +1088,69 @@ const char *JacobiCopySrc = "#pragma acc parallel loop present(a, b)\n"
                             "    a[i][j] = b[i][j];\n"
                             "}\n";
 
-void jacobiInit(std::vector<double> &g, int n, int m) {
-  for (int i = 0; i < n; i++)
-    for (int j = 0; j < m; j++)
-      g[i * m + j] = (i == 0 || j == 0 || i == n - 1 || j == m - 1) ? 1.0 + 0.001 * (i + 3 * j)
-                                                                    : 0.01 * ((i * 7 + j) % 13);
+/// An n x m grid for the Jacobi kernels: two equal arrays (fixed boundary, varied interior) and
+/// their serial references.
+struct JacobiInput {
+  int n, m;
+  std::vector<double> av, bv, ra, rb;
+  JacobiInput(int N, int M) : n(N), m(M), av(N * M) {
+    for (int i = 0; i < n; i++)
+      for (int j = 0; j < m; j++)
+        av[i * m + j] = (i == 0 || j == 0 || i == n - 1 || j == m - 1) ? 1.0 + 0.001 * (i + 3 * j)
+                                                                       : 0.01 * ((i * 7 + j) % 13);
+    bv = ra = rb = av;
+  }
+  /// One serial sweep of the interior: b from a.
+  void step(const std::vector<double> &a, std::vector<double> &b) const {
+    for (int i = 1; i < n - 1; i++)
+      for (int j = 1; j < m - 1; j++)
+        b[i * m + j] =
+            0.25 * (a[(i - 1) * m + j] + a[(i + 1) * m + j] + a[i * m + j - 1] + a[i * m + j + 1]);
+  }
+};
+
+/// Jacobi sweeps ping-pong: the two arrays swap roles between pushes.
+void jacobiPingPong(int Iters, unsigned Flags) {
+  JacobiInput G(43, 37);
+  pingPong(Iters, G.ra, G.rb,
+           [&](int, const std::vector<double> &a, std::vector<double> &b) { G.step(a, b); });
+  double *a = G.av.data(), *b = G.bv.data();
+  COPYIN(G.av, G.bv);
+  ASSERT_NO_FATAL_FAILURE(pingPong(Iters, a, b, [&](int, double *&in, double *&out) {
+    PUSH(
+        JacobiCollapseSrc,
+        {{"int n", &G.n}, {"int m", &G.m}, {"const double (*a)[m]", &in}, {"double (*b)[m]", &out}},
+        Flags);
+  }));
+  EXPECT_WRITTEN(G.av, G.ra);
+  EXPECT_WRITTEN(G.bv, G.rb);
 }
 
-void jacobiStep(const std::vector<double> &a, std::vector<double> &b, int n, int m) {
-  for (int i = 1; i < n - 1; i++)
-    for (int j = 1; j < m - 1; j++)
-      b[i * m + j] =
-          0.25 * (a[(i - 1) * m + j] + a[(i + 1) * m + j] + a[i * m + j - 1] + a[i * m + j + 1]);
+/// Jacobi sweeps into b, each copied back into a by a second kernel.
+void jacobiSweepAndCopy(int Iters, unsigned Flags) {
+  JacobiInput G(43, 37);
+  int n = G.n, m = G.m;
+  for (int t = 0; t < Iters; t++) {
+    G.step(G.ra, G.rb);
+    for (int i = 1; i < n - 1; i++)
+      for (int j = 1; j < m - 1; j++)
+        G.ra[i * m + j] = G.rb[i * m + j];
+  }
+  double *a = G.av.data(), *b = G.bv.data();
+  COPYIN(G.av, G.bv);
+  std::vector<jacc_arg> Args = {
+      {"int n", &n}, {"int m", &m}, {"double (*a)[m]", &a}, {"double (*b)[m]", &b}};
+  for (int t = 0; t < Iters; t++) {
+    PUSH(JacobiSweepSrc, Args, Flags);
+    PUSH(JacobiCopySrc, Args, Flags);
+  }
+  EXPECT_WRITTEN(G.av, G.ra);
+  EXPECT_WRITTEN(G.bv, G.rb);
 }
 
 void caseJacobi(unsigned Flags) {
-  int n = 43, m = 37, iters = 100;
-  // Ping-pong: the two arrays swap roles between pushes.
-  {
-    std::vector<double> av(n * m), bv(n * m);
-    jacobiInit(av, n, m);
-    bv = av;
-    std::vector<double> ra = av, rb = bv;
-    for (int t = 0; t < iters; t++)
-      jacobiStep(t % 2 ? rb : ra, t % 2 ? ra : rb, n, m);
-    double *a = av.data(), *b = bv.data();
-    ASSERT_JACC(jacc_copyin(a, bytesOf(av)));
-    ASSERT_JACC(jacc_copyin(b, bytesOf(bv)));
-    for (int t = 0; t < iters; t++)
-      PUSH(JacobiCollapseSrc,
-           {{"int n", &n},
-            {"int m", &m},
-            {"const double (*a)[m]", t % 2 ? &b : &a},
-            {"double (*b)[m]", t % 2 ? &a : &b}},
-           Flags);
-    EXPECT_EVERY_DEVICE(a, ra);
-    EXPECT_EVERY_DEVICE(b, rb);
-    ASSERT_JACC(jacc_copyout(a, bytesOf(av)));
-    ASSERT_JACC(jacc_copyout(b, bytesOf(bv)));
-    EXPECT_SAME(av, ra);
-    EXPECT_SAME(bv, rb);
-  }
-  // Sweep into b, copy back into a.
-  {
-    std::vector<double> av(n * m), bv(n * m);
-    jacobiInit(av, n, m);
-    bv = av;
-    std::vector<double> ra = av, rb = bv;
-    for (int t = 0; t < iters; t++) {
-      jacobiStep(ra, rb, n, m);
-      for (int i = 1; i < n - 1; i++)
-        for (int j = 1; j < m - 1; j++)
-          ra[i * m + j] = rb[i * m + j];
-    }
-    double *a = av.data(), *b = bv.data();
-    ASSERT_JACC(jacc_copyin(a, bytesOf(av)));
-    ASSERT_JACC(jacc_copyin(b, bytesOf(bv)));
-    std::vector<jacc_arg> Args = {
-        {"int n", &n}, {"int m", &m}, {"double (*a)[m]", &a}, {"double (*b)[m]", &b}};
-    for (int t = 0; t < iters; t++) {
-      PUSH(JacobiSweepSrc, Args, Flags);
-      PUSH(JacobiCopySrc, Args, Flags);
-    }
-    EXPECT_EVERY_DEVICE(a, ra);
-    EXPECT_EVERY_DEVICE(b, rb);
-    ASSERT_JACC(jacc_copyout(a, bytesOf(av)));
-    ASSERT_JACC(jacc_copyout(b, bytesOf(bv)));
-    EXPECT_SAME(av, ra);
-    EXPECT_SAME(bv, rb);
-  }
+  ASSERT_NO_FATAL_FAILURE(jacobiPingPong(100, Flags));
+  ASSERT_NO_FATAL_FAILURE(jacobiSweepAndCopy(100, Flags));
 }
 
 TEST_P(SplitTest, Jacobi2D100Iterations) {
@@ -1223,30 +1174,21 @@ void caseStencil2DFlat(unsigned Flags) {
   for (int i = 0; i < n * m; i++)
     uv[i] = vv[i] = (i * 7919) % 100003;
   std::vector<int> ru = uv, rv = vv;
-  for (int t = 0; t < iters; t++) {
-    std::vector<int> &in = t % 2 ? rv : ru, &out = t % 2 ? ru : rv;
+  pingPong(iters, ru, rv, [&](int, const std::vector<int> &in, std::vector<int> &out) {
     for (int i = 1; i < n - 1; i++)
       for (int j = 1; j < m - 1; j++)
         out[i * m + j] = (in[(i - 1) * m + j] + in[(i + 1) * m + j] + in[i * m + j - 1] +
                           in[i * m + j + 1] + 4 * in[i * m + j]) /
                          8;
-  }
+  });
   int *u = uv.data(), *v = vv.data();
-  ASSERT_JACC(jacc_copyin(u, bytesOf(uv)));
-  ASSERT_JACC(jacc_copyin(v, bytesOf(vv)));
-  for (int t = 0; t < iters; t++)
+  COPYIN(uv, vv);
+  ASSERT_NO_FATAL_FAILURE(pingPong(iters, u, v, [&](int, int *&in, int *&out) {
     PUSH(Stencil2DFlatSrc,
-         {{"int n", &n},
-          {"int m", &m},
-          {"const int *in", t % 2 ? &v : &u},
-          {"int *out", t % 2 ? &u : &v}},
-         Flags);
-  EXPECT_EVERY_DEVICE(u, ru);
-  EXPECT_EVERY_DEVICE(v, rv);
-  ASSERT_JACC(jacc_copyout(u, bytesOf(uv)));
-  ASSERT_JACC(jacc_copyout(v, bytesOf(vv)));
-  EXPECT_SAME(uv, ru);
-  EXPECT_SAME(vv, rv);
+         {{"int n", &n}, {"int m", &m}, {"const int *in", &in}, {"int *out", &out}}, Flags);
+  }));
+  EXPECT_WRITTEN(uv, ru);
+  EXPECT_WRITTEN(vv, rv);
 }
 
 TEST_P(SplitTest, Stencil2DFlatIndex) {
@@ -1287,12 +1229,9 @@ void caseMoreAffine(unsigned Flags) {
       pref[2 * i + 1] = pref[2 * i] + 7;
     }
     int *x = xv.data(), *p = pv.data();
-    ASSERT_JACC(jacc_copyin(x, bytesOf(xv)));
-    ASSERT_JACC(jacc_copyin(p, bytesOf(pv)));
+    COPYIN(xv, pv);
     PUSH(PairSrc, {{"int n", &n}, {"const int *x", &x}, {"int *a", &p}}, Flags);
-    EXPECT_EVERY_DEVICE(p, pref);
-    ASSERT_JACC(jacc_copyout(p, bytesOf(pv)));
-    EXPECT_SAME(pv, pref);
+    EXPECT_WRITTEN(pv, pref);
 
     std::vector<int> av(n, -1), bv(n + 3, -2), cv(2 * n + 1, -3);
     std::vector<int> aref = av, bref = bv, cref = cv;
@@ -1302,21 +1241,13 @@ void caseMoreAffine(unsigned Flags) {
       cref[2 * i + 1] = bref[n - 1 - i] - i;
     }
     int *a = av.data(), *b = bv.data(), *c = cv.data();
-    ASSERT_JACC(jacc_copyin(a, bytesOf(av)));
-    ASSERT_JACC(jacc_copyin(b, bytesOf(bv)));
-    ASSERT_JACC(jacc_copyin(c, bytesOf(cv)));
+    COPYIN(av, bv, cv);
     PUSH(MixedAffineSrc,
          {{"int n", &n}, {"const int *x", &x}, {"int *a", &a}, {"int *b", &b}, {"int *c", &c}},
          Flags);
-    EXPECT_EVERY_DEVICE(a, aref);
-    EXPECT_EVERY_DEVICE(b, bref);
-    EXPECT_EVERY_DEVICE(c, cref);
-    ASSERT_JACC(jacc_copyout(a, bytesOf(av)));
-    ASSERT_JACC(jacc_copyout(b, bytesOf(bv)));
-    ASSERT_JACC(jacc_copyout(c, bytesOf(cv)));
-    EXPECT_SAME(av, aref);
-    EXPECT_SAME(bv, bref);
-    EXPECT_SAME(cv, cref);
+    EXPECT_WRITTEN(av, aref);
+    EXPECT_WRITTEN(bv, bref);
+    EXPECT_WRITTEN(cv, cref);
 
     int lo = 2, hi = n, off = 5;
     std::vector<int> yv(n + off, 0), yref(n + off, 0);
@@ -1325,15 +1256,13 @@ void caseMoreAffine(unsigned Flags) {
       yref[j] = xv[i] * 5 - j;
     }
     int *y = yv.data();
-    ASSERT_JACC(jacc_copyin(y, bytesOf(yv)));
+    COPYIN(yv);
     PUSH(
         LocalIndexSrc,
         {{"int lo", &lo}, {"int hi", &hi}, {"int off", &off}, {"const int *x", &x}, {"int *y", &y}},
         Flags);
-    EXPECT_EVERY_DEVICE(y, yref);
-    ASSERT_JACC(jacc_copyout(y, bytesOf(yv)));
-    ASSERT_JACC(jacc_delete(x, bytesOf(xv)));
-    EXPECT_SAME(yv, yref);
+    EXPECT_WRITTEN(yv, yref);
+    RELEASE(xv);
   }
 }
 
@@ -1401,17 +1330,11 @@ void runPhiCase(const char *Src, bool Continue, unsigned Flags) {
     }
   }
   int *x = xv.data(), *y = yv.data(), *z = zm.data() + 40;
-  ASSERT_JACC(jacc_copyin(x, bytesOf(xv)));
-  ASSERT_JACC(jacc_copyin(y, bytesOf(yv)));
-  ASSERT_JACC(jacc_copyin(zm.data(), bytesOf(zm)));
+  COPYIN(xv, yv, zm);
   PUSH(Src, {{"int n", &n}, {"const int *x", &x}, {"int *y", &y}, {"int *z", &z}}, Flags);
-  EXPECT_EVERY_DEVICE(y, yref);
-  EXPECT_EVERY_DEVICE(zm.data(), zref);
-  ASSERT_JACC(jacc_copyout(y, bytesOf(yv)));
-  ASSERT_JACC(jacc_copyout(zm.data(), bytesOf(zm)));
-  ASSERT_JACC(jacc_delete(x, bytesOf(xv)));
-  EXPECT_SAME(yv, yref);
-  EXPECT_SAME(zm, zref);
+  EXPECT_WRITTEN(yv, yref);
+  EXPECT_WRITTEN(zm, zref);
+  RELEASE(xv);
 }
 
 void casePhiWhile(unsigned Flags) {
@@ -1484,14 +1407,12 @@ void caseLoopForms(unsigned Flags) {
       break;
     }
     int *a = av.data();
-    ASSERT_JACC(jacc_copyin(a, bytesOf(av)));
+    COPYIN(av);
     std::vector<jacc_arg> Args = {{"int n", &n}, {"int *a", &a}};
     if (V == 4)
       Args.push_back({"long long s", &s});
     PUSH(LoopFormSrcs[V], Args, Flags);
-    EXPECT_EVERY_DEVICE(a, ref);
-    ASSERT_JACC(jacc_copyout(a, bytesOf(av)));
-    EXPECT_SAME(av, ref);
+    EXPECT_WRITTEN(av, ref);
     EXPECT_EQ(s, rs);
   }
 }
@@ -1518,15 +1439,12 @@ void caseMixedViews(unsigned Flags) {
     ref[4 * i + 1] = -xv[i];
   }
   double *b = buf.data(), *x = xv.data();
-  ASSERT_JACC(jacc_copyin(b, bytesOf(buf)));
-  ASSERT_JACC(jacc_copyin(x, bytesOf(xv)));
+  COPYIN(buf, xv);
   PUSH(MixedViewsSrc,
        {{"int r", &r}, {"double (*A)[4]", &b}, {"double *flat", &b}, {"const double *x", &x}},
        Flags);
-  EXPECT_EVERY_DEVICE(b, ref);
-  ASSERT_JACC(jacc_copyout(b, bytesOf(buf)));
-  ASSERT_JACC(jacc_delete(x, bytesOf(xv)));
-  EXPECT_SAME(buf, ref);
+  EXPECT_WRITTEN(buf, ref);
+  RELEASE(xv);
 }
 
 TEST_P(SplitTest, RowAndFlatPointersIntoOneMapping) {
@@ -1567,11 +1485,7 @@ void caseRowMix(unsigned Flags) {
     rsref[i] = tref[3 * i] + tref[3 * i + 1] + tref[3 * i + 2];
   }
   int *a = av.data(), *b = bv.data(), *y = yv.data() + 9, *t = tv.data(), *rs = rsv.data();
-  ASSERT_JACC(jacc_copyin(a, bytesOf(av)));
-  ASSERT_JACC(jacc_copyin(b, bytesOf(bv)));
-  ASSERT_JACC(jacc_copyin(yv.data(), bytesOf(yv)));
-  ASSERT_JACC(jacc_copyin(t, bytesOf(tv)));
-  ASSERT_JACC(jacc_copyin(rs, bytesOf(rsv)));
+  COPYIN(av, bv, yv, tv, rsv);
   PUSH(RowMixSrc,
        {{"int r", &r},
         {"int c", &c},
@@ -1581,19 +1495,11 @@ void caseRowMix(unsigned Flags) {
         {"int *t", &t},
         {"int *rs", &rs}},
        Flags);
-  EXPECT_EVERY_DEVICE(b, bref);
-  EXPECT_EVERY_DEVICE(yv.data(), yref);
-  EXPECT_EVERY_DEVICE(t, tref);
-  EXPECT_EVERY_DEVICE(rs, rsref);
-  ASSERT_JACC(jacc_copyout(b, bytesOf(bv)));
-  ASSERT_JACC(jacc_copyout(yv.data(), bytesOf(yv)));
-  ASSERT_JACC(jacc_copyout(t, bytesOf(tv)));
-  ASSERT_JACC(jacc_copyout(rs, bytesOf(rsv)));
-  ASSERT_JACC(jacc_delete(a, bytesOf(av)));
-  EXPECT_SAME(bv, bref);
-  EXPECT_SAME(yv, yref);
-  EXPECT_SAME(tv, tref);
-  EXPECT_SAME(rsv, rsref);
+  EXPECT_WRITTEN(bv, bref);
+  EXPECT_WRITTEN(yv, yref);
+  EXPECT_WRITTEN(tv, tref);
+  EXPECT_WRITTEN(rsv, rsref);
+  RELEASE(av);
 }
 
 TEST_P(SplitTest, RowWithInnerLoopsAndTemporaries) {
@@ -1621,14 +1527,11 @@ void caseTransposeAnd3D(unsigned Flags) {
     for (int j = 0; j < c; j++)
       tref[j * r + i] = av[i * c + j] * 3 - i;
   int *a = av.data(), *t = tv.data();
-  ASSERT_JACC(jacc_copyin(a, bytesOf(av)));
-  ASSERT_JACC(jacc_copyin(t, bytesOf(tv)));
+  COPYIN(av, tv);
   PUSH(TransposeSrc, {{"int r", &r}, {"int c", &c}, {"const int (*a)[c]", &a}, {"int (*t)[r]", &t}},
        Flags);
-  EXPECT_EVERY_DEVICE(t, tref);
-  ASSERT_JACC(jacc_copyout(t, bytesOf(tv)));
-  ASSERT_JACC(jacc_delete(a, bytesOf(av)));
-  EXPECT_SAME(tv, tref);
+  EXPECT_WRITTEN(tv, tref);
+  RELEASE(av);
 
   int nx = 11, ny = 7, nz = 9;
   std::vector<long long> uv(nx * ny * nz), uref(nx * ny * nz);
@@ -1641,12 +1544,10 @@ void caseTransposeAnd3D(unsigned Flags) {
         e = e * 2 + i * 10000 + j * 100 + k;
       }
   long long *u = uv.data();
-  ASSERT_JACC(jacc_copyin(u, bytesOf(uv)));
+  COPYIN(uv);
   PUSH(ThreeDSrc,
        {{"int nx", &nx}, {"int ny", &ny}, {"int nz", &nz}, {"long long (*u)[ny][nz]", &u}}, Flags);
-  EXPECT_EVERY_DEVICE(u, uref);
-  ASSERT_JACC(jacc_copyout(u, bytesOf(uv)));
-  EXPECT_SAME(uv, uref);
+  EXPECT_WRITTEN(uv, uref);
 }
 
 TEST_P(SplitTest, TransposeAnd3D) {
@@ -1671,17 +1572,11 @@ void caseConstIndex(unsigned Flags) {
   }
   sref[0] = xv[0] + 1000;
   int *x = xv.data(), *s = sv.data(), *y = yv.data();
-  ASSERT_JACC(jacc_copyin(x, bytesOf(xv)));
-  ASSERT_JACC(jacc_copyin(s, bytesOf(sv)));
-  ASSERT_JACC(jacc_copyin(y, bytesOf(yv)));
+  COPYIN(xv, sv, yv);
   PUSH(ConstIndexSrc, {{"int n", &n}, {"const int *x", &x}, {"int *s", &s}, {"int *y", &y}}, Flags);
-  EXPECT_EVERY_DEVICE(s, sref);
-  EXPECT_EVERY_DEVICE(y, yref);
-  ASSERT_JACC(jacc_copyout(s, bytesOf(sv)));
-  ASSERT_JACC(jacc_copyout(y, bytesOf(yv)));
-  ASSERT_JACC(jacc_delete(x, bytesOf(xv)));
-  EXPECT_SAME(sv, sref);
-  EXPECT_SAME(yv, yref);
+  EXPECT_WRITTEN(sv, sref);
+  EXPECT_WRITTEN(yv, yref);
+  RELEASE(xv);
 }
 
 TEST_P(SplitTest, ConstantIndexWriteAndKernelsLoop) {
@@ -1703,14 +1598,13 @@ TEST_P(SplitTest, LocalPointerWriteFallsBack) {
     for (int j = 0; j < m; j++)
       ref[i * m + j] = i - j;
   int *a = av.data();
-  ASSERT_JACC(jacc_copyin(a, bytesOf(av)));
+  COPYIN(av);
   jacc_arg Args[] = {{"int n", &n}, {"int m", &m}, {"int *a", &a}};
   EXPECT_EQ(jacc_kernel_push(LocalPointerSrc, 3, Args, JACC_FORCE_SPLIT), JACC_ERROR_UNSUPPORTED);
   std::string Msg = jacc_last_error();
   EXPECT_NE(Msg.find("row"), std::string::npos) << Msg;
   PUSH(LocalPointerSrc, std::vector<jacc_arg>(Args, Args + 3), JACC_DEFAULT);
-  ASSERT_JACC(jacc_copyout(a, bytesOf(av)));
-  EXPECT_SAME(av, ref);
+  EXPECT_COPIED_OUT(av, ref);
 }
 
 // Reductions over a collapsed nest, and asynchronous split reductions.
@@ -1735,8 +1629,7 @@ void caseReduceCollapse(unsigned Flags) {
     rmx = av[i] > rmx ? av[i] : rmx;
   }
   int *a = av.data(), *b = bv.data();
-  ASSERT_JACC(jacc_copyin(a, bytesOf(av)));
-  ASSERT_JACC(jacc_copyin(b, bytesOf(bv)));
+  COPYIN(av, bv);
   std::vector<long long> sums(3, 5);
   std::vector<int> mxs(3, -99999);
   for (int k = 0; k < 3; k++)
@@ -1749,10 +1642,8 @@ void caseReduceCollapse(unsigned Flags) {
           {"int mx", &mxs[k]}},
          Flags);
   ASSERT_JACC(jacc_wait());
-  EXPECT_EVERY_DEVICE(b, bref);
-  ASSERT_JACC(jacc_copyout(b, bytesOf(bv)));
-  ASSERT_JACC(jacc_delete(a, bytesOf(av)));
-  EXPECT_SAME(bv, bref);
+  EXPECT_WRITTEN(bv, bref);
+  RELEASE(av);
   EXPECT_SAME(sums, std::vector<long long>(3, rsum));
   EXPECT_SAME(mxs, std::vector<int>(3, rmx));
 }
@@ -1766,30 +1657,14 @@ TEST_P(SplitTest, ReductionsCollapsedAsync) {
 
 // Asynchronous pushes alternating split and duplicate launches on the same arrays.
 TEST_P(SplitTest, Stencil1DAsyncMixedModes) {
-  int n = 1001, iters = 100;
-  std::vector<double> uv(n), vv(n);
-  for (int i = 0; i < n; i++)
-    uv[i] = vv[i] = (i * 37 % 101) * 0.5;
-  std::vector<double> ru = uv, rv = vv;
-  for (int t = 0; t < iters; t++) {
-    std::vector<double> &in = t % 2 ? rv : ru, &out = t % 2 ? ru : rv;
-    for (int i = 1; i < n - 1; i++)
-      out[i] = (in[i - 1] + in[i] + in[i + 1]) / 3.0;
-  }
-  double *u = uv.data(), *v = vv.data();
-  ASSERT_JACC(jacc_copyin(u, bytesOf(uv)));
-  ASSERT_JACC(jacc_copyin(v, bytesOf(vv)));
+  Stencil1DInput S;
+  COPYIN(S.uv, S.vv);
   const unsigned Cycle[] = {JACC_FORCE_SPLIT,    JACC_FORCE_SPLIT, JACC_FORCE_DUPLICATE,
                             JACC_DEFAULT,        JACC_FORCE_SPLIT, JACC_FORCE_DUPLICATE,
                             JACC_FORCE_DUPLICATE};
-  for (int t = 0; t < iters; t++)
-    PUSH(Stencil1DSrc,
-         {{"int n", &n}, {"const double *in", t % 2 ? &v : &u}, {"double *out", t % 2 ? &u : &v}},
-         Cycle[t % 7] | JACC_ASYNC);
-  ASSERT_JACC(jacc_copyout(u, bytesOf(uv)));
-  ASSERT_JACC(jacc_copyout(v, bytesOf(vv)));
-  EXPECT_SAME(uv, ru);
-  EXPECT_SAME(vv, rv);
+  ASSERT_NO_FATAL_FAILURE(S.pushIterations([&](int T) { return Cycle[T % 7] | JACC_ASYNC; }));
+  EXPECT_COPIED_OUT(S.uv, S.ru);
+  EXPECT_COPIED_OUT(S.vv, S.rv);
 }
 
 // ---- exchange volume and launch counters -------------------------------------------------------
@@ -1799,17 +1674,11 @@ TEST_P(SplitTest, ExchangeBytesSaxpy) {
   float a = 1.5f;
   std::vector<float> xv(n, 1.0f), yv(n, 2.0f);
   float *x = xv.data(), *y = yv.data();
-  ASSERT_JACC(jacc_copyin(x, bytesOf(xv)));
-  ASSERT_JACC(jacc_copyin(y, bytesOf(yv))); // exactly n floats
-  jacc_reset_stats();
-  PUSH(SaxpySrc, {{"int n", &n}, {"float a", &a}, {"const float *x", &x}, {"float *y", &y}},
-       JACC_FORCE_SPLIT);
-  jacc_stats S = stats();
-  EXPECT_EQ(S.bytes_device_to_device, (ndev() - 1) * n * 4);
-  EXPECT_EQ(S.split_launches, 1u);
-  EXPECT_EQ(S.duplicate_launches, 0u);
+  COPYIN(xv, yv); // y: exactly n floats
+  ASSERT_NO_FATAL_FAILURE(
+      splitOnceExchanging(SaxpySrc, saxpyArgs(n, a, x, y), (ndev() - 1) * n * 4));
   ASSERT_JACC(jacc_copyout(y, bytesOf(yv)));
-  ASSERT_JACC(jacc_delete(x, bytesOf(xv)));
+  RELEASE(xv);
   for (int i = 0; i < n; i++)
     ASSERT_EQ(yv[i], 3.5f) << i;
 }
@@ -1830,27 +1699,11 @@ void rowUpdateBytes(int R, int C, int Lo, int Hi, uint64_t NDev) {
     for (int j = 0; j < C; j++)
       ref[i * C + j] = ref[i * C + j] * 2.0 + i;
   double *a = av.data();
-  ASSERT_JACC(jacc_copyin(a, bytesOf(av))); // exactly R x C doubles
-  jacc_reset_stats();
-  PUSH(RowUpdateSrc, {{"int lo", &Lo}, {"int hi", &Hi}, {"int c", &C}, {"double (*a)[c]", &a}},
-       JACC_FORCE_SPLIT);
-  jacc_stats S = stats();
-  EXPECT_EQ(S.bytes_device_to_device, (NDev - 1) * (Hi - Lo) * C * sizeof(double));
-  EXPECT_EQ(S.split_launches, 1u);
-  ASSERT_JACC(jacc_copyout(a, bytesOf(av)));
-  EXPECT_SAME(av, ref);
-}
-
-TEST_P(SplitTest, ExchangeBytesRowSplit) {
-  int R = 97, C = 61;
-  {
-    SCOPED_TRACE("every row written");
-    ASSERT_NO_FATAL_FAILURE(rowUpdateBytes(R, C, 0, R, ndev()));
-  }
-  {
-    SCOPED_TRACE("rows [1, R-1) written: only those are exchanged");
-    ASSERT_NO_FATAL_FAILURE(rowUpdateBytes(R, C, 1, R - 1, ndev()));
-  }
+  COPYIN(av); // exactly R x C doubles
+  ASSERT_NO_FATAL_FAILURE(splitOnceExchanging(
+      RowUpdateSrc, {{"int lo", &Lo}, {"int hi", &Hi}, {"int c", &C}, {"double (*a)[c]", &a}},
+      (NDev - 1) * (Hi - Lo) * C * sizeof(double)));
+  EXPECT_COPIED_OUT(av, ref);
 }
 
 const char *ColumnUpdateSrc = "#pragma acc parallel loop present(a)\n"
@@ -1867,30 +1720,36 @@ void columnUpdateBytes(int R, int C, int Lo, int Hi, uint64_t NDev) {
     for (int i = 0; i < R; i++)
       ref[i * C + j] = ref[i * C + j] * 2.0 + j;
   double *a = av.data();
-  ASSERT_JACC(jacc_copyin(a, bytesOf(av))); // exactly R x C doubles
-  jacc_reset_stats();
-  PUSH(ColumnUpdateSrc,
-       {{"int lo", &Lo}, {"int hi", &Hi}, {"int r", &R}, {"int c", &C}, {"double (*a)[c]", &a}},
-       JACC_FORCE_SPLIT);
-  jacc_stats S = stats();
+  COPYIN(av); // exactly R x C doubles
   // Every row's owned columns within the written columns [Lo, Hi).
-  EXPECT_EQ(S.bytes_device_to_device, (NDev - 1) * R * (Hi - Lo) * sizeof(double));
-  EXPECT_EQ(S.split_launches, 1u);
-  EXPECT_EVERY_DEVICE(a, ref);
-  ASSERT_JACC(jacc_copyout(a, bytesOf(av)));
-  EXPECT_SAME(av, ref);
+  ASSERT_NO_FATAL_FAILURE(splitOnceExchanging(
+      ColumnUpdateSrc,
+      {{"int lo", &Lo}, {"int hi", &Hi}, {"int r", &R}, {"int c", &C}, {"double (*a)[c]", &a}},
+      (NDev - 1) * R * (Hi - Lo) * sizeof(double)));
+  EXPECT_WRITTEN(av, ref);
+}
+
+/// Runs Update(Lo, Hi) with every one of N rows (or columns) written, [0, N), then with all but
+/// the first and the last, [1, N-1): only the written ones are exchanged.
+template <typename Fn> void everyThenInterior(int N, const std::string &Units, Fn Update) {
+  {
+    SCOPED_TRACE("every one of the " + Units + " written");
+    ASSERT_NO_FATAL_FAILURE(Update(0, N));
+  }
+  {
+    SCOPED_TRACE(Units + " [1, " + std::to_string(N - 1) + ") written: only those are exchanged");
+    ASSERT_NO_FATAL_FAILURE(Update(1, N - 1));
+  }
+}
+
+TEST_P(SplitTest, ExchangeBytesRowSplit) {
+  int R = 97, C = 61;
+  everyThenInterior(R, "rows", [&](int Lo, int Hi) { rowUpdateBytes(R, C, Lo, Hi, ndev()); });
 }
 
 TEST_P(SplitTest, ExchangeBytesColumnSplit) {
   int R = 41, C = 67;
-  {
-    SCOPED_TRACE("every column written");
-    ASSERT_NO_FATAL_FAILURE(columnUpdateBytes(R, C, 0, C, ndev()));
-  }
-  {
-    SCOPED_TRACE("columns [1, C-1) written: only those are exchanged");
-    ASSERT_NO_FATAL_FAILURE(columnUpdateBytes(R, C, 1, C - 1, ndev()));
-  }
+  everyThenInterior(C, "columns", [&](int Lo, int Hi) { columnUpdateBytes(R, C, Lo, Hi, ndev()); });
 }
 
 TEST_P(SplitTest, ForceDuplicateRunsDuplicateAndExchangesNothing) {
@@ -1898,25 +1757,22 @@ TEST_P(SplitTest, ForceDuplicateRunsDuplicateAndExchangesNothing) {
   float a = 1.5f;
   std::vector<float> xv(n, 1.0f), yv(n, 2.0f);
   float *x = xv.data(), *y = yv.data();
-  ASSERT_JACC(jacc_copyin(x, bytesOf(xv)));
-  ASSERT_JACC(jacc_copyin(y, bytesOf(yv)));
+  COPYIN(xv, yv);
   jacc_reset_stats();
   for (int r = 0; r < 3; r++)
-    PUSH(SaxpySrc, {{"int n", &n}, {"float a", &a}, {"const float *x", &x}, {"float *y", &y}},
-         JACC_FORCE_DUPLICATE);
+    PUSH(SaxpySrc, saxpyArgs(n, a, x, y), JACC_FORCE_DUPLICATE);
   jacc_stats S = stats();
   EXPECT_EQ(S.duplicate_launches, 3u);
   EXPECT_EQ(S.split_launches, 0u);
   EXPECT_EQ(S.bytes_device_to_device, 0u);
   for (int r = 0; r < 3; r++)
-    PUSH(SaxpySrc, {{"int n", &n}, {"float a", &a}, {"const float *x", &x}, {"float *y", &y}},
-         JACC_FORCE_SPLIT);
+    PUSH(SaxpySrc, saxpyArgs(n, a, x, y), JACC_FORCE_SPLIT);
   S = stats();
   EXPECT_EQ(S.duplicate_launches, 3u);
   EXPECT_EQ(S.split_launches, 3u);
   EXPECT_EQ(S.bytes_device_to_device, 3 * (ndev() - 1) * n * 4);
   ASSERT_JACC(jacc_copyout(y, bytesOf(yv)));
-  ASSERT_JACC(jacc_delete(x, bytesOf(xv)));
+  RELEASE(xv);
   for (int i = 0; i < n; i++)
     ASSERT_EQ(yv[i], 11.0f) << i; // 2 + 6 * 1.5, exact
 }
@@ -1966,11 +1822,9 @@ TEST_P(SplitAlwaysTest, DefaultFlagsSplitOnSeveralDevices) {
     ref[i] = a * xv[i] + yv[i]; // exact
   }
   float *x = xv.data(), *y = yv.data();
-  ASSERT_JACC(jacc_copyin(x, bytesOf(xv)));
-  ASSERT_JACC(jacc_copyin(y, bytesOf(yv)));
+  COPYIN(xv, yv);
   jacc_reset_stats();
-  PUSH(SaxpySrc, {{"int n", &n}, {"float a", &a}, {"const float *x", &x}, {"float *y", &y}},
-       JACC_DEFAULT);
+  PUSH(SaxpySrc, saxpyArgs(n, a, x, y), JACC_DEFAULT);
   jacc_stats S = stats();
   EXPECT_EQ(S.split_launches, ndev() > 1 ? 1u : 0u);
   EXPECT_EQ(S.duplicate_launches, ndev() > 1 ? 0u : 1u);
@@ -1978,17 +1832,14 @@ TEST_P(SplitAlwaysTest, DefaultFlagsSplitOnSeveralDevices) {
   // A kernel that cannot be split still runs (duplicate).
   std::vector<double> dx(n, 1.25), dy(n, 0.0);
   double *px = dx.data(), *py = dy.data();
-  ASSERT_JACC(jacc_copyin(px, bytesOf(dx)));
-  ASSERT_JACC(jacc_copyin(py, bytesOf(dy)));
+  COPYIN(dx, dy);
   PUSH(HelperWritesSrc, {{"int n", &n}, {"const double *x", &px}, {"double *y", &py}},
        JACC_DEFAULT);
   EXPECT_EQ(stats().duplicate_launches, S.duplicate_launches + 1);
-  ASSERT_JACC(jacc_copyout(py, bytesOf(dy)));
-  ASSERT_JACC(jacc_delete(px, bytesOf(dx)));
-  ASSERT_JACC(jacc_copyout(y, bytesOf(yv)));
-  ASSERT_JACC(jacc_delete(x, bytesOf(xv)));
-  EXPECT_SAME(yv, ref);
-  EXPECT_SAME(dy, std::vector<double>(n, 2.5));
+  EXPECT_COPIED_OUT(dy, std::vector<double>(n, 2.5));
+  RELEASE(dx);
+  EXPECT_COPIED_OUT(yv, ref);
+  RELEASE(xv);
 }
 
 TEST_P(SplitNeverTest, DefaultFlagsDuplicate) {
@@ -1996,19 +1847,16 @@ TEST_P(SplitNeverTest, DefaultFlagsDuplicate) {
   float a = 2.0f;
   std::vector<float> xv(n, 0.5f), yv(n, 1.0f);
   float *x = xv.data(), *y = yv.data();
-  ASSERT_JACC(jacc_copyin(x, bytesOf(xv)));
-  ASSERT_JACC(jacc_copyin(y, bytesOf(yv)));
+  COPYIN(xv, yv);
   jacc_reset_stats();
   for (int r = 0; r < 5; r++)
-    PUSH(SaxpySrc, {{"int n", &n}, {"float a", &a}, {"const float *x", &x}, {"float *y", &y}},
-         JACC_DEFAULT);
+    PUSH(SaxpySrc, saxpyArgs(n, a, x, y), JACC_DEFAULT);
   jacc_stats S = stats();
   EXPECT_EQ(S.split_launches, 0u);
   EXPECT_EQ(S.duplicate_launches, 5u);
   EXPECT_EQ(S.bytes_device_to_device, 0u);
-  ASSERT_JACC(jacc_copyout(y, bytesOf(yv)));
-  ASSERT_JACC(jacc_delete(x, bytesOf(xv)));
-  EXPECT_SAME(yv, std::vector<float>(n, 6.0f));
+  EXPECT_COPIED_OUT(yv, std::vector<float>(n, 6.0f));
+  RELEASE(xv);
 }
 
 // host:1 .. host:4 (Fixture.h's JACC_DEVICE_CONFIGS stops at 3).

@@ -10,6 +10,7 @@
 #include "jit/cache/KernelSummary.h"
 #include "jit/cuda/NvrtcCompiler.h"
 #include "jit/host/HostABI.h"
+#include "tests/ScopedEnv.h"
 
 #include <llvm/ADT/SmallString.h>
 #include <llvm/Support/FileSystem.h>
@@ -213,15 +214,13 @@ TEST_F(KernelVariantsTest, CudaImagesOnDisk) {
 }
 
 TEST_F(KernelVariantsTest, SettingsFromTheEnvironment) {
-  setenv("JACC_SPECIALIZE_WAIT", "yes please", 1);
+  jacc::ScopedEnv Wait("JACC_SPECIALIZE_WAIT", "yes please");
   auto S = specializeSettingsFromEnv();
-  unsetenv("JACC_SPECIALIZE_WAIT");
   ASSERT_FALSE(bool(S));
   std::string Message = llvm::toString(S.takeError());
   EXPECT_NE(Message.find("JACC_SPECIALIZE_WAIT='yes please'"), std::string::npos) << Message;
-  setenv("JACC_SPECIALIZE_WAIT", "1", 1);
+  Wait.set("1");
   auto T = specializeSettingsFromEnv();
-  unsetenv("JACC_SPECIALIZE_WAIT");
   ASSERT_TRUE(bool(T));
   EXPECT_TRUE(T->Wait);
 }

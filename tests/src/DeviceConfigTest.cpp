@@ -186,16 +186,16 @@ TEST(DeviceConfigTest, FromEnvironment) {
   expectHostDevices(*C, 3, 2);
   EXPECT_EQ(C->SpinTime, 77us);
 
-  unsetenv("JACC_DEVICES");
-  unsetenv("JACC_HOST_THREADS");
-  unsetenv("JACC_SPIN_US");
+  Devices.set(nullptr);
+  Threads.set(nullptr);
+  Spin.set(nullptr);
   auto D = deviceConfigFromEnv();
   ASSERT_TRUE(static_cast<bool>(D)) << llvm::toString(D.takeError());
   unsigned Cores = std::thread::hardware_concurrency();
   expectHostDevices(*D, 1, Cores ? Cores : 1);
   EXPECT_EQ(D->SpinTime, 1000us);
 
-  setenv("JACC_DEVICES", "tpu", 1);
+  Devices.set("tpu");
   auto E = deviceConfigFromEnv();
   ASSERT_FALSE(static_cast<bool>(E));
   std::string Msg;
@@ -313,7 +313,7 @@ TEST(DeviceConfigTest, CudaFromEnvironment) {
               0u)
         << Msg;
     EXPECT_NE(Msg.find("JACC_DEVICES=host"), std::string::npos) << Msg;
-    unsetenv("JACC_DEVICES");
+    Devices.set(nullptr);
     auto D = deviceConfigFromEnv();
     ASSERT_TRUE(static_cast<bool>(D)) << llvm::toString(D.takeError());
     ASSERT_EQ(D->Devices.size(), 1u);
@@ -326,12 +326,12 @@ TEST(DeviceConfigTest, CudaFromEnvironment) {
     auto D = deviceConfigFromEnv();
     ASSERT_TRUE(static_cast<bool>(D)) << llvm::toString(D.takeError());
     expectGpus(*D, {0, 1});
-    setenv("JACC_DEVICES", "cuda:all,host:1", 1);
+    Devices.set("cuda:all,host:1");
     auto M = deviceConfigFromEnv();
     ASSERT_TRUE(static_cast<bool>(M)) << llvm::toString(M.takeError());
     ASSERT_EQ(M->Devices.size(), 3u);
     EXPECT_EQ(M->Devices[2].Kind, "host");
-    setenv("JACC_DEVICES", "cuda:2", 1);
+    Devices.set("cuda:2");
     auto E = deviceConfigFromEnv();
     ASSERT_FALSE(static_cast<bool>(E));
     std::string Msg;

@@ -1,6 +1,5 @@
 // Tests of the present table: range lookups (absent, contained, partial), insertion, erasure and
-// the
-// "[0x...,+N]" description of ranges.
+// the "[0x...,+N]" description of ranges.
 #include "src/data/PresentTable.h"
 
 #include <gtest/gtest.h>
@@ -29,6 +28,17 @@ Mapping mapping(uintptr_t Begin, size_t Bytes, uintptr_t Device = 0x900000) {
   return M;
 }
 
+/// Looks [Addr, Addr+Bytes) up in T: the answer must be State, naming the mapping M.
+void expectLookup(PresentTable &T, uintptr_t Addr, size_t Bytes, Presence State, const Mapping *M) {
+  char Range[64];
+  std::snprintf(Range, sizeof Range, "lookup of [0x%jx,+0x%zx)", static_cast<uintmax_t>(Addr),
+                Bytes);
+  SCOPED_TRACE(Range);
+  PresentTable::Lookup L = T.lookup(at(Addr), Bytes);
+  EXPECT_EQ(L.State, State);
+  EXPECT_EQ(L.M, M);
+}
+
 /// A table with [0x1000,+0x100) and [0x2000,+0x100).
 class PresentTableTest : public ::testing::Test {
 protected:
@@ -44,9 +54,7 @@ TEST(PresentTableEmptyTest, EverythingIsAbsent) {
   PresentTable T;
   EXPECT_EQ(T.size(), 0u);
   EXPECT_TRUE(T.all().empty());
-  PresentTable::Lookup L = T.lookup(at(0x1000), 16);
-  EXPECT_EQ(L.State, Presence::Absent);
-  EXPECT_EQ(L.M, nullptr);
+  expectLookup(T, 0x1000, 16, Presence::Absent, nullptr);
   EXPECT_EQ(T.lookup(nullptr, 0).State, Presence::Absent);
 }
 
@@ -74,35 +82,21 @@ TEST_F(PresentTableTest, AbsentOutsideEveryMapping) {
 }
 
 TEST_F(PresentTableTest, ContainedExactRange) {
-  PresentTable::Lookup L = T.lookup(at(0x1000), 0x100);
-  EXPECT_EQ(L.State, Presence::Contained);
-  EXPECT_EQ(L.M, A);
-  L = T.lookup(at(0x2000), 0x100);
-  EXPECT_EQ(L.State, Presence::Contained);
-  EXPECT_EQ(L.M, B);
+  expectLookup(T, 0x1000, 0x100, Presence::Contained, A);
+  expectLookup(T, 0x2000, 0x100, Presence::Contained, B);
 }
 
 TEST_F(PresentTableTest, ContainedInteriorPointers) {
-  PresentTable::Lookup L = T.lookup(at(0x1010), 0x20);
-  EXPECT_EQ(L.State, Presence::Contained);
-  EXPECT_EQ(L.M, A);
+  expectLookup(T, 0x1010, 0x20, Presence::Contained, A);
   // Interior start running to the very end.
-  L = T.lookup(at(0x1080), 0x80);
-  EXPECT_EQ(L.State, Presence::Contained);
-  EXPECT_EQ(L.M, A);
+  expectLookup(T, 0x1080, 0x80, Presence::Contained, A);
   // The first byte alone.
-  L = T.lookup(at(0x1000), 1);
-  EXPECT_EQ(L.State, Presence::Contained);
-  EXPECT_EQ(L.M, A);
+  expectLookup(T, 0x1000, 1, Presence::Contained, A);
 }
 
 TEST_F(PresentTableTest, ContainedLastByte) {
-  PresentTable::Lookup L = T.lookup(at(0x10ff), 1);
-  EXPECT_EQ(L.State, Presence::Contained);
-  EXPECT_EQ(L.M, A);
-  L = T.lookup(at(0x20ff), 1);
-  EXPECT_EQ(L.State, Presence::Contained);
-  EXPECT_EQ(L.M, B);
+  expectLookup(T, 0x10ff, 1, Presence::Contained, A);
+  expectLookup(T, 0x20ff, 1, Presence::Contained, B);
 }
 
 TEST_F(PresentTableTest, ZeroBytesIsLookedUpAsOneByte) {
@@ -114,31 +108,19 @@ TEST_F(PresentTableTest, ZeroBytesIsLookedUpAsOneByte) {
 }
 
 TEST_F(PresentTableTest, PartialOverlappingTheStart) {
-  PresentTable::Lookup L = T.lookup(at(0xff0), 0x20);
-  EXPECT_EQ(L.State, Presence::Partial);
-  EXPECT_EQ(L.M, A);
+  expectLookup(T, 0xff0, 0x20, Presence::Partial, A);
   // One byte before the start, running into the first byte.
-  L = T.lookup(at(0xfff), 2);
-  EXPECT_EQ(L.State, Presence::Partial);
-  EXPECT_EQ(L.M, A);
+  expectLookup(T, 0xfff, 2, Presence::Partial, A);
   // Covering the whole mapping and more on both sides.
-  L = T.lookup(at(0xf00), 0x300);
-  EXPECT_EQ(L.State, Presence::Partial);
-  EXPECT_EQ(L.M, A);
+  expectLookup(T, 0xf00, 0x300, Presence::Partial, A);
 }
 
 TEST_F(PresentTableTest, PartialOverlappingTheEnd) {
-  PresentTable::Lookup L = T.lookup(at(0x10f0), 0x20);
-  EXPECT_EQ(L.State, Presence::Partial);
-  EXPECT_EQ(L.M, A);
+  expectLookup(T, 0x10f0, 0x20, Presence::Partial, A);
   // The last byte and one past it.
-  L = T.lookup(at(0x10ff), 2);
-  EXPECT_EQ(L.State, Presence::Partial);
-  EXPECT_EQ(L.M, A);
+  expectLookup(T, 0x10ff, 2, Presence::Partial, A);
   // The exact start, one byte too long.
-  L = T.lookup(at(0x1000), 0x101);
-  EXPECT_EQ(L.State, Presence::Partial);
-  EXPECT_EQ(L.M, A);
+  expectLookup(T, 0x1000, 0x101, Presence::Partial, A);
 }
 
 TEST_F(PresentTableTest, PartialSpanningTwoMappings) {
@@ -151,20 +133,14 @@ TEST_F(PresentTableTest, PartialSpanningTwoMappings) {
   EXPECT_EQ(L.State, Presence::Partial);
   EXPECT_TRUE(L.M == A || L.M == B);
   // From the gap between them into B.
-  L = T.lookup(at(0x1800), 0x900);
-  EXPECT_EQ(L.State, Presence::Partial);
-  EXPECT_EQ(L.M, B);
+  expectLookup(T, 0x1800, 0x900, Presence::Partial, B);
 }
 
 TEST_F(PresentTableTest, RangeRunningToTheEndOfTheAddressSpace) {
   // P + Bytes wraps around (a negative size converted to size_t): the range runs past every
   // mapping after P, so it can never be contained in one.
-  PresentTable::Lookup L = T.lookup(at(0x1010), SIZE_MAX);
-  EXPECT_EQ(L.State, Presence::Partial);
-  EXPECT_EQ(L.M, A);
-  L = T.lookup(at(0x1800), SIZE_MAX - 0x100);
-  EXPECT_EQ(L.State, Presence::Partial);
-  EXPECT_EQ(L.M, B);
+  expectLookup(T, 0x1010, SIZE_MAX, Presence::Partial, A);
+  expectLookup(T, 0x1800, SIZE_MAX - 0x100, Presence::Partial, B);
 }
 
 TEST(PresentTableAdjacentTest, AdjacentMappingsAreNotConfused) {
@@ -172,25 +148,13 @@ TEST(PresentTableAdjacentTest, AdjacentMappingsAreNotConfused) {
   Mapping *Lo = &T.insert(mapping(0x1000, 0x100, 0xa0000));
   Mapping *Hi = &T.insert(mapping(0x1100, 0x100, 0xb0000));
   EXPECT_EQ(T.size(), 2u);
-  PresentTable::Lookup L = T.lookup(at(0x10ff), 1);
-  EXPECT_EQ(L.State, Presence::Contained);
-  EXPECT_EQ(L.M, Lo);
-  L = T.lookup(at(0x1100), 1);
-  EXPECT_EQ(L.State, Presence::Contained);
-  EXPECT_EQ(L.M, Hi);
-  L = T.lookup(at(0x1000), 0x100);
-  EXPECT_EQ(L.State, Presence::Contained);
-  EXPECT_EQ(L.M, Lo);
-  L = T.lookup(at(0x1100), 0x100);
-  EXPECT_EQ(L.State, Presence::Contained);
-  EXPECT_EQ(L.M, Hi);
+  expectLookup(T, 0x10ff, 1, Presence::Contained, Lo);
+  expectLookup(T, 0x1100, 1, Presence::Contained, Hi);
+  expectLookup(T, 0x1000, 0x100, Presence::Contained, Lo);
+  expectLookup(T, 0x1100, 0x100, Presence::Contained, Hi);
   // Across the boundary: in neither alone.
-  L = T.lookup(at(0x10ff), 2);
-  EXPECT_EQ(L.State, Presence::Partial);
-  EXPECT_EQ(L.M, Lo);
-  L = T.lookup(at(0x1000), 0x200);
-  EXPECT_EQ(L.State, Presence::Partial);
-  EXPECT_EQ(L.M, Lo);
+  expectLookup(T, 0x10ff, 2, Presence::Partial, Lo);
+  expectLookup(T, 0x1000, 0x200, Presence::Partial, Lo);
   // The translations stay with their own mapping.
   EXPECT_EQ(Lo->translate(at(0x10ff), 0), reinterpret_cast<void *>(0xa00ff));
   EXPECT_EQ(Hi->translate(at(0x1100), 0), reinterpret_cast<void *>(0xb0000));
@@ -219,9 +183,7 @@ TEST_F(PresentTableTest, ReinsertAfterErase) {
   // A different range over the freed addresses (e.g. a new allocation at the same place).
   Mapping *C = &T.insert(mapping(0x1000, 0x40, 0xc0000));
   EXPECT_EQ(T.size(), 2u);
-  PresentTable::Lookup L = T.lookup(at(0x1000), 0x40);
-  EXPECT_EQ(L.State, Presence::Contained);
-  EXPECT_EQ(L.M, C);
+  expectLookup(T, 0x1000, 0x40, Presence::Contained, C);
   EXPECT_EQ(T.lookup(at(0x1000), 0x100).State, Presence::Partial);
   EXPECT_EQ(T.lookup(at(0x1040), 1).State, Presence::Absent);
 }

@@ -1,0 +1,125 @@
+// Tests of the adaptive split-or-duplicate choice: each mode measured once first, then the faster
+// one, the slower re-measured every RecheckEvery launches, smoothed timings, one state per kernel.
+#include "src/launch/Adaptive.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <vector>
+
+using jacc::AdaptiveChooser;
+
+// The chooser tells kernels apart by address only: the tests' kernels are local ints.
+namespace {
+
+constexpr uint64_t Period = AdaptiveChooser::RecheckEvery;
+static_assert(Period >= 3, "prefersSplit takes the majority of three consecutive launches");
+
+/// The mode the chooser runs for Kernel outside its re-checks: the majority of three consecutive
+/// choices (at most one of them is a re-check).
+bool prefersSplit(AdaptiveChooser &C, const void *Kernel) {
+  int Splits = 0;
+  for (int I = 0; I < 3; ++I)
+    Splits += C.chooseSplit(Kernel);
+  return Splits >= 2;
+}
+
+/// Chooses for Kernel's first two launches, which measure split then duplicate, and records
+/// those timings.
+void measureBoth(AdaptiveChooser &C, const void *Kernel, double SplitSeconds,
+                 double DuplicateSeconds) {
+  ASSERT_TRUE(C.chooseSplit(Kernel)) << "split is measured first";
+  C.record(Kernel, true, SplitSeconds);
+  ASSERT_FALSE(C.chooseSplit(Kernel)) << "then duplicate";
+  C.record(Kernel, false, DuplicateSeconds);
+}
+
+TEST(AdaptiveTest, MeasuresSplitThenDuplicateBeforeChoosing) {
+  AdaptiveChooser C;
+  int Kernel = 0;
+  // Until a launch of a mode has been recorded (launches in flight have not reported yet), every
+  // launch measures it, re-check or not.
+  for (uint64_t Launch = 0; Launch < 2 * Period; ++Launch)
+    ASSERT_TRUE(C.chooseSplit(&Kernel)) << "launch " << Launch << ": split is measured first";
+  C.record(&Kernel, true, 1.0);
+  for (uint64_t Launch = 0; Launch < 2 * Period; ++Launch)
+    ASSERT_FALSE(C.chooseSplit(&Kernel)) << "launch " << Launch << ": then duplicate";
+  C.record(&Kernel, false, 3.0);
+  EXPECT_TRUE(prefersSplit(C, &Kernel)) << "split took 1 s, duplicate 3 s";
+}
+
+TEST(AdaptiveTest, RunsTheFasterMode) {
+  for (bool SplitFaster : {true, false}) {
+    SCOPED_TRACE(SplitFaster ? "split faster" : "duplicate faster");
+    AdaptiveChooser C;
+    int Kernel = 0;
+    ASSERT_NO_FATAL_FAILURE(measureBoth(C, &Kernel, SplitFaster ? 0.5 : 2.0, 1.0));
+    EXPECT_EQ(prefersSplit(C, &Kernel), SplitFaster);
+  }
+}
+
+TEST(AdaptiveTest, TieGoesToSplit) {
+  AdaptiveChooser C;
+  int Kernel = 0;
+  ASSERT_NO_FATAL_FAILURE(measureBoth(C, &Kernel, 1.0, 1.0));
+  EXPECT_TRUE(prefersSplit(C, &Kernel));
+}
+
+TEST(AdaptiveTest, RemeasuresTheSlowerModeEveryRecheckEveryLaunches) {
+  for (bool SplitFaster : {true, false}) {
+    SCOPED_TRACE(SplitFaster ? "split faster" : "duplicate faster");
+    AdaptiveChooser C;
+    int Kernel = 0, Other = 0;
+    ASSERT_NO_FATAL_FAILURE(measureBoth(C, &Kernel, SplitFaster ? 1.0 : 2.0, 1.5));
+    // Launches of another kernel in between count for that kernel only.
+    std::vector<uint64_t> Rechecks;
+    for (uint64_t Launch = 0; Launch < 5 * Period; ++Launch) {
+      C.chooseSplit(&Other);
+      if (C.chooseSplit(&Kernel) != SplitFaster)
+        Rechecks.push_back(Launch);
+    }
+    ASSERT_EQ(Rechecks.size(), 5u) << "one re-check in each run of RecheckEvery launches";
+    for (size_t I = 1; I < Rechecks.size(); ++I)
+      EXPECT_EQ(Rechecks[I] - Rechecks[I - 1], Period) << "re-check " << I;
+  }
+}
+
+TEST(AdaptiveTest, AReMeasurementCanChangeTheChoice) {
+  AdaptiveChooser C;
+  int Kernel = 0;
+  ASSERT_NO_FATAL_FAILURE(measureBoth(C, &Kernel, 2.0, 1.0));
+  ASSERT_FALSE(prefersSplit(C, &Kernel));
+  // Split got faster (say the data grew): its re-measurements pull its average below duplicate's.
+  C.record(&Kernel, true, 0.2); // (2.0 + 0.2) / 2 = 1.1
+  EXPECT_FALSE(prefersSplit(C, &Kernel));
+  C.record(&Kernel, true, 0.2); // (1.1 + 0.2) / 2 = 0.65
+  EXPECT_TRUE(prefersSplit(C, &Kernel));
+}
+
+TEST(AdaptiveTest, OneSlowLaunchIsAveragedNotTakenAlone) {
+  AdaptiveChooser C;
+  int Kernel = 0;
+  ASSERT_NO_FATAL_FAILURE(measureBoth(C, &Kernel, 1.0, 2.0));
+  C.record(&Kernel, true, 2.8); // smoothed (1.0 + 2.8) / 2 = 1.9, still below 2.0
+  EXPECT_TRUE(prefersSplit(C, &Kernel));
+  C.record(&Kernel, true, 2.8); // (1.9 + 2.8) / 2 = 2.35
+  EXPECT_FALSE(prefersSplit(C, &Kernel));
+  C.record(&Kernel, false, 3.0); // duplicate (2.0 + 3.0) / 2 = 2.5
+  EXPECT_TRUE(prefersSplit(C, &Kernel));
+}
+
+TEST(AdaptiveTest, EachKernelHasItsOwnState) {
+  AdaptiveChooser C;
+  int SplitKernel = 0, DuplicateKernel = 0, NewKernel = 0;
+  ASSERT_NO_FATAL_FAILURE(measureBoth(C, &SplitKernel, 1.0, 2.0));
+  ASSERT_NO_FATAL_FAILURE(measureBoth(C, &DuplicateKernel, 2.0, 1.0));
+  EXPECT_TRUE(prefersSplit(C, &SplitKernel));
+  EXPECT_FALSE(prefersSplit(C, &DuplicateKernel));
+  EXPECT_TRUE(C.chooseSplit(&NewKernel)) << "a new kernel is measured from the start";
+  C.record(&NewKernel, true, 5.0);
+  EXPECT_FALSE(C.chooseSplit(&NewKernel));
+  EXPECT_TRUE(prefersSplit(C, &SplitKernel)) << "the other kernels' timings are untouched";
+  EXPECT_FALSE(prefersSplit(C, &DuplicateKernel));
+}
+
+} // namespace
