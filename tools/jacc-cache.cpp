@@ -5,6 +5,7 @@
 // Exit status: 0 success, 1 the operation failed (or `verify` found bad entries), 2 usage error.
 // Errors go to stderr, prefixed "jacc-cache: ". With --json, results go to stdout as JSON.
 #include "jit/cache/DiskCache.h"
+#include "jit/cache/DiskCacheConfig.h"
 
 #include "support/Error.h"
 

@@ -1,5 +1,6 @@
 #include "jit/cache/KernelStore.h"
 
+#include "jit/cache/DiskCacheConfig.h"
 #include "jit/cache/KernelSummary.h"
 #include "jit/cuda/BlockGeometry.h"
 #include "jit/cuda/NvrtcCompiler.h"
