@@ -1,6 +1,7 @@
 #include "jit/CompiledKernel.h"
 
 #include "analysis/Pipeline.h"
+#include "jit/cache/KernelEntry.h"
 #include "jit/cache/KernelStore.h"
 #include "jit/cuda/CudaLaunchABI.h"
 #include "jit/host/HostCodegen.h"
@@ -102,12 +103,12 @@ llvm::Expected<const SplitCode *> CompiledKernel::splitCode() const {
     std::string Warning;
     std::optional<std::string> Cached;
     if (Disk.Cache)
-      Cached = Disk.Cache->readArtifact(Disk.Key, "host-split.o", Warning);
+      Cached = Disk.Cache->readArtifact(Disk.Key, hostObjectArtifact(/*Split=*/true), Warning);
     if (!Warning.empty())
       cacheWarning("entry " + Disk.Key.substr(0, 12) + ": " + Warning + " (recompiling)");
     if (Cached) {
       S->Object.assign(Cached->begin(), Cached->end());
-      debugLog("cache", "disk hit " + Disk.Key.substr(0, 12) + " host-split.o");
+      debugLog("cache", "disk hit " + Disk.Key.substr(0, 12) + " " + hostObjectArtifact(true));
     } else {
       auto Full = completeInfo();
       if (!Full)
@@ -119,7 +120,7 @@ llvm::Expected<const SplitCode *> CompiledKernel::splitCode() const {
         return Fail(Obj.takeError());
       S->Object = std::move(Obj->Bytes);
       if (Disk.Cache)
-        if (auto E = Disk.Cache->addArtifact(Disk.Key, "host-split.o",
+        if (auto E = Disk.Cache->addArtifact(Disk.Key, hostObjectArtifact(/*Split=*/true),
                                              llvm::StringRef(S->Object.data(), S->Object.size())))
           stopUsingDiskCache(llvm::toString(std::move(E)));
     }
@@ -147,7 +148,7 @@ llvm::Expected<const CudaCode *> CompiledKernel::cudaCode(unsigned Sm, bool Spli
     return It->second.get();
   if (auto It = CudaErrors.find(Key); It != CudaErrors.end())
     return makeError(static_cast<ErrorCode>(It->second.first), It->second.second);
-  std::string Name = "sm_" + std::to_string(Sm) + (Key.second ? "-split" : "");
+  std::string Name = cudaImageStem(Sm, Key.second);
   if (auto C = loadCudaCode(Disk, Name)) {
     const CudaCode *P = C.get();
     CudaCodes[Key] = std::move(C);
