@@ -6,6 +6,7 @@
 // Errors go to stderr, prefixed "jacc-cache: ". With --json, results go to stdout as JSON.
 #include "jit/cache/DiskCache.h"
 #include "jit/cache/DiskCacheConfig.h"
+#include "jit/cache/KernelEntry.h"
 
 #include "support/Error.h"
 
@@ -287,18 +288,6 @@ std::string clip(llvm::StringRef Text, size_t Width) {
   return Line.str() + "...";
 }
 
-std::string str(const json::Object &O, llvm::StringRef Field) {
-  std::optional<llvm::StringRef> S = O.getString(Field);
-  return S ? S->str() : std::string();
-}
-
-/// A JSON scalar as text: strings bare, numbers and booleans as JSON writes them.
-std::string scalarText(const json::Value &V) {
-  if (std::optional<llvm::StringRef> S = V.getAsString())
-    return S->str();
-  return llvm::formatv("{0}", V).str();
-}
-
 void printJson(json::Value V) { llvm::outs() << llvm::formatv("{0:2}", V) << "\n"; }
 
 /// "label       value" lines of `show`, `stats` and `config`.
@@ -401,9 +390,10 @@ json::Object artifactsJson(const DiskCacheEntryInfo &E) {
 json::Value listJson(const std::vector<DiskCacheEntryInfo> &Entries) {
   json::Array Out;
   for (const DiskCacheEntryInfo &E : Entries) {
-    std::string Target = str(E.Summary, "target");
+    KernelSummaryFields F = readKernelSummaryFields(E.Summary);
+    std::string Target = F.Target.value_or("");
     json::Object O{{"key", E.Key},
-                   {"name", str(E.Summary, "name")},
+                   {"name", F.Name.value_or("")},
                    {"target", Target},
                    {"cpu", Target.empty() ? "" : shortTarget(Target)},
                    {"size", E.Size},
@@ -411,8 +401,8 @@ json::Value listJson(const std::vector<DiskCacheEntryInfo> &Entries) {
                    {"created", E.Created},
                    {"last_used", E.LastUsed},
                    {"artifacts", artifactsJson(E)}};
-    if (std::optional<double> Ms = E.Summary.getNumber("compile_ms"))
-      O["compile_ms"] = *Ms;
+    if (F.CompileMs)
+      O["compile_ms"] = *F.CompileMs;
     Out.push_back(std::move(O));
   }
   return Out;
@@ -457,7 +447,8 @@ int runList(Context &C) {
   std::vector<Row> Rows{{"KEY", "KERNEL", "TARGET", "SIZE", "HITS", "LAST USED"}};
   uint64_t Total = 0;
   for (const DiskCacheEntryInfo &E : Entries) {
-    std::string Name = str(E.Summary, "name"), Target = str(E.Summary, "target");
+    KernelSummaryFields F = readKernelSummaryFields(E.Summary);
+    std::string Name = F.Name.value_or(""), Target = F.Target.value_or("");
     Rows.push_back({E.Key.substr(0, KeyPrefixLength), Name.empty() ? "-" : clip(Name, MaxNameWidth),
                     Target.empty() ? "-" : shortTarget(Target), humanSize(E.Size),
                     std::to_string(E.Hits), whenShort(E.LastUsed, C.Now)});
@@ -471,31 +462,21 @@ int runList(Context &C) {
 
 // --- show ------------------------------------------------------------------------------------
 
-/// "llvm 16.0.6, nvrtc 13.0, jacc 0.1.0, format 1": the known compilers first, then the rest.
-std::string compilersText(const json::Object &Compilers) {
-  std::vector<std::string> Names;
-  for (const auto &KV : Compilers)
-    Names.push_back(KV.first.str());
-  auto Rank = [](llvm::StringRef N) {
-    return llvm::StringSwitch<int>(N).Case("llvm", 0).Case("nvrtc", 1).Case("jacc", 2).Case(
-        "format", 3).Default(4);
-  };
-  llvm::sort(Names, [&](const std::string &A, const std::string &B) {
-    return std::make_tuple(Rank(A), A) < std::make_tuple(Rank(B), B);
-  });
+/// "llvm 16.0.6, nvrtc 13.0, jacc 0.1.0, format 1".
+std::string compilersText(const std::vector<std::pair<std::string, std::string>> &Compilers) {
   std::string Out;
-  for (const std::string &N : Names)
-    Out += (Out.empty() ? "" : ", ") + N + " " + scalarText(*Compilers.get(N));
+  for (const auto &[Name, Version] : Compilers)
+    Out += (Out.empty() ? "" : ", ") + Name + " " + Version;
   return Out;
 }
 
-/// A list of strings (decls, predicates) as an indented block; nothing when absent or empty.
-void stringList(llvm::StringRef Title, const json::Array *Items) {
-  if (!Items || Items->empty())
+/// A list of strings (decls, predicates) as an indented block; nothing when empty.
+void stringList(llvm::StringRef Title, const std::vector<std::string> &Items) {
+  if (Items.empty())
     return;
   llvm::outs() << "\n" << Title << "\n";
-  for (const json::Value &V : *Items)
-    block(scalarText(V));
+  for (const std::string &Item : Items)
+    block(Item);
 }
 
 /// Words filled into lines of at most WrapWidth characters, continued under a field's value.
@@ -513,69 +494,60 @@ std::string wrapWords(llvm::StringRef Text) {
   return Out + Line;
 }
 
-void showHeader(const Context &C, const DiskCacheEntryInfo &E) {
-  const json::Object &S = E.Summary;
+void showHeader(const Context &C, const DiskCacheEntryInfo &E, const KernelSummaryFields &S) {
   field("key", E.Key);
-  field("kernel", S.getString("name") ? str(S, "name") : "-");
-  field("target", S.getString("target") ? wrapWords(str(S, "target")) : "-");
+  field("kernel", S.Name.value_or("-"));
+  field("target", S.Target ? wrapWords(*S.Target) : "-");
   field("created", whenLong(E.Created, C.Now));
   field("last used", whenLong(E.LastUsed, C.Now));
   field("hits", llvm::Twine(E.Hits));
   field("size", humanSize(E.Size) + " (" + llvm::Twine(E.Size) + " bytes)");
-  if (std::optional<double> Ms = S.getNumber("compile_ms")) {
-    std::optional<double> Analysis = S.getNumber("analysis_ms");
+  if (S.CompileMs)
     field("compile time",
-          humanMs(*Ms) + (Analysis ? " (analysis " + humanMs(*Analysis) + ")" : std::string()));
-  }
-  if (const json::Object *Compilers = S.getObject("compilers"))
-    field("compilers", compilersText(*Compilers));
+          humanMs(*S.CompileMs) +
+              (S.AnalysisMs ? " (analysis " + humanMs(*S.AnalysisMs) + ")" : std::string()));
+  if (S.Compilers)
+    field("compilers", compilersText(*S.Compilers));
 }
 
-std::string arraysText(const json::Array &Arrays) {
+std::string arraysText(const std::vector<SummarySplitArray> &Arrays) {
   std::string Out;
-  for (const json::Value &V : Arrays) {
-    const json::Object *A = V.getAsObject();
-    if (!A)
-      continue;
-    std::string One = A->getString("name") ? str(*A, "name") : "?";
-    if (std::optional<int64_t> Dim = A->getInteger("dim"))
-      One += " (dim " + std::to_string(*Dim);
+  for (const SummarySplitArray &A : Arrays) {
+    std::string One = A.Name.value_or("?");
+    if (A.Dim)
+      One += " (dim " + std::to_string(*A.Dim);
     else
       One += " (dim ?";
-    if (std::optional<bool> Affine = A->getBoolean("affine"))
-      One += *Affine ? ", affine" : ", not affine";
+    if (A.Affine)
+      One += *A.Affine ? ", affine" : ", not affine";
     Out += (Out.empty() ? "" : ", ") + One + ")";
   }
   return Out;
 }
 
-void showSplit(const json::Object &S) {
-  const json::Object *Split = S.getObject("split");
-  if (!Split)
+void showSplit(const KernelSummaryFields &S) {
+  if (!S.Split)
     return;
+  const SummarySplit &Split = *S.Split;
   llvm::outs() << "\nsplit\n";
-  std::optional<bool> Enabled = Split->getBoolean("enabled");
-  field("    enabled", Enabled ? (*Enabled ? "yes" : "no") : "?");
-  std::string Fallback = str(*Split, "fallback");
-  if (!Fallback.empty())
-    field("    fallback", Fallback);
-  if (std::optional<bool> N = Split->getBoolean("narrowable"))
-    field("    narrowable", *N ? "yes" : "no");
-  if (const json::Array *Arrays = Split->getArray("arrays"))
-    if (std::string Text = arraysText(*Arrays); !Text.empty())
-      field("    arrays", Text);
-  stringList("predicates", Split->getArray("predicates"));
+  field("    enabled", Split.Enabled ? (*Split.Enabled ? "yes" : "no") : "?");
+  if (!Split.Fallback.empty())
+    field("    fallback", Split.Fallback);
+  if (Split.Narrowable)
+    field("    narrowable", *Split.Narrowable ? "yes" : "no");
+  if (std::string Text = arraysText(Split.Arrays); !Text.empty())
+    field("    arrays", Text);
+  stringList("predicates", Split.Predicates);
 }
 
 /// The CUDA entries' block size and the access traits it follows from (jit/cuda/BlockGeometry.h).
-void showGpu(const json::Object &S) {
-  const json::Object *Gpu = S.getObject("gpu");
-  if (!Gpu)
+void showGpu(const KernelSummaryFields &S) {
+  if (!S.Gpu)
     return; // a summary from before the traits
   llvm::outs() << "\ngpu block geometry\n";
-  field("    block size", llvm::Twine(Gpu->getInteger("block_size").value_or(0)).str() +
-                            " threads (" + str(*Gpu, "block_why") + ")");
-  field("    traits", str(*Gpu, "traits"));
+  field("    block size",
+        llvm::Twine(S.Gpu->BlockSize).str() + " threads (" + S.Gpu->BlockWhy + ")");
+  field("    traits", S.Gpu->Traits);
 }
 
 void showArtifacts(const DiskCacheEntryInfo &E) {
@@ -586,67 +558,58 @@ void showArtifacts(const DiskCacheEntryInfo &E) {
     field("    " + Name, humanSize(Size) + " (" + llvm::Twine(Size) + " bytes)");
 }
 
-/// The entry's specialized variants (spec-<hash>.json artifacts, jit/KernelVariants.h): their
-/// folded values, hits and compile times, most used first.
-json::Array variantsJson(const Context &C, const DiskCacheEntryInfo &E) {
-  std::vector<json::Object> Found;
+/// The records of the entry's specialized variants (jit/KernelVariants.h), most used first.
+std::vector<VariantRecord> variants(const Context &C, const DiskCacheEntryInfo &E) {
+  std::vector<VariantRecord> Found;
   for (const auto &[Name, Size] : E.Artifacts) {
-    llvm::StringRef N(Name);
-    // spec-<16 hex>.json exactly: not a variant's CUDA image metadata (spec-<hash>.sm_80.json).
-    if (!N.consume_front("spec-") || !N.consume_back(".json") || N.size() != 16 ||
-        !llvm::all_of(N, llvm::isHexDigit))
+    if (!isVariantRecordArtifact(Name))
       continue;
     std::string Warning;
     std::optional<std::string> Text = C.Cache->readArtifact(E.Key, Name, Warning);
     if (!Text)
       continue;
-    llvm::Expected<json::Value> V = json::parse(*Text);
-    if (!V) {
-      llvm::consumeError(V.takeError());
-      continue;
-    }
-    if (json::Object *O = V->getAsObject())
-      Found.push_back(std::move(*O));
+    if (std::optional<VariantRecord> R = parseVariantRecord(*Text))
+      Found.push_back(std::move(*R));
   }
-  std::stable_sort(Found.begin(), Found.end(), [](const json::Object &A, const json::Object &B) {
-    return A.getInteger("hits").value_or(0) > B.getInteger("hits").value_or(0);
-  });
+  std::stable_sort(Found.begin(), Found.end(),
+                   [](const VariantRecord &A, const VariantRecord &B) { return A.Hits > B.Hits; });
+  return Found;
+}
+
+/// The variants' records as stored.
+json::Array variantsJson(const std::vector<VariantRecord> &Variants) {
   json::Array Out;
-  for (json::Object &O : Found)
-    Out.push_back(std::move(O));
+  for (const VariantRecord &R : Variants)
+    Out.push_back(json::Object(R.Stored));
   return Out;
 }
 
 void showVariants(const Context &C, const DiskCacheEntryInfo &E) {
-  json::Array Variants = variantsJson(C, E);
+  std::vector<VariantRecord> Variants = variants(C, E);
   llvm::outs() << "\nvariants (JACC_SPECIALIZE)\n";
   if (Variants.empty())
     llvm::outs() << "    (none)\n";
-  for (const json::Value &V : Variants) {
-    const json::Object &O = *V.getAsObject();
-    field("    " + llvm::Twine(O.getInteger("hits").value_or(0)).str() + " hits",
-          str(O, "values") +
-              llvm::formatv(" (compiled in {0:f1} ms)", O.getNumber("compile_ms").value_or(0))
-                  .str());
-  }
+  for (const VariantRecord &R : Variants)
+    field("    " + llvm::Twine(R.Hits).str() + " hits",
+          R.Values + llvm::formatv(" (compiled in {0:f1} ms)", R.CompileMs.value_or(0)).str());
 }
 
 void showText(const Context &C, const DiskCacheEntryInfo &E) {
-  const json::Object &S = E.Summary;
-  showHeader(C, E);
-  stringList("declarations", S.getArray("decls"));
-  if (std::optional<llvm::StringRef> Source = S.getString("source")) {
+  KernelSummaryFields S = readKernelSummaryFields(E.Summary);
+  showHeader(C, E, S);
+  stringList("declarations", S.Decls);
+  if (S.Source) {
     llvm::outs() << "\nsource\n";
-    block(*Source);
+    block(*S.Source);
   }
   showSplit(S);
   showGpu(S);
-  if (std::optional<llvm::StringRef> Rewritten = S.getString("rewritten")) {
+  if (S.Rewritten) {
     llvm::outs() << "\nrewritten source\n";
-    if (Rewritten->trim().empty())
+    if (llvm::StringRef(*S.Rewritten).trim().empty())
       llvm::outs() << "    (none: the kernel is not split)\n";
     else
-      block(*Rewritten);
+      block(*S.Rewritten);
   }
   showVariants(C, E);
   showArtifacts(E);
@@ -681,7 +644,7 @@ int runShow(Context &C) {
                            {"hits", E->Hits},
                            {"size", E->Size},
                            {"artifacts", artifactsJson(*E)},
-                           {"variants", variantsJson(C, *E)},
+                           {"variants", variantsJson(variants(C, *E))},
                            {"summary", json::Object(E->Summary)}});
   else
     showText(C, *E);
