@@ -1,6 +1,7 @@
 #include "jit/CompiledKernel.h"
 
 #include "analysis/Pipeline.h"
+#include "jit/cache/KernelEntry.h"
 #include "jit/cache/KernelStore.h"
 #include "jit/cuda/CudaLaunchABI.h"
 #include "jit/host/HostCodegen.h"
@@ -107,12 +108,12 @@ llvm::Expected<const SplitCode *> CompiledKernel::splitCode() const {
     std::string Warning;
     std::optional<std::string> Cached;
     if (Disk.Cache)
-      Cached = Disk.Cache->readArtifact(Disk.Key, "host-split.o", Warning);
+      Cached = Disk.Cache->readArtifact(Disk.Key, hostObjectArtifact(/*Split=*/true), Warning);
     if (!Warning.empty())
       cacheWarning("entry " + Disk.Key.substr(0, 12) + ": " + Warning + " (recompiling)");
     if (Cached) {
       S->Object.assign(Cached->begin(), Cached->end());
-      debugLog("cache", "disk hit " + Disk.Key.substr(0, 12) + " host-split.o");
+      debugLog("cache", "disk hit " + Disk.Key.substr(0, 12) + " " + hostObjectArtifact(true));
     } else {
       auto Full = completeInfo();
       if (!Full)
@@ -124,7 +125,7 @@ llvm::Expected<const SplitCode *> CompiledKernel::splitCode() const {
         return Fail(Obj.takeError());
       S->Object = std::move(Obj->Bytes);
       if (Disk.Cache)
-        if (auto E = Disk.Cache->addArtifact(Disk.Key, "host-split.o",
+        if (auto E = Disk.Cache->addArtifact(Disk.Key, hostObjectArtifact(/*Split=*/true),
                                              llvm::StringRef(S->Object.data(), S->Object.size())))
           stopUsingDiskCache(llvm::toString(std::move(E)));
     }
@@ -152,7 +153,7 @@ llvm::Expected<const CudaCode *> CompiledKernel::cudaCode(unsigned Sm, bool Spli
     return It->second.get();
   if (auto It = CudaFailures.find(Key); It != CudaFailures.end())
     return It->second.error();
-  std::string Name = "sm_" + std::to_string(Sm) + (Key.second ? "-split" : "");
+  std::string Name = cudaImageStem(Sm, Key.second);
   if (auto C = loadCudaCode(Disk, Name)) {
     const CudaCode *P = C.get();
     CudaCodes[Key] = std::move(C);

@@ -2,6 +2,7 @@
 
 #include "jit/CompiledKernel.h"
 #include "jit/cache/DiskCache.h"
+#include "jit/cache/KernelEntry.h"
 #include "jit/cache/KernelStore.h"
 #include "jit/cuda/CudaLaunchABI.h"
 #include "jit/cuda/NvrtcCompiler.h"
@@ -11,10 +12,6 @@
 #include "support/Debug.h"
 #include "support/Env.h"
 #include "support/Error.h"
-
-#include <llvm/ADT/StringExtras.h>
-#include <llvm/Support/JSON.h>
-#include <llvm/Support/xxhash.h>
 
 #include <chrono>
 #include <cstdio>
@@ -38,11 +35,6 @@ llvm::Expected<SpecializeSettings> specializeSettingsFromEnv() {
     return Wait.takeError();
   S.Wait = *Wait;
   return S;
-}
-
-std::string variantArtifactStem(llvm::StringRef Key) {
-  std::string H = llvm::utohexstr(llvm::xxHash64(Key), /*LowerCase=*/true);
-  return "spec-" + std::string(16 - H.size(), '0') + H;
 }
 
 static double msSince(std::chrono::steady_clock::time_point T) {
@@ -86,15 +78,6 @@ static llvm::Error verifyCudaVariant(const analysis::KernelInfo &K, const Specia
   return llvm::Error::success();
 }
 
-static std::string specJson(const VariantCode &V, double CompileMs, uint64_t Hits) {
-  llvm::json::Object O{{"values", V.Key}, {"compile_ms", CompileMs},
-                       {"hits", static_cast<int64_t>(Hits)}};
-  std::string Text;
-  llvm::raw_string_ostream OS(Text);
-  OS << llvm::json::Value(std::move(O));
-  return OS.str();
-}
-
 llvm::Expected<std::shared_ptr<VariantCode>>
 compileVariant(const CompiledKernel &K, const Specialization &Spec,
                llvm::ArrayRef<unsigned> CudaArchs) {
@@ -103,13 +86,15 @@ compileVariant(const CompiledKernel &K, const Specialization &Spec,
   V->Spec = Spec;
   V->Key = Spec.key();
   std::string Stem = variantArtifactStem(V->Key);
+  std::string HostObjectName = variantArtifact(Stem, hostObjectArtifact(/*Split=*/false));
+  std::string SplitObjectName = variantArtifact(Stem, hostObjectArtifact(/*Split=*/true));
   bool Split = K.Info.Split.Enabled;
   if (K.Disk.Cache) {
     std::string Warning;
-    auto O = K.Disk.Cache->readArtifact(K.Disk.Key, Stem + ".host.o", Warning);
+    auto O = K.Disk.Cache->readArtifact(K.Disk.Key, HostObjectName, Warning);
     std::optional<std::string> SO;
     if (O && Split)
-      SO = K.Disk.Cache->readArtifact(K.Disk.Key, Stem + ".host-split.o", Warning);
+      SO = K.Disk.Cache->readArtifact(K.Disk.Key, SplitObjectName, Warning);
     if (O && (!Split || SO)) {
       V->Object.assign(O->begin(), O->end());
       if (SO)
@@ -148,7 +133,7 @@ compileVariant(const CompiledKernel &K, const Specialization &Spec,
     for (bool S : {false, true}) {
       if (S && !Split)
         continue;
-      std::string Name = Stem + ".sm_" + std::to_string(Sm) + (S ? "-split" : "");
+      std::string Name = variantArtifact(Stem, cudaImageStem(Sm, S));
       if (std::shared_ptr<const CudaCode> C = loadCudaCode(K.Disk, Name)) {
         V->Cuda[{Sm, S}] = std::move(C);
         continue;
@@ -181,18 +166,19 @@ compileVariant(const CompiledKernel &K, const Specialization &Spec,
   if (K.Disk.Cache) {
     llvm::Error E = llvm::Error::success();
     if (!V->FromDisk) {
-      E = K.Disk.Cache->addArtifact(K.Disk.Key, Stem + ".host.o",
+      E = K.Disk.Cache->addArtifact(K.Disk.Key, HostObjectName,
                                     llvm::StringRef(V->Object.data(), V->Object.size()));
       if (!E && Split)
         E = K.Disk.Cache->addArtifact(
-            K.Disk.Key, Stem + ".host-split.o",
+            K.Disk.Key, SplitObjectName,
             llvm::StringRef(V->SplitObject.data(), V->SplitObject.size()));
     }
     if (!E)
       for (const auto &[Name, C] : NewCuda)
         storeCudaCode(K.Disk, Name, *C);
     if (!E && !V->FromDisk)
-      E = K.Disk.Cache->addArtifact(K.Disk.Key, Stem + ".json", specJson(*V, V->CompileMs, 0));
+      E = K.Disk.Cache->addArtifact(K.Disk.Key, variantRecordArtifact(Stem),
+                                    variantRecordJson(V->Key, V->CompileMs, 0));
     if (E)
       stopUsingDiskCache(llvm::toString(std::move(E)));
   }
@@ -293,21 +279,16 @@ void KernelVariants::flushHits(const CompiledKernel &K) const {
     uint64_t Delta = Hits - V->FlushedHits.exchange(Hits, std::memory_order_relaxed);
     if (!Delta)
       continue;
-    std::string Name = variantArtifactStem(V->Key) + ".json", Warning;
+    std::string Name = variantRecordArtifact(variantArtifactStem(V->Key)), Warning;
     uint64_t OnDisk = 0;
     double CompileMs = V->CompileMs; // the compile's, not a later load's
-    if (auto Text = K.Disk.Cache->readArtifact(K.Disk.Key, Name, Warning)) {
-      if (auto J = llvm::json::parse(*Text)) {
-        if (const llvm::json::Object *O = J->getAsObject()) {
-          OnDisk = O->getInteger("hits").value_or(0);
-          CompileMs = O->getNumber("compile_ms").value_or(CompileMs);
-        }
-      } else {
-        llvm::consumeError(J.takeError());
+    if (auto Text = K.Disk.Cache->readArtifact(K.Disk.Key, Name, Warning))
+      if (std::optional<VariantRecord> R = parseVariantRecord(*Text)) {
+        OnDisk = R->Hits;
+        CompileMs = R->CompileMs.value_or(CompileMs);
       }
-    }
     if (auto E = K.Disk.Cache->addArtifact(K.Disk.Key, Name,
-                                           specJson(*V, CompileMs, OnDisk + Delta)))
+                                           variantRecordJson(V->Key, CompileMs, OnDisk + Delta)))
       llvm::consumeError(std::move(E)); // statistics only
   }
 }

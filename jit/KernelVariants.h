@@ -2,7 +2,8 @@
 // of Specializer.h), their code (generateHostSource with a Specialization: the generic entries'
 // ABI), compiled off the launch path on a BackgroundCompiler and kept in memory and in the
 // kernel's disk cache entry (spec-<hash>.host.o, .host-split.o, the CUDA images
-// .sm_<N>[-split].cubin with their .json, and spec-<hash>.json with the values and hits).
+// .sm_<N>[-split].cubin with their .json, and spec-<hash>.json with the values and hits: the
+// names in jit/cache/KernelEntry.h).
 #ifndef JACC_JIT_KERNELVARIANTS_H
 #define JACC_JIT_KERNELVARIANTS_H
 
@@ -58,9 +59,6 @@ struct SpecializeSettings {
 
 /// The settings from the environment; InvalidArgument naming a bad variable.
 llvm::Expected<SpecializeSettings> specializeSettingsFromEnv();
-
-/// Disk artifact names of the variant with key Key: "spec-<16 hex>" + suffix.
-std::string variantArtifactStem(llvm::StringRef Key);
 
 class KernelVariants {
 public:

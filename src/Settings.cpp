@@ -1,7 +1,7 @@
 #include "src/Settings.h"
 
 #include "jit/CompiledKernel.h"
-#include "jit/cache/DiskCache.h"
+#include "jit/cache/DiskCacheConfig.h"
 #include "jit/cuda/BlockGeometry.h"
 #include "support/Debug.h"
 #include "support/Env.h"

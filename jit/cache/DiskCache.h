@@ -2,7 +2,7 @@
 // run of a program compiles nothing. A store of entries addressed by a key (a hash of the
 // deterministic inputs of a compile, computed by the caller); it knows nothing of kernels beyond
 // the summary the caller gives it as JSON. Used by the runtime (jit/KernelCache) and by the
-// `jacc-cache` CLI (tools/jacc-cache.cpp).
+// `jacc-cache` CLI (tools/jacc-cache/).
 //
 // Layout under the cache directory:
 //   <dir>/CACHEDIR.TAG                     marks the directory as a cache (backup tools skip it)
@@ -24,13 +24,8 @@
 // a quiet miss, and a reader that finds entry.json replaced while it read reads again. A
 // directory with neither entry.json nor summary.json is no entry (being created or removed).
 //
-// entry.json (format 1):
-//   {"format": 1, "key": "<key>", "created": <s>, "last_used": <s>, "hits": <n>,
-//    "summary": {"size": <bytes>, "checksum": "xxh64:<16 hex>"},
-//    "artifacts": {"<name>": {"size": <bytes>, "checksum": "xxh64:<16 hex>"}, ...}}
-// stats.json:
-//   {"format": 1, "memory_hits": <n>, "disk_hits": <n>, "misses": <n>,
-//    "compile_ms_saved": <ms>, "evictions": <n>, "zeroed_at": <s>}
+// The formats of entry.json and stats.json: StoreFormat.h. The configuration from the environment
+// (JACC_CACHE*): DiskCacheConfig.h.
 #ifndef JACC_JIT_CACHE_DISKCACHE_H
 #define JACC_JIT_CACHE_DISKCACHE_H
 
@@ -49,26 +44,6 @@ namespace jacc::jit {
 /// Bumped whenever the layout, the summary schema or an artifact's meaning changes: entries of
 /// another format are misses.
 constexpr unsigned DiskCacheFormat = 1;
-
-/// Where the settings come from (for `jacc-cache config`).
-struct DiskCacheConfig {
-  bool Enabled = true;           ///< JACC_CACHE=off disables
-  std::string Dir;               ///< JACC_CACHE_DIR, else $XDG_CACHE_HOME/jacc, else ~/.cache/jacc
-  uint64_t MaxSize = 1ull << 30; ///< JACC_CACHE_MAX_SIZE ("500M", "2G", "123456"); default 1 GiB
-  std::string EnabledFrom, DirFrom, MaxSizeFrom; ///< "JACC_CACHE", "default", "--dir", ...
-};
-
-/// The configuration from the environment. InvalidArgument for a malformed JACC_CACHE or
-/// JACC_CACHE_MAX_SIZE (naming the variable and the accepted forms). JACC_CACHE accepts
-/// on/1/true/yes and off/0/false/no (any case); an empty variable counts as unset. Dir is absolute;
-/// DirFrom is "JACC_CACHE_DIR", "XDG_CACHE_HOME" (an absolute one only, as the XDG specification
-/// says), "HOME", or "default": ~/.cache/jacc of the password database's home directory (with no
-/// home at all, Dir is empty and the cache disabled, EnabledFrom "default").
-llvm::Expected<DiskCacheConfig> diskCacheConfigFromEnv();
-
-/// "1G" -> 1073741824; accepts an integer with an optional K, M, G or T suffix (powers of 1024,
-/// optionally followed by "B" or "iB"). InvalidArgument otherwise.
-llvm::Expected<uint64_t> parseSize(llvm::StringRef Text);
 
 /// One entry as listed (without its artifacts' bytes).
 struct DiskCacheEntryInfo {

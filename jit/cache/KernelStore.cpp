@@ -1,5 +1,7 @@
 #include "jit/cache/KernelStore.h"
 
+#include "jit/cache/DiskCacheConfig.h"
+#include "jit/cache/KernelEntry.h"
 #include "jit/cache/KernelSummary.h"
 #include "jit/cuda/BlockGeometry.h"
 #include "jit/cuda/NvrtcCompiler.h"
@@ -115,7 +117,7 @@ std::shared_ptr<const CompiledKernel> loadKernel(const DiskSlot &Slot) {
   auto Info = runtimeInfoFromSummary(*Summary);
   if (!Info)
     return Miss(llvm::toString(Info.takeError()));
-  auto Object = Slot.Cache->readArtifact(Slot.Key, "host.o", Warning);
+  auto Object = Slot.Cache->readArtifact(Slot.Key, hostObjectArtifact(/*Split=*/false), Warning);
   if (!Object)
     return Miss(Warning.empty() ? "no host object" : Warning);
   auto K = std::make_shared<CompiledKernel>();
@@ -131,8 +133,9 @@ std::shared_ptr<const CompiledKernel> loadKernel(const DiskSlot &Slot) {
   if (!Call)
     return Miss(llvm::toString(Call.takeError()));
   K->Call = std::move(*Call);
-  K->AnalysisMs = Summary->getNumber("analysis_ms").value_or(0);
-  K->CompileMs = Summary->getNumber("compile_ms").value_or(0);
+  KernelSummaryFields Shown = readKernelSummaryFields(*Summary);
+  K->AnalysisMs = Shown.AnalysisMs.value_or(0);
+  K->CompileMs = Shown.CompileMs.value_or(0);
   if (auto E = Slot.Cache->recordHit(Slot.Key))
     stopUsingDiskCache(llvm::toString(std::move(E)));
   debugLog("cache", "disk hit " + Slot.Key.substr(0, 12) + " loaded in " +
@@ -145,7 +148,7 @@ std::shared_ptr<const CompiledKernel> loadKernel(const DiskSlot &Slot) {
 
 void storeKernel(const DiskSlot &Slot, const CompiledKernel &K) {
   std::map<std::string, std::string> Artifacts;
-  Artifacts["host.o"] = std::string(K.Object.begin(), K.Object.end());
+  Artifacts[hostObjectArtifact(/*Split=*/false)] = std::string(K.Object.begin(), K.Object.end());
   if (auto E = Slot.Cache->store(
           Slot.Key, kernelSummary(K.Info, hostTargetId(), K.AnalysisMs, K.CompileMs), Artifacts))
     stopUsingDiskCache(llvm::toString(std::move(E)));
@@ -162,21 +165,22 @@ std::unique_ptr<CudaCode> loadCudaCode(const DiskSlot &Slot, const std::string &
     return nullptr;
   };
   std::string Warning;
-  auto Meta = Slot.Cache->readArtifact(Slot.Key, Name + ".json", Warning);
+  std::string MetaName = cudaLaunchArtifact(Name);
+  auto Meta = Slot.Cache->readArtifact(Slot.Key, MetaName, Warning);
   if (!Meta)
     return Warn(Warning);
   auto V = llvm::json::parse(*Meta);
   if (!V)
-    return Warn(Name + ".json: " + llvm::toString(V.takeError()));
+    return Warn(MetaName + ": " + llvm::toString(V.takeError()));
   const llvm::json::Object *O = V->getAsObject();
   const llvm::json::Value *L = O ? O->get("launch") : nullptr;
   if (!L)
-    return Warn(Name + ".json: no launch metadata");
+    return Warn(MetaName + ": no launch metadata");
   auto Launch = cudaLaunchFromJson(*L);
   if (!Launch)
-    return Warn(Name + ".json: " + llvm::toString(Launch.takeError()));
+    return Warn(MetaName + ": " + llvm::toString(Launch.takeError()));
   bool IsPtx = O->getBoolean("ptx").value_or(false);
-  auto Img = Slot.Cache->readArtifact(Slot.Key, Name + (IsPtx ? ".ptx" : ".cubin"), Warning);
+  auto Img = Slot.Cache->readArtifact(Slot.Key, cudaImageArtifact(Name, IsPtx), Warning);
   if (!Img)
     return Warn(Warning.empty() ? Name + ": image missing" : Warning);
   auto C = std::make_unique<CudaCode>();
@@ -201,9 +205,9 @@ void storeCudaCode(const DiskSlot &Slot, const std::string &Name, const CudaCode
   OS << llvm::json::Value(std::move(Meta));
   OS.flush();
   // The image first: its metadata names it, so a reader never finds metadata without it.
-  if (auto E = Slot.Cache->addArtifact(Slot.Key, Name + (I.IsPtx ? ".ptx" : ".cubin"), I.Image))
+  if (auto E = Slot.Cache->addArtifact(Slot.Key, cudaImageArtifact(Name, I.IsPtx), I.Image))
     stopUsingDiskCache(llvm::toString(std::move(E)));
-  else if (auto E = Slot.Cache->addArtifact(Slot.Key, Name + ".json", Text))
+  else if (auto E = Slot.Cache->addArtifact(Slot.Key, cudaLaunchArtifact(Name), Text))
     stopUsingDiskCache(llvm::toString(std::move(E)));
 }
 

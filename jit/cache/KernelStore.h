@@ -32,10 +32,11 @@ std::shared_ptr<const CompiledKernel> loadKernel(const DiskSlot &Slot);
 /// warning, never an error of the push.
 void storeKernel(const DiskSlot &Slot, const CompiledKernel &K);
 
-/// The CUDA image Name ("sm_80", "spec-<hash>.sm_80-split") of Slot's entry; null on a miss.
+/// The CUDA image of stem Name (KernelEntry.h: "sm_80", "spec-<hash>.sm_80-split") of Slot's
+/// entry; null on a miss.
 std::unique_ptr<CudaCode> loadCudaCode(const DiskSlot &Slot, const std::string &Name);
 
-/// Add C to Slot's entry as Name.cubin (or .ptx), then Name.json with its launch metadata.
+/// Add C to Slot's entry as its image (Name.cubin or .ptx), then its launch metadata (Name.json).
 void storeCudaCode(const DiskSlot &Slot, const std::string &Name, const CudaCode &C);
 
 /// Print a cache warning on stderr, once per distinct text (and to JACC_DEBUG=cache).

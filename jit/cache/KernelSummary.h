@@ -12,7 +12,8 @@
 
 namespace jacc::jit {
 
-/// The summary stored with a kernel's entry (schema in jit/cache/DiskCache.h's users: tools/jacc-cache).
+/// The summary stored with a kernel's entry (the fields `jacc-cache` displays are read back by
+/// readKernelSummaryFields, jit/cache/KernelEntry.h).
 llvm::json::Object kernelSummary(const analysis::KernelInfo &K, llvm::StringRef Target,
                                  double AnalysisMs, double CompileMs);
 

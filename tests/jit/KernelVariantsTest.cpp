@@ -6,6 +6,7 @@
 #include "jit/BackgroundCompiler.h"
 #include "jit/CompiledKernel.h"
 #include "jit/cache/DiskCache.h"
+#include "jit/cache/KernelEntry.h"
 #include "jit/cache/KernelStore.h"
 #include "jit/cache/KernelSummary.h"
 #include "jit/cuda/NvrtcCompiler.h"
