@@ -214,10 +214,11 @@ bool Specializer::isChanging(llvm::StringRef Name) const {
 /// A count in [Min, Max] from variable Var, or an error naming it.
 static llvm::Error parseCount(const char *Var, const char *Text, unsigned Min, unsigned Max,
                               const char *What, unsigned &Out) {
-  if (!Text || !*Text)
+  llvm::StringRef T = llvm::StringRef(Text ? Text : "").trim();
+  if (T.empty()) // unset or empty: the default (support/Env.h's rule)
     return llvm::Error::success();
   unsigned N = 0;
-  if (llvm::StringRef(Text).trim().getAsInteger(10, N) || N < Min || N > Max)
+  if (T.getAsInteger(10, N) || N < Min || N > Max)
     return makeError(ErrorCode::InvalidArgument,
                      llvm::Twine(Var) + "='" + Text + "' is not valid: use a number of " + What +
                          " between " + llvm::Twine(Min) + " and " + llvm::Twine(Max));

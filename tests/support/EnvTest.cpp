@@ -1,0 +1,71 @@
+// Tests of the environment's one rule (support/Env.h): unset or empty means the default, a bad
+// value is an error naming the variable, the value and what it accepts.
+#include "support/Env.h"
+
+#include "tests/ScopedEnv.h"
+
+#include <gtest/gtest.h>
+
+namespace jacc {
+namespace {
+
+using env::Var;
+
+std::string messageOf(llvm::Error E) {
+  std::string Message;
+  EXPECT_EQ(takeError(std::move(E), Message), ErrorCode::InvalidArgument);
+  return Message;
+}
+
+TEST(EnvTest, NamesAreTheDocumentedOnes) {
+  EXPECT_STREQ(env::name(Var::Devices), "JACC_DEVICES");
+  EXPECT_STREQ(env::name(Var::SpecializeWait), "JACC_SPECIALIZE_WAIT");
+  EXPECT_STREQ(env::name(Var::CacheMaxSize), "JACC_CACHE_MAX_SIZE");
+  EXPECT_STREQ(env::name(Var::Debug), "JACC_DEBUG");
+}
+
+TEST(EnvTest, TextIsTrimmedAndEmptyWhenUnset) {
+  ScopedEnv E("JACC_SPLIT", nullptr);
+  EXPECT_EQ(env::get(Var::Split), nullptr);
+  EXPECT_EQ(env::text(Var::Split), "");
+  E.set("  always \t");
+  EXPECT_STREQ(env::get(Var::Split), "  always \t");
+  EXPECT_EQ(env::text(Var::Split), "always");
+}
+
+TEST(EnvTest, KeywordsAreCaseInsensitiveAndEmptyIsTheDefault) {
+  const std::pair<llvm::StringRef, unsigned> Words[] = {{"auto", 1}, {"always", 2}};
+  ScopedEnv E("JACC_SPLIT", nullptr);
+  EXPECT_EQ(llvm::cantFail(env::keyword(Var::Split, Words, 7, "auto or always")), 7u);
+  E.set(" ");
+  EXPECT_EQ(llvm::cantFail(env::keyword(Var::Split, Words, 7, "auto or always")), 7u);
+  E.set("ALWAYS");
+  EXPECT_EQ(llvm::cantFail(env::keyword(Var::Split, Words, 7, "auto or always")), 2u);
+  E.set(" sometimes ");
+  auto K = env::keyword(Var::Split, Words, 7, "auto or always");
+  ASSERT_FALSE(static_cast<bool>(K));
+  EXPECT_EQ(messageOf(K.takeError()), "JACC_SPLIT='sometimes' is not valid: use auto or always");
+}
+
+TEST(EnvTest, SwitchesTakeTheSameWordsEverywhere) {
+  ScopedEnv E("JACC_NARROW", nullptr);
+  EXPECT_TRUE(llvm::cantFail(env::onOff(Var::Narrow, true, "on or off")));
+  EXPECT_FALSE(llvm::cantFail(env::onOff(Var::Narrow, false, "on or off")));
+  for (const char *On : {"on", "1", "true", "yes", "ON", " Yes "}) {
+    E.set(On);
+    EXPECT_TRUE(llvm::cantFail(env::onOff(Var::Narrow, false, "on or off"))) << On;
+  }
+  for (const char *Off : {"off", "0", "false", "no", "OFF", " No "}) {
+    E.set(Off);
+    EXPECT_FALSE(llvm::cantFail(env::onOff(Var::Narrow, true, "on or off"))) << Off;
+  }
+  E.set("2");
+  auto B = env::onOff(Var::Narrow, true, "on or off");
+  ASSERT_FALSE(static_cast<bool>(B));
+  EXPECT_EQ(messageOf(B.takeError()), "JACC_NARROW='2' is not valid: use on or off");
+  EXPECT_EQ(env::parseOnOff("Yes"), std::optional<bool>(true));
+  EXPECT_EQ(env::parseOnOff("maybe"), std::nullopt);
+}
+
+} // namespace
+} // namespace jacc
