@@ -5,6 +5,7 @@
 // construct is the frontend's decision.
 #include "analysis/Directive.h"
 
+#include "support/CText.h"
 #include "support/Error.h"
 
 #include <llvm/ADT/STLExtras.h>
@@ -276,13 +277,6 @@ std::optional<ReductionOp> parseReductionOp(StringRef S) {
 }
 
 //===-- Text helpers -------------------------------------------------------------------------===//
-
-bool isIdentStart(char C) {
-  return llvm::isAlpha(C) || C == '_';
-}
-bool isIdentChar(char C) {
-  return llvm::isAlnum(C) || C == '_';
-}
 
 /// Index of the quote closing the string or character literal opened at S[Open], or npos.
 size_t skipLiteral(StringRef S, size_t Open) {

@@ -1,6 +1,7 @@
 #include "translate/Translate.h"
 
 #include "analysis/Directive.h"
+#include "support/CText.h"
 #include "support/ClangInvocation.h"
 #include "support/Error.h"
 
@@ -190,34 +191,6 @@ std::string cString(llvm::StringRef Text, const std::string &Indent) {
     }
   }
   return Out + "\"";
-}
-
-bool isIdentStart(char C) { return llvm::isAlpha(C) || C == '_'; }
-bool isIdentChar(char C) { return llvm::isAlnum(C) || C == '_'; }
-
-/// Identifiers of a piece of C text, outside string and character literals.
-std::vector<std::string> identifiers(llvm::StringRef T) {
-  std::vector<std::string> Out;
-  for (size_t I = 0; I < T.size();) {
-    char C = T[I];
-    if (C == '"' || C == '\'') {
-      for (++I; I < T.size() && T[I] != C; ++I)
-        if (T[I] == '\\')
-          ++I;
-      ++I;
-    } else if (isIdentStart(C)) {
-      size_t B = I;
-      while (I < T.size() && isIdentChar(T[I]))
-        ++I;
-      Out.push_back(T.slice(B, I).str());
-    } else if (llvm::isDigit(C)) {
-      while (I < T.size() && (isIdentChar(T[I]) || T[I] == '.'))
-        ++I;
-    } else {
-      ++I;
-    }
-  }
-  return Out;
 }
 
 class Translator {
@@ -497,7 +470,7 @@ std::optional<Translator::Section> Translator::section(const std::string &Item, 
     Len = "sizeof " + Base + " / sizeof " + Base + "[0] - (" + Lo + ")";
   }
   S.Addr = "&" + Base + "[" + Lo + "]";
-  bool Simple = llvm::all_of(Len, [](char Ch) { return isIdentChar(Ch); });
+  bool Simple = llvm::all_of(Len, isIdentChar);
   S.Bytes = (Simple ? Len : "(" + Len + ")") + " * sizeof " + Base + "[0]";
   if (V) {
     QualType E = Ty->isPointerType() ? Ty->getPointeeType()
@@ -793,8 +766,8 @@ std::string Translator::leadingDecls(KernelNeeds &N, llvm::StringRef Body) {
   // Macros the text uses (and the macros they use), by their definitions, in definition order.
   std::vector<std::pair<SourceLocation, std::string>> Macros;
   std::set<std::string> Done;
-  std::vector<std::string> Work = identifiers(Body);
-  for (std::string &I : identifiers(Decls))
+  std::vector<std::string> Work = identifiersIn(Body);
+  for (std::string &I : identifiersIn(Decls))
     Work.push_back(I);
   while (!Work.empty()) {
     std::string Name = Work.back();
@@ -811,7 +784,7 @@ std::string Translator::leadingDecls(KernelNeeds &N, llvm::StringRef Body) {
     std::string Text = Lexer::getSourceText(
         CharSourceRange::getTokenRange(DL, MI->getDefinitionEndLoc()), SM, Ctx.getLangOpts())
                            .str();
-    for (std::string &I : identifiers(Text))
+    for (std::string &I : identifiersIn(Text))
       Work.push_back(I);
     Macros.push_back({DL, "#define " + Text});
   }
