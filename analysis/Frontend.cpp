@@ -1,5 +1,6 @@
 #include "analysis/Frontend.h"
 
+#include "analysis/AccPragma.h"
 #include "analysis/CudaSource.h"
 #include "analysis/KernelSource.h"
 #include "analysis/LowerRegion.h"
@@ -7,13 +8,10 @@
 #include "support/Error.h"
 #include "support/TextEdits.h"
 
-#include <clang/AST/ASTConsumer.h>
 #include <clang/AST/ASTContext.h>
 #include <clang/AST/RecursiveASTVisitor.h>
 #include <clang/Frontend/CompilerInstance.h>
-#include <clang/Frontend/FrontendAction.h>
 #include <clang/Lex/Lexer.h>
-#include <clang/Lex/Pragma.h>
 #include <clang/Lex/Preprocessor.h>
 
 #include <map>
@@ -23,40 +21,6 @@ using namespace clang;
 
 namespace jacc::analysis {
 namespace {
-
-struct RawPragma {
-  unsigned WrapperOffset; ///< offset of '#' in the wrapped code
-  unsigned EndOffset;     ///< offset after the directive's last token
-  unsigned Line;          ///< presumed (kernel) line
-  std::string Text;
-};
-
-/// Captures `#pragma acc ...` with its location; clang 16 has no OpenACC support of its own.
-class AccPragmaHandler : public PragmaHandler {
-public:
-  explicit AccPragmaHandler(std::vector<RawPragma> &Out) : PragmaHandler("acc"), Out(Out) {}
-  void HandlePragma(Preprocessor &PP, PragmaIntroducer Intro, Token &) override {
-    SourceManager &SM = PP.getSourceManager();
-    RawPragma R;
-    R.WrapperOffset = SM.getFileOffset(SM.getExpansionLoc(Intro.Loc));
-    R.Line = SM.getPresumedLoc(Intro.Loc).getLine();
-    Token Tok;
-    PP.Lex(Tok);
-    SourceLocation Last = Intro.Loc;
-    while (Tok.isNot(tok::eod)) {
-      if (!R.Text.empty() && Tok.hasLeadingSpace())
-        R.Text += ' ';
-      R.Text += PP.getSpelling(Tok);
-      Last = Tok.getLocation();
-      PP.Lex(Tok);
-    }
-    R.EndOffset = SM.getFileOffset(SM.getExpansionLoc(Last));
-    Out.push_back(std::move(R));
-  }
-
-private:
-  std::vector<RawPragma> &Out;
-};
 
 /// What a statement writes: memory through pointers/arrays, or scalars declared outside it.
 class EffectScan : public RecursiveASTVisitor<EffectScan> {
@@ -138,7 +102,7 @@ private:
 class Analyzer {
 public:
   Analyzer(ASTContext &Ctx, const WrappedKernel &W, llvm::StringRef Source,
-           llvm::ArrayRef<std::string> Decls, std::vector<RawPragma> &Pragmas)
+           llvm::ArrayRef<std::string> Decls, const std::vector<AccPragma> &Pragmas)
       : Ctx(Ctx), SM(Ctx.getSourceManager()), W(W), Source(Source), Decls(Decls),
         Pragmas(Pragmas) {}
 
@@ -203,7 +167,7 @@ private:
   const WrappedKernel &W;
   llvm::StringRef Source;
   llvm::ArrayRef<std::string> Decls;
-  std::vector<RawPragma> &Pragmas;
+  const std::vector<AccPragma> &Pragmas;
   KernelInfo K;
   std::map<std::string, unsigned> ArgByName;
   std::map<const ParmVarDecl *, unsigned> ArgByDecl;
@@ -788,19 +752,19 @@ llvm::Expected<KernelInfo> Analyzer::run() {
                     [this](SourceLocation L) { return kernelOffset(SM.getExpansionLoc(L)); }, K);
 
   // Directives: the construct is the first pragma at or after the construct offset.
-  std::vector<std::pair<RawPragma, Directive>> Dirs;
-  for (RawPragma &P : Pragmas) {
-    auto D = parseDirective(P.Text, P.Line);
+  std::vector<std::pair<const AccPragma *, Directive>> Dirs;
+  for (const AccPragma &P : Pragmas) {
+    auto D = parseDirective(P.Text, SM.getPresumedLoc(P.Loc).getLine());
     if (!D)
       return D.takeError();
-    if (P.WrapperOffset < W.ConstructBegin) {
+    if (SM.getFileOffset(P.Loc) < W.ConstructBegin) {
       if (D->Kind != DirectiveKind::Routine)
         return makeError(ErrorCode::Unsupported,
-                         "kernel:" + llvm::Twine(P.Line) + ": '#pragma acc " + D->Text +
+                         "kernel:" + llvm::Twine(D->Line) + ": '#pragma acc " + D->Text +
                              "' before the compute construct: only 'routine' may appear there");
       continue;
     }
-    Dirs.emplace_back(P, std::move(*D));
+    Dirs.emplace_back(&P, std::move(*D));
   }
   if (Dirs.empty() || !Dirs.front().second.isCompute())
     return makeError(ErrorCode::Internal, "the compute construct's pragma was not seen");
@@ -816,7 +780,7 @@ llvm::Expected<KernelInfo> Analyzer::run() {
                        Where + " is not used by the kernel: remove it from the args");
   }
   K.Construct = Dirs.front().second;
-  K.ConstructLine = Dirs.front().first.Line;
+  K.ConstructLine = Dirs.front().second.Line;
 
   auto *Body = cast<CompoundStmt>(F->getBody());
   if (Body->size() == 0)
@@ -847,7 +811,7 @@ llvm::Expected<KernelInfo> Analyzer::run() {
   std::map<Stmt *, Directive> LoopDirs;
   for (size_t I = 1; I < Dirs.size(); ++I) {
     const Directive &D = Dirs[I].second;
-    Stmt *S = Index.after(Dirs[I].first.EndOffset);
+    Stmt *S = Index.after(SM.getFileOffset(Dirs[I].first->Last));
     switch (D.Kind) {
     case DirectiveKind::Loop:
       if (!S || !isa<ForStmt>(S))
@@ -1007,32 +971,6 @@ void Analyzer::lowerNests() {
   S.Enabled = true; // the passes after the frontend may still decide otherwise
 }
 
-class AnalysisConsumer : public ASTConsumer {
-public:
-  explicit AnalysisConsumer(std::function<void(ASTContext &)> Fn) : Fn(std::move(Fn)) {}
-  void HandleTranslationUnit(ASTContext &Ctx) override { Fn(Ctx); }
-
-private:
-  std::function<void(ASTContext &)> Fn;
-};
-
-class AnalysisAction : public ASTFrontendAction {
-public:
-  AnalysisAction(std::vector<RawPragma> &Pragmas, std::function<void(ASTContext &)> Fn)
-      : Pragmas(Pragmas), Fn(std::move(Fn)) {}
-  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &, llvm::StringRef) override {
-    return std::make_unique<AnalysisConsumer>(Fn);
-  }
-  bool BeginSourceFileAction(CompilerInstance &CI) override {
-    CI.getPreprocessor().AddPragmaHandler(new AccPragmaHandler(Pragmas));
-    return true;
-  }
-
-private:
-  std::vector<RawPragma> &Pragmas;
-  std::function<void(ASTContext &)> Fn;
-};
-
 } // namespace
 
 const char *scalarTypeName(ScalarType T) {
@@ -1068,13 +1006,11 @@ llvm::Expected<KernelInfo> analyzeKernel(llvm::StringRef Source,
       makeCompilerInstance(ClangPurpose::Analysis, W->Code, "jacc-kernel.c", DiagOS, Source);
   if (!CI)
     return CI.takeError();
-  std::vector<RawPragma> Pragmas;
   std::optional<llvm::Expected<KernelInfo>> Result;
-  AnalysisAction Action(Pragmas, [&](ASTContext &Ctx) {
-    if (Ctx.getDiagnostics().hasErrorOccurred())
-      return;
-    Result.emplace(Analyzer(Ctx, *W, Source, Decls, Pragmas).run());
-  });
+  AccParseAction Action(
+      [&](ASTContext &Ctx, Preprocessor &, const std::vector<AccPragma> &Pragmas) {
+        Result.emplace(Analyzer(Ctx, *W, Source, Decls, Pragmas).run());
+      });
   bool Ok = (*CI)->ExecuteAction(Action);
   if (!Ok || (*CI)->getDiagnostics().hasErrorOccurred() || !Result) {
     if (Result && !*Result)

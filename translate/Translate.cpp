@@ -1,5 +1,6 @@
 #include "translate/Translate.h"
 
+#include "analysis/AccPragma.h"
 #include "analysis/Directive.h"
 #include "support/CText.h"
 #include "support/ClangInvocation.h"
@@ -40,58 +41,39 @@ struct Pragma {
   std::string Problem;     ///< why it cannot be translated where it is, if so
 };
 
-/// Records every `#pragma acc` of the main file; clang 16 has no OpenACC of its own.
-class AccPragmaRecorder : public PragmaHandler {
-public:
-  explicit AccPragmaRecorder(std::vector<Pragma> &Out) : PragmaHandler("acc"), Out(Out) {}
-  void HandlePragma(Preprocessor &PP, PragmaIntroducer Intro, Token &) override {
-    SourceManager &SM = PP.getSourceManager();
-    SourceLocation Loc = SM.getExpansionLoc(Intro.Loc);
-    Pragma P;
-    Token Tok;
-    PP.Lex(Tok);
-    SourceLocation Last = Loc;
-    while (Tok.isNot(tok::eod)) {
-      if (P.Text.empty())
-        P.TextColumn = SM.getPresumedColumnNumber(SM.getExpansionLoc(Tok.getLocation()));
-      else if (Tok.hasLeadingSpace())
-        P.Text += ' ';
-      P.Text += PP.getSpelling(Tok);
-      Last = SM.getExpansionLoc(Tok.getLocation());
-      PP.Lex(Tok);
-    }
-    if (!SM.isInMainFile(Loc) || Intro.Kind != PIK_HashPragma) {
-      // Only the main file's text is rewritten: say so rather than drop the directive.
-      P.Problem = SM.isInMainFile(Loc)
-                      ? "'_Pragma(\"acc " + P.Text + "\")' is not supported: write it as #pragma"
-                      : "'#pragma acc " + P.Text + "' in an included file is not translated: "
-                        "move it to the .c file";
-      Loc = SM.getExpansionLoc(Loc);
-      if (!SM.isInMainFile(Loc))
-        Loc = SM.getExpansionLoc(SM.getIncludeLoc(SM.getFileID(Loc)));
-      P.Line = SM.getPresumedLineNumber(Loc);
-      P.Column = SM.getPresumedColumnNumber(Loc);
-      Out.push_back(std::move(P));
-      return;
-    }
-    llvm::StringRef Buf = SM.getBufferData(SM.getMainFileID());
-    P.Hash = SM.getFileOffset(Loc);
-    P.LineStart = Buf.rfind('\n', P.Hash) == llvm::StringRef::npos ? 0
-                                                                    : Buf.rfind('\n', P.Hash) + 1;
-    P.Indent = Buf.slice(P.LineStart, P.Hash).str();
-    if (!llvm::StringRef(P.Indent).trim().empty())
-      P.Indent.clear();
-    P.EndTok = SM.getFileOffset(Last) + Lexer::MeasureTokenLength(Last, SM, PP.getLangOpts());
-    size_t NL = Buf.find('\n', P.EndTok);
-    P.LineEnd = NL == llvm::StringRef::npos ? Buf.size() : NL + 1;
+/// The pragma as the translator locates it in the main file (Problem set when it is not there, or
+/// not written as #pragma).
+Pragma locatePragma(const AccPragma &A, SourceManager &SM, const LangOptions &LangOpts) {
+  SourceLocation Loc = A.Loc;
+  Pragma P;
+  P.Text = A.Text;
+  P.TextColumn = A.TextColumn;
+  if (!SM.isInMainFile(Loc) || !A.HashForm) {
+    // Only the main file's text is rewritten: say so rather than drop the directive.
+    P.Problem = SM.isInMainFile(Loc)
+                    ? "'_Pragma(\"acc " + P.Text + "\")' is not supported: write it as #pragma"
+                    : "'#pragma acc " + P.Text + "' in an included file is not translated: "
+                      "move it to the .c file";
+    if (!SM.isInMainFile(Loc))
+      Loc = SM.getExpansionLoc(SM.getIncludeLoc(SM.getFileID(Loc)));
     P.Line = SM.getPresumedLineNumber(Loc);
     P.Column = SM.getPresumedColumnNumber(Loc);
-    Out.push_back(std::move(P));
+    return P;
   }
-
-private:
-  std::vector<Pragma> &Out;
-};
+  llvm::StringRef Buf = SM.getBufferData(SM.getMainFileID());
+  P.Hash = SM.getFileOffset(Loc);
+  P.LineStart = Buf.rfind('\n', P.Hash) == llvm::StringRef::npos ? 0
+                                                                  : Buf.rfind('\n', P.Hash) + 1;
+  P.Indent = Buf.slice(P.LineStart, P.Hash).str();
+  if (!llvm::StringRef(P.Indent).trim().empty())
+    P.Indent.clear();
+  P.EndTok = SM.getFileOffset(A.Last) + Lexer::MeasureTokenLength(A.Last, SM, LangOpts);
+  size_t NL = Buf.find('\n', P.EndTok);
+  P.LineEnd = NL == llvm::StringRef::npos ? Buf.size() : NL + 1;
+  P.Line = SM.getPresumedLineNumber(Loc);
+  P.Column = SM.getPresumedColumnNumber(Loc);
+  return P;
+}
 
 /// Statements by start offset, variables with their scopes, functions, in the main file.
 class Index : public RecursiveASTVisitor<Index> {
@@ -1475,44 +1457,6 @@ static inline void jacc_translated_present(const void *p, size_t bytes, const ch
 }
 )";
 
-class TranslateConsumer : public ASTConsumer {
-public:
-  TranslateConsumer(Preprocessor &PP, std::vector<Pragma> &Pragmas, llvm::StringRef FileName,
-                    std::string &Out, std::vector<std::string> &Errors)
-      : PP(PP), Pragmas(Pragmas), FileName(FileName), Out(Out), Errors(Errors) {}
-  void HandleTranslationUnit(ASTContext &Ctx) override {
-    if (Ctx.getDiagnostics().hasErrorOccurred())
-      return;
-    Translator T(Ctx, PP, Pragmas, FileName);
-    Out = T.run();
-    Errors = std::move(T.Errors);
-  }
-
-private:
-  Preprocessor &PP;
-  std::vector<Pragma> &Pragmas;
-  llvm::StringRef FileName;
-  std::string &Out;
-  std::vector<std::string> &Errors;
-};
-
-class TranslateAction : public ASTFrontendAction {
-public:
-  TranslateAction(llvm::StringRef FileName, std::string &Out, std::vector<std::string> &Errors)
-      : FileName(FileName), Out(Out), Errors(Errors) {}
-  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI, llvm::StringRef) override {
-    CI.getPreprocessor().AddPragmaHandler(new AccPragmaRecorder(Pragmas));
-    return std::make_unique<TranslateConsumer>(CI.getPreprocessor(), Pragmas, FileName, Out,
-                                               Errors);
-  }
-
-private:
-  llvm::StringRef FileName;
-  std::string &Out;
-  std::vector<std::string> &Errors;
-  std::vector<Pragma> Pragmas;
-};
-
 /// Apply the cc preprocessor options jaccc passes on.
 llvm::Error applyExtraArgs(CompilerInstance &CI, llvm::ArrayRef<std::string> Args) {
   auto &HS = CI.getHeaderSearchOpts();
@@ -1567,7 +1511,14 @@ llvm::Expected<std::string> translateOpenACC(llvm::StringRef Source, llvm::Strin
     return E;
   std::string Out;
   std::vector<std::string> Errors;
-  TranslateAction Action(Name, Out, Errors);
+  AccParseAction Action([&](ASTContext &Ctx, Preprocessor &PP, const std::vector<AccPragma> &Read) {
+    std::vector<Pragma> Pragmas;
+    for (const AccPragma &A : Read)
+      Pragmas.push_back(locatePragma(A, Ctx.getSourceManager(), Ctx.getLangOpts()));
+    Translator T(Ctx, PP, Pragmas, Name);
+    Out = T.run();
+    Errors = std::move(T.Errors);
+  });
   bool Ran = (*CI)->ExecuteAction(Action);
   if (!Ran || (*CI)->getDiagnostics().hasErrorOccurred())
     return makeError(ErrorCode::Compile, llvm::StringRef(DiagOS.str()).rtrim());
