@@ -4,6 +4,7 @@
 #include "analysis/CudaSource.h"
 #include "analysis/KernelSource.h"
 #include "analysis/LowerRegion.h"
+#include "analysis/Stores.h"
 #include "support/ClangInvocation.h"
 #include "support/Error.h"
 #include "support/TextEdits.h"
@@ -21,62 +22,6 @@ using namespace clang;
 
 namespace jacc::analysis {
 namespace {
-
-/// What a statement writes: memory through pointers/arrays, or scalars declared outside it.
-class EffectScan : public RecursiveASTVisitor<EffectScan> {
-public:
-  bool WritesMemory = false;
-  bool WritesOuterScalar = false;
-
-  bool VisitVarDecl(VarDecl *V) {
-    Local.insert(V);
-    return true;
-  }
-  bool VisitBinaryOperator(BinaryOperator *B) {
-    if (B->isAssignmentOp())
-      store(B->getLHS());
-    return true;
-  }
-  bool VisitUnaryOperator(UnaryOperator *U) {
-    if (U->isIncrementDecrementOp())
-      store(U->getSubExpr());
-    return true;
-  }
-  bool VisitCallExpr(CallExpr *C) {
-    const FunctionDecl *FD = C->getDirectCallee();
-    if (!FD) {
-      WritesMemory = true;
-      return true;
-    }
-    // A callee that takes a pointer to non-const may write through it.
-    for (const ParmVarDecl *P : FD->parameters()) {
-      QualType T = P->getType();
-      if (T->isPointerType() && !T->getPointeeType().isConstQualified())
-        WritesMemory = true;
-    }
-    return true;
-  }
-
-private:
-  void store(Expr *LHS) {
-    LHS = LHS->IgnoreParenImpCasts();
-    if (auto *DRE = dyn_cast<DeclRefExpr>(LHS)) {
-      if (auto *V = dyn_cast<VarDecl>(DRE->getDecl()); V && !Local.count(V))
-        WritesOuterScalar = true;
-      return;
-    }
-    if (auto *ME = dyn_cast<MemberExpr>(LHS); ME && !ME->isArrow())
-      return store(ME->getBase());
-    if (auto *AS = dyn_cast<ArraySubscriptExpr>(LHS)) {
-      Expr *Base = AS->getBase()->IgnoreParenImpCasts();
-      if (auto *DRE = dyn_cast<DeclRefExpr>(Base))
-        if (auto *V = dyn_cast<VarDecl>(DRE->getDecl()); V && V->getType()->isArrayType())
-          return store(Base); // a local array: like a scalar of its owner
-    }
-    WritesMemory = true;
-  }
-  std::set<const VarDecl *> Local;
-};
 
 /// Finds, for each pragma, the statement that follows it, and collects facts about loops.
 class StmtIndex : public RecursiveASTVisitor<StmtIndex> {
@@ -909,8 +854,7 @@ llvm::Expected<KernelInfo> Analyzer::run() {
       RStmt.Nest = K.Nests.size();
       K.Nests.push_back(std::move(*N));
     } else {
-      EffectScan Effects;
-      Effects.TraverseStmt(S);
+      StmtEffects Effects = effectsOf(S);
       // A declaration cannot be fenced to thread 0 (its name is needed after it).
       if (Effects.WritesMemory && (Effects.WritesOuterScalar || isa<DeclStmt>(S))) {
         K.Serial = true;

@@ -2,6 +2,7 @@
 
 #include "analysis/AccPragma.h"
 #include "analysis/Directive.h"
+#include "analysis/Stores.h"
 #include "support/CText.h"
 #include "support/ClangInvocation.h"
 #include "support/Error.h"
@@ -618,28 +619,11 @@ void Translator::collect(Stmt *S, unsigned Begin, unsigned End, KernelNeeds &N,
       T.addType(V->getType(), N);
       return true;
     }
-    void store(Expr *LHS) {
-      if (InRoutine)
-        return;
-      if (auto *DRE = dyn_cast<DeclRefExpr>(LHS->IgnoreParenImpCasts()))
-        if (auto *V = dyn_cast<VarDecl>(DRE->getDecl()); V && !inside(V) && !N.Assigned.count(V))
-          N.Assigned[V] = DRE->getLocation();
-    }
     bool VisitForStmt(ForStmt *F) {
       if (auto *B = dyn_cast_or_null<BinaryOperator>(F->getInit()); B && B->isAssignmentOp())
         if (auto *DRE = dyn_cast<DeclRefExpr>(B->getLHS()->IgnoreParenImpCasts()))
           if (auto *V = dyn_cast<VarDecl>(DRE->getDecl()))
             N.LoopVars.insert(V);
-      return true;
-    }
-    bool VisitBinaryOperator(BinaryOperator *B) {
-      if (B->isAssignmentOp())
-        store(B->getLHS());
-      return true;
-    }
-    bool VisitUnaryOperator(UnaryOperator *U) {
-      if (U->isIncrementDecrementOp() || U->getOpcode() == UO_AddrOf)
-        store(U->getSubExpr());
       return true;
     }
     bool VisitExplicitCastExpr(ExplicitCastExpr *E) {
@@ -658,6 +642,18 @@ void Translator::collect(Stmt *S, unsigned Begin, unsigned End, KernelNeeds &N,
   };
   Visitor V(*this, N, Begin, End, InRoutine);
   V.TraverseStmt(S);
+  if (InRoutine)
+    return; // a routine writes only its parameters and locals
+  // Outer variables the construct writes, or takes the address of.
+  forEachStore(
+      S,
+      [&](Expr *LHS) {
+        if (auto *DRE = dyn_cast<DeclRefExpr>(LHS->IgnoreParenImpCasts()))
+          if (auto *Var = dyn_cast<VarDecl>(DRE->getDecl());
+              Var && !V.inside(Var) && !N.Assigned.count(Var))
+            N.Assigned[Var] = DRE->getLocation();
+      },
+      /*AddressTaken=*/true);
 }
 
 /// The text of the top-level declaration(s) that define D, e.g. the whole
