@@ -1,13 +1,13 @@
 #include "analysis/Frontend.h"
 
 #include "analysis/AccPragma.h"
+#include "analysis/AtomicForm.h"
 #include "analysis/CudaSource.h"
 #include "analysis/KernelSource.h"
 #include "analysis/LowerRegion.h"
 #include "analysis/Stores.h"
 #include "support/ClangInvocation.h"
 #include "support/Error.h"
-#include "support/TextEdits.h"
 
 #include <clang/AST/ASTContext.h>
 #include <clang/AST/RecursiveASTVisitor.h>
@@ -75,6 +75,12 @@ private:
     }
     return toSource(SM.getFileOffset(After));
   }
+  /// The kernel source range of a parsed range, its last token included.
+  SourceSpan span(SourceRange R) const {
+    CharSourceRange CR = SM.getExpansionRange(R);
+    SourceLocation E = Lexer::getLocForEndOfToken(CR.getEnd(), 0, SM, Ctx.getLangOpts());
+    return {toSource(SM.getFileOffset(CR.getBegin())), toSource(SM.getFileOffset(E))};
+  }
   std::string text(const Expr *E) const {
     CharSourceRange R = SM.getExpansionRange(E->getSourceRange());
     return Lexer::getSourceText(R, SM, Ctx.getLangOpts()).str();
@@ -97,12 +103,6 @@ private:
   llvm::Error checkNoBreak(Stmt *Body);
   /// Lower each nest's body (ParallelNest::Body) and, for a kernel that may split, Split.IR.
   void lowerNests();
-  llvm::Expected<AtomicEdit> atomicEdit(Expr *E, const Directive &D);
-  /// The atomic as host GNU C (Cuda false) or with jacc's CUDA helpers; Text spells operands.
-  llvm::Expected<std::string> atomicText(Expr *E, const Directive &D, bool Cuda,
-                                         llvm::function_ref<std::string(const Expr *)> Text);
-  /// An expression's text with the CUDA edits inside it applied.
-  std::string cudaText(const Expr *E) const;
   std::optional<unsigned> kernelOffset(SourceLocation L) const;
   std::set<const Stmt *> AtomicStmts;
   std::vector<ForStmt *> NestInner; ///< innermost loop of each nest
@@ -495,37 +495,6 @@ llvm::Expected<ParallelNest> Analyzer::buildNest(ForStmt *F, const Directive &D)
   return N;
 }
 
-/// The atomic forms of OpenACC 3.3 (update, read, write, capture of one expression statement),
-/// as GNU C on the host: __atomic builtins, a compare-and-swap loop for what has no builtin.
-llvm::Expected<AtomicEdit> Analyzer::atomicEdit(Expr *E, const Directive &D) {
-  AtomicEdit A;
-  CharSourceRange R = SM.getExpansionRange(E->getSourceRange());
-  SourceLocation End = Lexer::getLocForEndOfToken(R.getEnd(), 0, SM, Ctx.getLangOpts());
-  A.Begin = toSource(SM.getFileOffset(R.getBegin()));
-  A.End = toSource(SM.getFileOffset(End));
-  auto Host = atomicText(E, D, false, [this](const Expr *X) { return text(X); });
-  if (!Host)
-    return Host.takeError();
-  A.Text = std::move(*Host);
-  auto Cuda = atomicText(E, D, true, [this](const Expr *X) { return cudaText(X); });
-  if (!Cuda)
-    return Cuda.takeError();
-  A.CudaText = std::move(*Cuda);
-  return A;
-}
-
-std::string Analyzer::cudaText(const Expr *E) const {
-  CharSourceRange R = SM.getExpansionRange(E->getSourceRange());
-  SourceLocation End = Lexer::getLocForEndOfToken(R.getEnd(), 0, SM, Ctx.getLangOpts());
-  std::optional<unsigned> B = kernelOffset(R.getBegin()), F = kernelOffset(End);
-  if (!B || !F)
-    return text(E);
-  TextEdits Edits;
-  for (const SourceEdit &X : K.Cuda.Edits)
-    Edits.replace(X.Begin, X.End, X.Text);
-  return Edits.apply(Source, *B, *F);
-}
-
 std::optional<unsigned> Analyzer::kernelOffset(SourceLocation L) const {
   if (!L.isFileID() || !SM.isInMainFile(L))
     return std::nullopt;
@@ -535,102 +504,6 @@ std::optional<unsigned> Analyzer::kernelOffset(SourceLocation L) const {
   if (O >= W.LeadingBegin && O - W.LeadingBegin < W.ConstructOffset)
     return O - W.LeadingBegin;
   return std::nullopt;
-}
-
-llvm::Expected<std::string>
-Analyzer::atomicText(Expr *E, const Directive &D, bool Cuda,
-                     llvm::function_ref<std::string(const Expr *)> text) {
-  auto Bad = [&](const char *Why) {
-    return makeError(ErrorCode::Unsupported, "kernel:" + llvm::Twine(D.Line) + ": '#pragma acc " +
-                                                 D.Text + "': " + Why);
-  };
-  Expr *X = E->IgnoreParens();
-  std::string Kind = D.has(ClauseKind::Read)      ? "read"
-                     : D.has(ClauseKind::Write)   ? "write"
-                     : D.has(ClauseKind::Capture) ? "capture"
-                                                  : "update";
-  // The new value of the location from its old value __jacc_o, for an update.
-  auto UpdateOf = [&](Expr *U, std::string &LV, std::string &New, bool &Post,
-                      bool &IntAdd, std::string &Delta) -> bool {
-    U = U->IgnoreParens();
-    IntAdd = false;
-    if (auto *UO = dyn_cast<UnaryOperator>(U); UO && UO->isIncrementDecrementOp()) {
-      LV = text(UO->getSubExpr());
-      New = std::string("__jacc_o ") + (UO->isIncrementOp() ? "+" : "-") + " 1";
-      Post = UO->isPostfix();
-      IntAdd = UO->getSubExpr()->getType()->isIntegerType();
-      Delta = UO->isIncrementOp() ? "1" : "-1";
-      return true;
-    }
-    auto *B = dyn_cast<BinaryOperator>(U);
-    if (!B)
-      return false;
-    Post = false;
-    if (B->isCompoundAssignmentOp()) {
-      LV = text(B->getLHS());
-      BinaryOperatorKind Op = BinaryOperator::getOpForCompoundAssignment(B->getOpcode());
-      New = "__jacc_o " + BinaryOperator::getOpcodeStr(Op).str() + " (" + text(B->getRHS()) + ")";
-      IntAdd = B->getLHS()->getType()->isIntegerType() && (Op == BO_Add || Op == BO_Sub);
-      Delta = (Op == BO_Sub ? "-(" : "(") + text(B->getRHS()) + ")";
-      return true;
-    }
-    if (B->getOpcode() != BO_Assign)
-      return false;
-    LV = text(B->getLHS());
-    auto *RB = dyn_cast<BinaryOperator>(B->getRHS()->IgnoreParenImpCasts());
-    if (!RB)
-      return false;
-    std::string Op = BinaryOperator::getOpcodeStr(RB->getOpcode()).str();
-    if (text(RB->getLHS()) == LV)
-      New = "__jacc_o " + Op + " (" + text(RB->getRHS()) + ")";
-    else if (text(RB->getRHS()) == LV)
-      New = "(" + text(RB->getLHS()) + ") " + Op + " __jacc_o";
-    else
-      return false;
-    return true;
-  };
-  auto Cas = [](const std::string &LV, const std::string &New, const char *Result) {
-    return "({ __typeof__(" + LV + ") *__jacc_p = &(" + LV + "); __typeof__(" + LV +
-           ") __jacc_o, __jacc_n; __atomic_load(__jacc_p, &__jacc_o, __ATOMIC_RELAXED); "
-           "do { __jacc_n = " + New + "; } while (!__atomic_compare_exchange(__jacc_p, "
-           "&__jacc_o, &__jacc_n, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED)); " + Result + "; })";
-  };
-  if (Kind == "update") {
-    std::string LV, New, Delta;
-    bool Post, IntAdd;
-    if (!UpdateOf(X, LV, New, Post, IntAdd, Delta))
-      return Bad("an atomic update must be x++, x--, x op= expr or x = x op expr");
-    if (Cuda)
-      return IntAdd ? "__jacc_atomic_add(&(" + LV + "), " + Delta + ")"
-                    : "__jacc_atomic_rmw(&(" + LV + "), [&](auto __jacc_o) { return " + New +
-                          "; }, false)";
-    return IntAdd ? "({ __atomic_fetch_add(&(" + LV + "), " + Delta + ", __ATOMIC_RELAXED); 0; })"
-                  : Cas(LV, New, "0");
-  }
-  auto *Assign = dyn_cast<BinaryOperator>(X);
-  if (!Assign || Assign->getOpcode() != BO_Assign)
-    return Bad("expected an assignment v = x, x = expr or v = <update of x>");
-  std::string L = text(Assign->getLHS()), Rhs = text(Assign->getRHS());
-  if (Kind == "read") {
-    if (Cuda)
-      return L + " = __jacc_atomic_load(&(" + Rhs + "))";
-    return L + " = ({ __typeof__(" + Rhs + ") __jacc_t; __atomic_load(&(" + Rhs +
-             "), &__jacc_t, __ATOMIC_RELAXED); __jacc_t; })";
-  }
-  if (Kind == "write") {
-    if (Cuda)
-      return "__jacc_atomic_store(&(" + L + "), (" + Rhs + "))";
-    return "({ __typeof__(" + L + ") __jacc_t = (" + Rhs + "); __atomic_store(&(" + L +
-             "), &__jacc_t, __ATOMIC_RELAXED); 0; })";
-  }
-  std::string LV, New, Delta;
-  bool Post, IntAdd;
-  if (!UpdateOf(Assign->getRHS(), LV, New, Post, IntAdd, Delta))
-    return Bad("an atomic capture must be v = x++, v = ++x, v = x op= expr (or --)");
-  if (Cuda)
-    return L + " = __jacc_atomic_rmw(&(" + LV + "), [&](auto __jacc_o) { return " + New +
-           "; }, " + (Post ? "true" : "false") + ")";
-  return L + " = " + Cas(LV, New, Post ? "__jacc_o" : "__jacc_n");
 }
 
 llvm::Error Analyzer::addReductions(const Directive &D, bool ArgsOnly) {
@@ -780,10 +653,10 @@ llvm::Expected<KernelInfo> Analyzer::run() {
                          "kernel:" + llvm::Twine(D.Line) +
                              ": '#pragma acc atomic' must be followed by one expression "
                              "statement (the structured-block form of capture is not supported)");
-      auto Edit = atomicEdit(E, D);
-      if (!Edit)
-        return Edit.takeError();
-      K.Atomics.push_back(std::move(*Edit));
+      auto Atomic = describeAtomic(E, D, Source, [this](SourceRange R) { return span(R); });
+      if (!Atomic)
+        return Atomic.takeError();
+      K.Atomics.push_back(std::move(*Atomic));
       AtomicStmts.insert(S);
       break;
     }
@@ -890,11 +763,9 @@ void Analyzer::lowerNests() {
   for (const ReductionVar &R : K.Reductions)
     C.ReductionVars.insert(R.Name);
   C.AtomicStmts = AtomicStmts;
-  C.Offsets = [this](SourceRange R) -> std::pair<unsigned, unsigned> {
-    CharSourceRange CR = SM.getExpansionRange(R);
-    SourceLocation E =
-        Lexer::getLocForEndOfToken(CR.getEnd(), 0, SM, Ctx.getLangOpts());
-    return {toSource(SM.getFileOffset(CR.getBegin())), toSource(SM.getFileOffset(E))};
+  C.Offsets = [this](SourceRange R) {
+    SourceSpan S = span(R);
+    return std::make_pair(S.Begin, S.End);
   };
   for (size_t I = 0; I < K.Nests.size() && I < NestInner.size(); ++I) {
     C.ParallelVars.clear();

@@ -3,6 +3,8 @@
 #include "analysis/CudaSource.h"
 #include "analysis/KernelSource.h"
 #include "jit/Specialization.h"
+#include "jit/cuda/CudaAtomics.h"
+#include "jit/host/HostAtomics.h"
 #include "jit/host/HostCodegen.h"
 #include "support/TextEdits.h"
 
@@ -454,12 +456,12 @@ std::string generateEntry(const KernelInfo &K, bool Split, CodegenTarget Target,
     for (const auto &[Offset, Text] : K.Split.Guards)
       Edits.insert(Offset, Text);
   // After the guards: at one offset insertions come first, so a guard wraps the atomic.
-  for (const AtomicEdit &A : K.Atomics)
-    Edits.replace(A.Begin, A.End, Cuda ? A.CudaText : A.Text);
+  for (const AtomicOp &A : K.Atomics)
+    Edits.replace(A.Begin, A.End, Cuda ? cudaAtomicText(A, K) : hostAtomicText(A, K));
   if (Cuda)
     for (const SourceEdit &E : K.Cuda.Edits) {
       bool InAtomic = false; // the atomic's text already has them
-      for (const AtomicEdit &A : K.Atomics)
+      for (const AtomicOp &A : K.Atomics)
         InAtomic |= E.Begin >= A.Begin && E.End <= A.End;
       if (!InAtomic)
         Edits.replace(E.Begin, E.End, E.Text);

@@ -12,9 +12,13 @@
 namespace jacc {
 
 /// Whether C may start an identifier.
-inline bool isIdentStart(char C) { return llvm::isAlpha(C) || C == '_'; }
+inline bool isIdentStart(char C) {
+  return llvm::isAlpha(C) || C == '_';
+}
 /// Whether C may continue an identifier (or a number's digits and suffix).
-inline bool isIdentChar(char C) { return llvm::isAlnum(C) || C == '_'; }
+inline bool isIdentChar(char C) {
+  return llvm::isAlnum(C) || C == '_';
+}
 
 /// The identifiers of a piece of C text in order, repeats included; string and character
 /// literals and numbers (`1.5e3f`) name none.
