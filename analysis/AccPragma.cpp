@@ -1,3 +1,4 @@
+// The `#pragma acc` reader and the parse action built on it (AccPragma.h).
 #include "analysis/AccPragma.h"
 
 #include <clang/AST/ASTConsumer.h>

@@ -1,3 +1,4 @@
+// Checking and locating the parts of an `#pragma acc atomic` statement (AtomicForm.h).
 #include "analysis/AtomicForm.h"
 
 #include "support/Error.h"

@@ -3,7 +3,9 @@
 #include "analysis/AccPragma.h"
 #include "analysis/AtomicForm.h"
 #include "analysis/CudaSource.h"
+#include "analysis/KernelLocations.h"
 #include "analysis/KernelSource.h"
+#include "analysis/LoopNest.h"
 #include "analysis/LowerRegion.h"
 #include "analysis/Stores.h"
 #include "support/ClangInvocation.h"
@@ -44,72 +46,31 @@ private:
   std::map<unsigned, Stmt *> Starts; // emplace keeps the first (outermost) per offset
 };
 
-class Analyzer {
+class Analyzer : KernelLocations {
 public:
   Analyzer(ASTContext &Ctx, const WrappedKernel &W, llvm::StringRef Source,
            llvm::ArrayRef<std::string> Decls, const std::vector<AccPragma> &Pragmas)
-      : Ctx(Ctx), SM(Ctx.getSourceManager()), W(W), Source(Source), Decls(Decls),
-        Pragmas(Pragmas) {}
+      : KernelLocations(Ctx, W), Source(Source), Decls(Decls), Pragmas(Pragmas) {}
 
   llvm::Expected<KernelInfo> run();
 
 private:
-  unsigned toSource(unsigned WrapperOffset) const {
-    if (WrapperOffset >= W.ConstructBegin)
-      return WrapperOffset - W.ConstructBegin + W.ConstructOffset;
-    return WrapperOffset - W.LeadingBegin;
-  }
-  unsigned beginOf(const Stmt *S) const {
-    return toSource(SM.getFileOffset(SM.getExpansionLoc(S->getBeginLoc())));
-  }
-  /// One past the statement, its ';' included.
-  unsigned endOf(const Stmt *S) const {
-    SourceLocation E = SM.getExpansionLoc(S->getEndLoc());
-    SourceLocation After = Lexer::getLocForEndOfToken(E, 0, SM, Ctx.getLangOpts());
-    llvm::StringRef Last = Lexer::getSourceText(CharSourceRange::getTokenRange(E), SM,
-                                                Ctx.getLangOpts());
-    if (Last != "}" && Last != ";") {
-      std::optional<Token> Next = Lexer::findNextToken(E, SM, Ctx.getLangOpts());
-      if (Next && Next->is(tok::semi))
-        After = Next->getEndLoc();
-    }
-    return toSource(SM.getFileOffset(After));
-  }
-  /// The kernel source range of a parsed range, its last token included.
-  SourceSpan span(SourceRange R) const {
-    CharSourceRange CR = SM.getExpansionRange(R);
-    SourceLocation E = Lexer::getLocForEndOfToken(CR.getEnd(), 0, SM, Ctx.getLangOpts());
-    return {toSource(SM.getFileOffset(CR.getBegin())), toSource(SM.getFileOffset(E))};
-  }
-  std::string text(const Expr *E) const {
-    CharSourceRange R = SM.getExpansionRange(E->getSourceRange());
-    return Lexer::getSourceText(R, SM, Ctx.getLangOpts()).str();
-  }
-  unsigned lineOf(const Stmt *S) const {
-    return SM.getPresumedLoc(S->getBeginLoc()).getLine();
-  }
-  llvm::Error errorAt(ErrorCode Code, const Stmt *S, const llvm::Twine &Msg) const {
-    PresumedLoc P = SM.getPresumedLoc(S->getBeginLoc());
-    return makeError(Code, "kernel:" + llvm::Twine(P.getLine()) + ":" +
-                               llvm::Twine(P.getColumn()) + ": " + Msg);
-  }
-
   llvm::Error describeArgs(FunctionDecl *F);
   llvm::Error checkConstructClauses();
-  llvm::Error checkLoopClauses(const Directive &D);
-  llvm::Expected<ParallelNest> buildNest(ForStmt *F, const Directive &D);
-  llvm::Expected<CanonicalLoop> canonical(ForStmt *F, const VarDecl *&Var);
+  /// The nest of F (buildNest), its innermost loop kept for lowerNests.
+  llvm::Expected<ParallelNest> buildNest(ForStmt *F, const Directive &D) {
+    ForStmt *Inner = nullptr;
+    auto N = analysis::buildNest(F, D, *this, Inner);
+    if (N)
+      NestInner.push_back(Inner);
+    return N;
+  }
   llvm::Error addReductions(const Directive &D, bool ArgsOnly = false);
-  llvm::Error checkNoBreak(Stmt *Body);
   /// Lower each nest's body (ParallelNest::Body) and, for a kernel that may split, Split.IR.
   void lowerNests();
-  std::optional<unsigned> kernelOffset(SourceLocation L) const;
   std::set<const Stmt *> AtomicStmts;
   std::vector<ForStmt *> NestInner; ///< innermost loop of each nest
 
-  ASTContext &Ctx;
-  SourceManager &SM;
-  const WrappedKernel &W;
   llvm::StringRef Source;
   llvm::ArrayRef<std::string> Decls;
   const std::vector<AccPragma> &Pragmas;
@@ -253,150 +214,7 @@ llvm::Error Analyzer::checkConstructClauses() {
   return llvm::Error::success();
 }
 
-llvm::Error Analyzer::checkLoopClauses(const Directive &D) {
-  for (const Clause &C : D.Clauses)
-    if (C.Kind == ClauseKind::Tile || C.Kind == ClauseKind::DeviceType)
-      return makeError(ErrorCode::Unsupported,
-                       "kernel:" + llvm::Twine(D.Line) + ": clause '" + C.Name +
-                           "' of '#pragma acc " + D.Text + "' is not supported: remove it");
-  return llvm::Error::success();
-}
-
-static const VarDecl *loopVarOf(Expr *E) {
-  E = E->IgnoreParenImpCasts();
-  if (auto *DRE = dyn_cast<DeclRefExpr>(E))
-    return dyn_cast<VarDecl>(DRE->getDecl());
-  return nullptr;
-}
-
-llvm::Expected<CanonicalLoop> Analyzer::canonical(ForStmt *F, const VarDecl *&Var) {
-  CanonicalLoop L;
-  L.ForBegin = beginOf(F);
-  L.BodyBegin = beginOf(F->getBody());
-  L.BodyEnd = endOf(F->getBody());
-  L.Line = lineOf(F);
-  auto NotCanonical = [&](const char *What) {
-    return errorAt(ErrorCode::Unsupported, F,
-                   llvm::Twine("the parallel loop is not in canonical form (") + What +
-                       "): write it as for (i = lo; i < hi; i += step)");
-  };
-  Var = nullptr;
-  Stmt *Init = F->getInit();
-  if (auto *DS = dyn_cast_or_null<DeclStmt>(Init)) {
-    if (!DS->isSingleDecl())
-      return NotCanonical("one loop variable expected");
-    auto *V = dyn_cast<VarDecl>(DS->getSingleDecl());
-    if (!V || !V->getInit())
-      return NotCanonical("the loop variable needs an initial value");
-    Var = V;
-    L.Lower = text(V->getInit());
-  } else if (auto *B = dyn_cast_or_null<BinaryOperator>(Init); B && B->getOpcode() == BO_Assign) {
-    Var = loopVarOf(B->getLHS());
-    L.Lower = text(B->getRHS());
-  }
-  if (!Var)
-    return NotCanonical("no loop variable initialisation");
-  if (!Var->getType()->isIntegerType())
-    return NotCanonical("the loop variable must have an integer type");
-  L.Var = Var->getName().str();
-  L.VarType = Var->getType().getUnqualifiedType().getAsString(Ctx.getPrintingPolicy());
-
-  auto *Cond = dyn_cast_or_null<BinaryOperator>(F->getCond());
-  if (!Cond)
-    return NotCanonical("no comparison of the loop variable");
-  if (!Cond->isComparisonOp())
-    return NotCanonical("the condition must compare the loop variable with <, <=, >, >= or !=");
-  BinaryOperatorKind Op = Cond->getOpcode();
-  Expr *Bound = nullptr;
-  if (loopVarOf(Cond->getLHS()) == Var) {
-    Bound = Cond->getRHS();
-  } else if (loopVarOf(Cond->getRHS()) == Var) {
-    Bound = Cond->getLHS();
-    Op = BinaryOperator::reverseComparisonOp(Op);
-  }
-  switch (Op) {
-  case BO_LT: L.Compare = CanonicalLoop::Cmp::LT; break;
-  case BO_LE: L.Compare = CanonicalLoop::Cmp::LE; break;
-  case BO_GT: L.Compare = CanonicalLoop::Cmp::GT; break;
-  case BO_GE: L.Compare = CanonicalLoop::Cmp::GE; break;
-  case BO_NE: L.Compare = CanonicalLoop::Cmp::NE; break;
-  default: Bound = nullptr;
-  }
-  if (!Bound)
-    return NotCanonical("the condition must compare the loop variable with <, <=, >, >= or !=");
-  L.Upper = text(Bound);
-
-  Expr *Inc = F->getInc();
-  Inc = Inc ? Inc->IgnoreParens() : nullptr;
-  bool Ok = false;
-  if (auto *U = dyn_cast_or_null<UnaryOperator>(Inc); U && U->isIncrementDecrementOp() &&
-                                                     loopVarOf(U->getSubExpr()) == Var) {
-    L.Step = "1";
-    L.Increasing = U->isIncrementOp();
-    Ok = true;
-  } else if (auto *B = dyn_cast_or_null<BinaryOperator>(Inc); B && loopVarOf(B->getLHS()) == Var) {
-    if (B->getOpcode() == BO_AddAssign || B->getOpcode() == BO_SubAssign) {
-      L.Step = text(B->getRHS());
-      L.Increasing = B->getOpcode() == BO_AddAssign;
-      Ok = true;
-    } else if (B->getOpcode() == BO_Assign) {
-      auto *R = dyn_cast<BinaryOperator>(B->getRHS()->IgnoreParenImpCasts());
-      if (R && (R->getOpcode() == BO_Add || R->getOpcode() == BO_Sub)) {
-        if (loopVarOf(R->getLHS()) == Var) {
-          L.Step = text(R->getRHS());
-          L.Increasing = R->getOpcode() == BO_Add;
-          Ok = true;
-        } else if (R->getOpcode() == BO_Add && loopVarOf(R->getRHS()) == Var) {
-          L.Step = text(R->getLHS());
-          Ok = true;
-        }
-      }
-    }
-  }
-  if (!Ok)
-    return NotCanonical("the increment must be i++, i--, i += step or i -= step");
-  bool UpCmp = L.Compare == CanonicalLoop::Cmp::LT || L.Compare == CanonicalLoop::Cmp::LE;
-  bool DownCmp = L.Compare == CanonicalLoop::Cmp::GT || L.Compare == CanonicalLoop::Cmp::GE;
-  if ((UpCmp && !L.Increasing) || (DownCmp && L.Increasing))
-    return NotCanonical("the increment goes away from the bound");
-  if (L.Compare == CanonicalLoop::Cmp::NE && L.Step != "1")
-    return NotCanonical("a loop with != needs a step of 1");
-  return L;
-}
-
-/// The loop nested directly in F's body (alone in it), for collapse.
-static ForStmt *perfectlyNested(ForStmt *F) {
-  Stmt *B = F->getBody();
-  if (auto *CS = dyn_cast<CompoundStmt>(B)) {
-    if (CS->size() != 1)
-      return nullptr;
-    B = CS->body_front();
-  }
-  return dyn_cast<ForStmt>(B);
-}
-
 namespace {
-/// Collects the variables an expression refers to.
-struct RefScan : RecursiveASTVisitor<RefScan> {
-  std::set<const ValueDecl *> Refs;
-  bool VisitDeclRefExpr(DeclRefExpr *E) {
-    Refs.insert(E->getDecl());
-    return true;
-  }
-};
-/// Finds `break` statements that would leave the loop whose body is scanned.
-struct BreakScan : RecursiveASTVisitor<BreakScan> {
-  BreakStmt *Found = nullptr;
-  bool TraverseForStmt(ForStmt *) { return true; } // breaks inside belong to the inner loop
-  bool TraverseWhileStmt(WhileStmt *) { return true; }
-  bool TraverseDoStmt(DoStmt *) { return true; }
-  bool TraverseSwitchStmt(SwitchStmt *) { return true; }
-  bool VisitBreakStmt(BreakStmt *B) {
-    if (!Found)
-      Found = B;
-    return true;
-  }
-};
 struct ReturnScan : RecursiveASTVisitor<ReturnScan> {
   Stmt *Found = nullptr;
   bool VisitReturnStmt(ReturnStmt *R) {
@@ -410,101 +228,7 @@ struct ReturnScan : RecursiveASTVisitor<ReturnScan> {
     return true;
   }
 };
-/// Finds the declaration a name refers to inside a statement.
-struct NameScan : RecursiveASTVisitor<NameScan> {
-  llvm::StringRef Name;
-  const VarDecl *Found = nullptr;
-  bool VisitDeclRefExpr(DeclRefExpr *E) {
-    if (auto *V = dyn_cast<VarDecl>(E->getDecl()); V && V->getName() == Name && !Found)
-      Found = V;
-    return true;
-  }
-};
 } // namespace
-
-llvm::Error Analyzer::checkNoBreak(Stmt *Body) {
-  BreakScan B;
-  B.TraverseStmt(Body);
-  if (B.Found)
-    return errorAt(ErrorCode::InvalidArgument, B.Found,
-                   "'break' cannot leave a parallel loop (OpenACC forbids it)");
-  return llvm::Error::success();
-}
-
-llvm::Expected<ParallelNest> Analyzer::buildNest(ForStmt *F, const Directive &D) {
-  ParallelNest N;
-  N.Dir = D;
-  unsigned Depth = 1;
-  if (const Clause *C = D.find(ClauseKind::Collapse))
-    Depth = std::stoul(C->Argument);
-  std::set<const ValueDecl *> OuterVars;
-  ForStmt *Cur = F;
-  for (unsigned I = 0; I < Depth; ++I) {
-    if (!Cur)
-      return errorAt(ErrorCode::InvalidArgument, F,
-                     "collapse(" + llvm::Twine(Depth) + ") needs " + llvm::Twine(Depth) +
-                         " perfectly nested loops");
-    const VarDecl *Var = nullptr;
-    auto L = canonical(Cur, Var);
-    if (!L)
-      return L.takeError();
-    // Collapsed loops must be rectangular: their bounds may not use outer loop variables.
-    RefScan Refs;
-    for (Stmt *Part : {static_cast<Stmt *>(Cur->getCond()), Cur->getInit(),
-                       static_cast<Stmt *>(Cur->getInc())})
-      if (Part)
-        Refs.TraverseStmt(Part);
-    for (const ValueDecl *V : Refs.Refs)
-      if (OuterVars.count(V))
-        return errorAt(ErrorCode::Unsupported, Cur,
-                       "the bounds of a collapsed loop use the outer loop variable '" +
-                           V->getName() + "': collapse needs rectangular loops");
-    OuterVars.insert(Var);
-    N.Loops.push_back(std::move(*L));
-    if (I + 1 < Depth)
-      Cur = perfectlyNested(Cur);
-  }
-  if (auto E = checkNoBreak(Cur->getBody()))
-    return E;
-  NestInner.push_back(Cur);
-  // private(list): one fresh variable per iteration.
-  if (const Clause *C = D.find(ClauseKind::Private))
-    for (const std::string &Name : C->Vars) {
-      NameScan S;
-      S.Name = Name;
-      S.TraverseStmt(Cur->getBody());
-      if (!S.Found)
-        continue; // not used in the loop: nothing to privatise
-      QualType T = S.Found->getType();
-      // An argument declared as an array (`double tmp[16]`, a pointer in C) is privatised as
-      // that array: how jacc-translate passes a private array declared outside the construct.
-      if (auto *PV = dyn_cast<ParmVarDecl>(S.Found); PV && T->isPointerType()) {
-        if (!PV->getOriginalType()->isConstantArrayType())
-          return errorAt(ErrorCode::Unsupported, F,
-                         "private pointer '" + Name + "' is not supported: declare the private "
-                                                      "array inside the loop, or make the "
-                                                      "argument an array ('double " +
-                             Name + "[16]')");
-        T = PV->getOriginalType();
-      }
-      std::string Decl;
-      llvm::raw_string_ostream OS(Decl);
-      T.getUnqualifiedType().print(OS, Ctx.getPrintingPolicy(), Name);
-      N.PrivateDecls.push_back(OS.str());
-    }
-  return N;
-}
-
-std::optional<unsigned> Analyzer::kernelOffset(SourceLocation L) const {
-  if (!L.isFileID() || !SM.isInMainFile(L))
-    return std::nullopt;
-  unsigned O = SM.getFileOffset(L);
-  if (O >= W.ConstructBegin)
-    return O - W.ConstructBegin + W.ConstructOffset;
-  if (O >= W.LeadingBegin && O - W.LeadingBegin < W.ConstructOffset)
-    return O - W.LeadingBegin;
-  return std::nullopt;
-}
 
 llvm::Error Analyzer::addReductions(const Directive &D, bool ArgsOnly) {
   for (const Clause &C : D.Clauses) {

@@ -1,3 +1,4 @@
+// The store scans of C statements (Stores.h).
 #include "analysis/Stores.h"
 
 #include <clang/AST/RecursiveASTVisitor.h>

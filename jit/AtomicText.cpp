@@ -1,3 +1,4 @@
+// The C that the targets' atomic operations share (AtomicText.h).
 #include "jit/AtomicText.h"
 
 namespace jacc::jit {

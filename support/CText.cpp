@@ -1,3 +1,4 @@
+// Scanning C text for identifiers (CText.h).
 #include "support/CText.h"
 
 namespace jacc {

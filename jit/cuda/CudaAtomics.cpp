@@ -1,3 +1,4 @@
+// `#pragma acc atomic` with jacc's CUDA atomic helpers (CudaAtomics.h).
 #include "jit/cuda/CudaAtomics.h"
 
 #include "jit/AtomicText.h"

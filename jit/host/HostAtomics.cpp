@@ -1,3 +1,4 @@
+// `#pragma acc atomic` as GNU C with __atomic builtins (HostAtomics.h).
 #include "jit/host/HostAtomics.h"
 
 #include "jit/AtomicText.h"
