@@ -1,19 +1,20 @@
 #include "analysis/Frontend.h"
 
+#include "analysis/AccPragma.h"
+#include "analysis/AtomicForm.h"
 #include "analysis/CudaSource.h"
+#include "analysis/KernelLocations.h"
 #include "analysis/KernelSource.h"
+#include "analysis/LoopNest.h"
 #include "analysis/LowerRegion.h"
+#include "analysis/Stores.h"
 #include "support/ClangInvocation.h"
 #include "support/Error.h"
-#include "support/TextEdits.h"
 
-#include <clang/AST/ASTConsumer.h>
 #include <clang/AST/ASTContext.h>
 #include <clang/AST/RecursiveASTVisitor.h>
 #include <clang/Frontend/CompilerInstance.h>
-#include <clang/Frontend/FrontendAction.h>
 #include <clang/Lex/Lexer.h>
-#include <clang/Lex/Pragma.h>
 #include <clang/Lex/Preprocessor.h>
 
 #include <map>
@@ -23,96 +24,6 @@ using namespace clang;
 
 namespace jacc::analysis {
 namespace {
-
-struct RawPragma {
-  unsigned WrapperOffset; ///< offset of '#' in the wrapped code
-  unsigned EndOffset;     ///< offset after the directive's last token
-  unsigned Line;          ///< presumed (kernel) line
-  std::string Text;
-};
-
-/// Captures `#pragma acc ...` with its location; clang 16 has no OpenACC support of its own.
-class AccPragmaHandler : public PragmaHandler {
-public:
-  explicit AccPragmaHandler(std::vector<RawPragma> &Out) : PragmaHandler("acc"), Out(Out) {}
-  void HandlePragma(Preprocessor &PP, PragmaIntroducer Intro, Token &) override {
-    SourceManager &SM = PP.getSourceManager();
-    RawPragma R;
-    R.WrapperOffset = SM.getFileOffset(SM.getExpansionLoc(Intro.Loc));
-    R.Line = SM.getPresumedLoc(Intro.Loc).getLine();
-    Token Tok;
-    PP.Lex(Tok);
-    SourceLocation Last = Intro.Loc;
-    while (Tok.isNot(tok::eod)) {
-      if (!R.Text.empty() && Tok.hasLeadingSpace())
-        R.Text += ' ';
-      R.Text += PP.getSpelling(Tok);
-      Last = Tok.getLocation();
-      PP.Lex(Tok);
-    }
-    R.EndOffset = SM.getFileOffset(SM.getExpansionLoc(Last));
-    Out.push_back(std::move(R));
-  }
-
-private:
-  std::vector<RawPragma> &Out;
-};
-
-/// What a statement writes: memory through pointers/arrays, or scalars declared outside it.
-class EffectScan : public RecursiveASTVisitor<EffectScan> {
-public:
-  bool WritesMemory = false;
-  bool WritesOuterScalar = false;
-
-  bool VisitVarDecl(VarDecl *V) {
-    Local.insert(V);
-    return true;
-  }
-  bool VisitBinaryOperator(BinaryOperator *B) {
-    if (B->isAssignmentOp())
-      store(B->getLHS());
-    return true;
-  }
-  bool VisitUnaryOperator(UnaryOperator *U) {
-    if (U->isIncrementDecrementOp())
-      store(U->getSubExpr());
-    return true;
-  }
-  bool VisitCallExpr(CallExpr *C) {
-    const FunctionDecl *FD = C->getDirectCallee();
-    if (!FD) {
-      WritesMemory = true;
-      return true;
-    }
-    // A callee that takes a pointer to non-const may write through it.
-    for (const ParmVarDecl *P : FD->parameters()) {
-      QualType T = P->getType();
-      if (T->isPointerType() && !T->getPointeeType().isConstQualified())
-        WritesMemory = true;
-    }
-    return true;
-  }
-
-private:
-  void store(Expr *LHS) {
-    LHS = LHS->IgnoreParenImpCasts();
-    if (auto *DRE = dyn_cast<DeclRefExpr>(LHS)) {
-      if (auto *V = dyn_cast<VarDecl>(DRE->getDecl()); V && !Local.count(V))
-        WritesOuterScalar = true;
-      return;
-    }
-    if (auto *ME = dyn_cast<MemberExpr>(LHS); ME && !ME->isArrow())
-      return store(ME->getBase());
-    if (auto *AS = dyn_cast<ArraySubscriptExpr>(LHS)) {
-      Expr *Base = AS->getBase()->IgnoreParenImpCasts();
-      if (auto *DRE = dyn_cast<DeclRefExpr>(Base))
-        if (auto *V = dyn_cast<VarDecl>(DRE->getDecl()); V && V->getType()->isArrayType())
-          return store(Base); // a local array: like a scalar of its owner
-    }
-    WritesMemory = true;
-  }
-  std::set<const VarDecl *> Local;
-};
 
 /// Finds, for each pragma, the statement that follows it, and collects facts about loops.
 class StmtIndex : public RecursiveASTVisitor<StmtIndex> {
@@ -135,75 +46,34 @@ private:
   std::map<unsigned, Stmt *> Starts; // emplace keeps the first (outermost) per offset
 };
 
-class Analyzer {
+class Analyzer : KernelLocations {
 public:
   Analyzer(ASTContext &Ctx, const WrappedKernel &W, llvm::StringRef Source,
-           llvm::ArrayRef<std::string> Decls, std::vector<RawPragma> &Pragmas)
-      : Ctx(Ctx), SM(Ctx.getSourceManager()), W(W), Source(Source), Decls(Decls),
-        Pragmas(Pragmas) {}
+           llvm::ArrayRef<std::string> Decls, const std::vector<AccPragma> &Pragmas)
+      : KernelLocations(Ctx, W), Source(Source), Decls(Decls), Pragmas(Pragmas) {}
 
   llvm::Expected<KernelInfo> run();
 
 private:
-  unsigned toSource(unsigned WrapperOffset) const {
-    if (WrapperOffset >= W.ConstructBegin)
-      return WrapperOffset - W.ConstructBegin + W.ConstructOffset;
-    return WrapperOffset - W.LeadingBegin;
-  }
-  unsigned beginOf(const Stmt *S) const {
-    return toSource(SM.getFileOffset(SM.getExpansionLoc(S->getBeginLoc())));
-  }
-  /// One past the statement, its ';' included.
-  unsigned endOf(const Stmt *S) const {
-    SourceLocation E = SM.getExpansionLoc(S->getEndLoc());
-    SourceLocation After = Lexer::getLocForEndOfToken(E, 0, SM, Ctx.getLangOpts());
-    llvm::StringRef Last = Lexer::getSourceText(CharSourceRange::getTokenRange(E), SM,
-                                                Ctx.getLangOpts());
-    if (Last != "}" && Last != ";") {
-      std::optional<Token> Next = Lexer::findNextToken(E, SM, Ctx.getLangOpts());
-      if (Next && Next->is(tok::semi))
-        After = Next->getEndLoc();
-    }
-    return toSource(SM.getFileOffset(After));
-  }
-  std::string text(const Expr *E) const {
-    CharSourceRange R = SM.getExpansionRange(E->getSourceRange());
-    return Lexer::getSourceText(R, SM, Ctx.getLangOpts()).str();
-  }
-  unsigned lineOf(const Stmt *S) const {
-    return SM.getPresumedLoc(S->getBeginLoc()).getLine();
-  }
-  llvm::Error errorAt(ErrorCode Code, const Stmt *S, const llvm::Twine &Msg) const {
-    PresumedLoc P = SM.getPresumedLoc(S->getBeginLoc());
-    return makeError(Code, "kernel:" + llvm::Twine(P.getLine()) + ":" +
-                               llvm::Twine(P.getColumn()) + ": " + Msg);
-  }
-
   llvm::Error describeArgs(FunctionDecl *F);
   llvm::Error checkConstructClauses();
-  llvm::Error checkLoopClauses(const Directive &D);
-  llvm::Expected<ParallelNest> buildNest(ForStmt *F, const Directive &D);
-  llvm::Expected<CanonicalLoop> canonical(ForStmt *F, const VarDecl *&Var);
+  /// The nest of F (buildNest), its innermost loop kept for lowerNests.
+  llvm::Expected<ParallelNest> buildNest(ForStmt *F, const Directive &D) {
+    ForStmt *Inner = nullptr;
+    auto N = analysis::buildNest(F, D, *this, Inner);
+    if (N)
+      NestInner.push_back(Inner);
+    return N;
+  }
   llvm::Error addReductions(const Directive &D, bool ArgsOnly = false);
-  llvm::Error checkNoBreak(Stmt *Body);
   /// Lower each nest's body (ParallelNest::Body) and, for a kernel that may split, Split.IR.
   void lowerNests();
-  llvm::Expected<AtomicEdit> atomicEdit(Expr *E, const Directive &D);
-  /// The atomic as host GNU C (Cuda false) or with jacc's CUDA helpers; Text spells operands.
-  llvm::Expected<std::string> atomicText(Expr *E, const Directive &D, bool Cuda,
-                                         llvm::function_ref<std::string(const Expr *)> Text);
-  /// An expression's text with the CUDA edits inside it applied.
-  std::string cudaText(const Expr *E) const;
-  std::optional<unsigned> kernelOffset(SourceLocation L) const;
   std::set<const Stmt *> AtomicStmts;
   std::vector<ForStmt *> NestInner; ///< innermost loop of each nest
 
-  ASTContext &Ctx;
-  SourceManager &SM;
-  const WrappedKernel &W;
   llvm::StringRef Source;
   llvm::ArrayRef<std::string> Decls;
-  std::vector<RawPragma> &Pragmas;
+  const std::vector<AccPragma> &Pragmas;
   KernelInfo K;
   std::map<std::string, unsigned> ArgByName;
   std::map<const ParmVarDecl *, unsigned> ArgByDecl;
@@ -344,150 +214,7 @@ llvm::Error Analyzer::checkConstructClauses() {
   return llvm::Error::success();
 }
 
-llvm::Error Analyzer::checkLoopClauses(const Directive &D) {
-  for (const Clause &C : D.Clauses)
-    if (C.Kind == ClauseKind::Tile || C.Kind == ClauseKind::DeviceType)
-      return makeError(ErrorCode::Unsupported,
-                       "kernel:" + llvm::Twine(D.Line) + ": clause '" + C.Name +
-                           "' of '#pragma acc " + D.Text + "' is not supported: remove it");
-  return llvm::Error::success();
-}
-
-static const VarDecl *loopVarOf(Expr *E) {
-  E = E->IgnoreParenImpCasts();
-  if (auto *DRE = dyn_cast<DeclRefExpr>(E))
-    return dyn_cast<VarDecl>(DRE->getDecl());
-  return nullptr;
-}
-
-llvm::Expected<CanonicalLoop> Analyzer::canonical(ForStmt *F, const VarDecl *&Var) {
-  CanonicalLoop L;
-  L.ForBegin = beginOf(F);
-  L.BodyBegin = beginOf(F->getBody());
-  L.BodyEnd = endOf(F->getBody());
-  L.Line = lineOf(F);
-  auto NotCanonical = [&](const char *What) {
-    return errorAt(ErrorCode::Unsupported, F,
-                   llvm::Twine("the parallel loop is not in canonical form (") + What +
-                       "): write it as for (i = lo; i < hi; i += step)");
-  };
-  Var = nullptr;
-  Stmt *Init = F->getInit();
-  if (auto *DS = dyn_cast_or_null<DeclStmt>(Init)) {
-    if (!DS->isSingleDecl())
-      return NotCanonical("one loop variable expected");
-    auto *V = dyn_cast<VarDecl>(DS->getSingleDecl());
-    if (!V || !V->getInit())
-      return NotCanonical("the loop variable needs an initial value");
-    Var = V;
-    L.Lower = text(V->getInit());
-  } else if (auto *B = dyn_cast_or_null<BinaryOperator>(Init); B && B->getOpcode() == BO_Assign) {
-    Var = loopVarOf(B->getLHS());
-    L.Lower = text(B->getRHS());
-  }
-  if (!Var)
-    return NotCanonical("no loop variable initialisation");
-  if (!Var->getType()->isIntegerType())
-    return NotCanonical("the loop variable must have an integer type");
-  L.Var = Var->getName().str();
-  L.VarType = Var->getType().getUnqualifiedType().getAsString(Ctx.getPrintingPolicy());
-
-  auto *Cond = dyn_cast_or_null<BinaryOperator>(F->getCond());
-  if (!Cond)
-    return NotCanonical("no comparison of the loop variable");
-  if (!Cond->isComparisonOp())
-    return NotCanonical("the condition must compare the loop variable with <, <=, >, >= or !=");
-  BinaryOperatorKind Op = Cond->getOpcode();
-  Expr *Bound = nullptr;
-  if (loopVarOf(Cond->getLHS()) == Var) {
-    Bound = Cond->getRHS();
-  } else if (loopVarOf(Cond->getRHS()) == Var) {
-    Bound = Cond->getLHS();
-    Op = BinaryOperator::reverseComparisonOp(Op);
-  }
-  switch (Op) {
-  case BO_LT: L.Compare = CanonicalLoop::Cmp::LT; break;
-  case BO_LE: L.Compare = CanonicalLoop::Cmp::LE; break;
-  case BO_GT: L.Compare = CanonicalLoop::Cmp::GT; break;
-  case BO_GE: L.Compare = CanonicalLoop::Cmp::GE; break;
-  case BO_NE: L.Compare = CanonicalLoop::Cmp::NE; break;
-  default: Bound = nullptr;
-  }
-  if (!Bound)
-    return NotCanonical("the condition must compare the loop variable with <, <=, >, >= or !=");
-  L.Upper = text(Bound);
-
-  Expr *Inc = F->getInc();
-  Inc = Inc ? Inc->IgnoreParens() : nullptr;
-  bool Ok = false;
-  if (auto *U = dyn_cast_or_null<UnaryOperator>(Inc); U && U->isIncrementDecrementOp() &&
-                                                     loopVarOf(U->getSubExpr()) == Var) {
-    L.Step = "1";
-    L.Increasing = U->isIncrementOp();
-    Ok = true;
-  } else if (auto *B = dyn_cast_or_null<BinaryOperator>(Inc); B && loopVarOf(B->getLHS()) == Var) {
-    if (B->getOpcode() == BO_AddAssign || B->getOpcode() == BO_SubAssign) {
-      L.Step = text(B->getRHS());
-      L.Increasing = B->getOpcode() == BO_AddAssign;
-      Ok = true;
-    } else if (B->getOpcode() == BO_Assign) {
-      auto *R = dyn_cast<BinaryOperator>(B->getRHS()->IgnoreParenImpCasts());
-      if (R && (R->getOpcode() == BO_Add || R->getOpcode() == BO_Sub)) {
-        if (loopVarOf(R->getLHS()) == Var) {
-          L.Step = text(R->getRHS());
-          L.Increasing = R->getOpcode() == BO_Add;
-          Ok = true;
-        } else if (R->getOpcode() == BO_Add && loopVarOf(R->getRHS()) == Var) {
-          L.Step = text(R->getLHS());
-          Ok = true;
-        }
-      }
-    }
-  }
-  if (!Ok)
-    return NotCanonical("the increment must be i++, i--, i += step or i -= step");
-  bool UpCmp = L.Compare == CanonicalLoop::Cmp::LT || L.Compare == CanonicalLoop::Cmp::LE;
-  bool DownCmp = L.Compare == CanonicalLoop::Cmp::GT || L.Compare == CanonicalLoop::Cmp::GE;
-  if ((UpCmp && !L.Increasing) || (DownCmp && L.Increasing))
-    return NotCanonical("the increment goes away from the bound");
-  if (L.Compare == CanonicalLoop::Cmp::NE && L.Step != "1")
-    return NotCanonical("a loop with != needs a step of 1");
-  return L;
-}
-
-/// The loop nested directly in F's body (alone in it), for collapse.
-static ForStmt *perfectlyNested(ForStmt *F) {
-  Stmt *B = F->getBody();
-  if (auto *CS = dyn_cast<CompoundStmt>(B)) {
-    if (CS->size() != 1)
-      return nullptr;
-    B = CS->body_front();
-  }
-  return dyn_cast<ForStmt>(B);
-}
-
 namespace {
-/// Collects the variables an expression refers to.
-struct RefScan : RecursiveASTVisitor<RefScan> {
-  std::set<const ValueDecl *> Refs;
-  bool VisitDeclRefExpr(DeclRefExpr *E) {
-    Refs.insert(E->getDecl());
-    return true;
-  }
-};
-/// Finds `break` statements that would leave the loop whose body is scanned.
-struct BreakScan : RecursiveASTVisitor<BreakScan> {
-  BreakStmt *Found = nullptr;
-  bool TraverseForStmt(ForStmt *) { return true; } // breaks inside belong to the inner loop
-  bool TraverseWhileStmt(WhileStmt *) { return true; }
-  bool TraverseDoStmt(DoStmt *) { return true; }
-  bool TraverseSwitchStmt(SwitchStmt *) { return true; }
-  bool VisitBreakStmt(BreakStmt *B) {
-    if (!Found)
-      Found = B;
-    return true;
-  }
-};
 struct ReturnScan : RecursiveASTVisitor<ReturnScan> {
   Stmt *Found = nullptr;
   bool VisitReturnStmt(ReturnStmt *R) {
@@ -501,228 +228,7 @@ struct ReturnScan : RecursiveASTVisitor<ReturnScan> {
     return true;
   }
 };
-/// Finds the declaration a name refers to inside a statement.
-struct NameScan : RecursiveASTVisitor<NameScan> {
-  llvm::StringRef Name;
-  const VarDecl *Found = nullptr;
-  bool VisitDeclRefExpr(DeclRefExpr *E) {
-    if (auto *V = dyn_cast<VarDecl>(E->getDecl()); V && V->getName() == Name && !Found)
-      Found = V;
-    return true;
-  }
-};
 } // namespace
-
-llvm::Error Analyzer::checkNoBreak(Stmt *Body) {
-  BreakScan B;
-  B.TraverseStmt(Body);
-  if (B.Found)
-    return errorAt(ErrorCode::InvalidArgument, B.Found,
-                   "'break' cannot leave a parallel loop (OpenACC forbids it)");
-  return llvm::Error::success();
-}
-
-llvm::Expected<ParallelNest> Analyzer::buildNest(ForStmt *F, const Directive &D) {
-  ParallelNest N;
-  N.Dir = D;
-  unsigned Depth = 1;
-  if (const Clause *C = D.find(ClauseKind::Collapse))
-    Depth = std::stoul(C->Argument);
-  std::set<const ValueDecl *> OuterVars;
-  ForStmt *Cur = F;
-  for (unsigned I = 0; I < Depth; ++I) {
-    if (!Cur)
-      return errorAt(ErrorCode::InvalidArgument, F,
-                     "collapse(" + llvm::Twine(Depth) + ") needs " + llvm::Twine(Depth) +
-                         " perfectly nested loops");
-    const VarDecl *Var = nullptr;
-    auto L = canonical(Cur, Var);
-    if (!L)
-      return L.takeError();
-    // Collapsed loops must be rectangular: their bounds may not use outer loop variables.
-    RefScan Refs;
-    for (Stmt *Part : {static_cast<Stmt *>(Cur->getCond()), Cur->getInit(),
-                       static_cast<Stmt *>(Cur->getInc())})
-      if (Part)
-        Refs.TraverseStmt(Part);
-    for (const ValueDecl *V : Refs.Refs)
-      if (OuterVars.count(V))
-        return errorAt(ErrorCode::Unsupported, Cur,
-                       "the bounds of a collapsed loop use the outer loop variable '" +
-                           V->getName() + "': collapse needs rectangular loops");
-    OuterVars.insert(Var);
-    N.Loops.push_back(std::move(*L));
-    if (I + 1 < Depth)
-      Cur = perfectlyNested(Cur);
-  }
-  if (auto E = checkNoBreak(Cur->getBody()))
-    return E;
-  NestInner.push_back(Cur);
-  // private(list): one fresh variable per iteration.
-  if (const Clause *C = D.find(ClauseKind::Private))
-    for (const std::string &Name : C->Vars) {
-      NameScan S;
-      S.Name = Name;
-      S.TraverseStmt(Cur->getBody());
-      if (!S.Found)
-        continue; // not used in the loop: nothing to privatise
-      QualType T = S.Found->getType();
-      // An argument declared as an array (`double tmp[16]`, a pointer in C) is privatised as
-      // that array: how jacc-translate passes a private array declared outside the construct.
-      if (auto *PV = dyn_cast<ParmVarDecl>(S.Found); PV && T->isPointerType()) {
-        if (!PV->getOriginalType()->isConstantArrayType())
-          return errorAt(ErrorCode::Unsupported, F,
-                         "private pointer '" + Name + "' is not supported: declare the private "
-                                                      "array inside the loop, or make the "
-                                                      "argument an array ('double " +
-                             Name + "[16]')");
-        T = PV->getOriginalType();
-      }
-      std::string Decl;
-      llvm::raw_string_ostream OS(Decl);
-      T.getUnqualifiedType().print(OS, Ctx.getPrintingPolicy(), Name);
-      N.PrivateDecls.push_back(OS.str());
-    }
-  return N;
-}
-
-/// The atomic forms of OpenACC 3.3 (update, read, write, capture of one expression statement),
-/// as GNU C on the host: __atomic builtins, a compare-and-swap loop for what has no builtin.
-llvm::Expected<AtomicEdit> Analyzer::atomicEdit(Expr *E, const Directive &D) {
-  AtomicEdit A;
-  CharSourceRange R = SM.getExpansionRange(E->getSourceRange());
-  SourceLocation End = Lexer::getLocForEndOfToken(R.getEnd(), 0, SM, Ctx.getLangOpts());
-  A.Begin = toSource(SM.getFileOffset(R.getBegin()));
-  A.End = toSource(SM.getFileOffset(End));
-  auto Host = atomicText(E, D, false, [this](const Expr *X) { return text(X); });
-  if (!Host)
-    return Host.takeError();
-  A.Text = std::move(*Host);
-  auto Cuda = atomicText(E, D, true, [this](const Expr *X) { return cudaText(X); });
-  if (!Cuda)
-    return Cuda.takeError();
-  A.CudaText = std::move(*Cuda);
-  return A;
-}
-
-std::string Analyzer::cudaText(const Expr *E) const {
-  CharSourceRange R = SM.getExpansionRange(E->getSourceRange());
-  SourceLocation End = Lexer::getLocForEndOfToken(R.getEnd(), 0, SM, Ctx.getLangOpts());
-  std::optional<unsigned> B = kernelOffset(R.getBegin()), F = kernelOffset(End);
-  if (!B || !F)
-    return text(E);
-  TextEdits Edits;
-  for (const SourceEdit &X : K.Cuda.Edits)
-    Edits.replace(X.Begin, X.End, X.Text);
-  return Edits.apply(Source, *B, *F);
-}
-
-std::optional<unsigned> Analyzer::kernelOffset(SourceLocation L) const {
-  if (!L.isFileID() || !SM.isInMainFile(L))
-    return std::nullopt;
-  unsigned O = SM.getFileOffset(L);
-  if (O >= W.ConstructBegin)
-    return O - W.ConstructBegin + W.ConstructOffset;
-  if (O >= W.LeadingBegin && O - W.LeadingBegin < W.ConstructOffset)
-    return O - W.LeadingBegin;
-  return std::nullopt;
-}
-
-llvm::Expected<std::string>
-Analyzer::atomicText(Expr *E, const Directive &D, bool Cuda,
-                     llvm::function_ref<std::string(const Expr *)> text) {
-  auto Bad = [&](const char *Why) {
-    return makeError(ErrorCode::Unsupported, "kernel:" + llvm::Twine(D.Line) + ": '#pragma acc " +
-                                                 D.Text + "': " + Why);
-  };
-  Expr *X = E->IgnoreParens();
-  std::string Kind = D.has(ClauseKind::Read)      ? "read"
-                     : D.has(ClauseKind::Write)   ? "write"
-                     : D.has(ClauseKind::Capture) ? "capture"
-                                                  : "update";
-  // The new value of the location from its old value __jacc_o, for an update.
-  auto UpdateOf = [&](Expr *U, std::string &LV, std::string &New, bool &Post,
-                      bool &IntAdd, std::string &Delta) -> bool {
-    U = U->IgnoreParens();
-    IntAdd = false;
-    if (auto *UO = dyn_cast<UnaryOperator>(U); UO && UO->isIncrementDecrementOp()) {
-      LV = text(UO->getSubExpr());
-      New = std::string("__jacc_o ") + (UO->isIncrementOp() ? "+" : "-") + " 1";
-      Post = UO->isPostfix();
-      IntAdd = UO->getSubExpr()->getType()->isIntegerType();
-      Delta = UO->isIncrementOp() ? "1" : "-1";
-      return true;
-    }
-    auto *B = dyn_cast<BinaryOperator>(U);
-    if (!B)
-      return false;
-    Post = false;
-    if (B->isCompoundAssignmentOp()) {
-      LV = text(B->getLHS());
-      BinaryOperatorKind Op = BinaryOperator::getOpForCompoundAssignment(B->getOpcode());
-      New = "__jacc_o " + BinaryOperator::getOpcodeStr(Op).str() + " (" + text(B->getRHS()) + ")";
-      IntAdd = B->getLHS()->getType()->isIntegerType() && (Op == BO_Add || Op == BO_Sub);
-      Delta = (Op == BO_Sub ? "-(" : "(") + text(B->getRHS()) + ")";
-      return true;
-    }
-    if (B->getOpcode() != BO_Assign)
-      return false;
-    LV = text(B->getLHS());
-    auto *RB = dyn_cast<BinaryOperator>(B->getRHS()->IgnoreParenImpCasts());
-    if (!RB)
-      return false;
-    std::string Op = BinaryOperator::getOpcodeStr(RB->getOpcode()).str();
-    if (text(RB->getLHS()) == LV)
-      New = "__jacc_o " + Op + " (" + text(RB->getRHS()) + ")";
-    else if (text(RB->getRHS()) == LV)
-      New = "(" + text(RB->getLHS()) + ") " + Op + " __jacc_o";
-    else
-      return false;
-    return true;
-  };
-  auto Cas = [](const std::string &LV, const std::string &New, const char *Result) {
-    return "({ __typeof__(" + LV + ") *__jacc_p = &(" + LV + "); __typeof__(" + LV +
-           ") __jacc_o, __jacc_n; __atomic_load(__jacc_p, &__jacc_o, __ATOMIC_RELAXED); "
-           "do { __jacc_n = " + New + "; } while (!__atomic_compare_exchange(__jacc_p, "
-           "&__jacc_o, &__jacc_n, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED)); " + Result + "; })";
-  };
-  if (Kind == "update") {
-    std::string LV, New, Delta;
-    bool Post, IntAdd;
-    if (!UpdateOf(X, LV, New, Post, IntAdd, Delta))
-      return Bad("an atomic update must be x++, x--, x op= expr or x = x op expr");
-    if (Cuda)
-      return IntAdd ? "__jacc_atomic_add(&(" + LV + "), " + Delta + ")"
-                    : "__jacc_atomic_rmw(&(" + LV + "), [&](auto __jacc_o) { return " + New +
-                          "; }, false)";
-    return IntAdd ? "({ __atomic_fetch_add(&(" + LV + "), " + Delta + ", __ATOMIC_RELAXED); 0; })"
-                  : Cas(LV, New, "0");
-  }
-  auto *Assign = dyn_cast<BinaryOperator>(X);
-  if (!Assign || Assign->getOpcode() != BO_Assign)
-    return Bad("expected an assignment v = x, x = expr or v = <update of x>");
-  std::string L = text(Assign->getLHS()), Rhs = text(Assign->getRHS());
-  if (Kind == "read") {
-    if (Cuda)
-      return L + " = __jacc_atomic_load(&(" + Rhs + "))";
-    return L + " = ({ __typeof__(" + Rhs + ") __jacc_t; __atomic_load(&(" + Rhs +
-             "), &__jacc_t, __ATOMIC_RELAXED); __jacc_t; })";
-  }
-  if (Kind == "write") {
-    if (Cuda)
-      return "__jacc_atomic_store(&(" + L + "), (" + Rhs + "))";
-    return "({ __typeof__(" + L + ") __jacc_t = (" + Rhs + "); __atomic_store(&(" + L +
-             "), &__jacc_t, __ATOMIC_RELAXED); 0; })";
-  }
-  std::string LV, New, Delta;
-  bool Post, IntAdd;
-  if (!UpdateOf(Assign->getRHS(), LV, New, Post, IntAdd, Delta))
-    return Bad("an atomic capture must be v = x++, v = ++x, v = x op= expr (or --)");
-  if (Cuda)
-    return L + " = __jacc_atomic_rmw(&(" + LV + "), [&](auto __jacc_o) { return " + New +
-           "; }, " + (Post ? "true" : "false") + ")";
-  return L + " = " + Cas(LV, New, Post ? "__jacc_o" : "__jacc_n");
-}
 
 llvm::Error Analyzer::addReductions(const Directive &D, bool ArgsOnly) {
   for (const Clause &C : D.Clauses) {
@@ -788,19 +294,19 @@ llvm::Expected<KernelInfo> Analyzer::run() {
                     [this](SourceLocation L) { return kernelOffset(SM.getExpansionLoc(L)); }, K);
 
   // Directives: the construct is the first pragma at or after the construct offset.
-  std::vector<std::pair<RawPragma, Directive>> Dirs;
-  for (RawPragma &P : Pragmas) {
-    auto D = parseDirective(P.Text, P.Line);
+  std::vector<std::pair<const AccPragma *, Directive>> Dirs;
+  for (const AccPragma &P : Pragmas) {
+    auto D = parseDirective(P.Text, SM.getPresumedLoc(P.Loc).getLine());
     if (!D)
       return D.takeError();
-    if (P.WrapperOffset < W.ConstructBegin) {
+    if (SM.getFileOffset(P.Loc) < W.ConstructBegin) {
       if (D->Kind != DirectiveKind::Routine)
         return makeError(ErrorCode::Unsupported,
-                         "kernel:" + llvm::Twine(P.Line) + ": '#pragma acc " + D->Text +
+                         "kernel:" + llvm::Twine(D->Line) + ": '#pragma acc " + D->Text +
                              "' before the compute construct: only 'routine' may appear there");
       continue;
     }
-    Dirs.emplace_back(P, std::move(*D));
+    Dirs.emplace_back(&P, std::move(*D));
   }
   if (Dirs.empty() || !Dirs.front().second.isCompute())
     return makeError(ErrorCode::Internal, "the compute construct's pragma was not seen");
@@ -816,7 +322,7 @@ llvm::Expected<KernelInfo> Analyzer::run() {
                        Where + " is not used by the kernel: remove it from the args");
   }
   K.Construct = Dirs.front().second;
-  K.ConstructLine = Dirs.front().first.Line;
+  K.ConstructLine = Dirs.front().second.Line;
 
   auto *Body = cast<CompoundStmt>(F->getBody());
   if (Body->size() == 0)
@@ -847,7 +353,7 @@ llvm::Expected<KernelInfo> Analyzer::run() {
   std::map<Stmt *, Directive> LoopDirs;
   for (size_t I = 1; I < Dirs.size(); ++I) {
     const Directive &D = Dirs[I].second;
-    Stmt *S = Index.after(Dirs[I].first.EndOffset);
+    Stmt *S = Index.after(SM.getFileOffset(Dirs[I].first->Last));
     switch (D.Kind) {
     case DirectiveKind::Loop:
       if (!S || !isa<ForStmt>(S))
@@ -871,10 +377,10 @@ llvm::Expected<KernelInfo> Analyzer::run() {
                          "kernel:" + llvm::Twine(D.Line) +
                              ": '#pragma acc atomic' must be followed by one expression "
                              "statement (the structured-block form of capture is not supported)");
-      auto Edit = atomicEdit(E, D);
-      if (!Edit)
-        return Edit.takeError();
-      K.Atomics.push_back(std::move(*Edit));
+      auto Atomic = describeAtomic(E, D, Source, [this](SourceRange R) { return span(R); });
+      if (!Atomic)
+        return Atomic.takeError();
+      K.Atomics.push_back(std::move(*Atomic));
       AtomicStmts.insert(S);
       break;
     }
@@ -945,8 +451,7 @@ llvm::Expected<KernelInfo> Analyzer::run() {
       RStmt.Nest = K.Nests.size();
       K.Nests.push_back(std::move(*N));
     } else {
-      EffectScan Effects;
-      Effects.TraverseStmt(S);
+      StmtEffects Effects = effectsOf(S);
       // A declaration cannot be fenced to thread 0 (its name is needed after it).
       if (Effects.WritesMemory && (Effects.WritesOuterScalar || isa<DeclStmt>(S))) {
         K.Serial = true;
@@ -982,11 +487,9 @@ void Analyzer::lowerNests() {
   for (const ReductionVar &R : K.Reductions)
     C.ReductionVars.insert(R.Name);
   C.AtomicStmts = AtomicStmts;
-  C.Offsets = [this](SourceRange R) -> std::pair<unsigned, unsigned> {
-    CharSourceRange CR = SM.getExpansionRange(R);
-    SourceLocation E =
-        Lexer::getLocForEndOfToken(CR.getEnd(), 0, SM, Ctx.getLangOpts());
-    return {toSource(SM.getFileOffset(CR.getBegin())), toSource(SM.getFileOffset(E))};
+  C.Offsets = [this](SourceRange R) {
+    SourceSpan S = span(R);
+    return std::make_pair(S.Begin, S.End);
   };
   for (size_t I = 0; I < K.Nests.size() && I < NestInner.size(); ++I) {
     C.ParallelVars.clear();
@@ -1006,32 +509,6 @@ void Analyzer::lowerNests() {
   S.IR = K.Nests[0].Body;
   S.Enabled = true; // the passes after the frontend may still decide otherwise
 }
-
-class AnalysisConsumer : public ASTConsumer {
-public:
-  explicit AnalysisConsumer(std::function<void(ASTContext &)> Fn) : Fn(std::move(Fn)) {}
-  void HandleTranslationUnit(ASTContext &Ctx) override { Fn(Ctx); }
-
-private:
-  std::function<void(ASTContext &)> Fn;
-};
-
-class AnalysisAction : public ASTFrontendAction {
-public:
-  AnalysisAction(std::vector<RawPragma> &Pragmas, std::function<void(ASTContext &)> Fn)
-      : Pragmas(Pragmas), Fn(std::move(Fn)) {}
-  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &, llvm::StringRef) override {
-    return std::make_unique<AnalysisConsumer>(Fn);
-  }
-  bool BeginSourceFileAction(CompilerInstance &CI) override {
-    CI.getPreprocessor().AddPragmaHandler(new AccPragmaHandler(Pragmas));
-    return true;
-  }
-
-private:
-  std::vector<RawPragma> &Pragmas;
-  std::function<void(ASTContext &)> Fn;
-};
 
 } // namespace
 
@@ -1068,13 +545,11 @@ llvm::Expected<KernelInfo> analyzeKernel(llvm::StringRef Source,
       makeCompilerInstance(ClangPurpose::Analysis, W->Code, "jacc-kernel.c", DiagOS, Source);
   if (!CI)
     return CI.takeError();
-  std::vector<RawPragma> Pragmas;
   std::optional<llvm::Expected<KernelInfo>> Result;
-  AnalysisAction Action(Pragmas, [&](ASTContext &Ctx) {
-    if (Ctx.getDiagnostics().hasErrorOccurred())
-      return;
-    Result.emplace(Analyzer(Ctx, *W, Source, Decls, Pragmas).run());
-  });
+  AccParseAction Action(
+      [&](ASTContext &Ctx, Preprocessor &, const std::vector<AccPragma> &Pragmas) {
+        Result.emplace(Analyzer(Ctx, *W, Source, Decls, Pragmas).run());
+      });
   bool Ok = (*CI)->ExecuteAction(Action);
   if (!Ok || (*CI)->getDiagnostics().hasErrorOccurred() || !Result) {
     if (Result && !*Result)

@@ -102,12 +102,38 @@ struct SplitInfo {
   std::string Rewritten;       ///< the kernel source with the guards (JACC_DEBUG=rewrite)
 };
 
-/// An `#pragma acc atomic` statement's expression [Begin, End) and the C expression (GNU
-/// statement expression) that performs it atomically on the host.
-struct AtomicEdit {
+/// A range [Begin, End) of the kernel source.
+struct SourceSpan {
   unsigned Begin = 0, End = 0;
-  std::string Text;
-  std::string CudaText; ///< the same operation with jacc's CUDA atomic helpers
+};
+
+/// An `#pragma acc atomic` statement (OpenACC 3.3: one expression statement) by its form and the
+/// source ranges of its parts, checked by the frontend (AtomicForm.h). The jit writes the atomic
+/// operation that replaces it for each target (jit/host/HostAtomics.h, jit/cuda/CudaAtomics.h).
+struct AtomicOp {
+  enum class Form {
+    Update,  ///< x changes (How)
+    Read,    ///< v = x
+    Write,   ///< x = Operand
+    Capture  ///< v = <an update of x>
+  };
+  /// How an update, alone or captured, makes x's new value from its old one.
+  enum class Change {
+    Increment, ///< ++x, x++
+    Decrement, ///< --x, x--
+    Operator   ///< x op= expr, x = x op expr, x = expr op x
+  };
+  Form Kind = Form::Update;
+  unsigned Begin = 0, End = 0; ///< the statement's expression, which the operation replaces
+  SourceSpan X;                ///< the location accessed atomically
+  SourceSpan V;                ///< Read, Capture: what receives x's value
+  SourceSpan Operand;          ///< Write: the value stored; Change::Operator: expr
+  Change How = Change::Increment; ///< Update, Capture
+  std::string Op;           ///< Change::Operator: the binary operator ("+", "<<", ...)
+  bool OldOnLeft = true;    ///< Change::Operator: x op expr (false: expr op x)
+  bool Post = false;        ///< Capture: v receives x's old value (x++, x--), not the new one
+  /// x is an integer that ++, --, += or -= changes: the change is an addition of a delta.
+  bool IntegerAdd = false;
 };
 
 /// A replacement of [Begin, End) of the kernel source (Begin == End: an insertion).
@@ -124,7 +150,7 @@ struct CudaSourceInfo {
 
 struct KernelInfo {
   std::string Source;          ///< the kernel source as pushed
-  std::vector<AtomicEdit> Atomics;
+  std::vector<AtomicOp> Atomics;
   std::vector<std::string> Decls;
   unsigned ConstructOffset = 0;///< offset of the "#pragma acc" of the compute construct
   unsigned BodyBegin = 0, BodyEnd = 0; ///< the construct's statement

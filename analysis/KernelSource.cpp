@@ -1,5 +1,6 @@
 #include "analysis/KernelSource.h"
 
+#include "support/CText.h"
 #include "support/Error.h"
 
 #include <llvm/ADT/StringExtras.h>
@@ -94,7 +95,7 @@ bool declLooksScalar(llvm::StringRef Decl) {
 }
 
 static bool isComputeDirective(llvm::StringRef Text) {
-  llvm::StringRef Word = Text.take_while([](char C) { return llvm::isAlnum(C) || C == '_'; });
+  llvm::StringRef Word = Text.take_while(isIdentChar);
   return Word == "parallel" || Word == "kernels" || Word == "serial";
 }
 
@@ -156,14 +157,14 @@ llvm::Expected<WrappedKernel> wrapKernel(llvm::StringRef Source,
 
 bool mentionsIdentifier(llvm::StringRef Text, llvm::StringRef Name) {
   for (size_t I = 0; I < Text.size();) {
-    if (!llvm::isAlnum(Text[I]) && Text[I] != '_') {
+    if (!isIdentChar(Text[I])) {
       ++I;
       continue;
     }
     size_t Begin = I;
     bool Number = llvm::isDigit(Text[I]); // 1.5e3f: one token
     while (I < Text.size() &&
-           (llvm::isAlnum(Text[I]) || Text[I] == '_' || (Number && Text[I] == '.')))
+           (isIdentChar(Text[I]) || (Number && Text[I] == '.')))
       ++I;
     if (!Number && Text.slice(Begin, I) == Name)
       return true;

@@ -1,5 +1,7 @@
 #include "analysis/LowerRegion.h"
 
+#include "analysis/Stores.h"
+
 #include <clang/AST/ASTContext.h>
 #include <clang/AST/Expr.h>
 #include <clang/AST/Stmt.h>
@@ -387,16 +389,9 @@ private:
 
   /// A call that may write through a pointer it is given cannot be attributed.
   void call(const CallExpr *Call) {
-    const FunctionDecl *FD = Call->getDirectCallee();
-    bool MayWrite = !FD;
-    if (FD)
-      for (const ParmVarDecl *P : FD->parameters()) {
-        QualType T = P->getType();
-        if (T->isPointerType() && !T->getPointeeType().isConstQualified())
-          MayWrite = true;
-      }
-    if (!MayWrite)
+    if (!callMayWrite(Call))
       return;
+    const FunctionDecl *FD = Call->getDirectCallee();
     if (IR.Unattributable.empty())
       IR.Unattributable = "a call to '" + (FD ? FD->getName().str() : std::string("?")) +
                           "' may write through a pointer";

@@ -3,7 +3,6 @@
 #include "analysis/CudaSource.h"
 #include "analysis/KernelSource.h"
 #include "jit/Specialization.h"
-#include "jit/host/HostCodegen.h"
 #include "support/TextEdits.h"
 
 #include <llvm/ADT/StringExtras.h>
@@ -301,7 +300,7 @@ std::string generateEntry(const KernelInfo &K, bool Split, const EntryTarget &Ta
     Params[A.Param] = &A;
   FoldedArgs Folded = foldedArgs(K, Spec, Target);
   std::string C = Target.EntryPrefix;
-  C += Split ? HostSplitEntryName : HostEntryName;
+  C += Split ? SplitEntryName : EntryName;
   C += "(";
   // The folded scalars first: every other use of them, the pointers' types included, follows.
   std::string Constants, Prologue;
@@ -344,12 +343,12 @@ std::string generateEntry(const KernelInfo &K, bool Split, const EntryTarget &Ta
     for (const auto &[Offset, Text] : K.Split.Guards)
       Edits.insert(Offset, Text);
   // After the guards: at one offset insertions come first, so a guard wraps the atomic.
-  for (const AtomicEdit &A : K.Atomics)
-    Edits.replace(A.Begin, A.End, Target.AtomicText(K, A));
+  for (const AtomicOp &A : K.Atomics)
+    Edits.replace(A.Begin, A.End, Target.AtomicText(A, K));
   if (Target.FlatVlaPointers)
     for (const SourceEdit &E : K.Cuda.Edits) {
       bool InAtomic = false; // the atomic's text already has them
-      for (const AtomicEdit &A : K.Atomics)
+      for (const AtomicOp &A : K.Atomics)
         InAtomic |= E.Begin >= A.Begin && E.End <= A.End;
       if (!InAtomic)
         Edits.replace(E.Begin, E.End, E.Text);

@@ -14,6 +14,12 @@ namespace jacc::jit {
 
 struct Specialization;
 
+/// Names of the generated entry points, on every target: every device computes everything; and
+/// the split one (when KernelInfo::Split.Enabled), with two extra parameters per split array (the
+/// mapping's byte range relative to the pointer) before the team parameter.
+constexpr const char *EntryName = "__jacc_entry";
+constexpr const char *SplitEntryName = "__jacc_entry_split";
+
 /// The entry function (plain, or the split entry with the per-array bound parameters), without
 /// the target's prelude. Expects the prelude to define the team type, what the target's
 /// description uses (`__jacc_share` on the host, `__jacc_grid_sync` / `__jacc_block_reduce` on

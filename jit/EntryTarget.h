@@ -46,8 +46,8 @@ struct EntryTarget {
   /// block's combined value on a GPU).
   std::string (*ReductionWriteBack)(const analysis::KernelInfo &K,
                                     const analysis::ReductionVar &R);
-  /// The text performing atomic statement A on this target.
-  std::string (*AtomicText)(const analysis::KernelInfo &K, const analysis::AtomicEdit &A);
+  /// The text performing atomic statement A (one of K.Atomics) on this target.
+  std::string (*AtomicText)(const analysis::AtomicOp &A, const analysis::KernelInfo &K);
 };
 
 /// `T v = (T)(lo +/- (Idx) * st);`: loop variable I of a nest from its flattened index Idx.

@@ -147,12 +147,12 @@ compileVariant(const CompiledKernel &K, const Specialization &Spec,
       V->Cuda[{Sm, S}] = *C;
       NewCuda.emplace_back(std::move(Name), std::move(*C));
     }
-  auto Entries = loadHostObject(V->Object, {HostEntryName});
+  auto Entries = loadHostObject(V->Object, {EntryName});
   if (!Entries)
     return Entries.takeError();
   V->Entry = (*Entries)[0];
   if (Split) {
-    auto SEntries = loadHostObject(V->SplitObject, {HostSplitEntryName});
+    auto SEntries = loadHostObject(V->SplitObject, {SplitEntryName});
     if (!SEntries)
       return SEntries.takeError();
     V->SplitEntry = (*SEntries)[0];

@@ -1,6 +1,9 @@
 #include "translate/Translate.h"
 
+#include "analysis/AccPragma.h"
 #include "analysis/Directive.h"
+#include "analysis/Stores.h"
+#include "support/CText.h"
 #include "support/ClangInvocation.h"
 #include "support/Error.h"
 
@@ -39,58 +42,39 @@ struct Pragma {
   std::string Problem;     ///< why it cannot be translated where it is, if so
 };
 
-/// Records every `#pragma acc` of the main file; clang 16 has no OpenACC of its own.
-class AccPragmaRecorder : public PragmaHandler {
-public:
-  explicit AccPragmaRecorder(std::vector<Pragma> &Out) : PragmaHandler("acc"), Out(Out) {}
-  void HandlePragma(Preprocessor &PP, PragmaIntroducer Intro, Token &) override {
-    SourceManager &SM = PP.getSourceManager();
-    SourceLocation Loc = SM.getExpansionLoc(Intro.Loc);
-    Pragma P;
-    Token Tok;
-    PP.Lex(Tok);
-    SourceLocation Last = Loc;
-    while (Tok.isNot(tok::eod)) {
-      if (P.Text.empty())
-        P.TextColumn = SM.getPresumedColumnNumber(SM.getExpansionLoc(Tok.getLocation()));
-      else if (Tok.hasLeadingSpace())
-        P.Text += ' ';
-      P.Text += PP.getSpelling(Tok);
-      Last = SM.getExpansionLoc(Tok.getLocation());
-      PP.Lex(Tok);
-    }
-    if (!SM.isInMainFile(Loc) || Intro.Kind != PIK_HashPragma) {
-      // Only the main file's text is rewritten: say so rather than drop the directive.
-      P.Problem = SM.isInMainFile(Loc)
-                      ? "'_Pragma(\"acc " + P.Text + "\")' is not supported: write it as #pragma"
-                      : "'#pragma acc " + P.Text + "' in an included file is not translated: "
-                        "move it to the .c file";
-      Loc = SM.getExpansionLoc(Loc);
-      if (!SM.isInMainFile(Loc))
-        Loc = SM.getExpansionLoc(SM.getIncludeLoc(SM.getFileID(Loc)));
-      P.Line = SM.getPresumedLineNumber(Loc);
-      P.Column = SM.getPresumedColumnNumber(Loc);
-      Out.push_back(std::move(P));
-      return;
-    }
-    llvm::StringRef Buf = SM.getBufferData(SM.getMainFileID());
-    P.Hash = SM.getFileOffset(Loc);
-    P.LineStart = Buf.rfind('\n', P.Hash) == llvm::StringRef::npos ? 0
-                                                                    : Buf.rfind('\n', P.Hash) + 1;
-    P.Indent = Buf.slice(P.LineStart, P.Hash).str();
-    if (!llvm::StringRef(P.Indent).trim().empty())
-      P.Indent.clear();
-    P.EndTok = SM.getFileOffset(Last) + Lexer::MeasureTokenLength(Last, SM, PP.getLangOpts());
-    size_t NL = Buf.find('\n', P.EndTok);
-    P.LineEnd = NL == llvm::StringRef::npos ? Buf.size() : NL + 1;
+/// The pragma as the translator locates it in the main file (Problem set when it is not there, or
+/// not written as #pragma).
+Pragma locatePragma(const AccPragma &A, SourceManager &SM, const LangOptions &LangOpts) {
+  SourceLocation Loc = A.Loc;
+  Pragma P;
+  P.Text = A.Text;
+  P.TextColumn = A.TextColumn;
+  if (!SM.isInMainFile(Loc) || !A.HashForm) {
+    // Only the main file's text is rewritten: say so rather than drop the directive.
+    P.Problem = SM.isInMainFile(Loc)
+                    ? "'_Pragma(\"acc " + P.Text + "\")' is not supported: write it as #pragma"
+                    : "'#pragma acc " + P.Text + "' in an included file is not translated: "
+                      "move it to the .c file";
+    if (!SM.isInMainFile(Loc))
+      Loc = SM.getExpansionLoc(SM.getIncludeLoc(SM.getFileID(Loc)));
     P.Line = SM.getPresumedLineNumber(Loc);
     P.Column = SM.getPresumedColumnNumber(Loc);
-    Out.push_back(std::move(P));
+    return P;
   }
-
-private:
-  std::vector<Pragma> &Out;
-};
+  llvm::StringRef Buf = SM.getBufferData(SM.getMainFileID());
+  P.Hash = SM.getFileOffset(Loc);
+  P.LineStart = Buf.rfind('\n', P.Hash) == llvm::StringRef::npos ? 0
+                                                                  : Buf.rfind('\n', P.Hash) + 1;
+  P.Indent = Buf.slice(P.LineStart, P.Hash).str();
+  if (!llvm::StringRef(P.Indent).trim().empty())
+    P.Indent.clear();
+  P.EndTok = SM.getFileOffset(A.Last) + Lexer::MeasureTokenLength(A.Last, SM, LangOpts);
+  size_t NL = Buf.find('\n', P.EndTok);
+  P.LineEnd = NL == llvm::StringRef::npos ? Buf.size() : NL + 1;
+  P.Line = SM.getPresumedLineNumber(Loc);
+  P.Column = SM.getPresumedColumnNumber(Loc);
+  return P;
+}
 
 /// Statements by start offset, variables with their scopes, functions, in the main file.
 class Index : public RecursiveASTVisitor<Index> {
@@ -190,34 +174,6 @@ std::string cString(llvm::StringRef Text, const std::string &Indent) {
     }
   }
   return Out + "\"";
-}
-
-bool isIdentStart(char C) { return llvm::isAlpha(C) || C == '_'; }
-bool isIdentChar(char C) { return llvm::isAlnum(C) || C == '_'; }
-
-/// Identifiers of a piece of C text, outside string and character literals.
-std::vector<std::string> identifiers(llvm::StringRef T) {
-  std::vector<std::string> Out;
-  for (size_t I = 0; I < T.size();) {
-    char C = T[I];
-    if (C == '"' || C == '\'') {
-      for (++I; I < T.size() && T[I] != C; ++I)
-        if (T[I] == '\\')
-          ++I;
-      ++I;
-    } else if (isIdentStart(C)) {
-      size_t B = I;
-      while (I < T.size() && isIdentChar(T[I]))
-        ++I;
-      Out.push_back(T.slice(B, I).str());
-    } else if (llvm::isDigit(C)) {
-      while (I < T.size() && (isIdentChar(T[I]) || T[I] == '.'))
-        ++I;
-    } else {
-      ++I;
-    }
-  }
-  return Out;
 }
 
 class Translator {
@@ -497,7 +453,7 @@ std::optional<Translator::Section> Translator::section(const std::string &Item, 
     Len = "sizeof " + Base + " / sizeof " + Base + "[0] - (" + Lo + ")";
   }
   S.Addr = "&" + Base + "[" + Lo + "]";
-  bool Simple = llvm::all_of(Len, [](char Ch) { return isIdentChar(Ch); });
+  bool Simple = llvm::all_of(Len, isIdentChar);
   S.Bytes = (Simple ? Len : "(" + Len + ")") + " * sizeof " + Base + "[0]";
   if (V) {
     QualType E = Ty->isPointerType() ? Ty->getPointeeType()
@@ -663,28 +619,11 @@ void Translator::collect(Stmt *S, unsigned Begin, unsigned End, KernelNeeds &N,
       T.addType(V->getType(), N);
       return true;
     }
-    void store(Expr *LHS) {
-      if (InRoutine)
-        return;
-      if (auto *DRE = dyn_cast<DeclRefExpr>(LHS->IgnoreParenImpCasts()))
-        if (auto *V = dyn_cast<VarDecl>(DRE->getDecl()); V && !inside(V) && !N.Assigned.count(V))
-          N.Assigned[V] = DRE->getLocation();
-    }
     bool VisitForStmt(ForStmt *F) {
       if (auto *B = dyn_cast_or_null<BinaryOperator>(F->getInit()); B && B->isAssignmentOp())
         if (auto *DRE = dyn_cast<DeclRefExpr>(B->getLHS()->IgnoreParenImpCasts()))
           if (auto *V = dyn_cast<VarDecl>(DRE->getDecl()))
             N.LoopVars.insert(V);
-      return true;
-    }
-    bool VisitBinaryOperator(BinaryOperator *B) {
-      if (B->isAssignmentOp())
-        store(B->getLHS());
-      return true;
-    }
-    bool VisitUnaryOperator(UnaryOperator *U) {
-      if (U->isIncrementDecrementOp() || U->getOpcode() == UO_AddrOf)
-        store(U->getSubExpr());
       return true;
     }
     bool VisitExplicitCastExpr(ExplicitCastExpr *E) {
@@ -703,6 +642,18 @@ void Translator::collect(Stmt *S, unsigned Begin, unsigned End, KernelNeeds &N,
   };
   Visitor V(*this, N, Begin, End, InRoutine);
   V.TraverseStmt(S);
+  if (InRoutine)
+    return; // a routine writes only its parameters and locals
+  // Outer variables the construct writes, or takes the address of.
+  forEachStore(
+      S,
+      [&](Expr *LHS) {
+        if (auto *DRE = dyn_cast<DeclRefExpr>(LHS->IgnoreParenImpCasts()))
+          if (auto *Var = dyn_cast<VarDecl>(DRE->getDecl());
+              Var && !V.inside(Var) && !N.Assigned.count(Var))
+            N.Assigned[Var] = DRE->getLocation();
+      },
+      /*AddressTaken=*/true);
 }
 
 /// The text of the top-level declaration(s) that define D, e.g. the whole
@@ -793,8 +744,8 @@ std::string Translator::leadingDecls(KernelNeeds &N, llvm::StringRef Body) {
   // Macros the text uses (and the macros they use), by their definitions, in definition order.
   std::vector<std::pair<SourceLocation, std::string>> Macros;
   std::set<std::string> Done;
-  std::vector<std::string> Work = identifiers(Body);
-  for (std::string &I : identifiers(Decls))
+  std::vector<std::string> Work = identifiersIn(Body);
+  for (std::string &I : identifiersIn(Decls))
     Work.push_back(I);
   while (!Work.empty()) {
     std::string Name = Work.back();
@@ -811,7 +762,7 @@ std::string Translator::leadingDecls(KernelNeeds &N, llvm::StringRef Body) {
     std::string Text = Lexer::getSourceText(
         CharSourceRange::getTokenRange(DL, MI->getDefinitionEndLoc()), SM, Ctx.getLangOpts())
                            .str();
-    for (std::string &I : identifiers(Text))
+    for (std::string &I : identifiersIn(Text))
       Work.push_back(I);
     Macros.push_back({DL, "#define " + Text});
   }
@@ -1502,44 +1453,6 @@ static inline void jacc_translated_present(const void *p, size_t bytes, const ch
 }
 )";
 
-class TranslateConsumer : public ASTConsumer {
-public:
-  TranslateConsumer(Preprocessor &PP, std::vector<Pragma> &Pragmas, llvm::StringRef FileName,
-                    std::string &Out, std::vector<std::string> &Errors)
-      : PP(PP), Pragmas(Pragmas), FileName(FileName), Out(Out), Errors(Errors) {}
-  void HandleTranslationUnit(ASTContext &Ctx) override {
-    if (Ctx.getDiagnostics().hasErrorOccurred())
-      return;
-    Translator T(Ctx, PP, Pragmas, FileName);
-    Out = T.run();
-    Errors = std::move(T.Errors);
-  }
-
-private:
-  Preprocessor &PP;
-  std::vector<Pragma> &Pragmas;
-  llvm::StringRef FileName;
-  std::string &Out;
-  std::vector<std::string> &Errors;
-};
-
-class TranslateAction : public ASTFrontendAction {
-public:
-  TranslateAction(llvm::StringRef FileName, std::string &Out, std::vector<std::string> &Errors)
-      : FileName(FileName), Out(Out), Errors(Errors) {}
-  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI, llvm::StringRef) override {
-    CI.getPreprocessor().AddPragmaHandler(new AccPragmaRecorder(Pragmas));
-    return std::make_unique<TranslateConsumer>(CI.getPreprocessor(), Pragmas, FileName, Out,
-                                               Errors);
-  }
-
-private:
-  llvm::StringRef FileName;
-  std::string &Out;
-  std::vector<std::string> &Errors;
-  std::vector<Pragma> Pragmas;
-};
-
 /// Apply the cc preprocessor options jaccc passes on.
 llvm::Error applyExtraArgs(CompilerInstance &CI, llvm::ArrayRef<std::string> Args) {
   auto &HS = CI.getHeaderSearchOpts();
@@ -1594,7 +1507,14 @@ llvm::Expected<std::string> translateOpenACC(llvm::StringRef Source, llvm::Strin
     return E;
   std::string Out;
   std::vector<std::string> Errors;
-  TranslateAction Action(Name, Out, Errors);
+  AccParseAction Action([&](ASTContext &Ctx, Preprocessor &PP, const std::vector<AccPragma> &Read) {
+    std::vector<Pragma> Pragmas;
+    for (const AccPragma &A : Read)
+      Pragmas.push_back(locatePragma(A, Ctx.getSourceManager(), Ctx.getLangOpts()));
+    Translator T(Ctx, PP, Pragmas, Name);
+    Out = T.run();
+    Errors = std::move(T.Errors);
+  });
   bool Ran = (*CI)->ExecuteAction(Action);
   if (!Ran || (*CI)->getDiagnostics().hasErrorOccurred())
     return makeError(ErrorCode::Compile, llvm::StringRef(DiagOS.str()).rtrim());

@@ -125,7 +125,7 @@ std::shared_ptr<const CompiledKernel> loadKernel(const DiskSlot &Slot) {
   K->InfoComplete = false;
   K->Disk = Slot;
   K->Object.assign(Object->begin(), Object->end());
-  auto Entries = loadHostObject(K->Object, {HostEntryName});
+  auto Entries = loadHostObject(K->Object, {EntryName});
   if (!Entries)
     return Miss(llvm::toString(Entries.takeError()));
   K->Entry = (*Entries)[0];

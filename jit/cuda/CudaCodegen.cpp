@@ -4,6 +4,7 @@
 #include "jit/EntryCodegen.h"
 #include "jit/Specialization.h"
 #include "jit/cuda/CudaABI.h"
+#include "jit/cuda/CudaAtomics.h"
 #include "jit/host/HostCodegen.h"
 #include "support/Error.h"
 
@@ -282,8 +283,6 @@ std::string cudaReductionWriteBack(const KernelInfo &K, const ReductionVar &R) {
          ") * 8, &__jacc_r, sizeof __jacc_r); } }\n";
 }
 
-std::string cudaAtomicText(const KernelInfo &, const AtomicEdit &A) { return A.CudaText; }
-
 /// How CUDA entries differ from other targets' (see EntryTarget): a grid of BlockSize-thread
 /// blocks over the flattened iterations, C++ without variably modified types.
 EntryTarget cudaEntryTarget(unsigned BlockSize) {
@@ -343,7 +342,7 @@ llvm::Expected<CudaKernelSource> generateCudaSource(const KernelInfo &K, bool Sp
       return E;
   Split = Split && K.Split.Enabled;
   CudaKernelSource S;
-  S.Entry = Split ? HostSplitEntryName : HostEntryName;
+  S.Entry = Split ? SplitEntryName : EntryName;
   std::vector<const ArgInfo *> Params(K.Args.size());
   for (const ArgInfo &A : K.Args)
     Params[A.Param] = &A;

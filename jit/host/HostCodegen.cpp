@@ -1,6 +1,7 @@
 #include "jit/host/HostCodegen.h"
 
 #include "jit/host/HostABI.h"
+#include "jit/host/HostAtomics.h"
 
 namespace jacc::jit {
 
@@ -56,8 +57,6 @@ std::string hostReductionWriteBack(const KernelInfo &, const ReductionVar &R) {
   return "__builtin_memcpy((char *)__jacc_t->reduction + " + std::to_string(8 * R.Slot) + ", &" +
          R.Name + ", sizeof " + R.Name + ");\n";
 }
-
-std::string hostAtomicText(const KernelInfo &, const AtomicEdit &A) { return A.Text; }
 
 } // namespace
 

@@ -10,12 +10,6 @@
 
 namespace jacc::jit {
 
-/// Names of the generated entry points: every device computes everything; and the split one
-/// (when KernelInfo::Split.Enabled), with two extra parameters per split array (the
-/// mapping's byte range relative to the pointer) before the team pointer. CUDA uses the same.
-constexpr const char *HostEntryName = "__jacc_entry";
-constexpr const char *HostSplitEntryName = "__jacc_entry_split";
-
 /// How the host's entries differ from other targets' (see EntryTarget): a team of threads, each
 /// taking a contiguous part of the flattened iterations, struct arguments by address.
 const EntryTarget &hostEntryTarget();

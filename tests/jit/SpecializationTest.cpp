@@ -302,7 +302,7 @@ void runOnHost(const KernelInfo &K, const std::string &Code,
   auto Obj = compileHostObject(Code, K.Source);
   ASSERT_TRUE(bool(Obj)) << llvm::toString(Obj.takeError()) << "\n--- generated source:\n"
                          << Code;
-  auto Fns = loadHostObject(Obj->Bytes, std::vector<std::string>{HostEntryName});
+  auto Fns = loadHostObject(Obj->Bytes, std::vector<std::string>{EntryName});
   ASSERT_TRUE(bool(Fns)) << llvm::toString(Fns.takeError());
   auto Call = CallInterface::create(K);
   ASSERT_TRUE(bool(Call)) << llvm::toString(Call.takeError());
@@ -333,7 +333,7 @@ void runSplitOnHost(const KernelInfo &K, const std::string &Code,
   auto Obj = compileHostObject(Code, K.Source);
   ASSERT_TRUE(bool(Obj)) << llvm::toString(Obj.takeError()) << "\n--- generated source:\n"
                          << Code;
-  auto Fns = loadHostObject(Obj->Bytes, std::vector<std::string>{HostSplitEntryName});
+  auto Fns = loadHostObject(Obj->Bytes, std::vector<std::string>{SplitEntryName});
   ASSERT_TRUE(bool(Fns)) << llvm::toString(Fns.takeError());
   auto Call = CallInterface::create(K, /*Split=*/true);
   ASSERT_TRUE(bool(Call)) << llvm::toString(Call.takeError());
@@ -384,7 +384,7 @@ bool entryUsesParam(const std::string &Code, unsigned Param) {
     return true;
   }
   std::unique_ptr<llvm::Module> M = Action.takeModule();
-  llvm::Function *F = M ? M->getFunction(HostEntryName) : nullptr;
+  llvm::Function *F = M ? M->getFunction(EntryName) : nullptr;
   if (!F || Param >= F->arg_size()) {
     ADD_FAILURE() << "no entry with parameter " << Param;
     return true;

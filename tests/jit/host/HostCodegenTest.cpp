@@ -84,7 +84,7 @@ TEST(HostCodegenTest, EntrySignatureInParamOrder) {
             std::string::npos)
       << C;
   EXPECT_EQ(count(C, "void __jacc_entry("), 1u);
-  EXPECT_STREQ(HostEntryName, "__jacc_entry");
+  EXPECT_STREQ(EntryName, "__jacc_entry");
 }
 
 TEST(HostCodegenTest, EntryWithoutArgs) {

@@ -1,0 +1,34 @@
+// The C that the targets' atomic operations share (AtomicText.h).
+#include "jit/AtomicText.h"
+
+namespace jacc::jit {
+
+using analysis::AtomicOp;
+
+std::string atomicNewValue(const AtomicOp &A, AtomicPartText Text) {
+  switch (A.How) {
+  case AtomicOp::Change::Increment:
+    return "__jacc_o + 1";
+  case AtomicOp::Change::Decrement:
+    return "__jacc_o - 1";
+  case AtomicOp::Change::Operator:
+    break;
+  }
+  if (A.OldOnLeft)
+    return "__jacc_o " + A.Op + " (" + Text(A.Operand) + ")";
+  return "(" + Text(A.Operand) + ") " + A.Op + " __jacc_o";
+}
+
+std::string atomicDelta(const AtomicOp &A, AtomicPartText Text) {
+  switch (A.How) {
+  case AtomicOp::Change::Increment:
+    return "1";
+  case AtomicOp::Change::Decrement:
+    return "-1";
+  case AtomicOp::Change::Operator:
+    break;
+  }
+  return (A.Op == "-" ? "-(" : "(") + Text(A.Operand) + ")";
+}
+
+} // namespace jacc::jit

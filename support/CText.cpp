@@ -1,0 +1,30 @@
+// Scanning C text for identifiers (CText.h).
+#include "support/CText.h"
+
+namespace jacc {
+
+std::vector<std::string> identifiersIn(llvm::StringRef T) {
+  std::vector<std::string> Out;
+  for (size_t I = 0; I < T.size();) {
+    char C = T[I];
+    if (C == '"' || C == '\'') {
+      for (++I; I < T.size() && T[I] != C; ++I)
+        if (T[I] == '\\')
+          ++I;
+      ++I;
+    } else if (isIdentStart(C)) {
+      size_t B = I;
+      while (I < T.size() && isIdentChar(T[I]))
+        ++I;
+      Out.push_back(T.slice(B, I).str());
+    } else if (llvm::isDigit(C)) {
+      while (I < T.size() && (isIdentChar(T[I]) || T[I] == '.'))
+        ++I;
+    } else {
+      ++I;
+    }
+  }
+  return Out;
+}
+
+} // namespace jacc

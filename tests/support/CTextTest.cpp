@@ -1,0 +1,35 @@
+// Tests of the C text scanners: identifier characters, and the identifiers of a snippet with
+// literals and numbers skipped.
+#include "support/CText.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+using namespace jacc;
+
+namespace {
+
+using Names = std::vector<std::string>;
+
+TEST(CTextTest, IdentifierCharacters) {
+  EXPECT_TRUE(isIdentStart('_'));
+  EXPECT_TRUE(isIdentStart('a'));
+  EXPECT_FALSE(isIdentStart('1'));
+  EXPECT_TRUE(isIdentChar('1'));
+  EXPECT_FALSE(isIdentChar('.'));
+  EXPECT_FALSE(isIdentChar('$'));
+}
+
+TEST(CTextTest, IdentifiersInOrderWithRepeats) {
+  EXPECT_EQ(identifiersIn("a[i] = b_2 * a[i] + N;"), (Names{"a", "i", "b_2", "a", "i", "N"}));
+  EXPECT_EQ(identifiersIn(""), Names{});
+}
+
+TEST(CTextTest, LiteralsAndNumbersNameNothing) {
+  EXPECT_EQ(identifiersIn("printf(\"%d n\\\" m\", x) + 'c' + '\\''"), (Names{"printf", "x"}));
+  EXPECT_EQ(identifiersIn("1.5e3f + 0x1fULL * y"), (Names{"y"}));
+}
+
+} // namespace
