@@ -124,8 +124,10 @@ bool lockHeld(const std::string &Path) {
   return Held;
 }
 
-int readFile(const std::string &Path, uint64_t Max, std::string &Out) {
+int readFile(const std::string &Path, uint64_t Max, std::string &Out, FileStamp *Stamp) {
   Out.clear();
+  if (Stamp)
+    *Stamp = FileStamp();
   int FD = ::open(Path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (FD < 0)
     return errno;
@@ -137,6 +139,9 @@ int readFile(const std::string &Path, uint64_t Max, std::string &Out) {
     E = EISDIR;
   else if (static_cast<uint64_t>(St.st_size) > Max)
     E = EFBIG;
+  if (E == 0 && Stamp)
+    *Stamp = {static_cast<uint64_t>(St.st_dev), static_cast<uint64_t>(St.st_ino),
+              static_cast<int64_t>(St.st_mtim.tv_sec) * 1000000000 + St.st_mtim.tv_nsec};
   // Up to Max + 1 bytes whatever fstat said (the file may change meanwhile): one byte more than
   // Max means too large.
   uint64_t Want = E ? 0 : std::min<uint64_t>(static_cast<uint64_t>(St.st_size), Max) + 1;

@@ -62,9 +62,22 @@ int lockIn(const std::string &Dir, const char *Name, bool MakeDirs,
 /// Whether a process holds the lock file Path now. Opens without creating: readers never write.
 bool lockHeld(const std::string &Path);
 
+/// Which file a path named when it was read: a file replaced by a rename has another identity
+/// even when its bytes are the same.
+struct FileStamp {
+  uint64_t Dev = 0, Ino = 0;
+  int64_t ModifiedNs = 0;
+  bool operator==(const FileStamp &O) const {
+    return Dev == O.Dev && Ino == O.Ino && ModifiedNs == O.ModifiedNs;
+  }
+  bool operator!=(const FileStamp &O) const { return !(*this == O); }
+};
+
 /// Read a whole file of at most Max bytes. 0, or an errno value: EISDIR for anything but a
 /// regular file, EFBIG beyond Max. Never blocks on a FIFO planted in the cache (O_NONBLOCK).
-int readFile(const std::string &Path, uint64_t Max, std::string &Out);
+/// Stamp, when given, receives the file's identity.
+int readFile(const std::string &Path, uint64_t Max, std::string &Out,
+             FileStamp *Stamp = nullptr);
 
 /// "kernel cache: cannot <What> '<Path>': <errno text>", and for a full disk or a read-only
 /// directory what to do about it (JACC_CACHE_MAX_SIZE, JACC_CACHE_DIR, JACC_CACHE).

@@ -46,8 +46,9 @@ Verdict judge(const std::string &EntryDir, const EntrySeen &Seen) {
   if (lockHeld(pathJoin(EntryDir, EntryLockFile)))
     return Verdict::Quiet;
   EntrySeen Now;
-  Now.Errno = readFile(pathJoin(EntryDir, EntryFile), MaxEntryBytes, Now.Text);
-  if (Now.Errno != Seen.Errno || Now.Text != Seen.Text)
+  Now.Errno = readFile(pathJoin(EntryDir, EntryFile), MaxEntryBytes, Now.Text, &Now.Stamp);
+  // A store that replaced the entry meanwhile (in the same second: the same text) is a retry.
+  if (Now.Errno != Seen.Errno || Now.Text != Seen.Text || Now.Stamp != Seen.Stamp)
     return Verdict::Retry;
   return Verdict::Warn;
 }

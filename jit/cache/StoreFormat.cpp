@@ -217,7 +217,8 @@ bool checkFile(const std::string &EntryDir, llvm::StringRef Name, const FileSum 
 
 Found loadEntry(const std::string &EntryDir, llvm::StringRef Key, Depth D, EntryMeta &M,
                 EntrySeen &Seen, llvm::json::Object *Summary, std::string &Why) {
-  int E = Seen.Errno = readFile(pathJoin(EntryDir, EntryFile), MaxEntryBytes, Seen.Text);
+  int E = Seen.Errno =
+      readFile(pathJoin(EntryDir, EntryFile), MaxEntryBytes, Seen.Text, &Seen.Stamp);
   const std::string &EntryText = Seen.Text;
   if (E == ENOENT) {
     // Without a summary either, nothing of an entry is there: no directory, or one being created

@@ -11,6 +11,7 @@
 #ifndef JACC_JIT_CACHE_STOREFORMAT_H
 #define JACC_JIT_CACHE_STOREFORMAT_H
 
+#include "jit/cache/CacheFiles.h"
 #include "jit/cache/DiskCache.h"
 
 #include <llvm/ADT/StringRef.h>
@@ -89,6 +90,7 @@ enum class Found { Entry, Absent, Bad };
 struct EntrySeen {
   int Errno = 0; ///< of reading it
   std::string Text;
+  FileStamp Stamp; ///< which file it was: a replaced entry.json may have the same text
 };
 
 /// Read and check an entry. Absent: no entry directory (a plain miss). Bad: Why says why.
