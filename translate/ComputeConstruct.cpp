@@ -155,7 +155,7 @@ void Translator::translateCompute(Region &R) {
 
   // private of an array from outside: the kernel gets it as an array argument (`double t[16]`,
   // passed NULL, no data moved) that the loop nest with the clause privatises per iteration
-  // (analysis/Frontend.cpp). That holds where the clause makes a gang loop nest: on a combined
+  // (analysis/LoopNest.cpp). That holds where the clause makes a gang loop nest: on a combined
   // construct, or on a non-seq loop that is a top-level statement of the construct using the
   // array nowhere else. Anything else (firstprivate arrays, pointers) is an error.
   std::set<const VarDecl *> PrivateArrays;
