@@ -1,3 +1,4 @@
+// The kernel frontend: the construct, its directives, arguments, reductions and region statements.
 #include "analysis/Frontend.h"
 
 #include "analysis/AccPragma.h"
@@ -14,7 +15,6 @@
 #include <clang/AST/ASTContext.h>
 #include <clang/AST/RecursiveASTVisitor.h>
 #include <clang/Frontend/CompilerInstance.h>
-#include <clang/Lex/Lexer.h>
 #include <clang/Lex/Preprocessor.h>
 
 #include <map>

@@ -1,0 +1,302 @@
+// A compute construct as a jacc_kernel_push of its own text, with the calls around it.
+#include "translate/Translator.h"
+
+#include <clang/AST/RecursiveASTVisitor.h>
+
+using namespace clang;
+
+namespace jacc::translate {
+
+using namespace analysis;
+
+/// Text as a C string literal, one literal per line, each line indented by Indent.
+static std::string cString(llvm::StringRef Text, const std::string &Indent) {
+  std::string Out = Indent + "\"";
+  for (size_t I = 0; I < Text.size(); ++I) {
+    char C = Text[I];
+    switch (C) {
+    case '\\': Out += "\\\\"; break;
+    case '"': Out += "\\\""; break;
+    case '\t': Out += "\\t"; break;
+    case '\n':
+      Out += "\\n\"";
+      if (I + 1 < Text.size())
+        Out += "\n" + Indent + "\"";
+      else
+        return Out;
+      break;
+    default: Out += C;
+    }
+  }
+  return Out + "\"";
+}
+
+bool Translator::privatisableHere(const Pragma &Q, const Directive &QD, const Region &R,
+                                  const VarDecl *Var) {
+  if (&Q == R.P)
+    return R.D.Kind == DirectiveKind::ParallelLoop || R.D.Kind == DirectiveKind::KernelsLoop;
+  if (QD.Kind != DirectiveKind::Loop || QD.find(ClauseKind::Seq) ||
+      (R.D.Kind != DirectiveKind::Parallel && R.D.Kind != DirectiveKind::Kernels))
+    return false;
+  auto *Body = dyn_cast<CompoundStmt>(R.S);
+  if (!Body)
+    return false;
+  // The statement right after the pragma must be a for loop of the construct's body.
+  Stmt *Loop = nullptr;
+  for (Stmt *S : Body->body())
+    if (Idx.offset(S->getBeginLoc()) >= Q.LineEnd) {
+      Loop = S;
+      break;
+    }
+  if (!Loop || !isa<ForStmt>(Loop))
+    return false;
+  unsigned LoopBegin = Idx.offset(Loop->getBeginLoc()), LoopEnd = Idx.endOf(Loop);
+  struct Uses : RecursiveASTVisitor<Uses> {
+    const VarDecl *Var;
+    std::vector<SourceLocation> Locs;
+    bool VisitDeclRefExpr(DeclRefExpr *E) {
+      if (E->getDecl() == Var)
+        Locs.push_back(E->getLocation());
+      return true;
+    }
+  } U;
+  U.Var = Var;
+  U.TraverseStmt(R.S);
+  for (SourceLocation L : U.Locs) {
+    unsigned Off = Idx.offset(L);
+    if (Off < LoopBegin || Off >= LoopEnd)
+      return false;
+  }
+  return true;
+}
+
+void Translator::translateCompute(Region &R) {
+  const Pragma &P = *R.P;
+  const Directive &D = R.D;
+  bool Ok = true;
+  KernelNeeds N;
+  unsigned StmtBegin = Idx.offset(R.S->getBeginLoc());
+  collect(R.S, StmtBegin, R.End, N, nullptr);
+
+  // Clauses: data clauses become calls around the push; the others stay in the kernel.
+  std::vector<std::string> Decls, Entry, Exit;
+  Ok &= dataCalls(R, Decls, Entry, Exit);
+  std::string Kept, IfCond;
+  bool Async = false, Wait = false, DefaultPresent = false;
+  std::set<std::string> Explicit; // names in data or privatising clauses
+  for (const Clause &C : D.Clauses) {
+    for (const std::string &V : C.Vars)
+      Explicit.insert(llvm::StringRef(V).take_until([](char Ch) { return Ch == '['; })
+                          .trim()
+                          .str());
+    switch (C.Kind) {
+    case ClauseKind::Copy:
+    case ClauseKind::Copyin:
+    case ClauseKind::Copyout:
+    case ClauseKind::Create:
+    case ClauseKind::Present:
+    case ClauseKind::NoCreate:
+      continue; // mapped (or checked) by the calls around the push
+    case ClauseKind::Async:
+      Async = true;
+      continue;
+    case ClauseKind::Wait:
+      Wait = true;
+      continue;
+    case ClauseKind::If:
+      IfCond = C.Argument;
+      continue;
+    case ClauseKind::Default:
+      DefaultPresent = llvm::StringRef(C.Argument).trim() == "present";
+      break;
+    case ClauseKind::Deviceptr: {
+      std::string Vars;
+      for (const std::string &V : C.Vars)
+        if (llvm::any_of(N.Vars, [&](VarDecl *X) { return X->getName() == V; }))
+          Vars += (Vars.empty() ? "" : ", ") + V;
+      if (!Vars.empty())
+        Kept += " " + C.Name + "(" + Vars + ")";
+      continue;
+    }
+    case ClauseKind::Self:
+    case ClauseKind::Attach:
+    case ClauseKind::DeviceType:
+    case ClauseKind::Tile:
+      error(P, C, "clause '" + C.Name + "' of '#pragma acc " + directiveKindName(D.Kind) +
+                      "' is not supported by jacc-translate");
+      Ok = false;
+      continue;
+    default:
+      break;
+    }
+    Kept += " " + C.Name + (C.HasArgument ? "(" + C.Argument + ")" : "");
+  }
+
+  // deviceptr on an enclosing data construct applies to the compute constructs inside it: the
+  // same variable (found from the data construct's pragma), unless a clause here names it.
+  std::string Inherited;
+  for (const Region &Data : Datas) {
+    if (!(Data.P->Hash < P.Hash && P.Hash < Data.End))
+      continue;
+    for (const Clause &C : Data.D.Clauses) {
+      if (C.Kind != ClauseKind::Deviceptr)
+        continue;
+      for (const std::string &V : C.Vars) {
+        VarDecl *Outer = Idx.lookupVar(V, Data.P->Hash);
+        if (Explicit.count(V) || !llvm::is_contained(N.Vars, Outer))
+          continue;
+        Explicit.insert(V);
+        Inherited += (Inherited.empty() ? "" : ", ") + V;
+      }
+    }
+  }
+  if (!Inherited.empty())
+    Kept += " deviceptr(" + Inherited + ")";
+
+  // private of an array from outside: the kernel gets it as an array argument (`double t[16]`,
+  // passed NULL, no data moved) that the loop nest with the clause privatises per iteration
+  // (analysis/LoopNest.cpp). That holds where the clause makes a gang loop nest: on a combined
+  // construct, or on a non-seq loop that is a top-level statement of the construct using the
+  // array nowhere else. Anything else (firstprivate arrays, pointers) is an error.
+  std::set<const VarDecl *> PrivateArrays;
+  for (auto [Q, QD] : directivesIn(P, R.End)) {
+    for (const Clause &C : QD->Clauses) {
+      if (C.Kind != ClauseKind::Private && C.Kind != ClauseKind::Firstprivate)
+        continue;
+      for (const std::string &V : C.Vars) {
+        VarDecl *Var = Idx.lookupVar(V, Q->Hash);
+        if (!Var || !llvm::is_contained(N.Vars, Var))
+          continue;
+        QualType T = Var->getType().getCanonicalType();
+        if (!T->isArrayType() && !T->isPointerType())
+          continue;
+        std::string Why;
+        if (T->isPointerType())
+          Why = "a pointer declared outside the construct: jacc cannot privatise it; use a "
+                "pointer variable declared inside the loop body";
+        else if (C.Kind == ClauseKind::Firstprivate)
+          Why = "an array declared outside the construct: jacc privatises such arrays only in "
+                "private clauses; copy it into an array declared inside the loop body";
+        else if (!T->isConstantArrayType())
+          Why = "a variable-length array: jacc privatises arrays of constant size";
+        else if (!privatisableHere(*Q, *QD, R, Var))
+          Why = "an array declared outside the construct, private here to a loop that is not a "
+                "gang loop of the construct (a combined construct, or a loop directly in its "
+                "body using the array nowhere else); declare the private array inside the loop "
+                "body";
+        if (Why.empty()) {
+          PrivateArrays.insert(Var);
+          continue;
+        }
+        error(*Q, C, "'" + V + "' in clause '" + C.Name + "' is " + Why);
+        Ok = false;
+      }
+    }
+  }
+
+  // In a kernels construct a scalar is copied back (OpenACC's implicit copy); jacc passes scalars
+  // by value, so only a reduction brings a value back: anything else would be silently lost.
+  if (D.Kind == DirectiveKind::Kernels || D.Kind == DirectiveKind::KernelsLoop) {
+    std::set<std::string> Reduced;
+    for (auto [Q, QD] : directivesIn(P, R.End))
+      for (const Clause &C : QD->Clauses)
+        if (C.Kind == ClauseKind::Reduction)
+          Reduced.insert(C.Vars.begin(), C.Vars.end());
+    for (VarDecl *V : N.Vars)
+      if (auto It = N.Assigned.find(V); It != N.Assigned.end() &&
+                                        !V->getType()->isArrayType() &&
+                                        !N.LoopVars.count(V) &&
+                                        !Reduced.count(V->getName().str())) {
+        errorAt(It->second, "scalar '" + V->getName() + "' is assigned in a '" +
+                                directiveKindName(D.Kind) +
+                                "' construct: jacc passes scalars by value and cannot copy it "
+                                "back; use a reduction clause or a one-element array");
+        Ok = false;
+      }
+  }
+
+  // Arguments, with the implicit data attributes of OpenACC: scalars firstprivate (by value),
+  // arrays of known size present-or-copy, pointers present.
+  std::vector<std::string> Temps, Args;
+  for (VarDecl *V : N.Vars) {
+    std::string Decl, Temp, Value;
+    std::vector<std::string> Before;
+    if (PrivateArrays.count(V)) {
+      std::string Name = V->getName().str();
+      Decl = declaration(V->getType().getUnqualifiedType(), Name);
+      // (void): the host code may not use the array any more.
+      Temps.push_back("void *jacc_private_" + Name + " = 0; (void)" + Name + ";");
+      Args.push_back("{\"" + Decl + "\", &jacc_private_" + Name + "}");
+      continue;
+    }
+    if (!argDecl(V, Decl, Temp, Value, Before, P)) {
+      Ok = false;
+      continue;
+    }
+    if (!Temp.empty())
+      Temps.push_back(Temp);
+    Args.insert(Args.end(), Before.begin(), Before.end());
+    Args.push_back("{\"" + Decl + "\", " + Value + "}");
+    QualType C = V->getType().getCanonicalType();
+    if ((C->isConstantArrayType() || C->isVariableArrayType()) &&
+        !Explicit.count(V->getName().str()) && !DefaultPresent) {
+      std::string Name = V->getName().str();
+      bool Const = Ctx.getAsArrayType(C)->getElementType().isConstQualified();
+      std::string Addr = Const ? "(void *)" + Name : Name;
+      Entry.push_back(check("jacc_copyin(" + Addr + ", sizeof " + Name + ")", P));
+      Exit.insert(Exit.begin(), check(std::string(Const ? "jacc_delete" : "jacc_copyout") + "(" +
+                                          Addr + ", sizeof " + Name + ")",
+                                      P));
+    }
+  }
+
+  // The kernel: leading declarations, the construct's pragma without the clauses handled here,
+  // then the statement as written (inner loop, atomic and cache pragmas included).
+  std::string Body = "#pragma acc " + std::string(directiveKindName(D.Kind)) + Kept + "\n" +
+                     Buf.slice(P.LineEnd, R.End).str() + "\n";
+  std::string Kernel = leadingDecls(N, Body) + Body;
+  if (!Ok || !Errors.empty())
+    return;
+
+  std::string I = P.Indent, I2 = P.Indent + "  ";
+  std::string Code = I + "{ /* #pragma acc " + D.Text + " */\n";
+  std::string Else;
+  if (!IfCond.empty()) {
+    Code += I2 + "if (" + IfCond + ") {\n";
+    // Not on the device: the statement runs on the host, as written.
+    // Its inner pragmas become comments (cc would warn about them).
+    std::string Host;
+    unsigned At = P.LineEnd;
+    for (const Pragma &Q : Pragmas)
+      if (Q.Hash > P.Hash && Q.Hash < R.End) {
+        Host += Buf.slice(At, Q.LineStart).str() + Q.Indent + "/* #pragma acc " + Q.Text + " */\n";
+        At = Q.LineEnd;
+      }
+    Host += Buf.slice(At, R.End).str();
+    Else = I2 + "} else {\n" + Host + "\n" + I2 + "}\n";
+  }
+  if (Wait)
+    Code += I2 + check("jacc_wait()", P) + "\n";
+  for (const std::string &E : Decls)
+    Code += I2 + E + "\n";
+  for (const std::string &E : Entry)
+    Code += I2 + E + "\n";
+  for (const std::string &T : Temps)
+    Code += I2 + T + "\n";
+  if (!Args.empty()) {
+    Code += I2 + "jacc_arg jacc_args[] = {";
+    for (size_t K = 0; K < Args.size(); ++K)
+      Code += (K ? ", " : "") + Args[K];
+    Code += "};\n";
+  }
+  Code += I2 + "jacc_translated_check(jacc_kernel_push(\n" + cString(Kernel, I2 + "    ") + ",\n";
+  Code += I2 + "    " + std::to_string(Args.size()) + ", " + (Args.empty() ? "0" : "jacc_args") +
+          ", " + (Async ? "JACC_ASYNC" : "JACC_DEFAULT") + "), " + where(P) + ");\n";
+  for (const std::string &E : Exit)
+    Code += I2 + E + "\n";
+  Code += Else;
+  Code += I + "}";
+  RW.ReplaceText(SM.getComposedLoc(SM.getMainFileID(), P.LineStart), R.End - P.LineStart, Code);
+}
+
+} // namespace jacc::translate

@@ -1,0 +1,148 @@
+// Locating the main file's pragmas, statements, declarations and variables (FileIndex.h).
+#include "translate/FileIndex.h"
+
+#include <clang/Lex/Lexer.h>
+
+using namespace clang;
+
+namespace jacc::translate {
+
+/// The pragma as the translator locates it in the main file (Problem set when it is not there, or
+/// not written as #pragma).
+Pragma locatePragma(const analysis::AccPragma &A, SourceManager &SM, const LangOptions &LangOpts) {
+  SourceLocation Loc = A.Loc;
+  Pragma P;
+  P.Text = A.Text;
+  P.TextColumn = A.TextColumn;
+  if (!SM.isInMainFile(Loc) || !A.HashForm) {
+    // Only the main file's text is rewritten: say so rather than drop the directive.
+    P.Problem = SM.isInMainFile(Loc)
+                    ? "'_Pragma(\"acc " + P.Text + "\")' is not supported: write it as #pragma"
+                    : "'#pragma acc " + P.Text + "' in an included file is not translated: "
+                      "move it to the .c file";
+    if (!SM.isInMainFile(Loc))
+      Loc = SM.getExpansionLoc(SM.getIncludeLoc(SM.getFileID(Loc)));
+    P.Line = SM.getPresumedLineNumber(Loc);
+    P.Column = SM.getPresumedColumnNumber(Loc);
+    return P;
+  }
+  llvm::StringRef Buf = SM.getBufferData(SM.getMainFileID());
+  P.Hash = SM.getFileOffset(Loc);
+  P.LineStart = Buf.rfind('\n', P.Hash) == llvm::StringRef::npos ? 0
+                                                                  : Buf.rfind('\n', P.Hash) + 1;
+  P.Indent = Buf.slice(P.LineStart, P.Hash).str();
+  if (!llvm::StringRef(P.Indent).trim().empty())
+    P.Indent.clear();
+  P.EndTok = SM.getFileOffset(A.Last) + Lexer::MeasureTokenLength(A.Last, SM, LangOpts);
+  size_t NL = Buf.find('\n', P.EndTok);
+  P.LineEnd = NL == llvm::StringRef::npos ? Buf.size() : NL + 1;
+  P.Line = SM.getPresumedLineNumber(Loc);
+  P.Column = SM.getPresumedColumnNumber(Loc);
+  return P;
+}
+
+FileIndex::FileIndex(SourceManager &SM, const LangOptions &LangOpts)
+    : SM(SM), LangOpts(LangOpts), Buf(SM.getBufferData(SM.getMainFileID())) {}
+
+bool FileIndex::TraverseStmt(Stmt *S) {
+  if (!S)
+    return true;
+  bool Scope = isa<CompoundStmt, ForStmt, IfStmt, WhileStmt, SwitchStmt, DoStmt>(S);
+  if (Scope)
+    Scopes.push_back({offset(S->getBeginLoc()), offset(S->getEndLoc()) + 1});
+  bool R = RecursiveASTVisitor::TraverseStmt(S);
+  if (Scope)
+    Scopes.pop_back();
+  return R;
+}
+
+bool FileIndex::VisitStmt(Stmt *S) {
+  SourceLocation L = SM.getExpansionLoc(S->getBeginLoc());
+  if (SM.isInMainFile(L))
+    Starts.emplace(SM.getFileOffset(L), S); // pre-order: the first is the outermost
+  return true;
+}
+
+bool FileIndex::VisitDecl(Decl *D) {
+  SourceLocation L = SM.getExpansionLoc(D->getBeginLoc());
+  if (SM.isInMainFile(L) && !isa<TranslationUnitDecl>(D))
+    Decls.emplace(SM.getFileOffset(L), D);
+  return true;
+}
+
+bool FileIndex::VisitFunctionDecl(FunctionDecl *F) {
+  Functions.push_back(F);
+  return true;
+}
+
+bool FileIndex::VisitVarDecl(VarDecl *V) {
+  SourceLocation L = SM.getExpansionLoc(V->getLocation());
+  bool Main = SM.isInMainFile(L);
+  unsigned Off = Main ? SM.getFileOffset(L) : 0;
+  if (isa<ParmVarDecl>(V)) {
+    auto *F = dyn_cast<FunctionDecl>(V->getDeclContext());
+    if (F && F->hasBody() && Main)
+      Vars.push_back({V, Off, offset(F->getBody()->getBeginLoc()),
+                      offset(F->getBody()->getEndLoc()) + 1});
+    return true;
+  }
+  if (V->isLocalVarDecl() && !Scopes.empty())
+    Vars.push_back({V, Off, Scopes.back().first, Scopes.back().second});
+  else if (V->isFileVarDecl())
+    Vars.push_back({V, Off, 0, ~0u});
+  return true;
+}
+
+unsigned FileIndex::offset(SourceLocation L) const {
+  L = SM.getExpansionLoc(L);
+  return SM.isInMainFile(L) ? SM.getFileOffset(L) : 0;
+}
+
+unsigned FileIndex::endOf(Stmt *S) const {
+  SourceLocation E = SM.getExpansionLoc(S->getEndLoc());
+  unsigned Off = SM.getFileOffset(E) + Lexer::MeasureTokenLength(E, SM, LangOpts);
+  llvm::StringRef Last = Buf.slice(SM.getFileOffset(E), Off);
+  if (Last != "}" && Last != ";") {
+    // An expression statement ends at its expression; its ';' follows.
+    size_t Semi = Buf.find_first_not_of(" \t\r\n", Off);
+    if (Semi != llvm::StringRef::npos && Buf[Semi] == ';')
+      Off = Semi + 1;
+  }
+  return Off;
+}
+
+Stmt *FileIndex::statementAfter(const Pragma &P) const {
+  auto It = Starts.upper_bound(P.EndTok);
+  if (It == Starts.end())
+    return nullptr;
+  // Only blank lines, comments or other pragmas may come between the pragma and its statement
+  // (a pragma before a '}' has none).
+  llvm::StringRef Gap = Buf.slice(P.EndTok, It->first);
+  while (!Gap.empty()) {
+    Gap = Gap.ltrim();
+    if (Gap.startswith("//") || Gap.startswith("#"))
+      Gap = Gap.drop_until([](char C) { return C == '\n'; });
+    else if (Gap.startswith("/*"))
+      Gap = Gap.drop_front(std::min(Gap.size(), Gap.find("*/") + 2));
+    else if (!Gap.empty())
+      return nullptr;
+  }
+  return It->second;
+}
+
+VarDecl *FileIndex::lookupVar(llvm::StringRef Name, unsigned Offset) const {
+  VarDecl *Best = nullptr;
+  unsigned BestOff = 0;
+  for (const VarScope &V : Vars) {
+    if (V.V->getName() != Name || V.DeclOffset > Offset || Offset < V.ScopeBegin ||
+        Offset >= V.ScopeEnd)
+      continue;
+    if (!Best || V.DeclOffset >= BestOff) {
+      Best = V.V;
+      BestOff = V.DeclOffset;
+    }
+  }
+  return Best;
+}
+
+} // namespace jacc::translate

@@ -1,0 +1,331 @@
+// What a kernel needs from the program: its arguments and its leading declarations.
+#include "translate/Translator.h"
+
+#include "analysis/Stores.h"
+#include "support/CText.h"
+
+#include <clang/AST/RecursiveASTVisitor.h>
+#include <clang/Lex/Lexer.h>
+#include <clang/Lex/MacroInfo.h>
+
+using namespace clang;
+
+namespace jacc::translate {
+
+using namespace analysis;
+
+void Translator::addType(QualType T, KernelNeeds &N) {
+  while (!T.isNull()) {
+    const Type *Ty = T.getTypePtr();
+    if (auto *TT = dyn_cast<TypedefType>(Ty)) {
+      if (!N.TypeDecls.insert(TT->getDecl()).second)
+        return;
+      T = TT->getDecl()->getUnderlyingType();
+    } else if (auto *ET = dyn_cast<ElaboratedType>(Ty)) {
+      T = ET->getNamedType();
+    } else if (auto *RT = dyn_cast<RecordType>(Ty)) {
+      RecordDecl *RD = RT->getDecl()->getDefinition();
+      if (!RD || !N.TypeDecls.insert(RD).second)
+        return;
+      for (FieldDecl *F : RD->fields())
+        addType(F->getType(), N);
+      return;
+    } else if (auto *EnT = dyn_cast<EnumType>(Ty)) {
+      N.TypeDecls.insert(EnT->getDecl());
+      return;
+    } else if (auto *PT = dyn_cast<PointerType>(Ty)) {
+      T = PT->getPointeeType();
+    } else if (auto *AT = dyn_cast<ArrayType>(Ty)) {
+      T = AT->getElementType();
+    } else if (auto *PT = dyn_cast<ParenType>(Ty)) {
+      T = PT->getInnerType();
+    } else if (auto *AT = dyn_cast<AdjustedType>(Ty)) {
+      T = AT->getOriginalType();
+    } else if (auto *FT = dyn_cast<FunctionProtoType>(Ty)) {
+      for (QualType P : FT->getParamTypes())
+        addType(P, N);
+      T = FT->getReturnType();
+    } else {
+      return;
+    }
+  }
+}
+
+/// Collects what a kernel needs from the statement S (its text spans [Begin, End)).
+void Translator::collect(Stmt *S, unsigned Begin, unsigned End, KernelNeeds &N,
+                         FunctionDecl *InRoutine) {
+  struct Visitor : RecursiveASTVisitor<Visitor> {
+    Translator &T;
+    KernelNeeds &N;
+    unsigned Begin, End;
+    FunctionDecl *InRoutine;
+    Visitor(Translator &T, KernelNeeds &N, unsigned B, unsigned E, FunctionDecl *R)
+        : T(T), N(N), Begin(B), End(E), InRoutine(R) {}
+    bool inside(const Decl *D) const {
+      unsigned O = T.Idx.offset(D->getLocation());
+      SourceLocation L = T.SM.getExpansionLoc(D->getLocation());
+      return T.SM.isInMainFile(L) && O >= Begin && O < End;
+    }
+    bool VisitDeclRefExpr(DeclRefExpr *E) {
+      ValueDecl *D = E->getDecl();
+      if (auto *V = dyn_cast<VarDecl>(D)) {
+        if (InRoutine ? V->isLocalVarDeclOrParm() : inside(V))
+          return true;
+        if (InRoutine) {
+          T.errorAt(E->getLocation(), "routine '" + InRoutine->getName() +
+                                          "' uses the global variable '" + V->getName() +
+                                          "': a routine may use only its parameters and locals");
+          return true;
+        }
+        if (std::find(N.Vars.begin(), N.Vars.end(), V) == N.Vars.end())
+          N.Vars.push_back(V);
+        T.addType(V->getType(), N);
+      } else if (auto *EC = dyn_cast<EnumConstantDecl>(D)) {
+        if (auto *ED = dyn_cast<EnumDecl>(EC->getDeclContext()))
+          N.TypeDecls.insert(ED);
+      } else if (auto *F = dyn_cast<FunctionDecl>(D)) {
+        const FunctionDecl *Def = F->getDefinition();
+        if (!Def || T.SM.isInSystemHeader(T.SM.getExpansionLoc(Def->getLocation())))
+          return true; // the C library (sqrt, ...): the kernel declares or includes it
+        if (!T.RoutineOf.count(F->getCanonicalDecl())) {
+          T.errorAt(E->getLocation(), "function '" + F->getName() +
+                                          "' is called in a compute construct but is not "
+                                          "declared with '#pragma acc routine'");
+          return true;
+        }
+        auto *D2 = const_cast<FunctionDecl *>(Def);
+        if (N.RoutineSet.insert(D2).second) {
+          T.addType(D2->getType(), N);
+          T.collect(D2->getBody(), 0, 0, N, D2);
+          N.Routines.push_back(D2);
+        }
+      }
+      return true;
+    }
+    bool VisitVarDecl(VarDecl *V) {
+      T.addType(V->getType(), N);
+      return true;
+    }
+    bool VisitForStmt(ForStmt *F) {
+      if (auto *B = dyn_cast_or_null<BinaryOperator>(F->getInit()); B && B->isAssignmentOp())
+        if (auto *DRE = dyn_cast<DeclRefExpr>(B->getLHS()->IgnoreParenImpCasts()))
+          if (auto *V = dyn_cast<VarDecl>(DRE->getDecl()))
+            N.LoopVars.insert(V);
+      return true;
+    }
+    bool VisitExplicitCastExpr(ExplicitCastExpr *E) {
+      T.addType(E->getTypeAsWritten(), N);
+      return true;
+    }
+    bool VisitUnaryExprOrTypeTraitExpr(UnaryExprOrTypeTraitExpr *E) {
+      if (E->isArgumentType())
+        T.addType(E->getArgumentType(), N);
+      return true;
+    }
+    bool VisitCompoundLiteralExpr(CompoundLiteralExpr *E) {
+      T.addType(E->getType(), N);
+      return true;
+    }
+  };
+  Visitor V(*this, N, Begin, End, InRoutine);
+  V.TraverseStmt(S);
+  if (InRoutine)
+    return; // a routine writes only its parameters and locals
+  // Outer variables the construct writes, or takes the address of.
+  forEachStore(
+      S,
+      [&](Expr *LHS) {
+        if (auto *DRE = dyn_cast<DeclRefExpr>(LHS->IgnoreParenImpCasts()))
+          if (auto *Var = dyn_cast<VarDecl>(DRE->getDecl());
+              Var && !V.inside(Var) && !N.Assigned.count(Var))
+            N.Assigned[Var] = DRE->getLocation();
+      },
+      /*AddressTaken=*/true);
+}
+
+/// The text of the top-level declaration(s) that define D, e.g. the whole
+/// `typedef struct {...} point;` for either the struct or the typedef.
+std::string Translator::declText(const Decl *D) {
+  SourceRange R(SM.getExpansionLoc(D->getBeginLoc()), SM.getExpansionLoc(D->getEndLoc()));
+  bool Grew = true;
+  while (Grew) {
+    Grew = false;
+    for (Decl *Top : Ctx.getTranslationUnitDecl()->decls()) {
+      SourceRange TR(SM.getExpansionLoc(Top->getBeginLoc()),
+                     SM.getExpansionLoc(Top->getEndLoc()));
+      if (SM.getFileID(TR.getBegin()) != SM.getFileID(R.getBegin()))
+        continue;
+      bool Overlaps = !SM.isBeforeInTranslationUnit(TR.getEnd(), R.getBegin()) &&
+                      !SM.isBeforeInTranslationUnit(R.getEnd(), TR.getBegin());
+      if (!Overlaps)
+        continue;
+      if (SM.isBeforeInTranslationUnit(TR.getBegin(), R.getBegin())) {
+        R.setBegin(TR.getBegin());
+        Grew = true;
+      }
+      if (SM.isBeforeInTranslationUnit(R.getEnd(), TR.getEnd())) {
+        R.setEnd(TR.getEnd());
+        Grew = true;
+      }
+    }
+  }
+  return Lexer::getSourceText(CharSourceRange::getTokenRange(R), SM, Ctx.getLangOpts()).str() +
+         ";";
+}
+
+/// Typedefs, struct/enum definitions, routines and macros a kernel's text needs, in order.
+std::string Translator::leadingDecls(KernelNeeds &N, llvm::StringRef Body) {
+  std::string Out;
+  // Types: system typedefs by their canonical type; the others by their own text, in file order.
+  std::vector<std::pair<SourceLocation, std::string>> Types;
+  std::set<std::string> Seen;
+  std::string Texts; // everything emitted, scanned for macros below
+  for (const Decl *D : N.TypeDecls) {
+    SourceLocation L = SM.getExpansionLoc(D->getLocation());
+    if (SM.isInSystemHeader(L)) {
+      if (auto *TD = dyn_cast<TypedefNameDecl>(D)) {
+        QualType C = TD->getUnderlyingType().getCanonicalType();
+        if (C->isBuiltinType()) {
+          std::string S;
+          llvm::raw_string_ostream OS(S);
+          OS << "typedef ";
+          C.print(OS, Policy, TD->getName());
+          OS << ";";
+          Out += OS.str() + "\n";
+        }
+      }
+      continue; // records from system headers are the kernel's to include
+    }
+    if (!D->getDeclContext()->isFileContext()) {
+      errorAt(D->getLocation(), "type '" + cast<NamedDecl>(D)->getNameAsString() +
+                                    "' used in a compute construct is defined inside a "
+                                    "function: define it at file scope");
+      continue;
+    }
+    std::string T = declText(D);
+    if (Seen.insert(T).second)
+      Types.push_back({SM.getExpansionLoc(D->getBeginLoc()), T});
+  }
+  std::sort(Types.begin(), Types.end(), [&](const auto &A, const auto &B) {
+    return SM.isBeforeInTranslationUnit(A.first, B.first);
+  });
+  std::string Decls;
+  for (auto &[L, T] : Types)
+    Decls += T + "\n";
+  std::sort(N.Routines.begin(), N.Routines.end(), [&](FunctionDecl *A, FunctionDecl *B) {
+    return SM.isBeforeInTranslationUnit(A->getBeginLoc(), B->getBeginLoc());
+  });
+  for (FunctionDecl *F : N.Routines) {
+    const Directive &D = RoutineDir[F->getCanonicalDecl()];
+    Decls += "#pragma acc routine";
+    for (const Clause &C : D.Clauses)
+      Decls += " " + C.Name + (C.HasArgument ? "(" + C.Argument + ")" : "");
+    Decls += "\n";
+    // Static: every kernel holding the routine has its own copy.
+    if (F->getStorageClass() != SC_Static)
+      Decls += "static ";
+    SourceRange R(SM.getExpansionLoc(F->getBeginLoc()), SM.getExpansionLoc(F->getEndLoc()));
+    Decls += Lexer::getSourceText(CharSourceRange::getTokenRange(R), SM, Ctx.getLangOpts()).str();
+    Decls += "\n";
+  }
+  // Macros the text uses (and the macros they use), by their definitions, in definition order.
+  std::vector<std::pair<SourceLocation, std::string>> Macros;
+  std::set<std::string> Done;
+  std::vector<std::string> Work = identifiersIn(Body);
+  for (std::string &I : identifiersIn(Decls))
+    Work.push_back(I);
+  while (!Work.empty()) {
+    std::string Name = Work.back();
+    Work.pop_back();
+    if (!Done.insert(Name).second)
+      continue;
+    IdentifierInfo *II = PP.getIdentifierInfo(Name);
+    const MacroInfo *MI = II && II->hasMacroDefinition() ? PP.getMacroInfo(II) : nullptr;
+    if (!MI || MI->isBuiltinMacro())
+      continue;
+    SourceLocation DL = MI->getDefinitionLoc();
+    if (DL.isInvalid() || SM.isWrittenInBuiltinFile(DL))
+      continue; // predefined: the kernel's compiler defines it too
+    std::string Text = Lexer::getSourceText(
+        CharSourceRange::getTokenRange(DL, MI->getDefinitionEndLoc()), SM, Ctx.getLangOpts())
+                           .str();
+    for (std::string &I : identifiersIn(Text))
+      Work.push_back(I);
+    Macros.push_back({DL, "#define " + Text});
+  }
+  std::sort(Macros.begin(), Macros.end(), [&](const auto &A, const auto &B) {
+    return SM.isBeforeInTranslationUnit(A.first, B.first);
+  });
+  for (auto &[L, T] : Macros)
+    Out += T + "\n";
+  return Out + Decls;
+}
+
+/// The kernel argument for V: its declaration as the kernel names it, and the host value.
+bool Translator::argDecl(VarDecl *V, std::string &Decl, std::string &Temp, std::string &Value,
+                         std::vector<std::string> &Before, const Pragma &P) {
+  QualType T = V->getType();
+  QualType C = T.getCanonicalType();
+  std::string Name = V->getName().str();
+  if (C->isVariablyModifiedType()) {
+    // A variable-length array (`double a[n][m]`) or a pointer to one (`double (*a)[m]`): the
+    // kernel gets `double (*a)[jacc_vla_a_1]`, each variable extent a scalar argument before it,
+    // measured with sizeof at the push (whatever the bounds were written with, and their values
+    // when the array was declared, as C has it).
+    QualType R = C->isArrayType() ? Ctx.getAsArrayType(C)->getElementType()
+                                  : C->getPointeeType();
+    std::string Dims, Sub = Name + "[0]";
+    for (unsigned L = 1; const ArrayType *AT = Ctx.getAsArrayType(R); ++L) {
+      std::string Dim;
+      if (auto *CA = dyn_cast<ConstantArrayType>(AT)) {
+        Dim = std::to_string(CA->getSize().getZExtValue());
+      } else {
+        Dim = "jacc_vla_" + Name + "_" + std::to_string(L);
+        Temp += "long " + Dim + " = (long)(sizeof " + Sub + " / sizeof " + Sub + "[0]); ";
+        Before.push_back("{\"long " + Dim + "\", &" + Dim + "}");
+      }
+      Dims += "[" + Dim + "]";
+      Sub += "[0]";
+      R = AT->getElementType();
+    }
+    if (R->isVariablyModifiedType() || R->isPointerType() || (Dims.empty() && !C->isArrayType())) {
+      error(P, "variable '" + Name + "' (" + T.getAsString(Policy) +
+                   ") cannot be passed to a kernel: jacc passes variable-length arrays and "
+                   "pointers to them, of non-pointer elements");
+      return false;
+    }
+    Decl = declaration(R, Dims.empty() ? "*" + Name : "(*" + Name + ")" + Dims);
+    Temp += "void *jacc_ptr_" + Name + " = (void *)" + Name + ";";
+    Value = "&jacc_ptr_" + Name;
+    return true;
+  }
+  if (C->isArrayType()) {
+    QualType D = Ctx.getArrayDecayedType(T);
+    if (D->getPointeeType()->isPointerType()) {
+      error(P, "array of pointers '" + Name + "' cannot be passed to a kernel");
+      return false;
+    }
+    Decl = declaration(D, Name);
+    Temp = declaration(D, "jacc_ptr_" + Name) + " = " + Name + ";";
+    Value = "&jacc_ptr_" + Name;
+    return true;
+  }
+  if (C->isPointerType()) {
+    QualType E = C->getPointeeType();
+    if (E->isPointerType() || E->isFunctionType()) {
+      error(P, "variable '" + Name + "' (" + T.getAsString(Policy) +
+                   ") cannot be passed to a kernel: pointers to pointers and function pointers "
+                   "are not supported; pass each array as its own pointer");
+      return false;
+    }
+  } else if (!C->isScalarType() && !C->isRecordType()) {
+    error(P, "variable '" + Name + "' of type '" + T.getAsString(Policy) +
+                 "' cannot be passed to a kernel");
+    return false;
+  }
+  Decl = declaration(T, Name);
+  Value = "&" + Name;
+  return true;
+}
+
+} // namespace jacc::translate

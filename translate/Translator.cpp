@@ -1,0 +1,164 @@
+// The walk over a file's directives: parsed, matched with their statements, translated.
+#include "translate/Translator.h"
+
+#include <llvm/ADT/StringExtras.h>
+
+using namespace clang;
+
+namespace jacc::translate {
+
+using namespace analysis;
+
+std::string Translator::run() {
+  Idx.TraverseDecl(Ctx.getTranslationUnitDecl());
+
+  // Parse every directive; find the statement of each construct.
+  for (const Pragma &P : Pragmas)
+    if (!P.Problem.empty())
+      error(P, P.Problem);
+  if (!Errors.empty())
+    return "";
+  Dirs.clear();
+  for (const Pragma &P : Pragmas) {
+    auto D = parseDirective(P.Text, P.Line);
+    if (!D) {
+      std::string Msg = llvm::toString(D.takeError());
+      unsigned Col = P.Column;
+      llvm::StringRef M(Msg);
+      // "line L, column C: problem": C counts in the directive text.
+      if (M.consume_front("line ")) {
+        size_t Comma = M.find(", column ");
+        unsigned C = 0;
+        if (Comma != llvm::StringRef::npos &&
+            !M.drop_front(Comma + 9).take_while(llvm::isDigit).getAsInteger(10, C)) {
+          Col = P.TextColumn + C - 1;
+          M = M.drop_front(Comma + 9).drop_while(llvm::isDigit);
+          M.consume_front(": ");
+          Msg = M.str();
+        }
+      }
+      error(P.Line, Col, Msg);
+      Dirs.emplace_back();
+      continue;
+    }
+    Dirs.emplace_back(std::move(*D));
+  }
+  if (!Errors.empty())
+    return "";
+
+  // Routines first: compute constructs carry the ones they call.
+  for (size_t K = 0; K < Pragmas.size(); ++K) {
+    const Pragma &P = Pragmas[K];
+    const Directive &D = *Dirs[K];
+    if (D.Kind != DirectiveKind::Routine)
+      continue;
+    FunctionDecl *F = nullptr;
+    if (!D.Argument.empty()) {
+      for (FunctionDecl *G : Idx.Functions)
+        if (G->getName() == D.Argument)
+          F = G;
+    } else {
+      auto It = Idx.Decls.upper_bound(P.EndTok);
+      F = It == Idx.Decls.end() ? nullptr : dyn_cast<FunctionDecl>(It->second);
+    }
+    if (!F) {
+      error(P, "'#pragma acc " + D.Text + "' must be followed by a function declaration or "
+                                          "name a function");
+      continue;
+    }
+    RoutineOf[F->getCanonicalDecl()] = &P;
+    RoutineDir[F->getCanonicalDecl()] = D;
+  }
+
+  // Constructs with a statement.
+  std::vector<std::pair<unsigned, unsigned>> ComputeRanges;
+  for (size_t K = 0; K < Pragmas.size(); ++K) {
+    const Pragma &P = Pragmas[K];
+    const Directive &D = *Dirs[K];
+    if (!D.isCompute() && D.Kind != DirectiveKind::Data)
+      continue;
+    bool Inside = llvm::any_of(ComputeRanges, [&](auto &Rg) {
+      return P.Hash >= Rg.first && P.Hash < Rg.second;
+    });
+    if (Inside) {
+      error(P, "'#pragma acc " + std::string(directiveKindName(D.Kind)) +
+                   "' inside a compute construct is not supported");
+      continue;
+    }
+    Region R;
+    R.P = &P;
+    R.D = D;
+    R.S = Idx.statementAfter(P);
+    if (!R.S) {
+      error(P, "'#pragma acc " + std::string(directiveKindName(D.Kind)) +
+                   "' must be followed by a statement");
+      continue;
+    }
+    R.End = Idx.endOf(R.S);
+    if (D.isCompute()) {
+      ComputeRanges.push_back({P.Hash, R.End});
+      Computes.push_back(std::move(R));
+    } else {
+      Datas.push_back(std::move(R));
+    }
+  }
+  for (size_t K = 0; K < Pragmas.size(); ++K) {
+    const Pragma &P = Pragmas[K];
+    const Directive &D = *Dirs[K];
+    bool Inside = llvm::any_of(ComputeRanges, [&](auto &Rg) {
+      return P.Hash > Rg.first && P.Hash < Rg.second;
+    });
+    switch (D.Kind) {
+    case DirectiveKind::Loop:
+    case DirectiveKind::Atomic:
+    case DirectiveKind::Cache:
+      if (!Inside)
+        error(P, "'#pragma acc " + std::string(directiveKindName(D.Kind)) +
+                     "' outside a compute construct is not supported");
+      break; // inside: part of the kernel's text
+    case DirectiveKind::EnterData:
+    case DirectiveKind::ExitData:
+    case DirectiveKind::Update:
+    case DirectiveKind::Wait:
+      if (Inside)
+        error(P, "'#pragma acc " + std::string(directiveKindName(D.Kind)) +
+                     "' inside a compute construct is not supported");
+      else
+        translateStandalone(P, D);
+      break;
+    case DirectiveKind::Routine:
+      if (Inside)
+        error(P, "'#pragma acc routine' inside a compute construct");
+      else
+        translateRoutine(P, D);
+      break;
+    case DirectiveKind::HostData:
+    case DirectiveKind::Declare:
+    case DirectiveKind::Init:
+    case DirectiveKind::Shutdown:
+    case DirectiveKind::Set:
+      error(P, "'#pragma acc " + std::string(directiveKindName(D.Kind)) +
+                   "' is not supported by jacc-translate");
+      break;
+    default:
+      break; // compute and data constructs: below
+    }
+  }
+  for (Region &R : Computes)
+    translateCompute(R);
+  for (Region &R : Datas)
+    translateData(R);
+  if (!Errors.empty())
+    return "";
+
+  closeDataRegions();
+
+  std::string Out;
+  if (const RewriteBuffer *B = RW.getRewriteBufferFor(SM.getMainFileID()))
+    Out.assign(B->begin(), B->end());
+  else
+    Out = Buf.str();
+  return Out;
+}
+
+} // namespace jacc::translate

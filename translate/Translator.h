@@ -1,0 +1,152 @@
+// The translator of one OpenACC C file: its state, and its parts (translate/*.cpp).
+#ifndef JACC_TRANSLATE_TRANSLATOR_H
+#define JACC_TRANSLATE_TRANSLATOR_H
+
+#include "analysis/Directive.h"
+#include "translate/FileIndex.h"
+
+#include <clang/AST/ASTContext.h>
+#include <clang/Lex/Preprocessor.h>
+#include <clang/Rewrite/Core/Rewriter.h>
+#include <llvm/ADT/Twine.h>
+
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace jacc::translate {
+
+/// A compute construct or a data construct and the statement it applies to.
+struct Region {
+  const Pragma *P = nullptr;
+  analysis::Directive D;
+  clang::Stmt *S = nullptr;
+  unsigned End = 0; ///< offset after the statement (its ';' or '}' included)
+  std::vector<std::string> Exits; ///< exit calls, in order (data regions)
+};
+
+class Translator {
+public:
+  /// The translator of the parsed file FileName, whose `#pragma acc`s are Read.
+  Translator(clang::ASTContext &Ctx, clang::Preprocessor &PP,
+             const std::vector<analysis::AccPragma> &Read, llvm::StringRef FileName)
+      : Ctx(Ctx), SM(Ctx.getSourceManager()), PP(PP), FileName(FileName),
+        Idx(SM, Ctx.getLangOpts()), RW(SM, Ctx.getLangOpts()), Policy(Ctx.getPrintingPolicy()) {
+    Buf = SM.getBufferData(SM.getMainFileID());
+    for (const analysis::AccPragma &A : Read)
+      Pragmas.push_back(locatePragma(A, SM, Ctx.getLangOpts()));
+  }
+
+  /// The translated file, or "" with Errors filled.
+  std::string run();
+  std::vector<std::string> Errors;
+
+private:
+  // Diagnostics.
+  void error(unsigned Line, unsigned Col, const llvm::Twine &Msg) {
+    Errors.push_back((FileName + ":" + llvm::Twine(Line) + ":" + llvm::Twine(Col) +
+                      ": error: " + Msg).str());
+  }
+  void error(const Pragma &P, const llvm::Twine &Msg) { error(P.Line, P.Column, Msg); }
+  void error(const Pragma &P, const analysis::Clause &C, const llvm::Twine &Msg) {
+    error(P.Line, P.TextColumn + C.Column - 1, Msg);
+  }
+  void errorAt(clang::SourceLocation L, const llvm::Twine &Msg) {
+    clang::PresumedLoc PL = SM.getPresumedLoc(SM.getExpansionLoc(L));
+    error(PL.getLine(), PL.getColumn(), Msg);
+  }
+  std::string where(const Pragma &P) const {
+    return "\"" + FileName.str() + ":" + std::to_string(P.Line) + "\"";
+  }
+  std::string check(const std::string &Call, const Pragma &P) const {
+    return "jacc_translated_check(" + Call + ", " + where(P) + ");";
+  }
+
+  // Data clauses.
+  struct Section {
+    std::string Addr, Bytes;
+    bool Scalar = false; ///< a scalar or struct named without a section: passed by value
+    bool Const = false;  ///< const elements: never copied back
+  };
+  std::optional<Section> section(const std::string &Item, const Pragma &P,
+                                 const analysis::Clause &C);
+  /// The entry and exit calls of R's data clauses; Decls gets the declarations they need, which
+  /// go before the entry calls (outside an `if` clause's guard).
+  bool dataCalls(const Region &R, std::vector<std::string> &Decls,
+                 std::vector<std::string> &Entry, std::vector<std::string> &Exit);
+  unsigned NoCreates = 0; ///< no_create flags declared so far (their names are numbered)
+
+  // Directives.
+  void translateCompute(Region &R);
+  void translateData(Region &R);
+  void translateStandalone(const Pragma &P, const analysis::Directive &D);
+  void addExits(Region &R);
+  /// The exit calls of every data region: at its end, innermost first, and before each jump
+  /// that leaves it.
+  void closeDataRegions();
+  void translateRoutine(const Pragma &P, const analysis::Directive &D);
+
+  // What a kernel needs.
+  struct KernelNeeds {
+    std::vector<clang::VarDecl *> Vars;          ///< referenced, declared outside, in order
+    std::set<const clang::Decl *> TypeDecls;     ///< typedefs, records, enums
+    std::vector<clang::FunctionDecl *> Routines; ///< called routine definitions
+    std::set<const clang::FunctionDecl *> RoutineSet;
+    /// Outer scalars the construct writes.
+    std::map<const clang::VarDecl *, clang::SourceLocation> Assigned;
+    std::set<const clang::VarDecl *> LoopVars; ///< outer variables used as loop counters (private)
+  };
+  void collect(clang::Stmt *S, unsigned Begin, unsigned End, KernelNeeds &N,
+               clang::FunctionDecl *InRoutine);
+  void addType(clang::QualType T, KernelNeeds &N);
+  std::string leadingDecls(KernelNeeds &N, llvm::StringRef Body);
+  std::string declText(const clang::Decl *D);
+  /// The kernel argument for V: its declaration, the value's address and the host temporary
+  /// that holds it when needed; Before gets the arguments V's declaration refers to (the extents
+  /// of a variable-length array).
+  bool argDecl(clang::VarDecl *V, std::string &Decl, std::string &Temp, std::string &Value,
+               std::vector<std::string> &Before, const Pragma &P);
+
+  clang::ASTContext &Ctx;
+  clang::SourceManager &SM;
+  clang::Preprocessor &PP;
+  std::vector<Pragma> Pragmas; ///< in source order; never resized after construction
+  llvm::StringRef FileName;
+  llvm::StringRef Buf;
+  FileIndex Idx;
+  clang::Rewriter RW;
+  clang::PrintingPolicy Policy;
+  /// canonical decl -> its pragma
+  std::map<const clang::FunctionDecl *, const Pragma *> RoutineOf;
+  std::map<const clang::FunctionDecl *, analysis::Directive> RoutineDir;
+  std::vector<Region> Computes, Datas;
+  /// Pragmas[K]'s directive, parsed once by run() (empty where it did not parse: run() stops
+  /// before translating anything then).
+  std::vector<std::optional<analysis::Directive>> Dirs;
+  /// C declaration of Name with type T ("double (*a)[80]").
+  std::string declaration(clang::QualType T, llvm::StringRef Name) const {
+    std::string S;
+    llvm::raw_string_ostream OS(S);
+    T.print(OS, Policy, Name);
+    return OS.str();
+  }
+  /// Whether `private(Var)` of directive QD (at Q) in compute construct R makes a gang loop
+  /// nest that owns every use of Var in R.
+  bool privatisableHere(const Pragma &Q, const analysis::Directive &QD, const Region &R,
+                        const clang::VarDecl *Var);
+  /// The directives from P up to End (a construct's own and those inside its statement).
+  std::vector<std::pair<const Pragma *, const analysis::Directive *>>
+  directivesIn(const Pragma &P, unsigned End) const {
+    std::vector<std::pair<const Pragma *, const analysis::Directive *>> In;
+    for (size_t K = 0; K < Pragmas.size(); ++K)
+      if (Pragmas[K].Hash >= P.Hash && Pragmas[K].Hash < End && Dirs[K])
+        In.push_back({&Pragmas[K], &*Dirs[K]});
+    return In;
+  }
+};
+
+} // namespace jacc::translate
+
+#endif
