@@ -55,6 +55,16 @@ std::string loopVarDecl(const CanonicalLoop &L, unsigned I, const std::string &I
          (L.Increasing ? " + " : " - ") + "(" + Idx + ") * __jacc_st" + N + ");";
 }
 
+std::string rowLoopVarDecls(const ParallelNest &N, unsigned Last) {
+  std::string H;
+  for (unsigned I = Last; I >= 1; --I) {
+    std::string S = std::to_string(I);
+    H += loopVarDecl(N.Loops[I], I, "__jacc_row % __jacc_n" + S) + "\n";
+    H += "__jacc_row /= __jacc_n" + S + ";\n";
+  }
+  return H + loopVarDecl(N.Loops[0], 0, "__jacc_row") + "\n";
+}
+
 std::string lineDirective(const KernelInfo &K, unsigned Offset) {
   llvm::StringRef S = K.Source;
   unsigned Line = 1 + S.take_front(Offset).count('\n');

@@ -53,6 +53,10 @@ struct EntryTarget {
 /// `T v = (T)(lo +/- (Idx) * st);`: loop variable I of a nest from its flattened index Idx.
 std::string loopVarDecl(const analysis::CanonicalLoop &L, unsigned I, const std::string &Idx);
 
+/// Loop variables Last, Last - 1, ..., 0 of N from the flattened index in `__jacc_row`, which is
+/// divided by each inner trip count on the way (it ends as loop 0's index).
+std::string rowLoopVarDecls(const analysis::ParallelNest &N, unsigned Last);
+
 /// C literal of a reduction operator's identity for a type, e.g. "0", "(-2147483647-1)";
 /// Infinity is how the target spells +infinity.
 std::string reductionIdentity(analysis::ReductionOp Op, analysis::ScalarType T,

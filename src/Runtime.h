@@ -90,6 +90,9 @@ private:
   llvm::Error initLocked();
   /// OpenACC: an error unless Device indexes the device list (caller holds the state lock).
   llvm::Error checkDevice(unsigned Device, const char *Api) const;
+  /// acquire(), then checkDevice(Device, Api).
+  llvm::Expected<std::shared_lock<std::shared_mutex>> acquireDevice(unsigned Device,
+                                                                    const char *Api);
 
   // The steps of push (src/Push.cpp).
   /// The compiled kernel for Source and the argument declarations (memory cache, disk cache, or

@@ -14,6 +14,16 @@ llvm::Error Runtime::checkDevice(unsigned Device, const char *Api) const {
                        " device(s) (JACC_DEVICES); select one with acc_set_device_num");
 }
 
+llvm::Expected<std::shared_lock<std::shared_mutex>> Runtime::acquireDevice(unsigned Device,
+                                                                          const char *Api) {
+  auto L = acquire();
+  if (!L)
+    return L.takeError();
+  if (auto E = checkDevice(Device, Api))
+    return E;
+  return L;
+}
+
 llvm::Expected<std::vector<acc_device_t>> Runtime::deviceTypes() {
   auto L = acquire();
   if (!L)
@@ -25,11 +35,9 @@ llvm::Expected<std::vector<acc_device_t>> Runtime::deviceTypes() {
 }
 
 llvm::Expected<DeviceProperties> Runtime::deviceProperties(unsigned Device, const char *Api) {
-  auto L = acquire();
+  auto L = acquireDevice(Device, Api);
   if (!L)
     return L.takeError();
-  if (auto E = checkDevice(Device, Api))
-    return E;
   return Devices[Device]->properties();
 }
 
@@ -46,33 +54,27 @@ llvm::Error Runtime::exitDataOpenACC(void *P, size_t Bytes, bool CopyBack, bool 
 llvm::Expected<void *> Runtime::devicePtr(const void *P, unsigned Device, const char *Api) {
   if (!P)
     return nullptr;
-  auto L = acquire();
+  auto L = acquireDevice(Device, Api);
   if (!L)
     return L.takeError();
-  if (auto E = checkDevice(Device, Api))
-    return E;
   return Data.devicePtr(P, Device);
 }
 
 llvm::Expected<void *> Runtime::hostPtr(const void *DevicePtr, unsigned Device, const char *Api) {
   if (!DevicePtr)
     return nullptr;
-  auto L = acquire();
+  auto L = acquireDevice(Device, Api);
   if (!L)
     return L.takeError();
-  if (auto E = checkDevice(Device, Api))
-    return E;
   return Data.hostPtr(DevicePtr, Device);
 }
 
 llvm::Expected<void *> Runtime::allocateUser(unsigned Device, size_t Bytes, const char *Api) {
   if (!Bytes)
     return nullptr;
-  auto L = acquire();
+  auto L = acquireDevice(Device, Api);
   if (!L)
     return L.takeError();
-  if (auto E = checkDevice(Device, Api))
-    return E;
   return Data.allocateUser(Device, Bytes, Api);
 }
 
@@ -92,11 +94,9 @@ llvm::Error Runtime::mapUserData(void *P, void *DevicePtr, size_t Bytes, unsigne
                      llvm::Twine(Api) + ": the " + (P ? "device" : "host") + " address is NULL");
   if (!Bytes)
     return makeError(ErrorCode::InvalidArgument, llvm::Twine(Api) + ": bytes is 0");
-  auto L = acquire();
+  auto L = acquireDevice(Device, Api);
   if (!L)
     return L.takeError();
-  if (auto E = checkDevice(Device, Api))
-    return E;
   return Data.mapUserData(P, DevicePtr, Bytes, Device, Api);
 }
 
@@ -121,11 +121,9 @@ llvm::Error Runtime::memcpyDevice(MemcpyKind Kind, void *Dst, const void *Src, s
     return llvm::Error::success();
   if (!Dst || !Src)
     return nullCopyError(Api, Dst);
-  auto L = acquire();
+  auto L = acquireDevice(Device, Api);
   if (!L)
     return L.takeError();
-  if (auto E = checkDevice(Device, Api))
-    return E;
   return Data.copyDeviceMemory(Kind, Dst, Src, Bytes, Device, Api);
 }
 

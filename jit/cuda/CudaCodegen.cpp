@@ -224,16 +224,10 @@ llvm::Expected<std::string> mapIncludes(const KernelInfo &K, std::string &Defs) 
 /// neighbouring elements: coalesced), with the bound as the guard.
 std::string cudaIterationLoop(const ParallelNest &N, const std::string &Share,
                               const std::string &Priv) {
-  unsigned D = N.Loops.size();
   std::string H = "for (long long __jacc_it = __jacc_db * __jacc_inner + __jacc_t->tid;\n"
                   "     __jacc_it < __jacc_de * __jacc_inner; __jacc_it += __jacc_t->nthreads) {\n"
                   "long long __jacc_row = __jacc_it;\n";
-  for (unsigned I = D - 1; I >= 1; --I) {
-    std::string S = std::to_string(I);
-    H += loopVarDecl(N.Loops[I], I, "__jacc_row % __jacc_n" + S) + "\n";
-    H += "__jacc_row /= __jacc_n" + S + ";\n";
-  }
-  H += loopVarDecl(N.Loops[0], 0, "__jacc_row") + "\n";
+  H += rowLoopVarDecls(N, N.Loops.size() - 1);
   H += "const long long __jacc_outer = __jacc_row;\n" + Share + "{\n" + Priv;
   return H;
 }

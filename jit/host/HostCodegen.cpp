@@ -33,15 +33,7 @@ std::string hostIterationLoop(const ParallelNest &N, const std::string &Share,
        "long long __jacc_c1 = __jacc_c0 + (__jacc_e - __jacc_it);\n"
        "if (__jacc_c1 > __jacc_n" + Last + ") __jacc_c1 = __jacc_n" + Last + ";\n"
        "__jacc_it += __jacc_c1 - __jacc_c0;\n";
-  for (int I = D - 2; I >= 0; --I) {
-    std::string S = std::to_string(I);
-    if (I == 0) {
-      H += loopVarDecl(N.Loops[0], 0, "__jacc_row") + "\n";
-    } else {
-      H += loopVarDecl(N.Loops[I], I, "__jacc_row % __jacc_n" + S) + "\n";
-      H += "__jacc_row /= __jacc_n" + S + ";\n";
-    }
-  }
+  H += rowLoopVarDecls(N, D - 2);
   H += "const long long __jacc_outer = __jacc_row;\n" + Share;
   H += "for (long long __jacc_k = __jacc_c0; __jacc_k < __jacc_c1; ++__jacc_k) {\n";
   H += loopVarDecl(N.Loops[D - 1], D - 1, "__jacc_k") + "\n" + Priv;

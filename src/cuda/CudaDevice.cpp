@@ -67,6 +67,16 @@ struct CudaDevice::Impl {
   /// Enqueue a strided copy on Stream; Height == 1 copies are plain (Width bytes).
   llvm::Error copy2D(CUstream Stream, CUmemorytype SrcType, const void *Src, size_t SrcPitch,
                      CUmemorytype DstType, void *Dst, size_t DstPitch, size_t Width, size_t Height);
+  /// A synchronous strided copy on the copy stream (both sides Pitch bytes apart), this device's
+  /// context made current first.
+  llvm::Error copy2DNow(CUmemorytype SrcType, const void *Src, CUmemorytype DstType, void *Dst,
+                        size_t Width, size_t Height, size_t Pitch) {
+    if (auto E = current())
+      return E;
+    if (auto E = copy2D(CopyStream, SrcType, Src, Pitch, DstType, Dst, Pitch, Width, Height))
+      return E;
+    return check(Drv.cuStreamSynchronize(CopyStream), "cuStreamSynchronize");
+  }
   /// Whether copies to Peer can go straight to it (peer access enabled once per pair).
   llvm::Expected<bool> peerAccess(Impl &Peer);
   llvm::Expected<CUevent> takeEvent();
@@ -451,12 +461,8 @@ llvm::Error CudaDevice::copyToDevice2DImpl(void *Dst, const void *HostSrc, size_
                                            size_t Height, size_t Pitch) {
   if (Height > 1 && Pitch < Width)
     return badPitch("to " + name(), Width, Pitch);
-  if (auto E = P->current())
-    return E;
-  if (auto E = P->copy2D(P->CopyStream, CU_MEMORYTYPE_HOST, HostSrc, Pitch, CU_MEMORYTYPE_DEVICE,
-                         Dst, Pitch, Width, Height))
-    return E;
-  return P->check(P->Drv.cuStreamSynchronize(P->CopyStream), "cuStreamSynchronize");
+  return P->copy2DNow(CU_MEMORYTYPE_HOST, HostSrc, CU_MEMORYTYPE_DEVICE, Dst, Width, Height,
+                      Pitch);
 }
 
 llvm::Expected<void *> CudaDevice::allocateImpl(size_t Bytes) {
@@ -497,12 +503,8 @@ llvm::Error CudaDevice::copyToHost2DImpl(void *HostDst, const void *Src, size_t 
                                          size_t Height, size_t Pitch) {
   if (Height > 1 && Pitch < Width)
     return badPitch("from " + name(), Width, Pitch);
-  if (auto E = P->current())
-    return E;
-  if (auto E = P->copy2D(P->CopyStream, CU_MEMORYTYPE_DEVICE, Src, Pitch, CU_MEMORYTYPE_HOST,
-                         HostDst, Pitch, Width, Height))
-    return E;
-  return P->check(P->Drv.cuStreamSynchronize(P->CopyStream), "cuStreamSynchronize");
+  return P->copy2DNow(CU_MEMORYTYPE_DEVICE, Src, CU_MEMORYTYPE_HOST, HostDst, Width, Height,
+                      Pitch);
 }
 
 llvm::Error CudaDevice::copyToPeer2DImpl(Device &DstDevice, void *Dst, const void *Src,
@@ -530,10 +532,7 @@ llvm::Error CudaDevice::copyToPeer2DImpl(Device &DstDevice, void *Dst, const voi
     }
     // Strided: with peer access enabled, unified addressing lets one 2-D copy span both GPUs.
   }
-  if (auto E = P->copy2D(P->CopyStream, CU_MEMORYTYPE_DEVICE, Src, Pitch, CU_MEMORYTYPE_DEVICE,
-                         Dst, Pitch, Width, Height))
-    return E;
-  return P->check(P->Drv.cuStreamSynchronize(P->CopyStream), "cuStreamSynchronize");
+  return P->copy2DNow(CU_MEMORYTYPE_DEVICE, Src, CU_MEMORYTYPE_DEVICE, Dst, Width, Height, Pitch);
 }
 
 llvm::Error CudaDevice::prepareCodeImpl(const jit::CompiledKernel &K, const LaunchCode &C) {

@@ -37,6 +37,18 @@ protected:
     std::memcpy(&V, &P.Cells[D][2 * Cell], sizeof V);
     return V;
   }
+  /// A plan of Axpy (analysed in K) with pointers XP and YP.
+  llvm::Expected<LaunchPlan> planAxpy(const analysis::KernelInfo &K, const float *XP, float *YP,
+                                      int N, PlanOptions O, float A = 1) {
+    jacc_arg Args[] = {{"int n", &N}, {"float a", &A}, {"const float *x", &XP}, {"float *y", &YP}};
+    return planLaunch(K, Args, Devices, O, Data);
+  }
+  /// A split plan of TwoWrites (analysed in K) with pointers AP and BP.
+  llvm::Expected<LaunchPlan> planTwoWrites(const analysis::KernelInfo &K, double *AP, double *BP,
+                                           int N) {
+    jacc_arg Args[] = {{"int n", &N}, {"double *a", &AP}, {"double *b", &BP}};
+    return planLaunch(K, Args, Devices, {/*Split=*/true, /*Narrow=*/true}, Data);
+  }
   static unsigned param(const analysis::KernelInfo &K, const char *Name) {
     for (const analysis::ArgInfo &A : K.Args)
       if (A.Name == Name)
@@ -56,12 +68,8 @@ TEST_F(LaunchPlanTest, ScalarsGoToEveryDeviceAndPointersToEachDevicesCopy) {
   auto K = analyse(Axpy, {"int n", "float a", "const float *x", "float *y"});
   float X[8], Y[8];
   Mapping &MX = map(X, sizeof X), &MY = map(Y, sizeof Y);
-  int N = 8;
-  float A = 2.5f;
   const float *XP = X + 2; // an interior pointer
-  float *YP = Y;
-  jacc_arg Args[] = {{"int n", &N}, {"float a", &A}, {"const float *x", &XP}, {"float *y", &YP}};
-  auto P = planLaunch(K, Args, Devices, {/*Split=*/false, /*Narrow=*/true}, Data);
+  auto P = planAxpy(K, XP, Y, 8, {/*Split=*/false, /*Narrow=*/true}, 2.5f);
   ASSERT_TRUE(static_cast<bool>(P)) << llvm::toString(P.takeError());
   ASSERT_EQ(P->Cells.size(), Devices);
   for (unsigned D = 0; D < Devices; ++D) {
@@ -80,12 +88,7 @@ TEST_F(LaunchPlanTest, APointerIntoNoMappingNamesTheArgument) {
   auto K = analyse(Axpy, {"int n", "float a", "const float *x", "float *y"});
   float X[8], Y[8];
   map(Y, sizeof Y);
-  int N = 8;
-  float A = 1;
-  const float *XP = X;
-  float *YP = Y;
-  jacc_arg Args[] = {{"int n", &N}, {"float a", &A}, {"const float *x", &XP}, {"float *y", &YP}};
-  auto P = planLaunch(K, Args, Devices, {}, Data);
+  auto P = planAxpy(K, X, Y, 8, {});
   ASSERT_FALSE(static_cast<bool>(P));
   std::string Message;
   EXPECT_EQ(takeError(P.takeError(), Message), ErrorCode::NotPresent);
@@ -98,12 +101,8 @@ TEST_F(LaunchPlanTest, ASplitArrayCarriesItsMappingRelativeToThePointer) {
   float X[8], Y[8];
   map(X, sizeof X);
   Mapping &MY = map(Y, sizeof Y);
-  int N = 6;
-  float A = 1;
-  const float *XP = X;
   float *YP = Y + 2; // the kernel indexes from inside the mapping
-  jacc_arg Args[] = {{"int n", &N}, {"float a", &A}, {"const float *x", &XP}, {"float *y", &YP}};
-  auto P = planLaunch(K, Args, Devices, {/*Split=*/true, /*Narrow=*/true}, Data);
+  auto P = planAxpy(K, X, YP, 6, {/*Split=*/true, /*Narrow=*/true});
   ASSERT_TRUE(static_cast<bool>(P)) << llvm::toString(P.takeError());
   ASSERT_EQ(P->Targets.size(), 1u);
   const SplitTarget &T = P->Targets[0];
@@ -124,12 +123,8 @@ TEST_F(LaunchPlanTest, AWrittenArrayAlsoReadThroughAnotherPointerIsComputedWhole
   auto K = analyse(Axpy, {"int n", "float a", "const float *x", "float *y"});
   float Both[16];
   map(Both, sizeof Both);
-  int N = 8;
-  float A = 1;
-  const float *XP = Both + 8; // x and y in one mapping: aliasing
-  float *YP = Both;
-  jacc_arg Args[] = {{"int n", &N}, {"float a", &A}, {"const float *x", &XP}, {"float *y", &YP}};
-  auto P = planLaunch(K, Args, Devices, {/*Split=*/true, /*Narrow=*/true}, Data);
+  // x and y in one mapping: aliasing
+  auto P = planAxpy(K, Both + 8, Both, 8, {/*Split=*/true, /*Narrow=*/true});
   ASSERT_TRUE(static_cast<bool>(P)) << llvm::toString(P.takeError());
   ASSERT_EQ(P->Targets.size(), 1u);
   EXPECT_FALSE(P->Targets[0].Split);
@@ -149,10 +144,7 @@ TEST_F(LaunchPlanTest, TwoWrittenPointersIntoOneMappingStaySplitWhenCutAlike) {
   ASSERT_TRUE(K.Split.Enabled) << K.Split.Fallback;
   double Buffer[16];
   map(Buffer, sizeof Buffer);
-  int N = 8;
-  double *AP = Buffer, *BP = Buffer + 8; // whole elements apart: owned alike
-  jacc_arg Args[] = {{"int n", &N}, {"double *a", &AP}, {"double *b", &BP}};
-  auto P = planLaunch(K, Args, Devices, {/*Split=*/true, /*Narrow=*/true}, Data);
+  auto P = planTwoWrites(K, Buffer, Buffer + 8, 8); // whole elements apart: owned alike
   ASSERT_TRUE(static_cast<bool>(P)) << llvm::toString(P.takeError());
   ASSERT_EQ(P->Targets.size(), 2u);
   EXPECT_TRUE(P->Targets[0].Split);
@@ -164,11 +156,8 @@ TEST_F(LaunchPlanTest, TwoWrittenPointersIntoOneMappingCutDifferentlyAreComputed
   auto K = analyse(TwoWrites, {"int n", "double *a", "double *b"});
   double Buffer[16];
   map(Buffer, sizeof Buffer);
-  int N = 7;
-  double *AP = Buffer;
-  double *BP = reinterpret_cast<double *>(reinterpret_cast<char *>(Buffer) + 4); // half a row
-  jacc_arg Args[] = {{"int n", &N}, {"double *a", &AP}, {"double *b", &BP}};
-  auto P = planLaunch(K, Args, Devices, {/*Split=*/true, /*Narrow=*/true}, Data);
+  double *Half = reinterpret_cast<double *>(reinterpret_cast<char *>(Buffer) + 4); // half a row
+  auto P = planTwoWrites(K, Buffer, Half, 7);
   ASSERT_TRUE(static_cast<bool>(P)) << llvm::toString(P.takeError());
   ASSERT_EQ(P->Targets.size(), 2u);
   EXPECT_FALSE(P->Targets[0].Split);
@@ -181,12 +170,7 @@ TEST_F(LaunchPlanTest, NarrowingFollowsThePolicy) {
   float X[8], Y[8];
   map(X, sizeof X);
   map(Y, sizeof Y);
-  int N = 8;
-  float A = 1;
-  const float *XP = X;
-  float *YP = Y;
-  jacc_arg Args[] = {{"int n", &N}, {"float a", &A}, {"const float *x", &XP}, {"float *y", &YP}};
-  auto P = planLaunch(K, Args, Devices, {/*Split=*/true, /*Narrow=*/false}, Data);
+  auto P = planAxpy(K, X, Y, 8, {/*Split=*/true, /*Narrow=*/false});
   ASSERT_TRUE(static_cast<bool>(P)) << llvm::toString(P.takeError());
   EXPECT_TRUE(P->Targets[0].Split);
   EXPECT_FALSE(P->Narrow);
