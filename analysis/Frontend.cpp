@@ -3,7 +3,7 @@
 
 #include "analysis/AccPragma.h"
 #include "analysis/AtomicForm.h"
-#include "analysis/CudaSource.h"
+#include "analysis/FlatVla.h"
 #include "analysis/KernelLocations.h"
 #include "analysis/KernelSource.h"
 #include "analysis/LoopNest.h"
@@ -290,7 +290,7 @@ llvm::Expected<KernelInfo> Analyzer::run() {
     return makeError(ErrorCode::Internal, "the kernel wrapper was not parsed");
   if (auto E = describeArgs(F))
     return E;
-  collectCudaSource(Ctx, F, ArgByDecl,
+  collectFlatVla(Ctx, F, ArgByDecl,
                     [this](SourceLocation L) { return kernelOffset(SM.getExpansionLoc(L)); }, K);
 
   // Directives: the construct is the first pragma at or after the construct offset.

@@ -41,7 +41,7 @@ struct ArgInfo {
   bool Deviceptr = false; ///< deviceptr clause: passed through untranslated
   /// Pointer to a variable-length array (`double (*a)[m]`), which CUDA C++ cannot declare: the
   /// dimensions of the pointee (outermost first, as C text: "m", "4") and its element type
-  /// ("double", "const float"). The CUDA entry declares `ElemType *Name` (see CudaSource.h).
+  /// ("double", "const float"). The CUDA entry declares `ElemType *Name` (see FlatVla.h).
   bool Vla = false;
   std::vector<std::string> Dims;
   std::string ElemType;
@@ -142,10 +142,10 @@ struct SourceEdit {
   std::string Text;
 };
 
-/// What the CUDA code generator needs beyond the host's view (see CudaSource.h).
-struct CudaSourceInfo {
+/// The kernel without variably modified types, for targets that have none (see FlatVla.h).
+struct FlatVlaInfo {
   std::vector<SourceEdit> Edits; ///< subscripts through variable-length array pointers, flattened
-  std::string Unsupported;       ///< why the kernel cannot be written as CUDA C++ (empty: it can)
+  std::string Unsupported;       ///< why the kernel cannot be written so (empty: it can)
 };
 
 struct KernelInfo {
@@ -166,7 +166,7 @@ struct KernelInfo {
   bool Async = false;          ///< async clause
   bool Wait = false;           ///< wait clause
   SplitInfo Split;
-  CudaSourceInfo Cuda;
+  FlatVlaInfo FlatVla;
   AccessTraits Traits; ///< how the nests touch memory (the GPU block size follows from it)
 };
 

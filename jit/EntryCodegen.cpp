@@ -1,6 +1,6 @@
 #include "jit/EntryCodegen.h"
 
-#include "analysis/CudaSource.h"
+#include "analysis/FlatVla.h"
 #include "analysis/KernelSource.h"
 #include "jit/Specialization.h"
 #include "support/TextEdits.h"
@@ -356,7 +356,7 @@ std::string generateEntry(const KernelInfo &K, bool Split, const EntryTarget &Ta
   for (const AtomicOp &A : K.Atomics)
     Edits.replace(A.Begin, A.End, Target.AtomicText(A, K));
   if (Target.FlatVlaPointers)
-    for (const SourceEdit &E : K.Cuda.Edits) {
+    for (const SourceEdit &E : K.FlatVla.Edits) {
       bool InAtomic = false; // the atomic's text already has them
       for (const AtomicOp &A : K.Atomics)
         InAtomic |= E.Begin >= A.Begin && E.End <= A.End;

@@ -11,7 +11,7 @@ using analysis::SourceSpan;
 
 std::string cudaAtomicText(const AtomicOp &A, const analysis::KernelInfo &K) {
   TextEdits Edits;
-  for (const analysis::SourceEdit &E : K.Cuda.Edits)
+  for (const analysis::SourceEdit &E : K.FlatVla.Edits)
     Edits.replace(E.Begin, E.End, E.Text);
   auto Text = [&](SourceSpan S) { return Edits.apply(K.Source, S.Begin, S.End); };
   std::string X = Text(A.X);

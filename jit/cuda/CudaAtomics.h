@@ -10,7 +10,7 @@
 namespace jacc::jit {
 
 /// The CUDA C++ expression that performs A (one of K.Atomics) atomically, each part spelt as
-/// K.Source has it with the edits of K.Cuda.Edits inside the part applied (subscripts through
+/// K.Source has it with the edits of K.FlatVla.Edits inside the part applied (subscripts through
 /// variable-length array pointers, flattened).
 std::string cudaAtomicText(const analysis::AtomicOp &A, const analysis::KernelInfo &K);
 

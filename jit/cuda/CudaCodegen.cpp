@@ -328,9 +328,9 @@ BlockGeometry cudaBlockGeometry(const KernelInfo &K, const Specialization *Spec)
 
 llvm::Expected<CudaKernelSource> generateCudaSource(const KernelInfo &K, bool Split,
                                                     const Specialization *Spec) {
-  if (!K.Cuda.Unsupported.empty())
+  if (!K.FlatVla.Unsupported.empty())
     return makeError(ErrorCode::Unsupported,
-                     "the kernel cannot run on a CUDA device: " + K.Cuda.Unsupported);
+                     "the kernel cannot run on a CUDA device: " + K.FlatVla.Unsupported);
   if (Spec)
     if (auto E = checkSpecialization(K, *Spec))
       return E;

@@ -19,7 +19,7 @@ namespace {
 KernelInfo kernelOf(const std::string &Src, std::vector<SourceEdit> Edits = {}) {
   KernelInfo K;
   K.Source = Src;
-  K.Cuda.Edits = std::move(Edits);
+  K.FlatVla.Edits = std::move(Edits);
   return K;
 }
 

@@ -1,4 +1,4 @@
-#include "analysis/CudaSource.h"
+#include "analysis/FlatVla.h"
 
 #include <clang/AST/RecursiveASTVisitor.h>
 #include <clang/Basic/SourceManager.h>
@@ -79,9 +79,9 @@ public:
       unsupported(E->getBeginLoc(), "a subscript of '" + It->second + "' outside the kernel");
       return true;
     }
-    K.Cuda.Edits.push_back({*B, *B, "("});
-    K.Cuda.Edits.push_back({*L, *L + 1, " + ("});
-    K.Cuda.Edits.push_back({*R, *R + 1, ") * " + vlaStrideName(It->second, Level) + ")"});
+    K.FlatVla.Edits.push_back({*B, *B, "("});
+    K.FlatVla.Edits.push_back({*L, *L + 1, " + ("});
+    K.FlatVla.Edits.push_back({*R, *R + 1, ") * " + vlaStrideName(It->second, Level) + ")"});
     return true;
   }
 
@@ -96,13 +96,13 @@ public:
 
 private:
   void unsupported(SourceLocation Loc, const std::string &What) {
-    if (!K.Cuda.Unsupported.empty())
+    if (!K.FlatVla.Unsupported.empty())
       return;
     PresumedLoc P = SM.getPresumedLoc(SM.getExpansionLoc(Loc));
     std::string Where = P.isValid() ? std::string(P.getFilename()) + ":" +
                                           std::to_string(P.getLine()) + ": "
                                     : std::string();
-    K.Cuda.Unsupported = Where + What + ", which CUDA C++ cannot express";
+    K.FlatVla.Unsupported = Where + What + ", which CUDA C++ cannot express";
   }
 
   ASTContext &Ctx;
@@ -122,7 +122,7 @@ std::string textOf(ASTContext &Ctx, const Expr *E) {
 
 } // namespace
 
-void collectCudaSource(ASTContext &Ctx, FunctionDecl *Wrapper,
+void collectFlatVla(ASTContext &Ctx, FunctionDecl *Wrapper,
                        const std::map<const ParmVarDecl *, unsigned> &ArgByDecl,
                        llvm::function_ref<std::optional<unsigned>(SourceLocation)> Offset,
                        KernelInfo &K) {
@@ -147,8 +147,8 @@ void collectCudaSource(ASTContext &Ctx, FunctionDecl *Wrapper,
     for (const std::string &D : Dims)
       Ok = Ok && !D.empty();
     if (!Ok) {
-      if (K.Cuda.Unsupported.empty())
-        K.Cuda.Unsupported = "argument '" + A.Decl + "': an array bound that is not an "
+      if (K.FlatVla.Unsupported.empty())
+        K.FlatVla.Unsupported = "argument '" + A.Decl + "': an array bound that is not an "
                                                      "expression, which CUDA C++ cannot express";
       continue;
     }
