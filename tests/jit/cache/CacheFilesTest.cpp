@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <cerrno>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -25,7 +26,8 @@ protected:
     ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("jacc-cachefiles", P));
     Dir = std::string(P);
   }
-  void TearDown() override { llvm::sys::fs::remove_directories(Dir); }
+  // std::filesystem removes the FIFO too (LLVM's remove_directories leaves it, and the directory).
+  void TearDown() override { std::filesystem::remove_all(Dir); }
 
   void write(llvm::StringRef Name, llvm::StringRef Bytes) {
     ASSERT_FALSE(llvm::errorToBool(writeFileAtomic(Dir, Name, Bytes))) << Name.str();
