@@ -18,6 +18,11 @@ static std::string cString(llvm::StringRef Text, const std::string &Indent) {
     case '\\': Out += "\\\\"; break;
     case '"': Out += "\\\""; break;
     case '\t': Out += "\\t"; break;
+    case '\r': // CRLF sources: the line ends at the '\n'; a lone CR stays a character
+      if (I + 1 < Text.size() && Text[I + 1] == '\n')
+        break;
+      Out += "\\r";
+      break;
     case '\n':
       Out += "\\n\"";
       if (I + 1 < Text.size())

@@ -69,6 +69,43 @@ TEST(Translate, ClangErrorsAndUnsupportedDirectivesAreErrors) {
       << E;
 }
 
+TEST(Translate, CrlfSourcesGiveKernelsWithoutCarriageReturns) {
+  std::string Crlf;
+  for (char C : llvm::StringRef(Saxpy))
+    Crlf += C == '\n' ? std::string("\r\n") : std::string(1, C);
+  std::string Out = translateOk(Crlf, {"-DN=64"});
+  size_t Push = Out.find("jacc_kernel_push(");
+  ASSERT_NE(Push, std::string::npos) << Out;
+  std::string Kernel = Out.substr(Push, Out.find("jacc_args", Push) - Push);
+  EXPECT_NE(Kernel.find("\"#pragma acc parallel loop\\n\"\n"), std::string::npos) << Out;
+  EXPECT_EQ(Kernel.find('\r'), std::string::npos) << "a CR in a kernel literal ends it for cc";
+}
+
+TEST(Translate, ACommentWithAQuoteKeepsTheMacrosTheKernelUses) {
+  std::string Out = translateOk("#define SCALE 3\n"
+                                "void f(int n, float *a) {\n"
+                                "#pragma acc parallel loop copy(a[0:n])\n"
+                                "  for (int i = 0; i < n; i++) // a's elements\n"
+                                "    a[i] *= SCALE;\n"
+                                "}\n");
+  EXPECT_NE(Out.find("\"#define SCALE 3\\n\""), std::string::npos) << Out;
+}
+
+TEST(Translate, HostCodeIsAsLenientAsGcc) {
+  // clang 16 makes these errors; gcc (and cc, which compiles the translation) only warns.
+  const char *Old = "int main() {\n"
+                    "  int *p = 1;\n"         // int-conversion
+                    "  undeclared_fn(p);\n"   // implicit function declaration
+                    "  return 0;\n"
+                    "}\n"
+                    "static f(void) { return; }\n"; // implicit int, return without value
+  EXPECT_FALSE(translateOk(Old).empty());
+  // The dialect is gcc's default (gnu17) unless -std= says otherwise.
+  const char *Typeof = "int g(int x) { typeof(x) y = x; return y; }\n";
+  EXPECT_FALSE(translateOk(Typeof).empty());
+  EXPECT_NE(translateError(Typeof, {"-std=c17"}).find("t.c:1:"), std::string::npos);
+}
+
 TEST(Translate, NoDirectivesLeavesTheCodeAsWritten) {
   std::string Src = "int twice(int x) { return 2 * x; }\n";
   std::string Out = translateOk(Src);
