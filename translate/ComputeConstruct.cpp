@@ -242,16 +242,13 @@ void Translator::translateCompute(Region &R) {
       Temps.push_back(Temp);
     Args.insert(Args.end(), Before.begin(), Before.end());
     Args.push_back("{\"" + Decl + "\", " + Value + "}");
-    QualType C = V->getType().getCanonicalType();
-    if ((C->isConstantArrayType() || C->isVariableArrayType()) &&
-        !Explicit.count(V->getName().str()) && !DefaultPresent) {
-      std::string Name = V->getName().str();
-      bool Const = Ctx.getAsArrayType(C)->getElementType().isConstQualified();
-      std::string Addr = Const ? "(void *)" + Name : Name;
-      Entry.push_back(check("jacc_copyin(" + Addr + ", sizeof " + Name + ")", P));
-      Exit.insert(Exit.begin(), check(std::string(Const ? "jacc_delete" : "jacc_copyout") + "(" +
-                                          Addr + ", sizeof " + Name + ")",
-                                      P));
+    std::optional<Section> Whole;
+    if (!Explicit.count(V->getName().str()) && !DefaultPresent && (Whole = wholeArray(V))) {
+      Entry.push_back(check("jacc_copyin(" + Whole->Addr + ", " + Whole->Bytes + ")", P));
+      Exit.insert(Exit.begin(),
+                  check(std::string(Whole->Const ? "jacc_delete" : "jacc_copyout") + "(" +
+                            Whole->Addr + ", " + Whole->Bytes + ")",
+                        P));
     }
   }
 

@@ -3,11 +3,43 @@
 
 #include "support/CText.h"
 
+#include <clang/Lex/Lexer.h>
+
 using namespace clang;
 
 namespace jacc::translate {
 
 using namespace analysis;
+
+std::optional<Translator::Section> Translator::wholeArray(const VarDecl *V) {
+  std::string Name = V->getName().str();
+  QualType Ty = V->getType().getCanonicalType();
+  Section S;
+  if (Ty->isConstantArrayType() || Ty->isVariableArrayType()) {
+    S.Bytes = "sizeof " + Name;
+  } else if (auto *Parm = dyn_cast<ParmVarDecl>(V)) {
+    // An array parameter is a pointer (`sizeof A` is a pointer's size); its declaration as
+    // written still gives the first bound.
+    QualType Written = Parm->getOriginalType();
+    if (auto *CA = Ctx.getAsConstantArrayType(Written))
+      S.Bytes = std::to_string(CA->getSize().getZExtValue()) + " * sizeof " + Name + "[0]";
+    else if (auto *VA = Ctx.getAsVariableArrayType(Written); VA && VA->getSizeExpr())
+      S.Bytes = "(" +
+                Lexer::getSourceText(CharSourceRange::getTokenRange(
+                                         VA->getSizeExpr()->getSourceRange()),
+                                     SM, Ctx.getLangOpts())
+                    .str() +
+                ") * sizeof " + Name + "[0]";
+    else
+      return std::nullopt;
+    Ty = Written.getCanonicalType();
+  } else {
+    return std::nullopt;
+  }
+  S.Const = Ctx.getAsArrayType(Ty)->getElementType().isConstQualified();
+  S.Addr = S.Const ? "(void *)" + Name : Name;
+  return S;
+}
 
 std::optional<Translator::Section> Translator::section(const std::string &Item, const Pragma &P,
                                                        const Clause &C) {
@@ -49,12 +81,8 @@ std::optional<Translator::Section> Translator::section(const std::string &Item, 
       error(P, C, "'" + Base + "' in clause '" + C.Name + "' is not a variable in scope");
       return std::nullopt;
     }
-    if (Ty->isConstantArrayType() || Ty->isVariableArrayType()) {
-      S.Const = Ctx.getAsArrayType(Ty)->getElementType().isConstQualified();
-      S.Addr = S.Const ? "(void *)" + Base : Base;
-      S.Bytes = "sizeof " + Base;
-      return S;
-    }
+    if (auto Whole = wholeArray(V))
+      return Whole;
     if (Ty->isPointerType() || Ty->isArrayType()) {
       error(P, C, "'" + Base + "' in clause '" + C.Name +
                       "' is a pointer: give the array section it points to, e.g. " + Base +

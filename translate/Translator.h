@@ -72,6 +72,10 @@ private:
   };
   std::optional<Section> section(const std::string &Item, const Pragma &P,
                                  const analysis::Clause &C);
+  /// The whole of V as a section when its size is known: a C array (`sizeof a`), or a parameter
+  /// declared as an array (`double A[N][M]`: its declared first bound, as NVHPC takes it);
+  /// nullopt for anything else.
+  std::optional<Section> wholeArray(const clang::VarDecl *V);
   /// The entry and exit calls of R's data clauses; Decls gets the declarations they need, which
   /// go before the entry calls (outside an `if` clause's guard).
   bool dataCalls(const Region &R, std::vector<std::string> &Decls,

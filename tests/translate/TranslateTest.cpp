@@ -106,6 +106,22 @@ TEST(Translate, HostCodeIsAsLenientAsGcc) {
   EXPECT_NE(translateError(Typeof, {"-std=c17"}).find("t.c:1:"), std::string::npos);
 }
 
+TEST(Translate, ArrayParametersAreWholeArraysOfTheirDeclaredBounds) {
+  std::string Out = translateOk("void k(int n, double A[8][4], const float b[n], double C[3]) {\n"
+                                "#pragma acc parallel loop copy(A) copyin(b)\n"
+                                "  for (int i = 0; i < n; i++) A[i][0] += b[i] + C[0];\n"
+                                "}\n");
+  EXPECT_NE(Out.find("jacc_copyin(A, 8 * sizeof A[0])"), std::string::npos) << Out;
+  EXPECT_NE(Out.find("jacc_copyin((void *)b, (n) * sizeof b[0])"), std::string::npos) << Out;
+  EXPECT_NE(Out.find("jacc_delete((void *)b, (n) * sizeof b[0])"), std::string::npos) << Out;
+  // Named in no clause: present-or-copy, as a C array of known size.
+  EXPECT_NE(Out.find("jacc_copyout(C, 3 * sizeof C[0])"), std::string::npos) << Out;
+  // A parameter declared as a pointer still needs its section.
+  EXPECT_NE(translateError("void k(double *p) {\n#pragma acc parallel copy(p)\n p[0] = 1;\n}\n")
+                .find("'p' in clause 'copy' is a pointer"),
+            std::string::npos);
+}
+
 TEST(Translate, NoDirectivesLeavesTheCodeAsWritten) {
   std::string Src = "int twice(int x) { return 2 * x; }\n";
   std::string Out = translateOk(Src);
