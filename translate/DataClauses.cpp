@@ -151,14 +151,12 @@ bool Translator::dataCalls(const Region &R, std::vector<std::string> &Decls,
         continue;
       }
       if (S->Scalar) {
-        // A scalar is passed to every kernel by value; only a copy back cannot be honoured.
-        if (C.Kind == ClauseKind::Copy || C.Kind == ClauseKind::Copyout) {
-          error(*R.P, C, "scalar '" + Item + "' in clause '" + C.Name +
-                             "': kernels get scalars by value; use a reduction clause or a "
-                             "one-element array to bring a value back");
-          Ok = false;
-        }
-        continue;
+        // A scalar lives on the devices as one element (translate/DeviceScalars.cpp), except in
+        // copyin on a compute construct: passing it by value is the same there.
+        if (C.Kind == ClauseKind::Copyin && R.D.isCompute())
+          continue;
+        S->Addr = "&" + Item;
+        S->Bytes = "sizeof " + Item;
       }
       if (llvm::StringRef(In) == "present") {
         Entry.push_back("jacc_translated_present(" + S->Addr + ", " + S->Bytes + ", " +

@@ -107,6 +107,23 @@ private:
   void addType(clang::QualType T, KernelNeeds &N);
   std::string leadingDecls(KernelNeeds &N, llvm::StringRef Body);
   std::string declText(const clang::Decl *D);
+  /// How a scalar (or struct) of a compute construct lives on the devices.
+  enum class DeviceScalar {
+    Mapped,       ///< named in copy/copyout/create, or in a data construct around: by pointer
+    ImplicitCopy, ///< assigned in a kernels construct: by pointer, copied in and out around it
+    ReducedInto   ///< a reduction's variable a data construct around maps: the device copy is
+                  ///< brought to the host before the push and given the result after it
+  };
+  /// The scalars of R that live on the devices rather than being only passed by value.
+  std::map<const clang::VarDecl *, DeviceScalar> deviceScalars(const Region &R,
+                                                               const KernelNeeds &N);
+  /// The kernel's pointer to the device copy of scalar V.
+  static std::string deviceScalarName(const clang::VarDecl *V);
+  /// R's text from Begin with every reference to Vars through its device pointer
+  /// (`jacc_ref_x[0]`); nullopt after an error.
+  std::optional<std::string> useDeviceScalars(const Region &R,
+                                              const std::set<const clang::VarDecl *> &Vars,
+                                              unsigned Begin);
   /// The kernel argument for V: its declaration, the value's address and the host temporary
   /// that holds it when needed; Before gets the arguments V's declaration refers to (the extents
   /// of a variable-length array).
