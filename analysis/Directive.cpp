@@ -337,6 +337,12 @@ Error Parser::clauseArgument(Clause &C, DirectiveKind D, StringRef RawArg, size_
 
   switch (C.Kind) {
   case CK::Collapse:
+    // collapse(force:n) (OpenACC 3.3) also collapses loops with code between them; jacc
+    // collapses perfectly nested loops only, and says so when they are not.
+    if (Arg.startswith("force") && Arg.drop_front(5).ltrim().startswith(":")) {
+      Arg = Arg.drop_front(5).ltrim().drop_front(1).ltrim();
+      C.Argument = Arg.str();
+    }
     // The frontend needs the loop count at parse time, so only a literal will do.
     if (Arg.empty() || !llvm::all_of(Arg, llvm::isDigit) ||
         Arg.find_first_not_of('0') == StringRef::npos)
