@@ -114,6 +114,11 @@ void Translator::translateCompute(Region &R) {
     case ClauseKind::Default:
       DefaultPresent = llvm::StringRef(C.Argument).trim() == "present";
       break;
+    case ClauseKind::Private:
+      if (D.Kind == DirectiveKind::Kernels)
+        warning(P, C, "clause 'private' on 'kernels' is not OpenACC (NVHPC accepts it): each "
+                      "gang gets its own copy, as on 'parallel'");
+      break;
     case ClauseKind::Deviceptr: {
       std::string Vars;
       for (const std::string &V : C.Vars)

@@ -84,7 +84,8 @@ static llvm::Error applyExtraArgs(CompilerInstance &CI, llvm::ArrayRef<std::stri
 }
 
 llvm::Expected<std::string> translateOpenACC(llvm::StringRef Source, llvm::StringRef FileName,
-                                             llvm::ArrayRef<std::string> ExtraArgs) {
+                                             llvm::ArrayRef<std::string> ExtraArgs,
+                                             std::vector<std::string> *Warnings) {
   std::string DiagText;
   llvm::raw_string_ostream DiagOS(DiagText);
   std::string Name = FileName.str(); // NUL-terminated for the compiler's argv
@@ -108,6 +109,8 @@ llvm::Expected<std::string> translateOpenACC(llvm::StringRef Source, llvm::Strin
         translate::Translator T(Ctx, PP, Pragmas, Name);
         Out = T.run();
         Errors = std::move(T.Errors);
+        if (Warnings)
+          *Warnings = std::move(T.Warnings);
       });
   bool Ran = (*CI)->ExecuteAction(Action);
   if (!Ran || (*CI)->getDiagnostics().hasErrorOccurred())

@@ -42,9 +42,15 @@ public:
   /// The translated file, or "" with Errors filled.
   std::string run();
   std::vector<std::string> Errors;
+  std::vector<std::string> Warnings; ///< what is accepted though not OpenACC ("file:line:col: ...")
 
 private:
   // Diagnostics.
+  void warning(const Pragma &P, const analysis::Clause &C, const llvm::Twine &Msg) {
+    Warnings.push_back((FileName + ":" + llvm::Twine(P.Line) + ":" +
+                        llvm::Twine(P.TextColumn + C.Column - 1) + ": warning: " + Msg)
+                           .str());
+  }
   void error(unsigned Line, unsigned Col, const llvm::Twine &Msg) {
     Errors.push_back((FileName + ":" + llvm::Twine(Line) + ":" + llvm::Twine(Col) +
                       ": error: " + Msg).str());

@@ -570,7 +570,6 @@ TEST(DirectiveTest, DisallowedCombinations) {
       {"parallel gang", "clause 'gang' is not allowed on 'parallel'"},
       {"parallel seq", "clause 'seq' is not allowed on 'parallel'"},
       {"parallel tile(2)", "clause 'tile' is not allowed on 'parallel'"},
-      {"kernels private(a)", "clause 'private' is not allowed on 'kernels'"},
       {"kernels firstprivate(a)", "clause 'firstprivate' is not allowed on 'kernels'"},
       {"kernels reduction(+:s)", "clause 'reduction' is not allowed on 'kernels'"},
       {"serial num_gangs(2)", "clause 'num_gangs' is not allowed on 'serial'"},

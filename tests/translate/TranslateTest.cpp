@@ -122,6 +122,22 @@ TEST(Translate, ArrayParametersAreWholeArraysOfTheirDeclaredBounds) {
             std::string::npos);
 }
 
+TEST(Translate, PrivateOnKernelsIsAcceptedWithAWarning) {
+  std::vector<std::string> Warnings;
+  auto Out = translateOpenACC("void f(int n, float *a) {\n"
+                              "  float t;\n"
+                              "#pragma acc kernels private(t) copy(a[0:n])\n"
+                              "  for (int i = 0; i < n; i++) { t = a[i]; a[i] = t * t; }\n"
+                              "}\n",
+                              "t.c", {}, &Warnings);
+  ASSERT_TRUE(bool(Out)) << llvm::toString(Out.takeError());
+  EXPECT_NE(Out->find("\"#pragma acc kernels private(t)\\n\""), std::string::npos) << *Out;
+  ASSERT_EQ(Warnings.size(), 1u);
+  EXPECT_EQ(Warnings[0].rfind("t.c:3:21: warning: clause 'private' on 'kernels' is not OpenACC", 0),
+            0u)
+      << Warnings[0];
+}
+
 TEST(Translate, NoDirectivesLeavesTheCodeAsWritten) {
   std::string Src = "int twice(int x) { return 2 * x; }\n";
   std::string Out = translateOk(Src);
