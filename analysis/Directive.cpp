@@ -294,6 +294,10 @@ Error Parser::clause(Directive &D) {
   skipSpace();
   StringRef Arg;
   size_t ArgOffset = Pos;
+  if (peek() == '[')
+    // Seen in the wild: num_gangs[0](n), a vendor's per-dimension spelling.
+    return error(Pos, "'" + Name + "[' is not OpenACC: write " + Name +
+                          "(value), with the clause's argument in parentheses");
   if (peek() == '(') {
     if (Error E = parenthesised(Arg, ArgOffset))
       return E;

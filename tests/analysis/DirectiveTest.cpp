@@ -366,6 +366,9 @@ TEST(DirectiveTest, TileAndDeviceTypeLists) {
   EXPECT_EQ(parse("parallel dtype(nvidia, radeon)").find(ClauseKind::DeviceType)->Vars,
             (Strings{"nvidia", "radeon"}));
   EXPECT_PARSE_ERROR("loop tile()", "column 11: empty list in clause 'tile'");
+  EXPECT_PARSE_ERROR("parallel num_gangs[0](n)",
+                     "column 19: 'num_gangs[' is not OpenACC: write num_gangs(value), with the "
+                     "clause's argument in parentheses");
   EXPECT_PARSE_ERROR("loop tile", "missing required argument of clause 'tile'");
   EXPECT_PARSE_ERROR("parallel device_type", "missing required argument of clause 'device_type'");
 }
