@@ -133,6 +133,11 @@ std::string Translator::run() {
         translateRoutine(P, D);
       break;
     case DirectiveKind::HostData:
+      if (Inside)
+        error(P, "'#pragma acc host_data' inside a compute construct is not allowed");
+      else
+        translateHostData(P, D);
+      break;
     case DirectiveKind::Declare:
     case DirectiveKind::Init:
     case DirectiveKind::Shutdown:

@@ -97,6 +97,7 @@ private:
   /// that leaves it.
   void closeDataRegions();
   void translateRoutine(const Pragma &P, const analysis::Directive &D);
+  void translateHostData(const Pragma &P, const analysis::Directive &D);
 
   // What a kernel needs.
   struct KernelNeeds {

@@ -2,7 +2,8 @@
    (present clause), no_create on mapped and on unmapped arrays (a kernel that uses an absent
    no_create array works on the host's data), deviceptr with acc_malloc'd memory filled by
    acc_memcpy_to_device, updated in place and read back by acc_memcpy_from_device (on compute
-   constructs and inherited from a data construct), and the cache directive in a loop body. */
+   constructs and inherited from a data construct), the cache directive in a loop body, and
+   host_data use_device handing the device copy to a device-side library call. */
 #include <stdio.h>
 #include <stdlib.h>
 #ifdef _OPENACC
@@ -32,6 +33,7 @@ int main(void) {
     lut[k] = k * k;
 
   long hits = 0;
+  float probe[2];
 #pragma acc data copy(x[0:n]) copyin(lut[0:64])
   {
     scale(x, n, 2.0f);
@@ -48,6 +50,11 @@ int main(void) {
     for (int i = 0; i < n; i++) {
 #pragma acc cache(lut[0:64])
       x[i] += (float)lut[i % 64];
+    }
+    /* Inside host_data, x is the device copy (the host's is stale until the region ends). */
+#pragma acc host_data use_device(x)
+    {
+      acc_memcpy_from_device(probe, x + n - 2, sizeof probe);
     }
   }
 
@@ -85,8 +92,8 @@ int main(void) {
   double su = 0.0;
   for (int i = 0; i < n; i++)
     su += unused[i];
-  printf("present_deviceptr: hits=%ld sx=%.1f su=%.1f sb=%.1f back[3]=%.1f\n", hits, sx, su, sb,
-         back[3]);
+  printf("present_deviceptr: hits=%ld sx=%.1f su=%.1f sb=%.1f back[3]=%.1f probe=%.1f,%.1f\n",
+         hits, sx, su, sb, back[3], probe[0], probe[1]);
   free(x);
   free(unused);
   free(lut);

@@ -1,4 +1,4 @@
 void f(float *a, int n) {
-#pragma acc host_data use_device(a)
+#pragma acc host_data use_device(n)
   { a[0] = 1; }
 }

@@ -1,0 +1,64 @@
+#include <jacc/jacc.h>
+#include <stdio.h>
+#include <stdlib.h>
+/* Added by jacc-translate: a failing jacc call ends the program with jacc's message, as a failing
+   OpenACC directive would. */
+static inline void jacc_translated_check(jacc_status status, const char *where) {
+  if (status != JACC_SUCCESS) {
+    fprintf(stderr, "%s: %s\n", where, jacc_last_error());
+    exit(1);
+  }
+}
+/* no_create: 1 when [p, p+bytes) was absent and is now mapped for the construct (copied in;
+   the construct's end copies it back). */
+static inline int jacc_translated_no_create(void *p, size_t bytes, const char *where) {
+  if (!p || !bytes || jacc_is_present(p, bytes))
+    return 0;
+  jacc_translated_check(jacc_copyin(p, bytes), where);
+  return 1;
+}
+static inline void jacc_translated_present(const void *p, size_t bytes, const char *where,
+                                           const char *what) {
+  if (!jacc_is_present(p, bytes)) {
+    fprintf(stderr, "%s: '%s' in clause 'present' is not present on the devices\n", where, what);
+    exit(1);
+  }
+}
+/* host_data use_device: the listed variables name the device copies inside the statement (an
+   if_present one falls back to the host's address when absent). */
+void library(float *device_a, double *device_b);
+
+void f(float *a, int n) {
+  double b[8];
+{ /* #pragma acc data copy(a[0:n]) copyin(b) */
+jacc_translated_check(jacc_copyin(&a[0], n * sizeof a[0]), "host_data.c:7");
+jacc_translated_check(jacc_copyin(b, sizeof b), "host_data.c:7");
+  {
+{ /* #pragma acc host_data use_device(a, b) */
+  void *acc_deviceptr(void *);
+  __typeof__(&*(a)) jacc_use_device_a = a;
+  jacc_translated_present(jacc_use_device_a, 1, "host_data.c:9", "a");
+  jacc_use_device_a = acc_deviceptr((void *)jacc_use_device_a);
+  __typeof__(&*(b)) jacc_use_device_b = b;
+  jacc_translated_present(jacc_use_device_b, 1, "host_data.c:9", "b");
+  jacc_use_device_b = acc_deviceptr((void *)jacc_use_device_b);
+  {
+  __typeof__(jacc_use_device_a) a = jacc_use_device_a;
+  __typeof__(jacc_use_device_b) b = jacc_use_device_b;
+    library(a, b);
+  }
+}
+  }
+jacc_translated_check(jacc_delete(b, sizeof b), "host_data.c:7");
+jacc_translated_check(jacc_copyout(&a[0], n * sizeof a[0]), "host_data.c:7");
+}
+{ /* #pragma acc host_data use_device(a) if_present */
+  void *acc_deviceptr(void *);
+  __typeof__(&*(a)) jacc_use_device_a = a;
+  { void *jacc_p = acc_deviceptr((void *)jacc_use_device_a); if (jacc_p) jacc_use_device_a = jacc_p; }
+  {
+  __typeof__(jacc_use_device_a) a = jacc_use_device_a;
+  { library(a, 0); }
+  }
+}
+}
