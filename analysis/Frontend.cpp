@@ -68,7 +68,7 @@ private:
   llvm::Error addReductions(const Directive &D, bool ArgsOnly = false);
   /// Lower each nest's body (ParallelNest::Body) and, for a kernel that may split, Split.IR.
   void lowerNests();
-  std::set<const Stmt *> AtomicStmts;
+  std::map<const Stmt *, AtomicOp::Form> AtomicStmts;
   std::vector<ForStmt *> NestInner; ///< innermost loop of each nest
 
   llvm::StringRef Source;
@@ -371,17 +371,15 @@ llvm::Expected<KernelInfo> Analyzer::run() {
     case DirectiveKind::Cache:
       break; // a placement hint; host memory needs none
     case DirectiveKind::Atomic: {
-      auto *E = dyn_cast_or_null<Expr>(S);
-      if (!E)
+      if (!S)
         return makeError(ErrorCode::Unsupported,
-                         "kernel:" + llvm::Twine(D.Line) +
-                             ": '#pragma acc atomic' must be followed by one expression "
-                             "statement (the structured-block form of capture is not supported)");
-      auto Atomic = describeAtomic(E, D, Source, [this](SourceRange R) { return span(R); });
+                         "kernel:" + llvm::Twine(D.Line) + ": '#pragma acc " + D.Text +
+                             "' must be followed by an expression statement");
+      auto Atomic = describeAtomic(S, D, Source, [this](SourceRange R) { return span(R); });
       if (!Atomic)
         return Atomic.takeError();
+      AtomicStmts.emplace(S, Atomic->Kind);
       K.Atomics.push_back(std::move(*Atomic));
-      AtomicStmts.insert(S);
       break;
     }
     default:
