@@ -42,7 +42,9 @@ class AtomicReader {
 public:
   AtomicReader(llvm::StringRef Source, SpanFn Span) : Source(Source), Span(Span) {}
 
-  llvm::StringRef text(const Expr *E) const { return text(Span(E->getSourceRange())); }
+  /// E's spelling without its parentheses: `(x)--` updates the x of `v = x`.
+  llvm::StringRef text(const Expr *E) const { return text(span(E)); }
+  SourceSpan span(const Expr *E) const { return Span(E->IgnoreParenImpCasts()->getSourceRange()); }
   llvm::StringRef text(SourceSpan S) const { return Source.slice(S.Begin, S.End); }
 
   /// Describes the update of x that U is (++x, x--, x binop= expr, x = x binop expr,
@@ -55,7 +57,7 @@ public:
     U = U->IgnoreParens();
     A.IntegerAdd = false;
     if (auto *UO = dyn_cast<UnaryOperator>(U); UO && UO->isIncrementDecrementOp()) {
-      A.X = Span(UO->getSubExpr()->getSourceRange());
+      A.X = span(UO->getSubExpr());
       A.How = UO->isIncrementOp() ? AtomicOp::Change::Increment : AtomicOp::Change::Decrement;
       A.Post = UO->isPostfix();
       A.IntegerAdd = UO->getSubExpr()->getType()->isIntegerType();
@@ -70,7 +72,7 @@ public:
       BinaryOperatorKind Op = BinaryOperator::getOpForCompoundAssignment(B->getOpcode());
       if (!isAtomicBinop(Op))
         return badOperator(BinaryOperator::getOpcodeStr(B->getOpcode()));
-      A.X = Span(B->getLHS()->getSourceRange());
+      A.X = span(B->getLHS());
       A.Op = BinaryOperator::getOpcodeStr(Op).str();
       A.Operand = Span(B->getRHS()->getSourceRange());
       A.OldOnLeft = true;
@@ -92,7 +94,7 @@ public:
       return false;
     if (!isAtomicBinop(RB->getOpcode()))
       return badOperator(RB->getOpcodeStr());
-    A.X = Span(B->getLHS()->getSourceRange());
+    A.X = span(B->getLHS());
     A.Op = RB->getOpcodeStr().str();
     A.OldOnLeft = Left;
     A.Operand = Span((Left ? RB->getRHS() : RB->getLHS())->getSourceRange());
@@ -112,7 +114,7 @@ public:
       const BinaryOperator *Write = plainAssign(Second);
       if (Write && text(Write->getLHS()) == X && BadOperator.empty()) {
         A.How = AtomicOp::Change::Replace;
-        A.X = Span(Write->getLHS()->getSourceRange());
+        A.X = span(Write->getLHS());
         A.Operand = Span(Write->getRHS()->getSourceRange());
         return captured(A, Read, /*Post=*/true);
       }

@@ -65,7 +65,7 @@ TEST(AtomicFormTest, ReadWriteAndExpressionCaptures) {
   EXPECT_EQ(D.text(D.A.Operand), "w * 2");
   D = describe("atomic capture", "v = (h[0])++;");
   EXPECT_EQ(D.A.Kind, AtomicOp::Form::Capture);
-  EXPECT_EQ(D.text(D.A.X), "(h[0])");
+  EXPECT_EQ(D.text(D.A.X), "h[0]");
   EXPECT_TRUE(D.A.Post);
   D = describe("atomic capture", "w = d[0] = 3.0 - d[0];");
   EXPECT_EQ(D.text(D.A.V), "w");
@@ -78,7 +78,7 @@ TEST(AtomicFormTest, ReadWriteAndExpressionCaptures) {
 TEST(AtomicFormTest, StructuredCapturesOfTheOldValue) {
   for (const char *Body :
        {"{ v = h[i % 3]; h[i % 3] += i; }", "{ v = h[i % 3]; h[i % 3]++; }",
-        "{ v = h[i % 3]; --h[i % 3]; }", "{ v = h[i % 3]; h[i % 3] = h[i % 3] & i; }",
+        "{ v = h[i % 3]; --h[i % 3]; }", "{ v = (h[i % 3]); (h[i % 3])--; }", "{ v = h[i % 3]; h[i % 3] = h[i % 3] & i; }",
         "{ v = h[i % 3]; h[i % 3] = i | h[i % 3]; }"}) {
     Described D = describe("atomic capture", Body);
     EXPECT_EQ(D.A.Kind, AtomicOp::Form::Capture) << Body;
