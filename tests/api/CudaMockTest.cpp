@@ -280,6 +280,26 @@ TEST_P(CudaMockTest, EveryAtomicFormCompiles) {
   ASSERT_JACC(jacc_delete(D.data(), D.size() * sizeof(double)));
 }
 
+// bool, true and false need no include in a kernel; CUDA C++ has them.
+TEST_P(CudaMockTest, BoolCompiles) {
+  int N = 32;
+  std::vector<int> V(N, 1);
+  ASSERT_JACC(jacc_copyin(V.data(), N * sizeof(int)));
+  int *Vp = V.data();
+  bool All = true;
+  jacc_arg Args[] = {{"int n", &N}, {"const int *v", &Vp}, {"bool all", &All}};
+  int Before = launchCount();
+  ASSERT_JACC(jacc_kernel_push("#pragma acc parallel loop present(v) reduction(&&:all)\n"
+                               "for (int i = 0; i < n; i++) {\n"
+                               "  bool one = v[i] == 1 ? true : false;\n"
+                               "  all = all && one;\n"
+                               "}\n",
+                               3, Args, JACC_DEFAULT))
+      << jacc_last_error();
+  EXPECT_EQ(launchCount() - Before, gpus());
+  ASSERT_JACC(jacc_delete(V.data(), N * sizeof(int)));
+}
+
 TEST_P(CudaMockTest, KernelCudaCannotExpressFailsCleanly) {
   int N = 4;
   std::vector<double> A(N, 0);
