@@ -128,6 +128,11 @@ llvm::Error Analyzer::describeArgs(FunctionDecl *F) {
     }
     if (const auto *ET = T->getAs<EnumType>())
       T = ET->getDecl()->getIntegerType().getCanonicalType();
+    if (T->isAnyComplexType()) // reductions of them too: the runtime combines 8-byte words
+      return makeError(ErrorCode::Unsupported,
+                       Where + ": complex scalars cannot be passed to a kernel (nor reduced): "
+                               "pass the real and imaginary parts as two scalars (crealf/cimagf, "
+                               "creal/cimag) and reduce each");
     const auto *BT = T->getAs<BuiltinType>();
     if (!BT)
       return makeError(ErrorCode::Unsupported,
@@ -248,7 +253,9 @@ llvm::Error Analyzer::addReductions(const Directive &D, bool ArgsOnly) {
       const ArgInfo &A = K.Args[It->second];
       if (A.Scalar == ScalarType::F80)
         return makeError(ErrorCode::Unsupported, "kernel:" + llvm::Twine(D.Line) +
-                                                     ": long double reductions are not supported");
+                                                     ": long double reductions are not "
+                                                     "supported (partial results are combined "
+                                                     "in 8-byte words): reduce into a double");
       bool Bitwise = C.Op == ReductionOp::BitAnd || C.Op == ReductionOp::BitOr ||
                      C.Op == ReductionOp::BitXor;
       if (Bitwise && !isIntegral(A.Scalar))
