@@ -99,12 +99,9 @@ TEST(CudaAtomicsTest, ReadWriteAndCapture) {
 TEST(CudaAtomicsTest, CaptureWithWriteReturnsTheOperand) {
   std::string Src = "{ v = h[i]; h[i] = n - i; }";
   KernelInfo K = kernelOf(Src);
-  AtomicOp A;
+  AtomicOp A = update(Src, "h[i]", AtomicOp::Change::Replace, false, "", "n - i");
   A.Kind = AtomicOp::Form::Capture;
-  A.How = AtomicOp::Change::Replace;
   A.V = at(Src, "v");
-  A.X = at(Src, "h[i]");
-  A.Operand = at(Src, "n - i");
   A.Post = true;
   EXPECT_EQ(cudaAtomicText(A, K),
             "v = __jacc_atomic_rmw(&(h[i]), [&](auto __jacc_o) { return (n - i); }, true)");
