@@ -68,7 +68,7 @@ private:
   llvm::Error addReductions(const Directive &D, bool ArgsOnly = false);
   /// Lower each nest's body (ParallelNest::Body) and, for a kernel that may split, Split.IR.
   void lowerNests();
-  std::set<const Stmt *> AtomicStmts;
+  std::map<const Stmt *, AtomicOp::Form> AtomicStmts;
   std::vector<ForStmt *> NestInner; ///< innermost loop of each nest
 
   llvm::StringRef Source;
@@ -128,6 +128,11 @@ llvm::Error Analyzer::describeArgs(FunctionDecl *F) {
     }
     if (const auto *ET = T->getAs<EnumType>())
       T = ET->getDecl()->getIntegerType().getCanonicalType();
+    if (T->isAnyComplexType()) // reductions of them too: the runtime combines 8-byte words
+      return makeError(ErrorCode::Unsupported,
+                       Where + ": complex scalars cannot be passed to a kernel (nor reduced): "
+                               "pass the real and imaginary parts as two scalars (crealf/cimagf, "
+                               "creal/cimag) and reduce each");
     const auto *BT = T->getAs<BuiltinType>();
     if (!BT)
       return makeError(ErrorCode::Unsupported,
@@ -247,7 +252,9 @@ llvm::Error Analyzer::addReductions(const Directive &D, bool ArgsOnly) {
       const ArgInfo &A = K.Args[It->second];
       if (A.Scalar == ScalarType::F80)
         return makeError(ErrorCode::Unsupported, "kernel:" + llvm::Twine(D.Line) +
-                                                     ": long double reductions are not supported");
+                                                     ": long double reductions are not "
+                                                     "supported (partial results are combined "
+                                                     "in 8-byte words): reduce into a double");
       bool Bitwise = C.Op == ReductionOp::BitAnd || C.Op == ReductionOp::BitOr ||
                      C.Op == ReductionOp::BitXor;
       if (Bitwise && !isIntegral(A.Scalar))
@@ -370,17 +377,15 @@ llvm::Expected<KernelInfo> Analyzer::run() {
     case DirectiveKind::Cache:
       break; // a placement hint; host memory needs none
     case DirectiveKind::Atomic: {
-      auto *E = dyn_cast_or_null<Expr>(S);
-      if (!E)
+      if (!S)
         return makeError(ErrorCode::Unsupported,
-                         "kernel:" + llvm::Twine(D.Line) +
-                             ": '#pragma acc atomic' must be followed by one expression "
-                             "statement (the structured-block form of capture is not supported)");
-      auto Atomic = describeAtomic(E, D, Source, [this](SourceRange R) { return span(R); });
+                         "kernel:" + llvm::Twine(D.Line) + ": '#pragma acc " + D.Text +
+                             "' must be followed by an expression statement");
+      auto Atomic = describeAtomic(S, D, Source, [this](SourceRange R) { return span(R); });
       if (!Atomic)
         return Atomic.takeError();
+      AtomicStmts.emplace(S, Atomic->Kind);
       K.Atomics.push_back(std::move(*Atomic));
-      AtomicStmts.insert(S);
       break;
     }
     default:

@@ -107,8 +107,9 @@ struct SourceSpan {
   unsigned Begin = 0, End = 0;
 };
 
-/// An `#pragma acc atomic` statement (OpenACC 3.3: one expression statement) by its form and the
-/// source ranges of its parts, checked by the frontend (AtomicForm.h). The jit writes the atomic
+/// An `#pragma acc atomic` statement (OpenACC 3.3 §2.12: one expression statement, or for capture
+/// a structured block of two) by its form and the source ranges of its parts, checked by the
+/// frontend (AtomicForm.h). The jit writes the atomic
 /// operation that replaces it for each target (jit/host/HostAtomics.h, jit/cuda/CudaAtomics.h).
 struct AtomicOp {
   enum class Form {
@@ -121,17 +122,20 @@ struct AtomicOp {
   enum class Change {
     Increment, ///< ++x, x++
     Decrement, ///< --x, x--
-    Operator   ///< x op= expr, x = x op expr, x = expr op x
+    Operator,  ///< x op= expr, x = x op expr, x = expr op x
+    Replace    ///< x = Operand: the write of a structured capture `{v = x; x = expr;}`
   };
   Form Kind = Form::Update;
-  unsigned Begin = 0, End = 0; ///< the statement's expression, which the operation replaces
+  unsigned Begin = 0, End = 0; ///< the statement's expression (or block), which it replaces
+  /// A structured capture: [Begin, End) is the block `{...}`, which becomes `{ <operation>; }`.
+  bool Block = false;
   SourceSpan X;                ///< the location accessed atomically
   SourceSpan V;                ///< Read, Capture: what receives x's value
-  SourceSpan Operand;          ///< Write: the value stored; Change::Operator: expr
+  SourceSpan Operand;          ///< Write, Change::Replace: the value stored; Operator: expr
   Change How = Change::Increment; ///< Update, Capture
   std::string Op;           ///< Change::Operator: the binary operator ("+", "<<", ...)
   bool OldOnLeft = true;    ///< Change::Operator: x op expr (false: expr op x)
-  bool Post = false;        ///< Capture: v receives x's old value (x++, x--), not the new one
+  bool Post = false;        ///< Capture: v receives x's old value (x++, {v = x; ...}), not the new
   /// x is an integer that ++, --, += or -= changes: the change is an addition of a delta.
   bool IntegerAdd = false;
 };

@@ -122,6 +122,8 @@ llvm::Expected<WrappedKernel> wrapKernel(llvm::StringRef Source,
                            " has an empty declaration: write it as the kernel names it, e.g. "
                            "'int n'");
   std::string &C = W.Code;
+  // bool, true and false as C23 has them: a kernel pushed through the API names no header.
+  C += KernelDialectPrelude;
   C += "#line 1 \"kernel\"\n";
   W.LeadingBegin = C.size();
   C += Source.take_front(Construct->Offset).str();

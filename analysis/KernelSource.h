@@ -36,6 +36,9 @@ struct WrappedKernel {
 
 /// Name of the function that wraps the construct in the parsed translation unit.
 constexpr const char *WrapperFunction = "__jacc_kernel";
+/// What a C kernel sees before its own text, on every C target: bool, true and false (C23's
+/// keywords, <stdbool.h> before) without an include of the kernel's.
+constexpr const char *KernelDialectPrelude = "#include <stdbool.h>\n";
 
 /// Build the translation unit: prelude, leading declarations, then
 /// `void __jacc_kernel(<args, scalars first>) { <construct> }`, with #line directives so that

@@ -7,6 +7,8 @@
 #include <clang/AST/Stmt.h>
 #include <clang/Basic/SourceManager.h>
 
+#include <optional>
+
 using namespace clang;
 
 namespace jacc::analysis {
@@ -429,7 +431,7 @@ private:
     std::vector<const Expr *> Idx;
     if (accessOf(L, A, &Idx)) {
       S.K = IRStmt::Kind::ArrayWrite;
-      S.Atomic = AtomicDepth > 0;
+      S.Atomic = Atomic.has_value();
       collectIndexUses(Idx, Col);
       // The guard repeats the index text, and rewrites the write's own text: neither works for
       // an index with side effects or a write spelled by a macro.
@@ -446,9 +448,10 @@ private:
         IR.Unattributable = "a write through the local pointer '" + A.Name.substr(1) +
                             "' (line " + std::to_string(S.Line) + ")";
       S.Write = std::move(A);
-      auto [B, E] = C.Offsets(Whole->getSourceRange());
+      auto [B, E] = Atomic ? *Atomic : C.Offsets(Whole->getSourceRange());
       S.Begin = B;
       S.End = E;
+      S.ValueDiscarded |= S.Atomic; // an atomic is an expression statement
     } else if (const auto *DRE = dyn_cast<DeclRefExpr>(L)) {
       const auto *V = dyn_cast<VarDecl>(DRE->getDecl());
       if (!V)
@@ -458,12 +461,14 @@ private:
       S.Reduction = C.ReductionVars.count(S.Var) != 0;
       if (Compound)
         Col.Vars.insert(S.Var);
-      if (!Whole->getBeginLoc().isMacroID() && !Whole->getEndLoc().isMacroID()) {
+      // Inside an atomic a scalar is never guarded: its guard would cut into the operation.
+      bool Guardable = !Atomic;
+      if (Guardable && !Whole->getBeginLoc().isMacroID() && !Whole->getEndLoc().isMacroID()) {
         auto [WB, WE] = C.Offsets(Whole->getSourceRange());
         S.WholeBegin = WB;
         S.WholeEnd = WE;
       }
-      if (RHS && V->getType()->isArithmeticType() && !RHS->getBeginLoc().isMacroID() &&
+      if (Guardable && RHS && V->getType()->isArithmeticType() && !RHS->getBeginLoc().isMacroID() &&
           !RHS->getEndLoc().isMacroID()) {
         auto [B, E] = C.Offsets(RHS->getSourceRange());
         S.Begin = B;
@@ -517,10 +522,16 @@ private:
   void lowerStmt(const Stmt *S) {
     if (!S)
       return;
-    if (C.AtomicStmts.count(S)) {
-      ++AtomicDepth;
+    if (auto It = C.AtomicStmts.find(S); It != C.AtomicStmts.end()) {
+      // A captured value depends on every update of x before it, in one order; a device
+      // updates its copy of x only where it owns x, and no two devices share their order.
+      if (It->second == AtomicOp::Form::Capture)
+        unattributable("an atomic capture (line " + std::to_string(line(S)) + ")");
+      // A guard wraps the whole atomic statement, never a part of the operation replacing it.
+      auto [B, E] = C.Offsets(S->getSourceRange());
+      Atomic = {B, E};
       lowerStmtInner(S);
-      --AtomicDepth;
+      Atomic.reset();
       return;
     }
     lowerStmtInner(S);
@@ -655,7 +666,8 @@ private:
   unsigned Cur = 0;
   std::vector<LoopTargets> Loops;
   std::vector<unsigned> SwitchHeads;
-  unsigned AtomicDepth = 0;
+  /// The kernel-source range of the atomic statement being lowered.
+  std::optional<std::pair<unsigned, unsigned>> Atomic;
   const Expr *DiscardedTop = nullptr;
 };
 

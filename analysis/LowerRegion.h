@@ -3,6 +3,7 @@
 #ifndef JACC_ANALYSIS_LOWERREGION_H
 #define JACC_ANALYSIS_LOWERREGION_H
 
+#include "analysis/Kernel.h"
 #include "analysis/RegionIR.h"
 
 #include <llvm/ADT/StringRef.h>
@@ -29,8 +30,8 @@ struct LowerContext {
   std::vector<std::string> ParallelVars;
   /// Kernel-source offsets of a clang range (token range, expansion locations).
   std::function<std::pair<unsigned, unsigned>(clang::SourceRange)> Offsets;
-  /// Statements under `#pragma acc atomic`.
-  std::set<const clang::Stmt *> AtomicStmts;
+  /// Statements under `#pragma acc atomic`, by their form.
+  std::map<const clang::Stmt *, AtomicOp::Form> AtomicStmts;
 };
 
 /// Lower Body (one iteration). Never fails: what it cannot attribute is recorded in

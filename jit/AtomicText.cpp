@@ -11,6 +11,8 @@ std::string atomicNewValue(const AtomicOp &A, AtomicPartText Text) {
     return "__jacc_o + 1";
   case AtomicOp::Change::Decrement:
     return "__jacc_o - 1";
+  case AtomicOp::Change::Replace:
+    return "(" + Text(A.Operand) + ")";
   case AtomicOp::Change::Operator:
     break;
   }
@@ -26,6 +28,7 @@ std::string atomicDelta(const AtomicOp &A, AtomicPartText Text) {
   case AtomicOp::Change::Decrement:
     return "-1";
   case AtomicOp::Change::Operator:
+  case AtomicOp::Change::Replace: // never an IntegerAdd
     break;
   }
   return (A.Op == "-" ? "-(" : "(") + Text(A.Operand) + ")";

@@ -15,7 +15,7 @@ namespace jacc::jit {
 using AtomicPartText = llvm::function_ref<std::string(analysis::SourceSpan)>;
 
 /// The new value of x by the update A (or the update A captures), from its old value `__jacc_o`:
-/// "__jacc_o + 1", "__jacc_o * (expr)", "(expr) - __jacc_o".
+/// "__jacc_o + 1", "__jacc_o * (expr)", "(expr) - __jacc_o", "(expr)" (Change::Replace).
 std::string atomicNewValue(const analysis::AtomicOp &A, AtomicPartText Text);
 
 /// What an IntegerAdd update adds to x: "1", "-1", "(expr)", "-(expr)".

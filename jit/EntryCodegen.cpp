@@ -353,8 +353,10 @@ std::string generateEntry(const KernelInfo &K, bool Split, const EntryTarget &Ta
     for (const auto &[Offset, Text] : K.Split.Guards)
       Edits.insert(Offset, Text);
   // After the guards: at one offset insertions come first, so a guard wraps the atomic.
-  for (const AtomicOp &A : K.Atomics)
-    Edits.replace(A.Begin, A.End, Target.AtomicText(A, K));
+  for (const AtomicOp &A : K.Atomics) {
+    std::string Operation = Target.AtomicText(A, K);
+    Edits.replace(A.Begin, A.End, A.Block ? "{ " + Operation + "; }" : Operation);
+  }
   if (Target.FlatVlaPointers)
     for (const SourceEdit &E : K.FlatVla.Edits) {
       bool InAtomic = false; // the atomic's text already has them

@@ -39,6 +39,10 @@ std::string hostAtomicText(const AtomicOp &A, const analysis::KernelInfo &K) {
   case AtomicOp::Form::Capture:
     break;
   }
+  if (A.How == AtomicOp::Change::Replace) // {v = x; x = expr;}: expr evaluated once
+    return Text(A.V) + " = ({ __typeof__(" + X + ") __jacc_n = (" + Text(A.Operand) +
+           "), __jacc_o; __atomic_exchange(&(" + X +
+           "), &__jacc_n, &__jacc_o, __ATOMIC_RELAXED); __jacc_o; })";
   return Text(A.V) + " = " +
          compareAndSwap(X, atomicNewValue(A, Text), A.Post ? "__jacc_o" : "__jacc_n");
 }

@@ -1,5 +1,6 @@
 #include "jit/host/HostCodegen.h"
 
+#include "analysis/KernelSource.h"
 #include "jit/host/HostABI.h"
 #include "jit/host/HostAtomics.h"
 
@@ -72,7 +73,9 @@ const EntryTarget &hostEntryTarget() {
 std::string generateHostSource(const analysis::KernelInfo &K, bool Split,
                                const Specialization *Spec) {
   std::string C = HostABIText;
-  C += "\n#line 1 \"kernel\"\n";
+  C += "\n";
+  C += analysis::KernelDialectPrelude;
+  C += "#line 1 \"kernel\"\n";
   C += K.Source.substr(0, K.ConstructOffset);
   C += "\n#line 1 \"<jacc>\"\n";
   // Each thread's contiguous part of the device's iterations [lo, hi) x inner.

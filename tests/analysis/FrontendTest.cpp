@@ -447,7 +447,14 @@ TEST(FrontendTest, LongDoubleReduction) {
   EXPECT_FAILURE("#pragma acc parallel loop reduction(+:s)\n"
                  "for (int i = 0; i < n; i++) s += i;\n",
                  Strings({"int n", "long double s"}), ErrorCode::Unsupported,
-                 "kernel:1: long double reductions are not supported");
+                 "kernel:1: long double reductions are not supported (partial results are "
+                 "combined in 8-byte words): reduce into a double");
+  EXPECT_FAILURE("#pragma acc parallel loop reduction(+:s)\n"
+                 "for (int i = 0; i < n; i++) s += i;\n",
+                 Strings({"int n", "float _Complex s"}), ErrorCode::Unsupported,
+                 "argument 2 ('float _Complex s'): complex scalars cannot be passed to a kernel "
+                 "(nor reduced): pass the real and imaginary parts as two scalars (crealf/cimagf, "
+                 "creal/cimag) and reduce each");
 }
 
 //===-- Data clauses ------------------------------------------------------------------------===//
@@ -696,8 +703,9 @@ TEST(FrontendTest, UnsupportedScalarTypes) {
   EXPECT_FAILURE("#pragma acc serial\n"
                  "x[0] = __real__ z;\n",
                  Strings({"double *x", "_Complex double z"}), ErrorCode::Unsupported,
-                 "argument 2 ('_Complex double z'): type '_Complex double' cannot be passed to a "
-                 "kernel");
+                 "argument 2 ('_Complex double z'): complex scalars cannot be passed to a kernel "
+                 "(nor reduced): pass the real and imaginary parts as two scalars (crealf/cimagf, "
+                 "creal/cimag) and reduce each");
   Failure F = failureOf("#pragma acc serial\n"
                         "x[0] = q;\n",
                         {"double *x", "__int128 q"});

@@ -745,3 +745,39 @@ TEST(LowerRegionTest, AtomicWritesAreMarked) {
 }
 
 } // namespace
+
+namespace {
+
+TEST(LowerRegionTest, AGuardOfAnAtomicWrapsTheWholeStatement) {
+  KernelInfo K = analyze("#pragma acc parallel loop\n"
+                         "for (int i = 0; i < n; i++) {\n"
+                         "  int v;\n"
+                         "  #pragma acc atomic write\n"
+                         "  h[in[i]] = i * 2;\n"
+                         "  #pragma acc atomic read\n"
+                         "  v = h[i];\n"
+                         "  g[i] = v;\n"
+                         "}\n",
+                         {"int n", "const int *in", "int *h", "int *g"});
+  const IRStmt *H = find(K, "write h[in[i]]"), *V = find(K, "def v");
+  ASSERT_TRUE(H && V);
+  EXPECT_EQ(text(K, H->Begin, H->End), "h[in[i]] = i * 2");
+  EXPECT_TRUE(H->ValueDiscarded);
+  // A guard of v's value would land inside the atomic load: v has none.
+  EXPECT_EQ(V->Begin, V->End);
+  EXPECT_EQ(V->WholeBegin, V->WholeEnd);
+  EXPECT_EQ(K.Split.IR.Unattributable, "");
+}
+
+TEST(LowerRegionTest, AnAtomicCaptureIsNotSplit) {
+  KernelInfo K = analyze("#pragma acc parallel loop\n"
+                         "for (int i = 0; i < n; i++) {\n"
+                         "  #pragma acc atomic capture\n"
+                         "  { g[i] = h[i % 4]; h[i % 4] += i; }\n"
+                         "}\n",
+                         {"int n", "int *h", "int *g"});
+  EXPECT_EQ(K.Split.IR.Unattributable, "an atomic capture (line 4)");
+  EXPECT_FALSE(K.Split.Enabled);
+}
+
+} // namespace

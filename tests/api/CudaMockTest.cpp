@@ -228,6 +228,78 @@ TEST_P(CudaMockTest, RegionWithBarriersLaunchesCooperatively) {
   ASSERT_JACC(jacc_delete(A.data(), N * sizeof(double)));
 }
 
+// Every form of atomic compiles through NVRTC: the plain entry with structured captures (one an
+// exchange), and the split entry with its guards around each whole atomic statement. The mocked
+// GPUs run nothing: the launches count the compiled kernels.
+TEST_P(CudaMockTest, EveryAtomicFormCompiles) {
+  int N = 64;
+  std::vector<int> H(8, 0), Y(N, 0);
+  std::vector<double> D(4, 1.0);
+  for (auto *V : {&H, &Y})
+    ASSERT_JACC(jacc_copyin(V->data(), V->size() * sizeof(int)));
+  ASSERT_JACC(jacc_copyin(D.data(), D.size() * sizeof(double)));
+  int *Hp = H.data(), *Yp = Y.data();
+  double *Dp = D.data();
+  jacc_arg Args[] = {{"int n", &N}, {"int *h", &Hp}, {"int *y", &Yp}, {"double *d", &Dp}};
+  int Before = launchCount();
+  ASSERT_JACC(jacc_kernel_push("#pragma acc parallel loop present(h, y, d)\n"
+                               "for (int i = 0; i < n; i++) {\n"
+                               "  int v; double w;\n"
+                               "  #pragma acc atomic capture\n"
+                               "  { v = h[i % 4]; h[i % 4] <<= 1; }\n"
+                               "  #pragma acc atomic capture\n"
+                               "  { d[0] = 2.0 / d[0]; w = d[0]; }\n"
+                               "  #pragma acc atomic capture\n"
+                               "  { y[i] = h[4]; h[4] = i; }\n"
+                               "  #pragma acc atomic capture\n"
+                               "  v = (h[5])--;\n"
+                               "  y[i] += v + (int)w;\n"
+                               "}\n",
+                               4, Args, JACC_DEFAULT))
+      << jacc_last_error();
+  EXPECT_EQ(launchCount() - Before, gpus());
+  Before = launchCount();
+  ASSERT_JACC(jacc_kernel_push("#pragma acc parallel loop present(h, y, d)\n"
+                               "for (int i = 0; i < n; i++) {\n"
+                               "  int v;\n"
+                               "  #pragma acc atomic update\n"
+                               "  h[i % 8] = h[i % 8] ^ i;\n"
+                               "  #pragma acc atomic\n"
+                               "  d[i % 4] *= 1.5;\n"
+                               "  #pragma acc atomic write\n"
+                               "  y[i] = i * 3;\n"
+                               "  #pragma acc atomic read\n"
+                               "  v = h[i % 8];\n"
+                               "  y[i] += v;\n"
+                               "}\n",
+                               4, Args, JACC_FORCE_SPLIT))
+      << jacc_last_error();
+  EXPECT_EQ(launchCount() - Before, gpus());
+  for (auto *V : {&H, &Y})
+    ASSERT_JACC(jacc_delete(V->data(), V->size() * sizeof(int)));
+  ASSERT_JACC(jacc_delete(D.data(), D.size() * sizeof(double)));
+}
+
+// bool, true and false need no include in a kernel; CUDA C++ has them.
+TEST_P(CudaMockTest, BoolCompiles) {
+  int N = 32;
+  std::vector<int> V(N, 1);
+  ASSERT_JACC(jacc_copyin(V.data(), N * sizeof(int)));
+  int *Vp = V.data();
+  bool All = true;
+  jacc_arg Args[] = {{"int n", &N}, {"const int *v", &Vp}, {"bool all", &All}};
+  int Before = launchCount();
+  ASSERT_JACC(jacc_kernel_push("#pragma acc parallel loop present(v) reduction(&&:all)\n"
+                               "for (int i = 0; i < n; i++) {\n"
+                               "  bool one = v[i] == 1 ? true : false;\n"
+                               "  all = all && one;\n"
+                               "}\n",
+                               3, Args, JACC_DEFAULT))
+      << jacc_last_error();
+  EXPECT_EQ(launchCount() - Before, gpus());
+  ASSERT_JACC(jacc_delete(V.data(), N * sizeof(int)));
+}
+
 TEST_P(CudaMockTest, KernelCudaCannotExpressFailsCleanly) {
   int N = 4;
   std::vector<double> A(N, 0);

@@ -262,6 +262,30 @@ TEST_P(ReductionTest, LogicalOnBool) {
   ASSERT_JACC(jacc_delete(v, n * sizeof(int)));
 }
 
+// bool, true and false without an include, as C23 spells them.
+const char *BoolSpelledSrc = "#pragma acc parallel loop present(v) reduction(&&:all)\n"
+                             "for (int i = 0; i < n; i++) {\n"
+                             "  bool small = v[i] < 3 ? true : false;\n"
+                             "  all = all && small;\n"
+                             "}\n";
+
+TEST_P(ReductionTest, BoolTrueAndFalseNeedNoInclude) {
+  int n = 777;
+  std::vector<int> vv(n, 1);
+  int *v = vv.data();
+  ASSERT_JACC(jacc_copyin(v, n * sizeof(int)));
+  for (int Big : {-1, 500}) {
+    if (Big >= 0)
+      vv[Big] = 3;
+    ASSERT_JACC(jacc_update_device(v, n * sizeof(int)));
+    bool all = true;
+    jacc_arg args[] = {{"int n", &n}, {"int *v", &v}, {"bool all", &all}};
+    ASSERT_JACC(jacc_kernel_push(BoolSpelledSrc, 3, args, JACC_DEFAULT)) << jacc_last_error();
+    EXPECT_EQ(all, Big < 0);
+  }
+  ASSERT_JACC(jacc_delete(v, n * sizeof(int)));
+}
+
 // ---- several variables, collapse, regions, wide types ----------------------------------------
 
 const char *MultiVarSrc = "#pragma acc parallel loop present(x) reduction(+:si, sd, sl)\n"

@@ -779,6 +779,92 @@ TEST_P(SplitTest, IndirectWritesThroughPermutation) {
   eachMode(caseIndirect);
 }
 
+// ---- atomics -----------------------------------------------------------------------------------
+
+// Every form but capture on a split kernel: the guard of each atomic wraps the whole operation.
+const char *AtomicsSrc = "#pragma acc parallel loop present(x, h, c, w, y)\n"
+                         "for (int i = 0; i < n; i++) {\n"
+                         "  int v;\n"
+                         "  #pragma acc atomic update\n"
+                         "  h[x[i] % 16] = h[x[i] % 16] + 2;\n"
+                         "  #pragma acc atomic\n"
+                         "  --c[i % 7];\n"
+                         "  #pragma acc atomic write\n"
+                         "  w[i] = x[i] * 3;\n"
+                         "  #pragma acc atomic read\n"
+                         "  v = x[i];\n"
+                         "  y[i] = v + 1;\n"
+                         "}\n";
+
+void caseAtomics(unsigned Flags) {
+  int n = 4099;
+  std::vector<int> xv(n), hv(16, 0), cv(7, 5), wv(n, -1), yv(n, -1);
+  for (int i = 0; i < n; i++)
+    xv[i] = (i * 31) % 1000;
+  std::vector<int> href = hv, cref = cv, wref(n), yref(n);
+  for (int i = 0; i < n; i++) {
+    href[xv[i] % 16] += 2;
+    --cref[i % 7];
+    wref[i] = xv[i] * 3;
+    yref[i] = xv[i] + 1;
+  }
+  int *x = xv.data(), *h = hv.data(), *c = cv.data(), *w = wv.data(), *y = yv.data();
+  COPYIN(xv, hv, cv, wv, yv);
+  PUSH(AtomicsSrc,
+       {{"int n", &n}, {"const int *x", &x}, {"int *h", &h}, {"int *c", &c}, {"int *w", &w},
+        {"int *y", &y}},
+       Flags);
+  EXPECT_WRITTEN(hv, href);
+  EXPECT_WRITTEN(cv, cref);
+  EXPECT_WRITTEN(wv, wref);
+  EXPECT_WRITTEN(yv, yref);
+  RELEASE(xv);
+}
+
+TEST_P(SplitTest, AtomicsGuardedWhole) {
+  eachMode(caseAtomics);
+}
+
+// Captures: each device would capture from its own order of the updates, so the kernel runs
+// duplicated, and each group's captured values are exactly 0 .. count - 1 in some order.
+const char *CapturesSrc = "#pragma acc parallel loop present(t, y, z)\n"
+                          "for (int i = 0; i < n; i++) {\n"
+                          "  int v;\n"
+                          "  #pragma acc atomic capture\n"
+                          "  { v = t[i % 5]; t[i % 5] += 1; }\n"
+                          "  y[i] = v;\n"
+                          "  #pragma acc atomic capture\n"
+                          "  { t[5]++; z[i] = t[5]; }\n"
+                          "}\n";
+
+TEST_P(SplitTest, CapturesRunDuplicated) {
+  for (unsigned Flags : {JACC_DEFAULT, JACC_FORCE_DUPLICATE}) {
+    SCOPED_TRACE(modeName(Flags));
+    int n = 1003;
+    std::vector<int> tv(6, 0), yv(n, -1), zv(n, -1);
+    int *t = tv.data(), *y = yv.data(), *z = zv.data();
+    COPYIN(tv, yv, zv);
+    PUSH(CapturesSrc, {{"int n", &n}, {"int *t", &t}, {"int *y", &y}, {"int *z", &z}}, Flags);
+    EXPECT_EQ(stats().split_launches, 0u);
+    ASSERT_JACC(jacc_copyout(tv.data(), bytesOf(tv)));
+    ASSERT_JACC(jacc_copyout(yv.data(), bytesOf(yv)));
+    ASSERT_JACC(jacc_copyout(zv.data(), bytesOf(zv)));
+    std::vector<std::vector<int>> Seen(5);
+    for (int i = 0; i < n; i++)
+      Seen[i % 5].push_back(yv[i]);
+    for (int k = 0; k < 5; k++) {
+      std::sort(Seen[k].begin(), Seen[k].end());
+      EXPECT_EQ(tv[k], static_cast<int>(Seen[k].size()));
+      for (size_t j = 0; j < Seen[k].size(); j++)
+        ASSERT_EQ(Seen[k][j], static_cast<int>(j)) << "group " << k;
+    }
+    std::sort(zv.begin(), zv.end());
+    EXPECT_EQ(tv[5], n);
+    for (int i = 0; i < n; i++)
+      ASSERT_EQ(zv[i], i + 1);
+  }
+}
+
 // ---- reductions --------------------------------------------------------------------------------
 
 // Pushed with int and with double arguments (the declarations are part of a kernel's identity).

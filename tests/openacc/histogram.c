@@ -1,7 +1,9 @@
 /* Histograms with atomics: `#pragma acc atomic update` (bare `atomic` too) on int and long
    bins, `atomic capture` to hand out slots in an output list, `atomic write` and `atomic read`,
    a copy clause on a global C array, copyin of a const table, and a data region with a
-   create'd counter array reset on the device. */
+   create'd counter array reset on the device. Structured captures ({v = x; x++;}, {x += e;
+   v = x;}) rank each element within its bin on a kernel that would otherwise split; a split
+   kernel reads the bins atomically into a scalar and updates them with x = x op expr. */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -66,6 +68,49 @@ int main(void) {
 #pragma acc atomic read
     seen[0] = flag[0];
   }
+
+  /* Each element's rank within its bin: every bin's ranks are 0 .. bins[b] - 1 in any order. */
+  int *rank = malloc(n * sizeof *rank);
+  int ranks[NBINS] = {0}, added[1] = {0}, scaled[NBINS], maxseen = 0;
+#pragma acc parallel loop copyin(data[0:n]) copy(ranks, added) copyout(rank[0:n]) \
+    reduction(max:maxseen)
+  for (int i = 0; i < n; i++) {
+    int b = data[i] % NBINS, r, seen;
+#pragma acc atomic capture
+    {
+      r = ranks[b];
+      ranks[b]++;
+    }
+    rank[i] = r;
+#pragma acc atomic capture
+    {
+      added[0] += 2;
+      seen = added[0];
+    }
+    maxseen = seen > maxseen ? seen : maxseen;
+  }
+  long ranksum = 0, rankwant = 0;
+  for (int i = 0; i < n; i++)
+    ranksum += rank[i];
+  for (int b = 0; b < NBINS; b++)
+    rankwant += (long)bins[b] * (bins[b] - 1) / 2;
+#pragma acc parallel loop copy(ranks) copyout(scaled)
+  for (int b = 0; b < NBINS; b++) {
+    int v;
+#pragma acc atomic read
+    v = ranks[b];
+    scaled[b] = v * 3;
+#pragma acc atomic update
+    ranks[b] = ranks[b] - v;
+  }
+  long scaledsum = 0, left = 0;
+  for (int b = 0; b < NBINS; b++) {
+    scaledsum += scaled[b];
+    left += ranks[b];
+  }
+  printf("ranks: sum=%ld want=%ld added=%d maxseen=%d scaled=%ld left=%ld\n", ranksum,
+         rankwant, added[0], maxseen, scaledsum, left);
+  free(rank);
 
   long total = 0, wtotal = 0, psum = 0;
   for (int b = 0; b < NBINS; b++) {

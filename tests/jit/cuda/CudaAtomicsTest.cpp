@@ -96,6 +96,17 @@ TEST(CudaAtomicsTest, ReadWriteAndCapture) {
             "w = __jacc_atomic_rmw(&(c[1]), [&](auto __jacc_o) { return __jacc_o - 1; }, false)");
 }
 
+TEST(CudaAtomicsTest, CaptureWithWriteReturnsTheOperand) {
+  std::string Src = "{ v = h[i]; h[i] = n - i; }";
+  KernelInfo K = kernelOf(Src);
+  AtomicOp A = update(Src, "h[i]", AtomicOp::Change::Replace, false, "", "n - i");
+  A.Kind = AtomicOp::Form::Capture;
+  A.V = at(Src, "v");
+  A.Post = true;
+  EXPECT_EQ(cudaAtomicText(A, K),
+            "v = __jacc_atomic_rmw(&(h[i]), [&](auto __jacc_o) { return (n - i); }, true)");
+}
+
 TEST(CudaAtomicsTest, EditsApplyInsideEachPartOnly) {
   //                 0123456789012345678901234
   std::string Src = "b[i][j] += b[0][1]; q[i][0]";

@@ -122,6 +122,39 @@ TEST(HostAtomicsTest, CaptureTheOldOrTheNewValue) {
   EXPECT_EQ(hostAtomicText(B, L), "w = " + cas("c[1]", "__jacc_o << (s)", "__jacc_n"));
 }
 
+TEST(HostAtomicsTest, CaptureWithWriteIsAnExchange) {
+  KernelInfo K = kernelOf("{ v = h[i]; h[i] = n - i; }");
+  AtomicOp A;
+  A.Kind = AtomicOp::Form::Capture;
+  A.How = AtomicOp::Change::Replace;
+  A.V = at(K, "v");
+  A.X = at(K, "h[i]");
+  A.Operand = at(K, "n - i");
+  A.Post = true;
+  EXPECT_EQ(hostAtomicText(A, K), "v = ({ __typeof__(h[i]) __jacc_n = (n - i), __jacc_o; "
+                                  "__atomic_exchange(&(h[i]), &__jacc_n, &__jacc_o, "
+                                  "__ATOMIC_RELAXED); __jacc_o; })");
+}
+
+TEST(HostAtomicsTest, StructuredCapturesPrintAsOneCapture) {
+  auto K = analyzeKernel("#pragma acc parallel loop\n"
+                         "for (int i = 0; i < n; i++) {\n"
+                         "  int v;\n"
+                         "  #pragma acc atomic capture\n"
+                         "  { v = h[i % 8]; h[i % 8] -= 3; }\n"
+                         "  #pragma acc atomic capture\n"
+                         "  { d[0] = 2.0 * d[0]; c[i] = d[0]; }\n"
+                         "  c[i] += v;\n"
+                         "}\n",
+                         {"int n", "int *h", "double *d", "double *c"});
+  ASSERT_TRUE(static_cast<bool>(K)) << llvm::toString(K.takeError());
+  ASSERT_EQ(K->Atomics.size(), 2u);
+  EXPECT_EQ(hostAtomicText(K->Atomics[0], *K),
+            "v = " + cas("h[i % 8]", "__jacc_o - (3)", "__jacc_o"));
+  EXPECT_EQ(hostAtomicText(K->Atomics[1], *K),
+            "c[i] = " + cas("d[0]", "(2.0) * __jacc_o", "__jacc_n"));
+}
+
 TEST(HostAtomicsTest, TheFrontendsDescriptionsPrintAsWritten) {
   auto K = analyzeKernel("#pragma acc parallel loop\n"
                          "for (int i = 0; i < n; i++) {\n"
