@@ -132,11 +132,17 @@ std::string Translator::run() {
       else
         translateRoutine(P, D);
       break;
-    case DirectiveKind::HostData:
-    case DirectiveKind::Declare:
     case DirectiveKind::Init:
     case DirectiveKind::Shutdown:
     case DirectiveKind::Set:
+      if (Inside)
+        error(P, "'#pragma acc " + std::string(directiveKindName(D.Kind)) +
+                     "' inside a compute construct is not supported");
+      else
+        translateRuntimeDirective(P, D);
+      break;
+    case DirectiveKind::HostData:
+    case DirectiveKind::Declare:
       error(P, "'#pragma acc " + std::string(directiveKindName(D.Kind)) +
                    "' is not supported by jacc-translate");
       break;
