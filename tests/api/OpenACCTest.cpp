@@ -880,6 +880,9 @@ TEST_P(OpenACCTest, AttachWithoutMappedPointerOrTargetDoesNothing) {
 TEST_P(OpenACCTest, CreateZeroZeroesNewCopiesOnly) {
   int N = 100;
   std::vector<int> X(N, 7), Y(N, 5);
+  // Freed copies of non-zero data first: the allocator is likely to hand their memory back.
+  acc_copyin(X.data(), N * sizeof(int));
+  acc_delete(X.data(), N * sizeof(int));
   ASSERT_JACC(jacc_create_zero(X.data(), N * sizeof(int)));
   for (int D = 0; D < n(); D++)
     EXPECT_EQ(deviceCopy(D, X.data(), N), std::vector<int>(N, 0)) << "device " << D;
