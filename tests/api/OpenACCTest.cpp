@@ -998,7 +998,8 @@ TEST_P(OpenACCTest, CurrentDeviceAddressesOneDevicesMemory) {
   if (n() > 1) {
     acc_set_device_num(0, acc_device_default);
     acc_memcpy_from_device(Out.data(), A, sizeof(int));
-    expectError("acc_memcpy_from_device", JACC_ERROR_INVALID_ARGUMENT, "");
+    expectError("acc_memcpy_from_device", JACC_ERROR_INVALID_ARGUMENT,
+                "is not memory of the current device");
     acc_set_device_num(Last, acc_device_default);
   }
   acc_free(A);
