@@ -730,6 +730,20 @@ TEST_P(OpenACCTest, Properties) {
     EXPECT_EQ(acc_get_property_string(D, acc_device_host, static_cast<acc_device_property_t>(7)),
               nullptr);
   }
+  // A host device's free memory is the machine's less what the device holds: acc_malloc and
+  // acc_free show in it (on the current device only), as on a GPU.
+  int Last = n() - 1;
+  size_t Before = acc_get_property(Last, acc_device_host, acc_property_free_memory);
+  size_t Other = acc_get_property(0, acc_device_host, acc_property_free_memory);
+  acc_set_device_num(Last, acc_device_host);
+  void *Block = acc_malloc(1 << 20);
+  EXPECT_EQ(acc_get_property(Last, acc_device_host, acc_property_free_memory), Before - (1 << 20));
+  if (Last > 0) {
+    EXPECT_EQ(acc_get_property(0, acc_device_host, acc_property_free_memory), Other);
+  }
+  acc_free(Block);
+  EXPECT_EQ(acc_get_property(Last, acc_device_host, acc_property_free_memory), Before);
+  acc_set_device_num(0, acc_device_host);
   EXPECT_EQ(acc_get_property(n(), acc_device_host, acc_property_memory), 0u);
   expectError("acc_get_property", JACC_ERROR_INVALID_ARGUMENT, "does not exist");
   EXPECT_EQ(acc_get_property_string(-1, acc_device_host, acc_property_name), nullptr);
