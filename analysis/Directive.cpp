@@ -294,6 +294,10 @@ Error Parser::clause(Directive &D) {
   skipSpace();
   StringRef Arg;
   size_t ArgOffset = Pos;
+  if (peek() == '[')
+    // Seen in the wild: num_gangs[0](n), a vendor's per-dimension spelling.
+    return error(Pos, "'" + Name + "[' is not OpenACC: write " + Name +
+                          "(value), with the clause's argument in parentheses");
   if (peek() == '(') {
     if (Error E = parenthesised(Arg, ArgOffset))
       return E;
@@ -337,6 +341,12 @@ Error Parser::clauseArgument(Clause &C, DirectiveKind D, StringRef RawArg, size_
 
   switch (C.Kind) {
   case CK::Collapse:
+    // collapse(force:n) (OpenACC 3.3) also collapses loops with code between them; jacc
+    // collapses perfectly nested loops only, and says so when they are not.
+    if (Arg.startswith("force") && Arg.drop_front(5).ltrim().startswith(":")) {
+      Arg = Arg.drop_front(5).ltrim().drop_front(1).ltrim();
+      C.Argument = Arg.str();
+    }
     // The frontend needs the loop count at parse time, so only a literal will do.
     if (Arg.empty() || !llvm::all_of(Arg, llvm::isDigit) ||
         Arg.find_first_not_of('0') == StringRef::npos)

@@ -97,9 +97,11 @@ constexpr ClauseMask ComputeCommon =
 constexpr ClauseMask ParallelClauses =
     ComputeCommon | maskOf(CK::NumGangs, CK::NumWorkers, CK::VectorLength, CK::Reduction,
                            CK::Private, CK::Firstprivate);
-// kernels has no data-sharing clauses of its own: the compiler decides the parallelism.
+// kernels has no data-sharing clauses of its own in OpenACC: the compiler decides the
+// parallelism. private is read all the same (real codes use it, NVHPC accepts it): each gang's
+// own copy, as on parallel; jacc-translate warns.
 constexpr ClauseMask KernelsClauses =
-    ComputeCommon | maskOf(CK::NumGangs, CK::NumWorkers, CK::VectorLength);
+    ComputeCommon | maskOf(CK::NumGangs, CK::NumWorkers, CK::VectorLength, CK::Private);
 // serial runs one gang of one worker, so the sizing clauses make no sense there.
 constexpr ClauseMask SerialClauses =
     ComputeCommon | maskOf(CK::Reduction, CK::Private, CK::Firstprivate);

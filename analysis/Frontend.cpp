@@ -179,7 +179,6 @@ llvm::Error Analyzer::checkConstructClauses() {
     case ClauseKind::Self:
       return Unsupported("test the condition on the host before the push");
     case ClauseKind::DeviceType:
-    case ClauseKind::Tile:
       return Unsupported("remove it");
     case ClauseKind::Async:
       K.Async = true;

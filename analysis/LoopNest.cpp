@@ -170,7 +170,7 @@ llvm::Error checkNoBreak(Stmt *Body, const KernelLocations &Loc) {
 
 llvm::Error checkLoopClauses(const Directive &D) {
   for (const Clause &C : D.Clauses)
-    if (C.Kind == ClauseKind::Tile || C.Kind == ClauseKind::DeviceType)
+    if (C.Kind == ClauseKind::DeviceType)
       return makeError(ErrorCode::Unsupported,
                        "kernel:" + llvm::Twine(D.Line) + ": clause '" + C.Name +
                            "' of '#pragma acc " + D.Text + "' is not supported: remove it");
@@ -184,6 +184,10 @@ llvm::Expected<ParallelNest> buildNest(ForStmt *F, const Directive &D, const Ker
   unsigned Depth = 1;
   if (const Clause *C = D.find(ClauseKind::Collapse))
     Depth = std::stoul(C->Argument);
+  else if (const Clause *T = D.find(ClauseKind::Tile))
+    // tile(s1, ..., sk) runs the k loops' iterations in tiles: the same independent iterations
+    // as collapse(k), which is how jacc shares them (each device's share is its tile).
+    Depth = T->Vars.size();
   std::set<const ValueDecl *> OuterVars;
   ForStmt *Cur = F;
   for (unsigned I = 0; I < Depth; ++I) {

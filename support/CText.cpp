@@ -7,7 +7,11 @@ std::vector<std::string> identifiersIn(llvm::StringRef T) {
   std::vector<std::string> Out;
   for (size_t I = 0; I < T.size();) {
     char C = T[I];
-    if (C == '"' || C == '\'') {
+    if (C == '/' && I + 1 < T.size() && (T[I + 1] == '/' || T[I + 1] == '*')) {
+      // Comments name nothing, and may hold a lone quote ("A's rows").
+      size_t E = T[I + 1] == '/' ? T.find('\n', I) : T.find("*/", I + 2);
+      I = E == llvm::StringRef::npos ? T.size() : E + (T[I + 1] == '/' ? 1 : 2);
+    } else if (C == '"' || C == '\'') {
       for (++I; I < T.size() && T[I] != C; ++I)
         if (T[I] == '\\')
           ++I;

@@ -21,7 +21,7 @@ inline bool isIdentChar(char C) {
 }
 
 /// The identifiers of a piece of C text in order, repeats included; string and character
-/// literals and numbers (`1.5e3f`) name none.
+/// literals, comments and numbers (`1.5e3f`) name none.
 std::vector<std::string> identifiersIn(llvm::StringRef Text);
 
 } // namespace jacc

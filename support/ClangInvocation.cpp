@@ -73,8 +73,35 @@ struct ArgCache {
 };
 
 ArgCache &cacheFor(ClangPurpose P) {
-  static ArgCache Caches[2];
-  return Caches[P == ClangPurpose::Analysis ? 0 : 1];
+  static ArgCache Caches[3];
+  return Caches[static_cast<unsigned>(P)];
+}
+
+/// The driver flags of a purpose.
+std::vector<const char *> purposeFlags(ClangPurpose Purpose) {
+  if (Purpose == ClangPurpose::Program)
+    // A user's program, parsed as gcc would compile it: its default dialect (gnu17), and what
+    // clang 16 makes errors but gcc only warns about stays a warning (cc warns when it compiles
+    // the translation; the translator reports errors only).
+    return {"-fsyntax-only", "-x", "c", "-std=gnu17", "-Wno-unknown-pragmas",
+            "-fno-color-diagnostics", "-O0", "-Wno-error=implicit-function-declaration",
+            "-Wno-error=implicit-int", "-Wno-error=int-conversion",
+            "-Wno-error=incompatible-function-pointer-types", "-Wno-error=return-type",
+            "-Wno-error=incompatible-pointer-types"};
+  // Kernels are C99 with GNU extensions; math never sets errno (as on GPUs), which lets the
+  // vectoriser use sqrt & co. Unknown pragmas (acc) are ours to handle, not warnings.
+  std::vector<const char *> Flags = {"-fsyntax-only", "-x", "c", "-std=gnu99",
+                                     "-fno-math-errno", "-Wno-unknown-pragmas",
+                                     "-fno-color-diagnostics"};
+  if (Purpose == ClangPurpose::HostCodegen) {
+    Flags[0] = "-S";
+    for (const char *F : {"-emit-llvm", "-O3", "-march=native", "-w", "-fno-stack-protector",
+                          "-fno-plt", "-fPIC"})
+      Flags.push_back(F);
+  } else {
+    Flags.push_back("-O0");
+  }
+  return Flags;
 }
 
 } // namespace
@@ -82,20 +109,7 @@ ArgCache &cacheFor(ClangPurpose P) {
 llvm::Expected<const std::vector<std::string> &> cc1Arguments(ClangPurpose Purpose) {
   ArgCache &C = cacheFor(Purpose);
   std::call_once(C.Once, [&] {
-    // Kernels are C99 with GNU extensions; math never sets errno (as on GPUs), which lets the
-    // vectoriser use sqrt & co. Unknown pragmas (acc) are ours to handle, not warnings.
-    std::vector<const char *> Flags = {"-fsyntax-only", "-x", "c", "-std=gnu99",
-                                       "-fno-math-errno", "-Wno-unknown-pragmas",
-                                       "-fno-color-diagnostics"};
-    if (Purpose == ClangPurpose::HostCodegen) {
-      Flags[0] = "-S";
-      for (const char *F : {"-emit-llvm", "-O3", "-march=native", "-w", "-fno-stack-protector",
-                            "-fno-plt", "-fPIC"})
-        Flags.push_back(F);
-    } else {
-      Flags.push_back("-O0");
-    }
-    auto ArgsOr = driverArgs(Flags);
+    auto ArgsOr = driverArgs(purposeFlags(Purpose));
     if (!ArgsOr) {
       C.Error = llvm::toString(ArgsOr.takeError());
       return;
@@ -206,7 +220,8 @@ private:
 
 llvm::Expected<std::unique_ptr<clang::CompilerInstance>>
 makeCompilerInstance(ClangPurpose Purpose, llvm::StringRef Code, llvm::StringRef FileName,
-                     llvm::raw_ostream &DiagOS, llvm::StringRef KernelSource) {
+                     llvm::raw_ostream &DiagOS, llvm::StringRef KernelSource,
+                     llvm::ArrayRef<std::string> ExtraArgs) {
   auto ArgsOr = cc1Arguments(Purpose);
   if (!ArgsOr)
     return ArgsOr.takeError();
@@ -214,6 +229,8 @@ makeCompilerInstance(ClangPurpose Purpose, llvm::StringRef Code, llvm::StringRef
   for (const std::string &A : *ArgsOr)
     if (A != "-cc1")
       Argv.push_back(A.c_str());
+  for (const std::string &A : ExtraArgs) // later options win (-std=)
+    Argv.push_back(A.c_str());
   Argv.push_back(FileName.data() ? FileName.data() : "kernel.c");
 
   auto CI = std::make_unique<clang::CompilerInstance>();

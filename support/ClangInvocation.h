@@ -17,9 +17,10 @@ class CompilerInstance;
 
 namespace jacc {
 
-/// What the compiler instance is for: analysis parses at -O0; host code generation at -O3 for the
-/// host CPU (-march=native as the driver resolves it).
-enum class ClangPurpose { Analysis, HostCodegen };
+/// What the compiler instance is for: analysis parses kernels at -O0; host code generation at -O3
+/// for the host CPU (-march=native as the driver resolves it); Program parses a user's whole
+/// program as gcc would (gnu17, gcc's warnings not errors).
+enum class ClangPurpose { Analysis, HostCodegen, Program };
 
 /// cc1 arguments (without the input file) for a purpose; computed on first use, thread-safe.
 llvm::Expected<const std::vector<std::string> &> cc1Arguments(ClangPurpose Purpose);
@@ -28,9 +29,11 @@ llvm::Expected<const std::vector<std::string> &> cc1Arguments(ClangPurpose Purpo
 /// The caller runs an action on it (ExecuteAction) and keeps Code alive meanwhile. Code's leading
 /// system #include lines are served from a precompiled header built once per process (see
 /// systemIncludePrefix); the lines stay in Code and are skipped by the headers' include guards.
+/// ExtraArgs are cc1 options after the purpose's own (a user's -std= overrides the default).
 llvm::Expected<std::unique_ptr<clang::CompilerInstance>>
 makeCompilerInstance(ClangPurpose Purpose, llvm::StringRef Code, llvm::StringRef FileName,
-                     llvm::raw_ostream &Diags, llvm::StringRef KernelSource = "");
+                     llvm::raw_ostream &Diags, llvm::StringRef KernelSource = "",
+                     llvm::ArrayRef<std::string> ExtraArgs = {});
 
 /// The `#include <...>` lines at the very start of a kernel source (blank and comment lines may
 /// come between them), joined; empty when the source does not start with system includes.

@@ -42,7 +42,10 @@ int main(int argc, char **argv) {
                  << "\n";
     return 1;
   }
-  auto Out = jacc::analysis::translateOpenACC((*Buf)->getBuffer(), Input, Extra);
+  std::vector<std::string> Warnings;
+  auto Out = jacc::analysis::translateOpenACC((*Buf)->getBuffer(), Input, Extra, &Warnings);
+  for (const std::string &W : Warnings)
+    llvm::errs() << W << "\n";
   if (!Out) {
     llvm::errs() << llvm::toString(Out.takeError()) << "\n";
     return 1;

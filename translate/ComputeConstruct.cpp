@@ -18,6 +18,11 @@ static std::string cString(llvm::StringRef Text, const std::string &Indent) {
     case '\\': Out += "\\\\"; break;
     case '"': Out += "\\\""; break;
     case '\t': Out += "\\t"; break;
+    case '\r': // CRLF sources: the line ends at the '\n'; a lone CR stays a character
+      if (I + 1 < Text.size() && Text[I + 1] == '\n')
+        break;
+      Out += "\\r";
+      break;
     case '\n':
       Out += "\\n\"";
       if (I + 1 < Text.size())
@@ -109,6 +114,11 @@ void Translator::translateCompute(Region &R) {
     case ClauseKind::Default:
       DefaultPresent = llvm::StringRef(C.Argument).trim() == "present";
       break;
+    case ClauseKind::Private:
+      if (D.Kind == DirectiveKind::Kernels)
+        warning(P, C, "clause 'private' on 'kernels' is not OpenACC (NVHPC accepts it): each "
+                      "gang gets its own copy, as on 'parallel'");
+      break;
     case ClauseKind::Deviceptr: {
       std::string Vars;
       for (const std::string &V : C.Vars)
@@ -121,7 +131,6 @@ void Translator::translateCompute(Region &R) {
     case ClauseKind::Self:
     case ClauseKind::Attach:
     case ClauseKind::DeviceType:
-    case ClauseKind::Tile:
       error(P, C, "clause '" + C.Name + "' of '#pragma acc " + directiveKindName(D.Kind) +
                       "' is not supported by jacc-translate");
       Ok = false;
@@ -194,25 +203,24 @@ void Translator::translateCompute(Region &R) {
     }
   }
 
-  // In a kernels construct a scalar is copied back (OpenACC's implicit copy); jacc passes scalars
-  // by value, so only a reduction brings a value back: anything else would be silently lost.
-  if (D.Kind == DirectiveKind::Kernels || D.Kind == DirectiveKind::KernelsLoop) {
-    std::set<std::string> Reduced;
-    for (auto [Q, QD] : directivesIn(P, R.End))
-      for (const Clause &C : QD->Clauses)
-        if (C.Kind == ClauseKind::Reduction)
-          Reduced.insert(C.Vars.begin(), C.Vars.end());
-    for (VarDecl *V : N.Vars)
-      if (auto It = N.Assigned.find(V); It != N.Assigned.end() &&
-                                        !V->getType()->isArrayType() &&
-                                        !N.LoopVars.count(V) &&
-                                        !Reduced.count(V->getName().str())) {
-        errorAt(It->second, "scalar '" + V->getName() + "' is assigned in a '" +
-                                directiveKindName(D.Kind) +
-                                "' construct: jacc passes scalars by value and cannot copy it "
-                                "back; use a reduction clause or a one-element array");
-        Ok = false;
-      }
+  // Scalars with a copy on the devices (a data clause, or OpenACC's implicit copy in kernels):
+  // the kernel reaches them through a pointer, and what it assigns comes back.
+  std::set<const VarDecl *> OnDeviceVars;
+  for (auto [V, How] : deviceScalars(R, N)) {
+    std::string Name = V->getName().str();
+    auto Call = [&](const char *F) {
+      return check(std::string(F) + "(&" + Name + ", sizeof " + Name + ")", P);
+    };
+    if (How == DeviceScalar::ReducedInto) {
+      Entry.push_back(Call("jacc_update_self"));
+      Exit.insert(Exit.begin(), Call("jacc_update_device"));
+      continue;
+    }
+    OnDeviceVars.insert(V);
+    if (How == DeviceScalar::ImplicitCopy) {
+      Entry.push_back(Call("jacc_copyin"));
+      Exit.insert(Exit.begin(), Call("jacc_copyout"));
+    }
   }
 
   // Arguments, with the implicit data attributes of OpenACC: scalars firstprivate (by value),
@@ -221,6 +229,13 @@ void Translator::translateCompute(Region &R) {
   for (VarDecl *V : N.Vars) {
     std::string Decl, Temp, Value;
     std::vector<std::string> Before;
+    if (OnDeviceVars.count(V)) {
+      std::string Ref = deviceScalarName(V);
+      QualType Ptr = Ctx.getPointerType(V->getType().getUnqualifiedType());
+      Temps.push_back(declaration(Ptr, Ref) + " = &" + V->getName().str() + ";");
+      Args.push_back("{\"" + declaration(Ptr, Ref) + "\", &" + Ref + "}");
+      continue;
+    }
     if (PrivateArrays.count(V)) {
       std::string Name = V->getName().str();
       Decl = declaration(V->getType().getUnqualifiedType(), Name);
@@ -237,23 +252,23 @@ void Translator::translateCompute(Region &R) {
       Temps.push_back(Temp);
     Args.insert(Args.end(), Before.begin(), Before.end());
     Args.push_back("{\"" + Decl + "\", " + Value + "}");
-    QualType C = V->getType().getCanonicalType();
-    if ((C->isConstantArrayType() || C->isVariableArrayType()) &&
-        !Explicit.count(V->getName().str()) && !DefaultPresent) {
-      std::string Name = V->getName().str();
-      bool Const = Ctx.getAsArrayType(C)->getElementType().isConstQualified();
-      std::string Addr = Const ? "(void *)" + Name : Name;
-      Entry.push_back(check("jacc_copyin(" + Addr + ", sizeof " + Name + ")", P));
-      Exit.insert(Exit.begin(), check(std::string(Const ? "jacc_delete" : "jacc_copyout") + "(" +
-                                          Addr + ", sizeof " + Name + ")",
-                                      P));
+    std::optional<Section> Whole;
+    if (!Explicit.count(V->getName().str()) && !DefaultPresent && (Whole = wholeArray(V))) {
+      Entry.push_back(check("jacc_copyin(" + Whole->Addr + ", " + Whole->Bytes + ")", P));
+      Exit.insert(Exit.begin(),
+                  check(std::string(Whole->Const ? "jacc_delete" : "jacc_copyout") + "(" +
+                            Whole->Addr + ", " + Whole->Bytes + ")",
+                        P));
     }
   }
 
   // The kernel: leading declarations, the construct's pragma without the clauses handled here,
   // then the statement as written (inner loop, atomic and cache pragmas included).
-  std::string Body = "#pragma acc " + std::string(directiveKindName(D.Kind)) + Kept + "\n" +
-                     Buf.slice(P.LineEnd, R.End).str() + "\n";
+  std::optional<std::string> Statement = useDeviceScalars(R, OnDeviceVars, P.LineEnd);
+  if (!Statement)
+    return;
+  std::string Body =
+      "#pragma acc " + std::string(directiveKindName(D.Kind)) + Kept + "\n" + *Statement + "\n";
   std::string Kernel = leadingDecls(N, Body) + Body;
   if (!Ok || !Errors.empty())
     return;

@@ -3,6 +3,8 @@
 
 #include "support/CText.h"
 
+#include <clang/Lex/Lexer.h>
+
 using namespace clang;
 
 namespace jacc::translate {
@@ -42,6 +44,36 @@ bool Translator::isPointerMember(llvm::StringRef Base, const Pragma &P) {
     T = F->getType().getCanonicalType();
   }
   return T->isPointerType();
+}
+
+std::optional<Translator::Section> Translator::wholeArray(const VarDecl *V) {
+  std::string Name = V->getName().str();
+  QualType Ty = V->getType().getCanonicalType();
+  Section S;
+  if (Ty->isConstantArrayType() || Ty->isVariableArrayType()) {
+    S.Bytes = "sizeof " + Name;
+  } else if (auto *Parm = dyn_cast<ParmVarDecl>(V)) {
+    // An array parameter is a pointer (`sizeof A` is a pointer's size); its declaration as
+    // written still gives the first bound.
+    QualType Written = Parm->getOriginalType();
+    if (auto *CA = Ctx.getAsConstantArrayType(Written))
+      S.Bytes = std::to_string(CA->getSize().getZExtValue()) + " * sizeof " + Name + "[0]";
+    else if (auto *VA = Ctx.getAsVariableArrayType(Written); VA && VA->getSizeExpr())
+      S.Bytes = "(" +
+                Lexer::getSourceText(CharSourceRange::getTokenRange(
+                                         VA->getSizeExpr()->getSourceRange()),
+                                     SM, Ctx.getLangOpts())
+                    .str() +
+                ") * sizeof " + Name + "[0]";
+    else
+      return std::nullopt;
+    Ty = Written.getCanonicalType();
+  } else {
+    return std::nullopt;
+  }
+  S.Const = Ctx.getAsArrayType(Ty)->getElementType().isConstQualified();
+  S.Addr = S.Const ? "(void *)" + Name : Name;
+  return S;
 }
 
 std::optional<Translator::Section> Translator::section(const std::string &Item, const Pragma &P,
@@ -84,12 +116,8 @@ std::optional<Translator::Section> Translator::section(const std::string &Item, 
       error(P, C, "'" + Base + "' in clause '" + C.Name + "' is not a variable in scope");
       return std::nullopt;
     }
-    if (Ty->isConstantArrayType() || Ty->isVariableArrayType()) {
-      S.Const = Ctx.getAsArrayType(Ty)->getElementType().isConstQualified();
-      S.Addr = S.Const ? "(void *)" + Base : Base;
-      S.Bytes = "sizeof " + Base;
-      return S;
-    }
+    if (auto Whole = wholeArray(V))
+      return Whole;
     if (Ty->isPointerType() || Ty->isArrayType()) {
       error(P, C, "'" + Base + "' in clause '" + C.Name +
                       "' is a pointer: give the array section it points to, e.g. " + Base +
@@ -181,14 +209,12 @@ bool Translator::dataCalls(const Region &R, std::vector<std::string> &Decls,
         continue;
       }
       if (S->Scalar) {
-        // A scalar is passed to every kernel by value; only a copy back cannot be honoured.
-        if (C.Kind == ClauseKind::Copy || C.Kind == ClauseKind::Copyout) {
-          error(*R.P, C, "scalar '" + Item + "' in clause '" + C.Name +
-                             "': kernels get scalars by value; use a reduction clause or a "
-                             "one-element array to bring a value back");
-          Ok = false;
-        }
-        continue;
+        // A scalar lives on the devices as one element (translate/DeviceScalars.cpp), except in
+        // copyin on a compute construct: passing it by value is the same there.
+        if (C.Kind == ClauseKind::Copyin && R.D.isCompute())
+          continue;
+        S->Addr = "&" + Item;
+        S->Bytes = "sizeof " + Item;
       }
       if (Save) {
         std::string Name = "jacc_section_" + std::to_string(++Sections);

@@ -60,8 +60,10 @@ static llvm::Error applyExtraArgs(CompilerInstance &CI, llvm::ArrayRef<std::stri
       return std::nullopt;
     };
     if (A.startswith("-std="))
-      continue;
-    if (auto V = Value("-isystem"))
+      continue; // given to the invocation (translateOpenACC)
+    if (auto V = Value("-idirafter"))
+      HS.AddPath(*V, frontend::After, false, true);
+    else if (auto V = Value("-isystem"))
       HS.AddPath(*V, frontend::System, false, true);
     else if (auto V = Value("-iquote"))
       HS.AddPath(*V, frontend::Quoted, false, true);
@@ -76,17 +78,23 @@ static llvm::Error applyExtraArgs(CompilerInstance &CI, llvm::ArrayRef<std::stri
     else
       return makeError(ErrorCode::InvalidArgument,
                        "jacc-translate: unsupported compiler option '" + A +
-                           "' (accepted: -I, -iquote, -isystem, -include, -D, -U, -std=)");
+                           "' (accepted: -I, -iquote, -isystem, -idirafter, -include, -D, -U, -std=)");
   }
   return llvm::Error::success();
 }
 
 llvm::Expected<std::string> translateOpenACC(llvm::StringRef Source, llvm::StringRef FileName,
-                                             llvm::ArrayRef<std::string> ExtraArgs) {
+                                             llvm::ArrayRef<std::string> ExtraArgs,
+                                             std::vector<std::string> *Warnings) {
   std::string DiagText;
   llvm::raw_string_ostream DiagOS(DiagText);
   std::string Name = FileName.str(); // NUL-terminated for the compiler's argv
-  auto CI = makeCompilerInstance(ClangPurpose::Analysis, Source, Name, DiagOS);
+  // The program's dialect is the one cc compiles it in: the last -std= given, else gcc's default.
+  std::vector<std::string> Std;
+  for (const std::string &A : ExtraArgs)
+    if (llvm::StringRef(A).startswith("-std="))
+      Std = {A};
+  auto CI = makeCompilerInstance(ClangPurpose::Program, Source, Name, DiagOS, "", Std);
   if (!CI)
     return CI.takeError();
   // `#include "x.h"` is looked up next to the file, as cc does (the file itself is in memory).
@@ -101,6 +109,8 @@ llvm::Expected<std::string> translateOpenACC(llvm::StringRef Source, llvm::Strin
         translate::Translator T(Ctx, PP, Pragmas, Name);
         Out = T.run();
         Errors = std::move(T.Errors);
+        if (Warnings)
+          *Warnings = std::move(T.Warnings);
       });
   bool Ran = (*CI)->ExecuteAction(Action);
   if (!Ran || (*CI)->getDiagnostics().hasErrorOccurred())

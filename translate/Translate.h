@@ -9,16 +9,22 @@
 #include <llvm/Support/Error.h>
 
 #include <string>
+#include <vector>
 
 namespace jacc::analysis {
 
 /// Translate the OpenACC C file Source (named FileName in diagnostics and for quoted includes).
-/// ExtraArgs are preprocessor options as given to cc: -I, -iquote, -isystem, -D, -U, -include
-/// (joined "-Idir" or separate "-I" "dir"); -std=... is accepted and ignored.
+/// ExtraArgs are preprocessor options as given to cc: -I, -iquote, -isystem, -idirafter, -D, -U,
+/// -include (joined "-Idir" or separate "-I" "dir"), and -std=... (the dialect; default gnu17, as
+/// gcc). The program is parsed as leniently as gcc compiles it: what gcc only warns about is no
+/// error.
+/// Warnings, when given, gets one "file:line:column: warning: ..." line per construct accepted
+/// though it is not OpenACC (what NVHPC accepts too).
 /// Errors (InvalidArgument, Unsupported, Compile) carry one "file:line:column: error: ..." line per
 /// problem: every directive or clause that cannot be translated is reported, never dropped.
 llvm::Expected<std::string> translateOpenACC(llvm::StringRef Source, llvm::StringRef FileName,
-                                             llvm::ArrayRef<std::string> ExtraArgs);
+                                             llvm::ArrayRef<std::string> ExtraArgs,
+                                             std::vector<std::string> *Warnings = nullptr);
 
 } // namespace jacc::analysis
 

@@ -42,9 +42,15 @@ public:
   /// The translated file, or "" with Errors filled.
   std::string run();
   std::vector<std::string> Errors;
+  std::vector<std::string> Warnings; ///< what is accepted though not OpenACC ("file:line:col: ...")
 
 private:
   // Diagnostics.
+  void warning(const Pragma &P, const analysis::Clause &C, const llvm::Twine &Msg) {
+    Warnings.push_back((FileName + ":" + llvm::Twine(P.Line) + ":" +
+                        llvm::Twine(P.TextColumn + C.Column - 1) + ": warning: " + Msg)
+                           .str());
+  }
   void error(unsigned Line, unsigned Col, const llvm::Twine &Msg) {
     Errors.push_back((FileName + ":" + llvm::Twine(Line) + ":" + llvm::Twine(Col) +
                       ": error: " + Msg).str());
@@ -76,6 +82,10 @@ private:
   bool isPointerMember(llvm::StringRef Base, const Pragma &P);
   std::optional<Section> section(const std::string &Item, const Pragma &P,
                                  const analysis::Clause &C);
+  /// The whole of V as a section when its size is known: a C array (`sizeof a`), or a parameter
+  /// declared as an array (`double A[N][M]`: its declared first bound, as NVHPC takes it);
+  /// nullopt for anything else.
+  std::optional<Section> wholeArray(const clang::VarDecl *V);
   /// The entry and exit calls of R's data clauses; Decls gets the declarations they need, which
   /// go before the entry calls (outside an `if` clause's guard).
   bool dataCalls(const Region &R, std::vector<std::string> &Decls,
@@ -119,6 +129,23 @@ private:
   void addType(clang::QualType T, KernelNeeds &N);
   std::string leadingDecls(KernelNeeds &N, llvm::StringRef Body);
   std::string declText(const clang::Decl *D);
+  /// How a scalar (or struct) of a compute construct lives on the devices.
+  enum class DeviceScalar {
+    Mapped,       ///< named in copy/copyout/create, or in a data construct around: by pointer
+    ImplicitCopy, ///< assigned in a kernels construct: by pointer, copied in and out around it
+    ReducedInto   ///< a reduction's variable a data construct around maps: the device copy is
+                  ///< brought to the host before the push and given the result after it
+  };
+  /// The scalars of R that live on the devices rather than being only passed by value.
+  std::map<const clang::VarDecl *, DeviceScalar> deviceScalars(const Region &R,
+                                                               const KernelNeeds &N);
+  /// The kernel's pointer to the device copy of scalar V.
+  static std::string deviceScalarName(const clang::VarDecl *V);
+  /// R's text from Begin with every reference to Vars through its device pointer
+  /// (`jacc_ref_x[0]`); nullopt after an error.
+  std::optional<std::string> useDeviceScalars(const Region &R,
+                                              const std::set<const clang::VarDecl *> &Vars,
+                                              unsigned Begin);
   /// The kernel argument for V: its declaration, the value's address and the host temporary
   /// that holds it when needed; Before gets the arguments V's declaration refers to (the extents
   /// of a variable-length array).

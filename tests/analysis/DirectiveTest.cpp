@@ -366,6 +366,9 @@ TEST(DirectiveTest, TileAndDeviceTypeLists) {
   EXPECT_EQ(parse("parallel dtype(nvidia, radeon)").find(ClauseKind::DeviceType)->Vars,
             (Strings{"nvidia", "radeon"}));
   EXPECT_PARSE_ERROR("loop tile()", "column 11: empty list in clause 'tile'");
+  EXPECT_PARSE_ERROR("parallel num_gangs[0](n)",
+                     "column 19: 'num_gangs[' is not OpenACC: write num_gangs(value), with the "
+                     "clause's argument in parentheses");
   EXPECT_PARSE_ERROR("loop tile", "missing required argument of clause 'tile'");
   EXPECT_PARSE_ERROR("parallel device_type", "missing required argument of clause 'device_type'");
 }
@@ -570,7 +573,6 @@ TEST(DirectiveTest, DisallowedCombinations) {
       {"parallel gang", "clause 'gang' is not allowed on 'parallel'"},
       {"parallel seq", "clause 'seq' is not allowed on 'parallel'"},
       {"parallel tile(2)", "clause 'tile' is not allowed on 'parallel'"},
-      {"kernels private(a)", "clause 'private' is not allowed on 'kernels'"},
       {"kernels firstprivate(a)", "clause 'firstprivate' is not allowed on 'kernels'"},
       {"kernels reduction(+:s)", "clause 'reduction' is not allowed on 'kernels'"},
       {"serial num_gangs(2)", "clause 'num_gangs' is not allowed on 'serial'"},

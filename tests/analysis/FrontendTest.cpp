@@ -499,7 +499,6 @@ TEST(FrontendTest, UnsupportedConstructClauses) {
       {"attach(x)", "attach", Map},
       {"if(n > 10)", "if", "test the condition on the host before the push"},
       {"self", "self", "test the condition on the host before the push"},
-      {"tile(4)", "tile", "remove it"},
       {"device_type(nvidia)", "device_type", "remove it"},
   };
   for (const Case &C : Cases) {

@@ -407,13 +407,24 @@ TEST(LoopNestTest, PrivateArrayArgument) {
 TEST(LoopNestTest, UnsupportedLoopClauses) {
   EXPECT_FAILURE("#pragma acc parallel\n"
                  "{\n"
-                 "#pragma acc loop tile(2, 2)\n"
-                 "  for (int i = 0; i < n; i++)\n"
-                 "    for (int j = 0; j < n; j++) x[i * n + j] = 0;\n"
+                 "#pragma acc loop device_type(*)\n"
+                 "  for (int i = 0; i < n; i++) x[i] = 0;\n"
                  "}\n",
                  Strings({"int *x", "int n"}), ErrorCode::Unsupported,
-                 "kernel:3: clause 'tile' of '#pragma acc loop tile(2, 2)' is not supported: "
-                 "remove it");
+                 "kernel:3: clause 'device_type' of '#pragma acc loop device_type(*)' is not "
+                 "supported: remove it");
+}
+
+TEST(LoopNestTest, TileSharesItsLoopsAsCollapseDoes) {
+  for (const char *Dir : {"parallel loop tile(2, 4)", "parallel loop tile(*, *)",
+                          "parallel loop collapse(force:2)", "kernels loop collapse(force : 2)"}) {
+    KernelInfo K = analyze(std::string("#pragma acc ") + Dir + "\n"
+                               "  for (int i = 0; i < n; i++)\n"
+                               "    for (int j = 0; j < n; j++) x[i * n + j] = 0;\n",
+                           {"int *x", "int n"});
+    ASSERT_EQ(K.Nests.size(), 1u) << Dir;
+    EXPECT_EQ(K.Nests[0].Loops.size(), 2u) << Dir;
+  }
 }
 
 } // namespace

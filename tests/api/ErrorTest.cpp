@@ -386,15 +386,15 @@ TEST_P(ErrorTest, UnsupportedClauses) {
   expectUnsupportedClause("#pragma acc kernels loop create(x[0:n])\n"
                           "for (int i = 0; i < n; i++) x[i] = 0;\n",
                           "create", 2, args);
-  expectUnsupportedClause("#pragma acc parallel loop tile(4) present(x)\n"
+  expectUnsupportedClause("#pragma acc parallel loop device_type(*) present(x)\n"
                           "for (int i = 0; i < n; i++) x[i] = 0;\n",
-                          "tile", 2, args);
+                          "device_type", 2, args);
   expectUnsupportedClause("#pragma acc parallel present(x)\n"
                           "{\n"
-                          "  #pragma acc loop tile(2)\n"
+                          "  #pragma acc loop device_type(*)\n"
                           "  for (int i = 0; i < n; i++) x[i] = 0;\n"
                           "}\n",
-                          "tile", 2, args);
+                          "device_type", 2, args);
   expectUnsupportedClause("#pragma acc parallel loop present(x) if(c)\n"
                           "for (int i = 0; i < n; i++) x[i] = c;\n",
                           "if", 3, withC);

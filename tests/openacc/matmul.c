@@ -1,6 +1,7 @@
 /* Matrix multiply C = A * B: 2-D array sections on copyin/copyout (pointers to rows), a
    parallel loop with collapse(2), gang and vector clauses, an inner seq loop with a private
-   accumulator, and a kernels loop for the trace (sum reduction on integers: exact). */
+   accumulator, a kernels loop for the trace (sum reduction on integers: exact), and a tiled
+   transpose (tile(8, 8): the two loops shared as collapse(2) shares them). */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -37,16 +38,23 @@ int main(void) {
   for (int i = 0; i < d; i++)
     trace += (long)C[i][i];
 
+  double (*T)[N] = malloc(sizeof(double[M][N]));
+#pragma acc parallel loop tile(8, 8) copyin(C[0:n][0:m]) copyout(T[0:m][0:n])
+  for (int j = 0; j < m; j++)
+    for (int i = 0; i < n; i++)
+      T[j][i] = C[i][j] * (j % 3);
+
   double sum = 0.0, weighted = 0.0;
   for (int i = 0; i < n; i++)
     for (int j = 0; j < m; j++) {
       sum += C[i][j];
-      weighted += C[i][j] * (i + 1) * (j % 5);
+      weighted += C[i][j] * (i + 1) * (j % 5) + T[j][i];
     }
   printf("matmul: C[0][0]=%.1f C[%d][%d]=%.1f sum=%.1f weighted=%.1f trace=%ld\n", C[0][0], n - 1,
          m - 1, C[n - 1][m - 1], sum, weighted, trace);
   free(A);
   free(B);
   free(C);
+  free(T);
   return 0;
 }

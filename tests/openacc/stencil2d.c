@@ -1,7 +1,8 @@
 /* 2-D heat equation on a global C array (implicit present inside a data region): a data region
    with copy of a whole array and create of a section, kernels loop with collapse(2) and
    independent, pointer swap between two mapped arrays, update self with an if clause every few
-   steps, and a max reduction for the residual. */
+   steps, and a max reduction for the residual. Then whole arrays passed as C array parameters
+   (constant and variable bounds), named bare in clauses or used implicitly. */
 #include <math.h>
 #include <stdio.h>
 
@@ -11,6 +12,19 @@
 
 double u[NX][NY];
 double w[NX][NY];
+
+/* The declared bounds give the section, the first one included, as NVHPC takes them. */
+static void heat_edge(int ny, double a[NX][NY], const double edge[ny]) {
+#pragma acc parallel loop copy(a) copyin(edge)
+  for (int j = 0; j < ny; j++)
+    a[NX - 1][j] += edge[j];
+}
+
+static void cool_first_column(double a[NX][NY]) {
+#pragma acc parallel loop
+  for (int i = 0; i < NX; i++)
+    a[i][0] *= 0.5;
+}
 
 int main(void) {
   for (int i = 0; i < NX; i++)
@@ -49,6 +63,11 @@ int main(void) {
   }
   /* STEPS is even: the last result is in u again, copied back at the end of the region; w is
      the step before (not copied back: copyin). */
+  double edge[NY];
+  for (int j = 0; j < NY; j++)
+    edge[j] = 0.25 * j;
+  heat_edge(NY, u, edge);
+  cool_first_column(u);
   double sum = 0.0;
   for (int i = 0; i < NX; i++)
     for (int j = 0; j < NY; j++)

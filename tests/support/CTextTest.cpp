@@ -32,4 +32,11 @@ TEST(CTextTest, LiteralsAndNumbersNameNothing) {
   EXPECT_EQ(identifiersIn("1.5e3f + 0x1fULL * y"), (Names{"y"}));
 }
 
+TEST(CTextTest, CommentsNameNothingEvenWithALoneQuote) {
+  // A quote in a comment ("A's rows") must not swallow the code after the comment.
+  EXPECT_EQ(identifiersIn("// A's rows\nx = N; /* it's */ y // z"), (Names{"x", "N", "y"}));
+  EXPECT_EQ(identifiersIn("a / b /* unterminated"), (Names{"a", "b"}));
+  EXPECT_EQ(identifiersIn("a // no newline"), (Names{"a"}));
+}
+
 } // namespace

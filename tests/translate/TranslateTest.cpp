@@ -71,6 +71,75 @@ TEST(Translate, ClangErrorsAndUnsupportedDirectivesAreErrors) {
       << E;
 }
 
+TEST(Translate, CrlfSourcesGiveKernelsWithoutCarriageReturns) {
+  std::string Crlf;
+  for (char C : llvm::StringRef(Saxpy))
+    Crlf += C == '\n' ? std::string("\r\n") : std::string(1, C);
+  std::string Out = translateOk(Crlf, {"-DN=64"});
+  size_t Push = Out.find("jacc_kernel_push(");
+  ASSERT_NE(Push, std::string::npos) << Out;
+  std::string Kernel = Out.substr(Push, Out.find("jacc_args", Push) - Push);
+  EXPECT_NE(Kernel.find("\"#pragma acc parallel loop\\n\"\n"), std::string::npos) << Out;
+  EXPECT_EQ(Kernel.find('\r'), std::string::npos) << "a CR in a kernel literal ends it for cc";
+}
+
+TEST(Translate, ACommentWithAQuoteKeepsTheMacrosTheKernelUses) {
+  std::string Out = translateOk("#define SCALE 3\n"
+                                "void f(int n, float *a) {\n"
+                                "#pragma acc parallel loop copy(a[0:n])\n"
+                                "  for (int i = 0; i < n; i++) // a's elements\n"
+                                "    a[i] *= SCALE;\n"
+                                "}\n");
+  EXPECT_NE(Out.find("\"#define SCALE 3\\n\""), std::string::npos) << Out;
+}
+
+TEST(Translate, HostCodeIsAsLenientAsGcc) {
+  // clang 16 makes these errors; gcc (and cc, which compiles the translation) only warns.
+  const char *Old = "int main() {\n"
+                    "  int *p = 1;\n"         // int-conversion
+                    "  undeclared_fn(p);\n"   // implicit function declaration
+                    "  return 0;\n"
+                    "}\n"
+                    "static f(void) { return; }\n"; // implicit int, return without value
+  EXPECT_FALSE(translateOk(Old).empty());
+  // The dialect is gcc's default (gnu17) unless -std= says otherwise.
+  const char *Typeof = "int g(int x) { typeof(x) y = x; return y; }\n";
+  EXPECT_FALSE(translateOk(Typeof).empty());
+  EXPECT_NE(translateError(Typeof, {"-std=c17"}).find("t.c:1:"), std::string::npos);
+}
+
+TEST(Translate, ArrayParametersAreWholeArraysOfTheirDeclaredBounds) {
+  std::string Out = translateOk("void k(int n, double A[8][4], const float b[n], double C[3]) {\n"
+                                "#pragma acc parallel loop copy(A) copyin(b)\n"
+                                "  for (int i = 0; i < n; i++) A[i][0] += b[i] + C[0];\n"
+                                "}\n");
+  EXPECT_NE(Out.find("jacc_copyin(A, 8 * sizeof A[0])"), std::string::npos) << Out;
+  EXPECT_NE(Out.find("jacc_copyin((void *)b, (n) * sizeof b[0])"), std::string::npos) << Out;
+  EXPECT_NE(Out.find("jacc_delete((void *)b, (n) * sizeof b[0])"), std::string::npos) << Out;
+  // Named in no clause: present-or-copy, as a C array of known size.
+  EXPECT_NE(Out.find("jacc_copyout(C, 3 * sizeof C[0])"), std::string::npos) << Out;
+  // A parameter declared as a pointer still needs its section.
+  EXPECT_NE(translateError("void k(double *p) {\n#pragma acc parallel copy(p)\n p[0] = 1;\n}\n")
+                .find("'p' in clause 'copy' is a pointer"),
+            std::string::npos);
+}
+
+TEST(Translate, PrivateOnKernelsIsAcceptedWithAWarning) {
+  std::vector<std::string> Warnings;
+  auto Out = translateOpenACC("void f(int n, float *a) {\n"
+                              "  float t;\n"
+                              "#pragma acc kernels private(t) copy(a[0:n])\n"
+                              "  for (int i = 0; i < n; i++) { t = a[i]; a[i] = t * t; }\n"
+                              "}\n",
+                              "t.c", {}, &Warnings);
+  ASSERT_TRUE(bool(Out)) << llvm::toString(Out.takeError());
+  EXPECT_NE(Out->find("\"#pragma acc kernels private(t)\\n\""), std::string::npos) << *Out;
+  ASSERT_EQ(Warnings.size(), 1u);
+  EXPECT_EQ(Warnings[0].rfind("t.c:3:21: warning: clause 'private' on 'kernels' is not OpenACC", 0),
+            0u)
+      << Warnings[0];
+}
+
 TEST(Translate, NoDirectivesLeavesTheCodeAsWritten) {
   std::string Src = "int twice(int x) { return 2 * x; }\n";
   std::string Out = translateOk(Src);

@@ -1,0 +1,50 @@
+/* Scalars that come back from the devices, on any number of them: assigned in kernels
+   constructs (OpenACC's implicit copy: the last iteration's value, and a value read back by the
+   loop after it), in copy and copyout clauses, present from a data construct (a reduction into
+   it, then a serial construct doubling it), and a loop's private scalar that stays private. */
+#include <stdio.h>
+
+#define N 100
+
+int main(void) {
+  float a[N];
+  for (int i = 0; i < N; i++)
+    a[i] = i * 0.5f;
+  float last = 0;
+#pragma acc kernels
+  {
+    for (int i = 0; i < N; i++)
+      last = a[i];
+  }
+  int count = 3, flag = 0;
+#pragma acc parallel copy(count) copyout(flag)
+  {
+    count += 4;
+    flag = 1;
+  }
+  double total = 0.0;
+#pragma acc data copy(total)
+  {
+#pragma acc parallel loop reduction(+:total)
+    for (int i = 0; i < N; i++)
+      total += a[i];
+#pragma acc serial
+    total *= 2;
+  }
+  int t;
+#pragma acc kernels loop private(t)
+  for (int i = 0; i < N; i++) {
+    t = i * 2;
+    a[i] = t;
+  }
+  float first = -1;
+#pragma acc kernels
+  {
+    first = a[1];
+    for (int i = 0; i < N; i++)
+      a[i] += first;
+  }
+  printf("scalars: last=%g count=%d flag=%d total=%g first=%g a[N-1]=%g\n", last, count, flag,
+         total, first, a[N - 1]);
+  return 0;
+}

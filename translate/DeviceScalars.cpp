@@ -1,0 +1,116 @@
+// Scalars that live on the devices: OpenACC's copy of a scalar (a data clause on the construct or
+// on a data construct around it, or implicitly in a kernels construct) as a one-element array the
+// kernel reaches through a pointer, so that what the kernel assigns comes back to the host.
+#include "translate/Translator.h"
+
+using namespace clang;
+
+namespace jacc::translate {
+
+using namespace analysis;
+
+/// The variable an item of a data clause names ("x", "a[0:n]" -> "a").
+static llvm::StringRef itemBase(llvm::StringRef Item) {
+  return Item.take_until([](char C) { return C == '['; }).trim();
+}
+
+/// Whether V is a scalar or a struct (something a kernel would get by value).
+static bool byValueKind(const VarDecl *V) {
+  QualType T = V->getType().getCanonicalType();
+  return !T->isArrayType() && !T->isPointerType() && !T.isConstQualified();
+}
+
+std::map<const VarDecl *, Translator::DeviceScalar>
+Translator::deviceScalars(const Region &R, const KernelNeeds &N) {
+  const Pragma &P = *R.P;
+  // Privatised and reduced scalars keep their own rules.
+  std::set<std::string> OwnRules, Reduced;
+  for (auto [Q, QD] : directivesIn(P, R.End))
+    for (const Clause &C : QD->Clauses)
+      if (C.Kind == ClauseKind::Reduction || C.Kind == ClauseKind::Private ||
+          C.Kind == ClauseKind::Firstprivate) {
+        OwnRules.insert(C.Vars.begin(), C.Vars.end());
+        if (C.Kind == ClauseKind::Reduction)
+          Reduced.insert(C.Vars.begin(), C.Vars.end());
+      }
+  auto NamedIn = [&](const Region &Where, const VarDecl *V, auto IsKind) {
+    for (const Clause &C : Where.D.Clauses)
+      if (IsKind(C.Kind))
+        for (const std::string &Item : C.Vars)
+          if (itemBase(Item) == V->getName() &&
+              Idx.lookupVar(V->getName(), Where.P->Hash) == V)
+            return true;
+    return false;
+  };
+  auto CopiesBack = [](ClauseKind K) {
+    return K == ClauseKind::Copy || K == ClauseKind::Copyout || K == ClauseKind::Create;
+  };
+  auto Maps = [](ClauseKind K) {
+    return K == ClauseKind::Copy || K == ClauseKind::Copyout || K == ClauseKind::Create ||
+           K == ClauseKind::Copyin || K == ClauseKind::Present;
+  };
+  bool Kernels = R.D.Kind == DirectiveKind::Kernels || R.D.Kind == DirectiveKind::KernelsLoop;
+  std::map<const VarDecl *, DeviceScalar> Out;
+  for (VarDecl *V : N.Vars) {
+    if (!byValueKind(V) || N.LoopVars.count(V))
+      continue;
+    bool Visible = llvm::any_of(Datas, [&](const Region &Data) {
+      return Data.P->Hash < P.Hash && P.Hash < Data.End && NamedIn(Data, V, Maps);
+    });
+    if (Reduced.count(V->getName().str())) {
+      if (Visible) // the reduction's result goes to the data construct's copy
+        Out[V] = DeviceScalar::ReducedInto;
+      continue;
+    }
+    if (OwnRules.count(V->getName().str()))
+      continue;
+    if (NamedIn(R, V, CopiesBack))
+      Out[V] = DeviceScalar::Mapped; // by the clause's calls
+    else if (NamedIn(R, V, [](ClauseKind K) { return K == ClauseKind::Copyin; }))
+      continue; // by value is the same for the construct
+    else if (Visible)
+      Out[V] = DeviceScalar::Mapped; // present: the data construct's copy
+    else if (Kernels && N.Assigned.count(V))
+      Out[V] = DeviceScalar::ImplicitCopy; // OpenACC: a scalar in a kernels construct is copy
+  }
+  return Out;
+}
+
+std::string Translator::deviceScalarName(const VarDecl *V) {
+  return "jacc_ref_" + V->getName().str();
+}
+
+std::optional<std::string> Translator::useDeviceScalars(const Region &R,
+                                                         const std::set<const VarDecl *> &Vars,
+                                                         unsigned Begin) {
+  struct Uses : RecursiveASTVisitor<Uses> {
+    const std::set<const VarDecl *> *Vars;
+    std::vector<DeclRefExpr *> Refs;
+    bool VisitDeclRefExpr(DeclRefExpr *E) {
+      if (auto *V = dyn_cast<VarDecl>(E->getDecl()); V && Vars->count(V))
+        Refs.push_back(E);
+      return true;
+    }
+  } U;
+  U.Vars = &Vars;
+  U.TraverseStmt(R.S);
+  std::map<unsigned, const DeclRefExpr *> At; // by offset, each reference once
+  for (const DeclRefExpr *E : U.Refs) {
+    if (E->getLocation().isMacroID()) {
+      errorAt(E->getLocation(), "scalar '" + E->getDecl()->getName() +
+                                    "' lives on the devices here and is named through a "
+                                    "macro: write its name in the construct itself");
+      return std::nullopt;
+    }
+    At[Idx.offset(E->getLocation())] = E;
+  }
+  std::string Body;
+  unsigned From = Begin;
+  for (const auto &[Off, E] : At) {
+    Body += Buf.slice(From, Off).str() + deviceScalarName(cast<VarDecl>(E->getDecl())) + "[0]";
+    From = Off + E->getDecl()->getName().size();
+  }
+  return Body + Buf.slice(From, R.End).str();
+}
+
+} // namespace jacc::translate
