@@ -65,6 +65,26 @@ jacc_status jacc_delete(void *host, size_t bytes) {
   return toStatus(Runtime::instance().exitData(host, bytes, false, "jacc_delete"));
 }
 
+jacc_status jacc_create_zero(void *host, size_t bytes) {
+  return toStatus(Runtime::instance().enterData(host, bytes, false, "jacc_create_zero", true));
+}
+
+jacc_status jacc_exit_data(void *host, size_t bytes, int copy_back, int finalize) {
+  return toStatus(Runtime::instance().exitDataOpenACC(host, bytes, copy_back != 0, finalize != 0,
+                                                      "jacc_exit_data"));
+}
+
+jacc_status jacc_attach(void **pointer) {
+  return toStatus(
+      Runtime::instance().attachPointer(pointer, Runtime::AttachOp::Attach, "jacc_attach"));
+}
+
+jacc_status jacc_detach(void **pointer, int finalize) {
+  return toStatus(Runtime::instance().attachPointer(
+      pointer, finalize ? Runtime::AttachOp::DetachFinalize : Runtime::AttachOp::Detach,
+      "jacc_detach"));
+}
+
 jacc_status jacc_update_device(void *host, size_t bytes) {
   return toStatus(Runtime::instance().update(host, bytes, true, "jacc_update_device"));
 }

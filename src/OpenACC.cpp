@@ -21,6 +21,9 @@
 //   queue argument). Every queue is the devices' one in-order queue: acc_wait(n) and acc_wait_all
 //   wait for every queued kernel, acc_wait_async / acc_wait_all_async have nothing to order, and
 //   acc_async_test(n) / acc_async_test_all are nonzero once no device has queued work.
+// - Default async: acc-default-async-var is per thread, 0 at first (NVHPC's value: programs
+//   may wait for acc_get_default_async()); acc_async_noval sets it back to 0.
+// - Attach: see DataEnvironment::attachPointer (every device's copy points at its own copy).
 // - Errors: see report().
 #include "jacc/openacc.h"
 
@@ -48,6 +51,9 @@ namespace {
 
 /// This host thread's current device: an index into the runtime's device list.
 thread_local unsigned CurrentDevice = 0;
+
+/// This host thread's acc-default-async-var (acc_set_default_async).
+thread_local int DefaultAsync = 0;
 
 std::atomic<jacc_acc_error_handler> ErrorHandler{nullptr};
 
@@ -250,19 +256,50 @@ void copyMemory(const char *Routine, Runtime::MemcpyKind Kind, void *Dst, const 
   ok(Routine, Runtime::instance().memcpyDevice(Kind, Dst, Src, Bytes, CurrentDevice, Routine));
 }
 
+/// The list index of device Num of the current device's type (OpenACC's `dev_num` arguments).
+llvm::Expected<unsigned> currentTypeIndex(const char *Routine, int Num) {
+  auto Types = types(Routine, acc_device_default);
+  if (!Types)
+    return Types.takeError();
+  if (auto E = checkCurrent(Routine, *Types))
+    return E;
+  return indexOf(Routine, *Types, (*Types)[CurrentDevice], Num);
+}
+
 void memcpyD2D(const char *Routine, void *Dst, void *Src, size_t Bytes, int DstNum, int SrcNum) {
-  // Device numbers of the current device's type.
-  auto Types = take(Routine, types(Routine, acc_device_default));
-  if (!Types || !ok(Routine, checkCurrent(Routine, *Types)))
-    return;
-  acc_device_t T = (*Types)[CurrentDevice];
-  auto To = take(Routine, indexOf(Routine, *Types, T, DstNum));
+  auto To = take(Routine, currentTypeIndex(Routine, DstNum));
   if (!To)
     return;
-  auto From = take(Routine, indexOf(Routine, *Types, T, SrcNum));
+  auto From = take(Routine, currentTypeIndex(Routine, SrcNum));
   if (!From)
     return;
   ok(Routine, Runtime::instance().memcpyBetweenDevices(Dst, Src, Bytes, *To, *From, Routine));
+}
+
+void attach(const char *Routine, void **PtrAddr, Runtime::AttachOp Op) {
+  ok(Routine, Runtime::instance().attachPointer(PtrAddr, Op, Routine));
+}
+
+/// Whether the _device form's dev_num names a device (reported when not).
+bool deviceExists(const char *Routine, int Num) {
+  return take(Routine, currentTypeIndex(Routine, Num)).has_value();
+}
+
+/// acc_wait_any: jacc's queues all complete together, so after waiting for everything the first
+/// entry that names a queue is the one that completed; -1 when none does.
+int waitAny(const char *Routine, int Count, const int *WaitArgs) {
+  int First = -1;
+  for (int I = 0; I < Count; ++I) {
+    if (WaitArgs[I] == acc_async_sync)
+      continue; // OpenACC: such entries are ignored
+    if (!ok(Routine, checkAsync(Routine, WaitArgs[I])))
+      return -1;
+    if (First < 0)
+      First = I;
+  }
+  if (First >= 0 && !ok(Routine, Runtime::instance().wait()))
+    return -1;
+  return First;
 }
 
 /// Whether every queue is empty (acc_async_test*), 1 if the query fails.
@@ -378,6 +415,40 @@ void acc_shutdown(acc_device_t dev_type) {
     CurrentDevice = 0;
 }
 
+void acc_init_device(int dev_num, acc_device_t dev_type) {
+  // jacc initialises all its devices together: check that this one is among them.
+  const char *Routine = "acc_init_device";
+  if (dev_num < 0) {
+    report(Routine, invalid(Routine, "device number " + llvm::Twine(dev_num) + " is negative"));
+    return;
+  }
+  if (auto Types = take(Routine, types(Routine, dev_type)))
+    take(Routine, indexOf(Routine, *Types, dev_type, dev_num));
+}
+
+void acc_shutdown_device(int dev_num, acc_device_t dev_type) {
+  // jacc cannot release one device alone: shutting down one of its devices shuts down all.
+  const char *Routine = "acc_shutdown_device";
+  if (dev_num < 0) {
+    report(Routine, invalid(Routine, "device number " + llvm::Twine(dev_num) + " is negative"));
+    return;
+  }
+  auto Types = take(Routine, types(Routine, dev_type));
+  if (!Types || !take(Routine, indexOf(Routine, *Types, dev_type, dev_num)))
+    return;
+  if (ok(Routine, Runtime::instance().finalize()))
+    CurrentDevice = 0;
+}
+
+void acc_set_default_async(int async_arg) {
+  if (ok("acc_set_default_async", checkAsync("acc_set_default_async", async_arg)))
+    DefaultAsync = async_arg == acc_async_noval ? 0 : async_arg;
+}
+
+int acc_get_default_async(void) {
+  return DefaultAsync;
+}
+
 int acc_on_device(acc_device_t dev_type) {
   // Called from host code, outside any kernel.
   return dev_type == acc_device_host ? 1 : 0;
@@ -412,6 +483,60 @@ void acc_wait_all(void) {
 
 void acc_wait_all_async(int async_arg) {
   ok("acc_wait_all_async", checkAsync("acc_wait_all_async", async_arg));
+}
+
+int acc_wait_any(int count, int wait_arg[]) {
+  return waitAny("acc_wait_any", count, wait_arg);
+}
+
+int acc_async_test_device(int wait_arg, int dev_num) {
+  const char *Routine = "acc_async_test_device";
+  if (!deviceExists(Routine, dev_num) || !ok(Routine, checkAsync(Routine, wait_arg)))
+    return 0;
+  return testAll(Routine);
+}
+
+int acc_async_test_all_device(int dev_num) {
+  return deviceExists("acc_async_test_all_device", dev_num)
+             ? testAll("acc_async_test_all_device")
+             : 0;
+}
+
+void acc_wait_device(int wait_arg, int dev_num) {
+  const char *Routine = "acc_wait_device";
+  if (deviceExists(Routine, dev_num) && ok(Routine, checkAsync(Routine, wait_arg)))
+    ok(Routine, Runtime::instance().wait());
+}
+
+void acc_wait_device_async(int wait_arg, int async_arg, int dev_num) {
+  const char *Routine = "acc_wait_device_async";
+  if (deviceExists(Routine, dev_num) && ok(Routine, checkAsync(Routine, wait_arg)))
+    ok(Routine, checkAsync(Routine, async_arg));
+}
+
+void acc_wait_all_device(int dev_num) {
+  if (deviceExists("acc_wait_all_device", dev_num))
+    ok("acc_wait_all_device", Runtime::instance().wait());
+}
+
+void acc_wait_all_device_async(int async_arg, int dev_num) {
+  if (deviceExists("acc_wait_all_device_async", dev_num))
+    ok("acc_wait_all_device_async", checkAsync("acc_wait_all_device_async", async_arg));
+}
+
+int acc_wait_any_device(int count, int wait_arg[], int dev_num) {
+  if (!deviceExists("acc_wait_any_device", dev_num))
+    return -1;
+  return waitAny("acc_wait_any_device", count, wait_arg);
+}
+
+void acc_async_wait(int wait_arg) {
+  if (ok("acc_async_wait", checkAsync("acc_async_wait", wait_arg)))
+    ok("acc_async_wait", Runtime::instance().wait());
+}
+
+void acc_async_wait_all(void) {
+  ok("acc_async_wait_all", Runtime::instance().wait());
 }
 
 // --- Device memory ---
@@ -523,6 +648,53 @@ int acc_is_present(h_void *data_arg, size_t bytes) {
   // Bytes 0 is looked up as one byte, as OpenACC asks.
   return take("acc_is_present", Runtime::instance().isPresent(data_arg, bytes)).value_or(false) ? 1
                                                                                                 : 0;
+}
+
+// --- Attached pointers ---
+
+void acc_attach(h_void **ptr_addr) {
+  attach("acc_attach", ptr_addr, Runtime::AttachOp::Attach);
+}
+
+void acc_attach_async(h_void **ptr_addr, int async_arg) {
+  if (ok("acc_attach_async", checkAsync("acc_attach_async", async_arg)))
+    attach("acc_attach_async", ptr_addr, Runtime::AttachOp::Attach);
+}
+
+void acc_detach(h_void **ptr_addr) {
+  attach("acc_detach", ptr_addr, Runtime::AttachOp::Detach);
+}
+
+void acc_detach_async(h_void **ptr_addr, int async_arg) {
+  if (ok("acc_detach_async", checkAsync("acc_detach_async", async_arg)))
+    attach("acc_detach_async", ptr_addr, Runtime::AttachOp::Detach);
+}
+
+void acc_detach_finalize(h_void **ptr_addr) {
+  attach("acc_detach_finalize", ptr_addr, Runtime::AttachOp::DetachFinalize);
+}
+
+void acc_detach_finalize_async(h_void **ptr_addr, int async_arg) {
+  if (ok("acc_detach_finalize_async", checkAsync("acc_detach_finalize_async", async_arg)))
+    attach("acc_detach_finalize_async", ptr_addr, Runtime::AttachOp::DetachFinalize);
+}
+
+// --- Deprecated names ---
+
+d_void *acc_present_or_copyin(h_void *data_arg, size_t bytes) {
+  return enter("acc_present_or_copyin", data_arg, bytes, true);
+}
+
+d_void *acc_pcopyin(h_void *data_arg, size_t bytes) {
+  return enter("acc_pcopyin", data_arg, bytes, true);
+}
+
+d_void *acc_present_or_create(h_void *data_arg, size_t bytes) {
+  return enter("acc_present_or_create", data_arg, bytes, false);
+}
+
+d_void *acc_pcreate(h_void *data_arg, size_t bytes) {
+  return enter("acc_pcreate", data_arg, bytes, false);
 }
 
 // --- Copies ---

@@ -89,13 +89,13 @@ llvm::Expected<unsigned> Runtime::numDevices() {
   return Devices.size();
 }
 
-llvm::Error Runtime::enterData(void *P, size_t Bytes, bool Copy, const char *Api) {
+llvm::Error Runtime::enterData(void *P, size_t Bytes, bool Copy, const char *Api, bool Zero) {
   if (!P || !Bytes)
     return llvm::Error::success(); // OpenACC: a null pointer or an empty range is a no-op
   auto L = acquire();
   if (!L)
     return L.takeError();
-  return Data.enter(P, Bytes, Copy, Api);
+  return Data.enter(P, Bytes, Copy, Api, Zero);
 }
 
 llvm::Error Runtime::exitData(void *P, size_t Bytes, bool CopyBack, const char *Api) {

@@ -34,8 +34,9 @@ public:
 
   // --- jacc's data API (Api names the caller in messages). ---
 
-  /// create / copyin: present-or-create, reference counted.
-  llvm::Error enterData(void *P, size_t Bytes, bool Copy, const char *Api);
+  /// create / copyin: present-or-create, reference counted; Zero: a new mapping's copies are
+  /// zeroed (`create(zero: ...)`).
+  llvm::Error enterData(void *P, size_t Bytes, bool Copy, const char *Api, bool Zero = false);
   /// copyout / delete: decrement; at zero copy back (CopyBack) and free.
   llvm::Error exitData(void *P, size_t Bytes, bool CopyBack, const char *Api);
   /// update device / self of a mapped (sub-)range.
@@ -62,6 +63,9 @@ public:
   /// count of an acc_map_data mapping to zero is an error: only acc_unmap_data ends it.
   llvm::Error exitDataOpenACC(void *P, size_t Bytes, bool CopyBack, bool Finalize,
                               const char *Api);
+  using AttachOp = DataEnvironment::AttachOp;
+  /// acc_attach / acc_detach[_finalize] (see DataEnvironment::attachPointer).
+  llvm::Error attachPointer(void **PtrAddr, AttachOp Op, const char *Api);
   /// Device's address of the mapped host address P; null when P is not mapped.
   llvm::Expected<void *> devicePtr(const void *P, unsigned Device, const char *Api);
   /// The host address whose copy on Device is at DevicePtr; null when no mapping has it.

@@ -51,6 +51,15 @@ llvm::Error Runtime::exitDataOpenACC(void *P, size_t Bytes, bool CopyBack, bool 
   return Data.exit(P, Bytes, CopyBack, Finalize, DataEnvironment::ExitRules::OpenACC, Api);
 }
 
+llvm::Error Runtime::attachPointer(void **PtrAddr, AttachOp Op, const char *Api) {
+  if (!PtrAddr)
+    return llvm::Error::success(); // nothing to attach
+  auto L = acquire();
+  if (!L)
+    return L.takeError();
+  return Data.attachPointer(PtrAddr, Op, Api);
+}
+
 llvm::Expected<void *> Runtime::devicePtr(const void *P, unsigned Device, const char *Api) {
   if (!P)
     return nullptr;

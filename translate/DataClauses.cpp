@@ -11,6 +11,41 @@ namespace jacc::translate {
 
 using namespace analysis;
 
+/// Whether Base, a member access written `v.m`, `v->m`, `v.m.n`..., names a pointer member: a
+/// section of it is attached to the struct's device copy. Anything else is false.
+bool Translator::isPointerMember(llvm::StringRef Base, const Pragma &P) {
+  size_t Root = Base.find_first_of(".-");
+  if (Root == llvm::StringRef::npos)
+    return false;
+  VarDecl *V = Idx.lookupVar(Base.take_front(Root).trim(), P.Hash);
+  if (!V)
+    return false;
+  QualType T = V->getType().getCanonicalType();
+  llvm::StringRef Rest = Base.drop_front(Root);
+  while (!Rest.empty()) {
+    if (Rest.consume_front("->")) {
+      if (!T->isPointerType())
+        return false;
+      T = T->getPointeeType().getCanonicalType();
+    } else if (!Rest.consume_front(".")) {
+      return false;
+    }
+    Rest = Rest.ltrim();
+    size_t End = Rest.find_first_of(".-");
+    llvm::StringRef Name = Rest.take_front(End).trim();
+    Rest = End == llvm::StringRef::npos ? "" : Rest.drop_front(End);
+    const RecordType *R = T->getAs<RecordType>();
+    if (!R)
+      return false;
+    auto Fields = R->getDecl()->fields();
+    auto F = llvm::find_if(Fields, [&](const FieldDecl *D) { return D->getName() == Name; });
+    if (F == Fields.end())
+      return false;
+    T = F->getType().getCanonicalType();
+  }
+  return T->isPointerType();
+}
+
 std::optional<Translator::Section> Translator::wholeArray(const VarDecl *V) {
   std::string Name = V->getName().str();
   QualType Ty = V->getType().getCanonicalType();
@@ -89,6 +124,14 @@ std::optional<Translator::Section> Translator::section(const std::string &Item, 
                       "[0:n]");
       return std::nullopt;
     }
+    if (Ty->isRecordType()) {
+      // A struct is mapped as a whole (its pointers can then be attached); a kernel given it
+      // while it is present gets its device copy (src/launch/LaunchPlan).
+      S.Const = Ty.isConstQualified();
+      S.Addr = (S.Const ? "(void *)&" : "&") + Base;
+      S.Bytes = "sizeof " + Base;
+      return S;
+    }
     S.Scalar = true;
     return S;
   }
@@ -114,6 +157,8 @@ std::optional<Translator::Section> Translator::section(const std::string &Item, 
     Len = "sizeof " + Base + " / sizeof " + Base + "[0] - (" + Lo + ")";
   }
   S.Addr = "&" + Base + "[" + Lo + "]";
+  if (!V && isPointerMember(Base, P))
+    S.Pointer = "(void **)&(" + Base + ")";
   bool Simple = llvm::all_of(Len, isIdentChar);
   S.Bytes = (Simple ? Len : "(" + Len + ")") + " * sizeof " + Base + "[0]";
   if (V) {
@@ -128,20 +173,33 @@ std::optional<Translator::Section> Translator::section(const std::string &Item, 
 }
 
 /// Entry and exit calls of the data clauses of a compute or data construct, in clause order
-/// (exits reversed). False after an error.
+/// (exits reversed). False after an error. A data construct evaluates each section once, at its
+/// entry: its exit calls use the address and size saved then, whatever the region changed.
 bool Translator::dataCalls(const Region &R, std::vector<std::string> &Decls,
                            std::vector<std::string> &Entry, std::vector<std::string> &Exit) {
-  bool Ok = true;
-  std::vector<std::string> Exits;
+  bool Ok = true, Save = R.D.Kind == DirectiveKind::Data;
+  // Exits run the detaches first, then the deletes, then the copies back: a section named in two
+  // clauses (`create(zero: b[0:n]) copyout(b[0:n])`) is copied back by the exit that ends it.
+  std::vector<std::string> Detaches, Deletes, CopyBacks;
   for (const Clause &C : R.D.Clauses) {
     const char *In = nullptr, *Out = nullptr;
+    bool Zero = hasZeroModifier(C);
     switch (C.Kind) {
     case ClauseKind::Copy: In = "jacc_copyin"; Out = "jacc_copyout"; break;
     case ClauseKind::Copyin: In = "jacc_copyin"; Out = "jacc_delete"; break;
-    case ClauseKind::Copyout: In = "jacc_create"; Out = "jacc_copyout"; break;
-    case ClauseKind::Create: In = "jacc_create"; Out = "jacc_delete"; break;
+    case ClauseKind::Copyout: In = Zero ? "jacc_create_zero" : "jacc_create";
+      Out = "jacc_copyout"; break;
+    case ClauseKind::Create: In = Zero ? "jacc_create_zero" : "jacc_create";
+      Out = "jacc_delete"; break;
     case ClauseKind::Present: In = "present"; break;
     case ClauseKind::NoCreate: In = "no_create"; break;
+    case ClauseKind::Attach: {
+      // attach at the entry, detach at the exit.
+      Clause Detach = C;
+      Detach.Kind = ClauseKind::Detach;
+      Ok &= pointerCalls(*R.P, C, false, Entry) && pointerCalls(*R.P, Detach, false, Detaches);
+      continue;
+    }
     default: continue;
     }
     for (const std::string &Item : C.Vars) {
@@ -158,6 +216,13 @@ bool Translator::dataCalls(const Region &R, std::vector<std::string> &Decls,
         S->Addr = "&" + Item;
         S->Bytes = "sizeof " + Item;
       }
+      if (Save) {
+        std::string Name = "jacc_section_" + std::to_string(++Sections);
+        Decls.push_back("void *const " + Name + " = " + S->Addr + ";");
+        Decls.push_back("const size_t " + Name + "_bytes = " + S->Bytes + ";");
+        S->Addr = Name;
+        S->Bytes = Name + "_bytes";
+      }
       if (llvm::StringRef(In) == "present") {
         Entry.push_back("jacc_translated_present(" + S->Addr + ", " + S->Bytes + ", " +
                         where(*R.P) + ", \"" + Item + "\");");
@@ -170,19 +235,28 @@ bool Translator::dataCalls(const Region &R, std::vector<std::string> &Decls,
         Decls.push_back("int " + Flag + " = 0;");
         Entry.push_back(Flag + " = jacc_translated_no_create(" + S->Addr + ", " + S->Bytes +
                         ", " + where(*R.P) + ");");
-        Exits.push_back("if (" + Flag + ") " +
-                        check(std::string(S->Const ? "jacc_delete" : "jacc_copyout") + "(" +
-                                  S->Addr + ", " + S->Bytes + ")",
-                              *R.P));
+        (S->Const ? Deletes : CopyBacks)
+            .push_back("if (" + Flag + ") " +
+                       check(std::string(S->Const ? "jacc_delete" : "jacc_copyout") + "(" +
+                                 S->Addr + ", " + S->Bytes + ")",
+                             *R.P));
         continue;
       }
       Entry.push_back(check(std::string(In) + "(" + S->Addr + ", " + S->Bytes + ")", *R.P));
       // Const data is never copied back (it may live in read-only memory).
-      const char *O = S->Const && llvm::StringRef(Out) == "jacc_copyout" ? "jacc_delete" : Out;
-      Exits.push_back(check(std::string(O) + "(" + S->Addr + ", " + S->Bytes + ")", *R.P));
+      bool Back = !S->Const && llvm::StringRef(Out) == "jacc_copyout";
+      (Back ? CopyBacks : Deletes)
+          .push_back(check(std::string(Back ? Out : "jacc_delete") + "(" + S->Addr + ", " +
+                               S->Bytes + ")",
+                           *R.P));
+      if (!S->Pointer.empty()) { // a struct's pointer member: attached while the data is mapped
+        Entry.push_back(check("jacc_attach(" + S->Pointer + ")", *R.P));
+        Detaches.push_back(check("jacc_detach(" + S->Pointer + ", 0)", *R.P));
+      }
     }
   }
-  Exit.insert(Exit.end(), Exits.rbegin(), Exits.rend());
+  for (auto *Part : {&Detaches, &Deletes, &CopyBacks})
+    Exit.insert(Exit.end(), Part->rbegin(), Part->rend());
   return Ok;
 }
 

@@ -1,5 +1,10 @@
-// The directives that become host code: data, enter/exit data, update, wait and routine.
+// The directives that become host code: data, enter/exit data, update, wait, routine, and
+// init, shutdown and set (as the OpenACC runtime routines).
 #include "translate/Translator.h"
+
+#include "support/CText.h"
+
+#include <llvm/ADT/StringSwitch.h>
 
 using namespace clang;
 
@@ -20,6 +25,8 @@ void Translator::translateData(Region &R) {
     case ClauseKind::Create:
     case ClauseKind::Present:
     case ClauseKind::NoCreate:
+    case ClauseKind::Attach:
+    case ClauseKind::Async: // done synchronously: a later wait has nothing left to wait for
       break;
     case ClauseKind::Deviceptr:
       // No call: the compute constructs inside pass these pointers untranslated (translateCompute).
@@ -91,12 +98,14 @@ void Translator::translateStandalone(const Pragma &P, const Directive &D) {
   std::vector<std::string> Calls;
   std::string Guard;
   bool Ok = true, Finalize = D.has(ClauseKind::Finalize), IfPresent = D.has(ClauseKind::IfPresent);
+  bool Enter = D.Kind == DirectiveKind::EnterData, Exit = D.Kind == DirectiveKind::ExitData;
+  bool Update = D.Kind == DirectiveKind::Update;
   if (D.Kind == DirectiveKind::Wait) {
     // jacc has one queue per device: waiting for any async queue waits for all.
     Calls.push_back(check("jacc_wait()", P));
   }
   for (const Clause &C : D.Clauses) {
-    const char *Fn = nullptr;
+    std::string Fn;
     switch (C.Kind) {
     case ClauseKind::If:
       Guard = C.Argument;
@@ -109,29 +118,36 @@ void Translator::translateStandalone(const Pragma &P, const Directive &D) {
       if (D.Kind != DirectiveKind::Wait)
         Calls.insert(Calls.begin(), check("jacc_wait()", P));
       continue;
+    case ClauseKind::Attach:
+    case ClauseKind::Detach:
+      if (Enter || Exit) {
+        if (!pointerCalls(P, C, Finalize, Calls))
+          Ok = false;
+        continue;
+      }
+      break;
     case ClauseKind::Copyin:
-      Fn = D.Kind == DirectiveKind::EnterData ? "jacc_copyin" : nullptr;
+      Fn = Enter ? "jacc_copyin" : "";
       break;
     case ClauseKind::Create:
-      Fn = D.Kind == DirectiveKind::EnterData ? "jacc_create" : nullptr;
+      Fn = !Enter ? "" : hasZeroModifier(C) ? "jacc_create_zero" : "jacc_create";
       break;
     case ClauseKind::Copyout:
-      Fn = D.Kind == DirectiveKind::ExitData ? "jacc_copyout" : nullptr;
-      break;
     case ClauseKind::Delete:
-      Fn = D.Kind == DirectiveKind::ExitData ? "jacc_delete" : nullptr;
+      // OpenACC 3.x: data no longer present (or held only by a data region) is left alone.
+      Fn = Exit ? "jacc_exit_data" : "";
       break;
     case ClauseKind::Self:
     case ClauseKind::Host:
-      Fn = D.Kind == DirectiveKind::Update ? "jacc_update_self" : nullptr;
+      Fn = Update ? "jacc_update_self" : "";
       break;
     case ClauseKind::Device:
-      Fn = D.Kind == DirectiveKind::Update ? "jacc_update_device" : nullptr;
+      Fn = Update ? "jacc_update_device" : "";
       break;
     default:
       break;
     }
-    if (!Fn) {
+    if (Fn.empty()) {
       error(P, C, "clause '" + C.Name + "' of '#pragma acc " + directiveKindName(D.Kind) +
                       "' is not supported by jacc-translate");
       Ok = false;
@@ -145,19 +161,29 @@ void Translator::translateStandalone(const Pragma &P, const Directive &D) {
       }
       if (S->Scalar)
         continue; // scalars are passed to kernels by value: nothing to map or update
-      std::string Call = check(std::string(Fn) + "(" + S->Addr + ", " + S->Bytes + ")", P);
-      if (llvm::StringRef(Fn) == "jacc_copyout" && S->Const)
-        Call = check("jacc_delete(" + S->Addr + ", " + S->Bytes + ")", P);
-      std::string Present = "jacc_is_present(" + S->Addr + ", " + S->Bytes + ")";
-      if (Finalize) // every reference goes: exit until the mapping is gone
-        Call = "while (" + Present + ") " + Call;
-      else if (IfPresent)
-        Call = "if (" + Present + ") " + Call;
+      std::string Args = S->Addr + ", " + S->Bytes;
+      if (Exit) // const data is never copied back (it may live in read-only memory)
+        Args += std::string(C.Kind == ClauseKind::Copyout && !S->Const ? ", 1" : ", 0") +
+                (Finalize ? ", 1" : ", 0");
+      std::string Call = check(Fn + "(" + Args + ")", P);
+      if (IfPresent)
+        Call = "if (jacc_is_present(" + S->Addr + ", " + S->Bytes + ")) " + Call;
+      // A struct's pointer member: attached once its target is mapped, detached before it goes.
+      if (Exit && !S->Pointer.empty())
+        Calls.push_back(check("jacc_detach(" + S->Pointer + (Finalize ? ", 1)" : ", 0)"), P));
       Calls.push_back(Call);
+      if (Enter && !S->Pointer.empty())
+        Calls.push_back(check("jacc_attach(" + S->Pointer + ")", P));
     }
   }
   if (!Ok)
     return;
+  replaceDirective(P, D, Guard, Calls);
+}
+
+/// The directive's line becomes a comment and Calls, under `if (Guard)` when there is one.
+void Translator::replaceDirective(const Pragma &P, const Directive &D, const std::string &Guard,
+                                  const std::vector<std::string> &Calls) {
   std::string Code = P.Indent + "/* #pragma acc " + D.Text + " */\n";
   if (!Guard.empty()) {
     Code += P.Indent + "if (" + Guard + ") {\n";
@@ -170,6 +196,105 @@ void Translator::translateStandalone(const Pragma &P, const Directive &D) {
   }
   RW.ReplaceText(SM.getComposedLoc(SM.getMainFileID(), P.LineStart), P.LineEnd - P.LineStart,
                  Code);
+}
+
+bool Translator::hasZeroModifier(const Clause &C) {
+  llvm::StringRef A = llvm::StringRef(C.Argument).ltrim();
+  if (!A.consume_front("zero"))
+    return false;
+  A = A.ltrim();
+  return A.startswith(":") && !A.startswith("::");
+}
+
+bool Translator::pointerCalls(const Pragma &P, const Clause &C, bool Finalize,
+                              std::vector<std::string> &Calls) {
+  bool Ok = true;
+  for (const std::string &Item : C.Vars) {
+    // A pointer variable, or a member (`s.p`, `s->p`): the compiler checks the latter.
+    VarDecl *V = Idx.lookupVar(Item, P.Hash);
+    bool Name = llvm::all_of(Item, isIdentChar);
+    if (Name && (!V || !V->getType().getCanonicalType()->isPointerType())) {
+      error(P, C, "'" + Item + "' in clause '" + C.Name + "' must be a pointer (a variable or a "
+                                                          "struct member)");
+      Ok = false;
+      continue;
+    }
+    std::string Addr = "(void **)&(" + Item + ")";
+    Calls.push_back(check(C.Kind == ClauseKind::Attach
+                              ? "jacc_attach(" + Addr + ")"
+                              : "jacc_detach(" + Addr + (Finalize ? ", 1)" : ", 0)"),
+                          P));
+  }
+  return Ok;
+}
+
+/// The OpenACC name of a device type in a device_type clause ("host", "nvidia", "*"), or "".
+static std::string deviceTypeConstant(llvm::StringRef Name) {
+  return llvm::StringSwitch<std::string>(Name.lower())
+      .Cases("host", "multicore", "acc_device_host", "acc_device_host")
+      .Cases("nvidia", "acc_device_nvidia", "acc_device_nvidia")
+      .Cases("radeon", "acc_device_radeon", "acc_device_radeon")
+      .Cases("default", "*", "acc_device_default", "acc_device_default")
+      .Default("");
+}
+
+void Translator::translateRuntimeDirective(const Pragma &P, const Directive &D) {
+  std::vector<std::string> Types, Calls;
+  std::string Guard, Num, Async;
+  bool Ok = true;
+  for (const Clause &C : D.Clauses)
+    switch (C.Kind) {
+    case ClauseKind::If:
+      Guard = C.Argument;
+      break;
+    case ClauseKind::DeviceNum:
+      Num = C.Argument;
+      break;
+    case ClauseKind::DefaultAsync:
+      Async = C.Argument;
+      break;
+    case ClauseKind::DeviceType:
+      for (const std::string &T : C.Vars) {
+        std::string K = deviceTypeConstant(T);
+        if (K.empty()) {
+          error(P, C, "unknown device type '" + T + "' in clause 'device_type': jacc knows "
+                      "host (multicore), nvidia, radeon, default and *");
+          Ok = false;
+        }
+        Types.push_back(K);
+      }
+      break;
+    default:
+      error(P, C, "clause '" + C.Name + "' of '#pragma acc " + directiveKindName(D.Kind) +
+                      "' is not supported by jacc-translate");
+      Ok = false;
+    }
+  if (!Ok)
+    return;
+  // OpenACC: without device_type, the current device type (acc-current-device-type-var).
+  bool Typed = !Types.empty();
+  if (!Typed)
+    Types.push_back(Num.empty() ? "acc_device_default" : "acc_get_device_type()");
+  if (D.Kind == DirectiveKind::Set) {
+    if (Typed)
+      Calls.push_back("acc_set_device_type(" + Types[0] + ");");
+    if (!Num.empty())
+      Calls.push_back("acc_set_device_num(" + Num + ", " + Types[0] + ");");
+    if (!Async.empty())
+      Calls.push_back("acc_set_default_async(" + Async + ");");
+  } else {
+    std::string Fn = D.Kind == DirectiveKind::Init ? "acc_init" : "acc_shutdown";
+    for (const std::string &T : Types)
+      Calls.push_back(Num.empty() ? Fn + "(" + T + ");"
+                                  : Fn + "_device(" + Num + ", " + T + ");");
+  }
+  if (!IncludesOpenACC) {
+    // The runtime routines' declarations, once, at the top of the file.
+    RW.InsertTextBefore(SM.getLocForStartOfFile(SM.getMainFileID()),
+                        "#include <jacc/openacc.h>\n");
+    IncludesOpenACC = true;
+  }
+  replaceDirective(P, D, Guard, Calls);
 }
 
 /// Jumps (return, break, continue, goto) that leave the statement S.

@@ -120,9 +120,15 @@ std::string Translator::run() {
     case DirectiveKind::ExitData:
     case DirectiveKind::Update:
     case DirectiveKind::Wait:
+    case DirectiveKind::Init:
+    case DirectiveKind::Shutdown:
+    case DirectiveKind::Set:
       if (Inside)
         error(P, "'#pragma acc " + std::string(directiveKindName(D.Kind)) +
                      "' inside a compute construct is not supported");
+      else if (D.Kind == DirectiveKind::Init || D.Kind == DirectiveKind::Shutdown ||
+               D.Kind == DirectiveKind::Set)
+        translateRuntimeDirective(P, D);
       else
         translateStandalone(P, D);
       break;
@@ -139,9 +145,6 @@ std::string Translator::run() {
         translateHostData(P, D);
       break;
     case DirectiveKind::Declare:
-    case DirectiveKind::Init:
-    case DirectiveKind::Shutdown:
-    case DirectiveKind::Set:
       error(P, "'#pragma acc " + std::string(directiveKindName(D.Kind)) +
                    "' is not supported by jacc-translate");
       break;

@@ -73,9 +73,13 @@ private:
   // Data clauses.
   struct Section {
     std::string Addr, Bytes;
-    bool Scalar = false; ///< a scalar or struct named without a section: passed by value
+    bool Scalar = false; ///< a scalar named without a section: passed by value
     bool Const = false;  ///< const elements: never copied back
+    /// `(void **)&(s.p)` for a section of a struct's pointer member `s.p[lo:len]`: OpenACC
+    /// attaches the pointer to the mapped data (and detaches it before the data goes).
+    std::string Pointer;
   };
+  bool isPointerMember(llvm::StringRef Base, const Pragma &P);
   std::optional<Section> section(const std::string &Item, const Pragma &P,
                                  const analysis::Clause &C);
   /// The whole of V as a section when its size is known: a C array (`sizeof a`), or a parameter
@@ -87,11 +91,23 @@ private:
   bool dataCalls(const Region &R, std::vector<std::string> &Decls,
                  std::vector<std::string> &Entry, std::vector<std::string> &Exit);
   unsigned NoCreates = 0; ///< no_create flags declared so far (their names are numbered)
+  unsigned Sections = 0;  ///< data construct sections saved so far (jacc_section_N)
 
   // Directives.
   void translateCompute(Region &R);
   void translateData(Region &R);
   void translateStandalone(const Pragma &P, const analysis::Directive &D);
+  /// init, shutdown and set: the OpenACC runtime routines they stand for.
+  void translateRuntimeDirective(const Pragma &P, const analysis::Directive &D);
+  /// Replace P's line by a comment and Calls (under `if (Guard)` unless Guard is empty).
+  void replaceDirective(const Pragma &P, const analysis::Directive &D, const std::string &Guard,
+                        const std::vector<std::string> &Calls);
+  /// Whether a copyout/create clause has OpenACC 3.3's `zero:` modifier.
+  static bool hasZeroModifier(const analysis::Clause &C);
+  /// attach / detach clause C as jacc_attach / jacc_detach calls; false after an error.
+  bool pointerCalls(const Pragma &P, const analysis::Clause &C, bool Finalize,
+                    std::vector<std::string> &Calls);
+  bool IncludesOpenACC = false; ///< `#include <jacc/openacc.h>` added to the file
   void addExits(Region &R);
   /// The exit calls of every data region: at its end, innermost first, and before each jump
   /// that leaves it.

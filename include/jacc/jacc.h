@@ -57,6 +57,17 @@ JACC_API jacc_status jacc_update_self(void *host, size_t bytes);
 /** 1 if [host, host+bytes) lies entirely inside one mapping, else 0. */
 JACC_API int jacc_is_present(const void *host, size_t bytes);
 
+/* The forms of OpenACC's data directives (jacc-translate emits them). */
+/** create(zero: ...): as jacc_create, and a new mapping's copies are filled with zero bytes. */
+JACC_API jacc_status jacc_create_zero(void *host, size_t bytes);
+/** exit data copyout (copy_back) / delete: as jacc_copyout / jacc_delete, finalize setting the
+ *  count to zero, and under OpenACC's rules: data that is absent, or that only a data region
+ *  holds, is left as it is (no error). */
+JACC_API jacc_status jacc_exit_data(void *host, size_t bytes, int copy_back, int finalize);
+/** attach / detach clauses: acc_attach, acc_detach[_finalize] of <jacc/openacc.h>. */
+JACC_API jacc_status jacc_attach(void **pointer);
+JACC_API jacc_status jacc_detach(void **pointer, int finalize);
+
 /* Kernels */
 typedef struct jacc_arg {
   const char *decl; /* C declaration of the variable as the kernel names it:

@@ -68,8 +68,14 @@ JACC_API size_t acc_get_property(int dev_num, acc_device_t dev_type,
 JACC_API const char *acc_get_property_string(int dev_num, acc_device_t dev_type,
                                              acc_device_property_t property);
 JACC_API void acc_init(acc_device_t dev_type);
+JACC_API void acc_init_device(int dev_num, acc_device_t dev_type);
 JACC_API void acc_shutdown(acc_device_t dev_type);
+JACC_API void acc_shutdown_device(int dev_num, acc_device_t dev_type);
 JACC_API int acc_on_device(acc_device_t dev_type);
+/* The queue `async` without an argument uses (per host thread); 0 at first, as NVHPC's.
+ * acc_async_noval restores that initial value. */
+JACC_API void acc_set_default_async(int async_arg);
+JACC_API int acc_get_default_async(void);
 
 /* Asynchronous queues */
 JACC_API int acc_async_test(int wait_arg);
@@ -78,6 +84,18 @@ JACC_API void acc_wait(int wait_arg);
 JACC_API void acc_wait_async(int wait_arg, int async_arg);
 JACC_API void acc_wait_all(void);
 JACC_API void acc_wait_all_async(int async_arg);
+/* Every queue is complete once acc_wait_any returns: the first index whose entry is a queue
+ * (not acc_async_sync), or -1 when there is none. */
+JACC_API int acc_wait_any(int count, int wait_arg[]);
+/* The _device forms check dev_num (of the current device's type); jacc's queues are waited for
+ * and tested on every device. */
+JACC_API int acc_async_test_device(int wait_arg, int dev_num);
+JACC_API int acc_async_test_all_device(int dev_num);
+JACC_API void acc_wait_device(int wait_arg, int dev_num);
+JACC_API void acc_wait_device_async(int wait_arg, int async_arg, int dev_num);
+JACC_API void acc_wait_all_device(int dev_num);
+JACC_API void acc_wait_all_device_async(int async_arg, int dev_num);
+JACC_API int acc_wait_any_device(int count, int wait_arg[], int dev_num);
 
 /* Device memory */
 JACC_API d_void *acc_malloc(size_t bytes);
@@ -105,6 +123,27 @@ JACC_API void acc_unmap_data(h_void *data_arg);
 JACC_API d_void *acc_deviceptr(h_void *data_arg);
 JACC_API h_void *acc_hostptr(d_void *data_dev);
 JACC_API int acc_is_present(h_void *data_arg, size_t bytes);
+
+/* Pointers in mapped data: acc_attach makes every device's copy of the pointer *ptr_addr hold
+ * that device's address of its target (attachment counter + 1); acc_detach (counter - 1; the
+ * _finalize forms: to 0) gives the copies the host's value back at 0. No action when ptr_addr
+ * or its target is not mapped, or the pointer is NULL. Copying the pointer back to the host
+ * (acc_copyout, acc_update_self) keeps the host's value. */
+JACC_API void acc_attach(h_void **ptr_addr);
+JACC_API void acc_attach_async(h_void **ptr_addr, int async_arg);
+JACC_API void acc_detach(h_void **ptr_addr);
+JACC_API void acc_detach_async(h_void **ptr_addr, int async_arg);
+JACC_API void acc_detach_finalize(h_void **ptr_addr);
+JACC_API void acc_detach_finalize_async(h_void **ptr_addr, int async_arg);
+
+/* Deprecated names (OpenACC 3.3, section "Deprecated"): acc_copyin / acc_create, acc_wait /
+ * acc_wait_all. */
+JACC_API d_void *acc_present_or_copyin(h_void *data_arg, size_t bytes);
+JACC_API d_void *acc_pcopyin(h_void *data_arg, size_t bytes);
+JACC_API d_void *acc_present_or_create(h_void *data_arg, size_t bytes);
+JACC_API d_void *acc_pcreate(h_void *data_arg, size_t bytes);
+JACC_API void acc_async_wait(int wait_arg);
+JACC_API void acc_async_wait_all(void);
 
 /* Copies on the current device, and between two devices' copies of mapped data */
 JACC_API void acc_memcpy_to_device(d_void *data_dev_dest, h_void *data_host_src, size_t bytes);

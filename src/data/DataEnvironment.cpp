@@ -30,7 +30,7 @@ llvm::Error DataEnvironment::waitForUses(const Mapping &M) {
   return llvm::Error::success();
 }
 
-llvm::Error DataEnvironment::enter(void *P, size_t Bytes, bool Copy, const char *Api) {
+llvm::Error DataEnvironment::enter(void *P, size_t Bytes, bool Copy, const char *Api, bool Zero) {
   std::lock_guard<std::mutex> TL(Table.mutex());
   PresentTable::Lookup F = Table.lookup(P, Bytes);
   if (F.State == PresentTable::Presence::Partial)
@@ -57,9 +57,10 @@ llvm::Error DataEnvironment::enter(void *P, size_t Bytes, bool Copy, const char 
     }
     M.DevicePtrs.push_back(*Ptr);
   }
-  if (Copy)
+  std::vector<char> Zeros(Copy || !Zero ? 0 : Bytes, 0);
+  if (Copy || Zero)
     for (unsigned D = 0; D < Devices.size(); ++D)
-      if (auto E = Devices[D]->copyToDevice(M.DevicePtrs[D], P, Bytes)) {
+      if (auto E = Devices[D]->copyToDevice(M.DevicePtrs[D], Copy ? P : Zeros.data(), Bytes)) {
         ReleaseAll();
         return E;
       }
@@ -103,9 +104,11 @@ llvm::Error DataEnvironment::exit(void *P, size_t Bytes, bool CopyBack, bool Fin
   if (!Jacc)
     if (auto E = waitForUses(M))
       return E;
-  if (CopyBack)
+  if (CopyBack) {
     if (auto E = Devices[0]->copyToHost(P, M.translate(P, 0), Bytes))
       return E; // the count is unchanged: the data stays mapped
+    restoreHostPointers(M, P, Bytes);
+  }
   return unmap(M, Api);
 }
 
@@ -129,12 +132,16 @@ llvm::Error DataEnvironment::update(void *P, size_t Bytes, bool ToDevice, const 
     return partialError(Api, P, Bytes, *F.M);
   if (auto E = waitForUses(*F.M))
     return E;
-  if (!ToDevice)
-    return Devices[0]->copyToHost(P, F.M->translate(P, 0), Bytes);
+  if (!ToDevice) {
+    if (auto E = Devices[0]->copyToHost(P, F.M->translate(P, 0), Bytes))
+      return E;
+    restoreHostPointers(*F.M, P, Bytes);
+    return llvm::Error::success();
+  }
   for (unsigned D = 0; D < Devices.size(); ++D)
     if (auto E = Devices[D]->copyToDevice(F.M->translate(P, D), P, Bytes))
       return E;
-  return llvm::Error::success();
+  return reattach(*F.M, P, Bytes);
 }
 
 bool DataEnvironment::isPresent(const void *P, size_t Bytes) {

@@ -26,8 +26,9 @@ public:
   // non-empty and not null (the runtime's entry points treat those as no-ops). ---
 
   /// create / copyin: present-or-create, dynamic count + 1; a new mapping is allocated on every
-  /// device first (nothing is left behind on failure), then copied in when Copy.
-  llvm::Error enter(void *P, size_t Bytes, bool Copy, const char *Api);
+  /// device first (nothing is left behind on failure), then copied in when Copy, or zeroed when
+  /// Zero (OpenACC 3.3's `create(zero: ...)`; present data is left as it is).
+  llvm::Error enter(void *P, size_t Bytes, bool Copy, const char *Api, bool Zero = false);
   /// How an exit treats data it cannot undo.
   enum class ExitRules {
     Jacc,   ///< jacc_copyout / jacc_delete: absent data, or no dynamic count left, is an error
@@ -44,6 +45,13 @@ public:
   void *devicePtr(const void *P, unsigned Device);
   /// The host address whose copy on Device is at DevicePtr; null when no mapping has it.
   void *hostPtr(const void *DevicePtr, unsigned Device);
+  enum class AttachOp { Attach, Detach, DetachFinalize };
+  /// acc_attach / acc_detach[_finalize] of the pointer at host address PtrAddr (Attach.cpp):
+  /// the attachment counter + 1 (Detach: - 1, DetachFinalize: to 0). Attaching from 0 writes
+  /// into every device's copy of the pointer that device's address of its target; detaching to
+  /// 0 writes the host's value back. No action when PtrAddr or its target is not mapped, or the
+  /// pointer is null.
+  llvm::Error attachPointer(void **PtrAddr, AttachOp Op, const char *Api);
   /// acc_memcpy_d2d: the mapped range SrcP's copy on SrcDevice to DstP's copy on DstDevice.
   llvm::Error copyBetweenDevices(void *DstP, const void *SrcP, size_t Bytes, unsigned DstDevice,
                                  unsigned SrcDevice, const char *Api);
@@ -77,6 +85,10 @@ public:
   /// The table, for a push that binds its arguments under lock() (mutex: the table's).
   PresentTable &table() { return Table; }
   std::unique_lock<std::mutex> lock() { return std::unique_lock<std::mutex>(Table.mutex()); }
+  /// Read Device's copy of [P, P+Bytes), inside M, into Out (caller holds the table's lock).
+  llvm::Error readCopy(const Mapping &M, const void *P, size_t Bytes, unsigned Device, void *Out) {
+    return Devices[Device]->copyToHost(Out, M.translate(P, Device), Bytes);
+  }
   /// Wait for the queued kernels that use M (caller holds the table's lock).
   llvm::Error waitForUses(const Mapping &M);
   /// finalize: free every mapping's copies and the program's device memory (never memory the
@@ -90,6 +102,16 @@ private:
   /// finalize: free the allocateUser() blocks and keep the program's acc_map_data memory out of
   /// the mappings' release (caller holds the table's lock).
   llvm::Error releaseUserMemory();
+  /// After [P, P+Bytes) of M was copied to the host: the attached pointers in it get their host
+  /// values back (Attach.cpp). Caller holds the table's lock.
+  static void restoreHostPointers(const Mapping &M, void *P, size_t Bytes);
+  /// After [P, P+Bytes) of M was written on every device from the host: its attached pointers
+  /// point at their targets' copies again (Attach.cpp). Caller holds the table's lock.
+  llvm::Error reattach(const Mapping &M, void *P, size_t Bytes);
+  /// Write, into every device's copy of the pointer at PtrAddr (in M), that device's address of
+  /// Target (TargetMap: its mapping), or Target itself when TargetMap is null.
+  llvm::Error writePointer(const Mapping &M, void **PtrAddr, void *Target,
+                           const Mapping *TargetMap);
   /// Free every copy of M but the program's own (acc_map_data) and drop it from the table.
   llvm::Error unmap(Mapping &M, const char *Api);
   /// Whether [P, P+Bytes) lies inside one block of Device's memory that jacc knows (an

@@ -23,6 +23,12 @@ struct Mapping {
   /// -1. Such a mapping also holds one StructuredRefs for its lifetime, so that no exit frees it:
   /// only acc_unmap_data ends it.
   int UserDevice = -1;
+  /// Pointers inside this range attached to their targets (acc_attach), by host address.
+  struct Attachment {
+    uint64_t Count = 0;        ///< the attachment counter
+    void *HostValue = nullptr; ///< the host pointer's value when it was attached
+  };
+  std::map<uintptr_t, Attachment> Attachments;
 
   size_t bytes() const { return End - Begin; }
   /// Device D's address of host address P, which must lie in [Begin, End].

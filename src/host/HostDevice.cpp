@@ -15,6 +15,7 @@
 #include <mutex>
 #include <string>
 #include <thread>
+#include <unordered_map>
 #include <unistd.h>
 #include <utility>
 
@@ -69,6 +70,11 @@ struct HostDevice::Impl {
 
   /// The first error of an async launch, reported (and cleared) by the next waitFor().
   SavedError Pending;
+
+  /// This device's allocations and their sizes: its free memory is the machine's less these.
+  std::mutex AllocM;
+  std::unordered_map<void *, size_t> Allocations;
+  size_t Allocated = 0;
 };
 
 llvm::Error HostDevice::Impl::run(DeviceLaunch &L) {
@@ -168,12 +174,13 @@ DeviceProperties HostDevice::propertiesImpl() const {
   D.Model = name();
   D.Vendor = "jacc";
   D.Driver = "jacc " JACC_VERSION;
-  long PageSize = sysconf(_SC_PAGESIZE), Pages = sysconf(_SC_PHYS_PAGES),
-       Available = sysconf(_SC_AVPHYS_PAGES);
+  long PageSize = sysconf(_SC_PAGESIZE), Pages = sysconf(_SC_PHYS_PAGES);
   if (PageSize > 0 && Pages > 0)
     D.TotalMemory = static_cast<size_t>(Pages) * static_cast<size_t>(PageSize);
-  if (PageSize > 0 && Available > 0)
-    D.FreeMemory = static_cast<size_t>(Available) * static_cast<size_t>(PageSize);
+  // Free: the memory less what this device holds, so that acc_malloc / acc_free show in it as
+  // they do on a GPU (the machine's own free pages move with every other process).
+  std::lock_guard<std::mutex> L(P->AllocM);
+  D.FreeMemory = D.TotalMemory - std::min(D.TotalMemory, P->Allocated);
   return D;
 }
 
@@ -182,10 +189,20 @@ llvm::Expected<void *> HostDevice::allocateImpl(size_t Bytes) {
   if (posix_memalign(&Ptr, Alignment, Bytes == 0 ? 1 : Bytes) != 0)
     return makeError(ErrorCode::OutOfMemory,
                      name() + ": out of memory allocating " + llvm::Twine(Bytes) + " bytes");
+  std::lock_guard<std::mutex> L(P->AllocM);
+  P->Allocations[Ptr] = Bytes;
+  P->Allocated += Bytes;
   return Ptr;
 }
 
 llvm::Error HostDevice::releaseImpl(void *DevicePtr) {
+  {
+    std::lock_guard<std::mutex> L(P->AllocM);
+    if (auto It = P->Allocations.find(DevicePtr); It != P->Allocations.end()) {
+      P->Allocated -= It->second;
+      P->Allocations.erase(It);
+    }
+  }
   std::free(DevicePtr);
   return llvm::Error::success();
 }

@@ -24,6 +24,7 @@ llvm::Error bindArguments(const analysis::KernelInfo &Info, const jacc_arg *Args
                           llvm::SmallVectorImpl<void *> &ArgHost) {
   unsigned N = P.Cells.size();
   std::shared_ptr<std::vector<std::vector<char>>> Aggregates;
+  llvm::SmallVector<std::pair<const ArgInfo *, Mapping *>, 2> PresentAggregates;
   for (const ArgInfo &A : Info.Args) {
     const void *Value = Args[A.Position].value;
     switch (A.ArgKind) {
@@ -36,6 +37,10 @@ llvm::Error bindArguments(const analysis::KernelInfo &Info, const jacc_arg *Args
         Aggregates = std::make_shared<std::vector<std::vector<char>>>(Info.Args.size());
       (*Aggregates)[A.Param].assign(static_cast<const char *>(Value),
                                     static_cast<const char *>(Value) + A.Size);
+      // OpenACC: a struct that is present is the device's copy in the kernel.
+      if (PresentTable::Lookup F = Data.table().lookup(Value, A.Size);
+          F.State == PresentTable::Presence::Contained)
+        PresentAggregates.push_back({&A, F.M});
       break;
     case ArgInfo::Kind::Pointer: {
       void *Host;
@@ -81,7 +86,15 @@ llvm::Error bindArguments(const analysis::KernelInfo &Info, const jacc_arg *Args
     }
     }
   }
-  P.Aggregates = std::move(Aggregates);
+  P.Aggregates.assign(N, Aggregates);
+  for (unsigned D = 0; D < N && !PresentAggregates.empty(); ++D) {
+    auto Own = std::make_shared<std::vector<std::vector<char>>>(*Aggregates);
+    for (auto [A, M] : PresentAggregates)
+      if (auto E = Data.readCopy(*M, Args[A->Position].value, A->Size, D,
+                                 (*Own)[A->Param].data()))
+        return E;
+    P.Aggregates[D] = std::move(Own);
+  }
   return llvm::Error::success();
 }
 

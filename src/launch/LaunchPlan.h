@@ -21,8 +21,10 @@ struct LaunchPlan {
   /// Each device's argument cells (a split launch: two more per split array, its mapping
   /// relative to the pointer in bytes).
   llvm::SmallVector<ArgCells, 4> Cells;
-  /// The bytes of struct arguments, shared by every device's launch (null when none).
-  AggregateArgs Aggregates;
+  /// Each device's bytes of the struct arguments (null when none): one vector shared by every
+  /// device, unless a struct argument is present (mapped), whose device copies each device's
+  /// launch gets (with the pointers attached in them).
+  llvm::SmallVector<AggregateArgs, 4> Aggregates;
   /// The mappings the kernel may use: their last-use tickets advance with the launch.
   llvm::SmallVector<Mapping *, 8> Used;
   /// A kernel given device memory (deviceptr) runs on the device that owns it, alone; the

@@ -31,7 +31,7 @@ llvm::Error Scheduler::run(std::shared_ptr<const jit::CompiledKernel> K, LaunchP
   unsigned N = Devices.size();
   llvm::SmallVector<std::shared_ptr<KernelLaunch>, 4> Launches;
   for (unsigned D = 0; D < N; ++D) {
-    auto L = Devices[D]->constructLaunch(K, std::move(Plan.Cells[D]), Plan.Aggregates, Code);
+    auto L = Devices[D]->constructLaunch(K, std::move(Plan.Cells[D]), Plan.Aggregates[D], Code);
     if (!L)
       return L.takeError();
     Launches.push_back(std::move(*L));
@@ -95,7 +95,7 @@ llvm::Error Scheduler::runOnOwner(std::shared_ptr<const jit::CompiledKernel> K, 
                          ": the kernel runs there alone");
   LaunchCode Plain = Code;
   Plain.Split = false;
-  auto Launch = Devices[O]->constructLaunch(K, std::move(Plan.Cells[O]), Plan.Aggregates, Plain);
+  auto Launch = Devices[O]->constructLaunch(K, std::move(Plan.Cells[O]), Plan.Aggregates[O], Plain);
   if (!Launch)
     return Launch.takeError();
   if (!K->Info.Reductions.empty())

@@ -4,6 +4,7 @@
 // driver cannot execute it, so each test installs a hook that does what the kernel would, reading
 // the arguments exactly as the generated entry declares them: a wrong argument buffer, pointer
 // translation, grid, read-back or reduction combine shows up as a wrong result.
+#include "jacc/openacc.h"
 #include "jit/cuda/CudaABI.h"
 #include "tests/api/Fixture.h"
 
@@ -14,6 +15,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -369,6 +371,70 @@ TEST_P(CudaMockTest, SpecializedVariantsLaunchTheirOwnImage) {
       ASSERT_EQ(Y[I], 6.5f) << Mode << " " << I; // 0.5 + two pushes of 3 * 1
     setHook(nullptr);
   }
+}
+
+struct Box {
+  int *v;
+  int n;
+};
+
+/// The pointer member of every struct argument the GPUs received (int n, Box b, team).
+std::set<void *> BoxPointers;
+void boxHook(const char *, unsigned, unsigned, void **P) {
+  BoxPointers.insert(param<Box>(P, 1).v);
+}
+
+/// Device Dev's address of the mapped host address P.
+void *deviceAddress(int Dev, void *P) {
+  acc_set_device_num(Dev, acc_device_default);
+  void *A = acc_deviceptr(P);
+  acc_set_device_num(0, acc_device_default);
+  return A;
+}
+
+// acc_attach writes each GPU's own address of the target into its copy of the struct, a present
+// struct argument reaches each GPU as that copy, and create(zero:) zeroes GPU memory.
+TEST_P(CudaMockTest, AttachedPointersAndZeroedCopiesOnGpus) {
+  int N = 256;
+  std::vector<int> Data(N, 3);
+  Box B{Data.data(), N};
+  acc_copyin(Data.data(), N * sizeof(int));
+  acc_copyin(&B, sizeof B);
+  acc_attach(reinterpret_cast<void **>(&B.v));
+  std::set<void *> Targets;
+  for (int D = 0; D < devices(); ++D) {
+    Box Copy{nullptr, 0};
+    acc_set_device_num(D, acc_device_default);
+    acc_memcpy_from_device(&Copy, acc_deviceptr(&B), sizeof Copy);
+    acc_set_device_num(0, acc_device_default);
+    EXPECT_EQ(Copy.v, deviceAddress(D, Data.data())) << "device " << D;
+    EXPECT_EQ(Copy.n, N);
+    Targets.insert(Copy.v);
+  }
+  BoxPointers.clear();
+  setHook(boxHook);
+  jacc_arg Args[] = {{"int n", &N}, {"Box b", &B}};
+  ASSERT_JACC(jacc_kernel_push("typedef struct { int *v; int n; } Box;\n"
+                               "#pragma acc parallel loop\n"
+                               "for (int i = 0; i < n; i++) b.v[i] = 1;\n",
+                               2, Args, JACC_FORCE_DUPLICATE));
+  ASSERT_EQ(BoxPointers.size(), static_cast<size_t>(gpus()));
+  for (void *V : BoxPointers)
+    EXPECT_EQ(Targets.count(V), 1u) << "a GPU got another device's pointer";
+  acc_detach(reinterpret_cast<void **>(&B.v));
+  acc_copyout(&B, sizeof B);
+  EXPECT_EQ(B.v, Data.data());
+  acc_delete(Data.data(), N * sizeof(int));
+
+  std::vector<int> Z(N, 9), Out(N, 9);
+  ASSERT_JACC(jacc_create_zero(Z.data(), N * sizeof(int)));
+  for (int D = 0; D < devices(); ++D) {
+    acc_set_device_num(D, acc_device_default);
+    acc_memcpy_from_device(Out.data(), acc_deviceptr(Z.data()), N * sizeof(int));
+    EXPECT_EQ(Out, std::vector<int>(N, 0)) << "device " << D;
+  }
+  acc_set_device_num(0, acc_device_default);
+  ASSERT_JACC(jacc_exit_data(Z.data(), N * sizeof(int), 0, 1));
 }
 
 INSTANTIATE_TEST_SUITE_P(Devices, CudaMockTest,

@@ -730,6 +730,20 @@ TEST_P(OpenACCTest, Properties) {
     EXPECT_EQ(acc_get_property_string(D, acc_device_host, static_cast<acc_device_property_t>(7)),
               nullptr);
   }
+  // A host device's free memory is the machine's less what the device holds: acc_malloc and
+  // acc_free show in it (on the current device only), as on a GPU.
+  int Last = n() - 1;
+  size_t Before = acc_get_property(Last, acc_device_host, acc_property_free_memory);
+  size_t Other = acc_get_property(0, acc_device_host, acc_property_free_memory);
+  acc_set_device_num(Last, acc_device_host);
+  void *Block = acc_malloc(1 << 20);
+  EXPECT_EQ(acc_get_property(Last, acc_device_host, acc_property_free_memory), Before - (1 << 20));
+  if (Last > 0) {
+    EXPECT_EQ(acc_get_property(0, acc_device_host, acc_property_free_memory), Other);
+  }
+  acc_free(Block);
+  EXPECT_EQ(acc_get_property(Last, acc_device_host, acc_property_free_memory), Before);
+  acc_set_device_num(0, acc_device_host);
   EXPECT_EQ(acc_get_property(n(), acc_device_host, acc_property_memory), 0u);
   expectError("acc_get_property", JACC_ERROR_INVALID_ARGUMENT, "does not exist");
   EXPECT_EQ(acc_get_property_string(-1, acc_device_host, acc_property_name), nullptr);
@@ -767,6 +781,242 @@ TEST_P(OpenACCTest, ReturnModeRecordsTheErrorAndReturns) {
 
 TEST_P(OpenACCTest, CallableFromC) {
   EXPECT_EQ(jacc_test_openacc_from_c(), 0);
+}
+
+// ---- attached pointers, zeroed data, OpenACC exits ---------------------------------------------
+
+struct Box {
+  int *v;
+  int n;
+};
+
+/// Device Dev's copy of the mapped *B, read through the OpenACC routines.
+Box deviceBox(int Dev, Box *B) {
+  acc_set_device_num(Dev, acc_device_default);
+  Box Out{nullptr, -1};
+  acc_memcpy_from_device(&Out, acc_deviceptr(B), sizeof Out);
+  acc_set_device_num(0, acc_device_default);
+  return Out;
+}
+
+/// Device Dev's address of the mapped host address P.
+void *deviceAddress(int Dev, void *P) {
+  acc_set_device_num(Dev, acc_device_default);
+  void *A = acc_deviceptr(P);
+  acc_set_device_num(0, acc_device_default);
+  return A;
+}
+
+const char *BoxDecl = "typedef struct { int *v; int n; } Box;\n";
+
+TEST_P(OpenACCTest, AttachPointsEachDeviceCopyAtItsOwnTarget) {
+  int N = 64;
+  std::vector<int> Data = iota(N, 1);
+  Box B{Data.data(), N}, *Bp = &B;
+  acc_copyin(Data.data(), N * sizeof(int));
+  acc_copyin(&B, sizeof B);
+  for (int D = 0; D < n(); D++)
+    EXPECT_EQ(deviceBox(D, &B).v, Data.data()) << "copied in: the host's pointer";
+  acc_attach(reinterpret_cast<void **>(&B.v));
+  for (int D = 0; D < n(); D++)
+    EXPECT_EQ(deviceBox(D, &B).v, deviceAddress(D, Data.data())) << "device " << D;
+  EXPECT_EQ(B.v, Data.data()) << "the host's pointer is unchanged";
+
+  // Kernels follow the attached pointer into their device's copy: through a pointer to the
+  // struct, and given the present struct by value (each device its own copy).
+  std::string ByPointer = std::string(BoxDecl) + "#pragma acc parallel loop present(b)\n"
+                                                 "for (int i = 0; i < n; i++) b->v[i] += 10;\n";
+  jacc_arg PArgs[] = {{"int n", &N}, {"Box *b", &Bp}};
+  ASSERT_JACC(jacc_kernel_push(ByPointer.c_str(), 2, PArgs, JACC_DEFAULT));
+  std::string ByValue = std::string(BoxDecl) + "#pragma acc parallel loop\n"
+                                               "for (int i = 0; i < n; i++) b.v[i] *= 2;\n";
+  jacc_arg VArgs[] = {{"int n", &N}, {"Box b", &B}};
+  ASSERT_JACC(jacc_kernel_push(ByValue.c_str(), 2, VArgs, JACC_DEFAULT));
+  std::vector<int> Want(N);
+  for (int I = 0; I < N; I++)
+    Want[I] = (I + 1 + 10) * 2;
+  for (int D = 0; D < n(); D++)
+    EXPECT_EQ(deviceCopy(D, Data.data(), N), Want) << "device " << D;
+  EXPECT_EQ(Data, iota(N, 1)) << "the host's data is untouched";
+
+  // The attachment counter: a second attach needs two detaches.
+  acc_attach(reinterpret_cast<void **>(&B.v));
+  acc_detach(reinterpret_cast<void **>(&B.v));
+  EXPECT_EQ(deviceBox(n() - 1, &B).v, deviceAddress(n() - 1, Data.data()));
+  acc_update_self(&B, sizeof B);
+  EXPECT_EQ(B.v, Data.data()) << "copying the struct back keeps the host's pointer";
+  acc_detach(reinterpret_cast<void **>(&B.v));
+  for (int D = 0; D < n(); D++)
+    EXPECT_EQ(deviceBox(D, &B).v, Data.data()) << "detached: the host's value again";
+  acc_detach(reinterpret_cast<void **>(&B.v)); // not attached: nothing to do
+
+  // _finalize detaches whatever the count; the _async forms check their queue.
+  acc_attach_async(reinterpret_cast<void **>(&B.v), 1);
+  acc_attach(reinterpret_cast<void **>(&B.v));
+  acc_detach_async(reinterpret_cast<void **>(&B.v), acc_async_noval);
+  acc_detach_finalize_async(reinterpret_cast<void **>(&B.v), 2);
+  EXPECT_EQ(deviceBox(0, &B).v, Data.data());
+  acc_detach_finalize(reinterpret_cast<void **>(&B.v));
+  acc_attach_async(reinterpret_cast<void **>(&B.v), -9);
+  expectError("acc_attach_async", JACC_ERROR_INVALID_ARGUMENT, "async argument -9");
+
+  // Still attached when the struct is copied out: the host keeps its own pointer.
+  acc_attach(reinterpret_cast<void **>(&B.v));
+  acc_copyout(&B, sizeof B);
+  EXPECT_EQ(B.v, Data.data());
+  EXPECT_EQ(B.n, N);
+  acc_copyout(Data.data(), N * sizeof(int));
+  EXPECT_EQ(Data, Want);
+}
+
+TEST_P(OpenACCTest, AttachWithoutMappedPointerOrTargetDoesNothing) {
+  std::vector<int> Data(8, 1);
+  Box B{Data.data(), 8};
+  acc_attach(nullptr);
+  acc_attach(reinterpret_cast<void **>(&B.v)); // the struct is not present
+  acc_copyin(&B, sizeof B);
+  acc_attach(reinterpret_cast<void **>(&B.v)); // its target is not present
+  EXPECT_EQ(deviceBox(0, &B).v, Data.data());
+  Box Null{nullptr, 0};
+  acc_copyin(&Null, sizeof Null);
+  acc_attach(reinterpret_cast<void **>(&Null.v));
+  EXPECT_EQ(deviceBox(0, &Null).v, nullptr);
+  acc_delete(&Null, sizeof Null);
+  acc_delete(&B, sizeof B);
+  // A pointer straddling the end of a mapping is partially present.
+  std::vector<char> Bytes(16);
+  acc_copyin(Bytes.data(), 12);
+  acc_attach(reinterpret_cast<void **>(Bytes.data() + 8));
+  expectError("acc_attach", JACC_ERROR_PARTIALLY_PRESENT, "partially present");
+  acc_delete(Bytes.data(), 12);
+}
+
+TEST_P(OpenACCTest, CreateZeroZeroesNewCopiesOnly) {
+  int N = 100;
+  std::vector<int> X(N, 7), Y(N, 5);
+  // Freed copies of non-zero data first: the allocator is likely to hand their memory back.
+  acc_copyin(X.data(), N * sizeof(int));
+  acc_delete(X.data(), N * sizeof(int));
+  ASSERT_JACC(jacc_create_zero(X.data(), N * sizeof(int)));
+  for (int D = 0; D < n(); D++)
+    EXPECT_EQ(deviceCopy(D, X.data(), N), std::vector<int>(N, 0)) << "device " << D;
+  acc_copyin(Y.data(), N * sizeof(int));
+  ASSERT_JACC(jacc_create_zero(Y.data(), N * sizeof(int))); // present: count + 1 only
+  EXPECT_EQ(deviceCopy(n() - 1, Y.data(), N), std::vector<int>(N, 5));
+  ASSERT_JACC(jacc_exit_data(Y.data(), N * sizeof(int), 1, 1)); // finalize: both references
+  EXPECT_EQ(acc_is_present(Y.data(), N * sizeof(int)), 0);
+  ASSERT_JACC(jacc_exit_data(X.data(), N * sizeof(int), 1, 0));
+  EXPECT_EQ(X, std::vector<int>(N, 0));
+  // OpenACC exits of data no longer present do nothing.
+  ASSERT_JACC(jacc_exit_data(X.data(), N * sizeof(int), 1, 0));
+  ASSERT_JACC(jacc_exit_data(X.data(), N * sizeof(int), 0, 1));
+  EXPECT_EQ(jacc_copyout(X.data(), N * sizeof(int)), JACC_ERROR_NOT_PRESENT)
+      << "jacc_copyout keeps jacc's rule";
+}
+
+// ---- default async, wait_any, the _device forms, init/shutdown of one device ------------------
+
+TEST_P(OpenACCTest, DefaultAsyncIsPerThreadAndNonNegative) {
+  EXPECT_EQ(acc_get_default_async(), 0);
+  acc_set_default_async(3);
+  EXPECT_EQ(acc_get_default_async(), 3);
+  std::thread([] { EXPECT_EQ(acc_get_default_async(), 0); }).join();
+  acc_set_default_async(acc_async_sync);
+  EXPECT_EQ(acc_get_default_async(), acc_async_sync);
+  acc_set_default_async(acc_async_noval);
+  EXPECT_EQ(acc_get_default_async(), 0) << "acc_async_noval: the initial value";
+  acc_set_default_async(-5);
+  expectError("acc_set_default_async", JACC_ERROR_INVALID_ARGUMENT, "async argument -5");
+  EXPECT_EQ(acc_get_default_async(), 0);
+}
+
+TEST_P(OpenACCTest, WaitAnyAndTheDeviceForms) {
+  std::vector<int> Flag(1, 0);
+  int *flag = Flag.data();
+  acc_copyin(flag, sizeof(int));
+  jacc_arg args[] = {{"volatile int *flag", &flag}};
+  ASSERT_JACC(jacc_kernel_push(SpinSrc, 1, args, JACC_ASYNC));
+  int Last = n() - 1;
+  EXPECT_EQ(acc_async_test_device(1, Last), 0);
+  EXPECT_EQ(acc_async_test_all_device(0), 0);
+  for (int D = 0; D < n(); D++)
+    reinterpret_cast<std::atomic<int> *>(deviceAddress(D, flag))->store(1);
+  int Queues[] = {acc_async_sync, 4, 2};
+  EXPECT_EQ(acc_wait_any(3, Queues), 1) << "the first queue: all are complete";
+  EXPECT_EQ(acc_async_test_all(), 1);
+  int None[] = {acc_async_sync, acc_async_sync};
+  EXPECT_EQ(acc_wait_any(2, None), -1);
+  EXPECT_EQ(acc_wait_any(0, None), -1);
+  EXPECT_EQ(acc_wait_any_device(3, Queues, Last), 1);
+  acc_wait_device(1, Last);
+  acc_wait_device_async(1, 2, 0);
+  acc_wait_all_device(Last);
+  acc_wait_all_device_async(acc_async_noval, 0);
+  acc_async_wait(7);
+  acc_async_wait_all();
+  EXPECT_EQ(acc_async_test_device(acc_async_noval, 0), 1);
+  EXPECT_EQ(acc_async_test_all_device(Last), 1);
+  acc_wait_all_device(n());
+  expectError("acc_wait_all_device", JACC_ERROR_INVALID_ARGUMENT, "does not exist");
+  int Bad[] = {-7};
+  EXPECT_EQ(acc_wait_any(1, Bad), -1);
+  expectError("acc_wait_any", JACC_ERROR_INVALID_ARGUMENT, "async argument -7");
+  acc_delete(flag, sizeof(int));
+}
+
+TEST_P(OpenACCTest, InitAndShutdownOfOneDevice) {
+  acc_device_t T = acc_get_device_type();
+  int Last = acc_get_num_devices(T) - 1;
+  acc_init_device(Last, T);
+  acc_init_device(Last + 1, T);
+  expectError("acc_init_device", JACC_ERROR_INVALID_ARGUMENT, "does not exist");
+  acc_init_device(-1, T);
+  expectError("acc_init_device", JACC_ERROR_INVALID_ARGUMENT, "is negative");
+  std::vector<int> X(8, 1);
+  acc_copyin(X.data(), 8 * sizeof(int));
+  acc_set_device_num(Last, T);
+  acc_shutdown_device(Last + 1, T);
+  expectError("acc_shutdown_device", JACC_ERROR_INVALID_ARGUMENT, "does not exist");
+  EXPECT_EQ(acc_is_present(X.data(), 8 * sizeof(int)), 1);
+  // jacc cannot release one device alone: every device goes, as with acc_shutdown.
+  acc_shutdown_device(Last, T);
+  EXPECT_EQ(acc_get_device_num(T), 0);
+  EXPECT_EQ(acc_is_present(X.data(), 8 * sizeof(int)), 0) << "reinitialised without the data";
+}
+
+TEST_P(OpenACCTest, DeprecatedPresentOrNames) {
+  std::vector<int> X = iota(16, 0), Y(16, 0);
+  size_t Bytes = 16 * sizeof(int);
+  void *D = acc_present_or_copyin(X.data(), Bytes);
+  EXPECT_EQ(D, acc_deviceptr(X.data()));
+  EXPECT_EQ(acc_pcopyin(X.data(), Bytes), D) << "present: the same copy";
+  void *E = acc_present_or_create(Y.data(), Bytes);
+  EXPECT_EQ(acc_pcreate(Y.data(), Bytes), E);
+  acc_delete(X.data(), Bytes);
+  EXPECT_EQ(acc_is_present(X.data(), Bytes), 1) << "two references: one left";
+  acc_delete_finalize(X.data(), Bytes);
+  acc_delete_finalize(Y.data(), Bytes);
+  EXPECT_EQ(acc_is_present(Y.data(), Bytes), 0);
+}
+
+// With several devices, acc_set_device_num(n) addresses device n alone: its memory, its copies.
+TEST_P(OpenACCTest, CurrentDeviceAddressesOneDevicesMemory) {
+  int Last = n() - 1;
+  std::vector<int> Src = iota(32, 4), Out(32, 0);
+  acc_set_device_num(Last, acc_device_default);
+  int *A = static_cast<int *>(acc_malloc(32 * sizeof(int)));
+  acc_memcpy_to_device(A, Src.data(), 32 * sizeof(int));
+  acc_memcpy_device(A + 16, A, 16 * sizeof(int));
+  acc_memcpy_from_device(Out.data(), A + 16, 16 * sizeof(int));
+  EXPECT_EQ(std::vector<int>(Out.begin(), Out.begin() + 16), iota(16, 4));
+  if (n() > 1) {
+    acc_set_device_num(0, acc_device_default);
+    acc_memcpy_from_device(Out.data(), A, sizeof(int));
+    expectError("acc_memcpy_from_device", JACC_ERROR_INVALID_ARGUMENT,
+                "is not memory of the current device");
+    acc_set_device_num(Last, acc_device_default);
+  }
+  acc_free(A);
 }
 
 JACC_DEVICE_CONFIGS(OpenACCTest);

@@ -61,6 +61,24 @@ static inline void acc_memcpy_to_device_async(void *d, void *h, size_t n, int q)
 static inline void acc_memcpy_from_device_async(void *h, void *d, size_t n, int q) {
   (void)q; memmove(h, d, n);
 }
+static inline void acc_init_device(int n, acc_device_t t) { (void)n; (void)t; }
+static inline void acc_shutdown_device(int n, acc_device_t t) { (void)n; (void)t; }
+static int acc_host_default_async = 0;
+static inline void acc_set_default_async(int q) {
+  acc_host_default_async = q == acc_async_noval ? 0 : q;
+}
+static inline int acc_get_default_async(void) { return acc_host_default_async; }
+static inline int acc_wait_any(int count, int *q) {
+  for (int i = 0; i < count; i++)
+    if (q[i] != acc_async_sync)
+      return i;
+  return -1;
+}
+static inline void acc_attach(void **p) { (void)p; }
+static inline void acc_detach(void **p) { (void)p; }
+static inline void acc_detach_finalize(void **p) { (void)p; }
+static inline void *acc_pcopyin(void *p, size_t n) { (void)n; return p; }
+static inline void *acc_present_or_create(void *p, size_t n) { (void)n; return p; }
 typedef enum { acc_property_memory = 1, acc_property_free_memory = 2,
                acc_property_shared_memory_support = 3, acc_property_name = 0x10001,
                acc_property_vendor = 0x10002, acc_property_driver = 0x10003 } acc_device_property_t;

@@ -62,10 +62,12 @@ TEST(Translate, ClangErrorsAndUnsupportedDirectivesAreErrors) {
   std::string C = translateError("void f(float *a) {\n#pragma acc parallel\n  a[0] = q;\n}\n");
   EXPECT_NE(C.find("t.c:3:10: error: use of undeclared identifier 'q'"), std::string::npos) << C;
   std::string E = translateError("int g;\n#pragma acc declare create(g)\n"
-                                 "void f(void) {\n#pragma acc shutdown\n}\n");
+                                 "void f(void) {\n#pragma acc shutdown device_type(gpu)\n}\n");
   EXPECT_NE(E.find("t.c:2:1: error: '#pragma acc declare' is not supported"), std::string::npos)
       << E;
-  EXPECT_NE(E.find("t.c:4:1: error: '#pragma acc shutdown' is not supported"), std::string::npos)
+  EXPECT_NE(E.find("t.c:4:22: error: unknown device type 'gpu' in clause 'device_type': jacc "
+                   "knows host (multicore), nvidia, radeon, default and *"),
+            std::string::npos)
       << E;
 }
 

@@ -28,7 +28,9 @@ static inline void jacc_translated_present(const void *p, size_t bytes, const ch
    a clause of the construct's own wins, and a shadowing local is not the data clause's variable. */
 void f(float *d, float *e, int n) {
   { /* #pragma acc data deviceptr(d) copy(e[0:n]) */
-  jacc_translated_check(jacc_copyin(&e[0], n * sizeof e[0]), "data_deviceptr.c:4");
+  void *const jacc_section_1 = &e[0];
+  const size_t jacc_section_1_bytes = n * sizeof e[0];
+  jacc_translated_check(jacc_copyin(jacc_section_1, jacc_section_1_bytes), "data_deviceptr.c:4");
   {
     { /* #pragma acc parallel loop */
       jacc_arg jacc_args[] = {{"int n", &n}, {"float *d", &d}, {"float *e", &e}};
@@ -60,6 +62,6 @@ void f(float *d, float *e, int n) {
       }
     }
   }
-  jacc_translated_check(jacc_copyout(&e[0], n * sizeof e[0]), "data_deviceptr.c:4");
+  jacc_translated_check(jacc_copyout(jacc_section_1, jacc_section_1_bytes), "data_deviceptr.c:4");
   }
 }

@@ -29,8 +29,12 @@ static inline void jacc_translated_present(const void *p, size_t bytes, const ch
 
 void square(float *x, const float *y) {
 { /* #pragma acc data copyout(x[0:1024]) present(y[0:1024]) */
-jacc_translated_check(jacc_create(&x[0], 1024 * sizeof x[0]), "data_region.c:5");
-jacc_translated_present((void *)&y[0], 1024 * sizeof y[0], "data_region.c:5", "y[0:1024]");
+void *const jacc_section_1 = &x[0];
+const size_t jacc_section_1_bytes = 1024 * sizeof x[0];
+void *const jacc_section_2 = (void *)&y[0];
+const size_t jacc_section_2_bytes = 1024 * sizeof y[0];
+jacc_translated_check(jacc_create(jacc_section_1, jacc_section_1_bytes), "data_region.c:5");
+jacc_translated_present(jacc_section_2, jacc_section_2_bytes, "data_region.c:5", "y[0:1024]");
 { /* #pragma acc parallel loop */
   jacc_arg jacc_args[] = {{"float *x", &x}, {"const float *y", &y}};
   jacc_translated_check(jacc_kernel_push(
@@ -39,6 +43,6 @@ jacc_translated_present((void *)&y[0], 1024 * sizeof y[0], "data_region.c:5", "y
       "  for (int i = 0; i < N; i++) x[i] = y[i] * y[i];\n",
       2, jacc_args, JACC_DEFAULT), "data_region.c:6");
 }
-jacc_translated_check(jacc_copyout(&x[0], 1024 * sizeof x[0]), "data_region.c:5");
+jacc_translated_check(jacc_copyout(jacc_section_1, jacc_section_1_bytes), "data_region.c:5");
 }
 }

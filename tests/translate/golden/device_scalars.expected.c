@@ -63,8 +63,12 @@ void f(const float *a, int n, float *out) {
 }
   double total = 0;
 { /* #pragma acc data copy(total) copyin(a[0:n]) */
-jacc_translated_check(jacc_copyin(&total, sizeof total), "device_scalars.c:18");
-jacc_translated_check(jacc_copyin((void *)&a[0], n * sizeof a[0]), "device_scalars.c:18");
+void *const jacc_section_1 = &total;
+const size_t jacc_section_1_bytes = sizeof total;
+void *const jacc_section_2 = (void *)&a[0];
+const size_t jacc_section_2_bytes = n * sizeof a[0];
+jacc_translated_check(jacc_copyin(jacc_section_1, jacc_section_1_bytes), "device_scalars.c:18");
+jacc_translated_check(jacc_copyin(jacc_section_2, jacc_section_2_bytes), "device_scalars.c:18");
   {
 { /* #pragma acc parallel loop reduction(+:total) */
   jacc_translated_check(jacc_update_self(&total, sizeof total), "device_scalars.c:20");
@@ -84,8 +88,8 @@ jacc_translated_check(jacc_copyin((void *)&a[0], n * sizeof a[0]), "device_scala
       1, jacc_args, JACC_DEFAULT), "device_scalars.c:22");
 }
   }
-jacc_translated_check(jacc_delete((void *)&a[0], n * sizeof a[0]), "device_scalars.c:18");
-jacc_translated_check(jacc_copyout(&total, sizeof total), "device_scalars.c:18");
+jacc_translated_check(jacc_delete(jacc_section_2, jacc_section_2_bytes), "device_scalars.c:18");
+jacc_translated_check(jacc_copyout(jacc_section_1, jacc_section_1_bytes), "device_scalars.c:18");
 }
 { /* #pragma acc kernels loop private(t) copyin(a[0:n]) copyout(out[0:n]) */
   jacc_translated_check(jacc_copyin((void *)&a[0], n * sizeof a[0]), "device_scalars.c:25");
@@ -98,7 +102,7 @@ jacc_translated_check(jacc_copyout(&total, sizeof total), "device_scalars.c:18")
       "    out[i] = a[t] + last + count + flag + total;\n"
       "  }\n",
       8, jacc_args, JACC_DEFAULT), "device_scalars.c:25");
-  jacc_translated_check(jacc_copyout(&out[0], n * sizeof out[0]), "device_scalars.c:25");
   jacc_translated_check(jacc_delete((void *)&a[0], n * sizeof a[0]), "device_scalars.c:25");
+  jacc_translated_check(jacc_copyout(&out[0], n * sizeof out[0]), "device_scalars.c:25");
 }
 }

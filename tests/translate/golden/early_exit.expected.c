@@ -29,14 +29,18 @@ int search(int *v, int n, int key) {
   int found = -1;
   for (int r = 0; r < 3; r++) {
 { /* #pragma acc data copy(v[0:n]) */
-jacc_translated_check(jacc_copyin(&v[0], n * sizeof v[0]), "early_exit.c:5");
+void *const jacc_section_1 = &v[0];
+const size_t jacc_section_1_bytes = n * sizeof v[0];
+jacc_translated_check(jacc_copyin(jacc_section_1, jacc_section_1_bytes), "early_exit.c:5");
     {
 { /* #pragma acc data create(v[n:1]) if(n > 8) */
 const int jacc_if_7 = (n > 8) != 0;
-if (jacc_if_7) jacc_translated_check(jacc_create(&v[n], 1 * sizeof v[0]), "early_exit.c:7");
+void *const jacc_section_2 = &v[n];
+const size_t jacc_section_2_bytes = 1 * sizeof v[0];
+if (jacc_if_7) jacc_translated_check(jacc_create(jacc_section_2, jacc_section_2_bytes), "early_exit.c:7");
       for (int i = 0; i < n; i++) {
         if (v[i] == key)
-          { if (jacc_if_7) jacc_translated_check(jacc_delete(&v[n], 1 * sizeof v[0]), "early_exit.c:7"); jacc_translated_check(jacc_copyout(&v[0], n * sizeof v[0]), "early_exit.c:5"); return i; }
+          { if (jacc_if_7) jacc_translated_check(jacc_delete(jacc_section_2, jacc_section_2_bytes), "early_exit.c:7"); jacc_translated_check(jacc_copyout(jacc_section_1, jacc_section_1_bytes), "early_exit.c:5"); return i; }
         if (v[i] < 0)
           break;
         if (v[i] == 0)
@@ -45,20 +49,20 @@ if (jacc_if_7) jacc_translated_check(jacc_create(&v[n], 1 * sizeof v[0]), "early
         case 7:
           break;
         default:
-          { if (jacc_if_7) jacc_translated_check(jacc_delete(&v[n], 1 * sizeof v[0]), "early_exit.c:7"); jacc_translated_check(jacc_copyout(&v[0], n * sizeof v[0]), "early_exit.c:5"); goto out; }
+          { if (jacc_if_7) jacc_translated_check(jacc_delete(jacc_section_2, jacc_section_2_bytes), "early_exit.c:7"); jacc_translated_check(jacc_copyout(jacc_section_1, jacc_section_1_bytes), "early_exit.c:5"); goto out; }
         }
       }
-if (jacc_if_7) jacc_translated_check(jacc_delete(&v[n], 1 * sizeof v[0]), "early_exit.c:7");
+if (jacc_if_7) jacc_translated_check(jacc_delete(jacc_section_2, jacc_section_2_bytes), "early_exit.c:7");
 }
       if (r == 1)
-        { jacc_translated_check(jacc_copyout(&v[0], n * sizeof v[0]), "early_exit.c:5"); break; }
+        { jacc_translated_check(jacc_copyout(jacc_section_1, jacc_section_1_bytes), "early_exit.c:5"); break; }
       if (r == 2)
-        { jacc_translated_check(jacc_copyout(&v[0], n * sizeof v[0]), "early_exit.c:5"); continue; }
+        { jacc_translated_check(jacc_copyout(jacc_section_1, jacc_section_1_bytes), "early_exit.c:5"); continue; }
       for (int k = 0; k < n; k++)
         if (v[k] == key)
           break;
     }
-jacc_translated_check(jacc_copyout(&v[0], n * sizeof v[0]), "early_exit.c:5");
+jacc_translated_check(jacc_copyout(jacc_section_1, jacc_section_1_bytes), "early_exit.c:5");
 }
   }
 out:

@@ -41,8 +41,10 @@ void f(int n, double *x, const double *y, int flag) {
 }
 { /* #pragma acc data no_create(x[0:n]) if(flag) */
 const int jacc_if_5 = (flag) != 0;
+void *const jacc_section_1 = &x[0];
+const size_t jacc_section_1_bytes = n * sizeof x[0];
 int jacc_no_create_3 = 0;
-if (jacc_if_5) jacc_no_create_3 = jacc_translated_no_create(&x[0], n * sizeof x[0], "no_create.c:5");
+if (jacc_if_5) jacc_no_create_3 = jacc_translated_no_create(jacc_section_1, jacc_section_1_bytes, "no_create.c:5");
   {
 { /* #pragma acc parallel loop present(x[0:n]) */
   jacc_translated_present(&x[0], n * sizeof x[0], "no_create.c:7", "x[0:n]");
@@ -53,6 +55,6 @@ if (jacc_if_5) jacc_no_create_3 = jacc_translated_no_create(&x[0], n * sizeof x[
       2, jacc_args, JACC_DEFAULT), "no_create.c:7");
 }
   }
-if (jacc_if_5) if (jacc_no_create_3) jacc_translated_check(jacc_copyout(&x[0], n * sizeof x[0]), "no_create.c:5");
+if (jacc_if_5) if (jacc_no_create_3) jacc_translated_check(jacc_copyout(jacc_section_1, jacc_section_1_bytes), "no_create.c:5");
 }
 }

@@ -42,6 +42,6 @@ jacc_translated_check(jacc_wait(), "standalone.c:6");
 /* #pragma acc wait(1) async(2) */
 jacc_translated_check(jacc_wait(), "standalone.c:7");
 /* #pragma acc exit data copyout(x[0:n]) delete(x[n:n]) finalize */
-while (jacc_is_present(&x[0], n * sizeof x[0])) jacc_translated_check(jacc_copyout(&x[0], n * sizeof x[0]), "standalone.c:8");
-while (jacc_is_present(&x[n], n * sizeof x[0])) jacc_translated_check(jacc_delete(&x[n], n * sizeof x[0]), "standalone.c:8");
+jacc_translated_check(jacc_exit_data(&x[0], n * sizeof x[0], 1, 1), "standalone.c:8");
+jacc_translated_check(jacc_exit_data(&x[n], n * sizeof x[0], 0, 1), "standalone.c:8");
 }

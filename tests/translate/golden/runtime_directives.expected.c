@@ -1,0 +1,53 @@
+#include <jacc/jacc.h>
+#include <stdio.h>
+#include <stdlib.h>
+/* Added by jacc-translate: a failing jacc call ends the program with jacc's message, as a failing
+   OpenACC directive would. */
+static inline void jacc_translated_check(jacc_status status, const char *where) {
+  if (status != JACC_SUCCESS) {
+    fprintf(stderr, "%s: %s\n", where, jacc_last_error());
+    exit(1);
+  }
+}
+/* no_create: 1 when [p, p+bytes) was absent and is now mapped for the construct (copied in;
+   the construct's end copies it back). */
+static inline int jacc_translated_no_create(void *p, size_t bytes, const char *where) {
+  if (!p || !bytes || jacc_is_present(p, bytes))
+    return 0;
+  jacc_translated_check(jacc_copyin(p, bytes), where);
+  return 1;
+}
+static inline void jacc_translated_present(const void *p, size_t bytes, const char *where,
+                                           const char *what) {
+  if (!jacc_is_present(p, bytes)) {
+    fprintf(stderr, "%s: '%s' in clause 'present' is not present on the devices\n", where, what);
+    exit(1);
+  }
+}
+#include <jacc/openacc.h>
+/* init, shutdown and set: the OpenACC runtime routines, under their if clause. */
+void devices(int num, int queue, int on) {
+/* #pragma acc init */
+acc_init(acc_device_default);
+/* #pragma acc init device_type(host) device_num(num) if(on) */
+if (on) {
+  acc_init_device(num, acc_device_host);
+}
+/* #pragma acc set device_type(multicore) */
+acc_set_device_type(acc_device_host);
+/* #pragma acc set device_num(num) */
+acc_set_device_num(num, acc_get_device_type());
+/* #pragma acc set default_async(queue) */
+acc_set_default_async(queue);
+/* #pragma acc set device_type(nvidia) device_num(num + 1) default_async(queue) */
+acc_set_device_type(acc_device_nvidia);
+acc_set_device_num(num + 1, acc_device_nvidia);
+acc_set_default_async(queue);
+/* #pragma acc shutdown device_type(host, nvidia) if(on) */
+if (on) {
+  acc_shutdown(acc_device_host);
+  acc_shutdown(acc_device_nvidia);
+}
+/* #pragma acc shutdown device_num(0) */
+acc_shutdown_device(0, acc_get_device_type());
+}
