@@ -24,6 +24,16 @@ static void dumpAfter(const char *Pass, const KernelInfo &K) {
   debugLog("analysis", llvm::Twine("after ") + Pass + ":\n" + OS.str());
 }
 
+/// The variables the split nest itself reduces: its loop's reduction clauses and the construct's.
+static std::set<std::string> nestReductions(const KernelInfo &K) {
+  std::set<std::string> Names;
+  for (const Directive *D : {&K.Construct, &K.Nests.front().Dir})
+    for (const Clause &C : D->Clauses)
+      if (C.Kind == ClauseKind::Reduction)
+        Names.insert(C.Vars.begin(), C.Vars.end());
+  return Names;
+}
+
 /// The passes of the split, each a function of the previous result.
 static void runSplitPasses(KernelInfo &K) {
   SplitInfo &S = K.Split;
@@ -40,7 +50,7 @@ static void runSplitPasses(KernelInfo &K) {
     S.Enabled = false;
     S.Fallback = "the kernel writes no array argument and has no reduction";
   }
-  S.Preds = computePredicates(S.IR, D, S.Plan);
+  S.Preds = computePredicates(S.IR, D, S.Plan, nestReductions(K));
   dumpAfter("predicates", K);
   if (!S.Enabled)
     return;
