@@ -2,6 +2,7 @@
 
 #include "analysis/AccessTraits.h"
 #include "analysis/Dependences.h"
+#include "analysis/EntryValues.h"
 #include "analysis/Frontend.h"
 #include "analysis/Predicates.h"
 #include "analysis/Rewrite.h"
@@ -66,6 +67,7 @@ llvm::Expected<KernelInfo> runAnalysis(llvm::StringRef Source, llvm::ArrayRef<st
   auto K = analyzeKernel(Source, Decls);
   if (!K)
     return K.takeError();
+  findUnreadEntryValues(*K);
   dumpAfter("frontend", *K);
   K->Traits = computeAccessTraits(*K);
   if (debugEnabled("analysis"))
@@ -136,6 +138,8 @@ void dumpKernelInfo(const KernelInfo &K, llvm::raw_ostream &OS) {
     }
     if (A.Deviceptr)
       OS << " deviceptr";
+    if (!A.ValueRead)
+      OS << " assigned before read";
     OS << "\n";
   }
   for (const RegionStmt &S : K.Stmts) {
