@@ -536,11 +536,11 @@ TEST_P(SplitTest, ScalarChain) {
 const char *InnerReductionSrc = "#pragma acc parallel present(a, q)\n"
                                 "{\n"
                                 "  #pragma acc loop gang\n"
-                                "  for (int j = 0; j < n; j++) {\n"
+                                "  for (int r = 0; r < n; r++) {\n"
                                 "    sum = 0;\n"
                                 "    #pragma acc loop vector reduction(+:sum)\n"
-                                "    for (int i = 0; i < m; i++) sum += a[j * m + i];\n"
-                                "    q[j] = sum;\n"
+                                "    for (int c = 0; c < m; c++) sum += a[r * m + c];\n"
+                                "    q[r] = sum;\n"
                                 "  }\n"
                                 "}\n";
 
