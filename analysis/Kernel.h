@@ -39,6 +39,10 @@ struct ArgInfo {
   uint64_t PointeeSize = 1; ///< pointer: sizeof(*p) (a row for double (*)[M]); 1 if unknown
   bool PointeeKnown = false; ///< pointer: PointeeSize is a compile-time constant
   bool Deviceptr = false; ///< deviceptr clause: passed through untranslated
+  /// Scalar: the kernel may read the value pushed. False when it assigns the variable before
+  /// every read (a variable of the program first assigned inside the construct: its value at
+  /// the push is garbage, so specialization must not fold it). See EntryValues.h.
+  bool ValueRead = true;
   /// Pointer to a variable-length array (`double (*a)[m]`), which CUDA C++ cannot declare: the
   /// dimensions of the pointee (outermost first, as C text: "m", "4") and its element type
   /// ("double", "const float"). The CUDA entry declares `ElemType *Name` (see FlatVla.h).

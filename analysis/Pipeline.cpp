@@ -2,6 +2,7 @@
 
 #include "analysis/AccessTraits.h"
 #include "analysis/Dependences.h"
+#include "analysis/EntryValues.h"
 #include "analysis/Frontend.h"
 #include "analysis/Predicates.h"
 #include "analysis/Rewrite.h"
@@ -24,6 +25,16 @@ static void dumpAfter(const char *Pass, const KernelInfo &K) {
   debugLog("analysis", llvm::Twine("after ") + Pass + ":\n" + OS.str());
 }
 
+/// The variables the split nest itself reduces: its loop's reduction clauses and the construct's.
+static std::set<std::string> nestReductions(const KernelInfo &K) {
+  std::set<std::string> Names;
+  for (const Directive *D : {&K.Construct, &K.Nests.front().Dir})
+    for (const Clause &C : D->Clauses)
+      if (C.Kind == ClauseKind::Reduction)
+        Names.insert(C.Vars.begin(), C.Vars.end());
+  return Names;
+}
+
 /// The passes of the split, each a function of the previous result.
 static void runSplitPasses(KernelInfo &K) {
   SplitInfo &S = K.Split;
@@ -40,7 +51,7 @@ static void runSplitPasses(KernelInfo &K) {
     S.Enabled = false;
     S.Fallback = "the kernel writes no array argument and has no reduction";
   }
-  S.Preds = computePredicates(S.IR, D, S.Plan);
+  S.Preds = computePredicates(S.IR, D, S.Plan, nestReductions(K));
   dumpAfter("predicates", K);
   if (!S.Enabled)
     return;
@@ -56,6 +67,7 @@ llvm::Expected<KernelInfo> runAnalysis(llvm::StringRef Source, llvm::ArrayRef<st
   auto K = analyzeKernel(Source, Decls);
   if (!K)
     return K.takeError();
+  findUnreadEntryValues(*K);
   dumpAfter("frontend", *K);
   K->Traits = computeAccessTraits(*K);
   if (debugEnabled("analysis"))
@@ -126,6 +138,8 @@ void dumpKernelInfo(const KernelInfo &K, llvm::raw_ostream &OS) {
     }
     if (A.Deviceptr)
       OS << " deviceptr";
+    if (!A.ValueRead)
+      OS << " assigned before read";
     OS << "\n";
   }
   for (const RegionStmt &S : K.Stmts) {

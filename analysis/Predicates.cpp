@@ -66,7 +66,11 @@ bool merge(const RegionIR &IR, Predicate &Dst, const Predicate &Src, unsigned At
 } // namespace
 
 std::vector<Predicate> computePredicates(const RegionIR &IR, const Dependences &D,
-                                         const SplitPlan &Plan) {
+                                         const SplitPlan &Plan,
+                                         const std::set<std::string> &NestReductions) {
+  auto NestReduction = [&](const IRStmt &S) {
+    return S.K == IRStmt::Kind::ScalarDef && S.Reduction && NestReductions.count(S.Var);
+  };
   std::vector<Predicate> P(IR.Stmts.size() + 1);
   P[D.Sink].Always = true;
   for (const IRStmt &S : IR.Stmts) {
@@ -112,10 +116,12 @@ std::vector<Predicate> computePredicates(const RegionIR &IR, const Dependences &
       Changed |= merge(IR, P[From], P[To], From);
     }
   }
-  // A reduction's update runs exactly in the device's share, whatever else reads the variable:
-  // each contribution must be counted once.
+  // A reduction of the nest runs exactly in the device's share, whatever else reads the
+  // variable: each contribution must be counted once. An inner loop's reduction keeps the share
+  // (its contributions still reach the kernel's result once) and what its uses need: a device
+  // that owns q[j] must compute the sum that q[j] = sum stores, in or out of its share.
   for (const IRStmt &S : IR.Stmts)
-    if (S.K == IRStmt::Kind::ScalarDef && S.Reduction) {
+    if (NestReduction(S)) {
       P[S.Id].Always = false;
       P[S.Id].Terms.assign(1, PredTerm{PredTerm::Kind::Share, "", {}, 0});
     }

@@ -9,6 +9,7 @@
 #include "analysis/RegionIR.h"
 #include "analysis/SplitPlan.h"
 
+#include <set>
 #include <string>
 #include <vector>
 
@@ -30,9 +31,13 @@ struct Predicate {
   bool empty() const { return !Always && Terms.empty(); }
 };
 
-/// One predicate per statement (indexed by IRStmt::Id).
+/// One predicate per statement (indexed by IRStmt::Id). NestReductions names the variables the
+/// split nest itself reduces (its loop's or the construct's reduction clauses): their updates run
+/// exactly in the device's share. A reduction of a loop inside the nest is per-iteration data:
+/// its definitions also run wherever their uses are needed.
 std::vector<Predicate> computePredicates(const RegionIR &IR, const Dependences &D,
-                                         const SplitPlan &Plan);
+                                         const SplitPlan &Plan,
+                                         const std::set<std::string> &NestReductions);
 
 /// "a@i" / "share" terms, or "true": for debug output and tests.
 std::string predicateText(const RegionIR &IR, const Predicate &P);

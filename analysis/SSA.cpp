@@ -157,4 +157,49 @@ RegionIR buildSSA(RegionIR IR) {
   return IR;
 }
 
+std::set<std::string> entryValuesRead(const RegionIR &IR) {
+  // The versions that may hold the entry value: 0, and each phi with such an operand.
+  std::map<std::string, std::set<unsigned>> Carries;
+  for (const IRStmt &S : IR.Stmts)
+    Carries[S.Var].insert(0);
+  for (bool Grew = true; Grew;) {
+    Grew = false;
+    for (const IRStmt &S : IR.Stmts)
+      if (S.K == IRStmt::Kind::Phi && !Carries[S.Var].count(S.DefVersion))
+        for (unsigned Op : S.PhiOperands)
+          if (Carries[S.Var].count(Op)) {
+            Carries[S.Var].insert(S.DefVersion);
+            Grew = true;
+            break;
+          }
+  }
+  std::set<std::string> Read;
+  auto Check = [&](const IRStmt &S, const std::string &Var) {
+    auto It = S.VersionIn.find(Var);
+    unsigned Version = It == S.VersionIn.end() ? 0 : It->second;
+    auto C = Carries.find(Var);
+    if (Version == 0 || (C != Carries.end() && C->second.count(Version)))
+      Read.insert(Var);
+  };
+  auto CheckIndices = [&](const IRStmt &S, const ArrayAccess &A) {
+    for (const IndexExpr &X : A.Index)
+      for (const std::string &V : X.Vars)
+        Check(S, V);
+  };
+  for (const IRStmt &S : IR.Stmts) {
+    if (S.K == IRStmt::Kind::Phi)
+      continue;
+    for (const std::string &V : S.Uses)
+      Check(S, V);
+    for (const std::string &V : S.IndexUses)
+      Check(S, V);
+    CheckIndices(S, S.Write);
+    for (const ArrayAccess &A : S.Reads)
+      CheckIndices(S, A);
+    for (const ArrayAccess &A : S.IndexReads)
+      CheckIndices(S, A);
+  }
+  return Read;
+}
+
 } // namespace jacc::analysis

@@ -5,6 +5,8 @@
 
 #include "analysis/RegionIR.h"
 
+#include <set>
+#include <string>
 #include <vector>
 
 namespace jacc::analysis {
@@ -16,6 +18,10 @@ std::vector<int> immediateDominators(const RegionIR &IR);
 /// (the version of each variable defined in the region as it reaches the statement; absent means
 /// version 0, the value at the iteration's start) and each definition's DefVersion filled.
 RegionIR buildSSA(RegionIR IR);
+
+/// The variables of IR (in SSA form) whose value at the entry (version 0) some statement may read,
+/// directly or through phis; a variable every path assigns before reading it is not among them.
+std::set<std::string> entryValuesRead(const RegionIR &IR);
 
 } // namespace jacc::analysis
 

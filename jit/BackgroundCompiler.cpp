@@ -1,5 +1,7 @@
 #include "jit/BackgroundCompiler.h"
 
+#include "support/ClangInvocation.h"
+
 #include <algorithm>
 #include <cstdlib>
 #include <vector>
@@ -19,7 +21,28 @@ void stopAllAtExit() {
   for (BackgroundCompiler *C : registry())
     C->stop();
 }
+
+/// exit() runs the atexit hooks and the destructors of function-local statics in the reverse
+/// order of their registration, so stopAllAtExit stops the compiles before every static built
+/// before it was registered is destroyed, and after every one built later. A compile builds
+/// clang's driver state (the cc1 arguments, the driver's option tables) on first use; when the
+/// kernels came from the disk cache the first use was a background compile, racing the hook's
+/// registration, and a program exiting during that compile destroyed the driver state under it
+/// ("pure virtual method called"). Building that state here, on the enqueuing thread before the
+/// hook is registered, puts its destructors after the hook. (An atexit hook registered early,
+/// at load time, would run last: after those destructors.)
+void buildCompilerStateBeforeTheHook() {
+  for (ClangPurpose P : {ClangPurpose::Analysis, ClangPurpose::HostCodegen})
+    if (auto Args = cc1Arguments(P); !Args)
+      llvm::consumeError(Args.takeError()); // the compile reports it
+}
 } // namespace
+
+BackgroundCompiler::BackgroundCompiler() {
+  // Known to the exit hook from the start: no thread of it can start unseen.
+  std::lock_guard<std::mutex> L(RegistryMutex);
+  registry().push_back(this);
+}
 
 BackgroundCompiler::~BackgroundCompiler() {
   {
@@ -43,24 +66,20 @@ void BackgroundCompiler::stop() {
 }
 
 void BackgroundCompiler::enqueue(std::function<void()> Job) {
-  bool Started = false;
+  static std::once_flag AtExit;
+  std::call_once(AtExit, [] {
+    buildCompilerStateBeforeTheHook();
+    std::atexit(stopAllAtExit);
+  });
   {
     std::lock_guard<std::mutex> L(M);
     if (Stop)
       return; // stopped (exiting): the generic kernel keeps running
     Jobs.push_back(std::move(Job));
-    if (!Worker.joinable()) {
+    if (!Worker.joinable())
       Worker = std::thread([this] { run(); });
-      Started = true;
-    }
   }
   Wake.notify_one();
-  if (Started) {
-    static std::once_flag AtExit;
-    std::call_once(AtExit, [] { std::atexit(stopAllAtExit); });
-    std::lock_guard<std::mutex> L(RegistryMutex);
-    registry().push_back(this);
-  }
 }
 
 void BackgroundCompiler::drain() {

@@ -13,7 +13,7 @@ namespace jacc::jit {
 
 class BackgroundCompiler {
 public:
-  BackgroundCompiler() = default;
+  BackgroundCompiler();
   /// Runs what is queued, then stops the thread.
   ~BackgroundCompiler();
   BackgroundCompiler(const BackgroundCompiler &) = delete;
@@ -24,7 +24,8 @@ public:
   /// Wait until every queued job has run (jacc_finalize, tests, JACC_SPECIALIZE_WAIT).
   void drain();
   /// Drop the jobs not started, wait for the running one, stop the thread. Also done at exit
-  /// (atexit, registered at the first job, so before the compilers' static state goes away).
+  /// (atexit, registered at the first job after building clang's driver state, so that it runs
+  /// before that state is destroyed; see BackgroundCompiler.cpp).
   void stop();
 
 private:

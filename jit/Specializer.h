@@ -28,7 +28,8 @@ struct ScalarArg {
   analysis::ScalarType Type = analysis::ScalarType::I32; ///< its type
   const void *Bytes = nullptr; ///< the value pushed
   size_t Size = 0;             ///< bytes at Bytes: jit::scalarTypeSize(Type)
-  bool Eligible = true;        ///< may be folded: not a reduction variable (nor a long double)
+  /// May be folded: not a reduction variable, a long double, or a value the kernel never reads.
+  bool Eligible = true;
 };
 
 /// The policy for one kernel. Not thread-safe: the caller serialises the calls for a kernel.

@@ -58,6 +58,7 @@ json::Object argToJson(const ArgInfo &A) {
                       {"pointee_size", static_cast<int64_t>(A.PointeeSize)},
                       {"pointee_known", A.PointeeKnown},
                       {"deviceptr", A.Deviceptr},
+                      {"value_read", A.ValueRead},
                       {"vla", A.Vla},
                       {"dims", std::move(Dims)},
                       {"elem_type", A.ElemType}};
@@ -195,6 +196,7 @@ llvm::Expected<KernelInfo> runtimeInfoFromSummary(const json::Object &Summary) {
     I.PointeeSize = A.num("pointee_size");
     I.PointeeKnown = A.flag("pointee_known");
     I.Deviceptr = A.flag("deviceptr");
+    I.ValueRead = O->getBoolean("value_read").value_or(true); // older entries: read
     I.Vla = A.flag("vla");
     for (const json::Value &D : A.arr("dims"))
       I.Dims.push_back(D.getAsString() ? D.getAsString()->str() : "");

@@ -48,12 +48,18 @@ llvm::Error bindArguments(const analysis::KernelInfo &Info, const jacc_arg *Args
       ArgHost[A.Position] = Host;
       if (!Host || A.Deviceptr) {
         setAll(P, A.Param, Host);
-        if (!Host || N == 1)
+        if (!Host)
           break;
         Mapping *In = nullptr;
         // Memory jacc does not know (the program's own) is reachable from the host devices:
         // device 0 runs the kernel then.
         unsigned Dev = Data.deviceOwning(Host, &In).value_or(0);
+        // The mapping the pointer is a copy of is used: its updates and exits wait for this
+        // launch's ticket, even on one device where the kernel is queued like any other.
+        if (In)
+          P.Used.push_back(In);
+        if (N == 1)
+          break;
         if (P.Owner && *P.Owner != Dev)
           return makeError(ErrorCode::InvalidArgument,
                            "jacc_kernel_push: deviceptr arguments '" + P.OwnerArg + "' and '" +
@@ -64,8 +70,6 @@ llvm::Error bindArguments(const analysis::KernelInfo &Info, const jacc_arg *Args
                                "acc_set_device_num)");
         P.Owner = Dev;
         P.OwnerArg = A.Name;
-        if (In)
-          P.Used.push_back(In);
         break;
       }
       PresentTable::Lookup F = Data.table().lookup(Host, 1);

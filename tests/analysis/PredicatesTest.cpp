@@ -114,6 +114,48 @@ TEST(PredicatesTest, ReductionRunsInTheShare) {
   EXPECT_EQ(termsOf(K, S[1]->Id), (Terms{{"share", ""}}));
 }
 
+/// Rows of a summed into q[j] by an inner reduction loop; GangClauses on the row loop.
+KernelInfo rowSums(const std::string &GangClauses) {
+  std::string Src = "#pragma acc parallel\n{\n  #pragma acc loop gang" + GangClauses + "\n";
+  Src += "  for (int j = 0; j < n; j++) {\n"
+         "    sum = 0;\n"
+         "    #pragma acc loop vector reduction(+:sum)\n"
+         "    for (int i = 0; i < m; i++) sum += a[j * m + i];\n"
+         "    q[j] = sum;\n"
+         "  }\n}\n";
+  return analyze(Src, {"int n", "int m", "double sum", "const double *a", "double *q"});
+}
+
+// A reduction of a loop inside the split nest is per-iteration data: the device that owns q[j]
+// must compute the sum stored there even when j is outside its share (q may be longer than the
+// loop's range, so the owned rows and the share differ at the boundary).
+TEST(PredicatesTest, InnerLoopReductionRunsWhereItsUsesNeedIt) {
+  KernelInfo K = rowSums("");
+  ASSERT_TRUE(K.Split.Enabled) << K.Split.Fallback;
+  // sum = 0, sum += ..., then q[j] = sum (the loop counter's definitions aside).
+  std::vector<const IRStmt *> Sum, Q;
+  for (const IRStmt *X : statements(K)) {
+    if (X->Var == "sum")
+      Sum.push_back(X);
+    if (X->K == IRStmt::Kind::ArrayWrite && X->Write.Name == "q")
+      Q.push_back(X);
+  }
+  ASSERT_EQ(Sum.size(), 2u);
+  ASSERT_EQ(Q.size(), 1u);
+  const Terms ShareOrOwner = {{"share", ""}, {"q", "j"}};
+  EXPECT_EQ(termsOf(K, Sum[0]->Id), ShareOrOwner);
+  EXPECT_EQ(termsOf(K, Sum[1]->Id), ShareOrOwner);
+  EXPECT_EQ(termsOf(K, Q[0]->Id), (Terms{{"q", "j"}}));
+  // The nest's own reduction stays exactly in the share.
+  K = rowSums(" reduction(+:sum)");
+  ASSERT_TRUE(K.Split.Enabled) << K.Split.Fallback;
+  for (const IRStmt *X : statements(K)) {
+    if (X->Var == "sum") {
+      EXPECT_EQ(termsOf(K, X->Id), (Terms{{"share", ""}}));
+    }
+  }
+}
+
 TEST(PredicatesTest, InnerLoopScalarChain) {
   KernelInfo K = analyze("#pragma acc parallel loop\n"
                          "for (int i = 0; i < n; i++) {\n"

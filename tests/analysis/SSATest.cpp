@@ -204,6 +204,22 @@ TEST(SSATest, PhiAtALoopHeader) {
   EXPECT_EQ(S.Stmts[After].VersionIn, (Versions{{"x", 2}}));
 }
 
+TEST(SSATest, EntryValuesReadDirectlyOrThroughPhis) {
+  // if (c) { x = ...; } use(x); t = ...; use(t); while (w) { y = ...; } (y unused after)
+  RegionIR IR = graph(7, {{0, 1}, {0, 2}, {1, 2}, {2, 3}, {3, 4}, {4, 3}, {3, 5}, {5, 6}});
+  use(IR, 0, {"c"});
+  def(IR, 1, "x");
+  use(IR, 2, {"x"});
+  def(IR, 2, "t");
+  use(IR, 2, {"t"});
+  use(IR, 3, {"w"});
+  def(IR, 4, "y");
+  RegionIR S = buildSSA(std::move(IR));
+  // x: the join's phi has the entry value on the path without the definition; y's loop-header
+  // phi carries it too, but nothing reads the phi; t is assigned before its read.
+  EXPECT_EQ(entryValuesRead(S), (std::set<std::string>{"c", "w", "x"}));
+}
+
 TEST(SSATest, LoweredInnerLoopAccumulation) {
   KernelInfo K = analyze("#pragma acc parallel loop\n"
                          "for (int i = 0; i < n; i++) {\n"

@@ -4,6 +4,7 @@
 #include "tests/api/Helpers.h"
 
 #include "jacc/jacc.h"
+#include "jacc/openacc.h"
 
 #include <gtest/gtest.h>
 
@@ -155,6 +156,26 @@ TEST_P(AsyncTest, UpdateSelfWaitsForPendingKernel) {
     ASSERT_EQ(S.av[i], i >= n / 2 && i < n / 2 + 1000 ? ref[i] : 4) << i;
   ASSERT_JACC(jacc_update_self(S.a, S.bytes()));
   EXPECT_EQ(S.av, ref);
+  ASSERT_JACC(jacc_delete(S.a, S.bytes()));
+}
+
+// A kernel given the device copy of mapped data (deviceptr) uses that mapping: an update of it
+// on the same queue waits for the kernel. With one device the kernel is queued like any other,
+// so the mapping must still get its ticket (it once read the copy before the kernel ran).
+TEST_P(AsyncTest, UpdateSelfWaitsForPendingDeviceptrKernel) {
+  const char *Src = "#pragma acc parallel loop deviceptr(a)\n"
+                    "for (int i = 0; i < n; i++)\n"
+                    "  a[i] = a[i] * 3 + k + i % 5;\n";
+  StepArray S(2);
+  ASSERT_JACC(S.copyIn());
+  long long *Host = S.a;
+  S.a = static_cast<long long *>(acc_deviceptr(Host));
+  ASSERT_NE(S.a, nullptr);
+  for (int p = 0; p < 3; p++)
+    ASSERT_JACC(S.push(p + 1, JACC_ASYNC, Src));
+  S.a = Host;
+  ASSERT_JACC(jacc_update_self(S.a, S.bytes()));
+  EXPECT_EQ(S.av, S.reference());
   ASSERT_JACC(jacc_delete(S.a, S.bytes()));
 }
 

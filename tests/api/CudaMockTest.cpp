@@ -8,15 +8,20 @@
 #include "jit/cuda/CudaABI.h"
 #include "tests/api/Fixture.h"
 
+#include "jacc/openacc.h"
+
 #include "tests/ScopedEnv.h"
 
 #include <dlfcn.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <cstring>
 #include <set>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace {
@@ -208,6 +213,41 @@ TEST_P(CudaMockTest, AsyncPushCompletesThroughTheEventPoller) {
   ASSERT_JACC(jacc_copyout(Y.data(), N * sizeof(float)));
   ASSERT_JACC(jacc_delete(X.data(), N * sizeof(float)));
   EXPECT_EQ(Y[0], 1 + 5 * 3.0f);
+}
+
+// A queued kernel given the device copy of mapped data (deviceptr) uses that mapping: an update
+// of it waits for the kernel's event (held pending here), also with one GPU, where the kernel
+// is queued like any other.
+TEST_P(CudaMockTest, UpdateSelfWaitsForPendingDeviceptrKernel) {
+  setHook(saxpyHook);
+  auto Hold = mockFunction<void (*)(int)>("mockcuda_hold_events");
+  ASSERT_NE(Hold, nullptr);
+  int N = 64;
+  float A = 3;
+  std::vector<float> X(N, 1), Y(N, 1);
+  ASSERT_JACC(jacc_copyin(X.data(), N * sizeof(float)));
+  ASSERT_JACC(jacc_copyin(Y.data(), N * sizeof(float)));
+  float *Yd = static_cast<float *>(acc_deviceptr(Y.data())), *Xp = X.data();
+  jacc_arg Args[] = {{"float *y", &Yd}, {"const float *x", &Xp}, {"float a", &A}, {"int n", &N}};
+  Hold(1);
+  std::atomic<bool> Updated{false};
+  // On several GPUs the kernel runs on its owner synchronously: the push itself waits.
+  std::thread Update([&] {
+    EXPECT_JACC(jacc_kernel_push("#pragma acc parallel loop present(x) deviceptr(y)\n"
+                                 "for (int i = 0; i < n; i++)\n"
+                                 "  y[i] = a * x[i] + y[i];\n",
+                                 4, Args, JACC_ASYNC));
+    EXPECT_JACC(jacc_update_self(Y.data(), N * sizeof(float)));
+    Updated = true;
+  });
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  bool UpdatedBeforeTheKernel = Updated;
+  Hold(0);
+  Update.join();
+  EXPECT_FALSE(UpdatedBeforeTheKernel) << "the update did not wait for the kernel";
+  EXPECT_EQ(Y[0], 4.0f);
+  ASSERT_JACC(jacc_delete(X.data(), N * sizeof(float)));
+  ASSERT_JACC(jacc_delete(Y.data(), N * sizeof(float)));
 }
 
 TEST_P(CudaMockTest, RegionWithBarriersLaunchesCooperatively) {

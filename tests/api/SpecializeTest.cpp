@@ -234,6 +234,29 @@ TEST_P(SpecializeTest, VlaExtentsAndReductions) {
   EXPECT_EQ(stats().specialized_launches, 3u);
 }
 
+// Variables of the program first assigned inside the kernel (a loop counter, a temporary) are
+// pushed with whatever they held: those values are not folded, nor do they make new variants.
+TEST_P(SpecializeTest, ValuesTheKernelNeverReadsAreNotFolded) {
+  policy("always");
+  const int N = 500;
+  AxpyArrays V(std::vector<float>(N, 2.0f));
+  ASSERT_NO_FATAL_FAILURE(V.map());
+  std::string Src = source("#pragma acc parallel loop\n"
+                           "for (i = 0; i < n; i++) { t = a * x[i]; y[i] = t + 1; }\n");
+  int n = N;
+  float a = 3.0f;
+  for (int K = 0; K < 3; ++K) {
+    int i = 1000 + K; // garbage that changes at every push
+    float t = -1.5f * K;
+    jacc_arg Args[] = {{"int n", &n},   {"float a", &a},          {"int i", &i},
+                       {"float t", &t}, {"const float *x", &V.x}, {"float *y", &V.y}};
+    ASSERT_JACC(jacc_kernel_push(Src.c_str(), 6, Args, JACC_DEFAULT));
+  }
+  ASSERT_NO_FATAL_FAILURE(V.expectY([](int) { return 7.0f; }));
+  EXPECT_EQ(stats().variants_compiled, 1u) << "n and a folded, i and t left out of the key";
+  EXPECT_EQ(stats().specialized_launches, 3u);
+}
+
 TEST_P(SpecializeTest, BadSettingsAreErrors) {
   ScopedEnv Mode("JACC_SPECIALIZE", "sometimes");
   ASSERT_EQ(jacc_finalize(), JACC_SUCCESS);

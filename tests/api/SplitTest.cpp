@@ -530,6 +530,46 @@ TEST_P(SplitTest, ScalarChain) {
   eachMode(caseScalarChain);
 }
 
+// An inner loop's reduction is per-iteration data: q is longer than the loop's range, so a
+// device's owned rows of q and its share of the iterations differ at the boundary, and the device
+// that owns q[j] must compute sum for row j itself (it once stored a stale sum there).
+const char *InnerReductionSrc = "#pragma acc parallel present(a, q)\n"
+                                "{\n"
+                                "  #pragma acc loop gang\n"
+                                "  for (int r = 0; r < n; r++) {\n"
+                                "    sum = 0;\n"
+                                "    #pragma acc loop vector reduction(+:sum)\n"
+                                "    for (int c = 0; c < m; c++) sum += a[r * m + c];\n"
+                                "    q[r] = sum;\n"
+                                "  }\n"
+                                "}\n";
+
+void caseInnerLoopReduction(unsigned Flags) {
+  int n = 100, m = 37;
+  std::vector<double> av(n * m), qv(160, -1.0);
+  for (int k = 0; k < n * m; k++)
+    av[k] = k % 7 + 1;
+  std::vector<double> qref = qv;
+  for (int j = 0; j < n; j++) {
+    double s = 0;
+    for (int i = 0; i < m; i++)
+      s += av[j * m + i];
+    qref[j] = s;
+  }
+  double *a = av.data(), *q = qv.data(), sum = 0;
+  COPYIN(av, qv);
+  PUSH(InnerReductionSrc,
+       {{"int n", &n}, {"int m", &m}, {"double sum", &sum}, {"const double *a", &a},
+        {"double *q", &q}},
+       Flags);
+  EXPECT_WRITTEN(qv, qref);
+  RELEASE(av);
+}
+
+TEST_P(SplitTest, InnerLoopReduction) {
+  eachMode(caseInnerLoopReduction);
+}
+
 // ---- branches ----------------------------------------------------------------------------------
 
 const char *BranchSrc = "#pragma acc parallel loop present(x, y, z)\n"
