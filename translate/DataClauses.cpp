@@ -118,6 +118,13 @@ std::optional<Translator::Section> Translator::section(const std::string &Item, 
     }
     if (auto Whole = wholeArray(V))
       return Whole;
+    if (Ty->isPointerType() && C.Kind == ClauseKind::Present) {
+      // present(p) of a pointer, as NVHPC accepts it: what p points to must be present (its
+      // first byte is checked; the mapping around it gives the kernel its device address).
+      S.Addr = "(void *)" + Base;
+      S.Bytes = "1";
+      return S;
+    }
     if (Ty->isPointerType() || Ty->isArrayType()) {
       error(P, C, "'" + Base + "' in clause '" + C.Name +
                       "' is a pointer: give the array section it points to, e.g. " + Base +

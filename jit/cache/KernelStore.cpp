@@ -76,7 +76,9 @@ std::shared_ptr<DiskCache> processDiskCache() {
 /// 4: CUDA block sizes from the access traits (jit/cuda/BlockGeometry.h), not a fixed 256.
 /// 5: split entries read the device's share from the team at launch (share_begin, share_end,
 ///    share_scale) instead of computing an equal one from device / ndevices.
-constexpr unsigned CodeRevision = 5;
+/// 6: every atomic form (structured captures, guards around whole atomics), inner-loop reductions
+///    run where their uses need them, the bool prelude, values assigned before read never folded.
+constexpr unsigned CodeRevision = 6;
 
 std::string diskCacheKey(llvm::StringRef Source, llvm::ArrayRef<std::string> Decls,
                          unsigned CodeFlags) {

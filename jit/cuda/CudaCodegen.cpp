@@ -73,6 +73,9 @@ const HeaderMapping Headers[] = {
 
 /// Device-side helpers every generated kernel may use.
 const char *CudaHelpers = R"(#define restrict __restrict__
+/* OpenACC's acc_on_device in device code: a CUDA device is acc_device_not_host (3) and
+   acc_device_nvidia (4) (include/jacc/openacc.h). */
+static __device__ inline int acc_on_device(int t) { return t == 3 || t == 4; }
 #define _Bool bool
 typedef struct jacc_team_view {
   long long tid, nthreads, share_begin, share_end, share_scale, narrow;

@@ -342,6 +342,21 @@ TEST_P(CudaMockTest, BoolCompiles) {
   ASSERT_JACC(jacc_delete(V.data(), N * sizeof(int)));
 }
 
+TEST_P(CudaMockTest, AccOnDeviceCompiles) {
+  int N = 32;
+  std::vector<int> V(N, 0);
+  ASSERT_JACC(jacc_copyin(V.data(), N * sizeof(int)));
+  int *Vp = V.data();
+  jacc_arg Args[] = {{"int n", &N}, {"int *v", &Vp}};
+  int Before = launchCount();
+  ASSERT_JACC(jacc_kernel_push("#pragma acc parallel loop present(v)\n"
+                               "for (int i = 0; i < n; i++) v[i] = acc_on_device(4);\n",
+                               2, Args, JACC_DEFAULT))
+      << jacc_last_error();
+  EXPECT_EQ(launchCount() - Before, gpus());
+  ASSERT_JACC(jacc_delete(V.data(), N * sizeof(int)));
+}
+
 TEST_P(CudaMockTest, KernelCudaCannotExpressFailsCleanly) {
   int N = 4;
   std::vector<double> A(N, 0);

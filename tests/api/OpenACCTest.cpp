@@ -227,6 +227,23 @@ TEST_P(OpenACCTest, CopyinKernelCopyout) {
   EXPECT_EQ(acc_is_present(y, N * sizeof(float)), 0);
 }
 
+TEST_P(OpenACCTest, AccOnDeviceInAKernelAnswersForItsDevice) {
+  int N = 1001;
+  std::vector<int> rv(N, -1);
+  int *r = rv.data();
+  acc_create(r, N * sizeof(int));
+  jacc_arg args[] = {{"int n", &N}, {"int *r", &r}};
+  ASSERT_JACC(jacc_kernel_push("#pragma acc parallel loop present(r)\n"
+                               "for (int i = 0; i < n; i++)\n"
+                               "  r[i] = 100 * acc_on_device(2) + 10 * acc_on_device(3) +\n"
+                               "         acc_on_device(4);\n",
+                               2, args, JACC_DEFAULT))
+      << jacc_last_error();
+  acc_copyout(r, N * sizeof(int));
+  for (int i = 0; i < N; i++)
+    ASSERT_EQ(rv[i], 100) << "a host device is acc_device_host only; element " << i;
+}
+
 TEST_P(OpenACCTest, ReferenceCounts) {
   int N = 500;
   size_t Bytes = N * sizeof(int);

@@ -140,6 +140,16 @@ TEST(Translate, PrivateOnKernelsIsAcceptedWithAWarning) {
       << Warnings[0];
 }
 
+TEST(Translate, PresentOfABarePointerChecksWhatItPointsTo) {
+  std::string Out = translateOk("void f(int n, double *p) {\n"
+                                "#pragma acc parallel loop present(p)\n"
+                                "  for (int i = 0; i < n; i++) p[i] = 0;\n"
+                                "}\n");
+  EXPECT_NE(Out.find("jacc_translated_present((void *)p, 1, \"t.c:2\", \"p\");"),
+            std::string::npos)
+      << Out;
+}
+
 TEST(Translate, NoDirectivesLeavesTheCodeAsWritten) {
   std::string Src = "int twice(int x) { return 2 * x; }\n";
   std::string Out = translateOk(Src);

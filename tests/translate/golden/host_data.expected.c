@@ -31,8 +31,12 @@ void library(float *device_a, double *device_b);
 void f(float *a, int n) {
   double b[8];
 { /* #pragma acc data copy(a[0:n]) copyin(b) */
-jacc_translated_check(jacc_copyin(&a[0], n * sizeof a[0]), "host_data.c:7");
-jacc_translated_check(jacc_copyin(b, sizeof b), "host_data.c:7");
+void *const jacc_section_1 = &a[0];
+const size_t jacc_section_1_bytes = n * sizeof a[0];
+void *const jacc_section_2 = b;
+const size_t jacc_section_2_bytes = sizeof b;
+jacc_translated_check(jacc_copyin(jacc_section_1, jacc_section_1_bytes), "host_data.c:7");
+jacc_translated_check(jacc_copyin(jacc_section_2, jacc_section_2_bytes), "host_data.c:7");
   {
 { /* #pragma acc host_data use_device(a, b) */
   void *acc_deviceptr(void *);
@@ -49,8 +53,8 @@ jacc_translated_check(jacc_copyin(b, sizeof b), "host_data.c:7");
   }
 }
   }
-jacc_translated_check(jacc_delete(b, sizeof b), "host_data.c:7");
-jacc_translated_check(jacc_copyout(&a[0], n * sizeof a[0]), "host_data.c:7");
+jacc_translated_check(jacc_delete(jacc_section_2, jacc_section_2_bytes), "host_data.c:7");
+jacc_translated_check(jacc_copyout(jacc_section_1, jacc_section_1_bytes), "host_data.c:7");
 }
 { /* #pragma acc host_data use_device(a) if_present */
   void *acc_deviceptr(void *);
