@@ -264,7 +264,12 @@ void Translator::translateCompute(Region &R) {
 
   // The kernel: leading declarations, the construct's pragma without the clauses handled here,
   // then the statement as written (inner loop, atomic and cache pragmas included).
-  std::optional<std::string> Statement = useDeviceScalars(R, OnDeviceVars, P.LineEnd);
+  bool ConstructSeq = false;
+  std::map<unsigned, std::string> SeqLoops = sequentialLoops(R, OnDeviceVars, ConstructSeq);
+  if (ConstructSeq)
+    Kept += " seq";
+  std::optional<std::string> Statement =
+      useDeviceScalars(R, OnDeviceVars, P.LineEnd, std::move(SeqLoops));
   if (!Statement)
     return;
   std::string Body =

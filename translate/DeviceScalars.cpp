@@ -3,6 +3,8 @@
 // kernel reaches through a pointer, so that what the kernel assigns comes back to the host.
 #include "translate/Translator.h"
 
+#include "analysis/Stores.h"
+
 using namespace clang;
 
 namespace jacc::translate {
@@ -80,9 +82,46 @@ std::string Translator::deviceScalarName(const VarDecl *V) {
   return "jacc_ref_" + V->getName().str();
 }
 
+std::map<unsigned, std::string>
+Translator::sequentialLoops(const Region &R, const std::set<const VarDecl *> &Vars,
+                            bool &ConstructSeq) {
+  ConstructSeq = false;
+  std::map<unsigned, std::string> Ins;
+  if (R.D.Kind != DirectiveKind::Kernels && R.D.Kind != DirectiveKind::KernelsLoop)
+    return Ins;
+  std::vector<unsigned> Stores; // offsets of the assignments to the device scalars
+  forEachStore(R.S, [&](Expr *LHS) {
+    if (auto *DRE = dyn_cast<DeclRefExpr>(LHS->IgnoreParenImpCasts()))
+      if (auto *V = dyn_cast<VarDecl>(DRE->getDecl()); V && Vars.count(V))
+        Stores.push_back(Idx.offset(DRE->getLocation()));
+  });
+  // A kernels loop is `auto`: parallel only when independent. One assigning a scalar every
+  // iteration is not (NVHPC: "loop carried scalar dependence"): it runs sequentially, and the
+  // scalar ends with the value a sequential run gives it.
+  for (auto [Q, QD] : directivesIn(*R.P, R.End)) {
+    bool Own = Q == R.P;
+    if ((!Own && QD->Kind != DirectiveKind::Loop) ||
+        (Own && R.D.Kind != DirectiveKind::KernelsLoop) || QD->has(ClauseKind::Seq) ||
+        QD->has(ClauseKind::Independent))
+      continue;
+    Stmt *Loop = Own ? R.S : Idx.statementAfter(*Q);
+    if (!Loop)
+      continue;
+    unsigned B = Idx.offset(Loop->getBeginLoc()), E = Idx.endOf(Loop);
+    if (!llvm::any_of(Stores, [&](unsigned O) { return B <= O && O < E; }))
+      continue;
+    if (Own)
+      ConstructSeq = true;
+    else
+      Ins[Q->EndTok] = " seq";
+  }
+  return Ins;
+}
+
 std::optional<std::string> Translator::useDeviceScalars(const Region &R,
                                                          const std::set<const VarDecl *> &Vars,
-                                                         unsigned Begin) {
+                                                         unsigned Begin,
+                                                         std::map<unsigned, std::string> Ins) {
   struct Uses : RecursiveASTVisitor<Uses> {
     const std::set<const VarDecl *> *Vars;
     std::vector<DeclRefExpr *> Refs;
@@ -102,13 +141,16 @@ std::optional<std::string> Translator::useDeviceScalars(const Region &R,
                                     "macro: write its name in the construct itself");
       return std::nullopt;
     }
-    At[Idx.offset(E->getLocation())] = E;
+    unsigned Off = Idx.offset(E->getLocation());
+    Ins[Off] = deviceScalarName(cast<VarDecl>(E->getDecl())) + "[0]";
+    At[Off] = E;
   }
+  // Ins holds insertions, and the replacements of the names at the offsets At has.
   std::string Body;
   unsigned From = Begin;
-  for (const auto &[Off, E] : At) {
-    Body += Buf.slice(From, Off).str() + deviceScalarName(cast<VarDecl>(E->getDecl())) + "[0]";
-    From = Off + E->getDecl()->getName().size();
+  for (const auto &[Off, Text] : Ins) {
+    Body += Buf.slice(From, Off).str() + Text;
+    From = At.count(Off) ? Off + At[Off]->getDecl()->getName().size() : Off;
   }
   return Body + Buf.slice(From, R.End).str();
 }

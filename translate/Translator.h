@@ -142,11 +142,17 @@ private:
                                                                const KernelNeeds &N);
   /// The kernel's pointer to the device copy of scalar V.
   static std::string deviceScalarName(const clang::VarDecl *V);
+  /// The loops of kernels construct R that assign one of the device scalars Vars and must run
+  /// sequentially: insertions of " seq" into their pragmas, by offset; ConstructSeq when the
+  /// construct's own loop (kernels loop) is one.
+  std::map<unsigned, std::string> sequentialLoops(const Region &R,
+                                                  const std::set<const clang::VarDecl *> &Vars,
+                                                  bool &ConstructSeq);
   /// R's text from Begin with every reference to Vars through its device pointer
-  /// (`jacc_ref_x[0]`); nullopt after an error.
+  /// (`jacc_ref_x[0]`) and the insertions Ins; nullopt after an error.
   std::optional<std::string> useDeviceScalars(const Region &R,
                                               const std::set<const clang::VarDecl *> &Vars,
-                                              unsigned Begin);
+                                              unsigned Begin, std::map<unsigned, std::string> Ins);
   /// The kernel argument for V: its declaration, the value's address and the host temporary
   /// that holds it when needed; Before gets the arguments V's declaration refers to (the extents
   /// of a variable-length array).

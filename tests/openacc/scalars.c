@@ -1,7 +1,9 @@
 /* Scalars that come back from the devices, on any number of them: assigned in kernels
    constructs (OpenACC's implicit copy: the last iteration's value, and a value read back by the
    loop after it), in copy and copyout clauses, present from a data construct (a reduction into
-   it, then a serial construct doubling it), and a loop's private scalar that stays private. */
+   it, then a serial construct doubling it), a loop's private scalar that stays private, and
+   kernels loops that carry a scalar from one iteration to the next (they run sequentially, as
+   NVHPC runs them: "loop carried scalar dependence"). */
 #include <stdio.h>
 
 #define N 100
@@ -44,7 +46,20 @@ int main(void) {
     for (int i = 0; i < N; i++)
       a[i] += first;
   }
-  printf("scalars: last=%g count=%d flag=%d total=%g first=%g a[N-1]=%g\n", last, count, flag,
-         total, first, a[N - 1]);
+  double running = 0.0, prev = 0.0;
+#pragma acc kernels
+  {
+#pragma acc loop
+    for (int i = 0; i < N; i++)
+      running = running * 0.5 + a[i];
+  }
+#pragma acc kernels loop
+  for (int i = 0; i < N; i++) {
+    a[i] += prev;
+    prev = a[i] * 0.25;
+  }
+  printf("scalars: last=%g count=%d flag=%d total=%g first=%g a[N-1]=%g running=%.6f "
+         "prev=%.6f\n",
+         last, count, flag, total, first, a[N - 1], running, prev);
   return 0;
 }
