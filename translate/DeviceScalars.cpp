@@ -60,7 +60,9 @@ Translator::deviceScalars(const Region &R, const KernelNeeds &N) {
       return Data.P->Hash < P.Hash && P.Hash < Data.End && NamedIn(Data, V, Maps);
     });
     if (Reduced.count(V->getName().str())) {
-      if (Visible) // the reduction's result goes to the data construct's copy
+      // The reduction's result goes to the device copy a data clause maps (a data construct
+      // around, or copy/copyout here), which the clause's exit copies back.
+      if (Visible || NamedIn(R, V, CopiesBack))
         Out[V] = DeviceScalar::ReducedInto;
       continue;
     }

@@ -46,6 +46,10 @@ int main(void) {
     for (int i = 0; i < N; i++)
       a[i] += first;
   }
+  int hits = 5; /* a reduction into a scalar the construct copies: the result comes back */
+#pragma acc parallel loop copy(hits) reduction(+:hits)
+  for (int i = 0; i < N; i++)
+    hits += a[i] > 100.0f;
   double running = 0.0, prev = 0.0;
 #pragma acc kernels
   {
@@ -58,8 +62,8 @@ int main(void) {
     a[i] += prev;
     prev = a[i] * 0.25;
   }
-  printf("scalars: last=%g count=%d flag=%d total=%g first=%g a[N-1]=%g running=%.6f "
+  printf("scalars: last=%g count=%d flag=%d total=%g first=%g a[N-1]=%g hits=%d running=%.6f "
          "prev=%.6f\n",
-         last, count, flag, total, first, a[N - 1], running, prev);
+         last, count, flag, total, first, a[N - 1], hits, running, prev);
   return 0;
 }
