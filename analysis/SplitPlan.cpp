@@ -1,5 +1,8 @@
 #include "analysis/SplitPlan.h"
 
+#include <llvm/ADT/STLExtras.h>
+#include <llvm/ADT/StringExtras.h>
+
 #include <algorithm>
 #include <map>
 
@@ -11,6 +14,57 @@ static bool invariant(const RegionIR &IR, const std::string &Var) {
     if ((S.K == IRStmt::Kind::ScalarDef || S.K == IRStmt::Kind::Phi) && S.Var == Var)
       return false;
   return true;
+}
+
+/// The spelling of an access's subscripts ("[i * n + j][k]").
+static std::string subscripts(const ArrayAccess &A) {
+  std::string S;
+  for (const IndexExpr &X : A.Index)
+    S += "[" + X.Text + "]";
+  return S;
+}
+
+/// Whether index R is index W shifted by a constant ("x * n + y - 1" of "x * n + y").
+static bool shifted(llvm::StringRef R, llvm::StringRef W) {
+  if (!R.consume_front(W))
+    return false;
+  R = R.trim();
+  if (!R.consume_front("+") && !R.consume_front("-"))
+    return false;
+  R = R.trim();
+  return !R.empty() && llvm::all_of(R, llvm::isDigit);
+}
+
+/// Why a read of a split array sees an element of it that an earlier iteration of an inner
+/// loop wrote (a recurrence: the read spells a write's subscripts shifted by a constant), or ""
+/// when none does.
+static std::string readsOtherWrittenElement(const RegionIR &IR, const SplitPlan &P) {
+  std::vector<const ArrayAccess *> Writes;
+  for (const IRStmt &S : IR.Stmts)
+    if (S.K == IRStmt::Kind::ArrayWrite && P.find(S.Write.Name))
+      Writes.push_back(&S.Write);
+  for (const IRStmt &S : IR.Stmts)
+    for (const ArrayAccess &R : S.Reads)
+      for (const ArrayAccess *W : Writes) {
+        if (W->Name != R.Name || W->Index.size() != R.Index.size())
+          continue;
+        bool Shift = false, Same = true;
+        for (size_t D = 0; D < R.Index.size() && Same; ++D) {
+          // Shifted along an inner loop's variable: a parallel iterator's shift is a race
+          // OpenACC leaves to the program, a region invariant's no recurrence.
+          bool Sh = shifted(R.Index[D].Text, W->Index[D].Text) &&
+                    llvm::any_of(W->Index[D].Vars, [&](const std::string &V) {
+                      return !invariant(IR, V) && !llvm::is_contained(IR.ParallelVars, V);
+                    });
+          Shift |= Sh;
+          Same = Sh || R.Index[D].Text == W->Index[D].Text;
+        }
+        if (Same && Shift)
+          return "'" + R.Name + subscripts(R) + "' at line " + std::to_string(S.Line) +
+                 " reads an element a previous iteration wrote as '" + R.Name +
+                 subscripts(*W) + "', which another device may own";
+      }
+  return "";
 }
 
 SplitPlan planSplit(const RegionIR &IR) {
@@ -90,6 +144,15 @@ SplitPlan planSplit(const RegionIR &IR) {
     }
     A.Writes.push_back(W);
   }
+  // Without narrowing, a device runs iterations whose writes it does not own (they are
+  // guarded): a recurrence reading back the element an inner loop's previous iteration wrote
+  // would read its own stale copy where another device owns that element. Such a nest runs
+  // duplicated instead.
+  if (P.Splittable && !P.Narrowable)
+    if (std::string Why = readsOtherWrittenElement(IR, P); !Why.empty()) {
+      P.Splittable = false;
+      P.Fallback = Why;
+    }
   if (!P.Splittable) {
     P.Narrowable = false;
     if (P.NoNarrowing.empty())

@@ -202,7 +202,7 @@ const char *const Saxpy = "#pragma acc parallel loop\n"
 
 TEST(KernelSourceTest, WrapExactTranslationUnit) {
   WrappedKernel W = wrap(Saxpy, {"float *y", "const float *x", "float a", "int n"});
-  EXPECT_EQ(W.Code, "#include <stdbool.h>\n"
+  EXPECT_EQ(W.Code, std::string(KernelDialectPrelude) +
                     "#line 1 \"kernel\"\n"
                     "\n"
                     "#line 1 \"<jacc>\"\n"
@@ -223,7 +223,8 @@ TEST(KernelSourceTest, WrapExactTranslationUnit) {
                     "\n"
                     "}\n");
   EXPECT_EQ(W.ConstructOffset, 0u);
-  EXPECT_EQ(W.LeadingBegin, std::string("#include <stdbool.h>\n#line 1 \"kernel\"\n").size());
+  EXPECT_EQ(W.LeadingBegin,
+            std::string(KernelDialectPrelude).size() + std::string("#line 1 \"kernel\"\n").size());
   EXPECT_EQ(W.Code.substr(W.ConstructBegin, 25), "#pragma acc parallel loop");
 }
 

@@ -121,6 +121,27 @@ TEST(SplitPlanTest, InnerIteratorsCountLessThanTheOutermost) {
 
 // ---- narrowing -------------------------------------------------------------------------------
 
+TEST(SplitPlanTest, ReadingAnotherWrittenElementWithoutNarrowingRunsDuplicated) {
+  // A recurrence along each row: rows cross the devices' element ranges, and a device would
+  // read its stale copy of the element before its range.
+  const char *Recurrence = "#pragma acc parallel loop\n"
+                           "for (int x = 0; x < 10; x++)\n"
+                           "  for (int y = 1; y < n; y++)\n"
+                           "    c[x * n + y] = c[x * n + y - 1] + a[x * n + y];\n";
+  KernelInfo K = analyze(Recurrence, {"int n", "const double *a", "double *c"});
+  EXPECT_FALSE(K.Split.Plan.Splittable);
+  EXPECT_EQ(K.Split.Plan.Fallback,
+            "'c[x * n + y - 1]' at line 4 reads an element a previous iteration wrote as "
+            "'c[x * n + y]', which another device may own");
+  // Reading the element written, or only other arrays, still splits.
+  KernelInfo Same = analyze("#pragma acc parallel loop\n"
+                            "for (int x = 0; x < 10; x++)\n"
+                            "  for (int y = 0; y < n; y++)\n"
+                            "    c[x * n + y] = c[x * n + y] + a[x * n + y];\n",
+                            {"int n", "const double *a", "double *c"});
+  EXPECT_TRUE(Same.Split.Plan.Splittable) << Same.Split.Plan.Fallback;
+}
+
 TEST(SplitPlanTest, AffineWritesNarrow) {
   KernelInfo K = analyze("#pragma acc parallel loop\n"
                          "for (int i = 0; i < n; i++) {\n"
