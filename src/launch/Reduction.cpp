@@ -40,9 +40,19 @@ template <typename T> static void combineAs(ReductionOp Op, void *Acc, const voi
   std::memcpy(Acc, &A, sizeof A);
 }
 
+/// A bool partial is read as its byte: a device may leave any non-zero byte for true (and a bool
+/// object holding one is undefined behaviour in C++).
+static void combineBool(ReductionOp Op, void *Acc, const void *Partial) {
+  uint8_t A, B;
+  std::memcpy(&A, Acc, 1);
+  std::memcpy(&B, Partial, 1);
+  uint8_t R = apply<bool>(Op, A != 0, B != 0) ? 1 : 0;
+  std::memcpy(Acc, &R, 1);
+}
+
 void combineReduction(ReductionOp Op, ScalarType T, void *Acc, const void *Partial) {
   switch (T) {
-  case ScalarType::Bool: return combineAs<bool>(Op, Acc, Partial);
+  case ScalarType::Bool: return combineBool(Op, Acc, Partial);
   case ScalarType::I8: return combineAs<int8_t>(Op, Acc, Partial);
   case ScalarType::U8: return combineAs<uint8_t>(Op, Acc, Partial);
   case ScalarType::I16: return combineAs<int16_t>(Op, Acc, Partial);

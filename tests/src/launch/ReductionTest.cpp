@@ -194,6 +194,17 @@ TEST(ReductionTest, Bool) {
   }
 }
 
+TEST(ReductionTest, BoolPartialsAreReadAsBytes) {
+  // A device's partial may hold any non-zero byte for true (a mock or garbage-free GPU result
+  // alike): it counts as true, and the accumulator is left a valid bool.
+  uint8_t Acc = 0, Partial = 190;
+  combineReduction(ReductionOp::LogOr, ScalarType::Bool, &Acc, &Partial);
+  EXPECT_EQ(Acc, 1);
+  Acc = 1;
+  combineReduction(ReductionOp::BitXor, ScalarType::Bool, &Acc, &Partial);
+  EXPECT_EQ(Acc, 0);
+}
+
 TEST(ReductionTest, SignedMaxMinWithNegatives) {
   EXPECT_EQ(combine<int8_t>(ScalarType::I8, ReductionOp::Max, -5, -3), -3);
   EXPECT_EQ(combine<int8_t>(ScalarType::I8, ReductionOp::Min, -5, 3), -5);
