@@ -51,7 +51,13 @@ static void runSplitPasses(KernelInfo &K) {
     S.Enabled = false;
     S.Fallback = "the kernel writes no array argument and has no reduction";
   }
-  S.Preds = computePredicates(S.IR, D, S.Plan, nestReductions(K));
+  std::string Conflict;
+  S.Preds = computePredicates(S.IR, D, S.Plan, nestReductions(K), &Conflict);
+  if (S.Enabled && !Conflict.empty()) {
+    S.Enabled = false;
+    S.Fallback = "the split loop's reduction variable '" + Conflict +
+                 "' is also used for other values (each device would need it outside its share)";
+  }
   dumpAfter("predicates", K);
   if (!S.Enabled)
     return;

@@ -67,7 +67,8 @@ bool merge(const RegionIR &IR, Predicate &Dst, const Predicate &Src, unsigned At
 
 std::vector<Predicate> computePredicates(const RegionIR &IR, const Dependences &D,
                                          const SplitPlan &Plan,
-                                         const std::set<std::string> &NestReductions) {
+                                         const std::set<std::string> &NestReductions,
+                                         std::string *Conflict) {
   auto NestReduction = [&](const IRStmt &S) {
     return S.K == IRStmt::Kind::ScalarDef && S.Reduction && NestReductions.count(S.Var);
   };
@@ -122,6 +123,13 @@ std::vector<Predicate> computePredicates(const RegionIR &IR, const Dependences &
   // that owns q[j] must compute the sum that q[j] = sum stores, in or out of its share.
   for (const IRStmt &S : IR.Stmts)
     if (NestReduction(S)) {
+      bool ShareOnly = !P[S.Id].Always && std::all_of(P[S.Id].Terms.begin(), P[S.Id].Terms.end(),
+                                                      [](const PredTerm &T) {
+                                                        return T.K == PredTerm::Kind::Share;
+                                                      });
+      // A narrowed nest runs only its share, and owns what the share writes: no conflict.
+      if (!ShareOnly && !Plan.Narrowable && Conflict && Conflict->empty())
+        *Conflict = S.Var;
       P[S.Id].Always = false;
       P[S.Id].Terms.assign(1, PredTerm{PredTerm::Kind::Share, "", {}, 0});
     }

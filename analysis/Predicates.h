@@ -34,10 +34,14 @@ struct Predicate {
 /// One predicate per statement (indexed by IRStmt::Id). NestReductions names the variables the
 /// split nest itself reduces (its loop's or the construct's reduction clauses): their updates run
 /// exactly in the device's share. A reduction of a loop inside the nest is per-iteration data:
-/// its definitions also run wherever their uses are needed.
+/// its definitions also run wherever their uses are needed. When a nest reduction's value is also
+/// needed outside the share (stored into an array a device owns outside its share: the nest is not
+/// narrowed), no predicate counts each contribution once and computes every needed value:
+/// *Conflict names that variable.
 std::vector<Predicate> computePredicates(const RegionIR &IR, const Dependences &D,
                                          const SplitPlan &Plan,
-                                         const std::set<std::string> &NestReductions);
+                                         const std::set<std::string> &NestReductions,
+                                         std::string *Conflict = nullptr);
 
 /// "a@i" / "share" terms, or "true": for debug output and tests.
 std::string predicateText(const RegionIR &IR, const Predicate &P);

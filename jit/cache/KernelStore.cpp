@@ -78,7 +78,8 @@ std::shared_ptr<DiskCache> processDiskCache() {
 ///    share_scale) instead of computing an equal one from device / ndevices.
 /// 6: every atomic form (structured captures, guards around whole atomics), inner-loop reductions
 ///    run where their uses need them, the bool prelude, values assigned before read never folded.
-constexpr unsigned CodeRevision = 6;
+/// 7: a non-narrowed nest that stores its own reduction variable has no split variant.
+constexpr unsigned CodeRevision = 7;
 
 std::string diskCacheKey(llvm::StringRef Source, llvm::ArrayRef<std::string> Decls,
                          unsigned CodeFlags) {

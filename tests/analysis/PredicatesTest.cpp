@@ -156,6 +156,22 @@ TEST(PredicatesTest, InnerLoopReductionRunsWhereItsUsesNeedIt) {
   }
 }
 
+// A collapsed nest that stores its own reduction variable at a non-affine index: a device owns
+// elements outside its share, where no predicate can both count the contribution once and compute
+// the stored value, so the kernel has no split variant (it runs duplicated).
+TEST(PredicatesTest, NestReductionStoredOutsideTheShareFallsBack) {
+  KernelInfo K = analyze("#pragma acc parallel loop collapse(2) reduction(+:t)\n"
+                         "for (int x = 0; x < n; x++)\n"
+                         "  for (int y = 0; y < n; y++) {\n"
+                         "    t = 0;\n"
+                         "    for (int z = 0; z < n; z++) t += a[z];\n"
+                         "    d[x * n + y] = t;\n"
+                         "  }\n",
+                         {"int n", "double t", "const double *a", "double *d"});
+  EXPECT_FALSE(K.Split.Enabled);
+  EXPECT_NE(K.Split.Fallback.find("'t'"), std::string::npos) << K.Split.Fallback;
+}
+
 TEST(PredicatesTest, InnerLoopScalarChain) {
   KernelInfo K = analyze("#pragma acc parallel loop\n"
                          "for (int i = 0; i < n; i++) {\n"
