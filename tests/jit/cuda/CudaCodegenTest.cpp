@@ -436,6 +436,39 @@ TEST(CudaCodegenTest, ReductionsOfEveryOperatorAndTypeCompile) {
   expectCompiles(S);
 }
 
+TEST(CudaCodegenTest, ArrayReductionsOfEveryOperatorCompile) {
+  const char *Types[] = {"_Bool", "int", "long", "float", "double"};
+  const char *Ops[] = {"+", "*", "max", "min", "&", "|", "^", "&&", "||"};
+  std::string Clauses, Body;
+  Strings Decls = {"const int *x", "int n", "int j"};
+  unsigned V = 0;
+  for (const char *T : Types)
+    for (std::string Op : Ops) {
+      bool Float = std::string(T) == "float" || std::string(T) == "double";
+      if (Float && (Op == "&" || Op == "|" || Op == "^"))
+        continue;
+      std::string Name = "a" + std::to_string(V++), E = Name + "[j + i % 4]";
+      Decls.push_back(std::string(T) + " *" + Name);
+      Clauses += " reduction(" + Op + ":" + Name + "[j:4])";
+      if (Op == "max" || Op == "min")
+        Body += "  " + E + " = x[i] " + (Op == "max" ? ">" : "<") + " " + E + " ? x[i] : " + E +
+                ";\n";
+      else if (Op == "&&" || Op == "||")
+        Body += "  " + E + " = " + E + " " + Op + " x[i];\n";
+      else
+        Body += "  " + E + " " + Op + "= x[i];\n";
+    }
+  CudaKernelSource S = generate("#pragma acc parallel loop" + Clauses + "\n"
+                                "for (int i = 0; i < n; i++) {\n" + Body + "}\n",
+                                Decls);
+  // Five slots each: four elements and the first index.
+  EXPECT_NE(S.Source.find("((long long)blockIdx.x * " + std::to_string(5 * V) + " + 5 + "
+                          "__jacc_ri) * 8"),
+            std::string::npos)
+      << S.Source;
+  expectCompiles(S);
+}
+
 TEST(CudaCodegenTest, AtomicsOfEveryFormAndWidthCompile) {
   CudaKernelSource S = generate(
       "#pragma acc parallel loop\n"
