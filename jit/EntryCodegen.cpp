@@ -283,17 +283,20 @@ std::string reductionLower(const ReductionVar &R) { return "__jacc_rlo_" + R.Nam
 
 /// An array reduction's private copy: Count elements from the operator's identity, and the
 /// pointer the kernel's text uses in place of the argument, so that `c[lower + i]` is element
-/// i of the copy (address arithmetic in integers: the copy holds no element below `lower`).
+/// i of the copy. The copy's address goes through a volatile pointer first: the compiler then
+/// knows neither where the shifted pointer points nor that it lies outside the copy (folding
+/// `(copy - lower)[lower + i]` through the integer or out-of-bounds arithmetic lost the stores
+/// when lower was a folded constant).
 std::string arrayReductionPrologue(const KernelInfo &K, const ReductionVar &R,
                                    const EntryTarget &Target) {
   std::string T = scalarTypeName(R.Type), Buf = reductionBuffer(R), N = std::to_string(R.Count);
-  std::string Lower = reductionLower(R);
+  std::string Lower = reductionLower(R), Opaque = "__jacc_rptr_" + R.Name;
   return T + " " + Buf + "[" + N + "];\n" +
          "for (int __jacc_ri = 0; __jacc_ri < " + N + "; ++__jacc_ri) " + Buf +
          "[__jacc_ri] = " + reductionIdentity(R.Op, R.Type, Target.Infinity) + ";\n" +
-         "const long long " + Lower + " = (long long)(" + R.Lower + ");\n" + T + " *const " +
-         R.Name + " = (" + T + " *)((unsigned long long)" + Buf + " - (unsigned long long)" +
-         Lower + " * sizeof(" + T + "));\n" + "(void)" + R.Name + "; (void)__jacc_rarg_" +
+         "const long long " + Lower + " = (long long)(" + R.Lower + ");\n" + T +
+         " *volatile " + Opaque + " = " + Buf + ";\n" + T + " *const " + R.Name + " = " +
+         Opaque + " - " + Lower + ";\n" + "(void)" + R.Name + "; (void)__jacc_rarg_" +
          std::to_string(K.Args[R.Arg].Param) + ";\n";
 }
 

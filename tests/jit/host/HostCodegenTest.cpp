@@ -301,8 +301,8 @@ TEST(HostCodegenTest, ArrayReductionsUseAPrivateCopyStoredElementBySlot) {
                    "for (int __jacc_ri = 0; __jacc_ri < 3; ++__jacc_ri) __jacc_rbuf_h[__jacc_ri] = "
                    "(__builtin_inf());\n"
                    "const long long __jacc_rlo_h = (long long)(j);\n"
-                   "float *const h = (float *)((unsigned long long)__jacc_rbuf_h - "
-                   "(unsigned long long)__jacc_rlo_h * sizeof(float));\n"),
+                   "float *volatile __jacc_rptr_h = __jacc_rbuf_h;\n"
+                   "float *const h = __jacc_rptr_h - __jacc_rlo_h;\n"),
             std::string::npos)
       << E;
   // s takes slot 0, h's elements slots 1 to 3 and its first index slot 4.
