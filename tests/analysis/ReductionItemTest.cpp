@@ -61,7 +61,8 @@ TEST(ReductionItemTest, Unreadable) {
   const char *Fix = "; write a variable, an element a[i] or a section a[lower:length]";
   EXPECT_EQ(failure("a[1][2]"),
             std::string("reduction item 'a[1][2]': one subscript only (the elements must be "
-                        "contiguous)") + Fix);
+                        "contiguous)") +
+                Fix);
   EXPECT_EQ(failure("a[1"), std::string("reduction item 'a[1': unbalanced brackets") + Fix);
   EXPECT_EQ(failure("a[1)"), std::string("reduction item 'a[1)': unbalanced brackets") + Fix);
   EXPECT_EQ(failure("a[]"), std::string("reduction item 'a[]': an empty subscript") + Fix);

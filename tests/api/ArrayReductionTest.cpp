@@ -38,8 +38,11 @@ TEST_P(ArrayReductionTest, SectionsOfUnmappedArrays) {
   }
   double *x = xv.data(), *ps = s, *pmx = mx, *pmn = mn;
   ASSERT_JACC(jacc_copyin(x, n * sizeof(double)));
-  jacc_arg args[] = {{"int n", &n},       {"const double *x", &x}, {"double *s", &ps},
-                     {"double *mx", &pmx}, {"double *mn", &pmn}};
+  jacc_arg args[] = {{"int n", &n},
+                     {"const double *x", &x},
+                     {"double *s", &ps},
+                     {"double *mx", &pmx},
+                     {"double *mn", &pmn}};
   ASSERT_JACC(jacc_kernel_push(SectionSrc, 5, args, JACC_DEFAULT));
   ASSERT_JACC(jacc_delete(x, n * sizeof(double)));
   for (int k = 0; k < 6; k++)
@@ -77,8 +80,9 @@ TEST_P(ArrayReductionTest, ElementsWithEveryOtherOperator) {
   }
   int *pm = m, *pa = a, *po = o, *px = x;
   long long *pl = l, *pg = g;
-  jacc_arg args[] = {{"int n", &n},    {"int j", &j},    {"int *m", &pm},       {"int *a", &pa},
-                     {"int *o", &po}, {"int *x", &px}, {"long long *l", &pl}, {"long long *g", &pg}};
+  jacc_arg args[] = {{"int n", &n},         {"int j", &j},        {"int *m", &pm},
+                     {"int *a", &pa},       {"int *o", &po},      {"int *x", &px},
+                     {"long long *l", &pl}, {"long long *g", &pg}};
   ASSERT_JACC(jacc_kernel_push(ElementSrc, 8, args, JACC_DEFAULT));
   EXPECT_EQ(m[2], rm);
   EXPECT_EQ(a[2], ra);
@@ -136,8 +140,11 @@ TEST_P(ArrayReductionTest, InnerLoopReducesPerIterationData) {
   long long *x = xv.data(), *out = outv.data();
   ASSERT_JACC(jacc_copyin(x, xv.size() * sizeof(long long)));
   ASSERT_JACC(jacc_create(out, outv.size() * sizeof(long long)));
-  jacc_arg args[] = {{"int rows", &rows}, {"int cols", &cols}, {"long long t[4]", nullptr},
-                     {"const long long *x", &x}, {"long long *out", &out}};
+  jacc_arg args[] = {{"int rows", &rows},
+                     {"int cols", &cols},
+                     {"long long t[4]", nullptr},
+                     {"const long long *x", &x},
+                     {"long long *out", &out}};
   void *none = nullptr;
   args[2].value = &none;
   ASSERT_JACC(jacc_kernel_push(InnerLoopSrc, 5, args, JACC_DEFAULT));

@@ -395,6 +395,15 @@ TEST(CudaCodegenTest, NvrtcErrorsNameKernelLines) {
 
 //===-- Reductions and atomics ----------------------------------------------------------------===//
 
+/// A statement folding x[i] into V with reduction operator Op.
+std::string reductionStatement(const std::string &Op, const std::string &V) {
+  if (Op == "max" || Op == "min")
+    return "  " + V + " = x[i] " + (Op == "max" ? ">" : "<") + " " + V + " ? x[i] : " + V + ";\n";
+  if (Op == "&&" || Op == "||")
+    return "  " + V + " = " + V + " " + Op + " x[i];\n";
+  return "  " + V + " " + Op + "= x[i];\n";
+}
+
 TEST(CudaCodegenTest, ReductionsOfEveryOperatorAndTypeCompile) {
   const char *Types[] = {"_Bool", "signed char", "unsigned char", "short", "unsigned short",
                          "int", "unsigned", "long", "unsigned long long", "float", "double"};
@@ -414,15 +423,7 @@ TEST(CudaCodegenTest, ReductionsOfEveryOperatorAndTypeCompile) {
       std::string Name = "r" + std::to_string(V++);
       Decls.push_back(std::string(T) + " " + Name);
       Clauses += " reduction(" + std::string(O.Op) + ":" + Name + ")";
-      std::string Op = O.Op;
-      if (Op == "max")
-        Body += "  " + Name + " = x[i] > " + Name + " ? x[i] : " + Name + ";\n";
-      else if (Op == "min")
-        Body += "  " + Name + " = x[i] < " + Name + " ? x[i] : " + Name + ";\n";
-      else if (Op == "&&" || Op == "||")
-        Body += "  " + Name + " = " + Name + " " + Op + " x[i];\n";
-      else
-        Body += "  " + Name + " " + Op + "= x[i];\n";
+      Body += reductionStatement(O.Op, Name);
     }
   }
   CudaKernelSource S = generate("#pragma acc parallel loop" + Clauses + "\n"
@@ -450,13 +451,7 @@ TEST(CudaCodegenTest, ArrayReductionsOfEveryOperatorCompile) {
       std::string Name = "a" + std::to_string(V++), E = Name + "[j + i % 4]";
       Decls.push_back(std::string(T) + " *" + Name);
       Clauses += " reduction(" + Op + ":" + Name + "[j:4])";
-      if (Op == "max" || Op == "min")
-        Body += "  " + E + " = x[i] " + (Op == "max" ? ">" : "<") + " " + E + " ? x[i] : " + E +
-                ";\n";
-      else if (Op == "&&" || Op == "||")
-        Body += "  " + E + " = " + E + " " + Op + " x[i];\n";
-      else
-        Body += "  " + E + " " + Op + "= x[i];\n";
+      Body += reductionStatement(Op, E);
     }
   CudaKernelSource S = generate("#pragma acc parallel loop" + Clauses + "\n"
                                 "for (int i = 0; i < n; i++) {\n" + Body + "}\n",
