@@ -8,6 +8,7 @@
 #include "analysis/KernelSource.h"
 #include "analysis/LoopNest.h"
 #include "analysis/LowerRegion.h"
+#include "analysis/ReductionItem.h"
 #include "analysis/Stores.h"
 #include "support/ClangInvocation.h"
 #include "support/Error.h"
@@ -46,6 +47,34 @@ private:
   std::map<unsigned, Stmt *> Starts; // emplace keeps the first (outermost) per offset
 };
 
+/// The ScalarType of a canonical C arithmetic type (an enumeration's integer type), if any.
+std::optional<ScalarType> scalarTypeOf(QualType T) {
+  if (const auto *ET = T->getAs<EnumType>())
+    T = ET->getDecl()->getIntegerType().getCanonicalType();
+  const auto *BT = T->getAs<BuiltinType>();
+  if (!BT)
+    return std::nullopt;
+  switch (BT->getKind()) {
+  case BuiltinType::Bool: return ScalarType::Bool;
+  case BuiltinType::Char_S:
+  case BuiltinType::SChar: return ScalarType::I8;
+  case BuiltinType::Char_U:
+  case BuiltinType::UChar: return ScalarType::U8;
+  case BuiltinType::Short: return ScalarType::I16;
+  case BuiltinType::UShort: return ScalarType::U16;
+  case BuiltinType::Int: return ScalarType::I32;
+  case BuiltinType::UInt: return ScalarType::U32;
+  case BuiltinType::Long:
+  case BuiltinType::LongLong: return ScalarType::I64;
+  case BuiltinType::ULong:
+  case BuiltinType::ULongLong: return ScalarType::U64;
+  case BuiltinType::Float: return ScalarType::F32;
+  case BuiltinType::Double: return ScalarType::F64;
+  case BuiltinType::LongDouble: return ScalarType::F80;
+  default: return std::nullopt;
+  }
+}
+
 class Analyzer : KernelLocations {
 public:
   Analyzer(ASTContext &Ctx, const WrappedKernel &W, llvm::StringRef Source,
@@ -76,6 +105,9 @@ private:
   const std::vector<AccPragma> &Pragmas;
   KernelInfo K;
   std::map<std::string, unsigned> ArgByName;
+  /// Pointer arguments to C scalars, by index into K.Args: the element type an array reduction
+  /// of them has.
+  std::map<unsigned, ScalarType> PointeeScalar;
   std::map<const ParmVarDecl *, unsigned> ArgByDecl;
   /// Arguments the kernel's C code never reads (name, "argument 2 ('int v')"): a launch-size
   /// clause (`vector_length(v)`, which a specialization folds) must name them.
@@ -119,6 +151,8 @@ llvm::Error Analyzer::describeArgs(FunctionDecl *F) {
       {
         A.PointeeSize = Ctx.getTypeSizeInChars(Pointee).getQuantity();
         A.PointeeKnown = true;
+        if (std::optional<ScalarType> ST = scalarTypeOf(Pointee.getCanonicalType()))
+          PointeeScalar[User] = *ST;
       }
       continue;
     }
@@ -133,32 +167,12 @@ llvm::Error Analyzer::describeArgs(FunctionDecl *F) {
                        Where + ": complex scalars cannot be passed to a kernel (nor reduced): "
                                "pass the real and imaginary parts as two scalars (crealf/cimagf, "
                                "creal/cimag) and reduce each");
-    const auto *BT = T->getAs<BuiltinType>();
-    if (!BT)
+    std::optional<ScalarType> ST = scalarTypeOf(T);
+    if (!ST)
       return makeError(ErrorCode::Unsupported,
                        Where + ": type '" + T.getAsString() + "' cannot be passed to a kernel");
     A.ArgKind = ArgInfo::Kind::Scalar;
-    switch (BT->getKind()) {
-    case BuiltinType::Bool: A.Scalar = ScalarType::Bool; break;
-    case BuiltinType::Char_S:
-    case BuiltinType::SChar: A.Scalar = ScalarType::I8; break;
-    case BuiltinType::Char_U:
-    case BuiltinType::UChar: A.Scalar = ScalarType::U8; break;
-    case BuiltinType::Short: A.Scalar = ScalarType::I16; break;
-    case BuiltinType::UShort: A.Scalar = ScalarType::U16; break;
-    case BuiltinType::Int: A.Scalar = ScalarType::I32; break;
-    case BuiltinType::UInt: A.Scalar = ScalarType::U32; break;
-    case BuiltinType::Long:
-    case BuiltinType::LongLong: A.Scalar = ScalarType::I64; break;
-    case BuiltinType::ULong:
-    case BuiltinType::ULongLong: A.Scalar = ScalarType::U64; break;
-    case BuiltinType::Float: A.Scalar = ScalarType::F32; break;
-    case BuiltinType::Double: A.Scalar = ScalarType::F64; break;
-    case BuiltinType::LongDouble: A.Scalar = ScalarType::F80; break;
-    default:
-      return makeError(ErrorCode::Unsupported,
-                       Where + ": type '" + T.getAsString() + "' cannot be passed to a kernel");
-    }
+    A.Scalar = *ST;
   }
   return llvm::Error::success();
 }
@@ -238,46 +252,88 @@ llvm::Error Analyzer::addReductions(const Directive &D, bool ArgsOnly) {
   for (const Clause &C : D.Clauses) {
     if (C.Kind != ClauseKind::Reduction)
       continue;
-    for (const std::string &Name : C.Vars) {
+    for (const std::string &Text : C.Vars) {
+      auto Item = parseReductionItem(Text);
+      if (!Item)
+        return makeError(ErrorCode::InvalidArgument, "kernel:" + llvm::Twine(D.Line) + ": " +
+                                                         llvm::toString(Item.takeError()));
+      const std::string &Name = Item->Name;
       auto It = ArgByName.find(Name);
-      // A loop that runs inside one thread may reduce into a variable of the region: nothing to
-      // combine then. Only a kernel argument's result goes back to the host.
-      if (ArgsOnly && It == ArgByName.end())
+      bool Array = Item->Subscripted ||
+                   (It != ArgByName.end() && K.Args[It->second].ArgKind == ArgInfo::Kind::Pointer);
+      // A loop that runs inside one thread may reduce into a variable of the region, or into
+      // an array (per-iteration data of the loop around, or elements the thread's iterations
+      // own): its iterations run in order there, nothing to combine. Only a kernel argument's
+      // scalar result goes back to the host.
+      if (ArgsOnly && (It == ArgByName.end() || Array))
         continue;
-      if (It == ArgByName.end() || K.Args[It->second].ArgKind != ArgInfo::Kind::Scalar)
+      auto Fail = [&](ErrorCode Code, const llvm::Twine &Why) {
+        return makeError(Code, "kernel:" + llvm::Twine(D.Line) + ": reduction(" +
+                                   reductionOpName(C.Op) + ":" + Text + ")" + Why);
+      };
+      bool Aggregate =
+          It != ArgByName.end() && K.Args[It->second].ArgKind == ArgInfo::Kind::Aggregate;
+      if (It == ArgByName.end() || Aggregate)
         return makeError(ErrorCode::Unsupported,
                          "kernel:" + llvm::Twine(D.Line) + ": reduction variable '" + Name +
                              "' must be a scalar argument of the kernel (its result is written "
                              "back through the arg's value pointer)");
       const ArgInfo &A = K.Args[It->second];
-      if (A.Scalar == ScalarType::F80)
+      ReductionVar R;
+      R.Name = Name;
+      R.Op = C.Op;
+      R.Arg = It->second;
+      if (Array) {
+        auto Elem = PointeeScalar.find(It->second);
+        if (A.ArgKind != ArgInfo::Kind::Pointer || Elem == PointeeScalar.end())
+          return Fail(ErrorCode::Unsupported,
+                      ": an array reduction needs a pointer argument to a C scalar type ('" +
+                          A.Decl + "' is not one)");
+        if (!Item->Subscripted)
+          return Fail(ErrorCode::InvalidArgument,
+                      ": '" + Name + "' is a pointer: name the elements it reduces, a section " +
+                          Name + "[lower:length] or an element " + Name + "[i]");
+        unsigned long long Count = 1;
+        if (!Item->Length.empty() && llvm::StringRef(Item->Length).getAsInteger(0, Count))
+          return Fail(ErrorCode::Unsupported,
+                      ": the length of a reduced section must be an integer literal (each "
+                      "thread keeps a private array of that size), not '" +
+                          Item->Length + "'");
+        if (Count == 0 || Count > MaxReductionElements)
+          return Fail(ErrorCode::Unsupported,
+                      ": a reduced section has 1 to " + llvm::Twine(MaxReductionElements) +
+                          " elements (each thread keeps a private copy), not " +
+                          llvm::Twine(Count));
+        R.Type = Elem->second;
+        R.Count = static_cast<unsigned>(Count);
+        R.Lower = Item->Lower;
+      } else {
+        R.Type = A.Scalar;
+      }
+      if (R.Type == ScalarType::F80)
         return makeError(ErrorCode::Unsupported, "kernel:" + llvm::Twine(D.Line) +
                                                      ": long double reductions are not "
                                                      "supported (partial results are combined "
                                                      "in 8-byte words): reduce into a double");
       bool Bitwise = C.Op == ReductionOp::BitAnd || C.Op == ReductionOp::BitOr ||
                      C.Op == ReductionOp::BitXor;
-      if (Bitwise && !isIntegral(A.Scalar))
-        return makeError(ErrorCode::InvalidArgument,
-                         "kernel:" + llvm::Twine(D.Line) + ": reduction(" +
-                             reductionOpName(C.Op) + ":" + Name + ") needs an integer variable");
+      if (Bitwise && !isIntegral(R.Type))
+        return Fail(ErrorCode::InvalidArgument, " needs an integer variable");
       bool Seen = false;
-      for (const ReductionVar &R : K.Reductions)
-        if (R.Name == Name) {
+      for (const ReductionVar &Old : K.Reductions)
+        if (Old.Name == Name) {
           Seen = true;
-          if (R.Op != C.Op)
+          if (Old.Op != C.Op)
             return makeError(ErrorCode::InvalidArgument,
                              "kernel:" + llvm::Twine(D.Line) + ": '" + Name +
                                  "' is reduced with two different operators");
+          if (Old.Count != R.Count || Old.Lower != R.Lower)
+            return Fail(ErrorCode::InvalidArgument,
+                        ": '" + Name + "' is reduced as two different sets of elements");
         }
       if (Seen)
         continue;
-      ReductionVar R;
-      R.Name = Name;
-      R.Op = C.Op;
-      R.Type = A.Scalar;
-      R.Arg = It->second;
-      R.Slot = K.Reductions.size();
+      R.Slot = K.reductionSlots();
       K.Reductions.push_back(R);
     }
   }

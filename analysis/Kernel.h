@@ -70,8 +70,20 @@ struct ReductionVar {
   ReductionOp Op = ReductionOp::Add;
   ScalarType Type = ScalarType::I32;
   unsigned Arg = 0;  ///< index into KernelInfo::Args
-  unsigned Slot = 0; ///< 8-byte slot in each thread's reduction buffer
+  unsigned Slot = 0; ///< first 8-byte slot in each thread's reduction buffer
+  /// An array reduction (a section `c[lo:len]`, an element `c[i]`, or a whole array the translator
+  /// names as `c[0:N]`) of a pointer argument: its element count (0 for a scalar) and the C text
+  /// of its first element's index. The kernel reduces into a private array of Count elements,
+  /// one slot each, and reports the index it evaluated in slot Slot + Count.
+  unsigned Count = 0;
+  std::string Lower;
+  bool isArray() const { return Count != 0; }
+  /// The slots the reduction takes in each thread's buffer.
+  unsigned slots() const { return Count ? Count + 1 : 1; }
 };
+
+/// The largest element count of one array reduction: each thread keeps a private copy.
+constexpr unsigned MaxReductionElements = 1024;
 
 /// A gang-level loop nest whose iterations are shared among the threads (collapse flattened).
 struct ParallelNest {
@@ -168,6 +180,17 @@ struct KernelInfo {
   std::vector<ParallelNest> Nests;
   std::vector<RegionStmt> Stmts;
   std::vector<ReductionVar> Reductions;
+  /// The 8-byte slots each thread's (host) or block's (GPU) reduction buffer holds.
+  unsigned reductionSlots() const {
+    return Reductions.empty() ? 0 : Reductions.back().Slot + Reductions.back().slots();
+  }
+  /// The array reduction of argument Arg (index into Args), if any.
+  const ReductionVar *arrayReductionOf(unsigned Arg) const {
+    for (const ReductionVar &R : Reductions)
+      if (R.isArray() && R.Arg == Arg)
+        return &R;
+    return nullptr;
+  }
   bool Serial = false;         ///< the whole region runs on one thread (serial construct or fallback)
   std::string SerialReason;    ///< why, when it is a fallback
   bool BodyIsCompound = false; ///< the construct's statement is a { } block

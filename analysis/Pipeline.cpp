@@ -38,6 +38,12 @@ static std::set<std::string> nestReductions(const KernelInfo &K) {
 /// The passes of the split, each a function of the previous result.
 static void runSplitPasses(KernelInfo &K) {
   SplitInfo &S = K.Split;
+  for (const ReductionVar &R : K.Reductions)
+    if (S.Enabled && R.isArray()) {
+      S.Enabled = false;
+      S.Fallback = "an array reduction (" + R.Name + "[" + R.Lower + ":" +
+                   std::to_string(R.Count) + "]): every device computes the whole kernel";
+    }
   if (!S.Enabled)
     return;
   S.IR = buildSSA(std::move(S.IR));
@@ -162,7 +168,8 @@ void dumpKernelInfo(const KernelInfo &K, llvm::raw_ostream &OS) {
     OS << "\n";
   }
   for (const ReductionVar &R : K.Reductions)
-    OS << "  reduction(" << reductionOpName(R.Op) << ":" << R.Name << ") "
+    OS << "  reduction(" << reductionOpName(R.Op) << ":" << R.Name
+       << (R.isArray() ? "[" + R.Lower + ":" + std::to_string(R.Count) + "]" : "") << ") "
        << scalarTypeName(R.Type) << " slot " << R.Slot << "\n";
   if (K.Serial)
     OS << "  serial" << (K.SerialReason.empty() ? "" : ": " + K.SerialReason) << "\n";

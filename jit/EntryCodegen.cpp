@@ -278,9 +278,57 @@ FoldedArgs foldedArgs(const KernelInfo &K, const Specialization *Spec,
   return F;
 }
 
+std::string reductionBuffer(const ReductionVar &R) { return "__jacc_rbuf_" + R.Name; }
+std::string reductionLower(const ReductionVar &R) { return "__jacc_rlo_" + R.Name; }
+
+/// An array reduction's private copy: Count elements from the operator's identity, and the
+/// pointer the kernel's text uses in place of the argument, so that `c[lower + i]` is element
+/// i of the copy. The copy's address goes through a volatile pointer first: the compiler then
+/// knows neither where the shifted pointer points nor that it lies outside the copy (folding
+/// `(copy - lower)[lower + i]` through the integer or out-of-bounds arithmetic lost the stores
+/// when lower was a folded constant).
+std::string arrayReductionPrologue(const KernelInfo &K, const ReductionVar &R,
+                                   const EntryTarget &Target) {
+  std::string T = scalarTypeName(R.Type), Buf = reductionBuffer(R), N = std::to_string(R.Count);
+  std::string Lower = reductionLower(R), Opaque = "__jacc_rptr_" + R.Name;
+  return T + " " + Buf + "[" + N + "];\n" +
+         "for (int __jacc_ri = 0; __jacc_ri < " + N + "; ++__jacc_ri) " + Buf +
+         "[__jacc_ri] = " + reductionIdentity(R.Op, R.Type, Target.Infinity) + ";\n" +
+         "const long long " + Lower + " = (long long)(" + R.Lower + ");\n" + T +
+         " *volatile " + Opaque + " = " + Buf + ";\n" + T + " *const " + R.Name + " = " +
+         Opaque + " - " + Lower + ";\n" + "(void)" + R.Name + "; (void)__jacc_rarg_" +
+         std::to_string(K.Args[R.Arg].Param) + ";\n";
+}
+
+/// How each reduction's values leave the entry: a scalar's, or an array reduction's elements
+/// one slot each and the index of its first element (every thread has the same: max keeps it).
+std::string reductionWriteBacks(const KernelInfo &K, const EntryTarget &Target) {
+  std::string C;
+  for (const ReductionVar &R : K.Reductions) {
+    std::string Slot = std::to_string(R.Slot);
+    if (!R.isArray()) {
+      C += Target.ReductionWriteBack(K, R, R.Name, Slot);
+      continue;
+    }
+    C += "for (int __jacc_ri = 0; __jacc_ri < " + std::to_string(R.Count) + "; ++__jacc_ri) {\n" +
+         Target.ReductionWriteBack(K, R, reductionBuffer(R) + "[__jacc_ri]",
+                                   Slot + " + __jacc_ri") +
+         "}\n";
+    ReductionVar Lower;
+    Lower.Op = ReductionOp::Max;
+    Lower.Type = ScalarType::I64;
+    C += Target.ReductionWriteBack(K, Lower, reductionLower(R),
+                                   std::to_string(R.Slot + R.Count));
+  }
+  return C;
+}
+
 /// The parameter list's declaration of one argument.
-std::string paramDecl(const ArgInfo &A, const EntryTarget &Target, const FoldedArgs &F) {
+std::string paramDecl(const KernelInfo &K, const ArgInfo &A, const EntryTarget &Target,
+                      const FoldedArgs &F) {
   std::string P = std::to_string(A.Param);
+  if (K.arrayReductionOf(&A - K.Args.data())) // the kernel uses its private copy instead
+    return "void *__jacc_rarg_" + P;
   if (F.Literal[A.Param]) // the type's canonical spelling: the same ABI
     return std::string(scalarTypeName(A.Scalar)) + " __jacc_spec_unused_" + P;
   if (F.MovedPointer[A.Param])
@@ -328,7 +376,7 @@ std::string generateEntry(const KernelInfo &K, bool Split, const EntryTarget &Ta
     if (Folded.MovedPointer[A->Param])
       Constants += A->Decl + " = __jacc_spec_ptr_" + std::to_string(A->Param) + ";\n";
   for (const ArgInfo *A : Params) {
-    C += paramDecl(*A, Target, Folded) + ", ";
+    C += paramDecl(K, *A, Target, Folded) + ", ";
     if (Target.AggregatesByAddress && A->ArgKind == ArgInfo::Kind::Aggregate)
       Prologue += A->Decl + "; __builtin_memcpy(&" + A->Name + ", __jacc_agg" +
                   std::to_string(A->Param) + ", sizeof " + A->Name + ");\n";
@@ -346,7 +394,8 @@ std::string generateEntry(const KernelInfo &K, bool Split, const EntryTarget &Ta
   if (Split)
     C += boundsPrologue(K, Target);
   for (const ReductionVar &R : K.Reductions)
-    C += R.Name + " = " + reductionIdentity(R.Op, R.Type, Target.Infinity) + ";\n";
+    C += R.isArray() ? arrayReductionPrologue(K, R, Target)
+                     : R.Name + " = " + reductionIdentity(R.Op, R.Type, Target.Infinity) + ";\n";
 
   TextEdits Edits;
   if (Split)
@@ -396,8 +445,7 @@ std::string generateEntry(const KernelInfo &K, bool Split, const EntryTarget &Ta
   C += lineDirective(K, K.BodyBegin);
   C += Edits.apply(K.Source, K.BodyBegin, K.BodyEnd);
   C += "\n#line 1 \"<jacc>\"\n";
-  for (const ReductionVar &R : K.Reductions)
-    C += Target.ReductionWriteBack(K, R);
+  C += reductionWriteBacks(K, Target);
   C += "}\n";
   return C;
 }

@@ -42,10 +42,12 @@ struct EntryTarget {
                                const std::string &PrivateDecls);
   /// What closes the nest IterationLoop opened.
   std::string (*NestTrailer)(const analysis::ParallelNest &N);
-  /// How reduction variable R's value leaves the kernel (this thread's slot on the host, the
-  /// block's combined value on a GPU).
+  /// How Value, one value of reduction R (its variable, or an element of an array reduction),
+  /// leaves the kernel into 8-byte slot Slot (C text) of the reduction buffer: this thread's
+  /// on the host, the block's combined value on a GPU.
   std::string (*ReductionWriteBack)(const analysis::KernelInfo &K,
-                                    const analysis::ReductionVar &R);
+                                    const analysis::ReductionVar &R, const std::string &Value,
+                                    const std::string &Slot);
   /// The text performing atomic statement A (one of K.Atomics) on this target.
   std::string (*AtomicText)(const analysis::AtomicOp &A, const analysis::KernelInfo &K);
 };

@@ -114,6 +114,9 @@ void Translator::translateCompute(Region &R) {
     case ClauseKind::Default:
       DefaultPresent = llvm::StringRef(C.Argument).trim() == "present";
       break;
+    case ClauseKind::Reduction:
+      Kept += " " + reductionClause(C, P, Entry, Exit);
+      continue;
     case ClauseKind::Private:
       if (D.Kind == DirectiveKind::Kernels)
         warning(P, C, "clause 'private' on 'kernels' is not OpenACC (NVHPC accepts it): each "

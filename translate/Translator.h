@@ -93,6 +93,13 @@ private:
   unsigned NoCreates = 0; ///< no_create flags declared so far (their names are numbered)
   unsigned Sections = 0;  ///< data construct sections saved so far (jacc_section_N)
 
+  /// A compute construct's reduction clause C as the kernel gets it: a whole C array named bare
+  /// becomes its section `a[0:N]`. An array item's elements a data clause maps go to the host
+  /// before the push (Entry) and back to the devices after it (Exit): the result goes to the
+  /// device copy, as NVHPC does.
+  std::string reductionClause(const analysis::Clause &C, const Pragma &P,
+                              std::vector<std::string> &Entry, std::vector<std::string> &Exit);
+
   // Directives.
   void translateCompute(Region &R);
   void translateData(Region &R);

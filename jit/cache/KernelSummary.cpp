@@ -73,7 +73,9 @@ json::Object runtimeToJson(const KernelInfo &K) {
                                 {"op", static_cast<int>(R.Op)},
                                 {"type", static_cast<int>(R.Type)},
                                 {"arg", R.Arg},
-                                {"slot", R.Slot}});
+                                {"slot", R.Slot},
+                                {"count", R.Count},
+                                {"lower", R.Lower}});
   for (const SplitArray &A : K.Split.Plan.Arrays) {
     json::Array Writes;
     for (const AffineWrite &W : A.Writes)
@@ -214,6 +216,8 @@ llvm::Expected<KernelInfo> runtimeInfoFromSummary(const json::Object &Summary) {
     Red.Type = static_cast<ScalarType>(A.num("type"));
     Red.Arg = A.num("arg");
     Red.Slot = A.num("slot");
+    Red.Count = O->getInteger("count").value_or(0); // older entries: scalars only
+    Red.Lower = O->getString("lower").value_or("").str();
     K.Reductions.push_back(std::move(Red));
   }
   K.Async = R.flag("async");

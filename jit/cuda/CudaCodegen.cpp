@@ -269,14 +269,15 @@ const char *const CudaInfinity = "__longlong_as_double(0x7ff0000000000000LL)";
 
 /// Each thread's reduction value is combined within the block (warp shuffles, then across
 /// warps) into the block's slot.
-std::string cudaReductionWriteBack(const KernelInfo &K, const ReductionVar &R) {
+std::string cudaReductionWriteBack(const KernelInfo &K, const ReductionVar &R,
+                                   const std::string &Value, const std::string &Slot) {
   std::string W = cudaReductionWideType(R.Type);
-  return "{ " + W + " __jacc_w = __jacc_block_reduce<" + W + ">((" + W + ")" + R.Name + ", [](" +
+  return "{ " + W + " __jacc_w = __jacc_block_reduce<" + W + ">((" + W + ")" + Value + ", [](" +
          W + " a, " + W + " b) { return (" + W + ")(" + cudaCombine(R.Op) + "); }, (" + W +
          ")" + reductionIdentity(R.Op, R.Type, CudaInfinity) + ");\n"
          "  if (threadIdx.x == 0) { " + std::string(scalarTypeName(R.Type)) +
          " __jacc_r = __jacc_w; memcpy((char *)__jacc_t->reduction + ((long long)blockIdx.x * " +
-         std::to_string(K.Reductions.size()) + " + " + std::to_string(R.Slot) +
+         std::to_string(K.reductionSlots()) + " + " + Slot +
          ") * 8, &__jacc_r, sizeof __jacc_r); } }\n";
 }
 

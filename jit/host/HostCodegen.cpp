@@ -46,9 +46,10 @@ std::string hostNestTrailer(const ParallelNest &N) {
 }
 
 /// Each thread's reduction value goes into its own slot.
-std::string hostReductionWriteBack(const KernelInfo &, const ReductionVar &R) {
-  return "__builtin_memcpy((char *)__jacc_t->reduction + " + std::to_string(8 * R.Slot) + ", &" +
-         R.Name + ", sizeof " + R.Name + ");\n";
+std::string hostReductionWriteBack(const KernelInfo &, const ReductionVar &,
+                                   const std::string &Value, const std::string &Slot) {
+  return "__builtin_memcpy((char *)__jacc_t->reduction + 8 * (" + Slot + "), &" + Value +
+         ", sizeof " + Value + ");\n";
 }
 
 } // namespace

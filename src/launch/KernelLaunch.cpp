@@ -8,7 +8,7 @@ namespace jacc {
 KernelLaunch::KernelLaunch(std::shared_ptr<const jit::CompiledKernel> K, ArgCells Cells,
                            AggregateArgs Aggregates)
     : K(std::move(K)), Cells(std::move(Cells)), Aggregates(std::move(Aggregates)),
-      NumReductions(this->K->Info.Reductions.size()) {}
+      NumReductions(this->K->Info.reductionSlots()) {}
 
 void KernelLaunch::setSplit(unsigned D, SplitShare S, bool DoNarrow,
                             std::shared_ptr<SplitGroup> G) {

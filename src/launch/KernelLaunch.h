@@ -48,9 +48,9 @@ public:
 
   /// Partial reduction results: one per host thread, one per CUDA block.
   unsigned partials() const { return Partials; }
-  /// Partial Part's slot for reduction R (8 bytes).
-  const void *reductionSlot(unsigned Part, unsigned R) const {
-    return &Slots[Part * NumReductions + R];
+  /// Partial Part's 8-byte slot number Slot (ReductionVar::Slot, + i for an array's element i).
+  const void *reductionSlot(unsigned Part, unsigned Slot) const {
+    return &Slots[Part * NumReductions + Slot];
   }
   /// Run the split entry as device Device of the group G (Cells then hold the split
   /// parameters) on its Share, narrowing the iterations when Narrow; G exchanges the results
@@ -65,7 +65,7 @@ protected:
   std::shared_ptr<const jit::CompiledKernel> K;
   ArgCells Cells; // 2 words per parameter
   AggregateArgs Aggregates;
-  unsigned NumReductions;
+  unsigned NumReductions; ///< slots per partial (KernelInfo::reductionSlots)
   unsigned Partials = 0;
   std::vector<uint64_t> Slots; ///< Partials x NumReductions, filled by the kernel
   bool Split = false;

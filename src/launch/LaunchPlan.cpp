@@ -73,6 +73,12 @@ llvm::Error bindArguments(const analysis::KernelInfo &Info, const jacc_arg *Args
         break;
       }
       PresentTable::Lookup F = Data.table().lookup(Host, 1);
+      if (F.State != PresentTable::Presence::Contained &&
+          Info.arrayReductionOf(&A - Info.Args.data())) {
+        // The kernel reduces into its private copy; the result goes to the host array.
+        setAll(P, A.Param, Host);
+        break;
+      }
       if (F.State != PresentTable::Presence::Contained)
         return makeError(ErrorCode::NotPresent,
                          "jacc_kernel_push: argument " + llvm::Twine(A.Position + 1) + " ('" +
@@ -175,9 +181,15 @@ ReductionResults bindReductions(const analysis::KernelInfo &Info, const jacc_arg
   ReductionResults R;
   R.Initial.resize(Info.Reductions.size());
   R.Results.resize(Info.Reductions.size());
-  for (const analysis::ReductionVar &V : Info.Reductions) {
-    R.Results[V.Slot] = Args[Info.Args[V.Arg].Position].value;
-    std::memcpy(&R.Initial[V.Slot], R.Results[V.Slot], Info.Args[V.Arg].Size);
+  for (size_t I = 0; I < Info.Reductions.size(); ++I) {
+    const analysis::ReductionVar &V = Info.Reductions[I];
+    void *Value = Args[Info.Args[V.Arg].Position].value;
+    if (V.isArray()) { // the host array: the pointer's value
+      std::memcpy(&R.Results[I], Value, sizeof(void *));
+      continue;
+    }
+    R.Results[I] = Value;
+    std::memcpy(&R.Initial[I], Value, Info.Args[V.Arg].Size);
   }
   return R;
 }

@@ -67,14 +67,37 @@ void combineReduction(ReductionOp Op, ScalarType T, void *Acc, const void *Parti
   }
 }
 
+/// Acc op= every partial of Parts in slot Slot.
+static void combineParts(const analysis::ReductionVar &R, unsigned Slot, void *Acc,
+                         llvm::ArrayRef<const KernelLaunch *> Parts) {
+  for (const KernelLaunch *L : Parts)
+    for (unsigned T = 0; T < L->partials(); ++T)
+      combineReduction(R.Op, R.Type, Acc, L->reductionSlot(T, Slot));
+}
+
 void ReductionResults::combine(const analysis::KernelInfo &Info,
                                llvm::ArrayRef<const KernelLaunch *> Parts) const {
-  for (const analysis::ReductionVar &R : Info.Reductions) {
-    uint64_t Acc = Initial[R.Slot];
-    for (const KernelLaunch *L : Parts)
-      for (unsigned T = 0; T < L->partials(); ++T)
-        combineReduction(R.Op, R.Type, &Acc, L->reductionSlot(T, R.Slot));
-    std::memcpy(Results[R.Slot], &Acc, Info.Args[R.Arg].Size);
+  for (size_t I = 0; I < Info.Reductions.size(); ++I) {
+    const analysis::ReductionVar &R = Info.Reductions[I];
+    if (!R.isArray()) {
+      uint64_t Acc = Initial[I];
+      combineParts(R, R.Slot, &Acc, Parts);
+      std::memcpy(Results[I], &Acc, Info.Args[R.Arg].Size);
+      continue;
+    }
+    if (Parts.empty() || Parts.front()->partials() == 0)
+      continue;
+    // Every thread evaluated the same first index.
+    long long Lower;
+    std::memcpy(&Lower, Parts.front()->reductionSlot(0, R.Slot + R.Count), sizeof Lower);
+    uint64_t Size = Info.Args[R.Arg].PointeeSize;
+    char *First = static_cast<char *>(Results[I]) + Lower * static_cast<long long>(Size);
+    for (unsigned E = 0; E < R.Count; ++E) {
+      uint64_t Acc = 0;
+      std::memcpy(&Acc, First + E * Size, Size);
+      combineParts(R, R.Slot + E, &Acc, Parts);
+      std::memcpy(First + E * Size, &Acc, Size);
+    }
   }
 }
 

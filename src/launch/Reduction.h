@@ -18,14 +18,15 @@ class KernelLaunch;
 void combineReduction(analysis::ReductionOp Op, analysis::ScalarType T, void *Acc,
                       const void *Partial);
 
-/// A push's reductions (by ReductionVar::Slot): each variable's value before the kernel, and the
-/// user's variable its result goes to.
+/// A push's reductions (by index into KernelInfo::Reductions): each scalar's value before the
+/// kernel, and where each result goes: the user's variable, or for an array reduction the host
+/// array its pointer argument gives (element `Lower` on, as the kernel reports it).
 struct ReductionResults {
   std::vector<uint64_t> Initial;
   std::vector<void *> Results;
   /// Combine each initial value with every partial result of Parts, once, into its result:
   /// device 0's launch in duplicate mode (every device computed everything), every device's in
-  /// split mode (shares).
+  /// split mode (shares). An array's elements start from the array's values now.
   void combine(const analysis::KernelInfo &Info, llvm::ArrayRef<const KernelLaunch *> Parts) const;
 };
 

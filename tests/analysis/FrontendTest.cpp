@@ -404,15 +404,76 @@ TEST(FrontendTest, ReductionVariableMustBeAScalarArgument) {
   EXPECT_FAILURE("#pragma acc parallel loop reduction(+:t)\n"
                  "for (int i = 0; i < n; i++) x[i] = 0;\n",
                  Strings({"int *x", "int n"}), ErrorCode::Unsupported, Msg("t"));
-  EXPECT_FAILURE("#pragma acc parallel loop reduction(+:x)\n"
-                 "for (int i = 0; i < n; i++) x[i] = 0;\n",
-                 Strings({"int *x", "int n"}), ErrorCode::Unsupported, Msg("x"));
   EXPECT_FAILURE("struct P { int v; };\n"
                  "#pragma acc parallel loop reduction(+:p)\n"
                  "for (int i = 0; i < n; i++) x[i] = p.v;\n",
                  Strings({"int *x", "int n", "struct P p"}), ErrorCode::Unsupported,
                  "kernel:2: reduction variable 'p' must be a scalar argument of the kernel (its "
                  "result is written back through the arg's value pointer)");
+}
+
+TEST(FrontendTest, ArrayReductions) {
+  KernelInfo K = analyze("#pragma acc parallel loop reduction(+:s, c[2:3]) reduction(max:e[j])\n"
+                         "for (int i = 0; i < n; i++) {\n"
+                         "  s += i; c[2 + i % 3] += x[i]; e[j] = x[i] > e[j] ? x[i] : e[j];\n"
+                         "#pragma acc loop reduction(+:t[0:2], t)\n"
+                         "  for (int k = 0; k < 2; k++) t[k] += 1;\n"
+                         "}\n",
+                         {"const float *x", "int n", "int j", "long s", "float *c",
+                          "unsigned char *e", "int *t"});
+  ASSERT_EQ(K.Reductions.size(), 3u); // the inner loop's run in one thread: nothing to combine
+  expectReduction(K.Reductions[0], "s", ReductionOp::Add, ScalarType::I64, 3, 0);
+  expectReduction(K.Reductions[1], "c", ReductionOp::Add, ScalarType::F32, 4, 1);
+  EXPECT_EQ(K.Reductions[1].Count, 3u);
+  EXPECT_EQ(K.Reductions[1].Lower, "2");
+  expectReduction(K.Reductions[2], "e", ReductionOp::Max, ScalarType::U8, 5, 5);
+  EXPECT_EQ(K.Reductions[2].Count, 1u);
+  EXPECT_EQ(K.Reductions[2].Lower, "j");
+  EXPECT_EQ(K.Reductions[0].slots(), 1u);
+  EXPECT_EQ(K.Reductions[1].slots(), 4u); // the elements, then the first index
+  EXPECT_EQ(K.reductionSlots(), 7u);
+  EXPECT_EQ(K.arrayReductionOf(4), &K.Reductions[1]);
+  EXPECT_EQ(K.arrayReductionOf(3), nullptr);
+}
+
+TEST(FrontendTest, ArrayReductionErrors) {
+  EXPECT_FAILURE("#pragma acc parallel loop reduction(+:x)\n"
+                 "for (int i = 0; i < n; i++) x[i % 4] += 1;\n",
+                 Strings({"int *x", "int n"}), ErrorCode::InvalidArgument,
+                 "kernel:1: reduction(+:x): 'x' is a pointer: name the elements it reduces, a "
+                 "section x[lower:length] or an element x[i]");
+  EXPECT_FAILURE("#pragma acc parallel loop reduction(+:x[0:n])\n"
+                 "for (int i = 0; i < n; i++) x[i % 4] += 1;\n",
+                 Strings({"int *x", "int n"}), ErrorCode::Unsupported,
+                 "kernel:1: reduction(+:x[0:n]): the length of a reduced section must be an "
+                 "integer literal (each thread keeps a private array of that size), not 'n'");
+  EXPECT_FAILURE("#pragma acc parallel loop reduction(+:x[0:2000])\n"
+                 "for (int i = 0; i < n; i++) x[i % 4] += 1;\n",
+                 Strings({"int *x", "int n"}), ErrorCode::Unsupported,
+                 "kernel:1: reduction(+:x[0:2000]): a reduced section has 1 to 1024 elements "
+                 "(each thread keeps a private copy), not 2000");
+  EXPECT_FAILURE("#pragma acc parallel loop reduction(+:x[0][1])\n"
+                 "for (int i = 0; i < n; i++) x[0][1] += 1;\n",
+                 Strings({"int (*x)[2]", "int n"}), ErrorCode::InvalidArgument,
+                 "kernel:1: reduction item 'x[0][1]': one subscript only (the elements must be "
+                 "contiguous); write a variable, an element a[i] or a section a[lower:length]");
+  EXPECT_FAILURE("#pragma acc parallel loop reduction(+:x[0:1])\n"
+                 "for (int i = 0; i < n; i++) x[0][1] += 1;\n",
+                 Strings({"int (*x)[2]", "int n"}), ErrorCode::Unsupported,
+                 "kernel:1: reduction(+:x[0:1]): an array reduction needs a pointer argument to "
+                 "a C scalar type ('int (*x)[2]' is not one)");
+  EXPECT_FAILURE("#pragma acc parallel loop reduction(|:f[0:2])\n"
+                 "for (int i = 0; i < n; i++) f[0] += 1;\n",
+                 Strings({"float *f", "int n"}), ErrorCode::InvalidArgument,
+                 "kernel:1: reduction(|:f[0:2]) needs an integer variable");
+  EXPECT_FAILURE("#pragma acc parallel reduction(+:f[0:2])\n"
+                 "{\n"
+                 "#pragma acc loop reduction(+:f[1:2])\n"
+                 "  for (int i = 0; i < n; i++) f[1] += 1;\n"
+                 "}\n",
+                 Strings({"float *f", "int n"}), ErrorCode::InvalidArgument,
+                 "kernel:3: reduction(+:f[1:2]): 'f' is reduced as two different sets of "
+                 "elements");
 }
 
 TEST(FrontendTest, BitwiseReductionOnFloatingType) {

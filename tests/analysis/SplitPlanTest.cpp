@@ -297,6 +297,16 @@ TEST(SplitPlanTest, ReductionsHaveShareTerms) {
   EXPECT_FALSE(N.Split.Plan.HasShareTerms);
 }
 
+TEST(SplitPlanTest, ArrayReductionsRunDuplicated) {
+  KernelInfo K = analyze("#pragma acc parallel loop reduction(+:h[j:4])\n"
+                         "for (int i = 0; i < n; i++)\n"
+                         "  h[j + i % 4] += a[i];\n",
+                         {"int n", "int j", "const double *a", "double *h"});
+  EXPECT_FALSE(K.Split.Enabled);
+  EXPECT_EQ(K.Split.Fallback,
+            "an array reduction (h[j:4]): every device computes the whole kernel");
+}
+
 TEST(SplitPlanTest, UnattributableWritesAreNotSplittable) {
   KernelInfo K = analyze("#pragma acc parallel loop\n"
                          "for (int i = 0; i < n; i++) {\n"

@@ -198,6 +198,38 @@ TEST_P(CudaMockTest, ReductionPartialsPerBlockAreCombinedOnceWithTheInitialValue
   ASSERT_JACC(jacc_delete(X.data(), N * sizeof(double)));
 }
 
+/// (int n, int j, void *h, team) for `reduction(+:h[j:3])`, `h[j + i % 3] += i`: each block
+/// stores its three partial sums in slots B * 4 + 0..2 and the first index j in slot B * 4 + 3.
+void arrayReductionHook(const char *, unsigned Grid, unsigned, void **P) {
+  jacc_cuda_team T = param<jacc_cuda_team>(P, 3);
+  int N = param<int>(P, 0);
+  long long J = param<int>(P, 1);
+  auto *Slots = static_cast<double *>(T.reduction);
+  for (unsigned B = 0; B < Grid; ++B) {
+    double Part[3] = {0, 0, 0};
+    for (long long I = B; I < N; I += Grid)
+      Part[I % 3] += I;
+    for (int E = 0; E < 3; ++E)
+      Slots[B * 4 + E] = Part[E];
+    std::memcpy(&Slots[B * 4 + 3], &J, sizeof J);
+  }
+}
+
+TEST_P(CudaMockTest, ArraySectionReductionCombinesEachElementsBlockPartials) {
+  setHook(arrayReductionHook);
+  int N = 600, J = 1;
+  std::vector<double> H = {-1, 10, 20, 30, -2};
+  double *Hp = H.data();
+  jacc_arg Args[] = {{"int n", &N}, {"int j", &J}, {"double *h", &Hp}};
+  ASSERT_JACC(jacc_kernel_push("#pragma acc parallel loop reduction(+:h[j:3])\n"
+                               "for (int i = 0; i < n; i++) h[j + i % 3] += i;\n",
+                               3, Args, JACC_DEFAULT))
+      << jacc_last_error();
+  // i % 3 == e for i = e, e + 3, ..., 200 terms each.
+  EXPECT_EQ(H, (std::vector<double>{-1, 10 + 3.0 * 199 * 200 / 2, 20 + 3.0 * 199 * 200 / 2 + 200,
+                                    30 + 3.0 * 199 * 200 / 2 + 400, -2}));
+}
+
 TEST_P(CudaMockTest, AsyncPushCompletesThroughTheEventPoller) {
   setHook(saxpyHook);
   int N = 64;

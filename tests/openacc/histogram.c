@@ -3,7 +3,9 @@
    a copy clause on a global C array, copyin of a const table, and a data region with a
    create'd counter array reset on the device. Structured captures ({v = x; x++;}, {x += e;
    v = x;}) rank each element within its bin on a kernel that would otherwise split; a split
-   kernel reads the bins atomically into a scalar and updates them with x = x op expr. */
+   kernel reads the bins atomically into a scalar and updates them with x = x op expr. The same
+   histograms as reductions into arrays (OpenACC 2.7): a whole C array, a section, an element
+   of a mapped array on async queues, and an inner loop's on each gang's private array. */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -111,6 +113,46 @@ int main(void) {
   printf("ranks: sum=%ld want=%ld added=%d maxseen=%d scaled=%ld left=%ld\n", ranksum,
          rankwant, added[0], maxseen, scaledsum, left);
   free(rank);
+
+  long rbins[NBINS], top[NBINS], parity[2] = {5, 0}, rtotal = 0, toptotal = 0;
+  unsigned part[4], rowmax[8];
+  for (int b = 0; b < NBINS; b++) {
+    rbins[b] = 0;
+    top[b] = -1;
+  }
+#pragma acc parallel loop copyin(data[0:n]) reduction(+:rbins)
+  for (int i = 0; i < n; i++)
+    rbins[data[i] % NBINS]++;
+#pragma acc parallel loop copyin(data[0:n]) reduction(max:top[4:8])
+  for (int i = 0; i < n; i++) {
+    int b = data[i] % NBINS;
+    if (b >= 4 && b < 12)
+      top[b] = (long)data[i] > top[b] ? (long)data[i] : top[b];
+  }
+#pragma acc data copyin(data[0:n]) copy(parity)
+  {
+    for (int k = 0; k < 2; k++) {
+#pragma acc parallel loop async(k) reduction(+:parity[k])
+      for (int i = 0; i < n; i++)
+        parity[k] += data[i] % 2 == (unsigned)k;
+    }
+#pragma acc wait
+  }
+#pragma acc parallel loop gang copyin(data[0:n]) copyout(rowmax) private(part)
+  for (int r = 0; r < 8; r++) {
+    for (int k = 0; k < 4; k++)
+      part[k] = 0;
+#pragma acc loop vector reduction(max:part)
+    for (int i = r; i < n; i += 8)
+      part[i / 8 % 4] = data[i] % 500 > part[i / 8 % 4] ? data[i] % 500 : part[i / 8 % 4];
+    rowmax[r] = part[0] + part[1] + part[2] + part[3];
+  }
+  for (int b = 0; b < NBINS; b++) {
+    rtotal += rbins[b] == bins[b] ? rbins[b] : -100000;
+    toptotal += top[b];
+  }
+  printf("array reductions: total=%ld top=%ld top[3]=%ld parity=%ld,%ld rowmax=%u,%u\n", rtotal,
+         toptotal, top[3], parity[0], parity[1], rowmax[0], rowmax[7]);
 
   long total = 0, wtotal = 0, psum = 0;
   for (int b = 0; b < NBINS; b++) {

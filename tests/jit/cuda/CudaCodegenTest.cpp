@@ -395,6 +395,15 @@ TEST(CudaCodegenTest, NvrtcErrorsNameKernelLines) {
 
 //===-- Reductions and atomics ----------------------------------------------------------------===//
 
+/// A statement folding x[i] into V with reduction operator Op.
+std::string reductionStatement(const std::string &Op, const std::string &V) {
+  if (Op == "max" || Op == "min")
+    return "  " + V + " = x[i] " + (Op == "max" ? ">" : "<") + " " + V + " ? x[i] : " + V + ";\n";
+  if (Op == "&&" || Op == "||")
+    return "  " + V + " = " + V + " " + Op + " x[i];\n";
+  return "  " + V + " " + Op + "= x[i];\n";
+}
+
 TEST(CudaCodegenTest, ReductionsOfEveryOperatorAndTypeCompile) {
   const char *Types[] = {"_Bool", "signed char", "unsigned char", "short", "unsigned short",
                          "int", "unsigned", "long", "unsigned long long", "float", "double"};
@@ -414,15 +423,7 @@ TEST(CudaCodegenTest, ReductionsOfEveryOperatorAndTypeCompile) {
       std::string Name = "r" + std::to_string(V++);
       Decls.push_back(std::string(T) + " " + Name);
       Clauses += " reduction(" + std::string(O.Op) + ":" + Name + ")";
-      std::string Op = O.Op;
-      if (Op == "max")
-        Body += "  " + Name + " = x[i] > " + Name + " ? x[i] : " + Name + ";\n";
-      else if (Op == "min")
-        Body += "  " + Name + " = x[i] < " + Name + " ? x[i] : " + Name + ";\n";
-      else if (Op == "&&" || Op == "||")
-        Body += "  " + Name + " = " + Name + " " + Op + " x[i];\n";
-      else
-        Body += "  " + Name + " " + Op + "= x[i];\n";
+      Body += reductionStatement(O.Op, Name);
     }
   }
   CudaKernelSource S = generate("#pragma acc parallel loop" + Clauses + "\n"
@@ -431,6 +432,33 @@ TEST(CudaCodegenTest, ReductionsOfEveryOperatorAndTypeCompile) {
   EXPECT_NE(S.Source.find("__jacc_block_reduce<int>"), std::string::npos);
   EXPECT_NE(S.Source.find("__jacc_block_reduce<double>"), std::string::npos);
   EXPECT_NE(S.Source.find("((long long)blockIdx.x * " + std::to_string(V) + " + 0) * 8"),
+            std::string::npos)
+      << S.Source;
+  expectCompiles(S);
+}
+
+TEST(CudaCodegenTest, ArrayReductionsOfEveryOperatorCompile) {
+  const char *Types[] = {"_Bool", "int", "long", "float", "double"};
+  const char *Ops[] = {"+", "*", "max", "min", "&", "|", "^", "&&", "||"};
+  std::string Clauses, Body;
+  Strings Decls = {"const int *x", "int n", "int j"};
+  unsigned V = 0;
+  for (const char *T : Types)
+    for (std::string Op : Ops) {
+      bool Float = std::string(T) == "float" || std::string(T) == "double";
+      if (Float && (Op == "&" || Op == "|" || Op == "^"))
+        continue;
+      std::string Name = "a" + std::to_string(V++), E = Name + "[j + i % 4]";
+      Decls.push_back(std::string(T) + " *" + Name);
+      Clauses += " reduction(" + Op + ":" + Name + "[j:4])";
+      Body += reductionStatement(Op, E);
+    }
+  CudaKernelSource S = generate("#pragma acc parallel loop" + Clauses + "\n"
+                                "for (int i = 0; i < n; i++) {\n" + Body + "}\n",
+                                Decls);
+  // Five slots each: four elements and the first index.
+  EXPECT_NE(S.Source.find("((long long)blockIdx.x * " + std::to_string(5 * V) + " + 5 + "
+                          "__jacc_ri) * 8"),
             std::string::npos)
       << S.Source;
   expectCompiles(S);

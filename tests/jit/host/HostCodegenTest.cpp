@@ -278,13 +278,41 @@ TEST(HostCodegenTest, ReductionsStartAtTheIdentityAndAreStoredInTheirSlots) {
   EXPECT_NE(E.find("const jacc_host_team *__jacc_t) {\ns = 0;\nm = (-2147483647-1);\n"),
             std::string::npos)
       << E;
-  size_t StoreS = E.find("__builtin_memcpy((char *)__jacc_t->reduction + 0, &s, sizeof s);");
-  size_t StoreM = E.find("__builtin_memcpy((char *)__jacc_t->reduction + 8, &m, sizeof m);");
+  size_t StoreS =
+      E.find("__builtin_memcpy((char *)__jacc_t->reduction + 8 * (0), &s, sizeof s);");
+  size_t StoreM =
+      E.find("__builtin_memcpy((char *)__jacc_t->reduction + 8 * (1), &m, sizeof m);");
   ASSERT_NE(StoreS, std::string::npos) << E;
   ASSERT_NE(StoreM, std::string::npos) << E;
   // After the loop.
   EXPECT_GT(StoreS, E.find("__jacc_share(__jacc_t, "));
   EXPECT_GT(StoreS, E.find("s += x[i];"));
+  expectCompiles(C);
+}
+
+TEST(HostCodegenTest, ArrayReductionsUseAPrivateCopyStoredElementBySlot) {
+  std::string C = generate("#pragma acc parallel loop reduction(+:s) reduction(min:h[j:3])\n"
+                           "for (int i = 0; i < n; i++) { s += i; h[j + i % 3] -= x[i]; }\n",
+                           {"const float *x", "int n", "int j", "float *h", "int s"});
+  std::string E = plainEntry(C);
+  // The pointer argument is not used: its name goes to the private copy, element j first.
+  EXPECT_NE(E.find("void *__jacc_rarg_"), std::string::npos) << E;
+  EXPECT_NE(E.find("float __jacc_rbuf_h[3];\n"
+                   "for (int __jacc_ri = 0; __jacc_ri < 3; ++__jacc_ri) __jacc_rbuf_h[__jacc_ri] = "
+                   "(__builtin_inf());\n"
+                   "const long long __jacc_rlo_h = (long long)(j);\n"
+                   "float *volatile __jacc_rptr_h = __jacc_rbuf_h;\n"
+                   "float *const h = __jacc_rptr_h - __jacc_rlo_h;\n"),
+            std::string::npos)
+      << E;
+  // s takes slot 0, h's elements slots 1 to 3 and its first index slot 4.
+  size_t StoreH = E.find("for (int __jacc_ri = 0; __jacc_ri < 3; ++__jacc_ri) {\n"
+                         "__builtin_memcpy((char *)__jacc_t->reduction + 8 * (1 + __jacc_ri), "
+                         "&__jacc_rbuf_h[__jacc_ri], sizeof __jacc_rbuf_h[__jacc_ri]);\n}\n"
+                         "__builtin_memcpy((char *)__jacc_t->reduction + 8 * (4), &__jacc_rlo_h, "
+                         "sizeof __jacc_rlo_h);");
+  ASSERT_NE(StoreH, std::string::npos) << E;
+  EXPECT_GT(StoreH, E.find("h[j + i % 3] -= x[i];"));
   expectCompiles(C);
 }
 

@@ -197,6 +197,27 @@ TEST_F(LaunchPlanTest, ReductionsKeepTheirInitialValueAndWhereTheResultGoes) {
   EXPECT_EQ(P->Reductions.Results[Slot], &S);
 }
 
+const char *const Histogram = "#pragma acc parallel loop present(x) reduction(+:h[j:3])\n"
+                              "for (int i = 0; i < n; i++) h[j + i % 3] += x[i];\n";
+
+TEST_F(LaunchPlanTest, AnArrayReductionsResultGoesToTheHostArrayMappedOrNot) {
+  auto K = analyse(Histogram, {"int n", "int j", "const double *x", "double *h"});
+  ASSERT_EQ(K.Reductions.size(), 1u);
+  double X[4], H[8];
+  map(X, sizeof X);
+  int N = 4, J = 2;
+  const double *XP = X;
+  double *HP = H; // not mapped: the kernel reduces into its private copies
+  jacc_arg Args[] = {{"int n", &N}, {"int j", &J}, {"const double *x", &XP}, {"double *h", &HP}};
+  auto P = planLaunch(K, Args, Devices, {}, Data);
+  ASSERT_TRUE(static_cast<bool>(P)) << llvm::toString(P.takeError());
+  EXPECT_EQ(P->Reductions.Results[0], static_cast<void *>(H));
+  map(H, sizeof H);
+  auto Mapped = planLaunch(K, Args, Devices, {}, Data);
+  ASSERT_TRUE(static_cast<bool>(Mapped)) << llvm::toString(Mapped.takeError());
+  EXPECT_EQ(Mapped->Reductions.Results[0], static_cast<void *>(H));
+}
+
 const char *const InPlace = "#pragma acc parallel loop deviceptr(d)\n"
                             "for (int i = 0; i < n; i++) d[i] += 1;\n";
 
