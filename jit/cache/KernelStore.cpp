@@ -79,7 +79,8 @@ std::shared_ptr<DiskCache> processDiskCache() {
 /// 6: every atomic form (structured captures, guards around whole atomics), inner-loop reductions
 ///    run where their uses need them, the bool prelude, values assigned before read never folded.
 /// 7: a non-narrowed nest that stores its own reduction variable has no split variant.
-constexpr unsigned CodeRevision = 7;
+/// 8: reductions on arrays, elements and sections (private copies, element slots).
+constexpr unsigned CodeRevision = 8;
 
 std::string diskCacheKey(llvm::StringRef Source, llvm::ArrayRef<std::string> Decls,
                          unsigned CodeFlags) {
