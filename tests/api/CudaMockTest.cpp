@@ -521,11 +521,7 @@ TEST_P(CudaMockTest, PointerRowsReachEachGpuAsItsOwnRowAddresses) {
       Want[I] += Rows[I][J] = I * 10 + J;
     Ptrs[I] = Rows[I].data();
   }
-  for (double *R : Ptrs)
-    ASSERT_JACC(jacc_copyin(R, M * sizeof(double)));
-  ASSERT_JACC(jacc_copyin(Ptrs, sizeof Ptrs));
-  for (double *&R : Ptrs)
-    ASSERT_JACC(jacc_attach(reinterpret_cast<void **>(&R)));
+  ASSERT_TRUE(mapRows(Ptrs, N, M));
   std::vector<double> Sums(N, 0);
   ASSERT_JACC(jacc_create(Sums.data(), N * sizeof(double)));
   std::set<void *> Expected;
@@ -550,11 +546,7 @@ TEST_P(CudaMockTest, PointerRowsReachEachGpuAsItsOwnRowAddresses) {
   ASSERT_JACC(jacc_copyout(Sums.data(), N * sizeof(double)));
   for (int I = 0; I < N; ++I)
     EXPECT_EQ(Sums[I], Want[I]) << I;
-  for (double *&R : Ptrs)
-    ASSERT_JACC(jacc_detach(reinterpret_cast<void **>(&R), 0));
-  ASSERT_JACC(jacc_delete(Ptrs, sizeof Ptrs));
-  for (double *R : Ptrs)
-    ASSERT_JACC(jacc_delete(R, M * sizeof(double)));
+  ASSERT_TRUE(unmapRows(Ptrs, N, M));
 }
 
 INSTANTIATE_TEST_SUITE_P(Devices, CudaMockTest,

@@ -900,11 +900,7 @@ TEST_P(OpenACCTest, PointerToAttachedRowsReachesEachDevicesRows) {
     Ptrs[I] = Rows[I].data();
   }
   std::vector<double> Sums(N, 0);
-  for (double *R : Ptrs)
-    ASSERT_JACC(jacc_copyin(R, M * sizeof(double)));
-  ASSERT_JACC(jacc_copyin(Ptrs, sizeof Ptrs));
-  for (double *&R : Ptrs)
-    ASSERT_JACC(jacc_attach(reinterpret_cast<void **>(&R)));
+  ASSERT_TRUE(mapRows(Ptrs, N, M));
   ASSERT_JACC(jacc_create(Sums.data(), N * sizeof(double)));
   double **A = Ptrs, *S = Sums.data();
   int Nv = N, Mv = M;
@@ -930,12 +926,8 @@ TEST_P(OpenACCTest, PointerToAttachedRowsReachesEachDevicesRows) {
       EXPECT_EQ(deviceCopy(D, Rows[I].data(), M), Want) << "row " << I << ", device " << D;
     EXPECT_EQ(deviceCopy(n() - 1, Sums.data(), N)[I], Sum) << "row " << I;
   }
-  for (double *&R : Ptrs)
-    ASSERT_JACC(jacc_detach(reinterpret_cast<void **>(&R), 0));
-  ASSERT_JACC(jacc_delete(Ptrs, sizeof Ptrs));
+  ASSERT_TRUE(unmapRows(Ptrs, N, M));
   EXPECT_EQ(Ptrs[2], Rows[2].data());
-  for (double *R : Ptrs)
-    ASSERT_JACC(jacc_copyout(R, M * sizeof(double)));
   ASSERT_JACC(jacc_delete(Sums.data(), N * sizeof(double)));
   EXPECT_EQ(Rows[4][6], 2 * 46.0 + 4);
 }
@@ -948,11 +940,7 @@ TEST_P(OpenACCTest, DeviceptrKernelWithAttachedRowsRefreshesEveryDevice) {
   double *Ptrs[N];
   for (int I = 0; I < N; I++)
     Ptrs[I] = Rows[I].data();
-  for (double *R : Ptrs)
-    ASSERT_JACC(jacc_create(R, M * sizeof(double)));
-  ASSERT_JACC(jacc_copyin(Ptrs, sizeof Ptrs));
-  for (double *&R : Ptrs)
-    ASSERT_JACC(jacc_attach(reinterpret_cast<void **>(&R)));
+  ASSERT_TRUE(mapRows(Ptrs, N, M));
   acc_set_device_num(n() - 1, acc_device_host);
   std::vector<double> Init = {5, 6, 7, 8};
   auto *P = static_cast<double *>(acc_malloc(N * sizeof(double)));
@@ -977,11 +965,7 @@ TEST_P(OpenACCTest, DeviceptrKernelWithAttachedRowsRefreshesEveryDevice) {
     }
   }
   acc_free(P);
-  for (double *&R : Ptrs)
-    ASSERT_JACC(jacc_detach(reinterpret_cast<void **>(&R), 0));
-  ASSERT_JACC(jacc_delete(Ptrs, sizeof Ptrs));
-  for (double *R : Ptrs)
-    ASSERT_JACC(jacc_delete(R, M * sizeof(double)));
+  ASSERT_TRUE(unmapRows(Ptrs, N, M));
 }
 
 TEST_P(OpenACCTest, AttachWithoutMappedPointerOrTargetDoesNothing) {

@@ -1,12 +1,11 @@
 /* Sections of pointers to pointers map the rows and the pointer array and attach the rows;
    orphaned loops in routines run sequentially. */
-#pragma acc routine vector
-static double row_sum(double **a, int i, int m) {
-  double s = 0;
-#pragma acc loop vector reduction(+:s)
-  for (int j = 0; j < m; j++)
-    s += a[i][j];
-  return s;
+#pragma acc routine worker
+static double row_product(double **rows, int r, int len) {
+  double p = 1;
+#pragma acc loop worker reduction(*:p)
+  for (int k = 0; k < len; k++) p *= rows[r][k];
+  return p;
 }
 
 void sums(double **a, const float **c, double *b, int n, int m) {
@@ -14,7 +13,7 @@ void sums(double **a, const float **c, double *b, int n, int m) {
   {
 #pragma acc parallel loop present(a[0:n][0:m])
     for (int i = 0; i < n; i++)
-      b[i] = row_sum(a, i, m) + c[i][0];
+      b[i] = row_product(a, i, m) + c[i][0];
   }
 #pragma acc parallel loop copy(a[1:n - 1][0:m]) copyin(c[0:n][0:m])
   for (int i = 1; i < n; i++)
