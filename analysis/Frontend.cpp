@@ -141,10 +141,13 @@ llvm::Error Analyzer::describeArgs(FunctionDecl *F) {
     if (T->isPointerType()) {
       A.ArgKind = ArgInfo::Kind::Pointer;
       QualType Pointee = T->getPointeeType();
-      if (Pointee->isPointerType())
+      // A pointer to pointers (`double **a`) is translated like any pointer: its device copy
+      // holds each device's addresses of the rows once they are attached (acc_attach, or a
+      // translated `copyin(a[0:n][0:m])`). A third level has no such mapping.
+      if (Pointee->isPointerType() && Pointee->getPointeeType()->isPointerType())
         return makeError(ErrorCode::Unsupported,
-                         Where + ": pointers to pointers cannot be translated to device copies; "
-                                 "pass each array as its own argument");
+                         Where + ": pointers to pointers to pointers cannot be translated to "
+                                 "device copies; pass the rows' pointer array ('T **') instead");
       if (Pointee->isFunctionType())
         return makeError(ErrorCode::Unsupported, Where + ": function pointers are not supported");
       if (!Pointee->isIncompleteType() && !Pointee->isVoidType() && Pointee->isConstantSizeType())

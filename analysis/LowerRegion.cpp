@@ -44,10 +44,17 @@ private:
                 std::vector<const Expr *> *IdxExprs = nullptr) {
     E = strip(E);
     std::vector<const Expr *> Indices;
+    // A base that is itself an element of pointer type (`a[x]` of `double **a`) is a pointer
+    // read from memory: the access lands wherever that row is, not in a's mapping.
+    bool Loaded = false;
+    auto step = [&](const Expr *Base) {
+      Loaded |= Base->getType()->isPointerType() && isElement(Base);
+      E = Base;
+    };
     while (true) {
       if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E)) {
         Indices.push_back(AS->getIdx());
-        E = strip(AS->getBase());
+        step(strip(AS->getBase()));
         continue;
       }
       if (const auto *U = dyn_cast<UnaryOperator>(E); U && U->getOpcode() == UO_Deref) {
@@ -56,11 +63,11 @@ private:
             B && (B->getOpcode() == BO_Add || B->getOpcode() == BO_Sub) &&
             strip(B->getLHS())->getType()->isPointerType() && B->getOpcode() == BO_Add) {
           Indices.push_back(B->getRHS());
-          E = strip(B->getLHS());
+          step(strip(B->getLHS()));
           continue;
         }
         Indices.push_back(nullptr); // *p == p[0]
-        E = Sub;
+        step(Sub);
         continue;
       }
       break;
@@ -75,15 +82,31 @@ private:
       return false;
     A.Name = V->getName().str();
     auto It = C.PointerArgs.find(A.Name);
-    A.Arg = It == C.PointerArgs.end() ? -1 : static_cast<int>(It->second);
-    if (A.Arg < 0 && !V->getType()->isArrayType())
-      A.Name = "*" + A.Name; // through a local pointer: not attributable
+    A.Arg = It == C.PointerArgs.end() || Loaded ? -1 : static_cast<int>(It->second);
+    A.ThroughLoadedPointer = Loaded;
+    if (A.Arg < 0 && (Loaded || !V->getType()->isArrayType()))
+      A.Name = "*" + A.Name; // through a local pointer or a row pointer: not attributable
     for (auto It = Indices.rbegin(); It != Indices.rend(); ++It) {
       A.Index.push_back(indexExpr(*It));
       if (IdxExprs && *It)
         IdxExprs->push_back(*It);
     }
     return true;
+  }
+
+  /// Whether E denotes an element (a subscript or a dereference) rather than a variable.
+  static bool isElement(const Expr *E) {
+    if (isa<ArraySubscriptExpr>(E))
+      return true;
+    const auto *U = dyn_cast<UnaryOperator>(E);
+    return U && U->getOpcode() == UO_Deref;
+  }
+
+  /// How an unattributable access A reaches memory, for the reason the analysis records.
+  static std::string pointerOf(const ArrayAccess &A) {
+    if (A.ThroughLoadedPointer)
+      return "a pointer read from '" + A.Name.substr(1) + "' (its rows may be anywhere)";
+    return "the local pointer '" + A.Name.substr(1) + "'";
   }
 
   IndexExpr indexExpr(const Expr *E) {
@@ -304,8 +327,8 @@ private:
       collectIndexUses(Idx, Col);
       // A local pointer may point into any argument: its reads cannot be matched to writes.
       if (A.Arg < 0 && A.Name[0] == '*')
-        unattributable("a read through the local pointer '" + A.Name.substr(1) + "' (line " +
-                       std::to_string(line(E)) + ")");
+        unattributable("a read through " + pointerOf(A) + " (line " + std::to_string(line(E)) +
+                       ")");
       Col.Reads.push_back(std::move(A));
       return;
     }
@@ -445,8 +468,8 @@ private:
       if (Compound)
         Col.Reads.push_back(A); // a[i] += v reads a[i]
       if (A.Arg < 0 && A.Name[0] == '*' && IR.Unattributable.empty())
-        IR.Unattributable = "a write through the local pointer '" + A.Name.substr(1) +
-                            "' (line " + std::to_string(S.Line) + ")";
+        IR.Unattributable =
+            "a write through " + pointerOf(A) + " (line " + std::to_string(S.Line) + ")";
       S.Write = std::move(A);
       auto [B, E] = Atomic ? *Atomic : C.Offsets(Whole->getSourceRange());
       S.Begin = B;

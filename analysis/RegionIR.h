@@ -38,6 +38,9 @@ struct ArrayAccess {
   std::string Name;
   int Arg = -1;
   std::vector<IndexExpr> Index; ///< one per dimension, outermost first
+  /// Through a pointer the kernel reads from memory (`a[x][y]` of `double **a`): where it lands
+  /// is not known, so the access is not attributed to the argument.
+  bool ThroughLoadedPointer = false;
 };
 
 struct IRStmt {

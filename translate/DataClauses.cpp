@@ -146,6 +146,15 @@ std::optional<Translator::Section> Translator::section(const std::string &Item, 
     error(P, C, "'" + Base + "' in clause '" + C.Name + "' is not an array or a pointer");
     return std::nullopt;
   }
+  // One dimension of a pointer to pointers maps the pointer array alone (its host values).
+  bool Rows = V && Ty->isPointerType() && Ty->getPointeeType()->isPointerType() && Dims.size() > 1;
+  if (Rows && Dims.size() != 2) {
+    error(P, C,
+          "'" + Item + "' in clause '" + C.Name + "': a section of the pointer to pointers '" +
+              Base + "' names the pointers and each row: write it as " + Base +
+              "[lower:length][0:row_length]");
+    return std::nullopt;
+  }
   for (size_t I = 1; I < Dims.size(); ++I)
     if (!Dims[I].first.empty() && Dims[I].first != "0") {
       error(P, C, "'" + Item + "' in clause '" + C.Name +
@@ -171,12 +180,71 @@ std::optional<Translator::Section> Translator::section(const std::string &Item, 
   if (V) {
     QualType E = Ty->isPointerType() ? Ty->getPointeeType()
                                      : Ctx.getAsArrayType(Ty)->getElementType();
+    if (Rows)
+      E = E->getPointeeType();
     S.Const = E.isConstQualified();
+  }
+  if (Rows) {
+    if (Dims[1].second.empty()) {
+      error(P, C,
+            "'" + Item + "' in clause '" + C.Name + "' needs a row length: the size of " +
+                "the rows of '" + Base + "' is not known");
+      return std::nullopt;
+    }
+    bool SimpleRow = llvm::all_of(Dims[1].second, isIdentChar);
+    S.RowBytes =
+        (SimpleRow ? Dims[1].second : "(" + Dims[1].second + ")") + " * sizeof " + Base + "[0][0]";
+    return S;
   }
   // jacc's data calls take void *: const data needs the cast (a member's type is not looked up).
   if (S.Const || !V)
     S.Addr = "(void *)" + S.Addr;
   return S;
+}
+
+std::string Translator::forEachRow(const Section &S,
+                                   llvm::function_ref<std::string(const std::string &)> Call) {
+  return "for (size_t jacc_row = 0; jacc_row < (" + S.Bytes + ") / sizeof(void *); ++jacc_row) " +
+         Call("((void **)(" + S.Addr + "))[jacc_row]");
+}
+
+bool Translator::rowCalls(const Section &S, const Pragma &P, const Clause &C,
+                          const std::string &Item, llvm::StringRef In, llvm::StringRef Out,
+                          std::vector<std::string> &Entry, std::vector<std::string> &Detaches,
+                          std::vector<std::string> &Deletes, std::vector<std::string> &CopyBacks) {
+  auto Row = [&](llvm::StringRef Fn, const char *Rest = "") {
+    return forEachRow(S, [&](const std::string &R) {
+      return check((Fn + "(" + R + ", " + S.RowBytes + Rest + ")").str(), P);
+    });
+  };
+  if (In == "present") {
+    Entry.push_back("jacc_translated_present(" + S.Addr + ", " + S.Bytes + ", " + where(P) +
+                    ", \"" + Item + "\");");
+    Entry.push_back(forEachRow(S, [&](const std::string &R) {
+      return "jacc_translated_present(" + R + ", " + S.RowBytes + ", " + where(P) + ", \"" + Item +
+             "\");";
+    }));
+    return true;
+  }
+  if (In == "no_create") {
+    error(P, C,
+          "'" + Item + "' in clause '" + C.Name +
+              "': no_create of a pointer to pointers' rows is not supported; use present "
+              "or a copy clause");
+    return false;
+  }
+  // Rows first, then the pointer array (with the host's pointers), then each device's copy of
+  // it gets that device's row addresses. The exit detaches before anything goes.
+  Entry.push_back(Row(In));
+  Entry.push_back(check("jacc_copyin(" + S.Addr + ", " + S.Bytes + ")", P));
+  Entry.push_back(
+      forEachRow(S, [&](const std::string &R) { return check("jacc_attach(&" + R + ")", P); }));
+  Detaches.push_back(
+      forEachRow(S, [&](const std::string &R) { return check("jacc_detach(&" + R + ", 0)", P); }));
+  Deletes.push_back(check("jacc_delete(" + S.Addr + ", " + S.Bytes + ")", P));
+  bool Back = !S.Const && Out == "jacc_copyout";
+  (Back ? CopyBacks : Deletes).push_back(Row(Back ? "jacc_copyout" : "jacc_delete"));
+  return true;
 }
 
 /// Entry and exit calls of the data clauses of a compute or data construct, in clause order
@@ -229,6 +297,14 @@ bool Translator::dataCalls(const Region &R, std::vector<std::string> &Decls,
         Decls.push_back("const size_t " + Name + "_bytes = " + S->Bytes + ";");
         S->Addr = Name;
         S->Bytes = Name + "_bytes";
+        if (!S->RowBytes.empty()) {
+          Decls.push_back("const size_t " + Name + "_row = " + S->RowBytes + ";");
+          S->RowBytes = Name + "_row";
+        }
+      }
+      if (!S->RowBytes.empty()) {
+        Ok &= rowCalls(*S, *R.P, C, Item, In, Out, Entry, Detaches, Deletes, CopyBacks);
+        continue;
       }
       if (llvm::StringRef(In) == "present") {
         Entry.push_back("jacc_translated_present(" + S->Addr + ", " + S->Bytes + ", " +

@@ -161,6 +161,17 @@ void Translator::translateStandalone(const Pragma &P, const Directive &D) {
       }
       if (S->Scalar)
         continue; // scalars are passed to kernels by value: nothing to map or update
+      if (!S->RowBytes.empty()) {
+        std::vector<std::string> Rows = standaloneRowCalls(*S, P, C, Fn, Enter, Exit, Finalize);
+        if (IfPresent) {
+          Calls.push_back("if (jacc_is_present(" + S->Addr + ", " + S->Bytes + ")) {");
+          for (std::string &R : Rows)
+            R = "  " + R;
+          Rows.push_back("}");
+        }
+        Calls.insert(Calls.end(), Rows.begin(), Rows.end());
+        continue;
+      }
       std::string Args = S->Addr + ", " + S->Bytes;
       if (Exit) // const data is never copied back (it may live in read-only memory)
         Args += std::string(C.Kind == ClauseKind::Copyout && !S->Const ? ", 1" : ", 0") +
@@ -179,6 +190,32 @@ void Translator::translateStandalone(const Pragma &P, const Directive &D) {
   if (!Ok)
     return;
   replaceDirective(P, D, Guard, Calls);
+}
+
+std::vector<std::string> Translator::standaloneRowCalls(const Section &S, const Pragma &P,
+                                                        const Clause &C, const std::string &Fn,
+                                                        bool Enter, bool Exit, bool Finalize) {
+  std::string Fin = Finalize ? ", 1" : ", 0";
+  auto Rows = [&](const std::string &Rest) {
+    return forEachRow(S, [&](const std::string &R) {
+      return check(Fn + "(" + R + ", " + S.RowBytes + Rest + ")", P);
+    });
+  };
+  auto Attach = [&](const char *Call, const std::string &Rest) {
+    return forEachRow(S, [&](const std::string &R) {
+      return check(std::string(Call) + "(&" + R + Rest + ")", P);
+    });
+  };
+  if (Enter) // the rows, the pointer array, then each device's row addresses into its copy
+    return {Rows(""), check("jacc_copyin(" + S.Addr + ", " + S.Bytes + ")", P),
+            Attach("jacc_attach", "")};
+  if (Exit) { // detached first; the pointer array is never copied back
+    bool Back = C.Kind == ClauseKind::Copyout && !S.Const;
+    return {Attach("jacc_detach", Fin),
+            check("jacc_exit_data(" + S.Addr + ", " + S.Bytes + ", 0" + Fin + ")", P),
+            Rows((Back ? ", 1" : ", 0") + Fin)};
+  }
+  return {Rows("")}; // update: the rows' data (the pointer array holds addresses)
 }
 
 /// The directive's line becomes a comment and Calls, under `if (Guard)` when there is one.

@@ -173,6 +173,25 @@ std::string Translator::declText(const Decl *D) {
          ";";
 }
 
+std::string Translator::routineText(const FunctionDecl *F) {
+  SourceRange R(SM.getExpansionLoc(F->getBeginLoc()), SM.getExpansionLoc(F->getEndLoc()));
+  std::string Text =
+      Lexer::getSourceText(CharSourceRange::getTokenRange(R), SM, Ctx.getLangOpts()).str();
+  unsigned Begin = Idx.offset(R.getBegin());
+  // Back to front, so that the offsets of the pragmas still to replace stay valid.
+  for (auto It = RoutineLoops.rbegin(); It != RoutineLoops.rend(); ++It) {
+    const Pragma &P = **It;
+    if (P.Hash < Begin || P.LineEnd > Begin + Text.size())
+      continue;
+    llvm::StringRef Line(Buf.data() + P.Hash, P.LineEnd - P.Hash);
+    // One comment, and the pragma's line count kept (kernel diagnostics name source lines).
+    std::string Comment = "/* #pragma acc " + P.Text + ": sequential in a routine */" +
+                          std::string(Line.count('\n'), '\n');
+    Text.replace(P.Hash - Begin, P.LineEnd - P.Hash, Comment);
+  }
+  return Text;
+}
+
 /// Typedefs, struct/enum definitions, routines and macros a kernel's text needs, in order.
 std::string Translator::leadingDecls(KernelNeeds &N, llvm::StringRef Body) {
   std::string Out;
@@ -224,9 +243,7 @@ std::string Translator::leadingDecls(KernelNeeds &N, llvm::StringRef Body) {
     // Static: every kernel holding the routine has its own copy.
     if (F->getStorageClass() != SC_Static)
       Decls += "static ";
-    SourceRange R(SM.getExpansionLoc(F->getBeginLoc()), SM.getExpansionLoc(F->getEndLoc()));
-    Decls += Lexer::getSourceText(CharSourceRange::getTokenRange(R), SM, Ctx.getLangOpts()).str();
-    Decls += "\n";
+    Decls += routineText(F) + "\n";
   }
   // Macros the text uses (and the macros they use), by their definitions, in definition order.
   std::vector<std::pair<SourceLocation, std::string>> Macros;
@@ -311,11 +328,16 @@ bool Translator::argDecl(VarDecl *V, std::string &Decl, std::string &Temp, std::
     return true;
   }
   if (C->isPointerType()) {
-    QualType E = C->getPointeeType();
-    if (E->isPointerType() || E->isFunctionType()) {
+    // A pointer to row pointers (`double **a`) passes as it is: the runtime gives the kernel
+    // the device copy of the pointer array, which holds the rows' device addresses once a data
+    // clause `a[0:n][0:m]` (or acc_attach) attached them. Deeper levels have no such mapping.
+    QualType E = C->getPointeeType().getCanonicalType();
+    bool Rows = E->isPointerType() && !E->getPointeeType()->isPointerType() &&
+                !E->getPointeeType()->isFunctionType();
+    if ((E->isPointerType() && !Rows) || E->isFunctionType()) {
       error(P, "variable '" + Name + "' (" + T.getAsString(Policy) +
-                   ") cannot be passed to a kernel: pointers to pointers and function pointers "
-                   "are not supported; pass each array as its own pointer");
+                   ") cannot be passed to a kernel: pointers to pointers to pointers and "
+                   "function pointers are not supported; pass each array as its own pointer");
       return false;
     }
   } else if (!C->isScalarType() && !C->isRecordType()) {

@@ -102,12 +102,29 @@ std::string Translator::run() {
       Datas.push_back(std::move(R));
     }
   }
+  // The bodies of routine definitions: a loop there is orphaned (OpenACC 2.9), bound to the
+  // parallelism of whichever construct calls the routine.
+  std::vector<std::pair<unsigned, unsigned>> RoutineBodies;
+  for (FunctionDecl *F : Idx.Functions)
+    if (F->doesThisDeclarationHaveABody() && RoutineOf.count(F->getCanonicalDecl()))
+      RoutineBodies.push_back(
+          {Idx.offset(F->getBody()->getBeginLoc()), Idx.offset(F->getBody()->getEndLoc())});
   for (size_t K = 0; K < Pragmas.size(); ++K) {
     const Pragma &P = Pragmas[K];
     const Directive &D = *Dirs[K];
     bool Inside = llvm::any_of(ComputeRanges, [&](auto &Rg) {
       return P.Hash > Rg.first && P.Hash < Rg.second;
     });
+    bool InRoutine = llvm::any_of(
+        RoutineBodies, [&](auto &Rg) { return P.Hash > Rg.first && P.Hash < Rg.second; });
+    if (D.Kind == DirectiveKind::Loop && !Inside && InRoutine) {
+      // Each call of the routine runs the loop sequentially (a valid schedule for any gang,
+      // worker or vector loop; its reduction is then the loop's own result): the pragma becomes
+      // a comment on the host and in the routine's text inside kernels (leadingDecls).
+      replaceDirective(P, D, "", {});
+      RoutineLoops.push_back(&P);
+      continue;
+    }
     switch (D.Kind) {
     case DirectiveKind::Loop:
     case DirectiveKind::Atomic:

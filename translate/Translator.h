@@ -78,7 +78,15 @@ private:
     /// `(void **)&(s.p)` for a section of a struct's pointer member `s.p[lo:len]`: OpenACC
     /// attaches the pointer to the mapped data (and detaches it before the data goes).
     std::string Pointer;
+    /// A section `a[lo:n][0:m]` of a pointer to pointers (`double **a`): Addr and Bytes are the
+    /// pointer array's part, and each of its pointers is a row of RowBytes bytes, mapped with
+    /// it and attached into the devices' copies of the array (OpenACC 3.3 2.7.1).
+    std::string RowBytes;
   };
+  /// `for` over the rows of S (RowBytes set) doing Call(row), row being the expression of that
+  /// row's address (a `void *` lvalue in the pointer array: `&` of it is the pointer's address).
+  static std::string forEachRow(const Section &S,
+                                llvm::function_ref<std::string(const std::string &)> Call);
   bool isPointerMember(llvm::StringRef Base, const Pragma &P);
   std::optional<Section> section(const std::string &Item, const Pragma &P,
                                  const analysis::Clause &C);
@@ -88,6 +96,17 @@ private:
   std::optional<Section> wholeArray(const clang::VarDecl *V);
   /// The entry and exit calls of R's data clauses; Decls gets the declarations they need, which
   /// go before the entry calls (outside an `if` clause's guard).
+  /// The calls of data clause C (entry In, exit Out as dataCalls names them) for S, a section
+  /// of a pointer to pointers: the rows, the pointer array, the attachments. False on error.
+  bool rowCalls(const Section &S, const Pragma &P, const analysis::Clause &C,
+                const std::string &Item, llvm::StringRef In, llvm::StringRef Out,
+                std::vector<std::string> &Entry, std::vector<std::string> &Detaches,
+                std::vector<std::string> &Deletes, std::vector<std::string> &CopyBacks);
+  /// The calls of an enter data, exit data or update clause C (its jacc function Fn) for S, a
+  /// section of a pointer to pointers.
+  std::vector<std::string> standaloneRowCalls(const Section &S, const Pragma &P,
+                                              const analysis::Clause &C, const std::string &Fn,
+                                              bool Enter, bool Exit, bool Finalize);
   bool dataCalls(const Region &R, std::vector<std::string> &Decls,
                  std::vector<std::string> &Entry, std::vector<std::string> &Exit);
   unsigned NoCreates = 0; ///< no_create flags declared so far (their names are numbered)
@@ -120,6 +139,10 @@ private:
   /// that leaves it.
   void closeDataRegions();
   void translateRoutine(const Pragma &P, const analysis::Directive &D);
+  /// Orphaned loops in routine definitions: they run sequentially, their pragmas commented out.
+  std::vector<const Pragma *> RoutineLoops;
+  /// The text of routine F as kernels carry it: its orphaned loops' pragmas are comments.
+  std::string routineText(const clang::FunctionDecl *F);
   void translateHostData(const Pragma &P, const analysis::Directive &D);
 
   // What a kernel needs.

@@ -91,6 +91,11 @@ public:
   }
   /// Wait for the queued kernels that use M (caller holds the table's lock).
   llvm::Error waitForUses(const Mapping &M);
+  /// After one device's copy of M was copied over the others: each device's copy of the
+  /// pointers attached in M points at its own targets again (caller holds the table's lock).
+  llvm::Error reattachCopies(const Mapping &M) {
+    return reattach(M, reinterpret_cast<void *>(M.Begin), M.bytes());
+  }
   /// finalize: free every mapping's copies and the program's device memory (never memory the
   /// program passed to acc_map_data), after the devices completed their work.
   llvm::Error releaseAll();

@@ -17,6 +17,15 @@ template <typename T> void setAll(LaunchPlan &P, unsigned Cell, const T &Value) 
     std::memcpy(&C[2 * Cell], &Value, sizeof Value);
 }
 
+/// The kernel may also use what the pointers attached in M point to (the rows of a `double **`
+/// argument, a struct's member arrays): their updates and exits wait for the launch too.
+void useAttachedTargets(DataEnvironment &Data, const Mapping &M, LaunchPlan &P) {
+  for (const auto &[Addr, A] : M.Attachments)
+    if (PresentTable::Lookup T = Data.table().lookup(A.HostValue, 1);
+        T.State == PresentTable::Presence::Contained)
+      P.Used.push_back(T.M);
+}
+
 /// The argument cells of every device; pointers translated, deviceptr owners found.
 llvm::Error bindArguments(const analysis::KernelInfo &Info, const jacc_arg *Args,
                           DataEnvironment &Data, LaunchPlan &P,
@@ -39,8 +48,10 @@ llvm::Error bindArguments(const analysis::KernelInfo &Info, const jacc_arg *Args
                                     static_cast<const char *>(Value) + A.Size);
       // OpenACC: a struct that is present is the device's copy in the kernel.
       if (PresentTable::Lookup F = Data.table().lookup(Value, A.Size);
-          F.State == PresentTable::Presence::Contained)
+          F.State == PresentTable::Presence::Contained) {
         PresentAggregates.push_back({&A, F.M});
+        useAttachedTargets(Data, *F.M, P);
+      }
       break;
     case ArgInfo::Kind::Pointer: {
       void *Host;
@@ -92,6 +103,7 @@ llvm::Error bindArguments(const analysis::KernelInfo &Info, const jacc_arg *Args
       }
       ArgMapping[A.Position] = F.M;
       P.Used.push_back(F.M);
+      useAttachedTargets(Data, *F.M, P);
       break;
     }
     }

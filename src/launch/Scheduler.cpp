@@ -123,6 +123,10 @@ llvm::Error Scheduler::runOnOwner(std::shared_ptr<const jit::CompiledKernel> K, 
         if (auto E = Devices[O]->copyToPeer(*Devices[D], M->DevicePtrs[D], M->DevicePtrs[O],
                                             M->bytes()))
           return E;
+    // Device O's attached pointers hold its own addresses: each device gets its own back.
+    if (!M->Attachments.empty())
+      if (auto E = Data.reattachCopies(*M))
+        return E;
   }
   return llvm::Error::success();
 }

@@ -632,11 +632,17 @@ TEST(FrontendTest, DuplicateArgumentName) {
 }
 
 TEST(FrontendTest, PointerToPointerArgument) {
+  // A pointer to row pointers is a pointer argument: the array of pointers is what it maps.
+  KernelInfo K = analyze("#pragma acc parallel loop\n"
+                         "for (int i = 0; i < n; i++) a[i][0] = 0;\n",
+                         {"double **a", "int n"});
+  EXPECT_EQ(K.Args[0].ArgKind, ArgInfo::Kind::Pointer);
+  EXPECT_EQ(K.Args[0].PointeeSize, sizeof(double *));
   EXPECT_FAILURE("#pragma acc parallel loop\n"
-                 "for (int i = 0; i < n; i++) a[i][0] = 0;\n",
-                 Strings({"double **a", "int n"}), ErrorCode::Unsupported,
-                 "argument 1 ('double **a'): pointers to pointers cannot be translated to device "
-                 "copies; pass each array as its own argument");
+                 "for (int i = 0; i < n; i++) a[i][0][0] = 0;\n",
+                 Strings({"double ***a", "int n"}), ErrorCode::Unsupported,
+                 "argument 1 ('double ***a'): pointers to pointers to pointers cannot be "
+                 "translated to device copies; pass the rows' pointer array ('T **') instead");
 }
 
 TEST(FrontendTest, FunctionPointerArgument) {

@@ -615,6 +615,40 @@ TEST(LowerRegionTest, WritesInsideConditionalExpressionsAreConditional) {
   EXPECT_EQ(S[2]->Uses, Vars{"x"});
 }
 
+TEST(LowerRegionTest, AccessesThroughRowPointersAreUnattributable) {
+  // a[i][j] of `double **a` lands in whatever row a[i] points to: not in a's mapping.
+  KernelInfo W = analyze("#pragma acc parallel loop\n"
+                         "for (int i = 0; i < n; i++) {\n"
+                         "  b[i] = a[i][0];\n"
+                         "  a[i][1] = 2;\n"
+                         "}\n",
+                         {"int n", "double **a", "double *b"});
+  EXPECT_EQ(W.Split.IR.Unattributable,
+            "a read through a pointer read from 'a' (its rows may be anywhere) (line 3)");
+  const IRStmt *S = find(W, "write *a[i][1]");
+  ASSERT_NE(S, nullptr);
+  EXPECT_EQ(S->Write.Arg, -1);
+  EXPECT_TRUE(S->Write.ThroughLoadedPointer);
+  KernelInfo R = analyze("#pragma acc parallel loop\n"
+                         "for (int i = 0; i < n; i++) *a[i] = 1;\n",
+                         {"int n", "double **a"});
+  EXPECT_EQ(R.Split.IR.Unattributable,
+            "a write through a pointer read from 'a' (its rows may be anywhere) (line 2)");
+  // The pointer array itself is a's own: writing a[i] is attributed.
+  KernelInfo P = analyze("#pragma acc parallel loop\n"
+                         "for (int i = 0; i < n; i++) a[i] = b;\n",
+                         {"int n", "double **a", "double *b"});
+  EXPECT_EQ(P.Split.IR.Unattributable, "");
+  const IRStmt *A = find(P, "write a[i]");
+  ASSERT_NE(A, nullptr);
+  EXPECT_EQ(A->Write.Arg, 1);
+  // A row of a pointer to a VLA row (`double (*v)[m]`) is an array, not a loaded pointer.
+  KernelInfo V = analyze("#pragma acc parallel loop\n"
+                         "for (int i = 0; i < n; i++) v[i][0] = 1;\n",
+                         {"int n", "int m", "double (*v)[m]"});
+  EXPECT_EQ(V.Split.IR.Unattributable, "");
+}
+
 TEST(LowerRegionTest, WriteThroughALocalPointerIsUnattributable) {
   KernelInfo K = analyze("#pragma acc parallel loop\n"
                          "for (int i = 0; i < n; i++) {\n"

@@ -307,6 +307,19 @@ TEST(SplitPlanTest, ArrayReductionsRunDuplicated) {
             "an array reduction (h[j:4]): every device computes the whole kernel");
 }
 
+TEST(SplitPlanTest, KernelsReadingOrWritingRowsOfPointersAreNotSplittable) {
+  // Where a row lands is not known (it may even be another argument's array): duplicate mode.
+  KernelInfo K = analyze("#pragma acc parallel loop collapse(2)\n"
+                         "for (int i = 0; i < n; i++)\n"
+                         "  for (int j = 0; j < n; j++)\n"
+                         "    c[i][j] = 2 * c[i][j];\n",
+                         {"int n", "double **c"});
+  EXPECT_FALSE(K.Split.Plan.Splittable);
+  EXPECT_FALSE(K.Split.Enabled);
+  EXPECT_EQ(K.Split.Fallback,
+            "a read through a pointer read from 'c' (its rows may be anywhere) (line 4)");
+}
+
 TEST(SplitPlanTest, UnattributableWritesAreNotSplittable) {
   KernelInfo K = analyze("#pragma acc parallel loop\n"
                          "for (int i = 0; i < n; i++) {\n"
@@ -333,8 +346,9 @@ TEST(SplitPlanTest, UnattributableWritesAreNotSplittable) {
   EXPECT_EQ(C.Split.Fallback, C.Split.Plan.Fallback);
 }
 
-// Not reachable from C kernels the frontend accepts (pointers to pointers are rejected): a
-// hand-built region writing one argument with one and with two subscripts.
+// Not reachable from C kernels the frontend accepts (accesses through pointers to pointers are
+// not attributed to the argument): a hand-built region writing one argument with one and with two
+// subscripts.
 TEST(SplitPlanTest, DifferentNumbersOfSubscriptsAreNotSplittable) {
   RegionIR IR;
   IR.Entry = IR.addBlock();

@@ -524,6 +524,63 @@ TEST_P(CudaMockTest, AttachedPointersAndZeroedCopiesOnGpus) {
   ASSERT_JACC(jacc_exit_data(Z.data(), N * sizeof(int), 0, 1));
 }
 
+/// Every row address the GPUs read from their copy of the pointer array.
+std::set<void *> RowPointers;
+/// (int n, int m, double **a, double *s, team): s[i] = the sum of row i, read through the
+/// device's copy of the pointer array, as the kernel does.
+void rowsHook(const char *, unsigned, unsigned, void **P) {
+  int N = param<int>(P, 0), M = param<int>(P, 1);
+  double **A = param<double **>(P, 2);
+  double *S = param<double *>(P, 3);
+  for (int I = 0; I < N; ++I) {
+    RowPointers.insert(A[I]);
+    double T = 0;
+    for (int J = 0; J < M; ++J)
+      T += A[I][J];
+    S[I] = T;
+  }
+}
+
+// A pointer to attached rows (a translated `copyin(a[0:n][0:m])`) reaches each GPU as its copy
+// of the pointer array, which holds that GPU's addresses of the rows.
+TEST_P(CudaMockTest, PointerRowsReachEachGpuAsItsOwnRowAddresses) {
+  const int N = 3, M = 8;
+  std::vector<std::vector<double>> Rows(N, std::vector<double>(M));
+  double *Ptrs[N];
+  double Want[N] = {};
+  for (int I = 0; I < N; ++I) {
+    for (int J = 0; J < M; ++J)
+      Want[I] += Rows[I][J] = I * 10 + J;
+    Ptrs[I] = Rows[I].data();
+  }
+  ASSERT_TRUE(mapRows(Ptrs, N, M));
+  std::vector<double> Sums(N, 0);
+  ASSERT_JACC(jacc_create(Sums.data(), N * sizeof(double)));
+  std::set<void *> Expected;
+  for (int D = 0; D < devices(); ++D)
+    for (double *R : Ptrs)
+      Expected.insert(deviceAddress(D, R));
+  RowPointers.clear();
+  setHook(rowsHook);
+  double **A = Ptrs, *S = Sums.data();
+  int Nv = N, Mv = M;
+  jacc_arg Args[] = {{"int n", &Nv}, {"int m", &Mv}, {"double **a", &A}, {"double *s", &S}};
+  ASSERT_JACC(jacc_kernel_push("#pragma acc parallel loop\n"
+                               "for (int i = 0; i < n; i++) {\n"
+                               "  double t = 0;\n"
+                               "  for (int j = 0; j < m; j++) t += a[i][j];\n"
+                               "  s[i] = t;\n"
+                               "}\n",
+                               4, Args, JACC_DEFAULT));
+  EXPECT_EQ(RowPointers.size(), static_cast<size_t>(N * gpus())) << "each GPU its own rows";
+  for (void *V : RowPointers)
+    EXPECT_EQ(Expected.count(V), 1u) << "a GPU read a row address that is no device's";
+  ASSERT_JACC(jacc_copyout(Sums.data(), N * sizeof(double)));
+  for (int I = 0; I < N; ++I)
+    EXPECT_EQ(Sums[I], Want[I]) << I;
+  ASSERT_TRUE(unmapRows(Ptrs, N, M));
+}
+
 INSTANTIATE_TEST_SUITE_P(Devices, CudaMockTest,
                          ::testing::Values("cuda:0", "cuda:all", "cuda:1,host:1"),
                          deviceConfigName);

@@ -432,16 +432,18 @@ TEST_P(ErrorTest, UnknownClauseOrDirective) {
   expectHealthyPush();
 }
 
-TEST_P(ErrorTest, PointerToPointerArgument) {
+TEST_P(ErrorTest, PointerToPointerToPointerArgument) {
   std::vector<double> row(4, 1.0);
   double *rows[1] = {row.data()};
-  double **p = rows;
+  double **plane[1] = {rows};
+  double ***p = plane;
   int n = 1;
-  jacc_arg args[] = {{"int n", &n}, {"double **p", &p}};
+  jacc_arg args[] = {{"int n", &n}, {"double ***p", &p}};
   EXPECT_JACC_ERROR(jacc_kernel_push("#pragma acc parallel loop\n"
-                                     "for (int i = 0; i < n; i++) p[i][0] = 2.0;\n",
+                                     "for (int i = 0; i < n; i++) p[i][0][0] = 2.0;\n",
                                      2, args, JACC_DEFAULT),
-                    JACC_ERROR_UNSUPPORTED, "argument 2 ('double **p')", "pointers to pointers");
+                    JACC_ERROR_UNSUPPORTED, "argument 2 ('double ***p')",
+                    "pointers to pointers to pointers");
   EXPECT_EQ(row, std::vector<double>(4, 1.0));
   expectHealthyPush();
 }

@@ -40,6 +40,32 @@ inline std::string deviceConfigName(const ::testing::TestParamInfo<const char *>
                              return N.replace(N.find(':'), 1, "");                                 \
                            })
 
+/// What a translated `copyin(a[0:n][0:m])` of `double **a` does, through the API: the N rows of
+/// M doubles copied in, then the pointer array Ptrs, then each row attached into the devices'
+/// copies of it. unmapRows undoes it: detached, the pointer array deleted, the rows copied out.
+inline ::testing::AssertionResult mapRows(double **Ptrs, int N, int M) {
+  for (int I = 0; I < N; ++I)
+    if (jacc_copyin(Ptrs[I], M * sizeof(double)) != JACC_SUCCESS)
+      return ::testing::AssertionFailure() << "row " << I << ": " << jacc_last_error();
+  if (jacc_copyin(Ptrs, N * sizeof(double *)) != JACC_SUCCESS)
+    return ::testing::AssertionFailure() << "pointer array: " << jacc_last_error();
+  for (int I = 0; I < N; ++I)
+    if (jacc_attach(reinterpret_cast<void **>(&Ptrs[I])) != JACC_SUCCESS)
+      return ::testing::AssertionFailure() << "attach " << I << ": " << jacc_last_error();
+  return ::testing::AssertionSuccess();
+}
+inline ::testing::AssertionResult unmapRows(double **Ptrs, int N, int M) {
+  for (int I = 0; I < N; ++I)
+    if (jacc_detach(reinterpret_cast<void **>(&Ptrs[I]), 0) != JACC_SUCCESS)
+      return ::testing::AssertionFailure() << "detach " << I << ": " << jacc_last_error();
+  if (jacc_delete(Ptrs, N * sizeof(double *)) != JACC_SUCCESS)
+    return ::testing::AssertionFailure() << "pointer array: " << jacc_last_error();
+  for (int I = 0; I < N; ++I)
+    if (jacc_copyout(Ptrs[I], M * sizeof(double)) != JACC_SUCCESS)
+      return ::testing::AssertionFailure() << "row " << I << ": " << jacc_last_error();
+  return ::testing::AssertionSuccess();
+}
+
 #define ASSERT_JACC(call) ASSERT_EQ((call), JACC_SUCCESS) << #call << ": " << jacc_last_error()
 #define EXPECT_JACC(call) EXPECT_EQ((call), JACC_SUCCESS) << #call << ": " << jacc_last_error()
 

@@ -101,12 +101,12 @@ std::vector<int> bumped(std::vector<int> V) {
   return V;
 }
 
-/// Device Dev's copy of the mapped x (n ints), read through the OpenACC routines.
-std::vector<int> deviceCopy(int Dev, int *x, int N) {
+/// Device Dev's copy of the mapped x (n elements), read through the OpenACC routines.
+template <typename T> std::vector<T> deviceCopy(int Dev, T *x, int N) {
   int Saved = acc_get_device_num(acc_device_default);
   acc_set_device_num(Dev, acc_device_default);
-  std::vector<int> Out(N, -12345);
-  acc_memcpy_from_device(Out.data(), acc_deviceptr(x), N * sizeof(int));
+  std::vector<T> Out(N, T(-12345));
+  acc_memcpy_from_device(Out.data(), acc_deviceptr(x), N * sizeof(T));
   acc_set_device_num(Saved, acc_device_default);
   return Out;
 }
@@ -884,6 +884,88 @@ TEST_P(OpenACCTest, AttachPointsEachDeviceCopyAtItsOwnTarget) {
   EXPECT_EQ(B.n, N);
   acc_copyout(Data.data(), N * sizeof(int));
   EXPECT_EQ(Data, Want);
+}
+
+// A pointer to pointers whose rows are mapped and attached (what a translated
+// `copyin(a[0:n][0:m])` does): a kernel given it reads and writes each device's own rows, and
+// writing through the rows runs duplicated, so every device's copy holds every row's result.
+TEST_P(OpenACCTest, PointerToAttachedRowsReachesEachDevicesRows) {
+  const int N = 5, M = 7;
+  std::vector<std::vector<double>> Rows(N);
+  double *Ptrs[N];
+  for (int I = 0; I < N; I++) {
+    Rows[I].resize(M);
+    for (int J = 0; J < M; J++)
+      Rows[I][J] = I * 10 + J;
+    Ptrs[I] = Rows[I].data();
+  }
+  std::vector<double> Sums(N, 0);
+  ASSERT_TRUE(mapRows(Ptrs, N, M));
+  ASSERT_JACC(jacc_create(Sums.data(), N * sizeof(double)));
+  double **A = Ptrs, *S = Sums.data();
+  int Nv = N, Mv = M;
+  jacc_arg Args[] = {{"int n", &Nv}, {"int m", &Mv}, {"double **a", &A}, {"double *s", &S}};
+  ASSERT_JACC(jacc_kernel_push("#pragma acc parallel loop\n"
+                               "for (int i = 0; i < n; i++) {\n"
+                               "  for (int j = 0; j < m; j++) a[i][j] = 2 * a[i][j] + i;\n"
+                               "  double t = 0;\n"
+                               "  for (int j = 0; j < m; j++) t += a[i][j];\n"
+                               "  s[i] = t;\n"
+                               "}\n",
+                               4, Args, JACC_ASYNC));
+  // Queued: updating a row waits for the kernel, which uses the rows through a's mapping.
+  ASSERT_JACC(jacc_update_self(Rows[3].data(), M * sizeof(double)));
+  EXPECT_EQ(Rows[3][2], 2 * 32.0 + 3);
+  EXPECT_EQ(Rows[1][1], 11.0) << "the other rows are untouched on the host";
+  for (int I = 0; I < N; I++) {
+    std::vector<double> Want(M);
+    double Sum = 0;
+    for (int J = 0; J < M; J++)
+      Sum += Want[J] = 2 * (I * 10 + J) + I;
+    for (int D = 0; D < n(); D++)
+      EXPECT_EQ(deviceCopy(D, Rows[I].data(), M), Want) << "row " << I << ", device " << D;
+    EXPECT_EQ(deviceCopy(n() - 1, Sums.data(), N)[I], Sum) << "row " << I;
+  }
+  ASSERT_TRUE(unmapRows(Ptrs, N, M));
+  EXPECT_EQ(Ptrs[2], Rows[2].data());
+  ASSERT_JACC(jacc_delete(Sums.data(), N * sizeof(double)));
+  EXPECT_EQ(Rows[4][6], 2 * 46.0 + 4);
+}
+
+// A deviceptr kernel also given attached rows runs on the memory's device alone, then every
+// device gets its rows and its copy of the pointer array holds its own row addresses again.
+TEST_P(OpenACCTest, DeviceptrKernelWithAttachedRowsRefreshesEveryDevice) {
+  const int N = 4, M = 3;
+  std::vector<std::vector<double>> Rows(N, std::vector<double>(M, 0));
+  double *Ptrs[N];
+  for (int I = 0; I < N; I++)
+    Ptrs[I] = Rows[I].data();
+  ASSERT_TRUE(mapRows(Ptrs, N, M));
+  acc_set_device_num(n() - 1, acc_device_host);
+  std::vector<double> Init = {5, 6, 7, 8};
+  auto *P = static_cast<double *>(acc_malloc(N * sizeof(double)));
+  acc_memcpy_to_device(P, Init.data(), N * sizeof(double));
+  acc_set_device_num(0, acc_device_host);
+  double **A = Ptrs;
+  int Nv = N, Mv = M;
+  jacc_arg Args[] = {{"int n", &Nv}, {"int m", &Mv}, {"double **a", &A}, {"double *p", &P}};
+  ASSERT_JACC(jacc_kernel_push("#pragma acc parallel loop deviceptr(p)\n"
+                               "for (int i = 0; i < n; i++)\n"
+                               "  for (int j = 0; j < m; j++) a[i][j] = p[i] + j;\n",
+                               4, Args, JACC_DEFAULT));
+  for (int D = 0; D < n(); D++) {
+    double *Copy[N];
+    acc_set_device_num(D, acc_device_host);
+    acc_memcpy_from_device(Copy, acc_deviceptr(Ptrs), sizeof Copy);
+    acc_set_device_num(0, acc_device_host);
+    for (int I = 0; I < N; I++) {
+      EXPECT_EQ(Copy[I], deviceAddress(D, Rows[I].data())) << "row " << I << ", device " << D;
+      EXPECT_EQ(deviceCopy(D, Rows[I].data(), M), (std::vector<double>{5.0 + I, 6.0 + I, 7.0 + I}))
+          << "row " << I << ", device " << D;
+    }
+  }
+  acc_free(P);
+  ASSERT_TRUE(unmapRows(Ptrs, N, M));
 }
 
 TEST_P(OpenACCTest, AttachWithoutMappedPointerOrTargetDoesNothing) {

@@ -1,4 +1,4 @@
-void f(float **rows, int n) {
+void f(float ***planes, int n) {
 #pragma acc parallel loop
-  for (int i = 0; i < n; i++) rows[i][0] = 0;
+  for (int i = 0; i < n; i++) planes[i][0][0] = 0;
 }
