@@ -24,6 +24,9 @@ struct Region {
   analysis::Directive D;
   clang::Stmt *S = nullptr;
   unsigned End = 0; ///< offset after the statement (its ';' or '}' included)
+  /// Where the region starts when not at its statement: a function-scope `declare`'s region
+  /// runs from its pragma to the end of the block S.
+  unsigned Begin = 0;
   std::vector<std::string> Exits; ///< exit calls, in order (data regions)
 };
 
@@ -114,6 +117,14 @@ private:
   void closeDataRegions();
   void translateRoutine(const Pragma &P, const analysis::Directive &D);
   void translateHostData(const Pragma &P, const analysis::Directive &D);
+  /// A function-scope `declare` as a data region over the rest of its block (false when P is not
+  /// in a function body).
+  bool declareRegion(const Pragma &P, const analysis::Directive &D, Region &R);
+  /// A file-scope `declare`: its globals mapped at program start.
+  void translateGlobalDeclare(const Pragma &P, const analysis::Directive &D);
+  /// Globals a file-scope `declare` maps: present on the devices for the whole program.
+  std::set<const clang::VarDecl *> DeclaredGlobals;
+  unsigned GlobalDeclares = 0; ///< start-up functions emitted so far (their names are numbered)
 
   // What a kernel needs.
   struct KernelNeeds {
