@@ -115,10 +115,19 @@ void Translator::translateCompute(Region &R) {
       DefaultPresent = llvm::StringRef(C.Argument).trim() == "present";
       break;
     case ClauseKind::Private:
-      if (D.Kind == DirectiveKind::Kernels)
+    case ClauseKind::Firstprivate: {
+      if (C.Kind == ClauseKind::Private && D.Kind == DirectiveKind::Kernels)
         warning(P, C, "clause 'private' on 'kernels' is not OpenACC (NVHPC accepts it): each "
                       "gang gets its own copy, as on 'parallel'");
-      break;
+      // Sections of pointers become arrays in the kernel text (privateSections): not kept.
+      std::string Items;
+      for (const std::string &V : C.Vars)
+        if (!isPrivateSection(V, P))
+          Items += (Items.empty() ? "" : ", ") + V;
+      if (!Items.empty())
+        Kept += " " + C.Name + "(" + Items + ")";
+      continue;
+    }
     case ClauseKind::Deviceptr: {
       std::string Vars;
       for (const std::string &V : C.Vars)
@@ -173,6 +182,15 @@ void Translator::translateCompute(Region &R) {
       if (C.Kind != ClauseKind::Private && C.Kind != ClauseKind::Firstprivate)
         continue;
       for (const std::string &V : C.Vars) {
+        if (llvm::StringRef(V).contains('[')) {
+          if (Q == R.P && isPrivateSection(V, *Q))
+            continue; // privateSections
+          error(*Q, C, "'" + V + "' in clause '" + C.Name + "': jacc privatises sections of "
+                       "pointers in the clauses of 'parallel', 'parallel loop' and 'serial' "
+                       "constructs; name a section there, or an array without a section");
+          Ok = false;
+          continue;
+        }
         VarDecl *Var = Idx.lookupVar(V, Q->Hash);
         if (!Var || !llvm::is_contained(N.Vars, Var))
           continue;
@@ -181,8 +199,9 @@ void Translator::translateCompute(Region &R) {
           continue;
         std::string Why;
         if (T->isPointerType())
-          Why = "a pointer declared outside the construct: jacc cannot privatise it; use a "
-                "pointer variable declared inside the loop body";
+          Why = "a pointer declared outside the construct: jacc cannot privatise it; name a "
+                "section of it on the construct (private(" + V + "[0:n])), or use a pointer "
+                "variable declared inside the loop body";
         else if (C.Kind == ClauseKind::Firstprivate)
           Why = "an array declared outside the construct: jacc privatises such arrays only in "
                 "private clauses; copy it into an array declared inside the loop body";
@@ -202,6 +221,10 @@ void Translator::translateCompute(Region &R) {
       }
     }
   }
+
+  std::vector<PrivateSection> Sections;
+  std::map<unsigned, std::string> SectionDecls;
+  Ok &= privateSections(R, Sections, SectionDecls);
 
   // Scalars with a copy on the devices (a data clause, or OpenACC's implicit copy in kernels):
   // the kernel reaches them through a pointer, and what it assigns comes back.
@@ -226,9 +249,30 @@ void Translator::translateCompute(Region &R) {
   // Arguments, with the implicit data attributes of OpenACC: scalars firstprivate (by value),
   // arrays of known size present-or-copy, pointers present.
   std::vector<std::string> Temps, Args;
+  for (const PrivateSection &S : Sections) {
+    // The length, evaluated once at the push; a firstprivate copy's original is the section
+    // on the devices when present, else a mapped copy of the host's (OpenACC: the value of the
+    // original in the data environment where the construct starts).
+    std::string Name = S.Var->getName().str(), Len = "jacc_private_len_" + Name;
+    Decls.push_back("long " + Len + " = (long)(" + S.Length + ");");
+    Args.push_back("{\"long " + Len + "\", &" + Len + "}");
+    if (!S.First)
+      continue;
+    std::string Original = "jacc_original_" + Name;
+    std::string Bytes = Len + " * sizeof " + Name + "[0], " + where(P);
+    Decls.push_back("void *" + Original + " = 0;");
+    Entry.push_back(Original + " = jacc_translated_firstprivate((void *)" + Name + ", " + Bytes +
+                    ");");
+    Exit.insert(Exit.begin(), "jacc_translated_firstprivate_end(" + Original + ", (void *)" +
+                                  Name + ", " + Bytes + ");");
+    Args.push_back("{\"" + declaration(S.Var->getType().getUnqualifiedType(), Original) +
+                   "\", &" + Original + "}");
+  }
   for (VarDecl *V : N.Vars) {
     std::string Decl, Temp, Value;
     std::vector<std::string> Before;
+    if (llvm::any_of(Sections, [&](const PrivateSection &S) { return S.Var == V; }))
+      continue; // the kernel declares its own
     if (OnDeviceVars.count(V)) {
       std::string Ref = deviceScalarName(V);
       QualType Ptr = Ctx.getPointerType(V->getType().getUnqualifiedType());
@@ -266,6 +310,8 @@ void Translator::translateCompute(Region &R) {
   // then the statement as written (inner loop, atomic and cache pragmas included).
   bool ConstructSeq = false;
   std::map<unsigned, std::string> SeqLoops = sequentialLoops(R, OnDeviceVars, ConstructSeq);
+  for (auto &[Off, Text] : SectionDecls)
+    SeqLoops[Off] += Text;
   if (ConstructSeq)
     Kept += " seq";
   std::optional<std::string> Statement =

@@ -126,6 +126,22 @@ private:
   std::set<const clang::VarDecl *> DeclaredGlobals;
   unsigned GlobalDeclares = 0; ///< start-up functions emitted so far (their names are numbered)
 
+  // private / firstprivate sections of pointers (PrivateSections.cpp).
+  struct PrivateSection {
+    const clang::VarDecl *Var = nullptr;
+    std::string Length; ///< the section's length as written
+    bool First = false; ///< firstprivate: each copy starts as the original section
+  };
+  /// Whether Item of a clause at P is a section of a pointer variable (`c[0:n]`).
+  bool isPrivateSection(llvm::StringRef Item, const Pragma &P);
+  /// The private and firstprivate sections of compute construct R: each gets an array of the
+  /// section's length (`double c[jacc_private_len_c]`) declared by insertions into the kernel
+  /// text, Ins, where each gang needs its own copy. False after an error.
+  bool privateSections(const Region &R, std::vector<PrivateSection> &Out,
+                       std::map<unsigned, std::string> &Ins);
+  /// Insertions into Ins that make Decl the first declaration of statement S.
+  void declareIn(clang::Stmt *S, const std::string &Decl, std::map<unsigned, std::string> &Ins);
+
   // What a kernel needs.
   struct KernelNeeds {
     std::vector<clang::VarDecl *> Vars;          ///< referenced, declared outside, in order

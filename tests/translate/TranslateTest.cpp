@@ -184,6 +184,27 @@ TEST(Translate, DeclaredGlobalsAreMappedAtStartAndLiveOnTheDevices) {
   EXPECT_NE(Out.find("jacc_update_self(&g, sizeof g)"), std::string::npos) << Out;
 }
 
+TEST(Translate, PrivateSectionsAreArraysInTheKernelPerGangLoopIteration) {
+  std::string Out = translateOk("void f(int n, double *c, double *d) {\n"
+                                "#pragma acc parallel loop firstprivate(c[0:n]) copy(d[0:4])\n"
+                                "  for (int x = 0; x < 4; x++) {\n"
+                                "    c[0] += x;\n"
+                                "    d[x] = c[0];\n"
+                                "  }\n"
+                                "}\n");
+  EXPECT_NE(Out.find("\"#pragma acc parallel loop\\n\""), std::string::npos) << Out;
+  EXPECT_NE(Out.find("for (int x = 0; x < 4; x++) { double c[jacc_private_len_c]; for (long "
+                     "jacc_k = 0; jacc_k < jacc_private_len_c; jacc_k++) c[jacc_k] = "
+                     "jacc_original_c[jacc_k];"),
+            std::string::npos)
+      << Out;
+  EXPECT_NE(Out.find("{\"long jacc_private_len_c\", &jacc_private_len_c}, "
+                     "{\"double *jacc_original_c\", &jacc_original_c}"),
+            std::string::npos)
+      << Out;
+  EXPECT_EQ(Out.find("\"double *c\""), std::string::npos) << Out;
+}
+
 TEST(Translate, NoDirectivesLeavesTheCodeAsWritten) {
   std::string Src = "int twice(int x) { return 2 * x; }\n";
   std::string Out = translateOk(Src);

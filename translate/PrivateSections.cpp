@@ -1,0 +1,150 @@
+// private / firstprivate sections of pointers (`parallel private(c[0:n])`): an array of the
+// section's length declared in the kernel where each gang needs its own copy.
+#include "translate/Translator.h"
+
+#include <clang/AST/RecursiveASTVisitor.h>
+
+using namespace clang;
+
+namespace jacc::translate {
+
+using namespace analysis;
+
+/// "c[0:n]" as its base "c", lower bound "0" and length "n"; false if Item is not one section.
+static bool splitSection(llvm::StringRef Item, llvm::StringRef &Base, llvm::StringRef &Lower,
+                         llvm::StringRef &Length) {
+  size_t Open = Item.find('[');
+  if (Open == llvm::StringRef::npos || !Item.endswith("]"))
+    return false;
+  Base = Item.take_front(Open).trim();
+  llvm::StringRef Inside = Item.slice(Open + 1, Item.size() - 1);
+  if (Inside.contains('[') || Inside.contains(']'))
+    return false;
+  size_t Colon = Inside.find(':');
+  if (Colon == llvm::StringRef::npos)
+    return false;
+  Lower = Inside.take_front(Colon).trim();
+  Length = Inside.drop_front(Colon + 1).trim();
+  return true;
+}
+
+bool Translator::isPrivateSection(llvm::StringRef Item, const Pragma &P) {
+  llvm::StringRef Base, Lower, Length;
+  if (!splitSection(Item, Base, Lower, Length))
+    return false;
+  VarDecl *V = Idx.lookupVar(Base, P.Hash);
+  return V && V->getType().getCanonicalType()->isPointerType();
+}
+
+/// The text inserted to give statement S (a loop's body, or a construct's) Decl as its first
+/// declaration: after its '{', or around it in a new block.
+void Translator::declareIn(Stmt *S, const std::string &Decl, std::map<unsigned, std::string> &Ins) {
+  if (auto *C = dyn_cast<CompoundStmt>(S)) {
+    Ins[Idx.offset(C->getLBracLoc()) + 1] += " " + Decl;
+    return;
+  }
+  Ins[Idx.offset(S->getBeginLoc())] += "{ " + Decl + " ";
+  Ins[Idx.endOf(S)] += " }";
+}
+
+bool Translator::privateSections(const Region &R, std::vector<PrivateSection> &Out,
+                                 std::map<unsigned, std::string> &Ins) {
+  const Pragma &P = *R.P;
+  bool Ok = true;
+  for (const Clause &C : R.D.Clauses) {
+    if (C.Kind != ClauseKind::Private && C.Kind != ClauseKind::Firstprivate)
+      continue;
+    for (const std::string &Item : C.Vars) {
+      if (!isPrivateSection(Item, P))
+        continue;
+      llvm::StringRef Base, Lower, Length;
+      splitSection(Item, Base, Lower, Length);
+      VarDecl *Var = Idx.lookupVar(Base, P.Hash);
+      QualType Elem = Var->getType().getCanonicalType()->getPointeeType();
+      auto Fail = [&](const llvm::Twine &Why) {
+        error(P, C, "'" + Item + "' in clause '" + C.Name + "': " + Why);
+        Ok = false;
+      };
+      if (!Lower.empty() && Lower != "0") {
+        Fail("jacc privatises sections that start at 0 ('" + Base + "[0:" + Length + "]')");
+        continue;
+      }
+      if (Length.empty()) {
+        Fail("the section needs a length ('" + Base + "[0:n]')");
+        continue;
+      }
+      if (Elem->isArrayType() || Elem->isPointerType()) {
+        Fail("jacc privatises sections of pointers to scalars or structs");
+        continue;
+      }
+      // Where each gang's copy lives: the serial construct's body (one gang), the body of each
+      // gang loop (a combined construct's, or each loop directly in a parallel construct).
+      std::vector<Stmt *> Scopes;
+      switch (R.D.Kind) {
+      case DirectiveKind::Serial:
+        Scopes.push_back(R.S);
+        break;
+      case DirectiveKind::ParallelLoop:
+        if (auto *F = dyn_cast<ForStmt>(R.S))
+          Scopes.push_back(F->getBody());
+        break;
+      case DirectiveKind::Parallel:
+        if (auto *Body = dyn_cast<CompoundStmt>(R.S))
+          for (auto [Q, QD] : directivesIn(P, R.End)) {
+            if (QD->Kind != DirectiveKind::Loop || QD->has(ClauseKind::Seq))
+              continue;
+            auto *F = dyn_cast_or_null<ForStmt>(Idx.statementAfter(*Q));
+            if (F && llvm::is_contained(Body->body(), F))
+              Scopes.push_back(F->getBody());
+          }
+        break;
+      default:
+        break;
+      }
+      if (Scopes.empty()) {
+        Fail("jacc privatises sections on 'parallel' (in its gang loops), 'parallel loop' and "
+             "'serial'; declare the private array inside the loop body");
+        continue;
+      }
+      struct Uses : RecursiveASTVisitor<Uses> {
+        const VarDecl *Var;
+        std::vector<SourceLocation> Locs;
+        bool VisitDeclRefExpr(DeclRefExpr *E) {
+          if (E->getDecl() == Var)
+            Locs.push_back(E->getLocation());
+          return true;
+        }
+      } U;
+      U.Var = Var;
+      U.TraverseStmt(R.S);
+      bool Owned = llvm::all_of(U.Locs, [&](SourceLocation L) {
+        unsigned Off = Idx.offset(L);
+        return llvm::any_of(Scopes, [&](Stmt *S) {
+          return Off >= Idx.offset(S->getBeginLoc()) && Off < Idx.endOf(S);
+        });
+      });
+      if (!Owned) {
+        Fail("each gang's copy lives in a gang loop, and '" + Base + "' is used outside the "
+             "construct's gang loops; use it only in loops directly in the construct with a "
+             "non-seq 'loop' directive");
+        continue;
+      }
+      PrivateSection S;
+      S.Var = Var;
+      S.Length = Length.str();
+      S.First = C.Kind == ClauseKind::Firstprivate;
+      std::string Len = "jacc_private_len_" + Base.str();
+      std::string Decl = declaration(Elem.getUnqualifiedType(), Base.str() + "[" + Len + "]") +
+                         ";";
+      if (S.First)
+        Decl += " for (long jacc_k = 0; jacc_k < " + Len + "; jacc_k++) " + Base.str() +
+                "[jacc_k] = jacc_original_" + Base.str() + "[jacc_k];";
+      for (Stmt *Scope : Scopes)
+        declareIn(Scope, Decl, Ins);
+      Out.push_back(std::move(S));
+    }
+  }
+  return Ok;
+}
+
+} // namespace jacc::translate
