@@ -36,6 +36,22 @@ static std::string cString(llvm::StringRef Text, const std::string &Indent) {
   return Out + "\"";
 }
 
+std::vector<unsigned> Translator::useOffsets(Stmt *S, const VarDecl *Var) {
+  struct Uses : RecursiveASTVisitor<Uses> {
+    const FileIndex &Idx;
+    const VarDecl *Var;
+    std::vector<unsigned> Offsets;
+    Uses(const FileIndex &Idx, const VarDecl *Var) : Idx(Idx), Var(Var) {}
+    bool VisitDeclRefExpr(DeclRefExpr *E) {
+      if (E->getDecl() == Var)
+        Offsets.push_back(Idx.offset(E->getLocation()));
+      return true;
+    }
+  } U(Idx, Var);
+  U.TraverseStmt(S);
+  return U.Offsets;
+}
+
 bool Translator::privatisableHere(const Pragma &Q, const Directive &QD, const Region &R,
                                   const VarDecl *Var) {
   if (&Q == R.P)
@@ -56,22 +72,9 @@ bool Translator::privatisableHere(const Pragma &Q, const Directive &QD, const Re
   if (!Loop || !isa<ForStmt>(Loop))
     return false;
   unsigned LoopBegin = Idx.offset(Loop->getBeginLoc()), LoopEnd = Idx.endOf(Loop);
-  struct Uses : RecursiveASTVisitor<Uses> {
-    const VarDecl *Var;
-    std::vector<SourceLocation> Locs;
-    bool VisitDeclRefExpr(DeclRefExpr *E) {
-      if (E->getDecl() == Var)
-        Locs.push_back(E->getLocation());
-      return true;
-    }
-  } U;
-  U.Var = Var;
-  U.TraverseStmt(R.S);
-  for (SourceLocation L : U.Locs) {
-    unsigned Off = Idx.offset(L);
+  for (unsigned Off : useOffsets(R.S, Var))
     if (Off < LoopBegin || Off >= LoopEnd)
       return false;
-  }
   return true;
 }
 

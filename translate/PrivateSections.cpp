@@ -2,8 +2,6 @@
 // section's length declared in the kernel where each gang needs its own copy.
 #include "translate/Translator.h"
 
-#include <clang/AST/RecursiveASTVisitor.h>
-
 using namespace clang;
 
 namespace jacc::translate {
@@ -37,13 +35,15 @@ bool Translator::isPrivateSection(llvm::StringRef Item, const Pragma &P) {
 }
 
 /// The text inserted to give statement S (a loop's body, or a construct's) Decl as its first
-/// declaration: after its '{', or around it in a new block.
-void Translator::declareIn(Stmt *S, const std::string &Decl, std::map<unsigned, std::string> &Ins) {
+/// declaration: after its '{', or around it in a new block that opens at Open (a loop's body
+/// may follow pragmas, which must stay in the block).
+void Translator::declareIn(Stmt *S, unsigned Open, const std::string &Decl,
+                           std::map<unsigned, std::string> &Ins) {
   if (auto *C = dyn_cast<CompoundStmt>(S)) {
     Ins[Idx.offset(C->getLBracLoc()) + 1] += " " + Decl;
     return;
   }
-  Ins[Idx.offset(S->getBeginLoc())] += "{ " + Decl + " ";
+  Ins[Open] += " { " + Decl;
   Ins[Idx.endOf(S)] += " }";
 }
 
@@ -80,13 +80,19 @@ bool Translator::privateSections(const Region &R, std::vector<PrivateSection> &O
       // Where each gang's copy lives: the serial construct's body (one gang), the body of each
       // gang loop (a combined construct's, or each loop directly in a parallel construct).
       std::vector<Stmt *> Scopes;
+      std::vector<unsigned> Opens; // where a block around each scope would open
+      auto AddLoop = [&](ForStmt *F) {
+        Scopes.push_back(F->getBody());
+        Opens.push_back(Idx.offset(F->getRParenLoc()) + 1);
+      };
       switch (R.D.Kind) {
       case DirectiveKind::Serial:
         Scopes.push_back(R.S);
+        Opens.push_back(Idx.offset(R.S->getBeginLoc()));
         break;
       case DirectiveKind::ParallelLoop:
         if (auto *F = dyn_cast<ForStmt>(R.S))
-          Scopes.push_back(F->getBody());
+          AddLoop(F);
         break;
       case DirectiveKind::Parallel:
         if (auto *Body = dyn_cast<CompoundStmt>(R.S))
@@ -95,7 +101,7 @@ bool Translator::privateSections(const Region &R, std::vector<PrivateSection> &O
               continue;
             auto *F = dyn_cast_or_null<ForStmt>(Idx.statementAfter(*Q));
             if (F && llvm::is_contained(Body->body(), F))
-              Scopes.push_back(F->getBody());
+              AddLoop(F);
           }
         break;
       default:
@@ -106,19 +112,7 @@ bool Translator::privateSections(const Region &R, std::vector<PrivateSection> &O
              "'serial'; declare the private array inside the loop body");
         continue;
       }
-      struct Uses : RecursiveASTVisitor<Uses> {
-        const VarDecl *Var;
-        std::vector<SourceLocation> Locs;
-        bool VisitDeclRefExpr(DeclRefExpr *E) {
-          if (E->getDecl() == Var)
-            Locs.push_back(E->getLocation());
-          return true;
-        }
-      } U;
-      U.Var = Var;
-      U.TraverseStmt(R.S);
-      bool Owned = llvm::all_of(U.Locs, [&](SourceLocation L) {
-        unsigned Off = Idx.offset(L);
+      bool Owned = llvm::all_of(useOffsets(R.S, Var), [&](unsigned Off) {
         return llvm::any_of(Scopes, [&](Stmt *S) {
           return Off >= Idx.offset(S->getBeginLoc()) && Off < Idx.endOf(S);
         });
@@ -139,8 +133,8 @@ bool Translator::privateSections(const Region &R, std::vector<PrivateSection> &O
       if (S.First)
         Decl += " for (long jacc_k = 0; jacc_k < " + Len + "; jacc_k++) " + Base.str() +
                 "[jacc_k] = jacc_original_" + Base.str() + "[jacc_k];";
-      for (Stmt *Scope : Scopes)
-        declareIn(Scope, Decl, Ins);
+      for (size_t K = 0; K < Scopes.size(); ++K)
+        declareIn(Scopes[K], Opens[K], Decl, Ins);
       Out.push_back(std::move(S));
     }
   }

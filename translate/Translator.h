@@ -139,8 +139,10 @@ private:
   /// text, Ins, where each gang needs its own copy. False after an error.
   bool privateSections(const Region &R, std::vector<PrivateSection> &Out,
                        std::map<unsigned, std::string> &Ins);
-  /// Insertions into Ins that make Decl the first declaration of statement S.
-  void declareIn(clang::Stmt *S, const std::string &Decl, std::map<unsigned, std::string> &Ins);
+  /// Insertions into Ins that make Decl the first declaration of statement S (in a new block
+  /// opening at Open when S is not one).
+  void declareIn(clang::Stmt *S, unsigned Open, const std::string &Decl,
+                 std::map<unsigned, std::string> &Ins);
 
   // What a kernel needs.
   struct KernelNeeds {
@@ -209,6 +211,8 @@ private:
     T.print(OS, Policy, Name);
     return OS.str();
   }
+  /// The offsets of the references to Var in S.
+  std::vector<unsigned> useOffsets(clang::Stmt *S, const clang::VarDecl *Var);
   /// Whether `private(Var)` of directive QD (at Q) in compute construct R makes a gang loop
   /// nest that owns every use of Var in R.
   bool privatisableHere(const Pragma &Q, const analysis::Directive &QD, const Region &R,

@@ -22,6 +22,7 @@ void rows(const double *a, double *d, double *c, double *w, int n) {
   }
 #pragma acc parallel loop firstprivate(c[0:n])
   for (int x = 0; x < 10; ++x)
+#pragma acc loop vector
     for (int y = 0; y < n; ++y)
       d[x] += c[y];
 }

@@ -91,8 +91,9 @@ void rows(const double *a, double *d, double *c, double *w, int n) {
   jacc_arg jacc_args[] = {{"long jacc_private_len_c", &jacc_private_len_c}, {"double *jacc_original_c", &jacc_original_c}, {"int n", &n}, {"double *d", &d}};
   jacc_translated_check(jacc_kernel_push(
       "#pragma acc parallel loop\n"
-      "  for (int x = 0; x < 10; ++x)\n"
-      "    { double c[jacc_private_len_c]; for (long jacc_k = 0; jacc_k < jacc_private_len_c; jacc_k++) c[jacc_k] = jacc_original_c[jacc_k]; for (int y = 0; y < n; ++y)\n"
+      "  for (int x = 0; x < 10; ++x) { double c[jacc_private_len_c]; for (long jacc_k = 0; jacc_k < jacc_private_len_c; jacc_k++) c[jacc_k] = jacc_original_c[jacc_k];\n"
+      "#pragma acc loop vector\n"
+      "    for (int y = 0; y < n; ++y)\n"
       "      d[x] += c[y]; }\n",
       4, jacc_args, JACC_DEFAULT), "private_section.c:23");
   jacc_translated_firstprivate_end(jacc_original_c, (void *)c, jacc_private_len_c * sizeof c[0], "private_section.c:23");
