@@ -257,8 +257,11 @@ void Translator::translateCompute(Region &R) {
     // on the devices when present, else a mapped copy of the host's (OpenACC: the value of the
     // original in the data environment where the construct starts).
     std::string Name = S.Var->getName().str(), Len = "jacc_private_len_" + Name;
+    if (S.Constant && !S.First)
+      continue; // the kernel has the length; nothing to pass or map
     Decls.push_back("long " + Len + " = (long)(" + S.Length + ");");
-    Args.push_back("{\"long " + Len + "\", &" + Len + "}");
+    if (!S.Constant)
+      Args.push_back("{\"long " + Len + "\", &" + Len + "}");
     if (!S.First)
       continue;
     std::string Original = "jacc_original_" + Name;

@@ -2,6 +2,8 @@
 // section's length declared in the kernel where each gang needs its own copy.
 #include "translate/Translator.h"
 
+#include <llvm/ADT/StringExtras.h>
+
 using namespace clang;
 
 namespace jacc::translate {
@@ -127,11 +129,18 @@ bool Translator::privateSections(const Region &R, std::vector<PrivateSection> &O
       S.Var = Var;
       S.Length = Length.str();
       S.First = C.Kind == ClauseKind::Firstprivate;
+      // A constant length (macros are expanded in the clause) gives an array of constant size,
+      // which every target can declare; another is a variable-length array (not on CUDA).
       std::string Len = "jacc_private_len_" + Base.str();
-      std::string Decl = declaration(Elem.getUnqualifiedType(), Base.str() + "[" + Len + "]") +
-                         ";";
+      bool Constant = llvm::all_of(Length, [](char Ch) {
+        return llvm::isDigit(Ch) || llvm::StringRef(" +-*/%()").contains(Ch);
+      });
+      S.Constant = Constant;
+      std::string KernelLen = Constant ? "(" + Length.str() + ")" : Len;
+      std::string Decl =
+          declaration(Elem.getUnqualifiedType(), Base.str() + "[" + KernelLen + "]") + ";";
       if (S.First)
-        Decl += " for (long jacc_k = 0; jacc_k < " + Len + "; jacc_k++) " + Base.str() +
+        Decl += " for (long jacc_k = 0; jacc_k < " + KernelLen + "; jacc_k++) " + Base.str() +
                 "[jacc_k] = jacc_original_" + Base.str() + "[jacc_k];";
       for (size_t K = 0; K < Scopes.size(); ++K)
         declareIn(Scopes[K], Opens[K], Decl, Ins);

@@ -131,6 +131,7 @@ private:
     const clang::VarDecl *Var = nullptr;
     std::string Length; ///< the section's length as written
     bool First = false; ///< firstprivate: each copy starts as the original section
+    bool Constant = false; ///< a constant length: the kernel has it as a literal, not argument
   };
   /// Whether Item of a clause at P is a section of a pointer variable (`c[0:n]`).
   bool isPrivateSection(llvm::StringRef Item, const Pragma &P);

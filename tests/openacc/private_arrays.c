@@ -8,6 +8,7 @@
 
 #define N 5000
 #define DEG 6
+#define LEN (N / 10)
 
 int main(void) {
   double *x = malloc(N * sizeof *x), *y = malloc(N * sizeof *y), *z = malloc(N * sizeof *z);
@@ -47,11 +48,12 @@ int main(void) {
      sums are exact in any order). */
   int rows = 10, len = N / 10;
   double *c = malloc(len * sizeof *c), *w = malloc(len * sizeof *w), *d = malloc(rows * sizeof *d);
+  /* A constant length (LEN) gives a constant-size array in the kernel: CUDA devices too. */
   for (int k = 0; k < len; k++)
     w[k] = k % 9;
 #pragma acc data copyout(d[0:rows])
   {
-#pragma acc parallel num_gangs(rows) private(c[0:len]) firstprivate(w[0:len])
+#pragma acc parallel num_gangs(rows) private(c[0:LEN]) firstprivate(w[0:LEN])
     {
 #pragma acc loop gang
       for (int r = 0; r < rows; r++) {
@@ -67,7 +69,7 @@ int main(void) {
           d[r] += c[k];
       }
     }
-#pragma acc serial private(c[0:len])
+#pragma acc serial private(c[0:LEN])
     {
       for (int k = 0; k < len; k++)
         c[k] = k % 5;
@@ -77,7 +79,7 @@ int main(void) {
     }
   }
   double sd = 0.0;
-#pragma acc parallel loop firstprivate(w[0:len]) copyin(d[0:rows]) reduction(+:sd)
+#pragma acc parallel loop firstprivate(w[0:LEN]) copyin(d[0:rows]) reduction(+:sd)
   for (int r = 0; r < rows; r++) {
     for (int k = 0; k < len; k++)
       w[k] *= 2;

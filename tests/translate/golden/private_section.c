@@ -26,3 +26,14 @@ void rows(const double *a, double *d, double *c, double *w, int n) {
     for (int y = 0; y < n; ++y)
       d[x] += c[y];
 }
+
+#define M 32
+/* A constant length (after macro expansion) gives a constant-size array: CUDA devices too. */
+void constant(double *c, double *d) {
+#pragma acc parallel loop private(c[0:M])
+  for (int x = 0; x < 10; ++x) {
+    for (int y = 0; y < M; ++y)
+      c[y] = x + y;
+    d[x] = c[M - 1];
+  }
+}

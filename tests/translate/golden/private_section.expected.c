@@ -99,3 +99,20 @@ void rows(const double *a, double *d, double *c, double *w, int n) {
   jacc_translated_firstprivate_end(jacc_original_c, (void *)c, jacc_private_len_c * sizeof c[0], "private_section.c:23");
 }
 }
+
+#define M 32
+/* A constant length (after macro expansion) gives a constant-size array: CUDA devices too. */
+void constant(double *c, double *d) {
+{ /* #pragma acc parallel loop private(c[0:32]) */
+  jacc_arg jacc_args[] = {{"double *d", &d}};
+  jacc_translated_check(jacc_kernel_push(
+      "#define M 32\n"
+      "#pragma acc parallel loop\n"
+      "  for (int x = 0; x < 10; ++x) { double c[(32)];\n"
+      "    for (int y = 0; y < M; ++y)\n"
+      "      c[y] = x + y;\n"
+      "    d[x] = c[M - 1];\n"
+      "  }\n",
+      1, jacc_args, JACC_DEFAULT), "private_section.c:33");
+}
+}
