@@ -36,6 +36,22 @@ static std::string cString(llvm::StringRef Text, const std::string &Indent) {
   return Out + "\"";
 }
 
+std::vector<unsigned> Translator::useOffsets(Stmt *S, const VarDecl *Var) {
+  struct Uses : RecursiveASTVisitor<Uses> {
+    const FileIndex &Idx;
+    const VarDecl *Var;
+    std::vector<unsigned> Offsets;
+    Uses(const FileIndex &Idx, const VarDecl *Var) : Idx(Idx), Var(Var) {}
+    bool VisitDeclRefExpr(DeclRefExpr *E) {
+      if (E->getDecl() == Var)
+        Offsets.push_back(Idx.offset(E->getLocation()));
+      return true;
+    }
+  } U(Idx, Var);
+  U.TraverseStmt(S);
+  return U.Offsets;
+}
+
 bool Translator::privatisableHere(const Pragma &Q, const Directive &QD, const Region &R,
                                   const VarDecl *Var) {
   if (&Q == R.P)
@@ -56,22 +72,9 @@ bool Translator::privatisableHere(const Pragma &Q, const Directive &QD, const Re
   if (!Loop || !isa<ForStmt>(Loop))
     return false;
   unsigned LoopBegin = Idx.offset(Loop->getBeginLoc()), LoopEnd = Idx.endOf(Loop);
-  struct Uses : RecursiveASTVisitor<Uses> {
-    const VarDecl *Var;
-    std::vector<SourceLocation> Locs;
-    bool VisitDeclRefExpr(DeclRefExpr *E) {
-      if (E->getDecl() == Var)
-        Locs.push_back(E->getLocation());
-      return true;
-    }
-  } U;
-  U.Var = Var;
-  U.TraverseStmt(R.S);
-  for (SourceLocation L : U.Locs) {
-    unsigned Off = Idx.offset(L);
+  for (unsigned Off : useOffsets(R.S, Var))
     if (Off < LoopBegin || Off >= LoopEnd)
       return false;
-  }
   return true;
 }
 
@@ -118,10 +121,19 @@ void Translator::translateCompute(Region &R) {
       Kept += " " + reductionClause(C, P, Entry, Exit);
       continue;
     case ClauseKind::Private:
-      if (D.Kind == DirectiveKind::Kernels)
+    case ClauseKind::Firstprivate: {
+      if (C.Kind == ClauseKind::Private && D.Kind == DirectiveKind::Kernels)
         warning(P, C, "clause 'private' on 'kernels' is not OpenACC (NVHPC accepts it): each "
                       "gang gets its own copy, as on 'parallel'");
-      break;
+      // Sections of pointers become arrays in the kernel text (privateSections): not kept.
+      std::string Items;
+      for (const std::string &V : C.Vars)
+        if (!isPrivateSection(V, P))
+          Items += (Items.empty() ? "" : ", ") + V;
+      if (!Items.empty())
+        Kept += " " + C.Name + "(" + Items + ")";
+      continue;
+    }
     case ClauseKind::Deviceptr: {
       std::string Vars;
       for (const std::string &V : C.Vars)
@@ -176,6 +188,15 @@ void Translator::translateCompute(Region &R) {
       if (C.Kind != ClauseKind::Private && C.Kind != ClauseKind::Firstprivate)
         continue;
       for (const std::string &V : C.Vars) {
+        if (llvm::StringRef(V).contains('[')) {
+          if (Q == R.P && isPrivateSection(V, *Q))
+            continue; // privateSections
+          error(*Q, C, "'" + V + "' in clause '" + C.Name + "': jacc privatises sections of "
+                       "pointers in the clauses of 'parallel', 'parallel loop' and 'serial' "
+                       "constructs; name a section there, or an array without a section");
+          Ok = false;
+          continue;
+        }
         VarDecl *Var = Idx.lookupVar(V, Q->Hash);
         if (!Var || !llvm::is_contained(N.Vars, Var))
           continue;
@@ -184,8 +205,9 @@ void Translator::translateCompute(Region &R) {
           continue;
         std::string Why;
         if (T->isPointerType())
-          Why = "a pointer declared outside the construct: jacc cannot privatise it; use a "
-                "pointer variable declared inside the loop body";
+          Why = "a pointer declared outside the construct: jacc cannot privatise it; name a "
+                "section of it on the construct (private(" + V + "[0:n])), or use a pointer "
+                "variable declared inside the loop body";
         else if (C.Kind == ClauseKind::Firstprivate)
           Why = "an array declared outside the construct: jacc privatises such arrays only in "
                 "private clauses; copy it into an array declared inside the loop body";
@@ -205,6 +227,10 @@ void Translator::translateCompute(Region &R) {
       }
     }
   }
+
+  std::vector<PrivateSection> Sections;
+  std::map<unsigned, std::string> SectionDecls;
+  Ok &= privateSections(R, Sections, SectionDecls);
 
   // Scalars with a copy on the devices (a data clause, or OpenACC's implicit copy in kernels):
   // the kernel reaches them through a pointer, and what it assigns comes back.
@@ -229,9 +255,33 @@ void Translator::translateCompute(Region &R) {
   // Arguments, with the implicit data attributes of OpenACC: scalars firstprivate (by value),
   // arrays of known size present-or-copy, pointers present.
   std::vector<std::string> Temps, Args;
+  for (const PrivateSection &S : Sections) {
+    // The length, evaluated once at the push; a firstprivate copy's original is the section
+    // on the devices when present, else a mapped copy of the host's (OpenACC: the value of the
+    // original in the data environment where the construct starts).
+    std::string Name = S.Var->getName().str(), Len = "jacc_private_len_" + Name;
+    if (S.Constant && !S.First)
+      continue; // the kernel has the length; nothing to pass or map
+    Decls.push_back("long " + Len + " = (long)(" + S.Length + ");");
+    if (!S.Constant)
+      Args.push_back("{\"long " + Len + "\", &" + Len + "}");
+    if (!S.First)
+      continue;
+    std::string Original = "jacc_original_" + Name;
+    std::string Bytes = Len + " * sizeof " + Name + "[0], " + where(P);
+    Decls.push_back("void *" + Original + " = 0;");
+    Entry.push_back(Original + " = jacc_translated_firstprivate((void *)" + Name + ", " + Bytes +
+                    ");");
+    Exit.insert(Exit.begin(), "jacc_translated_firstprivate_end(" + Original + ", (void *)" +
+                                  Name + ", " + Bytes + ");");
+    Args.push_back("{\"" + declaration(S.Var->getType().getUnqualifiedType(), Original) +
+                   "\", &" + Original + "}");
+  }
   for (VarDecl *V : N.Vars) {
     std::string Decl, Temp, Value;
     std::vector<std::string> Before;
+    if (llvm::any_of(Sections, [&](const PrivateSection &S) { return S.Var == V; }))
+      continue; // the kernel declares its own
     if (OnDeviceVars.count(V)) {
       std::string Ref = deviceScalarName(V);
       QualType Ptr = Ctx.getPointerType(V->getType().getUnqualifiedType());
@@ -269,6 +319,8 @@ void Translator::translateCompute(Region &R) {
   // then the statement as written (inner loop, atomic and cache pragmas included).
   bool ConstructSeq = false;
   std::map<unsigned, std::string> SeqLoops = sequentialLoops(R, OnDeviceVars, ConstructSeq);
+  for (auto &[Off, Text] : SectionDecls)
+    SeqLoops[Off] += Text;
   if (ConstructSeq)
     Kept += " seq";
   std::optional<std::string> Statement =

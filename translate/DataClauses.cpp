@@ -252,7 +252,7 @@ bool Translator::rowCalls(const Section &S, const Pragma &P, const Clause &C,
 /// entry: its exit calls use the address and size saved then, whatever the region changed.
 bool Translator::dataCalls(const Region &R, std::vector<std::string> &Decls,
                            std::vector<std::string> &Entry, std::vector<std::string> &Exit) {
-  bool Ok = true, Save = R.D.Kind == DirectiveKind::Data;
+  bool Ok = true, Save = R.D.Kind == DirectiveKind::Data || R.D.Kind == DirectiveKind::Declare;
   // Exits run the detaches first, then the deletes, then the copies back: a section named in two
   // clauses (`create(zero: b[0:n]) copyout(b[0:n])`) is copied back by the exit that ends it.
   std::vector<std::string> Detaches, Deletes, CopyBacks;
@@ -264,7 +264,8 @@ bool Translator::dataCalls(const Region &R, std::vector<std::string> &Decls,
     case ClauseKind::Copyin: In = "jacc_copyin"; Out = "jacc_delete"; break;
     case ClauseKind::Copyout: In = Zero ? "jacc_create_zero" : "jacc_create";
       Out = "jacc_copyout"; break;
-    case ClauseKind::Create: In = Zero ? "jacc_create_zero" : "jacc_create";
+    case ClauseKind::Create:
+    case ClauseKind::DeviceResident: In = Zero ? "jacc_create_zero" : "jacc_create";
       Out = "jacc_delete"; break;
     case ClauseKind::Present: In = "present"; break;
     case ClauseKind::NoCreate: In = "no_create"; break;

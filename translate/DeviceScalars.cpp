@@ -49,14 +49,14 @@ Translator::deviceScalars(const Region &R, const KernelNeeds &N) {
   };
   auto Maps = [](ClauseKind K) {
     return K == ClauseKind::Copy || K == ClauseKind::Copyout || K == ClauseKind::Create ||
-           K == ClauseKind::Copyin || K == ClauseKind::Present;
+           K == ClauseKind::Copyin || K == ClauseKind::Present || K == ClauseKind::DeviceResident;
   };
   bool Kernels = R.D.Kind == DirectiveKind::Kernels || R.D.Kind == DirectiveKind::KernelsLoop;
   std::map<const VarDecl *, DeviceScalar> Out;
   for (VarDecl *V : N.Vars) {
     if (!byValueKind(V) || N.LoopVars.count(V))
       continue;
-    bool Visible = llvm::any_of(Datas, [&](const Region &Data) {
+    bool Visible = DeclaredGlobals.count(V) || llvm::any_of(Datas, [&](const Region &Data) {
       return Data.P->Hash < P.Hash && P.Hash < Data.End && NamedIn(Data, V, Maps);
     });
     if (Reduced.count(V->getName().str())) {

@@ -26,7 +26,13 @@ void Translator::translateData(Region &R) {
     case ClauseKind::Present:
     case ClauseKind::NoCreate:
     case ClauseKind::Attach:
+    case ClauseKind::DeviceResident: // declare: created like create
     case ClauseKind::Async: // done synchronously: a later wait has nothing left to wait for
+      break;
+    case ClauseKind::Link:
+      error(P, C, "clause 'link' of '#pragma acc declare' is not supported by jacc-translate: "
+                  "use 'declare create' or a data clause where the kernels use the variable");
+      Ok = false;
       break;
     case ClauseKind::Deviceptr:
       // No call: the compute constructs inside pass these pointers untranslated (translateCompute).
@@ -47,8 +53,8 @@ void Translator::translateData(Region &R) {
       Pre += P.Indent + check("jacc_wait()", P) + "\n";
       break;
     default:
-      error(P, C, "clause '" + C.Name + "' of '#pragma acc data' is not supported by "
-                                         "jacc-translate");
+      error(P, C, "clause '" + C.Name + "' of '#pragma acc " + directiveKindName(R.D.Kind) +
+                      "' is not supported by jacc-translate");
       Ok = false;
     }
   if (!Ok)
@@ -159,8 +165,14 @@ void Translator::translateStandalone(const Pragma &P, const Directive &D) {
         Ok = false;
         continue;
       }
-      if (S->Scalar)
-        continue; // scalars are passed to kernels by value: nothing to map or update
+      if (S->Scalar) {
+        // Scalars are passed to kernels by value: nothing to map or update, but for a global
+        // that a file-scope declare keeps on the devices.
+        if (!DeclaredGlobals.count(Idx.lookupVar(Item, P.Hash)))
+          continue;
+        S->Addr = "&" + Item;
+        S->Bytes = "sizeof " + Item;
+      }
       if (!S->RowBytes.empty()) {
         std::vector<std::string> Rows = standaloneRowCalls(*S, P, C, Fn, Enter, Exit, Finalize);
         if (IfPresent) {
@@ -358,9 +370,11 @@ void Translator::closeDataRegions() {
   for (auto It = Datas.rbegin(); It != Datas.rend(); ++It) {
     addExits(*It);
     std::vector<Stmt *> Jumps;
-    jumpsOut(It->S, Idx.offset(It->S->getBeginLoc()), It->End, SM, 0, 0, Jumps);
+    unsigned Begin = It->Begin ? It->Begin : Idx.offset(It->S->getBeginLoc());
+    jumpsOut(It->S, Begin, It->End, SM, 0, 0, Jumps);
     for (Stmt *J : Jumps)
-      JumpExits[J].push_back(&*It);
+      if (Idx.offset(J->getBeginLoc()) >= Begin) // a declare's block before it is not in it
+        JumpExits[J].push_back(&*It);
   }
   for (auto &[J, Regions] : JumpExits) {
     std::string Calls;

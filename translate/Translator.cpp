@@ -75,11 +75,18 @@ std::string Translator::run() {
   for (size_t K = 0; K < Pragmas.size(); ++K) {
     const Pragma &P = Pragmas[K];
     const Directive &D = *Dirs[K];
-    if (!D.isCompute() && D.Kind != DirectiveKind::Data)
+    if (!D.isCompute() && D.Kind != DirectiveKind::Data && D.Kind != DirectiveKind::Declare)
       continue;
     bool Inside = llvm::any_of(ComputeRanges, [&](auto &Rg) {
       return P.Hash >= Rg.first && P.Hash < Rg.second;
     });
+    if (D.Kind == DirectiveKind::Declare) {
+      // In a function: a data region (file scope and compute constructs: below).
+      Region R;
+      if (!Inside && declareRegion(P, D, R))
+        Datas.push_back(std::move(R));
+      continue;
+    }
     if (Inside) {
       error(P, "'#pragma acc " + std::string(directiveKindName(D.Kind)) +
                    "' inside a compute construct is not supported");
@@ -162,8 +169,11 @@ std::string Translator::run() {
         translateHostData(P, D);
       break;
     case DirectiveKind::Declare:
-      error(P, "'#pragma acc " + std::string(directiveKindName(D.Kind)) +
-                   "' is not supported by jacc-translate");
+      if (Inside)
+        error(P, "'#pragma acc declare' inside a compute construct is not supported: declare "
+                 "the data before the construct");
+      else if (llvm::none_of(Datas, [&](const Region &R) { return R.P == &P; }))
+        translateGlobalDeclare(P, D);
       break;
     default:
       break; // compute and data constructs: below

@@ -24,6 +24,9 @@ struct Region {
   analysis::Directive D;
   clang::Stmt *S = nullptr;
   unsigned End = 0; ///< offset after the statement (its ';' or '}' included)
+  /// Where the region starts when not at its statement: a function-scope `declare`'s region
+  /// runs from its pragma to the end of the block S.
+  unsigned Begin = 0;
   std::vector<std::string> Exits; ///< exit calls, in order (data regions)
 };
 
@@ -144,6 +147,33 @@ private:
   /// The text of routine F as kernels carry it: its orphaned loops' pragmas are comments.
   std::string routineText(const clang::FunctionDecl *F);
   void translateHostData(const Pragma &P, const analysis::Directive &D);
+  /// A function-scope `declare` as a data region over the rest of its block (false when P is not
+  /// in a function body).
+  bool declareRegion(const Pragma &P, const analysis::Directive &D, Region &R);
+  /// A file-scope `declare`: its globals mapped at program start.
+  void translateGlobalDeclare(const Pragma &P, const analysis::Directive &D);
+  /// Globals a file-scope `declare` maps: present on the devices for the whole program.
+  std::set<const clang::VarDecl *> DeclaredGlobals;
+  unsigned GlobalDeclares = 0; ///< start-up functions emitted so far (their names are numbered)
+
+  // private / firstprivate sections of pointers (PrivateSections.cpp).
+  struct PrivateSection {
+    const clang::VarDecl *Var = nullptr;
+    std::string Length; ///< the section's length as written
+    bool First = false; ///< firstprivate: each copy starts as the original section
+    bool Constant = false; ///< a constant length: the kernel has it as a literal, not argument
+  };
+  /// Whether Item of a clause at P is a section of a pointer variable (`c[0:n]`).
+  bool isPrivateSection(llvm::StringRef Item, const Pragma &P);
+  /// The private and firstprivate sections of compute construct R: each gets an array of the
+  /// section's length (`double c[jacc_private_len_c]`) declared by insertions into the kernel
+  /// text, Ins, where each gang needs its own copy. False after an error.
+  bool privateSections(const Region &R, std::vector<PrivateSection> &Out,
+                       std::map<unsigned, std::string> &Ins);
+  /// Insertions into Ins that make Decl the first declaration of statement S (in a new block
+  /// opening at Open when S is not one).
+  void declareIn(clang::Stmt *S, unsigned Open, const std::string &Decl,
+                 std::map<unsigned, std::string> &Ins);
 
   // What a kernel needs.
   struct KernelNeeds {
@@ -212,6 +242,8 @@ private:
     T.print(OS, Policy, Name);
     return OS.str();
   }
+  /// The offsets of the references to Var in S.
+  std::vector<unsigned> useOffsets(clang::Stmt *S, const clang::VarDecl *Var);
   /// Whether `private(Var)` of directive QD (at Q) in compute construct R makes a gang loop
   /// nest that owns every use of Var in R.
   bool privatisableHere(const Pragma &Q, const analysis::Directive &QD, const Region &R,

@@ -405,6 +405,28 @@ TEST_P(CudaMockTest, KernelCudaCannotExpressFailsCleanly) {
   ASSERT_JACC(jacc_delete(A.data(), N * sizeof(double)));
 }
 
+// A private section of variable length (jacc-translate's `double c[jacc_private_len_c]` per
+// gang-loop iteration) is a variable-length array, which NVRTC's C++ has not: a clear error.
+TEST_P(CudaMockTest, PrivateSectionOfVariableLengthFailsCleanly) {
+  int N = 4;
+  long Len = 8;
+  std::vector<double> D(N, 0);
+  ASSERT_JACC(jacc_copyin(D.data(), N * sizeof(double)));
+  double *Dp = D.data();
+  jacc_arg Args[] = {{"long jacc_private_len_c", &Len}, {"double *d", &Dp}, {"int n", &N}};
+  EXPECT_EQ(jacc_kernel_push("#pragma acc parallel loop\n"
+                             "for (int x = 0; x < n; x++) { double c[jacc_private_len_c];\n"
+                             "  for (long k = 0; k < jacc_private_len_c; k++) c[k] = k + x;\n"
+                             "  d[x] = c[jacc_private_len_c - 1];\n"
+                             "}\n",
+                             3, Args, JACC_DEFAULT),
+            JACC_ERROR_UNSUPPORTED);
+  EXPECT_NE(std::string(jacc_last_error()).find("'c' has a variable-length array type"),
+            std::string::npos)
+      << jacc_last_error();
+  ASSERT_JACC(jacc_delete(D.data(), N * sizeof(double)));
+}
+
 /// (float a, int n, int v, float *y, const float *x, team): saxpy with a vector_length argument
 /// (v is 64: the kernel's `+ (v - 64)` adds nothing).
 void saxpyVectorHook(const char *, unsigned, unsigned, void **P) {

@@ -2,8 +2,10 @@
    default_async and if; enter data attach of a struct's pointer members and exit data detach
    (and acc_attach / acc_detach); copyout(zero:) and create(zero:); async on data, enter data,
    exit data and update; exit data of data no longer present; a data construct whose section
-   bounds change inside it; acc_wait_any and the deprecated present_or names. The output does not
-   depend on the device count. */
+   bounds change inside it; acc_wait_any and the deprecated present_or names; declare of globals
+   (mapped at program start, found present by kernels and update) and in functions (a data region
+   to the end of the block, ended by return and break). The output does not depend on the device
+   count. */
 #include <stdio.h>
 #include <stdlib.h>
 #ifdef _OPENACC
@@ -24,6 +26,35 @@ typedef struct {
   double *a, *b;
   int n;
 } pair;
+
+double gtable[16];
+int gscale = 3, gcount;
+#pragma acc declare copyin(gtable) create(gscale)
+#pragma acc declare device_resident(gcount)
+
+/* v[i] * gscale + gtable[i % 16] on the devices; the declare's exit copies v back at each
+   return, before stage 1 or after stage 2. */
+static int declared_stages(double *v, int n, int stages) {
+#pragma acc declare copy(v[0:n])
+#pragma acc parallel loop present(v[0:n])
+  for (int i = 0; i < n; i++)
+    v[i] = v[i] * gscale + gtable[i % 16];
+  if (stages == 1)
+    return 1;
+  for (int k = 0; k < 3; k++) {
+    double w[16];
+#pragma acc declare create(w)
+    if (k == 2)
+      break; /* leaves the inner declare: its exit runs first */
+#pragma acc parallel loop
+    for (int i = 0; i < 16; i++)
+      w[i] = k + i;
+#pragma acc parallel loop present(v[0:n], w)
+    for (int i = 0; i < n; i++)
+      v[i] += w[i % 16];
+  }
+  return 2;
+}
 
 int main(void) {
   int checks = 0, passed = 0;
@@ -111,6 +142,20 @@ int main(void) {
   for (int i = 0; i < N; i++)
     sd += c[i];
 
+  /* declare: globals on the devices since the start; a function's declare region. */
+  for (int i = 0; i < 16; i++)
+    gtable[i] = i; /* after the start-up copyin: the devices keep the zeros until the update */
+  CHECK(!DIRECTIVES || acc_is_present(gtable, sizeof gtable));
+#pragma acc update device(gtable, gscale)
+#pragma acc serial
+  gcount = gscale + 4;
+#pragma acc update self(gcount)
+  CHECK(gcount == 7);
+  double se = declared_stages(c, N, 1);
+  se += declared_stages(c, N, 2);
+  for (int i = 0; i < N; i++)
+    se += c[i];
+
   /* Queues all complete together; the deprecated names map like copyin / create. */
   int queues[3] = {acc_async_sync, 5, 6};
   CHECK(acc_wait_any(3, queues) == 1);
@@ -120,8 +165,8 @@ int main(void) {
   acc_delete(c, N * sizeof *c);
   acc_delete(t, 8);
 #pragma acc shutdown device_type(host) if(on)
-  printf("host_directives: checks=%d/%d sa=%.0f sb=%.0f sc=%.0f sd=%.0f\n", passed, checks, sa,
-         sb, sc, sd);
+  printf("host_directives: checks=%d/%d sa=%.0f sb=%.0f sc=%.0f sd=%.0f se=%.0f\n", passed,
+         checks, sa, sb, sc, sd, se);
   free(p.a);
   free(p.b);
   free(c);

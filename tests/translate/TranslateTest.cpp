@@ -61,9 +61,10 @@ TEST(Translate, ClangErrorsAndUnsupportedDirectivesAreErrors) {
   // clang's diagnostics, with the file's name.
   std::string C = translateError("void f(float *a) {\n#pragma acc parallel\n  a[0] = q;\n}\n");
   EXPECT_NE(C.find("t.c:3:10: error: use of undeclared identifier 'q'"), std::string::npos) << C;
-  std::string E = translateError("int g;\n#pragma acc declare create(g)\n"
+  std::string E = translateError("int g;\n#pragma acc declare link(g)\n"
                                  "void f(void) {\n#pragma acc shutdown device_type(gpu)\n}\n");
-  EXPECT_NE(E.find("t.c:2:1: error: '#pragma acc declare' is not supported"), std::string::npos)
+  EXPECT_NE(E.find("t.c:2:21: error: clause 'link' of '#pragma acc declare' is not supported"),
+            std::string::npos)
       << E;
   EXPECT_NE(E.find("t.c:4:22: error: unknown device type 'gpu' in clause 'device_type': jacc "
                    "knows host (multicore), nvidia, radeon, default and *"),
@@ -148,6 +149,60 @@ TEST(Translate, PresentOfABarePointerChecksWhatItPointsTo) {
   EXPECT_NE(Out.find("jacc_translated_present((void *)p, 1, \"t.c:2\", \"p\");"),
             std::string::npos)
       << Out;
+}
+
+TEST(Translate, DeclareInAFunctionIsADataRegionToTheEndOfItsBlock) {
+  std::string Out = translateOk("int f(int n, float *a) {\n"
+                                "  if (n < 0) return -1;\n"
+                                "#pragma acc declare copy(a[0:n])\n"
+                                "  if (n == 0) return 0;\n"
+                                "  return 1;\n"
+                                "}\n");
+  std::string Exit = "jacc_translated_check(jacc_copyout(jacc_section_1, jacc_section_1_bytes), "
+                     "\"t.c:3\");";
+  // The return before the directive leaves no region; each one after it runs the exit.
+  EXPECT_NE(Out.find("if (n < 0) return -1;"), std::string::npos) << Out;
+  EXPECT_NE(Out.find("{ " + Exit + " return 0; }"), std::string::npos) << Out;
+  EXPECT_NE(Out.find("{ " + Exit + " return 1; }"), std::string::npos) << Out;
+  EXPECT_NE(Out.find("jacc_copyin(jacc_section_1, jacc_section_1_bytes)"), std::string::npos)
+      << Out;
+}
+
+TEST(Translate, DeclaredGlobalsAreMappedAtStartAndLiveOnTheDevices) {
+  std::string Out = translateOk("int g;\n#pragma acc declare create(g)\n"
+                                "void f(int n, float *a) {\n"
+                                "#pragma acc parallel loop present(a[0:n])\n"
+                                "  for (int i = 0; i < n; i++) a[i] = g;\n"
+                                "#pragma acc update self(g)\n"
+                                "}\n");
+  EXPECT_NE(Out.find("__attribute__((constructor)) static void jacc_declare_1(void) {\n"
+                     "  jacc_translated_check(jacc_create(&g, sizeof g), \"t.c:2\");\n}"),
+            std::string::npos)
+      << Out;
+  // The kernel reads the devices' copy, and update brings it to the host.
+  EXPECT_NE(Out.find("{\"int *jacc_ref_g\", &jacc_ref_g}"), std::string::npos) << Out;
+  EXPECT_NE(Out.find("jacc_update_self(&g, sizeof g)"), std::string::npos) << Out;
+}
+
+TEST(Translate, PrivateSectionsAreArraysInTheKernelPerGangLoopIteration) {
+  std::string Out = translateOk("void f(int n, double *c, double *d) {\n"
+                                "#pragma acc parallel loop firstprivate(c[0:n]) copy(d[0:4])\n"
+                                "  for (int x = 0; x < 4; x++) {\n"
+                                "    c[0] += x;\n"
+                                "    d[x] = c[0];\n"
+                                "  }\n"
+                                "}\n");
+  EXPECT_NE(Out.find("\"#pragma acc parallel loop\\n\""), std::string::npos) << Out;
+  EXPECT_NE(Out.find("for (int x = 0; x < 4; x++) { double c[jacc_private_len_c]; for (long "
+                     "jacc_k = 0; jacc_k < jacc_private_len_c; jacc_k++) c[jacc_k] = "
+                     "jacc_original_c[jacc_k];"),
+            std::string::npos)
+      << Out;
+  EXPECT_NE(Out.find("{\"long jacc_private_len_c\", &jacc_private_len_c}, "
+                     "{\"double *jacc_original_c\", &jacc_original_c}"),
+            std::string::npos)
+      << Out;
+  EXPECT_EQ(Out.find("\"double *c\""), std::string::npos) << Out;
 }
 
 TEST(Translate, NoDirectivesLeavesTheCodeAsWritten) {

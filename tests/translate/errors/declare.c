@@ -1,2 +1,6 @@
 float table[64];
-#pragma acc declare create(table)
+float *p;
+int n;
+#pragma acc declare link(table)
+#pragma acc declare copyin(p[0:n])
+#pragma acc declare copy(n)

@@ -1,0 +1,124 @@
+#include <jacc/jacc.h>
+#include <stdio.h>
+#include <stdlib.h>
+/* Added by jacc-translate: a failing jacc call ends the program with jacc's message, as a failing
+   OpenACC directive would. */
+static inline void jacc_translated_check(jacc_status status, const char *where) {
+  if (status != JACC_SUCCESS) {
+    fprintf(stderr, "%s: %s\n", where, jacc_last_error());
+    exit(1);
+  }
+}
+/* no_create: 1 when [p, p+bytes) was absent and is now mapped for the construct (copied in;
+   the construct's end copies it back). */
+static inline int jacc_translated_no_create(void *p, size_t bytes, const char *where) {
+  if (!p || !bytes || jacc_is_present(p, bytes))
+    return 0;
+  jacc_translated_check(jacc_copyin(p, bytes), where);
+  return 1;
+}
+/* firstprivate(p[0:n]): what the private copies start from: the devices' copy when present,
+   else a copy of the host's bytes mapped for the construct (the host's array stays unmapped). */
+static inline void *jacc_translated_firstprivate(void *p, size_t bytes, const char *where) {
+  if (!bytes || jacc_is_present(p, bytes))
+    return p;
+  unsigned char *copy = (unsigned char *)malloc(bytes);
+  if (!copy) {
+    fprintf(stderr, "%s: out of memory for a firstprivate section\n", where);
+    exit(1);
+  }
+  for (size_t i = 0; i < bytes; i++)
+    copy[i] = ((const unsigned char *)p)[i];
+  jacc_translated_check(jacc_copyin(copy, bytes), where);
+  return copy;
+}
+static inline void jacc_translated_firstprivate_end(void *copy, void *p, size_t bytes,
+                                                    const char *where) {
+  if (copy == p)
+    return;
+  jacc_translated_check(jacc_delete(copy, bytes), where);
+  free(copy);
+}
+static inline void jacc_translated_present(const void *p, size_t bytes, const char *where,
+                                           const char *what) {
+  if (!jacc_is_present(p, bytes)) {
+    fprintf(stderr, "%s: '%s' in clause 'present' is not present on the devices\n", where, what);
+    exit(1);
+  }
+}
+/* declare: globals mapped at program start; in a function, a data region to the end of its
+   block, left by every return, break and goto. */
+float table[64];
+int scale = 3;
+/* #pragma acc declare copyin(table) create(scale) */
+__attribute__((constructor)) static void jacc_declare_1(void) {
+  jacc_translated_check(jacc_copyin(&table, sizeof table), "declare.c:5");
+  jacc_translated_check(jacc_create(&scale, sizeof scale), "declare.c:5");
+}
+double coefficient;
+/* #pragma acc declare device_resident(coefficient) */
+__attribute__((constructor)) static void jacc_declare_2(void) {
+  jacc_translated_check(jacc_create(&coefficient, sizeof coefficient), "declare.c:7");
+}
+
+void fill(float *x, int n) {
+{ /* #pragma acc parallel loop */
+  jacc_translated_check(jacc_copyin(table, sizeof table), "declare.c:10");
+  float *jacc_ptr_table = table;
+  int *jacc_ref_scale = &scale;
+  jacc_arg jacc_args[] = {{"int n", &n}, {"float *x", &x}, {"float *table", &jacc_ptr_table}, {"int *jacc_ref_scale", &jacc_ref_scale}};
+  jacc_translated_check(jacc_kernel_push(
+      "#pragma acc parallel loop\n"
+      "  for (int i = 0; i < n; i++) x[i] = table[i % 64] * jacc_ref_scale[0];\n",
+      4, jacc_args, JACC_DEFAULT), "declare.c:10");
+  jacc_translated_check(jacc_copyout(table, sizeof table), "declare.c:10");
+}
+}
+
+int scaled(float *x, float *y, int n) {
+  if (n <= 0)
+    return 0;
+{ /* #pragma acc declare copy(x[0:n]) create(y[0:n]) */
+void *const jacc_section_1 = &x[0];
+const size_t jacc_section_1_bytes = n * sizeof x[0];
+void *const jacc_section_2 = &y[0];
+const size_t jacc_section_2_bytes = n * sizeof y[0];
+jacc_translated_check(jacc_copyin(jacc_section_1, jacc_section_1_bytes), "declare.c:17");
+jacc_translated_check(jacc_create(jacc_section_2, jacc_section_2_bytes), "declare.c:17");
+  for (int k = 0; k < 4; k++) {
+    float z[8];
+{ /* #pragma acc declare copyout(z) */
+void *const jacc_section_3 = z;
+const size_t jacc_section_3_bytes = sizeof z;
+jacc_translated_check(jacc_create(jacc_section_3, jacc_section_3_bytes), "declare.c:20");
+    if (k == n)
+      { jacc_translated_check(jacc_copyout(jacc_section_3, jacc_section_3_bytes), "declare.c:20"); break; }
+{ /* #pragma acc parallel loop */
+  jacc_translated_check(jacc_copyin(z, sizeof z), "declare.c:23");
+  float *jacc_ptr_z = z;
+  jacc_arg jacc_args[] = {{"int n", &n}, {"float *y", &y}, {"float *x", &x}, {"float *z", &jacc_ptr_z}};
+  jacc_translated_check(jacc_kernel_push(
+      "#pragma acc parallel loop\n"
+      "    for (int i = 0; i < n; i++) y[i] = x[i] + z[i % 8];\n",
+      4, jacc_args, JACC_DEFAULT), "declare.c:23");
+  jacc_translated_check(jacc_copyout(z, sizeof z), "declare.c:23");
+}
+  
+jacc_translated_check(jacc_copyout(jacc_section_3, jacc_section_3_bytes), "declare.c:20");
+}}
+  if (n > 100)
+    goto out;
+{ /* #pragma acc parallel loop */
+  jacc_arg jacc_args[] = {{"int n", &n}, {"float *x", &x}, {"float *y", &y}};
+  jacc_translated_check(jacc_kernel_push(
+      "#pragma acc parallel loop\n"
+      "  for (int i = 0; i < n; i++) x[i] += y[i];\n",
+      3, jacc_args, JACC_DEFAULT), "declare.c:28");
+}
+  { jacc_translated_check(jacc_delete(jacc_section_2, jacc_section_2_bytes), "declare.c:17"); jacc_translated_check(jacc_copyout(jacc_section_1, jacc_section_1_bytes), "declare.c:17"); return 1; }
+out:
+  { jacc_translated_check(jacc_delete(jacc_section_2, jacc_section_2_bytes), "declare.c:17"); jacc_translated_check(jacc_copyout(jacc_section_1, jacc_section_1_bytes), "declare.c:17"); return 2; }
+
+jacc_translated_check(jacc_delete(jacc_section_2, jacc_section_2_bytes), "declare.c:17");
+jacc_translated_check(jacc_copyout(jacc_section_1, jacc_section_1_bytes), "declare.c:17");
+}}

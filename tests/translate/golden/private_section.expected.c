@@ -1,0 +1,118 @@
+#include <jacc/jacc.h>
+#include <stdio.h>
+#include <stdlib.h>
+/* Added by jacc-translate: a failing jacc call ends the program with jacc's message, as a failing
+   OpenACC directive would. */
+static inline void jacc_translated_check(jacc_status status, const char *where) {
+  if (status != JACC_SUCCESS) {
+    fprintf(stderr, "%s: %s\n", where, jacc_last_error());
+    exit(1);
+  }
+}
+/* no_create: 1 when [p, p+bytes) was absent and is now mapped for the construct (copied in;
+   the construct's end copies it back). */
+static inline int jacc_translated_no_create(void *p, size_t bytes, const char *where) {
+  if (!p || !bytes || jacc_is_present(p, bytes))
+    return 0;
+  jacc_translated_check(jacc_copyin(p, bytes), where);
+  return 1;
+}
+/* firstprivate(p[0:n]): what the private copies start from: the devices' copy when present,
+   else a copy of the host's bytes mapped for the construct (the host's array stays unmapped). */
+static inline void *jacc_translated_firstprivate(void *p, size_t bytes, const char *where) {
+  if (!bytes || jacc_is_present(p, bytes))
+    return p;
+  unsigned char *copy = (unsigned char *)malloc(bytes);
+  if (!copy) {
+    fprintf(stderr, "%s: out of memory for a firstprivate section\n", where);
+    exit(1);
+  }
+  for (size_t i = 0; i < bytes; i++)
+    copy[i] = ((const unsigned char *)p)[i];
+  jacc_translated_check(jacc_copyin(copy, bytes), where);
+  return copy;
+}
+static inline void jacc_translated_firstprivate_end(void *copy, void *p, size_t bytes,
+                                                    const char *where) {
+  if (copy == p)
+    return;
+  jacc_translated_check(jacc_delete(copy, bytes), where);
+  free(copy);
+}
+static inline void jacc_translated_present(const void *p, size_t bytes, const char *where,
+                                           const char *what) {
+  if (!jacc_is_present(p, bytes)) {
+    fprintf(stderr, "%s: '%s' in clause 'present' is not present on the devices\n", where, what);
+    exit(1);
+  }
+}
+/* private and firstprivate sections of pointers: an array per gang (per gang-loop iteration)
+   in the kernel, firstprivate copies initialised from the section on the devices. */
+void rows(const double *a, double *d, double *c, double *w, int n) {
+{ /* #pragma acc parallel num_gangs(10) private(c[0:n]) firstprivate(w[:n]) */
+  long jacc_private_len_c = (long)(n);
+  long jacc_private_len_w = (long)(n);
+  void *jacc_original_w = 0;
+  jacc_original_w = jacc_translated_firstprivate((void *)w, jacc_private_len_w * sizeof w[0], "private_section.c:4");
+  jacc_arg jacc_args[] = {{"long jacc_private_len_c", &jacc_private_len_c}, {"long jacc_private_len_w", &jacc_private_len_w}, {"double *jacc_original_w", &jacc_original_w}, {"int n", &n}, {"const double *a", &a}, {"double *d", &d}};
+  jacc_translated_check(jacc_kernel_push(
+      "#pragma acc parallel num_gangs(10)\n"
+      "  {\n"
+      "#pragma acc loop gang\n"
+      "    for (int x = 0; x < 10; ++x) { double c[jacc_private_len_c]; double w[jacc_private_len_w]; for (long jacc_k = 0; jacc_k < jacc_private_len_w; jacc_k++) w[jacc_k] = jacc_original_w[jacc_k];\n"
+      "#pragma acc loop worker\n"
+      "      for (int y = 0; y < n; ++y)\n"
+      "        c[y] = a[x * n + y] + w[y];\n"
+      "#pragma acc loop seq\n"
+      "      for (int y = 0; y < n; ++y)\n"
+      "        d[x] += c[y];\n"
+      "    }\n"
+      "  }\n",
+      6, jacc_args, JACC_DEFAULT), "private_section.c:4");
+  jacc_translated_firstprivate_end(jacc_original_w, (void *)w, jacc_private_len_w * sizeof w[0], "private_section.c:4");
+}
+{ /* #pragma acc serial private(c[0:n]) */
+  long jacc_private_len_c = (long)(n);
+  jacc_arg jacc_args[] = {{"long jacc_private_len_c", &jacc_private_len_c}, {"int n", &n}, {"double *d", &d}};
+  jacc_translated_check(jacc_kernel_push(
+      "#pragma acc serial\n"
+      "  { double c[jacc_private_len_c];\n"
+      "    for (int y = 0; y < n; ++y)\n"
+      "      c[y] = y;\n"
+      "    for (int y = 0; y < n; ++y)\n"
+      "      d[0] += c[y];\n"
+      "  }\n",
+      3, jacc_args, JACC_DEFAULT), "private_section.c:16");
+}
+{ /* #pragma acc parallel loop firstprivate(c[0:n]) */
+  long jacc_private_len_c = (long)(n);
+  void *jacc_original_c = 0;
+  jacc_original_c = jacc_translated_firstprivate((void *)c, jacc_private_len_c * sizeof c[0], "private_section.c:23");
+  jacc_arg jacc_args[] = {{"long jacc_private_len_c", &jacc_private_len_c}, {"double *jacc_original_c", &jacc_original_c}, {"int n", &n}, {"double *d", &d}};
+  jacc_translated_check(jacc_kernel_push(
+      "#pragma acc parallel loop\n"
+      "  for (int x = 0; x < 10; ++x) { double c[jacc_private_len_c]; for (long jacc_k = 0; jacc_k < jacc_private_len_c; jacc_k++) c[jacc_k] = jacc_original_c[jacc_k];\n"
+      "#pragma acc loop vector\n"
+      "    for (int y = 0; y < n; ++y)\n"
+      "      d[x] += c[y]; }\n",
+      4, jacc_args, JACC_DEFAULT), "private_section.c:23");
+  jacc_translated_firstprivate_end(jacc_original_c, (void *)c, jacc_private_len_c * sizeof c[0], "private_section.c:23");
+}
+}
+
+#define M 32
+/* A constant length (after macro expansion) gives a constant-size array: CUDA devices too. */
+void constant(double *c, double *d) {
+{ /* #pragma acc parallel loop private(c[0:32]) */
+  jacc_arg jacc_args[] = {{"double *d", &d}};
+  jacc_translated_check(jacc_kernel_push(
+      "#define M 32\n"
+      "#pragma acc parallel loop\n"
+      "  for (int x = 0; x < 10; ++x) { double c[(32)];\n"
+      "    for (int y = 0; y < M; ++y)\n"
+      "      c[y] = x + y;\n"
+      "    d[x] = c[M - 1];\n"
+      "  }\n",
+      1, jacc_args, JACC_DEFAULT), "private_section.c:33");
+}
+}

@@ -1,0 +1,153 @@
+// private / firstprivate sections of pointers (`parallel private(c[0:n])`): an array of the
+// section's length declared in the kernel where each gang needs its own copy.
+#include "translate/Translator.h"
+
+#include <llvm/ADT/StringExtras.h>
+
+using namespace clang;
+
+namespace jacc::translate {
+
+using namespace analysis;
+
+/// "c[0:n]" as its base "c", lower bound "0" and length "n"; false if Item is not one section.
+static bool splitSection(llvm::StringRef Item, llvm::StringRef &Base, llvm::StringRef &Lower,
+                         llvm::StringRef &Length) {
+  size_t Open = Item.find('[');
+  if (Open == llvm::StringRef::npos || !Item.endswith("]"))
+    return false;
+  Base = Item.take_front(Open).trim();
+  llvm::StringRef Inside = Item.slice(Open + 1, Item.size() - 1);
+  if (Inside.contains('[') || Inside.contains(']'))
+    return false;
+  size_t Colon = Inside.find(':');
+  if (Colon == llvm::StringRef::npos)
+    return false;
+  Lower = Inside.take_front(Colon).trim();
+  Length = Inside.drop_front(Colon + 1).trim();
+  return true;
+}
+
+bool Translator::isPrivateSection(llvm::StringRef Item, const Pragma &P) {
+  llvm::StringRef Base, Lower, Length;
+  if (!splitSection(Item, Base, Lower, Length))
+    return false;
+  VarDecl *V = Idx.lookupVar(Base, P.Hash);
+  return V && V->getType().getCanonicalType()->isPointerType();
+}
+
+/// The text inserted to give statement S (a loop's body, or a construct's) Decl as its first
+/// declaration: after its '{', or around it in a new block that opens at Open (a loop's body
+/// may follow pragmas, which must stay in the block).
+void Translator::declareIn(Stmt *S, unsigned Open, const std::string &Decl,
+                           std::map<unsigned, std::string> &Ins) {
+  if (auto *C = dyn_cast<CompoundStmt>(S)) {
+    Ins[Idx.offset(C->getLBracLoc()) + 1] += " " + Decl;
+    return;
+  }
+  Ins[Open] += " { " + Decl;
+  Ins[Idx.endOf(S)] += " }";
+}
+
+bool Translator::privateSections(const Region &R, std::vector<PrivateSection> &Out,
+                                 std::map<unsigned, std::string> &Ins) {
+  const Pragma &P = *R.P;
+  bool Ok = true;
+  for (const Clause &C : R.D.Clauses) {
+    if (C.Kind != ClauseKind::Private && C.Kind != ClauseKind::Firstprivate)
+      continue;
+    for (const std::string &Item : C.Vars) {
+      if (!isPrivateSection(Item, P))
+        continue;
+      llvm::StringRef Base, Lower, Length;
+      splitSection(Item, Base, Lower, Length);
+      VarDecl *Var = Idx.lookupVar(Base, P.Hash);
+      QualType Elem = Var->getType().getCanonicalType()->getPointeeType();
+      auto Fail = [&](const llvm::Twine &Why) {
+        error(P, C, "'" + Item + "' in clause '" + C.Name + "': " + Why);
+        Ok = false;
+      };
+      if (!Lower.empty() && Lower != "0") {
+        Fail("jacc privatises sections that start at 0 ('" + Base + "[0:" + Length + "]')");
+        continue;
+      }
+      if (Length.empty()) {
+        Fail("the section needs a length ('" + Base + "[0:n]')");
+        continue;
+      }
+      if (Elem->isArrayType() || Elem->isPointerType()) {
+        Fail("jacc privatises sections of pointers to scalars or structs");
+        continue;
+      }
+      // Where each gang's copy lives: the serial construct's body (one gang), the body of each
+      // gang loop (a combined construct's, or each loop directly in a parallel construct).
+      std::vector<Stmt *> Scopes;
+      std::vector<unsigned> Opens; // where a block around each scope would open
+      auto AddLoop = [&](ForStmt *F) {
+        Scopes.push_back(F->getBody());
+        Opens.push_back(Idx.offset(F->getRParenLoc()) + 1);
+      };
+      switch (R.D.Kind) {
+      case DirectiveKind::Serial:
+        Scopes.push_back(R.S);
+        Opens.push_back(Idx.offset(R.S->getBeginLoc()));
+        break;
+      case DirectiveKind::ParallelLoop:
+        if (auto *F = dyn_cast<ForStmt>(R.S))
+          AddLoop(F);
+        break;
+      case DirectiveKind::Parallel:
+        if (auto *Body = dyn_cast<CompoundStmt>(R.S))
+          for (auto [Q, QD] : directivesIn(P, R.End)) {
+            if (QD->Kind != DirectiveKind::Loop || QD->has(ClauseKind::Seq))
+              continue;
+            auto *F = dyn_cast_or_null<ForStmt>(Idx.statementAfter(*Q));
+            if (F && llvm::is_contained(Body->body(), F))
+              AddLoop(F);
+          }
+        break;
+      default:
+        break;
+      }
+      if (Scopes.empty()) {
+        Fail("jacc privatises sections on 'parallel' (in its gang loops), 'parallel loop' and "
+             "'serial'; declare the private array inside the loop body");
+        continue;
+      }
+      bool Owned = llvm::all_of(useOffsets(R.S, Var), [&](unsigned Off) {
+        return llvm::any_of(Scopes, [&](Stmt *S) {
+          return Off >= Idx.offset(S->getBeginLoc()) && Off < Idx.endOf(S);
+        });
+      });
+      if (!Owned) {
+        Fail("each gang's copy lives in a gang loop, and '" + Base + "' is used outside the "
+             "construct's gang loops; use it only in loops directly in the construct with a "
+             "non-seq 'loop' directive");
+        continue;
+      }
+      PrivateSection S;
+      S.Var = Var;
+      S.Length = Length.str();
+      S.First = C.Kind == ClauseKind::Firstprivate;
+      // A constant length (macros are expanded in the clause) gives an array of constant size,
+      // which every target can declare; another is a variable-length array (not on CUDA).
+      std::string Len = "jacc_private_len_" + Base.str();
+      bool Constant = llvm::all_of(Length, [](char Ch) {
+        return llvm::isDigit(Ch) || llvm::StringRef(" +-*/%()").contains(Ch);
+      });
+      S.Constant = Constant;
+      std::string KernelLen = Constant ? "(" + Length.str() + ")" : Len;
+      std::string Decl =
+          declaration(Elem.getUnqualifiedType(), Base.str() + "[" + KernelLen + "]") + ";";
+      if (S.First)
+        Decl += " for (long jacc_k = 0; jacc_k < " + KernelLen + "; jacc_k++) " + Base.str() +
+                "[jacc_k] = jacc_original_" + Base.str() + "[jacc_k];";
+      for (size_t K = 0; K < Scopes.size(); ++K)
+        declareIn(Scopes[K], Opens[K], Decl, Ins);
+      Out.push_back(std::move(S));
+    }
+  }
+  return Ok;
+}
+
+} // namespace jacc::translate
