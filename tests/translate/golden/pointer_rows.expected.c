@@ -17,6 +17,28 @@ static inline int jacc_translated_no_create(void *p, size_t bytes, const char *w
   jacc_translated_check(jacc_copyin(p, bytes), where);
   return 1;
 }
+/* firstprivate(p[0:n]): what the private copies start from: the devices' copy when present,
+   else a copy of the host's bytes mapped for the construct (the host's array stays unmapped). */
+static inline void *jacc_translated_firstprivate(void *p, size_t bytes, const char *where) {
+  if (!bytes || jacc_is_present(p, bytes))
+    return p;
+  unsigned char *copy = (unsigned char *)malloc(bytes);
+  if (!copy) {
+    fprintf(stderr, "%s: out of memory for a firstprivate section\n", where);
+    exit(1);
+  }
+  for (size_t i = 0; i < bytes; i++)
+    copy[i] = ((const unsigned char *)p)[i];
+  jacc_translated_check(jacc_copyin(copy, bytes), where);
+  return copy;
+}
+static inline void jacc_translated_firstprivate_end(void *copy, void *p, size_t bytes,
+                                                    const char *where) {
+  if (copy == p)
+    return;
+  jacc_translated_check(jacc_delete(copy, bytes), where);
+  free(copy);
+}
 static inline void jacc_translated_present(const void *p, size_t bytes, const char *where,
                                            const char *what) {
   if (!jacc_is_present(p, bytes)) {
