@@ -348,9 +348,16 @@ llvm::Expected<KernelInfo> Analyzer::run() {
   K.Decls = Decls.vec();
   K.ConstructOffset = W.ConstructOffset;
   FunctionDecl *F = nullptr;
-  for (Decl *D : Ctx.getTranslationUnitDecl()->decls())
+  for (Decl *D : Ctx.getTranslationUnitDecl()->decls()) {
     if (auto *FD = dyn_cast<FunctionDecl>(D); FD && FD->getName() == WrapperFunction)
       F = FD;
+    else if (F && !D->isImplicit())
+      // An unbalanced '}' closed the wrapper early and the kernel's tail declared more.
+      return makeError(ErrorCode::InvalidArgument,
+                       "kernel:" + llvm::Twine(SM.getPresumedLoc(D->getLocation()).getLine()) +
+                           ": text after the compute construct (an unbalanced '}' ends the "
+                           "kernel early): a kernel is one compute construct and its statement");
+  }
   if (!F || !F->hasBody())
     return makeError(ErrorCode::Internal, "the kernel wrapper was not parsed");
   if (auto E = describeArgs(F))

@@ -246,6 +246,16 @@ TEST(FrontendTest, ConstructMustBeFollowedByOneStatement) {
                  "put the statements in a { } block");
 }
 
+TEST(FrontendTest, AnUnbalancedBraceCannotCloseTheKernelEarly) {
+  // The wrapper's own '}' would close the function the tail opens.
+  EXPECT_FAILURE("#pragma acc parallel loop\n"
+                 "for (int i = 0; i < n; i++) x[i] = 0; }\n"
+                 "void evil(void) {",
+                 Strings({"int *x", "int n"}), ErrorCode::InvalidArgument,
+                 "kernel:3: text after the compute construct (an unbalanced '}' ends the kernel "
+                 "early): a kernel is one compute construct and its statement");
+}
+
 TEST(FrontendTest, LoopDirectiveMustBeFollowedByAForLoop) {
   EXPECT_FAILURE("#pragma acc parallel\n"
                  "{\n"
