@@ -351,6 +351,9 @@ Error Parser::clauseArgument(Clause &C, DirectiveKind D, StringRef RawArg, size_
     if (Arg.empty() || !llvm::all_of(Arg, llvm::isDigit) ||
         Arg.find_first_not_of('0') == StringRef::npos)
       return error(Offset, "collapse argument must be a positive integer constant");
+    if (unsigned Depth; Arg.getAsInteger(10, Depth) || Depth > MaxCollapse)
+      return error(Offset, "collapse argument " + Arg + " is out of range: at most " +
+                               Twine(MaxCollapse) + " loops collapse");
     return Error::success();
   case CK::Default:
     if (Arg != "none" && Arg != "present")

@@ -53,6 +53,9 @@ struct Clause {
                                  ///< the same way
 };
 
+/// The deepest collapse(n) accepted: far beyond real loop nests, small enough for any counter.
+constexpr unsigned MaxCollapse = 64;
+
 struct Directive {
   DirectiveKind Kind;
   std::string Text;              ///< the directive text after "acc", trimmed

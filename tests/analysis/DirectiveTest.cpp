@@ -451,6 +451,11 @@ TEST(DirectiveTest, CollapseErrors) {
   EXPECT_PARSE_ERROR("loop collapse(1+1)", "collapse argument must be a positive integer");
   EXPECT_PARSE_ERROR("loop collapse()", "collapse argument must be a positive integer constant");
   EXPECT_PARSE_ERROR("loop collapse", "column 6: missing required argument of clause 'collapse'");
+  // Read without wrapping: 99999999999 is not 1215752191.
+  EXPECT_PARSE_ERROR("loop collapse(99999999999)",
+                     "collapse argument 99999999999 is out of range: at most 64 loops collapse");
+  EXPECT_PARSE_ERROR("loop collapse(65)", "collapse argument 65 is out of range");
+  EXPECT_EQ(parse("loop collapse(64)").find(ClauseKind::Collapse)->Argument, "64");
 }
 
 TEST(DirectiveTest, Default) {
