@@ -4,7 +4,20 @@
 
 #include "support/Debug.h"
 
+#include <llvm/ADT/StringExtras.h>
+
 namespace jacc {
+
+llvm::Error DataEnvironment::checkRange(const char *Api, const void *P, size_t Bytes) {
+  uintptr_t Begin = reinterpret_cast<uintptr_t>(P);
+  if (Bytes <= UINTPTR_MAX - Begin)
+    return llvm::Error::success();
+  return makeError(ErrorCode::InvalidArgument,
+                   llvm::Twine(Api) + ": 0x" + llvm::utohexstr(Begin, true) + " + " +
+                       llvm::Twine(Bytes) +
+                       " bytes wraps past the end of the address space; pass the pointer and "
+                       "size of an object of the program");
+}
 
 llvm::Error DataEnvironment::partialError(const char *Api, const void *P, size_t Bytes,
                                           const Mapping &M) {
@@ -31,6 +44,8 @@ llvm::Error DataEnvironment::waitForUses(const Mapping &M) {
 }
 
 llvm::Error DataEnvironment::enter(void *P, size_t Bytes, bool Copy, const char *Api, bool Zero) {
+  if (auto E = checkRange(Api, P, Bytes))
+    return E;
   std::lock_guard<std::mutex> TL(Table.mutex());
   PresentTable::Lookup F = Table.lookup(P, Bytes);
   if (F.State == PresentTable::Presence::Partial)
@@ -71,6 +86,8 @@ llvm::Error DataEnvironment::enter(void *P, size_t Bytes, bool Copy, const char 
 
 llvm::Error DataEnvironment::exit(void *P, size_t Bytes, bool CopyBack, bool Finalize,
                                   ExitRules Rules, const char *Api) {
+  if (auto E = checkRange(Api, P, Bytes))
+    return E;
   bool Jacc = Rules == ExitRules::Jacc;
   std::lock_guard<std::mutex> TL(Table.mutex());
   PresentTable::Lookup F = Table.lookup(P, Bytes);
@@ -124,6 +141,8 @@ llvm::Error DataEnvironment::unmap(Mapping &M, const char *Api) {
 }
 
 llvm::Error DataEnvironment::update(void *P, size_t Bytes, bool ToDevice, const char *Api) {
+  if (auto E = checkRange(Api, P, Bytes))
+    return E;
   std::lock_guard<std::mutex> TL(Table.mutex());
   PresentTable::Lookup F = Table.lookup(P, Bytes);
   if (F.State == PresentTable::Presence::Absent)

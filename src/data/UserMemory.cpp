@@ -58,6 +58,8 @@ llvm::Error DataEnvironment::releaseUser(void *DevicePtr, const char *Api) {
 
 llvm::Error DataEnvironment::mapUserData(void *P, void *DevicePtr, size_t Bytes, unsigned Device,
                                          const char *Api) {
+  if (auto E = checkRange(Api, P, Bytes))
+    return E;
   std::lock_guard<std::mutex> TL(Table.mutex());
   PresentTable::Lookup F = Table.lookup(P, Bytes);
   if (F.State != PresentTable::Presence::Absent)

@@ -363,6 +363,17 @@ TEST_P(ErrorTest, UpdateOfUnmappedData) {
   expectHealthyPush();
 }
 
+TEST_P(ErrorTest, RangesWrappingPastTheEndOfMemory) {
+  void *Top = reinterpret_cast<void *>(~uintptr_t{0} - 15); // 16 bytes below the top
+  for (auto Call : {jacc_create, jacc_copyin, jacc_copyout, jacc_delete, jacc_update_device,
+                    jacc_update_self})
+    EXPECT_JACC_ERROR(Call(Top, 32), JACC_ERROR_INVALID_ARGUMENT,
+                      "bytes wraps past the end of the address space");
+  EXPECT_JACC_ERROR(jacc_exit_data(Top, 32, 1, 1), JACC_ERROR_INVALID_ARGUMENT, "wraps past");
+  EXPECT_EQ(jacc_is_present(Top, 8), 0) << "nothing was mapped";
+  expectHealthyPush();
+}
+
 // ---- unsupported or invalid OpenACC ------------------------------------------------------------
 
 void expectUnsupportedClause(const char *Src, const char *Clause, int argc, jacc_arg *args) {
