@@ -24,6 +24,8 @@ jacc_status jacc::toStatus(llvm::Error E) {
   return static_cast<jacc_status>(static_cast<int>(Code));
 }
 
+void jacc::clearLastError() { LastError.clear(); }
+
 namespace {
 
 template <typename T> jacc_status toStatus(llvm::Expected<T> &V) {

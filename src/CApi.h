@@ -12,6 +12,10 @@ namespace jacc {
 /// its status.
 jacc_status toStatus(llvm::Error E);
 
+/// Empty this thread's jacc_last_error(): OpenACC routines do it when they succeed, so that with
+/// JACC_ACC_ERRORS=return the caller of a void routine can tell success from failure.
+void clearLastError();
+
 } // namespace jacc
 
 #endif

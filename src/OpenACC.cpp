@@ -81,18 +81,22 @@ void report(const char *Routine, llvm::Error E) {
   std::abort();
 }
 
-/// True on success; otherwise reports E.
+/// True on success (jacc_last_error() then empty); otherwise reports E.
 bool ok(const char *Routine, llvm::Error E) {
-  if (!E)
+  if (!E) {
+    clearLastError();
     return true;
+  }
   report(Routine, std::move(E));
   return false;
 }
 
 /// The value, or nullopt after reporting the error.
 template <typename T> std::optional<T> take(const char *Routine, llvm::Expected<T> V) {
-  if (V)
+  if (V) {
+    clearLastError();
     return std::move(*V);
+  }
   report(Routine, V.takeError());
   return std::nullopt;
 }

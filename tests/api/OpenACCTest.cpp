@@ -790,7 +790,13 @@ TEST_P(OpenACCTest, ReturnModeRecordsTheErrorAndReturns) {
   EXPECT_NE(lastError().find("is partially present"), std::string::npos) << lastError();
   acc_set_device_num(99, acc_device_host);
   EXPECT_NE(lastError().find("device number 99"), std::string::npos) << lastError();
+  // A routine that succeeds empties the error: a void routine's caller can tell.
+  acc_update_device(v, sizeof v);
+  EXPECT_EQ(lastError(), "");
+  acc_update_self(v + 2, sizeof v);
+  EXPECT_NE(lastError().find("acc_update_self: "), std::string::npos) << lastError();
   EXPECT_EQ(acc_get_device_num(acc_device_host), 0);
+  EXPECT_EQ(lastError(), "");
   EXPECT_EQ(acc_is_present(v, sizeof v), 1) << "the failed calls changed nothing";
   acc_delete(v, sizeof v);
   jacc_set_acc_error_handler(recordError);
