@@ -2,6 +2,8 @@
 // displayed (see KernelEntry.h).
 #include "jit/cache/KernelEntry.h"
 
+#include "jit/cache/StoreFormat.h"
+
 #include <llvm/ADT/STLExtras.h>
 #include <llvm/ADT/StringExtras.h>
 #include <llvm/ADT/StringSwitch.h>
@@ -21,17 +23,16 @@ constexpr llvm::StringLiteral VariantPrefix = "spec-", JsonSuffix = ".json";
 /// Hexadecimal digits of a variant's hash in its artifacts' names.
 constexpr size_t VariantHashDigits = 16;
 
-/// A JSON value as text: strings bare, anything else as JSON writes it.
+/// A JSON value as text: strings bare (also those stored as bytes), anything else as JSON writes
+/// it.
 std::string valueText(const json::Value &V) {
-  if (std::optional<llvm::StringRef> S = V.getAsString())
-    return S->str();
+  if (std::optional<std::string> S = diskcache::textOf(&V))
+    return *S;
   return llvm::formatv("{0}", V).str();
 }
 
 std::optional<std::string> optionalString(const json::Object &O, llvm::StringRef Field) {
-  if (std::optional<llvm::StringRef> S = O.getString(Field))
-    return S->str();
-  return std::nullopt;
+  return diskcache::textOf(O.get(Field));
 }
 
 std::string stringOrEmpty(const json::Object &O, llvm::StringRef Field) {

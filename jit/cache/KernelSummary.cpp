@@ -1,6 +1,7 @@
 #include "jit/cache/KernelSummary.h"
 
 #include "analysis/KernelSource.h"
+#include "jit/cache/StoreFormat.h"
 #include "jit/cuda/NvrtcCompiler.h"
 #include "support/Error.h"
 
@@ -9,6 +10,8 @@
 namespace jacc::jit {
 
 using namespace analysis;
+using diskcache::textOf;
+using diskcache::textValue;
 namespace json = llvm::json;
 
 std::string kernelDisplayName(const KernelInfo &K) {
@@ -36,9 +39,9 @@ json::Array predicateLines(const KernelInfo &K) {
     unsigned E = St.WholeEnd > St.WholeBegin ? St.WholeEnd : St.End;
     if (E > K.Source.size() || B >= E)
       continue;
-    Out.push_back("kernel:" + std::to_string(lineOf(K.Source, B)) + ": " +
-                  llvm::StringRef(K.Source).slice(B, E).str() + "  when " +
-                  predicateText(S.IR, S.Preds[St.Id]));
+    Out.push_back(textValue("kernel:" + std::to_string(lineOf(K.Source, B)) + ": " +
+                            llvm::StringRef(K.Source).slice(B, E).str() + "  when " +
+                            predicateText(S.IR, S.Preds[St.Id])));
   }
   return Out;
 }
@@ -46,9 +49,9 @@ json::Array predicateLines(const KernelInfo &K) {
 json::Object argToJson(const ArgInfo &A) {
   json::Array Dims;
   for (const std::string &D : A.Dims)
-    Dims.push_back(D);
-  return json::Object{{"name", A.Name},
-                      {"decl", A.Decl},
+    Dims.push_back(textValue(D));
+  return json::Object{{"name", textValue(A.Name)},
+                      {"decl", textValue(A.Decl)},
                       {"position", A.Position},
                       {"param", A.Param},
                       {"kind", static_cast<int>(A.ArgKind)},
@@ -61,7 +64,7 @@ json::Object argToJson(const ArgInfo &A) {
                       {"value_read", A.ValueRead},
                       {"vla", A.Vla},
                       {"dims", std::move(Dims)},
-                      {"elem_type", A.ElemType}};
+                      {"elem_type", textValue(A.ElemType)}};
 }
 
 json::Object runtimeToJson(const KernelInfo &K) {
@@ -69,19 +72,19 @@ json::Object runtimeToJson(const KernelInfo &K) {
   for (const ArgInfo &A : K.Args)
     Args.push_back(argToJson(A));
   for (const ReductionVar &R : K.Reductions)
-    Reds.push_back(json::Object{{"name", R.Name},
+    Reds.push_back(json::Object{{"name", textValue(R.Name)},
                                 {"op", static_cast<int>(R.Op)},
                                 {"type", static_cast<int>(R.Type)},
                                 {"arg", R.Arg},
                                 {"slot", R.Slot},
                                 {"count", R.Count},
-                                {"lower", R.Lower}});
+                                {"lower", textValue(R.Lower)}});
   for (const SplitArray &A : K.Split.Plan.Arrays) {
     json::Array Writes;
     for (const AffineWrite &W : A.Writes)
-      Writes.push_back(json::Object{{"coef", W.Coef}, {"offset", W.Offset}});
+      Writes.push_back(json::Object{{"coef", W.Coef}, {"offset", textValue(W.Offset)}});
     Arrays.push_back(json::Object{{"arg", A.Arg},
-                                  {"name", A.Name},
+                                  {"name", textValue(A.Name)},
                                   {"dim", A.Dim},
                                   {"rank", A.Rank},
                                   {"affine", A.Affine},
@@ -95,7 +98,7 @@ json::Object runtimeToJson(const KernelInfo &K) {
                       {"wait", K.Wait},
                       {"serial", K.Serial},
                       {"split_enabled", K.Split.Enabled},
-                      {"split_fallback", K.Split.Fallback},
+                      {"split_fallback", textValue(K.Split.Fallback)},
                       {"arrays", std::move(Arrays)},
                       {"read_args", std::move(ReadArgs)},
                       {"narrowable", K.Split.Plan.Narrowable},
@@ -107,8 +110,8 @@ struct Reader {
   const json::Object &O;
   std::string &Bad;
   std::string str(llvm::StringRef F) {
-    if (auto V = O.getString(F))
-      return V->str();
+    if (auto V = textOf(O.get(F)))
+      return *V;
     fail(F);
     return {};
   }
@@ -143,24 +146,25 @@ json::Object kernelSummary(const KernelInfo &K, llvm::StringRef Target, double A
                            double CompileMs) {
   json::Array Decls, Arrays;
   for (const std::string &D : K.Decls)
-    Decls.push_back(D);
+    Decls.push_back(textValue(D));
   for (const SplitArray &A : K.Split.Plan.Arrays)
-    Arrays.push_back(json::Object{{"name", A.Name}, {"dim", A.Dim}, {"affine", A.Affine}});
+    Arrays.push_back(
+        json::Object{{"name", textValue(A.Name)}, {"dim", A.Dim}, {"affine", A.Affine}});
   BlockGeometry Block = cudaBlockGeometry(K);
   return json::Object{
-      {"name", kernelDisplayName(K)},
+      {"name", textValue(kernelDisplayName(K))},
       {"target", Target},
-      {"source", K.Source},
+      {"source", textValue(K.Source)},
       {"decls", std::move(Decls)},
-      {"rewritten", K.Split.Rewritten},
+      {"rewritten", textValue(K.Split.Rewritten)},
       {"split", json::Object{{"enabled", K.Split.Enabled},
-                             {"fallback", K.Split.Fallback},
+                             {"fallback", textValue(K.Split.Fallback)},
                              {"arrays", std::move(Arrays)},
                              {"narrowable", K.Split.Plan.Narrowable},
                              {"predicates", predicateLines(K)}}},
       {"gpu", json::Object{{"traits", analysis::describeTraits(K.Traits)},
                            {"block_size", Block.BlockSize},
-                           {"block_why", Block.Why}}},
+                           {"block_why", textValue(Block.Why)}}},
       {"compilers", json::Object{{"llvm", LLVM_VERSION_STRING},
                                  {"nvrtc", nvrtcVersionString()},
                                  {"jacc", JACC_VERSION},
@@ -175,8 +179,12 @@ llvm::Expected<KernelInfo> runtimeInfoFromSummary(const json::Object &Summary) {
   KernelInfo K;
   Reader Top{Summary, Bad};
   K.Source = Top.str("source");
-  for (const json::Value &D : Top.arr("decls"))
-    K.Decls.push_back(D.getAsString() ? D.getAsString()->str() : (Bad = "decls", ""));
+  for (const json::Value &D : Top.arr("decls")) {
+    std::optional<std::string> Text = textOf(&D);
+    if (!Text)
+      Bad = "decls";
+    K.Decls.push_back(Text.value_or(""));
+  }
   const json::Object *RO = Summary.getObject("kernel");
   if (!RO)
     return makeError(ErrorCode::Internal, "cache summary without its kernel part");
@@ -201,7 +209,7 @@ llvm::Expected<KernelInfo> runtimeInfoFromSummary(const json::Object &Summary) {
     I.ValueRead = O->getBoolean("value_read").value_or(true); // older entries: read
     I.Vla = A.flag("vla");
     for (const json::Value &D : A.arr("dims"))
-      I.Dims.push_back(D.getAsString() ? D.getAsString()->str() : "");
+      I.Dims.push_back(textOf(&D).value_or(""));
     I.ElemType = A.str("elem_type");
     K.Args.push_back(std::move(I));
   }
@@ -217,7 +225,7 @@ llvm::Expected<KernelInfo> runtimeInfoFromSummary(const json::Object &Summary) {
     Red.Arg = A.num("arg");
     Red.Slot = A.num("slot");
     Red.Count = O->getInteger("count").value_or(0); // older entries: scalars only
-    Red.Lower = O->getString("lower").value_or("").str();
+    Red.Lower = textOf(O->get("lower")).value_or(""); // older entries: none
     K.Reductions.push_back(std::move(Red));
   }
   K.Async = R.flag("async");

@@ -4,6 +4,7 @@
 
 #include "jit/cache/CacheFiles.h"
 
+#include <llvm/ADT/StringExtras.h>
 #include <llvm/Support/FormatVariadic.h>
 #include <llvm/Support/raw_ostream.h>
 #include <llvm/Support/xxhash.h>
@@ -81,6 +82,25 @@ std::string toJson(llvm::json::Value V) {
   OS << llvm::formatv("{0:2}", V) << "\n";
   OS.flush();
   return S;
+}
+
+llvm::json::Value textValue(llvm::StringRef S) {
+  if (llvm::json::isUTF8(S))
+    return S.str();
+  return llvm::json::Object{{"bytes", llvm::toHex(S, /*LowerCase=*/true)}};
+}
+
+std::optional<std::string> textOf(const llvm::json::Value *V) {
+  if (!V)
+    return std::nullopt;
+  if (std::optional<llvm::StringRef> S = V->getAsString())
+    return S->str();
+  const llvm::json::Object *O = V->getAsObject();
+  std::optional<llvm::StringRef> Hex = O ? O->getString("bytes") : std::nullopt;
+  std::string Bytes;
+  if (!Hex || !llvm::tryGetFromHex(*Hex, Bytes))
+    return std::nullopt;
+  return Bytes;
 }
 
 namespace {

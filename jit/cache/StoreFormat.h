@@ -50,6 +50,13 @@ std::optional<llvm::json::Object> parseObject(llvm::StringRef Text, std::string 
 /// V as indented JSON text, with a final newline.
 std::string toJson(llvm::json::Value V);
 
+/// S as a JSON value: the string itself when it is UTF-8, else {"bytes": "<hex>"}. JSON text must
+/// be UTF-8 (llvm::json asserts it); a kernel's comments and string literals need not be.
+llvm::json::Value textValue(llvm::StringRef S);
+
+/// The text textValue stored in V (either form); nullopt when V is missing or holds neither.
+std::optional<std::string> textOf(const llvm::json::Value *V);
+
 /// A file of an entry as entry.json records it.
 struct FileSum {
   uint64_t Size = 0;
