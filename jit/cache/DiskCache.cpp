@@ -143,7 +143,18 @@ std::string DiskCache::entryDir(llvm::StringRef Key) const {
   return Dir + "/" + Key.take_front(2).str() + "/" + Key.str();
 }
 
-llvm::Expected<DiskCache> DiskCache::open(const std::string &Dir, uint64_t MaxSize) {
+namespace {
+
+llvm::Error readOnlyError(const std::string &Dir) {
+  return makeError(ErrorCode::InvalidArgument,
+                   "the kernel cache directory '" + Dir +
+                       "' is read-only: its entries are used but cannot be removed or changed");
+}
+
+} // namespace
+
+llvm::Expected<DiskCache> DiskCache::open(const std::string &Dir, uint64_t MaxSize,
+                                          bool ReadOnly) {
   const char *Fix = "; set JACC_CACHE_DIR to a writable directory, or JACC_CACHE=off to run "
                     "without the disk cache";
   if (Dir.empty())
@@ -151,6 +162,16 @@ llvm::Expected<DiskCache> DiskCache::open(const std::string &Dir, uint64_t MaxSi
                      llvm::Twine("no kernel cache directory (neither JACC_CACHE_DIR, "
                                  "XDG_CACHE_HOME nor HOME is set)") +
                          Fix);
+  if (ReadOnly) {
+    // JACC_CACHE=readonly: an existing jacc cache, used as it is.
+    if (::access(pathJoin(Dir, TagFile).c_str(), R_OK) != 0)
+      return makeError(ErrorCode::InvalidArgument,
+                       "JACC_CACHE=readonly: '" + Dir + "' is not a jacc kernel cache (" +
+                           errnoText(errno) + "); run once with JACC_CACHE=on to fill it" + Fix);
+    DiskCache C(Dir, MaxSize);
+    C.ReadOnly = true;
+    return C;
+  }
   if (std::error_code EC = llvm::sys::fs::create_directories(Dir))
     return makeError(ErrorCode::InvalidArgument, "cannot create the kernel cache directory '" +
                                                      Dir + "': " + EC.message() + Fix);
@@ -160,10 +181,19 @@ llvm::Expected<DiskCache> DiskCache::open(const std::string &Dir, uint64_t MaxSi
                      "the kernel cache directory '" + Dir + "' is not a directory" + Fix);
   // access() says EROFS for a read-only mount and EACCES for a directory without write
   // permission (except for root, whom only EROFS stops: a failing write then says so).
-  if (::access(Dir.c_str(), W_OK | X_OK) != 0)
+  if (::access(Dir.c_str(), W_OK | X_OK) != 0) {
+    int Errno = errno;
+    // A populated cache that cannot be written (installed read-only, shared) still serves hits.
+    if (::access(pathJoin(Dir, TagFile).c_str(), R_OK) == 0 &&
+        ::access(Dir.c_str(), R_OK | X_OK) == 0) {
+      DiskCache C(Dir, MaxSize);
+      C.ReadOnly = true;
+      return C;
+    }
     return makeError(ErrorCode::InvalidArgument, "the kernel cache directory '" + Dir +
-                                                     "' is not writable: " + errnoText(errno) +
+                                                     "' is not writable: " + errnoText(Errno) +
                                                      Fix);
+  }
   DiskCache C(Dir, MaxSize);
   if (::access(pathJoin(Dir, TagFile).c_str(), F_OK) != 0) {
     FileLock L;
@@ -258,6 +288,8 @@ llvm::Error DiskCache::store(llvm::StringRef Key, const llvm::json::Object &Summ
                        "'" + A.first +
                            "' is not a kernel cache artifact name (letters, digits, "
                            "'.', '_', '-', '+'; not entry.json or summary.json)");
+  if (ReadOnly)
+    return llvm::Error::success(); // hits are served, nothing is written
   std::string EDir = entryDir(Key);
   {
     // The root again, should someone have removed the whole cache since open().
@@ -311,6 +343,8 @@ llvm::Error DiskCache::addArtifact(llvm::StringRef Key, llvm::StringRef Name,
                      "'" + Name +
                          "' is not a kernel cache artifact name (letters, digits, '.', "
                          "'_', '-', '+'; not entry.json or summary.json)");
+  if (ReadOnly)
+    return llvm::Error::success(); // hits are served, nothing is written
   std::string EDir = entryDir(Key);
   {
     FileLock L;
@@ -346,6 +380,8 @@ llvm::Error DiskCache::recordHit(llvm::StringRef Key) {
   if (!isValidKey(Key))
     return makeError(ErrorCode::InvalidArgument,
                      "'" + Key + "' is not a kernel cache key (2 to 128 lowercase hex digits)");
+  if (ReadOnly)
+    return llvm::Error::success(); // hits are served, nothing is written
   std::string EDir = entryDir(Key);
   FileLock L;
   int E = lockIn(EDir, EntryLockFile, /*MakeDirs=*/false, {}, L);
@@ -426,6 +462,8 @@ llvm::Error DiskCache::removeEntry(llvm::StringRef Key, bool &Removed, bool Only
 }
 
 llvm::Error DiskCache::remove(llvm::StringRef Key) {
+  if (ReadOnly)
+    return readOnlyError(Dir);
   if (!isValidKey(Key))
     return makeError(ErrorCode::InvalidArgument,
                      "'" + Key + "' is not a kernel cache key (2 to 128 lowercase hex digits)");
@@ -485,6 +523,8 @@ void DiskCache::evict(llvm::StringRef Keep) {
 }
 
 llvm::Expected<unsigned> DiskCache::prune(uint64_t MaxSize, int64_t OlderThan) {
+  if (ReadOnly)
+    return readOnlyError(Dir);
   unsigned N = 0;
   if (llvm::Error E = removeOldest(MaxSize, OlderThan, "", /*BestEffort=*/false, N))
     return E;
@@ -492,6 +532,8 @@ llvm::Expected<unsigned> DiskCache::prune(uint64_t MaxSize, int64_t OlderThan) {
 }
 
 llvm::Error DiskCache::clear() {
+  if (ReadOnly)
+    return readOnlyError(Dir);
   llvm::Error First = llvm::Error::success();
   auto Keep = [&](llvm::Error E) {
     if (E && !First)
@@ -582,6 +624,8 @@ std::vector<DiskCacheProblem> DiskCache::verify() {
 }
 
 llvm::Error DiskCache::addStats(const DiskCacheStats &Delta) {
+  if (ReadOnly)
+    return llvm::Error::success();
   FileLock L;
   if (int E = lockIn(Dir, RootLockFile, /*MakeDirs=*/false, {}, L))
     return ioError("lock", pathJoin(Dir, RootLockFile), E);
@@ -602,6 +646,8 @@ DiskCacheStats DiskCache::stats() const {
 }
 
 llvm::Error DiskCache::zeroStats() {
+  if (ReadOnly)
+    return readOnlyError(Dir);
   FileLock L;
   if (int E = lockIn(Dir, RootLockFile, /*MakeDirs=*/false, {}, L))
     return ioError("lock", pathJoin(Dir, RootLockFile), E);

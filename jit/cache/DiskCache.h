@@ -74,10 +74,14 @@ struct DiskCacheProblem {
 class DiskCache {
 public:
   /// Open (creating the directory when needed). A directory that cannot be created or written
-  /// is an error naming it: callers then run without the disk cache (one warning).
-  static llvm::Expected<DiskCache> open(const std::string &Dir, uint64_t MaxSize);
+  /// is an error naming it: callers then run without the disk cache (one warning). A jacc cache
+  /// that can be read but not written, or any jacc cache when ReadOnly (JACC_CACHE=readonly),
+  /// opens read-only: lookups hit, stores and hits are not recorded, removals are errors.
+  static llvm::Expected<DiskCache> open(const std::string &Dir, uint64_t MaxSize,
+                                        bool ReadOnly = false);
 
   const std::string &dir() const { return Dir; }
+  bool readOnly() const { return ReadOnly; }
   uint64_t maxSize() const { return MaxSize; }
   /// <dir>/<k0k1>/<key>: where the entry of Key lives (whether or not it exists).
   std::string entryDir(llvm::StringRef Key) const;
@@ -144,6 +148,7 @@ private:
   void evict(llvm::StringRef Keep);
   std::string Dir;
   uint64_t MaxSize;
+  bool ReadOnly = false;
 };
 
 } // namespace jacc::jit

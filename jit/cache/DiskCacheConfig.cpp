@@ -75,9 +75,12 @@ llvm::Expected<uint64_t> parseSize(llvm::StringRef Text) {
 llvm::Expected<DiskCacheConfig> diskCacheConfigFromEnv() {
   DiskCacheConfig C;
   C.EnabledFrom = "default";
-  if (!env::text(env::Var::Cache).empty()) {
+  if (env::text(env::Var::Cache).trim().equals_insensitive("readonly")) {
+    C.ReadOnly = true;
+    C.EnabledFrom = "JACC_CACHE";
+  } else if (!env::text(env::Var::Cache).empty()) {
     llvm::Expected<bool> On =
-        env::onOff(env::Var::Cache, true, "on, off, 1, 0, true, false, yes or no");
+        env::onOff(env::Var::Cache, true, "on, off, readonly, 1, 0, true, false, yes or no");
     if (!On)
       return On.takeError();
     C.Enabled = *On;

@@ -15,6 +15,7 @@ namespace jacc::jit {
 /// Where the settings come from (for `jacc-cache config`).
 struct DiskCacheConfig {
   bool Enabled = true;           ///< JACC_CACHE=off disables
+  bool ReadOnly = false;         ///< JACC_CACHE=readonly: use the entries, write nothing
   std::string Dir;               ///< JACC_CACHE_DIR, else $XDG_CACHE_HOME/jacc, else ~/.cache/jacc
   uint64_t MaxSize = 1ull << 30; ///< JACC_CACHE_MAX_SIZE ("500M", "2G", "123456"); default 1 GiB
   std::string EnabledFrom, DirFrom, MaxSizeFrom; ///< "JACC_CACHE", "default", "--dir", ...
@@ -22,7 +23,7 @@ struct DiskCacheConfig {
 
 /// The configuration from the environment. InvalidArgument for a malformed JACC_CACHE or
 /// JACC_CACHE_MAX_SIZE (naming the variable and the accepted forms). JACC_CACHE accepts
-/// on/1/true/yes and off/0/false/no (any case); an empty variable counts as unset. Dir is absolute;
+/// on/1/true/yes, off/0/false/no and readonly (any case); an empty variable counts as unset. Dir is absolute;
 /// DirFrom is "JACC_CACHE_DIR", "XDG_CACHE_HOME" (an absolute one only, as the XDG specification
 /// says), "HOME", or "default": ~/.cache/jacc of the password database's home directory (with no
 /// home at all, Dir is empty and the cache disabled, EnabledFrom "default").

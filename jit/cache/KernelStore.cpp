@@ -58,12 +58,12 @@ std::shared_ptr<DiskCache> processDiskCache() {
       debugLog("cache", "disk cache off (" + Config->EnabledFrom + ")");
       return;
     }
-    auto C = DiskCache::open(Config->Dir, Config->MaxSize);
+    auto C = DiskCache::open(Config->Dir, Config->MaxSize, Config->ReadOnly);
     if (!C) {
       cacheWarning(llvm::toString(C.takeError()) + "; running without the disk cache");
       return;
     }
-    debugLog("cache", "disk cache " + Config->Dir);
+    debugLog("cache", "disk cache " + Config->Dir + (C->readOnly() ? " (read-only)" : ""));
     Cache = std::make_shared<DiskCache>(std::move(*C));
   });
   return Cache;

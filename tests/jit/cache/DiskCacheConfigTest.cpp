@@ -76,6 +76,14 @@ TEST(DiskCacheConfigTest, EnabledAndMaxSize) {
     auto C = diskCacheConfigFromEnv();
     ASSERT_TRUE(bool(C)) << On << ": " << llvm::toString(C.takeError());
     EXPECT_TRUE(C->Enabled) << On;
+    EXPECT_FALSE(C->ReadOnly) << On;
+    EXPECT_EQ(C->EnabledFrom, "JACC_CACHE");
+  }
+  for (const char *RO : {"readonly", "ReadOnly"}) {
+    ScopedEnv E("JACC_CACHE", RO);
+    auto C = diskCacheConfigFromEnv();
+    ASSERT_TRUE(bool(C)) << RO << ": " << llvm::toString(C.takeError());
+    EXPECT_TRUE(C->Enabled && C->ReadOnly) << RO;
     EXPECT_EQ(C->EnabledFrom, "JACC_CACHE");
   }
   {

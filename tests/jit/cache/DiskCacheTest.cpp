@@ -960,6 +960,7 @@ std::vector<std::string> readOnlyDirectoryChecks(const std::string &Dir) {
       return Failed;
     }
     Check(!llvm::errorToBool(C->store(key("aa"), summary("a"), {{"host.o", "x"}})), "store aa");
+    Check(::mkdir((Dir + "/plain").c_str(), 0555) == 0, "mkdir plain 0555");
     Check(::chmod(Dir.c_str(), 0555) == 0, "chmod 0555");
     std::string Message;
     ErrorCode Code = takeError(C->store(key("bb"), summary("b"), {{"host.o", "x"}}), Message);
@@ -971,14 +972,30 @@ std::vector<std::string> readOnlyDirectoryChecks(const std::string &Dir) {
     Check(C->lookup(key("aa"), W).has_value(), "reading still works: " + W);
     Check(llvm::errorToBool(C->addStats(DiskCacheStats())), "statistics cannot be written");
   }
+  // A jacc cache that cannot be written opens read-only: its entries hit, nothing is written.
   auto C = DiskCache::open(Dir, 1 << 20);
-  Check(!bool(C), "open of a read-only directory fails");
-  std::string Message;
   if (!C) {
-    ErrorCode Code = takeError(C.takeError(), Message);
+    Failed.push_back("open of a read-only cache: " + llvm::toString(C.takeError()));
+    return Failed;
+  }
+  Check(C->readOnly(), "a read-only cache opens read-only");
+  std::string W;
+  Check(C->lookup(key("aa"), W).has_value(), "a read-only cache hits: " + W);
+  Check(!llvm::errorToBool(C->recordHit(key("aa"))), "a hit is not recorded, and no error");
+  Check(!llvm::errorToBool(C->store(key("cc"), summary("c"), {{"host.o", "x"}})),
+        "a store is skipped, and no error");
+  Check(!C->lookup(key("cc"), W).has_value(), "nothing was stored");
+  Check(llvm::errorToBool(C->clear()), "clear of a read-only cache is an error");
+  // A read-only directory that is not a jacc cache fails.
+  std::string Message;
+  auto NotCache = DiskCache::open(Dir + "/plain", 1 << 20);
+  Check(!bool(NotCache), "open of a read-only directory that is no cache fails");
+  if (!NotCache) {
+    ErrorCode Code = takeError(NotCache.takeError(), Message);
     Check(Code == ErrorCode::InvalidArgument, "open: InvalidArgument: " + Message);
   }
-  Check(Message.find(Dir) != std::string::npos && Message.find("not writable") != std::string::npos,
+  Check(Message.find(Dir + "/plain") != std::string::npos &&
+            Message.find("not writable") != std::string::npos,
         "open: the message names the directory and the problem: " + Message);
   // A directory that cannot be created.
   C = DiskCache::open(Dir + "/sub", 1 << 20);

@@ -4,6 +4,7 @@
 #include "jit/cache/KernelStore.h"
 
 #include "jit/cache/KernelSummary.h"
+#include "jit/cache/StoreFormat.h"
 #include "jit/host/HostABI.h"
 #include "support/Error.h"
 #include "tests/ScopedEnv.h"
@@ -14,6 +15,8 @@
 
 #include <fstream>
 #include <string>
+
+#include <unistd.h>
 
 using namespace jacc;
 using namespace jacc::jit;
@@ -113,6 +116,63 @@ TEST_F(KernelStoreTest, CompiledKernelIsStoredAndLoadsBackWithoutAnalysis) {
   auto Entry = Cache->find(S.Key.substr(0, 10));
   ASSERT_TRUE(bool(Entry)) << llvm::toString(Entry.takeError());
   EXPECT_EQ(Entry->Hits, 1u);
+}
+
+TEST_F(KernelStoreTest, TextThatIsNotUtf8IsStoredAndLoadsBackByteForByte) {
+  // Latin-1 bytes in comments of the kernel and of a declaration: JSON text must be UTF-8, so
+  // these go in as bytes and come back unchanged.
+  const char *Src = "/* caf\xe9 */\n#pragma acc parallel loop\n"
+                    "for (int i = 0; i < n; i++) x[i] = a * x[i]; // \xff\n";
+  const std::vector<std::string> Decls = {"double *x /* \xe9t\xe9 */", "int n", "double a"};
+  DiskSlot S = slot(Src, Decls);
+  ASSERT_TRUE(compileInto(S, Src, Decls));
+  std::string Warning;
+  auto Summary = Cache->lookup(S.Key, Warning);
+  ASSERT_TRUE(Summary) << Warning;
+  EXPECT_EQ(diskcache::textOf(Summary->get("source")), std::optional<std::string>(Src));
+  auto Loaded = loadKernel(S);
+  ASSERT_TRUE(Loaded);
+  EXPECT_EQ(Loaded->Info.Source, Src);
+  EXPECT_EQ(Loaded->Info.Decls, Decls);
+  double X[3] = {1, 2, 3};
+  runScale(*Loaded, X, 3, 2.0);
+  EXPECT_EQ(X[2], 6.0);
+}
+
+TEST_F(KernelStoreTest, AReadOnlyCacheServesHitsAndWritesNothing) {
+  DiskSlot S = slot(Scale, ScaleDecls);
+  ASSERT_TRUE(compileInto(S, Scale, ScaleDecls));
+  std::string EntryJson = Cache->entryDir(S.Key) + "/entry.json";
+  llvm::sys::fs::file_status Before;
+  ASSERT_FALSE(llvm::sys::fs::status(EntryJson, Before));
+  // A directory without write permission opens read-only (root ignores permissions: then it
+  // stays writable), and JACC_CACHE=readonly asks for it.
+  ASSERT_FALSE(llvm::sys::fs::setPermissions(Dir, llvm::sys::fs::perms(0555)));
+  auto ByMode = DiskCache::open(Dir, 1ull << 30);
+  llvm::sys::fs::setPermissions(Dir, llvm::sys::fs::all_all); // restored before any assertion
+  ASSERT_TRUE(bool(ByMode)) << llvm::toString(ByMode.takeError());
+  EXPECT_EQ(ByMode->readOnly(), geteuid() != 0);
+  auto RO = DiskCache::open(Dir, 1ull << 30, /*ReadOnly=*/true);
+  ASSERT_TRUE(bool(RO)) << llvm::toString(RO.takeError());
+  auto ROCache = std::make_shared<DiskCache>(std::move(*RO));
+  ASSERT_TRUE(ROCache->readOnly());
+  auto Loaded = loadKernel({ROCache, S.Key});
+  ASSERT_TRUE(Loaded) << "a read-only cache serves its entries";
+  EXPECT_FALSE(bool(ROCache->recordHit(S.Key))); // success: nothing recorded
+  EXPECT_FALSE(bool(ROCache->store("ab", llvm::json::Object{}, {})));
+  llvm::Error Clear = ROCache->clear();
+  ASSERT_TRUE(bool(Clear));
+  EXPECT_NE(llvm::toString(std::move(Clear)).find("is read-only"), std::string::npos);
+  llvm::sys::fs::file_status After;
+  ASSERT_FALSE(llvm::sys::fs::status(EntryJson, After));
+  EXPECT_EQ(After.getLastModificationTime(), Before.getLastModificationTime());
+  EXPECT_FALSE(llvm::sys::fs::exists(Cache->entryDir("ab")));
+  // Read-only needs a cache to read.
+  auto None = DiskCache::open(Dir + "/none", 1ull << 30, /*ReadOnly=*/true);
+  ASSERT_FALSE(bool(None));
+  EXPECT_NE(llvm::toString(None.takeError()).find("is not a jacc kernel cache"),
+            std::string::npos);
+  EXPECT_FALSE(llvm::sys::fs::exists(Dir + "/none"));
 }
 
 TEST_F(KernelStoreTest, SplitEntryIsCompiledOnceThenLoadedFromTheEntry) {
