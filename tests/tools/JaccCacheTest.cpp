@@ -295,16 +295,62 @@ TEST_F(JaccCacheTest, Version) {
 
 // --- list ------------------------------------------------------------------------------------
 
-TEST_F(JaccCacheTest, ListOfAMissingCacheIsEmptyAndCreatesNothing) {
-  Outcome R = inCache({"list"});
+TEST_F(JaccCacheTest, TheMissingDefaultCacheIsEmptyAndCreatesNothing) {
+  // No program stored a kernel yet: the default directory does not exist.
+  ScopedEnv NoDir("JACC_CACHE_DIR", nullptr), Xdg("XDG_CACHE_HOME", nullptr),
+      Home("HOME", Scratch.c_str());
+  Outcome R = tool({"list"});
   EXPECT_EQ(R.Status, 0) << R.Err;
   EXPECT_NE(R.Out.find("no entries"), std::string::npos) << R.Out;
-  Outcome J = inCache({"list", "--json"});
+  Outcome J = tool({"list", "--json"});
   EXPECT_EQ(J.Status, 0);
   json::Value V = parseJson(J.Out);
   ASSERT_TRUE(V.getAsArray());
   EXPECT_TRUE(V.getAsArray()->empty());
+  Outcome S = tool({"stats", "--json"});
+  ASSERT_EQ(S.Status, 0) << S.Err;
+  json::Value SV = parseJson(S.Out);
+  ASSERT_TRUE(SV.getAsObject());
+  EXPECT_EQ(SV.getAsObject()->getInteger("entries"), 0);
+  EXPECT_FALSE(llvm::sys::fs::exists(Scratch + "/.cache"));
+}
+
+TEST_F(JaccCacheTest, ANamedDirectoryThatDoesNotExistIsAnError) {
+  for (const char *Command : {"list", "stats", "verify", "zero-stats"}) {
+    Outcome R = inCache({Command});
+    EXPECT_EQ(R.Status, 1) << Command;
+    EXPECT_NE(R.Err.find("jacc-cache: no kernel cache at '" + Dir + "' (from --dir)"),
+              std::string::npos)
+        << Command << ": " << R.Err;
+    // With --json the error is a JSON document on stdout too.
+    Outcome J = inCache({Command, "--json"});
+    EXPECT_EQ(J.Status, 1) << Command;
+    json::Value V = parseJson(J.Out);
+    ASSERT_TRUE(V.getAsObject()) << Command << ": " << J.Out;
+    EXPECT_NE(V.getAsObject()->getString("error").value_or("").find("does not exist"),
+              llvm::StringRef::npos)
+        << J.Out;
+    EXPECT_EQ(V.getAsObject()->getInteger("status"), 1);
+  }
+  {
+    ScopedEnv Env("JACC_CACHE_DIR", Dir.c_str());
+    Outcome R = tool({"list"});
+    EXPECT_EQ(R.Status, 1);
+    EXPECT_NE(R.Err.find("(from JACC_CACHE_DIR)"), std::string::npos) << R.Err;
+  }
+  // Removing from nothing succeeds: the cache is as asked.
+  EXPECT_EQ(inCache({"clear"}).Status, 0);
+  EXPECT_EQ(inCache({"prune", "--max-size", "1M"}).Status, 0);
   EXPECT_FALSE(llvm::sys::fs::exists(Dir));
+}
+
+TEST_F(JaccCacheTest, UsageErrorsUnderJsonAreJson) {
+  Outcome R = tool({"list", "--json", "extra"});
+  EXPECT_EQ(R.Status, 2);
+  json::Value V = parseJson(R.Out);
+  ASSERT_TRUE(V.getAsObject()) << R.Out;
+  EXPECT_EQ(V.getAsObject()->getInteger("status"), 2);
+  EXPECT_NE(R.Err.find("unexpected argument 'extra'"), std::string::npos) << R.Err;
 }
 
 class ListedCache : public JaccCacheTest {
@@ -591,15 +637,6 @@ TEST_F(JaccCacheTest, StatsAndZeroStats) {
   EXPECT_EQ(SJ.getAsObject()->get("hit_ratio")->kind(), json::Value::Null);
 }
 
-TEST_F(JaccCacheTest, StatsOfAMissingCache) {
-  Outcome R = inCache({"stats", "--json"});
-  ASSERT_EQ(R.Status, 0) << R.Err;
-  json::Value V = parseJson(R.Out);
-  ASSERT_TRUE(V.getAsObject());
-  EXPECT_EQ(V.getAsObject()->getInteger("entries"), 0);
-  EXPECT_FALSE(llvm::sys::fs::exists(Dir));
-}
-
 // --- prune, clear ----------------------------------------------------------------------------
 
 TEST_F(JaccCacheTest, PruneBySizeRemovesTheLeastRecentlyUsed) {
@@ -809,6 +846,12 @@ TEST_F(JaccCacheTest, ConfigShowsEachSettingAndItsSource) {
   EXPECT_EQ(O->getObject("dir")->getString("from"), llvm::StringRef("--dir"));
   EXPECT_EQ(O->getObject("max_size")->getInteger("value"), 500 << 20);
   EXPECT_EQ(O->getObject("max_size")->getString("from"), llvm::StringRef("JACC_CACHE_MAX_SIZE"));
+  EXPECT_EQ(O->getObject("read_only")->getBoolean("value"), false);
+
+  ScopedEnv ReadOnly("JACC_CACHE", "readonly");
+  EXPECT_NE(tool({"config"}).Out.find("enabled    yes, read-only"), std::string::npos);
+  json::Value RO = parseJson(tool({"config", "--json"}).Out);
+  EXPECT_EQ(RO.getAsObject()->getObject("read_only")->getBoolean("value"), true);
 }
 
 TEST_F(JaccCacheTest, MalformedEnvironmentFailsNamingTheVariable) {

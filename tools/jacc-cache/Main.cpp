@@ -231,6 +231,7 @@ int run(int Argc, char **Argv) {
   if (int E = parseArgs(Argc, Argv, C.Inv))
     return E;
   const Invocation &Inv = C.Inv;
+  setJsonErrors(Inv.Json);
   if (Inv.Command.empty()) {
     if (Inv.Version) {
       llvm::outs() << "jacc-cache " << JACC_VERSION << " (cache format " << jit::DiskCacheFormat

@@ -148,7 +148,7 @@ int runPrune(Context &C) {
   int64_t OlderThan = 0;
   if (int E = pruneLimits(C, MaxSize, OlderThan))
     return E;
-  if (int E = openCache(C))
+  if (int E = openCache(C, /*MissingIsError=*/false))
     return E;
   unsigned Removed = 0;
   if (C.Cache) {
@@ -172,7 +172,7 @@ int runPrune(Context &C) {
 }
 
 int runClear(Context &C) {
-  if (int E = openCache(C))
+  if (int E = openCache(C, /*MissingIsError=*/false))
     return E;
   size_t N = C.Cache ? C.Cache->list().size() : 0;
   if (C.Cache)

@@ -26,13 +26,36 @@ std::string isoLocal(int64_t T) {
 
 } // namespace
 
+namespace {
+
+bool JsonErrors = false;
+bool JsonPrinted = false; ///< stdout holds one JSON document at most
+
+/// Under --json, an error is also a JSON document on stdout: {"error": ..., "status": ...},
+/// unless the command printed its result already (verify's bad entries).
+void jsonError(const llvm::Twine &Message, Exit Status) {
+  if (!JsonErrors || JsonPrinted)
+    return;
+  std::string Text = Message.str();
+  if (!llvm::json::isUTF8(Text))
+    Text = llvm::json::fixUTF8(Text); // a path need not be UTF-8
+  printJson(llvm::json::Object{{"error", std::move(Text)}, {"status", static_cast<int>(Status)}});
+}
+
+} // namespace
+
+void setJsonErrors(bool On) { JsonErrors = On; }
+
 int fail(const llvm::Twine &Message) {
+  jsonError(Message, Failure);
   llvm::outs().flush();
   llvm::errs() << "jacc-cache: " << Message << "\n";
   return Failure;
 }
 
 int usageError(const llvm::Twine &Message, llvm::StringRef Command) {
+  jsonError(Message, Usage);
+  llvm::outs().flush();
   llvm::errs() << "jacc-cache: " << Message << "\nRun 'jacc-cache "
                << (Command.empty() ? "" : Command.str() + " ") << "--help' for the usage.\n";
   return Usage;
@@ -85,6 +108,7 @@ std::string whenLong(int64_t T, int64_t Now) {
 
 void printJson(llvm::json::Value V) {
   llvm::outs() << llvm::formatv("{0:2}", V) << "\n";
+  JsonPrinted = true;
 }
 
 void field(llvm::StringRef Label, const llvm::Twine &Value) {

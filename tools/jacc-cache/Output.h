@@ -19,9 +19,11 @@ constexpr size_t KeyPrefixLength = 12;
 constexpr size_t FieldWidth = 20;
 constexpr size_t WrapWidth = 80;
 
-/// Print "jacc-cache: Message" on stderr; returns Failure.
+/// With On (--json), errors are also printed on stdout as {"error": "...", "status": N}.
+void setJsonErrors(bool On);
+/// Print "jacc-cache: Message" on stderr (and as JSON, see setJsonErrors); returns Failure.
 int fail(const llvm::Twine &Message);
-/// Print a usage error and where to find help on stderr; returns Usage.
+/// Print a usage error and where to find help on stderr (and as JSON); returns Usage.
 int usageError(const llvm::Twine &Message, llvm::StringRef Command = "");
 
 /// 512B, 12.3K, 4.5M, 1.0G (powers of 1024).

@@ -62,12 +62,19 @@ int loadConfig(Context &C) {
   return Success;
 }
 
-int openCache(Context &C) {
+int openCache(Context &C, bool MissingIsError) {
   const std::string &Dir = C.Config.Dir;
   if (Dir.empty())
     return fail(NoDirectory);
-  if (!llvm::sys::fs::exists(Dir))
-    return Success;
+  if (!llvm::sys::fs::exists(Dir)) {
+    // The default directory appears with the first kernel a program stores: an empty cache. A
+    // directory the user named is a mistake when missing, except to commands that only remove.
+    if (!MissingIsError || (C.Config.DirFrom != "--dir" && C.Config.DirFrom != "JACC_CACHE_DIR"))
+      return Success;
+    return fail("no kernel cache at '" + Dir + "' (from " + C.Config.DirFrom +
+                "): the directory does not exist; check the path, or run a jacc program with " +
+                "this cache directory first");
+  }
   if (!llvm::sys::fs::is_directory(Dir))
     return fail("the kernel cache directory '" + Dir + "' is not a directory: set " +
                 "JACC_CACHE_DIR or pass --dir to name the cache directory");
@@ -98,6 +105,7 @@ int runConfig(Context &C) {
   const DiskCacheConfig &K = C.Config;
   if (C.Inv.Json) {
     printJson(json::Object{{"enabled", setting(K.Enabled, K.EnabledFrom)},
+                           {"read_only", setting(K.ReadOnly, K.EnabledFrom)},
                            {"dir", setting(K.Dir, K.DirFrom)},
                            {"max_size", setting(K.MaxSize, K.MaxSizeFrom)}});
     return Success;
@@ -105,7 +113,7 @@ int runConfig(Context &C) {
   auto Row = [](llvm::StringRef Name, const std::string &Value, llvm::StringRef From) {
     llvm::outs() << llvm::formatv("{0,-10} {1,-40} (from {2})\n", Name, Value, From);
   };
-  Row("enabled", K.Enabled ? "yes" : "no", K.EnabledFrom);
+  Row("enabled", !K.Enabled ? "no" : K.ReadOnly ? "yes, read-only" : "yes", K.EnabledFrom);
   Row("dir", K.Dir.empty() ? "(none)" : K.Dir, K.DirFrom);
   Row("max size", humanSize(K.MaxSize) + " (" + std::to_string(K.MaxSize) + " bytes)",
       K.MaxSizeFrom);

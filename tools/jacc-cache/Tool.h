@@ -61,9 +61,10 @@ const Command *findCommand(llvm::StringRef Name);
 /// The configuration from the environment, --dir applied, into C.Config. Failure printed when
 /// malformed.
 int loadConfig(Context &C);
-/// Open the configured cache into C.Cache, unless its directory does not exist (then C.Cache
-/// stays empty: an empty cache, not created by looking at it). Failure printed.
-int openCache(Context &C);
+/// Open the configured cache into C.Cache, unless its directory does not exist: then C.Cache
+/// stays empty (an empty cache, not created by looking at it) when the directory is the default
+/// one or !MissingIsError; Failure when --dir or JACC_CACHE_DIR named it. Failure printed.
+int openCache(Context &C, bool MissingIsError = true);
 
 // The commands (Inspect.cpp, Maintain.cpp, Settings.cpp): each prints its result, or its error
 // on stderr, and returns the exit status.
