@@ -18,6 +18,7 @@
 #include <llvm/Support/FileSystem.h>
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/TargetSelect.h>
+#include <llvm/Support/VirtualFileSystem.h>
 #include <llvm/TargetParser/Host.h>
 
 #include <atomic>
@@ -36,6 +37,20 @@ namespace jacc {
 namespace {
 
 constexpr const char *PlaceholderFile = "jacc-kernel.c";
+
+/// The real file system, except that only regular files open: an `#include </dev/stdin>` or of
+/// a FIFO in a kernel would block the compile (and jacc_finalize after it) for ever.
+class RegularFilesOnly : public llvm::vfs::ProxyFileSystem {
+public:
+  RegularFilesOnly() : ProxyFileSystem(llvm::vfs::getRealFileSystem()) {}
+  llvm::ErrorOr<std::unique_ptr<llvm::vfs::File>>
+  openFileForRead(const llvm::Twine &Path) override {
+    llvm::ErrorOr<llvm::vfs::Status> S = status(Path);
+    if (S && S->getType() != llvm::sys::fs::file_type::regular_file)
+      return std::make_error_code(std::errc::operation_not_supported); // "not supported"
+    return ProxyFileSystem::openFileForRead(Path);
+  }
+};
 
 /// Ask the driver what cc1 would be given for `clang <Flags> jacc-kernel.c`.
 llvm::Expected<std::vector<std::string>> driverArgs(llvm::ArrayRef<const char *> Flags) {
@@ -258,6 +273,7 @@ makeCompilerInstance(ClangPurpose Purpose, llvm::StringRef Code, llvm::StringRef
   CI->getFrontendOpts().Inputs.emplace_back(llvm::MemoryBufferRef(Code, FileName),
                                             clang::InputKind(clang::Language::C));
   CI->getFrontendOpts().DisableFree = false;
+  CI->createFileManager(llvm::makeIntrusiveRefCnt<RegularFilesOnly>());
   if (!KernelSource.empty()) {
     std::string Prefix = systemIncludePrefix(KernelSource);
     if (!Prefix.empty()) {

@@ -8,10 +8,14 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <initializer_list>
 #include <string>
 #include <thread>
 #include <vector>
+
+#include <sys/stat.h>
+#include <unistd.h>
 
 namespace {
 
@@ -176,6 +180,28 @@ TEST_P(ErrorTest, UndeclaredFunction) {
   jacc_arg args[] = {{"int n", &n}, {"int *x", &x}};
   EXPECT_JACC_ERROR(jacc_kernel_push(Src.c_str(), 2, args, JACC_DEFAULT), JACC_ERROR_COMPILE,
                     "kernel:3:", "frobnicate");
+  expectDeviceIntactAndUnmap(G);
+  expectHealthyPush();
+}
+
+TEST_P(ErrorTest, IncludesOfSpecialFilesAreRefusedNotWaitedFor) {
+  // Reading /dev/stdin or a FIFO would block the push (and jacc_finalize) for ever.
+  char Dir[] = "/tmp/jacc-fifo-XXXXXX";
+  ASSERT_NE(mkdtemp(Dir), nullptr);
+  std::string Fifo = std::string(Dir) + "/fifo.h";
+  ASSERT_EQ(mkfifo(Fifo.c_str(), 0600), 0);
+  Guarded G(8);
+  ASSERT_JACC(jacc_copyin(G.data(), G.bytes()));
+  int n = G.n;
+  int *x = G.data();
+  jacc_arg args[] = {{"int n", &n}, {"int *x", &x}};
+  for (const std::string &Path : {std::string("/dev/stdin"), Fifo, std::string("/dev/zero")}) {
+    std::string Src = "#include <" + Path + ">\n" + WritesXSrcHead + "  x[i] = 1;\n";
+    EXPECT_JACC_ERROR(jacc_kernel_push(Src.c_str(), 2, args, JACC_DEFAULT), JACC_ERROR_COMPILE,
+                      "kernel:1:", "cannot open file '" + Path + "'");
+  }
+  unlink(Fifo.c_str());
+  rmdir(Dir);
   expectDeviceIntactAndUnmap(G);
   expectHealthyPush();
 }
