@@ -2,6 +2,7 @@
 // peer copy's path live here once, so backends only implement the *Impl hooks.
 #include "src/Device.h"
 
+#include "src/launch/Watchdog.h"
 #include "support/Debug.h"
 #include "support/Format.h"
 #include "support/Stats.h"
@@ -29,6 +30,11 @@ void trace(const Device &D, const llvm::Twine &What) {
 } // namespace
 
 DeviceLaunch::~DeviceLaunch() = default;
+
+void DeviceLaunch::complete() {
+  Watchdog::instance().done(WatchToken);
+  finished();
+}
 
 Device::~Device() = default;
 
@@ -166,7 +172,12 @@ Device::constructLaunch(std::shared_ptr<const jit::CompiledKernel> K, ArgCells C
 llvm::Expected<uint64_t> Device::launch(std::shared_ptr<DeviceLaunch> L, bool Async) {
   if (!L)
     return makeError(ErrorCode::InvalidArgument, "null launch submitted to " + name());
+  if (Watchdog::instance().enabled())
+    L->WatchToken = Watchdog::instance().watch(L->describe(), name());
+  uint64_t Token = L->WatchToken;
   llvm::Expected<uint64_t> Ticket = launchImpl(std::move(L), Async);
+  if (!Ticket)
+    Watchdog::instance().done(Token); // refused: nothing runs
   if (Ticket)
     trace(*this,
           llvm::Twine("launch ") + (Async ? "async" : "sync") + " ticket " + llvm::Twine(*Ticket));

@@ -4,15 +4,25 @@
 #ifndef JACC_SRC_DEVICELAUNCH_H
 #define JACC_SRC_DEVICELAUNCH_H
 
+#include <cstdint>
+#include <string>
+
 namespace jacc {
 
 class DeviceLaunch {
 public:
   virtual ~DeviceLaunch();
+  /// What the launch runs, for messages ("kernel 'for (...)'").
+  virtual std::string describe() const { return "device work"; }
   /// Called once the launch's work has completed on its device, also when it failed (launch()
   /// or waitFor() reports the error). Host: on the thread that ran member 0. CUDA: on the
   /// device's event poller thread, which must not wait for later work of the same device.
   virtual void finished() {}
+  /// What a backend calls when the work completed: the watchdog forgets it, then finished().
+  void complete();
+
+  /// Its watchdog token (Device::launch sets it; 0: not watched).
+  uint64_t WatchToken = 0;
 };
 
 } // namespace jacc

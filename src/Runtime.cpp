@@ -4,6 +4,7 @@
 
 #include "src/DeviceRegistry.h"
 #include "src/Settings.h"
+#include "src/launch/Watchdog.h"
 #include "support/Debug.h"
 #include "support/Stats.h"
 
@@ -28,6 +29,7 @@ llvm::Error Runtime::initLocked() {
     Created.push_back(std::move(*D));
   }
   Split.setPolicy(Settings->Split);
+  Watchdog::instance().setThreshold(Settings->KernelWarnSeconds);
   NarrowPolicy = Settings->Narrow;
   Specialize = std::move(Settings->Specialize);
   for (const auto &D : Created)

@@ -15,6 +15,7 @@ struct RuntimeSettings {
   SplitChoice::Policy Split = SplitChoice::Policy::Auto; ///< JACC_SPLIT
   bool Narrow = true;                                ///< JACC_NARROW
   jit::SpecializeSettings Specialize;                ///< JACC_SPECIALIZE*
+  double KernelWarnSeconds = 0;                      ///< JACC_KERNEL_WARN (0: off)
 };
 
 /// Check every JACC_* variable, then read the runtime's settings (the CUDA driver is loaded

@@ -24,6 +24,7 @@ const char *name(Var V) {
   case Var::LibCuda: return "JACC_LIBCUDA";
   case Var::AccErrors: return "JACC_ACC_ERRORS";
   case Var::Debug: return "JACC_DEBUG";
+  case Var::KernelWarn: return "JACC_KERNEL_WARN";
   }
   return "JACC_?";
 }

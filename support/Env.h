@@ -37,6 +37,7 @@ enum class Var : unsigned {
   LibCuda,         ///< JACC_LIBCUDA: the CUDA driver library (src/cuda)
   AccErrors,       ///< JACC_ACC_ERRORS: abort, return (src/OpenACC.cpp)
   Debug,           ///< JACC_DEBUG: trace topics (support/Debug)
+  KernelWarn,      ///< JACC_KERNEL_WARN: seconds before an unfinished launch is named
 };
 
 /// The variable's name, "JACC_SPLIT".

@@ -230,7 +230,7 @@ void CudaDevice::Impl::pollerMain() {
     Sleep = MinPoll;
     // Called even for a failed launch: it releases what the launch holds (and may unblock the
     // launch's partners); its results are not used, since the error is reported.
-    E->L->finished();
+    E->L->complete();
     E->L.reset();
     Lock.lock();
     Pending.pop_front();

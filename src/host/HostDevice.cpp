@@ -80,7 +80,7 @@ struct HostDevice::Impl {
 llvm::Error HostDevice::Impl::run(DeviceLaunch &L) {
   // launchImpl accepts only HostLaunch work.
   runMembers(dynamic_cast<HostLaunch &>(L));
-  L.finished();
+  L.complete();
   // runMember() cannot fail today; this is where a backend-level failure would be returned.
   return llvm::Error::success();
 }

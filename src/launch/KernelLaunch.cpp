@@ -1,5 +1,6 @@
 #include "src/launch/KernelLaunch.h"
 
+#include "jit/cache/KernelSummary.h"
 #include "jit/host/HostABI.h"
 #include "src/launch/SplitGroup.h"
 
@@ -18,6 +19,10 @@ void KernelLaunch::setSplit(unsigned D, SplitShare S, bool DoNarrow,
   Narrow = DoNarrow;
   Group = std::move(G);
   SplitInfo.assign(JACC_SPLIT_INFO_WORDS * K->Info.Split.Plan.Arrays.size(), 0);
+}
+
+std::string KernelLaunch::describe() const {
+  return "kernel '" + jit::kernelDisplayName(K->Info) + "'";
 }
 
 void KernelLaunch::finished() {

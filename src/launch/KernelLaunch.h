@@ -60,6 +60,8 @@ public:
   /// Called by finished() once the device's part is done.
   std::function<void(const KernelLaunch &)> OnFinished;
   void finished() override;
+  /// "kernel 'for (int i = 0; i < n; i++) y[i] += a * x[i];'" (its first loop's line).
+  std::string describe() const override;
 
 protected:
   std::shared_ptr<const jit::CompiledKernel> K;

@@ -1,5 +1,6 @@
 // End to end: JACC_ASYNC pushes and the async clause. Queued kernels run in push order, data calls
 // on arrays they use wait for them, and reductions are written back by jacc_wait.
+#include "tests/ScopedEnv.h"
 #include "tests/api/Fixture.h"
 #include "tests/api/Helpers.h"
 
@@ -177,6 +178,36 @@ TEST_P(AsyncTest, UpdateSelfWaitsForPendingDeviceptrKernel) {
   ASSERT_JACC(jacc_update_self(S.a, S.bytes()));
   EXPECT_EQ(S.av, S.reference());
   ASSERT_JACC(jacc_delete(S.a, S.bytes()));
+}
+
+TEST_P(AsyncTest, AKernelStillRunningAfterJaccKernelWarnIsNamed) {
+  ASSERT_JACC(jacc_finalize());
+  jacc::ScopedEnv Warn("JACC_KERNEL_WARN", "0.05");
+  ASSERT_JACC(jacc_init());
+  // The kernel spins until another host thread releases it through the program's own memory
+  // (deviceptr: host devices reach it; the kernel then runs on device 0 alone, and with several
+  // devices the push waits for it).
+  static std::atomic<int> Release;
+  Release = 0;
+  volatile int *flag = reinterpret_cast<volatile int *>(&Release);
+  jacc_arg Args[] = {{"volatile int *flag", &flag}};
+  testing::internal::CaptureStderr();
+  std::thread Releaser([] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(400));
+    Release = 1;
+  });
+  jacc_status Pushed = jacc_kernel_push("#pragma acc serial deviceptr(flag)\n"
+                                        "{ while (!flag[0]) ; }\n",
+                                        1, Args, JACC_ASYNC);
+  Releaser.join();
+  ASSERT_JACC(Pushed);
+  ASSERT_JACC(jacc_wait());
+  std::string Err = testing::internal::GetCapturedStderr();
+  EXPECT_NE(Err.find("jacc: warning: kernel "), std::string::npos) << Err;
+  EXPECT_NE(Err.find(" on host:0 has not finished "), std::string::npos) << Err;
+  EXPECT_EQ(Err.find("has not finished", Err.find("has not finished") + 1), std::string::npos)
+      << "once: " << Err;
+  ASSERT_JACC(jacc_finalize());
 }
 
 TEST_P(AsyncTest, UpdateDeviceWaitsForPendingKernel) {

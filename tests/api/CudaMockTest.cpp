@@ -247,6 +247,32 @@ TEST_P(CudaMockTest, AsyncPushCompletesThroughTheEventPoller) {
   EXPECT_EQ(Y[0], 1 + 5 * 3.0f);
 }
 
+TEST_P(CudaMockTest, AKernelUnfinishedAfterJaccKernelWarnIsNamed) {
+  setHook(saxpyHook);
+  ASSERT_JACC(jacc_finalize());
+  jacc::ScopedEnv Warn("JACC_KERNEL_WARN", "0.05"), Slow("MOCKCUDA_EVENT_DELAY_US", "400000");
+  ASSERT_JACC(jacc_init());
+  int N = 64;
+  float A = 3;
+  std::vector<float> X(N, 1), Y(N, 1);
+  ASSERT_JACC(jacc_copyin(X.data(), N * sizeof(float)));
+  ASSERT_JACC(jacc_copyin(Y.data(), N * sizeof(float)));
+  float *Yp = Y.data(), *Xp = X.data();
+  jacc_arg Args[] = {{"float *y", &Yp}, {"const float *x", &Xp}, {"float a", &A}, {"int n", &N}};
+  testing::internal::CaptureStderr();
+  ASSERT_JACC(jacc_kernel_push(Saxpy, 4, Args, JACC_ASYNC));
+  ASSERT_JACC(jacc_wait()); // the event completes 0.4 s after the launch
+  std::string Err = testing::internal::GetCapturedStderr();
+  // Named with its GPU (cuda:0, or cuda:1 in "cuda:1,host:1").
+  EXPECT_NE(Err.find("jacc: warning: kernel 'for (int i = 0; i < n; i++)' on cuda:"),
+            std::string::npos)
+      << Err;
+  EXPECT_NE(Err.find("has not finished"), std::string::npos) << Err;
+  ASSERT_JACC(jacc_delete(X.data(), N * sizeof(float)));
+  ASSERT_JACC(jacc_delete(Y.data(), N * sizeof(float)));
+  ASSERT_JACC(jacc_finalize());
+}
+
 // A queued kernel given the device copy of mapped data (deviceptr) uses that mapping: an update
 // of it waits for the kernel's event (held pending here), also with one GPU, where the kernel
 // is queued like any other.
