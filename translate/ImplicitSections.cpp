@@ -354,7 +354,7 @@ Translator::implicitSections(const Region &R, const KernelNeeds &N,
     bool VisitDeclRefExpr(DeclRefExpr *E) {
       auto *V = dyn_cast<VarDecl>(E->getDecl());
       if (V && Candidates.count(V) && !Subscripted.count(E))
-        Unknown.try_emplace(V, "it is used other than as 'c[index]'");
+        Unknown.try_emplace(V, "it is used other than as '" + V->getName().str() + "[index]'");
       return true;
     }
   } U(Candidates, Invariant);
@@ -378,8 +378,8 @@ Translator::implicitSections(const Region &R, const KernelNeeds &N,
       warning(P, "the size of the data pointer '" + Name + "' points to is unknown (" +
                      (Why != U.Unknown.end() ? Why->second : "no subscript") +
                      "): unless it is present when the construct starts, the launch fails; "
-                     "add copy(" +
-                     Name + "[0:n]) (or copyin) to the construct");
+                     "add the section it uses to a data clause of the construct, e.g. copy(" +
+                     Name + "[0:n])");
       continue;
     }
     // The section starts at the pointer at the latest (jacc hands a kernel a pointer only into

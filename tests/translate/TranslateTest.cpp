@@ -262,7 +262,7 @@ TEST(Translate, PointersOfUnknownSectionsAreLeftToThePresentTableWithAWarning) {
                               0),
             0u)
       << Warnings[0];
-  EXPECT_NE(Warnings[0].find("add copy(c[0:n])"), std::string::npos) << Warnings[0];
+  EXPECT_NE(Warnings[0].find("e.g. copy(c[0:n])"), std::string::npos) << Warnings[0];
   EXPECT_NE(Warnings[1].find("'d'"), std::string::npos) << Warnings[1];
 }
 
