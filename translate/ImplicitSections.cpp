@@ -84,6 +84,18 @@ Bound extreme(const Bound &A, const Bound &B, bool Max) {
   return Bound::symbol("(" + X + (Max ? " > " : " < ") + Y + " ? " + X + " : " + Y + ")");
 }
 
+/// The iterator a for loop's init statement sets (`int i = e` or `i = e`), and e; null if none.
+std::pair<const VarDecl *, const Expr *> loopStart(const ForStmt *F) {
+  if (auto *DS = dyn_cast_or_null<DeclStmt>(F->getInit()); DS && DS->isSingleDecl())
+    if (auto *V = dyn_cast<VarDecl>(DS->getSingleDecl()); V && V->getInit())
+      return {V, V->getInit()};
+  if (auto *A = dyn_cast_or_null<BinaryOperator>(F->getInit()); A && A->getOpcode() == BO_Assign)
+    if (auto *DRE = dyn_cast<DeclRefExpr>(A->getLHS()->IgnoreParenImpCasts()))
+      if (auto *V = dyn_cast<VarDecl>(DRE->getDecl()))
+        return {V, A->getRHS()};
+  return {nullptr, nullptr};
+}
+
 /// The values an index takes, both ends included.
 struct Range {
   Bound Lo, Hi;
@@ -202,12 +214,7 @@ private:
     return Sign * L->getValue().getSExtValue();
   }
   std::optional<Range> iteratorRange(const VarDecl *V, const ForStmt *F) {
-    const Expr *Init = nullptr;
-    if (auto *DS = dyn_cast_or_null<DeclStmt>(F->getInit()); DS && DS->isSingleDecl())
-      Init = DS->getSingleDecl() == V ? V->getInit() : nullptr;
-    else if (auto *A = dyn_cast_or_null<BinaryOperator>(F->getInit());
-             A && A->getOpcode() == BO_Assign && isVar(A->getLHS(), V))
-      Init = A->getRHS();
+    const Expr *Init = loopStart(F).second;
     auto *Cond =
         dyn_cast_or_null<BinaryOperator>(F->getCond() ? F->getCond()->IgnoreParens() : nullptr);
     long long Step = step(V, F->getInc());
@@ -279,8 +286,7 @@ Translator::implicitSections(const Region &R, const KernelNeeds &N,
         continue;
       for (const Clause &C : QD.Clauses)
         for (const std::string &Item : C.Vars)
-          if (llvm::StringRef(Item).take_until([](char Ch) { return Ch == '['; }).trim() ==
-              V->getName())
+          if (itemBase(Item) == V->getName())
             return true;
     }
     return false;
@@ -289,8 +295,7 @@ Translator::implicitSections(const Region &R, const KernelNeeds &N,
   for (auto [Q, QD] : directivesIn(P, R.End))
     for (const Clause &C : QD->Clauses)
       for (const std::string &Item : C.Vars)
-        Named.insert(
-            llvm::StringRef(Item).take_until([](char Ch) { return Ch == '['; }).trim().str());
+        Named.insert(itemBase(Item).str());
   std::set<const VarDecl *> Candidates, Invariant;
   for (VarDecl *V : N.Vars) {
     QualType T = V->getType().getCanonicalType();
@@ -330,15 +335,8 @@ Translator::implicitSections(const Region &R, const KernelNeeds &N,
       Subscripted.insert(DRE);
       Ranges.Loops.clear();
       for (const ForStmt *F : Loops)
-        if (auto *DS = dyn_cast_or_null<DeclStmt>(F->getInit()); DS && DS->isSingleDecl()) {
-          if (auto *I = dyn_cast<VarDecl>(DS->getSingleDecl()))
-            Ranges.Loops[I] = F;
-        } else if (auto *A = dyn_cast_or_null<BinaryOperator>(F->getInit());
-                   A && A->getOpcode() == BO_Assign) {
-          if (auto *I = dyn_cast<DeclRefExpr>(A->getLHS()->IgnoreParenImpCasts()))
-            if (auto *IV = dyn_cast<VarDecl>(I->getDecl()))
-              Ranges.Loops[IV] = F;
-        }
+        if (const VarDecl *I = loopStart(F).first)
+          Ranges.Loops[I] = F;
       auto Index = Ranges.of(E->getIdx());
       if (!Index) {
         Unknown.try_emplace(V, "a subscript is not an affine function of the iterators of the "

@@ -182,6 +182,9 @@ private:
   void declareIn(clang::Stmt *S, unsigned Open, const std::string &Decl,
                  std::map<unsigned, std::string> &Ins);
 
+  /// The variable an item of a clause names ("x", "a[0:n]" -> "a").
+  static llvm::StringRef itemBase(llvm::StringRef Item);
+
   // Implicit copies of pointers no clause maps (ImplicitSections.cpp).
   struct ImplicitSection {
     const clang::VarDecl *Var = nullptr;
