@@ -5,7 +5,7 @@
    clauses on kernels and serial constructs. Pointers no clause maps, read and written in
    parallel, serial and kernels constructs, get NVHPC's implicit copy/copyin of the sections their
    loops reach (in a data region mapping another array too; in a function called inside and
-   outside a data region mapping them). */
+   outside a data region mapping them; partly present: the present mapping wins). */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -26,6 +26,15 @@ static long rows(const long *m, long *out, int h) {
   for (int i = 0; i < h; i++)
     t += out[i];
   return t;
+}
+
+/* Writes only e[0:n/2] though its subscripts reach e[0:n]: a caller mapping that half makes the
+   implicit section partly present, and the present mapping wins. */
+static void half(long *e, int n) {
+#pragma acc parallel loop
+  for (int i = 0; i < n; i++)
+    if (i < n / 2)
+      e[i] = 2 * i;
 }
 
 static long implicit_copies(int n) {
@@ -55,13 +64,17 @@ static long implicit_copies(int n) {
   long *out = malloc(n / W * sizeof *out);
   long t = rows(d, out, n / W);
 #pragma acc data copyin(d[0:n]) copyout(out[0:n / W])
-  t += rows(d, out, n / W);
+  t += rows(d, out, n / W - 1); /* sections inside the larger mappings: present */
+  long *e = calloc(n, sizeof *e);
+#pragma acc data copy(e[0:n / 2])
+  half(e, n);
   long s = t;
   for (int i = 0; i < n; i++)
-    s += (i + 1) * (a[i] + c[i] + d[i]);
+    s += (i + 1) * (a[i] + c[i] + d[i] + e[i]);
   free(a);
   free(c);
   free(d);
+  free(e);
   free(out);
   return s;
 }
