@@ -1,5 +1,6 @@
 // jacc-translate: translate an OpenACC C file into C calling jacc.
-//   jacc-translate in.c [-o out.c] [-- cc preprocessor options: -I -D -U -isystem -include]
+//   jacc-translate in.c [-o out.c] [--info] [-- cc preprocessor options: -I -D -U -isystem ...]
+// --info prints what was inferred (implicit data clauses) as "file:line: implicit copy(c[0:n])".
 // Diagnostics go to stderr as "file:line:column: error: ..."; exit status 1 on any error.
 #include "translate/Translate.h"
 
@@ -12,13 +13,14 @@
 #include <vector>
 
 static int usage() {
-  llvm::errs() << "usage: jacc-translate in.c [-o out.c] [-- -Idir -DNAME=value ...]\n";
+  llvm::errs() << "usage: jacc-translate in.c [-o out.c] [--info] [-- -Idir -DNAME=value ...]\n";
   return 1;
 }
 
 int main(int argc, char **argv) {
   std::string Input, Output;
   std::vector<std::string> Extra;
+  bool Info = false;
   for (int I = 1; I < argc; ++I) {
     llvm::StringRef A = argv[I];
     if (A == "--") {
@@ -27,6 +29,8 @@ int main(int argc, char **argv) {
     }
     if (A == "-o" && I + 1 < argc)
       Output = argv[++I];
+    else if (A == "--info")
+      Info = true;
     else if (A == "-h" || A == "--help")
       return usage(), 0;
     else if (Input.empty() && !A.startswith("-"))
@@ -42,10 +46,12 @@ int main(int argc, char **argv) {
                  << "\n";
     return 1;
   }
-  std::vector<std::string> Warnings;
-  auto Out = jacc::analysis::translateOpenACC((*Buf)->getBuffer(), Input, Extra, &Warnings);
+  std::vector<std::string> Warnings, Infos;
+  auto Out = jacc::analysis::translateOpenACC((*Buf)->getBuffer(), Input, Extra, &Warnings, &Infos);
   for (const std::string &W : Warnings)
     llvm::errs() << W << "\n";
+  for (const std::string &I : Info ? Infos : std::vector<std::string>())
+    llvm::errs() << I << "\n";
   if (!Out) {
     llvm::errs() << llvm::toString(Out.takeError()) << "\n";
     return 1;

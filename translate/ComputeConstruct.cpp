@@ -177,6 +177,25 @@ void Translator::translateCompute(Region &R) {
   if (!Inherited.empty())
     Kept += " deviceptr(" + Inherited + ")";
 
+  // Pointers no clause maps: NVHPC's implicit copy (written) or copyin (only read) of the
+  // section their subscripts reach, unless it is present when the construct starts. default(...)
+  // asks for none: its pointers must be present (or named).
+  if (!D.find(ClauseKind::Default))
+    for (const ImplicitSection &S : implicitSections(R, N, Explicit)) {
+      std::string Name = S.Var->getName().str(), Bytes = "jacc_implicit_" + Name;
+      std::string Addr = "(void *)&" + Name + "[" + S.Lower + "]";
+      std::string Kind = S.Written ? "copy" : "copyin";
+      Infos.push_back((FileName + ":" + llvm::Twine(P.Line) + ": implicit " + Kind + "(" + Name +
+                       "[" + S.Lower + ":" + S.Length + "])")
+                          .str());
+      Entry.push_back("size_t " + Bytes + " = jacc_translated_implicit(" + Addr + ", (long)(" +
+                      S.Length + "), sizeof " + Name + "[0], " + where(P) + ");");
+      Exit.insert(
+          Exit.begin(),
+          "if (" + Bytes + ") " +
+              check((S.Written ? "jacc_copyout(" : "jacc_delete(") + Addr + ", " + Bytes + ")", P));
+    }
+
   // private of an array from outside: the kernel gets it as an array argument (`double t[16]`,
   // passed NULL, no data moved) that the loop nest with the clause privatises per iteration
   // (analysis/LoopNest.cpp). That holds where the clause makes a gang loop nest: on a combined

@@ -11,8 +11,7 @@ namespace jacc::translate {
 
 using namespace analysis;
 
-/// The variable an item of a data clause names ("x", "a[0:n]" -> "a").
-static llvm::StringRef itemBase(llvm::StringRef Item) {
+llvm::StringRef Translator::itemBase(llvm::StringRef Item) {
   return Item.take_until([](char C) { return C == '['; }).trim();
 }
 

@@ -57,6 +57,15 @@ static inline void jacc_translated_firstprivate_end(void *copy, void *p, size_t 
   jacc_translated_check(jacc_delete(copy, bytes), where);
   free(copy);
 }
+/* An implicit copy or copyin (NVHPC's, of a pointer no clause names) of the section its
+   subscripts reach, [p, p + len * size): mapped for the construct unless p is present (a mapping
+   around the construct wins); the bytes mapped, or 0. */
+static inline size_t jacc_translated_implicit(void *p, long len, size_t size, const char *where) {
+  if (!p || len <= 0 || jacc_is_present(p, 1))
+    return 0;
+  jacc_translated_check(jacc_copyin(p, (size_t)len * size), where);
+  return (size_t)len * size;
+}
 static inline void jacc_translated_present(const void *p, size_t bytes, const char *where,
                                            const char *what) {
   if (!jacc_is_present(p, bytes)) {
@@ -107,7 +116,8 @@ static llvm::Error applyExtraArgs(CompilerInstance &CI, llvm::ArrayRef<std::stri
 
 llvm::Expected<std::string> translateOpenACC(llvm::StringRef Source, llvm::StringRef FileName,
                                              llvm::ArrayRef<std::string> ExtraArgs,
-                                             std::vector<std::string> *Warnings) {
+                                             std::vector<std::string> *Warnings,
+                                             std::vector<std::string> *Infos) {
   std::string DiagText;
   llvm::raw_string_ostream DiagOS(DiagText);
   std::string Name = FileName.str(); // NUL-terminated for the compiler's argv
@@ -133,6 +143,8 @@ llvm::Expected<std::string> translateOpenACC(llvm::StringRef Source, llvm::Strin
         Errors = std::move(T.Errors);
         if (Warnings)
           *Warnings = std::move(T.Warnings);
+        if (Infos)
+          *Infos = std::move(T.Infos);
       });
   bool Ran = (*CI)->ExecuteAction(Action);
   if (!Ran || (*CI)->getDiagnostics().hasErrorOccurred())

@@ -20,11 +20,14 @@ namespace jacc::analysis {
 /// error.
 /// Warnings, when given, gets one "file:line:column: warning: ..." line per construct accepted
 /// though it is not OpenACC (what NVHPC accepts too).
+/// Infos, when given, gets one "file:line: implicit copy(c[0:n])" line per data clause the
+/// translator inferred (NVHPC's -Minfo=accel reports them).
 /// Errors (InvalidArgument, Unsupported, Compile) carry one "file:line:column: error: ..." line per
 /// problem: every directive or clause that cannot be translated is reported, never dropped.
 llvm::Expected<std::string> translateOpenACC(llvm::StringRef Source, llvm::StringRef FileName,
                                              llvm::ArrayRef<std::string> ExtraArgs,
-                                             std::vector<std::string> *Warnings = nullptr);
+                                             std::vector<std::string> *Warnings = nullptr,
+                                             std::vector<std::string> *Infos = nullptr);
 
 } // namespace jacc::analysis
 

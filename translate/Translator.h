@@ -46,6 +46,8 @@ public:
   std::string run();
   std::vector<std::string> Errors;
   std::vector<std::string> Warnings; ///< what is accepted though not OpenACC ("file:line:col: ...")
+  /// What the translator inferred (implicit data clauses): "file:line: implicit copy(c[0:n])".
+  std::vector<std::string> Infos;
 
 private:
   // Diagnostics.
@@ -53,6 +55,11 @@ private:
     Warnings.push_back((FileName + ":" + llvm::Twine(P.Line) + ":" +
                         llvm::Twine(P.TextColumn + C.Column - 1) + ": warning: " + Msg)
                            .str());
+  }
+  void warning(const Pragma &P, const llvm::Twine &Msg) {
+    Warnings.push_back(
+        (FileName + ":" + llvm::Twine(P.Line) + ":" + llvm::Twine(P.Column) + ": warning: " + Msg)
+            .str());
   }
   void error(unsigned Line, unsigned Col, const llvm::Twine &Msg) {
     Errors.push_back((FileName + ":" + llvm::Twine(Line) + ":" + llvm::Twine(Col) +
@@ -174,6 +181,23 @@ private:
   /// opening at Open when S is not one).
   void declareIn(clang::Stmt *S, unsigned Open, const std::string &Decl,
                  std::map<unsigned, std::string> &Ins);
+
+  /// The variable an item of a clause names ("x", "a[0:n]" -> "a").
+  static llvm::StringRef itemBase(llvm::StringRef Item);
+
+  // Implicit copies of pointers no clause maps (ImplicitSections.cpp).
+  struct ImplicitSection {
+    const clang::VarDecl *Var = nullptr;
+    std::string Lower, Length; ///< C expressions, evaluated when the construct starts
+    bool Written = false;      ///< copy (else copyin)
+  };
+  struct KernelNeeds;
+  /// The pointers compute construct R uses that no clause (Explicit: the construct's own names)
+  /// and no data or host_data construct around it names, each with the section its subscripts
+  /// reach in the construct's for loops (as NVHPC infers it); a warning for each pointer whose
+  /// section cannot be inferred. Written ones first.
+  std::vector<ImplicitSection> implicitSections(const Region &R, const KernelNeeds &N,
+                                                const std::set<std::string> &Explicit);
 
   // What a kernel needs.
   struct KernelNeeds {

@@ -38,4 +38,16 @@ for src in "$dir"/*.c; do
     fi
   done
 done
+
+# jaccc -Minfo reports the data clauses the translator inferred; a build without it does not.
+info=$(bash "$jaccc" -Minfo=accel --emit-translated "$dir/kernels_serial.c" 2>&1 >/dev/null)
+plain=$(bash "$jaccc" --emit-translated "$dir/kernels_serial.c" 2>&1 >/dev/null)
+if [[ $info != *"kernels_serial.c:"[0-9]*": implicit copy(c[0:n - 1])"* || -n $plain ]]; then
+  echo "FAIL jaccc -Minfo: expected an implicit copy(c[0:n - 1]) line, and nothing without it"
+  echo "  with -Minfo: $info"
+  echo "  without:     $plain"
+  failed=1
+else
+  echo "ok   jaccc -Minfo reports implicit data clauses"
+fi
 exit $failed

@@ -205,6 +205,82 @@ TEST(Translate, PrivateSectionsAreArraysInTheKernelPerGangLoopIteration) {
   EXPECT_EQ(Out.find("\"double *c\""), std::string::npos) << Out;
 }
 
+/// The inferred clauses ("t.c:L: implicit ...") and warnings of translating Source.
+std::vector<std::string> implicitReport(llvm::StringRef Source,
+                                        std::vector<std::string> *Warnings = nullptr) {
+  std::vector<std::string> Infos, Ignored;
+  auto Out = translateOpenACC(Source, "t.c", {}, Warnings ? Warnings : &Ignored, &Infos);
+  if (!Out)
+    ADD_FAILURE() << llvm::toString(Out.takeError());
+  return Infos;
+}
+
+TEST(Translate, UnmappedPointersGetImplicitCopiesOfTheSectionsTheirLoopsReach) {
+  std::vector<std::string> Warnings;
+  auto Infos = implicitReport("void f(int n, int m, const double *a, double *c, float *r) {\n"
+                              "#pragma acc parallel loop\n"
+                              "  for (int i = 1; i < n - 1; i++) c[i] = a[i - 1] + a[i + 1];\n"
+                              "#pragma acc serial\n"
+                              "  for (int i = 0; i < m; ++i)\n"
+                              "    for (int j = 0; j <= i; j++) r[i * n + j] += a[2 * j + 1];\n"
+                              "#pragma acc kernels\n"
+                              "  for (int i = n - 1; i >= 0; --i) c[n - 1 - i] = r[i + m];\n"
+                              "}\n",
+                              &Warnings);
+  EXPECT_TRUE(Warnings.empty()) << Warnings.front();
+  std::vector<std::string> Expected = {"t.c:2: implicit copy(c[0:n - 1])",
+                                       "t.c:2: implicit copyin(a[0:n])",
+                                       "t.c:4: implicit copy(r[0:(m - 1) * n + m])",
+                                       "t.c:4: implicit copyin(a[0:2 * m])",
+                                       "t.c:7: implicit copy(c[0:n])",
+                                       "t.c:7: implicit copyin(r[0:m + n])"};
+  EXPECT_EQ(Infos, Expected);
+}
+
+TEST(Translate, ImplicitCopiesLeaveMappedAndNamedPointersAlone) {
+  auto Infos = implicitReport("void f(int n, double *a, double *b, double *c, double *d) {\n"
+                              "#pragma acc data copy(a[0:n])\n"
+                              "#pragma acc parallel loop present(b[0:n]) deviceptr(d)\n"
+                              "  for (int i = 0; i < n; i++) a[i] = b[i] + c[i] + d[i];\n"
+                              "#pragma acc parallel loop default(present)\n"
+                              "  for (int i = 0; i < n; i++) c[i] = 0;\n"
+                              "}\n");
+  EXPECT_EQ(Infos, std::vector<std::string>{"t.c:3: implicit copyin(c[0:n])"});
+}
+
+TEST(Translate, PointersOfUnknownSectionsAreLeftToThePresentTableWithAWarning) {
+  std::vector<std::string> Warnings;
+  auto Infos = implicitReport("void f(int n, int *idx, double *c, double *d) {\n"
+                              "#pragma acc parallel loop copyin(idx[0:n])\n"
+                              "  for (int i = 0; i < n; i++) c[idx[i]] = d[i * i];\n"
+                              "}\n",
+                              &Warnings);
+  EXPECT_TRUE(Infos.empty()) << Infos.front();
+  ASSERT_EQ(Warnings.size(), 2u);
+  EXPECT_EQ(Warnings[0].rfind("t.c:2:1: warning: the size of the data pointer 'c' points to is "
+                              "unknown (a subscript is not an affine function",
+                              0),
+            0u)
+      << Warnings[0];
+  EXPECT_NE(Warnings[0].find("e.g. copy(c[0:n])"), std::string::npos) << Warnings[0];
+  EXPECT_NE(Warnings[1].find("'d'"), std::string::npos) << Warnings[1];
+}
+
+TEST(Translate, ImplicitCopiesMapOnlyWhatIsNotPresent) {
+  std::string Out = translateOk("void f(int n, double *c) {\n"
+                                "#pragma acc parallel loop\n"
+                                "  for (int i = 0; i < n; i++) c[i] = i;\n"
+                                "}\n");
+  EXPECT_NE(Out.find("size_t jacc_implicit_c = jacc_translated_implicit((void *)&c[0], "
+                     "(long)(n), sizeof c[0], \"t.c:2\");"),
+            std::string::npos)
+      << Out;
+  EXPECT_NE(Out.find("if (jacc_implicit_c) jacc_translated_check(jacc_copyout((void *)&c[0], "
+                     "jacc_implicit_c), \"t.c:2\");"),
+            std::string::npos)
+      << Out;
+}
+
 TEST(Translate, NoDirectivesLeavesTheCodeAsWritten) {
   std::string Src = "int twice(int x) { return 2 * x; }\n";
   std::string Out = translateOk(Src);

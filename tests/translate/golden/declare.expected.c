@@ -39,6 +39,15 @@ static inline void jacc_translated_firstprivate_end(void *copy, void *p, size_t 
   jacc_translated_check(jacc_delete(copy, bytes), where);
   free(copy);
 }
+/* An implicit copy or copyin (NVHPC's, of a pointer no clause names) of the section its
+   subscripts reach, [p, p + len * size): mapped for the construct unless p is present (a mapping
+   around the construct wins); the bytes mapped, or 0. */
+static inline size_t jacc_translated_implicit(void *p, long len, size_t size, const char *where) {
+  if (!p || len <= 0 || jacc_is_present(p, 1))
+    return 0;
+  jacc_translated_check(jacc_copyin(p, (size_t)len * size), where);
+  return (size_t)len * size;
+}
 static inline void jacc_translated_present(const void *p, size_t bytes, const char *where,
                                            const char *what) {
   if (!jacc_is_present(p, bytes)) {
@@ -63,6 +72,7 @@ __attribute__((constructor)) static void jacc_declare_2(void) {
 
 void fill(float *x, int n) {
 { /* #pragma acc parallel loop */
+  size_t jacc_implicit_x = jacc_translated_implicit((void *)&x[0], (long)(n), sizeof x[0], "declare.c:10");
   jacc_translated_check(jacc_copyin(table, sizeof table), "declare.c:10");
   float *jacc_ptr_table = table;
   int *jacc_ref_scale = &scale;
@@ -72,6 +82,7 @@ void fill(float *x, int n) {
       "  for (int i = 0; i < n; i++) x[i] = table[i % 64] * jacc_ref_scale[0];\n",
       4, jacc_args, JACC_DEFAULT), "declare.c:10");
   jacc_translated_check(jacc_copyout(table, sizeof table), "declare.c:10");
+  if (jacc_implicit_x) jacc_translated_check(jacc_copyout((void *)&x[0], jacc_implicit_x), "declare.c:10");
 }
 }
 

@@ -39,6 +39,15 @@ static inline void jacc_translated_firstprivate_end(void *copy, void *p, size_t 
   jacc_translated_check(jacc_delete(copy, bytes), where);
   free(copy);
 }
+/* An implicit copy or copyin (NVHPC's, of a pointer no clause names) of the section its
+   subscripts reach, [p, p + len * size): mapped for the construct unless p is present (a mapping
+   around the construct wins); the bytes mapped, or 0. */
+static inline size_t jacc_translated_implicit(void *p, long len, size_t size, const char *where) {
+  if (!p || len <= 0 || jacc_is_present(p, 1))
+    return 0;
+  jacc_translated_check(jacc_copyin(p, (size_t)len * size), where);
+  return (size_t)len * size;
+}
 static inline void jacc_translated_present(const void *p, size_t bytes, const char *where,
                                            const char *what) {
   if (!jacc_is_present(p, bytes)) {

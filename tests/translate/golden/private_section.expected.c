@@ -39,6 +39,15 @@ static inline void jacc_translated_firstprivate_end(void *copy, void *p, size_t 
   jacc_translated_check(jacc_delete(copy, bytes), where);
   free(copy);
 }
+/* An implicit copy or copyin (NVHPC's, of a pointer no clause names) of the section its
+   subscripts reach, [p, p + len * size): mapped for the construct unless p is present (a mapping
+   around the construct wins); the bytes mapped, or 0. */
+static inline size_t jacc_translated_implicit(void *p, long len, size_t size, const char *where) {
+  if (!p || len <= 0 || jacc_is_present(p, 1))
+    return 0;
+  jacc_translated_check(jacc_copyin(p, (size_t)len * size), where);
+  return (size_t)len * size;
+}
 static inline void jacc_translated_present(const void *p, size_t bytes, const char *where,
                                            const char *what) {
   if (!jacc_is_present(p, bytes)) {
@@ -53,6 +62,8 @@ void rows(const double *a, double *d, double *c, double *w, int n) {
   long jacc_private_len_c = (long)(n);
   long jacc_private_len_w = (long)(n);
   void *jacc_original_w = 0;
+  size_t jacc_implicit_d = jacc_translated_implicit((void *)&d[0], (long)(10), sizeof d[0], "private_section.c:4");
+  size_t jacc_implicit_a = jacc_translated_implicit((void *)&a[0], (long)(10 * n), sizeof a[0], "private_section.c:4");
   jacc_original_w = jacc_translated_firstprivate((void *)w, jacc_private_len_w * sizeof w[0], "private_section.c:4");
   jacc_arg jacc_args[] = {{"long jacc_private_len_c", &jacc_private_len_c}, {"long jacc_private_len_w", &jacc_private_len_w}, {"double *jacc_original_w", &jacc_original_w}, {"int n", &n}, {"const double *a", &a}, {"double *d", &d}};
   jacc_translated_check(jacc_kernel_push(
@@ -70,9 +81,12 @@ void rows(const double *a, double *d, double *c, double *w, int n) {
       "  }\n",
       6, jacc_args, JACC_DEFAULT), "private_section.c:4");
   jacc_translated_firstprivate_end(jacc_original_w, (void *)w, jacc_private_len_w * sizeof w[0], "private_section.c:4");
+  if (jacc_implicit_a) jacc_translated_check(jacc_delete((void *)&a[0], jacc_implicit_a), "private_section.c:4");
+  if (jacc_implicit_d) jacc_translated_check(jacc_copyout((void *)&d[0], jacc_implicit_d), "private_section.c:4");
 }
 { /* #pragma acc serial private(c[0:n]) */
   long jacc_private_len_c = (long)(n);
+  size_t jacc_implicit_d = jacc_translated_implicit((void *)&d[0], (long)(1), sizeof d[0], "private_section.c:16");
   jacc_arg jacc_args[] = {{"long jacc_private_len_c", &jacc_private_len_c}, {"int n", &n}, {"double *d", &d}};
   jacc_translated_check(jacc_kernel_push(
       "#pragma acc serial\n"
@@ -83,10 +97,12 @@ void rows(const double *a, double *d, double *c, double *w, int n) {
       "      d[0] += c[y];\n"
       "  }\n",
       3, jacc_args, JACC_DEFAULT), "private_section.c:16");
+  if (jacc_implicit_d) jacc_translated_check(jacc_copyout((void *)&d[0], jacc_implicit_d), "private_section.c:16");
 }
 { /* #pragma acc parallel loop firstprivate(c[0:n]) */
   long jacc_private_len_c = (long)(n);
   void *jacc_original_c = 0;
+  size_t jacc_implicit_d = jacc_translated_implicit((void *)&d[0], (long)(10), sizeof d[0], "private_section.c:23");
   jacc_original_c = jacc_translated_firstprivate((void *)c, jacc_private_len_c * sizeof c[0], "private_section.c:23");
   jacc_arg jacc_args[] = {{"long jacc_private_len_c", &jacc_private_len_c}, {"double *jacc_original_c", &jacc_original_c}, {"int n", &n}, {"double *d", &d}};
   jacc_translated_check(jacc_kernel_push(
@@ -97,6 +113,7 @@ void rows(const double *a, double *d, double *c, double *w, int n) {
       "      d[x] += c[y]; }\n",
       4, jacc_args, JACC_DEFAULT), "private_section.c:23");
   jacc_translated_firstprivate_end(jacc_original_c, (void *)c, jacc_private_len_c * sizeof c[0], "private_section.c:23");
+  if (jacc_implicit_d) jacc_translated_check(jacc_copyout((void *)&d[0], jacc_implicit_d), "private_section.c:23");
 }
 }
 
@@ -104,6 +121,7 @@ void rows(const double *a, double *d, double *c, double *w, int n) {
 /* A constant length (after macro expansion) gives a constant-size array: CUDA devices too. */
 void constant(double *c, double *d) {
 { /* #pragma acc parallel loop private(c[0:32]) */
+  size_t jacc_implicit_d = jacc_translated_implicit((void *)&d[0], (long)(10), sizeof d[0], "private_section.c:33");
   jacc_arg jacc_args[] = {{"double *d", &d}};
   jacc_translated_check(jacc_kernel_push(
       "#define M 32\n"
@@ -114,5 +132,6 @@ void constant(double *c, double *d) {
       "    d[x] = c[M - 1];\n"
       "  }\n",
       1, jacc_args, JACC_DEFAULT), "private_section.c:33");
+  if (jacc_implicit_d) jacc_translated_check(jacc_copyout((void *)&d[0], jacc_implicit_d), "private_section.c:33");
 }
 }
