@@ -202,7 +202,7 @@ KernelVariants::choose(const std::shared_ptr<const CompiledKernel> &K,
       SA.Size = scalarTypeSize(A.Scalar);
       // A value the kernel never reads (assigned first) is often garbage: folding it would
       // only fill the variants.
-      SA.Eligible = A.Scalar != analysis::ScalarType::F80 && SA.Size == A.Size && A.ValueRead;
+      SA.Eligible = isFoldable(A.Scalar) && SA.Size == A.Size && A.ValueRead;
       for (const analysis::ReductionVar &R : K->Info.Reductions)
         SA.Eligible &= K->Info.Args[R.Arg].Param != A.Param;
       Args.push_back(SA);
