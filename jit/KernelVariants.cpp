@@ -71,8 +71,13 @@ static llvm::Error verifyCudaVariant(const analysis::KernelInfo &K, const Specia
     for (bool Split : {false, true}) {
       if (Split && !K.Split.Enabled)
         continue;
-      if (auto C = cudaVariant(K, Spec, Sm, Split); !C)
-        return C.takeError();
+      if (auto C = cudaVariant(K, Spec, Sm, Split); !C) {
+        std::string Msg;
+        ErrorCode Code = takeError(C.takeError(), Msg);
+        if (Code == ErrorCode::Unsupported)
+          return llvm::Error::success(); // a host-only kernel, as its generic verification found
+        return makeError(Code, Msg);
+      }
     }
   }
   return llvm::Error::success();
