@@ -257,8 +257,8 @@ FoldedArgs foldedArgs(const KernelInfo &K, const Specialization *Spec,
   std::vector<std::string> Names;
   for (const ArgSpecialization &S : Spec->Args)
     for (const ArgInfo &A : K.Args) {
-      if (A.Param != S.Param || A.ArgKind != ArgInfo::Kind::Scalar ||
-          !isFoldable(A.Scalar) || S.Literal.empty() || F.Literal[A.Param])
+      if (A.Param != S.Param || A.ArgKind != ArgInfo::Kind::Scalar || !isFoldable(A.Scalar) ||
+          S.Literal.empty() || F.Literal[A.Param])
         continue;
       bool Reduction = false;
       for (const ReductionVar &R : K.Reductions)

@@ -408,30 +408,24 @@ TEST_P(CudaMockTest, KernelCudaCannotExpressFailsCleanly) {
 
 // NVHPC refuses long double on GPUs; NVRTC's C++ has no _Complex: the push names the workaround.
 TEST_P(CudaMockTest, LongDoubleAndComplexReductionsFailCleanly) {
+  auto ExpectRefused = [](const char *Src, jacc_arg *Args, const char *Expected) {
+    EXPECT_EQ(jacc_kernel_push(Src, 2, Args, JACC_DEFAULT), JACC_ERROR_UNSUPPORTED);
+    EXPECT_NE(std::string(jacc_last_error()).find(Expected), std::string::npos)
+        << jacc_last_error();
+  };
   int N = 4;
   long double S = 1;
   std::complex<double> Z(1, 2);
   jacc_arg Args[] = {{"int n", &N}, {"long double s", &S}};
-  EXPECT_EQ(jacc_kernel_push("#pragma acc parallel loop reduction(+:s)\n"
-                             "for (int i = 0; i < n; i++) s += i;\n",
-                             2, Args, JACC_DEFAULT),
-            JACC_ERROR_UNSUPPORTED);
-  EXPECT_NE(std::string(jacc_last_error())
-                .find("reduction(+:s): CUDA devices cannot reduce long double: reduce into a "
-                      "double"),
-            std::string::npos)
-      << jacc_last_error();
+  ExpectRefused("#pragma acc parallel loop reduction(+:s)\nfor (int i = 0; i < n; i++) s += i;\n",
+                Args,
+                "reduction(+:s): CUDA devices cannot reduce long double: reduce into a double");
   EXPECT_EQ(S, 1.0L);
   jacc_arg ZArgs[] = {{"int n", &N}, {"double _Complex z", &Z}};
-  EXPECT_EQ(jacc_kernel_push("#pragma acc parallel loop reduction(*:z)\n"
-                             "for (int i = 0; i < n; i++) z *= 2;\n",
-                             2, ZArgs, JACC_DEFAULT),
-            JACC_ERROR_UNSUPPORTED);
-  EXPECT_NE(std::string(jacc_last_error())
-                .find("reduction(*:z): CUDA devices cannot reduce double _Complex: reduce the "
-                      "real and imaginary parts as two variables (creal/cimag)"),
-            std::string::npos)
-      << jacc_last_error();
+  ExpectRefused("#pragma acc parallel loop reduction(*:z)\nfor (int i = 0; i < n; i++) z *= 2;\n",
+                ZArgs,
+                "reduction(*:z): CUDA devices cannot reduce double _Complex: reduce the real and "
+                "imaginary parts as two variables (creal/cimag)");
   EXPECT_EQ(Z, std::complex<double>(1, 2));
 }
 
