@@ -47,10 +47,20 @@ private:
   std::map<unsigned, Stmt *> Starts; // emplace keeps the first (outermost) per offset
 };
 
-/// The ScalarType of a canonical C arithmetic type (an enumeration's integer type), if any.
+/// The ScalarType of a canonical C arithmetic type (an enumeration's integer type; a complex
+/// floating type), if any.
 std::optional<ScalarType> scalarTypeOf(QualType T) {
   if (const auto *ET = T->getAs<EnumType>())
     T = ET->getDecl()->getIntegerType().getCanonicalType();
+  if (const auto *CT = T->getAs<ComplexType>()) {
+    const auto *Elem = CT->getElementType()->getAs<BuiltinType>();
+    switch (Elem ? Elem->getKind() : BuiltinType::Void) {
+    case BuiltinType::Float: return ScalarType::C32;
+    case BuiltinType::Double: return ScalarType::C64;
+    case BuiltinType::LongDouble: return ScalarType::C80;
+    default: return std::nullopt; // _Complex int, a GNU extension
+    }
+  }
   const auto *BT = T->getAs<BuiltinType>();
   if (!BT)
     return std::nullopt;
@@ -165,11 +175,10 @@ llvm::Error Analyzer::describeArgs(FunctionDecl *F) {
     }
     if (const auto *ET = T->getAs<EnumType>())
       T = ET->getDecl()->getIntegerType().getCanonicalType();
-    if (T->isAnyComplexType()) // reductions of them too: the runtime combines 8-byte words
+    if (T->isComplexIntegerType())
       return makeError(ErrorCode::Unsupported,
-                       Where + ": complex scalars cannot be passed to a kernel (nor reduced): "
-                               "pass the real and imaginary parts as two scalars (crealf/cimagf, "
-                               "creal/cimag) and reduce each");
+                       Where + ": complex integers (a GNU extension) cannot be passed to a "
+                               "kernel: pass the real and imaginary parts as two integers");
     std::optional<ScalarType> ST = scalarTypeOf(T);
     if (!ST)
       return makeError(ErrorCode::Unsupported,
@@ -313,11 +322,11 @@ llvm::Error Analyzer::addReductions(const Directive &D, bool ArgsOnly) {
       } else {
         R.Type = A.Scalar;
       }
-      if (R.Type == ScalarType::F80)
-        return makeError(ErrorCode::Unsupported, "kernel:" + llvm::Twine(D.Line) +
-                                                     ": long double reductions are not "
-                                                     "supported (partial results are combined "
-                                                     "in 8-byte words): reduce into a double");
+      if (isComplex(R.Type) && C.Op != ReductionOp::Add && C.Op != ReductionOp::Mul)
+        return Fail(ErrorCode::InvalidArgument,
+                    ": a complex variable ('" + A.Decl +
+                        "') is reduced with + or * only (OpenACC 3.3 2.5.15); reduce its real "
+                        "and imaginary parts as two variables for other operators");
       bool Bitwise = C.Op == ReductionOp::BitAnd || C.Op == ReductionOp::BitOr ||
                      C.Op == ReductionOp::BitXor;
       if (Bitwise && !isIntegral(R.Type))
@@ -596,12 +605,28 @@ const char *scalarTypeName(ScalarType T) {
   case ScalarType::F32: return "float";
   case ScalarType::F64: return "double";
   case ScalarType::F80: return "long double";
+  case ScalarType::C32: return "float _Complex";
+  case ScalarType::C64: return "double _Complex";
+  case ScalarType::C80: return "long double _Complex";
   }
   return "?";
 }
 
 bool isIntegral(ScalarType T) {
-  return T != ScalarType::F32 && T != ScalarType::F64 && T != ScalarType::F80;
+  return T != ScalarType::F32 && T != ScalarType::F64 && T != ScalarType::F80 && !isComplex(T);
+}
+
+bool isComplex(ScalarType T) {
+  return T == ScalarType::C32 || T == ScalarType::C64 || T == ScalarType::C80;
+}
+
+unsigned reductionWords(ScalarType T) {
+  switch (T) {
+  case ScalarType::F80:
+  case ScalarType::C64: return 2;
+  case ScalarType::C80: return 4;
+  default: return 1;
+  }
 }
 
 llvm::Expected<KernelInfo> analyzeKernel(llvm::StringRef Source,

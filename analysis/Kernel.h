@@ -16,11 +16,16 @@
 
 namespace jacc::analysis {
 
-/// The C scalar types a kernel argument or reduction may have.
-enum class ScalarType { Bool, I8, U8, I16, U16, I32, U32, I64, U64, F32, F64, F80 };
+/// The C scalar types a kernel argument or reduction may have: C's arithmetic types (C32, C64,
+/// C80: float, double and long double _Complex).
+enum class ScalarType { Bool, I8, U8, I16, U16, I32, U32, I64, U64, F32, F64, F80, C32, C64, C80 };
 
 const char *scalarTypeName(ScalarType T);
 bool isIntegral(ScalarType T);
+bool isComplex(ScalarType T);
+/// The 8-byte words one value of T takes in a reduction buffer (2 for long double, which x86
+/// stores in 16 bytes; 4 for long double _Complex).
+unsigned reductionWords(ScalarType T);
 
 struct ArgInfo {
   enum class Kind {
@@ -74,12 +79,14 @@ struct ReductionVar {
   /// An array reduction (a section `c[lo:len]`, an element `c[i]`, or a whole array the translator
   /// names as `c[0:N]`) of a pointer argument: its element count (0 for a scalar) and the C text
   /// of its first element's index. The kernel reduces into a private array of Count elements,
-  /// one slot each, and reports the index it evaluated in slot Slot + Count.
+  /// words() slots each, and reports the index it evaluated in slot Slot + Count * words().
   unsigned Count = 0;
   std::string Lower;
   bool isArray() const { return Count != 0; }
+  /// The slots one value takes.
+  unsigned words() const { return reductionWords(Type); }
   /// The slots the reduction takes in each thread's buffer.
-  unsigned slots() const { return Count ? Count + 1 : 1; }
+  unsigned slots() const { return Count ? Count * words() + 1 : words(); }
 };
 
 /// The largest element count of one array reduction: each thread keeps a private copy.

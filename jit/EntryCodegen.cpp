@@ -257,8 +257,8 @@ FoldedArgs foldedArgs(const KernelInfo &K, const Specialization *Spec,
   std::vector<std::string> Names;
   for (const ArgSpecialization &S : Spec->Args)
     for (const ArgInfo &A : K.Args) {
-      if (A.Param != S.Param || A.ArgKind != ArgInfo::Kind::Scalar ||
-          A.Scalar == ScalarType::F80 || S.Literal.empty() || F.Literal[A.Param])
+      if (A.Param != S.Param || A.ArgKind != ArgInfo::Kind::Scalar || !isFoldable(A.Scalar) ||
+          S.Literal.empty() || F.Literal[A.Param])
         continue;
       bool Reduction = false;
       for (const ReductionVar &R : K.Reductions)
@@ -301,7 +301,8 @@ std::string arrayReductionPrologue(const KernelInfo &K, const ReductionVar &R,
 }
 
 /// How each reduction's values leave the entry: a scalar's, or an array reduction's elements
-/// one slot each and the index of its first element (every thread has the same: max keeps it).
+/// (R.words() slots each) and the index of its first element (every thread has the same: max
+/// keeps it).
 std::string reductionWriteBacks(const KernelInfo &K, const EntryTarget &Target) {
   std::string C;
   for (const ReductionVar &R : K.Reductions) {
@@ -310,15 +311,17 @@ std::string reductionWriteBacks(const KernelInfo &K, const EntryTarget &Target) 
       C += Target.ReductionWriteBack(K, R, R.Name, Slot);
       continue;
     }
+    unsigned W = R.words();
+    std::string Element = W == 1 ? "__jacc_ri" : "__jacc_ri * " + std::to_string(W);
     C += "for (int __jacc_ri = 0; __jacc_ri < " + std::to_string(R.Count) + "; ++__jacc_ri) {\n" +
          Target.ReductionWriteBack(K, R, reductionBuffer(R) + "[__jacc_ri]",
-                                   Slot + " + __jacc_ri") +
+                                   Slot + " + " + Element) +
          "}\n";
     ReductionVar Lower;
     Lower.Op = ReductionOp::Max;
     Lower.Type = ScalarType::I64;
     C += Target.ReductionWriteBack(K, Lower, reductionLower(R),
-                                   std::to_string(R.Slot + R.Count));
+                                   std::to_string(R.Slot + R.Count * R.words()));
   }
   return C;
 }

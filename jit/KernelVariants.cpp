@@ -71,8 +71,13 @@ static llvm::Error verifyCudaVariant(const analysis::KernelInfo &K, const Specia
     for (bool Split : {false, true}) {
       if (Split && !K.Split.Enabled)
         continue;
-      if (auto C = cudaVariant(K, Spec, Sm, Split); !C)
-        return C.takeError();
+      if (auto C = cudaVariant(K, Spec, Sm, Split); !C) {
+        std::string Msg;
+        ErrorCode Code = takeError(C.takeError(), Msg);
+        if (Code == ErrorCode::Unsupported)
+          return llvm::Error::success(); // a host-only kernel, as its generic verification found
+        return makeError(Code, Msg);
+      }
     }
   }
   return llvm::Error::success();
@@ -202,7 +207,7 @@ KernelVariants::choose(const std::shared_ptr<const CompiledKernel> &K,
       SA.Size = scalarTypeSize(A.Scalar);
       // A value the kernel never reads (assigned first) is often garbage: folding it would
       // only fill the variants.
-      SA.Eligible = A.Scalar != analysis::ScalarType::F80 && SA.Size == A.Size && A.ValueRead;
+      SA.Eligible = isFoldable(A.Scalar) && SA.Size == A.Size && A.ValueRead;
       for (const analysis::ReductionVar &R : K->Info.Reductions)
         SA.Eligible &= K->Info.Args[R.Arg].Param != A.Param;
       Args.push_back(SA);

@@ -101,9 +101,14 @@ unsigned scalarTypeSize(ScalarType T) {
   case ScalarType::U64:
   case ScalarType::F64: return 8;
   case ScalarType::F80: return 16;
+  case ScalarType::C32: return 8;
+  case ScalarType::C64: return 16;
+  case ScalarType::C80: return 32;
   }
   return 0;
 }
+
+bool isFoldable(ScalarType T) { return T != ScalarType::F80 && !isComplex(T); }
 
 llvm::Expected<std::string> scalarLiteral(ScalarType T, const void *Bytes) {
   switch (T) {
@@ -128,6 +133,11 @@ llvm::Expected<std::string> scalarLiteral(ScalarType T, const void *Bytes) {
   case ScalarType::F32: return floatLiteral(load<uint32_t>(Bytes), 23, 8, "f");
   case ScalarType::F64: return floatLiteral(load<uint64_t>(Bytes), 52, 11, "");
   case ScalarType::F80: break;
+  case ScalarType::C32:
+  case ScalarType::C64:
+  case ScalarType::C80:
+    return makeError(ErrorCode::Unsupported,
+                     "a complex value cannot be folded into a kernel (C has no complex literal)");
   }
   return makeError(ErrorCode::Unsupported,
                    "a long double value cannot be folded into a kernel (CUDA devices have no long "
@@ -153,8 +163,9 @@ llvm::Error checkSpecialization(const KernelInfo &K, const Specialization &Spec)
     if (A.ArgKind != ArgInfo::Kind::Scalar)
       return makeError(ErrorCode::InvalidArgument,
                        Where + ": only scalar arguments can be folded to constants");
-    if (A.Scalar == ScalarType::F80)
-      return makeError(ErrorCode::Unsupported, Where + ": long double values cannot be folded");
+    if (!isFoldable(A.Scalar))
+      return makeError(ErrorCode::Unsupported,
+                       Where + ": " + scalarTypeName(A.Scalar) + " values cannot be folded");
     for (const ReductionVar &R : K.Reductions)
       if (R.Name == A.Name)
         return makeError(ErrorCode::InvalidArgument,

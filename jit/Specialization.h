@@ -32,13 +32,18 @@ struct Specialization {
 /// Bytes of a value of type T (16 for long double, as on x86-64).
 unsigned scalarTypeSize(analysis::ScalarType T);
 
+/// Whether values of T can be folded into a kernel: not long double (CUDA has none, and the
+/// host literal would not be exact) nor complex (C has no complex literal; NVRTC no _Complex).
+bool isFoldable(analysis::ScalarType T);
+
 /// The value of type T whose raw bytes (scalarTypeSize(T) of them) are at Bytes, as an exact
 /// C expression of type T valid in host C and in jacc's CUDA C++: `100`, `((int)-5)`, `100LL`,
 /// `18446744073709551615ULL`, `((unsigned char)200)`, `((_Bool)1)` (jacc's CUDA prelude defines
 /// _Bool), hexadecimal floating literals for finite values (`0x1.8p+1`, `(-0x1.99999ap-4f)`,
 /// negative zero `(-0x0p+0)`), and `__builtin_bit_cast(float, 0x7fc00000U)` for NaN (payload and
 /// sign kept; NVRTC quiets a signalling NaN) and infinities: NVRTC has no __builtin_nan /
-/// __builtin_inf, both compilers have __builtin_bit_cast and fold it. long double is Unsupported.
+/// __builtin_inf, both compilers have __builtin_bit_cast and fold it. Unsupported unless
+/// isFoldable(T).
 llvm::Expected<std::string> scalarLiteral(analysis::ScalarType T, const void *Bytes);
 
 /// Whether Spec can specialize K: every entry names a distinct argument of K by parameter index,

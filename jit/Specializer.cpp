@@ -119,7 +119,7 @@ void Specializer::reset(llvm::ArrayRef<ScalarArg> Args) {
     S.Name = A.Name.str();
     S.Type = A.Type;
     S.Size = A.Size;
-    S.Eligible = A.Eligible && A.Type != ScalarType::F80 && A.Size <= sizeof(uint64_t) &&
+    S.Eligible = A.Eligible && jit::isFoldable(A.Type) && A.Size <= sizeof(uint64_t) &&
                  A.Size == jit::scalarTypeSize(A.Type) && !Listed(Opts.Forbid, A.Name);
     S.Forced = Listed(Opts.Force, A.Name);
   }

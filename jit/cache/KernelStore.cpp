@@ -80,7 +80,8 @@ std::shared_ptr<DiskCache> processDiskCache() {
 ///    run where their uses need them, the bool prelude, values assigned before read never folded.
 /// 7: a non-narrowed nest that stores its own reduction variable has no split variant.
 /// 8: reductions on arrays, elements and sections (private copies, element slots).
-constexpr unsigned CodeRevision = 8;
+/// 9: long double and complex reductions, 2 or 4 slots per value (ReductionVar::words()).
+constexpr unsigned CodeRevision = 9;
 
 std::string diskCacheKey(llvm::StringRef Source, llvm::ArrayRef<std::string> Decls,
                          unsigned CodeFlags) {

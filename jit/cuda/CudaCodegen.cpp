@@ -344,11 +344,24 @@ llvm::Expected<CudaKernelSource> generateCudaSource(const KernelInfo &K, bool Sp
   std::vector<const ArgInfo *> Params(K.Args.size());
   for (const ArgInfo &A : K.Args)
     Params[A.Param] = &A;
+  // NVHPC refuses long double on GPUs too; NVRTC's C++ has no _Complex.
+  for (const ReductionVar &R : K.Reductions)
+    if (R.Type == ScalarType::F80 || isComplex(R.Type))
+      return makeError(ErrorCode::Unsupported,
+                       "reduction(" + std::string(reductionOpName(R.Op)) + ":" + R.Name +
+                           "): CUDA devices cannot reduce " + scalarTypeName(R.Type) + ": " +
+                           (isComplex(R.Type) ? "reduce the real and imaginary parts as two "
+                                                "variables (creal/cimag)"
+                                              : "reduce into a double"));
   for (const ArgInfo *A : Params) {
     if (A->ArgKind == ArgInfo::Kind::Scalar && A->Scalar == ScalarType::F80)
       return makeError(ErrorCode::Unsupported,
                        "argument '" + A->Decl + "': CUDA devices have no long double; pass a "
                        "double");
+    if (A->ArgKind == ArgInfo::Kind::Scalar && isComplex(A->Scalar))
+      return makeError(ErrorCode::Unsupported,
+                       "argument '" + A->Decl + "': CUDA kernels are C++ without _Complex; "
+                       "pass the real and imaginary parts as two scalars (creal/cimag)");
     S.Params.push_back({A->Name, unsigned(A->Size), unsigned(A->Align)});
   }
   if (Split)

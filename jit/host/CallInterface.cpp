@@ -24,6 +24,9 @@ static ffi_type *ffiType(const ArgInfo &A) {
   case ScalarType::F32: return &ffi_type_float;
   case ScalarType::F64: return &ffi_type_double;
   case ScalarType::F80: return &ffi_type_longdouble;
+  case ScalarType::C32: return &ffi_type_complex_float;
+  case ScalarType::C64: return &ffi_type_complex_double;
+  case ScalarType::C80: return &ffi_type_complex_longdouble;
   }
   return &ffi_type_pointer;
 }

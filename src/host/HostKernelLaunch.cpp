@@ -18,10 +18,10 @@ HostKernelLaunch::HostKernelLaunch(std::shared_ptr<const jit::CompiledKernel> K,
   Slots.resize(Threads * NumReductions);
   // Host entries take structs by address.
   if (this->Aggregates)
-    for (size_t P = 0; P < this->Aggregates->size(); ++P)
-      if (!(*this->Aggregates)[P].empty()) {
-        const void *Data = (*this->Aggregates)[P].data();
-        std::memcpy(&this->Cells[2 * P], &Data, sizeof Data);
+    for (const analysis::ArgInfo &A : this->K->Info.Args)
+      if (A.ArgKind == analysis::ArgInfo::Kind::Aggregate) {
+        const void *Data = (*this->Aggregates)[A.Param].data();
+        std::memcpy(&this->Cells[2 * A.Param], &Data, sizeof Data);
       }
 }
 
@@ -43,6 +43,10 @@ void HostKernelLaunch::runMember(unsigned Tid, unsigned NThreads, void *Team,
   llvm::SmallVector<void *, 16> Values(NParams + 1);
   for (unsigned P = 0; P < NParams; ++P)
     Values[P] = const_cast<uint64_t *>(&Cells[2 * P]);
+  if (Aggregates) // scalars wider than a cell: by value from their bytes
+    for (const analysis::ArgInfo &A : K->Info.Args)
+      if (A.ArgKind == analysis::ArgInfo::Kind::Scalar && A.Size > ArgCellBytes)
+        Values[A.Param] = const_cast<char *>((*Aggregates)[A.Param].data());
   Values[NParams] = &TP;
   if (SplitEntry)
     SplitEntry->Call->call(Variant ? Variant->SplitEntry : SplitEntry->Entry, Values.data());

@@ -20,7 +20,11 @@ class SplitGroup;
 
 /// Argument cells, inline for up to 16 parameters: no allocation on the push path.
 using ArgCells = llvm::SmallVector<uint64_t, 32>;
-/// The bytes of each struct parameter (by ArgInfo::Param; empty for the others), or null.
+/// Bytes of one parameter's cell (two words). A wider scalar (long double _Complex, 32 bytes)
+/// travels in the AggregateArgs instead, and the launch passes it by value from there.
+constexpr unsigned ArgCellBytes = 16;
+/// The bytes of each struct parameter and of each scalar wider than a cell (by ArgInfo::Param;
+/// empty for the others), or null.
 using AggregateArgs = std::shared_ptr<const std::vector<std::vector<char>>>;
 
 /// Which code a launch runs: the split entry or the plain one, a specialized variant or the

@@ -26,6 +26,15 @@ void useAttachedTargets(DataEnvironment &Data, const Mapping &M, LaunchPlan &P) 
       P.Used.push_back(T.M);
 }
 
+/// Keep a copy of argument A's bytes (a struct, a scalar wider than a cell) for the launches.
+void keepBytes(std::shared_ptr<std::vector<std::vector<char>>> &Aggregates,
+               const analysis::KernelInfo &Info, const ArgInfo &A, const void *Value) {
+  if (!Aggregates)
+    Aggregates = std::make_shared<std::vector<std::vector<char>>>(Info.Args.size());
+  (*Aggregates)[A.Param].assign(static_cast<const char *>(Value),
+                                static_cast<const char *>(Value) + A.Size);
+}
+
 /// The argument cells of every device; pointers translated, deviceptr owners found.
 llvm::Error bindArguments(const analysis::KernelInfo &Info, const jacc_arg *Args,
                           DataEnvironment &Data, LaunchPlan &P,
@@ -38,14 +47,15 @@ llvm::Error bindArguments(const analysis::KernelInfo &Info, const jacc_arg *Args
     const void *Value = Args[A.Position].value;
     switch (A.ArgKind) {
     case ArgInfo::Kind::Scalar:
+      if (A.Size > ArgCellBytes) {
+        keepBytes(Aggregates, Info, A, Value);
+        break;
+      }
       for (ArgCells &C : P.Cells)
         std::memcpy(&C[2 * A.Param], Value, A.Size);
       break;
     case ArgInfo::Kind::Aggregate:
-      if (!Aggregates)
-        Aggregates = std::make_shared<std::vector<std::vector<char>>>(Info.Args.size());
-      (*Aggregates)[A.Param].assign(static_cast<const char *>(Value),
-                                    static_cast<const char *>(Value) + A.Size);
+      keepBytes(Aggregates, Info, A, Value);
       // OpenACC: a struct that is present is the device's copy in the kernel.
       if (PresentTable::Lookup F = Data.table().lookup(Value, A.Size);
           F.State == PresentTable::Presence::Contained) {

@@ -2,6 +2,7 @@
 
 #include "src/launch/KernelLaunch.h"
 
+#include <complex>
 #include <cstdint>
 #include <cstring>
 #include <type_traits>
@@ -11,15 +12,22 @@ namespace jacc {
 using analysis::ReductionOp;
 using analysis::ScalarType;
 
+template <typename T> struct IsComplex : std::false_type {};
+template <typename T> struct IsComplex<std::complex<T>> : std::true_type {};
+
 template <typename T> static T apply(ReductionOp Op, T A, T B) {
-  switch (Op) {
-  case ReductionOp::Add: return static_cast<T>(A + B);
-  case ReductionOp::Mul: return static_cast<T>(A * B);
-  case ReductionOp::Max: return B > A ? B : A;
-  case ReductionOp::Min: return B < A ? B : A;
-  case ReductionOp::LogAnd: return static_cast<T>(A && B);
-  case ReductionOp::LogOr: return static_cast<T>(A || B);
-  default: break;
+  if (Op == ReductionOp::Add)
+    return static_cast<T>(A + B);
+  if (Op == ReductionOp::Mul)
+    return static_cast<T>(A * B);
+  if constexpr (!IsComplex<T>::value) { // complex variables: + and * only (the frontend)
+    switch (Op) {
+    case ReductionOp::Max: return B > A ? B : A;
+    case ReductionOp::Min: return B < A ? B : A;
+    case ReductionOp::LogAnd: return static_cast<T>(A && B);
+    case ReductionOp::LogOr: return static_cast<T>(A || B);
+    default: break;
+    }
   }
   if constexpr (std::is_integral_v<T>) {
     switch (Op) {
@@ -64,6 +72,10 @@ void combineReduction(ReductionOp Op, ScalarType T, void *Acc, const void *Parti
   case ScalarType::F32: return combineAs<float>(Op, Acc, Partial);
   case ScalarType::F64: return combineAs<double>(Op, Acc, Partial);
   case ScalarType::F80: return combineAs<long double>(Op, Acc, Partial);
+  // std::complex<T> has C's T _Complex layout (C++ [complex.numbers]).
+  case ScalarType::C32: return combineAs<std::complex<float>>(Op, Acc, Partial);
+  case ScalarType::C64: return combineAs<std::complex<double>>(Op, Acc, Partial);
+  case ScalarType::C80: return combineAs<std::complex<long double>>(Op, Acc, Partial);
   }
 }
 
@@ -80,7 +92,7 @@ void ReductionResults::combine(const analysis::KernelInfo &Info,
   for (size_t I = 0; I < Info.Reductions.size(); ++I) {
     const analysis::ReductionVar &R = Info.Reductions[I];
     if (!R.isArray()) {
-      uint64_t Acc = Initial[I];
+      ReductionValue Acc = Initial[I];
       combineParts(R, R.Slot, &Acc, Parts);
       std::memcpy(Results[I], &Acc, Info.Args[R.Arg].Size);
       continue;
@@ -89,13 +101,14 @@ void ReductionResults::combine(const analysis::KernelInfo &Info,
       continue;
     // Every thread evaluated the same first index.
     long long Lower;
-    std::memcpy(&Lower, Parts.front()->reductionSlot(0, R.Slot + R.Count), sizeof Lower);
+    std::memcpy(&Lower, Parts.front()->reductionSlot(0, R.Slot + R.Count * R.words()),
+                sizeof Lower);
     uint64_t Size = Info.Args[R.Arg].PointeeSize;
     char *First = static_cast<char *>(Results[I]) + Lower * static_cast<long long>(Size);
     for (unsigned E = 0; E < R.Count; ++E) {
-      uint64_t Acc = 0;
+      ReductionValue Acc{};
       std::memcpy(&Acc, First + E * Size, Size);
-      combineParts(R, R.Slot + E, &Acc, Parts);
+      combineParts(R, R.Slot + E * R.words(), &Acc, Parts);
       std::memcpy(First + E * Size, &Acc, Size);
     }
   }

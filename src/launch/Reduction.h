@@ -18,11 +18,16 @@ class KernelLaunch;
 void combineReduction(analysis::ReductionOp Op, analysis::ScalarType T, void *Acc,
                       const void *Partial);
 
+/// Room for one value of any reduction type (long double _Complex: 32 bytes), aligned for all.
+struct alignas(16) ReductionValue {
+  unsigned char Bytes[32];
+};
+
 /// A push's reductions (by index into KernelInfo::Reductions): each scalar's value before the
 /// kernel, and where each result goes: the user's variable, or for an array reduction the host
 /// array its pointer argument gives (element `Lower` on, as the kernel reports it).
 struct ReductionResults {
-  std::vector<uint64_t> Initial;
+  std::vector<ReductionValue> Initial;
   std::vector<void *> Results;
   /// Combine each initial value with every partial result of Parts, once, into its result:
   /// device 0's launch in duplicate mode (every device computed everything), every device's in

@@ -514,197 +514,40 @@ TEST(FrontendTest, ConflictingReductionOperators) {
                  "kernel:1: 's' is reduced with two different operators");
 }
 
-TEST(FrontendTest, LongDoubleReduction) {
-  EXPECT_FAILURE("#pragma acc parallel loop reduction(+:s)\n"
-                 "for (int i = 0; i < n; i++) s += i;\n",
-                 Strings({"int n", "long double s"}), ErrorCode::Unsupported,
-                 "kernel:1: long double reductions are not supported (partial results are "
-                 "combined in 8-byte words): reduce into a double");
-  EXPECT_FAILURE("#pragma acc parallel loop reduction(+:s)\n"
-                 "for (int i = 0; i < n; i++) s += i;\n",
-                 Strings({"int n", "float _Complex s"}), ErrorCode::Unsupported,
-                 "argument 2 ('float _Complex s'): complex scalars cannot be passed to a kernel "
-                 "(nor reduced): pass the real and imaginary parts as two scalars (crealf/cimagf, "
-                 "creal/cimag) and reduce each");
-}
-
-//===-- Data clauses ------------------------------------------------------------------------===//
-
-TEST(FrontendTest, PresentAndDeviceptrOfArguments) {
-  KernelInfo K = analyze("#pragma acc parallel loop present(x[0:n]) deviceptr(y)\n"
-                         "for (int i = 0; i < n; i++) y[i] = x[i];\n",
-                         {"const int *x", "int *y", "int n"});
-  EXPECT_FALSE(K.Args[0].Deviceptr);
-  EXPECT_TRUE(K.Args[1].Deviceptr);
-  EXPECT_FALSE(K.Args[2].Deviceptr);
-}
-
-TEST(FrontendTest, DataClauseOfANonArgument) {
-  EXPECT_FAILURE("#pragma acc parallel loop present(x, z)\n"
-                 "for (int i = 0; i < n; i++) x[i] = 0;\n",
-                 Strings({"int *x", "int n"}), ErrorCode::InvalidArgument,
-                 "kernel:1: 'z' in clause 'present' is not an argument of the kernel");
-  EXPECT_FAILURE("#pragma acc parallel loop deviceptr(q)\n"
-                 "for (int i = 0; i < n; i++) x[i] = 0;\n",
-                 Strings({"int *x", "int n"}), ErrorCode::InvalidArgument,
-                 "kernel:1: 'q' in clause 'deviceptr' is not an argument of the kernel");
-  EXPECT_FAILURE("#pragma acc parallel loop present(w[0:n])\n"
-                 "for (int i = 0; i < n; i++) x[i] = 0;\n",
-                 Strings({"int *x", "int n"}), ErrorCode::InvalidArgument,
-                 "kernel:1: 'w' in clause 'present' is not an argument of the kernel");
-}
-
-TEST(FrontendTest, DeviceptrOfAScalar) {
-  EXPECT_FAILURE("#pragma acc parallel loop deviceptr(n)\n"
-                 "for (int i = 0; i < n; i++) x[i] = 0;\n",
-                 Strings({"int *x", "int n"}), ErrorCode::InvalidArgument,
-                 "kernel:1: 'n' in clause 'deviceptr' is not a pointer");
-}
-
-TEST(FrontendTest, UnsupportedConstructClauses) {
-  const std::string Map = "map the data before the push (jacc_copyin, jacc_create, ...) and use "
-                          "'present'; jacc-translate does this for OpenACC programs";
-  struct Case {
-    const char *Clause, *Name;
-    std::string Fix;
-  } Cases[] = {
-      {"copyin(x)", "copyin", Map},
-      {"pcopyin(x)", "pcopyin", Map},
-      {"copy(x)", "copy", Map},
-      {"copyout(x[0:n])", "copyout", Map},
-      {"create(x)", "create", Map},
-      {"no_create(x)", "no_create", Map},
-      {"attach(x)", "attach", Map},
-      {"if(n > 10)", "if", "test the condition on the host before the push"},
-      {"self", "self", "test the condition on the host before the push"},
-      {"device_type(nvidia)", "device_type", "remove it"},
-  };
-  for (const Case &C : Cases) {
-    std::string Dir = std::string("parallel loop ") + C.Clause;
-    Failure F = failureOf("#pragma acc " + Dir + "\nfor (int i = 0; i < n; i++) x[i] = 0;\n",
-                          {"int *x", "int n"});
-    EXPECT_EQ(static_cast<int>(F.Code), static_cast<int>(ErrorCode::Unsupported)) << F.Message;
-    EXPECT_EQ(F.Message, "kernel:1: clause '" + std::string(C.Name) + "' of '#pragma acc " + Dir +
-                             "' is not supported in a pushed kernel: " + C.Fix);
+TEST(FrontendTest, WideAndComplexReductionsTakeSlotsForTheirSize) {
+  KernelInfo K = analyze("#pragma acc parallel loop reduction(+:l, f) reduction(*:d) "
+                         "reduction(+:w, c[0:3])\n"
+                         "for (int i = 0; i < n; i++) { l += i; f += i; d *= i; w += i; "
+                         "c[i % 3] += i; }\n",
+                         {"int n", "long double l", "float _Complex f", "double _Complex d",
+                          "long double _Complex w", "long double *c"});
+  ASSERT_EQ(K.Reductions.size(), 5u);
+  const ScalarType Types[] = {ScalarType::F80, ScalarType::C32, ScalarType::C64,
+                              ScalarType::C80, ScalarType::F80};
+  const unsigned Slots[] = {0, 2, 3, 5, 9}, Words[] = {2, 1, 2, 4, 2};
+  for (size_t I = 0; I < 5; ++I) {
+    EXPECT_EQ(K.Reductions[I].Type, Types[I]) << I;
+    EXPECT_EQ(K.Reductions[I].Slot, Slots[I]) << I;
+    EXPECT_EQ(K.Reductions[I].words(), Words[I]) << I;
   }
+  EXPECT_EQ(K.Reductions[4].slots(), 3u * 2 + 1); // 3 elements, then the first index
+  EXPECT_EQ(K.reductionSlots(), 16u);
 }
 
-//===-- Arguments ---------------------------------------------------------------------------===//
-
-TEST(FrontendTest, UnusedArgument) {
-  EXPECT_FAILURE("#pragma acc parallel loop\n"
-                 "for (int i = 0; i < n; i++) x[i] = 0;\n",
-                 Strings({"int *x", "int n", "double unused"}), ErrorCode::InvalidArgument,
-                 "argument 3 ('double unused') is not used by the kernel: remove it from the "
-                 "args");
-  EXPECT_FAILURE("#pragma acc parallel loop\n"
-                 "for (int i = 0; i < n; i++) x[i] = 0;\n",
-                 Strings({"float *y", "int *x", "int n"}), ErrorCode::InvalidArgument,
-                 "argument 1 ('float *y') is not used by the kernel: remove it from the args");
-  // A data clause is no use: the kernel never touches the data.
-  EXPECT_FAILURE("#pragma acc parallel loop present(y)\n"
-                 "for (int i = 0; i < n; i++) x[i] = 0;\n",
-                 Strings({"float *y", "int *x", "int n"}), ErrorCode::InvalidArgument,
-                 "argument 1 ('float *y') is not used by the kernel: remove it from the args");
-}
-
-// An argument that only sizes the launch is used: a specialization folds it into the block
-// size (vector_length) or the grid (num_gangs).
-TEST(FrontendTest, ArgumentUsedOnlyByALaunchSizeClause) {
-  KernelInfo K = analyze("#pragma acc parallel loop vector_length(v) num_gangs(g * 2)\n"
-                         "for (int i = 0; i < n; i++) x[i] = 0;\n",
-                         {"int *x", "int n", "int v", "int g"});
-  ASSERT_EQ(K.Args.size(), 4u);
-  EXPECT_EQ(K.Args[2].Name, "v");
-  EXPECT_EQ(K.Args[3].Name, "g");
-  EXPECT_FAILURE("#pragma acc parallel loop vector_length(vv)\n"
-                 "for (int i = 0; i < n; i++) x[i] = 0;\n",
-                 Strings({"int *x", "int n", "int v", "int vv"}), ErrorCode::InvalidArgument,
-                 "argument 3 ('int v') is not used by the kernel: remove it from the args");
-}
-
-TEST(FrontendTest, ArgumentWithoutName) {
-  EXPECT_FAILURE("#pragma acc parallel loop\n"
-                 "for (int i = 0; i < n; i++) x[i] = 0;\n",
-                 Strings({"int *x", "int n", "double"}), ErrorCode::InvalidArgument,
-                 "argument 3 ('double') declares no name: write it as the kernel names it, e.g. "
-                 "'int n'");
-}
-
-TEST(FrontendTest, DuplicateArgumentName) {
-  Failure F = failureOf("#pragma acc parallel loop\n"
-                        "for (int i = 0; i < n; i++) x[i] = 0;\n",
-                        {"int *x", "int n", "int n"});
-  EXPECT_EQ(static_cast<int>(F.Code), static_cast<int>(ErrorCode::Compile)) << F.Message;
-  // clang's diagnostic, located at the second declaration.
-  EXPECT_NE(F.Message.find("arg 3:1:5: error: redefinition of parameter 'n'"), std::string::npos)
-      << F.Message;
-}
-
-TEST(FrontendTest, PointerToPointerArgument) {
-  // A pointer to row pointers is a pointer argument: the array of pointers is what it maps.
-  KernelInfo K = analyze("#pragma acc parallel loop\n"
-                         "for (int i = 0; i < n; i++) a[i][0] = 0;\n",
-                         {"double **a", "int n"});
-  EXPECT_EQ(K.Args[0].ArgKind, ArgInfo::Kind::Pointer);
-  EXPECT_EQ(K.Args[0].PointeeSize, sizeof(double *));
-  EXPECT_FAILURE("#pragma acc parallel loop\n"
-                 "for (int i = 0; i < n; i++) a[i][0][0] = 0;\n",
-                 Strings({"double ***a", "int n"}), ErrorCode::Unsupported,
-                 "argument 1 ('double ***a'): pointers to pointers to pointers cannot be "
-                 "translated to device copies; pass the rows' pointer array ('T **') instead");
-}
-
-TEST(FrontendTest, FunctionPointerArgument) {
-  EXPECT_FAILURE("#pragma acc parallel loop\n"
-                 "for (int i = 0; i < n; i++) x[i] = f(i);\n",
-                 Strings({"int *x", "int n", "int (*f)(int)"}), ErrorCode::Unsupported,
-                 "argument 3 ('int (*f)(int)'): function pointers are not supported");
-}
-
-TEST(FrontendTest, PointerArguments) {
-  KernelInfo K =
-      analyze("#pragma acc parallel loop\n"
-              "for (int i = 0; i < n; i++) {\n"
-              "  x[i] = b[i][0] + c[i] + ((char *)v)[i] + (s != 0);\n"
-              "}\n",
-              {"int *x", "double (*b)[8]", "short c[10]", "void *v", "struct S *s", "int n"});
-  ASSERT_EQ(K.Args.size(), 6u);
-  for (unsigned I = 0; I < 5; ++I) {
-    EXPECT_EQ(K.Args[I].ArgKind, ArgInfo::Kind::Pointer) << I;
-    EXPECT_EQ(K.Args[I].Size, 8u) << I;
-    EXPECT_EQ(K.Args[I].Align, 8u) << I;
-    EXPECT_EQ(K.Args[I].Param, I + 1) << I;
-  }
-  EXPECT_EQ(K.Args[0].PointeeSize, 4u);
-  EXPECT_EQ(K.Args[1].PointeeSize, 64u); // a row of 8 doubles
-  EXPECT_EQ(K.Args[2].PointeeSize, 2u);  // an array parameter is a pointer
-  EXPECT_EQ(K.Args[3].PointeeSize, 1u);  // void: unknown
-  EXPECT_EQ(K.Args[4].PointeeSize, 1u);  // incomplete struct: unknown
-}
-
-TEST(FrontendTest, StructAndUnionByValueAreAggregates) {
-  KernelInfo K = analyze("struct P { double x, y; };\n"
-                         "union U { int i; float f; };\n"
-                         "typedef struct { int k; char c; } S;\n"
-                         "#pragma acc parallel loop\n"
-                         "for (int i = 0; i < n; i++) a[i] = p.x * i + p.y + u.i + s.k;\n",
-                         {"double *a", "int n", "struct P p", "union U u", "S s"});
-  ASSERT_EQ(K.Args.size(), 5u);
-  for (unsigned I : {2u, 3u, 4u})
-    EXPECT_EQ(K.Args[I].ArgKind, ArgInfo::Kind::Aggregate) << I;
-  EXPECT_EQ(K.Args[2].Size, 16u);
-  EXPECT_EQ(K.Args[2].Align, 8u);
-  EXPECT_EQ(K.Args[3].Size, 4u);
-  EXPECT_EQ(K.Args[3].Align, 4u);
-  EXPECT_EQ(K.Args[4].Size, 8u);
-  EXPECT_EQ(K.Args[4].Align, 4u);
-  // Aggregates have no '*': they go with the scalars, before the pointers.
-  EXPECT_EQ(K.Args[1].Param, 0u);
-  EXPECT_EQ(K.Args[2].Param, 1u);
-  EXPECT_EQ(K.Args[3].Param, 2u);
-  EXPECT_EQ(K.Args[4].Param, 3u);
-  EXPECT_EQ(K.Args[0].Param, 4u);
+TEST(FrontendTest, ComplexReductionsAddOrMultiply) {
+  for (const char *Op : {"max", "min", "&&", "||"})
+    EXPECT_FAILURE("#pragma acc parallel loop reduction(" + std::string(Op) +
+                       ":z)\nfor (int i = 0; i < n; i++) z += i;\n",
+                   Strings({"int n", "double _Complex z"}), ErrorCode::InvalidArgument,
+                   "kernel:1: reduction(" + std::string(Op) +
+                       ":z): a complex variable ('double _Complex z') is reduced with + or * "
+                       "only (OpenACC 3.3 2.5.15); reduce its real and imaginary parts as two "
+                       "variables for other operators");
+  EXPECT_FAILURE("#pragma acc parallel loop reduction(+:z)\n"
+                 "for (int i = 0; i < n; i++) z += i;\n",
+                 Strings({"int n", "_Complex int z"}), ErrorCode::Unsupported,
+                 "argument 2 ('_Complex int z'): complex integers (a GNU extension) cannot be "
+                 "passed to a kernel: pass the real and imaginary parts as two integers");
 }
 
 TEST(FrontendTest, EveryScalarTypeMapping) {
@@ -728,6 +571,9 @@ TEST(FrontendTest, EveryScalarTypeMapping) {
       {"float f", ScalarType::F32, 4, 4},
       {"double d", ScalarType::F64, 8, 8},
       {"long double ld", ScalarType::F80, 16, 16},
+      {"float _Complex fc", ScalarType::C32, 8, 4},
+      {"double _Complex dc", ScalarType::C64, 16, 8},
+      {"long double _Complex lc", ScalarType::C80, 32, 16},
       {"enum E e", ScalarType::U32, 4, 4},  // no negative enumerator: unsigned int
       {"enum N en", ScalarType::I32, 4, 4}, // a negative enumerator: int
       {"my_size z", ScalarType::U64, 8, 8}, // a typedef
@@ -774,15 +620,20 @@ TEST(FrontendTest, ScalarTypeNames) {
   EXPECT_FALSE(isIntegral(ScalarType::F32));
   EXPECT_FALSE(isIntegral(ScalarType::F64));
   EXPECT_FALSE(isIntegral(ScalarType::F80));
+  EXPECT_STREQ(scalarTypeName(ScalarType::C32), "float _Complex");
+  EXPECT_STREQ(scalarTypeName(ScalarType::C64), "double _Complex");
+  EXPECT_STREQ(scalarTypeName(ScalarType::C80), "long double _Complex");
+  EXPECT_FALSE(isIntegral(ScalarType::C64));
+  EXPECT_TRUE(isComplex(ScalarType::C32));
+  EXPECT_FALSE(isComplex(ScalarType::F80));
+  EXPECT_EQ(reductionWords(ScalarType::I32), 1u);
+  EXPECT_EQ(reductionWords(ScalarType::C32), 1u);
+  EXPECT_EQ(reductionWords(ScalarType::F80), 2u);
+  EXPECT_EQ(reductionWords(ScalarType::C64), 2u);
+  EXPECT_EQ(reductionWords(ScalarType::C80), 4u);
 }
 
 TEST(FrontendTest, UnsupportedScalarTypes) {
-  EXPECT_FAILURE("#pragma acc serial\n"
-                 "x[0] = __real__ z;\n",
-                 Strings({"double *x", "_Complex double z"}), ErrorCode::Unsupported,
-                 "argument 2 ('_Complex double z'): complex scalars cannot be passed to a kernel "
-                 "(nor reduced): pass the real and imaginary parts as two scalars (crealf/cimagf, "
-                 "creal/cimag) and reduce each");
   Failure F = failureOf("#pragma acc serial\n"
                         "x[0] = q;\n",
                         {"double *x", "__int128 q"});

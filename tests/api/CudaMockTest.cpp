@@ -18,6 +18,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <complex>
 #include <cstring>
 #include <set>
 #include <string>
@@ -429,6 +430,29 @@ TEST_P(CudaMockTest, KernelCudaCannotExpressFailsCleanly) {
   EXPECT_NE(std::string(jacc_last_error()).find("long double"), std::string::npos)
       << jacc_last_error();
   ASSERT_JACC(jacc_delete(A.data(), N * sizeof(double)));
+}
+
+// NVHPC refuses long double on GPUs; NVRTC's C++ has no _Complex: the push names the workaround.
+TEST_P(CudaMockTest, LongDoubleAndComplexReductionsFailCleanly) {
+  auto ExpectRefused = [](const char *Src, jacc_arg *Args, const char *Expected) {
+    EXPECT_EQ(jacc_kernel_push(Src, 2, Args, JACC_DEFAULT), JACC_ERROR_UNSUPPORTED);
+    EXPECT_NE(std::string(jacc_last_error()).find(Expected), std::string::npos)
+        << jacc_last_error();
+  };
+  int N = 4;
+  long double S = 1;
+  std::complex<double> Z(1, 2);
+  jacc_arg Args[] = {{"int n", &N}, {"long double s", &S}};
+  ExpectRefused("#pragma acc parallel loop reduction(+:s)\nfor (int i = 0; i < n; i++) s += i;\n",
+                Args,
+                "reduction(+:s): CUDA devices cannot reduce long double: reduce into a double");
+  EXPECT_EQ(S, 1.0L);
+  jacc_arg ZArgs[] = {{"int n", &N}, {"double _Complex z", &Z}};
+  ExpectRefused("#pragma acc parallel loop reduction(*:z)\nfor (int i = 0; i < n; i++) z *= 2;\n",
+                ZArgs,
+                "reduction(*:z): CUDA devices cannot reduce double _Complex: reduce the real and "
+                "imaginary parts as two variables (creal/cimag)");
+  EXPECT_EQ(Z, std::complex<double>(1, 2));
 }
 
 // A private section of variable length (jacc-translate's `double c[jacc_private_len_c]` per

@@ -89,6 +89,26 @@ TEST(CompiledKernelTest, VerifyModeFailsACompileThatCudaRejects) {
   EXPECT_TRUE(bool(Host)) << llvm::toString(Host.takeError());
 }
 
+TEST(CompiledKernelTest, VerifyModeAcceptsAKernelCudaRefusesByDesign) {
+  if (!nvrtcAvailable())
+    GTEST_SKIP() << "this build has no NVRTC";
+  ScopedEnv Verify("JACC_CUDA_VERIFY", "80");
+  // A long double reduction is host-only: the push compiles it for the host; a CUDA device
+  // would report why not.
+  auto K = compileKernel("#pragma acc parallel loop reduction(+:s)\n"
+                         "for (int i = 0; i < n; i++) s += i;\n",
+                         {"long double s", "int n"});
+  ASSERT_TRUE(bool(K)) << llvm::toString(K.takeError());
+  auto C = (*K)->cudaCode(80, false);
+  ASSERT_FALSE(bool(C));
+  std::string Msg;
+  EXPECT_EQ(takeError(C.takeError(), Msg), ErrorCode::Unsupported);
+  EXPECT_NE(Msg.find("reduction(+:s): CUDA devices cannot reduce long double: reduce into a "
+                     "double"),
+            std::string::npos)
+      << Msg;
+}
+
 TEST(CompiledKernelTest, VerifyModeChecksEveryListedArchitectureAndEntry) {
   if (!nvrtcAvailable())
     GTEST_SKIP() << "this build has no NVRTC";

@@ -1,7 +1,9 @@
 /* Reductions for every operator (+, *, max, min, &&, ||, &, |, ^) on int, long, float and double,
    several reductions on one loop and one clause with several variables, a reduction on an inner
    loop of a parallel region, private and firstprivate scalars and arrays, and gang/worker/vector
-   levels. Float sums use integer-valued data below 2^24 (exact in any order). */
+   levels; long double (16-byte partial results) and double _Complex reductions. Float sums use
+   integer-valued data below 2^24, the wide ones multiples of 2^-60 and 1/4 (exact in any order). */
+#include <complex.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -97,6 +99,16 @@ int main(void) {
     }
   }
 
+  /* long double keeps bits a double loses (1 + k * 2^-60); complex: + and * only. */
+  long double ldsum = 1.0L;
+  double _Complex zsum = 1.0 + 2.0 * I, zprod = 1.0;
+#pragma acc parallel loop copyin(v[0:n]) reduction(+:ldsum, zsum) reduction(*:zprod)
+  for (int i = 0; i < n; i++) {
+    ldsum += v[i] * v[i] * 0x1p-60L;
+    zsum += v[i] * 0.25 + (v[i] % 7) * 0.5 * I;
+    zprod *= (i % 500 == 3) ? I : (i % 1000 == 1 ? 2 : 1);
+  }
+
   long osum = 0, rsum = 0;
   for (int i = 0; i < n; i++)
     osum += out[i];
@@ -107,6 +119,10 @@ int main(void) {
          (double)fsum, (double)fmaxv, (double)fminv, (double)fprod, dsum, dmax, dmin, dprod);
   printf("reductions: logical=%d/%d/%ld/%ld bits=%d/%d/%d/%ld/%ld/%ld private=%ld rows=%ld\n",
          all_small, any_big, land, lor, iand_, ior_, ixor, lband, lbor, lxor, osum, rsum);
+  /* + 0.0: the sign of a zero part depends on the order of the products. */
+  printf("reductions: long double=1+%ld*2^-60 complex sum=%.2f%+.2fi product=%.1f%+.1fi\n",
+         (long)((ldsum - 1.0L) * 0x1p60L), creal(zsum), cimag(zsum), creal(zprod) + 0.0,
+         cimag(zprod) + 0.0);
   free(v);
   free(out);
   return 0;

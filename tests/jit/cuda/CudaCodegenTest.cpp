@@ -354,6 +354,34 @@ TEST(CudaCodegenTest, WhatCudaCannotExpressIsUnsupportedAndNamed) {
   EXPECT_EQ(Code, ErrorCode::Unsupported);
   EXPECT_NE(Msg.find("kernel:1: #include <complex.h>"), std::string::npos) << Msg;
   EXPECT_NE(Msg.find("math.h"), std::string::npos) << Msg;
+
+}
+
+TEST(CudaCodegenTest, LongDoubleAndComplexAreUnsupportedWithTheirWorkaround) {
+  // NVRTC's C++ has no _Complex (and NVHPC refuses long double on GPUs).
+  struct Case {
+    const char *Src;
+    Strings Decls;
+    const char *Expected;
+  } Cases[] = {
+      {"#pragma acc parallel loop\nfor (int i = 0; i < n; i++) x[i] = __real__ z;\n",
+       {"double *x", "float _Complex z", "int n"},
+       "argument 'float _Complex z': CUDA kernels are C++ without _Complex; pass the real and "
+       "imaginary parts as two scalars (creal/cimag)"},
+      {"#pragma acc parallel loop reduction(+:h[0:2])\n"
+       "for (int i = 0; i < n; i++) h[i % 2] += x[i];\n",
+       {"const double *x", "long double *h", "int n"},
+       "reduction(+:h): CUDA devices cannot reduce long double: reduce into a double"},
+      {"#pragma acc parallel loop reduction(*:z)\nfor (int i = 0; i < n; i++) z *= x[i];\n",
+       {"const double *x", "double _Complex z", "int n"},
+       "reduction(*:z): CUDA devices cannot reduce double _Complex: reduce the real and "
+       "imaginary parts as two variables (creal/cimag)"},
+  };
+  for (const Case &C : Cases) {
+    ErrorCode Code = ErrorCode::Internal;
+    EXPECT_EQ(errorOf(C.Src, C.Decls, Code), C.Expected);
+    EXPECT_EQ(Code, ErrorCode::Unsupported) << C.Expected;
+  }
 }
 
 //===-- C library ----------------------------------------------------------------------------===//

@@ -12,6 +12,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <complex>
 #include <cstdint>
 #include <cstring>
 #include <limits>
@@ -405,7 +406,8 @@ TEST(HostCodegenTest, ReductionIdentitiesHaveTheRightValuesInC) {
                              ReductionOp::BitXor, ReductionOp::LogAnd, ReductionOp::LogOr};
   const ScalarType Types[] = {ScalarType::Bool, ScalarType::I8,  ScalarType::U8,  ScalarType::I16,
                               ScalarType::U16,  ScalarType::I32, ScalarType::U32, ScalarType::I64,
-                              ScalarType::U64,  ScalarType::F32, ScalarType::F64, ScalarType::F80};
+                              ScalarType::U64,  ScalarType::F32, ScalarType::F64, ScalarType::F80,
+                              ScalarType::C32,  ScalarType::C64, ScalarType::C80};
   struct Slot {
     ReductionOp Op;
     ScalarType Type;
@@ -416,10 +418,11 @@ TEST(HostCodegenTest, ReductionIdentitiesHaveTheRightValuesInC) {
     for (ReductionOp Op : Ops) {
       bool Bitwise =
           Op == ReductionOp::BitAnd || Op == ReductionOp::BitOr || Op == ReductionOp::BitXor;
-      if (Bitwise && !isIntegral(T))
+      if ((Bitwise && !isIntegral(T)) ||
+          (isComplex(T) && Op != ReductionOp::Add && Op != ReductionOp::Mul))
         continue;
       Code += "  { " + std::string(scalarTypeName(T)) + " v = " + reductionIdentity(Op, T) +
-              "; __builtin_memcpy(out + " + std::to_string(16 * Slots.size()) +
+              "; __builtin_memcpy(out + " + std::to_string(32 * Slots.size()) +
               ", &v, sizeof v); }\n";
       Slots.push_back({Op, T});
     }
@@ -429,12 +432,12 @@ TEST(HostCodegenTest, ReductionIdentitiesHaveTheRightValuesInC) {
   auto Fns = loadHostObject(Obj->Bytes, std::vector<std::string>{"__jacc_ids"});
   ASSERT_TRUE(static_cast<bool>(Fns)) << llvm::toString(Fns.takeError());
   ASSERT_EQ(Fns->size(), 1u);
-  std::vector<unsigned char> Out(16 * Slots.size(), 0);
+  std::vector<unsigned char> Out(32 * Slots.size(), 0);
   reinterpret_cast<void (*)(unsigned char *)>(Fns->front())(Out.data());
 
   auto Check = [&](size_t I, auto Expected) {
     decltype(Expected) Got;
-    std::memcpy(&Got, &Out[16 * I], sizeof Got);
+    std::memcpy(&Got, &Out[32 * I], sizeof Got);
     EXPECT_EQ(Got, Expected) << reductionOpName(Slots[I].Op) << " " << scalarTypeName(Slots[I].Type)
                              << ": '" << reductionIdentity(Slots[I].Op, Slots[I].Type) << "'";
   };
@@ -477,8 +480,22 @@ TEST(HostCodegenTest, ReductionIdentitiesHaveTheRightValuesInC) {
     case ScalarType::F80: {
       // Only the 10 value bytes of an x87 long double are defined.
       long double Got = 0;
-      std::memcpy(&Got, &Out[16 * I], 10);
+      std::memcpy(&Got, &Out[32 * I], 10);
       EXPECT_EQ(Got, expectedIdentity<long double>(Op)) << reductionOpName(Op) << " long double";
+      break;
+    }
+    case ScalarType::C32:
+      Check(I, std::complex<float>(expectedIdentity<float>(Op)));
+      break;
+    case ScalarType::C64:
+      Check(I, std::complex<double>(expectedIdentity<double>(Op)));
+      break;
+    case ScalarType::C80: {
+      long double Re = 0, Im = 0;
+      std::memcpy(&Re, &Out[32 * I], 10);
+      std::memcpy(&Im, &Out[32 * I + 16], 10);
+      EXPECT_EQ(Re, expectedIdentity<long double>(Op)) << reductionOpName(Op) << " complex";
+      EXPECT_EQ(Im, 0.0L) << reductionOpName(Op) << " long double _Complex";
       break;
     }
     }

@@ -197,6 +197,32 @@ TEST_F(LaunchPlanTest, ReductionsKeepTheirInitialValueAndWhereTheResultGoes) {
   EXPECT_EQ(P->Reductions.Results[Slot], &S);
 }
 
+TEST_F(LaunchPlanTest, WideScalarsKeepAllTheirBytes) {
+  // A long double _Complex (32 bytes) does not fit its cell: it travels with the aggregates'
+  // bytes. A reduction's initial value keeps all of its bytes too.
+  auto K = analyse("#pragma acc parallel loop reduction(+:s)\n"
+                   "for (int i = 0; i < n; i++) s += w;\n",
+                   {"int n", "long double _Complex w", "long double _Complex s"});
+  ASSERT_EQ(K.Reductions.size(), 1u);
+  int N = 4;
+  long double _Complex W, S;
+  __real__ W = 1.25L, __imag__ W = 2.5L, __real__ S = 3, __imag__ S = -4;
+  jacc_arg Args[] = {{"int n", &N}, {"long double _Complex w", &W},
+                     {"long double _Complex s", &S}};
+  auto P = planLaunch(K, Args, Devices, {}, Data);
+  ASSERT_TRUE(static_cast<bool>(P)) << llvm::toString(P.takeError());
+  for (unsigned D = 0; D < Devices; ++D) {
+    ASSERT_TRUE(P->Aggregates[D]) << D;
+    const std::vector<char> &Bytes = (*P->Aggregates[D])[param(K, "w")];
+    ASSERT_EQ(Bytes.size(), sizeof W);
+    EXPECT_EQ(std::memcmp(Bytes.data(), &W, sizeof W), 0) << D;
+  }
+  long double _Complex Initial;
+  std::memcpy(&Initial, &P->Reductions.Initial[0], sizeof Initial);
+  EXPECT_TRUE(Initial == S);
+  EXPECT_EQ(P->Reductions.Results[0], static_cast<void *>(&S));
+}
+
 const char *const Histogram = "#pragma acc parallel loop present(x) reduction(+:h[j:3])\n"
                               "for (int i = 0; i < n; i++) h[j + i % 3] += x[i];\n";
 

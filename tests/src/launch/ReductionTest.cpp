@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <complex>
 #include <cstdint>
 #include <cstring>
 #include <limits>
@@ -279,6 +280,42 @@ TEST(ReductionTest, FloatingPrecisionIsKept) {
             9007199254740993.0L);
   EXPECT_EQ(combine<double>(ScalarType::F64, ReductionOp::Mul, 1e200, 1e200),
             std::numeric_limits<double>::infinity());
+}
+
+TEST(ReductionTest, LongDoubleKeepsItsPrecisionInItsSixteenBytes) {
+  long double Acc = 1.0L, Partial = 0x1p-60L; // lost in a double
+  combineReduction(ReductionOp::Add, ScalarType::F80, &Acc, &Partial);
+  EXPECT_EQ(Acc, 1.0L + 0x1p-60L);
+}
+
+template <typename T> class ReductionComplexTest : public ::testing::Test {};
+using ComplexTypes = ::testing::Types<Case<std::complex<float>, ScalarType::C32>,
+                                      Case<std::complex<double>, ScalarType::C64>,
+                                      Case<std::complex<long double>, ScalarType::C80>>;
+TYPED_TEST_SUITE(ReductionComplexTest, ComplexTypes);
+
+TYPED_TEST(ReductionComplexTest, AddAndMultiplyAsComplexNumbers) {
+  using T = typename TypeParam::Type;
+  EXPECT_EQ(combine<T>(TypeParam::ST, ReductionOp::Add, T(1, 2), T(3, -5)), T(4, -3));
+  // (1 + 2i)(3 - 5i) = 3 - 5i + 6i + 10 = 13 + i
+  EXPECT_EQ(combine<T>(TypeParam::ST, ReductionOp::Mul, T(1, 2), T(3, -5)), T(13, 1));
+  EXPECT_EQ(combine<T>(TypeParam::ST, ReductionOp::Mul, T(0, 1), T(0, 1)), T(-1, 0));
+}
+
+TYPED_TEST(ReductionComplexTest, TouchesOnlyTheValueBytes) {
+  using T = typename TypeParam::Type;
+  unsigned char Acc[48], Partial[48];
+  std::memset(Acc, 0xab, sizeof Acc);
+  std::memset(Partial, 0xcd, sizeof Partial);
+  T A(1, 1), B(2, -3);
+  std::memcpy(Acc, &A, sizeof A);
+  std::memcpy(Partial, &B, sizeof B);
+  combineReduction(ReductionOp::Add, TypeParam::ST, Acc, Partial);
+  T R;
+  std::memcpy(&R, Acc, sizeof R);
+  EXPECT_EQ(R, T(3, -2));
+  for (size_t I = sizeof(T); I < sizeof Acc; ++I)
+    EXPECT_EQ(Acc[I], 0xab) << "byte " << I;
 }
 
 } // namespace
