@@ -100,9 +100,13 @@ void Translator::collect(Stmt *S, unsigned Begin, unsigned End, KernelNeeds &N,
         if (!Def || T.SM.isInSystemHeader(T.SM.getExpansionLoc(Def->getLocation())))
           return true; // the C library (sqrt, ...): the kernel declares or includes it
         // A function defined in this file without a routine directive gets an implicit
-        // 'routine seq' (OpenACC 3.3 2.15.1), as with NVHPC.
-        if (!T.RoutineOf.count(F->getCanonicalDecl()))
-          T.RoutineDir.try_emplace(F->getCanonicalDecl(), implicitRoutineSeq());
+        // 'routine seq' (OpenACC 3.3 2.15.1), as with NVHPC; static, it may be unused on the
+        // host now, as an explicit routine may (translateRoutine).
+        if (!T.RoutineOf.count(F->getCanonicalDecl()) &&
+            T.RoutineDir.try_emplace(F->getCanonicalDecl(), implicitRoutineSeq()).second &&
+            Def->getStorageClass() == SC_Static)
+          T.RW.InsertTextBefore(T.SM.getExpansionLoc(Def->getBeginLoc()),
+                                "__attribute__((unused)) ");
         auto *D2 = const_cast<FunctionDecl *>(Def);
         if (N.RoutineSet.insert(D2).second) {
           T.addType(D2->getType(), N);

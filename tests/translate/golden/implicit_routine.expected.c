@@ -47,7 +47,7 @@ static inline void jacc_translated_present(const void *p, size_t bytes, const ch
   }
 }
 /* A function defined in the file and called without a routine directive: implicit routine seq. */
-static float twice(float x) { return 2 * x; }
+__attribute__((unused)) static float twice(float x) { return 2 * x; }
 void f(float *a, int n) {
 { /* #pragma acc parallel loop */
   jacc_arg jacc_args[] = {{"int n", &n}, {"float *a", &a}};
