@@ -123,7 +123,7 @@ llvm::Expected<WrappedKernel> wrapKernel(llvm::StringRef Source,
                            "'int n'");
   std::string &C = W.Code;
   // bool, true and false as C23 has them: a kernel pushed through the API names no header.
-  C += KernelDialectPrelude;
+  C += kernelDialectPrelude(Source.take_front(Construct->Offset));
   C += "#line 1 \"kernel\"\n";
   W.LeadingBegin = C.size();
   C += Source.take_front(Construct->Offset).str();
@@ -155,6 +155,28 @@ llvm::Expected<WrappedKernel> wrapKernel(llvm::StringRef Source,
   C += Source.drop_front(Construct->Offset).str();
   C += "\n}\n";
   return W;
+}
+
+bool definesBool(llvm::StringRef Leading) {
+  for (size_t At = Leading.find("bool"); At != llvm::StringRef::npos;
+       At = Leading.find("bool", At + 4)) {
+    if ((At > 0 && isIdentChar(Leading[At - 1])) ||
+        (At + 4 < Leading.size() && isIdentChar(Leading[At + 4])))
+      continue;
+    if (Leading.drop_front(At + 4).ltrim(" \t").starts_with(";"))
+      return true; // the declarator of a typedef
+    llvm::StringRef Line = Leading.take_front(At);
+    Line = Line.drop_front(Line.rfind('\n') + 1).ltrim();
+    if (Line.consume_front("#") && (Line = Line.ltrim()).consume_front("define") &&
+        Line.ltrim().empty())
+      return true; // the name of a macro: '#define' then blanks only
+  }
+  return false;
+}
+
+std::string kernelDialectPrelude(llvm::StringRef Leading) {
+  std::string P = definesBool(Leading) ? "" : "#include <stdbool.h>\n";
+  return P + "int acc_on_device(int);\n";
 }
 
 bool mentionsIdentifier(llvm::StringRef Text, llvm::StringRef Name) {

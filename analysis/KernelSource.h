@@ -36,12 +36,17 @@ struct WrappedKernel {
 
 /// Name of the function that wraps the construct in the parsed translation unit.
 constexpr const char *WrapperFunction = "__jacc_kernel";
+/// Whether a kernel's leading declarations define `bool` themselves, as programs written for C89
+/// do (`typedef int bool;`, `typedef enum { false, true } bool;`, `#define bool int`): the name
+/// declared (`bool;`, `#define bool`), not merely used as a type.
+bool definesBool(llvm::StringRef Leading);
+
 /// What a C kernel sees before its own text, on every C target: bool, true and false (C23's
-/// keywords, <stdbool.h> before) without an include of the kernel's, and acc_on_device, the
-/// OpenACC routine device code may call (OpenACC 3.3 3.2.13; the host target's calls reach
-/// libjacc's, which answers for the host, a jacc host device being acc_device_host).
-constexpr const char *KernelDialectPrelude = "#include <stdbool.h>\n"
-                                             "int acc_on_device(int);\n";
+/// keywords, <stdbool.h> before) without an include of the kernel's, unless its leading
+/// declarations Leading define bool themselves (cc compiles those without <stdbool.h>); and
+/// acc_on_device, the OpenACC routine device code may call (OpenACC 3.3 3.2.13; the host target's
+/// calls reach libjacc's, which answers for the host, a jacc host device being acc_device_host).
+std::string kernelDialectPrelude(llvm::StringRef Leading);
 
 /// Build the translation unit: prelude, leading declarations, then
 /// `void __jacc_kernel(<args, scalars first>) { <construct> }`, with #line directives so that

@@ -97,12 +97,13 @@ std::vector<const char *> purposeFlags(ClangPurpose Purpose) {
   if (Purpose == ClangPurpose::Program)
     // A user's program, parsed as gcc would compile it: its default dialect (gnu17), and what
     // clang 16 makes errors but gcc only warns about stays a warning (cc warns when it compiles
-    // the translation; the translator reports errors only).
+    // the translation; the translator reports errors only). gcc 11's __malloc__(deallocator),
+    // which gcc's own <omp.h> uses, is a hard error in clang 16: it parses as plain __malloc__.
     return {"-fsyntax-only", "-x", "c", "-std=gnu17", "-Wno-unknown-pragmas",
             "-fno-color-diagnostics", "-O0", "-Wno-error=implicit-function-declaration",
             "-Wno-error=implicit-int", "-Wno-error=int-conversion",
             "-Wno-error=incompatible-function-pointer-types", "-Wno-error=return-type",
-            "-Wno-error=incompatible-pointer-types"};
+            "-Wno-error=incompatible-pointer-types", "-D__malloc__(...)=__malloc__"};
   // Kernels are C99 with GNU extensions; math never sets errno (as on GPUs), which lets the
   // vectoriser use sqrt & co. Unknown pragmas (acc) are ours to handle, not warnings.
   std::vector<const char *> Flags = {"-fsyntax-only", "-x", "c", "-std=gnu99",

@@ -51,6 +51,18 @@ void Translator::addType(QualType T, KernelNeeds &N) {
   }
 }
 
+/// The directive a called function without '#pragma acc routine' implicitly has.
+static analysis::Directive implicitRoutineSeq() {
+  analysis::Directive D;
+  D.Kind = analysis::DirectiveKind::Routine;
+  D.Text = "routine seq";
+  analysis::Clause Seq;
+  Seq.Kind = analysis::ClauseKind::Seq;
+  Seq.Name = "seq";
+  D.Clauses.push_back(Seq);
+  return D;
+}
+
 /// Collects what a kernel needs from the statement S (its text spans [Begin, End)).
 void Translator::collect(Stmt *S, unsigned Begin, unsigned End, KernelNeeds &N,
                          FunctionDecl *InRoutine) {
@@ -87,12 +99,14 @@ void Translator::collect(Stmt *S, unsigned Begin, unsigned End, KernelNeeds &N,
         const FunctionDecl *Def = F->getDefinition();
         if (!Def || T.SM.isInSystemHeader(T.SM.getExpansionLoc(Def->getLocation())))
           return true; // the C library (sqrt, ...): the kernel declares or includes it
-        if (!T.RoutineOf.count(F->getCanonicalDecl())) {
-          T.errorAt(E->getLocation(), "function '" + F->getName() +
-                                          "' is called in a compute construct but is not "
-                                          "declared with '#pragma acc routine'");
-          return true;
-        }
+        // A function defined in this file without a routine directive gets an implicit
+        // 'routine seq' (OpenACC 3.3 2.15.1), as with NVHPC; static, it may be unused on the
+        // host now, as an explicit routine may (translateRoutine).
+        if (!T.RoutineOf.count(F->getCanonicalDecl()) &&
+            T.RoutineDir.try_emplace(F->getCanonicalDecl(), implicitRoutineSeq()).second &&
+            Def->getStorageClass() == SC_Static)
+          T.RW.InsertTextBefore(T.SM.getExpansionLoc(Def->getBeginLoc()),
+                                "__attribute__((unused)) ");
         auto *D2 = const_cast<FunctionDecl *>(Def);
         if (N.RoutineSet.insert(D2).second) {
           T.addType(D2->getType(), N);

@@ -386,6 +386,10 @@ llvm::Expected<CudaKernelSource> generateCudaSource(const KernelInfo &K, bool Sp
   C += "\n";
   C += CudaHelpers;
   C += Defs;
+  // C89 code declares its own bool, a keyword in CUDA C++: theirs is renamed (_Bool stays C++'s).
+  if (analysis::definesBool(*Leading))
+    C += "typedef bool __jacc_cxx_bool;\n#undef _Bool\n#define _Bool __jacc_cxx_bool\n"
+         "#define bool __jacc_kernel_bool\n";
   C += "#line 1 \"kernel\"\n";
   C += *Leading;
   C += "\n#line 1 \"<jacc>\"\n";

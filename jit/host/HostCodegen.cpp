@@ -75,7 +75,7 @@ std::string generateHostSource(const analysis::KernelInfo &K, bool Split,
                                const Specialization *Spec) {
   std::string C = HostABIText;
   C += "\n";
-  C += analysis::KernelDialectPrelude;
+  C += analysis::kernelDialectPrelude(llvm::StringRef(K.Source).take_front(K.ConstructOffset));
   C += "#line 1 \"kernel\"\n";
   C += K.Source.substr(0, K.ConstructOffset);
   C += "\n#line 1 \"<jacc>\"\n";

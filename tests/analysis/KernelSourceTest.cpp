@@ -194,6 +194,19 @@ TEST(KernelSourceTest, DeclLooksScalar) {
   EXPECT_FALSE(declLooksScalar("double **pp"));
 }
 
+TEST(KernelSourceTest, DefinesBoolOnlyWhenTheNameIsDeclared) {
+  EXPECT_TRUE(definesBool("typedef int bool;\n"));
+  EXPECT_TRUE(definesBool("typedef enum { false, true } bool ;\n"));
+  EXPECT_TRUE(definesBool("#define bool int\n"));
+  EXPECT_TRUE(definesBool("int x;\n  #  define  bool char\n"));
+  EXPECT_FALSE(definesBool(""));
+  EXPECT_FALSE(definesBool("bool flag(int v) { return v > 0; }\n"));
+  EXPECT_FALSE(definesBool("typedef bool flag_t;\n#define IS(x) bool\n"));
+  EXPECT_FALSE(definesBool("typedef int boolean;\ntypedef int my_bool;\n"));
+  EXPECT_EQ(kernelDialectPrelude("typedef int bool;").find("stdbool"), std::string::npos);
+  EXPECT_NE(kernelDialectPrelude("").find("#include <stdbool.h>"), std::string::npos);
+}
+
 //===-- wrapKernel --------------------------------------------------------------------------===//
 
 const char *const Saxpy = "#pragma acc parallel loop\n"
@@ -202,7 +215,7 @@ const char *const Saxpy = "#pragma acc parallel loop\n"
 
 TEST(KernelSourceTest, WrapExactTranslationUnit) {
   WrappedKernel W = wrap(Saxpy, {"float *y", "const float *x", "float a", "int n"});
-  EXPECT_EQ(W.Code, std::string(KernelDialectPrelude) +
+  EXPECT_EQ(W.Code, kernelDialectPrelude("") +
                     "#line 1 \"kernel\"\n"
                     "\n"
                     "#line 1 \"<jacc>\"\n"
@@ -224,7 +237,7 @@ TEST(KernelSourceTest, WrapExactTranslationUnit) {
                     "}\n");
   EXPECT_EQ(W.ConstructOffset, 0u);
   EXPECT_EQ(W.LeadingBegin,
-            std::string(KernelDialectPrelude).size() + std::string("#line 1 \"kernel\"\n").size());
+            kernelDialectPrelude("").size() + std::string("#line 1 \"kernel\"\n").size());
   EXPECT_EQ(W.Code.substr(W.ConstructBegin, 25), "#pragma acc parallel loop");
 }
 

@@ -2,7 +2,8 @@
    `routine worker` functions, a routine calling routines (carried transitively), a routine taking
    a pointer to a struct and one returning a union, nested struct, enum and union types, typedefs
    of pointers and arrays, function-like macros used by routines, and `routine(name) seq` given
-   after a prototype. */
+   after a prototype, and a function without a routine directive, defined after its use (an
+   implicit routine seq, OpenACC 3.3 2.15.1, as with NVHPC). */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -55,6 +56,8 @@ static int bucket(long a);
 
 static int bucket(long a) { return (int)CLAMP(a / 100, 0, 2); }
 
+static long perimeter2(const shape *s);
+
 #define NSHAPES 300
 
 int main(void) {
@@ -70,16 +73,17 @@ int main(void) {
   ipoint ref = {1, -1};
   double *scores = malloc(n * sizeof *scores);
   int *buckets = malloc(n * sizeof *buckets);
-  long total = 0;
+  long total = 0, perim = 0;
   counts per_kind = {0, 0, 0};
 
 #pragma acc parallel loop copyin(shapes[0:n]) copyout(scores[0:n], buckets[0:n]) \
-    reduction(+:total)
+    reduction(+:total, perim)
   for (int i = 0; i < n; i++) {
     number s = score(&shapes[i], ref);
     scores[i] = s.value;
     buckets[i] = bucket(area2(&shapes[i]));
     total += area2(&shapes[i]);
+    perim += perimeter2(&shapes[i]);
   }
 
 #pragma acc serial copyin(shapes[0:n]) copy(per_kind)
@@ -94,6 +98,7 @@ int main(void) {
   }
   number probe = {0};
   probe.value = scores[n / 2];
+  printf("routines: perimeters=%ld\n", perim);
   printf("routines: total=%ld per_kind=%ld/%ld/%ld scores=%.6e probe=%.6e buckets=%d/%d/%d\n",
          total, per_kind[0], per_kind[1], per_kind[2], ssum, probe.value, hist[0], hist[1],
          hist[2]);
@@ -102,3 +107,5 @@ int main(void) {
   free(buckets);
   return 0;
 }
+
+static long perimeter2(const shape *s) { return 2L * (s->dims[0] + s->dims[1]); }

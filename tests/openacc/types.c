@@ -1,6 +1,7 @@
 /* Types, macros and C arrays carried into kernels: typedefs, a struct passed by value, enum
    constants, function-like macros, global 2-D and const arrays (implicit copy), kernels and
-   serial constructs, an if clause, enter/exit data with finalize and update device. */
+   serial constructs, an if clause, enter/exit data with finalize and update device, and a bool
+   the program declares itself, C89 style (as Rodinia's bfs does; no <stdbool.h>). */
 #include <stdio.h>
 
 #define ROWS 48
@@ -8,6 +9,9 @@
 #define AT(g, i, j) ((g)[(i)][(j)])
 
 typedef double real;
+typedef int bool;
+#define true 1
+#define false 0
 typedef struct point {
   real x, y;
 } point;
@@ -56,6 +60,16 @@ int main(void) {
 
   for (int i = 0; i < ROWS; i++)
     total += first[i];
-  printf("types: s1=%.3f out[5][7]=%.3f total=%.3f\n", s1, out[5][7], total);
+
+  bool big[ROWS];
+#pragma acc parallel loop copyin(first) copyout(big)
+  for (int i = 0; i < ROWS; i++) {
+    bool over = first[i] > 50.0;
+    big[i] = over ? true : false;
+  }
+  int nbig = 0;
+  for (int i = 0; i < ROWS; i++)
+    nbig += big[i] == true;
+  printf("types: s1=%.3f out[5][7]=%.3f total=%.3f big=%d\n", s1, out[5][7], total, nbig);
   return 0;
 }

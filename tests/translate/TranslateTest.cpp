@@ -281,6 +281,21 @@ TEST(Translate, ImplicitCopiesMapOnlyWhatIsNotPresent) {
       << Out;
 }
 
+TEST(Translate, GccMallocWithADeallocatorParses) {
+  // gcc >= 11's form, as in gcc 12's <omp.h>; clang 16 rejects any argument to __malloc__.
+  const char *Alloc =
+      "void my_free(void *);\n"
+      "void *my_alloc(unsigned long) __attribute__((__malloc__, __malloc__(my_free)));\n"
+      "void f(int n, float *a) {\n"
+      "#pragma acc parallel loop copy(a[0:n])\n"
+      "  for (int i = 0; i < n; i++)\n"
+      "    a[i] += 1;\n"
+      "}\n";
+  std::string Out = translateOk(Alloc);
+  EXPECT_NE(Out.find("__malloc__(my_free)"), std::string::npos) << "the source stays as written";
+  EXPECT_NE(Out.find("jacc_kernel_push("), std::string::npos) << Out;
+}
+
 TEST(Translate, NoDirectivesLeavesTheCodeAsWritten) {
   std::string Src = "int twice(int x) { return 2 * x; }\n";
   std::string Out = translateOk(Src);

@@ -404,6 +404,20 @@ TEST(CudaCodegenTest, MathFunctionsAndLibraryMacrosMapToCuda) {
   expectCompiles(S);
 }
 
+TEST(CudaCodegenTest, AKernelsOwnBoolIsRenamedFromTheCxxKeyword) {
+  // C89 code (Rodinia's bfs) declares bool itself; in CUDA C++ bool is a keyword.
+  CudaKernelSource S = generate("typedef int bool;\n#define true 1\n"
+                                "#pragma acc parallel loop\n"
+                                "for (int i = 0; i < n; i++) {\n"
+                                "  bool odd = i % 2;\n"
+                                "  _Bool b = odd;\n"
+                                "  x[i] = odd == true ? b : 0;\n"
+                                "}\n",
+                                {"int *x", "int n"});
+  EXPECT_NE(S.Source.find("#define bool __jacc_kernel_bool\n"), std::string::npos) << S.Source;
+  expectCompiles(S);
+}
+
 TEST(CudaCodegenTest, NvrtcErrorsNameKernelLines) {
   if (!nvrtcAvailable())
     GTEST_SKIP() << "this build has no NVRTC";

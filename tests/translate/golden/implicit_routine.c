@@ -1,3 +1,4 @@
+/* A function defined in the file and called without a routine directive: implicit routine seq. */
 static float twice(float x) { return 2 * x; }
 void f(float *a, int n) {
 #pragma acc parallel loop
