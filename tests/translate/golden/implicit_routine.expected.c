@@ -39,6 +39,15 @@ static inline void jacc_translated_firstprivate_end(void *copy, void *p, size_t 
   jacc_translated_check(jacc_delete(copy, bytes), where);
   free(copy);
 }
+/* An implicit copy or copyin (NVHPC's, of a pointer no clause names) of the section its
+   subscripts reach, [p, p + len * size): mapped for the construct unless p is present (a mapping
+   around the construct wins); the bytes mapped, or 0. */
+static inline size_t jacc_translated_implicit(void *p, long len, size_t size, const char *where) {
+  if (!p || len <= 0 || jacc_is_present(p, 1))
+    return 0;
+  jacc_translated_check(jacc_copyin(p, (size_t)len * size), where);
+  return (size_t)len * size;
+}
 static inline void jacc_translated_present(const void *p, size_t bytes, const char *where,
                                            const char *what) {
   if (!jacc_is_present(p, bytes)) {
@@ -50,6 +59,7 @@ static inline void jacc_translated_present(const void *p, size_t bytes, const ch
 __attribute__((unused)) static float twice(float x) { return 2 * x; }
 void f(float *a, int n) {
 { /* #pragma acc parallel loop */
+  size_t jacc_implicit_a = jacc_translated_implicit((void *)&a[0], (long)(n), sizeof a[0], "implicit_routine.c:4");
   jacc_arg jacc_args[] = {{"int n", &n}, {"float *a", &a}};
   jacc_translated_check(jacc_kernel_push(
       "#pragma acc routine seq\n"
@@ -57,5 +67,6 @@ void f(float *a, int n) {
       "#pragma acc parallel loop\n"
       "  for (int i = 0; i < n; i++) a[i] = twice(a[i]);\n",
       2, jacc_args, JACC_DEFAULT), "implicit_routine.c:4");
+  if (jacc_implicit_a) jacc_translated_check(jacc_copyout((void *)&a[0], jacc_implicit_a), "implicit_routine.c:4");
 }
 }
