@@ -231,46 +231,42 @@ TEST_P(CudaMockTest, ArraySectionReductionCombinesEachElementsBlockPartials) {
                                     30 + 3.0 * 199 * 200 / 2 + 400, -2}));
 }
 
-TEST_P(CudaMockTest, AsyncPushCompletesThroughTheEventPoller) {
-  setHook(saxpyHook);
+/// Map x and y (64 ones each), push saxpy with a = 3 Times asynchronously, wait, and return y.
+std::vector<float> asyncSaxpy(int Times) {
   int N = 64;
   float A = 3;
   std::vector<float> X(N, 1), Y(N, 1);
-  ASSERT_JACC(jacc_copyin(X.data(), N * sizeof(float)));
-  ASSERT_JACC(jacc_copyin(Y.data(), N * sizeof(float)));
+  EXPECT_JACC(jacc_copyin(X.data(), N * sizeof(float)));
+  EXPECT_JACC(jacc_copyin(Y.data(), N * sizeof(float)));
   float *Yp = Y.data(), *Xp = X.data();
   jacc_arg Args[] = {{"float *y", &Yp}, {"const float *x", &Xp}, {"float a", &A}, {"int n", &N}};
-  for (int K = 0; K < 5; ++K)
-    ASSERT_JACC(jacc_kernel_push(Saxpy, 4, Args, JACC_ASYNC));
-  ASSERT_JACC(jacc_wait());
-  ASSERT_JACC(jacc_copyout(Y.data(), N * sizeof(float)));
-  ASSERT_JACC(jacc_delete(X.data(), N * sizeof(float)));
-  EXPECT_EQ(Y[0], 1 + 5 * 3.0f);
+  for (int K = 0; K < Times; ++K)
+    EXPECT_JACC(jacc_kernel_push(Saxpy, 4, Args, JACC_ASYNC));
+  EXPECT_JACC(jacc_wait());
+  EXPECT_JACC(jacc_copyout(Y.data(), N * sizeof(float)));
+  EXPECT_JACC(jacc_delete(X.data(), N * sizeof(float)));
+  return Y;
+}
+
+TEST_P(CudaMockTest, AsyncPushCompletesThroughTheEventPoller) {
+  setHook(saxpyHook);
+  EXPECT_EQ(asyncSaxpy(5)[0], 1 + 5 * 3.0f);
 }
 
 TEST_P(CudaMockTest, AKernelUnfinishedAfterJaccKernelWarnIsNamed) {
   setHook(saxpyHook);
   ASSERT_JACC(jacc_finalize());
+  // Each event completes 0.4 s after its launch.
   jacc::ScopedEnv Warn("JACC_KERNEL_WARN", "0.05"), Slow("MOCKCUDA_EVENT_DELAY_US", "400000");
   ASSERT_JACC(jacc_init());
-  int N = 64;
-  float A = 3;
-  std::vector<float> X(N, 1), Y(N, 1);
-  ASSERT_JACC(jacc_copyin(X.data(), N * sizeof(float)));
-  ASSERT_JACC(jacc_copyin(Y.data(), N * sizeof(float)));
-  float *Yp = Y.data(), *Xp = X.data();
-  jacc_arg Args[] = {{"float *y", &Yp}, {"const float *x", &Xp}, {"float a", &A}, {"int n", &N}};
   testing::internal::CaptureStderr();
-  ASSERT_JACC(jacc_kernel_push(Saxpy, 4, Args, JACC_ASYNC));
-  ASSERT_JACC(jacc_wait()); // the event completes 0.4 s after the launch
+  EXPECT_EQ(asyncSaxpy(1)[0], 1 + 3.0f);
   std::string Err = testing::internal::GetCapturedStderr();
   // Named with its GPU (cuda:0, or cuda:1 in "cuda:1,host:1").
   EXPECT_NE(Err.find("jacc: warning: kernel 'for (int i = 0; i < n; i++)' on cuda:"),
             std::string::npos)
       << Err;
   EXPECT_NE(Err.find("has not finished"), std::string::npos) << Err;
-  ASSERT_JACC(jacc_delete(X.data(), N * sizeof(float)));
-  ASSERT_JACC(jacc_delete(Y.data(), N * sizeof(float)));
   ASSERT_JACC(jacc_finalize());
 }
 
