@@ -73,6 +73,7 @@ static inline void jacc_translated_present(const void *p, size_t bytes, const ch
     exit(1);
   }
 }
+/* End of the helpers added by jacc-translate. */
 )";
 
 /// Apply the cc preprocessor options jaccc passes on.

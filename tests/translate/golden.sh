@@ -1,7 +1,8 @@
 #!/bin/bash
 # Golden tests of jacc-translate.
 #   golden.sh JACC_TRANSLATE DIR
-# golden/NAME.c must translate to exactly golden/NAME.expected.c; errors/NAME.c must fail (exit 1)
+# golden/NAME.c must translate to exactly golden/NAME.expected.c (the helpers at the top of every
+# translated file only in golden/prelude.expected.c); errors/NAME.c must fail (exit 1)
 # with exactly errors/NAME.expected.txt on stderr. Run from each directory so that file names in
 # the output are stable. JACC_UPDATE_GOLDEN=1 rewrites the expected files instead (review the diff).
 set -u
@@ -9,12 +10,25 @@ translate=$(realpath "$1")
 dir=$2
 failed=0
 
+# The helpers every translated file starts with are compared in golden/prelude.expected.c only;
+# the other expected files hold one line in their place.
+strip_prelude() {
+  if [[ $1 == prelude ]]; then
+    cat
+  else
+    awk '/^\/\* Added by jacc-translate:/ { skip = 1; print "/* (the helpers of golden/prelude.expected.c) */" }
+         !skip { print }
+         /^\/\* End of the helpers added by jacc-translate\. \*\// { skip = 0 }'
+  fi
+}
+
 for src in "$dir"/golden/*.c; do
   case $src in *.expected.c) continue ;; esac
   name=$(basename "$src" .c)
   expected="$dir/golden/$name.expected.c"
   actual=$(cd "$dir/golden" && "$translate" "$name.c" 2>&1)
   rc=$?
+  actual=$(printf '%s\n' "$actual" | strip_prelude "$name")
   if [[ ${JACC_UPDATE_GOLDEN:-0} == 1 ]]; then
     printf '%s\n' "$actual" > "$expected"
     continue
