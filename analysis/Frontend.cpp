@@ -1,5 +1,6 @@
 // The kernel frontend: the construct, its directives, arguments, reductions and region statements.
 #include "analysis/Frontend.h"
+#include "analysis/NestingDepth.h"
 
 #include "analysis/AccPragma.h"
 #include "analysis/AtomicForm.h"
@@ -369,6 +370,12 @@ llvm::Expected<KernelInfo> Analyzer::run() {
   }
   if (!F || !F->hasBody())
     return makeError(ErrorCode::Internal, "the kernel wrapper was not parsed");
+  // Before any pass that recurses over the code.
+  if (const Stmt *Deep = findTooDeeplyNested(F->getBody()))
+    return errorAt(ErrorCode::InvalidArgument, Deep,
+                   "the code nests more than " + llvm::Twine(MaxNestingDepth) +
+                       " levels of expressions and statements here (a very long expression?): "
+                       "split it into several statements through temporary variables");
   if (auto E = describeArgs(F))
     return E;
   collectFlatVla(Ctx, F, ArgByDecl,
@@ -631,6 +638,16 @@ unsigned reductionWords(ScalarType T) {
 
 llvm::Expected<KernelInfo> analyzeKernel(llvm::StringRef Source,
                                          llvm::ArrayRef<std::string> Decls) {
+  if (std::optional<unsigned> At = findLongPrefixRun(Source)) {
+    llvm::StringRef Before = Source.take_front(*At);
+    size_t LineStart = Before.rfind('\n') + 1; // 0 on the first line
+    return makeError(ErrorCode::InvalidArgument,
+                     "kernel:" + llvm::Twine(Before.count('\n') + 1) + ":" +
+                         llvm::Twine(*At - LineStart + 1) + ": more than " +
+                         llvm::Twine(MaxNestingDepth) +
+                         " unary operators, parentheses and casts in a row: split the "
+                         "expression into several statements through temporary variables");
+  }
   auto W = wrapKernel(Source, Decls);
   if (!W)
     return W.takeError();

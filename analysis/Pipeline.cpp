@@ -9,6 +9,7 @@
 #include "analysis/SSA.h"
 #include "analysis/SplitPlan.h"
 #include "support/Debug.h"
+#include "support/LargeStack.h"
 #include "support/TextEdits.h"
 
 namespace jacc::analysis {
@@ -75,7 +76,8 @@ static void runSplitPasses(KernelInfo &K) {
   debugLog("rewrite", "rewritten kernel:\n" + S.Rewritten);
 }
 
-llvm::Expected<KernelInfo> runAnalysis(llvm::StringRef Source, llvm::ArrayRef<std::string> Decls) {
+static llvm::Expected<KernelInfo> runPasses(llvm::StringRef Source,
+                                            llvm::ArrayRef<std::string> Decls) {
   auto K = analyzeKernel(Source, Decls);
   if (!K)
     return K.takeError();
@@ -88,6 +90,12 @@ llvm::Expected<KernelInfo> runAnalysis(llvm::StringRef Source, llvm::ArrayRef<st
   if (!K->Split.Enabled)
     debugLog("analysis", "no split variant: " + K->Split.Fallback);
   return K;
+}
+
+llvm::Expected<KernelInfo> runAnalysis(llvm::StringRef Source, llvm::ArrayRef<std::string> Decls) {
+  std::optional<llvm::Expected<KernelInfo>> Result;
+  runWithLargeStack([&] { Result.emplace(runPasses(Source, Decls)); });
+  return std::move(*Result);
 }
 
 static const char *kindName(IRStmt::Kind K) {
