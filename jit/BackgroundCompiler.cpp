@@ -87,6 +87,19 @@ void BackgroundCompiler::drain() {
   Idle.wait(L, [this] { return (Jobs.empty() && !Running) || Stop; });
 }
 
+bool BackgroundCompiler::drainFor(std::chrono::milliseconds Timeout) {
+  std::unique_lock<std::mutex> L(M);
+  return Idle.wait_for(L, Timeout, [this] { return (Jobs.empty() && !Running) || Stop; });
+}
+
+void BackgroundCompiler::dropQueued() {
+  {
+    std::lock_guard<std::mutex> L(M);
+    Jobs.clear();
+  }
+  Idle.notify_all();
+}
+
 void BackgroundCompiler::run() {
   std::unique_lock<std::mutex> L(M);
   for (;;) {

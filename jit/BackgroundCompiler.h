@@ -3,6 +3,7 @@
 #ifndef JACC_JIT_BACKGROUNDCOMPILER_H
 #define JACC_JIT_BACKGROUNDCOMPILER_H
 
+#include <chrono>
 #include <condition_variable>
 #include <deque>
 #include <functional>
@@ -23,6 +24,10 @@ public:
   void enqueue(std::function<void()> Job);
   /// Wait until every queued job has run (jacc_finalize, tests, JACC_SPECIALIZE_WAIT).
   void drain();
+  /// drain() for at most Timeout; false when jobs were still queued or running then.
+  bool drainFor(std::chrono::milliseconds Timeout);
+  /// Drop the jobs not started; the thread and the running job go on.
+  void dropQueued();
   /// Drop the jobs not started, wait for the running one, stop the thread. Also done at exit
   /// (atexit, registered at the first job after building clang's driver state, so that it runs
   /// before that state is destroyed; see BackgroundCompiler.cpp).

@@ -3,10 +3,11 @@
 #include "analysis/Pipeline.h"
 #include "jit/cache/KernelEntry.h"
 #include "jit/cache/KernelStore.h"
+#include "jit/cache/KernelSummary.h"
 #include "jit/cuda/CudaLaunchABI.h"
 #include "jit/host/HostCodegen.h"
-#include "jit/host/HostCompiler.h"
 #include "jit/host/HostJIT.h"
+#include "jit/server/CompileServer.h"
 #include "support/Debug.h"
 #include "support/Env.h"
 #include "support/Error.h"
@@ -79,7 +80,7 @@ compileKernel(llvm::StringRef Source, llvm::ArrayRef<std::string> Decls, const D
   auto CompileStart = std::chrono::steady_clock::now();
   K->HostSource = generateHostSource(K->Info);
   debugLog("codegen", "host source:\n" + K->HostSource);
-  auto Obj = compileHostObject(K->HostSource, K->Info.Source);
+  auto Obj = compileHost(K->HostSource, K->Info.Source, describeKernel(K->Info));
   if (!Obj)
     return Obj.takeError();
   if (!Obj->OptimizedIR.empty())
@@ -129,7 +130,7 @@ llvm::Expected<const SplitCode *> CompiledKernel::splitCode() const {
         return Fail(Full.takeError());
       S->HostSource = generateHostSource(**Full, /*Split=*/true);
       debugLog("codegen", "split host source:\n" + S->HostSource);
-      auto Obj = compileHostObject(S->HostSource, Info.Source);
+      auto Obj = compileHost(S->HostSource, Info.Source, describeKernel(Info, "split entry"));
       if (!Obj)
         return Fail(Obj.takeError());
       S->Object = std::move(Obj->Bytes);

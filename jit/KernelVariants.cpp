@@ -4,11 +4,12 @@
 #include "jit/cache/DiskCache.h"
 #include "jit/cache/KernelEntry.h"
 #include "jit/cache/KernelStore.h"
+#include "jit/cache/KernelSummary.h"
 #include "jit/cuda/CudaLaunchABI.h"
 #include "jit/cuda/NvrtcCompiler.h"
 #include "jit/host/HostCodegen.h"
-#include "jit/host/HostCompiler.h"
 #include "jit/host/HostJIT.h"
+#include "jit/server/CompileServer.h"
 #include "support/Debug.h"
 #include "support/Env.h"
 #include "support/Error.h"
@@ -118,13 +119,14 @@ compileVariant(const CompiledKernel &K, const Specialization &Spec,
       return E;
     V->HostSource = generateHostSource(**Full, /*Split=*/false, &Spec);
     debugLog("codegen", "variant " + V->Key + " host source:\n" + V->HostSource);
-    auto Obj = compileHostObject(V->HostSource, K.Info.Source);
+    auto Obj =
+        compileHost(V->HostSource, K.Info.Source, describeKernel(K.Info, "variant " + V->Key));
     if (!Obj)
       return Obj.takeError();
     V->Object = std::move(Obj->Bytes);
     if (Split) {
-      auto SObj = compileHostObject(generateHostSource(**Full, /*Split=*/true, &Spec),
-                                    K.Info.Source);
+      auto SObj = compileHost(generateHostSource(**Full, /*Split=*/true, &Spec), K.Info.Source,
+                              describeKernel(K.Info, "variant " + V->Key + ", split entry"));
       if (!SObj)
         return SObj.takeError();
       V->SplitObject = std::move(SObj->Bytes);

@@ -2,6 +2,7 @@
 // holding the runtime while the data environment does the work.
 #include "src/Runtime.h"
 
+#include "jit/server/CompileServer.h"
 #include "src/DeviceRegistry.h"
 #include "src/Settings.h"
 #include "src/launch/Watchdog.h"
@@ -28,6 +29,8 @@ llvm::Error Runtime::initLocked() {
       return D.takeError();
     Created.push_back(std::move(*D));
   }
+  jit::configureCompiles(Settings->Compile);
+  jit::prestartCompileServer(); // its start-up overlaps the program's until the first push
   Split.setPolicy(Settings->Split);
   Watchdog::instance().setThreshold(Settings->KernelWarnSeconds);
   NarrowPolicy = Settings->Narrow;
@@ -79,7 +82,16 @@ llvm::Error Runtime::finalize() {
   Sched.attach({});
   Devices.clear();
   Initialized = false;
-  Compiler.drain(); // variants being compiled: their hits are counted, their code is kept
+  // Variants being compiled: their hits are counted, their code is kept. A compile that takes
+  // too long (a stuck compile server) is cancelled rather than waited for.
+  auto Wait = std::chrono::milliseconds(
+      static_cast<long long>(jit::compileConfig().FinalizeWaitSeconds * 1000));
+  if (!Compiler.drainFor(Wait)) {
+    Compiler.dropQueued();
+    jit::stopCompileServers();
+    if (!Compiler.drainFor(Wait))
+      debugLog("cache", "finalize: a compile in process is still running");
+  }
   Cache.flushStats();
   return Result;
 }

@@ -57,6 +57,10 @@ llvm::Expected<RuntimeSettings> readSettings() {
                           "a number of seconds (e.g. 30 or 0.5; 0 turns the warning off)");
     S.KernelWarnSeconds = Seconds;
   }
+  auto Compile = jit::compileConfigFromEnv();
+  if (!Compile)
+    return Compile.takeError();
+  S.Compile = std::move(*Compile);
   auto Spec = jit::specializeSettingsFromEnv();
   if (!Spec)
     return Spec.takeError();

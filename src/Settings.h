@@ -5,6 +5,7 @@
 #define JACC_SRC_SETTINGS_H
 
 #include "jit/KernelVariants.h"
+#include "jit/server/CompileConfig.h"
 #include "src/DeviceConfig.h"
 #include "src/launch/SplitChoice.h"
 
@@ -16,6 +17,7 @@ struct RuntimeSettings {
   bool Narrow = true;                                ///< JACC_NARROW
   jit::SpecializeSettings Specialize;                ///< JACC_SPECIALIZE*
   double KernelWarnSeconds = 0;                      ///< JACC_KERNEL_WARN (0: off)
+  jit::CompileConfig Compile;                        ///< JACC_COMPILE*
 };
 
 /// Check every JACC_* variable, then read the runtime's settings (the CUDA driver is loaded

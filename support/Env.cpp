@@ -25,6 +25,11 @@ const char *name(Var V) {
   case Var::AccErrors: return "JACC_ACC_ERRORS";
   case Var::Debug: return "JACC_DEBUG";
   case Var::KernelWarn: return "JACC_KERNEL_WARN";
+  case Var::Compile: return "JACC_COMPILE";
+  case Var::CompileTimeout: return "JACC_COMPILE_TIMEOUT";
+  case Var::CompileMemory: return "JACC_COMPILE_MEMORY";
+  case Var::CompileServer: return "JACC_COMPILE_SERVER";
+  case Var::TestCompileFault: return "JACC_TEST_COMPILE_FAULT";
   }
   return "JACC_?";
 }

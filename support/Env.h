@@ -38,6 +38,11 @@ enum class Var : unsigned {
   AccErrors,       ///< JACC_ACC_ERRORS: abort, return (src/OpenACC.cpp)
   Debug,           ///< JACC_DEBUG: trace topics (support/Debug)
   KernelWarn,      ///< JACC_KERNEL_WARN: seconds before an unfinished launch is named
+  Compile,         ///< JACC_COMPILE: server, inprocess (jit/server)
+  CompileTimeout,  ///< JACC_COMPILE_TIMEOUT: seconds a compile may take
+  CompileMemory,   ///< JACC_COMPILE_MEMORY: memory the compile server may use
+  CompileServer,   ///< JACC_COMPILE_SERVER: the server executable to run
+  TestCompileFault, ///< JACC_TEST_COMPILE_FAULT: a failure the server fakes (tests only)
 };
 
 /// The variable's name, "JACC_SPLIT".

@@ -25,6 +25,14 @@ std::string kernelDisplayName(const KernelInfo &K) {
   return Line.str();
 }
 
+std::string describeKernel(const KernelInfo &K, llvm::StringRef Part) {
+  std::string Name = kernelDisplayName(K);
+  if (Name.size() > 80) // a generated one-line kernel may be megabytes long
+    Name = Name.substr(0, 77) + "...";
+  std::string S = "kernel '" + Name + "'";
+  return Part.empty() ? S : S + " (" + Part.str() + ")";
+}
+
 namespace {
 
 json::Array predicateLines(const KernelInfo &K) {

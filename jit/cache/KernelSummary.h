@@ -27,6 +27,8 @@ llvm::Expected<CudaKernelSource> cudaLaunchFromJson(const llvm::json::Value &V);
 
 /// The kernel's display name: its first loop line, else the construct's line, trimmed.
 std::string kernelDisplayName(const analysis::KernelInfo &K);
+/// "kernel '<display name>'", with " (Part)" when Part is not empty: how messages name it.
+std::string describeKernel(const analysis::KernelInfo &K, llvm::StringRef Part = "");
 
 } // namespace jacc::jit
 

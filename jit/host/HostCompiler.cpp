@@ -57,7 +57,8 @@ std::string hostTargetId() {
   return Id;
 }
 
-llvm::Expected<HostObject> compileHostObject(llvm::StringRef Code, llvm::StringRef KernelSource) {
+llvm::Expected<HostObject> compileHostObjectInProcess(llvm::StringRef Code,
+                                                      llvm::StringRef KernelSource) {
   initTargets();
   std::string DiagText;
   llvm::raw_string_ostream DiagOS(DiagText);

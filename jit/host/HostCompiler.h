@@ -1,4 +1,4 @@
-// C source to a relocatable object for the host CPU: clang in process to LLVM IR at -O3, then
+// C source to a relocatable object for the host CPU: clang to LLVM IR at -O3, then
 // LLVM's code generator. The object bytes are what the JIT links (and, later, what the disk
 // cache keeps).
 #ifndef JACC_JIT_HOST_HOSTCOMPILER_H
@@ -17,10 +17,12 @@ struct HostObject {
   std::string OptimizedIR;          ///< kept only when JACC_DEBUG asks for "ir"
 };
 
-/// Compile generated host C. KernelSource (the pushed kernel) lets its leading system includes
-/// come from a precompiled header. Errors are Compile errors carrying clang's diagnostics.
-llvm::Expected<HostObject> compileHostObject(llvm::StringRef Code,
-                                             llvm::StringRef KernelSource = "");
+/// Compile generated host C in this process (the compile server's work; jit/server's
+/// compileHost chooses where to compile). KernelSource (the pushed kernel) lets its leading
+/// system includes come from a precompiled header. Errors are Compile errors carrying clang's
+/// diagnostics.
+llvm::Expected<HostObject> compileHostObjectInProcess(llvm::StringRef Code,
+                                                      llvm::StringRef KernelSource = "");
 
 /// "x86_64-pc-linux-gnu skylake-avx512 +avx512f,...": the code target, part of cache keys.
 std::string hostTargetId();

@@ -22,7 +22,7 @@ void KernelLaunch::setSplit(unsigned D, SplitShare S, bool DoNarrow,
 }
 
 std::string KernelLaunch::describe() const {
-  return "kernel '" + jit::kernelDisplayName(K->Info) + "'";
+  return jit::describeKernel(K->Info);
 }
 
 void KernelLaunch::finished() {

@@ -201,7 +201,7 @@ TEST(SpecializationTest, LiteralsHaveTheirExactBytesInHostC) {
             literalOf(Samples[I]) + "; __builtin_memcpy(out + " + std::to_string(8 * I) +
             ", &v, sizeof v); }\n";
   Code += "}\n";
-  auto Obj = compileHostObject(Code);
+  auto Obj = compileHostObjectInProcess(Code);
   ASSERT_TRUE(bool(Obj)) << llvm::toString(Obj.takeError()) << "\n" << Code;
   auto Fns = loadHostObject(Obj->Bytes, std::vector<std::string>{"__jacc_values"});
   ASSERT_TRUE(bool(Fns)) << llvm::toString(Fns.takeError());
@@ -299,7 +299,7 @@ void noBarrier(void *) {}
 /// arguments at Values (by name).
 void runOnHost(const KernelInfo &K, const std::string &Code,
                const std::map<std::string, void *> &Values) {
-  auto Obj = compileHostObject(Code, K.Source);
+  auto Obj = compileHostObjectInProcess(Code, K.Source);
   ASSERT_TRUE(bool(Obj)) << llvm::toString(Obj.takeError()) << "\n--- generated source:\n"
                          << Code;
   auto Fns = loadHostObject(Obj->Bytes, std::vector<std::string>{EntryName});
@@ -330,7 +330,7 @@ void runOnHost(const KernelInfo &K, const std::string &Code,
 /// pointer over Bytes bytes, each device writes the part it owns.
 void runSplitOnHost(const KernelInfo &K, const std::string &Code,
                     const std::map<std::string, void *> &Values, long long Bytes, int Devices) {
-  auto Obj = compileHostObject(Code, K.Source);
+  auto Obj = compileHostObjectInProcess(Code, K.Source);
   ASSERT_TRUE(bool(Obj)) << llvm::toString(Obj.takeError()) << "\n--- generated source:\n"
                          << Code;
   auto Fns = loadHostObject(Obj->Bytes, std::vector<std::string>{SplitEntryName});

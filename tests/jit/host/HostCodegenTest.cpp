@@ -62,7 +62,7 @@ size_t count(const std::string &Text, const std::string &Needle) {
 
 /// Compile generated code; report clang's diagnostics on failure.
 void expectCompiles(const std::string &Code) {
-  auto Obj = compileHostObject(Code);
+  auto Obj = compileHostObjectInProcess(Code);
   if (!Obj) {
     std::string Msg;
     takeError(Obj.takeError(), Msg);
@@ -427,7 +427,7 @@ TEST(HostCodegenTest, ReductionIdentitiesHaveTheRightValuesInC) {
       Slots.push_back({Op, T});
     }
   Code += "}\n";
-  auto Obj = compileHostObject(Code);
+  auto Obj = compileHostObjectInProcess(Code);
   ASSERT_TRUE(static_cast<bool>(Obj)) << llvm::toString(Obj.takeError()) << "\n" << Code;
   auto Fns = loadHostObject(Obj->Bytes, std::vector<std::string>{"__jacc_ids"});
   ASSERT_TRUE(static_cast<bool>(Fns)) << llvm::toString(Fns.takeError());

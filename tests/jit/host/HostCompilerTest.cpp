@@ -19,7 +19,7 @@ using namespace jacc::jit;
 namespace {
 
 HostObject compile(llvm::StringRef Code, llvm::StringRef KernelSource = "") {
-  auto Obj = compileHostObject(Code, KernelSource);
+  auto Obj = compileHostObjectInProcess(Code, KernelSource);
   if (!Obj) {
     ADD_FAILURE() << llvm::toString(Obj.takeError());
     return {};
@@ -112,7 +112,7 @@ TEST(HostCompilerTest, LeadingSystemIncludesOfTheKernelSource) {
 }
 
 TEST(HostCompilerTest, SyntaxErrorIsACompileError) {
-  auto Obj = compileHostObject("int jacc_test_bad(int a) { return a + ; }\n");
+  auto Obj = compileHostObjectInProcess("int jacc_test_bad(int a) { return a + ; }\n");
   ASSERT_FALSE(static_cast<bool>(Obj));
   std::string Msg;
   EXPECT_EQ(takeError(Obj.takeError(), Msg), ErrorCode::Compile);
@@ -125,7 +125,7 @@ TEST(HostCompilerTest, SyntaxErrorIsACompileError) {
 }
 
 TEST(HostCompilerTest, UndeclaredIdentifierIsACompileError) {
-  auto Obj = compileHostObject("int jacc_test_undef(void) { return nope; }\n");
+  auto Obj = compileHostObjectInProcess("int jacc_test_undef(void) { return nope; }\n");
   ASSERT_FALSE(static_cast<bool>(Obj));
   std::string Msg;
   EXPECT_EQ(takeError(Obj.takeError(), Msg), ErrorCode::Compile);
@@ -133,7 +133,7 @@ TEST(HostCompilerTest, UndeclaredIdentifierIsACompileError) {
 }
 
 TEST(HostCompilerTest, CompilerIsUsableAfterAnError) {
-  auto Bad = compileHostObject("void f( {");
+  auto Bad = compileHostObjectInProcess("void f( {");
   ASSERT_FALSE(static_cast<bool>(Bad));
   llvm::consumeError(Bad.takeError());
   HostObject Obj = compile("int jacc_test_after(void) { return 42; }\n");

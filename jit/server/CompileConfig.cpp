@@ -1,0 +1,65 @@
+// Where host code is compiled, from the environment (see CompileConfig.h).
+#include "jit/server/CompileConfig.h"
+
+#include "jit/cache/DiskCacheConfig.h"
+#include "support/Env.h"
+
+#include <unistd.h>
+
+namespace jacc::jit {
+
+/// Half the machine's memory: a compile needing more is surely runaway (a real kernel takes
+/// well under 1 GB), and the application keeps the other half.
+static uint64_t defaultMemoryLimit() {
+  long Pages = ::sysconf(_SC_PHYS_PAGES), PageSize = ::sysconf(_SC_PAGESIZE);
+  return Pages > 0 && PageSize > 0 ? uint64_t(Pages) * uint64_t(PageSize) / 2 : 0;
+}
+
+llvm::Expected<CompileConfig> compileConfigFromEnv() {
+  CompileConfig C;
+  auto Mode = env::keyword(env::Var::Compile, {{"server", 0}, {"inprocess", 1}}, 0,
+                           "server or inprocess");
+  if (!Mode)
+    return Mode.takeError();
+  C.InProcess = *Mode == 1;
+  if (llvm::StringRef T = env::text(env::Var::CompileTimeout); !T.empty()) {
+    double Seconds = 0;
+    if (T.getAsDouble(Seconds) || !(Seconds >= 0) || Seconds > 1e7)
+      return env::invalid(env::Var::CompileTimeout, T,
+                          "a number of seconds (e.g. 60 or 0.5; 0 for no limit)");
+    C.TimeoutSeconds = Seconds;
+  }
+  C.MemoryBytes = defaultMemoryLimit();
+  if (llvm::StringRef M = env::text(env::Var::CompileMemory); !M.empty()) {
+    auto N = parseSize(M);
+    if (!N) {
+      llvm::consumeError(N.takeError());
+      return env::invalid(env::Var::CompileMemory, M,
+                          "a size with an optional K, M, G or T suffix (e.g. 2G; 0 for no "
+                          "limit)");
+    }
+    C.MemoryBytes = *N;
+  }
+  C.ServerPath = env::text(env::Var::CompileServer).str();
+  if (auto F = compileFaultFromEnv(); !F)
+    return F.takeError();
+  return C;
+}
+
+llvm::Expected<CompileFault> compileFaultFromEnv() {
+  CompileFault F;
+  llvm::StringRef T = env::text(env::Var::TestCompileFault);
+  if (T.empty())
+    return F;
+  auto [Kind, Text] = T.split(':');
+  for (llvm::StringRef K : {"crash", "abort", "fatal", "hang", "memory"})
+    if (Kind == K) {
+      F.Kind = Kind.str();
+      F.Text = Text.str();
+      return F;
+    }
+  return env::invalid(env::Var::TestCompileFault, T,
+                      "crash, abort, fatal, hang or memory, optionally followed by :text");
+}
+
+} // namespace jacc::jit

@@ -1,0 +1,45 @@
+// Host compiles in a separate process. clang and LLVM's code generator run in
+// jacc-compile-server (tools/), started on first use (or at jacc_init), reused, and restarted
+// when it dies; the object comes back over a socket and is linked here. A crash, LLVM fatal
+// error, timeout or memory overrun in the server is a Compile error for that kernel only.
+#ifndef JACC_JIT_SERVER_COMPILESERVER_H
+#define JACC_JIT_SERVER_COMPILESERVER_H
+
+#include "jit/host/HostCompiler.h"
+#include "jit/server/CompileConfig.h"
+
+#include <llvm/ADT/StringRef.h>
+#include <llvm/Support/Error.h>
+
+#include <vector>
+
+namespace jacc::jit {
+
+/// Compile generated host C where the configuration says (compileHostObjectInProcess's
+/// contract). What names the kernel in errors ("kernel 'for (int i = 0; ...'").
+llvm::Expected<HostObject> compileHost(llvm::StringRef Code, llvm::StringRef KernelSource,
+                                       llvm::StringRef What);
+
+/// Use C from now on (jacc_init; tests). Until called, the environment's configuration.
+void configureCompiles(const CompileConfig &C);
+/// The configuration in use.
+CompileConfig compileConfig();
+
+/// Start a server in the background so the first compile does not wait for its start
+/// (jacc_init); nothing in process mode.
+void prestartCompileServer();
+
+/// Stop every server: compiles in flight fail at once ("cancelled"), idle servers exit
+/// (jacc_finalize: it must not wait for a stuck compile). Later compiles start new ones.
+void stopCompileServers();
+
+/// The process ids of the running servers (tests kill them mid-compile).
+std::vector<int> compileServerPids();
+
+/// The server executable this library runs: JACC_COMPILE_SERVER, else the one of its build
+/// tree or of its installation.
+std::string compileServerPath();
+
+} // namespace jacc::jit
+
+#endif

@@ -1,0 +1,15 @@
+// The compile server's side (tools/jacc-compile-server.cpp runs it): answer host compile
+// requests on a socket, one at a time, until the client closes it.
+#ifndef JACC_JIT_SERVER_SERVECOMPILES_H
+#define JACC_JIT_SERVER_SERVECOMPILES_H
+
+namespace jacc::jit {
+
+/// Greet on Fd, then compile each request and reply. Returns the process exit status: 0 when
+/// the client closed the socket, 1 on a broken socket or message. An LLVM fatal error prints
+/// "LLVM ERROR: ..." to stderr and exits with status 70 (the client reports both).
+int serveCompiles(int Fd);
+
+} // namespace jacc::jit
+
+#endif

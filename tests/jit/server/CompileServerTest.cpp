@@ -1,0 +1,255 @@
+// Tests of compiles in the compile server: objects come back from another process, and each way
+// a compile can go wrong there (crash, abort, LLVM fatal error, hang, memory, a kill from
+// outside, cancellation, a wrong or missing server) is a Compile error for that compile only:
+// the next compile works.
+#include "jit/server/CompileServer.h"
+
+#include "jit/host/HostJIT.h"
+#include "support/Error.h"
+
+#include "../../ScopedEnv.h"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <fstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+using namespace jacc;
+using namespace jacc::jit;
+
+namespace {
+
+const char *Good = "int jacc_server_test(int a) { return a * 3; }\n";
+
+/// Fresh servers with the test's environment and configuration, and the defaults again after.
+class CompileServerTest : public ::testing::Test {
+protected:
+  void SetUp() override { use({}); }
+  void TearDown() override {
+    stopCompileServers();
+    configureCompiles(CompileConfig());
+  }
+  void use(CompileConfig C) {
+    stopCompileServers(); // the next compile starts a server that sees the new environment
+    configureCompiles(C);
+  }
+  static CompileConfig limits(double TimeoutSeconds, uint64_t MemoryBytes = 0) {
+    CompileConfig C;
+    C.TimeoutSeconds = TimeoutSeconds;
+    C.MemoryBytes = MemoryBytes;
+    return C;
+  }
+};
+
+/// The message of a compile that must fail with a Compile error.
+std::string failure(llvm::StringRef Code = Good) {
+  auto Obj = compileHost(Code, "", "kernel 'test'");
+  if (Obj) {
+    ADD_FAILURE() << "the compile should fail";
+    return "";
+  }
+  std::string Msg;
+  EXPECT_EQ(takeError(Obj.takeError(), Msg), ErrorCode::Compile) << Msg;
+  return Msg;
+}
+
+/// A good compile works and its function runs.
+void expectWorks() {
+  auto Obj = compileHost(Good, "", "kernel 'test'");
+  ASSERT_TRUE(bool(Obj)) << llvm::toString(Obj.takeError());
+  auto Fns = loadHostObject(Obj->Bytes, std::vector<std::string>{"jacc_server_test"});
+  ASSERT_TRUE(bool(Fns)) << llvm::toString(Fns.takeError());
+  EXPECT_EQ(reinterpret_cast<int (*)(int)>((*Fns)[0])(14), 42);
+}
+
+#define EXPECT_HAS(Text, Part) EXPECT_NE((Text).find(Part), std::string::npos) << (Text)
+
+} // namespace
+
+TEST_F(CompileServerTest, CompilesInAnotherProcess) {
+  expectWorks();
+  std::vector<int> Pids = compileServerPids();
+  ASSERT_EQ(Pids.size(), 1u);
+  EXPECT_NE(Pids[0], int(getpid()));
+  expectWorks(); // the same server again
+  EXPECT_EQ(compileServerPids(), Pids);
+}
+
+TEST_F(CompileServerTest, ClangDiagnosticsComeBack) {
+  std::string Msg = failure("int f(void) { return nope; }\n");
+  EXPECT_HAS(Msg, "nope");
+  expectWorks();
+}
+
+TEST_F(CompileServerTest, CrashIsAnErrorAndTheNextCompileWorks) {
+  ScopedEnv F("JACC_TEST_COMPILE_FAULT", "crash:jacc_server_test");
+  use({});
+  std::string Msg = failure();
+  EXPECT_HAS(Msg, "the compile server crashed (signal 11, Segmentation fault) while compiling "
+                  "kernel 'test'");
+  EXPECT_HAS(Msg, "the next compile starts a new server");
+  F.set(nullptr);
+  use({});
+  expectWorks();
+}
+
+TEST_F(CompileServerTest, AbortAndFatalErrorAreNamed) {
+  ScopedEnv F("JACC_TEST_COMPILE_FAULT", "abort");
+  use({});
+  EXPECT_HAS(failure(), "crashed (signal 6, Aborted)");
+  F.set("fatal");
+  use({});
+  std::string Msg = failure();
+  EXPECT_HAS(Msg, "exited with status 70");
+  EXPECT_HAS(Msg, "LLVM ERROR: a fatal error faked by JACC_TEST_COMPILE_FAULT");
+}
+
+TEST_F(CompileServerTest, FaultOnlyInTheCompileThatContainsItsText) {
+  ScopedEnv F("JACC_TEST_COMPILE_FAULT", "crash:poison");
+  use({});
+  expectWorks();
+  EXPECT_HAS(failure("int poison(void) { return 1; }\n"), "crashed");
+  expectWorks(); // a new server, same environment
+}
+
+TEST_F(CompileServerTest, HangTimesOut) {
+  ScopedEnv F("JACC_TEST_COMPILE_FAULT", "hang:poison");
+  use(limits(0.3));
+  auto Start = std::chrono::steady_clock::now();
+  std::string Msg = failure("int poison(void) { return 1; }\n");
+  EXPECT_LT(std::chrono::steady_clock::now() - Start, std::chrono::seconds(20));
+  EXPECT_HAS(Msg, "timed out after 0.3 s while compiling kernel 'test'");
+  EXPECT_HAS(Msg, "JACC_COMPILE_TIMEOUT");
+  expectWorks();
+}
+
+TEST_F(CompileServerTest, MemoryLimitStopsTheServer) {
+  ScopedEnv F("JACC_TEST_COMPILE_FAULT", "memory:poison");
+  use(limits(0, 200u << 20));
+  std::string Msg = failure("int poison(void) { return 1; }\n");
+  EXPECT_HAS(Msg, "used more than 200 MiB of memory while compiling kernel 'test'");
+  EXPECT_HAS(Msg, "JACC_COMPILE_MEMORY");
+  expectWorks();
+}
+
+TEST_F(CompileServerTest, KilledMidCompile) {
+  ScopedEnv F("JACC_TEST_COMPILE_FAULT", "hang:poison");
+  use(limits(0));
+  expectWorks(); // a server is running
+  std::vector<int> Pids = compileServerPids();
+  ASSERT_EQ(Pids.size(), 1u);
+  std::thread Killer([Pid = Pids[0]] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    ::kill(Pid, SIGKILL);
+  });
+  std::string Msg = failure("int poison(void) { return 1; }\n");
+  Killer.join();
+  EXPECT_HAS(Msg, "crashed (signal 9, Killed)");
+  expectWorks();
+}
+
+TEST_F(CompileServerTest, IdleServerKilledFromOutsideIsReplacedSilently) {
+  expectWorks();
+  std::vector<int> Pids = compileServerPids();
+  ASSERT_EQ(Pids.size(), 1u);
+  ::kill(Pids[0], SIGKILL);
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  expectWorks();
+  EXPECT_NE(compileServerPids(), Pids);
+}
+
+TEST_F(CompileServerTest, StopCancelsACompileInFlight) {
+  ScopedEnv F("JACC_TEST_COMPILE_FAULT", "hang");
+  use(limits(0));
+  std::thread Stopper([] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    stopCompileServers();
+  });
+  std::string Msg = failure();
+  Stopper.join();
+  EXPECT_HAS(Msg, "was cancelled: jacc is finalizing");
+}
+
+TEST_F(CompileServerTest, ServerThatIsNotOneIsRefused) {
+  std::string Script = testing::TempDir() + "jacc-not-a-server.sh";
+  {
+    std::ofstream S(Script);
+    S << "#!/bin/sh\necho 'hello, I am something else' >&3\nsleep 5\n";
+  }
+  ::chmod(Script.c_str(), 0755);
+  CompileConfig C = limits(10);
+  C.ServerPath = Script;
+  use(C);
+  std::string Msg = failure();
+  EXPECT_HAS(Msg, "malformed message");
+  C.ServerPath = "/bin/false";
+  use(C);
+  EXPECT_HAS(failure(), "exited with status 1");
+  std::remove(Script.c_str());
+}
+
+TEST_F(CompileServerTest, MissingServerFallsBackToCompilingInProcess) {
+  CompileConfig C;
+  C.ServerPath = "/nonexistent/jacc-compile-server";
+  use(C);
+  testing::internal::CaptureStderr();
+  expectWorks();
+  std::string Err = testing::internal::GetCapturedStderr();
+  EXPECT_TRUE(compileServerPids().empty());
+  // Warned once per process: only the first test to get here sees it.
+  if (!Err.empty()) {
+    EXPECT_HAS(Err, "cannot run the compile server /nonexistent/jacc-compile-server");
+  }
+}
+
+TEST_F(CompileServerTest, InProcessModeStartsNoServer) {
+  CompileConfig C;
+  C.InProcess = true;
+  use(C);
+  ScopedEnv F("JACC_TEST_COMPILE_FAULT", "crash"); // only servers read it
+  expectWorks();
+  EXPECT_TRUE(compileServerPids().empty());
+}
+
+TEST_F(CompileServerTest, ConfigurationFromTheEnvironment) {
+  ScopedEnv Mode("JACC_COMPILE", "inprocess"), T("JACC_COMPILE_TIMEOUT", "2.5"),
+      M("JACC_COMPILE_MEMORY", "1G"), S("JACC_COMPILE_SERVER", "/opt/x/server");
+  auto C = compileConfigFromEnv();
+  ASSERT_TRUE(bool(C)) << llvm::toString(C.takeError());
+  EXPECT_TRUE(C->InProcess);
+  EXPECT_EQ(C->TimeoutSeconds, 2.5);
+  EXPECT_EQ(C->MemoryBytes, uint64_t(1) << 30);
+  EXPECT_EQ(C->ServerPath, "/opt/x/server");
+  for (auto [Name, Value, Says] :
+       {std::tuple{"JACC_COMPILE", "fork", "server or inprocess"},
+        std::tuple{"JACC_COMPILE_TIMEOUT", "-1", "a number of seconds"},
+        std::tuple{"JACC_COMPILE_MEMORY", "lots", "a size"},
+        std::tuple{"JACC_TEST_COMPILE_FAULT", "explode", "crash, abort, fatal, hang or memory"}}) {
+    ScopedEnv Bad(Name, Value);
+    auto E = compileConfigFromEnv();
+    ASSERT_FALSE(bool(E)) << Name;
+    std::string Msg;
+    EXPECT_EQ(takeError(E.takeError(), Msg), ErrorCode::InvalidArgument);
+    EXPECT_HAS(Msg, std::string(Name) + "='" + Value + "'");
+    EXPECT_HAS(Msg, Says);
+  }
+}
+
+TEST_F(CompileServerTest, DefaultsUseTheServerWithLimits) {
+  ScopedEnv Mode("JACC_COMPILE", nullptr), T("JACC_COMPILE_TIMEOUT", nullptr),
+      M("JACC_COMPILE_MEMORY", nullptr);
+  auto C = compileConfigFromEnv();
+  ASSERT_TRUE(bool(C));
+  EXPECT_FALSE(C->InProcess);
+  EXPECT_EQ(C->TimeoutSeconds, 60);
+  EXPECT_GT(C->MemoryBytes, uint64_t(0)); // half the machine's memory
+  EXPECT_NE(compileServerPath().find("jacc-compile-server"), std::string::npos);
+}

@@ -1,0 +1,19 @@
+// jacc-compile-server: the process libjacc compiles host kernels in (jit/server/), so that a
+// crash or fatal error of clang or LLVM ends this process and not the application. libjacc
+// starts it with --fd=N, a socket; it is not meant to be run by hand.
+#include "jit/server/ServeCompiles.h"
+
+#include <llvm/ADT/StringRef.h>
+
+#include <cstdio>
+
+int main(int Argc, char **Argv) {
+  int Fd = -1;
+  llvm::StringRef Arg = Argc == 2 ? Argv[1] : "";
+  if (Arg.consume_front("--fd=") && !Arg.getAsInteger(10, Fd) && Fd >= 0)
+    return jacc::jit::serveCompiles(Fd);
+  std::fprintf(stderr, "usage: %s --fd=N\n(jacc starts this program itself to compile kernels: "
+                       "see JACC_COMPILE in jacc's README)\n",
+               Argc > 0 ? Argv[0] : "jacc-compile-server");
+  return 2;
+}
