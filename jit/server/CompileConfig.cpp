@@ -4,6 +4,8 @@
 #include "jit/cache/DiskCacheConfig.h"
 #include "support/Env.h"
 
+#include <llvm/ADT/STLExtras.h>
+
 #include <unistd.h>
 
 namespace jacc::jit {
@@ -41,25 +43,15 @@ llvm::Expected<CompileConfig> compileConfigFromEnv() {
     C.MemoryBytes = *N;
   }
   C.ServerPath = env::text(env::Var::CompileServer).str();
-  if (auto F = compileFaultFromEnv(); !F)
-    return F.takeError();
+  if (llvm::StringRef T = env::text(env::Var::TestCompileFault); !T.empty()) {
+    auto [Kind, Text] = T.split(':');
+    static const llvm::StringRef Kinds[] = {"crash", "abort", "fatal", "hang", "memory"};
+    if (!llvm::is_contained(Kinds, Kind))
+      return env::invalid(env::Var::TestCompileFault, T,
+                          "crash, abort, fatal, hang or memory, optionally followed by :text");
+    C.Fault = {Kind.str(), Text.str()};
+  }
   return C;
-}
-
-llvm::Expected<CompileFault> compileFaultFromEnv() {
-  CompileFault F;
-  llvm::StringRef T = env::text(env::Var::TestCompileFault);
-  if (T.empty())
-    return F;
-  auto [Kind, Text] = T.split(':');
-  for (llvm::StringRef K : {"crash", "abort", "fatal", "hang", "memory"})
-    if (Kind == K) {
-      F.Kind = Kind.str();
-      F.Text = Text.str();
-      return F;
-    }
-  return env::invalid(env::Var::TestCompileFault, T,
-                      "crash, abort, fatal, hang or memory, optionally followed by :text");
 }
 
 } // namespace jacc::jit

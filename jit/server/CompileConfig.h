@@ -11,6 +11,13 @@
 
 namespace jacc::jit {
 
+/// A fault the compile server fakes for the tests (JACC_TEST_COMPILE_FAULT=kind[:text]): in a
+/// compile whose code contains Text, crash (SIGSEGV), abort, fatal (an LLVM fatal error), hang,
+/// or memory (allocate until stopped). Kind is empty when unset. It travels in each request.
+struct CompileFault {
+  std::string Kind, Text;
+};
+
 struct CompileConfig {
   bool InProcess = false;      ///< JACC_COMPILE=inprocess
   double TimeoutSeconds = 60;  ///< JACC_COMPILE_TIMEOUT (0: none)
@@ -19,18 +26,11 @@ struct CompileConfig {
   /// How long jacc_finalize waits for background compiles before it cancels them (not an
   /// environment variable: tests shorten it).
   double FinalizeWaitSeconds = 10;
+  CompileFault Fault;          ///< JACC_TEST_COMPILE_FAULT
 };
 
 /// The configuration from the environment; InvalidArgument naming a bad variable.
 llvm::Expected<CompileConfig> compileConfigFromEnv();
-
-/// A fault the compile server fakes for the tests (JACC_TEST_COMPILE_FAULT=kind[:text]): in a
-/// compile whose code contains Text, crash (SIGSEGV), abort, fatal (an LLVM fatal error), hang,
-/// or memory (allocate until stopped). Kind is empty when unset.
-struct CompileFault {
-  std::string Kind, Text;
-};
-llvm::Expected<CompileFault> compileFaultFromEnv();
 
 } // namespace jacc::jit
 

@@ -29,8 +29,9 @@ std::optional<std::string> checkHello(const Message &Hello) {
   return std::nullopt;
 }
 
-Message hostCompileRequest(llvm::StringRef Code, llvm::StringRef KernelSource) {
-  return {"compile-host", Code.str(), KernelSource.str()};
+Message hostCompileRequest(llvm::StringRef Code, llvm::StringRef KernelSource,
+                           llvm::StringRef FaultKind, llvm::StringRef FaultText) {
+  return {"compile-host", Code.str(), KernelSource.str(), FaultKind.str(), FaultText.str()};
 }
 
 Message okReply(llvm::StringRef Object, llvm::StringRef IR) { return {"ok", Object.str(), IR.str()}; }

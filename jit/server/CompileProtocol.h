@@ -25,8 +25,10 @@ Message helloMessage();
 /// Null when Hello is the hello of this build; otherwise what differs.
 std::optional<std::string> checkHello(const Message &Hello);
 
-/// A host compile: {"compile-host", code, kernel source}.
-Message hostCompileRequest(llvm::StringRef Code, llvm::StringRef KernelSource);
+/// A host compile: {"compile-host", code, kernel source, fault kind, fault text}; the fault is
+/// what the tests ask the server to fake (CompileFault; empty otherwise).
+Message hostCompileRequest(llvm::StringRef Code, llvm::StringRef KernelSource,
+                           llvm::StringRef FaultKind = "", llvm::StringRef FaultText = "");
 /// Its reply: {"ok", object, optimised IR} or {"error", error code, message}.
 Message okReply(llvm::StringRef Object, llvm::StringRef IR);
 Message errorReply(int Code, llvm::StringRef Text);

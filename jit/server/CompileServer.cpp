@@ -497,7 +497,8 @@ llvm::Expected<HostObject> compileHost(llvm::StringRef Code, llvm::StringRef Ker
   CompileConfig C = compileConfig();
   if (C.InProcess || !serverRunnable())
     return compileHere(Code, KernelSource);
-  auto Reply = pool().run(hostCompileRequest(Code, KernelSource), C, What);
+  auto Reply =
+      pool().run(hostCompileRequest(Code, KernelSource, C.Fault.Kind, C.Fault.Text), C, What);
   if (!Reply)
     return Reply.takeError();
   return hostObjectFromReply(std::move(*Reply));

@@ -2,7 +2,6 @@
 #include "jit/server/ServeCompiles.h"
 
 #include "jit/host/HostCompiler.h"
-#include "jit/server/CompileConfig.h"
 #include "jit/server/CompileProtocol.h"
 #include "support/ClangInvocation.h"
 #include "support/Error.h"
@@ -34,20 +33,20 @@ static void reportFatal(void *, const char *Reason, bool) {
   ::_exit(70);
 }
 
-/// The failure JACC_TEST_COMPILE_FAULT asks for, in a compile of Code (tests only).
-static void fakeFault(const CompileFault &F, const std::string &Code) {
-  if (F.Kind.empty() || Code.find(F.Text) == std::string::npos)
+/// The failure JACC_TEST_COMPILE_FAULT asks for (Kind, in a compile whose Code contains Text).
+static void fakeFault(llvm::StringRef Kind, llvm::StringRef Text, llvm::StringRef Code) {
+  if (Kind.empty() || !Code.contains(Text))
     return;
-  if (F.Kind == "crash")
+  if (Kind == "crash")
     std::raise(SIGSEGV);
-  if (F.Kind == "abort")
+  if (Kind == "abort")
     std::abort();
-  if (F.Kind == "fatal")
+  if (Kind == "fatal")
     llvm::report_fatal_error("a fatal error faked by JACC_TEST_COMPILE_FAULT");
-  if (F.Kind == "hang")
+  if (Kind == "hang")
     for (;;)
       ::pause();
-  if (F.Kind == "memory") {
+  if (Kind == "memory") {
     std::vector<std::unique_ptr<char[]>> Blocks;
     for (;;) {
       Blocks.emplace_back(new char[64 << 20]);
@@ -57,10 +56,10 @@ static void fakeFault(const CompileFault &F, const std::string &Code) {
   }
 }
 
-static Message answer(const Message &Request, const CompileFault &Fault) {
-  if (Request.size() != 3 || Request[0] != "compile-host")
+static Message answer(const Message &Request) {
+  if (Request.size() != 5 || Request[0] != "compile-host")
     return errorReply(int(ErrorCode::Internal), "unknown request");
-  fakeFault(Fault, Request[1]);
+  fakeFault(Request[3], Request[4], Request[1]);
   std::optional<llvm::Expected<HostObject>> Result;
   runWithLargeStack(
       [&] { Result.emplace(compileHostObjectInProcess(Request[1], Request[2])); });
@@ -75,11 +74,6 @@ static Message answer(const Message &Request, const CompileFault &Fault) {
 
 int serveCompiles(int Fd) {
   llvm::install_fatal_error_handler(reportFatal);
-  CompileFault Fault;
-  if (auto F = compileFaultFromEnv())
-    Fault = std::move(*F);
-  else
-    llvm::consumeError(F.takeError());
   // The driver's work (include paths, host CPU) before the greeting, not in the first compile.
   if (auto Args = cc1Arguments(ClangPurpose::HostCodegen); !Args)
     llvm::consumeError(Args.takeError()); // each compile reports it
@@ -95,7 +89,7 @@ int serveCompiles(int Fd) {
       return 1;
     }
     if (*M) {
-      if (auto E = sendAll(Fd, encode(answer(**M, Fault)))) {
+      if (auto E = sendAll(Fd, encode(answer(**M)))) {
         llvm::consumeError(std::move(E));
         return 1;
       }

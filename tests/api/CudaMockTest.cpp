@@ -412,6 +412,39 @@ TEST_P(CudaMockTest, AccOnDeviceCompiles) {
   ASSERT_JACC(jacc_delete(V.data(), N * sizeof(int)));
 }
 
+TEST_P(CudaMockTest, CompileServerCrashFailsThePushAndTheNextPushRuns) {
+  // The host code of every kernel is compiled in the server, GPUs or not; settings at init.
+  jacc::ScopedEnv Fault("JACC_TEST_COMPILE_FAULT", "crash:poison_a");
+  ASSERT_JACC(jacc_finalize());
+  ASSERT_JACC(jacc_init());
+  int N = 1000;
+  float A = 2;
+  std::vector<float> X(N, 1), Y(N, 1);
+  ASSERT_JACC(jacc_copyin(X.data(), N * sizeof(float)));
+  ASSERT_JACC(jacc_copyin(Y.data(), N * sizeof(float)));
+  float *Yp = Y.data(), *Xp = X.data();
+  jacc_arg Poisoned[] = {{"float *y", &Yp}, {"const float *x", &Xp}, {"float poison_a", &A},
+                         {"int n", &N}};
+  int Before = launchCount();
+  EXPECT_EQ(jacc_kernel_push("#pragma acc parallel loop present(x, y)\n"
+                             "for (int i = 0; i < n; i++)\n"
+                             "  y[i] = poison_a * x[i] + y[i];\n",
+                             4, Poisoned, JACC_DEFAULT),
+            JACC_ERROR_COMPILE);
+  EXPECT_NE(std::string(jacc_last_error()).find("the compile server crashed (signal 11"),
+            std::string::npos)
+      << jacc_last_error();
+  EXPECT_EQ(launchCount(), Before); // nothing ran
+  setHook(saxpyHook);
+  jacc_arg Args[] = {{"float *y", &Yp}, {"const float *x", &Xp}, {"float a", &A}, {"int n", &N}};
+  ASSERT_JACC(jacc_kernel_push(Saxpy, 4, Args, JACC_DEFAULT));
+  EXPECT_EQ(launchCount() - Before, gpus());
+  ASSERT_JACC(jacc_copyout(Y.data(), N * sizeof(float)));
+  ASSERT_JACC(jacc_delete(X.data(), N * sizeof(float)));
+  for (int I = 0; I < N; ++I)
+    ASSERT_EQ(Y[I], 3.0f) << I;
+}
+
 TEST_P(CudaMockTest, KernelCudaCannotExpressFailsCleanly) {
   int N = 4;
   std::vector<double> A(N, 0);

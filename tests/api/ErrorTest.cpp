@@ -2,6 +2,7 @@
 // jacc_last_error(), leaves the data and mappings as they were, and a correct push still works.
 #include "tests/api/Fixture.h"
 #include "tests/api/Helpers.h"
+#include "tests/ScopedEnv.h"
 
 #include "jacc/jacc.h"
 
@@ -204,6 +205,30 @@ TEST_P(ErrorTest, IncludesOfSpecialFilesAreRefusedNotWaitedFor) {
   rmdir(Dir);
   expectDeviceIntactAndUnmap(G);
   expectHealthyPush();
+}
+
+TEST_P(ErrorTest, CompilerCrashOrHangIsAnErrorAndTheNextPushWorks) {
+  // Faked by the compile server, in code holding the marker only; settings are read at init.
+  jacc::ScopedEnv Fault("JACC_TEST_COMPILE_FAULT", "crash:poison_k"),
+      Timeout("JACC_COMPILE_TIMEOUT", "1"), Mode("JACC_COMPILE", nullptr);
+  for (const char *Kind : {"crash", "hang"}) {
+    Fault.set((std::string(Kind) + ":poison_k").c_str());
+    ASSERT_JACC(jacc_finalize());
+    ASSERT_JACC(jacc_init());
+    Guarded G(8);
+    ASSERT_JACC(jacc_copyin(G.data(), G.bytes()));
+    int n = G.n, poison_k = 5;
+    int *x = G.data();
+    jacc_arg args[] = {{"int n", &n}, {"int *x", &x}, {"int poison_k", &poison_k}};
+    std::string Src = std::string(WritesXSrcHead) + "  x[i] = poison_k;\n";
+    EXPECT_JACC_ERROR(jacc_kernel_push(Src.c_str(), 3, args, JACC_DEFAULT), JACC_ERROR_COMPILE,
+                      std::string(Kind) == "crash"
+                          ? "the compile server crashed (signal 11, Segmentation fault)"
+                          : "timed out after 1 s",
+                      "while compiling kernel 'for (int i = 0; i < n; i++)'");
+    expectDeviceIntactAndUnmap(G);
+    expectHealthyPush();
+  }
 }
 
 TEST_P(ErrorTest, ExtraArgumentNotUsedByTheKernel) {

@@ -29,7 +29,7 @@ namespace {
 
 const char *Good = "int jacc_server_test(int a) { return a * 3; }\n";
 
-/// Fresh servers with the test's environment and configuration, and the defaults again after.
+/// Fresh servers with the test's configuration, and the defaults again after.
 class CompileServerTest : public ::testing::Test {
 protected:
   void SetUp() override { use({}); }
@@ -38,11 +38,14 @@ protected:
     configureCompiles(CompileConfig());
   }
   void use(CompileConfig C) {
-    stopCompileServers(); // the next compile starts a server that sees the new environment
+    stopCompileServers(); // no server still busy from the test before
     configureCompiles(C);
   }
-  static CompileConfig limits(double TimeoutSeconds, uint64_t MemoryBytes = 0) {
+  /// The configuration faking Kind in compiles containing Text, with these limits.
+  static CompileConfig fault(const char *Kind, const char *Text = "", double TimeoutSeconds = 60,
+                             uint64_t MemoryBytes = 0) {
     CompileConfig C;
+    C.Fault = {Kind, Text};
     C.TimeoutSeconds = TimeoutSeconds;
     C.MemoryBytes = MemoryBytes;
     return C;
@@ -90,39 +93,33 @@ TEST_F(CompileServerTest, ClangDiagnosticsComeBack) {
 }
 
 TEST_F(CompileServerTest, CrashIsAnErrorAndTheNextCompileWorks) {
-  ScopedEnv F("JACC_TEST_COMPILE_FAULT", "crash:jacc_server_test");
-  use({});
+  use(fault("crash", "jacc_server_test"));
   std::string Msg = failure();
   EXPECT_HAS(Msg, "the compile server crashed (signal 11, Segmentation fault) while compiling "
                   "kernel 'test'");
   EXPECT_HAS(Msg, "the next compile starts a new server");
-  F.set(nullptr);
   use({});
   expectWorks();
 }
 
 TEST_F(CompileServerTest, AbortAndFatalErrorAreNamed) {
-  ScopedEnv F("JACC_TEST_COMPILE_FAULT", "abort");
-  use({});
+  use(fault("abort"));
   EXPECT_HAS(failure(), "crashed (signal 6, Aborted)");
-  F.set("fatal");
-  use({});
+  use(fault("fatal"));
   std::string Msg = failure();
   EXPECT_HAS(Msg, "exited with status 70");
   EXPECT_HAS(Msg, "LLVM ERROR: a fatal error faked by JACC_TEST_COMPILE_FAULT");
 }
 
 TEST_F(CompileServerTest, FaultOnlyInTheCompileThatContainsItsText) {
-  ScopedEnv F("JACC_TEST_COMPILE_FAULT", "crash:poison");
-  use({});
+  use(fault("crash", "poison"));
   expectWorks();
   EXPECT_HAS(failure("int poison(void) { return 1; }\n"), "crashed");
   expectWorks(); // a new server, same environment
 }
 
 TEST_F(CompileServerTest, HangTimesOut) {
-  ScopedEnv F("JACC_TEST_COMPILE_FAULT", "hang:poison");
-  use(limits(0.3));
+  use(fault("hang", "poison", 0.3));
   auto Start = std::chrono::steady_clock::now();
   std::string Msg = failure("int poison(void) { return 1; }\n");
   EXPECT_LT(std::chrono::steady_clock::now() - Start, std::chrono::seconds(20));
@@ -132,8 +129,7 @@ TEST_F(CompileServerTest, HangTimesOut) {
 }
 
 TEST_F(CompileServerTest, MemoryLimitStopsTheServer) {
-  ScopedEnv F("JACC_TEST_COMPILE_FAULT", "memory:poison");
-  use(limits(0, 200u << 20));
+  use(fault("memory", "poison", 0, 200u << 20));
   std::string Msg = failure("int poison(void) { return 1; }\n");
   EXPECT_HAS(Msg, "used more than 200 MiB of memory while compiling kernel 'test'");
   EXPECT_HAS(Msg, "JACC_COMPILE_MEMORY");
@@ -141,8 +137,7 @@ TEST_F(CompileServerTest, MemoryLimitStopsTheServer) {
 }
 
 TEST_F(CompileServerTest, KilledMidCompile) {
-  ScopedEnv F("JACC_TEST_COMPILE_FAULT", "hang:poison");
-  use(limits(0));
+  use(fault("hang", "poison", 0));
   expectWorks(); // a server is running
   std::vector<int> Pids = compileServerPids();
   ASSERT_EQ(Pids.size(), 1u);
@@ -167,8 +162,7 @@ TEST_F(CompileServerTest, IdleServerKilledFromOutsideIsReplacedSilently) {
 }
 
 TEST_F(CompileServerTest, StopCancelsACompileInFlight) {
-  ScopedEnv F("JACC_TEST_COMPILE_FAULT", "hang");
-  use(limits(0));
+  use(fault("hang", "", 0));
   std::thread Stopper([] {
     std::this_thread::sleep_for(std::chrono::milliseconds(500));
     stopCompileServers();
@@ -185,7 +179,7 @@ TEST_F(CompileServerTest, ServerThatIsNotOneIsRefused) {
     S << "#!/bin/sh\necho 'hello, I am something else' >&3\nsleep 5\n";
   }
   ::chmod(Script.c_str(), 0755);
-  CompileConfig C = limits(10);
+  CompileConfig C = fault("", "", 10);
   C.ServerPath = Script;
   use(C);
   std::string Msg = failure();
@@ -211,23 +205,25 @@ TEST_F(CompileServerTest, MissingServerFallsBackToCompilingInProcess) {
 }
 
 TEST_F(CompileServerTest, InProcessModeStartsNoServer) {
-  CompileConfig C;
+  CompileConfig C = fault("crash"); // only servers fake faults
   C.InProcess = true;
   use(C);
-  ScopedEnv F("JACC_TEST_COMPILE_FAULT", "crash"); // only servers read it
   expectWorks();
   EXPECT_TRUE(compileServerPids().empty());
 }
 
 TEST_F(CompileServerTest, ConfigurationFromTheEnvironment) {
   ScopedEnv Mode("JACC_COMPILE", "inprocess"), T("JACC_COMPILE_TIMEOUT", "2.5"),
-      M("JACC_COMPILE_MEMORY", "1G"), S("JACC_COMPILE_SERVER", "/opt/x/server");
+      M("JACC_COMPILE_MEMORY", "1G"), S("JACC_COMPILE_SERVER", "/opt/x/server"),
+      F("JACC_TEST_COMPILE_FAULT", "hang:poison");
   auto C = compileConfigFromEnv();
   ASSERT_TRUE(bool(C)) << llvm::toString(C.takeError());
   EXPECT_TRUE(C->InProcess);
   EXPECT_EQ(C->TimeoutSeconds, 2.5);
   EXPECT_EQ(C->MemoryBytes, uint64_t(1) << 30);
   EXPECT_EQ(C->ServerPath, "/opt/x/server");
+  EXPECT_EQ(C->Fault.Kind, "hang");
+  EXPECT_EQ(C->Fault.Text, "poison");
   for (auto [Name, Value, Says] :
        {std::tuple{"JACC_COMPILE", "fork", "server or inprocess"},
         std::tuple{"JACC_COMPILE_TIMEOUT", "-1", "a number of seconds"},
