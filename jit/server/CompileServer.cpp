@@ -6,6 +6,8 @@
 #include "support/Error.h"
 #include "support/LargeStack.h"
 
+#include "jacc_server_paths.h"
+
 #include <llvm/ADT/STLExtras.h>
 #include <llvm/ADT/SmallVector.h>
 #include <llvm/ADT/StringExtras.h>
