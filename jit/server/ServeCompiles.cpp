@@ -37,8 +37,10 @@ static void reportFatal(void *, const char *Reason, bool) {
 static void fakeFault(llvm::StringRef Kind, llvm::StringRef Text, llvm::StringRef Code) {
   if (Kind.empty() || !Code.contains(Text))
     return;
-  if (Kind == "crash")
+  if (Kind == "crash") {
+    std::signal(SIGSEGV, SIG_DFL); // a crash as without sanitizers, which catch SIGSEGV
     std::raise(SIGSEGV);
+  }
   if (Kind == "abort")
     std::abort();
   if (Kind == "fatal")
