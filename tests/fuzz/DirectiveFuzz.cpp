@@ -9,6 +9,8 @@
 #include "analysis/KernelSource.h"
 #include "analysis/ReductionItem.h"
 
+#include "tests/fuzz/Mutator.h"
+
 #include <llvm/Support/Error.h>
 
 #include <cstdint>
@@ -18,6 +20,7 @@
 #include <vector>
 
 using namespace jacc::analysis;
+using jacc::fuzz::Rng;
 
 namespace {
 
@@ -46,50 +49,6 @@ const char *const Tokens[] = {"(", ")", "[", "]", ":", ",", " ", "\\\n", "*", "-
                               "||", "^", "max", "copy(", "a[", "\"", "'", "/*", "*/", "//",
                               "\n", "\r\n", "\t", "\xe9", "\xff", "#pragma acc ", "acc"};
 
-/// xorshift64*: the same executions for the same seed.
-struct Rng {
-  uint64_t S;
-  uint64_t next() {
-    S ^= S >> 12;
-    S ^= S << 25;
-    S ^= S >> 27;
-    return S * 2685821657736338717ull;
-  }
-  size_t below(size_t N) { return N ? next() % N : 0; }
-};
-
-std::string mutate(std::string S, Rng &R) {
-  for (unsigned K = 1 + R.below(2); K > 0; --K) {
-    size_t At = R.below(S.size() + 1);
-    switch (R.below(5)) {
-    case 0: // flip a byte
-      if (!S.empty())
-        S[R.below(S.size())] = static_cast<char>(R.below(256));
-      break;
-    case 1: // insert a token of the grammar
-      S.insert(At, Tokens[R.below(sizeof Tokens / sizeof *Tokens)]);
-      break;
-    case 2: // delete a range
-      S.erase(At, R.below(8));
-      break;
-    case 3: { // splice a piece of another seed
-      std::string O = Seeds[R.below(sizeof Seeds / sizeof *Seeds)];
-      size_t B = R.below(O.size());
-      S.insert(At, O.substr(B, R.below(O.size() - B + 1)));
-      break;
-    }
-    default: // repeat a piece (deep nesting, long lists)
-      if (!S.empty()) {
-        size_t B = R.below(S.size());
-        std::string Piece = S.substr(B, 1 + R.below(6));
-        for (unsigned I = R.below(40); I > 0; --I)
-          S.insert(At, Piece);
-      }
-    }
-  }
-  return S;
-}
-
 /// Run every parser on one input; errors are fine, crashes are not. True when the directive
 /// parsed (the count says the mutants still reach past the grammar's first checks).
 bool runOne(const std::string &Text) {
@@ -115,7 +74,7 @@ int main(int Argc, char **Argv) {
   std::vector<std::string> Corpus(std::begin(Seeds), std::end(Seeds));
   unsigned long Parsed = 0;
   for (unsigned long I = 0; I < Executions; ++I) {
-    std::string In = mutate(Corpus[R.below(Corpus.size())], R);
+    std::string In = jacc::fuzz::mutate(Corpus[R.below(Corpus.size())], R, Tokens, Seeds);
     if (In.size() > 4096)
       In.resize(4096);
     bool Valid = runOne(In);
