@@ -78,6 +78,8 @@ public:
   }
   int pid() const { return Pid; }
   void cancel() { Cancelled = true; }
+  /// Forget the process without stopping it: in a forked child, it is the parent's.
+  void disown() { Pid = -1; }
 
 private:
   llvm::Expected<Message> receive(Clock::time_point Deadline, const CompileConfig &C,
@@ -314,6 +316,11 @@ public:
   std::vector<int> pids();
 
 private:
+  /// In a child forked by the application, the servers (and their sockets) are the parent's:
+  /// forget them. Called with M held.
+  void leaveTheParentsServers();
+
+  pid_t Owner = ::getpid();
   std::mutex M;
   std::condition_variable Freed;
   std::vector<std::unique_ptr<ServerProcess>> Idle;
@@ -322,11 +329,23 @@ private:
   const unsigned MaxServers = std::clamp(std::thread::hardware_concurrency(), 2u, 8u);
 };
 
+void ServerPool::leaveTheParentsServers() {
+  if (Owner == ::getpid())
+    return;
+  for (auto &S : Idle)
+    S->disown(); // its descriptors are closed, the parent's server goes on
+  Idle.clear();
+  Busy.clear(); // the threads that used them did not survive the fork
+  Count = 0;
+  Owner = ::getpid();
+}
+
 llvm::Expected<Message> ServerPool::run(const Message &Request, const CompileConfig &C,
                                         llvm::StringRef What) {
   std::unique_ptr<ServerProcess> S;
   {
     std::unique_lock<std::mutex> L(M);
+    leaveTheParentsServers();
     Freed.wait(L, [&] { return !Idle.empty() || Count < MaxServers; });
     if (!Idle.empty()) {
       S = std::move(Idle.back());
@@ -370,6 +389,7 @@ llvm::Expected<Message> ServerPool::run(const Message &Request, const CompileCon
 void ServerPool::prestart() {
   {
     std::lock_guard<std::mutex> L(M);
+    leaveTheParentsServers();
     if (Count > 0)
       return;
     ++Count;

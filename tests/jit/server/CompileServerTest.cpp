@@ -20,6 +20,7 @@
 #include <vector>
 
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 using namespace jacc;
@@ -248,4 +249,26 @@ TEST_F(CompileServerTest, DefaultsUseTheServerWithLimits) {
   EXPECT_EQ(C->TimeoutSeconds, 60);
   EXPECT_GT(C->MemoryBytes, uint64_t(0)); // half the machine's memory
   EXPECT_NE(compileServerPath().find("jacc-compile-server"), std::string::npos);
+}
+
+TEST_F(CompileServerTest, ForkedChildStartsItsOwnServerAndLeavesTheParentsAlone) {
+  expectWorks();
+  std::vector<int> Pids = compileServerPids();
+  ASSERT_EQ(Pids.size(), 1u);
+  pid_t Child = ::fork();
+  ASSERT_GE(Child, 0);
+  if (Child == 0) { // the parent's socket must not be shared: the child starts its own server
+    auto Obj = compileHost(Good, "", "kernel 'test'");
+    bool Own = Obj && !Obj->Bytes.empty() && compileServerPids().size() == 1 &&
+               compileServerPids() != Pids;
+    if (!Obj)
+      llvm::consumeError(Obj.takeError());
+    stopCompileServers();
+    ::_exit(Own ? 0 : 1);
+  }
+  int Status = 0;
+  ASSERT_EQ(::waitpid(Child, &Status, 0), Child);
+  EXPECT_TRUE(WIFEXITED(Status) && WEXITSTATUS(Status) == 0) << Status;
+  expectWorks();
+  EXPECT_EQ(compileServerPids(), Pids);
 }
