@@ -2,6 +2,7 @@
 
 #include "analysis/FlatVla.h"
 #include "analysis/KernelSource.h"
+#include "jit/BoundsChecks.h"
 #include "jit/Specialization.h"
 #include "support/TextEdits.h"
 
@@ -235,7 +236,8 @@ std::string nestHeader(const KernelInfo &K, const ParallelNest &N, bool Split,
     Priv += P + ";\n";
   std::string Share =
       "const int __jacc_in_share = __jacc_outer >= __jacc_sb && __jacc_outer < __jacc_se;\n"
-      "(void)__jacc_in_share;\n";
+      "(void)__jacc_in_share;\n" +
+      boundsStop(K);
   return H + Target.IterationLoop(N, Share, Priv);
 }
 
@@ -401,9 +403,11 @@ std::string generateEntry(const KernelInfo &K, bool Split, const EntryTarget &Ta
                      : R.Name + " = " + reductionIdentity(R.Op, R.Type, Target.Infinity) + ";\n";
 
   TextEdits Edits;
+  insertBoundsChecks(K, Target, BoundsPart::Closes, Edits); // inside the guards: before them
   if (Split)
     for (const auto &[Offset, Text] : K.Split.Guards)
       Edits.insert(Offset, Text);
+  insertBoundsChecks(K, Target, BoundsPart::Opens, Edits);
   // After the guards: at one offset insertions come first, so a guard wraps the atomic.
   for (const AtomicOp &A : K.Atomics) {
     std::string Operation = Target.AtomicText(A, K);

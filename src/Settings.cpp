@@ -57,6 +57,10 @@ llvm::Expected<RuntimeSettings> readSettings() {
                           "a number of seconds (e.g. 30 or 0.5; 0 turns the warning off)");
     S.KernelWarnSeconds = Seconds;
   }
+  auto Check = env::keyword(env::Var::Check, {{"off", 0}, {"bounds", 1}}, 0, "off or bounds");
+  if (!Check)
+    return Check.takeError();
+  S.CheckBounds = *Check == 1;
   auto Spec = jit::specializeSettingsFromEnv();
   if (!Spec)
     return Spec.takeError();

@@ -16,6 +16,7 @@ struct RuntimeSettings {
   bool Narrow = true;                                ///< JACC_NARROW
   jit::SpecializeSettings Specialize;                ///< JACC_SPECIALIZE*
   double KernelWarnSeconds = 0;                      ///< JACC_KERNEL_WARN (0: off)
+  bool CheckBounds = false;                          ///< JACC_CHECK=bounds
 };
 
 /// Check every JACC_* variable, then read the runtime's settings (the CUDA driver is loaded

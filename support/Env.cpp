@@ -25,6 +25,7 @@ const char *name(Var V) {
   case Var::AccErrors: return "JACC_ACC_ERRORS";
   case Var::Debug: return "JACC_DEBUG";
   case Var::KernelWarn: return "JACC_KERNEL_WARN";
+  case Var::Check: return "JACC_CHECK";
   }
   return "JACC_?";
 }

@@ -38,6 +38,7 @@ enum class Var : unsigned {
   AccErrors,       ///< JACC_ACC_ERRORS: abort, return (src/OpenACC.cpp)
   Debug,           ///< JACC_DEBUG: trace topics (support/Debug)
   KernelWarn,      ///< JACC_KERNEL_WARN: seconds before an unfinished launch is named
+  Check,           ///< JACC_CHECK: off, bounds (checked array accesses)
 };
 
 /// The variable's name, "JACC_SPLIT".

@@ -81,8 +81,7 @@ llvm::Error HostDevice::Impl::run(DeviceLaunch &L) {
   // launchImpl accepts only HostLaunch work.
   runMembers(dynamic_cast<HostLaunch &>(L));
   L.complete();
-  // runMember() cannot fail today; this is where a backend-level failure would be returned.
-  return llvm::Error::success();
+  return L.takeFailure();
 }
 
 void HostDevice::Impl::runMembers(HostLaunch &W) {

@@ -38,6 +38,7 @@ void HostKernelLaunch::runMember(unsigned Tid, unsigned NThreads, void *Team,
   T.share_scale = Share.Scale;
   T.narrow = Narrow;
   T.split_info = SplitInfo.empty() ? nullptr : SplitInfo.data();
+  T.bounds = Bounds.empty() ? nullptr : Bounds.data();
   const jacc_host_team *TP = &T;
   unsigned NParams = Cells.size() / 2;
   llvm::SmallVector<void *, 16> Values(NParams + 1);
