@@ -6,6 +6,7 @@
 // translation, grid, read-back or reduction combine shows up as a wrong result.
 #include "jacc/openacc.h"
 #include "jit/cuda/CudaABI.h"
+#include "jit/host/HostABI.h"
 #include "tests/api/Fixture.h"
 
 #include "jacc/openacc.h"
@@ -647,6 +648,52 @@ TEST_P(CudaMockTest, PointerRowsReachEachGpuAsItsOwnRowAddresses) {
   for (int I = 0; I < N; ++I)
     EXPECT_EQ(Sums[I], Want[I]) << I;
   ASSERT_TRUE(unmapRows(Ptrs, N, M));
+}
+
+/// JACC_CHECK=bounds: the ranges the saxpy hook found in its bounds block (y's, x's), -1 when
+/// the team had none.
+long long BoundsSeen[4] = {-1, -1, -1, -1};
+
+/// Saxpy that pretends to write y[n] (as a checked kernel's __jacc_bfail would record it): the
+/// violation record of the bounds block (jit/host/HostABI.h), then nothing else.
+void outOfBoundsHook(const char *, unsigned, unsigned, void **P) {
+  jacc_cuda_team T = param<jacc_cuda_team>(P, 4);
+  if (!T.bounds)
+    return;
+  int N = param<int>(P, 1);
+  const long long *YRange = T.bounds + JACC_BOUNDS_RECORD_WORDS + 2 * 2; // y is parameter 2
+  const long long *XRange = T.bounds + JACC_BOUNDS_RECORD_WORDS + 2 * 3;
+  std::copy(YRange, YRange + 2, BoundsSeen);
+  std::copy(XRange, XRange + 2, BoundsSeen + 2);
+  long long Record[JACC_BOUNDS_RECORD_WORDS] = {2, 3, 3, 2, 1, N * 4LL, 4, 0};
+  std::memcpy(T.bounds, Record, sizeof Record);
+}
+
+TEST_P(CudaMockTest, BoundsChecksAreInTheCudaCodeAndTheirRecordFailsThePush) {
+  jacc::ScopedEnv Check("JACC_CHECK", "bounds");
+  ASSERT_JACC(jacc_finalize());
+  ASSERT_JACC(jacc_init());
+  setHook(outOfBoundsHook);
+  int N = 1000;
+  float A = 2;
+  std::vector<float> X(N, 1), Y(N, 1);
+  ASSERT_JACC(jacc_copyin(X.data(), N * sizeof(float)));
+  ASSERT_JACC(jacc_copyin(Y.data(), N * sizeof(float)));
+  float *Yp = Y.data(), *Xp = X.data();
+  jacc_arg Args[] = {{"float *y", &Yp}, {"const float *x", &Xp}, {"float a", &A}, {"int n", &N}};
+  // NVRTC compiled the checked entry (its __jacc_bcheck calls) for the fake GPUs.
+  EXPECT_EQ(jacc_kernel_push(Saxpy, 4, Args, JACC_FORCE_DUPLICATE), JACC_ERROR_BOUNDS);
+  EXPECT_STREQ(jacc_last_error(),
+               "kernel:3:3: write y[1000] outside its mapping [0, 1000) on device 0");
+  EXPECT_EQ(BoundsSeen[0], 0);
+  EXPECT_EQ(BoundsSeen[1], N * 4LL);
+  EXPECT_EQ(BoundsSeen[2], 0);
+  EXPECT_EQ(BoundsSeen[3], N * 4LL);
+  // The record was the launch's: a push that records nothing succeeds.
+  setHook(saxpyHook);
+  EXPECT_JACC(jacc_kernel_push(Saxpy, 4, Args, JACC_FORCE_DUPLICATE));
+  ASSERT_JACC(jacc_delete(X.data(), N * sizeof(float)));
+  ASSERT_JACC(jacc_delete(Y.data(), N * sizeof(float)));
 }
 
 INSTANTIATE_TEST_SUITE_P(Devices, CudaMockTest,
