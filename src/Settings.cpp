@@ -70,6 +70,7 @@ llvm::Expected<RuntimeSettings> readSettings() {
   if (!Devices)
     return Devices.takeError();
   S.Devices = std::move(*Devices);
+  S.Devices.GuardPages = S.CheckBounds;
   return S;
 }
 

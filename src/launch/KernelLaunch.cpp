@@ -25,6 +25,7 @@ void KernelLaunch::setSplit(unsigned D, SplitShare S, bool DoNarrow,
 void KernelLaunch::checkBounds(llvm::ArrayRef<long long> Ranges, unsigned D) {
   Bounds = boundsBlock(K->Info, Ranges);
   BoundsDevice = D;
+  BoundsKernel = describe() + " on device " + std::to_string(D);
 }
 
 llvm::Error KernelLaunch::takeFailure() {

@@ -88,6 +88,7 @@ protected:
   /// JACC_CHECK=bounds: the bounds block (src/launch/BoundsReport.h), else empty.
   std::vector<long long> Bounds;
   unsigned BoundsDevice = 0;
+  std::string BoundsKernel; ///< "kernel '...' on device 1", for a fault's report
 };
 
 } // namespace jacc

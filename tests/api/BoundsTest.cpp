@@ -149,6 +149,18 @@ TEST_P(BoundsTest, CheckedKernelsComputeTheSameResults) {
   unmapArrays();
 }
 
+TEST_P(BoundsTest, UncheckedPointerArithmeticFaultsAtTheGuiltyKernel) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  mapArrays(100);
+  // *(y + i) is no subscript: no check, but the guard page after y's copy stops it.
+  EXPECT_DEATH(push("#pragma acc parallel loop present(y)\n"
+                    "for (int i = 0; i < n; i++) *(y + i) = 0;\n",
+                    100000, JACC_FORCE_DUPLICATE),
+               "segmentation fault in kernel 'for \\(int i = 0; i < n; i\\+\\+\\) "
+               "\\*\\(y \\+ i\\) = 0;' on device");
+  unmapArrays();
+}
+
 JACC_DEVICE_CONFIGS(BoundsTest);
 
 TEST(BoundsSetting, UnknownValueNamesTheAcceptedOnes) {
