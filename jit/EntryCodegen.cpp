@@ -403,24 +403,18 @@ std::string generateEntry(const KernelInfo &K, bool Split, const EntryTarget &Ta
                      : R.Name + " = " + reductionIdentity(R.Op, R.Type, Target.Infinity) + ";\n";
 
   TextEdits Edits;
-  insertBoundsChecks(K, Target, BoundsPart::Closes, Edits); // inside the guards: before them
+  // Insertions at one offset keep their order, outermost first: a split guard, the thread-0
+  // wrapper of a statement, a bounds check, a flattened VLA subscript; the closing texts of the
+  // checks come before the guards'.
+  insertBoundsChecks(K, Target, BoundsPart::Closes, Edits);
   if (Split)
     for (const auto &[Offset, Text] : K.Split.Guards)
       Edits.insert(Offset, Text);
-  insertBoundsChecks(K, Target, BoundsPart::Opens, Edits);
   // After the guards: at one offset insertions come first, so a guard wraps the atomic.
   for (const AtomicOp &A : K.Atomics) {
     std::string Operation = Target.AtomicText(A, K);
     Edits.replace(A.Begin, A.End, A.Block ? "{ " + Operation + "; }" : Operation);
   }
-  if (Target.FlatVlaPointers)
-    for (const SourceEdit &E : K.FlatVla.Edits) {
-      bool InAtomic = false; // the atomic's text already has them
-      for (const AtomicOp &A : K.Atomics)
-        InAtomic |= E.Begin >= A.Begin && E.End <= A.End;
-      if (!InAtomic)
-        Edits.replace(E.Begin, E.End, E.Text);
-    }
   if (K.Serial) {
     Edits.insert(K.BodyBegin, "if (__jacc_t->tid == 0) {" + lineDirective(K, K.BodyBegin));
     Edits.insert(K.BodyEnd, "\n}\n");
@@ -449,6 +443,15 @@ std::string generateEntry(const KernelInfo &K, bool Split, const EntryTarget &Ta
       }
     }
   }
+  insertBoundsChecks(K, Target, BoundsPart::Opens, Edits);
+  if (Target.FlatVlaPointers)
+    for (const SourceEdit &E : K.FlatVla.Edits) {
+      bool InAtomic = false; // the atomic's text already has them
+      for (const AtomicOp &A : K.Atomics)
+        InAtomic |= E.Begin >= A.Begin && E.End <= A.End;
+      if (!InAtomic)
+        Edits.replace(E.Begin, E.End, E.Text);
+    }
   C += lineDirective(K, K.BodyBegin);
   C += Edits.apply(K.Source, K.BodyBegin, K.BodyEnd);
   C += "\n#line 1 \"<jacc>\"\n";

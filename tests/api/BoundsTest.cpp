@@ -102,9 +102,18 @@ TEST_P(BoundsTest, RangeIsRelativeToAnInteriorPointer) {
   EXPECT_EQ(lastError(), "kernel:2:29: write y[90] outside its mapping [-10, 90) on device 0");
   // Within the mapping, negative indices of an interior pointer are fine.
   jacc_arg Ok[] = {{"int *y", &Yp}};
-  EXPECT_JACC(jacc_kernel_push("#pragma acc serial present(y)\n"
-                               "{ y[-10] = -1; y[89] = 89; }\n",
+  // Statements that start with the access: thread 0 runs each (its wrapper around the check).
+  EXPECT_JACC(jacc_kernel_push("#pragma acc parallel present(y)\n"
+                               "{\n"
+                               "  y[-10] = -1;\n"
+                               "  y[89] = 89;\n"
+                               "}\n",
                                1, Ok, JACC_DEFAULT));
+  EXPECT_EQ(jacc_kernel_push("#pragma acc serial present(y)\n"
+                             "y[90] = 0;\n",
+                             1, Ok, JACC_DEFAULT),
+            JACC_ERROR_BOUNDS);
+  EXPECT_EQ(lastError(), "kernel:2:1: write y[90] outside its mapping [-10, 90) on device 0");
   unmapArrays();
   EXPECT_EQ(Y[0], -1);
   EXPECT_EQ(Y[99], 89);

@@ -103,6 +103,22 @@ TEST(BoundsChecksTest, NestedSplitGuardedAtomicAndVlaAccessesCompile) {
                                   {"int n", "int m", "double (*a)[m]"}));
 }
 
+TEST(BoundsChecksTest, StatementsStartingWithAnAccessKeepTheirThreadZeroWrapperOutside) {
+  std::string C = checkedHostSource(analyzeOrFail("#pragma acc serial present(y)\n"
+                                                  "y[n] = 1;\n",
+                                                  {"int n", "int *y"}));
+  EXPECT_NE(C.find("if (__jacc_t->tid == 0) {\n#line 2 \"kernel\"\n(*({"), std::string::npos)
+      << C;
+  // On CUDA the thread-0 wrapper, the check, then the flattened row subscript.
+  checkedHostSource(analyzeOrFail("#pragma acc parallel present(a)\n"
+                                  "{\n"
+                                  "  a[0][0] = 1;\n"
+                                  "  #pragma acc loop\n"
+                                  "  for (int i = 0; i < n; i++) a[i][1] = 2;\n"
+                                  "}\n",
+                                  {"int n", "int m", "double (*a)[m]"}));
+}
+
 TEST(BoundsChecksTest, TheDiskCacheKeyDependsOnTheMode) {
   EXPECT_NE(diskCacheKey(Stencil, StencilDecls, 0),
             diskCacheKey(Stencil, StencilDecls, CodeCheckBounds));
