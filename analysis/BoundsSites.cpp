@@ -34,9 +34,14 @@ public:
   bool VisitArraySubscriptExpr(ArraySubscriptExpr *E) {
     if (E->getType()->isArrayType() || AddressTaken.count(E))
       return true;
+    // Down through the rows of a pointer to arrays (`a[i][j]` of `double (*a)[m]`), which
+    // decay; not through a pointer loaded from memory (`a[i][j]` of `double **a`: the row is
+    // another mapping, and `a[i]` is a site of its own).
     Expr *Base = E->getBase()->IgnoreParenImpCasts();
     unsigned Subscripts = 1;
     while (auto *Inner = dyn_cast<ArraySubscriptExpr>(Base)) {
+      if (!Inner->getType()->isArrayType())
+        return true;
       Base = Inner->getBase()->IgnoreParenImpCasts();
       ++Subscripts;
     }

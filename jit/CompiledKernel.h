@@ -90,7 +90,8 @@ llvm::Expected<std::vector<unsigned>> cudaVerifyArchsFromEnv();
 
 /// Bits of a compile's CodeFlags (part of both caches' keys): how the code is generated.
 enum CodeFlag : unsigned {
-  CodeCheckBounds = 1, ///< JACC_CHECK=bounds: every element access checked (KernelInfo::CheckBounds)
+  /// JACC_CHECK=bounds: every element access checked (KernelInfo::CheckBounds).
+  CodeCheckBounds = 1,
 };
 
 /// Analyse, generate, compile and link a kernel. Not cached in memory: see KernelCache. With a

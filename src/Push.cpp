@@ -72,7 +72,8 @@ llvm::Error Runtime::push(const char *Source, int NArgs, const jacc_arg *Args, u
   if (Mode->Measure)
     Start = std::chrono::steady_clock::now();
   auto TableLock = Data.lock();
-  auto Plan = planLaunch(Info, Args, Devices.size(), {Mode->Split, NarrowPolicy, CheckBounds}, Data);
+  PlanOptions Options{Mode->Split, NarrowPolicy, CheckBounds};
+  auto Plan = planLaunch(Info, Args, Devices.size(), Options, Data);
   if (!Plan)
     return Plan.takeError();
   if (auto E = Sched.run(*K, *Plan, Code, Async, std::move(TableLock)))

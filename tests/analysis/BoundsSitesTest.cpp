@@ -54,6 +54,14 @@ TEST(BoundsSitesTest, RowsOfAPointerToArraysAreOneSite) {
             (Strings{"a[i][j] w 3:31 a/2"}));
 }
 
+TEST(BoundsSitesTest, RowsLoadedFromAPointerArrayAreNotTheArgumentsElements) {
+  // a[i] is an element of a; a[i][j] is in another mapping (an attached row).
+  EXPECT_EQ(sites("#pragma acc parallel loop\n"
+                  "for (int i = 0; i < n; i++) s[i] = a[i][0];\n",
+                  {"int n", "double *s", "double **a"}),
+            (Strings{"s[i] w 2:29 s/1", "a[i] r 2:36 a/1"}));
+}
+
 TEST(BoundsSitesTest, AddressesLocalsAndMacrosAreNotSites) {
   EXPECT_EQ(sites("#define AT(p, i) p[i]\n"
                   "#pragma acc parallel loop\n"

@@ -119,6 +119,23 @@ TEST_P(BoundsTest, RangeIsRelativeToAnInteriorPointer) {
   EXPECT_EQ(Y[99], 89);
 }
 
+TEST_P(BoundsTest, RowsOfAVariableLengthArrayAreCheckedAsTheirElements) {
+  int N = 10, M = 100;
+  std::vector<double> A(N * M, 1);
+  double *Ap = A.data(); // the kernel declares it double (*a)[m]
+  ASSERT_JACC(jacc_copyin(A.data(), A.size() * sizeof(double)));
+  jacc_arg Args[] = {{"int n", &N}, {"int m", &M}, {"double (*a)[m]", &Ap}};
+  // j <= m: the last row's a[n - 1][m] is one past the mapping (the others land in the next row).
+  EXPECT_EQ(jacc_kernel_push("#pragma acc parallel loop present(a)\n"
+                             "for (int i = 0; i < n; i++)\n"
+                             "  for (int j = 0; j <= m; j++) a[i][j] = 2;\n",
+                             3, Args, JACC_FORCE_DUPLICATE),
+            JACC_ERROR_BOUNDS);
+  EXPECT_EQ(lastError(),
+            "kernel:3:32: write element 1000 of a outside its mapping [0, 1000) on device 0");
+  EXPECT_JACC(jacc_delete(A.data(), A.size() * sizeof(double)));
+}
+
 TEST_P(BoundsTest, SplitLaunchNamesTheDeviceThatReadOutside) {
   mapArrays(999);
   // The last device owns y's last elements: it reads x[n].

@@ -232,21 +232,30 @@ TEST_P(CudaMockTest, ArraySectionReductionCombinesEachElementsBlockPartials) {
                                     30 + 3.0 * 199 * 200 / 2 + 400, -2}));
 }
 
+/// Saxpy's data: x and y of N ones each, mapped, and the push's arguments.
+struct MappedSaxpy {
+  MappedSaxpy(int N, float A) : N(N), A(A), X(N, 1), Y(N, 1) {
+    EXPECT_JACC(jacc_copyin(X.data(), N * sizeof(float)));
+    EXPECT_JACC(jacc_copyin(Y.data(), N * sizeof(float)));
+  }
+  MappedSaxpy(const MappedSaxpy &) = delete;
+  MappedSaxpy &operator=(const MappedSaxpy &) = delete;
+  int N;
+  float A;
+  std::vector<float> X, Y;
+  float *Yp = Y.data(), *Xp = X.data();
+  jacc_arg Args[4] = {{"float *y", &Yp}, {"const float *x", &Xp}, {"float a", &A}, {"int n", &N}};
+};
+
 /// Map x and y (64 ones each), push saxpy with a = 3 Times asynchronously, wait, and return y.
 std::vector<float> asyncSaxpy(int Times) {
-  int N = 64;
-  float A = 3;
-  std::vector<float> X(N, 1), Y(N, 1);
-  EXPECT_JACC(jacc_copyin(X.data(), N * sizeof(float)));
-  EXPECT_JACC(jacc_copyin(Y.data(), N * sizeof(float)));
-  float *Yp = Y.data(), *Xp = X.data();
-  jacc_arg Args[] = {{"float *y", &Yp}, {"const float *x", &Xp}, {"float a", &A}, {"int n", &N}};
+  MappedSaxpy S(64, 3);
   for (int K = 0; K < Times; ++K)
-    EXPECT_JACC(jacc_kernel_push(Saxpy, 4, Args, JACC_ASYNC));
+    EXPECT_JACC(jacc_kernel_push(Saxpy, 4, S.Args, JACC_ASYNC));
   EXPECT_JACC(jacc_wait());
-  EXPECT_JACC(jacc_copyout(Y.data(), N * sizeof(float)));
-  EXPECT_JACC(jacc_delete(X.data(), N * sizeof(float)));
-  return Y;
+  EXPECT_JACC(jacc_copyout(S.Y.data(), S.N * sizeof(float)));
+  EXPECT_JACC(jacc_delete(S.X.data(), S.N * sizeof(float)));
+  return S.Y;
 }
 
 TEST_P(CudaMockTest, AsyncPushCompletesThroughTheEventPoller) {
@@ -674,15 +683,10 @@ TEST_P(CudaMockTest, BoundsChecksAreInTheCudaCodeAndTheirRecordFailsThePush) {
   ASSERT_JACC(jacc_finalize());
   ASSERT_JACC(jacc_init());
   setHook(outOfBoundsHook);
-  int N = 1000;
-  float A = 2;
-  std::vector<float> X(N, 1), Y(N, 1);
-  ASSERT_JACC(jacc_copyin(X.data(), N * sizeof(float)));
-  ASSERT_JACC(jacc_copyin(Y.data(), N * sizeof(float)));
-  float *Yp = Y.data(), *Xp = X.data();
-  jacc_arg Args[] = {{"float *y", &Yp}, {"const float *x", &Xp}, {"float a", &A}, {"int n", &N}};
+  MappedSaxpy S(1000, 2);
+  long long N = S.N;
   // NVRTC compiled the checked entry (its __jacc_bcheck calls) for the fake GPUs.
-  EXPECT_EQ(jacc_kernel_push(Saxpy, 4, Args, JACC_FORCE_DUPLICATE), JACC_ERROR_BOUNDS);
+  EXPECT_EQ(jacc_kernel_push(Saxpy, 4, S.Args, JACC_FORCE_DUPLICATE), JACC_ERROR_BOUNDS);
   EXPECT_STREQ(jacc_last_error(),
                "kernel:3:3: write y[1000] outside its mapping [0, 1000) on device 0");
   EXPECT_EQ(BoundsSeen[0], 0);
@@ -691,9 +695,9 @@ TEST_P(CudaMockTest, BoundsChecksAreInTheCudaCodeAndTheirRecordFailsThePush) {
   EXPECT_EQ(BoundsSeen[3], N * 4LL);
   // The record was the launch's: a push that records nothing succeeds.
   setHook(saxpyHook);
-  EXPECT_JACC(jacc_kernel_push(Saxpy, 4, Args, JACC_FORCE_DUPLICATE));
-  ASSERT_JACC(jacc_delete(X.data(), N * sizeof(float)));
-  ASSERT_JACC(jacc_delete(Y.data(), N * sizeof(float)));
+  EXPECT_JACC(jacc_kernel_push(Saxpy, 4, S.Args, JACC_FORCE_DUPLICATE));
+  ASSERT_JACC(jacc_delete(S.X.data(), N * sizeof(float)));
+  ASSERT_JACC(jacc_delete(S.Y.data(), N * sizeof(float)));
 }
 
 INSTANTIATE_TEST_SUITE_P(Devices, CudaMockTest,

@@ -23,13 +23,6 @@ const char *const Stencil = "#pragma acc parallel loop present(x, y)\n"
                             "  y[i] = x[i - 1] + x[i] + x[i + 1];\n";
 const Strings StencilDecls = {"int n", "float *y", "const float *x"};
 
-size_t count(const std::string &Text, const std::string &Needle) {
-  size_t N = 0;
-  for (size_t P = Text.find(Needle); P != std::string::npos; P = Text.find(Needle, P + 1))
-    ++N;
-  return N;
-}
-
 void expectHostCompiles(const std::string &Code) {
   auto Obj = compileHostObject(Code);
   if (!Obj)
