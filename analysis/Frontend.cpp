@@ -4,6 +4,7 @@
 
 #include "analysis/AccPragma.h"
 #include "analysis/AtomicForm.h"
+#include "analysis/BoundsSites.h"
 #include "analysis/FlatVla.h"
 #include "analysis/KernelLocations.h"
 #include "analysis/KernelSource.h"
@@ -380,6 +381,9 @@ llvm::Expected<KernelInfo> Analyzer::run() {
     return E;
   collectFlatVla(Ctx, F, ArgByDecl,
                     [this](SourceLocation L) { return kernelOffset(SM.getExpansionLoc(L)); }, K);
+  K.BoundsSites = collectBoundsSites(Ctx, F, ArgByDecl, [this](SourceLocation L) {
+    return kernelOffset(SM.getExpansionLoc(L));
+  });
 
   // Directives: the construct is the first pragma at or after the construct offset.
   std::vector<std::pair<const AccPragma *, Directive>> Dirs;

@@ -169,6 +169,15 @@ struct SourceEdit {
   std::string Text;
 };
 
+/// One element access `p[...]` whose base is pointer argument Arg, by its kernel source range.
+struct BoundsSite {
+  unsigned Begin = 0, End = 0; ///< the subscript expression, `y[i]` whole
+  unsigned Arg = 0;            ///< index into KernelInfo::Args
+  unsigned Line = 0, Col = 0;  ///< kernel:LINE:COL of its first character
+  unsigned Subscripts = 1;     ///< 2 for `a[i][j]` of a `double (*a)[m]`
+  bool Write = false;          ///< assigned, compound-assigned, incremented or decremented
+};
+
 /// The kernel without variably modified types, for targets that have none (see FlatVla.h).
 struct FlatVlaInfo {
   std::vector<SourceEdit> Edits; ///< subscripts through variable-length array pointers, flattened
@@ -206,6 +215,11 @@ struct KernelInfo {
   SplitInfo Split;
   FlatVlaInfo FlatVla;
   AccessTraits Traits; ///< how the nests touch memory (the GPU block size follows from it)
+  /// The element accesses of pointer arguments (always recorded).
+  std::vector<BoundsSite> BoundsSites;
+  /// Generate code that checks every BoundsSite against its argument's mapping
+  /// (JACC_CHECK=bounds: a kernel cache key bit, set by whoever compiles, not by the analysis).
+  bool CheckBounds = false;
 };
 
 } // namespace jacc::analysis

@@ -68,13 +68,15 @@ static llvm::Error verifyCuda(const CompiledKernel &K) {
 }
 
 llvm::Expected<std::shared_ptr<const CompiledKernel>>
-compileKernel(llvm::StringRef Source, llvm::ArrayRef<std::string> Decls, const DiskSlot &Disk) {
+compileKernel(llvm::StringRef Source, llvm::ArrayRef<std::string> Decls, const DiskSlot &Disk,
+              unsigned CodeFlags) {
   auto Start = std::chrono::steady_clock::now();
   auto Info = analysis::runAnalysis(Source, Decls);
   if (!Info)
     return Info.takeError();
   auto K = std::make_shared<CompiledKernel>();
   K->Info = std::move(*Info);
+  K->Info.CheckBounds = CodeFlags & CodeCheckBounds;
   K->AnalysisMs = msSince(Start);
 
   auto CompileStart = std::chrono::steady_clock::now();
@@ -207,8 +209,10 @@ llvm::Expected<const analysis::KernelInfo *> CompiledKernel::completeInfo() cons
   std::call_once(CompleteOnce, [this] {
     debugLog("cache", "analysing a cached kernel again to generate new code");
     auto K = analysis::runAnalysis(Info.Source, Info.Decls);
-    if (K)
+    if (K) {
       Complete = std::make_unique<analysis::KernelInfo>(std::move(*K));
+      Complete->CheckBounds = Info.CheckBounds; // the code's flag, from the cache key
+    }
     else
       CompleteFailure.keep(K.takeError());
   });

@@ -88,11 +88,17 @@ public:
 /// each compile.
 llvm::Expected<std::vector<unsigned>> cudaVerifyArchsFromEnv();
 
+/// Bits of a compile's CodeFlags (part of both caches' keys): how the code is generated.
+enum CodeFlag : unsigned {
+  /// JACC_CHECK=bounds: every element access checked (KernelInfo::CheckBounds).
+  CodeCheckBounds = 1,
+};
+
 /// Analyse, generate, compile and link a kernel. Not cached in memory: see KernelCache. With a
 /// Disk slot, the kernel is stored there as soon as its host code is compiled.
 llvm::Expected<std::shared_ptr<const CompiledKernel>>
 compileKernel(llvm::StringRef Source, llvm::ArrayRef<std::string> Decls,
-              const DiskSlot &Disk = {});
+              const DiskSlot &Disk = {}, unsigned CodeFlags = 0);
 
 } // namespace jacc::jit
 

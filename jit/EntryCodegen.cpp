@@ -2,6 +2,7 @@
 
 #include "analysis/FlatVla.h"
 #include "analysis/KernelSource.h"
+#include "jit/BoundsChecks.h"
 #include "jit/Specialization.h"
 #include "support/TextEdits.h"
 
@@ -235,7 +236,8 @@ std::string nestHeader(const KernelInfo &K, const ParallelNest &N, bool Split,
     Priv += P + ";\n";
   std::string Share =
       "const int __jacc_in_share = __jacc_outer >= __jacc_sb && __jacc_outer < __jacc_se;\n"
-      "(void)__jacc_in_share;\n";
+      "(void)__jacc_in_share;\n" +
+      boundsStop(K);
   return H + Target.IterationLoop(N, Share, Priv);
 }
 
@@ -401,6 +403,10 @@ std::string generateEntry(const KernelInfo &K, bool Split, const EntryTarget &Ta
                      : R.Name + " = " + reductionIdentity(R.Op, R.Type, Target.Infinity) + ";\n";
 
   TextEdits Edits;
+  // Insertions at one offset keep their order, outermost first: a split guard, the thread-0
+  // wrapper of a statement, a bounds check, a flattened VLA subscript; the closing texts of the
+  // checks come before the guards'.
+  insertBoundsChecks(K, Target, BoundsPart::Closes, Edits);
   if (Split)
     for (const auto &[Offset, Text] : K.Split.Guards)
       Edits.insert(Offset, Text);
@@ -409,14 +415,6 @@ std::string generateEntry(const KernelInfo &K, bool Split, const EntryTarget &Ta
     std::string Operation = Target.AtomicText(A, K);
     Edits.replace(A.Begin, A.End, A.Block ? "{ " + Operation + "; }" : Operation);
   }
-  if (Target.FlatVlaPointers)
-    for (const SourceEdit &E : K.FlatVla.Edits) {
-      bool InAtomic = false; // the atomic's text already has them
-      for (const AtomicOp &A : K.Atomics)
-        InAtomic |= E.Begin >= A.Begin && E.End <= A.End;
-      if (!InAtomic)
-        Edits.replace(E.Begin, E.End, E.Text);
-    }
   if (K.Serial) {
     Edits.insert(K.BodyBegin, "if (__jacc_t->tid == 0) {" + lineDirective(K, K.BodyBegin));
     Edits.insert(K.BodyEnd, "\n}\n");
@@ -445,6 +443,15 @@ std::string generateEntry(const KernelInfo &K, bool Split, const EntryTarget &Ta
       }
     }
   }
+  insertBoundsChecks(K, Target, BoundsPart::Opens, Edits);
+  if (Target.FlatVlaPointers)
+    for (const SourceEdit &E : K.FlatVla.Edits) {
+      bool InAtomic = false; // the atomic's text already has them
+      for (const AtomicOp &A : K.Atomics)
+        InAtomic |= E.Begin >= A.Begin && E.End <= A.End;
+      if (!InAtomic)
+        Edits.replace(E.Begin, E.End, E.Text);
+    }
   C += lineDirective(K, K.BodyBegin);
   C += Edits.apply(K.Source, K.BodyBegin, K.BodyEnd);
   C += "\n#line 1 \"<jacc>\"\n";

@@ -48,6 +48,11 @@ struct EntryTarget {
   std::string (*ReductionWriteBack)(const analysis::KernelInfo &K,
                                     const analysis::ReductionVar &R, const std::string &Value,
                                     const std::string &Slot);
+  /// JACC_CHECK=bounds (jit/BoundsChecks.h): the texts before and after access Site of pointer
+  /// argument Arg that check its address; Where is the site's constants (parameter, line,
+  /// column, write | subscripts << 1) for the target's `__jacc_bcheck`.
+  std::string (*BoundsCheckOpen)(size_t Site);
+  std::string (*BoundsCheckClose)(size_t Site, const std::string &Arg, const std::string &Where);
   /// The text performing atomic statement A (one of K.Atomics) on this target.
   std::string (*AtomicText)(const analysis::AtomicOp &A, const analysis::KernelInfo &K);
 };

@@ -132,7 +132,7 @@ KernelCache::getSlow(llvm::StringRef Source, llvm::ArrayRef<const char *> Decls,
     // The owner's compile failed: compile again here to report the error to this caller too.
     Result = Outcome::Compiled;
     std::vector<std::string> D(Decls.begin(), Decls.end());
-    return compileKernel(Source, D);
+    return compileKernel(Source, D, {}, CodeFlags);
   }
   std::vector<std::string> D(Decls.begin(), Decls.end());
   llvm::Expected<std::shared_ptr<const CompiledKernel>> K = loadOrCompile(Source, D, CodeFlags,
@@ -161,7 +161,7 @@ KernelCache::loadOrCompile(llvm::StringRef Source, const std::vector<std::string
     Slot.Key = diskCacheKey(Source, Decls, CodeFlags);
   DiskCacheStats Delta;
   if (Slot.Cache)
-    if (std::shared_ptr<const CompiledKernel> K = loadKernel(Slot)) {
+    if (std::shared_ptr<const CompiledKernel> K = loadKernel(Slot, CodeFlags)) {
       Result = Outcome::DiskHit;
       Delta.DiskHits = 1;
       Delta.CompileMsSaved = K->AnalysisMs + K->CompileMs;
@@ -169,7 +169,7 @@ KernelCache::loadOrCompile(llvm::StringRef Source, const std::vector<std::string
       return K;
     }
   Result = Outcome::Compiled;
-  auto K = compileKernel(Source, Decls, Slot);
+  auto K = compileKernel(Source, Decls, Slot, CodeFlags);
   if (K && Slot.Cache) {
     Delta.Misses = 1;
     llvm::consumeError(Slot.Cache->addStats(Delta));

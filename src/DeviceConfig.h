@@ -21,6 +21,9 @@ struct DeviceSpec {
 struct DeviceConfig {
   std::vector<DeviceSpec> Devices;
   std::chrono::microseconds SpinTime{1000};
+  /// JACC_CHECK=bounds: host devices put guard pages around their allocations
+  /// (src/host/GuardedMemory.h).
+  bool GuardPages = false;
 };
 
 /// How many GPUs the CUDA driver sees, or why it cannot be used (an ErrorCode::Device error whose

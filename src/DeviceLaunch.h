@@ -4,6 +4,8 @@
 #ifndef JACC_SRC_DEVICELAUNCH_H
 #define JACC_SRC_DEVICELAUNCH_H
 
+#include <llvm/Support/Error.h>
+
 #include <cstdint>
 #include <string>
 
@@ -20,6 +22,9 @@ public:
   virtual void finished() {}
   /// What a backend calls when the work completed: the watchdog forgets it, then finished().
   void complete();
+  /// The error the work itself reported, taken once after complete() (a JACC_CHECK=bounds
+  /// violation); the backend reports it as the launch's error.
+  virtual llvm::Error takeFailure() { return llvm::Error::success(); }
 
   /// Its watchdog token (Device::launch sets it; 0: not watched).
   uint64_t WatchToken = 0;

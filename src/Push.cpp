@@ -72,7 +72,8 @@ llvm::Error Runtime::push(const char *Source, int NArgs, const jacc_arg *Args, u
   if (Mode->Measure)
     Start = std::chrono::steady_clock::now();
   auto TableLock = Data.lock();
-  auto Plan = planLaunch(Info, Args, Devices.size(), {Mode->Split, NarrowPolicy}, Data);
+  PlanOptions Options{Mode->Split, NarrowPolicy, CheckBounds};
+  auto Plan = planLaunch(Info, Args, Devices.size(), Options, Data);
   if (!Plan)
     return Plan.takeError();
   if (auto E = Sched.run(*K, *Plan, Code, Async, std::move(TableLock)))
@@ -88,7 +89,7 @@ Runtime::compile(const char *Source, int NArgs, const jacc_arg *Args) {
   for (int I = 0; I < NArgs; ++I)
     Decls.push_back(Args[I].decl);
   jit::KernelCache::Outcome Outcome;
-  auto K = Cache.get(Source, Decls, /*CodeFlags=*/0, Outcome);
+  auto K = Cache.get(Source, Decls, CheckBounds ? jit::CodeCheckBounds : 0u, Outcome);
   if (!K)
     return K.takeError();
   (Outcome == jit::KernelCache::Outcome::Hit       ? stats().MemoryCacheHits

@@ -113,6 +113,7 @@ private:
   bool Initialized = false;
   std::vector<std::unique_ptr<Device>> Devices;
   bool NarrowPolicy = true; ///< JACC_NARROW
+  bool CheckBounds = false; ///< JACC_CHECK=bounds
   SplitChoice Split;        ///< JACC_SPLIT and the adaptive chooser
   DataEnvironment Data;
   Scheduler Sched{Data};

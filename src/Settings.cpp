@@ -61,6 +61,10 @@ llvm::Expected<RuntimeSettings> readSettings() {
   if (!Compile)
     return Compile.takeError();
   S.Compile = std::move(*Compile);
+  auto Check = env::keyword(env::Var::Check, {{"off", 0}, {"bounds", 1}}, 0, "off or bounds");
+  if (!Check)
+    return Check.takeError();
+  S.CheckBounds = *Check == 1;
   auto Spec = jit::specializeSettingsFromEnv();
   if (!Spec)
     return Spec.takeError();
@@ -70,6 +74,7 @@ llvm::Expected<RuntimeSettings> readSettings() {
   if (!Devices)
     return Devices.takeError();
   S.Devices = std::move(*Devices);
+  S.Devices.GuardPages = S.CheckBounds;
   return S;
 }
 

@@ -18,6 +18,7 @@ struct RuntimeSettings {
   jit::SpecializeSettings Specialize;                ///< JACC_SPECIALIZE*
   double KernelWarnSeconds = 0;                      ///< JACC_KERNEL_WARN (0: off)
   jit::CompileConfig Compile;                        ///< JACC_COMPILE*
+  bool CheckBounds = false;                          ///< JACC_CHECK=bounds
 };
 
 /// Check every JACC_* variable, then read the runtime's settings (the CUDA driver is loaded

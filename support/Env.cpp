@@ -30,6 +30,7 @@ const char *name(Var V) {
   case Var::CompileMemory: return "JACC_COMPILE_MEMORY";
   case Var::CompileServer: return "JACC_COMPILE_SERVER";
   case Var::TestCompileFault: return "JACC_TEST_COMPILE_FAULT";
+  case Var::Check: return "JACC_CHECK";
   }
   return "JACC_?";
 }

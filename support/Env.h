@@ -43,6 +43,7 @@ enum class Var : unsigned {
   CompileMemory,   ///< JACC_COMPILE_MEMORY: memory the compile server may use
   CompileServer,   ///< JACC_COMPILE_SERVER: the server executable to run
   TestCompileFault, ///< JACC_TEST_COMPILE_FAULT: a failure the server fakes (tests only)
+  Check,           ///< JACC_CHECK: off, bounds (checked array accesses)
 };
 
 /// The variable's name, "JACC_SPLIT".

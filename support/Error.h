@@ -19,7 +19,8 @@ enum class ErrorCode : int {
   Unsupported = -5,
   OutOfMemory = -6,
   Device = -7,
-  Internal = -8
+  Internal = -8,
+  Bounds = -9 ///< JACC_CHECK=bounds: an access outside its argument's mapping
 };
 
 /// An error with a status code and a message that names the problem and, where known, the fix.

@@ -27,7 +27,10 @@ typedef enum jacc_status {
   JACC_ERROR_UNSUPPORTED = -5,
   JACC_ERROR_OUT_OF_MEMORY = -6,
   JACC_ERROR_DEVICE = -7,
-  JACC_ERROR_INTERNAL = -8
+  JACC_ERROR_INTERNAL = -8,
+  /* JACC_CHECK=bounds: a kernel accessed an array outside its mapping (jacc_last_error() names
+     the kernel location, the array, the index and the range). */
+  JACC_ERROR_BOUNDS = -9
 } jacc_status;
 
 /** Message of this thread's last failing call ("" if none failed yet). Valid until the next call. */

@@ -81,7 +81,8 @@ std::shared_ptr<DiskCache> processDiskCache() {
 /// 7: a non-narrowed nest that stores its own reduction variable has no split variant.
 /// 8: reductions on arrays, elements and sections (private copies, element slots).
 /// 9: long double and complex reductions, 2 or 4 slots per value (ReductionVar::words()).
-constexpr unsigned CodeRevision = 9;
+/// 10: the team's bounds word (JACC_CHECK=bounds).
+constexpr unsigned CodeRevision = 10;
 
 std::string diskCacheKey(llvm::StringRef Source, llvm::ArrayRef<std::string> Decls,
                          unsigned CodeFlags) {
@@ -108,7 +109,7 @@ std::string diskCacheKey(llvm::StringRef Source, llvm::ArrayRef<std::string> Dec
   return llvm::toHex(Digest, /*LowerCase=*/true);
 }
 
-std::shared_ptr<const CompiledKernel> loadKernel(const DiskSlot &Slot) {
+std::shared_ptr<const CompiledKernel> loadKernel(const DiskSlot &Slot, unsigned CodeFlags) {
   auto Start = std::chrono::steady_clock::now();
   std::string Warning;
   auto Summary = Slot.Cache->lookup(Slot.Key, Warning);
@@ -127,6 +128,7 @@ std::shared_ptr<const CompiledKernel> loadKernel(const DiskSlot &Slot) {
     return Miss(Warning.empty() ? "no host object" : Warning);
   auto K = std::make_shared<CompiledKernel>();
   K->Info = std::move(*Info);
+  K->Info.CheckBounds = CodeFlags & CodeCheckBounds;
   K->InfoComplete = false;
   K->Disk = Slot;
   K->Object.assign(Object->begin(), Object->end());

@@ -26,7 +26,8 @@ std::string diskCacheKey(llvm::StringRef Source, llvm::ArrayRef<std::string> Dec
 
 /// The kernel of Slot's entry, its host object linked by the JIT: no clang, no code generation.
 /// Null on a miss; a bad entry is a miss with one warning (and is replaced by the next store).
-std::shared_ptr<const CompiledKernel> loadKernel(const DiskSlot &Slot);
+/// CodeFlags: those of the entry's key (CodeFlag bits), which the summary does not hold.
+std::shared_ptr<const CompiledKernel> loadKernel(const DiskSlot &Slot, unsigned CodeFlags = 0);
 
 /// Create Slot's entry for a kernel just compiled (summary and host object); a failure is one
 /// warning, never an error of the push.

@@ -9,7 +9,8 @@
  * narrow: run only the iterations this device's owned ranges need; split_info: device memory,
  * JACC_SPLIT_INFO_WORDS words per split array, written by global thread 0 (see HostABI.h); reduction: device memory,
  * one 8-byte slot per reduction variable per block, each block's combined value; barrier: two
- * zeroed words of device memory for the grid-wide barrier between region statements. */
+ * zeroed words of device memory for the grid-wide barrier between region statements; bounds:
+ * device memory, JACC_CHECK=bounds only (else null), the launch's bounds block (HostABI.h). */
 #define JACC_CUDA_TEAM_DEFINITION                                                                  \
   typedef struct jacc_cuda_team {                                                                  \
     long long share_begin;                                                                         \
@@ -19,6 +20,7 @@
     long long *split_info;                                                                         \
     void *reduction;                                                                               \
     unsigned int *barrier;                                                                         \
+    long long *bounds;                                                                             \
   } jacc_cuda_team;
 
 #ifdef __cplusplus

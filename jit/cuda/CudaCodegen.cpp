@@ -1,10 +1,12 @@
 #include "jit/cuda/CudaCodegen.h"
 
 #include "analysis/KernelSource.h"
+#include "jit/BoundsChecks.h"
 #include "jit/EntryCodegen.h"
 #include "jit/Specialization.h"
 #include "jit/cuda/CudaABI.h"
 #include "jit/cuda/CudaAtomics.h"
+#include "jit/host/HostABI.h"
 #include "jit/host/HostCodegen.h"
 #include "support/Error.h"
 
@@ -81,6 +83,7 @@ typedef struct jacc_team_view {
   long long tid, nthreads, share_begin, share_end, share_scale, narrow;
   long long *split_info;
   void *reduction;
+  long long *bounds;
 } jacc_team_view;
 static inline long long __jacc_floordiv(long long a, long long b) {
   long long q = a / b; return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
@@ -281,6 +284,37 @@ std::string cudaReductionWriteBack(const KernelInfo &K, const ReductionVar &R,
          ") * 8, &__jacc_r, sizeof __jacc_r); } }\n";
 }
 
+/// A checked access: a template keeps the access an lvalue of its own type, with its operands
+/// evaluated once (`&(y[i++])`).
+std::string cudaBoundsOpen(size_t) { return "(*__jacc_bcheck(__jacc_t, &("; }
+
+std::string cudaBoundsClose(size_t, const std::string &Arg, const std::string &Where) {
+  return "), (const void *)" + Arg + ", " + Where + "))";
+}
+
+/// The check of one access (the bounds block: jit/host/HostABI.h), and the path recording the
+/// first violation. NParams: the kernel's parameters, before the scratch bytes.
+std::string cudaBoundsHelpers(unsigned NParams) {
+  return "static __device__ __noinline__ void *__jacc_bfail(const jacc_team_view *t,\n"
+         "    long long off, long long size, int param, int line, int col, int write) {\n"
+         "  long long *r = t->bounds;\n"
+         "  if (atomicCAS((unsigned long long *)r, 0ULL, 1ULL) == 0ULL) {\n"
+         "    r[1] = line; r[2] = col; r[3] = param; r[4] = write; r[5] = off; r[6] = size;\n"
+         "    __threadfence();\n"
+         "    atomicExch((unsigned long long *)r, 2ULL);\n"
+         "  }\n"
+         "  return r + " + std::to_string(boundsScratchWord(NParams)) + ";\n"
+         "}\n"
+         "template <class T> static __device__ inline T *__jacc_bcheck(const jacc_team_view *t,\n"
+         "    T *p, const void *base, int param, int line, int col, int write) {\n"
+         "  long long off = (const char *)p - (const char *)base;\n"
+         "  const long long *m = t->bounds + " + std::to_string(JACC_BOUNDS_RECORD_WORDS) +
+         " + 2 * param;\n"
+         "  if (off >= m[0] && off <= m[1] - (long long)sizeof(T)) return p;\n"
+         "  return (T *)__jacc_bfail(t, off, sizeof(T), param, line, col, write);\n"
+         "}\n";
+}
+
 /// How CUDA entries differ from other targets' (see EntryTarget): a grid of BlockSize-thread
 /// blocks over the flattened iterations, C++ without variably modified types.
 EntryTarget cudaEntryTarget(unsigned BlockSize) {
@@ -293,7 +327,7 @@ EntryTarget cudaEntryTarget(unsigned BlockSize) {
       "const jacc_team_view __jacc_tv = {(long long)blockIdx.x * blockDim.x + threadIdx.x,\n"
       "  (long long)gridDim.x * blockDim.x, __jacc_team.share_begin, __jacc_team.share_end,\n"
       "  __jacc_team.share_scale, __jacc_team.narrow, __jacc_team.split_info,\n"
-      "  __jacc_team.reduction};\n"
+      "  __jacc_team.reduction, __jacc_team.bounds};\n"
       "const jacc_team_view *__jacc_t = &__jacc_tv;\n";
   T.Barrier = "\n__jacc_grid_sync(__jacc_team.barrier);\n";
   T.Infinity = CudaInfinity;
@@ -303,6 +337,8 @@ EntryTarget cudaEntryTarget(unsigned BlockSize) {
   T.NestTrailer = cudaNestTrailer;
   T.ReductionWriteBack = cudaReductionWriteBack;
   T.AtomicText = cudaAtomicText;
+  T.BoundsCheckOpen = cudaBoundsOpen;
+  T.BoundsCheckClose = cudaBoundsClose;
   return T;
 }
 
@@ -393,6 +429,8 @@ llvm::Expected<CudaKernelSource> generateCudaSource(const KernelInfo &K, bool Sp
   C += "#line 1 \"kernel\"\n";
   C += *Leading;
   C += "\n#line 1 \"<jacc>\"\n";
+  if (K.CheckBounds)
+    C += cudaBoundsHelpers(K.Args.size());
   C += "/* jacc: " + std::to_string(S.BlockSize) + " threads per block (" + Block.Why +
        "); access traits: " + analysis::describeTraits(K.Traits) + " */\n";
   C += generateEntry(K, Split, cudaEntryTarget(S.BlockSize), Spec);

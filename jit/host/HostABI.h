@@ -10,7 +10,8 @@
  * [share_begin / share_scale, share_end / share_scale) of the outermost iterations (reductions)
  * and of each split array's owned range, decided by the runtime at launch; narrow: run only the
  * iterations this device's owned ranges and reduction share need; split_info (written by thread
- * 0): per split array, JACC_SPLIT_INFO_WORDS words (see below). */
+ * 0): per split array, JACC_SPLIT_INFO_WORDS words (see below). bounds: JACC_CHECK=bounds only
+ * (else null), the launch's bounds block (see below). */
 #define JACC_HOST_TEAM_DEFINITION                                                                  \
   typedef struct jacc_host_team {                                                                  \
     long tid;                                                                                      \
@@ -23,6 +24,7 @@
     long share_scale;                                                                              \
     long narrow;                                                                                   \
     long long *split_info;                                                                         \
+    long long *bounds;                                                                             \
   } jacc_host_team;
 
 /* split_info words per split array: owned [lb, ub] along the split dimension, bytes of one index
@@ -30,6 +32,14 @@
  * [lo, hi] of the indices the kernel may write (lo > hi: none), and the iterations this device
  * ran, [first, end). */
 #define JACC_SPLIT_INFO_WORDS 8
+
+/* JACC_CHECK=bounds: a launch's bounds block, shared by the device's threads (host and CUDA).
+ * First the violation record, JACC_BOUNDS_RECORD_WORDS words: state (0 none, 1 being written, 2
+ * written: the first violation wins a compare-exchange of 0 to 1), line, column, the argument's
+ * parameter, 1 for a write, the element's byte offset from the pointer, its bytes. Then 2 words
+ * per parameter: the [lo, hi) bytes relative to the pointer it may reach (its mapping). Then
+ * scratch bytes, at least the largest pointee: a failed check's access lands there. */
+#define JACC_BOUNDS_RECORD_WORDS 8
 
 #ifdef __cplusplus
 extern "C" {

@@ -1,6 +1,7 @@
 #include "jit/host/HostCodegen.h"
 
 #include "analysis/KernelSource.h"
+#include "jit/BoundsChecks.h"
 #include "jit/host/HostABI.h"
 #include "jit/host/HostAtomics.h"
 
@@ -52,6 +53,42 @@ std::string hostReductionWriteBack(const KernelInfo &, const ReductionVar &,
          ", sizeof " + Value + ");\n";
 }
 
+/// A checked access: a statement expression keeps the access an lvalue of its own type, with its
+/// operands evaluated once (`&(y[i++])`).
+std::string hostBoundsOpen(size_t Site) {
+  return "(*({ __auto_type __jacc_bp" + std::to_string(Site) + " = &(";
+}
+
+std::string hostBoundsClose(size_t Site, const std::string &Arg, const std::string &Where) {
+  std::string P = "__jacc_bp" + std::to_string(Site);
+  return "); (__typeof__(" + P + "))__jacc_bcheck(__jacc_t, " + P + ", " + Arg + ", sizeof *" +
+         P + ", " + Where + "); }))";
+}
+
+/// The check of one access (the bounds block: jit/host/HostABI.h), and the cold path recording
+/// the first violation. NParams: the kernel's parameters, before the scratch bytes.
+std::string hostBoundsHelpers(unsigned NParams) {
+  std::string Ranges = std::to_string(JACC_BOUNDS_RECORD_WORDS);
+  return "static __attribute__((noinline, cold)) void *__jacc_bfail(\n"
+         "    const jacc_host_team *t, long long off, long long size, int param, int line,\n"
+         "    int col, int write) {\n"
+         "  long long *r = t->bounds, none = 0;\n"
+         "  if (__atomic_compare_exchange_n(r, &none, 1, 0, __ATOMIC_ACQ_REL,\n"
+         "                                  __ATOMIC_RELAXED)) {\n"
+         "    r[1] = line; r[2] = col; r[3] = param; r[4] = write; r[5] = off; r[6] = size;\n"
+         "    __atomic_store_n(r, 2, __ATOMIC_RELEASE);\n"
+         "  }\n"
+         "  return r + " + std::to_string(boundsScratchWord(NParams)) + ";\n"
+         "}\n"
+         "static inline void *__jacc_bcheck(const jacc_host_team *t, const void *p,\n"
+         "    const void *base, long long size, int param, int line, int col, int write) {\n"
+         "  long long off = (const char *)p - (const char *)base;\n"
+         "  const long long *m = t->bounds + " + Ranges + " + 2 * param;\n"
+         "  if (__builtin_expect(off >= m[0] && off <= m[1] - size, 1)) return (void *)p;\n"
+         "  return __jacc_bfail(t, off, size, param, line, col, write);\n"
+         "}\n";
+}
+
 } // namespace
 
 const EntryTarget &hostEntryTarget() {
@@ -66,6 +103,8 @@ const EntryTarget &hostEntryTarget() {
     T.NestTrailer = hostNestTrailer;
     T.ReductionWriteBack = hostReductionWriteBack;
     T.AtomicText = hostAtomicText;
+    T.BoundsCheckOpen = hostBoundsOpen;
+    T.BoundsCheckClose = hostBoundsClose;
     return T;
   }();
   return T;
@@ -93,6 +132,8 @@ std::string generateHostSource(const analysis::KernelInfo &K, bool Split,
        "static inline long long __jacc_ceildiv(long long a, long long b) {\n"
        "  long long q = a / b; return (a % b != 0 && ((a < 0) == (b < 0))) ? q + 1 : q;\n"
        "}\n";
+  if (K.CheckBounds)
+    C += hostBoundsHelpers(K.Args.size());
   C += generateEntry(K, Split && K.Split.Enabled, hostEntryTarget(), Spec);
   return C;
 }

@@ -231,6 +231,10 @@ void CudaDevice::Impl::pollerMain() {
     // Called even for a failed launch: it releases what the launch holds (and may unblock the
     // launch's partners); its results are not used, since the error is reported.
     E->L->complete();
+    if (llvm::Error Own = E->L->takeFailure(); Own && !E->Failure)
+      E->Failure.keep(std::move(Own));
+    else
+      llvm::consumeError(std::move(Own));
     E->L.reset();
     Lock.lock();
     Pending.pop_front();

@@ -80,7 +80,8 @@ llvm::Error CudaKernelLaunch::enqueue(CudaDevice &D) {
   Slots.assign(size_t(Grid) * NumReductions, 0);
   size_t InfoBytes = SplitInfo.size() * sizeof(long long);
   size_t SlotBytes = Slots.size() * sizeof(uint64_t);
-  auto Mem = D.allocate(sizeof ZeroBarrier + InfoBytes + SlotBytes);
+  size_t BoundsBytes = Bounds.size() * sizeof(long long);
+  auto Mem = D.allocate(sizeof ZeroBarrier + InfoBytes + SlotBytes + BoundsBytes);
   if (!Mem)
     return Mem.takeError();
   Scratch = *Mem;
@@ -93,10 +94,16 @@ llvm::Error CudaKernelLaunch::enqueue(CudaDevice &D) {
   Team.barrier = reinterpret_cast<unsigned int *>(Base);
   Team.split_info = InfoBytes ? reinterpret_cast<long long *>(Base + sizeof ZeroBarrier) : nullptr;
   Team.reduction = SlotBytes ? Base + sizeof ZeroBarrier + InfoBytes : nullptr;
+  Team.bounds = BoundsBytes ? reinterpret_cast<long long *>(Base + sizeof ZeroBarrier + InfoBytes +
+                                                            SlotBytes)
+                            : nullptr;
   argumentBuffer(S, K->Info, Cells, Aggregates.get(), &Team, Buffer, ParamPointers);
 
   if (S.GridSync)
     if (auto E = D.copyToDeviceAsync(Team.barrier, ZeroBarrier, sizeof ZeroBarrier))
+      return E;
+  if (BoundsBytes)
+    if (auto E = D.copyToDeviceAsync(Team.bounds, Bounds.data(), BoundsBytes))
       return E;
   debugLog("launch", D.name() + ": " + S.Entry + " grid " + std::to_string(Grid) + " x block " +
                          std::to_string(Block) + (S.GridSync ? " (cooperative)" : ""));
@@ -107,6 +114,10 @@ llvm::Error CudaKernelLaunch::enqueue(CudaDevice &D) {
       return E;
   if (SlotBytes)
     if (auto E = D.copyToHostAsync(Slots.data(), Team.reduction, SlotBytes))
+      return E;
+  if (BoundsBytes) // the violation record: takeFailure() reads it
+    if (auto E = D.copyToHostAsync(Bounds.data(), Team.bounds,
+                                   JACC_BOUNDS_RECORD_WORDS * sizeof(long long)))
       return E;
   return llvm::Error::success();
 }

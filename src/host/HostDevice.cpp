@@ -2,6 +2,8 @@
 // completed, whether it runs on the caller (sync) or on the device's stream thread (async).
 #include "src/host/HostDevice.h"
 
+#include "src/host/GuardedMemory.h"
+
 #include "src/host/HostKernelLaunch.h"
 #include "src/host/ThreadTeam.h"
 #include "support/SavedError.h"
@@ -13,6 +15,7 @@
 #include <cstring>
 #include <deque>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 #include <unordered_map>
@@ -70,6 +73,8 @@ struct HostDevice::Impl {
 
   /// The first error of an async launch, reported (and cleared) by the next waitFor().
   SavedError Pending;
+  /// Allocations between guard pages (JACC_CHECK=bounds).
+  bool GuardPages = false;
 
   /// This device's allocations and their sizes: its free memory is the machine's less these.
   std::mutex AllocM;
@@ -81,8 +86,7 @@ llvm::Error HostDevice::Impl::run(DeviceLaunch &L) {
   // launchImpl accepts only HostLaunch work.
   runMembers(dynamic_cast<HostLaunch &>(L));
   L.complete();
-  // runMember() cannot fail today; this is where a backend-level failure would be returned.
-  return llvm::Error::success();
+  return L.takeFailure();
 }
 
 void HostDevice::Impl::runMembers(HostLaunch &W) {
@@ -138,17 +142,23 @@ void HostDevice::Impl::streamMain() {
 }
 
 llvm::Expected<std::unique_ptr<HostDevice>> HostDevice::create(unsigned Index, unsigned Threads,
-                                                               std::chrono::microseconds SpinTime) {
+                                                               std::chrono::microseconds SpinTime,
+                                                               bool GuardPages) {
   if (Threads == 0)
     return makeError(ErrorCode::InvalidArgument,
                      "host:" + llvm::Twine(Index) + " needs at least one thread");
   // The constructor is private, so std::make_unique cannot call it.
-  return std::unique_ptr<HostDevice>(new HostDevice(Index, Threads, SpinTime));
+  if (GuardPages)
+    installKernelFaultReport();
+  return std::unique_ptr<HostDevice>(new HostDevice(Index, Threads, SpinTime, GuardPages));
 }
 
-HostDevice::HostDevice(unsigned Index, unsigned Threads, std::chrono::microseconds SpinTime)
+HostDevice::HostDevice(unsigned Index, unsigned Threads, std::chrono::microseconds SpinTime,
+                       bool GuardPages)
     : Device(Index, "host:" + std::to_string(Index), /*HostMemory=*/true),
-      P(std::make_unique<Impl>(Threads, SpinTime)) {}
+      P(std::make_unique<Impl>(Threads, SpinTime)) {
+  P->GuardPages = GuardPages;
+}
 
 HostDevice::~HostDevice() {
   std::thread Stream;
@@ -186,7 +196,11 @@ DeviceProperties HostDevice::propertiesImpl() const {
 
 llvm::Expected<void *> HostDevice::allocateImpl(size_t Bytes) {
   void *Ptr = nullptr;
-  if (posix_memalign(&Ptr, Alignment, Bytes == 0 ? 1 : Bytes) != 0)
+  if (P->GuardPages)
+    Ptr = allocateGuarded(Bytes, Alignment);
+  else if (posix_memalign(&Ptr, Alignment, Bytes == 0 ? 1 : Bytes) != 0)
+    Ptr = nullptr;
+  if (!Ptr)
     return makeError(ErrorCode::OutOfMemory,
                      name() + ": out of memory allocating " + llvm::Twine(Bytes) + " bytes");
   std::lock_guard<std::mutex> L(P->AllocM);
@@ -196,14 +210,19 @@ llvm::Expected<void *> HostDevice::allocateImpl(size_t Bytes) {
 }
 
 llvm::Error HostDevice::releaseImpl(void *DevicePtr) {
+  std::optional<size_t> Bytes;
   {
     std::lock_guard<std::mutex> L(P->AllocM);
     if (auto It = P->Allocations.find(DevicePtr); It != P->Allocations.end()) {
+      Bytes = It->second;
       P->Allocated -= It->second;
       P->Allocations.erase(It);
     }
   }
-  std::free(DevicePtr);
+  if (P->GuardPages && Bytes)
+    releaseGuarded(DevicePtr, *Bytes, Alignment);
+  else
+    std::free(DevicePtr);
   return llvm::Error::success();
 }
 

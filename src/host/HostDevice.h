@@ -14,13 +14,17 @@ namespace jacc {
 class HostDevice final : public Device {
 public:
   /// Threads: team size (>= 1). SpinTime: how long idle workers spin before blocking.
-  static llvm::Expected<std::unique_ptr<HostDevice>> create(unsigned Index, unsigned Threads,
-                                                            std::chrono::microseconds SpinTime);
+  /// GuardPages: each allocation between inaccessible pages, and a SIGSEGV report naming the
+  /// kernel (JACC_CHECK=bounds).
+  static llvm::Expected<std::unique_ptr<HostDevice>>
+  create(unsigned Index, unsigned Threads, std::chrono::microseconds SpinTime,
+         bool GuardPages = false);
   ~HostDevice() override;
   unsigned computeUnits() const override;
 
 private:
-  HostDevice(unsigned Index, unsigned Threads, std::chrono::microseconds SpinTime);
+  HostDevice(unsigned Index, unsigned Threads, std::chrono::microseconds SpinTime,
+             bool GuardPages);
   DeviceProperties propertiesImpl() const override;
   llvm::Expected<void *> allocateImpl(size_t Bytes) override;
   llvm::Error releaseImpl(void *DevicePtr) override;

@@ -1,6 +1,7 @@
 #include "src/host/HostKernelLaunch.h"
 
 #include "jit/host/HostABI.h"
+#include "src/host/GuardedMemory.h"
 
 #include <llvm/ADT/SmallVector.h>
 
@@ -38,6 +39,7 @@ void HostKernelLaunch::runMember(unsigned Tid, unsigned NThreads, void *Team,
   T.share_scale = Share.Scale;
   T.narrow = Narrow;
   T.split_info = SplitInfo.empty() ? nullptr : SplitInfo.data();
+  T.bounds = Bounds.empty() ? nullptr : Bounds.data();
   const jacc_host_team *TP = &T;
   unsigned NParams = Cells.size() / 2;
   llvm::SmallVector<void *, 16> Values(NParams + 1);
@@ -48,10 +50,17 @@ void HostKernelLaunch::runMember(unsigned Tid, unsigned NThreads, void *Team,
       if (A.ArgKind == analysis::ArgInfo::Kind::Scalar && A.Size > ArgCellBytes)
         Values[A.Param] = const_cast<char *>((*Aggregates)[A.Param].data());
   Values[NParams] = &TP;
+  if (Bounds.empty())
+    return callEntry(Values.data());
+  RunningKernel Report(BoundsKernel.c_str()); // a fault in the kernel names it
+  callEntry(Values.data());
+}
+
+void HostKernelLaunch::callEntry(void **Values) {
   if (SplitEntry)
-    SplitEntry->Call->call(Variant ? Variant->SplitEntry : SplitEntry->Entry, Values.data());
+    SplitEntry->Call->call(Variant ? Variant->SplitEntry : SplitEntry->Entry, Values);
   else
-    K->Call->call(Variant ? Variant->Entry : K->Entry, Values.data());
+    K->Call->call(Variant ? Variant->Entry : K->Entry, Values);
 }
 
 } // namespace jacc

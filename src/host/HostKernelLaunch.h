@@ -20,6 +20,8 @@ public:
                  void (*Barrier)(void *Team)) override;
 
 private:
+  /// Call the entry this launch runs with the argument pointers Values.
+  void callEntry(void **Values);
   const jit::SplitCode *SplitEntry = nullptr;
   const jit::VariantCode *Variant = nullptr;
 };

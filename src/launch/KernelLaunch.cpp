@@ -2,6 +2,7 @@
 
 #include "jit/cache/KernelSummary.h"
 #include "jit/host/HostABI.h"
+#include "src/launch/BoundsReport.h"
 #include "src/launch/SplitGroup.h"
 
 namespace jacc {
@@ -19,6 +20,19 @@ void KernelLaunch::setSplit(unsigned D, SplitShare S, bool DoNarrow,
   Narrow = DoNarrow;
   Group = std::move(G);
   SplitInfo.assign(JACC_SPLIT_INFO_WORDS * K->Info.Split.Plan.Arrays.size(), 0);
+}
+
+void KernelLaunch::checkBounds(llvm::ArrayRef<long long> Ranges, unsigned D) {
+  Bounds = boundsBlock(K->Info, Ranges);
+  BoundsDevice = D;
+  BoundsKernel = describe() + " on device " + std::to_string(D);
+}
+
+llvm::Error KernelLaunch::takeFailure() {
+  llvm::Error E = boundsViolation(K->Info, Bounds, BoundsDevice);
+  if (!Bounds.empty())
+    Bounds[0] = 0;
+  return E;
 }
 
 std::string KernelLaunch::describe() const {

@@ -61,6 +61,11 @@ public:
   /// after the kernel.
   void setSplit(unsigned Device, SplitShare Share, bool Narrow, std::shared_ptr<SplitGroup> G);
   const long long *splitInfo() const { return SplitInfo.data(); }
+  /// JACC_CHECK=bounds: check the kernel's accesses against Ranges (LaunchPlan::Bounds), on
+  /// device Device (for the message).
+  void checkBounds(llvm::ArrayRef<long long> Ranges, unsigned Device);
+  /// The bounds violation the kernel recorded, once.
+  llvm::Error takeFailure() override;
   /// Called by finished() once the device's part is done.
   std::function<void(const KernelLaunch &)> OnFinished;
   void finished() override;
@@ -80,6 +85,10 @@ protected:
   SplitShare Share;
   std::vector<long long> SplitInfo;
   std::shared_ptr<SplitGroup> Group;
+  /// JACC_CHECK=bounds: the bounds block (src/launch/BoundsReport.h), else empty.
+  std::vector<long long> Bounds;
+  unsigned BoundsDevice = 0;
+  std::string BoundsKernel; ///< "kernel '...' on device 1", for a fault's report
 };
 
 } // namespace jacc

@@ -3,6 +3,7 @@
 
 #include "support/Debug.h"
 
+#include <climits>
 #include <cstring>
 
 namespace jacc {
@@ -198,6 +199,21 @@ void chooseSplitTargets(const analysis::KernelInfo &Info, llvm::ArrayRef<Mapping
   }
 }
 
+/// JACC_CHECK=bounds: what each pointer parameter may reach, relative to the pointer: its
+/// mapping; anything for memory jacc does not map (deviceptr, an array reduction's host array).
+std::vector<long long> mappingBounds(const analysis::KernelInfo &Info,
+                                     llvm::ArrayRef<Mapping *> ArgMapping,
+                                     llvm::ArrayRef<void *> ArgHost) {
+  std::vector<long long> B(2 * Info.Args.size());
+  for (const ArgInfo &A : Info.Args) {
+    const Mapping *M = ArgMapping[A.Position];
+    auto Host = reinterpret_cast<uintptr_t>(ArgHost[A.Position]);
+    B[2 * A.Param] = M ? static_cast<long long>(M->Begin - Host) : LLONG_MIN;
+    B[2 * A.Param + 1] = M ? static_cast<long long>(M->End - Host) : LLONG_MAX;
+  }
+  return B;
+}
+
 /// Reductions: the initial values now, and where each result goes.
 ReductionResults bindReductions(const analysis::KernelInfo &Info, const jacc_arg *Args) {
   ReductionResults R;
@@ -232,6 +248,8 @@ llvm::Expected<LaunchPlan> planLaunch(const analysis::KernelInfo &Info, const ja
   if (O.Split)
     chooseSplitTargets(Info, ArgMapping, ArgHost, P);
   P.Reductions = bindReductions(Info, Args);
+  if (O.CheckBounds)
+    P.Bounds = mappingBounds(Info, ArgMapping, ArgHost);
   return P;
 }
 

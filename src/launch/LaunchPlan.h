@@ -36,12 +36,17 @@ struct LaunchPlan {
   /// A split launch runs only the iterations each device's owned ranges need.
   bool Narrow = false;
   ReductionResults Reductions;
+  /// JACC_CHECK=bounds: per parameter, the [lo, hi) bytes relative to the pointer the kernel
+  /// receives that it may reach (its argument's mapping; unbounded for other memory). Empty
+  /// when not checking.
+  std::vector<long long> Bounds;
 };
 
 /// What the push decided before binding.
 struct PlanOptions {
   bool Split = false;  ///< the kernel runs split (its split entry)
   bool Narrow = true;  ///< JACC_NARROW
+  bool CheckBounds = false; ///< JACC_CHECK=bounds: fill LaunchPlan::Bounds
 };
 
 /// Bind a push of Info with the user's Args to NDevices devices. NotPresent when a pointer

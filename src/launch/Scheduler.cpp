@@ -2,6 +2,7 @@
 #include "src/launch/Scheduler.h"
 
 #include "support/Debug.h"
+#include "support/SavedError.h"
 #include "support/Stats.h"
 
 #include <algorithm>
@@ -57,7 +58,14 @@ llvm::Error Scheduler::run(std::shared_ptr<const jit::CompiledKernel> K, LaunchP
     stats().DuplicateLaunches.fetch_add(1, std::memory_order_relaxed);
   }
 
+  if (!Plan.Bounds.empty())
+    for (unsigned D = 0; D < N; ++D)
+      Launches[D]->checkBounds(Plan.Bounds, D);
+
   llvm::SmallVector<uint64_t, 4> Tickets(N, 0);
+  // A kernel's own failure (a bounds violation) on one device must not stay pending on the
+  // others for the next push: every device is waited for, the first error is reported.
+  SavedError First;
   if (Async || Group) {
     // Every device's ticket under the table lock, device 0's too (see queueAll).
     if (auto E = queueAll(Launches, Plan.Used, Tickets))
@@ -65,8 +73,7 @@ llvm::Error Scheduler::run(std::shared_ptr<const jit::CompiledKernel> K, LaunchP
     if (Async)
       return llvm::Error::success();
     TableLock.unlock();
-    if (auto E = Devices[0]->waitFor(Tickets[0]))
-      return E;
+    First.keep(Devices[0]->waitFor(Tickets[0]));
   } else {
     TableLock.unlock();
     // Other devices run on their own threads while this thread runs device 0's part.
@@ -78,14 +85,13 @@ llvm::Error Scheduler::run(std::shared_ptr<const jit::CompiledKernel> K, LaunchP
     }
     auto T0 = Devices[0]->launch(Launches[0], /*Async=*/false);
     if (!T0)
-      return T0.takeError();
+      First.keep(T0.takeError());
   }
   for (unsigned D = 1; D < N; ++D)
-    if (auto E = Devices[D]->waitFor(Tickets[D]))
-      return E;
+    First.keep(Devices[D]->waitFor(Tickets[D]));
   if (Group)
-    return Group->takeError();
-  return llvm::Error::success();
+    First.keep(Group->takeError());
+  return First.take();
 }
 
 llvm::Error Scheduler::runOnOwner(std::shared_ptr<const jit::CompiledKernel> K, LaunchPlan &Plan,
@@ -98,6 +104,8 @@ llvm::Error Scheduler::runOnOwner(std::shared_ptr<const jit::CompiledKernel> K, 
   auto Launch = Devices[O]->constructLaunch(K, std::move(Plan.Cells[O]), Plan.Aggregates[O], Plain);
   if (!Launch)
     return Launch.takeError();
+  if (!Plan.Bounds.empty())
+    (*Launch)->checkBounds(Plan.Bounds, O);
   if (!K->Info.Reductions.empty())
     (*Launch)->OnFinished = [K, R = Plan.Reductions](const KernelLaunch &Done) {
       R.combine(K->Info, {&Done});

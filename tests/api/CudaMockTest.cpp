@@ -6,6 +6,7 @@
 // translation, grid, read-back or reduction combine shows up as a wrong result.
 #include "jacc/openacc.h"
 #include "jit/cuda/CudaABI.h"
+#include "jit/host/HostABI.h"
 #include "tests/api/Fixture.h"
 
 #include "jacc/openacc.h"
@@ -231,21 +232,30 @@ TEST_P(CudaMockTest, ArraySectionReductionCombinesEachElementsBlockPartials) {
                                     30 + 3.0 * 199 * 200 / 2 + 400, -2}));
 }
 
+/// Saxpy's data: x and y of N ones each, mapped, and the push's arguments.
+struct MappedSaxpy {
+  MappedSaxpy(int N, float A) : N(N), A(A), X(N, 1), Y(N, 1) {
+    EXPECT_JACC(jacc_copyin(X.data(), N * sizeof(float)));
+    EXPECT_JACC(jacc_copyin(Y.data(), N * sizeof(float)));
+  }
+  MappedSaxpy(const MappedSaxpy &) = delete;
+  MappedSaxpy &operator=(const MappedSaxpy &) = delete;
+  int N;
+  float A;
+  std::vector<float> X, Y;
+  float *Yp = Y.data(), *Xp = X.data();
+  jacc_arg Args[4] = {{"float *y", &Yp}, {"const float *x", &Xp}, {"float a", &A}, {"int n", &N}};
+};
+
 /// Map x and y (64 ones each), push saxpy with a = 3 Times asynchronously, wait, and return y.
 std::vector<float> asyncSaxpy(int Times) {
-  int N = 64;
-  float A = 3;
-  std::vector<float> X(N, 1), Y(N, 1);
-  EXPECT_JACC(jacc_copyin(X.data(), N * sizeof(float)));
-  EXPECT_JACC(jacc_copyin(Y.data(), N * sizeof(float)));
-  float *Yp = Y.data(), *Xp = X.data();
-  jacc_arg Args[] = {{"float *y", &Yp}, {"const float *x", &Xp}, {"float a", &A}, {"int n", &N}};
+  MappedSaxpy S(64, 3);
   for (int K = 0; K < Times; ++K)
-    EXPECT_JACC(jacc_kernel_push(Saxpy, 4, Args, JACC_ASYNC));
+    EXPECT_JACC(jacc_kernel_push(Saxpy, 4, S.Args, JACC_ASYNC));
   EXPECT_JACC(jacc_wait());
-  EXPECT_JACC(jacc_copyout(Y.data(), N * sizeof(float)));
-  EXPECT_JACC(jacc_delete(X.data(), N * sizeof(float)));
-  return Y;
+  EXPECT_JACC(jacc_copyout(S.Y.data(), S.N * sizeof(float)));
+  EXPECT_JACC(jacc_delete(S.X.data(), S.N * sizeof(float)));
+  return S.Y;
 }
 
 TEST_P(CudaMockTest, AsyncPushCompletesThroughTheEventPoller) {
@@ -680,6 +690,47 @@ TEST_P(CudaMockTest, PointerRowsReachEachGpuAsItsOwnRowAddresses) {
   for (int I = 0; I < N; ++I)
     EXPECT_EQ(Sums[I], Want[I]) << I;
   ASSERT_TRUE(unmapRows(Ptrs, N, M));
+}
+
+/// JACC_CHECK=bounds: the ranges the saxpy hook found in its bounds block (y's, x's), -1 when
+/// the team had none.
+long long BoundsSeen[4] = {-1, -1, -1, -1};
+
+/// Saxpy that pretends to write y[n] (as a checked kernel's __jacc_bfail would record it): the
+/// violation record of the bounds block (jit/host/HostABI.h), then nothing else.
+void outOfBoundsHook(const char *, unsigned, unsigned, void **P) {
+  jacc_cuda_team T = param<jacc_cuda_team>(P, 4);
+  if (!T.bounds)
+    return;
+  int N = param<int>(P, 1);
+  const long long *YRange = T.bounds + JACC_BOUNDS_RECORD_WORDS + 2 * 2; // y is parameter 2
+  const long long *XRange = T.bounds + JACC_BOUNDS_RECORD_WORDS + 2 * 3;
+  std::copy(YRange, YRange + 2, BoundsSeen);
+  std::copy(XRange, XRange + 2, BoundsSeen + 2);
+  long long Record[JACC_BOUNDS_RECORD_WORDS] = {2, 3, 3, 2, 1, N * 4LL, 4, 0};
+  std::memcpy(T.bounds, Record, sizeof Record);
+}
+
+TEST_P(CudaMockTest, BoundsChecksAreInTheCudaCodeAndTheirRecordFailsThePush) {
+  jacc::ScopedEnv Check("JACC_CHECK", "bounds");
+  ASSERT_JACC(jacc_finalize());
+  ASSERT_JACC(jacc_init());
+  setHook(outOfBoundsHook);
+  MappedSaxpy S(1000, 2);
+  long long N = S.N;
+  // NVRTC compiled the checked entry (its __jacc_bcheck calls) for the fake GPUs.
+  EXPECT_EQ(jacc_kernel_push(Saxpy, 4, S.Args, JACC_FORCE_DUPLICATE), JACC_ERROR_BOUNDS);
+  EXPECT_STREQ(jacc_last_error(),
+               "kernel:3:3: write y[1000] outside its mapping [0, 1000) on device 0");
+  EXPECT_EQ(BoundsSeen[0], 0);
+  EXPECT_EQ(BoundsSeen[1], N * 4LL);
+  EXPECT_EQ(BoundsSeen[2], 0);
+  EXPECT_EQ(BoundsSeen[3], N * 4LL);
+  // The record was the launch's: a push that records nothing succeeds.
+  setHook(saxpyHook);
+  EXPECT_JACC(jacc_kernel_push(Saxpy, 4, S.Args, JACC_FORCE_DUPLICATE));
+  ASSERT_JACC(jacc_delete(S.X.data(), N * sizeof(float)));
+  ASSERT_JACC(jacc_delete(S.Y.data(), N * sizeof(float)));
 }
 
 INSTANTIATE_TEST_SUITE_P(Devices, CudaMockTest,

@@ -24,6 +24,14 @@ inline analysis::KernelInfo analyzeOrFail(const std::string &Src,
   return std::move(*K);
 }
 
+/// How many times Needle occurs in Text (overlapping occurrences count).
+inline size_t count(const std::string &Text, const std::string &Needle) {
+  size_t N = 0;
+  for (size_t P = Text.find(Needle); P != std::string::npos; P = Text.find(Needle, P + 1))
+    ++N;
+  return N;
+}
+
 /// CUDA 13's NVRTC starts at sm_75 (sm_70 was dropped by the toolkit); sm_80 and sm_90 cover
 /// the two newest data-centre generations before it.
 inline constexpr unsigned TestedCudaArchs[] = {75, 80, 90};

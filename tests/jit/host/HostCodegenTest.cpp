@@ -53,13 +53,6 @@ std::string plainEntry(const std::string &C) {
   return C.substr(Begin, End == std::string::npos ? std::string::npos : End - Begin);
 }
 
-size_t count(const std::string &Text, const std::string &Needle) {
-  size_t N = 0;
-  for (size_t P = Text.find(Needle); P != std::string::npos; P = Text.find(Needle, P + 1))
-    ++N;
-  return N;
-}
-
 /// Compile generated code; report clang's diagnostics on failure.
 void expectCompiles(const std::string &Code) {
   auto Obj = compileHostObjectInProcess(Code);

@@ -1,0 +1,39 @@
+// JACC_CHECK=bounds code generation: each element access of a pointer argument (an
+// analysis::BoundsSite) is wrapped so that its address is checked against the argument's mapping,
+// passed at launch in the team's bounds block (jit/host/HostABI.h). A failed check records the
+// first violation in the block and redirects the access to the block's scratch bytes; every
+// thread stops its iterations at the next one. The record becomes the push's error
+// (src/launch/BoundsReport.h).
+#ifndef JACC_JIT_BOUNDSCHECKS_H
+#define JACC_JIT_BOUNDSCHECKS_H
+
+#include "analysis/Kernel.h"
+#include "support/TextEdits.h"
+
+#include <string>
+
+namespace jacc::jit {
+
+struct EntryTarget;
+
+/// Which half of the checks to insert. Insertions at one offset keep their order, and a check
+/// must nest inside a split guard starting or ending at the same place: the entry inserts the
+/// closing texts before the guards and the opening texts after them.
+enum class BoundsPart { Closes, Opens };
+
+/// Wrap every checked access of K (K.CheckBounds) in Target's check: insertions only, so that
+/// they nest (`a[b[i]]`) and compose with the other edits of the entry. Accesses inside atomic
+/// statements and of array-reduction arguments stay unchecked.
+void insertBoundsChecks(const analysis::KernelInfo &K, const EntryTarget &Target,
+                        BoundsPart Part, TextEdits &Edits);
+
+/// The statement at the top of each iteration that stops the thread's iterations once a
+/// violation was recorded (empty unless K.CheckBounds).
+std::string boundsStop(const analysis::KernelInfo &K);
+
+/// The first word of the scratch bytes in the bounds block of a kernel with NParams parameters.
+unsigned boundsScratchWord(unsigned NParams);
+
+} // namespace jacc::jit
+
+#endif

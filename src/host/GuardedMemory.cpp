@@ -1,0 +1,78 @@
+#include "src/host/GuardedMemory.h"
+
+#include <csignal>
+#include <cstdint>
+#include <cstring>
+#include <mutex>
+
+#include <sys/mman.h>
+#include <unistd.h>
+
+namespace jacc {
+
+namespace {
+
+size_t pageSize() {
+  static const size_t Page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+  return Page;
+}
+
+size_t roundUp(size_t N, size_t To) { return (N + To - 1) / To * To; }
+
+/// The data pages of an allocation of Bytes (at least one).
+size_t dataBytes(size_t Bytes, size_t Alignment) {
+  return roundUp(std::max<size_t>(roundUp(Bytes, Alignment), 1), pageSize());
+}
+
+thread_local const char *Running = nullptr;
+
+/// Async-signal-safe: write(2) only.
+void say(const char *Text) {
+  ssize_t Ignored = write(STDERR_FILENO, Text, std::strlen(Text));
+  (void)Ignored;
+}
+
+void onSegv(int Signal) {
+  if (const char *K = Running) {
+    say("jacc: segmentation fault in ");
+    say(K);
+    say(" (JACC_CHECK=bounds: an access outside the device's copy of an array, through a "
+        "pointer the checks do not see)\n");
+  }
+  std::signal(Signal, SIG_DFL);
+  std::raise(Signal);
+}
+
+} // namespace
+
+void *allocateGuarded(size_t Bytes, size_t Alignment) {
+  size_t Page = pageSize(), Data = dataBytes(Bytes, Alignment);
+  void *Base = mmap(nullptr, Data + 2 * Page, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (Base == MAP_FAILED)
+    return nullptr;
+  char *First = static_cast<char *>(Base) + Page;
+  if (mprotect(First, Data, PROT_READ | PROT_WRITE) != 0) {
+    munmap(Base, Data + 2 * Page);
+    return nullptr;
+  }
+  return First + Data - roundUp(std::max<size_t>(Bytes, 1), Alignment);
+}
+
+void releaseGuarded(void *P, size_t Bytes, size_t Alignment) {
+  size_t Page = pageSize(), Data = dataBytes(Bytes, Alignment);
+  auto Start = reinterpret_cast<uintptr_t>(P) / Page * Page;
+  munmap(reinterpret_cast<void *>(Start - Page), Data + 2 * Page);
+}
+
+void installKernelFaultReport() {
+  static std::once_flag Once;
+  std::call_once(Once, [] { std::signal(SIGSEGV, onSegv); });
+}
+
+RunningKernel::RunningKernel(const char *Description) : Previous(Running) {
+  Running = Description;
+}
+
+RunningKernel::~RunningKernel() { Running = Previous; }
+
+} // namespace jacc

@@ -1,0 +1,53 @@
+#include "src/launch/BoundsReport.h"
+
+#include "jit/BoundsChecks.h"
+#include "jit/host/HostABI.h"
+
+#include <algorithm>
+
+namespace jacc {
+
+std::vector<long long> boundsBlock(const analysis::KernelInfo &K,
+                                   llvm::ArrayRef<long long> Ranges) {
+  uint64_t Scratch = 64;
+  for (const analysis::ArgInfo &A : K.Args)
+    if (A.ArgKind == analysis::ArgInfo::Kind::Pointer)
+      Scratch = std::max(Scratch, A.PointeeSize);
+  std::vector<long long> B(jit::boundsScratchWord(K.Args.size()) + (Scratch + 7) / 8, 0);
+  std::copy(Ranges.begin(), Ranges.end(), B.begin() + JACC_BOUNDS_RECORD_WORDS);
+  return B;
+}
+
+/// X / Y rounded towards minus infinity (Y > 0).
+static long long floorDiv(long long X, long long Y) {
+  return X / Y - (X % Y != 0 && X < 0);
+}
+
+llvm::Error boundsViolation(const analysis::KernelInfo &K, llvm::ArrayRef<long long> Block,
+                            unsigned Device) {
+  if (Block.size() < JACC_BOUNDS_RECORD_WORDS || Block[0] == 0)
+    return llvm::Error::success();
+  long long Line = Block[1], Col = Block[2], Param = Block[3], How = Block[4], Offset = Block[5];
+  long long Size = std::max(1ll, Block[6]);
+  std::string Name = "?";
+  for (const analysis::ArgInfo &A : K.Args)
+    if (A.Param == Param)
+      Name = A.Name;
+  long long Lo = 0, Hi = 0;
+  size_t Range = JACC_BOUNDS_RECORD_WORDS + 2 * Param;
+  if (Param >= 0 && Range + 1 < Block.size()) {
+    Lo = floorDiv(Block[Range], Size);
+    Hi = floorDiv(Block[Range + 1], Size);
+  }
+  long long Index = floorDiv(Offset, Size);
+  unsigned Subscripts = How >> 1;
+  std::string Access = Subscripts <= 1 ? Name + "[" + std::to_string(Index) + "]"
+                                       : "element " + std::to_string(Index) + " of " + Name;
+  return makeError(ErrorCode::Bounds, "kernel:" + llvm::Twine(Line) + ":" + llvm::Twine(Col) +
+                                          ": " + ((How & 1) ? "write " : "read ") + Access +
+                                          " outside its mapping [" + llvm::Twine(Lo) + ", " +
+                                          llvm::Twine(Hi) + ") on device " +
+                                          llvm::Twine(Device));
+}
+
+} // namespace jacc

@@ -1,0 +1,201 @@
+// JACC_CHECK=bounds end to end: an access outside its argument's mapping stops the kernel and
+// fails the push with JACC_ERROR_BOUNDS naming the kernel location, the array, the index, the
+// range and the device; the runtime stays usable and the mappings as they were.
+#include "tests/api/Fixture.h"
+#include "tests/api/Helpers.h"
+
+#include "tests/ScopedEnv.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+namespace {
+
+using jacc_test::lastError;
+
+class BoundsTest : public DeviceTest {
+protected:
+  void SetUp() override { DeviceTest::SetUp(); }
+  jacc::ScopedEnv Check{"JACC_CHECK", "bounds"};
+
+  /// Map N ints in X and Y (Y[i] = i, X[i] = 2 i).
+  void mapArrays(int N) {
+    X.resize(N);
+    Y.resize(N);
+    for (int I = 0; I < N; ++I)
+      X[I] = 2 * I, Y[I] = I;
+    ASSERT_JACC(jacc_copyin(X.data(), N * sizeof(int)));
+    ASSERT_JACC(jacc_copyin(Y.data(), N * sizeof(int)));
+  }
+  void unmapArrays() {
+    EXPECT_JACC(jacc_delete(X.data(), X.size() * sizeof(int)));
+    EXPECT_JACC(jacc_copyout(Y.data(), Y.size() * sizeof(int)));
+  }
+  /// Push Src over (int n, int *y, const int *x if Src reads it) with Flags.
+  jacc_status push(const char *Src, int N, unsigned Flags = JACC_DEFAULT) {
+    int *Yp = Y.data(), *Xp = X.data();
+    jacc_arg Args[] = {{"int n", &N}, {"int *y", &Yp}, {"const int *x", &Xp}};
+    return jacc_kernel_push(Src, std::string(Src).find("x[") == std::string::npos ? 2 : 3, Args,
+                            Flags);
+  }
+  /// A correct push after the failure works and updates every element.
+  void expectHealthyPush() {
+    int N = Y.size();
+    ASSERT_JACC(push("#pragma acc parallel loop present(x, y)\n"
+                     "for (int i = 0; i < n; i++) y[i] = x[i] + 1;\n",
+                     N));
+    ASSERT_JACC(jacc_update_self(Y.data(), N * sizeof(int)));
+    for (int I = 0; I < N; ++I)
+      ASSERT_EQ(Y[I], 2 * I + 1) << I;
+  }
+  std::vector<int> X, Y;
+};
+
+TEST_P(BoundsTest, OffByOneWriteNamesTheKernelLocationArrayIndexAndRange) {
+  mapArrays(1000);
+  jacc_status S = push("#pragma acc parallel loop present(y)\n"
+                       "for (int i = 0; i <= n; i++)\n"
+                       "  y[i] = 7;\n",
+                       1000, JACC_FORCE_DUPLICATE);
+  EXPECT_EQ(S, JACC_ERROR_BOUNDS);
+  // Every device runs it whole: device 0's violation is reported (the first waited for).
+  EXPECT_EQ(lastError(), "kernel:3:3: write y[1000] outside its mapping [0, 1000) on device 0");
+  expectHealthyPush();
+  unmapArrays();
+}
+
+TEST_P(BoundsTest, OffByOneReadIsReportedAsARead) {
+  mapArrays(500);
+  EXPECT_EQ(push("#pragma acc parallel loop present(x, y)\n"
+                 "for (int i = 0; i < n; i++) y[i] = x[i + 1];\n",
+                 500, JACC_FORCE_DUPLICATE),
+            JACC_ERROR_BOUNDS);
+  EXPECT_EQ(lastError(), "kernel:2:36: read x[500] outside its mapping [0, 500) on device 0");
+  expectHealthyPush();
+  unmapArrays();
+}
+
+TEST_P(BoundsTest, NegativeIndexIsReported) {
+  mapArrays(64);
+  EXPECT_EQ(push("#pragma acc parallel loop present(x, y)\n"
+                 "for (int i = 0; i < n; i++) y[i] = x[i - 3];\n",
+                 64, JACC_FORCE_DUPLICATE),
+            JACC_ERROR_BOUNDS);
+  std::string E = lastError();
+  EXPECT_EQ(E.find("kernel:2:36: read x[-3]"), 0u) << E;
+  EXPECT_NE(E.find("] outside its mapping [0, 64) on device 0"), std::string::npos) << E;
+  expectHealthyPush();
+  unmapArrays();
+}
+
+TEST_P(BoundsTest, RangeIsRelativeToAnInteriorPointer) {
+  mapArrays(100);
+  int N = 95;
+  int *Yp = Y.data() + 10; // the mapping is [y - 10, y + 90)
+  jacc_arg Args[] = {{"int n", &N}, {"int *y", &Yp}};
+  EXPECT_EQ(jacc_kernel_push("#pragma acc parallel loop present(y)\n"
+                             "for (int i = 0; i < n; i++) y[i] = 0;\n",
+                             2, Args, JACC_FORCE_DUPLICATE),
+            JACC_ERROR_BOUNDS);
+  EXPECT_EQ(lastError(), "kernel:2:29: write y[90] outside its mapping [-10, 90) on device 0");
+  // Within the mapping, negative indices of an interior pointer are fine.
+  jacc_arg Ok[] = {{"int *y", &Yp}};
+  // Statements that start with the access: thread 0 runs each (its wrapper around the check).
+  EXPECT_JACC(jacc_kernel_push("#pragma acc parallel present(y)\n"
+                               "{\n"
+                               "  y[-10] = -1;\n"
+                               "  y[89] = 89;\n"
+                               "}\n",
+                               1, Ok, JACC_DEFAULT));
+  EXPECT_EQ(jacc_kernel_push("#pragma acc serial present(y)\n"
+                             "y[90] = 0;\n",
+                             1, Ok, JACC_DEFAULT),
+            JACC_ERROR_BOUNDS);
+  EXPECT_EQ(lastError(), "kernel:2:1: write y[90] outside its mapping [-10, 90) on device 0");
+  unmapArrays();
+  EXPECT_EQ(Y[0], -1);
+  EXPECT_EQ(Y[99], 89);
+}
+
+TEST_P(BoundsTest, RowsOfAVariableLengthArrayAreCheckedAsTheirElements) {
+  int N = 10, M = 100;
+  std::vector<double> A(N * M, 1);
+  double *Ap = A.data(); // the kernel declares it double (*a)[m]
+  ASSERT_JACC(jacc_copyin(A.data(), A.size() * sizeof(double)));
+  jacc_arg Args[] = {{"int n", &N}, {"int m", &M}, {"double (*a)[m]", &Ap}};
+  // j <= m: the last row's a[n - 1][m] is one past the mapping (the others land in the next row).
+  EXPECT_EQ(jacc_kernel_push("#pragma acc parallel loop present(a)\n"
+                             "for (int i = 0; i < n; i++)\n"
+                             "  for (int j = 0; j <= m; j++) a[i][j] = 2;\n",
+                             3, Args, JACC_FORCE_DUPLICATE),
+            JACC_ERROR_BOUNDS);
+  EXPECT_EQ(lastError(),
+            "kernel:3:32: write element 1000 of a outside its mapping [0, 1000) on device 0");
+  EXPECT_JACC(jacc_delete(A.data(), A.size() * sizeof(double)));
+}
+
+TEST_P(BoundsTest, SplitLaunchNamesTheDeviceThatReadOutside) {
+  mapArrays(999);
+  // The last device owns y's last elements: it reads x[n].
+  EXPECT_EQ(push("#pragma acc parallel loop present(x, y)\n"
+                 "for (int i = 0; i < n; i++) y[i] = x[i] + x[i + 1];\n",
+                 999, JACC_FORCE_SPLIT),
+            JACC_ERROR_BOUNDS);
+  EXPECT_EQ(lastError(), "kernel:2:43: read x[999] outside its mapping [0, 999) on device " +
+                             std::to_string(devices() - 1));
+  expectHealthyPush();
+  unmapArrays();
+}
+
+TEST_P(BoundsTest, AsyncViolationIsReportedByTheWait) {
+  mapArrays(128);
+  ASSERT_JACC(push("#pragma acc parallel loop present(y)\n"
+                   "for (int i = 0; i < n; i++) y[2 * i] = 1;\n",
+                   128, JACC_ASYNC | JACC_FORCE_DUPLICATE));
+  EXPECT_EQ(jacc_wait(), JACC_ERROR_BOUNDS);
+  EXPECT_NE(lastError().find("write y[128] outside its mapping [0, 128)"), std::string::npos)
+      << lastError();
+  // Each device reported its own once: the runtime is clean afterwards.
+  while (jacc_wait() != JACC_SUCCESS) {
+  }
+  expectHealthyPush();
+  unmapArrays();
+}
+
+TEST_P(BoundsTest, CheckedKernelsComputeTheSameResults) {
+  mapArrays(2049);
+  ASSERT_JACC(push("#pragma acc parallel loop present(x, y)\n"
+                   "for (int i = 1; i < n - 1; i++) y[i] = x[i - 1] + x[i + 1];\n",
+                   2049));
+  ASSERT_JACC(jacc_update_self(Y.data(), Y.size() * sizeof(int)));
+  for (int I = 1; I < 2048; ++I)
+    ASSERT_EQ(Y[I], 4 * I) << I;
+  unmapArrays();
+}
+
+TEST_P(BoundsTest, UncheckedPointerArithmeticFaultsAtTheGuiltyKernel) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  mapArrays(100);
+  // *(y + i) is no subscript: no check, but the guard page after y's copy stops it.
+  EXPECT_DEATH(push("#pragma acc parallel loop present(y)\n"
+                    "for (int i = 0; i < n; i++) *(y + i) = 0;\n",
+                    100000, JACC_FORCE_DUPLICATE),
+               "segmentation fault in kernel 'for \\(int i = 0; i < n; i\\+\\+\\) "
+               "\\*\\(y \\+ i\\) = 0;' on device");
+  unmapArrays();
+}
+
+JACC_DEVICE_CONFIGS(BoundsTest);
+
+TEST(BoundsSetting, UnknownValueNamesTheAcceptedOnes) {
+  ASSERT_EQ(jacc_finalize(), JACC_SUCCESS);
+  jacc::ScopedEnv Check("JACC_CHECK", "bound");
+  EXPECT_EQ(jacc_init(), JACC_ERROR_INVALID_ARGUMENT);
+  std::string E = lastError();
+  EXPECT_NE(E.find("JACC_CHECK"), std::string::npos) << E;
+  EXPECT_NE(E.find("off or bounds"), std::string::npos) << E;
+}
+
+} // namespace
