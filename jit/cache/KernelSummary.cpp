@@ -19,9 +19,19 @@ std::string kernelDisplayName(const KernelInfo &K) {
   unsigned At = K.Nests.empty() ? K.BodyBegin : K.Nests.front().Loops.front().ForBegin;
   if (At >= S.size())
     At = K.ConstructOffset;
-  llvm::StringRef Line = S.drop_front(At).take_until([](char C) { return C == '\n'; }).trim();
+  auto LineAt = [&](size_t Offset) {
+    return S.drop_front(Offset).take_until([](char C) { return C == '\n'; }).trim();
+  };
+  llvm::StringRef Line = LineAt(At);
   if (Line.empty() || Line == "{")
-    Line = S.drop_front(K.ConstructOffset).take_until([](char C) { return C == '\n'; }).trim();
+    Line = LineAt(K.ConstructOffset);
+  // A kernel loaded from the disk cache knows its construct, not its nests: the line after a
+  // combined construct's pragma is its loop.
+  if (Line.startswith("#pragma") && K.Nests.empty()) {
+    size_t Next = S.find('\n', K.ConstructOffset);
+    if (Next != llvm::StringRef::npos && !LineAt(Next + 1).empty() && LineAt(Next + 1) != "{")
+      Line = LineAt(Next + 1);
+  }
   return Line.str();
 }
 

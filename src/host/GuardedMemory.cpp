@@ -1,8 +1,10 @@
 #include "src/host/GuardedMemory.h"
 
+#include <atomic>
 #include <csignal>
 #include <cstdint>
 #include <cstring>
+#include <initializer_list>
 #include <mutex>
 
 #include <sys/mman.h>
@@ -26,19 +28,27 @@ size_t dataBytes(size_t Bytes, size_t Alignment) {
 
 thread_local const char *Running = nullptr;
 
-/// Async-signal-safe: write(2) only.
-void say(const char *Text) {
-  ssize_t Ignored = write(STDERR_FILENO, Text, std::strlen(Text));
+/// Async-signal-safe: the pieces joined in a buffer, written with one write(2).
+void say(std::initializer_list<const char *> Pieces) {
+  char Buf[1024];
+  size_t N = 0;
+  for (const char *P : Pieces)
+    for (; *P && N < sizeof Buf; ++P)
+      Buf[N++] = *P;
+  ssize_t Ignored = write(STDERR_FILENO, Buf, N);
   (void)Ignored;
 }
 
 void onSegv(int Signal) {
-  if (const char *K = Running) {
-    say("jacc: segmentation fault in ");
-    say(K);
-    say(" (JACC_CHECK=bounds: an access outside the device's copy of an array, through a "
-        "pointer the checks do not see)\n");
-  }
+  // Devices fault together when they run the same kernel: one message, from the first.
+  static std::atomic<bool> Reporting{false};
+  if (Reporting.exchange(true))
+    for (;;)
+      pause(); // the process ends with the first thread's signal
+  if (const char *K = Running)
+    say({"jacc: segmentation fault in ", K,
+         " (JACC_CHECK=bounds: an access outside the device's copy of an array, through a "
+         "pointer the checks do not see)\n"});
   std::signal(Signal, SIG_DFL);
   std::raise(Signal);
 }

@@ -200,7 +200,8 @@ void chooseSplitTargets(const analysis::KernelInfo &Info, llvm::ArrayRef<Mapping
 }
 
 /// JACC_CHECK=bounds: what each pointer parameter may reach, relative to the pointer: its
-/// mapping; anything for memory jacc does not map (deviceptr, an array reduction's host array).
+/// mapping; nothing for a null pointer (OpenACC lets it through a data clause untouched);
+/// anything for other memory jacc does not map (deviceptr, an array reduction's host array).
 std::vector<long long> mappingBounds(const analysis::KernelInfo &Info,
                                      llvm::ArrayRef<Mapping *> ArgMapping,
                                      llvm::ArrayRef<void *> ArgHost) {
@@ -208,8 +209,9 @@ std::vector<long long> mappingBounds(const analysis::KernelInfo &Info,
   for (const ArgInfo &A : Info.Args) {
     const Mapping *M = ArgMapping[A.Position];
     auto Host = reinterpret_cast<uintptr_t>(ArgHost[A.Position]);
-    B[2 * A.Param] = M ? static_cast<long long>(M->Begin - Host) : LLONG_MIN;
-    B[2 * A.Param + 1] = M ? static_cast<long long>(M->End - Host) : LLONG_MAX;
+    bool Null = !M && Host == 0 && A.ArgKind == ArgInfo::Kind::Pointer;
+    B[2 * A.Param] = M ? static_cast<long long>(M->Begin - Host) : Null ? 0 : LLONG_MIN;
+    B[2 * A.Param + 1] = M ? static_cast<long long>(M->End - Host) : Null ? 0 : LLONG_MAX;
   }
   return B;
 }

@@ -77,6 +77,24 @@ TEST_P(BoundsTest, OffByOneReadIsReportedAsARead) {
   unmapArrays();
 }
 
+TEST_P(BoundsTest, NullPointerArgumentHasNothingToReach) {
+  // OpenACC lets a null pointer through a data clause; a kernel touching it is caught.
+  mapArrays(16);
+  int N = 1, *Yp = Y.data(), *Null = nullptr; // one iteration: the first violation is x[0]
+  jacc_arg Args[] = {{"int n", &N}, {"int *y", &Yp}, {"const int *x", &Null}};
+  EXPECT_EQ(jacc_kernel_push("#pragma acc parallel loop present(x, y)\n"
+                             "for (int i = 0; i < n; i++) y[i] = x[i];\n",
+                             3, Args, JACC_FORCE_DUPLICATE),
+            JACC_ERROR_BOUNDS);
+  EXPECT_EQ(lastError(), "kernel:2:36: read x[0] outside its mapping [0, 0) on device 0");
+  N = 0; // untouched: fine
+  EXPECT_JACC(jacc_kernel_push("#pragma acc parallel loop present(x, y)\n"
+                               "for (int i = 0; i < n; i++) y[i] = x[i];\n",
+                               3, Args, JACC_FORCE_DUPLICATE));
+  expectHealthyPush();
+  unmapArrays();
+}
+
 TEST_P(BoundsTest, NegativeIndexIsReported) {
   mapArrays(64);
   EXPECT_EQ(push("#pragma acc parallel loop present(x, y)\n"
