@@ -33,7 +33,8 @@ TEST(ReadExtentsTest, FivePointStencilReadsOneHaloRowEachSide) {
   EXPECT_EQ(extents("#pragma acc parallel loop collapse(2)\n"
                     "for (int i = 1; i < n - 1; i++)\n"
                     "  for (int j = 1; j < m - 1; j++)\n"
-                    "    a[i][j] = 0.25 * (b[i - 1][j] + b[i + 1][j] + b[i][j - 1] + b[i][j + 1]);\n",
+                    "    a[i][j] = 0.25 * (b[i - 1][j] + b[i + 1][j] +\n"
+                    "                      b[i][j - 1] + b[i][j + 1]);\n",
                     {"int n", "int m", "double (*a)[64]", "const double (*b)[64]"}),
             (Lines{"b along dimension 0: [lo - 1, hi + 1)"}));
 }
