@@ -9,20 +9,6 @@ namespace jacc::analysis {
 
 namespace {
 
-/// Variables never defined inside the region keep their entry value.
-bool invariant(const RegionIR &IR, const std::string &Var) {
-  return llvm::none_of(IR.Stmts, [&](const IRStmt &S) {
-    return (S.K == IRStmt::Kind::ScalarDef || S.K == IRStmt::Kind::Phi) && S.Var == Var;
-  });
-}
-
-std::string accessText(const ArrayAccess &A) {
-  std::string S = A.Name;
-  for (const IndexExpr &X : A.Index)
-    S += "[" + X.Text + "]";
-  return S;
-}
-
 /// The dimension a read-only array's extent follows: the one its reads index by the split
 /// iterator most often (0 when none does).
 unsigned readDimension(const std::vector<const ArrayAccess *> &Reads, const std::string &Outer) {
@@ -47,7 +33,7 @@ public:
   void add(const ArrayAccess &A, unsigned Line) {
     if (R.Whole)
       return;
-    std::string Where = "'" + accessText(A) + "' at line " + std::to_string(Line);
+    std::string Where = "'" + A.text() + "' at line " + std::to_string(Line);
     if (A.Index.size() != R.Rank || (A.Index.size() == 1 && A.Index[0].Text == "?"))
       return whole(Where + " reads the array in a form the analysis does not bound");
     const IndexExpr &X = A.Index[R.Dim];
@@ -64,7 +50,7 @@ public:
       }
       if (llvm::is_contained(IR.ParallelVars, Var))
         return whole(Where + ": the index varies with the inner parallel loop's '" + Var + "'");
-      if (!invariant(IR, Var))
+      if (!IR.invariant(Var))
         return whole(Where + ": the index reads '" + Var +
                      "', which the region computes (an inner loop's bounds are not analysed)");
       Offset += (Offset.empty() ? "" : " + ") + std::to_string(C) + "LL * (" + Var + ")";

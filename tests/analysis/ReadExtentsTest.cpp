@@ -29,76 +29,76 @@ std::vector<std::string> extents(const std::string &Src, const std::vector<std::
 
 using Lines = std::vector<std::string>;
 
-TEST(ReadExtentsTest, FivePointStencilReadsOneHaloRowEachSide) {
-  EXPECT_EQ(extents("#pragma acc parallel loop collapse(2)\n"
-                    "for (int i = 1; i < n - 1; i++)\n"
-                    "  for (int j = 1; j < m - 1; j++)\n"
-                    "    a[i][j] = 0.25 * (b[i - 1][j] + b[i + 1][j] +\n"
-                    "                      b[i][j - 1] + b[i][j + 1]);\n",
-                    {"int n", "int m", "double (*a)[64]", "const double (*b)[64]"}),
-            (Lines{"b along dimension 0: [lo - 1, hi + 1)"}));
-}
+/// A kernel whose read extents are known, and what they are.
+struct Case {
+  const char *Pattern;
+  std::string Source;
+  std::vector<std::string> Decls;
+  Lines Expected;
+};
 
-TEST(ReadExtentsTest, OffsetsOfSeveralRows) {
-  EXPECT_EQ(extents("#pragma acc parallel loop\n"
-                    "for (int i = 2; i < n - 3; i++)\n"
-                    "  out[i] = in[i - 2] + in[i + 3] + in[i];\n",
-                    {"int n", "double *out", "const double *in"}),
-            (Lines{"in along dimension 0: [lo - 2, hi + 3)"}));
-}
+const std::vector<std::string> Vectors = {"int n", "double *out", "const double *in"};
+const std::vector<std::string> Matrices = {"int n", "int m", "double (*a)[64]",
+                                           "const double (*b)[64]"};
 
-TEST(ReadExtentsTest, ColumnSplitReadsNeighbourColumns) {
-  // The parallel iterator indexes the second dimension: the extents are column ranges.
-  EXPECT_EQ(extents("#pragma acc parallel loop\n"
-                    "for (int i = 1; i < m - 1; i++)\n"
-                    "  for (int j = 0; j < n; j++)\n"
-                    "    a[j][i] = b[j][i - 1] + b[j][i + 1];\n",
-                    {"int n", "int m", "double (*a)[64]", "const double (*b)[64]"}),
-            (Lines{"b along dimension 1: [lo - 1, hi + 1)"}));
-}
-
-TEST(ReadExtentsTest, ReversedIndex) {
-  // i in [lo, hi) reads n-1-i in [n - hi, n - lo).
-  EXPECT_EQ(extents("#pragma acc parallel loop\n"
-                    "for (int i = 0; i < n; i++)\n"
-                    "  out[i] = in[n - 1 - i];\n",
-                    {"int n", "double *out", "const double *in"}),
-            (Lines{"in along dimension 0: [-hi + (1LL * (n)), -lo + (1LL * (n)))"}));
-}
-
-TEST(ReadExtentsTest, StridedIndices) {
-  // 2*i and 2*i+1 merge into [2 lo, 2 hi).
-  EXPECT_EQ(extents("#pragma acc parallel loop\n"
-                    "for (int i = 0; i < n; i++)\n"
-                    "  out[i] = in[2 * i] + in[2 * i + 1];\n",
-                    {"int n", "double *out", "const double *in"}),
-            (Lines{"in along dimension 0: [2 * lo, 2 * hi)"}));
-}
-
-TEST(ReadExtentsTest, ShapesThatDifferStayApart) {
-  // A read at i and one at i + m (m unknown) cannot be merged: two ranges, united at run time.
-  EXPECT_EQ(extents("#pragma acc parallel loop\n"
-                    "for (int i = 0; i < n; i++)\n"
-                    "  out[i] = in[i] + in[i + m];\n",
-                    {"int n", "int m", "double *out", "const double *in"}),
-            (Lines{"in along dimension 0: [lo, hi) u [lo + (1LL * (m)), hi + (1LL * (m)))"}));
-}
-
-TEST(ReadExtentsTest, ElementEveryIterationReads) {
-  EXPECT_EQ(extents("#pragma acc parallel loop\n"
-                    "for (int i = 0; i < n; i++)\n"
-                    "  out[i] = in[i] * scale[0] + scale[k + 1];\n",
-                    {"int n", "int k", "double *out", "const double *in", "const double *scale"}),
-            (Lines{"in along dimension 0: [lo, hi)",
-                   "scale along dimension 0: [0, 1) u [1 + (1LL * (k)), 2 + (1LL * (k)))"}));
-}
-
-TEST(ReadExtentsTest, ArrayReadAndWritten) {
-  EXPECT_EQ(extents("#pragma acc parallel loop\n"
-                    "for (int i = 0; i < n; i++)\n"
-                    "  a[i] = 2 * a[i] + a[i + 1];\n",
-                    {"int n", "double *a"}),
-            (Lines{"a (read and written) along dimension 0: [lo, hi + 1)"}));
+TEST(ReadExtentsTest, AffineReadsGiveRanges) {
+  const std::vector<Case> Cases = {
+      {"5-point stencil: one halo row each side",
+       "#pragma acc parallel loop collapse(2)\n"
+       "for (int i = 1; i < n - 1; i++)\n"
+       "  for (int j = 1; j < m - 1; j++)\n"
+       "    a[i][j] = 0.25 * (b[i - 1][j] + b[i + 1][j] + b[i][j - 1] + b[i][j + 1]);\n",
+       Matrices, {"b along dimension 0: [lo - 1, hi + 1)"}},
+      {"offsets of several rows",
+       "#pragma acc parallel loop\n"
+       "for (int i = 2; i < n - 3; i++)\n"
+       "  out[i] = in[i - 2] + in[i + 3] + in[i];\n",
+       Vectors, {"in along dimension 0: [lo - 2, hi + 3)"}},
+      {"column split: the parallel iterator indexes the second dimension",
+       "#pragma acc parallel loop\n"
+       "for (int i = 1; i < m - 1; i++)\n"
+       "  for (int j = 0; j < n; j++)\n"
+       "    a[j][i] = b[j][i - 1] + b[j][i + 1];\n",
+       Matrices, {"b along dimension 1: [lo - 1, hi + 1)"}},
+      {"reversed: i in [lo, hi) reads n-1-i in [n - hi, n - lo)",
+       "#pragma acc parallel loop\n"
+       "for (int i = 0; i < n; i++)\n"
+       "  out[i] = in[n - 1 - i];\n",
+       Vectors, {"in along dimension 0: [-hi + (1LL * (n)), -lo + (1LL * (n)))"}},
+      {"strided: 2*i and 2*i+1 merge into [2 lo, 2 hi)",
+       "#pragma acc parallel loop\n"
+       "for (int i = 0; i < n; i++)\n"
+       "  out[i] = in[2 * i] + in[2 * i + 1];\n",
+       Vectors, {"in along dimension 0: [2 * lo, 2 * hi)"}},
+      {"shapes that differ (i, i + m) stay two ranges, united at run time",
+       "#pragma acc parallel loop\n"
+       "for (int i = 0; i < n; i++)\n"
+       "  out[i] = in[i] + in[i + m];\n",
+       {"int n", "int m", "double *out", "const double *in"},
+       {"in along dimension 0: [lo, hi) u [lo + (1LL * (m)), hi + (1LL * (m)))"}},
+      {"elements every iteration reads",
+       "#pragma acc parallel loop\n"
+       "for (int i = 0; i < n; i++)\n"
+       "  out[i] = in[i] * scale[0] + scale[k + 1];\n",
+       {"int n", "int k", "double *out", "const double *in", "const double *scale"},
+       {"in along dimension 0: [lo, hi)",
+        "scale along dimension 0: [0, 1) u [1 + (1LL * (k)), 2 + (1LL * (k)))"}},
+      {"an array read and written",
+       "#pragma acc parallel loop\n"
+       "for (int i = 0; i < n; i++)\n"
+       "  a[i] = 2 * a[i] + a[i + 1];\n",
+       {"int n", "double *a"}, {"a (read and written) along dimension 0: [lo, hi + 1)"}},
+      {"an inner parallel loop indexing the other dimension",
+       "#pragma acc parallel loop collapse(2)\n"
+       "for (int i = 0; i < n; i++)\n"
+       "  for (int j = 0; j < n; j++)\n"
+       "    a[i][j] = b[j][i];\n",
+       {"int n", "double (*a)[64]", "const double (*b)[64]"}, {"b along dimension 1: [lo, hi)"}},
+  };
+  for (const Case &C : Cases) {
+    SCOPED_TRACE(C.Pattern);
+    EXPECT_EQ(extents(C.Source, C.Decls), C.Expected);
+  }
 }
 
 TEST(ReadExtentsTest, IndirectReadsNeedTheWholeMapping) {
@@ -149,16 +149,6 @@ TEST(ReadExtentsTest, InnerLoopReadsNeedTheWholeMapping) {
   ASSERT_EQ(E.size(), 1u);
   EXPECT_EQ(E[0], "in: whole mapping ('in[k]' at line 5: the index reads 'k', which the region "
                   "computes (an inner loop's bounds are not analysed))");
-}
-
-TEST(ReadExtentsTest, InnerParallelLoopAlongTheSplitDimension) {
-  Lines E = extents("#pragma acc parallel loop collapse(2)\n"
-                    "for (int i = 0; i < n; i++)\n"
-                    "  for (int j = 0; j < n; j++)\n"
-                    "    a[i][j] = b[j][i];\n",
-                    {"int n", "double (*a)[64]", "const double (*b)[64]"});
-  ASSERT_EQ(E.size(), 1u);
-  EXPECT_EQ(E[0], "b along dimension 1: [lo, hi)");
 }
 
 TEST(ReadExtentsTest, BoundsDescribeThemselves) {
