@@ -122,15 +122,6 @@ AccessPattern classify(const ArrayAccess &A, ThreadStrides &T, long long Step) {
   return Elems <= 4 ? AccessPattern::Strided : AccessPattern::Scatter;
 }
 
-/// The text of an access ("a[i - 1][j]"): equal texts are one access (the compiler reuses the
-/// value).
-std::string accessText(const ArrayAccess &A) {
-  std::string S = A.Name;
-  for (const IndexExpr &X : A.Index)
-    S += "[" + X.Text + "]";
-  return S;
-}
-
 /// Accesses whose indices vary alike on every variable (a[i - 1], a[i + 1]) differ by terms
 /// the same on every thread: neighbouring threads read each other's elements.
 std::string neighbourKey(const ArrayAccess &A) {
@@ -167,9 +158,10 @@ AccessTraits computeAccessTraits(const KernelInfo &K) {
     ThreadStrides Strides(N);
     long long Step = literalStep(N.Loops.back());
     std::map<std::string, std::pair<const ArrayAccess *, AccessPattern>> Reads, Writes;
+    // Equal texts are one access (the compiler reuses the value).
     auto Add = [&](auto &Set, const ArrayAccess &A) {
       if (IsGlobal(A))
-        Set.emplace(accessText(A), std::make_pair(&A, classify(A, Strides, Step)));
+        Set.emplace(A.text(), std::make_pair(&A, classify(A, Strides, Step)));
     };
     for (const IRStmt &S : N.Body.Stmts) {
       T.Flops += S.Flops;

@@ -6,6 +6,7 @@
 #include "analysis/AccessTraits.h"
 #include "analysis/Directive.h"
 #include "analysis/Predicates.h"
+#include "analysis/ReadExtents.h"
 #include "analysis/RegionIR.h"
 #include "analysis/Rewrite.h"
 #include "analysis/SplitPlan.h"
@@ -120,6 +121,9 @@ struct SplitInfo {
   std::string Fallback;        ///< why not, when !Enabled
   RegionIR IR;
   SplitPlan Plan;
+  /// What each device reads of each pointer argument (issue 16). Not yet used by the runtime,
+  /// nor kept in the disk cache's summary.
+  std::vector<ReadExtent> Reads;
   std::vector<Predicate> Preds; ///< by IRStmt::Id
   Insertions Guards;           ///< predicate insertions into the kernel source
   std::string Rewritten;       ///< the kernel source with the guards (JACC_DEBUG=rewrite)

@@ -5,6 +5,7 @@
 #include "analysis/EntryValues.h"
 #include "analysis/Frontend.h"
 #include "analysis/Predicates.h"
+#include "analysis/ReadExtents.h"
 #include "analysis/Rewrite.h"
 #include "analysis/SSA.h"
 #include "analysis/SplitPlan.h"
@@ -51,6 +52,7 @@ static void runSplitPasses(KernelInfo &K) {
   dumpAfter("ssa", K);
   Dependences D = buildDependences(S.IR);
   S.Plan = planSplit(S.IR);
+  S.Reads = computeReadExtents(S.IR, S.Plan);
   if (!S.Plan.Splittable) {
     S.Enabled = false;
     S.Fallback = S.Plan.Fallback;
@@ -136,6 +138,8 @@ void dumpRegion(const KernelInfo &K, llvm::raw_ostream &OS) {
        << "\n";
   if (!S.Plan.Narrowable)
     OS << "  no narrowing: " << S.Plan.NoNarrowing << "\n";
+  for (const ReadExtent &R : S.Reads)
+    OS << "  reads " << describeReadExtent(R) << "\n";
 }
 
 static const char *modeName(RegionStmt::Mode M) {

@@ -41,6 +41,14 @@ struct ArrayAccess {
   /// Through a pointer the kernel reads from memory (`a[x][y]` of `double **a`): where it lands
   /// is not known, so the access is not attributed to the argument.
   bool ThroughLoadedPointer = false;
+
+  /// The access as written ("a[i - 1][j]").
+  std::string text() const {
+    std::string S = Name;
+    for (const IndexExpr &X : Index)
+      S += "[" + X.Text + "]";
+    return S;
+  }
 };
 
 struct IRStmt {
@@ -93,6 +101,14 @@ struct RegionIR {
   std::set<std::string> EntryVars;
   /// Why the region cannot be split (writes the analysis cannot attribute), empty if it can.
   std::string Unattributable;
+
+  /// Whether Var keeps its entry value: no statement of the region defines it.
+  bool invariant(const std::string &Var) const {
+    for (const IRStmt &S : Stmts)
+      if ((S.K == IRStmt::Kind::ScalarDef || S.K == IRStmt::Kind::Phi) && S.Var == Var)
+        return false;
+    return true;
+  }
 
   unsigned addBlock() {
     Blocks.emplace_back();

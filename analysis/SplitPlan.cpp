@@ -8,22 +8,6 @@
 
 namespace jacc::analysis {
 
-/// Variables never defined inside the region keep their entry value: they may appear in an offset.
-static bool invariant(const RegionIR &IR, const std::string &Var) {
-  for (const IRStmt &S : IR.Stmts)
-    if ((S.K == IRStmt::Kind::ScalarDef || S.K == IRStmt::Kind::Phi) && S.Var == Var)
-      return false;
-  return true;
-}
-
-/// The spelling of an access's subscripts ("[i * n + j][k]").
-static std::string subscripts(const ArrayAccess &A) {
-  std::string S;
-  for (const IndexExpr &X : A.Index)
-    S += "[" + X.Text + "]";
-  return S;
-}
-
 /// Whether index R is index W shifted by a constant ("x * n + y - 1" of "x * n + y").
 static bool shifted(llvm::StringRef R, llvm::StringRef W) {
   if (!R.consume_front(W))
@@ -54,15 +38,15 @@ static std::string readsOtherWrittenElement(const RegionIR &IR, const SplitPlan 
           // OpenACC leaves to the program, a region invariant's no recurrence.
           bool Sh = shifted(R.Index[D].Text, W->Index[D].Text) &&
                     llvm::any_of(W->Index[D].Vars, [&](const std::string &V) {
-                      return !invariant(IR, V) && !llvm::is_contained(IR.ParallelVars, V);
+                      return !IR.invariant(V) && !llvm::is_contained(IR.ParallelVars, V);
                     });
           Shift |= Sh;
           Same = Sh || R.Index[D].Text == W->Index[D].Text;
         }
         if (Same && Shift)
-          return "'" + R.Name + subscripts(R) + "' at line " + std::to_string(S.Line) +
-                 " reads an element a previous iteration wrote as '" + R.Name +
-                 subscripts(*W) + "', which another device may own";
+          return "'" + R.text() + "' at line " + std::to_string(S.Line) +
+                 " reads an element a previous iteration wrote as '" + W->text() +
+                 "', which another device may own";
       }
   return "";
 }
@@ -124,7 +108,7 @@ SplitPlan planSplit(const RegionIR &IR) {
         W.Coef = Coeff;
         continue;
       }
-      if (!invariant(IR, Var) ||
+      if (!IR.invariant(Var) ||
           std::find(IR.ParallelVars.begin(), IR.ParallelVars.end(), Var) !=
               IR.ParallelVars.end())
         Ok = false;

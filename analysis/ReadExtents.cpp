@@ -1,0 +1,171 @@
+#include "analysis/ReadExtents.h"
+
+#include <llvm/ADT/STLExtras.h>
+#include <llvm/ADT/StringRef.h>
+
+#include <map>
+
+namespace jacc::analysis {
+
+namespace {
+
+/// The dimension a read-only array's extent follows: the one its reads index by the split
+/// iterator most often (0 when none does).
+unsigned readDimension(const std::vector<const ArrayAccess *> &Reads, const std::string &Outer) {
+  std::map<unsigned, unsigned> Votes;
+  for (const ArrayAccess *A : Reads)
+    for (unsigned D = 0; D < A->Index.size(); ++D)
+      if (A->Index[D].Vars.count(Outer))
+        ++Votes[D];
+  unsigned Best = 0, BestVotes = 0;
+  for (auto [D, N] : Votes)
+    if (N > BestVotes)
+      Best = D, BestVotes = N;
+  return Best;
+}
+
+class ExtentBuilder {
+public:
+  ExtentBuilder(const RegionIR &IR, ReadExtent &R)
+      : IR(IR), R(R), Outer(IR.ParallelVars.empty() ? "" : IR.ParallelVars.front()) {}
+
+  /// Adds the indices of [Begin, End) the read A touches, or makes the extent whole.
+  void add(const ArrayAccess &A, unsigned Line) {
+    if (R.Whole)
+      return;
+    std::string Where = "'" + A.text() + "' at line " + std::to_string(Line);
+    if (A.Index.size() != R.Rank || (A.Index.size() == 1 && A.Index[0].Text == "?"))
+      return whole(Where + " reads the array in a form the analysis does not bound");
+    const IndexExpr &X = A.Index[R.Dim];
+    if (X.ReadsMemory)
+      return whole(Where + ": the index is data-dependent");
+    if (!X.Affine)
+      return whole(Where + ": the index is not affine");
+    long long Coef = 0;
+    std::string Offset;
+    for (const auto &[Var, C] : X.Coeffs) {
+      if (Var == Outer) {
+        Coef = C;
+        continue;
+      }
+      if (llvm::is_contained(IR.ParallelVars, Var))
+        return whole(Where + ": the index varies with the inner parallel loop's '" + Var + "'");
+      if (!IR.invariant(Var))
+        return whole(Where + ": the index reads '" + Var +
+                     "', which the region computes (an inner loop's bounds are not analysed)");
+      Offset += (Offset.empty() ? "" : " + ") + std::to_string(C) + "LL * (" + Var + ")";
+    }
+    // i runs over [lo, hi - 1]: Coef * i + X.Const spans these ends.
+    ExtentRange E;
+    E.Begin.Offset = E.End.Offset = Offset;
+    if (Coef >= 0) {
+      E.Begin.LoCoef = Coef;
+      E.Begin.Const = X.Const;
+      E.End.HiCoef = Coef;
+      E.End.Const = X.Const - Coef + 1;
+    } else {
+      E.Begin.HiCoef = Coef;
+      E.Begin.Const = X.Const - Coef;
+      E.End.LoCoef = Coef;
+      E.End.Const = X.Const + 1;
+    }
+    merge(E);
+  }
+
+private:
+  void whole(std::string Why) {
+    R.Whole = true;
+    R.WholeWhy = std::move(Why);
+    R.Ranges.clear();
+  }
+
+  void merge(const ExtentRange &E) {
+    for (ExtentRange &Old : R.Ranges)
+      if (Old.Begin.sameShape(E.Begin) && Old.End.sameShape(E.End)) {
+        Old.Begin.Const = std::min(Old.Begin.Const, E.Begin.Const);
+        Old.End.Const = std::max(Old.End.Const, E.End.Const);
+        return;
+      }
+    R.Ranges.push_back(E);
+  }
+
+  const RegionIR &IR;
+  ReadExtent &R;
+  std::string Outer;
+};
+
+} // namespace
+
+std::vector<ReadExtent> computeReadExtents(const RegionIR &IR, const SplitPlan &P) {
+  // The reads of each argument, in order of first appearance.
+  std::map<int, std::vector<std::pair<const ArrayAccess *, unsigned>>> ByArg;
+  std::vector<int> Order;
+  for (const IRStmt &S : IR.Stmts)
+    for (const auto *List : {&S.Reads, &S.IndexReads})
+      for (const ArrayAccess &A : *List) {
+        if (A.Arg < 0 || A.ThroughLoadedPointer || llvm::StringRef(A.Name).starts_with("*"))
+          continue;
+        auto &V = ByArg[A.Arg];
+        if (V.empty())
+          Order.push_back(A.Arg);
+        V.push_back({&A, S.Line});
+      }
+  const std::string Outer = IR.ParallelVars.empty() ? "" : IR.ParallelVars.front();
+  std::vector<ReadExtent> Result;
+  for (int Arg : Order) {
+    const auto &Reads = ByArg[Arg];
+    ReadExtent R;
+    R.Arg = Arg;
+    R.Name = Reads.front().first->Name;
+    R.Rank = Reads.front().first->Index.size();
+    if (const SplitArray *A = P.find(R.Name)) {
+      R.Written = true;
+      R.Dim = A->Dim;
+      R.Rank = A->Rank;
+    } else {
+      std::vector<const ArrayAccess *> Accesses;
+      for (const auto &[A, Line] : Reads)
+        Accesses.push_back(A);
+      R.Dim = readDimension(Accesses, Outer);
+    }
+    ExtentBuilder B(IR, R);
+    for (const auto &[A, Line] : Reads)
+      B.add(*A, Line);
+    Result.push_back(std::move(R));
+  }
+  return Result;
+}
+
+/// " + 3", " - 1", "" for 0.
+static std::string signedTerm(long long C, const std::string &What, bool First) {
+  if (C == 0)
+    return "";
+  std::string Mag = What.empty() ? std::to_string(C < 0 ? -C : C)
+                    : (C == 1 || C == -1) ? What
+                                          : std::to_string(C < 0 ? -C : C) + " * " + What;
+  if (First)
+    return (C < 0 ? "-" : "") + Mag;
+  return (C < 0 ? " - " : " + ") + Mag;
+}
+
+std::string describeBound(const ExtentBound &B) {
+  std::string S = signedTerm(B.LoCoef, "lo", true);
+  S += signedTerm(B.HiCoef, "hi", S.empty());
+  S += signedTerm(B.Const, "", S.empty());
+  if (!B.Offset.empty())
+    S += (S.empty() ? "(" : " + (") + B.Offset + ")";
+  return S.empty() ? "0" : S;
+}
+
+std::string describeReadExtent(const ReadExtent &R) {
+  std::string S = R.Name + (R.Written ? " (read and written)" : "");
+  if (R.Whole)
+    return S + ": whole mapping (" + R.WholeWhy + ")";
+  S += " along dimension " + std::to_string(R.Dim) + ":";
+  for (size_t I = 0; I < R.Ranges.size(); ++I)
+    S += (I ? " u [" : " [") + describeBound(R.Ranges[I].Begin) + ", " +
+         describeBound(R.Ranges[I].End) + ")";
+  return S;
+}
+
+} // namespace jacc::analysis

@@ -1,0 +1,128 @@
+#include "src/data/ValidityMap.h"
+
+#include <algorithm>
+#include <cassert>
+
+namespace jacc {
+
+ValidityMap::ValidityMap(uint64_t Bytes, HolderSet Initial) : Bytes(Bytes) {
+  if (Bytes)
+    Runs.emplace(0, Initial);
+}
+
+void ValidityMap::split(uint64_t B) {
+  if (B == 0 || B >= Bytes)
+    return;
+  auto It = Runs.upper_bound(B);
+  assert(It != Runs.begin() && "the first run starts at 0");
+  HolderSet Holders = std::prev(It)->second;
+  Runs.emplace_hint(It, B, Holders); // no-op when a run already starts at B
+}
+
+void ValidityMap::coalesce(uint64_t B, uint64_t E) {
+  // From the run before B's (it may now equal B's run) through the run starting at E.
+  auto It = Runs.upper_bound(B);
+  if (It != Runs.begin())
+    --It;
+  if (It != Runs.begin())
+    --It;
+  auto Last = Runs.upper_bound(E);
+  while (It != Last) {
+    auto Next = std::next(It);
+    if (Next == Runs.end())
+      break;
+    if (Next->second == It->second) {
+      bool Stop = Next == Last;
+      Runs.erase(Next);
+      if (Stop)
+        break;
+    } else {
+      It = Next;
+    }
+  }
+}
+
+template <typename Fn> void ValidityMap::update(uint64_t B, uint64_t E, Fn F) {
+  E = std::min(E, Bytes);
+  if (B >= E)
+    return;
+  split(B);
+  split(E);
+  for (auto It = Runs.find(B); It != Runs.end() && It->first < E; ++It)
+    It->second = F(It->second);
+  coalesce(B, E);
+}
+
+void ValidityMap::assign(uint64_t B, uint64_t E, HolderSet Holders) {
+  E = std::min(E, Bytes);
+  if (B >= E)
+    return;
+  // Cheaper than update(): the runs inside [B, E) become one.
+  split(B);
+  split(E);
+  auto First = Runs.find(B);
+  First->second = Holders;
+  Runs.erase(std::next(First), Runs.lower_bound(E));
+  coalesce(B, E);
+}
+
+void ValidityMap::add(uint64_t B, uint64_t E, HolderSet Holders) {
+  update(B, E, [Holders](HolderSet S) { return S | Holders; });
+}
+
+void ValidityMap::remove(uint64_t B, uint64_t E, HolderSet Holders) {
+  update(B, E, [Holders](HolderSet S) { return S & ~Holders; });
+}
+
+HolderSet ValidityMap::holdersOfAll(uint64_t B, uint64_t E) const {
+  E = std::min(E, Bytes);
+  HolderSet All = ~HolderSet(0);
+  if (B >= E)
+    return All;
+  auto It = std::prev(Runs.upper_bound(B));
+  for (; It != Runs.end() && It->first < E; ++It)
+    All &= It->second;
+  return All;
+}
+
+std::vector<ValidityMap::Run> ValidityMap::missingOn(unsigned H, uint64_t B, uint64_t E) const {
+  std::vector<Run> R;
+  E = std::min(E, Bytes);
+  if (B >= E)
+    return R;
+  const HolderSet Bit = HolderSet(1) << H;
+  for (auto It = std::prev(Runs.upper_bound(B)); It != Runs.end() && It->first < E; ++It) {
+    if (It->second & Bit)
+      continue;
+    auto Next = std::next(It);
+    uint64_t End = Next == Runs.end() ? Bytes : Next->first;
+    R.push_back({std::max(It->first, B), std::min(End, E), It->second});
+  }
+  return R;
+}
+
+std::vector<ValidityMap::Run> ValidityMap::runs() const {
+  std::vector<Run> R;
+  for (auto It = Runs.begin(); It != Runs.end(); ++It) {
+    auto Next = std::next(It);
+    R.push_back({It->first, Next == Runs.end() ? Bytes : Next->first, It->second});
+  }
+  return R;
+}
+
+unsigned ValidityMap::first(HolderSet S) {
+  assert(S && "no holder");
+  return __builtin_ctzll(S);
+}
+
+std::string ValidityMap::describe(HolderSet S) {
+  std::string R = "{";
+  for (unsigned D = 0; D < MaxDevices; ++D)
+    if (S & device(D))
+      R += (R.size() > 1 ? "," : "") + std::to_string(D);
+  if (S & host())
+    R += R.size() > 1 ? ",host" : "host";
+  return R + "}";
+}
+
+} // namespace jacc

@@ -1,0 +1,220 @@
+// Tests of the validity map: splitting, merging, invalidation and queries of ranges, and random
+// operation sequences checked against a model holding one holder set per byte.
+#include "src/data/ValidityMap.h"
+
+#include <gtest/gtest.h>
+
+#include <random>
+#include <vector>
+
+using namespace jacc;
+using Runs = std::vector<ValidityMap::Run>;
+
+namespace {
+
+constexpr HolderSet Host = ValidityMap::host();
+constexpr HolderSet D0 = ValidityMap::device(0), D1 = ValidityMap::device(1),
+                    D2 = ValidityMap::device(2);
+
+/// The map's invariants: runs cover [0, bytes()) in order, none empty, neighbours differ.
+void expectWellFormed(const ValidityMap &M) {
+  Runs R = M.runs();
+  ASSERT_EQ(R.size(), M.size());
+  if (M.bytes() == 0) {
+    EXPECT_TRUE(R.empty());
+    return;
+  }
+  ASSERT_FALSE(R.empty());
+  EXPECT_EQ(R.front().Begin, 0u);
+  EXPECT_EQ(R.back().End, M.bytes());
+  for (size_t I = 0; I < R.size(); ++I) {
+    EXPECT_LT(R[I].Begin, R[I].End) << "run " << I;
+    if (I + 1 < R.size()) {
+      EXPECT_EQ(R[I].End, R[I + 1].Begin) << "run " << I;
+      EXPECT_NE(R[I].Holders, R[I + 1].Holders) << "runs " << I << " and " << I + 1;
+    }
+  }
+}
+
+TEST(ValidityMapTest, StartsAsOneRun) {
+  ValidityMap M(100, ValidityMap::everywhere(2));
+  EXPECT_EQ(M.runs(), (Runs{{0, 100, Host | D0 | D1}}));
+  EXPECT_EQ(M.holdersOfAll(10, 20), Host | D0 | D1);
+  EXPECT_TRUE(M.missingOn(1, 0, 100).empty());
+}
+
+TEST(ValidityMapTest, EmptyMappingHasNoRuns) {
+  ValidityMap M(0, Host);
+  M.assign(0, 10, D0);
+  M.add(0, 10, D1);
+  expectWellFormed(M);
+  EXPECT_EQ(M.size(), 0u);
+  EXPECT_TRUE(M.missingOn(0, 0, 10).empty());
+}
+
+TEST(ValidityMapTest, EverywhereCoversTheDevicesAndTheHost) {
+  EXPECT_EQ(ValidityMap::everywhere(0), Host);
+  EXPECT_EQ(ValidityMap::everywhere(3), Host | D0 | D1 | D2);
+  EXPECT_EQ(ValidityMap::everywhere(63), ~HolderSet(0));
+}
+
+TEST(ValidityMapTest, AssignSplitsAndMergesBack) {
+  ValidityMap M(100, ValidityMap::everywhere(2));
+  // Two devices each write their half: two runs.
+  M.assign(0, 50, D0);
+  M.assign(50, 100, D1);
+  EXPECT_EQ(M.runs(), (Runs{{0, 50, D0}, {50, 100, D1}}));
+  // A write in the middle of device 0's half splits it in three.
+  M.assign(10, 20, D1);
+  EXPECT_EQ(M.runs(), (Runs{{0, 10, D0}, {10, 20, D1}, {20, 50, D0}, {50, 100, D1}}));
+  // Device 0 writes it back: the three runs merge again.
+  M.assign(10, 20, D0);
+  EXPECT_EQ(M.runs(), (Runs{{0, 50, D0}, {50, 100, D1}}));
+  // Copying device 0's half to device 1 merges everything.
+  M.add(0, 50, D1);
+  EXPECT_EQ(M.runs(), (Runs{{0, 50, D0 | D1}, {50, 100, D1}}));
+  M.add(50, 100, D0);
+  EXPECT_EQ(M.runs(), (Runs{{0, 100, D0 | D1}}));
+}
+
+TEST(ValidityMapTest, AssignOverManyRunsLeavesOne) {
+  ValidityMap M(100, Host);
+  for (uint64_t B = 0; B < 100; B += 10)
+    M.assign(B, B + 5, D0);
+  EXPECT_EQ(M.size(), 20u);
+  M.assign(3, 97, D1);
+  EXPECT_EQ(M.runs(), (Runs{{0, 3, D0}, {3, 97, D1}, {97, 100, Host}}));
+}
+
+TEST(ValidityMapTest, RangesAreClippedToTheMapping) {
+  ValidityMap M(100, Host);
+  M.assign(90, 1000, D0);
+  M.assign(200, 300, D1);
+  M.add(50, 50, D1); // empty
+  EXPECT_EQ(M.runs(), (Runs{{0, 90, Host}, {90, 100, D0}}));
+}
+
+TEST(ValidityMapTest, RemoveInvalidates) {
+  ValidityMap M(64, ValidityMap::everywhere(2));
+  M.remove(16, 32, D1 | Host);
+  EXPECT_EQ(M.runs(),
+            (Runs{{0, 16, Host | D0 | D1}, {16, 32, D0}, {32, 64, Host | D0 | D1}}));
+  M.remove(0, 64, D0);
+  EXPECT_EQ(M.holdersOfAll(16, 32), 0u);
+  EXPECT_EQ(M.runs(), (Runs{{0, 16, Host | D1}, {16, 32, 0}, {32, 64, Host | D1}}));
+}
+
+TEST(ValidityMapTest, MissingRunsNameTheirSources) {
+  // A 1-D stencil on two devices after one sweep: device 0 holds [0, 40), device 1 [40, 80).
+  ValidityMap M(80, ValidityMap::everywhere(2));
+  M.assign(0, 40, D0);
+  M.assign(40, 80, D1);
+  // Device 0's next sweep reads [0, 48): the halo [40, 48) comes from device 1.
+  EXPECT_EQ(M.missingOn(0, 0, 48), (Runs{{40, 48, D1}}));
+  // Device 1 reads [32, 80).
+  EXPECT_EQ(M.missingOn(1, 32, 80), (Runs{{32, 40, D0}}));
+  // The host (copyout) misses everything, from two sources.
+  EXPECT_EQ(M.missingOn(ValidityMap::HostBit, 0, 80),
+            (Runs{{0, 40, D0}, {40, 80, D1}}));
+  // After the halo exchange nothing is missing any more.
+  M.add(40, 48, D0);
+  M.add(32, 40, D1);
+  EXPECT_TRUE(M.missingOn(0, 0, 48).empty());
+  EXPECT_TRUE(M.missingOn(1, 32, 80).empty());
+  EXPECT_EQ(M.holdersOfAll(32, 48), D0 | D1);
+  EXPECT_EQ(M.holdersOfAll(0, 48), D0);
+  EXPECT_EQ(M.holdersOfAll(0, 80), 0u);
+}
+
+TEST(ValidityMapTest, DescribeAndFirst) {
+  EXPECT_EQ(ValidityMap::describe(0), "{}");
+  EXPECT_EQ(ValidityMap::describe(D0 | D2 | Host), "{0,2,host}");
+  EXPECT_EQ(ValidityMap::describe(Host), "{host}");
+  EXPECT_EQ(ValidityMap::first(D2 | Host), 2u);
+  EXPECT_EQ(ValidityMap::first(Host), ValidityMap::HostBit);
+}
+
+/// The model: one holder set per byte.
+using Model = std::vector<HolderSet>;
+
+/// The map and the model agree on every byte.
+void expectMatches(const ValidityMap &M, const Model &Bytes) {
+  expectWellFormed(M);
+  for (const ValidityMap::Run &R : M.runs())
+    for (uint64_t B = R.Begin; B < R.End; ++B)
+      ASSERT_EQ(R.Holders, Bytes[B]) << "byte " << B;
+}
+
+/// Random assign/add/remove sequences over 4 devices and the host, with queries checked after
+/// every step.
+void randomSequence(unsigned Seed, uint64_t Size, unsigned Steps) {
+  SCOPED_TRACE("seed " + std::to_string(Seed));
+  std::mt19937_64 Rng(Seed);
+  const HolderSet All = ValidityMap::everywhere(4);
+  auto Pick = [&](uint64_t N) { return std::uniform_int_distribution<uint64_t>(0, N)(Rng); };
+  auto Holders = [&] {
+    // Mostly one holder (a device wrote), sometimes any subset.
+    return Pick(2) ? HolderSet(1) << (Pick(4) == 4 ? ValidityMap::HostBit : Pick(3))
+                   : (Rng() & All);
+  };
+  ValidityMap M(Size, All);
+  Model Bytes(Size, All);
+  for (unsigned Step = 0; Step < Steps; ++Step) {
+    uint64_t B = Pick(Size), E = Pick(Size + 4); // E past the end: clipped
+    if (B > E)
+      std::swap(B, E);
+    HolderSet H = Holders();
+    switch (Pick(3)) {
+    case 0:
+      M.assign(B, E, H);
+      for (uint64_t I = B; I < std::min(E, Size); ++I)
+        Bytes[I] = H;
+      break;
+    case 1:
+      M.add(B, E, H);
+      for (uint64_t I = B; I < std::min(E, Size); ++I)
+        Bytes[I] |= H;
+      break;
+    case 2:
+      M.remove(B, E, H);
+      for (uint64_t I = B; I < std::min(E, Size); ++I)
+        Bytes[I] &= ~H;
+      break;
+    default: {
+      // Queries: who holds all of [B, E), and what one holder misses there.
+      HolderSet Expected = ~HolderSet(0);
+      for (uint64_t I = B; I < std::min(E, Size); ++I)
+        Expected &= Bytes[I];
+      ASSERT_EQ(M.holdersOfAll(B, E), Expected) << "[" << B << "," << E << ")";
+      unsigned Holder = Pick(4) == 4 ? ValidityMap::HostBit : Pick(3);
+      Model Missing(Size, ~HolderSet(0)); // ~0: not missing
+      for (const ValidityMap::Run &R : M.missingOn(Holder, B, E)) {
+        ASSERT_LE(B, R.Begin);
+        ASSERT_LE(R.End, std::min(E, Size));
+        for (uint64_t I = R.Begin; I < R.End; ++I)
+          Missing[I] = R.Holders;
+      }
+      for (uint64_t I = 0; I < Size; ++I) {
+        bool ShouldMiss = I >= B && I < E && !(Bytes[I] & (HolderSet(1) << Holder));
+        ASSERT_EQ(Missing[I] != ~HolderSet(0), ShouldMiss) << "byte " << I;
+        if (ShouldMiss) {
+          ASSERT_EQ(Missing[I], Bytes[I]) << "byte " << I;
+        }
+      }
+    }
+    }
+    expectMatches(M, Bytes);
+    if (::testing::Test::HasFatalFailure())
+      return;
+  }
+}
+
+TEST(ValidityMapTest, RandomSequencesMatchTheModel) {
+  for (unsigned Seed : {1u, 2u, 3u, 42u, 1234u})
+    randomSequence(Seed, 97, 3000);
+  // A small mapping, where ranges hit the ends and each other most often.
+  for (unsigned Seed : {7u, 8u})
+    randomSequence(Seed, 5, 2000);
+}
+
+} // namespace
