@@ -20,7 +20,6 @@
 #include <vector>
 
 using namespace jacc::analysis;
-using jacc::fuzz::Rng;
 
 namespace {
 
@@ -70,24 +69,9 @@ bool runOne(const std::string &Text) {
 
 int main(int Argc, char **Argv) {
   unsigned long Executions = Argc > 1 ? std::strtoul(Argv[1], nullptr, 10) : 20000;
-  Rng R{Argc > 2 ? std::strtoull(Argv[2], nullptr, 10) | 1 : 1};
-  std::vector<std::string> Corpus(std::begin(Seeds), std::end(Seeds));
-  unsigned long Parsed = 0;
-  for (unsigned long I = 0; I < Executions; ++I) {
-    std::string In = jacc::fuzz::mutate(Corpus[R.below(Corpus.size())], R, Tokens, Seeds);
-    if (In.size() > 4096)
-      In.resize(4096);
-    bool Valid = runOne(In);
-    Parsed += Valid;
-    // Keep some valid mutants as parents: mutations then stack up over generations while the
-    // inputs stay close enough to the grammar to reach its deeper checks.
-    if (Valid && R.below(4) == 0) {
-      if (Corpus.size() < 4096)
-        Corpus.push_back(In);
-      else
-        Corpus[R.below(Corpus.size())] = In;
-    }
-  }
+  uint64_t Seed = Argc > 2 ? std::strtoull(Argv[2], nullptr, 10) : 1;
+  unsigned long Parsed =
+      jacc::fuzz::runCampaign(Executions, Seed, Seeds, Tokens, 4096, 4096, runOne);
   std::printf("fuzz-directives: %lu executions (%lu valid directives), no crash\n", Executions,
               Parsed);
   return 0;

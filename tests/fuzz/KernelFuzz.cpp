@@ -20,7 +20,6 @@
 #include <vector>
 
 using namespace jacc;
-using jacc::fuzz::Rng;
 
 namespace {
 
@@ -82,22 +81,9 @@ bool runOne(const std::string &Source) {
 
 int main(int Argc, char **Argv) {
   unsigned long Executions = Argc > 1 ? std::strtoul(Argv[1], nullptr, 10) : 2000;
-  Rng R{Argc > 2 ? std::strtoull(Argv[2], nullptr, 10) | 1 : 1};
-  std::vector<std::string> Corpus(std::begin(Seeds), std::end(Seeds));
-  unsigned long Analysed = 0;
-  for (unsigned long I = 0; I < Executions; ++I) {
-    std::string In = jacc::fuzz::mutate(Corpus[R.below(Corpus.size())], R, Tokens, Seeds);
-    if (In.size() > 8192)
-      In.resize(8192);
-    bool Valid = runOne(In);
-    Analysed += Valid;
-    if (Valid && R.below(4) == 0) {
-      if (Corpus.size() < 2048)
-        Corpus.push_back(In);
-      else
-        Corpus[R.below(Corpus.size())] = In;
-    }
-  }
+  uint64_t Seed = Argc > 2 ? std::strtoull(Argv[2], nullptr, 10) : 1;
+  unsigned long Analysed =
+      jacc::fuzz::runCampaign(Executions, Seed, Seeds, Tokens, 8192, 2048, runOne);
   std::printf("fuzz-kernels: %lu executions (%lu kernels analysed), no crash\n", Executions,
               Analysed);
   return 0;

@@ -1,5 +1,6 @@
-// The mutation engine the standalone fuzzers share: a seeded xorshift generator and mutations
-// of a text (byte flips, insertions of tokens, deletions, splices of other seeds, repeats).
+// The mutation engine the standalone fuzzers share: a seeded xorshift generator, mutations of a
+// text (byte flips, insertions of tokens, deletions, splices of other seeds, repeats) and the
+// campaign that feeds the mutants to a target.
 #ifndef JACC_TESTS_FUZZ_MUTATOR_H
 #define JACC_TESTS_FUZZ_MUTATOR_H
 
@@ -8,6 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace jacc::fuzz {
 
@@ -55,6 +57,33 @@ inline std::string mutate(std::string S, Rng &R, llvm::ArrayRef<const char *> To
     }
   }
   return S;
+}
+
+/// Executions mutants, each of a parent drawn from the corpus (the seeds, then inputs RunOne
+/// accepted, a quarter of them kept: mutations stack up over generations while the inputs stay
+/// close enough to the grammar to reach its deeper checks), cut to MaxSize bytes. Returns how
+/// many RunOne accepted. The same Seed gives the same executions.
+template <typename Target>
+unsigned long runCampaign(unsigned long Executions, uint64_t Seed,
+                          llvm::ArrayRef<const char *> Seeds, llvm::ArrayRef<const char *> Tokens,
+                          size_t MaxSize, size_t MaxCorpus, Target RunOne) {
+  Rng R{Seed | 1};
+  std::vector<std::string> Corpus(Seeds.begin(), Seeds.end());
+  unsigned long Accepted = 0;
+  for (unsigned long I = 0; I < Executions; ++I) {
+    std::string In = mutate(Corpus[R.below(Corpus.size())], R, Tokens, Seeds);
+    if (In.size() > MaxSize)
+      In.resize(MaxSize);
+    bool Valid = RunOne(In);
+    Accepted += Valid;
+    if (Valid && R.below(4) == 0) {
+      if (Corpus.size() < MaxCorpus)
+        Corpus.push_back(In);
+      else
+        Corpus[R.below(Corpus.size())] = In;
+    }
+  }
+  return Accepted;
 }
 
 } // namespace jacc::fuzz
