@@ -4,12 +4,23 @@
 #include <clang/Basic/Stack.h>
 
 #include <pthread.h>
+#include <signal.h>
 
 namespace jacc {
 
 static void *runNoted(void *Arg) {
   clang::noteBottomOfStack();
+  // LLVM gives the thread that first registers its signal handlers an alternate signal stack
+  // of its own, from malloc; the sanitizers unmap a thread's alternate stack when it exits and
+  // abort when that fails. Hand back the one the thread started with.
+  stack_t Before;
+  bool Saved = sigaltstack(nullptr, &Before) == 0;
   (*static_cast<llvm::function_ref<void()> *>(Arg))();
+  stack_t After;
+  if (Saved && sigaltstack(nullptr, &After) == 0 && After.ss_sp != Before.ss_sp) {
+    Before.ss_flags &= SS_DISABLE; // only SS_DISABLE may be given back
+    sigaltstack(&Before, nullptr);
+  }
   return nullptr;
 }
 
