@@ -121,9 +121,11 @@ struct SplitInfo {
   std::string Fallback;        ///< why not, when !Enabled
   RegionIR IR;
   SplitPlan Plan;
-  /// What each device reads of each pointer argument (issue 16). Not yet used by the runtime,
-  /// nor kept in the disk cache's summary.
+  /// What each device reads of each pointer argument (issue 16): the runtime fetches it before a
+  /// split launch, from the entry's read probe (jit/ReadProbe.h).
   std::vector<ReadExtent> Reads;
+  /// The probe is exact: the iterations and extents depend on scalars only (boundsReadNoArray).
+  bool ProbeExact = false;
   std::vector<Predicate> Preds; ///< by IRStmt::Id
   Insertions Guards;           ///< predicate insertions into the kernel source
   std::string Rewritten;       ///< the kernel source with the guards (JACC_DEBUG=rewrite)

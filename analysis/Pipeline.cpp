@@ -53,6 +53,7 @@ static void runSplitPasses(KernelInfo &K) {
   Dependences D = buildDependences(S.IR);
   S.Plan = planSplit(S.IR);
   S.Reads = computeReadExtents(S.IR, S.Plan);
+  S.ProbeExact = boundsReadNoArray(K);
   if (!S.Plan.Splittable) {
     S.Enabled = false;
     S.Fallback = S.Plan.Fallback;

@@ -1,8 +1,11 @@
 #include "analysis/ReadExtents.h"
 
+#include "analysis/Kernel.h"
+
 #include <llvm/ADT/STLExtras.h>
 #include <llvm/ADT/StringRef.h>
 
+#include <cctype>
 #include <map>
 
 namespace jacc::analysis {
@@ -166,6 +169,37 @@ std::string describeReadExtent(const ReadExtent &R) {
     S += (I ? " u [" : " [") + describeBound(R.Ranges[I].Begin) + ", " +
          describeBound(R.Ranges[I].End) + ")";
   return S;
+}
+
+/// Whether Text names identifier Name (a whole word).
+static bool names(llvm::StringRef Text, llvm::StringRef Name) {
+  auto IsWord = [](char C) { return std::isalnum(static_cast<unsigned char>(C)) || C == '_'; };
+  for (size_t At = Text.find(Name); At != llvm::StringRef::npos; At = Text.find(Name, At + 1)) {
+    size_t End = At + Name.size();
+    if ((At == 0 || !IsWord(Text[At - 1])) && (End == Text.size() || !IsWord(Text[End])))
+      return true;
+  }
+  return false;
+}
+
+bool boundsReadNoArray(const KernelInfo &K) {
+  if (K.Nests.size() != 1)
+    return false;
+  std::vector<std::string> Texts;
+  for (const CanonicalLoop &L : K.Nests.front().Loops)
+    Texts.insert(Texts.end(), {L.Lower, L.Upper, L.Step});
+  for (const SplitArray &A : K.Split.Plan.Arrays)
+    for (const AffineWrite &W : A.Writes)
+      Texts.push_back(W.Offset);
+  for (const ReadExtent &R : K.Split.Reads)
+    for (const ExtentRange &E : R.Ranges)
+      Texts.insert(Texts.end(), {E.Begin.Offset, E.End.Offset});
+  for (const ArgInfo &A : K.Args)
+    if (A.ArgKind != ArgInfo::Kind::Scalar)
+      for (const std::string &T : Texts)
+        if (names(T, A.Name))
+          return false;
+  return true;
 }
 
 } // namespace jacc::analysis

@@ -47,6 +47,12 @@ struct ReadExtent {
 /// The read extents of the pointer arguments a region in SSA form reads, under plan P.
 std::vector<ReadExtent> computeReadExtents(const RegionIR &IR, const SplitPlan &P);
 
+struct KernelInfo;
+/// Whether a device's iterations and read extents follow from the kernel's scalars alone: the
+/// split nest's loop bounds, its write offsets and its read offsets name no pointer or struct
+/// argument (a probe before the launch would read a copy that may not be current yet).
+bool boundsReadNoArray(const KernelInfo &K);
+
 /// "lo - 1", "2 * hi - 1 + (n)".
 std::string describeBound(const ExtentBound &B);
 /// "a along dimension 0: [lo - 1, hi + 1)" or "p: whole mapping (why)".

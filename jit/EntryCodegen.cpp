@@ -3,6 +3,7 @@
 #include "analysis/FlatVla.h"
 #include "analysis/KernelSource.h"
 #include "jit/BoundsChecks.h"
+#include "jit/ReadProbe.h"
 #include "jit/Specialization.h"
 #include "support/TextEdits.h"
 
@@ -103,9 +104,8 @@ std::string tripCount(const CanonicalLoop &L, unsigned I) {
   return "0";
 }
 
-/// `sizeof` of A with Subscripts `[0]` appended. A flat pointer to a variable-length array (a
-/// target without variably modified types) takes its rows' sizes from the strides computed at
-/// entry.
+} // namespace
+
 std::string sizeofSub(const KernelInfo &K, const std::string &A, unsigned Subscripts,
                       const EntryTarget &Target) {
   const ArgInfo *Arg = argNamed(K, A);
@@ -119,6 +119,8 @@ std::string sizeofSub(const KernelInfo &K, const std::string &A, unsigned Subscr
     E += "[0]";
   return "(long long)sizeof(" + E + ")";
 }
+
+namespace {
 
 /// Split entries: this device's owned range [A__lb, A__ub] of each split array along its split
 /// dimension, from the mapping's byte range relative to the pointer ([mlo, mhi); mlo > mhi: the
@@ -207,7 +209,7 @@ std::string splitHeader(const KernelInfo &K, const ParallelNest &N,
     H += "    __i[6] = __jacc_db; __i[7] = __jacc_de; }\n";
   }
   H += "}\n";
-  return H;
+  return H + readProbe(K, N, Target);
 }
 
 /// The text replacing a nest's loop headers; the innermost body follows it, then the target's

@@ -38,6 +38,12 @@ std::string generateEntry(const analysis::KernelInfo &K, bool Split, const Entry
 /// barrier on CUDA, which needs every block resident).
 bool entryHasBarrier(const analysis::KernelInfo &K);
 
+/// `sizeof` of argument A with Subscripts `[0]` appended, as C text. A flat pointer to a
+/// variable-length array (a target without variably modified types) takes its rows' sizes from
+/// the strides computed at entry.
+std::string sizeofSub(const analysis::KernelInfo &K, const std::string &A, unsigned Subscripts,
+                      const EntryTarget &Target);
+
 /// `#line` directive (and indentation) that makes the next text report Offset's line and column.
 std::string lineDirective(const analysis::KernelInfo &K, unsigned Offset);
 

@@ -34,6 +34,9 @@ struct EntryTarget {
   /// Folded literals are cast to `decltype(name)`: C++ converts no integer to an enumeration
   /// implicitly.
   bool CastFoldedLiterals = false;
+  /// Split entries answer a read probe (jit/ReadProbe.h): the runtime runs them on a one-thread
+  /// team before the launch.
+  bool ReadProbe = false;
 
   /// The loop that deals a shared nest's flattened iterations [__jacc_db, __jacc_de) x
   /// __jacc_inner to this thread, opening the innermost body: it declares the loop variables,

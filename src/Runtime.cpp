@@ -34,6 +34,7 @@ llvm::Error Runtime::initLocked() {
   Split.setPolicy(Settings->Split);
   Watchdog::instance().setThreshold(Settings->KernelWarnSeconds);
   NarrowPolicy = Settings->Narrow;
+  Sched.setDemandExchange(Settings->DemandExchange);
   CheckBounds = Settings->CheckBounds;
   Specialize = std::move(Settings->Specialize);
   for (const auto &D : Created)

@@ -50,6 +50,11 @@ llvm::Expected<RuntimeSettings> readSettings() {
   if (!Narrow)
     return Narrow.takeError();
   S.Narrow = *Narrow;
+  auto Exchange =
+      env::keyword(env::Var::Exchange, {{"eager", 0}, {"demand", 1}}, 1, "demand or eager");
+  if (!Exchange)
+    return Exchange.takeError();
+  S.DemandExchange = *Exchange == 1;
   if (llvm::StringRef W = env::text(env::Var::KernelWarn); !W.empty()) {
     double Seconds = 0;
     if (W.getAsDouble(Seconds) || !(Seconds >= 0) || Seconds > 1e9)

@@ -15,6 +15,7 @@ struct RuntimeSettings {
   DeviceConfig Devices;                              ///< JACC_DEVICES, _HOST_THREADS, _SPIN_US
   SplitChoice::Policy Split = SplitChoice::Policy::Auto; ///< JACC_SPLIT
   bool Narrow = true;                                ///< JACC_NARROW
+  bool DemandExchange = true;                        ///< JACC_EXCHANGE=demand (else eager)
   jit::SpecializeSettings Specialize;                ///< JACC_SPECIALIZE*
   double KernelWarnSeconds = 0;                      ///< JACC_KERNEL_WARN (0: off)
   jit::CompileConfig Compile;                        ///< JACC_COMPILE*

@@ -11,6 +11,7 @@ const char *name(Var V) {
   case Var::SpinUs: return "JACC_SPIN_US";
   case Var::Split: return "JACC_SPLIT";
   case Var::Narrow: return "JACC_NARROW";
+  case Var::Exchange: return "JACC_EXCHANGE";
   case Var::Specialize: return "JACC_SPECIALIZE";
   case Var::SpecializeArgs: return "JACC_SPECIALIZE_ARGS";
   case Var::SpecializeAfter: return "JACC_SPECIALIZE_AFTER";

@@ -19,31 +19,32 @@
 namespace jacc::env {
 
 enum class Var : unsigned {
-  Devices,         ///< JACC_DEVICES: which devices (src/DeviceConfig)
-  HostThreads,     ///< JACC_HOST_THREADS: threads per host device
-  SpinUs,          ///< JACC_SPIN_US: spinning before idle threads sleep
-  Split,           ///< JACC_SPLIT: auto, always, never
-  Narrow,          ///< JACC_NARROW: on, off
-  Specialize,      ///< JACC_SPECIALIZE: off, auto, always (jit/Specializer)
-  SpecializeArgs,  ///< JACC_SPECIALIZE_ARGS: n,+m,-dt
-  SpecializeAfter, ///< JACC_SPECIALIZE_AFTER: pushes before auto folds
-  SpecializeMax,   ///< JACC_SPECIALIZE_MAX: variants per kernel
-  SpecializeWait,  ///< JACC_SPECIALIZE_WAIT: a push creating a variant waits for it
-  CudaBlockSize,   ///< JACC_CUDA_BLOCK_SIZE: auto or threads per block (jit/cuda)
-  CudaVerify,      ///< JACC_CUDA_VERIFY: architectures every kernel is also compiled for
-  Cache,           ///< JACC_CACHE: the disk cache on or off (jit/cache)
-  CacheDir,        ///< JACC_CACHE_DIR: its directory
-  CacheMaxSize,    ///< JACC_CACHE_MAX_SIZE: its size limit
-  LibCuda,         ///< JACC_LIBCUDA: the CUDA driver library (src/cuda)
-  AccErrors,       ///< JACC_ACC_ERRORS: abort, return (src/OpenACC.cpp)
-  Debug,           ///< JACC_DEBUG: trace topics (support/Debug)
-  KernelWarn,      ///< JACC_KERNEL_WARN: seconds before an unfinished launch is named
-  Compile,         ///< JACC_COMPILE: server, inprocess (jit/server)
-  CompileTimeout,  ///< JACC_COMPILE_TIMEOUT: seconds a compile may take
-  CompileMemory,   ///< JACC_COMPILE_MEMORY: memory the compile server may use
-  CompileServer,   ///< JACC_COMPILE_SERVER: the server executable to run
+  Devices,          ///< JACC_DEVICES: which devices (src/DeviceConfig)
+  HostThreads,      ///< JACC_HOST_THREADS: threads per host device
+  SpinUs,           ///< JACC_SPIN_US: spinning before idle threads sleep
+  Split,            ///< JACC_SPLIT: auto, always, never
+  Narrow,           ///< JACC_NARROW: on, off
+  Exchange,         ///< JACC_EXCHANGE: demand, eager (src/launch/DemandExchange)
+  Specialize,       ///< JACC_SPECIALIZE: off, auto, always (jit/Specializer)
+  SpecializeArgs,   ///< JACC_SPECIALIZE_ARGS: n,+m,-dt
+  SpecializeAfter,  ///< JACC_SPECIALIZE_AFTER: pushes before auto folds
+  SpecializeMax,    ///< JACC_SPECIALIZE_MAX: variants per kernel
+  SpecializeWait,   ///< JACC_SPECIALIZE_WAIT: a push creating a variant waits for it
+  CudaBlockSize,    ///< JACC_CUDA_BLOCK_SIZE: auto or threads per block (jit/cuda)
+  CudaVerify,       ///< JACC_CUDA_VERIFY: architectures every kernel is also compiled for
+  Cache,            ///< JACC_CACHE: the disk cache on or off (jit/cache)
+  CacheDir,         ///< JACC_CACHE_DIR: its directory
+  CacheMaxSize,     ///< JACC_CACHE_MAX_SIZE: its size limit
+  LibCuda,          ///< JACC_LIBCUDA: the CUDA driver library (src/cuda)
+  AccErrors,        ///< JACC_ACC_ERRORS: abort, return (src/OpenACC.cpp)
+  Debug,            ///< JACC_DEBUG: trace topics (support/Debug)
+  KernelWarn,       ///< JACC_KERNEL_WARN: seconds before an unfinished launch is named
+  Compile,          ///< JACC_COMPILE: server, inprocess (jit/server)
+  CompileTimeout,   ///< JACC_COMPILE_TIMEOUT: seconds a compile may take
+  CompileMemory,    ///< JACC_COMPILE_MEMORY: memory the compile server may use
+  CompileServer,    ///< JACC_COMPILE_SERVER: the server executable to run
   TestCompileFault, ///< JACC_TEST_COMPILE_FAULT: a failure the server fakes (tests only)
-  Check,           ///< JACC_CHECK: off, bounds (checked array accesses)
+  Check,            ///< JACC_CHECK: off, bounds (checked array accesses)
 };
 
 /// The variable's name, "JACC_SPLIT".

@@ -85,6 +85,25 @@ json::Object argToJson(const ArgInfo &A) {
                       {"elem_type", textValue(A.ElemType)}};
 }
 
+json::Object boundToJson(const ExtentBound &B) {
+  return json::Object{
+      {"lo", B.LoCoef}, {"hi", B.HiCoef}, {"const", B.Const}, {"offset", textValue(B.Offset)}};
+}
+
+json::Object readToJson(const ReadExtent &R) {
+  json::Array Ranges;
+  for (const ExtentRange &E : R.Ranges)
+    Ranges.push_back(json::Object{{"begin", boundToJson(E.Begin)}, {"end", boundToJson(E.End)}});
+  return json::Object{{"arg", R.Arg},
+                      {"name", textValue(R.Name)},
+                      {"dim", R.Dim},
+                      {"rank", R.Rank},
+                      {"written", R.Written},
+                      {"whole", R.Whole},
+                      {"why", textValue(R.WholeWhy)},
+                      {"ranges", std::move(Ranges)}};
+}
+
 json::Object runtimeToJson(const KernelInfo &K) {
   json::Array Args, Reds, Arrays, ReadArgs;
   for (const ArgInfo &A : K.Args)
@@ -110,6 +129,9 @@ json::Object runtimeToJson(const KernelInfo &K) {
   }
   for (unsigned R : K.Split.Plan.ReadArgs)
     ReadArgs.push_back(R);
+  json::Array Reads;
+  for (const ReadExtent &R : K.Split.Reads)
+    Reads.push_back(readToJson(R));
   return json::Object{{"args", std::move(Args)},
                       {"reductions", std::move(Reds)},
                       {"async", K.Async},
@@ -119,6 +141,8 @@ json::Object runtimeToJson(const KernelInfo &K) {
                       {"split_fallback", textValue(K.Split.Fallback)},
                       {"arrays", std::move(Arrays)},
                       {"read_args", std::move(ReadArgs)},
+                      {"reads", std::move(Reads)},
+                      {"probe_exact", K.Split.ProbeExact},
                       {"narrowable", K.Split.Plan.Narrowable},
                       {"has_share_terms", K.Split.Plan.HasShareTerms}};
 }
@@ -272,6 +296,43 @@ llvm::Expected<KernelInfo> runtimeInfoFromSummary(const json::Object &Summary) {
   for (const json::Value &V : R.arr("read_args"))
     if (auto N = V.getAsInteger())
       K.Split.Plan.ReadArgs.insert(*N);
+  for (const json::Value &V : R.arr("reads")) {
+    const json::Object *O = V.getAsObject();
+    if (!O)
+      return makeError(ErrorCode::Internal, "cache summary: malformed reads");
+    Reader E{*O, Bad};
+    ReadExtent X;
+    X.Arg = E.num("arg");
+    X.Name = E.str("name");
+    X.Dim = E.num("dim");
+    X.Rank = E.num("rank");
+    X.Written = E.flag("written");
+    X.Whole = E.flag("whole");
+    X.WholeWhy = E.str("why");
+    auto Bound = [&](const json::Object *BO) {
+      ExtentBound B;
+      if (!BO) {
+        Bad = "reads";
+        return B;
+      }
+      Reader BR{*BO, Bad};
+      B.LoCoef = BR.num("lo");
+      B.HiCoef = BR.num("hi");
+      B.Const = BR.num("const");
+      B.Offset = BR.str("offset");
+      return B;
+    };
+    for (const json::Value &RV : E.arr("ranges")) {
+      const json::Object *RO = RV.getAsObject();
+      if (!RO) {
+        Bad = "reads";
+        continue;
+      }
+      X.Ranges.push_back({Bound(RO->getObject("begin")), Bound(RO->getObject("end"))});
+    }
+    K.Split.Reads.push_back(std::move(X));
+  }
+  K.Split.ProbeExact = R.flag("probe_exact");
   K.Split.Plan.Narrowable = R.flag("narrowable");
   K.Split.Plan.HasShareTerms = R.flag("has_share_terms");
   // Everything must be consistent, or a launch would index out of range.
@@ -284,6 +345,9 @@ llvm::Expected<KernelInfo> runtimeInfoFromSummary(const json::Object &Summary) {
   for (const SplitArray &S : K.Split.Plan.Arrays)
     if (S.Arg >= K.Args.size())
       Bad = "arrays";
+  for (const ReadExtent &X : K.Split.Reads)
+    if (X.Arg >= K.Args.size())
+      Bad = "reads";
   if (!Bad.empty())
     return makeError(ErrorCode::Internal, "cache summary: field '" + Bad + "' missing or bad");
   return K;

@@ -11,7 +11,9 @@
  * and of each split array's owned range, decided by the runtime at launch; narrow: run only the
  * iterations this device's owned ranges and reduction share need; split_info (written by thread
  * 0): per split array, JACC_SPLIT_INFO_WORDS words (see below). bounds: JACC_CHECK=bounds only
- * (else null), the launch's bounds block (see below). */
+ * (else null), the launch's bounds block (see below). read_info: null, except in a probe of a split
+ * entry (jit/ReadProbe.h), which stops before the iterations once thread 0 wrote the split_info
+ * and, per read extent, JACC_READ_INFO_WORDS(ranges) words (see below). */
 #define JACC_HOST_TEAM_DEFINITION                                                                  \
   typedef struct jacc_host_team {                                                                  \
     long tid;                                                                                      \
@@ -25,6 +27,7 @@
     long narrow;                                                                                   \
     long long *split_info;                                                                         \
     long long *bounds;                                                                             \
+    long long *read_info;                                                                          \
   } jacc_host_team;
 
 /* split_info words per split array: owned [lb, ub] along the split dimension, bytes of one index
@@ -40,6 +43,11 @@
  * per parameter: the [lo, hi) bytes relative to the pointer it may reach (its mapping). Then
  * scratch bytes, at least the largest pointee: a failed check's access lands there. */
 #define JACC_BOUNDS_RECORD_WORDS 8
+
+/* read_info words per read extent (analysis/ReadExtents.h, in KernelInfo order): bytes of one
+ * index step along its dimension (unit), bytes of the enclosing sub-array (pitch, 0 for dimension
+ * 0), then [begin, end) indices per range, relative to the pointer. */
+#define JACC_READ_INFO_WORDS(ranges) (2 + 2 * (ranges))
 
 #ifdef __cplusplus
 extern "C" {

@@ -99,6 +99,7 @@ const EntryTarget &hostEntryTarget() {
     T.Barrier = "\n__jacc_t->barrier(__jacc_t->team);\n";
     T.Infinity = "__builtin_inf()";
     T.AggregatesByAddress = true;
+    T.ReadProbe = true;
     T.IterationLoop = hostIterationLoop;
     T.NestTrailer = hostNestTrailer;
     T.ReductionWriteBack = hostReductionWriteBack;

@@ -80,6 +80,7 @@ llvm::Error DataEnvironment::enter(void *P, size_t Bytes, bool Copy, const char 
         return E;
       }
   debugLog("data", llvm::Twine(Api) + " " + PresentTable::describe(P, Bytes) + " mapped");
+  initValidity(M);
   Table.insert(std::move(M));
   return llvm::Error::success();
 }
@@ -122,7 +123,7 @@ llvm::Error DataEnvironment::exit(void *P, size_t Bytes, bool CopyBack, bool Fin
     if (auto E = waitForUses(M))
       return E;
   if (CopyBack) {
-    if (auto E = Devices[0]->copyToHost(P, M.translate(P, 0), Bytes))
+    if (auto E = gatherToHost(M, P, Bytes))
       return E; // the count is unchanged: the data stays mapped
     restoreHostPointers(M, P, Bytes);
   }
@@ -152,7 +153,7 @@ llvm::Error DataEnvironment::update(void *P, size_t Bytes, bool ToDevice, const 
   if (auto E = waitForUses(*F.M))
     return E;
   if (!ToDevice) {
-    if (auto E = Devices[0]->copyToHost(P, F.M->translate(P, 0), Bytes))
+    if (auto E = gatherToHost(*F.M, P, Bytes))
       return E;
     restoreHostPointers(*F.M, P, Bytes);
     return llvm::Error::success();
@@ -160,6 +161,8 @@ llvm::Error DataEnvironment::update(void *P, size_t Bytes, bool ToDevice, const 
   for (unsigned D = 0; D < Devices.size(); ++D)
     if (auto E = Devices[D]->copyToDevice(F.M->translate(P, D), P, Bytes))
       return E;
+  uint64_t B = reinterpret_cast<uintptr_t>(P) - F.M->Begin;
+  F.M->Valid.assign(B, B + Bytes, allDevices());
   return reattach(*F.M, P, Bytes);
 }
 
@@ -168,11 +171,13 @@ bool DataEnvironment::isPresent(const void *P, size_t Bytes) {
   return Table.lookup(P, Bytes).State == PresentTable::Presence::Contained;
 }
 
-void *DataEnvironment::devicePtr(const void *P, unsigned Device) {
+llvm::Expected<void *> DataEnvironment::devicePtr(const void *P, unsigned Device) {
   std::lock_guard<std::mutex> TL(Table.mutex());
   PresentTable::Lookup F = Table.lookup(P, 1);
   if (F.State != PresentTable::Presence::Contained)
     return nullptr;
+  if (auto E = makeCurrent(*F.M, 0, F.M->bytes(), Device))
+    return E;
   return F.M->translate(P, Device);
 }
 
@@ -210,6 +215,11 @@ llvm::Error DataEnvironment::copyBetweenDevices(void *DstP, const void *SrcP, si
     return E;
   if (auto E = waitForUses(*FS.M))
     return E;
+  uint64_t SB = reinterpret_cast<uintptr_t>(SrcP) - FS.M->Begin;
+  if (auto E = makeCurrent(*FS.M, SB, SB + Bytes, SrcDevice))
+    return prefixError(Api, std::move(E));
+  // The destination copy is the program's to shape (as in copyDeviceMemory): its validity
+  // stays as it was.
   return prefixError(Api, Devices[SrcDevice]->copyToPeer(*Devices[DstDevice], To, From, Bytes));
 }
 

@@ -41,8 +41,9 @@ public:
   /// update device (every copy) / self (from device 0) of a mapped (sub-)range.
   llvm::Error update(void *P, size_t Bytes, bool ToDevice, const char *Api);
   bool isPresent(const void *P, size_t Bytes);
-  /// Device's address of the mapped host address P; null when P is not mapped.
-  void *devicePtr(const void *P, unsigned Device);
+  /// Device's address of the mapped host address P, whose mapping is made current on Device
+  /// first (the program may read it through the address); null when P is not mapped.
+  llvm::Expected<void *> devicePtr(const void *P, unsigned Device);
   /// The host address whose copy on Device is at DevicePtr; null when no mapping has it.
   void *hostPtr(const void *DevicePtr, unsigned Device);
   enum class AttachOp { Attach, Detach, DetachFinalize };
@@ -80,13 +81,33 @@ public:
   /// none for any other address. Caller holds the table's lock.
   std::optional<unsigned> deviceOwning(const void *P, Mapping **Owner);
 
+  // --- Which copies are current (Coherence.cpp). Caller holds the table's lock. ---
+
+  /// Every device, as a holder set.
+  HolderSet allDevices() const;
+  /// A new mapping's copies are all current.
+  void initValidity(Mapping &M);
+  /// Make bytes [B, E) of M (offsets from its Begin) current on Device: each run it lacks is
+  /// copied from the lowest-numbered device holding it, once both devices' queued work is done.
+  llvm::Error makeCurrent(Mapping &M, uint64_t B, uint64_t E, unsigned Device);
+  /// Make every byte of M current on every device.
+  llvm::Error makeCurrentEverywhere(Mapping &M);
+  /// Copy [P, P+Bytes), inside M, to the host, each run from a device holding it (after the
+  /// caller waited for the kernels using M).
+  llvm::Error gatherToHost(const Mapping &M, void *P, size_t Bytes);
+  /// The mapping whose copy on Device contains [P, P+Bytes), or null.
+  Mapping *mappingOfCopy(const void *P, size_t Bytes, unsigned Device);
+
   // --- For the scheduler and the runtime's lifecycle. ---
 
   /// The table, for a push that binds its arguments under lock() (mutex: the table's).
   PresentTable &table() { return Table; }
   std::unique_lock<std::mutex> lock() { return std::unique_lock<std::mutex>(Table.mutex()); }
   /// Read Device's copy of [P, P+Bytes), inside M, into Out (caller holds the table's lock).
-  llvm::Error readCopy(const Mapping &M, const void *P, size_t Bytes, unsigned Device, void *Out) {
+  llvm::Error readCopy(Mapping &M, const void *P, size_t Bytes, unsigned Device, void *Out) {
+    uint64_t B = reinterpret_cast<uintptr_t>(P) - M.Begin;
+    if (auto E = makeCurrent(M, B, B + Bytes, Device))
+      return E;
     return Devices[Device]->copyToHost(Out, M.translate(P, Device), Bytes);
   }
   /// Wait for the queued kernels that use M (caller holds the table's lock).

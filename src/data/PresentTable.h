@@ -3,6 +3,8 @@
 #ifndef JACC_SRC_DATA_PRESENTTABLE_H
 #define JACC_SRC_DATA_PRESENTTABLE_H
 
+#include "src/data/ValidityMap.h"
+
 #include <cstddef>
 #include <cstdint>
 #include <map>
@@ -29,6 +31,9 @@ struct Mapping {
     void *HostValue = nullptr; ///< the host pointer's value when it was attached
   };
   std::map<uintptr_t, Attachment> Attachments;
+  /// Which devices hold a current copy of each byte range (src/data/ValidityMap.h): every
+  /// device once mapped; kernels and copies change it (src/launch/DemandExchange.h).
+  ValidityMap Valid{0, 0};
 
   size_t bytes() const { return End - Begin; }
   /// Device D's address of host address P, which must lie in [Begin, End].

@@ -130,6 +130,7 @@ llvm::Error DataEnvironment::mapUserData(void *P, void *DevicePtr, size_t Bytes,
       }
   debugLog("data", llvm::Twine(Api) + " " + PresentTable::describe(P, Bytes) + " mapped to " +
                        hexAddress(DevicePtr) + " on " + Devices[Device]->name());
+  initValidity(M);
   Table.insert(std::move(M));
   return llvm::Error::success();
 }
@@ -216,6 +217,17 @@ llvm::Error DataEnvironment::copyDeviceMemory(MemcpyKind Kind, void *Dst, const 
   jacc::Device &Dev = *Devices[Device];
   if (auto E = Dev.synchronize())
     return E;
+  // A mapping's copy read here is made current first. One written here stays as the program
+  // made it: each device's copy is its own to the OpenACC routines (the validity map is left
+  // alone, as the copies of the other devices are).
+  Mapping *Read = Kind == MemcpyKind::HostToDevice ? nullptr : mappingOfCopy(Src, Bytes, Device);
+  if (Read) {
+    uint64_t B =
+        reinterpret_cast<uintptr_t>(Src) - reinterpret_cast<uintptr_t>(Read->DevicePtrs[Device]);
+    if (auto E = makeCurrent(*Read, B, B + Bytes, Device))
+      return prefixError(Api, std::move(E));
+  }
+
   llvm::Error E = Kind == MemcpyKind::HostToDevice   ? Dev.copyToDevice(Dst, Src, Bytes)
                   : Kind == MemcpyKind::DeviceToHost ? Dev.copyToHost(Dst, Src, Bytes)
                                                      : Dev.copyToPeer(Dev, Dst, Src, Bytes);

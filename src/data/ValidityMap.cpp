@@ -1,5 +1,7 @@
 #include "src/data/ValidityMap.h"
 
+#include <llvm/ADT/STLExtras.h>
+
 #include <algorithm>
 #include <cassert>
 
@@ -85,19 +87,23 @@ HolderSet ValidityMap::holdersOfAll(uint64_t B, uint64_t E) const {
   return All;
 }
 
-std::vector<ValidityMap::Run> ValidityMap::missingOn(unsigned H, uint64_t B, uint64_t E) const {
+std::vector<ValidityMap::Run> ValidityMap::runsIn(uint64_t B, uint64_t E) const {
   std::vector<Run> R;
   E = std::min(E, Bytes);
   if (B >= E)
     return R;
-  const HolderSet Bit = HolderSet(1) << H;
   for (auto It = std::prev(Runs.upper_bound(B)); It != Runs.end() && It->first < E; ++It) {
-    if (It->second & Bit)
-      continue;
     auto Next = std::next(It);
     uint64_t End = Next == Runs.end() ? Bytes : Next->first;
     R.push_back({std::max(It->first, B), std::min(End, E), It->second});
   }
+  return R;
+}
+
+std::vector<ValidityMap::Run> ValidityMap::missingOn(unsigned H, uint64_t B, uint64_t E) const {
+  std::vector<Run> R = runsIn(B, E);
+  const HolderSet Bit = HolderSet(1) << H;
+  llvm::erase_if(R, [&](const Run &X) { return X.Holders & Bit; });
   return R;
 }
 

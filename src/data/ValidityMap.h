@@ -22,10 +22,12 @@ public:
   static constexpr unsigned MaxDevices = 63;
   static constexpr HolderSet host() { return HolderSet(1) << HostBit; }
   static constexpr HolderSet device(unsigned D) { return HolderSet(1) << D; }
-  /// The host and devices 0..Devices-1.
-  static constexpr HolderSet everywhere(unsigned Devices) {
-    return host() | (Devices >= MaxDevices ? host() - 1 : device(Devices) - 1);
+  /// Devices 0..Devices-1.
+  static constexpr HolderSet devices(unsigned Devices) {
+    return Devices >= MaxDevices ? host() - 1 : device(Devices) - 1;
   }
+  /// The host and devices 0..Devices-1.
+  static constexpr HolderSet everywhere(unsigned Devices) { return host() | devices(Devices); }
 
   /// A maximal run [Begin, End) whose bytes all have the holders Holders.
   struct Run {
@@ -51,6 +53,8 @@ public:
 
   /// The holders whose copy of every byte of [B, E) is current (all holders for an empty range).
   HolderSet holdersOfAll(uint64_t B, uint64_t E) const;
+  /// The runs of [B, E), clipped to it, in order.
+  std::vector<Run> runsIn(uint64_t B, uint64_t E) const;
   /// The runs of [B, E) whose copy on holder H is not current, clipped to [B, E), in order; each
   /// with the holders that have it (the sources to fetch from; 0 when nobody has it). Adjacent
   /// runs differ in their holders.

@@ -61,6 +61,12 @@ public:
   /// after the kernel.
   void setSplit(unsigned Device, SplitShare Share, bool Narrow, std::shared_ptr<SplitGroup> G);
   const long long *splitInfo() const { return SplitInfo.data(); }
+  /// Run the split entry's read probe (jit/ReadProbe.h) on the calling thread: the split
+  /// information and the read extents of this device's iterations, without running them.
+  /// False when the backend cannot probe (then nothing ran).
+  virtual bool probe() { return false; }
+  /// What the last probe() wrote: JACC_READ_INFO_WORDS per read extent of the kernel.
+  const long long *readInfo() const { return ReadInfo.data(); }
   /// JACC_CHECK=bounds: check the kernel's accesses against Ranges (LaunchPlan::Bounds), on
   /// device Device (for the message).
   void checkBounds(llvm::ArrayRef<long long> Ranges, unsigned Device);
@@ -84,6 +90,7 @@ protected:
   unsigned Device = 0;
   SplitShare Share;
   std::vector<long long> SplitInfo;
+  std::vector<long long> ReadInfo; ///< a probe's read extents
   std::shared_ptr<SplitGroup> Group;
   /// JACC_CHECK=bounds: the bounds block (src/launch/BoundsReport.h), else empty.
   std::vector<long long> Bounds;

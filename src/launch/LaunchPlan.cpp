@@ -161,6 +161,7 @@ void chooseSplitTargets(const analysis::KernelInfo &Info, llvm::ArrayRef<Mapping
                                "' reach one array, one written and one read: not split");
       }
     if (T.Split) {
+      T.Map = M;
       T.Begin = M->Begin;
       T.End = M->End;
       T.DevicePtrs = M->DevicePtrs;
@@ -252,6 +253,8 @@ llvm::Expected<LaunchPlan> planLaunch(const analysis::KernelInfo &Info, const ja
   P.Reductions = bindReductions(Info, Args);
   if (O.CheckBounds)
     P.Bounds = mappingBounds(Info, ArgMapping, ArgHost);
+  P.ArgMappings = std::move(ArgMapping);
+  P.ArgHosts = std::move(ArgHost);
   return P;
 }
 

@@ -27,6 +27,10 @@ struct LaunchPlan {
   llvm::SmallVector<AggregateArgs, 4> Aggregates;
   /// The mappings the kernel may use: their last-use tickets advance with the launch.
   llvm::SmallVector<Mapping *, 8> Used;
+  /// By argument position: the mapping a pointer argument points into (null for others), and
+  /// the pointer's host value.
+  llvm::SmallVector<Mapping *, 16> ArgMappings;
+  llvm::SmallVector<void *, 16> ArgHosts;
   /// A kernel given device memory (deviceptr) runs on the device that owns it, alone; the
   /// argument that decided it.
   std::optional<unsigned> Owner;

@@ -1,6 +1,8 @@
 // Launching planned pushes: duplicate and split launches, ticket order, waiting, owners.
 #include "src/launch/Scheduler.h"
 
+#include "src/launch/DemandExchange.h"
+
 #include "support/Debug.h"
 #include "support/SavedError.h"
 #include "support/Stats.h"
@@ -46,7 +48,7 @@ llvm::Error Scheduler::run(std::shared_ptr<const jit::CompiledKernel> K, LaunchP
     std::vector<Device *> Devs;
     for (auto &D : Devices)
       Devs.push_back(D.get());
-    Group = std::make_shared<SplitGroup>(std::move(Devs), std::move(Plan.Targets));
+    Group = std::make_shared<SplitGroup>(std::move(Devs), Plan.Targets);
     if (Reduce)
       Group->OnAllComputed = Combine;
     for (unsigned D = 0; D < N; ++D)
@@ -61,6 +63,15 @@ llvm::Error Scheduler::run(std::shared_ptr<const jit::CompiledKernel> K, LaunchP
   if (!Plan.Bounds.empty())
     for (unsigned D = 0; D < N; ++D)
       Launches[D]->checkBounds(Plan.Bounds, D);
+  if (N > 1) {
+    bool Probed = Group && DemandExchange && probeSplitLaunches(Info, Plan, Launches);
+    if (auto E = fetchForLaunch(Info, Plan, Launches, Probed, Data))
+      return E;
+    if (Probed) {
+      recordSplitWrites(Plan, Launches);
+      Group->withoutExchange({Launches.begin(), Launches.end()});
+    }
+  }
 
   llvm::SmallVector<uint64_t, 4> Tickets(N, 0);
   // A kernel's own failure (a bounds violation) on one device must not stay pending on the
@@ -101,6 +112,10 @@ llvm::Error Scheduler::runOnOwner(std::shared_ptr<const jit::CompiledKernel> K, 
                          ": the kernel runs there alone");
   LaunchCode Plain = Code;
   Plain.Split = false;
+  // The kernel reads device O's copies: current first.
+  for (Mapping *M : Plan.Used)
+    if (auto E = Data.makeCurrent(*M, 0, M->bytes(), O))
+      return E;
   auto Launch = Devices[O]->constructLaunch(K, std::move(Plan.Cells[O]), Plan.Aggregates[O], Plain);
   if (!Launch)
     return Launch.takeError();
@@ -131,6 +146,7 @@ llvm::Error Scheduler::runOnOwner(std::shared_ptr<const jit::CompiledKernel> K, 
         if (auto E = Devices[O]->copyToPeer(*Devices[D], M->DevicePtrs[D], M->DevicePtrs[O],
                                             M->bytes()))
           return E;
+    M->Valid.assign(0, M->bytes(), Data.allDevices());
     // Device O's attached pointers hold its own addresses: each device gets its own back.
     if (!M->Attachments.empty())
       if (auto E = Data.reattachCopies(*M))

@@ -20,6 +20,9 @@ public:
   Scheduler(DataEnvironment &Data) : Data(Data) {}
   /// The devices to run on, in device order (set by init, cleared by finalize).
   void attach(llvm::ArrayRef<std::unique_ptr<Device>> Devices) { this->Devices = Devices; }
+  /// JACC_EXCHANGE: demand (split launches that can be probed fetch what they read and
+  /// exchange nothing after) or eager (every split launch ends with the exchange).
+  void setDemandExchange(bool Demand) { DemandExchange = Demand; }
 
   /// Launch K as planned with Code on every device (or on the plan's owner alone). Async: return
   /// once queued. TableLock, Data's lock held since the plan was made, is released before
@@ -40,6 +43,7 @@ private:
 
   DataEnvironment &Data;
   llvm::ArrayRef<std::unique_ptr<Device>> Devices;
+  bool DemandExchange = true;
 };
 
 } // namespace jacc

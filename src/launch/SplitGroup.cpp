@@ -11,6 +11,12 @@ SplitGroup::SplitGroup(std::vector<Device *> Devices, std::vector<SplitTarget> T
     : Devices(std::move(Devices)), Targets(std::move(Targets)),
       Launches(this->Devices.size(), nullptr) {}
 
+void SplitGroup::withoutExchange(std::vector<std::shared_ptr<const KernelLaunch>> Launches) {
+  Exchange = false;
+  if (OnAllComputed)
+    Kept = std::move(Launches);
+}
+
 void SplitGroup::rendezvous(unsigned Phase) {
   std::unique_lock<std::mutex> L(M);
   if (++Arrived[Phase] == Devices.size()) {
@@ -49,6 +55,17 @@ std::vector<std::pair<uint64_t, uint64_t>> SplitGroup::ownedWritten(const SplitT
 }
 
 void SplitGroup::deviceFinished(unsigned D, const KernelLaunch &L) {
+  if (!Exchange) {
+    std::unique_lock<std::mutex> G(M);
+    Launches[D] = &L;
+    if (++Finished < Devices.size())
+      return;
+    G.unlock();
+    if (OnAllComputed)
+      OnAllComputed(Launches);
+    Kept.clear(); // breaks the cycle launch -> group -> launch
+    return;
+  }
   {
     std::lock_guard<std::mutex> G(M);
     Launches[D] = &L;

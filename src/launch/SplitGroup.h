@@ -6,6 +6,7 @@
 
 #include "analysis/Kernel.h"
 #include "src/Device.h"
+#include "src/data/PresentTable.h"
 #include "support/SavedError.h"
 
 #include <condition_variable>
@@ -24,12 +25,18 @@ struct SplitTarget {
   uintptr_t Pointer = 0;       ///< the host pointer the kernel indexes from
   uintptr_t Begin = 0, End = 0;///< its mapping
   std::vector<void *> DevicePtrs; ///< the mapping's copy on each device (address of Begin)
+  Mapping *Map = nullptr;         ///< the mapping, when split
   bool Split = true;           ///< false: aliased, every device computes it whole, no exchange
 };
 
 class SplitGroup {
 public:
   SplitGroup(std::vector<Device *> Devices, std::vector<SplitTarget> Targets);
+
+  /// JACC_EXCHANGE=demand, the launch probed: nothing moves after the kernel (the next user
+  /// of the data fetches what it lacks) and no device waits for the others. The reductions are
+  /// combined by the last device to finish, which needs the others' launches kept alive.
+  void withoutExchange(std::vector<std::shared_ptr<const KernelLaunch>> Launches);
 
   /// Called by each device once its part of the kernel is done (on the thread that ran it):
   /// waits for the others, pulls their ranges, runs OnAllComputed on device 0, waits again.
@@ -56,6 +63,9 @@ private:
   std::condition_variable CV;
   unsigned Arrived[2] = {0, 0};
   SavedError Failure; ///< the first error of any device's pulls
+  bool Exchange = true;
+  unsigned Finished = 0;                                 ///< devices done, without exchange
+  std::vector<std::shared_ptr<const KernelLaunch>> Kept; ///< until the reductions are combined
 };
 
 } // namespace jacc

@@ -38,11 +38,26 @@ using jacc_test::stats;
 
 // ---- fixtures ----------------------------------------------------------------------------------
 
-/// JACC_SPLIT and JACC_NARROW as a suite sets them; null leaves a variable unset (its default).
+/// JACC_SPLIT, JACC_NARROW and JACC_EXCHANGE as a suite sets them; null leaves a variable unset
+/// (its default).
 struct SplitPolicy {
   const char *Split = nullptr;
   const char *Narrow = nullptr;
+  const char *Exchange = nullptr;
 };
+
+/// The running suite exchanges eagerly (JACC_EXCHANGE=eager): every split launch sends each
+/// device's owned and written ranges to every other device. Else (demand) a launch fetches only
+/// what its devices read and do not hold.
+bool EagerExchange = false;
+/// The running suite sets JACC_NARROW=off: every device runs every iteration.
+bool NarrowOff = false;
+
+/// The bytes a split launch moves between devices: EagerBytes under JACC_EXCHANGE=eager,
+/// DemandBytes under demand.
+uint64_t exchanged(uint64_t EagerBytes, uint64_t DemandBytes) {
+  return EagerExchange ? EagerBytes : DemandBytes;
+}
 
 /// DeviceTest over host:1 .. host:4 with the split policy variables at their defaults (a variant
 /// overrides policy()). The variables are read by jacc_init, so they are set before DeviceTest's
@@ -54,10 +69,14 @@ protected:
     SplitPolicy P = policy();
     Split.emplace("JACC_SPLIT", P.Split);
     Narrow.emplace("JACC_NARROW", P.Narrow);
+    Exchange.emplace("JACC_EXCHANGE", P.Exchange);
+    EagerExchange = P.Exchange && std::string(P.Exchange) == "eager";
+    NarrowOff = P.Narrow && std::string(P.Narrow) == "off";
     DeviceTest::SetUp();
   }
   void TearDown() override {
     DeviceTest::TearDown();
+    Exchange.reset();
     Narrow.reset();
     Split.reset();
   }
@@ -78,7 +97,13 @@ protected:
   }
 
 private:
-  std::optional<jacc::ScopedEnv> Split, Narrow;
+  std::optional<jacc::ScopedEnv> Split, Narrow, Exchange;
+};
+
+/// JACC_EXCHANGE=eager: the paper's exchange after every split launch.
+class SplitEagerTest : public SplitTest {
+protected:
+  SplitPolicy policy() const override { return {nullptr, nullptr, "eager"}; }
 };
 
 /// Iteration narrowing disabled: every device runs every iteration, predicates alone decide.
@@ -121,8 +146,9 @@ template <typename Fn> void eachMode(Fn Case, unsigned Extra = 0) {
 }
 
 /// Pushes a kernel and checks the launch counters: JACC_FORCE_SPLIT counts one split launch and
-/// no duplicate one; JACC_FORCE_DUPLICATE the reverse and no device-to-device bytes; the default
-/// exactly one of the two.
+/// no duplicate one; JACC_FORCE_DUPLICATE the reverse and, under the eager exchange, no
+/// device-to-device bytes (on demand it first fetches what split launches left on one device);
+/// the default exactly one of the two.
 void push(const char *Src, std::vector<jacc_arg> Args, unsigned Flags) {
   jacc_stats B = stats();
   ASSERT_EQ(jacc_kernel_push(Src, static_cast<int>(Args.size()), Args.data(), Flags), JACC_SUCCESS)
@@ -136,7 +162,7 @@ void push(const char *Src, std::vector<jacc_arg> Args, unsigned Flags) {
   } else if (Flags & JACC_FORCE_DUPLICATE) {
     EXPECT_EQ(A.duplicate_launches, B.duplicate_launches + 1) << Src;
     EXPECT_EQ(A.split_launches, B.split_launches) << Src;
-    if (!(Flags & JACC_ASYNC)) {
+    if (!(Flags & JACC_ASYNC) && EagerExchange) {
       EXPECT_EQ(A.bytes_device_to_device, B.bytes_device_to_device) << Src;
     }
   } else {
@@ -348,8 +374,8 @@ TEST_P(SplitTest, SaxpyFewerElementsThanDevices) {
       }
       float *x = xv.data(), *y = yv.data();
       COPYIN(xv, yv);
-      ASSERT_NO_FATAL_FAILURE(
-          pushExchanging(SaxpySrc, saxpyArgs(n, a, x, y), Flags, (ndev() - 1) * n * sizeof(float)));
+      ASSERT_NO_FATAL_FAILURE(pushExchanging(SaxpySrc, saxpyArgs(n, a, x, y), Flags,
+                                             exchanged((ndev() - 1) * n * sizeof(float), 0)));
       ASSERT_JACC(jacc_copyout(y, bytesOf(yv)));
       RELEASE(xv);
       EXPECT_SAME(yv, ref);
@@ -692,8 +718,8 @@ void caseRows(unsigned Flags) {
   COPYIN(av, bv);
   std::vector<jacc_arg> Args = {
       {"int r", &r}, {"int c", &c}, {"double (*a)[c]", &a}, {"double (*b)[c]", &b}};
-  ASSERT_NO_FATAL_FAILURE(
-      pushExchanging(RowsCollapseSrc, Args, Flags, (ndevOf() - 1) * r * c * sizeof(double)));
+  ASSERT_NO_FATAL_FAILURE(pushExchanging(RowsCollapseSrc, Args, Flags,
+                                         exchanged((ndevOf() - 1) * r * c * sizeof(double), 0)));
   PUSH(RowsInnerVectorSrc, Args, Flags);
   EXPECT_WRITTEN(av, aref);
   EXPECT_WRITTEN(bv, bref);
@@ -762,7 +788,8 @@ void caseColumns(unsigned Flags) {
   }
   int *a = av.data(), *b = bv.data();
   COPYIN(av, bv);
-  // Every element is written: each device sends its owned columns of every row.
+  // Every element is written: each device sends its owned columns of every row (column splits
+  // exchange eagerly under either policy).
   ASSERT_NO_FATAL_FAILURE(pushExchanging(
       ColumnsSrc, {{"int r", &r}, {"int c", &c}, {"int (*a)[c]", &a}, {"const int (*b)[c]", &b}},
       Flags, (ndevOf() - 1) * r * c * sizeof(int)));
@@ -1179,8 +1206,15 @@ void caseStencil1D(unsigned Flags) {
   uint64_t Before = d2d();
   ASSERT_NO_FATAL_FAILURE(S.pushIterations([Flags](int) { return Flags; }));
   if ((Flags & JACC_FORCE_SPLIT) && !(Flags & JACC_ASYNC)) {
-    // Only the written part [1, n-1) of the owned ranges is exchanged.
-    EXPECT_EQ(d2d() - Before, S.Iters * (ndevOf() - 1) * (S.n - 2) * sizeof(double));
+    // Eager: only the written part [1, n-1) of the owned ranges is exchanged. Demand: from the
+    // second iteration on, each internal boundary's two halo elements; without narrowing each
+    // device runs (and reads for) every iteration: at most what it does not own.
+    uint64_t Eager = S.Iters * (ndevOf() - 1) * (S.n - 2) * sizeof(double);
+    if (NarrowOff && !EagerExchange)
+      EXPECT_LE(d2d() - Before, (S.Iters - 1) * (ndevOf() - 1) * S.n * sizeof(double));
+    else
+      EXPECT_EQ(d2d() - Before,
+                exchanged(Eager, (S.Iters - 1) * (ndevOf() - 1) * 2 * sizeof(double)));
   }
   ASSERT_JACC(jacc_wait());
   EXPECT_WRITTEN(S.uv, S.ru);
@@ -1188,6 +1222,9 @@ void caseStencil1D(unsigned Flags) {
 }
 
 TEST_P(SplitTest, Stencil1D100Iterations) {
+  eachMode(caseStencil1D);
+}
+TEST_P(SplitEagerTest, Stencil1D100Iterations) {
   eachMode(caseStencil1D);
 }
 
@@ -1795,18 +1832,28 @@ TEST_P(SplitTest, Stencil1DAsyncMixedModes) {
 
 // ---- exchange volume and launch counters -------------------------------------------------------
 
-TEST_P(SplitTest, ExchangeBytesSaxpy) {
+void exchangeBytesSaxpy() {
   int n = 10007;
   float a = 1.5f;
   std::vector<float> xv(n, 1.0f), yv(n, 2.0f);
   float *x = xv.data(), *y = yv.data();
   COPYIN(xv, yv); // y: exactly n floats
   ASSERT_NO_FATAL_FAILURE(
-      splitOnceExchanging(SaxpySrc, saxpyArgs(n, a, x, y), (ndev() - 1) * n * 4));
+      splitOnceExchanging(SaxpySrc, saxpyArgs(n, a, x, y), exchanged((ndevOf() - 1) * n * 4, 0)));
+  // Demand: the copyout gathers each device's part from it, nothing between devices.
+  uint64_t Before = d2d();
   ASSERT_JACC(jacc_copyout(y, bytesOf(yv)));
+  EXPECT_EQ(d2d(), Before);
   RELEASE(xv);
   for (int i = 0; i < n; i++)
     ASSERT_EQ(yv[i], 3.5f) << i;
+}
+
+TEST_P(SplitTest, ExchangeBytesSaxpy) {
+  exchangeBytesSaxpy();
+}
+TEST_P(SplitEagerTest, ExchangeBytesSaxpy) {
+  exchangeBytesSaxpy();
 }
 
 const char *RowUpdateSrc = "#pragma acc parallel loop present(a)\n"
@@ -1828,7 +1875,7 @@ void rowUpdateBytes(int R, int C, int Lo, int Hi, uint64_t NDev) {
   COPYIN(av); // exactly R x C doubles
   ASSERT_NO_FATAL_FAILURE(splitOnceExchanging(
       RowUpdateSrc, {{"int lo", &Lo}, {"int hi", &Hi}, {"int c", &C}, {"double (*a)[c]", &a}},
-      (NDev - 1) * (Hi - Lo) * C * sizeof(double)));
+      exchanged((NDev - 1) * (Hi - Lo) * C * sizeof(double), 0)));
   EXPECT_COPIED_OUT(av, ref);
 }
 
@@ -1872,6 +1919,10 @@ TEST_P(SplitTest, ExchangeBytesRowSplit) {
   int R = 97, C = 61;
   everyThenInterior(R, "rows", [&](int Lo, int Hi) { rowUpdateBytes(R, C, Lo, Hi, ndev()); });
 }
+TEST_P(SplitEagerTest, ExchangeBytesRowSplit) {
+  int R = 97, C = 61;
+  everyThenInterior(R, "rows", [&](int Lo, int Hi) { rowUpdateBytes(R, C, Lo, Hi, ndev()); });
+}
 
 TEST_P(SplitTest, ExchangeBytesColumnSplit) {
   int R = 41, C = 67;
@@ -1896,11 +1947,17 @@ TEST_P(SplitTest, ForceDuplicateRunsDuplicateAndExchangesNothing) {
   S = stats();
   EXPECT_EQ(S.duplicate_launches, 3u);
   EXPECT_EQ(S.split_launches, 3u);
-  EXPECT_EQ(S.bytes_device_to_device, 3 * (ndev() - 1) * n * 4);
+  EXPECT_EQ(S.bytes_device_to_device, exchanged(3 * (ndev() - 1) * n * 4, 0));
+  // Demand: a duplicate launch after them first gives every device the parts of y the others
+  // computed, once; the next one moves nothing.
+  for (int r = 0; r < 2; r++)
+    PUSH(SaxpySrc, saxpyArgs(n, a, x, y), JACC_FORCE_DUPLICATE);
+  EXPECT_EQ(stats().bytes_device_to_device,
+            exchanged(3 * (ndev() - 1) * n * 4, (ndev() - 1) * n * 4));
   ASSERT_JACC(jacc_copyout(y, bytesOf(yv)));
   RELEASE(xv);
   for (int i = 0; i < n; i++)
-    ASSERT_EQ(yv[i], 11.0f) << i; // 2 + 6 * 1.5, exact
+    ASSERT_EQ(yv[i], 14.0f) << i; // 2 + 8 * 1.5, exact
 }
 
 // ---- narrowing off: the same cases, predicates only --------------------------------------------
@@ -1954,7 +2011,7 @@ TEST_P(SplitAlwaysTest, DefaultFlagsSplitOnSeveralDevices) {
   jacc_stats S = stats();
   EXPECT_EQ(S.split_launches, ndev() > 1 ? 1u : 0u);
   EXPECT_EQ(S.duplicate_launches, ndev() > 1 ? 0u : 1u);
-  EXPECT_EQ(S.bytes_device_to_device, (ndev() - 1) * n * 4);
+  EXPECT_EQ(S.bytes_device_to_device, exchanged((ndev() - 1) * n * 4, 0));
   // A kernel that cannot be split still runs (duplicate).
   std::vector<double> dx(n, 1.25), dy(n, 0.0);
   double *px = dx.data(), *py = dy.data();
@@ -1998,5 +2055,6 @@ JACC_SPLIT_CONFIGS(SplitTest);
 JACC_SPLIT_CONFIGS(SplitNoNarrowTest);
 JACC_SPLIT_CONFIGS(SplitAlwaysTest);
 JACC_SPLIT_CONFIGS(SplitNeverTest);
+JACC_SPLIT_CONFIGS(SplitEagerTest);
 
 } // namespace

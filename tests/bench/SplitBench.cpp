@@ -3,7 +3,10 @@
 //    host device stands for one GPU), with iteration narrowing and in the paper's setting (every
 //    device runs every iteration, predicates only filter the writes);
 //  - the bytes exchanged after a split saxpy against the bytes each device owns and wrote;
-//  - the predicate overhead on one device: the guarded (split) entry against the plain one.
+//  - the predicate overhead on one device: the guarded (split) entry against the plain one;
+//  - a 2-D Jacobi time loop (2048², two kernels per sweep, in a data region) on host:2 with
+//    JACC_EXCHANGE=demand and eager against host:1 with one and two threads, and the bytes moved
+//    between devices per sweep; the warm push of a tiny split kernel on host:2.
 #include "tests/bench/BenchSupport.h"
 
 #include <cstdio>
@@ -16,11 +19,13 @@ namespace {
 
 
 /// Re-initialise jacc with a device configuration.
-void configure(const char *Devices, bool Narrow) {
+void configure(const char *Devices, bool Narrow, const char *Exchange = "demand",
+               const char *Threads = "1") {
   check(jacc_finalize(), "finalize");
   setenv("JACC_DEVICES", Devices, 1);
-  setenv("JACC_HOST_THREADS", "1", 1);
+  setenv("JACC_HOST_THREADS", Threads, 1);
   setenv("JACC_NARROW", Narrow ? "on" : "off", 1);
+  setenv("JACC_EXCHANGE", Exchange, 1);
   check(jacc_init(), "init");
 }
 
@@ -139,6 +144,102 @@ void BM_StencilHost1Guarded(benchmark::State &S) { runStencil(S, JACC_FORCE_SPLI
 BENCHMARK(BM_StencilHost1Unguarded)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_StencilHost1Guarded)->Unit(benchmark::kMillisecond)->UseRealTime();
 
+const char *JacobiStep =
+    "#pragma acc parallel loop present(a, anew)\n"
+    "for (int i = 1; i < n - 1; i++)\n"
+    "  for (int j = 1; j < m - 1; j++)\n"
+    "    anew[i][j] = 0.25 * (a[i - 1][j] + a[i + 1][j] + a[i][j - 1] + a[i][j + 1]);\n";
+const char *JacobiCopy = "#pragma acc parallel loop present(a, anew)\n"
+                         "for (int i = 1; i < n - 1; i++)\n"
+                         "  for (int j = 1; j < m - 1; j++)\n"
+                         "    a[i][j] = anew[i][j];\n";
+
+/// Bytes between devices per sweep, by benchmark.
+std::map<std::string, double> BytesPerSweep;
+
+/// One benchmark iteration is one sweep of the time loop: two pushes, as a `data` region around
+/// the loop keeps both arrays on the devices.
+void runJacobi(benchmark::State &State, const char *Name, const char *Devices, const char *Threads,
+               const char *Exchange, unsigned Flags) {
+  configure(Devices, true, Exchange, Threads);
+  int N = 2048, M = 2048;
+  size_t Bytes = size_t(N) * M * sizeof(double);
+  std::vector<double> Av(size_t(N) * M), Bv(size_t(N) * M, 0.0);
+  for (size_t I = 0; I < Av.size(); ++I)
+    Av[I] = double(I % 1000);
+  double *A = Av.data(), *B = Bv.data();
+  check(jacc_copyin(A, Bytes), "copyin");
+  check(jacc_copyin(B, Bytes), "copyin");
+  jacc_arg Args[] = {
+      {"int n", &N}, {"int m", &M}, {"double (*a)[m]", &A}, {"double (*anew)[m]", &B}};
+  auto Sweep = [&] {
+    check(jacc_kernel_push(JacobiStep, 4, Args, Flags), "push");
+    check(jacc_kernel_push(JacobiCopy, 4, Args, Flags), "push");
+  };
+  Sweep();
+  jacc_reset_stats();
+  uint64_t Sweeps = 0;
+  for (auto _ : State) {
+    Sweep();
+    ++Sweeps;
+  }
+  jacc_stats St;
+  check(jacc_get_stats(&St), "stats");
+  BytesPerSweep[Name] = double(St.bytes_device_to_device) / double(Sweeps);
+  State.counters["d2d_bytes_per_sweep"] = BytesPerSweep[Name];
+  check(jacc_copyout(A, Bytes), "copyout");
+  check(jacc_delete(B, Bytes), "delete");
+  benchmark::DoNotOptimize(Av.data());
+}
+void BM_JacobiHost1(benchmark::State &S) {
+  runJacobi(S, "BM_JacobiHost1", "host:1", "1", "demand", JACC_DEFAULT);
+}
+void BM_JacobiHost1TwoThreads(benchmark::State &S) {
+  runJacobi(S, "BM_JacobiHost1TwoThreads", "host:1", "2", "demand", JACC_DEFAULT);
+}
+void BM_JacobiHost2Demand(benchmark::State &S) {
+  runJacobi(S, "BM_JacobiHost2Demand", "host:2", "1", "demand", JACC_FORCE_SPLIT);
+}
+void BM_JacobiHost2Eager(benchmark::State &S) {
+  runJacobi(S, "BM_JacobiHost2Eager", "host:2", "1", "eager", JACC_FORCE_SPLIT);
+}
+void BM_JacobiHost2Adaptive(benchmark::State &S) {
+  runJacobi(S, "BM_JacobiHost2Adaptive", "host:2", "1", "demand", JACC_DEFAULT);
+}
+BENCHMARK(BM_JacobiHost1)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_JacobiHost1TwoThreads)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_JacobiHost2Demand)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_JacobiHost2Eager)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_JacobiHost2Adaptive)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+/// The warm push of a tiny split kernel: what the launch path costs on several devices.
+void runTinySplit(benchmark::State &State, const char *Devices, const char *Exchange) {
+  configure(Devices, true, Exchange);
+  int N = 16;
+  float A = 1.0001f;
+  std::vector<float> Xv(N, 1.0f), Yv(N, 2.0f);
+  float *X = Xv.data(), *Y = Yv.data();
+  check(jacc_copyin(X, N * sizeof(float)), "copyin");
+  check(jacc_copyin(Y, N * sizeof(float)), "copyin");
+  jacc_arg Args[] = {{"int n", &N}, {"float a", &A}, {"const float *x", &X}, {"float *y", &Y}};
+  check(jacc_kernel_push(Saxpy, 4, Args, JACC_FORCE_SPLIT), "push");
+  for (auto _ : State)
+    check(jacc_kernel_push(Saxpy, 4, Args, JACC_FORCE_SPLIT), "push");
+  check(jacc_delete(X, N * sizeof(float)), "delete");
+  check(jacc_delete(Y, N * sizeof(float)), "delete");
+}
+void BM_TinyPushHost1(benchmark::State &S) {
+  runTinySplit(S, "host:1", "demand");
+}
+void BM_TinyPushHost2Demand(benchmark::State &S) {
+  runTinySplit(S, "host:2", "demand");
+}
+void BM_TinyPushHost2Eager(benchmark::State &S) {
+  runTinySplit(S, "host:2", "eager");
+}
+BENCHMARK(BM_TinyPushHost1)->Unit(benchmark::kMicrosecond)->UseRealTime();
+BENCHMARK(BM_TinyPushHost2Demand)->Unit(benchmark::kMicrosecond)->UseRealTime();
+BENCHMARK(BM_TinyPushHost2Eager)->Unit(benchmark::kMicrosecond)->UseRealTime();
 
 } // namespace
 
@@ -164,6 +265,18 @@ int main(int argc, char **argv) {
   if (Over > 0)
     std::printf("  predicate overhead on one device (2-D stencil): %+.1f%% (target <= 3%%)\n",
                 (Over - 1) * 100);
+  std::printf("  Jacobi 2048^2 host:2 demand vs host:1, one thread each: %.2fx (target >= 1.8x)\n",
+              Ratio("BM_JacobiHost1", "BM_JacobiHost2Demand"));
+  std::printf("  Jacobi host:2 demand vs host:1 with two threads: %.2fx (target >= 0.95x)\n",
+              Ratio("BM_JacobiHost1TwoThreads", "BM_JacobiHost2Demand"));
+  std::printf("  Jacobi host:2 eager (the paper's exchange) vs host:1: %.2fx\n",
+              Ratio("BM_JacobiHost1", "BM_JacobiHost2Eager"));
+  std::printf("  Jacobi host:2 adaptive (default flags) vs host:1: %.2fx\n",
+              Ratio("BM_JacobiHost1", "BM_JacobiHost2Adaptive"));
+  for (const auto &[Name, B] : BytesPerSweep)
+    std::printf("  %s: %.0f bytes between devices per sweep\n", Name.c_str(), B);
+  std::printf("  tiny split push host:2 demand vs eager: %.2fx faster\n",
+              Ratio("BM_TinyPushHost2Eager", "BM_TinyPushHost2Demand"));
   jacc_finalize();
   benchmark::Shutdown();
   return 0;

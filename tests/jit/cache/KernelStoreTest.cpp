@@ -292,4 +292,29 @@ TEST_F(KernelStoreTest, SummaryRoundTripsTheRuntimePartOfTheAnalysis) {
   consumeError(runtimeInfoFromSummary(OutOfRange).takeError());
 }
 
+TEST_F(KernelStoreTest, SummaryRoundTripsTheReadExtents) {
+  // A kernel loaded from the disk cache must fetch what its probe reports: the extents' layout
+  // (whole or ranges) and their bounds come back as analysed.
+  auto K =
+      compileKernel("#pragma acc parallel loop\n"
+                    "for (int i = 1; i < n - 1; i++)\n"
+                    "  y[i] = x[i - 1] + x[i + 1] + z[idx[i]];\n",
+                    {"const double *x", "double *y", "const double *z", "const int *idx", "int n"});
+  ASSERT_TRUE(bool(K)) << llvm::toString(K.takeError());
+  const analysis::KernelInfo &I = (*K)->Info;
+  ASSERT_TRUE(I.Split.Enabled) << I.Split.Fallback;
+  EXPECT_TRUE(I.Split.ProbeExact);
+  auto Back = runtimeInfoFromSummary(kernelSummary(I, "t", 0, 0));
+  ASSERT_TRUE(bool(Back)) << llvm::toString(Back.takeError());
+  EXPECT_TRUE(Back->Split.ProbeExact);
+  ASSERT_EQ(Back->Split.Reads.size(), I.Split.Reads.size());
+  for (size_t R = 0; R < I.Split.Reads.size(); ++R)
+    EXPECT_EQ(analysis::describeReadExtent(Back->Split.Reads[R]),
+              analysis::describeReadExtent(I.Split.Reads[R]));
+  llvm::json::Object Bad = kernelSummary(I, "t", 0, 0);
+  (*Bad.getObject("kernel")->getArray("reads"))[0].getAsObject()->operator[]("arg") = 99;
+  EXPECT_FALSE(bool(runtimeInfoFromSummary(Bad)));
+  consumeError(runtimeInfoFromSummary(Bad).takeError());
+}
+
 } // namespace

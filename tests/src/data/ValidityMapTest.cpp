@@ -126,6 +126,18 @@ TEST(ValidityMapTest, MissingRunsNameTheirSources) {
   EXPECT_EQ(M.holdersOfAll(0, 80), 0u);
 }
 
+TEST(ValidityMapTest, RunsInAreClippedAndKeepTheirHolders) {
+  ValidityMap M(80, ValidityMap::devices(3));
+  EXPECT_EQ(ValidityMap::devices(3), D0 | D1 | D2);
+  M.assign(10, 20, D1);
+  M.assign(20, 30, D2);
+  // A copyout of [5, 25) gathers from three runs; the devices' holders say from where.
+  EXPECT_EQ(M.runsIn(5, 25), (Runs{{5, 10, D0 | D1 | D2}, {10, 20, D1}, {20, 25, D2}}));
+  EXPECT_EQ(M.runsIn(12, 18), (Runs{{12, 18, D1}}));
+  EXPECT_TRUE(M.runsIn(30, 30).empty());
+  EXPECT_EQ(M.runsIn(70, 200), (Runs{{70, 80, D0 | D1 | D2}}));
+}
+
 TEST(ValidityMapTest, DescribeAndFirst) {
   EXPECT_EQ(ValidityMap::describe(0), "{}");
   EXPECT_EQ(ValidityMap::describe(D0 | D2 | Host), "{0,2,host}");

@@ -1,0 +1,66 @@
+#include "jit/ReadProbe.h"
+
+#include "jit/EntryCodegen.h"
+#include "jit/host/HostABI.h"
+
+namespace jacc::jit {
+
+using namespace analysis;
+
+/// B as C text over the device's iterator values `__lo`, `__hi`.
+static std::string boundText(const ExtentBound &B) {
+  std::string T = "(" + std::to_string(B.LoCoef) + "LL * __lo + " + std::to_string(B.HiCoef) +
+                  "LL * __hi + " + std::to_string(B.Const) + "LL";
+  if (!B.Offset.empty())
+    T += " + (" + B.Offset + ")";
+  return T + ")";
+}
+
+std::string readProbe(const KernelInfo &K, const ParallelNest &N, const EntryTarget &Target) {
+  if (!Target.ReadProbe)
+    return "";
+  // The outermost loop variable is lo0 + k * St0 for the device's iterations k in [db, de).
+  std::string St0 = N.Loops.front().Increasing ? "__jacc_st0" : "(-__jacc_st0)";
+  std::string P =
+      "if (__jacc_t->read_info) {\n"
+      "  if (__jacc_t->tid == 0) {\n"
+      "    long long *__r = __jacc_t->read_info, __lo = 0, __hi = 0;\n"
+      "    if (__jacc_db < __jacc_de) {\n"
+      "      long long __v0 = __jacc_lo0 + __jacc_db * " +
+      St0 +
+      ";\n"
+      "      long long __v1 = __jacc_lo0 + (__jacc_de - 1) * " +
+      St0 +
+      ";\n"
+      "      __lo = __v0 < __v1 ? __v0 : __v1; __hi = (__v0 < __v1 ? __v1 : __v0) + 1;\n"
+      "    }\n"
+      "    (void)__lo; (void)__hi;\n";
+  unsigned W = 0;
+  for (const ReadExtent &R : K.Split.Reads) {
+    std::string At = "__r[" + std::to_string(W);
+    if (R.Whole) {
+      P += "    " + At + "] = 0; " + At + " + 1] = 0;\n";
+    } else {
+      P += "    " + At + "] = " + sizeofSub(K, R.Name, R.Dim + 1, Target) + "; " + At +
+           " + 1] = " + (R.Dim == 0 ? std::string("0") : sizeofSub(K, R.Name, R.Dim, Target)) +
+           ";\n";
+      for (size_t I = 0; I < R.Ranges.size(); ++I) {
+        std::string Slot = std::to_string(W + 2 + 2 * I);
+        P += "    __r[" + Slot + "] = __lo < __hi ? " + boundText(R.Ranges[I].Begin) +
+             " : 0;\n    __r[" + Slot + " + 1] = __lo < __hi ? " + boundText(R.Ranges[I].End) +
+             " : 0;\n";
+      }
+    }
+    W += JACC_READ_INFO_WORDS(R.Whole ? 0 : R.Ranges.size());
+  }
+  return P + "  }\n  return;\n}\n";
+}
+
+unsigned readInfoWords(const KernelInfo &K) {
+  unsigned W = 0;
+  for (const ReadExtent &R : K.Split.Reads)
+    W += JACC_READ_INFO_WORDS(R.Whole ? 0 : R.Ranges.size());
+  return W;
+}
+
+} // namespace jacc::jit

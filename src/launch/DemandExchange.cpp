@@ -1,0 +1,146 @@
+#include "src/launch/DemandExchange.h"
+
+#include "jit/host/HostABI.h"
+
+#include <algorithm>
+
+namespace jacc {
+
+using analysis::ArgInfo;
+using analysis::ReadExtent;
+
+bool probeSplitLaunches(const analysis::KernelInfo &Info, const LaunchPlan &Plan,
+                        llvm::ArrayRef<std::shared_ptr<KernelLaunch>> Launches) {
+  if (!Info.Split.ProbeExact || Launches.size() < 2)
+    return false;
+  for (size_t I = 0; I < Plan.Targets.size(); ++I)
+    if (Plan.Targets[I].Split && Info.Split.Plan.Arrays[I].Dim != 0)
+      return false; // strided owned ranges: the eager exchange copies them in 2-D
+  for (const auto &L : Launches)
+    if (!L->probe())
+      return false;
+  return true;
+}
+
+namespace {
+
+/// Byte ranges of a mapping, relative to its Begin.
+using Ranges = std::vector<std::pair<uint64_t, uint64_t>>;
+
+/// The byte ranges of M that argument A (pointing at Host) reads on a device whose probe wrote
+/// Words for extent R; nullopt when they are the whole mapping.
+std::optional<Ranges> extentBytes(const ReadExtent &R, const long long *Words, const Mapping &M,
+                                  const void *Host) {
+  long long Unit = Words[0], Pitch = Words[1];
+  if (R.Whole || Unit <= 0 || Pitch != 0)
+    return std::nullopt;
+  // Offsets relative to the mapping's begin, clamped to the mapping.
+  long long Base = static_cast<long long>(reinterpret_cast<uintptr_t>(Host) - M.Begin);
+  long long Size = static_cast<long long>(M.bytes());
+  Ranges Out;
+  for (size_t I = 0; I < R.Ranges.size(); ++I) {
+    long long B = Words[2 + 2 * I], E = Words[3 + 2 * I];
+    if (B >= E)
+      continue;
+    // Guard the products: an index far outside the mapping clamps to it.
+    long long Limit = (Size + std::llabs(Base)) / Unit + 2;
+    B = std::clamp(B, -Limit, Limit);
+    E = std::clamp(E, -Limit, Limit);
+    long long Lo = std::max(0LL, Base + B * Unit), Hi = std::min(Size, Base + E * Unit);
+    if (Lo < Hi)
+      Out.push_back({static_cast<uint64_t>(Lo), static_cast<uint64_t>(Hi)});
+  }
+  return Out;
+}
+
+/// What a device's launch reads of each mapping the plan uses: byte ranges, or the whole.
+/// Probe: its launch, probed, else null.
+void neededOn(const analysis::KernelInfo &Info, const LaunchPlan &Plan, const KernelLaunch *Probe,
+              std::vector<std::pair<Mapping *, Ranges>> &Need) {
+  const long long *ReadInfo = Probe ? Probe->readInfo() : nullptr;
+  auto Add = [&](Mapping *M, Ranges R) {
+    for (auto &[Known, Rs] : Need)
+      if (Known == M) {
+        Rs.insert(Rs.end(), R.begin(), R.end());
+        return;
+      }
+    Need.push_back({M, std::move(R)});
+  };
+  auto Whole = [&](Mapping *M) { Add(M, {{0, M->bytes()}}); };
+  // The extents' words, by argument.
+  std::vector<const long long *> WordsOf(Info.Args.size(), nullptr);
+  std::vector<const ReadExtent *> ExtentOf(Info.Args.size(), nullptr);
+  if (ReadInfo) {
+    const long long *W = ReadInfo;
+    for (const ReadExtent &R : Info.Split.Reads) {
+      if (R.Arg < Info.Args.size()) {
+        WordsOf[R.Arg] = W;
+        ExtentOf[R.Arg] = &R;
+      }
+      W += JACC_READ_INFO_WORDS(R.Whole ? 0 : R.Ranges.size());
+    }
+  }
+  std::vector<Mapping *> ByArgument;
+  for (const ArgInfo &A : Info.Args) {
+    Mapping *M = Plan.ArgMappings[A.Position];
+    if (!M)
+      continue;
+    ByArgument.push_back(M);
+    unsigned Index = &A - Info.Args.data();
+    if (!ReadInfo) {
+      Whole(M);
+      continue;
+    }
+    if (!Info.Split.Plan.ReadArgs.count(Index)) {
+      Add(M, {}); // written only: its owned ranges are overwritten
+      continue;
+    }
+    std::optional<Ranges> R;
+    if (ExtentOf[Index])
+      R = extentBytes(*ExtentOf[Index], WordsOf[Index], *M, Plan.ArgHosts[A.Position]);
+    if (R)
+      Add(M, std::move(*R));
+    else
+      Whole(M);
+  }
+  if (Probe)
+    for (const SplitTarget &T : Plan.Targets)
+      if (T.Split && T.Map)
+        Add(T.Map,
+            SplitGroup::ownedWritten(T, Probe->splitInfo() + T.Info * JACC_SPLIT_INFO_WORDS));
+  // Mappings the kernel reaches otherwise (attached rows, present structs): whole.
+  for (Mapping *M : Plan.Used)
+    if (std::find(ByArgument.begin(), ByArgument.end(), M) == ByArgument.end())
+      Whole(M);
+}
+
+} // namespace
+
+llvm::Error fetchForLaunch(const analysis::KernelInfo &Info, const LaunchPlan &Plan,
+                           llvm::ArrayRef<std::shared_ptr<KernelLaunch>> Launches, bool Probed,
+                           DataEnvironment &Data) {
+  for (unsigned D = 0; D < Launches.size(); ++D) {
+    std::vector<std::pair<Mapping *, Ranges>> Need;
+    neededOn(Info, Plan, Probed ? Launches[D].get() : nullptr, Need);
+    for (auto &[M, Rs] : Need)
+      for (auto [B, E] : Rs)
+        if (auto Err = Data.makeCurrent(*M, B, E, D))
+          return Err;
+  }
+  return llvm::Error::success();
+}
+
+void recordSplitWrites(const LaunchPlan &Plan,
+                       llvm::ArrayRef<std::shared_ptr<KernelLaunch>> Launches) {
+  for (const SplitTarget &T : Plan.Targets) {
+    if (!T.Split || !T.Map)
+      continue;
+    for (unsigned D = 0; D < Launches.size(); ++D) {
+      const long long *Words = Launches[D]->splitInfo() + T.Info * JACC_SPLIT_INFO_WORDS;
+      for (auto [B, E] : SplitGroup::ownedWritten(T, Words))
+        T.Map->Valid.assign(B, E, ValidityMap::device(D));
+    }
+  }
+}
+
+} // namespace jacc

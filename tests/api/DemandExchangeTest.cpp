@@ -1,0 +1,224 @@
+// End to end: JACC_EXCHANGE=demand (the default). A split launch moves nothing after the kernel;
+// before it, each device fetches the part of what it reads that it does not hold current. The
+// byte counts between devices are exact where the pattern fixes them; the results are compared
+// with serial references on host:1 .. host:4.
+#include "tests/api/Fixture.h"
+#include "tests/api/Helpers.h"
+
+#include "jacc/jacc.h"
+#include "jacc/openacc.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <vector>
+
+namespace {
+
+using jacc_test::stats;
+
+class DemandExchangeTest : public DeviceTest {
+protected:
+  uint64_t ndev() const { return static_cast<uint64_t>(devices()); }
+};
+
+uint64_t d2d() {
+  return stats().bytes_device_to_device;
+}
+uint64_t d2h() {
+  return stats().bytes_device_to_host;
+}
+
+template <typename T> size_t bytesOf(const std::vector<T> &V) {
+  return V.size() * sizeof(T);
+}
+
+/// Push Src with Args and Flags (JACC_FORCE_SPLIT unless told), asserting success.
+void push(const char *Src, std::vector<jacc_arg> Args, unsigned Flags = JACC_FORCE_SPLIT) {
+  ASSERT_EQ(jacc_kernel_push(Src, static_cast<int>(Args.size()), Args.data(), Flags), JACC_SUCCESS)
+      << jacc_last_error() << "\n"
+      << Src;
+}
+
+const char *IncrementSrc = "#pragma acc parallel loop present(x, y)\n"
+                           "for (int i = 0; i < n; i++)\n"
+                           "  y[i] = y[i] + x[i];\n";
+
+TEST_P(DemandExchangeTest, SaxpyHundredTimesMovesNothingBetweenDevices) {
+  int n = 10007;
+  std::vector<float> xv(n, 1.0f), yv(n, 2.0f);
+  float *x = xv.data(), *y = yv.data();
+  ASSERT_EQ(jacc_copyin(x, bytesOf(xv)), JACC_SUCCESS);
+  ASSERT_EQ(jacc_copyin(y, bytesOf(yv)), JACC_SUCCESS);
+  jacc_reset_stats();
+  for (int r = 0; r < 100; r++)
+    ASSERT_NO_FATAL_FAILURE(
+        push(IncrementSrc, {{"int n", &n}, {"const float *x", &x}, {"float *y", &y}}));
+  EXPECT_EQ(stats().split_launches, 100u);
+  EXPECT_EQ(d2d(), 0u);
+  // The copyout takes each device's part from it: every byte of y once.
+  ASSERT_EQ(jacc_copyout(y, bytesOf(yv)), JACC_SUCCESS);
+  EXPECT_EQ(d2h(), bytesOf(yv));
+  EXPECT_EQ(d2d(), 0u);
+  ASSERT_EQ(jacc_delete(x, bytesOf(xv)), JACC_SUCCESS);
+  for (int i = 0; i < n; i++)
+    ASSERT_EQ(yv[i], 102.0f) << i;
+}
+
+const char *JacobiSrc =
+    "#pragma acc parallel loop present(a, anew)\n"
+    "for (int i = 1; i < r - 1; i++)\n"
+    "  for (int j = 1; j < c - 1; j++)\n"
+    "    anew[i][j] = 0.25 * (a[i-1][j] + a[i+1][j] + a[i][j-1] + a[i][j+1]);\n";
+const char *CopyBackSrc = "#pragma acc parallel loop present(a, anew)\n"
+                          "for (int i = 1; i < r - 1; i++)\n"
+                          "  for (int j = 1; j < c - 1; j++)\n"
+                          "    a[i][j] = anew[i][j];\n";
+
+TEST_P(DemandExchangeTest, JacobiSweepsMoveTwoHaloRowsPerBoundary) {
+  int r = 64, c = 40, Sweeps = 10;
+  std::vector<double> av(r * c), nv(r * c, 0.0);
+  for (int i = 0; i < r * c; i++)
+    av[i] = (i * 37) % 101;
+  std::vector<double> ref = av, rnew = nv;
+  for (int s = 0; s < Sweeps; s++) {
+    for (int i = 1; i < r - 1; i++)
+      for (int j = 1; j < c - 1; j++)
+        rnew[i * c + j] = 0.25 * (ref[(i - 1) * c + j] + ref[(i + 1) * c + j] + ref[i * c + j - 1] +
+                                  ref[i * c + j + 1]);
+    for (int i = 1; i < r - 1; i++)
+      for (int j = 1; j < c - 1; j++)
+        ref[i * c + j] = rnew[i * c + j];
+  }
+  double *a = av.data(), *anew = nv.data();
+  ASSERT_EQ(jacc_copyin(a, bytesOf(av)), JACC_SUCCESS);
+  ASSERT_EQ(jacc_copyin(anew, bytesOf(nv)), JACC_SUCCESS);
+  std::vector<jacc_arg> Args = {
+      {"int r", &r}, {"int c", &c}, {"double (*a)[c]", &a}, {"double (*anew)[c]", &anew}};
+  jacc_reset_stats();
+  std::vector<uint64_t> PerSweep;
+  for (int s = 0; s < Sweeps; s++) {
+    uint64_t Before = d2d();
+    ASSERT_NO_FATAL_FAILURE(push(JacobiSrc, Args));
+    ASSERT_NO_FATAL_FAILURE(push(CopyBackSrc, Args));
+    PerSweep.push_back(d2d() - Before);
+  }
+  // The first sweep finds every copy current; each later one fetches, for every boundary
+  // between two devices, the row on each side of it.
+  EXPECT_EQ(PerSweep[0], 0u);
+  for (int s = 1; s < Sweeps; s++)
+    EXPECT_EQ(PerSweep[s], (ndev() - 1) * 2 * c * sizeof(double)) << "sweep " << s;
+  ASSERT_EQ(jacc_copyout(a, bytesOf(av)), JACC_SUCCESS);
+  ASSERT_EQ(jacc_delete(anew, bytesOf(nv)), JACC_SUCCESS);
+  EXPECT_EQ(av, ref);
+}
+
+const char *FillSrc = "#pragma acc parallel loop present(a)\n"
+                      "for (int i = 0; i < n; i++)\n"
+                      "  a[i] = 3 * i + 1;\n";
+const char *ShiftSrc = "#pragma acc parallel loop present(a, b)\n"
+                       "for (int i = 0; i < n - k; i++)\n"
+                       "  b[i] = a[i + k];\n";
+
+/// a[i] = 3i + 1 split, then b[i] = a[i + k] split with Flags: each device but the last fetches
+/// the k elements after its part of a, from the next device.
+void shiftedRead(unsigned Flags, uint64_t NDev) {
+  int n = 1000, k = 3;
+  std::vector<int> av(n, 0), bv(n, -1);
+  int *a = av.data(), *b = bv.data();
+  ASSERT_EQ(jacc_copyin(a, bytesOf(av)), JACC_SUCCESS);
+  ASSERT_EQ(jacc_copyin(b, bytesOf(bv)), JACC_SUCCESS);
+  jacc_reset_stats();
+  ASSERT_NO_FATAL_FAILURE(push(FillSrc, {{"int n", &n}, {"int *a", &a}}, Flags));
+  ASSERT_NO_FATAL_FAILURE(
+      push(ShiftSrc, {{"int n", &n}, {"int k", &k}, {"const int *a", &a}, {"int *b", &b}}, Flags));
+  ASSERT_EQ(jacc_wait(), JACC_SUCCESS);
+  EXPECT_EQ(d2d(), (NDev - 1) * k * sizeof(int));
+  ASSERT_EQ(jacc_copyout(b, bytesOf(bv)), JACC_SUCCESS);
+  ASSERT_EQ(jacc_copyout(a, bytesOf(av)), JACC_SUCCESS);
+  for (int i = 0; i < n; i++) {
+    ASSERT_EQ(av[i], 3 * i + 1) << i;
+    ASSERT_EQ(bv[i], i < n - k ? 3 * (i + k) + 1 : -1) << i;
+  }
+}
+
+TEST_P(DemandExchangeTest, ArrayReadShiftedByTheNextKernel) {
+  shiftedRead(JACC_FORCE_SPLIT, ndev());
+}
+
+TEST_P(DemandExchangeTest, AsyncQueueFetchesBeforeTheKernelThatReads) {
+  shiftedRead(JACC_FORCE_SPLIT | JACC_ASYNC, ndev());
+}
+
+TEST_P(DemandExchangeTest, UpdateSelfOfTheLastDevicesPart) {
+  int n = 4000;
+  std::vector<int> av(n, 0);
+  int *a = av.data();
+  ASSERT_EQ(jacc_copyin(a, bytesOf(av)), JACC_SUCCESS);
+  ASSERT_NO_FATAL_FAILURE(push(FillSrc, {{"int n", &n}, {"int *a", &a}}));
+  jacc_reset_stats();
+  // The last 100 elements: the last device's part.
+  ASSERT_EQ(jacc_update_self(a + n - 100, 100 * sizeof(int)), JACC_SUCCESS);
+  EXPECT_EQ(d2h(), 100 * sizeof(int));
+  EXPECT_EQ(d2d(), 0u);
+  for (int i = 0; i < n; i++)
+    ASSERT_EQ(av[i], i >= n - 100 ? 3 * i + 1 : 0) << i;
+  ASSERT_EQ(jacc_delete(a, bytesOf(av)), JACC_SUCCESS);
+}
+
+const char *ReverseSrc = "#pragma acc parallel loop present(y, z)\n"
+                         "for (int i = 0; i < n; i++)\n"
+                         "  z[i] = y[n - 1 - i];\n";
+const char *DoubleSrc = "#pragma acc parallel loop present(y, z)\n"
+                        "for (int i = 0; i < n; i++)\n"
+                        "  y[i] = 2 * z[i];\n";
+
+TEST_P(DemandExchangeTest, SplitAndDuplicateLaunchesAlternate) {
+  int n = 3001;
+  std::vector<int> yv(n), zv(n, 0);
+  for (int i = 0; i < n; i++)
+    yv[i] = i;
+  int *y = yv.data(), *z = zv.data();
+  ASSERT_EQ(jacc_copyin(y, bytesOf(yv)), JACC_SUCCESS);
+  ASSERT_EQ(jacc_copyin(z, bytesOf(zv)), JACC_SUCCESS);
+  std::vector<jacc_arg> Args = {{"int n", &n}, {"int *y", &y}, {"int *z", &z}};
+  std::vector<int> ry = yv, rz = zv;
+  for (int Round = 0; Round < 3; Round++) {
+    // z reversed from y: every device of a duplicate launch needs all of y.
+    ASSERT_NO_FATAL_FAILURE(
+        push(ReverseSrc, Args, Round % 2 ? JACC_FORCE_SPLIT : JACC_FORCE_DUPLICATE));
+    ASSERT_NO_FATAL_FAILURE(push(DoubleSrc, Args, JACC_FORCE_SPLIT));
+    for (int i = 0; i < n; i++)
+      rz[i] = ry[n - 1 - i];
+    for (int i = 0; i < n; i++)
+      ry[i] = 2 * rz[i];
+  }
+  ASSERT_EQ(jacc_copyout(z, bytesOf(zv)), JACC_SUCCESS);
+  ASSERT_EQ(jacc_copyout(y, bytesOf(yv)), JACC_SUCCESS);
+  EXPECT_EQ(yv, ry);
+  EXPECT_EQ(zv, rz);
+}
+
+TEST_P(DemandExchangeTest, DeviceAddressesSeeTheCurrentData) {
+  int n = 2048;
+  std::vector<int> av(n, 0);
+  int *a = av.data();
+  ASSERT_EQ(jacc_copyin(a, bytesOf(av)), JACC_SUCCESS);
+  ASSERT_NO_FATAL_FAILURE(push(FillSrc, {{"int n", &n}, {"int *a", &a}}));
+  // Each device's copy, read through its device address, holds the whole result.
+  for (int D = 0; D < devices(); D++) {
+    acc_set_device_num(D, acc_device_host);
+    std::vector<int> Got(n, -1);
+    acc_memcpy_from_device(Got.data(), acc_deviceptr(a), bytesOf(Got));
+    for (int i = 0; i < n; i++)
+      ASSERT_EQ(Got[i], 3 * i + 1) << "device " << D << ", element " << i;
+  }
+  acc_set_device_num(0, acc_device_host);
+  ASSERT_EQ(jacc_delete(a, bytesOf(av)), JACC_SUCCESS);
+}
+
+INSTANTIATE_TEST_SUITE_P(Devices, DemandExchangeTest,
+                         ::testing::Values("host:1", "host:2", "host:3", "host:4"),
+                         deviceConfigName);
+
+} // namespace

@@ -1,0 +1,110 @@
+// Tests of the read probe (jit/ReadProbe.h): a host split entry run with read_info set reports
+// what each device's iterations read and returns before running any of them.
+#include "jit/ReadProbe.h"
+#include "jit/CompiledKernel.h"
+#include "jit/host/HostABI.h"
+
+#include <gtest/gtest.h>
+
+#include <vector>
+
+namespace {
+
+using namespace jacc;
+
+const char *Stencil = "#pragma acc parallel loop\n"
+                      "for (int i = 2; i < n - 3; i++)\n"
+                      "  out[i] = in[i - 2] + in[i + 3] + z[idx[i]];\n";
+const std::vector<std::string> StencilDecls = {"int n", "double *out", "const double *in",
+                                               "const double *z", "const int *idx"};
+
+void noBarrier(void *) {}
+
+/// Probe device D of N of the stencil over arrays of n doubles: the read_info words.
+std::vector<long long> probe(const jit::CompiledKernel &K, int D, int N, int n) {
+  std::vector<double> Out(n, -1.0), In(n, 1.0), Z(n, 2.0);
+  std::vector<int> Idx(n, 0);
+  double *OutP = Out.data(), *InP = In.data(), *ZP = Z.data();
+  int *IdxP = Idx.data();
+  std::vector<long long> SplitInfo(JACC_SPLIT_INFO_WORDS * K.Info.Split.Plan.Arrays.size(), 0);
+  std::vector<long long> ReadInfo(jit::readInfoWords(K.Info), -7);
+  jacc_host_team T{};
+  T.nthreads = 1;
+  T.barrier = noBarrier;
+  T.share_begin = D;
+  T.share_end = D + 1;
+  T.share_scale = N;
+  T.narrow = 1;
+  T.split_info = SplitInfo.data();
+  T.read_info = ReadInfo.data();
+  const jacc_host_team *TP = &T;
+  // Parameters by ArgInfo::Param, then the mapping of the one split array (out), then the team.
+  std::vector<void *> Values(K.Info.Args.size());
+  const void *ByName[] = {&n, &OutP, &InP, &ZP, &IdxP};
+  for (const analysis::ArgInfo &A : K.Info.Args)
+    Values[A.Param] = const_cast<void *>(ByName[A.Position]);
+  long long MLo = 0, MHi = n * static_cast<long long>(sizeof(double));
+  Values.push_back(&MLo);
+  Values.push_back(&MHi);
+  Values.push_back(&TP);
+  auto Split = K.splitCode();
+  EXPECT_TRUE(bool(Split)) << llvm::toString(Split.takeError());
+  (*Split)->Call->call((*Split)->Entry, Values.data());
+  for (double V : Out)
+    EXPECT_EQ(V, -1.0) << "a probe runs no iteration";
+  return ReadInfo;
+}
+
+TEST(ReadProbeTest, ReportsEachDevicesReadExtents) {
+  auto K = jit::compileKernel(Stencil, StencilDecls);
+  ASSERT_TRUE(bool(K)) << llvm::toString(K.takeError());
+  const analysis::KernelInfo &I = (*K)->Info;
+  ASSERT_TRUE(I.Split.Enabled) << I.Split.Fallback;
+  ASSERT_TRUE(I.Split.ProbeExact);
+  // in: one range [lo - 2, hi + 3); idx: [lo, hi); z: whole (data-dependent).
+  ASSERT_EQ(I.Split.Reads.size(), 3u);
+  EXPECT_EQ(jit::readInfoWords(I), JACC_READ_INFO_WORDS(1) * 2 + JACC_READ_INFO_WORDS(0));
+  // Device 0 of 2 owns out[0, 50): it runs i in [2, 50) and reads in[0, 53).
+  std::vector<long long> W0 = probe(**K, 0, 2, 100);
+  std::vector<long long> W1 = probe(**K, 1, 2, 100);
+  unsigned At = 0;
+  for (const analysis::ReadExtent &R : I.Split.Reads) {
+    SCOPED_TRACE(R.Name);
+    if (R.Name == "in") {
+      EXPECT_EQ(W0[At], 8);
+      EXPECT_EQ(W0[At + 1], 0);
+      EXPECT_EQ(W0[At + 2], 0);
+      EXPECT_EQ(W0[At + 3], 53);
+      EXPECT_EQ(W1[At + 2], 48); // i in [50, 97)
+      EXPECT_EQ(W1[At + 3], 100);
+    } else if (R.Name == "idx") {
+      EXPECT_EQ(W0[At], 4);
+      EXPECT_EQ(W0[At + 2], 2);
+      EXPECT_EQ(W0[At + 3], 50);
+      EXPECT_EQ(W1[At + 2], 50);
+      EXPECT_EQ(W1[At + 3], 97);
+    } else {
+      EXPECT_TRUE(R.Whole) << R.WholeWhy;
+      EXPECT_EQ(W0[At], 0);
+    }
+    At += JACC_READ_INFO_WORDS(R.Whole ? 0 : R.Ranges.size());
+  }
+}
+
+TEST(ReadProbeTest, BoundsThatReadAnArrayMakeTheProbeInexact) {
+  // The loop bound comes from memory the device copy may not hold current yet.
+  auto K = jit::compileKernel("#pragma acc parallel loop\n"
+                              "for (int i = 0; i < len[0]; i++)\n"
+                              "  y[i] = 2 * x[i];\n",
+                              {"const int *len", "double *y", "const double *x"});
+  ASSERT_TRUE(bool(K)) << llvm::toString(K.takeError());
+  EXPECT_FALSE((*K)->Info.Split.ProbeExact);
+  auto Plain = jit::compileKernel("#pragma acc parallel loop\n"
+                                  "for (int i = 0; i < lenx; i++)\n"
+                                  "  y[i] = 2 * x[i];\n",
+                                  {"int lenx", "double *y", "const double *x"});
+  ASSERT_TRUE(bool(Plain)) << llvm::toString(Plain.takeError());
+  EXPECT_TRUE((*Plain)->Info.Split.ProbeExact) << "'lenx' is not 'x'";
+}
+
+} // namespace
