@@ -194,6 +194,10 @@ bool boundsReadNoArray(const KernelInfo &K) {
   for (const ReadExtent &R : K.Split.Reads)
     for (const ExtentRange &E : R.Ranges)
       Texts.insert(Texts.end(), {E.Begin.Offset, E.End.Offset});
+  // The statements before and after the nest compute the scalars the bounds may use.
+  for (const RegionStmt &S : K.Stmts)
+    if (S.ExecMode != RegionStmt::Mode::Shared && S.Begin < S.End && S.End <= K.Source.size())
+      Texts.push_back(K.Source.substr(S.Begin, S.End - S.Begin));
   for (const ArgInfo &A : K.Args)
     if (A.ArgKind != ArgInfo::Kind::Scalar)
       for (const std::string &T : Texts)

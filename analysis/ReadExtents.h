@@ -49,8 +49,9 @@ std::vector<ReadExtent> computeReadExtents(const RegionIR &IR, const SplitPlan &
 
 struct KernelInfo;
 /// Whether a device's iterations and read extents follow from the kernel's scalars alone: the
-/// split nest's loop bounds, its write offsets and its read offsets name no pointer or struct
-/// argument (a probe before the launch would read a copy that may not be current yet).
+/// split nest's loop bounds, its write and read offsets, and the region's statements outside
+/// the nest (which compute the scalars those may use) name no pointer or struct argument (a
+/// probe before the launch would read memory that may not be current yet).
 bool boundsReadNoArray(const KernelInfo &K);
 
 /// "lo - 1", "2 * hi - 1 + (n)".

@@ -1,12 +1,10 @@
 #include "src/host/HostKernelLaunch.h"
 
-#include "jit/ReadProbe.h"
 #include "jit/host/HostABI.h"
 #include "src/host/GuardedMemory.h"
 
 #include <llvm/ADT/SmallVector.h>
 
-#include <algorithm>
 #include <cstring>
 
 namespace jacc {
@@ -42,7 +40,7 @@ void HostKernelLaunch::runMember(unsigned Tid, unsigned NThreads, void *Team,
   T.narrow = Narrow;
   T.split_info = SplitInfo.empty() ? nullptr : SplitInfo.data();
   T.bounds = Bounds.empty() ? nullptr : Bounds.data();
-  T.read_info = Probing ? ReadInfo.data() : nullptr;
+  T.read_info = nullptr;
   const jacc_host_team *TP = &T;
   unsigned NParams = Cells.size() / 2;
   llvm::SmallVector<void *, 16> Values(NParams + 1);
@@ -57,19 +55,6 @@ void HostKernelLaunch::runMember(unsigned Tid, unsigned NThreads, void *Team,
     return callEntry(Values.data());
   RunningKernel Report(BoundsKernel.c_str()); // a fault in the kernel names it
   callEntry(Values.data());
-}
-
-static void noBarrier(void *) {}
-
-bool HostKernelLaunch::probe() {
-  if (!SplitEntry)
-    return false;
-  // At least one word, so that read_info is not null for a kernel that reads no array.
-  ReadInfo.assign(std::max(1u, jit::readInfoWords(K->Info)), 0);
-  Probing = true;
-  runMember(0, 1, nullptr, noBarrier);
-  Probing = false;
-  return true;
 }
 
 void HostKernelLaunch::callEntry(void **Values) {

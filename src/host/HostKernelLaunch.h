@@ -18,15 +18,12 @@ public:
                    const jit::VariantCode *Variant);
   void runMember(unsigned Tid, unsigned NThreads, void *Team,
                  void (*Barrier)(void *Team)) override;
-  /// The split entry as a team of one with read_info set.
-  bool probe() override;
 
 private:
   /// Call the entry this launch runs with the argument pointers Values.
   void callEntry(void **Values);
   const jit::SplitCode *SplitEntry = nullptr;
   const jit::VariantCode *Variant = nullptr;
-  bool Probing = false; ///< runMember passes ReadInfo as read_info
 };
 
 } // namespace jacc

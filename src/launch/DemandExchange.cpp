@@ -17,7 +17,7 @@ bool probeSplitLaunches(const analysis::KernelInfo &Info, const LaunchPlan &Plan
     if (Plan.Targets[I].Split && Info.Split.Plan.Arrays[I].Dim != 0)
       return false; // strided owned ranges: the eager exchange copies them in 2-D
   for (const auto &L : Launches)
-    if (!L->probe())
+    if (!L->probe(Plan.ArgHosts))
       return false;
   return true;
 }

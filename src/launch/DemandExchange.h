@@ -1,10 +1,10 @@
 // Moving only what the next kernel reads (issue 16). Before a launch, each device is given what
 // its part will read and it does not hold current, fetched on the pushing thread from a device
-// that holds it: for a probed split launch (JACC_EXCHANGE=demand, a host device's split entry,
-// an exact probe: jit/ReadProbe.h) the read extents of its iterations; otherwise the whole of
-// every mapping the kernel uses. After a probed split launch nothing moves: each device's
-// owned and written ranges are recorded as current there alone. Under the present table's lock,
-// in push order, so that the validity maps describe the queued work.
+// that holds it: for a probed split launch (JACC_EXCHANGE=demand and an exact probe, on any
+// device: jit/ReadProbe.h) the read extents of its iterations; otherwise the whole of every
+// mapping the kernel uses. After a probed split launch nothing moves: each device's owned and
+// written ranges are recorded as current there alone. Under the present table's lock, in push
+// order, so that the validity maps describe the queued work.
 #ifndef JACC_SRC_LAUNCH_DEMANDEXCHANGE_H
 #define JACC_SRC_LAUNCH_DEMANDEXCHANGE_H
 
@@ -16,7 +16,8 @@
 namespace jacc {
 
 /// Probe every device's split launch. False (and the launch exchanges eagerly) when the kernel's
-/// probe is not exact, a split array is cut along an inner dimension, or a device cannot probe.
+/// probe is not exact, a split array is cut along an inner dimension, or the host split code
+/// cannot be had.
 bool probeSplitLaunches(const analysis::KernelInfo &Info, const LaunchPlan &Plan,
                         llvm::ArrayRef<std::shared_ptr<KernelLaunch>> Launches);
 

@@ -1,9 +1,13 @@
 #include "src/launch/KernelLaunch.h"
 
+#include "jit/ReadProbe.h"
 #include "jit/cache/KernelSummary.h"
 #include "jit/host/HostABI.h"
 #include "src/launch/BoundsReport.h"
 #include "src/launch/SplitGroup.h"
+
+#include <algorithm>
+#include <cstring>
 
 namespace jacc {
 
@@ -20,6 +24,51 @@ void KernelLaunch::setSplit(unsigned D, SplitShare S, bool DoNarrow,
   Narrow = DoNarrow;
   Group = std::move(G);
   SplitInfo.assign(JACC_SPLIT_INFO_WORDS * K->Info.Split.Plan.Arrays.size(), 0);
+}
+
+static void noBarrier(void *) {}
+
+bool KernelLaunch::probe(llvm::ArrayRef<void *> ArgHosts) {
+  if (!Split)
+    return false;
+  auto Code = K->splitCode();
+  if (!Code) {
+    llvm::consumeError(Code.takeError()); // the launch exchanges eagerly instead
+    return false;
+  }
+  ArgCells C = Cells;
+  unsigned NParams = C.size() / 2;
+  llvm::SmallVector<void *, 16> Values(NParams + 1);
+  for (unsigned P = 0; P < NParams; ++P)
+    Values[P] = &C[2 * P];
+  for (const analysis::ArgInfo &A : K->Info.Args) {
+    using Kind = analysis::ArgInfo::Kind;
+    if (A.ArgKind == Kind::Pointer && A.Position < ArgHosts.size() && ArgHosts[A.Position])
+      std::memcpy(&C[2 * A.Param], &ArgHosts[A.Position], sizeof(void *));
+    // As the host entry takes them: structs by address, wide scalars by value from their bytes.
+    if (Aggregates && A.ArgKind == Kind::Aggregate) {
+      const void *Data = (*Aggregates)[A.Param].data();
+      std::memcpy(&C[2 * A.Param], &Data, sizeof Data);
+    }
+    if (Aggregates && A.ArgKind == Kind::Scalar && A.Size > ArgCellBytes)
+      Values[A.Param] = const_cast<char *>((*Aggregates)[A.Param].data());
+  }
+  // At least one word: read_info is never null in a probe, even of a kernel reading no array.
+  ReadInfo.assign(std::max(1u, jit::readInfoWords(K->Info)), 0);
+  jacc_host_team T{};
+  T.nthreads = 1;
+  T.barrier = noBarrier;
+  T.share_begin = Share.Begin;
+  T.share_end = Share.End;
+  T.share_scale = Share.Scale;
+  T.narrow = Narrow;
+  T.split_info = SplitInfo.data();
+  T.bounds = Bounds.empty() ? nullptr : Bounds.data(); // checked code reads it
+  T.read_info = ReadInfo.data();
+  const jacc_host_team *TP = &T;
+  Values[NParams] = &TP;
+  (*Code)->Call->call((*Code)->Entry, Values.data());
+  return true;
 }
 
 void KernelLaunch::checkBounds(llvm::ArrayRef<long long> Ranges, unsigned D) {

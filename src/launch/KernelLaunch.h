@@ -61,10 +61,13 @@ public:
   /// after the kernel.
   void setSplit(unsigned Device, SplitShare Share, bool Narrow, std::shared_ptr<SplitGroup> G);
   const long long *splitInfo() const { return SplitInfo.data(); }
-  /// Run the split entry's read probe (jit/ReadProbe.h) on the calling thread: the split
-  /// information and the read extents of this device's iterations, without running them.
-  /// False when the backend cannot probe (then nothing ran).
-  virtual bool probe() { return false; }
+  /// Run the read probe (jit/ReadProbe.h) of this split launch on the calling thread: the
+  /// kernel's host split entry, whatever the device, on a team of one with this launch's cells,
+  /// share and narrowing, where each pointer argument is its host value (ArgHosts, by argument
+  /// position; the probe may read memory, which a GPU's address is not). It reports the split
+  /// information and the read extents of this device's iterations and runs none of them.
+  /// False when the host split code cannot be had (then nothing ran).
+  bool probe(llvm::ArrayRef<void *> ArgHosts);
   /// What the last probe() wrote: JACC_READ_INFO_WORDS per read extent of the kernel.
   const long long *readInfo() const { return ReadInfo.data(); }
   /// JACC_CHECK=bounds: check the kernel's accesses against Ranges (LaunchPlan::Bounds), on

@@ -156,31 +156,96 @@ void reductionHook(const char *Entry, unsigned Grid, unsigned, void **P) {
   }
 }
 
-TEST_P(CudaMockTest, ForcedSplitExchangesTheOwnedRowsBetweenDevices) {
+TEST_P(CudaMockTest, ForcedSplitMovesOnlyWhatTheExchangePolicySays) {
   setHook(saxpyHook);
-  int N = 1001;
-  float A = 3;
-  std::vector<float> X(N), Y(N, 2);
-  for (int I = 0; I < N; ++I)
-    X[I] = I;
-  ASSERT_JACC(jacc_copyin(X.data(), N * sizeof(float)));
-  ASSERT_JACC(jacc_copyin(Y.data(), N * sizeof(float)));
-  float *Yp = Y.data(), *Xp = X.data();
-  jacc_arg Args[] = {{"float *y", &Yp}, {"const float *x", &Xp}, {"float a", &A}, {"int n", &N}};
-  jacc_reset_stats();
-  ASSERT_JACC(jacc_kernel_push(Saxpy, 4, Args, JACC_FORCE_SPLIT));
-  jacc_stats St;
-  ASSERT_JACC(jacc_get_stats(&St));
-  EXPECT_EQ(St.split_launches, 1u);
-  if (devices() > 1) { // every device pulled the rows the others own
-    EXPECT_EQ(St.bytes_device_to_device, uint64_t(N) * sizeof(float) * (devices() - 1));
+  for (const char *Exchange : {"demand", "eager"}) {
+    SCOPED_TRACE(std::string("JACC_EXCHANGE=") + Exchange);
+    ASSERT_JACC(jacc_finalize());
+    jacc::ScopedEnv Policy("JACC_EXCHANGE", Exchange);
+    ASSERT_JACC(jacc_init());
+    bool Eager = std::string(Exchange) == "eager";
+    int N = 1001;
+    float A = 3;
+    std::vector<float> X(N), Y(N, 2);
+    for (int I = 0; I < N; ++I)
+      X[I] = I;
+    ASSERT_JACC(jacc_copyin(X.data(), N * sizeof(float)));
+    ASSERT_JACC(jacc_copyin(Y.data(), N * sizeof(float)));
+    float *Yp = Y.data(), *Xp = X.data();
+    jacc_arg Args[] = {{"float *y", &Yp}, {"const float *x", &Xp}, {"float a", &A}, {"int n", &N}};
+    jacc_reset_stats();
+    ASSERT_JACC(jacc_kernel_push(Saxpy, 4, Args, JACC_FORCE_SPLIT));
+    jacc_stats St;
+    ASSERT_JACC(jacc_get_stats(&St));
+    EXPECT_EQ(St.split_launches, 1u);
+    // Eager: every device pulled the rows the others own. Demand: nothing moves; the copyout
+    // takes each device's rows from it.
+    EXPECT_EQ(St.bytes_device_to_device,
+              Eager ? uint64_t(N) * sizeof(float) * (devices() - 1) : 0u);
+    ASSERT_JACC(jacc_copyout(Y.data(), N * sizeof(float)));
+    ASSERT_JACC(jacc_get_stats(&St));
+    EXPECT_EQ(St.bytes_device_to_host, uint64_t(N) * sizeof(float));
+    ASSERT_JACC(jacc_delete(X.data(), N * sizeof(float)));
+    for (int I = 0; I < N; ++I)
+      ASSERT_EQ(Y[I], 3.0f * I + 2) << I;
+    ASSERT_JACC(jacc_finalize());
   }
-  // Each device's copy is whole after the exchange: update from the primary device, then
-  // check every row.
-  ASSERT_JACC(jacc_copyout(Y.data(), N * sizeof(float)));
-  ASSERT_JACC(jacc_delete(X.data(), N * sizeof(float)));
+  ASSERT_JACC(jacc_init());
+}
+
+const char *const Stencil1D = "#pragma acc parallel loop present(in, out)\n"
+                              "for (int i = 1; i < n - 1; i++)\n"
+                              "  out[i] = in[i - 1] + in[i] + in[i + 1];\n";
+
+/// The generated stencil entries: (int n, const double *in, double *out, team), the split one
+/// with (..., long long mlo_out, long long mhi_out, team): the owned rows of out.
+void stencilHook(const char *Entry, unsigned, unsigned, void **P) {
+  int N = param<int>(P, 0);
+  const double *In = param<const double *>(P, 1);
+  double *Out = param<double *>(P, 2);
+  long long Lb = 0, Ub = N - 1;
+  if (std::strcmp(Entry, "__jacc_entry_split") == 0) {
+    jacc_cuda_team T = param<jacc_cuda_team>(P, 5);
+    ownedRange(param<long long>(P, 3), param<long long>(P, 4), sizeof(double), T, Lb, Ub);
+    long long Info[8] = {Lb, Ub, sizeof(double), 0, 1, N - 2, 0, 0};
+    std::memcpy(T.split_info, Info, sizeof Info);
+  }
+  for (long long I = std::max(1LL, Lb); I <= Ub && I < N - 1; ++I)
+    Out[I] = In[I - 1] + In[I] + In[I + 1];
+}
+
+TEST_P(CudaMockTest, StencilTimeLoopFetchesOnlyTheHaloBetweenGpus) {
+  setHook(stencilHook);
+  int N = 1000, Iters = 8;
+  std::vector<double> U(N), V(N, 0.0);
   for (int I = 0; I < N; ++I)
-    ASSERT_EQ(Y[I], 3.0f * I + 2) << I;
+    U[I] = (I * 7) % 13;
+  std::vector<double> RU = U, RV = V;
+  ASSERT_JACC(jacc_copyin(U.data(), N * sizeof(double)));
+  ASSERT_JACC(jacc_copyin(V.data(), N * sizeof(double)));
+  double *In = U.data(), *Out = V.data();
+  jacc_reset_stats();
+  uint64_t Before = 0;
+  for (int T = 0; T < Iters; ++T) {
+    jacc_arg Args[] = {{"int n", &N}, {"const double *in", &In}, {"double *out", &Out}};
+    ASSERT_JACC(jacc_kernel_push(Stencil1D, 3, Args, JACC_FORCE_SPLIT));
+    jacc_stats St;
+    ASSERT_JACC(jacc_get_stats(&St));
+    // From the second step on, each boundary between two devices: one element each way.
+    EXPECT_EQ(St.bytes_device_to_device - Before,
+              T == 0 ? 0u : uint64_t(devices() - 1) * 2 * sizeof(double))
+        << "step " << T;
+    Before = St.bytes_device_to_device;
+    std::swap(In, Out);
+    for (int I = 1; I < N - 1; ++I)
+      RV[I] = RU[I - 1] + RU[I] + RU[I + 1];
+    std::swap(RU, RV);
+  }
+  ASSERT_JACC(jacc_copyout(U.data(), N * sizeof(double)));
+  ASSERT_JACC(jacc_copyout(V.data(), N * sizeof(double)));
+  // After an even number of steps the result is in U again.
+  EXPECT_EQ(U, RU);
+  EXPECT_EQ(V, RV);
 }
 
 TEST_P(CudaMockTest, ReductionPartialsPerBlockAreCombinedOnceWithTheInitialValue) {

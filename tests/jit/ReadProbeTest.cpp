@@ -105,6 +105,19 @@ TEST(ReadProbeTest, BoundsThatReadAnArrayMakeTheProbeInexact) {
                                   {"int lenx", "double *y", "const double *x"});
   ASSERT_TRUE(bool(Plain)) << llvm::toString(Plain.takeError());
   EXPECT_TRUE((*Plain)->Info.Split.ProbeExact) << "'lenx' is not 'x'";
+  // A bound computed before the loop from an array.
+  auto Local = jit::compileKernel("#pragma acc parallel\n"
+                                  "{\n"
+                                  "  int m = len[0];\n"
+                                  "  #pragma acc loop\n"
+                                  "  for (int i = 0; i < m; i++)\n"
+                                  "    y[i] = 2 * x[i];\n"
+                                  "}\n",
+                                  {"const int *len", "double *y", "const double *x"});
+  ASSERT_TRUE(bool(Local)) << llvm::toString(Local.takeError());
+  if ((*Local)->Info.Split.Enabled) {
+    EXPECT_FALSE((*Local)->Info.Split.ProbeExact);
+  }
 }
 
 } // namespace
