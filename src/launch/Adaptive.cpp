@@ -2,6 +2,8 @@
 
 #include "support/Debug.h"
 
+#include <algorithm>
+
 namespace jacc {
 
 bool AdaptiveChooser::chooseSplit(const void *Kernel) {
@@ -13,7 +15,10 @@ bool AdaptiveChooser::chooseSplit(const void *Kernel) {
   if (S.Duplicate < 0)
     return false;
   bool Faster = S.Split <= S.Duplicate;
-  return S.Launches % RecheckEvery == 0 ? !Faster : Faster;
+  if (S.Launches < S.NextRecheck)
+    return Faster;
+  S.NextRecheck = S.Launches + S.Period;
+  return !Faster;
 }
 
 void AdaptiveChooser::record(const void *Kernel, bool Split, double Seconds) {
@@ -21,7 +26,15 @@ void AdaptiveChooser::record(const void *Kernel, bool Split, double Seconds) {
   State &S = States[Kernel];
   double &T = Split ? S.Split : S.Duplicate;
   bool First = T < 0;
+  bool Measured = S.Split >= 0 && S.Duplicate >= 0;
+  bool Chosen = S.Split <= S.Duplicate; // split is the current choice
   T = First ? Seconds : 0.5 * T + 0.5 * Seconds;
+  // A re-check of the mode not chosen: back off while it confirms the choice.
+  if (Measured && Split != Chosen) {
+    bool Confirmed = (S.Split <= S.Duplicate) == Chosen;
+    S.Period = Confirmed ? std::min(2 * S.Period, MaxRecheckEvery) : RecheckEvery;
+    S.NextRecheck = S.Launches + S.Period;
+  }
   if (First && S.Split >= 0 && S.Duplicate >= 0)
     debugLog("launch", "adaptive: split " + std::to_string(S.Split * 1e3) + " ms, duplicate " +
                            std::to_string(S.Duplicate * 1e3) + " ms per launch: " +

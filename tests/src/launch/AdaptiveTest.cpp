@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -82,6 +83,35 @@ TEST(AdaptiveTest, RemeasuresTheSlowerModeEveryRecheckEveryLaunches) {
     for (size_t I = 1; I < Rechecks.size(); ++I)
       EXPECT_EQ(Rechecks[I] - Rechecks[I - 1], Period) << "re-check " << I;
   }
+}
+
+TEST(AdaptiveTest, RechecksThatConfirmTheChoiceBackOff) {
+  AdaptiveChooser C;
+  int Kernel = 0;
+  ASSERT_NO_FATAL_FAILURE(measureBoth(C, &Kernel, 1.0, 3.0));
+  // Every re-check of duplicate measures it still slower: the intervals double to the cap.
+  std::vector<uint64_t> Rechecks;
+  for (uint64_t Launch = 0; Launch < 8 * AdaptiveChooser::MaxRecheckEvery; ++Launch)
+    if (!C.chooseSplit(&Kernel)) {
+      Rechecks.push_back(Launch);
+      C.record(&Kernel, false, 3.0);
+    }
+  ASSERT_GE(Rechecks.size(), 8u);
+  uint64_t Want = Period;
+  for (size_t I = 1; I < Rechecks.size(); ++I) {
+    Want = std::min(2 * Want, AdaptiveChooser::MaxRecheckEvery);
+    EXPECT_EQ(Rechecks[I] - Rechecks[I - 1], Want) << "re-check " << I;
+  }
+  // A re-check that changes the choice starts the intervals again.
+  while (C.chooseSplit(&Kernel)) {
+  }
+  C.record(&Kernel, false, 0.01); // duplicate: (3 + 0.01) / 2 = 1.505, still above split's 1 s
+  C.record(&Kernel, false, 0.01); // (1.505 + 0.01) / 2 = 0.76: duplicate is chosen
+  ASSERT_FALSE(prefersSplit(C, &Kernel));
+  uint64_t Gap = 0;
+  while (!C.chooseSplit(&Kernel))
+    ++Gap;
+  EXPECT_LE(Gap, Period) << "split is re-checked within RecheckEvery launches";
 }
 
 TEST(AdaptiveTest, AReMeasurementCanChangeTheChoice) {
