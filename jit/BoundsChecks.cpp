@@ -1,5 +1,6 @@
 #include "jit/BoundsChecks.h"
 
+#include "jit/AtomicText.h"
 #include "jit/EntryTarget.h"
 #include "jit/host/HostABI.h"
 
@@ -9,22 +10,15 @@ using namespace analysis;
 
 unsigned boundsScratchWord(unsigned NParams) { return JACC_BOUNDS_RECORD_WORDS + 2 * NParams; }
 
-/// Whether site S lies in an atomic statement, which the target's atomic text replaces whole.
-static bool inAtomic(const KernelInfo &K, const BoundsSite &S) {
-  for (const AtomicOp &A : K.Atomics)
-    if (S.Begin >= A.Begin && S.End <= A.End)
-      return true;
-  return false;
-}
-
-void insertBoundsChecks(const KernelInfo &K, const EntryTarget &Target, BoundsPart Part,
-                        TextEdits &Edits) {
+void insertBoundsChecks(const KernelInfo &K, const EntryTarget &Target, BoundsScope Scope,
+                        BoundsPart Part, TextEdits &Edits) {
   if (!K.CheckBounds)
     return;
   for (size_t I = 0; I < K.BoundsSites.size(); ++I) {
     const BoundsSite &S = K.BoundsSites[I];
-    if (K.arrayReductionOf(S.Arg) || inAtomic(K, S))
-      continue; // the kernel's private copy; the atomic's own text
+    bool Atomic = insideAtomic(K, S.Begin, S.End);
+    if (K.arrayReductionOf(S.Arg) || Atomic != (Scope == BoundsScope::InsideAtomics))
+      continue;
     const ArgInfo &A = K.Args[S.Arg];
     // The site's constants: parameter, line, column, write (its subscript count above bit 0).
     std::string Where = std::to_string(A.Param) + ", " + std::to_string(S.Line) + ", " +

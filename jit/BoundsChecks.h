@@ -21,10 +21,14 @@ struct EntryTarget;
 /// closing texts before the guards and the opening texts after them.
 enum class BoundsPart { Closes, Opens };
 
-/// Wrap every checked access of K (K.CheckBounds) in Target's check: insertions only, so that
-/// they nest (`a[b[i]]`) and compose with the other edits of the entry. Accesses inside atomic
-/// statements and of array-reduction arguments stay unchecked.
-void insertBoundsChecks(const analysis::KernelInfo &K, const EntryTarget &Target,
+/// Which accesses to wrap: those the entry's text keeps, or those inside atomic statements,
+/// whose parts the target's atomic text spells (EntryTarget::AtomicText applies them there).
+enum class BoundsScope { OutsideAtomics, InsideAtomics };
+
+/// Wrap every checked access of K (K.CheckBounds) in Scope in Target's check: insertions only,
+/// so that they nest (`a[b[i]]`) and compose with the other edits of the entry. Accesses of
+/// array-reduction arguments stay unchecked (the kernel's private copy).
+void insertBoundsChecks(const analysis::KernelInfo &K, const EntryTarget &Target, BoundsScope Scope,
                         BoundsPart Part, TextEdits &Edits);
 
 /// The statement at the top of each iteration that stops the thread's iterations once a

@@ -2,6 +2,7 @@
 
 #include "analysis/FlatVla.h"
 #include "analysis/KernelSource.h"
+#include "jit/AtomicText.h"
 #include "jit/BoundsChecks.h"
 #include "jit/Specialization.h"
 #include "support/TextEdits.h"
@@ -280,6 +281,19 @@ FoldedArgs foldedArgs(const KernelInfo &K, const Specialization *Spec,
   return F;
 }
 
+/// The edits inside K's atomic statements, which each target's atomic text applies to the parts
+/// it spells (EntryTarget::AtomicText): checks of the accesses, flattened subscripts.
+TextEdits atomicPartEdits(const KernelInfo &K, const EntryTarget &Target) {
+  TextEdits Parts;
+  insertBoundsChecks(K, Target, BoundsScope::InsideAtomics, BoundsPart::Closes, Parts);
+  insertBoundsChecks(K, Target, BoundsScope::InsideAtomics, BoundsPart::Opens, Parts);
+  if (Target.FlatVlaPointers)
+    for (const SourceEdit &E : K.FlatVla.Edits)
+      if (insideAtomic(K, E.Begin, E.End))
+        Parts.replace(E.Begin, E.End, E.Text);
+  return Parts;
+}
+
 std::string reductionBuffer(const ReductionVar &R) { return "__jacc_rbuf_" + R.Name; }
 std::string reductionLower(const ReductionVar &R) { return "__jacc_rlo_" + R.Name; }
 
@@ -406,13 +420,14 @@ std::string generateEntry(const KernelInfo &K, bool Split, const EntryTarget &Ta
   // Insertions at one offset keep their order, outermost first: a split guard, the thread-0
   // wrapper of a statement, a bounds check, a flattened VLA subscript; the closing texts of the
   // checks come before the guards'.
-  insertBoundsChecks(K, Target, BoundsPart::Closes, Edits);
+  insertBoundsChecks(K, Target, BoundsScope::OutsideAtomics, BoundsPart::Closes, Edits);
   if (Split)
     for (const auto &[Offset, Text] : K.Split.Guards)
       Edits.insert(Offset, Text);
   // After the guards: at one offset insertions come first, so a guard wraps the atomic.
+  TextEdits Parts = atomicPartEdits(K, Target);
   for (const AtomicOp &A : K.Atomics) {
-    std::string Operation = Target.AtomicText(A, K);
+    std::string Operation = Target.AtomicText(A, K, Parts);
     Edits.replace(A.Begin, A.End, A.Block ? "{ " + Operation + "; }" : Operation);
   }
   if (K.Serial) {
@@ -443,15 +458,11 @@ std::string generateEntry(const KernelInfo &K, bool Split, const EntryTarget &Ta
       }
     }
   }
-  insertBoundsChecks(K, Target, BoundsPart::Opens, Edits);
+  insertBoundsChecks(K, Target, BoundsScope::OutsideAtomics, BoundsPart::Opens, Edits);
   if (Target.FlatVlaPointers)
-    for (const SourceEdit &E : K.FlatVla.Edits) {
-      bool InAtomic = false; // the atomic's text already has them
-      for (const AtomicOp &A : K.Atomics)
-        InAtomic |= E.Begin >= A.Begin && E.End <= A.End;
-      if (!InAtomic)
+    for (const SourceEdit &E : K.FlatVla.Edits)
+      if (!insideAtomic(K, E.Begin, E.End)) // else the atomic's text has them (Parts)
         Edits.replace(E.Begin, E.End, E.Text);
-    }
   C += lineDirective(K, K.BodyBegin);
   C += Edits.apply(K.Source, K.BodyBegin, K.BodyEnd);
   C += "\n#line 1 \"<jacc>\"\n";

@@ -6,6 +6,7 @@
 #define JACC_JIT_ENTRYTARGET_H
 
 #include "analysis/Kernel.h"
+#include "support/TextEdits.h"
 
 #include <string>
 
@@ -53,8 +54,11 @@ struct EntryTarget {
   /// column, write | subscripts << 1) for the target's `__jacc_bcheck`.
   std::string (*BoundsCheckOpen)(size_t Site);
   std::string (*BoundsCheckClose)(size_t Site, const std::string &Arg, const std::string &Where);
-  /// The text performing atomic statement A (one of K.Atomics) on this target.
-  std::string (*AtomicText)(const analysis::AtomicOp &A, const analysis::KernelInfo &K);
+  /// The text performing atomic statement A (one of K.Atomics) on this target, each of its parts
+  /// spelt with the edits of Parts inside it applied (the entry's edits of what the atomic
+  /// replaces: checked accesses, flattened subscripts).
+  std::string (*AtomicText)(const analysis::AtomicOp &A, const analysis::KernelInfo &K,
+                            const TextEdits &Parts);
 };
 
 /// `T v = (T)(lo +/- (Idx) * st);`: loop variable I of a nest from its flattened index Idx.

@@ -182,6 +182,71 @@ TEST_P(BoundsTest, AsyncViolationIsReportedByTheWait) {
   unmapArrays();
 }
 
+TEST_P(BoundsTest, AtomicsOfEveryFormAreChecked) {
+  mapArrays(64);
+  // Only the last iteration's y[n] is outside: one violation whatever the threads' order.
+  const char *Update = "#pragma acc parallel loop present(y)\n"
+                       "for (int i = 0; i <= n; i++) {\n"
+                       "  #pragma acc atomic update\n"
+                       "  y[i] += 1;\n"
+                       "}\n";
+  EXPECT_EQ(push(Update, 64, JACC_FORCE_DUPLICATE), JACC_ERROR_BOUNDS);
+  EXPECT_EQ(lastError(), "kernel:4:3: write y[64] outside its mapping [0, 64) on device 0");
+  const char *Read = "#pragma acc parallel loop present(y)\n"
+                     "for (int i = 0; i <= n; i++) {\n"
+                     "  int v;\n"
+                     "  #pragma acc atomic read\n"
+                     "  v = y[i];\n"
+                     "  if (v < 0) y[0] = v;\n"
+                     "}\n";
+  EXPECT_EQ(push(Read, 64, JACC_FORCE_DUPLICATE), JACC_ERROR_BOUNDS);
+  EXPECT_EQ(lastError(), "kernel:5:7: read y[64] outside its mapping [0, 64) on device 0");
+  const char *Write = "#pragma acc parallel loop present(y)\n"
+                      "for (int i = 0; i <= n; i++) {\n"
+                      "  #pragma acc atomic write\n"
+                      "  y[i + (i == n) * n] = i;\n"
+                      "}\n";
+  EXPECT_EQ(push(Write, 64, JACC_FORCE_DUPLICATE), JACC_ERROR_BOUNDS);
+  EXPECT_EQ(lastError(), "kernel:4:3: write y[128] outside its mapping [0, 64) on device 0");
+  // x of a capture is written; its index (an indirect one) is read, and checked too.
+  const char *Capture = "#pragma acc parallel loop present(x, y)\n"
+                        "for (int i = 0; i < n; i++) {\n"
+                        "  int v;\n"
+                        "  #pragma acc atomic capture\n"
+                        "  v = y[x[i] / 2 + (i == n - 1)]++;\n"
+                        "  if (v < 0) y[0] = v;\n"
+                        "}\n";
+  EXPECT_EQ(push(Capture, 64, JACC_FORCE_DUPLICATE), JACC_ERROR_BOUNDS);
+  EXPECT_EQ(lastError(), "kernel:5:7: write y[64] outside its mapping [0, 64) on device 0");
+  // A structured capture's x is the one its second statement writes.
+  const char *Structured = "#pragma acc parallel loop present(y)\n"
+                           "for (int i = 0; i < n; i++) {\n"
+                           "  int v;\n"
+                           "  #pragma acc atomic capture\n"
+                           "  { v = y[i + 1]; y[i + 1] = 0; }\n"
+                           "  if (v < 0) y[0] = v;\n"
+                           "}\n";
+  EXPECT_EQ(push(Structured, 64, JACC_FORCE_DUPLICATE), JACC_ERROR_BOUNDS);
+  EXPECT_EQ(lastError(), "kernel:5:19: write y[64] outside its mapping [0, 64) on device 0");
+  expectHealthyPush();
+  unmapArrays();
+}
+
+TEST_P(BoundsTest, CheckedAtomicsComputeExactResults) {
+  mapArrays(1000);
+  // A histogram of x[i] % 8 = 2 i % 8 into y: 250 more in each even bin (split launches too).
+  ASSERT_JACC(push("#pragma acc parallel loop present(x, y)\n"
+                   "for (int i = 0; i < n; i++) {\n"
+                   "  #pragma acc atomic update\n"
+                   "  y[x[i] % 8] += 1;\n"
+                   "}\n",
+                   1000));
+  ASSERT_JACC(jacc_update_self(Y.data(), Y.size() * sizeof(int)));
+  for (int I = 0; I < 1000; ++I)
+    ASSERT_EQ(Y[I], I + (I < 8 && I % 2 == 0 ? 250 : 0)) << I;
+  unmapArrays();
+}
+
 TEST_P(BoundsTest, CheckedKernelsComputeTheSameResults) {
   mapArrays(2049);
   ASSERT_JACC(push("#pragma acc parallel loop present(x, y)\n"

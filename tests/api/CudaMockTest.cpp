@@ -733,6 +733,43 @@ TEST_P(CudaMockTest, BoundsChecksAreInTheCudaCodeAndTheirRecordFailsThePush) {
   ASSERT_JACC(jacc_delete(S.Y.data(), N * sizeof(float)));
 }
 
+/// A histogram of 8 bins whose checked atomic pretends to write h[8] (the record a failed check in
+/// its atomic's x would leave).
+void atomicOutOfBoundsHook(const char *, unsigned, unsigned, void **P) {
+  jacc_cuda_team T = param<jacc_cuda_team>(P, 3);
+  if (!T.bounds)
+    return;
+  long long Record[JACC_BOUNDS_RECORD_WORDS] = {2, 4, 3, 1, 1 | 1 << 1, 8 * 4, 4};
+  std::memcpy(T.bounds, Record, sizeof Record);
+}
+
+TEST_P(CudaMockTest, CheckedAtomicsCompileForTheGpuAndTheirRecordFailsThePush) {
+  jacc::ScopedEnv Check("JACC_CHECK", "bounds");
+  ASSERT_JACC(jacc_finalize());
+  ASSERT_JACC(jacc_init());
+  setHook(atomicOutOfBoundsHook);
+  int N = 256;
+  std::vector<int> H(8, 0), Idx(N);
+  for (int I = 0; I < N; ++I)
+    Idx[I] = I % 8;
+  ASSERT_JACC(jacc_copyin(H.data(), H.size() * sizeof(int)));
+  ASSERT_JACC(jacc_copyin(Idx.data(), N * sizeof(int)));
+  int *Hp = H.data(), *Ip = Idx.data();
+  jacc_arg Args[] = {{"int n", &N}, {"int *h", &Hp}, {"const int *idx", &Ip}};
+  // NVRTC compiled the checked atomic (JACC_CUDA_VERIFY compiles the CUDA entries: see
+  // BoundsChecksTest for the text).
+  EXPECT_EQ(jacc_kernel_push("#pragma acc parallel loop present(h, idx)\n"
+                             "for (int i = 0; i < n; i++) {\n"
+                             "  #pragma acc atomic update\n"
+                             "  h[idx[i]] += 1;\n"
+                             "}\n",
+                             3, Args, JACC_FORCE_DUPLICATE),
+            JACC_ERROR_BOUNDS);
+  EXPECT_STREQ(jacc_last_error(), "kernel:4:3: write h[8] outside its mapping [0, 8) on device 0");
+  ASSERT_JACC(jacc_delete(H.data(), H.size() * sizeof(int)));
+  ASSERT_JACC(jacc_delete(Idx.data(), N * sizeof(int)));
+}
+
 INSTANTIATE_TEST_SUITE_P(Devices, CudaMockTest,
                          ::testing::Values("cuda:0", "cuda:all", "cuda:1,host:1"),
                          deviceConfigName);

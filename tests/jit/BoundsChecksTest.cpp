@@ -1,6 +1,6 @@
 // Tests of JACC_CHECK=bounds code generation: off, the entry is exactly the unchecked one; on,
-// every site is wrapped (inside split guards, around flattened VLA subscripts, never inside an
-// atomic), each iteration can stop, and the result compiles for the host and for CUDA.
+// every site is wrapped (inside split guards, around flattened VLA subscripts, inside the parts of
+// atomics), each iteration can stop, and the result compiles for the host and for CUDA.
 #include "jit/BoundsChecks.h"
 
 #include "jit/CompiledKernel.h"
@@ -79,7 +79,7 @@ TEST(BoundsChecksTest, CudaWrapsEverySiteInItsTemplateCheck) {
 }
 
 TEST(BoundsChecksTest, NestedSplitGuardedAtomicAndVlaAccessesCompile) {
-  // a[idx[i]]: nested checks; s[i] inside a split guard; the atomic's own text unchecked.
+  // a[idx[i]]: nested checks; s[i] inside a split guard; the atomic's x and its index checked.
   std::string C = checkedHostSource(
       analyzeOrFail("#pragma acc parallel loop present(a, idx, s, h)\n"
                     "for (int i = 0; i < n; i++) {\n"
@@ -89,11 +89,63 @@ TEST(BoundsChecksTest, NestedSplitGuardedAtomicAndVlaAccessesCompile) {
                     "  h[idx[i] % 4] += 1;\n"
                     "}\n",
                     {"int n", "double *s", "const double *a", "const int *idx", "int *h"}));
-  EXPECT_EQ(count(C, "))__jacc_bcheck(__jacc_t, __jacc_bp"), 4u) << C;
+  EXPECT_EQ(count(C, "))__jacc_bcheck(__jacc_t, __jacc_bp"), 6u) << C;
   checkedHostSource(analyzeOrFail("#pragma acc parallel loop collapse(2) present(a)\n"
                                   "for (int i = 0; i < n; i++)\n"
                                   "  for (int j = 0; j < m; j++) a[i][j] = a[i][j] + 1;\n",
                                   {"int n", "int m", "double (*a)[m]"}));
+}
+
+TEST(BoundsChecksTest, AtomicsOfEveryFormCheckTheirPartsWithTheirReadOrWrite) {
+  analysis::KernelInfo K =
+      analyzeOrFail("#pragma acc parallel loop present(h, idx, v)\n"
+                    "for (int i = 0; i < n; i++) {\n"
+                    "  #pragma acc atomic update\n"
+                    "  h[idx[i]] += 1;\n"
+                    "  #pragma acc atomic read\n"
+                    "  v[i] = h[idx[i]];\n"
+                    "  #pragma acc atomic write\n"
+                    "  h[idx[i]] = v[i];\n"
+                    "  #pragma acc atomic capture\n"
+                    "  v[i] = h[idx[i]]++;\n"
+                    "  #pragma acc atomic capture\n"
+                    "  { v[i] = h[idx[i]]; h[idx[i]] = v[i] * 2; }\n"
+                    "  #pragma acc atomic update\n"
+                    "  f[idx[i]] *= 0.5f;\n"
+                    "}\n",
+                    {"int n", "int *h", "const int *idx", "int *v", "float *f"});
+  std::string C = checkedHostSource(K);
+  // x (h at column 3, or 10 after `v[i] = `) is written, except by the read; idx[i] is read.
+  auto Check = [&](const std::string &Where) { return C.find(Where) != std::string::npos; };
+  EXPECT_TRUE(Check(", h, sizeof *__jacc_bp0, 1, 4, 3, 3); }))")) << C;
+  EXPECT_TRUE(Check(", idx, sizeof *__jacc_bp1, 2, 4, 5, 2); }))")) << C;
+  EXPECT_TRUE(Check(", h, sizeof *__jacc_bp3, 1, 6, 10, 2); }))")) << C;
+  EXPECT_TRUE(Check(", h, sizeof *__jacc_bp5, 1, 8, 3, 3); }))")) << C;
+  EXPECT_TRUE(Check(", h, sizeof *__jacc_bp9, 1, 10, 10, 3); }))")) << C;
+  // The structured capture writes the second statement's x; v[i] and the operand are checked.
+  EXPECT_TRUE(Check(", h, sizeof *__jacc_bp14, 1, 12, 23, 3); }))")) << C;
+  EXPECT_TRUE(Check(", v, sizeof *__jacc_bp11, 3, 12, 5, 3); }))")) << C;
+  EXPECT_TRUE(Check(", f, sizeof *__jacc_bp17, 4, 14, 3, 3); }))")) << C;
+  // Not the structured capture's first h[idx[i]]: no part the text spells.
+  EXPECT_TRUE(Check("__jacc_bp11 = ")) << C;
+  EXPECT_FALSE(Check("__jacc_bp12 = ")) << C;
+  EXPECT_FALSE(Check("__jacc_bp13 = ")) << C;
+  // A checked x of a flat variable-length array pointer on CUDA: the check around the flattened
+  // subscript.
+  analysis::KernelInfo Vla = analyzeOrFail("#pragma acc parallel loop present(a)\n"
+                                           "for (int i = 0; i < n; i++) {\n"
+                                           "  #pragma acc atomic update\n"
+                                           "  a[i % 2][i % m] += 1.0;\n"
+                                           "}\n",
+                                           {"int n", "int m", "double (*a)[m]"});
+  Vla.CheckBounds = true;
+  auto S = generateCudaSource(Vla, false);
+  ASSERT_TRUE(bool(S)) << llvm::toString(S.takeError());
+  EXPECT_NE(S->Source.find("__jacc_atomic_rmw(&((*__jacc_bcheck(__jacc_t, &((a + (i % 2) * "
+                           "__jacc_vla_a_s1)[i % m]), (const void *)a, 2, 4, 3, 5))), "),
+            std::string::npos)
+      << S->Source;
+  checkedHostSource(Vla);
 }
 
 TEST(BoundsChecksTest, StatementsStartingWithAnAccessKeepTheirThreadZeroWrapperOutside) {
