@@ -4,30 +4,81 @@
 #include "jit/EntryTarget.h"
 #include "jit/host/HostABI.h"
 
+#include "analysis/Rewrite.h"
+
 namespace jacc::jit {
 
 using namespace analysis;
 
 unsigned boundsScratchWord(unsigned NParams) { return JACC_BOUNDS_RECORD_WORDS + 2 * NParams; }
 
+std::string ownedUnitName(const std::string &A) { return "__jacc_bunit_" + A; }
+std::string ownedPitchName(const std::string &A) { return "__jacc_bpitch_" + A; }
+
+/// The split array whose owned range site S writes in when K's split entry runs it: S is the
+/// element a guarded write stores to, and the guard is exactly own(A, <its index>), without the
+/// terms of elements needed elsewhere (a device may write those outside its range).
+static const SplitArray *ownedWrite(const KernelInfo &K, const BoundsSite &S) {
+  const SplitInfo &Split = K.Split;
+  if (!S.Write)
+    return nullptr;
+  for (const IRStmt &W : Split.IR.Stmts) {
+    const std::vector<IndexExpr> &Index = W.Write.Index;
+    if (W.K != IRStmt::Kind::ArrayWrite || W.Write.Name != K.Args[S.Arg].Name ||
+        Index.empty() || S.Begin < W.Begin || S.End > W.End || S.Begin > Index.front().Begin ||
+        Index.back().End > S.End)
+      continue;
+    const SplitArray *A = Split.Plan.find(W.Write.Name);
+    if (!A || W.Id >= Split.Preds.size() || A->Dim >= Index.size())
+      return nullptr;
+    const Predicate &P = Split.Preds[W.Id];
+    PredTerm Own;
+    Own.Array = A->Name;
+    Own.Index = Index[A->Dim];
+    Own.Origin = W.Id;
+    bool Exact = !P.Always && P.Terms.size() == 1 &&
+                 P.Terms[0].K == PredTerm::Kind::Own &&
+                 P.Terms[0].key(Split.IR) == Own.key(Split.IR);
+    return Exact ? A : nullptr;
+  }
+  return nullptr;
+}
+
 void insertBoundsChecks(const KernelInfo &K, const EntryTarget &Target, BoundsScope Scope,
-                        BoundsPart Part, TextEdits &Edits) {
+                        BoundsPart Part, bool Split, TextEdits &Edits) {
   if (!K.CheckBounds)
     return;
-  for (size_t I = 0; I < K.BoundsSites.size(); ++I) {
+  size_t Sites = K.BoundsSites.size();
+  for (size_t I = 0; I < Sites; ++I) {
     const BoundsSite &S = K.BoundsSites[I];
     bool Atomic = insideAtomic(K, S.Begin, S.End);
     if (K.arrayReductionOf(S.Arg) || Atomic != (Scope == BoundsScope::InsideAtomics))
       continue;
     const ArgInfo &A = K.Args[S.Arg];
-    // The site's constants: parameter, line, column, write (its subscript count above bit 0).
-    std::string Where = std::to_string(A.Param) + ", " + std::to_string(S.Line) + ", " +
-                        std::to_string(S.Col) + ", " +
-                        std::to_string(unsigned(S.Write) | S.Subscripts << 1);
-    if (Part == BoundsPart::Opens)
-      Edits.insert(S.Begin, Target.BoundsCheckOpen(I));
-    else
-      Edits.insert(S.End, Target.BoundsCheckClose(I, A.Name, Where));
+    // The site's constants: parameter, line, column, how (HostABI.h).
+    unsigned How = unsigned(S.Write) | S.Subscripts << 1;
+    auto Where = [&](unsigned How) {
+      return std::to_string(A.Param) + ", " + std::to_string(S.Line) + ", " +
+             std::to_string(S.Col) + ", " + std::to_string(How);
+    };
+    const SplitArray *Owned = Split ? ownedWrite(K, S) : nullptr;
+    // The owned-range check wraps the mapping's (which may redirect to the scratch bytes first).
+    const char *Mapping = "__jacc_bcheck", *OwnedRange = "__jacc_bowned";
+    if (Part == BoundsPart::Opens) {
+      if (Owned)
+        Edits.insert(S.Begin, Target.BoundsCheckOpen(Sites + I, OwnedRange));
+      Edits.insert(S.Begin, Target.BoundsCheckOpen(I, Mapping));
+      continue;
+    }
+    Edits.insert(S.End, Target.BoundsCheckClose(I, Mapping, A.Name, Where(How)));
+    if (Owned) {
+      unsigned OwnedHow = How | JACC_BOUNDS_OWNED | Owned->Dim * JACC_BOUNDS_OWNED * 2;
+      Edits.insert(S.End, Target.BoundsCheckClose(
+                              Sites + I, OwnedRange, A.Name,
+                              lowerBoundName(A.Name) + ", " + upperBoundName(A.Name) + ", " +
+                                  ownedUnitName(A.Name) + ", " + ownedPitchName(A.Name) + ", " +
+                                  Where(OwnedHow)));
+    }
   }
 }
 

@@ -27,9 +27,16 @@ enum class BoundsScope { OutsideAtomics, InsideAtomics };
 
 /// Wrap every checked access of K (K.CheckBounds) in Scope in Target's check: insertions only,
 /// so that they nest (`a[b[i]]`) and compose with the other edits of the entry. Accesses of
-/// array-reduction arguments stay unchecked (the kernel's private copy).
+/// array-reduction arguments stay unchecked (the kernel's private copy). In the split entry
+/// (Split), a write whose guard is exactly own(A, <its index>) is also checked against the
+/// device's owned range of A (a failure is a jacc bug: the guard should have filtered it).
 void insertBoundsChecks(const analysis::KernelInfo &K, const EntryTarget &Target, BoundsScope Scope,
-                        BoundsPart Part, TextEdits &Edits);
+                        BoundsPart Part, bool Split, TextEdits &Edits);
+
+/// Names of the split entry's byte sizes of split array A's index step along its split dimension
+/// and of the sub-array enclosing it (0 for dimension 0), which the owned-range checks use.
+std::string ownedUnitName(const std::string &A);
+std::string ownedPitchName(const std::string &A);
 
 /// The statement at the top of each iteration that stops the thread's iterations once a
 /// violation was recorded (empty unless K.CheckBounds).

@@ -132,6 +132,11 @@ std::string boundsPrologue(const KernelInfo &K, const EntryTarget &Target) {
     std::string Unit = sizeofSub(K, A.Name, A.Dim + 1, Target);
     P += "long long " + Lb + " = (-9223372036854775807LL-1), " + Ub +
          " = 9223372036854775807LL;\n";
+    if (K.CheckBounds) // for the owned-range checks (jit/BoundsChecks.h)
+      P += "const long long " + ownedUnitName(A.Name) + " = " + Unit + ", " +
+           ownedPitchName(A.Name) + " = " +
+           (A.Dim == 0 ? std::string("0") : sizeofSub(K, A.Name, A.Dim, Target)) + ";\n(void)" +
+           ownedUnitName(A.Name) + "; (void)" + ownedPitchName(A.Name) + ";\n";
     P += "if (" + Mlo + " <= " + Mhi + ") {\n";
     if (A.Dim == 0)
       P += "  long long __u = " + Unit + ";\n"
@@ -283,10 +288,10 @@ FoldedArgs foldedArgs(const KernelInfo &K, const Specialization *Spec,
 
 /// The edits inside K's atomic statements, which each target's atomic text applies to the parts
 /// it spells (EntryTarget::AtomicText): checks of the accesses, flattened subscripts.
-TextEdits atomicPartEdits(const KernelInfo &K, const EntryTarget &Target) {
+TextEdits atomicPartEdits(const KernelInfo &K, const EntryTarget &Target, bool Split) {
   TextEdits Parts;
-  insertBoundsChecks(K, Target, BoundsScope::InsideAtomics, BoundsPart::Closes, Parts);
-  insertBoundsChecks(K, Target, BoundsScope::InsideAtomics, BoundsPart::Opens, Parts);
+  insertBoundsChecks(K, Target, BoundsScope::InsideAtomics, BoundsPart::Closes, Split, Parts);
+  insertBoundsChecks(K, Target, BoundsScope::InsideAtomics, BoundsPart::Opens, Split, Parts);
   if (Target.FlatVlaPointers)
     for (const SourceEdit &E : K.FlatVla.Edits)
       if (insideAtomic(K, E.Begin, E.End))
@@ -420,12 +425,12 @@ std::string generateEntry(const KernelInfo &K, bool Split, const EntryTarget &Ta
   // Insertions at one offset keep their order, outermost first: a split guard, the thread-0
   // wrapper of a statement, a bounds check, a flattened VLA subscript; the closing texts of the
   // checks come before the guards'.
-  insertBoundsChecks(K, Target, BoundsScope::OutsideAtomics, BoundsPart::Closes, Edits);
+  insertBoundsChecks(K, Target, BoundsScope::OutsideAtomics, BoundsPart::Closes, Split, Edits);
   if (Split)
     for (const auto &[Offset, Text] : K.Split.Guards)
       Edits.insert(Offset, Text);
   // After the guards: at one offset insertions come first, so a guard wraps the atomic.
-  TextEdits Parts = atomicPartEdits(K, Target);
+  TextEdits Parts = atomicPartEdits(K, Target, Split);
   for (const AtomicOp &A : K.Atomics) {
     std::string Operation = Target.AtomicText(A, K, Parts);
     Edits.replace(A.Begin, A.End, A.Block ? "{ " + Operation + "; }" : Operation);
@@ -458,7 +463,7 @@ std::string generateEntry(const KernelInfo &K, bool Split, const EntryTarget &Ta
       }
     }
   }
-  insertBoundsChecks(K, Target, BoundsScope::OutsideAtomics, BoundsPart::Opens, Edits);
+  insertBoundsChecks(K, Target, BoundsScope::OutsideAtomics, BoundsPart::Opens, Split, Edits);
   if (Target.FlatVlaPointers)
     for (const SourceEdit &E : K.FlatVla.Edits)
       if (!insideAtomic(K, E.Begin, E.End)) // else the atomic's text has them (Parts)

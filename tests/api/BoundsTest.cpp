@@ -167,6 +167,44 @@ TEST_P(BoundsTest, SplitLaunchNamesTheDeviceThatReadOutside) {
   unmapArrays();
 }
 
+TEST_P(BoundsTest, CorrectSplitKernelsWriteOnlyTheirOwnedRanges) {
+  // Split launches check each guarded write against the device's owned range: a stencil, a
+  // write needed outside the owned range (y[i + 1] for z[i]), a column split; none reports.
+  mapArrays(1001);
+  ASSERT_JACC(push("#pragma acc parallel loop present(x, y)\n"
+                   "for (int i = 1; i < n - 1; i++) y[i] = x[i - 1] + x[i + 1];\n",
+                   1001, JACC_FORCE_SPLIT));
+  ASSERT_JACC(jacc_update_self(Y.data(), Y.size() * sizeof(int)));
+  for (int I = 1; I < 1000; ++I)
+    ASSERT_EQ(Y[I], 4 * I) << I;
+  std::vector<int> Z(1001, -1);
+  ASSERT_JACC(jacc_copyin(Z.data(), Z.size() * sizeof(int)));
+  int N = 1000, *Yp = Y.data(), *Zp = Z.data();
+  jacc_arg Args[] = {{"int n", &N}, {"int *y", &Yp}, {"int *z", &Zp}};
+  ASSERT_JACC(jacc_kernel_push("#pragma acc parallel loop present(y, z)\n"
+                               "for (int i = 0; i < n; i++) {\n"
+                               "  y[i + 1] = 3 * i;\n"
+                               "  z[i] = y[i + 1] + 1;\n"
+                               "}\n",
+                               3, Args, JACC_FORCE_SPLIT));
+  ASSERT_JACC(jacc_copyout(Z.data(), Z.size() * sizeof(int)));
+  for (int I = 0; I < 1000; ++I)
+    ASSERT_EQ(Z[I], 3 * I + 1) << I;
+  int Rows = 6, Cols = 301;
+  std::vector<double> A(Rows * Cols, 0);
+  double *Ap = A.data();
+  ASSERT_JACC(jacc_copyin(A.data(), A.size() * sizeof(double)));
+  jacc_arg Grid[] = {{"int n", &Rows}, {"int m", &Cols}, {"double (*a)[m]", &Ap}};
+  ASSERT_JACC(jacc_kernel_push("#pragma acc parallel loop present(a)\n"
+                               "for (int j = 0; j < m; j++)\n"
+                               "  for (int i = 0; i < n; i++) a[i][j] = i * m + j;\n",
+                               3, Grid, JACC_FORCE_SPLIT));
+  ASSERT_JACC(jacc_copyout(A.data(), A.size() * sizeof(double)));
+  for (int I = 0; I < Rows * Cols; ++I)
+    ASSERT_EQ(A[I], I) << I;
+  unmapArrays();
+}
+
 TEST_P(BoundsTest, AsyncViolationIsReportedByTheWait) {
   mapArrays(128);
   ASSERT_JACC(push("#pragma acc parallel loop present(y)\n"

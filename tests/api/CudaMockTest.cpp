@@ -770,6 +770,43 @@ TEST_P(CudaMockTest, CheckedAtomicsCompileForTheGpuAndTheirRecordFailsThePush) {
   ASSERT_JACC(jacc_delete(Idx.data(), N * sizeof(int)));
 }
 
+/// Split saxpy whose GPUs but the first pretend their guard let y[0] through (the record their
+/// owned-range check would leave), after computing their part.
+void ownedRangeViolationHook(const char *Entry, unsigned Grid, unsigned Block, void **P) {
+  saxpyHook(Entry, Grid, Block, P);
+  if (std::strcmp(Entry, "__jacc_entry_split") != 0)
+    return;
+  jacc_cuda_team T = param<jacc_cuda_team>(P, 6);
+  const long long *Info = T.split_info;
+  if (!T.bounds || Info[0] <= 0)
+    return;
+  long long Record[JACC_BOUNDS_RECORD_WORDS] = {2, 3, 3, 2, 1 | 1 << 1 | JACC_BOUNDS_OWNED, 0, 4,
+                                                Info[0], Info[1]};
+  std::memcpy(T.bounds, Record, sizeof Record);
+}
+
+TEST_P(CudaMockTest, OwnedRangeViolationOfASplitLaunchIsReportedAsAJaccBug) {
+  jacc::ScopedEnv Check("JACC_CHECK", "bounds");
+  ASSERT_JACC(jacc_finalize());
+  ASSERT_JACC(jacc_init());
+  setHook(ownedRangeViolationHook);
+  MappedSaxpy S(1000, 2);
+  jacc_status Status = jacc_kernel_push(Saxpy, 4, S.Args, JACC_FORCE_SPLIT);
+  if (gpus() < 2) {
+    EXPECT_JACC(Status); // the first device owns y[0]; a host device checks for real
+  } else {
+    EXPECT_EQ(Status, JACC_ERROR_BOUNDS);
+    EXPECT_STREQ(jacc_last_error(),
+                 ("kernel:3:3: write y[0] outside device 1's owned range [" +
+                  std::to_string(1000 / devices()) + ", " + std::to_string(2 * 1000 / devices()) +
+                  ") of y in a split launch: the split predicates failed to filter it; this is a "
+                  "jacc bug, please report it (JACC_SPLIT=never avoids it)")
+                     .c_str());
+  }
+  ASSERT_JACC(jacc_delete(S.X.data(), S.N * sizeof(float)));
+  ASSERT_JACC(jacc_delete(S.Y.data(), S.N * sizeof(float)));
+}
+
 INSTANTIATE_TEST_SUITE_P(Devices, CudaMockTest,
                          ::testing::Values("cuda:0", "cuda:all", "cuda:1,host:1"),
                          deviceConfigName);

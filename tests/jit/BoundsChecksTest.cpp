@@ -6,10 +6,16 @@
 #include "jit/CompiledKernel.h"
 #include "jit/cache/KernelStore.h"
 #include "jit/host/HostCodegen.h"
+#include "jit/EntryCodegen.h"
+#include "jit/host/CallInterface.h"
+#include "jit/host/HostABI.h"
 #include "jit/host/HostCompiler.h"
+#include "jit/host/HostJIT.h"
 #include "tests/jit/cuda/CudaCheck.h"
 
 #include <gtest/gtest.h>
+
+#include <map>
 
 namespace {
 
@@ -162,6 +168,151 @@ TEST(BoundsChecksTest, StatementsStartingWithAnAccessKeepTheirThreadZeroWrapperO
                                   "  for (int i = 0; i < n; i++) a[i][1] = 2;\n"
                                   "}\n",
                                   {"int n", "int m", "double (*a)[m]"}));
+}
+
+void noBarrier(void *) {}
+
+/// The bounds block after K's split entry (host source Code) ran as device Device of Devices,
+/// one thread, every iteration (not narrowed: only the guards keep the writes in the owned
+/// ranges), with the arguments' Values; each pointer and split array is mapped over Bytes bytes
+/// from the pointer.
+std::vector<long long> runSplitDevice(const analysis::KernelInfo &K, const std::string &Code,
+                                      const std::map<std::string, void *> &Values,
+                                      long long Bytes, int Device, int Devices) {
+  auto Obj = compileHostObjectInProcess(Code, K.Source);
+  auto Fns = Obj ? loadHostObject(Obj->Bytes, std::vector<std::string>{SplitEntryName})
+                 : Obj.takeError();
+  auto Call = CallInterface::create(K, /*Split=*/true);
+  if (!Fns || !Call) {
+    ADD_FAILURE() << llvm::toString(Fns ? Call.takeError() : Fns.takeError()) << "\n" << Code;
+    return {};
+  }
+  size_t Arrays = K.Split.Plan.Arrays.size();
+  std::vector<void *> Params(K.Args.size() + 2 * Arrays + 1, nullptr);
+  for (const analysis::ArgInfo &A : K.Args)
+    Params[A.Param] = Values.at(A.Name);
+  long long Lo = 0, Hi = Bytes;
+  for (size_t I = 0; I < Arrays; ++I) {
+    Params[K.Args.size() + 2 * I] = &Lo;
+    Params[K.Args.size() + 2 * I + 1] = &Hi;
+  }
+  std::vector<long long> Bounds(boundsScratchWord(K.Args.size()) + 8, 0);
+  for (size_t P = 0; P < K.Args.size(); ++P)
+    Bounds[JACC_BOUNDS_RECORD_WORDS + 2 * P + 1] = Bytes;
+  std::vector<long long> Info(JACC_SPLIT_INFO_WORDS * (Arrays + 1), 0);
+  long long Reduction[8] = {};
+  jacc_host_team Team{};
+  Team.nthreads = 1;
+  Team.barrier = noBarrier;
+  Team.reduction = Reduction;
+  Team.share_begin = Device;
+  Team.share_end = Device + 1;
+  Team.share_scale = Devices;
+  Team.split_info = Info.data();
+  Team.bounds = Bounds.data();
+  const jacc_host_team *TeamPtr = &Team;
+  Params.back() = &TeamPtr;
+  (*Call)->call(Fns->front(), Params.data());
+  return Bounds;
+}
+
+const char *const Fill = "#pragma acc parallel loop present(y)\n"
+                         "for (int i = 0; i < n; i++)\n"
+                         "  y[i] = 2 * i;\n";
+
+TEST(BoundsChecksTest, SplitEntriesCheckGuardedWritesAgainstTheOwnedRange) {
+  analysis::KernelInfo K = analyzeOrFail(Fill, {"int n", "int *y"});
+  ASSERT_TRUE(K.Split.Enabled) << K.Split.Fallback;
+  K.CheckBounds = true;
+  std::string Split = generateHostSource(K, /*Split=*/true);
+  EXPECT_NE(Split.find("__jacc_bowned(__jacc_t, __jacc_bp1, y, sizeof *__jacc_bp1, y__lb, y__ub, "
+                       "__jacc_bunit_y, __jacc_bpitch_y, 1, 3, 3, 259); }))"),
+            std::string::npos)
+      << Split;
+  // Only split entries: every device owns everything in the other.
+  EXPECT_EQ(generateHostSource(K).find("))__jacc_bowned("), std::string::npos);
+  auto Cuda = generateCudaSource(K, /*Split=*/true);
+  ASSERT_TRUE(bool(Cuda)) << llvm::toString(Cuda.takeError());
+  EXPECT_NE(Cuda->Source.find("(*__jacc_bowned(__jacc_t, &((*__jacc_bcheck(__jacc_t, &(y[i]), "
+                              "(const void *)y, 1, 3, 3, 3))), (const void *)y, y__lb, y__ub, "
+                              "__jacc_bunit_y, __jacc_bpitch_y, 1, 3, 3, 259))"),
+            std::string::npos)
+      << Cuda->Source;
+  expectCudaCompiles(*Cuda);
+}
+
+TEST(BoundsChecksTest, AWriteTheGuardsLetOutOfTheOwnedRangeIsRecorded) {
+  analysis::KernelInfo K = analyzeOrFail(Fill, {"int n", "int *y"});
+  ASSERT_TRUE(K.Split.Enabled) << K.Split.Fallback;
+  K.CheckBounds = true;
+  int N = 1000;
+  std::vector<int> Y(N, -1);
+  int *Yp = Y.data();
+  std::map<std::string, void *> Values = {{"n", &N}, {"y", &Yp}};
+  // Guarded: device 1 of 2 writes its half, nothing recorded.
+  std::vector<long long> B = runSplitDevice(K, generateHostSource(K, true), Values, 4 * N, 1, 2);
+  ASSERT_FALSE(B.empty());
+  EXPECT_EQ(B[0], 0);
+  EXPECT_EQ(Y[499], -1);
+  EXPECT_EQ(Y[500], 1000);
+  EXPECT_EQ(Y[999], 1998);
+  // Without its guard, device 1's first iteration writes y[0]: the check stops it there.
+  K.Split.Guards.clear();
+  Y.assign(N, -1);
+  B = runSplitDevice(K, generateHostSource(K, true), Values, 4 * N, 1, 2);
+  ASSERT_FALSE(B.empty());
+  EXPECT_EQ(B[0], 2);
+  EXPECT_EQ(std::vector<long long>(B.begin() + 1, B.begin() + 9),
+            (std::vector<long long>{3, 3, 1, 1 | 2 | JACC_BOUNDS_OWNED, 0, 4, 500, 999}));
+  EXPECT_EQ(Y[0], -1); // redirected to the scratch bytes
+}
+
+TEST(BoundsChecksTest, ColumnSplitsCheckTheColumnAndNeededWritesAreNotChecked) {
+  // a[i][j] split along j (the parallel loop's): device 1 of 2 owns columns [m / 2, m).
+  analysis::KernelInfo K = analyzeOrFail("#pragma acc parallel loop present(a)\n"
+                                         "for (int j = 0; j < m; j++)\n"
+                                         "  for (int i = 0; i < n; i++) a[i][j] = i + j;\n",
+                                         {"int n", "int m", "double (*a)[m]"});
+  ASSERT_TRUE(K.Split.Enabled) << K.Split.Fallback;
+  ASSERT_EQ(K.Split.Plan.Arrays.at(0).Dim, 1u);
+  K.CheckBounds = true;
+  checkedHostSource(K); // host and CUDA, both entries
+  int N = 4, M = 10;
+  std::vector<double> A(N * M, -1);
+  double *Ap = A.data();
+  std::map<std::string, void *> Values = {{"n", &N}, {"m", &M}, {"a", &Ap}};
+  std::vector<long long> B =
+      runSplitDevice(K, generateHostSource(K, true), Values, 8 * N * M, 1, 2);
+  ASSERT_FALSE(B.empty());
+  EXPECT_EQ(B[0], 0);
+  EXPECT_EQ(A[M + 4], -1);
+  EXPECT_EQ(A[M + 5], 6);
+  K.Split.Guards.clear();
+  A.assign(N * M, -1);
+  B = runSplitDevice(K, generateHostSource(K, true), Values, 8 * N * M, 1, 2);
+  ASSERT_FALSE(B.empty());
+  EXPECT_EQ(B[0], 2);
+  EXPECT_EQ(B[4], 1 | 2 << 1 | JACC_BOUNDS_OWNED | 1 * JACC_BOUNDS_OWNED * 2);
+  EXPECT_EQ(B[5], 0); // a[0][0]
+  EXPECT_EQ(B[7], 5);
+  EXPECT_EQ(B[8], 9);
+
+  // y[i + 1] is also written where z[i] needs it (its guard: own(y, i + 1) || own(z, i)): a
+  // device may write it outside its owned range, so only z[i]'s write is checked.
+  analysis::KernelInfo Needed = analyzeOrFail("#pragma acc parallel loop present(y, z)\n"
+                                              "for (int i = 0; i < n; i++) {\n"
+                                              "  y[i + 1] = i;\n"
+                                              "  z[i] = y[i + 1] * 2;\n"
+                                              "}\n",
+                                              {"int n", "int *y", "int *z"});
+  ASSERT_TRUE(Needed.Split.Enabled) << Needed.Split.Fallback;
+  Needed.CheckBounds = true;
+  std::string Split = generateHostSource(Needed, true);
+  EXPECT_EQ(count(Split, "__jacc_bowned(__jacc_t, __jacc_bp"), 1u) << Split;
+  EXPECT_NE(Split.find("z__lb, z__ub, __jacc_bunit_z, __jacc_bpitch_z, 2, 4, 3, 259)"),
+            std::string::npos)
+      << Split;
+  checkedHostSource(Needed);
 }
 
 TEST(BoundsChecksTest, TheDiskCacheKeyDependsOnTheMode) {
