@@ -222,50 +222,44 @@ TEST_P(BoundsTest, AsyncViolationIsReportedByTheWait) {
 
 TEST_P(BoundsTest, AtomicsOfEveryFormAreChecked) {
   mapArrays(64);
-  // Only the last iteration's y[n] is outside: one violation whatever the threads' order.
-  const char *Update = "#pragma acc parallel loop present(y)\n"
-                       "for (int i = 0; i <= n; i++) {\n"
-                       "  #pragma acc atomic update\n"
-                       "  y[i] += 1;\n"
-                       "}\n";
-  EXPECT_EQ(push(Update, 64, JACC_FORCE_DUPLICATE), JACC_ERROR_BOUNDS);
-  EXPECT_EQ(lastError(), "kernel:4:3: write y[64] outside its mapping [0, 64) on device 0");
-  const char *Read = "#pragma acc parallel loop present(y)\n"
-                     "for (int i = 0; i <= n; i++) {\n"
-                     "  int v;\n"
-                     "  #pragma acc atomic read\n"
-                     "  v = y[i];\n"
-                     "  if (v < 0) y[0] = v;\n"
-                     "}\n";
-  EXPECT_EQ(push(Read, 64, JACC_FORCE_DUPLICATE), JACC_ERROR_BOUNDS);
-  EXPECT_EQ(lastError(), "kernel:5:7: read y[64] outside its mapping [0, 64) on device 0");
-  const char *Write = "#pragma acc parallel loop present(y)\n"
-                      "for (int i = 0; i <= n; i++) {\n"
-                      "  #pragma acc atomic write\n"
-                      "  y[i + (i == n) * n] = i;\n"
+  // Each kernel's last iteration alone is outside: one violation whatever the threads' order.
+  struct {
+    const char *Src, *Error;
+  } Cases[] = {
+      {"for (int i = 0; i <= n; i++) {\n"
+       "  #pragma acc atomic update\n"
+       "  y[i] += 1;\n",
+       "kernel:5:3: write y[64]"},
+      {"for (int i = 0; i <= n; i++) {\n"
+       "  #pragma acc atomic read\n"
+       "  v = y[i];\n",
+       "kernel:5:7: read y[64]"},
+      {"for (int i = 0; i <= n; i++) {\n"
+       "  #pragma acc atomic write\n"
+       "  y[i + (i == n) * n] = i;\n",
+       "kernel:5:3: write y[128]"},
+      // x of a capture is written; its index (an indirect one) is read, and checked too.
+      {"for (int i = 0; i < n; i++) {\n"
+       "  #pragma acc atomic capture\n"
+       "  v = y[x[i] / 2 + (i == n - 1)]++;\n",
+       "kernel:5:7: write y[64]"},
+      // A structured capture's x is the one its second statement writes.
+      {"for (int i = 0; i < n; i++) {\n"
+       "  #pragma acc atomic capture\n"
+       "  { v = y[i + 1]; y[i + 1] = 0; }\n",
+       "kernel:5:19: write y[64]"},
+  };
+  for (const auto &C : Cases) {
+    bool ReadsX = std::string(C.Src).find("x[") != std::string::npos;
+    std::string Src = std::string("#pragma acc parallel loop present(") +
+                      (ReadsX ? "x, y" : "y") + ")\n" + C.Src +
+                      "  if (v < 0) y[0] = v;\n"
                       "}\n";
-  EXPECT_EQ(push(Write, 64, JACC_FORCE_DUPLICATE), JACC_ERROR_BOUNDS);
-  EXPECT_EQ(lastError(), "kernel:4:3: write y[128] outside its mapping [0, 64) on device 0");
-  // x of a capture is written; its index (an indirect one) is read, and checked too.
-  const char *Capture = "#pragma acc parallel loop present(x, y)\n"
-                        "for (int i = 0; i < n; i++) {\n"
-                        "  int v;\n"
-                        "  #pragma acc atomic capture\n"
-                        "  v = y[x[i] / 2 + (i == n - 1)]++;\n"
-                        "  if (v < 0) y[0] = v;\n"
-                        "}\n";
-  EXPECT_EQ(push(Capture, 64, JACC_FORCE_DUPLICATE), JACC_ERROR_BOUNDS);
-  EXPECT_EQ(lastError(), "kernel:5:7: write y[64] outside its mapping [0, 64) on device 0");
-  // A structured capture's x is the one its second statement writes.
-  const char *Structured = "#pragma acc parallel loop present(y)\n"
-                           "for (int i = 0; i < n; i++) {\n"
-                           "  int v;\n"
-                           "  #pragma acc atomic capture\n"
-                           "  { v = y[i + 1]; y[i + 1] = 0; }\n"
-                           "  if (v < 0) y[0] = v;\n"
-                           "}\n";
-  EXPECT_EQ(push(Structured, 64, JACC_FORCE_DUPLICATE), JACC_ERROR_BOUNDS);
-  EXPECT_EQ(lastError(), "kernel:5:19: write y[64] outside its mapping [0, 64) on device 0");
+    // v is the kernel's: a private scalar of each iteration.
+    Src.insert(Src.find('\n', Src.find("for")) + 1, "  int v = 0;\n");
+    EXPECT_EQ(push(Src.c_str(), 64, JACC_FORCE_DUPLICATE), JACC_ERROR_BOUNDS) << Src;
+    EXPECT_EQ(lastError(), std::string(C.Error) + " outside its mapping [0, 64) on device 0");
+  }
   expectHealthyPush();
   unmapArrays();
 }

@@ -66,6 +66,12 @@ protected:
     setHook(nullptr);
     DeviceTest::TearDown();
   }
+  /// A new runtime (reading the environment again) whose GPUs run Hook.
+  void restartWith(KernelHook Hook) {
+    ASSERT_JACC(jacc_finalize());
+    ASSERT_JACC(jacc_init());
+    setHook(Hook);
+  }
   /// The fake GPUs of the configuration (mixes include host devices, which the hook never sees).
   int gpus() const { return std::string(GetParam()).find("host") == std::string::npos ? devices() : 1; }
 };
@@ -713,9 +719,7 @@ void outOfBoundsHook(const char *, unsigned, unsigned, void **P) {
 
 TEST_P(CudaMockTest, BoundsChecksAreInTheCudaCodeAndTheirRecordFailsThePush) {
   jacc::ScopedEnv Check("JACC_CHECK", "bounds");
-  ASSERT_JACC(jacc_finalize());
-  ASSERT_JACC(jacc_init());
-  setHook(outOfBoundsHook);
+  restartWith(outOfBoundsHook);
   MappedSaxpy S(1000, 2);
   long long N = S.N;
   // NVRTC compiled the checked entry (its __jacc_bcheck calls) for the fake GPUs.
@@ -745,9 +749,7 @@ void atomicOutOfBoundsHook(const char *, unsigned, unsigned, void **P) {
 
 TEST_P(CudaMockTest, CheckedAtomicsCompileForTheGpuAndTheirRecordFailsThePush) {
   jacc::ScopedEnv Check("JACC_CHECK", "bounds");
-  ASSERT_JACC(jacc_finalize());
-  ASSERT_JACC(jacc_init());
-  setHook(atomicOutOfBoundsHook);
+  restartWith(atomicOutOfBoundsHook);
   int N = 256;
   std::vector<int> H(8, 0), Idx(N);
   for (int I = 0; I < N; ++I)
@@ -787,9 +789,7 @@ void ownedRangeViolationHook(const char *Entry, unsigned Grid, unsigned Block, v
 
 TEST_P(CudaMockTest, OwnedRangeViolationOfASplitLaunchIsReportedAsAJaccBug) {
   jacc::ScopedEnv Check("JACC_CHECK", "bounds");
-  ASSERT_JACC(jacc_finalize());
-  ASSERT_JACC(jacc_init());
-  setHook(ownedRangeViolationHook);
+  restartWith(ownedRangeViolationHook);
   MappedSaxpy S(1000, 2);
   jacc_status Status = jacc_kernel_push(Saxpy, 4, S.Args, JACC_FORCE_SPLIT);
   if (gpus() < 2) {
