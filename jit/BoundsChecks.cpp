@@ -12,8 +12,9 @@ using namespace analysis;
 
 unsigned boundsScratchWord(unsigned NParams) { return JACC_BOUNDS_RECORD_WORDS + 2 * NParams; }
 
-std::string ownedUnitName(const std::string &A) { return "__jacc_bunit_" + A; }
-std::string ownedPitchName(const std::string &A) { return "__jacc_bpitch_" + A; }
+std::string ownedBytesName(const std::string &A, const char *Part) {
+  return "__jacc_bown" + std::string(Part) + "_" + A;
+}
 
 /// The split array whose owned range site S writes in when K's split entry runs it: S is the
 /// element a guarded write stores to, and the guard is exactly own(A, <its index>), without the
@@ -48,37 +49,30 @@ void insertBoundsChecks(const KernelInfo &K, const EntryTarget &Target, BoundsSc
                         BoundsPart Part, bool Split, TextEdits &Edits) {
   if (!K.CheckBounds)
     return;
-  size_t Sites = K.BoundsSites.size();
-  for (size_t I = 0; I < Sites; ++I) {
+  for (size_t I = 0; I < K.BoundsSites.size(); ++I) {
     const BoundsSite &S = K.BoundsSites[I];
     bool Atomic = insideAtomic(K, S.Begin, S.End);
     if (K.arrayReductionOf(S.Arg) || Atomic != (Scope == BoundsScope::InsideAtomics))
       continue;
     const ArgInfo &A = K.Args[S.Arg];
-    // The site's constants: parameter, line, column, how (HostABI.h).
+    // The site's constants: parameter, line, column, how (HostABI.h); before them, the owned
+    // range's of a write whose check also tests it (its mapping's first, in one helper).
     unsigned How = unsigned(S.Write) | S.Subscripts << 1;
-    auto Where = [&](unsigned How) {
-      return std::to_string(A.Param) + ", " + std::to_string(S.Line) + ", " +
+    std::string Where, Check = "__jacc_bcheck";
+    if (const SplitArray *Owned = Split ? ownedWrite(K, S) : nullptr) {
+      Check = "__jacc_bowned";
+      How |= JACC_BOUNDS_OWNED | Owned->Dim * JACC_BOUNDS_OWNED * 2;
+      for (const std::string &Name :
+           {ownedBytesName(A.Name, "lo"), ownedBytesName(A.Name, "hi"),
+            ownedBytesName(A.Name, "pitch"), lowerBoundName(A.Name), upperBoundName(A.Name)})
+        Where += Name + ", ";
+    }
+    Where += std::to_string(A.Param) + ", " + std::to_string(S.Line) + ", " +
              std::to_string(S.Col) + ", " + std::to_string(How);
-    };
-    const SplitArray *Owned = Split ? ownedWrite(K, S) : nullptr;
-    // The owned-range check wraps the mapping's (which may redirect to the scratch bytes first).
-    const char *Mapping = "__jacc_bcheck", *OwnedRange = "__jacc_bowned";
-    if (Part == BoundsPart::Opens) {
-      if (Owned)
-        Edits.insert(S.Begin, Target.BoundsCheckOpen(Sites + I, OwnedRange));
-      Edits.insert(S.Begin, Target.BoundsCheckOpen(I, Mapping));
-      continue;
-    }
-    Edits.insert(S.End, Target.BoundsCheckClose(I, Mapping, A.Name, Where(How)));
-    if (Owned) {
-      unsigned OwnedHow = How | JACC_BOUNDS_OWNED | Owned->Dim * JACC_BOUNDS_OWNED * 2;
-      Edits.insert(S.End, Target.BoundsCheckClose(
-                              Sites + I, OwnedRange, A.Name,
-                              lowerBoundName(A.Name) + ", " + upperBoundName(A.Name) + ", " +
-                                  ownedUnitName(A.Name) + ", " + ownedPitchName(A.Name) + ", " +
-                                  Where(OwnedHow)));
-    }
+    if (Part == BoundsPart::Opens)
+      Edits.insert(S.Begin, Target.BoundsCheckOpen(I, Check));
+    else
+      Edits.insert(S.End, Target.BoundsCheckClose(I, Check, A.Name, Where));
   }
 }
 

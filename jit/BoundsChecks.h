@@ -28,15 +28,17 @@ enum class BoundsScope { OutsideAtomics, InsideAtomics };
 /// Wrap every checked access of K (K.CheckBounds) in Scope in Target's check: insertions only,
 /// so that they nest (`a[b[i]]`) and compose with the other edits of the entry. Accesses of
 /// array-reduction arguments stay unchecked (the kernel's private copy). In the split entry
-/// (Split), a write whose guard is exactly own(A, <its index>) is also checked against the
-/// device's owned range of A (a failure is a jacc bug: the guard should have filtered it).
+/// (Split), a write whose guard is exactly own(A, <its index>) is checked against its mapping and
+/// the device's owned range of A (a failure of the latter is a jacc bug: the guard should have
+/// filtered it).
 void insertBoundsChecks(const analysis::KernelInfo &K, const EntryTarget &Target, BoundsScope Scope,
                         BoundsPart Part, bool Split, TextEdits &Edits);
 
-/// Names of the split entry's byte sizes of split array A's index step along its split dimension
-/// and of the sub-array enclosing it (0 for dimension 0), which the owned-range checks use.
-std::string ownedUnitName(const std::string &A);
-std::string ownedPitchName(const std::string &A);
+/// Names of what the split entry's owned-range checks of split array A compare with: the bytes
+/// [lo, hi) of the device's owned part along the split dimension, relative to the pointer for
+/// dimension 0, else to the start of the enclosing sub-array of pitch bytes (0 for dimension 0).
+/// Part: "lo", "hi" or "pitch".
+std::string ownedBytesName(const std::string &A, const char *Part);
 
 /// The statement at the top of each iteration that stops the thread's iterations once a
 /// violation was recorded (empty unless K.CheckBounds).

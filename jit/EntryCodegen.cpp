@@ -132,11 +132,14 @@ std::string boundsPrologue(const KernelInfo &K, const EntryTarget &Target) {
     std::string Unit = sizeofSub(K, A.Name, A.Dim + 1, Target);
     P += "long long " + Lb + " = (-9223372036854775807LL-1), " + Ub +
          " = 9223372036854775807LL;\n";
-    if (K.CheckBounds) // for the owned-range checks (jit/BoundsChecks.h)
-      P += "const long long " + ownedUnitName(A.Name) + " = " + Unit + ", " +
-           ownedPitchName(A.Name) + " = " +
+    // The owned-range checks' bytes (jit/BoundsChecks.h): unbounded when not split.
+    std::string Lo = ownedBytesName(A.Name, "lo"), Hi = ownedBytesName(A.Name, "hi");
+    std::string Pitch = ownedBytesName(A.Name, "pitch");
+    if (K.CheckBounds)
+      P += "long long " + Lo + " = (-9223372036854775807LL-1), " + Hi +
+           " = 9223372036854775807LL;\nconst long long " + Pitch + " = " +
            (A.Dim == 0 ? std::string("0") : sizeofSub(K, A.Name, A.Dim, Target)) + ";\n(void)" +
-           ownedUnitName(A.Name) + "; (void)" + ownedPitchName(A.Name) + ";\n";
+           Lo + "; (void)" + Hi + "; (void)" + Pitch + ";\n";
     P += "if (" + Mlo + " <= " + Mhi + ") {\n";
     if (A.Dim == 0)
       P += "  long long __u = " + Unit + ";\n"
@@ -149,8 +152,11 @@ std::string boundsPrologue(const KernelInfo &K, const EntryTarget &Target) {
            " - 1;\n";
     P += "  long long __cnt = __last - __first + 1;\n"
          "  " + Lb + " = __first + __cnt * __jacc_t->share_begin / __jacc_t->share_scale;\n"
-         "  " + Ub + " = __first + __cnt * __jacc_t->share_end / __jacc_t->share_scale - 1;\n"
-         "}\n";
+         "  " + Ub + " = __first + __cnt * __jacc_t->share_end / __jacc_t->share_scale - 1;\n";
+    if (K.CheckBounds)
+      P += "  " + Lo + " = " + Lb + " * " + Unit + "; " + Hi + " = (" + Ub + " + 1) * " + Unit +
+           ";\n";
+    P += "}\n";
   }
   return P;
 }

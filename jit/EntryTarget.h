@@ -51,8 +51,8 @@ struct EntryTarget {
                                     const std::string &Slot);
   /// JACC_CHECK=bounds (jit/BoundsChecks.h): the texts before and after access Site (a number
   /// naming the check) of pointer argument Arg that check its address with the target's helper
-  /// Check (`__jacc_bcheck`: against the mapping; `__jacc_bowned`: against the device's owned
-  /// range of a split array); Where is the check's constants after the address and the
+  /// Check (`__jacc_bcheck`: against the mapping; `__jacc_bowned`: also against the device's
+  /// owned range of a split array); Where is the check's constants after the address and the
   /// argument (the owned range's, then the parameter, line, column, how: HostABI.h).
   std::string (*BoundsCheckOpen)(size_t Site, const std::string &Check);
   std::string (*BoundsCheckClose)(size_t Site, const std::string &Check, const std::string &Arg,

@@ -295,8 +295,10 @@ std::string cudaBoundsClose(size_t, const std::string &, const std::string &Arg,
   return "), (const void *)" + Arg + ", " + Where + "))";
 }
 
-/// The checks of one access (the bounds block: jit/host/HostABI.h), and the path recording the
-/// first violation. NParams: the kernel's parameters, before the scratch bytes.
+/// The checks of one access (the bounds block: jit/host/HostABI.h): against its mapping, or also
+/// against the device's owned range (a write outside its mapping is reported as such first); and
+/// the path recording the first violation. NParams: the kernel's parameters, before the scratch
+/// bytes.
 std::string cudaBoundsHelpers(unsigned NParams) {
   return "static __device__ __noinline__ void *__jacc_bfail(const jacc_team_view *t,\n"
          "    long long off, long long size, int param, int line, int col, int how,\n"
@@ -319,12 +321,16 @@ std::string cudaBoundsHelpers(unsigned NParams) {
          "  return (T *)__jacc_bfail(t, off, sizeof(T), param, line, col, how, 0, 0);\n"
          "}\n"
          "template <class T> static __device__ inline T *__jacc_bowned(const jacc_team_view *t,\n"
-         "    T *p, const void *base, long long lb, long long ub, long long unit,\n"
-         "    long long pitch, int param, int line, int col, int how) {\n"
+         "    T *p, const void *base, long long lo, long long hi, long long pitch, long long lb,\n"
+         "    long long ub, int param, int line, int col, int how) {\n"
          "  long long off = (const char *)p - (const char *)base;\n"
          "  long long at = pitch ? off - __jacc_floordiv(off, pitch) * pitch : off;\n"
-         "  long long idx = __jacc_floordiv(at, unit);\n"
-         "  if (idx >= lb && idx <= ub) return p;\n"
+         "  const long long *m = t->bounds + " + std::to_string(JACC_BOUNDS_RECORD_WORDS) +
+         " + 2 * param;\n"
+         "  bool mapped = off >= m[0] && off <= m[1] - (long long)sizeof(T);\n"
+         "  if (mapped && at >= lo && at < hi) return p;\n"
+         "  if (!mapped) return (T *)__jacc_bfail(t, off, sizeof(T), param, line, col, how & " +
+         std::to_string(JACC_BOUNDS_OWNED - 1) + ", 0, 0);\n"
          "  return (T *)__jacc_bfail(t, off, sizeof(T), param, line, col, how, lb, ub);\n"
          "}\n";
 }

@@ -66,8 +66,10 @@ std::string hostBoundsClose(size_t Site, const std::string &Check, const std::st
          P + ", " + Where + "); }))";
 }
 
-/// The checks of one access (the bounds block: jit/host/HostABI.h), and the cold path recording
-/// the first violation. NParams: the kernel's parameters, before the scratch bytes.
+/// The checks of one access (the bounds block: jit/host/HostABI.h): against its mapping, or also
+/// against the device's owned range (a write outside its mapping is reported as such first); and
+/// the cold path recording the first violation. NParams: the kernel's parameters, before the
+/// scratch bytes.
 std::string hostBoundsHelpers(unsigned NParams) {
   std::string Ranges = std::to_string(JACC_BOUNDS_RECORD_WORDS);
   return "static __attribute__((noinline, cold)) void *__jacc_bfail(\n"
@@ -90,12 +92,15 @@ std::string hostBoundsHelpers(unsigned NParams) {
          "  return __jacc_bfail(t, off, size, param, line, col, how, 0, 0);\n"
          "}\n"
          "static inline void *__jacc_bowned(const jacc_host_team *t, const void *p,\n"
-         "    const void *base, long long size, long long lb, long long ub, long long unit,\n"
-         "    long long pitch, int param, int line, int col, int how) {\n"
+         "    const void *base, long long size, long long lo, long long hi, long long pitch,\n"
+         "    long long lb, long long ub, int param, int line, int col, int how) {\n"
          "  long long off = (const char *)p - (const char *)base;\n"
          "  long long at = pitch ? off - __jacc_floordiv(off, pitch) * pitch : off;\n"
-         "  long long idx = __jacc_floordiv(at, unit);\n"
-         "  if (__builtin_expect(idx >= lb && idx <= ub, 1)) return (void *)p;\n"
+         "  const long long *m = t->bounds + " + Ranges + " + 2 * param;\n"
+         "  int mapped = off >= m[0] && off <= m[1] - size;\n"
+         "  if (__builtin_expect(mapped && at >= lo && at < hi, 1)) return (void *)p;\n"
+         "  if (!mapped) return __jacc_bfail(t, off, size, param, line, col, how & " +
+         std::to_string(JACC_BOUNDS_OWNED - 1) + ", 0, 0);\n"
          "  return __jacc_bfail(t, off, size, param, line, col, how, lb, ub);\n"
          "}\n";
 }

@@ -225,17 +225,18 @@ TEST(BoundsChecksTest, SplitEntriesCheckGuardedWritesAgainstTheOwnedRange) {
   ASSERT_TRUE(K.Split.Enabled) << K.Split.Fallback;
   K.CheckBounds = true;
   std::string Split = generateHostSource(K, /*Split=*/true);
-  EXPECT_NE(Split.find("__jacc_bowned(__jacc_t, __jacc_bp1, y, sizeof *__jacc_bp1, y__lb, y__ub, "
-                       "__jacc_bunit_y, __jacc_bpitch_y, 1, 3, 3, 259); }))"),
+  EXPECT_NE(Split.find("__jacc_bowned(__jacc_t, __jacc_bp0, y, sizeof *__jacc_bp0, "
+                       "__jacc_bownlo_y, __jacc_bownhi_y, __jacc_bownpitch_y, y__lb, y__ub, 1, 3, "
+                       "3, 259); }))"),
             std::string::npos)
       << Split;
   // Only split entries: every device owns everything in the other.
   EXPECT_EQ(generateHostSource(K).find("))__jacc_bowned("), std::string::npos);
   auto Cuda = generateCudaSource(K, /*Split=*/true);
   ASSERT_TRUE(bool(Cuda)) << llvm::toString(Cuda.takeError());
-  EXPECT_NE(Cuda->Source.find("(*__jacc_bowned(__jacc_t, &((*__jacc_bcheck(__jacc_t, &(y[i]), "
-                              "(const void *)y, 1, 3, 3, 3))), (const void *)y, y__lb, y__ub, "
-                              "__jacc_bunit_y, __jacc_bpitch_y, 1, 3, 3, 259))"),
+  EXPECT_NE(Cuda->Source.find("(*__jacc_bowned(__jacc_t, &(y[i]), (const void *)y, "
+                              "__jacc_bownlo_y, __jacc_bownhi_y, __jacc_bownpitch_y, y__lb, y__ub, "
+                              "1, 3, 3, 259))"),
             std::string::npos)
       << Cuda->Source;
   expectCudaCompiles(*Cuda);
@@ -265,6 +266,18 @@ TEST(BoundsChecksTest, AWriteTheGuardsLetOutOfTheOwnedRangeIsRecorded) {
   EXPECT_EQ(std::vector<long long>(B.begin() + 1, B.begin() + 9),
             (std::vector<long long>{3, 3, 1, 1 | 2 | JACC_BOUNDS_OWNED, 0, 4, 500, 999}));
   EXPECT_EQ(Y[0], -1); // redirected to the scratch bytes
+  // A write outside its mapping is reported as that first (the one device owns all of y).
+  analysis::KernelInfo Past = analyzeOrFail("#pragma acc parallel loop present(y)\n"
+                                            "for (int i = 0; i < n; i++)\n"
+                                            "  y[i + 1] = i;\n",
+                                            {"int n", "int *y"});
+  Past.CheckBounds = true;
+  Past.Split.Guards.clear();
+  B = runSplitDevice(Past, generateHostSource(Past, true), Values, 4 * N, 0, 1);
+  ASSERT_FALSE(B.empty());
+  EXPECT_EQ(std::vector<long long>(B.begin(), B.begin() + 9),
+            (std::vector<long long>{2, 3, 3, 1, 1 | 2, 4 * N, 4, 0, 0}));
+  EXPECT_EQ(Y[999], 998);
 }
 
 TEST(BoundsChecksTest, ColumnSplitsCheckTheColumnAndNeededWritesAreNotChecked) {
@@ -309,7 +322,7 @@ TEST(BoundsChecksTest, ColumnSplitsCheckTheColumnAndNeededWritesAreNotChecked) {
   Needed.CheckBounds = true;
   std::string Split = generateHostSource(Needed, true);
   EXPECT_EQ(count(Split, "__jacc_bowned(__jacc_t, __jacc_bp"), 1u) << Split;
-  EXPECT_NE(Split.find("z__lb, z__ub, __jacc_bunit_z, __jacc_bpitch_z, 2, 4, 3, 259)"),
+  EXPECT_NE(Split.find("__jacc_bownpitch_z, z__lb, z__ub, 2, 4, 3, 259)"),
             std::string::npos)
       << Split;
   checkedHostSource(Needed);
