@@ -5,6 +5,13 @@ namespace jacc::jit {
 
 using analysis::AtomicOp;
 
+bool insideAtomic(const analysis::KernelInfo &K, unsigned Begin, unsigned End) {
+  for (const AtomicOp &A : K.Atomics)
+    if (Begin >= A.Begin && End <= A.End)
+      return true;
+  return false;
+}
+
 std::string atomicNewValue(const AtomicOp &A, AtomicPartText Text) {
   switch (A.How) {
   case AtomicOp::Change::Increment:

@@ -21,11 +21,24 @@ struct EntryTarget;
 /// closing texts before the guards and the opening texts after them.
 enum class BoundsPart { Closes, Opens };
 
-/// Wrap every checked access of K (K.CheckBounds) in Target's check: insertions only, so that
-/// they nest (`a[b[i]]`) and compose with the other edits of the entry. Accesses inside atomic
-/// statements and of array-reduction arguments stay unchecked.
-void insertBoundsChecks(const analysis::KernelInfo &K, const EntryTarget &Target,
-                        BoundsPart Part, TextEdits &Edits);
+/// Which accesses to wrap: those the entry's text keeps, or those inside atomic statements,
+/// whose parts the target's atomic text spells (EntryTarget::AtomicText applies them there).
+enum class BoundsScope { OutsideAtomics, InsideAtomics };
+
+/// Wrap every checked access of K (K.CheckBounds) in Scope in Target's check: insertions only,
+/// so that they nest (`a[b[i]]`) and compose with the other edits of the entry. Accesses of
+/// array-reduction arguments stay unchecked (the kernel's private copy). In the split entry
+/// (Split), a write whose guard is exactly own(A, <its index>) is checked against its mapping and
+/// the device's owned range of A (a failure of the latter is a jacc bug: the guard should have
+/// filtered it).
+void insertBoundsChecks(const analysis::KernelInfo &K, const EntryTarget &Target, BoundsScope Scope,
+                        BoundsPart Part, bool Split, TextEdits &Edits);
+
+/// Names of what the split entry's owned-range checks of split array A compare with: the bytes
+/// [lo, hi) of the device's owned part along the split dimension, relative to the pointer for
+/// dimension 0, else to the start of the enclosing sub-array of pitch bytes (0 for dimension 0).
+/// Part: "lo", "hi" or "pitch".
+std::string ownedBytesName(const std::string &A, const char *Part);
 
 /// The statement at the top of each iteration that stops the thread's iterations once a
 /// violation was recorded (empty unless K.CheckBounds).

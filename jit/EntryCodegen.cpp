@@ -2,6 +2,7 @@
 
 #include "analysis/FlatVla.h"
 #include "analysis/KernelSource.h"
+#include "jit/AtomicText.h"
 #include "jit/BoundsChecks.h"
 #include "jit/ReadProbe.h"
 #include "jit/Specialization.h"
@@ -133,6 +134,14 @@ std::string boundsPrologue(const KernelInfo &K, const EntryTarget &Target) {
     std::string Unit = sizeofSub(K, A.Name, A.Dim + 1, Target);
     P += "long long " + Lb + " = (-9223372036854775807LL-1), " + Ub +
          " = 9223372036854775807LL;\n";
+    // The owned-range checks' bytes (jit/BoundsChecks.h): unbounded when not split.
+    std::string Lo = ownedBytesName(A.Name, "lo"), Hi = ownedBytesName(A.Name, "hi");
+    std::string Pitch = ownedBytesName(A.Name, "pitch");
+    if (K.CheckBounds)
+      P += "long long " + Lo + " = (-9223372036854775807LL-1), " + Hi +
+           " = 9223372036854775807LL;\nconst long long " + Pitch + " = " +
+           (A.Dim == 0 ? std::string("0") : sizeofSub(K, A.Name, A.Dim, Target)) + ";\n(void)" +
+           Lo + "; (void)" + Hi + "; (void)" + Pitch + ";\n";
     P += "if (" + Mlo + " <= " + Mhi + ") {\n";
     if (A.Dim == 0)
       P += "  long long __u = " + Unit + ";\n"
@@ -145,8 +154,11 @@ std::string boundsPrologue(const KernelInfo &K, const EntryTarget &Target) {
            " - 1;\n";
     P += "  long long __cnt = __last - __first + 1;\n"
          "  " + Lb + " = __first + __cnt * __jacc_t->share_begin / __jacc_t->share_scale;\n"
-         "  " + Ub + " = __first + __cnt * __jacc_t->share_end / __jacc_t->share_scale - 1;\n"
-         "}\n";
+         "  " + Ub + " = __first + __cnt * __jacc_t->share_end / __jacc_t->share_scale - 1;\n";
+    if (K.CheckBounds)
+      P += "  " + Lo + " = " + Lb + " * " + Unit + "; " + Hi + " = (" + Ub + " + 1) * " + Unit +
+           ";\n";
+    P += "}\n";
   }
   return P;
 }
@@ -282,6 +294,19 @@ FoldedArgs foldedArgs(const KernelInfo &K, const Specialization *Spec,
   return F;
 }
 
+/// The edits inside K's atomic statements, which each target's atomic text applies to the parts
+/// it spells (EntryTarget::AtomicText): checks of the accesses, flattened subscripts.
+TextEdits atomicPartEdits(const KernelInfo &K, const EntryTarget &Target, bool Split) {
+  TextEdits Parts;
+  insertBoundsChecks(K, Target, BoundsScope::InsideAtomics, BoundsPart::Closes, Split, Parts);
+  insertBoundsChecks(K, Target, BoundsScope::InsideAtomics, BoundsPart::Opens, Split, Parts);
+  if (Target.FlatVlaPointers)
+    for (const SourceEdit &E : K.FlatVla.Edits)
+      if (insideAtomic(K, E.Begin, E.End))
+        Parts.replace(E.Begin, E.End, E.Text);
+  return Parts;
+}
+
 std::string reductionBuffer(const ReductionVar &R) { return "__jacc_rbuf_" + R.Name; }
 std::string reductionLower(const ReductionVar &R) { return "__jacc_rlo_" + R.Name; }
 
@@ -408,13 +433,14 @@ std::string generateEntry(const KernelInfo &K, bool Split, const EntryTarget &Ta
   // Insertions at one offset keep their order, outermost first: a split guard, the thread-0
   // wrapper of a statement, a bounds check, a flattened VLA subscript; the closing texts of the
   // checks come before the guards'.
-  insertBoundsChecks(K, Target, BoundsPart::Closes, Edits);
+  insertBoundsChecks(K, Target, BoundsScope::OutsideAtomics, BoundsPart::Closes, Split, Edits);
   if (Split)
     for (const auto &[Offset, Text] : K.Split.Guards)
       Edits.insert(Offset, Text);
   // After the guards: at one offset insertions come first, so a guard wraps the atomic.
+  TextEdits Parts = atomicPartEdits(K, Target, Split);
   for (const AtomicOp &A : K.Atomics) {
-    std::string Operation = Target.AtomicText(A, K);
+    std::string Operation = Target.AtomicText(A, K, Parts);
     Edits.replace(A.Begin, A.End, A.Block ? "{ " + Operation + "; }" : Operation);
   }
   if (K.Serial) {
@@ -445,15 +471,11 @@ std::string generateEntry(const KernelInfo &K, bool Split, const EntryTarget &Ta
       }
     }
   }
-  insertBoundsChecks(K, Target, BoundsPart::Opens, Edits);
+  insertBoundsChecks(K, Target, BoundsScope::OutsideAtomics, BoundsPart::Opens, Split, Edits);
   if (Target.FlatVlaPointers)
-    for (const SourceEdit &E : K.FlatVla.Edits) {
-      bool InAtomic = false; // the atomic's text already has them
-      for (const AtomicOp &A : K.Atomics)
-        InAtomic |= E.Begin >= A.Begin && E.End <= A.End;
-      if (!InAtomic)
+    for (const SourceEdit &E : K.FlatVla.Edits)
+      if (!insideAtomic(K, E.Begin, E.End)) // else the atomic's text has them (Parts)
         Edits.replace(E.Begin, E.End, E.Text);
-    }
   C += lineDirective(K, K.BodyBegin);
   C += Edits.apply(K.Source, K.BodyBegin, K.BodyEnd);
   C += "\n#line 1 \"<jacc>\"\n";

@@ -6,6 +6,7 @@
 #define JACC_JIT_ENTRYTARGET_H
 
 #include "analysis/Kernel.h"
+#include "support/TextEdits.h"
 
 #include <string>
 
@@ -51,13 +52,19 @@ struct EntryTarget {
   std::string (*ReductionWriteBack)(const analysis::KernelInfo &K,
                                     const analysis::ReductionVar &R, const std::string &Value,
                                     const std::string &Slot);
-  /// JACC_CHECK=bounds (jit/BoundsChecks.h): the texts before and after access Site of pointer
-  /// argument Arg that check its address; Where is the site's constants (parameter, line,
-  /// column, write | subscripts << 1) for the target's `__jacc_bcheck`.
-  std::string (*BoundsCheckOpen)(size_t Site);
-  std::string (*BoundsCheckClose)(size_t Site, const std::string &Arg, const std::string &Where);
-  /// The text performing atomic statement A (one of K.Atomics) on this target.
-  std::string (*AtomicText)(const analysis::AtomicOp &A, const analysis::KernelInfo &K);
+  /// JACC_CHECK=bounds (jit/BoundsChecks.h): the texts before and after access Site (a number
+  /// naming the check) of pointer argument Arg that check its address with the target's helper
+  /// Check (`__jacc_bcheck`: against the mapping; `__jacc_bowned`: also against the device's
+  /// owned range of a split array); Where is the check's constants after the address and the
+  /// argument (the owned range's, then the parameter, line, column, how: HostABI.h).
+  std::string (*BoundsCheckOpen)(size_t Site, const std::string &Check);
+  std::string (*BoundsCheckClose)(size_t Site, const std::string &Check, const std::string &Arg,
+                                  const std::string &Where);
+  /// The text performing atomic statement A (one of K.Atomics) on this target, each of its parts
+  /// spelt with the edits of Parts inside it applied (the entry's edits of what the atomic
+  /// replaces: checked accesses, flattened subscripts).
+  std::string (*AtomicText)(const analysis::AtomicOp &A, const analysis::KernelInfo &K,
+                            const TextEdits &Parts);
 };
 
 /// `T v = (T)(lo +/- (Idx) * st);`: loop variable I of a nest from its flattened index Idx.

@@ -55,13 +55,11 @@ llvm::Expected<RuntimeSettings> readSettings() {
   if (!Exchange)
     return Exchange.takeError();
   S.DemandExchange = *Exchange == 1;
-  if (llvm::StringRef W = env::text(env::Var::KernelWarn); !W.empty()) {
-    double Seconds = 0;
-    if (W.getAsDouble(Seconds) || !(Seconds >= 0) || Seconds > 1e9)
-      return env::invalid(env::Var::KernelWarn, W,
-                          "a number of seconds (e.g. 30 or 0.5; 0 turns the warning off)");
-    S.KernelWarnSeconds = Seconds;
-  }
+  auto Warn = env::seconds(env::Var::KernelWarn, S.KernelWarnSeconds, 1e9,
+                           "30 or 0.5; 0 turns the warning off");
+  if (!Warn)
+    return Warn.takeError();
+  S.KernelWarnSeconds = *Warn;
   auto Compile = jit::compileConfigFromEnv();
   if (!Compile)
     return Compile.takeError();

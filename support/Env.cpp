@@ -78,4 +78,14 @@ llvm::Expected<bool> onOff(Var V, bool Default, const llvm::Twine &Accepted) {
   return invalid(V, T, Accepted);
 }
 
+llvm::Expected<double> seconds(Var V, double Default, double Max, const llvm::Twine &Examples) {
+  llvm::StringRef T = text(V);
+  if (T.empty())
+    return Default;
+  double Seconds = 0;
+  if (T.getAsDouble(Seconds) || !(Seconds >= 0) || Seconds > Max)
+    return invalid(V, T, "a number of seconds (e.g. " + Examples + ")");
+  return Seconds;
+}
+
 } // namespace jacc::env

@@ -66,6 +66,11 @@ llvm::Expected<unsigned> keyword(Var V, llvm::ArrayRef<std::pair<llvm::StringRef
 /// Default. Accepted as for keyword ("on or off").
 llvm::Expected<bool> onOff(Var V, bool Default, const llvm::Twine &Accepted);
 
+/// A number of seconds from 0 to Max, fractions allowed; unset or empty gives Default. Messages
+/// say "a number of seconds (e.g. <Examples>)": Examples also says what 0 means ("60 or 0.5; 0
+/// for no limit").
+llvm::Expected<double> seconds(Var V, double Default, double Max, const llvm::Twine &Examples);
+
 /// The words a switch accepts, for a value that is not a variable's (a command-line option).
 std::optional<bool> parseOnOff(llvm::StringRef Text);
 

@@ -82,8 +82,9 @@ std::shared_ptr<DiskCache> processDiskCache() {
 /// 8: reductions on arrays, elements and sections (private copies, element slots).
 /// 9: long double and complex reductions, 2 or 4 slots per value (ReductionVar::words()).
 /// 10: the team's bounds word (JACC_CHECK=bounds).
-/// 11: the read probe of split entries (read_info), read extents in the summary.
-constexpr unsigned CodeRevision = 11;
+/// 11: checked accesses inside atomics; the bounds record's owned range (10 words).
+/// 12: the read probe of split entries (read_info), read extents in the summary.
+constexpr unsigned CodeRevision = 12;
 
 std::string diskCacheKey(llvm::StringRef Source, llvm::ArrayRef<std::string> Decls,
                          unsigned CodeFlags) {

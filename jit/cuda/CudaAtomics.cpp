@@ -2,18 +2,15 @@
 #include "jit/cuda/CudaAtomics.h"
 
 #include "jit/AtomicText.h"
-#include "support/TextEdits.h"
 
 namespace jacc::jit {
 
 using analysis::AtomicOp;
 using analysis::SourceSpan;
 
-std::string cudaAtomicText(const AtomicOp &A, const analysis::KernelInfo &K) {
-  TextEdits Edits;
-  for (const analysis::SourceEdit &E : K.FlatVla.Edits)
-    Edits.replace(E.Begin, E.End, E.Text);
-  auto Text = [&](SourceSpan S) { return Edits.apply(K.Source, S.Begin, S.End); };
+std::string cudaAtomicText(const AtomicOp &A, const analysis::KernelInfo &K,
+                           const TextEdits &Parts) {
+  auto Text = [&](SourceSpan S) { return Parts.apply(K.Source, S.Begin, S.End); };
   std::string X = Text(A.X);
   switch (A.Kind) {
   case AtomicOp::Form::Update:

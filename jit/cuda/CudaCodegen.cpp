@@ -286,32 +286,52 @@ std::string cudaReductionWriteBack(const KernelInfo &K, const ReductionVar &R,
 
 /// A checked access: a template keeps the access an lvalue of its own type, with its operands
 /// evaluated once (`&(y[i++])`).
-std::string cudaBoundsOpen(size_t) { return "(*__jacc_bcheck(__jacc_t, &("; }
+std::string cudaBoundsOpen(size_t, const std::string &Check) {
+  return "(*" + Check + "(__jacc_t, &(";
+}
 
-std::string cudaBoundsClose(size_t, const std::string &Arg, const std::string &Where) {
+std::string cudaBoundsClose(size_t, const std::string &, const std::string &Arg,
+                            const std::string &Where) {
   return "), (const void *)" + Arg + ", " + Where + "))";
 }
 
-/// The check of one access (the bounds block: jit/host/HostABI.h), and the path recording the
-/// first violation. NParams: the kernel's parameters, before the scratch bytes.
+/// The checks of one access (the bounds block: jit/host/HostABI.h): against its mapping, or also
+/// against the device's owned range (a write outside its mapping is reported as such first); and
+/// the path recording the first violation. NParams: the kernel's parameters, before the scratch
+/// bytes.
 std::string cudaBoundsHelpers(unsigned NParams) {
   return "static __device__ __noinline__ void *__jacc_bfail(const jacc_team_view *t,\n"
-         "    long long off, long long size, int param, int line, int col, int write) {\n"
+         "    long long off, long long size, int param, int line, int col, int how,\n"
+         "    long long lb, long long ub) {\n"
          "  long long *r = t->bounds;\n"
          "  if (atomicCAS((unsigned long long *)r, 0ULL, 1ULL) == 0ULL) {\n"
-         "    r[1] = line; r[2] = col; r[3] = param; r[4] = write; r[5] = off; r[6] = size;\n"
+         "    r[1] = line; r[2] = col; r[3] = param; r[4] = how; r[5] = off; r[6] = size;\n"
+         "    r[7] = lb; r[8] = ub;\n"
          "    __threadfence();\n"
          "    atomicExch((unsigned long long *)r, 2ULL);\n"
          "  }\n"
          "  return r + " + std::to_string(boundsScratchWord(NParams)) + ";\n"
          "}\n"
          "template <class T> static __device__ inline T *__jacc_bcheck(const jacc_team_view *t,\n"
-         "    T *p, const void *base, int param, int line, int col, int write) {\n"
+         "    T *p, const void *base, int param, int line, int col, int how) {\n"
          "  long long off = (const char *)p - (const char *)base;\n"
          "  const long long *m = t->bounds + " + std::to_string(JACC_BOUNDS_RECORD_WORDS) +
          " + 2 * param;\n"
          "  if (off >= m[0] && off <= m[1] - (long long)sizeof(T)) return p;\n"
-         "  return (T *)__jacc_bfail(t, off, sizeof(T), param, line, col, write);\n"
+         "  return (T *)__jacc_bfail(t, off, sizeof(T), param, line, col, how, 0, 0);\n"
+         "}\n"
+         "template <class T> static __device__ inline T *__jacc_bowned(const jacc_team_view *t,\n"
+         "    T *p, const void *base, long long lo, long long hi, long long pitch, long long lb,\n"
+         "    long long ub, int param, int line, int col, int how) {\n"
+         "  long long off = (const char *)p - (const char *)base;\n"
+         "  long long at = pitch ? off - __jacc_floordiv(off, pitch) * pitch : off;\n"
+         "  const long long *m = t->bounds + " + std::to_string(JACC_BOUNDS_RECORD_WORDS) +
+         " + 2 * param;\n"
+         "  bool mapped = off >= m[0] && off <= m[1] - (long long)sizeof(T);\n"
+         "  if (mapped && at >= lo && at < hi) return p;\n"
+         "  if (!mapped) return (T *)__jacc_bfail(t, off, sizeof(T), param, line, col, how & " +
+         std::to_string(JACC_BOUNDS_OWNED - 1) + ", 0, 0);\n"
+         "  return (T *)__jacc_bfail(t, off, sizeof(T), param, line, col, how, lb, ub);\n"
          "}\n";
 }
 

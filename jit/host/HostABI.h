@@ -39,10 +39,15 @@
 /* JACC_CHECK=bounds: a launch's bounds block, shared by the device's threads (host and CUDA).
  * First the violation record, JACC_BOUNDS_RECORD_WORDS words: state (0 none, 1 being written, 2
  * written: the first violation wins a compare-exchange of 0 to 1), line, column, the argument's
- * parameter, 1 for a write, the element's byte offset from the pointer, its bytes. Then 2 words
- * per parameter: the [lo, hi) bytes relative to the pointer it may reach (its mapping). Then
- * scratch bytes, at least the largest pointee: a failed check's access lands there. */
-#define JACC_BOUNDS_RECORD_WORDS 8
+ * parameter, how (below), the element's byte offset from the pointer, its bytes, and for a
+ * write outside the device's owned range the range [lb, ub] along the split dimension. Then 2
+ * words per parameter: the [lo, hi) bytes relative to the pointer it may reach (its mapping).
+ * Then scratch bytes, at least the largest pointee: a failed check's access lands there. */
+#define JACC_BOUNDS_RECORD_WORDS 10
+/* How the access was made: 1 for a write, plus 2 times its subscripts; plus, for a write in a
+ * split launch outside the device's owned range (which the split predicates should have
+ * filtered), JACC_BOUNDS_OWNED and JACC_BOUNDS_OWNED * 2 times the split dimension. */
+#define JACC_BOUNDS_OWNED 256
 
 /* read_info words per read extent (analysis/ReadExtents.h, in KernelInfo order): bytes of one
  * index step along its dimension (unit), bytes of the enclosing sub-array (pitch, 0 for dimension

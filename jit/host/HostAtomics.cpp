@@ -21,8 +21,9 @@ static std::string compareAndSwap(const std::string &X, const std::string &New,
          Result + "; })";
 }
 
-std::string hostAtomicText(const AtomicOp &A, const analysis::KernelInfo &K) {
-  auto Text = [&](SourceSpan S) { return K.Source.substr(S.Begin, S.End - S.Begin); };
+std::string hostAtomicText(const AtomicOp &A, const analysis::KernelInfo &K,
+                           const TextEdits &Parts) {
+  auto Text = [&](SourceSpan S) { return Parts.apply(K.Source, S.Begin, S.End); };
   std::string X = Text(A.X);
   switch (A.Kind) {
   case AtomicOp::Form::Update:
@@ -30,12 +31,13 @@ std::string hostAtomicText(const AtomicOp &A, const analysis::KernelInfo &K) {
       return "({ __atomic_fetch_add(&(" + X + "), " + atomicDelta(A, Text) +
              ", __ATOMIC_RELAXED); 0; })";
     return compareAndSwap(X, atomicNewValue(A, Text), "0");
+  // The value's name must not hide the team pointer `__jacc_t` that a checked access uses.
   case AtomicOp::Form::Read:
-    return Text(A.V) + " = ({ __typeof__(" + X + ") __jacc_t; __atomic_load(&(" + X +
-           "), &__jacc_t, __ATOMIC_RELAXED); __jacc_t; })";
+    return Text(A.V) + " = ({ __typeof__(" + X + ") __jacc_v; __atomic_load(&(" + X +
+           "), &__jacc_v, __ATOMIC_RELAXED); __jacc_v; })";
   case AtomicOp::Form::Write:
-    return "({ __typeof__(" + X + ") __jacc_t = (" + Text(A.Operand) + "); __atomic_store(&(" + X +
-           "), &__jacc_t, __ATOMIC_RELAXED); 0; })";
+    return "({ __typeof__(" + X + ") __jacc_v = (" + Text(A.Operand) + "); __atomic_store(&(" + X +
+           "), &__jacc_v, __ATOMIC_RELAXED); 0; })";
   case AtomicOp::Form::Capture:
     break;
   }

@@ -55,37 +55,53 @@ std::string hostReductionWriteBack(const KernelInfo &, const ReductionVar &,
 
 /// A checked access: a statement expression keeps the access an lvalue of its own type, with its
 /// operands evaluated once (`&(y[i++])`).
-std::string hostBoundsOpen(size_t Site) {
+std::string hostBoundsOpen(size_t Site, const std::string &) {
   return "(*({ __auto_type __jacc_bp" + std::to_string(Site) + " = &(";
 }
 
-std::string hostBoundsClose(size_t Site, const std::string &Arg, const std::string &Where) {
+std::string hostBoundsClose(size_t Site, const std::string &Check, const std::string &Arg,
+                            const std::string &Where) {
   std::string P = "__jacc_bp" + std::to_string(Site);
-  return "); (__typeof__(" + P + "))__jacc_bcheck(__jacc_t, " + P + ", " + Arg + ", sizeof *" +
+  return "); (__typeof__(" + P + "))" + Check + "(__jacc_t, " + P + ", " + Arg + ", sizeof *" +
          P + ", " + Where + "); }))";
 }
 
-/// The check of one access (the bounds block: jit/host/HostABI.h), and the cold path recording
-/// the first violation. NParams: the kernel's parameters, before the scratch bytes.
+/// The checks of one access (the bounds block: jit/host/HostABI.h): against its mapping, or also
+/// against the device's owned range (a write outside its mapping is reported as such first); and
+/// the cold path recording the first violation. NParams: the kernel's parameters, before the
+/// scratch bytes.
 std::string hostBoundsHelpers(unsigned NParams) {
   std::string Ranges = std::to_string(JACC_BOUNDS_RECORD_WORDS);
   return "static __attribute__((noinline, cold)) void *__jacc_bfail(\n"
          "    const jacc_host_team *t, long long off, long long size, int param, int line,\n"
-         "    int col, int write) {\n"
+         "    int col, int how, long long lb, long long ub) {\n"
          "  long long *r = t->bounds, none = 0;\n"
          "  if (__atomic_compare_exchange_n(r, &none, 1, 0, __ATOMIC_ACQ_REL,\n"
          "                                  __ATOMIC_RELAXED)) {\n"
-         "    r[1] = line; r[2] = col; r[3] = param; r[4] = write; r[5] = off; r[6] = size;\n"
+         "    r[1] = line; r[2] = col; r[3] = param; r[4] = how; r[5] = off; r[6] = size;\n"
+         "    r[7] = lb; r[8] = ub;\n"
          "    __atomic_store_n(r, 2, __ATOMIC_RELEASE);\n"
          "  }\n"
          "  return r + " + std::to_string(boundsScratchWord(NParams)) + ";\n"
          "}\n"
          "static inline void *__jacc_bcheck(const jacc_host_team *t, const void *p,\n"
-         "    const void *base, long long size, int param, int line, int col, int write) {\n"
+         "    const void *base, long long size, int param, int line, int col, int how) {\n"
          "  long long off = (const char *)p - (const char *)base;\n"
          "  const long long *m = t->bounds + " + Ranges + " + 2 * param;\n"
          "  if (__builtin_expect(off >= m[0] && off <= m[1] - size, 1)) return (void *)p;\n"
-         "  return __jacc_bfail(t, off, size, param, line, col, write);\n"
+         "  return __jacc_bfail(t, off, size, param, line, col, how, 0, 0);\n"
+         "}\n"
+         "static inline void *__jacc_bowned(const jacc_host_team *t, const void *p,\n"
+         "    const void *base, long long size, long long lo, long long hi, long long pitch,\n"
+         "    long long lb, long long ub, int param, int line, int col, int how) {\n"
+         "  long long off = (const char *)p - (const char *)base;\n"
+         "  long long at = pitch ? off - __jacc_floordiv(off, pitch) * pitch : off;\n"
+         "  const long long *m = t->bounds + " + Ranges + " + 2 * param;\n"
+         "  int mapped = off >= m[0] && off <= m[1] - size;\n"
+         "  if (__builtin_expect(mapped && at >= lo && at < hi, 1)) return (void *)p;\n"
+         "  if (!mapped) return __jacc_bfail(t, off, size, param, line, col, how & " +
+         std::to_string(JACC_BOUNDS_OWNED - 1) + ", 0, 0);\n"
+         "  return __jacc_bfail(t, off, size, param, line, col, how, lb, ub);\n"
          "}\n";
 }
 

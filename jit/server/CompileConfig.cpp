@@ -24,13 +24,11 @@ llvm::Expected<CompileConfig> compileConfigFromEnv() {
   if (!Mode)
     return Mode.takeError();
   C.InProcess = *Mode == 1;
-  if (llvm::StringRef T = env::text(env::Var::CompileTimeout); !T.empty()) {
-    double Seconds = 0;
-    if (T.getAsDouble(Seconds) || !(Seconds >= 0) || Seconds > 1e7)
-      return env::invalid(env::Var::CompileTimeout, T,
-                          "a number of seconds (e.g. 60 or 0.5; 0 for no limit)");
-    C.TimeoutSeconds = Seconds;
-  }
+  auto Timeout = env::seconds(env::Var::CompileTimeout, C.TimeoutSeconds, 1e7,
+                              "60 or 0.5; 0 for no limit");
+  if (!Timeout)
+    return Timeout.takeError();
+  C.TimeoutSeconds = *Timeout;
   C.MemoryBytes = defaultMemoryLimit();
   if (llvm::StringRef M = env::text(env::Var::CompileMemory); !M.empty()) {
     auto N = parseSize(M);

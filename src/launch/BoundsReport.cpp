@@ -40,14 +40,28 @@ llvm::Error boundsViolation(const analysis::KernelInfo &K, llvm::ArrayRef<long l
     Hi = floorDiv(Block[Range + 1], Size);
   }
   long long Index = floorDiv(Offset, Size);
-  unsigned Subscripts = How >> 1;
+  unsigned Subscripts = (How & (JACC_BOUNDS_OWNED - 1)) >> 1;
   std::string Access = Subscripts <= 1 ? Name + "[" + std::to_string(Index) + "]"
                                        : "element " + std::to_string(Index) + " of " + Name;
+  std::string Kind = (How & 1) ? "write " : "read ";
+  if (How & JACC_BOUNDS_OWNED) {
+    // The owned range along the split dimension; [lb, ub] in the record.
+    long long Dim = How / (JACC_BOUNDS_OWNED * 2);
+    std::string Of = Subscripts <= 1 && Dim == 0
+                         ? Name
+                         : "dimension " + std::to_string(Dim) + " of " + Name;
+    return makeError(ErrorCode::Bounds,
+                     "kernel:" + llvm::Twine(Line) + ":" + llvm::Twine(Col) + ": " + Kind +
+                         Access + " outside device " + llvm::Twine(Device) +
+                         "'s owned range [" + llvm::Twine(Block[7]) + ", " +
+                         llvm::Twine(Block[8] + 1) + ") of " + Of +
+                         " in a split launch: the split predicates failed to filter it; this "
+                         "is a jacc bug, please report it (JACC_SPLIT=never avoids it)");
+  }
   return makeError(ErrorCode::Bounds, "kernel:" + llvm::Twine(Line) + ":" + llvm::Twine(Col) +
-                                          ": " + ((How & 1) ? "write " : "read ") + Access +
-                                          " outside its mapping [" + llvm::Twine(Lo) + ", " +
-                                          llvm::Twine(Hi) + ") on device " +
-                                          llvm::Twine(Device));
+                                          ": " + Kind + Access + " outside its mapping [" +
+                                          llvm::Twine(Lo) + ", " + llvm::Twine(Hi) +
+                                          ") on device " + llvm::Twine(Device));
 }
 
 } // namespace jacc

@@ -1,6 +1,9 @@
 // JACC_CHECK=bounds at run time: a launch's bounds block (jit/host/HostABI.h), built from the
 // launch plan's ranges, and the push's error its violation record becomes:
 //   kernel:4:7: write y[1048580] outside its mapping [0, 1048576) on device 1
+// or, for a write a split launch's predicates should have kept in the device's owned range,
+//   kernel:4:7: write y[600] outside device 1's owned range [512, 1024) of y in a split launch:
+//   the split predicates failed to filter it; this is a jacc bug, please report it (...)
 #ifndef JACC_SRC_LAUNCH_BOUNDSREPORT_H
 #define JACC_SRC_LAUNCH_BOUNDSREPORT_H
 

@@ -167,6 +167,44 @@ TEST_P(BoundsTest, SplitLaunchNamesTheDeviceThatReadOutside) {
   unmapArrays();
 }
 
+TEST_P(BoundsTest, CorrectSplitKernelsWriteOnlyTheirOwnedRanges) {
+  // Split launches check each guarded write against the device's owned range: a stencil, a
+  // write needed outside the owned range (y[i + 1] for z[i]), a column split; none reports.
+  mapArrays(1001);
+  ASSERT_JACC(push("#pragma acc parallel loop present(x, y)\n"
+                   "for (int i = 1; i < n - 1; i++) y[i] = x[i - 1] + x[i + 1];\n",
+                   1001, JACC_FORCE_SPLIT));
+  ASSERT_JACC(jacc_update_self(Y.data(), Y.size() * sizeof(int)));
+  for (int I = 1; I < 1000; ++I)
+    ASSERT_EQ(Y[I], 4 * I) << I;
+  std::vector<int> Z(1001, -1);
+  ASSERT_JACC(jacc_copyin(Z.data(), Z.size() * sizeof(int)));
+  int N = 1000, *Yp = Y.data(), *Zp = Z.data();
+  jacc_arg Args[] = {{"int n", &N}, {"int *y", &Yp}, {"int *z", &Zp}};
+  ASSERT_JACC(jacc_kernel_push("#pragma acc parallel loop present(y, z)\n"
+                               "for (int i = 0; i < n; i++) {\n"
+                               "  y[i + 1] = 3 * i;\n"
+                               "  z[i] = y[i + 1] + 1;\n"
+                               "}\n",
+                               3, Args, JACC_FORCE_SPLIT));
+  ASSERT_JACC(jacc_copyout(Z.data(), Z.size() * sizeof(int)));
+  for (int I = 0; I < 1000; ++I)
+    ASSERT_EQ(Z[I], 3 * I + 1) << I;
+  int Rows = 6, Cols = 301;
+  std::vector<double> A(Rows * Cols, 0);
+  double *Ap = A.data();
+  ASSERT_JACC(jacc_copyin(A.data(), A.size() * sizeof(double)));
+  jacc_arg Grid[] = {{"int n", &Rows}, {"int m", &Cols}, {"double (*a)[m]", &Ap}};
+  ASSERT_JACC(jacc_kernel_push("#pragma acc parallel loop present(a)\n"
+                               "for (int j = 0; j < m; j++)\n"
+                               "  for (int i = 0; i < n; i++) a[i][j] = i * m + j;\n",
+                               3, Grid, JACC_FORCE_SPLIT));
+  ASSERT_JACC(jacc_copyout(A.data(), A.size() * sizeof(double)));
+  for (int I = 0; I < Rows * Cols; ++I)
+    ASSERT_EQ(A[I], I) << I;
+  unmapArrays();
+}
+
 TEST_P(BoundsTest, AsyncViolationIsReportedByTheWait) {
   mapArrays(128);
   ASSERT_JACC(push("#pragma acc parallel loop present(y)\n"
@@ -179,6 +217,65 @@ TEST_P(BoundsTest, AsyncViolationIsReportedByTheWait) {
   while (jacc_wait() != JACC_SUCCESS) {
   }
   expectHealthyPush();
+  unmapArrays();
+}
+
+TEST_P(BoundsTest, AtomicsOfEveryFormAreChecked) {
+  mapArrays(64);
+  // Each kernel's last iteration alone is outside: one violation whatever the threads' order.
+  struct {
+    const char *Src, *Error;
+  } Cases[] = {
+      {"for (int i = 0; i <= n; i++) {\n"
+       "  #pragma acc atomic update\n"
+       "  y[i] += 1;\n",
+       "kernel:5:3: write y[64]"},
+      {"for (int i = 0; i <= n; i++) {\n"
+       "  #pragma acc atomic read\n"
+       "  v = y[i];\n",
+       "kernel:5:7: read y[64]"},
+      {"for (int i = 0; i <= n; i++) {\n"
+       "  #pragma acc atomic write\n"
+       "  y[i + (i == n) * n] = i;\n",
+       "kernel:5:3: write y[128]"},
+      // x of a capture is written; its index (an indirect one) is read, and checked too.
+      {"for (int i = 0; i < n; i++) {\n"
+       "  #pragma acc atomic capture\n"
+       "  v = y[x[i] / 2 + (i == n - 1)]++;\n",
+       "kernel:5:7: write y[64]"},
+      // A structured capture's x is the one its second statement writes.
+      {"for (int i = 0; i < n; i++) {\n"
+       "  #pragma acc atomic capture\n"
+       "  { v = y[i + 1]; y[i + 1] = 0; }\n",
+       "kernel:5:19: write y[64]"},
+  };
+  for (const auto &C : Cases) {
+    bool ReadsX = std::string(C.Src).find("x[") != std::string::npos;
+    std::string Src = std::string("#pragma acc parallel loop present(") +
+                      (ReadsX ? "x, y" : "y") + ")\n" + C.Src +
+                      "  if (v < 0) y[0] = v;\n"
+                      "}\n";
+    // v is the kernel's: a private scalar of each iteration.
+    Src.insert(Src.find('\n', Src.find("for")) + 1, "  int v = 0;\n");
+    EXPECT_EQ(push(Src.c_str(), 64, JACC_FORCE_DUPLICATE), JACC_ERROR_BOUNDS) << Src;
+    EXPECT_EQ(lastError(), std::string(C.Error) + " outside its mapping [0, 64) on device 0");
+  }
+  expectHealthyPush();
+  unmapArrays();
+}
+
+TEST_P(BoundsTest, CheckedAtomicsComputeExactResults) {
+  mapArrays(1000);
+  // A histogram of x[i] % 8 = 2 i % 8 into y: 250 more in each even bin (split launches too).
+  ASSERT_JACC(push("#pragma acc parallel loop present(x, y)\n"
+                   "for (int i = 0; i < n; i++) {\n"
+                   "  #pragma acc atomic update\n"
+                   "  y[x[i] % 8] += 1;\n"
+                   "}\n",
+                   1000));
+  ASSERT_JACC(jacc_update_self(Y.data(), Y.size() * sizeof(int)));
+  for (int I = 0; I < 1000; ++I)
+    ASSERT_EQ(Y[I], I + (I < 8 && I % 2 == 0 ? 250 : 0)) << I;
   unmapArrays();
 }
 

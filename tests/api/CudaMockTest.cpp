@@ -66,6 +66,12 @@ protected:
     setHook(nullptr);
     DeviceTest::TearDown();
   }
+  /// A new runtime (reading the environment again) whose GPUs run Hook.
+  void restartWith(KernelHook Hook) {
+    ASSERT_JACC(jacc_finalize());
+    ASSERT_JACC(jacc_init());
+    setHook(Hook);
+  }
   /// The fake GPUs of the configuration (mixes include host devices, which the hook never sees).
   int gpus() const { return std::string(GetParam()).find("host") == std::string::npos ? devices() : 1; }
 };
@@ -778,9 +784,7 @@ void outOfBoundsHook(const char *, unsigned, unsigned, void **P) {
 
 TEST_P(CudaMockTest, BoundsChecksAreInTheCudaCodeAndTheirRecordFailsThePush) {
   jacc::ScopedEnv Check("JACC_CHECK", "bounds");
-  ASSERT_JACC(jacc_finalize());
-  ASSERT_JACC(jacc_init());
-  setHook(outOfBoundsHook);
+  restartWith(outOfBoundsHook);
   MappedSaxpy S(1000, 2);
   long long N = S.N;
   // NVRTC compiled the checked entry (its __jacc_bcheck calls) for the fake GPUs.
@@ -796,6 +800,76 @@ TEST_P(CudaMockTest, BoundsChecksAreInTheCudaCodeAndTheirRecordFailsThePush) {
   EXPECT_JACC(jacc_kernel_push(Saxpy, 4, S.Args, JACC_FORCE_DUPLICATE));
   ASSERT_JACC(jacc_delete(S.X.data(), N * sizeof(float)));
   ASSERT_JACC(jacc_delete(S.Y.data(), N * sizeof(float)));
+}
+
+/// A histogram of 8 bins whose checked atomic pretends to write h[8] (the record a failed check in
+/// its atomic's x would leave).
+void atomicOutOfBoundsHook(const char *, unsigned, unsigned, void **P) {
+  jacc_cuda_team T = param<jacc_cuda_team>(P, 3);
+  if (!T.bounds)
+    return;
+  long long Record[JACC_BOUNDS_RECORD_WORDS] = {2, 4, 3, 1, 1 | 1 << 1, 8 * 4, 4};
+  std::memcpy(T.bounds, Record, sizeof Record);
+}
+
+TEST_P(CudaMockTest, CheckedAtomicsCompileForTheGpuAndTheirRecordFailsThePush) {
+  jacc::ScopedEnv Check("JACC_CHECK", "bounds");
+  restartWith(atomicOutOfBoundsHook);
+  int N = 256;
+  std::vector<int> H(8, 0), Idx(N);
+  for (int I = 0; I < N; ++I)
+    Idx[I] = I % 8;
+  ASSERT_JACC(jacc_copyin(H.data(), H.size() * sizeof(int)));
+  ASSERT_JACC(jacc_copyin(Idx.data(), N * sizeof(int)));
+  int *Hp = H.data(), *Ip = Idx.data();
+  jacc_arg Args[] = {{"int n", &N}, {"int *h", &Hp}, {"const int *idx", &Ip}};
+  // NVRTC compiled the checked atomic (JACC_CUDA_VERIFY compiles the CUDA entries: see
+  // BoundsChecksTest for the text).
+  EXPECT_EQ(jacc_kernel_push("#pragma acc parallel loop present(h, idx)\n"
+                             "for (int i = 0; i < n; i++) {\n"
+                             "  #pragma acc atomic update\n"
+                             "  h[idx[i]] += 1;\n"
+                             "}\n",
+                             3, Args, JACC_FORCE_DUPLICATE),
+            JACC_ERROR_BOUNDS);
+  EXPECT_STREQ(jacc_last_error(), "kernel:4:3: write h[8] outside its mapping [0, 8) on device 0");
+  ASSERT_JACC(jacc_delete(H.data(), H.size() * sizeof(int)));
+  ASSERT_JACC(jacc_delete(Idx.data(), N * sizeof(int)));
+}
+
+/// Split saxpy whose GPUs but the first pretend their guard let y[0] through (the record their
+/// owned-range check would leave), after computing their part.
+void ownedRangeViolationHook(const char *Entry, unsigned Grid, unsigned Block, void **P) {
+  saxpyHook(Entry, Grid, Block, P);
+  if (std::strcmp(Entry, "__jacc_entry_split") != 0)
+    return;
+  jacc_cuda_team T = param<jacc_cuda_team>(P, 6);
+  const long long *Info = T.split_info;
+  if (!T.bounds || Info[0] <= 0)
+    return;
+  long long Record[JACC_BOUNDS_RECORD_WORDS] = {2, 3, 3, 2, 1 | 1 << 1 | JACC_BOUNDS_OWNED, 0, 4,
+                                                Info[0], Info[1]};
+  std::memcpy(T.bounds, Record, sizeof Record);
+}
+
+TEST_P(CudaMockTest, OwnedRangeViolationOfASplitLaunchIsReportedAsAJaccBug) {
+  jacc::ScopedEnv Check("JACC_CHECK", "bounds");
+  restartWith(ownedRangeViolationHook);
+  MappedSaxpy S(1000, 2);
+  jacc_status Status = jacc_kernel_push(Saxpy, 4, S.Args, JACC_FORCE_SPLIT);
+  if (gpus() < 2) {
+    EXPECT_JACC(Status); // the first device owns y[0]; a host device checks for real
+  } else {
+    EXPECT_EQ(Status, JACC_ERROR_BOUNDS);
+    EXPECT_STREQ(jacc_last_error(),
+                 ("kernel:3:3: write y[0] outside device 1's owned range [" +
+                  std::to_string(1000 / devices()) + ", " + std::to_string(2 * 1000 / devices()) +
+                  ") of y in a split launch: the split predicates failed to filter it; this is a "
+                  "jacc bug, please report it (JACC_SPLIT=never avoids it)")
+                     .c_str());
+  }
+  ASSERT_JACC(jacc_delete(S.X.data(), S.N * sizeof(float)));
+  ASSERT_JACC(jacc_delete(S.Y.data(), S.N * sizeof(float)));
 }
 
 INSTANTIATE_TEST_SUITE_P(Devices, CudaMockTest,

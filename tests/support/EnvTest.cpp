@@ -67,5 +67,23 @@ TEST(EnvTest, SwitchesTakeTheSameWordsEverywhere) {
   EXPECT_EQ(env::parseOnOff("maybe"), std::nullopt);
 }
 
+TEST(EnvTest, SecondsAreNonNegativeNumbersUpToTheLimit) {
+  ScopedEnv E("JACC_KERNEL_WARN", nullptr);
+  EXPECT_EQ(llvm::cantFail(env::seconds(Var::KernelWarn, 7, 100, "30")), 7);
+  for (auto [Text, Value] : {std::pair<const char *, double>{"0", 0}, {" 0.5 ", 0.5}, {"100", 100},
+                             {"1e2", 100}}) {
+    E.set(Text);
+    EXPECT_EQ(llvm::cantFail(env::seconds(Var::KernelWarn, 7, 100, "30")), Value) << Text;
+  }
+  for (const char *Bad : {"-1", "100.5", "nan", "ten", "5s"}) {
+    E.set(Bad);
+    auto S = env::seconds(Var::KernelWarn, 7, 100, "30 or 0.5; 0 turns the warning off");
+    ASSERT_FALSE(static_cast<bool>(S)) << Bad;
+    EXPECT_EQ(messageOf(S.takeError()), std::string("JACC_KERNEL_WARN='") + Bad +
+                                            "' is not valid: use a number of seconds (e.g. 30 "
+                                            "or 0.5; 0 turns the warning off)");
+  }
+}
+
 } // namespace
 } // namespace jacc

@@ -1,5 +1,5 @@
 // Tests of CUDA's atomic operations: each form of `#pragma acc atomic` printed with jacc's CUDA
-// helpers, the kernel's CUDA source edits applied inside each part (and only there), by hand-made
+// helpers, the entry's edits applied inside each part (and only there), by hand-made
 // descriptions and through the frontend.
 #include "jit/cuda/CudaAtomics.h"
 
@@ -21,6 +21,14 @@ KernelInfo kernelOf(const std::string &Src, std::vector<SourceEdit> Edits = {}) 
   K.Source = Src;
   K.FlatVla.Edits = std::move(Edits);
   return K;
+}
+
+/// A's text with the kernel's flattened subscripts inside its parts (what the entry passes).
+std::string cudaText(const AtomicOp &A, const KernelInfo &K) {
+  jacc::TextEdits Parts;
+  for (const SourceEdit &E : K.FlatVla.Edits)
+    Parts.replace(E.Begin, E.End, E.Text);
+  return cudaAtomicText(A, K, Parts);
 }
 
 /// The span of the first Part in Src.
@@ -46,29 +54,29 @@ AtomicOp update(const std::string &Src, const std::string &X, AtomicOp::Change H
 TEST(CudaAtomicsTest, IntegerAdditionsAreAtomicAdds) {
   std::string Src = "h[k]++; h[j] -= n + 1;";
   KernelInfo K = kernelOf(Src);
-  EXPECT_EQ(cudaAtomicText(update(Src, "h[k]", AtomicOp::Change::Increment, true), K),
+  EXPECT_EQ(cudaText(update(Src, "h[k]", AtomicOp::Change::Increment, true), K),
             "__jacc_atomic_add(&(h[k]), 1)");
-  EXPECT_EQ(cudaAtomicText(update(Src, "h[k]", AtomicOp::Change::Decrement, true), K),
+  EXPECT_EQ(cudaText(update(Src, "h[k]", AtomicOp::Change::Decrement, true), K),
             "__jacc_atomic_add(&(h[k]), -1)");
-  EXPECT_EQ(cudaAtomicText(update(Src, "h[j]", AtomicOp::Change::Operator, true, "-", "n + 1"), K),
+  EXPECT_EQ(cudaText(update(Src, "h[j]", AtomicOp::Change::Operator, true, "-", "n + 1"), K),
             "__jacc_atomic_add(&(h[j]), -(n + 1))");
-  EXPECT_EQ(cudaAtomicText(update(Src, "h[j]", AtomicOp::Change::Operator, true, "+", "n + 1"), K),
+  EXPECT_EQ(cudaText(update(Src, "h[j]", AtomicOp::Change::Operator, true, "+", "n + 1"), K),
             "__jacc_atomic_add(&(h[j]), (n + 1))");
 }
 
 TEST(CudaAtomicsTest, OtherUpdatesAreReadModifyWrites) {
   std::string Src = "d[0]++; d[1] = 0.5 * d[1];";
   KernelInfo K = kernelOf(Src);
-  EXPECT_EQ(cudaAtomicText(update(Src, "d[0]", AtomicOp::Change::Increment, false), K),
+  EXPECT_EQ(cudaText(update(Src, "d[0]", AtomicOp::Change::Increment, false), K),
             "__jacc_atomic_rmw(&(d[0]), [&](auto __jacc_o) { return __jacc_o + 1; }, false)");
-  EXPECT_EQ(cudaAtomicText(update(Src, "d[0]", AtomicOp::Change::Decrement, false), K),
+  EXPECT_EQ(cudaText(update(Src, "d[0]", AtomicOp::Change::Decrement, false), K),
             "__jacc_atomic_rmw(&(d[0]), [&](auto __jacc_o) { return __jacc_o - 1; }, false)");
   AtomicOp A = update(Src, "d[1]", AtomicOp::Change::Operator, false, "*", "0.5");
   A.OldOnLeft = false;
-  EXPECT_EQ(cudaAtomicText(A, K),
+  EXPECT_EQ(cudaText(A, K),
             "__jacc_atomic_rmw(&(d[1]), [&](auto __jacc_o) { return (0.5) * __jacc_o; }, false)");
   A.OldOnLeft = true;
-  EXPECT_EQ(cudaAtomicText(A, K),
+  EXPECT_EQ(cudaText(A, K),
             "__jacc_atomic_rmw(&(d[1]), [&](auto __jacc_o) { return __jacc_o * (0.5); }, false)");
 }
 
@@ -79,20 +87,20 @@ TEST(CudaAtomicsTest, ReadWriteAndCapture) {
   R.Kind = AtomicOp::Form::Read;
   R.V = at(Src, "v");
   R.X = at(Src, "a[j]");
-  EXPECT_EQ(cudaAtomicText(R, K), "v = __jacc_atomic_load(&(a[j]))");
+  EXPECT_EQ(cudaText(R, K), "v = __jacc_atomic_load(&(a[j]))");
   AtomicOp W;
   W.Kind = AtomicOp::Form::Write;
   W.X = at(Src, "a[j]");
   W.Operand = at(Src, "v * 2");
-  EXPECT_EQ(cudaAtomicText(W, K), "__jacc_atomic_store(&(a[j]), (v * 2))");
+  EXPECT_EQ(cudaText(W, K), "__jacc_atomic_store(&(a[j]), (v * 2))");
   AtomicOp C = update(Src, "c[1]", AtomicOp::Change::Decrement, true);
   C.Kind = AtomicOp::Form::Capture;
   C.V = at(Src, "w");
   C.Post = true;
-  EXPECT_EQ(cudaAtomicText(C, K),
+  EXPECT_EQ(cudaText(C, K),
             "w = __jacc_atomic_rmw(&(c[1]), [&](auto __jacc_o) { return __jacc_o - 1; }, true)");
   C.Post = false;
-  EXPECT_EQ(cudaAtomicText(C, K),
+  EXPECT_EQ(cudaText(C, K),
             "w = __jacc_atomic_rmw(&(c[1]), [&](auto __jacc_o) { return __jacc_o - 1; }, false)");
 }
 
@@ -103,7 +111,7 @@ TEST(CudaAtomicsTest, CaptureWithWriteReturnsTheOperand) {
   A.Kind = AtomicOp::Form::Capture;
   A.V = at(Src, "v");
   A.Post = true;
-  EXPECT_EQ(cudaAtomicText(A, K),
+  EXPECT_EQ(cudaText(A, K),
             "v = __jacc_atomic_rmw(&(h[i]), [&](auto __jacc_o) { return (n - i); }, true)");
 }
 
@@ -118,10 +126,9 @@ TEST(CudaAtomicsTest, EditsApplyInsideEachPartOnly) {
                                 {12, 13, " + ("},
                                 {14, 15, ") * s)"},
                                 {20, 21, "Q"}});
-  EXPECT_EQ(
-      cudaAtomicText(update(Src, "b[i][j]", AtomicOp::Change::Operator, false, "+", "b[0][1]"), K),
-      "__jacc_atomic_rmw(&((b + (i) * s)[j]), [&](auto __jacc_o) { return __jacc_o + "
-      "((b + (0) * s)[1]); }, false)");
+  EXPECT_EQ(cudaText(update(Src, "b[i][j]", AtomicOp::Change::Operator, false, "+", "b[0][1]"), K),
+            "__jacc_atomic_rmw(&((b + (i) * s)[j]), [&](auto __jacc_o) { return __jacc_o + "
+            "((b + (0) * s)[1]); }, false)");
 }
 
 TEST(CudaAtomicsTest, TheFrontendsDescriptionsPrintWithTheirEdits) {
@@ -138,13 +145,13 @@ TEST(CudaAtomicsTest, TheFrontendsDescriptionsPrintWithTheirEdits) {
                          {"int n", "int m", "double (*h)[m]", "const int *x"});
   ASSERT_TRUE(static_cast<bool>(K)) << llvm::toString(K.takeError());
   ASSERT_EQ(K->Atomics.size(), 3u);
-  EXPECT_EQ(cudaAtomicText(K->Atomics[0], *K),
+  EXPECT_EQ(cudaText(K->Atomics[0], *K),
             "__jacc_atomic_rmw(&((h + (i % 2) * __jacc_vla_h_s1)[x[i] % m]), [&](auto __jacc_o) "
             "{ return __jacc_o + 1; }, false)");
-  EXPECT_EQ(cudaAtomicText(K->Atomics[1], *K),
+  EXPECT_EQ(cudaText(K->Atomics[1], *K),
             "v = __jacc_atomic_rmw(&((h + (1) * __jacc_vla_h_s1)[0]), [&](auto __jacc_o) { return "
             "__jacc_o * ((h + (0) * __jacc_vla_h_s1)[1]); }, false)");
-  EXPECT_EQ(cudaAtomicText(K->Atomics[2], *K),
+  EXPECT_EQ(cudaText(K->Atomics[2], *K),
             "__jacc_atomic_store(&((h + (0) * __jacc_vla_h_s1)[0]), (v))");
 }
 

@@ -28,6 +28,11 @@ SourceSpan at(const KernelInfo &K, const std::string &Part, size_t From = 0) {
   return {static_cast<unsigned>(B), static_cast<unsigned>(B + Part.size())};
 }
 
+/// A's text with its parts as written.
+std::string hostText(const AtomicOp &A, const KernelInfo &K) {
+  return hostAtomicText(A, K, jacc::TextEdits());
+}
+
 /// The compare-and-swap loop on X computing New, valued Result.
 std::string cas(const std::string &X, const std::string &New, const std::string &Result) {
   return "({ __typeof__(" + X + ") *__jacc_p = &(" + X + "); __typeof__(" + X +
@@ -50,17 +55,17 @@ AtomicOp update(const KernelInfo &K, const std::string &X, AtomicOp::Change How,
 
 TEST(HostAtomicsTest, IntegerIncrementAndDecrementAreFetchAdds) {
   KernelInfo K = kernelOf("h[k % 8]++;");
-  EXPECT_EQ(hostAtomicText(update(K, "h[k % 8]", AtomicOp::Change::Increment, true), K),
+  EXPECT_EQ(hostText(update(K, "h[k % 8]", AtomicOp::Change::Increment, true), K),
             "({ __atomic_fetch_add(&(h[k % 8]), 1, __ATOMIC_RELAXED); 0; })");
-  EXPECT_EQ(hostAtomicText(update(K, "h[k % 8]", AtomicOp::Change::Decrement, true), K),
+  EXPECT_EQ(hostText(update(K, "h[k % 8]", AtomicOp::Change::Decrement, true), K),
             "({ __atomic_fetch_add(&(h[k % 8]), -1, __ATOMIC_RELAXED); 0; })");
 }
 
 TEST(HostAtomicsTest, FloatingIncrementAndDecrementAreCompareAndSwap) {
   KernelInfo K = kernelOf("--d[0];");
-  EXPECT_EQ(hostAtomicText(update(K, "d[0]", AtomicOp::Change::Decrement, false), K),
+  EXPECT_EQ(hostText(update(K, "d[0]", AtomicOp::Change::Decrement, false), K),
             cas("d[0]", "__jacc_o - 1", "0"));
-  EXPECT_EQ(hostAtomicText(update(K, "d[0]", AtomicOp::Change::Increment, false), K),
+  EXPECT_EQ(hostText(update(K, "d[0]", AtomicOp::Change::Increment, false), K),
             cas("d[0]", "__jacc_o + 1", "0"));
 }
 
@@ -69,11 +74,9 @@ TEST(HostAtomicsTest, IntegerAddAndSubtractAddTheOperand) {
   AtomicOp A = update(K, "h[i]", AtomicOp::Change::Operator, true);
   A.Op = "-";
   A.Operand = at(K, "n * 2");
-  EXPECT_EQ(hostAtomicText(A, K),
-            "({ __atomic_fetch_add(&(h[i]), -(n * 2), __ATOMIC_RELAXED); 0; })");
+  EXPECT_EQ(hostText(A, K), "({ __atomic_fetch_add(&(h[i]), -(n * 2), __ATOMIC_RELAXED); 0; })");
   A.Op = "+";
-  EXPECT_EQ(hostAtomicText(A, K),
-            "({ __atomic_fetch_add(&(h[i]), (n * 2), __ATOMIC_RELAXED); 0; })");
+  EXPECT_EQ(hostText(A, K), "({ __atomic_fetch_add(&(h[i]), (n * 2), __ATOMIC_RELAXED); 0; })");
 }
 
 TEST(HostAtomicsTest, OtherOperatorsOnEitherSide) {
@@ -82,9 +85,9 @@ TEST(HostAtomicsTest, OtherOperatorsOnEitherSide) {
   A.Op = "/";
   A.Operand = at(K, "2.0");
   A.OldOnLeft = false;
-  EXPECT_EQ(hostAtomicText(A, K), cas("x[0]", "(2.0) / __jacc_o", "0"));
+  EXPECT_EQ(hostText(A, K), cas("x[0]", "(2.0) / __jacc_o", "0"));
   A.OldOnLeft = true;
-  EXPECT_EQ(hostAtomicText(A, K), cas("x[0]", "__jacc_o / (2.0)", "0"));
+  EXPECT_EQ(hostText(A, K), cas("x[0]", "__jacc_o / (2.0)", "0"));
 }
 
 TEST(HostAtomicsTest, ReadAndWrite) {
@@ -93,15 +96,15 @@ TEST(HostAtomicsTest, ReadAndWrite) {
   R.Kind = AtomicOp::Form::Read;
   R.V = at(K, "v");
   R.X = at(K, "a[j]");
-  EXPECT_EQ(hostAtomicText(R, K), "v = ({ __typeof__(a[j]) __jacc_t; __atomic_load(&(a[j]), "
-                                  "&__jacc_t, __ATOMIC_RELAXED); __jacc_t; })");
+  EXPECT_EQ(hostText(R, K), "v = ({ __typeof__(a[j]) __jacc_v; __atomic_load(&(a[j]), "
+                            "&__jacc_v, __ATOMIC_RELAXED); __jacc_v; })");
   KernelInfo L = kernelOf("a[j] = v * 2;");
   AtomicOp W;
   W.Kind = AtomicOp::Form::Write;
   W.X = at(L, "a[j]");
   W.Operand = at(L, "v * 2");
-  EXPECT_EQ(hostAtomicText(W, L), "({ __typeof__(a[j]) __jacc_t = (v * 2); __atomic_store("
-                                  "&(a[j]), &__jacc_t, __ATOMIC_RELAXED); 0; })");
+  EXPECT_EQ(hostText(W, L), "({ __typeof__(a[j]) __jacc_v = (v * 2); __atomic_store("
+                            "&(a[j]), &__jacc_v, __ATOMIC_RELAXED); 0; })");
 }
 
 TEST(HostAtomicsTest, CaptureTheOldOrTheNewValue) {
@@ -110,16 +113,16 @@ TEST(HostAtomicsTest, CaptureTheOldOrTheNewValue) {
   A.Kind = AtomicOp::Form::Capture;
   A.V = at(K, "v");
   A.Post = true;
-  EXPECT_EQ(hostAtomicText(A, K), "v = " + cas("c[1]", "__jacc_o + 1", "__jacc_o"));
+  EXPECT_EQ(hostText(A, K), "v = " + cas("c[1]", "__jacc_o + 1", "__jacc_o"));
   A.Post = false;
-  EXPECT_EQ(hostAtomicText(A, K), "v = " + cas("c[1]", "__jacc_o + 1", "__jacc_n"));
+  EXPECT_EQ(hostText(A, K), "v = " + cas("c[1]", "__jacc_o + 1", "__jacc_n"));
   KernelInfo L = kernelOf("w = c[1] = c[1] << s;");
   AtomicOp B = update(L, "c[1]", AtomicOp::Change::Operator, false);
   B.Kind = AtomicOp::Form::Capture;
   B.V = at(L, "w");
   B.Op = "<<";
   B.Operand = at(L, "s");
-  EXPECT_EQ(hostAtomicText(B, L), "w = " + cas("c[1]", "__jacc_o << (s)", "__jacc_n"));
+  EXPECT_EQ(hostText(B, L), "w = " + cas("c[1]", "__jacc_o << (s)", "__jacc_n"));
 }
 
 TEST(HostAtomicsTest, CaptureWithWriteIsAnExchange) {
@@ -131,9 +134,9 @@ TEST(HostAtomicsTest, CaptureWithWriteIsAnExchange) {
   A.X = at(K, "h[i]");
   A.Operand = at(K, "n - i");
   A.Post = true;
-  EXPECT_EQ(hostAtomicText(A, K), "v = ({ __typeof__(h[i]) __jacc_n = (n - i), __jacc_o; "
-                                  "__atomic_exchange(&(h[i]), &__jacc_n, &__jacc_o, "
-                                  "__ATOMIC_RELAXED); __jacc_o; })");
+  EXPECT_EQ(hostText(A, K), "v = ({ __typeof__(h[i]) __jacc_n = (n - i), __jacc_o; "
+                            "__atomic_exchange(&(h[i]), &__jacc_n, &__jacc_o, "
+                            "__ATOMIC_RELAXED); __jacc_o; })");
 }
 
 TEST(HostAtomicsTest, StructuredCapturesPrintAsOneCapture) {
@@ -149,10 +152,8 @@ TEST(HostAtomicsTest, StructuredCapturesPrintAsOneCapture) {
                          {"int n", "int *h", "double *d", "double *c"});
   ASSERT_TRUE(static_cast<bool>(K)) << llvm::toString(K.takeError());
   ASSERT_EQ(K->Atomics.size(), 2u);
-  EXPECT_EQ(hostAtomicText(K->Atomics[0], *K),
-            "v = " + cas("h[i % 8]", "__jacc_o - (3)", "__jacc_o"));
-  EXPECT_EQ(hostAtomicText(K->Atomics[1], *K),
-            "c[i] = " + cas("d[0]", "(2.0) * __jacc_o", "__jacc_n"));
+  EXPECT_EQ(hostText(K->Atomics[0], *K), "v = " + cas("h[i % 8]", "__jacc_o - (3)", "__jacc_o"));
+  EXPECT_EQ(hostText(K->Atomics[1], *K), "c[i] = " + cas("d[0]", "(2.0) * __jacc_o", "__jacc_n"));
 }
 
 TEST(HostAtomicsTest, TheFrontendsDescriptionsPrintAsWritten) {
@@ -175,14 +176,14 @@ TEST(HostAtomicsTest, TheFrontendsDescriptionsPrintAsWritten) {
   ASSERT_EQ(K->Atomics.size(), 5u);
   std::vector<std::string> Texts;
   for (const AtomicOp &A : K->Atomics)
-    Texts.push_back(hostAtomicText(A, *K));
+    Texts.push_back(hostText(A, *K));
   EXPECT_EQ(Texts[0], "({ __atomic_fetch_add(&(h[i % 8]), (2), __ATOMIC_RELAXED); 0; })");
   EXPECT_EQ(Texts[1], cas("d[i % 4]", "(1.5) * __jacc_o", "0"));
   EXPECT_EQ(Texts[2], "v = " + cas("h[0]", "__jacc_o - 1", "__jacc_n"));
-  EXPECT_EQ(Texts[3], "v = ({ __typeof__(h[1]) __jacc_t; __atomic_load(&(h[1]), &__jacc_t, "
-                      "__ATOMIC_RELAXED); __jacc_t; })");
-  EXPECT_EQ(Texts[4], "({ __typeof__(d[2]) __jacc_t = (v + 1.0); __atomic_store(&(d[2]), "
-                      "&__jacc_t, __ATOMIC_RELAXED); 0; })");
+  EXPECT_EQ(Texts[3], "v = ({ __typeof__(h[1]) __jacc_v; __atomic_load(&(h[1]), &__jacc_v, "
+                      "__ATOMIC_RELAXED); __jacc_v; })");
+  EXPECT_EQ(Texts[4], "({ __typeof__(d[2]) __jacc_v = (v + 1.0); __atomic_store(&(d[2]), "
+                      "&__jacc_v, __ATOMIC_RELAXED); 0; })");
 }
 
 } // namespace
