@@ -63,8 +63,9 @@ llvm::Error Scheduler::run(std::shared_ptr<const jit::CompiledKernel> K, LaunchP
   if (!Plan.Bounds.empty())
     for (unsigned D = 0; D < N; ++D)
       Launches[D]->checkBounds(Plan.Bounds, D);
+  bool Probed = false; // a split launch whose devices never meet (no exchange)
   if (N > 1) {
-    bool Probed = Group && DemandExchange && probeSplitLaunches(Info, Plan, Launches);
+    Probed = Group && DemandExchange && probeSplitLaunches(Info, Plan, Launches);
     if (auto E = fetchForLaunch(Info, Plan, Launches, Probed, Data))
       return E;
     if (Probed) {
@@ -77,7 +78,7 @@ llvm::Error Scheduler::run(std::shared_ptr<const jit::CompiledKernel> K, LaunchP
   // A kernel's own failure (a bounds violation) on one device must not stay pending on the
   // others for the next push: every device is waited for, the first error is reported.
   SavedError First;
-  if (Async || Group) {
+  if (Async || (Group && !Probed)) {
     // Every device's ticket under the table lock, device 0's too (see queueAll).
     if (auto E = queueAll(Launches, Plan.Used, Tickets))
       return E;
