@@ -182,6 +182,43 @@ struct Reader {
   }
 };
 
+/// An extent bound written by boundToJson (Bad names the first field missing).
+ExtentBound boundFromJson(const json::Object *O, std::string &Bad) {
+  ExtentBound B;
+  if (!O) {
+    Bad = "reads";
+    return B;
+  }
+  Reader R{*O, Bad};
+  B.LoCoef = R.num("lo");
+  B.HiCoef = R.num("hi");
+  B.Const = R.num("const");
+  B.Offset = R.str("offset");
+  return B;
+}
+
+/// A read extent written by readToJson.
+ReadExtent readFromJson(const json::Object &O, std::string &Bad) {
+  Reader E{O, Bad};
+  ReadExtent X;
+  X.Arg = E.num("arg");
+  X.Name = E.str("name");
+  X.Dim = E.num("dim");
+  X.Rank = E.num("rank");
+  X.Written = E.flag("written");
+  X.Whole = E.flag("whole");
+  X.WholeWhy = E.str("why");
+  for (const json::Value &V : E.arr("ranges")) {
+    const json::Object *RO = V.getAsObject();
+    if (!RO)
+      Bad = "reads";
+    else
+      X.Ranges.push_back(
+          {boundFromJson(RO->getObject("begin"), Bad), boundFromJson(RO->getObject("end"), Bad)});
+  }
+  return X;
+}
+
 } // namespace
 
 json::Object kernelSummary(const KernelInfo &K, llvm::StringRef Target, double AnalysisMs,
@@ -300,37 +337,7 @@ llvm::Expected<KernelInfo> runtimeInfoFromSummary(const json::Object &Summary) {
     const json::Object *O = V.getAsObject();
     if (!O)
       return makeError(ErrorCode::Internal, "cache summary: malformed reads");
-    Reader E{*O, Bad};
-    ReadExtent X;
-    X.Arg = E.num("arg");
-    X.Name = E.str("name");
-    X.Dim = E.num("dim");
-    X.Rank = E.num("rank");
-    X.Written = E.flag("written");
-    X.Whole = E.flag("whole");
-    X.WholeWhy = E.str("why");
-    auto Bound = [&](const json::Object *BO) {
-      ExtentBound B;
-      if (!BO) {
-        Bad = "reads";
-        return B;
-      }
-      Reader BR{*BO, Bad};
-      B.LoCoef = BR.num("lo");
-      B.HiCoef = BR.num("hi");
-      B.Const = BR.num("const");
-      B.Offset = BR.str("offset");
-      return B;
-    };
-    for (const json::Value &RV : E.arr("ranges")) {
-      const json::Object *RO = RV.getAsObject();
-      if (!RO) {
-        Bad = "reads";
-        continue;
-      }
-      X.Ranges.push_back({Bound(RO->getObject("begin")), Bound(RO->getObject("end"))});
-    }
-    K.Split.Reads.push_back(std::move(X));
+    K.Split.Reads.push_back(readFromJson(*O, Bad));
   }
   K.Split.ProbeExact = R.flag("probe_exact");
   K.Split.Plan.Narrowable = R.flag("narrowable");
