@@ -4,6 +4,8 @@
 # call the runtime API use acc_host_fallback.h then), and by jaccc; the jaccc build must print the
 # same output on 1, 2 and 3 host devices, and on 2 with every kernel specialized.
 #   run.sh JACCC DIR [FLAGS for the jaccc builds, e.g. -fsanitize=address]
+# OPENACC_DEVICES overrides the device configurations (the sanitized build runs fewer: the
+# normal one compares every configuration already).
 set -u
 jaccc=$(realpath "$1")
 dir=$2
@@ -22,7 +24,7 @@ for src in "$dir"/*.c; do
   fi
   ref=$("$tmp/$name.ref")
   # The last run folds every scalar argument into its kernels (JACC_SPECIALIZE=always).
-  for devices in host:1 host:2 host:3 host:2+specialize; do
+  for devices in ${OPENACC_DEVICES:-host:1 host:2 host:3 host:2+specialize}; do
     spec=auto
     [[ $devices == *+specialize ]] && spec=always
     out=$(JACC_DEVICES=${devices%+specialize} JACC_SPECIALIZE=$spec JACC_SPECIALIZE_WAIT=1 \
