@@ -61,13 +61,6 @@ llvm::Error DataEnvironment::makeCurrent(Mapping &M, uint64_t B, uint64_t E, uns
   return llvm::Error::success();
 }
 
-llvm::Error DataEnvironment::makeCurrentEverywhere(Mapping &M) {
-  for (unsigned D = 0; D < Devices.size(); ++D)
-    if (auto E = makeCurrent(M, 0, M.bytes(), D))
-      return E;
-  return llvm::Error::success();
-}
-
 llvm::Error DataEnvironment::gatherToHost(const Mapping &M, void *P, size_t Bytes) {
   uint64_t B = reinterpret_cast<uintptr_t>(P) - M.Begin;
   for (const ValidityMap::Run &R : M.Valid.runsIn(B, B + Bytes)) {

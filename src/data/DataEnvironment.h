@@ -90,8 +90,6 @@ public:
   /// Make bytes [B, E) of M (offsets from its Begin) current on Device: each run it lacks is
   /// copied from the lowest-numbered device holding it, once both devices' queued work is done.
   llvm::Error makeCurrent(Mapping &M, uint64_t B, uint64_t E, unsigned Device);
-  /// Make every byte of M current on every device.
-  llvm::Error makeCurrentEverywhere(Mapping &M);
   /// Copy [P, P+Bytes), inside M, to the host, each run from a device holding it (after the
   /// caller waited for the kernels using M).
   llvm::Error gatherToHost(const Mapping &M, void *P, size_t Bytes);
