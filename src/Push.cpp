@@ -79,7 +79,8 @@ llvm::Error Runtime::push(const char *Source, int NArgs, const jacc_arg *Args, u
   if (auto E = Sched.run(*K, *Plan, Code, Async, std::move(TableLock)))
     return E;
   if (Mode->Measure)
-    Split.record(K->get(), Mode->Split, secondsSince(Start));
+    Split.record(K->get(), {Mode->Split, secondsSince(Start), Plan->Fetched.Bytes,
+                            Plan->Fetched.Seconds});
   return llvm::Error::success();
 }
 

@@ -5,6 +5,8 @@
 
 #include "support/Debug.h"
 
+#include <chrono>
+
 namespace jacc {
 
 HolderSet DataEnvironment::allDevices() const {
@@ -15,7 +17,8 @@ void DataEnvironment::initValidity(Mapping &M) {
   M.Valid = ValidityMap(M.bytes(), allDevices());
 }
 
-llvm::Error DataEnvironment::makeCurrent(Mapping &M, uint64_t B, uint64_t E, unsigned Device) {
+llvm::Error DataEnvironment::makeCurrent(Mapping &M, uint64_t B, uint64_t E, unsigned Device,
+                                         CopyCost *Cost) {
   std::vector<ValidityMap::Run> Missing = M.Valid.missingOn(Device, B, E);
   if (Missing.empty())
     return llvm::Error::success();
@@ -52,10 +55,16 @@ llvm::Error DataEnvironment::makeCurrent(Mapping &M, uint64_t B, uint64_t E, uns
     debugLog("exchange", PresentTable::describe(M) + " [" + llvm::Twine(F.B) + ", " +
                              llvm::Twine(F.E) + ") device " + llvm::Twine(F.From) + " -> " +
                              llvm::Twine(Device));
+    auto Start = std::chrono::steady_clock::now();
     if (auto Err = Devices[F.From]->copyToPeer(
             *Devices[Device], static_cast<char *>(M.DevicePtrs[Device]) + F.B,
             static_cast<char *>(M.DevicePtrs[F.From]) + F.B, F.E - F.B))
       return Err;
+    if (Cost) {
+      Cost->Bytes += F.E - F.B;
+      Cost->Seconds +=
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - Start).count();
+    }
     M.Valid.add(F.B, F.E, ValidityMap::device(Device));
   }
   return llvm::Error::success();

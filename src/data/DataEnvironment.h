@@ -17,6 +17,12 @@
 
 namespace jacc {
 
+/// Copies between devices a launch needed: how many bytes, and how long the copies took.
+struct CopyCost {
+  uint64_t Bytes = 0;
+  double Seconds = 0;
+};
+
 class DataEnvironment {
 public:
   /// The devices every mapping has a copy on, in device order (set by init, cleared by finalize).
@@ -89,7 +95,9 @@ public:
   void initValidity(Mapping &M);
   /// Make bytes [B, E) of M (offsets from its Begin) current on Device: each run it lacks is
   /// copied from the lowest-numbered device holding it, once both devices' queued work is done.
-  llvm::Error makeCurrent(Mapping &M, uint64_t B, uint64_t E, unsigned Device);
+  /// The bytes copied and the time the copies took are added to Cost when given.
+  llvm::Error makeCurrent(Mapping &M, uint64_t B, uint64_t E, unsigned Device,
+                          CopyCost *Cost = nullptr);
   /// Copy [P, P+Bytes), inside M, to the host, each run from a device holding it (after the
   /// caller waited for the kernels using M).
   llvm::Error gatherToHost(const Mapping &M, void *P, size_t Bytes);

@@ -1,44 +1,84 @@
 #include "src/launch/Adaptive.h"
 
 #include "support/Debug.h"
+#include "support/Format.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace jacc {
+
+double AdaptiveChooser::priceOf(const Mode &Md) const {
+  if (Md.Compute < 0)
+    return -1;
+  double PerByte = CopyBytes > 0 ? CopySeconds / CopyBytes : DefaultSecondsPerByte;
+  return Md.Compute + Md.Bytes * PerByte;
+}
+
+double AdaptiveChooser::price(const void *Kernel, bool Split) {
+  std::lock_guard<std::mutex> L(M);
+  const State &S = States[Kernel];
+  return priceOf(Split ? S.Split : S.Duplicate);
+}
+
+double AdaptiveChooser::secondsPerByte() {
+  std::lock_guard<std::mutex> L(M);
+  return CopyBytes > 0 ? CopySeconds / CopyBytes : DefaultSecondsPerByte;
+}
 
 bool AdaptiveChooser::chooseSplit(const void *Kernel) {
   std::lock_guard<std::mutex> L(M);
   State &S = States[Kernel];
   ++S.Launches;
-  if (S.Split < 0)
+  if (S.Split.Compute < 0)
     return true;
-  if (S.Duplicate < 0)
+  if (S.Duplicate.Compute < 0)
     return false;
-  bool Faster = S.Split <= S.Duplicate;
+  bool Cheaper = priceOf(S.Split) <= priceOf(S.Duplicate);
   if (S.Launches < S.NextRecheck)
-    return Faster;
+    return Cheaper;
   S.NextRecheck = S.Launches + S.Period;
-  return !Faster;
+  return !Cheaper;
 }
 
-void AdaptiveChooser::record(const void *Kernel, bool Split, double Seconds) {
+void AdaptiveChooser::record(const void *Kernel, const MeasuredLaunch &Launch) {
   std::lock_guard<std::mutex> L(M);
+  if (Launch.FetchedBytes > 0) {
+    // Older copies count half as much after each new one.
+    CopyBytes = 0.5 * CopyBytes + double(Launch.FetchedBytes);
+    CopySeconds = 0.5 * CopySeconds + Launch.FetchSeconds;
+  }
   State &S = States[Kernel];
-  double &T = Split ? S.Split : S.Duplicate;
-  bool First = T < 0;
-  bool Measured = S.Split >= 0 && S.Duplicate >= 0;
-  bool Chosen = S.Split <= S.Duplicate; // split is the current choice
-  T = First ? Seconds : 0.5 * T + 0.5 * Seconds;
-  // A re-check of the mode not chosen: back off while it confirms the choice.
-  if (Measured && Split != Chosen) {
-    bool Confirmed = (S.Split <= S.Duplicate) == Chosen;
+  bool Measured = S.Split.Compute >= 0 && S.Duplicate.Compute >= 0;
+  bool Chosen = Measured && priceOf(S.Split) <= priceOf(S.Duplicate); // split is chosen
+  double ChosenPrice = Measured ? priceOf(Chosen ? S.Split : S.Duplicate) : 0;
+  Mode &Md = Launch.Split ? S.Split : S.Duplicate;
+  bool First = Md.Compute < 0;
+  double Compute = std::max(0.0, Launch.Seconds - Launch.FetchSeconds);
+  double Bytes = double(Launch.FetchedBytes);
+  Md.Compute = First ? Compute : 0.5 * Md.Compute + 0.5 * Compute;
+  Md.Bytes = First ? Bytes : 0.5 * Md.Bytes + 0.5 * Bytes;
+  // A re-check of the mode not chosen: back off while it confirms the choice, and keep what
+  // the re-checks cost within the budget.
+  if (Measured && Launch.Split != Chosen) {
+    bool Confirmed = (priceOf(S.Split) <= priceOf(S.Duplicate)) == Chosen;
     S.Period = Confirmed ? std::min(2 * S.Period, MaxRecheckEvery) : RecheckEvery;
+    double Extra = Launch.Seconds - ChosenPrice;
+    if (Confirmed && Extra > 0 && ChosenPrice > 0)
+      S.Period = std::max<uint64_t>(
+          S.Period, uint64_t(std::min(std::ceil(Extra / (RecheckBudget * ChosenPrice)),
+                                      double(MaxRecheckEvery))));
     S.NextRecheck = S.Launches + S.Period;
   }
-  if (First && S.Split >= 0 && S.Duplicate >= 0)
-    debugLog("launch", "adaptive: split " + std::to_string(S.Split * 1e3) + " ms, duplicate " +
-                           std::to_string(S.Duplicate * 1e3) + " ms per launch: " +
-                           (S.Split <= S.Duplicate ? "split" : "duplicate"));
+  if (First && S.Split.Compute >= 0 && S.Duplicate.Compute >= 0) {
+    auto Describe = [&](const char *Name, const Mode &X) {
+      return std::string(Name) + " " + formatSeconds(priceOf(X)) + " (" +
+             formatBytes(uint64_t(X.Bytes)) + " fetched)";
+    };
+    debugLog("launch", "adaptive: " + Describe("split", S.Split) + ", " +
+                           Describe("duplicate", S.Duplicate) + " per launch: " +
+                           (priceOf(S.Split) <= priceOf(S.Duplicate) ? "split" : "duplicate"));
+  }
 }
 
 } // namespace jacc

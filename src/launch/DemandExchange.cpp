@@ -118,13 +118,13 @@ void neededOn(const analysis::KernelInfo &Info, const LaunchPlan &Plan, const Ke
 
 llvm::Error fetchForLaunch(const analysis::KernelInfo &Info, const LaunchPlan &Plan,
                            llvm::ArrayRef<std::shared_ptr<KernelLaunch>> Launches, bool Probed,
-                           DataEnvironment &Data) {
+                           DataEnvironment &Data, CopyCost &Cost) {
   for (unsigned D = 0; D < Launches.size(); ++D) {
     std::vector<std::pair<Mapping *, Ranges>> Need;
     neededOn(Info, Plan, Probed ? Launches[D].get() : nullptr, Need);
     for (auto &[M, Rs] : Need)
       for (auto [B, E] : Rs)
-        if (auto Err = Data.makeCurrent(*M, B, E, D))
+        if (auto Err = Data.makeCurrent(*M, B, E, D, &Cost))
           return Err;
   }
   return llvm::Error::success();

@@ -23,10 +23,10 @@ bool probeSplitLaunches(const analysis::KernelInfo &Info, const LaunchPlan &Plan
 
 /// Make current on each device what its launch will read: when Probed, the read extents and
 /// the owned and written ranges of its split arrays (a write hull may hold elements it does not
-/// write); else every mapping the plan uses, whole.
+/// write); else every mapping the plan uses, whole. The copies are added to Cost.
 llvm::Error fetchForLaunch(const analysis::KernelInfo &Info, const LaunchPlan &Plan,
                            llvm::ArrayRef<std::shared_ptr<KernelLaunch>> Launches, bool Probed,
-                           DataEnvironment &Data);
+                           DataEnvironment &Data, CopyCost &Cost);
 
 /// After a probed split launch was queued: each device's owned and written ranges of each
 /// split array are current on that device alone.

@@ -44,6 +44,8 @@ struct LaunchPlan {
   /// receives that it may reach (its argument's mapping; unbounded for other memory). Empty
   /// when not checking.
   std::vector<long long> Bounds;
+  /// Filled by the scheduler: what was copied between devices before the kernel.
+  CopyCost Fetched;
 };
 
 /// What the push decided before binding.

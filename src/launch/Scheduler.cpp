@@ -66,7 +66,7 @@ llvm::Error Scheduler::run(std::shared_ptr<const jit::CompiledKernel> K, LaunchP
   bool Probed = false; // a split launch whose devices never meet (no exchange)
   if (N > 1) {
     Probed = Group && DemandExchange && probeSplitLaunches(Info, Plan, Launches);
-    if (auto E = fetchForLaunch(Info, Plan, Launches, Probed, Data))
+    if (auto E = fetchForLaunch(Info, Plan, Launches, Probed, Data, Plan.Fetched))
       return E;
     if (Probed) {
       recordSplitWrites(Plan, Launches);
@@ -115,7 +115,7 @@ llvm::Error Scheduler::runOnOwner(std::shared_ptr<const jit::CompiledKernel> K, 
   Plain.Split = false;
   // The kernel reads device O's copies: current first.
   for (Mapping *M : Plan.Used)
-    if (auto E = Data.makeCurrent(*M, 0, M->bytes(), O))
+    if (auto E = Data.makeCurrent(*M, 0, M->bytes(), O, &Plan.Fetched))
       return E;
   auto Launch = Devices[O]->constructLaunch(K, std::move(Plan.Cells[O]), Plan.Aggregates[O], Plain);
   if (!Launch)

@@ -23,10 +23,8 @@ public:
   /// NDevices devices. Unsupported when JACC_FORCE_SPLIT asks for a kernel that cannot split.
   llvm::Expected<Decision> choose(const void *Kernel, const analysis::KernelInfo &Info,
                                   unsigned Flags, unsigned NDevices, bool Async);
-  /// A measured launch (Decision::Measure) of Kernel in that mode took Seconds.
-  void record(const void *Kernel, bool Split, double Seconds) {
-    Adaptive.record(Kernel, Split, Seconds);
-  }
+  /// A measured launch (Decision::Measure) of Kernel.
+  void record(const void *Kernel, const MeasuredLaunch &L) { Adaptive.record(Kernel, L); }
 
 private:
   Policy Mode = Policy::Auto;

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <vector>
 
@@ -153,3 +154,49 @@ TEST(AdaptiveTest, EachKernelHasItsOwnState) {
 }
 
 } // namespace
+
+TEST(AdaptiveTest, FetchedBytesArePricedAtTheMeasuredBandwidth) {
+  AdaptiveChooser C;
+  EXPECT_EQ(C.secondsPerByte(), AdaptiveChooser::DefaultSecondsPerByte);
+  int Kernel = 0, Noisy = 0;
+  // 1 GB fetched in 1 s of a 1.5 s split launch: 1 ns per byte, the computation 0.5 s.
+  ASSERT_TRUE(C.chooseSplit(&Kernel));
+  C.record(&Kernel, jacc::MeasuredLaunch{true, 1.5, 1000000000, 1.0});
+  EXPECT_DOUBLE_EQ(C.secondsPerByte(), 1e-9);
+  EXPECT_DOUBLE_EQ(C.price(&Kernel, true), 1.5);
+  ASSERT_FALSE(C.chooseSplit(&Kernel));
+  C.record(&Kernel, false, 1.2);
+  EXPECT_FALSE(prefersSplit(C, &Kernel)) << "split 1.5 s, duplicate 1.2 s";
+
+  // Another kernel's split launch whose small fetch was slow (0.4 s for 1 MB: a hiccup of the
+  // machine, not the bandwidth) is priced by its bytes: 0.1 s + 1 MB at about 1.4 ns/B.
+  ASSERT_TRUE(C.chooseSplit(&Noisy));
+  C.record(&Noisy, jacc::MeasuredLaunch{true, 0.5, 1000000, 0.4});
+  EXPECT_NEAR(C.price(&Noisy, true), 0.1 + 1e6 * C.secondsPerByte(), 1e-12);
+  EXPECT_LT(C.price(&Noisy, true), 0.11);
+  ASSERT_FALSE(C.chooseSplit(&Noisy));
+  C.record(&Noisy, false, 0.3);
+  EXPECT_TRUE(prefersSplit(C, &Noisy)) << "0.5 s of wall time, but 0.1 s of work and 1 MB";
+}
+
+TEST(AdaptiveTest, CostlyRechecksAreSpacedWithinTheBudget) {
+  AdaptiveChooser C;
+  int Kernel = 0;
+  // Split costs 1 ms a launch; a re-check of duplicate costs 20 ms (it gathers every array on
+  // every device first): 19 ms extra, which 5 % of 1 ms launches pays for in 380 launches.
+  ASSERT_NO_FATAL_FAILURE(measureBoth(C, &Kernel, 0.001, 0.020));
+  uint64_t Want = uint64_t(std::ceil(0.019 / (AdaptiveChooser::RecheckBudget * 0.001)));
+  ASSERT_GT(Want, 2 * Period);
+  std::vector<uint64_t> Rechecks;
+  for (uint64_t Launch = 0; Launch < 4 * Want && Rechecks.size() < 3; ++Launch)
+    if (!C.chooseSplit(&Kernel)) {
+      Rechecks.push_back(Launch);
+      C.record(&Kernel, false, 0.020);
+    }
+  ASSERT_EQ(Rechecks.size(), 3u);
+  EXPECT_EQ(Rechecks[0] + 3, Period) << "the first re-check comes as usual (launch 32)";
+  uint64_t Gap = Rechecks[1] - Rechecks[0];
+  EXPECT_GE(Gap, Want - 1) << "the budget stretches the interval";
+  EXPECT_LE(Gap, Want + 1);
+  EXPECT_EQ(Rechecks[2] - Rechecks[1], 2 * Gap) << "and confirmations double it from there";
+}
