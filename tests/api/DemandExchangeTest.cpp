@@ -2,6 +2,7 @@
 // before it, each device fetches the part of what it reads that it does not hold current. The
 // byte counts between devices are exact where the pattern fixes them; the results are compared
 // with serial references on host:1 .. host:4.
+#include "tests/api/ExchangePatterns.h"
 #include "tests/api/Fixture.h"
 #include "tests/api/Helpers.h"
 
@@ -18,6 +19,7 @@
 namespace {
 
 using jacc_test::stats;
+using namespace jacc_patterns;
 
 class DemandExchangeTest : public DeviceTest {
 protected:
@@ -219,14 +221,6 @@ TEST_P(DemandExchangeTest, DeviceAddressesSeeTheCurrentData) {
   ASSERT_EQ(jacc_delete(a, bytesOf(av)), JACC_SUCCESS);
 }
 
-const char *Stencil3DSrc =
-    "#pragma acc parallel loop present(a, b)\n"
-    "for (int i = 1; i < nx - 1; i++)\n"
-    "  for (int j = 1; j < ny - 1; j++)\n"
-    "    for (int k = 1; k < nz - 1; k++)\n"
-    "      b[i][j][k] = (a[i-1][j][k] + a[i+1][j][k] + a[i][j-1][k] + a[i][j+1][k] +\n"
-    "                    a[i][j][k-1] + a[i][j][k+1] + a[i][j][k]) / 7.0;\n";
-
 TEST_P(DemandExchangeTest, Stencil3DTimeLoopMovesOnePlaneEachWay) {
   int nx = 24, ny = 10, nz = 12, Steps = 6;
   size_t Plane = size_t(ny) * nz;
@@ -268,26 +262,10 @@ TEST_P(DemandExchangeTest, Stencil3DTimeLoopMovesOnePlaneEachWay) {
   EXPECT_EQ(bv, rb);
 }
 
-const char *BlackScholesSrc =
-    "#pragma acc parallel loop present(s, x, t, call, put)\n"
-    "for (int i = 0; i < n; i++) {\n"
-    "  double sq = sqrt(t[i]);\n"
-    "  double d1 = (log(s[i] / x[i]) + (r + 0.5 * v * v) * t[i]) / (v * sq);\n"
-    "  double d2 = d1 - v * sq;\n"
-    "  double n1 = 1.0 / (1.0 + exp(-1.702 * d1)), n2 = 1.0 / (1.0 + exp(-1.702 * d2));\n"
-    "  double disc = x[i] * exp(-r * t[i]);\n"
-    "  call[i] = s[i] * n1 - disc * n2;\n"
-    "  put[i] = disc * (1.0 - n2) - s[i] * (1.0 - n1);\n"
-    "}\n";
-
 /// Black-Scholes prices of n options on the current devices, pushed Reps times.
 void blackScholes(int n, int Reps, std::vector<double> &Call, std::vector<double> &Put) {
-  std::vector<double> sv(n), xv(n), tv(n);
-  for (int i = 0; i < n; i++) {
-    sv[i] = 50.0 + (i % 50);
-    xv[i] = 40.0 + (i % 70);
-    tv[i] = 0.25 + 0.01 * (i % 200);
-  }
+  jacc_patterns::Options O(n);
+  std::vector<double> &sv = O.S, &xv = O.X, &tv = O.T;
   Call.assign(n, 0.0);
   Put.assign(n, 0.0);
   double r = 0.02, v = 0.3;
@@ -327,35 +305,13 @@ TEST_P(DemandExchangeTest, BlackScholesMapMovesNothingAndMatchesOneDevice) {
   EXPECT_EQ(Put, Put1);
 }
 
-const char *MatVecSrc = "#pragma acc parallel loop present(rowptr, col, val, p, q)\n"
-                        "for (int i = 0; i < n; i++) {\n"
-                        "  double sum = 0.0;\n"
-                        "  for (int k = rowptr[i]; k < rowptr[i + 1]; k++)\n"
-                        "    sum += val[k] * p[col[k]];\n"
-                        "  q[i] = sum;\n"
-                        "}\n";
-const char *DotSrc = "#pragma acc parallel loop present(a, b) reduction(+:d)\n"
-                     "for (int i = 0; i < n; i++)\n"
-                     "  d += a[i] * b[i];\n";
-const char *AxpySrc = "#pragma acc parallel loop present(x, y)\n"
-                      "for (int i = 0; i < n; i++)\n"
-                      "  y[i] = y[i] + alpha * x[i];\n";
-
 TEST_P(DemandExchangeTest, ConjugateGradientFetchesOnlyWhatTheMatVecReads) {
   // A 1-D Laplacian (2, -1) with one long-range coupling per row, in CSR: the mat-vec reads p
   // through col[], so each device needs all of p; everything else stays on its owner.
   int n = 1200, Iters = 8;
-  std::vector<int> rowptr(n + 1), col;
-  std::vector<double> val;
-  for (int i = 0; i < n; i++) {
-    rowptr[i] = static_cast<int>(col.size());
-    for (int j : {i - 1, i, i + 1, (i + n / 2) % n})
-      if (j >= 0 && j < n) {
-        col.push_back(j);
-        val.push_back(j == i ? 4.0 : -1.0);
-      }
-  }
-  rowptr[n] = static_cast<int>(col.size());
+  jacc_patterns::Csr A(n);
+  std::vector<int> &rowptr = A.RowPtr, &col = A.Col;
+  std::vector<double> &val = A.Val;
   int nnz = static_cast<int>(col.size());
   std::vector<double> xv(n, 0.0), rv(n), pv(n), qv(n, 0.0);
   for (int i = 0; i < n; i++)
@@ -397,9 +353,7 @@ TEST_P(DemandExchangeTest, ConjugateGradientFetchesOnlyWhatTheMatVecReads) {
     // p = r + (rr2 / rr) p, as an axpy on a scaled p: p = (rr2/rr) * p + r.
     double beta = rr2 / rr;
     ASSERT_NO_FATAL_FAILURE(
-        push("#pragma acc parallel loop present(r, p)\n"
-             "for (int i = 0; i < n; i++)\n"
-             "  p[i] = r[i] + beta * p[i];\n",
+        push(DirectionSrc,
              {{"int n", &n}, {"double beta", &beta}, {"const double *r", &r}, {"double *p", &p}}));
     rr = rr2;
   }
