@@ -11,6 +11,17 @@ unsigned lineOf(llvm::StringRef Source, unsigned Offset) {
   return 1 + Source.take_front(Offset).count('\n');
 }
 
+std::string kernelSite(llvm::StringRef Source) {
+  llvm::StringRef Text = Source.rtrim();
+  llvm::StringRef Last = Text.substr(Text.rfind('\n') + 1).trim();
+  if (!Last.consume_front("//"))
+    return "";
+  Last = Last.ltrim();
+  if (!Last.consume_front("jacc-site:"))
+    return "";
+  return Last.trim().str();
+}
+
 /// For each offset, whether it lies inside a /* */ comment (a pragma there is no pragma).
 static std::vector<bool> blockCommentMask(llvm::StringRef S) {
   std::vector<bool> In(S.size(), false);

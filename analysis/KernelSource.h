@@ -26,6 +26,10 @@ std::vector<PragmaLine> scanPragmas(llvm::StringRef Source);
 /// 1-based line of an offset.
 unsigned lineOf(llvm::StringRef Source, unsigned Offset);
 
+/// Where the kernel was written, from a last line `// jacc-site: heat.c:42` (jaccc adds it):
+/// "heat.c:42", or "" when the source has no such line.
+std::string kernelSite(llvm::StringRef Source);
+
 struct WrappedKernel {
   std::string Code;            ///< the translation unit to parse
   unsigned LeadingBegin = 0;   ///< where the kernel's leading declarations start in Code

@@ -88,7 +88,7 @@ compileKernel(llvm::StringRef Source, llvm::ArrayRef<std::string> Decls, const D
   if (!Obj->OptimizedIR.empty())
     debugLog("ir", "optimised IR:\n" + Obj->OptimizedIR);
   K->Object = std::move(Obj->Bytes);
-  auto Entries = loadHostObject(K->Object, {EntryName});
+  auto Entries = loadHostObject(K->Object, {EntryName}, kernelSymbolName(K->Info, false));
   if (!Entries)
     return Entries.takeError();
   K->Entry = (*Entries)[0];
@@ -141,7 +141,7 @@ llvm::Expected<const SplitCode *> CompiledKernel::splitCode() const {
                                              llvm::StringRef(S->Object.data(), S->Object.size())))
           stopUsingDiskCache(llvm::toString(std::move(E)));
     }
-    auto Entries = loadHostObject(S->Object, {SplitEntryName});
+    auto Entries = loadHostObject(S->Object, {SplitEntryName}, kernelSymbolName(Info, true));
     if (!Entries)
       return Fail(Entries.takeError());
     S->Entry = (*Entries)[0];

@@ -154,12 +154,14 @@ compileVariant(const CompiledKernel &K, const Specialization &Spec,
       V->Cuda[{Sm, S}] = *C;
       NewCuda.emplace_back(std::move(Name), std::move(*C));
     }
-  auto Entries = loadHostObject(V->Object, {EntryName});
+  auto Entries =
+      loadHostObject(V->Object, {EntryName}, kernelSymbolName(K.Info, /*Split=*/false, V->Key));
   if (!Entries)
     return Entries.takeError();
   V->Entry = (*Entries)[0];
   if (Split) {
-    auto SEntries = loadHostObject(V->SplitObject, {SplitEntryName});
+    auto SEntries = loadHostObject(V->SplitObject, {SplitEntryName},
+                                   kernelSymbolName(K.Info, /*Split=*/true, V->Key));
     if (!SEntries)
       return SEntries.takeError();
     V->SplitEntry = (*SEntries)[0];

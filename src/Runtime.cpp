@@ -2,6 +2,7 @@
 // holding the runtime while the data environment does the work.
 #include "src/Runtime.h"
 
+#include "jit/host/PerfMap.h"
 #include "jit/server/CompileServer.h"
 #include "src/DeviceRegistry.h"
 #include "src/Settings.h"
@@ -29,6 +30,9 @@ llvm::Error Runtime::initLocked() {
       return D.takeError();
     Created.push_back(std::move(*D));
   }
+  if (Settings->PerfMap)
+    if (auto E = jit::enablePerfMap())
+      return E;
   jit::configureCompiles(Settings->Compile);
   jit::prestartCompileServer(); // its start-up overlaps the program's until the first push
   Split.setPolicy(Settings->Split);

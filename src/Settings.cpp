@@ -68,6 +68,10 @@ llvm::Expected<RuntimeSettings> readSettings() {
   if (!Check)
     return Check.takeError();
   S.CheckBounds = *Check == 1;
+  auto Perf = env::onOff(env::Var::Perf, false, "1 or 0");
+  if (!Perf)
+    return Perf.takeError();
+  S.PerfMap = *Perf;
   auto Spec = jit::specializeSettingsFromEnv();
   if (!Spec)
     return Spec.takeError();

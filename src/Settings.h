@@ -20,6 +20,7 @@ struct RuntimeSettings {
   double KernelWarnSeconds = 0;                      ///< JACC_KERNEL_WARN (0: off)
   jit::CompileConfig Compile;                        ///< JACC_COMPILE*
   bool CheckBounds = false;                          ///< JACC_CHECK=bounds
+  bool PerfMap = false;                              ///< JACC_PERF=1
 };
 
 /// Check every JACC_* variable, then read the runtime's settings (the CUDA driver is loaded

@@ -32,6 +32,7 @@ const char *name(Var V) {
   case Var::CompileServer: return "JACC_COMPILE_SERVER";
   case Var::TestCompileFault: return "JACC_TEST_COMPILE_FAULT";
   case Var::Check: return "JACC_CHECK";
+  case Var::Perf: return "JACC_PERF";
   }
   return "JACC_?";
 }

@@ -45,6 +45,7 @@ enum class Var : unsigned {
   CompileServer,    ///< JACC_COMPILE_SERVER: the server executable to run
   TestCompileFault, ///< JACC_TEST_COMPILE_FAULT: a failure the server fakes (tests only)
   Check,            ///< JACC_CHECK: off, bounds (checked array accesses)
+  Perf,             ///< JACC_PERF: a perf map of the JIT'd kernels (jit/host/PerfMap)
 };
 
 /// The variable's name, "JACC_SPLIT".

@@ -76,6 +76,10 @@ private:
   std::string where(const Pragma &P) const {
     return "\"" + FileName.str() + ":" + std::to_string(P.Line) + "\"";
   }
+  /// The last line of a kernel's text: where its construct is (see jacc_kernel_push).
+  std::string siteLine(const Pragma &P) const {
+    return "// jacc-site: " + FileName.str() + ":" + std::to_string(P.Line) + "\n";
+  }
   std::string check(const std::string &Call, const Pragma &P) const {
     return "jacc_translated_check(" + Call + ", " + where(P) + ");";
   }

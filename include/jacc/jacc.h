@@ -86,7 +86,10 @@ enum {
   JACC_FORCE_SPLIT = 1u << 2      /* split the written data ranges between the devices */
 };
 
-/** Compile (once) and run an OpenACC compute construct given as C99 source on every device. */
+/** Compile (once) and run an OpenACC compute construct given as C99 source on every device.
+ *  A source whose last line is a comment naming where the construct was written,
+ *  `// jacc-site: heat.c:42` (jaccc adds one), is known by that name in perf maps (JACC_PERF)
+ *  and diagnostics; otherwise by its first loop's line. */
 JACC_API jacc_status jacc_kernel_push(const char *source, int nargs, const jacc_arg *args,
                                       unsigned flags);
 /** Wait until every queued kernel and transfer has completed. */

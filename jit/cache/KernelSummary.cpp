@@ -43,6 +43,17 @@ std::string describeKernel(const KernelInfo &K, llvm::StringRef Part) {
   return Part.empty() ? S : S + " (" + Part.str() + ")";
 }
 
+std::string kernelSymbolName(const KernelInfo &K, bool Split, llvm::StringRef VariantKey) {
+  std::string Site = analysis::kernelSite(K.Source);
+  if (Site.empty()) {
+    Site = kernelDisplayName(K);
+    if (Site.size() > 60)
+      Site = Site.substr(0, 57) + "...";
+  }
+  std::string S = "jacc:" + Site + (Split ? " split" : "");
+  return VariantKey.empty() ? S : S + " [" + VariantKey.str() + "]";
+}
+
 namespace {
 
 json::Array predicateLines(const KernelInfo &K) {

@@ -1,5 +1,7 @@
 #include "jit/host/HostJIT.h"
 
+#include "jit/host/PerfMap.h"
+
 #include "support/Error.h"
 
 #include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
@@ -45,7 +47,8 @@ JIT &theJIT() {
 } // namespace
 
 llvm::Expected<std::vector<void *>> loadHostObject(llvm::ArrayRef<char> Object,
-                                                   llvm::ArrayRef<std::string> Symbols) {
+                                                   llvm::ArrayRef<std::string> Symbols,
+                                                   llvm::StringRef PerfName) {
   JIT &S = theJIT();
   if (!S.J)
     return makeError(ErrorCode::Internal, "cannot create the ORC JIT: " + S.Error);
@@ -66,6 +69,7 @@ llvm::Expected<std::vector<void *>> loadHostObject(llvm::ArrayRef<char> Object,
       return Addr.takeError();
     Addrs.push_back(Addr->toPtr<void *>());
   }
+  addToPerfMap(Object, Symbols, Addrs, PerfName);
   return Addrs;
 }
 

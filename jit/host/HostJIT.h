@@ -13,9 +13,11 @@
 namespace jacc::jit {
 
 /// Link Object (an ELF relocatable) into a fresh JITDylib and return the addresses of Symbols.
-/// Thread-safe. The code stays loaded until the process exits.
+/// Thread-safe. The code stays loaded until the process exits. Under JACC_PERF its functions
+/// are named PerfName in perf's map (jit/host/PerfMap.h).
 llvm::Expected<std::vector<void *>> loadHostObject(llvm::ArrayRef<char> Object,
-                                                   llvm::ArrayRef<std::string> Symbols);
+                                                   llvm::ArrayRef<std::string> Symbols,
+                                                   llvm::StringRef PerfName = "jacc");
 
 } // namespace jacc::jit
 

@@ -369,3 +369,16 @@ TEST(KernelSourceTest, MentionsIdentifierAsAWholeToken) {
 }
 
 } // namespace
+
+TEST(KernelSourceTest, SiteComesFromTheLastLineComment) {
+  const char *Body = "#pragma acc parallel loop\nfor (int i = 0; i < n; i++)\n  a[i] = 0;\n";
+  EXPECT_EQ(kernelSite(std::string(Body) + "// jacc-site: heat.c:42\n"), "heat.c:42");
+  EXPECT_EQ(kernelSite(std::string(Body) + "  //jacc-site:  dir/my file.c:7  \n\n"),
+            "dir/my file.c:7");
+  EXPECT_EQ(kernelSite(Body), "");
+  EXPECT_EQ(kernelSite(std::string(Body) + "// a comment\n"), "");
+  EXPECT_EQ(kernelSite("// jacc-site: first.c:1\n" + std::string(Body)), "")
+      << "only the last line names the site";
+  EXPECT_EQ(kernelSite("// jacc-site: only.c:3"), "only.c:3");
+  EXPECT_EQ(kernelSite(""), "");
+}

@@ -20,7 +20,8 @@ void f(const double *a, int n, int *errors) {
       "  for (int i = 0; i < n; i++) {\n"
       "    h[i % 8] += a[i];\n"
       "    c[2 + i % 4] = a[i] > c[2 + i % 4] ? a[i] : c[2 + i % 4];\n"
-      "  }\n",
+      "  }\n"
+      "// jacc-site: array_reductions.c:7\n",
       4, jacc_args, JACC_DEFAULT), "array_reductions.c:7");
   if (jacc_is_present(&c[2], (4) * sizeof c[0])) jacc_translated_check(jacc_update_device(&c[2], (4) * sizeof c[0]), "array_reductions.c:7");
   if (jacc_is_present(&h[0], sizeof h)) jacc_translated_check(jacc_update_device(&h[0], sizeof h), "array_reductions.c:7");
@@ -38,7 +39,8 @@ jacc_translated_check(jacc_copyin(jacc_section_1, jacc_section_1_bytes), "array_
   jacc_translated_check(jacc_kernel_push(
       "#pragma acc parallel loop reduction(+:errors[x])\n"
       "    for (int i = 0; i < n; i++)\n"
-      "      errors[x] += a[i] < 0;\n",
+      "      errors[x] += a[i] < 0;\n"
+      "// jacc-site: array_reductions.c:14\n",
       4, jacc_args, JACC_DEFAULT), "array_reductions.c:14");
   if (jacc_is_present(&errors[x], sizeof errors[x])) jacc_translated_check(jacc_update_device(&errors[x], sizeof errors[x]), "array_reductions.c:14");
   jacc_translated_check(jacc_delete((void *)&a[0], n * sizeof a[0]), "array_reductions.c:14");
@@ -56,7 +58,8 @@ jacc_translated_check(jacc_copyout(jacc_section_1, jacc_section_1_bytes), "array
       "#pragma acc loop vector reduction(+:t)\n"
       "    for (int i = 0; i < n; i++)\n"
       "      t[i % 4] += a[i];\n"
-      "  }\n",
+      "  }\n"
+      "// jacc-site: array_reductions.c:18\n",
       3, jacc_args, JACC_DEFAULT), "array_reductions.c:18");
   jacc_translated_check(jacc_delete((void *)&a[0], n * sizeof a[0]), "array_reductions.c:18");
 }

@@ -13,7 +13,8 @@ void work(int n, int lo, int len, float *a, const float *b, float *d, float s) {
     jacc_translated_check(jacc_kernel_push(
         "#pragma acc parallel loop num_gangs(4)\n"
         "  for (int i = lo; i < lo + len; i++)\n"
-        "    a[i] += s * b[i];\n",
+        "    a[i] += s * b[i];\n"
+        "// jacc-site: compute_clauses.c:3\n",
         5, jacc_args, JACC_ASYNC), "compute_clauses.c:3");
     jacc_translated_check(jacc_delete((void *)&b[lo], len * sizeof b[0]), "compute_clauses.c:3");
     jacc_translated_check(jacc_copyout(&a[0], n * sizeof a[0]), "compute_clauses.c:3");
@@ -32,7 +33,8 @@ void work(int n, int lo, int len, float *a, const float *b, float *d, float s) {
         "    #pragma acc loop independent\n"
         "    for (int i = 0; i < n; i++)\n"
         "      d[i] = a[i];\n"
-        "  }\n",
+        "  }\n"
+        "// jacc-site: compute_clauses.c:6\n",
         3, jacc_args, JACC_DEFAULT), "compute_clauses.c:6");
     jacc_translated_check(jacc_delete(&d[0], n * sizeof d[0]), "compute_clauses.c:6");
   }
@@ -40,7 +42,8 @@ void work(int n, int lo, int len, float *a, const float *b, float *d, float s) {
     jacc_arg jacc_args[] = {{"float *d", &d}};
     jacc_translated_check(jacc_kernel_push(
         "#pragma acc serial deviceptr(d)\n"
-        "  d[0] = 1.0f;\n",
+        "  d[0] = 1.0f;\n"
+        "// jacc-site: compute_clauses.c:12\n",
         1, jacc_args, JACC_DEFAULT), "compute_clauses.c:12");
   }
 }

@@ -15,7 +15,8 @@ void f(float *d, float *e, int n) {
       jacc_translated_check(jacc_kernel_push(
           "#pragma acc parallel loop deviceptr(d)\n"
           "    for (int i = 0; i < n; i++)\n"
-          "      d[i] = e[i];\n",
+          "      d[i] = e[i];\n"
+          "// jacc-site: data_deviceptr.c:6\n",
           3, jacc_args, JACC_DEFAULT), "data_deviceptr.c:6");
     }
     { /* #pragma acc parallel loop present(e[0:n]) deviceptr(d) */
@@ -24,7 +25,8 @@ void f(float *d, float *e, int n) {
       jacc_translated_check(jacc_kernel_push(
           "#pragma acc parallel loop deviceptr(d)\n"
           "    for (int i = 0; i < n; i++)\n"
-          "      e[i] += d[i];\n",
+          "      e[i] += d[i];\n"
+          "// jacc-site: data_deviceptr.c:9\n",
           3, jacc_args, JACC_DEFAULT), "data_deviceptr.c:9");
     }
     {
@@ -35,7 +37,8 @@ void f(float *d, float *e, int n) {
         jacc_translated_check(jacc_kernel_push(
             "#pragma acc parallel loop\n"
             "      for (int i = 0; i < n; i++)\n"
-            "        d[i] *= 2;\n",
+            "        d[i] *= 2;\n"
+            "// jacc-site: data_deviceptr.c:14\n",
             2, jacc_args, JACC_DEFAULT), "data_deviceptr.c:14");
       }
     }

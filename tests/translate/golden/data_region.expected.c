@@ -18,7 +18,8 @@ jacc_translated_present(jacc_section_2, jacc_section_2_bytes, "data_region.c:5",
   jacc_translated_check(jacc_kernel_push(
       "#define N 1024\n"
       "#pragma acc parallel loop\n"
-      "  for (int i = 0; i < N; i++) x[i] = y[i] * y[i];\n",
+      "  for (int i = 0; i < N; i++) x[i] = y[i] * y[i];\n"
+      "// jacc-site: data_region.c:6\n",
       2, jacc_args, JACC_DEFAULT), "data_region.c:6");
 }
 jacc_translated_check(jacc_copyout(jacc_section_1, jacc_section_1_bytes), "data_region.c:5");

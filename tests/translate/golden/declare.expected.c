@@ -26,7 +26,8 @@ void fill(float *x, int n) {
   jacc_arg jacc_args[] = {{"int n", &n}, {"float *x", &x}, {"float *table", &jacc_ptr_table}, {"int *jacc_ref_scale", &jacc_ref_scale}};
   jacc_translated_check(jacc_kernel_push(
       "#pragma acc parallel loop\n"
-      "  for (int i = 0; i < n; i++) x[i] = table[i % 64] * jacc_ref_scale[0];\n",
+      "  for (int i = 0; i < n; i++) x[i] = table[i % 64] * jacc_ref_scale[0];\n"
+      "// jacc-site: declare.c:10\n",
       4, jacc_args, JACC_DEFAULT), "declare.c:10");
   jacc_translated_check(jacc_copyout(table, sizeof table), "declare.c:10");
   if (jacc_implicit_x) jacc_translated_check(jacc_copyout((void *)&x[0], jacc_implicit_x), "declare.c:10");
@@ -57,7 +58,8 @@ jacc_translated_check(jacc_create(jacc_section_3, jacc_section_3_bytes), "declar
   jacc_arg jacc_args[] = {{"int n", &n}, {"float *y", &y}, {"float *x", &x}, {"float *z", &jacc_ptr_z}};
   jacc_translated_check(jacc_kernel_push(
       "#pragma acc parallel loop\n"
-      "    for (int i = 0; i < n; i++) y[i] = x[i] + z[i % 8];\n",
+      "    for (int i = 0; i < n; i++) y[i] = x[i] + z[i % 8];\n"
+      "// jacc-site: declare.c:23\n",
       4, jacc_args, JACC_DEFAULT), "declare.c:23");
   jacc_translated_check(jacc_copyout(z, sizeof z), "declare.c:23");
 }
@@ -70,7 +72,8 @@ jacc_translated_check(jacc_copyout(jacc_section_3, jacc_section_3_bytes), "decla
   jacc_arg jacc_args[] = {{"int n", &n}, {"float *x", &x}, {"float *y", &y}};
   jacc_translated_check(jacc_kernel_push(
       "#pragma acc parallel loop\n"
-      "  for (int i = 0; i < n; i++) x[i] += y[i];\n",
+      "  for (int i = 0; i < n; i++) x[i] += y[i];\n"
+      "// jacc-site: declare.c:28\n",
       3, jacc_args, JACC_DEFAULT), "declare.c:28");
 }
   { jacc_translated_check(jacc_delete(jacc_section_2, jacc_section_2_bytes), "declare.c:17"); jacc_translated_check(jacc_copyout(jacc_section_1, jacc_section_1_bytes), "declare.c:17"); return 1; }

@@ -17,7 +17,8 @@ void f(const float *a, int n, float *out) {
       "#pragma acc kernels\n"
       "  {\n"
       "    for (int i = 0; i < n; i++) jacc_ref_last[0] = a[i];\n"
-      "  }\n",
+      "  }\n"
+      "// jacc-site: device_scalars.c:7\n",
       3, jacc_args, JACC_DEFAULT), "device_scalars.c:7");
   jacc_translated_check(jacc_copyout(&last, sizeof last), "device_scalars.c:7");
   jacc_translated_check(jacc_delete((void *)&a[0], n * sizeof a[0]), "device_scalars.c:7");
@@ -34,7 +35,8 @@ void f(const float *a, int n, float *out) {
       "  {\n"
       "    jacc_ref_count[0] += n;\n"
       "    jacc_ref_flag[0] = 1;\n"
-      "  }\n",
+      "  }\n"
+      "// jacc-site: device_scalars.c:12\n",
       3, jacc_args, JACC_DEFAULT), "device_scalars.c:12");
   jacc_translated_check(jacc_copyout(&flag, sizeof flag), "device_scalars.c:12");
   jacc_translated_check(jacc_copyout(&count, sizeof count), "device_scalars.c:12");
@@ -53,7 +55,8 @@ jacc_translated_check(jacc_copyin(jacc_section_2, jacc_section_2_bytes), "device
   jacc_arg jacc_args[] = {{"int n", &n}, {"double total", &total}, {"const float *a", &a}};
   jacc_translated_check(jacc_kernel_push(
       "#pragma acc parallel loop reduction(+:total)\n"
-      "    for (int i = 0; i < n; i++) total += a[i];\n",
+      "    for (int i = 0; i < n; i++) total += a[i];\n"
+      "// jacc-site: device_scalars.c:20\n",
       3, jacc_args, JACC_DEFAULT), "device_scalars.c:20");
   jacc_translated_check(jacc_update_device(&total, sizeof total), "device_scalars.c:20");
 }
@@ -62,7 +65,8 @@ jacc_translated_check(jacc_copyin(jacc_section_2, jacc_section_2_bytes), "device
   jacc_arg jacc_args[] = {{"double *jacc_ref_total", &jacc_ref_total}};
   jacc_translated_check(jacc_kernel_push(
       "#pragma acc serial\n"
-      "    jacc_ref_total[0] *= 2;\n",
+      "    jacc_ref_total[0] *= 2;\n"
+      "// jacc-site: device_scalars.c:22\n",
       1, jacc_args, JACC_DEFAULT), "device_scalars.c:22");
 }
   }
@@ -78,7 +82,8 @@ jacc_translated_check(jacc_copyout(jacc_section_1, jacc_section_1_bytes), "devic
       "  for (int i = 0; i < n; i++) {\n"
       "    t = i;\n"
       "    out[i] = a[t] + last + count + flag + total;\n"
-      "  }\n",
+      "  }\n"
+      "// jacc-site: device_scalars.c:25\n",
       8, jacc_args, JACC_DEFAULT), "device_scalars.c:25");
   jacc_translated_check(jacc_delete((void *)&a[0], n * sizeof a[0]), "device_scalars.c:25");
   jacc_translated_check(jacc_copyout(&out[0], n * sizeof out[0]), "device_scalars.c:25");

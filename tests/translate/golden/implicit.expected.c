@@ -37,7 +37,8 @@ void step(real (*out)[COLS], point p, enum mode m) {
       "      out[i][j] = m == ADD ? AT(grid, i, j) + w * p.x : AT(grid, i, j) * p.y;\n"
       "      if (j == 0)\n"
       "        local[i] = w;\n"
-      "    }\n",
+      "    }\n"
+      "// jacc-site: implicit.c:16\n",
       6, jacc_args, JACC_DEFAULT), "implicit.c:16");
   jacc_translated_check(jacc_copyout(local, sizeof local), "implicit.c:16");
 }
@@ -53,7 +54,8 @@ void step(real (*out)[COLS], point p, enum mode m) {
       "typedef struct point { real x, y; } point;\n"
       "#pragma acc parallel loop\n"
       "  for (int i = 0; i < ROWS; i++)\n"
-      "    grid[i][0] = local[i] + (real)sizeof(point);\n",
+      "    grid[i][0] = local[i] + (real)sizeof(point);\n"
+      "// jacc-site: implicit.c:24\n",
       2, jacc_args, JACC_DEFAULT), "implicit.c:24");
   jacc_translated_check(jacc_copyout(local, sizeof local), "implicit.c:24");
   jacc_translated_check(jacc_copyout(grid, sizeof grid), "implicit.c:24");

@@ -16,7 +16,8 @@ void sections(int n, int m, const float *a, float *b, float *c, float *d, int *i
   jacc_translated_check(jacc_kernel_push(
       "#pragma acc parallel loop\n"
       "  for (int i = 1; i < n - 1; i++)\n"
-      "    b[i] = a[i - 1] + a[i + 1];\n",
+      "    b[i] = a[i - 1] + a[i + 1];\n"
+      "// jacc-site: implicit_pointers.c:6\n",
       3, jacc_args, JACC_DEFAULT), "implicit_pointers.c:6");
   if (jacc_implicit_a) jacc_translated_check(jacc_delete((void *)&a[0], jacc_implicit_a), "implicit_pointers.c:6");
   if (jacc_implicit_b) jacc_translated_check(jacc_copyout((void *)&b[0], jacc_implicit_b), "implicit_pointers.c:6");
@@ -30,7 +31,8 @@ void sections(int n, int m, const float *a, float *b, float *c, float *d, int *i
       "#pragma acc serial\n"
       "  for (int i = 0; i < m; i++)\n"
       "    for (int j = 0; j <= i; j++)\n"
-      "      c[i * W + j] += b[j];\n",
+      "      c[i * W + j] += b[j];\n"
+      "// jacc-site: implicit_pointers.c:9\n",
       3, jacc_args, JACC_DEFAULT), "implicit_pointers.c:9");
   if (jacc_implicit_b) jacc_translated_check(jacc_delete((void *)&b[0], jacc_implicit_b), "implicit_pointers.c:9");
   if (jacc_implicit_c) jacc_translated_check(jacc_copyout((void *)&c[0], jacc_implicit_c), "implicit_pointers.c:9");
@@ -42,7 +44,8 @@ void sections(int n, int m, const float *a, float *b, float *c, float *d, int *i
   jacc_translated_check(jacc_kernel_push(
       "#pragma acc kernels\n"
       "  for (int i = n - 1; i >= 0; i--)\n"
-      "    d[n - 1 - i] = a[i];\n",
+      "    d[n - 1 - i] = a[i];\n"
+      "// jacc-site: implicit_pointers.c:13\n",
       3, jacc_args, JACC_DEFAULT), "implicit_pointers.c:13");
   if (jacc_implicit_a) jacc_translated_check(jacc_delete((void *)&a[0], jacc_implicit_a), "implicit_pointers.c:13");
   if (jacc_implicit_d) jacc_translated_check(jacc_copyout((void *)&d[0], jacc_implicit_d), "implicit_pointers.c:13");
@@ -59,7 +62,8 @@ jacc_translated_check(jacc_copyin(jacc_section_1, jacc_section_1_bytes), "implic
   jacc_translated_check(jacc_kernel_push(
       "#pragma acc parallel loop\n"
       "  for (int i = 0; i < n; i++)\n"
-      "    b[i] += c[i];\n",
+      "    b[i] += c[i];\n"
+      "// jacc-site: implicit_pointers.c:18\n",
       3, jacc_args, JACC_DEFAULT), "implicit_pointers.c:18");
   if (jacc_implicit_c) jacc_translated_check(jacc_delete((void *)&c[0], jacc_implicit_c), "implicit_pointers.c:18");
   jacc_translated_check(jacc_delete(&idx[0], n * sizeof idx[0]), "implicit_pointers.c:18");
@@ -73,7 +77,8 @@ jacc_translated_check(jacc_copyout(jacc_section_1, jacc_section_1_bytes), "impli
   jacc_translated_check(jacc_kernel_push(
       "#pragma acc parallel loop\n"
       "  for (int i = 0; i < n; i++)\n"
-      "    d[idx[i]] = *a;\n",
+      "    d[idx[i]] = *a;\n"
+      "// jacc-site: implicit_pointers.c:22\n",
       4, jacc_args, JACC_DEFAULT), "implicit_pointers.c:22");
   jacc_translated_check(jacc_delete(&idx[0], n * sizeof idx[0]), "implicit_pointers.c:22");
 }

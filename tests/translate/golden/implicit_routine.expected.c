@@ -12,7 +12,8 @@ void f(float *a, int n) {
       "#pragma acc routine seq\n"
       "static float twice(float x) { return 2 * x; }\n"
       "#pragma acc parallel loop\n"
-      "  for (int i = 0; i < n; i++) a[i] = twice(a[i]);\n",
+      "  for (int i = 0; i < n; i++) a[i] = twice(a[i]);\n"
+      "// jacc-site: implicit_routine.c:4\n",
       2, jacc_args, JACC_DEFAULT), "implicit_routine.c:4");
   if (jacc_implicit_a) jacc_translated_check(jacc_copyout((void *)&a[0], jacc_implicit_a), "implicit_routine.c:4");
 }

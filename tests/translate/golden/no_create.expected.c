@@ -12,7 +12,8 @@ void f(int n, double *x, const double *y, int flag) {
   jacc_arg jacc_args[] = {{"int n", &n}, {"double *x", &x}, {"const double *y", &y}};
   jacc_translated_check(jacc_kernel_push(
       "#pragma acc parallel loop\n"
-      "  for (int i = 0; i < n; i++) x[i] += y[i];\n",
+      "  for (int i = 0; i < n; i++) x[i] += y[i];\n"
+      "// jacc-site: no_create.c:3\n",
       3, jacc_args, JACC_DEFAULT), "no_create.c:3");
   if (jacc_no_create_2) jacc_translated_check(jacc_delete((void *)&y[0], n * sizeof y[0]), "no_create.c:3");
   if (jacc_no_create_1) jacc_translated_check(jacc_copyout(&x[0], n * sizeof x[0]), "no_create.c:3");
@@ -29,7 +30,8 @@ if (jacc_if_5) jacc_no_create_3 = jacc_translated_no_create(jacc_section_1, jacc
   jacc_arg jacc_args[] = {{"int n", &n}, {"double *x", &x}};
   jacc_translated_check(jacc_kernel_push(
       "#pragma acc parallel loop\n"
-      "    for (int i = 0; i < n; i++) x[i] *= 2.0;\n",
+      "    for (int i = 0; i < n; i++) x[i] *= 2.0;\n"
+      "// jacc-site: no_create.c:7\n",
       2, jacc_args, JACC_DEFAULT), "no_create.c:7");
 }
   }

@@ -39,7 +39,8 @@ jacc_translated_check(jacc_create(jacc_section_2, jacc_section_2_bytes), "pointe
       "}\n"
       "#pragma acc parallel loop\n"
       "    for (int i = 0; i < n; i++)\n"
-      "      b[i] = row_product(a, i, m) + c[i][0];\n",
+      "      b[i] = row_product(a, i, m) + c[i][0];\n"
+      "// jacc-site: pointer_rows.c:14\n",
       5, jacc_args, JACC_DEFAULT), "pointer_rows.c:14");
 }
   }
@@ -59,7 +60,8 @@ jacc_translated_check(jacc_copyout(jacc_section_2, jacc_section_2_bytes), "point
   jacc_translated_check(jacc_kernel_push(
       "#pragma acc parallel loop\n"
       "  for (int i = 1; i < n; i++)\n"
-      "    a[i][0] = c[i][1];\n",
+      "    a[i][0] = c[i][1];\n"
+      "// jacc-site: pointer_rows.c:18\n",
       3, jacc_args, JACC_DEFAULT), "pointer_rows.c:18");
   for (size_t jacc_row = 0; jacc_row < (n * sizeof c[0]) / sizeof(void *); ++jacc_row) jacc_translated_check(jacc_detach(&((void **)(&c[0]))[jacc_row], 0), "pointer_rows.c:18");
   for (size_t jacc_row = 0; jacc_row < ((n - 1) * sizeof a[0]) / sizeof(void *); ++jacc_row) jacc_translated_check(jacc_detach(&((void **)(&a[1]))[jacc_row], 0), "pointer_rows.c:18");

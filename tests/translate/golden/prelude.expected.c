@@ -64,7 +64,8 @@ void scale(int n, float *x) {
   jacc_translated_check(jacc_kernel_push(
       "#pragma acc parallel loop\n"
       "  for (int i = 0; i < n; i++)\n"
-      "    x[i] *= 2;\n",
+      "    x[i] *= 2;\n"
+      "// jacc-site: prelude.c:3\n",
       2, jacc_args, JACC_DEFAULT), "prelude.c:3");
   jacc_translated_check(jacc_copyout(&x[0], n * sizeof x[0]), "prelude.c:3");
 }

@@ -18,7 +18,8 @@ void f(int n, double *out) {
       "    for (int k = 0; k < 8; k++) scratch[k] = i + k;\n"
       "    hist[1][3] = i;\n"
       "    out[i] = scratch[n % 8] + hist[1][3];\n"
-      "  }\n",
+      "  }\n"
+      "// jacc-site: private_array.c:6\n",
       4, jacc_args, JACC_DEFAULT), "private_array.c:6");
 }
 { /* #pragma acc parallel present(out[0:n]) */
@@ -33,7 +34,8 @@ void f(int n, double *out) {
       "      scratch[0] = i;\n"
       "      out[i] += scratch[0];\n"
       "    }\n"
-      "  }\n",
+      "  }\n"
+      "// jacc-site: private_array.c:12\n",
       3, jacc_args, JACC_DEFAULT), "private_array.c:12");
 }
 }

@@ -25,7 +25,8 @@ void rows(const double *a, double *d, double *c, double *w, int n) {
       "      for (int y = 0; y < n; ++y)\n"
       "        d[x] += c[y];\n"
       "    }\n"
-      "  }\n",
+      "  }\n"
+      "// jacc-site: private_section.c:4\n",
       6, jacc_args, JACC_DEFAULT), "private_section.c:4");
   jacc_translated_firstprivate_end(jacc_original_w, (void *)w, jacc_private_len_w * sizeof w[0], "private_section.c:4");
   if (jacc_implicit_a) jacc_translated_check(jacc_delete((void *)&a[0], jacc_implicit_a), "private_section.c:4");
@@ -42,7 +43,8 @@ void rows(const double *a, double *d, double *c, double *w, int n) {
       "      c[y] = y;\n"
       "    for (int y = 0; y < n; ++y)\n"
       "      d[0] += c[y];\n"
-      "  }\n",
+      "  }\n"
+      "// jacc-site: private_section.c:16\n",
       3, jacc_args, JACC_DEFAULT), "private_section.c:16");
   if (jacc_implicit_d) jacc_translated_check(jacc_copyout((void *)&d[0], jacc_implicit_d), "private_section.c:16");
 }
@@ -57,7 +59,8 @@ void rows(const double *a, double *d, double *c, double *w, int n) {
       "  for (int x = 0; x < 10; ++x) { double c[jacc_private_len_c]; for (long jacc_k = 0; jacc_k < jacc_private_len_c; jacc_k++) c[jacc_k] = jacc_original_c[jacc_k];\n"
       "#pragma acc loop vector\n"
       "    for (int y = 0; y < n; ++y)\n"
-      "      d[x] += c[y]; }\n",
+      "      d[x] += c[y]; }\n"
+      "// jacc-site: private_section.c:23\n",
       4, jacc_args, JACC_DEFAULT), "private_section.c:23");
   jacc_translated_firstprivate_end(jacc_original_c, (void *)c, jacc_private_len_c * sizeof c[0], "private_section.c:23");
   if (jacc_implicit_d) jacc_translated_check(jacc_copyout((void *)&d[0], jacc_implicit_d), "private_section.c:23");
@@ -77,7 +80,8 @@ void constant(double *c, double *d) {
       "    for (int y = 0; y < M; ++y)\n"
       "      c[y] = x + y;\n"
       "    d[x] = c[M - 1];\n"
-      "  }\n",
+      "  }\n"
+      "// jacc-site: private_section.c:33\n",
       1, jacc_args, JACC_DEFAULT), "private_section.c:33");
   if (jacc_implicit_d) jacc_translated_check(jacc_copyout((void *)&d[0], jacc_implicit_d), "private_section.c:33");
 }

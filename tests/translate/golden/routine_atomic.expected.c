@@ -26,7 +26,8 @@ void histogram(const int *v, int n, int *bins, int nbins) {
       "    int b = sum_sq(v[i], i) % nbins;\n"
       "#pragma acc atomic update\n"
       "    bins[b]++;\n"
-      "  }\n",
+      "  }\n"
+      "// jacc-site: routine_atomic.c:9\n",
       4, jacc_args, JACC_DEFAULT), "routine_atomic.c:9");
 }
 }

@@ -19,7 +19,8 @@ void buckets(const long *v, int *out, int n) {
       "static int clamp3(long a) { return a < 0 ? 0 : a > 2 ? 2 : (int)a; }\n"
       "#pragma acc parallel loop\n"
       "  for (int i = 0; i < n; i++)\n"
-      "    out[i] = clamp3(v[i] / 100);\n",
+      "    out[i] = clamp3(v[i] / 100);\n"
+      "// jacc-site: routine_named.c:9\n",
       3, jacc_args, JACC_DEFAULT), "routine_named.c:9");
 }
 }

@@ -12,7 +12,8 @@ void f(int n, int m, double (*b)[m]) {
   jacc_arg jacc_args[] = {{"int n", &n}, {"double *a", &jacc_ptr_a}};
   jacc_translated_check(jacc_kernel_push(
       "#pragma acc parallel loop\n"
-      "  for (int i = 0; i < n; i++) a[i] = i;\n",
+      "  for (int i = 0; i < n; i++) a[i] = i;\n"
+      "// jacc-site: vla.c:5\n",
       2, jacc_args, JACC_DEFAULT), "vla.c:5");
   jacc_translated_check(jacc_copyout(a, sizeof a), "vla.c:5");
 }
@@ -27,7 +28,8 @@ void f(int n, int m, double (*b)[m]) {
   jacc_translated_check(jacc_kernel_push(
       "#pragma acc parallel loop collapse(2)\n"
       "  for (int i = 0; i < n; i++)\n"
-      "    for (int j = 0; j < m; j++) g[i][j] = b[i][j] + a[i];\n",
+      "    for (int j = 0; j < m; j++) g[i][j] = b[i][j] + a[i];\n"
+      "// jacc-site: vla.c:7\n",
       7, jacc_args, JACC_DEFAULT), "vla.c:7");
   jacc_translated_check(jacc_copyout(a, sizeof a), "vla.c:7");
   jacc_translated_check(jacc_copyout(g, sizeof g), "vla.c:7");
