@@ -13,9 +13,45 @@ static const char *HostABIText = JACC_HOST_ABI_TEXT;
 
 namespace {
 
-/// This thread's contiguous part of the device's iterations (`__jacc_share`), one flattened
-/// index at a time for a single loop; for collapsed loops, a run of the innermost loop at a
-/// time, so the innermost loop stays a plain loop that LLVM vectorises.
+/// Whether a loop variable of this type is stepped as an `int` of its own in the innermost loop.
+bool intIterator(const CanonicalLoop &L) {
+  return L.VarType == "int" || L.VarType == "signed" || L.VarType == "signed int";
+}
+
+/// The innermost loop over this thread's run [__jacc_c0, __jacc_c1) of loop I's indices (at
+/// most __jacc_cap of them), then its variable. An `int` variable counts in `int` from its first
+/// value: computed from a 64-bit index, each value would be a truncation LLVM cannot see
+/// through, and the loop would not vectorise (gcc -O3 vectorises the source's loop).
+std::string innermostLoop(const CanonicalLoop &L, unsigned I, const std::string &Outer,
+                          const std::string &Share, const std::string &Priv) {
+  std::string N = std::to_string(I);
+  if (!intIterator(L))
+    return "for (long long __jacc_k = __jacc_c0; __jacc_k < __jacc_c1; ++__jacc_k) {\n" +
+           Outer + Share + loopVarDecl(L, I, "__jacc_k") + "\n" + Priv;
+  // Every value is one of the source loop's, an int: so are the first one and each step's sum.
+  std::string H = "const int __jacc_v0 = (int)(__jacc_lo" + N + (L.Increasing ? " + " : " - ") +
+                  "__jacc_c0 * __jacc_st" + N + ");\n"
+                  "const int __jacc_vs = " + (L.Increasing ? "" : "-") + "(int)__jacc_st" + N +
+                  ";\n"
+                  "const int __jacc_len = (int)(__jacc_c1 - __jacc_c0);\n"
+                  "for (int __jacc_q = 0; __jacc_q < __jacc_len; ++__jacc_q) {\n";
+  std::string K = "(__jacc_c0 + __jacc_q)";
+  size_t At = Outer.find("__jacc_k");
+  std::string O = At == std::string::npos ? Outer : Outer.substr(0, At) + K + Outer.substr(At + 8);
+  return H + O + Share + L.VarType + " " + L.Var + " = __jacc_v0 + __jacc_q * __jacc_vs;\n" + Priv;
+}
+
+/// Runs of the innermost loop are cut at __jacc_cap indices, so that an `int` variable's steps
+/// from its first value stay within int.
+std::string capRun(unsigned I) {
+  std::string N = std::to_string(I);
+  return "if (__jacc_c1 - __jacc_c0 > 2147483647LL / __jacc_st" + N + ") __jacc_c1 = __jacc_c0 + "
+         "2147483647LL / __jacc_st" + N + ";\n";
+}
+
+/// This thread's contiguous part of the device's iterations (`__jacc_share`), as runs of the
+/// innermost loop (for collapsed loops, within one row of the loops outside it), so the
+/// innermost loop stays a plain loop that LLVM vectorises.
 std::string hostIterationLoop(const ParallelNest &N, const std::string &Share,
                               const std::string &Priv) {
   unsigned D = N.Loops.size();
@@ -23,28 +59,25 @@ std::string hostIterationLoop(const ParallelNest &N, const std::string &Share,
                   "__jacc_share(__jacc_t, __jacc_db, __jacc_de, __jacc_inner, &__jacc_b, "
                   "&__jacc_e);\n";
   if (D == 1) {
-    H += "for (long long __jacc_k = __jacc_b; __jacc_k < __jacc_e; ++__jacc_k) {\n";
-    H += "const long long __jacc_outer = __jacc_k;\n" + Share;
-    H += loopVarDecl(N.Loops[0], 0, "__jacc_k") + "\n" + Priv;
-    return H;
+    H += "for (long long __jacc_it = __jacc_b; __jacc_it < __jacc_e;) {\n"
+         "long long __jacc_c0 = __jacc_it, __jacc_c1 = __jacc_e;\n" +
+         capRun(0) + "__jacc_it = __jacc_c1;\n";
+    return H + innermostLoop(N.Loops[0], 0, "const long long __jacc_outer = __jacc_k;\n", Share,
+                             Priv);
   }
   std::string Last = std::to_string(D - 1);
   H += "for (long long __jacc_it = __jacc_b; __jacc_it < __jacc_e;) {\n"
        "long long __jacc_row = __jacc_it / __jacc_n" + Last + ";\n"
        "long long __jacc_c0 = __jacc_it - __jacc_row * __jacc_n" + Last + ";\n"
        "long long __jacc_c1 = __jacc_c0 + (__jacc_e - __jacc_it);\n"
-       "if (__jacc_c1 > __jacc_n" + Last + ") __jacc_c1 = __jacc_n" + Last + ";\n"
-       "__jacc_it += __jacc_c1 - __jacc_c0;\n";
+       "if (__jacc_c1 > __jacc_n" + Last + ") __jacc_c1 = __jacc_n" + Last + ";\n" +
+       capRun(D - 1) + "__jacc_it += __jacc_c1 - __jacc_c0;\n";
   H += rowLoopVarDecls(N, D - 2);
   H += "const long long __jacc_outer = __jacc_row;\n" + Share;
-  H += "for (long long __jacc_k = __jacc_c0; __jacc_k < __jacc_c1; ++__jacc_k) {\n";
-  H += loopVarDecl(N.Loops[D - 1], D - 1, "__jacc_k") + "\n" + Priv;
-  return H;
+  return H + innermostLoop(N.Loops[D - 1], D - 1, "", "", Priv);
 }
 
-std::string hostNestTrailer(const ParallelNest &N) {
-  return N.Loops.size() == 1 ? "\n}}\n" : "\n}}}\n";
-}
+std::string hostNestTrailer(const ParallelNest &) { return "\n}}}\n"; }
 
 /// Each thread's reduction value goes into its own slot.
 std::string hostReductionWriteBack(const KernelInfo &, const ReductionVar &,

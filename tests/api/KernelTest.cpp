@@ -810,6 +810,32 @@ TEST_P(KernelTest, NotEqualBoundAndLongLoopVariable) {
   runLoopShape(NotEqualSrc, 11, 990, 1000, V);
 }
 
+TEST_P(KernelTest, IntLoopsOverTheWholeIntRange) {
+  // The host code counts an int iterator in int from its first value: ranges near INT_MIN and
+  // INT_MAX, with steps of hundreds of millions, both directions, alone and collapsed.
+  const char *Src = "#pragma acc parallel loop collapse(2) present(a)\n"
+                    "for (int r = 0; r < 2; r++)\n"
+                    "  for (int i = lo; i < hi; i += 400000000)\n"
+                    "    a[r * 16 + ((long long)i - lo) / 400000000] = i % 1000 + 1000 * r;\n";
+  const char *Down = "#pragma acc parallel loop present(a)\n"
+                     "for (int i = hi; i > lo; i -= 300000000)\n"
+                     "  a[32 + ((long long)hi - i) / 300000000] = i % 997;\n";
+  int lo = INT_MIN + 5, hi = INT_MAX - 5;
+  std::vector<int> av(64, -1), ref(64, -1);
+  for (int r = 0; r < 2; r++)
+    for (long long i = lo; i < hi; i += 400000000)
+      ref[r * 16 + (i - lo) / 400000000] = int(i % 1000 + 1000 * r);
+  for (long long i = hi; i > lo; i -= 300000000)
+    ref[32 + (hi - i) / 300000000] = int(i % 997);
+  int *a = av.data();
+  ASSERT_JACC(jacc_copyin(a, av.size() * sizeof(int)));
+  jacc_arg args[] = {{"int lo", &lo}, {"int hi", &hi}, {"int *a", &a}};
+  ASSERT_JACC(jacc_kernel_push(Src, 3, args, JACC_DEFAULT));
+  ASSERT_JACC(jacc_kernel_push(Down, 3, args, JACC_DEFAULT));
+  ASSERT_JACC(jacc_copyout(a, av.size() * sizeof(int)));
+  EXPECT_EQ(av, ref);
+}
+
 const char *ReverseWriteSrc = "#pragma acc parallel loop present(a, b)\n"
                               "for (int i = 0; i < n; i++)\n"
                               "  b[n - 1 - i] = 2 * a[i] + i;\n";

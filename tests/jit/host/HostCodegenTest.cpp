@@ -136,7 +136,18 @@ TEST(HostCodegenTest, ParallelLoopSharesIterations) {
             std::string::npos)
       << E;
   EXPECT_EQ(count(E, "__jacc_share(__jacc_t, "), 1u) << E;
-  EXPECT_NE(E.find("int i = (int)(__jacc_lo0 + (__jacc_k) * __jacc_st0);"), std::string::npos);
+  // An int iterator counts in int from its first value (a truncation per element would keep
+  // LLVM from vectorising), runs being cut so that the steps stay within int.
+  EXPECT_NE(E.find("const int __jacc_v0 = (int)(__jacc_lo0 + __jacc_c0 * __jacc_st0);\n"
+                   "const int __jacc_vs = (int)__jacc_st0;\n"),
+            std::string::npos)
+      << E;
+  EXPECT_NE(E.find("for (int __jacc_q = 0; __jacc_q < __jacc_len; ++__jacc_q) {\n"
+                   "const long long __jacc_outer = (__jacc_c0 + __jacc_q);\n"),
+            std::string::npos)
+      << E;
+  EXPECT_NE(E.find("int i = __jacc_v0 + __jacc_q * __jacc_vs;"), std::string::npos) << E;
+  EXPECT_NE(E.find("if (__jacc_c1 - __jacc_c0 > 2147483647LL / __jacc_st0)"), std::string::npos);
   // No thread-0 guard and no barrier: one statement, the loop.
   EXPECT_EQ(count(E, "tid == 0"), 0u) << E;
   EXPECT_EQ(count(E, "__jacc_t->barrier(__jacc_t->team);"), 0u);
@@ -154,6 +165,14 @@ TEST(HostCodegenTest, DecreasingLoop) {
   EXPECT_NE(C.find("long i = (long)(__jacc_lo0 - (__jacc_k) * __jacc_st0);"), std::string::npos)
       << C;
   expectCompiles(C);
+  std::string I = generate("#pragma acc parallel loop\n"
+                           "for (int i = n - 1; i >= 0; i -= 3) x[i] = 0;\n",
+                           {"int *x", "int n"});
+  EXPECT_NE(I.find("const int __jacc_v0 = (int)(__jacc_lo0 - __jacc_c0 * __jacc_st0);\n"
+                   "const int __jacc_vs = -(int)__jacc_st0;\n"),
+            std::string::npos)
+      << I;
+  expectCompiles(I);
 }
 
 TEST(HostCodegenTest, CollapsedNestsCompile) {
@@ -182,7 +201,7 @@ TEST(HostCodegenTest, PrivateVariablesAreDeclaredPerIteration) {
   std::string C = generate("#pragma acc parallel loop private(t)\n"
                            "for (int i = 0; i < n; i++) { t = x[i]; x[i] = t * t; }\n",
                            {"double *x", "int n", "double t"});
-  EXPECT_NE(C.find("int i = (int)(__jacc_lo0 + (__jacc_k) * __jacc_st0);\ndouble t;\n"),
+  EXPECT_NE(C.find("int i = __jacc_v0 + __jacc_q * __jacc_vs;\ndouble t;\n"),
             std::string::npos)
       << C;
   expectCompiles(C);
