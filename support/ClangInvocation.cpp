@@ -75,8 +75,11 @@ llvm::Expected<std::vector<std::string>> driverArgs(llvm::ArrayRef<const char *>
                                               " jobs, expected one cc1 job");
   const clang::driver::Command &Cmd = *Jobs.begin();
   std::vector<std::string> Args;
+  // The input goes (the caller names it), the value of -main-file-name stays (without it the
+  // option would take the next one, -mrelocation-model, as its value).
   for (const char *A : Cmd.getArguments())
-    if (llvm::StringRef(A) != PlaceholderFile)
+    if (llvm::StringRef(A) != PlaceholderFile ||
+        (!Args.empty() && Args.back() == "-main-file-name"))
       Args.push_back(A);
   return Args;
 }

@@ -13,8 +13,9 @@
 namespace jacc {
 
 /// Every topic some layer traces, and "all".
-static const llvm::StringRef KnownTopics[] = {"analysis", "cache", "codegen", "data",    "device",
-                                              "exchange", "ir",    "launch",  "rewrite", "all"};
+static const llvm::StringRef KnownTopics[] = {
+    "analysis", "cache",  "codegen", "data",    "device", "exchange",
+    "ir",       "launch", "remarks", "rewrite", "all"};
 
 /// JACC_DEBUG's topics as listed.
 static std::set<std::string> listedTopics() {

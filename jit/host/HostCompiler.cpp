@@ -62,8 +62,13 @@ llvm::Expected<HostObject> compileHostObjectInProcess(llvm::StringRef Code,
   initTargets();
   std::string DiagText;
   llvm::raw_string_ostream DiagOS(DiagText);
-  auto CI =
-      makeCompilerInstance(ClangPurpose::HostCodegen, Code, "jacc-host.c", DiagOS, KernelSource);
+  // The vectoriser's remarks, located through line tables (the kernel's #line directives).
+  std::vector<std::string> Remarks;
+  if (debugEnabled("remarks"))
+    Remarks = {"-Rpass=loop-vectorize", "-Rpass-missed=loop-vectorize",
+               "-Rpass-analysis=loop-vectorize", "-debug-info-kind=line-tables-only"};
+  auto CI = makeCompilerInstance(ClangPurpose::HostCodegen, Code, "jacc-host.c", DiagOS,
+                                 KernelSource, Remarks);
   if (!CI)
     return CI.takeError();
   llvm::LLVMContext Ctx;
@@ -95,6 +100,15 @@ llvm::Expected<HostObject> compileHostObjectInProcess(llvm::StringRef Code,
   if ((*TM)->addPassesToEmitFile(PM, OS, nullptr, llvm::CGFT_ObjectFile))
     return makeError(ErrorCode::Internal, "the host target cannot emit object files");
   PM.run(*M);
+  // Each remark's first line ("kernel:4:5: remark: vectorized loop ..."), not the source
+  // excerpt under it.
+  if (!Remarks.empty()) {
+    llvm::SmallVector<llvm::StringRef, 16> Lines;
+    llvm::StringRef(DiagOS.str()).split(Lines, '\n');
+    for (llvm::StringRef L : Lines)
+      if (L.contains(": remark: "))
+        Obj.Remarks += L.str() + "\n";
+  }
   return Obj;
 }
 

@@ -15,6 +15,9 @@ namespace jacc::jit {
 struct HostObject {
   llvm::SmallVector<char, 0> Bytes; ///< an ELF relocatable object
   std::string OptimizedIR;          ///< kept only when JACC_DEBUG asks for "ir"
+  /// The optimiser's remarks on loops (vectorised or not, and why; hoisting, inlining), kept
+  /// only when JACC_DEBUG asks for "remarks": "kernel:4:5: remark: vectorized loop ...".
+  std::string Remarks;
 };
 
 /// Compile generated host C in this process (the compile server's work; jit/server's

@@ -34,7 +34,9 @@ Message hostCompileRequest(llvm::StringRef Code, llvm::StringRef KernelSource,
   return {"compile-host", Code.str(), KernelSource.str(), FaultKind.str(), FaultText.str()};
 }
 
-Message okReply(llvm::StringRef Object, llvm::StringRef IR) { return {"ok", Object.str(), IR.str()}; }
+Message okReply(llvm::StringRef Object, llvm::StringRef IR, llvm::StringRef Remarks) {
+  return {"ok", Object.str(), IR.str(), Remarks.str()};
+}
 
 Message errorReply(int Code, llvm::StringRef Text) {
   return {"error", std::to_string(Code), Text.str()};

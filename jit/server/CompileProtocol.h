@@ -29,8 +29,8 @@ std::optional<std::string> checkHello(const Message &Hello);
 /// what the tests ask the server to fake (CompileFault; empty otherwise).
 Message hostCompileRequest(llvm::StringRef Code, llvm::StringRef KernelSource,
                            llvm::StringRef FaultKind = "", llvm::StringRef FaultText = "");
-/// Its reply: {"ok", object, optimised IR} or {"error", error code, message}.
-Message okReply(llvm::StringRef Object, llvm::StringRef IR);
+/// Its reply: {"ok", object, optimised IR, remarks} or {"error", error code, message}.
+Message okReply(llvm::StringRef Object, llvm::StringRef IR, llvm::StringRef Remarks);
 Message errorReply(int Code, llvm::StringRef Text);
 
 /// The bytes of a message on the wire.

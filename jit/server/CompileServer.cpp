@@ -3,6 +3,7 @@
 #include "jit/server/CompileServer.h"
 
 #include "jit/server/CompileProtocol.h"
+#include "support/Debug.h"
 #include "support/Error.h"
 #include "support/LargeStack.h"
 
@@ -437,10 +438,11 @@ std::mutex ConfigMutex;
 std::optional<CompileConfig> Configured;
 
 llvm::Expected<HostObject> hostObjectFromReply(Message Reply) {
-  if (Reply.size() == 3 && Reply[0] == "ok") {
+  if (Reply.size() == 4 && Reply[0] == "ok") {
     HostObject Obj;
     Obj.Bytes.assign(Reply[1].begin(), Reply[1].end());
     Obj.OptimizedIR = std::move(Reply[2]);
+    Obj.Remarks = std::move(Reply[3]);
     return Obj;
   }
   int Code = 0;
@@ -514,8 +516,10 @@ std::string compileServerPath() {
   return InBuildTree ? JACC_SERVER_BUILD_PATH : JACC_SERVER_INSTALL_PATH;
 }
 
-llvm::Expected<HostObject> compileHost(llvm::StringRef Code, llvm::StringRef KernelSource,
-                                       llvm::StringRef What) {
+/// Where the host compile runs: here, or in a server.
+static llvm::Expected<HostObject> compileHostSomewhere(llvm::StringRef Code,
+                                                       llvm::StringRef KernelSource,
+                                                       llvm::StringRef What) {
   CompileConfig C = compileConfig();
   if (C.InProcess || !serverRunnable())
     return compileHere(Code, KernelSource);
@@ -524,6 +528,14 @@ llvm::Expected<HostObject> compileHost(llvm::StringRef Code, llvm::StringRef Ker
   if (!Reply)
     return Reply.takeError();
   return hostObjectFromReply(std::move(*Reply));
+}
+
+llvm::Expected<HostObject> compileHost(llvm::StringRef Code, llvm::StringRef KernelSource,
+                                       llvm::StringRef What) {
+  auto Obj = compileHostSomewhere(Code, KernelSource, What);
+  if (Obj && !Obj->Remarks.empty())
+    debugLog("remarks", What + ":\n" + llvm::StringRef(Obj->Remarks).rtrim());
+  return Obj;
 }
 
 void prestartCompileServer() {

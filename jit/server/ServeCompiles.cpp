@@ -71,7 +71,8 @@ static Message answer(const Message &Request) {
     return errorReply(int(Code), Text);
   }
   HostObject &Obj = **Result;
-  return okReply(llvm::StringRef(Obj.Bytes.data(), Obj.Bytes.size()), Obj.OptimizedIR);
+  return okReply(llvm::StringRef(Obj.Bytes.data(), Obj.Bytes.size()), Obj.OptimizedIR,
+                 Obj.Remarks);
 }
 
 int serveCompiles(int Fd) {

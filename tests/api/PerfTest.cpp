@@ -1,5 +1,6 @@
-// JACC_PERF=1: the kernels a program pushes are named in perf's map (/tmp/perf-<pid>.map) by the
-// site their text ends with (`// jacc-site: heat.c:42`, as jaccc writes it), plain and split.
+// Seeing what the JIT made of a kernel: JACC_PERF=1 names the kernels a program pushes in perf's
+// map (/tmp/perf-<pid>.map) by the site their text ends with (`// jacc-site: heat.c:42`, as jaccc
+// writes it), plain and split; JACC_DEBUG=remarks prints the vectoriser's remarks.
 #include "tests/ScopedEnv.h"
 #include "tests/api/Helpers.h"
 
@@ -7,6 +8,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <string>
 #include <unistd.h>
@@ -52,6 +54,35 @@ TEST(PerfTest, KernelsAreNamedByTheirSite) {
   EXPECT_TRUE(has(Names, "jacc:perf_heat.c:42 split"));
   std::remove(("/tmp/perf-" + std::to_string(::getpid()) + ".map").c_str());
   ASSERT_EQ(jacc_finalize(), JACC_SUCCESS);
+}
+
+/// In a child process: a cold compile of a plain loop under JACC_DEBUG=remarks; exits 0 if the
+/// push succeeded.
+[[noreturn]] void pushWithRemarks() {
+  setenv("JACC_DEBUG", "remarks", 1);
+  setenv("JACC_CACHE", "off", 1);
+  setenv("JACC_DEVICES", "host:1", 1);
+  jacc_finalize();
+  if (jacc_init() != JACC_SUCCESS)
+    std::exit(2);
+  int N = 4096;
+  std::vector<float> Xv(N, 1.0f);
+  float *X = Xv.data();
+  jacc_copyin(X, N * sizeof(float));
+  jacc_arg Args[] = {{"int n", &N}, {"float *x", &X}};
+  int S = jacc_kernel_push("#pragma acc parallel loop present(x)\n"
+                           "for (int i = 0; i < n; i++)\n"
+                           "  x[i] = 2 * x[i] + 1;\n",
+                           2, Args, JACC_DEFAULT);
+  std::exit(S == JACC_SUCCESS ? 0 : 3);
+}
+
+TEST(PerfTest, RemarksSayWhetherTheLoopsVectorised) {
+  // JACC_DEBUG is read once per process: in a child of its own.
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(pushWithRemarks(), ::testing::ExitedWithCode(0),
+              "\\[jacc:remarks\\] kernel 'for \\(int i = 0; i < n; i\\+\\+\\)':\n"
+              ".*remark: vectorized loop \\(vectorization width: [0-9]+");
 }
 
 } // namespace

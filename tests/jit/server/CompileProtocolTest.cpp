@@ -8,7 +8,7 @@ using namespace jacc::jit::server;
 
 TEST(CompileProtocolTest, MessagesSurviveAnySplit) {
   Message A = hostCompileRequest("int x;\n", std::string("a\0b", 3));
-  Message B = okReply(std::string(100000, '\x7f'), "");
+  Message B = okReply(std::string(100000, '\x7f'), "", "kernel:1:1: remark: vectorized");
   std::string Bytes = encode(A) + encode(B);
   for (size_t Piece : {size_t(1), size_t(7), size_t(4096), Bytes.size()}) {
     MessageReader R;
