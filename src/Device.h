@@ -27,6 +27,8 @@ struct DeviceProperties {
   std::string Model;                   ///< acc_property_name: "host:0", the GPU's model
   std::string Vendor, Driver;          ///< acc_property_vendor, acc_property_driver
   size_t TotalMemory = 0, FreeMemory = 0; ///< bytes; 0 when unknown
+  unsigned ComputeUnits = 0;           ///< threads (host) or SMs (GPU)
+  unsigned ComputeCapability = 0;      ///< a GPU's sm_XY as 10 * X + Y; 0 for others
 };
 
 class Device {
@@ -38,7 +40,11 @@ public:
   /// Whether its memory is the process's host memory (a host device): its pointers can be read
   /// and written by the CPU, so copies to and from it need no staging.
   bool hostMemory() const { return HostMemory; }
-  DeviceProperties properties() const { return propertiesImpl(); }
+  DeviceProperties properties() const {
+    DeviceProperties P = propertiesImpl();
+    P.ComputeUnits = computeUnits();
+    return P;
+  }
 
   /// Allocate device memory; OutOfMemory names the device and the size.
   llvm::Expected<void *> allocate(size_t Bytes);

@@ -37,6 +37,51 @@ const char *name(Var V) {
   return "JACC_?";
 }
 
+llvm::ArrayRef<Var> allVars() {
+  static const Var All[] = {
+      Var::Devices,         Var::HostThreads,    Var::SpinUs,         Var::Split,
+      Var::Narrow,          Var::Exchange,       Var::Specialize,     Var::SpecializeArgs,
+      Var::SpecializeAfter, Var::SpecializeMax,  Var::SpecializeWait, Var::CudaBlockSize,
+      Var::CudaVerify,      Var::Cache,          Var::CacheDir,       Var::CacheMaxSize,
+      Var::LibCuda,         Var::AccErrors,      Var::Debug,          Var::KernelWarn,
+      Var::Compile,         Var::CompileTimeout, Var::CompileMemory,  Var::CompileServer,
+      Var::TestCompileFault, Var::Check,         Var::Perf};
+  return All;
+}
+
+const char *defaultText(Var V) {
+  switch (V) {
+  case Var::Devices: return "every GPU the CUDA driver finds, else one host device";
+  case Var::HostThreads: return "the cores divided among the host devices";
+  case Var::SpinUs: return "1000";
+  case Var::Split: return "auto";
+  case Var::Narrow: return "on";
+  case Var::Exchange: return "demand";
+  case Var::Specialize: return "auto";
+  case Var::SpecializeArgs: return "every foldable scalar";
+  case Var::SpecializeAfter: return "3";
+  case Var::SpecializeMax: return "4";
+  case Var::SpecializeWait: return "0";
+  case Var::CudaBlockSize: return "auto";
+  case Var::CudaVerify: return "off";
+  case Var::Cache: return "on";
+  case Var::CacheDir: return "$XDG_CACHE_HOME/jacc, else ~/.cache/jacc";
+  case Var::CacheMaxSize: return "1G";
+  case Var::LibCuda: return "libcuda.so.1";
+  case Var::AccErrors: return "abort";
+  case Var::Debug: return "off";
+  case Var::KernelWarn: return "0 (off)";
+  case Var::Compile: return "server";
+  case Var::CompileTimeout: return "60";
+  case Var::CompileMemory: return "half the RAM";
+  case Var::CompileServer: return "the one installed with libjacc";
+  case Var::TestCompileFault: return "none";
+  case Var::Check: return "off";
+  case Var::Perf: return "0";
+  }
+  return "";
+}
+
 const char *get(Var V) { return std::getenv(name(V)); }
 
 llvm::StringRef text(Var V) {

@@ -48,8 +48,12 @@ enum class Var : unsigned {
   Perf,             ///< JACC_PERF: a perf map of the JIT'd kernels (jit/host/PerfMap)
 };
 
+/// Every variable, in the order above (listings: jacc-info).
+llvm::ArrayRef<Var> allVars();
 /// The variable's name, "JACC_SPLIT".
 const char *name(Var V);
+/// What the variable means when unset, as the README's table says ("auto", "cores / devices").
+const char *defaultText(Var V);
 /// Its value as set, or null when unset: the one getenv of jacc's variables.
 const char *get(Var V);
 /// Its value trimmed; empty when unset.

@@ -458,6 +458,7 @@ DeviceProperties CudaDevice::propertiesImpl() const {
   D.Vendor = "NVIDIA";
   D.Driver = "jacc " JACC_VERSION " (CUDA Driver API)";
   D.TotalMemory = totalMemory(); // free memory: unknown (0)
+  D.ComputeCapability = smVersion();
   return D;
 }
 

@@ -6,6 +6,9 @@
 
 #include <gtest/gtest.h>
 
+#include <set>
+#include <string>
+
 namespace jacc {
 namespace {
 
@@ -22,6 +25,19 @@ TEST(EnvTest, NamesAreTheDocumentedOnes) {
   EXPECT_STREQ(env::name(Var::SpecializeWait), "JACC_SPECIALIZE_WAIT");
   EXPECT_STREQ(env::name(Var::CacheMaxSize), "JACC_CACHE_MAX_SIZE");
   EXPECT_STREQ(env::name(Var::Debug), "JACC_DEBUG");
+}
+
+TEST(EnvTest, EveryVariableIsListedOnceWithItsDefault) {
+  std::set<std::string> Names;
+  for (Var V : env::allVars()) {
+    std::string Name = env::name(V);
+    EXPECT_TRUE(llvm::StringRef(Name).starts_with("JACC_")) << Name;
+    EXPECT_TRUE(Names.insert(Name).second) << Name << " listed twice";
+    EXPECT_STRNE(env::defaultText(V), "") << Name;
+  }
+  // The enumeration's last variable is listed, and so all before it.
+  EXPECT_EQ(env::allVars().size(), unsigned(Var::Perf) + 1);
+  EXPECT_EQ(env::allVars().back(), Var::Perf);
 }
 
 TEST(EnvTest, TextIsTrimmedAndEmptyWhenUnset) {

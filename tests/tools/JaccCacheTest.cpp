@@ -4,6 +4,7 @@
 #include "jit/cache/DiskCache.h"
 
 #include "tests/ScopedEnv.h"
+#include "tests/tools/RunTool.h"
 
 #include <gtest/gtest.h>
 #include <llvm/ADT/SmallString.h>
@@ -31,7 +32,6 @@
 #error "JACC_CACHE_TOOL must name the jacc-cache binary (tests/meson.build)"
 #endif
 
-extern char **environ;
 
 using namespace jacc;
 using namespace jacc::jit;
@@ -42,16 +42,8 @@ namespace {
 const char *const Commands[] = {"list",   "show",  "stats", "zero-stats", "prune",
                                 "clear",  "verify", "path", "config"};
 
-/// What a run of the tool did.
-struct Outcome {
-  int Status = -1;
-  std::string Out, Err;
-};
-
-std::string readWhole(const std::string &Path) {
-  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> B = llvm::MemoryBuffer::getFile(Path);
-  return B ? (*B)->getBuffer().str() : std::string();
-}
+using jacc_test::Outcome;
+using jacc_test::readWhole;
 
 void writeWhole(const std::string &Path, llvm::StringRef Bytes) {
   std::ofstream(Path, std::ios::binary | std::ios::trunc) << Bytes.str();
@@ -139,33 +131,7 @@ protected:
 
   /// Run jacc-cache with Args (the environment as set with setenv), stdout and stderr captured.
   Outcome tool(std::vector<std::string> Args) {
-    Args.insert(Args.begin(), JACC_CACHE_TOOL);
-    std::vector<char *> Argv;
-    for (std::string &A : Args)
-      Argv.push_back(A.data());
-    Argv.push_back(nullptr);
-    std::string OutPath = Scratch + "/stdout", ErrPath = Scratch + "/stderr";
-    posix_spawn_file_actions_t Actions;
-    posix_spawn_file_actions_init(&Actions);
-    posix_spawn_file_actions_addopen(&Actions, 1, OutPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC,
-                                     0644);
-    posix_spawn_file_actions_addopen(&Actions, 2, ErrPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC,
-                                     0644);
-    Outcome R;
-    pid_t Pid = 0;
-    int E = posix_spawn(&Pid, JACC_CACHE_TOOL, &Actions, nullptr, Argv.data(), environ);
-    posix_spawn_file_actions_destroy(&Actions);
-    if (E != 0) {
-      ADD_FAILURE() << "cannot run " << JACC_CACHE_TOOL << ": " << strerror(E);
-      return R;
-    }
-    int WStatus = 0;
-    while (waitpid(Pid, &WStatus, 0) < 0 && errno == EINTR) {
-    }
-    R.Status = WIFEXITED(WStatus) ? WEXITSTATUS(WStatus) : 128 + WTERMSIG(WStatus);
-    R.Out = readWhole(OutPath);
-    R.Err = readWhole(ErrPath);
-    return R;
+    return jacc_test::runTool(JACC_CACHE_TOOL, std::move(Args), Scratch);
   }
   /// jacc-cache --dir Dir Args...
   Outcome inCache(std::vector<std::string> Args) {
