@@ -197,7 +197,7 @@ compileVariant(const CompiledKernel &K, const Specialization &Spec,
 llvm::Expected<const VariantCode *>
 KernelVariants::choose(const std::shared_ptr<const CompiledKernel> &K,
                        llvm::ArrayRef<const void *> Values, const SpecializeSettings &S,
-                       BackgroundCompiler &BG) {
+                       BackgroundCompiler &BG, TrialLaunch *Trial) {
   std::unique_lock<std::mutex> L(M);
   if (!Policy) {
     Policy = std::make_unique<Specializer>(S.Policy);
@@ -254,8 +254,40 @@ KernelVariants::choose(const std::shared_ptr<const CompiledKernel> &K,
   }
   if (Index >= Codes.size() || !Codes[Index])
     return nullptr;
+  // Forced variants (always, or waited for by tests and benchmarks) are not put on trial.
+  if (Trial && S.Policy.Policy == Specializer::Mode::Auto && !S.Wait) {
+    if (Trials.size() <= Index)
+      Trials.resize(Index + 1);
+    if (Trials[Index].verdict() == VariantTrial::Verdict::Trying) {
+      Trial->Variant = int(Index);
+      Trial->RunsVariant = Trials[Index].nextRunsVariant();
+      if (!Trial->RunsVariant)
+        return nullptr;
+    }
+  }
   Codes[Index]->Hits.fetch_add(1, std::memory_order_relaxed);
   return Codes[Index].get();
+}
+
+void KernelVariants::recordTrial(const TrialLaunch &Trial, double Seconds) {
+  if (Trial.Variant < 0)
+    return;
+  std::lock_guard<std::mutex> L(M);
+  unsigned Index = unsigned(Trial.Variant);
+  if (Index >= Trials.size() || !Policy)
+    return;
+  VariantTrial &T = Trials[Index];
+  if (T.verdict() != VariantTrial::Verdict::Trying)
+    return;
+  T.record(Trial.RunsVariant, Seconds);
+  VariantTrial::Verdict V = T.verdict();
+  if (V == VariantTrial::Verdict::Trying)
+    return;
+  std::string Key = Index < Codes.size() && Codes[Index] ? Codes[Index]->Key : "";
+  debugLog("launch", "kernel variant " + Key + (V == VariantTrial::Verdict::Keep ? " kept: " :
+                                                 " dropped: ") + T.describe());
+  if (V == VariantTrial::Verdict::Drop)
+    Policy->disable(Index);
 }
 
 void KernelVariants::publish(unsigned Index, llvm::Expected<std::shared_ptr<VariantCode>> Code) {

@@ -10,6 +10,7 @@
 #include "jit/BackgroundCompiler.h"
 #include "jit/Specialization.h"
 #include "jit/Specializer.h"
+#include "jit/VariantTrial.h"
 
 #include <llvm/ADT/ArrayRef.h>
 #include <llvm/ADT/SmallVector.h>
@@ -60,14 +61,27 @@ struct SpecializeSettings {
 /// The settings from the environment; InvalidArgument naming a bad variable.
 llvm::Expected<SpecializeSettings> specializeSettingsFromEnv();
 
+/// A timed push that takes part in a variant's trial (jit/VariantTrial.h).
+struct TrialLaunch {
+  int Variant = -1;         ///< the variant on trial; -1: none
+  bool RunsVariant = false; ///< this push runs it (else the generic code, for comparison)
+};
+
 class KernelVariants {
 public:
   /// The compiled variant for a push of K whose argument values, by ArgInfo::Position, are
   /// Values; null: the generic code runs. When the policy creates a variant, its compile is
-  /// queued on BG (or run now with S.Wait; its failure is then this call's error).
+  /// queued on BG (or run now with S.Wait; its failure is then this call's error). Trial: the
+  /// push will be timed; under JACC_SPECIALIZE=auto (without _WAIT) a variant still on trial
+  /// then alternates with the generic code, and Trial says which ran (report it to
+  /// recordTrial).
   llvm::Expected<const VariantCode *> choose(const std::shared_ptr<const CompiledKernel> &K,
                                              llvm::ArrayRef<const void *> Values,
-                                             const SpecializeSettings &S, BackgroundCompiler &BG);
+                                             const SpecializeSettings &S, BackgroundCompiler &BG,
+                                             TrialLaunch *Trial = nullptr);
+  /// A timed push of a trial took Seconds; a variant found no faster than the generic code is
+  /// never chosen again.
+  void recordTrial(const TrialLaunch &Trial, double Seconds);
   /// The variants compiled so far.
   std::vector<std::shared_ptr<const VariantCode>> compiled() const;
   /// Add the hits counted since the last flush to the variants' spec-<hash>.json on disk.
@@ -83,6 +97,7 @@ private:
   std::vector<ScalarArg> Args; ///< the kernel's scalar arguments, by position
   std::vector<unsigned> Positions; ///< Args[I]'s position among the pushed values
   std::vector<std::shared_ptr<const VariantCode>> Codes; ///< by variant index; null: not ready
+  std::vector<VariantTrial> Trials;                      ///< by variant index
 };
 
 /// Compile variant Spec of K: the host plain and split entries and the CUDA images for CudaArchs

@@ -55,10 +55,12 @@ llvm::Error Runtime::push(const char *Source, int NArgs, const jacc_arg *Args, u
   if (!K)
     return K.takeError();
   const analysis::KernelInfo &Info = (*K)->Info;
-  auto Variant = specialize(*K, NArgs, Args);
+  bool Async = (Flags & JACC_ASYNC) || Info.Async;
+  // A synchronous push can be timed: a new variant's trial against the generic code may use it.
+  jit::TrialLaunch Trial;
+  auto Variant = specialize(*K, NArgs, Args, Async ? nullptr : &Trial);
   if (!Variant)
     return Variant.takeError();
-  bool Async = (Flags & JACC_ASYNC) || Info.Async;
   auto Mode = Split.choose(K->get(), Info, Flags, Devices.size(), Async);
   if (!Mode)
     return Mode.takeError();
@@ -68,8 +70,9 @@ llvm::Error Runtime::push(const char *Source, int NArgs, const jacc_arg *Args, u
   if (Info.Wait)
     if (auto E = wait())
       return E;
+  bool Timed = Mode->Measure || Trial.Variant >= 0;
   std::chrono::steady_clock::time_point Start;
-  if (Mode->Measure)
+  if (Timed)
     Start = std::chrono::steady_clock::now();
   auto TableLock = Data.lock();
   PlanOptions Options{Mode->Split, NarrowPolicy, CheckBounds};
@@ -78,9 +81,12 @@ llvm::Error Runtime::push(const char *Source, int NArgs, const jacc_arg *Args, u
     return Plan.takeError();
   if (auto E = Sched.run(*K, *Plan, Code, Async, std::move(TableLock)))
     return E;
+  if (!Timed)
+    return llvm::Error::success();
+  double Seconds = secondsSince(Start);
   if (Mode->Measure)
-    Split.record(K->get(), {Mode->Split, secondsSince(Start), Plan->Fetched.Bytes,
-                            Plan->Fetched.Seconds});
+    Split.record(K->get(), {Mode->Split, Seconds, Plan->Fetched.Bytes, Plan->Fetched.Seconds});
+  (*K)->Variants.recordTrial(Trial, Seconds);
   return llvm::Error::success();
 }
 
@@ -102,13 +108,13 @@ Runtime::compile(const char *Source, int NArgs, const jacc_arg *Args) {
 
 llvm::Expected<const jit::VariantCode *>
 Runtime::specialize(const std::shared_ptr<const jit::CompiledKernel> &K, int NArgs,
-                    const jacc_arg *Args) {
+                    const jacc_arg *Args, jit::TrialLaunch *Trial) {
   if (Specialize.Policy.Policy == jit::Specializer::Mode::Off)
     return nullptr;
   llvm::SmallVector<const void *, 16> Values(NArgs);
   for (int I = 0; I < NArgs; ++I)
     Values[I] = Args[I].value;
-  auto V = K->Variants.choose(K, Values, Specialize, Compiler);
+  auto V = K->Variants.choose(K, Values, Specialize, Compiler, Trial);
   if (V && *V)
     stats().SpecializedLaunches.fetch_add(1, std::memory_order_relaxed);
   return V;

@@ -104,8 +104,10 @@ private:
   llvm::Expected<std::shared_ptr<const jit::CompiledKernel>>
   compile(const char *Source, int NArgs, const jacc_arg *Args);
   /// The variant of K with this push's scalar values folded in, once compiled (null: generic).
-  llvm::Expected<const jit::VariantCode *> specialize(const std::shared_ptr<const jit::CompiledKernel> &K,
-                                                      int NArgs, const jacc_arg *Args);
+  /// Trial (a push that will be timed) may put a new variant on trial against the generic code.
+  llvm::Expected<const jit::VariantCode *>
+  specialize(const std::shared_ptr<const jit::CompiledKernel> &K, int NArgs, const jacc_arg *Args,
+             jit::TrialLaunch *Trial);
   /// Every device's code for the launch, before anything is queued anywhere.
   llvm::Error prepareCode(const jit::CompiledKernel &K, const LaunchCode &Code);
 

@@ -46,12 +46,13 @@ protected:
   }
   void TearDown() override { llvm::sys::fs::remove_directories(Dir); }
 
-  /// The variant for a push of (x, n, a, s), by position.
-  const VariantCode *choose(int N, double A, double S, bool Wait = true) {
+  /// The variant for a push of (x, n, a, s), by position (a timed push when Trial is given).
+  const VariantCode *choose(int N, double A, double S, bool Wait = true,
+                            TrialLaunch *Trial = nullptr) {
     double *X = nullptr;
     const void *Values[] = {&X, &N, &A, &S};
     Settings.Wait = Wait;
-    auto V = Kernel->Variants.choose(Kernel, Values, Settings, BG);
+    auto V = Kernel->Variants.choose(Kernel, Values, Settings, BG, Trial);
     if (!V) {
       ADD_FAILURE() << llvm::toString(V.takeError());
       return nullptr;
@@ -117,6 +118,43 @@ TEST_F(KernelVariantsTest, WithoutWaitTheVariantIsPublishedByTheBackgroundCompil
   const VariantCode *V = choose(4, 1.0, 0.0, false);
   ASSERT_TRUE(V);
   EXPECT_EQ(V->Key, "n=4;a=0x1p+0;s=0x0p+0");
+}
+
+TEST_F(KernelVariantsTest, AutoVariantsAreTriedAgainstTheGenericCode) {
+  for (bool Faster : {true, false}) {
+    SCOPED_TRACE(Faster ? "the variant is faster" : "the variant is not faster");
+    Settings.Policy.Policy = Specializer::Mode::Auto;
+    Settings.Policy.Repeat = 1;
+    int N = Faster ? 5 : 7; // one variant per case
+    ASSERT_EQ(choose(N, 1.0, 0.0, /*Wait=*/false), nullptr) << "compiling";
+    BG.drain();
+    // Timed pushes alternate: the variant, then the generic code, each reported.
+    for (unsigned Round = 0; Round < VariantTrial::Rounds; ++Round)
+      for (bool RunsVariant : {true, false}) {
+        TrialLaunch T;
+        const VariantCode *V = choose(N, 1.0, 0.0, false, &T);
+        ASSERT_GE(T.Variant, 0) << "round " << Round;
+        EXPECT_EQ(T.RunsVariant, RunsVariant);
+        EXPECT_EQ(V != nullptr, RunsVariant);
+        Kernel->Variants.recordTrial(T, RunsVariant ? (Faster ? 0.5 : 1.5) : 1.0);
+      }
+    // Decided: a faster variant runs from now on, a slower one never again.
+    for (int I = 0; I < 3; ++I) {
+      TrialLaunch T;
+      EXPECT_EQ(choose(N, 1.0, 0.0, false, &T) != nullptr, Faster);
+      EXPECT_EQ(T.Variant, -1) << "no trial after the verdict";
+      EXPECT_EQ(choose(N, 1.0, 0.0, false) != nullptr, Faster) << "untimed pushes too";
+    }
+  }
+  // Untimed pushes (asynchronous ones) run a variant on trial without taking part.
+  ASSERT_EQ(choose(9, 1.0, 0.0, false), nullptr);
+  BG.drain();
+  EXPECT_NE(choose(9, 1.0, 0.0, false), nullptr);
+  // A variant that is forced (always) or waited for is not put on trial.
+  Settings.Policy.Policy = Specializer::Mode::Always;
+  TrialLaunch T;
+  EXPECT_NE(choose(11, 2.0, 0.0, /*Wait=*/true, &T), nullptr);
+  EXPECT_EQ(T.Variant, -1);
 }
 
 TEST_F(KernelVariantsTest, OffAndRepeatedValues) {
