@@ -7,6 +7,7 @@
 
 #include "src/Device.h"
 #include "src/data/PresentTable.h"
+#include "src/data/StridedRuns.h"
 
 #include <llvm/ADT/ArrayRef.h>
 
@@ -90,6 +91,9 @@ public:
   /// Make bytes [B, E) of M (offsets from its Begin) current on Device: each run it lacks is
   /// copied from the lowest-numbered device holding it, once both devices' queued work is done.
   llvm::Error makeCurrent(Mapping &M, uint64_t B, uint64_t E, unsigned Device);
+  /// The same for several ranges (a column band: one per row), fetched together: runs of equal
+  /// width Pitch apart from one device in one strided copy.
+  llvm::Error makeCurrent(Mapping &M, const ByteRanges &Ranges, unsigned Device);
   /// Copy [P, P+Bytes), inside M, to the host, each run from a device holding it (after the
   /// caller waited for the kernels using M).
   llvm::Error gatherToHost(const Mapping &M, void *P, size_t Bytes);

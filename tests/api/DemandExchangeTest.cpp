@@ -415,6 +415,85 @@ TEST_P(DemandExchangeTest, ConjugateGradientFetchesOnlyWhatTheMatVecReads) {
   EXPECT_LT(rr, 1e-3 * rr0);
 }
 
+const char *ColumnJacobiSrc =
+    "#pragma acc parallel loop present(a, anew)\n"
+    "for (int i = 1; i < c - 1; i++)\n"
+    "  for (int j = 1; j < r - 1; j++)\n"
+    "    anew[j][i] = 0.25 * (a[j-1][i] + a[j+1][i] + a[j][i-1] + a[j][i+1]);\n";
+const char *ColumnCopyBackSrc = "#pragma acc parallel loop present(a, anew)\n"
+                                "for (int i = 1; i < c - 1; i++)\n"
+                                "  for (int j = 1; j < r - 1; j++)\n"
+                                "    a[j][i] = anew[j][i];\n";
+
+TEST_P(DemandExchangeTest, ColumnSplitSweepsMoveOneHaloColumnEachWay) {
+  int r = 48, c = 70, Sweeps = 6;
+  std::vector<double> av(r * c), nv(r * c, 0.0);
+  for (int i = 0; i < r * c; i++)
+    av[i] = (i * 53) % 97;
+  std::vector<double> ref = av, rnew = nv;
+  for (int s = 0; s < Sweeps; s++) {
+    for (int j = 1; j < r - 1; j++)
+      for (int i = 1; i < c - 1; i++)
+        rnew[j * c + i] = 0.25 * (ref[(j - 1) * c + i] + ref[(j + 1) * c + i] +
+                                  ref[j * c + i - 1] + ref[j * c + i + 1]);
+    for (int j = 1; j < r - 1; j++)
+      for (int i = 1; i < c - 1; i++)
+        ref[j * c + i] = rnew[j * c + i];
+  }
+  double *a = av.data(), *anew = nv.data();
+  ASSERT_EQ(jacc_copyin(a, bytesOf(av)), JACC_SUCCESS);
+  ASSERT_EQ(jacc_copyin(anew, bytesOf(nv)), JACC_SUCCESS);
+  std::vector<jacc_arg> Args = {
+      {"int r", &r}, {"int c", &c}, {"double (*a)[c]", &a}, {"double (*anew)[c]", &anew}};
+  jacc_reset_stats();
+  std::vector<uint64_t> PerSweep;
+  for (int s = 0; s < Sweeps; s++) {
+    uint64_t Before = d2d();
+    ASSERT_NO_FATAL_FAILURE(push(ColumnJacobiSrc, Args));
+    ASSERT_NO_FATAL_FAILURE(push(ColumnCopyBackSrc, Args));
+    PerSweep.push_back(d2d() - Before);
+  }
+  EXPECT_EQ(stats().split_launches, 2u * Sweeps);
+  // The devices own bands of columns, in every row (the split knows no row bounds): each later
+  // sweep fetches, for every boundary, the column on each side of it, all r rows.
+  EXPECT_EQ(PerSweep[0], 0u);
+  for (int s = 1; s < Sweeps; s++)
+    EXPECT_EQ(PerSweep[s], (ndev() - 1) * 2 * r * sizeof(double)) << "sweep " << s;
+  // The gather takes each device's columns from it: every byte once, nothing between devices.
+  uint64_t D2D = d2d(), D2H = d2h();
+  ASSERT_EQ(jacc_update_self(a, bytesOf(av)), JACC_SUCCESS);
+  EXPECT_EQ(d2h() - D2H, bytesOf(av));
+  EXPECT_EQ(d2d(), D2D);
+  EXPECT_EQ(av, ref);
+  ASSERT_EQ(jacc_copyout(anew, bytesOf(nv)), JACC_SUCCESS);
+  ASSERT_EQ(jacc_delete(a, bytesOf(av)), JACC_SUCCESS);
+  EXPECT_EQ(nv, rnew);
+}
+
+const char *ColumnFillSrc = "#pragma acc parallel loop present(a)\n"
+                            "for (int i = 0; i < c; i++)\n"
+                            "  for (int j = 0; j < r; j++)\n"
+                            "    a[j][i] = 1000 * j + i + k;\n";
+
+TEST_P(DemandExchangeTest, UpdateSelfOfAColumnBandTakesItFromItsOwner) {
+  int r = 20, c = 64, k = 7;
+  std::vector<int> av(r * c, -1);
+  int *a = av.data();
+  ASSERT_EQ(jacc_copyin(a, bytesOf(av)), JACC_SUCCESS);
+  std::vector<jacc_arg> Args = {{"int r", &r}, {"int c", &c}, {"int k", &k}, {"int (*a)[c]", &a}};
+  ASSERT_NO_FATAL_FAILURE(push(ColumnFillSrc, Args));
+  jacc_reset_stats();
+  // Rows 3 .. 9 of the second device's columns (the last device's on host:1): a strided part
+  // of a contiguous range; the rest of the range comes from the other owners.
+  ASSERT_EQ(jacc_update_self(a + 3 * c, 7 * c * sizeof(int)), JACC_SUCCESS);
+  EXPECT_EQ(d2h(), 7 * c * sizeof(int));
+  EXPECT_EQ(d2d(), 0u);
+  for (int j = 0; j < r; j++)
+    for (int i = 0; i < c; i++)
+      ASSERT_EQ(av[j * c + i], j >= 3 && j < 10 ? 1000 * j + i + k : -1) << j << ", " << i;
+  ASSERT_EQ(jacc_delete(a, bytesOf(av)), JACC_SUCCESS);
+}
+
 INSTANTIATE_TEST_SUITE_P(Devices, DemandExchangeTest,
                          ::testing::Values("host:1", "host:2", "host:3", "host:4"),
                          deviceConfigName);
