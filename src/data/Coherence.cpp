@@ -40,10 +40,8 @@ static std::vector<ByteRanges> bySource(const std::vector<ValidityMap::Run> &Run
 
 llvm::Error DataEnvironment::makeCurrent(Mapping &M, const ByteRanges &Ranges, unsigned Device) {
   std::vector<ValidityMap::Run> Missing;
-  for (auto [B, E] : normalized(Ranges)) {
-    std::vector<ValidityMap::Run> Part = M.Valid.missingOn(Device, B, E);
-    Missing.insert(Missing.end(), Part.begin(), Part.end());
-  }
+  for (auto [B, E] : normalized(Ranges))
+    M.Valid.appendMissing(Device, B, E, Missing);
   if (Missing.empty())
     return llvm::Error::success();
   std::vector<ByteRanges> From = bySource(Missing, allDevices(), Devices.size());
