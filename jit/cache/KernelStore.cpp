@@ -84,7 +84,8 @@ std::shared_ptr<DiskCache> processDiskCache() {
 /// 10: the team's bounds word (JACC_CHECK=bounds).
 /// 11: checked accesses inside atomics; the bounds record's owned range (10 words).
 /// 12: the read probe of split entries (read_info), read extents in the summary.
-constexpr unsigned CodeRevision = 12;
+/// 13: read extents through inner loops with affine bounds (their probes write those ranges).
+constexpr unsigned CodeRevision = 13;
 
 std::string diskCacheKey(llvm::StringRef Source, llvm::ArrayRef<std::string> Decls,
                          unsigned CodeFlags) {

@@ -279,7 +279,9 @@ void columnStencilHook(const char *Entry, unsigned, unsigned, void **P) {
       Out[J * C + I] = In[J * C + I - 1] + In[J * C + I] + In[J * C + I + 1];
 }
 
-int copy2DCount() { return mockFunction<int (*)()>("mockcuda_copy2d_count")(); }
+int copy2DCount() {
+  return mockFunction<int (*)()>("mockcuda_copy2d_count")();
+}
 
 TEST_P(CudaMockTest, ColumnSplitStencilFetchesStridedHaloColumnsBetweenGpus) {
   setHook(columnStencilHook);
@@ -295,10 +297,8 @@ TEST_P(CudaMockTest, ColumnSplitStencilFetchesStridedHaloColumnsBetweenGpus) {
   uint64_t Before = 0;
   int Copies = copy2DCount();
   for (int T = 0; T < Iters; ++T) {
-    jacc_arg Args[] = {{"int r", &R},
-                       {"int c", &C},
-                       {"const double (*in)[c]", &In},
-                       {"double (*out)[c]", &Out}};
+    jacc_arg Args[] = {
+        {"int r", &R}, {"int c", &C}, {"const double (*in)[c]", &In}, {"double (*out)[c]", &Out}};
     ASSERT_JACC(jacc_kernel_push(ColumnStencil, 4, Args, JACC_FORCE_SPLIT));
     jacc_stats St;
     ASSERT_JACC(jacc_get_stats(&St));

@@ -434,8 +434,8 @@ TEST_P(DemandExchangeTest, ColumnSplitSweepsMoveOneHaloColumnEachWay) {
   for (int s = 0; s < Sweeps; s++) {
     for (int j = 1; j < r - 1; j++)
       for (int i = 1; i < c - 1; i++)
-        rnew[j * c + i] = 0.25 * (ref[(j - 1) * c + i] + ref[(j + 1) * c + i] +
-                                  ref[j * c + i - 1] + ref[j * c + i + 1]);
+        rnew[j * c + i] = 0.25 * (ref[(j - 1) * c + i] + ref[(j + 1) * c + i] + ref[j * c + i - 1] +
+                                  ref[j * c + i + 1]);
     for (int j = 1; j < r - 1; j++)
       for (int i = 1; i < c - 1; i++)
         ref[j * c + i] = rnew[j * c + i];
@@ -492,6 +492,49 @@ TEST_P(DemandExchangeTest, UpdateSelfOfAColumnBandTakesItFromItsOwner) {
     for (int i = 0; i < c; i++)
       ASSERT_EQ(av[j * c + i], j >= 3 && j < 10 ? 1000 * j + i + k : -1) << j << ", " << i;
   ASSERT_EQ(jacc_delete(a, bytesOf(av)), JACC_SUCCESS);
+}
+
+const char *WindowStencilSrc = "#pragma acc parallel loop present(in, out)\n"
+                               "for (int i = w; i < n - w; i++) {\n"
+                               "  double s = 0;\n"
+                               "  for (int k = i - w; k <= i + w; k++)\n"
+                               "    s += in[k];\n"
+                               "  out[i] = s;\n"
+                               "}\n";
+
+TEST_P(DemandExchangeTest, InnerWindowLoopStencilMovesOnlyTheHalo) {
+  int n = 3000, w = 2, Steps = 6;
+  std::vector<double> uv(n), vv(n, 0.0);
+  for (int i = 0; i < n; i++)
+    uv[i] = (i * 11) % 23;
+  std::vector<double> ru = uv, rv = vv;
+  double *in = uv.data(), *out = vv.data();
+  ASSERT_EQ(jacc_copyin(in, bytesOf(uv)), JACC_SUCCESS);
+  ASSERT_EQ(jacc_copyin(out, bytesOf(vv)), JACC_SUCCESS);
+  jacc_reset_stats();
+  for (int t = 0; t < Steps; t++) {
+    uint64_t Before = d2d();
+    ASSERT_NO_FATAL_FAILURE(push(WindowStencilSrc, {{"int n", &n},
+                                                    {"int w", &w},
+                                                    {"const double *in", &in},
+                                                    {"double *out", &out}}));
+    // The window reaches w elements past each end of a device's part: from the second step on,
+    // w elements each way per boundary.
+    EXPECT_EQ(d2d() - Before, t == 0 ? 0u : (ndev() - 1) * 2 * w * sizeof(double)) << "step " << t;
+    std::swap(in, out);
+    for (int i = w; i < n - w; i++) {
+      double s = 0;
+      for (int k = i - w; k <= i + w; k++)
+        s += ru[k];
+      rv[i] = s;
+    }
+    std::swap(ru, rv);
+  }
+  EXPECT_EQ(stats().split_launches, static_cast<uint64_t>(Steps));
+  ASSERT_EQ(jacc_copyout(uv.data(), bytesOf(uv)), JACC_SUCCESS);
+  ASSERT_EQ(jacc_copyout(vv.data(), bytesOf(vv)), JACC_SUCCESS);
+  EXPECT_EQ(uv, ru);
+  EXPECT_EQ(vv, rv);
 }
 
 INSTANTIATE_TEST_SUITE_P(Devices, DemandExchangeTest,

@@ -26,11 +26,9 @@ TEST(StridedRunsTest, TouchingRangesOfEqualWidthStayPlain) {
 
 TEST(StridedRunsTest, BandOfEveryRowClampedToTheMapping) {
   // Rows of 100 bytes from offset -30 (the mapping starts inside row 0), band [40, 50).
-  EXPECT_EQ(bandOfRows(-30, 100, 40, 50, 300),
-            (ByteRanges{{10, 20}, {110, 120}, {210, 220}}));
+  EXPECT_EQ(bandOfRows(-30, 100, 40, 50, 300), (ByteRanges{{10, 20}, {110, 120}, {210, 220}}));
   // A band crossing the mapping's ends is cut there.
-  EXPECT_EQ(bandOfRows(0, 100, 90, 110, 250),
-            (ByteRanges{{0, 10}, {90, 110}, {190, 210}}));
+  EXPECT_EQ(bandOfRows(0, 100, 90, 110, 250), (ByteRanges{{0, 10}, {90, 110}, {190, 210}}));
   // Columns left of the pointer's row start: the band of the rows before.
   EXPECT_EQ(bandOfRows(100, 100, -10, 0, 300), (ByteRanges{{90, 100}, {190, 200}, {290, 300}}));
   // A band as wide as a row is everything.
