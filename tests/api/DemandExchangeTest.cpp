@@ -77,8 +77,12 @@ const char *CopyBackSrc = "#pragma acc parallel loop present(a, anew)\n"
                           "  for (int j = 1; j < c - 1; j++)\n"
                           "    a[i][j] = anew[i][j];\n";
 
-TEST_P(DemandExchangeTest, JacobiSweepsMoveTwoHaloRowsPerBoundary) {
-  int r = 64, c = 40, Sweeps = 10;
+/// Sweeps of a 5-point Jacobi on an r x c grid, Sweep then CopyBack (split by rows or by
+/// columns), from zeroed counters: the first sweep moves nothing, each later one HaloPerSweep
+/// bytes between the devices; an update self gathers every byte of a once from the devices
+/// that computed it; both arrays end as the serial sweeps leave them.
+void jacobiSweeps(const char *Sweep, const char *CopyBack, int r, int c, uint64_t HaloPerSweep) {
+  int Sweeps = 6;
   std::vector<double> av(r * c), nv(r * c, 0.0);
   for (int i = 0; i < r * c; i++)
     av[i] = (i * 37) % 101;
@@ -98,21 +102,27 @@ TEST_P(DemandExchangeTest, JacobiSweepsMoveTwoHaloRowsPerBoundary) {
   std::vector<jacc_arg> Args = {
       {"int r", &r}, {"int c", &c}, {"double (*a)[c]", &a}, {"double (*anew)[c]", &anew}};
   jacc_reset_stats();
-  std::vector<uint64_t> PerSweep;
   for (int s = 0; s < Sweeps; s++) {
     uint64_t Before = d2d();
-    ASSERT_NO_FATAL_FAILURE(push(JacobiSrc, Args));
-    ASSERT_NO_FATAL_FAILURE(push(CopyBackSrc, Args));
-    PerSweep.push_back(d2d() - Before);
+    ASSERT_NO_FATAL_FAILURE(push(Sweep, Args));
+    ASSERT_NO_FATAL_FAILURE(push(CopyBack, Args));
+    EXPECT_EQ(d2d() - Before, s == 0 ? 0u : HaloPerSweep) << "sweep " << s;
   }
-  // The first sweep finds every copy current; each later one fetches, for every boundary
-  // between two devices, the row on each side of it.
-  EXPECT_EQ(PerSweep[0], 0u);
-  for (int s = 1; s < Sweeps; s++)
-    EXPECT_EQ(PerSweep[s], (ndev() - 1) * 2 * c * sizeof(double)) << "sweep " << s;
-  ASSERT_EQ(jacc_copyout(a, bytesOf(av)), JACC_SUCCESS);
-  ASSERT_EQ(jacc_delete(anew, bytesOf(nv)), JACC_SUCCESS);
+  EXPECT_EQ(stats().split_launches, 2u * Sweeps);
+  uint64_t D2D = d2d(), D2H = d2h();
+  ASSERT_EQ(jacc_update_self(a, bytesOf(av)), JACC_SUCCESS);
+  EXPECT_EQ(d2h() - D2H, bytesOf(av));
+  EXPECT_EQ(d2d(), D2D);
   EXPECT_EQ(av, ref);
+  ASSERT_EQ(jacc_copyout(anew, bytesOf(nv)), JACC_SUCCESS);
+  ASSERT_EQ(jacc_delete(a, bytesOf(av)), JACC_SUCCESS);
+  EXPECT_EQ(nv, rnew);
+}
+
+TEST_P(DemandExchangeTest, JacobiSweepsMoveTwoHaloRowsPerBoundary) {
+  // For every boundary between two devices, the row on each side of it.
+  int r = 64, c = 40;
+  jacobiSweeps(JacobiSrc, CopyBackSrc, r, c, (ndev() - 1) * 2 * c * sizeof(double));
 }
 
 const char *FillSrc = "#pragma acc parallel loop present(a)\n"
@@ -426,48 +436,10 @@ const char *ColumnCopyBackSrc = "#pragma acc parallel loop present(a, anew)\n"
                                 "    a[j][i] = anew[j][i];\n";
 
 TEST_P(DemandExchangeTest, ColumnSplitSweepsMoveOneHaloColumnEachWay) {
-  int r = 48, c = 70, Sweeps = 6;
-  std::vector<double> av(r * c), nv(r * c, 0.0);
-  for (int i = 0; i < r * c; i++)
-    av[i] = (i * 53) % 97;
-  std::vector<double> ref = av, rnew = nv;
-  for (int s = 0; s < Sweeps; s++) {
-    for (int j = 1; j < r - 1; j++)
-      for (int i = 1; i < c - 1; i++)
-        rnew[j * c + i] = 0.25 * (ref[(j - 1) * c + i] + ref[(j + 1) * c + i] + ref[j * c + i - 1] +
-                                  ref[j * c + i + 1]);
-    for (int j = 1; j < r - 1; j++)
-      for (int i = 1; i < c - 1; i++)
-        ref[j * c + i] = rnew[j * c + i];
-  }
-  double *a = av.data(), *anew = nv.data();
-  ASSERT_EQ(jacc_copyin(a, bytesOf(av)), JACC_SUCCESS);
-  ASSERT_EQ(jacc_copyin(anew, bytesOf(nv)), JACC_SUCCESS);
-  std::vector<jacc_arg> Args = {
-      {"int r", &r}, {"int c", &c}, {"double (*a)[c]", &a}, {"double (*anew)[c]", &anew}};
-  jacc_reset_stats();
-  std::vector<uint64_t> PerSweep;
-  for (int s = 0; s < Sweeps; s++) {
-    uint64_t Before = d2d();
-    ASSERT_NO_FATAL_FAILURE(push(ColumnJacobiSrc, Args));
-    ASSERT_NO_FATAL_FAILURE(push(ColumnCopyBackSrc, Args));
-    PerSweep.push_back(d2d() - Before);
-  }
-  EXPECT_EQ(stats().split_launches, 2u * Sweeps);
-  // The devices own bands of columns, in every row (the split knows no row bounds): each later
-  // sweep fetches, for every boundary, the column on each side of it, all r rows.
-  EXPECT_EQ(PerSweep[0], 0u);
-  for (int s = 1; s < Sweeps; s++)
-    EXPECT_EQ(PerSweep[s], (ndev() - 1) * 2 * r * sizeof(double)) << "sweep " << s;
-  // The gather takes each device's columns from it: every byte once, nothing between devices.
-  uint64_t D2D = d2d(), D2H = d2h();
-  ASSERT_EQ(jacc_update_self(a, bytesOf(av)), JACC_SUCCESS);
-  EXPECT_EQ(d2h() - D2H, bytesOf(av));
-  EXPECT_EQ(d2d(), D2D);
-  EXPECT_EQ(av, ref);
-  ASSERT_EQ(jacc_copyout(anew, bytesOf(nv)), JACC_SUCCESS);
-  ASSERT_EQ(jacc_delete(a, bytesOf(av)), JACC_SUCCESS);
-  EXPECT_EQ(nv, rnew);
+  // The devices own bands of columns, in every row (the split knows no row bounds): for every
+  // boundary, the column on each side of it, all r rows, each in one strided copy.
+  int r = 48, c = 70;
+  jacobiSweeps(ColumnJacobiSrc, ColumnCopyBackSrc, r, c, (ndev() - 1) * 2 * r * sizeof(double));
 }
 
 const char *ColumnFillSrc = "#pragma acc parallel loop present(a)\n"
