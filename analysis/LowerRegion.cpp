@@ -616,8 +616,20 @@ private:
       return;
     }
     if (const auto *For = dyn_cast<ForStmt>(S)) {
+      std::optional<InnerLoop> L = unitStepLoop(For);
       lowerStmt(For->getInit());
+      unsigned First = IR.Stmts.size();
       loop(For->getCond(), For->getBody(), For->getInc(), false);
+      if (L) {
+        // Only its increment may assign the variable.
+        unsigned Defs = 0;
+        for (unsigned Id = First; Id < IR.Stmts.size(); ++Id)
+          Defs += IR.Stmts[Id].K == IRStmt::Kind::ScalarDef && IR.Stmts[Id].Var == L->Var;
+        L->FirstStmt = First;
+        L->EndStmt = IR.Stmts.size();
+        if (Defs == 1)
+          IR.InnerLoops.push_back(std::move(*L));
+      }
       return;
     }
     if (const auto *While = dyn_cast<WhileStmt>(S)) {
@@ -663,6 +675,70 @@ private:
       return;
     }
     // Null statements and anything else without data effects.
+  }
+
+  /// The integer variable E names, or null.
+  static const VarDecl *integerVar(const Expr *E) {
+    const auto *DRE = E ? dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts()) : nullptr;
+    const auto *V = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+    return V && V->getType()->isIntegerType() ? V : nullptr;
+  }
+
+  /// F as an inner loop when its variable moves by one towards a compared bound (k++ with < or
+  /// <=, k-- with > or >=; k += 1 and k -= 1 too). Whether the body assigns it is checked later.
+  std::optional<InnerLoop> unitStepLoop(const ForStmt *F) {
+    const VarDecl *Var = nullptr;
+    const Expr *Init = nullptr;
+    if (const auto *DS = dyn_cast_or_null<DeclStmt>(F->getInit()); DS && DS->isSingleDecl()) {
+      if (const auto *V = dyn_cast<VarDecl>(DS->getSingleDecl());
+          V && V->getType()->isIntegerType() && V->getInit()) {
+        Var = V;
+        Init = V->getInit();
+      }
+    } else if (const auto *B = dyn_cast_or_null<BinaryOperator>(F->getInit());
+               B && B->getOpcode() == BO_Assign) {
+      Var = integerVar(B->getLHS());
+      Init = B->getRHS();
+    }
+    const auto *Cond = dyn_cast_or_null<BinaryOperator>(F->getCond());
+    if (!Var || !Cond || !Cond->isRelationalOp())
+      return std::nullopt;
+    BinaryOperatorKind Op = Cond->getOpcode();
+    const Expr *Bound = nullptr;
+    if (integerVar(Cond->getLHS()) == Var) {
+      Bound = Cond->getRHS();
+    } else if (integerVar(Cond->getRHS()) == Var) {
+      Bound = Cond->getLHS();
+      Op = BinaryOperator::reverseComparisonOp(Op);
+    }
+    // The step: +1 or -1.
+    int Step = 0;
+    const Expr *Inc = F->getInc() ? F->getInc()->IgnoreParens() : nullptr;
+    if (const auto *U = dyn_cast_or_null<UnaryOperator>(Inc);
+        U && U->isIncrementDecrementOp() && integerVar(U->getSubExpr()) == Var) {
+      Step = U->isIncrementOp() ? 1 : -1;
+    } else if (const auto *B = dyn_cast_or_null<BinaryOperator>(Inc);
+               B && integerVar(B->getLHS()) == Var &&
+               (B->getOpcode() == BO_AddAssign || B->getOpcode() == BO_SubAssign)) {
+      const auto *One = dyn_cast<IntegerLiteral>(B->getRHS()->IgnoreParenImpCasts());
+      if (One && One->getValue() == 1)
+        Step = B->getOpcode() == BO_AddAssign ? 1 : -1;
+    }
+    bool Up = Op == BO_LT || Op == BO_LE, Down = Op == BO_GT || Op == BO_GE;
+    if (!Bound || !((Step == 1 && Up) || (Step == -1 && Down)))
+      return std::nullopt;
+    InnerLoop L;
+    L.Var = Var->getName().str();
+    L.Line = line(F);
+    IndexExpr First = indexExpr(Init), Last = indexExpr(Bound);
+    // Strict comparisons stop one short of the bound.
+    if (Op == BO_LT)
+      Last.Const -= 1;
+    if (Op == BO_GT)
+      Last.Const += 1;
+    L.Min = Up ? First : Last;
+    L.Max = Up ? Last : First;
+    return L;
   }
 
   void loop(const Expr *Cond, const Stmt *Body, const Expr *Inc, bool BodyFirst) {

@@ -12,13 +12,28 @@ namespace jacc::analysis {
 
 namespace {
 
+/// Whether index X of a read in statement Stmt varies with the split iterator Outer: it reads
+/// Outer, or the variable of an inner loop whose bounds read it.
+bool followsOuter(const RegionIR &IR, const IndexExpr &X, unsigned Stmt, const std::string &Outer) {
+  for (const std::string &Var : X.Vars) {
+    if (Var == Outer)
+      return true;
+    if (const InnerLoop *L = IR.innerLoopOf(Var, Stmt))
+      if (L->Min.Vars.count(Outer) || L->Max.Vars.count(Outer))
+        return true;
+  }
+  return false;
+}
+
 /// The dimension a read-only array's extent follows: the one its reads index by the split
 /// iterator most often (0 when none does).
-unsigned readDimension(const std::vector<const ArrayAccess *> &Reads, const std::string &Outer) {
+unsigned readDimension(const RegionIR &IR,
+                       const std::vector<std::pair<const ArrayAccess *, const IRStmt *>> &Reads,
+                       const std::string &Outer) {
   std::map<unsigned, unsigned> Votes;
-  for (const ArrayAccess *A : Reads)
+  for (const auto &[A, S] : Reads)
     for (unsigned D = 0; D < A->Index.size(); ++D)
-      if (A->Index[D].Vars.count(Outer))
+      if (followsOuter(IR, A->Index[D], S->Id, Outer))
         ++Votes[D];
   unsigned Best = 0, BestVotes = 0;
   for (auto [D, N] : Votes)
@@ -32,8 +47,9 @@ public:
   ExtentBuilder(const RegionIR &IR, ReadExtent &R)
       : IR(IR), R(R), Outer(IR.ParallelVars.empty() ? "" : IR.ParallelVars.front()) {}
 
-  /// Adds the indices of [Begin, End) the read A touches, or makes the extent whole.
-  void add(const ArrayAccess &A, unsigned Line) {
+  /// Adds the indices of [Begin, End) the read A of statement Stmt touches, or makes the
+  /// extent whole.
+  void add(const ArrayAccess &A, unsigned Stmt, unsigned Line) {
     if (R.Whole)
       return;
     std::string Where = "'" + A.text() + "' at line " + std::to_string(Line);
@@ -44,33 +60,53 @@ public:
       return whole(Where + ": the index is data-dependent");
     if (!X.Affine)
       return whole(Where + ": the index is not affine");
-    long long Coef = 0;
-    std::string Offset;
+    // The least and the greatest value of the index for one value of the split iterator: an
+    // inner loop's variable k in [Min, Max] contributes c * Min to one and c * Max to the other.
+    Form Least{0, X.Const, {}}, Greatest{0, X.Const, {}};
     for (const auto &[Var, C] : X.Coeffs) {
-      if (Var == Outer) {
-        Coef = C;
+      if (std::string Why = addTerm(Var, C, Least, Greatest); !Why.empty())
+        return whole(Where + ": " + Why);
+      if (Var == Outer || IR.invariant(Var))
         continue;
+      const InnerLoop *L = IR.innerLoopOf(Var, Stmt);
+      if (!L)
+        return whole(Where + ": the index reads '" + Var + "', which the region computes");
+      const IndexExpr &Lo = C > 0 ? L->Min : L->Max, &Hi = C > 0 ? L->Max : L->Min;
+      for (const IndexExpr *B : {&L->Min, &L->Max}) {
+        if (B->ReadsMemory || !B->Affine)
+          return whole(Where + ": the inner loop over '" + Var + "' at line " +
+                       std::to_string(L->Line) + " has a bound '" + B->Text + "' that is " +
+                       (B->ReadsMemory ? "data-dependent" : "not affine"));
       }
-      if (llvm::is_contained(IR.ParallelVars, Var))
-        return whole(Where + ": the index varies with the inner parallel loop's '" + Var + "'");
-      if (!IR.invariant(Var))
-        return whole(Where + ": the index reads '" + Var +
-                     "', which the region computes (an inner loop's bounds are not analysed)");
-      Offset += (Offset.empty() ? "" : " + ") + std::to_string(C) + "LL * (" + Var + ")";
+      Least.Const += C * Lo.Const;
+      Greatest.Const += C * Hi.Const;
+      for (const auto &[V, D] : Lo.Coeffs)
+        if (std::string Why = addTerm(V, C * D, Least, Least); !Why.empty() || !boundVar(V))
+          return whole(Where + ": the inner loop over '" + Var + "' has a bound '" + Lo.Text +
+                       "' that reads '" + V + "', which the region computes");
+      for (const auto &[V, D] : Hi.Coeffs)
+        if (std::string Why = addTerm(V, C * D, Greatest, Greatest); !Why.empty() || !boundVar(V))
+          return whole(Where + ": the inner loop over '" + Var + "' has a bound '" + Hi.Text +
+                       "' that reads '" + V + "', which the region computes");
     }
-    // i runs over [lo, hi - 1]: Coef * i + X.Const spans these ends.
+    // i runs over [lo, hi - 1]: the least value spans from its smaller end, the greatest to its
+    // larger end.
     ExtentRange E;
-    E.Begin.Offset = E.End.Offset = Offset;
-    if (Coef >= 0) {
-      E.Begin.LoCoef = Coef;
-      E.Begin.Const = X.Const;
-      E.End.HiCoef = Coef;
-      E.End.Const = X.Const - Coef + 1;
+    E.Begin.Offset = offsetText(Least.Terms);
+    E.End.Offset = offsetText(Greatest.Terms);
+    if (Least.Coef >= 0) {
+      E.Begin.LoCoef = Least.Coef;
+      E.Begin.Const = Least.Const;
     } else {
-      E.Begin.HiCoef = Coef;
-      E.Begin.Const = X.Const - Coef;
-      E.End.LoCoef = Coef;
-      E.End.Const = X.Const + 1;
+      E.Begin.HiCoef = Least.Coef;
+      E.Begin.Const = Least.Const - Least.Coef;
+    }
+    if (Greatest.Coef >= 0) {
+      E.End.HiCoef = Greatest.Coef;
+      E.End.Const = Greatest.Const - Greatest.Coef + 1;
+    } else {
+      E.End.LoCoef = Greatest.Coef;
+      E.End.Const = Greatest.Const + 1;
     }
     merge(E);
   }
@@ -92,6 +128,44 @@ private:
     R.Ranges.push_back(E);
   }
 
+  /// Coef * i + Const + the region-invariant Terms (variable -> coefficient).
+  struct Form {
+    long long Coef = 0, Const = 0;
+    std::map<std::string, long long> Terms;
+  };
+
+  /// Adds C * Var to the forms when Var is the split iterator or region-invariant (to both:
+  /// Least and Greatest may be one form); "" also for an inner loop's variable, which the caller
+  /// substitutes. Else why the index cannot be bounded.
+  std::string addTerm(const std::string &Var, long long C, Form &Least, Form &Greatest) {
+    if (Var == Outer) {
+      Least.Coef += C;
+      if (&Greatest != &Least)
+        Greatest.Coef += C;
+      return "";
+    }
+    if (llvm::is_contained(IR.ParallelVars, Var))
+      return "the index varies with the inner parallel loop's '" + Var + "'";
+    if (IR.invariant(Var)) {
+      Least.Terms[Var] += C;
+      if (&Greatest != &Least)
+        Greatest.Terms[Var] += C;
+    }
+    return "";
+  }
+
+  /// Whether an inner loop's bound may read Var: the split iterator or a region invariant.
+  bool boundVar(const std::string &Var) const { return Var == Outer || IR.invariant(Var); }
+
+  /// "1LL * (n) + -1LL * (w)", "" for none.
+  static std::string offsetText(const std::map<std::string, long long> &Terms) {
+    std::string Offset;
+    for (const auto &[Var, C] : Terms)
+      if (C != 0)
+        Offset += (Offset.empty() ? "" : " + ") + std::to_string(C) + "LL * (" + Var + ")";
+    return Offset;
+  }
+
   const RegionIR &IR;
   ReadExtent &R;
   std::string Outer;
@@ -101,7 +175,7 @@ private:
 
 std::vector<ReadExtent> computeReadExtents(const RegionIR &IR, const SplitPlan &P) {
   // The reads of each argument, in order of first appearance.
-  std::map<int, std::vector<std::pair<const ArrayAccess *, unsigned>>> ByArg;
+  std::map<int, std::vector<std::pair<const ArrayAccess *, const IRStmt *>>> ByArg;
   std::vector<int> Order;
   for (const IRStmt &S : IR.Stmts)
     for (const auto *List : {&S.Reads, &S.IndexReads})
@@ -111,7 +185,7 @@ std::vector<ReadExtent> computeReadExtents(const RegionIR &IR, const SplitPlan &
         auto &V = ByArg[A.Arg];
         if (V.empty())
           Order.push_back(A.Arg);
-        V.push_back({&A, S.Line});
+        V.push_back({&A, &S});
       }
   const std::string Outer = IR.ParallelVars.empty() ? "" : IR.ParallelVars.front();
   std::vector<ReadExtent> Result;
@@ -126,14 +200,11 @@ std::vector<ReadExtent> computeReadExtents(const RegionIR &IR, const SplitPlan &
       R.Dim = A->Dim;
       R.Rank = A->Rank;
     } else {
-      std::vector<const ArrayAccess *> Accesses;
-      for (const auto &[A, Line] : Reads)
-        Accesses.push_back(A);
-      R.Dim = readDimension(Accesses, Outer);
+      R.Dim = readDimension(IR, Reads, Outer);
     }
     ExtentBuilder B(IR, R);
-    for (const auto &[A, Line] : Reads)
-      B.add(*A, Line);
+    for (const auto &[A, S] : Reads)
+      B.add(*A, S->Id, S->Line);
     Result.push_back(std::move(R));
   }
   return Result;

@@ -87,6 +87,17 @@ struct IRStmt {
   std::vector<unsigned> PhiOperands;
 };
 
+/// A sequential loop inside the region whose variable moves by one from its initial value to
+/// its bound (`for (k = i - 1; k <= i + 1; k++)`, or downwards), the body never assigning it:
+/// the body sees Var in [Min, Max] (empty when Min > Max).
+struct InnerLoop {
+  std::string Var;
+  IndexExpr Min, Max; ///< the bounds as index expressions (Const adjusted for < and >)
+  /// The statements of its condition, body and increment (the initialisation is before them).
+  unsigned FirstStmt = 0, EndStmt = 0;
+  unsigned Line = 0;
+};
+
 struct IRBlock {
   std::vector<unsigned> Stmts; ///< in execution order
   std::vector<unsigned> Succs, Preds;
@@ -97,6 +108,7 @@ struct RegionIR {
   std::vector<IRStmt> Stmts;
   unsigned Entry = 0, Exit = 0;
   std::vector<std::string> ParallelVars; ///< outermost first (collapse)
+  std::vector<InnerLoop> InnerLoops;     ///< the unit-step sequential loops, outermost first
   /// Scalars visible at the region's entry (args, region-level locals, loop variables).
   std::set<std::string> EntryVars;
   /// Why the region cannot be split (writes the analysis cannot attribute), empty if it can.
@@ -108,6 +120,16 @@ struct RegionIR {
       if ((S.K == IRStmt::Kind::ScalarDef || S.K == IRStmt::Kind::Phi) && S.Var == Var)
         return false;
     return true;
+  }
+
+  /// The innermost loop of InnerLoops over Var whose statements include Stmt, or null.
+  const InnerLoop *innerLoopOf(const std::string &Var, unsigned Stmt) const {
+    const InnerLoop *Best = nullptr;
+    for (const InnerLoop &L : InnerLoops)
+      if (L.Var == Var && L.FirstStmt <= Stmt && Stmt < L.EndStmt &&
+          (!Best || L.EndStmt - L.FirstStmt < Best->EndStmt - Best->FirstStmt))
+        Best = &L;
+    return Best;
   }
 
   unsigned addBlock() {

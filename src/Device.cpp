@@ -112,6 +112,21 @@ llvm::Error Device::copyToPeer2D(Device &DstDevice, void *Dst, const void *Src, 
   return llvm::Error::success();
 }
 
+llvm::Error Device::copyToHost2D(void *HostDst, const void *Src, size_t Width, size_t Height,
+                                 size_t Pitch) {
+  if (Width == 0 || Height == 0)
+    return llvm::Error::success();
+  if (!HostDst || !Src)
+    return makeError(ErrorCode::InvalidArgument,
+                     "strided copy from " + name() + " with a null source or destination");
+  trace(*this, "copyToHost2D " + llvm::Twine(Height) + " x " + llvm::Twine(Width) +
+                   " bytes (pitch " + llvm::Twine(Pitch) + ")");
+  if (llvm::Error E = copyToHost2DImpl(HostDst, Src, Width, Height, Pitch))
+    return E;
+  stats().BytesDeviceToHost.fetch_add(Width * Height, std::memory_order_relaxed);
+  return llvm::Error::success();
+}
+
 llvm::Error Device::peerCopy(Device &DstDevice, void *Dst, const void *Src, size_t Width,
                              size_t Height, size_t Pitch) {
   // Host memory on either side is plain host memory to the other device's host copies.

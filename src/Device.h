@@ -58,6 +58,10 @@ public:
   /// one backend use its fast path; others are staged through host memory.
   llvm::Error copyToPeer2D(Device &DstDevice, void *Dst, const void *Src, size_t Width,
                            size_t Height, size_t Pitch);
+  /// Height rows of Width bytes, Pitch bytes apart in both memories, to host memory (a gather
+  /// of a column band).
+  llvm::Error copyToHost2D(void *HostDst, const void *Src, size_t Width, size_t Height,
+                           size_t Pitch);
 
   /// This device's code for launches of K as C says, compiled (or found) before anything is
   /// queued: a kernel that cannot run here then fails the push with nothing launched anywhere.

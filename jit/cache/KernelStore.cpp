@@ -84,8 +84,9 @@ std::shared_ptr<DiskCache> processDiskCache() {
 /// 10: the team's bounds word (JACC_CHECK=bounds).
 /// 11: checked accesses inside atomics; the bounds record's owned range (10 words).
 /// 12: the read probe of split entries (read_info), read extents in the summary.
-/// 13: host innermost loops step an int iterator in int (they vectorise); host IR is PIC.
-constexpr unsigned CodeRevision = 13;
+/// 13: read extents through inner loops with affine bounds (their probes write those ranges).
+/// 14: host innermost loops step an int iterator in int (they vectorise); host IR is PIC.
+constexpr unsigned CodeRevision = 14;
 
 std::string diskCacheKey(llvm::StringRef Source, llvm::ArrayRef<std::string> Decls,
                          unsigned CodeFlags) {

@@ -3,6 +3,7 @@
 // table's lock; the validity maps change in push order.
 #include "src/data/DataEnvironment.h"
 
+#include "src/data/StridedRuns.h"
 #include "support/Debug.h"
 
 #include <chrono>
@@ -19,25 +20,35 @@ void DataEnvironment::initValidity(Mapping &M) {
 
 llvm::Error DataEnvironment::makeCurrent(Mapping &M, uint64_t B, uint64_t E, unsigned Device,
                                          CopyCost *Cost) {
-  std::vector<ValidityMap::Run> Missing = M.Valid.missingOn(Device, B, E);
+  return makeCurrent(M, ByteRanges{{B, E}}, Device, Cost);
+}
+
+/// The runs of Runs (in offset order) by the device to copy them from, the lowest holding
+/// each, adjacent runs of one source joined; a run nobody holds is left out.
+static std::vector<ByteRanges> bySource(const std::vector<ValidityMap::Run> &Runs,
+                                        HolderSet Devices, size_t NumDevices) {
+  std::vector<ByteRanges> From(NumDevices);
+  for (const ValidityMap::Run &R : Runs) {
+    HolderSet Holders = R.Holders & Devices;
+    if (!Holders)
+      continue; // nobody holds it (never written since a create): nothing to fetch
+    ByteRanges &Rs = From[ValidityMap::first(Holders)];
+    if (!Rs.empty() && Rs.back().second == R.Begin)
+      Rs.back().second = R.End;
+    else
+      Rs.push_back({R.Begin, R.End});
+  }
+  return From;
+}
+
+llvm::Error DataEnvironment::makeCurrent(Mapping &M, const ByteRanges &Ranges, unsigned Device,
+                                         CopyCost *Cost) {
+  std::vector<ValidityMap::Run> Missing;
+  for (auto [B, E] : normalized(Ranges))
+    M.Valid.appendMissing(Device, B, E, Missing);
   if (Missing.empty())
     return llvm::Error::success();
-  // Adjacent runs fetched from one device become one copy.
-  struct Fetch {
-    uint64_t B, E;
-    unsigned From;
-  };
-  std::vector<Fetch> Fetches;
-  for (const ValidityMap::Run &R : Missing) {
-    HolderSet From = R.Holders & allDevices();
-    if (!From)
-      continue; // nobody holds it (never written since a create): nothing to fetch
-    unsigned Src = ValidityMap::first(From);
-    if (!Fetches.empty() && Fetches.back().E == R.Begin && Fetches.back().From == Src)
-      Fetches.back().E = R.End;
-    else
-      Fetches.push_back({R.Begin, R.End, Src});
-  }
+  std::vector<ByteRanges> From = bySource(Missing, allDevices(), Devices.size());
   // The copies read the sources' results and overwrite what the device's queued work may still
   // read: both have completed their queued work first.
   llvm::SmallVector<bool, 8> Waited(Devices.size(), false);
@@ -49,37 +60,50 @@ llvm::Error DataEnvironment::makeCurrent(Mapping &M, uint64_t B, uint64_t E, uns
   };
   if (auto Err = Settle(Device))
     return Err;
-  for (const Fetch &F : Fetches) {
-    if (auto Err = Settle(F.From))
+  for (unsigned Src = 0; Src < From.size(); ++Src) {
+    if (From[Src].empty())
+      continue;
+    if (auto Err = Settle(Src))
       return Err;
-    debugLog("exchange", PresentTable::describe(M) + " [" + llvm::Twine(F.B) + ", " +
-                             llvm::Twine(F.E) + ") device " + llvm::Twine(F.From) + " -> " +
-                             llvm::Twine(Device));
-    auto Start = std::chrono::steady_clock::now();
-    if (auto Err = Devices[F.From]->copyToPeer(
-            *Devices[Device], static_cast<char *>(M.DevicePtrs[Device]) + F.B,
-            static_cast<char *>(M.DevicePtrs[F.From]) + F.B, F.E - F.B))
-      return Err;
-    if (Cost) {
-      Cost->Bytes += F.E - F.B;
-      Cost->Seconds +=
-          std::chrono::duration<double>(std::chrono::steady_clock::now() - Start).count();
+    // A column band is a range per row: one strided copy for rows of equal width.
+    for (const StridedBlock &S : groupStrided(From[Src])) {
+      std::string Rows = S.Height > 1 ? " x " + std::to_string(S.Height) + " rows, pitch " +
+                                            std::to_string(S.Pitch)
+                                      : "";
+      debugLog("exchange", PresentTable::describe(M) + " [" + llvm::Twine(S.Begin) + ", " +
+                               llvm::Twine(S.Begin + S.Width) + ")" + Rows + " device " +
+                               llvm::Twine(Src) + " -> " + llvm::Twine(Device));
+      auto Start = std::chrono::steady_clock::now();
+      if (auto Err = copyBlockToPeer(*Devices[Src], *Devices[Device],
+                                     static_cast<char *>(M.DevicePtrs[Device]),
+                                     static_cast<const char *>(M.DevicePtrs[Src]), S))
+        return Err;
+      if (Cost) {
+        Cost->Bytes += uint64_t(S.Width) * S.Height;
+        Cost->Seconds +=
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - Start).count();
+      }
     }
-    M.Valid.add(F.B, F.E, ValidityMap::device(Device));
+    for (auto [B, E] : From[Src])
+      M.Valid.add(B, E, ValidityMap::device(Device));
   }
   return llvm::Error::success();
 }
 
 llvm::Error DataEnvironment::gatherToHost(const Mapping &M, void *P, size_t Bytes) {
   uint64_t B = reinterpret_cast<uintptr_t>(P) - M.Begin;
-  for (const ValidityMap::Run &R : M.Valid.runsIn(B, B + Bytes)) {
-    HolderSet From = R.Holders & allDevices();
-    unsigned Src = From ? ValidityMap::first(From) : 0;
-    if (auto E = Devices[Src]->copyToHost(reinterpret_cast<char *>(M.Begin) + R.Begin,
-                                          static_cast<char *>(M.DevicePtrs[Src]) + R.Begin,
-                                          R.End - R.Begin))
-      return E;
-  }
+  std::vector<ValidityMap::Run> Runs = M.Valid.runsIn(B, B + Bytes);
+  // A run nobody holds (created, never written) comes from device 0, whose copy is as good.
+  for (ValidityMap::Run &R : Runs)
+    if (!(R.Holders & allDevices()))
+      R.Holders = ValidityMap::device(0);
+  std::vector<ByteRanges> From = bySource(Runs, allDevices(), Devices.size());
+  // A column split leaves a run per row and device: one strided copy per device.
+  for (unsigned Src = 0; Src < From.size(); ++Src)
+    for (const StridedBlock &S : groupStrided(From[Src]))
+      if (auto E = copyBlockToHost(*Devices[Src], reinterpret_cast<char *>(M.Begin),
+                                   static_cast<const char *>(M.DevicePtrs[Src]), S))
+        return E;
   return llvm::Error::success();
 }
 

@@ -7,6 +7,7 @@
 
 #include "src/Device.h"
 #include "src/data/PresentTable.h"
+#include "src/data/StridedRuns.h"
 
 #include <llvm/ADT/ArrayRef.h>
 
@@ -97,6 +98,10 @@ public:
   /// copied from the lowest-numbered device holding it, once both devices' queued work is done.
   /// The bytes copied and the time the copies took are added to Cost when given.
   llvm::Error makeCurrent(Mapping &M, uint64_t B, uint64_t E, unsigned Device,
+                          CopyCost *Cost = nullptr);
+  /// The same for several ranges (a column band: one per row), fetched together: runs of equal
+  /// width Pitch apart from one device in one strided copy.
+  llvm::Error makeCurrent(Mapping &M, const ByteRanges &Ranges, unsigned Device,
                           CopyCost *Cost = nullptr);
   /// Copy [P, P+Bytes), inside M, to the host, each run from a device holding it (after the
   /// caller waited for the kernels using M).

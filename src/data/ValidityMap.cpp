@@ -59,6 +59,14 @@ void ValidityMap::assign(uint64_t B, uint64_t E, HolderSet Holders) {
   E = std::min(E, Bytes);
   if (B >= E)
     return;
+  // Already so (a kernel rewriting what its device wrote last time): nothing changes. Column
+  // splits assign a range per row every launch, so this is their common case.
+  auto Containing = std::prev(Runs.upper_bound(B));
+  if (Containing->second == Holders) {
+    auto Next = std::next(Containing);
+    if ((Next == Runs.end() ? Bytes : Next->first) >= E)
+      return;
+  }
   // Cheaper than update(): the runs inside [B, E) become one.
   split(B);
   split(E);
@@ -87,24 +95,34 @@ HolderSet ValidityMap::holdersOfAll(uint64_t B, uint64_t E) const {
   return All;
 }
 
-std::vector<ValidityMap::Run> ValidityMap::runsIn(uint64_t B, uint64_t E) const {
-  std::vector<Run> R;
+template <typename Keep>
+void ValidityMap::appendRuns(uint64_t B, uint64_t E, std::vector<Run> &Out, Keep K) const {
   E = std::min(E, Bytes);
   if (B >= E)
-    return R;
-  for (auto It = std::prev(Runs.upper_bound(B)); It != Runs.end() && It->first < E; ++It) {
-    auto Next = std::next(It);
-    uint64_t End = Next == Runs.end() ? Bytes : Next->first;
-    R.push_back({std::max(It->first, B), std::min(End, E), It->second});
-  }
+    return;
+  for (auto It = std::prev(Runs.upper_bound(B)); It != Runs.end() && It->first < E; ++It)
+    if (K(It->second)) {
+      auto Next = std::next(It);
+      uint64_t End = Next == Runs.end() ? Bytes : Next->first;
+      Out.push_back({std::max(It->first, B), std::min(End, E), It->second});
+    }
+}
+
+std::vector<ValidityMap::Run> ValidityMap::runsIn(uint64_t B, uint64_t E) const {
+  std::vector<Run> R;
+  appendRuns(B, E, R, [](HolderSet) { return true; });
   return R;
 }
 
 std::vector<ValidityMap::Run> ValidityMap::missingOn(unsigned H, uint64_t B, uint64_t E) const {
-  std::vector<Run> R = runsIn(B, E);
-  const HolderSet Bit = HolderSet(1) << H;
-  llvm::erase_if(R, [&](const Run &X) { return X.Holders & Bit; });
+  std::vector<Run> R;
+  appendMissing(H, B, E, R);
   return R;
+}
+
+void ValidityMap::appendMissing(unsigned H, uint64_t B, uint64_t E, std::vector<Run> &Out) const {
+  const HolderSet Bit = HolderSet(1) << H;
+  appendRuns(B, E, Out, [Bit](HolderSet S) { return !(S & Bit); });
 }
 
 std::vector<ValidityMap::Run> ValidityMap::runs() const {

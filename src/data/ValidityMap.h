@@ -59,6 +59,8 @@ public:
   /// with the holders that have it (the sources to fetch from; 0 when nobody has it). Adjacent
   /// runs differ in their holders.
   std::vector<Run> missingOn(unsigned H, uint64_t B, uint64_t E) const;
+  /// The same, appended to Out (a column band asks once per row).
+  void appendMissing(unsigned H, uint64_t B, uint64_t E, std::vector<Run> &Out) const;
 
   /// Every run, in order: they cover [0, bytes()) and no two neighbours have equal holders.
   std::vector<Run> runs() const;
@@ -76,6 +78,9 @@ private:
   void coalesce(uint64_t B, uint64_t E);
   /// Apply F to the holders of every byte of [B, E).
   template <typename Fn> void update(uint64_t B, uint64_t E, Fn F);
+  /// Append the runs of [B, E), clipped to it, whose holders K accepts.
+  template <typename Keep>
+  void appendRuns(uint64_t B, uint64_t E, std::vector<Run> &Out, Keep K) const;
 
   uint64_t Bytes;
   std::map<uint64_t, HolderSet> Runs; ///< by start; a run ends where the next starts (or Bytes)

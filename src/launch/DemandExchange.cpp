@@ -13,9 +13,6 @@ bool probeSplitLaunches(const analysis::KernelInfo &Info, const LaunchPlan &Plan
                         llvm::ArrayRef<std::shared_ptr<KernelLaunch>> Launches) {
   if (!Info.Split.ProbeExact || Launches.size() < 2)
     return false;
-  for (size_t I = 0; I < Plan.Targets.size(); ++I)
-    if (Plan.Targets[I].Split && Info.Split.Plan.Arrays[I].Dim != 0)
-      return false; // strided owned ranges: the eager exchange copies them in 2-D
   for (const auto &L : Launches)
     if (!L->probe(Plan.ArgHosts))
       return false;
@@ -25,14 +22,14 @@ bool probeSplitLaunches(const analysis::KernelInfo &Info, const LaunchPlan &Plan
 namespace {
 
 /// Byte ranges of a mapping, relative to its Begin.
-using Ranges = std::vector<std::pair<uint64_t, uint64_t>>;
+using Ranges = ByteRanges;
 
 /// The byte ranges of M that argument A (pointing at Host) reads on a device whose probe wrote
 /// Words for extent R; nullopt when they are the whole mapping.
 std::optional<Ranges> extentBytes(const ReadExtent &R, const long long *Words, const Mapping &M,
                                   const void *Host) {
   long long Unit = Words[0], Pitch = Words[1];
-  if (R.Whole || Unit <= 0 || Pitch != 0)
+  if (R.Whole || Unit <= 0 || Pitch < 0)
     return std::nullopt;
   // Offsets relative to the mapping's begin, clamped to the mapping.
   long long Base = static_cast<long long>(reinterpret_cast<uintptr_t>(Host) - M.Begin);
@@ -46,6 +43,12 @@ std::optional<Ranges> extentBytes(const ReadExtent &R, const long long *Words, c
     long long Limit = (Size + std::llabs(Base)) / Unit + 2;
     B = std::clamp(B, -Limit, Limit);
     E = std::clamp(E, -Limit, Limit);
+    if (Pitch > 0) {
+      // Along an inner dimension: the band [B, E) of every row (Pitch bytes) of the mapping.
+      Ranges Band = bandOfRows(Base, Pitch, B * Unit, E * Unit, Size);
+      Out.insert(Out.end(), Band.begin(), Band.end());
+      continue;
+    }
     long long Lo = std::max(0LL, Base + B * Unit), Hi = std::min(Size, Base + E * Unit);
     if (Lo < Hi)
       Out.push_back({static_cast<uint64_t>(Lo), static_cast<uint64_t>(Hi)});
@@ -123,9 +126,8 @@ llvm::Error fetchForLaunch(const analysis::KernelInfo &Info, const LaunchPlan &P
     std::vector<std::pair<Mapping *, Ranges>> Need;
     neededOn(Info, Plan, Probed ? Launches[D].get() : nullptr, Need);
     for (auto &[M, Rs] : Need)
-      for (auto [B, E] : Rs)
-        if (auto Err = Data.makeCurrent(*M, B, E, D, &Cost))
-          return Err;
+      if (auto Err = Data.makeCurrent(*M, Rs, D, &Cost))
+        return Err;
   }
   return llvm::Error::success();
 }

@@ -16,8 +16,8 @@
 namespace jacc {
 
 /// Probe every device's split launch. False (and the launch exchanges eagerly) when the kernel's
-/// probe is not exact, a split array is cut along an inner dimension, or the host split code
-/// cannot be had.
+/// probe is not exact or the host split code cannot be had. A split along an inner dimension
+/// (a column split) is probed too: its ranges are bands of every row, fetched in 2-D.
 bool probeSplitLaunches(const analysis::KernelInfo &Info, const LaunchPlan &Plan,
                         llvm::ArrayRef<std::shared_ptr<KernelLaunch>> Launches);
 

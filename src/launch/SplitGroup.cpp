@@ -1,6 +1,7 @@
 #include "src/launch/SplitGroup.h"
 
 #include "jit/host/HostABI.h"
+#include "src/data/StridedRuns.h"
 #include "src/launch/KernelLaunch.h"
 
 #include <algorithm>
@@ -47,11 +48,7 @@ std::vector<std::pair<uint64_t, uint64_t>> SplitGroup::ownedWritten(const SplitT
     return R;
   }
   // Strided: the owned columns of every row of the mapping.
-  long long FirstRow = MLo >= 0 ? (MLo + Pitch - 1) / Pitch : -((-MLo) / Pitch);
-  long long EndRow = MHi >= 0 ? MHi / Pitch : -((-MHi + Pitch - 1) / Pitch);
-  for (long long Row = FirstRow; Row < EndRow; ++Row)
-    Add(Row * Pitch + Lo * Unit, Row * Pitch + (Hi + 1) * Unit);
-  return R;
+  return bandOfRows(-MLo, Pitch, Lo * Unit, (Hi + 1) * Unit, MHi - MLo);
 }
 
 void SplitGroup::deviceFinished(unsigned D, const KernelLaunch &L) {
@@ -81,25 +78,12 @@ void SplitGroup::deviceFinished(unsigned D, const KernelLaunch &L) {
     for (const SplitTarget &T : Targets) {
       if (!T.Split)
         continue;
+      // Equal rows Pitch apart: one strided copy.
       auto Ranges = ownedWritten(T, Info + T.Info * JACC_SPLIT_INFO_WORDS);
-      long long Pitch = Info[T.Info * JACC_SPLIT_INFO_WORDS + 3];
-      bool Regular = Pitch > 0 && Ranges.size() > 1;
-      for (size_t I = 1; Regular && I < Ranges.size(); ++I)
-        Regular = Ranges[I].second - Ranges[I].first == Ranges[0].second - Ranges[0].first &&
-                  Ranges[I].first - Ranges[I - 1].first == static_cast<uint64_t>(Pitch);
-      if (Regular) {
-        // Equal rows Pitch apart: one strided copy.
-        uint64_t Width = Ranges[0].second - Ranges[0].first;
-        Err = Devices[Src]->copyToPeer2D(*Devices[D],
-                                         static_cast<char *>(T.DevicePtrs[D]) + Ranges[0].first,
-                                         static_cast<char *>(T.DevicePtrs[Src]) + Ranges[0].first,
-                                         Width, Ranges.size(), Pitch);
-        continue;
-      }
-      for (auto [B, E] : Ranges)
+      for (const StridedBlock &S : groupStrided(Ranges))
         if (!Err)
-          Err = Devices[Src]->copyToPeer(*Devices[D], static_cast<char *>(T.DevicePtrs[D]) + B,
-                                         static_cast<char *>(T.DevicePtrs[Src]) + B, E - B);
+          Err = copyBlockToPeer(*Devices[Src], *Devices[D], static_cast<char *>(T.DevicePtrs[D]),
+                                static_cast<const char *>(T.DevicePtrs[Src]), S);
     }
   }
   if (Err) {

@@ -103,7 +103,7 @@ TEST(ReadExtentsTest, AffineReadsGiveRanges) {
 
 TEST(ReadExtentsTest, IndirectReadsNeedTheWholeMapping) {
   // A CSR sparse matrix-vector product: the row pointers are read affinely, the rest through k,
-  // which the region computes, or through colidx[k], which is data-dependent.
+  // whose loop bounds are data-dependent, or through colidx[k], which is data-dependent.
   Lines E = extents("#pragma acc parallel loop\n"
                     "for (int i = 0; i < n; i++) {\n"
                     "  double s = 0;\n"
@@ -115,7 +115,8 @@ TEST(ReadExtentsTest, IndirectReadsNeedTheWholeMapping) {
                      "const double *x", "double *y"});
   ASSERT_EQ(E.size(), 4u);
   EXPECT_EQ(E[0], "rowptr along dimension 0: [lo, hi + 1)");
-  EXPECT_NE(E[1].find("val: whole mapping ('val[k]' at line 5: the index reads 'k'"),
+  EXPECT_NE(E[1].find("val: whole mapping ('val[k]' at line 5: the inner loop over 'k' at line "
+                      "4 has a bound 'rowptr[i]' that is data-dependent)"),
             std::string::npos)
       << E[1];
   EXPECT_NE(E[2].find("x: whole mapping ('x[colidx[k]]' at line 5: the index is data-dependent)"),
@@ -135,20 +136,119 @@ TEST(ReadExtentsTest, NonAffineIndexNeedsTheWholeMapping) {
   EXPECT_EQ(E[0], "b: whole mapping ('b[i * m + j]' at line 4: the index is not affine)");
 }
 
-TEST(ReadExtentsTest, InnerLoopReadsNeedTheWholeMapping) {
-  // The inner loop's bounds (i - 1 .. i + 1) are affine in i, but the pass does not analyse
-  // loop bounds yet: the conservative answer.
+TEST(ReadExtentsTest, InnerLoopReadsSpanTheLoopsValues) {
+  // An inner sequential loop whose bounds are affine in i and region invariants: its reads span
+  // the hull of its values over the device's i.
+  const std::vector<Case> Cases = {
+      {"a window around i: k in [i - 1, i + 1]",
+       "#pragma acc parallel loop\n"
+       "for (int i = 1; i < n - 1; i++) {\n"
+       "  double s = 0;\n"
+       "  for (int k = i - 1; k <= i + 1; k++)\n"
+       "    s += in[k];\n"
+       "  out[i] = s;\n"
+       "}\n",
+       Vectors,
+       {"in along dimension 0: [lo - 1, hi + 1)"}},
+      {"a fixed window added to i: k in [0, 3)",
+       "#pragma acc parallel loop\n"
+       "for (int i = 0; i < n - 2; i++) {\n"
+       "  double s = 0;\n"
+       "  for (int k = 0; k < 3; k++)\n"
+       "    s += in[i + k];\n"
+       "  out[i] = s;\n"
+       "}\n",
+       Vectors,
+       {"in along dimension 0: [lo, hi + 2)"}},
+      {"reversed: k from i + 2 down to i, and read negated",
+       "#pragma acc parallel loop\n"
+       "for (int i = 0; i < n - 2; i++) {\n"
+       "  double s = 0;\n"
+       "  for (int k = i + 2; k >= i; k--)\n"
+       "    s += in[k] - in[2 * n - k];\n"
+       "  out[i] = s;\n"
+       "}\n",
+       Vectors,
+       {"in along dimension 0: [lo, hi + 2) u [-hi - 1 + (2LL * (n)), -lo + 1 + (2LL * (n)))"}},
+      {"a window of invariant width: k in (i - w, i + w)",
+       "#pragma acc parallel loop\n"
+       "for (int i = 0; i < n; i++) {\n"
+       "  double s = 0;\n"
+       "  int k;\n"
+       "  for (k = i - w + 1; k < i + w; k += 1)\n"
+       "    s += in[k];\n"
+       "  out[i] = s;\n"
+       "}\n",
+       {"int n", "int w", "double *out", "const double *in"},
+       {"in along dimension 0: [lo + 1 + (-1LL * (w)), hi - 1 + (1LL * (w)))"}},
+      {"the row of a column split read through an inner loop over rows",
+       "#pragma acc parallel loop\n"
+       "for (int i = 1; i < m - 1; i++)\n"
+       "  for (int j = 0; j < n; j++) {\n"
+       "    double s = 0;\n"
+       "    for (int k = i - 1; k <= i + 1; k++)\n"
+       "      s += b[j][k];\n"
+       "    a[j][i] = s;\n"
+       "  }\n",
+       Matrices,
+       {"b along dimension 1: [lo - 1, hi + 1)"}},
+  };
+  for (const Case &C : Cases) {
+    SCOPED_TRACE(C.Pattern);
+    EXPECT_EQ(extents(C.Source, C.Decls), C.Expected);
+  }
+}
+
+TEST(ReadExtentsTest, InnerLoopsTheAnalysisCannotBoundNeedTheWholeMapping) {
+  // A bound read from an array (the probe could not evaluate it before the data is current).
   Lines E = extents("#pragma acc parallel loop\n"
-                    "for (int i = 1; i < n - 1; i++) {\n"
+                    "for (int i = 0; i < n; i++) {\n"
                     "  double s = 0;\n"
-                    "  for (int k = i - 1; k <= i + 1; k++)\n"
-                    "    s += in[k];\n"
+                    "  for (int k = 0; k < len[i]; k++)\n"
+                    "    s += in[i + k];\n"
                     "  out[i] = s;\n"
                     "}\n",
-                    {"int n", "double *out", "const double *in"});
+                    {"int n", "const int *len", "double *out", "const double *in"});
+  ASSERT_EQ(E.size(), 2u);
+  EXPECT_EQ(E[0], "len along dimension 0: [lo, hi)");
+  EXPECT_EQ(E[1], "in: whole mapping ('in[i + k]' at line 5: the inner loop over 'k' at line 4 "
+                  "has a bound 'len[i]' that is data-dependent)");
+  // The body assigns the variable: its values are not the loop's range.
+  E = extents("#pragma acc parallel loop\n"
+              "for (int i = 1; i < n - 1; i++) {\n"
+              "  double s = 0;\n"
+              "  for (int k = i - 1; k <= i + 1; k++) {\n"
+              "    s += in[k];\n"
+              "    k += s > 0;\n"
+              "  }\n"
+              "  out[i] = s;\n"
+              "}\n",
+              Vectors);
   ASSERT_EQ(E.size(), 1u);
   EXPECT_EQ(E[0], "in: whole mapping ('in[k]' at line 5: the index reads 'k', which the region "
-                  "computes (an inner loop's bounds are not analysed))");
+                  "computes)");
+  // Read after the loop: k holds its exit value.
+  E = extents("#pragma acc parallel loop\n"
+              "for (int i = 1; i < n - 1; i++) {\n"
+              "  int k;\n"
+              "  for (k = i; k < n && in[k] > 0; k++)\n"
+              "    ;\n"
+              "  out[i] = in[k - 1];\n"
+              "}\n",
+              Vectors);
+  ASSERT_EQ(E.size(), 1u);
+  EXPECT_NE(E[0].find("in: whole mapping"), std::string::npos) << E[0];
+  // A step other than one skips values, but the hull still holds them; it is not recognised.
+  E = extents("#pragma acc parallel loop\n"
+              "for (int i = 0; i < n / 2; i++) {\n"
+              "  double s = 0;\n"
+              "  for (int k = 2 * i; k < 2 * i + 2; k += 2)\n"
+              "    s += in[k];\n"
+              "  out[i] = s;\n"
+              "}\n",
+              Vectors);
+  ASSERT_EQ(E.size(), 1u);
+  EXPECT_NE(E[0].find("in: whole mapping"), std::string::npos) << E[0];
 }
 
 TEST(ReadExtentsTest, BoundsDescribeThemselves) {

@@ -254,6 +254,85 @@ TEST_P(CudaMockTest, StencilTimeLoopFetchesOnlyTheHaloBetweenGpus) {
   EXPECT_EQ(V, RV);
 }
 
+const char *const ColumnStencil = "#pragma acc parallel loop present(in, out)\n"
+                                  "for (int i = 1; i < c - 1; i++)\n"
+                                  "  for (int j = 0; j < r; j++)\n"
+                                  "    out[j][i] = in[j][i - 1] + in[j][i] + in[j][i + 1];\n";
+
+/// The generated column stencil entries: (int r, int c, const double *in, double *out, team),
+/// the split one with (..., long long mlo_out, long long mhi_out, team): the owned columns of
+/// out, [c * share_begin / scale, c * share_end / scale).
+void columnStencilHook(const char *Entry, unsigned, unsigned, void **P) {
+  int R = param<int>(P, 0), C = param<int>(P, 1);
+  const double *In = param<const double *>(P, 2);
+  double *Out = param<double *>(P, 3);
+  long long Lb = 0, Ub = C - 1;
+  if (std::strcmp(Entry, "__jacc_entry_split") == 0) {
+    jacc_cuda_team T = param<jacc_cuda_team>(P, 6);
+    Lb = C * T.share_begin / T.share_scale;
+    Ub = C * T.share_end / T.share_scale - 1;
+    long long Info[8] = {Lb, Ub, sizeof(double), C * (long long)sizeof(double), 1, C - 2, 0, 0};
+    std::memcpy(T.split_info, Info, sizeof Info);
+  }
+  for (long long I = std::max(1LL, Lb); I <= Ub && I < C - 1; ++I)
+    for (long long J = 0; J < R; ++J)
+      Out[J * C + I] = In[J * C + I - 1] + In[J * C + I] + In[J * C + I + 1];
+}
+
+int copy2DCount() {
+  return mockFunction<int (*)()>("mockcuda_copy2d_count")();
+}
+
+TEST_P(CudaMockTest, ColumnSplitStencilFetchesStridedHaloColumnsBetweenGpus) {
+  setHook(columnStencilHook);
+  int R = 30, C = 200, Iters = 6;
+  std::vector<double> U(R * C), V(R * C, 0.0);
+  for (int I = 0; I < R * C; ++I)
+    U[I] = (I * 7) % 13;
+  std::vector<double> RU = U, RV = V;
+  ASSERT_JACC(jacc_copyin(U.data(), U.size() * sizeof(double)));
+  ASSERT_JACC(jacc_copyin(V.data(), V.size() * sizeof(double)));
+  double *In = U.data(), *Out = V.data();
+  jacc_reset_stats();
+  uint64_t Before = 0;
+  int Copies = copy2DCount();
+  for (int T = 0; T < Iters; ++T) {
+    jacc_arg Args[] = {
+        {"int r", &R}, {"int c", &C}, {"const double (*in)[c]", &In}, {"double (*out)[c]", &Out}};
+    ASSERT_JACC(jacc_kernel_push(ColumnStencil, 4, Args, JACC_FORCE_SPLIT));
+    jacc_stats St;
+    ASSERT_JACC(jacc_get_stats(&St));
+    // From the second step on, each boundary between two GPUs: one column of R rows each way,
+    // in one strided copy.
+    EXPECT_EQ(St.bytes_device_to_device - Before,
+              T == 0 ? 0u : uint64_t(devices() - 1) * 2 * R * sizeof(double))
+        << "step " << T;
+    if (gpus() > 1) {
+      // Staged without peer access: one strided copy into pinned host memory, one out of it.
+      int PerCopy = std::getenv("MOCKCUDA_NO_PEER") ? 2 : 1;
+      EXPECT_EQ(copy2DCount() - Copies, T == 0 ? 0 : (gpus() - 1) * 2 * PerCopy) << "step " << T;
+    }
+    Copies = copy2DCount();
+    Before = St.bytes_device_to_device;
+    std::swap(In, Out);
+    for (int J = 0; J < R; ++J)
+      for (int I = 1; I < C - 1; ++I)
+        RV[J * C + I] = RU[J * C + I - 1] + RU[J * C + I] + RU[J * C + I + 1];
+    std::swap(RU, RV);
+  }
+  // The copyout gathers each GPU's columns of every row in a strided copy (a few per GPU where
+  // the unwritten edge columns join its runs), not one copy per row.
+  Copies = copy2DCount();
+  ASSERT_JACC(jacc_copyout(U.data(), U.size() * sizeof(double)));
+  if (gpus() > 1) {
+    EXPECT_GE(copy2DCount() - Copies, gpus());
+    EXPECT_LE(copy2DCount() - Copies, 2 * gpus());
+  }
+  ASSERT_JACC(jacc_copyout(V.data(), V.size() * sizeof(double)));
+  EXPECT_EQ(U, RU);
+  EXPECT_EQ(V, RV);
+}
+
 TEST_P(CudaMockTest, ReductionPartialsPerBlockAreCombinedOnceWithTheInitialValue) {
   setHook(reductionHook);
   int N = 777;

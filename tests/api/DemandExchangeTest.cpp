@@ -79,8 +79,12 @@ const char *CopyBackSrc = "#pragma acc parallel loop present(a, anew)\n"
                           "  for (int j = 1; j < c - 1; j++)\n"
                           "    a[i][j] = anew[i][j];\n";
 
-TEST_P(DemandExchangeTest, JacobiSweepsMoveTwoHaloRowsPerBoundary) {
-  int r = 64, c = 40, Sweeps = 10;
+/// Sweeps of a 5-point Jacobi on an r x c grid, Sweep then CopyBack (split by rows or by
+/// columns), from zeroed counters: the first sweep moves nothing, each later one HaloPerSweep
+/// bytes between the devices; an update self gathers every byte of a once from the devices
+/// that computed it; both arrays end as the serial sweeps leave them.
+void jacobiSweeps(const char *Sweep, const char *CopyBack, int r, int c, uint64_t HaloPerSweep) {
+  int Sweeps = 6;
   std::vector<double> av(r * c), nv(r * c, 0.0);
   for (int i = 0; i < r * c; i++)
     av[i] = (i * 37) % 101;
@@ -100,21 +104,27 @@ TEST_P(DemandExchangeTest, JacobiSweepsMoveTwoHaloRowsPerBoundary) {
   std::vector<jacc_arg> Args = {
       {"int r", &r}, {"int c", &c}, {"double (*a)[c]", &a}, {"double (*anew)[c]", &anew}};
   jacc_reset_stats();
-  std::vector<uint64_t> PerSweep;
   for (int s = 0; s < Sweeps; s++) {
     uint64_t Before = d2d();
-    ASSERT_NO_FATAL_FAILURE(push(JacobiSrc, Args));
-    ASSERT_NO_FATAL_FAILURE(push(CopyBackSrc, Args));
-    PerSweep.push_back(d2d() - Before);
+    ASSERT_NO_FATAL_FAILURE(push(Sweep, Args));
+    ASSERT_NO_FATAL_FAILURE(push(CopyBack, Args));
+    EXPECT_EQ(d2d() - Before, s == 0 ? 0u : HaloPerSweep) << "sweep " << s;
   }
-  // The first sweep finds every copy current; each later one fetches, for every boundary
-  // between two devices, the row on each side of it.
-  EXPECT_EQ(PerSweep[0], 0u);
-  for (int s = 1; s < Sweeps; s++)
-    EXPECT_EQ(PerSweep[s], (ndev() - 1) * 2 * c * sizeof(double)) << "sweep " << s;
-  ASSERT_EQ(jacc_copyout(a, bytesOf(av)), JACC_SUCCESS);
-  ASSERT_EQ(jacc_delete(anew, bytesOf(nv)), JACC_SUCCESS);
+  EXPECT_EQ(stats().split_launches, 2u * Sweeps);
+  uint64_t D2D = d2d(), D2H = d2h();
+  ASSERT_EQ(jacc_update_self(a, bytesOf(av)), JACC_SUCCESS);
+  EXPECT_EQ(d2h() - D2H, bytesOf(av));
+  EXPECT_EQ(d2d(), D2D);
   EXPECT_EQ(av, ref);
+  ASSERT_EQ(jacc_copyout(anew, bytesOf(nv)), JACC_SUCCESS);
+  ASSERT_EQ(jacc_delete(a, bytesOf(av)), JACC_SUCCESS);
+  EXPECT_EQ(nv, rnew);
+}
+
+TEST_P(DemandExchangeTest, JacobiSweepsMoveTwoHaloRowsPerBoundary) {
+  // For every boundary between two devices, the row on each side of it.
+  int r = 64, c = 40;
+  jacobiSweeps(JacobiSrc, CopyBackSrc, r, c, (ndev() - 1) * 2 * c * sizeof(double));
 }
 
 const char *FillSrc = "#pragma acc parallel loop present(a)\n"
@@ -367,6 +377,90 @@ TEST_P(DemandExchangeTest, ConjugateGradientFetchesOnlyWhatTheMatVecReads) {
   // The residual fell: the iterations computed CG steps (the dots combine in another order on
   // several devices, so the bits may differ from one device's).
   EXPECT_LT(rr, 1e-3 * rr0);
+}
+
+const char *ColumnJacobiSrc =
+    "#pragma acc parallel loop present(a, anew)\n"
+    "for (int i = 1; i < c - 1; i++)\n"
+    "  for (int j = 1; j < r - 1; j++)\n"
+    "    anew[j][i] = 0.25 * (a[j-1][i] + a[j+1][i] + a[j][i-1] + a[j][i+1]);\n";
+const char *ColumnCopyBackSrc = "#pragma acc parallel loop present(a, anew)\n"
+                                "for (int i = 1; i < c - 1; i++)\n"
+                                "  for (int j = 1; j < r - 1; j++)\n"
+                                "    a[j][i] = anew[j][i];\n";
+
+TEST_P(DemandExchangeTest, ColumnSplitSweepsMoveOneHaloColumnEachWay) {
+  // The devices own bands of columns, in every row (the split knows no row bounds): for every
+  // boundary, the column on each side of it, all r rows, each in one strided copy.
+  int r = 48, c = 70;
+  jacobiSweeps(ColumnJacobiSrc, ColumnCopyBackSrc, r, c, (ndev() - 1) * 2 * r * sizeof(double));
+}
+
+const char *ColumnFillSrc = "#pragma acc parallel loop present(a)\n"
+                            "for (int i = 0; i < c; i++)\n"
+                            "  for (int j = 0; j < r; j++)\n"
+                            "    a[j][i] = 1000 * j + i + k;\n";
+
+TEST_P(DemandExchangeTest, UpdateSelfOfAColumnBandTakesItFromItsOwner) {
+  int r = 20, c = 64, k = 7;
+  std::vector<int> av(r * c, -1);
+  int *a = av.data();
+  ASSERT_EQ(jacc_copyin(a, bytesOf(av)), JACC_SUCCESS);
+  std::vector<jacc_arg> Args = {{"int r", &r}, {"int c", &c}, {"int k", &k}, {"int (*a)[c]", &a}};
+  ASSERT_NO_FATAL_FAILURE(push(ColumnFillSrc, Args));
+  jacc_reset_stats();
+  // Rows 3 .. 9 of the second device's columns (the last device's on host:1): a strided part
+  // of a contiguous range; the rest of the range comes from the other owners.
+  ASSERT_EQ(jacc_update_self(a + 3 * c, 7 * c * sizeof(int)), JACC_SUCCESS);
+  EXPECT_EQ(d2h(), 7 * c * sizeof(int));
+  EXPECT_EQ(d2d(), 0u);
+  for (int j = 0; j < r; j++)
+    for (int i = 0; i < c; i++)
+      ASSERT_EQ(av[j * c + i], j >= 3 && j < 10 ? 1000 * j + i + k : -1) << j << ", " << i;
+  ASSERT_EQ(jacc_delete(a, bytesOf(av)), JACC_SUCCESS);
+}
+
+const char *WindowStencilSrc = "#pragma acc parallel loop present(in, out)\n"
+                               "for (int i = w; i < n - w; i++) {\n"
+                               "  double s = 0;\n"
+                               "  for (int k = i - w; k <= i + w; k++)\n"
+                               "    s += in[k];\n"
+                               "  out[i] = s;\n"
+                               "}\n";
+
+TEST_P(DemandExchangeTest, InnerWindowLoopStencilMovesOnlyTheHalo) {
+  int n = 3000, w = 2, Steps = 6;
+  std::vector<double> uv(n), vv(n, 0.0);
+  for (int i = 0; i < n; i++)
+    uv[i] = (i * 11) % 23;
+  std::vector<double> ru = uv, rv = vv;
+  double *in = uv.data(), *out = vv.data();
+  ASSERT_EQ(jacc_copyin(in, bytesOf(uv)), JACC_SUCCESS);
+  ASSERT_EQ(jacc_copyin(out, bytesOf(vv)), JACC_SUCCESS);
+  jacc_reset_stats();
+  for (int t = 0; t < Steps; t++) {
+    uint64_t Before = d2d();
+    ASSERT_NO_FATAL_FAILURE(push(WindowStencilSrc, {{"int n", &n},
+                                                    {"int w", &w},
+                                                    {"const double *in", &in},
+                                                    {"double *out", &out}}));
+    // The window reaches w elements past each end of a device's part: from the second step on,
+    // w elements each way per boundary.
+    EXPECT_EQ(d2d() - Before, t == 0 ? 0u : (ndev() - 1) * 2 * w * sizeof(double)) << "step " << t;
+    std::swap(in, out);
+    for (int i = w; i < n - w; i++) {
+      double s = 0;
+      for (int k = i - w; k <= i + w; k++)
+        s += ru[k];
+      rv[i] = s;
+    }
+    std::swap(ru, rv);
+  }
+  EXPECT_EQ(stats().split_launches, static_cast<uint64_t>(Steps));
+  ASSERT_EQ(jacc_copyout(uv.data(), bytesOf(uv)), JACC_SUCCESS);
+  ASSERT_EQ(jacc_copyout(vv.data(), bytesOf(vv)), JACC_SUCCESS);
+  EXPECT_EQ(uv, ru);
+  EXPECT_EQ(vv, rv);
 }
 
 INSTANTIATE_TEST_SUITE_P(Devices, DemandExchangeTest,

@@ -788,11 +788,11 @@ void caseColumns(unsigned Flags) {
   }
   int *a = av.data(), *b = bv.data();
   COPYIN(av, bv);
-  // Every element is written: each device sends its owned columns of every row (column splits
-  // exchange eagerly under either policy).
+  // Every element is written: eagerly, each device sends its owned columns of every row; on
+  // demand, nothing moves (each device reads its own columns).
   ASSERT_NO_FATAL_FAILURE(pushExchanging(
       ColumnsSrc, {{"int r", &r}, {"int c", &c}, {"int (*a)[c]", &a}, {"const int (*b)[c]", &b}},
-      Flags, (ndevOf() - 1) * r * c * sizeof(int)));
+      Flags, exchanged((ndevOf() - 1) * r * c * sizeof(int), 0)));
   EXPECT_WRITTEN(av, aref);
   RELEASE(bv);
 }
@@ -1894,11 +1894,12 @@ void columnUpdateBytes(int R, int C, int Lo, int Hi, uint64_t NDev) {
       ref[i * C + j] = ref[i * C + j] * 2.0 + j;
   double *a = av.data();
   COPYIN(av); // exactly R x C doubles
-  // Every row's owned columns within the written columns [Lo, Hi).
+  // Eagerly, every row's owned columns within the written columns [Lo, Hi); on demand nothing
+  // (the next reader fetches what it lacks).
   ASSERT_NO_FATAL_FAILURE(splitOnceExchanging(
       ColumnUpdateSrc,
       {{"int lo", &Lo}, {"int hi", &Hi}, {"int r", &R}, {"int c", &C}, {"double (*a)[c]", &a}},
-      (NDev - 1) * R * (Hi - Lo) * sizeof(double)));
+      exchanged((NDev - 1) * R * (Hi - Lo) * sizeof(double), 0)));
   EXPECT_WRITTEN(av, ref);
 }
 
@@ -1925,6 +1926,10 @@ TEST_P(SplitEagerTest, ExchangeBytesRowSplit) {
 }
 
 TEST_P(SplitTest, ExchangeBytesColumnSplit) {
+  int R = 41, C = 67;
+  everyThenInterior(C, "columns", [&](int Lo, int Hi) { columnUpdateBytes(R, C, Lo, Hi, ndev()); });
+}
+TEST_P(SplitEagerTest, ExchangeBytesColumnSplit) {
   int R = 41, C = 67;
   everyThenInterior(C, "columns", [&](int Lo, int Hi) { columnUpdateBytes(R, C, Lo, Hi, ndev()); });
 }

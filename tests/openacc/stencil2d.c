@@ -2,7 +2,9 @@
    with copy of a whole array and create of a section, kernels loop with collapse(2) and
    independent, pointer swap between two mapped arrays, update self with an if clause every few
    steps, and a max reduction for the residual. Then whole arrays passed as C array parameters
-   (constant and variable bounds), named bare in clauses or used implicitly. */
+   (constant and variable bounds), named bare in clauses or used implicitly. Last, sweeps split
+   by columns (an inner sequential loop over the rows) and a smoothing whose reads go through an
+   inner window loop: on several devices only the halo columns move between them. */
 #include <math.h>
 #include <stdio.h>
 
@@ -24,6 +26,35 @@ static void cool_first_column(double a[NX][NY]) {
 #pragma acc parallel loop
   for (int i = 0; i < NX; i++)
     a[i][0] *= 0.5;
+}
+
+double p[NX][NY];
+double q[NX][NY];
+
+static double column_sweeps(double a[NX][NY], double b[NX][NY]) {
+  double total = 0.0;
+#pragma acc data copy(a[0:NX][0:NY]) copyin(b[0:NX][0:NY])
+  {
+    for (int s = 0; s < 8; s++) {
+#pragma acc parallel loop present(a[0:NX][0:NY], b[0:NX][0:NY])
+      for (int j = 1; j < NY - 1; j++)
+        for (int i = 1; i < NX - 1; i++)
+          b[i][j] = 0.25 * (a[i - 1][j] + a[i + 1][j] + a[i][j - 1] + a[i][j + 1]);
+#pragma acc parallel loop present(a[0:NX][0:NY], b[0:NX][0:NY])
+      for (int j = 1; j < NY - 1; j++)
+        for (int i = 1; i < NX - 1; i++) {
+          double window = 0.0;
+          for (int k = j + 1; k >= j - 1; k--)
+            window += b[i][k];
+          a[i][j] = window / 3.0;
+        }
+    }
+#pragma acc update self(a[0:NX][0:NY])
+    for (int i = 0; i < NX; i++)
+      for (int j = 0; j < NY; j++)
+        total += (i + 1) * a[i][j];
+  }
+  return total;
 }
 
 int main(void) {
@@ -74,5 +105,12 @@ int main(void) {
       sum += u[i][j];
   printf("stencil2d: snapshots=%d probe=%.6e resid=%.6e sum=%.6e u[1][1]=%.6e\n", snapshots,
          probe, resid, sum, u[1][1]);
+  for (int i = 0; i < NX; i++)
+    for (int j = 0; j < NY; j++) {
+      p[i][j] = (i * 7 + j * 3) % 11;
+      q[i][j] = (i + j) % 5;
+    }
+  double columns = column_sweeps(p, q);
+  printf("stencil2d columns: total=%.6e p[3][5]=%.6e\n", columns, p[3][5]);
   return 0;
 }

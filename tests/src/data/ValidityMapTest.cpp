@@ -126,6 +126,26 @@ TEST(ValidityMapTest, MissingRunsNameTheirSources) {
   EXPECT_EQ(M.holdersOfAll(0, 80), 0u);
 }
 
+TEST(ValidityMapTest, MissingRunsOfAColumnBandAppendRowByRow) {
+  // Rows of 40 bytes split by columns: device 0 holds [0, 20) of each row, device 1 [20, 40).
+  ValidityMap M(120, ValidityMap::devices(2));
+  for (uint64_t Row = 0; Row < 3; ++Row) {
+    M.assign(Row * 40, Row * 40 + 20, D0);
+    M.assign(Row * 40 + 20, Row * 40 + 40, D1);
+  }
+  EXPECT_EQ(M.size(), 6u);
+  // Device 0 reads columns [0, 24) of every row: the halo [20, 24) of each row from device 1.
+  Runs Missing;
+  for (uint64_t Row = 0; Row < 3; ++Row)
+    M.appendMissing(0, Row * 40, Row * 40 + 24, Missing);
+  EXPECT_EQ(Missing, (Runs{{20, 24, D1}, {60, 64, D1}, {100, 104, D1}}));
+  // Assigning a device what it alone holds already changes nothing.
+  M.assign(40, 60, D0);
+  M.assign(45, 50, D0);
+  EXPECT_EQ(M.size(), 6u);
+  EXPECT_EQ(M.runsIn(40, 80), (Runs{{40, 60, D0}, {60, 80, D1}}));
+}
+
 TEST(ValidityMapTest, RunsInAreClippedAndKeepTheirHolders) {
   ValidityMap M(80, ValidityMap::devices(3));
   EXPECT_EQ(ValidityMap::devices(3), D0 | D1 | D2);

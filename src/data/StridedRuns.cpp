@@ -1,0 +1,85 @@
+// Grouping byte ranges into strided blocks and listing the rows of a column band.
+#include "src/data/StridedRuns.h"
+
+#include "src/Device.h"
+
+#include <algorithm>
+
+namespace jacc {
+
+std::vector<StridedBlock> groupStrided(const ByteRanges &Ranges) {
+  std::vector<StridedBlock> Out;
+  for (auto [B, E] : Ranges) {
+    if (B >= E)
+      continue;
+    uint64_t W = E - B;
+    if (!Out.empty()) {
+      StridedBlock &Last = Out.back();
+      uint64_t LastBegin = Last.Begin + (Last.Height - 1) * Last.Pitch;
+      if (Last.Width == W && B >= LastBegin + W) {
+        uint64_t Gap = B - LastBegin;
+        if (Last.Height == 1 || Gap == Last.Pitch) {
+          Last.Pitch = Gap;
+          ++Last.Height;
+          continue;
+        }
+      }
+    }
+    Out.push_back({B, W, 1, 0});
+  }
+  return Out;
+}
+
+ByteRanges bandOfRows(long long Origin, long long Pitch, long long Lo, long long Hi,
+                      long long Size) {
+  ByteRanges R;
+  if (Pitch <= 0 || Lo >= Hi || Size <= 0)
+    return R;
+  if (Hi - Lo >= Pitch)
+    return {{0, static_cast<uint64_t>(Size)}}; // the bands of neighbouring rows touch
+  auto FloorDiv = [](long long A, long long B) { return A >= 0 ? A / B : -((-A + B - 1) / B); };
+  // Lo in [0, Pitch): a band shifted by whole rows is the band of other rows.
+  long long Shift = FloorDiv(Lo, Pitch) * Pitch;
+  Origin += Shift;
+  Lo -= Shift;
+  Hi -= Shift;
+  // Row k starts at Origin + k * Pitch; the rows whose band [Lo, Hi) meets [0, Size).
+  long long First = FloorDiv(-Origin - Hi, Pitch), Last = FloorDiv(Size - Origin - Lo, Pitch);
+  for (long long K = First; K <= Last + 1; ++K) {
+    long long B = std::max(0LL, Origin + K * Pitch + Lo);
+    long long E = std::min(Size, Origin + K * Pitch + Hi);
+    if (B < E)
+      R.push_back({static_cast<uint64_t>(B), static_cast<uint64_t>(E)});
+  }
+  return R;
+}
+
+llvm::Error copyBlockToPeer(Device &Src, Device &Dst, char *DstBase, const char *SrcBase,
+                            const StridedBlock &S) {
+  if (S.Height == 1)
+    return Src.copyToPeer(Dst, DstBase + S.Begin, SrcBase + S.Begin, S.Width);
+  return Src.copyToPeer2D(Dst, DstBase + S.Begin, SrcBase + S.Begin, S.Width, S.Height, S.Pitch);
+}
+
+llvm::Error copyBlockToHost(Device &Src, char *HostBase, const char *SrcBase,
+                            const StridedBlock &S) {
+  if (S.Height == 1)
+    return Src.copyToHost(HostBase + S.Begin, SrcBase + S.Begin, S.Width);
+  return Src.copyToHost2D(HostBase + S.Begin, SrcBase + S.Begin, S.Width, S.Height, S.Pitch);
+}
+
+ByteRanges normalized(ByteRanges Ranges) {
+  std::sort(Ranges.begin(), Ranges.end());
+  ByteRanges Out;
+  for (auto [B, E] : Ranges) {
+    if (B >= E)
+      continue;
+    if (!Out.empty() && B <= Out.back().second)
+      Out.back().second = std::max(Out.back().second, E);
+    else
+      Out.push_back({B, E});
+  }
+  return Out;
+}
+
+} // namespace jacc

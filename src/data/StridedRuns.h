@@ -1,0 +1,50 @@
+// Byte ranges grouped into strided blocks: a column band of a row-major array is one range per
+// row, and a copy engine moves them in one 2-D copy (issue 16: column splits).
+#ifndef JACC_SRC_DATA_STRIDEDRUNS_H
+#define JACC_SRC_DATA_STRIDEDRUNS_H
+
+#include <llvm/Support/Error.h>
+
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+namespace jacc {
+
+/// Byte ranges [first, second).
+using ByteRanges = std::vector<std::pair<uint64_t, uint64_t>>;
+
+/// Height ranges of Width bytes, the first at Begin and each Pitch bytes after the previous one
+/// (Height 1: a plain range, Pitch unused).
+struct StridedBlock {
+  uint64_t Begin = 0, Width = 0, Height = 1, Pitch = 0;
+  bool operator==(const StridedBlock &O) const {
+    return Begin == O.Begin && Width == O.Width && Height == O.Height && Pitch == O.Pitch;
+  }
+};
+
+/// The ranges, in their order, as blocks: consecutive ranges of equal width, equally far apart
+/// and not overlapping, join one block. Empty ranges are dropped.
+std::vector<StridedBlock> groupStrided(const ByteRanges &Ranges);
+
+/// [Lo, Hi) of every row: the rows of Pitch bytes from offset Origin (which may be negative:
+/// rows before it), clamped to [0, Size). Lo and Hi are relative to each row's start; a band
+/// entirely outside every row's [0, Pitch) still yields the clamped parts.
+ByteRanges bandOfRows(long long Origin, long long Pitch, long long Lo, long long Hi,
+                      long long Size);
+
+class Device;
+/// Copy block S of Src's memory at SrcBase to Dst's at DstBase (offsets from the bases): a plain
+/// copy for one row, a strided one for several.
+llvm::Error copyBlockToPeer(Device &Src, Device &Dst, char *DstBase, const char *SrcBase,
+                            const StridedBlock &S);
+/// The same to host memory at HostBase.
+llvm::Error copyBlockToHost(Device &Src, char *HostBase, const char *SrcBase,
+                            const StridedBlock &S);
+
+/// Sorted, overlapping or touching ranges merged.
+ByteRanges normalized(ByteRanges Ranges);
+
+} // namespace jacc
+
+#endif

@@ -1,0 +1,45 @@
+// Grouping byte ranges into strided blocks, and the rows of a column band.
+#include "src/data/StridedRuns.h"
+
+#include <gtest/gtest.h>
+
+namespace jacc {
+namespace {
+
+TEST(StridedRunsTest, EqualRowsPitchApartFormOneBlock) {
+  ByteRanges Column = {{8, 16}, {108, 116}, {208, 216}, {308, 316}};
+  EXPECT_EQ(groupStrided(Column), (std::vector<StridedBlock>{{8, 8, 4, 100}}));
+}
+
+TEST(StridedRunsTest, AnotherWidthOrGapStartsANewBlock) {
+  ByteRanges R = {{0, 16}, {100, 108}, {200, 208}, {250, 258}, {400, 402}};
+  EXPECT_EQ(groupStrided(R), (std::vector<StridedBlock>{
+                                 {0, 16, 1, 0}, {100, 8, 2, 100}, {250, 8, 1, 0}, {400, 2, 1, 0}}));
+}
+
+TEST(StridedRunsTest, TouchingRangesOfEqualWidthStayPlain) {
+  // Ranges that touch would be better joined by the caller; never a block of pitch < width.
+  ByteRanges R = {{0, 8}, {4, 12}, {}};
+  EXPECT_EQ(groupStrided(R), (std::vector<StridedBlock>{{0, 8, 1, 0}, {4, 8, 1, 0}}));
+  EXPECT_TRUE(groupStrided({}).empty());
+}
+
+TEST(StridedRunsTest, BandOfEveryRowClampedToTheMapping) {
+  // Rows of 100 bytes from offset -30 (the mapping starts inside row 0), band [40, 50).
+  EXPECT_EQ(bandOfRows(-30, 100, 40, 50, 300), (ByteRanges{{10, 20}, {110, 120}, {210, 220}}));
+  // A band crossing the mapping's ends is cut there.
+  EXPECT_EQ(bandOfRows(0, 100, 90, 110, 250), (ByteRanges{{0, 10}, {90, 110}, {190, 210}}));
+  // Columns left of the pointer's row start: the band of the rows before.
+  EXPECT_EQ(bandOfRows(100, 100, -10, 0, 300), (ByteRanges{{90, 100}, {190, 200}, {290, 300}}));
+  // A band as wide as a row is everything.
+  EXPECT_EQ(bandOfRows(0, 100, 5, 105, 300), (ByteRanges{{0, 300}}));
+  EXPECT_TRUE(bandOfRows(0, 100, 50, 50, 300).empty());
+}
+
+TEST(StridedRunsTest, NormalizedSortsAndJoins) {
+  EXPECT_EQ(normalized({{20, 30}, {0, 10}, {10, 15}, {25, 40}, {50, 50}}),
+            (ByteRanges{{0, 15}, {20, 40}}));
+}
+
+} // namespace
+} // namespace jacc
