@@ -75,6 +75,8 @@ struct HostDevice::Impl {
   std::atomic<uint64_t> Done{0};
   std::atomic<unsigned> DoneWaiters{0};
   std::atomic<bool> Stop{false}; ///< written under M
+  /// Whether the stream thread is working or spinning for work, rather than sleeping.
+  std::atomic<bool> StreamAwake{false};
 
   std::thread Stream;
 
@@ -106,17 +108,23 @@ void HostDevice::Impl::waitUntilDone(std::unique_lock<std::mutex> &Lock, uint64_
   auto Completed = [&] { return Done.load(std::memory_order_seq_cst) >= Ticket; };
   if (Completed())
     return;
-  // Spin without M: the launch we wait for may need it to complete.
-  Lock.unlock();
-  spinThenBlock(DoneSpin, Completed, [&] {
+  auto Sleep = [&] {
     // Dekker-style handshake with markDone(): we publish DoneWaiters then read Done, it
     // publishes Done then reads DoneWaiters (all seq_cst), so either we see the new Done or it
     // sees us and takes M (which we hold until wait() releases it) before notifying.
-    Lock.lock();
+    if (!Lock.owns_lock())
+      Lock.lock();
     DoneWaiters.fetch_add(1, std::memory_order_seq_cst);
     DoneCV.wait(Lock, Completed);
     DoneWaiters.fetch_sub(1, std::memory_order_relaxed);
-  });
+  };
+  // A stream thread that sleeps takes a futex wake-up to start our work: spinning meanwhile
+  // would only take a core from it (or from the other devices' threads it wakes).
+  if (!StreamAwake.load(std::memory_order_relaxed))
+    return Sleep();
+  // Spin without M: the launch we wait for may need it to complete.
+  Lock.unlock();
+  spinThenBlock(DoneSpin, Completed, Sleep);
   if (!Lock.owns_lock())
     Lock.lock();
 }
@@ -149,7 +157,9 @@ void HostDevice::Impl::streamMain() {
         WorkSpin, HasWork,
         [&] {
           Lock.lock();
+          StreamAwake.store(false, std::memory_order_relaxed);
           QueueCV.wait(Lock, [&] { return Stop || !Queue.empty(); });
+          StreamAwake.store(true, std::memory_order_relaxed);
         },
         &Busy);
     if (!Lock.owns_lock())
@@ -295,8 +305,10 @@ llvm::Expected<uint64_t> HostDevice::launchImpl(std::shared_ptr<DeviceLaunch> L,
 
   if (Async) {
     // Created lazily: programs that never launch async pay for no extra thread.
-    if (!P->Stream.joinable())
+    if (!P->Stream.joinable()) {
+      P->StreamAwake.store(true, std::memory_order_relaxed);
       P->Stream = std::thread([this] { P->streamMain(); });
+    }
     P->Queue.emplace_back(Ticket, std::move(L));
     P->Queued.store(P->Queue.size(), std::memory_order_release);
     Lock.unlock();
