@@ -135,6 +135,8 @@ struct CudaDevice::Impl {
   std::atomic<uint64_t> Done{0};
   std::atomic<size_t> PendingCount{0}; ///< Pending.size()
   std::atomic<bool> Stop{false};
+  /// Whether the poller is polling or spinning for work, rather than sleeping.
+  std::atomic<bool> PollerAwake{false};
   /// Spinning before the poller sleeps for work, and before a waiter sleeps for a ticket.
   SpinPolicy WorkSpin, DoneSpin;
   std::thread Poller;
@@ -227,7 +229,9 @@ void CudaDevice::Impl::pollerMain() {
           WorkSpin, HasWork,
           [&] {
             Lock.lock();
+            PollerAwake.store(false, std::memory_order_relaxed);
             PollCV.wait(Lock, [&] { return Stop || !Pending.empty(); });
+            PollerAwake.store(true, std::memory_order_relaxed);
           },
           &Busy);
       if (!Lock.owns_lock())
@@ -669,8 +673,10 @@ llvm::Expected<uint64_t> CudaDevice::launchImpl(std::shared_ptr<DeviceLaunch> L,
   {
     std::lock_guard<std::mutex> Lock(P->M);
     // Started on the first launch: devices used only for data cost no thread.
-    if (!P->Poller.joinable())
+    if (!P->Poller.joinable()) {
+      P->PollerAwake.store(true, std::memory_order_relaxed);
       P->Poller = std::thread([this] { P->pollerMain(); });
+    }
   }
   auto En = std::make_shared<Impl::Entry>();
   En->Ticket = P->LastIssued.load(std::memory_order_relaxed) + 1;
@@ -718,10 +724,16 @@ llvm::Expected<uint64_t> CudaDevice::launchImpl(std::shared_ptr<DeviceLaunch> L,
 
 void CudaDevice::Impl::waitUntilDone(std::unique_lock<std::mutex> &Lock, uint64_t Ticket) {
   auto Completed = [&] { return Done.load(std::memory_order_acquire) >= Ticket; };
-  spinThenBlock(DoneSpin, Completed, [&] {
+  auto Sleep = [&] {
     Lock.lock();
     DoneCV.wait(Lock, Completed);
-  });
+  };
+  // A sleeping poller takes a futex wake-up to see the launch: spinning meanwhile would only
+  // take a core from it.
+  if (PollerAwake.load(std::memory_order_relaxed))
+    spinThenBlock(DoneSpin, Completed, Sleep);
+  else
+    Sleep();
   if (!Lock.owns_lock())
     Lock.lock();
 }
