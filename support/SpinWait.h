@@ -5,7 +5,9 @@
 
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <cstdint>
+#include <mutex>
 
 namespace jacc {
 
@@ -157,6 +159,29 @@ void spinThenBlock(SpinPolicy &Policy, ReadyFn &&Ready, BlockFn &&Block,
       Mark->enter();
   }
   Policy.record(Clock::now() - Start);
+}
+
+/// A device thread's wait for work (a stream thread, an event poller): spins without Lock until
+/// HasWork() (read without it), else sleeps on CV under Lock until Queued() (read under it), with
+/// Awake false meanwhile. Returns with Lock held.
+template <typename HasWorkFn, typename QueuedFn>
+void waitForWork(SpinPolicy &Policy, BusyMark &Busy, std::atomic<bool> &Awake,
+                 std::unique_lock<std::mutex> &Lock, std::condition_variable &CV,
+                 HasWorkFn &&HasWork, QueuedFn &&Queued) {
+  Busy.enter();
+  if (!HasWork()) {
+    if (Lock.owns_lock())
+      Lock.unlock();
+    auto Sleep = [&] {
+      Lock.lock();
+      Awake.store(false, std::memory_order_relaxed);
+      CV.wait(Lock, Queued);
+      Awake.store(true, std::memory_order_relaxed);
+    };
+    spinThenBlock(Policy, HasWork, Sleep, &Busy);
+  }
+  if (!Lock.owns_lock())
+    Lock.lock();
 }
 
 } // namespace jacc

@@ -222,21 +222,9 @@ void CudaDevice::Impl::pollerMain() {
            Stop.load(std::memory_order_acquire);
   };
   for (;;) {
-    if (!HasWork()) {
-      // Spin without M, which the launching thread takes to queue the work.
-      Lock.unlock();
-      spinThenBlock(
-          WorkSpin, HasWork,
-          [&] {
-            Lock.lock();
-            PollerAwake.store(false, std::memory_order_relaxed);
-            PollCV.wait(Lock, [&] { return Stop || !Pending.empty(); });
-            PollerAwake.store(true, std::memory_order_relaxed);
-          },
-          &Busy);
-      if (!Lock.owns_lock())
-        Lock.lock();
-    }
+    // Spins without M, which the launching thread takes to queue the work.
+    waitForWork(WorkSpin, Busy, PollerAwake, Lock, PollCV, HasWork,
+                [&] { return Stop || !Pending.empty(); });
     // Drain before stopping: every launch gets its finished().
     if (Pending.empty())
       return;

@@ -152,18 +152,9 @@ void HostDevice::Impl::streamMain() {
   std::unique_lock<std::mutex> Lock(M, std::defer_lock);
   BusyMark Busy;
   for (;;) {
-    // Spin without M, which the launching thread takes to queue the work.
-    spinThenBlock(
-        WorkSpin, HasWork,
-        [&] {
-          Lock.lock();
-          StreamAwake.store(false, std::memory_order_relaxed);
-          QueueCV.wait(Lock, [&] { return Stop || !Queue.empty(); });
-          StreamAwake.store(true, std::memory_order_relaxed);
-        },
-        &Busy);
-    if (!Lock.owns_lock())
-      Lock.lock();
+    // Spins without M, which the launching thread takes to queue the work.
+    waitForWork(WorkSpin, Busy, StreamAwake, Lock, QueueCV, HasWork,
+                [&] { return Stop || !Queue.empty(); });
     // Drain before stopping, so queued work is never silently dropped.
     if (Queue.empty())
       return;

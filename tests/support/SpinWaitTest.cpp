@@ -195,5 +195,47 @@ TEST(SpinThenBlockTest, PingPongShortSpins) {
   pingPong(microseconds(1), SpinSlots::process());
 }
 
+
+TEST(WaitForWorkTest, AConsumerGetsEveryItemSpinningOrSleeping) {
+  // A producer queues items one by one, pausing now and then so that the consumer's spin runs
+  // out and it sleeps; every item arrives once, and the consumer is awake while it works.
+  constexpr int Items = 20000;
+  for (unsigned Cores : {1u, 3u}) {
+    SpinSlots Slots(Cores);
+    SpinPolicy Policy(microseconds(20));
+    std::mutex M;
+    std::condition_variable CV;
+    int Queue = 0; // items queued and not taken, under M
+    std::atomic<int> Queued{0};
+    std::atomic<bool> Awake{true};
+    std::thread Producer([&] {
+      for (int I = 0; I < Items; ++I) {
+        {
+          std::lock_guard<std::mutex> L(M);
+          Queued.store(++Queue);
+        }
+        CV.notify_one();
+        if (I % 1000 == 0)
+          std::this_thread::sleep_for(std::chrono::microseconds(200));
+      }
+    });
+    BusyMark Busy(Slots);
+    std::unique_lock<std::mutex> Lock(M, std::defer_lock);
+    int Taken = 0;
+    while (Taken < Items) {
+      waitForWork(Policy, Busy, Awake, Lock, CV, [&] { return Queued.load() != 0; },
+                  [&] { return Queue != 0; });
+      ASSERT_TRUE(Lock.owns_lock());
+      EXPECT_TRUE(Awake.load());
+      Taken += Queue;
+      Queue = 0;
+      Queued.store(0);
+      Lock.unlock();
+    }
+    Producer.join();
+    EXPECT_EQ(Taken, Items);
+  }
+}
+
 } // namespace
 } // namespace jacc
