@@ -9,6 +9,8 @@
 #include "src/launch/KernelLaunch.h"
 #include "support/Error.h"
 
+#include <algorithm>
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -30,6 +32,15 @@ struct DeviceProperties {
   unsigned ComputeUnits = 0;           ///< threads (host) or SMs (GPU)
   unsigned ComputeCapability = 0;      ///< a GPU's sm_XY as 10 * X + Y; 0 for others
 };
+
+/// The longest a thread spins for a hand-off between the launching thread and a device's stream
+/// thread (work queued, a ticket completed) before it sleeps: a futex wake-up costs tens of
+/// microseconds on a VM, more than a tiny kernel. Bounded so that idle devices do not take the
+/// cores of the application's threads; JACC_SPIN_US lowers it (0: never spin).
+constexpr std::chrono::microseconds MaxHandOffSpin{50};
+inline std::chrono::microseconds handOffSpin(std::chrono::microseconds SpinTime) {
+  return std::min(SpinTime, MaxHandOffSpin);
+}
 
 class Device {
 public:

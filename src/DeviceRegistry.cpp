@@ -29,8 +29,8 @@ const Backend Backends[] = {
        return upcast(HostDevice::create(Index, S.Threads, C.SpinTime, C.GuardPages));
      }},
     {"cuda",
-     [](const DeviceSpec &S, unsigned Index, const DeviceConfig &) {
-       return upcast(CudaDevice::create(Index, S.Ordinal));
+     [](const DeviceSpec &S, unsigned Index, const DeviceConfig &C) {
+       return upcast(CudaDevice::create(Index, S.Ordinal, handOffSpin(C.SpinTime)));
      }},
 };
 

@@ -7,6 +7,7 @@
 #include "src/cuda/CudaKernelLaunch.h"
 #include "src/cuda/DynamicCuda.h"
 #include "support/SavedError.h"
+#include "support/SpinWait.h"
 
 #include <llvm/ADT/ScopeExit.h>
 #include <llvm/ADT/SmallVector.h>
@@ -54,8 +55,9 @@ struct Piece {
 } // namespace
 
 struct CudaDevice::Impl {
-  Impl(const CudaDriver &Drv, int Ordinal)
-      : Drv(Drv), Ordinal(Ordinal), Name("cuda:" + std::to_string(Ordinal)) {}
+  Impl(const CudaDriver &Drv, int Ordinal, std::chrono::microseconds HandOffSpin)
+      : Drv(Drv), Ordinal(Ordinal), Name("cuda:" + std::to_string(Ordinal)),
+        WorkSpin(HandOffSpin), DoneSpin(HandOffSpin) {}
 
   /// Make this device's context current on the calling thread (calls come from any thread).
   llvm::Error current() { return check(Drv.cuCtxSetCurrent(Ctx), "cuCtxSetCurrent"); }
@@ -81,6 +83,8 @@ struct CudaDevice::Impl {
   llvm::Expected<bool> peerAccess(Impl &Peer);
   llvm::Expected<CUevent> takeEvent();
   void pollerMain();
+  /// Return with M held (Lock) once every launch up to Ticket completed; spins without M first.
+  void waitUntilDone(std::unique_lock<std::mutex> &Lock, uint64_t Ticket);
 
   const CudaDriver &Drv;
   const int Ordinal;
@@ -127,8 +131,14 @@ struct CudaDevice::Impl {
   std::deque<std::shared_ptr<Entry>> Pending;
   std::vector<CUevent> FreeEvents;
   std::atomic<uint64_t> LastIssued{0};
-  uint64_t Done = 0;
-  bool Stop = false;
+  /// Written under M; read without it by waiters and the poller while they spin.
+  std::atomic<uint64_t> Done{0};
+  std::atomic<size_t> PendingCount{0}; ///< Pending.size()
+  std::atomic<bool> Stop{false};
+  /// Whether the poller is polling or spinning for work, rather than sleeping.
+  std::atomic<bool> PollerAwake{false};
+  /// Spinning before the poller sleeps for work, and before a waiter sleeps for a ticket.
+  SpinPolicy WorkSpin, DoneSpin;
   std::thread Poller;
   /// The first error of an async launch, reported (and cleared) by the next waitFor().
   SavedError AsyncFailure;
@@ -206,8 +216,15 @@ void CudaDevice::Impl::pollerMain() {
   prctl(PR_SET_TIMERSLACK, 1000UL /* ns */, 0UL, 0UL, 0UL);
   std::chrono::microseconds Sleep = MinPoll;
   std::unique_lock<std::mutex> Lock(M);
+  BusyMark Busy;
+  auto HasWork = [&] {
+    return PendingCount.load(std::memory_order_acquire) != 0 ||
+           Stop.load(std::memory_order_acquire);
+  };
   for (;;) {
-    PollCV.wait(Lock, [&] { return Stop || !Pending.empty(); });
+    // Spins without M, which the launching thread takes to queue the work.
+    waitForWork(WorkSpin, Busy, PollerAwake, Lock, PollCV, HasWork,
+                [&] { return Stop || !Pending.empty(); });
     // Drain before stopping: every launch gets its finished().
     if (Pending.empty())
       return;
@@ -238,25 +255,28 @@ void CudaDevice::Impl::pollerMain() {
     E->L.reset();
     Lock.lock();
     Pending.pop_front();
+    PendingCount.store(Pending.size(), std::memory_order_release);
     if (E->Event)
       FreeEvents.push_back(E->Event);
     if (E->Async)
       AsyncFailure.keep(E->Failure);
-    Done = E->Ticket;
+    Done.store(E->Ticket, std::memory_order_release);
     DoneCV.notify_all();
   }
 }
 
-llvm::Expected<std::unique_ptr<CudaDevice>> CudaDevice::create(unsigned Index, int Ordinal) {
+llvm::Expected<std::unique_ptr<CudaDevice>>
+CudaDevice::create(unsigned Index, int Ordinal, std::chrono::microseconds HandOffSpin) {
   auto Drv = cudaDriver();
   if (!Drv)
     return Drv.takeError();
-  return create(Index, Ordinal, *Drv);
+  return create(Index, Ordinal, *Drv, HandOffSpin);
 }
 
-llvm::Expected<std::unique_ptr<CudaDevice>> CudaDevice::create(unsigned Index, int Ordinal,
-                                                               const CudaDriver &Drv) {
-  auto P = std::make_unique<Impl>(Drv, Ordinal);
+llvm::Expected<std::unique_ptr<CudaDevice>>
+CudaDevice::create(unsigned Index, int Ordinal, const CudaDriver &Drv,
+                   std::chrono::microseconds HandOffSpin) {
+  auto P = std::make_unique<Impl>(Drv, Ordinal, HandOffSpin);
   int Count = 0;
   if (auto E = P->check(Drv.cuDeviceGetCount(&Count), "cuDeviceGetCount"))
     return E;
@@ -642,8 +662,10 @@ llvm::Expected<uint64_t> CudaDevice::launchImpl(std::shared_ptr<DeviceLaunch> L,
   {
     std::lock_guard<std::mutex> Lock(P->M);
     // Started on the first launch: devices used only for data cost no thread.
-    if (!P->Poller.joinable())
+    if (!P->Poller.joinable()) {
+      P->PollerAwake.store(true, std::memory_order_relaxed);
       P->Poller = std::thread([this] { P->pollerMain(); });
+    }
   }
   auto En = std::make_shared<Impl::Entry>();
   En->Ticket = P->LastIssued.load(std::memory_order_relaxed) + 1;
@@ -674,6 +696,7 @@ llvm::Expected<uint64_t> CudaDevice::launchImpl(std::shared_ptr<DeviceLaunch> L,
   {
     std::lock_guard<std::mutex> Lock(P->M);
     P->Pending.push_back(En);
+    P->PendingCount.store(P->Pending.size(), std::memory_order_release);
     P->LastIssued.store(Ticket, std::memory_order_release);
   }
   Enqueue.unlock();
@@ -681,17 +704,32 @@ llvm::Expected<uint64_t> CudaDevice::launchImpl(std::shared_ptr<DeviceLaunch> L,
   if (Async)
     return Ticket;
 
-  std::unique_lock<std::mutex> Lock(P->M);
-  P->DoneCV.wait(Lock, [&] { return P->Done >= Ticket; });
+  std::unique_lock<std::mutex> Lock(P->M, std::defer_lock);
+  P->waitUntilDone(Lock, Ticket);
   if (En->Failure)
     return En->Failure.error();
   return Ticket;
 }
 
+void CudaDevice::Impl::waitUntilDone(std::unique_lock<std::mutex> &Lock, uint64_t Ticket) {
+  auto Completed = [&] { return Done.load(std::memory_order_acquire) >= Ticket; };
+  auto Sleep = [&] {
+    Lock.lock();
+    DoneCV.wait(Lock, Completed);
+  };
+  // A sleeping poller takes a futex wake-up to see the launch: spinning meanwhile would only
+  // take a core from it.
+  if (PollerAwake.load(std::memory_order_relaxed))
+    spinThenBlock(DoneSpin, Completed, Sleep);
+  else
+    Sleep();
+  if (!Lock.owns_lock())
+    Lock.lock();
+}
+
 llvm::Error CudaDevice::waitForImpl(uint64_t Ticket) {
-  std::unique_lock<std::mutex> Lock(P->M);
-  uint64_t Target = std::min(Ticket, P->LastIssued.load(std::memory_order_relaxed));
-  P->DoneCV.wait(Lock, [&] { return P->Done >= Target; });
+  std::unique_lock<std::mutex> Lock(P->M, std::defer_lock);
+  P->waitUntilDone(Lock, std::min(Ticket, P->LastIssued.load(std::memory_order_acquire)));
   return P->AsyncFailure.take();
 }
 
@@ -700,8 +738,7 @@ uint64_t CudaDevice::lastTicketImpl() const {
 }
 
 uint64_t CudaDevice::completedTicketImpl() const {
-  std::lock_guard<std::mutex> Lock(P->M);
-  return P->Done;
+  return P->Done.load(std::memory_order_acquire);
 }
 
 } // namespace jacc

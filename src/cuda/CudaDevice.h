@@ -19,11 +19,14 @@ struct CudaDriver;
 class CudaDevice final : public Device {
 public:
   /// The GPU of this driver Ordinal as runtime device Index, named "cuda:<Ordinal>". Uses
-  /// cudaDriver(); retains the GPU's primary context (released by the destructor).
-  static llvm::Expected<std::unique_ptr<CudaDevice>> create(unsigned Index, int Ordinal);
+  /// cudaDriver(); retains the GPU's primary context (released by the destructor). HandOffSpin:
+  /// how long its event poller and the threads waiting for its tickets spin before they sleep.
+  static llvm::Expected<std::unique_ptr<CudaDevice>>
+  create(unsigned Index, int Ordinal, std::chrono::microseconds HandOffSpin = MaxHandOffSpin);
   /// The same with a given driver (tests load one explicitly); Driver must outlive the device.
-  static llvm::Expected<std::unique_ptr<CudaDevice>> create(unsigned Index, int Ordinal,
-                                                            const CudaDriver &Driver);
+  static llvm::Expected<std::unique_ptr<CudaDevice>>
+  create(unsigned Index, int Ordinal, const CudaDriver &Driver,
+         std::chrono::microseconds HandOffSpin = MaxHandOffSpin);
   /// Waits for every launch, then frees the streams, events, modules and the context reference.
   ~CudaDevice() override;
 

@@ -7,6 +7,7 @@
 #include "src/host/HostKernelLaunch.h"
 #include "src/host/ThreadTeam.h"
 #include "support/SavedError.h"
+#include "support/SpinWait.h"
 
 #include <algorithm>
 #include <atomic>
@@ -38,13 +39,14 @@ void barrierThunk(void *Team) {
 
 struct HostDevice::Impl {
   Impl(unsigned Threads, std::chrono::microseconds SpinTime)
-      : Threads(Threads), Team(Threads, SpinTime) {}
+      : Threads(Threads), Team(Threads, SpinTime), WorkSpin(handOffSpin(SpinTime)),
+        DoneSpin(handOffSpin(SpinTime)) {}
 
   /// Run L on the team with the calling thread as member 0.
   llvm::Error run(DeviceLaunch &L);
   /// Run W's parts on the team with the calling thread as member 0.
   void runMembers(HostLaunch &W);
-  /// Block (with M held) until every launch up to Ticket completed.
+  /// Return (with M held, released meanwhile) once every launch up to Ticket completed.
   void waitUntilDone(std::unique_lock<std::mutex> &Lock, uint64_t Ticket);
   /// Mark Ticket, the successor of the last completed launch, as completed.
   void markDone(uint64_t Ticket);
@@ -54,6 +56,8 @@ struct HostDevice::Impl {
 
   const unsigned Threads;
   ThreadTeam Team;
+  /// Spinning before the stream thread sleeps for work, and before a waiter sleeps for a ticket.
+  SpinPolicy WorkSpin, DoneSpin;
 
   /// Guards everything below except the atomics, which fast paths read without it. Kept off the
   /// lines above, which helpers read while the launching thread writes these.
@@ -63,12 +67,17 @@ struct HostDevice::Impl {
   /// Signals waiters: Done advanced.
   std::condition_variable DoneCV;
   std::deque<std::pair<uint64_t, std::shared_ptr<DeviceLaunch>>> Queue;
+  /// Queue.size(), for the stream thread to spin on without M (written under M).
+  std::atomic<size_t> Queued{0};
   std::atomic<uint64_t> LastIssued{0};
   /// Every launch with a ticket <= Done completed (completion is in ticket order). Atomic so that
   /// completing a launch takes M only when someone waits (DoneWaiters).
   std::atomic<uint64_t> Done{0};
   std::atomic<unsigned> DoneWaiters{0};
-  bool Stop = false;
+  std::atomic<bool> Stop{false}; ///< written under M
+  /// Whether the stream thread is working or spinning for work, rather than sleeping.
+  std::atomic<bool> StreamAwake{false};
+
   std::thread Stream;
 
   /// The first error of an async launch, reported (and cleared) by the next waitFor().
@@ -96,14 +105,28 @@ void HostDevice::Impl::runMembers(HostLaunch &W) {
 }
 
 void HostDevice::Impl::waitUntilDone(std::unique_lock<std::mutex> &Lock, uint64_t Ticket) {
-  if (Done.load(std::memory_order_acquire) >= Ticket)
+  auto Completed = [&] { return Done.load(std::memory_order_seq_cst) >= Ticket; };
+  if (Completed())
     return;
-  // Dekker-style handshake with markDone(): we publish DoneWaiters then read Done, it publishes
-  // Done then reads DoneWaiters (all seq_cst), so either we see the new Done or it sees us and
-  // takes M (which we hold until wait() releases it) before notifying.
-  DoneWaiters.fetch_add(1, std::memory_order_seq_cst);
-  DoneCV.wait(Lock, [&] { return Done.load(std::memory_order_seq_cst) >= Ticket; });
-  DoneWaiters.fetch_sub(1, std::memory_order_relaxed);
+  auto Sleep = [&] {
+    // Dekker-style handshake with markDone(): we publish DoneWaiters then read Done, it
+    // publishes Done then reads DoneWaiters (all seq_cst), so either we see the new Done or it
+    // sees us and takes M (which we hold until wait() releases it) before notifying.
+    if (!Lock.owns_lock())
+      Lock.lock();
+    DoneWaiters.fetch_add(1, std::memory_order_seq_cst);
+    DoneCV.wait(Lock, Completed);
+    DoneWaiters.fetch_sub(1, std::memory_order_relaxed);
+  };
+  // A stream thread that sleeps takes a futex wake-up to start our work: spinning meanwhile
+  // would only take a core from it (or from the other devices' threads it wakes).
+  if (!StreamAwake.load(std::memory_order_relaxed))
+    return Sleep();
+  // Spin without M: the launch we wait for may need it to complete.
+  Lock.unlock();
+  spinThenBlock(DoneSpin, Completed, Sleep);
+  if (!Lock.owns_lock())
+    Lock.lock();
 }
 
 void HostDevice::Impl::markDone(uint64_t Ticket) {
@@ -123,21 +146,27 @@ void HostDevice::Impl::complete(uint64_t Ticket, llvm::Error E) {
 }
 
 void HostDevice::Impl::streamMain() {
-  std::unique_lock<std::mutex> Lock(M);
+  auto HasWork = [&] {
+    return Queued.load(std::memory_order_acquire) != 0 || Stop.load(std::memory_order_acquire);
+  };
+  std::unique_lock<std::mutex> Lock(M, std::defer_lock);
+  BusyMark Busy;
   for (;;) {
-    QueueCV.wait(Lock, [&] { return Stop || !Queue.empty(); });
+    // Spins without M, which the launching thread takes to queue the work.
+    waitForWork(WorkSpin, Busy, StreamAwake, Lock, QueueCV, HasWork,
+                [&] { return Stop || !Queue.empty(); });
     // Drain before stopping, so queued work is never silently dropped.
     if (Queue.empty())
       return;
     auto [Ticket, L] = std::move(Queue.front());
     Queue.pop_front();
+    Queued.store(Queue.size(), std::memory_order_release);
     // A sync launch from another thread may hold the previous ticket.
     waitUntilDone(Lock, Ticket - 1);
     Lock.unlock();
     llvm::Error E = run(*L);
     L.reset(); // release the launch's resources before the next one, not at the next pop
     complete(Ticket, std::move(E));
-    Lock.lock();
   }
 }
 
@@ -267,9 +296,12 @@ llvm::Expected<uint64_t> HostDevice::launchImpl(std::shared_ptr<DeviceLaunch> L,
 
   if (Async) {
     // Created lazily: programs that never launch async pay for no extra thread.
-    if (!P->Stream.joinable())
+    if (!P->Stream.joinable()) {
+      P->StreamAwake.store(true, std::memory_order_relaxed);
       P->Stream = std::thread([this] { P->streamMain(); });
+    }
     P->Queue.emplace_back(Ticket, std::move(L));
+    P->Queued.store(P->Queue.size(), std::memory_order_release);
     Lock.unlock();
     P->QueueCV.notify_one();
     return Ticket;

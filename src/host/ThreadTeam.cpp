@@ -3,6 +3,8 @@
 // once idle for longer than SpinTime (an idle team costs no CPU).
 #include "src/host/ThreadTeam.h"
 
+#include "support/SpinWait.h"
+
 #include <atomic>
 #include <cassert>
 #include <condition_variable>
@@ -20,17 +22,6 @@ namespace {
 /// Keeps contended atomics on separate cache lines so that helpers polling one do not slow down
 /// writers of another.
 constexpr size_t CacheLine = 64;
-
-/// Tell the core we are spinning: saves power and frees the pipeline for a sibling hyperthread.
-inline void cpuRelax() {
-#if defined(__x86_64__) || defined(__i386__)
-  __builtin_ia32_pause();
-#elif defined(__aarch64__)
-  asm volatile("yield" ::: "memory");
-#else
-  std::atomic_signal_fence(std::memory_order_seq_cst);
-#endif
-}
 
 /// Spin briefly, then give the core away on every further iteration. Waits inside a run
 /// (completion, barriers) are normally short, but with more threads than cores the thread we wait

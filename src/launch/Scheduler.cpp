@@ -78,7 +78,10 @@ llvm::Error Scheduler::run(std::shared_ptr<const jit::CompiledKernel> K, LaunchP
   // A kernel's own failure (a bounds violation) on one device must not stay pending on the
   // others for the next push: every device is waited for, the first error is reported.
   SavedError First;
-  if (Async || (Group && !Probed)) {
+  // Devices that exchange after the kernel meet in the group: their tickets are queued together.
+  // A single device has nobody to meet and runs its part on this thread, with no hand-off.
+  bool Meet = Group && !Probed && N > 1;
+  if (Async || Meet) {
     // Every device's ticket under the table lock, device 0's too (see queueAll).
     if (auto E = queueAll(Launches, Plan.Used, Tickets))
       return E;

@@ -368,6 +368,34 @@ const char *SplittableSrc = "#pragma acc parallel loop present(x)\n"
                             "for (int i = 0; i < n; i++)\n"
                             "  x[i] = 2u * x[i] + 1u;\n";
 
+TEST_P(AsyncTest, ManyTinyAlternatingAsyncAndSyncPushesLoseNoWakeUp) {
+  // The hand-offs between this thread and the devices' stream threads (spinning or sleeping)
+  // on 20,000 tiny pushes, async and sync, split and not, with waits between: a lost wake-up
+  // hangs (meson's timeout fails the suite), a lost or doubled push changes the result.
+  const int Pushes = 20000;
+  StepArray S(0);
+  S.n = 64; // tiny: the launch path is all there is
+  ASSERT_JACC(jacc_copyin(S.a, S.bytes()));
+  const char *AddSrc = "#pragma acc parallel loop present(a)\n"
+                       "for (int i = 0; i < n; i++)\n"
+                       "  a[i] = a[i] + k + i % 5;\n";
+  for (int P = 0; P < Pushes; ++P) {
+    unsigned Flags = (P % 2 ? JACC_ASYNC : JACC_DEFAULT) | (P % 4 < 2 ? JACC_FORCE_SPLIT : 0);
+    S.k = P % 7;
+    jacc_arg Args[] = {{"int n", &S.n}, {"int k", &S.k}, {"long long *a", &S.a}};
+    ASSERT_JACC(jacc_kernel_push(AddSrc, 3, Args, Flags));
+    if (P % 8 == 7) {
+      ASSERT_JACC(jacc_wait());
+    }
+  }
+  ASSERT_JACC(jacc_copyout(S.a, S.bytes()));
+  long long K = 0;
+  for (int P = 0; P < Pushes; ++P)
+    K += P % 7;
+  for (int I = 0; I < S.n; ++I)
+    ASSERT_EQ(S.av[I], K + static_cast<long long>(Pushes) * (I % 5)) << "element " << I;
+}
+
 TEST_P(AsyncTest, ConcurrentPushesFromSeveralThreadsInBothModes) {
   // Every device must run the launches of concurrent pushes in one order: split launches meet
   // across devices, and opposite orders on two devices would deadlock. A watchdog turns a hang

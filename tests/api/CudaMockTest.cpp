@@ -413,6 +413,25 @@ TEST_P(CudaMockTest, AsyncPushCompletesThroughTheEventPoller) {
   EXPECT_EQ(asyncSaxpy(5)[0], 1 + 5 * 3.0f);
 }
 
+TEST_P(CudaMockTest, ManyTinyAlternatingAsyncAndSyncPushesLoseNoWakeUp) {
+  // The hand-offs between this thread and the event pollers (spinning or sleeping): a lost
+  // wake-up hangs (meson's timeout fails the suite), a lost or doubled push changes y.
+  setHook(saxpyHook);
+  const int Pushes = 2000;
+  MappedSaxpy S(64, 1);
+  for (int P = 0; P < Pushes; ++P) {
+    unsigned Flags = (P % 2 ? JACC_ASYNC : JACC_DEFAULT) | (P % 4 < 2 ? JACC_FORCE_SPLIT : 0);
+    ASSERT_JACC(jacc_kernel_push(Saxpy, 4, S.Args, Flags));
+    if (P % 8 == 7) {
+      ASSERT_JACC(jacc_wait());
+    }
+  }
+  ASSERT_JACC(jacc_copyout(S.Y.data(), S.N * sizeof(float)));
+  ASSERT_JACC(jacc_delete(S.X.data(), S.N * sizeof(float)));
+  for (int I = 0; I < S.N; ++I)
+    ASSERT_EQ(S.Y[I], 1.0f + Pushes) << "element " << I;
+}
+
 TEST_P(CudaMockTest, AKernelUnfinishedAfterJaccKernelWarnIsNamed) {
   setHook(saxpyHook);
   ASSERT_JACC(jacc_finalize());
