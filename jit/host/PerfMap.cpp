@@ -79,9 +79,11 @@ void addToPerfMap(llvm::ArrayRef<char> Object, llvm::ArrayRef<std::string> Symbo
       Functions.push_back({Name->str(), *Value, S.getSize(), *Section});
   }
   // The first symbol anchors its section: the linker moves a section as a whole.
+  if (Symbols.empty() || Addrs.empty())
+    return;
   const Function *Anchor = nullptr;
   for (const Function &F : Functions)
-    if (!Symbols.empty() && !Addrs.empty() && F.Name == Symbols.front())
+    if (F.Name == Symbols.front())
       Anchor = &F;
   if (!Anchor)
     return;

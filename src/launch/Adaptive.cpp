@@ -8,11 +8,12 @@
 
 namespace jacc {
 
+double AdaptiveChooser::perByte() const {
+  return CopyBytes > 0 ? CopySeconds / CopyBytes : DefaultSecondsPerByte;
+}
+
 double AdaptiveChooser::priceOf(const Mode &Md) const {
-  if (Md.Compute < 0)
-    return -1;
-  double PerByte = CopyBytes > 0 ? CopySeconds / CopyBytes : DefaultSecondsPerByte;
-  return Md.Compute + Md.Bytes * PerByte;
+  return Md.Compute < 0 ? -1 : Md.Compute + Md.Bytes * perByte();
 }
 
 double AdaptiveChooser::price(const void *Kernel, bool Split) {
@@ -23,7 +24,7 @@ double AdaptiveChooser::price(const void *Kernel, bool Split) {
 
 double AdaptiveChooser::secondsPerByte() {
   std::lock_guard<std::mutex> L(M);
-  return CopyBytes > 0 ? CopySeconds / CopyBytes : DefaultSecondsPerByte;
+  return perByte();
 }
 
 bool AdaptiveChooser::chooseSplit(const void *Kernel) {

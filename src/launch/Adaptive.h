@@ -57,6 +57,7 @@ private:
     uint64_t Period = RecheckEvery;    // launches between re-checks
     uint64_t NextRecheck = RecheckEvery;
   };
+  double perByte() const; // secondsPerByte() under the lock
   double priceOf(const Mode &M) const;
   std::mutex M;
   std::unordered_map<const void *, State> States;
