@@ -4,6 +4,7 @@
 
 #include "src/CApi.h"
 #include "src/Runtime.h"
+#include "src/profile/Events.h"
 #include "support/Error.h"
 #include "support/Stats.h"
 
@@ -110,6 +111,22 @@ jacc_status jacc_kernel_push(const char *source, int nargs, const jacc_arg *args
 }
 
 jacc_status jacc_wait(void) { return toStatus(Runtime::instance().wait()); }
+
+void jacc_construct_begin(int kind, const char *file, int line, const char *func) {
+  prof::Site S;
+  // An unknown kind is still a construct with a place: it only loses its name.
+  bool Exit = kind == JACC_CONSTRUCT_DATA_EXIT;
+  int K = Exit ? JACC_CONSTRUCT_DATA : kind;
+  S.Kind = K >= 0 && K <= int(prof::Construct::Serial) ? prof::Construct(K)
+                                                        : prof::Construct::RuntimeApi;
+  S.File = file;
+  S.Func = func;
+  S.Line = line;
+  S.ExitPart = Exit;
+  prof::beginConstruct(S);
+}
+
+void jacc_construct_end(void) { prof::endConstruct(); }
 
 jacc_status jacc_get_stats(jacc_stats *out) {
   if (!out) {

@@ -33,6 +33,9 @@ const char *name(Var V) {
   case Var::TestCompileFault: return "JACC_TEST_COMPILE_FAULT";
   case Var::Check: return "JACC_CHECK";
   case Var::Perf: return "JACC_PERF";
+  case Var::Profile: return "JACC_PROFILE";
+  case Var::Trace: return "JACC_TRACE";
+  case Var::AccProfLib: return "ACC_PROFLIB";
   }
   return "JACC_?";
 }
@@ -45,7 +48,8 @@ llvm::ArrayRef<Var> allVars() {
       Var::CudaVerify,      Var::Cache,          Var::CacheDir,       Var::CacheMaxSize,
       Var::LibCuda,         Var::AccErrors,      Var::Debug,          Var::KernelWarn,
       Var::Compile,         Var::CompileTimeout, Var::CompileMemory,  Var::CompileServer,
-      Var::TestCompileFault, Var::Check,         Var::Perf};
+      Var::TestCompileFault, Var::Check,         Var::Perf,           Var::Profile,
+      Var::Trace,           Var::AccProfLib};
   return All;
 }
 
@@ -78,6 +82,9 @@ const char *defaultText(Var V) {
   case Var::TestCompileFault: return "none";
   case Var::Check: return "off";
   case Var::Perf: return "0";
+  case Var::Profile: return "0 (off)";
+  case Var::Trace: return "none";
+  case Var::AccProfLib: return "none";
   }
   return "";
 }

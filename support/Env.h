@@ -46,6 +46,9 @@ enum class Var : unsigned {
   TestCompileFault, ///< JACC_TEST_COMPILE_FAULT: a failure the server fakes (tests only)
   Check,            ///< JACC_CHECK: off, bounds (checked array accesses)
   Perf,             ///< JACC_PERF: a perf map of the JIT'd kernels (jit/host/PerfMap)
+  Profile,          ///< JACC_PROFILE: the time summary at exit (src/profile/Summary)
+  Trace,            ///< JACC_TRACE: the timeline file (src/profile/Trace)
+  AccProfLib,       ///< ACC_PROFLIB: OpenACC profiling tool libraries (src/profile/AccProf)
 };
 
 /// Every variable, in the order above (listings: jacc-info).

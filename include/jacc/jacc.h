@@ -95,6 +95,27 @@ JACC_API jacc_status jacc_kernel_push(const char *source, int nargs, const jacc_
 /** Wait until every queued kernel and transfer has completed. */
 JACC_API jacc_status jacc_wait(void);
 
+/* Where the program is: jaccc brackets each directive's calls with these, so that the time summary
+   (JACC_PROFILE), the timeline (JACC_TRACE) and OpenACC profiling tools (ACC_PROFLIB) see one
+   construct with its location rather than the calls it became. The kinds are OpenACC's
+   acc_construct_t values (<jacc/acc_prof.h>); a data construct's region end is
+   JACC_CONSTRUCT_DATA_EXIT. file and func must stay valid for the program's life (string
+   literals); func may be NULL. Calls outside any construct are constructs of their own. */
+enum {
+  JACC_CONSTRUCT_PARALLEL = 0,
+  JACC_CONSTRUCT_KERNELS = 1,
+  JACC_CONSTRUCT_DATA = 3,
+  JACC_CONSTRUCT_ENTER_DATA = 4,
+  JACC_CONSTRUCT_EXIT_DATA = 5,
+  JACC_CONSTRUCT_HOST_DATA = 6,
+  JACC_CONSTRUCT_UPDATE = 12,
+  JACC_CONSTRUCT_WAIT = 14,
+  JACC_CONSTRUCT_SERIAL = 16,
+  JACC_CONSTRUCT_DATA_EXIT = 0x103 /* the end of a data construct's region */
+};
+JACC_API void jacc_construct_begin(int kind, const char *file, int line, const char *func);
+JACC_API void jacc_construct_end(void);
+
 typedef struct jacc_stats {
   uint64_t kernels_pushed, kernels_compiled, memory_cache_hits, disk_cache_hits;
   uint64_t split_launches, duplicate_launches;

@@ -1,0 +1,142 @@
+// The listeners, the calling thread's constructs and the names events carry.
+#include "src/profile/Events.h"
+
+#include <chrono>
+#include <cstdlib>
+#include <mutex>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace jacc::prof {
+
+namespace detail {
+std::atomic<bool> Active{false};
+std::atomic<unsigned> Count{0};
+constexpr unsigned MaxListeners = 8;
+Listener *Slots[MaxListeners] = {};
+} // namespace detail
+
+Listener::~Listener() = default;
+
+Nanos now() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+const char *constructName(Construct C) {
+  static const char *const Names[] = {
+      "parallel", "kernels",  "loop",     "data", "enter data", "exit data",
+      "host_data", "atomic", "declare",  "init", "shutdown",   "set",
+      "update",   "routine",  "wait",     "runtime api", "serial"};
+  unsigned I = static_cast<unsigned>(C);
+  return I < sizeof Names / sizeof *Names ? Names[I] : "construct";
+}
+
+const char *directionName(Direction D) {
+  switch (D) {
+  case Direction::HostToDevice: return "host to device";
+  case Direction::DeviceToHost: return "device to host";
+  case Direction::DeviceToDevice: return "device to device";
+  }
+  return "copy";
+}
+
+const char *modeName(Mode M) {
+  switch (M) {
+  case Mode::Split: return "split";
+  case Mode::Duplicate: return "duplicate";
+  case Mode::OnOwner: return "on owner";
+  }
+  return "launch";
+}
+
+const char *cacheSourceName(CacheSource S) {
+  switch (S) {
+  case CacheSource::Memory: return "memory";
+  case CacheSource::Disk: return "disk";
+  case CacheSource::Compiled: return "compiled";
+  }
+  return "cache";
+}
+
+void addListener(std::unique_ptr<Listener> L) {
+  static std::mutex Lock;
+  std::lock_guard<std::mutex> G(Lock);
+  unsigned N = detail::Count.load(std::memory_order_relaxed);
+  if (!L || N == detail::MaxListeners)
+    return;
+  // Listeners live as long as the process: events may arrive from any thread until it ends.
+  detail::Slots[N] = L.release();
+  detail::Count.store(N + 1, std::memory_order_release);
+  detail::Active.store(true, std::memory_order_release);
+  // What the listeners gathered is written when the process ends, finalized or not.
+  if (N == 0)
+    std::atexit([] { finishAll(/*AtExit=*/true); });
+}
+
+void finishAll(bool AtExit) {
+  each([&](Listener &L) { L.finish(AtExit); });
+}
+
+namespace {
+
+/// The calling thread's open constructs, innermost last.
+thread_local std::vector<Site> Open;
+
+} // namespace
+
+const Site *currentSite() { return Open.empty() ? nullptr : &Open.back(); }
+
+void beginConstruct(const Site &S) {
+  Open.push_back(S);
+  if (active()) {
+    Nanos T = now();
+    each([&](Listener &L) { L.constructBegin(S, T); });
+  }
+}
+
+void endConstruct() {
+  // An end without a begin (a jump into a region) is ignored rather than trusted.
+  if (Open.empty())
+    return;
+  Site S = Open.back();
+  Open.pop_back();
+  if (active()) {
+    Nanos T = now();
+    each([&](Listener &L) { L.constructEnd(S, T); });
+  }
+}
+
+bool ImplicitConstruct::begin(Construct Kind, const char *Api) {
+  if (!Open.empty())
+    return false;
+  Site S;
+  S.Kind = Kind;
+  S.Func = Api;
+  S.Implicit = true;
+  beginConstruct(S);
+  return true;
+}
+
+void DataScope::begin() {
+  Nanos T = now();
+  each([&](Listener &L) { L.dataBegin(Op, Host, Bytes, T); });
+}
+
+void DataScope::end() {
+  Nanos T = now();
+  each([&](Listener &L) { L.dataEnd(Op, Host, Bytes, T); });
+}
+
+KernelName internKernelName(const char *Site, const char *FirstLine) {
+  static std::mutex Lock;
+  static std::set<std::string> Names; // node-based: the strings never move
+  bool FromSite = Site && *Site;
+  std::lock_guard<std::mutex> G(Lock);
+  const std::string &N = *Names.insert(FromSite ? Site : FirstLine ? FirstLine : "kernel").first;
+  return {N.c_str(), FromSite};
+}
+
+} // namespace jacc::prof
