@@ -2,6 +2,7 @@
 #include "src/profile/Start.h"
 
 #include "src/profile/Events.h"
+#include "src/profile/Trace.h"
 #include "support/Env.h"
 
 #include <mutex>
@@ -35,7 +36,8 @@ llvm::Error startProfiling(const ProfileSettings &S) {
   if (Started)
     return llvm::Error::success();
   Started = true;
-  (void)S;
+  if (!S.TraceFile.empty())
+    addListener(makeTraceListener(S.TraceFile));
   return llvm::Error::success();
 }
 
