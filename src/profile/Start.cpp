@@ -2,6 +2,7 @@
 #include "src/profile/Start.h"
 
 #include "src/profile/Events.h"
+#include "src/profile/Summary.h"
 #include "support/Env.h"
 
 #include <mutex>
@@ -35,7 +36,9 @@ llvm::Error startProfiling(const ProfileSettings &S) {
   if (Started)
     return llvm::Error::success();
   Started = true;
-  (void)S;
+  if (S.Summary != ProfileSettings::Format::Off)
+    addListener(std::make_unique<Summary>(S.Summary == ProfileSettings::Format::Json,
+                                          S.SummaryFile));
   return llvm::Error::success();
 }
 
