@@ -2,6 +2,7 @@
 #include "src/profile/Start.h"
 
 #include "src/profile/Events.h"
+#include "src/profile/Summary.h"
 #include "src/profile/Trace.h"
 #include "support/Env.h"
 
@@ -36,6 +37,9 @@ llvm::Error startProfiling(const ProfileSettings &S) {
   if (Started)
     return llvm::Error::success();
   Started = true;
+  if (S.Summary != ProfileSettings::Format::Off)
+    addListener(std::make_unique<Summary>(S.Summary == ProfileSettings::Format::Json,
+                                          S.SummaryFile));
   if (!S.TraceFile.empty())
     addListener(makeTraceListener(S.TraceFile));
   return llvm::Error::success();
