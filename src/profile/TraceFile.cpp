@@ -302,6 +302,7 @@ private:
   }
   void detail(const LaunchEvent &E) {
     J.attribute("kernel", utf8(E.Kernel.Name));
+    J.attribute("push", static_cast<int64_t>(E.Push));
     J.attribute("device", E.Device);
     J.attribute("mode", modeName(E.How));
     if (E.ShareScale > 0) {
@@ -314,6 +315,7 @@ private:
   }
   void detail(const PushEvent &E) {
     J.attribute("kernel", utf8(E.Kernel.Name));
+    J.attribute("push", static_cast<int64_t>(E.Id));
     J.attribute("mode", modeName(E.How));
     J.attribute("devices", E.Devices);
     J.attribute("cache source", cacheSourceName(E.Source));

@@ -2,6 +2,7 @@
 // a copyout) traced in a child process (observers start once per process), its file read back:
 // one kernel run per device per push with its share, copies adding up to the counters, the
 // program's constructs around the calls they became.
+#include "tests/ScopedEnv.h"
 #include "tests/TraceReader.h"
 #include "tests/api/Helpers.h"
 
@@ -85,7 +86,13 @@ void check(jacc_status S, const char *What, int Code) {
 
 class TraceTest : public ::testing::TestWithParam<const char *> {
 protected:
+  /// A death test's child runs the test again from the start, in a process of its own: it
+  /// takes the parent's path from the environment.
   void SetUp() override {
+    if (const char *Parent = std::getenv(PathVariable)) {
+      Path = Parent;
+      return;
+    }
     std::string Config = GetParam();
     Config.replace(Config.find(':'), 1, "");
     Path = ::testing::TempDir() + "jacc-trace-api-" + std::to_string(::getpid()) + "-" + Config +
@@ -95,6 +102,7 @@ protected:
     std::remove(Path.c_str());
     std::remove((Path + ".stats").c_str());
   }
+  static constexpr const char *PathVariable = "JACC_TEST_TRACE_FILE";
   std::string Path;
 };
 
@@ -103,7 +111,10 @@ double shareOf(const TraceSpan &Run) { return Run.Args->getNumber("share fractio
 
 TEST_P(TraceTest, AProgramsTimelineHasItsKernelsCopiesAndConstructs) {
   GTEST_FLAG_SET(death_test_style, "threadsafe");
-  EXPECT_EXIT(tracedProgram(Path, GetParam()), ::testing::ExitedWithCode(0), "");
+  {
+    jacc::ScopedEnv Share(PathVariable, Path.c_str());
+    EXPECT_EXIT(tracedProgram(Path, GetParam()), ::testing::ExitedWithCode(0), "");
+  }
   TraceFile T;
   ASSERT_TRUE(jacc_test::readTrace(Path, T));
   EXPECT_TRUE(jacc_test::wellFormed(T));

@@ -106,13 +106,14 @@ public:
       E.End = tick(20 * Us);
       L.kernelRun(E);
     }
-    L.push({{Kernel, true}, How, unsigned(Devices), CacheSource::Memory, 0, false, false, Start,
-            tick()});
+    L.push({Push, {Kernel, true}, How, unsigned(Devices), CacheSource::Memory, 0, false, false,
+            Start, tick()});
+    ++Push;
   }
 
   LaunchEvent launch(const char *Kernel, Mode How, int Device, int Devices) {
     bool Split = How == Mode::Split;
-    return {{Kernel, true}, How, Device, Split ? Device : 0, Split ? Device + 1 : 1,
+    return {Push, {Kernel, true}, How, Device, Split ? Device : 0, Split ? Device + 1 : 1,
             Split ? Devices : 1, 0, 0};
   }
 
@@ -143,6 +144,7 @@ public:
 
   Listener &L;
   Nanos T = now() - 1'000'000'000;
+  uint64_t Push = 1; ///< the next push's number
   char Buffer[16] = {};
 };
 
@@ -162,6 +164,8 @@ TEST_F(TraceTest, TracksAreNamedNestedAndOrdered) {
   std::vector<TraceSpan> Runs = T.on("device 1 (host)");
   ASSERT_EQ(Runs.size(), 2u);
   EXPECT_EQ(Runs[0].Name, "heat.c:12");
+  EXPECT_EQ(Runs[0].intArg("push"), 1);
+  EXPECT_EQ(Runs[1].intArg("push"), 2);
   EXPECT_EQ(Runs[0].textArg("mode"), "split");
   EXPECT_EQ(Runs[0].textArg("share"), "[0.5, 1)");
   EXPECT_EQ(Runs[1].textArg("mode"), "duplicate");
@@ -286,8 +290,8 @@ TEST_F(TraceTest, ASpanReachingPastItsParentIsClampedToIt) {
   Nanos Inside = 0;
   P.construct(Construct::Parallel, 5, [&] { Inside = P.tick(); });
   // A push reported as starting inside the construct and ending after it.
-  L->push({{"heat.c:5", true}, Mode::Duplicate, 1, CacheSource::Memory, 0, false, false, Inside,
-           P.tick()});
+  L->push({1, {"heat.c:5", true}, Mode::Duplicate, 1, CacheSource::Memory, 0, false, false,
+           Inside, P.tick()});
   L->finish(false);
   TraceFile T;
   read(T);
