@@ -12,6 +12,8 @@
 #include "jacc/openacc.h"
 
 #include "tests/ScopedEnv.h"
+#include "tests/TraceReader.h"
+#include "tests/api/ChildTrace.h"
 
 #include <dlfcn.h>
 #include <gtest/gtest.h>
@@ -968,6 +970,47 @@ TEST_P(CudaMockTest, OwnedRangeViolationOfASplitLaunchIsReportedAsAJaccBug) {
   }
   ASSERT_JACC(jacc_delete(S.X.data(), S.N * sizeof(float)));
   ASSERT_JACC(jacc_delete(S.Y.data(), S.N * sizeof(float)));
+}
+
+/// In a child process (observers start once per process): saxpy split, then duplicated, over
+/// both fake GPUs with JACC_TRACE=Path; exits 0 if it ran and computed y.
+[[noreturn]] void tracedGpuProgram(const std::string &Path) {
+  setenv("JACC_TRACE", Path.c_str(), 1);
+  setenv("JACC_DEVICES", "cuda:all", 1);
+  jacc_finalize();
+  if (jacc_init() != JACC_SUCCESS)
+    std::exit(2);
+  setHook(saxpyHook);
+  int N = 1000;
+  float A = 1;
+  std::vector<float> X(N, 1), Y(N, 1);
+  float *Yp = Y.data(), *Xp = X.data();
+  jacc_arg Args[] = {{"float *y", &Yp}, {"const float *x", &Xp}, {"float a", &A}, {"int n", &N}};
+  bool Ran = jacc_copyin(Xp, N * sizeof(float)) == JACC_SUCCESS &&
+             jacc_copyin(Yp, N * sizeof(float)) == JACC_SUCCESS &&
+             jacc_kernel_push(Saxpy, 4, Args, JACC_FORCE_SPLIT) == JACC_SUCCESS &&
+             jacc_kernel_push(Saxpy, 4, Args, JACC_FORCE_DUPLICATE) == JACC_SUCCESS &&
+             jacc_copyout(Yp, N * sizeof(float)) == JACC_SUCCESS &&
+             jacc_delete(Xp, N * sizeof(float)) == JACC_SUCCESS && jacc_finalize() == JACC_SUCCESS;
+  std::exit(Ran && Y[0] == 3 && Y[N - 1] == 3 ? 0 : 3);
+}
+
+TEST(CudaMockTraceTest, EachGpuHasItsOwnKernelAndCopyTracks) {
+  jacc_test::ChildTrace File("cuda");
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(tracedGpuProgram(File.Path), ::testing::ExitedWithCode(0), "");
+  jacc_test::TraceFile T;
+  ASSERT_TRUE(jacc_test::readTrace(File.Path, T));
+  EXPECT_TRUE(jacc_test::wellFormed(T));
+  for (int D : {0, 1}) {
+    std::string Track = "device " + std::to_string(D) + " (cuda)";
+    std::vector<jacc_test::TraceSpan> Runs = T.on(Track);
+    ASSERT_EQ(Runs.size(), 2u) << Track;
+    EXPECT_EQ(Runs[0].textArg("mode"), "split");
+    EXPECT_EQ(Runs[1].textArg("mode"), "duplicate");
+    EXPECT_FALSE(T.on(Track + " copies").empty()) << Track;
+  }
+  EXPECT_FALSE(T.hasTrack("device 2 (cuda)"));
 }
 
 INSTANTIATE_TEST_SUITE_P(Devices, CudaMockTest,

@@ -2,8 +2,8 @@
 // a copyout) traced in a child process (observers start once per process), its file read back:
 // one kernel run per device per push with its share, copies adding up to the counters, the
 // program's constructs around the calls they became.
-#include "tests/ScopedEnv.h"
 #include "tests/TraceReader.h"
+#include "tests/api/ChildTrace.h"
 #include "tests/api/Helpers.h"
 
 #include <gtest/gtest.h>
@@ -14,7 +14,6 @@
 #include <fstream>
 #include <map>
 #include <string>
-#include <unistd.h>
 #include <vector>
 
 namespace {
@@ -84,39 +83,18 @@ void check(jacc_status S, const char *What, int Code) {
   std::exit(Yv[0] == 3.5 && Yv[N - 1] == 3.5 ? 0 : 10);
 }
 
-class TraceTest : public ::testing::TestWithParam<const char *> {
-protected:
-  /// A death test's child runs the test again from the start, in a process of its own: it
-  /// takes the parent's path from the environment.
-  void SetUp() override {
-    if (const char *Parent = std::getenv(PathVariable)) {
-      Path = Parent;
-      return;
-    }
-    std::string Config = GetParam();
-    Config.replace(Config.find(':'), 1, "");
-    Path = ::testing::TempDir() + "jacc-trace-api-" + std::to_string(::getpid()) + "-" + Config +
-           ".json";
-  }
-  void TearDown() override {
-    std::remove(Path.c_str());
-    std::remove((Path + ".stats").c_str());
-  }
-  static constexpr const char *PathVariable = "JACC_TEST_TRACE_FILE";
-  std::string Path;
-};
+class TraceTest : public ::testing::TestWithParam<const char *> {};
 
 /// The share of the push's iterations a kernel run had ("share fraction"), or -1.
 double shareOf(const TraceSpan &Run) { return Run.Args->getNumber("share fraction").value_or(-1); }
 
 TEST_P(TraceTest, AProgramsTimelineHasItsKernelsCopiesAndConstructs) {
+  std::string Config = GetParam();
+  jacc_test::ChildTrace File(Config.replace(Config.find(':'), 1, ""));
   GTEST_FLAG_SET(death_test_style, "threadsafe");
-  {
-    jacc::ScopedEnv Share(PathVariable, Path.c_str());
-    EXPECT_EXIT(tracedProgram(Path, GetParam()), ::testing::ExitedWithCode(0), "");
-  }
+  EXPECT_EXIT(tracedProgram(File.Path, GetParam()), ::testing::ExitedWithCode(0), "");
   TraceFile T;
-  ASSERT_TRUE(jacc_test::readTrace(Path, T));
+  ASSERT_TRUE(jacc_test::readTrace(File.Path, T));
   EXPECT_TRUE(jacc_test::wellFormed(T));
   EXPECT_EQ(T.otherInt("dropped_events"), 0);
   EXPECT_EQ(T.otherInt("unmatched_ends"), 0);
@@ -154,7 +132,7 @@ TEST_P(TraceTest, AProgramsTimelineHasItsKernelsCopiesAndConstructs) {
 
   // The copies' bytes are the counters' bytes, direction by direction.
   uint64_t ToDevice = 0, ToHost = 0, Between = 0;
-  std::ifstream(Path + ".stats") >> ToDevice >> ToHost >> Between;
+  std::ifstream(File.Path + ".stats") >> ToDevice >> ToHost >> Between;
   std::map<std::string, int64_t> Copied;
   for (const TraceSpan &C : T.ofCategory("copy"))
     Copied[C.textArg("direction")] += C.intArg("bytes");
