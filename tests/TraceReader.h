@@ -29,6 +29,11 @@ struct TraceSpan {
   }
 };
 
+/// One end of a flow arrow ("s" or "f"), its time in nanoseconds.
+struct TraceFlowEnd {
+  int64_t Tid = 0, Time = 0;
+};
+
 /// A trace file as the tests see it. Not copyable: the spans point into Root.
 struct TraceFile {
   TraceFile() = default;
@@ -41,6 +46,8 @@ struct TraceFile {
   std::map<int64_t, int64_t> SortIndexes;    ///< by tid, from "thread_sort_index"
   std::vector<TraceSpan> Spans;              ///< in file order
   std::vector<const llvm::json::Object *> Counters;
+  /// Flow arrows by id: their starts ("s") and finishes ("f").
+  std::map<int64_t, std::vector<TraceFlowEnd>> FlowStarts, FlowEnds;
   const llvm::json::Object *Other = nullptr;
   /// Problems found while reading (fields missing or of the wrong type).
   std::vector<std::string> Problems;
@@ -125,6 +132,9 @@ inline ::testing::AssertionResult readTrace(const std::string &Path, TraceFile &
       Out.Spans.push_back(S);
     } else if (*Ph == "C" && Args) {
       Out.Counters.push_back(E);
+    } else if (*Ph == "s" || *Ph == "f") {
+      int64_t Id = E->getInteger("id").value_or(-1);
+      (*Ph == "s" ? Out.FlowStarts : Out.FlowEnds)[Id].push_back({Tid, traceNanos(*E, "ts")});
     } else {
       Out.Problems.push_back("event '" + Name->str() + "' of phase " + Ph->str() +
                              (Args ? "" : " without args"));
@@ -135,9 +145,17 @@ inline ::testing::AssertionResult readTrace(const std::string &Path, TraceFile &
   return ::testing::AssertionSuccess();
 }
 
+/// Whether a span of category Category on track Tid holds time At.
+inline bool inSpan(const TraceFile &T, int64_t Tid, int64_t At, const std::string &Category) {
+  return std::any_of(T.Spans.begin(), T.Spans.end(), [&](const TraceSpan &S) {
+    return S.Tid == Tid && S.Category == Category && S.Start <= At && At <= S.End;
+  });
+}
+
 /// What every trace must be: no reading problems; every span on a named track with a sort
 /// index; each track's spans properly nested (a span starting inside another ends inside it);
-/// the spans of device and compile tracks one after another, never overlapping.
+/// the spans of device and compile tracks one after another, never overlapping; each flow
+/// arrow from inside a launch's enqueue to inside a kernel run.
 inline ::testing::AssertionResult wellFormed(const TraceFile &T) {
   if (!T.Problems.empty())
     return ::testing::AssertionFailure() << T.Problems.front();
@@ -167,6 +185,16 @@ inline ::testing::AssertionResult wellFormed(const TraceFile &T) {
       Open.push_back(&S);
     }
   }
+  for (const auto &[Id, Starts] : T.FlowStarts) {
+    auto Ends = T.FlowEnds.find(Id);
+    if (Starts.size() != 1 || Ends == T.FlowEnds.end() || Ends->second.size() != 1)
+      return ::testing::AssertionFailure() << "flow " << Id << " has not one start and one end";
+    if (!inSpan(T, Starts[0].Tid, Starts[0].Time, "launch") ||
+        !inSpan(T, Ends->second[0].Tid, Ends->second[0].Time, "kernel"))
+      return ::testing::AssertionFailure() << "flow " << Id << " is not from a launch to a run";
+  }
+  if (T.FlowEnds.size() != T.FlowStarts.size())
+    return ::testing::AssertionFailure() << "a flow ends without starting";
   return ::testing::AssertionSuccess();
 }
 

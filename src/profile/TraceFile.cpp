@@ -210,6 +210,22 @@ public:
     });
   }
 
+  /// One end of the arrow from a launch's enqueue to its run: Phase "s" at T inside the
+  /// enqueue, "f" bound to the run enclosing T.
+  void flow(const char *Phase, uint64_t Id, Nanos T, int Tid) {
+    J.object([&] {
+      J.attribute("name", "launch");
+      J.attribute("cat", "launch");
+      J.attribute("ph", Phase);
+      if (Phase[0] == 'f')
+        J.attribute("bp", "e");
+      J.attribute("id", static_cast<int64_t>(Id));
+      time("ts", T - Zero);
+      J.attribute("pid", Pid);
+      J.attribute("tid", Tid);
+    });
+  }
+
   void counter(const std::string &Name, Nanos T, uint64_t Bytes) {
     J.object([&] {
       J.attribute("name", Name);
@@ -343,6 +359,37 @@ private:
   int Pid;
 };
 
+/// Arrows from each launch's enqueue (on its thread) to its run (on its device), matched by push
+/// and device in time order. Each end sits mid-span, where the viewers bind it to that span.
+void writeLaunchFlows(const std::vector<Track> &Tracks, EventWriter &W) {
+  struct End {
+    Nanos Middle;
+    int Tid;
+  };
+  std::map<std::pair<uint64_t, int>, std::pair<std::vector<End>, std::vector<End>>> ByLaunch;
+  for (size_t I = 0; I < Tracks.size(); ++I)
+    for (const Span &S : Tracks[I].Spans) {
+      Kind What = S.Record->What;
+      if (What != Kind::Launch && What != Kind::KernelRun)
+        continue;
+      const LaunchEvent &E = std::get<LaunchEvent>(S.Record->Detail);
+      auto &[Enqueues, Runs] = ByLaunch[{E.Push, E.Device}];
+      (What == Kind::Launch ? Enqueues : Runs)
+          .push_back({S.Start + (S.End - S.Start) / 2, static_cast<int>(I) + 1});
+    }
+  uint64_t Id = 0;
+  for (auto &[Key, Ends] : ByLaunch) {
+    auto &[Enqueues, Runs] = Ends;
+    auto Earlier = [](const End &A, const End &B) { return A.Middle < B.Middle; };
+    std::sort(Enqueues.begin(), Enqueues.end(), Earlier);
+    std::sort(Runs.begin(), Runs.end(), Earlier);
+    for (size_t I = 0; I < std::min(Enqueues.size(), Runs.size()); ++I) {
+      W.flow("s", ++Id, Enqueues[I].Middle, Enqueues[I].Tid);
+      W.flow("f", Id, Runs[I].Middle, Runs[I].Tid);
+    }
+  }
+}
+
 /// The running totals of each device's allocated and mapped bytes, one counter event per change.
 /// A free or delete takes off what its allocation or mapping added.
 void writeMemoryCounters(const TraceLog &Log, EventWriter &W) {
@@ -396,6 +443,7 @@ void writeTrace(const TraceLog &Log, Nanos Finish, llvm::raw_ostream &OS) {
       for (size_t I = 0; I < Tracks.size(); ++I)
         for (const Span &S : Tracks[I].Spans)
           W.span(S, static_cast<int>(I) + 1);
+      writeLaunchFlows(Tracks, W);
       writeMemoryCounters(Log, W);
     });
     J.attribute("displayTimeUnit", "ns");

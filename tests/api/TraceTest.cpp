@@ -166,6 +166,7 @@ TEST_P(TraceTest, AProgramsTimelineHasItsKernelsCopiesAndConstructs) {
     return W.Start >= WaitConstruct.Start && W.End <= WaitConstruct.End;
   })) << Waits.size() << " waits, none in the wait construct";
   EXPECT_EQ(T.ofCategory("launch").size(), size_t(Pushes * Devices));
+  EXPECT_EQ(T.FlowStarts.size(), size_t(Pushes * Devices)) << "an arrow from each launch to its run";
 }
 
 JACC_DEVICE_CONFIGS(TraceTest);

@@ -190,6 +190,7 @@ TEST_F(TraceTest, TracksAreNamedNestedAndOrdered) {
   EXPECT_EQ(Pushes[0].intArg("devices"), 2);
   EXPECT_EQ(Pushes[0].textArg("cache source"), "memory");
   EXPECT_EQ(T.ofCategory("launch").size(), 4u);
+  EXPECT_EQ(T.FlowStarts.size(), 4u) << "an arrow from each launch to its run";
   EXPECT_EQ(T.ofCategory("wait").size(), 1u);
   EXPECT_EQ(T.ofCategory("device").size(), 2u);
   EXPECT_EQ(T.ofCategory("data").size(), 3u);
