@@ -6,6 +6,9 @@
 #include "src/profile/TraceFile.h"
 #include "src/profile/TraceLog.h"
 
+#include <llvm/ADT/SmallString.h>
+#include <llvm/Support/FileSystem.h>
+
 #include <atomic>
 #include <cstdio>
 #include <mutex>
@@ -44,7 +47,12 @@ constexpr size_t NoRecord = ~size_t(0);
 
 class TraceListener final : public Listener {
 public:
-  TraceListener(std::string Path, size_t MaxEvents) : Path(std::move(Path)) {
+  /// A relative Path is taken from the working directory now (the program may change it
+  /// before the file is written).
+  TraceListener(llvm::StringRef File, size_t MaxEvents) {
+    llvm::SmallString<256> Absolute(File);
+    llvm::sys::fs::make_absolute(Absolute);
+    Path = Absolute.str().str();
     Log.MaxRecords = MaxEvents;
   }
 

@@ -17,9 +17,9 @@ namespace jacc::prof {
 /// About 100 bytes each.
 constexpr size_t DefaultTraceEvents = 2'000'000;
 
-/// The listener that records events and writes everything gathered so far to Path at each
-/// finish. A file that cannot be written is named on stderr with the reason; nothing else
-/// changes.
+/// The listener that records events and writes everything gathered so far to Path (relative:
+/// to the working directory of the call) at each finish. A file that cannot be written is named
+/// on stderr with the reason; nothing else changes.
 std::unique_ptr<Listener> makeTraceListener(std::string Path,
                                             size_t MaxEvents = DefaultTraceEvents);
 

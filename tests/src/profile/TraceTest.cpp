@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
+#include <filesystem>
 #include <string>
 #include <unistd.h>
 
@@ -332,6 +333,22 @@ TEST_F(TraceTest, KernelNamesThatAreNotUtf8StillMakeJson) {
   TraceFile T;
   read(T);
   EXPECT_EQ(T.on("device 0").size(), 1u) << "a device never started is named by its index";
+}
+
+TEST_F(TraceTest, ARelativePathIsTakenFromTheWorkingDirectoryAtTheStart) {
+  std::string Dir = ::testing::TempDir(), Name = "jacc-trace-relative-" +
+                                                 std::to_string(::getpid()) + ".json";
+  std::string Old = std::filesystem::current_path();
+  std::filesystem::current_path(Dir);
+  std::unique_ptr<Listener> L = makeTraceListener(Name);
+  std::filesystem::current_path("/"); // as a program may, before its exit writes the file
+  Program(*L).wait();
+  L->finish(true);
+  std::filesystem::current_path(Old);
+  Path = Dir + "/" + Name; // TearDown removes it
+  TraceFile T;
+  read(T);
+  EXPECT_EQ(T.ofCategory("wait").size(), 1u);
 }
 
 TEST_F(TraceTest, AFileThatCannotBeWrittenIsNamedOnStderr) {
