@@ -2,9 +2,12 @@
 #include "src/profile/Start.h"
 
 #include "src/profile/Events.h"
+#include "src/profile/ToolLibraries.h"
 #include "support/Env.h"
+#include "support/Error.h"
 
 #include <mutex>
+#include <string>
 
 namespace jacc::prof {
 
@@ -31,11 +34,18 @@ llvm::Expected<ProfileSettings> profileSettingsFromEnv() {
 llvm::Error startProfiling(const ProfileSettings &S) {
   static std::mutex Lock;
   static bool Started = false;
+  // A tool that failed to load fails every later jacc_init the same way: a run never goes on
+  // without the tool it asked for.
+  static std::string ToolFailure;
   std::lock_guard<std::mutex> G(Lock);
   if (Started)
-    return llvm::Error::success();
+    return ToolFailure.empty() ? llvm::Error::success()
+                               : makeError(ErrorCode::InvalidArgument, ToolFailure);
   Started = true;
-  (void)S;
+  if (llvm::Error E = loadToolLibraries(S.ToolLibraries)) {
+    takeError(std::move(E), ToolFailure);
+    return makeError(ErrorCode::InvalidArgument, ToolFailure);
+  }
   return llvm::Error::success();
 }
 
