@@ -9,6 +9,12 @@
 #include <algorithm>
 #include <dlfcn.h>
 
+// The program's own acc_register_library, if it defines one. A weak reference: libjacc.so
+// referring to the routine makes the linker export a program's definition (no -rdynamic needed),
+// and leaves it null otherwise.
+extern "C" __attribute__((weak)) void acc_register_library(acc_prof_reg, acc_prof_reg,
+                                                           acc_prof_lookup_func);
+
 namespace jacc::prof {
 
 namespace {
@@ -52,7 +58,7 @@ llvm::Error loadToolLibraries(llvm::StringRef Paths) {
     Called.push_back(Register);
   }
   // The chapter's other way in: a program (or a library it links) defining the routine itself.
-  auto Own = reinterpret_cast<RegisterLibrary>(dlsym(RTLD_DEFAULT, "acc_register_library"));
+  RegisterLibrary Own = acc_register_library;
   if (Own && std::find(Called.begin(), Called.end(), Own) == Called.end())
     Own(acc_prof_register, acc_prof_unregister, acc_prof_lookup);
   return llvm::Error::success();
