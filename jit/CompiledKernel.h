@@ -11,6 +11,7 @@
 
 #include <llvm/Support/Error.h>
 
+#include <atomic>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -78,6 +79,8 @@ private:
 
 public:
   double AnalysisMs = 0, CompileMs = 0;
+  /// How profiling names the kernel (src/profile/KernelNames), set on first use.
+  mutable std::atomic<const void *> ObservedName{nullptr};
   /// Its specialized variants (JACC_SPECIALIZE): chosen at each push, compiled in the background.
   mutable KernelVariants Variants;
 };

@@ -3,11 +3,13 @@
 #include "src/Device.h"
 
 #include "src/launch/Watchdog.h"
+#include "src/profile/Events.h"
 #include "support/Debug.h"
 #include "support/Format.h"
 #include "support/Stats.h"
 
 #include <algorithm>
+#include <optional>
 #include <vector>
 
 namespace jacc {
@@ -27,12 +29,56 @@ void trace(const Device &D, const llvm::Twine &What) {
     debugLog("device", llvm::Twine(D.name()) + " " + What);
 }
 
+/// A copy's copyBegin now and copyEnd when the scope ends (failed copies too: the pairs stay
+/// matched), when anybody listens.
+class ObservedCopy {
+public:
+  ObservedCopy(prof::Direction Dir, const Device &D, const Device *Peer, const void *Src,
+               const void *Dst, uint64_t Bytes) {
+    if (!(On = prof::active()))
+      return;
+    E = {Dir, int(D.index()), Peer ? int(Peer->index()) : -1, Src, Dst, Bytes, prof::now(), 0};
+    prof::each([&](prof::Listener &L) { L.copyBegin(E); });
+  }
+  ~ObservedCopy() {
+    if (!On)
+      return;
+    E.End = prof::now();
+    prof::each([&](prof::Listener &L) { L.copyEnd(E); });
+  }
+  ObservedCopy(const ObservedCopy &) = delete;
+  ObservedCopy &operator=(const ObservedCopy &) = delete;
+
+private:
+  bool On;
+  prof::CopyEvent E;
+};
+
+void observeMemory(prof::MemOp Op, const Device &D, const void *Ptr, size_t Bytes) {
+  prof::MemEvent E{Op, int(D.index()), nullptr, Ptr, Bytes};
+  prof::each([&](prof::Listener &L) { L.memory(E); });
+}
+
 } // namespace
 
 DeviceLaunch::~DeviceLaunch() = default;
 
+void DeviceLaunch::observe(uint64_t Push, prof::KernelName Kernel, prof::Mode How,
+                           long long ShareBegin, long long ShareEnd, long long ShareScale) {
+  Observed = std::make_unique<ObservedRun>();
+  Observed->Event = {Push, Kernel, How, -1, ShareBegin, ShareEnd, ShareScale, 0, 0};
+}
+
 void DeviceLaunch::complete() {
   Watchdog::instance().done(WatchToken);
+  if (Observed && Observed->LastEnd) {
+    // A device runs its queue in order: this launch started when it was queued or when the one
+    // before it ended, whichever came last.
+    prof::LaunchEvent &E = Observed->Event;
+    E.End = prof::now();
+    E.Start = std::max(E.Start, Observed->LastEnd->exchange(E.End, std::memory_order_relaxed));
+    prof::each([&](prof::Listener &L) { L.kernelRun(E); });
+  }
   finished();
 }
 
@@ -44,6 +90,8 @@ llvm::Expected<void *> Device::allocate(size_t Bytes) {
   llvm::Expected<void *> Ptr = allocateImpl(std::max<size_t>(Bytes, 1));
   if (Ptr && traceDevice())
     trace(*this, "allocate " + llvm::Twine(Bytes) + " bytes -> " + hexAddress(*Ptr));
+  if (Ptr && prof::active())
+    observeMemory(prof::MemOp::Alloc, *this, *Ptr, Bytes);
   return Ptr;
 }
 
@@ -53,6 +101,8 @@ llvm::Error Device::release(void *DevicePtr) {
     return llvm::Error::success();
   if (traceDevice())
     trace(*this, "release " + hexAddress(DevicePtr));
+  if (prof::active())
+    observeMemory(prof::MemOp::Free, *this, DevicePtr, 0);
   return releaseImpl(DevicePtr);
 }
 
@@ -63,6 +113,7 @@ llvm::Error Device::copyToDevice(void *Dst, const void *HostSrc, size_t Bytes) {
     return makeError(ErrorCode::InvalidArgument, "copy of " + llvm::Twine(Bytes) + " bytes to " +
                                                      name() + " with a null source or destination");
   trace(*this, "copyToDevice " + llvm::Twine(Bytes) + " bytes");
+  ObservedCopy Observed(prof::Direction::HostToDevice, *this, nullptr, HostSrc, Dst, Bytes);
   if (llvm::Error E = copyToDeviceImpl(Dst, HostSrc, Bytes))
     return E;
   stats().BytesHostToDevice.fetch_add(Bytes, std::memory_order_relaxed);
@@ -76,6 +127,7 @@ llvm::Error Device::copyToHost(void *HostDst, const void *Src, size_t Bytes) {
     return makeError(ErrorCode::InvalidArgument, "copy of " + llvm::Twine(Bytes) + " bytes from " +
                                                      name() + " with a null source or destination");
   trace(*this, "copyToHost " + llvm::Twine(Bytes) + " bytes");
+  ObservedCopy Observed(prof::Direction::DeviceToHost, *this, nullptr, Src, HostDst, Bytes);
   if (llvm::Error E = copyToHostImpl(HostDst, Src, Bytes))
     return E;
   stats().BytesDeviceToHost.fetch_add(Bytes, std::memory_order_relaxed);
@@ -90,6 +142,7 @@ llvm::Error Device::copyToPeer(Device &DstDevice, void *Dst, const void *Src, si
                                                      name() + " to " + DstDevice.name() +
                                                      " with a null source or destination");
   trace(*this, "copyToPeer " + llvm::Twine(Bytes) + " bytes -> " + DstDevice.name());
+  ObservedCopy Observed(prof::Direction::DeviceToDevice, *this, &DstDevice, Src, Dst, Bytes);
   if (llvm::Error E = peerCopy(DstDevice, Dst, Src, Bytes, 1, Bytes))
     return E;
   stats().BytesDeviceToDevice.fetch_add(Bytes, std::memory_order_relaxed);
@@ -106,6 +159,8 @@ llvm::Error Device::copyToPeer2D(Device &DstDevice, void *Dst, const void *Src, 
                                                      " with a null source or destination");
   trace(*this, "copyToPeer2D " + llvm::Twine(Height) + " x " + llvm::Twine(Width) +
                    " bytes (pitch " + llvm::Twine(Pitch) + ") -> " + DstDevice.name());
+  ObservedCopy Observed(prof::Direction::DeviceToDevice, *this, &DstDevice, Src, Dst,
+                        uint64_t(Width) * Height);
   if (llvm::Error E = peerCopy(DstDevice, Dst, Src, Width, Height, Pitch))
     return E;
   stats().BytesDeviceToDevice.fetch_add(Width * Height, std::memory_order_relaxed);
@@ -121,6 +176,8 @@ llvm::Error Device::copyToHost2D(void *HostDst, const void *Src, size_t Width, s
                      "strided copy from " + name() + " with a null source or destination");
   trace(*this, "copyToHost2D " + llvm::Twine(Height) + " x " + llvm::Twine(Width) +
                    " bytes (pitch " + llvm::Twine(Pitch) + ")");
+  ObservedCopy Observed(prof::Direction::DeviceToHost, *this, nullptr, Src, HostDst,
+                        uint64_t(Width) * Height);
   if (llvm::Error E = copyToHost2DImpl(HostDst, Src, Width, Height, Pitch))
     return E;
   stats().BytesDeviceToHost.fetch_add(Width * Height, std::memory_order_relaxed);
@@ -190,7 +247,21 @@ llvm::Expected<uint64_t> Device::launch(std::shared_ptr<DeviceLaunch> L, bool As
   if (Watchdog::instance().enabled())
     L->WatchToken = Watchdog::instance().watch(L->describe(), name());
   uint64_t Token = L->WatchToken;
+  // An observed launch: its enqueue is reported now, its run when it completes.
+  std::optional<prof::LaunchEvent> Enqueue;
+  if (L->Observed && prof::active()) {
+    prof::LaunchEvent &E = L->Observed->Event;
+    E.Device = int(Index);
+    E.Start = prof::now();
+    L->Observed->LastEnd = &LastRunEnd;
+    Enqueue = E;
+    prof::each([&](prof::Listener &Li) { Li.launchBegin(*Enqueue); });
+  }
   llvm::Expected<uint64_t> Ticket = launchImpl(std::move(L), Async);
+  if (Enqueue) {
+    Enqueue->End = prof::now();
+    prof::each([&](prof::Listener &Li) { Li.launchEnd(*Enqueue); });
+  }
   if (!Ticket)
     Watchdog::instance().done(Token); // refused: nothing runs
   if (Ticket)

@@ -10,6 +10,7 @@
 #include "support/Error.h"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
@@ -137,6 +138,8 @@ private:
   unsigned Index;
   std::string Name;
   bool HostMemory;
+  /// When the last observed launch ended (profiling: the next one cannot have started before).
+  std::atomic<int64_t> LastRunEnd{0};
 };
 
 } // namespace jacc

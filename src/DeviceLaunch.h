@@ -4,9 +4,13 @@
 #ifndef JACC_SRC_DEVICELAUNCH_H
 #define JACC_SRC_DEVICELAUNCH_H
 
+#include "src/profile/Events.h"
+
 #include <llvm/Support/Error.h>
 
+#include <atomic>
 #include <cstdint>
+#include <memory>
 #include <string>
 
 namespace jacc {
@@ -28,6 +32,15 @@ public:
 
   /// Its watchdog token (Device::launch sets it; 0: not watched).
   uint64_t WatchToken = 0;
+
+  /// Report this launch to the profiling listeners (src/profile): its enqueue and its run.
+  void observe(uint64_t Push, prof::KernelName Kernel, prof::Mode How, long long ShareBegin = 0,
+               long long ShareEnd = 1, long long ShareScale = 1);
+  struct ObservedRun {
+    prof::LaunchEvent Event;
+    std::atomic<int64_t> *LastEnd = nullptr; ///< the device's (Device::launch sets it)
+  };
+  std::unique_ptr<ObservedRun> Observed; ///< null: not observed
 };
 
 } // namespace jacc

@@ -3,6 +3,7 @@
 // device's code, bind the arguments to the devices, launch, and feed the adaptive chooser.
 #include "src/Runtime.h"
 
+#include "src/profile/KernelNames.h"
 #include "support/Stats.h"
 
 #include <llvm/ADT/SmallVector.h>
@@ -47,11 +48,15 @@ double secondsSince(std::chrono::steady_clock::time_point T) {
 llvm::Error Runtime::push(const char *Source, int NArgs, const jacc_arg *Args, unsigned Flags) {
   if (auto E = checkPushArguments(Source, NArgs, Args, Flags))
     return E;
+  prof::ImplicitConstruct Construct(prof::Construct::Parallel, "jacc_kernel_push");
+  PushObservation Observed;
+  if (prof::active())
+    Observed.Start = prof::now();
   auto Hold = acquire();
   if (!Hold)
     return Hold.takeError();
   stats().KernelsPushed.fetch_add(1, std::memory_order_relaxed);
-  auto K = compile(Source, NArgs, Args);
+  auto K = compile(Source, NArgs, Args, Observed);
   if (!K)
     return K.takeError();
   const analysis::KernelInfo &Info = (*K)->Info;
@@ -79,8 +84,16 @@ llvm::Error Runtime::push(const char *Source, int NArgs, const jacc_arg *Args, u
   auto Plan = planLaunch(Info, Args, Devices.size(), Options, Data);
   if (!Plan)
     return Plan.takeError();
+  if (Observed.Start)
+    Plan->ObservedPush = Observed.Id = prof::nextPushId();
+  bool OnOwner = Plan->Owner.has_value();
   if (auto E = Sched.run(*K, *Plan, Code, Async, std::move(TableLock)))
     return E;
+  if (Observed.Start)
+    observePush(**K, Observed,
+                OnOwner ? prof::Mode::OnOwner
+                        : Code.Split ? prof::Mode::Split : prof::Mode::Duplicate,
+                Devices.size(), *Variant != nullptr, Async);
   if (!Timed)
     return llvm::Error::success();
   double Seconds = secondsSince(Start);
@@ -91,11 +104,12 @@ llvm::Error Runtime::push(const char *Source, int NArgs, const jacc_arg *Args, u
 }
 
 llvm::Expected<std::shared_ptr<const jit::CompiledKernel>>
-Runtime::compile(const char *Source, int NArgs, const jacc_arg *Args) {
+Runtime::compile(const char *Source, int NArgs, const jacc_arg *Args, PushObservation &Observed) {
   llvm::SmallVector<const char *, 16> Decls;
   for (int I = 0; I < NArgs; ++I)
     Decls.push_back(Args[I].decl);
   jit::KernelCache::Outcome Outcome;
+  prof::Nanos Start = Observed.Start ? prof::now() : 0;
   auto K = Cache.get(Source, Decls, CheckBounds ? jit::CodeCheckBounds : 0u, Outcome);
   if (!K)
     return K.takeError();
@@ -103,7 +117,26 @@ Runtime::compile(const char *Source, int NArgs, const jacc_arg *Args) {
    : Outcome == jit::KernelCache::Outcome::DiskHit ? stats().DiskCacheHits
                                                    : stats().KernelsCompiled)
       .fetch_add(1, std::memory_order_relaxed);
+  if (Observed.Start) {
+    Observed.Source = Outcome == jit::KernelCache::Outcome::Hit       ? prof::CacheSource::Memory
+                      : Outcome == jit::KernelCache::Outcome::DiskHit ? prof::CacheSource::Disk
+                                                                      : prof::CacheSource::Compiled;
+    prof::Nanos End = prof::now();
+    Observed.CompileSeconds = Outcome == jit::KernelCache::Outcome::Hit ? 0 : (End - Start) * 1e-9;
+    // A memory cache hit is no compile: only loads and compiles are reported.
+    if (Observed.Source != prof::CacheSource::Memory) {
+      prof::CompileEvent E{prof::kernelNameOf(**K), Observed.Source, false, Start, End};
+      prof::each([&](prof::Listener &L) { L.compile(E); });
+    }
+  }
   return K;
+}
+
+void Runtime::observePush(const jit::CompiledKernel &K, const PushObservation &Observed,
+                          prof::Mode How, unsigned NumDevices, bool Variant, bool Async) {
+  prof::PushEvent E{Observed.Id,   prof::kernelNameOf(K), How,   NumDevices,     Observed.Source,
+                    Observed.CompileSeconds, Variant, Async, Observed.Start, prof::now()};
+  prof::each([&](prof::Listener &L) { L.push(E); });
 }
 
 llvm::Expected<const jit::VariantCode *>

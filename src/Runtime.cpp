@@ -7,6 +7,7 @@
 #include "src/DeviceRegistry.h"
 #include "src/Settings.h"
 #include "src/launch/Watchdog.h"
+#include "src/profile/Start.h"
 #include "support/Debug.h"
 #include "support/Stats.h"
 
@@ -23,12 +24,18 @@ llvm::Error Runtime::initLocked() {
   auto Settings = readSettings();
   if (!Settings)
     return Settings.takeError();
+  // Observers first: tools see the devices start.
+  if (auto E = prof::startProfiling(Settings->Profile))
+    return E;
   std::vector<std::unique_ptr<Device>> Created;
   for (const DeviceSpec &S : Settings->Devices.Devices) {
+    int Index = Created.size();
+    observeDevice(&prof::Listener::deviceInit, Index, S.Kind.c_str(), true);
     auto D = createDevice(S, Created.size(), Settings->Devices);
     if (!D)
       return D.takeError();
     Created.push_back(std::move(*D));
+    observeDevice(&prof::Listener::deviceInit, Index, S.Kind.c_str(), false);
   }
   if (Settings->PerfMap)
     if (auto E = jit::enablePerfMap())
@@ -86,6 +93,14 @@ llvm::Error Runtime::finalize() {
   Result = llvm::joinErrors(std::move(Result), Data.releaseAll());
   Data.attach({});
   Sched.attach({});
+  for (auto &D : Devices) {
+    // The kind is the name's part before the index ("host:0").
+    std::string Kind = D->name().substr(0, D->name().find(':'));
+    int Index = D->index();
+    observeDevice(&prof::Listener::deviceShutdown, Index, Kind.c_str(), true);
+    D.reset();
+    observeDevice(&prof::Listener::deviceShutdown, Index, Kind.c_str(), false);
+  }
   Devices.clear();
   Initialized = false;
   // Variants being compiled: their hits are counted, their code is kept. A compile that takes
@@ -99,7 +114,17 @@ llvm::Error Runtime::finalize() {
       debugLog("cache", "finalize: a compile in process is still running");
   }
   Cache.flushStats();
+  if (prof::active())
+    prof::finishAll(/*AtExit=*/false);
   return Result;
+}
+
+void Runtime::observeDevice(void (prof::Listener::*Event)(int, const char *, bool, prof::Nanos),
+                            int Index, const char *Kind, bool Begin) {
+  if (!prof::active())
+    return;
+  prof::Nanos T = prof::now();
+  prof::each([&](prof::Listener &L) { (L.*Event)(Index, Kind, Begin, T); });
 }
 
 llvm::Expected<unsigned> Runtime::numDevices() {
@@ -112,6 +137,8 @@ llvm::Expected<unsigned> Runtime::numDevices() {
 llvm::Error Runtime::enterData(void *P, size_t Bytes, bool Copy, const char *Api, bool Zero) {
   if (!P || !Bytes)
     return llvm::Error::success(); // OpenACC: a null pointer or an empty range is a no-op
+  prof::ImplicitConstruct Construct(prof::Construct::EnterData, Api);
+  prof::DataScope Observed(prof::DataOp::Enter, P, Bytes);
   auto L = acquire();
   if (!L)
     return L.takeError();
@@ -121,6 +148,8 @@ llvm::Error Runtime::enterData(void *P, size_t Bytes, bool Copy, const char *Api
 llvm::Error Runtime::exitData(void *P, size_t Bytes, bool CopyBack, const char *Api) {
   if (!P || !Bytes)
     return llvm::Error::success();
+  prof::ImplicitConstruct Construct(prof::Construct::ExitData, Api);
+  prof::DataScope Observed(prof::DataOp::Exit, P, Bytes);
   auto L = acquire();
   if (!L)
     return L.takeError();
@@ -130,6 +159,9 @@ llvm::Error Runtime::exitData(void *P, size_t Bytes, bool CopyBack, const char *
 llvm::Error Runtime::update(void *P, size_t Bytes, bool ToDevice, const char *Api) {
   if (!P || !Bytes)
     return llvm::Error::success();
+  prof::ImplicitConstruct Construct(prof::Construct::Update, Api);
+  prof::DataScope Observed(ToDevice ? prof::DataOp::UpdateDevice : prof::DataOp::UpdateSelf, P,
+                           Bytes);
   auto L = acquire();
   if (!L)
     return L.takeError();
@@ -146,6 +178,8 @@ llvm::Expected<bool> Runtime::isPresent(const void *P, size_t Bytes) {
 }
 
 llvm::Error Runtime::wait() {
+  prof::ImplicitConstruct Construct(prof::Construct::Wait, "jacc_wait");
+  WaitObservation Observed;
   auto L = acquire();
   if (!L)
     return L.takeError();

@@ -13,6 +13,7 @@
 #include "src/data/DataEnvironment.h"
 #include "src/launch/Scheduler.h"
 #include "src/launch/SplitChoice.h"
+#include "src/profile/Events.h"
 
 #include <memory>
 #include <shared_mutex>
@@ -99,15 +100,44 @@ private:
                                                                     const char *Api);
 
   // The steps of push (src/Push.cpp).
+  /// What profiling learns of a push on its way (Start 0: nobody listens).
+  struct PushObservation {
+    prof::Nanos Start = 0;
+    uint64_t Id = 0;
+    prof::CacheSource Source = prof::CacheSource::Memory;
+    double CompileSeconds = 0;
+  };
   /// The compiled kernel for Source and the argument declarations (memory cache, disk cache, or
-  /// compiled now), counted in the statistics.
+  /// compiled now), counted in the statistics (and reported when observed).
   llvm::Expected<std::shared_ptr<const jit::CompiledKernel>>
-  compile(const char *Source, int NArgs, const jacc_arg *Args);
+  compile(const char *Source, int NArgs, const jacc_arg *Args, PushObservation &Observed);
+  /// The push's event to the profiling listeners.
+  void observePush(const jit::CompiledKernel &K, const PushObservation &Observed, prof::Mode How,
+                   unsigned NumDevices, bool Variant, bool Async);
   /// The variant of K with this push's scalar values folded in, once compiled (null: generic).
   /// Trial (a push that will be timed) may put a new variant on trial against the generic code.
   llvm::Expected<const jit::VariantCode *>
   specialize(const std::shared_ptr<const jit::CompiledKernel> &K, int NArgs, const jacc_arg *Args,
              jit::TrialLaunch *Trial);
+  /// A device's init or shutdown event (Begin: before it) to the profiling listeners.
+  static void observeDevice(void (prof::Listener::*Event)(int, const char *, bool, prof::Nanos),
+                            int Index, const char *Kind, bool Begin);
+  /// waitBegin now and waitEnd with the scope, when anybody listens.
+  struct WaitObservation {
+    WaitObservation() {
+      if ((On = prof::active())) {
+        prof::Nanos T = prof::now();
+        prof::each([&](prof::Listener &L) { L.waitBegin(T); });
+      }
+    }
+    ~WaitObservation() {
+      if (On) {
+        prof::Nanos T = prof::now();
+        prof::each([&](prof::Listener &L) { L.waitEnd(T); });
+      }
+    }
+    bool On;
+  };
   /// Every device's code for the launch, before anything is queued anywhere.
   llvm::Error prepareCode(const jit::CompiledKernel &K, const LaunchCode &Code);
 

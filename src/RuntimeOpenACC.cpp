@@ -45,6 +45,8 @@ llvm::Error Runtime::exitDataOpenACC(void *P, size_t Bytes, bool CopyBack, bool 
                                      const char *Api) {
   if (!P || !Bytes)
     return llvm::Error::success();
+  prof::ImplicitConstruct Construct(prof::Construct::ExitData, Api);
+  prof::DataScope Observed(prof::DataOp::Exit, P, Bytes);
   auto L = acquire();
   if (!L)
     return L.takeError();

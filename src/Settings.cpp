@@ -72,6 +72,10 @@ llvm::Expected<RuntimeSettings> readSettings() {
   if (!Perf)
     return Perf.takeError();
   S.PerfMap = *Perf;
+  auto Profile = prof::profileSettingsFromEnv();
+  if (!Profile)
+    return Profile.takeError();
+  S.Profile = std::move(*Profile);
   auto Spec = jit::specializeSettingsFromEnv();
   if (!Spec)
     return Spec.takeError();

@@ -8,6 +8,7 @@
 #include "jit/server/CompileConfig.h"
 #include "src/DeviceConfig.h"
 #include "src/launch/SplitChoice.h"
+#include "src/profile/Start.h"
 
 namespace jacc {
 
@@ -21,6 +22,7 @@ struct RuntimeSettings {
   jit::CompileConfig Compile;                        ///< JACC_COMPILE*
   bool CheckBounds = false;                          ///< JACC_CHECK=bounds
   bool PerfMap = false;                              ///< JACC_PERF=1
+  prof::ProfileSettings Profile;                     ///< JACC_PROFILE, JACC_TRACE, ACC_PROFLIB
 };
 
 /// Check every JACC_* variable, then read the runtime's settings (the CUDA driver is loaded

@@ -1,8 +1,24 @@
+// The present table: mappings by host address, found in O(log n).
 #include "src/data/PresentTable.h"
+
+#include "src/profile/Events.h"
 
 #include <cstdio>
 
 namespace jacc {
+
+namespace {
+
+/// A mapping's creation or deletion on each device, to the profiling listeners.
+void observeMapping(prof::MemOp Op, const Mapping &M) {
+  for (size_t D = 0; D < M.DevicePtrs.size(); ++D) {
+    prof::MemEvent E{Op, int(D), reinterpret_cast<const void *>(M.Begin), M.DevicePtrs[D],
+                     M.bytes()};
+    prof::each([&](prof::Listener &L) { L.memory(E); });
+  }
+}
+
+} // namespace
 
 PresentTable::Lookup PresentTable::lookup(const void *P, size_t Bytes) {
   uintptr_t B = reinterpret_cast<uintptr_t>(P);
@@ -30,10 +46,18 @@ PresentTable::Lookup PresentTable::lookup(const void *P, size_t Bytes) {
 
 Mapping &PresentTable::insert(Mapping M) {
   uintptr_t B = M.Begin;
-  return Map.emplace(B, std::move(M)).first->second;
+  Mapping &Inserted = Map.emplace(B, std::move(M)).first->second;
+  if (prof::active())
+    observeMapping(prof::MemOp::Create, Inserted);
+  return Inserted;
 }
 
-void PresentTable::erase(uintptr_t Begin) { Map.erase(Begin); }
+void PresentTable::erase(uintptr_t Begin) {
+  if (prof::active())
+    if (auto It = Map.find(Begin); It != Map.end())
+      observeMapping(prof::MemOp::Delete, It->second);
+  Map.erase(Begin);
+}
 
 std::vector<Mapping *> PresentTable::all() {
   std::vector<Mapping *> R;

@@ -18,6 +18,8 @@
 namespace jacc {
 
 struct LaunchPlan {
+  /// The push's number for the profiling listeners (prof::LaunchEvent::Push); 0: not observed.
+  uint64_t ObservedPush = 0;
   /// Each device's argument cells (a split launch: two more per split array, its mapping
   /// relative to the pointer in bytes).
   llvm::SmallVector<ArgCells, 4> Cells;

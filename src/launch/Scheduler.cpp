@@ -2,6 +2,7 @@
 #include "src/launch/Scheduler.h"
 
 #include "src/launch/DemandExchange.h"
+#include "src/profile/KernelNames.h"
 
 #include "support/Debug.h"
 #include "support/SavedError.h"
@@ -63,6 +64,14 @@ llvm::Error Scheduler::run(std::shared_ptr<const jit::CompiledKernel> K, LaunchP
   if (!Plan.Bounds.empty())
     for (unsigned D = 0; D < N; ++D)
       Launches[D]->checkBounds(Plan.Bounds, D);
+  if (Plan.ObservedPush) {
+    prof::KernelName Name = prof::kernelNameOf(*K);
+    for (unsigned D = 0; D < N; ++D)
+      if (Group)
+        Launches[D]->observe(Plan.ObservedPush, Name, prof::Mode::Split, D, D + 1, N);
+      else
+        Launches[D]->observe(Plan.ObservedPush, Name, prof::Mode::Duplicate);
+  }
   bool Probed = false; // a split launch whose devices never meet (no exchange)
   if (N > 1) {
     Probed = Group && DemandExchange && probeSplitLaunches(Info, Plan, Launches);
@@ -125,6 +134,8 @@ llvm::Error Scheduler::runOnOwner(std::shared_ptr<const jit::CompiledKernel> K, 
     return Launch.takeError();
   if (!Plan.Bounds.empty())
     (*Launch)->checkBounds(Plan.Bounds, O);
+  if (Plan.ObservedPush)
+    (*Launch)->observe(Plan.ObservedPush, prof::kernelNameOf(*K), prof::Mode::OnOwner);
   if (!K->Info.Reductions.empty())
     (*Launch)->OnFinished = [K, R = Plan.Reductions](const KernelLaunch &Done) {
       R.combine(K->Info, {&Done});

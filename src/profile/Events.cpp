@@ -4,7 +4,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <mutex>
-#include <set>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -76,6 +76,11 @@ void addListener(std::unique_ptr<Listener> L) {
     std::atexit([] { finishAll(/*AtExit=*/true); });
 }
 
+uint64_t nextPushId() {
+  static std::atomic<uint64_t> Next{1};
+  return Next.fetch_add(1, std::memory_order_relaxed);
+}
+
 void finishAll(bool AtExit) {
   each([&](Listener &L) { L.finish(AtExit); });
 }
@@ -130,13 +135,16 @@ void DataScope::end() {
   each([&](Listener &L) { L.dataEnd(Op, Host, Bytes, T); });
 }
 
-KernelName internKernelName(const char *Site, const char *FirstLine) {
+const KernelName *internKernelName(const std::string &Site, const std::string &FirstLine) {
   static std::mutex Lock;
-  static std::set<std::string> Names; // node-based: the strings never move
-  bool FromSite = Site && *Site;
+  // Node-based: neither the strings nor the names ever move.
+  static std::map<std::pair<std::string, bool>, KernelName> Names;
+  bool FromSite = !Site.empty();
   std::lock_guard<std::mutex> G(Lock);
-  const std::string &N = *Names.insert(FromSite ? Site : FirstLine ? FirstLine : "kernel").first;
-  return {N.c_str(), FromSite};
+  auto [It, New] = Names.try_emplace({FromSite ? Site : FirstLine, FromSite});
+  if (New)
+    It->second = {It->first.first.c_str(), FromSite};
+  return &It->second;
 }
 
 } // namespace jacc::prof

@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <string>
 
 namespace jacc::prof {
 
@@ -84,6 +85,7 @@ struct KernelName {
 
 /// One jacc_kernel_push, after it was queued (Async) or ran.
 struct PushEvent {
+  uint64_t Id; ///< the process's push number, from 1 (LaunchEvent::Push)
   KernelName Kernel;
   Mode How;
   unsigned Devices;
@@ -96,6 +98,7 @@ struct PushEvent {
 
 /// One device's part of a kernel, queued (launchBegin/End: the enqueue) or run (kernelRun).
 struct LaunchEvent {
+  uint64_t Push; ///< the push it belongs to (PushEvent::Id)
   KernelName Kernel;
   Mode How;
   int Device;
@@ -138,7 +141,7 @@ public:
   virtual void deviceShutdown(int /*Index*/, const char * /*Kind*/, bool /*Begin*/, Nanos) {}
   /// jacc_finalize or the process's exit: write what was gathered. May be called again later
   /// (a finalize, then the exit) with more gathered in between.
-  virtual void finish(bool AtExit) {}
+  virtual void finish(bool /*AtExit*/) {}
 };
 
 namespace detail {
@@ -159,6 +162,9 @@ template <typename F> void each(F &&Fn) {
   for (unsigned I = 0; I < N; ++I)
     Fn(*detail::Slots[I]);
 }
+
+/// A new push number (PushEvent::Id).
+uint64_t nextPushId();
 
 /// Every listener's finish(AtExit).
 void finishAll(bool AtExit);
@@ -210,8 +216,9 @@ private:
   bool On;
 };
 
-/// The kernel name of a source (see KernelName), interned.
-KernelName internKernelName(const char *Site, const char *FirstLine);
+/// The kernel name for a site ("heat.c:42"; empty: none) or else a first line, interned: the
+/// result lives as long as the process.
+const KernelName *internKernelName(const std::string &Site, const std::string &FirstLine);
 
 } // namespace jacc::prof
 

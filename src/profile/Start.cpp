@@ -2,6 +2,7 @@
 #include "src/profile/Start.h"
 
 #include "src/profile/Events.h"
+#include "src/profile/Summary.h"
 #include "src/profile/ToolLibraries.h"
 #include "support/Env.h"
 #include "support/Error.h"
@@ -42,6 +43,9 @@ llvm::Error startProfiling(const ProfileSettings &S) {
     return ToolFailure.empty() ? llvm::Error::success()
                                : makeError(ErrorCode::InvalidArgument, ToolFailure);
   Started = true;
+  if (S.Summary != ProfileSettings::Format::Off)
+    addListener(std::make_unique<Summary>(S.Summary == ProfileSettings::Format::Json,
+                                          S.SummaryFile));
   if (llvm::Error E = loadToolLibraries(S.ToolLibraries)) {
     takeError(std::move(E), ToolFailure);
     return makeError(ErrorCode::InvalidArgument, ToolFailure);
