@@ -160,10 +160,10 @@ TEST_F(AccProfListenerTest, MemoryEventsNameTheirMapping) {
 }
 
 TEST_F(AccProfListenerTest, LaunchesNameTheirKernelAndDevice) {
-  KernelName K = internKernelName("heat.c:42", "for (int i = 0; i < n; i++)");
+  KernelName K = *internKernelName("heat.c:42", "for (int i = 0; i < n; i++)");
   beginConstruct(site(Construct::Parallel, 42));
   for (int D = 0; D < 2; ++D) {
-    LaunchEvent L{K, Mode::Split, D, D, D + 1, 2, 0, 0};
+    LaunchEvent L{1, K, Mode::Split, D, D, D + 1, 2, 0, 0};
     deliver([&](Listener &Li) { Li.launchBegin(L); });
     deliver([&](Listener &Li) { Li.launchEnd(L); });
   }
