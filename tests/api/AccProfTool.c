@@ -66,14 +66,17 @@ static void onEvent(acc_prof_info *P, acc_event_info *I, acc_api_info *A) {
   CHECK(E, I->event_type == E);
   CHECK(E, P->valid_bytes == (int)(offsetof(acc_prof_info, func_end_line_no) + sizeof(int)));
   CHECK(E, P->version == _OPENACC);
-  CHECK(E, P->device_type == acc_device_host);
+  CHECK(E, P->device_type == acc_device_host || P->device_type == acc_device_nvidia);
   CHECK(E, P->device_number >= 0);
   CHECK(E, P->thread_id >= 0);
   CHECK(E, P->async == acc_async_sync || P->async >= 0);
   CHECK(E, A->valid_bytes == (int)(offsetof(acc_api_info, async_handle) + sizeof(void *)));
-  CHECK(E, A->device_api == acc_device_api_none && A->device_type == P->device_type);
-  if (P->device_number > Report.max_device_number)
-    Report.max_device_number = P->device_number;
+  CHECK(E, A->device_type == P->device_type);
+  CHECK(E, A->device_api ==
+               (P->device_type == acc_device_nvidia ? acc_device_api_cuda : acc_device_api_none));
+  int *Seen = P->device_type == acc_device_nvidia ? &Report.nvidia_devices : &Report.host_devices;
+  if (P->device_number >= *Seen)
+    *Seen = P->device_number + 1;
   if (isData(E)) {
     const acc_data_event_info *D = &I->data_event;
     CHECK(E, D->valid_bytes == (int)(offsetof(acc_data_event_info, device_ptr) + sizeof(void *)));

@@ -13,7 +13,7 @@ typedef struct prof_tool_report {
   long located_constructs;     /* explicit construct starts with a source file and line */
   unsigned long long upload_bytes, download_bytes;
   unsigned long long device_to_device_bytes; /* uploads without a host address */
-  int max_device_number;
+  int host_devices, nvidia_devices; /* highest device_number seen + 1, per device type */
   int registrations;           /* calls of the tool's acc_register_library */
 } prof_tool_report;
 

@@ -1,5 +1,5 @@
 // The OpenACC profiling interface end to end: a program run with ACC_PROFLIB naming the test tool
-// (tests/api/AccProfTool.c), on host:1..3; the tool's counts and checks against what the program
+// (tests/api/AccProfTool.c), on host:1..3 and a host with two fake GPUs; the tool's counts and checks against what the program
 // did and jacc_get_stats. Tools load at the first jacc_init of a process: each run is a child
 // process of its own.
 #include "jacc/jacc.h"
@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cctype>
 #include <cstdio>
 #include <cstdlib>
 #include <dlfcn.h>
@@ -59,12 +60,22 @@ const char *const Kernel = "#pragma acc parallel loop present(x, y)\n"
                            "for (int i = 0; i < n; i++)\n"
                            "  y[i] = y[i] + 2 * x[i];\n";
 
-/// In a child: the program below under the tool, on Devices; exits 0 when every count and check
-/// holds, else 1 with the problems on stderr.
-[[noreturn]] void runProfiledProgram(const char *Devices) {
+/// A device configuration and what the tool should see of it.
+struct Config {
+  const char *Devices;
+  int Hosts, Gpus; ///< Gpus: fake ones (tests/src/cuda/mockcuda), which run no kernel
+};
+
+/// In a child: the program below under the tool, on C's devices; exits 0 when every count and
+/// check holds, else 1 with the problems on stderr.
+[[noreturn]] void runProfiledProgram(const Config &C) {
   setenv("ACC_PROFLIB", JACC_PROF_TOOL_PATH, 1);
-  setenv("JACC_DEVICES", Devices, 1);
+  setenv("JACC_DEVICES", C.Devices, 1);
   setenv("JACC_CACHE", "off", 1);
+  if (C.Gpus) {
+    setenv("JACC_LIBCUDA", JACC_MOCKCUDA_PATH, 1);
+    setenv("MOCKCUDA_DEVICES", std::to_string(C.Gpus).c_str(), 1);
+  }
   jacc_finalize();
   if (jacc_init() != JACC_SUCCESS)
     fail("jacc_init");
@@ -100,7 +111,8 @@ const char *const Kernel = "#pragma acc parallel loop present(x, y)\n"
     fail("wait");
   if (jacc_copyout(Y, N * sizeof(double)) || jacc_delete(X, N * sizeof(double)))
     fail("copyout");
-  P.expect(Yv[0] == 8.5 && Yv[N - 1] == 8.5, "wrong results");
+  if (!C.Gpus) // the fake GPUs run no kernel
+    P.expect(Yv[0] == 8.5 && Yv[N - 1] == 8.5, "wrong results");
 
   jacc_stats S{};
   jacc_get_stats(&S);
@@ -125,24 +137,30 @@ const char *const Kernel = "#pragma acc parallel loop present(x, y)\n"
     fail("jacc_finalize");
   P.expectCount(Count[acc_ev_device_shutdown_start], Devs, "device_shutdown_start");
   P.expectCount(Count[acc_ev_device_shutdown_end], Devs, "device_shutdown_end");
-  P.expectCount(R->max_device_number, Devs - 1, "the highest device number");
+  P.expectCount(R->host_devices, C.Hosts, "host devices numbered");
+  P.expectCount(R->nvidia_devices, C.Gpus, "NVIDIA devices numbered");
   P.expectCount(R->open_pairs, 0, "start events without their end");
   P.expectCount(R->errors, 0, std::string("tool checks failed, first: ") + R->first_error);
   P.exit();
 }
 
-class ProfilingToolTest : public ::testing::TestWithParam<const char *> {};
+class ProfilingToolTest : public ::testing::TestWithParam<Config> {};
 
 TEST_P(ProfilingToolTest, ToolSeesEveryEventWithItsRecords) {
   GTEST_FLAG_SET(death_test_style, "threadsafe");
   EXPECT_EXIT(runProfiledProgram(GetParam()), ::testing::ExitedWithCode(0), "");
 }
 
+// Device numbers count within a type: host:1,cuda:all is host 0, NVIDIA 0 and NVIDIA 1.
 INSTANTIATE_TEST_SUITE_P(Devices, ProfilingToolTest,
-                         ::testing::Values("host:1", "host:2", "host:3"),
-                         [](const ::testing::TestParamInfo<const char *> &I) {
-                           std::string N = I.param;
-                           return N.replace(N.find(':'), 1, "");
+                         ::testing::Values(Config{"host:1", 1, 0}, Config{"host:2", 2, 0},
+                                           Config{"host:3", 3, 0},
+                                           Config{"host:1,cuda:all", 1, 2}),
+                         [](const ::testing::TestParamInfo<Config> &I) {
+                           std::string N;
+                           for (const char *P = I.param.Devices; *P; ++P)
+                             N += std::isalnum(static_cast<unsigned char>(*P)) ? *P : '_';
+                           return N;
                          });
 
 /// In a child: jacc_init with ACC_PROFLIB naming Path, twice; exits 0 if both fail with
