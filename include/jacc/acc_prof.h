@@ -63,7 +63,7 @@ typedef struct acc_prof_info {
   acc_device_t device_type;
   int device_number; /* among the devices of device_type, in JACC_DEVICES order */
   int thread_id;     /* jacc numbers the host threads 0, 1, ... in the order of their first event */
-  intptr_t async;    /* acc_async_sync, or the async argument */
+  intptr_t async;    /* acc_async_sync (jacc does not yet tell events of async work apart) */
   intptr_t async_queue;
   const char *src_file; /* NULL when unknown (a runtime routine called outside any construct) */
   const char *func_name;
@@ -112,7 +112,7 @@ typedef struct acc_launch_event_info {
   int implicit;
   void *tool_info;
   const char *kernel_name; /* the construct's site ("heat.c:42") or the kernel's first loop line */
-  size_t num_gangs, num_workers, vector_length;
+  size_t num_gangs, num_workers, vector_length; /* 0: not known (jacc does not report them yet) */
 } acc_launch_event_info;
 
 /* Every other event. */
