@@ -140,6 +140,7 @@ struct Config {
   P.expectCount(R->host_devices, C.Hosts, "host devices numbered");
   P.expectCount(R->nvidia_devices, C.Gpus, "NVIDIA devices numbered");
   P.expectCount(R->open_pairs, 0, "start events without their end");
+  P.expectCount(Count[acc_ev_runtime_shutdown], 0, "runtime_shutdown before the exit");
   P.expectCount(R->errors, 0, std::string("tool checks failed, first: ") + R->first_error);
   P.exit();
 }
