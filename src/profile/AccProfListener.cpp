@@ -230,13 +230,12 @@ private:
   }
 
   void send(acc_event_t E, const Site *S, int Device, acc_event_info &I) {
-    bool Cuda = isCuda(Device);
-    acc_device_t Type = Cuda ? acc_device_nvidia : acc_device_host;
+    DeviceId D = deviceId(Device);
     acc_prof_info P = {E,
                        ProfInfoBytes,
                        _OPENACC,
-                       Type,
-                       numberAmongKind(Device),
+                       D.Type,
+                       D.Number,
                        threadId(),
                        acc_async_sync,
                        acc_async_sync,
@@ -246,9 +245,9 @@ private:
                        0,
                        0,
                        0};
-    acc_api_info A = {Cuda ? acc_device_api_cuda : acc_device_api_none,
+    acc_api_info A = {D.Type == acc_device_nvidia ? acc_device_api_cuda : acc_device_api_none,
                       ApiInfoBytes,
-                      Type,
+                      D.Type,
                       0,
                       nullptr,
                       nullptr,
@@ -265,18 +264,19 @@ private:
       CudaDevice.resize(Index + 1, false);
     CudaDevice[Index] = Kind && std::strcmp(Kind, "cuda") == 0;
   }
-  bool isCuda(int Index) {
+
+  struct DeviceId {
+    acc_device_t Type;
+    int Number; ///< among the devices of Type, as acc_get_device_num counts
+  };
+  DeviceId deviceId(int Index) {
     std::lock_guard<std::mutex> G(KindsLock);
-    return Index >= 0 && size_t(Index) < CudaDevice.size() && CudaDevice[Index];
-  }
-  /// The device's number among the devices of its type, as acc_get_device_num counts.
-  int numberAmongKind(int Index) {
-    std::lock_guard<std::mutex> G(KindsLock);
-    bool Cuda = Index >= 0 && size_t(Index) < CudaDevice.size() && CudaDevice[Index];
-    int N = 0;
+    auto IsCuda = [&](int I) { return size_t(I) < CudaDevice.size() && CudaDevice[I]; };
+    bool Cuda = Index >= 0 && IsCuda(Index);
+    int Number = 0;
     for (int I = 0; I < Index; ++I)
-      N += (size_t(I) < CudaDevice.size() && CudaDevice[I]) == Cuda;
-    return N;
+      Number += IsCuda(I) == Cuda;
+    return {Cuda ? acc_device_nvidia : acc_device_host, Number};
   }
 
   std::mutex KindsLock;
