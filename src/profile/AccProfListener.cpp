@@ -109,14 +109,14 @@ public:
       end(acc_event_t(E + 1), &S, 0, otherInfo(acc_event_t(E + 1), &S, S.Implicit));
   }
 
-  void dataBegin(DataOp Op, const void *Host, size_t Bytes, Nanos) override {
+  // Enter and exit data events carry the chapter's acc_other_event_info: no address or size.
+  void dataBegin(DataOp Op, const void *, size_t, Nanos) override {
     if (acc_event_t E = clauseStart(Op); E != acc_ev_none)
-      start(E, currentSite(), 0, dataInfo(E, currentSite(), Host, nullptr, Bytes));
+      start(E, currentSite(), 0, otherInfo(E, currentSite(), 1));
   }
-  void dataEnd(DataOp Op, const void *Host, size_t Bytes, Nanos) override {
+  void dataEnd(DataOp Op, const void *, size_t, Nanos) override {
     if (acc_event_t E = clauseStart(Op); E != acc_ev_none)
-      end(acc_event_t(E + 1), currentSite(), 0,
-          dataInfo(acc_event_t(E + 1), currentSite(), Host, nullptr, Bytes));
+      end(acc_event_t(E + 1), currentSite(), 0, otherInfo(acc_event_t(E + 1), currentSite(), 1));
   }
 
   void memory(const MemEvent &M) override {

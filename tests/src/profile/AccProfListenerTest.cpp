@@ -202,9 +202,13 @@ TEST_F(AccProfListenerTest, DataClausesInAComputeConstructAreImplicitDataEvents)
                                    acc_ev_exit_data_end,           acc_ev_compute_construct_end,
                                    acc_ev_enter_data_start,        acc_ev_enter_data_end};
   ASSERT_EQ(recordedTypes(), Want);
-  EXPECT_EQ(recorded()[1].Event.data_event.implicit, 1);
-  EXPECT_EQ(recorded()[1].Event.data_event.host_ptr, X);
-  EXPECT_EQ(recorded()[1].Event.data_event.parent_construct, acc_construct_parallel);
+  for (int I : {1, 2, 3, 4}) {
+    const acc_other_event_info &O = recorded()[I].Event.other_event;
+    EXPECT_EQ(O.valid_bytes, int(offsetof(acc_other_event_info, tool_info) + sizeof(void *)));
+    EXPECT_EQ(O.implicit, 1);
+    EXPECT_EQ(O.parent_construct, acc_construct_parallel);
+  }
+  EXPECT_EQ(recorded()[6].Event.other_event.implicit, 0);
 }
 
 TEST_F(AccProfListenerTest, AWaitConstructIsOneWaitPairAndOtherWaitsAreImplicit) {
