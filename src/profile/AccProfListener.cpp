@@ -38,12 +38,16 @@ constexpr int OtherInfoBytes = offsetof(acc_other_event_info, tool_info) + sizeo
 constexpr int ApiInfoBytes = offsetof(acc_api_info, async_handle) + sizeof(void *);
 
 /// The pairs begun on this thread and not yet ended, innermost last: the end event each expects
-/// and the tool_info its start's callbacks left.
+/// and the tool_info its start's callbacks left. A fixed array, nothing to destroy: events may
+/// come at the exit, after the thread's destructors ran. Pairs nest a few deep (a construct, a
+/// data operation, a copy); deeper ones are counted in Unrecorded and not reported.
 struct OpenPair {
   acc_event_t End;
   void *ToolInfo;
 };
-thread_local std::vector<OpenPair> Pairs;
+constexpr unsigned MaxOpenPairs = 32;
+thread_local OpenPair Pairs[MaxOpenPairs];
+thread_local unsigned Depth = 0, Unrecorded = 0;
 
 /// The chapter's thread_id: host threads numbered in the order of their first event.
 int threadId() {
@@ -211,20 +215,28 @@ private:
   /// A start event: opens its pair on this thread (whether or not anyone wants it, so that the
   /// end finds it) and keeps what the callbacks left in tool_info for the end.
   void start(acc_event_t E, const Site *S, int Device, acc_event_info I) {
-    Pairs.push_back({acc_event_t(E + 1), nullptr});
+    if (Depth == MaxOpenPairs || Unrecorded) {
+      ++Unrecorded;
+      return;
+    }
+    OpenPair &P = Pairs[Depth++];
+    P = {acc_event_t(E + 1), nullptr};
     if (!wanted(E))
       return;
     send(E, S, Device, I);
-    Pairs.back().ToolInfo = I.other_event.tool_info;
+    P.ToolInfo = I.other_event.tool_info;
   }
 
   /// An end event: sent only when it closes the thread's innermost pair (an end whose start came
   /// before the first registration is dropped, not reported unpaired).
   void end(acc_event_t E, const Site *S, int Device, acc_event_info I) {
-    if (Pairs.empty() || Pairs.back().End != E)
+    if (Unrecorded) {
+      --Unrecorded;
       return;
-    I.other_event.tool_info = Pairs.back().ToolInfo;
-    Pairs.pop_back();
+    }
+    if (Depth == 0 || Pairs[Depth - 1].End != E)
+      return;
+    I.other_event.tool_info = Pairs[--Depth].ToolInfo;
     if (wanted(E))
       send(E, S, Device, I);
   }

@@ -265,6 +265,21 @@ TEST_F(AccProfListenerTest, AnEndWithoutItsStartIsDropped) {
   EXPECT_TRUE(recordedTypes().empty());
 }
 
+TEST_F(AccProfListenerTest, PairsNestedTooDeepAreLeftOutWholly) {
+  for (int I = 0; I < 40; ++I)
+    beginConstruct(site(Construct::Update, I + 1));
+  for (int I = 0; I < 40; ++I)
+    endConstruct();
+  std::vector<acc_event_t> Types = recordedTypes();
+  ASSERT_EQ(Types.size(), 64u); // 32 pairs kept
+  for (int I = 0; I < 32; ++I) {
+    EXPECT_EQ(Types[I], acc_ev_update_start);
+    EXPECT_EQ(Types[32 + I], acc_ev_update_end);
+    EXPECT_EQ(recorded()[I].Prof.line_no, I + 1);
+    EXPECT_EQ(recorded()[63 - I].Prof.line_no, I + 1); // each end with its own start's site
+  }
+}
+
 TEST_F(AccProfListenerTest, DevicesAreNumberedWithinTheirType) {
   const char *Kinds[] = {"host", "cuda", "host", "cuda"};
   for (int D = 0; D < 4; ++D) {
