@@ -114,7 +114,12 @@ static void onEvent(acc_prof_info *P, acc_event_info *I, acc_api_info *A) {
   }
   /* The process is ending: the tests read this line, having no later chance to ask. */
   if (E == acc_ev_runtime_shutdown)
-    fprintf(stderr, "accproftool: runtime_shutdown after %ld errors\n", Report.errors);
+    fprintf(stderr,
+            "accproftool: runtime_shutdown after %ld errors, %ld open pairs, %ld located "
+            "constructs, %ld launches%s%s\n",
+            Report.errors, Report.open_pairs, Report.located_constructs,
+            Report.counts[acc_ev_enqueue_launch_start], Report.errors ? "; first: " : "",
+            Report.first_error);
   pthread_mutex_unlock(&Lock);
 }
 
