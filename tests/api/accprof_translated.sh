@@ -9,7 +9,11 @@ dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 "$jaccc" -O2 -o "$dir/program" "$src" -lm
 for n in 1 2 3; do
-  err=$(JACC_DEVICES=host:$n ACC_PROFLIB=$tool "$dir/program" 2>&1 >/dev/null)
+  status=0
+  err=$(JACC_DEVICES=host:$n ACC_PROFLIB=$tool "$dir/program" 2>&1 >/dev/null) || status=$?
+  if (( status != 0 )); then
+    echo "host:$n: the program failed (exit status $status):"; echo "$err"; exit 1
+  fi
   line=$(grep '^accproftool: runtime_shutdown' <<<"$err") || {
     echo "host:$n: the tool saw no runtime_shutdown:"; echo "$err"; exit 1; }
   echo "host:$n: $line"
