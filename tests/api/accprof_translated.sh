@@ -2,12 +2,14 @@
 # A translated OpenACC program (samples/openacc/heat.c, built by jaccc) run under the test
 # profiling tool (ACC_PROFLIB) on 1 to 3 host devices: every event well formed and paired, the
 # program's constructs located in its source. The tool's last line, at the exit, says so.
-# Usage: accprof_translated.sh JACCC TOOL.so PROGRAM.c
+# Usage: accprof_translated.sh JACCC TOOL.so PROGRAM.c [COMPILER FLAGS...] (-fsanitize=... when
+# libjacc is sanitized)
 set -euo pipefail
 jaccc=$1 tool=$2 src=$3
+shift 3
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
-"$jaccc" -O2 -o "$dir/program" "$src" -lm
+"$jaccc" -O2 "$@" -o "$dir/program" "$src" -lm
 for n in 1 2 3; do
   status=0
   err=$(JACC_DEVICES=host:$n ACC_PROFLIB=$tool "$dir/program" 2>&1 >/dev/null) || status=$?
