@@ -12,7 +12,8 @@
  *  - A copy between two devices is an enqueue_upload to the receiving device with a NULL
  *    host_ptr (the chapter has no device-to-device event).
  *  - Callbacks run on the thread that caused the event and must not call jacc or OpenACC
- *    routines. */
+ *    routines other than acc_prof_register and acc_prof_unregister; neither may
+ *    acc_register_library (it runs inside jacc_init). */
 #ifndef JACC_ACC_PROF_H
 #define JACC_ACC_PROF_H
 
