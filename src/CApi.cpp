@@ -8,6 +8,7 @@
 #include "support/Error.h"
 #include "support/Stats.h"
 
+#include <mutex>
 #include <string>
 
 using namespace jacc;
@@ -113,6 +114,10 @@ jacc_status jacc_kernel_push(const char *source, int nargs, const jacc_arg *args
 jacc_status jacc_wait(void) { return toStatus(Runtime::instance().wait()); }
 
 void jacc_construct_begin(int kind, const char *file, int line, const char *func) {
+  // The first construct starts the runtime, as a directive does: its observers then see the
+  // construct begin (a failure is reported by the construct's first call).
+  static std::once_flag Started;
+  std::call_once(Started, [] { llvm::consumeError(Runtime::instance().init()); });
   prof::Site S;
   // An unknown kind is still a construct with a place: it only loses its name.
   bool Exit = kind == JACC_CONSTRUCT_DATA_EXIT;

@@ -95,14 +95,14 @@ llvm::Expected<void *> Device::allocate(size_t Bytes) {
   return Ptr;
 }
 
-llvm::Error Device::release(void *DevicePtr) {
+llvm::Error Device::release(void *DevicePtr, size_t Bytes) {
   // Like free(): releasing nothing is fine.
   if (!DevicePtr)
     return llvm::Error::success();
   if (traceDevice())
     trace(*this, "release " + hexAddress(DevicePtr));
   if (prof::active())
-    observeMemory(prof::MemOp::Free, *this, DevicePtr, 0);
+    observeMemory(prof::MemOp::Free, *this, DevicePtr, Bytes);
   return releaseImpl(DevicePtr);
 }
 

@@ -60,7 +60,8 @@ public:
 
   /// Allocate device memory; OutOfMemory names the device and the size.
   llvm::Expected<void *> allocate(size_t Bytes);
-  llvm::Error release(void *DevicePtr);
+  /// Bytes: the allocation's size, for profiling tools (0: not known here).
+  llvm::Error release(void *DevicePtr, size_t Bytes = 0);
   /// Copies count their bytes in stats(); zero bytes is a no-op.
   llvm::Error copyToDevice(void *Dst, const void *HostSrc, size_t Bytes);
   llvm::Error copyToHost(void *HostDst, const void *Src, size_t Bytes);

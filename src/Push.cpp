@@ -48,13 +48,14 @@ double secondsSince(std::chrono::steady_clock::time_point T) {
 llvm::Error Runtime::push(const char *Source, int NArgs, const jacc_arg *Args, unsigned Flags) {
   if (auto E = checkPushArguments(Source, NArgs, Args, Flags))
     return E;
+  auto Hold = acquire();
+  if (!Hold)
+    return Hold.takeError();
+  // Observed once the runtime (and so its listeners) started.
   prof::ImplicitConstruct Construct(prof::Construct::Parallel, "jacc_kernel_push");
   PushObservation Observed;
   if (prof::active())
     Observed.Start = prof::now();
-  auto Hold = acquire();
-  if (!Hold)
-    return Hold.takeError();
   stats().KernelsPushed.fetch_add(1, std::memory_order_relaxed);
   auto K = compile(Source, NArgs, Args, Observed);
   if (!K)

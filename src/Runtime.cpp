@@ -137,34 +137,37 @@ llvm::Expected<unsigned> Runtime::numDevices() {
 llvm::Error Runtime::enterData(void *P, size_t Bytes, bool Copy, const char *Api, bool Zero) {
   if (!P || !Bytes)
     return llvm::Error::success(); // OpenACC: a null pointer or an empty range is a no-op
-  prof::ImplicitConstruct Construct(prof::Construct::EnterData, Api);
-  prof::DataScope Observed(prof::DataOp::Enter, P, Bytes);
   auto L = acquire();
   if (!L)
     return L.takeError();
+  // Observed once the runtime (and so its listeners) started.
+  prof::ImplicitConstruct Construct(prof::Construct::EnterData, Api);
+  prof::DataScope Observed(prof::DataOp::Enter, P, Bytes);
   return Data.enter(P, Bytes, Copy, Api, Zero);
 }
 
 llvm::Error Runtime::exitData(void *P, size_t Bytes, bool CopyBack, const char *Api) {
   if (!P || !Bytes)
     return llvm::Error::success();
-  prof::ImplicitConstruct Construct(prof::Construct::ExitData, Api);
-  prof::DataScope Observed(prof::DataOp::Exit, P, Bytes);
   auto L = acquire();
   if (!L)
     return L.takeError();
+  // Observed once the runtime (and so its listeners) started.
+  prof::ImplicitConstruct Construct(prof::Construct::ExitData, Api);
+  prof::DataScope Observed(prof::DataOp::Exit, P, Bytes);
   return Data.exit(P, Bytes, CopyBack, /*Finalize=*/false, DataEnvironment::ExitRules::Jacc, Api);
 }
 
 llvm::Error Runtime::update(void *P, size_t Bytes, bool ToDevice, const char *Api) {
   if (!P || !Bytes)
     return llvm::Error::success();
-  prof::ImplicitConstruct Construct(prof::Construct::Update, Api);
-  prof::DataScope Observed(ToDevice ? prof::DataOp::UpdateDevice : prof::DataOp::UpdateSelf, P,
-                           Bytes);
   auto L = acquire();
   if (!L)
     return L.takeError();
+  // Observed once the runtime (and so its listeners) started.
+  prof::ImplicitConstruct Construct(prof::Construct::Update, Api);
+  prof::DataScope Observed(ToDevice ? prof::DataOp::UpdateDevice : prof::DataOp::UpdateSelf, P,
+                           Bytes);
   return Data.update(P, Bytes, ToDevice, Api);
 }
 
@@ -178,11 +181,12 @@ llvm::Expected<bool> Runtime::isPresent(const void *P, size_t Bytes) {
 }
 
 llvm::Error Runtime::wait() {
-  prof::ImplicitConstruct Construct(prof::Construct::Wait, "jacc_wait");
-  WaitObservation Observed;
   auto L = acquire();
   if (!L)
     return L.takeError();
+  // Observed once the runtime (and so its listeners) started.
+  prof::ImplicitConstruct Construct(prof::Construct::Wait, "jacc_wait");
+  WaitObservation Observed;
   llvm::Error Result = llvm::Error::success();
   for (auto &D : Devices)
     if (auto E = D->synchronize())

@@ -45,11 +45,12 @@ llvm::Error Runtime::exitDataOpenACC(void *P, size_t Bytes, bool CopyBack, bool 
                                      const char *Api) {
   if (!P || !Bytes)
     return llvm::Error::success();
-  prof::ImplicitConstruct Construct(prof::Construct::ExitData, Api);
-  prof::DataScope Observed(prof::DataOp::Exit, P, Bytes);
   auto L = acquire();
   if (!L)
     return L.takeError();
+  // Observed once the runtime (and so its listeners) started.
+  prof::ImplicitConstruct Construct(prof::Construct::ExitData, Api);
+  prof::DataScope Observed(prof::DataOp::Exit, P, Bytes);
   return Data.exit(P, Bytes, CopyBack, Finalize, DataEnvironment::ExitRules::OpenACC, Api);
 }
 

@@ -369,10 +369,11 @@ void Translator::translateCompute(Region &R) {
     Host += Buf.slice(At, R.End).str();
     Else = I2 + "} else {\n" + Host + "\n" + I2 + "}\n";
   }
-  if (Wait)
-    Code += I2 + check("jacc_wait()", P) + "\n";
   for (const std::string &E : Decls)
     Code += I2 + E + "\n";
+  Code += I2 + constructBegin(P, computeKind(D.Kind)) + "\n";
+  if (Wait)
+    Code += I2 + check("jacc_wait()", P) + "\n";
   for (const std::string &E : Entry)
     Code += I2 + E + "\n";
   for (const std::string &T : Temps)
@@ -388,6 +389,7 @@ void Translator::translateCompute(Region &R) {
           ", " + (Async ? "JACC_ASYNC" : "JACC_DEFAULT") + "), " + where(P) + ");\n";
   for (const std::string &E : Exit)
     Code += I2 + E + "\n";
+  Code += I2 + constructEnd() + "\n";
   Code += Else;
   Code += I + "}";
   RW.ReplaceText(SM.getComposedLoc(SM.getMainFileID(), P.LineStart), R.End - P.LineStart, Code);

@@ -68,8 +68,12 @@ void Translator::translateData(Region &R) {
   std::string Code = P.Indent + "{ /* #pragma acc " + R.D.Text + " */\n" + Pre;
   for (const std::string &E : Decls)
     Code += P.Indent + E + "\n";
+  Code += P.Indent + constructBegin(P, "DATA") + "\n";
   for (const std::string &E : Entry)
     Code += P.Indent + E + "\n";
+  Code += P.Indent + constructEnd() + "\n";
+  R.Exits.insert(R.Exits.begin(), constructBegin(P, "DATA_EXIT"));
+  R.Exits.push_back(constructEnd());
   RW.ReplaceText(SM.getComposedLoc(SM.getMainFileID(), P.LineStart), P.LineEnd - P.LineStart,
                  Code);
 }
@@ -232,8 +236,19 @@ std::vector<std::string> Translator::standaloneRowCalls(const Section &S, const 
 
 /// The directive's line becomes a comment and Calls, under `if (Guard)` when there is one.
 void Translator::replaceDirective(const Pragma &P, const Directive &D, const std::string &Guard,
-                                  const std::vector<std::string> &Calls) {
+                                  const std::vector<std::string> &Input) {
   std::string Code = P.Indent + "/* #pragma acc " + D.Text + " */\n";
+  // The data directives' calls are one construct to jacc's observers.
+  std::vector<std::string> Calls = Input;
+  const char *Kind = D.Kind == DirectiveKind::EnterData ? "ENTER_DATA"
+                     : D.Kind == DirectiveKind::ExitData ? "EXIT_DATA"
+                     : D.Kind == DirectiveKind::Update   ? "UPDATE"
+                     : D.Kind == DirectiveKind::Wait     ? "WAIT"
+                                                         : nullptr;
+  if (Kind && !Calls.empty()) {
+    Calls.insert(Calls.begin(), constructBegin(P, Kind));
+    Calls.push_back(constructEnd());
+  }
   if (!Guard.empty()) {
     Code += P.Indent + "if (" + Guard + ") {\n";
     for (const std::string &C : Calls)

@@ -196,4 +196,28 @@ std::string Translator::run() {
   return Out;
 }
 
+std::string Translator::constructBegin(const Pragma &P, llvm::StringRef Kind) const {
+  // The function around the directive, for tools that group by function.
+  std::string Func = "0";
+  for (const FunctionDecl *F : Idx.Functions)
+    if (F->doesThisDeclarationHaveABody() && Idx.offset(F->getBody()->getBeginLoc()) < P.Hash &&
+        P.Hash < Idx.offset(F->getBody()->getEndLoc()))
+      Func = "\"" + F->getNameAsString() + "\"";
+  return "jacc_construct_begin(JACC_CONSTRUCT_" + Kind.str() + ", \"" + FileName.str() + "\", " +
+         std::to_string(P.Line) + ", " + Func + ");";
+}
+
+llvm::StringRef Translator::computeKind(DirectiveKind K) {
+  switch (K) {
+  case DirectiveKind::Kernels:
+  case DirectiveKind::KernelsLoop:
+    return "KERNELS";
+  case DirectiveKind::Serial:
+  case DirectiveKind::SerialLoop:
+    return "SERIAL";
+  default:
+    return "PARALLEL";
+  }
+}
+
 } // namespace jacc::translate

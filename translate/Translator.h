@@ -80,6 +80,12 @@ private:
   std::string siteLine(const Pragma &P) const {
     return "// jacc-site: " + FileName.str() + ":" + std::to_string(P.Line) + "\n";
   }
+  /// `jacc_construct_begin(JACC_CONSTRUCT_<Kind>, "heat.c", 42, "main");`: brackets the calls
+  /// a directive became, so that jacc's observers see the construct (see jacc.h).
+  std::string constructBegin(const Pragma &P, llvm::StringRef Kind) const;
+  static std::string constructEnd() { return "jacc_construct_end();"; }
+  /// The construct kind jacc.h names for a compute directive: PARALLEL, KERNELS or SERIAL.
+  static llvm::StringRef computeKind(analysis::DirectiveKind K);
   std::string check(const std::string &Call, const Pragma &P) const {
     return "jacc_translated_check(" + Call + ", " + where(P) + ");";
   }

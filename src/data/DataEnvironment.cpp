@@ -61,7 +61,7 @@ llvm::Error DataEnvironment::enter(void *P, size_t Bytes, bool Copy, const char 
   M.LastUse.assign(Devices.size(), 0);
   auto ReleaseAll = [&] {
     for (unsigned I = 0; I < M.DevicePtrs.size(); ++I)
-      llvm::consumeError(Devices[I]->release(M.DevicePtrs[I]));
+      llvm::consumeError(Devices[I]->release(M.DevicePtrs[I], M.bytes()));
   };
   // Allocate everywhere first, so that a failure leaves nothing behind.
   for (auto &D : Devices) {
@@ -134,7 +134,7 @@ llvm::Error DataEnvironment::unmap(Mapping &M, const char *Api) {
   llvm::Error Result = llvm::Error::success();
   for (unsigned D = 0; D < Devices.size(); ++D)
     if (static_cast<int>(D) != M.UserDevice)
-      if (auto E = Devices[D]->release(M.DevicePtrs[D]))
+      if (auto E = Devices[D]->release(M.DevicePtrs[D], M.bytes()))
         Result = llvm::joinErrors(std::move(Result), std::move(E));
   debugLog("data", llvm::Twine(Api) + " " + PresentTable::describe(M) + " unmapped");
   Table.erase(M.Begin);
@@ -228,7 +228,7 @@ llvm::Error DataEnvironment::releaseAll() {
   llvm::Error Result = releaseUserMemory(); // the program's: never acc_map_data'd memory
   for (Mapping *M : Table.all()) {
     for (unsigned D = 0; D < Devices.size(); ++D)
-      if (auto E = Devices[D]->release(M->DevicePtrs[D]))
+      if (auto E = Devices[D]->release(M->DevicePtrs[D], M->bytes()))
         Result = llvm::joinErrors(std::move(Result), std::move(E));
     Table.erase(M->Begin);
   }

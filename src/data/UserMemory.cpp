@@ -107,7 +107,7 @@ llvm::Error DataEnvironment::mapUserData(void *P, void *DevicePtr, size_t Bytes,
   auto Cleanup = [&] {
     for (unsigned I = 0; I < M.DevicePtrs.size(); ++I)
       if (I != Device)
-        llvm::consumeError(Devices[I]->release(M.DevicePtrs[I]));
+        llvm::consumeError(Devices[I]->release(M.DevicePtrs[I], M.bytes()));
   };
   // Every other device gets its own copy of the program's device data, as after acc_copyin.
   for (unsigned D = 0; D < Devices.size(); ++D) {

@@ -1,6 +1,7 @@
 // The listeners, the calling thread's constructs and the names events carry.
 #include "src/profile/Events.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <mutex>
@@ -87,15 +88,21 @@ void finishAll(bool AtExit) {
 
 namespace {
 
-/// The calling thread's open constructs, innermost last.
-thread_local std::vector<Site> Open;
+/// The calling thread's open constructs, innermost last: a fixed array, which no thread exit or
+/// process exit destroys before the last event (exit-time listeners may still ask). Constructs
+/// nested deeper than MaxOpen are counted, and the innermost stored one stands for them.
+constexpr unsigned MaxOpen = 32;
+thread_local Site Open[MaxOpen];
+thread_local unsigned Depth = 0;
 
 } // namespace
 
-const Site *currentSite() { return Open.empty() ? nullptr : &Open.back(); }
+const Site *currentSite() { return Depth ? &Open[std::min(Depth, MaxOpen) - 1] : nullptr; }
 
 void beginConstruct(const Site &S) {
-  Open.push_back(S);
+  if (Depth < MaxOpen)
+    Open[Depth] = S;
+  ++Depth;
   if (active()) {
     Nanos T = now();
     each([&](Listener &L) { L.constructBegin(S, T); });
@@ -104,10 +111,10 @@ void beginConstruct(const Site &S) {
 
 void endConstruct() {
   // An end without a begin (a jump into a region) is ignored rather than trusted.
-  if (Open.empty())
+  if (Depth == 0)
     return;
-  Site S = Open.back();
-  Open.pop_back();
+  --Depth;
+  Site S = Open[std::min(Depth, MaxOpen - 1)];
   if (active()) {
     Nanos T = now();
     each([&](Listener &L) { L.constructEnd(S, T); });
@@ -115,7 +122,7 @@ void endConstruct() {
 }
 
 bool ImplicitConstruct::begin(Construct Kind, const char *Api) {
-  if (!Open.empty())
+  if (Depth)
     return false;
   Site S;
   S.Kind = Kind;

@@ -3,10 +3,13 @@
 
 #include "src/profile/Events.h"
 #include "src/profile/Summary.h"
+#include "src/profile/ToolLibraries.h"
 #include "src/profile/Trace.h"
 #include "support/Env.h"
+#include "support/Error.h"
 
 #include <mutex>
+#include <string>
 
 namespace jacc::prof {
 
@@ -33,15 +36,23 @@ llvm::Expected<ProfileSettings> profileSettingsFromEnv() {
 llvm::Error startProfiling(const ProfileSettings &S) {
   static std::mutex Lock;
   static bool Started = false;
+  // A tool that failed to load fails every later jacc_init the same way: a run never goes on
+  // without the tool it asked for.
+  static std::string ToolFailure;
   std::lock_guard<std::mutex> G(Lock);
   if (Started)
-    return llvm::Error::success();
+    return ToolFailure.empty() ? llvm::Error::success()
+                               : makeError(ErrorCode::InvalidArgument, ToolFailure);
   Started = true;
   if (S.Summary != ProfileSettings::Format::Off)
     addListener(std::make_unique<Summary>(S.Summary == ProfileSettings::Format::Json,
                                           S.SummaryFile));
   if (!S.TraceFile.empty())
     addListener(makeTraceListener(S.TraceFile));
+  if (llvm::Error E = loadToolLibraries(S.ToolLibraries)) {
+    takeError(std::move(E), ToolFailure);
+    return makeError(ErrorCode::InvalidArgument, ToolFailure);
+  }
   return llvm::Error::success();
 }
 

@@ -21,7 +21,8 @@ struct ProfileSettings {
 llvm::Expected<ProfileSettings> profileSettingsFromEnv();
 
 /// Starts the observers S asks for, the first time only (jacc_init after a jacc_finalize keeps
-/// them), and makes the process's exit finish them.
+/// them), and makes the process's exit finish them. InvalidArgument naming ACC_PROFLIB's library
+/// when one cannot be loaded or lacks acc_register_library, then and at every later call.
 llvm::Error startProfiling(const ProfileSettings &S);
 
 } // namespace jacc::prof

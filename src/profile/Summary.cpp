@@ -404,7 +404,9 @@ void Summary::write(llvm::raw_ostream &OS, bool AsJson) {
        << formatSeconds(CopySeconds[D]) << "\n";
   OS << "  compiles: " << S->CompileCount[2] << " compiled, " << S->CompileCount[1]
      << " loaded from the disk cache, " << formatSeconds(S->CompileSeconds) << "\n";
-  OS << "  waits: " << S->Waits << ", " << formatSeconds(S->WaitSeconds) << "\n";
+  OS << "  waits: "
+     << (S->Waits ? std::to_string(S->Waits) + ", " + formatSeconds(S->WaitSeconds) : "none")
+     << "\n";
 }
 
 } // namespace jacc::prof

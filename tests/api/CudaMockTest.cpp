@@ -8,6 +8,7 @@
 #include "jit/cuda/CudaABI.h"
 #include "jit/host/HostABI.h"
 #include "tests/api/Fixture.h"
+#include "tests/api/ProfiledProgram.h"
 
 #include "jacc/openacc.h"
 
@@ -1016,5 +1017,16 @@ TEST(CudaMockTraceTest, EachGpuHasItsOwnKernelAndCopyTracks) {
 INSTANTIATE_TEST_SUITE_P(Devices, CudaMockTest,
                          ::testing::Values("cuda:0", "cuda:all", "cuda:1,host:1"),
                          deviceConfigName);
+
+/// JACC_PROFILE on the fake GPUs: the summary's launches and bytes equal the statistics, and each
+/// GPU is a device of it (the kernels run no hook: the results are not checked).
+TEST(CudaMockProfileTest, TheSummaryAgreesWithTheStatistics) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  std::string File = testing::TempDir() + "jacc-profile-cuda-" + std::to_string(::getpid()) +
+                     ".json";
+  EXPECT_EXIT(jacc::test::profiledProgram("cuda:all", File, /*CheckResults=*/false),
+              ::testing::ExitedWithCode(0), "");
+  std::remove(File.c_str());
+}
 
 } // namespace

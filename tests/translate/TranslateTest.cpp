@@ -158,8 +158,10 @@ TEST(Translate, DeclareInAFunctionIsADataRegionToTheEndOfItsBlock) {
                                 "  if (n == 0) return 0;\n"
                                 "  return 1;\n"
                                 "}\n");
-  std::string Exit = "jacc_translated_check(jacc_copyout(jacc_section_1, jacc_section_1_bytes), "
-                     "\"t.c:3\");";
+  // The exit calls, bracketed as the region's end for jacc's observers.
+  std::string Exit = "jacc_construct_begin(JACC_CONSTRUCT_DATA_EXIT, \"t.c\", 3, \"f\"); "
+                     "jacc_translated_check(jacc_copyout(jacc_section_1, jacc_section_1_bytes), "
+                     "\"t.c:3\"); jacc_construct_end();";
   // The return before the directive leaves no region; each one after it runs the exit.
   EXPECT_NE(Out.find("if (n < 0) return -1;"), std::string::npos) << Out;
   EXPECT_NE(Out.find("{ " + Exit + " return 0; }"), std::string::npos) << Out;

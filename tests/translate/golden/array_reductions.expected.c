@@ -9,6 +9,7 @@ void f(const double *a, int n, int *errors) {
   double h[8] = {0}, c[10];
   double t[4];
 { /* #pragma acc parallel loop copyin(a[0:n]) reduction(+:h) reduction(max: c[2:4]) */
+  jacc_construct_begin(JACC_CONSTRUCT_PARALLEL, "array_reductions.c", 7, "f");
   jacc_translated_check(jacc_copyin((void *)&a[0], n * sizeof a[0]), "array_reductions.c:7");
   if (jacc_is_present(&h[0], sizeof h)) jacc_translated_check(jacc_update_self(&h[0], sizeof h), "array_reductions.c:7");
   if (jacc_is_present(&c[2], (4) * sizeof c[0])) jacc_translated_check(jacc_update_self(&c[2], (4) * sizeof c[0]), "array_reductions.c:7");
@@ -26,13 +27,17 @@ void f(const double *a, int n, int *errors) {
   if (jacc_is_present(&c[2], (4) * sizeof c[0])) jacc_translated_check(jacc_update_device(&c[2], (4) * sizeof c[0]), "array_reductions.c:7");
   if (jacc_is_present(&h[0], sizeof h)) jacc_translated_check(jacc_update_device(&h[0], sizeof h), "array_reductions.c:7");
   jacc_translated_check(jacc_delete((void *)&a[0], n * sizeof a[0]), "array_reductions.c:7");
+  jacc_construct_end();
 }
 { /* #pragma acc data copy(errors[0:10]) */
 void *const jacc_section_1 = &errors[0];
 const size_t jacc_section_1_bytes = 10 * sizeof errors[0];
+jacc_construct_begin(JACC_CONSTRUCT_DATA, "array_reductions.c", 12, "f");
 jacc_translated_check(jacc_copyin(jacc_section_1, jacc_section_1_bytes), "array_reductions.c:12");
+jacc_construct_end();
   for (int x = 0; x < 10; x++) {
 { /* #pragma acc parallel loop copyin(a[0:n]) reduction(+:errors[x]) */
+  jacc_construct_begin(JACC_CONSTRUCT_PARALLEL, "array_reductions.c", 14, "f");
   jacc_translated_check(jacc_copyin((void *)&a[0], n * sizeof a[0]), "array_reductions.c:14");
   if (jacc_is_present(&errors[x], sizeof errors[x])) jacc_translated_check(jacc_update_self(&errors[x], sizeof errors[x]), "array_reductions.c:14");
   jacc_arg jacc_args[] = {{"int n", &n}, {"int *errors", &errors}, {"int x", &x}, {"const double *a", &a}};
@@ -44,11 +49,15 @@ jacc_translated_check(jacc_copyin(jacc_section_1, jacc_section_1_bytes), "array_
       4, jacc_args, JACC_DEFAULT), "array_reductions.c:14");
   if (jacc_is_present(&errors[x], sizeof errors[x])) jacc_translated_check(jacc_update_device(&errors[x], sizeof errors[x]), "array_reductions.c:14");
   jacc_translated_check(jacc_delete((void *)&a[0], n * sizeof a[0]), "array_reductions.c:14");
+  jacc_construct_end();
 }
   }
+jacc_construct_begin(JACC_CONSTRUCT_DATA_EXIT, "array_reductions.c", 12, "f");
 jacc_translated_check(jacc_copyout(jacc_section_1, jacc_section_1_bytes), "array_reductions.c:12");
+jacc_construct_end();
 }
 { /* #pragma acc parallel loop copyin(a[0:n]) private(t) */
+  jacc_construct_begin(JACC_CONSTRUCT_PARALLEL, "array_reductions.c", 18, "f");
   jacc_translated_check(jacc_copyin((void *)&a[0], n * sizeof a[0]), "array_reductions.c:18");
   void *jacc_private_t = 0; (void)t;
   jacc_arg jacc_args[] = {{"int n", &n}, {"double t[4]", &jacc_private_t}, {"const double *a", &a}};
@@ -62,5 +71,6 @@ jacc_translated_check(jacc_copyout(jacc_section_1, jacc_section_1_bytes), "array
       "// jacc-site: array_reductions.c:18\n",
       3, jacc_args, JACC_DEFAULT), "array_reductions.c:18");
   jacc_translated_check(jacc_delete((void *)&a[0], n * sizeof a[0]), "array_reductions.c:18");
+  jacc_construct_end();
 }
 }

@@ -19,6 +19,7 @@ __attribute__((constructor)) static void jacc_declare_2(void) {
 
 void fill(float *x, int n) {
 { /* #pragma acc parallel loop */
+  jacc_construct_begin(JACC_CONSTRUCT_PARALLEL, "declare.c", 10, "fill");
   size_t jacc_implicit_x = jacc_translated_implicit((void *)&x[0], (long)(n), sizeof x[0], "declare.c:10");
   jacc_translated_check(jacc_copyin(table, sizeof table), "declare.c:10");
   float *jacc_ptr_table = table;
@@ -31,6 +32,7 @@ void fill(float *x, int n) {
       4, jacc_args, JACC_DEFAULT), "declare.c:10");
   jacc_translated_check(jacc_copyout(table, sizeof table), "declare.c:10");
   if (jacc_implicit_x) jacc_translated_check(jacc_copyout((void *)&x[0], jacc_implicit_x), "declare.c:10");
+  jacc_construct_end();
 }
 }
 
@@ -42,17 +44,22 @@ void *const jacc_section_1 = &x[0];
 const size_t jacc_section_1_bytes = n * sizeof x[0];
 void *const jacc_section_2 = &y[0];
 const size_t jacc_section_2_bytes = n * sizeof y[0];
+jacc_construct_begin(JACC_CONSTRUCT_DATA, "declare.c", 17, "scaled");
 jacc_translated_check(jacc_copyin(jacc_section_1, jacc_section_1_bytes), "declare.c:17");
 jacc_translated_check(jacc_create(jacc_section_2, jacc_section_2_bytes), "declare.c:17");
+jacc_construct_end();
   for (int k = 0; k < 4; k++) {
     float z[8];
 { /* #pragma acc declare copyout(z) */
 void *const jacc_section_3 = z;
 const size_t jacc_section_3_bytes = sizeof z;
+jacc_construct_begin(JACC_CONSTRUCT_DATA, "declare.c", 20, "scaled");
 jacc_translated_check(jacc_create(jacc_section_3, jacc_section_3_bytes), "declare.c:20");
+jacc_construct_end();
     if (k == n)
-      { jacc_translated_check(jacc_copyout(jacc_section_3, jacc_section_3_bytes), "declare.c:20"); break; }
+      { jacc_construct_begin(JACC_CONSTRUCT_DATA_EXIT, "declare.c", 20, "scaled"); jacc_translated_check(jacc_copyout(jacc_section_3, jacc_section_3_bytes), "declare.c:20"); jacc_construct_end(); break; }
 { /* #pragma acc parallel loop */
+  jacc_construct_begin(JACC_CONSTRUCT_PARALLEL, "declare.c", 23, "scaled");
   jacc_translated_check(jacc_copyin(z, sizeof z), "declare.c:23");
   float *jacc_ptr_z = z;
   jacc_arg jacc_args[] = {{"int n", &n}, {"float *y", &y}, {"float *x", &x}, {"float *z", &jacc_ptr_z}};
@@ -62,24 +69,31 @@ jacc_translated_check(jacc_create(jacc_section_3, jacc_section_3_bytes), "declar
       "// jacc-site: declare.c:23\n",
       4, jacc_args, JACC_DEFAULT), "declare.c:23");
   jacc_translated_check(jacc_copyout(z, sizeof z), "declare.c:23");
+  jacc_construct_end();
 }
   
+jacc_construct_begin(JACC_CONSTRUCT_DATA_EXIT, "declare.c", 20, "scaled");
 jacc_translated_check(jacc_copyout(jacc_section_3, jacc_section_3_bytes), "declare.c:20");
+jacc_construct_end();
 }}
   if (n > 100)
     goto out;
 { /* #pragma acc parallel loop */
+  jacc_construct_begin(JACC_CONSTRUCT_PARALLEL, "declare.c", 28, "scaled");
   jacc_arg jacc_args[] = {{"int n", &n}, {"float *x", &x}, {"float *y", &y}};
   jacc_translated_check(jacc_kernel_push(
       "#pragma acc parallel loop\n"
       "  for (int i = 0; i < n; i++) x[i] += y[i];\n"
       "// jacc-site: declare.c:28\n",
       3, jacc_args, JACC_DEFAULT), "declare.c:28");
+  jacc_construct_end();
 }
-  { jacc_translated_check(jacc_delete(jacc_section_2, jacc_section_2_bytes), "declare.c:17"); jacc_translated_check(jacc_copyout(jacc_section_1, jacc_section_1_bytes), "declare.c:17"); return 1; }
+  { jacc_construct_begin(JACC_CONSTRUCT_DATA_EXIT, "declare.c", 17, "scaled"); jacc_translated_check(jacc_delete(jacc_section_2, jacc_section_2_bytes), "declare.c:17"); jacc_translated_check(jacc_copyout(jacc_section_1, jacc_section_1_bytes), "declare.c:17"); jacc_construct_end(); return 1; }
 out:
-  { jacc_translated_check(jacc_delete(jacc_section_2, jacc_section_2_bytes), "declare.c:17"); jacc_translated_check(jacc_copyout(jacc_section_1, jacc_section_1_bytes), "declare.c:17"); return 2; }
+  { jacc_construct_begin(JACC_CONSTRUCT_DATA_EXIT, "declare.c", 17, "scaled"); jacc_translated_check(jacc_delete(jacc_section_2, jacc_section_2_bytes), "declare.c:17"); jacc_translated_check(jacc_copyout(jacc_section_1, jacc_section_1_bytes), "declare.c:17"); jacc_construct_end(); return 2; }
 
+jacc_construct_begin(JACC_CONSTRUCT_DATA_EXIT, "declare.c", 17, "scaled");
 jacc_translated_check(jacc_delete(jacc_section_2, jacc_section_2_bytes), "declare.c:17");
 jacc_translated_check(jacc_copyout(jacc_section_1, jacc_section_1_bytes), "declare.c:17");
+jacc_construct_end();
 }}

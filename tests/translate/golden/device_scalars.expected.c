@@ -9,6 +9,7 @@ void f(const float *a, int n, float *out) {
   float last = 0;
   int t;
 { /* #pragma acc kernels copyin(a[0:n]) */
+  jacc_construct_begin(JACC_CONSTRUCT_KERNELS, "device_scalars.c", 7, "f");
   jacc_translated_check(jacc_copyin((void *)&a[0], n * sizeof a[0]), "device_scalars.c:7");
   jacc_translated_check(jacc_copyin(&last, sizeof last), "device_scalars.c:7");
   float *jacc_ref_last = &last;
@@ -22,9 +23,11 @@ void f(const float *a, int n, float *out) {
       3, jacc_args, JACC_DEFAULT), "device_scalars.c:7");
   jacc_translated_check(jacc_copyout(&last, sizeof last), "device_scalars.c:7");
   jacc_translated_check(jacc_delete((void *)&a[0], n * sizeof a[0]), "device_scalars.c:7");
+  jacc_construct_end();
 }
   int count = 3, flag;
 { /* #pragma acc parallel copy(count) copyout(flag) */
+  jacc_construct_begin(JACC_CONSTRUCT_PARALLEL, "device_scalars.c", 12, "f");
   jacc_translated_check(jacc_copyin(&count, sizeof count), "device_scalars.c:12");
   jacc_translated_check(jacc_create(&flag, sizeof flag), "device_scalars.c:12");
   int *jacc_ref_count = &count;
@@ -40,6 +43,7 @@ void f(const float *a, int n, float *out) {
       3, jacc_args, JACC_DEFAULT), "device_scalars.c:12");
   jacc_translated_check(jacc_copyout(&flag, sizeof flag), "device_scalars.c:12");
   jacc_translated_check(jacc_copyout(&count, sizeof count), "device_scalars.c:12");
+  jacc_construct_end();
 }
   double total = 0;
 { /* #pragma acc data copy(total) copyin(a[0:n]) */
@@ -47,10 +51,13 @@ void *const jacc_section_1 = &total;
 const size_t jacc_section_1_bytes = sizeof total;
 void *const jacc_section_2 = (void *)&a[0];
 const size_t jacc_section_2_bytes = n * sizeof a[0];
+jacc_construct_begin(JACC_CONSTRUCT_DATA, "device_scalars.c", 18, "f");
 jacc_translated_check(jacc_copyin(jacc_section_1, jacc_section_1_bytes), "device_scalars.c:18");
 jacc_translated_check(jacc_copyin(jacc_section_2, jacc_section_2_bytes), "device_scalars.c:18");
+jacc_construct_end();
   {
 { /* #pragma acc parallel loop reduction(+:total) */
+  jacc_construct_begin(JACC_CONSTRUCT_PARALLEL, "device_scalars.c", 20, "f");
   jacc_translated_check(jacc_update_self(&total, sizeof total), "device_scalars.c:20");
   jacc_arg jacc_args[] = {{"int n", &n}, {"double total", &total}, {"const float *a", &a}};
   jacc_translated_check(jacc_kernel_push(
@@ -59,8 +66,10 @@ jacc_translated_check(jacc_copyin(jacc_section_2, jacc_section_2_bytes), "device
       "// jacc-site: device_scalars.c:20\n",
       3, jacc_args, JACC_DEFAULT), "device_scalars.c:20");
   jacc_translated_check(jacc_update_device(&total, sizeof total), "device_scalars.c:20");
+  jacc_construct_end();
 }
 { /* #pragma acc serial */
+  jacc_construct_begin(JACC_CONSTRUCT_SERIAL, "device_scalars.c", 22, "f");
   double *jacc_ref_total = &total;
   jacc_arg jacc_args[] = {{"double *jacc_ref_total", &jacc_ref_total}};
   jacc_translated_check(jacc_kernel_push(
@@ -68,12 +77,16 @@ jacc_translated_check(jacc_copyin(jacc_section_2, jacc_section_2_bytes), "device
       "    jacc_ref_total[0] *= 2;\n"
       "// jacc-site: device_scalars.c:22\n",
       1, jacc_args, JACC_DEFAULT), "device_scalars.c:22");
+  jacc_construct_end();
 }
   }
+jacc_construct_begin(JACC_CONSTRUCT_DATA_EXIT, "device_scalars.c", 18, "f");
 jacc_translated_check(jacc_delete(jacc_section_2, jacc_section_2_bytes), "device_scalars.c:18");
 jacc_translated_check(jacc_copyout(jacc_section_1, jacc_section_1_bytes), "device_scalars.c:18");
+jacc_construct_end();
 }
 { /* #pragma acc kernels loop private(t) copyin(a[0:n]) copyout(out[0:n]) */
+  jacc_construct_begin(JACC_CONSTRUCT_KERNELS, "device_scalars.c", 25, "f");
   jacc_translated_check(jacc_copyin((void *)&a[0], n * sizeof a[0]), "device_scalars.c:25");
   jacc_translated_check(jacc_create(&out[0], n * sizeof out[0]), "device_scalars.c:25");
   jacc_arg jacc_args[] = {{"int n", &n}, {"int t", &t}, {"float *out", &out}, {"const float *a", &a}, {"float last", &last}, {"int count", &count}, {"int flag", &flag}, {"double total", &total}};
@@ -87,5 +100,6 @@ jacc_translated_check(jacc_copyout(jacc_section_1, jacc_section_1_bytes), "devic
       8, jacc_args, JACC_DEFAULT), "device_scalars.c:25");
   jacc_translated_check(jacc_delete((void *)&a[0], n * sizeof a[0]), "device_scalars.c:25");
   jacc_translated_check(jacc_copyout(&out[0], n * sizeof out[0]), "device_scalars.c:25");
+  jacc_construct_end();
 }
 }

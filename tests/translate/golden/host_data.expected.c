@@ -13,8 +13,10 @@ void *const jacc_section_1 = &a[0];
 const size_t jacc_section_1_bytes = n * sizeof a[0];
 void *const jacc_section_2 = b;
 const size_t jacc_section_2_bytes = sizeof b;
+jacc_construct_begin(JACC_CONSTRUCT_DATA, "host_data.c", 7, "f");
 jacc_translated_check(jacc_copyin(jacc_section_1, jacc_section_1_bytes), "host_data.c:7");
 jacc_translated_check(jacc_copyin(jacc_section_2, jacc_section_2_bytes), "host_data.c:7");
+jacc_construct_end();
   {
 { /* #pragma acc host_data use_device(a, b) */
   void *acc_deviceptr(void *);
@@ -31,8 +33,10 @@ jacc_translated_check(jacc_copyin(jacc_section_2, jacc_section_2_bytes), "host_d
   }
 }
   }
+jacc_construct_begin(JACC_CONSTRUCT_DATA_EXIT, "host_data.c", 7, "f");
 jacc_translated_check(jacc_delete(jacc_section_2, jacc_section_2_bytes), "host_data.c:7");
 jacc_translated_check(jacc_copyout(jacc_section_1, jacc_section_1_bytes), "host_data.c:7");
+jacc_construct_end();
 }
 { /* #pragma acc host_data use_device(a) if_present */
   void *acc_deviceptr(void *);

@@ -18,6 +18,7 @@ real grid[ROWS][COLS];
 void step(real (*out)[COLS], point p, enum mode m) {
   real local[ROWS];
 { /* #pragma acc parallel loop collapse(2) default(present) copyout(local) */
+  jacc_construct_begin(JACC_CONSTRUCT_PARALLEL, "implicit.c", 16, "step");
   jacc_translated_check(jacc_create(local, sizeof local), "implicit.c:16");
   const real *jacc_ptr_weights = weights;
   real (*jacc_ptr_grid)[16] = grid;
@@ -41,8 +42,10 @@ void step(real (*out)[COLS], point p, enum mode m) {
       "// jacc-site: implicit.c:16\n",
       6, jacc_args, JACC_DEFAULT), "implicit.c:16");
   jacc_translated_check(jacc_copyout(local, sizeof local), "implicit.c:16");
+  jacc_construct_end();
 }
 { /* #pragma acc parallel loop */
+  jacc_construct_begin(JACC_CONSTRUCT_PARALLEL, "implicit.c", 24, "step");
   jacc_translated_check(jacc_copyin(grid, sizeof grid), "implicit.c:24");
   jacc_translated_check(jacc_copyin(local, sizeof local), "implicit.c:24");
   real (*jacc_ptr_grid)[16] = grid;
@@ -59,5 +62,6 @@ void step(real (*out)[COLS], point p, enum mode m) {
       2, jacc_args, JACC_DEFAULT), "implicit.c:24");
   jacc_translated_check(jacc_copyout(local, sizeof local), "implicit.c:24");
   jacc_translated_check(jacc_copyout(grid, sizeof grid), "implicit.c:24");
+  jacc_construct_end();
 }
 }

@@ -10,6 +10,7 @@ implicit_pointers.c:22:1: warning: the size of the data pointer 'a' points to is
 
 void sections(int n, int m, const float *a, float *b, float *c, float *d, int *idx) {
 { /* #pragma acc parallel loop */
+  jacc_construct_begin(JACC_CONSTRUCT_PARALLEL, "implicit_pointers.c", 6, "sections");
   size_t jacc_implicit_b = jacc_translated_implicit((void *)&b[0], (long)(n - 1), sizeof b[0], "implicit_pointers.c:6");
   size_t jacc_implicit_a = jacc_translated_implicit((void *)&a[0], (long)(n), sizeof a[0], "implicit_pointers.c:6");
   jacc_arg jacc_args[] = {{"int n", &n}, {"float *b", &b}, {"const float *a", &a}};
@@ -21,8 +22,10 @@ void sections(int n, int m, const float *a, float *b, float *c, float *d, int *i
       3, jacc_args, JACC_DEFAULT), "implicit_pointers.c:6");
   if (jacc_implicit_a) jacc_translated_check(jacc_delete((void *)&a[0], jacc_implicit_a), "implicit_pointers.c:6");
   if (jacc_implicit_b) jacc_translated_check(jacc_copyout((void *)&b[0], jacc_implicit_b), "implicit_pointers.c:6");
+  jacc_construct_end();
 }
 { /* #pragma acc serial */
+  jacc_construct_begin(JACC_CONSTRUCT_SERIAL, "implicit_pointers.c", 9, "sections");
   size_t jacc_implicit_c = jacc_translated_implicit((void *)&c[0], (long)(17 * m - 16), sizeof c[0], "implicit_pointers.c:9");
   size_t jacc_implicit_b = jacc_translated_implicit((void *)&b[0], (long)(m), sizeof b[0], "implicit_pointers.c:9");
   jacc_arg jacc_args[] = {{"int m", &m}, {"float *c", &c}, {"float *b", &b}};
@@ -36,8 +39,10 @@ void sections(int n, int m, const float *a, float *b, float *c, float *d, int *i
       3, jacc_args, JACC_DEFAULT), "implicit_pointers.c:9");
   if (jacc_implicit_b) jacc_translated_check(jacc_delete((void *)&b[0], jacc_implicit_b), "implicit_pointers.c:9");
   if (jacc_implicit_c) jacc_translated_check(jacc_copyout((void *)&c[0], jacc_implicit_c), "implicit_pointers.c:9");
+  jacc_construct_end();
 }
 { /* #pragma acc kernels */
+  jacc_construct_begin(JACC_CONSTRUCT_KERNELS, "implicit_pointers.c", 13, "sections");
   size_t jacc_implicit_d = jacc_translated_implicit((void *)&d[0], (long)(n), sizeof d[0], "implicit_pointers.c:13");
   size_t jacc_implicit_a = jacc_translated_implicit((void *)&a[0], (long)(n), sizeof a[0], "implicit_pointers.c:13");
   jacc_arg jacc_args[] = {{"int n", &n}, {"float *d", &d}, {"const float *a", &a}};
@@ -49,13 +54,17 @@ void sections(int n, int m, const float *a, float *b, float *c, float *d, int *i
       3, jacc_args, JACC_DEFAULT), "implicit_pointers.c:13");
   if (jacc_implicit_a) jacc_translated_check(jacc_delete((void *)&a[0], jacc_implicit_a), "implicit_pointers.c:13");
   if (jacc_implicit_d) jacc_translated_check(jacc_copyout((void *)&d[0], jacc_implicit_d), "implicit_pointers.c:13");
+  jacc_construct_end();
 }
   /* A data region around maps b: only c is implicit; idx is named. */
 { /* #pragma acc data copy(b[0:n]) */
 void *const jacc_section_1 = &b[0];
 const size_t jacc_section_1_bytes = n * sizeof b[0];
+jacc_construct_begin(JACC_CONSTRUCT_DATA, "implicit_pointers.c", 17, "sections");
 jacc_translated_check(jacc_copyin(jacc_section_1, jacc_section_1_bytes), "implicit_pointers.c:17");
+jacc_construct_end();
 { /* #pragma acc parallel loop copyin(idx[0:n]) */
+  jacc_construct_begin(JACC_CONSTRUCT_PARALLEL, "implicit_pointers.c", 18, "sections");
   jacc_translated_check(jacc_copyin(&idx[0], n * sizeof idx[0]), "implicit_pointers.c:18");
   size_t jacc_implicit_c = jacc_translated_implicit((void *)&c[0], (long)(n), sizeof c[0], "implicit_pointers.c:18");
   jacc_arg jacc_args[] = {{"int n", &n}, {"float *b", &b}, {"float *c", &c}};
@@ -67,11 +76,15 @@ jacc_translated_check(jacc_copyin(jacc_section_1, jacc_section_1_bytes), "implic
       3, jacc_args, JACC_DEFAULT), "implicit_pointers.c:18");
   if (jacc_implicit_c) jacc_translated_check(jacc_delete((void *)&c[0], jacc_implicit_c), "implicit_pointers.c:18");
   jacc_translated_check(jacc_delete(&idx[0], n * sizeof idx[0]), "implicit_pointers.c:18");
+  jacc_construct_end();
 }
+jacc_construct_begin(JACC_CONSTRUCT_DATA_EXIT, "implicit_pointers.c", 17, "sections");
 jacc_translated_check(jacc_copyout(jacc_section_1, jacc_section_1_bytes), "implicit_pointers.c:17");
+jacc_construct_end();
 }
   /* Unknown sections: a warning, and the data must be present. */
 { /* #pragma acc parallel loop copyin(idx[0:n]) */
+  jacc_construct_begin(JACC_CONSTRUCT_PARALLEL, "implicit_pointers.c", 22, "sections");
   jacc_translated_check(jacc_copyin(&idx[0], n * sizeof idx[0]), "implicit_pointers.c:22");
   jacc_arg jacc_args[] = {{"int n", &n}, {"float *d", &d}, {"int *idx", &idx}, {"const float *a", &a}};
   jacc_translated_check(jacc_kernel_push(
@@ -81,5 +94,6 @@ jacc_translated_check(jacc_copyout(jacc_section_1, jacc_section_1_bytes), "impli
       "// jacc-site: implicit_pointers.c:22\n",
       4, jacc_args, JACC_DEFAULT), "implicit_pointers.c:22");
   jacc_translated_check(jacc_delete(&idx[0], n * sizeof idx[0]), "implicit_pointers.c:22");
+  jacc_construct_end();
 }
 }

@@ -6,6 +6,7 @@
 __attribute__((unused)) static float twice(float x) { return 2 * x; }
 void f(float *a, int n) {
 { /* #pragma acc parallel loop */
+  jacc_construct_begin(JACC_CONSTRUCT_PARALLEL, "implicit_routine.c", 4, "f");
   size_t jacc_implicit_a = jacc_translated_implicit((void *)&a[0], (long)(n), sizeof a[0], "implicit_routine.c:4");
   jacc_arg jacc_args[] = {{"int n", &n}, {"float *a", &a}};
   jacc_translated_check(jacc_kernel_push(
@@ -16,5 +17,6 @@ void f(float *a, int n) {
       "// jacc-site: implicit_routine.c:4\n",
       2, jacc_args, JACC_DEFAULT), "implicit_routine.c:4");
   if (jacc_implicit_a) jacc_translated_check(jacc_copyout((void *)&a[0], jacc_implicit_a), "implicit_routine.c:4");
+  jacc_construct_end();
 }
 }

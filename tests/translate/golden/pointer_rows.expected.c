@@ -20,12 +20,15 @@ const size_t jacc_section_1_bytes = n * sizeof a[0];
 const size_t jacc_section_1_row = m * sizeof a[0][0];
 void *const jacc_section_2 = &b[0];
 const size_t jacc_section_2_bytes = n * sizeof b[0];
+jacc_construct_begin(JACC_CONSTRUCT_DATA, "pointer_rows.c", 12, "sums");
 for (size_t jacc_row = 0; jacc_row < (jacc_section_1_bytes) / sizeof(void *); ++jacc_row) jacc_translated_check(jacc_copyin(((void **)(jacc_section_1))[jacc_row], jacc_section_1_row), "pointer_rows.c:12");
 jacc_translated_check(jacc_copyin(jacc_section_1, jacc_section_1_bytes), "pointer_rows.c:12");
 for (size_t jacc_row = 0; jacc_row < (jacc_section_1_bytes) / sizeof(void *); ++jacc_row) jacc_translated_check(jacc_attach(&((void **)(jacc_section_1))[jacc_row]), "pointer_rows.c:12");
 jacc_translated_check(jacc_create(jacc_section_2, jacc_section_2_bytes), "pointer_rows.c:12");
+jacc_construct_end();
   {
 { /* #pragma acc parallel loop present(a[0:n][0:m]) */
+  jacc_construct_begin(JACC_CONSTRUCT_PARALLEL, "pointer_rows.c", 14, "sums");
   jacc_translated_present(&a[0], n * sizeof a[0], "pointer_rows.c:14", "a[0:n][0:m]");
   for (size_t jacc_row = 0; jacc_row < (n * sizeof a[0]) / sizeof(void *); ++jacc_row) jacc_translated_present(((void **)(&a[0]))[jacc_row], m * sizeof a[0][0], "pointer_rows.c:14", "a[0:n][0:m]");
   jacc_arg jacc_args[] = {{"int n", &n}, {"double *b", &b}, {"double **a", &a}, {"int m", &m}, {"const float **c", &c}};
@@ -42,14 +45,18 @@ jacc_translated_check(jacc_create(jacc_section_2, jacc_section_2_bytes), "pointe
       "      b[i] = row_product(a, i, m) + c[i][0];\n"
       "// jacc-site: pointer_rows.c:14\n",
       5, jacc_args, JACC_DEFAULT), "pointer_rows.c:14");
+  jacc_construct_end();
 }
   }
+jacc_construct_begin(JACC_CONSTRUCT_DATA_EXIT, "pointer_rows.c", 12, "sums");
 for (size_t jacc_row = 0; jacc_row < (jacc_section_1_bytes) / sizeof(void *); ++jacc_row) jacc_translated_check(jacc_detach(&((void **)(jacc_section_1))[jacc_row], 0), "pointer_rows.c:12");
 for (size_t jacc_row = 0; jacc_row < (jacc_section_1_bytes) / sizeof(void *); ++jacc_row) jacc_translated_check(jacc_delete(((void **)(jacc_section_1))[jacc_row], jacc_section_1_row), "pointer_rows.c:12");
 jacc_translated_check(jacc_delete(jacc_section_1, jacc_section_1_bytes), "pointer_rows.c:12");
 jacc_translated_check(jacc_copyout(jacc_section_2, jacc_section_2_bytes), "pointer_rows.c:12");
+jacc_construct_end();
 }
 { /* #pragma acc parallel loop copy(a[1:n - 1][0:m]) copyin(c[0:n][0:m]) */
+  jacc_construct_begin(JACC_CONSTRUCT_PARALLEL, "pointer_rows.c", 18, "sums");
   for (size_t jacc_row = 0; jacc_row < ((n - 1) * sizeof a[0]) / sizeof(void *); ++jacc_row) jacc_translated_check(jacc_copyin(((void **)(&a[1]))[jacc_row], m * sizeof a[0][0]), "pointer_rows.c:18");
   jacc_translated_check(jacc_copyin(&a[1], (n - 1) * sizeof a[0]), "pointer_rows.c:18");
   for (size_t jacc_row = 0; jacc_row < ((n - 1) * sizeof a[0]) / sizeof(void *); ++jacc_row) jacc_translated_check(jacc_attach(&((void **)(&a[1]))[jacc_row]), "pointer_rows.c:18");
@@ -69,19 +76,28 @@ jacc_translated_check(jacc_copyout(jacc_section_2, jacc_section_2_bytes), "point
   jacc_translated_check(jacc_delete(&c[0], n * sizeof c[0]), "pointer_rows.c:18");
   jacc_translated_check(jacc_delete(&a[1], (n - 1) * sizeof a[0]), "pointer_rows.c:18");
   for (size_t jacc_row = 0; jacc_row < ((n - 1) * sizeof a[0]) / sizeof(void *); ++jacc_row) jacc_translated_check(jacc_copyout(((void **)(&a[1]))[jacc_row], m * sizeof a[0][0]), "pointer_rows.c:18");
+  jacc_construct_end();
 }
 /* #pragma acc enter data create(a[0:n][0:m]) */
+jacc_construct_begin(JACC_CONSTRUCT_ENTER_DATA, "pointer_rows.c", 21, "sums");
 for (size_t jacc_row = 0; jacc_row < (n * sizeof a[0]) / sizeof(void *); ++jacc_row) jacc_translated_check(jacc_create(((void **)(&a[0]))[jacc_row], m * sizeof a[0][0]), "pointer_rows.c:21");
 jacc_translated_check(jacc_copyin(&a[0], n * sizeof a[0]), "pointer_rows.c:21");
 for (size_t jacc_row = 0; jacc_row < (n * sizeof a[0]) / sizeof(void *); ++jacc_row) jacc_translated_check(jacc_attach(&((void **)(&a[0]))[jacc_row]), "pointer_rows.c:21");
+jacc_construct_end();
 /* #pragma acc update device(a[2:1][0:m]) if_present */
+jacc_construct_begin(JACC_CONSTRUCT_UPDATE, "pointer_rows.c", 22, "sums");
 if (jacc_is_present(&a[2], 1 * sizeof a[0])) {
   for (size_t jacc_row = 0; jacc_row < (1 * sizeof a[0]) / sizeof(void *); ++jacc_row) jacc_translated_check(jacc_update_device(((void **)(&a[2]))[jacc_row], m * sizeof a[0][0]), "pointer_rows.c:22");
 }
+jacc_construct_end();
 /* #pragma acc update self(a[0:n][0:m]) */
+jacc_construct_begin(JACC_CONSTRUCT_UPDATE, "pointer_rows.c", 23, "sums");
 for (size_t jacc_row = 0; jacc_row < (n * sizeof a[0]) / sizeof(void *); ++jacc_row) jacc_translated_check(jacc_update_self(((void **)(&a[0]))[jacc_row], m * sizeof a[0][0]), "pointer_rows.c:23");
+jacc_construct_end();
 /* #pragma acc exit data copyout(a[0:n][0:m]) finalize */
+jacc_construct_begin(JACC_CONSTRUCT_EXIT_DATA, "pointer_rows.c", 24, "sums");
 for (size_t jacc_row = 0; jacc_row < (n * sizeof a[0]) / sizeof(void *); ++jacc_row) jacc_translated_check(jacc_detach(&((void **)(&a[0]))[jacc_row], 1), "pointer_rows.c:24");
 jacc_translated_check(jacc_exit_data(&a[0], n * sizeof a[0], 0, 1), "pointer_rows.c:24");
 for (size_t jacc_row = 0; jacc_row < (n * sizeof a[0]) / sizeof(void *); ++jacc_row) jacc_translated_check(jacc_exit_data(((void **)(&a[0]))[jacc_row], m * sizeof a[0][0], 1, 1), "pointer_rows.c:24");
+jacc_construct_end();
 }

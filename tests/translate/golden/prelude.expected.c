@@ -59,6 +59,7 @@ static inline void jacc_translated_present(const void *p, size_t bytes, const ch
 /* The helpers jacc-translate puts at the top of every translated file, compared here once. */
 void scale(int n, float *x) {
 { /* #pragma acc parallel loop copy(x[0:n]) */
+  jacc_construct_begin(JACC_CONSTRUCT_PARALLEL, "prelude.c", 3, "scale");
   jacc_translated_check(jacc_copyin(&x[0], n * sizeof x[0]), "prelude.c:3");
   jacc_arg jacc_args[] = {{"int n", &n}, {"float *x", &x}};
   jacc_translated_check(jacc_kernel_push(
@@ -68,5 +69,6 @@ void scale(int n, float *x) {
       "// jacc-site: prelude.c:3\n",
       2, jacc_args, JACC_DEFAULT), "prelude.c:3");
   jacc_translated_check(jacc_copyout(&x[0], n * sizeof x[0]), "prelude.c:3");
+  jacc_construct_end();
 }
 }

@@ -8,6 +8,7 @@ void f(int n, double *out) {
   double scratch[8];
   int hist[2][4];
 { /* #pragma acc parallel loop private(scratch, hist) present(out[0:n]) */
+  jacc_construct_begin(JACC_CONSTRUCT_PARALLEL, "private_array.c", 6, "f");
   jacc_translated_present(&out[0], n * sizeof out[0], "private_array.c:6", "out[0:n]");
   void *jacc_private_scratch = 0; (void)scratch;
   void *jacc_private_hist = 0; (void)hist;
@@ -21,8 +22,10 @@ void f(int n, double *out) {
       "  }\n"
       "// jacc-site: private_array.c:6\n",
       4, jacc_args, JACC_DEFAULT), "private_array.c:6");
+  jacc_construct_end();
 }
 { /* #pragma acc parallel present(out[0:n]) */
+  jacc_construct_begin(JACC_CONSTRUCT_PARALLEL, "private_array.c", 12, "f");
   jacc_translated_present(&out[0], n * sizeof out[0], "private_array.c:12", "out[0:n]");
   void *jacc_private_scratch = 0; (void)scratch;
   jacc_arg jacc_args[] = {{"int n", &n}, {"double scratch[8]", &jacc_private_scratch}, {"double *out", &out}};
@@ -37,5 +40,6 @@ void f(int n, double *out) {
       "  }\n"
       "// jacc-site: private_array.c:12\n",
       3, jacc_args, JACC_DEFAULT), "private_array.c:12");
+  jacc_construct_end();
 }
 }

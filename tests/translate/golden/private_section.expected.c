@@ -9,6 +9,7 @@ void rows(const double *a, double *d, double *c, double *w, int n) {
   long jacc_private_len_c = (long)(n);
   long jacc_private_len_w = (long)(n);
   void *jacc_original_w = 0;
+  jacc_construct_begin(JACC_CONSTRUCT_PARALLEL, "private_section.c", 4, "rows");
   size_t jacc_implicit_d = jacc_translated_implicit((void *)&d[0], (long)(10), sizeof d[0], "private_section.c:4");
   size_t jacc_implicit_a = jacc_translated_implicit((void *)&a[0], (long)(10 * n), sizeof a[0], "private_section.c:4");
   jacc_original_w = jacc_translated_firstprivate((void *)w, jacc_private_len_w * sizeof w[0], "private_section.c:4");
@@ -31,9 +32,11 @@ void rows(const double *a, double *d, double *c, double *w, int n) {
   jacc_translated_firstprivate_end(jacc_original_w, (void *)w, jacc_private_len_w * sizeof w[0], "private_section.c:4");
   if (jacc_implicit_a) jacc_translated_check(jacc_delete((void *)&a[0], jacc_implicit_a), "private_section.c:4");
   if (jacc_implicit_d) jacc_translated_check(jacc_copyout((void *)&d[0], jacc_implicit_d), "private_section.c:4");
+  jacc_construct_end();
 }
 { /* #pragma acc serial private(c[0:n]) */
   long jacc_private_len_c = (long)(n);
+  jacc_construct_begin(JACC_CONSTRUCT_SERIAL, "private_section.c", 16, "rows");
   size_t jacc_implicit_d = jacc_translated_implicit((void *)&d[0], (long)(1), sizeof d[0], "private_section.c:16");
   jacc_arg jacc_args[] = {{"long jacc_private_len_c", &jacc_private_len_c}, {"int n", &n}, {"double *d", &d}};
   jacc_translated_check(jacc_kernel_push(
@@ -47,10 +50,12 @@ void rows(const double *a, double *d, double *c, double *w, int n) {
       "// jacc-site: private_section.c:16\n",
       3, jacc_args, JACC_DEFAULT), "private_section.c:16");
   if (jacc_implicit_d) jacc_translated_check(jacc_copyout((void *)&d[0], jacc_implicit_d), "private_section.c:16");
+  jacc_construct_end();
 }
 { /* #pragma acc parallel loop firstprivate(c[0:n]) */
   long jacc_private_len_c = (long)(n);
   void *jacc_original_c = 0;
+  jacc_construct_begin(JACC_CONSTRUCT_PARALLEL, "private_section.c", 23, "rows");
   size_t jacc_implicit_d = jacc_translated_implicit((void *)&d[0], (long)(10), sizeof d[0], "private_section.c:23");
   jacc_original_c = jacc_translated_firstprivate((void *)c, jacc_private_len_c * sizeof c[0], "private_section.c:23");
   jacc_arg jacc_args[] = {{"long jacc_private_len_c", &jacc_private_len_c}, {"double *jacc_original_c", &jacc_original_c}, {"int n", &n}, {"double *d", &d}};
@@ -64,6 +69,7 @@ void rows(const double *a, double *d, double *c, double *w, int n) {
       4, jacc_args, JACC_DEFAULT), "private_section.c:23");
   jacc_translated_firstprivate_end(jacc_original_c, (void *)c, jacc_private_len_c * sizeof c[0], "private_section.c:23");
   if (jacc_implicit_d) jacc_translated_check(jacc_copyout((void *)&d[0], jacc_implicit_d), "private_section.c:23");
+  jacc_construct_end();
 }
 }
 
@@ -71,6 +77,7 @@ void rows(const double *a, double *d, double *c, double *w, int n) {
 /* A constant length (after macro expansion) gives a constant-size array: CUDA devices too. */
 void constant(double *c, double *d) {
 { /* #pragma acc parallel loop private(c[0:32]) */
+  jacc_construct_begin(JACC_CONSTRUCT_PARALLEL, "private_section.c", 33, "constant");
   size_t jacc_implicit_d = jacc_translated_implicit((void *)&d[0], (long)(10), sizeof d[0], "private_section.c:33");
   jacc_arg jacc_args[] = {{"double *d", &d}};
   jacc_translated_check(jacc_kernel_push(
@@ -84,5 +91,6 @@ void constant(double *c, double *d) {
       "// jacc-site: private_section.c:33\n",
       1, jacc_args, JACC_DEFAULT), "private_section.c:33");
   if (jacc_implicit_d) jacc_translated_check(jacc_copyout((void *)&d[0], jacc_implicit_d), "private_section.c:33");
+  jacc_construct_end();
 }
 }

@@ -12,6 +12,7 @@ int sum_sq(int a, int b) { return sq(a) + sq(b); }
 
 void histogram(const int *v, int n, int *bins, int nbins) {
 { /* #pragma acc parallel loop present(v[0:n], bins[0:nbins]) */
+  jacc_construct_begin(JACC_CONSTRUCT_PARALLEL, "routine_atomic.c", 9, "histogram");
   jacc_translated_present((void *)&v[0], n * sizeof v[0], "routine_atomic.c:9", "v[0:n]");
   jacc_translated_present(&bins[0], nbins * sizeof bins[0], "routine_atomic.c:9", "bins[0:nbins]");
   jacc_arg jacc_args[] = {{"int n", &n}, {"const int *v", &v}, {"int nbins", &nbins}, {"int *bins", &bins}};
@@ -29,5 +30,6 @@ void histogram(const int *v, int n, int *bins, int nbins) {
       "  }\n"
       "// jacc-site: routine_atomic.c:9\n",
       4, jacc_args, JACC_DEFAULT), "routine_atomic.c:9");
+  jacc_construct_end();
 }
 }

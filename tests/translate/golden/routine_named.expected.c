@@ -11,6 +11,7 @@ __attribute__((unused)) static int clamp3(long a) { return a < 0 ? 0 : a > 2 ? 2
 
 void buckets(const long *v, int *out, int n) {
 { /* #pragma acc parallel loop present(v[0:n], out[0:n]) */
+  jacc_construct_begin(JACC_CONSTRUCT_PARALLEL, "routine_named.c", 9, "buckets");
   jacc_translated_present((void *)&v[0], n * sizeof v[0], "routine_named.c:9", "v[0:n]");
   jacc_translated_present(&out[0], n * sizeof out[0], "routine_named.c:9", "out[0:n]");
   jacc_arg jacc_args[] = {{"int n", &n}, {"int *out", &out}, {"const long *v", &v}};
@@ -22,5 +23,6 @@ void buckets(const long *v, int *out, int n) {
       "    out[i] = clamp3(v[i] / 100);\n"
       "// jacc-site: routine_named.c:9\n",
       3, jacc_args, JACC_DEFAULT), "routine_named.c:9");
+  jacc_construct_end();
 }
 }

@@ -7,6 +7,7 @@ void f(int n, int m, double (*b)[m]) {
   double a[n];
   double g[n][m + 1];
 { /* #pragma acc parallel loop */
+  jacc_construct_begin(JACC_CONSTRUCT_PARALLEL, "vla.c", 5, "f");
   jacc_translated_check(jacc_copyin(a, sizeof a), "vla.c:5");
   void *jacc_ptr_a = (void *)a;
   jacc_arg jacc_args[] = {{"int n", &n}, {"double *a", &jacc_ptr_a}};
@@ -16,8 +17,10 @@ void f(int n, int m, double (*b)[m]) {
       "// jacc-site: vla.c:5\n",
       2, jacc_args, JACC_DEFAULT), "vla.c:5");
   jacc_translated_check(jacc_copyout(a, sizeof a), "vla.c:5");
+  jacc_construct_end();
 }
 { /* #pragma acc parallel loop collapse(2) copy(b[0:n][0:m]) */
+  jacc_construct_begin(JACC_CONSTRUCT_PARALLEL, "vla.c", 7, "f");
   jacc_translated_check(jacc_copyin(&b[0], n * sizeof b[0]), "vla.c:7");
   jacc_translated_check(jacc_copyin(g, sizeof g), "vla.c:7");
   jacc_translated_check(jacc_copyin(a, sizeof a), "vla.c:7");
@@ -34,5 +37,6 @@ void f(int n, int m, double (*b)[m]) {
   jacc_translated_check(jacc_copyout(a, sizeof a), "vla.c:7");
   jacc_translated_check(jacc_copyout(g, sizeof g), "vla.c:7");
   jacc_translated_check(jacc_copyout(&b[0], n * sizeof b[0]), "vla.c:7");
+  jacc_construct_end();
 }
 }
