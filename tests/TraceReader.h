@@ -24,9 +24,7 @@ struct TraceSpan {
   const llvm::json::Object *Args = nullptr;
 
   int64_t intArg(llvm::StringRef Key) const { return Args->getInteger(Key).value_or(-1); }
-  std::string textArg(llvm::StringRef Key) const {
-    return Args->getString(Key).value_or("").str();
-  }
+  std::string textArg(llvm::StringRef Key) const { return Args->getString(Key).value_or("").str(); }
 };
 
 /// One end of a flow arrow ("s" or "f"), its time in nanoseconds.
@@ -92,8 +90,8 @@ inline ::testing::AssertionResult readTrace(const std::string &Path, TraceFile &
     return ::testing::AssertionFailure() << Path << ": " << Buffer.getError().message();
   llvm::Expected<llvm::json::Value> Parsed = llvm::json::parse((*Buffer)->getBuffer());
   if (!Parsed)
-    return ::testing::AssertionFailure() << Path << " is not JSON: "
-                                         << llvm::toString(Parsed.takeError());
+    return ::testing::AssertionFailure()
+           << Path << " is not JSON: " << llvm::toString(Parsed.takeError());
   Out.Root = std::move(*Parsed);
   const llvm::json::Object *Top = Out.Root.getAsObject();
   const llvm::json::Array *Events = Top ? Top->getArray("traceEvents") : nullptr;
@@ -178,10 +176,9 @@ inline ::testing::AssertionResult wellFormed(const TraceFile &T) {
         Open.pop_back();
       if (!Open.empty() && (Sequential || S.End > Open.back()->End))
         return ::testing::AssertionFailure()
-               << "on '" << Track << "', '" << S.Name << "' [" << S.Start << ", " << S.End
-               << ") " << (Sequential ? "overlaps" : "is not nested in") << " '"
-               << Open.back()->Name << "' [" << Open.back()->Start << ", " << Open.back()->End
-               << ")";
+               << "on '" << Track << "', '" << S.Name << "' [" << S.Start << ", " << S.End << ") "
+               << (Sequential ? "overlaps" : "is not nested in") << " '" << Open.back()->Name
+               << "' [" << Open.back()->Start << ", " << Open.back()->End << ")";
       Open.push_back(&S);
     }
   }

@@ -11,20 +11,14 @@
 
 #include <atomic>
 #include <cstdio>
+#include <memory>
 #include <mutex>
+#include <string>
 #include <sys/syscall.h>
 #include <unistd.h>
+#include <unordered_map>
 
 namespace jacc::prof {
-
-const char *NameCopies::copy(const char *Name) {
-  if (!Name)
-    return nullptr;
-  std::unique_ptr<std::string> &Copy = ByAddress[Name];
-  if (!Copy)
-    Copy = std::make_unique<std::string>(Name);
-  return Copy->c_str();
-}
 
 namespace {
 
@@ -36,6 +30,25 @@ unsigned threadNumber() {
   thread_local unsigned Number = Next.fetch_add(1, std::memory_order_relaxed);
   return Number;
 }
+
+/// Copies of the names events point to, kept as long as the log: interned kernel names and
+/// device kinds are the runtime's, and the process's exit (when the file is written last) may
+/// have destroyed them.
+class NameCopies {
+public:
+  /// The copy of Name (null stays null).
+  const char *copy(const char *Name) {
+    if (!Name)
+      return nullptr;
+    std::unique_ptr<std::string> &Copy = ByAddress[Name];
+    if (!Copy)
+      Copy = std::make_unique<std::string>(Name);
+    return Copy->c_str();
+  }
+
+private:
+  std::unordered_map<const void *, std::unique_ptr<std::string>> ByAddress;
+};
 
 /// A begin whose end has not come: its record, or NoRecord when the cap dropped it (its end
 /// must still find it, so that the ends around it match their own begins).
@@ -69,9 +82,7 @@ public:
   // A copy's span is complete at its end; its begin adds nothing.
   void copyEnd(const CopyEvent &E) override { add(Kind::Copy, E.Start, E.End, E, E.Device); }
   // The enqueue, on the pushing thread: complete at its end too.
-  void launchEnd(const LaunchEvent &E) override {
-    add(Kind::Launch, E.Start, E.End, E, E.Device);
-  }
+  void launchEnd(const LaunchEvent &E) override { add(Kind::Launch, E.Start, E.End, E, E.Device); }
   void kernelRun(const LaunchEvent &E) override {
     add(Kind::KernelRun, E.Start, E.End, E, E.Device);
   }

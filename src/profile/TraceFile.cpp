@@ -1,6 +1,8 @@
-// The trace file: records grouped into tracks (thread tracks nested, device and compile tracks
-// split into lanes that never overlap), metadata naming each track, counters for device memory.
+// The trace file: metadata naming each track, the tracks' spans, arrows from launches to their
+// runs, counters for device memory, and what was left out.
 #include "src/profile/TraceFile.h"
+
+#include "src/profile/TraceTracks.h"
 
 #include "support/Error.h"
 
@@ -12,7 +14,6 @@
 #include <cinttypes>
 #include <cstdio>
 #include <map>
-#include <tuple>
 #include <unistd.h>
 
 namespace jacc::prof {
@@ -20,31 +21,6 @@ namespace jacc::prof {
 namespace {
 
 using Kind = TraceRecord::Kind;
-
-/// One span placed on a track (End clamped or, for an open span, the finish).
-struct Span {
-  Nanos Start, End;
-  const TraceRecord *Record;
-};
-
-/// A track of the file: a tid, its name and its spans in order.
-struct Track {
-  std::string Name;
-  std::vector<Span> Spans;
-};
-
-/// Where a track sorts: host threads first (by number), then each device's kernels and copies,
-/// then compiles.
-enum class Group : uint8_t { Thread, Device, Compile };
-enum class DevicePart : uint8_t { Kernels, Copies };
-using TrackKey = std::tuple<Group, int, std::string, DevicePart>;
-
-std::string deviceName(int Index, const char *DeviceKind) {
-  std::string Name = "device " + std::to_string(Index);
-  if (DeviceKind)
-    Name += std::string(" (") + DeviceKind + ")";
-  return Name;
-}
 
 /// Text the JSON writer accepts (kernel text need not be UTF-8).
 std::string utf8(llvm::StringRef S) {
@@ -70,111 +46,6 @@ const char *dataOpName(DataOp Op) {
 /// The program's name, for the process track ("jacc heat").
 std::string programName() { return program_invocation_short_name; }
 
-/// Groups records into tracks and makes each track's spans well formed for the viewers: a
-/// thread's spans nest (a span reaching past its parent's end is clamped to it, and counted);
-/// spans of a device or of compiles go to lanes, a new lane whenever one would overlap.
-class TrackBuilder {
-public:
-  TrackBuilder(const TraceLog &Log, Nanos Finish) : Log(Log), Finish(Finish) {}
-
-  std::vector<Track> build() {
-    std::map<TrackKey, std::vector<Span>> Groups;
-    for (const TraceRecord &R : Log.Records) {
-      if (R.What == Kind::Memory)
-        continue;
-      Span S{R.Start, R.Open ? std::max(Finish, R.Start) : std::max(R.End, R.Start), &R};
-      if (R.End < R.Start && !R.Open)
-        ++Clamped;
-      Groups[keyOf(R)].push_back(S);
-    }
-    std::vector<Track> Tracks;
-    for (auto &[Key, Spans] : Groups) {
-      std::stable_sort(Spans.begin(), Spans.end(), [](const Span &A, const Span &B) {
-        return A.Start != B.Start ? A.Start < B.Start : A.End > B.End;
-      });
-      if (std::get<Group>(Key) == Group::Thread)
-        Tracks.push_back({threadName(std::get<1>(Key)), nest(std::move(Spans))});
-      else
-        addLanes(Tracks, nameOf(Key), std::move(Spans));
-    }
-    return Tracks;
-  }
-
-  uint64_t clamped() const { return Clamped; }
-
-private:
-  static TrackKey keyOf(const TraceRecord &R) {
-    switch (R.What) {
-    case Kind::KernelRun: {
-      const auto &E = std::get<LaunchEvent>(R.Detail);
-      return {Group::Device, E.Device, R.DeviceKind ? R.DeviceKind : "", DevicePart::Kernels};
-    }
-    case Kind::Copy: {
-      const auto &E = std::get<CopyEvent>(R.Detail);
-      return {Group::Device, E.Device, R.DeviceKind ? R.DeviceKind : "", DevicePart::Copies};
-    }
-    case Kind::Compile:
-      return {Group::Compile, 0, "", DevicePart::Kernels};
-    default:
-      return {Group::Thread, static_cast<int>(R.Thread), "", DevicePart::Kernels};
-    }
-  }
-
-  static std::string nameOf(const TrackKey &Key) {
-    if (std::get<Group>(Key) == Group::Compile)
-      return "compile";
-    const std::string &DeviceKind = std::get<2>(Key);
-    std::string Name =
-        deviceName(std::get<1>(Key), DeviceKind.empty() ? nullptr : DeviceKind.c_str());
-    return std::get<DevicePart>(Key) == DevicePart::Copies ? Name + " copies" : Name;
-  }
-
-  std::string threadName(int Number) const {
-    long Tid = static_cast<size_t>(Number) < Log.ThreadIds.size() ? Log.ThreadIds[Number] : 0;
-    if (!Tid)
-      return "thread #" + std::to_string(Number);
-    if (Tid == static_cast<long>(::getpid()))
-      return "main thread " + std::to_string(Tid);
-    return "thread " + std::to_string(Tid);
-  }
-
-  /// Spans sorted by start (longest first): each must end within the innermost span it starts in.
-  std::vector<Span> nest(std::vector<Span> Spans) {
-    std::vector<Nanos> Ends; // of the spans enclosing the current one
-    for (Span &S : Spans) {
-      while (!Ends.empty() && Ends.back() <= S.Start)
-        Ends.pop_back();
-      if (!Ends.empty() && S.End > Ends.back()) {
-        S.End = Ends.back();
-        ++Clamped;
-      }
-      Ends.push_back(S.End);
-    }
-    return Spans;
-  }
-
-  /// Spans sorted by start into the first lane free at their start: "device 0 (host)", then
-  /// "device 0 (host) #2", ...
-  static void addLanes(std::vector<Track> &Tracks, const std::string &Name,
-                       std::vector<Span> Spans) {
-    size_t First = Tracks.size();
-    for (const Span &S : Spans) {
-      size_t L = First;
-      while (L < Tracks.size() && Tracks[L].Spans.back().End > S.Start)
-        ++L;
-      if (L == Tracks.size()) {
-        size_t Lane = L - First;
-        Tracks.push_back({Lane ? Name + " #" + std::to_string(Lane + 1) : Name, {}});
-      }
-      Tracks[L].Spans.push_back(S);
-    }
-  }
-
-  const TraceLog &Log;
-  Nanos Finish;
-  uint64_t Clamped = 0;
-};
-
 /// Writes the JSON of the trace: one JSON object per event, times as exact decimals of
 /// microseconds.
 class EventWriter {
@@ -192,7 +63,7 @@ public:
     });
   }
 
-  void span(const Span &S, int Tid) {
+  void span(const TrackSpan &S, int Tid) {
     const TraceRecord &R = *S.Record;
     J.object([&] {
       J.attribute("name", utf8(nameOf(R)));
@@ -368,7 +239,7 @@ void writeLaunchFlows(const std::vector<Track> &Tracks, EventWriter &W) {
   };
   std::map<std::pair<uint64_t, int>, std::pair<std::vector<End>, std::vector<End>>> ByLaunch;
   for (size_t I = 0; I < Tracks.size(); ++I)
-    for (const Span &S : Tracks[I].Spans) {
+    for (const TrackSpan &S : Tracks[I].Spans) {
       Kind What = S.Record->What;
       if (What != Kind::Launch && What != Kind::KernelRun)
         continue;
@@ -426,8 +297,8 @@ void writeTrace(const TraceLog &Log, Nanos Finish, llvm::raw_ostream &OS) {
     Zero = std::min(Zero, R.Start);
     Unfinished += R.Open;
   }
-  TrackBuilder Builder(Log, Finish);
-  std::vector<Track> Tracks = Builder.build();
+  uint64_t Clamped = 0;
+  std::vector<Track> Tracks = layoutTracks(Log, Finish, Clamped);
   int Pid = static_cast<int>(::getpid());
 
   llvm::json::OStream J(OS);
@@ -441,7 +312,7 @@ void writeTrace(const TraceLog &Log, Nanos Finish, llvm::raw_ostream &OS) {
         W.metadata("thread_sort_index", Tid, [&] { J.attribute("sort_index", Tid); });
       }
       for (size_t I = 0; I < Tracks.size(); ++I)
-        for (const Span &S : Tracks[I].Spans)
+        for (const TrackSpan &S : Tracks[I].Spans)
           W.span(S, static_cast<int>(I) + 1);
       writeLaunchFlows(Tracks, W);
       writeMemoryCounters(Log, W);
@@ -456,7 +327,7 @@ void writeTrace(const TraceLog &Log, Nanos Finish, llvm::raw_ostream &OS) {
       J.attribute("dropped_events", static_cast<int64_t>(Log.Dropped));
       J.attribute("unfinished_spans", static_cast<int64_t>(Unfinished));
       J.attribute("unmatched_ends", static_cast<int64_t>(Log.Unmatched));
-      J.attribute("clamped_spans", static_cast<int64_t>(Builder.clamped()));
+      J.attribute("clamped_spans", static_cast<int64_t>(Clamped));
     });
   });
   OS << "\n";

@@ -6,9 +6,7 @@
 #include "src/profile/Events.h"
 
 #include <deque>
-#include <memory>
 #include <string>
-#include <unordered_map>
 #include <variant>
 #include <vector>
 
@@ -56,18 +54,6 @@ struct TraceLog {
   std::vector<long> ThreadIds;
   /// Ends that matched no begin on their thread, and begins closed by an outer end.
   uint64_t Unmatched = 0;
-};
-
-/// Copies of the names events point to, kept as long as the log: interned kernel names and
-/// device kinds are the runtime's, and the process's exit (when the file is written last) may
-/// have destroyed them.
-class NameCopies {
-public:
-  /// The copy of Name (null stays null).
-  const char *copy(const char *Name);
-
-private:
-  std::unordered_map<const void *, std::unique_ptr<std::string>> ByAddress;
 };
 
 } // namespace jacc::prof

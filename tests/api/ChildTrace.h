@@ -21,8 +21,8 @@ public:
     if (const char *Parent = std::getenv(Variable))
       Path = Parent;
     else
-      Path = ::testing::TempDir() + "jacc-trace-" + Tag + "-" + std::to_string(::getpid()) +
-             ".json";
+      Path =
+          ::testing::TempDir() + "jacc-trace-" + Tag + "-" + std::to_string(::getpid()) + ".json";
     setenv(Variable, Path.c_str(), 1);
   }
   ~ChildTrace() {

@@ -86,7 +86,9 @@ void check(jacc_status S, const char *What, int Code) {
 class TraceTest : public ::testing::TestWithParam<const char *> {};
 
 /// The share of the push's iterations a kernel run had ("share fraction"), or -1.
-double shareOf(const TraceSpan &Run) { return Run.Args->getNumber("share fraction").value_or(-1); }
+double shareOf(const TraceSpan &Run) {
+  return Run.Args->getNumber("share fraction").value_or(-1);
+}
 
 TEST_P(TraceTest, AProgramsTimelineHasItsKernelsCopiesAndConstructs) {
   std::string Config = GetParam();
@@ -146,11 +148,10 @@ TEST_P(TraceTest, AProgramsTimelineHasItsKernelsCopiesAndConstructs) {
   std::vector<std::string> Sites;
   for (const TraceSpan &C : Constructs)
     Sites.push_back(C.Name + " " + C.textArg("site"));
-  EXPECT_EQ(Sites, (std::vector<std::string>{
-                       "data trace_prog.c:10", "parallel trace_prog.c:12",
-                       "parallel trace_prog.c:12", "parallel trace_prog.c:12",
-                       "wait trace_prog.c:20", "update trace_prog.c:22",
-                       "data (exit) trace_prog.c:30"}));
+  EXPECT_EQ(Sites, (std::vector<std::string>{"data trace_prog.c:10", "parallel trace_prog.c:12",
+                                             "parallel trace_prog.c:12", "parallel trace_prog.c:12",
+                                             "wait trace_prog.c:20", "update trace_prog.c:22",
+                                             "data (exit) trace_prog.c:30"}));
   std::vector<TraceSpan> PushSpans = T.ofCategory("push");
   ASSERT_EQ(PushSpans.size(), size_t(Pushes));
   for (int P = 0; P < Pushes; ++P) {
@@ -162,11 +163,14 @@ TEST_P(TraceTest, AProgramsTimelineHasItsKernelsCopiesAndConstructs) {
   }
   const TraceSpan &WaitConstruct = Constructs[4];
   std::vector<TraceSpan> Waits = T.ofCategory("wait");
-  EXPECT_TRUE(std::any_of(Waits.begin(), Waits.end(), [&](const TraceSpan &W) {
-    return W.Start >= WaitConstruct.Start && W.End <= WaitConstruct.End;
-  })) << Waits.size() << " waits, none in the wait construct";
+  EXPECT_TRUE(std::any_of(Waits.begin(), Waits.end(),
+                          [&](const TraceSpan &W) {
+                            return W.Start >= WaitConstruct.Start && W.End <= WaitConstruct.End;
+                          }))
+      << Waits.size() << " waits, none in the wait construct";
   EXPECT_EQ(T.ofCategory("launch").size(), size_t(Pushes * Devices));
-  EXPECT_EQ(T.FlowStarts.size(), size_t(Pushes * Devices)) << "an arrow from each launch to its run";
+  EXPECT_EQ(T.FlowStarts.size(), size_t(Pushes * Devices))
+      << "an arrow from each launch to its run";
 }
 
 JACC_DEVICE_CONFIGS(TraceTest);

@@ -107,15 +107,30 @@ public:
       E.End = tick(20 * Us);
       L.kernelRun(E);
     }
-    L.push({Push, {Kernel, true}, How, unsigned(Devices), CacheSource::Memory, 0, false, false,
-            Start, tick()});
+    L.push({Push,
+            {Kernel, true},
+            How,
+            unsigned(Devices),
+            CacheSource::Memory,
+            0,
+            false,
+            false,
+            Start,
+            tick()});
     ++Push;
   }
 
   LaunchEvent launch(const char *Kernel, Mode How, int Device, int Devices) {
     bool Split = How == Mode::Split;
-    return {Push, {Kernel, true}, How, Device, Split ? Device : 0, Split ? Device + 1 : 1,
-            Split ? Devices : 1, 0, 0};
+    return {Push,
+            {Kernel, true},
+            How,
+            Device,
+            Split ? Device : 0,
+            Split ? Device + 1 : 1,
+            Split ? Devices : 1,
+            0,
+            0};
   }
 
   void compile(const char *Kernel) {
@@ -239,9 +254,9 @@ TEST_F(TraceTest, KernelsThatOverlapOnADeviceGoToLanesOfTheirOwn) {
 TEST_F(TraceTest, BeyondTheCapEventsAreCountedAndEndsStillMatch) {
   std::unique_ptr<Listener> L = makeTraceListener(Path, /*MaxEvents=*/3);
   Program P(*L);
-  P.construct(Construct::Data, 1, [&] {            // kept
-    P.construct(Construct::Update, 2, [&] {        // kept
-      P.data(DataOp::UpdateDevice, 1, 8);          // data kept, its copy dropped
+  P.construct(Construct::Data, 1, [&] {                   // kept
+    P.construct(Construct::Update, 2, [&] {               // kept
+      P.data(DataOp::UpdateDevice, 1, 8);                 // data kept, its copy dropped
       P.construct(Construct::Wait, 3, [&] { P.wait(); }); // both dropped
     });
   });
@@ -292,8 +307,16 @@ TEST_F(TraceTest, ASpanReachingPastItsParentIsClampedToIt) {
   Nanos Inside = 0;
   P.construct(Construct::Parallel, 5, [&] { Inside = P.tick(); });
   // A push reported as starting inside the construct and ending after it.
-  L->push({1, {"heat.c:5", true}, Mode::Duplicate, 1, CacheSource::Memory, 0, false, false,
-           Inside, P.tick()});
+  L->push({1,
+           {"heat.c:5", true},
+           Mode::Duplicate,
+           1,
+           CacheSource::Memory,
+           0,
+           false,
+           false,
+           Inside,
+           P.tick()});
   L->finish(false);
   TraceFile T;
   read(T);
@@ -318,10 +341,11 @@ TEST_F(TraceTest, MemoryCountersFollowAllocationsAndMappings) {
   for (const llvm::json::Object *C : T.Counters)
     Got.push_back({C->getString("name").value_or("").str(),
                    C->getObject("args")->getInteger("bytes").value_or(-1)});
-  std::vector<std::pair<std::string, int64_t>> Want = {
-      {"device 0 (host) allocated", 100}, {"device 0 (host) mapped", 100},
-      {"device 0 (host) allocated", 150}, {"device 0 (host) mapped", 0},
-      {"device 0 (host) allocated", 50}};
+  std::vector<std::pair<std::string, int64_t>> Want = {{"device 0 (host) allocated", 100},
+                                                       {"device 0 (host) mapped", 100},
+                                                       {"device 0 (host) allocated", 150},
+                                                       {"device 0 (host) mapped", 0},
+                                                       {"device 0 (host) allocated", 50}};
   EXPECT_EQ(Got, Want);
 }
 
@@ -336,8 +360,8 @@ TEST_F(TraceTest, KernelNamesThatAreNotUtf8StillMakeJson) {
 }
 
 TEST_F(TraceTest, ARelativePathIsTakenFromTheWorkingDirectoryAtTheStart) {
-  std::string Dir = ::testing::TempDir(), Name = "jacc-trace-relative-" +
-                                                 std::to_string(::getpid()) + ".json";
+  std::string Dir = ::testing::TempDir(),
+              Name = "jacc-trace-relative-" + std::to_string(::getpid()) + ".json";
   std::string Old = std::filesystem::current_path();
   std::filesystem::current_path(Dir);
   std::unique_ptr<Listener> L = makeTraceListener(Name);
