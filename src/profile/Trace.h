@@ -14,7 +14,7 @@
 namespace jacc::prof {
 
 /// Events a trace keeps; later ones are counted in the file's otherData ("dropped_events").
-/// About 100 bytes each.
+/// 112 bytes each in memory (224 MB at the cap), about 170 in the file.
 constexpr size_t DefaultTraceEvents = 2'000'000;
 
 /// The listener that records events and writes everything gathered so far to Path (relative:
