@@ -10,7 +10,10 @@
 #include <cerrno>
 #include <cstdio>
 #include <filesystem>
+#include <map>
 #include <string>
+#include <thread>
+#include <vector>
 #include <unistd.h>
 
 namespace {
@@ -213,6 +216,36 @@ TEST_F(TraceTest, TracksAreNamedNestedAndOrdered) {
   EXPECT_EQ(T.otherInt("dropped_events"), 0);
   EXPECT_EQ(T.otherInt("unmatched_ends"), 0);
   EXPECT_EQ(T.otherInt("clamped_spans"), 0);
+}
+
+TEST_F(TraceTest, EachThreadThatCallsJaccHasItsOwnNestedTrack) {
+  std::unique_ptr<Listener> L = makeTraceListener(Path);
+  constexpr int Threads = 4, Constructs = 500;
+  std::vector<std::thread> Callers;
+  for (int I = 0; I < Threads; ++I)
+    Callers.emplace_back([&] {
+      Program P(*L); // a clock of its own: the threads' times interleave
+      for (int C = 0; C < Constructs; ++C)
+        P.construct(Construct::Update, C, [&] { P.data(DataOp::UpdateSelf, 1, 64); });
+    });
+  for (std::thread &T : Callers)
+    T.join();
+  L->finish(false);
+  TraceFile T;
+  read(T);
+  std::map<std::string, int> PerTrack;
+  for (const TraceSpan &S : T.ofCategory("construct"))
+    ++PerTrack[S.Track];
+  EXPECT_EQ(PerTrack.size(), size_t(Threads));
+  for (const auto &[Track, Count] : PerTrack)
+    EXPECT_EQ(Count, Constructs) << Track;
+  EXPECT_EQ(T.ofCategory("data").size(), size_t(Threads * Constructs));
+  // The threads' copies overlap in time: lanes keep the device's copy tracks in order
+  // (wellFormed), at most one lane per thread.
+  EXPECT_EQ(T.ofCategory("copy").size(), size_t(Threads * Constructs));
+  EXPECT_TRUE(T.hasTrack("device 0 copies"));
+  EXPECT_FALSE(T.hasTrack("device 0 copies #" + std::to_string(Threads + 1)));
+  EXPECT_EQ(T.otherInt("unmatched_ends"), 0);
 }
 
 TEST_F(TraceTest, ASecondFinishRewritesTheFileWithBothBatches) {
