@@ -45,7 +45,7 @@ public:
   static constexpr int64_t ShortSpinDivisor = 8;
   /// No spinning this long after a first preemption; doubled by each preemption within four
   /// times the current penalty of the last one, up to the max.
-  static constexpr std::chrono::milliseconds FirstPenalty{1}, MaxPenalty{1000};
+  static constexpr std::chrono::milliseconds FirstPenalty{1}, MaxPenalty{100};
 
 private:
   const int64_t LimitNs;
@@ -113,8 +113,11 @@ private:
 };
 
 /// A gap this long between two looks at the clock while spinning means the spinner was
-/// descheduled (the looks are a few pause instructions apart).
-constexpr std::chrono::microseconds PreemptedGap{20};
+/// descheduled for another thread's time slice (the looks are a few pause instructions apart).
+/// Shorter gaps are the hypervisor's or an interrupt's (tens of microseconds on a VM): they say
+/// nothing about the cores being oversubscribed, and backing off for them made a tiny split push
+/// cost a futex wake-up (~40 us) for seconds at a time.
+constexpr std::chrono::microseconds PreemptedGap{250};
 
 /// Returns once Ready() holds: spins for Policy's budget and then calls Block(), which must
 /// return only once Ready() holds (it typically waits on a condition variable whose notifier

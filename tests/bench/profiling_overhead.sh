@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# What the profiling hooks cost while nobody listens: the same benchmarks from a normal build and
+# from one configured with -Dprofiling=false (every hook compiled out), run alternately, ROUNDS
+# times each; prints each benchmark's median per build and their ratio (hooks / no hooks).
+#   tests/bench/profiling_overhead.sh BUILD NOPROF_BUILD [ROUNDS]
+#   e.g. meson setup build-noprof -Dbuildtype=debugoptimized -Dprofiling=false
+#        ninja -C build-noprof tests/bench/jacc-split-bench tools/jacc-compile-server
+#        tests/bench/profiling_overhead.sh build build-noprof 7
+set -euo pipefail
+with=$1
+without=$2
+rounds=${3:-5}
+filter='BM_TinyPushHost1$|BM_TinyPushHost2Demand$|BM_JacobiHost2Demand$'
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+
+run() { # build label round
+  "$1/tests/bench/jacc-split-bench" --benchmark_filter="$filter" --benchmark_format=csv \
+    2>/dev/null | awk -F, -v label="$2" 'NR > 1 && $1 ~ /^"?BM_/ {
+      gsub(/"/, "", $1); print label, $1, $4 }' >> "$out/times"
+}
+for ((r = 0; r < rounds; r++)); do
+  # Alternate which build goes first: drift on a noisy machine hits both alike.
+  if ((r % 2 == 0)); then run "$with" hooks; run "$without" none
+  else run "$without" none; run "$with" hooks; fi
+done
+python3 - "$out/times" <<'PY'
+import statistics, sys
+times = {}
+for line in open(sys.argv[1]):
+    label, name, t = line.split()
+    times.setdefault(name, {}).setdefault(label, []).append(float(t))
+print(f"{'benchmark':26} {'hooks (off)':>14} {'no hooks':>14} {'ratio':>8}")
+for name, by in sorted(times.items()):
+    h, z = statistics.median(by["hooks"]), statistics.median(by["none"])
+    print(f"{name:26} {h:14.3f} {z:14.3f} {h / z:8.3f}")
+PY
+echo "(real time per iteration, in the benchmark's unit; medians of $rounds runs each)"
