@@ -142,6 +142,10 @@ TEST_P(TraceTest, AProgramsTimelineHasItsKernelsCopiesAndConstructs) {
   EXPECT_EQ(Copied["device to host"], int64_t(ToHost));
   EXPECT_EQ(Copied["device to device"], int64_t(Between));
   EXPECT_GT(ToDevice, 0u);
+  if (Devices > 1) {
+    // The duplicate push after the split ones: each device fetches what the others computed.
+    EXPECT_GT(Between, 0u);
+  }
 
   // The program's constructs, with their sites, around the pushes and the wait.
   std::vector<TraceSpan> Constructs = T.ofCategory("construct");
