@@ -10,14 +10,15 @@ set -euo pipefail
 with=$1
 without=$2
 rounds=${3:-5}
-filter='BM_TinyPushHost1$|BM_TinyPushHost2Demand$|BM_JacobiHost2Demand$'
+filter='BM_TinyPushHost1|BM_TinyPushHost2Demand|BM_JacobiHost2Demand'
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 
 run() { # build label round
-  "$1/tests/bench/jacc-split-bench" --benchmark_filter="$filter" --benchmark_format=csv \
-    2>/dev/null | awk -F, -v label="$2" 'NR > 1 && $1 ~ /^"?BM_/ {
-      gsub(/"/, "", $1); print label, $1, $4 }' >> "$out/times"
+  "$1/tests/bench/jacc-split-bench" --benchmark_filter="$filter" \
+    --benchmark_out="$out/run.csv" --benchmark_out_format=csv > /dev/null 2>&1
+  awk -F, -v label="$2" '$1 ~ /^"?BM_/ { gsub(/"/, "", $1); print label, $1, $4 }' \
+    "$out/run.csv" >> "$out/times"
 }
 for ((r = 0; r < rounds; r++)); do
   # Alternate which build goes first: drift on a noisy machine hits both alike.
