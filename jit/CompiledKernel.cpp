@@ -109,6 +109,18 @@ compileKernel(llvm::StringRef Source, llvm::ArrayRef<std::string> Decls, const D
   return std::shared_ptr<const CompiledKernel>(std::move(K));
 }
 
+namespace {
+std::atomic<LateCodeObserver> Observer{nullptr};
+
+void reportLateCode(const CompiledKernel *K, const char *Part, bool FromDisk,
+                    std::chrono::steady_clock::time_point Start) {
+  if (LateCodeObserver O = Observer.load(std::memory_order_acquire))
+    O({K, Part, FromDisk, Start, std::chrono::steady_clock::now()});
+}
+} // namespace
+
+void setLateCodeObserver(LateCodeObserver O) { Observer.store(O, std::memory_order_release); }
+
 llvm::Expected<const SplitCode *> CompiledKernel::splitCode() const {
   std::call_once(SplitOnce, [this] {
     auto Fail = [this](llvm::Error E) { SplitFailure.keep(std::move(E)); };
@@ -151,6 +163,7 @@ llvm::Expected<const SplitCode *> CompiledKernel::splitCode() const {
     S->Call = std::move(*Call);
     S->CompileMs = msSince(Start);
     Split = std::move(S);
+    reportLateCode(this, "split entry", Cached.has_value(), Start);
   });
   if (!Split)
     return makeError(ErrorCode::Compile, "the split variant of the kernel failed to compile: " +
@@ -166,9 +179,13 @@ llvm::Expected<const CudaCode *> CompiledKernel::cudaCode(unsigned Sm, bool Spli
   if (auto It = CudaFailures.find(Key); It != CudaFailures.end())
     return It->second.error();
   std::string Name = cudaImageStem(Sm, Key.second);
+  auto Start = std::chrono::steady_clock::now();
+  // The part's name outlives the call (observers may keep it): one string per target and form.
+  static const char *const Parts[2] = {"cuda", "cuda split"};
   if (auto C = loadCudaCode(Disk, Name)) {
     const CudaCode *P = C.get();
     CudaCodes[Key] = std::move(C);
+    reportLateCode(this, Parts[Key.second], /*FromDisk=*/true, Start);
     return P;
   }
   auto Build = [&]() -> llvm::Expected<std::unique_ptr<CudaCode>> {
@@ -200,6 +217,7 @@ llvm::Expected<const CudaCode *> CompiledKernel::cudaCode(unsigned Sm, bool Spli
   const CudaCode *P = C->get();
   storeCudaCode(Disk, Name, *P);
   CudaCodes[Key] = std::move(*C);
+  reportLateCode(this, Parts[Key.second], /*FromDisk=*/false, Start);
   return P;
 }
 

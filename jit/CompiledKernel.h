@@ -12,6 +12,7 @@
 #include <llvm/Support/Error.h>
 
 #include <atomic>
+#include <chrono>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -42,6 +43,18 @@ struct CudaCode {
   CudaKernelSource Kernel;
   CudaImage Image;
 };
+
+/// Code of a kernel built after its first compile, on first use: the split entry, a GPU image.
+struct LateCode {
+  const struct CompiledKernel *Kernel;
+  const char *Part;   ///< "split entry", "cuda sm_80", "cuda sm_80 split"
+  bool FromDisk;      ///< loaded from the disk cache rather than compiled
+  std::chrono::steady_clock::time_point Start, End;
+};
+/// Who hears of late code (src/profile reports it as a compile; jit knows no observers). Set once,
+/// before kernels run; null: nobody.
+using LateCodeObserver = void (*)(const LateCode &);
+void setLateCodeObserver(LateCodeObserver Observer);
 
 struct CompiledKernel {
   /// The analysis. After a load from the disk cache only its runtime part (arguments,

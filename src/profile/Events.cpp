@@ -144,8 +144,9 @@ void DataScope::end() {
 
 const KernelName *internKernelName(const std::string &Site, const std::string &FirstLine) {
   static std::mutex Lock;
-  // Node-based: neither the strings nor the names ever move.
-  static std::map<std::pair<std::string, bool>, KernelName> Names;
+  // Node-based: neither the strings nor the names ever move. Never destroyed: listeners finish
+  // at exit, after static destructors may have run.
+  static auto &Names = *new std::map<std::pair<std::string, bool>, KernelName>;
   bool FromSite = !Site.empty();
   std::lock_guard<std::mutex> G(Lock);
   auto [It, New] = Names.try_emplace({FromSite ? Site : FirstLine, FromSite});

@@ -113,6 +113,9 @@ struct CompileEvent {
   CacheSource Source;
   bool Variant;
   Nanos Start, End;
+  /// Code built on first use after the kernel: "split entry", "cuda", "cuda split"; null for
+  /// the kernel's first compile.
+  const char *Part = nullptr;
 };
 
 /// An observer. Every callback may run on any thread (begin/end pairs of one thread on that

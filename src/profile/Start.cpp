@@ -2,6 +2,7 @@
 #include "src/profile/Start.h"
 
 #include "src/profile/Events.h"
+#include "src/profile/KernelNames.h"
 #include "src/profile/Summary.h"
 #include "src/profile/ToolLibraries.h"
 #include "src/profile/Trace.h"
@@ -33,6 +34,24 @@ llvm::Expected<ProfileSettings> profileSettingsFromEnv() {
   return S;
 }
 
+namespace {
+
+/// Late code (a split entry, a GPU image) as a compile event.
+void observeLateCode(const jit::LateCode &C) {
+  if (!active())
+    return;
+  auto Ns = [](std::chrono::steady_clock::time_point T) {
+    return Nanos(std::chrono::duration_cast<std::chrono::nanoseconds>(T.time_since_epoch())
+                     .count());
+  };
+  CompileEvent E{kernelNameOf(*C.Kernel), C.FromDisk ? CacheSource::Disk : CacheSource::Compiled,
+                 false,                   Ns(C.Start),
+                 Ns(C.End),               C.Part};
+  each([&](Listener &L) { L.compile(E); });
+}
+
+} // namespace
+
 llvm::Error startProfiling(const ProfileSettings &S) {
   static std::mutex Lock;
   static bool Started = false;
@@ -44,6 +63,7 @@ llvm::Error startProfiling(const ProfileSettings &S) {
     return ToolFailure.empty() ? llvm::Error::success()
                                : makeError(ErrorCode::InvalidArgument, ToolFailure);
   Started = true;
+  jit::setLateCodeObserver(observeLateCode);
   if (S.Summary != ProfileSettings::Format::Off)
     addListener(std::make_unique<Summary>(S.Summary == ProfileSettings::Format::Json,
                                           S.SummaryFile));

@@ -219,6 +219,14 @@ void Summary::compile(const CompileEvent &E) {
   else
     ++S->CompileCount[static_cast<unsigned>(E.Source)];
   S->CompileSeconds += seconds(E.Start, E.End);
+  // Code built on first use (the split entry, a GPU image) is the region's compile time too; the
+  // kernel's own compile comes with its push.
+  if (E.Part) {
+    Region &R = S->Regions[E.Kernel.Name];
+    if (R.Name.empty())
+      R.Name = E.Kernel.Name;
+    R.CompileSeconds += seconds(E.Start, E.End);
+  }
 }
 
 void Summary::waitBegin(Nanos T) { WaitStart = T; }

@@ -89,7 +89,8 @@ TEST_F(SummaryTest, ALaunchWithAPartStillRunningIsCountedButNotTimed) {
   S.launchBegin({7, Heat, Mode::Split, 1, 1, 2, 2, 0, 0});
   S.push({7, Heat, Mode::Split, 2, CacheSource::Memory, 0, false, true, 0, Ms});
   S.kernelRun({7, Heat, Mode::Split, 0, 0, 1, 2, 0, 2 * Ms});
-  const llvm::json::Object &R = *(*json().getArray("compute"))[0].getAsObject();
+  llvm::json::Object J = json();
+  const llvm::json::Object &R = *(*J.getArray("compute"))[0].getAsObject();
   EXPECT_EQ(R.getInteger("launches"), 1);
   EXPECT_EQ(R.getInteger("async"), 1);
   EXPECT_EQ(R.getInteger("timed_launches"), 0);
