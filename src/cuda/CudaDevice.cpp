@@ -59,6 +59,12 @@ struct CudaDevice::Impl {
       : Drv(Drv), Ordinal(Ordinal), Name("cuda:" + std::to_string(Ordinal)),
         WorkSpin(HandOffSpin), DoneSpin(HandOffSpin) {}
 
+  /// Launch scratch buffers given back, by capacity (a power of two from 256 bytes), at most
+  /// MaxFreeScratch of them; freed with the device.
+  std::mutex ScratchMutex;
+  std::multimap<size_t, void *> FreeScratch;
+  static constexpr size_t MaxFreeScratch = 32;
+
   /// Make this device's context current on the calling thread (calls come from any thread).
   llvm::Error current() { return check(Drv.cuCtxSetCurrent(Ctx), "cuCtxSetCurrent"); }
   llvm::Error check(CUresult R, const llvm::Twine &Call) {
@@ -353,6 +359,8 @@ CudaDevice::~CudaDevice() {
   for (void *Buffer : P->Staging)
     if (Buffer)
       (void)Drv.cuMemFreeHost(Buffer);
+  for (auto &[Capacity, Buffer] : P->FreeScratch)
+    (void)Drv.cuMemFree(devicePtr(Buffer));
   (void)Drv.cuCtxSetCurrent(nullptr);
   (void)Drv.cuDevicePrimaryCtxRelease(P->Dev);
 }
@@ -503,6 +511,32 @@ llvm::Expected<void *> CudaDevice::allocateImpl(size_t Bytes) {
   if (auto E = P->check(R, "cuMemAlloc of " + llvm::Twine(Bytes) + " bytes"))
     return E;
   return reinterpret_cast<void *>(static_cast<uintptr_t>(Ptr));
+}
+
+llvm::Expected<void *> CudaDevice::takeScratch(size_t Bytes, size_t &Capacity) {
+  Capacity = 256;
+  while (Capacity < Bytes)
+    Capacity *= 2;
+  {
+    std::lock_guard<std::mutex> Lock(P->ScratchMutex);
+    if (auto It = P->FreeScratch.find(Capacity); It != P->FreeScratch.end()) {
+      void *Buffer = It->second;
+      P->FreeScratch.erase(It);
+      return Buffer;
+    }
+  }
+  return allocate(Capacity);
+}
+
+void CudaDevice::giveScratch(void *Ptr, size_t Capacity) {
+  {
+    std::lock_guard<std::mutex> Lock(P->ScratchMutex);
+    if (P->FreeScratch.size() < Impl::MaxFreeScratch) {
+      P->FreeScratch.emplace(Capacity, Ptr);
+      return;
+    }
+  }
+  llvm::consumeError(release(Ptr, Capacity));
 }
 
 llvm::Error CudaDevice::releaseImpl(void *DevicePtr) {

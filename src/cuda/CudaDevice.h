@@ -56,6 +56,14 @@ public:
   llvm::Error copyToHostAsync(void *HostDst, const void *Src, size_t Bytes);
   llvm::Error copyToDeviceAsync(void *Dst, const void *HostSrc, size_t Bytes);
 
+  /// Device memory for a launch's scratch (barrier words, split information, reduction
+  /// partials) of at least Bytes, and its size in Capacity: a buffer an earlier launch gave back
+  /// when one is big enough. Launches reuse them rather than free them: cuMemFree waits for the
+  /// whole device, which would serialise the launch queue behind every launch's completion.
+  llvm::Expected<void *> takeScratch(size_t Bytes, size_t &Capacity);
+  /// Gives back a buffer of takeScratch once the launch that used it has completed.
+  void giveScratch(void *Ptr, size_t Capacity);
+
   /// Variants are compiled for this GPU's architecture too.
   void addCodeTargets(jit::SpecializeSettings &S) const override;
 

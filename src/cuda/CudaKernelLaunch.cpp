@@ -16,7 +16,7 @@ CudaKernelLaunch::CudaKernelLaunch(std::shared_ptr<const jit::CompiledKernel> K,
 
 CudaKernelLaunch::~CudaKernelLaunch() {
   if (Scratch && Dev)
-    llvm::consumeError(Dev->release(Scratch));
+    Dev->giveScratch(Scratch, ScratchCapacity);
 }
 
 void CudaKernelLaunch::argumentBuffer(const jit::CudaKernelSource &S,
@@ -81,7 +81,8 @@ llvm::Error CudaKernelLaunch::enqueue(CudaDevice &D) {
   size_t InfoBytes = SplitInfo.size() * sizeof(long long);
   size_t SlotBytes = Slots.size() * sizeof(uint64_t);
   size_t BoundsBytes = Bounds.size() * sizeof(long long);
-  auto Mem = D.allocate(sizeof ZeroBarrier + InfoBytes + SlotBytes + BoundsBytes);
+  auto Mem =
+      D.takeScratch(sizeof ZeroBarrier + InfoBytes + SlotBytes + BoundsBytes, ScratchCapacity);
   if (!Mem)
     return Mem.takeError();
   Scratch = *Mem;
@@ -125,7 +126,7 @@ llvm::Error CudaKernelLaunch::enqueue(CudaDevice &D) {
 void CudaKernelLaunch::finished() {
   KernelLaunch::finished();
   if (Scratch && Dev)
-    llvm::consumeError(Dev->release(Scratch));
+    Dev->giveScratch(Scratch, ScratchCapacity);
   Scratch = nullptr;
 }
 

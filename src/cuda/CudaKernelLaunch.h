@@ -40,6 +40,7 @@ private:
   CudaDevice *Dev = nullptr;
   const jit::VariantCode *Variant = nullptr;
   void *Scratch = nullptr; ///< barrier words, split information, reduction partials
+  size_t ScratchCapacity = 0; ///< its size (CudaDevice::takeScratch)
   uint64_t ZeroBarrier[2] = {0, 0};
 };
 

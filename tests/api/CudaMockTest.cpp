@@ -115,6 +115,30 @@ void saxpyHook(const char *Entry, unsigned, unsigned, void **P) {
     Y[I] = A * X[I] + Y[I];
 }
 
+TEST_P(CudaMockTest, LaunchesReuseTheirScratchMemory) {
+  // A launch's scratch (barrier words, split information) goes back to its device for the next
+  // launch: cuMemFree waits for the whole GPU, so freeing it per launch would serialise them.
+  setHook(saxpyHook);
+  int N = 1000;
+  float A = 2;
+  std::vector<float> X(N, 1), Y(N, 1);
+  ASSERT_JACC(jacc_copyin(X.data(), N * sizeof(float)));
+  ASSERT_JACC(jacc_copyin(Y.data(), N * sizeof(float)));
+  float *Yp = Y.data(), *Xp = X.data();
+  jacc_arg Args[] = {{"float *y", &Yp}, {"const float *x", &Xp}, {"float a", &A}, {"int n", &N}};
+  ASSERT_JACC(jacc_kernel_push(Saxpy, 4, Args, JACC_DEFAULT));
+  ASSERT_JACC(jacc_wait());
+  auto Allocs = mockFunction<int (*)()>("mockcuda_device_alloc_count");
+  int Before = Allocs();
+  for (int I = 0; I < 20; ++I)
+    ASSERT_JACC(jacc_kernel_push(Saxpy, 4, Args, JACC_DEFAULT));
+  ASSERT_JACC(jacc_wait());
+  EXPECT_EQ(Allocs() - Before, 0);
+  ASSERT_JACC(jacc_copyout(Y.data(), N * sizeof(float)));
+  ASSERT_JACC(jacc_delete(X.data(), N * sizeof(float)));
+  EXPECT_EQ(Y[N - 1], 1.0f + 21 * 2.0f);
+}
+
 TEST_P(CudaMockTest, SaxpyArgumentsReachTheKernelAndResultsComeBack) {
   setHook(saxpyHook);
   int N = 1000;

@@ -117,7 +117,7 @@ struct State {
   std::set<Function *> Functions;
   std::map<std::string, CUresult> Inject;
   int Launches = 0, ModuleLoads = 0, PeerCopies = 0, Copies2D = 0, HostAllocCount = 0,
-      EventQueries = 0;
+      DeviceAllocs = 0, EventQueries = 0;
   unsigned LastGrid = 0, LastBlock = 0;
   int LastCooperative = 0;
   KernelHook Hook = nullptr;
@@ -407,6 +407,7 @@ MOCK_API CUresult cuMemAlloc_v2(CUdeviceptr *Ptr, size_t Bytes) {
     return CUDA_ERROR_OUT_OF_MEMORY;
   S.Allocs[reinterpret_cast<uintptr_t>(P)] = {Bytes, Current->Device};
   Current->LiveBytes += Bytes;
+  ++S.DeviceAllocs;
   *Ptr = reinterpret_cast<uintptr_t>(P);
   return CUDA_SUCCESS;
 }
@@ -781,6 +782,12 @@ MOCK_API int mockcuda_peer_copy_count() {
 MOCK_API int mockcuda_copy2d_count() {
   std::lock_guard<std::mutex> Lock(state().M);
   return state().Copies2D;
+}
+
+/// cuMemAlloc calls that succeeded, every GPU.
+MOCK_API int mockcuda_device_alloc_count() {
+  std::lock_guard<std::mutex> Lock(state().M);
+  return state().DeviceAllocs;
 }
 
 MOCK_API int mockcuda_host_alloc_count() {
