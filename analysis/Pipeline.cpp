@@ -87,6 +87,8 @@ static llvm::Expected<KernelInfo> runPasses(llvm::StringRef Source,
   findUnreadEntryValues(*K);
   dumpAfter("frontend", *K);
   K->Traits = computeAccessTraits(*K);
+  for (ParallelNest &N : K->Nests)
+    N.OnlyGathers = innermostLoopOnlyGathers(*K, N);
   if (debugEnabled("analysis"))
     debugLog("analysis", "after traits: " + describeTraits(K->Traits));
   runSplitPasses(*K);

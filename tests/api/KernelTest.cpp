@@ -240,6 +240,44 @@ TEST_P(KernelTest, Collapse2) {
   EXPECT_EQ(cv, ref);
 }
 
+// ---- a 5x5 block per cell, every access strided (its host loop is not vectorised) -----------
+
+const char *Block5Src = "#pragma acc parallel loop present(A, x, y)\n"
+                        "for (int c = 0; c < cells; c++)\n"
+                        "  for (int r = 0; r < 5; r++) {\n"
+                        "    double s = 0.0;\n"
+                        "    for (int k = 0; k < 5; k++)\n"
+                        "      s += A[c][r][k] * x[c][k];\n"
+                        "    y[c][r] = s;\n"
+                        "  }\n";
+
+TEST_P(KernelTest, BlockMatVecPerCell) {
+  int cells = 1001; // small integers: every sum is exact, whatever the order
+  std::vector<double> Av(cells * 25), xv(cells * 5), yv(cells * 5, -1.0), ref(yv.size());
+  for (size_t I = 0; I < Av.size(); ++I)
+    Av[I] = double(I % 7) - 3;
+  for (size_t I = 0; I < xv.size(); ++I)
+    xv[I] = double(I % 5);
+  for (int c = 0; c < cells; c++)
+    for (int r = 0; r < 5; r++) {
+      double s = 0.0;
+      for (int k = 0; k < 5; k++)
+        s += Av[c * 25 + r * 5 + k] * xv[c * 5 + k];
+      ref[c * 5 + r] = s;
+    }
+  double *A = Av.data(), *x = xv.data(), *y = yv.data();
+  ASSERT_JACC(jacc_copyin(A, Av.size() * sizeof(double)));
+  ASSERT_JACC(jacc_copyin(x, xv.size() * sizeof(double)));
+  ASSERT_JACC(jacc_copyin(y, yv.size() * sizeof(double)));
+  jacc_arg args[] = {{"int cells", &cells}, {"const double (*A)[5][5]", &A},
+                     {"const double (*x)[5]", &x}, {"double (*y)[5]", &y}};
+  ASSERT_JACC(jacc_kernel_push(Block5Src, 4, args, JACC_DEFAULT));
+  ASSERT_JACC(jacc_copyout(y, yv.size() * sizeof(double)));
+  ASSERT_JACC(jacc_delete(A, Av.size() * sizeof(double)));
+  ASSERT_JACC(jacc_delete(x, xv.size() * sizeof(double)));
+  EXPECT_EQ(yv, ref);
+}
+
 const char *Collapse3Src = "#pragma acc parallel loop collapse(3) present(a)\n"
                            "for (int i = 0; i < nx; i++)\n"
                            "  for (int j = 0; j < ny; j++) {\n"
