@@ -102,6 +102,8 @@ struct ParallelNest {
   RegionIR Body;                     ///< one iteration of the innermost body (LowerRegion.h)
   /// innermostLoopOnlyGathers (AccessTraits.h): the host code keeps the innermost loop scalar.
   bool OnlyGathers = false;
+  /// accumulatesFloats (Accumulations.h): the host code does not fuse its multiply-adds.
+  bool AccumulatesFloats = false;
 };
 
 /// How one top-level statement of the construct executes on a device's team.

@@ -238,6 +238,38 @@ TEST(HostCodegenTest, InnermostLoopThatOnlyGathersStaysScalar) {
   EXPECT_EQ(count(MatMul, Hint), 0u) << MatMul;
 }
 
+TEST(HostCodegenTest, FloatAccumulationsAreNotFused) {
+  // The pragma opens the innermost loop's body, before its first statement.
+  const std::string Unfused = "; ++__jacc_q) {\n#pragma clang fp contract(off)\n";
+  std::string Dot = generate("#pragma acc parallel loop present(a, b) reduction(+:d)\n"
+                             "for (int i = 0; i < n; i++) d += a[i] * b[i];\n",
+                             {"int n", "const double *a", "const double *b", "double d"});
+  EXPECT_EQ(count(Dot, "#pragma clang fp contract(off)"), 1u) << Dot;
+  EXPECT_NE(Dot.find(Unfused), std::string::npos) << Dot;
+  expectCompiles(Dot);
+  std::string MatMul = generate("#pragma acc parallel loop collapse(2)\n"
+                                "for (int i = 0; i < n; i++)\n"
+                                "  for (int j = 0; j < n; j++) {\n"
+                                "    double s = 0.0;\n"
+                                "    for (int k = 0; k < n; k++) s += a[i][k] * b[k][j];\n"
+                                "    c[i][j] = s;\n"
+                                "  }\n",
+                                {"int n", "const double (*a)[n]", "const double (*b)[n]",
+                                 "double (*c)[n]"});
+  EXPECT_NE(MatMul.find(Unfused), std::string::npos) << MatMul;
+  expectCompiles(MatMul);
+  std::string Long = generate("#pragma acc parallel loop reduction(+:d)\n"
+                              "for (long i = 0; i < n; i++) d += a[i] * a[i];\n",
+                              {"long n", "const double *a", "double d"});
+  EXPECT_NE(Long.find("++__jacc_k) {\n#pragma clang fp contract(off)\n"), std::string::npos)
+      << Long;
+  expectCompiles(Long);
+  // A multiply-add that carries no chain keeps its FMA.
+  EXPECT_EQ(count(generate(Saxpy, {"int n", "float a", "const float *x", "float *y"}),
+                  "contract(off)"),
+            0u);
+}
+
 TEST(HostCodegenTest, PrivateVariablesAreDeclaredPerIteration) {
   std::string C = generate("#pragma acc parallel loop private(t)\n"
                            "for (int i = 0; i < n; i++) { t = x[i]; x[i] = t * t; }\n",
