@@ -61,4 +61,32 @@ TEST(AccumulationsTest, NoChainOfComputedUpdates) {
             (std::vector<bool>{false, false, false, false}));
 }
 
+TEST(AccumulationsTest, ShortInnerLoopsMakeNoLongChain) {
+  // A CSR row (trip count read from an array), a 5-element block, and the same with 16.
+  EXPECT_EQ(accumulates("#pragma acc parallel\n"
+                        "{\n"
+                        "  #pragma acc loop\n"
+                        "  for (int i = 0; i < n; i++) {\n"
+                        "    double s = 0;\n"
+                        "    for (int k = rowptr[i]; k < rowptr[i + 1]; k++) s += v[k] * x[k];\n"
+                        "    y[i] = s;\n"
+                        "  }\n"
+                        "  #pragma acc loop\n"
+                        "  for (int i = 0; i < n; i++) {\n"
+                        "    double s = 0;\n"
+                        "    for (int k = 0; k < 5; k++) s += v[5 * i + k] * x[k];\n"
+                        "    y[i] = s;\n"
+                        "  }\n"
+                        "  #pragma acc loop\n"
+                        "  for (int i = 0; i < n; i++) {\n"
+                        "    double s = 0;\n"
+                        "    for (int k = 1; k <= 16; k++) s += v[16 * i + k] * x[k];\n"
+                        "    y[i] = s;\n"
+                        "  }\n"
+                        "}\n",
+                        {"int n", "const int *rowptr", "const double *v", "const double *x",
+                         "double *y"}),
+            (std::vector<bool>{false, false, true}));
+}
+
 } // namespace

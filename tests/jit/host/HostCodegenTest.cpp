@@ -210,6 +210,7 @@ TEST(HostCodegenTest, InnermostLoopThatOnlyGathersStaysScalar) {
                                {"int cells", "const double (*A)[5][5]", "const double (*x)[5]",
                                 "double (*y)[5]"});
   EXPECT_EQ(count(Block, Hint), 1u) << Block;
+  EXPECT_EQ(count(Block, "contract(off)"), 0u) << "5-element sums are no long chain";
   EXPECT_NE(Block.find(Hint + "for (int __jacc_q = 0;"), std::string::npos) << Block;
   expectCompiles(Block);
   // The same with a long iterator, and down the columns of a collapsed nest.
