@@ -137,10 +137,10 @@ std::string neighbourKey(const ArrayAccess &A) {
   return S;
 }
 
-} // namespace
-
-AccessTraits computeAccessTraits(const KernelInfo &K) {
-  AccessTraits T;
+/// Adds the global accesses of nest N to T's counts.
+void countNest(const KernelInfo &K, const ParallelNest &N, AccessTraits &T) {
+  if (N.Loops.empty())
+    return;
   std::set<std::string> Global;
   for (const ArgInfo &A : K.Args)
     if (A.ArgKind == ArgInfo::Kind::Pointer)
@@ -151,48 +151,58 @@ AccessTraits computeAccessTraits(const KernelInfo &K) {
     bool AnyElement = A.Index.size() == 1 && A.Index[0].Text == "?";
     return Global.count(Name.str()) && !AnyElement;
   };
-  for (const ParallelNest &N : K.Nests) {
-    if (N.Loops.empty())
-      continue;
-    T.Known = true;
-    ThreadStrides Strides(N);
-    long long Step = literalStep(N.Loops.back());
-    std::map<std::string, std::pair<const ArrayAccess *, AccessPattern>> Reads, Writes;
-    // Equal texts are one access (the compiler reuses the value).
-    auto Add = [&](auto &Set, const ArrayAccess &A) {
-      if (IsGlobal(A))
-        Set.emplace(A.text(), std::make_pair(&A, classify(A, Strides, Step)));
-    };
-    for (const IRStmt &S : N.Body.Stmts) {
-      T.Flops += S.Flops;
-      if (S.K == IRStmt::Kind::ArrayWrite)
-        Add(Writes, S.Write);
-      for (const ArrayAccess &A : S.Reads)
-        Add(Reads, A);
-      for (const ArrayAccess &A : S.IndexReads)
-        Add(Reads, A);
-    }
-    std::map<std::string, unsigned> Neighbours;
-    for (const auto &[Text, R] : Reads)
-      if (R.second != AccessPattern::Scatter)
-        ++Neighbours[neighbourKey(*R.first)];
-    for (auto *Set : {&Reads, &Writes})
-      for (const auto &[Text, R] : *Set) {
-        ++T.Accesses;
-        switch (R.second) {
-        case AccessPattern::Unit: ++T.Unit; break;
-        case AccessPattern::Uniform: ++T.Uniform; break;
-        case AccessPattern::Strided: ++T.Strided; break;
-        case AccessPattern::Scatter: ++T.Scattered; break;
-        }
-      }
-    for (const auto &[Text, R] : Reads) {
-      ++T.Reads;
-      if (R.second == AccessPattern::Uniform ||
-          (R.second != AccessPattern::Scatter && Neighbours[neighbourKey(*R.first)] > 1))
-        ++T.SharedReads;
-    }
+  T.Known = true;
+  ThreadStrides Strides(N);
+  long long Step = literalStep(N.Loops.back());
+  std::map<std::string, std::pair<const ArrayAccess *, AccessPattern>> Reads, Writes;
+  // Equal texts are one access (the compiler reuses the value).
+  auto Add = [&](auto &Set, const ArrayAccess &A) {
+    if (IsGlobal(A))
+      Set.emplace(A.text(), std::make_pair(&A, classify(A, Strides, Step)));
+  };
+  for (const IRStmt &S : N.Body.Stmts) {
+    T.Flops += S.Flops;
+    if (S.K == IRStmt::Kind::ArrayWrite)
+      Add(Writes, S.Write);
+    for (const ArrayAccess &A : S.Reads)
+      Add(Reads, A);
+    for (const ArrayAccess &A : S.IndexReads)
+      Add(Reads, A);
   }
+  std::map<std::string, unsigned> Neighbours;
+  for (const auto &[Text, R] : Reads)
+    if (R.second != AccessPattern::Scatter)
+      ++Neighbours[neighbourKey(*R.first)];
+  for (auto *Set : {&Reads, &Writes})
+    for (const auto &[Text, R] : *Set) {
+      ++T.Accesses;
+      switch (R.second) {
+      case AccessPattern::Unit: ++T.Unit; break;
+      case AccessPattern::Uniform: ++T.Uniform; break;
+      case AccessPattern::Strided: ++T.Strided; break;
+      case AccessPattern::Scatter: ++T.Scattered; break;
+      }
+    }
+  for (const auto &[Text, R] : Reads) {
+    ++T.Reads;
+    if (R.second == AccessPattern::Uniform ||
+        (R.second != AccessPattern::Scatter && Neighbours[neighbourKey(*R.first)] > 1))
+      ++T.SharedReads;
+  }
+}
+
+} // namespace
+
+bool innermostLoopOnlyGathers(const KernelInfo &K, const ParallelNest &N) {
+  AccessTraits T;
+  countNest(K, N, T);
+  return T.Unit == 0 && T.Scattered > 0;
+}
+
+AccessTraits computeAccessTraits(const KernelInfo &K) {
+  AccessTraits T;
+  for (const ParallelNest &N : K.Nests)
+    countNest(K, N, T);
   if (T.Scattered > 0 && 2 * T.Scattered >= T.Accesses)
     T.Coalesce = Coalescing::Scatter;
   else if (T.Scattered + T.Strided > 0)

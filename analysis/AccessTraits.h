@@ -11,6 +11,7 @@
 namespace jacc::analysis {
 
 struct KernelInfo;
+struct ParallelNest;
 
 /// How the threads of a warp, which run consecutive iterations of the innermost (collapsed)
 /// parallel loop, reach one array element access.
@@ -39,6 +40,11 @@ struct AccessTraits {
 
 /// The traits of K's parallel nests (ParallelNest::Body). Known false for a serial kernel.
 AccessTraits computeAccessTraits(const KernelInfo &K);
+
+/// Whether a vectorised innermost loop of N (its last loop, whose neighbouring iterations run on
+/// neighbouring lanes) would gather or scatter every global access: none is unit-stride and some
+/// are a large or unknown stride apart (a 5x5 block per iteration, a row apart, idx[i]).
+bool innermostLoopOnlyGathers(const KernelInfo &K, const ParallelNest &N);
 
 const char *coalescingName(Coalescing C);
 const char *levelName(Level L);

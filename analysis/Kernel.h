@@ -100,6 +100,10 @@ struct ParallelNest {
   std::vector<std::string> PrivateDecls; ///< "double t" for each private variable, declared per
                                          ///< iteration
   RegionIR Body;                     ///< one iteration of the innermost body (LowerRegion.h)
+  /// innermostLoopOnlyGathers (AccessTraits.h): the host code keeps the innermost loop scalar.
+  bool OnlyGathers = false;
+  /// accumulatesFloats (Accumulations.h): the host code does not fuse its multiply-adds.
+  bool AccumulatesFloats = false;
 };
 
 /// How one top-level statement of the construct executes on a device's team.

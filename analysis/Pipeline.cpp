@@ -1,6 +1,7 @@
 #include "analysis/Pipeline.h"
 
 #include "analysis/AccessTraits.h"
+#include "analysis/Accumulations.h"
 #include "analysis/Dependences.h"
 #include "analysis/EntryValues.h"
 #include "analysis/Frontend.h"
@@ -87,6 +88,10 @@ static llvm::Expected<KernelInfo> runPasses(llvm::StringRef Source,
   findUnreadEntryValues(*K);
   dumpAfter("frontend", *K);
   K->Traits = computeAccessTraits(*K);
+  for (ParallelNest &N : K->Nests) {
+    N.OnlyGathers = innermostLoopOnlyGathers(*K, N);
+    N.AccumulatesFloats = accumulatesFloats(N);
+  }
   if (debugEnabled("analysis"))
     debugLog("analysis", "after traits: " + describeTraits(K->Traits));
   runSplitPasses(*K);

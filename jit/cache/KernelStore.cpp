@@ -86,7 +86,9 @@ std::shared_ptr<DiskCache> processDiskCache() {
 /// 12: the read probe of split entries (read_info), read extents in the summary.
 /// 13: read extents through inner loops with affine bounds (their probes write those ranges).
 /// 14: host innermost loops step an int iterator in int (they vectorise); host IR is PIC.
-constexpr unsigned CodeRevision = 14;
+/// 15: a host innermost loop whose every access would be a gather is not vectorised.
+/// 16: host nests that accumulate floats along long chains do not fuse their multiply-adds.
+constexpr unsigned CodeRevision = 16;
 
 std::string diskCacheKey(llvm::StringRef Source, llvm::ArrayRef<std::string> Decls,
                          unsigned CodeFlags) {

@@ -33,6 +33,15 @@ const char *loaderReason() {
   return Why ? Why : "unknown reason";
 }
 
+/// Whether the routine found is libgomp's: a program built with -fopenmp links GCC's OpenMP and
+/// OpenACC runtime, whose acc_register_library is no tool but an unimplemented stub that ends
+/// the process ("libgomp: TODO").
+bool fromGccOpenAccRuntime(void *Routine) {
+  Dl_info Info;
+  return dladdr(Routine, &Info) && Info.dli_fname &&
+         llvm::StringRef(Info.dli_fname).contains("libgomp");
+}
+
 } // namespace
 
 llvm::Error loadToolLibraries(llvm::StringRef Paths) {
@@ -59,7 +68,8 @@ llvm::Error loadToolLibraries(llvm::StringRef Paths) {
   }
   // The chapter's other way in: a program (or a library it links) defining the routine itself.
   RegisterLibrary Own = acc_register_library;
-  if (Own && std::find(Called.begin(), Called.end(), Own) == Called.end())
+  if (Own && !fromGccOpenAccRuntime(reinterpret_cast<void *>(Own)) &&
+      std::find(Called.begin(), Called.end(), Own) == Called.end())
     Own(acc_prof_register, acc_prof_unregister, acc_prof_lookup);
   return llvm::Error::success();
 }

@@ -212,6 +212,78 @@ TEST(AccessTraitsTest, EveryNestCounts) {
   EXPECT_EQ(T.Scattered, 1u);
 }
 
+/// Whether each parallel nest's innermost loop would only gather, once vectorised.
+std::vector<bool> onlyGathers(const std::string &Src, const std::vector<std::string> &Decls) {
+  auto K = runAnalysis(Src, Decls);
+  if (!K) {
+    ADD_FAILURE() << llvm::toString(K.takeError());
+    return {};
+  }
+  std::vector<bool> R;
+  for (const ParallelNest &N : K->Nests)
+    R.push_back(N.OnlyGathers);
+  return R;
+}
+
+TEST(AccessTraitsTest, InnermostLoopsThatOnlyGather) {
+  // A 5x5 block per cell: every access is 5 or 25 elements from the next cell's.
+  EXPECT_EQ(onlyGathers("#pragma acc parallel loop\n"
+                        "for (int c = 0; c < cells; c++)\n"
+                        "  for (int r = 0; r < 5; r++) {\n"
+                        "    double s = 0.0;\n"
+                        "    for (int k = 0; k < 5; k++) s += A[c][r][k] * x[c][k];\n"
+                        "    y[c][r] = s;\n"
+                        "  }\n",
+                        {"int cells", "const double (*A)[5][5]", "const double (*x)[5]",
+                         "double (*y)[5]"}),
+            std::vector<bool>{true});
+  // Flattened by hand: 7 * c is a constant stride of 7 elements.
+  EXPECT_EQ(onlyGathers("#pragma acc parallel loop\n"
+                        "for (int c = 0; c < n; c++) y[7 * c] = 2 * x[7 * c + 1];\n",
+                        {"int n", "const double *x", "double *y"}),
+            std::vector<bool>{true});
+  // Down a column: the innermost collapsed loop walks rows.
+  EXPECT_EQ(onlyGathers("#pragma acc parallel loop collapse(2)\n"
+                        "for (int j = 0; j < m; j++)\n"
+                        "  for (int i = 0; i < n; i++) b[i][j] = 2 * a[i][j];\n",
+                        {"int n", "int m", "const double (*a)[m]", "double (*b)[m]"}),
+            std::vector<bool>{true});
+}
+
+TEST(AccessTraitsTest, InnermostLoopsWithAUnitOrSmallStrideDoNotOnlyGather) {
+  // Mat-mat: b[k][j] and c[i][j] are unit-stride in j, a[i][k] is uniform.
+  EXPECT_EQ(onlyGathers("#pragma acc parallel loop collapse(2)\n"
+                        "for (int i = 0; i < n; i++)\n"
+                        "  for (int j = 0; j < n; j++) {\n"
+                        "    double s = 0.0;\n"
+                        "    for (int k = 0; k < n; k++) s += a[i][k] * b[k][j];\n"
+                        "    c[i][j] = s;\n"
+                        "  }\n",
+                        {"int n", "const double (*a)[n]", "const double (*b)[n]",
+                         "double (*c)[n]"}),
+            std::vector<bool>{false});
+  // A transpose reads a row (unit) and writes a column: half of it vectorises.
+  EXPECT_EQ(onlyGathers("#pragma acc parallel loop collapse(2)\n"
+                        "for (int i = 0; i < n; i++)\n"
+                        "  for (int j = 0; j < n; j++) b[j][i] = a[i][j];\n",
+                        {"int n", "const double (*a)[n]", "double (*b)[n]"}),
+            std::vector<bool>{false});
+  // A gather through an index array read in unit stride; interleaved pairs (stride 2, which
+  // the vectoriser shuffles); no global access at all.
+  EXPECT_EQ(onlyGathers("#pragma acc parallel\n"
+                        "{\n"
+                        "  #pragma acc loop\n"
+                        "  for (int i = 0; i < n; i++) z[i] = x[idx[i]];\n"
+                        "  #pragma acc loop\n"
+                        "  for (int i = 0; i < n; i++) y[2 * i] = x[2 * i + 1];\n"
+                        "  #pragma acc loop\n"
+                        "  for (int i = 0; i < n; i++) { double t = i; t = t * t; }\n"
+                        "}\n",
+                        {"int n", "const int *idx", "const double *x", "double *y",
+                         "double *z"}),
+            (std::vector<bool>{false, false, false}));
+}
+
 TEST(AccessTraitsTest, SerialKernelsAreUnknown) {
   AccessTraits T = traits("#pragma acc serial\n"
                           "for (int i = 0; i < n; i++) y[i] = 0;\n",

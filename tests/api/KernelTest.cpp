@@ -240,6 +240,86 @@ TEST_P(KernelTest, Collapse2) {
   EXPECT_EQ(cv, ref);
 }
 
+// ---- a 5x5 block per cell, every access strided (its host loop is not vectorised) -----------
+
+const char *Block5Src = "#pragma acc parallel loop present(A, x, y)\n"
+                        "for (int c = 0; c < cells; c++)\n"
+                        "  for (int r = 0; r < 5; r++) {\n"
+                        "    double s = 0.0;\n"
+                        "    for (int k = 0; k < 5; k++)\n"
+                        "      s += A[c][r][k] * x[c][k];\n"
+                        "    y[c][r] = s;\n"
+                        "  }\n";
+
+TEST_P(KernelTest, BlockMatVecPerCell) {
+  int cells = 1001; // small integers: every sum is exact, whatever the order
+  std::vector<double> Av(cells * 25), xv(cells * 5), yv(cells * 5, -1.0), ref(yv.size());
+  for (size_t I = 0; I < Av.size(); ++I)
+    Av[I] = double(I % 7) - 3;
+  for (size_t I = 0; I < xv.size(); ++I)
+    xv[I] = double(I % 5);
+  for (int c = 0; c < cells; c++)
+    for (int r = 0; r < 5; r++) {
+      double s = 0.0;
+      for (int k = 0; k < 5; k++)
+        s += Av[c * 25 + r * 5 + k] * xv[c * 5 + k];
+      ref[c * 5 + r] = s;
+    }
+  double *A = Av.data(), *x = xv.data(), *y = yv.data();
+  ASSERT_JACC(jacc_copyin(A, Av.size() * sizeof(double)));
+  ASSERT_JACC(jacc_copyin(x, xv.size() * sizeof(double)));
+  ASSERT_JACC(jacc_copyin(y, yv.size() * sizeof(double)));
+  jacc_arg args[] = {{"int cells", &cells}, {"const double (*A)[5][5]", &A},
+                     {"const double (*x)[5]", &x}, {"double (*y)[5]", &y}};
+  ASSERT_JACC(jacc_kernel_push(Block5Src, 4, args, JACC_DEFAULT));
+  ASSERT_JACC(jacc_copyout(y, yv.size() * sizeof(double)));
+  ASSERT_JACC(jacc_delete(A, Av.size() * sizeof(double)));
+  ASSERT_JACC(jacc_delete(x, xv.size() * sizeof(double)));
+  EXPECT_EQ(yv, ref);
+}
+
+// ---- sums of products over an inner loop: not fused, as in ISO C ------------------------------
+
+const char *MatMulSrc = "#pragma acc parallel loop collapse(2) present(a, b, c)\n"
+                        "for (int i = 0; i < n; i++)\n"
+                        "  for (int j = 0; j < n; j++) {\n"
+                        "    double s = 0.0;\n"
+                        "    for (int k = 0; k < n; k++)\n"
+                        "      s += a[i][k] * b[k][j];\n"
+                        "    c[i][j] = s;\n"
+                        "  }\n";
+
+TEST_P(KernelTest, SumOfProductsIsRoundedLikeUnfusedC) {
+  // Each element's sum runs in k order on one thread: with every product rounded before it is
+  // added (no fused multiply-add), it equals this reference bit for bit.
+  int n = 37;
+  std::vector<double> av(n * n), bv(n * n), cv(n * n, 0.0), ref(n * n);
+  for (int i = 0; i < n; i++)
+    for (int k = 0; k < n; k++)
+      av[i * n + k] = 0.1 * (i + k + 1), bv[i * n + k] = 1.0 / (i + 2 * k + 3);
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < n; j++) {
+      double s = 0.0;
+      for (int k = 0; k < n; k++) {
+        volatile double Product = av[i * n + k] * bv[k * n + j]; // rounded on its own
+        s += Product;
+      }
+      ref[i * n + j] = s;
+    }
+  double *a = av.data(), *b = bv.data(), *c = cv.data();
+  size_t Bytes = av.size() * sizeof(double);
+  ASSERT_JACC(jacc_copyin(a, Bytes));
+  ASSERT_JACC(jacc_copyin(b, Bytes));
+  ASSERT_JACC(jacc_copyin(c, Bytes));
+  jacc_arg args[] = {{"int n", &n}, {"const double (*a)[n]", &a}, {"const double (*b)[n]", &b},
+                     {"double (*c)[n]", &c}};
+  ASSERT_JACC(jacc_kernel_push(MatMulSrc, 4, args, JACC_DEFAULT));
+  ASSERT_JACC(jacc_copyout(c, Bytes));
+  ASSERT_JACC(jacc_delete(a, Bytes));
+  ASSERT_JACC(jacc_delete(b, Bytes));
+  EXPECT_EQ(cv, ref);
+}
+
 const char *Collapse3Src = "#pragma acc parallel loop collapse(3) present(a)\n"
                            "for (int i = 0; i < nx; i++)\n"
                            "  for (int j = 0; j < ny; j++) {\n"

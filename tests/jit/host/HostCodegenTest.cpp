@@ -197,6 +197,80 @@ TEST(HostCodegenTest, CollapsedNestsCompile) {
   expectCompiles(C3);
 }
 
+TEST(HostCodegenTest, InnermostLoopThatOnlyGathersStaysScalar) {
+  // A 5x5 block per cell: vectorised over cells, every access is a 5- or 25-strided gather.
+  const std::string Hint = "#pragma clang loop vectorize(disable)\n";
+  std::string Block = generate("#pragma acc parallel loop present(A, x, y)\n"
+                               "for (int c = 0; c < cells; c++)\n"
+                               "  for (int r = 0; r < 5; r++) {\n"
+                               "    double s = 0.0;\n"
+                               "    for (int k = 0; k < 5; k++) s += A[c][r][k] * x[c][k];\n"
+                               "    y[c][r] = s;\n"
+                               "  }\n",
+                               {"int cells", "const double (*A)[5][5]", "const double (*x)[5]",
+                                "double (*y)[5]"});
+  EXPECT_EQ(count(Block, Hint), 1u) << Block;
+  EXPECT_EQ(count(Block, "contract(off)"), 0u) << "5-element sums are no long chain";
+  EXPECT_NE(Block.find(Hint + "for (int __jacc_q = 0;"), std::string::npos) << Block;
+  expectCompiles(Block);
+  // The same with a long iterator, and down the columns of a collapsed nest.
+  std::string Long = generate("#pragma acc parallel loop\n"
+                              "for (long c = 0; c < n; c++) y[c][1] = 2 * x[c][0];\n",
+                              {"long n", "const double (*x)[5]", "double (*y)[5]"});
+  EXPECT_NE(Long.find(Hint + "for (long long __jacc_k = __jacc_c0;"), std::string::npos) << Long;
+  expectCompiles(Long);
+  std::string Column = generate("#pragma acc parallel loop collapse(2)\n"
+                                "for (int j = 0; j < m; j++)\n"
+                                "  for (int i = 0; i < n; i++) b[i][j] = 2 * a[i][j];\n",
+                                {"int n", "int m", "const double (*a)[m]", "double (*b)[m]"});
+  EXPECT_NE(Column.find(Hint + "for (int __jacc_q = 0;"), std::string::npos) << Column;
+  expectCompiles(Column);
+  // Loops with a unit-stride access keep the vectoriser's choice.
+  EXPECT_EQ(count(generate(Saxpy, {"int n", "float a", "const float *x", "float *y"}), Hint), 0u);
+  std::string MatMul = generate("#pragma acc parallel loop collapse(2)\n"
+                                "for (int i = 0; i < n; i++)\n"
+                                "  for (int j = 0; j < n; j++) {\n"
+                                "    double s = 0.0;\n"
+                                "    for (int k = 0; k < n; k++) s += a[i][k] * b[k][j];\n"
+                                "    c[i][j] = s;\n"
+                                "  }\n",
+                                {"int n", "const double (*a)[n]", "const double (*b)[n]",
+                                 "double (*c)[n]"});
+  EXPECT_EQ(count(MatMul, Hint), 0u) << MatMul;
+}
+
+TEST(HostCodegenTest, FloatAccumulationsAreNotFused) {
+  // The pragma opens the innermost loop's body, before its first statement.
+  const std::string Unfused = "; ++__jacc_q) {\n#pragma clang fp contract(off)\n";
+  std::string Dot = generate("#pragma acc parallel loop present(a, b) reduction(+:d)\n"
+                             "for (int i = 0; i < n; i++) d += a[i] * b[i];\n",
+                             {"int n", "const double *a", "const double *b", "double d"});
+  EXPECT_EQ(count(Dot, "#pragma clang fp contract(off)"), 1u) << Dot;
+  EXPECT_NE(Dot.find(Unfused), std::string::npos) << Dot;
+  expectCompiles(Dot);
+  std::string MatMul = generate("#pragma acc parallel loop collapse(2)\n"
+                                "for (int i = 0; i < n; i++)\n"
+                                "  for (int j = 0; j < n; j++) {\n"
+                                "    double s = 0.0;\n"
+                                "    for (int k = 0; k < n; k++) s += a[i][k] * b[k][j];\n"
+                                "    c[i][j] = s;\n"
+                                "  }\n",
+                                {"int n", "const double (*a)[n]", "const double (*b)[n]",
+                                 "double (*c)[n]"});
+  EXPECT_NE(MatMul.find(Unfused), std::string::npos) << MatMul;
+  expectCompiles(MatMul);
+  std::string Long = generate("#pragma acc parallel loop reduction(+:d)\n"
+                              "for (long i = 0; i < n; i++) d += a[i] * a[i];\n",
+                              {"long n", "const double *a", "double d"});
+  EXPECT_NE(Long.find("++__jacc_k) {\n#pragma clang fp contract(off)\n"), std::string::npos)
+      << Long;
+  expectCompiles(Long);
+  // A multiply-add that carries no chain keeps its FMA.
+  EXPECT_EQ(count(generate(Saxpy, {"int n", "float a", "const float *x", "float *y"}),
+                  "contract(off)"),
+            0u);
+}
+
 TEST(HostCodegenTest, PrivateVariablesAreDeclaredPerIteration) {
   std::string C = generate("#pragma acc parallel loop private(t)\n"
                            "for (int i = 0; i < n; i++) { t = x[i]; x[i] = t * t; }\n",
