@@ -359,8 +359,9 @@ CudaDevice::~CudaDevice() {
   for (void *Buffer : P->Staging)
     if (Buffer)
       (void)Drv.cuMemFreeHost(Buffer);
+  // Through the front: observers see each scratch buffer's free as they saw its allocation.
   for (auto &[Capacity, Buffer] : P->FreeScratch)
-    (void)Drv.cuMemFree(devicePtr(Buffer));
+    llvm::consumeError(release(Buffer, Capacity));
   (void)Drv.cuCtxSetCurrent(nullptr);
   (void)Drv.cuDevicePrimaryCtxRelease(P->Dev);
 }
