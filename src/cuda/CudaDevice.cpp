@@ -749,7 +749,7 @@ llvm::Expected<uint64_t> CudaDevice::launchImpl(std::shared_ptr<DeviceLaunch> L,
 void CudaDevice::Impl::waitUntilDone(std::unique_lock<std::mutex> &Lock, uint64_t Ticket) {
   auto Completed = [&] { return Done.load(std::memory_order_acquire) >= Ticket; };
   auto Sleep = [&] {
-    Lock.lock();
+    lockSpinning(Lock);
     DoneCV.wait(Lock, Completed);
   };
   // A sleeping poller takes a futex wake-up to see the launch: spinning meanwhile would only
@@ -759,7 +759,7 @@ void CudaDevice::Impl::waitUntilDone(std::unique_lock<std::mutex> &Lock, uint64_
   else
     Sleep();
   if (!Lock.owns_lock())
-    Lock.lock();
+    lockSpinning(Lock);
 }
 
 llvm::Error CudaDevice::waitForImpl(uint64_t Ticket) {

@@ -67,18 +67,23 @@ struct HostDevice::Impl {
   /// Signals waiters: Done advanced.
   std::condition_variable DoneCV;
   std::deque<std::pair<uint64_t, std::shared_ptr<DeviceLaunch>>> Queue;
+  std::atomic<bool> Stop{false}; ///< written under M
+
+  // The hand-off's two directions on lines of their own: the stream thread spins on Queued,
+  // which only the launching thread writes, and the waiter on Done, which only the thread
+  // completing launches writes; sharing a line with M or with each other made every spin
+  // read bounce a line the other side was writing.
   /// Queue.size(), for the stream thread to spin on without M (written under M).
-  std::atomic<size_t> Queued{0};
+  alignas(64) std::atomic<size_t> Queued{0};
   std::atomic<uint64_t> LastIssued{0};
   /// Every launch with a ticket <= Done completed (completion is in ticket order). Atomic so that
   /// completing a launch takes M only when someone waits (DoneWaiters).
-  std::atomic<uint64_t> Done{0};
+  alignas(64) std::atomic<uint64_t> Done{0};
   std::atomic<unsigned> DoneWaiters{0};
-  std::atomic<bool> Stop{false}; ///< written under M
   /// Whether the stream thread is working or spinning for work, rather than sleeping.
   std::atomic<bool> StreamAwake{false};
 
-  std::thread Stream;
+  alignas(64) std::thread Stream; ///< on a line after Done's, which nothing else shares
 
   /// The first error of an async launch, reported (and cleared) by the next waitFor().
   SavedError Pending;
@@ -113,7 +118,7 @@ void HostDevice::Impl::waitUntilDone(std::unique_lock<std::mutex> &Lock, uint64_
     // publishes Done then reads DoneWaiters (all seq_cst), so either we see the new Done or it
     // sees us and takes M (which we hold until wait() releases it) before notifying.
     if (!Lock.owns_lock())
-      Lock.lock();
+      lockSpinning(Lock);
     DoneWaiters.fetch_add(1, std::memory_order_seq_cst);
     DoneCV.wait(Lock, Completed);
     DoneWaiters.fetch_sub(1, std::memory_order_relaxed);
@@ -126,7 +131,7 @@ void HostDevice::Impl::waitUntilDone(std::unique_lock<std::mutex> &Lock, uint64_
   Lock.unlock();
   spinThenBlock(DoneSpin, Completed, Sleep);
   if (!Lock.owns_lock())
-    Lock.lock();
+    lockSpinning(Lock);
 }
 
 void HostDevice::Impl::markDone(uint64_t Ticket) {
@@ -290,7 +295,8 @@ llvm::Expected<uint64_t> HostDevice::launchImpl(std::shared_ptr<DeviceLaunch> L,
   if (!dynamic_cast<HostLaunch *>(L.get()))
     return makeError(ErrorCode::Unsupported,
                      name() + " runs host launches only; this one was built for another device");
-  std::unique_lock<std::mutex> Lock(P->M);
+  std::unique_lock<std::mutex> Lock(P->M, std::defer_lock);
+  lockSpinning(Lock);
   uint64_t Ticket = P->LastIssued.load(std::memory_order_relaxed) + 1;
   P->LastIssued.store(Ticket, std::memory_order_release);
 
@@ -319,7 +325,8 @@ llvm::Expected<uint64_t> HostDevice::launchImpl(std::shared_ptr<DeviceLaunch> L,
 }
 
 llvm::Error HostDevice::waitForImpl(uint64_t Ticket) {
-  std::unique_lock<std::mutex> Lock(P->M);
+  std::unique_lock<std::mutex> Lock(P->M, std::defer_lock);
+  lockSpinning(Lock);
   P->waitUntilDone(Lock, std::min(Ticket, P->LastIssued.load(std::memory_order_relaxed)));
   return P->Pending.take();
 }

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <condition_variable>
 #include <mutex>
 #include <thread>
@@ -235,6 +236,35 @@ TEST(WaitForWorkTest, AConsumerGetsEveryItemSpinningOrSleeping) {
     Producer.join();
     EXPECT_EQ(Taken, Items);
   }
+}
+
+TEST(LockSpinningTest, TakesAFreeMutex) {
+  std::mutex M;
+  std::unique_lock<std::mutex> Lock(M, std::defer_lock);
+  lockSpinning(Lock);
+  EXPECT_TRUE(Lock.owns_lock());
+  EXPECT_FALSE(M.try_lock());
+}
+
+// Held past its spin, the mutex is waited for: the lock is taken only after the holder's
+// release, and then owned.
+TEST(LockSpinningTest, WaitsForAHolderThatOutlastsTheSpin) {
+  std::mutex M;
+  std::atomic<bool> Held{false}, Released{false};
+  std::thread Holder([&] {
+    std::lock_guard<std::mutex> L(M);
+    Held = true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    Released = true;
+  });
+  while (!Held)
+    cpuRelax();
+  std::unique_lock<std::mutex> Lock(M, std::defer_lock);
+  lockSpinning(Lock);
+  EXPECT_TRUE(Released.load());
+  EXPECT_TRUE(Lock.owns_lock());
+  Lock.unlock();
+  Holder.join();
 }
 
 } // namespace
