@@ -38,8 +38,8 @@ void barrierThunk(void *Team) {
 } // namespace
 
 struct HostDevice::Impl {
-  Impl(unsigned Threads, std::chrono::microseconds SpinTime)
-      : Threads(Threads), Team(Threads, SpinTime), WorkSpin(handOffSpin(SpinTime)),
+  Impl(unsigned Threads, std::chrono::microseconds SpinTime, ForkChoice::Limits Fork)
+      : Threads(Threads), Team(Threads, SpinTime), Fork(Fork), WorkSpin(handOffSpin(SpinTime)),
         DoneSpin(handOffSpin(SpinTime)) {}
 
   /// Run L on the team with the calling thread as member 0.
@@ -56,6 +56,8 @@ struct HostDevice::Impl {
 
   const unsigned Threads;
   ThreadTeam Team;
+  /// Whether a run forks Team or runs its members in turn (written by the running thread only).
+  ForkChoice Fork;
   /// Spinning before the stream thread sleeps for work, and before a waiter sleeps for a ticket.
   SpinPolicy WorkSpin, DoneSpin;
 
@@ -106,7 +108,24 @@ llvm::Error HostDevice::Impl::run(DeviceLaunch &L) {
 void HostDevice::Impl::runMembers(HostLaunch &W) {
   // Capture by value: helpers then read only this closure (one cache line of the caller's stack),
   // not Impl's lines, which the caller writes on every launch.
-  Team.run([&W, T = &Team, N = Threads](unsigned Tid) { W.runMember(Tid, N, T, barrierThunk); });
+  auto Member = [&W, T = &Team, N = Threads](unsigned Tid) {
+    W.runMember(Tid, N, T, barrierThunk);
+  };
+  const void *Code = Threads > 1 ? W.codeRunnableInTurn() : nullptr;
+  if (!Code)
+    return Team.run(Member);
+  using Clock = std::chrono::steady_clock;
+  ForkChoice::Choice C = Fork.choose(Code);
+  Clock::time_point Start = C.Timed ? Clock::now() : Clock::time_point();
+  if (C.InTurn) {
+    // The team's partition, member by member: the same results, reductions' partials too.
+    for (unsigned Tid = 0; Tid < Threads; ++Tid)
+      Member(Tid);
+  } else {
+    Team.run(Member);
+  }
+  if (C.Timed)
+    Fork.record(Code, C.InTurn, Clock::now() - Start);
 }
 
 void HostDevice::Impl::waitUntilDone(std::unique_lock<std::mutex> &Lock, uint64_t Ticket) {
@@ -177,20 +196,22 @@ void HostDevice::Impl::streamMain() {
 
 llvm::Expected<std::unique_ptr<HostDevice>> HostDevice::create(unsigned Index, unsigned Threads,
                                                                std::chrono::microseconds SpinTime,
-                                                               bool GuardPages) {
+                                                               bool GuardPages,
+                                                               ForkChoice::Limits Fork) {
   if (Threads == 0)
     return makeError(ErrorCode::InvalidArgument,
                      "host:" + llvm::Twine(Index) + " needs at least one thread");
   // The constructor is private, so std::make_unique cannot call it.
   if (GuardPages)
     installKernelFaultReport();
-  return std::unique_ptr<HostDevice>(new HostDevice(Index, Threads, SpinTime, GuardPages));
+  return std::unique_ptr<HostDevice>(
+      new HostDevice(Index, Threads, SpinTime, GuardPages, Fork));
 }
 
 HostDevice::HostDevice(unsigned Index, unsigned Threads, std::chrono::microseconds SpinTime,
-                       bool GuardPages)
+                       bool GuardPages, ForkChoice::Limits Fork)
     : Device(Index, "host:" + std::to_string(Index), /*HostMemory=*/true),
-      P(std::make_unique<Impl>(Threads, SpinTime)) {
+      P(std::make_unique<Impl>(Threads, SpinTime, Fork)) {
   P->GuardPages = GuardPages;
 }
 

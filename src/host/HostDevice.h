@@ -5,6 +5,7 @@
 #define JACC_SRC_HOST_HOSTDEVICE_H
 
 #include "src/Device.h"
+#include "src/host/ForkChoice.h"
 
 #include <chrono>
 #include <memory>
@@ -15,16 +16,17 @@ class HostDevice final : public Device {
 public:
   /// Threads: team size (>= 1). SpinTime: how long idle workers spin before blocking.
   /// GuardPages: each allocation between inaccessible pages, and a SIGSEGV report naming the
-  /// kernel (JACC_CHECK=bounds).
+  /// kernel (JACC_CHECK=bounds). Fork: when a run is short enough for the launching thread to
+  /// run the team's members in turn (tests set their own).
   static llvm::Expected<std::unique_ptr<HostDevice>>
   create(unsigned Index, unsigned Threads, std::chrono::microseconds SpinTime,
-         bool GuardPages = false);
+         bool GuardPages = false, ForkChoice::Limits Fork = ForkChoice::Limits());
   ~HostDevice() override;
   unsigned computeUnits() const override;
 
 private:
   HostDevice(unsigned Index, unsigned Threads, std::chrono::microseconds SpinTime,
-             bool GuardPages);
+             bool GuardPages, ForkChoice::Limits Fork);
   DeviceProperties propertiesImpl() const override;
   llvm::Expected<void *> allocateImpl(size_t Bytes) override;
   llvm::Error releaseImpl(void *DevicePtr) override;

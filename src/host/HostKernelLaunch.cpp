@@ -1,5 +1,6 @@
 #include "src/host/HostKernelLaunch.h"
 
+#include "jit/EntryCodegen.h"
 #include "jit/host/HostABI.h"
 #include "src/host/GuardedMemory.h"
 
@@ -55,6 +56,14 @@ void HostKernelLaunch::runMember(unsigned Tid, unsigned NThreads, void *Team,
     return callEntry(Values.data());
   RunningKernel Report(BoundsKernel.c_str()); // a fault in the kernel names it
   callEntry(Values.data());
+}
+
+const void *HostKernelLaunch::codeRunnableInTurn() const {
+  if (jit::entryHasBarrier(K->Info))
+    return nullptr;
+  if (SplitEntry)
+    return Variant ? Variant->SplitEntry : SplitEntry->Entry;
+  return Variant ? Variant->Entry : K->Entry;
 }
 
 void HostKernelLaunch::callEntry(void **Values) {

@@ -18,6 +18,8 @@ public:
                    const jit::VariantCode *Variant);
   void runMember(unsigned Tid, unsigned NThreads, void *Team,
                  void (*Barrier)(void *Team)) override;
+  /// The entry runMember calls, unless the kernel has a barrier between its loop nests.
+  const void *codeRunnableInTurn() const override;
 
 private:
   /// Call the entry this launch runs with the argument pointers Values.

@@ -15,6 +15,10 @@ public:
   /// finished() once, on the thread that ran member 0.
   virtual void runMember(unsigned Tid, unsigned NThreads, void *Team,
                          void (*Barrier)(void *Team)) = 0;
+  /// The code the members run, naming the work for the device's ForkChoice, when the members
+  /// may also run one after another on one thread (none waits for another at a barrier); null
+  /// (the default) when they must run together, on the team.
+  virtual const void *codeRunnableInTurn() const { return nullptr; }
 };
 
 } // namespace jacc

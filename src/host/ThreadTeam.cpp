@@ -1,6 +1,8 @@
 // Fork-join team: helpers wait for a new "generation" of work on an atomic counter, spinning first
-// (a warm fork costs a cache-line transfer, not a syscall) and blocking on a condition variable
-// once idle for longer than SpinTime (an idle team costs no CPU).
+// (a warm fork costs a cache-line transfer, not a syscall) and then blocking on a condition
+// variable (an idle team costs no CPU). How long they spin adapts to the gaps between runs
+// (support/SpinWait.h's SpinPolicy, at most SpinTime), and they spin only while jacc's busy
+// threads and the application's fit on the cores.
 #include "src/host/ThreadTeam.h"
 
 #include "support/SpinWait.h"
@@ -48,13 +50,14 @@ private:
 
 struct ThreadTeam::Impl {
   Impl(unsigned Size, std::chrono::microseconds SpinTime)
-      : Size(Size), SpinTime(SpinTime), Done(Size) {}
+      : Size(Size), Spin(SpinTime), Done(Size) {}
 
   void helperMain(unsigned Tid);
-  uint64_t waitForWork(uint64_t Seen);
+  uint64_t waitForWork(uint64_t Seen, BusyMark &Busy);
 
   const unsigned Size;
-  const std::chrono::microseconds SpinTime;
+  /// The helpers' spin for the next run, shared: they all see the same gaps between runs.
+  SpinPolicy Spin;
 
   /// Serialises run(): the team has a single set of work slots. On its own cache line, since the
   /// caller writes it on every run while helpers read the fork line below.
@@ -88,42 +91,27 @@ struct ThreadTeam::Impl {
   std::vector<std::thread> Helpers;
 };
 
-uint64_t ThreadTeam::Impl::waitForWork(uint64_t Seen) {
-  using Clock = std::chrono::steady_clock;
-  // Spin. Reading the clock costs about as much as a pause, so check it only every few iterations.
-  // After a short pure spin (what back-to-back launches need) also yield, so that a spinning idle
-  // team does not starve other teams' threads when cores are oversubscribed.
-  constexpr auto PureSpin = std::chrono::microseconds(50);
-  const Clock::time_point Start = Clock::now();
-  for (unsigned Iter = 1;; ++Iter) {
-    uint64_t G = Generation.load(std::memory_order_acquire);
-    if (G != Seen)
-      return G;
-    cpuRelax();
-    if (Iter % 32 != 0)
-      continue;
-    auto Elapsed = Clock::now() - Start;
-    if (Elapsed >= SpinTime)
-      break;
-    if (Elapsed >= PureSpin)
-      sched_yield();
-  }
-
-  // Block. Dekker-style handshake with run(): we publish Sleepers then read Generation, run()
+uint64_t ThreadTeam::Impl::waitForWork(uint64_t Seen, BusyMark &Busy) {
+  auto Published = [&] { return Generation.load(std::memory_order_acquire) != Seen; };
+  // Dekker-style handshake with run(): we publish Sleepers then read Generation, run()
   // publishes Generation then reads Sleepers (all seq_cst), so either we see the new generation
   // or run() sees us and notifies under SleepMutex, which we hold until wait() releases it.
-  std::unique_lock<std::mutex> Lock(SleepMutex);
-  Sleepers.fetch_add(1, std::memory_order_seq_cst);
-  SleepCV.wait(Lock, [&] { return Generation.load(std::memory_order_seq_cst) != Seen; });
-  Sleepers.fetch_sub(1, std::memory_order_relaxed);
+  auto Sleep = [&] {
+    std::unique_lock<std::mutex> Lock(SleepMutex);
+    Sleepers.fetch_add(1, std::memory_order_seq_cst);
+    SleepCV.wait(Lock, [&] { return Generation.load(std::memory_order_seq_cst) != Seen; });
+    Sleepers.fetch_sub(1, std::memory_order_relaxed);
+  };
+  spinThenBlock(Spin, Published, Sleep, &Busy);
   return Generation.load(std::memory_order_acquire);
 }
 
 void ThreadTeam::Impl::helperMain(unsigned Tid) {
   uint64_t Seen = 0;
+  BusyMark Busy; // busy while working or spinning, not while asleep
   for (;;) {
     // run() waits for every helper before returning, so each generation is seen exactly once.
-    Seen = waitForWork(Seen);
+    Seen = waitForWork(Seen, Busy);
     if (Stop.load(std::memory_order_acquire))
       return;
     Fn(Tid);

@@ -10,8 +10,9 @@
 namespace jacc {
 
 /// run(Fn) calls Fn(Tid) once on each of size() threads, the calling thread being Tid 0, and returns
-/// when all calls have returned. Idle helper threads spin for SpinTime (a fast fork for back-to-back
-/// launches, as OpenMP's blocktime does) and then block, so an idle team costs no CPU.
+/// when all calls have returned. Idle helper threads spin (a fast fork for back-to-back launches,
+/// as OpenMP's blocktime does) for at most SpinTime, less when the gaps between runs are longer
+/// and not at all when the cores are taken, and then block, so an idle team costs no CPU.
 /// One run() at a time: concurrent callers are serialised by an internal mutex.
 class ThreadTeam {
 public:

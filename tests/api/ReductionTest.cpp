@@ -8,6 +8,8 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <cstdlib>
+#include <cstring>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -449,5 +451,38 @@ TEST_P(ReductionTest, RepeatedPushesStartFromTheCurrentHostValue) {
 }
 
 JACC_DEVICE_CONFIGS(ReductionTest);
+
+// A tiny kernel soon runs its team's members in turn on the launching thread (a fork costs
+// more than its work), with the team's partition: its rounded sum is the one the team computes,
+// push after push, bit for bit. One device of two threads: the reduction's partials are the
+// threads', and no chooser alternates split and duplicate runs.
+TEST(TinyReductionTest, EveryPushRoundsTheSumTheSameWay) {
+  ASSERT_EQ(jacc_finalize(), JACC_SUCCESS) << jacc_last_error();
+  setenv("JACC_DEVICES", "host:1", 1);
+  setenv("JACC_HOST_THREADS", "2", 1);
+  ASSERT_EQ(jacc_init(), JACC_SUCCESS) << jacc_last_error();
+  const char *Src = "#pragma acc parallel loop present(x) reduction(+:s)\n"
+                    "for (int i = 0; i < n; i++)\n"
+                    "  s += x[i];\n";
+  // Magnitudes far apart: each order of the additions rounds to a different float.
+  int n = 14;
+  std::vector<float> xv = {1e8f, 3.f, -1e8f, 5.f,  7.f, 1e-3f, 11.f,
+                           2e7f, 13.f, -2e7f, 17.f, 0.5f, 19.f, 4e-4f};
+  float *x = xv.data();
+  ASSERT_JACC(jacc_copyin(x, n * sizeof(float)));
+  std::vector<float> Sums;
+  for (int Push = 0; Push < 200; ++Push) {
+    float s = 0;
+    jacc_arg args[] = {{"int n", &n}, {"const float *x", &x}, {"float s", &s}};
+    ASSERT_JACC(jacc_kernel_push(Src, 3, args, JACC_DEFAULT));
+    Sums.push_back(s);
+  }
+  ASSERT_JACC(jacc_delete(x, n * sizeof(float)));
+  for (size_t Push = 1; Push < Sums.size(); ++Push)
+    ASSERT_EQ(std::memcmp(&Sums[Push], &Sums[0], sizeof(float)), 0)
+        << "push " << Push << ": " << Sums[Push] << " after " << Sums[0];
+  unsetenv("JACC_HOST_THREADS");
+  EXPECT_EQ(jacc_finalize(), JACC_SUCCESS) << jacc_last_error();
+}
 
 } // namespace

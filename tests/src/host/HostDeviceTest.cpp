@@ -15,6 +15,7 @@
 #include <set>
 #include <string>
 #include <thread>
+#include <algorithm>
 #include <vector>
 
 using namespace jacc;
@@ -57,6 +58,7 @@ public:
     MembersDone.fetch_add(1);
     Threads.store(NThreads);
   }
+  const void *codeRunnableInTurn() const override { return InTurnCode; }
   void finished() override {
     if (MembersDone.load() != Threads.load())
       FinishedEarly.store(true);
@@ -72,6 +74,7 @@ public:
   std::atomic<unsigned> MembersDone{0}, Threads{0}, FinishedCalls{0};
   std::atomic<bool> FinishedEarly{false}, FinishedOnOtherThread{false};
   std::thread::id MemberZeroThread;
+  const void *InTurnCode = nullptr; ///< members may run in turn, as this code
 };
 
 std::shared_ptr<TestLaunch> makeLaunch(TestLaunch::MemberFn Member = nullptr,
@@ -235,6 +238,64 @@ TEST(HostDeviceTest, SyncLaunchRunsOnCallerAndCallsFinishedOnce) {
       EXPECT_EQ(C.load(), 1u);
     expectContract(*L, Threads);
   }
+}
+
+/// The threads that ran each member of one launch of Code (null: members must run together) on
+/// D, synchronously or through its stream.
+std::vector<std::thread::id> memberThreads(HostDevice &D, unsigned Threads, const void *Code,
+                                           bool Async = false) {
+  std::vector<std::thread::id> Ran(Threads);
+  auto L = makeLaunch([&](unsigned Tid, unsigned NThreads, void *, void (*)(void *)) {
+    EXPECT_EQ(NThreads, Threads);
+    Ran[Tid] = std::this_thread::get_id();
+  });
+  L->InTurnCode = Code;
+  auto T = D.launch(L, Async);
+  EXPECT_TRUE(static_cast<bool>(T));
+  if (T && Async) {
+    EXPECT_FALSE(static_cast<bool>(D.waitFor(*T)));
+  }
+  expectContract(*L, Threads);
+  return Ran;
+}
+
+/// Whether every member ran on one thread.
+bool oneThread(const std::vector<std::thread::id> &Ran) {
+  return std::all_of(Ran.begin(), Ran.end(), [&](std::thread::id T) { return T == Ran[0]; });
+}
+
+TEST(HostDeviceTest, ShortRunsRunTheMembersInTurnOnTheLaunchingThread) {
+  ForkChoice::Limits AllShort{std::chrono::hours(1), std::chrono::hours(2)};
+  for (bool Async : {false, true}) {
+    auto D = HostDevice::create(0, 3, 100us, false, AllShort);
+    ASSERT_TRUE(static_cast<bool>(D));
+    int Kernel;
+    EXPECT_FALSE(oneThread(memberThreads(**D, 3, &Kernel, Async))); // first on the team
+    for (int I = 0; I < 5; ++I) {
+      std::vector<std::thread::id> Ran = memberThreads(**D, 3, &Kernel, Async);
+      EXPECT_TRUE(oneThread(Ran));
+      if (!Async) {
+        EXPECT_EQ(Ran[0], std::this_thread::get_id());
+      }
+    }
+  }
+}
+
+TEST(HostDeviceTest, LongRunsInTurnGoBackToTheTeam) {
+  ForkChoice::Limits Flip{std::chrono::hours(1), std::chrono::nanoseconds(0)};
+  auto D = HostDevice::create(0, 2, 100us, false, Flip);
+  ASSERT_TRUE(static_cast<bool>(D));
+  int Kernel;
+  for (int I = 0; I < 6; ++I) // team (short), in turn (long), team, ...
+    EXPECT_EQ(oneThread(memberThreads(**D, 2, &Kernel)), I % 2 == 1) << "run " << I;
+}
+
+TEST(HostDeviceTest, MembersThatMustRunTogetherAlwaysFork) {
+  ForkChoice::Limits AllShort{std::chrono::hours(1), std::chrono::hours(2)};
+  auto D = HostDevice::create(0, 2, 100us, false, AllShort);
+  ASSERT_TRUE(static_cast<bool>(D));
+  for (int I = 0; I < 5; ++I)
+    EXPECT_FALSE(oneThread(memberThreads(**D, 2, nullptr)));
 }
 
 TEST(HostDeviceTest, BarrierCallbackSynchronisesMembers) {
