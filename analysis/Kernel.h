@@ -12,6 +12,7 @@
 #include "analysis/SplitPlan.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -196,6 +197,8 @@ struct FlatVlaInfo {
 
 struct KernelInfo {
   std::string Source;          ///< the kernel source as pushed
+  /// Its `#pragma jacc policy(...)` (kernelPolicy): how its split launches share the work.
+  std::optional<std::string> Policy;
   std::vector<AtomicOp> Atomics;
   std::vector<std::string> Decls;
   unsigned ConstructOffset = 0;///< offset of the "#pragma acc" of the compute construct

@@ -22,6 +22,33 @@ std::string kernelSite(llvm::StringRef Source) {
   return Last.trim().str();
 }
 
+std::optional<std::string> kernelPolicy(llvm::StringRef Source) {
+  // Most kernels have none: one search, then the lines only if it hits.
+  if (!Source.contains("policy"))
+    return std::nullopt;
+  llvm::SmallVector<llvm::StringRef, 32> Lines;
+  Source.split(Lines, '\n');
+  for (llvm::StringRef L : Lines) {
+    L = L.trim();
+    if (!L.consume_front("#"))
+      continue;
+    L = L.ltrim();
+    if (!L.consume_front("pragma") || L.empty() || !llvm::isSpace(L.front()))
+      continue;
+    L = L.ltrim();
+    if (!L.consume_front("jacc") || L.empty() || !llvm::isSpace(L.front()))
+      continue;
+    L = L.ltrim();
+    if (!L.consume_front("policy") || (!L.empty() && (llvm::isAlnum(L.front()) || L.front() == '_')))
+      continue;
+    L = L.ltrim();
+    if (L.consume_front("(") && L.consume_back(")"))
+      return L.trim().str();
+    return std::string(L); // malformed: the policy parser names it
+  }
+  return std::nullopt;
+}
+
 /// For each offset, whether it lies inside a /* */ comment (a pragma there is no pragma).
 static std::vector<bool> blockCommentMask(llvm::StringRef S) {
   std::vector<bool> In(S.size(), false);

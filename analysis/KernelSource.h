@@ -7,6 +7,7 @@
 #include <llvm/ADT/StringRef.h>
 #include <llvm/Support/Error.h>
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -29,6 +30,11 @@ unsigned lineOf(llvm::StringRef Source, unsigned Offset);
 /// Where the kernel was written, from a last line `// jacc-site: heat.c:42` (jaccc adds it):
 /// "heat.c:42", or "" when the source has no such line.
 std::string kernelSite(llvm::StringRef Source);
+
+/// The distribution policy a line `#pragma jacc policy(percentage:[25,75])` of the kernel asks
+/// for (jaccc copies that line from before the construct): the text between the parentheses;
+/// none without such a line. Other compilers ignore the pragma.
+std::optional<std::string> kernelPolicy(llvm::StringRef Source);
 
 struct WrappedKernel {
   std::string Code;            ///< the translation unit to parse

@@ -113,6 +113,10 @@ jacc_status jacc_kernel_push(const char *source, int nargs, const jacc_arg *args
 
 jacc_status jacc_wait(void) { return toStatus(Runtime::instance().wait()); }
 
+jacc_status jacc_set_policy(const char *policy) {
+  return toStatus(Runtime::instance().setPolicy(policy));
+}
+
 void jacc_construct_begin(int kind, const char *file, int line, const char *func) {
   // The first construct starts the runtime, as a directive does: its observers then see the
   // construct begin (a failure is reported by the construct's first call).

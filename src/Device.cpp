@@ -291,6 +291,11 @@ uint64_t Device::lastTicket() const {
   return lastTicketImpl();
 }
 
+uint64_t Device::pending() const {
+  uint64_t Last = lastTicketImpl(), Done = completedTicketImpl();
+  return Last > Done ? Last - Done : 0;
+}
+
 bool Device::idle() const {
   // Last issued first: a launch submitted in between can only make the answer "not idle".
   uint64_t Last = lastTicketImpl();

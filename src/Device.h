@@ -100,6 +100,8 @@ public:
   /// Whether everything queued so far has completed, without waiting (acc_async_test). An async
   /// launch's error is still kept for the next waitFor() / synchronize().
   bool idle() const;
+  /// Launches submitted and not completed yet (queued or running).
+  uint64_t pending() const;
 
 protected:
   Device(unsigned Index, std::string Name, bool HostMemory)

@@ -3,6 +3,7 @@
 // device's code, bind the arguments to the devices, launch, and feed the adaptive chooser.
 #include "src/Runtime.h"
 
+#include "analysis/KernelSource.h"
 #include "src/profile/KernelNames.h"
 #include "support/Stats.h"
 
@@ -67,7 +68,10 @@ llvm::Error Runtime::push(const char *Source, int NArgs, const jacc_arg *Args, u
   auto Variant = specialize(*K, NArgs, Args, Async ? nullptr : &Trial);
   if (!Variant)
     return Variant.takeError();
-  auto Mode = Split.choose(K->get(), Info, Flags, Devices.size(), Async);
+  auto Policy = distributionOf(Info);
+  if (!Policy)
+    return Policy.takeError();
+  auto Mode = Split.choose(K->get(), Info, Flags, Devices.size(), Async, *Policy != nullptr);
   if (!Mode)
     return Mode.takeError();
   LaunchCode Code{Mode->Split, *Variant};
@@ -87,6 +91,8 @@ llvm::Error Runtime::push(const char *Source, int NArgs, const jacc_arg *Args, u
     return Plan.takeError();
   if (Observed.Start)
     Plan->ObservedPush = Observed.Id = prof::nextPushId();
+  if (Code.Split && *Policy)
+    Plan->Shares = sharesOf(Policy->get());
   bool OnOwner = Plan->Owner.has_value();
   if (auto E = Sched.run(*K, *Plan, Code, Async, std::move(TableLock)))
     return E;
@@ -159,6 +165,38 @@ llvm::Error Runtime::prepareCode(const jit::CompiledKernel &K, const LaunchCode 
     if (auto E = D->prepareCode(K, Code))
       return E;
   return llvm::Error::success();
+}
+
+llvm::Expected<std::shared_ptr<const Distribution>>
+Runtime::distributionOf(const analysis::KernelInfo &Info) {
+  if (!Info.Policy)
+    return std::atomic_load(&Policy);
+  auto D = parseDistribution(*Info.Policy);
+  std::vector<const Device *> Listed;
+  for (const auto &Dev : Devices)
+    Listed.push_back(Dev.get());
+  llvm::Error E = D ? checkDistribution(*D, Listed) : D.takeError();
+  if (E) {
+    std::string Site = analysis::kernelSite(Info.Source);
+    return prefixError("#pragma jacc policy of the kernel" + (Site.empty() ? "" : " at " + Site),
+                       std::move(E));
+  }
+  if (D->even())
+    return nullptr;
+  return std::make_shared<const Distribution>(std::move(*D));
+}
+
+std::vector<SplitShare> Runtime::sharesOf(const Distribution *D) const {
+  // Any: the first device with the fewest launches queued or running.
+  unsigned Idle = 0;
+  uint64_t Fewest = UINT64_MAX;
+  if (D->How == Distribution::Kind::Any)
+    for (unsigned I = 0; I < Devices.size(); ++I)
+      if (uint64_t Q = Devices[I]->pending(); Q < Fewest) {
+        Fewest = Q;
+        Idle = I;
+      }
+  return jacc::sharesOf(*D, Devices.size(), Idle);
 }
 
 } // namespace jacc

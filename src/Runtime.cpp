@@ -37,12 +37,23 @@ llvm::Error Runtime::initLocked() {
     Created.push_back(std::move(*D));
     observeDevice(&prof::Listener::deviceInit, Index, S.Kind.c_str(), false);
   }
+  std::shared_ptr<const Distribution> Policy;
+  if (!Settings->Policy.even()) {
+    std::vector<const Device *> Listed;
+    for (const auto &D : Created)
+      Listed.push_back(D.get());
+    if (auto E = checkDistribution(Settings->Policy, Listed))
+      return prefixError("JACC_POLICY", std::move(E));
+    Policy = std::make_shared<const Distribution>(std::move(Settings->Policy));
+  }
   if (Settings->PerfMap)
     if (auto E = jit::enablePerfMap())
       return E;
   jit::configureCompiles(Settings->Compile);
   jit::prestartCompileServer(); // its start-up overlaps the program's until the first push
   Split.setPolicy(Settings->Split);
+  PolicyFromEnv = Policy;
+  std::atomic_store(&this->Policy, std::move(Policy));
   Watchdog::instance().setThreshold(Settings->KernelWarnSeconds);
   NarrowPolicy = Settings->Narrow;
   Sched.setDemandExchange(Settings->DemandExchange);
@@ -192,6 +203,29 @@ llvm::Error Runtime::wait() {
     if (auto E = D->synchronize())
       Result = llvm::joinErrors(std::move(Result), std::move(E));
   return Result;
+}
+
+llvm::Error Runtime::setPolicy(const char *Text) {
+  auto L = acquire();
+  if (!L)
+    return L.takeError();
+  if (!Text || llvm::StringRef(Text).trim().empty()) {
+    std::atomic_store(&Policy, PolicyFromEnv);
+    return llvm::Error::success();
+  }
+  auto D = parseDistribution(Text);
+  if (!D)
+    return prefixError("jacc_set_policy", D.takeError());
+  std::vector<const Device *> Listed;
+  for (const auto &Dev : Devices)
+    Listed.push_back(Dev.get());
+  if (auto E = checkDistribution(*D, Listed))
+    return prefixError("jacc_set_policy", std::move(E));
+  std::shared_ptr<const Distribution> New;
+  if (!D->even())
+    New = std::make_shared<const Distribution>(std::move(*D));
+  std::atomic_store(&Policy, std::move(New));
+  return llvm::Error::success();
 }
 
 } // namespace jacc

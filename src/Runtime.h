@@ -11,6 +11,7 @@
 #include "jit/KernelVariants.h"
 #include "src/Device.h"
 #include "src/data/DataEnvironment.h"
+#include "src/launch/Distribution.h"
 #include "src/launch/Scheduler.h"
 #include "src/launch/SplitChoice.h"
 #include "src/profile/Events.h"
@@ -47,6 +48,9 @@ public:
   /// jacc_kernel_push (src/Push.cpp).
   llvm::Error push(const char *Source, int NArgs, const jacc_arg *Args, unsigned Flags);
   llvm::Error wait();
+  /// jacc_set_policy: how split launches share the work from now on (null or empty: JACC_POLICY's
+  /// again). A bad policy changes nothing.
+  llvm::Error setPolicy(const char *Text);
 
   jit::KernelCache &kernelCache() { return Cache; }
 
@@ -140,6 +144,11 @@ private:
   };
   /// Every device's code for the launch, before anything is queued anywhere.
   llvm::Error prepareCode(const jit::CompiledKernel &K, const LaunchCode &Code);
+  /// The policy of a push of Info: its `#pragma jacc policy`, else the process's; null for the
+  /// even split. InvalidArgument naming the kernel, the policy and the devices.
+  llvm::Expected<std::shared_ptr<const Distribution>> distributionOf(const analysis::KernelInfo &Info);
+  /// Each device's share of a split launch under D (null: empty, the equal shares).
+  std::vector<SplitShare> sharesOf(const Distribution *D) const;
 
   std::shared_mutex StateMutex; // shared: any operation; exclusive: init / finalize
   bool Initialized = false;
@@ -147,6 +156,9 @@ private:
   bool NarrowPolicy = true; ///< JACC_NARROW
   bool CheckBounds = false; ///< JACC_CHECK=bounds
   SplitChoice Split;        ///< JACC_SPLIT and the adaptive chooser
+  /// JACC_POLICY, then jacc_set_policy's (std::atomic_load / store: pushes read it unlocked);
+  /// null: the even split.
+  std::shared_ptr<const Distribution> Policy, PolicyFromEnv;
   DataEnvironment Data;
   Scheduler Sched{Data};
   jit::KernelCache Cache;

@@ -55,6 +55,12 @@ llvm::Expected<RuntimeSettings> readSettings() {
   if (!Exchange)
     return Exchange.takeError();
   S.DemandExchange = *Exchange == 1;
+  if (llvm::StringRef Text = env::text(env::Var::Policy); !Text.trim().empty()) {
+    auto D = parseDistribution(Text);
+    if (!D)
+      return prefixError("JACC_POLICY", D.takeError());
+    S.Policy = std::move(*D);
+  }
   auto Warn = env::seconds(env::Var::KernelWarn, S.KernelWarnSeconds, 1e9,
                            "30 or 0.5; 0 turns the warning off");
   if (!Warn)

@@ -7,6 +7,7 @@
 #include "jit/KernelVariants.h"
 #include "jit/server/CompileConfig.h"
 #include "src/DeviceConfig.h"
+#include "src/launch/Distribution.h"
 #include "src/launch/SplitChoice.h"
 #include "src/profile/Start.h"
 
@@ -17,6 +18,7 @@ struct RuntimeSettings {
   SplitChoice::Policy Split = SplitChoice::Policy::Auto; ///< JACC_SPLIT
   bool Narrow = true;                                ///< JACC_NARROW
   bool DemandExchange = true;                        ///< JACC_EXCHANGE=demand (else eager)
+  Distribution Policy;                               ///< JACC_POLICY (checked at jacc_init)
   jit::SpecializeSettings Specialize;                ///< JACC_SPECIALIZE*
   double KernelWarnSeconds = 0;                      ///< JACC_KERNEL_WARN (0: off)
   jit::CompileConfig Compile;                        ///< JACC_COMPILE*

@@ -12,6 +12,7 @@ const char *name(Var V) {
   case Var::Split: return "JACC_SPLIT";
   case Var::Narrow: return "JACC_NARROW";
   case Var::Exchange: return "JACC_EXCHANGE";
+  case Var::Policy: return "JACC_POLICY";
   case Var::Specialize: return "JACC_SPECIALIZE";
   case Var::SpecializeArgs: return "JACC_SPECIALIZE_ARGS";
   case Var::SpecializeAfter: return "JACC_SPECIALIZE_AFTER";
@@ -43,7 +44,7 @@ const char *name(Var V) {
 llvm::ArrayRef<Var> allVars() {
   static const Var All[] = {
       Var::Devices,         Var::HostThreads,    Var::SpinUs,         Var::Split,
-      Var::Narrow,          Var::Exchange,       Var::Specialize,     Var::SpecializeArgs,
+      Var::Narrow,          Var::Exchange,       Var::Policy,         Var::Specialize,     Var::SpecializeArgs,
       Var::SpecializeAfter, Var::SpecializeMax,  Var::SpecializeWait, Var::CudaBlockSize,
       Var::CudaVerify,      Var::Cache,          Var::CacheDir,       Var::CacheMaxSize,
       Var::LibCuda,         Var::AccErrors,      Var::Debug,          Var::KernelWarn,
@@ -61,6 +62,7 @@ const char *defaultText(Var V) {
   case Var::Split: return "auto";
   case Var::Narrow: return "on";
   case Var::Exchange: return "demand";
+  case Var::Policy: return "static";
   case Var::Specialize: return "auto";
   case Var::SpecializeArgs: return "every foldable scalar";
   case Var::SpecializeAfter: return "3";

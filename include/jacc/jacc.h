@@ -94,6 +94,13 @@ JACC_API jacc_status jacc_kernel_push(const char *source, int nargs, const jacc_
                                       unsigned flags);
 /** Wait until every queued kernel and transfer has completed. */
 JACC_API jacc_status jacc_wait(void);
+/** How split launches share the work between the devices from now on (Gecko's execution
+ *  policies): "static" or "flatten" (equal shares, the default), "percentage:[25,75]",
+ *  "range:[1000,3000]" (iterations), "weights:[1,3]" (one value per device, in device order), or
+ *  "any" (one idle device runs it all). A kernel's own `#pragma jacc policy(...)` line wins.
+ *  NULL or "" returns to JACC_POLICY's. A bad policy is JACC_ERROR_INVALID_ARGUMENT and changes
+ *  nothing; jacc_finalize forgets the setting. */
+JACC_API jacc_status jacc_set_policy(const char *policy);
 
 /* Where the program is: jaccc brackets each directive's calls with these, so that the time summary
    (JACC_PROFILE), the timeline (JACC_TRACE) and OpenACC profiling tools (ACC_PROFLIB) see one

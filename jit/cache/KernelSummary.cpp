@@ -269,6 +269,7 @@ llvm::Expected<KernelInfo> runtimeInfoFromSummary(const json::Object &Summary) {
   KernelInfo K;
   Reader Top{Summary, Bad};
   K.Source = Top.str("source");
+  K.Policy = kernelPolicy(K.Source);
   for (const json::Value &D : Top.arr("decls")) {
     std::optional<std::string> Text = textOf(&D);
     if (!Text)

@@ -41,6 +41,8 @@ struct LaunchPlan {
   std::vector<SplitTarget> Targets;
   /// A split launch runs only the iterations each device's owned ranges need.
   bool Narrow = false;
+  /// A split launch: each device's share (src/launch/Distribution.h); empty: equal shares.
+  std::vector<SplitShare> Shares;
   ReductionResults Reductions;
   /// JACC_CHECK=bounds: per parameter, the [lo, hi) bytes relative to the pointer the kernel
   /// receives that it may reach (its argument's mapping; unbounded for other memory). Empty

@@ -53,7 +53,8 @@ llvm::Error Scheduler::run(std::shared_ptr<const jit::CompiledKernel> K, LaunchP
     if (Reduce)
       Group->OnAllComputed = Combine;
     for (unsigned D = 0; D < N; ++D)
-      Launches[D]->setSplit(D, SplitShare::equal(D, N), Plan.Narrow, Group);
+      Launches[D]->setSplit(D, Plan.Shares.empty() ? SplitShare::equal(D, N) : Plan.Shares[D],
+                            Plan.Narrow, Group);
     stats().SplitLaunches.fetch_add(1, std::memory_order_relaxed);
   } else {
     if (Reduce)
@@ -67,10 +68,12 @@ llvm::Error Scheduler::run(std::shared_ptr<const jit::CompiledKernel> K, LaunchP
   if (Plan.ObservedPush) {
     prof::KernelName Name = prof::kernelNameOf(*K);
     for (unsigned D = 0; D < N; ++D)
-      if (Group)
-        Launches[D]->observe(Plan.ObservedPush, Name, prof::Mode::Split, D, D + 1, N);
-      else
+      if (Group) {
+        SplitShare S = Plan.Shares.empty() ? SplitShare::equal(D, N) : Plan.Shares[D];
+        Launches[D]->observe(Plan.ObservedPush, Name, prof::Mode::Split, S.Begin, S.End, S.Scale);
+      } else {
         Launches[D]->observe(Plan.ObservedPush, Name, prof::Mode::Duplicate);
+      }
   }
   bool Probed = false; // a split launch whose devices never meet (no exchange)
   if (N > 1) {

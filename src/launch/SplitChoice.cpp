@@ -7,8 +7,10 @@ namespace jacc {
 llvm::Expected<SplitChoice::Decision> SplitChoice::choose(const void *Kernel,
                                                           const analysis::KernelInfo &Info,
                                                           unsigned Flags, unsigned NDevices,
-                                                          bool Async) {
+                                                          bool Async, bool Distributed) {
   Decision D;
+  if (Distributed && !(Flags & JACC_FORCE_DUPLICATE) && Info.Split.Enabled)
+    Flags |= JACC_FORCE_SPLIT;
   bool Forced = Flags & (JACC_FORCE_SPLIT | JACC_FORCE_DUPLICATE);
   if (Flags & JACC_FORCE_SPLIT) {
     if (!Info.Split.Enabled)

@@ -20,9 +20,12 @@ public:
     bool Measure = false; ///< time the launch for the adaptive chooser (record() it)
   };
   /// The mode of a push of kernel Kernel (Info its analysis) with jacc_kernel_push Flags on
-  /// NDevices devices. Unsupported when JACC_FORCE_SPLIT asks for a kernel that cannot split.
+  /// NDevices devices. Distributed: a policy other than the even split was asked for, so the
+  /// kernel runs split when it can (the chooser would not know what it is worth). Unsupported
+  /// when JACC_FORCE_SPLIT asks for a kernel that cannot split.
   llvm::Expected<Decision> choose(const void *Kernel, const analysis::KernelInfo &Info,
-                                  unsigned Flags, unsigned NDevices, bool Async);
+                                  unsigned Flags, unsigned NDevices, bool Async,
+                                  bool Distributed = false);
   /// A measured launch (Decision::Measure) of Kernel.
   void record(const void *Kernel, const MeasuredLaunch &L) { Adaptive.record(Kernel, L); }
 

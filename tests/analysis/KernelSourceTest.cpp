@@ -50,6 +50,19 @@ TEST(KernelSourceTest, LineOf) {
   EXPECT_EQ(lineOf(S, 9), 4u);
 }
 
+//===-- kernelPolicy ------------------------------------------------------------------------===//
+
+TEST(KernelSourceTest, APolicyPragmaGivesItsText) {
+  EXPECT_EQ(kernelPolicy("#pragma jacc policy(weights:[1,3])\n#pragma acc parallel loop\n"),
+            "weights:[1,3]");
+  EXPECT_EQ(kernelPolicy("int k;\n  #  pragma   jacc  policy ( any )  \n#pragma acc kernels\n"),
+            "any");
+  EXPECT_EQ(kernelPolicy("#pragma acc parallel loop\nfor (;;) ;\n// jacc-site: a.c:3\n"),
+            std::nullopt);
+  EXPECT_EQ(kernelPolicy("#pragma jaccx policy(any)\n/* policy */\n"), std::nullopt);
+  EXPECT_EQ(kernelPolicy("#pragma jacc policy_x(any) policy\n"), std::nullopt);
+}
+
 //===-- scanPragmas -------------------------------------------------------------------------===//
 
 TEST(KernelSourceTest, ScanFindsEveryAccPragmaInOrder) {

@@ -21,3 +21,12 @@ void aot_stencil_omp(int n, int m, const double *restrict a, double *restrict b)
                                   a[(long)(i + 1) * m + j] + a[(long)i * m + j - 1] +
                                   a[(long)i * m + j + 1]);
 }
+
+/* The same stencil on one thread. */
+void aot_stencil(int n, int m, const double *restrict a, double *restrict b) {
+  for (int i = 1; i < n - 1; i++)
+    for (int j = 1; j < m - 1; j++)
+      b[(long)i * m + j] = 0.2 * (a[(long)i * m + j] + a[(long)(i - 1) * m + j] +
+                                  a[(long)(i + 1) * m + j] + a[(long)i * m + j - 1] +
+                                  a[(long)i * m + j + 1]);
+}

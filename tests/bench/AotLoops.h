@@ -6,6 +6,7 @@ extern "C" {
 void aot_tiny(int n, float a, const float *x, float *y);
 void aot_saxpy_omp(int n, float a, const float *x, float *y);
 void aot_stencil_omp(int n, int m, const double *a, double *b);
+void aot_stencil(int n, int m, const double *a, double *b);
 #ifdef __cplusplus
 }
 #endif

@@ -157,6 +157,47 @@ void BM_Stencil2DOpenMP(benchmark::State &State) {
 }
 BENCHMARK(BM_Stencil2DOpenMP)->Unit(benchmark::kMillisecond)->UseRealTime();
 
+// Many small kernels (issue 17, team fork/join): a time loop of SmallSweeps stencil sweeps, a into
+// b and back, each 10 - 50 us of work, as one-thread gcc -O3 and -fopenmp run it and as jacc
+// pushes it. What a fork, a join and the helpers' wait between launches cost shows here.
+constexpr int SmallN = 256, SmallM = 256, SmallSweeps = 20000;
+
+void BM_SmallKernelsJacc(benchmark::State &State) {
+  int N = SmallN, M = SmallM;
+  size_t Bytes = size_t(N) * M * sizeof(double);
+  std::vector<double> Av(size_t(N) * M, 1.0), Bv(size_t(N) * M, 0.0);
+  double *A = Av.data(), *B = Bv.data();
+  check(jacc_copyin(A, Bytes), "copyin");
+  check(jacc_copyin(B, Bytes), "copyin");
+  jacc_arg There[] = {{"int n", &N}, {"int m", &M}, {"const double (*a)[m]", &A},
+                      {"double (*b)[m]", &B}};
+  jacc_arg Back[] = {{"int n", &N}, {"int m", &M}, {"const double (*a)[m]", &B},
+                     {"double (*b)[m]", &A}};
+  check(jacc_kernel_push(StencilKernel, 4, There, JACC_DEFAULT), "push");
+  for (auto _ : State)
+    for (int S = 0; S < SmallSweeps; S += 2) {
+      check(jacc_kernel_push(StencilKernel, 4, There, JACC_DEFAULT), "push");
+      check(jacc_kernel_push(StencilKernel, 4, Back, JACC_DEFAULT), "push");
+    }
+  check(jacc_delete(A, Bytes), "delete");
+  check(jacc_delete(B, Bytes), "delete");
+}
+BENCHMARK(BM_SmallKernelsJacc)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(1);
+
+/// The same sweeps compiled ahead of time: Sweep is aot_stencil or aot_stencil_omp.
+void smallKernelsAot(benchmark::State &State, void (*Sweep)(int, int, const double *, double *)) {
+  std::vector<double> A(size_t(SmallN) * SmallM, 1.0), B(size_t(SmallN) * SmallM, 0.0);
+  Sweep(SmallN, SmallM, A.data(), B.data());
+  for (auto _ : State)
+    for (int S = 0; S < SmallSweeps; S += 2) {
+      Sweep(SmallN, SmallM, A.data(), B.data());
+      Sweep(SmallN, SmallM, B.data(), A.data());
+    }
+}
+void BM_SmallKernelsSerial(benchmark::State &State) { smallKernelsAot(State, aot_stencil); }
+BENCHMARK(BM_SmallKernelsSerial)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(1);
+void BM_SmallKernelsOpenMP(benchmark::State &State) { smallKernelsAot(State, aot_stencil_omp); }
+BENCHMARK(BM_SmallKernelsOpenMP)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(1);
 
 } // namespace
 
@@ -186,6 +227,13 @@ int main(int argc, char **argv) {
   if (Has("BM_Stencil2DJacc") && Has("BM_Stencil2DOpenMP"))
     std::printf("  2-D stencil throughput jacc / -O3 -fopenmp: %.3fx (target >= 0.95x)\n",
                 R.Ns["BM_Stencil2DOpenMP"] / R.Ns["BM_Stencil2DJacc"]);
+  if (Has("BM_SmallKernelsJacc") && Has("BM_SmallKernelsOpenMP") && Has("BM_SmallKernelsSerial"))
+    std::printf("  %d small kernels: %.1f us each with jacc, %.1f with -fopenmp, %.1f on one "
+                "thread; jacc / -fopenmp: %.3fx the time\n",
+                SmallSweeps, R.Ns["BM_SmallKernelsJacc"] / 1e3 / SmallSweeps,
+                R.Ns["BM_SmallKernelsOpenMP"] / 1e3 / SmallSweeps,
+                R.Ns["BM_SmallKernelsSerial"] / 1e3 / SmallSweeps,
+                R.Ns["BM_SmallKernelsJacc"] / R.Ns["BM_SmallKernelsOpenMP"]);
   jacc_finalize();
   benchmark::Shutdown();
   return 0;

@@ -1,0 +1,241 @@
+// End to end: distribution policies (JACC_POLICY, jacc_set_policy, `#pragma jacc policy`). A
+// policy's shares are seen exactly in the bytes the next, evenly split kernel fetches: each device
+// holds what it wrote (the demand exchange moves nothing after a kernel), so a device fetches the
+// part of its even share another device wrote.
+#include "tests/api/Fixture.h"
+
+#include "jacc/jacc.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+namespace {
+
+constexpr int N = 1000;
+
+const char *Write = "#pragma acc parallel loop present(x)\n"
+                    "for (int i = 0; i < n; i++)\n"
+                    "  x[i] = 2.0f * i;\n";
+const char *ReadShifted = "#pragma acc parallel loop present(x, y)\n"
+                          "for (int i = 0; i < n; i++)\n"
+                          "  y[i] = x[i] + 1.0f;\n";
+/// The same, always split evenly: its own policy wins over the process's.
+const std::string ReadEvenly = std::string("#pragma jacc policy(static)\n") + ReadShifted;
+
+/// Device d's written range [lb, ub] along x for share [Begin/Scale, End/Scale) of N elements,
+/// as the generated code computes it.
+std::pair<long long, long long> owned(long long Begin, long long End, long long Scale) {
+  return {N * Begin / Scale, N * End / Scale - 1};
+}
+
+/// Bytes the even split fetches after a split whose boundaries (in elements) were Cuts.
+uint64_t fetchedAfter(const std::vector<long long> &Cuts) {
+  size_t Devs = Cuts.size() - 1;
+  uint64_t Elements = 0;
+  for (size_t D = 0; D < Devs; ++D) {
+    auto [Lo, Hi] = owned(D, D + 1, Devs);
+    long long Mine0 = Cuts[D], Mine1 = Cuts[D + 1] - 1;
+    for (long long I = Lo; I <= Hi; ++I)
+      Elements += I < Mine0 || I > Mine1;
+  }
+  return Elements * sizeof(float);
+}
+
+/// Element boundaries of a policy given as weights (the runtime's whole-number scale).
+std::vector<long long> cutsOf(const std::vector<long long> &Weights) {
+  long long Sum = 0;
+  for (long long W : Weights)
+    Sum += W;
+  std::vector<long long> Cuts = {0};
+  long long Prefix = 0;
+  for (long long W : Weights) {
+    Prefix += W;
+    Cuts.push_back(owned(0, Prefix, Sum).second + 1);
+  }
+  return Cuts;
+}
+
+class PolicyTest : public ::testing::TestWithParam<int> {
+protected:
+  void SetUp() override {
+    ASSERT_EQ(jacc_finalize(), JACC_SUCCESS) << jacc_last_error();
+    setenv("JACC_DEVICES", ("host:" + std::to_string(GetParam())).c_str(), 1);
+    ASSERT_EQ(jacc_init(), JACC_SUCCESS) << jacc_last_error();
+    ASSERT_JACC(jacc_copyin(X.data(), N * sizeof(float)));
+    ASSERT_JACC(jacc_copyin(Y.data(), N * sizeof(float)));
+  }
+  void TearDown() override {
+    EXPECT_EQ(jacc_delete(X.data(), N * sizeof(float)), JACC_SUCCESS);
+    EXPECT_EQ(jacc_delete(Y.data(), N * sizeof(float)), JACC_SUCCESS);
+    unsetenv("JACC_POLICY");
+    EXPECT_EQ(jacc_finalize(), JACC_SUCCESS) << jacc_last_error();
+  }
+
+  /// Pushes Source (which writes x) then the even split reading it; returns the bytes the
+  /// second kernel fetched, after checking both kernels' results.
+  uint64_t writeThenReadEvenly(const std::string &Source) {
+    int n = N;
+    float *x = X.data(), *y = Y.data();
+    jacc_arg Args[] = {{"int n", &n}, {"float *x", &x}, {"float *y", &y}};
+    // y current everywhere: writing it fetches nothing, whatever wrote it before.
+    EXPECT_EQ(jacc_update_device(y, N * sizeof(float)), JACC_SUCCESS);
+    EXPECT_EQ(jacc_kernel_push(Source.c_str(), 2, Args, JACC_DEFAULT), JACC_SUCCESS)
+        << jacc_last_error();
+    jacc_reset_stats();
+    EXPECT_EQ(jacc_kernel_push(ReadEvenly.c_str(), 3, Args, JACC_FORCE_SPLIT), JACC_SUCCESS)
+        << jacc_last_error();
+    jacc_stats S{};
+    EXPECT_EQ(jacc_get_stats(&S), JACC_SUCCESS);
+    EXPECT_EQ(jacc_update_self(y, N * sizeof(float)), JACC_SUCCESS);
+    for (int I = 0; I < N; ++I)
+      if (Y[I] != 2.0f * I + 1) {
+        ADD_FAILURE() << "y[" << I << "] = " << Y[I];
+        break;
+      }
+    return S.bytes_device_to_device;
+  }
+
+  /// Weights for this many devices: 1, 3, 6, 10 ... (uneven, the last heaviest).
+  std::vector<long long> weights() const {
+    std::vector<long long> W;
+    for (int D = 1; D <= GetParam(); ++D)
+      W.push_back(D * (D + 1) / 2);
+    return W;
+  }
+  static std::string list(const std::vector<long long> &V) {
+    std::string T = "[";
+    for (size_t I = 0; I < V.size(); ++I)
+      T += (I ? "," : "") + std::to_string(V[I]);
+    return T + "]";
+  }
+
+  std::vector<float> X = std::vector<float>(N, 0.0f), Y = std::vector<float>(N, 0.0f);
+};
+
+TEST_P(PolicyTest, APragmaSharesItsKernelsIterationsByWeight) {
+  std::string Src = "#pragma jacc policy(weights:" + list(weights()) + ")\n" + Write;
+  EXPECT_EQ(writeThenReadEvenly(Src), fetchedAfter(cutsOf(weights())));
+}
+
+TEST_P(PolicyTest, RangeGivesEachDeviceItsIterationCount) {
+  std::vector<long long> Counts;
+  long long Left = N;
+  for (int D = 0; D + 1 < GetParam(); ++D)
+    Left -= Counts.emplace_back(100 * (D + 1));
+  Counts.push_back(Left);
+  std::string Src = "#pragma jacc policy(range:" + list(Counts) + ")\n" + Write;
+  std::vector<long long> Cuts = {0};
+  for (long long C : Counts)
+    Cuts.push_back(Cuts.back() + C);
+  EXPECT_EQ(writeThenReadEvenly(Src), fetchedAfter(Cuts));
+}
+
+TEST_P(PolicyTest, SetPolicyAppliesUntilReset) {
+  std::vector<long long> Percent(GetParam(), 0);
+  Percent.back() = 100; // all to the last device
+  ASSERT_JACC(jacc_set_policy(("percentage:" + list(Percent)).c_str()));
+  std::vector<long long> Cuts(GetParam(), 0);
+  Cuts.push_back(N);
+  EXPECT_EQ(writeThenReadEvenly(Write), fetchedAfter(Cuts));
+  ASSERT_JACC(jacc_set_policy(nullptr));
+  EXPECT_EQ(writeThenReadEvenly(Write), 0u); // even again: each device holds its own share
+}
+
+TEST_P(PolicyTest, AnyRunsEverythingOnAnIdleDevice) {
+  std::string Src = std::string("#pragma jacc policy(any)\n") + Write;
+  std::vector<long long> Cuts(GetParam() + 1, N);
+  Cuts[0] = 0; // device 0, the first idle one, wrote everything
+  EXPECT_EQ(writeThenReadEvenly(Src), fetchedAfter(Cuts));
+}
+
+TEST_P(PolicyTest, ReductionsAddEveryIterationOnceUnderUnevenShares) {
+  ASSERT_JACC(jacc_set_policy(("weights:" + list(weights())).c_str()));
+  int n = N;
+  float *x = X.data();
+  long long Sum = 0;
+  jacc_arg Args[] = {{"int n", &n}, {"float *x", &x}, {"long long s", &Sum}};
+  const char *Src = "#pragma acc parallel loop present(x) reduction(+:s)\n"
+                    "for (int i = 0; i < n; i++) {\n"
+                    "  x[i] = i;\n"
+                    "  s += i;\n"
+                    "}\n";
+  ASSERT_JACC(jacc_kernel_push(Src, 3, Args, JACC_DEFAULT));
+  EXPECT_EQ(Sum, (long long)N * (N - 1) / 2);
+}
+
+TEST_P(PolicyTest, ABadPolicyIsAnErrorThatChangesNothing) {
+  std::vector<long long> TooMany(GetParam() + 1, 1);
+  struct Case {
+    std::string Policy, Says;
+  } Cases[] = {{"weights:" + list(TooMany), "for " + std::to_string(GetParam()) + " devices"},
+               {"percentage:[50,20]", "add up to 70"},
+               {"fastest", "unknown policy 'fastest'"},
+               {"weights:[1,-2]", "'-2' is negative"},
+               {"range:[0,0]", "add up to zero"},
+               {"any:[1]", "takes no values"},
+               {"weights", "needs one value per device"}};
+  ASSERT_JACC(jacc_set_policy(("weights:" + list(weights())).c_str()));
+  for (const Case &C : Cases) {
+    EXPECT_EQ(jacc_set_policy(C.Policy.c_str()), JACC_ERROR_INVALID_ARGUMENT) << C.Policy;
+    std::string Message = jacc_last_error();
+    EXPECT_NE(Message.find("jacc_set_policy"), std::string::npos) << Message;
+    EXPECT_NE(Message.find(C.Says), std::string::npos) << Message;
+  }
+  // Still the weights.
+  EXPECT_EQ(writeThenReadEvenly(Write), fetchedAfter(cutsOf(weights())));
+  // A kernel's bad pragma fails its push, naming the devices.
+  std::string Src = "#pragma jacc policy(weights:" + list(TooMany) + ")\n" + Write;
+  int n = N;
+  float *x = X.data();
+  jacc_arg Args[] = {{"int n", &n}, {"float *x", &x}};
+  EXPECT_EQ(jacc_kernel_push(Src.c_str(), 2, Args, JACC_DEFAULT), JACC_ERROR_INVALID_ARGUMENT);
+  std::string Message = jacc_last_error();
+  EXPECT_NE(Message.find("#pragma jacc policy"), std::string::npos) << Message;
+  EXPECT_NE(Message.find("host:0"), std::string::npos) << Message;
+}
+
+TEST_P(PolicyTest, JaccPolicyIsTheProcesssDefault) {
+  ASSERT_EQ(jacc_finalize(), JACC_SUCCESS);
+  setenv("JACC_POLICY", ("weights:" + list(weights())).c_str(), 1);
+  ASSERT_JACC(jacc_init());
+  ASSERT_JACC(jacc_copyin(X.data(), N * sizeof(float)));
+  ASSERT_JACC(jacc_copyin(Y.data(), N * sizeof(float)));
+  // The reading kernel is under the policy too: nothing to fetch.
+  int n = N;
+  float *x = X.data(), *y = Y.data();
+  jacc_arg Args[] = {{"int n", &n}, {"float *x", &x}, {"float *y", &y}};
+  ASSERT_JACC(jacc_kernel_push(Write, 2, Args, JACC_DEFAULT));
+  jacc_reset_stats();
+  ASSERT_JACC(jacc_kernel_push(ReadShifted, 3, Args, JACC_DEFAULT));
+  jacc_stats S{};
+  ASSERT_JACC(jacc_get_stats(&S));
+  EXPECT_EQ(S.bytes_device_to_device, 0u);
+  ASSERT_JACC(jacc_set_policy("static"));
+  EXPECT_EQ(writeThenReadEvenly(Write), 0u);
+  ASSERT_JACC(jacc_set_policy(nullptr)); // JACC_POLICY's again
+  EXPECT_EQ(writeThenReadEvenly(Write), fetchedAfter(cutsOf(weights())));
+  // A JACC_POLICY for other devices fails jacc_init, naming them.
+  ASSERT_EQ(jacc_delete(X.data(), N * sizeof(float)), JACC_SUCCESS);
+  ASSERT_EQ(jacc_delete(Y.data(), N * sizeof(float)), JACC_SUCCESS);
+  ASSERT_EQ(jacc_finalize(), JACC_SUCCESS);
+  std::vector<long long> TooMany(GetParam() + 1, 1);
+  setenv("JACC_POLICY", ("weights:" + list(TooMany)).c_str(), 1);
+  EXPECT_EQ(jacc_init(), JACC_ERROR_INVALID_ARGUMENT);
+  std::string Message = jacc_last_error();
+  EXPECT_NE(Message.find("JACC_POLICY"), std::string::npos) << Message;
+  EXPECT_NE(Message.find("host:" + std::to_string(GetParam() - 1)), std::string::npos) << Message;
+  unsetenv("JACC_POLICY");
+  ASSERT_JACC(jacc_init());
+  ASSERT_JACC(jacc_copyin(X.data(), N * sizeof(float)));
+  ASSERT_JACC(jacc_copyin(Y.data(), N * sizeof(float)));
+}
+
+INSTANTIATE_TEST_SUITE_P(Devices, PolicyTest, ::testing::Values(2, 3, 4),
+                         [](const ::testing::TestParamInfo<int> &I) {
+                           return "host" + std::to_string(I.param);
+                         });
+
+} // namespace
