@@ -1,6 +1,8 @@
 // The walk over a file's directives: parsed, matched with their statements, translated.
 #include "translate/Translator.h"
 
+#include "analysis/KernelSource.h"
+
 #include <llvm/ADT/StringExtras.h>
 
 using namespace clang;
@@ -194,6 +196,14 @@ std::string Translator::run() {
   else
     Out = Buf.str();
   return Out;
+}
+
+std::string Translator::policyLine(const Pragma &P) const {
+  llvm::StringRef Before = Buf.take_front(P.LineStart).rtrim();
+  llvm::StringRef Line = Before.substr(Before.rfind('\n') + 1);
+  if (std::optional<std::string> Policy = analysis::kernelPolicy(Line))
+    return "#pragma jacc policy(" + *Policy + ")\n";
+  return "";
 }
 
 std::string Translator::constructBegin(const Pragma &P, llvm::StringRef Kind) const {

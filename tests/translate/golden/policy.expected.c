@@ -1,0 +1,37 @@
+#include <jacc/jacc.h>
+#include <stdio.h>
+#include <stdlib.h>
+/* (the helpers of golden/prelude.expected.c) */
+/* #pragma jacc policy(...) right above a compute construct goes into its kernel (other compilers
+   ignore it); a construct without one gets none. */
+void scale(float *x, float *y, int n) {
+#pragma jacc policy(weights:[1,3])
+
+{ /* #pragma acc parallel loop copy(x[0:n]) */
+  jacc_construct_begin(JACC_CONSTRUCT_PARALLEL, "policy.c", 6, "scale");
+  jacc_translated_check(jacc_copyin(&x[0], n * sizeof x[0]), "policy.c:6");
+  jacc_arg jacc_args[] = {{"int n", &n}, {"float *x", &x}};
+  jacc_translated_check(jacc_kernel_push(
+      "#pragma jacc policy(weights:[1,3])\n"
+      "#pragma acc parallel loop\n"
+      "  for (int i = 0; i < n; i++)\n"
+      "    x[i] = 2 * x[i];\n"
+      "// jacc-site: policy.c:6\n",
+      2, jacc_args, JACC_DEFAULT), "policy.c:6");
+  jacc_translated_check(jacc_copyout(&x[0], n * sizeof x[0]), "policy.c:6");
+  jacc_construct_end();
+}
+{ /* #pragma acc parallel loop copy(y[0:n]) */
+  jacc_construct_begin(JACC_CONSTRUCT_PARALLEL, "policy.c", 9, "scale");
+  jacc_translated_check(jacc_copyin(&y[0], n * sizeof y[0]), "policy.c:9");
+  jacc_arg jacc_args[] = {{"int n", &n}, {"float *y", &y}};
+  jacc_translated_check(jacc_kernel_push(
+      "#pragma acc parallel loop\n"
+      "  for (int i = 0; i < n; i++)\n"
+      "    y[i] = 2 * y[i];\n"
+      "// jacc-site: policy.c:9\n",
+      2, jacc_args, JACC_DEFAULT), "policy.c:9");
+  jacc_translated_check(jacc_copyout(&y[0], n * sizeof y[0]), "policy.c:9");
+  jacc_construct_end();
+}
+}
