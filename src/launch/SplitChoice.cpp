@@ -9,7 +9,7 @@ llvm::Expected<SplitChoice::Decision> SplitChoice::choose(const void *Kernel,
                                                           unsigned Flags, unsigned NDevices,
                                                           bool Async, bool Distributed) {
   Decision D;
-  if (Distributed && !(Flags & JACC_FORCE_DUPLICATE) && Info.Split.Enabled)
+  if (Distributed && NDevices > 1 && !(Flags & JACC_FORCE_DUPLICATE) && Info.Split.Enabled)
     Flags |= JACC_FORCE_SPLIT;
   bool Forced = Flags & (JACC_FORCE_SPLIT | JACC_FORCE_DUPLICATE);
   if (Flags & JACC_FORCE_SPLIT) {

@@ -27,6 +27,7 @@
 #include <set>
 #include <string>
 #include <thread>
+#include <mutex>
 #include <vector>
 
 namespace {
@@ -224,6 +225,56 @@ TEST_P(CudaMockTest, ForcedSplitMovesOnlyWhatTheExchangePolicySays) {
     ASSERT_JACC(jacc_finalize());
   }
   ASSERT_JACC(jacc_init());
+}
+
+/// The owned rows each split saxpy run on a GPU had (saxpyShareHook), in any order.
+std::mutex SharesMutex;
+std::vector<std::pair<long long, long long>> GpuShares;
+
+void saxpyShareHook(const char *Entry, unsigned Grid, unsigned Block, void **P) {
+  if (std::strcmp(Entry, "__jacc_entry_split") == 0) {
+    jacc_cuda_team T = param<jacc_cuda_team>(P, 6);
+    long long Lb, Ub;
+    ownedRange(param<long long>(P, 4), param<long long>(P, 5), sizeof(float), T, Lb, Ub);
+    std::lock_guard<std::mutex> L(SharesMutex);
+    GpuShares.emplace_back(Lb, Ub);
+  }
+  saxpyHook(Entry, Grid, Block, P);
+}
+
+// A policy's shares reach the GPUs' split entries (jacc_cuda_team), and the results are whole.
+TEST_P(CudaMockTest, AWeightedPolicySharesTheRowsBetweenGpusByWeight) {
+  setHook(saxpyShareHook);
+  GpuShares.clear();
+  int N = 1000;
+  std::string Weights = "weights:[";
+  std::vector<long long> Cuts = {0};
+  long long Sum = devices() * (devices() + 1) / 2, Prefix = 0;
+  for (int D = 1; D <= devices(); ++D) {
+    Weights += (D > 1 ? "," : "") + std::to_string(D);
+    Prefix += D;
+    Cuts.push_back(N * Prefix / Sum);
+  }
+  ASSERT_JACC(jacc_set_policy((Weights + "]").c_str()));
+  float A = 3;
+  std::vector<float> X(N), Y(N, 2);
+  for (int I = 0; I < N; ++I)
+    X[I] = I;
+  ASSERT_JACC(jacc_copyin(X.data(), N * sizeof(float)));
+  ASSERT_JACC(jacc_copyin(Y.data(), N * sizeof(float)));
+  float *Yp = Y.data(), *Xp = X.data();
+  jacc_arg Args[] = {{"float *y", &Yp}, {"const float *x", &Xp}, {"float a", &A}, {"int n", &N}};
+  ASSERT_JACC(jacc_kernel_push(Saxpy, 4, Args, JACC_DEFAULT));
+  ASSERT_JACC(jacc_copyout(Y.data(), N * sizeof(float)));
+  ASSERT_JACC(jacc_delete(X.data(), N * sizeof(float)));
+  for (int I = 0; I < N; ++I)
+    ASSERT_EQ(Y[I], 3.0f * I + 2) << I;
+  std::vector<std::pair<long long, long long>> Expected;
+  if (devices() > 1) // the GPUs come first in the configurations
+    for (int D = 0; D < gpus(); ++D)
+      Expected.emplace_back(Cuts[D], Cuts[D + 1] - 1);
+  std::sort(GpuShares.begin(), GpuShares.end());
+  EXPECT_EQ(GpuShares, Expected);
 }
 
 const char *const Stencil1D = "#pragma acc parallel loop present(in, out)\n"
