@@ -106,6 +106,7 @@ llvm::Expected<DeviceConfig> parseDeviceConfig(llvm::StringRef Devices, llvm::St
   Cores = Cores ? Cores : 1;
   GpuCount Gpus(CudaCount);
   unsigned HostDevices = 0;
+  bool SizedHosts = false; // the host entries so far were `host:NxT`
   llvm::StringRef Spec = Devices.trim();
   if (Spec.empty()) {
     // The default: every GPU, else the CPU.
@@ -131,24 +132,33 @@ llvm::Expected<DeviceConfig> parseDeviceConfig(llvm::StringRef Devices, llvm::St
       Entry = Entry.trim();
       llvm::StringRef Arg = Entry;
       if (Entry == "host" || Arg.consume_front("host:")) {
-        if (HostDevices)
+        auto [Count, ThreadsText] = Arg.split('x');
+        bool Sized = Entry != "host" && Arg.contains('x');
+        if (HostDevices && (!Sized || !SizedHosts))
           return makeError(ErrorCode::InvalidArgument, "JACC_DEVICES='" + Devices +
                                                            "' lists host devices twice; use one "
-                                                           "'host:N' entry");
-        unsigned N = 1;
+                                                           "'host:N' entry, or 'host:NxT' entries "
+                                                           "only (N devices of T threads)");
+        unsigned N = 1, T = 0;
         if (Entry != "host") {
-          auto Count = parseCount("JACC_DEVICES", Arg, 64);
-          if (!Count) {
-            llvm::consumeError(Count.takeError());
-            return makeError(ErrorCode::InvalidArgument, "JACC_DEVICES='" + Devices +
-                                                             "' is not valid: use 'host' or "
-                                                             "'host:N' with N between 1 and 64");
+          auto Parsed = parseCount("JACC_DEVICES", Count, 64);
+          llvm::Expected<unsigned> Threads = Sized ? parseCount("JACC_DEVICES", ThreadsText, 1024)
+                                                   : llvm::Expected<unsigned>(0u);
+          if (!Parsed || !Threads) {
+            llvm::consumeError(Parsed.takeError());
+            llvm::consumeError(Threads.takeError());
+            return makeError(ErrorCode::InvalidArgument,
+                             "JACC_DEVICES='" + Devices + "' is not valid: use 'host', 'host:N' "
+                             "with N between 1 and 64, or 'host:NxT' (N devices of T threads, "
+                             "T between 1 and 1024)");
           }
-          N = *Count;
+          N = *Parsed;
+          T = *Threads;
         }
-        HostDevices = N;
+        SizedHosts = Sized;
+        HostDevices += N;
         for (unsigned I = 0; I < N; ++I)
-          C.Devices.push_back({"host", 1, -1});
+          C.Devices.push_back({"host", Sized ? T : 1, -1, Sized});
       } else if (Arg.consume_front("cuda:")) {
         if (auto E = parseCuda(Devices, Entry, Arg, Gpus, C.Devices, SeenGpus))
           return E;
@@ -169,7 +179,7 @@ llvm::Expected<DeviceConfig> parseDeviceConfig(llvm::StringRef Devices, llvm::St
     Threads = *N;
   }
   for (DeviceSpec &S : C.Devices)
-    if (S.Kind == "host")
+    if (S.Kind == "host" && !S.ThreadsGiven)
       S.Threads = Threads;
   if (!SpinUs.trim().empty()) {
     unsigned Us = 0;

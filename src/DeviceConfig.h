@@ -16,6 +16,7 @@ struct DeviceSpec {
   std::string Kind;     ///< "host" or "cuda"
   unsigned Threads = 1; ///< host: team size
   int Ordinal = -1;     ///< cuda: the driver's GPU number
+  bool ThreadsGiven = false; ///< host: set by `host:NxT` (JACC_HOST_THREADS does not apply)
 };
 
 struct DeviceConfig {
@@ -32,10 +33,11 @@ struct DeviceConfig {
 using CudaCountFn = llvm::function_ref<llvm::Expected<int>()>;
 
 /// Parse a JACC_DEVICES value: a comma-separated list of `host` (one host device), `host:N`,
-/// `cuda:K` (GPU K) and `cuda:all`, devices numbered in the order listed; empty means the default:
-/// every GPU if the driver finds any, else one host device. HostThreads is JACC_HOST_THREADS
-/// (threads per host device; default: the Cores divided evenly among the host devices, at least
-/// one each), SpinUs is JACC_SPIN_US.
+/// `host:NxT` (N host devices of T threads each; several such entries may be listed, for host
+/// devices of unequal strength), `cuda:K` (GPU K) and `cuda:all`, devices numbered in the order
+/// listed; empty means the default: every GPU if the driver finds any, else one host device.
+/// HostThreads is JACC_HOST_THREADS (threads per host device without a T; default: the Cores
+/// divided evenly among the host devices, at least one each), SpinUs is JACC_SPIN_US.
 llvm::Expected<DeviceConfig> parseDeviceConfig(llvm::StringRef Devices, llvm::StringRef HostThreads,
                                                llvm::StringRef SpinUs, unsigned Cores,
                                                CudaCountFn CudaCount);

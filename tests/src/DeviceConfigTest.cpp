@@ -148,18 +148,37 @@ TEST(DeviceConfigTest, InvalidDeviceKind) {
 }
 
 TEST(DeviceConfigTest, InvalidHostCount) {
-  const std::string Tail = "' is not valid: use 'host' or 'host:N' with N between 1 and 64";
+  const std::string Tail = "' is not valid: use 'host', 'host:N' with N between 1 and 64, or "
+                           "'host:NxT' (N devices of T threads, T between 1 and 1024)";
   for (const char *Bad :
        {"host:", "host:0", "host:65", "host:1000", "host:-1", "host:two", "host:2x", "host:1.5",
-        "host:99999999999999999999", "host:2:4", "cuda:0,host:0"})
+        "host:99999999999999999999", "host:2:4", "cuda:0,host:0", "host:1x0", "host:0x2",
+        "host:1x1025", "host:x2", "host:1x2x3", "host:1xtwo"})
     EXPECT_EQ(errorOf(Bad, "", "", 8, 2), "JACC_DEVICES='" + std::string(Bad) + Tail) << Bad;
 }
 
 TEST(DeviceConfigTest, HostDevicesListedTwice) {
-  for (const char *Bad : {"host,host", "host:2,host", "host,cuda:0,host:3"})
-    EXPECT_EQ(errorOf(Bad, "", "", 8, 2), "JACC_DEVICES='" + std::string(Bad) +
-                                              "' lists host devices twice; use one 'host:N' entry")
+  for (const char *Bad : {"host,host", "host:2,host", "host,cuda:0,host:3", "host:1x2,host:2",
+                          "host:2,host:1x2"})
+    EXPECT_EQ(errorOf(Bad, "", "", 8, 2),
+              "JACC_DEVICES='" + std::string(Bad) +
+                  "' lists host devices twice; use one 'host:N' entry, or 'host:NxT' entries "
+                  "only (N devices of T threads)")
         << Bad;
+}
+
+TEST(DeviceConfigTest, HostDevicesOfUnequalStrength) {
+  // T threads each, whatever JACC_HOST_THREADS or the cores say; in the order listed.
+  DeviceConfig C = parse("host:1x1,cuda:0,host:2x3", "5", "", 8, 2);
+  ASSERT_EQ(C.Devices.size(), 4u);
+  EXPECT_EQ(C.Devices[0].Kind, "host");
+  EXPECT_EQ(C.Devices[0].Threads, 1u);
+  EXPECT_EQ(C.Devices[1].Kind, "cuda");
+  for (unsigned D : {2u, 3u}) {
+    EXPECT_EQ(C.Devices[D].Kind, "host");
+    EXPECT_EQ(C.Devices[D].Threads, 3u);
+  }
+  expectHostDevices(parse("host:3x2", "", "", 2), 3, 2);
 }
 
 TEST(DeviceConfigTest, InvalidHostThreads) {
