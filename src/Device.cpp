@@ -71,13 +71,22 @@ void DeviceLaunch::observe(uint64_t Push, prof::KernelName Kernel, prof::Mode Ho
 
 void DeviceLaunch::complete() {
   Watchdog::instance().done(WatchToken);
-  if (Observed && Observed->LastEnd) {
-    // A device runs its queue in order: this launch started when it was queued or when the one
-    // before it ended, whichever came last.
-    prof::LaunchEvent &E = Observed->Event;
-    E.End = prof::now();
-    E.Start = std::max(E.Start, Observed->LastEnd->exchange(E.End, std::memory_order_relaxed));
-    prof::each([&](prof::Listener &L) { L.kernelRun(E); });
+  // A device runs its queue in order: this launch started when it was queued or when the one
+  // before it ended, whichever came last (one look at the device's last end serves both).
+  std::atomic<int64_t> *LastEnd = Observed && Observed->LastEnd ? Observed->LastEnd
+                                  : Timing                     ? Timing->LastEnd
+                                                               : nullptr;
+  if (LastEnd) {
+    prof::Nanos End = prof::now();
+    prof::Nanos Before = LastEnd->exchange(End, std::memory_order_relaxed);
+    if (Timing)
+      Timing->Nanos.store(End - std::max(Timing->Enqueued, Before), std::memory_order_release);
+    if (Observed && Observed->LastEnd) {
+      prof::LaunchEvent &E = Observed->Event;
+      E.End = End;
+      E.Start = std::max(E.Start, Before);
+      prof::each([&](prof::Listener &L) { L.kernelRun(E); });
+    }
   }
   finished();
 }
@@ -247,6 +256,10 @@ llvm::Expected<uint64_t> Device::launch(std::shared_ptr<DeviceLaunch> L, bool As
   if (Watchdog::instance().enabled())
     L->WatchToken = Watchdog::instance().watch(L->describe(), name());
   uint64_t Token = L->WatchToken;
+  if (L->Timing) {
+    L->Timing->Enqueued = prof::now();
+    L->Timing->LastEnd = &LastRunEnd;
+  }
   // An observed launch: its enqueue is reported now, its run when it completes.
   std::optional<prof::LaunchEvent> Enqueue;
   if (L->Observed && prof::active()) {

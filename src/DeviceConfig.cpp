@@ -191,10 +191,30 @@ llvm::Expected<DeviceConfig> parseDeviceConfig(llvm::StringRef Devices, llvm::St
   return C;
 }
 
+llvm::Error applySlowdown(DeviceConfig &C, llvm::StringRef Text) {
+  llvm::SmallVector<llvm::StringRef, 4> Entries;
+  Text.split(Entries, ',', -1, /*KeepEmpty=*/false);
+  for (llvm::StringRef Entry : Entries) {
+    auto [Index, Factor] = Entry.trim().split(':');
+    unsigned D = 0;
+    double F = 0;
+    if (Index.trim().getAsInteger(10, D) || Factor.trim().getAsDouble(F) || F < 1 ||
+        D >= C.Devices.size() || C.Devices[D].Kind != "host")
+      return env::invalid(env::Var::TestSlowdown, Text,
+                          "D:F entries, host device D's runs taking F >= 1 times as long");
+    C.Devices[D].Slowdown = F;
+  }
+  return llvm::Error::success();
+}
+
 llvm::Expected<DeviceConfig> deviceConfigFromEnv() {
-  return parseDeviceConfig(env::text(env::Var::Devices), env::text(env::Var::HostThreads),
-                           env::text(env::Var::SpinUs), std::thread::hardware_concurrency(),
-                           [] { return cudaDeviceCount(); });
+  auto C = parseDeviceConfig(env::text(env::Var::Devices), env::text(env::Var::HostThreads),
+                             env::text(env::Var::SpinUs), std::thread::hardware_concurrency(),
+                             [] { return cudaDeviceCount(); });
+  if (C)
+    if (auto E = applySlowdown(*C, env::text(env::Var::TestSlowdown)))
+      return E;
+  return C;
 }
 
 } // namespace jacc

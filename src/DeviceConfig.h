@@ -17,6 +17,8 @@ struct DeviceSpec {
   unsigned Threads = 1; ///< host: team size
   int Ordinal = -1;     ///< cuda: the driver's GPU number
   bool ThreadsGiven = false; ///< host: set by `host:NxT` (JACC_HOST_THREADS does not apply)
+  /// host: each run takes this many times as long (JACC_TEST_SLOWDOWN, tests of the balance).
+  double Slowdown = 1;
 };
 
 struct DeviceConfig {
@@ -41,6 +43,10 @@ using CudaCountFn = llvm::function_ref<llvm::Expected<int>()>;
 llvm::Expected<DeviceConfig> parseDeviceConfig(llvm::StringRef Devices, llvm::StringRef HostThreads,
                                                llvm::StringRef SpinUs, unsigned Cores,
                                                CudaCountFn CudaCount);
+
+/// Applies a JACC_TEST_SLOWDOWN value, `D:F[,D:F...]` (host device D's runs take F >= 1 times as
+/// long; tests only), to C. InvalidArgument naming the entry.
+llvm::Error applySlowdown(DeviceConfig &C, llvm::StringRef Text);
 
 /// The configuration from the environment (the CUDA driver is loaded only if it matters).
 llvm::Expected<DeviceConfig> deviceConfigFromEnv();

@@ -41,6 +41,15 @@ public:
     std::atomic<int64_t> *LastEnd = nullptr; ///< the device's (Device::launch sets it)
   };
   std::unique_ptr<ObservedRun> Observed; ///< null: not observed
+
+  /// A run timed for the automatic balance (src/launch/Balance.h), set before Device::launch:
+  /// it records the enqueue, complete() leaves the run's nanoseconds in Nanos (-1 until then).
+  struct TimedRun {
+    prof::Nanos Enqueued = 0;
+    std::atomic<int64_t> *LastEnd = nullptr; ///< the device's (Device::launch sets it)
+    std::atomic<int64_t> Nanos{-1};
+  };
+  std::unique_ptr<TimedRun> Timing; ///< null: not timed
 };
 
 } // namespace jacc

@@ -26,7 +26,8 @@ llvm::Expected<std::unique_ptr<Device>> upcast(llvm::Expected<std::unique_ptr<T>
 const Backend Backends[] = {
     {"host",
      [](const DeviceSpec &S, unsigned Index, const DeviceConfig &C) {
-       return upcast(HostDevice::create(Index, S.Threads, C.SpinTime, C.GuardPages));
+       return upcast(HostDevice::create(Index, S.Threads, C.SpinTime, C.GuardPages,
+                                        ForkChoice::Limits(), S.Slowdown));
      }},
     {"cuda",
      [](const DeviceSpec &S, unsigned Index, const DeviceConfig &C) {

@@ -91,11 +91,19 @@ llvm::Error Runtime::push(const char *Source, int NArgs, const jacc_arg *Args, u
     return Plan.takeError();
   if (Observed.Start)
     Plan->ObservedPush = Observed.Id = prof::nextPushId();
-  if (Code.Split && *Policy)
+  bool Balanced = Code.Split && *Policy && (*Policy)->How == Distribution::Kind::Auto;
+  if (Balanced) {
+    Balancer::Next Next = Balance.next(K->get(), Devices.size());
+    Plan->Shares = std::move(Next.Shares);
+    Plan->TimeParts = Next.Timed && !Async;
+  } else if (Code.Split && *Policy) {
     Plan->Shares = sharesOf(Policy->get());
+  }
   bool OnOwner = Plan->Owner.has_value();
   if (auto E = Sched.run(*K, *Plan, Code, Async, std::move(TableLock)))
     return E;
+  if (Plan->TimeParts)
+    Balance.record(K->get(), Plan->PartNanos);
   if (Observed.Start)
     observePush(**K, Observed,
                 OnOwner ? prof::Mode::OnOwner

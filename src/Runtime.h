@@ -11,6 +11,7 @@
 #include "jit/KernelVariants.h"
 #include "src/Device.h"
 #include "src/data/DataEnvironment.h"
+#include "src/launch/Balance.h"
 #include "src/launch/Distribution.h"
 #include "src/launch/Scheduler.h"
 #include "src/launch/SplitChoice.h"
@@ -156,6 +157,7 @@ private:
   bool NarrowPolicy = true; ///< JACC_NARROW
   bool CheckBounds = false; ///< JACC_CHECK=bounds
   SplitChoice Split;        ///< JACC_SPLIT and the adaptive chooser
+  Balancer Balance;         ///< JACC_POLICY=auto's shares per kernel
   /// JACC_POLICY, then jacc_set_policy's (std::atomic_load / store: pushes read it unlocked);
   /// null: the even split.
   std::shared_ptr<const Distribution> Policy, PolicyFromEnv;

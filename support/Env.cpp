@@ -32,6 +32,7 @@ const char *name(Var V) {
   case Var::CompileMemory: return "JACC_COMPILE_MEMORY";
   case Var::CompileServer: return "JACC_COMPILE_SERVER";
   case Var::TestCompileFault: return "JACC_TEST_COMPILE_FAULT";
+  case Var::TestSlowdown: return "JACC_TEST_SLOWDOWN";
   case Var::Check: return "JACC_CHECK";
   case Var::Perf: return "JACC_PERF";
   case Var::Profile: return "JACC_PROFILE";
@@ -49,7 +50,7 @@ llvm::ArrayRef<Var> allVars() {
       Var::CudaVerify,      Var::Cache,          Var::CacheDir,       Var::CacheMaxSize,
       Var::LibCuda,         Var::AccErrors,      Var::Debug,          Var::KernelWarn,
       Var::Compile,         Var::CompileTimeout, Var::CompileMemory,  Var::CompileServer,
-      Var::TestCompileFault, Var::Check,         Var::Perf,           Var::Profile,
+      Var::TestCompileFault, Var::TestSlowdown, Var::Check,         Var::Perf,           Var::Profile,
       Var::Trace,           Var::AccProfLib};
   return All;
 }
@@ -82,6 +83,7 @@ const char *defaultText(Var V) {
   case Var::CompileMemory: return "half the RAM";
   case Var::CompileServer: return "the one installed with libjacc";
   case Var::TestCompileFault: return "none";
+  case Var::TestSlowdown: return "none";
   case Var::Check: return "off";
   case Var::Perf: return "0";
   case Var::Profile: return "0 (off)";

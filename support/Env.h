@@ -45,6 +45,7 @@ enum class Var : unsigned {
   CompileMemory,    ///< JACC_COMPILE_MEMORY: memory the compile server may use
   CompileServer,    ///< JACC_COMPILE_SERVER: the server executable to run
   TestCompileFault, ///< JACC_TEST_COMPILE_FAULT: a failure the server fakes (tests only)
+  TestSlowdown,     ///< JACC_TEST_SLOWDOWN: host devices made slower (tests only)
   Check,            ///< JACC_CHECK: off, bounds (checked array accesses)
   Perf,             ///< JACC_PERF: a perf map of the JIT'd kernels (jit/host/PerfMap)
   Profile,          ///< JACC_PROFILE: the time summary at exit (src/profile/Summary)

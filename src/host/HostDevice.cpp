@@ -91,6 +91,8 @@ struct HostDevice::Impl {
   SavedError Pending;
   /// Allocations between guard pages (JACC_CHECK=bounds).
   bool GuardPages = false;
+  /// JACC_TEST_SLOWDOWN: each run then sleeps (Slowdown - 1) times its own duration.
+  double Slowdown = 1;
 
   /// This device's allocations and their sizes: its free memory is the machine's less these.
   std::mutex AllocM;
@@ -100,7 +102,13 @@ struct HostDevice::Impl {
 
 llvm::Error HostDevice::Impl::run(DeviceLaunch &L) {
   // launchImpl accepts only HostLaunch work.
-  runMembers(dynamic_cast<HostLaunch &>(L));
+  if (Slowdown > 1) {
+    auto Start = std::chrono::steady_clock::now();
+    runMembers(dynamic_cast<HostLaunch &>(L));
+    std::this_thread::sleep_for((std::chrono::steady_clock::now() - Start) * (Slowdown - 1));
+  } else {
+    runMembers(dynamic_cast<HostLaunch &>(L));
+  }
   L.complete();
   return L.takeFailure();
 }
@@ -197,7 +205,8 @@ void HostDevice::Impl::streamMain() {
 llvm::Expected<std::unique_ptr<HostDevice>> HostDevice::create(unsigned Index, unsigned Threads,
                                                                std::chrono::microseconds SpinTime,
                                                                bool GuardPages,
-                                                               ForkChoice::Limits Fork) {
+                                                               ForkChoice::Limits Fork,
+                                                               double Slowdown) {
   if (Threads == 0)
     return makeError(ErrorCode::InvalidArgument,
                      "host:" + llvm::Twine(Index) + " needs at least one thread");
@@ -205,14 +214,15 @@ llvm::Expected<std::unique_ptr<HostDevice>> HostDevice::create(unsigned Index, u
   if (GuardPages)
     installKernelFaultReport();
   return std::unique_ptr<HostDevice>(
-      new HostDevice(Index, Threads, SpinTime, GuardPages, Fork));
+      new HostDevice(Index, Threads, SpinTime, GuardPages, Fork, Slowdown));
 }
 
 HostDevice::HostDevice(unsigned Index, unsigned Threads, std::chrono::microseconds SpinTime,
-                       bool GuardPages, ForkChoice::Limits Fork)
+                       bool GuardPages, ForkChoice::Limits Fork, double Slowdown)
     : Device(Index, "host:" + std::to_string(Index), /*HostMemory=*/true),
       P(std::make_unique<Impl>(Threads, SpinTime, Fork)) {
   P->GuardPages = GuardPages;
+  P->Slowdown = Slowdown;
 }
 
 HostDevice::~HostDevice() {

@@ -14,7 +14,7 @@ namespace jacc {
 
 namespace {
 
-const char *Accepted = "static, flatten, any, percentage:[p1,p2,...] (adding up to 100), "
+const char *Accepted = "static, flatten, any, auto, percentage:[p1,p2,...] (adding up to 100), "
                        "range:[n1,n2,...] (iteration counts) or weights:[w1,w2,...], one value "
                        "per device";
 
@@ -56,7 +56,7 @@ llvm::Expected<Distribution> parseDistribution(llvm::StringRef Text) {
   Name = Name.trim();
   using K = Distribution::Kind;
   static const std::pair<const char *, K> Kinds[] = {
-      {"static", K::Static}, {"flatten", K::Flatten}, {"any", K::Any},
+      {"static", K::Static}, {"flatten", K::Flatten}, {"any", K::Any}, {"auto", K::Auto},
       {"percentage", K::Percentage}, {"range", K::Range}, {"weights", K::Weights}};
   const std::pair<const char *, K> *Found = nullptr;
   for (const auto &P : Kinds)

@@ -20,9 +20,10 @@ class Device;
 /// A parsed policy. Static and flatten are equal shares (the same on a flat list of devices:
 /// they differ once devices form a hierarchy); percentage, range and weights give device d the
 /// part Values[d] / sum(Values) of the iterations (range: iteration counts, exact when they add
-/// up to the loop's); any gives all of it to one idle device.
+/// up to the loop's); any gives all of it to one idle device; auto learns each kernel's shares
+/// (src/launch/Balance.h).
 struct Distribution {
-  enum class Kind { Static, Flatten, Percentage, Range, Weights, Any };
+  enum class Kind { Static, Flatten, Percentage, Range, Weights, Any, Auto };
   Kind How = Kind::Static;
   std::vector<double> Values; ///< percentage, range, weights: one per device
   std::string Text;           ///< as written, for messages

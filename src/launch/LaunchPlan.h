@@ -43,6 +43,10 @@ struct LaunchPlan {
   bool Narrow = false;
   /// A split launch: each device's share (src/launch/Distribution.h); empty: equal shares.
   std::vector<SplitShare> Shares;
+  /// Time each device's part (a synchronous launch): the scheduler then fills PartNanos, one
+  /// per device (-1: unknown).
+  bool TimeParts = false;
+  std::vector<int64_t> PartNanos;
   ReductionResults Reductions;
   /// JACC_CHECK=bounds: per parameter, the [lo, hi) bytes relative to the pointer the kernel
   /// receives that it may reach (its argument's mapping; unbounded for other memory). Empty

@@ -65,6 +65,9 @@ llvm::Error Scheduler::run(std::shared_ptr<const jit::CompiledKernel> K, LaunchP
   if (!Plan.Bounds.empty())
     for (unsigned D = 0; D < N; ++D)
       Launches[D]->checkBounds(Plan.Bounds, D);
+  if (Plan.TimeParts && !Async)
+    for (auto &L : Launches)
+      L->Timing = std::make_unique<DeviceLaunch::TimedRun>();
   if (Plan.ObservedPush) {
     prof::KernelName Name = prof::kernelNameOf(*K);
     for (unsigned D = 0; D < N; ++D)
@@ -118,6 +121,9 @@ llvm::Error Scheduler::run(std::shared_ptr<const jit::CompiledKernel> K, LaunchP
     First.keep(Devices[D]->waitFor(Tickets[D]));
   if (Group)
     First.keep(Group->takeError());
+  if (Plan.TimeParts && !Async)
+    for (auto &L : Launches)
+      Plan.PartNanos.push_back(L->Timing->Nanos.load(std::memory_order_acquire));
   return First.take();
 }
 

@@ -233,6 +233,42 @@ TEST_P(PolicyTest, JaccPolicyIsTheProcesssDefault) {
   ASSERT_JACC(jacc_copyin(Y.data(), N * sizeof(float)));
 }
 
+// JACC_POLICY=auto on two host devices, the second made 3 times slower (JACC_TEST_SLOWDOWN):
+// the balance moves about three quarters of the work to the first. Its share is read from the
+// bytes an even split then fetches: |share - 1/2| of the elements.
+TEST(AutoPolicyTest, TheFasterDeviceGetsMoreOfTheWork) {
+  ASSERT_EQ(jacc_finalize(), JACC_SUCCESS) << jacc_last_error();
+  setenv("JACC_DEVICES", "host:2", 1);
+  setenv("JACC_POLICY", "auto", 1);
+  setenv("JACC_TEST_SLOWDOWN", "1:3", 1);
+  ASSERT_JACC(jacc_init());
+  int n = 200000;
+  std::vector<float> Xv(n, 1.0f), Yv(n, 0.0f);
+  float *x = Xv.data(), *y = Yv.data();
+  ASSERT_JACC(jacc_copyin(x, n * sizeof(float)));
+  ASSERT_JACC(jacc_copyin(y, n * sizeof(float)));
+  jacc_arg Args[] = {{"int n", &n}, {"float *x", &x}, {"float *y", &y}};
+  const char *Work = "#include <math.h>\n"
+                     "#pragma acc parallel loop present(x)\n"
+                     "for (int i = 0; i < n; i++)\n"
+                     "  x[i] = sqrtf(x[i] + i) * 0.5f + sinf(0.001f * i);\n";
+  for (int Push = 0; Push < 40; ++Push)
+    ASSERT_JACC(jacc_kernel_push(Work, 2, Args, JACC_DEFAULT));
+  ASSERT_JACC(jacc_update_device(y, n * sizeof(float)));
+  jacc_reset_stats();
+  ASSERT_JACC(jacc_kernel_push(ReadEvenly.c_str(), 3, Args, JACC_FORCE_SPLIT));
+  jacc_stats S{};
+  ASSERT_JACC(jacc_get_stats(&S));
+  double FirstShare = 0.5 + double(S.bytes_device_to_device) / sizeof(float) / n;
+  EXPECT_GT(FirstShare, 0.62);
+  EXPECT_LT(FirstShare, 0.9);
+  ASSERT_JACC(jacc_delete(x, n * sizeof(float)));
+  ASSERT_JACC(jacc_delete(y, n * sizeof(float)));
+  unsetenv("JACC_POLICY");
+  unsetenv("JACC_TEST_SLOWDOWN");
+  EXPECT_EQ(jacc_finalize(), JACC_SUCCESS) << jacc_last_error();
+}
+
 INSTANTIATE_TEST_SUITE_P(Devices, PolicyTest, ::testing::Values(2, 3, 4),
                          [](const ::testing::TestParamInfo<int> &I) {
                            return "host" + std::to_string(I.param);

@@ -181,6 +181,22 @@ TEST(DeviceConfigTest, HostDevicesOfUnequalStrength) {
   expectHostDevices(parse("host:3x2", "", "", 2), 3, 2);
 }
 
+TEST(DeviceConfigTest, TestSlowdownMakesHostDevicesSlower) {
+  DeviceConfig C = parse("host:3", "", "", 8);
+  ASSERT_FALSE(static_cast<bool>(applySlowdown(C, "1:3, 2:1.5")));
+  EXPECT_EQ(C.Devices[0].Slowdown, 1);
+  EXPECT_EQ(C.Devices[1].Slowdown, 3);
+  EXPECT_EQ(C.Devices[2].Slowdown, 1.5);
+  ASSERT_FALSE(static_cast<bool>(applySlowdown(C, "")));
+  for (const char *Bad : {"3:2", "1:0.5", "1", "x:2", "1:fast"}) {
+    llvm::Error E = applySlowdown(C, Bad);
+    ASSERT_TRUE(static_cast<bool>(E)) << Bad;
+    std::string Message;
+    takeError(std::move(E), Message);
+    EXPECT_NE(Message.find("JACC_TEST_SLOWDOWN"), std::string::npos) << Message;
+  }
+}
+
 TEST(DeviceConfigTest, InvalidHostThreads) {
   const std::string Tail = "' is not a count between 1 and 1024";
   for (const char *Bad : {"0", "1025", "-4", "many", "4 threads", "2.5"})

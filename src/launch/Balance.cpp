@@ -1,0 +1,69 @@
+// The automatic balance: weights from measured speeds.
+#include "src/launch/Balance.h"
+
+#include "src/launch/Distribution.h"
+#include "support/Debug.h"
+#include <llvm/Support/FormatVariadic.h>
+
+#include <algorithm>
+#include <numeric>
+
+namespace jacc {
+
+Balancer::Next Balancer::next(const void *Kernel, unsigned Devices) {
+  std::lock_guard<std::mutex> L(M);
+  State &S = Kernels[Kernel];
+  if (S.Weights.size() != Devices) {
+    S = State();
+    S.Weights.assign(Devices, 1.0 / Devices);
+  }
+  Distribution D;
+  D.How = Distribution::Kind::Weights;
+  D.Values = S.Weights;
+  Next N;
+  N.Shares = sharesOf(D, Devices, 0);
+  N.Timed = !S.Balanced || S.Launches % RecheckEvery == 0;
+  ++S.Launches;
+  return N;
+}
+
+void Balancer::record(const void *Kernel, llvm::ArrayRef<int64_t> Nanos) {
+  std::lock_guard<std::mutex> L(M);
+  auto It = Kernels.find(Kernel);
+  if (It == Kernels.end() || It->second.Weights.size() != Nanos.size())
+    return;
+  State &S = It->second;
+  if (std::any_of(Nanos.begin(), Nanos.end(), [](int64_t T) { return T <= 0; }))
+    return; // a part not timed: nothing to learn
+  auto [Fastest, Slowest] = std::minmax_element(Nanos.begin(), Nanos.end());
+  S.Balanced = double(*Slowest) <= double(*Fastest) * (1 + Tolerance);
+  std::vector<double> Speed(Nanos.size());
+  for (size_t D = 0; D < Nanos.size(); ++D)
+    Speed[D] = S.Weights[D] / double(Nanos[D]);
+  double Total = std::accumulate(Speed.begin(), Speed.end(), 0.0);
+  std::string Text;
+  for (size_t D = 0; D < Nanos.size(); ++D) {
+    double W = (S.Weights[D] + Speed[D] / Total) / 2;
+    S.Weights[D] = std::max(W, MinWeight);
+    Text += llvm::formatv("{0}{1:F3} ({2:F1} us)", D ? ", " : "", S.Weights[D],
+                          double(Nanos[D]) / 1e3).str();
+  }
+  double Sum = std::accumulate(S.Weights.begin(), S.Weights.end(), 0.0);
+  for (double &W : S.Weights)
+    W /= Sum;
+  debugLog("launch", llvm::Twine("balance: weights ") + Text + (S.Balanced ? ", balanced" : ""));
+}
+
+std::vector<double> Balancer::weights(const void *Kernel) const {
+  std::lock_guard<std::mutex> L(M);
+  auto It = Kernels.find(Kernel);
+  return It == Kernels.end() ? std::vector<double>() : It->second.Weights;
+}
+
+bool Balancer::balanced(const void *Kernel) const {
+  std::lock_guard<std::mutex> L(M);
+  auto It = Kernels.find(Kernel);
+  return It != Kernels.end() && It->second.Balanced;
+}
+
+} // namespace jacc
