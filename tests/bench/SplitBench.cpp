@@ -76,6 +76,20 @@ void BM_MandelbrotHost2Narrowed(benchmark::State &S) {
 void BM_MandelbrotHost2Paper(benchmark::State &S) {
   runMandelbrot(S, "host:2", false, JACC_FORCE_SPLIT);
 }
+/// Unequal devices (issue 19): host:2 with device 1 made 3 times slower (JACC_TEST_SLOWDOWN),
+/// Mandelbrot split under Policy: the even split waits for the slow device; auto moves the work.
+void runUnequal(benchmark::State &State, const char *Policy) {
+  setenv("JACC_TEST_SLOWDOWN", "1:3", 1);
+  setenv("JACC_POLICY", Policy, 1);
+  runMandelbrot(State, "host:2", true, JACC_FORCE_SPLIT);
+  unsetenv("JACC_TEST_SLOWDOWN");
+  unsetenv("JACC_POLICY");
+}
+void BM_UnequalHost2Even(benchmark::State &S) { runUnequal(S, "static"); }
+void BM_UnequalHost2Auto(benchmark::State &S) { runUnequal(S, "auto"); }
+BENCHMARK(BM_UnequalHost2Even)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_UnequalHost2Auto)->Unit(benchmark::kMillisecond)->UseRealTime();
+
 void BM_MandelbrotHost2Duplicate(benchmark::State &S) {
   runMandelbrot(S, "host:2", true, JACC_FORCE_DUPLICATE);
 }
@@ -281,6 +295,9 @@ int main(int argc, char **argv) {
               Ratio("BM_JacobiHost1", "BM_JacobiHost2Adaptive"));
   for (const auto &[Name, B] : BytesPerSweep)
     std::printf("  %s: %.0f bytes between devices per sweep\n", Name.c_str(), B);
+  std::printf("  unequal devices (host:2, device 1 three times slower), Mandelbrot: auto policy "
+              "%.2fx faster than the even split (ideal 2.00x: 0.75 of the work against 1.5)\n",
+              Ratio("BM_UnequalHost2Even", "BM_UnequalHost2Auto"));
   std::printf("  tiny split push host:2 demand vs eager: %.2fx faster\n",
               Ratio("BM_TinyPushHost2Eager", "BM_TinyPushHost2Demand"));
   jacc_finalize();
