@@ -1,6 +1,7 @@
 #include "jit/BackgroundCompiler.h"
 
 #include "support/ClangInvocation.h"
+#include "support/IdlePriority.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -100,8 +101,18 @@ void BackgroundCompiler::dropQueued() {
   Idle.notify_all();
 }
 
+pid_t BackgroundCompiler::threadId() const {
+  std::lock_guard<std::mutex> L(M);
+  return Tid;
+}
+
 void BackgroundCompiler::run() {
+  // Idle priority before the first job: a compile then runs only on a core no thread of the
+  // program (a host device's team, the pushing thread) wants, and yields it at once when one
+  // wakes up. Denied: it runs as it is (nice 19 when only that is allowed).
+  lowerThisThreadToIdle();
   std::unique_lock<std::mutex> L(M);
+  Tid = thisThreadId();
   for (;;) {
     Wake.wait(L, [this] { return Stop || !Jobs.empty(); });
     if (Jobs.empty()) // stopping, nothing left

@@ -5,6 +5,7 @@
 #include "jit/server/CompileProtocol.h"
 #include "support/Debug.h"
 #include "support/Error.h"
+#include "support/IdlePriority.h"
 #include "support/LargeStack.h"
 
 #include "jacc_server_paths.h"
@@ -63,7 +64,9 @@ std::string sizeText(uint64_t Bytes) {
 /// One server process, the socket to it and the pipe of its stderr (and stdout).
 class ServerProcess {
 public:
-  static llvm::Expected<std::unique_ptr<ServerProcess>> start(const std::string &Path);
+  /// Start the server at Path; Idle: it runs at idle priority (--idle).
+  static llvm::Expected<std::unique_ptr<ServerProcess>> start(const std::string &Path,
+                                                              bool Idle);
   ~ServerProcess();
 
   /// Send Request, wait for the reply within C's limits. After an error the server is gone.
@@ -98,7 +101,8 @@ private:
   std::atomic<bool> Cancelled{false};
 };
 
-llvm::Expected<std::unique_ptr<ServerProcess>> ServerProcess::start(const std::string &Path) {
+llvm::Expected<std::unique_ptr<ServerProcess>> ServerProcess::start(const std::string &Path,
+                                                                     bool Idle) {
   auto Fail = [&](const char *Step) {
     return makeError(ErrorCode::Compile, "cannot start the compile server " + Path + " (" +
                                              Step + ": " + std::strerror(errno) + ")");
@@ -129,8 +133,9 @@ llvm::Expected<std::unique_ptr<ServerProcess>> ServerProcess::start(const std::s
   posix_spawnattr_setsigdefault(&Attr, &All);
   posix_spawnattr_setsigmask(&Attr, &None);
   posix_spawnattr_setflags(&Attr, POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
-  std::string FdArg = "--fd=" + std::to_string(ServerFd);
-  char *Argv[] = {const_cast<char *>(Path.c_str()), FdArg.data(), nullptr};
+  std::string FdArg = "--fd=" + std::to_string(ServerFd), IdleArg = "--idle";
+  char *Argv[] = {const_cast<char *>(Path.c_str()), FdArg.data(),
+                  Idle ? IdleArg.data() : nullptr, nullptr};
   pid_t Pid = -1;
   int Rc = Child < 0 ? errno : ::posix_spawn(&Pid, Path.c_str(), &Files, &Attr, Argv, environ);
   posix_spawn_file_actions_destroy(&Files);
@@ -307,9 +312,15 @@ llvm::Expected<Message> ServerProcess::exchange(const Message &Request, const Co
   return receive(Deadline, C, What);
 }
 
-/// The running servers; at most MaxServers compiles run at once, the others wait.
+/// The running servers; at most MaxServers compiles run at once, the others wait. The pool of
+/// idle-priority servers serves the compiles of idle-priority threads (the background
+/// compiler's), one at a time: a server cannot be raised back to normal priority, and a
+/// foreground compile must not run in one.
 class ServerPool {
 public:
+  explicit ServerPool(bool Idle)
+      : IdlePriority(Idle),
+        MaxServers(Idle ? 1u : std::clamp(std::thread::hardware_concurrency(), 2u, 8u)) {}
   llvm::Expected<Message> run(const Message &Request, const CompileConfig &C,
                               llvm::StringRef What);
   void prestart();
@@ -327,7 +338,8 @@ private:
   std::vector<std::unique_ptr<ServerProcess>> Idle;
   std::vector<ServerProcess *> Busy;
   unsigned Count = 0; ///< idle, busy and starting
-  const unsigned MaxServers = std::clamp(std::thread::hardware_concurrency(), 2u, 8u);
+  const bool IdlePriority;
+  const unsigned MaxServers;
 };
 
 void ServerPool::leaveTheParentsServers() {
@@ -358,7 +370,7 @@ llvm::Expected<Message> ServerPool::run(const Message &Request, const CompileCon
     }
   }
   if (!S) {
-    auto Started = ServerProcess::start(compileServerPath());
+    auto Started = ServerProcess::start(compileServerPath(), IdlePriority);
     if (!Started) {
       std::lock_guard<std::mutex> L(M);
       --Count;
@@ -395,7 +407,7 @@ void ServerPool::prestart() {
       return;
     ++Count;
   }
-  auto Started = ServerProcess::start(compileServerPath());
+  auto Started = ServerProcess::start(compileServerPath(), IdlePriority);
   std::lock_guard<std::mutex> L(M);
   if (Started)
     Idle.push_back(std::move(*Started));
@@ -429,10 +441,18 @@ std::vector<int> ServerPool::pids() {
   return P;
 }
 
-ServerPool &pool() {
-  static auto *P = new ServerPool; // never destroyed: servers exit when their socket closes
-  return *P;
+/// The servers at normal priority, or (Idle) those at idle priority.
+ServerPool &pool(bool Idle) {
+  // Never destroyed: servers exit when their socket closes.
+  static auto *Normal = new ServerPool(false);
+  static auto *Lowered = new ServerPool(true);
+  return Idle ? *Lowered : *Normal;
 }
+
+/// Whether the calling thread compiles in the background: it was lowered to idle priority
+/// (BackgroundCompiler), so its compiles go to an idle-priority server. (Not the thread's
+/// priority as read: a whole program run under nice compiles in the foreground.)
+bool callerIsIdle() { return thisThreadWasLowered(); }
 
 std::mutex ConfigMutex;
 std::optional<CompileConfig> Configured;
@@ -523,8 +543,9 @@ static llvm::Expected<HostObject> compileHostSomewhere(llvm::StringRef Code,
   CompileConfig C = compileConfig();
   if (C.InProcess || !serverRunnable())
     return compileHere(Code, KernelSource);
-  auto Reply =
-      pool().run(hostCompileRequest(Code, KernelSource, C.Fault.Kind, C.Fault.Text), C, What);
+  auto Reply = pool(callerIsIdle())
+                   .run(hostCompileRequest(Code, KernelSource, C.Fault.Kind, C.Fault.Text), C,
+                        What);
   if (!Reply)
     return Reply.takeError();
   return hostObjectFromReply(std::move(*Reply));
@@ -540,11 +561,20 @@ llvm::Expected<HostObject> compileHost(llvm::StringRef Code, llvm::StringRef Ker
 
 void prestartCompileServer() {
   if (!compileConfig().InProcess && serverRunnable())
-    pool().prestart();
+    pool(/*Idle=*/false).prestart();
 }
 
-void stopCompileServers() { pool().stopAll(); }
+void stopCompileServers() {
+  pool(false).stopAll();
+  pool(true).stopAll();
+}
 
-std::vector<int> compileServerPids() { return pool().pids(); }
+std::vector<int> compileServerPids() {
+  std::vector<int> P = pool(false).pids(), Idle = pool(true).pids();
+  P.insert(P.end(), Idle.begin(), Idle.end());
+  return P;
+}
+
+std::vector<int> idleCompileServerPids() { return pool(true).pids(); }
 
 } // namespace jacc::jit

@@ -1,6 +1,7 @@
 // Host compiles in a separate process. clang and LLVM's code generator run in
 // jacc-compile-server (tools/), started on first use (or at jacc_init), reused, and restarted
-// when it dies; the object comes back over a socket and is linked here. A crash, LLVM fatal
+// when it dies; the object comes back over a socket and is linked here. Compiles asked for by a
+// thread at idle priority (the background compiler's) run in servers at idle priority. A crash, LLVM fatal
 // error, timeout or memory overrun in the server is a Compile error for that kernel only.
 #ifndef JACC_JIT_SERVER_COMPILESERVER_H
 #define JACC_JIT_SERVER_COMPILESERVER_H
@@ -35,6 +36,8 @@ void stopCompileServers();
 
 /// The process ids of the running servers (tests kill them mid-compile).
 std::vector<int> compileServerPids();
+/// Those of the servers at idle priority, which serve the idle threads' compiles.
+std::vector<int> idleCompileServerPids();
 
 /// The server executable this library runs: JACC_COMPILE_SERVER, else the one of its build
 /// tree or of its installation.
