@@ -13,6 +13,8 @@
 #include "support/Debug.h"
 #include "support/Env.h"
 #include "support/Error.h"
+#include "support/Format.h"
+#include "support/Stats.h"
 
 #include <chrono>
 #include <cstdio>
@@ -35,7 +37,23 @@ llvm::Expected<SpecializeSettings> specializeSettingsFromEnv() {
   if (!Wait)
     return Wait.takeError();
   S.Wait = *Wait;
+  auto Budget =
+      env::seconds(env::Var::SpecializeBudget, S.BudgetSeconds, 1e9,
+                   "5 or 0.5; 0 compiles no variant, only loads them from the disk cache");
+  if (!Budget)
+    return Budget.takeError();
+  S.BudgetSeconds = *Budget;
   return S;
+}
+
+/// Count a variant the spent budget stopped (Key: its values); the first one is logged.
+static void refuseOverBudget(CompileBudget &B, const std::string &Key) {
+  stats().VariantsOverBudget.fetch_add(1, std::memory_order_relaxed);
+  if (B.refuse())
+    debugLog("launch", "specialization budget spent (" + formatSeconds(B.spentSeconds()) +
+                           " of background compiles, JACC_SPECIALIZE_BUDGET " +
+                           formatSeconds(B.limitSeconds()) + "): no more variants, starting "
+                           "with " + Key + "; the generic kernels run");
 }
 
 static double msSince(std::chrono::steady_clock::time_point T) {
@@ -86,7 +104,7 @@ static llvm::Error verifyCudaVariant(const analysis::KernelInfo &K, const Specia
 
 llvm::Expected<std::shared_ptr<VariantCode>>
 compileVariant(const CompiledKernel &K, const Specialization &Spec,
-               llvm::ArrayRef<unsigned> CudaArchs) {
+               llvm::ArrayRef<unsigned> CudaArchs, bool MayCompile) {
   auto Start = std::chrono::steady_clock::now();
   auto V = std::make_shared<VariantCode>();
   V->Spec = Spec;
@@ -111,6 +129,8 @@ compileVariant(const CompiledKernel &K, const Specialization &Spec,
       cacheWarning("entry " + K.Disk.Key.substr(0, 12) + ": " + Warning + " (recompiling)");
     }
   }
+  if (!V->FromDisk && !MayCompile)
+    return nullptr;
   if (!V->FromDisk) {
     auto Full = K.completeInfo();
     if (!Full)
@@ -233,10 +253,18 @@ KernelVariants::choose(const std::shared_ptr<const CompiledKernel> &K,
     debugLog("launch", "kernel variant " + Spec.key() + " created");
     if (!S.Wait) {
       // Compiled off the launch path: the generic kernel runs until the variant is published.
-      BG.enqueue([K, Spec, Index, OnReady = S.OnReady, Archs = S.CudaArchs] {
-        auto Code = compileVariant(*K, Spec, Archs);
-        if (Code && OnReady)
-          OnReady(**Code);
+      // Once the budget is spent, a variant is only loaded from the disk cache (a warm run
+      // loads every variant whatever its cold run spent); one that is not there is not
+      // compiled, and the generic kernel runs its values.
+      BG.enqueue([K, Spec, Index, OnReady = S.OnReady, Archs = S.CudaArchs, Budget = S.Budget] {
+        bool MayCompile = !Budget || !Budget->spent();
+        auto Code = compileVariant(*K, Spec, Archs, MayCompile);
+        if (Code && !*Code)
+          refuseOverBudget(*Budget, Spec.key());
+        else if (Code && Budget && !(*Code)->FromDisk)
+          Budget->charge((*Code)->CompileMs * 1e-3);
+        if (Code && *Code && OnReady)
+          OnReady(*K, **Code);
         K->Variants.publish(Index, std::move(Code));
       });
       return nullptr;
@@ -244,7 +272,7 @@ KernelVariants::choose(const std::shared_ptr<const CompiledKernel> &K,
     L.unlock();
     auto Code = compileVariant(*K, Spec, S.CudaArchs);
     if (Code && S.OnReady)
-      S.OnReady(**Code);
+      S.OnReady(*K, **Code);
     L.lock();
     if (!Code) {
       Policy->disable(Index);
@@ -292,6 +320,10 @@ void KernelVariants::recordTrial(const TrialLaunch &Trial, double Seconds) {
 
 void KernelVariants::publish(unsigned Index, llvm::Expected<std::shared_ptr<VariantCode>> Code) {
   std::lock_guard<std::mutex> L(M);
+  if (Code && !*Code) { // not compiled: the budget was spent
+    Policy->disable(Index);
+    return;
+  }
   if (!Code) {
     std::string Message = llvm::toString(Code.takeError());
     std::fprintf(stderr, "jacc: warning: a kernel variant failed to compile; the generic kernel "

@@ -7,6 +7,7 @@
 #include "src/DeviceRegistry.h"
 #include "src/Settings.h"
 #include "src/launch/Watchdog.h"
+#include "src/profile/KernelNames.h"
 #include "src/profile/Start.h"
 #include "support/Debug.h"
 #include "support/Stats.h"
@@ -50,8 +51,19 @@ llvm::Error Runtime::initLocked() {
   Specialize = std::move(Settings->Specialize);
   for (const auto &D : Created)
     D->addCodeTargets(Specialize);
-  Specialize.OnReady = [](const jit::VariantCode &) {
+  Budget.reset(Specialize.BudgetSeconds);
+  Specialize.Budget = &Budget;
+  Specialize.OnReady = [](const jit::CompiledKernel &K, const jit::VariantCode &V) {
     stats().VariantsCompiled.fetch_add(1, std::memory_order_relaxed);
+    if (V.FromDisk)
+      stats().VariantsLoaded.fetch_add(1, std::memory_order_relaxed);
+    if (prof::active()) {
+      prof::Nanos End = prof::now();
+      prof::CompileEvent E{prof::kernelNameOf(K),
+                           V.FromDisk ? prof::CacheSource::Disk : prof::CacheSource::Compiled,
+                           /*Variant=*/true, End - prof::Nanos(V.CompileMs * 1e6), End};
+      prof::each([&](prof::Listener &L) { L.compile(E); });
+    }
   };
   Devices = std::move(Created);
   Data.attach(Devices);
@@ -103,8 +115,11 @@ llvm::Error Runtime::finalize() {
   }
   Devices.clear();
   Initialized = false;
-  // Variants being compiled: their hits are counted, their code is kept. A compile that takes
-  // too long (a stuck compile server) is cancelled rather than waited for.
+  // Variants not being compiled yet are dropped, as at exit: compiling them now would only delay
+  // the program's end (issue 17; the next run compiles them in its idle time). The variant
+  // being compiled is kept (its hits are counted, its code goes to the disk cache), but a
+  // compile that takes too long (a stuck compile server) is cancelled rather than waited for.
+  Compiler.dropQueued();
   auto Wait = std::chrono::milliseconds(
       static_cast<long long>(jit::compileConfig().FinalizeWaitSeconds * 1000));
   if (!Compiler.drainFor(Wait)) {
