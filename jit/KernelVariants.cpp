@@ -326,10 +326,14 @@ void KernelVariants::publish(unsigned Index, llvm::Expected<std::shared_ptr<Vari
   }
   if (!Code) {
     std::string Message = llvm::toString(Code.takeError());
+    Policy->disable(Index);
+    if (isCancelledCompile(Message)) { // jacc_finalize: no failure of the variant's
+      debugLog("launch", "kernel variant compile cancelled: " + Message);
+      return;
+    }
     std::fprintf(stderr, "jacc: warning: a kernel variant failed to compile; the generic kernel "
                          "runs instead (JACC_SPECIALIZE=off turns variants off): %s\n",
                  Message.c_str());
-    Policy->disable(Index);
     return;
   }
   if (Codes.size() <= Index)

@@ -115,11 +115,13 @@ llvm::Error Runtime::finalize() {
   }
   Devices.clear();
   Initialized = false;
-  // Variants not being compiled yet are dropped, as at exit: compiling them now would only delay
-  // the program's end (issue 17; the next run compiles them in its idle time). The variant
-  // being compiled is kept (its hits are counted, its code goes to the disk cache), but a
-  // compile that takes too long (a stuck compile server) is cancelled rather than waited for.
+  // Background compiles do not delay the program's end (issue 17): the variants not being
+  // compiled yet are dropped, as at exit, and the one in a compile server is cancelled (at
+  // idle priority on a busy machine it could take seconds); a later run compiles them in its
+  // idle time. A variant loading from the disk cache, or compiling in process, is waited for,
+  // but one that takes too long (a stuck compile) is cancelled rather than waited for.
   Compiler.dropQueued();
+  jit::cancelIdleCompiles();
   auto Wait = std::chrono::milliseconds(
       static_cast<long long>(jit::compileConfig().FinalizeWaitSeconds * 1000));
   if (!Compiler.drainFor(Wait)) {

@@ -49,6 +49,8 @@ using Clock = std::chrono::steady_clock;
 
 /// The descriptor the server reads its socket from (argument --fd=3).
 constexpr int ServerFd = 3;
+/// The end of a cancelled compile's message (isCancelledCompile).
+constexpr llvm::StringLiteral CancelledText = " was cancelled: jacc is finalizing";
 /// How often a waiting client looks at the clock, the server's memory and cancellation.
 constexpr int PollMs = 50;
 
@@ -254,8 +256,7 @@ llvm::Expected<Message> ServerProcess::receive(Clock::time_point Deadline, const
       return std::move(**M);
     if (Cancelled) {
       finish(/*Kill=*/true);
-      return makeError(ErrorCode::Compile,
-                       "the compile of " + What + " was cancelled: jacc is finalizing");
+      return makeError(ErrorCode::Compile, "the compile of " + What + CancelledText);
     }
     if (C.TimeoutSeconds > 0 && Clock::now() >= Deadline) {
       finish(/*Kill=*/true);
@@ -576,5 +577,9 @@ std::vector<int> compileServerPids() {
 }
 
 std::vector<int> idleCompileServerPids() { return pool(true).pids(); }
+
+void cancelIdleCompiles() { pool(true).stopAll(); }
+
+bool isCancelledCompile(llvm::StringRef Message) { return Message.endswith(CancelledText); }
 
 } // namespace jacc::jit

@@ -34,6 +34,13 @@ void prestartCompileServer();
 /// (jacc_finalize: it must not wait for a stuck compile). Later compiles start new ones.
 void stopCompileServers();
 
+/// Stop the servers of the idle threads' compiles: a background compile in flight fails at once
+/// ("cancelled"), as stopCompileServers does for all (jacc_finalize).
+void cancelIdleCompiles();
+
+/// Whether Message is that of a compile cancelled by stopCompileServers or cancelIdleCompiles.
+bool isCancelledCompile(llvm::StringRef Message);
+
 /// The process ids of the running servers (tests kill them mid-compile).
 std::vector<int> compileServerPids();
 /// Those of the servers at idle priority, which serve the idle threads' compiles.
