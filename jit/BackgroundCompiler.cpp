@@ -54,12 +54,35 @@ BackgroundCompiler::~BackgroundCompiler() {
   stop();
 }
 
+void BackgroundCompiler::setCanceller(std::function<void()> Cancel) {
+  std::lock_guard<std::mutex> L(M);
+  Canceller = std::move(Cancel);
+}
+
+void BackgroundCompiler::cancel() {
+  std::function<void()> Cancel;
+  {
+    std::lock_guard<std::mutex> L(M);
+    Jobs.clear();
+    if (Running)
+      Cancel = Canceller;
+  }
+  Idle.notify_all();
+  if (Cancel)
+    Cancel();
+}
+
 void BackgroundCompiler::stop() {
+  std::function<void()> Cancel;
   {
     std::lock_guard<std::mutex> L(M);
     Jobs.clear();
     Stop = true;
+    if (Running)
+      Cancel = Canceller;
   }
+  if (Cancel) // exit must not wait for a compile at idle priority
+    Cancel();
   Wake.notify_all();
   if (Worker.joinable() && Worker.get_id() != std::this_thread::get_id())
     Worker.join();

@@ -38,6 +38,11 @@ public:
   void stop();
   /// The compiler thread's kernel thread id once it started (0 before): tests read its policy.
   pid_t threadId() const;
+  /// What makes the running job end early (the runtime's: cancel the compile in the idle
+  /// compile server); stop() calls it, so that exit never waits for a compile.
+  void setCanceller(std::function<void()> Cancel);
+  /// Drop the jobs not started and make the running one end early (the canceller).
+  void cancel();
 
 private:
   void run();
@@ -48,6 +53,7 @@ private:
   bool Running = false; ///< a job is running
   bool Stop = false;
   pid_t Tid = 0; ///< the worker's thread id, once it runs
+  std::function<void()> Canceller;
   std::thread Worker;
 };
 

@@ -51,6 +51,7 @@ llvm::Error Runtime::initLocked() {
   Specialize = std::move(Settings->Specialize);
   for (const auto &D : Created)
     D->addCodeTargets(Specialize);
+  Compiler.setCanceller(jit::cancelIdleCompiles);
   Budget.reset(Specialize.BudgetSeconds);
   Specialize.Budget = &Budget;
   Specialize.OnReady = [](const jit::CompiledKernel &K, const jit::VariantCode &V) {
@@ -120,8 +121,7 @@ llvm::Error Runtime::finalize() {
   // idle priority on a busy machine it could take seconds); a later run compiles them in its
   // idle time. A variant loading from the disk cache, or compiling in process, is waited for,
   // but one that takes too long (a stuck compile) is cancelled rather than waited for.
-  Compiler.dropQueued();
-  jit::cancelIdleCompiles();
+  Compiler.cancel();
   auto Wait = std::chrono::milliseconds(
       static_cast<long long>(jit::compileConfig().FinalizeWaitSeconds * 1000));
   if (!Compiler.drainFor(Wait)) {

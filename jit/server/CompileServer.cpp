@@ -83,7 +83,13 @@ public:
     return Pid <= 0;
   }
   int pid() const { return Pid; }
-  void cancel() { Cancelled = true; }
+  /// Make the compile in flight fail at once: the waiting thread wakes up (its end of the socket
+  /// is shut down; the descriptor stays open until this object goes) and stops the server.
+  void cancel() {
+    Cancelled = true;
+    if (Sock >= 0)
+      ::shutdown(Sock, SHUT_RDWR);
+  }
   /// Forget the process without stopping it: in a forked child, it is the parent's.
   void disown() { Pid = -1; }
 
@@ -284,6 +290,8 @@ llvm::Expected<Message> ServerProcess::receive(Clock::time_point Deadline, const
       ssize_t N = ::recv(Sock, Buf, sizeof Buf, MSG_DONTWAIT);
       if (N > 0)
         Reader.feed(llvm::StringRef(Buf, size_t(N)));
+      else if (Cancelled) // woken by cancel(): the check above ends the compile
+        continue;
       else if (N == 0 || (errno != EINTR && errno != EAGAIN))
         return failure(finish(/*Kill=*/false), What);
     }

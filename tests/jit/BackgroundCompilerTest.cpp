@@ -80,3 +80,38 @@ TEST(BackgroundCompilerTest, StopDropsQueuedJobsAndWaitsForTheRunningOne) {
 }
 
 } // namespace
+
+namespace {
+
+// cancel() and stop() (exit) make the running job end early through the canceller, and drop
+// the queued ones; with nothing running the canceller is not called.
+TEST(BackgroundCompilerTest, CancelEndsTheRunningJobEarly) {
+  for (bool ByStop : {false, true}) {
+    BackgroundCompiler BG;
+    std::atomic<bool> Started{false}, Cancelled{false};
+    std::atomic<int> Cancels{0}, Later{0};
+    BG.setCanceller([&] {
+      ++Cancels;
+      Cancelled = true;
+    });
+    BG.cancel();
+    EXPECT_EQ(Cancels, 0) << "nothing running";
+    BG.enqueue([&] {
+      Started = true;
+      while (!Cancelled) // a compile that ends only when cancelled
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    });
+    BG.enqueue([&] { ++Later; });
+    while (!Started)
+      std::this_thread::yield();
+    if (ByStop)
+      BG.stop();
+    else
+      BG.cancel();
+    BG.drain();
+    EXPECT_EQ(Cancels, 1);
+    EXPECT_EQ(Later, 0) << "the queued job is dropped";
+  }
+}
+
+} // namespace
