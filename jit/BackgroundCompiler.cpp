@@ -32,6 +32,9 @@ void stopAllAtExit() {
 /// ("pure virtual method called"). Building that state here, on the enqueuing thread before the
 /// hook is registered, puts its destructors after the hook. (An atexit hook registered early,
 /// at load time, would run last: after those destructors.)
+/// The compiler whose thread this is (null on other threads).
+thread_local BackgroundCompiler *Current = nullptr;
+
 void buildCompilerStateBeforeTheHook() {
   for (ClangPurpose P : {ClangPurpose::Analysis, ClangPurpose::HostCodegen})
     if (auto Args = cc1Arguments(P); !Args)
@@ -64,12 +67,18 @@ void BackgroundCompiler::cancel() {
   {
     std::lock_guard<std::mutex> L(M);
     Jobs.clear();
-    if (Running)
+    if (Running) {
+      CancelJob = true;
       Cancel = Canceller;
+    }
   }
   Idle.notify_all();
   if (Cancel)
     Cancel();
+}
+
+bool BackgroundCompiler::jobCancelled() {
+  return Current && Current->CancelJob.load(std::memory_order_relaxed);
 }
 
 void BackgroundCompiler::stop() {
@@ -78,8 +87,10 @@ void BackgroundCompiler::stop() {
     std::lock_guard<std::mutex> L(M);
     Jobs.clear();
     Stop = true;
-    if (Running)
+    if (Running) {
+      CancelJob = true;
       Cancel = Canceller;
+    }
   }
   if (Cancel) // exit must not wait for a compile at idle priority
     Cancel();
@@ -134,6 +145,7 @@ void BackgroundCompiler::run() {
   // program (a host device's team, the pushing thread) wants, and yields it at once when one
   // wakes up. Denied: it runs as it is (nice 19 when only that is allowed).
   lowerThisThreadToIdle();
+  Current = this;
   std::unique_lock<std::mutex> L(M);
   Tid = thisThreadId();
   for (;;) {
@@ -143,6 +155,7 @@ void BackgroundCompiler::run() {
     std::function<void()> Job = std::move(Jobs.front());
     Jobs.pop_front();
     Running = true;
+    CancelJob = false;
     L.unlock();
     Job();
     L.lock();

@@ -5,6 +5,7 @@
 #ifndef JACC_JIT_BACKGROUNDCOMPILER_H
 #define JACC_JIT_BACKGROUNDCOMPILER_H
 
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <deque>
@@ -43,6 +44,9 @@ public:
   void setCanceller(std::function<void()> Cancel);
   /// Drop the jobs not started and make the running one end early (the canceller).
   void cancel();
+  /// On a compiler's thread: whether its running job was asked to end early (cancel, stop), so
+  /// that it starts no further step; false on other threads.
+  static bool jobCancelled();
 
 private:
   void run();
@@ -54,6 +58,7 @@ private:
   bool Stop = false;
   pid_t Tid = 0; ///< the worker's thread id, once it runs
   std::function<void()> Canceller;
+  std::atomic<bool> CancelJob{false}; ///< the running job should end early
   std::thread Worker;
 };
 

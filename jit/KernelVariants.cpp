@@ -131,10 +131,18 @@ compileVariant(const CompiledKernel &K, const Specialization &Spec,
   }
   if (!V->FromDisk && !MayCompile)
     return nullptr;
+  // Cancelled (jacc_finalize, exit) between steps: no step starts that the program's end would
+  // have to wait for, at idle priority.
+  auto Cancelled = [&] { return BackgroundCompiler::jobCancelled(); };
+  auto CancelledError = [&] { return cancelledCompileError("variant " + V->Key); };
   if (!V->FromDisk) {
+    if (Cancelled())
+      return CancelledError();
     auto Full = K.completeInfo();
     if (!Full)
       return Full.takeError();
+    if (Cancelled())
+      return CancelledError();
     if (auto E = checkSpecialization(**Full, Spec))
       return E;
     V->HostSource = generateHostSource(**Full, /*Split=*/false, &Spec);
@@ -144,6 +152,8 @@ compileVariant(const CompiledKernel &K, const Specialization &Spec,
     if (!Obj)
       return Obj.takeError();
     V->Object = std::move(Obj->Bytes);
+    if (Split && Cancelled())
+      return CancelledError();
     if (Split) {
       auto SObj = compileHost(generateHostSource(**Full, /*Split=*/true, &Spec), K.Info.Source,
                               describeKernel(K.Info, "variant " + V->Key + ", split entry"));

@@ -590,4 +590,8 @@ void cancelIdleCompiles() { pool(true).stopAll(); }
 
 bool isCancelledCompile(llvm::StringRef Message) { return Message.endswith(CancelledText); }
 
+llvm::Error cancelledCompileError(llvm::StringRef What) {
+  return makeError(ErrorCode::Compile, "the compile of " + What + CancelledText);
+}
+
 } // namespace jacc::jit

@@ -40,6 +40,8 @@ void cancelIdleCompiles();
 
 /// Whether Message is that of a compile cancelled by stopCompileServers or cancelIdleCompiles.
 bool isCancelledCompile(llvm::StringRef Message);
+/// The error of a compile of What cancelled before it reached a server (isCancelledCompile).
+llvm::Error cancelledCompileError(llvm::StringRef What);
 
 /// The process ids of the running servers (tests kill them mid-compile).
 std::vector<int> compileServerPids();
