@@ -13,7 +13,6 @@
 #include "support/Debug.h"
 #include "support/Env.h"
 #include "support/Error.h"
-#include "support/Format.h"
 #include "support/Stats.h"
 
 #include <chrono>
@@ -49,11 +48,14 @@ llvm::Expected<SpecializeSettings> specializeSettingsFromEnv() {
 /// Count a variant the spent budget stopped (Key: its values); the first one is logged.
 static void refuseOverBudget(CompileBudget &B, const std::string &Key) {
   stats().VariantsOverBudget.fetch_add(1, std::memory_order_relaxed);
-  if (B.refuse())
-    debugLog("launch", "specialization budget spent (" + formatSeconds(B.spentSeconds()) +
-                           " of background compiles, JACC_SPECIALIZE_BUDGET " +
-                           formatSeconds(B.limitSeconds()) + "): no more variants, starting "
-                           "with " + Key + "; the generic kernels run");
+  if (!B.refuse())
+    return;
+  char Spent[128];
+  std::snprintf(Spent, sizeof Spent, "%.2f s of background compiles, JACC_SPECIALIZE_BUDGET %g s",
+                B.spentSeconds(), B.limitSeconds());
+  debugLog("launch", "specialization budget spent (" + llvm::Twine(Spent) +
+                         "): no more variants compiled, starting with " + Key +
+                         "; the generic kernels run");
 }
 
 static double msSince(std::chrono::steady_clock::time_point T) {

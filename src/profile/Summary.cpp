@@ -429,7 +429,7 @@ void Summary::write(llvm::raw_ostream &OS, bool AsJson) {
   if (S->VariantCount[2] || S->VariantCount[1] || OverBudget)
     OS << "  variants: " << S->VariantCount[2] << " compiled in the background, "
        << S->VariantCount[1] << " loaded from the disk cache, "
-       << formatSeconds(S->VariantSeconds)
+       << (S->VariantSeconds > 0 ? formatSeconds(S->VariantSeconds) : std::string("0 s"))
        << (OverBudget ? ", " + std::to_string(OverBudget) +
                             " not compiled (JACC_SPECIALIZE_BUDGET spent)"
                       : std::string())
