@@ -116,16 +116,13 @@ llvm::Error Runtime::finalize() {
   }
   Devices.clear();
   Initialized = false;
-  // Background compiles do not delay the program's end (issue 17): the variants not being
-  // compiled yet are dropped, as at exit, and the one in a compile server is cancelled (at
-  // idle priority on a busy machine it could take seconds); a later run compiles them in its
-  // idle time. A variant loading from the disk cache, or compiling in process, is waited for,
-  // but one that takes too long (a stuck compile) is cancelled rather than waited for.
-  Compiler.cancel();
+  // Variants being compiled or queued: their hits are counted, their code goes to the disk
+  // cache, so that the next run compiles nothing (the budget bounds what is left to compile).
+  // A compile that takes too long (a stuck compile server) is cancelled rather than waited for.
   auto Wait = std::chrono::milliseconds(
       static_cast<long long>(jit::compileConfig().FinalizeWaitSeconds * 1000));
   if (!Compiler.drainFor(Wait)) {
-    Compiler.dropQueued();
+    Compiler.cancel();
     jit::stopCompileServers();
     if (!Compiler.drainFor(Wait))
       debugLog("cache", "finalize: a compile in process is still running");
