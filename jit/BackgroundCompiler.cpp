@@ -1,6 +1,7 @@
 #include "jit/BackgroundCompiler.h"
 
 #include "support/ClangInvocation.h"
+#include "support/IdlePriority.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -31,6 +32,9 @@ void stopAllAtExit() {
 /// ("pure virtual method called"). Building that state here, on the enqueuing thread before the
 /// hook is registered, puts its destructors after the hook. (An atexit hook registered early,
 /// at load time, would run last: after those destructors.)
+/// The compiler whose thread this is (null on other threads).
+thread_local BackgroundCompiler *Current = nullptr;
+
 void buildCompilerStateBeforeTheHook() {
   for (ClangPurpose P : {ClangPurpose::Analysis, ClangPurpose::HostCodegen})
     if (auto Args = cc1Arguments(P); !Args)
@@ -53,12 +57,43 @@ BackgroundCompiler::~BackgroundCompiler() {
   stop();
 }
 
+void BackgroundCompiler::setCanceller(std::function<void()> Cancel) {
+  std::lock_guard<std::mutex> L(M);
+  Canceller = std::move(Cancel);
+}
+
+void BackgroundCompiler::cancel() {
+  std::function<void()> Cancel;
+  {
+    std::lock_guard<std::mutex> L(M);
+    Jobs.clear();
+    if (Running) {
+      CancelJob = true;
+      Cancel = Canceller;
+    }
+  }
+  Idle.notify_all();
+  if (Cancel)
+    Cancel();
+}
+
+bool BackgroundCompiler::jobCancelled() {
+  return Current && Current->CancelJob.load(std::memory_order_relaxed);
+}
+
 void BackgroundCompiler::stop() {
+  std::function<void()> Cancel;
   {
     std::lock_guard<std::mutex> L(M);
     Jobs.clear();
     Stop = true;
+    if (Running) {
+      CancelJob = true;
+      Cancel = Canceller;
+    }
   }
+  if (Cancel) // exit must not wait for a compile at idle priority
+    Cancel();
   Wake.notify_all();
   if (Worker.joinable() && Worker.get_id() != std::this_thread::get_id())
     Worker.join();
@@ -100,8 +135,19 @@ void BackgroundCompiler::dropQueued() {
   Idle.notify_all();
 }
 
+pid_t BackgroundCompiler::threadId() const {
+  std::lock_guard<std::mutex> L(M);
+  return Tid;
+}
+
 void BackgroundCompiler::run() {
+  // Idle priority before the first job: a compile then runs only on a core no thread of the
+  // program (a host device's team, the pushing thread) wants, and yields it at once when one
+  // wakes up. Denied: it runs as it is (nice 19 when only that is allowed).
+  lowerThisThreadToIdle();
+  Current = this;
   std::unique_lock<std::mutex> L(M);
+  Tid = thisThreadId();
   for (;;) {
     Wake.wait(L, [this] { return Stop || !Jobs.empty(); });
     if (Jobs.empty()) // stopping, nothing left
@@ -109,6 +155,7 @@ void BackgroundCompiler::run() {
     std::function<void()> Job = std::move(Jobs.front());
     Jobs.pop_front();
     Running = true;
+    CancelJob = false;
     L.unlock();
     Job();
     L.lock();

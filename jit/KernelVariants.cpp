@@ -13,6 +13,7 @@
 #include "support/Debug.h"
 #include "support/Env.h"
 #include "support/Error.h"
+#include "support/Stats.h"
 
 #include <chrono>
 #include <cstdio>
@@ -35,7 +36,26 @@ llvm::Expected<SpecializeSettings> specializeSettingsFromEnv() {
   if (!Wait)
     return Wait.takeError();
   S.Wait = *Wait;
+  auto Budget =
+      env::seconds(env::Var::SpecializeBudget, S.BudgetSeconds, 1e9,
+                   "5 or 0.5; 0 compiles no variant, only loads them from the disk cache");
+  if (!Budget)
+    return Budget.takeError();
+  S.BudgetSeconds = *Budget;
   return S;
+}
+
+/// Count a variant the spent budget stopped (Key: its values); the first one is logged.
+static void refuseOverBudget(CompileBudget &B, const std::string &Key) {
+  stats().VariantsOverBudget.fetch_add(1, std::memory_order_relaxed);
+  if (!B.refuse())
+    return;
+  char Spent[128];
+  std::snprintf(Spent, sizeof Spent, "%.2f s of background compiles, JACC_SPECIALIZE_BUDGET %g s",
+                B.spentSeconds(), B.limitSeconds());
+  debugLog("launch", "specialization budget spent (" + llvm::Twine(Spent) +
+                         "): no more variants compiled, starting with " + Key +
+                         "; the generic kernels run");
 }
 
 static double msSince(std::chrono::steady_clock::time_point T) {
@@ -86,7 +106,7 @@ static llvm::Error verifyCudaVariant(const analysis::KernelInfo &K, const Specia
 
 llvm::Expected<std::shared_ptr<VariantCode>>
 compileVariant(const CompiledKernel &K, const Specialization &Spec,
-               llvm::ArrayRef<unsigned> CudaArchs) {
+               llvm::ArrayRef<unsigned> CudaArchs, bool MayCompile) {
   auto Start = std::chrono::steady_clock::now();
   auto V = std::make_shared<VariantCode>();
   V->Spec = Spec;
@@ -111,10 +131,20 @@ compileVariant(const CompiledKernel &K, const Specialization &Spec,
       cacheWarning("entry " + K.Disk.Key.substr(0, 12) + ": " + Warning + " (recompiling)");
     }
   }
+  if (!V->FromDisk && !MayCompile)
+    return nullptr;
+  // Cancelled (jacc_finalize, exit) between steps: no step starts that the program's end would
+  // have to wait for, at idle priority.
+  auto Cancelled = [&] { return BackgroundCompiler::jobCancelled(); };
+  auto CancelledError = [&] { return cancelledCompileError("variant " + V->Key); };
   if (!V->FromDisk) {
+    if (Cancelled())
+      return CancelledError();
     auto Full = K.completeInfo();
     if (!Full)
       return Full.takeError();
+    if (Cancelled())
+      return CancelledError();
     if (auto E = checkSpecialization(**Full, Spec))
       return E;
     V->HostSource = generateHostSource(**Full, /*Split=*/false, &Spec);
@@ -124,6 +154,8 @@ compileVariant(const CompiledKernel &K, const Specialization &Spec,
     if (!Obj)
       return Obj.takeError();
     V->Object = std::move(Obj->Bytes);
+    if (Split && Cancelled())
+      return CancelledError();
     if (Split) {
       auto SObj = compileHost(generateHostSource(**Full, /*Split=*/true, &Spec), K.Info.Source,
                               describeKernel(K.Info, "variant " + V->Key + ", split entry"));
@@ -233,10 +265,18 @@ KernelVariants::choose(const std::shared_ptr<const CompiledKernel> &K,
     debugLog("launch", "kernel variant " + Spec.key() + " created");
     if (!S.Wait) {
       // Compiled off the launch path: the generic kernel runs until the variant is published.
-      BG.enqueue([K, Spec, Index, OnReady = S.OnReady, Archs = S.CudaArchs] {
-        auto Code = compileVariant(*K, Spec, Archs);
-        if (Code && OnReady)
-          OnReady(**Code);
+      // Once the budget is spent, a variant is only loaded from the disk cache (a warm run
+      // loads every variant whatever its cold run spent); one that is not there is not
+      // compiled, and the generic kernel runs its values.
+      BG.enqueue([K, Spec, Index, OnReady = S.OnReady, Archs = S.CudaArchs, Budget = S.Budget] {
+        bool MayCompile = !Budget || !Budget->spent();
+        auto Code = compileVariant(*K, Spec, Archs, MayCompile);
+        if (Code && !*Code)
+          refuseOverBudget(*Budget, Spec.key());
+        else if (Code && Budget && !(*Code)->FromDisk)
+          Budget->charge((*Code)->CompileMs * 1e-3);
+        if (Code && *Code && OnReady)
+          OnReady(*K, **Code);
         K->Variants.publish(Index, std::move(Code));
       });
       return nullptr;
@@ -244,7 +284,7 @@ KernelVariants::choose(const std::shared_ptr<const CompiledKernel> &K,
     L.unlock();
     auto Code = compileVariant(*K, Spec, S.CudaArchs);
     if (Code && S.OnReady)
-      S.OnReady(**Code);
+      S.OnReady(*K, **Code);
     L.lock();
     if (!Code) {
       Policy->disable(Index);
@@ -292,12 +332,20 @@ void KernelVariants::recordTrial(const TrialLaunch &Trial, double Seconds) {
 
 void KernelVariants::publish(unsigned Index, llvm::Expected<std::shared_ptr<VariantCode>> Code) {
   std::lock_guard<std::mutex> L(M);
+  if (Code && !*Code) { // not compiled: the budget was spent
+    Policy->disable(Index);
+    return;
+  }
   if (!Code) {
     std::string Message = llvm::toString(Code.takeError());
+    Policy->disable(Index);
+    if (isCancelledCompile(Message)) { // jacc_finalize: no failure of the variant's
+      debugLog("launch", "kernel variant compile cancelled: " + Message);
+      return;
+    }
     std::fprintf(stderr, "jacc: warning: a kernel variant failed to compile; the generic kernel "
                          "runs instead (JACC_SPECIALIZE=off turns variants off): %s\n",
                  Message.c_str());
-    Policy->disable(Index);
     return;
   }
   if (Codes.size() <= Index)

@@ -8,6 +8,7 @@
 #define JACC_JIT_KERNELVARIANTS_H
 
 #include "jit/BackgroundCompiler.h"
+#include "jit/CompileBudget.h"
 #include "jit/Specialization.h"
 #include "jit/Specializer.h"
 #include "jit/VariantTrial.h"
@@ -52,10 +53,15 @@ struct SpecializeSettings {
   /// JACC_SPECIALIZE_WAIT=1: a push that creates a variant waits for its compile and runs it
   /// (tests, benchmarks); otherwise the generic kernel runs until the variant is ready.
   bool Wait = false;
+  /// JACC_SPECIALIZE_BUDGET: seconds of background compiles a runtime may spend (negative: no
+  /// limit); Budget counts them (the runtime's, reset at jacc_init; null: no limit).
+  double BudgetSeconds = 5;
+  CompileBudget *Budget = nullptr;
   /// The compute capabilities of the runtime's GPUs: variants are compiled for each.
   std::vector<unsigned> CudaArchs;
-  /// Called with each variant compiled or loaded (statistics), on the compiling thread.
-  std::function<void(const VariantCode &)> OnReady;
+  /// Called with each variant compiled or loaded and its kernel (statistics, profiling), on the
+  /// compiling thread.
+  std::function<void(const CompiledKernel &, const VariantCode &)> OnReady;
 };
 
 /// The settings from the environment; InvalidArgument naming a bad variable.
@@ -101,10 +107,11 @@ private:
 };
 
 /// Compile variant Spec of K: the host plain and split entries and the CUDA images for CudaArchs
-/// (NVRTC-verified under JACC_CUDA_VERIFY too), or load each from K's disk cache entry.
+/// (NVRTC-verified under JACC_CUDA_VERIFY too), or load each from K's disk cache entry. Without
+/// MayCompile only a variant whose host code is in the disk cache is loaded; null otherwise.
 llvm::Expected<std::shared_ptr<VariantCode>>
 compileVariant(const CompiledKernel &K, const Specialization &Spec,
-               llvm::ArrayRef<unsigned> CudaArchs = {});
+               llvm::ArrayRef<unsigned> CudaArchs = {}, bool MayCompile = true);
 
 } // namespace jacc::jit
 

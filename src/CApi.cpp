@@ -154,6 +154,8 @@ jacc_status jacc_get_stats(jacc_stats *out) {
   out->bytes_device_to_device = S.BytesDeviceToDevice;
   out->variants_compiled = S.VariantsCompiled;
   out->specialized_launches = S.SpecializedLaunches;
+  out->variants_loaded = S.VariantsLoaded;
+  out->variants_over_budget = S.VariantsOverBudget;
   return JACC_SUCCESS;
 }
 

@@ -7,6 +7,7 @@
 #include "src/DeviceRegistry.h"
 #include "src/Settings.h"
 #include "src/launch/Watchdog.h"
+#include "src/profile/KernelNames.h"
 #include "src/profile/Start.h"
 #include "support/Debug.h"
 #include "support/Stats.h"
@@ -61,8 +62,20 @@ llvm::Error Runtime::initLocked() {
   Specialize = std::move(Settings->Specialize);
   for (const auto &D : Created)
     D->addCodeTargets(Specialize);
-  Specialize.OnReady = [](const jit::VariantCode &) {
+  Compiler.setCanceller(jit::cancelIdleCompiles);
+  Budget.reset(Specialize.BudgetSeconds);
+  Specialize.Budget = &Budget;
+  Specialize.OnReady = [](const jit::CompiledKernel &K, const jit::VariantCode &V) {
     stats().VariantsCompiled.fetch_add(1, std::memory_order_relaxed);
+    if (V.FromDisk)
+      stats().VariantsLoaded.fetch_add(1, std::memory_order_relaxed);
+    if (prof::active()) {
+      prof::Nanos End = prof::now();
+      prof::CompileEvent E{prof::kernelNameOf(K),
+                           V.FromDisk ? prof::CacheSource::Disk : prof::CacheSource::Compiled,
+                           /*Variant=*/true, End - prof::Nanos(V.CompileMs * 1e6), End};
+      prof::each([&](prof::Listener &L) { L.compile(E); });
+    }
   };
   Devices = std::move(Created);
   Data.attach(Devices);
@@ -114,12 +127,13 @@ llvm::Error Runtime::finalize() {
   }
   Devices.clear();
   Initialized = false;
-  // Variants being compiled: their hits are counted, their code is kept. A compile that takes
-  // too long (a stuck compile server) is cancelled rather than waited for.
+  // Variants being compiled or queued: their hits are counted, their code goes to the disk
+  // cache, so that the next run compiles nothing (the budget bounds what is left to compile).
+  // A compile that takes too long (a stuck compile server) is cancelled rather than waited for.
   auto Wait = std::chrono::milliseconds(
       static_cast<long long>(jit::compileConfig().FinalizeWaitSeconds * 1000));
   if (!Compiler.drainFor(Wait)) {
-    Compiler.dropQueued();
+    Compiler.cancel();
     jit::stopCompileServers();
     if (!Compiler.drainFor(Wait))
       debugLog("cache", "finalize: a compile in process is still running");

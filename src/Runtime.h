@@ -165,6 +165,8 @@ private:
   Scheduler Sched{Data};
   jit::KernelCache Cache;
   jit::SpecializeSettings Specialize; ///< JACC_SPECIALIZE*
+  /// The background compiles' budget (JACC_SPECIALIZE_BUDGET), from jacc_init on.
+  jit::CompileBudget Budget;
   /// Compiles kernel variants off the launch path. Last: destroyed (joined) first.
   jit::BackgroundCompiler Compiler;
 };

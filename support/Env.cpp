@@ -18,6 +18,7 @@ const char *name(Var V) {
   case Var::SpecializeAfter: return "JACC_SPECIALIZE_AFTER";
   case Var::SpecializeMax: return "JACC_SPECIALIZE_MAX";
   case Var::SpecializeWait: return "JACC_SPECIALIZE_WAIT";
+  case Var::SpecializeBudget: return "JACC_SPECIALIZE_BUDGET";
   case Var::CudaBlockSize: return "JACC_CUDA_BLOCK_SIZE";
   case Var::CudaVerify: return "JACC_CUDA_VERIFY";
   case Var::Cache: return "JACC_CACHE";
@@ -45,13 +46,14 @@ const char *name(Var V) {
 llvm::ArrayRef<Var> allVars() {
   static const Var All[] = {
       Var::Devices,         Var::HostThreads,    Var::SpinUs,         Var::Split,
-      Var::Narrow,          Var::Exchange,       Var::Policy,         Var::Specialize,     Var::SpecializeArgs,
-      Var::SpecializeAfter, Var::SpecializeMax,  Var::SpecializeWait, Var::CudaBlockSize,
-      Var::CudaVerify,      Var::Cache,          Var::CacheDir,       Var::CacheMaxSize,
-      Var::LibCuda,         Var::AccErrors,      Var::Debug,          Var::KernelWarn,
-      Var::Compile,         Var::CompileTimeout, Var::CompileMemory,  Var::CompileServer,
-      Var::TestCompileFault, Var::TestSlowdown, Var::Check,         Var::Perf,           Var::Profile,
-      Var::Trace,           Var::AccProfLib};
+      Var::Narrow,          Var::Exchange,       Var::Policy,         Var::Specialize,
+      Var::SpecializeArgs,  Var::SpecializeAfter, Var::SpecializeMax, Var::SpecializeWait,
+      Var::SpecializeBudget, Var::CudaBlockSize, Var::CudaVerify,     Var::Cache,
+      Var::CacheDir,        Var::CacheMaxSize,   Var::LibCuda,        Var::AccErrors,
+      Var::Debug,           Var::KernelWarn,     Var::Compile,        Var::CompileTimeout,
+      Var::CompileMemory,   Var::CompileServer,  Var::TestCompileFault, Var::TestSlowdown,
+      Var::Check,           Var::Perf,           Var::Profile,        Var::Trace,
+      Var::AccProfLib};
   return All;
 }
 
@@ -69,6 +71,7 @@ const char *defaultText(Var V) {
   case Var::SpecializeAfter: return "3";
   case Var::SpecializeMax: return "4";
   case Var::SpecializeWait: return "0";
+  case Var::SpecializeBudget: return "5";
   case Var::CudaBlockSize: return "auto";
   case Var::CudaVerify: return "off";
   case Var::Cache: return "on";

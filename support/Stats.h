@@ -13,11 +13,15 @@ struct Stats {
   std::atomic<uint64_t> SplitLaunches{0}, DuplicateLaunches{0};
   std::atomic<uint64_t> BytesHostToDevice{0}, BytesDeviceToHost{0}, BytesDeviceToDevice{0};
   std::atomic<uint64_t> VariantsCompiled{0}, SpecializedLaunches{0};
+  /// Of VariantsCompiled, those loaded from the disk cache; variants the spent compile budget
+  /// stopped (JACC_SPECIALIZE_BUDGET).
+  std::atomic<uint64_t> VariantsLoaded{0}, VariantsOverBudget{0};
 
   void reset() {
     for (auto *C : {&KernelsPushed, &KernelsCompiled, &MemoryCacheHits, &DiskCacheHits,
                     &SplitLaunches, &DuplicateLaunches, &BytesHostToDevice, &BytesDeviceToHost,
-                    &BytesDeviceToDevice, &VariantsCompiled, &SpecializedLaunches})
+                    &BytesDeviceToDevice, &VariantsCompiled, &SpecializedLaunches,
+                    &VariantsLoaded, &VariantsOverBudget})
       C->store(0, std::memory_order_relaxed);
   }
 };

@@ -130,6 +130,10 @@ typedef struct jacc_stats {
   /* kernel specialization (JACC_SPECIALIZE): variants compiled (or loaded from the disk cache),
      and launches that ran a variant instead of the generic kernel */
   uint64_t variants_compiled, specialized_launches;
+  /* of variants_compiled, those loaded from the disk cache (the others were compiled, in the
+     background under JACC_SPECIALIZE=auto); variants not created or not compiled because the
+     background compile budget (JACC_SPECIALIZE_BUDGET) was spent */
+  uint64_t variants_loaded, variants_over_budget;
 } jacc_stats;
 
 /** Counters since start or the last jacc_reset_stats(). */

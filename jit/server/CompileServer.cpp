@@ -5,6 +5,7 @@
 #include "jit/server/CompileProtocol.h"
 #include "support/Debug.h"
 #include "support/Error.h"
+#include "support/IdlePriority.h"
 #include "support/LargeStack.h"
 
 #include "jacc_server_paths.h"
@@ -48,6 +49,8 @@ using Clock = std::chrono::steady_clock;
 
 /// The descriptor the server reads its socket from (argument --fd=3).
 constexpr int ServerFd = 3;
+/// The end of a cancelled compile's message (isCancelledCompile).
+constexpr llvm::StringLiteral CancelledText = " was cancelled: jacc is finalizing";
 /// How often a waiting client looks at the clock, the server's memory and cancellation.
 constexpr int PollMs = 50;
 
@@ -63,7 +66,9 @@ std::string sizeText(uint64_t Bytes) {
 /// One server process, the socket to it and the pipe of its stderr (and stdout).
 class ServerProcess {
 public:
-  static llvm::Expected<std::unique_ptr<ServerProcess>> start(const std::string &Path);
+  /// Start the server at Path; Idle: it runs at idle priority (--idle).
+  static llvm::Expected<std::unique_ptr<ServerProcess>> start(const std::string &Path,
+                                                              bool Idle);
   ~ServerProcess();
 
   /// Send Request, wait for the reply within C's limits. After an error the server is gone.
@@ -78,7 +83,13 @@ public:
     return Pid <= 0;
   }
   int pid() const { return Pid; }
-  void cancel() { Cancelled = true; }
+  /// Make the compile in flight fail at once: the waiting thread wakes up (its end of the socket
+  /// is shut down; the descriptor stays open until this object goes) and stops the server.
+  void cancel() {
+    Cancelled = true;
+    if (Sock >= 0)
+      ::shutdown(Sock, SHUT_RDWR);
+  }
   /// Forget the process without stopping it: in a forked child, it is the parent's.
   void disown() { Pid = -1; }
 
@@ -98,7 +109,8 @@ private:
   std::atomic<bool> Cancelled{false};
 };
 
-llvm::Expected<std::unique_ptr<ServerProcess>> ServerProcess::start(const std::string &Path) {
+llvm::Expected<std::unique_ptr<ServerProcess>> ServerProcess::start(const std::string &Path,
+                                                                     bool Idle) {
   auto Fail = [&](const char *Step) {
     return makeError(ErrorCode::Compile, "cannot start the compile server " + Path + " (" +
                                              Step + ": " + std::strerror(errno) + ")");
@@ -129,8 +141,9 @@ llvm::Expected<std::unique_ptr<ServerProcess>> ServerProcess::start(const std::s
   posix_spawnattr_setsigdefault(&Attr, &All);
   posix_spawnattr_setsigmask(&Attr, &None);
   posix_spawnattr_setflags(&Attr, POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
-  std::string FdArg = "--fd=" + std::to_string(ServerFd);
-  char *Argv[] = {const_cast<char *>(Path.c_str()), FdArg.data(), nullptr};
+  std::string FdArg = "--fd=" + std::to_string(ServerFd), IdleArg = "--idle";
+  char *Argv[] = {const_cast<char *>(Path.c_str()), FdArg.data(),
+                  Idle ? IdleArg.data() : nullptr, nullptr};
   pid_t Pid = -1;
   int Rc = Child < 0 ? errno : ::posix_spawn(&Pid, Path.c_str(), &Files, &Attr, Argv, environ);
   posix_spawn_file_actions_destroy(&Files);
@@ -249,8 +262,7 @@ llvm::Expected<Message> ServerProcess::receive(Clock::time_point Deadline, const
       return std::move(**M);
     if (Cancelled) {
       finish(/*Kill=*/true);
-      return makeError(ErrorCode::Compile,
-                       "the compile of " + What + " was cancelled: jacc is finalizing");
+      return makeError(ErrorCode::Compile, "the compile of " + What + CancelledText);
     }
     if (C.TimeoutSeconds > 0 && Clock::now() >= Deadline) {
       finish(/*Kill=*/true);
@@ -278,6 +290,8 @@ llvm::Expected<Message> ServerProcess::receive(Clock::time_point Deadline, const
       ssize_t N = ::recv(Sock, Buf, sizeof Buf, MSG_DONTWAIT);
       if (N > 0)
         Reader.feed(llvm::StringRef(Buf, size_t(N)));
+      else if (Cancelled) // woken by cancel(): the check above ends the compile
+        continue;
       else if (N == 0 || (errno != EINTR && errno != EAGAIN))
         return failure(finish(/*Kill=*/false), What);
     }
@@ -307,9 +321,15 @@ llvm::Expected<Message> ServerProcess::exchange(const Message &Request, const Co
   return receive(Deadline, C, What);
 }
 
-/// The running servers; at most MaxServers compiles run at once, the others wait.
+/// The running servers; at most MaxServers compiles run at once, the others wait. The pool of
+/// idle-priority servers serves the compiles of idle-priority threads (the background
+/// compiler's), one at a time: a server cannot be raised back to normal priority, and a
+/// foreground compile must not run in one.
 class ServerPool {
 public:
+  explicit ServerPool(bool Idle)
+      : IdlePriority(Idle),
+        MaxServers(Idle ? 1u : std::clamp(std::thread::hardware_concurrency(), 2u, 8u)) {}
   llvm::Expected<Message> run(const Message &Request, const CompileConfig &C,
                               llvm::StringRef What);
   void prestart();
@@ -327,7 +347,8 @@ private:
   std::vector<std::unique_ptr<ServerProcess>> Idle;
   std::vector<ServerProcess *> Busy;
   unsigned Count = 0; ///< idle, busy and starting
-  const unsigned MaxServers = std::clamp(std::thread::hardware_concurrency(), 2u, 8u);
+  const bool IdlePriority;
+  const unsigned MaxServers;
 };
 
 void ServerPool::leaveTheParentsServers() {
@@ -358,7 +379,7 @@ llvm::Expected<Message> ServerPool::run(const Message &Request, const CompileCon
     }
   }
   if (!S) {
-    auto Started = ServerProcess::start(compileServerPath());
+    auto Started = ServerProcess::start(compileServerPath(), IdlePriority);
     if (!Started) {
       std::lock_guard<std::mutex> L(M);
       --Count;
@@ -395,7 +416,7 @@ void ServerPool::prestart() {
       return;
     ++Count;
   }
-  auto Started = ServerProcess::start(compileServerPath());
+  auto Started = ServerProcess::start(compileServerPath(), IdlePriority);
   std::lock_guard<std::mutex> L(M);
   if (Started)
     Idle.push_back(std::move(*Started));
@@ -429,10 +450,18 @@ std::vector<int> ServerPool::pids() {
   return P;
 }
 
-ServerPool &pool() {
-  static auto *P = new ServerPool; // never destroyed: servers exit when their socket closes
-  return *P;
+/// The servers at normal priority, or (Idle) those at idle priority.
+ServerPool &pool(bool Idle) {
+  // Never destroyed: servers exit when their socket closes.
+  static auto *Normal = new ServerPool(false);
+  static auto *Lowered = new ServerPool(true);
+  return Idle ? *Lowered : *Normal;
 }
+
+/// Whether the calling thread compiles in the background: it was lowered to idle priority
+/// (BackgroundCompiler), so its compiles go to an idle-priority server. (Not the thread's
+/// priority as read: a whole program run under nice compiles in the foreground.)
+bool callerIsIdle() { return thisThreadWasLowered(); }
 
 std::mutex ConfigMutex;
 std::optional<CompileConfig> Configured;
@@ -523,8 +552,9 @@ static llvm::Expected<HostObject> compileHostSomewhere(llvm::StringRef Code,
   CompileConfig C = compileConfig();
   if (C.InProcess || !serverRunnable())
     return compileHere(Code, KernelSource);
-  auto Reply =
-      pool().run(hostCompileRequest(Code, KernelSource, C.Fault.Kind, C.Fault.Text), C, What);
+  auto Reply = pool(callerIsIdle())
+                   .run(hostCompileRequest(Code, KernelSource, C.Fault.Kind, C.Fault.Text), C,
+                        What);
   if (!Reply)
     return Reply.takeError();
   return hostObjectFromReply(std::move(*Reply));
@@ -540,11 +570,28 @@ llvm::Expected<HostObject> compileHost(llvm::StringRef Code, llvm::StringRef Ker
 
 void prestartCompileServer() {
   if (!compileConfig().InProcess && serverRunnable())
-    pool().prestart();
+    pool(/*Idle=*/false).prestart();
 }
 
-void stopCompileServers() { pool().stopAll(); }
+void stopCompileServers() {
+  pool(false).stopAll();
+  pool(true).stopAll();
+}
 
-std::vector<int> compileServerPids() { return pool().pids(); }
+std::vector<int> compileServerPids() {
+  std::vector<int> P = pool(false).pids(), Idle = pool(true).pids();
+  P.insert(P.end(), Idle.begin(), Idle.end());
+  return P;
+}
+
+std::vector<int> idleCompileServerPids() { return pool(true).pids(); }
+
+void cancelIdleCompiles() { pool(true).stopAll(); }
+
+bool isCancelledCompile(llvm::StringRef Message) { return Message.endswith(CancelledText); }
+
+llvm::Error cancelledCompileError(llvm::StringRef What) {
+  return makeError(ErrorCode::Compile, "the compile of " + What + CancelledText);
+}
 
 } // namespace jacc::jit

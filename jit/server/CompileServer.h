@@ -1,6 +1,7 @@
 // Host compiles in a separate process. clang and LLVM's code generator run in
 // jacc-compile-server (tools/), started on first use (or at jacc_init), reused, and restarted
-// when it dies; the object comes back over a socket and is linked here. A crash, LLVM fatal
+// when it dies; the object comes back over a socket and is linked here. Compiles asked for by a
+// thread at idle priority (the background compiler's) run in servers at idle priority. A crash, LLVM fatal
 // error, timeout or memory overrun in the server is a Compile error for that kernel only.
 #ifndef JACC_JIT_SERVER_COMPILESERVER_H
 #define JACC_JIT_SERVER_COMPILESERVER_H
@@ -33,8 +34,19 @@ void prestartCompileServer();
 /// (jacc_finalize: it must not wait for a stuck compile). Later compiles start new ones.
 void stopCompileServers();
 
+/// Stop the servers of the idle threads' compiles: a background compile in flight fails at once
+/// ("cancelled"), as stopCompileServers does for all (jacc_finalize).
+void cancelIdleCompiles();
+
+/// Whether Message is that of a compile cancelled by stopCompileServers or cancelIdleCompiles.
+bool isCancelledCompile(llvm::StringRef Message);
+/// The error of a compile of What cancelled before it reached a server (isCancelledCompile).
+llvm::Error cancelledCompileError(llvm::StringRef What);
+
 /// The process ids of the running servers (tests kill them mid-compile).
 std::vector<int> compileServerPids();
+/// Those of the servers at idle priority, which serve the idle threads' compiles.
+std::vector<int> idleCompileServerPids();
 
 /// The server executable this library runs: JACC_COMPILE_SERVER, else the one of its build
 /// tree or of its installation.

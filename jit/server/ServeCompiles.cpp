@@ -5,6 +5,7 @@
 #include "jit/server/CompileProtocol.h"
 #include "support/ClangInvocation.h"
 #include "support/Error.h"
+#include "support/IdlePriority.h"
 #include "support/LargeStack.h"
 
 #include <llvm/Support/ErrorHandling.h>
@@ -75,7 +76,10 @@ static Message answer(const Message &Request) {
                  Obj.Remarks);
 }
 
-int serveCompiles(int Fd) {
+int serveCompiles(int Fd, bool Idle) {
+  // The main thread, which compiles (through a large-stack thread that inherits its policy).
+  if (Idle)
+    lowerThisThreadToIdle();
   llvm::install_fatal_error_handler(reportFatal);
   // The driver's work (include paths, host CPU) before the greeting, not in the first compile.
   if (auto Args = cc1Arguments(ClangPurpose::HostCodegen); !Args)

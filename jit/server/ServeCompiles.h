@@ -7,8 +7,10 @@ namespace jacc::jit {
 
 /// Greet on Fd, then compile each request and reply. Returns the process exit status: 0 when
 /// the client closed the socket, 1 on a broken socket or message. An LLVM fatal error prints
-/// "LLVM ERROR: ..." to stderr and exits with status 70 (the client reports both).
-int serveCompiles(int Fd);
+/// "LLVM ERROR: ..." to stderr and exits with status 70 (the client reports both). Idle: lower
+/// the process to idle priority first (the background compiler's server; silently kept as it
+/// is when denied).
+int serveCompiles(int Fd, bool Idle = false);
 
 } // namespace jacc::jit
 

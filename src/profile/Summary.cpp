@@ -3,6 +3,7 @@
 #include "src/profile/Summary.h"
 
 #include "support/Format.h"
+#include "support/Stats.h"
 
 #include <llvm/Support/FileSystem.h>
 #include <llvm/Support/JSON.h>
@@ -117,8 +118,12 @@ struct Summary::State {
   std::vector<std::string> DeviceKinds;
   uint64_t Waits = 0;
   double WaitSeconds = 0;
-  uint64_t CompileCount[3] = {}, VariantCompiles = 0;
+  uint64_t CompileCount[3] = {};
   double CompileSeconds = 0;
+  /// Kernel variants by source (compiled in the background, loaded from the disk cache) and
+  /// their time, off the program's path.
+  uint64_t VariantCount[3] = {};
+  double VariantSeconds = 0;
   Nanos First = 0, Last = 0;
   uint64_t NewEvents = 0; ///< since the last write
 
@@ -214,10 +219,12 @@ void Summary::push(const PushEvent &E) {
 void Summary::compile(const CompileEvent &E) {
   std::lock_guard<std::mutex> G(S->M);
   S->touch(E.End);
-  if (E.Variant)
-    ++S->VariantCompiles;
-  else
-    ++S->CompileCount[static_cast<unsigned>(E.Source)];
+  if (E.Variant) {
+    ++S->VariantCount[static_cast<unsigned>(E.Source)];
+    S->VariantSeconds += seconds(E.Start, E.End);
+    return;
+  }
+  ++S->CompileCount[static_cast<unsigned>(E.Source)];
   S->CompileSeconds += seconds(E.Start, E.End);
   // Code built on first use (the split entry, a GPU image) is the region's compile time too; the
   // kernel's own compile comes with its push.
@@ -291,6 +298,8 @@ void Summary::write(llvm::raw_ostream &OS, bool AsJson) {
   });
   uint64_t Launches = 0, ByMode[3] = {}, Bytes[3] = {};
   double KernelSeconds = 0, CopySeconds[3] = {};
+  // Variants the spent budget stopped are no event: the process's counter says.
+  uint64_t OverBudget = stats().VariantsOverBudget.load(std::memory_order_relaxed);
   for (const Region *R : Regions) {
     Launches += R->Launches;
     for (unsigned M = 0; M < 3; ++M)
@@ -342,6 +351,11 @@ void Summary::write(llvm::raw_ostream &OS, bool AsJson) {
                               {"compiled", int64_t(S->CompileCount[2])},
                               {"loaded_from_disk", int64_t(S->CompileCount[1])},
                               {"compile_seconds", S->CompileSeconds},
+                              {"variants",
+                               llvm::json::Object{{"compiled", int64_t(S->VariantCount[2])},
+                                                  {"loaded_from_disk", int64_t(S->VariantCount[1])},
+                                                  {"seconds", S->VariantSeconds},
+                                                  {"over_budget", int64_t(OverBudget)}}},
                               {"waits", int64_t(S->Waits)},
                               {"wait_seconds", S->WaitSeconds},
                               {"span_seconds", Span}};
@@ -412,6 +426,14 @@ void Summary::write(llvm::raw_ostream &OS, bool AsJson) {
        << formatSeconds(CopySeconds[D]) << "\n";
   OS << "  compiles: " << S->CompileCount[2] << " compiled, " << S->CompileCount[1]
      << " loaded from the disk cache, " << formatSeconds(S->CompileSeconds) << "\n";
+  if (S->VariantCount[2] || S->VariantCount[1] || OverBudget)
+    OS << "  variants: " << S->VariantCount[2] << " compiled in the background, "
+       << S->VariantCount[1] << " loaded from the disk cache, "
+       << (S->VariantSeconds > 0 ? formatSeconds(S->VariantSeconds) : std::string("0 s"))
+       << (OverBudget ? ", " + std::to_string(OverBudget) +
+                            " not compiled (JACC_SPECIALIZE_BUDGET spent)"
+                      : std::string())
+       << "\n";
   OS << "  waits: "
      << (S->Waits ? std::to_string(S->Waits) + ", " + formatSeconds(S->WaitSeconds) : "none")
      << "\n";

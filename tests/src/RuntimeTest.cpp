@@ -1,14 +1,22 @@
 // Tests of the runtime's lifecycle with the compile server: jacc_finalize does not wait for a
-// stuck background compile, and the runtime works after it.
+// stuck background compile, and the runtime works after it. Background variants (issue 17): a
+// warm run of a multi-kernel program loads every variant from the disk cache and compiles none;
+// the compile budget stops variant compiles.
 #include "src/Runtime.h"
 
 #include "jit/server/CompileServer.h"
+#include "support/Stats.h"
 
 #include "../ScopedEnv.h"
+
+#include <llvm/Support/FileSystem.h>
 
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <cstdio>
+#include <string>
+#include <thread>
 
 using namespace jacc;
 
@@ -55,4 +63,101 @@ TEST(RuntimeTest, FinalizeCancelsAStuckBackgroundCompile) {
   ASSERT_FALSE(bool(R.init()));
   pushAndCheck(33);
   EXPECT_FALSE(bool(R.finalize()));
+}
+
+namespace {
+
+/// Kernel K of a multi-kernel program (Tag makes it unique to a test): x[i] = a * i + K.
+std::string programKernel(const std::string &Tag, int K) {
+  return "/* " + Tag + " kernel " + std::to_string(K) +
+         " */\n#pragma acc parallel loop\nfor (int i = 0; i < n; i++) x[i] = a * i + " +
+         std::to_string(K) + ";\n";
+}
+
+/// One run of a program of NKernels kernels, each pushed once per time step with the same
+/// scalars (so that auto specializes each), stepping until Settled variants were compiled,
+/// loaded or stopped by the budget (at most a minute); then jacc_finalize.
+void runProgram(const std::string &Tag, int NKernels, uint64_t Settled) {
+  Runtime &R = Runtime::instance();
+  ASSERT_FALSE(bool(R.init()));
+  float X[64] = {};
+  float *XP = X;
+  int n = 64;
+  float a = 2;
+  jacc_arg Args[] = {{"float *x", &XP}, {"int n", &n}, {"float a", &a}};
+  ASSERT_FALSE(bool(R.enterData(X, sizeof X, true, "test"))) << "copyin";
+  auto Settling = [&] {
+    return stats().VariantsCompiled.load() + stats().VariantsOverBudget.load() < Settled;
+  };
+  for (int Step = 0; Step < 6000 && (Step < 4 || Settling()); ++Step) {
+    for (int K = 0; K < NKernels; ++K) {
+      llvm::Error E = R.push(programKernel(Tag, K).c_str(), 3, Args, 0);
+      ASSERT_FALSE(bool(E)) << llvm::toString(std::move(E));
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(10)); // the program's host work
+  }
+  ASSERT_FALSE(bool(R.exitData(X, sizeof X, true, "test"))) << "copyout";
+  for (int I = 0; I < n; ++I)
+    ASSERT_EQ(X[I], 2.0f * I + float(NKernels - 1)) << I;
+  ASSERT_FALSE(bool(R.finalize()));
+}
+
+/// The background variants of a run: "compiled C loaded L over-budget B".
+std::string variantCounts() {
+  Stats &S = stats();
+  return "compiled " + std::to_string(S.VariantsCompiled - S.VariantsLoaded) + " loaded " +
+         std::to_string(S.VariantsLoaded) + " over-budget " +
+         std::to_string(S.VariantsOverBudget);
+}
+
+} // namespace
+
+// The disk cache is opened once per process: the two runs happen in a child of the test's own,
+// which reports the counts of each run.
+TEST(RuntimeTest, AWarmRunLoadsEveryVariantAndCompilesNone) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  llvm::SmallString<128> Dir;
+  ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("jacc-warm-variants", Dir));
+  ScopedEnv Dev("JACC_DEVICES", "host:1"), Cache("JACC_CACHE", "on"),
+      CacheDir("JACC_CACHE_DIR", Dir.c_str()), Spec("JACC_SPECIALIZE", "auto"),
+      Wait("JACC_SPECIALIZE_WAIT", nullptr), Budget("JACC_SPECIALIZE_BUDGET", "600"),
+      Mode("JACC_COMPILE", nullptr);
+  EXPECT_EXIT(
+      {
+        Runtime &R = Runtime::instance();
+        (void)R.finalize();
+        for (const char *Run : {"cold", "warm"}) {
+          R.kernelCache().clear(); // a new process: kernels and variants from the disk only
+          stats().reset();
+          runProgram("warm-run", 5, 5);
+          std::fprintf(stderr, "%s: %s\n", Run, variantCounts().c_str());
+        }
+        std::_Exit(0);
+      },
+      ::testing::ExitedWithCode(0),
+      "cold: compiled 5 loaded 0 over-budget 0\nwarm: compiled 0 loaded 5 over-budget 0");
+  llvm::sys::fs::remove_directories(Dir);
+}
+
+// JACC_SPECIALIZE_BUDGET: 0 compiles no variant; a budget the first compile spends lets only
+// that one be compiled. The generic kernels run the others.
+TEST(RuntimeTest, TheBudgetStopsVariantCompiles) {
+  ScopedEnv Dev("JACC_DEVICES", "host:1"), Cache("JACC_CACHE", "off"),
+      Spec("JACC_SPECIALIZE", "auto"), Wait("JACC_SPECIALIZE_WAIT", nullptr),
+      Budget("JACC_SPECIALIZE_BUDGET", "0"), Mode("JACC_COMPILE", nullptr);
+  Runtime &R = Runtime::instance();
+  ASSERT_FALSE(bool(R.finalize()));
+  stats().reset();
+  runProgram("budget-0", 4, 4);
+  EXPECT_EQ(variantCounts(), "compiled 0 loaded 0 over-budget 4");
+  EXPECT_EQ(stats().SpecializedLaunches, 0u);
+  Budget.set("0.000001");
+  stats().reset();
+  runProgram("budget-tiny", 4, 4);
+  EXPECT_EQ(variantCounts(), "compiled 1 loaded 0 over-budget 3")
+      << "the variants queued after the first compile are not compiled";
+  Budget.set("nonsense");
+  llvm::Error E = R.init();
+  std::string Message = llvm::toString(std::move(E));
+  EXPECT_NE(Message.find("JACC_SPECIALIZE_BUDGET='nonsense'"), std::string::npos) << Message;
 }

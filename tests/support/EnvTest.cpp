@@ -23,6 +23,7 @@ std::string messageOf(llvm::Error E) {
 TEST(EnvTest, NamesAreTheDocumentedOnes) {
   EXPECT_STREQ(env::name(Var::Devices), "JACC_DEVICES");
   EXPECT_STREQ(env::name(Var::SpecializeWait), "JACC_SPECIALIZE_WAIT");
+  EXPECT_STREQ(env::name(Var::SpecializeBudget), "JACC_SPECIALIZE_BUDGET");
   EXPECT_STREQ(env::name(Var::CacheMaxSize), "JACC_CACHE_MAX_SIZE");
   EXPECT_STREQ(env::name(Var::Debug), "JACC_DEBUG");
 }

@@ -6,6 +6,7 @@
 
 #include "jit/host/HostJIT.h"
 #include "support/Error.h"
+#include "support/IdlePriority.h"
 
 #include "../../ScopedEnv.h"
 
@@ -271,4 +272,28 @@ TEST_F(CompileServerTest, ForkedChildStartsItsOwnServerAndLeavesTheParentsAlone)
   EXPECT_TRUE(WIFEXITED(Status) && WEXITSTATUS(Status) == 0) << Status;
   expectWorks();
   EXPECT_EQ(compileServerPids(), Pids);
+}
+
+// The background compiler's thread runs at idle priority, and so must the process compiling for
+// it; a compile from a normal thread never runs in that process (it could not be raised back).
+TEST_F(CompileServerTest, IdleThreadsCompileInAnIdleServer) {
+  std::vector<int> IdlePids;
+  std::thread Background([&] {
+    ASSERT_NE(lowerThisThreadToIdle(), ThreadPriority::Normal);
+    expectWorks();
+    IdlePids = idleCompileServerPids();
+  });
+  Background.join();
+  ASSERT_EQ(IdlePids.size(), 1u) << "one server for the idle thread's compile";
+  EXPECT_EQ(threadPriority(IdlePids[0]), ThreadPriority::Idle)
+      << "the server at SCHED_IDLE, read back from /proc";
+  // A normal thread's compile: in another server, at normal priority.
+  expectWorks();
+  std::vector<int> All = compileServerPids();
+  ASSERT_EQ(All.size(), 2u);
+  for (int Pid : All)
+    EXPECT_EQ(threadPriority(Pid), Pid == IdlePids[0] ? ThreadPriority::Idle
+                                                     : ThreadPriority::Normal)
+        << Pid;
+  EXPECT_EQ(idleCompileServerPids(), IdlePids) << "the idle server stays for the next one";
 }

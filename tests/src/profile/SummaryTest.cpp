@@ -3,6 +3,8 @@
 // same figures in text and JSON.
 #include "src/profile/Summary.h"
 
+#include "support/Stats.h"
+
 #include <gtest/gtest.h>
 #include <llvm/Support/JSON.h>
 
@@ -161,6 +163,37 @@ TEST_F(SummaryTest, NothingNewNothingPrinted) {
   testing::internal::CaptureStderr();
   S.finish(/*AtExit=*/true);
   EXPECT_EQ(testing::internal::GetCapturedStderr(), "");
+}
+
+} // namespace
+
+namespace {
+
+// Variants compiled in the background or loaded are no compile of the program's path: a line and
+// an object of their own, with the variants the spent budget stopped (the process's counter).
+TEST_F(SummaryTest, BackgroundVariantsAreCountedApart) {
+  jacc::stats().reset();
+  EXPECT_EQ(text().find("variants:"), std::string::npos) << "no line without variants";
+  S.compile({Heat, CacheSource::Compiled, /*Variant=*/true, 0, 40 * Ms});
+  S.compile({Heat, CacheSource::Disk, /*Variant=*/true, 50 * Ms, 51 * Ms});
+  S.compile({Heat, CacheSource::Compiled, /*Variant=*/false, 60 * Ms, 70 * Ms});
+  jacc::stats().VariantsOverBudget = 3;
+  std::string T = text();
+  EXPECT_NE(T.find("  compiles: 1 compiled, 0 loaded from the disk cache, 10.0 ms\n"),
+            std::string::npos)
+      << T;
+  EXPECT_NE(T.find("  variants: 1 compiled in the background, 1 loaded from the disk cache, "
+                   "41.0 ms, 3 not compiled (JACC_SPECIALIZE_BUDGET spent)\n"),
+            std::string::npos)
+      << T;
+  llvm::json::Object J = json();
+  const llvm::json::Object *V = J.getObject("totals")->getObject("variants");
+  ASSERT_TRUE(V);
+  EXPECT_EQ(V->getInteger("compiled"), 1);
+  EXPECT_EQ(V->getInteger("loaded_from_disk"), 1);
+  EXPECT_EQ(V->getInteger("over_budget"), 3);
+  EXPECT_NEAR(*V->getNumber("seconds"), 0.041, 1e-9);
+  jacc::stats().reset();
 }
 
 } // namespace
