@@ -126,6 +126,7 @@ llvm::Error Runtime::finalize() {
     observeDevice(&prof::Listener::deviceShutdown, Index, Kind.c_str(), false);
   }
   Devices.clear();
+  Balance.clear(); // the next devices may be other ones
   Initialized = false;
   // Variants being compiled or queued: their hits are counted, their code goes to the disk
   // cache, so that the next run compiles nothing (the budget bounds what is left to compile).

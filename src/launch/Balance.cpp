@@ -60,6 +60,11 @@ std::vector<double> Balancer::weights(const void *Kernel) const {
   return It == Kernels.end() ? std::vector<double>() : It->second.Weights;
 }
 
+void Balancer::clear() {
+  std::lock_guard<std::mutex> L(M);
+  Kernels.clear();
+}
+
 bool Balancer::balanced(const void *Kernel) const {
   std::lock_guard<std::mutex> L(M);
   auto It = Kernels.find(Kernel);

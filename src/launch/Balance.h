@@ -36,6 +36,8 @@ public:
   std::vector<double> weights(const void *Kernel) const;
   /// Whether Kernel's last timed launch was balanced.
   bool balanced(const void *Kernel) const;
+  /// Forget every kernel (the devices change).
+  void clear();
 
 private:
   struct State {

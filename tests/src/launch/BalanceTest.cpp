@@ -71,6 +71,15 @@ TEST(BalanceTest, ASlowDeviceKeepsAMeasurableShare) {
   EXPECT_GE(B.weights(&KernelA)[1], Balancer::MinWeight * 0.99);
 }
 
+TEST(BalanceTest, ClearForgetsEveryKernel) {
+  Balancer B;
+  for (int I = 0; I < 10; ++I)
+    launch(B, &KernelA, {3, 1});
+  B.clear();
+  EXPECT_TRUE(B.weights(&KernelA).empty());
+  EXPECT_FALSE(B.balanced(&KernelA));
+}
+
 TEST(BalanceTest, UntimedPartsTeachNothing) {
   Balancer B;
   B.next(&KernelA, 2);
