@@ -259,9 +259,11 @@ TEST(AutoPolicyTest, TheFasterDeviceGetsMoreOfTheWork) {
   ASSERT_JACC(jacc_kernel_push(ReadEvenly.c_str(), 3, Args, JACC_FORCE_SPLIT));
   jacc_stats S{};
   ASSERT_JACC(jacc_get_stats(&S));
+  // About 0.75 on an idle machine. On a busy one the slow device's thread also waits for a core,
+  // so it is slower still and the balance rightly gives it less, down to its floor (2 %).
   double FirstShare = 0.5 + double(S.bytes_device_to_device) / sizeof(float) / n;
   EXPECT_GT(FirstShare, 0.62);
-  EXPECT_LT(FirstShare, 0.9);
+  EXPECT_LE(FirstShare, 0.985); // the slow device's floor: 2 % of the work
   ASSERT_JACC(jacc_delete(x, n * sizeof(float)));
   ASSERT_JACC(jacc_delete(y, n * sizeof(float)));
   unsetenv("JACC_POLICY");
