@@ -180,10 +180,7 @@ Runtime::distributionOf(const analysis::KernelInfo &Info) {
   if (!Info.Policy)
     return std::atomic_load(&Policy);
   auto D = parseDistribution(*Info.Policy);
-  std::vector<const Device *> Listed;
-  for (const auto &Dev : Devices)
-    Listed.push_back(Dev.get());
-  llvm::Error E = D ? checkDistribution(*D, Listed) : D.takeError();
+  llvm::Error E = D ? checkDistribution(*D, Devices) : D.takeError();
   if (E) {
     std::string Site = analysis::kernelSite(Info.Source);
     return prefixError("#pragma jacc policy of the kernel" + (Site.empty() ? "" : " at " + Site),

@@ -40,10 +40,7 @@ llvm::Error Runtime::initLocked() {
   }
   std::shared_ptr<const Distribution> Policy;
   if (!Settings->Policy.even()) {
-    std::vector<const Device *> Listed;
-    for (const auto &D : Created)
-      Listed.push_back(D.get());
-    if (auto E = checkDistribution(Settings->Policy, Listed))
+    if (auto E = checkDistribution(Settings->Policy, Created))
       return prefixError("JACC_POLICY", std::move(E));
     Policy = std::make_shared<const Distribution>(std::move(Settings->Policy));
   }
@@ -231,10 +228,7 @@ llvm::Error Runtime::setPolicy(const char *Text) {
   auto D = parseDistribution(Text);
   if (!D)
     return prefixError("jacc_set_policy", D.takeError());
-  std::vector<const Device *> Listed;
-  for (const auto &Dev : Devices)
-    Listed.push_back(Dev.get());
-  if (auto E = checkDistribution(*D, Listed))
+  if (auto E = checkDistribution(*D, Devices))
     return prefixError("jacc_set_policy", std::move(E));
   std::shared_ptr<const Distribution> New;
   if (!D->even())

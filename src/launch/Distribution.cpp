@@ -89,11 +89,12 @@ llvm::Expected<Distribution> parseDistribution(llvm::StringRef Text) {
   return D;
 }
 
-llvm::Error checkDistribution(const Distribution &D, llvm::ArrayRef<const Device *> Devices) {
+llvm::Error checkDistribution(const Distribution &D,
+                              llvm::ArrayRef<std::unique_ptr<Device>> Devices) {
   if (D.Values.empty() || D.Values.size() == Devices.size())
     return llvm::Error::success();
   std::string Names;
-  for (const Device *Dev : Devices)
+  for (const auto &Dev : Devices)
     Names += (Names.empty() ? "" : ", ") + Dev->name();
   return badPolicy(D.Text, "gives " + llvm::Twine(D.Values.size()) + " values for " +
                                llvm::Twine(Devices.size()) + " devices (" + Names +

@@ -10,6 +10,7 @@
 #include <llvm/ADT/StringRef.h>
 #include <llvm/Support/Error.h>
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -38,7 +39,8 @@ llvm::Expected<Distribution> parseDistribution(llvm::StringRef Text);
 
 /// Whether D fits Devices: one value per device. InvalidArgument naming the policy and the
 /// devices otherwise.
-llvm::Error checkDistribution(const Distribution &D, llvm::ArrayRef<const Device *> Devices);
+llvm::Error checkDistribution(const Distribution &D,
+                              llvm::ArrayRef<std::unique_ptr<Device>> Devices);
 
 /// Each device's share under D (checked against as many devices). Any: Idle's whole share, an
 /// empty one for the others.
