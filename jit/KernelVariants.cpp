@@ -13,6 +13,7 @@
 #include "support/Debug.h"
 #include "support/Env.h"
 #include "support/Error.h"
+#include "support/Format.h"
 #include "support/Stats.h"
 
 #include <chrono>
@@ -42,6 +43,14 @@ llvm::Expected<SpecializeSettings> specializeSettingsFromEnv() {
   if (!Budget)
     return Budget.takeError();
   S.BudgetSeconds = *Budget;
+  if (llvm::StringRef Text = env::text(env::Var::SpecializePayback); !Text.empty()) {
+    double Factor;
+    if (Text.getAsDouble(Factor) || !(Factor >= 0) || Factor > 1e9)
+      return env::invalid(env::Var::SpecializePayback, Text,
+                          "a factor such as 1 or 0.5 (the kernel's run time, in expected variant "
+                          "compiles, before a variant compiles; 0: at once)");
+    S.PaybackFactor = Factor;
+  }
   return S;
 }
 
@@ -104,9 +113,10 @@ static llvm::Error verifyCudaVariant(const analysis::KernelInfo &K, const Specia
   return llvm::Error::success();
 }
 
-llvm::Expected<std::shared_ptr<VariantCode>>
-compileVariant(const CompiledKernel &K, const Specialization &Spec,
-               llvm::ArrayRef<unsigned> CudaArchs, bool MayCompile) {
+llvm::Expected<std::shared_ptr<VariantCode>> compileVariant(const CompiledKernel &K,
+                                                            const Specialization &Spec,
+                                                            llvm::ArrayRef<unsigned> CudaArchs,
+                                                            bool MayCompile) {
   auto Start = std::chrono::steady_clock::now();
   auto V = std::make_shared<VariantCode>();
   V->Spec = Spec;
@@ -226,6 +236,44 @@ compileVariant(const CompiledKernel &K, const Specialization &Spec,
   return V;
 }
 
+/// Compile (or, without MayCompile or once the budget is spent, only load) variant Spec of K,
+/// charging the budget and reporting the code to S.OnReady; null: not compiled.
+static llvm::Expected<std::shared_ptr<VariantCode>> variantJob(const CompiledKernel &K,
+                                                               const Specialization &Spec,
+                                                               const SpecializeSettings &S,
+                                                               bool MayCompile) {
+  // Once the budget is spent, a variant is only loaded from the disk cache (a warm run loads
+  // every variant whatever its cold run spent); one that is not there is not compiled, and the
+  // generic kernel runs its values.
+  bool Spent = S.Budget && S.Budget->spent();
+  auto Code = compileVariant(K, Spec, S.CudaArchs, MayCompile && !Spent);
+  if (Code && !*Code && MayCompile)
+    refuseOverBudget(*S.Budget, Spec.key());
+  else if (Code && *Code && S.Budget && !(*Code)->FromDisk)
+    S.Budget->charge((*Code)->CompileMs * 1e-3);
+  if (Code && *Code && S.OnReady)
+    S.OnReady(K, **Code);
+  return Code;
+}
+
+void KernelVariants::queue(const std::shared_ptr<const CompiledKernel> &K,
+                           const Specialization &Spec, unsigned Index, const SpecializeSettings &S,
+                           BackgroundCompiler &BG, bool MayCompile) {
+  BG.enqueue([K, Spec, Index, MayCompile, S] {
+    auto Code = variantJob(*K, Spec, S, MayCompile);
+    if (Code && !*Code && !MayCompile) // looked up on disk only: not there
+      K->Variants.notOnDisk(Index);
+    else
+      K->Variants.publish(Index, std::move(Code));
+  });
+}
+
+void KernelVariants::notOnDisk(unsigned Index) {
+  std::lock_guard<std::mutex> L(M);
+  if (auto W = Waiting.find(Index); W != Waiting.end())
+    W->second.At = Stage::AwaitingPayback;
+}
+
 llvm::Expected<const VariantCode *>
 KernelVariants::choose(const std::shared_ptr<const CompiledKernel> &K,
                        llvm::ArrayRef<const void *> Values, const SpecializeSettings &S,
@@ -265,32 +313,49 @@ KernelVariants::choose(const std::shared_ptr<const CompiledKernel> &K,
     debugLog("launch", "kernel variant " + Spec.key() + " created");
     if (!S.Wait) {
       // Compiled off the launch path: the generic kernel runs until the variant is published.
-      // Once the budget is spent, a variant is only loaded from the disk cache (a warm run
-      // loads every variant whatever its cold run spent); one that is not there is not
-      // compiled, and the generic kernel runs its values.
-      BG.enqueue([K, Spec, Index, OnReady = S.OnReady, Archs = S.CudaArchs, Budget = S.Budget] {
-        bool MayCompile = !Budget || !Budget->spent();
-        auto Code = compileVariant(*K, Spec, Archs, MayCompile);
-        if (Code && !*Code)
-          refuseOverBudget(*Budget, Spec.key());
-        else if (Code && Budget && !(*Code)->FromDisk)
-          Budget->charge((*Code)->CompileMs * 1e-3);
-        if (Code && *Code && OnReady)
-          OnReady(*K, **Code);
-        K->Variants.publish(Index, std::move(Code));
-      });
+      // Under auto with a payback, only looked up on disk first (a warm run loads it at once).
+      bool Payback = S.Policy.Policy == Specializer::Mode::Auto && S.PaybackFactor > 0;
+      if (Payback)
+        Waiting.emplace(
+            Index, Pending{Stage::LookingOnDisk,
+                           VariantPayback(S.PaybackFactor * expectedVariantCompileSeconds(*K))});
+      queue(K, Spec, Index, S, BG, /*MayCompile=*/!Payback);
+    } else {
+      L.unlock();
+      auto Code = compileVariant(*K, Spec, S.CudaArchs);
+      if (Code && S.OnReady)
+        S.OnReady(*K, **Code);
+      L.lock();
+      if (!Code) {
+        Policy->disable(Index);
+        return Code.takeError();
+      }
+      Codes[Index] = std::move(*Code);
+    }
+  }
+  if (auto W = Waiting.find(Index); W != Waiting.end()) { // no code yet (publish erases it)
+    Pending &P = W->second;
+    if (P.At != Stage::AwaitingPayback || !P.Payback.due()) {
+      if (P.At == Stage::LookingOnDisk || P.At == Stage::AwaitingPayback)
+        if (Trial) { // this push's time counts towards the payback
+          Trial->Variant = int(Index);
+          Trial->Payback = true;
+        }
       return nullptr;
     }
+    // Paid for: compiled now, by this push. At idle priority it would wait for a free core,
+    // which a program running kernels back to back never leaves (and compete meanwhile); the
+    // time it takes has already been spent running the generic kernel. Other pushes of the
+    // kernel run the generic code meanwhile.
+    P.At = Stage::Compiling;
+    debugLog("launch", "kernel variant " + C->Key.str() + " compiles: its kernel ran " +
+                           formatSeconds(P.Payback.ranSeconds()) + " since it was created " +
+                           "(payback " + formatSeconds(P.Payback.neededSeconds()) + ")");
+    Specialization Spec = *C->Spec;
     L.unlock();
-    auto Code = compileVariant(*K, Spec, S.CudaArchs);
-    if (Code && S.OnReady)
-      S.OnReady(*K, **Code);
+    auto Code = variantJob(*K, Spec, S, /*MayCompile=*/true);
     L.lock();
-    if (!Code) {
-      Policy->disable(Index);
-      return Code.takeError();
-    }
-    Codes[Index] = std::move(*Code);
+    publishLocked(Index, std::move(Code));
   }
   if (Index >= Codes.size() || !Codes[Index])
     return nullptr;
@@ -314,6 +379,11 @@ void KernelVariants::recordTrial(const TrialLaunch &Trial, double Seconds) {
     return;
   std::lock_guard<std::mutex> L(M);
   unsigned Index = unsigned(Trial.Variant);
+  if (Trial.Payback) {
+    if (auto W = Waiting.find(Index); W != Waiting.end())
+      W->second.Payback.ran(Seconds);
+    return;
+  }
   if (Index >= Trials.size() || !Policy)
     return;
   VariantTrial &T = Trials[Index];
@@ -324,14 +394,21 @@ void KernelVariants::recordTrial(const TrialLaunch &Trial, double Seconds) {
   if (V == VariantTrial::Verdict::Trying)
     return;
   std::string Key = Index < Codes.size() && Codes[Index] ? Codes[Index]->Key : "";
-  debugLog("launch", "kernel variant " + Key + (V == VariantTrial::Verdict::Keep ? " kept: " :
-                                                 " dropped: ") + T.describe());
+  debugLog("launch", "kernel variant " + Key +
+                         (V == VariantTrial::Verdict::Keep ? " kept: " : " dropped: ") +
+                         T.describe());
   if (V == VariantTrial::Verdict::Drop)
     Policy->disable(Index);
 }
 
 void KernelVariants::publish(unsigned Index, llvm::Expected<std::shared_ptr<VariantCode>> Code) {
   std::lock_guard<std::mutex> L(M);
+  publishLocked(Index, std::move(Code));
+}
+
+void KernelVariants::publishLocked(unsigned Index,
+                                   llvm::Expected<std::shared_ptr<VariantCode>> Code) {
+  Waiting.erase(Index);
   if (Code && !*Code) { // not compiled: the budget was spent
     Policy->disable(Index);
     return;
@@ -343,8 +420,9 @@ void KernelVariants::publish(unsigned Index, llvm::Expected<std::shared_ptr<Vari
       debugLog("launch", "kernel variant compile cancelled: " + Message);
       return;
     }
-    std::fprintf(stderr, "jacc: warning: a kernel variant failed to compile; the generic kernel "
-                         "runs instead (JACC_SPECIALIZE=off turns variants off): %s\n",
+    std::fprintf(stderr,
+                 "jacc: warning: a kernel variant failed to compile; the generic kernel "
+                 "runs instead (JACC_SPECIALIZE=off turns variants off): %s\n",
                  Message.c_str());
     return;
   }

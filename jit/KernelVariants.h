@@ -11,6 +11,7 @@
 #include "jit/CompileBudget.h"
 #include "jit/Specialization.h"
 #include "jit/Specializer.h"
+#include "jit/VariantPayback.h"
 #include "jit/VariantTrial.h"
 
 #include <llvm/ADT/ArrayRef.h>
@@ -34,16 +35,16 @@ struct CudaCode;
 /// CallInterface (CompiledKernel::Call, SplitCode::Call) calls them.
 struct VariantCode {
   Specialization Spec;
-  std::string Key;                        ///< Spec.key(): "n=100;m=64"
-  std::string HostSource;                 ///< empty when loaded from disk
+  std::string Key;        ///< Spec.key(): "n=100;m=64"
+  std::string HostSource; ///< empty when loaded from disk
   llvm::SmallVector<char, 0> Object, SplitObject;
-  void *Entry = nullptr;                  ///< the plain entry
-  void *SplitEntry = nullptr;             ///< the split entry (kernels that split)
+  void *Entry = nullptr;      ///< the plain entry
+  void *SplitEntry = nullptr; ///< the split entry (kernels that split)
   /// CUDA images by (architecture, split entry): one per GPU architecture of the runtime.
   std::map<std::pair<unsigned, bool>, std::shared_ptr<const CudaCode>> Cuda;
   double CompileMs = 0;
   bool FromDisk = false;
-  mutable std::atomic<uint64_t> Hits{0};  ///< pushes it ran
+  mutable std::atomic<uint64_t> Hits{0};        ///< pushes it ran
   mutable std::atomic<uint64_t> FlushedHits{0}; ///< of which already added on disk
 };
 
@@ -57,6 +58,10 @@ struct SpecializeSettings {
   /// limit); Budget counts them (the runtime's, reset at jacc_init; null: no limit).
   double BudgetSeconds = 5;
   CompileBudget *Budget = nullptr;
+  /// JACC_SPECIALIZE_PAYBACK: under auto, a variant not in the disk cache is compiled once its
+  /// kernel's generic launches ran this many times its expected compile time
+  /// (jit/VariantPayback.h); 0: at once.
+  double PaybackFactor = 1;
   /// The compute capabilities of the runtime's GPUs: variants are compiled for each.
   std::vector<unsigned> CudaArchs;
   /// Called with each variant compiled or loaded and its kernel (statistics, profiling), on the
@@ -71,6 +76,8 @@ llvm::Expected<SpecializeSettings> specializeSettingsFromEnv();
 struct TrialLaunch {
   int Variant = -1;         ///< the variant on trial; -1: none
   bool RunsVariant = false; ///< this push runs it (else the generic code, for comparison)
+  /// The variant waits for its payback: the push runs the generic code and its time counts.
+  bool Payback = false;
 };
 
 class KernelVariants {
@@ -86,7 +93,7 @@ public:
                                              const SpecializeSettings &S, BackgroundCompiler &BG,
                                              TrialLaunch *Trial = nullptr);
   /// A timed push of a trial took Seconds; a variant found no faster than the generic code is
-  /// never chosen again.
+  /// never chosen again. (A push timed for a variant's payback: its time counts towards it.)
   void recordTrial(const TrialLaunch &Trial, double Seconds);
   /// The variants compiled so far.
   std::vector<std::shared_ptr<const VariantCode>> compiled() const;
@@ -96,22 +103,38 @@ public:
   /// disables the variant, with a warning.
   void publish(unsigned Index, llvm::Expected<std::shared_ptr<VariantCode>> Code);
 
+  /// Variant Index (of Spec) was not in the disk cache: it waits for its payback.
+  void notOnDisk(unsigned Index);
+
 private:
+  /// Where a variant created under auto with a payback stands before it has code.
+  enum class Stage { LookingOnDisk, AwaitingPayback, Compiling };
+  struct Pending {
+    Stage At = Stage::LookingOnDisk;
+    VariantPayback Payback;
+  };
+  /// publish() with M held.
+  void publishLocked(unsigned Index, llvm::Expected<std::shared_ptr<VariantCode>> Code);
+  /// Queue the compile (or, without MayCompile, the disk lookup) of variant Index.
+  void queue(const std::shared_ptr<const CompiledKernel> &K, const Specialization &Spec,
+             unsigned Index, const SpecializeSettings &S, BackgroundCompiler &BG, bool MayCompile);
 
   mutable std::mutex M;
   std::unique_ptr<Specializer> Policy;
-  std::vector<ScalarArg> Args; ///< the kernel's scalar arguments, by position
+  std::vector<ScalarArg> Args;     ///< the kernel's scalar arguments, by position
   std::vector<unsigned> Positions; ///< Args[I]'s position among the pushed values
   std::vector<std::shared_ptr<const VariantCode>> Codes; ///< by variant index; null: not ready
   std::vector<VariantTrial> Trials;                      ///< by variant index
+  std::map<unsigned, Pending> Waiting; ///< variants waiting for their payback, by index
 };
 
 /// Compile variant Spec of K: the host plain and split entries and the CUDA images for CudaArchs
 /// (NVRTC-verified under JACC_CUDA_VERIFY too), or load each from K's disk cache entry. Without
 /// MayCompile only a variant whose host code is in the disk cache is loaded; null otherwise.
-llvm::Expected<std::shared_ptr<VariantCode>>
-compileVariant(const CompiledKernel &K, const Specialization &Spec,
-               llvm::ArrayRef<unsigned> CudaArchs = {}, bool MayCompile = true);
+llvm::Expected<std::shared_ptr<VariantCode>> compileVariant(const CompiledKernel &K,
+                                                            const Specialization &Spec,
+                                                            llvm::ArrayRef<unsigned> CudaArchs = {},
+                                                            bool MayCompile = true);
 
 } // namespace jacc::jit
 

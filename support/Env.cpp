@@ -19,6 +19,7 @@ const char *name(Var V) {
   case Var::SpecializeMax: return "JACC_SPECIALIZE_MAX";
   case Var::SpecializeWait: return "JACC_SPECIALIZE_WAIT";
   case Var::SpecializeBudget: return "JACC_SPECIALIZE_BUDGET";
+  case Var::SpecializePayback: return "JACC_SPECIALIZE_PAYBACK";
   case Var::CudaBlockSize: return "JACC_CUDA_BLOCK_SIZE";
   case Var::CudaVerify: return "JACC_CUDA_VERIFY";
   case Var::Cache: return "JACC_CACHE";
@@ -48,7 +49,8 @@ llvm::ArrayRef<Var> allVars() {
       Var::Devices,         Var::HostThreads,    Var::SpinUs,         Var::Split,
       Var::Narrow,          Var::Exchange,       Var::Policy,         Var::Specialize,
       Var::SpecializeArgs,  Var::SpecializeAfter, Var::SpecializeMax, Var::SpecializeWait,
-      Var::SpecializeBudget, Var::CudaBlockSize, Var::CudaVerify,     Var::Cache,
+      Var::SpecializeBudget, Var::SpecializePayback, Var::CudaBlockSize, Var::CudaVerify,
+      Var::Cache,
       Var::CacheDir,        Var::CacheMaxSize,   Var::LibCuda,        Var::AccErrors,
       Var::Debug,           Var::KernelWarn,     Var::Compile,        Var::CompileTimeout,
       Var::CompileMemory,   Var::CompileServer,  Var::TestCompileFault, Var::TestSlowdown,
@@ -72,6 +74,7 @@ const char *defaultText(Var V) {
   case Var::SpecializeMax: return "4";
   case Var::SpecializeWait: return "0";
   case Var::SpecializeBudget: return "5";
+  case Var::SpecializePayback: return "1";
   case Var::CudaBlockSize: return "auto";
   case Var::CudaVerify: return "off";
   case Var::Cache: return "on";

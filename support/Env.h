@@ -32,6 +32,7 @@ enum class Var : unsigned {
   SpecializeMax,    ///< JACC_SPECIALIZE_MAX: variants per kernel
   SpecializeWait,   ///< JACC_SPECIALIZE_WAIT: a push creating a variant waits for it
   SpecializeBudget, ///< JACC_SPECIALIZE_BUDGET: seconds of background variant compiles
+  SpecializePayback, ///< JACC_SPECIALIZE_PAYBACK: kernel time before a variant compiles
   CudaBlockSize,    ///< JACC_CUDA_BLOCK_SIZE: auto or threads per block (jit/cuda)
   CudaVerify,       ///< JACC_CUDA_VERIFY: architectures every kernel is also compiled for
   Cache,            ///< JACC_CACHE: the disk cache on or off (jit/cache)

@@ -72,8 +72,8 @@ protected:
   }
   std::optional<llvm::json::Object> specJson(const VariantCode &V) {
     std::string Warning;
-    auto Text = Cache->readArtifact(Kernel->Disk.Key, variantArtifactStem(V.Key) + ".json",
-                                    Warning);
+    auto Text =
+        Cache->readArtifact(Kernel->Disk.Key, variantArtifactStem(V.Key) + ".json", Warning);
     if (!Text)
       return std::nullopt;
     auto J = llvm::json::parse(*Text);
@@ -125,7 +125,8 @@ TEST_F(KernelVariantsTest, AutoVariantsAreTriedAgainstTheGenericCode) {
     SCOPED_TRACE(Faster ? "the variant is faster" : "the variant is not faster");
     Settings.Policy.Policy = Specializer::Mode::Auto;
     Settings.Policy.Repeat = 1;
-    int N = Faster ? 5 : 7; // one variant per case
+    Settings.PaybackFactor = 0; // compiled at once (the payback has a test of its own)
+    int N = Faster ? 5 : 7;     // one variant per case
     ASSERT_EQ(choose(N, 1.0, 0.0, /*Wait=*/false), nullptr) << "compiling";
     BG.drain();
     // Timed pushes alternate: the variant, then the generic code, each reported.
@@ -155,6 +156,47 @@ TEST_F(KernelVariantsTest, AutoVariantsAreTriedAgainstTheGenericCode) {
   TrialLaunch T;
   EXPECT_NE(choose(11, 2.0, 0.0, /*Wait=*/true, &T), nullptr);
   EXPECT_EQ(T.Variant, -1);
+}
+
+// Under auto a variant not on disk compiles only once the kernel's timed generic pushes ran
+// for its expected compile time; untimed (asynchronous) pushes do not count; a variant on disk
+// loads at once whatever the kernel ran.
+TEST_F(KernelVariantsTest, AutoCompilesAVariantOnceItsKernelRanForItsCompile) {
+  Settings.Policy.Policy = Specializer::Mode::Auto;
+  Settings.Policy.Repeat = 1;
+  ASSERT_EQ(Settings.PaybackFactor, 1.0) << "the default";
+  double Needed = expectedVariantCompileSeconds(*Kernel);
+  EXPECT_EQ(Needed, 2 * Kernel->CompileMs * 1e-3) << "a kernel that splits: two entries";
+  auto Push = [&](TrialLaunch *T) { return choose(3, 1.0, 0.0, /*Wait=*/false, T); };
+  TrialLaunch First;
+  EXPECT_EQ(Push(&First), nullptr);
+  EXPECT_TRUE(First.Payback && First.Variant == 0) << "the creating push is timed for it";
+  BG.drain(); // the disk lookup: not there
+  Kernel->Variants.recordTrial(First, 0.6 * Needed);
+  for (int I = 0; I < 20; ++I)
+    EXPECT_EQ(Push(nullptr), nullptr) << "untimed pushes do not count";
+  TrialLaunch Second;
+  EXPECT_EQ(Push(&Second), nullptr);
+  EXPECT_TRUE(Second.Payback);
+  BG.drain();
+  EXPECT_TRUE(Kernel->Variants.compiled().empty()) << "0.6 of the payback: not compiled";
+  Kernel->Variants.recordTrial(Second, 0.6 * Needed);
+  TrialLaunch Third;
+  const VariantCode *Compiled = Push(&Third);
+  ASSERT_TRUE(Compiled) << "due: this push compiled it, and runs it";
+  EXPECT_FALSE(Compiled->FromDisk);
+  EXPECT_EQ(Kernel->Variants.compiled().size(), 1u);
+  EXPECT_TRUE(Third.RunsVariant && !Third.Payback) << "then tried against the generic code";
+
+  // Another process (the kernel loaded from disk) finds it there: loaded at once.
+  Kernel = loadKernel(Kernel->Disk);
+  ASSERT_TRUE(Kernel);
+  Settings.PaybackFactor = 1e9;
+  EXPECT_EQ(Push(nullptr), nullptr);
+  BG.drain();
+  const VariantCode *Loaded = Push(nullptr);
+  ASSERT_TRUE(Loaded);
+  EXPECT_TRUE(Loaded->FromDisk);
 }
 
 TEST_F(KernelVariantsTest, OffAndRepeatedValues) {
@@ -262,6 +304,19 @@ TEST_F(KernelVariantsTest, SettingsFromTheEnvironment) {
   auto T = specializeSettingsFromEnv();
   ASSERT_TRUE(bool(T));
   EXPECT_TRUE(T->Wait);
+  EXPECT_EQ(T->PaybackFactor, 1.0);
+  for (const char *Bad : {"soon", "-1", "nan"}) {
+    jacc::ScopedEnv Payback("JACC_SPECIALIZE_PAYBACK", Bad);
+    auto P = specializeSettingsFromEnv();
+    ASSERT_FALSE(bool(P)) << Bad;
+    std::string Why = llvm::toString(P.takeError());
+    EXPECT_NE(Why.find("JACC_SPECIALIZE_PAYBACK='" + std::string(Bad) + "'"), std::string::npos)
+        << Why;
+  }
+  jacc::ScopedEnv Payback("JACC_SPECIALIZE_PAYBACK", "0.5");
+  auto H = specializeSettingsFromEnv();
+  ASSERT_TRUE(bool(H)) << llvm::toString(H.takeError());
+  EXPECT_EQ(H->PaybackFactor, 0.5);
 }
 
 } // namespace

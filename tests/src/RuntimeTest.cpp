@@ -121,7 +121,7 @@ TEST(RuntimeTest, AWarmRunLoadsEveryVariantAndCompilesNone) {
   ScopedEnv Dev("JACC_DEVICES", "host:1"), Cache("JACC_CACHE", "on"),
       CacheDir("JACC_CACHE_DIR", Dir.c_str()), Spec("JACC_SPECIALIZE", "auto"),
       Wait("JACC_SPECIALIZE_WAIT", nullptr), Budget("JACC_SPECIALIZE_BUDGET", "600"),
-      Mode("JACC_COMPILE", nullptr);
+      Payback("JACC_SPECIALIZE_PAYBACK", "0"), Mode("JACC_COMPILE", nullptr);
   EXPECT_EXIT(
       {
         Runtime &R = Runtime::instance();
@@ -144,7 +144,8 @@ TEST(RuntimeTest, AWarmRunLoadsEveryVariantAndCompilesNone) {
 TEST(RuntimeTest, TheBudgetStopsVariantCompiles) {
   ScopedEnv Dev("JACC_DEVICES", "host:1"), Cache("JACC_CACHE", "off"),
       Spec("JACC_SPECIALIZE", "auto"), Wait("JACC_SPECIALIZE_WAIT", nullptr),
-      Budget("JACC_SPECIALIZE_BUDGET", "0"), Mode("JACC_COMPILE", nullptr);
+      Budget("JACC_SPECIALIZE_BUDGET", "0"), Payback("JACC_SPECIALIZE_PAYBACK", "0"),
+      Mode("JACC_COMPILE", nullptr);
   Runtime &R = Runtime::instance();
   ASSERT_FALSE(bool(R.finalize()));
   stats().reset();
