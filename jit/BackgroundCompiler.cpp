@@ -2,6 +2,7 @@
 
 #include "support/ClangInvocation.h"
 #include "support/IdlePriority.h"
+#include "support/SpinWait.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -157,7 +158,10 @@ void BackgroundCompiler::run() {
     Running = true;
     CancelJob = false;
     L.unlock();
-    Job();
+    {
+      IdleWorkMark Mark; // it yields its core to any other thread: no reason not to spin
+      Job();
+    }
     L.lock();
     Running = false;
     if (Jobs.empty())

@@ -5,9 +5,9 @@
 #include <cstdio>
 #include <thread>
 
+#include <cstdio>
 #include <fcntl.h>
 #include <unistd.h>
-#include <cstdio>
 
 namespace jacc {
 
@@ -69,6 +69,9 @@ unsigned runnableThreads() {
   return Runnable;
 }
 
+/// jacc's idle-priority threads at work (IdleWorkMark).
+std::atomic<unsigned> IdleWork{0};
+
 /// How long a reading of the machine's runnable threads stands.
 constexpr std::chrono::milliseconds MachineReadInterval{5};
 
@@ -81,10 +84,20 @@ bool SpinSlots::machineFits() {
                     std::chrono::steady_clock::now().time_since_epoch())
                     .count();
   int64_t Read = MachineReadNs.load(std::memory_order_relaxed);
-  if (Now - Read >= std::chrono::nanoseconds(MachineReadInterval).count() &&
-      MachineReadNs.compare_exchange_strong(Read, Now, std::memory_order_relaxed))
-    MachineFits.store(runnableThreads() <= Cores, std::memory_order_relaxed);
-  return MachineFits.load(std::memory_order_relaxed);
+  if (Now - Read < std::chrono::nanoseconds(MachineReadInterval).count() ||
+      !MachineReadNs.compare_exchange_strong(Read, Now, std::memory_order_relaxed))
+    return MachineFits.load(std::memory_order_relaxed);
+  unsigned Runnable = runnableThreads(), Idle = IdleWork.load(std::memory_order_relaxed);
+  bool Fits = Runnable - std::min(Runnable, Idle) <= Cores;
+  MachineFits.store(Fits, std::memory_order_relaxed);
+  return Fits;
+}
+
+IdleWorkMark::IdleWorkMark() {
+  IdleWork.fetch_add(1, std::memory_order_relaxed);
+}
+IdleWorkMark::~IdleWorkMark() {
+  IdleWork.fetch_sub(1, std::memory_order_relaxed);
 }
 
 } // namespace jacc

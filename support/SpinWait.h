@@ -104,6 +104,18 @@ private:
   std::atomic<int64_t> MachineReadNs{0}; ///< when MachineFits was read (steady clock)
 };
 
+/// While alive, one of jacc's threads at idle priority is at work (a background compile, in
+/// the thread or in its compile server): the machine watch does not count it, since it gives
+/// its core up as soon as any other thread wants one. Counted, it would stop the spinning of a
+/// team whose cores it never takes.
+class IdleWorkMark {
+public:
+  IdleWorkMark();
+  ~IdleWorkMark();
+  IdleWorkMark(const IdleWorkMark &) = delete;
+  IdleWorkMark &operator=(const IdleWorkMark &) = delete;
+};
+
 /// A jacc thread's mark in the slots while it is busy: from when it wakes (or starts to spin)
 /// until it sleeps. A stream thread between launches that spinning keeps awake stays busy.
 class BusyMark {
@@ -143,8 +155,7 @@ constexpr std::chrono::microseconds PreemptedGap{250};
 /// mark the caller is the application's thread, which spins only while a busy jacc thread (the
 /// one it waits for, presumably) and it fit on the cores.
 template <typename ReadyFn, typename BlockFn>
-void spinThenBlock(SpinPolicy &Policy, ReadyFn &&Ready, BlockFn &&Block,
-                   BusyMark *Mark = nullptr) {
+void spinThenBlock(SpinPolicy &Policy, ReadyFn &&Ready, BlockFn &&Block, BusyMark *Mark = nullptr) {
   using Clock = std::chrono::steady_clock;
   if (Mark)
     Mark->enter();
