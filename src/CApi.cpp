@@ -117,6 +117,22 @@ jacc_status jacc_set_policy(const char *policy) {
   return toStatus(Runtime::instance().setPolicy(policy));
 }
 
+jacc_status jacc_set_location(const char *name) {
+  return toStatus(Runtime::instance().setLocation(name));
+}
+
+jacc_status jacc_location_add(const char *name) {
+  return toStatus(Runtime::instance().addLocation(name));
+}
+
+jacc_status jacc_location_add_child(const char *parent, const char *child) {
+  return toStatus(Runtime::instance().changeLocationChild(parent, child, /*Add=*/true));
+}
+
+jacc_status jacc_location_remove_child(const char *parent, const char *child) {
+  return toStatus(Runtime::instance().changeLocationChild(parent, child, /*Add=*/false));
+}
+
 void jacc_construct_begin(int kind, const char *file, int line, const char *func) {
   // The first construct starts the runtime, as a directive does: its observers then see the
   // construct begin (a failure is reported by the construct's first call).

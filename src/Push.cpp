@@ -71,7 +71,12 @@ llvm::Error Runtime::push(const char *Source, int NArgs, const jacc_arg *Args, u
   auto Policy = distributionOf(Info);
   if (!Policy)
     return Policy.takeError();
-  auto Mode = Split.choose(K->get(), Info, Flags, Devices.size(), Async, *Policy != nullptr);
+  // A location targeted (Gecko's hierarchy): its devices' shares, whatever the policy.
+  auto Targeted = targetShares(Policy->get());
+  if (!Targeted)
+    return Targeted.takeError();
+  bool Uneven = (*Policy && !(*Policy)->even()) || Targeted->has_value();
+  auto Mode = Split.choose(K->get(), Info, Flags, Devices.size(), Async, Uneven);
   if (!Mode)
     return Mode.takeError();
   LaunchCode Code{Mode->Split, *Variant};
@@ -91,8 +96,11 @@ llvm::Error Runtime::push(const char *Source, int NArgs, const jacc_arg *Args, u
     return Plan.takeError();
   if (Observed.Start)
     Plan->ObservedPush = Observed.Id = prof::nextPushId();
-  bool Balanced = Code.Split && *Policy && (*Policy)->How == Distribution::Kind::Auto;
-  if (Balanced) {
+  bool Balanced = Code.Split && *Policy && (*Policy)->How == Distribution::Kind::Auto &&
+                  !Targeted->has_value();
+  if (Code.Split && Targeted->has_value()) {
+    Plan->Shares = std::move(**Targeted);
+  } else if (Balanced) {
     Balancer::Next Next = Balance.next(K->get(), Devices.size());
     Plan->Shares = std::move(Next.Shares);
     Plan->TimeParts = Next.Timed && !Async;
@@ -180,13 +188,13 @@ Runtime::distributionOf(const analysis::KernelInfo &Info) {
   if (!Info.Policy)
     return std::atomic_load(&Policy);
   auto D = parseDistribution(*Info.Policy);
-  llvm::Error E = D ? checkDistribution(*D, Devices) : D.takeError();
+  llvm::Error E = D ? checkPolicy(*D) : D.takeError();
   if (E) {
     std::string Site = analysis::kernelSite(Info.Source);
     return prefixError("#pragma jacc policy of the kernel" + (Site.empty() ? "" : " at " + Site),
                        std::move(E));
   }
-  if (D->even())
+  if (D->How == Distribution::Kind::Static)
     return nullptr;
   return std::make_shared<const Distribution>(std::move(*D));
 }

@@ -38,9 +38,14 @@ llvm::Error Runtime::initLocked() {
     Created.push_back(std::move(*D));
     observeDevice(&prof::Listener::deviceInit, Index, S.Kind.c_str(), false);
   }
+  auto Tree = readLocations(Settings->ConfigFile, Created);
+  if (!Tree)
+    return Tree.takeError();
   std::shared_ptr<const Distribution> Policy;
-  if (!Settings->Policy.even()) {
-    if (auto E = checkDistribution(Settings->Policy, Created))
+  if (Settings->Policy.How != Distribution::Kind::Static) {
+    llvm::Error E = *Tree ? (*Tree)->checkPolicy(Settings->Policy, (*Tree)->root())
+                          : checkDistribution(Settings->Policy, Created);
+    if (E)
       return prefixError("JACC_POLICY", std::move(E));
     Policy = std::make_shared<const Distribution>(std::move(Settings->Policy));
   }
@@ -75,6 +80,12 @@ llvm::Error Runtime::initLocked() {
     }
   };
   Devices = std::move(Created);
+  {
+    std::lock_guard<std::mutex> G(LocationMutex);
+    Locations = std::move(*Tree);
+    Target = Locations ? Locations->root() : "";
+    HasLocations = Locations.has_value();
+  }
   Data.attach(Devices);
   Sched.attach(Devices);
   Initialized = true;
@@ -124,6 +135,12 @@ llvm::Error Runtime::finalize() {
   }
   Devices.clear();
   Balance.clear(); // the next devices may be other ones
+  {
+    std::lock_guard<std::mutex> G(LocationMutex);
+    Locations.reset();
+    Target.clear();
+    HasLocations = false;
+  }
   Initialized = false;
   // Variants being compiled or queued: their hits are counted, their code goes to the disk
   // cache, so that the next run compiles nothing (the budget bounds what is left to compile).
@@ -228,10 +245,10 @@ llvm::Error Runtime::setPolicy(const char *Text) {
   auto D = parseDistribution(Text);
   if (!D)
     return prefixError("jacc_set_policy", D.takeError());
-  if (auto E = checkDistribution(*D, Devices))
+  if (auto E = checkPolicy(*D))
     return prefixError("jacc_set_policy", std::move(E));
   std::shared_ptr<const Distribution> New;
-  if (!D->even())
+  if (D->How != Distribution::Kind::Static)
     New = std::make_shared<const Distribution>(std::move(*D));
   std::atomic_store(&Policy, std::move(New));
   return llvm::Error::success();

@@ -13,11 +13,15 @@
 #include "src/data/DataEnvironment.h"
 #include "src/launch/Balance.h"
 #include "src/launch/Distribution.h"
+#include "src/launch/Locations.h"
 #include "src/launch/Scheduler.h"
 #include "src/launch/SplitChoice.h"
 #include "src/profile/Events.h"
 
+#include <atomic>
 #include <memory>
+#include <mutex>
+#include <optional>
 #include <shared_mutex>
 #include <string>
 #include <vector>
@@ -52,6 +56,11 @@ public:
   /// jacc_set_policy: how split launches share the work from now on (null or empty: JACC_POLICY's
   /// again). A bad policy changes nothing.
   llvm::Error setPolicy(const char *Text);
+  /// Gecko's locations (src/RuntimeLocations.cpp): the location kernels target from now on
+  /// (null or empty: the root), a new virtual location, and a child added or removed.
+  llvm::Error setLocation(const char *Name);
+  llvm::Error addLocation(const char *Name);
+  llvm::Error changeLocationChild(const char *Parent, const char *Child, bool Add);
 
   jit::KernelCache &kernelCache() { return Cache; }
 
@@ -150,6 +159,18 @@ private:
   llvm::Expected<std::shared_ptr<const Distribution>> distributionOf(const analysis::KernelInfo &Info);
   /// Each device's share of a split launch under D (null: empty, the equal shares).
   std::vector<SplitShare> sharesOf(const Distribution *D) const;
+  /// Whether D fits the devices it shares the work of: those under the targeted location, or
+  /// every device. InvalidArgument naming the policy and the devices.
+  llvm::Error checkPolicy(const Distribution &D);
+  /// The shares of a split launch under D (null: the even split) over the targeted location's
+  /// devices; nullopt without locations, or when they are the even split over every device.
+  llvm::Expected<std::optional<std::vector<SplitShare>>> targetShares(const Distribution *D);
+  /// JACC_CONFIG's hierarchy (File: its path; empty: none), bound to Devs.
+  static llvm::Expected<std::optional<LocationTree>>
+  readLocations(const std::string &File, const std::vector<std::unique_ptr<Device>> &Devs);
+  /// The hierarchy, built from the devices (one location each under "devices") at the first
+  /// location call when JACC_CONFIG gave none. LocationMutex held.
+  LocationTree &locations();
 
   std::shared_mutex StateMutex; // shared: any operation; exclusive: init / finalize
   bool Initialized = false;
@@ -161,6 +182,12 @@ private:
   /// JACC_POLICY, then jacc_set_policy's (std::atomic_load / store: pushes read it unlocked);
   /// null: the even split.
   std::shared_ptr<const Distribution> Policy, PolicyFromEnv;
+  /// The location hierarchy and the location pushes target (LocationMutex); HasLocations:
+  /// whether there is one, read by pushes without the mutex.
+  std::mutex LocationMutex;
+  std::optional<LocationTree> Locations;
+  std::string Target;
+  std::atomic<bool> HasLocations{false};
   DataEnvironment Data;
   Scheduler Sched{Data};
   jit::KernelCache Cache;

@@ -61,6 +61,7 @@ llvm::Expected<RuntimeSettings> readSettings() {
       return prefixError("JACC_POLICY", D.takeError());
     S.Policy = std::move(*D);
   }
+  S.ConfigFile = env::text(env::Var::Config).str();
   auto Warn = env::seconds(env::Var::KernelWarn, S.KernelWarnSeconds, 1e9,
                            "30 or 0.5; 0 turns the warning off");
   if (!Warn)

@@ -13,6 +13,7 @@ const char *name(Var V) {
   case Var::Narrow: return "JACC_NARROW";
   case Var::Exchange: return "JACC_EXCHANGE";
   case Var::Policy: return "JACC_POLICY";
+  case Var::Config: return "JACC_CONFIG";
   case Var::Specialize: return "JACC_SPECIALIZE";
   case Var::SpecializeArgs: return "JACC_SPECIALIZE_ARGS";
   case Var::SpecializeAfter: return "JACC_SPECIALIZE_AFTER";
@@ -47,7 +48,8 @@ const char *name(Var V) {
 llvm::ArrayRef<Var> allVars() {
   static const Var All[] = {
       Var::Devices,         Var::HostThreads,    Var::SpinUs,         Var::Split,
-      Var::Narrow,          Var::Exchange,       Var::Policy,         Var::Specialize,
+      Var::Narrow,          Var::Exchange,       Var::Policy,         Var::Config,
+      Var::Specialize,
       Var::SpecializeArgs,  Var::SpecializeAfter, Var::SpecializeMax, Var::SpecializeWait,
       Var::SpecializeBudget, Var::SpecializePayback, Var::CudaBlockSize, Var::CudaVerify,
       Var::Cache,
@@ -68,6 +70,7 @@ const char *defaultText(Var V) {
   case Var::Narrow: return "on";
   case Var::Exchange: return "demand";
   case Var::Policy: return "static";
+  case Var::Config: return "none (one location per device)";
   case Var::Specialize: return "auto";
   case Var::SpecializeArgs: return "every foldable scalar";
   case Var::SpecializeAfter: return "3";

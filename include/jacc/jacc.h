@@ -101,6 +101,21 @@ JACC_API jacc_status jacc_wait(void);
  *  NULL or "" returns to JACC_POLICY's. A bad policy is JACC_ERROR_INVALID_ARGUMENT and changes
  *  nothing; jacc_finalize forgets the setting. */
 JACC_API jacc_status jacc_set_policy(const char *policy);
+/** Gecko's locations: kernels pushed from now on run on the devices under location `name`,
+ *  shared by the policy over its sub-tree (static: even over its children, recursively;
+ *  flatten: even over the devices; listed values: one per device under it). The locations are
+ *  JACC_CONFIG's (docs/locations.md), else one per device (named as the devices, "host:0")
+ *  under "devices". NULL or "" returns to the root. An unknown name is
+ *  JACC_ERROR_INVALID_ARGUMENT and changes nothing; jacc_finalize forgets the hierarchy. */
+JACC_API jacc_status jacc_set_location(const char *name);
+/** Adds a virtual location: a handle that kernels target while its children change. */
+JACC_API jacc_status jacc_location_add(const char *name);
+/** Makes `child` a child of `parent`, moving it from its former parent (a cycle, or a child
+ *  under a device location, is JACC_ERROR_INVALID_ARGUMENT). */
+JACC_API jacc_status jacc_location_add_child(const char *parent, const char *child);
+/** Removes `child` from `parent`'s children: its devices no longer take part in the kernels
+ *  targeting `parent`. */
+JACC_API jacc_status jacc_location_remove_child(const char *parent, const char *child);
 
 /* Where the program is: jaccc brackets each directive's calls with these, so that the time summary
    (JACC_PROFILE), the timeline (JACC_TRACE) and OpenACC profiling tools (ACC_PROFLIB) see one

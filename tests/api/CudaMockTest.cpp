@@ -243,19 +243,8 @@ void saxpyShareHook(const char *Entry, unsigned Grid, unsigned Block, void **P) 
 }
 
 // A policy's shares reach the GPUs' split entries (jacc_cuda_team), and the results are whole.
-TEST_P(CudaMockTest, AWeightedPolicySharesTheRowsBetweenGpusByWeight) {
-  setHook(saxpyShareHook);
-  GpuShares.clear();
-  int N = 1000;
-  std::string Weights = "weights:[";
-  std::vector<long long> Cuts = {0};
-  long long Sum = devices() * (devices() + 1) / 2, Prefix = 0;
-  for (int D = 1; D <= devices(); ++D) {
-    Weights += (D > 1 ? "," : "") + std::to_string(D);
-    Prefix += D;
-    Cuts.push_back(N * Prefix / Sum);
-  }
-  ASSERT_JACC(jacc_set_policy((Weights + "]").c_str()));
+/// Pushes saxpy (y = 3 x + 2 over N elements, x[i] = i) and checks the result on the host.
+void pushSaxpyAndCheck(int N) {
   float A = 3;
   std::vector<float> X(N), Y(N, 2);
   for (int I = 0; I < N; ++I)
@@ -269,12 +258,53 @@ TEST_P(CudaMockTest, AWeightedPolicySharesTheRowsBetweenGpusByWeight) {
   ASSERT_JACC(jacc_delete(X.data(), N * sizeof(float)));
   for (int I = 0; I < N; ++I)
     ASSERT_EQ(Y[I], 3.0f * I + 2) << I;
+}
+
+TEST_P(CudaMockTest, AWeightedPolicySharesTheRowsBetweenGpusByWeight) {
+  setHook(saxpyShareHook);
+  GpuShares.clear();
+  int N = 1000;
+  std::string Weights = "weights:[";
+  std::vector<long long> Cuts = {0};
+  long long Sum = devices() * (devices() + 1) / 2, Prefix = 0;
+  for (int D = 1; D <= devices(); ++D) {
+    Weights += (D > 1 ? "," : "") + std::to_string(D);
+    Prefix += D;
+    Cuts.push_back(N * Prefix / Sum);
+  }
+  ASSERT_JACC(jacc_set_policy((Weights + "]").c_str()));
+  ASSERT_NO_FATAL_FAILURE(pushSaxpyAndCheck(N));
   std::vector<std::pair<long long, long long>> Expected;
   if (devices() > 1) // the GPUs come first in the configurations
     for (int D = 0; D < gpus(); ++D)
       Expected.emplace_back(Cuts[D], Cuts[D + 1] - 1);
   std::sort(GpuShares.begin(), GpuShares.end());
   EXPECT_EQ(GpuShares, Expected);
+}
+
+// JACC_CONFIG binds `cuda all` to the GPUs: a kernel targeting their location runs on them
+// only, evenly; the host device of a mixed configuration takes no part.
+TEST_P(CudaMockTest, AKernelTargetingTheGpusLocationRunsOnTheGpusOnly) {
+  std::string File = ::testing::TempDir() + "jacc-cuda-locations.conf";
+  std::FILE *F = std::fopen(File.c_str(), "w");
+  ASSERT_TRUE(F);
+  std::fputs("location root virtual\nlocation gpus virtual\nlocation g cuda all\n"
+             "location h host all\nhierarchy root + gpus, h\nhierarchy gpus + g\n",
+             F);
+  std::fclose(F);
+  jacc::ScopedEnv Config("JACC_CONFIG", File.c_str());
+  restartWith(saxpyShareHook);
+  GpuShares.clear();
+  ASSERT_JACC(jacc_set_location("gpus"));
+  int N = 1000;
+  ASSERT_NO_FATAL_FAILURE(pushSaxpyAndCheck(N));
+  std::vector<std::pair<long long, long long>> Expected;
+  if (devices() > 1) // split (a single device runs the plain entry, whose share the hook skips)
+    for (int D = 0; D < gpus(); ++D)
+      Expected.emplace_back(N * D / gpus(), N * (D + 1) / gpus() - 1);
+  std::sort(GpuShares.begin(), GpuShares.end());
+  EXPECT_EQ(GpuShares, Expected);
+  std::remove(File.c_str());
 }
 
 const char *const Stencil1D = "#pragma acc parallel loop present(in, out)\n"

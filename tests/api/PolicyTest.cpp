@@ -22,8 +22,9 @@ const char *Write = "#pragma acc parallel loop present(x)\n"
 const char *ReadShifted = "#pragma acc parallel loop present(x, y)\n"
                           "for (int i = 0; i < n; i++)\n"
                           "  y[i] = x[i] + 1.0f;\n";
-/// The same, always split evenly: its own policy wins over the process's.
-const std::string ReadEvenly = std::string("#pragma jacc policy(static)\n") + ReadShifted;
+/// The same, always split evenly over the devices under the location targeted (all of them
+/// without locations): its own policy wins over the process's.
+const std::string ReadEvenly = std::string("#pragma jacc policy(flatten)\n") + ReadShifted;
 
 /// Device d's written range [lb, ub] along x for share [Begin/Scale, End/Scale) of N elements,
 /// as the generated code computes it.
@@ -31,17 +32,28 @@ std::pair<long long, long long> owned(long long Begin, long long End, long long 
   return {N * Begin / Scale, N * End / Scale - 1};
 }
 
+/// Bytes a split reading with boundaries (in elements) ReadCuts fetches after a split writing
+/// with boundaries WriteCuts: each device fetches what it reads and did not write.
+uint64_t fetchedBetween(const std::vector<long long> &WriteCuts,
+                        const std::vector<long long> &ReadCuts) {
+  uint64_t Elements = 0;
+  for (size_t D = 0; D + 1 < WriteCuts.size(); ++D)
+    for (long long I = ReadCuts[D]; I < ReadCuts[D + 1]; ++I)
+      Elements += I < WriteCuts[D] || I >= WriteCuts[D + 1];
+  return Elements * sizeof(float);
+}
+
+/// Element boundaries of the even split over Devs devices.
+std::vector<long long> evenCuts(size_t Devs) {
+  std::vector<long long> Cuts = {0};
+  for (size_t D = 0; D < Devs; ++D)
+    Cuts.push_back(owned(D, D + 1, Devs).second + 1);
+  return Cuts;
+}
+
 /// Bytes the even split fetches after a split whose boundaries (in elements) were Cuts.
 uint64_t fetchedAfter(const std::vector<long long> &Cuts) {
-  size_t Devs = Cuts.size() - 1;
-  uint64_t Elements = 0;
-  for (size_t D = 0; D < Devs; ++D) {
-    auto [Lo, Hi] = owned(D, D + 1, Devs);
-    long long Mine0 = Cuts[D], Mine1 = Cuts[D + 1] - 1;
-    for (long long I = Lo; I <= Hi; ++I)
-      Elements += I < Mine0 || I > Mine1;
-  }
-  return Elements * sizeof(float);
+  return fetchedBetween(Cuts, evenCuts(Cuts.size() - 1));
 }
 
 /// Element boundaries of a policy given as weights (the runtime's whole-number scale).
@@ -74,9 +86,10 @@ protected:
     EXPECT_EQ(jacc_finalize(), JACC_SUCCESS) << jacc_last_error();
   }
 
-  /// Pushes Source (which writes x) then the even split reading it; returns the bytes the
-  /// second kernel fetched, after checking both kernels' results.
-  uint64_t writeThenReadEvenly(const std::string &Source) {
+  /// Pushes Source (which writes x) then the even split reading it (on the devices under
+  /// ReadAt when given: jacc_set_location first); returns the bytes the second kernel
+  /// fetched, after checking both kernels' results.
+  uint64_t writeThenReadEvenly(const std::string &Source, const char *ReadAt = nullptr) {
     int n = N;
     float *x = X.data(), *y = Y.data();
     jacc_arg Args[] = {{"int n", &n}, {"float *x", &x}, {"float *y", &y}};
@@ -85,6 +98,9 @@ protected:
     EXPECT_EQ(jacc_kernel_push(Source.c_str(), 2, Args, JACC_DEFAULT), JACC_SUCCESS)
         << jacc_last_error();
     jacc_reset_stats();
+    if (ReadAt) {
+      EXPECT_EQ(jacc_set_location(ReadAt), JACC_SUCCESS) << jacc_last_error();
+    }
     EXPECT_EQ(jacc_kernel_push(ReadEvenly.c_str(), 3, Args, JACC_FORCE_SPLIT), JACC_SUCCESS)
         << jacc_last_error();
     jacc_stats S{};
@@ -228,6 +244,136 @@ TEST_P(PolicyTest, JaccPolicyIsTheProcesssDefault) {
   EXPECT_NE(Message.find("JACC_POLICY"), std::string::npos) << Message;
   EXPECT_NE(Message.find("host:" + std::to_string(GetParam() - 1)), std::string::npos) << Message;
   unsetenv("JACC_POLICY");
+  ASSERT_JACC(jacc_init());
+  ASSERT_JACC(jacc_copyin(X.data(), N * sizeof(float)));
+  ASSERT_JACC(jacc_copyin(Y.data(), N * sizeof(float)));
+}
+
+// Gecko's locations without JACC_CONFIG (one per device, under "devices"): a kernel that
+// targets a location runs on the devices under it, shared by the policy over them; the
+// hierarchy changes at run time; bad names change nothing.
+TEST_P(PolicyTest, AKernelTargetingALocationRunsOnItsDevicesOnly) {
+  int Devs = GetParam();
+  ASSERT_JACC(jacc_location_add("tail")); // every device but the first, under the root
+  ASSERT_JACC(jacc_location_add_child("devices", "tail"));
+  for (int D = 1; D < Devs; ++D)
+    ASSERT_JACC(jacc_location_add_child("tail", ("host:" + std::to_string(D)).c_str()));
+  ASSERT_JACC(jacc_set_location("tail"));
+  std::vector<long long> Tail(Devs, 1);
+  Tail[0] = 0;
+  EXPECT_EQ(writeThenReadEvenly(Write, "devices"), fetchedAfter(cutsOf(Tail)));
+  // A listed policy gives one value per device under the target.
+  ASSERT_JACC(jacc_set_location("tail"));
+  std::vector<long long> W = weights();
+  W.pop_back();
+  ASSERT_JACC(jacc_set_policy(("weights:" + list(W)).c_str()));
+  W.insert(W.begin(), 0);
+  EXPECT_EQ(writeThenReadEvenly(Write, "devices"), fetchedAfter(cutsOf(W)));
+  ASSERT_JACC(jacc_set_location("tail"));
+  std::vector<long long> AllOfThem(Devs, 1);
+  EXPECT_EQ(jacc_set_policy(("weights:" + list(AllOfThem)).c_str()), JACC_ERROR_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(jacc_last_error()).find("under location 'tail'"), std::string::npos)
+      << jacc_last_error();
+  ASSERT_JACC(jacc_set_policy(nullptr));
+  // Bad changes are errors that change nothing.
+  EXPECT_EQ(jacc_set_location("nowhere"), JACC_ERROR_INVALID_ARGUMENT);
+  std::string Message = jacc_last_error();
+  EXPECT_NE(Message.find("no location is named 'nowhere'"), std::string::npos) << Message;
+  EXPECT_NE(Message.find("devices(virtual)"), std::string::npos) << "the hierarchy: " << Message;
+  EXPECT_EQ(jacc_location_add_child("host:0", "tail"), JACC_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(jacc_location_add_child("tail", "devices"), JACC_ERROR_INVALID_ARGUMENT)
+      << "a cycle";
+  EXPECT_EQ(writeThenReadEvenly(Write, "devices"), fetchedAfter(cutsOf(Tail)))
+      << "still targeting 'tail', as it was";
+  // A device removed from the location no longer takes part; none left is an error.
+  ASSERT_JACC(jacc_set_location("tail"));
+  ASSERT_JACC(jacc_location_remove_child("tail", "host:1"));
+  if (Devs == 2) {
+    int n = N;
+    float *x = X.data();
+    jacc_arg Args[] = {{"int n", &n}, {"float *x", &x}};
+    EXPECT_EQ(jacc_kernel_push(Write, 2, Args, JACC_DEFAULT), JACC_ERROR_INVALID_ARGUMENT);
+    EXPECT_NE(std::string(jacc_last_error()).find("'tail' has no device under it"),
+              std::string::npos)
+        << jacc_last_error();
+  } else {
+    ASSERT_JACC(jacc_location_add_child("devices", "host:1")); // back under the root
+    Tail[1] = 0;
+    EXPECT_EQ(writeThenReadEvenly(Write, "devices"), fetchedAfter(cutsOf(Tail)));
+  }
+  ASSERT_JACC(jacc_set_location(nullptr));
+}
+
+// JACC_CONFIG: the paper's Figure 4 on host devices. host:0 and host:1 are the two sockets
+// (LocN, not under the root at first); the others are the GPUs (LocGs, `all`) under LocG
+// under LocB under the root LocA, which kernels target by default.
+TEST_P(PolicyTest, JaccConfigDescribesTheHierarchy) {
+  int Devs = GetParam();
+  std::string File = ::testing::TempDir() + "jacc-figure4-" + std::to_string(Devs) + ".conf";
+  {
+    std::FILE *F = std::fopen(File.c_str(), "w");
+    ASSERT_TRUE(F);
+    std::fputs("# Gecko's Figure 4 with host devices\n"
+               "location LocA memory\nlocation LocB virtual\nlocation LocN virtual\n"
+               "location LocN1 host\nlocation LocN2 host\nlocation LocG virtual\n"
+               "location LocGs host all\n"
+               "hierarchy LocA + LocB\nhierarchy LocN + LocN1, LocN2\n"
+               "hierarchy LocG + LocGs\nhierarchy LocB + LocG\n",
+               F);
+    std::fclose(F);
+  }
+  ASSERT_JACC(jacc_delete(X.data(), N * sizeof(float)));
+  ASSERT_JACC(jacc_delete(Y.data(), N * sizeof(float)));
+  ASSERT_JACC(jacc_finalize());
+  setenv("JACC_CONFIG", File.c_str(), 1);
+  ASSERT_JACC(jacc_init());
+  ASSERT_JACC(jacc_copyin(X.data(), N * sizeof(float)));
+  ASSERT_JACC(jacc_copyin(Y.data(), N * sizeof(float)));
+  std::vector<long long> Sockets(Devs, 0), Root(Devs, 0);
+  Sockets[0] = Sockets[1] = 1;
+  if (Devs == 2) { // no GPU: the root has no device
+    int n = N;
+    float *x = X.data();
+    jacc_arg Args[] = {{"int n", &n}, {"float *x", &x}};
+    EXPECT_EQ(jacc_kernel_push(Write, 2, Args, JACC_DEFAULT), JACC_ERROR_INVALID_ARGUMENT);
+    EXPECT_NE(std::string(jacc_last_error()).find("'LocA' has no device under it"),
+              std::string::npos)
+        << jacc_last_error();
+  } else { // the GPUs write, the sockets read: everything crosses
+    for (int D = 2; D < Devs; ++D)
+      Root[D] = 1;
+    EXPECT_EQ(writeThenReadEvenly(Write, "LocN"), fetchedBetween(cutsOf(Root), cutsOf(Sockets)));
+  }
+  // The host joins the GPUs (the paper's 3e): LocB's two children, LocG and LocN, get half each.
+  ASSERT_JACC(jacc_location_add_child("LocB", "LocN"));
+  ASSERT_JACC(jacc_set_location("LocA"));
+  std::vector<long long> Joined(Devs, 0);
+  Joined[0] = Joined[1] = Devs == 2 ? 1 : Devs - 2; // a quarter each, the GPUs half in all
+  for (int D = 2; D < Devs; ++D)
+    Joined[D] = 2;
+  EXPECT_EQ(writeThenReadEvenly(Write, "LocN"), fetchedBetween(cutsOf(Joined), cutsOf(Sockets)));
+  // A file that cannot be read, or a bad line, fails jacc_init naming it.
+  ASSERT_JACC(jacc_delete(X.data(), N * sizeof(float)));
+  ASSERT_JACC(jacc_delete(Y.data(), N * sizeof(float)));
+  ASSERT_JACC(jacc_finalize());
+  setenv("JACC_CONFIG", (File + ".missing").c_str(), 1);
+  EXPECT_EQ(jacc_init(), JACC_ERROR_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(jacc_last_error()).find("JACC_CONFIG='" + File + ".missing'"),
+            std::string::npos)
+      << jacc_last_error();
+  {
+    std::FILE *F = std::fopen(File.c_str(), "w");
+    ASSERT_TRUE(F);
+    std::fputs("location LocA memory\nhierarchy LocA + LocZ\n", F);
+    std::fclose(F);
+  }
+  setenv("JACC_CONFIG", File.c_str(), 1);
+  EXPECT_EQ(jacc_init(), JACC_ERROR_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(jacc_last_error()).find(File + ":2: no location is named 'LocZ'"),
+            std::string::npos)
+      << jacc_last_error();
+  unsetenv("JACC_CONFIG");
+  std::remove(File.c_str());
   ASSERT_JACC(jacc_init());
   ASSERT_JACC(jacc_copyin(X.data(), N * sizeof(float)));
   ASSERT_JACC(jacc_copyin(Y.data(), N * sizeof(float)));

@@ -1,0 +1,130 @@
+// Gecko's locations in the runtime (issue 19): JACC_CONFIG's hierarchy bound to the devices,
+// the API that changes it and chooses the location kernels target, and the shares of a
+// launch on that location.
+#include "src/Runtime.h"
+
+#include "support/Error.h"
+
+#include <llvm/Support/MemoryBuffer.h>
+
+namespace jacc {
+
+namespace {
+
+/// Device D's kind as locations name it: "host" or "cuda" (the part of its name before ':').
+std::vector<std::string> deviceKinds(const std::vector<std::unique_ptr<Device>> &Devices) {
+  std::vector<std::string> Kinds;
+  for (const auto &D : Devices)
+    Kinds.push_back(D->name().substr(0, D->name().find(':')));
+  return Kinds;
+}
+
+/// Whether Shares are the equal split over all of them.
+bool evenOverAll(const std::vector<SplitShare> &Shares) {
+  long long N = Shares.size();
+  for (const SplitShare &S : Shares)
+    if ((S.End - S.Begin) * N != S.Scale)
+      return false;
+  return true;
+}
+
+} // namespace
+
+llvm::Expected<std::optional<LocationTree>>
+Runtime::readLocations(const std::string &File, const std::vector<std::unique_ptr<Device>> &Devs) {
+  if (File.empty())
+    return std::nullopt;
+  auto Buffer = llvm::MemoryBuffer::getFile(File, /*IsText=*/true);
+  if (!Buffer)
+    return makeError(ErrorCode::InvalidArgument, "JACC_CONFIG='" + File + "': cannot read it (" +
+                                                     Buffer.getError().message() +
+                                                     "): give the path of a location file");
+  auto T = LocationTree::parse((*Buffer)->getBuffer(), File);
+  if (!T)
+    return prefixError("JACC_CONFIG", T.takeError());
+  if (auto E = T->bind(deviceKinds(Devs)))
+    return prefixError("JACC_CONFIG " + File, std::move(E));
+  return std::move(*T);
+}
+
+LocationTree &Runtime::locations() {
+  if (Locations)
+    return *Locations;
+  std::string Text = "location devices virtual\n";
+  for (const auto &D : Devices) {
+    std::string Kind = D->name().substr(0, D->name().find(':'));
+    Text += "location " + D->name() + " " + Kind + "\nhierarchy devices + " + D->name() + "\n";
+  }
+  auto T = LocationTree::parse(Text, "<devices>");
+  cantFail(T.takeError());
+  cantFail(T->bind(deviceKinds(Devices)));
+  Target = T->root();
+  Locations = std::move(*T);
+  HasLocations = true;
+  return *Locations;
+}
+
+llvm::Error Runtime::setLocation(const char *Name) {
+  auto L = acquire();
+  if (!L)
+    return L.takeError();
+  std::lock_guard<std::mutex> G(LocationMutex);
+  LocationTree &T = locations();
+  std::string New = Name && *Name ? std::string(Name) : T.root();
+  if (!T.has(New))
+    return prefixError(
+        "jacc_set_location",
+        makeError(ErrorCode::InvalidArgument,
+                  "no location is named '" + New + "' (the hierarchy: " + T.describe() + ")"));
+  Target = New;
+  return llvm::Error::success();
+}
+
+llvm::Error Runtime::addLocation(const char *Name) {
+  auto L = acquire();
+  if (!L)
+    return L.takeError();
+  std::lock_guard<std::mutex> G(LocationMutex);
+  return prefixError("jacc_location_add", locations().addVirtual(Name ? Name : ""));
+}
+
+llvm::Error Runtime::changeLocationChild(const char *Parent, const char *Child, bool Add) {
+  auto L = acquire();
+  if (!L)
+    return L.takeError();
+  std::lock_guard<std::mutex> G(LocationMutex);
+  LocationTree &T = locations();
+  llvm::StringRef P = Parent ? Parent : "", C = Child ? Child : "";
+  return prefixError(Add ? "jacc_location_add_child" : "jacc_location_remove_child",
+                     Add ? T.addChild(P, C) : T.removeChild(P, C));
+}
+
+llvm::Error Runtime::checkPolicy(const Distribution &D) {
+  if (!HasLocations)
+    return checkDistribution(D, Devices);
+  std::lock_guard<std::mutex> G(LocationMutex);
+  return Locations->checkPolicy(D, Target);
+}
+
+llvm::Expected<std::optional<std::vector<SplitShare>>>
+Runtime::targetShares(const Distribution *D) {
+  if (!HasLocations.load(std::memory_order_relaxed))
+    return std::nullopt;
+  std::lock_guard<std::mutex> G(LocationMutex);
+  bool Everywhere = Locations->devicesUnder(Target).size() == Devices.size();
+  if (D && D->How == Distribution::Kind::Auto && Everywhere)
+    return std::nullopt; // the balance shares every device's work
+  std::vector<uint64_t> Pending;
+  if (D && D->How == Distribution::Kind::Any)
+    for (const auto &Dev : Devices)
+      Pending.push_back(Dev->pending());
+  Distribution Static;
+  auto S = Locations->sharesOf(Target, D ? *D : Static, Devices.size(), Pending);
+  if (!S)
+    return S.takeError();
+  if (!D && evenOverAll(*S))
+    return std::nullopt; // the default even split: the adaptive chooser keeps its say
+  return std::move(*S);
+}
+
+} // namespace jacc
