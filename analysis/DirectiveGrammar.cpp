@@ -237,8 +237,11 @@ ArgRule argRule(ClauseKind K, DirectiveKind D) {
 }
 
 std::optional<ReductionOp> parseReductionOp(StringRef S) {
+  // "-" is no OpenACC operator, but gcc accepts it, as OpenMP's: the partial results are
+  // added (each starting at 0), so it is "+".
   return llvm::StringSwitch<std::optional<ReductionOp>>(S)
       .Case("+", ReductionOp::Add)
+      .Case("-", ReductionOp::Add)
       .Case("*", ReductionOp::Mul)
       .Case("max", ReductionOp::Max)
       .Case("min", ReductionOp::Min)

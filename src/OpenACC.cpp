@@ -22,7 +22,8 @@
 //   wait for every queued kernel, acc_wait_async / acc_wait_all_async have nothing to order, and
 //   acc_async_test(n) / acc_async_test_all are nonzero once no device has queued work.
 // - Default async: acc-default-async-var is per thread, 0 at first (NVHPC's value: programs
-//   may wait for acc_get_default_async()); acc_async_noval sets it back to 0.
+//   may wait for acc_get_default_async()); acc_async_noval and acc_async_default set it back
+//   to 0.
 // - Attach: see DataEnvironment::attachPointer (every device's copy points at its own copy).
 // - Errors: see report().
 #include "jacc/openacc.h"
@@ -206,13 +207,15 @@ llvm::Error selectType(const char *Routine, acc_device_t T) {
   return llvm::Error::success();
 }
 
-/// OpenACC async arguments: a queue number >= 0, acc_async_noval or acc_async_sync.
+/// OpenACC async arguments: a queue number >= 0, acc_async_noval, acc_async_sync or
+/// acc_async_default.
 llvm::Error checkAsync(const char *Routine, int Async) {
-  if (Async >= 0 || Async == acc_async_noval || Async == acc_async_sync)
+  if (Async >= 0 || Async == acc_async_noval || Async == acc_async_sync ||
+      Async == acc_async_default)
     return llvm::Error::success();
   return invalid(Routine, "async argument " + llvm::Twine(Async) +
-                              " is not valid: use a queue number >= 0, acc_async_noval or "
-                              "acc_async_sync");
+                              " is not valid: use a queue number >= 0, acc_async_noval, "
+                              "acc_async_sync or acc_async_default");
 }
 
 /// Strings returned by acc_get_property_string: kept for the life of the process.
@@ -446,7 +449,7 @@ void acc_shutdown_device(int dev_num, acc_device_t dev_type) {
 
 void acc_set_default_async(int async_arg) {
   if (ok("acc_set_default_async", checkAsync("acc_set_default_async", async_arg)))
-    DefaultAsync = async_arg == acc_async_noval ? 0 : async_arg;
+    DefaultAsync = async_arg == acc_async_noval || async_arg == acc_async_default ? 0 : async_arg;
 }
 
 int acc_get_default_async(void) {

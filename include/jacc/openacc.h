@@ -55,7 +55,12 @@ typedef enum acc_device_property_t {
   acc_property_driver = 0x10003           /* string: "jacc <version>..." */
 } acc_device_property_t;
 
-typedef enum acc_async_t { acc_async_noval = -1, acc_async_sync = -2 } acc_async_t;
+/* acc_async_default (OpenACC 3.x): the queue acc-default-async-var starts with (0). */
+typedef enum acc_async_t {
+  acc_async_noval = -1,
+  acc_async_sync = -2,
+  acc_async_default = -3
+} acc_async_t;
 
 /* Devices */
 JACC_API int acc_get_num_devices(acc_device_t dev_type);

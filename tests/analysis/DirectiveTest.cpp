@@ -492,6 +492,13 @@ TEST(DirectiveTest, EveryReductionOperator) {
   }
 }
 
+// "-" is gcc's (OpenMP's) and adds the partial results: it is "+".
+TEST(DirectiveTest, MinusReductionIsASum) {
+  Directive D = parse("parallel loop reduction(-:s)");
+  ASSERT_NE(D.find(ClauseKind::Reduction), nullptr);
+  EXPECT_EQ(D.find(ClauseKind::Reduction)->Op, ReductionOp::Add);
+}
+
 TEST(DirectiveTest, ReductionKeepsArgumentAndSplitsArraySections) {
   Directive D = parse("parallel reduction(max:a[0:n], m)");
   const Clause *C = D.find(ClauseKind::Reduction);
@@ -504,9 +511,9 @@ TEST(DirectiveTest, ReductionErrors) {
   EXPECT_EQ(errorOf("loop reduction(s)"),
             "line 1, column 16: missing ':' after the reduction operator in clause "
             "'reduction' in '#pragma acc loop reduction(s)'");
-  EXPECT_EQ(errorOf("loop reduction(- : s)"),
-            "line 1, column 16: unknown reduction operator '-' in clause 'reduction' in "
-            "'#pragma acc loop reduction(- : s)'");
+  EXPECT_EQ(errorOf("loop reduction(% : s)"),
+            "line 1, column 16: unknown reduction operator '%' in clause 'reduction' in "
+            "'#pragma acc loop reduction(% : s)'");
   EXPECT_PARSE_ERROR("loop reduction(sum:s)", "unknown reduction operator 'sum'");
   EXPECT_PARSE_ERROR("loop reduction(a[0:n])", "missing ':' after the reduction operator");
   EXPECT_PARSE_ERROR("loop reduction(:s)", "column 16: missing reduction operator");

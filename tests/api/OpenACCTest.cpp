@@ -711,8 +711,8 @@ TEST_P(OpenACCTest, InvalidAsyncArguments) {
   acc_copyin_async(xv.data(), 16 * sizeof(int), -7);
   expectError("acc_copyin_async", JACC_ERROR_INVALID_ARGUMENT, "async argument -7 is not valid");
   EXPECT_EQ(acc_is_present(xv.data(), sizeof(int)), 0) << "nothing done";
-  acc_wait(-3);
-  expectError("acc_wait", JACC_ERROR_INVALID_ARGUMENT, "async argument -3");
+  acc_wait(-5);
+  expectError("acc_wait", JACC_ERROR_INVALID_ARGUMENT, "async argument -5");
   EXPECT_EQ(acc_async_test(-4), 0);
   expectError("acc_async_test", JACC_ERROR_INVALID_ARGUMENT, "async argument -4");
   acc_wait_async(1, -9);
@@ -1030,6 +1030,11 @@ TEST_P(OpenACCTest, DefaultAsyncIsPerThreadAndNonNegative) {
   EXPECT_EQ(acc_get_default_async(), acc_async_sync);
   acc_set_default_async(acc_async_noval);
   EXPECT_EQ(acc_get_default_async(), 0) << "acc_async_noval: the initial value";
+  acc_set_default_async(7);
+  acc_set_default_async(acc_async_default);
+  EXPECT_EQ(acc_get_default_async(), 0) << "acc_async_default: the initial value too";
+  acc_async_test(acc_async_default); // a valid queue argument
+  acc_wait(acc_async_default);
   acc_set_default_async(-5);
   expectError("acc_set_default_async", JACC_ERROR_INVALID_ARGUMENT, "async argument -5");
   EXPECT_EQ(acc_get_default_async(), 0);

@@ -120,6 +120,24 @@ TEST_P(ReductionTest, FewerIterationsThanThreads) {
   runArith<float>(2, 100.0f, 3.0f, -1000.0f, 1000.0f);
 }
 
+// reduction(-:r) with r -= x[i] (gcc's operator, OpenMP's sum): the host value minus every
+// element, each counted once whatever the devices.
+TEST_P(ReductionTest, MinusIsASumOfTheSubtractedTerms) {
+  int n = 3001;
+  std::vector<int> xv(n);
+  long long Expected = 50;
+  for (int i = 0; i < n; i++)
+    Expected -= (xv[i] = i % 97 - 40);
+  int *x = xv.data(), r = 50;
+  ASSERT_JACC(jacc_copyin(x, n * sizeof(int)));
+  jacc_arg args[] = {{"int n", &n}, {"const int *x", &x}, {"int r", &r}};
+  ASSERT_JACC(jacc_kernel_push("#pragma acc parallel loop present(x) reduction(-:r)\n"
+                               "for (int i = 0; i < n; i++) r -= x[i];\n",
+                               3, args, JACC_DEFAULT));
+  ASSERT_JACC(jacc_delete(x, n * sizeof(int)));
+  EXPECT_EQ(r, Expected);
+}
+
 const char *ExtremaSrc = "#pragma acc parallel loop present(x) reduction(max:mx) reduction(min:mn)\n"
                          "for (int i = 0; i < n; i++) {\n"
                          "  mx = x[i] > mx ? x[i] : mx;\n"
