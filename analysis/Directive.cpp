@@ -5,6 +5,7 @@
 // DirectiveGrammar.h); whether jacc supports a construct is the frontend's decision.
 #include "analysis/Directive.h"
 
+#include "analysis/DeviceTypeClauses.h"
 #include "analysis/DirectiveGrammar.h"
 #include "support/CText.h"
 #include "support/Error.h"
@@ -480,6 +481,8 @@ Expected<Directive> Parser::parse() {
     AfterComma = false;
   }
 
+  if (std::optional<DeviceTypeProblem> P = resolveDeviceTypes(D))
+    return error(P->Column - 1, P->Why);
   if (Error E = checkClauseSet(D))
     return E;
   return D;

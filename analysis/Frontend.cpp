@@ -211,8 +211,6 @@ llvm::Error Analyzer::checkConstructClauses() {
     case ClauseKind::If:
     case ClauseKind::Self:
       return Unsupported("test the condition on the host before the push");
-    case ClauseKind::DeviceType:
-      return Unsupported("remove it");
     case ClauseKind::Async:
       K.Async = true;
       break;
@@ -453,8 +451,6 @@ llvm::Expected<KernelInfo> Analyzer::run() {
         return makeError(ErrorCode::InvalidArgument,
                          "kernel:" + llvm::Twine(D.Line) +
                              ": '#pragma acc loop' must be followed by a for loop");
-      if (auto E = checkLoopClauses(D))
-        return E;
       // Reductions of loops that are not shared among the team (serial regions, seq loops,
       // loops inside a shared nest) still return their result when it is an argument.
       if (auto E = addReductions(D, /*ArgsOnly=*/true))
@@ -506,8 +502,6 @@ llvm::Expected<KernelInfo> Analyzer::run() {
     if (!FS)
       return errorAt(ErrorCode::InvalidArgument, Region,
                      "'#pragma acc " + K.Construct.Text + "' must be followed by a for loop");
-    if (auto E = checkLoopClauses(K.Construct))
-      return E;
     if (K.Construct.has(ClauseKind::Seq) || K.Construct.has(ClauseKind::Auto)) {
       K.Stmts.push_back({RegionStmt::Mode::Master, K.BodyBegin, K.BodyEnd, -1});
       K.Serial = true;

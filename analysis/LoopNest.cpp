@@ -168,15 +168,6 @@ llvm::Error checkNoBreak(Stmt *Body, const KernelLocations &Loc) {
 
 } // namespace
 
-llvm::Error checkLoopClauses(const Directive &D) {
-  for (const Clause &C : D.Clauses)
-    if (C.Kind == ClauseKind::DeviceType)
-      return makeError(ErrorCode::Unsupported,
-                       "kernel:" + llvm::Twine(D.Line) + ": clause '" + C.Name +
-                           "' of '#pragma acc " + D.Text + "' is not supported: remove it");
-  return llvm::Error::success();
-}
-
 llvm::Expected<ParallelNest> buildNest(ForStmt *F, const Directive &D, const KernelLocations &Loc,
                                        ForStmt *&Inner) {
   ParallelNest N;

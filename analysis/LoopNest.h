@@ -12,10 +12,6 @@
 
 namespace jacc::analysis {
 
-/// Unsupported for the loop clauses jacc does not honour (tile, device_type) on D, a loop or
-/// combined directive.
-llvm::Error checkLoopClauses(const Directive &D);
-
 /// The nest the loop or combined directive D makes of the for loop F (ParallelNest::Body is left
 /// to the region lowering); Inner receives the innermost loop. Errors: Unsupported (a loop not in
 /// canonical form, collapsed loops that are not rectangular, a private pointer), InvalidArgument

@@ -145,7 +145,6 @@ void Translator::translateCompute(Region &R) {
     }
     case ClauseKind::Self:
     case ClauseKind::Attach:
-    case ClauseKind::DeviceType:
       error(P, C, "clause '" + C.Name + "' of '#pragma acc " + directiveKindName(D.Kind) +
                       "' is not supported by jacc-translate");
       Ok = false;

@@ -404,17 +404,6 @@ TEST(LoopNestTest, PrivateArrayArgument) {
   EXPECT_EQ(K.Nests[0].PrivateDecls, Strings({"double tmp[4][2]"}));
 }
 
-TEST(LoopNestTest, UnsupportedLoopClauses) {
-  EXPECT_FAILURE("#pragma acc parallel\n"
-                 "{\n"
-                 "#pragma acc loop device_type(*)\n"
-                 "  for (int i = 0; i < n; i++) x[i] = 0;\n"
-                 "}\n",
-                 Strings({"int *x", "int n"}), ErrorCode::Unsupported,
-                 "kernel:3: clause 'device_type' of '#pragma acc loop device_type(*)' is not "
-                 "supported: remove it");
-}
-
 TEST(LoopNestTest, TileSharesItsLoopsAsCollapseDoes) {
   for (const char *Dir : {"parallel loop tile(2, 4)", "parallel loop tile(*, *)",
                           "parallel loop collapse(force:2)", "kernels loop collapse(force : 2)"}) {

@@ -243,8 +243,9 @@ void saxpyShareHook(const char *Entry, unsigned Grid, unsigned Block, void **P) 
 }
 
 // A policy's shares reach the GPUs' split entries (jacc_cuda_team), and the results are whole.
-/// Pushes saxpy (y = 3 x + 2 over N elements, x[i] = i) and checks the result on the host.
-void pushSaxpyAndCheck(int N) {
+/// Pushes saxpy (y = 3 x + 2 over N elements, x[i] = i; Src: its source, with clauses of its
+/// own) and checks the result on the host.
+void pushSaxpyAndCheck(int N, const char *Src = Saxpy) {
   float A = 3;
   std::vector<float> X(N), Y(N, 2);
   for (int I = 0; I < N; ++I)
@@ -253,11 +254,26 @@ void pushSaxpyAndCheck(int N) {
   ASSERT_JACC(jacc_copyin(Y.data(), N * sizeof(float)));
   float *Yp = Y.data(), *Xp = X.data();
   jacc_arg Args[] = {{"float *y", &Yp}, {"const float *x", &Xp}, {"float a", &A}, {"int n", &N}};
-  ASSERT_JACC(jacc_kernel_push(Saxpy, 4, Args, JACC_DEFAULT));
+  ASSERT_JACC(jacc_kernel_push(Src, 4, Args, JACC_DEFAULT));
   ASSERT_JACC(jacc_copyout(Y.data(), N * sizeof(float)));
   ASSERT_JACC(jacc_delete(X.data(), N * sizeof(float)));
   for (int I = 0; I < N; ++I)
     ASSERT_EQ(Y[I], 3.0f * I + 2) << I;
+}
+
+// device_type: the GPUs launch with the nvidia group's vector_length, whatever the host's;
+// the host devices of a mixed configuration run the same kernel.
+TEST_P(CudaMockTest, TheNvidiaGroupsVectorLengthSetsTheBlockSize) {
+  setHook(saxpyHook);
+  ASSERT_NO_FATAL_FAILURE(pushSaxpyAndCheck(
+      1000, "#pragma acc parallel loop present(x, y) vector_length(64) device_type(nvidia) "
+            "vector_length(128) device_type(host) vector_length(8)\n"
+            "for (int i = 0; i < n; i++)\n"
+            "  y[i] = a * x[i] + y[i];\n"));
+  unsigned Grid = 0, Block = 0;
+  int Coop = -1;
+  lastLaunch(Grid, Block, Coop);
+  EXPECT_EQ(Block, 128u);
 }
 
 TEST_P(CudaMockTest, AWeightedPolicySharesTheRowsBetweenGpusByWeight) {

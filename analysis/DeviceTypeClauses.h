@@ -1,0 +1,35 @@
+// OpenACC's device_type clause on compute, combined and loop directives (issue 19 item 6):
+// the clauses after `device_type(list)` apply to the listed device types only, until the next
+// device_type. jacc runs one kernel on host devices and NVIDIA GPUs together, so the groups
+// are resolved into one clause list at parse time, for every consumer (the kernel frontend,
+// the CUDA code generator, jacc-translate):
+//  - a group applies when it names `*`, host, multicore, nvidia or default; the clauses of
+//    other device types (radeon, ...) are dropped, as OpenACC ignores them elsewhere;
+//  - of the clauses that set a value (num_gangs, num_workers, vector_length, async, wait,
+//    tile, gang/worker/vector with arguments), one per kind is kept: nvidia's first (the GPU
+//    code is what reads them), then `*`'s, then the ungrouped one, then the host's;
+//  - a loop is parallel when any applying group makes it so (gang, worker, vector or
+//    independent: its iterations are independent whatever device runs them), which drops
+//    seq and auto; collapse takes the deepest count given.
+#ifndef JACC_ANALYSIS_DEVICETYPECLAUSES_H
+#define JACC_ANALYSIS_DEVICETYPECLAUSES_H
+
+#include "analysis/Directive.h"
+
+#include <optional>
+#include <string>
+
+namespace jacc::analysis {
+
+/// A clause OpenACC does not allow after device_type on that directive: the clause and why.
+struct DeviceTypeProblem {
+  unsigned Column = 0;
+  std::string Why;
+};
+
+/// Resolves D's device_type groups (compute, combined and loop directives; others unchanged).
+std::optional<DeviceTypeProblem> resolveDeviceTypes(Directive &D);
+
+} // namespace jacc::analysis
+
+#endif
