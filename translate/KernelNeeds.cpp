@@ -96,6 +96,11 @@ void Translator::collect(Stmt *S, unsigned Begin, unsigned End, KernelNeeds &N,
         if (auto *ED = dyn_cast<EnumDecl>(EC->getDeclContext()))
           N.TypeDecls.insert(ED);
       } else if (auto *F = dyn_cast<FunctionDecl>(D)) {
+        // routine bind(name): the kernel calls name, under the routine's name (#define).
+        if (auto B = T.BoundTo.find(F->getCanonicalDecl()); B != T.BoundTo.end()) {
+          N.Renames[F->getName().str()] = B->second->getName().str();
+          F = B->second;
+        }
         const FunctionDecl *Def = F->getDefinition();
         if (!Def || T.SM.isInSystemHeader(T.SM.getExpansionLoc(Def->getLocation())))
           return true; // the C library (sqrt, ...): the kernel declares or includes it
@@ -259,6 +264,8 @@ std::string Translator::leadingDecls(KernelNeeds &N, llvm::StringRef Body) {
       Decls += "static ";
     Decls += routineText(F) + "\n";
   }
+  for (const auto &[Routine, Bound] : N.Renames)
+    Decls += "#define " + Routine + " " + Bound + " /* routine bind */\n";
   // Macros the text uses (and the macros they use), by their definitions, in definition order.
   std::vector<std::pair<SourceLocation, std::string>> Macros;
   std::set<std::string> Done;

@@ -162,6 +162,10 @@ private:
   /// that leaves it.
   void closeDataRegions();
   void translateRoutine(const Pragma &P, const analysis::Directive &D);
+  /// `routine bind(B)` on F (directive D, clause B): kernels call B's definition in this file
+  /// instead of F, B becoming a routine of D's level; an error when B is not defined here.
+  void bindRoutine(const Pragma &P, const analysis::Directive &D, const analysis::Clause &B,
+                   clang::FunctionDecl *F);
   /// Orphaned loops in routine definitions: they run sequentially, their pragmas commented out.
   std::vector<const Pragma *> RoutineLoops;
   /// The text of routine F as kernels carry it: its orphaned loops' pragmas are comments.
@@ -221,6 +225,8 @@ private:
     /// Outer scalars the construct writes.
     std::map<const clang::VarDecl *, clang::SourceLocation> Assigned;
     std::set<const clang::VarDecl *> LoopVars; ///< outer variables used as loop counters (private)
+    /// Routines with bind(name) the kernel calls, and their names: `#define routine name`.
+    std::map<std::string, std::string> Renames;
   };
   void collect(clang::Stmt *S, unsigned Begin, unsigned End, KernelNeeds &N,
                clang::FunctionDecl *InRoutine);
@@ -268,6 +274,9 @@ private:
   /// canonical decl -> its pragma
   std::map<const clang::FunctionDecl *, const Pragma *> RoutineOf;
   std::map<const clang::FunctionDecl *, analysis::Directive> RoutineDir;
+  /// `routine bind(name)`: the definition kernels call instead of the routine (by the
+  /// routine's canonical declaration). jacc's devices, host ones too, all call it.
+  std::map<const clang::FunctionDecl *, clang::FunctionDecl *> BoundTo;
   std::vector<Region> Computes, Datas;
   /// Pragmas[K]'s directive, parsed once by run() (empty where it did not parse: run() stops
   /// before translating anything then).

@@ -306,3 +306,45 @@ TEST(Translate, NoDirectivesLeavesTheCodeAsWritten) {
 }
 
 } // namespace
+
+namespace {
+
+// routine bind(name): kernels call name's definition under the routine's name; the host keeps
+// calling the routine. Both spellings of the name, identifier and string.
+TEST(Translate, RoutineBindCallsTheBoundDefinitionInKernels) {
+  for (const char *Bind : {"bind(dev_twice)", "bind(\"dev_twice\")"}) {
+    SCOPED_TRACE(Bind);
+    std::string Src = std::string("float host_twice(float v);\n"
+                                  "#pragma acc routine(host_twice) seq ") +
+                      Bind +
+                      "\n"
+                      "float host_twice(float v) { return v + v; }\n"
+                      "float dev_twice(float v) { return 2.0f * v; }\n"
+                      "void f(int n, float *x) {\n"
+                      "#pragma acc parallel loop copy(x[0:n])\n"
+                      "  for (int i = 0; i < n; i++) x[i] = host_twice(x[i]);\n"
+                      "  x[0] = host_twice(x[0]);\n"
+                      "}\n";
+    std::string Out = translateOk(Src);
+    EXPECT_NE(Out.find("\"#pragma acc routine seq\\n\"\n      \"static float dev_twice(float v)"),
+              std::string::npos)
+        << Out;
+    EXPECT_NE(Out.find("#define host_twice dev_twice /* routine bind */"), std::string::npos)
+        << Out;
+    EXPECT_EQ(Out.find("static float host_twice"), std::string::npos)
+        << "the kernel holds the bound definition only: " << Out;
+    EXPECT_NE(Out.find("  x[0] = host_twice(x[0]);"), std::string::npos) << "host code: " << Out;
+  }
+  std::string E = translateError("float g(float v) { return v; }\n"
+                                 "#pragma acc routine(g) seq bind(nowhere)\n"
+                                 "void f(int n, float *x) {\n"
+                                 "#pragma acc parallel loop copy(x[0:n])\n"
+                                 "  for (int i = 0; i < n; i++) x[i] = g(x[i]);\n"
+                                 "}\n");
+  EXPECT_NE(E.find("t.c:2:28: error: routine 'g' is bound to 'nowhere', which this file does "
+                   "not define"),
+            std::string::npos)
+      << E;
+}
+
+} // namespace
