@@ -173,39 +173,46 @@ llvm::Error LocationTree::addVirtual(llvm::StringRef Name) {
   return llvm::Error::success();
 }
 
-llvm::Error LocationTree::addChild(llvm::StringRef Parent, llvm::StringRef Child) {
+llvm::Expected<std::pair<unsigned, unsigned>>
+LocationTree::lookupPair(llvm::StringRef Parent, llvm::StringRef Child) const {
   auto P = lookup(Parent);
   if (!P)
     return P.takeError();
   auto C = lookup(Child);
   if (!C)
     return C.takeError();
-  if (isDevice(Locs[*P].K))
-    return invalid("'" + Parent + "' is a " + kindName(Locs[*P].K) +
+  return std::make_pair(*P, *C);
+}
+
+llvm::Error LocationTree::addChild(llvm::StringRef Parent, llvm::StringRef Child) {
+  auto PC = lookupPair(Parent, Child);
+  if (!PC)
+    return PC.takeError();
+  auto [P, C] = *PC;
+  if (isDevice(Locs[P].K))
+    return invalid("'" + Parent + "' is a " + kindName(Locs[P].K) +
                    " device location: devices have no children (make it a virtual location's "
                    "child instead)");
-  for (std::optional<unsigned> A = *P; A; A = Locs[*A].Parent)
-    if (*A == *C)
+  for (std::optional<unsigned> A = P; A; A = Locs[*A].Parent)
+    if (*A == C)
       return invalid("'" + Child + "' under '" + Parent + "' would make a cycle: '" + Parent +
                      "' is in '" + Child + "''s sub-tree");
-  if (std::optional<unsigned> Old = Locs[*C].Parent)
-    llvm::erase_value(Locs[*Old].Children, *C);
-  Locs[*C].Parent = *P;
-  Locs[*P].Children.push_back(*C);
+  if (std::optional<unsigned> Old = Locs[C].Parent)
+    llvm::erase_value(Locs[*Old].Children, C);
+  Locs[C].Parent = P;
+  Locs[P].Children.push_back(C);
   return llvm::Error::success();
 }
 
 llvm::Error LocationTree::removeChild(llvm::StringRef Parent, llvm::StringRef Child) {
-  auto P = lookup(Parent);
-  if (!P)
-    return P.takeError();
-  auto C = lookup(Child);
-  if (!C)
-    return C.takeError();
-  if (Locs[*C].Parent != *P)
+  auto PC = lookupPair(Parent, Child);
+  if (!PC)
+    return PC.takeError();
+  auto [P, C] = *PC;
+  if (Locs[C].Parent != P)
     return invalid("'" + Child + "' is not a child of '" + Parent + "'");
-  llvm::erase_value(Locs[*P].Children, *C);
-  Locs[*C].Parent.reset();
+  llvm::erase_value(Locs[P].Children, C);
+  Locs[C].Parent.reset();
   return llvm::Error::success();
 }
 

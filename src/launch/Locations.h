@@ -72,6 +72,9 @@ private:
   };
   std::optional<unsigned> find(llvm::StringRef Name) const;
   llvm::Expected<unsigned> lookup(llvm::StringRef Name) const;
+  /// Both locations' indices, or the error naming the first unknown one.
+  llvm::Expected<std::pair<unsigned, unsigned>> lookupPair(llvm::StringRef Parent,
+                                                           llvm::StringRef Child) const;
   /// Each device's weight under location L, when L gets Weight (static: split evenly among the
   /// children that have devices).
   void staticWeights(unsigned L, double Weight, std::vector<double> &Out) const;

@@ -17,6 +17,7 @@
 #include "tests/api/ChildTrace.h"
 
 #include <dlfcn.h>
+#include <functional>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -190,6 +191,28 @@ void reductionHook(const char *Entry, unsigned Grid, unsigned, void **P) {
   }
 }
 
+/// Pushes saxpy (y = 3 x + 2 over N elements, x[i] = i; Src: its source, with clauses of its
+/// own) with Flags and checks the result on the host; AfterPush runs between the push and the
+/// copyout.
+void pushSaxpyAndCheck(int N, const char *Src = Saxpy, unsigned Flags = JACC_DEFAULT,
+                       const std::function<void()> &AfterPush = {}) {
+  float A = 3;
+  std::vector<float> X(N), Y(N, 2);
+  for (int I = 0; I < N; ++I)
+    X[I] = I;
+  ASSERT_JACC(jacc_copyin(X.data(), N * sizeof(float)));
+  ASSERT_JACC(jacc_copyin(Y.data(), N * sizeof(float)));
+  float *Yp = Y.data(), *Xp = X.data();
+  jacc_arg Args[] = {{"float *y", &Yp}, {"const float *x", &Xp}, {"float a", &A}, {"int n", &N}};
+  ASSERT_JACC(jacc_kernel_push(Src, 4, Args, Flags));
+  if (AfterPush)
+    AfterPush();
+  ASSERT_JACC(jacc_copyout(Y.data(), N * sizeof(float)));
+  ASSERT_JACC(jacc_delete(X.data(), N * sizeof(float)));
+  for (int I = 0; I < N; ++I)
+    ASSERT_EQ(Y[I], 3.0f * I + 2) << I;
+}
+
 TEST_P(CudaMockTest, ForcedSplitMovesOnlyWhatTheExchangePolicySays) {
   setHook(saxpyHook);
   for (const char *Exchange : {"demand", "eager"}) {
@@ -199,29 +222,20 @@ TEST_P(CudaMockTest, ForcedSplitMovesOnlyWhatTheExchangePolicySays) {
     ASSERT_JACC(jacc_init());
     bool Eager = std::string(Exchange) == "eager";
     int N = 1001;
-    float A = 3;
-    std::vector<float> X(N), Y(N, 2);
-    for (int I = 0; I < N; ++I)
-      X[I] = I;
-    ASSERT_JACC(jacc_copyin(X.data(), N * sizeof(float)));
-    ASSERT_JACC(jacc_copyin(Y.data(), N * sizeof(float)));
-    float *Yp = Y.data(), *Xp = X.data();
-    jacc_arg Args[] = {{"float *y", &Yp}, {"const float *x", &Xp}, {"float a", &A}, {"int n", &N}};
     jacc_reset_stats();
-    ASSERT_JACC(jacc_kernel_push(Saxpy, 4, Args, JACC_FORCE_SPLIT));
+    ASSERT_NO_FATAL_FAILURE(pushSaxpyAndCheck(N, Saxpy, JACC_FORCE_SPLIT, [&] {
+      jacc_stats St;
+      ASSERT_JACC(jacc_get_stats(&St));
+      EXPECT_EQ(St.split_launches, 1u);
+      // Eager: every device pulled the rows the others own. Demand: nothing moves; the copyout
+      // takes each device's rows from it.
+      EXPECT_EQ(St.bytes_device_to_device,
+                Eager ? uint64_t(N) * sizeof(float) * (devices() - 1) : 0u);
+      EXPECT_EQ(St.bytes_device_to_host, 0u);
+    }));
     jacc_stats St;
     ASSERT_JACC(jacc_get_stats(&St));
-    EXPECT_EQ(St.split_launches, 1u);
-    // Eager: every device pulled the rows the others own. Demand: nothing moves; the copyout
-    // takes each device's rows from it.
-    EXPECT_EQ(St.bytes_device_to_device,
-              Eager ? uint64_t(N) * sizeof(float) * (devices() - 1) : 0u);
-    ASSERT_JACC(jacc_copyout(Y.data(), N * sizeof(float)));
-    ASSERT_JACC(jacc_get_stats(&St));
     EXPECT_EQ(St.bytes_device_to_host, uint64_t(N) * sizeof(float));
-    ASSERT_JACC(jacc_delete(X.data(), N * sizeof(float)));
-    for (int I = 0; I < N; ++I)
-      ASSERT_EQ(Y[I], 3.0f * I + 2) << I;
     ASSERT_JACC(jacc_finalize());
   }
   ASSERT_JACC(jacc_init());
@@ -242,25 +256,6 @@ void saxpyShareHook(const char *Entry, unsigned Grid, unsigned Block, void **P) 
   saxpyHook(Entry, Grid, Block, P);
 }
 
-// A policy's shares reach the GPUs' split entries (jacc_cuda_team), and the results are whole.
-/// Pushes saxpy (y = 3 x + 2 over N elements, x[i] = i; Src: its source, with clauses of its
-/// own) and checks the result on the host.
-void pushSaxpyAndCheck(int N, const char *Src = Saxpy) {
-  float A = 3;
-  std::vector<float> X(N), Y(N, 2);
-  for (int I = 0; I < N; ++I)
-    X[I] = I;
-  ASSERT_JACC(jacc_copyin(X.data(), N * sizeof(float)));
-  ASSERT_JACC(jacc_copyin(Y.data(), N * sizeof(float)));
-  float *Yp = Y.data(), *Xp = X.data();
-  jacc_arg Args[] = {{"float *y", &Yp}, {"const float *x", &Xp}, {"float a", &A}, {"int n", &N}};
-  ASSERT_JACC(jacc_kernel_push(Src, 4, Args, JACC_DEFAULT));
-  ASSERT_JACC(jacc_copyout(Y.data(), N * sizeof(float)));
-  ASSERT_JACC(jacc_delete(X.data(), N * sizeof(float)));
-  for (int I = 0; I < N; ++I)
-    ASSERT_EQ(Y[I], 3.0f * I + 2) << I;
-}
-
 // device_type: the GPUs launch with the nvidia group's vector_length, whatever the host's;
 // the host devices of a mixed configuration run the same kernel.
 TEST_P(CudaMockTest, TheNvidiaGroupsVectorLengthSetsTheBlockSize) {
@@ -276,6 +271,7 @@ TEST_P(CudaMockTest, TheNvidiaGroupsVectorLengthSetsTheBlockSize) {
   EXPECT_EQ(Block, 128u);
 }
 
+// A policy's shares reach the GPUs' split entries (jacc_cuda_team), and the results are whole.
 TEST_P(CudaMockTest, AWeightedPolicySharesTheRowsBetweenGpusByWeight) {
   setHook(saxpyShareHook);
   GpuShares.clear();
