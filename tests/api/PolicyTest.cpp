@@ -115,6 +115,17 @@ protected:
     return S.bytes_device_to_device;
   }
 
+  /// A push targeting Location, which has no device under it, fails naming it.
+  void expectNoDeviceUnder(const std::string &Location) {
+    int n = N;
+    float *x = X.data();
+    jacc_arg Args[] = {{"int n", &n}, {"float *x", &x}};
+    EXPECT_EQ(jacc_kernel_push(Write, 2, Args, JACC_DEFAULT), JACC_ERROR_INVALID_ARGUMENT);
+    EXPECT_NE(std::string(jacc_last_error()).find("'" + Location + "' has no device under it"),
+              std::string::npos)
+        << jacc_last_error();
+  }
+
   /// Weights for this many devices: 1, 3, 6, 10 ... (uneven, the last heaviest).
   std::vector<long long> weights() const {
     std::vector<long long> W;
@@ -290,13 +301,7 @@ TEST_P(PolicyTest, AKernelTargetingALocationRunsOnItsDevicesOnly) {
   ASSERT_JACC(jacc_set_location("tail"));
   ASSERT_JACC(jacc_location_remove_child("tail", "host:1"));
   if (Devs == 2) {
-    int n = N;
-    float *x = X.data();
-    jacc_arg Args[] = {{"int n", &n}, {"float *x", &x}};
-    EXPECT_EQ(jacc_kernel_push(Write, 2, Args, JACC_DEFAULT), JACC_ERROR_INVALID_ARGUMENT);
-    EXPECT_NE(std::string(jacc_last_error()).find("'tail' has no device under it"),
-              std::string::npos)
-        << jacc_last_error();
+    expectNoDeviceUnder("tail");
   } else {
     ASSERT_JACC(jacc_location_add_child("devices", "host:1")); // back under the root
     Tail[1] = 0;
@@ -333,13 +338,7 @@ TEST_P(PolicyTest, JaccConfigDescribesTheHierarchy) {
   std::vector<long long> Sockets(Devs, 0), Root(Devs, 0);
   Sockets[0] = Sockets[1] = 1;
   if (Devs == 2) { // no GPU: the root has no device
-    int n = N;
-    float *x = X.data();
-    jacc_arg Args[] = {{"int n", &n}, {"float *x", &x}};
-    EXPECT_EQ(jacc_kernel_push(Write, 2, Args, JACC_DEFAULT), JACC_ERROR_INVALID_ARGUMENT);
-    EXPECT_NE(std::string(jacc_last_error()).find("'LocA' has no device under it"),
-              std::string::npos)
-        << jacc_last_error();
+    expectNoDeviceUnder("LocA");
   } else { // the GPUs write, the sockets read: everything crosses
     for (int D = 2; D < Devs; ++D)
       Root[D] = 1;

@@ -55,9 +55,9 @@ fi
 # --cc= (and $CC) choose the compiler jaccc drives, as an MPI wrapper is chosen.
 printf '#!/bin/bash\necho "$*" >> %q\nexec cc "$@"\n' "$tmp/wrapper.log" > "$tmp/mycc"
 chmod +x "$tmp/mycc"
-if bash "$jaccc" --cc="$tmp/mycc" -O1 -o "$tmp/saxpy.cc" "$dir/saxpy.c" -lm &&
+if bash "$jaccc" --cc="$tmp/mycc" -O1 "${flags[@]}" -o "$tmp/saxpy.cc" "$dir/saxpy.c" -lm &&
    [[ $("$tmp/saxpy.cc") == "$("$tmp/saxpy.ref")" ]] && grep -q -- "-ljacc" "$tmp/wrapper.log" &&
-   CC=false bash "$jaccc" --cc="$tmp/mycc" -c -o "$tmp/saxpy.o" "$dir/saxpy.c"; then
+   CC=false bash "$jaccc" --cc="$tmp/mycc" "${flags[@]}" -c -o "$tmp/saxpy.o" "$dir/saxpy.c"; then
   echo "ok   jaccc --cc= compiles and links with the compiler given"
 else
   echo "FAIL jaccc --cc=: the wrapper was not used (log: $(cat "$tmp/wrapper.log" 2>/dev/null))"
