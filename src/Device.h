@@ -48,6 +48,8 @@ public:
   virtual ~Device();
   unsigned index() const { return Index; }         ///< position in the runtime's device list
   const std::string &name() const { return Name; } ///< "host:0", "cuda:1"
+  /// The name's part before the index: "host", "cuda".
+  std::string kind() const { return Name.substr(0, Name.find(':')); }
   virtual unsigned computeUnits() const = 0;       ///< threads (host) or SMs (GPU)
   /// Whether its memory is the process's host memory (a host device): its pointers can be read
   /// and written by the CPU, so copies to and from it need no staging.

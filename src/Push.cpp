@@ -96,8 +96,7 @@ llvm::Error Runtime::push(const char *Source, int NArgs, const jacc_arg *Args, u
     return Plan.takeError();
   if (Observed.Start)
     Plan->ObservedPush = Observed.Id = prof::nextPushId();
-  bool Balanced = Code.Split && *Policy && (*Policy)->How == Distribution::Kind::Auto &&
-                  !Targeted->has_value();
+  bool Balanced = Code.Split && *Policy && (*Policy)->How == Distribution::Kind::Auto;
   if (Code.Split && Targeted->has_value()) {
     Plan->Shares = std::move(**Targeted);
   } else if (Balanced) {

@@ -126,8 +126,7 @@ llvm::Error Runtime::finalize() {
   Data.attach({});
   Sched.attach({});
   for (auto &D : Devices) {
-    // The kind is the name's part before the index ("host:0").
-    std::string Kind = D->name().substr(0, D->name().find(':'));
+    std::string Kind = D->kind();
     int Index = D->index();
     observeDevice(&prof::Listener::deviceShutdown, Index, Kind.c_str(), true);
     D.reset();

@@ -11,11 +11,11 @@ namespace jacc {
 
 namespace {
 
-/// Device D's kind as locations name it: "host" or "cuda" (the part of its name before ':').
+/// Each device's kind, as locations name it: "host" or "cuda".
 std::vector<std::string> deviceKinds(const std::vector<std::unique_ptr<Device>> &Devices) {
   std::vector<std::string> Kinds;
   for (const auto &D : Devices)
-    Kinds.push_back(D->name().substr(0, D->name().find(':')));
+    Kinds.push_back(D->kind());
   return Kinds;
 }
 
@@ -52,8 +52,7 @@ LocationTree &Runtime::locations() {
     return *Locations;
   std::string Text = "location devices virtual\n";
   for (const auto &D : Devices) {
-    std::string Kind = D->name().substr(0, D->name().find(':'));
-    Text += "location " + D->name() + " " + Kind + "\nhierarchy devices + " + D->name() + "\n";
+    Text += "location " + D->name() + " " + D->kind() + "\nhierarchy devices + " + D->name() + "\n";
   }
   auto T = LocationTree::parse(Text, "<devices>");
   cantFail(T.takeError());
