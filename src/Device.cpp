@@ -104,6 +104,30 @@ llvm::Expected<void *> Device::allocate(size_t Bytes) {
   return Ptr;
 }
 
+llvm::Expected<void *> Device::allocateUnified(size_t Bytes) {
+  llvm::Expected<void *> Ptr = allocateUnifiedImpl(std::max<size_t>(Bytes, 1));
+  if (Ptr && traceDevice())
+    trace(*this, "allocateUnified " + llvm::Twine(Bytes) + " bytes -> " + hexAddress(*Ptr));
+  if (Ptr && prof::active())
+    observeMemory(prof::MemOp::Alloc, *this, *Ptr, Bytes);
+  return Ptr;
+}
+
+llvm::Expected<void *> Device::allocateUnifiedImpl(size_t) {
+  return makeError(ErrorCode::Unsupported,
+                   name() + " cannot allocate memory shared with the other devices; unset "
+                            "JACC_MEMORY (separate copies) to use it");
+}
+
+llvm::Error Device::prefetch(const void *Ptr, size_t Bytes, bool ReadMostly) {
+  if (Bytes == 0)
+    return llvm::Error::success();
+  if (traceDevice())
+    trace(*this, "prefetch " + llvm::Twine(Bytes) + " bytes at " + hexAddress(Ptr) +
+                     (ReadMostly ? " (read-mostly)" : ""));
+  return prefetchImpl(Ptr, Bytes, ReadMostly);
+}
+
 llvm::Error Device::release(void *DevicePtr, size_t Bytes) {
   // Like free(): releasing nothing is fine.
   if (!DevicePtr)
@@ -121,6 +145,8 @@ llvm::Error Device::copyToDevice(void *Dst, const void *HostSrc, size_t Bytes) {
   if (!Dst || !HostSrc)
     return makeError(ErrorCode::InvalidArgument, "copy of " + llvm::Twine(Bytes) + " bytes to " +
                                                      name() + " with a null source or destination");
+  if (Dst == HostSrc)
+    return llvm::Error::success(); // one memory (JACC_MEMORY=unified): nothing moves
   trace(*this, "copyToDevice " + llvm::Twine(Bytes) + " bytes");
   ObservedCopy Observed(prof::Direction::HostToDevice, *this, nullptr, HostSrc, Dst, Bytes);
   if (llvm::Error E = copyToDeviceImpl(Dst, HostSrc, Bytes))
@@ -135,6 +161,8 @@ llvm::Error Device::copyToHost(void *HostDst, const void *Src, size_t Bytes) {
   if (!HostDst || !Src)
     return makeError(ErrorCode::InvalidArgument, "copy of " + llvm::Twine(Bytes) + " bytes from " +
                                                      name() + " with a null source or destination");
+  if (HostDst == Src)
+    return llvm::Error::success(); // one memory (JACC_MEMORY=unified): nothing moves
   trace(*this, "copyToHost " + llvm::Twine(Bytes) + " bytes");
   ObservedCopy Observed(prof::Direction::DeviceToHost, *this, nullptr, Src, HostDst, Bytes);
   if (llvm::Error E = copyToHostImpl(HostDst, Src, Bytes))
@@ -150,6 +178,8 @@ llvm::Error Device::copyToPeer(Device &DstDevice, void *Dst, const void *Src, si
     return makeError(ErrorCode::InvalidArgument, "copy of " + llvm::Twine(Bytes) + " bytes from " +
                                                      name() + " to " + DstDevice.name() +
                                                      " with a null source or destination");
+  if (Dst == Src)
+    return llvm::Error::success(); // one memory (JACC_MEMORY=unified): nothing moves
   trace(*this, "copyToPeer " + llvm::Twine(Bytes) + " bytes -> " + DstDevice.name());
   ObservedCopy Observed(prof::Direction::DeviceToDevice, *this, &DstDevice, Src, Dst, Bytes);
   if (llvm::Error E = peerCopy(DstDevice, Dst, Src, Bytes, 1, Bytes))
@@ -166,6 +196,8 @@ llvm::Error Device::copyToPeer2D(Device &DstDevice, void *Dst, const void *Src, 
     return makeError(ErrorCode::InvalidArgument, "strided copy from " + name() + " to " +
                                                      DstDevice.name() +
                                                      " with a null source or destination");
+  if (Dst == Src)
+    return llvm::Error::success(); // one memory (JACC_MEMORY=unified): nothing moves
   trace(*this, "copyToPeer2D " + llvm::Twine(Height) + " x " + llvm::Twine(Width) +
                    " bytes (pitch " + llvm::Twine(Pitch) + ") -> " + DstDevice.name());
   ObservedCopy Observed(prof::Direction::DeviceToDevice, *this, &DstDevice, Src, Dst,
@@ -183,6 +215,8 @@ llvm::Error Device::copyToHost2D(void *HostDst, const void *Src, size_t Width, s
   if (!HostDst || !Src)
     return makeError(ErrorCode::InvalidArgument,
                      "strided copy from " + name() + " with a null source or destination");
+  if (HostDst == Src)
+    return llvm::Error::success(); // one memory (JACC_MEMORY=unified): nothing moves
   trace(*this, "copyToHost2D " + llvm::Twine(Height) + " x " + llvm::Twine(Width) +
                    " bytes (pitch " + llvm::Twine(Pitch) + ")");
   ObservedCopy Observed(prof::Direction::DeviceToHost, *this, nullptr, Src, HostDst,

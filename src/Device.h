@@ -62,9 +62,17 @@ public:
 
   /// Allocate device memory; OutOfMemory names the device and the size.
   llvm::Expected<void *> allocate(size_t Bytes);
+  /// JACC_MEMORY=unified: memory every device and the host can address (CUDA's managed
+  /// memory), released with release(). Unsupported for a device that cannot, naming it.
+  llvm::Expected<void *> allocateUnified(size_t Bytes);
+  /// JACC_MEMORY=unified: move [Ptr, Ptr+Bytes) of allocateUnified() memory next to this device
+  /// ahead of its next launch, read-mostly when no kernel is about to write it (a hint: a
+  /// device whose memory is the host's does nothing).
+  llvm::Error prefetch(const void *Ptr, size_t Bytes, bool ReadMostly);
   /// Bytes: the allocation's size, for profiling tools (0: not known here).
   llvm::Error release(void *DevicePtr, size_t Bytes = 0);
-  /// Copies count their bytes in stats(); zero bytes is a no-op.
+  /// Copies count their bytes in stats(); zero bytes, or a copy onto itself (one memory shared
+  /// by both sides, JACC_MEMORY=unified), is a no-op.
   llvm::Error copyToDevice(void *Dst, const void *HostSrc, size_t Bytes);
   llvm::Error copyToHost(void *HostDst, const void *Src, size_t Bytes);
   llvm::Error copyToPeer(Device &DstDevice, void *Dst, const void *Src, size_t Bytes);
@@ -112,6 +120,8 @@ protected:
   virtual DeviceProperties propertiesImpl() const = 0;
   virtual llvm::Expected<void *> allocateImpl(size_t Bytes) = 0;
   virtual llvm::Error releaseImpl(void *DevicePtr) = 0;
+  virtual llvm::Expected<void *> allocateUnifiedImpl(size_t Bytes);
+  virtual llvm::Error prefetchImpl(const void *, size_t, bool) { return llvm::Error::success(); }
   virtual llvm::Error copyToDeviceImpl(void *Dst, const void *HostSrc, size_t Bytes) = 0;
   virtual llvm::Error copyToHostImpl(void *HostDst, const void *Src, size_t Bytes) = 0;
   /// Strided copies between this device and host memory (Width, Height > 0). The defaults copy

@@ -87,6 +87,7 @@ llvm::Error Runtime::initLocked() {
     HasLocations = Locations.has_value();
   }
   Data.attach(Devices);
+  Data.setUnified(Settings->UnifiedMemory);
   Sched.attach(Devices);
   Initialized = true;
   debugLog("device", llvm::Twine(Devices.size()) + " device(s), " +

@@ -62,6 +62,11 @@ llvm::Expected<RuntimeSettings> readSettings() {
     S.Policy = std::move(*D);
   }
   S.ConfigFile = env::text(env::Var::Config).str();
+  auto Memory = env::keyword(env::Var::Memory, {{"separate", 0}, {"unified", 1}}, 0,
+                             "separate or unified");
+  if (!Memory)
+    return Memory.takeError();
+  S.UnifiedMemory = *Memory == 1;
   auto Warn = env::seconds(env::Var::KernelWarn, S.KernelWarnSeconds, 1e9,
                            "30 or 0.5; 0 turns the warning off");
   if (!Warn)

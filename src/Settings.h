@@ -20,6 +20,7 @@ struct RuntimeSettings {
   bool DemandExchange = true;                        ///< JACC_EXCHANGE=demand (else eager)
   Distribution Policy;                               ///< JACC_POLICY (checked at jacc_init)
   std::string ConfigFile;                            ///< JACC_CONFIG (read at jacc_init)
+  bool UnifiedMemory = false;                        ///< JACC_MEMORY=unified
   jit::SpecializeSettings Specialize;                ///< JACC_SPECIALIZE*
   double KernelWarnSeconds = 0;                      ///< JACC_KERNEL_WARN (0: off)
   jit::CompileConfig Compile;                        ///< JACC_COMPILE*

@@ -14,6 +14,7 @@ const char *name(Var V) {
   case Var::Exchange: return "JACC_EXCHANGE";
   case Var::Policy: return "JACC_POLICY";
   case Var::Config: return "JACC_CONFIG";
+  case Var::Memory: return "JACC_MEMORY";
   case Var::Specialize: return "JACC_SPECIALIZE";
   case Var::SpecializeArgs: return "JACC_SPECIALIZE_ARGS";
   case Var::SpecializeAfter: return "JACC_SPECIALIZE_AFTER";
@@ -49,7 +50,7 @@ llvm::ArrayRef<Var> allVars() {
   static const Var All[] = {
       Var::Devices,         Var::HostThreads,    Var::SpinUs,         Var::Split,
       Var::Narrow,          Var::Exchange,       Var::Policy,         Var::Config,
-      Var::Specialize,
+      Var::Memory,          Var::Specialize,
       Var::SpecializeArgs,  Var::SpecializeAfter, Var::SpecializeMax, Var::SpecializeWait,
       Var::SpecializeBudget, Var::SpecializePayback, Var::CudaBlockSize, Var::CudaVerify,
       Var::Cache,
@@ -71,6 +72,7 @@ const char *defaultText(Var V) {
   case Var::Exchange: return "demand";
   case Var::Policy: return "static";
   case Var::Config: return "none (one location per device)";
+  case Var::Memory: return "separate (a copy per device)";
   case Var::Specialize: return "auto";
   case Var::SpecializeArgs: return "every foldable scalar";
   case Var::SpecializeAfter: return "3";

@@ -27,6 +27,7 @@ enum class Var : unsigned {
   Exchange,         ///< JACC_EXCHANGE: demand, eager (src/launch/DemandExchange)
   Policy,           ///< JACC_POLICY: how split launches share the work (src/launch/Distribution)
   Config,           ///< JACC_CONFIG: the location hierarchy's file (src/launch/Locations)
+  Memory,           ///< JACC_MEMORY: separate, unified (src/data/UnifiedMemory)
   Specialize,       ///< JACC_SPECIALIZE: off, auto, always (jit/Specializer)
   SpecializeArgs,   ///< JACC_SPECIALIZE_ARGS: n,+m,-dt
   SpecializeAfter,  ///< JACC_SPECIALIZE_AFTER: pushes before auto folds

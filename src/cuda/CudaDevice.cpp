@@ -514,6 +514,41 @@ llvm::Expected<void *> CudaDevice::allocateImpl(size_t Bytes) {
   return reinterpret_cast<void *>(static_cast<uintptr_t>(Ptr));
 }
 
+llvm::Expected<void *> CudaDevice::allocateUnifiedImpl(size_t Bytes) {
+  if (!P->Drv.cuMemAllocManaged)
+    return makeError(ErrorCode::Unsupported,
+                     name() + ": the CUDA driver " + P->Drv.Library +
+                         " has no cuMemAllocManaged (managed memory); update the NVIDIA driver "
+                         "or unset JACC_MEMORY (separate copies)");
+  if (auto E = P->current())
+    return E;
+  CUdeviceptr Ptr = 0;
+  CUresult R = P->Drv.cuMemAllocManaged(&Ptr, Bytes, CU_MEM_ATTACH_GLOBAL);
+  if (R == CUDA_ERROR_OUT_OF_MEMORY)
+    return makeError(ErrorCode::OutOfMemory, name() + ": out of managed memory allocating " +
+                                                 llvm::Twine(Bytes) +
+                                                 " bytes; map less data at a time");
+  if (auto E = P->check(R, "cuMemAllocManaged of " + llvm::Twine(Bytes) + " bytes"))
+    return E;
+  return reinterpret_cast<void *>(static_cast<uintptr_t>(Ptr));
+}
+
+llvm::Error CudaDevice::prefetchImpl(const void *Ptr, size_t Bytes, bool ReadMostly) {
+  // Hints: a driver without them (or a system that cannot migrate) still reads the memory.
+  if (!P->Drv.cuMemPrefetchAsync)
+    return llvm::Error::success();
+  if (auto E = P->current())
+    return E;
+  if (ReadMostly && P->Drv.cuMemAdvise)
+    if (auto E = P->check(P->Drv.cuMemAdvise(devicePtr(Ptr), Bytes, CU_MEM_ADVISE_SET_READ_MOSTLY,
+                                             P->Dev),
+                          "cuMemAdvise"))
+      return E;
+  // On the launch stream: ahead of the kernel that reads it.
+  return P->check(P->Drv.cuMemPrefetchAsync(devicePtr(Ptr), Bytes, P->Dev, P->LaunchStream),
+                  "cuMemPrefetchAsync");
+}
+
 llvm::Expected<void *> CudaDevice::takeScratch(size_t Bytes, size_t &Capacity) {
   Capacity = 256;
   while (Capacity < Bytes)

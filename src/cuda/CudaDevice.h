@@ -74,6 +74,8 @@ private:
   DeviceProperties propertiesImpl() const override;
   llvm::Expected<void *> allocateImpl(size_t Bytes) override;
   llvm::Error releaseImpl(void *DevicePtr) override;
+  llvm::Expected<void *> allocateUnifiedImpl(size_t Bytes) override;
+  llvm::Error prefetchImpl(const void *Ptr, size_t Bytes, bool ReadMostly) override;
   llvm::Error copyToDeviceImpl(void *Dst, const void *HostSrc, size_t Bytes) override;
   llvm::Error copyToHostImpl(void *HostDst, const void *Src, size_t Bytes) override;
   /// Synchronous 2-D copies between host memory and this device on the copy stream.

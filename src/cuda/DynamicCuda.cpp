@@ -75,6 +75,11 @@ llvm::Expected<std::unique_ptr<CudaDriver>> loadCudaDriver(llvm::StringRef Path)
   resolve(Handle, "cuMemFree_v2", D->cuMemFree, Missing);
   resolve(Handle, "cuMemHostAlloc", D->cuMemHostAlloc, Missing);
   resolve(Handle, "cuMemFreeHost", D->cuMemFreeHost, Missing);
+  // Optional: only JACC_MEMORY=unified calls them.
+  const char *Optional = nullptr;
+  resolve(Handle, "cuMemAllocManaged", D->cuMemAllocManaged, Optional);
+  resolve(Handle, "cuMemAdvise", D->cuMemAdvise, Optional);
+  resolve(Handle, "cuMemPrefetchAsync", D->cuMemPrefetchAsync, Optional);
   resolve(Handle, "cuMemcpyHtoDAsync_v2", D->cuMemcpyHtoDAsync, Missing);
   resolve(Handle, "cuMemcpyDtoHAsync_v2", D->cuMemcpyDtoHAsync, Missing);
   resolve(Handle, "cuMemcpyDtoDAsync_v2", D->cuMemcpyDtoDAsync, Missing);

@@ -45,6 +45,8 @@ constexpr CUmemorytype CU_MEMORYTYPE_DEVICE = 2;
 constexpr unsigned CU_STREAM_NON_BLOCKING = 1;
 constexpr unsigned CU_EVENT_DISABLE_TIMING = 2;
 constexpr unsigned CU_MEMHOSTALLOC_PORTABLE = 1;
+constexpr unsigned CU_MEM_ATTACH_GLOBAL = 1;
+constexpr int CU_MEM_ADVISE_SET_READ_MOSTLY = 1;
 
 /// cuda.h's CUDA_MEMCPY2D (CUDA_MEMCPY2D_v2): field for field, so the layout is the driver's.
 struct CUDA_MEMCPY2D {
@@ -87,6 +89,12 @@ struct CudaDriver {
   CUresult (*cuMemAlloc)(CUdeviceptr *Ptr, size_t Bytes) = nullptr;
   CUresult (*cuMemFree)(CUdeviceptr Ptr) = nullptr;
   CUresult (*cuMemHostAlloc)(void **Ptr, size_t Bytes, unsigned Flags) = nullptr;
+  /// Managed memory (JACC_MEMORY=unified); null when the driver lacks them (then that mode
+  /// fails naming the call).
+  CUresult (*cuMemAllocManaged)(CUdeviceptr *Ptr, size_t Bytes, unsigned Flags) = nullptr;
+  CUresult (*cuMemAdvise)(CUdeviceptr Ptr, size_t Bytes, int Advice, CUdevice Device) = nullptr;
+  CUresult (*cuMemPrefetchAsync)(CUdeviceptr Ptr, size_t Bytes, CUdevice Device,
+                                 CUstream Stream) = nullptr;
   CUresult (*cuMemFreeHost)(void *Ptr) = nullptr;
   CUresult (*cuMemcpyHtoDAsync)(CUdeviceptr Dst, const void *Src, size_t Bytes,
                                 CUstream Stream) = nullptr;

@@ -59,13 +59,17 @@ llvm::Error DataEnvironment::enter(void *P, size_t Bytes, bool Copy, const char 
   M.End = M.Begin + Bytes;
   M.DynamicRefs = 1;
   M.LastUse.assign(Devices.size(), 0);
-  auto ReleaseAll = [&] {
-    for (unsigned I = 0; I < M.DevicePtrs.size(); ++I)
-      llvm::consumeError(Devices[I]->release(M.DevicePtrs[I], M.bytes()));
-  };
+  auto ReleaseAll = [&] { llvm::consumeError(releaseCopies(M)); };
+  if (Unified) {
+    auto Shared = unifiedCopy(P, Bytes, &M.UnifiedOwner);
+    if (!Shared)
+      return Shared.takeError();
+    M.Unified = true;
+    M.DevicePtrs.assign(Devices.size(), *Shared);
+  }
   // Allocate everywhere first, so that a failure leaves nothing behind.
-  for (auto &D : Devices) {
-    auto Ptr = D->allocate(Bytes);
+  for (unsigned D = M.DevicePtrs.size(); D < Devices.size(); ++D) {
+    auto Ptr = Devices[D]->allocate(Bytes);
     if (!Ptr) {
       ReleaseAll();
       return Ptr.takeError();
@@ -74,11 +78,14 @@ llvm::Error DataEnvironment::enter(void *P, size_t Bytes, bool Copy, const char 
   }
   std::vector<char> Zeros(Copy || !Zero ? 0 : Bytes, 0);
   if (Copy || Zero)
-    for (unsigned D = 0; D < Devices.size(); ++D)
+    for (unsigned D = 0; D < Devices.size(); ++D) {
+      if (sharesEarlierCopy(M, D))
+        continue;
       if (auto E = Devices[D]->copyToDevice(M.DevicePtrs[D], Copy ? P : Zeros.data(), Bytes)) {
         ReleaseAll();
         return E;
       }
+    }
   debugLog("data", llvm::Twine(Api) + " " + PresentTable::describe(P, Bytes) + " mapped");
   initValidity(M);
   Table.insert(std::move(M));
@@ -131,11 +138,7 @@ llvm::Error DataEnvironment::exit(void *P, size_t Bytes, bool CopyBack, bool Fin
 }
 
 llvm::Error DataEnvironment::unmap(Mapping &M, const char *Api) {
-  llvm::Error Result = llvm::Error::success();
-  for (unsigned D = 0; D < Devices.size(); ++D)
-    if (static_cast<int>(D) != M.UserDevice)
-      if (auto E = Devices[D]->release(M.DevicePtrs[D], M.bytes()))
-        Result = llvm::joinErrors(std::move(Result), std::move(E));
+  llvm::Error Result = releaseCopies(M);
   debugLog("data", llvm::Twine(Api) + " " + PresentTable::describe(M) + " unmapped");
   Table.erase(M.Begin);
   return Result;
@@ -159,8 +162,9 @@ llvm::Error DataEnvironment::update(void *P, size_t Bytes, bool ToDevice, const 
     return llvm::Error::success();
   }
   for (unsigned D = 0; D < Devices.size(); ++D)
-    if (auto E = Devices[D]->copyToDevice(F.M->translate(P, D), P, Bytes))
-      return E;
+    if (!sharesEarlierCopy(*F.M, D))
+      if (auto E = Devices[D]->copyToDevice(F.M->translate(P, D), P, Bytes))
+        return E;
   uint64_t B = reinterpret_cast<uintptr_t>(P) - F.M->Begin;
   F.M->Valid.assign(B, B + Bytes, allDevices());
   return reattach(*F.M, P, Bytes);
@@ -227,9 +231,8 @@ llvm::Error DataEnvironment::releaseAll() {
   std::lock_guard<std::mutex> TL(Table.mutex());
   llvm::Error Result = releaseUserMemory(); // the program's: never acc_map_data'd memory
   for (Mapping *M : Table.all()) {
-    for (unsigned D = 0; D < Devices.size(); ++D)
-      if (auto E = Devices[D]->release(M->DevicePtrs[D], M->bytes()))
-        Result = llvm::joinErrors(std::move(Result), std::move(E));
+    if (auto E = releaseCopies(*M))
+      Result = llvm::joinErrors(std::move(Result), std::move(E));
     Table.erase(M->Begin);
   }
   return Result;

@@ -28,6 +28,9 @@ class DataEnvironment {
 public:
   /// The devices every mapping has a copy on, in device order (set by init, cleared by finalize).
   void attach(llvm::ArrayRef<std::unique_ptr<Device>> Devices) { this->Devices = Devices; }
+  /// JACC_MEMORY=unified: new mappings share one memory among the devices (UnifiedMemory.cpp).
+  void setUnified(bool On) { Unified = On; }
+  bool unified() const { return Unified; }
 
   // --- Mapped data (DataEnvironment.cpp). Api names the caller in messages; host ranges are
   // non-empty and not null (the runtime's entry points treat those as no-ops). ---
@@ -87,6 +90,13 @@ public:
   /// first, as an acc_map_data copy is an acc_malloc block too), or an allocateUser() block's;
   /// none for any other address. Caller holds the table's lock.
   std::optional<unsigned> deviceOwning(const void *P, Mapping **Owner);
+
+  // --- One memory for every device, JACC_MEMORY=unified (UnifiedMemory.cpp). ---
+
+  /// Move what a device's launch needs of unified mapping M (Ranges, offsets from its Begin)
+  /// next to the device ahead of the launch; ReadMostly: no kernel is about to write it.
+  llvm::Error prefetch(const Mapping &M, const ByteRanges &Ranges, unsigned Device,
+                       bool ReadMostly);
 
   // --- Which copies are current (Coherence.cpp). Caller holds the table's lock. ---
 
@@ -152,6 +162,16 @@ private:
   /// Target (TargetMap: its mapping), or Target itself when TargetMap is null.
   llvm::Error writePointer(const Mapping &M, void **PtrAddr, void *Target,
                            const Mapping *TargetMap);
+  /// The one memory a new unified mapping of [P, P+Bytes) gives every device: P itself when
+  /// every device addresses host memory, else managed memory of the first device that does not
+  /// (*Owner: that device, else -1).
+  llvm::Expected<void *> unifiedCopy(void *P, size_t Bytes, int *Owner);
+  /// Whether device D's copy of M is the memory of a lower-numbered device's (unified): a copy
+  /// into it was made already.
+  static bool sharesEarlierCopy(const Mapping &M, unsigned D);
+  /// Free the copies of M that jacc allocated: not the program's own (acc_map_data), and a
+  /// unified memory once (DevicePtrs may be partial: a failed enter).
+  llvm::Error releaseCopies(const Mapping &M);
   /// Free every copy of M but the program's own (acc_map_data) and drop it from the table.
   llvm::Error unmap(Mapping &M, const char *Api);
   /// Whether [P, P+Bytes) lies inside one block of Device's memory that jacc knows (an
@@ -167,6 +187,7 @@ private:
   UserAllocations::const_iterator userBlockContaining(uintptr_t A) const;
 
   llvm::ArrayRef<std::unique_ptr<Device>> Devices;
+  bool Unified = false;
   PresentTable Table;
   UserAllocations UserBlocks;
 };

@@ -25,6 +25,11 @@ struct Mapping {
   /// -1. Such a mapping also holds one StructuredRefs for its lifetime, so that no exit frees it:
   /// only acc_unmap_data ends it.
   int UserDevice = -1;
+  /// JACC_MEMORY=unified: every device's copy is one memory (DevicePtrs all equal), the
+  /// program's own when every device can address host memory, else managed memory that device
+  /// UnifiedOwner allocated (-1: jacc allocated nothing). Copies between devices move nothing.
+  bool Unified = false;
+  int UnifiedOwner = -1;
   /// Pointers inside this range attached to their targets (acc_attach), by host address.
   struct Attachment {
     uint64_t Count = 0;        ///< the attachment counter

@@ -104,13 +104,15 @@ llvm::Error DataEnvironment::mapUserData(void *P, void *DevicePtr, size_t Bytes,
   M.StructuredRefs = 1; // the pin: no exit frees it (see Mapping::UserDevice)
   M.UserDevice = static_cast<int>(Device);
   M.LastUse.assign(Devices.size(), 0);
-  auto Cleanup = [&] {
-    for (unsigned I = 0; I < M.DevicePtrs.size(); ++I)
-      if (I != Device)
-        llvm::consumeError(Devices[I]->release(M.DevicePtrs[I], M.bytes()));
-  };
+  auto Cleanup = [&] { llvm::consumeError(releaseCopies(M)); };
+  // Unified with every device's memory the host's: the program's memory is every device's copy.
+  // (A GPU's acc_malloc memory is not the other devices' to address: they get copies.)
+  if (Unified && llvm::all_of(Devices, [](auto &D) { return D->hostMemory(); })) {
+    M.Unified = true;
+    M.DevicePtrs.assign(Devices.size(), DevicePtr);
+  }
   // Every other device gets its own copy of the program's device data, as after acc_copyin.
-  for (unsigned D = 0; D < Devices.size(); ++D) {
+  for (unsigned D = M.DevicePtrs.size(); D < Devices.size(); ++D) {
     if (D == Device) {
       M.DevicePtrs.push_back(DevicePtr);
       continue;
@@ -123,7 +125,7 @@ llvm::Error DataEnvironment::mapUserData(void *P, void *DevicePtr, size_t Bytes,
     M.DevicePtrs.push_back(*Ptr);
   }
   for (unsigned D = 0; D < Devices.size(); ++D)
-    if (D != Device)
+    if (D != Device && !sharesEarlierCopy(M, D))
       if (auto E = Devices[Device]->copyToPeer(*Devices[D], M.DevicePtrs[D], DevicePtr, Bytes)) {
         Cleanup();
         return prefixError(Api, std::move(E));

@@ -117,6 +117,17 @@ void neededOn(const analysis::KernelInfo &Info, const LaunchPlan &Plan, const Ke
       Whole(M);
 }
 
+/// Whether the kernel may write M: one of its split arrays points into it, or its writes are
+/// not known (a nest that cannot split).
+bool writtenBy(const analysis::KernelInfo &Info, const LaunchPlan &Plan, const Mapping *M) {
+  const analysis::SplitPlan &SP = Info.Split.Plan;
+  if (!SP.Splittable)
+    return true;
+  return llvm::any_of(SP.Arrays, [&](const analysis::SplitArray &A) {
+    return A.Arg < Info.Args.size() && Plan.ArgMappings[Info.Args[A.Arg].Position] == M;
+  });
+}
+
 } // namespace
 
 llvm::Error fetchForLaunch(const analysis::KernelInfo &Info, const LaunchPlan &Plan,
@@ -125,9 +136,13 @@ llvm::Error fetchForLaunch(const analysis::KernelInfo &Info, const LaunchPlan &P
   for (unsigned D = 0; D < Launches.size(); ++D) {
     std::vector<std::pair<Mapping *, Ranges>> Need;
     neededOn(Info, Plan, Probed ? Launches[D].get() : nullptr, Need);
-    for (auto &[M, Rs] : Need)
+    for (auto &[M, Rs] : Need) {
+      if (M->Unified)
+        if (auto Err = Data.prefetch(*M, Rs, D, !writtenBy(Info, Plan, M)))
+          return Err;
       if (auto Err = Data.makeCurrent(*M, Rs, D, &Cost))
         return Err;
+    }
   }
   return llvm::Error::success();
 }

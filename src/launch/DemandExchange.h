@@ -23,7 +23,9 @@ bool probeSplitLaunches(const analysis::KernelInfo &Info, const LaunchPlan &Plan
 
 /// Make current on each device what its launch will read: when Probed, the read extents and
 /// the owned and written ranges of its split arrays (a write hull may hold elements it does not
-/// write); else every mapping the plan uses, whole. The copies are added to Cost.
+/// write); else every mapping the plan uses, whole. The copies are added to Cost. Unified
+/// memory (JACC_MEMORY=unified) moves nothing but is prefetched to the device, read-mostly when
+/// the kernel does not write it.
 llvm::Error fetchForLaunch(const analysis::KernelInfo &Info, const LaunchPlan &Plan,
                            llvm::ArrayRef<std::shared_ptr<KernelLaunch>> Launches, bool Probed,
                            DataEnvironment &Data, CopyCost &Cost);

@@ -30,9 +30,18 @@ llvm::Error Scheduler::run(std::shared_ptr<const jit::CompiledKernel> K, LaunchP
                            const LaunchCode &Code, bool Async,
                            std::unique_lock<std::mutex> TableLock) {
   const analysis::KernelInfo &Info = K->Info;
+  unsigned N = Devices.size();
+  // One memory for every device (JACC_MEMORY=unified): a kernel that computes some array whole
+  // on every device (not split, or an aliased target) runs once, on one of them.
+  bool Whole = !Code.Split || llvm::any_of(Plan.Targets, [&](const SplitTarget &T) {
+                 unsigned Arg = Info.Split.Plan.Arrays[T.Info].Arg;
+                 return !T.Split && Plan.ArgMappings[Info.Args[Arg].Position];
+               });
+  if (!Plan.Owner && Whole && N > 1 &&
+      llvm::any_of(Plan.Used, [](const Mapping *M) { return M->Unified; }))
+    Plan.Owner = 0;
   if (Plan.Owner)
     return runOnOwner(std::move(K), Plan, Code);
-  unsigned N = Devices.size();
   llvm::SmallVector<std::shared_ptr<KernelLaunch>, 4> Launches;
   for (unsigned D = 0; D < N; ++D) {
     auto L = Devices[D]->constructLaunch(K, std::move(Plan.Cells[D]), Plan.Aggregates[D], Code);
@@ -79,7 +88,7 @@ llvm::Error Scheduler::run(std::shared_ptr<const jit::CompiledKernel> K, LaunchP
       }
   }
   bool Probed = false; // a split launch whose devices never meet (no exchange)
-  if (N > 1) {
+  if (N > 1 || Data.unified()) {
     Probed = Group && DemandExchange && probeSplitLaunches(Info, Plan, Launches);
     if (auto E = fetchForLaunch(Info, Plan, Launches, Probed, Data, Plan.Fetched))
       return E;
@@ -130,17 +139,26 @@ llvm::Error Scheduler::run(std::shared_ptr<const jit::CompiledKernel> K, LaunchP
 llvm::Error Scheduler::runOnOwner(std::shared_ptr<const jit::CompiledKernel> K, LaunchPlan &Plan,
                                   const LaunchCode &Code) {
   unsigned O = *Plan.Owner;
-  debugLog("launch", "deviceptr '" + Plan.OwnerArg + "' is memory of device " + llvm::Twine(O) +
-                         ": the kernel runs there alone");
+  std::string Why = Plan.OwnerArg.empty()
+                        ? "the kernel does not split and its data is one memory"
+                        : "deviceptr '" + Plan.OwnerArg + "' is memory of device " +
+                              std::to_string(O);
+  debugLog("launch", Why + ": the kernel runs on device " + llvm::Twine(O) + " alone");
+  // A deviceptr kernel was bound unsplit; a unified one may have been bound split (its cells
+  // then hold the split entry's bounds): it runs that entry as the one device of a split.
   LaunchCode Plain = Code;
-  Plain.Split = false;
   // The kernel reads device O's copies: current first.
-  for (Mapping *M : Plan.Used)
+  for (Mapping *M : Plan.Used) {
+    if (auto E = Data.prefetch(*M, {{0, M->bytes()}}, O, /*ReadMostly=*/false))
+      return E;
     if (auto E = Data.makeCurrent(*M, 0, M->bytes(), O, &Plan.Fetched))
       return E;
+  }
   auto Launch = Devices[O]->constructLaunch(K, std::move(Plan.Cells[O]), Plan.Aggregates[O], Plain);
   if (!Launch)
     return Launch.takeError();
+  if (Code.Split)
+    (*Launch)->setSplit(0, SplitShare::equal(0, 1), Plan.Narrow, nullptr);
   if (!Plan.Bounds.empty())
     (*Launch)->checkBounds(Plan.Bounds, O);
   if (Plan.ObservedPush)
@@ -149,7 +167,8 @@ llvm::Error Scheduler::runOnOwner(std::shared_ptr<const jit::CompiledKernel> K, 
     (*Launch)->OnFinished = [K, R = Plan.Reductions](const KernelLaunch &Done) {
       R.combine(K->Info, {&Done});
     };
-  stats().DuplicateLaunches.fetch_add(1, std::memory_order_relaxed);
+  (Code.Split ? stats().SplitLaunches : stats().DuplicateLaunches)
+      .fetch_add(1, std::memory_order_relaxed);
   // Synchronous even when asynchronous was asked: the copies below need the kernel's results.
   auto Ticket = Devices[O]->launch(*Launch, /*Async=*/true);
   if (!Ticket)

@@ -28,6 +28,7 @@
 #include <set>
 #include <string>
 #include <thread>
+#include <tuple>
 #include <mutex>
 #include <vector>
 
@@ -319,6 +320,78 @@ TEST_P(CudaMockTest, AKernelTargetingTheGpusLocationRunsOnTheGpusOnly) {
   else // every device: the default, the chooser may run it split (evenly) or not
     EXPECT_TRUE(GpuShares.empty() || GpuShares == Expected);
   std::remove(File.c_str());
+}
+
+/// A cuMemPrefetchAsync the fake driver saw.
+struct SeenPrefetch {
+  unsigned long long Ptr;
+  size_t Bytes;
+  int Gpu;
+  int ReadMostly;
+  bool operator<(const SeenPrefetch &O) const {
+    return std::tie(Gpu, Ptr, Bytes, ReadMostly) < std::tie(O.Gpu, O.Ptr, O.Bytes, O.ReadMostly);
+  }
+  bool operator==(const SeenPrefetch &O) const { return !(*this < O) && !(O < *this); }
+};
+
+std::vector<SeenPrefetch> prefetchesSince(int First) {
+  auto Count = mockFunction<int (*)()>("mockcuda_prefetch_count");
+  auto Get = mockFunction<void (*)(int, unsigned long long *, size_t *, int *, int *)>(
+      "mockcuda_prefetch");
+  std::vector<SeenPrefetch> Out;
+  for (int I = First; I < Count(); ++I) {
+    SeenPrefetch P;
+    Get(I, &P.Ptr, &P.Bytes, &P.Gpu, &P.ReadMostly);
+    Out.push_back(P);
+  }
+  std::sort(Out.begin(), Out.end());
+  Out.erase(std::unique(Out.begin(), Out.end()), Out.end());
+  return Out;
+}
+
+// JACC_MEMORY=unified: each array is one managed block for every device (no copy per GPU, no
+// exchange), and before its part of a split kernel each GPU gets its rows of what it reads and
+// writes prefetched, the array it only reads advised read-mostly. A host device beside the GPU
+// works in the same block.
+TEST_P(CudaMockTest, UnifiedMemoryIsOneManagedBlockPrefetchedToEachGpusShare) {
+  jacc::ScopedEnv Memory("JACC_MEMORY", "unified");
+  restartWith(saxpyHook);
+  auto Managed = mockFunction<int (*)()>("mockcuda_managed_alloc_count");
+  auto PrefetchCount = mockFunction<int (*)()>("mockcuda_prefetch_count");
+  int ManagedBefore = Managed(), PrefetchBefore = PrefetchCount();
+  int N = 1000;
+  ASSERT_NO_FATAL_FAILURE(pushSaxpyAndCheck(N, Saxpy, devices() > 1 ? JACC_FORCE_SPLIT : 0, [&] {
+    jacc_stats St;
+    ASSERT_JACC(jacc_get_stats(&St));
+    EXPECT_EQ(St.bytes_device_to_device, 0u);
+    EXPECT_EQ(St.bytes_host_to_device, 2u * N * sizeof(float)); // each array copied in once
+    EXPECT_EQ(Managed() - ManagedBefore, 2);
+  }));
+  // The blocks' starts, from the GPU 0 share's prefetches: x (read only) is the read-mostly one.
+  std::vector<SeenPrefetch> Seen = prefetchesSince(PrefetchBefore);
+  ASSERT_FALSE(Seen.empty());
+  // Each GPU's share of both arrays, equal among the devices (jacc device d is GPU d, or GPU 1
+  // first in "cuda:1,host:1").
+  int Base = std::string(GetParam()).rfind("cuda:1", 0) == 0 ? 1 : 0;
+  std::vector<SeenPrefetch> Want;
+  unsigned long long X0 = ~0ull, Y0 = ~0ull;
+  for (const SeenPrefetch &P : Seen)
+    (P.ReadMostly ? X0 : Y0) = std::min(P.ReadMostly ? X0 : Y0, P.Ptr);
+  ASSERT_NE(X0, ~0ull) << "x was never prefetched read-mostly";
+  ASSERT_NE(Y0, ~0ull) << "y was never prefetched";
+  for (int G = 0; G < gpus(); ++G) {
+    long long Lo = (long long)N * G / devices(), Hi = (long long)N * (G + 1) / devices();
+    size_t Bytes = size_t(Hi - Lo) * sizeof(float);
+    Want.push_back({X0 + Lo * sizeof(float), Bytes, G + Base, 1});
+    Want.push_back({Y0 + Lo * sizeof(float), Bytes, G + Base, 0});
+  }
+  std::sort(Want.begin(), Want.end());
+  EXPECT_EQ(Seen.size(), Want.size());
+  for (size_t I = 0; I < std::min(Seen.size(), Want.size()); ++I)
+    EXPECT_TRUE(Seen[I] == Want[I]) << "prefetch " << I << ": GPU " << Seen[I].Gpu << " +"
+                                    << Seen[I].Ptr - (Seen[I].ReadMostly ? X0 : Y0) << " "
+                                    << Seen[I].Bytes << " bytes, read-mostly "
+                                    << Seen[I].ReadMostly;
 }
 
 const char *const Stencil1D = "#pragma acc parallel loop present(in, out)\n"

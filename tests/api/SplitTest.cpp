@@ -56,6 +56,10 @@ bool NarrowOff = false;
 /// The bytes a split launch moves between devices: EagerBytes under JACC_EXCHANGE=eager,
 /// DemandBytes under demand.
 uint64_t exchanged(uint64_t EagerBytes, uint64_t DemandBytes) {
+  // JACC_MEMORY=unified (the api-unified run): the devices share one memory, nothing moves.
+  const char *Memory = std::getenv("JACC_MEMORY");
+  if (Memory && std::string(Memory) == "unified")
+    return 0;
   return EagerExchange ? EagerBytes : DemandBytes;
 }
 

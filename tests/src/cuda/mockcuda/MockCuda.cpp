@@ -25,6 +25,7 @@
 #include <set>
 #include <string>
 #include <thread>
+#include <vector>
 
 #define MOCK_API extern "C" __attribute__((visibility("default")))
 
@@ -100,6 +101,14 @@ struct Function {
 struct Allocation {
   size_t Bytes;
   int Device;
+  bool Managed = false; ///< cuMemAllocManaged: every context may use it
+};
+/// A cuMemPrefetchAsync call, for the tests (mockcuda_prefetch).
+struct Prefetch {
+  uintptr_t Ptr;
+  size_t Bytes;
+  int Device;
+  bool ReadMostly; ///< the range was advised read-mostly (cuMemAdvise) when prefetched
 };
 
 using KernelHook = void (*)(const char *Entry, unsigned Grid, unsigned Block, void **Params);
@@ -110,6 +119,9 @@ struct State {
   int Devices = 0;
   Context Ctxs[MaxDevices];
   std::map<uintptr_t, Allocation> Allocs; ///< device memory by start address
+  std::vector<Prefetch> Prefetches;
+  /// Ranges advised read-mostly (cuMemAdvise), by start address: their ends.
+  std::map<uintptr_t, uintptr_t> ReadMostly;
   std::set<void *> HostAllocs;
   std::set<Stream *> Streams;
   std::set<Event *> Events;
@@ -117,7 +129,7 @@ struct State {
   std::set<Function *> Functions;
   std::map<std::string, CUresult> Inject;
   int Launches = 0, ModuleLoads = 0, PeerCopies = 0, Copies2D = 0, HostAllocCount = 0,
-      DeviceAllocs = 0, EventQueries = 0;
+      DeviceAllocs = 0, EventQueries = 0, ManagedAllocs = 0;
   unsigned LastGrid = 0, LastBlock = 0;
   int LastCooperative = 0;
   KernelHook Hook = nullptr;
@@ -170,6 +182,11 @@ CUresult needContext() {
   return Current && Current->Refs > 0 ? CUDA_SUCCESS : CUDA_ERROR_INVALID_CONTEXT;
 }
 
+/// The start of the allocation containing P (which deviceOf() found).
+uintptr_t allocationStart(State &S, uintptr_t P) {
+  return std::prev(S.Allocs.upper_bound(P))->first;
+}
+
 /// The device owning [P, P + Bytes) of device memory, or -1.
 int deviceOf(State &S, uintptr_t P, size_t Bytes) {
   auto It = S.Allocs.upper_bound(P);
@@ -186,7 +203,7 @@ CUresult checkDevicePtr(State &S, uintptr_t P, size_t Bytes) {
   int D = deviceOf(S, P, Bytes);
   if (D < 0)
     return CUDA_ERROR_INVALID_VALUE;
-  if (D != Current->Device && !Current->Peer[D])
+  if (D != Current->Device && !Current->Peer[D] && !S.Allocs.find(allocationStart(S, P))->second.Managed)
     return CUDA_ERROR_PEER_ACCESS_NOT_ENABLED;
   return CUDA_SUCCESS;
 }
@@ -412,6 +429,53 @@ MOCK_API CUresult cuMemAlloc_v2(CUdeviceptr *Ptr, size_t Bytes) {
   return CUDA_SUCCESS;
 }
 
+MOCK_API CUresult cuMemAllocManaged(CUdeviceptr *Ptr, size_t Bytes, unsigned Flags) {
+  MOCK_ENTER("cuMemAllocManaged");
+  MOCK_TRY(needContext());
+  constexpr unsigned AttachGlobal = 1, AttachHost = 2;
+  if (!Ptr || Bytes == 0 || (Flags != AttachGlobal && Flags != AttachHost))
+    return CUDA_ERROR_INVALID_VALUE;
+  void *P = std::aligned_alloc(256, (Bytes + 255) / 256 * 256);
+  if (!P)
+    return CUDA_ERROR_OUT_OF_MEMORY;
+  S.Allocs[reinterpret_cast<uintptr_t>(P)] = {Bytes, Current->Device, true};
+  Current->LiveBytes += Bytes;
+  ++S.ManagedAllocs;
+  *Ptr = reinterpret_cast<uintptr_t>(P);
+  return CUDA_SUCCESS;
+}
+
+MOCK_API CUresult cuMemAdvise(CUdeviceptr Ptr, size_t Bytes, int Advice, CUdevice Device) {
+  MOCK_ENTER("cuMemAdvise");
+  constexpr int SetReadMostly = 1, UnsetReadMostly = 2;
+  int D = deviceOf(S, uintptr_t(Ptr), Bytes);
+  if (D < 0 || !S.Allocs.find(allocationStart(S, uintptr_t(Ptr)))->second.Managed ||
+      Device < 0 || Device >= S.Devices)
+    return CUDA_ERROR_INVALID_VALUE;
+  if (Advice == SetReadMostly)
+    S.ReadMostly[uintptr_t(Ptr)] = uintptr_t(Ptr) + Bytes;
+  else if (Advice == UnsetReadMostly)
+    S.ReadMostly.erase(uintptr_t(Ptr));
+  else
+    return CUDA_ERROR_INVALID_VALUE;
+  return CUDA_SUCCESS;
+}
+
+MOCK_API CUresult cuMemPrefetchAsync(CUdeviceptr Ptr, size_t Bytes, CUdevice Device,
+                                     Stream *St) {
+  MOCK_ENTER("cuMemPrefetchAsync");
+  MOCK_TRY(needContext());
+  MOCK_TRY(checkStream(S, St));
+  int D = deviceOf(S, uintptr_t(Ptr), Bytes);
+  if (D < 0 || !S.Allocs.find(allocationStart(S, uintptr_t(Ptr)))->second.Managed ||
+      Device >= S.Devices)
+    return CUDA_ERROR_INVALID_VALUE;
+  auto RM = S.ReadMostly.upper_bound(uintptr_t(Ptr));
+  bool ReadMostly = RM != S.ReadMostly.begin() && std::prev(RM)->second >= uintptr_t(Ptr) + Bytes;
+  S.Prefetches.push_back({uintptr_t(Ptr), Bytes, Device, ReadMostly});
+  return CUDA_SUCCESS;
+}
+
 MOCK_API CUresult cuMemFree_v2(CUdeviceptr Ptr) {
   MOCK_ENTER("cuMemFree_v2");
   MOCK_TRY(needContext());
@@ -420,6 +484,10 @@ MOCK_API CUresult cuMemFree_v2(CUdeviceptr Ptr) {
     return CUDA_ERROR_INVALID_VALUE;
   S.Ctxs[It->second.Device].LiveBytes -= It->second.Bytes;
   std::free(reinterpret_cast<void *>(It->first));
+  for (auto RM = S.ReadMostly.begin(); RM != S.ReadMostly.end();)
+    RM = RM->first >= It->first && RM->first < It->first + It->second.Bytes
+             ? S.ReadMostly.erase(RM)
+             : std::next(RM);
   S.Allocs.erase(It);
   return CUDA_SUCCESS;
 }
@@ -785,6 +853,26 @@ MOCK_API int mockcuda_copy2d_count() {
 }
 
 /// cuMemAlloc calls that succeeded, every GPU.
+MOCK_API int mockcuda_managed_alloc_count() {
+  std::lock_guard<std::mutex> Lock(state().M);
+  return state().ManagedAllocs;
+}
+
+/// Prefetches so far; the I-th one's range, target device and read-mostly advice (I < count).
+MOCK_API int mockcuda_prefetch_count() {
+  std::lock_guard<std::mutex> Lock(state().M);
+  return int(state().Prefetches.size());
+}
+MOCK_API void mockcuda_prefetch(int I, unsigned long long *Ptr, size_t *Bytes, int *Device,
+                                int *ReadMostly) {
+  std::lock_guard<std::mutex> Lock(state().M);
+  const Prefetch &P = state().Prefetches.at(size_t(I));
+  *Ptr = P.Ptr;
+  *Bytes = P.Bytes;
+  *Device = P.Device;
+  *ReadMostly = P.ReadMostly;
+}
+
 MOCK_API int mockcuda_device_alloc_count() {
   std::lock_guard<std::mutex> Lock(state().M);
   return state().DeviceAllocs;
