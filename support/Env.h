@@ -54,6 +54,14 @@ enum class Var : unsigned {
   Profile,          ///< JACC_PROFILE: the time summary at exit (src/profile/Summary)
   Trace,            ///< JACC_TRACE: the timeline file (src/profile/Trace)
   AccProfLib,       ///< ACC_PROFLIB: OpenACC profiling tool libraries (src/profile/AccProf)
+  // The MPI launchers' variables JACC_DEVICES=local-rank:... reads (src/LocalRank): this
+  // process's rank among the node's ranks, and their number.
+  OmpiLocalRank,    ///< OMPI_COMM_WORLD_LOCAL_RANK (Open MPI's mpirun)
+  OmpiLocalSize,    ///< OMPI_COMM_WORLD_LOCAL_SIZE
+  MpichLocalRank,   ///< MPI_LOCALRANKID (MPICH's and Intel MPI's Hydra)
+  MpichLocalSize,   ///< MPI_LOCALNRANKS
+  SlurmLocalId,     ///< SLURM_LOCALID (srun)
+  SlurmTasksPerNode, ///< SLURM_NTASKS_PER_NODE (srun --ntasks-per-node)
 };
 
 /// Every variable, in the order above (listings: jacc-info).
