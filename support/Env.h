@@ -1,10 +1,11 @@
-// Every JACC_* environment variable jacc reads, and the one rule for their values: unset or empty
-// means the default; any other value must be one the variable accepts, or it is an
-// InvalidArgument error naming the variable, the value and what it accepts. Variables are read
-// here only (get); each is parsed by its module with the helpers below (DeviceConfig,
-// Specializer, KernelVariants, BlockGeometry, CompiledKernel, CacheConfig, DynamicCuda, Debug,
-// the runtime's settings), and jacc_init checks them all before it creates a device
-// (src/Settings.cpp): a bad value fails jacc_init rather than being ignored or warned about.
+// Every JACC_* environment variable jacc reads (and the MPI launchers' local rank variables), and
+// the one rule for their values: unset or empty means the default; any other value must be one
+// the variable accepts, or it is an InvalidArgument error naming the variable, the value and what
+// it accepts. Variables are read here only (get); each is parsed by its module with the helpers
+// below (DeviceConfig, LocalRank, Specializer, KernelVariants, BlockGeometry, CompiledKernel,
+// CacheConfig, DynamicCuda, Debug, the runtime's settings), and jacc_init checks them all before
+// it creates a device (src/Settings.cpp): a bad value fails jacc_init rather than being ignored
+// or warned about.
 #ifndef JACC_SUPPORT_ENV_H
 #define JACC_SUPPORT_ENV_H
 
