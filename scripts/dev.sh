@@ -25,10 +25,12 @@ case "$mode" in
   *) echo "usage: scripts/dev.sh demo|test [--sanitize] [--build-dir DIR]" >&2; exit 2 ;;
 esac
 
-# Debian packages the build needs (LLVM/clang 16 exactly: the JIT and frontend are built on them).
+# Debian packages the build needs (LLVM/clang 16 exactly: the JIT and frontend are built on them),
+# and Open MPI for the MPI sample's test (samples/mpi).
 packages=(build-essential pkg-config meson ninja-build
           llvm-16-dev libclang-16-dev libclang-cpp16-dev libclang-common-16-dev
-          libffi-dev libboost-graph-dev googletest libgtest-dev libbenchmark-dev)
+          libffi-dev libboost-graph-dev googletest libgtest-dev libbenchmark-dev
+          openmpi-bin libopenmpi-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

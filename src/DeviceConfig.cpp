@@ -8,6 +8,7 @@
 #include <llvm/ADT/SmallVector.h>
 
 #include <cstdlib>
+#include <optional>
 #include <set>
 #include <thread>
 
@@ -99,15 +100,42 @@ static llvm::Error parseCuda(llvm::StringRef Devices, llvm::StringRef Entry, llv
   return llvm::Error::success();
 }
 
+/// The devices of a `local-rank` list that rank R.Rank of R.Size takes (see parseDeviceConfig).
+static std::vector<DeviceSpec> dealToRank(const std::vector<DeviceSpec> &All, const LocalRank &R) {
+  std::vector<DeviceSpec> Mine;
+  if (R.Size > All.size()) { // more ranks than devices: ranks share them
+    Mine.push_back(All[R.Rank % All.size()]);
+    return Mine;
+  }
+  for (size_t I = R.Rank; I < All.size(); I += R.Size)
+    Mine.push_back(All[I]);
+  return Mine;
+}
+
 llvm::Expected<DeviceConfig> parseDeviceConfig(llvm::StringRef Devices, llvm::StringRef HostThreads,
                                                llvm::StringRef SpinUs, unsigned Cores,
-                                               CudaCountFn CudaCount) {
+                                               CudaCountFn CudaCount, LocalRankFn LocalRankOf) {
   DeviceConfig C;
   Cores = Cores ? Cores : 1;
   GpuCount Gpus(CudaCount);
   unsigned HostDevices = 0;
   bool SizedHosts = false; // the host entries so far were `host:NxT`
   llvm::StringRef Spec = Devices.trim();
+  std::optional<LocalRank> Local;
+  if (Spec == "local-rank" || Spec.starts_with("local-rank:")) {
+    auto R = LocalRankOf();
+    if (!R) {
+      std::string Why;
+      ErrorCode Code = takeError(R.takeError(), Why);
+      return makeError(Code, "JACC_DEVICES='" + Devices +
+                                 "' deals the node's devices among its MPI ranks, but " + Why +
+                                 ", or name this process's devices without 'local-rank'");
+    }
+    Local = std::move(*R);
+    Spec = Spec.drop_front(llvm::StringRef("local-rank").size());
+    Spec.consume_front(":");
+    Spec = Spec.trim();
+  }
   if (Spec.empty()) {
     // The default: every GPU, else the CPU.
     auto N = Gpus.get();
@@ -171,6 +199,20 @@ llvm::Expected<DeviceConfig> parseDeviceConfig(llvm::StringRef Devices, llvm::St
       }
     }
   }
+  if (Local) {
+    C.Devices = dealToRank(C.Devices, *Local);
+    HostDevices = 0;
+    for (const DeviceSpec &S : C.Devices)
+      HostDevices += S.Kind == "host";
+    // The node's cores are the ranks' to share: each process's host devices get its part.
+    Cores = std::max(1u, Cores / Local->Size);
+    std::string Names;
+    for (const DeviceSpec &S : C.Devices)
+      Names += (Names.empty() ? "" : ", ") + S.Kind +
+               (S.Kind == "cuda" ? ":" + std::to_string(S.Ordinal) : "");
+    debugLog("device", "local rank " + llvm::Twine(Local->Rank) + " of " +
+                           llvm::Twine(Local->Size) + " (" + Local->Source + "): " + Names);
+  }
   unsigned Threads = std::max(1u, Cores / std::max(1u, HostDevices));
   if (!HostThreads.trim().empty()) {
     auto N = parseCount("JACC_HOST_THREADS", HostThreads, 1024);
@@ -210,7 +252,7 @@ llvm::Error applySlowdown(DeviceConfig &C, llvm::StringRef Text) {
 llvm::Expected<DeviceConfig> deviceConfigFromEnv() {
   auto C = parseDeviceConfig(env::text(env::Var::Devices), env::text(env::Var::HostThreads),
                              env::text(env::Var::SpinUs), std::thread::hardware_concurrency(),
-                             [] { return cudaDeviceCount(); });
+                             [] { return cudaDeviceCount(); }, [] { return localRankFromEnv(); });
   if (C)
     if (auto E = applySlowdown(*C, env::text(env::Var::TestSlowdown)))
       return E;

@@ -2,6 +2,8 @@
 #ifndef JACC_SRC_DEVICECONFIG_H
 #define JACC_SRC_DEVICECONFIG_H
 
+#include "src/LocalRank.h"
+
 #include <llvm/ADT/STLFunctionalExtras.h>
 #include <llvm/ADT/StringRef.h>
 #include <llvm/Support/Error.h>
@@ -33,6 +35,9 @@ struct DeviceConfig {
 /// text names the library, the loader's reason and the fix). Called at most once per parse, and
 /// only when the configuration depends on it.
 using CudaCountFn = llvm::function_ref<llvm::Expected<int>()>;
+/// This process's local rank and the node's number of ranks (src/LocalRank.h), or why they are
+/// unknown. Called at most once per parse, and only for a `local-rank` configuration.
+using LocalRankFn = llvm::function_ref<llvm::Expected<LocalRank>()>;
 
 /// Parse a JACC_DEVICES value: a comma-separated list of `host` (one host device), `host:N`,
 /// `host:NxT` (N host devices of T threads each; several such entries may be listed, for host
@@ -40,9 +45,14 @@ using CudaCountFn = llvm::function_ref<llvm::Expected<int>()>;
 /// listed; empty means the default: every GPU if the driver finds any, else one host device.
 /// HostThreads is JACC_HOST_THREADS (threads per host device without a T; default: the Cores
 /// divided evenly among the host devices, at least one each), SpinUs is JACC_SPIN_US.
+///
+/// `local-rank` or `local-rank:<list>` (MPI: one process per rank): the list's devices (the
+/// default's when it is empty) are dealt among the node's ranks, rank r of n taking the entries i
+/// with i % n == r, or, when there are more ranks than devices, entry r % count alone; the Cores
+/// are divided among the ranks first. LocalRankOf gives r and n.
 llvm::Expected<DeviceConfig> parseDeviceConfig(llvm::StringRef Devices, llvm::StringRef HostThreads,
                                                llvm::StringRef SpinUs, unsigned Cores,
-                                               CudaCountFn CudaCount);
+                                               CudaCountFn CudaCount, LocalRankFn LocalRankOf);
 
 /// Applies a JACC_TEST_SLOWDOWN value, `D:F[,D:F...]` (host device D's runs take F >= 1 times as
 /// long; tests only), to C. InvalidArgument naming the entry.

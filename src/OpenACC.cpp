@@ -646,6 +646,18 @@ d_void *acc_deviceptr(h_void *data_arg) {
       .value_or(nullptr);
 }
 
+jacc_status jacc_use_device(void *host, void **device) {
+  if (!device)
+    return toStatus(makeError(ErrorCode::InvalidArgument,
+                              "jacc_use_device: the address to return the device copy's in is "
+                              "null"));
+  auto P = Runtime::instance().devicePtr(host, CurrentDevice, "jacc_use_device", /*Sole=*/true);
+  if (!P)
+    return toStatus(P.takeError());
+  *device = *P;
+  return toStatus(llvm::Error::success());
+}
+
 h_void *acc_hostptr(d_void *data_dev) {
   return take("acc_hostptr", Runtime::instance().hostPtr(data_dev, CurrentDevice, "acc_hostptr"))
       .value_or(nullptr);

@@ -81,8 +81,10 @@ public:
   using AttachOp = DataEnvironment::AttachOp;
   /// acc_attach / acc_detach[_finalize] (see DataEnvironment::attachPointer).
   llvm::Error attachPointer(void **PtrAddr, AttachOp Op, const char *Api);
-  /// Device's address of the mapped host address P; null when P is not mapped.
-  llvm::Expected<void *> devicePtr(const void *P, unsigned Device, const char *Api);
+  /// Device's address of the mapped host address P; null when P is not mapped. Sole: Device's
+  /// copy becomes the only current one (see DataEnvironment::devicePtr).
+  llvm::Expected<void *> devicePtr(const void *P, unsigned Device, const char *Api,
+                                   bool Sole = false);
   /// The host address whose copy on Device is at DevicePtr; null when no mapping has it.
   llvm::Expected<void *> hostPtr(const void *DevicePtr, unsigned Device, const char *Api);
   /// acc_malloc / acc_free / acc_map_data / acc_unmap_data (see DataEnvironment).

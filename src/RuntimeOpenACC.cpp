@@ -63,13 +63,14 @@ llvm::Error Runtime::attachPointer(void **PtrAddr, AttachOp Op, const char *Api)
   return Data.attachPointer(PtrAddr, Op, Api);
 }
 
-llvm::Expected<void *> Runtime::devicePtr(const void *P, unsigned Device, const char *Api) {
+llvm::Expected<void *> Runtime::devicePtr(const void *P, unsigned Device, const char *Api,
+                                          bool Sole) {
   if (!P)
     return nullptr;
   auto L = acquireDevice(Device, Api);
   if (!L)
     return L.takeError();
-  return Data.devicePtr(P, Device);
+  return Data.devicePtr(P, Device, Sole);
 }
 
 llvm::Expected<void *> Runtime::hostPtr(const void *DevicePtr, unsigned Device, const char *Api) {

@@ -42,6 +42,12 @@ const char *name(Var V) {
   case Var::Profile: return "JACC_PROFILE";
   case Var::Trace: return "JACC_TRACE";
   case Var::AccProfLib: return "ACC_PROFLIB";
+  case Var::OmpiLocalRank: return "OMPI_COMM_WORLD_LOCAL_RANK";
+  case Var::OmpiLocalSize: return "OMPI_COMM_WORLD_LOCAL_SIZE";
+  case Var::MpichLocalRank: return "MPI_LOCALRANKID";
+  case Var::MpichLocalSize: return "MPI_LOCALNRANKS";
+  case Var::SlurmLocalId: return "SLURM_LOCALID";
+  case Var::SlurmTasksPerNode: return "SLURM_NTASKS_PER_NODE";
   }
   return "JACC_?";
 }
@@ -58,7 +64,8 @@ llvm::ArrayRef<Var> allVars() {
       Var::Debug,           Var::KernelWarn,     Var::Compile,        Var::CompileTimeout,
       Var::CompileMemory,   Var::CompileServer,  Var::TestCompileFault, Var::TestSlowdown,
       Var::Check,           Var::Perf,           Var::Profile,        Var::Trace,
-      Var::AccProfLib};
+      Var::AccProfLib,      Var::OmpiLocalRank,  Var::OmpiLocalSize,  Var::MpichLocalRank,
+      Var::MpichLocalSize,  Var::SlurmLocalId,   Var::SlurmTasksPerNode};
   return All;
 }
 
@@ -100,6 +107,12 @@ const char *defaultText(Var V) {
   case Var::Profile: return "0 (off)";
   case Var::Trace: return "none";
   case Var::AccProfLib: return "none";
+  case Var::OmpiLocalRank:
+  case Var::OmpiLocalSize:
+  case Var::MpichLocalRank:
+  case Var::MpichLocalSize:
+  case Var::SlurmLocalId:
+  case Var::SlurmTasksPerNode: return "unset (set by the MPI launcher)";
   }
   return "";
 }

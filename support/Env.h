@@ -1,10 +1,11 @@
-// Every JACC_* environment variable jacc reads, and the one rule for their values: unset or empty
-// means the default; any other value must be one the variable accepts, or it is an
-// InvalidArgument error naming the variable, the value and what it accepts. Variables are read
-// here only (get); each is parsed by its module with the helpers below (DeviceConfig,
-// Specializer, KernelVariants, BlockGeometry, CompiledKernel, CacheConfig, DynamicCuda, Debug,
-// the runtime's settings), and jacc_init checks them all before it creates a device
-// (src/Settings.cpp): a bad value fails jacc_init rather than being ignored or warned about.
+// Every JACC_* environment variable jacc reads (and the MPI launchers' local rank variables), and
+// the one rule for their values: unset or empty means the default; any other value must be one
+// the variable accepts, or it is an InvalidArgument error naming the variable, the value and what
+// it accepts. Variables are read here only (get); each is parsed by its module with the helpers
+// below (DeviceConfig, LocalRank, Specializer, KernelVariants, BlockGeometry, CompiledKernel,
+// CacheConfig, DynamicCuda, Debug, the runtime's settings), and jacc_init checks them all before
+// it creates a device (src/Settings.cpp): a bad value fails jacc_init rather than being ignored
+// or warned about.
 #ifndef JACC_SUPPORT_ENV_H
 #define JACC_SUPPORT_ENV_H
 
@@ -55,6 +56,14 @@ enum class Var : unsigned {
   Profile,          ///< JACC_PROFILE: the time summary at exit (src/profile/Summary)
   Trace,            ///< JACC_TRACE: the timeline file (src/profile/Trace)
   AccProfLib,       ///< ACC_PROFLIB: OpenACC profiling tool libraries (src/profile/AccProf)
+  // The MPI launchers' variables JACC_DEVICES=local-rank:... reads (src/LocalRank): this
+  // process's rank among the node's ranks, and their number.
+  OmpiLocalRank,    ///< OMPI_COMM_WORLD_LOCAL_RANK (Open MPI's mpirun)
+  OmpiLocalSize,    ///< OMPI_COMM_WORLD_LOCAL_SIZE
+  MpichLocalRank,   ///< MPI_LOCALRANKID (MPICH's and Intel MPI's Hydra)
+  MpichLocalSize,   ///< MPI_LOCALNRANKS
+  SlurmLocalId,     ///< SLURM_LOCALID (srun)
+  SlurmTasksPerNode, ///< SLURM_NTASKS_PER_NODE (srun --ntasks-per-node)
 };
 
 /// Every variable, in the order above (listings: jacc-info).

@@ -174,7 +174,7 @@ void printText(const json::Object &Info, llvm::StringRef Why) {
   OS << "\nSettings:\n";
   for (const json::Value &S : *Info.getArray("settings")) {
     const json::Object &O = *S.getAsObject();
-    OS << llvm::formatv("  {0,-24} {1,-12} {2}\n", str(O.get("name")), str(O.get("from")),
+    OS << llvm::formatv("  {0,-26} {1,-12} {2}\n", str(O.get("name")), str(O.get("from")),
                         str(O.get("value")));
   }
 }

@@ -1,6 +1,8 @@
 // `host_data use_device(list)`: inside the construct's statement each listed variable names the
 // device copy of its data (the current device's, as acc_deviceptr gives it), through a pointer
 // of the same type declared in an inner block, so the program's own variable is never changed.
+// The statement may write the copy (MPI_Recv into it): jacc_use_device makes it the data's only
+// current copy as the construct starts, which a `return` or `goto` out of it cannot skip.
 #include "translate/Translator.h"
 
 using namespace clang;
@@ -34,18 +36,17 @@ void Translator::translateHostData(const Pragma &P, const Directive &D) {
     }
   }
   std::string I = P.Indent, I2 = I + "  ";
-  std::string Open = I + "{ /* #pragma acc " + D.Text + " */\n" + I2 +
-                     "void *acc_deviceptr(void *);\n";
+  std::string Open = I + "{ /* #pragma acc " + D.Text + " */\n";
   std::string Inner = I2 + "{\n";
   for (const std::string &V : Vars) {
     std::string Dev = "jacc_use_device_" + V;
     // The device address when the data is present; the host's otherwise (if_present, or a
     // false if clause). Absent data without if_present is the program's error.
     Open += I2 + "__typeof__(&*(" + V + ")) " + Dev + " = " + V + ";\n";
-    std::string Take = Dev + " = acc_deviceptr((void *)" + Dev + ");";
+    std::string Use = "jacc_translated_use_device((void *)" + Dev + ", " + where(P) + ")";
+    std::string Take = Dev + " = " + Use + ";";
     if (IfPresent)
-      Take = "{ void *jacc_p = acc_deviceptr((void *)" + Dev + "); if (jacc_p) " + Dev +
-             " = jacc_p; }";
+      Take = "{ void *jacc_p = " + Use + "; if (jacc_p) " + Dev + " = jacc_p; }";
     else
       Open += I2 + (Cond.empty() ? "" : "if (" + Cond + ") ") + "jacc_translated_present(" +
               Dev + ", 1, " + where(P) + ", \"" + V + "\");\n";

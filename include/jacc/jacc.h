@@ -70,6 +70,12 @@ JACC_API jacc_status jacc_exit_data(void *host, size_t bytes, int copy_back, int
 /** attach / detach clauses: acc_attach, acc_detach[_finalize] of <jacc/openacc.h>. */
 JACC_API jacc_status jacc_attach(void **pointer);
 JACC_API jacc_status jacc_detach(void **pointer, int finalize);
+/** host_data use_device: *device = the OpenACC current device's copy of the mapped address host
+ *  (acc_deviceptr's), made current first, and from now on the mapping's only current copy: the
+ *  program may write it through *device (an MPI_Recv into it), and the other devices fetch what
+ *  their next kernels read from it. NULL when host is not mapped; *device is left as it was on
+ *  an error. */
+JACC_API jacc_status jacc_use_device(void *host, void **device);
 
 /* Kernels */
 typedef struct jacc_arg {

@@ -175,13 +175,17 @@ bool DataEnvironment::isPresent(const void *P, size_t Bytes) {
   return Table.lookup(P, Bytes).State == PresentTable::Presence::Contained;
 }
 
-llvm::Expected<void *> DataEnvironment::devicePtr(const void *P, unsigned Device) {
+llvm::Expected<void *> DataEnvironment::devicePtr(const void *P, unsigned Device, bool Sole) {
   std::lock_guard<std::mutex> TL(Table.mutex());
   PresentTable::Lookup F = Table.lookup(P, 1);
   if (F.State != PresentTable::Presence::Contained)
     return nullptr;
   if (auto E = makeCurrent(*F.M, 0, F.M->bytes(), Device))
     return E;
+  // The next kernel on another device fetches what it reads from Device, written or not: jacc
+  // cannot see which bytes the program changes through the address.
+  if (Sole)
+    F.M->Valid.assign(0, F.M->bytes(), ValidityMap::device(Device));
   return F.M->translate(P, Device);
 }
 

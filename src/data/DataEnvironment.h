@@ -52,8 +52,10 @@ public:
   llvm::Error update(void *P, size_t Bytes, bool ToDevice, const char *Api);
   bool isPresent(const void *P, size_t Bytes);
   /// Device's address of the mapped host address P, whose mapping is made current on Device
-  /// first (the program may read it through the address); null when P is not mapped.
-  llvm::Expected<void *> devicePtr(const void *P, unsigned Device);
+  /// first (the program may read it through the address); null when P is not mapped. Sole
+  /// (host_data use_device): the program may also write the copy through it (an MPI_Recv), so
+  /// Device's copy becomes the mapping's only current one, as if a kernel there wrote it all.
+  llvm::Expected<void *> devicePtr(const void *P, unsigned Device, bool Sole = false);
   /// The host address whose copy on Device is at DevicePtr; null when no mapping has it.
   void *hostPtr(const void *DevicePtr, unsigned Device);
   enum class AttachOp { Attach, Detach, DetachFinalize };

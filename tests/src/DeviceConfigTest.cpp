@@ -28,13 +28,17 @@ const std::string NoDriver =
 llvm::Expected<DeviceConfig> parseWith(llvm::StringRef Devices, llvm::StringRef HostThreads,
                                        llvm::StringRef SpinUs, unsigned Cores, int Gpus,
                                        int *Asked = nullptr) {
-  return parseDeviceConfig(Devices, HostThreads, SpinUs, Cores, [&]() -> llvm::Expected<int> {
-    if (Asked)
-      ++*Asked;
-    if (Gpus < 0)
-      return makeError(ErrorCode::Device, NoDriver);
-    return Gpus;
-  });
+  return parseDeviceConfig(
+      Devices, HostThreads, SpinUs, Cores,
+      [&]() -> llvm::Expected<int> {
+        if (Asked)
+          ++*Asked;
+        if (Gpus < 0)
+          return makeError(ErrorCode::Device, NoDriver);
+        return Gpus;
+      },
+      // No launcher: a configuration without local-rank never asks.
+      [] { return localRankFrom([](env::Var) -> const char * { return nullptr; }); });
 }
 
 DeviceConfig parse(llvm::StringRef Devices, llvm::StringRef HostThreads = "",

@@ -26,20 +26,24 @@ TEST(EnvTest, NamesAreTheDocumentedOnes) {
   EXPECT_STREQ(env::name(Var::SpecializeBudget), "JACC_SPECIALIZE_BUDGET");
   EXPECT_STREQ(env::name(Var::CacheMaxSize), "JACC_CACHE_MAX_SIZE");
   EXPECT_STREQ(env::name(Var::Debug), "JACC_DEBUG");
+  EXPECT_STREQ(env::name(Var::OmpiLocalRank), "OMPI_COMM_WORLD_LOCAL_RANK");
+  EXPECT_STREQ(env::name(Var::SlurmTasksPerNode), "SLURM_NTASKS_PER_NODE");
 }
 
 TEST(EnvTest, EveryVariableIsListedOnceWithItsDefault) {
   std::set<std::string> Names;
   for (Var V : env::allVars()) {
     std::string Name = env::name(V);
-    // OpenACC's own ACC_PROFLIB is the one variable of another prefix.
-    EXPECT_TRUE(llvm::StringRef(Name).starts_with("JACC_") || V == Var::AccProfLib) << Name;
+    // OpenACC's own ACC_PROFLIB and the MPI launchers' variables have prefixes of their own.
+    EXPECT_TRUE(llvm::StringRef(Name).starts_with("JACC_") || V == Var::AccProfLib ||
+                V >= Var::OmpiLocalRank)
+        << Name;
     EXPECT_TRUE(Names.insert(Name).second) << Name << " listed twice";
     EXPECT_STRNE(env::defaultText(V), "") << Name;
   }
   // The enumeration's last variable is listed, and so all before it.
-  EXPECT_EQ(env::allVars().size(), unsigned(Var::AccProfLib) + 1);
-  EXPECT_EQ(env::allVars().back(), Var::AccProfLib);
+  EXPECT_EQ(env::allVars().size(), unsigned(Var::SlurmTasksPerNode) + 1);
+  EXPECT_EQ(env::allVars().back(), Var::SlurmTasksPerNode);
 }
 
 TEST(EnvTest, TextIsTrimmedAndEmptyWhenUnset) {

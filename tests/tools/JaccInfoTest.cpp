@@ -53,8 +53,8 @@ TEST_F(JaccInfoTest, ListsThreeHostDevicesAndEverySetting) {
   EXPECT_NE(R.Out.find("Devices (JACC_DEVICES=host:3): 3"), std::string::npos) << R.Out;
   for (const char *Line : {"  0   host  host:0, 2 thread(s)", "  2   host  host:2, 2 thread(s)"})
     EXPECT_NE(R.Out.find(Line), std::string::npos) << Line << "\n" << R.Out;
-  EXPECT_NE(R.Out.find("JACC_HOST_THREADS        environment  2"), std::string::npos) << R.Out;
-  EXPECT_NE(R.Out.find("JACC_EXCHANGE            default      demand"), std::string::npos);
+  EXPECT_NE(R.Out.find("JACC_HOST_THREADS          environment  2"), std::string::npos) << R.Out;
+  EXPECT_NE(R.Out.find("JACC_EXCHANGE              default      demand"), std::string::npos);
   EXPECT_NE(R.Out.find("LLVM 16"), std::string::npos);
 
   json::Object J = infoJson();

@@ -19,13 +19,12 @@ jacc_translated_check(jacc_copyin(jacc_section_2, jacc_section_2_bytes), "host_d
 jacc_construct_end();
   {
 { /* #pragma acc host_data use_device(a, b) */
-  void *acc_deviceptr(void *);
   __typeof__(&*(a)) jacc_use_device_a = a;
   jacc_translated_present(jacc_use_device_a, 1, "host_data.c:9", "a");
-  jacc_use_device_a = acc_deviceptr((void *)jacc_use_device_a);
+  jacc_use_device_a = jacc_translated_use_device((void *)jacc_use_device_a, "host_data.c:9");
   __typeof__(&*(b)) jacc_use_device_b = b;
   jacc_translated_present(jacc_use_device_b, 1, "host_data.c:9", "b");
-  jacc_use_device_b = acc_deviceptr((void *)jacc_use_device_b);
+  jacc_use_device_b = jacc_translated_use_device((void *)jacc_use_device_b, "host_data.c:9");
   {
   __typeof__(jacc_use_device_a) a = jacc_use_device_a;
   __typeof__(jacc_use_device_b) b = jacc_use_device_b;
@@ -39,9 +38,8 @@ jacc_translated_check(jacc_copyout(jacc_section_1, jacc_section_1_bytes), "host_
 jacc_construct_end();
 }
 { /* #pragma acc host_data use_device(a) if_present */
-  void *acc_deviceptr(void *);
   __typeof__(&*(a)) jacc_use_device_a = a;
-  { void *jacc_p = acc_deviceptr((void *)jacc_use_device_a); if (jacc_p) jacc_use_device_a = jacc_p; }
+  { void *jacc_p = jacc_translated_use_device((void *)jacc_use_device_a, "host_data.c:12"); if (jacc_p) jacc_use_device_a = jacc_p; }
   {
   __typeof__(jacc_use_device_a) a = jacc_use_device_a;
   { library(a, 0); }

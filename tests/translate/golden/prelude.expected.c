@@ -55,6 +55,13 @@ static inline void jacc_translated_present(const void *p, size_t bytes, const ch
     exit(1);
   }
 }
+/* host_data use_device: the current device's copy of p (p itself when absent), from then on
+   its only current copy (the construct may write it, as an MPI_Recv into it does). */
+static inline void *jacc_translated_use_device(void *p, const char *where) {
+  void *device = NULL;
+  jacc_translated_check(jacc_use_device(p, &device), where);
+  return device;
+}
 /* End of the helpers added by jacc-translate. */
 /* The helpers jacc-translate puts at the top of every translated file, compared here once. */
 void scale(int n, float *x) {
