@@ -355,6 +355,7 @@ llvm::Error Analyzer::addReductions(const Directive &D, bool ArgsOnly) {
 llvm::Expected<KernelInfo> Analyzer::run() {
   K.Source = Source.str();
   K.Policy = kernelPolicy(Source);
+  K.Location = kernelLocation(Source);
   K.Decls = Decls.vec();
   K.ConstructOffset = W.ConstructOffset;
   FunctionDecl *F = nullptr;

@@ -199,6 +199,8 @@ struct KernelInfo {
   std::string Source;          ///< the kernel source as pushed
   /// Its `#pragma jacc policy(...)` (kernelPolicy): how its split launches share the work.
   std::optional<std::string> Policy;
+  /// Its `#pragma jacc location(...)` (kernelLocation): the location its launches target.
+  std::optional<std::string> Location;
   std::vector<AtomicOp> Atomics;
   std::vector<std::string> Decls;
   unsigned ConstructOffset = 0;///< offset of the "#pragma acc" of the compute construct

@@ -22,9 +22,10 @@ std::string kernelSite(llvm::StringRef Source) {
   return Last.trim().str();
 }
 
-std::optional<std::string> kernelPolicy(llvm::StringRef Source) {
+/// The text between the parentheses of the kernel's line `#pragma jacc <Name>(...)`.
+static std::optional<std::string> jaccPragma(llvm::StringRef Source, llvm::StringRef Name) {
   // Most kernels have none: one search, then the lines only if it hits.
-  if (!Source.contains("policy"))
+  if (!Source.contains(Name))
     return std::nullopt;
   llvm::SmallVector<llvm::StringRef, 32> Lines;
   Source.split(Lines, '\n');
@@ -39,14 +40,22 @@ std::optional<std::string> kernelPolicy(llvm::StringRef Source) {
     if (!L.consume_front("jacc") || L.empty() || !llvm::isSpace(L.front()))
       continue;
     L = L.ltrim();
-    if (!L.consume_front("policy") || (!L.empty() && (llvm::isAlnum(L.front()) || L.front() == '_')))
+    if (!L.consume_front(Name) || (!L.empty() && (llvm::isAlnum(L.front()) || L.front() == '_')))
       continue;
     L = L.ltrim();
     if (L.consume_front("(") && L.consume_back(")"))
       return L.trim().str();
-    return std::string(L); // malformed: the policy parser names it
+    return std::string(L); // malformed: the caller's parser names it
   }
   return std::nullopt;
+}
+
+std::optional<std::string> kernelPolicy(llvm::StringRef Source) {
+  return jaccPragma(Source, "policy");
+}
+
+std::optional<std::string> kernelLocation(llvm::StringRef Source) {
+  return jaccPragma(Source, "location");
 }
 
 /// For each offset, whether it lies inside a /* */ comment (a pragma there is no pragma).

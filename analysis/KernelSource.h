@@ -36,6 +36,10 @@ std::string kernelSite(llvm::StringRef Source);
 /// none without such a line. Other compilers ignore the pragma.
 std::optional<std::string> kernelPolicy(llvm::StringRef Source);
 
+/// The location (Gecko's hierarchy, src/launch/Locations.h) a line `#pragma jacc location(gpus)`
+/// of the kernel sends it to, whatever jacc_set_location says; none without such a line.
+std::optional<std::string> kernelLocation(llvm::StringRef Source);
+
 struct WrappedKernel {
   std::string Code;            ///< the translation unit to parse
   unsigned LeadingBegin = 0;   ///< where the kernel's leading declarations start in Code

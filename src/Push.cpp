@@ -40,6 +40,12 @@ llvm::Error checkPushArguments(const char *Source, int NArgs, const jacc_arg *Ar
   return llvm::Error::success();
 }
 
+/// "#pragma jacc location of the kernel at heat.c:42": where a kernel's own pragma failed.
+std::string pragmaWhere(llvm::StringRef Pragma, const analysis::KernelInfo &Info) {
+  std::string Site = analysis::kernelSite(Info.Source);
+  return ("#pragma jacc " + Pragma + " of the kernel" + (Site.empty() ? "" : " at " + Site)).str();
+}
+
 double secondsSince(std::chrono::steady_clock::time_point T) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - T).count();
 }
@@ -72,9 +78,9 @@ llvm::Error Runtime::push(const char *Source, int NArgs, const jacc_arg *Args, u
   if (!Policy)
     return Policy.takeError();
   // A location targeted (Gecko's hierarchy): its devices' shares, whatever the policy.
-  auto Targeted = targetShares(Policy->get());
+  auto Targeted = targetShares(Policy->get(), Info.Location);
   if (!Targeted)
-    return Targeted.takeError();
+    return prefixError(pragmaWhere("location", Info), Targeted.takeError());
   bool Uneven = (*Policy && !(*Policy)->even()) || Targeted->has_value();
   auto Mode = Split.choose(K->get(), Info, Flags, Devices.size(), Async, Uneven);
   if (!Mode)
@@ -187,12 +193,9 @@ Runtime::distributionOf(const analysis::KernelInfo &Info) {
   if (!Info.Policy)
     return std::atomic_load(&Policy);
   auto D = parseDistribution(*Info.Policy);
-  llvm::Error E = D ? checkPolicy(*D) : D.takeError();
-  if (E) {
-    std::string Site = analysis::kernelSite(Info.Source);
-    return prefixError("#pragma jacc policy of the kernel" + (Site.empty() ? "" : " at " + Site),
-                       std::move(E));
-  }
+  llvm::Error E = D ? checkPolicy(*D, Info.Location) : D.takeError();
+  if (E)
+    return prefixError(pragmaWhere("policy", Info), std::move(E));
   if (D->How == Distribution::Kind::Static)
     return nullptr;
   return std::make_shared<const Distribution>(std::move(*D));

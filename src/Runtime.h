@@ -163,10 +163,17 @@ private:
   std::vector<SplitShare> sharesOf(const Distribution *D) const;
   /// Whether D fits the devices it shares the work of: those under the targeted location, or
   /// every device. InvalidArgument naming the policy and the devices.
-  llvm::Error checkPolicy(const Distribution &D);
-  /// The shares of a split launch under D (null: the even split) over the targeted location's
-  /// devices; nullopt without locations, or when they are the even split over every device.
-  llvm::Expected<std::optional<std::vector<SplitShare>>> targetShares(const Distribution *D);
+  /// Location: a kernel's own (`#pragma jacc location`), else the one jacc_set_location chose.
+  llvm::Error checkPolicy(const Distribution &D, const std::optional<std::string> &Location = {});
+  /// The shares of a split launch under D (null: the even split) over the devices of Location
+  /// (a kernel's own), else of the targeted location; nullopt without locations, or when they
+  /// are the even split over every device. An unknown Location is InvalidArgument naming it.
+  llvm::Expected<std::optional<std::vector<SplitShare>>>
+  targetShares(const Distribution *D, const std::optional<std::string> &Location);
+  /// Location if given (building the hierarchy of the devices if there is none yet; unknown:
+  /// InvalidArgument naming it and the hierarchy), else the targeted one. Caller holds
+  /// LocationMutex.
+  llvm::Expected<std::string> targetOf(const std::optional<std::string> &Location);
   /// JACC_CONFIG's hierarchy (File: its path; empty: none), bound to Devs.
   static llvm::Expected<std::optional<LocationTree>>
   readLocations(const std::string &File, const std::vector<std::unique_ptr<Device>> &Devs);

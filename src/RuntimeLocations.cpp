@@ -98,19 +98,35 @@ llvm::Error Runtime::changeLocationChild(const char *Parent, const char *Child, 
                      Add ? T.addChild(P, C) : T.removeChild(P, C));
 }
 
-llvm::Error Runtime::checkPolicy(const Distribution &D) {
-  if (!HasLocations)
+llvm::Expected<std::string> Runtime::targetOf(const std::optional<std::string> &Location) {
+  if (!Location)
+    return Target;
+  LocationTree &T = locations();
+  if (!T.has(*Location))
+    return makeError(ErrorCode::InvalidArgument, "no location is named '" + *Location +
+                                                     "' (the hierarchy: " + T.describe() + ")");
+  return *Location;
+}
+
+llvm::Error Runtime::checkPolicy(const Distribution &D, const std::optional<std::string> &Location) {
+  if (!HasLocations && !Location)
     return checkDistribution(D, Devices);
   std::lock_guard<std::mutex> G(LocationMutex);
-  return Locations->checkPolicy(D, Target);
+  auto At = targetOf(Location);
+  if (!At)
+    return At.takeError();
+  return Locations->checkPolicy(D, *At);
 }
 
 llvm::Expected<std::optional<std::vector<SplitShare>>>
-Runtime::targetShares(const Distribution *D) {
-  if (!HasLocations.load(std::memory_order_relaxed))
+Runtime::targetShares(const Distribution *D, const std::optional<std::string> &Location) {
+  if (!HasLocations.load(std::memory_order_relaxed) && !Location)
     return std::nullopt;
   std::lock_guard<std::mutex> G(LocationMutex);
-  bool Everywhere = Locations->devicesUnder(Target).size() == Devices.size();
+  auto At = targetOf(Location);
+  if (!At)
+    return At.takeError();
+  bool Everywhere = Locations->devicesUnder(*At).size() == Devices.size();
   if (D && D->How == Distribution::Kind::Auto && Everywhere)
     return std::nullopt; // the balance shares every device's work
   std::vector<uint64_t> Pending;
@@ -118,7 +134,7 @@ Runtime::targetShares(const Distribution *D) {
     for (const auto &Dev : Devices)
       Pending.push_back(Dev->pending());
   Distribution Static;
-  auto S = Locations->sharesOf(Target, D ? *D : Static, Devices.size(), Pending);
+  auto S = Locations->sharesOf(*At, D ? *D : Static, Devices.size(), Pending);
   if (!S)
     return S.takeError();
   if (!D && evenOverAll(*S))

@@ -347,7 +347,7 @@ void Translator::translateCompute(Region &R) {
     return;
   std::string Body =
       "#pragma acc " + std::string(directiveKindName(D.Kind)) + Kept + "\n" + *Statement + "\n";
-  std::string Kernel = policyLine(P) + leadingDecls(N, Body) + Body + siteLine(P);
+  std::string Kernel = jaccLines(P) + leadingDecls(N, Body) + Body + siteLine(P);
   if (!Ok || !Errors.empty())
     return;
 

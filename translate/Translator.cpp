@@ -200,12 +200,22 @@ std::string Translator::run() {
   return Out;
 }
 
-std::string Translator::policyLine(const Pragma &P) const {
+std::string Translator::jaccLines(const Pragma &P) const {
+  // The `#pragma jacc` lines right above the construct, in any order.
+  std::string Policy, Location;
   llvm::StringRef Before = Buf.take_front(P.LineStart).rtrim();
-  llvm::StringRef Line = Before.substr(Before.rfind('\n') + 1);
-  if (std::optional<std::string> Policy = analysis::kernelPolicy(Line))
-    return "#pragma jacc policy(" + *Policy + ")\n";
-  return "";
+  while (!Before.empty()) {
+    size_t Start = Before.rfind('\n') + 1; // npos + 1: the first line
+    llvm::StringRef Line = Before.substr(Start);
+    if (std::optional<std::string> V = analysis::kernelPolicy(Line))
+      Policy = "#pragma jacc policy(" + *V + ")\n";
+    else if (std::optional<std::string> V = analysis::kernelLocation(Line))
+      Location = "#pragma jacc location(" + *V + ")\n";
+    else
+      break;
+    Before = Before.take_front(Start).rtrim();
+  }
+  return Location + Policy;
 }
 
 std::string Translator::constructBegin(const Pragma &P, llvm::StringRef Kind) const {

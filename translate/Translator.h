@@ -80,9 +80,9 @@ private:
   std::string siteLine(const Pragma &P) const {
     return "// jacc-site: " + FileName.str() + ":" + std::to_string(P.Line) + "\n";
   }
-  /// A `#pragma jacc policy(...)` line right above P (blank lines between allowed), for the
-  /// kernel's text; "" without one. Other compilers ignore the pragma.
-  std::string policyLine(const Pragma &P) const;
+  /// The `#pragma jacc policy(...)` and `#pragma jacc location(...)` lines right above P (blank
+  /// lines between allowed), for the kernel's text; "" without any. Other compilers ignore them.
+  std::string jaccLines(const Pragma &P) const;
   /// `jacc_construct_begin(JACC_CONSTRUCT_<Kind>, "heat.c", 42, "main");`: brackets the calls
   /// a directive became, so that jacc's observers see the construct (see jacc.h).
   std::string constructBegin(const Pragma &P, llvm::StringRef Kind) const;

@@ -270,6 +270,7 @@ llvm::Expected<KernelInfo> runtimeInfoFromSummary(const json::Object &Summary) {
   Reader Top{Summary, Bad};
   K.Source = Top.str("source");
   K.Policy = kernelPolicy(K.Source);
+  K.Location = kernelLocation(K.Source);
   for (const json::Value &D : Top.arr("decls")) {
     std::optional<std::string> Text = textOf(&D);
     if (!Text)

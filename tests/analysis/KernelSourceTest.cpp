@@ -63,6 +63,15 @@ TEST(KernelSourceTest, APolicyPragmaGivesItsText) {
   EXPECT_EQ(kernelPolicy("#pragma jacc policy_x(any) policy\n"), std::nullopt);
 }
 
+TEST(KernelSourceTest, ALocationPragmaGivesItsName) {
+  std::string Both = "#pragma jacc location(gpus)\n#pragma jacc policy(flatten)\n"
+                     "#pragma acc parallel loop\nfor (;;) ;\n";
+  EXPECT_EQ(kernelLocation(Both), "gpus");
+  EXPECT_EQ(kernelPolicy(Both), "flatten");
+  EXPECT_EQ(kernelLocation("#pragma jacc policy(any)\n#pragma acc kernels\n"), std::nullopt);
+  EXPECT_EQ(kernelLocation("#pragma jacc locations(a)\n/* location */\n"), std::nullopt);
+}
+
 //===-- scanPragmas -------------------------------------------------------------------------===//
 
 TEST(KernelSourceTest, ScanFindsEveryAccPragmaInOrder) {

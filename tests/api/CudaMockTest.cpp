@@ -394,6 +394,32 @@ TEST_P(CudaMockTest, UnifiedMemoryIsOneManagedBlockPrefetchedToEachGpusShare) {
                                     << Seen[I].ReadMostly;
 }
 
+// The same through the kernel's own `#pragma jacc location(...)` line, no jacc_set_location.
+TEST_P(CudaMockTest, AKernelsLocationPragmaRunsItOnThoseGpus) {
+  std::string File = ::testing::TempDir() + "jacc-cuda-locations-pragma.conf";
+  std::FILE *F = std::fopen(File.c_str(), "w");
+  ASSERT_TRUE(F);
+  std::fputs("location root virtual\nlocation g cuda all\nlocation h host all\n"
+             "hierarchy root + g, h\n",
+             F);
+  std::fclose(F);
+  jacc::ScopedEnv Config("JACC_CONFIG", File.c_str());
+  restartWith(saxpyShareHook);
+  GpuShares.clear();
+  int N = 1000;
+  std::string Src = std::string("#pragma jacc location(g)\n") + Saxpy;
+  ASSERT_NO_FATAL_FAILURE(pushSaxpyAndCheck(N, Src.c_str()));
+  std::vector<std::pair<long long, long long>> Expected;
+  for (int D = 0; D < gpus(); ++D)
+    Expected.emplace_back(N * D / gpus(), N * (D + 1) / gpus() - 1);
+  std::sort(GpuShares.begin(), GpuShares.end());
+  if (gpus() < devices())
+    EXPECT_EQ(GpuShares, Expected);
+  else
+    EXPECT_TRUE(GpuShares.empty() || GpuShares == Expected);
+  std::remove(File.c_str());
+}
+
 const char *const Stencil1D = "#pragma acc parallel loop present(in, out)\n"
                               "for (int i = 1; i < n - 1; i++)\n"
                               "  out[i] = in[i - 1] + in[i] + in[i + 1];\n";

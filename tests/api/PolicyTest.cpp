@@ -310,6 +310,37 @@ TEST_P(PolicyTest, AKernelTargetingALocationRunsOnItsDevicesOnly) {
   ASSERT_JACC(jacc_set_location(nullptr));
 }
 
+// A kernel's own `#pragma jacc location(...)` line sends it to that location, whatever
+// jacc_set_location chose; an unknown one fails the push naming it.
+TEST_P(PolicyTest, AKernelsLocationPragmaSendsItThere) {
+  int Devs = GetParam();
+  // Without any hierarchy yet: the pragma builds the devices' own (a location per device).
+  std::vector<long long> Last(Devs, 0);
+  Last[Devs - 1] = 1;
+  std::string OnLast = "#pragma jacc location(host:" + std::to_string(Devs - 1) + ")\n" + Write;
+  EXPECT_EQ(writeThenReadEvenly(OnLast), fetchedAfter(cutsOf(Last)));
+  // Its own location wins over the one targeted: written evenly, read evenly, nothing moves.
+  ASSERT_JACC(jacc_set_location("host:0"));
+  EXPECT_EQ(writeThenReadEvenly("#pragma jacc location(devices)\n" + std::string(Write),
+                                "devices"),
+            0u);
+  // A policy line beside it shares the work over that location's devices.
+  std::vector<long long> W = weights();
+  std::string Weighted = "#pragma jacc policy(weights:" + list(W) + ")\n" +
+                         "#pragma jacc location(devices)\n" + Write;
+  ASSERT_JACC(jacc_set_location("host:0"));
+  EXPECT_EQ(writeThenReadEvenly(Weighted, "devices"), fetchedAfter(cutsOf(W)));
+  int n = N;
+  float *x = X.data();
+  jacc_arg Args[] = {{"int n", &n}, {"float *x", &x}};
+  std::string Nowhere = "#pragma jacc location(nowhere)\n" + std::string(Write);
+  EXPECT_EQ(jacc_kernel_push(Nowhere.c_str(), 2, Args, JACC_DEFAULT), JACC_ERROR_INVALID_ARGUMENT);
+  std::string Message = jacc_last_error();
+  EXPECT_NE(Message.find("#pragma jacc location of the kernel"), std::string::npos) << Message;
+  EXPECT_NE(Message.find("no location is named 'nowhere'"), std::string::npos) << Message;
+  ASSERT_JACC(jacc_set_location(nullptr));
+}
+
 // JACC_CONFIG: the paper's Figure 4 on host devices. host:0 and host:1 are the two sockets
 // (LocN, not under the root at first); the others are the GPUs (LocGs, `all`) under LocG
 // under LocB under the root LocA, which kernels target by default.

@@ -2,8 +2,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 /* (the helpers of golden/prelude.expected.c) */
-/* #pragma jacc policy(...) right above a compute construct goes into its kernel (other compilers
-   ignore it); a construct without one gets none. */
+/* #pragma jacc policy(...) and location(...) right above a compute construct go into its kernel
+   (other compilers ignore them); a construct without one gets none. */
 void scale(float *x, float *y, int n) {
 #pragma jacc policy(weights:[1,3])
 
@@ -32,6 +32,25 @@ void scale(float *x, float *y, int n) {
       "// jacc-site: policy.c:9\n",
       2, jacc_args, JACC_DEFAULT), "policy.c:9");
   jacc_translated_check(jacc_copyout(&y[0], n * sizeof y[0]), "policy.c:9");
+  jacc_construct_end();
+}
+}
+void shift(float *z, int n) {
+#pragma jacc location(gpus)
+#pragma jacc policy(flatten)
+{ /* #pragma acc parallel loop copy(z[0:n]) */
+  jacc_construct_begin(JACC_CONSTRUCT_PARALLEL, "policy.c", 16, "shift");
+  jacc_translated_check(jacc_copyin(&z[0], n * sizeof z[0]), "policy.c:16");
+  jacc_arg jacc_args[] = {{"int n", &n}, {"float *z", &z}};
+  jacc_translated_check(jacc_kernel_push(
+      "#pragma jacc location(gpus)\n"
+      "#pragma jacc policy(flatten)\n"
+      "#pragma acc parallel loop\n"
+      "  for (int i = 0; i < n; i++)\n"
+      "    z[i] = z[i] + 1;\n"
+      "// jacc-site: policy.c:16\n",
+      2, jacc_args, JACC_DEFAULT), "policy.c:16");
+  jacc_translated_check(jacc_copyout(&z[0], n * sizeof z[0]), "policy.c:16");
   jacc_construct_end();
 }
 }
