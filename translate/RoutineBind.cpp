@@ -55,7 +55,7 @@ std::string Translator::renameText(const std::string &Routine, const RoutineName
   };
   if (To.Host == To.Gpu)
     return To.Host == Routine ? "" : "#define " + Routine + " " + To.Host + " /* routine bind */\n";
-  std::string Why = " /* routine bind: GPUs (NVRTC) */\n";
+  std::string Why = " /* routine bind: NVRTC (GPUs) defines it */\n";
   if (To.Host == Routine)
     return "#ifdef __CUDACC__" + Why + Define(To.Gpu) + "#endif\n";
   if (To.Gpu == Routine)
