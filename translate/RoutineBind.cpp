@@ -42,11 +42,15 @@ void Translator::bindRoutine(const Pragma &P, const Directive &D, FunctionDecl *
     return; // errors, or binds for other device kinds only
   BoundTo[F->getCanonicalDecl()] = B;
   // A bound function is the device's routine: the same level, its loops orphaned in it.
-  for (FunctionDecl *Target : {B.Host, B.Gpu})
-    if (Target) {
-      RoutineOf.try_emplace(Target->getCanonicalDecl(), &P);
-      RoutineDir.try_emplace(Target->getCanonicalDecl(), D);
-    }
+  for (FunctionDecl *Target : {B.Host, B.Gpu}) {
+    if (!Target)
+      continue;
+    RoutineOf.try_emplace(Target->getCanonicalDecl(), &P);
+    RoutineDir.try_emplace(Target->getCanonicalDecl(), D);
+    // Only kernels may call it: static, it is unused in the host code (-Wunused-function).
+    if (Target->getStorageClass() == SC_Static && UnusedBound.insert(Target).second)
+      RW.InsertTextBefore(SM.getExpansionLoc(Target->getBeginLoc()), "__attribute__((unused)) ");
+  }
 }
 
 std::string Translator::renameText(const std::string &Routine, const RoutineNames &To) {

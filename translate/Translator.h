@@ -295,6 +295,8 @@ private:
   };
   /// By the routine's canonical declaration.
   std::map<const clang::FunctionDecl *, Binding> BoundTo;
+  /// Static bound definitions given `__attribute__((unused))` (once each).
+  std::set<const clang::FunctionDecl *> UnusedBound;
   std::vector<Region> Computes, Datas;
   /// Pragmas[K]'s directive, parsed once by run() (empty where it did not parse: run() stops
   /// before translating anything then).
