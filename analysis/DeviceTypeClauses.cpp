@@ -17,6 +17,7 @@ constexpr ClauseMask ComputeAfter =
     maskOf(CK::Async, CK::Wait, CK::NumGangs, CK::NumWorkers, CK::VectorLength);
 constexpr ClauseMask LoopAfter = maskOf(CK::Collapse, CK::Gang, CK::Worker, CK::Vector, CK::Seq,
                                         CK::Independent, CK::Auto, CK::Tile);
+constexpr ClauseMask RoutineAfter = maskOf(CK::Gang, CK::Worker, CK::Vector, CK::Seq, CK::Bind);
 constexpr ClauseMask ParallelKinds = maskOf(CK::Gang, CK::Worker, CK::Vector, CK::Independent);
 
 /// The clauses OpenACC allows after device_type on D (0: device_type is not resolved here).
@@ -32,6 +33,8 @@ ClauseMask allowedAfter(DirectiveKind K) {
   case DirectiveKind::KernelsLoop:
   case DirectiveKind::SerialLoop:
     return ComputeAfter | LoopAfter;
+  case DirectiveKind::Routine:
+    return RoutineAfter;
   default:
     return 0;
   }
@@ -72,15 +75,19 @@ std::optional<DeviceTypeProblem> resolveDeviceTypes(Directive &D) {
       continue;
     }
     if (Group && !(After & clauseBit(C.Kind)))
-      return DeviceTypeProblem{C.Column, "clause '" + C.Name + "' cannot follow device_type " +
-                                             "on '" + directiveKindName(D.Kind) +
-                                             "' (OpenACC allows only the clauses that tune or " +
-                                             "shape the loops and the launch there); move it " +
-                                             "before the first device_type"};
+      return DeviceTypeProblem{
+          C.Column, "clause '" + C.Name + "' cannot follow device_type on '" +
+                        directiveKindName(D.Kind) + "' (OpenACC allows only " +
+                        (D.Kind == DirectiveKind::Routine
+                             ? "gang, worker, vector, seq and bind"
+                             : "the clauses that tune or shape the loops and the launch") +
+                        " there); move it before the first device_type"};
     int P = Group ? priorityOf(*Group) : 2;
     if (P > 0)
       Entries.push_back({&C, P, I});
   }
+  if (D.Kind == DirectiveKind::Routine)
+    return std::nullopt; // one binding per device kind: routineBind reads the groups
   bool Parallel =
       llvm::any_of(Entries, [](const Entry &E) { return clauseBit(E.C->Kind) & ParallelKinds; });
   unsigned Collapse = 0;
@@ -113,6 +120,36 @@ std::optional<DeviceTypeProblem> resolveDeviceTypes(Directive &D) {
     Resolved.push_back(*E.C);
   D.Clauses = std::move(Resolved);
   return std::nullopt;
+}
+
+const Clause *routineBind(const Directive &D, DeviceKind K) {
+  auto Names = [K](const std::vector<std::string> &Types) {
+    return llvm::any_of(Types, [K](const std::string &T) {
+      return K == DeviceKind::Nvidia ? T == "nvidia"
+                                     : T == "host" || T == "multicore" || T == "default";
+    });
+  };
+  const Clause *Ungrouped = nullptr, *Named = nullptr, *Star = nullptr;
+  bool KNamed = false;
+  const std::vector<std::string> *Group = nullptr;
+  for (const Clause &C : D.Clauses) {
+    if (C.Kind == CK::DeviceType) {
+      Group = &C.Vars;
+      KNamed |= Names(*Group);
+      continue;
+    }
+    if (C.Kind != CK::Bind)
+      continue;
+    const Clause **Slot = !Group                           ? &Ungrouped
+                          : Names(*Group)                    ? &Named
+                          : llvm::is_contained(*Group, "*") ? &Star
+                                                             : nullptr; // another kind's
+    if (Slot && !*Slot)
+      *Slot = &C;
+  }
+  // `*` is for the kinds no group names (OpenACC 3.3 2.4).
+  const Clause *Grouped = KNamed ? Named : Star;
+  return Grouped ? Grouped : Ungrouped;
 }
 
 } // namespace jacc::analysis

@@ -11,6 +11,7 @@
 //  - a loop is parallel when any applying group makes it so (gang, worker, vector or
 //    independent: its iterations are independent whatever device runs them), which drops
 //    seq and auto; collapse takes the deepest count given.
+// On routine the groups stay as written: each device kind calls its own binding (routineBind).
 #ifndef JACC_ANALYSIS_DEVICETYPECLAUSES_H
 #define JACC_ANALYSIS_DEVICETYPECLAUSES_H
 
@@ -28,7 +29,18 @@ struct DeviceTypeProblem {
 };
 
 /// Resolves D's device_type groups (compute, combined and loop directives; others unchanged).
+/// On routine, checks only that what follows device_type may (gang, worker, vector, seq, bind).
 std::optional<DeviceTypeProblem> resolveDeviceTypes(Directive &D);
+
+/// The kinds of device jacc runs kernels on, as device_type names them: host devices (host,
+/// multicore, default) and NVIDIA GPUs (nvidia).
+enum class DeviceKind { Host, Nvidia };
+
+/// The bind clause of routine directive D that devices of kind K follow (OpenACC 3.3 2.15.1):
+/// that of a group naming K; when no group names K, that of a `*` group; else (or when K's
+/// group has none) the one before any device_type. The first of several. nullptr: K's devices
+/// call the routine itself.
+const Clause *routineBind(const Directive &D, DeviceKind K);
 
 } // namespace jacc::analysis
 

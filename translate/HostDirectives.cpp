@@ -96,28 +96,6 @@ void Translator::translateRoutine(const Pragma &P, const Directive &D) {
                  Code);
 }
 
-void Translator::bindRoutine(const Pragma &P, const Directive &D, const Clause &B,
-                             FunctionDecl *F) {
-  // bind(name) or bind("name"): an identifier or a string naming the function.
-  std::string Name = llvm::StringRef(B.Argument).trim().trim('"').str();
-  FunctionDecl *Target = nullptr;
-  for (FunctionDecl *G : Idx.Functions)
-    if (G->getName() == Name && G->isThisDeclarationADefinition())
-      Target = G;
-  if (!Target) {
-    error(P, B, "routine '" + F->getName().str() + "' is bound to '" + Name +
-                    "', which this file does not define: define it here (jaccc compiles "
-                    "kernels from this file's functions)");
-    return;
-  }
-  BoundTo[F->getCanonicalDecl()] = Target;
-  // The bound function is the device's routine: the same level, its loops orphaned in it.
-  Directive Bound = D;
-  llvm::erase_if(Bound.Clauses, [](const Clause &C) { return C.Kind == ClauseKind::Bind; });
-  RoutineOf.try_emplace(Target->getCanonicalDecl(), &P);
-  RoutineDir.try_emplace(Target->getCanonicalDecl(), std::move(Bound));
-}
-
 /// Exit calls at the end of a data region, and before every jump out of it.
 void Translator::addExits(Region &R) {
   std::string Tail;

@@ -96,30 +96,40 @@ void Translator::collect(Stmt *S, unsigned Begin, unsigned End, KernelNeeds &N,
         if (auto *ED = dyn_cast<EnumDecl>(EC->getDeclContext()))
           N.TypeDecls.insert(ED);
       } else if (auto *F = dyn_cast<FunctionDecl>(D)) {
-        // routine bind(name): the kernel calls name, under the routine's name (#define).
+        // routine bind: the kernel calls each device kind's binding under the routine's name
+        // (#define), and carries every function a kind calls.
         if (auto B = T.BoundTo.find(F->getCanonicalDecl()); B != T.BoundTo.end()) {
-          N.Renames[F->getName().str()] = B->second->getName().str();
-          F = B->second;
-        }
-        const FunctionDecl *Def = F->getDefinition();
-        if (!Def || T.SM.isInSystemHeader(T.SM.getExpansionLoc(Def->getLocation())))
-          return true; // the C library (sqrt, ...): the kernel declares or includes it
-        // A function defined in this file without a routine directive gets an implicit
-        // 'routine seq' (OpenACC 3.3 2.15.1), as with NVHPC; static, it may be unused on the
-        // host now, as an explicit routine may (translateRoutine).
-        if (!T.RoutineOf.count(F->getCanonicalDecl()) &&
-            T.RoutineDir.try_emplace(F->getCanonicalDecl(), implicitRoutineSeq()).second &&
-            Def->getStorageClass() == SC_Static)
-          T.RW.InsertTextBefore(T.SM.getExpansionLoc(Def->getBeginLoc()),
-                                "__attribute__((unused)) ");
-        auto *D2 = const_cast<FunctionDecl *>(Def);
-        if (N.RoutineSet.insert(D2).second) {
-          T.addType(D2->getType(), N);
-          T.collect(D2->getBody(), 0, 0, N, D2);
-          N.Routines.push_back(D2);
+          FunctionDecl *Host = B->second.Host ? B->second.Host : F;
+          FunctionDecl *Gpu = B->second.Gpu ? B->second.Gpu : F;
+          N.Renames[F->getName().str()] = {Host->getName().str(), Gpu->getName().str()};
+          carry(Host);
+          if (Gpu != Host)
+            carry(Gpu);
+        } else {
+          carry(F);
         }
       }
       return true;
+    }
+    /// F's definition in this file, with what it needs, as a routine of the kernel.
+    void carry(FunctionDecl *F) {
+      const FunctionDecl *Def = F->getDefinition();
+      if (!Def || T.SM.isInSystemHeader(T.SM.getExpansionLoc(Def->getLocation())))
+        return; // the C library (sqrt, ...): the kernel declares or includes it
+      // A function defined in this file without a routine directive gets an implicit
+      // 'routine seq' (OpenACC 3.3 2.15.1), as with NVHPC; static, it may be unused on the
+      // host now, as an explicit routine may (translateRoutine).
+      if (!T.RoutineOf.count(F->getCanonicalDecl()) &&
+          T.RoutineDir.try_emplace(F->getCanonicalDecl(), implicitRoutineSeq()).second &&
+          Def->getStorageClass() == SC_Static)
+        T.RW.InsertTextBefore(T.SM.getExpansionLoc(Def->getBeginLoc()),
+                              "__attribute__((unused)) ");
+      auto *D2 = const_cast<FunctionDecl *>(Def);
+      if (N.RoutineSet.insert(D2).second) {
+        T.addType(D2->getType(), N);
+        T.collect(D2->getBody(), 0, 0, N, D2);
+        N.Routines.push_back(D2);
+      }
     }
     bool VisitVarDecl(VarDecl *V) {
       T.addType(V->getType(), N);
@@ -253,19 +263,22 @@ std::string Translator::leadingDecls(KernelNeeds &N, llvm::StringRef Body) {
   std::sort(N.Routines.begin(), N.Routines.end(), [&](FunctionDecl *A, FunctionDecl *B) {
     return SM.isBeforeInTranslationUnit(A->getBeginLoc(), B->getBeginLoc());
   });
+  // Renames first, so that every routine calls the bindings too; a routine some kind calls
+  // itself is defined under its own name, the rename undone around its text.
+  for (const auto &[Routine, To] : N.Renames)
+    Decls += renameText(Routine, To);
   for (FunctionDecl *F : N.Routines) {
-    const Directive &D = RoutineDir[F->getCanonicalDecl()];
-    Decls += "#pragma acc routine";
-    for (const Clause &C : D.Clauses)
-      Decls += " " + C.Name + (C.HasArgument ? "(" + C.Argument + ")" : "");
-    Decls += "\n";
+    auto Renamed = N.Renames.find(F->getName().str());
+    if (Renamed != N.Renames.end())
+      Decls += "#undef " + Renamed->first + "\n";
+    Decls += kernelRoutinePragma(RoutineDir[F->getCanonicalDecl()]);
     // Static: every kernel holding the routine has its own copy.
     if (F->getStorageClass() != SC_Static)
       Decls += "static ";
     Decls += routineText(F) + "\n";
+    if (Renamed != N.Renames.end())
+      Decls += renameText(Renamed->first, Renamed->second);
   }
-  for (const auto &[Routine, Bound] : N.Renames)
-    Decls += "#define " + Routine + " " + Bound + " /* routine bind */\n";
   // Macros the text uses (and the macros they use), by their definitions, in definition order.
   std::vector<std::pair<SourceLocation, std::string>> Macros;
   std::set<std::string> Done;

@@ -70,8 +70,8 @@ std::string Translator::run() {
     }
     RoutineOf[F->getCanonicalDecl()] = &P;
     RoutineDir[F->getCanonicalDecl()] = D;
-    if (const Clause *B = D.find(ClauseKind::Bind))
-      bindRoutine(P, D, *B, F);
+    if (D.has(ClauseKind::Bind))
+      bindRoutine(P, D, F);
   }
 
   // Constructs with a statement.

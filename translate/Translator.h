@@ -162,10 +162,13 @@ private:
   /// that leaves it.
   void closeDataRegions();
   void translateRoutine(const Pragma &P, const analysis::Directive &D);
-  /// `routine bind(B)` on F (directive D, clause B): kernels call B's definition in this file
-  /// instead of F, B becoming a routine of D's level; an error when B is not defined here.
-  void bindRoutine(const Pragma &P, const analysis::Directive &D, const analysis::Clause &B,
-                   clang::FunctionDecl *F);
+  /// `routine bind(name)` on F (directive D, RoutineBind.cpp): kernels on each kind of device
+  /// call the definition in this file that the kind's bind names instead of F, which becomes a
+  /// routine of D's level; an error at each applying bind whose function is not defined here.
+  void bindRoutine(const Pragma &P, const analysis::Directive &D, clang::FunctionDecl *F);
+  /// The definition bind clause B of P names, or nullptr after an error naming the routine F.
+  clang::FunctionDecl *boundDefinition(const Pragma &P, const analysis::Clause &B,
+                                       const clang::FunctionDecl *F);
   /// Orphaned loops in routine definitions: they run sequentially, their pragmas commented out.
   std::vector<const Pragma *> RoutineLoops;
   /// The text of routine F as kernels carry it: its orphaned loops' pragmas are comments.
@@ -216,6 +219,17 @@ private:
   std::vector<ImplicitSection> implicitSections(const Region &R, const KernelNeeds &N,
                                                 const std::set<std::string> &Explicit);
 
+  /// The functions host devices and NVIDIA GPUs call for a bound routine (its own name when
+  /// their kind has no bind).
+  struct RoutineNames {
+    std::string Host, Gpu;
+  };
+  /// `#define`s renaming Routine to what each kind of device calls (RoutineBind.cpp).
+  static std::string renameText(const std::string &Routine, const RoutineNames &To);
+  /// The `#pragma acc routine` line a kernel carries for a routine of directive D: its clauses
+  /// before any device_type, without bind (the kernel's text already calls the binding).
+  static std::string kernelRoutinePragma(const analysis::Directive &D);
+
   // What a kernel needs.
   struct KernelNeeds {
     std::vector<clang::VarDecl *> Vars;          ///< referenced, declared outside, in order
@@ -225,8 +239,8 @@ private:
     /// Outer scalars the construct writes.
     std::map<const clang::VarDecl *, clang::SourceLocation> Assigned;
     std::set<const clang::VarDecl *> LoopVars; ///< outer variables used as loop counters (private)
-    /// Routines with bind(name) the kernel calls, and their names: `#define routine name`.
-    std::map<std::string, std::string> Renames;
+    /// Routines with bind clauses the kernel calls, by name: what host devices and GPUs call.
+    std::map<std::string, RoutineNames> Renames;
   };
   void collect(clang::Stmt *S, unsigned Begin, unsigned End, KernelNeeds &N,
                clang::FunctionDecl *InRoutine);
@@ -274,9 +288,15 @@ private:
   /// canonical decl -> its pragma
   std::map<const clang::FunctionDecl *, const Pragma *> RoutineOf;
   std::map<const clang::FunctionDecl *, analysis::Directive> RoutineDir;
-  /// `routine bind(name)`: the definition kernels call instead of the routine (by the
-  /// routine's canonical declaration). jacc's devices, host ones too, all call it.
-  std::map<const clang::FunctionDecl *, clang::FunctionDecl *> BoundTo;
+  /// The definitions each kind of device calls instead of a routine with bind clauses: null for
+  /// the routine itself. Host devices are devices for a binding too: they run device code.
+  struct Binding {
+    clang::FunctionDecl *Host = nullptr, *Gpu = nullptr;
+  };
+  /// By the routine's canonical declaration.
+  std::map<const clang::FunctionDecl *, Binding> BoundTo;
+  /// Static bound definitions given `__attribute__((unused))` (once each).
+  std::set<const clang::FunctionDecl *> UnusedBound;
   std::vector<Region> Computes, Datas;
   /// Pragmas[K]'s directive, parsed once by run() (empty where it did not parse: run() stops
   /// before translating anything then).

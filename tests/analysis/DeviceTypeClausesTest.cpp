@@ -1,5 +1,6 @@
 // device_type groups on compute, combined and loop directives (analysis/DeviceTypeClauses.h),
-// resolved by the parser for the devices jacc runs on: host devices and NVIDIA GPUs.
+// resolved by the parser for the devices jacc runs on: host devices and NVIDIA GPUs; on routine,
+// the binding each kind of device calls.
 #include "analysis/DeviceTypeClauses.h"
 
 #include "support/Error.h"
@@ -73,6 +74,47 @@ TEST(DeviceTypeClausesTest, OnlyTuningClausesFollowDeviceType) {
   // Other directives keep their device_type clauses (init, set, update: the translator's).
   EXPECT_EQ(resolved("init device_type(nvidia)"), "device_type(nvidia)");
   EXPECT_EQ(resolved("update self(a) device_type(*) async"), "self(a) device_type(*) async");
+}
+
+/// The function devices of kind K call for the routine directive Text: the bound name, or
+/// "itself"; or the parse error's message.
+std::string boundFor(llvm::StringRef Text, DeviceKind K) {
+  auto D = parseDirective(Text, 1);
+  if (!D) {
+    std::string Message;
+    jacc::takeError(D.takeError(), Message);
+    return Message;
+  }
+  const Clause *B = routineBind(*D, K);
+  return B ? B->Argument : "itself";
+}
+
+TEST(DeviceTypeClausesTest, EachDeviceKindCallsItsRoutineBinding) {
+  const char *PerKind = "routine(f) seq bind(any_f) device_type(nvidia) bind(gpu_f) "
+                        "device_type(host) bind(host_f)";
+  EXPECT_EQ(boundFor(PerKind, DeviceKind::Nvidia), "gpu_f");
+  EXPECT_EQ(boundFor(PerKind, DeviceKind::Host), "host_f");
+  EXPECT_EQ(boundFor("routine seq device_type(nvidia) bind(gpu_f)", DeviceKind::Host), "itself");
+  EXPECT_EQ(boundFor("routine seq bind(any_f) device_type(radeon) bind(amd_f)",
+                     DeviceKind::Nvidia),
+            "any_f")
+      << "another kind's group is ignored";
+  EXPECT_EQ(boundFor("routine seq device_type(multicore) bind(cpu_f)", DeviceKind::Host), "cpu_f");
+  // `*` is for the kinds no other group names, even a group without its own bind.
+  const char *Star = "routine seq bind(any_f) device_type(*) bind(star_f) device_type(host) "
+                     "vector";
+  EXPECT_EQ(boundFor(Star, DeviceKind::Nvidia), "star_f");
+  EXPECT_EQ(boundFor(Star, DeviceKind::Host), "any_f");
+  EXPECT_EQ(boundFor("routine seq bind(a) bind(b)", DeviceKind::Host), "a") << "the first";
+  EXPECT_EQ(boundFor("routine seq", DeviceKind::Nvidia), "itself");
+}
+
+TEST(DeviceTypeClausesTest, RoutineGroupsStayAndTakeOnlyLevelsAndBind) {
+  EXPECT_EQ(resolved("routine seq device_type(nvidia) vector bind(g) device_type(host) seq"),
+            "seq device_type(nvidia) vector bind(g) device_type(host) seq");
+  std::string E = resolved("routine seq device_type(nvidia) nohost");
+  EXPECT_NE(E.find("clause 'nohost' cannot follow device_type on 'routine'"), std::string::npos)
+      << E;
 }
 
 } // namespace

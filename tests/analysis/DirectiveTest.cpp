@@ -669,7 +669,7 @@ TEST(DirectiveTest, Routine) {
   EXPECT_TRUE(Named.has(ClauseKind::Worker));
   EXPECT_EQ(parse("routine ( ns::f ) seq").Argument, "ns::f");
 
-  Directive Unnamed = parse("routine gang(dim:2) bind(f_dev) device_type(nvidia) nohost");
+  Directive Unnamed = parse("routine gang(dim:2) nohost bind(f_dev) device_type(nvidia) seq");
   EXPECT_TRUE(Unnamed.Argument.empty());
   EXPECT_EQ(Unnamed.find(ClauseKind::Gang)->Argument, "dim:2");
   EXPECT_EQ(Unnamed.find(ClauseKind::Bind)->Argument, "f_dev");

@@ -812,6 +812,42 @@ TEST_P(CudaMockTest, AccOnDeviceCompiles) {
   ASSERT_JACC(jacc_delete(V.data(), N * sizeof(int)));
 }
 
+// routine bind per device kind, as jacc-translate writes it (translate/RoutineBind.cpp): NVRTC
+// compiles the text for the GPUs (CudaCodegenTest checks that it calls gpu_g there); host
+// devices call host_g. Split rows: those of a host device hold host_g's values, those of a GPU,
+// which runs no hook, are untouched; none holds g's or gpu_g's.
+TEST_P(CudaMockTest, RoutineBindingsPerDeviceKindRunOnEachKind) {
+  int N = 64;
+  std::vector<int> V(N);
+  for (int I = 0; I < N; ++I)
+    V[I] = I;
+  ASSERT_JACC(jacc_copyin(V.data(), N * sizeof(int)));
+  int *Vp = V.data();
+  jacc_arg Args[] = {{"int n", &N}, {"int *v", &Vp}};
+  int Before = launchCount();
+  ASSERT_JACC(jacc_kernel_push("#ifdef __CUDACC__ /* routine bind: NVRTC (GPUs) defines it */\n"
+                               "#define g gpu_g\n"
+                               "#else\n"
+                               "#define g host_g\n"
+                               "#endif\n"
+                               "#pragma acc routine seq\n"
+                               "static int host_g(int v) { return v * 104729; }\n"
+                               "#pragma acc routine seq\n"
+                               "static int gpu_g(int v) { return v * 7919; }\n"
+                               "#pragma acc parallel loop present(v)\n"
+                               "for (int i = 0; i < n; i++) v[i] = g(v[i]);\n",
+                               2, Args, JACC_FORCE_SPLIT))
+      << jacc_last_error();
+  EXPECT_EQ(launchCount() - Before, gpus());
+  ASSERT_JACC(jacc_copyout(V.data(), N * sizeof(int)));
+  int OnHost = 0;
+  for (int I = 1; I < N; ++I) {
+    EXPECT_TRUE(V[I] == I || V[I] == I * 104729) << "v[" << I << "] = " << V[I];
+    OnHost += V[I] == I * 104729;
+  }
+  EXPECT_EQ(OnHost > 0, gpus() < devices()) << "host_g's rows, on a host device only";
+}
+
 TEST_P(CudaMockTest, CompileServerCrashFailsThePushAndTheNextPushRuns) {
   // The host code of every kernel is compiled in the server, GPUs or not; settings at init.
   jacc::ScopedEnv Fault("JACC_TEST_COMPILE_FAULT", "crash:poison_a");

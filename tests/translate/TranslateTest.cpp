@@ -347,4 +347,79 @@ TEST(Translate, RoutineBindCallsTheBoundDefinitionInKernels) {
       << E;
 }
 
+// routine bind after device_type (OpenACC 3.3 2.15.1): the kernel carries both bindings and
+// names each under #ifdef __CUDACC__, which NVRTC defines and the host's C compilers do not.
+TEST(Translate, RoutineBindPerDeviceTypeRenamesTheRoutineForEachKind) {
+  std::string Src = "float g(float v) { return 3.0f * v; }\n"
+                    "float host_g(float v) { return v + v + v; }\n"
+                    "float gpu_g(float v) { return v * 3.0f; }\n"
+                    "#pragma acc routine(g) seq bind(host_g) device_type(nvidia) bind(gpu_g)\n"
+                    "void f(int n, float *x) {\n"
+                    "#pragma acc parallel loop copy(x[0:n])\n"
+                    "  for (int i = 0; i < n; i++) x[i] = g(x[i]);\n"
+                    "}\n";
+  std::string Out = translateOk(Src);
+  EXPECT_NE(Out.find("\"#ifdef __CUDACC__ /* routine bind: NVRTC (GPUs) defines it */\\n\"\n"
+                     "      \"#define g gpu_g\\n\"\n"
+                     "      \"#else\\n\"\n"
+                     "      \"#define g host_g\\n\"\n"
+                     "      \"#endif\\n\"\n"),
+            std::string::npos)
+      << Out;
+  // Both bindings are carried, as routines of the directive's level without its groups.
+  EXPECT_NE(Out.find("\"#pragma acc routine seq\\n\"\n      \"static float host_g(float v)"),
+            std::string::npos)
+      << Out;
+  EXPECT_NE(Out.find("\"#pragma acc routine seq\\n\"\n      \"static float gpu_g(float v)"),
+            std::string::npos)
+      << Out;
+  EXPECT_EQ(Out.find("static float g("), std::string::npos) << "no kind calls g itself: " << Out;
+
+  // The host group alone: GPUs call the routine itself, which the kernel defines under its own
+  // name (the rename undone around it); a routine calling g gets the binding too.
+  Src = "float host_g(float v) { return v + v + v; }\n"
+        "#pragma acc routine seq device_type(host) bind(host_g) device_type(radeon) bind(no)\n"
+        "float g(float v) { return 3.0f * v; }\n"
+        "#pragma acc routine seq\n"
+        "float h(float v) { return g(v) + 1.0f; }\n"
+        "void f(int n, float *x) {\n"
+        "#pragma acc parallel loop copy(x[0:n])\n"
+        "  for (int i = 0; i < n; i++) x[i] = h(x[i]);\n"
+        "}\n";
+  Out = translateOk(Src);
+  std::string Rename = "\"#ifndef __CUDACC__ /* routine bind: NVRTC (GPUs) defines it */\\n\"\n"
+                       "      \"#define g host_g\\n\"\n"
+                       "      \"#endif\\n\"\n";
+  size_t First = Out.find(Rename);
+  size_t Undef = Out.find("\"#undef g\\n\"\n      \"#pragma acc routine seq\\n\"\n"
+                          "      \"static float g(float v) { return 3.0f * v; }\\n\"\n      " +
+                          Rename);
+  size_t Caller = Out.find("static float h(float v) { return g(v) + 1.0f; }");
+  ASSERT_NE(First, std::string::npos) << Out;
+  ASSERT_NE(Undef, std::string::npos) << Out;
+  EXPECT_LT(First, Undef) << Out;
+  EXPECT_LT(Undef, Caller) << "h's call is renamed too: " << Out;
+  EXPECT_NE(Out.find("static float host_g(float v)"), std::string::npos) << Out;
+}
+
+// A bind of each applying group must name a function defined in the file: one error each; a
+// group of a device kind jacc does not run on is not read.
+TEST(Translate, RoutineBindPerDeviceTypeErrorsNameEachGroupsBind) {
+  std::string E = translateError("float g(float v) { return v; }\n"
+                                 "#pragma acc routine(g) seq device_type(host) bind(nowhere1) "
+                                 "device_type(nvidia) bind(nowhere2) dtype(radeon) bind(amd)\n"
+                                 "void f(int n, float *x) {\n"
+                                 "#pragma acc parallel loop copy(x[0:n])\n"
+                                 "  for (int i = 0; i < n; i++) x[i] = g(x[i]);\n"
+                                 "}\n");
+  EXPECT_NE(E.find("t.c:2:46: error: routine 'g' is bound to 'nowhere1'"), std::string::npos) << E;
+  EXPECT_NE(E.find("t.c:2:81: error: routine 'g' is bound to 'nowhere2'"), std::string::npos) << E;
+  EXPECT_EQ(E.find("'amd'"), std::string::npos) << E;
+  E = translateError("float g(float v) { return v; }\n"
+                     "#pragma acc routine(g) seq device_type(nvidia) nohost\n"
+                     "void f(void) {}\n");
+  EXPECT_NE(E.find("clause 'nohost' cannot follow device_type on 'routine'"), std::string::npos)
+      << E;
+}
+
 } // namespace

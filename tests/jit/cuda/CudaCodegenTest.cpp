@@ -155,6 +155,30 @@ TEST(CudaCodegenTest, LeadingHelperFunctionsBecomeDeviceFunctions) {
   expectCompiles(S);
 }
 
+// routine bind per device kind (translate/RoutineBind.cpp): the kernel text renames the routine
+// under #ifdef __CUDACC__, which NVRTC defines: the GPU code calls the nvidia binding, whose
+// factor is in the PTX, and neither the host's binding nor the routine itself.
+TEST(CudaCodegenTest, RoutineBindingsPerDeviceKindCallTheNvidiaOne) {
+  CudaKernelSource S =
+      generate("#ifdef __CUDACC__ /* routine bind: NVRTC (GPUs) defines it */\n"
+               "#define g gpu_g\n"
+               "#else\n"
+               "#define g host_g\n"
+               "#endif\n"
+               "#pragma acc routine seq\n"
+               "static int host_g(int v) { return v * 104729; }\n"
+               "#pragma acc routine seq\n"
+               "static int gpu_g(int v) { return v * 7919; }\n"
+               "#pragma acc parallel loop\n"
+               "for (int i = 0; i < n; i++) x[i] = g(x[i]);\n",
+               {"int *x", "int n"});
+  expectCompiles(S);
+  auto Img = compileCuda(S.Source, 80);
+  ASSERT_TRUE(bool(Img)) << llvm::toString(Img.takeError());
+  EXPECT_NE(Img->Ptx.find(", 7919;"), std::string::npos) << Img->Ptx;
+  EXPECT_EQ(Img->Ptx.find("104729"), std::string::npos) << Img->Ptx;
+}
+
 //===-- Iterations ---------------------------------------------------------------------------===//
 
 TEST(CudaCodegenTest, ParallelLoopIsAGridStrideLoopWithABoundsGuard) {
