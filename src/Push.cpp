@@ -95,6 +95,12 @@ llvm::Error Runtime::push(const char *Source, int NArgs, const jacc_arg *Args, u
   std::chrono::steady_clock::time_point Start;
   if (Timed)
     Start = std::chrono::steady_clock::now();
+  // JACC_POLICY=auto: the devices it balances over (the targeted location's).
+  llvm::Expected<std::vector<unsigned>> Members = std::vector<unsigned>();
+  if (Code.Split && *Policy && (*Policy)->How == Distribution::Kind::Auto)
+    Members = balanceOver(Info.Location);
+  if (!Members)
+    return Members.takeError();
   auto TableLock = Data.lock();
   PlanOptions Options{Mode->Split, NarrowPolicy, CheckBounds};
   auto Plan = planLaunch(Info, Args, Devices.size(), Options, Data);
@@ -106,7 +112,7 @@ llvm::Error Runtime::push(const char *Source, int NArgs, const jacc_arg *Args, u
   if (Code.Split && Targeted->has_value()) {
     Plan->Shares = std::move(**Targeted);
   } else if (Balanced) {
-    Balancer::Next Next = Balance.next(K->get(), Devices.size());
+    Balancer::Next Next = Balance.next(K->get(), *Members, Devices.size());
     Plan->Shares = std::move(Next.Shares);
     Plan->TimeParts = Next.Timed && !Async;
   } else if (Code.Split && *Policy) {

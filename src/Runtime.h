@@ -170,6 +170,9 @@ private:
   /// are the even split over every device. An unknown Location is InvalidArgument naming it.
   llvm::Expected<std::optional<std::vector<SplitShare>>>
   targetShares(const Distribution *D, const std::optional<std::string> &Location);
+  /// The devices JACC_POLICY=auto balances a kernel over: those under Location (its own) or the
+  /// targeted location, every device without locations. InvalidArgument when there are none.
+  llvm::Expected<std::vector<unsigned>> balanceOver(const std::optional<std::string> &Location);
   /// Location if given (building the hierarchy of the devices if there is none yet; unknown:
   /// InvalidArgument naming it and the hierarchy), else the targeted one. Caller holds
   /// LocationMutex.

@@ -7,6 +7,8 @@
 
 #include <llvm/Support/MemoryBuffer.h>
 
+#include <numeric>
+
 namespace jacc {
 
 namespace {
@@ -126,9 +128,8 @@ Runtime::targetShares(const Distribution *D, const std::optional<std::string> &L
   auto At = targetOf(Location);
   if (!At)
     return At.takeError();
-  bool Everywhere = Locations->devicesUnder(*At).size() == Devices.size();
-  if (D && D->How == Distribution::Kind::Auto && Everywhere)
-    return std::nullopt; // the balance shares every device's work
+  if (D && D->How == Distribution::Kind::Auto)
+    return std::nullopt; // the balance shares the work of the target's devices (balanceOver)
   std::vector<uint64_t> Pending;
   if (D && D->How == Distribution::Kind::Any)
     for (const auto &Dev : Devices)
@@ -140,6 +141,24 @@ Runtime::targetShares(const Distribution *D, const std::optional<std::string> &L
   if (!D && evenOverAll(*S))
     return std::nullopt; // the default even split: the adaptive chooser keeps its say
   return std::move(*S);
+}
+
+llvm::Expected<std::vector<unsigned>>
+Runtime::balanceOver(const std::optional<std::string> &Location) {
+  std::vector<unsigned> All(Devices.size());
+  std::iota(All.begin(), All.end(), 0u);
+  if (!HasLocations.load(std::memory_order_relaxed) && !Location)
+    return All;
+  std::lock_guard<std::mutex> G(LocationMutex);
+  auto At = targetOf(Location);
+  if (!At)
+    return At.takeError();
+  std::vector<unsigned> Under = Locations->devicesUnder(*At);
+  if (Under.empty())
+    return makeError(ErrorCode::InvalidArgument,
+                     "policy 'auto': location '" + *At +
+                         "' has no device under it; add one with jacc_location_add_child");
+  return Under;
 }
 
 } // namespace jacc

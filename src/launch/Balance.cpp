@@ -3,6 +3,7 @@
 
 #include "src/launch/Distribution.h"
 #include "support/Debug.h"
+#include <llvm/ADT/STLExtras.h>
 #include <llvm/Support/FormatVariadic.h>
 
 #include <algorithm>
@@ -11,15 +12,25 @@
 namespace jacc {
 
 Balancer::Next Balancer::next(const void *Kernel, unsigned Devices) {
+  std::vector<unsigned> All(Devices);
+  std::iota(All.begin(), All.end(), 0u);
+  return next(Kernel, All, Devices);
+}
+
+Balancer::Next Balancer::next(const void *Kernel, llvm::ArrayRef<unsigned> Members,
+                              unsigned Devices) {
   std::lock_guard<std::mutex> L(M);
   State &S = Kernels[Kernel];
-  if (S.Weights.size() != Devices) {
+  if (llvm::ArrayRef<unsigned>(S.Members) != Members) {
     S = State();
-    S.Weights.assign(Devices, 1.0 / Devices);
+    S.Members = Members.vec();
+    S.Weights.assign(Members.size(), 1.0 / Members.size());
   }
   Distribution D;
   D.How = Distribution::Kind::Weights;
-  D.Values = S.Weights;
+  D.Values.assign(Devices, 0.0);
+  for (size_t I = 0; I < Members.size(); ++I)
+    D.Values[Members[I]] = S.Weights[I];
   Next N;
   N.Shares = sharesOf(D, Devices, 0);
   N.Timed = !S.Balanced || S.Launches % RecheckEvery == 0;
@@ -30,9 +41,15 @@ Balancer::Next Balancer::next(const void *Kernel, unsigned Devices) {
 void Balancer::record(const void *Kernel, llvm::ArrayRef<int64_t> Nanos) {
   std::lock_guard<std::mutex> L(M);
   auto It = Kernels.find(Kernel);
-  if (It == Kernels.end() || It->second.Weights.size() != Nanos.size())
+  if (It == Kernels.end())
     return;
   State &S = It->second;
+  if (llvm::any_of(S.Members, [&](unsigned D) { return D >= Nanos.size(); }))
+    return; // not this launch's devices
+  std::vector<int64_t> Member;
+  for (unsigned D : S.Members)
+    Member.push_back(Nanos[D]);
+  Nanos = Member;
   if (std::any_of(Nanos.begin(), Nanos.end(), [](int64_t T) { return T <= 0; }))
     return; // a part not timed: nothing to learn
   auto [Fastest, Slowest] = std::minmax_element(Nanos.begin(), Nanos.end());

@@ -30,9 +30,13 @@ public:
   };
   /// The shares of Kernel's next split launch on Devices devices.
   Next next(const void *Kernel, unsigned Devices);
-  /// The parts' run times (nanoseconds, one per device; negative: unknown) of a timed launch.
+  /// The same over the devices Members only (indices among Devices, a location's): the others
+  /// get an empty share. A kernel whose members change starts again from equal weights.
+  Next next(const void *Kernel, llvm::ArrayRef<unsigned> Members, unsigned Devices);
+  /// The parts' run times (nanoseconds, one per device; negative: unknown) of a timed launch;
+  /// only the members' count.
   void record(const void *Kernel, llvm::ArrayRef<int64_t> Nanos);
-  /// Kernel's weights now (adding up to 1; empty: never launched).
+  /// Kernel's weights now, one per member (adding up to 1; empty: never launched).
   std::vector<double> weights(const void *Kernel) const;
   /// Whether Kernel's last timed launch was balanced.
   bool balanced(const void *Kernel) const;
@@ -41,7 +45,8 @@ public:
 
 private:
   struct State {
-    std::vector<double> Weights;
+    std::vector<unsigned> Members; ///< the devices it balances over
+    std::vector<double> Weights;   ///< one per member
     unsigned Launches = 0;
     bool Balanced = false;
   };

@@ -448,6 +448,55 @@ TEST(AutoPolicyTest, TheFasterDeviceGetsMoreOfTheWork) {
   EXPECT_EQ(jacc_finalize(), JACC_SUCCESS) << jacc_last_error();
 }
 
+// JACC_POLICY=auto over a location: the balance shares the work of the devices under it only.
+// host:3, device 2 three times slower; the kernel targets "tail" (devices 1 and 2): device 0
+// never writes (a kernel reading on it alone then fetches everything), and device 1 gets about
+// three quarters (read on it alone, it fetches what device 2 wrote).
+TEST(AutoPolicyTest, ItBalancesOverTheTargetedLocationsDevicesOnly) {
+  ASSERT_EQ(jacc_finalize(), JACC_SUCCESS) << jacc_last_error();
+  setenv("JACC_DEVICES", "host:3", 1);
+  setenv("JACC_POLICY", "auto", 1);
+  setenv("JACC_TEST_SLOWDOWN", "2:3", 1);
+  ASSERT_JACC(jacc_init());
+  ASSERT_JACC(jacc_location_add("tail"));
+  ASSERT_JACC(jacc_location_add_child("devices", "tail"));
+  ASSERT_JACC(jacc_location_add_child("tail", "host:1"));
+  ASSERT_JACC(jacc_location_add_child("tail", "host:2"));
+  int n = 200000;
+  std::vector<float> Xv(n, 1.0f), Yv(n, 0.0f);
+  float *x = Xv.data(), *y = Yv.data();
+  ASSERT_JACC(jacc_copyin(x, n * sizeof(float)));
+  ASSERT_JACC(jacc_copyin(y, n * sizeof(float)));
+  jacc_arg Args[] = {{"int n", &n}, {"float *x", &x}, {"float *y", &y}};
+  const char *Work = "#include <math.h>\n"
+                     "#pragma jacc location(tail)\n"
+                     "#pragma acc parallel loop present(x)\n"
+                     "for (int i = 0; i < n; i++)\n"
+                     "  x[i] = sqrtf(x[i] + i) * 0.5f + sinf(0.001f * i);\n";
+  for (int Push = 0; Push < 40; ++Push)
+    ASSERT_JACC(jacc_kernel_push(Work, 2, Args, JACC_DEFAULT));
+  auto FetchedReadingOn = [&](const char *Device) {
+    std::string Src = "#pragma jacc location(" + std::string(Device) + ")\n" + ReadShifted;
+    EXPECT_EQ(jacc_update_device(y, n * sizeof(float)), JACC_SUCCESS);
+    jacc_reset_stats();
+    EXPECT_EQ(jacc_kernel_push(Src.c_str(), 3, Args, JACC_FORCE_SPLIT), JACC_SUCCESS)
+        << jacc_last_error();
+    jacc_stats S{};
+    EXPECT_EQ(jacc_get_stats(&S), JACC_SUCCESS);
+    return double(S.bytes_device_to_device) / sizeof(float) / n;
+  };
+  double SecondShare = 1 - FetchedReadingOn("host:1");
+  EXPECT_GT(SecondShare, 0.62);
+  EXPECT_LE(SecondShare, 0.985);
+  // (After that read, device 1 holds x whole: device 0 fetches it all from there.)
+  EXPECT_EQ(FetchedReadingOn("host:0"), 1.0) << "device 0 is outside 'tail': it wrote nothing";
+  ASSERT_JACC(jacc_delete(x, n * sizeof(float)));
+  ASSERT_JACC(jacc_delete(y, n * sizeof(float)));
+  unsetenv("JACC_POLICY");
+  unsetenv("JACC_TEST_SLOWDOWN");
+  EXPECT_EQ(jacc_finalize(), JACC_SUCCESS) << jacc_last_error();
+}
+
 INSTANTIATE_TEST_SUITE_P(Devices, PolicyTest, ::testing::Values(2, 3, 4),
                          [](const ::testing::TestParamInfo<int> &I) {
                            return "host" + std::to_string(I.param);

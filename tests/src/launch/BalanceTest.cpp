@@ -90,5 +90,31 @@ TEST(BalanceTest, UntimedPartsTeachNothing) {
   EXPECT_TRUE(B.weights(&KernelB).empty());
 }
 
+TEST(BalanceTest, AKernelBalancesOverItsMembersOnly) {
+  // Devices 1 and 3 of four, device 3 three times slower: the others get nothing, device 1
+  // about three quarters; a change of members starts again from equal weights.
+  Balancer B;
+  unsigned Members[] = {1, 3};
+  for (int I = 0; I < 20; ++I) {
+    Balancer::Next N = B.next(&KernelA, Members, 4);
+    ASSERT_EQ(N.Shares.size(), 4u);
+    EXPECT_EQ(N.Shares[0].End - N.Shares[0].Begin, 0);
+    EXPECT_EQ(N.Shares[2].End - N.Shares[2].Begin, 0);
+    if (!N.Timed)
+      continue;
+    auto Time = [&](unsigned D, double Speed) {
+      double Share = double(N.Shares[D].End - N.Shares[D].Begin) / N.Shares[D].Scale;
+      return std::max<int64_t>(1, std::llround(1e6 * Share / Speed));
+    };
+    B.record(&KernelA, {-1, Time(1, 3.0), -1, Time(3, 1.0)}); // the others untimed: ignored
+  }
+  std::vector<double> W = B.weights(&KernelA);
+  ASSERT_EQ(W.size(), 2u);
+  EXPECT_NEAR(W[0], 0.75, 0.02);
+  unsigned Others[] = {0, 1, 3};
+  B.next(&KernelA, Others, 4);
+  EXPECT_EQ(B.weights(&KernelA), (std::vector<double>{1.0 / 3, 1.0 / 3, 1.0 / 3}));
+}
+
 } // namespace
 } // namespace jacc
