@@ -165,6 +165,8 @@ void Translator::collect(Stmt *S, unsigned Begin, unsigned End, KernelNeeds &N,
 /// The text of the top-level declaration(s) that define D, e.g. the whole
 /// `typedef struct {...} point;` for either the struct or the typedef.
 std::string Translator::declText(const Decl *D) {
+  if (auto *RD = dyn_cast<CXXRecordDecl>(D); RD && RD->getIdentifier())
+    return cStructText(RD); // C++: the class's data members as C
   SourceRange R(SM.getExpansionLoc(D->getBeginLoc()), SM.getExpansionLoc(D->getEndLoc()));
   bool Grew = true;
   while (Grew) {
@@ -302,7 +304,8 @@ std::string Translator::leadingDecls(KernelNeeds &N, llvm::StringRef Body) {
 /// The kernel argument for V: its declaration as the kernel names it, and the host value.
 bool Translator::argDecl(VarDecl *V, std::string &Decl, std::string &Temp, std::string &Value,
                          std::vector<std::string> &Before, const Pragma &P) {
-  QualType T = V->getType();
+  // A reference passes its referent's value (as a scalar is: firstprivate).
+  QualType T = V->getType().getNonReferenceType();
   QualType C = T.getCanonicalType();
   std::string Name = V->getName().str();
   if (C->isVariablyModifiedType()) {
@@ -367,7 +370,7 @@ bool Translator::argDecl(VarDecl *V, std::string &Decl, std::string &Temp, std::
     return false;
   }
   Decl = declaration(T, Name);
-  Value = "&" + Name;
+  Value = (cxx() ? "(void *)&" : "&") + Name; // C++: no implicit const T * to void *
   return true;
 }
 
