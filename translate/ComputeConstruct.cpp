@@ -84,7 +84,6 @@ void Translator::translateCompute(Region &R) {
   bool Ok = true;
   KernelNeeds N;
   unsigned StmtBegin = Idx.offset(R.S->getBeginLoc());
-  collect(R.S, StmtBegin, R.End, N, nullptr);
   CxxKernel K;
   if (cxx()) {
     for (const FunctionDecl *F : Idx.Functions)
@@ -95,7 +94,14 @@ void Translator::translateCompute(Region &R) {
                  "non-template code (call a non-template function from the template)");
         return;
       }
+    // First: what stays C++ (a lambda's operator(), a member call) is no routine to collect.
+    size_t Before = Errors.size();
     lowerCxx(R.S, K, "a compute construct");
+    if (Errors.size() != Before)
+      return;
+  }
+  collect(R.S, StmtBegin, R.End, N, nullptr);
+  if (cxx()) {
     for (QualType T : K.Types)
       addType(T, N);
   }

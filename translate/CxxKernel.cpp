@@ -24,7 +24,7 @@ static bool isMathFunction(llvm::StringRef Name) {
 /// The C name of the C++ math function F (resolved overload): `std::sqrt(float)` is sqrtf,
 /// `std::abs(double)` fabs, `std::abs(long)` labs; "" when there is none.
 static std::string cMathName(const FunctionDecl *F) {
-  std::string Name = F->getName().str();
+  std::string Name = F->getNameAsString();
   if (F->getNumParams() == 0 || !isMathFunction(Name))
     return "";
   QualType T = F->getParamDecl(0)->getType().getCanonicalType().getUnqualifiedType();
@@ -50,13 +50,13 @@ static std::string cMathName(const FunctionDecl *F) {
 /// what std::min (b < a ? b : a) and std::max (a < b ? b : a) return, NaNs included.
 static std::string minMaxHelper(const FunctionDecl *F, const PrintingPolicy &Policy,
                                 std::string &Helper) {
-  llvm::StringRef Name = F->getName();
+  std::string Name = F->getNameAsString();
   if ((Name != "min" && Name != "max") || F->getNumParams() != 2)
     return "";
   QualType T = F->getReturnType().getNonReferenceType().getUnqualifiedType();
   if (!T->isArithmeticType())
     return "";
-  std::string Type = T.getAsString(Policy), Fn = "jacc_" + Name.str() + "_";
+  std::string Type = T.getAsString(Policy), Fn = "jacc_" + Name + "_";
   for (char C : Type)
     Fn += C == ' ' ? '_' : C;
   Helper = "static inline " + Type + " " + Fn + "(" + Type + " a, " + Type + " b) { return " +
@@ -97,7 +97,9 @@ void Translator::lowerCxx(Stmt *S, CxxKernel &K, const char *What) {
                              " of member function '" +
                              (M ? M->getQualifiedNameAsString() : std::string("?")) + "'");
     }
+    std::set<const Expr *> Reported; ///< callees of the operator calls reported
     bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *E) {
+      Reported.insert(E->getCallee()->IgnoreParenImpCasts());
       std::string Of;
       if (E->getNumArgs())
         Of = " of '" + E->getArg(0)->getType().getNonReferenceType().getAsString() + "'";
@@ -164,11 +166,11 @@ void Translator::lowerCxx(Stmt *S, CxxKernel &K, const char *What) {
         return true;
       auto *F = dyn_cast<FieldDecl>(E->getMemberDecl());
       if (!F)
-        return unsupported(E->getMemberLoc(), "member '" + E->getMemberDecl()->getName() +
+        return unsupported(E->getMemberLoc(), "member '" + E->getMemberDecl()->getNameAsString() +
                                                   "' that is not a data member");
       if (!E->isArrow())
-        return unsupported(E->getBeginLoc(), "member access '" + F->getName() +
-                                                 "' other than 'this->" + F->getName() + "'");
+        return unsupported(E->getBeginLoc(), "member access '" + F->getNameAsString() +
+                                                 "' other than 'this->" + F->getNameAsString() + "'");
       MemberBases.insert(This);
       if (!This->isImplicit()) // `this->a` -> `a`
         K.Edits[off(This->getBeginLoc())] = {off(E->getMemberLoc()) - off(This->getBeginLoc()),
@@ -178,6 +180,8 @@ void Translator::lowerCxx(Stmt *S, CxxKernel &K, const char *What) {
       return true;
     }
     bool VisitDeclRefExpr(DeclRefExpr *E) {
+      if (Reported.count(E))
+        return true;
       ValueDecl *D = E->getDecl();
       if (auto *F = dyn_cast<FunctionDecl>(D)) {
         bool System = T.SM.isInSystemHeader(T.SM.getExpansionLoc(F->getLocation()));
@@ -189,8 +193,8 @@ void Translator::lowerCxx(Stmt *S, CxxKernel &K, const char *What) {
           for (const ParmVarDecl *P : F->parameters())
             if (P->getType()->isReferenceType())
               return unsupported(E->getBeginLoc(),
-                                 "the call of '" + F->getName() + "', whose parameter '" +
-                                     P->getName() + "' is a reference,");
+                                 "the call of '" + F->getNameAsString() + "', whose parameter '" +
+                                     P->getNameAsString() + "' is a reference,");
           return true;
         }
         if (F->isExternC() && !E->hasQualifier())
@@ -208,10 +212,10 @@ void Translator::lowerCxx(Stmt *S, CxxKernel &K, const char *What) {
       }
       if (E->hasQualifier())
         replace(SourceRange(E->getQualifierLoc().getBeginLoc(), E->getLocation()),
-                D->getName().str());
+                D->getNameAsString());
       if (auto *V = dyn_cast<VarDecl>(D); V && V->getType()->isReferenceType() &&
                                           K.LocalRefs.count(V))
-        replace(E->getSourceRange(), "(*" + V->getName().str() + ")");
+        replace(E->getSourceRange(), "(*" + V->getNameAsString() + ")");
       return true;
     }
     bool VisitVarDecl(VarDecl *V) {
@@ -225,11 +229,11 @@ void Translator::lowerCxx(Stmt *S, CxxKernel &K, const char *What) {
           K.Edits[T.Idx.offset(B)] = {9, "const"};
         else
           return unsupported(V->getLocation(), "'constexpr' after the type of '" +
-                                                   V->getName() + "'");
+                                                   V->getNameAsString() + "'");
       }
       if (V->getType()->getContainedAutoType()) {
         if (!V->getType()->getAs<AutoType>() || TL.isNull())
-          return unsupported(V->getLocation(), "'auto' in a compound type ('" + V->getName() +
+          return unsupported(V->getLocation(), "'auto' in a compound type ('" + V->getNameAsString() +
                                                    "')");
         replace(TL.getSourceRange(), T.declaration(V->getType().getUnqualifiedType(), ""));
         T.addTypeNeed(V->getType(), K);
@@ -237,16 +241,17 @@ void Translator::lowerCxx(Stmt *S, CxxKernel &K, const char *What) {
       if (V->getType()->isReferenceType()) {
         // `double &r = a[i];` -> `double *const r = &(a[i]);`, each use `(*r)`.
         if (TL.isNull() || !V->hasInit() || !V->getType()->isLValueReferenceType())
-          return unsupported(V->getLocation(), "reference '" + V->getName() + "'");
+          return unsupported(V->getLocation(), "reference '" + V->getNameAsString() + "'");
         K.LocalRefs.insert(V);
         QualType P = T.Ctx.getPointerType(V->getType().getNonReferenceType());
         replace(SourceRange(V->getBeginLoc(), V->getLocation()),
-                T.declaration(P.withConst(), V->getName()));
+                T.declaration(P.withConst(), V->getNameAsString()));
         Expr *Init = V->getInit();
         unsigned IB = off(Init->getBeginLoc());
         K.Edits[IB] = {0, "&("};
-        unsigned IE = T.Idx.endOf(Init);
-        K.Edits[IE] = {0, ")"};
+        SourceLocation E = Lexer::getLocForEndOfToken(T.SM.getExpansionLoc(Init->getEndLoc()), 0,
+                                                      T.SM, T.Ctx.getLangOpts());
+        K.Edits[T.Idx.offset(E)] = {0, ")"};
       }
       return true;
     }
@@ -284,7 +289,7 @@ std::string Translator::applyEdits(unsigned Begin, unsigned End,
 }
 
 std::string Translator::cStructText(const CXXRecordDecl *RD) {
-  std::string Name = RD->getName().str();
+  std::string Name = RD->getNameAsString();
   if (RD->isPolymorphic() || RD->getNumBases() || !RD->isStandardLayout() ||
       isa<ClassTemplateSpecializationDecl>(RD) || RD->isUnion()) {
     errorAt(RD->getLocation(), "class '" + Name + "' used in a compute construct: kernels take "
@@ -296,11 +301,11 @@ std::string Translator::cStructText(const CXXRecordDecl *RD) {
   std::string Out = "struct " + Name + " {";
   for (const FieldDecl *F : RD->fields()) {
     if (F->isBitField() || F->getType()->isReferenceType()) {
-      errorAt(F->getLocation(), "member '" + F->getName() + "' of class '" + Name +
+      errorAt(F->getLocation(), "member '" + F->getNameAsString() + "' of class '" + Name +
                                     "' (a bit-field or a reference) in a compute construct");
       return "";
     }
-    Out += " " + declaration(F->getType(), F->getName()) + ";";
+    Out += " " + declaration(F->getType(), F->getNameAsString()) + ";";
   }
   return Out + " }; typedef struct " + Name + " " + Name + ";";
 }

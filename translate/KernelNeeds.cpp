@@ -35,6 +35,8 @@ void Translator::addType(QualType T, KernelNeeds &N) {
       return;
     } else if (auto *PT = dyn_cast<PointerType>(Ty)) {
       T = PT->getPointeeType();
+    } else if (auto *RT = dyn_cast<ReferenceType>(Ty)) { // C++: passed as its referent
+      T = RT->getPointeeType();
     } else if (auto *AT = dyn_cast<ArrayType>(Ty)) {
       T = AT->getElementType();
     } else if (auto *PT = dyn_cast<ParenType>(Ty)) {
