@@ -91,7 +91,7 @@ struct ArgCache {
 };
 
 ArgCache &cacheFor(ClangPurpose P) {
-  static ArgCache Caches[3];
+  static ArgCache Caches[4];
   return Caches[static_cast<unsigned>(P)];
 }
 
@@ -107,6 +107,11 @@ std::vector<const char *> purposeFlags(ClangPurpose Purpose) {
             "-Wno-error=implicit-int", "-Wno-error=int-conversion",
             "-Wno-error=incompatible-function-pointer-types", "-Wno-error=return-type",
             "-Wno-error=incompatible-pointer-types", "-D__malloc__(...)=__malloc__"};
+  if (Purpose == ClangPurpose::ProgramCxx)
+    // g++'s leniencies that clang makes errors (narrowing in braces is only a warning in g++).
+    return {"-fsyntax-only", "-x", "c++", "-std=gnu++17", "-Wno-unknown-pragmas",
+            "-fno-color-diagnostics", "-O0", "-Wno-error=c++11-narrowing",
+            "-Wno-error=return-type", "-D__malloc__(...)=__malloc__"};
   // Kernels are C99 with GNU extensions; math never sets errno (as on GPUs), which lets the
   // vectoriser use sqrt & co. Unknown pragmas (acc) are ours to handle, not warnings.
   std::vector<const char *> Flags = {"-fsyntax-only", "-x", "c", "-std=gnu99",
@@ -275,7 +280,9 @@ makeCompilerInstance(ClangPurpose Purpose, llvm::StringRef Code, llvm::StringRef
   // The main file lives in memory (the caller keeps Code alive while the instance runs).
   CI->getFrontendOpts().Inputs.clear();
   CI->getFrontendOpts().Inputs.emplace_back(llvm::MemoryBufferRef(Code, FileName),
-                                            clang::InputKind(clang::Language::C));
+                                            clang::InputKind(Purpose == ClangPurpose::ProgramCxx
+                                                                 ? clang::Language::CXX
+                                                                 : clang::Language::C));
   CI->getFrontendOpts().DisableFree = false;
   CI->createFileManager(llvm::makeIntrusiveRefCnt<RegularFilesOnly>());
   if (!KernelSource.empty()) {

@@ -19,8 +19,9 @@ namespace jacc {
 
 /// What the compiler instance is for: analysis parses kernels at -O0; host code generation at -O3
 /// for the host CPU (-march=native as the driver resolves it); Program parses a user's whole
-/// program as gcc would (gnu17, gcc's warnings not errors).
-enum class ClangPurpose { Analysis, HostCodegen, Program };
+/// program as gcc would (gnu17, gcc's warnings not errors); ProgramCxx a C++ one as g++ would
+/// (gnu++17, the default of the g++ versions jacc is tested with).
+enum class ClangPurpose { Analysis, HostCodegen, Program, ProgramCxx };
 
 /// cc1 arguments (without the input file) for a purpose; computed on first use, thread-safe.
 llvm::Expected<const std::vector<std::string> &> cc1Arguments(ClangPurpose Purpose);

@@ -84,7 +84,27 @@ void Translator::translateCompute(Region &R) {
   bool Ok = true;
   KernelNeeds N;
   unsigned StmtBegin = Idx.offset(R.S->getBeginLoc());
+  CxxKernel K;
+  if (cxx()) {
+    for (const FunctionDecl *F : Idx.Functions)
+      if (F->doesThisDeclarationHaveABody() && F->isDependentContext() &&
+          Idx.offset(F->getBody()->getBeginLoc()) < P.Hash &&
+          P.Hash < Idx.offset(F->getBody()->getEndLoc())) {
+        error(P, "compute construct in a template: jacc-translate translates constructs in "
+                 "non-template code (call a non-template function from the template)");
+        return;
+      }
+    // First: what stays C++ (a lambda's operator(), a member call) is no routine to collect.
+    size_t Before = Errors.size();
+    lowerCxx(R.S, K, "a compute construct");
+    if (Errors.size() != Before)
+      return;
+  }
   collect(R.S, StmtBegin, R.End, N, nullptr);
+  if (cxx()) {
+    for (QualType T : K.Types)
+      addType(T, N);
+  }
 
   // Clauses: data clauses become calls around the push; the others stay in the kernel.
   std::vector<std::string> Decls, Entry, Exit;
@@ -295,6 +315,20 @@ void Translator::translateCompute(Region &R) {
     Args.push_back("{\"" + declaration(S.Var->getType().getUnqualifiedType(), Original) +
                    "\", &" + Original + "}");
   }
+  for (const FieldDecl *F : K.Members) {
+    // A data member used through `this`: an argument of its name, by value as a variable is.
+    std::string Name = F->getName().str();
+    QualType T = F->getType();
+    if (!T->isScalarType() && !T->isRecordType()) {
+      errorAt(F->getLocation(), "data member '" + Name + "' used in the construct at line " +
+                                    llvm::Twine(P.Line) + " is not a scalar, pointer or struct");
+      Ok = false;
+      continue;
+    }
+    addType(T, N);
+    Args.push_back("{\"" + declaration(T.getUnqualifiedType(), Name) + "\", (void *)&this->" +
+                   Name + "}");
+  }
   for (VarDecl *V : N.Vars) {
     std::string Decl, Temp, Value;
     std::vector<std::string> Before;
@@ -342,12 +376,15 @@ void Translator::translateCompute(Region &R) {
   if (ConstructSeq)
     Kept += " seq";
   std::optional<std::string> Statement =
-      useDeviceScalars(R, OnDeviceVars, P.LineEnd, std::move(SeqLoops));
+      useDeviceScalars(R, OnDeviceVars, P.LineEnd, std::move(SeqLoops), K.Edits);
   if (!Statement)
     return;
   std::string Body =
       "#pragma acc " + std::string(directiveKindName(D.Kind)) + Kept + "\n" + *Statement + "\n";
-  std::string Kernel = jaccLines(P) + leadingDecls(N, Body) + Body + siteLine(P);
+  std::string Helpers;
+  for (const std::string &H : K.Helpers)
+    Helpers += H;
+  std::string Kernel = jaccLines(P) + leadingDecls(N, Body) + Helpers + Body + siteLine(P);
   if (!Ok || !Errors.empty())
     return;
 

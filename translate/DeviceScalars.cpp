@@ -122,7 +122,8 @@ Translator::sequentialLoops(const Region &R, const std::set<const VarDecl *> &Va
 std::optional<std::string> Translator::useDeviceScalars(const Region &R,
                                                          const std::set<const VarDecl *> &Vars,
                                                          unsigned Begin,
-                                                         std::map<unsigned, std::string> Ins) {
+                                                         std::map<unsigned, std::string> Ins,
+                                                         std::map<unsigned, std::pair<unsigned, std::string>> Edits) {
   struct Uses : RecursiveASTVisitor<Uses> {
     const std::set<const VarDecl *> *Vars;
     std::vector<DeclRefExpr *> Refs;
@@ -134,7 +135,6 @@ std::optional<std::string> Translator::useDeviceScalars(const Region &R,
   } U;
   U.Vars = &Vars;
   U.TraverseStmt(R.S);
-  std::map<unsigned, const DeclRefExpr *> At; // by offset, each reference once
   for (const DeclRefExpr *E : U.Refs) {
     if (E->getLocation().isMacroID()) {
       errorAt(E->getLocation(), "scalar '" + E->getDecl()->getName() +
@@ -142,18 +142,10 @@ std::optional<std::string> Translator::useDeviceScalars(const Region &R,
                                     "macro: write its name in the construct itself");
       return std::nullopt;
     }
-    unsigned Off = Idx.offset(E->getLocation());
-    Ins[Off] = deviceScalarName(cast<VarDecl>(E->getDecl())) + "[0]";
-    At[Off] = E;
+    Edits[Idx.offset(E->getLocation())] = {unsigned(E->getDecl()->getName().size()),
+                                           deviceScalarName(cast<VarDecl>(E->getDecl())) + "[0]"};
   }
-  // Ins holds insertions, and the replacements of the names at the offsets At has.
-  std::string Body;
-  unsigned From = Begin;
-  for (const auto &[Off, Text] : Ins) {
-    Body += Buf.slice(From, Off).str() + Text;
-    From = At.count(Off) ? Off + At[Off]->getDecl()->getName().size() : Off;
-  }
-  return Body + Buf.slice(From, R.End).str();
+  return applyEdits(Begin, R.End, Edits, Ins);
 }
 
 } // namespace jacc::translate

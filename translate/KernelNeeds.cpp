@@ -35,6 +35,8 @@ void Translator::addType(QualType T, KernelNeeds &N) {
       return;
     } else if (auto *PT = dyn_cast<PointerType>(Ty)) {
       T = PT->getPointeeType();
+    } else if (auto *RT = dyn_cast<ReferenceType>(Ty)) { // C++: passed as its referent
+      T = RT->getPointeeType();
     } else if (auto *AT = dyn_cast<ArrayType>(Ty)) {
       T = AT->getElementType();
     } else if (auto *PT = dyn_cast<ParenType>(Ty)) {
@@ -175,6 +177,8 @@ void Translator::collect(Stmt *S, unsigned Begin, unsigned End, KernelNeeds &N,
 /// The text of the top-level declaration(s) that define D, e.g. the whole
 /// `typedef struct {...} point;` for either the struct or the typedef.
 std::string Translator::declText(const Decl *D) {
+  if (auto *RD = dyn_cast<CXXRecordDecl>(D); RD && RD->getIdentifier())
+    return cStructText(RD); // C++: the class's data members as C
   SourceRange R(SM.getExpansionLoc(D->getBeginLoc()), SM.getExpansionLoc(D->getEndLoc()));
   bool Grew = true;
   while (Grew) {
@@ -315,7 +319,8 @@ std::string Translator::leadingDecls(KernelNeeds &N, llvm::StringRef Body) {
 /// The kernel argument for V: its declaration as the kernel names it, and the host value.
 bool Translator::argDecl(VarDecl *V, std::string &Decl, std::string &Temp, std::string &Value,
                          std::vector<std::string> &Before, const Pragma &P) {
-  QualType T = V->getType();
+  // A reference passes its referent's value (as a scalar is: firstprivate).
+  QualType T = V->getType().getNonReferenceType();
   QualType C = T.getCanonicalType();
   std::string Name = V->getName().str();
   if (C->isVariablyModifiedType()) {
@@ -380,7 +385,7 @@ bool Translator::argDecl(VarDecl *V, std::string &Decl, std::string &Temp, std::
     return false;
   }
   Decl = declaration(T, Name);
-  Value = "&" + Name;
+  Value = (cxx() ? "(void *)&" : "&") + Name; // C++: no implicit const T * to void *
   return true;
 }
 

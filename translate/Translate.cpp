@@ -122,6 +122,11 @@ static llvm::Error applyExtraArgs(CompilerInstance &CI, llvm::ArrayRef<std::stri
   return llvm::Error::success();
 }
 
+bool isCxxFile(llvm::StringRef FileName) {
+  llvm::StringRef Ext = llvm::sys::path::extension(FileName);
+  return Ext == ".cpp" || Ext == ".cc" || Ext == ".cxx" || Ext == ".C" || Ext == ".c++";
+}
+
 llvm::Expected<std::string> translateOpenACC(llvm::StringRef Source, llvm::StringRef FileName,
                                              llvm::ArrayRef<std::string> ExtraArgs,
                                              std::vector<std::string> *Warnings,
@@ -134,7 +139,9 @@ llvm::Expected<std::string> translateOpenACC(llvm::StringRef Source, llvm::Strin
   for (const std::string &A : ExtraArgs)
     if (llvm::StringRef(A).startswith("-std="))
       Std = {A};
-  auto CI = makeCompilerInstance(ClangPurpose::Program, Source, Name, DiagOS, "", Std);
+  auto CI = makeCompilerInstance(isCxxFile(FileName) ? ClangPurpose::ProgramCxx
+                                                     : ClangPurpose::Program,
+                                 Source, Name, DiagOS, "", Std);
   if (!CI)
     return CI.takeError();
   // `#include "x.h"` is looked up next to the file, as cc does (the file itself is in memory).

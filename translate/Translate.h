@@ -13,7 +13,10 @@
 
 namespace jacc::analysis {
 
-/// Translate the OpenACC C file Source (named FileName in diagnostics and for quoted includes).
+/// Whether FileName is a C++ source (.cpp, .cc, .cxx, .C, .c++), as g++ decides.
+bool isCxxFile(llvm::StringRef FileName);
+
+/// Translate the OpenACC C or C++ (isCxxFile; docs/translate.md, "C++") file Source (named FileName in diagnostics and for quoted includes).
 /// ExtraArgs are preprocessor options as given to cc: -I, -iquote, -isystem, -idirafter, -D, -U,
 /// -include (joined "-Idir" or separate "-I" "dir"), and -std=... (the dialect; default gnu17, as
 /// gcc). The program is parsed as leniently as gcc compiles it: what gcc only warns about is no

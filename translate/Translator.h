@@ -38,6 +38,11 @@ public:
       : Ctx(Ctx), SM(Ctx.getSourceManager()), PP(PP), FileName(FileName),
         Idx(SM, Ctx.getLangOpts()), RW(SM, Ctx.getLangOpts()), Policy(Ctx.getPrintingPolicy()) {
     Buf = SM.getBufferData(SM.getMainFileID());
+    if (Ctx.getLangOpts().CPlusPlus) {
+      // Kernels are C: types print as C declares them (`_Bool`, no `std::`).
+      Policy.Bool = false;
+      Policy.SuppressScope = true;
+    }
     for (const analysis::AccPragma &A : Read)
       Pragmas.push_back(locatePragma(A, SM, Ctx.getLangOpts()));
   }
@@ -267,9 +272,10 @@ private:
                                                   bool &ConstructSeq);
   /// R's text from Begin with every reference to Vars through its device pointer
   /// (`jacc_ref_x[0]`) and the insertions Ins; nullopt after an error.
-  std::optional<std::string> useDeviceScalars(const Region &R,
-                                              const std::set<const clang::VarDecl *> &Vars,
-                                              unsigned Begin, std::map<unsigned, std::string> Ins);
+  std::optional<std::string>
+  useDeviceScalars(const Region &R, const std::set<const clang::VarDecl *> &Vars, unsigned Begin,
+                   std::map<unsigned, std::string> Ins,
+                   std::map<unsigned, std::pair<unsigned, std::string>> Edits = {});
   /// The kernel argument for V: its declaration, the value's address and the host temporary
   /// that holds it when needed; Before gets the arguments V's declaration refers to (the extents
   /// of a variable-length array).
@@ -301,6 +307,26 @@ private:
   /// Pragmas[K]'s directive, parsed once by run() (empty where it did not parse: run() stops
   /// before translating anything then).
   std::vector<std::optional<analysis::Directive>> Dirs;
+  // C++ (CxxKernel.cpp): what a C++ construct's statement needs to be a C kernel.
+  struct CxxKernel {
+    /// Replacements of the statement's text: offset -> (length replaced, text).
+    std::map<unsigned, std::pair<unsigned, std::string>> Edits;
+    std::vector<const clang::FieldDecl *> Members; ///< data members used through `this`
+    std::set<std::string> Helpers;                 ///< C definitions (std::min/max)
+    std::set<const clang::VarDecl *> LocalRefs;    ///< references declared inside: pointers
+    std::vector<clang::QualType> Types;            ///< types the rewritten text names
+  };
+  /// Fills K for S (What names the construct in errors); an error for what stays C++.
+  void lowerCxx(clang::Stmt *S, CxxKernel &K, const char *What);
+  void addTypeNeed(clang::QualType T, CxxKernel &K);
+  /// The file's text [Begin, End) with the insertions Ins and the replacements Edits.
+  std::string applyEdits(unsigned Begin, unsigned End,
+                         const std::map<unsigned, std::pair<unsigned, std::string>> &Edits,
+                         const std::map<unsigned, std::string> &Ins);
+  /// A C definition of the C++ class RD a kernel uses (its data members), or "" after an error.
+  std::string cStructText(const clang::CXXRecordDecl *RD);
+  bool cxx() const { return Ctx.getLangOpts().CPlusPlus; }
+
   /// C declaration of Name with type T ("double (*a)[80]").
   std::string declaration(clang::QualType T, llvm::StringRef Name) const {
     std::string S;

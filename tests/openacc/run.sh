@@ -14,9 +14,12 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/jacc-openacc.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 failed=0
 
-for src in "$dir"/*.c; do
-  name=$(basename "$src" .c)
-  if ! "${CC:-cc}" -O1 -Wno-unknown-pragmas -o "$tmp/$name.ref" "$src" -lm; then
+for src in "$dir"/*.c "$dir"/*.cpp; do
+  name=$(basename "$src")
+  name=${name%.*}
+  ref_cc=${CC:-cc} # C++ programs: their reference is built by plain c++
+  [[ $src == *.cpp ]] && ref_cc=${CXX:-c++}
+  if ! "$ref_cc" -O1 -Wno-unknown-pragmas -o "$tmp/$name.ref" "$src" -lm; then
     echo "FAIL $name: the reference build failed"; failed=1; continue
   fi
   if ! bash "$jaccc" -O1 -Wall -Wextra -Werror "${flags[@]}" -o "$tmp/$name.jacc" "$src" -lm; then

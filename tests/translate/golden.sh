@@ -41,20 +41,21 @@ for src in "$dir"/golden/*.c; do
   fi
 done
 
-for src in "$dir"/errors/*.c; do
-  name=$(basename "$src" .c)
+for src in "$dir"/errors/*.c "$dir"/errors/*.cpp; do # C++ sources: their own file names
+  file=$(basename "$src")
+  name=${file%.*}
   expected="$dir/errors/$name.expected.txt"
-  actual=$(cd "$dir/errors" && "$translate" "$name.c" 2>&1 >/dev/null)
+  actual=$(cd "$dir/errors" && "$translate" "$file" 2>&1 >/dev/null)
   rc=$?
   if [[ ${JACC_UPDATE_GOLDEN:-0} == 1 ]]; then
     printf '%s\n' "$actual" > "$expected"
     continue
   fi
   if ((rc != 1)) || ! diff -u "$expected" <(printf '%s\n' "$actual"); then
-    echo "FAIL errors/$name.c (exit $rc, expected 1)"
+    echo "FAIL errors/$file (exit $rc, expected 1)"
     failed=1
   else
-    echo "ok   errors/$name.c"
+    echo "ok   errors/$file"
   fi
 done
 exit $failed

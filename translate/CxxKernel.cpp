@@ -1,0 +1,313 @@
+// C++ compute constructs as C kernels: the C++ a kernel's statement may use, rewritten into the
+// C the kernel compilers (analysis, host JIT, NVRTC's CUDA C++ from C) take; anything else is a
+// located error naming the construct (docs/translate.md, "C++").
+#include "translate/Translator.h"
+
+#include <clang/AST/RecursiveASTVisitor.h>
+#include <clang/Lex/Lexer.h>
+
+using namespace clang;
+
+namespace jacc::translate {
+
+/// The <cmath>/<cstdlib> functions a kernel may call through `std::` or a C++ overload: each
+/// becomes its C function of the argument's type (sqrtf for float, sqrtl for long double).
+static bool isMathFunction(llvm::StringRef Name) {
+  static const std::set<std::string> Names = {
+      "sqrt", "cbrt", "exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "pow",
+      "sin", "cos", "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh", "tanh",
+      "asinh", "acosh", "atanh", "floor", "ceil", "round", "trunc", "fmod", "fabs", "abs",
+      "fmin", "fmax", "hypot", "erf", "erfc", "tgamma", "lgamma", "copysign", "fma"};
+  return Names.count(Name.str());
+}
+
+/// The C name of the C++ math function F (resolved overload): `std::sqrt(float)` is sqrtf,
+/// `std::abs(double)` fabs, `std::abs(long)` labs; "" when there is none.
+static std::string cMathName(const FunctionDecl *F) {
+  std::string Name = F->getNameAsString();
+  if (F->getNumParams() == 0 || !isMathFunction(Name))
+    return "";
+  QualType T = F->getParamDecl(0)->getType().getCanonicalType().getUnqualifiedType();
+  const auto *B = T->getAs<BuiltinType>();
+  if (!B)
+    return "";
+  if (Name == "abs" && B->isInteger())
+    return B->getKind() == BuiltinType::Long       ? "labs"
+           : B->getKind() == BuiltinType::LongLong ? "llabs"
+                                                   : "abs";
+  if (!B->isFloatingPoint())
+    return "";
+  if (Name == "abs")
+    Name = "fabs";
+  if (B->getKind() == BuiltinType::Float)
+    return Name + "f";
+  if (B->getKind() == BuiltinType::LongDouble)
+    return Name + "l";
+  return Name;
+}
+
+/// `std::min`/`std::max` of an arithmetic type as a C helper the kernel declares: it returns
+/// what std::min (b < a ? b : a) and std::max (a < b ? b : a) return, NaNs included.
+static std::string minMaxHelper(const FunctionDecl *F, const PrintingPolicy &Policy,
+                                std::string &Helper) {
+  std::string Name = F->getNameAsString();
+  if ((Name != "min" && Name != "max") || F->getNumParams() != 2)
+    return "";
+  QualType T = F->getReturnType().getNonReferenceType().getUnqualifiedType();
+  if (!T->isArithmeticType())
+    return "";
+  std::string Type = T.getAsString(Policy), Fn = "jacc_" + Name + "_";
+  for (char C : Type)
+    Fn += C == ' ' ? '_' : C;
+  Helper = "static inline " + Type + " " + Fn + "(" + Type + " a, " + Type + " b) { return " +
+           (Name == "min" ? "b < a ? b : a" : "a < b ? b : a") + "; }\n";
+  return Fn;
+}
+
+void Translator::lowerCxx(Stmt *S, CxxKernel &K, const char *What) {
+  struct Visitor : RecursiveASTVisitor<Visitor> {
+    Translator &T;
+    CxxKernel &K;
+    const char *What;
+    Visitor(Translator &T, CxxKernel &K, const char *What) : T(T), K(K), What(What) {}
+    unsigned off(SourceLocation L) { return T.Idx.offset(T.SM.getExpansionLoc(L)); }
+    /// Replace the tokens of R by Text.
+    void replace(SourceRange R, const std::string &Text) {
+      CharSourceRange C = Lexer::makeFileCharRange(CharSourceRange::getTokenRange(R), T.SM,
+                                                   T.Ctx.getLangOpts());
+      if (C.isInvalid()) {
+        T.errorAt(R.getBegin(), llvm::Twine("C++ written through a macro in ") + What +
+                                    ": write it in the construct itself");
+        return;
+      }
+      unsigned B = T.Idx.offset(C.getBegin());
+      K.Edits[B] = {T.Idx.offset(C.getEnd()) - B, Text};
+    }
+    bool unsupported(SourceLocation L, const llvm::Twine &Construct) {
+      T.errorAt(L, Construct + " in " + What + " is not supported by jacc-translate (kernels are "
+                                               "C with the C++ of docs/translate.md, \"C++\")");
+      return true;
+    }
+    bool VisitLambdaExpr(LambdaExpr *E) { return unsupported(E->getBeginLoc(), "a lambda"); }
+    bool TraverseLambdaExpr(LambdaExpr *E) { return VisitLambdaExpr(E); }
+    bool VisitCXXMemberCallExpr(CXXMemberCallExpr *E) {
+      const CXXMethodDecl *M = E->getMethodDecl();
+      return unsupported(E->getExprLoc(),
+                         llvm::Twine(M && M->isVirtual() ? "a virtual call" : "a call") +
+                             " of member function '" +
+                             (M ? M->getQualifiedNameAsString() : std::string("?")) + "'");
+    }
+    std::set<const Expr *> Reported; ///< callees of the operator calls reported
+    bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *E) {
+      Reported.insert(E->getCallee()->IgnoreParenImpCasts());
+      std::string Of;
+      if (E->getNumArgs())
+        Of = " of '" + E->getArg(0)->getType().getNonReferenceType().getAsString() + "'";
+      return unsupported(E->getOperatorLoc(),
+                         "overloaded operator '" +
+                             llvm::Twine(getOperatorSpelling(E->getOperator())) + "'" + Of);
+    }
+    bool VisitCXXConstructExpr(CXXConstructExpr *E) {
+      if (E->getConstructor()->isTrivial())
+        return true;
+      return unsupported(E->getBeginLoc(), "a constructor call of '" +
+                                               E->getType().getAsString() + "'");
+    }
+    bool VisitCXXNewExpr(CXXNewExpr *E) { return unsupported(E->getBeginLoc(), "'new'"); }
+    bool VisitCXXDeleteExpr(CXXDeleteExpr *E) { return unsupported(E->getBeginLoc(), "'delete'"); }
+    bool VisitCXXThrowExpr(CXXThrowExpr *E) { return unsupported(E->getBeginLoc(), "'throw'"); }
+    bool VisitCXXTryStmt(CXXTryStmt *S) { return unsupported(S->getBeginLoc(), "'try'"); }
+    bool VisitCXXForRangeStmt(CXXForRangeStmt *S) {
+      return unsupported(S->getBeginLoc(), "a range-based for loop");
+    }
+    bool VisitCXXTypeidExpr(CXXTypeidExpr *E) { return unsupported(E->getBeginLoc(), "'typeid'"); }
+    bool VisitCXXDependentScopeMemberExpr(CXXDependentScopeMemberExpr *E) {
+      return unsupported(E->getBeginLoc(), "a member of a dependent type");
+    }
+    bool VisitUnresolvedLookupExpr(UnresolvedLookupExpr *E) {
+      return unsupported(E->getBeginLoc(), "the call of '" + E->getName().getAsString() +
+                                               "' with arguments of a template parameter's type");
+    }
+    bool VisitCXXNullPtrLiteralExpr(CXXNullPtrLiteralExpr *E) {
+      replace(E->getSourceRange(), "((void *)0)");
+      return true;
+    }
+    bool VisitCXXBoolLiteralExpr(CXXBoolLiteralExpr *E) {
+      replace(E->getSourceRange(), E->getValue() ? "1" : "0");
+      return true;
+    }
+    bool VisitCXXNamedCastExpr(CXXNamedCastExpr *E) {
+      if (isa<CXXDynamicCastExpr>(E))
+        return unsupported(E->getBeginLoc(), "'dynamic_cast'");
+      // static_cast<double>(x) -> (double)(x): the parenthesised operand stays.
+      replace(SourceRange(E->getBeginLoc(), E->getAngleBrackets().getEnd()),
+              "(" + T.declaration(E->getTypeAsWritten(), "") + ")");
+      T.addTypeNeed(E->getTypeAsWritten(), K);
+      return true;
+    }
+    bool VisitCXXFunctionalCastExpr(CXXFunctionalCastExpr *E) {
+      if (!E->getType()->isScalarType() || E->getLParenLoc().isInvalid())
+        return unsupported(E->getBeginLoc(), "a functional cast to '" +
+                                                 E->getType().getAsString() + "'");
+      // double(x) -> (double)(x)
+      replace(SourceRange(E->getBeginLoc(), E->getLParenLoc().getLocWithOffset(-1)),
+              "(" + T.declaration(E->getTypeAsWritten(), "") + ")");
+      return true;
+    }
+    std::set<const CXXThisExpr *> MemberBases; ///< `this` in `this->a`, handled as `a`
+    bool VisitCXXThisExpr(CXXThisExpr *E) {
+      if (!MemberBases.count(E))
+        return unsupported(E->getBeginLoc(), "'this' other than in 'this->member'");
+      return true;
+    }
+    bool VisitMemberExpr(MemberExpr *E) {
+      auto *This = dyn_cast<CXXThisExpr>(E->getBase()->IgnoreParenImpCasts());
+      if (!This)
+        return true;
+      auto *F = dyn_cast<FieldDecl>(E->getMemberDecl());
+      if (!F)
+        return unsupported(E->getMemberLoc(), "member '" + E->getMemberDecl()->getNameAsString() +
+                                                  "' that is not a data member");
+      if (!E->isArrow())
+        return unsupported(E->getBeginLoc(), "member access '" + F->getNameAsString() +
+                                                 "' other than 'this->" + F->getNameAsString() + "'");
+      MemberBases.insert(This);
+      if (!This->isImplicit()) // `this->a` -> `a`
+        K.Edits[off(This->getBeginLoc())] = {off(E->getMemberLoc()) - off(This->getBeginLoc()),
+                                             ""};
+      if (!llvm::is_contained(K.Members, F))
+        K.Members.push_back(F);
+      return true;
+    }
+    bool VisitDeclRefExpr(DeclRefExpr *E) {
+      if (Reported.count(E))
+        return true;
+      ValueDecl *D = E->getDecl();
+      if (auto *F = dyn_cast<FunctionDecl>(D)) {
+        bool System = T.SM.isInSystemHeader(T.SM.getExpansionLoc(F->getLocation()));
+        if (!System) {
+          if (E->hasQualifier() || isa<CXXMethodDecl>(F) || F->getTemplateInstantiationPattern())
+            return unsupported(E->getBeginLoc(), "the call of C++ function '" +
+                                                     F->getQualifiedNameAsString() +
+                                                     "' (qualified, member or template)");
+          for (const ParmVarDecl *P : F->parameters())
+            if (P->getType()->isReferenceType())
+              return unsupported(E->getBeginLoc(),
+                                 "the call of '" + F->getNameAsString() + "', whose parameter '" +
+                                     P->getNameAsString() + "' is a reference,");
+          return true;
+        }
+        if (F->isExternC() && !E->hasQualifier())
+          return true; // the C library function itself
+        std::string Helper, Name = cMathName(F);
+        if (Name.empty())
+          Name = minMaxHelper(F, T.Policy, Helper);
+        if (Name.empty())
+          return unsupported(E->getBeginLoc(), "the call of '" + F->getQualifiedNameAsString() +
+                                                   "'");
+        if (!Helper.empty())
+          K.Helpers.insert(Helper);
+        replace(E->getSourceRange(), Name);
+        return true;
+      }
+      if (E->hasQualifier())
+        replace(SourceRange(E->getQualifierLoc().getBeginLoc(), E->getLocation()),
+                D->getNameAsString());
+      if (auto *V = dyn_cast<VarDecl>(D); V && V->getType()->isReferenceType() &&
+                                          K.LocalRefs.count(V))
+        replace(E->getSourceRange(), "(*" + V->getNameAsString() + ")");
+      return true;
+    }
+    bool VisitVarDecl(VarDecl *V) {
+      if (isa<ParmVarDecl>(V))
+        return true;
+      TypeLoc TL = V->getTypeSourceInfo() ? V->getTypeSourceInfo()->getTypeLoc() : TypeLoc();
+      if (V->isConstexpr()) {
+        // constexpr -> const: the first token of the declaration (`constexpr double c = 2;`).
+        SourceLocation B = T.SM.getExpansionLoc(V->getBeginLoc());
+        if (T.Buf.substr(T.Idx.offset(B)).startswith("constexpr"))
+          K.Edits[T.Idx.offset(B)] = {9, "const"};
+        else
+          return unsupported(V->getLocation(), "'constexpr' after the type of '" +
+                                                   V->getNameAsString() + "'");
+      }
+      if (V->getType()->getContainedAutoType()) {
+        if (!V->getType()->getAs<AutoType>() || TL.isNull())
+          return unsupported(V->getLocation(), "'auto' in a compound type ('" + V->getNameAsString() +
+                                                   "')");
+        replace(TL.getSourceRange(), T.declaration(V->getType().getUnqualifiedType(), ""));
+        T.addTypeNeed(V->getType(), K);
+      }
+      if (V->getType()->isReferenceType()) {
+        // `double &r = a[i];` -> `double *const r = &(a[i]);`, each use `(*r)`.
+        if (TL.isNull() || !V->hasInit() || !V->getType()->isLValueReferenceType())
+          return unsupported(V->getLocation(), "reference '" + V->getNameAsString() + "'");
+        K.LocalRefs.insert(V);
+        QualType P = T.Ctx.getPointerType(V->getType().getNonReferenceType());
+        replace(SourceRange(V->getBeginLoc(), V->getLocation()),
+                T.declaration(P.withConst(), V->getNameAsString()));
+        Expr *Init = V->getInit();
+        unsigned IB = off(Init->getBeginLoc());
+        K.Edits[IB] = {0, "&("};
+        SourceLocation E = Lexer::getLocForEndOfToken(T.SM.getExpansionLoc(Init->getEndLoc()), 0,
+                                                      T.SM, T.Ctx.getLangOpts());
+        K.Edits[T.Idx.offset(E)] = {0, ")"};
+      }
+      return true;
+    }
+  } V(*this, K, What);
+  V.TraverseStmt(S);
+}
+
+void Translator::addTypeNeed(QualType T, CxxKernel &K) { K.Types.push_back(T); }
+
+std::string Translator::applyEdits(unsigned Begin, unsigned End,
+                                   const std::map<unsigned, std::pair<unsigned, std::string>> &Edits,
+                                   const std::map<unsigned, std::string> &Ins) {
+  std::string Out;
+  unsigned From = Begin;
+  std::set<unsigned> Offsets;
+  for (auto &[Off, E] : Edits)
+    if (Off >= Begin && Off <= End)
+      Offsets.insert(Off);
+  for (auto &[Off, S] : Ins)
+    if (Off >= Begin && Off <= End)
+      Offsets.insert(Off);
+  for (unsigned Off : Offsets) {
+    if (Off < From)
+      continue; // inside a replaced range
+    Out += Buf.slice(From, Off).str();
+    From = Off;
+    if (auto I = Ins.find(Off); I != Ins.end())
+      Out += I->second;
+    if (auto E = Edits.find(Off); E != Edits.end()) {
+      Out += E->second.second;
+      From = Off + E->second.first;
+    }
+  }
+  return Out + Buf.slice(From, End).str();
+}
+
+std::string Translator::cStructText(const CXXRecordDecl *RD) {
+  std::string Name = RD->getNameAsString();
+  if (RD->isPolymorphic() || RD->getNumBases() || !RD->isStandardLayout() ||
+      isa<ClassTemplateSpecializationDecl>(RD) || RD->isUnion()) {
+    errorAt(RD->getLocation(), "class '" + Name + "' used in a compute construct: kernels take "
+                               "standard-layout classes without bases, virtual functions or "
+                               "template arguments (their data members as a C struct)");
+    return "";
+  }
+  // Its data members, in order, as a C struct of the same layout; member functions stay host's.
+  std::string Out = "struct " + Name + " {";
+  for (const FieldDecl *F : RD->fields()) {
+    if (F->isBitField() || F->getType()->isReferenceType()) {
+      errorAt(F->getLocation(), "member '" + F->getNameAsString() + "' of class '" + Name +
+                                    "' (a bit-field or a reference) in a compute construct");
+      return "";
+    }
+    Out += " " + declaration(F->getType(), F->getNameAsString()) + ";";
+  }
+  return Out + " }; typedef struct " + Name + " " + Name + ";";
+}
+
+} // namespace jacc::translate
