@@ -78,6 +78,29 @@ bool Translator::privatisableHere(const Pragma &Q, const Directive &QD, const Re
   return true;
 }
 
+/// The C++ expression of a kernel's first lines for the template parameters of F (a function
+/// template's pattern): `typedef double T;` for a type, `enum { N = 8 };` for an integral value,
+/// spelt by each instantiation (jacc.hpp's declare). None for what a kernel cannot spell.
+std::optional<std::string> Translator::templateParameterText(const FunctionDecl *F) const {
+  const FunctionTemplateDecl *FT = F->getDescribedFunctionTemplate();
+  if (!FT || F->getParent()->isDependentContext())
+    return std::nullopt;
+  std::string Text = "std::string()";
+  for (const NamedDecl *D : *FT->getTemplateParameters()) {
+    std::string Name = D->getNameAsString();
+    if (Name.empty() || D->isParameterPack())
+      return std::nullopt;
+    if (isa<TemplateTypeParmDecl>(D))
+      Text += " + \"typedef \" + jacc::detail::declare<" + Name + ">(\"" + Name + "\") + \";\\n\"";
+    else if (const auto *V = dyn_cast<NonTypeTemplateParmDecl>(D);
+             V && V->getType()->isIntegralOrEnumerationType())
+      Text += " + \"enum { " + Name + " = \" + std::to_string((long long)(" + Name + ")) + \" };\\n\"";
+    else
+      return std::nullopt;
+  }
+  return Text;
+}
+
 void Translator::translateCompute(Region &R) {
   const Pragma &P = *R.P;
   const Directive &D = R.D;
@@ -85,14 +108,22 @@ void Translator::translateCompute(Region &R) {
   KernelNeeds N;
   unsigned StmtBegin = Idx.offset(R.S->getBeginLoc());
   CxxKernel K;
+  // In a function template: the kernel's text starts with its parameters' values, built when
+  // each instantiation first runs the construct.
+  std::string TemplateParams;
   if (cxx()) {
     for (const FunctionDecl *F : Idx.Functions)
       if (F->doesThisDeclarationHaveABody() && F->isDependentContext() &&
           Idx.offset(F->getBody()->getBeginLoc()) < P.Hash &&
           P.Hash < Idx.offset(F->getBody()->getEndLoc())) {
-        error(P, "compute construct in a template: jacc-translate translates constructs in "
-                 "non-template code (call a non-template function from the template)");
-        return;
+        std::optional<std::string> Params = templateParameterText(F);
+        if (!Params) {
+          error(P, "compute construct in a template whose parameters jacc-translate cannot spell in "
+                   "the kernel (a member of a class template, a pack or a template template "
+                   "parameter): call a function template or non-template code from it");
+          return;
+        }
+        TemplateParams = *Params;
       }
     // First: what stays C++ (a lambda's operator(), a member call) is no routine to collect.
     size_t Before = Errors.size();
@@ -420,7 +451,13 @@ void Translator::translateCompute(Region &R) {
       Code += (K ? ", " : "") + Args[K];
     Code += "};\n";
   }
-  Code += I2 + "jacc_translated_check(jacc_kernel_push(\n" + cString(Kernel, I2 + "    ") + ",\n";
+  if (TemplateParams.empty()) {
+    Code += I2 + "jacc_translated_check(jacc_kernel_push(\n" + cString(Kernel, I2 + "    ") + ",\n";
+  } else {
+    Code += I2 + "static const std::string jacc_kernel_source = " + TemplateParams +
+            " + std::string(\n" + cString(Kernel, I2 + "    ") + ");\n";
+    Code += I2 + "jacc_translated_check(jacc_kernel_push(jacc_kernel_source.c_str(),\n";
+  }
   Code += I2 + "    " + std::to_string(Args.size()) + ", " + (Args.empty() ? "0" : "jacc_args") +
           ", " + (Async ? "JACC_ASYNC" : "JACC_DEFAULT") + "), " + where(P) + ");\n";
   for (const std::string &E : Exit)

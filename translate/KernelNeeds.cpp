@@ -379,7 +379,8 @@ bool Translator::argDecl(VarDecl *V, std::string &Decl, std::string &Temp, std::
                    "function pointers are not supported; pass each array as its own pointer");
       return false;
     }
-  } else if (!C->isScalarType() && !C->isRecordType()) {
+  } else if (!C->isScalarType() && !C->isRecordType() &&
+             !C->isTemplateTypeParmType()) { // a template's T: the kernel's typedef names it
     error(P, "variable '" + Name + "' of type '" + T.getAsString(Policy) +
                  "' cannot be passed to a kernel");
     return false;

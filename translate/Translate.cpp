@@ -166,7 +166,9 @@ llvm::Expected<std::string> translateOpenACC(llvm::StringRef Source, llvm::Strin
     return makeError(ErrorCode::Compile, llvm::StringRef(DiagOS.str()).rtrim());
   if (!Errors.empty())
     return makeError(ErrorCode::Unsupported, llvm::join(Errors, "\n"));
-  return TranslatedPrelude + Out;
+  // C++: jacc.hpp spells a template's parameters for its kernels (translate/ComputeConstruct.cpp).
+  return TranslatedPrelude + std::string(isCxxFile(FileName) ? "#include <jacc/jacc.hpp>\n" : "") +
+         Out;
 }
 
 } // namespace jacc::analysis

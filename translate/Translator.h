@@ -326,6 +326,9 @@ private:
   /// A C definition of the C++ class RD a kernel uses (its data members), or "" after an error.
   std::string cStructText(const clang::CXXRecordDecl *RD);
   bool cxx() const { return Ctx.getLangOpts().CPlusPlus; }
+  /// In C++: the kernel's first lines for F's template parameters, as an expression each
+  /// instantiation evaluates (ComputeConstruct.cpp); none when a kernel cannot spell them.
+  std::optional<std::string> templateParameterText(const clang::FunctionDecl *F) const;
 
   /// C declaration of Name with type T ("double (*a)[80]").
   std::string declaration(clang::QualType T, llvm::StringRef Name) const {

@@ -7,11 +7,15 @@ struct Shape {
   virtual ~Shape() = default;
 };
 
-template <typename T> void scale(T *a, int n) {
+template <typename T> struct Grid {
+  T *a;
+  int n;
+  void scale() {
 #pragma acc parallel loop copy(a[0:n])
-  for (int i = 0; i < n; i++)
-    a[i] *= 2;
-}
+    for (int i = 0; i < n; i++)
+      a[i] *= 2;
+  }
+};
 
 void run(std::vector<double> &v, Shape &s, double *p, int n) {
 #pragma acc parallel loop copy(p[0:n])
@@ -19,5 +23,6 @@ void run(std::vector<double> &v, Shape &s, double *p, int n) {
     auto twice = [](double x) { return 2 * x; };
     p[i] = twice(p[i]) + v[i] + s.area();
   }
-  scale(p, n);
+  Grid<double> g{p, n};
+  g.scale();
 }
