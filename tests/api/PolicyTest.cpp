@@ -410,73 +410,38 @@ TEST_P(PolicyTest, JaccConfigDescribesTheHierarchy) {
   ASSERT_JACC(jacc_copyin(Y.data(), N * sizeof(float)));
 }
 
-// JACC_POLICY=auto on two host devices, the second made 3 times slower (JACC_TEST_SLOWDOWN):
-// the balance moves about three quarters of the work to the first. Its share is read from the
-// bytes an even split then fetches: |share - 1/2| of the elements.
-TEST(AutoPolicyTest, TheFasterDeviceGetsMoreOfTheWork) {
-  ASSERT_EQ(jacc_finalize(), JACC_SUCCESS) << jacc_last_error();
-  setenv("JACC_DEVICES", "host:2", 1);
-  setenv("JACC_POLICY", "auto", 1);
-  setenv("JACC_TEST_SLOWDOWN", "1:3", 1);
-  ASSERT_JACC(jacc_init());
-  int n = 200000;
-  std::vector<float> Xv(n, 1.0f), Yv(n, 0.0f);
-  float *x = Xv.data(), *y = Yv.data();
-  ASSERT_JACC(jacc_copyin(x, n * sizeof(float)));
-  ASSERT_JACC(jacc_copyin(y, n * sizeof(float)));
-  jacc_arg Args[] = {{"int n", &n}, {"float *x", &x}, {"float *y", &y}};
-  const char *Work = "#include <math.h>\n"
-                     "#pragma acc parallel loop present(x)\n"
-                     "for (int i = 0; i < n; i++)\n"
-                     "  x[i] = sqrtf(x[i] + i) * 0.5f + sinf(0.001f * i);\n";
-  for (int Push = 0; Push < 40; ++Push)
-    ASSERT_JACC(jacc_kernel_push(Work, 2, Args, JACC_DEFAULT));
-  ASSERT_JACC(jacc_update_device(y, n * sizeof(float)));
-  jacc_reset_stats();
-  ASSERT_JACC(jacc_kernel_push(ReadEvenly.c_str(), 3, Args, JACC_FORCE_SPLIT));
-  jacc_stats S{};
-  ASSERT_JACC(jacc_get_stats(&S));
-  // About 0.75 on an idle machine. On a busy one the slow device's thread also waits for a core,
-  // so it is slower still and the balance rightly gives it less, down to its floor (2 %).
-  double FirstShare = 0.5 + double(S.bytes_device_to_device) / sizeof(float) / n;
-  EXPECT_GT(FirstShare, 0.62);
-  EXPECT_LE(FirstShare, 0.985); // the slow device's floor: 2 % of the work
-  ASSERT_JACC(jacc_delete(x, n * sizeof(float)));
-  ASSERT_JACC(jacc_delete(y, n * sizeof(float)));
-  unsetenv("JACC_POLICY");
-  unsetenv("JACC_TEST_SLOWDOWN");
-  EXPECT_EQ(jacc_finalize(), JACC_SUCCESS) << jacc_last_error();
-}
-
-// JACC_POLICY=auto over a location: the balance shares the work of the devices under it only.
-// host:3, device 2 three times slower; the kernel targets "tail" (devices 1 and 2): device 0
-// never writes (a kernel reading on it alone then fetches everything), and device 1 gets about
-// three quarters (read on it alone, it fetches what device 2 wrote).
-TEST(AutoPolicyTest, ItBalancesOverTheTargetedLocationsDevicesOnly) {
-  ASSERT_EQ(jacc_finalize(), JACC_SUCCESS) << jacc_last_error();
-  setenv("JACC_DEVICES", "host:3", 1);
-  setenv("JACC_POLICY", "auto", 1);
-  setenv("JACC_TEST_SLOWDOWN", "2:3", 1);
-  ASSERT_JACC(jacc_init());
-  ASSERT_JACC(jacc_location_add("tail"));
-  ASSERT_JACC(jacc_location_add_child("devices", "tail"));
-  ASSERT_JACC(jacc_location_add_child("tail", "host:1"));
-  ASSERT_JACC(jacc_location_add_child("tail", "host:2"));
-  int n = 200000;
-  std::vector<float> Xv(n, 1.0f), Yv(n, 0.0f);
-  float *x = Xv.data(), *y = Yv.data();
-  ASSERT_JACC(jacc_copyin(x, n * sizeof(float)));
-  ASSERT_JACC(jacc_copyin(y, n * sizeof(float)));
-  jacc_arg Args[] = {{"int n", &n}, {"float *x", &x}, {"float *y", &y}};
-  const char *Work = "#include <math.h>\n"
-                     "#pragma jacc location(tail)\n"
-                     "#pragma acc parallel loop present(x)\n"
-                     "for (int i = 0; i < n; i++)\n"
-                     "  x[i] = sqrtf(x[i] + i) * 0.5f + sinf(0.001f * i);\n";
-  for (int Push = 0; Push < 40; ++Push)
-    ASSERT_JACC(jacc_kernel_push(Work, 2, Args, JACC_DEFAULT));
-  auto FetchedReadingOn = [&](const char *Device) {
-    std::string Src = "#pragma jacc location(" + std::string(Device) + ")\n" + ReadShifted;
+/// JACC_POLICY=auto on host devices, one of them made slower (JACC_TEST_SLOWDOWN), over an array
+/// x that a compute-heavy kernel rewrites and y that a read then writes.
+class AutoPolicyTest : public ::testing::Test {
+protected:
+  static constexpr int n = 200000;
+  void start(const char *Devices, const char *Slowdown) {
+    ASSERT_EQ(jacc_finalize(), JACC_SUCCESS) << jacc_last_error();
+    setenv("JACC_DEVICES", Devices, 1);
+    setenv("JACC_POLICY", "auto", 1);
+    setenv("JACC_TEST_SLOWDOWN", Slowdown, 1);
+    ASSERT_JACC(jacc_init());
+    ASSERT_JACC(jacc_copyin(x, n * sizeof(float)));
+    ASSERT_JACC(jacc_copyin(y, n * sizeof(float)));
+  }
+  void TearDown() override {
+    EXPECT_JACC(jacc_delete(x, n * sizeof(float)));
+    EXPECT_JACC(jacc_delete(y, n * sizeof(float)));
+    unsetenv("JACC_POLICY");
+    unsetenv("JACC_TEST_SLOWDOWN");
+    EXPECT_EQ(jacc_finalize(), JACC_SUCCESS) << jacc_last_error();
+  }
+  /// Forty pushes of the compute-heavy kernel, its line Location (if any) above it.
+  void work(const std::string &Location = "") {
+    std::string Src = "#include <math.h>\n" + Location +
+                      "#pragma acc parallel loop present(x)\n"
+                      "for (int i = 0; i < n; i++)\n"
+                      "  x[i] = sqrtf(x[i] + i) * 0.5f + sinf(0.001f * i);\n";
+    for (int Push = 0; Push < 40; ++Push)
+      ASSERT_JACC(jacc_kernel_push(Src.c_str(), 2, Args, JACC_DEFAULT));
+  }
+  /// The elements of x a forced-split read of it (Src) fetches, over n.
+  double fetched(const std::string &Src) {
     EXPECT_EQ(jacc_update_device(y, n * sizeof(float)), JACC_SUCCESS);
     jacc_reset_stats();
     EXPECT_EQ(jacc_kernel_push(Src.c_str(), 3, Args, JACC_FORCE_SPLIT), JACC_SUCCESS)
@@ -484,17 +449,45 @@ TEST(AutoPolicyTest, ItBalancesOverTheTargetedLocationsDevicesOnly) {
     jacc_stats S{};
     EXPECT_EQ(jacc_get_stats(&S), JACC_SUCCESS);
     return double(S.bytes_device_to_device) / sizeof(float) / n;
+  }
+
+  std::vector<float> Xv = std::vector<float>(n, 1.0f), Yv = std::vector<float>(n, 0.0f);
+  float *x = Xv.data(), *y = Yv.data();
+  int N_ = n;
+  jacc_arg Args[3] = {{"int n", &N_}, {"float *x", &x}, {"float *y", &y}};
+};
+
+// Two host devices, the second 3 times slower: the balance moves about three quarters of the
+// work to the first. Its share is read from the bytes an even split then fetches: |share - 1/2|
+// of the elements.
+TEST_F(AutoPolicyTest, TheFasterDeviceGetsMoreOfTheWork) {
+  ASSERT_NO_FATAL_FAILURE(start("host:2", "1:3"));
+  ASSERT_NO_FATAL_FAILURE(work());
+  // About 0.75 on an idle machine. On a busy one the slow device's thread also waits for a core,
+  // so it is slower still and the balance rightly gives it less, down to its floor (2 %).
+  double FirstShare = 0.5 + fetched(ReadEvenly);
+  EXPECT_GT(FirstShare, 0.62);
+  EXPECT_LE(FirstShare, 0.985); // the slow device's floor: 2 % of the work
+}
+
+// Over a location: the balance shares the work of the devices under it only. host:3, device 2
+// three times slower; the kernel targets "tail" (devices 1 and 2): device 1 gets about three
+// quarters (read on it alone, it fetches what device 2 wrote), and device 0 never writes.
+TEST_F(AutoPolicyTest, ItBalancesOverTheTargetedLocationsDevicesOnly) {
+  ASSERT_NO_FATAL_FAILURE(start("host:3", "2:3"));
+  ASSERT_JACC(jacc_location_add("tail"));
+  ASSERT_JACC(jacc_location_add_child("devices", "tail"));
+  ASSERT_JACC(jacc_location_add_child("tail", "host:1"));
+  ASSERT_JACC(jacc_location_add_child("tail", "host:2"));
+  ASSERT_NO_FATAL_FAILURE(work("#pragma jacc location(tail)\n"));
+  auto ReadOn = [](const char *Device) {
+    return "#pragma jacc location(" + std::string(Device) + ")\n" + ReadShifted;
   };
-  double SecondShare = 1 - FetchedReadingOn("host:1");
+  double SecondShare = 1 - fetched(ReadOn("host:1"));
   EXPECT_GT(SecondShare, 0.62);
   EXPECT_LE(SecondShare, 0.985);
   // (After that read, device 1 holds x whole: device 0 fetches it all from there.)
-  EXPECT_EQ(FetchedReadingOn("host:0"), 1.0) << "device 0 is outside 'tail': it wrote nothing";
-  ASSERT_JACC(jacc_delete(x, n * sizeof(float)));
-  ASSERT_JACC(jacc_delete(y, n * sizeof(float)));
-  unsetenv("JACC_POLICY");
-  unsetenv("JACC_TEST_SLOWDOWN");
-  EXPECT_EQ(jacc_finalize(), JACC_SUCCESS) << jacc_last_error();
+  EXPECT_EQ(fetched(ReadOn("host:0")), 1.0) << "device 0 is outside 'tail': it wrote nothing";
 }
 
 INSTANTIATE_TEST_SUITE_P(Devices, PolicyTest, ::testing::Values(2, 3, 4),

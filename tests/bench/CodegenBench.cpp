@@ -23,7 +23,6 @@ void configure(const char *Threads) {
   check(jacc_init(), "init");
 }
 
-template <typename T> size_t bytesOf(const std::vector<T> &V) { return V.size() * sizeof(T); }
 
 void push(const char *Src, std::vector<jacc_arg> Args) {
   check(jacc_kernel_push(Src, static_cast<int>(Args.size()), Args.data(), JACC_DEFAULT), "push");

@@ -27,25 +27,8 @@ void configure(const char *Devices, const char *Exchange) {
   check(jacc_init(), "init");
 }
 
-template <typename T> size_t bytesOf(const std::vector<T> &V) { return V.size() * sizeof(T); }
-
 void push(const char *Src, std::vector<jacc_arg> Args, unsigned Flags) {
   check(jacc_kernel_push(Src, static_cast<int>(Args.size()), Args.data(), Flags), "push");
-}
-
-/// Runs Step once to warm up, then once per benchmark iteration, counting the bytes moved
-/// between devices per step.
-template <typename F> void timeSteps(benchmark::State &State, F Step) {
-  Step();
-  jacc_reset_stats();
-  uint64_t Steps = 0;
-  for (auto _ : State) {
-    Step();
-    ++Steps;
-  }
-  jacc_stats St;
-  check(jacc_get_stats(&St), "stats");
-  State.counters["d2d_bytes_per_step"] = double(St.bytes_device_to_device) / double(Steps);
 }
 
 /// The flags of a push on Devices: split forced on several devices.

@@ -21,26 +21,9 @@ void configure(const char *Memory) {
   check(jacc_init(), "init");
 }
 
-template <typename T> size_t bytesOf(const std::vector<T> &V) { return V.size() * sizeof(T); }
-
 void push(const char *Src, std::vector<jacc_arg> Args) {
   check(jacc_kernel_push(Src, static_cast<int>(Args.size()), Args.data(), JACC_FORCE_SPLIT),
         "push");
-}
-
-/// Runs Step once to warm up, then once per benchmark iteration, counting the bytes moved
-/// between devices per step.
-template <typename F> void timeSteps(benchmark::State &State, F Step) {
-  Step();
-  jacc_reset_stats();
-  uint64_t Steps = 0;
-  for (auto _ : State) {
-    Step();
-    ++Steps;
-  }
-  jacc_stats St;
-  check(jacc_get_stats(&St), "stats");
-  State.counters["d2d_bytes_per_step"] = double(St.bytes_device_to_device) / double(Steps);
 }
 
 const char *SaxpySrc = "#pragma acc parallel loop present(x, y)\n"
