@@ -34,8 +34,8 @@ llvm::Error Scheduler::run(std::shared_ptr<const jit::CompiledKernel> K, LaunchP
   // One memory for every device (JACC_MEMORY=unified): a kernel that computes some array whole
   // on every device (not split, or an aliased target) runs once, on one of them.
   bool Whole = !Code.Split || llvm::any_of(Plan.Targets, [&](const SplitTarget &T) {
-                 unsigned Arg = Info.Split.Plan.Arrays[T.Info].Arg;
-                 return !T.Split && Plan.ArgMappings[Info.Args[Arg].Position];
+                 const analysis::SplitArray &A = Info.Split.Plan.Arrays[T.Info];
+                 return (!T.Split || !A.Affine) && Plan.ArgMappings[Info.Args[A.Arg].Position];
                });
   if (!Plan.Owner && Whole && N > 1 &&
       llvm::any_of(Plan.Used, [](const Mapping *M) { return M->Unified; }))
