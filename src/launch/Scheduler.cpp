@@ -31,14 +31,15 @@ llvm::Error Scheduler::run(std::shared_ptr<const jit::CompiledKernel> K, LaunchP
                            std::unique_lock<std::mutex> TableLock) {
   const analysis::KernelInfo &Info = K->Info;
   unsigned N = Devices.size();
-  // One memory for every device (JACC_MEMORY=unified): a kernel that computes some array whole
-  // on every device (not split, or an aliased target) runs once, on one of them.
-  bool Whole = !Code.Split || llvm::any_of(Plan.Targets, [&](const SplitTarget &T) {
-                 const analysis::SplitArray &A = Info.Split.Plan.Arrays[T.Info];
-                 return (!T.Split || !A.Affine) && Plan.ArgMappings[Info.Args[A.Arg].Position];
-               });
-  if (!Plan.Owner && Whole && N > 1 &&
-      llvm::any_of(Plan.Used, [](const Mapping *M) { return M->Unified; }))
+  // One memory for every device (JACC_MEMORY=unified): a kernel whose devices would compute an
+  // array beyond their own shares (not split, an aliased target, or writes not affine in the
+  // split loop, which copies discard) runs once, on one of them.
+  if (!Plan.Owner && N > 1 &&
+      llvm::any_of(Plan.Used, [](const Mapping *M) { return M->Unified; }) &&
+      (!Code.Split || llvm::any_of(Plan.Targets, [&](const SplitTarget &T) {
+         const analysis::SplitArray &A = Info.Split.Plan.Arrays[T.Info];
+         return (!T.Split || !A.Affine) && Plan.ArgMappings[Info.Args[A.Arg].Position];
+       })))
     Plan.Owner = 0;
   if (Plan.Owner)
     return runOnOwner(std::move(K), Plan, Code);
@@ -140,13 +141,11 @@ llvm::Error Scheduler::runOnOwner(std::shared_ptr<const jit::CompiledKernel> K, 
                                   const LaunchCode &Code) {
   unsigned O = *Plan.Owner;
   std::string Why = Plan.OwnerArg.empty()
-                        ? "the kernel does not split and its data is one memory"
+                        ? "its data is one memory and the kernel would compute it beyond each "
+                          "device's share"
                         : "deviceptr '" + Plan.OwnerArg + "' is memory of device " +
                               std::to_string(O);
   debugLog("launch", Why + ": the kernel runs on device " + llvm::Twine(O) + " alone");
-  // A deviceptr kernel was bound unsplit; a unified one may have been bound split (its cells
-  // then hold the split entry's bounds): it runs that entry as the one device of a split.
-  LaunchCode Plain = Code;
   // The kernel reads device O's copies: current first.
   for (Mapping *M : Plan.Used) {
     if (auto E = Data.prefetch(*M, {{0, M->bytes()}}, O, /*ReadMostly=*/false))
@@ -154,9 +153,11 @@ llvm::Error Scheduler::runOnOwner(std::shared_ptr<const jit::CompiledKernel> K, 
     if (auto E = Data.makeCurrent(*M, 0, M->bytes(), O, &Plan.Fetched))
       return E;
   }
-  auto Launch = Devices[O]->constructLaunch(K, std::move(Plan.Cells[O]), Plan.Aggregates[O], Plain);
+  auto Launch = Devices[O]->constructLaunch(K, std::move(Plan.Cells[O]), Plan.Aggregates[O], Code);
   if (!Launch)
     return Launch.takeError();
+  // A unified kernel bound split (its cells hold the split entry's bounds) runs that entry as
+  // the one device of a split.
   if (Code.Split)
     (*Launch)->setSplit(0, SplitShare::equal(0, 1), Plan.Narrow, nullptr);
   if (!Plan.Bounds.empty())
