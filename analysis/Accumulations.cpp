@@ -21,26 +21,43 @@ bool longLoop(const InnerLoop &L) {
   return !Constant || L.Max.Const - L.Min.Const + 1 >= LongChain;
 }
 
+/// Whether statement Id updates a scalar by a computed value of its own old one: with Flops two
+/// or more (the update and the value's operations), the compiler may fuse the two.
+bool updatesByComputedValue(const RegionIR &IR, unsigned Id) {
+  const IRStmt &S = IR.Stmts[Id];
+  if (S.K != IRStmt::Kind::ScalarDef)
+    return false;
+  bool ReadsItself = S.Compound || S.Uses.count(S.Var);
+  return ReadsItself && S.Flops >= 2;
+}
+
+/// Whether statement Id lies in a long inner loop of IR.
+bool inLongInnerLoop(const RegionIR &IR, unsigned Id) {
+  for (const InnerLoop &L : IR.InnerLoops)
+    if (L.FirstStmt <= Id && Id < L.EndStmt && longLoop(L))
+      return true;
+  return false;
+}
+
 } // namespace
 
 bool accumulatesFloats(const ParallelNest &N) {
   const RegionIR &IR = N.Body;
   for (unsigned Id = 0; Id < IR.Stmts.size(); ++Id) {
-    const IRStmt &S = IR.Stmts[Id];
-    if (S.K != IRStmt::Kind::ScalarDef)
-      continue;
-    bool ReadsItself = S.Compound || S.Uses.count(S.Var);
-    // Flops counts the update itself and the operations of the value: two or more is an
-    // update by a computed value, which the compiler may fuse with it.
-    if (!ReadsItself || S.Flops < 2)
+    if (!updatesByComputedValue(IR, Id))
       continue;
     // A reduction variable's chain runs over the thread's iterations of the nest.
-    if (S.Reduction)
+    if (IR.Stmts[Id].Reduction || inLongInnerLoop(IR, Id))
       return true;
-    for (const InnerLoop &L : IR.InnerLoops)
-      if (L.FirstStmt <= Id && Id < L.EndStmt && longLoop(L))
-        return true;
   }
+  return false;
+}
+
+bool sumsAlongInnerLoop(const ParallelNest &N) {
+  const RegionIR &IR = N.Body;
+  for (unsigned Id = 0; Id < IR.Stmts.size(); ++Id)
+    if (updatesByComputedValue(IR, Id) && !IR.Stmts[Id].Reduction && inLongInnerLoop(IR, Id))
+      return true;
   return false;
 }
 

@@ -14,6 +14,13 @@ struct ParallelNest;
 /// 2 - 3 for an add whose product is computed off the chain).
 bool accumulatesFloats(const ParallelNest &N);
 
+/// Whether N's body updates a floating-point scalar that way along an inner loop of a scalar or
+/// large constant trip count (the sum of a dense product: `s += a[i][k] * b[k][j]` over k), not
+/// only as a reduction variable. Each iteration of the innermost parallel loop is then one long
+/// chain, waiting for each add; several iterations jammed into one pass of the inner loop run
+/// their chains side by side (gcc pairs two of them; jacc jams four, see jit/host/HostCodegen).
+bool sumsAlongInnerLoop(const ParallelNest &N);
+
 } // namespace jacc::analysis
 
 #endif

@@ -49,6 +49,24 @@ private:
   std::map<unsigned, Stmt *> Starts; // emplace keeps the first (outermost) per offset
 };
 
+/// Whether a value of type T holds a pointer: a pointer, or an array or struct/union with one.
+bool holdsPointers(QualType T) {
+  T = T.getCanonicalType();
+  if (T->isPointerType() || T->isBlockPointerType())
+    return true;
+  if (const ArrayType *AT = T->getAsArrayTypeUnsafe())
+    return holdsPointers(AT->getElementType());
+  if (const auto *RT = T->getAs<RecordType>()) {
+    const RecordDecl *RD = RT->getDecl()->getDefinition();
+    if (!RD)
+      return true; // unknown contents
+    for (const FieldDecl *F : RD->fields())
+      if (holdsPointers(F->getType()))
+        return true;
+  }
+  return false;
+}
+
 /// The ScalarType of a canonical C arithmetic type (an enumeration's integer type; a complex
 /// floating type), if any.
 std::optional<ScalarType> scalarTypeOf(QualType T) {
@@ -162,6 +180,8 @@ llvm::Error Analyzer::describeArgs(FunctionDecl *F) {
                                  "device copies; pass the rows' pointer array ('T **') instead");
       if (Pointee->isFunctionType())
         return makeError(ErrorCode::Unsupported, Where + ": function pointers are not supported");
+      A.HoldsPointers = Pointee->isVoidType() || Pointee->isIncompleteType() ||
+                        holdsPointers(Pointee);
       if (!Pointee->isIncompleteType() && !Pointee->isVoidType() && Pointee->isConstantSizeType())
       {
         A.PointeeSize = Ctx.getTypeSizeInChars(Pointee).getQuantity();
@@ -173,6 +193,7 @@ llvm::Error Analyzer::describeArgs(FunctionDecl *F) {
     }
     if (T->isRecordType()) {
       A.ArgKind = ArgInfo::Kind::Aggregate;
+      A.HoldsPointers = holdsPointers(T);
       continue;
     }
     if (const auto *ET = T->getAs<EnumType>())

@@ -46,6 +46,9 @@ struct ArgInfo {
   uint64_t PointeeSize = 1; ///< pointer: sizeof(*p) (a row for double (*)[M]); 1 if unknown
   bool PointeeKnown = false; ///< pointer: PointeeSize is a compile-time constant
   bool Deviceptr = false; ///< deviceptr clause: passed through untranslated
+  /// A pointer whose pointee, or an aggregate that, holds pointers (`double **rows`, a struct
+  /// with a pointer member): the kernel reaches memory through them that no argument names.
+  bool HoldsPointers = false;
   /// Scalar: the kernel may read the value pushed. False when it assigns the variable before
   /// every read (a variable of the program first assigned inside the construct: its value at
   /// the push is garbage, so specialization must not fold it). See EntryValues.h.
@@ -105,6 +108,9 @@ struct ParallelNest {
   bool OnlyGathers = false;
   /// accumulatesFloats (Accumulations.h): the host code does not fuse its multiply-adds.
   bool AccumulatesFloats = false;
+  /// sumsAlongInnerLoop (Accumulations.h): with its pointers declared restrict, the host code
+  /// jams several iterations of the innermost parallel loop into one pass of the inner loop.
+  bool SumsAlongInnerLoop = false;
 };
 
 /// How one top-level statement of the construct executes on a device's team.
@@ -232,6 +238,12 @@ struct KernelInfo {
   AccessTraits Traits; ///< how the nests touch memory (the GPU block size follows from it)
   /// The element accesses of pointer arguments (always recorded).
   std::vector<BoundsSite> BoundsSites;
+  /// restrictableKernel (RestrictArgs.h): a variant may declare every pointer argument restrict
+  /// when the present table finds each in a mapping of its own.
+  bool MayRestrict = false;
+  /// alignableKernel (RestrictArgs.h): a variant may declare every pointer argument 64-byte
+  /// aligned when each device's copy of each is.
+  bool MayAlign = false;
   /// Generate code that checks every BoundsSite against its argument's mapping
   /// (JACC_CHECK=bounds: a kernel cache key bit, set by whoever compiles, not by the analysis).
   bool CheckBounds = false;

@@ -7,6 +7,7 @@
 #include "analysis/Frontend.h"
 #include "analysis/Predicates.h"
 #include "analysis/ReadExtents.h"
+#include "analysis/RestrictArgs.h"
 #include "analysis/Rewrite.h"
 #include "analysis/SSA.h"
 #include "analysis/SplitPlan.h"
@@ -91,7 +92,10 @@ static llvm::Expected<KernelInfo> runPasses(llvm::StringRef Source,
   for (ParallelNest &N : K->Nests) {
     N.OnlyGathers = innermostLoopOnlyGathers(*K, N);
     N.AccumulatesFloats = accumulatesFloats(N);
+    N.SumsAlongInnerLoop = sumsAlongInnerLoop(N);
   }
+  K->MayRestrict = restrictableKernel(*K);
+  K->MayAlign = alignableKernel(*K);
   if (debugEnabled("analysis"))
     debugLog("analysis", "after traits: " + describeTraits(K->Traits));
   runSplitPasses(*K);

@@ -2,12 +2,14 @@
 
 #include "analysis/FlatVla.h"
 #include "analysis/KernelSource.h"
+#include "analysis/RestrictArgs.h"
 #include "jit/AtomicText.h"
 #include "jit/BoundsChecks.h"
 #include "jit/ReadProbe.h"
 #include "jit/Specialization.h"
 #include "support/TextEdits.h"
 
+#include <llvm/ADT/STLExtras.h>
 #include <llvm/ADT/StringExtras.h>
 #include <llvm/ADT/StringRef.h>
 #include <llvm/ADT/Twine.h>
@@ -227,7 +229,7 @@ std::string splitHeader(const KernelInfo &K, const ParallelNest &N,
 /// The text replacing a nest's loop headers; the innermost body follows it, then the target's
 /// NestTrailer.
 std::string nestHeader(const KernelInfo &K, const ParallelNest &N, bool Split,
-                       const EntryTarget &Target) {
+                       const EntryTarget &Target, const Specialization *Spec) {
   std::string H = "{ /* jacc: iterations shared among the team */\n";
   unsigned D = N.Loops.size();
   for (unsigned I = 0; I < D; ++I) {
@@ -252,7 +254,11 @@ std::string nestHeader(const KernelInfo &K, const ParallelNest &N, bool Split,
       "const int __jacc_in_share = __jacc_outer >= __jacc_sb && __jacc_outer < __jacc_se;\n"
       "(void)__jacc_in_share;\n" +
       boundsStop(K);
-  return H + Target.IterationLoop(N, Share, Priv);
+  // Jammed iterations keep each one's chain in order, but a reduction's partial sums would
+  // follow the jam's partition: only nests without one.
+  bool Reduces = llvm::any_of(N.Body.Stmts, [](const IRStmt &S) { return S.Reduction; });
+  bool Jam = Spec && Spec->Pointers.Disjoint && N.SumsAlongInnerLoop && !Reduces;
+  return H + Target.IterationLoop(N, Share, Priv, Jam);
 }
 
 /// How a specialization changes the entry: by parameter index, the literal of each folded
@@ -372,6 +378,35 @@ std::string paramDecl(const KernelInfo &K, const ArgInfo &A, const EntryTarget &
   return A.Decl;
 }
 
+/// paramDecl, its pointer declared restrict when the variant says so (noalias: only parameters
+/// carry it to the optimiser, so a moved pointer's `void *` parameter is the one qualified, and
+/// the pointer declared from it is based on it).
+std::string restrictParamDecl(const KernelInfo &K, const ArgInfo &A, const EntryTarget &Target,
+                              const FoldedArgs &F, const Specialization *Spec) {
+  std::string D = paramDecl(K, A, Target, F);
+  if (!Spec || !Spec->Pointers.Disjoint || A.ArgKind != ArgInfo::Kind::Pointer ||
+      K.arrayReductionOf(&A - K.Args.data()))
+    return D;
+  if (F.MovedPointer[A.Param])
+    return "void *restrict __jacc_spec_ptr_" + std::to_string(A.Param);
+  if (Target.FlatVlaPointers && A.Vla)
+    return A.ElemType + " *restrict " + A.Name;
+  return restrictDecl(A);
+}
+
+/// A variant assuming its pointers aligned: each pointer's alignment declared on entry (LLVM
+/// keeps it for every use of the pointer; NVRTC has the same builtin).
+std::string alignedPointers(const KernelInfo &K, const Specialization *Spec) {
+  if (!Spec || !Spec->Pointers.Aligned)
+    return "";
+  std::string C;
+  for (unsigned I = 0; I < K.Args.size(); ++I)
+    if (K.Args[I].ArgKind == ArgInfo::Kind::Pointer && !K.arrayReductionOf(I))
+      C += "(void)__builtin_assume_aligned(" + K.Args[I].Name + ", " +
+           std::to_string(AssumedPointerAlignment) + ");\n";
+  return C;
+}
+
 } // namespace
 
 bool entryHasBarrier(const KernelInfo &K) {
@@ -408,7 +443,7 @@ std::string generateEntry(const KernelInfo &K, bool Split, const EntryTarget &Ta
     if (Folded.MovedPointer[A->Param])
       Constants += A->Decl + " = __jacc_spec_ptr_" + std::to_string(A->Param) + ";\n";
   for (const ArgInfo *A : Params) {
-    C += paramDecl(K, *A, Target, Folded) + ", ";
+    C += restrictParamDecl(K, *A, Target, Folded, Spec) + ", ";
     if (Target.AggregatesByAddress && A->ArgKind == ArgInfo::Kind::Aggregate)
       Prologue += A->Decl + "; __builtin_memcpy(&" + A->Name + ", __jacc_agg" +
                   std::to_string(A->Param) + ", sizeof " + A->Name + ");\n";
@@ -422,7 +457,7 @@ std::string generateEntry(const KernelInfo &K, bool Split, const EntryTarget &Ta
     for (const SplitArray &A : K.Split.Plan.Arrays)
       C += "long long __jacc_mlo_" + A.Name + ", long long __jacc_mhi_" + A.Name + ", ";
   C += Target.TeamParam + ") {\n" + Constants + Target.TeamView;
-  C += Prologue;
+  C += Prologue + alignedPointers(K, Spec);
   if (Split)
     C += boundsPrologue(K, Target);
   for (const ReductionVar &R : K.Reductions)
@@ -461,7 +496,7 @@ std::string generateEntry(const KernelInfo &K, bool Split, const EntryTarget &Ta
         const ParallelNest &N = K.Nests[S.Nest];
         unsigned BodyBegin = N.Loops.back().BodyBegin;
         Edits.replace(N.Loops.front().ForBegin, BodyBegin,
-                      nestHeader(K, N, Split, Target) + lineDirective(K, BodyBegin));
+                      nestHeader(K, N, Split, Target, Spec) + lineDirective(K, BodyBegin));
         // The header replaced the outer loops' headers and the '{' of their bodies when braced
         // (collapse); their closing '}' go too, up to the end of the outermost body.
         Edits.replace(N.Loops.back().BodyEnd, N.Loops.front().BodyEnd,

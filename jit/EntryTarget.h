@@ -42,8 +42,11 @@ struct EntryTarget {
   /// The loop that deals a shared nest's flattened iterations [__jacc_db, __jacc_de) x
   /// __jacc_inner to this thread, opening the innermost body: it declares the loop variables,
   /// `__jacc_outer`, then ShareDecl and PrivateDecls. The nest's trip counts are declared.
+  /// Jam: the entry's pointers are restrict and the nest sums along an inner loop
+  /// (ParallelNest::SumsAlongInnerLoop, no reduction): a target that can may jam iterations of
+  /// the innermost loop into one pass of the inner loop.
   std::string (*IterationLoop)(const analysis::ParallelNest &N, const std::string &ShareDecl,
-                               const std::string &PrivateDecls);
+                               const std::string &PrivateDecls, bool Jam);
   /// What closes the nest IterationLoop opened.
   std::string (*NestTrailer)(const analysis::ParallelNest &N);
   /// How Value, one value of reduction R (its variable, or an element of an array reduction),

@@ -298,11 +298,13 @@ KernelVariants::choose(const std::shared_ptr<const CompiledKernel> &K,
       Positions.push_back(A.Position);
     }
   }
-  if (Args.empty())
+  if (Args.empty() && !K->Info.MayRestrict) // nothing to fold, no restrict: no variant
     return nullptr;
   for (size_t I = 0; I < Args.size(); ++I)
     Args[I].Bytes = Values[Positions[I]];
-  std::optional<Specializer::Choice> C = Policy->observe(Args);
+  uint8_t Last = LastFacts.load(std::memory_order_relaxed);
+  PointerFacts Facts{K->Info.MayRestrict && (Last & 1), K->Info.MayAlign && (Last & 2)};
+  std::optional<Specializer::Choice> C = Policy->observe(Args, Facts);
   if (!C)
     return nullptr;
   unsigned Index = C->Index;

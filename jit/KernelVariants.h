@@ -92,6 +92,12 @@ public:
                                              llvm::ArrayRef<const void *> Values,
                                              const SpecializeSettings &S, BackgroundCompiler &BG,
                                              TrialLaunch *Trial = nullptr);
+  /// What a push's binding proved about the kernel's pointer arguments. The next choices follow
+  /// it (Specializer::observe); a variant assuming more than a push's binding proved must not
+  /// run that push (the runtime runs the generic code instead).
+  void notePointers(PointerFacts F) {
+    LastFacts.store(uint8_t(F.Disjoint | F.Aligned << 1), std::memory_order_relaxed);
+  }
   /// A timed push of a trial took Seconds; a variant found no faster than the generic code is
   /// never chosen again. (A push timed for a variant's payback: its time counts towards it.)
   void recordTrial(const TrialLaunch &Trial, double Seconds);
@@ -126,6 +132,9 @@ private:
   std::vector<std::shared_ptr<const VariantCode>> Codes; ///< by variant index; null: not ready
   std::vector<VariantTrial> Trials;                      ///< by variant index
   std::map<unsigned, Pending> Waiting; ///< variants waiting for their payback, by index
+  /// notePointers' last facts (Disjoint: bit 0, Aligned: bit 1): both until a push finds
+  /// otherwise.
+  std::atomic<uint8_t> LastFacts{3};
 };
 
 /// Compile variant Spec of K: the host plain and split entries and the CUDA images for CudaArchs

@@ -9,6 +9,8 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <string>
+#include <utility>
 
 namespace jacc::jit {
 
@@ -84,6 +86,10 @@ std::string Specialization::key() const {
     Key += A->Name.empty() ? "#" + std::to_string(A->Param) : A->Name;
     Key += "=" + A->Literal;
   }
+  for (auto [Holds, Name] : {std::pair{Pointers.Disjoint, "restrict"},
+                              std::pair{Pointers.Aligned, "aligned64"}})
+    if (Holds)
+      Key += (Key.empty() ? "" : ";") + std::string(Name);
   return Key;
 }
 
@@ -175,6 +181,13 @@ llvm::Error checkSpecialization(const KernelInfo &K, const Specialization &Spec)
     if (S.Literal.empty())
       return makeError(ErrorCode::InvalidArgument, Where + ": no value");
   }
+  if (Spec.Pointers.Disjoint && !K.MayRestrict)
+    return makeError(ErrorCode::InvalidArgument,
+                     "specialization: the kernel's pointer arguments cannot be declared restrict "
+                     "(fewer than two, deviceptr ones, or data holding pointers)");
+  if (Spec.Pointers.Aligned && !K.MayAlign)
+    return makeError(ErrorCode::InvalidArgument,
+                     "specialization: the kernel has no pointer argument to declare aligned");
   return llvm::Error::success();
 }
 

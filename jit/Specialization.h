@@ -21,12 +21,38 @@ struct ArgSpecialization {
   std::string Name;    ///< the argument's name, for key() (empty: "#<Param>")
 };
 
-/// The scalar arguments a variant of a kernel folds; no arguments: the generic kernel.
+/// What a push's binding proved about a kernel's pointer arguments, facts of the run that no
+/// ahead-of-time compiler has (analysis/RestrictArgs.h says which kernels may use them).
+struct PointerFacts {
+  /// Each points into a mapping no other one points into: they may be declared restrict.
+  bool Disjoint = false;
+  /// Each device's copy of each is at a 64-byte boundary (device copies are allocated so, and
+  /// the pointers point at their starts): they may be declared so aligned.
+  bool Aligned = false;
+  bool any() const { return Disjoint || Aligned; }
+  /// Whether every fact of these holds in F (a variant assuming these may run F's push).
+  bool holdIn(PointerFacts F) const {
+    return (!Disjoint || F.Disjoint) && (!Aligned || F.Aligned);
+  }
+  bool operator==(PointerFacts F) const { return Disjoint == F.Disjoint && Aligned == F.Aligned; }
+};
+
+/// The alignment PointerFacts::Aligned promises, in bytes.
+constexpr unsigned AssumedPointerAlignment = 64;
+
+/// The scalar arguments a variant of a kernel folds, and the pointer facts it assumes; neither:
+/// the generic kernel.
 struct Specialization {
   std::vector<ArgSpecialization> Args; ///< in any order, one per folded argument
-  /// Stable text naming the folded values, by parameter order whatever the order of Args, e.g.
-  /// "n=100;m=64LL": with the kernel's own key, the key of the variant in caches.
+  /// Disjoint: every pointer argument is declared restrict; Aligned: every one is declared
+  /// 64-byte aligned. The variant runs only pushes whose binding proved them.
+  PointerFacts Pointers;
+  /// Stable text naming the folded values, by parameter order whatever the order of Args, then
+  /// the facts, e.g. "n=100;m=64LL", "n=100;restrict;aligned64", "aligned64": with the kernel's
+  /// own key, the key of the variant in caches.
   std::string key() const;
+  /// Whether it is the generic kernel's.
+  bool empty() const { return Args.empty() && !Pointers.any(); }
 };
 
 /// Bytes of a value of type T (16 for long double, as on x86-64).
@@ -48,7 +74,9 @@ llvm::Expected<std::string> scalarLiteral(analysis::ScalarType T, const void *By
 
 /// Whether Spec can specialize K: every entry names a distinct argument of K by parameter index,
 /// a scalar that is not a reduction variable (its value is the kernel's result) nor a long double,
-/// with a literal. InvalidArgument (Unsupported for long double) naming the argument otherwise.
+/// with a literal; pointer facts only for a kernel that may assume them (KernelInfo::MayRestrict,
+/// KernelInfo::MayAlign).
+/// InvalidArgument (Unsupported for long double) naming the argument otherwise.
 llvm::Error checkSpecialization(const analysis::KernelInfo &K, const Specialization &Spec);
 
 /// One runtime value to fold: the argument's parameter index and its raw bytes.

@@ -70,7 +70,13 @@ public:
   /// variant. Args must list the same arguments, in the same order, at every call (a different
   /// list starts the observation over). Compares each value as one integer; allocates only at the
   /// first call and when a variant is created.
-  std::optional<Choice> observe(llvm::ArrayRef<ScalarArg> Args);
+  /// Facts: what the last push's binding proved about the pointers (PointerFacts), only the
+  /// facts the kernel may assume (KernelInfo::MayRestrict, MayAlign) set. They fold like one
+  /// value: the same for Repeat pushes in a row (from the first under always, or for a fact
+  /// forced with +restrict / +aligned; never one forbidden with -restrict / -aligned in
+  /// JACC_SPECIALIZE_ARGS), then variants assume them, alone or with the values folded
+  /// (alignment only joins a variant made for values or restrict).
+  std::optional<Choice> observe(llvm::ArrayRef<ScalarArg> Args, PointerFacts Facts = {});
 
   /// Never choose variant Index again (it failed to compile); it still counts in MaxVariants.
   void disable(unsigned Index);
@@ -90,8 +96,14 @@ private:
   bool sameArgs(llvm::ArrayRef<ScalarArg> Args) const;
   std::optional<Choice> create();
 
+  /// The pointer facts this push's variant assumes (observe's Facts).
+  PointerFacts factsNow(PointerFacts Facts);
+
   Options Opts;
   std::vector<ArgState> State;
+  PointerFacts LastFacts; // the facts of the last pushes, FactsRun of them in a row
+  unsigned FactsRun = 0;
+  PointerFacts Assumed;   // this push's variant assumes them
   std::vector<std::unique_ptr<Variant>> Variants;
   llvm::SmallVector<unsigned, 8> Fold; // this push's folded arguments (indices into State)
 };

@@ -106,6 +106,7 @@ llvm::Error Runtime::push(const char *Source, int NArgs, const jacc_arg *Args, u
   auto Plan = planLaunch(Info, Args, Devices.size(), Options, Data);
   if (!Plan)
     return Plan.takeError();
+  bindVariant(**K, *Plan, Code, Trial);
   if (Observed.Start)
     Plan->ObservedPush = Observed.Id = prof::nextPushId();
   bool Balanced = Code.Split && *Policy && (*Policy)->How == Distribution::Kind::Auto;
@@ -127,7 +128,7 @@ llvm::Error Runtime::push(const char *Source, int NArgs, const jacc_arg *Args, u
     observePush(**K, Observed,
                 OnOwner ? prof::Mode::OnOwner
                         : Code.Split ? prof::Mode::Split : prof::Mode::Duplicate,
-                Devices.size(), *Variant != nullptr, Async);
+                Devices.size(), Code.Variant != nullptr, Async);
   if (!Timed)
     return llvm::Error::success();
   double Seconds = secondsSince(Start);
@@ -181,10 +182,23 @@ Runtime::specialize(const std::shared_ptr<const jit::CompiledKernel> &K, int NAr
   llvm::SmallVector<const void *, 16> Values(NArgs);
   for (int I = 0; I < NArgs; ++I)
     Values[I] = Args[I].value;
-  auto V = K->Variants.choose(K, Values, Specialize, Compiler, Trial);
-  if (V && *V)
+  return K->Variants.choose(K, Values, Specialize, Compiler, Trial);
+}
+
+void Runtime::bindVariant(const jit::CompiledKernel &K, const LaunchPlan &Plan, LaunchCode &Code,
+                          jit::TrialLaunch &Trial) {
+  if (K.Info.MayRestrict || K.Info.MayAlign)
+    K.Variants.notePointers(Plan.Pointers);
+  // A variant assuming what the binding did not prove (two pointers in one mapping, a copy off
+  // its alignment), chosen before the binding: the generic code runs this push (its time is the
+  // generic's in a trial).
+  if (Code.Variant && !Code.Variant->Spec.Pointers.holdIn(Plan.Pointers)) {
+    Code.Variant->Hits.fetch_sub(1, std::memory_order_relaxed);
+    Code.Variant = nullptr;
+    Trial.RunsVariant = false;
+  }
+  if (Code.Variant)
     stats().SpecializedLaunches.fetch_add(1, std::memory_order_relaxed);
-  return V;
 }
 
 llvm::Error Runtime::prepareCode(const jit::CompiledKernel &K, const LaunchCode &Code) {

@@ -156,6 +156,10 @@ private:
   };
   /// Every device's code for the launch, before anything is queued anywhere.
   llvm::Error prepareCode(const jit::CompiledKernel &K, const LaunchCode &Code);
+  /// After the binding: tells K's variants what it proved about the pointers, and runs the
+  /// generic code instead of a variant assuming more.
+  void bindVariant(const jit::CompiledKernel &K, const LaunchPlan &Plan, LaunchCode &Code,
+                   jit::TrialLaunch &Trial);
   /// The policy of a push of Info: its `#pragma jacc policy`, else the process's; null for the
   /// even split. InvalidArgument naming the kernel, the policy and the devices.
   llvm::Expected<std::shared_ptr<const Distribution>> distributionOf(const analysis::KernelInfo &Info);

@@ -148,6 +148,8 @@ json::Object runtimeToJson(const KernelInfo &K) {
                       {"async", K.Async},
                       {"wait", K.Wait},
                       {"serial", K.Serial},
+                      {"may_restrict", K.MayRestrict},
+                      {"may_align", K.MayAlign},
                       {"split_enabled", K.Split.Enabled},
                       {"split_fallback", textValue(K.Split.Fallback)},
                       {"arrays", std::move(Arrays)},
@@ -323,6 +325,8 @@ llvm::Expected<KernelInfo> runtimeInfoFromSummary(const json::Object &Summary) {
   K.Async = R.flag("async");
   K.Wait = R.flag("wait");
   K.Serial = R.flag("serial");
+  K.MayRestrict = RO->getBoolean("may_restrict").value_or(false); // older entries: no facts
+  K.MayAlign = RO->getBoolean("may_align").value_or(false);
   K.Split.Enabled = R.flag("split_enabled");
   K.Split.Fallback = R.str("split_fallback");
   for (const json::Value &V : R.arr("arrays")) {

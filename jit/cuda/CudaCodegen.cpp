@@ -227,9 +227,10 @@ llvm::Expected<std::string> mapIncludes(const KernelInfo &K, std::string &Defs) 
 }
 
 /// The flattened iterations over the whole grid, cyclically (neighbouring threads touch
-/// neighbouring elements: coalesced), with the bound as the guard.
+/// neighbouring elements: coalesced), with the bound as the guard. (No jam: a GPU thread's
+/// iterations are far apart, and its latency is hidden by the other warps.)
 std::string cudaIterationLoop(const ParallelNest &N, const std::string &Share,
-                              const std::string &Priv) {
+                              const std::string &Priv, bool /*Jam*/) {
   std::string H = "for (long long __jacc_it = __jacc_db * __jacc_inner + __jacc_t->tid;\n"
                   "     __jacc_it < __jacc_de * __jacc_inner; __jacc_it += __jacc_t->nthreads) {\n"
                   "long long __jacc_row = __jacc_it;\n";

@@ -59,12 +59,57 @@ std::string capRun(unsigned I) {
          "2147483647LL / __jacc_st" + N + ";\n";
 }
 
+/// How many iterations of the innermost parallel loop a jammed pass runs side by side: four
+/// chains hide an add's latency (3 - 4 cycles) on current x86 cores; eight ran no faster.
+constexpr int JamCount = 4;
+
+/// The jammed form of a nest that sums along an inner loop (EntryTarget::IterationLoop's Jam).
+/// LLVM's unroll-and-jam takes only a loop whose trip count is the same on every iteration of
+/// its parent loop: so this thread's part is whole rows of the innermost loop (a single loop
+/// when the nest has one), and the innermost loop counts over the whole row. Its counter is
+/// unsigned (a row of an `int` variable has fewer than 2^32 values) and each value is computed
+/// in wrapping unsigned arithmetic, exact for every value the variable takes.
+std::string jammedIterationLoop(const ParallelNest &N, const std::string &Share,
+                                const std::string &Priv) {
+  unsigned D = N.Loops.size();
+  const CanonicalLoop &L = N.Loops[D - 1];
+  std::string Last = std::to_string(D - 1);
+  std::string Open = N.AccumulatesFloats ? "{\n#pragma clang fp contract(off)\n" : "{\n";
+  std::string Jam = "#pragma unroll_and_jam(" + std::to_string(JamCount) + ")\n";
+  if (D == 1) // the block keeps the trailer's braces
+    return "long long __jacc_b, __jacc_e;\n"
+           "__jacc_share(__jacc_t, __jacc_db, __jacc_de, __jacc_inner, &__jacc_b, &__jacc_e);\n"
+           "{\n" + Jam +
+           "for (long long __jacc_k = __jacc_b; __jacc_k < __jacc_e; ++__jacc_k) " + Open +
+           "const long long __jacc_outer = __jacc_k;\n" + Share + loopVarDecl(L, 0, "__jacc_k") +
+           "\n" + Priv;
+  std::string Rows = "1";
+  for (unsigned I = 1; I + 1 < D; ++I)
+    Rows += " * __jacc_n" + std::to_string(I);
+  std::string H = "long long __jacc_rb, __jacc_re;\n"
+                  "__jacc_share(__jacc_t, __jacc_db, __jacc_de, " + Rows +
+                  ", &__jacc_rb, &__jacc_re);\n"
+                  "const unsigned __jacc_len = (unsigned)__jacc_n" + Last + ";\n"
+                  "const unsigned __jacc_v0 = (unsigned)(int)__jacc_lo" + Last + ";\n"
+                  "const unsigned __jacc_vs = (unsigned)__jacc_st" + Last + ";\n"
+                  "for (long long __jacc_r = __jacc_rb; __jacc_r < __jacc_re; ++__jacc_r) {\n"
+                  "long long __jacc_row = __jacc_r;\n";
+  H += rowLoopVarDecls(N, D - 2);
+  H += "const long long __jacc_outer = __jacc_row;\n" + Share + Jam +
+       "for (unsigned __jacc_q = 0; __jacc_q < __jacc_len; ++__jacc_q) " + Open;
+  return H + L.VarType + " " + L.Var + " = (" + L.VarType + ")(__jacc_v0 " +
+         (L.Increasing ? "+" : "-") + " __jacc_q * __jacc_vs);\n" + Priv;
+}
+
 /// This thread's contiguous part of the device's iterations (`__jacc_share`), as runs of the
 /// innermost loop (for collapsed loops, within one row of the loops outside it), so the
-/// innermost loop stays a plain loop that LLVM vectorises.
+/// innermost loop stays a plain loop that LLVM vectorises. Jam: jammedIterationLoop (for
+/// collapsed loops, when the innermost variable is an `int`).
 std::string hostIterationLoop(const ParallelNest &N, const std::string &Share,
-                              const std::string &Priv) {
+                              const std::string &Priv, bool Jam) {
   unsigned D = N.Loops.size();
+  if (Jam && (D == 1 || intIterator(N.Loops[D - 1])))
+    return jammedIterationLoop(N, Share, Priv);
   std::string H = "long long __jacc_b, __jacc_e;\n"
                   "__jacc_share(__jacc_t, __jacc_db, __jacc_de, __jacc_inner, &__jacc_b, "
                   "&__jacc_e);\n";

@@ -11,6 +11,7 @@
 #include <llvm/IR/LegacyPassManager.h>
 #include <llvm/IR/Module.h>
 #include <llvm/MC/TargetRegistry.h>
+#include <llvm/Support/CommandLine.h>
 #include <llvm/Support/TargetSelect.h>
 #include <llvm/Support/raw_ostream.h>
 #include <llvm/Target/TargetMachine.h>
@@ -20,12 +21,25 @@
 
 namespace jacc::jit {
 
+/// LLVM's unroll-and-jam pass is in the -O3 pipeline only behind this option (its heuristics are
+/// off on x86): enabled, it jams just the loops that ask for it (`#pragma unroll_and_jam`, which
+/// jacc writes for nests that sum along an inner loop, jit/host/HostCodegen.cpp).
+static void enableUnrollAndJam() {
+  auto &Options = llvm::cl::getRegisteredOptions();
+  auto It = Options.find("enable-unroll-and-jam");
+  if (It == Options.end())
+    return; // another LLVM: the pragma is then ignored, the code stays correct
+  if (auto *Opt = static_cast<llvm::cl::opt<bool> *>(It->second))
+    *Opt = true;
+}
+
 static void initTargets() {
   static std::once_flag Once;
   std::call_once(Once, [] {
     llvm::InitializeNativeTarget();
     llvm::InitializeNativeTargetAsmPrinter();
     llvm::InitializeNativeTargetAsmParser();
+    enableUnrollAndJam();
   });
 }
 
@@ -57,29 +71,63 @@ std::string hostTargetId() {
   return Id;
 }
 
-llvm::Expected<HostObject> compileHostObjectInProcess(llvm::StringRef Code,
-                                                      llvm::StringRef KernelSource) {
+namespace {
+
+/// A module clang optimised, with the context that owns it.
+struct OptimizedModule {
+  std::unique_ptr<llvm::LLVMContext> Ctx = std::make_unique<llvm::LLVMContext>();
+  std::unique_ptr<llvm::Module> M;
+};
+
+/// Generated host C to its module, optimised at -O3 for this CPU; clang's diagnostics (and the
+/// remarks asked for by the flags Remarks) go to DiagOS.
+llvm::Expected<OptimizedModule> optimizeHostCode(llvm::StringRef Code, llvm::StringRef KernelSource,
+                                                 const std::vector<std::string> &Remarks,
+                                                 llvm::raw_string_ostream &DiagOS) {
   initTargets();
-  std::string DiagText;
-  llvm::raw_string_ostream DiagOS(DiagText);
-  // The vectoriser's remarks, located through line tables (the kernel's #line directives).
-  std::vector<std::string> Remarks;
-  if (debugEnabled("remarks"))
-    Remarks = {"-Rpass=loop-vectorize", "-Rpass-missed=loop-vectorize",
-               "-Rpass-analysis=loop-vectorize", "-debug-info-kind=line-tables-only"};
   auto CI = makeCompilerInstance(ClangPurpose::HostCodegen, Code, "jacc-host.c", DiagOS,
                                  KernelSource, Remarks);
   if (!CI)
     return CI.takeError();
-  llvm::LLVMContext Ctx;
-  clang::EmitLLVMOnlyAction Action(&Ctx);
+  OptimizedModule Out;
+  clang::EmitLLVMOnlyAction Action(Out.Ctx.get());
   if (!(*CI)->ExecuteAction(Action))
     return makeError(ErrorCode::Compile,
                      "host code generation failed (please report this with JACC_DEBUG=codegen "
                      "output):\n" + llvm::StringRef(DiagOS.str()).rtrim());
-  std::unique_ptr<llvm::Module> M = Action.takeModule();
-  if (!M)
+  Out.M = Action.takeModule();
+  if (!Out.M)
     return makeError(ErrorCode::Internal, "clang produced no LLVM module");
+  return Out;
+}
+
+} // namespace
+
+llvm::Expected<std::string> optimizedHostIR(llvm::StringRef Code, llvm::StringRef KernelSource) {
+  std::string DiagText, IR;
+  llvm::raw_string_ostream DiagOS(DiagText);
+  auto Opt = optimizeHostCode(Code, KernelSource, {}, DiagOS);
+  if (!Opt)
+    return Opt.takeError();
+  llvm::raw_string_ostream IROS(IR);
+  Opt->M->print(IROS, nullptr);
+  return IROS.str();
+}
+
+llvm::Expected<HostObject> compileHostObjectInProcess(llvm::StringRef Code,
+                                                      llvm::StringRef KernelSource) {
+  std::string DiagText;
+  llvm::raw_string_ostream DiagOS(DiagText);
+  // The vectoriser's and the jam's remarks, located through line tables (the kernel's #line
+  // directives).
+  std::vector<std::string> Remarks;
+  if (debugEnabled("remarks"))
+    Remarks = {"-Rpass=loop-vectorize|loop-unroll-and-jam", "-Rpass-missed=loop-vectorize",
+               "-Rpass-analysis=loop-vectorize", "-debug-info-kind=line-tables-only"};
+  auto Opt = optimizeHostCode(Code, KernelSource, Remarks, DiagOS);
+  if (!Opt)
+    return Opt.takeError();
+  std::unique_ptr<llvm::Module> &M = Opt->M;
 
   auto JTMB = hostMachineBuilder();
   if (!JTMB)

@@ -27,6 +27,11 @@ struct HostObject {
 llvm::Expected<HostObject> compileHostObjectInProcess(llvm::StringRef Code,
                                                       llvm::StringRef KernelSource = "");
 
+/// The optimised LLVM IR of generated host C, as compileHostObjectInProcess optimises it
+/// (what JACC_DEBUG=ir prints): for tests of what the optimiser made of the generated code.
+llvm::Expected<std::string> optimizedHostIR(llvm::StringRef Code,
+                                            llvm::StringRef KernelSource = "");
+
 /// "x86_64-pc-linux-gnu skylake-avx512 +avx512f,...": the code target, part of cache keys.
 std::string hostTargetId();
 

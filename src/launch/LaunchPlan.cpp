@@ -3,6 +3,8 @@
 
 #include "support/Debug.h"
 
+#include <llvm/ADT/STLExtras.h>
+
 #include <climits>
 #include <cstring>
 
@@ -217,6 +219,38 @@ std::vector<long long> mappingBounds(const analysis::KernelInfo &Info,
   return B;
 }
 
+/// Whether each pointer argument of Info points into a mapping of its own: then no two of them
+/// reach the same memory (mappings do not overlap), which is what `restrict` promises. Memory
+/// the present table does not know (a null pointer, an array reduction's host array) proves
+/// nothing.
+bool pointersDisjoint(const analysis::KernelInfo &Info, llvm::ArrayRef<Mapping *> ArgMapping) {
+  llvm::SmallVector<const Mapping *, 8> Seen;
+  for (unsigned I = 0; I < Info.Args.size(); ++I) {
+    const ArgInfo &A = Info.Args[I];
+    if (A.ArgKind != ArgInfo::Kind::Pointer || Info.arrayReductionOf(I))
+      continue;
+    const Mapping *M = ArgMapping[A.Position];
+    if (!M || llvm::is_contained(Seen, M))
+      return false;
+    Seen.push_back(M);
+  }
+  return true;
+}
+
+/// Whether every device's copy of each pointer argument of Info is at a 64-byte boundary (the
+/// pointers the cells hold; a null one is).
+bool pointersAligned(const analysis::KernelInfo &Info, const LaunchPlan &P) {
+  for (unsigned I = 0; I < Info.Args.size(); ++I) {
+    const ArgInfo &A = Info.Args[I];
+    if (A.ArgKind != ArgInfo::Kind::Pointer || Info.arrayReductionOf(I))
+      continue;
+    for (const ArgCells &C : P.Cells)
+      if (C[2 * A.Param] % jit::AssumedPointerAlignment != 0)
+        return false;
+  }
+  return true;
+}
+
 /// Reductions: the initial values now, and where each result goes.
 ReductionResults bindReductions(const analysis::KernelInfo &Info, const jacc_arg *Args) {
   ReductionResults R;
@@ -253,6 +287,8 @@ llvm::Expected<LaunchPlan> planLaunch(const analysis::KernelInfo &Info, const ja
   P.Reductions = bindReductions(Info, Args);
   if (O.CheckBounds)
     P.Bounds = mappingBounds(Info, ArgMapping, ArgHost);
+  P.Pointers.Disjoint = Info.MayRestrict && pointersDisjoint(Info, ArgMapping);
+  P.Pointers.Aligned = Info.MayAlign && pointersAligned(Info, P);
   P.ArgMappings = std::move(ArgMapping);
   P.ArgHosts = std::move(ArgHost);
   return P;

@@ -6,6 +6,7 @@
 #define JACC_SRC_LAUNCH_LAUNCHPLAN_H
 
 #include "jacc/jacc.h"
+#include "jit/Specialization.h"
 #include "src/data/DataEnvironment.h"
 #include "src/launch/KernelLaunch.h"
 #include "src/launch/Reduction.h"
@@ -33,6 +34,10 @@ struct LaunchPlan {
   /// the pointer's host value.
   llvm::SmallVector<Mapping *, 16> ArgMappings;
   llvm::SmallVector<void *, 16> ArgHosts;
+  /// What the binding proved about the pointer arguments, for a kernel that may assume it
+  /// (KernelInfo::MayRestrict, MayAlign; false otherwise): each points into a mapping no other
+  /// one points into; each device's copy of each is 64-byte aligned.
+  jit::PointerFacts Pointers;
   /// A kernel given device memory (deviceptr) runs on the device that owns it, alone; the
   /// argument that decided it.
   std::optional<unsigned> Owner;

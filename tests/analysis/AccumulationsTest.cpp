@@ -12,8 +12,16 @@ using namespace jacc::analysis;
 
 namespace {
 
-/// accumulatesFloats of each parallel nest of the kernel.
-std::vector<bool> accumulates(const std::string &Src, const std::vector<std::string> &Decls) {
+/// One of the two predicates, and the field the pipeline records it in.
+struct Predicate {
+  bool (*Of)(const ParallelNest &);
+  bool ParallelNest::*Recorded;
+};
+constexpr Predicate Accumulates{accumulatesFloats, &ParallelNest::AccumulatesFloats};
+constexpr Predicate SumsAlong{sumsAlongInnerLoop, &ParallelNest::SumsAlongInnerLoop};
+
+/// P of each parallel nest of the kernel.
+std::vector<bool> of(Predicate P, const std::string &Src, const std::vector<std::string> &Decls) {
   auto K = runAnalysis(Src, Decls);
   if (!K) {
     ADD_FAILURE() << llvm::toString(K.takeError());
@@ -21,10 +29,15 @@ std::vector<bool> accumulates(const std::string &Src, const std::vector<std::str
   }
   std::vector<bool> R;
   for (const ParallelNest &N : K->Nests) {
-    EXPECT_EQ(N.AccumulatesFloats, accumulatesFloats(N)) << "the pipeline records it";
-    R.push_back(N.AccumulatesFloats);
+    EXPECT_EQ(N.*P.Recorded, P.Of(N)) << "the pipeline records it";
+    R.push_back(N.*P.Recorded);
   }
   return R;
+}
+
+/// accumulatesFloats of each parallel nest of the kernel.
+std::vector<bool> accumulates(const std::string &Src, const std::vector<std::string> &Decls) {
+  return of(Accumulates, Src, Decls);
 }
 
 TEST(AccumulationsTest, ReductionsAndInnerSumsOfProducts) {
@@ -87,6 +100,49 @@ TEST(AccumulationsTest, ShortInnerLoopsMakeNoLongChain) {
                         {"int n", "const int *rowptr", "const double *v", "const double *x",
                          "double *y"}),
             (std::vector<bool>{false, false, true}));
+}
+
+const char *DenseProduct = "#pragma acc parallel loop collapse(2)\n"
+                           "for (int i = 0; i < n; i++)\n"
+                           "  for (int j = 0; j < n; j++) {\n"
+                           "    double s = 0;\n"
+                           "    for (int k = 0; k < n; k++) s += a[i][k] * b[k][j];\n"
+                           "    c[i][j] = s;\n"
+                           "  }\n";
+const std::vector<std::string> DenseDecls = {"int n", "const double (*a)[n]",
+                                             "const double (*b)[n]", "double (*c)[n]"};
+
+TEST(AccumulationsTest, SumsAlongAnInnerLoopButNotAsAReduction) {
+  EXPECT_EQ(of(SumsAlong, DenseProduct, DenseDecls), std::vector<bool>{true});
+  // The dense matrix-vector product: one parallel loop, the sum over the row inside.
+  EXPECT_EQ(of(SumsAlong,
+               "#pragma acc parallel loop\n"
+               "for (int i = 0; i < n; i++) {\n"
+               "  double s = 0;\n"
+               "  for (int j = 0; j < n; j++) s += a[i][j] * x[j];\n"
+               "  y[i] = s;\n"
+               "}\n",
+               {"int n", "const double (*a)[n]", "const double *x", "double *y"}),
+            std::vector<bool>{true});
+  // A reduction's chain is the nest's own loop: nothing inside to jam; a CSR row is short.
+  EXPECT_EQ(of(SumsAlong,
+               "#pragma acc parallel\n"
+               "{\n"
+               "  #pragma acc loop reduction(+:d)\n"
+               "  for (int i = 0; i < n; i++) d += a[i] * b[i];\n"
+               "  #pragma acc loop\n"
+               "  for (int i = 0; i < n; i++) {\n"
+               "    double s = 0;\n"
+               "    for (int k = rp[i]; k < rp[i + 1]; k++) s += a[k] * b[k];\n"
+               "    y[i] = s;\n"
+               "  }\n"
+               "  #pragma acc loop\n" // a long inner loop without a chain
+               "  for (int i = 0; i < n; i++)\n"
+               "    for (int k = 0; k < n; k++) y[i * n + k] = a[k] * b[i];\n"
+               "}\n",
+               {"int n", "const double *a", "const double *b", "double d", "const int *rp",
+                "double *y"}),
+            (std::vector<bool>{false, false, false}));
 }
 
 } // namespace

@@ -997,6 +997,50 @@ TEST_P(CudaMockTest, SpecializedVariantsLaunchTheirOwnImage) {
   }
 }
 
+// On GPUs too, a variant assuming the pointers disjoint and aligned (`__restrict__`,
+// __builtin_assume_aligned, compiled by NVRTC) runs only the pushes whose binding proved it: the
+// same array passed twice runs the generic image, then a variant assuming neither.
+TEST_P(CudaMockTest, PointerFactVariantsRunOnlyWhatTheBindingProved) {
+  jacc::ScopedEnv Spec("JACC_SPECIALIZE", "always"), Wait("JACC_SPECIALIZE_WAIT", "1");
+  ASSERT_EQ(jacc_finalize(), JACC_SUCCESS);
+  ASSERT_EQ(jacc_init(), JACC_SUCCESS) << jacc_last_error();
+  jacc_reset_stats();
+  setHook(saxpyVectorHook);
+  int N = 300, V = 32;
+  float A = 2;
+  std::vector<float> X(N, 1.0f), Y(N, 0.5f);
+  float *Yp = Y.data(), *Xp = X.data();
+  ASSERT_JACC(jacc_copyin(Xp, N * sizeof(float)));
+  ASSERT_JACC(jacc_copyin(Yp, N * sizeof(float)));
+  // A kernel of this test's own per configuration: variants outlive jacc_finalize.
+  std::string Src = std::string("/* facts on ") + GetParam() + " */\n"
+                    "#pragma acc parallel loop present(x, y) vector_length(v)\n"
+                    "for (int i = 0; i < n; i++)\n"
+                    "  y[i] = a * x[i] + y[i];\n";
+  auto Stats = [] {
+    jacc_stats S{};
+    EXPECT_EQ(jacc_get_stats(&S), JACC_SUCCESS);
+    return S;
+  };
+  auto Push = [&](float *Xarg) {
+    jacc_arg Args[] = {{"float *y", &Yp}, {"const float *x", &Xarg}, {"float a", &A},
+                       {"int n", &N}, {"int v", &V}};
+    ASSERT_JACC(jacc_kernel_push(Src.c_str(), 5, Args, JACC_FORCE_DUPLICATE));
+  };
+  Push(Xp); // y = 2 + 0.5
+  EXPECT_EQ(Stats().specialized_launches, 1u);
+  Push(Yp); // y = 2y + y: x is y
+  EXPECT_EQ(Stats().specialized_launches, 1u) << "the restrict variant must not run it";
+  Push(Yp);
+  EXPECT_EQ(Stats().variants_compiled, 2u);
+  EXPECT_EQ(Stats().specialized_launches, 2u);
+  ASSERT_JACC(jacc_copyout(Yp, N * sizeof(float)));
+  ASSERT_JACC(jacc_delete(Xp, N * sizeof(float)));
+  for (int I = 0; I < N; ++I)
+    ASSERT_EQ(Y[I], 2.5f * 3 * 3) << I;
+  setHook(nullptr);
+}
+
 struct Box {
   int *v;
   int n;

@@ -185,6 +185,99 @@ TEST_P(SpecializeTest, VariantLimitHolds) {
   EXPECT_EQ(S.specialized_launches, 6u) << "s = 1, 2, 3 twice; the generic kernel for 4 to 8";
 }
 
+// A variant declares the pointers restrict only for pushes whose pointers the present table
+// finds in mappings of their own: a push passing one array twice runs the generic code, then a
+// variant without restrict.
+TEST_P(SpecializeTest, RestrictVariantsRunOnlyPointersInMappingsOfTheirOwn) {
+  policy("always");
+  const int N = 1000;
+  AxpyArrays V(std::vector<float>(N, 1.0f));
+  ASSERT_NO_FATAL_FAILURE(V.map());
+  std::string Src = axpySource();
+  axpyMod(Src, N, 2.0f, 4, V.x, V.y); // y = 2x + i % 4, x and y apart
+  EXPECT_EQ(stats().variants_compiled, 1u);
+  EXPECT_EQ(stats().specialized_launches, 1u);
+  axpyMod(Src, N, 2.0f, 4, V.y, V.y); // y = 2y + i % 4, in place
+  EXPECT_EQ(stats().variants_compiled, 1u);
+  EXPECT_EQ(stats().specialized_launches, 1u) << "the restrict variant must not run it";
+  axpyMod(Src, N, 2.0f, 4, V.y, V.y);
+  EXPECT_EQ(stats().variants_compiled, 2u) << "the same values, without restrict";
+  EXPECT_EQ(stats().specialized_launches, 2u);
+  ASSERT_NO_FATAL_FAILURE(V.expectY([](int I) {
+    float Y = 2.0f + I % 4;
+    Y = 2.0f * Y + I % 4;
+    return 2.0f * Y + I % 4;
+  }));
+}
+
+// A variant assuming the pointers 64-byte aligned (device copies are, at their starts) runs only
+// pushes whose every device copy is: pointers into the arrays' middles run the generic code,
+// then a variant without that assumption.
+TEST_P(SpecializeTest, AlignedVariantsRunOnlyAlignedPointers) {
+  policy("always");
+  const int N = 1000;
+  AxpyArrays V(std::vector<float>(N, 1.0f));
+  ASSERT_NO_FATAL_FAILURE(V.map());
+  std::string Src = axpySource();
+  axpyMod(Src, N - 1, 2.0f, 4, V.x, V.y);
+  EXPECT_EQ(stats().specialized_launches, 1u);
+  axpyMod(Src, N - 1, 2.0f, 4, V.x + 1, V.y + 1); // the same values, 4 bytes into each copy
+  EXPECT_EQ(stats().variants_compiled, 1u);
+  EXPECT_EQ(stats().specialized_launches, 1u) << "the aligned variant must not run it";
+  axpyMod(Src, N - 1, 2.0f, 4, V.x + 1, V.y + 1);
+  EXPECT_EQ(stats().variants_compiled, 2u) << "a variant that does not assume it";
+  EXPECT_EQ(stats().specialized_launches, 2u);
+  ASSERT_NO_FATAL_FAILURE(V.expectY([](int I) { return I == 0 ? 2.0f : 2.0f + (I - 1) % 4; }));
+}
+
+// The dense product that a restrict variant jams (four columns' sums side by side, each in its
+// own order): bit for bit the generic kernel's result, split or not.
+TEST_P(SpecializeTest, JammedProductEqualsTheGenericKernelBitForBit) {
+  const int n = 67, m = 45, l = 131;
+  std::vector<double> A(size_t(n) * l), B(size_t(l) * m);
+  for (size_t I = 0; I < A.size(); ++I)
+    A[I] = 1.0 / double(3 + I % 17);
+  for (size_t I = 0; I < B.size(); ++I)
+    B[I] = double(I % 13) / 7;
+  std::string Src = source("#pragma acc parallel loop collapse(2) present(a, b, c)\n"
+                           "for (int i = 0; i < n; i++)\n"
+                           "  for (int j = 0; j < m; j++) {\n"
+                           "    double s = 0.0;\n"
+                           "    for (int k = 0; k < l; k++) s += a[i][k] * b[k][j];\n"
+                           "    c[i][j] = s;\n"
+                           "  }\n");
+  auto Product = [&](const char *Mode) {
+    policy(Mode);
+    std::vector<double> C(size_t(n) * m, -1.0);
+    double *a = A.data(), *b = B.data(), *c = C.data();
+    jacc_arg Args[] = {{"int n", (void *)&n},        {"int m", (void *)&m},
+                       {"int l", (void *)&l},        {"const double (*a)[l]", &a},
+                       {"const double (*b)[m]", &b}, {"double (*c)[m]", &c}};
+    EXPECT_EQ(jacc_copyin(a, A.size() * sizeof(double)), JACC_SUCCESS);
+    EXPECT_EQ(jacc_copyin(b, B.size() * sizeof(double)), JACC_SUCCESS);
+    EXPECT_EQ(jacc_create(c, C.size() * sizeof(double)), JACC_SUCCESS);
+    EXPECT_EQ(jacc_kernel_push(Src.c_str(), 6, Args, JACC_FORCE_SPLIT), JACC_SUCCESS)
+        << jacc_last_error();
+    EXPECT_EQ(jacc_kernel_push(Src.c_str(), 6, Args, JACC_DEFAULT), JACC_SUCCESS)
+        << jacc_last_error();
+    EXPECT_EQ(jacc_copyout(c, C.size() * sizeof(double)), JACC_SUCCESS);
+    EXPECT_EQ(jacc_delete(b, B.size() * sizeof(double)), JACC_SUCCESS);
+    EXPECT_EQ(jacc_delete(a, A.size() * sizeof(double)), JACC_SUCCESS);
+    return C;
+  };
+  std::vector<double> Generic = Product("off");
+  EXPECT_EQ(stats().specialized_launches, 0u);
+  std::vector<double> Jammed = Product("always");
+  EXPECT_EQ(stats().specialized_launches, 2u);
+  EXPECT_EQ(Generic, Jammed);
+  double S = 0.0; // c[n-1][m-1] in the kernel's order
+  for (int k = 0; k < l; k++) {
+    volatile double P = A[size_t(n - 1) * l + k] * B[size_t(k) * m + m - 1]; // unfused
+    S = S + P;
+  }
+  EXPECT_EQ(Jammed.back(), S);
+}
+
 TEST_P(SpecializeTest, ForbiddenArgumentsAndOff) {
   policy("always", nullptr, nullptr, "-n");
   const int N = 800;

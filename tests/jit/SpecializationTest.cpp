@@ -34,6 +34,7 @@
 #include <limits>
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 using namespace jacc;
@@ -595,6 +596,193 @@ TEST(SpecializationTest, CudaEntryKeepsItsParameters) {
     expectSameCudaEntry(K, Spec, /*Split=*/true);
 }
 
+//===-- restrict variants ---------------------------------------------------------------===//
+
+const char *const DenseProduct = "#pragma acc parallel loop collapse(2)\n"
+                                 "for (int i = 0; i < n; i++)\n"
+                                 "  for (int j = 0; j < m; j++) {\n"
+                                 "    double s = 0.0;\n"
+                                 "    for (int k = 0; k < l; k++) s += a[i][k] * b[k][j];\n"
+                                 "    c[i][j] = s;\n"
+                                 "  }\n";
+const Strings DenseDecls = {"int n", "int m", "int l", "const double (*a)[l]",
+                            "const double (*b)[m]", "double (*c)[m]"};
+
+/// Specialization Spec with the pointers declared restrict.
+Specialization restricted(Specialization Spec = {}) {
+  Spec.Pointers.Disjoint = true;
+  return Spec;
+}
+
+TEST(SpecializationTest, RestrictVariantsDeclareEveryPointerRestrict) {
+  KernelInfo K = analyze(DenseProduct, DenseDecls);
+  ASSERT_TRUE(K.MayRestrict);
+  EXPECT_EQ(restricted().key(), "restrict");
+  int N = 6;
+  Specialization Folded = restricted(specialize(K, {{"n", &N}}));
+  EXPECT_EQ(Folded.key(), "n=6;restrict");
+  EXPECT_FALSE(bool(checkSpecialization(K, Folded)));
+  std::string Code = generateHostSource(K, false, &Folded);
+  EXPECT_NE(Code.find("const double (*restrict a)[l], const double (*restrict b)[m], "
+                      "double (*restrict c)[m], const jacc_host_team *__jacc_t)"),
+            std::string::npos)
+      << Code;
+  // A pointer whose type names a folded value is declared in the body from a restrict `void *`
+  // parameter: noalias reaches it (it is based on the parameter), a local restrict would not.
+  int L = 8;
+  Specialization Moved = restricted(specialize(K, {{"l", &L}}));
+  std::string MovedCode = generateHostSource(K, false, &Moved);
+  EXPECT_NE(MovedCode.find("void *restrict __jacc_spec_ptr_" + std::to_string(paramOf(K, "a"))),
+            std::string::npos)
+      << MovedCode;
+  // The generic code and a variant folding values only declare nothing restrict.
+  EXPECT_EQ(count(generateHostSource(K), "restrict"), 0u);
+  Specialization Plain = specialize(K, {{"n", &N}});
+  EXPECT_EQ(count(generateHostSource(K, false, &Plain), "restrict"), 0u);
+  // On GPUs (`restrict` is `__restrict__` there), with the same launch ABI.
+  auto Cuda = generateCudaSource(K, false, &Folded);
+  ASSERT_TRUE(bool(Cuda)) << llvm::toString(Cuda.takeError());
+  EXPECT_NE(Cuda->Source.find("const double *restrict a"), std::string::npos) << Cuda->Source;
+  expectSameCudaEntry(K, Folded);
+  // A kernel that may not restrict (one pointer) refuses such a variant.
+  KernelInfo One = analyze(Rows, RowsDecls);
+  EXPECT_FALSE(One.MayRestrict);
+  llvm::Error E = checkSpecialization(One, restricted());
+  ASSERT_TRUE(bool(E));
+  EXPECT_NE(llvm::toString(std::move(E)).find("cannot be declared restrict"), std::string::npos);
+}
+
+TEST(SpecializationTest, AlignedVariantsDeclareEveryPointerAligned) {
+  KernelInfo K = analyze(DenseProduct, DenseDecls);
+  ASSERT_TRUE(K.MayAlign);
+  Specialization Spec;
+  Spec.Pointers.Aligned = true;
+  EXPECT_EQ(Spec.key(), "aligned64");
+  EXPECT_FALSE(bool(checkSpecialization(K, Spec)));
+  std::string Code = generateHostSource(K, false, &Spec);
+  for (const char *P : {"a", "b", "c"})
+    EXPECT_NE(Code.find("(void)__builtin_assume_aligned(" + std::string(P) + ", 64);\n"),
+              std::string::npos)
+        << P << "\n" << Code;
+  EXPECT_EQ(count(Code, "restrict"), 0u) << "aligned only";
+  EXPECT_EQ(count(generateHostSource(K), "__builtin_assume_aligned"), 0u);
+  // A pointer declared from a folded extent is declared aligned after its declaration.
+  int L = 8;
+  Specialization Moved = specialize(K, {{"l", &L}});
+  Moved.Pointers.Aligned = true;
+  std::string MovedCode = generateHostSource(K, false, &Moved);
+  size_t Decl = MovedCode.find("const double (*a)[l] = __jacc_spec_ptr_");
+  size_t Assume = MovedCode.find("(void)__builtin_assume_aligned(a, 64);");
+  ASSERT_NE(Decl, std::string::npos) << MovedCode;
+  ASSERT_NE(Assume, std::string::npos) << MovedCode;
+  EXPECT_LT(Decl, Assume);
+  // The optimiser is told (an assumption bundle on the pointer), and NVRTC takes it too.
+  auto IR = optimizedHostIR(Code);
+  ASSERT_TRUE(bool(IR)) << llvm::toString(IR.takeError());
+  EXPECT_NE(IR->find("\"align\"(ptr"), std::string::npos) << *IR;
+  expectSameCudaEntry(K, Spec);
+  // A kernel without pointers refuses it.
+  KernelInfo NoPointers = analyze("#pragma acc parallel loop reduction(+:s)\n"
+                                  "for (int i = 0; i < n; i++) s += i;\n",
+                                  {"int n", "long s"});
+  EXPECT_FALSE(NoPointers.MayAlign);
+  llvm::Error E = checkSpecialization(NoPointers, Spec);
+  ASSERT_TRUE(bool(E));
+  EXPECT_NE(llvm::toString(std::move(E)).find("no pointer argument"), std::string::npos);
+}
+
+/// How many times Needle occurs in the optimised IR of host source Code.
+size_t countInIR(const std::string &Code, const std::string &Needle) {
+  auto IR = optimizedHostIR(Code);
+  if (!IR) {
+    ADD_FAILURE() << llvm::toString(IR.takeError()) << "\n" << Code;
+    return 0;
+  }
+  return count(*IR, Needle);
+}
+
+/// Run the plain entry of Code (one thread) and its split entry (Devices devices) of the dense
+/// product of an n x l and an l x m matrix; both results.
+std::pair<std::vector<double>, std::vector<double>>
+runProduct(const KernelInfo &K, const std::string &Code, const std::string &SplitCode, int n,
+           int m, int l, int Devices) {
+  std::vector<double> A(size_t(n) * l), B(size_t(l) * m), Plain(size_t(n) * m, -1.0),
+      Parts(Plain.size(), -1.0);
+  for (size_t I = 0; I < A.size(); ++I)
+    A[I] = 1.0 / double(1 + I % 7);
+  for (size_t I = 0; I < B.size(); ++I)
+    B[I] = double(I % 11) / 3;
+  void *a = A.data(), *b = B.data(), *c = Plain.data(), *p = Parts.data();
+  runOnHost(K, Code, {{"a", &a}, {"b", &b}, {"c", &c}, {"n", &n}, {"m", &m}, {"l", &l}});
+  runSplitOnHost(K, SplitCode, {{"a", &a}, {"b", &b}, {"c", &p}, {"n", &n}, {"m", &m}, {"l", &l}},
+                 static_cast<long long>(Parts.size() * sizeof(double)), Devices);
+  return {Plain, Parts};
+}
+
+TEST(SpecializationTest, RestrictVariantsJamSumsAlongAnInnerLoop) {
+  KernelInfo K = analyze(DenseProduct, DenseDecls);
+  ASSERT_TRUE(K.Nests.size() == 1 && K.Nests[0].SumsAlongInnerLoop);
+  const std::string Jam = "#pragma unroll_and_jam(4)\n";
+  Specialization R = restricted();
+  std::string Generic = generateHostSource(K), Jammed = generateHostSource(K, false, &R);
+  EXPECT_EQ(count(Generic, Jam), 0u);
+  EXPECT_EQ(count(Jammed, Jam), 1u) << Jammed;
+  // Whole rows per thread, the innermost loop over the whole row (LLVM jams only a loop whose
+  // trip count its parent loop does not change).
+  EXPECT_NE(Jammed.find(Jam + "for (unsigned __jacc_q = 0; __jacc_q < __jacc_len; ++__jacc_q)"),
+            std::string::npos)
+      << Jammed;
+  EXPECT_NE(Jammed.find("int j = (int)(__jacc_v0 + __jacc_q * __jacc_vs);"), std::string::npos);
+  // LLVM did jam it: four chains, each its own add, in one pass of the k loop (the generic
+  // code has one; each has one more in a remainder loop).
+  size_t GenericAdds = countInIR(Generic, "fadd double");
+  size_t JammedAdds = countInIR(Jammed, "fadd double");
+  EXPECT_GE(JammedAdds, GenericAdds + 3) << "generic " << GenericAdds << ", jammed " << JammedAdds;
+  // Each sum keeps its order: results equal the generic code's bit for bit, with rows of 1 to
+  // 6 columns (jam remainders), on one device and split over three.
+  std::string GenericSplit = generateHostSource(K, true), JammedSplit =
+                                                              generateHostSource(K, true, &R);
+  EXPECT_EQ(count(JammedSplit, Jam), 1u);
+  for (int m : {1, 3, 4, 6, 37}) {
+    auto [Ref, RefParts] = runProduct(K, Generic, GenericSplit, 9, m, 13, 3);
+    auto [Got, GotParts] = runProduct(K, Jammed, JammedSplit, 9, m, 13, 3);
+    EXPECT_EQ(Ref, Got) << "m = " << m;
+    EXPECT_EQ(Ref, RefParts) << "m = " << m;
+    EXPECT_EQ(Ref, GotParts) << "m = " << m;
+  }
+}
+
+TEST(SpecializationTest, JamsOnlyProductSumsWithoutReductions) {
+  const std::string Jam = "unroll_and_jam";
+  Specialization R = restricted();
+  // A dense matrix-vector product: one parallel loop, jammed over it.
+  KernelInfo MatVec = analyze("#pragma acc parallel loop\n"
+                              "for (int i = 0; i < n; i++) {\n"
+                              "  double s = 0;\n"
+                              "  for (int j = 0; j < n; j++) s += a[i][j] * x[j];\n"
+                              "  y[i] = s;\n"
+                              "}\n",
+                              {"int n", "const double (*a)[n]", "const double *x", "double *y"});
+  std::string Jammed = generateHostSource(MatVec, false, &R);
+  EXPECT_NE(Jammed.find("#pragma unroll_and_jam(4)\nfor (long long __jacc_k = __jacc_b;"),
+            std::string::npos)
+      << Jammed;
+  EXPECT_GE(countInIR(Jammed, "fadd double"), countInIR(generateHostSource(MatVec), "fadd double") + 3);
+  // A reduction's partial sums would follow the jam: not jammed; nor a stencil (no sum).
+  KernelInfo Dot = analyze("#pragma acc parallel loop reduction(+:d)\n"
+                           "for (int i = 0; i < n; i++) {\n"
+                           "  double s = 0;\n"
+                           "  for (int j = 0; j < n; j++) s += a[i][j] * x[j];\n"
+                           "  d += s;\n"
+                           "}\n",
+                           {"int n", "const double (*a)[n]", "const double *x", "double d"});
+  EXPECT_EQ(count(generateHostSource(Dot, false, &R), Jam), 0u);
+  KernelInfo Stencil = analyze("#pragma acc parallel loop\n"
+                               "for (int i = 1; i < n - 1; i++) y[i] = x[i - 1] + x[i + 1];\n",
+                               {"int n", "const double *x", "double *y"});
+  EXPECT_EQ(count(generateHostSource(Stencil, false, &R), Jam), 0u);
+}
+
 TEST(SpecializationTest, EveryScalarTypeFoldsWithTheSameAbi) {
   const char *Src = "enum mode { SLOW, FAST };\n"
                     "#pragma acc parallel loop\n"
@@ -662,20 +850,20 @@ TEST(SpecializationTest, ReductionsAndNonScalarsAreRejected) {
   ASSERT_EQ(K.Args.size(), 4u);
   unsigned Sum = paramOf(K, "sum"), X = paramOf(K, "x"), N = paramOf(K, "n"),
            W = paramOf(K, "w");
-  std::string Msg = rejection(K, {{{Sum, "0x0p+0", "sum"}}}, ErrorCode::InvalidArgument);
+  std::string Msg = rejection(K, {{{Sum, "0x0p+0", "sum"}}, {}}, ErrorCode::InvalidArgument);
   EXPECT_NE(Msg.find("'double sum'"), std::string::npos) << Msg;
   EXPECT_NE(Msg.find("reduction(+:sum)"), std::string::npos) << Msg;
-  Msg = rejection(K, {{{X, "0", "x"}}}, ErrorCode::InvalidArgument);
+  Msg = rejection(K, {{{X, "0", "x"}}, {}}, ErrorCode::InvalidArgument);
   EXPECT_NE(Msg.find("only scalar arguments"), std::string::npos) << Msg;
-  Msg = rejection(K, {{{W, "1", "w"}}}, ErrorCode::Unsupported);
+  Msg = rejection(K, {{{W, "1", "w"}}, {}}, ErrorCode::Unsupported);
   EXPECT_NE(Msg.find("long double"), std::string::npos) << Msg;
-  Msg = rejection(K, {{{9, "1", ""}}}, ErrorCode::InvalidArgument);
+  Msg = rejection(K, {{{9, "1", ""}}, {}}, ErrorCode::InvalidArgument);
   EXPECT_NE(Msg.find("parameter 9"), std::string::npos) << Msg;
-  Msg = rejection(K, {{{N, "1", "n"}, {N, "2", "n"}}}, ErrorCode::InvalidArgument);
+  Msg = rejection(K, {{{N, "1", "n"}, {N, "2", "n"}}, {}}, ErrorCode::InvalidArgument);
   EXPECT_NE(Msg.find("twice"), std::string::npos) << Msg;
-  Msg = rejection(K, {{{N, "", "n"}}}, ErrorCode::InvalidArgument);
+  Msg = rejection(K, {{{N, "", "n"}}, {}}, ErrorCode::InvalidArgument);
   EXPECT_NE(Msg.find("no value"), std::string::npos) << Msg;
-  EXPECT_FALSE(bool(checkSpecialization(K, {{{N, "100", "n"}}})));
+  EXPECT_FALSE(bool(checkSpecialization(K, {{{N, "100", "n"}}, {}})));
 
   // Through the other entry points: the same errors.
   double Zero = 0;
@@ -686,7 +874,7 @@ TEST(SpecializationTest, ReductionsAndNonScalarsAreRejected) {
   S = makeSpecialization(K, {{W, &One}});
   ASSERT_FALSE(bool(S));
   EXPECT_NE(llvm::toString(S.takeError()).find("long double"), std::string::npos);
-  Specialization Bad{{{Sum, "0x0p+0", "sum"}}};
+  Specialization Bad{{{Sum, "0x0p+0", "sum"}}, {}};
   auto Cuda = generateCudaSource(K, false, &Bad);
   ASSERT_FALSE(bool(Cuda));
   EXPECT_NE(llvm::toString(Cuda.takeError()).find("reduction"), std::string::npos);

@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -253,6 +254,65 @@ std::string envError(const char *Mode, const char *Args, const char *Repeat, con
   std::string Msg;
   EXPECT_EQ(takeError(O.takeError(), Msg), ErrorCode::InvalidArgument) << Msg;
   return Msg;
+}
+
+const PointerFacts Disjoint{true, false}, Both{true, true}, None{};
+
+TEST(SpecializerTest, PointerFactsFoldLikeAValue) {
+  Specializer S(options());
+  Push P;
+  EXPECT_FALSE(S.observe(P.args(), Disjoint));
+  EXPECT_FALSE(S.observe(P.args(), Disjoint));
+  auto C = S.observe(P.args(), Disjoint);
+  ASSERT_TRUE(C);
+  EXPECT_TRUE(C->Spec->Pointers.Disjoint);
+  EXPECT_FALSE(C->Spec->Pointers.Aligned);
+  EXPECT_EQ(C->Key, "n=100;m=64;dt=0x1p-1;restrict");
+  // A push whose pointers shared a mapping: a variant of the same values without restrict
+  // (the facts' run starts again); the restrict one again once they hold for 3 pushes.
+  auto Aliased = S.observe(P.args(), None);
+  ASSERT_TRUE(Aliased);
+  EXPECT_TRUE(Aliased->New);
+  EXPECT_FALSE(Aliased->Spec->Pointers.any());
+  EXPECT_EQ(Aliased->Key, "n=100;m=64;dt=0x1p-1");
+  EXPECT_FALSE(S.observe(P.args(), Disjoint)->Spec->Pointers.any());
+  EXPECT_FALSE(S.observe(P.args(), Disjoint)->Spec->Pointers.any());
+  auto Back = S.observe(P.args(), Disjoint);
+  EXPECT_FALSE(Back->New);
+  EXPECT_EQ(Back->Index, C->Index);
+  // Both facts: one more variant assuming both.
+  for (int I = 0; I < 2; ++I)
+    EXPECT_FALSE(S.observe(P.args(), Both)->Spec->Pointers.Aligned);
+  EXPECT_EQ(S.observe(P.args(), Both)->Key, "n=100;m=64;dt=0x1p-1;restrict;aligned64");
+  // Kernels without facts never get them.
+  Specializer Never(options());
+  for (int I = 0; I < 3; ++I)
+    EXPECT_EQ(Never.observe(P.args()).has_value(), I == 2);
+  EXPECT_FALSE(Never.variant(0).Pointers.any());
+}
+
+TEST(SpecializerTest, PointerFactsAloneMakeAVariant) {
+  // No scalar argument at all, or only changing ones: a variant assuming the facts alone.
+  Specializer S(options());
+  for (int I = 0; I < 2; ++I)
+    EXPECT_FALSE(S.observe({}, Both));
+  auto C = S.observe({}, Both);
+  ASSERT_TRUE(C);
+  EXPECT_EQ(C->Key, "restrict;aligned64");
+  EXPECT_TRUE(C->Spec->Args.empty());
+  // Under always from the first push; -restrict / -aligned never; + from the first push.
+  Specializer Always(options(Specializer::Mode::Always));
+  EXPECT_EQ(Always.observe({}, Disjoint)->Key, "restrict");
+  Specializer::Options Forbid = options();
+  Forbid.Forbid = {"restrict"};
+  Specializer F(Forbid);
+  for (int I = 0; I < 5; ++I)
+    EXPECT_FALSE(F.observe({}, Both)) << "alignment alone makes no variant";
+  Specializer::Options Force = options();
+  Force.Force = {"restrict"};
+  Specializer Forced(Force);
+  EXPECT_EQ(Forced.observe({}, Both)->Key, "restrict") << "aligned has not settled yet";
+  EXPECT_FALSE(Forced.observe({}, None)) << "forced, but not for pointers that alias";
 }
 
 TEST(SpecializerTest, OptionsFromEnvironment) {

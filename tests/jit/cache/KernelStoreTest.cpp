@@ -276,6 +276,10 @@ TEST_F(KernelStoreTest, SummaryRoundTripsTheRuntimePartOfTheAnalysis) {
   EXPECT_EQ(Back->Split.Plan.ReadArgs, I.Split.Plan.ReadArgs);
   EXPECT_EQ(Back->Split.Plan.Narrowable, I.Split.Plan.Narrowable);
   EXPECT_EQ(Back->Split.Plan.HasShareTerms, I.Split.Plan.HasShareTerms);
+  // The pointer facts the kernel's variants may assume (x and y: two plain pointers).
+  EXPECT_TRUE(I.MayRestrict && I.MayAlign);
+  EXPECT_EQ(Back->MayRestrict, I.MayRestrict);
+  EXPECT_EQ(Back->MayAlign, I.MayAlign);
   ASSERT_EQ(Back->Split.Plan.Arrays.size(), I.Split.Plan.Arrays.size());
   EXPECT_EQ(Back->Split.Plan.Arrays[0].Writes.size(), I.Split.Plan.Arrays[0].Writes.size());
   // A summary with a field missing, or out of range, is an error (a miss for the cache).

@@ -1,0 +1,35 @@
+// Which kernels may declare their pointer arguments restrict, or aligned (issue 17): run-time
+// facts the binding proves at each push (each pointer in a mapping of its own, so no two point
+// into the same memory; each device copy at a 64-byte boundary), which an ahead-of-time compiler
+// cannot know. Compiled into variants (jit/Specialization.h), which then vectorise and jam loops
+// a possible alias kept scalar.
+#ifndef JACC_ANALYSIS_RESTRICTARGS_H
+#define JACC_ANALYSIS_RESTRICTARGS_H
+
+#include "analysis/Kernel.h"
+
+#include <string>
+
+namespace jacc::analysis {
+
+/// A's declaration with `restrict` qualifying the pointer it declares (`double *restrict x`,
+/// `const double (*restrict a)[n]`); empty when A is no pointer or its declaration cannot take
+/// it (a parameter written as an array, `double x[]`).
+std::string restrictDecl(const ArgInfo &A);
+
+/// Whether K's pointer arguments may all be declared restrict when each points into a mapping
+/// of its own: at least two of them (one alone has nothing to be told apart from), every one a
+/// pointer to data without pointers (`double **rows` reaches rows that other arguments may
+/// point into, as does a struct argument with a pointer member), none passed to the device as
+/// it is (deviceptr: memory the present table does not know), and each declaration able to take
+/// the qualifier.
+bool restrictableKernel(const KernelInfo &K);
+
+/// Whether K has pointer arguments a variant may declare aligned (when the binding finds each
+/// device's copy of each at a 64-byte boundary): at least one, other than an array reduction's
+/// (the kernel reduces into a private copy).
+bool alignableKernel(const KernelInfo &K);
+
+} // namespace jacc::analysis
+
+#endif
