@@ -88,7 +88,8 @@ std::shared_ptr<DiskCache> processDiskCache() {
 /// 14: host innermost loops step an int iterator in int (they vectorise); host IR is PIC.
 /// 15: a host innermost loop whose every access would be a gather is not vectorised.
 /// 16: host nests that accumulate floats along long chains do not fuse their multiply-adds.
-constexpr unsigned CodeRevision = 16;
+/// 17: the read probe also reports the partitioned loop (native implementations' parts).
+constexpr unsigned CodeRevision = 17;
 
 std::string diskCacheKey(llvm::StringRef Source, llvm::ArrayRef<std::string> Decls,
                          unsigned CodeFlags) {
