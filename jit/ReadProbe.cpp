@@ -53,14 +53,20 @@ std::string readProbe(const KernelInfo &K, const ParallelNest &N, const EntryTar
     }
     W += JACC_READ_INFO_WORDS(R.Whole ? 0 : R.Ranges.size());
   }
+  // The partitioned loop and this device's iterations (JACC_LOOP_INFO_WORDS).
+  P += "    { long long *__l = __r + " + std::to_string(W) + ";\n"
+       "      __l[0] = __jacc_lo0; __l[1] = " + St0 + "; __l[2] = __jacc_n0;\n"
+       "      __l[3] = __jacc_db; __l[4] = __jacc_de; __l[5] = __jacc_sb; __l[6] = __jacc_se; }\n";
   return P + "  }\n  return;\n}\n";
 }
 
-unsigned readInfoWords(const KernelInfo &K) {
+unsigned loopInfoOffset(const KernelInfo &K) {
   unsigned W = 0;
   for (const ReadExtent &R : K.Split.Reads)
     W += JACC_READ_INFO_WORDS(R.Whole ? 0 : R.Ranges.size());
   return W;
 }
+
+unsigned readInfoWords(const KernelInfo &K) { return loopInfoOffset(K) + JACC_LOOP_INFO_WORDS; }
 
 } // namespace jacc::jit

@@ -2,7 +2,9 @@
 // one thread whose read_info is set, the entry computes its trip counts and this device's
 // narrowed iterations, writes the split information and what those iterations read of each
 // argument (analysis/ReadExtents.h), and returns before the first iteration. The runtime then
-// fetches exactly those ranges where they are not current (src/launch/DemandExchange.h).
+// fetches exactly those ranges where they are not current (src/launch/DemandExchange.h). The
+// probe also reports the partitioned loop and the device's iterations, from which a native
+// implementation's part is computed (src/launch/NativeLaunch.h).
 #ifndef JACC_JIT_READPROBE_H
 #define JACC_JIT_READPROBE_H
 
@@ -20,8 +22,11 @@ struct EntryTarget;
 std::string readProbe(const analysis::KernelInfo &K, const analysis::ParallelNest &N,
                       const EntryTarget &Target);
 
-/// The words of read_info a probe of K writes (JACC_READ_INFO_WORDS per read extent).
+/// The words of read_info a probe of K writes: JACC_READ_INFO_WORDS per read extent, then
+/// JACC_LOOP_INFO_WORDS about the partitioned loop (jit/host/HostABI.h).
 unsigned readInfoWords(const analysis::KernelInfo &K);
+/// Where in read_info the partitioned loop's words start (after the read extents).
+unsigned loopInfoOffset(const analysis::KernelInfo &K);
 
 } // namespace jacc::jit
 

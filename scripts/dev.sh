@@ -26,11 +26,12 @@ case "$mode" in
 esac
 
 # Debian packages the build needs (LLVM/clang 16 exactly: the JIT and frontend are built on them),
-# and Open MPI for the MPI sample's test (samples/mpi).
+# Open MPI for the MPI sample's test (samples/mpi), and a CBLAS for the test of native
+# implementations calling a BLAS library (tests/api/NativeBlasTest.cpp).
 packages=(build-essential pkg-config meson ninja-build
           llvm-16-dev libclang-16-dev libclang-cpp16-dev libclang-common-16-dev
           libffi-dev libboost-graph-dev googletest libgtest-dev libbenchmark-dev
-          openmpi-bin libopenmpi-dev)
+          openmpi-bin libopenmpi-dev libblas-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -111,6 +111,11 @@ jacc_status jacc_kernel_push(const char *source, int nargs, const jacc_arg *args
   return toStatus(Runtime::instance().push(source, nargs, args, flags));
 }
 
+jacc_status jacc_kernel_native(const char *source, const char *device_kind, jacc_native_fn fn,
+                               void *user) {
+  return toStatus(Runtime::instance().setNative(source, device_kind, fn, user));
+}
+
 jacc_status jacc_wait(void) { return toStatus(Runtime::instance().wait()); }
 
 jacc_status jacc_set_policy(const char *policy) {

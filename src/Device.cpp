@@ -275,6 +275,10 @@ llvm::Error Device::copyToPeer2DImpl(Device &DstDevice, void *Dst, const void *S
 }
 
 llvm::Error Device::prepareCode(const jit::CompiledKernel &K, const LaunchCode &C) {
+  // A native implementation runs instead of this device's code: its part comes from the probe,
+  // the kernel's host split entry.
+  if (C.Native)
+    return K.splitCode().takeError();
   return prepareCodeImpl(K, C);
 }
 

@@ -4,6 +4,7 @@
 #include "src/Runtime.h"
 
 #include "analysis/KernelSource.h"
+#include "jit/cache/KernelSummary.h"
 #include "src/profile/KernelNames.h"
 #include "support/Stats.h"
 
@@ -46,6 +47,30 @@ std::string pragmaWhere(llvm::StringRef Pragma, const analysis::KernelInfo &Info
   return ("#pragma jacc " + Pragma + " of the kernel" + (Site.empty() ? "" : " at " + Site)).str();
 }
 
+/// A push of Info with native implementations (C) on some devices: their parts are shares of the
+/// kernel's one parallel loop, computed by the probe from scalar arguments.
+llvm::Error checkNative(const analysis::KernelInfo &Info, unsigned Flags, const NativeChoice &C) {
+  std::string What = "jacc_kernel_push: " + jit::describeKernel(Info) +
+                     " has a native implementation for " + nativeKinds(C);
+  std::string Remove = "remove the implementation (jacc_kernel_native with a NULL function)";
+  if (Flags & JACC_FORCE_DUPLICATE)
+    return makeError(ErrorCode::InvalidArgument,
+                     What + ", which computes a device's share of the loop, but "
+                            "JACC_FORCE_DUPLICATE asks every device to run the whole kernel: "
+                            "push it without the flag, or " + Remove);
+  if (!Info.Split.Enabled)
+    return makeError(ErrorCode::Unsupported,
+                     What + ", but the kernel cannot be split (" + Info.Split.Fallback +
+                         "): a native implementation computes its device's share of the "
+                         "kernel's one parallel loop; give the kernel that shape, or " + Remove);
+  if (!Info.Split.ProbeExact)
+    return makeError(ErrorCode::Unsupported,
+                     What + ", but its loop bounds or array offsets read a pointer or struct "
+                            "argument, while a device's share is computed from scalar arguments "
+                            "only: pass those values as scalar arguments, or " + Remove);
+  return llvm::Error::success();
+}
+
 double secondsSince(std::chrono::steady_clock::time_point T) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - T).count();
 }
@@ -68,6 +93,13 @@ llvm::Error Runtime::push(const char *Source, int NArgs, const jacc_arg *Args, u
   if (!K)
     return K.takeError();
   const analysis::KernelInfo &Info = (*K)->Info;
+  // Native implementations of this kernel for some devices' kinds: the kernel runs split.
+  NativeChoice Native = Natives.choose(Source, DeviceTypes);
+  if (!Native.empty()) {
+    if (auto E = checkNative(Info, Flags, Native))
+      return E;
+    Flags |= JACC_FORCE_SPLIT;
+  }
   bool Async = (Flags & JACC_ASYNC) || Info.Async;
   // A synchronous push can be timed: a new variant's trial against the generic code may use it.
   jit::TrialLaunch Trial;
@@ -86,7 +118,7 @@ llvm::Error Runtime::push(const char *Source, int NArgs, const jacc_arg *Args, u
   if (!Mode)
     return Mode.takeError();
   LaunchCode Code{Mode->Split, *Variant};
-  if (auto E = prepareCode(**K, Code))
+  if (auto E = prepareCode(**K, Code, Native))
     return E;
   if (Info.Wait)
     if (auto E = wait())
@@ -106,6 +138,7 @@ llvm::Error Runtime::push(const char *Source, int NArgs, const jacc_arg *Args, u
   auto Plan = planLaunch(Info, Args, Devices.size(), Options, Data);
   if (!Plan)
     return Plan.takeError();
+  Plan->Natives = std::move(Native);
   bindVariant(**K, *Plan, Code, Trial);
   if (Observed.Start)
     Plan->ObservedPush = Observed.Id = prof::nextPushId();
@@ -201,9 +234,10 @@ void Runtime::bindVariant(const jit::CompiledKernel &K, const LaunchPlan &Plan, 
     stats().SpecializedLaunches.fetch_add(1, std::memory_order_relaxed);
 }
 
-llvm::Error Runtime::prepareCode(const jit::CompiledKernel &K, const LaunchCode &Code) {
+llvm::Error Runtime::prepareCode(const jit::CompiledKernel &K, const LaunchCode &Code,
+                                 const NativeChoice &Natives) {
   for (auto &D : Devices)
-    if (auto E = D->prepareCode(K, Code))
+    if (auto E = D->prepareCode(K, codeOn(Code, Natives, D->index())))
       return E;
   return llvm::Error::success();
 }

@@ -80,6 +80,8 @@ llvm::Error Runtime::initLocked() {
     }
   };
   Devices = std::move(Created);
+  for (const auto &D : Devices)
+    DeviceTypes.push_back(D->properties().Type);
   {
     std::lock_guard<std::mutex> G(LocationMutex);
     Locations = std::move(*Tree);
@@ -134,6 +136,7 @@ llvm::Error Runtime::finalize() {
     observeDevice(&prof::Listener::deviceShutdown, Index, Kind.c_str(), false);
   }
   Devices.clear();
+  DeviceTypes.clear();
   Balance.clear(); // the next devices may be other ones
   {
     std::lock_guard<std::mutex> G(LocationMutex);

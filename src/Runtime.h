@@ -14,6 +14,7 @@
 #include "src/launch/Balance.h"
 #include "src/launch/Distribution.h"
 #include "src/launch/Locations.h"
+#include "src/launch/NativeKernels.h"
 #include "src/launch/Scheduler.h"
 #include "src/launch/SplitChoice.h"
 #include "src/profile/Events.h"
@@ -52,6 +53,11 @@ public:
 
   /// jacc_kernel_push (src/Push.cpp).
   llvm::Error push(const char *Source, int NArgs, const jacc_arg *Args, unsigned Flags);
+  /// jacc_kernel_native: Fn runs Source's parts on devices of Kind from now on (null: the
+  /// generated code again). Needs no initialised runtime; finalize keeps it.
+  llvm::Error setNative(const char *Source, const char *Kind, jacc_native_fn Fn, void *User) {
+    return Natives.set(Source, Kind, Fn, User);
+  }
   llvm::Error wait();
   /// jacc_set_policy: how split launches share the work from now on (null or empty: JACC_POLICY's
   /// again). A bad policy changes nothing.
@@ -154,8 +160,10 @@ private:
     }
     bool On;
   };
-  /// Every device's code for the launch, before anything is queued anywhere.
-  llvm::Error prepareCode(const jit::CompiledKernel &K, const LaunchCode &Code);
+  /// Every device's code for the launch (its native implementation's, if Natives gives it
+  /// one), before anything is queued anywhere.
+  llvm::Error prepareCode(const jit::CompiledKernel &K, const LaunchCode &Code,
+                          const NativeChoice &Natives);
   /// After the binding: tells K's variants what it proved about the pointers, and runs the
   /// generic code instead of a variant assuming more.
   void bindVariant(const jit::CompiledKernel &K, const LaunchPlan &Plan, LaunchCode &Code,
@@ -191,6 +199,7 @@ private:
   std::shared_mutex StateMutex; // shared: any operation; exclusive: init / finalize
   bool Initialized = false;
   std::vector<std::unique_ptr<Device>> Devices;
+  std::vector<acc_device_t> DeviceTypes; ///< each device's OpenACC type, in device order
   bool NarrowPolicy = true; ///< JACC_NARROW
   bool CheckBounds = false; ///< JACC_CHECK=bounds
   SplitChoice Split;        ///< JACC_SPLIT and the adaptive chooser
@@ -206,6 +215,7 @@ private:
   std::atomic<bool> HasLocations{false};
   DataEnvironment Data;
   Scheduler Sched{Data};
+  NativeKernels Natives; ///< jacc_kernel_native's, for the process
   jit::KernelCache Cache;
   jit::SpecializeSettings Specialize; ///< JACC_SPECIALIZE*
   /// The background compiles' budget (JACC_SPECIALIZE_BUDGET), from jacc_init on.

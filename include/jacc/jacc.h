@@ -123,6 +123,62 @@ JACC_API jacc_status jacc_location_add_child(const char *parent, const char *chi
  *  targeting `parent`. */
 JACC_API jacc_status jacc_location_remove_child(const char *parent, const char *child);
 
+/* Native implementations per device kind (the Multi-Device Controllers' specialised kernels):
+ * code of the program's own that devices of one kind run for their part of a kernel instead of
+ * the code jacc generates, e.g. a host function calling a BLAS library, or one queuing a cuBLAS
+ * call on a GPU's stream. The kernel's source still says what each part reads and writes, and
+ * jacc moves the data as for its own code, so a native function must do what the kernel's
+ * iterations [begin, end) do: write what they write, and nothing the kernel does not write. */
+
+/** One device's part of a kernel, handed to its native implementation. */
+typedef struct jacc_native_part {
+  int device;       /* the device's index in JACC_DEVICES order */
+  const char *kind; /* "host" or "nvidia" */
+  /* The iterations to compute, of the kernel's partitioned loop (its one parallel loop; for a
+     collapse(n) nest the outermost loop, each of its values with every iteration of the inner
+     loops): the loop variable takes begin, begin + step, ... and stops before end (step < 0 for
+     a decreasing loop). They are the iterations the device's generated code would run: those
+     writing the rows the device owns (with separate memories, other devices' parts may overlap
+     them; jacc keeps each row from its owner), or, with JACC_NARROW=off, the whole loop. With
+     JACC_MEMORY=unified the parts are disjoint: the reduction share below. */
+  long long begin, end, step;
+  /* The iterations (same values, same step) whose contributions to the kernel's reduction
+     variables are this device's: every device's are disjoint, and together the whole loop. */
+  long long reduce_begin, reduce_end;
+  int compute_units; /* a host device's threads (its share of the cores), a GPU's SMs */
+  void *stream;      /* nvidia: the CUstream its work must be queued on; host: NULL */
+  /* nargs entries in the push's jacc_arg order, each the address of that argument's value on this
+     device (as jacc_arg.value is on the host): a pointer argument's value is this device's copy
+     (a CUdeviceptr on a GPU), a reduction variable's is this device's private copy, set to the
+     operator's identity, where the function leaves its part's result (on a GPU, by the time the
+     work it queued on the stream completes). JACC_NATIVE_ARG reads one. */
+  void *const *args;
+  int nargs;
+} jacc_native_part;
+
+/** Argument i of a native part as a value of type T: JACC_NATIVE_ARG(p, 3, float *) (for a
+ *  pointer to rows, name the row type first: typedef double row[8]; JACC_NATIVE_ARG(p, 1, row *)). */
+#define JACC_NATIVE_ARG(part, i, T) (*(T *)(part)->args[(i)])
+
+/** A native implementation: returns 0, or any other value to fail the push (jacc_last_error()
+ *  names the kernel, the value and the device). It must not call jacc: its device is busy. */
+typedef int (*jacc_native_fn)(const jacc_native_part *part, void *user);
+
+/** From now on, every push of a kernel whose source is exactly `source` calls fn(part, user) on
+ *  each device of kind `device_kind` ("host" or "multicore": host devices; "nvidia": CUDA GPUs)
+ *  for that device's part, instead of jacc's code; the other devices run jacc's code. Host
+ *  devices call it once per part, on the thread that runs the device's work (the caller for a
+ *  synchronous push, the device's queue for JACC_ASYNC); GPUs call it while queuing the part, with
+ *  the device's context current, and it queues its work on part->stream. A device whose part is
+ *  empty (no iterations, no reduction share: a policy or location gave it nothing) is not called.
+ *  A NULL fn removes the kind's implementation. The kernel must be able to split (one parallel
+ *  loop whose bounds come from scalar arguments; not deviceptr memory, not an array reduction):
+ *  a push of it fails otherwise, naming why, and JACC_FORCE_DUPLICATE fails, as a kernel with a
+ *  native implementation always runs split. Registrations belong to the process (jacc_finalize
+ *  keeps them); a push already queued calls the function it was given. */
+JACC_API jacc_status jacc_kernel_native(const char *source, const char *device_kind,
+                                        jacc_native_fn fn, void *user);
+
 /* Where the program is: jaccc brackets each directive's calls with these, so that the time summary
    (JACC_PROFILE), the timeline (JACC_TRACE) and OpenACC profiling tools (ACC_PROFLIB) see one
    construct with its location rather than the calls it became. The kinds are OpenACC's

@@ -88,8 +88,9 @@ std::shared_ptr<DiskCache> processDiskCache() {
 /// 14: host innermost loops step an int iterator in int (they vectorise); host IR is PIC.
 /// 15: a host innermost loop whose every access would be a gather is not vectorised.
 /// 16: host nests that accumulate floats along long chains do not fuse their multiply-adds.
-/// 17: the summary says which pointer facts variants may assume (may_restrict, may_align).
-constexpr unsigned CodeRevision = 17;
+/// 17: the read probe also reports the partitioned loop (native implementations' parts).
+/// 18: the summary says which pointer facts variants may assume (may_restrict, may_align).
+constexpr unsigned CodeRevision = 18;
 
 std::string diskCacheKey(llvm::StringRef Source, llvm::ArrayRef<std::string> Decls,
                          unsigned CodeFlags) {

@@ -12,8 +12,8 @@
  * iterations this device's owned ranges and reduction share need; split_info (written by thread
  * 0): per split array, JACC_SPLIT_INFO_WORDS words (see below). bounds: JACC_CHECK=bounds only
  * (else null), the launch's bounds block (see below). read_info: null, except in a probe of a split
- * entry (jit/ReadProbe.h), which stops before the iterations once thread 0 wrote the split_info
- * and, per read extent, JACC_READ_INFO_WORDS(ranges) words (see below). */
+ * entry (jit/ReadProbe.h), which stops before the iterations once thread 0 wrote the split_info,
+ * per read extent JACC_READ_INFO_WORDS(ranges) words, then JACC_LOOP_INFO_WORDS (see below). */
 #define JACC_HOST_TEAM_DEFINITION                                                                  \
   typedef struct jacc_host_team {                                                                  \
     long tid;                                                                                      \
@@ -53,6 +53,13 @@
  * index step along its dimension (unit), bytes of the enclosing sub-array (pitch, 0 for dimension
  * 0), then [begin, end) indices per range, relative to the pointer. */
 #define JACC_READ_INFO_WORDS(ranges) (2 + 2 * (ranges))
+
+/* After the read extents, a probe writes JACC_LOOP_INFO_WORDS words about the split nest's
+ * outermost loop (the partitioned loop): its first value, its signed step (the loop variable of
+ * iteration k is first + k * step), its trip count, this device's iterations [db, de) and its
+ * reduction share [sb, se), as iteration numbers k. A native implementation's part
+ * (jacc_native_part) is computed from them. */
+#define JACC_LOOP_INFO_WORDS 7
 
 #ifdef __cplusplus
 extern "C" {

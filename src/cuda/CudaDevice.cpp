@@ -5,6 +5,7 @@
 
 #include "jit/KernelVariants.h"
 #include "src/cuda/CudaKernelLaunch.h"
+#include "src/cuda/CudaNativeLaunch.h"
 #include "src/cuda/DynamicCuda.h"
 #include "support/SavedError.h"
 #include "support/SpinWait.h"
@@ -459,6 +460,8 @@ llvm::Error CudaDevice::copyToHostAsync(void *HostDst, const void *Src, size_t B
                   "cuMemcpyDtoHAsync");
 }
 
+void *CudaDevice::launchStream() const { return P->LaunchStream; }
+
 llvm::Error CudaDevice::copyToDeviceAsync(void *Dst, const void *HostSrc, size_t Bytes) {
   if (Bytes == 0)
     return llvm::Error::success();
@@ -638,6 +641,10 @@ llvm::Error CudaDevice::prepareCodeImpl(const jit::CompiledKernel &K, const Laun
 llvm::Expected<std::shared_ptr<KernelLaunch>>
 CudaDevice::constructLaunchImpl(std::shared_ptr<const jit::CompiledKernel> K, ArgCells Cells,
                                 AggregateArgs Aggregates, const LaunchCode &C) {
+  if (C.Native)
+    return std::make_shared<CudaNativeLaunch>(std::move(K), std::move(Cells),
+                                              std::move(Aggregates), *C.Native,
+                                              NativeDevice{index(), name(), computeUnits()});
   return std::make_shared<CudaKernelLaunch>(std::move(K), std::move(Cells), std::move(Aggregates),
                                             C.Variant);
 }

@@ -55,6 +55,8 @@ public:
   /// read-back). The host memory must stay valid until the launch's finished().
   llvm::Error copyToHostAsync(void *HostDst, const void *Src, size_t Bytes);
   llvm::Error copyToDeviceAsync(void *Dst, const void *HostSrc, size_t Bytes);
+  /// The launch stream (a CUstream), which native implementations queue their work on.
+  void *launchStream() const;
 
   /// Device memory for a launch's scratch (barrier words, split information, reduction
   /// partials) of at least Bytes, and its size in Capacity: a buffer an earlier launch gave back

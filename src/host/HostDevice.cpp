@@ -5,6 +5,7 @@
 #include "src/host/GuardedMemory.h"
 
 #include "src/host/HostKernelLaunch.h"
+#include "src/host/HostNativeLaunch.h"
 #include "src/host/ThreadTeam.h"
 #include "support/SavedError.h"
 #include "support/SpinWait.h"
@@ -119,6 +120,8 @@ void HostDevice::Impl::runMembers(HostLaunch &W) {
   auto Member = [&W, T = &Team, N = Threads](unsigned Tid) {
     W.runMember(Tid, N, T, barrierThunk);
   };
+  if (W.runsAlone())
+    return W.runMember(0, 1, &Team, barrierThunk);
   const void *Code = Threads > 1 ? W.codeRunnableInTurn() : nullptr;
   if (!Code)
     return Team.run(Member);
@@ -311,6 +314,10 @@ llvm::Error HostDevice::prepareCodeImpl(const jit::CompiledKernel &K, const Laun
 llvm::Expected<std::shared_ptr<KernelLaunch>>
 HostDevice::constructLaunchImpl(std::shared_ptr<const jit::CompiledKernel> K, ArgCells Cells,
                                 AggregateArgs Aggregates, const LaunchCode &C) {
+  if (C.Native)
+    return std::make_shared<HostNativeLaunch>(std::move(K), std::move(Cells),
+                                              std::move(Aggregates), *C.Native,
+                                              NativeDevice{index(), name(), P->Threads});
   const jit::SplitCode *Split = nullptr;
   if (C.Split) {
     auto S = K->splitCode();

@@ -19,6 +19,9 @@ public:
   /// may also run one after another on one thread (none waits for another at a barrier); null
   /// (the default) when they must run together, on the team.
   virtual const void *codeRunnableInTurn() const { return nullptr; }
+  /// The work is one call, runMember(0, 1, ...) on the thread that runs the device's work,
+  /// instead of a part per member (a native implementation, which uses the cores itself).
+  virtual bool runsAlone() const { return false; }
 };
 
 } // namespace jacc

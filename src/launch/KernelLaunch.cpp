@@ -53,8 +53,8 @@ bool KernelLaunch::probe(llvm::ArrayRef<void *> ArgHosts) {
     if (Aggregates && A.ArgKind == Kind::Scalar && A.Size > ArgCellBytes)
       Values[A.Param] = const_cast<char *>((*Aggregates)[A.Param].data());
   }
-  // At least one word: read_info is never null in a probe, even of a kernel reading no array.
-  ReadInfo.assign(std::max(1u, jit::readInfoWords(K->Info)), 0);
+  // Never empty (the loop's words follow the extents): read_info is never null in a probe.
+  ReadInfo.assign(jit::readInfoWords(K->Info), 0);
   jacc_host_team T{};
   T.nthreads = 1;
   T.barrier = noBarrier;

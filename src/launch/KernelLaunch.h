@@ -27,11 +27,14 @@ constexpr unsigned ArgCellBytes = 16;
 /// empty for the others), or null.
 using AggregateArgs = std::shared_ptr<const std::vector<std::vector<char>>>;
 
+struct NativeImpl;
+
 /// Which code a launch runs: the split entry or the plain one, a specialized variant or the
-/// generic kernel.
+/// generic kernel; on one device, a native implementation instead (src/launch/NativeKernels.h).
 struct LaunchCode {
   bool Split = false;
   const jit::VariantCode *Variant = nullptr;
+  const NativeImpl *Native = nullptr;
 };
 
 /// A device's share of a split launch: the part [Begin / Scale, End / Scale) of the outermost
@@ -70,6 +73,12 @@ public:
   bool probe(llvm::ArrayRef<void *> ArgHosts);
   /// What the last probe() wrote: JACC_READ_INFO_WORDS per read extent of the kernel.
   const long long *readInfo() const { return ReadInfo.data(); }
+  /// Called once the launch is split (setSplit) and before it is queued, with the pointer
+  /// arguments' host values by position: a native implementation's launch computes its part
+  /// (src/launch/NativeLaunch.h); Disjoint: the devices share one memory.
+  virtual llvm::Error prepare(llvm::ArrayRef<void *> /*ArgHosts*/, bool /*Disjoint*/) {
+    return llvm::Error::success();
+  }
   /// JACC_CHECK=bounds: check the kernel's accesses against Ranges (LaunchPlan::Bounds), on
   /// device Device (for the message).
   void checkBounds(llvm::ArrayRef<long long> Ranges, unsigned Device);

@@ -271,6 +271,17 @@ ReductionResults bindReductions(const analysis::KernelInfo &Info, const jacc_arg
 
 } // namespace
 
+LaunchCode codeOn(const LaunchCode &Code, const NativeChoice &Natives, unsigned D) {
+  LaunchCode C = Code;
+  if (D < Natives.size() && Natives[D].Fn)
+    C.Native = &Natives[D];
+  return C;
+}
+
+LaunchCode LaunchPlan::codeOn(const LaunchCode &Code, unsigned D) const {
+  return jacc::codeOn(Code, Natives, D);
+}
+
 llvm::Expected<LaunchPlan> planLaunch(const analysis::KernelInfo &Info, const jacc_arg *Args,
                                       unsigned NDevices, const PlanOptions &O,
                                       DataEnvironment &Data) {

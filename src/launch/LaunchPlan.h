@@ -9,6 +9,7 @@
 #include "jit/Specialization.h"
 #include "src/data/DataEnvironment.h"
 #include "src/launch/KernelLaunch.h"
+#include "src/launch/NativeKernels.h"
 #include "src/launch/Reduction.h"
 #include "src/launch/SplitGroup.h"
 
@@ -59,7 +60,14 @@ struct LaunchPlan {
   std::vector<long long> Bounds;
   /// Filled by the scheduler: what was copied between devices before the kernel.
   CopyCost Fetched;
+  /// Each device's native implementation (empty: every device runs the generated code).
+  NativeChoice Natives;
+  /// The code device D runs: Code, with its native implementation if it has one.
+  LaunchCode codeOn(const LaunchCode &Code, unsigned D) const;
 };
+
+/// The code device D runs: Code, with its native implementation of Natives if it has one.
+LaunchCode codeOn(const LaunchCode &Code, const NativeChoice &Natives, unsigned D);
 
 /// What the push decided before binding.
 struct PlanOptions {

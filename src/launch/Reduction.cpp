@@ -5,6 +5,7 @@
 #include <complex>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <type_traits>
 
 namespace jacc {
@@ -76,6 +77,62 @@ void combineReduction(ReductionOp Op, ScalarType T, void *Acc, const void *Parti
   case ScalarType::C32: return combineAs<std::complex<float>>(Op, Acc, Partial);
   case ScalarType::C64: return combineAs<std::complex<double>>(Op, Acc, Partial);
   case ScalarType::C80: return combineAs<std::complex<long double>>(Op, Acc, Partial);
+  }
+}
+
+template <typename T> static T identity(ReductionOp Op) {
+  switch (Op) {
+  case ReductionOp::Mul:
+  case ReductionOp::LogAnd:
+    return T(1);
+  case ReductionOp::Max:
+  case ReductionOp::Min:
+    if constexpr (!IsComplex<T>::value) {
+      bool Max = Op == ReductionOp::Max; // the identity of max is the lowest value
+      if constexpr (std::numeric_limits<T>::has_infinity)
+        return Max ? -std::numeric_limits<T>::infinity() : std::numeric_limits<T>::infinity();
+      else
+        return Max ? std::numeric_limits<T>::lowest() : std::numeric_limits<T>::max();
+    }
+    return T(0);
+  case ReductionOp::BitAnd:
+    if constexpr (std::is_integral_v<T>)
+      return static_cast<T>(~T(0));
+    return T(0);
+  default: // + | ^ ||
+    return T(0);
+  }
+}
+
+template <typename T> static void identityAs(ReductionOp Op, void *Out) {
+  T V = identity<T>(Op);
+  std::memcpy(Out, &V, sizeof V);
+}
+
+void reductionIdentity(ReductionOp Op, ScalarType T, void *Out) {
+  switch (T) {
+  case ScalarType::Bool: {
+    // false for || | ^ and max, true for && & * and min (as the generated code's identities).
+    bool One = Op == ReductionOp::LogAnd || Op == ReductionOp::BitAnd ||
+               Op == ReductionOp::Mul || Op == ReductionOp::Min;
+    uint8_t B = One ? 1 : 0;
+    std::memcpy(Out, &B, 1);
+    return;
+  }
+  case ScalarType::I8: return identityAs<int8_t>(Op, Out);
+  case ScalarType::U8: return identityAs<uint8_t>(Op, Out);
+  case ScalarType::I16: return identityAs<int16_t>(Op, Out);
+  case ScalarType::U16: return identityAs<uint16_t>(Op, Out);
+  case ScalarType::I32: return identityAs<int32_t>(Op, Out);
+  case ScalarType::U32: return identityAs<uint32_t>(Op, Out);
+  case ScalarType::I64: return identityAs<int64_t>(Op, Out);
+  case ScalarType::U64: return identityAs<uint64_t>(Op, Out);
+  case ScalarType::F32: return identityAs<float>(Op, Out);
+  case ScalarType::F64: return identityAs<double>(Op, Out);
+  case ScalarType::F80: return identityAs<long double>(Op, Out);
+  case ScalarType::C32: return identityAs<std::complex<float>>(Op, Out);
+  case ScalarType::C64: return identityAs<std::complex<double>>(Op, Out);
+  case ScalarType::C80: return identityAs<std::complex<long double>>(Op, Out);
   }
 }
 

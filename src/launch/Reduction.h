@@ -18,6 +18,10 @@ class KernelLaunch;
 void combineReduction(analysis::ReductionOp Op, analysis::ScalarType T, void *Acc,
                       const void *Partial);
 
+/// Out = the identity of Op for values of type T (0 for +, 1 for *, the lowest value for max,
+/// all bits set for &, ...): where a part that contributes nothing starts.
+void reductionIdentity(analysis::ReductionOp Op, analysis::ScalarType T, void *Out);
+
 /// Room for one value of any reduction type (long double _Complex: 32 bytes), aligned for all.
 struct alignas(16) ReductionValue {
   unsigned char Bytes[32];

@@ -34,18 +34,21 @@ llvm::Error Scheduler::run(std::shared_ptr<const jit::CompiledKernel> K, LaunchP
   // One memory for every device (JACC_MEMORY=unified): a kernel whose devices would compute an
   // array beyond their own shares (not split, an aliased target, or writes not affine in the
   // split loop, which copies discard) runs once, on one of them.
-  if (!Plan.Owner && N > 1 &&
-      llvm::any_of(Plan.Used, [](const Mapping *M) { return M->Unified; }) &&
+  bool Unified = llvm::any_of(Plan.Used, [](const Mapping *M) { return M->Unified; });
+  if (!Plan.Owner && N > 1 && Unified &&
       (!Code.Split || llvm::any_of(Plan.Targets, [&](const SplitTarget &T) {
          const analysis::SplitArray &A = Info.Split.Plan.Arrays[T.Info];
          return (!T.Split || !A.Affine) && Plan.ArgMappings[Info.Args[A.Arg].Position];
        })))
     Plan.Owner = 0;
+  if (!Plan.Owner && N > 1 && Unified)
+    Plan.Owner = nativeOwner(Plan);
   if (Plan.Owner)
     return runOnOwner(std::move(K), Plan, Code);
   llvm::SmallVector<std::shared_ptr<KernelLaunch>, 4> Launches;
   for (unsigned D = 0; D < N; ++D) {
-    auto L = Devices[D]->constructLaunch(K, std::move(Plan.Cells[D]), Plan.Aggregates[D], Code);
+    auto L = Devices[D]->constructLaunch(K, std::move(Plan.Cells[D]), Plan.Aggregates[D],
+                                         Plan.codeOn(Code, D));
     if (!L)
       return L.takeError();
     Launches.push_back(std::move(*L));
@@ -98,6 +101,12 @@ llvm::Error Scheduler::run(std::shared_ptr<const jit::CompiledKernel> K, LaunchP
       Group->withoutExchange({Launches.begin(), Launches.end()});
     }
   }
+  // Native implementations' parts, from their probes (taken above, or now). In one memory they
+  // are disjoint: nativeOwner allowed it.
+  if (!Plan.Natives.empty())
+    for (auto &L : Launches)
+      if (auto E = L->prepare(Plan.ArgHosts, Unified))
+        return E;
 
   llvm::SmallVector<uint64_t, 4> Tickets(N, 0);
   // A kernel's own failure (a bounds violation) on one device must not stay pending on the
@@ -137,6 +146,23 @@ llvm::Error Scheduler::run(std::shared_ptr<const jit::CompiledKernel> K, LaunchP
   return First.take();
 }
 
+std::optional<unsigned> Scheduler::nativeOwner(const LaunchPlan &Plan) {
+  // Native parts are iterations, each writing everything its iterations write; the generated
+  // code's are owned data. In one memory, both kinds in one launch (or copies of some mappings
+  // beside it, which rely on what each device owns) could write an element twice: the first
+  // device with a native implementation runs the whole loop instead.
+  auto Native = llvm::find_if(Plan.Natives, [](const NativeImpl &I) { return I.Fn; });
+  if (Native == Plan.Natives.end())
+    return std::nullopt;
+  bool Mixed = llvm::any_of(Plan.Natives, [](const NativeImpl &I) { return !I.Fn; });
+  bool Copies = llvm::any_of(Plan.Used, [](const Mapping *M) { return !M->Unified; });
+  if (!Mixed && !Copies)
+    return std::nullopt;
+  debugLog("launch", "native and generated parts in one memory: the native implementation runs "
+                     "the whole loop on one device");
+  return static_cast<unsigned>(Native - Plan.Natives.begin());
+}
+
 llvm::Error Scheduler::runOnOwner(std::shared_ptr<const jit::CompiledKernel> K, LaunchPlan &Plan,
                                   const LaunchCode &Code) {
   unsigned O = *Plan.Owner;
@@ -153,13 +179,16 @@ llvm::Error Scheduler::runOnOwner(std::shared_ptr<const jit::CompiledKernel> K, 
     if (auto E = Data.makeCurrent(*M, 0, M->bytes(), O, &Plan.Fetched))
       return E;
   }
-  auto Launch = Devices[O]->constructLaunch(K, std::move(Plan.Cells[O]), Plan.Aggregates[O], Code);
+  auto Launch = Devices[O]->constructLaunch(K, std::move(Plan.Cells[O]), Plan.Aggregates[O],
+                                            Plan.codeOn(Code, O));
   if (!Launch)
     return Launch.takeError();
   // A unified kernel bound split (its cells hold the split entry's bounds) runs that entry as
-  // the one device of a split.
+  // the one device of a split; a native implementation there computes the whole loop.
   if (Code.Split)
     (*Launch)->setSplit(0, SplitShare::equal(0, 1), Plan.Narrow, nullptr);
+  if (auto E = (*Launch)->prepare(Plan.ArgHosts, /*Disjoint=*/false))
+    return E;
   if (!Plan.Bounds.empty())
     (*Launch)->checkBounds(Plan.Bounds, O);
   if (Plan.ObservedPush)

@@ -8,6 +8,7 @@
 #include "jit/cuda/CudaABI.h"
 #include "jit/host/HostABI.h"
 #include "tests/api/Fixture.h"
+#include "tests/api/NativeCalls.h"
 #include "tests/api/ProfiledProgram.h"
 
 #include "jacc/openacc.h"
@@ -554,8 +555,11 @@ TEST_P(CudaMockTest, ColumnSplitStencilFetchesStridedHaloColumnsBetweenGpus) {
   EXPECT_EQ(V, RV);
 }
 
-TEST_P(CudaMockTest, ReductionPartialsPerBlockAreCombinedOnceWithTheInitialValue) {
-  setHook(reductionHook);
+const char *const SumKernel = "#pragma acc parallel loop reduction(+:s)\n"
+                              "for (int i = 0; i < n; i++) s += x[i];\n";
+
+/// SumKernel (const double *x, int n, double s) over x[i] = i, i < 777, from s = 10.
+void pushSumAndCheck() {
   int N = 777;
   std::vector<double> X(N);
   for (int I = 0; I < N; ++I)
@@ -564,11 +568,14 @@ TEST_P(CudaMockTest, ReductionPartialsPerBlockAreCombinedOnceWithTheInitialValue
   double S = 10;
   const double *Xp = X.data();
   jacc_arg Args[] = {{"const double *x", &Xp}, {"int n", &N}, {"double s", &S}};
-  ASSERT_JACC(jacc_kernel_push("#pragma acc parallel loop reduction(+:s)\n"
-                               "for (int i = 0; i < n; i++) s += x[i];\n",
-                               3, Args, JACC_DEFAULT));
+  ASSERT_JACC(jacc_kernel_push(SumKernel, 3, Args, JACC_DEFAULT));
   EXPECT_EQ(S, 10 + 776.0 * 777 / 2);
   ASSERT_JACC(jacc_delete(X.data(), N * sizeof(double)));
+}
+
+TEST_P(CudaMockTest, ReductionPartialsPerBlockAreCombinedOnceWithTheInitialValue) {
+  setHook(reductionHook);
+  ASSERT_NO_FATAL_FAILURE(pushSumAndCheck());
 }
 
 /// (int n, int j, void *h, team) for `reduction(+:h[j:3])`, `h[j + i % 3] += i`: each block
@@ -1269,6 +1276,196 @@ TEST_P(CudaMockTest, OwnedRangeViolationOfASplitLaunchIsReportedAsAJaccBug) {
   }
   ASSERT_JACC(jacc_delete(S.X.data(), S.N * sizeof(float)));
   ASSERT_JACC(jacc_delete(S.Y.data(), S.N * sizeof(float)));
+}
+
+// ---- native implementations (jacc_kernel_native) on the fake GPUs ---------------------------
+
+/// The driver calls a program's GPU wrapper makes (cuBLAS would queue its kernels likewise):
+/// the mock checks that the stream belongs to the current context and the memory to its GPU.
+struct DriverCalls {
+  using DtoH = int (*)(void *, unsigned long long, size_t, void *);
+  using HtoD = int (*)(unsigned long long, const void *, size_t, void *);
+  using Sync = int (*)(void *);
+  DtoH ToHost = mockFunction<DtoH>("cuMemcpyDtoHAsync_v2");
+  HtoD ToDevice = mockFunction<HtoD>("cuMemcpyHtoDAsync_v2");
+  Sync Synchronize = mockFunction<Sync>("cuStreamSynchronize");
+};
+
+/// An nvidia implementation of Saxpy (float *y, const float *x, float a, int n): its rows of x
+/// and y come to the host through the part's stream, are computed there and go back.
+int gpuSaxpy(const jacc_native_part *P, void *User) {
+  static_cast<jacc_test::NativeCalls *>(User)->add(P);
+  DriverCalls Cu;
+  if (!P->stream || P->step != 1)
+    return 1;
+  long long B = P->begin, Rows = P->end - P->begin;
+  if (Rows <= 0)
+    return 0;
+  size_t Bytes = Rows * sizeof(float);
+  auto Y = JACC_NATIVE_ARG(P, 0, unsigned long long) + B * sizeof(float);
+  auto X = JACC_NATIVE_ARG(P, 1, unsigned long long) + B * sizeof(float);
+  float A = JACC_NATIVE_ARG(P, 2, float);
+  std::vector<float> Xh(Rows), Yh(Rows);
+  for (int R : {Cu.ToHost(Xh.data(), X, Bytes, P->stream),
+                Cu.ToHost(Yh.data(), Y, Bytes, P->stream), Cu.Synchronize(P->stream)})
+    if (R)
+      return 100 + R;
+  for (long long I = 0; I < Rows; ++I)
+    Yh[I] = A * Xh[I] + Yh[I];
+  for (int R : {Cu.ToDevice(Y, Yh.data(), Bytes, P->stream), Cu.Synchronize(P->stream)})
+    if (R)
+      return 200 + R;
+  return 0;
+}
+
+/// A host implementation of Saxpy, for the host device beside the GPUs.
+int hostSaxpy(const jacc_native_part *P, void *User) {
+  static_cast<jacc_test::NativeCalls *>(User)->add(P);
+  float *Y = JACC_NATIVE_ARG(P, 0, float *);
+  const float *X = JACC_NATIVE_ARG(P, 1, const float *);
+  float A = JACC_NATIVE_ARG(P, 2, float);
+  jacc_test::eachIteration(P, [&](long long I) { Y[I] = A * X[I] + Y[I]; });
+  return 0;
+}
+
+/// Registers Fn for Kind on Saxpy for the rest of a test.
+class ScopedNative {
+public:
+  ScopedNative(const char *Src, const char *Kind, jacc_native_fn Fn, void *User)
+      : Src(Src), Kind(Kind) {
+    EXPECT_JACC(jacc_kernel_native(Src, Kind, Fn, User));
+  }
+  ~ScopedNative() { EXPECT_JACC(jacc_kernel_native(Src, Kind, nullptr, nullptr)); }
+
+private:
+  const char *Src, *Kind;
+};
+
+TEST_P(CudaMockTest, NativeGpuPartsQueueOnTheirStreamWithTheirDevicePointers) {
+  // The GPUs run the program's wrapper, never a generated kernel; a host device beside them
+  // runs the generated code for its share.
+  setHook(saxpyHook);
+  jacc_test::NativeCalls Calls;
+  ScopedNative Native(Saxpy, "nvidia", gpuSaxpy, &Calls);
+  int N = 1000, Before = launchCount();
+  float A = 3;
+  std::vector<float> X(N), Y(N, 2);
+  for (int I = 0; I < N; ++I)
+    X[I] = float(I);
+  float *Yp = Y.data(), *Xp = X.data();
+  ASSERT_JACC(jacc_copyin(Xp, N * sizeof(float)));
+  ASSERT_JACC(jacc_copyin(Yp, N * sizeof(float)));
+  jacc_arg Args[] = {{"float *y", &Yp}, {"const float *x", &Xp}, {"float a", &A}, {"int n", &N}};
+  ASSERT_JACC(jacc_kernel_push(Saxpy, 4, Args, JACC_DEFAULT));
+  EXPECT_EQ(launchCount(), Before);
+  std::vector<jacc_test::NativeCall> Parts = Calls.take();
+  // The GPUs come first in the configurations: devices 0 .. gpus() - 1.
+  std::vector<long long> Cuts = jacc_test::evenCuts(N, devices());
+  EXPECT_TRUE(jacc_test::partsAre(Parts, {Cuts.begin(), Cuts.begin() + gpus() + 1}));
+  for (int G = 0; G < int(Parts.size()); ++G) {
+    const jacc_native_part &P = Parts[G].Part;
+    SCOPED_TRACE("GPU " + std::to_string(G));
+    EXPECT_EQ(Parts[G].Kind, "nvidia");
+    EXPECT_NE(P.stream, nullptr);
+    EXPECT_EQ(P.compute_units, 4); // the mock's SMs
+    acc_set_device_num(G, acc_device_nvidia);
+    EXPECT_EQ(Parts[G].Pointers[0], acc_deviceptr(Yp));
+    EXPECT_EQ(Parts[G].Pointers[1], acc_deviceptr(Xp));
+    for (int Other = 0; Other < G; ++Other)
+      EXPECT_NE(P.stream, Parts[Other].Part.stream) << "each GPU's own stream";
+  }
+  acc_set_device_num(0, acc_device_nvidia);
+  // Asynchronous pushes: queued behind each other, completed through the event poller.
+  for (int T = 0; T < 3; ++T)
+    ASSERT_JACC(jacc_kernel_push(Saxpy, 4, Args, JACC_ASYNC));
+  ASSERT_JACC(jacc_wait());
+  EXPECT_EQ(int(Calls.take().size()), 3 * gpus());
+  EXPECT_EQ(launchCount(), Before);
+  ASSERT_JACC(jacc_copyout(Yp, N * sizeof(float)));
+  ASSERT_JACC(jacc_delete(Xp, N * sizeof(float)));
+  for (int I = 0; I < N; ++I)
+    ASSERT_EQ(Y[I], 2 + 4 * 3.0f * I) << I;
+}
+
+TEST_P(CudaMockTest, ANativeHostPartRunsBesideGeneratedGpuParts) {
+  // The other way round: a host implementation only; the GPUs launch their generated kernels.
+  setHook(saxpyHook);
+  jacc_test::NativeCalls Calls;
+  ScopedNative Native(Saxpy, "host", hostSaxpy, &Calls);
+  int Before = launchCount();
+  ASSERT_NO_FATAL_FAILURE(pushSaxpyAndCheck(999));
+  EXPECT_EQ(launchCount() - Before, gpus());
+  std::vector<jacc_test::NativeCall> Parts = Calls.take();
+  ASSERT_EQ(int(Parts.size()), devices() - gpus());
+  std::vector<long long> Cuts = jacc_test::evenCuts(999, devices());
+  for (const jacc_test::NativeCall &C : Parts) {
+    EXPECT_EQ(C.Kind, "host");
+    EXPECT_EQ(C.Part.stream, nullptr);
+    EXPECT_EQ(C.Part.begin, Cuts[C.Part.device]);
+    EXPECT_EQ(C.Part.end, Cuts[C.Part.device + 1]);
+  }
+}
+
+/// An nvidia implementation of `s += x[i]` (const double *x, int n, double s): its partial sum
+/// of its reduction share, left in its private copy of s.
+int gpuSum(const jacc_native_part *P, void *) {
+  long long B = P->reduce_begin, Rows = P->reduce_end - P->reduce_begin;
+  std::vector<double> Xh(std::max(0LL, Rows));
+  DriverCalls Cu;
+  auto X = JACC_NATIVE_ARG(P, 0, unsigned long long) + B * sizeof(double);
+  if (Rows > 0 && (Cu.ToHost(Xh.data(), X, Rows * sizeof(double), P->stream) ||
+                   Cu.Synchronize(P->stream)))
+    return 1;
+  double &S = JACC_NATIVE_ARG(P, 2, double);
+  for (double V : Xh)
+    S += V;
+  return 0;
+}
+
+TEST_P(CudaMockTest, NativeGpuReductionPartsCombineWithTheOtherDevicesOnce) {
+  setHook(reductionHook); // a host device beside the GPU runs the generated code
+  ScopedNative Native(SumKernel, "nvidia", gpuSum, nullptr);
+  ASSERT_NO_FATAL_FAILURE(pushSumAndCheck());
+}
+
+int gpuFailing(const jacc_native_part *, void *) { return 5; }
+
+TEST_P(CudaMockTest, AFailingNativeGpuPartFailsThePushNamingItsGpu) {
+  setHook(saxpyHook);
+  ScopedNative Native(Saxpy, "nvidia", gpuFailing, nullptr);
+  int N = 100;
+  float A = 1;
+  std::vector<float> X(N, 1), Y(N, 1);
+  float *Yp = Y.data(), *Xp = X.data();
+  ASSERT_JACC(jacc_copyin(Xp, N * sizeof(float)));
+  ASSERT_JACC(jacc_copyin(Yp, N * sizeof(float)));
+  jacc_arg Args[] = {{"float *y", &Yp}, {"const float *x", &Xp}, {"float a", &A}, {"int n", &N}};
+  EXPECT_EQ(jacc_kernel_push(Saxpy, 4, Args, JACC_DEFAULT), JACC_ERROR_DEVICE);
+  std::string GpuName = std::string(GetParam()).rfind("cuda:1", 0) == 0 ? "cuda:1" : "cuda:0";
+  EXPECT_NE(std::string(jacc_last_error())
+                .find("the nvidia native implementation of kernel 'for (int i = 0; i < n; i++)' "
+                      "returned 5 on " + GpuName),
+            std::string::npos)
+      << jacc_last_error();
+  EXPECT_JACC(jacc_kernel_push(Saxpy, 4, Args, JACC_ASYNC));
+  EXPECT_EQ(jacc_wait(), JACC_ERROR_DEVICE);
+  EXPECT_JACC(jacc_delete(Xp, N * sizeof(float)));
+  EXPECT_JACC(jacc_delete(Yp, N * sizeof(float)));
+}
+
+TEST_P(CudaMockTest, InOneMemoryNativePartsAreDisjointOrRunOnOneGpu) {
+  // JACC_MEMORY=unified: GPUs alone each take their share of the iterations; beside a host
+  // device running the generated code (which splits by data), the GPU runs the whole loop.
+  jacc::ScopedEnv Memory("JACC_MEMORY", "unified");
+  restartWith(saxpyHook);
+  jacc_test::NativeCalls Calls;
+  ScopedNative Native(Saxpy, "nvidia", gpuSaxpy, &Calls);
+  int N = 1000, Before = launchCount();
+  ASSERT_NO_FATAL_FAILURE(pushSaxpyAndCheck(N));
+  EXPECT_EQ(launchCount(), Before);
+  bool Mixed = gpus() < devices();
+  EXPECT_TRUE(jacc_test::partsAre(Calls.take(), Mixed ? std::vector<long long>{0, N}
+                                                      : jacc_test::evenCuts(N, devices())));
 }
 
 /// In a child process (observers start once per process): saxpy split, then duplicated, over

@@ -20,12 +20,11 @@ const std::vector<std::string> StencilDecls = {"int n", "double *out", "const do
 
 void noBarrier(void *) {}
 
-/// Probe device D of N of the stencil over arrays of n doubles: the read_info words.
-std::vector<long long> probe(const jit::CompiledKernel &K, int D, int N, int n) {
-  std::vector<double> Out(n, -1.0), In(n, 1.0), Z(n, 2.0);
-  std::vector<int> Idx(n, 0);
-  double *OutP = Out.data(), *InP = In.data(), *ZP = Z.data();
-  int *IdxP = Idx.data();
+/// Probe device D of N of K, whose arguments' values are ByPosition (in the user's order) and
+/// whose one split array is mapped as [0, MappedBytes) from its pointer: the read_info words.
+std::vector<long long> probeWith(const jit::CompiledKernel &K,
+                                 const std::vector<const void *> &ByPosition,
+                                 long long MappedBytes, int D, int N) {
   std::vector<long long> SplitInfo(JACC_SPLIT_INFO_WORDS * K.Info.Split.Plan.Arrays.size(), 0);
   std::vector<long long> ReadInfo(jit::readInfoWords(K.Info), -7);
   jacc_host_team T{};
@@ -38,21 +37,31 @@ std::vector<long long> probe(const jit::CompiledKernel &K, int D, int N, int n) 
   T.split_info = SplitInfo.data();
   T.read_info = ReadInfo.data();
   const jacc_host_team *TP = &T;
-  // Parameters by ArgInfo::Param, then the mapping of the one split array (out), then the team.
+  // Parameters by ArgInfo::Param, then the mapping of the one split array, then the team.
   std::vector<void *> Values(K.Info.Args.size());
-  const void *ByName[] = {&n, &OutP, &InP, &ZP, &IdxP};
   for (const analysis::ArgInfo &A : K.Info.Args)
-    Values[A.Param] = const_cast<void *>(ByName[A.Position]);
-  long long MLo = 0, MHi = n * static_cast<long long>(sizeof(double));
+    Values[A.Param] = const_cast<void *>(ByPosition[A.Position]);
+  long long MLo = 0, MHi = MappedBytes;
   Values.push_back(&MLo);
   Values.push_back(&MHi);
   Values.push_back(&TP);
   auto Split = K.splitCode();
   EXPECT_TRUE(bool(Split)) << llvm::toString(Split.takeError());
   (*Split)->Call->call((*Split)->Entry, Values.data());
+  return ReadInfo;
+}
+
+/// Probe device D of N of the stencil over arrays of n doubles: the read_info words.
+std::vector<long long> probe(const jit::CompiledKernel &K, int D, int N, int n) {
+  std::vector<double> Out(n, -1.0), In(n, 1.0), Z(n, 2.0);
+  std::vector<int> Idx(n, 0);
+  double *OutP = Out.data(), *InP = In.data(), *ZP = Z.data();
+  int *IdxP = Idx.data();
+  std::vector<long long> W =
+      probeWith(K, {&n, &OutP, &InP, &ZP, &IdxP}, n * static_cast<long long>(sizeof(double)), D, N);
   for (double V : Out)
     EXPECT_EQ(V, -1.0) << "a probe runs no iteration";
-  return ReadInfo;
+  return W;
 }
 
 TEST(ReadProbeTest, ReportsEachDevicesReadExtents) {
@@ -63,7 +72,9 @@ TEST(ReadProbeTest, ReportsEachDevicesReadExtents) {
   ASSERT_TRUE(I.Split.ProbeExact);
   // in: one range [lo - 2, hi + 3); idx: [lo, hi); z: whole (data-dependent).
   ASSERT_EQ(I.Split.Reads.size(), 3u);
-  EXPECT_EQ(jit::readInfoWords(I), JACC_READ_INFO_WORDS(1) * 2 + JACC_READ_INFO_WORDS(0));
+  EXPECT_EQ(jit::readInfoWords(I),
+            JACC_READ_INFO_WORDS(1) * 2 + JACC_READ_INFO_WORDS(0) + JACC_LOOP_INFO_WORDS);
+  EXPECT_EQ(jit::loopInfoOffset(I), JACC_READ_INFO_WORDS(1) * 2 + JACC_READ_INFO_WORDS(0));
   // Device 0 of 2 owns out[0, 50): it runs i in [2, 50) and reads in[0, 53).
   std::vector<long long> W0 = probe(**K, 0, 2, 100);
   std::vector<long long> W1 = probe(**K, 1, 2, 100);
@@ -89,6 +100,30 @@ TEST(ReadProbeTest, ReportsEachDevicesReadExtents) {
     }
     At += JACC_READ_INFO_WORDS(R.Whole ? 0 : R.Ranges.size());
   }
+}
+
+TEST(ReadProbeTest, ReportsThePartitionedLoopAndEachDevicesIterations) {
+  // A decreasing loop of step 2: i = 99, 97, ..., 3 (49 iterations) writing y[i].
+  auto K = jit::compileKernel("#pragma acc parallel loop\n"
+                              "for (int i = n - 1; i >= 3; i -= 2)\n"
+                              "  y[i] = 2 * x[i];\n",
+                              {"int n", "double *y", "const double *x"});
+  ASSERT_TRUE(bool(K)) << llvm::toString(K.takeError());
+  ASSERT_TRUE((*K)->Info.Split.Enabled) << (*K)->Info.Split.Fallback;
+  int n = 100;
+  std::vector<double> Y(n, -1.0), X(n, 1.0);
+  double *YP = Y.data(), *XP = X.data();
+  unsigned At = jit::loopInfoOffset((*K)->Info);
+  auto Loop = [&](int D) {
+    std::vector<long long> W = probeWith(**K, {&n, &YP, &XP}, n * 8LL, D, 2);
+    return std::vector<long long>(W.begin() + At, W.begin() + At + JACC_LOOP_INFO_WORDS);
+  };
+  // Device 0 owns y[0, 50): iterations k = 25..48 (i = 49 down to 3); its reduction share is
+  // the first half of the iterations, [0, 24). Device 1 owns y[50, 100): k = 0..24.
+  EXPECT_EQ(Loop(0), (std::vector<long long>{99, -2, 49, 25, 49, 0, 24}));
+  EXPECT_EQ(Loop(1), (std::vector<long long>{99, -2, 49, 0, 25, 24, 49}));
+  for (double V : Y)
+    EXPECT_EQ(V, -1.0) << "a probe runs no iteration";
 }
 
 TEST(ReadProbeTest, BoundsThatReadAnArrayMakeTheProbeInexact) {

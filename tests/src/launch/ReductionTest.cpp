@@ -156,8 +156,61 @@ TYPED_TEST(ReductionIntegralTest, BitwiseUsesEveryBit) {
   EXPECT_EQ(COMBINE(BitAnd, High | 3, High | 6), VAL(High | 2));
 }
 
+/// reductionIdentity's value of Op for TypeParam, read back as the type.
+#define IDENTITY(Op)                                                                               \
+  [] {                                                                                             \
+    typename TypeParam::Type V;                                                                    \
+    std::memset(&V, 0x5c, sizeof V);                                                               \
+    reductionIdentity(ReductionOp::Op, TypeParam::ST, &V);                                         \
+    return V;                                                                                      \
+  }()
+
+TYPED_TEST(ReductionNumericTest, ReductionIdentityIsEachOperatorsIdentity) {
+  using T = typename TypeParam::Type;
+  for (T X : {VAL(0), VAL(1), VAL(42), VAL(std::numeric_limits<T>::max()),
+              VAL(std::numeric_limits<T>::lowest())}) {
+    EXPECT_EQ(COMBINE(Add, IDENTITY(Add), X), X);
+    EXPECT_EQ(COMBINE(Mul, IDENTITY(Mul), X), X);
+    EXPECT_EQ(COMBINE(Max, IDENTITY(Max), X), X);
+    EXPECT_EQ(COMBINE(Min, IDENTITY(Min), X), X);
+    EXPECT_EQ(COMBINE(LogAnd, IDENTITY(LogAnd), X), VAL(X != 0));
+    EXPECT_EQ(COMBINE(LogOr, IDENTITY(LogOr), X), VAL(X != 0));
+  }
+  if (!std::numeric_limits<T>::is_integer) {
+    EXPECT_EQ(IDENTITY(Max), -std::numeric_limits<T>::infinity());
+    EXPECT_EQ(IDENTITY(Min), std::numeric_limits<T>::infinity());
+  }
+}
+
+TYPED_TEST(ReductionIntegralTest, ReductionIdentityOfBitwiseOperators) {
+  using T = typename TypeParam::Type;
+  EXPECT_EQ(IDENTITY(BitAnd), static_cast<T>(~static_cast<T>(0)));
+  EXPECT_EQ(IDENTITY(BitOr), VAL(0));
+  EXPECT_EQ(IDENTITY(BitXor), VAL(0));
+}
+
+#undef IDENTITY
 #undef COMBINE
 #undef VAL
+
+TEST(ReductionTest, ReductionIdentityOfBoolAndComplexValues) {
+  auto BoolIdentity = [](ReductionOp Op) {
+    uint8_t B = 0x5c;
+    reductionIdentity(Op, ScalarType::Bool, &B);
+    return B;
+  };
+  for (ReductionOp Op : {ReductionOp::Add, ReductionOp::Max, ReductionOp::BitOr,
+                         ReductionOp::BitXor, ReductionOp::LogOr})
+    EXPECT_EQ(BoolIdentity(Op), 0);
+  for (ReductionOp Op : {ReductionOp::Mul, ReductionOp::Min, ReductionOp::BitAnd,
+                         ReductionOp::LogAnd})
+    EXPECT_EQ(BoolIdentity(Op), 1);
+  std::complex<double> Z(7, 7);
+  reductionIdentity(ReductionOp::Add, ScalarType::C64, &Z);
+  EXPECT_EQ(Z, std::complex<double>(0, 0));
+  reductionIdentity(ReductionOp::Mul, ScalarType::C64, &Z);
+  EXPECT_EQ(Z, std::complex<double>(1, 0));
+}
 
 TEST(ReductionTest, Bool) {
   auto B = [](ReductionOp Op, bool A, bool P) { return combine<bool>(ScalarType::Bool, Op, A, P); };
