@@ -144,11 +144,11 @@ protected:
 };
 
 /// The same on host:2 to host:4, where "tail" leaves device 0 out.
-class DataLocationSplitTest : public DataLocationTest {};
+class DataLocationSubsetTest : public DataLocationTest {};
 
 // Copies only under the location: the bytes copied in are those of its devices, each of them
 // has an address for the data and the others none; the data is mapped all the same.
-TEST_P(DataLocationSplitTest, CopiesExistOnlyUnderTheLocation) {
+TEST_P(DataLocationSubsetTest, CopiesExistOnlyUnderTheLocation) {
   ASSERT_NO_FATAL_FAILURE(makeTail());
   ASSERT_JACC(jacc_set_data_location("tail"));
   ASSERT_JACC(jacc_copyin(X.data(), Bytes));
@@ -169,7 +169,7 @@ TEST_P(DataLocationSplitTest, CopiesExistOnlyUnderTheLocation) {
 // Kernels targeting the location compute the right result, split among its devices only: the
 // second kernel, on host:1 alone, fetches exactly the part of x the other devices of "tail"
 // wrote (their even shares).
-TEST_P(DataLocationSplitTest, KernelsAtTheLocationSplitAmongItsDevices) {
+TEST_P(DataLocationSubsetTest, KernelsAtTheLocationSplitAmongItsDevices) {
   ASSERT_NO_FATAL_FAILURE(mapBothAtTail());
   ASSERT_JACC(jacc_set_data_location(nullptr));
   ASSERT_JACC(jacc_set_location("tail"));
@@ -189,7 +189,7 @@ TEST_P(DataLocationSplitTest, KernelsAtTheLocationSplitAmongItsDevices) {
 }
 
 // Split, duplicate and asynchronous launches and reductions, each on the location's devices.
-TEST_P(DataLocationSplitTest, EveryKindOfLaunchWorksAtTheLocation) {
+TEST_P(DataLocationSubsetTest, EveryKindOfLaunchWorksAtTheLocation) {
   ASSERT_NO_FATAL_FAILURE(mapBothAtTail());
   ASSERT_JACC(jacc_set_location("tail"));
   for (unsigned Flags : {unsigned(JACC_FORCE_SPLIT), unsigned(JACC_FORCE_DUPLICATE),
@@ -211,7 +211,7 @@ TEST_P(DataLocationSplitTest, EveryKindOfLaunchWorksAtTheLocation) {
 
 // A kernel whose devices include one without a copy fails, naming the array, where it lives,
 // the device and the fix; nothing changed: the kernel at the location then works.
-TEST_P(DataLocationSplitTest, AKernelOnADeviceWithoutACopyFailsNamingTheArray) {
+TEST_P(DataLocationSubsetTest, AKernelOnADeviceWithoutACopyFailsNamingTheArray) {
   ASSERT_NO_FATAL_FAILURE(makeTail());
   ASSERT_JACC(jacc_copyin(Y.data(), Bytes)); // everywhere
   ASSERT_JACC(jacc_set_data_location("tail"));
@@ -236,7 +236,7 @@ TEST_P(DataLocationSplitTest, AKernelOnADeviceWithoutACopyFailsNamingTheArray) {
 // Data the kernel writes at the location that also lives elsewhere (y, everywhere) is current
 // on the location's devices only afterwards: a kernel on every device then reads their result,
 // whether the writer ran split (probed, or with the eager exchange) or duplicated.
-TEST_P(DataLocationSplitTest, DataWrittenAtTheLocationIsFetchedFromItElsewhere) {
+TEST_P(DataLocationSubsetTest, DataWrittenAtTheLocationIsFetchedFromItElsewhere) {
   for (unsigned Flags : {unsigned(JACC_FORCE_SPLIT), unsigned(JACC_FORCE_DUPLICATE)})
     for (const char *Exchange : {"demand", "eager"}) {
       SCOPED_TRACE(std::string(Exchange) + ", flags " + std::to_string(Flags));
@@ -266,7 +266,7 @@ TEST_P(DataLocationSplitTest, DataWrittenAtTheLocationIsFetchedFromItElsewhere) 
 }
 
 // Updates, copyout and delete act on the location's copies only.
-TEST_P(DataLocationSplitTest, UpdatesAndExitsUseTheLocationsCopies) {
+TEST_P(DataLocationSubsetTest, UpdatesAndExitsUseTheLocationsCopies) {
   ASSERT_NO_FATAL_FAILURE(makeTail());
   ASSERT_JACC(jacc_set_data_location("tail"));
   ASSERT_JACC(jacc_create(X.data(), Bytes));
@@ -295,7 +295,7 @@ TEST_P(DataLocationSplitTest, UpdatesAndExitsUseTheLocationsCopies) {
 // Mapping present data at a location that has a device without its copy is an error (the
 // mapping keeps its devices; its count is unchanged); at a location inside it, or with no
 // location chosen, it is counted as OpenACC's present-or.
-TEST_P(DataLocationSplitTest, PresentDataAtAnotherLocationIsAnError) {
+TEST_P(DataLocationSubsetTest, PresentDataAtAnotherLocationIsAnError) {
   ASSERT_NO_FATAL_FAILURE(makeTail());
   ASSERT_JACC(jacc_set_data_location("tail"));
   ASSERT_JACC(jacc_copyin(X.data(), Bytes));
@@ -322,7 +322,7 @@ TEST_P(DataLocationSplitTest, PresentDataAtAnotherLocationIsAnError) {
 // under its location has no copy (a kernel there fails naming it); one taken out still has its
 // copy, and kernels at the location run without it. Data mapped afterwards follows the new
 // hierarchy.
-TEST_P(DataLocationSplitTest, DataKeepsItsDevicesWhenTheHierarchyChanges) {
+TEST_P(DataLocationSubsetTest, DataKeepsItsDevicesWhenTheHierarchyChanges) {
   ASSERT_NO_FATAL_FAILURE(mapBothAtTail());
   ASSERT_JACC(jacc_location_add_child("tail", "host:0"));
   ASSERT_JACC(jacc_set_location("tail"));
@@ -345,7 +345,7 @@ TEST_P(DataLocationSplitTest, DataKeepsItsDevicesWhenTheHierarchyChanges) {
 
 // A thread's own data location (what jaccc brackets a directive's clauses with) wins over the
 // process's, nests, and is the thread's alone.
-TEST_P(DataLocationSplitTest, AThreadsDataLocationWinsAndNests) {
+TEST_P(DataLocationSubsetTest, AThreadsDataLocationWinsAndNests) {
   ASSERT_NO_FATAL_FAILURE(makeTail());
   std::vector<float> A(N), B(N), C(N), D(N);
   ASSERT_JACC(jacc_set_data_location("tail"));
@@ -371,7 +371,7 @@ TEST_P(DataLocationSplitTest, AThreadsDataLocationWinsAndNests) {
 // OpenACC routines on data at a location: copies between devices need both copies, host_data
 // needs the current device's, and acc_map_data maps on the location's devices (the current
 // device among them).
-TEST_P(DataLocationSplitTest, OpenACCRoutinesNeedTheCurrentDevicesCopy) {
+TEST_P(DataLocationSubsetTest, OpenACCRoutinesNeedTheCurrentDevicesCopy) {
   ASSERT_NO_FATAL_FAILURE(makeTail());
   ASSERT_JACC(jacc_set_data_location("tail"));
   ASSERT_JACC(jacc_copyin(X.data(), Bytes));
@@ -407,7 +407,7 @@ TEST_P(DataLocationSplitTest, OpenACCRoutinesNeedTheCurrentDevicesCopy) {
 
 // Pointers attached in data that lives everywhere to rows that live at a location: a kernel on
 // every device fails naming where it reaches them; at the location it follows them.
-TEST_P(DataLocationSplitTest, AttachedRowsAtALocationLimitTheKernel) {
+TEST_P(DataLocationSubsetTest, AttachedRowsAtALocationLimitTheKernel) {
   ASSERT_NO_FATAL_FAILURE(makeTail());
   RowsOfOnes R;
   constexpr int Rows = RowsOfOnes::Rows, Cols = RowsOfOnes::Cols;
@@ -437,7 +437,7 @@ TEST_P(DataLocationSplitTest, AttachedRowsAtALocationLimitTheKernel) {
 // (with data of its own at the location): afterwards only the location's devices hold them. A
 // kernel on every device then fetches the pointer array too, and each device's copy must point
 // at its own rows again, not at those of the device it was fetched from.
-TEST_P(DataLocationSplitTest, AttachedPointersFetchedFromAnotherDevicePointAtTheirOwnRows) {
+TEST_P(DataLocationSubsetTest, AttachedPointersFetchedFromAnotherDevicePointAtTheirOwnRows) {
   ASSERT_NO_FATAL_FAILURE(makeTail());
   RowsOfOnes R;
   constexpr int Rows = RowsOfOnes::Rows, Cols = RowsOfOnes::Cols;
@@ -467,7 +467,7 @@ TEST_P(DataLocationSplitTest, AttachedPointersFetchedFromAnotherDevicePointAtThe
 
 // One memory for every device (JACC_MEMORY=unified): the same rule, so that a program behaves
 // alike in both modes. The devices without a copy have no address for the data.
-TEST_P(DataLocationSplitTest, UnifiedMemoryKeepsTheRule) {
+TEST_P(DataLocationSubsetTest, UnifiedMemoryKeepsTheRule) {
   jacc::ScopedEnv Memory("JACC_MEMORY", "unified");
   ASSERT_JACC(jacc_finalize());
   ASSERT_JACC(jacc_init());
@@ -518,7 +518,7 @@ TEST_P(DataLocationTest, DataAndKernelsAtOneDevice) {
 INSTANTIATE_TEST_SUITE_P(Devices, DataLocationTest,
                          ::testing::Values("host:1", "host:2", "host:3", "host:4"),
                          deviceConfigName);
-INSTANTIATE_TEST_SUITE_P(Devices, DataLocationSplitTest,
+INSTANTIATE_TEST_SUITE_P(Devices, DataLocationSubsetTest,
                          ::testing::Values("host:2", "host:3", "host:4"), deviceConfigName);
 
 // The paper's Figure 4 (docs/locations.md) on host:6: data allocated at LocG lives on the four
