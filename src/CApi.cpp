@@ -138,6 +138,18 @@ jacc_status jacc_location_remove_child(const char *parent, const char *child) {
   return toStatus(Runtime::instance().changeLocationChild(parent, child, /*Add=*/false));
 }
 
+jacc_status jacc_set_data_location(const char *name) {
+  return toStatus(Runtime::instance().setDataLocation(name));
+}
+
+jacc_status jacc_data_location_begin(const char *name) {
+  return toStatus(Runtime::instance().beginDataLocation(name));
+}
+
+jacc_status jacc_data_location_end(void) {
+  return toStatus(Runtime::instance().endDataLocation());
+}
+
 void jacc_construct_begin(int kind, const char *file, int line, const char *func) {
   // The first construct starts the runtime, as a directive does: its observers then see the
   // construct begin (a failure is reported by the construct's first call).

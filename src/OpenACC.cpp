@@ -665,8 +665,11 @@ h_void *acc_hostptr(d_void *data_dev) {
 
 int acc_is_present(h_void *data_arg, size_t bytes) {
   // Bytes 0 is looked up as one byte, as OpenACC asks.
-  return take("acc_is_present", Runtime::instance().isPresent(data_arg, bytes)).value_or(false) ? 1
-                                                                                                : 0;
+  // On the current device: data living at a location without it is not accessible there.
+  return take("acc_is_present", Runtime::instance().isPresent(data_arg, bytes, CurrentDevice))
+                 .value_or(false)
+             ? 1
+             : 0;
 }
 
 // --- Attached pointers ---

@@ -133,8 +133,12 @@ llvm::Error Runtime::push(const char *Source, int NArgs, const jacc_arg *Args, u
     Members = balanceOver(Info.Location);
   if (!Members)
     return Members.takeError();
+  // The devices it targets, which must hold a copy of its data (data at a location).
+  auto Targets = targetDevices(Info.Location);
+  if (!Targets)
+    return prefixError(pragmaWhere("location", Info), Targets.takeError());
   auto TableLock = Data.lock();
-  PlanOptions Options{Mode->Split, NarrowPolicy, CheckBounds};
+  PlanOptions Options{Mode->Split, NarrowPolicy, CheckBounds, Targets->Devices, Targets->Name};
   auto Plan = planLaunch(Info, Args, Devices.size(), Options, Data);
   if (!Plan)
     return Plan.takeError();

@@ -142,6 +142,7 @@ llvm::Error Runtime::finalize() {
     std::lock_guard<std::mutex> G(LocationMutex);
     Locations.reset();
     Target.clear();
+    DataTarget.clear();
     HasLocations = false;
   }
   Initialized = false;
@@ -183,10 +184,13 @@ llvm::Error Runtime::enterData(void *P, size_t Bytes, bool Copy, const char *Api
   auto L = acquire();
   if (!L)
     return L.takeError();
+  auto At = dataPlacement(Api);
+  if (!At)
+    return At.takeError();
   // Observed once the runtime (and so its listeners) started.
   prof::ImplicitConstruct Construct(prof::Construct::EnterData, Api);
   prof::DataScope Observed(prof::DataOp::Enter, P, Bytes);
-  return Data.enter(P, Bytes, Copy, Api, Zero);
+  return Data.enter(P, Bytes, Copy, Api, Zero, *At ? &**At : nullptr);
 }
 
 llvm::Error Runtime::exitData(void *P, size_t Bytes, bool CopyBack, const char *Api) {
@@ -214,12 +218,15 @@ llvm::Error Runtime::update(void *P, size_t Bytes, bool ToDevice, const char *Ap
   return Data.update(P, Bytes, ToDevice, Api);
 }
 
-llvm::Expected<bool> Runtime::isPresent(const void *P, size_t Bytes) {
+llvm::Expected<bool> Runtime::isPresent(const void *P, size_t Bytes,
+                                        std::optional<unsigned> Device) {
   if (!P)
     return false;
   auto L = acquire();
   if (!L)
     return L.takeError();
+  if (Device)
+    return *Device < Devices.size() && Data.isPresentOn(P, Bytes, *Device);
   return Data.isPresent(P, Bytes);
 }
 

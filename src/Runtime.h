@@ -19,6 +19,8 @@
 #include "src/launch/SplitChoice.h"
 #include "src/profile/Events.h"
 
+#include <llvm/ADT/STLFunctionalExtras.h>
+
 #include <atomic>
 #include <memory>
 #include <mutex>
@@ -43,13 +45,15 @@ public:
   // --- jacc's data API (Api names the caller in messages). ---
 
   /// create / copyin: present-or-create, reference counted; Zero: a new mapping's copies are
-  /// zeroed (`create(zero: ...)`).
+  /// zeroed (`create(zero: ...)`). A new mapping lives at the data location chosen (below).
   llvm::Error enterData(void *P, size_t Bytes, bool Copy, const char *Api, bool Zero = false);
   /// copyout / delete: decrement; at zero copy back (CopyBack) and free.
   llvm::Error exitData(void *P, size_t Bytes, bool CopyBack, const char *Api);
   /// update device / self of a mapped (sub-)range.
   llvm::Error update(void *P, size_t Bytes, bool ToDevice, const char *Api);
-  llvm::Expected<bool> isPresent(const void *P, size_t Bytes);
+  /// Whether [P, P+Bytes) lies inside one mapping (that has a copy on Device, when given).
+  llvm::Expected<bool> isPresent(const void *P, size_t Bytes,
+                                 std::optional<unsigned> Device = std::nullopt);
 
   /// jacc_kernel_push (src/Push.cpp).
   llvm::Error push(const char *Source, int NArgs, const jacc_arg *Args, unsigned Flags);
@@ -67,6 +71,12 @@ public:
   llvm::Error setLocation(const char *Name);
   llvm::Error addLocation(const char *Name);
   llvm::Error changeLocationChild(const char *Parent, const char *Child, bool Add);
+  /// Gecko's memory at a location: the location new mappings live at from now on (null or
+  /// empty: every device), and this thread's own choice until the matching end (nested; it
+  /// wins over the process's). Unknown names are InvalidArgument and change nothing.
+  llvm::Error setDataLocation(const char *Name);
+  llvm::Error beginDataLocation(const char *Name);
+  llvm::Error endDataLocation();
 
   jit::KernelCache &kernelCache() { return Cache; }
 
@@ -189,6 +199,24 @@ private:
   /// InvalidArgument naming it and the hierarchy), else the targeted one. Caller holds
   /// LocationMutex.
   llvm::Expected<std::string> targetOf(const std::optional<std::string> &Location);
+  /// Where a new mapping made now lives: this thread's innermost data location, else the
+  /// process's; nullopt for every device. InvalidArgument (Api naming the caller) when the
+  /// location has no device under it.
+  llvm::Expected<std::optional<DataPlacement>> dataPlacement(const char *Api);
+  /// The devices a push's kernel targets: those under Location (its own) or the targeted
+  /// location, every device without locations; Name: that location ("": none targeted).
+  struct TargetDevices {
+    std::string Name;
+    HolderSet Devices = 0;
+  };
+  llvm::Expected<TargetDevices> targetDevices(const std::optional<std::string> &Location);
+  /// The name of a location that must exist (null or empty: ""), else InvalidArgument naming
+  /// it and the hierarchy. LocationMutex held.
+  llvm::Expected<std::string> existingLocation(const char *Name);
+  /// Holding the runtime and LocationMutex, Choose(Name) when it exists (null or empty: ""),
+  /// else InvalidArgument prefixed by Api.
+  llvm::Error chooseLocation(const char *Name, const char *Api,
+                             llvm::function_ref<void(std::string)> Choose);
   /// JACC_CONFIG's hierarchy (File: its path; empty: none), bound to Devs.
   static llvm::Expected<std::optional<LocationTree>>
   readLocations(const std::string &File, const std::vector<std::unique_ptr<Device>> &Devs);
@@ -212,6 +240,7 @@ private:
   std::mutex LocationMutex;
   std::optional<LocationTree> Locations;
   std::string Target;
+  std::string DataTarget; ///< jacc_set_data_location's ("": every device)
   std::atomic<bool> HasLocations{false};
   DataEnvironment Data;
   Scheduler Sched{Data};

@@ -1,6 +1,6 @@
 // Gecko's locations in the runtime (issue 19): JACC_CONFIG's hierarchy bound to the devices,
-// the API that changes it and chooses the location kernels target, and the shares of a
-// launch on that location.
+// the API that changes it and chooses the location kernels target and the location new data
+// lives at, and the shares of a launch on that location.
 #include "src/Runtime.h"
 
 #include "support/Error.h"
@@ -20,6 +20,18 @@ std::vector<std::string> deviceKinds(const std::vector<std::unique_ptr<Device>> 
     Kinds.push_back(D->kind());
   return Kinds;
 }
+
+/// The devices of a list, as a set.
+HolderSet setOf(const std::vector<unsigned> &Devices) {
+  HolderSet S = 0;
+  for (unsigned D : Devices)
+    S |= ValidityMap::device(D);
+  return S;
+}
+
+/// This thread's data locations (jacc_data_location_begin), innermost last; "" for every
+/// device.
+thread_local std::vector<std::string> DataScopes;
 
 /// Whether Shares are the equal split over all of them.
 bool evenOverAll(const std::vector<SplitShare> &Shares) {
@@ -65,20 +77,85 @@ LocationTree &Runtime::locations() {
   return *Locations;
 }
 
-llvm::Error Runtime::setLocation(const char *Name) {
+llvm::Expected<std::string> Runtime::existingLocation(const char *Name) {
+  LocationTree &T = locations();
+  std::string New = Name ? Name : "";
+  if (!New.empty() && !T.has(New))
+    return makeError(ErrorCode::InvalidArgument,
+                     "no location is named '" + New + "' (the hierarchy: " + T.describe() + ")");
+  return New;
+}
+
+llvm::Error Runtime::chooseLocation(const char *Name, const char *Api,
+                                    llvm::function_ref<void(std::string)> Choose) {
   auto L = acquire();
   if (!L)
     return L.takeError();
   std::lock_guard<std::mutex> G(LocationMutex);
-  LocationTree &T = locations();
-  std::string New = Name && *Name ? std::string(Name) : T.root();
-  if (!T.has(New))
-    return prefixError(
-        "jacc_set_location",
-        makeError(ErrorCode::InvalidArgument,
-                  "no location is named '" + New + "' (the hierarchy: " + T.describe() + ")"));
-  Target = New;
+  auto New = existingLocation(Name);
+  if (!New)
+    return prefixError(Api, New.takeError());
+  Choose(std::move(*New));
   return llvm::Error::success();
+}
+
+llvm::Error Runtime::setLocation(const char *Name) {
+  return chooseLocation(Name, "jacc_set_location", [&](std::string New) {
+    Target = New.empty() ? Locations->root() : std::move(New);
+  });
+}
+
+llvm::Error Runtime::setDataLocation(const char *Name) {
+  return chooseLocation(Name, "jacc_set_data_location",
+                        [&](std::string New) { DataTarget = std::move(New); });
+}
+
+llvm::Error Runtime::beginDataLocation(const char *Name) {
+  return chooseLocation(Name, "jacc_data_location_begin",
+                        [](std::string New) { DataScopes.push_back(std::move(New)); });
+}
+
+llvm::Error Runtime::endDataLocation() {
+  if (DataScopes.empty())
+    return makeError(ErrorCode::InvalidArgument,
+                     "jacc_data_location_end: this thread has no jacc_data_location_begin to "
+                     "end; call them in pairs");
+  DataScopes.pop_back();
+  return llvm::Error::success();
+}
+
+llvm::Expected<std::optional<DataPlacement>> Runtime::dataPlacement(const char *Api) {
+  std::lock_guard<std::mutex> G(LocationMutex);
+  const std::string &Name = DataScopes.empty() ? DataTarget : DataScopes.back();
+  if (Name.empty())
+    return std::nullopt;
+  // A thread's scope may name a location of a runtime finalized since.
+  LocationTree &T = locations();
+  if (!T.has(Name))
+    return makeError(ErrorCode::InvalidArgument,
+                     llvm::Twine(Api) + ": the data location '" + Name +
+                         "' no longer exists (the hierarchy: " + T.describe() +
+                         "); choose it again (jacc_set_data_location, or "
+                         "jacc_data_location_end and _begin on this thread)");
+  HolderSet Under = setOf(T.devicesUnder(Name));
+  if (!Under)
+    return makeError(ErrorCode::InvalidArgument,
+                     llvm::Twine(Api) + ": location '" + Name +
+                         "', where new data is to live, has no device under it: add one with "
+                         "jacc_location_add_child, or choose another with "
+                         "jacc_set_data_location");
+  return DataPlacement{Name, Under};
+}
+
+llvm::Expected<Runtime::TargetDevices>
+Runtime::targetDevices(const std::optional<std::string> &Location) {
+  if (!HasLocations.load(std::memory_order_relaxed) && !Location)
+    return TargetDevices{"", ValidityMap::devices(Devices.size())};
+  std::lock_guard<std::mutex> G(LocationMutex);
+  auto At = targetOf(Location);
+  if (!At)
+    return At.takeError();
+  return TargetDevices{*At, setOf(Locations->devicesUnder(*At))};
 }
 
 llvm::Error Runtime::addLocation(const char *Name) {

@@ -110,7 +110,10 @@ llvm::Error Runtime::mapUserData(void *P, void *DevicePtr, size_t Bytes, unsigne
   auto L = acquireDevice(Device, Api);
   if (!L)
     return L.takeError();
-  return Data.mapUserData(P, DevicePtr, Bytes, Device, Api);
+  auto At = dataPlacement(Api);
+  if (!At)
+    return At.takeError();
+  return Data.mapUserData(P, DevicePtr, Bytes, Device, Api, *At ? &**At : nullptr);
 }
 
 llvm::Error Runtime::unmapUserData(void *P, const char *Api) {

@@ -416,6 +416,8 @@ void Translator::translateCompute(Region &R) {
   for (const std::string &H : K.Helpers)
     Helpers += H;
   std::string Kernel = jaccLines(P) + leadingDecls(N, Body) + Helpers + Body + siteLine(P);
+  // The construct's own data (its clauses, implicit copies) lives where its kernel runs.
+  Ok &= atDataLocation(P, Entry);
   if (!Ok || !Errors.empty())
     return;
 
@@ -465,6 +467,7 @@ void Translator::translateCompute(Region &R) {
   Code += I2 + constructEnd() + "\n";
   Code += Else;
   Code += I + "}";
+  commentJaccLines(P);
   RW.ReplaceText(SM.getComposedLoc(SM.getMainFileID(), P.LineStart), R.End - P.LineStart, Code);
 }
 

@@ -65,6 +65,8 @@ void Translator::translateData(Region &R) {
     for (std::string &E : R.Exits)
       E = "if (" + Guard + ") " + E;
   }
+  if (!atDataLocation(P, Entry))
+    return;
   std::string Code = P.Indent + "{ /* #pragma acc " + R.D.Text + " */\n" + Pre;
   for (const std::string &E : Decls)
     Code += P.Indent + E + "\n";
@@ -74,6 +76,7 @@ void Translator::translateData(Region &R) {
   Code += P.Indent + constructEnd() + "\n";
   R.Exits.insert(R.Exits.begin(), constructBegin(P, "DATA_EXIT"));
   R.Exits.push_back(constructEnd());
+  commentJaccLines(P);
   RW.ReplaceText(SM.getComposedLoc(SM.getMainFileID(), P.LineStart), P.LineEnd - P.LineStart,
                  Code);
 }
@@ -205,6 +208,13 @@ void Translator::translateStandalone(const Pragma &P, const Directive &D) {
   }
   if (!Ok)
     return;
+  if (Enter && !atDataLocation(P, Calls))
+    return;
+  if (!Enter && D.Kind != DirectiveKind::Wait && jaccLinesAbove(P).Location)
+    warning(P, "'#pragma jacc location' above '#pragma acc " +
+                   std::string(directiveKindName(D.Kind)) +
+                   "' changes nothing: data lives where its enter data, data construct or "
+                   "compute construct mapped it");
   replaceDirective(P, D, Guard, Calls);
 }
 
@@ -258,6 +268,7 @@ void Translator::replaceDirective(const Pragma &P, const Directive &D, const std
     for (const std::string &C : Calls)
       Code += P.Indent + C + "\n";
   }
+  commentJaccLines(P);
   RW.ReplaceText(SM.getComposedLoc(SM.getMainFileID(), P.LineStart), P.LineEnd - P.LineStart,
                  Code);
 }

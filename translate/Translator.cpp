@@ -200,22 +200,60 @@ std::string Translator::run() {
   return Out;
 }
 
-std::string Translator::jaccLines(const Pragma &P) const {
+Translator::JaccLines Translator::jaccLinesAbove(const Pragma &P) const {
   // The `#pragma jacc` lines right above the construct, in any order.
-  std::string Policy, Location;
+  JaccLines Out;
   llvm::StringRef Before = Buf.take_front(P.LineStart).rtrim();
   while (!Before.empty()) {
     size_t Start = Before.rfind('\n') + 1; // npos + 1: the first line
     llvm::StringRef Line = Before.substr(Start);
-    if (std::optional<std::string> V = analysis::kernelPolicy(Line))
-      Policy = "#pragma jacc policy(" + *V + ")\n";
-    else if (std::optional<std::string> V = analysis::kernelLocation(Line))
-      Location = "#pragma jacc location(" + *V + ")\n";
-    else
+    if (std::optional<std::string> V = analysis::kernelPolicy(Line)) {
+      Out.Policy = V;
+    } else if (std::optional<std::string> V = analysis::kernelLocation(Line)) {
+      Out.Location = V;
+      Out.LocationLine = Before.take_front(Start).count('\n') + 1;
+    } else {
       break;
+    }
+    Out.Lines.push_back({unsigned(Start), unsigned(Line.size())});
     Before = Before.take_front(Start).rtrim();
   }
-  return Location + Policy;
+  return Out;
+}
+
+void Translator::commentJaccLines(const Pragma &P) {
+  for (auto [Offset, Length] : jaccLinesAbove(P).Lines) {
+    std::string Text = Buf.substr(Offset, Length).trim().str();
+    for (size_t At = Text.find("*/"); At != std::string::npos; At = Text.find("*/", At))
+      Text.replace(At, 2, "* /");
+    RW.ReplaceText(SM.getComposedLoc(SM.getMainFileID(), Offset), Length, "/* " + Text + " */");
+  }
+}
+
+std::string Translator::jaccLines(const Pragma &P) const {
+  JaccLines L = jaccLinesAbove(P);
+  return (L.Location ? "#pragma jacc location(" + *L.Location + ")\n" : "") +
+         (L.Policy ? "#pragma jacc policy(" + *L.Policy + ")\n" : "");
+}
+
+bool Translator::atDataLocation(const Pragma &P, std::vector<std::string> &Calls) {
+  JaccLines L = jaccLinesAbove(P);
+  if (!L.Location || Calls.empty())
+    return true;
+  // A location's name (src/launch/Locations.cpp): it goes into a string literal as it is.
+  const std::string &Name = *L.Location;
+  if (Name.empty() || !llvm::all_of(Name, [](char C) {
+        return llvm::isAlnum(C) || C == '_' || C == '.' || C == '-' || C == ':';
+      })) {
+    error(L.LocationLine, 1,
+          "'#pragma jacc location(" + Name + ")' above the directive at line " +
+              llvm::Twine(P.Line) +
+              " names no location: a name is letters, digits, '_', '.', '-' and ':'");
+    return false;
+  }
+  Calls.insert(Calls.begin(), check("jacc_data_location_begin(\"" + Name + "\")", P));
+  Calls.push_back(check("jacc_data_location_end()", P));
+  return true;
 }
 
 std::string Translator::constructBegin(const Pragma &P, llvm::StringRef Kind) const {

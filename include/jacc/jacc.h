@@ -45,15 +45,17 @@ JACC_API int jacc_get_num_devices(void);
 
 /* Data: OpenACC semantics (reference counts, present-or behaviour). A null pointer or zero size is a
  * no-op, as in OpenACC. Sub-ranges of a mapping (interior pointers) are accepted everywhere. */
-/** Map [host, host+bytes) on every device without copying (present-or-create). */
+/** Map [host, host+bytes) on every device (of the data location, see jacc_set_data_location)
+ *  without copying (present-or-create). */
 JACC_API jacc_status jacc_create(void *host, size_t bytes);
-/** Map [host, host+bytes) on every device and copy it there (present-or-copyin). */
+/** Map [host, host+bytes) on every device (of the data location) and copy it there
+ *  (present-or-copyin). */
 JACC_API jacc_status jacc_copyin(void *host, size_t bytes);
 /** Exit: decrement the reference count; at zero copy back from the primary device and free. */
 JACC_API jacc_status jacc_copyout(void *host, size_t bytes);
 /** Exit: decrement the reference count; at zero free without copying back. */
 JACC_API jacc_status jacc_delete(void *host, size_t bytes);
-/** Copy a mapped range (or sub-range) from the host to every device. */
+/** Copy a mapped range (or sub-range) from the host to every device that holds a copy. */
 JACC_API jacc_status jacc_update_device(void *host, size_t bytes);
 /** Copy a mapped range (or sub-range) from the primary device to the host. */
 JACC_API jacc_status jacc_update_self(void *host, size_t bytes);
@@ -122,6 +124,19 @@ JACC_API jacc_status jacc_location_add_child(const char *parent, const char *chi
 /** Removes `child` from `parent`'s children: its devices no longer take part in the kernels
  *  targeting `parent`. */
 JACC_API jacc_status jacc_location_remove_child(const char *parent, const char *child);
+/** Gecko's memory at a location: data mapped from now on (jacc_copyin, jacc_create, acc_copyin,
+ *  acc_map_data, data constructs) gets copies only on the devices under location `name` when
+ *  it is mapped, and keeps them while it stays mapped, whatever the hierarchy becomes. A kernel
+ *  using it must run on devices under it (its location inside `name`'s sub-tree); one whose
+ *  devices include one without a copy fails naming the array. Present data is only counted,
+ *  but must have a copy on every device of `name`. NULL or "": every device (the default). An
+ *  unknown name is JACC_ERROR_INVALID_ARGUMENT and changes nothing; jacc_finalize forgets it. */
+JACC_API jacc_status jacc_set_data_location(const char *name);
+/** The same for this thread only, until the matching jacc_data_location_end: pairs nest, and
+ *  the innermost wins over jacc_set_data_location (NULL or "": every device). jaccc brackets
+ *  the data clauses of a directive under a `#pragma jacc location(name)` line with them. */
+JACC_API jacc_status jacc_data_location_begin(const char *name);
+JACC_API jacc_status jacc_data_location_end(void);
 
 /* Native implementations per device kind (the Multi-Device Controllers' specialised kernels):
  * code of the program's own that devices of one kind run for their part of a kernel instead of

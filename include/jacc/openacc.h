@@ -8,7 +8,9 @@
  *    data. The current device (acc_set_device_num, one per host thread) only selects which copy
  *    acc_deviceptr / acc_hostptr / acc_copyin's result name and where acc_malloc allocates and the
  *    acc_memcpy_* routines copy. acc_update_device writes every device's copy; acc_update_self and
- *    acc_copyout read the primary device's (device 0's).
+ *    acc_copyout read the primary device's (device 0's). Data mapped at a location
+ *    (jacc_set_data_location) has copies on its devices only: acc_deviceptr is NULL and
+ *    acc_is_present 0 with another device current.
  *  - Device types: a jacc host device is acc_device_host, a CUDA device acc_device_nvidia (and
  *    acc_device_not_host); acc_device_default and acc_device_current stand for all devices. A
  *    device number counts the devices of the type given, in JACC_DEVICES order.

@@ -1,19 +1,31 @@
 // Attached pointers (OpenACC's attach and detach actions): a pointer inside mapped data whose
 // device copies hold their own device's address of the pointer's target.
 //
-// Every jacc device has a copy of each mapping, so attaching writes into each device's copy of
-// the pointer that device's copy of the target: a kernel on any device follows the pointer into
-// its own memory (NVHPC does the same on its one current device).
+// Every jacc device has a copy of each mapping (of its location's devices, when it lives at
+// one), so attaching writes into each device's copy of the pointer that device's copy of the
+// target: a kernel on any device follows the pointer into its own memory (NVHPC does the same on
+// its one current device). A device without a copy of the target gets a null pointer: no kernel
+// runs there with both (src/launch/LaunchPlan.cpp), and a stray one faults rather than reading
+// the host's memory.
 #include "src/data/DataEnvironment.h"
 
 #include "support/Debug.h"
 
 namespace jacc {
 
+/// Device D's value of a pointer attached to Target (TargetMap: its mapping, or null).
+static void *attachedValue(void *Target, const Mapping *TargetMap, unsigned D) {
+  if (!TargetMap)
+    return Target;
+  return TargetMap->hasCopy(D) ? TargetMap->translate(Target, D) : nullptr;
+}
+
 llvm::Error DataEnvironment::writePointer(const Mapping &M, void **PtrAddr, void *Target,
                                           const Mapping *TargetMap) {
   for (unsigned D = 0; D < Devices.size(); ++D) {
-    void *Value = TargetMap ? TargetMap->translate(Target, D) : Target;
+    if (!M.hasCopy(D))
+      continue;
+    void *Value = attachedValue(Target, TargetMap, D);
     if (auto E = Devices[D]->copyToDevice(M.translate(PtrAddr, D), &Value, sizeof Value))
       return E;
   }
@@ -62,6 +74,24 @@ llvm::Error DataEnvironment::attachPointer(void **PtrAddr, AttachOp Op, const ch
   M.Attachments[Key] = {1, Target};
   debugLog("data", llvm::Twine(Api) + " " + PresentTable::describe(PtrAddr, sizeof(void *)) +
                        " attached to " + PresentTable::describe(*T.M));
+  return llvm::Error::success();
+}
+
+llvm::Error DataEnvironment::reattachOn(const Mapping &M, unsigned Device,
+                                        const ByteRanges &Copied) {
+  for (const auto &[Addr, A] : M.Attachments) {
+    uint64_t Off = Addr - M.Begin;
+    if (llvm::none_of(Copied, [&](const auto &R) {
+          return Off < R.second && R.first < Off + sizeof(void *);
+        }))
+      continue;
+    PresentTable::Lookup T = Table.lookup(A.HostValue, 1);
+    void *Value = attachedValue(
+        A.HostValue, T.State == PresentTable::Presence::Contained ? T.M : nullptr, Device);
+    if (auto E = Devices[Device]->copyToDevice(M.translate(reinterpret_cast<void *>(Addr), Device),
+                                               &Value, sizeof Value))
+      return E;
+  }
   return llvm::Error::success();
 }
 

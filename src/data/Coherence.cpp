@@ -15,7 +15,7 @@ HolderSet DataEnvironment::allDevices() const {
 }
 
 void DataEnvironment::initValidity(Mapping &M) {
-  M.Valid = ValidityMap(M.bytes(), allDevices());
+  M.Valid = ValidityMap(M.bytes(), M.Home);
 }
 
 llvm::Error DataEnvironment::makeCurrent(Mapping &M, uint64_t B, uint64_t E, unsigned Device,
@@ -43,6 +43,9 @@ static std::vector<ByteRanges> bySource(const std::vector<ValidityMap::Run> &Run
 
 llvm::Error DataEnvironment::makeCurrent(Mapping &M, const ByteRanges &Ranges, unsigned Device,
                                          CopyCost *Cost) {
+  // The launch plan and the routines only ask devices that hold a copy: a safety net.
+  if (!M.hasCopy(Device))
+    return noCopyError(M, Device, "making the copy current");
   std::vector<ValidityMap::Run> Missing;
   for (auto [B, E] : normalized(Ranges))
     M.Valid.appendMissing(Device, B, E, Missing);
@@ -86,6 +89,10 @@ llvm::Error DataEnvironment::makeCurrent(Mapping &M, const ByteRanges &Ranges, u
     }
     for (auto [B, E] : From[Src])
       M.Valid.add(B, E, ValidityMap::device(Device));
+    // Pointers attached in the runs copied hold Src's addresses: Device's own instead.
+    if (!M.Attachments.empty())
+      if (auto Err = reattachOn(M, Device, From[Src]))
+        return Err;
   }
   return llvm::Error::success();
 }
@@ -93,10 +100,11 @@ llvm::Error DataEnvironment::makeCurrent(Mapping &M, const ByteRanges &Ranges, u
 llvm::Error DataEnvironment::gatherToHost(const Mapping &M, void *P, size_t Bytes) {
   uint64_t B = reinterpret_cast<uintptr_t>(P) - M.Begin;
   std::vector<ValidityMap::Run> Runs = M.Valid.runsIn(B, B + Bytes);
-  // A run nobody holds (created, never written) comes from device 0, whose copy is as good.
+  // A run nobody holds (created, never written) comes from the first device with a copy, whose
+  // copy is as good.
   for (ValidityMap::Run &R : Runs)
     if (!(R.Holders & allDevices()))
-      R.Holders = ValidityMap::device(0);
+      R.Holders = ValidityMap::device(ValidityMap::first(M.Home));
   std::vector<ByteRanges> From = bySource(Runs, allDevices(), Devices.size());
   // A column split leaves a run per row and device: one strided copy per device.
   for (unsigned Src = 0; Src < From.size(); ++Src)
@@ -111,7 +119,7 @@ Mapping *DataEnvironment::mappingOfCopy(const void *P, size_t Bytes, unsigned De
   uintptr_t A = reinterpret_cast<uintptr_t>(P);
   for (Mapping *M : Table.all()) {
     uintptr_t B = reinterpret_cast<uintptr_t>(M->DevicePtrs[Device]);
-    if (A >= B && A - B < M->bytes() && Bytes <= M->bytes() - (A - B))
+    if (M->hasCopy(Device) && A >= B && A - B < M->bytes() && Bytes <= M->bytes() - (A - B))
       return M;
   }
   return nullptr;

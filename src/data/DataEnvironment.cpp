@@ -43,7 +43,8 @@ llvm::Error DataEnvironment::waitForUses(const Mapping &M) {
   return llvm::Error::success();
 }
 
-llvm::Error DataEnvironment::enter(void *P, size_t Bytes, bool Copy, const char *Api, bool Zero) {
+llvm::Error DataEnvironment::enter(void *P, size_t Bytes, bool Copy, const char *Api, bool Zero,
+                                   const DataPlacement *At) {
   if (auto E = checkRange(Api, P, Bytes))
     return E;
   std::lock_guard<std::mutex> TL(Table.mutex());
@@ -51,6 +52,8 @@ llvm::Error DataEnvironment::enter(void *P, size_t Bytes, bool Copy, const char 
   if (F.State == PresentTable::Presence::Partial)
     return partialError(Api, P, Bytes, *F.M);
   if (F.State == PresentTable::Presence::Contained) {
+    if (auto E = checkPresentAt(*F.M, At, Api, P, Bytes))
+      return E;
     ++F.M->DynamicRefs; // present: no allocation, no copy
     return llvm::Error::success();
   }
@@ -59,34 +62,44 @@ llvm::Error DataEnvironment::enter(void *P, size_t Bytes, bool Copy, const char 
   M.End = M.Begin + Bytes;
   M.DynamicRefs = 1;
   M.LastUse.assign(Devices.size(), 0);
+  M.Home = homeOf(At);
+  if (At)
+    M.Location = At->Location;
+  M.DevicePtrs.assign(Devices.size(), nullptr); // none outside its location
   auto ReleaseAll = [&] { llvm::consumeError(releaseCopies(M)); };
   if (Unified) {
-    auto Shared = unifiedCopy(P, Bytes, &M.UnifiedOwner);
+    auto Shared = unifiedCopy(P, Bytes, M.Home, &M.UnifiedOwner);
     if (!Shared)
       return Shared.takeError();
     M.Unified = true;
-    M.DevicePtrs.assign(Devices.size(), *Shared);
-  }
-  // Allocate everywhere first, so that a failure leaves nothing behind.
-  for (unsigned D = M.DevicePtrs.size(); D < Devices.size(); ++D) {
-    auto Ptr = Devices[D]->allocate(Bytes);
-    if (!Ptr) {
-      ReleaseAll();
-      return Ptr.takeError();
+    for (unsigned D = 0; D < Devices.size(); ++D)
+      if (M.hasCopy(D))
+        M.DevicePtrs[D] = *Shared;
+  } else {
+    // Allocate on every device of its location first, so that a failure leaves nothing behind.
+    for (unsigned D = 0; D < Devices.size(); ++D) {
+      if (!M.hasCopy(D))
+        continue;
+      auto Ptr = Devices[D]->allocate(Bytes);
+      if (!Ptr) {
+        ReleaseAll();
+        return Ptr.takeError();
+      }
+      M.DevicePtrs[D] = *Ptr;
     }
-    M.DevicePtrs.push_back(*Ptr);
   }
   std::vector<char> Zeros(Copy || !Zero ? 0 : Bytes, 0);
   if (Copy || Zero)
     for (unsigned D = 0; D < Devices.size(); ++D) {
-      if (sharesEarlierCopy(M, D))
+      if (!M.hasCopy(D) || sharesEarlierCopy(M, D))
         continue;
       if (auto E = Devices[D]->copyToDevice(M.DevicePtrs[D], Copy ? P : Zeros.data(), Bytes)) {
         ReleaseAll();
         return E;
       }
     }
-  debugLog("data", llvm::Twine(Api) + " " + PresentTable::describe(P, Bytes) + " mapped");
+  debugLog("data", llvm::Twine(Api) + " " + PresentTable::describe(P, Bytes) + " mapped on " +
+                       describeHome(M));
   initValidity(M);
   Table.insert(std::move(M));
   return llvm::Error::success();
@@ -162,11 +175,11 @@ llvm::Error DataEnvironment::update(void *P, size_t Bytes, bool ToDevice, const 
     return llvm::Error::success();
   }
   for (unsigned D = 0; D < Devices.size(); ++D)
-    if (!sharesEarlierCopy(*F.M, D))
+    if (F.M->hasCopy(D) && !sharesEarlierCopy(*F.M, D))
       if (auto E = Devices[D]->copyToDevice(F.M->translate(P, D), P, Bytes))
         return E;
   uint64_t B = reinterpret_cast<uintptr_t>(P) - F.M->Begin;
-  F.M->Valid.assign(B, B + Bytes, allDevices());
+  F.M->Valid.assign(B, B + Bytes, F.M->Home);
   return reattach(*F.M, P, Bytes);
 }
 
@@ -180,6 +193,13 @@ llvm::Expected<void *> DataEnvironment::devicePtr(const void *P, unsigned Device
   PresentTable::Lookup F = Table.lookup(P, 1);
   if (F.State != PresentTable::Presence::Contained)
     return nullptr;
+  // OpenACC: data not accessible from the device has no address there. host_data must not
+  // hand the program its host address instead: an error.
+  if (!F.M->hasCopy(Device)) {
+    if (Sole)
+      return noCopyError(*F.M, Device, "host_data use_device on the current device");
+    return nullptr;
+  }
   if (auto E = makeCurrent(*F.M, 0, F.M->bytes(), Device))
     return E;
   // The next kernel on another device fetches what it reads from Device, written or not: jacc
@@ -194,7 +214,7 @@ void *DataEnvironment::hostPtr(const void *DevicePtr, unsigned Device) {
   uintptr_t A = reinterpret_cast<uintptr_t>(DevicePtr);
   for (Mapping *M : Table.all()) {
     uintptr_t B = reinterpret_cast<uintptr_t>(M->DevicePtrs[Device]);
-    if (A >= B && A - B < M->bytes())
+    if (M->hasCopy(Device) && A >= B && A - B < M->bytes())
       return reinterpret_cast<void *>(M->Begin + (A - B));
   }
   return nullptr;
@@ -211,6 +231,10 @@ llvm::Error DataEnvironment::copyBetweenDevices(void *DstP, const void *SrcP, si
     if (F.State == PresentTable::Presence::Partial)
       return partialError(Api, P, Bytes, *F.M);
   }
+  if (!FD.M->hasCopy(DstDevice))
+    return noCopyError(*FD.M, DstDevice, llvm::Twine(Api) + "'s destination");
+  if (!FS.M->hasCopy(SrcDevice))
+    return noCopyError(*FS.M, SrcDevice, llvm::Twine(Api) + "'s source");
   void *To = FD.M->translate(DstP, DstDevice);
   const void *From = FS.M->translate(SrcP, SrcDevice);
   if (To == From)

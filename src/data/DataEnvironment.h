@@ -24,6 +24,13 @@ struct CopyCost {
   double Seconds = 0;
 };
 
+/// Where new mappings are to live (Gecko's memory at a location, docs/locations.md): only the
+/// devices under the location get a copy.
+struct DataPlacement {
+  std::string Location; ///< the location's name, for messages
+  HolderSet Devices = 0; ///< the devices under it now (never empty)
+};
+
 class DataEnvironment {
 public:
   /// The devices every mapping has a copy on, in device order (set by init, cleared by finalize).
@@ -37,8 +44,12 @@ public:
 
   /// create / copyin: present-or-create, dynamic count + 1; a new mapping is allocated on every
   /// device first (nothing is left behind on failure), then copied in when Copy, or zeroed when
-  /// Zero (OpenACC 3.3's `create(zero: ...)`; present data is left as it is).
-  llvm::Error enter(void *P, size_t Bytes, bool Copy, const char *Api, bool Zero = false);
+  /// Zero (OpenACC 3.3's `create(zero: ...)`; present data is left as it is). At: a new mapping
+  /// gets copies on its devices only; present data must have a copy on each of them
+  /// (InvalidArgument naming both locations otherwise). Null: every device, and present data is
+  /// present wherever it lives.
+  llvm::Error enter(void *P, size_t Bytes, bool Copy, const char *Api, bool Zero = false,
+                    const DataPlacement *At = nullptr);
   /// How an exit treats data it cannot undo.
   enum class ExitRules {
     Jacc,   ///< jacc_copyout / jacc_delete: absent data, or no dynamic count left, is an error
@@ -51,8 +62,11 @@ public:
   /// update device (every copy) / self (from device 0) of a mapped (sub-)range.
   llvm::Error update(void *P, size_t Bytes, bool ToDevice, const char *Api);
   bool isPresent(const void *P, size_t Bytes);
+  /// Whether [P, P+Bytes) lies inside one mapping that has a copy on Device (acc_is_present).
+  bool isPresentOn(const void *P, size_t Bytes, unsigned Device);
   /// Device's address of the mapped host address P, whose mapping is made current on Device
-  /// first (the program may read it through the address); null when P is not mapped. Sole
+  /// first (the program may read it through the address); null when P is not mapped, or its
+  /// mapping lives at a location without Device (Sole: then InvalidArgument naming both). Sole
   /// (host_data use_device): the program may also write the copy through it (an MPI_Recv), so
   /// Device's copy becomes the mapping's only current one, as if a kernel there wrote it all.
   llvm::Expected<void *> devicePtr(const void *P, unsigned Device, bool Sole = false);
@@ -76,9 +90,10 @@ public:
   /// acc_free of an allocateUser() block that no acc_map_data mapping uses.
   llvm::Error releaseUser(void *DevicePtr, const char *Api);
   /// acc_map_data: map [P, P+Bytes), which must be absent, with DevicePtr as Device's copy; the
-  /// other devices get copies of their own, initialised from DevicePtr. Dynamic count 1.
+  /// other devices (those of At, which must include Device) get copies of their own,
+  /// initialised from DevicePtr. Dynamic count 1.
   llvm::Error mapUserData(void *P, void *DevicePtr, size_t Bytes, unsigned Device,
-                          const char *Api);
+                          const char *Api, const DataPlacement *At = nullptr);
   /// acc_unmap_data: end a mapping made by mapUserData (P its start), whatever its dynamic count;
   /// frees the other devices' copies, never the program's memory.
   llvm::Error unmapUserData(void *P, const char *Api);
@@ -106,6 +121,10 @@ public:
   HolderSet allDevices() const;
   /// A new mapping's copies are all current.
   void initValidity(Mapping &M);
+  /// Where M lives, for messages: "location 'LocG' (devices 2, 3)", or "every device".
+  static std::string describeHome(const Mapping &M);
+  /// "devices 2, 3" / "device 1" / "no device".
+  static std::string describeDevices(HolderSet S);
   /// Make bytes [B, E) of M (offsets from its Begin) current on Device: each run it lacks is
   /// copied from the lowest-numbered device holding it, once both devices' queued work is done.
   /// The bytes copied and the time the copies took are added to Cost when given.
@@ -160,17 +179,29 @@ private:
   /// After [P, P+Bytes) of M was written on every device from the host: its attached pointers
   /// point at their targets' copies again (Attach.cpp). Caller holds the table's lock.
   llvm::Error reattach(const Mapping &M, void *P, size_t Bytes);
+  /// After runs Copied of M (offsets from its Begin) were copied into Device's copy from another
+  /// device: the attached pointers among them hold the other device's addresses, and get
+  /// Device's own back (Attach.cpp).
+  llvm::Error reattachOn(const Mapping &M, unsigned Device, const ByteRanges &Copied);
   /// Write, into every device's copy of the pointer at PtrAddr (in M), that device's address of
   /// Target (TargetMap: its mapping), or Target itself when TargetMap is null.
   llvm::Error writePointer(const Mapping &M, void **PtrAddr, void *Target,
                            const Mapping *TargetMap);
-  /// The one memory a new unified mapping of [P, P+Bytes) gives every device: P itself when
-  /// every device addresses host memory, else managed memory of the first device that does not
-  /// (*Owner: that device, else -1).
-  llvm::Expected<void *> unifiedCopy(void *P, size_t Bytes, int *Owner);
+  /// The one memory a new unified mapping of [P, P+Bytes) gives the devices of Home: P itself
+  /// when each of them addresses host memory, else managed memory of the first one that does
+  /// not (*Owner: that device, else -1).
+  llvm::Expected<void *> unifiedCopy(void *P, size_t Bytes, HolderSet Home, int *Owner);
   /// Whether device D's copy of M is the memory of a lower-numbered device's (unified): a copy
   /// into it was made already.
   static bool sharesEarlierCopy(const Mapping &M, unsigned D);
+  /// The devices a new mapping placed At gets copies on (null: every device).
+  HolderSet homeOf(const DataPlacement *At) const { return At ? At->Devices : allDevices(); }
+  /// Entering present data M placed At: an error unless M has a copy on each device of At.
+  static llvm::Error checkPresentAt(const Mapping &M, const DataPlacement *At, const char *Api,
+                                    const void *P, size_t Bytes);
+  /// An error: M has no copy on Device (it lives at a location without it); What says what
+  /// needed it.
+  static llvm::Error noCopyError(const Mapping &M, unsigned Device, const llvm::Twine &What);
   /// Free the copies of M that jacc allocated: not the program's own (acc_map_data), and a
   /// unified memory once (DevicePtrs may be partial: a failed enter).
   llvm::Error releaseCopies(const Mapping &M);

@@ -9,9 +9,12 @@ namespace jacc {
 
 namespace {
 
-/// A mapping's creation or deletion on each device, to the profiling listeners.
+/// A mapping's creation or deletion on each device that holds a copy, to the profiling
+/// listeners.
 void observeMapping(prof::MemOp Op, const Mapping &M) {
   for (size_t D = 0; D < M.DevicePtrs.size(); ++D) {
+    if (!M.hasCopy(D))
+      continue;
     prof::MemEvent E{Op, int(D), reinterpret_cast<const void *>(M.Begin), M.DevicePtrs[D],
                      M.bytes()};
     prof::each([&](prof::Listener &L) { L.memory(E); });

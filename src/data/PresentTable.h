@@ -1,5 +1,6 @@
 // The present table: a red-black tree (std::map) of mapped host ranges, each with its copy on every
-// device and its OpenACC reference counts. Lookups accept any sub-range (interior pointers).
+// device of its location (all of them unless it was mapped at one) and its OpenACC reference
+// counts. Lookups accept any sub-range (interior pointers).
 #ifndef JACC_SRC_DATA_PRESENTTABLE_H
 #define JACC_SRC_DATA_PRESENTTABLE_H
 
@@ -17,7 +18,12 @@ namespace jacc {
 /// One mapped host range [Begin, End) and its device copies.
 struct Mapping {
   uintptr_t Begin = 0, End = 0;
-  std::vector<void *> DevicePtrs;  ///< per device: the address of Begin's copy
+  std::vector<void *> DevicePtrs;  ///< per device: the address of Begin's copy (null: none)
+  /// The devices that hold a copy: every device, or those under the location the mapping was
+  /// created at (Gecko's memory at a location, docs/locations.md). Fixed for its lifetime.
+  HolderSet Home = ValidityMap::devices(ValidityMap::MaxDevices);
+  /// That location's name ("": every device, no location chosen), for messages.
+  std::string Location;
   uint64_t DynamicRefs = 0;        ///< enter/exit data (jacc_copyin ... jacc_copyout)
   uint64_t StructuredRefs = 0;     ///< structured data regions (used by the translator)
   std::vector<uint64_t> LastUse;   ///< per device: ticket of the last queued kernel using it
@@ -41,7 +47,9 @@ struct Mapping {
   ValidityMap Valid{0, 0};
 
   size_t bytes() const { return End - Begin; }
-  /// Device D's address of host address P, which must lie in [Begin, End].
+  /// Whether device D holds a copy.
+  bool hasCopy(unsigned D) const { return Home >> D & 1; }
+  /// Device D's address of host address P, which must lie in [Begin, End], and D hold a copy.
   void *translate(const void *P, unsigned D) const {
     return static_cast<char *>(DevicePtrs[D]) + (reinterpret_cast<uintptr_t>(P) - Begin);
   }

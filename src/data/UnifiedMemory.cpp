@@ -9,30 +9,33 @@
 
 #include "support/Debug.h"
 
-#include <llvm/ADT/STLExtras.h>
-
 namespace jacc {
 
-llvm::Expected<void *> DataEnvironment::unifiedCopy(void *P, size_t Bytes, int *Owner) {
+llvm::Expected<void *> DataEnvironment::unifiedCopy(void *P, size_t Bytes, HolderSet Home,
+                                                    int *Owner) {
   *Owner = -1;
-  auto Other = llvm::find_if(Devices, [](const auto &D) { return !D->hostMemory(); });
-  if (Other == Devices.end())
-    return P; // every device reads and writes the program's memory
-  auto Shared = (*Other)->allocateUnified(Bytes);
-  if (!Shared)
-    return Shared.takeError();
-  *Owner = int(Other - Devices.begin());
-  return *Shared;
+  // Gecko's allocation algorithm: the host's memory when every device of the location is a
+  // multicore one, else memory every device can address (managed).
+  for (unsigned D = 0; D < Devices.size(); ++D) {
+    if (!(Home >> D & 1) || Devices[D]->hostMemory())
+      continue;
+    auto Shared = Devices[D]->allocateUnified(Bytes);
+    if (!Shared)
+      return Shared.takeError();
+    *Owner = int(D);
+    return *Shared;
+  }
+  return P; // every device reads and writes the program's memory
 }
 
 bool DataEnvironment::sharesEarlierCopy(const Mapping &M, unsigned D) {
-  return M.Unified && D > 0;
+  return M.Unified && D != ValidityMap::first(M.Home);
 }
 
 llvm::Error DataEnvironment::releaseCopies(const Mapping &M) {
   llvm::Error Result = llvm::Error::success();
   for (unsigned D = 0; D < M.DevicePtrs.size(); ++D) {
-    if (int(D) == M.UserDevice || (M.Unified && int(D) != M.UnifiedOwner))
+    if (!M.DevicePtrs[D] || int(D) == M.UserDevice || (M.Unified && int(D) != M.UnifiedOwner))
       continue;
     if (auto E = Devices[D]->release(M.DevicePtrs[D], M.bytes()))
       Result = llvm::joinErrors(std::move(Result), std::move(E));

@@ -57,9 +57,17 @@ llvm::Error DataEnvironment::releaseUser(void *DevicePtr, const char *Api) {
 }
 
 llvm::Error DataEnvironment::mapUserData(void *P, void *DevicePtr, size_t Bytes, unsigned Device,
-                                         const char *Api) {
+                                         const char *Api, const DataPlacement *At) {
   if (auto E = checkRange(Api, P, Bytes))
     return E;
+  HolderSet Home = homeOf(At);
+  if (!(Home >> Device & 1))
+    return makeError(ErrorCode::InvalidArgument,
+                     llvm::Twine(Api) + ": the current device " + llvm::Twine(Device) +
+                         " is not under location '" + At->Location + "' (" +
+                         describeDevices(Home) +
+                         ") chosen for new data: map its memory with a device of that location "
+                         "current, or choose a location covering it (jacc_set_data_location)");
   std::lock_guard<std::mutex> TL(Table.mutex());
   PresentTable::Lookup F = Table.lookup(P, Bytes);
   if (F.State != PresentTable::Presence::Absent)
@@ -88,7 +96,7 @@ llvm::Error DataEnvironment::mapUserData(void *P, void *DevicePtr, size_t Bytes,
   }
   for (Mapping *M : Table.all()) {
     uintptr_t B = reinterpret_cast<uintptr_t>(M->DevicePtrs[Device]);
-    if (A < B + M->bytes() && B < A + Bytes)
+    if (M->hasCopy(Device) && A < B + M->bytes() && B < A + Bytes)
       return makeError(ErrorCode::InvalidArgument,
                        llvm::Twine(Api) + ": device memory " + hexAddress(DevicePtr) + " +" +
                            llvm::Twine(Bytes) + " overlaps the copy of the mapped host data " +
@@ -104,17 +112,24 @@ llvm::Error DataEnvironment::mapUserData(void *P, void *DevicePtr, size_t Bytes,
   M.StructuredRefs = 1; // the pin: no exit frees it (see Mapping::UserDevice)
   M.UserDevice = static_cast<int>(Device);
   M.LastUse.assign(Devices.size(), 0);
+  M.Home = Home;
+  if (At)
+    M.Location = At->Location;
+  M.DevicePtrs.assign(Devices.size(), nullptr);
+  M.DevicePtrs[Device] = DevicePtr;
   auto Cleanup = [&] { llvm::consumeError(releaseCopies(M)); };
   // Unified with every device's memory the host's: the program's memory is every device's copy.
   // (A GPU's acc_malloc memory is not the other devices' to address: they get copies.)
-  if (Unified && llvm::all_of(Devices, [](auto &D) { return D->hostMemory(); })) {
-    M.Unified = true;
-    M.DevicePtrs.assign(Devices.size(), DevicePtr);
-  }
-  // Every other device gets its own copy of the program's device data, as after acc_copyin.
-  for (unsigned D = M.DevicePtrs.size(); D < Devices.size(); ++D) {
-    if (D == Device) {
-      M.DevicePtrs.push_back(DevicePtr);
+  bool OneMemory = Unified;
+  for (unsigned D = 0; D < Devices.size(); ++D)
+    OneMemory &= !M.hasCopy(D) || Devices[D]->hostMemory();
+  // Every other device of its location gets its own copy of the program's device data, as
+  // after acc_copyin.
+  for (unsigned D = 0; D < Devices.size(); ++D) {
+    if (D == Device || !M.hasCopy(D))
+      continue;
+    if (OneMemory) {
+      M.DevicePtrs[D] = DevicePtr;
       continue;
     }
     auto Ptr = Devices[D]->allocate(Bytes);
@@ -122,10 +137,11 @@ llvm::Error DataEnvironment::mapUserData(void *P, void *DevicePtr, size_t Bytes,
       Cleanup();
       return prefixError(Api, Ptr.takeError());
     }
-    M.DevicePtrs.push_back(*Ptr);
+    M.DevicePtrs[D] = *Ptr;
   }
+  M.Unified = OneMemory;
   for (unsigned D = 0; D < Devices.size(); ++D)
-    if (D != Device && !sharesEarlierCopy(M, D))
+    if (D != Device && M.hasCopy(D) && !sharesEarlierCopy(M, D))
       if (auto E = Devices[Device]->copyToPeer(*Devices[D], M.DevicePtrs[D], DevicePtr, Bytes)) {
         Cleanup();
         return prefixError(Api, std::move(E));
@@ -171,7 +187,7 @@ bool DataEnvironment::knownDeviceRange(const void *P, size_t Bytes, unsigned Dev
       return true;
   for (Mapping *M : Table.all()) {
     uintptr_t B = reinterpret_cast<uintptr_t>(M->DevicePtrs[Device]);
-    if (A >= B && E <= B + M->bytes())
+    if (M->hasCopy(Device) && A >= B && E <= B + M->bytes())
       return true;
   }
   return false;
@@ -183,7 +199,7 @@ std::optional<unsigned> DataEnvironment::deviceOwning(const void *P, Mapping **O
   for (Mapping *M : Table.all())
     for (unsigned D = 0; D < M->DevicePtrs.size(); ++D) {
       uintptr_t B = reinterpret_cast<uintptr_t>(M->DevicePtrs[D]);
-      if (A >= B && A < B + M->bytes()) {
+      if (M->hasCopy(D) && A >= B && A < B + M->bytes()) {
         *Owner = M;
         return D;
       }

@@ -11,10 +11,10 @@ using analysis::ReadExtent;
 
 bool probeSplitLaunches(const analysis::KernelInfo &Info, const LaunchPlan &Plan,
                         llvm::ArrayRef<std::shared_ptr<KernelLaunch>> Launches) {
-  if (!Info.Split.ProbeExact || Launches.size() < 2)
+  if (!Info.Split.ProbeExact || llvm::count_if(Launches, [](const auto &L) { return !!L; }) < 2)
     return false;
   for (const auto &L : Launches)
-    if (!L->probe(Plan.ArgHosts))
+    if (L && !L->probe(Plan.ArgHosts))
       return false;
   return true;
 }
@@ -134,6 +134,8 @@ llvm::Error fetchForLaunch(const analysis::KernelInfo &Info, const LaunchPlan &P
                            llvm::ArrayRef<std::shared_ptr<KernelLaunch>> Launches, bool Probed,
                            DataEnvironment &Data, CopyCost &Cost) {
   for (unsigned D = 0; D < Launches.size(); ++D) {
+    if (!Launches[D])
+      continue; // not one of the launch's devices
     std::vector<std::pair<Mapping *, Ranges>> Need;
     neededOn(Info, Plan, Probed ? Launches[D].get() : nullptr, Need);
     for (auto &[M, Rs] : Need) {
@@ -153,10 +155,22 @@ void recordSplitWrites(const LaunchPlan &Plan,
     if (!T.Split || !T.Map)
       continue;
     for (unsigned D = 0; D < Launches.size(); ++D) {
+      if (!Launches[D])
+        continue;
       const long long *Words = Launches[D]->splitInfo() + T.Info * JACC_SPLIT_INFO_WORDS;
       for (auto [B, E] : SplitGroup::ownedWritten(T, Words))
         T.Map->Valid.assign(B, E, ValidityMap::device(D));
     }
+  }
+}
+
+void recordWholeWrites(const analysis::KernelInfo &Info, const LaunchPlan &Plan) {
+  llvm::SmallVector<Mapping *, 8> Seen;
+  for (Mapping *M : Plan.Used) {
+    if (llvm::is_contained(Seen, M) || !writtenBy(Info, Plan, M))
+      continue;
+    Seen.push_back(M);
+    M->Valid.assign(0, M->bytes(), Plan.Devices & M->Home);
   }
 }
 

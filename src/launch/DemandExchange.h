@@ -15,7 +15,8 @@
 
 namespace jacc {
 
-/// Probe every device's split launch. False (and the launch exchanges eagerly) when the kernel's
+/// Probe every device's split launch (Launches: by device, null for a device without a launch;
+/// at least two have one). False (and the launch exchanges eagerly) when the kernel's
 /// probe is not exact or the host split code cannot be had. A split along an inner dimension
 /// (a column split) is probed too: its ranges are bands of every row, fetched in 2-D.
 bool probeSplitLaunches(const analysis::KernelInfo &Info, const LaunchPlan &Plan,
@@ -31,9 +32,16 @@ llvm::Error fetchForLaunch(const analysis::KernelInfo &Info, const LaunchPlan &P
                            DataEnvironment &Data, CopyCost &Cost);
 
 /// After a probed split launch was queued: each device's owned and written ranges of each
-/// split array are current on that device alone.
+/// split array are current on that device alone. Launches: by device, null for a device
+/// without a launch.
 void recordSplitWrites(const LaunchPlan &Plan,
                        llvm::ArrayRef<std::shared_ptr<KernelLaunch>> Launches);
+
+/// After a launch that is not probed was queued on some devices only (Plan.Devices: its data
+/// lives at a location): every mapping the kernel may write is current on those devices alone.
+/// Each of them held all of it before (the launch fetched it whole), and computes or receives
+/// (the eager exchange) what the kernel writes; the other copies are stale.
+void recordWholeWrites(const analysis::KernelInfo &Info, const LaunchPlan &Plan);
 
 } // namespace jacc
 

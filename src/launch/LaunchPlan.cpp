@@ -1,6 +1,7 @@
 // Binding a push to the devices: arguments, deviceptr owners, split targets, reductions.
 #include "src/launch/LaunchPlan.h"
 
+#include "src/launch/LaunchDevices.h"
 #include "support/Debug.h"
 
 #include <llvm/ADT/STLExtras.h>
@@ -38,14 +39,18 @@ void keepBytes(std::shared_ptr<std::vector<std::vector<char>>> &Aggregates,
                                 static_cast<const char *>(Value) + A.Size);
 }
 
-/// The argument cells of every device; pointers translated, deviceptr owners found.
+/// Struct arguments that are present, with their mappings: each device gets its own copy.
+using PresentAggregates = llvm::SmallVector<std::pair<const ArgInfo *, Mapping *>, 2>;
+
+/// The argument cells of every device; pointers translated (to null on a device without a copy),
+/// deviceptr owners found. Aggregates: the struct arguments' bytes (null when none).
 llvm::Error bindArguments(const analysis::KernelInfo &Info, const jacc_arg *Args,
                           DataEnvironment &Data, LaunchPlan &P,
                           llvm::SmallVectorImpl<Mapping *> &ArgMapping,
-                          llvm::SmallVectorImpl<void *> &ArgHost) {
+                          llvm::SmallVectorImpl<void *> &ArgHost,
+                          std::shared_ptr<std::vector<std::vector<char>>> &Aggregates,
+                          PresentAggregates &Present) {
   unsigned N = P.Cells.size();
-  std::shared_ptr<std::vector<std::vector<char>>> Aggregates;
-  llvm::SmallVector<std::pair<const ArgInfo *, Mapping *>, 2> PresentAggregates;
   for (const ArgInfo &A : Info.Args) {
     const void *Value = Args[A.Position].value;
     switch (A.ArgKind) {
@@ -62,7 +67,7 @@ llvm::Error bindArguments(const analysis::KernelInfo &Info, const jacc_arg *Args
       // OpenACC: a struct that is present is the device's copy in the kernel.
       if (PresentTable::Lookup F = Data.table().lookup(Value, A.Size);
           F.State == PresentTable::Presence::Contained) {
-        PresentAggregates.push_back({&A, F.M});
+        Present.push_back({&A, F.M});
         useAttachedTargets(Data, *F.M, P);
       }
       break;
@@ -111,7 +116,7 @@ llvm::Error bindArguments(const analysis::KernelInfo &Info, const jacc_arg *Args
                              " does not point into mapped data; map the array first with "
                              "jacc_copyin or jacc_create (or pass it in a deviceptr clause)");
       for (unsigned D = 0; D < N; ++D) {
-        void *Dev = F.M->translate(Host, D);
+        void *Dev = F.M->hasCopy(D) ? F.M->translate(Host, D) : nullptr;
         std::memcpy(&P.Cells[D][2 * A.Param], &Dev, sizeof Dev);
       }
       ArgMapping[A.Position] = F.M;
@@ -121,10 +126,20 @@ llvm::Error bindArguments(const analysis::KernelInfo &Info, const jacc_arg *Args
     }
     }
   }
+  return llvm::Error::success();
+}
+
+/// Each launching device's struct arguments: present ones are that device's copies.
+llvm::Error bindAggregates(const jacc_arg *Args, DataEnvironment &Data, LaunchPlan &P,
+                           const std::shared_ptr<std::vector<std::vector<char>>> &Aggregates,
+                           const PresentAggregates &Present) {
+  unsigned N = P.Cells.size();
   P.Aggregates.assign(N, Aggregates);
-  for (unsigned D = 0; D < N && !PresentAggregates.empty(); ++D) {
+  for (unsigned D = 0; D < N && !Present.empty(); ++D) {
+    if (!(P.Devices >> D & 1))
+      continue;
     auto Own = std::make_shared<std::vector<std::vector<char>>>(*Aggregates);
-    for (auto [A, M] : PresentAggregates)
+    for (auto [A, M] : Present)
       if (auto E = Data.readCopy(*M, Args[A->Position].value, A->Size, D,
                                  (*Own)[A->Param].data()))
         return E;
@@ -290,7 +305,16 @@ llvm::Expected<LaunchPlan> planLaunch(const analysis::KernelInfo &Info, const ja
   P.Cells.assign(NDevices, ArgCells(2 * NCells, 0));
   llvm::SmallVector<Mapping *, 16> ArgMapping(Info.Args.size(), nullptr);
   llvm::SmallVector<void *, 16> ArgHost(Info.Args.size(), nullptr);
-  if (auto E = bindArguments(Info, Args, Data, P, ArgMapping, ArgHost))
+  std::shared_ptr<std::vector<std::vector<char>>> Aggregates;
+  PresentAggregates Present;
+  if (auto E = bindArguments(Info, Args, Data, P, ArgMapping, ArgHost, Aggregates, Present))
+    return E;
+  // Data living at a location: the kernel runs on the devices holding all of it, which must
+  // include every device it targets.
+  P.Devices = devicesHolding(P.Used, NDevices);
+  if (auto E = checkLaunchDevices(Info, Args, P, O, ArgMapping, Data))
+    return E;
+  if (auto E = bindAggregates(Args, Data, P, Aggregates, Present))
     return E;
   P.Narrow = O.Narrow && Info.Split.Plan.Narrowable;
   if (O.Split)

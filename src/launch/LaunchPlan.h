@@ -31,6 +31,9 @@ struct LaunchPlan {
   llvm::SmallVector<AggregateArgs, 4> Aggregates;
   /// The mappings the kernel may use: their last-use tickets advance with the launch.
   llvm::SmallVector<Mapping *, 8> Used;
+  /// The devices the kernel runs on: those holding a copy of every mapping it uses (every
+  /// device unless some data lives at a location). The others get no launch.
+  HolderSet Devices = 0;
   /// By argument position: the mapping a pointer argument points into (null for others), and
   /// the pointer's host value.
   llvm::SmallVector<Mapping *, 16> ArgMappings;
@@ -74,11 +77,17 @@ struct PlanOptions {
   bool Split = false;  ///< the kernel runs split (its split entry)
   bool Narrow = true;  ///< JACC_NARROW
   bool CheckBounds = false; ///< JACC_CHECK=bounds: fill LaunchPlan::Bounds
+  /// The devices the kernel targets (its location's; 0: every device, as a kernel that cannot
+  /// split targeting a location without devices runs) and that location's name ("": none
+  /// targeted), for the message when data it uses has no copy on one of them.
+  HolderSet Target = 0;
+  std::string TargetName{};
 };
 
 /// Bind a push of Info with the user's Args to NDevices devices. NotPresent when a pointer
 /// argument points into no mapped data; InvalidArgument when deviceptr arguments are memory of
-/// two devices. Caller holds Data's lock.
+/// two devices, or when a device the kernel targets (or a deviceptr kernel's owner) has no copy
+/// of data it uses (it lives at a location without that device). Caller holds Data's lock.
 llvm::Expected<LaunchPlan> planLaunch(const analysis::KernelInfo &Info, const jacc_arg *Args,
                                       unsigned NDevices, const PlanOptions &O,
                                       DataEnvironment &Data);

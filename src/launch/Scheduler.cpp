@@ -16,6 +16,8 @@ llvm::Error Scheduler::queueAll(llvm::ArrayRef<std::shared_ptr<KernelLaunch>> La
                                 llvm::ArrayRef<Mapping *> Used,
                                 llvm::MutableArrayRef<uint64_t> Tickets) {
   for (unsigned D = 0; D < Devices.size(); ++D) {
+    if (!Launches[D])
+      continue; // not one of the launch's devices
     auto Ticket = Devices[D]->launch(Launches[D], /*Async=*/true);
     if (!Ticket)
       return Ticket.takeError();
@@ -31,61 +33,72 @@ llvm::Error Scheduler::run(std::shared_ptr<const jit::CompiledKernel> K, LaunchP
                            std::unique_lock<std::mutex> TableLock) {
   const analysis::KernelInfo &Info = K->Info;
   unsigned N = Devices.size();
+  // The launch's devices: every device, unless data it uses lives at a location (then those
+  // holding all of it; the others get no launch).
+  llvm::SmallVector<unsigned, 4> On;
+  for (unsigned D = 0; D < N; ++D)
+    if (Plan.Devices >> D & 1)
+      On.push_back(D);
+  if (On.empty())
+    return makeError(ErrorCode::Internal, "jacc_kernel_push: no device holds the kernel's data");
+  unsigned Lead = On.front(), Members = On.size();
   // One memory for every device (JACC_MEMORY=unified): a kernel whose devices would compute an
   // array beyond their own shares (not split, an aliased target, or writes not affine in the
   // split loop, which copies discard) runs once, on one of them.
   bool Unified = llvm::any_of(Plan.Used, [](const Mapping *M) { return M->Unified; });
-  if (!Plan.Owner && N > 1 && Unified &&
+  if (!Plan.Owner && Members > 1 && Unified &&
       (!Code.Split || llvm::any_of(Plan.Targets, [&](const SplitTarget &T) {
          const analysis::SplitArray &A = Info.Split.Plan.Arrays[T.Info];
          return (!T.Split || !A.Affine) && Plan.ArgMappings[Info.Args[A.Arg].Position];
        })))
-    Plan.Owner = 0;
-  if (!Plan.Owner && N > 1 && Unified)
+    Plan.Owner = Lead;
+  if (!Plan.Owner && Members > 1 && Unified)
     Plan.Owner = nativeOwner(Plan);
   if (Plan.Owner)
     return runOnOwner(std::move(K), Plan, Code);
-  llvm::SmallVector<std::shared_ptr<KernelLaunch>, 4> Launches;
-  for (unsigned D = 0; D < N; ++D) {
+  llvm::SmallVector<std::shared_ptr<KernelLaunch>, 4> Launches(N);
+  for (unsigned D : On) {
     auto L = Devices[D]->constructLaunch(K, std::move(Plan.Cells[D]), Plan.Aggregates[D],
                                          Plan.codeOn(Code, D));
     if (!L)
       return L.takeError();
-    Launches.push_back(std::move(*L));
+    Launches[D] = std::move(*L);
   }
   bool Reduce = !Info.Reductions.empty();
   auto Combine = [K, R = Plan.Reductions](llvm::ArrayRef<const KernelLaunch *> Parts) {
     R.combine(K->Info, Parts);
   };
   std::shared_ptr<SplitGroup> Group;
+  auto ShareOf = [&](unsigned D) {
+    return Plan.Shares.empty() ? SplitShare::equal(D, N) : Plan.Shares[D];
+  };
   if (Code.Split) {
-    std::vector<Device *> Devs;
-    for (auto &D : Devices)
-      Devs.push_back(D.get());
+    std::vector<Device *> Devs(N, nullptr); // the group's members: the launch's devices
+    for (unsigned D : On)
+      Devs[D] = Devices[D].get();
     Group = std::make_shared<SplitGroup>(std::move(Devs), Plan.Targets);
     if (Reduce)
       Group->OnAllComputed = Combine;
-    for (unsigned D = 0; D < N; ++D)
-      Launches[D]->setSplit(D, Plan.Shares.empty() ? SplitShare::equal(D, N) : Plan.Shares[D],
-                            Plan.Narrow, Group);
+    for (unsigned D : On)
+      Launches[D]->setSplit(D, ShareOf(D), Plan.Narrow, Group);
     stats().SplitLaunches.fetch_add(1, std::memory_order_relaxed);
   } else {
     if (Reduce)
-      Launches[0]->OnFinished = [Combine](const KernelLaunch &Done) { Combine({&Done}); };
+      Launches[Lead]->OnFinished = [Combine](const KernelLaunch &Done) { Combine({&Done}); };
     stats().DuplicateLaunches.fetch_add(1, std::memory_order_relaxed);
   }
 
   if (!Plan.Bounds.empty())
-    for (unsigned D = 0; D < N; ++D)
+    for (unsigned D : On)
       Launches[D]->checkBounds(Plan.Bounds, D);
   if (Plan.TimeParts && !Async)
-    for (auto &L : Launches)
-      L->Timing = std::make_unique<DeviceLaunch::TimedRun>();
+    for (unsigned D : On)
+      Launches[D]->Timing = std::make_unique<DeviceLaunch::TimedRun>();
   if (Plan.ObservedPush) {
     prof::KernelName Name = prof::kernelNameOf(*K);
-    for (unsigned D = 0; D < N; ++D)
+    for (unsigned D : On)
       if (Group) {
-        SplitShare S = Plan.Shares.empty() ? SplitShare::equal(D, N) : Plan.Shares[D];
+        SplitShare S = ShareOf(D);
         Launches[D]->observe(Plan.ObservedPush, Name, prof::Mode::Split, S.Begin, S.End, S.Scale);
       } else {
         Launches[D]->observe(Plan.ObservedPush, Name, prof::Mode::Duplicate);
@@ -99,13 +112,15 @@ llvm::Error Scheduler::run(std::shared_ptr<const jit::CompiledKernel> K, LaunchP
     if (Probed) {
       recordSplitWrites(Plan, Launches);
       Group->withoutExchange({Launches.begin(), Launches.end()});
+    } else if (Members < N) {
+      recordWholeWrites(Info, Plan); // computed on the launch's devices alone
     }
   }
   // Native implementations' parts, from their probes (taken above, or now). In one memory they
   // are disjoint: nativeOwner allowed it.
   if (!Plan.Natives.empty())
-    for (auto &L : Launches)
-      if (auto E = L->prepare(Plan.ArgHosts, Unified))
+    for (unsigned D : On)
+      if (auto E = Launches[D]->prepare(Plan.ArgHosts, Unified))
         return E;
 
   llvm::SmallVector<uint64_t, 4> Tickets(N, 0);
@@ -114,35 +129,35 @@ llvm::Error Scheduler::run(std::shared_ptr<const jit::CompiledKernel> K, LaunchP
   SavedError First;
   // Devices that exchange after the kernel meet in the group: their tickets are queued together.
   // A single device has nobody to meet and runs its part on this thread, with no hand-off.
-  bool Meet = Group && !Probed && N > 1;
+  bool Meet = Group && !Probed && Members > 1;
   if (Async || Meet) {
-    // Every device's ticket under the table lock, device 0's too (see queueAll).
+    // Every device's ticket under the table lock, the lead device's too (see queueAll).
     if (auto E = queueAll(Launches, Plan.Used, Tickets))
       return E;
     if (Async)
       return llvm::Error::success();
     TableLock.unlock();
-    First.keep(Devices[0]->waitFor(Tickets[0]));
+    First.keep(Devices[Lead]->waitFor(Tickets[Lead]));
   } else {
     TableLock.unlock();
-    // Other devices run on their own threads while this thread runs device 0's part.
-    for (unsigned D = 1; D < N; ++D) {
+    // Other devices run on their own threads while this thread runs the lead device's part.
+    for (unsigned D : llvm::drop_begin(On)) {
       auto Ticket = Devices[D]->launch(Launches[D], /*Async=*/true);
       if (!Ticket)
         return Ticket.takeError();
       Tickets[D] = *Ticket;
     }
-    auto T0 = Devices[0]->launch(Launches[0], /*Async=*/false);
+    auto T0 = Devices[Lead]->launch(Launches[Lead], /*Async=*/false);
     if (!T0)
       First.keep(T0.takeError());
   }
-  for (unsigned D = 1; D < N; ++D)
+  for (unsigned D : llvm::drop_begin(On))
     First.keep(Devices[D]->waitFor(Tickets[D]));
   if (Group)
     First.keep(Group->takeError());
   if (Plan.TimeParts && !Async)
     for (auto &L : Launches)
-      Plan.PartNanos.push_back(L->Timing->Nanos.load(std::memory_order_acquire));
+      Plan.PartNanos.push_back(L ? L->Timing->Nanos.load(std::memory_order_acquire) : -1);
   return First.take();
 }
 
@@ -151,16 +166,24 @@ std::optional<unsigned> Scheduler::nativeOwner(const LaunchPlan &Plan) {
   // code's are owned data. In one memory, both kinds in one launch (or copies of some mappings
   // beside it, which rely on what each device owns) could write an element twice: the first
   // device with a native implementation runs the whole loop instead.
-  auto Native = llvm::find_if(Plan.Natives, [](const NativeImpl &I) { return I.Fn; });
-  if (Native == Plan.Natives.end())
+  // Among the launch's devices (those holding its data).
+  std::optional<unsigned> Native;
+  bool Mixed = false;
+  for (unsigned D = 0; D < Plan.Natives.size(); ++D) {
+    if (!(Plan.Devices >> D & 1))
+      continue;
+    if (Plan.Natives[D].Fn && !Native)
+      Native = D;
+    Mixed |= !Plan.Natives[D].Fn;
+  }
+  if (!Native)
     return std::nullopt;
-  bool Mixed = llvm::any_of(Plan.Natives, [](const NativeImpl &I) { return !I.Fn; });
   bool Copies = llvm::any_of(Plan.Used, [](const Mapping *M) { return !M->Unified; });
   if (!Mixed && !Copies)
     return std::nullopt;
   debugLog("launch", "native and generated parts in one memory: the native implementation runs "
                      "the whole loop on one device");
-  return static_cast<unsigned>(Native - Plan.Natives.begin());
+  return Native;
 }
 
 llvm::Error Scheduler::runOnOwner(std::shared_ptr<const jit::CompiledKernel> K, LaunchPlan &Plan,
@@ -215,11 +238,11 @@ llvm::Error Scheduler::runOnOwner(std::shared_ptr<const jit::CompiledKernel> K, 
     if (auto E = Data.waitForUses(*M))
       return E;
     for (unsigned D = 0; D < Devices.size(); ++D)
-      if (D != O)
+      if (D != O && M->hasCopy(D))
         if (auto E = Devices[O]->copyToPeer(*Devices[D], M->DevicePtrs[D], M->DevicePtrs[O],
                                             M->bytes()))
           return E;
-    M->Valid.assign(0, M->bytes(), Data.allDevices());
+    M->Valid.assign(0, M->bytes(), M->Home);
     // Device O's attached pointers hold its own addresses: each device gets its own back.
     if (!M->Attachments.empty())
       if (auto E = Data.reattachCopies(*M))

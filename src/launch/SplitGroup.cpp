@@ -10,7 +10,21 @@ namespace jacc {
 
 SplitGroup::SplitGroup(std::vector<Device *> Devices, std::vector<SplitTarget> Targets)
     : Devices(std::move(Devices)), Targets(std::move(Targets)),
-      Launches(this->Devices.size(), nullptr) {}
+      Launches(this->Devices.size(), nullptr) {
+  for (unsigned D = this->Devices.size(); D-- > 0;)
+    if (this->Devices[D]) {
+      ++Members;
+      Lead = D;
+    }
+}
+
+std::vector<const KernelLaunch *> SplitGroup::memberLaunches() const {
+  std::vector<const KernelLaunch *> Out;
+  for (unsigned D = 0; D < Devices.size(); ++D)
+    if (Devices[D])
+      Out.push_back(Launches[D]);
+  return Out;
+}
 
 void SplitGroup::withoutExchange(std::vector<std::shared_ptr<const KernelLaunch>> Launches) {
   Exchange = false;
@@ -20,11 +34,11 @@ void SplitGroup::withoutExchange(std::vector<std::shared_ptr<const KernelLaunch>
 
 void SplitGroup::rendezvous(unsigned Phase) {
   std::unique_lock<std::mutex> L(M);
-  if (++Arrived[Phase] == Devices.size()) {
+  if (++Arrived[Phase] == Members) {
     CV.notify_all();
     return;
   }
-  CV.wait(L, [&] { return Arrived[Phase] == Devices.size(); });
+  CV.wait(L, [&] { return Arrived[Phase] == Members; });
 }
 
 std::vector<std::pair<uint64_t, uint64_t>> SplitGroup::ownedWritten(const SplitTarget &T,
@@ -55,11 +69,11 @@ void SplitGroup::deviceFinished(unsigned D, const KernelLaunch &L) {
   if (!Exchange) {
     std::unique_lock<std::mutex> G(M);
     Launches[D] = &L;
-    if (++Finished < Devices.size())
+    if (++Finished < Members)
       return;
     G.unlock();
     if (OnAllComputed)
-      OnAllComputed(Launches);
+      OnAllComputed(memberLaunches());
     Kept.clear(); // breaks the cycle launch -> group -> launch
     return;
   }
@@ -72,7 +86,7 @@ void SplitGroup::deviceFinished(unsigned D, const KernelLaunch &L) {
   // pointers into one mapping each pull their own ranges: together, the widest).
   llvm::Error Err = llvm::Error::success();
   for (unsigned Src = 0; Src < Devices.size() && !Err; ++Src) {
-    if (Src == D)
+    if (Src == D || !Devices[Src])
       continue;
     const long long *Info = Launches[Src]->splitInfo();
     for (const SplitTarget &T : Targets) {
@@ -90,8 +104,8 @@ void SplitGroup::deviceFinished(unsigned D, const KernelLaunch &L) {
     std::lock_guard<std::mutex> G(M);
     Failure.keep(std::move(Err));
   }
-  if (D == 0 && OnAllComputed)
-    OnAllComputed(Launches);
+  if (D == Lead && OnAllComputed)
+    OnAllComputed(memberLaunches());
   // No device may overwrite what others are still pulling from it.
   rendezvous(1);
 }

@@ -31,6 +31,8 @@ struct SplitTarget {
 
 class SplitGroup {
 public:
+  /// Devices: by device index, null for a device without a part (its data lives at a location
+  /// without it); the others are the group's members.
   SplitGroup(std::vector<Device *> Devices, std::vector<SplitTarget> Targets);
 
   /// JACC_EXCHANGE=demand, the launch probed: nothing moves after the kernel (the next user
@@ -38,11 +40,12 @@ public:
   /// combined by the last device to finish, which needs the others' launches kept alive.
   void withoutExchange(std::vector<std::shared_ptr<const KernelLaunch>> Launches);
 
-  /// Called by each device once its part of the kernel is done (on the thread that ran it):
-  /// waits for the others, pulls their ranges, runs OnAllComputed on device 0, waits again.
+  /// Called by each member once its part of the kernel is done (on the thread that ran it):
+  /// waits for the others, pulls their ranges, runs OnAllComputed on the first member, waits
+  /// again.
   void deviceFinished(unsigned D, const KernelLaunch &L);
 
-  /// Runs on device 0 once every device has computed, with every device's launch.
+  /// Runs on the first member once every member has computed, with every member's launch.
   std::function<void(const std::vector<const KernelLaunch *> &)> OnAllComputed;
 
   /// The first error of the exchange, if any.
@@ -55,8 +58,11 @@ public:
 
 private:
   void rendezvous(unsigned Phase);
+  /// The members' launches, in device order.
+  std::vector<const KernelLaunch *> memberLaunches() const;
 
   std::vector<Device *> Devices;
+  unsigned Members = 0, Lead = 0; ///< how many members; the first one's device
   std::vector<SplitTarget> Targets;
   std::vector<const KernelLaunch *> Launches;
   std::mutex M;

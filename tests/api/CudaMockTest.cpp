@@ -421,6 +421,96 @@ TEST_P(CudaMockTest, AKernelsLocationPragmaRunsItOnThoseGpus) {
   std::remove(File.c_str());
 }
 
+/// The name of jacc's device 0, a GPU in every configuration ("cuda:1" first in "cuda:1,host:1").
+std::string firstGpu(const char *Config) {
+  return std::string(Config).rfind("cuda:1", 0) == 0 ? "cuda:1" : "cuda:0";
+}
+
+// Gecko's memory at a location on GPUs: data mapped at the first GPU's location gets a copy on
+// that GPU only (one device allocation per array; none on the other GPU, or on the host device
+// of "cuda:1,host:1", which has no address for it), and a kernel there runs on it; a kernel on
+// every device fails. Data at the host device's location allocates nothing on the GPU.
+TEST_P(CudaMockTest, DataAtAGpusLocationHasACopyOnThatGpuOnly) {
+  restartWith(saxpyHook);
+  auto Allocs = mockFunction<int (*)()>("mockcuda_device_alloc_count");
+  std::string Gpu = firstGpu(GetParam());
+  int N = 1000;
+  size_t Bytes = N * sizeof(float);
+  float A = 3;
+  std::vector<float> X(N), Y(N, 2);
+  for (int I = 0; I < N; ++I)
+    X[I] = I;
+  float *Yp = Y.data(), *Xp = X.data();
+  jacc_arg Args[] = {{"float *y", &Yp}, {"const float *x", &Xp}, {"float a", &A}, {"int n", &N}};
+  ASSERT_JACC(jacc_set_data_location(Gpu.c_str()));
+  int Before = Allocs();
+  jacc_reset_stats();
+  ASSERT_JACC(jacc_copyin(Xp, Bytes));
+  ASSERT_JACC(jacc_copyin(Yp, Bytes));
+  EXPECT_EQ(Allocs() - Before, 2);
+  jacc_stats St;
+  ASSERT_JACC(jacc_get_stats(&St));
+  EXPECT_EQ(St.bytes_host_to_device, 2 * Bytes);
+  for (int D = 0; D < devices(); ++D) {
+    acc_set_device_num(D, acc_device_default);
+    EXPECT_EQ(acc_deviceptr(Xp) != nullptr, D == 0) << "device " << D;
+  }
+  acc_set_device_num(0, acc_device_default);
+  if (devices() > 1) {
+    EXPECT_EQ(jacc_kernel_push(Saxpy, 4, Args, JACC_DEFAULT), JACC_ERROR_INVALID_ARGUMENT);
+    EXPECT_NE(std::string(jacc_last_error()).find("device 1 has no copy of it"),
+              std::string::npos)
+        << jacc_last_error();
+  }
+  int Launches = launchCount();
+  std::string Src = "#pragma jacc location(" + Gpu + ")\n" + Saxpy;
+  ASSERT_JACC(jacc_kernel_push(Src.c_str(), 4, Args, JACC_DEFAULT));
+  EXPECT_EQ(launchCount() - Launches, 1); // on that GPU alone
+  ASSERT_JACC(jacc_copyout(Yp, Bytes));
+  ASSERT_JACC(jacc_delete(Xp, Bytes));
+  for (int I = 0; I < N; ++I)
+    ASSERT_EQ(Y[I], 3.0f * I + 2) << I;
+  if (devices() == gpus())
+    return;
+  // "cuda:1,host:1": at the host device, nothing on the GPU, which runs nothing.
+  ASSERT_JACC(jacc_set_data_location("host:1"));
+  Before = Allocs();
+  std::fill(Y.begin(), Y.end(), 2.0f);
+  ASSERT_JACC(jacc_copyin(Xp, Bytes));
+  ASSERT_JACC(jacc_copyin(Yp, Bytes));
+  EXPECT_EQ(Allocs() - Before, 0);
+  Launches = launchCount();
+  Src = "#pragma jacc location(host:1)\n" + std::string(Saxpy);
+  ASSERT_JACC(jacc_kernel_push(Src.c_str(), 4, Args, JACC_DEFAULT));
+  EXPECT_EQ(launchCount(), Launches);
+  ASSERT_JACC(jacc_copyout(Yp, Bytes));
+  ASSERT_JACC(jacc_delete(Xp, Bytes));
+  for (int I = 0; I < N; ++I)
+    ASSERT_EQ(Y[I], 3.0f * I + 2) << I;
+  ASSERT_JACC(jacc_set_data_location(nullptr));
+}
+
+// JACC_MEMORY=unified at a location: one managed block when the location has a GPU (Gecko's
+// allocation algorithm), the program's own memory when its devices are host devices only.
+TEST_P(CudaMockTest, UnifiedDataAtALocationIsManagedOnlyWithAGpu) {
+  jacc::ScopedEnv Memory("JACC_MEMORY", "unified");
+  restartWith(saxpyHook);
+  auto Managed = mockFunction<int (*)()>("mockcuda_managed_alloc_count");
+  std::string Gpu = firstGpu(GetParam());
+  int N = 1000;
+  std::vector<float> X(N, 1);
+  for (const std::string &Where : {Gpu, std::string("host:1")}) {
+    if (Where == "host:1" && devices() == gpus())
+      continue; // no host device in this configuration
+    ASSERT_JACC(jacc_set_data_location(Where.c_str()));
+    int Before = Managed();
+    ASSERT_JACC(jacc_copyin(X.data(), N * sizeof(float)));
+    EXPECT_EQ(Managed() - Before, Where == Gpu ? 1 : 0) << Where;
+    ASSERT_JACC(jacc_delete(X.data(), N * sizeof(float)));
+  }
+  ASSERT_JACC(jacc_set_data_location(nullptr));
+}
+
 const char *const Stencil1D = "#pragma acc parallel loop present(in, out)\n"
                               "for (int i = 1; i < n - 1; i++)\n"
                               "  out[i] = in[i - 1] + in[i] + in[i + 1];\n";

@@ -48,6 +48,17 @@ inline std::string uniqueKernel(const std::string &Tag, const std::string &Body)
          std::to_string(Calls.fetch_add(1)) + " */\n" + Body;
 }
 
+/// Gecko's Figure 4 as a JACC_CONFIG file (docs/locations.md): host:0 and host:1 are the
+/// sockets (LocN, not under the root LocA), the others the GPUs (LocGs, all) under LocG under
+/// LocB under LocA.
+inline const char *const Figure4Config =
+    "# Gecko's Figure 4 with host devices\n"
+    "location LocA memory\nlocation LocB virtual\nlocation LocN virtual\n"
+    "location LocN1 host\nlocation LocN2 host\nlocation LocG virtual\n"
+    "location LocGs host all\n"
+    "hierarchy LocA + LocB\nhierarchy LocN + LocN1, LocN2\n"
+    "hierarchy LocG + LocGs\nhierarchy LocB + LocG\n";
+
 } // namespace jacc_test
 
 #define EXPECT_REL(got, want, rel) EXPECT_TRUE(::jacc_test::relClose((got), (want), (rel)))

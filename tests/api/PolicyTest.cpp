@@ -3,6 +3,7 @@
 // holds what it wrote (the demand exchange moves nothing after a kernel), so a device fetches the
 // part of its even share another device wrote.
 #include "tests/api/Fixture.h"
+#include "tests/api/Helpers.h"
 
 #include "jacc/jacc.h"
 
@@ -350,13 +351,7 @@ TEST_P(PolicyTest, JaccConfigDescribesTheHierarchy) {
   {
     std::FILE *F = std::fopen(File.c_str(), "w");
     ASSERT_TRUE(F);
-    std::fputs("# Gecko's Figure 4 with host devices\n"
-               "location LocA memory\nlocation LocB virtual\nlocation LocN virtual\n"
-               "location LocN1 host\nlocation LocN2 host\nlocation LocG virtual\n"
-               "location LocGs host all\n"
-               "hierarchy LocA + LocB\nhierarchy LocN + LocN1, LocN2\n"
-               "hierarchy LocG + LocGs\nhierarchy LocB + LocG\n",
-               F);
+    std::fputs(jacc_test::Figure4Config, F);
     std::fclose(F);
   }
   ASSERT_JACC(jacc_delete(X.data(), N * sizeof(float)));

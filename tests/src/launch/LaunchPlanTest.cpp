@@ -16,13 +16,19 @@ class LaunchPlanTest : public ::testing::Test {
 protected:
   static constexpr unsigned Devices = 3;
 
-  /// Map [P, P + Bytes) with a copy per device: fake addresses that no one dereferences.
-  Mapping &map(const void *P, size_t Bytes) {
+  /// Map [P, P + Bytes) with a copy per device (those of Home, at location Location when
+  /// given): fake addresses that no one dereferences.
+  Mapping &map(const void *P, size_t Bytes, HolderSet Home = ValidityMap::devices(Devices),
+               const char *Location = "") {
     Mapping M;
     M.Begin = reinterpret_cast<uintptr_t>(P);
     M.End = M.Begin + Bytes;
+    M.Home = Home;
+    M.Location = Location;
     for (unsigned D = 0; D < Devices; ++D)
-      M.DevicePtrs.push_back(reinterpret_cast<void *>(0x100000 * (D + 1) + 0x1000 * Mapped));
+      M.DevicePtrs.push_back(M.hasCopy(D) ? reinterpret_cast<void *>(0x100000 * (D + 1) +
+                                                                     0x1000 * Mapped)
+                                          : nullptr);
     M.LastUse.assign(Devices, 0);
     ++Mapped;
     return Data.table().insert(std::move(M));
@@ -282,6 +288,71 @@ TEST_F(LaunchPlanTest, DevicePointersOfTwoDevicesAreAnError) {
   EXPECT_NE(Message.find("deviceptr arguments 'd' and 'e' are memory of devices 0 and 1"),
             std::string::npos)
       << Message;
+}
+
+// Data at a location (devices 0 and 2 of 3): the kernel's devices are those holding all its
+// data; device 1 gets a null pointer, and a target that includes it fails naming the array.
+TEST_F(LaunchPlanTest, DataAtALocationLimitsTheLaunchToItsDevices) {
+  auto K = analyse(Axpy, {"int n", "float a", "const float *x", "float *y"});
+  float X[8], Y[8];
+  HolderSet Outer = ValidityMap::device(0) | ValidityMap::device(2);
+  Mapping &MX = map(X, sizeof X, Outer, "outer");
+  map(Y, sizeof Y); // every device
+  for (HolderSet Target : {Outer, ValidityMap::device(2)}) {
+    PlanOptions O;
+    O.Target = Target;
+    O.TargetName = "inner";
+    auto P = planAxpy(K, X, Y, 8, O);
+    ASSERT_TRUE(static_cast<bool>(P)) << llvm::toString(P.takeError());
+    EXPECT_EQ(P->Devices, Outer);
+    EXPECT_EQ(cell<const void *>(*P, 0, param(K, "x")), MX.DevicePtrs[0]);
+    EXPECT_EQ(cell<const void *>(*P, 1, param(K, "x")), nullptr);
+    EXPECT_EQ(cell<const void *>(*P, 2, param(K, "x")), MX.DevicePtrs[2]);
+  }
+  for (const char *Name : {"", "all"}) {
+    PlanOptions O;
+    O.TargetName = Name;
+    O.Target = *Name ? ValidityMap::devices(Devices) : 0;
+    auto P = planAxpy(K, X, Y, 8, O);
+    ASSERT_FALSE(static_cast<bool>(P));
+    std::string Message;
+    EXPECT_EQ(takeError(P.takeError(), Message), ErrorCode::InvalidArgument);
+    for (const char *Part :
+         {"'x' [0x", "lives at location 'outer' (devices 0, 2)", "device 1 has no copy of it",
+          "target a location inside 'outer' (#pragma jacc location(outer)"})
+      EXPECT_NE(Message.find(Part), std::string::npos) << Part << " in " << Message;
+    EXPECT_NE(Message.find(*Name ? "targets location 'all' (devices 0, 1, 2)"
+                                 : "runs on every device (no location targeted)"),
+              std::string::npos)
+        << Message;
+  }
+}
+
+// A deviceptr kernel runs on its owner alone: data it uses must have a copy there.
+TEST_F(LaunchPlanTest, ADeviceptrKernelsOwnerNeedsACopyOfItsData) {
+  auto K = analyse("#pragma acc parallel loop deviceptr(d) present(x)\n"
+                   "for (int i = 0; i < n; i++) d[i] += x[i];\n",
+                   {"int n", "double *d", "const double *x"});
+  double D4[4], X4[4];
+  Mapping &MD = map(D4, sizeof D4);
+  map(X4, sizeof X4, ValidityMap::device(2), "last");
+  int N = 4;
+  const double *XP = X4;
+  for (unsigned Owner : {2u, 1u}) {
+    double *DP = static_cast<double *>(MD.DevicePtrs[Owner]);
+    jacc_arg Args[] = {{"int n", &N}, {"double *d", &DP}, {"const double *x", &XP}};
+    auto P = planLaunch(K, Args, Devices, {}, Data);
+    if (Owner == 2) {
+      ASSERT_TRUE(static_cast<bool>(P)) << llvm::toString(P.takeError());
+      EXPECT_EQ(*P->Owner, 2u);
+      continue;
+    }
+    ASSERT_FALSE(static_cast<bool>(P));
+    std::string Message;
+    EXPECT_EQ(takeError(P.takeError(), Message), ErrorCode::InvalidArgument);
+    EXPECT_NE(Message.find("runs on device 1 alone (deviceptr 'd'), but 'x'"), std::string::npos)
+        << Message;
+  }
 }
 
 } // namespace

@@ -5,7 +5,7 @@
 /* #pragma jacc policy(...) and location(...) right above a compute construct go into its kernel
    (other compilers ignore them); a construct without one gets none. */
 void scale(float *x, float *y, int n) {
-#pragma jacc policy(weights:[1,3])
+/* #pragma jacc policy(weights:[1,3]) */
 
 { /* #pragma acc parallel loop copy(x[0:n]) */
   jacc_construct_begin(JACC_CONSTRUCT_PARALLEL, "policy.c", 6, "scale");
@@ -36,11 +36,13 @@ void scale(float *x, float *y, int n) {
 }
 }
 void shift(float *z, int n) {
-#pragma jacc location(gpus)
-#pragma jacc policy(flatten)
+/* #pragma jacc location(gpus) */
+/* #pragma jacc policy(flatten) */
 { /* #pragma acc parallel loop copy(z[0:n]) */
   jacc_construct_begin(JACC_CONSTRUCT_PARALLEL, "policy.c", 16, "shift");
+  jacc_translated_check(jacc_data_location_begin("gpus"), "policy.c:16");
   jacc_translated_check(jacc_copyin(&z[0], n * sizeof z[0]), "policy.c:16");
+  jacc_translated_check(jacc_data_location_end(), "policy.c:16");
   jacc_arg jacc_args[] = {{"int n", &n}, {"float *z", &z}};
   jacc_translated_check(jacc_kernel_push(
       "#pragma jacc location(gpus)\n"
