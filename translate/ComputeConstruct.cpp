@@ -404,6 +404,8 @@ void Translator::translateCompute(Region &R) {
   std::map<unsigned, std::string> SeqLoops = sequentialLoops(R, OnDeviceVars, ConstructSeq);
   for (auto &[Off, Text] : SectionDecls)
     SeqLoops[Off] += Text;
+  for (auto &[Off, Text] : K.Ins)
+    SeqLoops[Off] += Text;
   if (ConstructSeq)
     Kept += " seq";
   std::optional<std::string> Statement =

@@ -35,7 +35,10 @@ static std::string cMathName(const FunctionDecl *F) {
     return B->getKind() == BuiltinType::Long       ? "labs"
            : B->getKind() == BuiltinType::LongLong ? "llabs"
                                                    : "abs";
-  if (!B->isFloatingPoint())
+  // Floating point: the C function of the type the overload computes in, its return type
+  // (std::pow(float, int) is pow of doubles, as libstdc++ promotes it).
+  B = F->getReturnType().getCanonicalType()->getAs<BuiltinType>();
+  if (!B || !B->isFloatingPoint())
     return "";
   if (Name == "abs")
     Name = "fabs";
@@ -129,7 +132,9 @@ void Translator::lowerCxx(Stmt *S, CxxKernel &K, const char *What) {
                                                "' with arguments of a template parameter's type");
     }
     bool VisitCXXNullPtrLiteralExpr(CXXNullPtrLiteralExpr *E) {
-      replace(E->getSourceRange(), "((void *)0)");
+      // 0, not ((void *)0): NVRTC compiles kernels as C++, where void * converts to no other
+      // pointer type.
+      replace(E->getSourceRange(), "0");
       return true;
     }
     bool VisitCXXBoolLiteralExpr(CXXBoolLiteralExpr *E) {
@@ -218,6 +223,26 @@ void Translator::lowerCxx(Stmt *S, CxxKernel &K, const char *What) {
         replace(E->getSourceRange(), "(*" + V->getNameAsString() + ")");
       return true;
     }
+    /// `&(E)`: insertions, so that a replacement at E's first token (`r` -> `(*r)`) stays.
+    void addressOf(const Expr *E) {
+      K.Ins[off(E->getBeginLoc())] += "&(";
+      SourceLocation End = Lexer::getLocForEndOfToken(T.SM.getExpansionLoc(E->getEndLoc()), 0,
+                                                      T.SM, T.Ctx.getLangOpts());
+      K.Ins[T.Idx.offset(End)] = ")" + K.Ins[T.Idx.offset(End)];
+    }
+    std::set<unsigned> Declarators; ///< declarations rewritten from their first token
+    /// Replace V's declaration up to its name (`auto &r`, `double &r`) by Text; an error when
+    /// another declarator shares its first tokens (`double &a = x, &b = y;`).
+    bool replaceDeclarator(VarDecl *V, const std::string &Text) {
+      if (!Declarators.insert(off(V->getBeginLoc())).second) {
+        unsupported(V->getLocation(), "'" + V->getNameAsString() +
+                                          "' declared with another reference or 'auto' "
+                                          "declarator (declare each on its own)");
+        return false;
+      }
+      replace(SourceRange(V->getBeginLoc(), V->getLocation()), Text);
+      return true;
+    }
     bool VisitVarDecl(VarDecl *V) {
       if (isa<ParmVarDecl>(V))
         return true;
@@ -231,11 +256,12 @@ void Translator::lowerCxx(Stmt *S, CxxKernel &K, const char *What) {
           return unsupported(V->getLocation(), "'constexpr' after the type of '" +
                                                    V->getNameAsString() + "'");
       }
-      if (V->getType()->getContainedAutoType()) {
-        if (!V->getType()->getAs<AutoType>() || TL.isNull())
-          return unsupported(V->getLocation(), "'auto' in a compound type ('" + V->getNameAsString() +
-                                                   "')");
-        replace(TL.getSourceRange(), T.declaration(V->getType().getUnqualifiedType(), ""));
+      if (V->getType()->getContainedAutoType() && !V->getType()->isReferenceType()) {
+        // `auto x` -> its deduced type; `auto *p`, `const auto *p` -> the whole declarator.
+        if (V->getType()->getAs<AutoType>() && !TL.isNull())
+          replace(TL.getSourceRange(), T.declaration(V->getType().getUnqualifiedType(), ""));
+        else if (!replaceDeclarator(V, T.declaration(V->getType(), V->getNameAsString())))
+          return true;
         T.addTypeNeed(V->getType(), K);
       }
       if (V->getType()->isReferenceType()) {
@@ -244,14 +270,10 @@ void Translator::lowerCxx(Stmt *S, CxxKernel &K, const char *What) {
           return unsupported(V->getLocation(), "reference '" + V->getNameAsString() + "'");
         K.LocalRefs.insert(V);
         QualType P = T.Ctx.getPointerType(V->getType().getNonReferenceType());
-        replace(SourceRange(V->getBeginLoc(), V->getLocation()),
-                T.declaration(P.withConst(), V->getNameAsString()));
-        Expr *Init = V->getInit();
-        unsigned IB = off(Init->getBeginLoc());
-        K.Edits[IB] = {0, "&("};
-        SourceLocation E = Lexer::getLocForEndOfToken(T.SM.getExpansionLoc(Init->getEndLoc()), 0,
-                                                      T.SM, T.Ctx.getLangOpts());
-        K.Edits[T.Idx.offset(E)] = {0, ")"};
+        if (!replaceDeclarator(V, T.declaration(P.withConst(), V->getNameAsString())))
+          return true;
+        T.addTypeNeed(P, K);
+        addressOf(V->getInit());
       }
       return true;
     }

@@ -362,7 +362,7 @@ bool Translator::argDecl(VarDecl *V, std::string &Decl, std::string &Temp, std::
       return false;
     }
     Decl = declaration(D, Name);
-    Temp = declaration(D, "jacc_ptr_" + Name) + " = " + Name + ";";
+    Temp = declaration(D, "jacc_ptr_" + Name) + " = " + hostName(V) + ";";
     Value = "&jacc_ptr_" + Name;
     return true;
   }
@@ -386,7 +386,7 @@ bool Translator::argDecl(VarDecl *V, std::string &Decl, std::string &Temp, std::
     return false;
   }
   Decl = declaration(T, Name);
-  Value = (cxx() ? "(void *)&" : "&") + Name; // C++: no implicit const T * to void *
+  Value = (cxx() ? "(void *)&" : "&") + hostName(V); // C++: no implicit const T * to void *
   return true;
 }
 

@@ -311,6 +311,7 @@ private:
   struct CxxKernel {
     /// Replacements of the statement's text: offset -> (length replaced, text).
     std::map<unsigned, std::pair<unsigned, std::string>> Edits;
+    std::map<unsigned, std::string> Ins; ///< insertions before the text at an offset
     std::vector<const clang::FieldDecl *> Members; ///< data members used through `this`
     std::set<std::string> Helpers;                 ///< C definitions (std::min/max)
     std::set<const clang::VarDecl *> LocalRefs;    ///< references declared inside: pointers
@@ -335,6 +336,19 @@ private:
     std::string S;
     llvm::raw_string_ostream OS(S);
     T.print(OS, Policy, Name);
+    return OS.str();
+  }
+  /// V as the host code at a construct names it: qualified when it is a namespace's or a
+  /// class's (`phys::drag`: the kernel names it bare).
+  std::string hostName(const clang::VarDecl *V) const {
+    if (!cxx() || V->getDeclContext()->isFunctionOrMethod() ||
+        V->getDeclContext()->isTranslationUnit())
+      return V->getName().str();
+    clang::PrintingPolicy P = Ctx.getPrintingPolicy();
+    P.SuppressUnwrittenScope = true; // anonymous and inline namespaces
+    std::string S;
+    llvm::raw_string_ostream OS(S);
+    V->printQualifiedName(OS, P);
     return OS.str();
   }
   /// The offsets of the references to Var in S.

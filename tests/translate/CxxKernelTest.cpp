@@ -1,0 +1,176 @@
+// The C kernels jacc-translate writes for C++ compute constructs (translate/CxxKernel.cpp) on the
+// CUDA path: every kernel of tests/translate/golden/cxx_kernels.cpp goes through the analysis and
+// CUDA code generation and compiles with NVRTC for every tested architecture, its launch ABI
+// checked (the host JIT compiles them in the openacc corpus). The mock driver runs such kernels in
+// tests/api/CudaMockTest.cpp.
+#include "translate/Translate.h"
+
+#include "tests/jit/cuda/CudaCheck.h"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+using namespace jacc;
+
+namespace {
+
+/// A kernel a translated file pushes: its text and its arguments' declarations.
+struct PushedKernel {
+  std::string Source;
+  std::vector<std::string> Decls;
+};
+
+/// The C string literal that is the whole of Line but for a trailing `,` or `);` (its text
+/// decoded), or false.
+bool literalLine(llvm::StringRef Line, std::string &Text) {
+  Line = Line.trim();
+  if (!Line.consume_front("\""))
+    return false;
+  size_t End = Line.rfind('"');
+  if (End == llvm::StringRef::npos)
+    return false;
+  for (size_t I = 0; I < End; ++I) {
+    if (Line[I] != '\\') {
+      Text += Line[I];
+      continue;
+    }
+    char C = Line[++I];
+    Text += C == 'n' ? '\n' : C == 't' ? '\t' : C == 'r' ? '\r' : C;
+  }
+  return true;
+}
+
+/// The kernels of a translation, in order: each `jacc_arg jacc_args[] = {{"decl", ...}, ...};`
+/// line and the string literal lines of the push (or of a template's kernel source) after it.
+/// Template kernels start with Prefix (their parameters, as an instantiation spells them).
+std::vector<PushedKernel> pushedKernels(const std::string &Out, const std::string &Prefix) {
+  std::vector<PushedKernel> Kernels;
+  std::vector<std::string> Decls;
+  std::istringstream In(Out);
+  std::string Line;
+  while (std::getline(In, Line)) {
+    llvm::StringRef L(Line);
+    if (L.contains("jacc_arg jacc_args[] = {")) {
+      Decls.clear();
+      for (size_t P = L.find("{\""); P != llvm::StringRef::npos; P = L.find("{\"", P + 2))
+        Decls.push_back(L.substr(P + 2, L.find('"', P + 2) - P - 2).str());
+      continue;
+    }
+    bool Template = L.endswith("+ std::string(");
+    if (!L.endswith("jacc_kernel_push(") && !Template)
+      continue;
+    PushedKernel K;
+    K.Source = Template ? Prefix : "";
+    K.Decls = Decls;
+    while (std::getline(In, Line) && literalLine(Line, K.Source)) {
+    }
+    Kernels.push_back(K);
+    Decls.clear();
+  }
+  return Kernels;
+}
+
+std::string readFile(const std::string &Path) {
+  std::ifstream F(Path);
+  std::stringstream S;
+  S << F.rdbuf();
+  return S.str();
+}
+
+TEST(CxxKernelTest, EveryKernelOfTheGoldenCxxFileCompilesForCuda) {
+  if (!jit::nvrtcAvailable())
+    GTEST_SKIP() << "this build has no NVRTC";
+  std::string Source = readFile(JACC_SOURCE_DIR "/tests/translate/golden/cxx_kernels.cpp");
+  ASSERT_FALSE(Source.empty());
+  std::vector<std::string> Args;
+  auto Out = analysis::translateOpenACC(Source, "cxx_kernels.cpp", Args);
+  ASSERT_TRUE(bool(Out)) << llvm::toString(Out.takeError());
+  // smooth<float, 2>: what jacc.hpp spells for T and what the enum gives Width.
+  std::vector<PushedKernel> Kernels =
+      pushedKernels(*Out, "typedef float T;\nenum { Width = 2 };\n");
+  ASSERT_EQ(Kernels.size(), 4u) << *Out;
+  for (const PushedKernel &K : Kernels) {
+    SCOPED_TRACE(K.Source);
+    analysis::KernelInfo Info = jit::analyzeOrFail(K.Source, K.Decls);
+    if (Info.Source.empty())
+      continue;
+    jit::expectKernelCompilesForCuda(Info);
+  }
+}
+
+/// The kernel text of the only construct of a C++ source (a test failure when it fails).
+std::string translateCxx(const std::string &Source) {
+  std::vector<std::string> Args;
+  auto Out = analysis::translateOpenACC(Source, "t.cpp", Args);
+  if (!Out) {
+    ADD_FAILURE() << llvm::toString(Out.takeError());
+    return "";
+  }
+  std::vector<PushedKernel> K = pushedKernels(*Out, "");
+  return K.size() == 1 ? K[0].Source : "";
+}
+
+std::string translateCxxError(const std::string &Source) {
+  std::vector<std::string> Args;
+  auto Out = analysis::translateOpenACC(Source, "t.cpp", Args);
+  if (Out) {
+    ADD_FAILURE() << "translated:\n" << *Out;
+    return "";
+  }
+  return llvm::toString(Out.takeError());
+}
+
+// The C function of a std:: math call is that of the type the overload computes in: its return
+// type (libstdc++ promotes std::pow(float, int) to double), integers by their own abs.
+TEST(CxxKernelTest, MathCallsAreTheCFunctionsOfTheTypeTheyComputeIn) {
+  std::string K = translateCxx("#include <cmath>\n#include <cstdlib>\n"
+                               "void f(int n, float *x, double *y, long double *z, long long *w) {\n"
+                               "#pragma acc parallel loop copy(x[0:n], y[0:n], z[0:n], w[0:n])\n"
+                               "  for (int i = 0; i < n; i++) {\n"
+                               "    x[i] = std::pow(x[i], 2) + std::pow(x[i], 2.0f);\n"
+                               "    y[i] = std::fmin(x[i], y[i]) + std::abs(x[i]) + std::cbrt(y[i]);\n"
+                               "    z[i] = std::sqrt(z[i]);\n"
+                               "    w[i] = std::abs(w[i]);\n"
+                               "  }\n"
+                               "}\n");
+  EXPECT_NE(K.find("x[i] = pow(x[i], 2) + powf(x[i], 2.0f);"), std::string::npos) << K;
+  EXPECT_NE(K.find("y[i] = fmin(x[i], y[i]) + fabsf(x[i]) + cbrt(y[i]);"), std::string::npos)
+      << K;
+  EXPECT_NE(K.find("z[i] = sqrtl(z[i]);"), std::string::npos) << K;
+  EXPECT_NE(K.find("w[i] = llabs(w[i]);"), std::string::npos) << K;
+}
+
+// auto in a pointer or reference declarator: the deduced type, written whole; a reference
+// declared after another declarator cannot be rewritten on its own, and says so.
+TEST(CxxKernelTest, AutoPointersAndReferencesGetTheirDeducedTypes) {
+  std::string K = translateCxx("struct P { double x; };\n"
+                               "void f(int n, P *p) {\n"
+                               "#pragma acc parallel loop copy(p[0:n])\n"
+                               "  for (int i = 0; i < n; i++) {\n"
+                               "    auto &r = p[i];\n"
+                               "    const auto *q = &p[n - 1 - i];\n"
+                               "    auto *const s = &r;\n"
+                               "    r.x += q->x + s->x;\n"
+                               "  }\n"
+                               "}\n");
+  EXPECT_NE(K.find("P *const r = &(p[i]);"), std::string::npos) << K;
+  EXPECT_NE(K.find("const P *q = &p[n - 1 - i];"), std::string::npos) << K;
+  EXPECT_NE(K.find("P *const s = &(*r);"), std::string::npos) << K;
+  EXPECT_NE(K.find("(*r).x += q->x + s->x;"), std::string::npos) << K;
+  EXPECT_EQ(translateCxxError("void f(int n, double *a, double *b) {\n"
+                              "#pragma acc parallel loop copy(a[0:n], b[0:n])\n"
+                              "  for (int i = 0; i < n; i++) {\n"
+                              "    double &x = a[i], &y = b[i];\n"
+                              "    x = y;\n"
+                              "  }\n"
+                              "}\n"),
+            "t.cpp:4:24: error: 'y' declared with another reference or 'auto' declarator "
+            "(declare each on its own) in a compute construct is not supported by "
+            "jacc-translate (kernels are C with the C++ of docs/translate.md, \"C++\")");
+}
+
+} // namespace
