@@ -414,10 +414,7 @@ void Translator::translateCompute(Region &R) {
     return;
   std::string Body =
       "#pragma acc " + std::string(directiveKindName(D.Kind)) + Kept + "\n" + *Statement + "\n";
-  std::string Helpers;
-  for (const std::string &H : K.Helpers)
-    Helpers += H;
-  std::string Kernel = jaccLines(P) + leadingDecls(N, Body) + Helpers + Body + siteLine(P);
+  std::string Kernel = jaccLines(P) + leadingDecls(N, Body, K.Helpers) + Body + siteLine(P);
   if (!Ok || !Errors.empty())
     return;
 

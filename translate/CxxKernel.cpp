@@ -67,28 +67,16 @@ static std::string minMaxHelper(const FunctionDecl *F, const PrintingPolicy &Pol
   return Fn;
 }
 
-void Translator::lowerCxx(Stmt *S, CxxKernel &K, const char *What) {
+void Translator::lowerCxx(Stmt *S, CxxKernel &K, const std::string &What) {
   struct Visitor : RecursiveASTVisitor<Visitor> {
     Translator &T;
     CxxKernel &K;
-    const char *What;
-    Visitor(Translator &T, CxxKernel &K, const char *What) : T(T), K(K), What(What) {}
+    const std::string &What;
+    Visitor(Translator &T, CxxKernel &K, const std::string &What) : T(T), K(K), What(What) {}
     unsigned off(SourceLocation L) { return T.Idx.offset(T.SM.getExpansionLoc(L)); }
-    /// Replace the tokens of R by Text.
-    void replace(SourceRange R, const std::string &Text) {
-      CharSourceRange C = Lexer::makeFileCharRange(CharSourceRange::getTokenRange(R), T.SM,
-                                                   T.Ctx.getLangOpts());
-      if (C.isInvalid()) {
-        T.errorAt(R.getBegin(), llvm::Twine("C++ written through a macro in ") + What +
-                                    ": write it in the construct itself");
-        return;
-      }
-      unsigned B = T.Idx.offset(C.getBegin());
-      K.Edits[B] = {T.Idx.offset(C.getEnd()) - B, Text};
-    }
+    void replace(SourceRange R, const std::string &Text) { T.cxxReplace(K, R, Text, What); }
     bool unsupported(SourceLocation L, const llvm::Twine &Construct) {
-      T.errorAt(L, Construct + " in " + What + " is not supported by jacc-translate (kernels are "
-                                               "C with the C++ of docs/translate.md, \"C++\")");
+      T.cxxUnsupported(L, Construct, What);
       return true;
     }
     bool VisitLambdaExpr(LambdaExpr *E) { return unsupported(E->getBeginLoc(), "a lambda"); }
@@ -159,6 +147,37 @@ void Translator::lowerCxx(Stmt *S, CxxKernel &K, const char *What) {
               "(" + T.declaration(E->getTypeAsWritten(), "") + ")");
       return true;
     }
+    /// A routine's reference parameters: the arguments of those it takes as pointers are
+    /// passed by address (`f(a[i])` -> `f(&(a[i]))`), which must be lvalues.
+    bool VisitCallExpr(CallExpr *E) {
+      const FunctionDecl *F = E->getDirectCallee();
+      if (!F || isa<CXXMethodDecl>(F) || T.SM.isInSystemHeader(T.SM.getExpansionLoc(F->getLocation())))
+        return true;
+      for (unsigned I = 0; I < E->getNumArgs() && I < F->getNumParams(); ++I) {
+        const Expr *Arg = E->getArg(I);
+        std::string Param = F->getParamDecl(I)->getNameAsString();
+        if (isa<CXXDefaultArgExpr>(Arg))
+          return unsupported(E->getRParenLoc(), "the default argument of parameter '" + Param +
+                                                    "' of '" + F->getNameAsString() +
+                                                    "' (pass it in the call)");
+        if (T.refParam(F, I) != RefParam::Pointer)
+          continue;
+        // A temporary bound to a const reference has no address in C (NVRTC's C++ has no
+        // compound literals either).
+        const Expr *Bound = Arg->IgnoreParens(); // IgnoreParenImpCasts skips temporaries
+        while (const auto *C = dyn_cast<ImplicitCastExpr>(Bound))
+          Bound = C->getSubExpr()->IgnoreParens();
+        if (!Arg->isLValue() || isa<MaterializeTemporaryExpr>(Bound))
+          return unsupported(Arg->getBeginLoc(),
+                             "a value that is no variable, element or member, passed to "
+                             "reference parameter '" + Param + "' of '" + F->getNameAsString() +
+                                 "' (it may write through its parameters, so the kernel passes "
+                                 "the address of what its references name: store the value in "
+                                 "a variable of the parameter's type first)");
+        addressOf(Arg);
+      }
+      return true;
+    }
     std::set<const CXXThisExpr *> MemberBases; ///< `this` in `this->a`, handled as `a`
     bool VisitCXXThisExpr(CXXThisExpr *E) {
       if (!MemberBases.count(E))
@@ -191,15 +210,15 @@ void Translator::lowerCxx(Stmt *S, CxxKernel &K, const char *What) {
       if (auto *F = dyn_cast<FunctionDecl>(D)) {
         bool System = T.SM.isInSystemHeader(T.SM.getExpansionLoc(F->getLocation()));
         if (!System) {
-          if (E->hasQualifier() || isa<CXXMethodDecl>(F) || F->getTemplateInstantiationPattern())
+          // A routine of the program: its kernel copy is lowered too (lowerRoutine); a
+          // namespace's is called by its bare name there.
+          if (isa<CXXMethodDecl>(F) || F->getTemplateInstantiationPattern())
             return unsupported(E->getBeginLoc(), "the call of C++ function '" +
                                                      F->getQualifiedNameAsString() +
-                                                     "' (qualified, member or template)");
-          for (const ParmVarDecl *P : F->parameters())
-            if (P->getType()->isReferenceType())
-              return unsupported(E->getBeginLoc(),
-                                 "the call of '" + F->getNameAsString() + "', whose parameter '" +
-                                     P->getNameAsString() + "' is a reference,");
+                                                     "' (a member or a template)");
+          if (E->hasQualifier())
+            replace(SourceRange(E->getQualifierLoc().getBeginLoc(), E->getLocation()),
+                    F->getNameAsString());
           return true;
         }
         if (F->isExternC() && !E->hasQualifier())
@@ -282,6 +301,25 @@ void Translator::lowerCxx(Stmt *S, CxxKernel &K, const char *What) {
 }
 
 void Translator::addTypeNeed(QualType T, CxxKernel &K) { K.Types.push_back(T); }
+
+void Translator::cxxReplace(CxxKernel &K, SourceRange R, const std::string &Text,
+                            const std::string &What) {
+  CharSourceRange C =
+      Lexer::makeFileCharRange(CharSourceRange::getTokenRange(R), SM, Ctx.getLangOpts());
+  if (C.isInvalid()) {
+    errorAt(R.getBegin(),
+            "C++ written through a macro in " + What + ": write it in the source itself");
+    return;
+  }
+  unsigned B = Idx.offset(C.getBegin());
+  K.Edits[B] = {Idx.offset(C.getEnd()) - B, Text};
+}
+
+void Translator::cxxUnsupported(SourceLocation L, const llvm::Twine &Construct,
+                                const std::string &What) {
+  errorAt(L, Construct + " in " + What + " is not supported by jacc-translate (kernels are C "
+                                         "with the C++ of docs/translate.md, \"C++\")");
+}
 
 std::string Translator::applyEdits(unsigned Begin, unsigned End,
                                    const std::map<unsigned, std::pair<unsigned, std::string>> &Edits,

@@ -246,11 +246,19 @@ private:
     std::set<const clang::VarDecl *> LoopVars; ///< outer variables used as loop counters (private)
     /// Routines with bind clauses the kernel calls, by name: what host devices and GPUs call.
     std::map<std::string, RoutineNames> Renames;
+    /// C++: constexpr globals routines use, with their definitions as the kernel declares them.
+    std::map<const clang::VarDecl *, std::string> Constants;
   };
   void collect(clang::Stmt *S, unsigned Begin, unsigned End, KernelNeeds &N,
                clang::FunctionDecl *InRoutine);
   void addType(clang::QualType T, KernelNeeds &N);
-  std::string leadingDecls(KernelNeeds &N, llvm::StringRef Body);
+  /// The declarations before a kernel's construct (Body: its text); Helpers: the construct's
+  /// C++ helper definitions, emitted with its routines'.
+  std::string leadingDecls(KernelNeeds &N, llvm::StringRef Body,
+                           const std::set<std::string> &Helpers = {});
+  /// C++: `static const double g = 9.81;` for a constexpr global of scalar type V a routine
+  /// uses (its value, exactly); none for another variable.
+  std::optional<std::string> constantDecl(const clang::VarDecl *V) const;
   std::string declText(const clang::Decl *D);
   /// How a scalar (or struct) of a compute construct lives on the devices.
   enum class DeviceScalar {
@@ -318,8 +326,28 @@ private:
     std::vector<clang::QualType> Types;            ///< types the rewritten text names
   };
   /// Fills K for S (What names the construct in errors); an error for what stays C++.
-  void lowerCxx(clang::Stmt *S, CxxKernel &K, const char *What);
+  void lowerCxx(clang::Stmt *S, CxxKernel &K, const std::string &What);
+  /// How a kernel's copy of a routine takes a reference parameter (CxxRoutine.cpp).
+  enum class RefParam {
+    AsIs,   ///< not a reference
+    Value,  ///< `const T &` of a routine that cannot write through its parameters, `T &&`: `T`
+    Pointer ///< `T &` (and `const T &` of a routine that may write): `T *`, used as `(*x)`
+  };
+  RefParam refParam(const clang::FunctionDecl *F, unsigned I) const;
+  /// Whether F may write memory its caller sees: through a parameter that is a non-const
+  /// reference, or a pointer to non-const data (arrays and structs' members included).
+  bool routineMayWrite(const clang::FunctionDecl *F) const;
+  /// The C++ of routine definition F lowered as a construct's is (its body, and its reference
+  /// parameters, auto return type and C++ specifiers); lowered once, nullptr after an error.
+  const CxxKernel *lowerRoutine(const clang::FunctionDecl *F);
+  std::map<const clang::FunctionDecl *, std::optional<CxxKernel>> RoutineCxx;
   void addTypeNeed(clang::QualType T, CxxKernel &K);
+  /// K's replacement of the tokens of R by Text (an error naming What inside a macro).
+  void cxxReplace(CxxKernel &K, clang::SourceRange R, const std::string &Text,
+                  const std::string &What);
+  /// The error for C++ Construct at L in What (a compute construct, a routine) that stays C++.
+  void cxxUnsupported(clang::SourceLocation L, const llvm::Twine &Construct,
+                      const std::string &What);
   /// The file's text [Begin, End) with the insertions Ins and the replacements Edits.
   std::string applyEdits(unsigned Begin, unsigned End,
                          const std::map<unsigned, std::pair<unsigned, std::string>> &Edits,

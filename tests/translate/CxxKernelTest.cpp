@@ -1,8 +1,9 @@
-// The C kernels jacc-translate writes for C++ compute constructs (translate/CxxKernel.cpp) on the
-// CUDA path: every kernel of tests/translate/golden/cxx_kernels.cpp goes through the analysis and
+// The C kernels jacc-translate writes for C++ compute constructs and routines
+// (translate/CxxKernel.cpp, CxxRoutine.cpp): what each C++ form becomes, its located errors, and
+// on the CUDA path every kernel of tests/translate/golden/cxx_*.cpp goes through the analysis and
 // CUDA code generation and compiles with NVRTC for every tested architecture, its launch ABI
-// checked (the host JIT compiles them in the openacc corpus). The mock driver runs such kernels in
-// tests/api/CudaMockTest.cpp.
+// checked (the host JIT compiles them in the openacc corpus). The mock driver runs such kernels
+// in tests/api/CudaMockTest.cpp.
 #include "translate/Translate.h"
 
 #include "tests/jit/cuda/CudaCheck.h"
@@ -81,18 +82,19 @@ std::string readFile(const std::string &Path) {
   return S.str();
 }
 
-TEST(CxxKernelTest, EveryKernelOfTheGoldenCxxFileCompilesForCuda) {
+/// Every kernel of golden/File (Count of them; Prefix: its template kernels' parameters) goes
+/// through the analysis and CUDA code generation, and compiles with NVRTC.
+void expectGoldenKernelsCompileForCuda(const std::string &File, size_t Count,
+                                       const std::string &Prefix = "") {
   if (!jit::nvrtcAvailable())
     GTEST_SKIP() << "this build has no NVRTC";
-  std::string Source = readFile(JACC_SOURCE_DIR "/tests/translate/golden/cxx_kernels.cpp");
-  ASSERT_FALSE(Source.empty());
+  std::string Source = readFile(JACC_SOURCE_DIR "/tests/translate/golden/" + File);
+  ASSERT_FALSE(Source.empty()) << File;
   std::vector<std::string> Args;
-  auto Out = analysis::translateOpenACC(Source, "cxx_kernels.cpp", Args);
+  auto Out = analysis::translateOpenACC(Source, File, Args);
   ASSERT_TRUE(bool(Out)) << llvm::toString(Out.takeError());
-  // smooth<float, 2>: what jacc.hpp spells for T and what the enum gives Width.
-  std::vector<PushedKernel> Kernels =
-      pushedKernels(*Out, "typedef float T;\nenum { Width = 2 };\n");
-  ASSERT_EQ(Kernels.size(), 4u) << *Out;
+  std::vector<PushedKernel> Kernels = pushedKernels(*Out, Prefix);
+  ASSERT_EQ(Kernels.size(), Count) << *Out;
   for (const PushedKernel &K : Kernels) {
     SCOPED_TRACE(K.Source);
     analysis::KernelInfo Info = jit::analyzeOrFail(K.Source, K.Decls);
@@ -100,6 +102,16 @@ TEST(CxxKernelTest, EveryKernelOfTheGoldenCxxFileCompilesForCuda) {
       continue;
     jit::expectKernelCompilesForCuda(Info);
   }
+}
+
+TEST(CxxKernelTest, EveryKernelOfTheGoldenCxxConstructsCompilesForCuda) {
+  // smooth<float, 2>: what jacc.hpp spells for T and what the enum gives Width.
+  expectGoldenKernelsCompileForCuda("cxx_kernels.cpp", 4,
+                                    "typedef float T;\nenum { Width = 2 };\n");
+}
+
+TEST(CxxKernelTest, TheGoldenCxxRoutinesCompileForCuda) {
+  expectGoldenKernelsCompileForCuda("cxx_routines.cpp", 1);
 }
 
 /// The kernel text of the only construct of a C++ source (a test failure when it fails).
