@@ -78,29 +78,6 @@ bool Translator::privatisableHere(const Pragma &Q, const Directive &QD, const Re
   return true;
 }
 
-/// The C++ expression of a kernel's first lines for the template parameters of F (a function
-/// template's pattern): `typedef double T;` for a type, `enum { N = 8 };` for an integral value,
-/// spelt by each instantiation (jacc.hpp's declare). None for what a kernel cannot spell.
-std::optional<std::string> Translator::templateParameterText(const FunctionDecl *F) const {
-  const FunctionTemplateDecl *FT = F->getDescribedFunctionTemplate();
-  if (!FT || F->getParent()->isDependentContext())
-    return std::nullopt;
-  std::string Text = "std::string()";
-  for (const NamedDecl *D : *FT->getTemplateParameters()) {
-    std::string Name = D->getNameAsString();
-    if (Name.empty() || D->isParameterPack())
-      return std::nullopt;
-    if (isa<TemplateTypeParmDecl>(D))
-      Text += " + \"typedef \" + jacc::detail::declare<" + Name + ">(\"" + Name + "\") + \";\\n\"";
-    else if (const auto *V = dyn_cast<NonTypeTemplateParmDecl>(D);
-             V && V->getType()->isIntegralOrEnumerationType())
-      Text += " + \"enum { " + Name + " = \" + std::to_string((long long)(" + Name + ")) + \" };\\n\"";
-    else
-      return std::nullopt;
-  }
-  return Text;
-}
-
 void Translator::translateCompute(Region &R) {
   const Pragma &P = *R.P;
   const Directive &D = R.D;
@@ -108,26 +85,24 @@ void Translator::translateCompute(Region &R) {
   KernelNeeds N;
   unsigned StmtBegin = Idx.offset(R.S->getBeginLoc());
   CxxKernel K;
-  // In a function template: the kernel's text starts with its parameters' values, built when
-  // each instantiation first runs the construct.
+  // In a template (a function template, a member of a class template): the kernel's text starts
+  // with its parameters' values, built when each instantiation first runs the construct.
   std::string TemplateParams;
+  const FunctionDecl *Template = cxx() ? templateAround(P) : nullptr;
+  if (Template) {
+    std::optional<std::string> Params = templateParameterText(Template);
+    if (!Params) {
+      error(P, "compute construct in a template whose parameters jacc-translate cannot spell in "
+               "the kernel (a pack or a template template parameter): call a template without "
+               "them or non-template code from it");
+      return;
+    }
+    TemplateParams = *Params;
+  }
   if (cxx()) {
-    for (const FunctionDecl *F : Idx.Functions)
-      if (F->doesThisDeclarationHaveABody() && F->isDependentContext() &&
-          Idx.offset(F->getBody()->getBeginLoc()) < P.Hash &&
-          P.Hash < Idx.offset(F->getBody()->getEndLoc())) {
-        std::optional<std::string> Params = templateParameterText(F);
-        if (!Params) {
-          error(P, "compute construct in a template whose parameters jacc-translate cannot spell in "
-                   "the kernel (a member of a class template, a pack or a template template "
-                   "parameter): call a function template or non-template code from it");
-          return;
-        }
-        TemplateParams = *Params;
-      }
     // First: what stays C++ (a lambda's operator(), a member call) is no routine to collect.
     size_t Before = Errors.size();
-    lowerCxx(R.S, K, "a compute construct");
+    lowerCxx(R.S, K, "a compute construct", Template != nullptr);
     if (Errors.size() != Before)
       return;
   }
@@ -350,7 +325,8 @@ void Translator::translateCompute(Region &R) {
     // A data member used through `this`: an argument of its name, by value as a variable is.
     std::string Name = F->getName().str();
     QualType T = F->getType();
-    if (!T->isScalarType() && !T->isRecordType()) {
+    if (!T->isScalarType() && !T->isRecordType() &&
+        !T->isTemplateTypeParmType()) { // a class template's T: the kernel's typedef names it
       errorAt(F->getLocation(), "data member '" + Name + "' used in the construct at line " +
                                     llvm::Twine(P.Line) + " is not a scalar, pointer or struct");
       Ok = false;
@@ -404,18 +380,51 @@ void Translator::translateCompute(Region &R) {
   std::map<unsigned, std::string> SeqLoops = sequentialLoops(R, OnDeviceVars, ConstructSeq);
   for (auto &[Off, Text] : SectionDecls)
     SeqLoops[Off] += Text;
-  for (auto &[Off, Text] : K.Ins)
-    SeqLoops[Off] += Text;
   if (ConstructSeq)
     Kept += " seq";
-  std::optional<std::string> Statement =
-      useDeviceScalars(R, OnDeviceVars, P.LineEnd, std::move(SeqLoops), K.Edits);
-  if (!Statement)
-    return;
-  std::string Body =
-      "#pragma acc " + std::string(directiveKindName(D.Kind)) + Kept + "\n" + *Statement + "\n";
-  std::string Kernel = jaccLines(P) + leadingDecls(N, Body, K.Helpers) + Body + siteLine(P);
-  if (!Ok || !Errors.empty())
+  // The kernel's text with the C++ lowering KX and what it needs, NX.
+  auto kernelText = [&](const CxxKernel &KX, KernelNeeds &NX) -> std::optional<std::string> {
+    std::map<unsigned, std::string> Ins = SeqLoops;
+    for (auto &[Off, Text] : KX.Ins)
+      Ins[Off] += Text;
+    std::optional<std::string> Statement =
+        useDeviceScalars(R, OnDeviceVars, P.LineEnd, std::move(Ins), KX.Edits);
+    if (!Statement)
+      return std::nullopt;
+    std::string Body =
+        "#pragma acc " + std::string(directiveKindName(D.Kind)) + Kept + "\n" + *Statement + "\n";
+    return jaccLines(P) + leadingDecls(NX, Body, KX.Helpers) + Body + siteLine(P);
+  };
+  // Its texts, each with the condition (C++, on the template's parameters) that selects it: in a
+  // template, the C++ that depends on the parameters is lowered in each instantiation.
+  std::vector<std::pair<std::string, std::string>> Kernels; // condition, text
+  for (FunctionDecl *Inst : Template ? instantiationsOf(Template) : std::vector<FunctionDecl *>()) {
+    Stmt *S = instantiatedStatement(Inst, R.S);
+    std::optional<std::string> Cond = instantiationCondition(Template, Inst);
+    if (!S || !Cond) {
+      error(P, "compute construct in a template instantiation jacc-translate cannot name "
+               "(its arguments are not types or integral values)");
+      return;
+    }
+    CxxKernel KI;
+    lowerCxx(S, KI, "a compute construct");
+    KernelNeeds NI = N; // and the routines the instantiation calls
+    collect(S, StmtBegin, R.End, NI, nullptr);
+    for (QualType T : KI.Types)
+      addType(T, NI);
+    std::optional<std::string> Text = Errors.empty() ? kernelText(KI, NI) : std::nullopt;
+    if (!Text)
+      continue;
+    auto Same = llvm::find_if(Kernels, [&](const auto &X) { return X.second == *Text; });
+    if (Same == Kernels.end())
+      Kernels.push_back({"(" + *Cond + ")", *Text});
+    else
+      Same->first += " || (" + *Cond + ")";
+  }
+  if (Kernels.empty()) // not a template, or one never instantiated: as the pattern lowers it
+    if (std::optional<std::string> Text = kernelText(K, N))
+      Kernels.push_back({"", *Text});
+  if (!Ok || !Errors.empty() || Kernels.empty())
     return;
 
   std::string I = P.Indent, I2 = P.Indent + "  ";
@@ -451,10 +460,18 @@ void Translator::translateCompute(Region &R) {
     Code += "};\n";
   }
   if (TemplateParams.empty()) {
-    Code += I2 + "jacc_translated_check(jacc_kernel_push(\n" + cString(Kernel, I2 + "    ") + ",\n";
+    Code += I2 + "jacc_translated_check(jacc_kernel_push(\n" + cString(Kernels[0].second, I2 + "    ") +
+            ",\n";
   } else {
-    Code += I2 + "static const std::string jacc_kernel_source = " + TemplateParams +
-            " + std::string(\n" + cString(Kernel, I2 + "    ") + ");\n";
+    // One text per group of instantiations that lower alike, chosen by their parameters.
+    std::string Choice;
+    for (size_t K = 0; K < Kernels.size(); ++K) {
+      bool Last = K + 1 == Kernels.size();
+      Choice += (Last ? "std::string(\n" : Kernels[K].first + "\n" + I2 + "    ? std::string(\n") +
+                cString(Kernels[K].second, I2 + "    ") + ")" + (Last ? "" : "\n" + I2 + "    : ");
+    }
+    Code += I2 + "static const std::string jacc_kernel_source = " + TemplateParams + " + " +
+            (Kernels.size() > 1 ? "(" + Choice + ")" : Choice) + ";\n";
     Code += I2 + "jacc_translated_check(jacc_kernel_push(jacc_kernel_source.c_str(),\n";
   }
   Code += I2 + "    " + std::to_string(Args.size()) + ", " + (Args.empty() ? "0" : "jacc_args") +

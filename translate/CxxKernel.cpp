@@ -67,12 +67,14 @@ static std::string minMaxHelper(const FunctionDecl *F, const PrintingPolicy &Pol
   return Fn;
 }
 
-void Translator::lowerCxx(Stmt *S, CxxKernel &K, const std::string &What) {
+void Translator::lowerCxx(Stmt *S, CxxKernel &K, const std::string &What, bool Pattern) {
   struct Visitor : RecursiveASTVisitor<Visitor> {
     Translator &T;
     CxxKernel &K;
     const std::string &What;
-    Visitor(Translator &T, CxxKernel &K, const std::string &What) : T(T), K(K), What(What) {}
+    bool Pattern;
+    Visitor(Translator &T, CxxKernel &K, const std::string &What, bool Pattern)
+        : T(T), K(K), What(What), Pattern(Pattern) {}
     unsigned off(SourceLocation L) { return T.Idx.offset(T.SM.getExpansionLoc(L)); }
     void replace(SourceRange R, const std::string &Text) { T.cxxReplace(K, R, Text, What); }
     bool unsupported(SourceLocation L, const llvm::Twine &Construct) {
@@ -116,6 +118,8 @@ void Translator::lowerCxx(Stmt *S, CxxKernel &K, const std::string &What) {
       return unsupported(E->getBeginLoc(), "a member of a dependent type");
     }
     bool VisitUnresolvedLookupExpr(UnresolvedLookupExpr *E) {
+      if (Pattern)
+        return true; // resolved in each instantiation
       return unsupported(E->getBeginLoc(), "the call of '" + E->getName().getAsString() +
                                                "' with arguments of a template parameter's type");
     }
@@ -129,12 +133,20 @@ void Translator::lowerCxx(Stmt *S, CxxKernel &K, const std::string &What) {
       replace(E->getSourceRange(), E->getValue() ? "1" : "0");
       return true;
     }
+    /// A type as the source writes it: a template's parameter by its name (the kernel's
+    /// typedef), so that instantiations share their text.
+    std::string writtenType(QualType Q) {
+      if (const auto *ST = dyn_cast<SubstTemplateTypeParmType>(Q.getTypePtr()))
+        return (Q.isConstQualified() ? "const " : "") +
+               ST->getReplacedParameter()->getNameAsString();
+      return T.declaration(Q, "");
+    }
     bool VisitCXXNamedCastExpr(CXXNamedCastExpr *E) {
       if (isa<CXXDynamicCastExpr>(E))
         return unsupported(E->getBeginLoc(), "'dynamic_cast'");
       // static_cast<double>(x) -> (double)(x): the parenthesised operand stays.
       replace(SourceRange(E->getBeginLoc(), E->getAngleBrackets().getEnd()),
-              "(" + T.declaration(E->getTypeAsWritten(), "") + ")");
+              "(" + writtenType(E->getTypeAsWritten()) + ")");
       T.addTypeNeed(E->getTypeAsWritten(), K);
       return true;
     }
@@ -144,7 +156,7 @@ void Translator::lowerCxx(Stmt *S, CxxKernel &K, const std::string &What) {
                                                  E->getType().getAsString() + "'");
       // double(x) -> (double)(x)
       replace(SourceRange(E->getBeginLoc(), E->getLParenLoc().getLocWithOffset(-1)),
-              "(" + T.declaration(E->getTypeAsWritten(), "") + ")");
+              "(" + writtenType(E->getTypeAsWritten()) + ")");
       return true;
     }
     /// A routine's reference parameters: the arguments of those it takes as pointers are
@@ -296,7 +308,7 @@ void Translator::lowerCxx(Stmt *S, CxxKernel &K, const std::string &What) {
       }
       return true;
     }
-  } V(*this, K, What);
+  } V(*this, K, What, Pattern);
   V.TraverseStmt(S);
 }
 

@@ -67,8 +67,10 @@ private:
             .str());
   }
   void error(unsigned Line, unsigned Col, const llvm::Twine &Msg) {
-    Errors.push_back((FileName + ":" + llvm::Twine(Line) + ":" + llvm::Twine(Col) +
-                      ": error: " + Msg).str());
+    std::string E =
+        (FileName + ":" + llvm::Twine(Line) + ":" + llvm::Twine(Col) + ": error: " + Msg).str();
+    if (!llvm::is_contained(Errors, E)) // once: a template's instantiations find the same
+      Errors.push_back(E);
   }
   void error(const Pragma &P, const llvm::Twine &Msg) { error(P.Line, P.Column, Msg); }
   void error(const Pragma &P, const analysis::Clause &C, const llvm::Twine &Msg) {
@@ -325,8 +327,10 @@ private:
     std::set<const clang::VarDecl *> LocalRefs;    ///< references declared inside: pointers
     std::vector<clang::QualType> Types;            ///< types the rewritten text names
   };
-  /// Fills K for S (What names the construct in errors); an error for what stays C++.
-  void lowerCxx(clang::Stmt *S, CxxKernel &K, const std::string &What);
+  /// Fills K for S (What names the construct in errors); an error for what stays C++. In a
+  /// template's pattern (Pattern), what depends on its parameters (a call of `std::sqrt(x)` with
+  /// `x` of type T) is left as written: each instantiation lowers it.
+  void lowerCxx(clang::Stmt *S, CxxKernel &K, const std::string &What, bool Pattern = false);
   /// How a kernel's copy of a routine takes a reference parameter (CxxRoutine.cpp).
   enum class RefParam {
     AsIs,   ///< not a reference
@@ -355,9 +359,24 @@ private:
   /// A C definition of the C++ class RD a kernel uses (its data members), or "" after an error.
   std::string cStructText(const clang::CXXRecordDecl *RD);
   bool cxx() const { return Ctx.getLangOpts().CPlusPlus; }
-  /// In C++: the kernel's first lines for F's template parameters, as an expression each
-  /// instantiation evaluates (ComputeConstruct.cpp); none when a kernel cannot spell them.
+  // Templates (CxxTemplates.cpp).
+  /// The template function (a function template's pattern, a member of a class template) whose
+  /// body holds P, or nullptr.
+  const clang::FunctionDecl *templateAround(const Pragma &P) const;
+  /// The kernel's first lines for the template parameters around pattern F (its class
+  /// templates', then its own), as an expression each instantiation evaluates; none when a
+  /// kernel cannot spell them (a pack, a template template parameter).
   std::optional<std::string> templateParameterText(const clang::FunctionDecl *F) const;
+  /// The instantiated definitions of pattern F in the file.
+  std::vector<clang::FunctionDecl *> instantiationsOf(const clang::FunctionDecl *F);
+  std::optional<std::map<const clang::FunctionDecl *, std::vector<clang::FunctionDecl *>>>
+      Instantiations;
+  /// The statement of instantiation I that instantiates Pattern (same place), or nullptr.
+  static clang::Stmt *instantiatedStatement(clang::FunctionDecl *I, const clang::Stmt *Pattern);
+  /// The C++ condition, true in instantiation I of pattern F only, on F's template parameters
+  /// (`std::is_same<T, float>::value && (long long)(K) == 2LL`); none when it cannot be spelt.
+  std::optional<std::string> instantiationCondition(const clang::FunctionDecl *F,
+                                                    const clang::FunctionDecl *I) const;
 
   /// C declaration of Name with type T ("double (*a)[80]").
   std::string declaration(clang::QualType T, llvm::StringRef Name) const {

@@ -46,13 +46,17 @@ bool literalLine(llvm::StringRef Line, std::string &Text) {
 }
 
 /// The kernels of a translation, in order: each `jacc_arg jacc_args[] = {{"decl", ...}, ...};`
-/// line and the string literal lines of the push (or of a template's kernel source) after it.
-/// Template kernels start with Prefix (their parameters, as an instantiation spells them).
-std::vector<PushedKernel> pushedKernels(const std::string &Out, const std::string &Prefix) {
+/// line and the string literal lines of the push after it; a template's kernel source holds one
+/// text per group of instantiations, each taking the next of Prefixes (the template's parameters
+/// as that group's instantiations spell them) before it.
+std::vector<PushedKernel> pushedKernels(const std::string &Out,
+                                        std::vector<std::string> Prefixes = {}) {
   std::vector<PushedKernel> Kernels;
   std::vector<std::string> Decls;
   std::istringstream In(Out);
   std::string Line;
+  bool Template = false;
+  size_t Prefix = 0;
   while (std::getline(In, Line)) {
     llvm::StringRef L(Line);
     if (L.contains("jacc_arg jacc_args[] = {")) {
@@ -61,17 +65,25 @@ std::vector<PushedKernel> pushedKernels(const std::string &Out, const std::strin
         Decls.push_back(L.substr(P + 2, L.find('"', P + 2) - P - 2).str());
       continue;
     }
-    bool Template = L.endswith("+ std::string(");
-    if (!L.endswith("jacc_kernel_push(") && !Template)
+    if (L.contains("static const std::string jacc_kernel_source ="))
+      Template = true;
+    if (L.contains("jacc_kernel_push(jacc_kernel_source"))
+      Template = false;
+    if (!L.endswith("jacc_kernel_push(") && !(Template && L.endswith("std::string(")))
       continue;
     PushedKernel K;
-    K.Source = Template ? Prefix : "";
-    K.Decls = Decls;
-    while (std::getline(In, Line) && literalLine(Line, K.Source)) {
+    if (Template) {
+      EXPECT_LT(Prefix, Prefixes.size()) << "a template kernel without its parameters' lines";
+      K.Source = Prefix < Prefixes.size() ? Prefixes[Prefix++] : "";
     }
+    K.Decls = Decls;
+    std::streampos At = In.tellg();
+    while (std::getline(In, Line) && literalLine(Line, K.Source))
+      At = In.tellg();
+    In.seekg(At); // the line after the text: the next text's, or the push
     Kernels.push_back(K);
-    Decls.clear();
   }
+  EXPECT_EQ(Prefix, Prefixes.size()) << "template kernels";
   return Kernels;
 }
 
@@ -82,10 +94,12 @@ std::string readFile(const std::string &Path) {
   return S.str();
 }
 
-/// Every kernel of golden/File (Count of them; Prefix: its template kernels' parameters) goes
-/// through the analysis and CUDA code generation, and compiles with NVRTC.
+/// Every kernel of golden/File (Count of them; Prefixes: its template kernels' parameters, see
+/// pushedKernels) goes through the analysis and CUDA code generation, and compiles with NVRTC;
+/// but the last NeverRun (a template's never instantiated: left as the pattern has them).
 void expectGoldenKernelsCompileForCuda(const std::string &File, size_t Count,
-                                       const std::string &Prefix = "") {
+                                       const std::vector<std::string> &Prefixes = {},
+                                       size_t NeverRun = 0) {
   if (!jit::nvrtcAvailable())
     GTEST_SKIP() << "this build has no NVRTC";
   std::string Source = readFile(JACC_SOURCE_DIR "/tests/translate/golden/" + File);
@@ -93,9 +107,10 @@ void expectGoldenKernelsCompileForCuda(const std::string &File, size_t Count,
   std::vector<std::string> Args;
   auto Out = analysis::translateOpenACC(Source, File, Args);
   ASSERT_TRUE(bool(Out)) << llvm::toString(Out.takeError());
-  std::vector<PushedKernel> Kernels = pushedKernels(*Out, Prefix);
+  std::vector<PushedKernel> Kernels = pushedKernels(*Out, Prefixes);
   ASSERT_EQ(Kernels.size(), Count) << *Out;
-  for (const PushedKernel &K : Kernels) {
+  for (size_t I = 0; I + NeverRun < Kernels.size(); ++I) {
+    const PushedKernel &K = Kernels[I];
     SCOPED_TRACE(K.Source);
     analysis::KernelInfo Info = jit::analyzeOrFail(K.Source, K.Decls);
     if (Info.Source.empty())
@@ -107,7 +122,17 @@ void expectGoldenKernelsCompileForCuda(const std::string &File, size_t Count,
 TEST(CxxKernelTest, EveryKernelOfTheGoldenCxxConstructsCompilesForCuda) {
   // smooth<float, 2>: what jacc.hpp spells for T and what the enum gives Width.
   expectGoldenKernelsCompileForCuda("cxx_kernels.cpp", 4,
-                                    "typedef float T;\nenum { Width = 2 };\n");
+                                    {"typedef float T;\nenum { Width = 2 };\n"});
+}
+
+TEST(CxxKernelTest, EveryInstantiationsKernelOfTheGoldenCxxTemplatesCompilesForCuda) {
+  // scale<float, 2>, then scale<double, 2> and <double, 3> (one text); Field<float>, then
+  // Field<double>; unused<T>, never instantiated, is not compiled here (it never runs).
+  expectGoldenKernelsCompileForCuda(
+      "cxx_templates.cpp", 5,
+      {"typedef float T;\nenum { K = 2 };\n", "typedef double T;\nenum { K = 3 };\n",
+       "typedef float T;\n", "typedef double T;\n", "typedef float T;\n"},
+      /*NeverRun=*/1);
 }
 
 TEST(CxxKernelTest, TheGoldenCxxRoutinesCompileForCuda) {
@@ -122,7 +147,7 @@ std::string translateCxx(const std::string &Source) {
     ADD_FAILURE() << llvm::toString(Out.takeError());
     return "";
   }
-  std::vector<PushedKernel> K = pushedKernels(*Out, "");
+  std::vector<PushedKernel> K = pushedKernels(*Out);
   return K.size() == 1 ? K[0].Source : "";
 }
 
