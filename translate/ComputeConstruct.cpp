@@ -78,6 +78,59 @@ bool Translator::privatisableHere(const Pragma &Q, const Directive &QD, const Re
   return true;
 }
 
+/// The start of the push of Kernels (condition, text; one without a template): the kernel text
+/// as a literal, or in a template a function-local string of its parameters' lines (Params) and
+/// the text of the group of instantiations the conditions select; indented by I.
+static std::string pushedSource(const std::string &Params,
+                                const std::vector<std::pair<std::string, std::string>> &Kernels,
+                                const std::string &I) {
+  if (Params.empty())
+    return I + "jacc_translated_check(jacc_kernel_push(\n" + cString(Kernels[0].second, I + "    ") +
+           ",\n";
+  std::string Choice;
+  for (size_t K = 0; K < Kernels.size(); ++K) {
+    bool Last = K + 1 == Kernels.size();
+    Choice += (Last ? "std::string(\n" : Kernels[K].first + "\n" + I + "    ? std::string(\n") +
+              cString(Kernels[K].second, I + "    ") + ")" + (Last ? "" : "\n" + I + "    : ");
+  }
+  return I + "static const std::string jacc_kernel_source = " + Params + " + " +
+         (Kernels.size() > 1 ? "(" + Choice + ")" : Choice) + ";\n" + I +
+         "jacc_translated_check(jacc_kernel_push(jacc_kernel_source.c_str(),\n";
+}
+
+std::string Translator::hostStatement(const Region &R) const {
+  // Its inner pragmas become comments (cc would warn about them).
+  std::string Host;
+  unsigned At = R.P->LineEnd;
+  for (const Pragma &Q : Pragmas)
+    if (Q.Hash > R.P->Hash && Q.Hash < R.End) {
+      Host += Buf.slice(At, Q.LineStart).str() + Q.Indent + "/* #pragma acc " + Q.Text + " */\n";
+      At = Q.LineEnd;
+    }
+  return Host + Buf.slice(At, R.End).str();
+}
+
+bool Translator::memberArgs(const CxxKernel &K, const Pragma &P, KernelNeeds &N,
+                            std::vector<std::string> &Args) {
+  bool Ok = true;
+  for (const FieldDecl *F : K.Members) {
+    // A data member used through `this`: an argument of its name, by value as a variable is.
+    std::string Name = F->getName().str();
+    QualType T = F->getType();
+    if (!T->isScalarType() && !T->isRecordType() &&
+        !T->isTemplateTypeParmType()) { // a class template's T: the kernel's typedef names it
+      errorAt(F->getLocation(), "data member '" + Name + "' used in the construct at line " +
+                                    llvm::Twine(P.Line) + " is not a scalar, pointer or struct");
+      Ok = false;
+      continue;
+    }
+    addType(T, N);
+    Args.push_back("{\"" + declaration(T.getUnqualifiedType(), Name) + "\", (void *)&this->" +
+                   Name + "}");
+  }
+  return Ok;
+}
+
 void Translator::translateCompute(Region &R) {
   const Pragma &P = *R.P;
   const Directive &D = R.D;
@@ -221,56 +274,8 @@ void Translator::translateCompute(Region &R) {
               check((S.Written ? "jacc_copyout(" : "jacc_delete(") + Addr + ", " + Bytes + ")", P));
     }
 
-  // private of an array from outside: the kernel gets it as an array argument (`double t[16]`,
-  // passed NULL, no data moved) that the loop nest with the clause privatises per iteration
-  // (analysis/LoopNest.cpp). That holds where the clause makes a gang loop nest: on a combined
-  // construct, or on a non-seq loop that is a top-level statement of the construct using the
-  // array nowhere else. Anything else (firstprivate arrays, pointers) is an error.
   std::set<const VarDecl *> PrivateArrays;
-  for (auto [Q, QD] : directivesIn(P, R.End)) {
-    for (const Clause &C : QD->Clauses) {
-      if (C.Kind != ClauseKind::Private && C.Kind != ClauseKind::Firstprivate)
-        continue;
-      for (const std::string &V : C.Vars) {
-        if (llvm::StringRef(V).contains('[')) {
-          if (Q == R.P && isPrivateSection(V, *Q))
-            continue; // privateSections
-          error(*Q, C, "'" + V + "' in clause '" + C.Name + "': jacc privatises sections of "
-                       "pointers in the clauses of 'parallel', 'parallel loop' and 'serial' "
-                       "constructs; name a section there, or an array without a section");
-          Ok = false;
-          continue;
-        }
-        VarDecl *Var = Idx.lookupVar(V, Q->Hash);
-        if (!Var || !llvm::is_contained(N.Vars, Var))
-          continue;
-        QualType T = Var->getType().getCanonicalType();
-        if (!T->isArrayType() && !T->isPointerType())
-          continue;
-        std::string Why;
-        if (T->isPointerType())
-          Why = "a pointer declared outside the construct: jacc cannot privatise it; name a "
-                "section of it on the construct (private(" + V + "[0:n])), or use a pointer "
-                "variable declared inside the loop body";
-        else if (C.Kind == ClauseKind::Firstprivate)
-          Why = "an array declared outside the construct: jacc privatises such arrays only in "
-                "private clauses; copy it into an array declared inside the loop body";
-        else if (!T->isConstantArrayType())
-          Why = "a variable-length array: jacc privatises arrays of constant size";
-        else if (!privatisableHere(*Q, *QD, R, Var))
-          Why = "an array declared outside the construct, private here to a loop that is not a "
-                "gang loop of the construct (a combined construct, or a loop directly in its "
-                "body using the array nowhere else); declare the private array inside the loop "
-                "body";
-        if (Why.empty()) {
-          PrivateArrays.insert(Var);
-          continue;
-        }
-        error(*Q, C, "'" + V + "' in clause '" + C.Name + "' is " + Why);
-        Ok = false;
-      }
-    }
-  }
+  Ok &= privateArrays(R, N, PrivateArrays);
 
   std::vector<PrivateSection> Sections;
   std::map<unsigned, std::string> SectionDecls;
@@ -321,21 +326,7 @@ void Translator::translateCompute(Region &R) {
     Args.push_back("{\"" + declaration(S.Var->getType().getUnqualifiedType(), Original) +
                    "\", &" + Original + "}");
   }
-  for (const FieldDecl *F : K.Members) {
-    // A data member used through `this`: an argument of its name, by value as a variable is.
-    std::string Name = F->getName().str();
-    QualType T = F->getType();
-    if (!T->isScalarType() && !T->isRecordType() &&
-        !T->isTemplateTypeParmType()) { // a class template's T: the kernel's typedef names it
-      errorAt(F->getLocation(), "data member '" + Name + "' used in the construct at line " +
-                                    llvm::Twine(P.Line) + " is not a scalar, pointer or struct");
-      Ok = false;
-      continue;
-    }
-    addType(T, N);
-    Args.push_back("{\"" + declaration(T.getUnqualifiedType(), Name) + "\", (void *)&this->" +
-                   Name + "}");
-  }
+  Ok &= memberArgs(K, P, N, Args);
   for (VarDecl *V : N.Vars) {
     std::string Decl, Temp, Value;
     std::vector<std::string> Before;
@@ -395,32 +386,11 @@ void Translator::translateCompute(Region &R) {
         "#pragma acc " + std::string(directiveKindName(D.Kind)) + Kept + "\n" + *Statement + "\n";
     return jaccLines(P) + leadingDecls(NX, Body, KX.Helpers) + Body + siteLine(P);
   };
-  // Its texts, each with the condition (C++, on the template's parameters) that selects it: in a
-  // template, the C++ that depends on the parameters is lowered in each instantiation.
+  // Its texts, each with the condition that selects it: in a template, one per group of
+  // instantiations that lower alike.
   std::vector<std::pair<std::string, std::string>> Kernels; // condition, text
-  for (FunctionDecl *Inst : Template ? instantiationsOf(Template) : std::vector<FunctionDecl *>()) {
-    Stmt *S = instantiatedStatement(Inst, R.S);
-    std::optional<std::string> Cond = instantiationCondition(Template, Inst);
-    if (!S || !Cond) {
-      error(P, "compute construct in a template instantiation jacc-translate cannot name "
-               "(its arguments are not types or integral values)");
-      return;
-    }
-    CxxKernel KI;
-    lowerCxx(S, KI, "a compute construct");
-    KernelNeeds NI = N; // and the routines the instantiation calls
-    collect(S, StmtBegin, R.End, NI, nullptr);
-    for (QualType T : KI.Types)
-      addType(T, NI);
-    std::optional<std::string> Text = Errors.empty() ? kernelText(KI, NI) : std::nullopt;
-    if (!Text)
-      continue;
-    auto Same = llvm::find_if(Kernels, [&](const auto &X) { return X.second == *Text; });
-    if (Same == Kernels.end())
-      Kernels.push_back({"(" + *Cond + ")", *Text});
-    else
-      Same->first += " || (" + *Cond + ")";
-  }
+  if (Template && !instantiationKernels(R, Template, N, kernelText, Kernels))
+    return;
   if (Kernels.empty()) // not a template, or one never instantiated: as the pattern lowers it
     if (std::optional<std::string> Text = kernelText(K, N))
       Kernels.push_back({"", *Text});
@@ -431,18 +401,9 @@ void Translator::translateCompute(Region &R) {
   std::string Code = I + "{ /* #pragma acc " + D.Text + " */\n";
   std::string Else;
   if (!IfCond.empty()) {
-    Code += I2 + "if (" + IfCond + ") {\n";
     // Not on the device: the statement runs on the host, as written.
-    // Its inner pragmas become comments (cc would warn about them).
-    std::string Host;
-    unsigned At = P.LineEnd;
-    for (const Pragma &Q : Pragmas)
-      if (Q.Hash > P.Hash && Q.Hash < R.End) {
-        Host += Buf.slice(At, Q.LineStart).str() + Q.Indent + "/* #pragma acc " + Q.Text + " */\n";
-        At = Q.LineEnd;
-      }
-    Host += Buf.slice(At, R.End).str();
-    Else = I2 + "} else {\n" + Host + "\n" + I2 + "}\n";
+    Code += I2 + "if (" + IfCond + ") {\n";
+    Else = I2 + "} else {\n" + hostStatement(R) + "\n" + I2 + "}\n";
   }
   for (const std::string &E : Decls)
     Code += I2 + E + "\n";
@@ -459,21 +420,7 @@ void Translator::translateCompute(Region &R) {
       Code += (K ? ", " : "") + Args[K];
     Code += "};\n";
   }
-  if (TemplateParams.empty()) {
-    Code += I2 + "jacc_translated_check(jacc_kernel_push(\n" + cString(Kernels[0].second, I2 + "    ") +
-            ",\n";
-  } else {
-    // One text per group of instantiations that lower alike, chosen by their parameters.
-    std::string Choice;
-    for (size_t K = 0; K < Kernels.size(); ++K) {
-      bool Last = K + 1 == Kernels.size();
-      Choice += (Last ? "std::string(\n" : Kernels[K].first + "\n" + I2 + "    ? std::string(\n") +
-                cString(Kernels[K].second, I2 + "    ") + ")" + (Last ? "" : "\n" + I2 + "    : ");
-    }
-    Code += I2 + "static const std::string jacc_kernel_source = " + TemplateParams + " + " +
-            (Kernels.size() > 1 ? "(" + Choice + ")" : Choice) + ";\n";
-    Code += I2 + "jacc_translated_check(jacc_kernel_push(jacc_kernel_source.c_str(),\n";
-  }
+  Code += pushedSource(TemplateParams, Kernels, I2);
   Code += I2 + "    " + std::to_string(Args.size()) + ", " + (Args.empty() ? "0" : "jacc_args") +
           ", " + (Async ? "JACC_ASYNC" : "JACC_DEFAULT") + "), " + where(P) + ");\n";
   for (const std::string &E : Exit)

@@ -147,4 +147,34 @@ std::optional<std::string> Translator::instantiationCondition(const FunctionDecl
   return Cond.empty() ? "true" : Cond;
 }
 
+bool Translator::instantiationKernels(
+    const Region &R, const FunctionDecl *F, const KernelNeeds &N,
+    llvm::function_ref<std::optional<std::string>(const CxxKernel &, KernelNeeds &)> Text,
+    std::vector<std::pair<std::string, std::string>> &Kernels) {
+  for (FunctionDecl *Inst : instantiationsOf(F)) {
+    Stmt *S = instantiatedStatement(Inst, R.S);
+    std::optional<std::string> Cond = instantiationCondition(F, Inst);
+    if (!S || !Cond) {
+      error(*R.P, "compute construct in a template instantiation jacc-translate cannot name "
+                  "(its arguments are not types or integral values)");
+      return false;
+    }
+    CxxKernel K;
+    lowerCxx(S, K, "a compute construct");
+    KernelNeeds NI = N; // and the routines this instantiation calls
+    collect(S, Idx.offset(R.S->getBeginLoc()), R.End, NI, nullptr);
+    for (QualType T : K.Types)
+      addType(T, NI);
+    std::optional<std::string> T = Errors.empty() ? Text(K, NI) : std::nullopt;
+    if (!T)
+      continue; // the errors are reported; the other instantiations may add their own
+    auto Same = llvm::find_if(Kernels, [&](const auto &X) { return X.second == *T; });
+    if (Same == Kernels.end())
+      Kernels.push_back({"(" + *Cond + ")", *T});
+    else
+      Same->first += " || (" + *Cond + ")";
+  }
+  return Errors.empty();
+}
+
 } // namespace jacc::translate

@@ -151,6 +151,9 @@ private:
 
   // Directives.
   void translateCompute(Region &R);
+  /// Compute construct R's statement as the host runs it (an `if` clause false): its inner
+  /// pragmas as comments.
+  std::string hostStatement(const Region &R) const;
   void translateData(Region &R);
   void translateStandalone(const Pragma &P, const analysis::Directive &D);
   /// init, shutdown and set: the OpenACC runtime routines they stand for.
@@ -204,6 +207,12 @@ private:
   /// text, Ins, where each gang needs its own copy. False after an error.
   bool privateSections(const Region &R, std::vector<PrivateSection> &Out,
                        std::map<unsigned, std::string> &Ins);
+  struct KernelNeeds;
+  /// The arrays declared outside compute construct R (N: its needs) that a `private` clause of
+  /// it or of a loop in it privatises: the kernel's loop nest declares its own copy. Errors for
+  /// what cannot be privatised so; false after one.
+  bool privateArrays(const Region &R, const KernelNeeds &N,
+                     std::set<const clang::VarDecl *> &PrivateArrays);
   /// Insertions into Ins that make Decl the first declaration of statement S (in a new block
   /// opening at Open when S is not one).
   void declareIn(clang::Stmt *S, unsigned Open, const std::string &Decl,
@@ -218,7 +227,6 @@ private:
     std::string Lower, Length; ///< C expressions, evaluated when the construct starts
     bool Written = false;      ///< copy (else copyin)
   };
-  struct KernelNeeds;
   /// The pointers compute construct R uses that no clause (Explicit: the construct's own names)
   /// and no data or host_data construct around it names, each with the section its subscripts
   /// reach in the construct's for loops (as NVHPC infers it); a warning for each pointer whose
@@ -356,6 +364,10 @@ private:
   std::string applyEdits(unsigned Begin, unsigned End,
                          const std::map<unsigned, std::pair<unsigned, std::string>> &Edits,
                          const std::map<unsigned, std::string> &Ins);
+  /// The kernel arguments (Args) for the data members K uses through `this` (at construct P),
+  /// their types added to N; false after an error.
+  bool memberArgs(const CxxKernel &K, const Pragma &P, KernelNeeds &N,
+                  std::vector<std::string> &Args);
   /// A C definition of the C++ class RD a kernel uses (its data members), or "" after an error.
   std::string cStructText(const clang::CXXRecordDecl *RD);
   bool cxx() const { return Ctx.getLangOpts().CPlusPlus; }
@@ -373,6 +385,14 @@ private:
       Instantiations;
   /// The statement of instantiation I that instantiates Pattern (same place), or nullptr.
   static clang::Stmt *instantiatedStatement(clang::FunctionDecl *I, const clang::Stmt *Pattern);
+  /// The kernel texts of compute construct R in template F, one per group of F's instantiations
+  /// that lower alike (Text: the text of a lowering and what it needs), each with the condition
+  /// that selects it (instantiationCondition, `||` over the group); none without an
+  /// instantiation. False after an error.
+  bool instantiationKernels(
+      const Region &R, const clang::FunctionDecl *F, const KernelNeeds &N,
+      llvm::function_ref<std::optional<std::string>(const CxxKernel &, KernelNeeds &)> Text,
+      std::vector<std::pair<std::string, std::string>> &Kernels);
   /// The C++ condition, true in instantiation I of pattern F only, on F's template parameters
   /// (`std::is_same<T, float>::value && (long long)(K) == 2LL`); none when it cannot be spelt.
   std::optional<std::string> instantiationCondition(const clang::FunctionDecl *F,
