@@ -940,6 +940,53 @@ TEST_P(CudaMockTest, KernelsTranslatedFromCxxRunOnGpusAndHostDevicesAlike) {
   }
 }
 
+/// The kernel jacc-translate writes for Field<float>::damp of golden/cxx_templates.cpp: the
+/// class template's parameter as a typedef (as jacc.hpp spells float), its data members as
+/// arguments declared with T.
+const char *const CxxTemplateMemberKernel = "typedef float T;\n"
+                                            "#pragma acc parallel loop\n"
+                                            "    for (int i = 0; i < n; i++)\n"
+                                            "      u[i] = expf(-decay * w) * u[i] + (T)(i % 2);\n";
+
+/// Its entries: (int n, T decay, T w, T *u, team), the split one with u's mapping bounds before
+/// the team.
+void cxxTemplateMemberHook(const char *Entry, unsigned, unsigned, void **P) {
+  int N = param<int>(P, 0);
+  float Decay = param<float>(P, 1), W = param<float>(P, 2);
+  auto *U = param<float *>(P, 3);
+  long long Lb = 0, Ub = N - 1;
+  if (std::strcmp(Entry, "__jacc_entry_split") == 0) {
+    jacc_cuda_team T = param<jacc_cuda_team>(P, 6);
+    ownedRange(param<long long>(P, 4), param<long long>(P, 5), sizeof(float), T, Lb, Ub);
+    long long Info[8] = {Lb, Ub, sizeof(float), 0, 0, N - 1, std::max(0LL, Lb),
+                         std::min<long long>(N, Ub + 1)};
+    std::memcpy(T.split_info, Info, sizeof Info);
+  }
+  for (long long I = std::max(0LL, Lb); I <= Ub && I < N; ++I)
+    U[I] = std::exp(-Decay * W) * U[I] + float(I % 2);
+}
+
+// A class template member's kernel: arguments declared with the template's typedef reach the
+// GPUs' entries with the typedef's sizes, and a host device beside a GPU computes what C++ does.
+TEST_P(CudaMockTest, ATemplatesKernelRunsWithItsParametersTypedefs) {
+  setHook(cxxTemplateMemberHook);
+  int N = 500;
+  float Decay = 0.5f, W = 0.25f;
+  std::vector<float> U(N), Ref(N);
+  for (int I = 0; I < N; ++I)
+    U[I] = float(I % 9), Ref[I] = std::exp(-Decay * W) * U[I] + float(I % 2);
+  ASSERT_JACC(jacc_copyin(U.data(), N * sizeof(float)));
+  float *Up = U.data();
+  jacc_arg Args[] = {{"int n", &N}, {"T *u", &Up}, {"T decay", &Decay}, {"T w", &W}};
+  int Before = launchCount();
+  ASSERT_JACC(jacc_kernel_push(CxxTemplateMemberKernel, 4, Args, JACC_FORCE_SPLIT))
+      << jacc_last_error();
+  EXPECT_EQ(launchCount() - Before, gpus());
+  ASSERT_JACC(jacc_copyout(U.data(), N * sizeof(float)));
+  for (int I = 0; I < N; ++I)
+    EXPECT_FLOAT_EQ(U[I], Ref[I]) << I;
+}
+
 TEST_P(CudaMockTest, CompileServerCrashFailsThePushAndTheNextPushRuns) {
   // The host code of every kernel is compiled in the server, GPUs or not; settings at init.
   jacc::ScopedEnv Fault("JACC_TEST_COMPILE_FAULT", "crash:poison_a");
