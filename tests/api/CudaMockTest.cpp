@@ -98,6 +98,16 @@ void ownedRange(long long MLo, long long MHi, long long Unit, const jacc_cuda_te
   Ub = First + Cnt * T.share_end / T.share_scale - 1;
 }
 
+/// The owned rows [Lb, Ub] of a split 1-D array of N elements of Unit bytes, its mapping bounds
+/// the split entry's parameters Mlo and Mlo + 1, reported in split_info's slot Slot (HostABI.h's
+/// 8 words) as the entry's prologue does: every element may be written, the owned rows run.
+void splitRows(void **P, unsigned Mlo, long long Unit, long long N, const jacc_cuda_team &T,
+               int Slot, long long &Lb, long long &Ub) {
+  ownedRange(param<long long>(P, Mlo), param<long long>(P, Mlo + 1), Unit, T, Lb, Ub);
+  long long Info[8] = {Lb, Ub, Unit, 0, 0, N - 1, std::max(0LL, Lb), std::min(N, Ub + 1)};
+  std::memcpy(T.split_info + 8 * Slot, Info, sizeof Info);
+}
+
 /// What the generated saxpy entries do: (float a, int n, float *y, const float *x, team) and
 /// the split entry (..., long long mlo_y, long long mhi_y, team): only the owned rows of y,
 /// reported in split_info (HostABI.h's 8 words).
@@ -108,13 +118,8 @@ void saxpyHook(const char *Entry, unsigned, unsigned, void **P) {
   float *Y = param<float *>(P, 2);
   const float *X = param<const float *>(P, 3);
   long long Lb = 0, Ub = N - 1;
-  if (Split) {
-    jacc_cuda_team T = param<jacc_cuda_team>(P, 6);
-    ownedRange(param<long long>(P, 4), param<long long>(P, 5), sizeof(float), T, Lb, Ub);
-    long long Info[8] = {Lb, Ub, sizeof(float), 0, 0, N - 1, std::max(0LL, Lb),
-                         std::min<long long>(N, Ub + 1)};
-    std::memcpy(T.split_info, Info, sizeof Info);
-  }
+  if (Split)
+    splitRows(P, 4, sizeof(float), N, param<jacc_cuda_team>(P, 6), 0, Lb, Ub);
   for (long long I = std::max(0LL, Lb); I <= Ub && I < N; ++I)
     Y[I] = A * X[I] + Y[I];
 }
@@ -883,15 +888,9 @@ void cxxMathHook(const char *Entry, unsigned, unsigned, void **P) {
   auto *K = param<int *>(P, 4);
   long long Lb = 0, Ub = N - 1;
   if (std::strcmp(Entry, "__jacc_entry_split") == 0) {
-    jacc_cuda_team T = param<jacc_cuda_team>(P, 13);
     const long long Units[4] = {sizeof(double), sizeof(float), sizeof(int), sizeof(long)};
-    for (int A = 0; A < 4; ++A) {
-      ownedRange(param<long long>(P, 5 + 2 * A), param<long long>(P, 6 + 2 * A), Units[A], T, Lb,
-                 Ub);
-      long long Info[8] = {Lb, Ub, Units[A], 0, 0, N - 1, std::max(0LL, Lb),
-                           std::min<long long>(N, Ub + 1)};
-      std::memcpy(T.split_info + 8 * A, Info, sizeof Info);
-    }
+    for (int A = 0; A < 4; ++A)
+      splitRows(P, 5 + 2 * A, Units[A], N, param<jacc_cuda_team>(P, 13), A, Lb, Ub);
   }
   for (long long I = std::max(0LL, Lb); I <= Ub && I < N; ++I)
     cxxMathRow(int(I), F, D, L, K);
@@ -955,13 +954,8 @@ void cxxTemplateMemberHook(const char *Entry, unsigned, unsigned, void **P) {
   float Decay = param<float>(P, 1), W = param<float>(P, 2);
   auto *U = param<float *>(P, 3);
   long long Lb = 0, Ub = N - 1;
-  if (std::strcmp(Entry, "__jacc_entry_split") == 0) {
-    jacc_cuda_team T = param<jacc_cuda_team>(P, 6);
-    ownedRange(param<long long>(P, 4), param<long long>(P, 5), sizeof(float), T, Lb, Ub);
-    long long Info[8] = {Lb, Ub, sizeof(float), 0, 0, N - 1, std::max(0LL, Lb),
-                         std::min<long long>(N, Ub + 1)};
-    std::memcpy(T.split_info, Info, sizeof Info);
-  }
+  if (std::strcmp(Entry, "__jacc_entry_split") == 0)
+    splitRows(P, 4, sizeof(float), N, param<jacc_cuda_team>(P, 6), 0, Lb, Ub);
   for (long long I = std::max(0LL, Lb); I <= Ub && I < N; ++I)
     U[I] = std::exp(-Decay * W) * U[I] + float(I % 2);
 }

@@ -7,6 +7,7 @@
 #include "translate/Translate.h"
 
 #include "tests/jit/cuda/CudaCheck.h"
+#include "tests/translate/TranslateCheck.h"
 
 #include <gtest/gtest.h>
 
@@ -141,24 +142,38 @@ TEST(CxxKernelTest, TheGoldenCxxRoutinesCompileForCuda) {
 
 /// The kernel text of the only construct of a C++ source (a test failure when it fails).
 std::string translateCxx(const std::string &Source) {
-  std::vector<std::string> Args;
-  auto Out = analysis::translateOpenACC(Source, "t.cpp", Args);
-  if (!Out) {
-    ADD_FAILURE() << llvm::toString(Out.takeError());
-    return "";
-  }
-  std::vector<PushedKernel> K = pushedKernels(*Out);
+  std::vector<PushedKernel> K = pushedKernels(test::translateOk(Source, {}, "t.cpp"));
   return K.size() == 1 ? K[0].Source : "";
 }
 
 std::string translateCxxError(const std::string &Source) {
-  std::vector<std::string> Args;
-  auto Out = analysis::translateOpenACC(Source, "t.cpp", Args);
-  if (Out) {
-    ADD_FAILURE() << "translated:\n" << *Out;
-    return "";
-  }
-  return llvm::toString(Out.takeError());
+  return test::translateError(Source, {}, "t.cpp");
+}
+
+TEST(CxxKernelTest, KernelsBecomeCWithTheOverloadsClangResolved) {
+  std::string Out = test::translateOk("#include <cmath>\n"
+                                      "struct Grid {\n"
+                                      "  float *a; int n;\n"
+                                      "  void f() {\n"
+                                      "#pragma acc parallel loop present(a[0:n])\n"
+                                      "    for (int i = 0; i < n; i++) this->a[i] = std::sqrt(a[i]) + "
+                                      "std::abs(-2.0) + static_cast<float>(i);\n"
+                                      "  }\n"
+                                      "};\n",
+                                      {}, "t.cpp");
+  EXPECT_NE(Out.find("a[i] = sqrtf(a[i]) + fabs(-2.0) + (float)(i);"), std::string::npos) << Out;
+  EXPECT_NE(Out.find("{\"float *a\", (void *)&this->a}"), std::string::npos) << Out;
+}
+
+TEST(CxxKernelTest, VectorIndexingInAKernelIsALocatedError) {
+  EXPECT_EQ(translateCxxError("#include <vector>\n"
+                              "void f(std::vector<double> &v, double *p, int n) {\n"
+                              "#pragma acc parallel loop copy(p[0:n])\n"
+                              "  for (int i = 0; i < n; i++) p[i] = v[i];\n"
+                              "}\n"),
+            "t.cpp:4:41: error: overloaded operator '[]' of 'std::vector<double>' in a compute "
+            "construct is not supported by jacc-translate (kernels are C with the C++ of "
+            "docs/translate.md, \"C++\")");
 }
 
 // The C function of a std:: math call is that of the type the overload computes in: its return
