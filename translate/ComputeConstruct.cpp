@@ -78,27 +78,57 @@ bool Translator::privatisableHere(const Pragma &Q, const Directive &QD, const Re
   return true;
 }
 
-/// The C++ expression of a kernel's first lines for the template parameters of F (a function
-/// template's pattern): `typedef double T;` for a type, `enum { N = 8 };` for an integral value,
-/// spelt by each instantiation (jacc.hpp's declare). None for what a kernel cannot spell.
-std::optional<std::string> Translator::templateParameterText(const FunctionDecl *F) const {
-  const FunctionTemplateDecl *FT = F->getDescribedFunctionTemplate();
-  if (!FT || F->getParent()->isDependentContext())
-    return std::nullopt;
-  std::string Text = "std::string()";
-  for (const NamedDecl *D : *FT->getTemplateParameters()) {
-    std::string Name = D->getNameAsString();
-    if (Name.empty() || D->isParameterPack())
-      return std::nullopt;
-    if (isa<TemplateTypeParmDecl>(D))
-      Text += " + \"typedef \" + jacc::detail::declare<" + Name + ">(\"" + Name + "\") + \";\\n\"";
-    else if (const auto *V = dyn_cast<NonTypeTemplateParmDecl>(D);
-             V && V->getType()->isIntegralOrEnumerationType())
-      Text += " + \"enum { " + Name + " = \" + std::to_string((long long)(" + Name + ")) + \" };\\n\"";
-    else
-      return std::nullopt;
+/// The start of the push of Kernels (condition, text; one without a template): the kernel text
+/// as a literal, or in a template a function-local string of its parameters' lines (Params) and
+/// the text of the group of instantiations the conditions select; indented by I.
+static std::string pushedSource(const std::string &Params,
+                                const std::vector<std::pair<std::string, std::string>> &Kernels,
+                                const std::string &I) {
+  if (Params.empty())
+    return I + "jacc_translated_check(jacc_kernel_push(\n" + cString(Kernels[0].second, I + "    ") +
+           ",\n";
+  std::string Choice;
+  for (size_t K = 0; K < Kernels.size(); ++K) {
+    bool Last = K + 1 == Kernels.size();
+    Choice += (Last ? "std::string(\n" : Kernels[K].first + "\n" + I + "    ? std::string(\n") +
+              cString(Kernels[K].second, I + "    ") + ")" + (Last ? "" : "\n" + I + "    : ");
   }
-  return Text;
+  return I + "static const std::string jacc_kernel_source = " + Params + " + " +
+         (Kernels.size() > 1 ? "(" + Choice + ")" : Choice) + ";\n" + I +
+         "jacc_translated_check(jacc_kernel_push(jacc_kernel_source.c_str(),\n";
+}
+
+std::string Translator::hostStatement(const Region &R) const {
+  // Its inner pragmas become comments (cc would warn about them).
+  std::string Host;
+  unsigned At = R.P->LineEnd;
+  for (const Pragma &Q : Pragmas)
+    if (Q.Hash > R.P->Hash && Q.Hash < R.End) {
+      Host += Buf.slice(At, Q.LineStart).str() + Q.Indent + "/* #pragma acc " + Q.Text + " */\n";
+      At = Q.LineEnd;
+    }
+  return Host + Buf.slice(At, R.End).str();
+}
+
+bool Translator::memberArgs(const CxxKernel &K, const Pragma &P, KernelNeeds &N,
+                            std::vector<std::string> &Args) {
+  bool Ok = true;
+  for (const FieldDecl *F : K.Members) {
+    // A data member used through `this`: an argument of its name, by value as a variable is.
+    std::string Name = F->getName().str();
+    QualType T = F->getType();
+    if (!T->isScalarType() && !T->isRecordType() &&
+        !T->isTemplateTypeParmType()) { // a class template's T: the kernel's typedef names it
+      errorAt(F->getLocation(), "data member '" + Name + "' used in the construct at line " +
+                                    llvm::Twine(P.Line) + " is not a scalar, pointer or struct");
+      Ok = false;
+      continue;
+    }
+    addType(T, N);
+    Args.push_back("{\"" + declaration(T.getUnqualifiedType(), Name) + "\", (void *)&this->" +
+                   Name + "}");
+  }
+  return Ok;
 }
 
 void Translator::translateCompute(Region &R) {
@@ -108,26 +138,24 @@ void Translator::translateCompute(Region &R) {
   KernelNeeds N;
   unsigned StmtBegin = Idx.offset(R.S->getBeginLoc());
   CxxKernel K;
-  // In a function template: the kernel's text starts with its parameters' values, built when
-  // each instantiation first runs the construct.
+  // In a template (a function template, a member of a class template): the kernel's text starts
+  // with its parameters' values, built when each instantiation first runs the construct.
   std::string TemplateParams;
+  const FunctionDecl *Template = cxx() ? templateAround(P) : nullptr;
+  if (Template) {
+    std::optional<std::string> Params = templateParameterText(Template);
+    if (!Params) {
+      error(P, "compute construct in a template whose parameters jacc-translate cannot spell in "
+               "the kernel (a pack or a template template parameter): call a template without "
+               "them or non-template code from it");
+      return;
+    }
+    TemplateParams = *Params;
+  }
   if (cxx()) {
-    for (const FunctionDecl *F : Idx.Functions)
-      if (F->doesThisDeclarationHaveABody() && F->isDependentContext() &&
-          Idx.offset(F->getBody()->getBeginLoc()) < P.Hash &&
-          P.Hash < Idx.offset(F->getBody()->getEndLoc())) {
-        std::optional<std::string> Params = templateParameterText(F);
-        if (!Params) {
-          error(P, "compute construct in a template whose parameters jacc-translate cannot spell in "
-                   "the kernel (a member of a class template, a pack or a template template "
-                   "parameter): call a function template or non-template code from it");
-          return;
-        }
-        TemplateParams = *Params;
-      }
     // First: what stays C++ (a lambda's operator(), a member call) is no routine to collect.
     size_t Before = Errors.size();
-    lowerCxx(R.S, K, "a compute construct");
+    lowerCxx(R.S, K, "a compute construct", Template != nullptr);
     if (Errors.size() != Before)
       return;
   }
@@ -246,56 +274,8 @@ void Translator::translateCompute(Region &R) {
               check((S.Written ? "jacc_copyout(" : "jacc_delete(") + Addr + ", " + Bytes + ")", P));
     }
 
-  // private of an array from outside: the kernel gets it as an array argument (`double t[16]`,
-  // passed NULL, no data moved) that the loop nest with the clause privatises per iteration
-  // (analysis/LoopNest.cpp). That holds where the clause makes a gang loop nest: on a combined
-  // construct, or on a non-seq loop that is a top-level statement of the construct using the
-  // array nowhere else. Anything else (firstprivate arrays, pointers) is an error.
   std::set<const VarDecl *> PrivateArrays;
-  for (auto [Q, QD] : directivesIn(P, R.End)) {
-    for (const Clause &C : QD->Clauses) {
-      if (C.Kind != ClauseKind::Private && C.Kind != ClauseKind::Firstprivate)
-        continue;
-      for (const std::string &V : C.Vars) {
-        if (llvm::StringRef(V).contains('[')) {
-          if (Q == R.P && isPrivateSection(V, *Q))
-            continue; // privateSections
-          error(*Q, C, "'" + V + "' in clause '" + C.Name + "': jacc privatises sections of "
-                       "pointers in the clauses of 'parallel', 'parallel loop' and 'serial' "
-                       "constructs; name a section there, or an array without a section");
-          Ok = false;
-          continue;
-        }
-        VarDecl *Var = Idx.lookupVar(V, Q->Hash);
-        if (!Var || !llvm::is_contained(N.Vars, Var))
-          continue;
-        QualType T = Var->getType().getCanonicalType();
-        if (!T->isArrayType() && !T->isPointerType())
-          continue;
-        std::string Why;
-        if (T->isPointerType())
-          Why = "a pointer declared outside the construct: jacc cannot privatise it; name a "
-                "section of it on the construct (private(" + V + "[0:n])), or use a pointer "
-                "variable declared inside the loop body";
-        else if (C.Kind == ClauseKind::Firstprivate)
-          Why = "an array declared outside the construct: jacc privatises such arrays only in "
-                "private clauses; copy it into an array declared inside the loop body";
-        else if (!T->isConstantArrayType())
-          Why = "a variable-length array: jacc privatises arrays of constant size";
-        else if (!privatisableHere(*Q, *QD, R, Var))
-          Why = "an array declared outside the construct, private here to a loop that is not a "
-                "gang loop of the construct (a combined construct, or a loop directly in its "
-                "body using the array nowhere else); declare the private array inside the loop "
-                "body";
-        if (Why.empty()) {
-          PrivateArrays.insert(Var);
-          continue;
-        }
-        error(*Q, C, "'" + V + "' in clause '" + C.Name + "' is " + Why);
-        Ok = false;
-      }
-    }
-  }
+  Ok &= privateArrays(R, N, PrivateArrays);
 
   std::vector<PrivateSection> Sections;
   std::map<unsigned, std::string> SectionDecls;
@@ -346,20 +326,7 @@ void Translator::translateCompute(Region &R) {
     Args.push_back("{\"" + declaration(S.Var->getType().getUnqualifiedType(), Original) +
                    "\", &" + Original + "}");
   }
-  for (const FieldDecl *F : K.Members) {
-    // A data member used through `this`: an argument of its name, by value as a variable is.
-    std::string Name = F->getName().str();
-    QualType T = F->getType();
-    if (!T->isScalarType() && !T->isRecordType()) {
-      errorAt(F->getLocation(), "data member '" + Name + "' used in the construct at line " +
-                                    llvm::Twine(P.Line) + " is not a scalar, pointer or struct");
-      Ok = false;
-      continue;
-    }
-    addType(T, N);
-    Args.push_back("{\"" + declaration(T.getUnqualifiedType(), Name) + "\", (void *)&this->" +
-                   Name + "}");
-  }
+  Ok &= memberArgs(K, P, N, Args);
   for (VarDecl *V : N.Vars) {
     std::string Decl, Temp, Value;
     std::vector<std::string> Before;
@@ -406,37 +373,39 @@ void Translator::translateCompute(Region &R) {
     SeqLoops[Off] += Text;
   if (ConstructSeq)
     Kept += " seq";
-  std::optional<std::string> Statement =
-      useDeviceScalars(R, OnDeviceVars, P.LineEnd, std::move(SeqLoops), K.Edits);
-  if (!Statement)
+  // The kernel's text with the C++ lowering KX and what it needs, NX.
+  auto kernelText = [&](const CxxKernel &KX, KernelNeeds &NX) -> std::optional<std::string> {
+    std::map<unsigned, std::string> Ins = SeqLoops;
+    for (auto &[Off, Text] : KX.Ins)
+      Ins[Off] += Text;
+    std::optional<std::string> Statement =
+        useDeviceScalars(R, OnDeviceVars, P.LineEnd, std::move(Ins), KX.Edits);
+    if (!Statement)
+      return std::nullopt;
+    std::string Body =
+        "#pragma acc " + std::string(directiveKindName(D.Kind)) + Kept + "\n" + *Statement + "\n";
+    return jaccLines(P) + leadingDecls(NX, Body, KX.Helpers) + Body + siteLine(P);
+  };
+  // Its texts, each with the condition that selects it: in a template, one per group of
+  // instantiations that lower alike.
+  std::vector<std::pair<std::string, std::string>> Kernels; // condition, text
+  if (Template && !instantiationKernels(R, Template, N, kernelText, Kernels))
     return;
-  std::string Body =
-      "#pragma acc " + std::string(directiveKindName(D.Kind)) + Kept + "\n" + *Statement + "\n";
-  std::string Helpers;
-  for (const std::string &H : K.Helpers)
-    Helpers += H;
-  std::string Kernel = jaccLines(P) + leadingDecls(N, Body) + Helpers + Body + siteLine(P);
+  if (Kernels.empty()) // not a template, or one never instantiated: as the pattern lowers it
+    if (std::optional<std::string> Text = kernelText(K, N))
+      Kernels.push_back({"", *Text});
   // The construct's own data (its clauses, implicit copies) lives where its kernel runs.
   Ok &= atDataLocation(P, Entry);
-  if (!Ok || !Errors.empty())
+  if (!Ok || !Errors.empty() || Kernels.empty())
     return;
 
   std::string I = P.Indent, I2 = P.Indent + "  ";
   std::string Code = I + "{ /* #pragma acc " + D.Text + " */\n";
   std::string Else;
   if (!IfCond.empty()) {
-    Code += I2 + "if (" + IfCond + ") {\n";
     // Not on the device: the statement runs on the host, as written.
-    // Its inner pragmas become comments (cc would warn about them).
-    std::string Host;
-    unsigned At = P.LineEnd;
-    for (const Pragma &Q : Pragmas)
-      if (Q.Hash > P.Hash && Q.Hash < R.End) {
-        Host += Buf.slice(At, Q.LineStart).str() + Q.Indent + "/* #pragma acc " + Q.Text + " */\n";
-        At = Q.LineEnd;
-      }
-    Host += Buf.slice(At, R.End).str();
-    Else = I2 + "} else {\n" + Host + "\n" + I2 + "}\n";
+    Code += I2 + "if (" + IfCond + ") {\n";
+    Else = I2 + "} else {\n" + hostStatement(R) + "\n" + I2 + "}\n";
   }
   for (const std::string &E : Decls)
     Code += I2 + E + "\n";
@@ -453,13 +422,7 @@ void Translator::translateCompute(Region &R) {
       Code += (K ? ", " : "") + Args[K];
     Code += "};\n";
   }
-  if (TemplateParams.empty()) {
-    Code += I2 + "jacc_translated_check(jacc_kernel_push(\n" + cString(Kernel, I2 + "    ") + ",\n";
-  } else {
-    Code += I2 + "static const std::string jacc_kernel_source = " + TemplateParams +
-            " + std::string(\n" + cString(Kernel, I2 + "    ") + ");\n";
-    Code += I2 + "jacc_translated_check(jacc_kernel_push(jacc_kernel_source.c_str(),\n";
-  }
+  Code += pushedSource(TemplateParams, Kernels, I2);
   Code += I2 + "    " + std::to_string(Args.size()) + ", " + (Args.empty() ? "0" : "jacc_args") +
           ", " + (Async ? "JACC_ASYNC" : "JACC_DEFAULT") + "), " + where(P) + ");\n";
   for (const std::string &E : Exit)

@@ -35,7 +35,10 @@ static std::string cMathName(const FunctionDecl *F) {
     return B->getKind() == BuiltinType::Long       ? "labs"
            : B->getKind() == BuiltinType::LongLong ? "llabs"
                                                    : "abs";
-  if (!B->isFloatingPoint())
+  // Floating point: the C function of the type the overload computes in, its return type
+  // (std::pow(float, int) is pow of doubles, as libstdc++ promotes it).
+  B = F->getReturnType().getCanonicalType()->getAs<BuiltinType>();
+  if (!B || !B->isFloatingPoint())
     return "";
   if (Name == "abs")
     Name = "fabs";
@@ -64,28 +67,18 @@ static std::string minMaxHelper(const FunctionDecl *F, const PrintingPolicy &Pol
   return Fn;
 }
 
-void Translator::lowerCxx(Stmt *S, CxxKernel &K, const char *What) {
+void Translator::lowerCxx(Stmt *S, CxxKernel &K, const std::string &What, bool Pattern) {
   struct Visitor : RecursiveASTVisitor<Visitor> {
     Translator &T;
     CxxKernel &K;
-    const char *What;
-    Visitor(Translator &T, CxxKernel &K, const char *What) : T(T), K(K), What(What) {}
+    const std::string &What;
+    bool Pattern;
+    Visitor(Translator &T, CxxKernel &K, const std::string &What, bool Pattern)
+        : T(T), K(K), What(What), Pattern(Pattern) {}
     unsigned off(SourceLocation L) { return T.Idx.offset(T.SM.getExpansionLoc(L)); }
-    /// Replace the tokens of R by Text.
-    void replace(SourceRange R, const std::string &Text) {
-      CharSourceRange C = Lexer::makeFileCharRange(CharSourceRange::getTokenRange(R), T.SM,
-                                                   T.Ctx.getLangOpts());
-      if (C.isInvalid()) {
-        T.errorAt(R.getBegin(), llvm::Twine("C++ written through a macro in ") + What +
-                                    ": write it in the construct itself");
-        return;
-      }
-      unsigned B = T.Idx.offset(C.getBegin());
-      K.Edits[B] = {T.Idx.offset(C.getEnd()) - B, Text};
-    }
+    void replace(SourceRange R, const std::string &Text) { T.cxxReplace(K, R, Text, What); }
     bool unsupported(SourceLocation L, const llvm::Twine &Construct) {
-      T.errorAt(L, Construct + " in " + What + " is not supported by jacc-translate (kernels are "
-                                               "C with the C++ of docs/translate.md, \"C++\")");
+      T.cxxUnsupported(L, Construct, What);
       return true;
     }
     bool VisitLambdaExpr(LambdaExpr *E) { return unsupported(E->getBeginLoc(), "a lambda"); }
@@ -125,23 +118,35 @@ void Translator::lowerCxx(Stmt *S, CxxKernel &K, const char *What) {
       return unsupported(E->getBeginLoc(), "a member of a dependent type");
     }
     bool VisitUnresolvedLookupExpr(UnresolvedLookupExpr *E) {
+      if (Pattern)
+        return true; // resolved in each instantiation
       return unsupported(E->getBeginLoc(), "the call of '" + E->getName().getAsString() +
                                                "' with arguments of a template parameter's type");
     }
     bool VisitCXXNullPtrLiteralExpr(CXXNullPtrLiteralExpr *E) {
-      replace(E->getSourceRange(), "((void *)0)");
+      // 0, not ((void *)0): NVRTC compiles kernels as C++, where void * converts to no other
+      // pointer type.
+      replace(E->getSourceRange(), "0");
       return true;
     }
     bool VisitCXXBoolLiteralExpr(CXXBoolLiteralExpr *E) {
       replace(E->getSourceRange(), E->getValue() ? "1" : "0");
       return true;
     }
+    /// A type as the source writes it: a template's parameter by its name (the kernel's
+    /// typedef), so that instantiations share their text.
+    std::string writtenType(QualType Q) {
+      if (const auto *ST = dyn_cast<SubstTemplateTypeParmType>(Q.getTypePtr()))
+        return (Q.isConstQualified() ? "const " : "") +
+               ST->getReplacedParameter()->getNameAsString();
+      return T.declaration(Q, "");
+    }
     bool VisitCXXNamedCastExpr(CXXNamedCastExpr *E) {
       if (isa<CXXDynamicCastExpr>(E))
         return unsupported(E->getBeginLoc(), "'dynamic_cast'");
       // static_cast<double>(x) -> (double)(x): the parenthesised operand stays.
       replace(SourceRange(E->getBeginLoc(), E->getAngleBrackets().getEnd()),
-              "(" + T.declaration(E->getTypeAsWritten(), "") + ")");
+              "(" + writtenType(E->getTypeAsWritten()) + ")");
       T.addTypeNeed(E->getTypeAsWritten(), K);
       return true;
     }
@@ -151,7 +156,38 @@ void Translator::lowerCxx(Stmt *S, CxxKernel &K, const char *What) {
                                                  E->getType().getAsString() + "'");
       // double(x) -> (double)(x)
       replace(SourceRange(E->getBeginLoc(), E->getLParenLoc().getLocWithOffset(-1)),
-              "(" + T.declaration(E->getTypeAsWritten(), "") + ")");
+              "(" + writtenType(E->getTypeAsWritten()) + ")");
+      return true;
+    }
+    /// A routine's reference parameters: the arguments of those it takes as pointers are
+    /// passed by address (`f(a[i])` -> `f(&(a[i]))`), which must be lvalues.
+    bool VisitCallExpr(CallExpr *E) {
+      const FunctionDecl *F = E->getDirectCallee();
+      if (!F || isa<CXXMethodDecl>(F) || T.SM.isInSystemHeader(T.SM.getExpansionLoc(F->getLocation())))
+        return true;
+      for (unsigned I = 0; I < E->getNumArgs() && I < F->getNumParams(); ++I) {
+        const Expr *Arg = E->getArg(I);
+        std::string Param = F->getParamDecl(I)->getNameAsString();
+        if (isa<CXXDefaultArgExpr>(Arg))
+          return unsupported(E->getRParenLoc(), "the default argument of parameter '" + Param +
+                                                    "' of '" + F->getNameAsString() +
+                                                    "' (pass it in the call)");
+        if (T.refParam(F, I) != RefParam::Pointer)
+          continue;
+        // A temporary bound to a const reference has no address in C (NVRTC's C++ has no
+        // compound literals either).
+        const Expr *Bound = Arg->IgnoreParens(); // IgnoreParenImpCasts skips temporaries
+        while (const auto *C = dyn_cast<ImplicitCastExpr>(Bound))
+          Bound = C->getSubExpr()->IgnoreParens();
+        if (!Arg->isLValue() || isa<MaterializeTemporaryExpr>(Bound))
+          return unsupported(Arg->getBeginLoc(),
+                             "a value that is no variable, element or member, passed to "
+                             "reference parameter '" + Param + "' of '" + F->getNameAsString() +
+                                 "' (it may write through its parameters, so the kernel passes "
+                                 "the address of what its references name: store the value in "
+                                 "a variable of the parameter's type first)");
+        addressOf(Arg);
+      }
       return true;
     }
     std::set<const CXXThisExpr *> MemberBases; ///< `this` in `this->a`, handled as `a`
@@ -186,15 +222,15 @@ void Translator::lowerCxx(Stmt *S, CxxKernel &K, const char *What) {
       if (auto *F = dyn_cast<FunctionDecl>(D)) {
         bool System = T.SM.isInSystemHeader(T.SM.getExpansionLoc(F->getLocation()));
         if (!System) {
-          if (E->hasQualifier() || isa<CXXMethodDecl>(F) || F->getTemplateInstantiationPattern())
+          // A routine of the program: its kernel copy is lowered too (lowerRoutine); a
+          // namespace's is called by its bare name there.
+          if (isa<CXXMethodDecl>(F) || F->getTemplateInstantiationPattern())
             return unsupported(E->getBeginLoc(), "the call of C++ function '" +
                                                      F->getQualifiedNameAsString() +
-                                                     "' (qualified, member or template)");
-          for (const ParmVarDecl *P : F->parameters())
-            if (P->getType()->isReferenceType())
-              return unsupported(E->getBeginLoc(),
-                                 "the call of '" + F->getNameAsString() + "', whose parameter '" +
-                                     P->getNameAsString() + "' is a reference,");
+                                                     "' (a member or a template)");
+          if (E->hasQualifier())
+            replace(SourceRange(E->getQualifierLoc().getBeginLoc(), E->getLocation()),
+                    F->getNameAsString());
           return true;
         }
         if (F->isExternC() && !E->hasQualifier())
@@ -218,6 +254,26 @@ void Translator::lowerCxx(Stmt *S, CxxKernel &K, const char *What) {
         replace(E->getSourceRange(), "(*" + V->getNameAsString() + ")");
       return true;
     }
+    /// `&(E)`: insertions, so that a replacement at E's first token (`r` -> `(*r)`) stays.
+    void addressOf(const Expr *E) {
+      K.Ins[off(E->getBeginLoc())] += "&(";
+      SourceLocation End = Lexer::getLocForEndOfToken(T.SM.getExpansionLoc(E->getEndLoc()), 0,
+                                                      T.SM, T.Ctx.getLangOpts());
+      K.Ins[T.Idx.offset(End)] = ")" + K.Ins[T.Idx.offset(End)];
+    }
+    std::set<unsigned> Declarators; ///< declarations rewritten from their first token
+    /// Replace V's declaration up to its name (`auto &r`, `double &r`) by Text; an error when
+    /// another declarator shares its first tokens (`double &a = x, &b = y;`).
+    bool replaceDeclarator(VarDecl *V, const std::string &Text) {
+      if (!Declarators.insert(off(V->getBeginLoc())).second) {
+        unsupported(V->getLocation(), "'" + V->getNameAsString() +
+                                          "' declared with another reference or 'auto' "
+                                          "declarator (declare each on its own)");
+        return false;
+      }
+      replace(SourceRange(V->getBeginLoc(), V->getLocation()), Text);
+      return true;
+    }
     bool VisitVarDecl(VarDecl *V) {
       if (isa<ParmVarDecl>(V))
         return true;
@@ -231,11 +287,12 @@ void Translator::lowerCxx(Stmt *S, CxxKernel &K, const char *What) {
           return unsupported(V->getLocation(), "'constexpr' after the type of '" +
                                                    V->getNameAsString() + "'");
       }
-      if (V->getType()->getContainedAutoType()) {
-        if (!V->getType()->getAs<AutoType>() || TL.isNull())
-          return unsupported(V->getLocation(), "'auto' in a compound type ('" + V->getNameAsString() +
-                                                   "')");
-        replace(TL.getSourceRange(), T.declaration(V->getType().getUnqualifiedType(), ""));
+      if (V->getType()->getContainedAutoType() && !V->getType()->isReferenceType()) {
+        // `auto x` -> its deduced type; `auto *p`, `const auto *p` -> the whole declarator.
+        if (V->getType()->getAs<AutoType>() && !TL.isNull())
+          replace(TL.getSourceRange(), T.declaration(V->getType().getUnqualifiedType(), ""));
+        else if (!replaceDeclarator(V, T.declaration(V->getType(), V->getNameAsString())))
+          return true;
         T.addTypeNeed(V->getType(), K);
       }
       if (V->getType()->isReferenceType()) {
@@ -244,22 +301,37 @@ void Translator::lowerCxx(Stmt *S, CxxKernel &K, const char *What) {
           return unsupported(V->getLocation(), "reference '" + V->getNameAsString() + "'");
         K.LocalRefs.insert(V);
         QualType P = T.Ctx.getPointerType(V->getType().getNonReferenceType());
-        replace(SourceRange(V->getBeginLoc(), V->getLocation()),
-                T.declaration(P.withConst(), V->getNameAsString()));
-        Expr *Init = V->getInit();
-        unsigned IB = off(Init->getBeginLoc());
-        K.Edits[IB] = {0, "&("};
-        SourceLocation E = Lexer::getLocForEndOfToken(T.SM.getExpansionLoc(Init->getEndLoc()), 0,
-                                                      T.SM, T.Ctx.getLangOpts());
-        K.Edits[T.Idx.offset(E)] = {0, ")"};
+        if (!replaceDeclarator(V, T.declaration(P.withConst(), V->getNameAsString())))
+          return true;
+        T.addTypeNeed(P, K);
+        addressOf(V->getInit());
       }
       return true;
     }
-  } V(*this, K, What);
+  } V(*this, K, What, Pattern);
   V.TraverseStmt(S);
 }
 
 void Translator::addTypeNeed(QualType T, CxxKernel &K) { K.Types.push_back(T); }
+
+void Translator::cxxReplace(CxxKernel &K, SourceRange R, const std::string &Text,
+                            const std::string &What) {
+  CharSourceRange C =
+      Lexer::makeFileCharRange(CharSourceRange::getTokenRange(R), SM, Ctx.getLangOpts());
+  if (C.isInvalid()) {
+    errorAt(R.getBegin(),
+            "C++ written through a macro in " + What + ": write it in the source itself");
+    return;
+  }
+  unsigned B = Idx.offset(C.getBegin());
+  K.Edits[B] = {Idx.offset(C.getEnd()) - B, Text};
+}
+
+void Translator::cxxUnsupported(SourceLocation L, const llvm::Twine &Construct,
+                                const std::string &What) {
+  errorAt(L, Construct + " in " + What + " is not supported by jacc-translate (kernels are C "
+                                         "with the C++ of docs/translate.md, \"C++\")");
+}
 
 std::string Translator::applyEdits(unsigned Begin, unsigned End,
                                    const std::map<unsigned, std::pair<unsigned, std::string>> &Edits,

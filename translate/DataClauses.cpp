@@ -47,7 +47,7 @@ bool Translator::isPointerMember(llvm::StringRef Base, const Pragma &P) {
 }
 
 std::optional<Translator::Section> Translator::wholeArray(const VarDecl *V) {
-  std::string Name = V->getName().str();
+  std::string Name = hostName(V);
   QualType Ty = V->getType().getCanonicalType();
   Section S;
   if (Ty->isConstantArrayType() || Ty->isVariableArrayType()) {

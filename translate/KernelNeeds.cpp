@@ -86,9 +86,14 @@ void Translator::collect(Stmt *S, unsigned Begin, unsigned End, KernelNeeds &N,
         if (InRoutine ? V->isLocalVarDeclOrParm() : inside(V))
           return true;
         if (InRoutine) {
+          if (std::optional<std::string> C = T.constantDecl(V)) {
+            N.Constants.emplace(V, *C); // C++: a constexpr scalar, as its value
+            return true;
+          }
           T.errorAt(E->getLocation(), "routine '" + InRoutine->getName() +
                                           "' uses the global variable '" + V->getName() +
-                                          "': a routine may use only its parameters and locals");
+                                          "': a routine may use only its parameters, its locals "
+                                          "and (C++) constexpr scalars");
           return true;
         }
         if (std::find(N.Vars.begin(), N.Vars.end(), V) == N.Vars.end())
@@ -104,17 +109,17 @@ void Translator::collect(Stmt *S, unsigned Begin, unsigned End, KernelNeeds &N,
           FunctionDecl *Host = B->second.Host ? B->second.Host : F;
           FunctionDecl *Gpu = B->second.Gpu ? B->second.Gpu : F;
           N.Renames[F->getName().str()] = {Host->getName().str(), Gpu->getName().str()};
-          carry(Host);
+          carry(Host, E->getLocation());
           if (Gpu != Host)
-            carry(Gpu);
+            carry(Gpu, E->getLocation());
         } else {
-          carry(F);
+          carry(F, E->getLocation());
         }
       }
       return true;
     }
     /// F's definition in this file, with what it needs, as a routine of the kernel.
-    void carry(FunctionDecl *F) {
+    void carry(FunctionDecl *F, SourceLocation At) {
       const FunctionDecl *Def = F->getDefinition();
       if (!Def || T.SM.isInSystemHeader(T.SM.getExpansionLoc(Def->getLocation())))
         return; // the C library (sqrt, ...): the kernel declares or includes it
@@ -128,8 +133,15 @@ void Translator::collect(Stmt *S, unsigned Begin, unsigned End, KernelNeeds &N,
                               "__attribute__((unused)) ");
       auto *D2 = const_cast<FunctionDecl *>(Def);
       if (N.RoutineSet.insert(D2).second) {
+        for (const FunctionDecl *G : N.Routines)
+          if (G->getName() == D2->getName())
+            T.errorAt(At, "routine '" + D2->getName() + "' is overloaded: a kernel holds one "
+                          "function of a name (rename one of them)");
         T.addType(D2->getType(), N);
         T.collect(D2->getBody(), 0, 0, N, D2);
+        if (const CxxKernel *K = T.cxx() ? T.lowerRoutine(D2) : nullptr)
+          for (QualType Ty : K->Types)
+            T.addType(Ty, N);
         N.Routines.push_back(D2);
       }
     }
@@ -210,23 +222,31 @@ std::string Translator::routineText(const FunctionDecl *F) {
   SourceRange R(SM.getExpansionLoc(F->getBeginLoc()), SM.getExpansionLoc(F->getEndLoc()));
   std::string Text =
       Lexer::getSourceText(CharSourceRange::getTokenRange(R), SM, Ctx.getLangOpts()).str();
-  unsigned Begin = Idx.offset(R.getBegin());
-  // Back to front, so that the offsets of the pragmas still to replace stay valid.
-  for (auto It = RoutineLoops.rbegin(); It != RoutineLoops.rend(); ++It) {
-    const Pragma &P = **It;
-    if (P.Hash < Begin || P.LineEnd > Begin + Text.size())
+  if (!SM.isInMainFile(R.getBegin()))
+    return Text; // an included header's, as written (its directives are not translated)
+  unsigned Begin = Idx.offset(R.getBegin()), End = Begin + Text.size();
+  std::map<unsigned, std::pair<unsigned, std::string>> Edits;
+  std::map<unsigned, std::string> Ins;
+  if (cxx())
+    if (const CxxKernel *K = lowerRoutine(F)) {
+      Edits = K->Edits;
+      Ins = K->Ins;
+    }
+  for (const Pragma *P : RoutineLoops) {
+    if (P->Hash < Begin || P->LineEnd > End)
       continue;
-    llvm::StringRef Line(Buf.data() + P.Hash, P.LineEnd - P.Hash);
+    llvm::StringRef Line(Buf.data() + P->Hash, P->LineEnd - P->Hash);
     // One comment, and the pragma's line count kept (kernel diagnostics name source lines).
-    std::string Comment = "/* #pragma acc " + P.Text + ": sequential in a routine */" +
-                          std::string(Line.count('\n'), '\n');
-    Text.replace(P.Hash - Begin, P.LineEnd - P.Hash, Comment);
+    Edits[P->Hash] = {P->LineEnd - P->Hash, "/* #pragma acc " + P->Text +
+                                                ": sequential in a routine */" +
+                                                std::string(Line.count('\n'), '\n')};
   }
-  return Text;
+  return applyEdits(Begin, End, Edits, Ins);
 }
 
 /// Typedefs, struct/enum definitions, routines and macros a kernel's text needs, in order.
-std::string Translator::leadingDecls(KernelNeeds &N, llvm::StringRef Body) {
+std::string Translator::leadingDecls(KernelNeeds &N, llvm::StringRef Body,
+                                     const std::set<std::string> &Helpers) {
   std::string Out;
   // Types: system typedefs by their canonical type; the others by their own text, in file order.
   std::vector<std::pair<SourceLocation, std::string>> Types;
@@ -269,20 +289,34 @@ std::string Translator::leadingDecls(KernelNeeds &N, llvm::StringRef Body) {
   });
   // Renames first, so that every routine calls the bindings too; a routine some kind calls
   // itself is defined under its own name, the rename undone around its text.
+  std::string Routines;
+  std::set<std::string> AllHelpers = Helpers; // C++: std::min/max of the routines too
   for (const auto &[Routine, To] : N.Renames)
-    Decls += renameText(Routine, To);
+    Routines += renameText(Routine, To);
   for (FunctionDecl *F : N.Routines) {
     auto Renamed = N.Renames.find(F->getName().str());
     if (Renamed != N.Renames.end())
-      Decls += "#undef " + Renamed->first + "\n";
-    Decls += kernelRoutinePragma(RoutineDir[F->getCanonicalDecl()]);
+      Routines += "#undef " + Renamed->first + "\n";
+    Routines += kernelRoutinePragma(RoutineDir[F->getCanonicalDecl()]);
     // Static: every kernel holding the routine has its own copy.
     if (F->getStorageClass() != SC_Static)
-      Decls += "static ";
-    Decls += routineText(F) + "\n";
+      Routines += "static ";
+    Routines += routineText(F) + "\n";
     if (Renamed != N.Renames.end())
-      Decls += renameText(Renamed->first, Renamed->second);
+      Routines += renameText(Renamed->first, Renamed->second);
+    if (const CxxKernel *K = cxx() ? lowerRoutine(F) : nullptr)
+      AllHelpers.insert(K->Helpers.begin(), K->Helpers.end());
   }
+  std::vector<std::pair<const VarDecl *, std::string>> Constants(N.Constants.begin(),
+                                                                  N.Constants.end());
+  std::sort(Constants.begin(), Constants.end(), [&](const auto &A, const auto &B) {
+    return SM.isBeforeInTranslationUnit(A.first->getLocation(), B.first->getLocation());
+  });
+  for (const auto &[V, Text] : Constants)
+    Decls += Text + "\n";
+  for (const std::string &H : AllHelpers)
+    Decls += H;
+  Decls += Routines;
   // Macros the text uses (and the macros they use), by their definitions, in definition order.
   std::vector<std::pair<SourceLocation, std::string>> Macros;
   std::set<std::string> Done;
@@ -314,6 +348,40 @@ std::string Translator::leadingDecls(KernelNeeds &N, llvm::StringRef Body) {
   for (auto &[L, T] : Macros)
     Out += T + "\n";
   return Out + Decls;
+}
+
+std::optional<std::string> Translator::constantDecl(const VarDecl *V) const {
+  QualType T = V->getType();
+  if (!cxx() || !V->hasGlobalStorage() || !T->isArithmeticType() ||
+      !(V->isConstexpr() || V->isUsableInConstantExpressions(Ctx)))
+    return std::nullopt;
+  const APValue *Val = V->evaluateValue();
+  std::string Lit;
+  if (Val && Val->isInt()) {
+    const llvm::APSInt &I = Val->getInt();
+    Lit = llvm::toString(I, 10) + (I.isSigned() ? "LL" : "ULL");
+  } else if (Val && Val->isFloat() && Val->getFloat().isFinite()) {
+    // The fewest digits that give the same value back (at most 9 for a float, 17 for a double).
+    bool Single = &Val->getFloat().getSemantics() == &llvm::APFloat::IEEEsingle();
+    if (!Single && &Val->getFloat().getSemantics() != &llvm::APFloat::IEEEdouble())
+      return std::nullopt;
+    double D = Single ? double(Val->getFloat().convertToFloat())
+                      : Val->getFloat().convertToDouble();
+    char S[64];
+    for (int Digits = 1; Digits <= 17; ++Digits) {
+      std::snprintf(S, sizeof S, "%.*g", Digits, D);
+      double Back = std::strtod(S, nullptr);
+      if (Single ? float(Back) == float(D) : Back == D)
+        break;
+    }
+    Lit = std::string(S) + (Single ? "f" : "");
+    if (Lit.find_first_of(".en") == std::string::npos) // 3 -> 3.0 (a double literal)
+      Lit.insert(Single ? Lit.size() - 1 : Lit.size(), ".0");
+  } else {
+    return std::nullopt;
+  }
+  return "static " + declaration(T.getUnqualifiedType().withConst(), V->getName()) + " = " + Lit +
+         ";";
 }
 
 /// The kernel argument for V: its declaration as the kernel names it, and the host value.
@@ -362,7 +430,7 @@ bool Translator::argDecl(VarDecl *V, std::string &Decl, std::string &Temp, std::
       return false;
     }
     Decl = declaration(D, Name);
-    Temp = declaration(D, "jacc_ptr_" + Name) + " = " + Name + ";";
+    Temp = declaration(D, "jacc_ptr_" + Name) + " = " + hostName(V) + ";";
     Value = "&jacc_ptr_" + Name;
     return true;
   }
@@ -386,7 +454,7 @@ bool Translator::argDecl(VarDecl *V, std::string &Decl, std::string &Temp, std::
     return false;
   }
   Decl = declaration(T, Name);
-  Value = (cxx() ? "(void *)&" : "&") + Name; // C++: no implicit const T * to void *
+  Value = (cxx() ? "(void *)&" : "&") + hostName(V); // C++: no implicit const T * to void *
   return true;
 }
 

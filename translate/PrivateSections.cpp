@@ -150,4 +150,59 @@ bool Translator::privateSections(const Region &R, std::vector<PrivateSection> &O
   return Ok;
 }
 
+// private of an array from outside: the kernel gets it as an array argument (`double t[16]`,
+// passed NULL, no data moved) that the loop nest with the clause privatises per iteration
+// (analysis/LoopNest.cpp). That holds where the clause makes a gang loop nest: on a combined
+// construct, or on a non-seq loop that is a top-level statement of the construct using the
+// array nowhere else. Anything else (firstprivate arrays, pointers) is an error.
+bool Translator::privateArrays(const Region &R, const KernelNeeds &N,
+                               std::set<const VarDecl *> &PrivateArrays) {
+  bool Ok = true;
+  for (auto [Q, QD] : directivesIn(*R.P, R.End)) {
+    for (const Clause &C : QD->Clauses) {
+      if (C.Kind != ClauseKind::Private && C.Kind != ClauseKind::Firstprivate)
+        continue;
+      for (const std::string &V : C.Vars) {
+        if (llvm::StringRef(V).contains('[')) {
+          if (Q == R.P && isPrivateSection(V, *Q))
+            continue; // privateSections
+          error(*Q, C, "'" + V + "' in clause '" + C.Name + "': jacc privatises sections of "
+                       "pointers in the clauses of 'parallel', 'parallel loop' and 'serial' "
+                       "constructs; name a section there, or an array without a section");
+          Ok = false;
+          continue;
+        }
+        VarDecl *Var = Idx.lookupVar(V, Q->Hash);
+        if (!Var || !llvm::is_contained(N.Vars, Var))
+          continue;
+        QualType T = Var->getType().getCanonicalType();
+        if (!T->isArrayType() && !T->isPointerType())
+          continue;
+        std::string Why;
+        if (T->isPointerType())
+          Why = "a pointer declared outside the construct: jacc cannot privatise it; name a "
+                "section of it on the construct (private(" + V + "[0:n])), or use a pointer "
+                "variable declared inside the loop body";
+        else if (C.Kind == ClauseKind::Firstprivate)
+          Why = "an array declared outside the construct: jacc privatises such arrays only in "
+                "private clauses; copy it into an array declared inside the loop body";
+        else if (!T->isConstantArrayType())
+          Why = "a variable-length array: jacc privatises arrays of constant size";
+        else if (!privatisableHere(*Q, *QD, R, Var))
+          Why = "an array declared outside the construct, private here to a loop that is not a "
+                "gang loop of the construct (a combined construct, or a loop directly in its "
+                "body using the array nowhere else); declare the private array inside the loop "
+                "body";
+        if (Why.empty()) {
+          PrivateArrays.insert(Var);
+          continue;
+        }
+        error(*Q, C, "'" + V + "' in clause '" + C.Name + "' is " + Why);
+        Ok = false;
+      }
+    }
+  }
+  return Ok;
+}
+
 } // namespace jacc::translate

@@ -67,8 +67,10 @@ private:
             .str());
   }
   void error(unsigned Line, unsigned Col, const llvm::Twine &Msg) {
-    Errors.push_back((FileName + ":" + llvm::Twine(Line) + ":" + llvm::Twine(Col) +
-                      ": error: " + Msg).str());
+    std::string E =
+        (FileName + ":" + llvm::Twine(Line) + ":" + llvm::Twine(Col) + ": error: " + Msg).str();
+    if (!llvm::is_contained(Errors, E)) // once: a template's instantiations find the same
+      Errors.push_back(E);
   }
   void error(const Pragma &P, const llvm::Twine &Msg) { error(P.Line, P.Column, Msg); }
   void error(const Pragma &P, const analysis::Clause &C, const llvm::Twine &Msg) {
@@ -165,6 +167,9 @@ private:
 
   // Directives.
   void translateCompute(Region &R);
+  /// Compute construct R's statement as the host runs it (an `if` clause false): its inner
+  /// pragmas as comments.
+  std::string hostStatement(const Region &R) const;
   void translateData(Region &R);
   void translateStandalone(const Pragma &P, const analysis::Directive &D);
   /// init, shutdown and set: the OpenACC runtime routines they stand for.
@@ -218,6 +223,12 @@ private:
   /// text, Ins, where each gang needs its own copy. False after an error.
   bool privateSections(const Region &R, std::vector<PrivateSection> &Out,
                        std::map<unsigned, std::string> &Ins);
+  struct KernelNeeds;
+  /// The arrays declared outside compute construct R (N: its needs) that a `private` clause of
+  /// it or of a loop in it privatises: the kernel's loop nest declares its own copy. Errors for
+  /// what cannot be privatised so; false after one.
+  bool privateArrays(const Region &R, const KernelNeeds &N,
+                     std::set<const clang::VarDecl *> &PrivateArrays);
   /// Insertions into Ins that make Decl the first declaration of statement S (in a new block
   /// opening at Open when S is not one).
   void declareIn(clang::Stmt *S, unsigned Open, const std::string &Decl,
@@ -232,7 +243,6 @@ private:
     std::string Lower, Length; ///< C expressions, evaluated when the construct starts
     bool Written = false;      ///< copy (else copyin)
   };
-  struct KernelNeeds;
   /// The pointers compute construct R uses that no clause (Explicit: the construct's own names)
   /// and no data or host_data construct around it names, each with the section its subscripts
   /// reach in the construct's for loops (as NVHPC infers it); a warning for each pointer whose
@@ -262,11 +272,19 @@ private:
     std::set<const clang::VarDecl *> LoopVars; ///< outer variables used as loop counters (private)
     /// Routines with bind clauses the kernel calls, by name: what host devices and GPUs call.
     std::map<std::string, RoutineNames> Renames;
+    /// C++: constexpr globals routines use, with their definitions as the kernel declares them.
+    std::map<const clang::VarDecl *, std::string> Constants;
   };
   void collect(clang::Stmt *S, unsigned Begin, unsigned End, KernelNeeds &N,
                clang::FunctionDecl *InRoutine);
   void addType(clang::QualType T, KernelNeeds &N);
-  std::string leadingDecls(KernelNeeds &N, llvm::StringRef Body);
+  /// The declarations before a kernel's construct (Body: its text); Helpers: the construct's
+  /// C++ helper definitions, emitted with its routines'.
+  std::string leadingDecls(KernelNeeds &N, llvm::StringRef Body,
+                           const std::set<std::string> &Helpers = {});
+  /// C++: `static const double g = 9.81;` for a constexpr global of scalar type V a routine
+  /// uses (its value, exactly); none for another variable.
+  std::optional<std::string> constantDecl(const clang::VarDecl *V) const;
   std::string declText(const clang::Decl *D);
   /// How a scalar (or struct) of a compute construct lives on the devices.
   enum class DeviceScalar {
@@ -327,30 +345,93 @@ private:
   struct CxxKernel {
     /// Replacements of the statement's text: offset -> (length replaced, text).
     std::map<unsigned, std::pair<unsigned, std::string>> Edits;
+    std::map<unsigned, std::string> Ins; ///< insertions before the text at an offset
     std::vector<const clang::FieldDecl *> Members; ///< data members used through `this`
     std::set<std::string> Helpers;                 ///< C definitions (std::min/max)
     std::set<const clang::VarDecl *> LocalRefs;    ///< references declared inside: pointers
     std::vector<clang::QualType> Types;            ///< types the rewritten text names
   };
-  /// Fills K for S (What names the construct in errors); an error for what stays C++.
-  void lowerCxx(clang::Stmt *S, CxxKernel &K, const char *What);
+  /// Fills K for S (What names the construct in errors); an error for what stays C++. In a
+  /// template's pattern (Pattern), what depends on its parameters (a call of `std::sqrt(x)` with
+  /// `x` of type T) is left as written: each instantiation lowers it.
+  void lowerCxx(clang::Stmt *S, CxxKernel &K, const std::string &What, bool Pattern = false);
+  /// How a kernel's copy of a routine takes a reference parameter (CxxRoutine.cpp).
+  enum class RefParam {
+    AsIs,   ///< not a reference
+    Value,  ///< `const T &` of a routine that cannot write through its parameters, `T &&`: `T`
+    Pointer ///< `T &` (and `const T &` of a routine that may write): `T *`, used as `(*x)`
+  };
+  RefParam refParam(const clang::FunctionDecl *F, unsigned I) const;
+  /// Whether F may write memory its caller sees: through a parameter that is a non-const
+  /// reference, or a pointer to non-const data (arrays and structs' members included).
+  bool routineMayWrite(const clang::FunctionDecl *F) const;
+  /// The C++ of routine definition F lowered as a construct's is (its body, and its reference
+  /// parameters, auto return type and C++ specifiers); lowered once, nullptr after an error.
+  const CxxKernel *lowerRoutine(const clang::FunctionDecl *F);
+  std::map<const clang::FunctionDecl *, std::optional<CxxKernel>> RoutineCxx;
   void addTypeNeed(clang::QualType T, CxxKernel &K);
+  /// K's replacement of the tokens of R by Text (an error naming What inside a macro).
+  void cxxReplace(CxxKernel &K, clang::SourceRange R, const std::string &Text,
+                  const std::string &What);
+  /// The error for C++ Construct at L in What (a compute construct, a routine) that stays C++.
+  void cxxUnsupported(clang::SourceLocation L, const llvm::Twine &Construct,
+                      const std::string &What);
   /// The file's text [Begin, End) with the insertions Ins and the replacements Edits.
   std::string applyEdits(unsigned Begin, unsigned End,
                          const std::map<unsigned, std::pair<unsigned, std::string>> &Edits,
                          const std::map<unsigned, std::string> &Ins);
+  /// The kernel arguments (Args) for the data members K uses through `this` (at construct P),
+  /// their types added to N; false after an error.
+  bool memberArgs(const CxxKernel &K, const Pragma &P, KernelNeeds &N,
+                  std::vector<std::string> &Args);
   /// A C definition of the C++ class RD a kernel uses (its data members), or "" after an error.
   std::string cStructText(const clang::CXXRecordDecl *RD);
   bool cxx() const { return Ctx.getLangOpts().CPlusPlus; }
-  /// In C++: the kernel's first lines for F's template parameters, as an expression each
-  /// instantiation evaluates (ComputeConstruct.cpp); none when a kernel cannot spell them.
+  // Templates (CxxTemplates.cpp).
+  /// The template function (a function template's pattern, a member of a class template) whose
+  /// body holds P, or nullptr.
+  const clang::FunctionDecl *templateAround(const Pragma &P) const;
+  /// The kernel's first lines for the template parameters around pattern F (its class
+  /// templates', then its own), as an expression each instantiation evaluates; none when a
+  /// kernel cannot spell them (a pack, a template template parameter).
   std::optional<std::string> templateParameterText(const clang::FunctionDecl *F) const;
+  /// The instantiated definitions of pattern F in the file.
+  std::vector<clang::FunctionDecl *> instantiationsOf(const clang::FunctionDecl *F);
+  std::optional<std::map<const clang::FunctionDecl *, std::vector<clang::FunctionDecl *>>>
+      Instantiations;
+  /// The statement of instantiation I that instantiates Pattern (same place), or nullptr.
+  static clang::Stmt *instantiatedStatement(clang::FunctionDecl *I, const clang::Stmt *Pattern);
+  /// The kernel texts of compute construct R in template F, one per group of F's instantiations
+  /// that lower alike (Text: the text of a lowering and what it needs), each with the condition
+  /// that selects it (instantiationCondition, `||` over the group); none without an
+  /// instantiation. False after an error.
+  bool instantiationKernels(
+      const Region &R, const clang::FunctionDecl *F, const KernelNeeds &N,
+      llvm::function_ref<std::optional<std::string>(const CxxKernel &, KernelNeeds &)> Text,
+      std::vector<std::pair<std::string, std::string>> &Kernels);
+  /// The C++ condition, true in instantiation I of pattern F only, on F's template parameters
+  /// (`std::is_same<T, float>::value && (long long)(K) == 2LL`); none when it cannot be spelt.
+  std::optional<std::string> instantiationCondition(const clang::FunctionDecl *F,
+                                                    const clang::FunctionDecl *I) const;
 
   /// C declaration of Name with type T ("double (*a)[80]").
   std::string declaration(clang::QualType T, llvm::StringRef Name) const {
     std::string S;
     llvm::raw_string_ostream OS(S);
     T.print(OS, Policy, Name);
+    return OS.str();
+  }
+  /// V as the host code at a construct names it: qualified when it is a namespace's or a
+  /// class's (`phys::drag`: the kernel names it bare).
+  std::string hostName(const clang::VarDecl *V) const {
+    if (!cxx() || V->getDeclContext()->isFunctionOrMethod() ||
+        V->getDeclContext()->isTranslationUnit())
+      return V->getName().str();
+    clang::PrintingPolicy P = Ctx.getPrintingPolicy();
+    P.SuppressUnwrittenScope = true; // anonymous and inline namespaces
+    std::string S;
+    llvm::raw_string_ostream OS(S);
+    V->printQualifiedName(OS, P);
     return OS.str();
   }
   /// The offsets of the references to Var in S.

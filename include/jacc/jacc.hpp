@@ -1,5 +1,6 @@
 // C++ convenience over the jacc C API: kernel arguments with their declarations deduced from the
-// C++ types, e.g. jacc::push(src, jacc::arg("x", x), jacc::arg("n", n)).
+// C++ types, e.g. jacc::push(src, jacc::arg("x", x), jacc::arg("n", n)). C++11 and later: the
+// C++ files jaccc translates include it whatever -std= they are compiled with.
 #ifndef JACC_JACC_HPP
 #define JACC_JACC_HPP
 
@@ -44,22 +45,23 @@ template <typename T> std::string declare(const std::string &Declarator) {
 
 template <typename T> struct Declare {
   static std::string get(const std::string &D) {
-    static_assert(ScalarName<std::remove_cv_t<T>>::value != nullptr,
+    typedef typename std::remove_cv<T>::type Plain;
+    static_assert(ScalarName<Plain>::value != nullptr,
                   "jacc::arg supports C scalar types, pointers and arrays of them");
     std::string Q;
-    if (std::is_const_v<T>)
+    if (std::is_const<T>::value)
       Q += "const ";
-    if (std::is_volatile_v<T>)
+    if (std::is_volatile<T>::value)
       Q += "volatile ";
-    std::string Name = ScalarName<std::remove_cv_t<T>>::value;
-    if (std::is_same_v<std::remove_cv_t<T>, bool>)
+    std::string Name = ScalarName<Plain>::value;
+    if (std::is_same<Plain, bool>::value)
       Name = "_Bool"; // the kernel is C
     return Q + Name + " " + D;
   }
 };
 template <typename T> struct Declare<T *> {
   static std::string get(const std::string &D) {
-    return declare<T>(std::is_array_v<T> ? "(*" + D + ")" : "*" + D);
+    return declare<T>(std::is_array<T>::value ? "(*" + D + ")" : "*" + D);
   }
 };
 template <typename T> struct Declare<T *const> {
@@ -81,17 +83,13 @@ template <typename T, std::size_t N> struct Declare<const T[N]> {
 class Arg {
 public:
   template <typename T>
-  Arg(const char *Name, T &Value) : Decl(detail::declare<std::remove_reference_t<T>>(Name)),
-                                    Ref(const_cast<std::remove_const_t<T> *>(&Value)) {
-    if constexpr (std::is_array_v<T>) {
-      // A C array parameter ("int v[64]") is a pointer: pass a pointer to the first element,
-      // held here like an rvalue, not the address of the array itself.
-      const void *First = &Value[0];
-      std::memcpy(Storage, &First, sizeof First);
-      Ref = nullptr;
-    }
+  Arg(const char *Name, T &Value)
+      : Decl(detail::declare<typename std::remove_reference<T>::type>(Name)),
+        Ref(const_cast<typename std::remove_const<T>::type *>(&Value)) {
+    holdArray(Value, std::is_array<T>());
   }
-  template <typename T, typename = std::enable_if_t<std::is_arithmetic_v<T>>>
+  template <typename T,
+            typename = typename std::enable_if<std::is_arithmetic<T>::value>::type>
   Arg(const char *Name, T &&Value) : Decl(detail::declare<T>(Name)), Ref(nullptr) {
     static_assert(sizeof(T) <= sizeof(Storage), "scalar too large");
     std::memcpy(Storage, &Value, sizeof(T));
@@ -104,6 +102,15 @@ public:
   const std::string &decl() const { return Decl; }
 
 private:
+  /// A C array parameter ("int v[64]") is a pointer: pass a pointer to the first element, held
+  /// here like an rvalue, not the address of the array itself.
+  template <typename T> void holdArray(T &Value, std::true_type) {
+    const void *First = &Value[0];
+    std::memcpy(Storage, &First, sizeof First);
+    Ref = nullptr;
+  }
+  template <typename T> void holdArray(T &, std::false_type) {}
+
   std::string Decl;
   void *Ref;
   alignas(16) unsigned char Storage[16] = {};

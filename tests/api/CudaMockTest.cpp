@@ -24,6 +24,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <complex>
 #include <cstring>
 #include <set>
@@ -98,6 +99,16 @@ void ownedRange(long long MLo, long long MHi, long long Unit, const jacc_cuda_te
   Ub = First + Cnt * T.share_end / T.share_scale - 1;
 }
 
+/// The owned rows [Lb, Ub] of a split 1-D array of N elements of Unit bytes, its mapping bounds
+/// the split entry's parameters Mlo and Mlo + 1, reported in split_info's slot Slot (HostABI.h's
+/// 8 words) as the entry's prologue does: every element may be written, the owned rows run.
+void splitRows(void **P, unsigned Mlo, long long Unit, long long N, const jacc_cuda_team &T,
+               int Slot, long long &Lb, long long &Ub) {
+  ownedRange(param<long long>(P, Mlo), param<long long>(P, Mlo + 1), Unit, T, Lb, Ub);
+  long long Info[8] = {Lb, Ub, Unit, 0, 0, N - 1, std::max(0LL, Lb), std::min(N, Ub + 1)};
+  std::memcpy(T.split_info + 8 * Slot, Info, sizeof Info);
+}
+
 /// What the generated saxpy entries do: (float a, int n, float *y, const float *x, team) and
 /// the split entry (..., long long mlo_y, long long mhi_y, team): only the owned rows of y,
 /// reported in split_info (HostABI.h's 8 words).
@@ -108,13 +119,8 @@ void saxpyHook(const char *Entry, unsigned, unsigned, void **P) {
   float *Y = param<float *>(P, 2);
   const float *X = param<const float *>(P, 3);
   long long Lb = 0, Ub = N - 1;
-  if (Split) {
-    jacc_cuda_team T = param<jacc_cuda_team>(P, 6);
-    ownedRange(param<long long>(P, 4), param<long long>(P, 5), sizeof(float), T, Lb, Ub);
-    long long Info[8] = {Lb, Ub, sizeof(float), 0, 0, N - 1, std::max(0LL, Lb),
-                         std::min<long long>(N, Ub + 1)};
-    std::memcpy(T.split_info, Info, sizeof Info);
-  }
+  if (Split)
+    splitRows(P, 4, sizeof(float), N, param<jacc_cuda_team>(P, 6), 0, Lb, Ub);
   for (long long I = std::max(0LL, Lb); I <= Ub && I < N; ++I)
     Y[I] = A * X[I] + Y[I];
 }
@@ -943,6 +949,133 @@ TEST_P(CudaMockTest, RoutineBindingsPerDeviceKindRunOnEachKind) {
     OnHost += V[I] == I * 104729;
   }
   EXPECT_EQ(OnHost > 0, gpus() < devices()) << "host_g's rows, on a host device only";
+}
+
+/// The kernel jacc-translate writes for the C++ construct of golden/cxx_kernels.cpp's math()
+/// (std:: overloads as the C function of their type, std::min/max as helpers): a split launch
+/// of it on a host device runs the translated C, whose rows must equal C++'s.
+const char *const CxxMathKernel =
+    "static inline int jacc_max_int(int a, int b) { return a < b ? b : a; }\n"
+    "static inline long jacc_max_long(long a, long b) { return a < b ? b : a; }\n"
+    "static inline long jacc_min_long(long a, long b) { return b < a ? b : a; }\n"
+    "#pragma acc parallel loop\n"
+    "  for (int i = 0; i < n; i++) {\n"
+    "    f[i] = sqrtf(f[i]) + expf(f[i] * 0.01f) + fabsf(-f[i]) + powf(f[i], 2.0f);\n"
+    "    d[i] = sqrt(d[i]) + pow(d[i], 2) + fabs(-d[i]) + floor(d[i] / 3);\n"
+    "    l[i] = labs(l[i]) + jacc_max_long(l[i], 3L) + jacc_min_long(l[i], k[i]);\n"
+    "    k[i] = abs(k[i]) + jacc_max_int(k[i], 1) + (int)(fminf(f[i], 2.0f));\n"
+    "  }\n";
+
+/// Row I of that construct as the C++ source has it.
+void cxxMathRow(int I, float *F, double *D, long *L, int *K) {
+  F[I] = std::sqrt(F[I]) + std::exp(F[I] * 0.01f) + std::abs(-F[I]) + std::pow(F[I], 2.0f);
+  D[I] = std::sqrt(D[I]) + std::pow(D[I], 2) + std::abs(-D[I]) + std::floor(D[I] / 3);
+  L[I] = std::abs(L[I]) + std::max(L[I], 3L) + std::min<long>(L[I], K[I]);
+  K[I] = std::abs(K[I]) + std::max(K[I], 1) + static_cast<int>(std::fmin(F[I], 2.0f));
+}
+
+/// Its entries: (int n, float *f, double *d, long *l, int *k, team), the split one with the
+/// mapping bounds of each split array, by name (d, f, k, l), before the team: each array's owned
+/// rows (all the same rows), reported in split_info in that order.
+void cxxMathHook(const char *Entry, unsigned, unsigned, void **P) {
+  int N = param<int>(P, 0);
+  auto *F = param<float *>(P, 1);
+  auto *D = param<double *>(P, 2);
+  auto *L = param<long *>(P, 3);
+  auto *K = param<int *>(P, 4);
+  long long Lb = 0, Ub = N - 1;
+  if (std::strcmp(Entry, "__jacc_entry_split") == 0) {
+    const long long Units[4] = {sizeof(double), sizeof(float), sizeof(int), sizeof(long)};
+    for (int A = 0; A < 4; ++A)
+      splitRows(P, 5 + 2 * A, Units[A], N, param<jacc_cuda_team>(P, 13), A, Lb, Ub);
+  }
+  for (long long I = std::max(0LL, Lb); I <= Ub && I < N; ++I)
+    cxxMathRow(int(I), F, D, L, K);
+}
+
+// A kernel translated from C++ compiles with NVRTC, its arguments reach the GPUs' entries, and
+// split with a host device (cuda:1,host:1), the host device's rows (the translated C run by the
+// host JIT) equal what the C++ computes.
+TEST_P(CudaMockTest, KernelsTranslatedFromCxxRunOnGpusAndHostDevicesAlike) {
+  setHook(cxxMathHook);
+  int N = 300;
+  std::vector<float> F(N);
+  std::vector<double> D(N);
+  std::vector<long> L(N);
+  std::vector<int> K(N);
+  for (int I = 0; I < N; ++I)
+    F[I] = I * 0.75f, D[I] = I * 1.5, L[I] = 100 - I, K[I] = 50 - I;
+  std::vector<float> RF = F;
+  std::vector<double> RD = D;
+  std::vector<long> RL = L;
+  std::vector<int> RK = K;
+  for (int I = 0; I < N; ++I)
+    cxxMathRow(I, RF.data(), RD.data(), RL.data(), RK.data());
+  ASSERT_JACC(jacc_copyin(F.data(), N * sizeof(float)));
+  ASSERT_JACC(jacc_copyin(D.data(), N * sizeof(double)));
+  ASSERT_JACC(jacc_copyin(L.data(), N * sizeof(long)));
+  ASSERT_JACC(jacc_copyin(K.data(), N * sizeof(int)));
+  float *Fp = F.data();
+  double *Dp = D.data();
+  long *Lp = L.data();
+  int *Kp = K.data();
+  jacc_arg Args[] = {{"int n", &N}, {"float *f", &Fp}, {"double *d", &Dp}, {"long *l", &Lp},
+                     {"int *k", &Kp}};
+  int Before = launchCount();
+  ASSERT_JACC(jacc_kernel_push(CxxMathKernel, 5, Args, JACC_FORCE_SPLIT)) << jacc_last_error();
+  EXPECT_EQ(launchCount() - Before, gpus());
+  ASSERT_JACC(jacc_copyout(F.data(), N * sizeof(float)));
+  ASSERT_JACC(jacc_copyout(D.data(), N * sizeof(double)));
+  ASSERT_JACC(jacc_copyout(L.data(), N * sizeof(long)));
+  ASSERT_JACC(jacc_copyout(K.data(), N * sizeof(int)));
+  for (int I = 0; I < N; ++I) {
+    EXPECT_FLOAT_EQ(F[I], RF[I]) << I;
+    EXPECT_DOUBLE_EQ(D[I], RD[I]) << I;
+    EXPECT_EQ(L[I], RL[I]) << I;
+    EXPECT_EQ(K[I], RK[I]) << I;
+  }
+}
+
+/// The kernel jacc-translate writes for Field<float>::damp of golden/cxx_templates.cpp: the
+/// class template's parameter as a typedef (as jacc.hpp spells float), its data members as
+/// arguments declared with T.
+const char *const CxxTemplateMemberKernel = "typedef float T;\n"
+                                            "#pragma acc parallel loop\n"
+                                            "    for (int i = 0; i < n; i++)\n"
+                                            "      u[i] = expf(-decay * w) * u[i] + (T)(i % 2);\n";
+
+/// Its entries: (int n, T decay, T w, T *u, team), the split one with u's mapping bounds before
+/// the team.
+void cxxTemplateMemberHook(const char *Entry, unsigned, unsigned, void **P) {
+  int N = param<int>(P, 0);
+  float Decay = param<float>(P, 1), W = param<float>(P, 2);
+  auto *U = param<float *>(P, 3);
+  long long Lb = 0, Ub = N - 1;
+  if (std::strcmp(Entry, "__jacc_entry_split") == 0)
+    splitRows(P, 4, sizeof(float), N, param<jacc_cuda_team>(P, 6), 0, Lb, Ub);
+  for (long long I = std::max(0LL, Lb); I <= Ub && I < N; ++I)
+    U[I] = std::exp(-Decay * W) * U[I] + float(I % 2);
+}
+
+// A class template member's kernel: arguments declared with the template's typedef reach the
+// GPUs' entries with the typedef's sizes, and a host device beside a GPU computes what C++ does.
+TEST_P(CudaMockTest, ATemplatesKernelRunsWithItsParametersTypedefs) {
+  setHook(cxxTemplateMemberHook);
+  int N = 500;
+  float Decay = 0.5f, W = 0.25f;
+  std::vector<float> U(N), Ref(N);
+  for (int I = 0; I < N; ++I)
+    U[I] = float(I % 9), Ref[I] = std::exp(-Decay * W) * U[I] + float(I % 2);
+  ASSERT_JACC(jacc_copyin(U.data(), N * sizeof(float)));
+  float *Up = U.data();
+  jacc_arg Args[] = {{"int n", &N}, {"T *u", &Up}, {"T decay", &Decay}, {"T w", &W}};
+  int Before = launchCount();
+  ASSERT_JACC(jacc_kernel_push(CxxTemplateMemberKernel, 4, Args, JACC_FORCE_SPLIT))
+      << jacc_last_error();
+  EXPECT_EQ(launchCount() - Before, gpus());
+  ASSERT_JACC(jacc_copyout(U.data(), N * sizeof(float)));
+  for (int I = 0; I < N; ++I)
+    EXPECT_FLOAT_EQ(U[I], Ref[I]) << I;
 }
 
 TEST_P(CudaMockTest, CompileServerCrashFailsThePushAndTheNextPushRuns) {

@@ -1,13 +1,16 @@
 // A class holding arrays on the devices from its constructor to its destructor (enter/exit data),
 // its member functions running compute constructs on its data members; C++ in the kernels:
-// std:: math, std::max, static_cast, constexpr, auto, a reference to an element, this->.
+// std:: math, std::max, static_cast, constexpr (in a namespace), auto, auto & to an element,
+// nullptr, this->.
 #include <cmath>
 #include <cstdio>
 #include <algorithm>
 #include <vector>
 
 constexpr int Steps = 4;
+namespace tuning {
 constexpr double Decay = 0.5;
+}
 
 class Field {
 public:
@@ -28,8 +31,10 @@ public:
 #pragma acc parallel loop present(u[0:n], v[0:n])
     for (int i = 0; i < n; i++) {
       auto x = this->u[i] * scale;
-      double &out = v[i];
-      out = std::max(std::sqrt(x * x), Decay) + std::abs(-1.0) + static_cast<int>(x) % 3;
+      auto &out = v[i];
+      const double *none = nullptr;
+      out = std::max(std::sqrt(x * x), tuning::Decay) + std::abs(-1.0) + static_cast<int>(x) % 3 +
+            (none == nullptr ? 0 : 1);
     }
 #pragma acc parallel loop present(u[0:n], v[0:n])
     for (int i = 0; i < n; i++)

@@ -1,5 +1,9 @@
-// C++ templates: a kernel instantiated for float and double, and one with a value parameter
-// (its kernel text spells each instantiation's T and K).
+// C++ templates: a kernel instantiated for float and double whose calls depend on T (std::sqrt,
+// std::max of T: sqrtf for float, sqrt for double), one with a value parameter (its kernel text
+// spells each instantiation's T and K), and a class template whose member functions run compute
+// constructs on its data members.
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <vector>
 
@@ -13,7 +17,8 @@ template <typename T> T axpy(int n, T a) {
 #pragma acc parallel loop copyin(x[0:n]) copy(y[0:n])
   for (int i = 0; i < n; i++) {
     T t = a * x[i];
-    y[i] = t + y[i];
+    T r = std::sqrt(x[i]);
+    y[i] = std::max(t + y[i], r) + static_cast<T>(i % 2);
   }
   T s = 0;
   for (int i = 0; i < n; i++)
@@ -31,8 +36,49 @@ template <int K, typename T> void blur(int n, const T *in, T *out) {
   }
 }
 
+/// A 1-D diffusion on the devices from construction to destruction.
+template <typename T> class Diffusion {
+public:
+  explicit Diffusion(int n) : n(n), u(new T[n]), v(new T[n]) {
+    for (int i = 0; i < n; i++)
+      u[i] = v[i] = T((i * 7) % 16);
+#pragma acc enter data copyin(u[0:n], v[0:n])
+  }
+  ~Diffusion() {
+#pragma acc exit data delete(u[0:n], v[0:n])
+    delete[] u;
+    delete[] v;
+  }
+  Diffusion(const Diffusion &) = delete;
+  Diffusion &operator=(const Diffusion &) = delete;
+
+  void step(T c, T limit) {
+#pragma acc parallel loop present(u[0:n], v[0:n])
+    for (int i = 1; i < n - 1; i++) {
+      T lap = u[i - 1] - 2 * u[i] + u[i + 1];
+      T change = c * lap;
+      v[i] = std::min(std::abs(u[i] + change), limit);
+    }
+#pragma acc parallel loop present(u[0:n], v[0:n])
+    for (int i = 1; i < n - 1; i++)
+      u[i] = v[i];
+  }
+  double sum() {
+#pragma acc update self(u[0:n])
+    double s = 0;
+    for (int i = 0; i < n; i++)
+      s += u[i];
+    return s;
+  }
+
+private:
+  int n;
+  T *u, *v;
+};
+
 int main() {
-  std::printf("axpy float %.3f double %.6f\n", (double)axpy<float>(1000, 2.0f), axpy<double>(999, 0.5));
+  std::printf("axpy float %.3f double %.6f\n", (double)axpy<float>(1000, 2.0f),
+              axpy<double>(999, 0.5));
   std::vector<double> in(500), out(500);
   for (int i = 0; i < 500; i++)
     in[i] = (i * 37) % 11;
@@ -42,4 +88,11 @@ int main() {
   for (double v : out)
     s += v;
   std::printf("blur %.6f out[7] %.6f\n", s, out[7]);
+  Diffusion<float> df(600);
+  Diffusion<double> dd(700);
+  for (int t = 0; t < 6; t++) {
+    df.step(0.25f, 12.0f);
+    dd.step(0.125, 10.0);
+  }
+  std::printf("diffusion float %.4f double %.6f\n", df.sum(), dd.sum());
 }

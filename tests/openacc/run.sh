@@ -66,4 +66,13 @@ else
   echo "FAIL jaccc --cc=: the wrapper was not used (log: $(cat "$tmp/wrapper.log" 2>/dev/null))"
   failed=1
 fi
+# C++11: a translated C++ file (jacc.hpp, a template's kernel source) compiles in the oldest
+# standard jacc.hpp supports.
+if bash "$jaccc" -std=c++11 -O1 -Wall -Wextra -Werror "${flags[@]}" -o "$tmp/cxx11" \
+     "$dir/cxx_template.cpp" -lm && [[ $("$tmp/cxx11") == "$("$tmp/cxx_template.ref")" ]]; then
+  echo "ok   jaccc -std=c++11 builds a C++ program with template kernels"
+else
+  echo "FAIL jaccc -std=c++11: cxx_template.cpp did not build or run as the reference"
+  failed=1
+fi
 exit $failed

@@ -3,6 +3,7 @@
 #include "translate/Translate.h"
 
 #include "support/Error.h"
+#include "tests/translate/TranslateCheck.h"
 
 #include <gtest/gtest.h>
 
@@ -13,23 +14,8 @@ using namespace jacc::analysis;
 
 namespace {
 
-std::string translateOk(llvm::StringRef Source, std::vector<std::string> Args = {}) {
-  auto Out = translateOpenACC(Source, "t.c", Args);
-  if (!Out) {
-    ADD_FAILURE() << llvm::toString(Out.takeError());
-    return "";
-  }
-  return *Out;
-}
-
-std::string translateError(llvm::StringRef Source, std::vector<std::string> Args = {}) {
-  auto Out = translateOpenACC(Source, "t.c", Args);
-  if (Out) {
-    ADD_FAILURE() << "translation succeeded:\n" << *Out;
-    return "";
-  }
-  return llvm::toString(Out.takeError());
-}
+using jacc::test::translateError;
+using jacc::test::translateOk;
 
 constexpr const char *Saxpy = "void saxpy(int n, float a, const float *x, float *y) {\n"
                               "#pragma acc parallel loop copyin(x[0:n]) copy(y[0:N])\n"
@@ -423,35 +409,3 @@ TEST(Translate, RoutineBindPerDeviceTypeErrorsNameEachGroupsBind) {
 }
 
 } // namespace
-
-TEST(Translate, CxxKernelsBecomeCWithTheOverloadsClangResolved) {
-  std::vector<std::string> Args;
-  auto Out = translateOpenACC("#include <cmath>\n"
-                              "struct Grid {\n"
-                              "  float *a; int n;\n"
-                              "  void f() {\n"
-                              "#pragma acc parallel loop present(a[0:n])\n"
-                              "    for (int i = 0; i < n; i++) this->a[i] = std::sqrt(a[i]) + "
-                              "std::abs(-2.0) + static_cast<float>(i);\n"
-                              "  }\n"
-                              "};\n",
-                              "t.cpp", Args);
-  ASSERT_TRUE(bool(Out)) << llvm::toString(Out.takeError());
-  EXPECT_NE(Out->find("a[i] = sqrtf(a[i]) + fabs(-2.0) + (float)(i);"), std::string::npos) << *Out;
-  EXPECT_NE(Out->find("{\"float *a\", (void *)&this->a}"), std::string::npos) << *Out;
-}
-
-TEST(Translate, CxxVectorIndexingInAKernelIsALocatedError) {
-  std::vector<std::string> Args;
-  auto Out = translateOpenACC("#include <vector>\n"
-                              "void f(std::vector<double> &v, double *p, int n) {\n"
-                              "#pragma acc parallel loop copy(p[0:n])\n"
-                              "  for (int i = 0; i < n; i++) p[i] = v[i];\n"
-                              "}\n",
-                              "t.cpp", Args);
-  ASSERT_FALSE(bool(Out));
-  EXPECT_EQ(llvm::toString(Out.takeError()),
-            "t.cpp:4:41: error: overloaded operator '[]' of 'std::vector<double>' in a compute "
-            "construct is not supported by jacc-translate (kernels are C with the C++ of "
-            "docs/translate.md, \"C++\")");
-}

@@ -1,9 +1,9 @@
 #!/bin/bash
 # Golden tests of jacc-translate.
 #   golden.sh JACC_TRANSLATE DIR
-# golden/NAME.c must translate to exactly golden/NAME.expected.c (the helpers at the top of every
-# translated file only in golden/prelude.expected.c); errors/NAME.c must fail (exit 1)
-# with exactly errors/NAME.expected.txt on stderr. Run from each directory so that file names in
+# golden/NAME.c (.cpp) must translate to exactly golden/NAME.expected.c (.cpp) (the helpers at
+# the top of every translated file only in golden/prelude.expected.c); errors/NAME.c (.cpp) must
+# fail (exit 1) with exactly errors/NAME.expected.txt on stderr. Run from each directory so that file names in
 # the output are stable. JACC_UPDATE_GOLDEN=1 rewrites the expected files instead (review the diff).
 set -u
 translate=$(realpath "$1")
@@ -22,11 +22,12 @@ strip_prelude() {
   fi
 }
 
-for src in "$dir"/golden/*.c; do
-  case $src in *.expected.c) continue ;; esac
-  name=$(basename "$src" .c)
-  expected="$dir/golden/$name.expected.c"
-  actual=$(cd "$dir/golden" && "$translate" "$name.c" 2>&1)
+for src in "$dir"/golden/*.c "$dir"/golden/*.cpp; do # C++: NAME.expected.cpp
+  case $src in *.expected.c | *.expected.cpp) continue ;; esac
+  file=$(basename "$src")
+  name=${file%.*}
+  expected="$dir/golden/$name.expected.${file##*.}"
+  actual=$(cd "$dir/golden" && "$translate" "$file" 2>&1)
   rc=$?
   actual=$(printf '%s\n' "$actual" | strip_prelude "$name")
   if [[ ${JACC_UPDATE_GOLDEN:-0} == 1 ]]; then
@@ -34,10 +35,10 @@ for src in "$dir"/golden/*.c; do
     continue
   fi
   if ((rc != 0)) || ! diff -u "$expected" <(printf '%s\n' "$actual"); then
-    echo "FAIL golden/$name.c (exit $rc)"
+    echo "FAIL golden/$file (exit $rc)"
     failed=1
   else
-    echo "ok   golden/$name.c"
+    echo "ok   golden/$file"
   fi
 done
 

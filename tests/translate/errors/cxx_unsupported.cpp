@@ -7,15 +7,11 @@ struct Shape {
   virtual ~Shape() = default;
 };
 
-template <typename T> struct Grid {
-  T *a;
-  int n;
-  void scale() {
+template <typename... Scale> void scale(int n, double *a, Scale...) {
 #pragma acc parallel loop copy(a[0:n])
-    for (int i = 0; i < n; i++)
-      a[i] *= 2;
-  }
-};
+  for (int i = 0; i < n; i++)
+    a[i] *= 2;
+}
 
 void run(std::vector<double> &v, Shape &s, double *p, int n) {
 #pragma acc parallel loop copy(p[0:n])
@@ -23,6 +19,5 @@ void run(std::vector<double> &v, Shape &s, double *p, int n) {
     auto twice = [](double x) { return 2 * x; };
     p[i] = twice(p[i]) + v[i] + s.area();
   }
-  Grid<double> g{p, n};
-  g.scale();
+  scale(n, p, 1, 2.0);
 }

@@ -1,0 +1,228 @@
+// The C kernels jacc-translate writes for C++ compute constructs and routines
+// (translate/CxxKernel.cpp, CxxRoutine.cpp): what each C++ form becomes, its located errors, and
+// on the CUDA path every kernel of tests/translate/golden/cxx_*.cpp goes through the analysis and
+// CUDA code generation and compiles with NVRTC for every tested architecture, its launch ABI
+// checked (the host JIT compiles them in the openacc corpus). The mock driver runs such kernels
+// in tests/api/CudaMockTest.cpp.
+#include "translate/Translate.h"
+
+#include "tests/jit/cuda/CudaCheck.h"
+#include "tests/translate/TranslateCheck.h"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+using namespace jacc;
+
+namespace {
+
+/// A kernel a translated file pushes: its text and its arguments' declarations.
+struct PushedKernel {
+  std::string Source;
+  std::vector<std::string> Decls;
+};
+
+/// The C string literal that is the whole of Line but for a trailing `,` or `);` (its text
+/// decoded), or false.
+bool literalLine(llvm::StringRef Line, std::string &Text) {
+  Line = Line.trim();
+  if (!Line.consume_front("\""))
+    return false;
+  size_t End = Line.rfind('"');
+  if (End == llvm::StringRef::npos)
+    return false;
+  for (size_t I = 0; I < End; ++I) {
+    if (Line[I] != '\\') {
+      Text += Line[I];
+      continue;
+    }
+    char C = Line[++I];
+    Text += C == 'n' ? '\n' : C == 't' ? '\t' : C == 'r' ? '\r' : C;
+  }
+  return true;
+}
+
+/// The kernels of a translation, in order: each `jacc_arg jacc_args[] = {{"decl", ...}, ...};`
+/// line and the string literal lines of the push after it; a template's kernel source holds one
+/// text per group of instantiations, each taking the next of Prefixes (the template's parameters
+/// as that group's instantiations spell them) before it.
+std::vector<PushedKernel> pushedKernels(const std::string &Out,
+                                        std::vector<std::string> Prefixes = {}) {
+  std::vector<PushedKernel> Kernels;
+  std::vector<std::string> Decls;
+  std::istringstream In(Out);
+  std::string Line;
+  bool Template = false;
+  size_t Prefix = 0;
+  while (std::getline(In, Line)) {
+    llvm::StringRef L(Line);
+    if (L.contains("jacc_arg jacc_args[] = {")) {
+      Decls.clear();
+      for (size_t P = L.find("{\""); P != llvm::StringRef::npos; P = L.find("{\"", P + 2))
+        Decls.push_back(L.substr(P + 2, L.find('"', P + 2) - P - 2).str());
+      continue;
+    }
+    if (L.contains("static const std::string jacc_kernel_source ="))
+      Template = true;
+    if (L.contains("jacc_kernel_push(jacc_kernel_source"))
+      Template = false;
+    if (!L.endswith("jacc_kernel_push(") && !(Template && L.endswith("std::string(")))
+      continue;
+    PushedKernel K;
+    if (Template) {
+      EXPECT_LT(Prefix, Prefixes.size()) << "a template kernel without its parameters' lines";
+      K.Source = Prefix < Prefixes.size() ? Prefixes[Prefix++] : "";
+    }
+    K.Decls = Decls;
+    std::streampos At = In.tellg();
+    while (std::getline(In, Line) && literalLine(Line, K.Source))
+      At = In.tellg();
+    In.seekg(At); // the line after the text: the next text's, or the push
+    Kernels.push_back(K);
+  }
+  EXPECT_EQ(Prefix, Prefixes.size()) << "template kernels";
+  return Kernels;
+}
+
+std::string readFile(const std::string &Path) {
+  std::ifstream F(Path);
+  std::stringstream S;
+  S << F.rdbuf();
+  return S.str();
+}
+
+/// Every kernel of golden/File (Count of them; Prefixes: its template kernels' parameters, see
+/// pushedKernels) goes through the analysis and CUDA code generation, and compiles with NVRTC;
+/// but the last NeverRun (a template's never instantiated: left as the pattern has them).
+void expectGoldenKernelsCompileForCuda(const std::string &File, size_t Count,
+                                       const std::vector<std::string> &Prefixes = {},
+                                       size_t NeverRun = 0) {
+  if (!jit::nvrtcAvailable())
+    GTEST_SKIP() << "this build has no NVRTC";
+  std::string Source = readFile(JACC_SOURCE_DIR "/tests/translate/golden/" + File);
+  ASSERT_FALSE(Source.empty()) << File;
+  std::vector<std::string> Args;
+  auto Out = analysis::translateOpenACC(Source, File, Args);
+  ASSERT_TRUE(bool(Out)) << llvm::toString(Out.takeError());
+  std::vector<PushedKernel> Kernels = pushedKernels(*Out, Prefixes);
+  ASSERT_EQ(Kernels.size(), Count) << *Out;
+  for (size_t I = 0; I + NeverRun < Kernels.size(); ++I) {
+    const PushedKernel &K = Kernels[I];
+    SCOPED_TRACE(K.Source);
+    analysis::KernelInfo Info = jit::analyzeOrFail(K.Source, K.Decls);
+    if (Info.Source.empty())
+      continue;
+    jit::expectKernelCompilesForCuda(Info);
+  }
+}
+
+TEST(CxxKernelTest, EveryKernelOfTheGoldenCxxConstructsCompilesForCuda) {
+  // smooth<float, 2>: what jacc.hpp spells for T and what the enum gives Width.
+  expectGoldenKernelsCompileForCuda("cxx_kernels.cpp", 4,
+                                    {"typedef float T;\nenum { Width = 2 };\n"});
+}
+
+TEST(CxxKernelTest, EveryInstantiationsKernelOfTheGoldenCxxTemplatesCompilesForCuda) {
+  // scale<float, 2>, then scale<double, 2> and <double, 3> (one text); Field<float>, then
+  // Field<double>; unused<T>, never instantiated, is not compiled here (it never runs).
+  expectGoldenKernelsCompileForCuda(
+      "cxx_templates.cpp", 5,
+      {"typedef float T;\nenum { K = 2 };\n", "typedef double T;\nenum { K = 3 };\n",
+       "typedef float T;\n", "typedef double T;\n", "typedef float T;\n"},
+      /*NeverRun=*/1);
+}
+
+TEST(CxxKernelTest, TheGoldenCxxRoutinesCompileForCuda) {
+  expectGoldenKernelsCompileForCuda("cxx_routines.cpp", 1);
+}
+
+/// The kernel text of the only construct of a C++ source (a test failure when it fails).
+std::string translateCxx(const std::string &Source) {
+  std::vector<PushedKernel> K = pushedKernels(test::translateOk(Source, {}, "t.cpp"));
+  return K.size() == 1 ? K[0].Source : "";
+}
+
+std::string translateCxxError(const std::string &Source) {
+  return test::translateError(Source, {}, "t.cpp");
+}
+
+TEST(CxxKernelTest, KernelsBecomeCWithTheOverloadsClangResolved) {
+  std::string Out = test::translateOk("#include <cmath>\n"
+                                      "struct Grid {\n"
+                                      "  float *a; int n;\n"
+                                      "  void f() {\n"
+                                      "#pragma acc parallel loop present(a[0:n])\n"
+                                      "    for (int i = 0; i < n; i++) this->a[i] = std::sqrt(a[i]) + "
+                                      "std::abs(-2.0) + static_cast<float>(i);\n"
+                                      "  }\n"
+                                      "};\n",
+                                      {}, "t.cpp");
+  EXPECT_NE(Out.find("a[i] = sqrtf(a[i]) + fabs(-2.0) + (float)(i);"), std::string::npos) << Out;
+  EXPECT_NE(Out.find("{\"float *a\", (void *)&this->a}"), std::string::npos) << Out;
+}
+
+TEST(CxxKernelTest, VectorIndexingInAKernelIsALocatedError) {
+  EXPECT_EQ(translateCxxError("#include <vector>\n"
+                              "void f(std::vector<double> &v, double *p, int n) {\n"
+                              "#pragma acc parallel loop copy(p[0:n])\n"
+                              "  for (int i = 0; i < n; i++) p[i] = v[i];\n"
+                              "}\n"),
+            "t.cpp:4:41: error: overloaded operator '[]' of 'std::vector<double>' in a compute "
+            "construct is not supported by jacc-translate (kernels are C with the C++ of "
+            "docs/translate.md, \"C++\")");
+}
+
+// The C function of a std:: math call is that of the type the overload computes in: its return
+// type (libstdc++ promotes std::pow(float, int) to double), integers by their own abs.
+TEST(CxxKernelTest, MathCallsAreTheCFunctionsOfTheTypeTheyComputeIn) {
+  std::string K = translateCxx("#include <cmath>\n#include <cstdlib>\n"
+                               "void f(int n, float *x, double *y, long double *z, long long *w) {\n"
+                               "#pragma acc parallel loop copy(x[0:n], y[0:n], z[0:n], w[0:n])\n"
+                               "  for (int i = 0; i < n; i++) {\n"
+                               "    x[i] = std::pow(x[i], 2) + std::pow(x[i], 2.0f);\n"
+                               "    y[i] = std::fmin(x[i], y[i]) + std::abs(x[i]) + std::cbrt(y[i]);\n"
+                               "    z[i] = std::sqrt(z[i]);\n"
+                               "    w[i] = std::abs(w[i]);\n"
+                               "  }\n"
+                               "}\n");
+  EXPECT_NE(K.find("x[i] = pow(x[i], 2) + powf(x[i], 2.0f);"), std::string::npos) << K;
+  EXPECT_NE(K.find("y[i] = fmin(x[i], y[i]) + fabsf(x[i]) + cbrt(y[i]);"), std::string::npos)
+      << K;
+  EXPECT_NE(K.find("z[i] = sqrtl(z[i]);"), std::string::npos) << K;
+  EXPECT_NE(K.find("w[i] = llabs(w[i]);"), std::string::npos) << K;
+}
+
+// auto in a pointer or reference declarator: the deduced type, written whole; a reference
+// declared after another declarator cannot be rewritten on its own, and says so.
+TEST(CxxKernelTest, AutoPointersAndReferencesGetTheirDeducedTypes) {
+  std::string K = translateCxx("struct P { double x; };\n"
+                               "void f(int n, P *p) {\n"
+                               "#pragma acc parallel loop copy(p[0:n])\n"
+                               "  for (int i = 0; i < n; i++) {\n"
+                               "    auto &r = p[i];\n"
+                               "    const auto *q = &p[n - 1 - i];\n"
+                               "    auto *const s = &r;\n"
+                               "    r.x += q->x + s->x;\n"
+                               "  }\n"
+                               "}\n");
+  EXPECT_NE(K.find("P *const r = &(p[i]);"), std::string::npos) << K;
+  EXPECT_NE(K.find("const P *q = &p[n - 1 - i];"), std::string::npos) << K;
+  EXPECT_NE(K.find("P *const s = &(*r);"), std::string::npos) << K;
+  EXPECT_NE(K.find("(*r).x += q->x + s->x;"), std::string::npos) << K;
+  EXPECT_EQ(translateCxxError("void f(int n, double *a, double *b) {\n"
+                              "#pragma acc parallel loop copy(a[0:n], b[0:n])\n"
+                              "  for (int i = 0; i < n; i++) {\n"
+                              "    double &x = a[i], &y = b[i];\n"
+                              "    x = y;\n"
+                              "  }\n"
+                              "}\n"),
+            "t.cpp:4:24: error: 'y' declared with another reference or 'auto' declarator "
+            "(declare each on its own) in a compute construct is not supported by "
+            "jacc-translate (kernels are C with the C++ of docs/translate.md, \"C++\")");
+}
+
+} // namespace

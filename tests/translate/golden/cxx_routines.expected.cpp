@@ -1,0 +1,101 @@
+#include <jacc/jacc.h>
+#include <stdio.h>
+#include <stdlib.h>
+/* (the helpers of golden/prelude.expected.c) */
+#include <jacc/jacc.hpp>
+// C++ routines as kernels carry them: bodies lowered as constructs' are, a non-const reference
+// parameter as a pointer (its arguments passed by address), a const reference as a value where
+// the routine cannot write through its parameters and as a pointer where it can, constexpr
+// globals as constants, a namespace's routine by its bare name, an auto return type deduced,
+// constexpr, noexcept and default arguments dropped, std::max helpers shared with the construct.
+#include <algorithm>
+#include <cmath>
+
+struct Vec {
+  double x, y;
+};
+
+namespace phys {
+constexpr double G = 9.81;
+constexpr float Half = 0.5f;
+constexpr int Three = 3;
+} // namespace phys
+
+/* #pragma acc routine seq */
+__attribute__((unused))
+static inline double norm(const Vec &v) { return std::sqrt(v.x * v.x + v.y * v.y); }
+
+/* #pragma acc routine seq */
+void accumulate(double &sum, const double &w, double v) {
+  auto t = static_cast<double>(v) * w;
+  sum += std::max(t, 0.0);
+}
+
+/* #pragma acc routine seq */
+constexpr double scale(double x, double s = 2.0) noexcept { return x * s * phys::G; }
+
+namespace geo {
+/* #pragma acc routine seq */
+auto area(float r) { return phys::Half * r * r * phys::Three; }
+} // namespace geo
+
+/* #pragma acc routine vector */
+void smooth(int n, const double *in, double &out) {
+  double s = 0;
+/* #pragma acc loop reduction(+:s) */
+  for (int k = 0; k < n; k++)
+    s += in[k];
+  out = std::max(s / n, 0.0);
+}
+
+void step(int n, Vec *v, double *out, float *f) {
+{ /* #pragma acc parallel loop copyin(v[0:n]) copy(out[0:n], f[0:n]) */
+  jacc_construct_begin(JACC_CONSTRUCT_PARALLEL, "cxx_routines.cpp", 46, "step");
+  jacc_translated_check(jacc_copyin(&v[0], n * sizeof v[0]), "cxx_routines.cpp:46");
+  jacc_translated_check(jacc_copyin(&out[0], n * sizeof out[0]), "cxx_routines.cpp:46");
+  jacc_translated_check(jacc_copyin(&f[0], n * sizeof f[0]), "cxx_routines.cpp:46");
+  jacc_arg jacc_args[] = {{"int n", (void *)&n}, {"Vec *v", (void *)&v}, {"double *out", (void *)&out}, {"float *f", (void *)&f}};
+  jacc_translated_check(jacc_kernel_push(
+      "struct Vec { double x; double y; }; typedef struct Vec Vec;\n"
+      "static const double G = 9.81;\n"
+      "static const float Half = 0.5f;\n"
+      "static const int Three = 3LL;\n"
+      "static inline double jacc_max_double(double a, double b) { return a < b ? b : a; }\n"
+      "#pragma acc routine seq\n"
+      "static inline double norm(const Vec v) { return sqrt(v.x * v.x + v.y * v.y); }\n"
+      "#pragma acc routine seq\n"
+      "static void accumulate(double *sum, const double *w, double v) {\n"
+      "  double t = (double)(v) * (*w);\n"
+      "  (*sum) += jacc_max_double(t, 0.0);\n"
+      "}\n"
+      "#pragma acc routine seq\n"
+      "static inline double scale(double x, double s)  { return x * s * G; }\n"
+      "#pragma acc routine seq\n"
+      "static float area(float r) { return Half * r * r * Three; }\n"
+      "#pragma acc routine vector\n"
+      "static void smooth(int n, const double *in, double *out) {\n"
+      "  double s = 0;\n"
+      "/* #pragma acc loop reduction(+:s): sequential in a routine */\n"
+      "  for (int k = 0; k < n; k++)\n"
+      "    s += in[k];\n"
+      "  (*out) = jacc_max_double(s / n, 0.0);\n"
+      "}\n"
+      "#pragma acc parallel loop\n"
+      "  for (int i = 0; i < n; i++) {\n"
+      "    double s = 0;\n"
+      "    const double w = norm(v[i]), h = 0.5 * i;\n"
+      "    accumulate(&(s), &(w), scale(v[i].x, 1.5));\n"
+      "    accumulate(&(s), &(h), 1.0);\n"
+      "    double m;\n"
+      "    smooth(4, out, &(m));\n"
+      "    out[i] = jacc_max_double(s, m);\n"
+      "    f[i] = area(f[i]);\n"
+      "  }\n"
+      "// jacc-site: cxx_routines.cpp:46\n",
+      4, jacc_args, JACC_DEFAULT), "cxx_routines.cpp:46");
+  jacc_translated_check(jacc_delete(&v[0], n * sizeof v[0]), "cxx_routines.cpp:46");
+  jacc_translated_check(jacc_copyout(&f[0], n * sizeof f[0]), "cxx_routines.cpp:46");
+  jacc_translated_check(jacc_copyout(&out[0], n * sizeof out[0]), "cxx_routines.cpp:46");
+  jacc_construct_end();
+}
+}
