@@ -1183,47 +1183,71 @@ void saxpyVectorHook(const char *, unsigned, unsigned, void **P) {
     Y[I] = A * X[I] + Y[I];
 }
 
+/// A saxpy with a vector_length argument on fresh devices under JACC_SPECIALIZE=Mode (a push
+/// waits for its variant), x = 1 and y = 0.5 mapped, the GPUs running saxpyVectorHook.
+struct SaxpyUnderSpecialize {
+  jacc::ScopedEnv Spec, Wait;
+  int N, V;
+  float A;
+  std::vector<float> X, Y;
+  float *Xp, *Yp;
+  std::string Src;
+  /// Tag names the kernel's own text (variants outlive jacc_finalize).
+  SaxpyUnderSpecialize(const char *Mode, const std::string &Tag, int N, int V, float A)
+      : Spec("JACC_SPECIALIZE", Mode), Wait("JACC_SPECIALIZE_WAIT", "1"), N(N), V(V), A(A),
+        X(N, 1.0f), Y(N, 0.5f), Xp(X.data()), Yp(Y.data()),
+        Src("/* " + Tag + " */\n"
+            "#pragma acc parallel loop present(x, y) vector_length(v)\n"
+            "for (int i = 0; i < n; i++)\n"
+            "  y[i] = a * x[i] + y[i];\n") { // v only sizes the blocks
+    EXPECT_EQ(jacc_finalize(), JACC_SUCCESS);
+    EXPECT_EQ(jacc_init(), JACC_SUCCESS) << jacc_last_error();
+    jacc_reset_stats();
+    setHook(saxpyVectorHook);
+    EXPECT_EQ(jacc_copyin(Xp, N * sizeof(float)), JACC_SUCCESS);
+    EXPECT_EQ(jacc_copyin(Yp, N * sizeof(float)), JACC_SUCCESS);
+  }
+  ~SaxpyUnderSpecialize() { setHook(nullptr); }
+  /// One push on every device, with x the array at XArg.
+  void push(float *XArg) {
+    jacc_arg Args[] = {{"float *y", &Yp}, {"const float *x", &XArg}, {"float a", &A},
+                       {"int n", &N}, {"int v", &V}};
+    ASSERT_JACC(jacc_kernel_push(Src.c_str(), 5, Args, JACC_FORCE_DUPLICATE));
+  }
+  /// y copied out (x deleted): every element must be Want.
+  void expectY(float Want) {
+    ASSERT_JACC(jacc_copyout(Yp, N * sizeof(float)));
+    ASSERT_JACC(jacc_delete(Xp, N * sizeof(float)));
+    for (int I = 0; I < N; ++I)
+      ASSERT_EQ(Y[I], Want) << I;
+  }
+};
+
+jacc_stats currentStats() {
+  jacc_stats S{};
+  EXPECT_EQ(jacc_get_stats(&S), JACC_SUCCESS);
+  return S;
+}
+
 // JACC_SPECIALIZE on GPUs: the variant's own image is loaded and launched, with the block size
 // of the folded vector_length; without specialization the generic image and block size.
 TEST_P(CudaMockTest, SpecializedVariantsLaunchTheirOwnImage) {
   for (const char *Mode : {"off", "always"}) {
-    jacc::ScopedEnv Spec("JACC_SPECIALIZE", Mode), Wait("JACC_SPECIALIZE_WAIT", "1");
-    ASSERT_EQ(jacc_finalize(), JACC_SUCCESS);
-    ASSERT_EQ(jacc_init(), JACC_SUCCESS) << jacc_last_error();
-    jacc_reset_stats();
-    setHook(saxpyVectorHook);
-    int N = 500, V = 64;
-    float A = 3;
-    std::vector<float> X(N, 1.0f), Y(N, 0.5f);
-    float *Yp = Y.data(), *Xp = X.data();
-    ASSERT_JACC(jacc_copyin(Xp, N * sizeof(float)));
-    ASSERT_JACC(jacc_copyin(Yp, N * sizeof(float)));
-    jacc_arg Args[] = {{"float *y", &Yp}, {"const float *x", &Xp}, {"float a", &A},
-                       {"int n", &N}, {"int v", &V}};
-    std::string Src = std::string("/* ") + Mode + " */\n"
-                      "#pragma acc parallel loop present(x, y) vector_length(v)\n"
-                      "for (int i = 0; i < n; i++)\n"
-                      "  y[i] = a * x[i] + y[i];\n"; // v only sizes the blocks
+    SaxpyUnderSpecialize S(Mode, Mode, 500, 64, 3);
     int Loads = mockFunction<int (*)()>("mockcuda_module_load_count")();
     for (int K = 0; K < 2; ++K)
-      ASSERT_JACC(jacc_kernel_push(Src.c_str(), 5, Args, JACC_FORCE_DUPLICATE));
+      ASSERT_NO_FATAL_FAILURE(S.push(S.Xp));
     unsigned Grid = 0, Block = 0;
     int Coop = -1;
     lastLaunch(Grid, Block, Coop);
-    jacc_stats S{};
-    ASSERT_JACC(jacc_get_stats(&S));
     bool Specialized = std::string(Mode) == "always";
     // Generic: the access traits' size (coalesced streaming).
     EXPECT_EQ(Block, Specialized ? 64u : 512u) << Mode;
-    EXPECT_EQ(S.specialized_launches, Specialized ? 2u : 0u) << Mode;
+    EXPECT_EQ(currentStats().specialized_launches, Specialized ? 2u : 0u) << Mode;
     // One module per GPU: the variant's image alone when specialized (the generic one is never
     // needed), the generic one otherwise.
     EXPECT_EQ(mockFunction<int (*)()>("mockcuda_module_load_count")() - Loads, gpus()) << Mode;
-    ASSERT_JACC(jacc_copyout(Yp, N * sizeof(float)));
-    ASSERT_JACC(jacc_delete(Xp, N * sizeof(float)));
-    for (int I = 0; I < N; ++I)
-      ASSERT_EQ(Y[I], 6.5f) << Mode << " " << I; // 0.5 + two pushes of 3 * 1
-    setHook(nullptr);
+    ASSERT_NO_FATAL_FAILURE(S.expectY(6.5f)) << Mode; // 0.5 + two pushes of 3 * 1
   }
 }
 
@@ -1231,44 +1255,15 @@ TEST_P(CudaMockTest, SpecializedVariantsLaunchTheirOwnImage) {
 // __builtin_assume_aligned, compiled by NVRTC) runs only the pushes whose binding proved it: the
 // same array passed twice runs the generic image, then a variant assuming neither.
 TEST_P(CudaMockTest, PointerFactVariantsRunOnlyWhatTheBindingProved) {
-  jacc::ScopedEnv Spec("JACC_SPECIALIZE", "always"), Wait("JACC_SPECIALIZE_WAIT", "1");
-  ASSERT_EQ(jacc_finalize(), JACC_SUCCESS);
-  ASSERT_EQ(jacc_init(), JACC_SUCCESS) << jacc_last_error();
-  jacc_reset_stats();
-  setHook(saxpyVectorHook);
-  int N = 300, V = 32;
-  float A = 2;
-  std::vector<float> X(N, 1.0f), Y(N, 0.5f);
-  float *Yp = Y.data(), *Xp = X.data();
-  ASSERT_JACC(jacc_copyin(Xp, N * sizeof(float)));
-  ASSERT_JACC(jacc_copyin(Yp, N * sizeof(float)));
-  // A kernel of this test's own per configuration: variants outlive jacc_finalize.
-  std::string Src = std::string("/* facts on ") + GetParam() + " */\n"
-                    "#pragma acc parallel loop present(x, y) vector_length(v)\n"
-                    "for (int i = 0; i < n; i++)\n"
-                    "  y[i] = a * x[i] + y[i];\n";
-  auto Stats = [] {
-    jacc_stats S{};
-    EXPECT_EQ(jacc_get_stats(&S), JACC_SUCCESS);
-    return S;
-  };
-  auto Push = [&](float *Xarg) {
-    jacc_arg Args[] = {{"float *y", &Yp}, {"const float *x", &Xarg}, {"float a", &A},
-                       {"int n", &N}, {"int v", &V}};
-    ASSERT_JACC(jacc_kernel_push(Src.c_str(), 5, Args, JACC_FORCE_DUPLICATE));
-  };
-  Push(Xp); // y = 2 + 0.5
-  EXPECT_EQ(Stats().specialized_launches, 1u);
-  Push(Yp); // y = 2y + y: x is y
-  EXPECT_EQ(Stats().specialized_launches, 1u) << "the restrict variant must not run it";
-  Push(Yp);
-  EXPECT_EQ(Stats().variants_compiled, 2u);
-  EXPECT_EQ(Stats().specialized_launches, 2u);
-  ASSERT_JACC(jacc_copyout(Yp, N * sizeof(float)));
-  ASSERT_JACC(jacc_delete(Xp, N * sizeof(float)));
-  for (int I = 0; I < N; ++I)
-    ASSERT_EQ(Y[I], 2.5f * 3 * 3) << I;
-  setHook(nullptr);
+  SaxpyUnderSpecialize S("always", std::string("facts on ") + GetParam(), 300, 32, 2);
+  ASSERT_NO_FATAL_FAILURE(S.push(S.Xp)); // y = 2 + 0.5
+  EXPECT_EQ(currentStats().specialized_launches, 1u);
+  ASSERT_NO_FATAL_FAILURE(S.push(S.Yp)); // y = 2y + y: x is y
+  EXPECT_EQ(currentStats().specialized_launches, 1u) << "the restrict variant must not run it";
+  ASSERT_NO_FATAL_FAILURE(S.push(S.Yp));
+  EXPECT_EQ(currentStats().variants_compiled, 2u);
+  EXPECT_EQ(currentStats().specialized_launches, 2u);
+  ASSERT_NO_FATAL_FAILURE(S.expectY(2.5f * 3 * 3));
 }
 
 struct Box {
