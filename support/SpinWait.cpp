@@ -87,8 +87,16 @@ bool SpinSlots::machineFits() {
   if (Now - Read < std::chrono::nanoseconds(MachineReadInterval).count() ||
       !MachineReadNs.compare_exchange_strong(Read, Now, std::memory_order_relaxed))
     return MachineFits.load(std::memory_order_relaxed);
-  unsigned Runnable = runnableThreads(), Idle = IdleWork.load(std::memory_order_relaxed);
-  bool Fits = Runnable - std::min(Runnable, Idle) <= Cores;
+  unsigned Threads = Runnable ? Runnable() : runnableThreads();
+  unsigned Idle = IdleWork.load(std::memory_order_relaxed);
+  bool Over = Threads - std::min(Threads, Idle) > Cores;
+  // Overloaded only when two readings in a row say so: one is an instant's count, which a
+  // short-lived thread of another process (a monitor's sampling, a shell) tips over on a
+  // machine of two cores, and stopping the spin then costs every launch of the next readings a
+  // futex wake-up (tens of microseconds on a VM). A real overload (a build beside the program)
+  // shows in every reading.
+  bool WasOver = LastOver.exchange(Over, std::memory_order_relaxed);
+  bool Fits = !(Over && WasOver);
   MachineFits.store(Fits, std::memory_order_relaxed);
   return Fits;
 }

@@ -77,9 +77,11 @@ private:
 class SpinSlots {
 public:
   /// WatchMachine: also count the machine's runnable threads (other processes' too), so that
-  /// nothing spins while the machine has more of them than cores.
-  explicit SpinSlots(unsigned Cores, bool WatchMachine = false)
-      : Cores(Cores), WatchMachine(WatchMachine) {}
+  /// nothing spins while the machine has more of them than cores (in two readings in a row, a
+  /// few milliseconds apart). Runnable: how they are counted (tests); /proc/loadavg's by default.
+  explicit SpinSlots(unsigned Cores, bool WatchMachine = false,
+                     unsigned (*Runnable)() = nullptr)
+      : Cores(Cores), WatchMachine(WatchMachine), Runnable(Runnable) {}
   /// The process's: as many cores as hardware threads, the machine watched.
   static SpinSlots &process();
   void enter() { Busy.fetch_add(1, std::memory_order_relaxed); }
@@ -99,8 +101,10 @@ private:
 
   const unsigned Cores;
   const bool WatchMachine;
+  unsigned (*const Runnable)();
   std::atomic<unsigned> Busy{0};
   std::atomic<bool> MachineFits{true};
+  std::atomic<bool> LastOver{false}; ///< the last reading had more runnable threads than cores
   std::atomic<int64_t> MachineReadNs{0}; ///< when MachineFits was read (steady clock)
 };
 

@@ -8,6 +8,7 @@
 #include <condition_variable>
 #include <mutex>
 #include <thread>
+#include <vector>
 
 namespace jacc {
 namespace {
@@ -93,6 +94,34 @@ TEST(SpinSlotsTest, SpinningWhileTheBusyThreadsAndTheApplicationFit) {
   C.enter();
   EXPECT_FALSE(One.fit());
   EXPECT_FALSE(One.fitWithWorker());
+}
+
+/// The machine's runnable threads the next readings of the watch test find.
+std::vector<unsigned> Readings;
+unsigned nextReading() {
+  unsigned R = Readings.front();
+  Readings.erase(Readings.begin());
+  return R;
+}
+
+TEST(SpinSlotsTest, OnlyAnOverloadInTwoReadingsInARowStopsTheSpinning) {
+  SpinSlots Two(2, /*WatchMachine=*/true, nextReading);
+  // A reading stands a few milliseconds: each step waits for the next one.
+  auto Next = [&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(8));
+    return Two.fit();
+  };
+  Readings = {2, 3, 2, 3, 3, 4, 2, 3, 2};
+  EXPECT_TRUE(Next()) << "2 runnable on 2 cores";
+  EXPECT_TRUE(Next()) << "one reading of 3: a passing thread";
+  EXPECT_TRUE(Next());
+  EXPECT_TRUE(Next());
+  EXPECT_FALSE(Next()) << "3 twice in a row: overloaded";
+  EXPECT_FALSE(Next()) << "still";
+  EXPECT_TRUE(Next()) << "back to 2";
+  EXPECT_TRUE(Next());
+  EXPECT_TRUE(Next());
+  EXPECT_TRUE(Readings.empty());
 }
 
 TEST(SpinThenBlockTest, ReadyAtOnceNeitherSpinsNorBlocks) {
