@@ -29,6 +29,9 @@ struct DeviceConfig {
   /// JACC_CHECK=bounds: host devices put guard pages around their allocations
   /// (src/host/GuardedMemory.h).
   bool GuardPages = false;
+  /// JACC_HUGE_PAGES: host devices keep their large copies on transparent huge pages
+  /// (src/host/HostMemory.h).
+  bool HugePages = true;
 };
 
 /// How many GPUs the CUDA driver sees, or why it cannot be used (an ErrorCode::Device error whose

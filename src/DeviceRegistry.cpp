@@ -26,7 +26,10 @@ llvm::Expected<std::unique_ptr<Device>> upcast(llvm::Expected<std::unique_ptr<T>
 const Backend Backends[] = {
     {"host",
      [](const DeviceSpec &S, unsigned Index, const DeviceConfig &C) {
-       return upcast(HostDevice::create(Index, S.Threads, C.SpinTime, C.GuardPages,
+       HostCopies Memory = C.GuardPages  ? HostCopies::Guarded
+                           : C.HugePages ? HostCopies::HugePages
+                                         : HostCopies::Plain;
+       return upcast(HostDevice::create(Index, S.Threads, C.SpinTime, Memory,
                                         ForkChoice::Limits(), S.Slowdown));
      }},
     {"cuda",

@@ -98,6 +98,11 @@ llvm::Expected<RuntimeSettings> readSettings() {
     return Devices.takeError();
   S.Devices = std::move(*Devices);
   S.Devices.GuardPages = S.CheckBounds;
+  auto Huge = env::onOff(env::Var::HugePages, true,
+                         "1 (host devices' copies of 2 MiB or more on transparent huge pages) or 0");
+  if (!Huge)
+    return Huge.takeError();
+  S.Devices.HugePages = *Huge;
   return S;
 }
 

@@ -15,6 +15,7 @@ const char *name(Var V) {
   case Var::Policy: return "JACC_POLICY";
   case Var::Config: return "JACC_CONFIG";
   case Var::Memory: return "JACC_MEMORY";
+  case Var::HugePages: return "JACC_HUGE_PAGES";
   case Var::Specialize: return "JACC_SPECIALIZE";
   case Var::SpecializeArgs: return "JACC_SPECIALIZE_ARGS";
   case Var::SpecializeAfter: return "JACC_SPECIALIZE_AFTER";
@@ -56,7 +57,7 @@ llvm::ArrayRef<Var> allVars() {
   static const Var All[] = {
       Var::Devices,         Var::HostThreads,    Var::SpinUs,         Var::Split,
       Var::Narrow,          Var::Exchange,       Var::Policy,         Var::Config,
-      Var::Memory,          Var::Specialize,
+      Var::Memory,          Var::HugePages,       Var::Specialize,
       Var::SpecializeArgs,  Var::SpecializeAfter, Var::SpecializeMax, Var::SpecializeWait,
       Var::SpecializeBudget, Var::SpecializePayback, Var::CudaBlockSize, Var::CudaVerify,
       Var::Cache,
@@ -80,6 +81,7 @@ const char *defaultText(Var V) {
   case Var::Policy: return "static";
   case Var::Config: return "none (one location per device)";
   case Var::Memory: return "separate (a copy per device)";
+  case Var::HugePages: return "1 (host copies of 2 MiB or more on huge pages)";
   case Var::Specialize: return "auto";
   case Var::SpecializeArgs: return "every foldable scalar";
   case Var::SpecializeAfter: return "3";

@@ -90,8 +90,8 @@ struct HostDevice::Impl {
 
   /// The first error of an async launch, reported (and cleared) by the next waitFor().
   SavedError Pending;
-  /// Allocations between guard pages (JACC_CHECK=bounds).
-  bool GuardPages = false;
+  /// How copies are allocated (huge pages, guard pages).
+  HostCopies Memory = HostCopies::Plain;
   /// JACC_TEST_SLOWDOWN: each run then sleeps (Slowdown - 1) times its own duration.
   double Slowdown = 1;
 
@@ -207,24 +207,24 @@ void HostDevice::Impl::streamMain() {
 
 llvm::Expected<std::unique_ptr<HostDevice>> HostDevice::create(unsigned Index, unsigned Threads,
                                                                std::chrono::microseconds SpinTime,
-                                                               bool GuardPages,
+                                                               HostCopies Memory,
                                                                ForkChoice::Limits Fork,
                                                                double Slowdown) {
   if (Threads == 0)
     return makeError(ErrorCode::InvalidArgument,
                      "host:" + llvm::Twine(Index) + " needs at least one thread");
   // The constructor is private, so std::make_unique cannot call it.
-  if (GuardPages)
+  if (Memory == HostCopies::Guarded)
     installKernelFaultReport();
   return std::unique_ptr<HostDevice>(
-      new HostDevice(Index, Threads, SpinTime, GuardPages, Fork, Slowdown));
+      new HostDevice(Index, Threads, SpinTime, Memory, Fork, Slowdown));
 }
 
 HostDevice::HostDevice(unsigned Index, unsigned Threads, std::chrono::microseconds SpinTime,
-                       bool GuardPages, ForkChoice::Limits Fork, double Slowdown)
+                       HostCopies Memory, ForkChoice::Limits Fork, double Slowdown)
     : Device(Index, "host:" + std::to_string(Index), /*HostMemory=*/true),
       P(std::make_unique<Impl>(Threads, SpinTime, Fork)) {
-  P->GuardPages = GuardPages;
+  P->Memory = Memory;
   P->Slowdown = Slowdown;
 }
 
@@ -264,8 +264,10 @@ DeviceProperties HostDevice::propertiesImpl() const {
 
 llvm::Expected<void *> HostDevice::allocateImpl(size_t Bytes) {
   void *Ptr = nullptr;
-  if (P->GuardPages)
+  if (P->Memory == HostCopies::Guarded)
     Ptr = allocateGuarded(Bytes, Alignment);
+  else if (P->Memory == HostCopies::HugePages && Bytes >= HugePageBytes)
+    Ptr = allocateOnHugePages(Bytes);
   else if (posix_memalign(&Ptr, Alignment, Bytes == 0 ? 1 : Bytes) != 0)
     Ptr = nullptr;
   if (!Ptr)
@@ -287,7 +289,7 @@ llvm::Error HostDevice::releaseImpl(void *DevicePtr) {
       P->Allocations.erase(It);
     }
   }
-  if (P->GuardPages && Bytes)
+  if (P->Memory == HostCopies::Guarded && Bytes)
     releaseGuarded(DevicePtr, *Bytes, Alignment);
   else
     std::free(DevicePtr);

@@ -6,6 +6,7 @@
 
 #include "src/Device.h"
 #include "src/host/ForkChoice.h"
+#include "src/host/HostMemory.h"
 
 #include <chrono>
 #include <memory>
@@ -15,20 +16,20 @@ namespace jacc {
 class HostDevice final : public Device {
 public:
   /// Threads: team size (>= 1). SpinTime: how long idle workers spin before blocking.
-  /// GuardPages: each allocation between inaccessible pages, and a SIGSEGV report naming the
-  /// kernel (JACC_CHECK=bounds). Fork: when a run is short enough for the launching thread to
+  /// Memory: how copies are allocated (src/host/HostMemory.h); Guarded also installs a SIGSEGV
+  /// report naming the kernel (JACC_CHECK=bounds). Fork: when a run is short enough for the launching thread to
   /// run the team's members in turn (tests set their own). Slowdown: every run takes this many
   /// times as long (JACC_TEST_SLOWDOWN: a weaker device, for tests of the balance).
   static llvm::Expected<std::unique_ptr<HostDevice>>
   create(unsigned Index, unsigned Threads, std::chrono::microseconds SpinTime,
-         bool GuardPages = false, ForkChoice::Limits Fork = ForkChoice::Limits(),
+         HostCopies Memory = HostCopies::Plain, ForkChoice::Limits Fork = ForkChoice::Limits(),
          double Slowdown = 1);
   ~HostDevice() override;
   unsigned computeUnits() const override;
 
 private:
   HostDevice(unsigned Index, unsigned Threads, std::chrono::microseconds SpinTime,
-             bool GuardPages, ForkChoice::Limits Fork, double Slowdown);
+             HostCopies Memory, ForkChoice::Limits Fork, double Slowdown);
   DeviceProperties propertiesImpl() const override;
   llvm::Expected<void *> allocateImpl(size_t Bytes) override;
   llvm::Error releaseImpl(void *DevicePtr) override;

@@ -36,6 +36,7 @@ const Setting Settings[] = {
     {"JACC_DEBUG", "launch,jit", "launch", "analysis, cache, codegen"},
     {"JACC_KERNEL_WARN", "-1", "30", "a number of seconds"},
     {"JACC_PERF", "yes please", "0", "1 or 0"},
+    {"JACC_HUGE_PAGES", "huge", "0", "1 (host devices' copies of 2 MiB or more"},
 };
 
 class SettingsTest : public ::testing::TestWithParam<Setting> {

@@ -9,6 +9,7 @@
 #include <chrono>
 #include <cstdint>
 #include <cstdlib>
+#include <cstdio>
 #include <cstring>
 #include <functional>
 #include <mutex>
@@ -87,6 +88,57 @@ void expectContract(const TestLaunch &L, unsigned Threads) {
   EXPECT_EQ(L.FinishedCalls.load(), 1u);
   EXPECT_FALSE(L.FinishedEarly.load());
   EXPECT_FALSE(L.FinishedOnOtherThread.load());
+}
+
+/// The VmFlags of the mapping of this process that holds P ("rd wr mr mw me ac hg", ...); empty
+/// when /proc/self/smaps has no such mapping.
+std::string vmFlagsOf(const void *P) {
+  FILE *F = std::fopen("/proc/self/smaps", "r");
+  if (!F)
+    return "";
+  auto At = reinterpret_cast<uintptr_t>(P);
+  bool In = false;
+  std::string Flags;
+  char Line[512];
+  while (std::fgets(Line, sizeof Line, F)) {
+    unsigned long Lo, Hi;
+    if (std::sscanf(Line, "%lx-%lx ", &Lo, &Hi) == 2) {
+      In = At >= Lo && At < Hi;
+      continue;
+    }
+    if (In && std::strncmp(Line, "VmFlags:", 8) == 0) {
+      Flags = Line + 8;
+      break;
+    }
+  }
+  std::fclose(F);
+  return Flags;
+}
+
+// Copies of 2 MiB or more go on transparent huge pages (2 MiB aligned, advised MADV_HUGEPAGE:
+// "hg" in the mapping's flags); smaller ones, and every one of a Plain device, are 64-byte
+// aligned without the advice.
+TEST(HostDeviceTest, LargeCopiesAreOnHugePagesWhenAsked) {
+  for (HostCopies Memory : {HostCopies::HugePages, HostCopies::Plain}) {
+    auto D = HostDevice::create(0, 1, 100us, Memory);
+    ASSERT_TRUE(bool(D)) << llvm::toString(D.takeError());
+    bool Huge = Memory == HostCopies::HugePages;
+    for (size_t Bytes : {size_t(4096), HugePageBytes - 64, HugePageBytes, 3 * HugePageBytes + 8}) {
+      auto P = (*D)->allocate(Bytes);
+      ASSERT_TRUE(bool(P)) << llvm::toString(P.takeError());
+      auto At = reinterpret_cast<uintptr_t>(*P);
+      bool Large = Huge && Bytes >= HugePageBytes;
+      EXPECT_EQ(At % 64, 0u) << Bytes;
+      if (Large) {
+        EXPECT_EQ(At % HugePageBytes, 0u) << Bytes;
+      }
+      std::string Flags = vmFlagsOf(*P);
+      EXPECT_FALSE(Flags.empty()) << "no mapping for " << *P;
+      EXPECT_EQ(Flags.find(" hg") != std::string::npos, Large) << Bytes << ": " << Flags;
+      std::memset(*P, 1, Bytes); // every byte usable
+      ASSERT_FALSE(bool((*D)->release(*P)));
+    }
+  }
 }
 
 TEST(HostDeviceTest, CreateAndDescribe) {
@@ -267,7 +319,7 @@ bool oneThread(const std::vector<std::thread::id> &Ran) {
 TEST(HostDeviceTest, ShortRunsRunTheMembersInTurnOnTheLaunchingThread) {
   ForkChoice::Limits AllShort{std::chrono::hours(1), std::chrono::hours(2)};
   for (bool Async : {false, true}) {
-    auto D = HostDevice::create(0, 3, 100us, false, AllShort);
+    auto D = HostDevice::create(0, 3, 100us, HostCopies::Plain, AllShort);
     ASSERT_TRUE(static_cast<bool>(D));
     int Kernel;
     EXPECT_FALSE(oneThread(memberThreads(**D, 3, &Kernel, Async))); // first on the team
@@ -283,7 +335,7 @@ TEST(HostDeviceTest, ShortRunsRunTheMembersInTurnOnTheLaunchingThread) {
 
 TEST(HostDeviceTest, LongRunsInTurnGoBackToTheTeam) {
   ForkChoice::Limits Flip{std::chrono::hours(1), std::chrono::nanoseconds(0)};
-  auto D = HostDevice::create(0, 2, 100us, false, Flip);
+  auto D = HostDevice::create(0, 2, 100us, HostCopies::Plain, Flip);
   ASSERT_TRUE(static_cast<bool>(D));
   int Kernel;
   for (int I = 0; I < 6; ++I) // team (short), in turn (long), team, ...
@@ -292,7 +344,7 @@ TEST(HostDeviceTest, LongRunsInTurnGoBackToTheTeam) {
 
 TEST(HostDeviceTest, MembersThatMustRunTogetherAlwaysFork) {
   ForkChoice::Limits AllShort{std::chrono::hours(1), std::chrono::hours(2)};
-  auto D = HostDevice::create(0, 2, 100us, false, AllShort);
+  auto D = HostDevice::create(0, 2, 100us, HostCopies::Plain, AllShort);
   ASSERT_TRUE(static_cast<bool>(D));
   for (int I = 0; I < 5; ++I)
     EXPECT_FALSE(oneThread(memberThreads(**D, 2, nullptr)));
