@@ -1,5 +1,8 @@
 #include "analysis/RestrictArgs.h"
 
+#include "analysis/Accumulations.h"
+
+#include <llvm/ADT/STLExtras.h>
 #include <llvm/ADT/StringExtras.h>
 #include <llvm/ADT/StringRef.h>
 
@@ -53,6 +56,8 @@ std::string restrictDecl(const ArgInfo &A) {
 }
 
 bool restrictableKernel(const KernelInfo &K) {
+  if (llvm::none_of(K.Nests, [](const ParallelNest &N) { return jamCandidate(N); }))
+    return false;
   unsigned Pointers = 0;
   for (unsigned I = 0; I < K.Args.size(); ++I) {
     const ArgInfo &A = K.Args[I];

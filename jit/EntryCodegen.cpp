@@ -1,5 +1,6 @@
 #include "jit/EntryCodegen.h"
 
+#include "analysis/Accumulations.h"
 #include "analysis/FlatVla.h"
 #include "analysis/KernelSource.h"
 #include "analysis/RestrictArgs.h"
@@ -226,6 +227,12 @@ std::string splitHeader(const KernelInfo &K, const ParallelNest &N,
   return H + readProbe(K, N, Target);
 }
 
+/// Whether a variant of Spec, its pointers restrict, jams nest N: one whose sum along an inner
+/// loop stays long with the values it folds.
+bool jamsIn(const ParallelNest &N, const Specialization &Spec) {
+  return jamCandidate(N, [&](llvm::StringRef Name) { return foldedInteger(Spec, Name); });
+}
+
 /// The text replacing a nest's loop headers; the innermost body follows it, then the target's
 /// NestTrailer.
 std::string nestHeader(const KernelInfo &K, const ParallelNest &N, bool Split,
@@ -254,10 +261,8 @@ std::string nestHeader(const KernelInfo &K, const ParallelNest &N, bool Split,
       "const int __jacc_in_share = __jacc_outer >= __jacc_sb && __jacc_outer < __jacc_se;\n"
       "(void)__jacc_in_share;\n" +
       boundsStop(K);
-  // Jammed iterations keep each one's chain in order, but a reduction's partial sums would
-  // follow the jam's partition: only nests without one.
-  bool Reduces = llvm::any_of(N.Body.Stmts, [](const IRStmt &S) { return S.Reduction; });
-  bool Jam = Spec && Spec->Pointers.Disjoint && N.SumsAlongInnerLoop && !Reduces;
+  // Jammed iterations keep each one's chain in order (the results are the generic code's).
+  bool Jam = Spec && Spec->Pointers.Disjoint && jamsIn(N, *Spec);
   return H + Target.IterationLoop(N, Share, Priv, Jam);
 }
 
@@ -378,13 +383,21 @@ std::string paramDecl(const KernelInfo &K, const ArgInfo &A, const EntryTarget &
   return A.Decl;
 }
 
-/// paramDecl, its pointer declared restrict when the variant says so (noalias: only parameters
+/// Whether the entry of a variant of Spec declares its pointers restrict: it may, and it jams a
+/// nest with it. Elsewhere restrict was measured to cost (LLVM 16 on x86 made stencils 1.5 times
+/// slower), so a variant whose folded values leave nothing to jam does not declare it.
+bool declaresRestrict(const KernelInfo &K, const Specialization *Spec) {
+  return Spec && Spec->Pointers.Disjoint &&
+         llvm::any_of(K.Nests, [&](const ParallelNest &N) { return jamsIn(N, *Spec); });
+}
+
+/// paramDecl, its pointer declared restrict when the variant does (noalias: only parameters
 /// carry it to the optimiser, so a moved pointer's `void *` parameter is the one qualified, and
 /// the pointer declared from it is based on it).
 std::string restrictParamDecl(const KernelInfo &K, const ArgInfo &A, const EntryTarget &Target,
                               const FoldedArgs &F, const Specialization *Spec) {
   std::string D = paramDecl(K, A, Target, F);
-  if (!Spec || !Spec->Pointers.Disjoint || A.ArgKind != ArgInfo::Kind::Pointer ||
+  if (!declaresRestrict(K, Spec) || A.ArgKind != ArgInfo::Kind::Pointer ||
       K.arrayReductionOf(&A - K.Args.data()))
     return D;
   if (F.MovedPointer[A.Param])

@@ -93,6 +93,27 @@ std::string Specialization::key() const {
   return Key;
 }
 
+std::optional<long long> foldedInteger(const Specialization &Spec, llvm::StringRef Name) {
+  for (const ArgSpecialization &A : Spec.Args) {
+    if (A.Name != Name)
+      continue;
+    llvm::StringRef L = A.Literal;
+    // `((type)value)`: the value after the cast.
+    if (L.consume_front("((")) {
+      size_t Close = L.find(')');
+      if (Close == llvm::StringRef::npos || !L.endswith(")"))
+        return std::nullopt;
+      L = L.drop_front(Close + 1).drop_back();
+    }
+    L = L.rtrim("uUlL");
+    long long V;
+    if (L.getAsInteger(10, V))
+      return std::nullopt; // a floating literal, a value beyond long long
+    return V;
+  }
+  return std::nullopt;
+}
+
 unsigned scalarTypeSize(ScalarType T) {
   switch (T) {
   case ScalarType::Bool:

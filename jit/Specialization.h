@@ -9,6 +9,7 @@
 #include <llvm/ADT/ArrayRef.h>
 #include <llvm/Support/Error.h>
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -54,6 +55,10 @@ struct Specialization {
   /// Whether it is the generic kernel's.
   bool empty() const { return Args.empty() && !Pointers.any(); }
 };
+
+/// The integer Spec folds for the argument named Name (`100`, `((int)-5)`, `100LL`), nullopt
+/// when it folds none, or a value that is not an integer of a long long.
+std::optional<long long> foldedInteger(const Specialization &Spec, llvm::StringRef Name);
 
 /// Bytes of a value of type T (16 for long double, as on x86-64).
 unsigned scalarTypeSize(analysis::ScalarType T);

@@ -53,39 +53,62 @@ bool restrictable(const std::string &Src, const std::vector<std::string> &Decls)
   return K->MayRestrict;
 }
 
-const char *Copy = "#pragma acc parallel loop present(x, y)\n"
-                   "for (int i = 0; i < n; i++) y[i] = x[i];\n";
+/// A dense matrix-vector product (a nest restrict lets the host code jam) over the arrays
+/// declared by Decls, which name a, x and y.
+const char *MatVec = "#pragma acc parallel loop\n"
+                     "for (int i = 0; i < n; i++) {\n"
+                     "  double s = 0;\n"
+                     "  for (int j = 0; j < n; j++) s += a[i * n + j] * x[j] * p->w;\n"
+                     "  y[i] = s;\n"
+                     "}\n";
 
-TEST(RestrictArgsTest, KernelsOfPlainPointers) {
-  EXPECT_TRUE(restrictable(Copy, {"int n", "const double *x", "double *y"}));
-  EXPECT_TRUE(restrictable("#pragma acc parallel loop collapse(2)\n"
-                           "for (int i = 0; i < n; i++)\n"
-                           "  for (int j = 0; j < n; j++) b[i][j] = a[i][j] + p->w;\n",
-                           {"int n", "const double (*a)[n]", "double (*b)[n]",
-                            "const struct { double w; } *p"}));
+TEST(RestrictArgsTest, KernelsOfPlainPointersWhoseNestsJam) {
+  EXPECT_TRUE(restrictable(MatVec, {"int n", "const double *a", "const double *x", "double *y",
+                                    "const struct { double w; } *p"}));
+  // A copy or a stencil gains nothing from it (and LLVM 16 made stencils slower with it).
+  EXPECT_FALSE(restrictable("#pragma acc parallel loop present(x, y)\n"
+                            "for (int i = 0; i < n; i++) y[i] = x[i];\n",
+                            {"int n", "const double *x", "double *y"}));
+  // Nor a nest whose reduction's partial sums the jam would reorder.
+  EXPECT_FALSE(restrictable("#pragma acc parallel loop reduction(+:d)\n"
+                            "for (int i = 0; i < n; i++) {\n"
+                            "  double s = 0;\n"
+                            "  for (int j = 0; j < n; j++) s += a[i * n + j] * x[j];\n"
+                            "  d += s;\n"
+                            "}\n",
+                            {"int n", "const double *a", "const double *x", "double d"}));
 }
 
 TEST(RestrictArgsTest, KernelsThatReachMemoryNoArgumentNames) {
   // One pointer: nothing to tell it apart from.
   EXPECT_FALSE(restrictable("#pragma acc parallel loop\n"
-                            "for (int i = 0; i < n; i++) y[i] *= 2;\n",
+                            "for (int i = 0; i < n; i++) {\n"
+                            "  double s = 0;\n"
+                            "  for (int j = 0; j < n; j++) s += y[j] * y[j];\n"
+                            "  y[i] = s;\n"
+                            "}\n",
                             {"int n", "double *y"}));
-  // Rows reached through a pointer array, a struct argument holding a pointer, a pointer to
-  // pointers inside a struct.
+  // Rows reached through a pointer array (a), a struct argument holding a pointer (p), a
+  // pointer to pointers inside a struct (p), deviceptr memory the present table does not know.
+  const std::vector<std::string> Plain = {"int n", "const double *a", "const double *x",
+                                          "double *y"};
+  auto With = [&](std::vector<std::string> Decls, const char *Decl) {
+    Decls.push_back(Decl);
+    return Decls;
+  };
   EXPECT_FALSE(restrictable("#pragma acc parallel loop\n"
-                            "for (int i = 0; i < n; i++) y[i] = r[i][0];\n",
-                            {"int n", "double **r", "double *y"}));
-  EXPECT_FALSE(restrictable("#pragma acc parallel loop\n"
-                            "for (int i = 0; i < n; i++) y[i] = s.p[i] + x[i];\n",
-                            {"int n", "struct { double *p; } s", "const double *x",
-                             "double *y"}));
-  EXPECT_FALSE(restrictable("#pragma acc parallel loop\n"
-                            "for (int i = 0; i < n; i++) y[i] = s->p[i];\n",
-                            {"int n", "const struct { double *p; } *s", "double *y"}));
-  // deviceptr memory is not in the present table.
-  EXPECT_FALSE(restrictable("#pragma acc parallel loop deviceptr(x)\n"
-                            "for (int i = 0; i < n; i++) y[i] = x[i];\n",
-                            {"int n", "const double *x", "double *y"}));
+                            "for (int i = 0; i < n; i++) {\n"
+                            "  double s = 0;\n"
+                            "  for (int j = 0; j < n; j++) s += a[i][j] * x[j];\n"
+                            "  y[i] = s;\n"
+                            "}\n",
+                            {"int n", "double **a", "const double *x", "double *y"}));
+  EXPECT_FALSE(restrictable(MatVec, With(Plain, "struct { double w; double *q; } *p")));
+  EXPECT_FALSE(restrictable(MatVec, With(Plain, "const struct { double **q; double w; } *p")));
+  EXPECT_TRUE(restrictable(MatVec, With(Plain, "const struct { double w; } *p")));
+  EXPECT_FALSE(restrictable(std::string("#pragma acc parallel loop deviceptr(x)\n") +
+                                (MatVec + std::string(MatVec).find('\n') + 1),
+                            With(Plain, "const struct { double w; } *p")));
 }
 
 } // namespace

@@ -629,7 +629,7 @@ TEST(SpecializationTest, RestrictVariantsDeclareEveryPointerRestrict) {
       << Code;
   // A pointer whose type names a folded value is declared in the body from a restrict `void *`
   // parameter: noalias reaches it (it is based on the parameter), a local restrict would not.
-  int L = 8;
+  int L = 64;
   Specialization Moved = restricted(specialize(K, {{"l", &L}}));
   std::string MovedCode = generateHostSource(K, false, &Moved);
   EXPECT_NE(MovedCode.find("void *restrict __jacc_spec_ptr_" + std::to_string(paramOf(K, "a"))),
@@ -750,6 +750,32 @@ TEST(SpecializationTest, RestrictVariantsJamSumsAlongAnInnerLoop) {
     EXPECT_EQ(Ref, RefParts) << "m = " << m;
     EXPECT_EQ(Ref, GotParts) << "m = " << m;
   }
+}
+
+TEST(SpecializationTest, FoldedValuesThatShortenTheSumLeaveNothingToJam) {
+  KernelInfo K = analyze(DenseProduct, DenseDecls);
+  // l folded to 8: the k loop is unrolled whole, the j loop vectorised; no jam, and no restrict
+  // (which costs elsewhere). l = 64 keeps the sum long: jammed.
+  for (int L : {8, 64}) {
+    Specialization Spec = restricted(specialize(K, {{"l", &L}}));
+    EXPECT_EQ(foldedInteger(Spec, "l"), L);
+    std::string Code = generateHostSource(K, false, &Spec);
+    bool Long = L >= 16;
+    EXPECT_EQ(count(Code, "unroll_and_jam"), Long ? 1u : 0u) << L;
+    // a (its type names l: a restrict `void *` parameter), b and c.
+    EXPECT_EQ(count(Code, "restrict"), Long ? 3u : 0u) << L << "\n" << Code;
+  }
+  int N = 5;
+  EXPECT_EQ(foldedInteger(restricted(specialize(K, {{"n", &N}})), "l"), std::nullopt);
+  // The literals of the other integer types, and values that are no integer.
+  Specialization Lits;
+  Lits.Args = {{0, "((int)-5)", "a"}, {1, "100LL", "b"}, {2, "((unsigned char)200)", "c"},
+               {3, "0x1.8p+1", "d"}, {4, "18446744073709551615ULL", "e"}};
+  EXPECT_EQ(foldedInteger(Lits, "a"), -5);
+  EXPECT_EQ(foldedInteger(Lits, "b"), 100);
+  EXPECT_EQ(foldedInteger(Lits, "c"), 200);
+  EXPECT_EQ(foldedInteger(Lits, "d"), std::nullopt);
+  EXPECT_EQ(foldedInteger(Lits, "e"), std::nullopt);
 }
 
 TEST(SpecializationTest, JamsOnlyProductSumsWithoutReductions) {
