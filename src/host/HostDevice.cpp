@@ -291,6 +291,8 @@ llvm::Error HostDevice::releaseImpl(void *DevicePtr) {
   }
   if (P->Memory == HostCopies::Guarded && Bytes)
     releaseGuarded(DevicePtr, *Bytes, Alignment);
+  else if (P->Memory == HostCopies::HugePages && Bytes && *Bytes >= HugePageBytes)
+    releaseHugePages(DevicePtr, *Bytes);
   else
     std::free(DevicePtr);
   return llvm::Error::success();

@@ -1,17 +1,33 @@
 #include "src/host/HostMemory.h"
 
-#include <cstdlib>
+#include <cstdint>
 #include <sys/mman.h>
 
 namespace jacc {
 
+namespace {
+
+size_t roundUp(size_t N, size_t To) { return (N + To - 1) / To * To; }
+
+} // namespace
+
 void *allocateOnHugePages(size_t Bytes) {
-  void *P = nullptr;
-  if (posix_memalign(&P, HugePageBytes, Bytes) != 0)
+  // One huge page more than needed, then the parts before and after the aligned range unmapped.
+  size_t Len = roundUp(Bytes, HugePageBytes), Span = Len + HugePageBytes;
+  void *Raw = mmap(nullptr, Span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (Raw == MAP_FAILED)
     return nullptr;
+  auto Base = reinterpret_cast<uintptr_t>(Raw);
+  uintptr_t Start = roundUp(Base, HugePageBytes);
+  if (size_t Head = Start - Base)
+    munmap(Raw, Head);
+  if (size_t Tail = Span - (Start - Base) - Len)
+    munmap(reinterpret_cast<void *>(Start + Len), Tail);
   // Advice only: a kernel without transparent huge pages (or with them off) keeps 4 KiB pages.
-  (void)madvise(P, Bytes, MADV_HUGEPAGE);
-  return P;
+  (void)madvise(reinterpret_cast<void *>(Start), Len, MADV_HUGEPAGE);
+  return reinterpret_cast<void *>(Start);
 }
+
+void releaseHugePages(void *P, size_t Bytes) { munmap(P, roundUp(Bytes, HugePageBytes)); }
 
 } // namespace jacc

@@ -20,9 +20,13 @@ enum class HostCopies {
 constexpr size_t HugePageBytes = size_t(2) << 20;
 
 /// Bytes aligned to HugePageBytes and advised MADV_HUGEPAGE, which the kernel honours when
-/// transparent huge pages are `always` or `madvise` (Debian's default) and ignores under `never`;
-/// freed with free(). Null when out of memory.
+/// transparent huge pages are `always` or `madvise` (Debian's default) and ignores under `never`.
+/// Mapped for itself (not from malloc, so that no advice outlives it in memory malloc reuses);
+/// null when out of memory.
 void *allocateOnHugePages(size_t Bytes);
+
+/// Unmaps what allocateOnHugePages(Bytes) returned as P.
+void releaseHugePages(void *P, size_t Bytes);
 
 } // namespace jacc
 

@@ -116,8 +116,8 @@ std::string vmFlagsOf(const void *P) {
 }
 
 // Copies of 2 MiB or more go on transparent huge pages (2 MiB aligned, advised MADV_HUGEPAGE:
-// "hg" in the mapping's flags); smaller ones, and every one of a Plain device, are 64-byte
-// aligned without the advice.
+// "hg" in the mapping's flags), unmapped when released; smaller ones, and every one of a Plain
+// device, are 64-byte aligned without the advice.
 TEST(HostDeviceTest, LargeCopiesAreOnHugePagesWhenAsked) {
   for (HostCopies Memory : {HostCopies::HugePages, HostCopies::Plain}) {
     auto D = HostDevice::create(0, 1, 100us, Memory);
@@ -137,6 +137,10 @@ TEST(HostDeviceTest, LargeCopiesAreOnHugePagesWhenAsked) {
       EXPECT_EQ(Flags.find(" hg") != std::string::npos, Large) << Bytes << ": " << Flags;
       std::memset(*P, 1, Bytes); // every byte usable
       ASSERT_FALSE(bool((*D)->release(*P)));
+      // A huge-page copy is unmapped with its advice: memory malloc reuses never carries it.
+      if (Large) {
+        EXPECT_EQ(vmFlagsOf(*P).find(" hg"), std::string::npos) << Bytes;
+      }
     }
   }
 }
