@@ -10,6 +10,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "llvm/Support/MathExtras.h"
+
 namespace jacc {
 
 namespace {
@@ -19,11 +21,9 @@ size_t pageSize() {
   return Page;
 }
 
-size_t roundUp(size_t N, size_t To) { return (N + To - 1) / To * To; }
-
 /// The data pages of an allocation of Bytes (at least one).
 size_t dataBytes(size_t Bytes, size_t Alignment) {
-  return roundUp(std::max<size_t>(roundUp(Bytes, Alignment), 1), pageSize());
+  return llvm::alignTo(std::max<size_t>(llvm::alignTo(Bytes, Alignment), 1), pageSize());
 }
 
 thread_local const char *Running = nullptr;
@@ -65,7 +65,7 @@ void *allocateGuarded(size_t Bytes, size_t Alignment) {
     munmap(Base, Data + 2 * Page);
     return nullptr;
   }
-  return First + Data - roundUp(std::max<size_t>(Bytes, 1), Alignment);
+  return First + Data - llvm::alignTo(std::max<size_t>(Bytes, 1), Alignment);
 }
 
 void releaseGuarded(void *P, size_t Bytes, size_t Alignment) {

@@ -266,7 +266,7 @@ llvm::Expected<void *> HostDevice::allocateImpl(size_t Bytes) {
   void *Ptr = nullptr;
   if (P->Memory == HostCopies::Guarded)
     Ptr = allocateGuarded(Bytes, Alignment);
-  else if (P->Memory == HostCopies::HugePages && Bytes >= HugePageBytes)
+  else if (onHugePages(P->Memory, Bytes))
     Ptr = allocateOnHugePages(Bytes);
   else if (posix_memalign(&Ptr, Alignment, Bytes == 0 ? 1 : Bytes) != 0)
     Ptr = nullptr;
@@ -291,7 +291,7 @@ llvm::Error HostDevice::releaseImpl(void *DevicePtr) {
   }
   if (P->Memory == HostCopies::Guarded && Bytes)
     releaseGuarded(DevicePtr, *Bytes, Alignment);
-  else if (P->Memory == HostCopies::HugePages && Bytes && *Bytes >= HugePageBytes)
+  else if (Bytes && onHugePages(P->Memory, *Bytes))
     releaseHugePages(DevicePtr, *Bytes);
   else
     std::free(DevicePtr);

@@ -3,22 +3,18 @@
 #include <cstdint>
 #include <sys/mman.h>
 
+#include "llvm/Support/MathExtras.h"
+
 namespace jacc {
-
-namespace {
-
-size_t roundUp(size_t N, size_t To) { return (N + To - 1) / To * To; }
-
-} // namespace
 
 void *allocateOnHugePages(size_t Bytes) {
   // One huge page more than needed, then the parts before and after the aligned range unmapped.
-  size_t Len = roundUp(Bytes, HugePageBytes), Span = Len + HugePageBytes;
+  size_t Len = llvm::alignTo(Bytes, HugePageBytes), Span = Len + HugePageBytes;
   void *Raw = mmap(nullptr, Span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (Raw == MAP_FAILED)
     return nullptr;
   auto Base = reinterpret_cast<uintptr_t>(Raw);
-  uintptr_t Start = roundUp(Base, HugePageBytes);
+  uintptr_t Start = llvm::alignTo(Base, HugePageBytes);
   if (size_t Head = Start - Base)
     munmap(Raw, Head);
   if (size_t Tail = Span - (Start - Base) - Len)
@@ -28,6 +24,6 @@ void *allocateOnHugePages(size_t Bytes) {
   return reinterpret_cast<void *>(Start);
 }
 
-void releaseHugePages(void *P, size_t Bytes) { munmap(P, roundUp(Bytes, HugePageBytes)); }
+void releaseHugePages(void *P, size_t Bytes) { munmap(P, llvm::alignTo(Bytes, HugePageBytes)); }
 
 } // namespace jacc

@@ -19,6 +19,12 @@ enum class HostCopies {
 /// The huge page size of x86-64 and AArch64 Linux (with 4 KiB base pages).
 constexpr size_t HugePageBytes = size_t(2) << 20;
 
+/// Whether a device whose copies are of kind Memory keeps one of Bytes on huge pages (its
+/// allocation and its release must agree: the one is mapped, the other unmapped).
+inline bool onHugePages(HostCopies Memory, size_t Bytes) {
+  return Memory == HostCopies::HugePages && Bytes >= HugePageBytes;
+}
+
 /// Bytes aligned to HugePageBytes and advised MADV_HUGEPAGE, which the kernel honours when
 /// transparent huge pages are `always` or `madvise` (Debian's default) and ignores under `never`.
 /// Mapped for itself (not from malloc, so that no advice outlives it in memory malloc reuses);
