@@ -26,9 +26,10 @@ case "$mode" in
 esac
 
 # Debian packages the build needs (LLVM/clang 16 exactly: the JIT and frontend are built on them),
-# Open MPI for the MPI sample's test (samples/mpi), and a CBLAS for the test of native
+# CMake for the test of jaccc in users' builds (tests/tools/jaccc_builds.sh), Open MPI for the
+# MPI sample's test (samples/mpi), and a CBLAS for the test of native
 # implementations calling a BLAS library (tests/api/NativeBlasTest.cpp).
-packages=(build-essential pkg-config meson ninja-build
+packages=(build-essential pkg-config meson ninja-build cmake
           llvm-16-dev libclang-16-dev libclang-cpp16-dev libclang-common-16-dev
           libffi-dev libboost-graph-dev googletest libgtest-dev libbenchmark-dev
           openmpi-bin libopenmpi-dev libblas-dev)

@@ -1,5 +1,6 @@
 #include "src/DeviceConfig.h"
 
+#include "src/AccDeviceVars.h"
 #include "src/cuda/DynamicCuda.h"
 #include "support/Debug.h"
 #include "support/Env.h"
@@ -250,12 +251,29 @@ llvm::Error applySlowdown(DeviceConfig &C, llvm::StringRef Text) {
 }
 
 llvm::Expected<DeviceConfig> deviceConfigFromEnv() {
-  auto C = parseDeviceConfig(env::text(env::Var::Devices), env::text(env::Var::HostThreads),
+  // OpenACC's variables choose the devices when JACC_DEVICES does not, and the current device.
+  AccDeviceVars Acc{env::text(env::Var::AccDeviceType), env::text(env::Var::AccDeviceNum)};
+  std::string Devices = env::text(env::Var::Devices).str();
+  bool FromAcc = Devices.empty();
+  if (FromAcc) {
+    auto Spec = accDevicesSpec(Acc, [] { return cudaDeviceCount(); });
+    if (!Spec)
+      return Spec.takeError();
+    Devices = *Spec;
+  }
+  auto C = parseDeviceConfig(Devices, env::text(env::Var::HostThreads),
                              env::text(env::Var::SpinUs), std::thread::hardware_concurrency(),
                              [] { return cudaDeviceCount(); }, [] { return localRankFromEnv(); });
-  if (C)
-    if (auto E = applySlowdown(*C, env::text(env::Var::TestSlowdown)))
-      return E;
+  if (!C)
+    return C;
+  if (auto E = applySlowdown(*C, env::text(env::Var::TestSlowdown)))
+    return E;
+  if (!FromAcc) {
+    auto Current = accCurrentDevice(Acc, C->Devices);
+    if (!Current)
+      return Current.takeError();
+    C->CurrentDevice = *Current;
+  }
   return C;
 }
 

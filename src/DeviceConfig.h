@@ -32,6 +32,9 @@ struct DeviceConfig {
   /// JACC_HUGE_PAGES: host devices keep their large copies on transparent huge pages
   /// (src/host/HostMemory.h).
   bool HugePages = true;
+  /// The OpenACC current device when the program starts: an index into Devices
+  /// (ACC_DEVICE_TYPE, ACC_DEVICE_NUM: src/AccDeviceVars.h).
+  unsigned CurrentDevice = 0;
 };
 
 /// How many GPUs the CUDA driver sees, or why it cannot be used (an ErrorCode::Device error whose

@@ -50,8 +50,21 @@ using namespace jacc;
 
 namespace {
 
-/// This host thread's current device: an index into the runtime's device list.
-thread_local unsigned CurrentDevice = 0;
+/// The device this host thread selected (acc_set_device_num, acc_set_device_type): an index into
+/// the runtime's device list; none: the one ACC_DEVICE_TYPE and ACC_DEVICE_NUM name.
+thread_local std::optional<unsigned> SelectedDevice;
+
+/// This host thread's current device.
+unsigned currentDevice() {
+  if (SelectedDevice)
+    return *SelectedDevice;
+  auto Start = Runtime::instance().startDevice();
+  if (!Start) { // the runtime could not start: the routine's own call reports why
+    llvm::consumeError(Start.takeError());
+    return 0;
+  }
+  return *Start;
+}
 
 /// This host thread's acc-default-async-var (acc_set_default_async).
 thread_local int DefaultAsync = 0;
@@ -184,9 +197,9 @@ llvm::Expected<unsigned> indexOf(const char *Routine, const std::vector<acc_devi
 
 /// An error unless the current device exists (the device list may have shrunk since it was set).
 llvm::Error checkCurrent(const char *Routine, const std::vector<acc_device_t> &Types) {
-  if (CurrentDevice < Types.size())
+  if (currentDevice() < Types.size())
     return llvm::Error::success();
-  return invalid(Routine, "the current device " + llvm::Twine(CurrentDevice) +
+  return invalid(Routine, "the current device " + llvm::Twine(currentDevice()) +
                               " no longer exists (jacc has " + llvm::Twine(Types.size()) +
                               " device(s)); select one with acc_set_device_num");
 }
@@ -198,12 +211,12 @@ llvm::Error selectType(const char *Routine, acc_device_t T) {
   auto Types = types(Routine, T);
   if (!Types)
     return Types.takeError();
-  if (CurrentDevice < Types->size() && matches(T, (*Types)[CurrentDevice]))
+  if (currentDevice() < Types->size() && matches(T, (*Types)[currentDevice()]))
     return llvm::Error::success();
   auto I = indexOf(Routine, *Types, T, 0);
   if (!I)
     return I.takeError();
-  CurrentDevice = *I;
+  SelectedDevice = *I;
   return llvm::Error::success();
 }
 
@@ -247,7 +260,7 @@ void *enter(const char *Routine, void *P, size_t Bytes, bool Copy) {
   Runtime &R = Runtime::instance();
   if (!ok(Routine, R.enterData(P, Bytes, Copy, Routine)))
     return nullptr;
-  return take(Routine, R.devicePtr(P, CurrentDevice, Routine)).value_or(nullptr);
+  return take(Routine, R.devicePtr(P, currentDevice(), Routine)).value_or(nullptr);
 }
 
 void exitData(const char *Routine, void *P, size_t Bytes, bool CopyBack, bool Finalize) {
@@ -260,7 +273,7 @@ void updateData(const char *Routine, void *P, size_t Bytes, bool ToDevice) {
 
 void copyMemory(const char *Routine, Runtime::MemcpyKind Kind, void *Dst, const void *Src,
                 size_t Bytes) {
-  ok(Routine, Runtime::instance().memcpyDevice(Kind, Dst, Src, Bytes, CurrentDevice, Routine));
+  ok(Routine, Runtime::instance().memcpyDevice(Kind, Dst, Src, Bytes, currentDevice(), Routine));
 }
 
 /// The list index of device Num of the current device's type (OpenACC's `dev_num` arguments).
@@ -270,7 +283,7 @@ llvm::Expected<unsigned> currentTypeIndex(const char *Routine, int Num) {
     return Types.takeError();
   if (auto E = checkCurrent(Routine, *Types))
     return E;
-  return indexOf(Routine, *Types, (*Types)[CurrentDevice], Num);
+  return indexOf(Routine, *Types, (*Types)[currentDevice()], Num);
 }
 
 void memcpyD2D(const char *Routine, void *Dst, void *Src, size_t Bytes, int DstNum, int SrcNum) {
@@ -338,7 +351,7 @@ acc_device_t acc_get_device_type(void) {
   auto Types = take(Routine, types(Routine, acc_device_default));
   if (!Types || !ok(Routine, checkCurrent(Routine, *Types)))
     return acc_device_none;
-  return (*Types)[CurrentDevice];
+  return (*Types)[currentDevice()];
 }
 
 void acc_set_device_num(int dev_num, acc_device_t dev_type) {
@@ -351,7 +364,7 @@ void acc_set_device_num(int dev_num, acc_device_t dev_type) {
   if (!Types)
     return;
   if (auto I = take(Routine, indexOf(Routine, *Types, dev_type, dev_num)))
-    CurrentDevice = *I;
+    SelectedDevice = *I;
 }
 
 int acc_get_device_num(acc_device_t dev_type) {
@@ -359,14 +372,14 @@ int acc_get_device_num(acc_device_t dev_type) {
   auto Types = take(Routine, types(Routine, dev_type));
   if (!Types || !ok(Routine, checkCurrent(Routine, *Types)))
     return -1;
-  if (!matches(dev_type, (*Types)[CurrentDevice])) {
+  if (!matches(dev_type, (*Types)[currentDevice()])) {
     // Another type: the device acc_set_device_type(dev_type) would select, its first.
     if (!take(Routine, indexOf(Routine, *Types, dev_type, 0)))
       return -1;
     return 0;
   }
   int Num = 0;
-  for (unsigned I = 0; I < CurrentDevice; ++I)
+  for (unsigned I = 0, Current = currentDevice(); I < Current; ++I)
     Num += matches(dev_type, (*Types)[I]);
   return Num;
 }
@@ -419,7 +432,7 @@ void acc_shutdown(acc_device_t dev_type) {
   if (!Types || !take(Routine, indexOf(Routine, *Types, dev_type, 0)))
     return;
   if (ok(Routine, Runtime::instance().finalize()))
-    CurrentDevice = 0;
+    SelectedDevice.reset();
 }
 
 void acc_init_device(int dev_num, acc_device_t dev_type) {
@@ -444,7 +457,7 @@ void acc_shutdown_device(int dev_num, acc_device_t dev_type) {
   if (!Types || !take(Routine, indexOf(Routine, *Types, dev_type, dev_num)))
     return;
   if (ok(Routine, Runtime::instance().finalize()))
-    CurrentDevice = 0;
+    SelectedDevice.reset();
 }
 
 void acc_set_default_async(int async_arg) {
@@ -549,7 +562,7 @@ void acc_async_wait_all(void) {
 // --- Device memory ---
 
 d_void *acc_malloc(size_t bytes) {
-  return take("acc_malloc", Runtime::instance().allocateUser(CurrentDevice, bytes, "acc_malloc"))
+  return take("acc_malloc", Runtime::instance().allocateUser(currentDevice(), bytes, "acc_malloc"))
       .value_or(nullptr);
 }
 
@@ -633,7 +646,7 @@ void acc_update_self_async(h_void *data_arg, size_t bytes, int async_arg) {
 
 void acc_map_data(h_void *data_arg, d_void *data_dev, size_t bytes) {
   ok("acc_map_data",
-     Runtime::instance().mapUserData(data_arg, data_dev, bytes, CurrentDevice, "acc_map_data"));
+     Runtime::instance().mapUserData(data_arg, data_dev, bytes, currentDevice(), "acc_map_data"));
 }
 
 void acc_unmap_data(h_void *data_arg) {
@@ -642,7 +655,7 @@ void acc_unmap_data(h_void *data_arg) {
 
 d_void *acc_deviceptr(h_void *data_arg) {
   return take("acc_deviceptr",
-              Runtime::instance().devicePtr(data_arg, CurrentDevice, "acc_deviceptr"))
+              Runtime::instance().devicePtr(data_arg, currentDevice(), "acc_deviceptr"))
       .value_or(nullptr);
 }
 
@@ -651,7 +664,7 @@ jacc_status jacc_use_device(void *host, void **device) {
     return toStatus(makeError(ErrorCode::InvalidArgument,
                               "jacc_use_device: the address to return the device copy's in is "
                               "null"));
-  auto P = Runtime::instance().devicePtr(host, CurrentDevice, "jacc_use_device", /*Sole=*/true);
+  auto P = Runtime::instance().devicePtr(host, currentDevice(), "jacc_use_device", /*Sole=*/true);
   if (!P)
     return toStatus(P.takeError());
   *device = *P;
@@ -659,14 +672,14 @@ jacc_status jacc_use_device(void *host, void **device) {
 }
 
 h_void *acc_hostptr(d_void *data_dev) {
-  return take("acc_hostptr", Runtime::instance().hostPtr(data_dev, CurrentDevice, "acc_hostptr"))
+  return take("acc_hostptr", Runtime::instance().hostPtr(data_dev, currentDevice(), "acc_hostptr"))
       .value_or(nullptr);
 }
 
 int acc_is_present(h_void *data_arg, size_t bytes) {
   // Bytes 0 is looked up as one byte, as OpenACC asks.
   // On the current device: data living at a location without it is not accessible there.
-  return take("acc_is_present", Runtime::instance().isPresent(data_arg, bytes, CurrentDevice))
+  return take("acc_is_present", Runtime::instance().isPresent(data_arg, bytes, currentDevice()))
                  .value_or(false)
              ? 1
              : 0;

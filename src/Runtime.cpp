@@ -82,6 +82,7 @@ llvm::Error Runtime::initLocked() {
   Devices = std::move(Created);
   for (const auto &D : Devices)
     DeviceTypes.push_back(D->properties().Type);
+  StartDevice = Settings->Devices.CurrentDevice;
   {
     std::lock_guard<std::mutex> G(LocationMutex);
     Locations = std::move(*Tree);

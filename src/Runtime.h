@@ -86,6 +86,9 @@ public:
 
   /// The OpenACC type of every device, in device order.
   llvm::Expected<std::vector<acc_device_t>> deviceTypes();
+  /// The current device of a thread that has selected none: the one ACC_DEVICE_TYPE and
+  /// ACC_DEVICE_NUM name (0 when unset).
+  llvm::Expected<unsigned> startDevice();
   /// What acc_get_property reports about one device.
   llvm::Expected<DeviceProperties> deviceProperties(unsigned Device, const char *Api);
   /// OpenACC exit (acc_copyout, acc_delete): absent data and a dynamic count already at zero are
@@ -228,6 +231,7 @@ private:
   bool Initialized = false;
   std::vector<std::unique_ptr<Device>> Devices;
   std::vector<acc_device_t> DeviceTypes; ///< each device's OpenACC type, in device order
+  unsigned StartDevice = 0; ///< startDevice()
   bool NarrowPolicy = true; ///< JACC_NARROW
   bool CheckBounds = false; ///< JACC_CHECK=bounds
   SplitChoice Split;        ///< JACC_SPLIT and the adaptive chooser

@@ -34,6 +34,13 @@ llvm::Expected<std::vector<acc_device_t>> Runtime::deviceTypes() {
   return Types;
 }
 
+llvm::Expected<unsigned> Runtime::startDevice() {
+  auto L = acquire();
+  if (!L)
+    return L.takeError();
+  return StartDevice;
+}
+
 llvm::Expected<DeviceProperties> Runtime::deviceProperties(unsigned Device, const char *Api) {
   auto L = acquireDevice(Device, Api);
   if (!L)

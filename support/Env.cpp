@@ -43,6 +43,8 @@ const char *name(Var V) {
   case Var::Profile: return "JACC_PROFILE";
   case Var::Trace: return "JACC_TRACE";
   case Var::AccProfLib: return "ACC_PROFLIB";
+  case Var::AccDeviceType: return "ACC_DEVICE_TYPE";
+  case Var::AccDeviceNum: return "ACC_DEVICE_NUM";
   case Var::OmpiLocalRank: return "OMPI_COMM_WORLD_LOCAL_RANK";
   case Var::OmpiLocalSize: return "OMPI_COMM_WORLD_LOCAL_SIZE";
   case Var::MpichLocalRank: return "MPI_LOCALRANKID";
@@ -65,7 +67,7 @@ llvm::ArrayRef<Var> allVars() {
       Var::Debug,           Var::KernelWarn,     Var::Compile,        Var::CompileTimeout,
       Var::CompileMemory,   Var::CompileServer,  Var::TestCompileFault, Var::TestSlowdown,
       Var::Check,           Var::Perf,           Var::Profile,        Var::Trace,
-      Var::AccProfLib,      Var::OmpiLocalRank,  Var::OmpiLocalSize,  Var::MpichLocalRank,
+      Var::AccProfLib,      Var::AccDeviceType,  Var::AccDeviceNum,   Var::OmpiLocalRank,  Var::OmpiLocalSize,  Var::MpichLocalRank,
       Var::MpichLocalSize,  Var::SlurmLocalId,   Var::SlurmTasksPerNode};
   return All;
 }
@@ -109,6 +111,8 @@ const char *defaultText(Var V) {
   case Var::Profile: return "0 (off)";
   case Var::Trace: return "none";
   case Var::AccProfLib: return "none";
+  case Var::AccDeviceType: return "JACC_DEVICES's first device's type";
+  case Var::AccDeviceNum: return "0";
   case Var::OmpiLocalRank:
   case Var::OmpiLocalSize:
   case Var::MpichLocalRank:

@@ -57,6 +57,8 @@ enum class Var : unsigned {
   Profile,          ///< JACC_PROFILE: the time summary at exit (src/profile/Summary)
   Trace,            ///< JACC_TRACE: the timeline file (src/profile/Trace)
   AccProfLib,       ///< ACC_PROFLIB: OpenACC profiling tool libraries (src/profile/AccProf)
+  AccDeviceType,    ///< ACC_DEVICE_TYPE: host, multicore, nvidia (src/AccDeviceVars)
+  AccDeviceNum,     ///< ACC_DEVICE_NUM: the default device's number
   // The MPI launchers' variables JACC_DEVICES=local-rank:... reads (src/LocalRank): this
   // process's rank among the node's ranks, and their number.
   OmpiLocalRank,    ///< OMPI_COMM_WORLD_LOCAL_RANK (Open MPI's mpirun)

@@ -1129,6 +1129,51 @@ TEST_P(OpenACCTest, CurrentDeviceAddressesOneDevicesMemory) {
   acc_free(A);
 }
 
+/// jacc_init's error with ACC_DEVICE_TYPE and ACC_DEVICE_NUM set so (null: unset); "" when it
+/// succeeds. The runtime is finalised again either way.
+std::string accVarsInitError(const char *Type, const char *Num) {
+  jacc::ScopedEnv T("ACC_DEVICE_TYPE", Type), N("ACC_DEVICE_NUM", Num);
+  EXPECT_EQ(jacc_finalize(), JACC_SUCCESS);
+  std::string Error = jacc_init() == JACC_SUCCESS ? "" : jacc_last_error();
+  EXPECT_EQ(jacc_finalize(), JACC_SUCCESS);
+  return Error;
+}
+
+TEST_P(OpenACCTest, AccDeviceNumIsTheCurrentDeviceOfThreadsThatChoseNone) {
+  int Last = n() - 1;
+  jacc::ScopedEnv Num("ACC_DEVICE_NUM", std::to_string(Last).c_str());
+  jacc::ScopedEnv Type("ACC_DEVICE_TYPE", "HOST");
+  ASSERT_JACC(jacc_finalize());
+  ASSERT_JACC(jacc_init());
+  int Seen = -1;
+  std::thread([&] { Seen = acc_get_device_num(acc_device_host); }).join();
+  EXPECT_EQ(Seen, Last);
+  // A thread's own choice wins, as acc_set_device_num's does over ACC_DEVICE_NUM.
+  std::thread([&] {
+    acc_set_device_num(0, acc_device_host);
+    Seen = acc_get_device_num(acc_device_default);
+  }).join();
+  EXPECT_EQ(Seen, 0);
+}
+
+TEST_P(OpenACCTest, BadAccDeviceVariablesFailInitNamingThem) {
+  EXPECT_EQ(accVarsInitError("multicore", "0"), "");
+  EXPECT_EQ(accVarsInitError("bogus", nullptr),
+            "ACC_DEVICE_TYPE='bogus' is not a device type: use host or multicore (the CPU) or "
+            "nvidia (NVIDIA GPUs), or unset it");
+  EXPECT_EQ(accVarsInitError("nvidia", nullptr),
+            "ACC_DEVICE_TYPE=nvidia names no device of JACC_DEVICES: it has no nvidia device; "
+            "change one of the two");
+  std::string Count = std::to_string(n());
+  EXPECT_EQ(accVarsInitError(nullptr, Count.c_str()),
+            "ACC_DEVICE_NUM=" + Count + " is out of range: JACC_DEVICES has " + Count +
+                " host device(s), numbered 0 to " + std::to_string(n() - 1));
+  EXPECT_EQ(accVarsInitError("host", "-1"),
+            "ACC_DEVICE_NUM='-1' is not a device number: use 0, 1, ... (jacc-info lists the "
+            "devices)");
+  ASSERT_JACC(jacc_init()); // TearDown finalises
+}
+
 JACC_DEVICE_CONFIGS(OpenACCTest);
 
 // Abort by default: in a child process (death tests), once rather than per configuration.

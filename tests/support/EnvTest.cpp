@@ -34,9 +34,10 @@ TEST(EnvTest, EveryVariableIsListedOnceWithItsDefault) {
   std::set<std::string> Names;
   for (Var V : env::allVars()) {
     std::string Name = env::name(V);
-    // OpenACC's own ACC_PROFLIB and the MPI launchers' variables have prefixes of their own.
-    EXPECT_TRUE(llvm::StringRef(Name).starts_with("JACC_") || V == Var::AccProfLib ||
-                V >= Var::OmpiLocalRank)
+    // OpenACC's own (ACC_PROFLIB, ACC_DEVICE_TYPE, ACC_DEVICE_NUM) and the MPI launchers'
+    // variables have prefixes of their own.
+    EXPECT_TRUE(llvm::StringRef(Name).starts_with("JACC_") ||
+                llvm::StringRef(Name).starts_with("ACC_") || V >= Var::OmpiLocalRank)
         << Name;
     EXPECT_TRUE(Names.insert(Name).second) << Name << " listed twice";
     EXPECT_STRNE(env::defaultText(V), "") << Name;
