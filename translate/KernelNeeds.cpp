@@ -454,7 +454,9 @@ bool Translator::argDecl(VarDecl *V, std::string &Decl, std::string &Temp, std::
     return false;
   }
   Decl = declaration(T, Name);
-  Value = (cxx() ? "(void *)&" : "&") + hostName(V); // C++: no implicit const T * to void *
+  // A cast: C++ has no implicit const T * to void *, and C warns that converting the address of
+  // a `T *restrict` (or volatile) variable to void * discards its qualifier.
+  Value = "(void *)&" + hostName(V);
   return true;
 }
 

@@ -2,6 +2,7 @@
 #include "translate/Translator.h"
 
 #include "analysis/KernelSource.h"
+#include "translate/LineMarkers.h"
 
 #include <llvm/ADT/StringExtras.h>
 
@@ -192,12 +193,19 @@ std::string Translator::run() {
 
   closeDataRegions();
 
-  std::string Out;
-  if (const RewriteBuffer *B = RW.getRewriteBufferFor(SM.getMainFileID()))
-    Out.assign(B->begin(), B->end());
-  else
-    Out = Buf.str();
-  return Out;
+  const RewriteBuffer *B = RW.getRewriteBufferFor(SM.getMainFileID());
+  if (!B)
+    return withLineMarkers(Buf, Buf, [](size_t Offset) { return Offset; }, FileName);
+  std::string Out(B->begin(), B->end());
+  SourceLocation Start = SM.getLocForStartOfFile(SM.getMainFileID());
+  // An original offset's place in Out: the rewritten size of everything before it, with the
+  // text inserted at it.
+  auto Mapped = [&](size_t Offset) -> size_t {
+    int Size = RW.getRangeSize(
+        CharSourceRange::getCharRange(Start, Start.getLocWithOffset(static_cast<int>(Offset))));
+    return Size < 0 ? Out.size() + 1 : static_cast<size_t>(Size);
+  };
+  return withLineMarkers(Buf, Out, Mapped, FileName);
 }
 
 Translator::JaccLines Translator::jaccLinesAbove(const Pragma &P) const {

@@ -126,6 +126,25 @@ else
   fail "jaccc with nvc's flags: exit $rc: $log"
 fi
 
+# The back-end compiler's diagnostics name the user's file and line, also after constructs whose
+# translation took more lines; restrict pointers passed to a kernel warn nothing.
+mkdir -p "$tmp/diag"
+cat >"$tmp/diag/restrict.c" <<'EOF'
+void scale(int n, float *restrict y, const float *restrict x) {
+#pragma acc parallel loop copyin(x[0:n]) copy(y[0:n])
+  for (int i = 0; i < n; i++)
+    y[i] = 2 * x[i];
+  int unused;
+}
+EOF
+diag=$(cd "$tmp/diag" && jaccc -Wall -Wextra -c restrict.c 2>&1)
+if [[ $diag == *"restrict.c:5:7: warning: unused variable"* && $diag != *jaccc.* &&
+      $diag != *discarded-qualifiers* ]]; then
+  ok "cc's diagnostics name the user's file and line (restrict.c:5:7), restrict warns nothing"
+else
+  fail "jaccc -Wall -c restrict.c: $diag"
+fi
+
 # --help and --version are jaccc's own.
 help=$(jaccc --help 2>&1)
 version=$(jaccc --version 2>&1)

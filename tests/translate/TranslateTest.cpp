@@ -25,8 +25,8 @@ constexpr const char *Saxpy = "void saxpy(int n, float a, const float *x, float 
 TEST(Translate, PushesTheConstructWithArgumentsFromClangTypes) {
   std::string Out = translateOk(Saxpy, {"-DN=64"});
   EXPECT_EQ(Out.rfind("#include <jacc/jacc.h>\n", 0), 0u) << Out;
-  EXPECT_NE(Out.find("{{\"int n\", &n}, {\"float *y\", &y}, {\"float a\", &a}, "
-                     "{\"const float *x\", &x}}"),
+  EXPECT_NE(Out.find("{{\"int n\", (void *)&n}, {\"float *y\", (void *)&y}, "
+                     "{\"float a\", (void *)&a}, {\"const float *x\", (void *)&x}}"),
             std::string::npos)
       << Out;
   EXPECT_NE(Out.find("jacc_copyin((void *)&x[0], n * sizeof x[0])"), std::string::npos) << Out;
@@ -35,6 +35,10 @@ TEST(Translate, PushesTheConstructWithArgumentsFromClangTypes) {
   EXPECT_NE(Out.find("\"#pragma acc parallel loop\\n\""), std::string::npos) << Out;
   // No directive is left for cc (the construct's text is kept in a comment).
   EXPECT_EQ(Out.find("\n#pragma acc"), std::string::npos) << Out;
+  // cc's diagnostics name the user's lines: the file from its first line, the line after the
+  // construct again after the code that replaced it.
+  EXPECT_NE(Out.find("*/\n#line 1 \"t.c\"\nvoid saxpy("), std::string::npos) << Out;
+  EXPECT_NE(Out.find("\n#line 4 \"t.c\"\n}\n"), std::string::npos) << Out;
 }
 
 TEST(Translate, SeparateAndJoinedOptions) {

@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 /* (the helpers of golden/prelude.expected.c) */
+#line 1 "array_reductions.c"
 /* Reductions on arrays: a bare C array becomes its whole section, a section and an element pass
    as written, a mapped element is brought to the host around the push, and an inner loop's
    reduction on a gang's private array stays in the kernel as written. */
@@ -15,7 +16,7 @@ void f(const double *a, int n, int *errors) {
   if (jacc_is_present(&c[2], (4) * sizeof c[0])) jacc_translated_check(jacc_update_self(&c[2], (4) * sizeof c[0]), "array_reductions.c:7");
   double *jacc_ptr_h = h;
   double *jacc_ptr_c = c;
-  jacc_arg jacc_args[] = {{"int n", &n}, {"double *h", &jacc_ptr_h}, {"const double *a", &a}, {"double *c", &jacc_ptr_c}};
+  jacc_arg jacc_args[] = {{"int n", (void *)&n}, {"double *h", &jacc_ptr_h}, {"const double *a", (void *)&a}, {"double *c", &jacc_ptr_c}};
   jacc_translated_check(jacc_kernel_push(
       "#pragma acc parallel loop reduction(+:h[0:8]) reduction(max: c[2:4])\n"
       "  for (int i = 0; i < n; i++) {\n"
@@ -35,12 +36,13 @@ const size_t jacc_section_1_bytes = 10 * sizeof errors[0];
 jacc_construct_begin(JACC_CONSTRUCT_DATA, "array_reductions.c", 12, "f");
 jacc_translated_check(jacc_copyin(jacc_section_1, jacc_section_1_bytes), "array_reductions.c:12");
 jacc_construct_end();
+#line 13 "array_reductions.c"
   for (int x = 0; x < 10; x++) {
 { /* #pragma acc parallel loop copyin(a[0:n]) reduction(+:errors[x]) */
   jacc_construct_begin(JACC_CONSTRUCT_PARALLEL, "array_reductions.c", 14, "f");
   jacc_translated_check(jacc_copyin((void *)&a[0], n * sizeof a[0]), "array_reductions.c:14");
   if (jacc_is_present(&errors[x], sizeof errors[x])) jacc_translated_check(jacc_update_self(&errors[x], sizeof errors[x]), "array_reductions.c:14");
-  jacc_arg jacc_args[] = {{"int n", &n}, {"int *errors", &errors}, {"int x", &x}, {"const double *a", &a}};
+  jacc_arg jacc_args[] = {{"int n", (void *)&n}, {"int *errors", (void *)&errors}, {"int x", (void *)&x}, {"const double *a", (void *)&a}};
   jacc_translated_check(jacc_kernel_push(
       "#pragma acc parallel loop reduction(+:errors[x])\n"
       "    for (int i = 0; i < n; i++)\n"
@@ -51,6 +53,7 @@ jacc_construct_end();
   jacc_translated_check(jacc_delete((void *)&a[0], n * sizeof a[0]), "array_reductions.c:14");
   jacc_construct_end();
 }
+#line 17 "array_reductions.c"
   }
 jacc_construct_begin(JACC_CONSTRUCT_DATA_EXIT, "array_reductions.c", 12, "f");
 jacc_translated_check(jacc_copyout(jacc_section_1, jacc_section_1_bytes), "array_reductions.c:12");
@@ -60,7 +63,7 @@ jacc_construct_end();
   jacc_construct_begin(JACC_CONSTRUCT_PARALLEL, "array_reductions.c", 18, "f");
   jacc_translated_check(jacc_copyin((void *)&a[0], n * sizeof a[0]), "array_reductions.c:18");
   void *jacc_private_t = 0; (void)t;
-  jacc_arg jacc_args[] = {{"int n", &n}, {"double t[4]", &jacc_private_t}, {"const double *a", &a}};
+  jacc_arg jacc_args[] = {{"int n", (void *)&n}, {"double t[4]", &jacc_private_t}, {"const double *a", (void *)&a}};
   jacc_translated_check(jacc_kernel_push(
       "#pragma acc parallel loop private(t)\n"
       "  for (int r = 0; r < 4; r++) {\n"
@@ -73,4 +76,5 @@ jacc_construct_end();
   jacc_translated_check(jacc_delete((void *)&a[0], n * sizeof a[0]), "array_reductions.c:18");
   jacc_construct_end();
 }
+#line 24 "array_reductions.c"
 }

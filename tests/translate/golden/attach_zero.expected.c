@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 /* (the helpers of golden/prelude.expected.c) */
+#line 1 "attach_zero.c"
 /* attach / detach clauses, the zero modifier, async on data, exit data of absent data, and a
    data construct's sections evaluated once at its entry. */
 struct list {
@@ -29,6 +30,7 @@ jacc_translated_check(jacc_create_zero(jacc_section_2, jacc_section_2_bytes), "a
 jacc_translated_check(jacc_attach((void **)&(l->v)), "attach_zero.c:10");
 jacc_translated_check(jacc_attach((void **)&(s.v)), "attach_zero.c:10");
 jacc_construct_end();
+#line 11 "attach_zero.c"
   {
     n = n / 2; /* the exit still copies out w[0:n] as the entry saw it */
   }
@@ -45,4 +47,5 @@ jacc_translated_check(jacc_detach((void **)&(l->v), 1), "attach_zero.c:14");
 jacc_translated_check(jacc_exit_data(&l[0], 1 * sizeof l[0], 1, 1), "attach_zero.c:14");
 jacc_translated_check(jacc_exit_data(&w[0], n * sizeof w[0], 0, 1), "attach_zero.c:14");
 jacc_construct_end();
+#line 15 "attach_zero.c"
 }

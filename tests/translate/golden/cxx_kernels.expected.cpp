@@ -3,6 +3,7 @@
 #include <stdlib.h>
 /* (the helpers of golden/prelude.expected.c) */
 #include <jacc/jacc.hpp>
+#line 1 "cxx_kernels.cpp"
 // C++ in compute constructs, rewritten into C kernels: std:: math of the overload clang resolved,
 // std::min/max helpers, casts, nullptr and bool literals, constexpr, auto (plain, pointer and
 // reference), local references, data members through this, classes as C structs, a function
@@ -46,6 +47,7 @@ void math(int n, float *f, double *d, long *l, int *k) {
   jacc_translated_check(jacc_copyout(&f[0], n * sizeof f[0]), "cxx_kernels.cpp:18");
   jacc_construct_end();
 }
+#line 25 "cxx_kernels.cpp"
 }
 
 void vectors(int n, Vec *v, const double &dt) {
@@ -73,6 +75,7 @@ void vectors(int n, Vec *v, const double &dt) {
   jacc_translated_check(jacc_copyout(&v[0], n * sizeof v[0]), "cxx_kernels.cpp:28");
   jacc_construct_end();
 }
+#line 40 "cxx_kernels.cpp"
 }
 
 class Particles {
@@ -94,6 +97,7 @@ public:
       6, jacc_args, JACC_DEFAULT), "cxx_kernels.cpp:45");
   jacc_construct_end();
 }
+#line 50 "cxx_kernels.cpp"
   }
 
 private:
@@ -123,6 +127,7 @@ template <typename T, int Width> void smooth(int n, const T *in, T *out) {
   jacc_translated_check(jacc_copyout(&out[0], n * sizeof out[0]), "cxx_kernels.cpp:59");
   jacc_construct_end();
 }
+#line 66 "cxx_kernels.cpp"
 }
 
 void use(int n, float *a, float *b, Particles &p) {

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 /* (the helpers of golden/prelude.expected.c) */
 #include <jacc/jacc.hpp>
+#line 1 "cxx_routines.cpp"
 // C++ routines as kernels carry them: bodies lowered as constructs' are, a non-const reference
 // parameter as a pointer (its arguments passed by address), a const reference as a value where
 // the routine cannot write through its parameters and as a pointer where it can, constexpr
@@ -23,6 +24,7 @@ constexpr int Three = 3;
 
 /* #pragma acc routine seq */
 __attribute__((unused))
+#line 20 "cxx_routines.cpp"
 static inline double norm(const Vec &v) { return std::sqrt(v.x * v.x + v.y * v.y); }
 
 /* #pragma acc routine seq */
@@ -98,4 +100,5 @@ void step(int n, Vec *v, double *out, float *f) {
   jacc_translated_check(jacc_copyout(&out[0], n * sizeof out[0]), "cxx_routines.cpp:46");
   jacc_construct_end();
 }
+#line 57 "cxx_routines.cpp"
 }

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 /* (the helpers of golden/prelude.expected.c) */
 #include <jacc/jacc.hpp>
+#line 1 "cxx_templates.cpp"
 // Compute constructs in templates: calls that depend on a template parameter (std::sqrt, std::max,
 // std::abs of T, a routine given a T) lowered in each instantiation, one kernel text per group of
 // instantiations that lower alike, chosen by the parameters; casts to T kept as T; a member of a
@@ -12,6 +13,7 @@
 
 /* #pragma acc routine seq */
 __attribute__((unused))
+#line 9 "cxx_templates.cpp"
 static double square(double x) { return x * x; }
 
 template <typename T, int K> void scale(int n, T *x, T lo) {
@@ -41,6 +43,7 @@ template <typename T, int K> void scale(int n, T *x, T lo) {
   jacc_translated_check(jacc_copyout(&x[0], n * sizeof x[0]), "cxx_templates.cpp:12");
   jacc_construct_end();
 }
+#line 15 "cxx_templates.cpp"
 }
 
 template <typename T> struct Field {
@@ -67,6 +70,7 @@ template <typename T> struct Field {
       4, jacc_args, JACC_DEFAULT), "cxx_templates.cpp:22");
   jacc_construct_end();
 }
+#line 25 "cxx_templates.cpp"
   }
 };
 
@@ -85,6 +89,7 @@ template <typename T> void unused(int n, T *x) {
   jacc_translated_check(jacc_copyout(&x[0], n * sizeof x[0]), "cxx_templates.cpp:29");
   jacc_construct_end();
 }
+#line 32 "cxx_templates.cpp"
 }
 
 void run(int n, float *f, double *d) {

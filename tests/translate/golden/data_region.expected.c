@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 /* (the helpers of golden/prelude.expected.c) */
+#line 1 "data_region.c"
 /* Fig. 1 of the JACC paper: a data region around a combined construct. */
 #define N 1024
 
@@ -17,7 +18,7 @@ jacc_translated_present(jacc_section_2, jacc_section_2_bytes, "data_region.c:5",
 jacc_construct_end();
 { /* #pragma acc parallel loop */
   jacc_construct_begin(JACC_CONSTRUCT_PARALLEL, "data_region.c", 6, "square");
-  jacc_arg jacc_args[] = {{"float *x", &x}, {"const float *y", &y}};
+  jacc_arg jacc_args[] = {{"float *x", (void *)&x}, {"const float *y", (void *)&y}};
   jacc_translated_check(jacc_kernel_push(
       "#define N 1024\n"
       "#pragma acc parallel loop\n"
@@ -30,4 +31,5 @@ jacc_construct_begin(JACC_CONSTRUCT_DATA_EXIT, "data_region.c", 5, "square");
 jacc_translated_check(jacc_copyout(jacc_section_1, jacc_section_1_bytes), "data_region.c:5");
 jacc_construct_end();
 }
+#line 8 "data_region.c"
 }

@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 /* (the helpers of golden/prelude.expected.c) */
+#line 1 "early_exit.c"
 /* Exit calls of data regions run before every jump out of them. */
 int search(int *v, int n, int key) {
   int found = -1;
@@ -12,6 +13,7 @@ const size_t jacc_section_1_bytes = n * sizeof v[0];
 jacc_construct_begin(JACC_CONSTRUCT_DATA, "early_exit.c", 5, "search");
 jacc_translated_check(jacc_copyin(jacc_section_1, jacc_section_1_bytes), "early_exit.c:5");
 jacc_construct_end();
+#line 6 "early_exit.c"
     {
 { /* #pragma acc data create(v[n:1]) if(n > 8) */
 const int jacc_if_7 = (n > 8) != 0;
@@ -20,6 +22,7 @@ const size_t jacc_section_2_bytes = 1 * sizeof v[0];
 jacc_construct_begin(JACC_CONSTRUCT_DATA, "early_exit.c", 7, "search");
 if (jacc_if_7) jacc_translated_check(jacc_create(jacc_section_2, jacc_section_2_bytes), "early_exit.c:7");
 jacc_construct_end();
+#line 8 "early_exit.c"
       for (int i = 0; i < n; i++) {
         if (v[i] == key)
           { jacc_construct_begin(JACC_CONSTRUCT_DATA_EXIT, "early_exit.c", 7, "search"); if (jacc_if_7) jacc_translated_check(jacc_delete(jacc_section_2, jacc_section_2_bytes), "early_exit.c:7"); jacc_construct_end(); jacc_construct_begin(JACC_CONSTRUCT_DATA_EXIT, "early_exit.c", 5, "search"); jacc_translated_check(jacc_copyout(jacc_section_1, jacc_section_1_bytes), "early_exit.c:5"); jacc_construct_end(); return i; }
@@ -38,6 +41,7 @@ jacc_construct_begin(JACC_CONSTRUCT_DATA_EXIT, "early_exit.c", 7, "search");
 if (jacc_if_7) jacc_translated_check(jacc_delete(jacc_section_2, jacc_section_2_bytes), "early_exit.c:7");
 jacc_construct_end();
 }
+#line 22 "early_exit.c"
       if (r == 1)
         { jacc_construct_begin(JACC_CONSTRUCT_DATA_EXIT, "early_exit.c", 5, "search"); jacc_translated_check(jacc_copyout(jacc_section_1, jacc_section_1_bytes), "early_exit.c:5"); jacc_construct_end(); break; }
       if (r == 2)
@@ -50,6 +54,7 @@ jacc_construct_begin(JACC_CONSTRUCT_DATA_EXIT, "early_exit.c", 5, "search");
 jacc_translated_check(jacc_copyout(jacc_section_1, jacc_section_1_bytes), "early_exit.c:5");
 jacc_construct_end();
 }
+#line 30 "early_exit.c"
   }
 out:
   return found;

@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 /* (the helpers of golden/prelude.expected.c) */
+#line 1 "implicit.c"
 /* Implicit data attributes: scalars by value, C arrays present-or-copy, pointers present;
    types and macros the construct uses are carried into the kernel. */
 #define ROWS 8
@@ -23,7 +24,7 @@ void step(real (*out)[COLS], point p, enum mode m) {
   const real *jacc_ptr_weights = weights;
   real (*jacc_ptr_grid)[16] = grid;
   real *jacc_ptr_local = local;
-  jacc_arg jacc_args[] = {{"const real *weights", &jacc_ptr_weights}, {"real (*out)[16]", &out}, {"enum mode m", &m}, {"real (*grid)[16]", &jacc_ptr_grid}, {"point p", &p}, {"real *local", &jacc_ptr_local}};
+  jacc_arg jacc_args[] = {{"const real *weights", &jacc_ptr_weights}, {"real (*out)[16]", (void *)&out}, {"enum mode m", (void *)&m}, {"real (*grid)[16]", &jacc_ptr_grid}, {"point p", (void *)&p}, {"real *local", &jacc_ptr_local}};
   jacc_translated_check(jacc_kernel_push(
       "#define ROWS 8\n"
       "#define COLS 16\n"
@@ -64,4 +65,5 @@ void step(real (*out)[COLS], point p, enum mode m) {
   jacc_translated_check(jacc_copyout(grid, sizeof grid), "implicit.c:24");
   jacc_construct_end();
 }
+#line 27 "implicit.c"
 }

@@ -4,6 +4,7 @@ implicit_pointers.c:22:1: warning: the size of the data pointer 'a' points to is
 #include <stdio.h>
 #include <stdlib.h>
 /* (the helpers of golden/prelude.expected.c) */
+#line 1 "implicit_pointers.c"
 /* Pointers no clause maps: NVHPC's implicit copy (written) or copyin (only read) of the section
    their subscripts reach in the construct's for loops, mapped unless present at the entry. */
 #define W 16
@@ -13,7 +14,7 @@ void sections(int n, int m, const float *a, float *b, float *c, float *d, int *i
   jacc_construct_begin(JACC_CONSTRUCT_PARALLEL, "implicit_pointers.c", 6, "sections");
   size_t jacc_implicit_b = jacc_translated_implicit((void *)&b[0], (long)(n - 1), sizeof b[0], "implicit_pointers.c:6");
   size_t jacc_implicit_a = jacc_translated_implicit((void *)&a[0], (long)(n), sizeof a[0], "implicit_pointers.c:6");
-  jacc_arg jacc_args[] = {{"int n", &n}, {"float *b", &b}, {"const float *a", &a}};
+  jacc_arg jacc_args[] = {{"int n", (void *)&n}, {"float *b", (void *)&b}, {"const float *a", (void *)&a}};
   jacc_translated_check(jacc_kernel_push(
       "#pragma acc parallel loop\n"
       "  for (int i = 1; i < n - 1; i++)\n"
@@ -28,7 +29,7 @@ void sections(int n, int m, const float *a, float *b, float *c, float *d, int *i
   jacc_construct_begin(JACC_CONSTRUCT_SERIAL, "implicit_pointers.c", 9, "sections");
   size_t jacc_implicit_c = jacc_translated_implicit((void *)&c[0], (long)(17 * m - 16), sizeof c[0], "implicit_pointers.c:9");
   size_t jacc_implicit_b = jacc_translated_implicit((void *)&b[0], (long)(m), sizeof b[0], "implicit_pointers.c:9");
-  jacc_arg jacc_args[] = {{"int m", &m}, {"float *c", &c}, {"float *b", &b}};
+  jacc_arg jacc_args[] = {{"int m", (void *)&m}, {"float *c", (void *)&c}, {"float *b", (void *)&b}};
   jacc_translated_check(jacc_kernel_push(
       "#define W 16\n"
       "#pragma acc serial\n"
@@ -45,7 +46,7 @@ void sections(int n, int m, const float *a, float *b, float *c, float *d, int *i
   jacc_construct_begin(JACC_CONSTRUCT_KERNELS, "implicit_pointers.c", 13, "sections");
   size_t jacc_implicit_d = jacc_translated_implicit((void *)&d[0], (long)(n), sizeof d[0], "implicit_pointers.c:13");
   size_t jacc_implicit_a = jacc_translated_implicit((void *)&a[0], (long)(n), sizeof a[0], "implicit_pointers.c:13");
-  jacc_arg jacc_args[] = {{"int n", &n}, {"float *d", &d}, {"const float *a", &a}};
+  jacc_arg jacc_args[] = {{"int n", (void *)&n}, {"float *d", (void *)&d}, {"const float *a", (void *)&a}};
   jacc_translated_check(jacc_kernel_push(
       "#pragma acc kernels\n"
       "  for (int i = n - 1; i >= 0; i--)\n"
@@ -56,6 +57,7 @@ void sections(int n, int m, const float *a, float *b, float *c, float *d, int *i
   if (jacc_implicit_d) jacc_translated_check(jacc_copyout((void *)&d[0], jacc_implicit_d), "implicit_pointers.c:13");
   jacc_construct_end();
 }
+#line 16 "implicit_pointers.c"
   /* A data region around maps b: only c is implicit; idx is named. */
 { /* #pragma acc data copy(b[0:n]) */
 void *const jacc_section_1 = &b[0];
@@ -67,7 +69,7 @@ jacc_construct_end();
   jacc_construct_begin(JACC_CONSTRUCT_PARALLEL, "implicit_pointers.c", 18, "sections");
   jacc_translated_check(jacc_copyin(&idx[0], n * sizeof idx[0]), "implicit_pointers.c:18");
   size_t jacc_implicit_c = jacc_translated_implicit((void *)&c[0], (long)(n), sizeof c[0], "implicit_pointers.c:18");
-  jacc_arg jacc_args[] = {{"int n", &n}, {"float *b", &b}, {"float *c", &c}};
+  jacc_arg jacc_args[] = {{"int n", (void *)&n}, {"float *b", (void *)&b}, {"float *c", (void *)&c}};
   jacc_translated_check(jacc_kernel_push(
       "#pragma acc parallel loop\n"
       "  for (int i = 0; i < n; i++)\n"
@@ -82,11 +84,12 @@ jacc_construct_begin(JACC_CONSTRUCT_DATA_EXIT, "implicit_pointers.c", 17, "secti
 jacc_translated_check(jacc_copyout(jacc_section_1, jacc_section_1_bytes), "implicit_pointers.c:17");
 jacc_construct_end();
 }
+#line 21 "implicit_pointers.c"
   /* Unknown sections: a warning, and the data must be present. */
 { /* #pragma acc parallel loop copyin(idx[0:n]) */
   jacc_construct_begin(JACC_CONSTRUCT_PARALLEL, "implicit_pointers.c", 22, "sections");
   jacc_translated_check(jacc_copyin(&idx[0], n * sizeof idx[0]), "implicit_pointers.c:22");
-  jacc_arg jacc_args[] = {{"int n", &n}, {"float *d", &d}, {"int *idx", &idx}, {"const float *a", &a}};
+  jacc_arg jacc_args[] = {{"int n", (void *)&n}, {"float *d", (void *)&d}, {"int *idx", (void *)&idx}, {"const float *a", (void *)&a}};
   jacc_translated_check(jacc_kernel_push(
       "#pragma acc parallel loop\n"
       "  for (int i = 0; i < n; i++)\n"
@@ -96,4 +99,5 @@ jacc_construct_end();
   jacc_translated_check(jacc_delete(&idx[0], n * sizeof idx[0]), "implicit_pointers.c:22");
   jacc_construct_end();
 }
+#line 25 "implicit_pointers.c"
 }

@@ -2,10 +2,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 /* (the helpers of golden/prelude.expected.c) */
+#line 1 "pointer_rows.c"
 /* Sections of pointers to pointers map the rows and the pointer array and attach the rows;
    orphaned loops in routines run sequentially. */
 /* #pragma acc routine worker */
 __attribute__((unused))
+#line 4 "pointer_rows.c"
 static double row_product(double **rows, int r, int len) {
   double p = 1;
 /* #pragma acc loop worker reduction(*:p) */
@@ -26,12 +28,13 @@ jacc_translated_check(jacc_copyin(jacc_section_1, jacc_section_1_bytes), "pointe
 for (size_t jacc_row = 0; jacc_row < (jacc_section_1_bytes) / sizeof(void *); ++jacc_row) jacc_translated_check(jacc_attach(&((void **)(jacc_section_1))[jacc_row]), "pointer_rows.c:12");
 jacc_translated_check(jacc_create(jacc_section_2, jacc_section_2_bytes), "pointer_rows.c:12");
 jacc_construct_end();
+#line 13 "pointer_rows.c"
   {
 { /* #pragma acc parallel loop present(a[0:n][0:m]) */
   jacc_construct_begin(JACC_CONSTRUCT_PARALLEL, "pointer_rows.c", 14, "sums");
   jacc_translated_present(&a[0], n * sizeof a[0], "pointer_rows.c:14", "a[0:n][0:m]");
   for (size_t jacc_row = 0; jacc_row < (n * sizeof a[0]) / sizeof(void *); ++jacc_row) jacc_translated_present(((void **)(&a[0]))[jacc_row], m * sizeof a[0][0], "pointer_rows.c:14", "a[0:n][0:m]");
-  jacc_arg jacc_args[] = {{"int n", &n}, {"double *b", &b}, {"double **a", &a}, {"int m", &m}, {"const float **c", &c}};
+  jacc_arg jacc_args[] = {{"int n", (void *)&n}, {"double *b", (void *)&b}, {"double **a", (void *)&a}, {"int m", (void *)&m}, {"const float **c", (void *)&c}};
   jacc_translated_check(jacc_kernel_push(
       "#pragma acc routine worker\n"
       "static double row_product(double **rows, int r, int len) {\n"
@@ -47,6 +50,7 @@ jacc_construct_end();
       5, jacc_args, JACC_DEFAULT), "pointer_rows.c:14");
   jacc_construct_end();
 }
+#line 17 "pointer_rows.c"
   }
 jacc_construct_begin(JACC_CONSTRUCT_DATA_EXIT, "pointer_rows.c", 12, "sums");
 for (size_t jacc_row = 0; jacc_row < (jacc_section_1_bytes) / sizeof(void *); ++jacc_row) jacc_translated_check(jacc_detach(&((void **)(jacc_section_1))[jacc_row], 0), "pointer_rows.c:12");
@@ -63,7 +67,7 @@ jacc_construct_end();
   for (size_t jacc_row = 0; jacc_row < (n * sizeof c[0]) / sizeof(void *); ++jacc_row) jacc_translated_check(jacc_copyin(((void **)(&c[0]))[jacc_row], m * sizeof c[0][0]), "pointer_rows.c:18");
   jacc_translated_check(jacc_copyin(&c[0], n * sizeof c[0]), "pointer_rows.c:18");
   for (size_t jacc_row = 0; jacc_row < (n * sizeof c[0]) / sizeof(void *); ++jacc_row) jacc_translated_check(jacc_attach(&((void **)(&c[0]))[jacc_row]), "pointer_rows.c:18");
-  jacc_arg jacc_args[] = {{"int n", &n}, {"double **a", &a}, {"const float **c", &c}};
+  jacc_arg jacc_args[] = {{"int n", (void *)&n}, {"double **a", (void *)&a}, {"const float **c", (void *)&c}};
   jacc_translated_check(jacc_kernel_push(
       "#pragma acc parallel loop\n"
       "  for (int i = 1; i < n; i++)\n"
@@ -100,4 +104,5 @@ for (size_t jacc_row = 0; jacc_row < (n * sizeof a[0]) / sizeof(void *); ++jacc_
 jacc_translated_check(jacc_exit_data(&a[0], n * sizeof a[0], 0, 1), "pointer_rows.c:24");
 for (size_t jacc_row = 0; jacc_row < (n * sizeof a[0]) / sizeof(void *); ++jacc_row) jacc_translated_check(jacc_exit_data(((void **)(&a[0]))[jacc_row], m * sizeof a[0][0], 1, 1), "pointer_rows.c:24");
 jacc_construct_end();
+#line 25 "pointer_rows.c"
 }

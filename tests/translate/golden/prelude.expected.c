@@ -63,12 +63,13 @@ static inline void *jacc_translated_use_device(void *p, const char *where) {
   return device;
 }
 /* End of the helpers added by jacc-translate. */
+#line 1 "prelude.c"
 /* The helpers jacc-translate puts at the top of every translated file, compared here once. */
 void scale(int n, float *x) {
 { /* #pragma acc parallel loop copy(x[0:n]) */
   jacc_construct_begin(JACC_CONSTRUCT_PARALLEL, "prelude.c", 3, "scale");
   jacc_translated_check(jacc_copyin(&x[0], n * sizeof x[0]), "prelude.c:3");
-  jacc_arg jacc_args[] = {{"int n", &n}, {"float *x", &x}};
+  jacc_arg jacc_args[] = {{"int n", (void *)&n}, {"float *x", (void *)&x}};
   jacc_translated_check(jacc_kernel_push(
       "#pragma acc parallel loop\n"
       "  for (int i = 0; i < n; i++)\n"
@@ -78,4 +79,5 @@ void scale(int n, float *x) {
   jacc_translated_check(jacc_copyout(&x[0], n * sizeof x[0]), "prelude.c:3");
   jacc_construct_end();
 }
+#line 6 "prelude.c"
 }

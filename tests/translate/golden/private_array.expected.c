@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 /* (the helpers of golden/prelude.expected.c) */
+#line 1 "private_array.c"
 /* private arrays declared outside the construct: on a combined construct, and on a loop that is
    a top-level statement of a parallel construct. */
 void f(int n, double *out) {
@@ -12,7 +13,7 @@ void f(int n, double *out) {
   jacc_translated_present(&out[0], n * sizeof out[0], "private_array.c:6", "out[0:n]");
   void *jacc_private_scratch = 0; (void)scratch;
   void *jacc_private_hist = 0; (void)hist;
-  jacc_arg jacc_args[] = {{"int n", &n}, {"double scratch[8]", &jacc_private_scratch}, {"int hist[2][4]", &jacc_private_hist}, {"double *out", &out}};
+  jacc_arg jacc_args[] = {{"int n", (void *)&n}, {"double scratch[8]", &jacc_private_scratch}, {"int hist[2][4]", &jacc_private_hist}, {"double *out", (void *)&out}};
   jacc_translated_check(jacc_kernel_push(
       "#pragma acc parallel loop private(scratch, hist)\n"
       "  for (int i = 0; i < n; i++) {\n"
@@ -28,7 +29,7 @@ void f(int n, double *out) {
   jacc_construct_begin(JACC_CONSTRUCT_PARALLEL, "private_array.c", 12, "f");
   jacc_translated_present(&out[0], n * sizeof out[0], "private_array.c:12", "out[0:n]");
   void *jacc_private_scratch = 0; (void)scratch;
-  jacc_arg jacc_args[] = {{"int n", &n}, {"double scratch[8]", &jacc_private_scratch}, {"double *out", &out}};
+  jacc_arg jacc_args[] = {{"int n", (void *)&n}, {"double scratch[8]", &jacc_private_scratch}, {"double *out", (void *)&out}};
   jacc_translated_check(jacc_kernel_push(
       "#pragma acc parallel\n"
       "  {\n"
@@ -42,4 +43,5 @@ void f(int n, double *out) {
       3, jacc_args, JACC_DEFAULT), "private_array.c:12");
   jacc_construct_end();
 }
+#line 20 "private_array.c"
 }

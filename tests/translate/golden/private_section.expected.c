@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 /* (the helpers of golden/prelude.expected.c) */
+#line 1 "private_section.c"
 /* private and firstprivate sections of pointers: an array per gang (per gang-loop iteration)
    in the kernel, firstprivate copies initialised from the section on the devices. */
 void rows(const double *a, double *d, double *c, double *w, int n) {
@@ -13,7 +14,7 @@ void rows(const double *a, double *d, double *c, double *w, int n) {
   size_t jacc_implicit_d = jacc_translated_implicit((void *)&d[0], (long)(10), sizeof d[0], "private_section.c:4");
   size_t jacc_implicit_a = jacc_translated_implicit((void *)&a[0], (long)(10 * n), sizeof a[0], "private_section.c:4");
   jacc_original_w = jacc_translated_firstprivate((void *)w, jacc_private_len_w * sizeof w[0], "private_section.c:4");
-  jacc_arg jacc_args[] = {{"long jacc_private_len_c", &jacc_private_len_c}, {"long jacc_private_len_w", &jacc_private_len_w}, {"double *jacc_original_w", &jacc_original_w}, {"int n", &n}, {"const double *a", &a}, {"double *d", &d}};
+  jacc_arg jacc_args[] = {{"long jacc_private_len_c", &jacc_private_len_c}, {"long jacc_private_len_w", &jacc_private_len_w}, {"double *jacc_original_w", &jacc_original_w}, {"int n", (void *)&n}, {"const double *a", (void *)&a}, {"double *d", (void *)&d}};
   jacc_translated_check(jacc_kernel_push(
       "#pragma acc parallel num_gangs(10)\n"
       "  {\n"
@@ -38,7 +39,7 @@ void rows(const double *a, double *d, double *c, double *w, int n) {
   long jacc_private_len_c = (long)(n);
   jacc_construct_begin(JACC_CONSTRUCT_SERIAL, "private_section.c", 16, "rows");
   size_t jacc_implicit_d = jacc_translated_implicit((void *)&d[0], (long)(1), sizeof d[0], "private_section.c:16");
-  jacc_arg jacc_args[] = {{"long jacc_private_len_c", &jacc_private_len_c}, {"int n", &n}, {"double *d", &d}};
+  jacc_arg jacc_args[] = {{"long jacc_private_len_c", &jacc_private_len_c}, {"int n", (void *)&n}, {"double *d", (void *)&d}};
   jacc_translated_check(jacc_kernel_push(
       "#pragma acc serial\n"
       "  { double c[jacc_private_len_c];\n"
@@ -58,7 +59,7 @@ void rows(const double *a, double *d, double *c, double *w, int n) {
   jacc_construct_begin(JACC_CONSTRUCT_PARALLEL, "private_section.c", 23, "rows");
   size_t jacc_implicit_d = jacc_translated_implicit((void *)&d[0], (long)(10), sizeof d[0], "private_section.c:23");
   jacc_original_c = jacc_translated_firstprivate((void *)c, jacc_private_len_c * sizeof c[0], "private_section.c:23");
-  jacc_arg jacc_args[] = {{"long jacc_private_len_c", &jacc_private_len_c}, {"double *jacc_original_c", &jacc_original_c}, {"int n", &n}, {"double *d", &d}};
+  jacc_arg jacc_args[] = {{"long jacc_private_len_c", &jacc_private_len_c}, {"double *jacc_original_c", &jacc_original_c}, {"int n", (void *)&n}, {"double *d", (void *)&d}};
   jacc_translated_check(jacc_kernel_push(
       "#pragma acc parallel loop\n"
       "  for (int x = 0; x < 10; ++x) { double c[jacc_private_len_c]; for (long jacc_k = 0; jacc_k < jacc_private_len_c; jacc_k++) c[jacc_k] = jacc_original_c[jacc_k];\n"
@@ -71,6 +72,7 @@ void rows(const double *a, double *d, double *c, double *w, int n) {
   if (jacc_implicit_d) jacc_translated_check(jacc_copyout((void *)&d[0], jacc_implicit_d), "private_section.c:23");
   jacc_construct_end();
 }
+#line 28 "private_section.c"
 }
 
 #define M 32
@@ -79,7 +81,7 @@ void constant(double *c, double *d) {
 { /* #pragma acc parallel loop private(c[0:32]) */
   jacc_construct_begin(JACC_CONSTRUCT_PARALLEL, "private_section.c", 33, "constant");
   size_t jacc_implicit_d = jacc_translated_implicit((void *)&d[0], (long)(10), sizeof d[0], "private_section.c:33");
-  jacc_arg jacc_args[] = {{"double *d", &d}};
+  jacc_arg jacc_args[] = {{"double *d", (void *)&d}};
   jacc_translated_check(jacc_kernel_push(
       "#define M 32\n"
       "#pragma acc parallel loop\n"
@@ -93,4 +95,5 @@ void constant(double *c, double *d) {
   if (jacc_implicit_d) jacc_translated_check(jacc_copyout((void *)&d[0], jacc_implicit_d), "private_section.c:33");
   jacc_construct_end();
 }
+#line 39 "private_section.c"
 }

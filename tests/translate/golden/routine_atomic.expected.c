@@ -2,9 +2,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 /* (the helpers of golden/prelude.expected.c) */
+#line 1 "routine_atomic.c"
 /* Routines (and the routines they call) are carried into kernels; atomic and cache pass through. */
 /* #pragma acc routine seq */
 __attribute__((unused))
+#line 3 "routine_atomic.c"
 static inline int sq(int x) { return x * x; }
 
 /* #pragma acc routine seq */
@@ -15,7 +17,7 @@ void histogram(const int *v, int n, int *bins, int nbins) {
   jacc_construct_begin(JACC_CONSTRUCT_PARALLEL, "routine_atomic.c", 9, "histogram");
   jacc_translated_present((void *)&v[0], n * sizeof v[0], "routine_atomic.c:9", "v[0:n]");
   jacc_translated_present(&bins[0], nbins * sizeof bins[0], "routine_atomic.c:9", "bins[0:nbins]");
-  jacc_arg jacc_args[] = {{"int n", &n}, {"const int *v", &v}, {"int nbins", &nbins}, {"int *bins", &bins}};
+  jacc_arg jacc_args[] = {{"int n", (void *)&n}, {"const int *v", (void *)&v}, {"int nbins", (void *)&nbins}, {"int *bins", (void *)&bins}};
   jacc_translated_check(jacc_kernel_push(
       "#pragma acc routine seq\n"
       "static inline int sq(int x) { return x * x; }\n"
@@ -32,4 +34,5 @@ void histogram(const int *v, int n, int *bins, int nbins) {
       4, jacc_args, JACC_DEFAULT), "routine_atomic.c:9");
   jacc_construct_end();
 }
+#line 16 "routine_atomic.c"
 }

@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 /* (the helpers of golden/prelude.expected.c) */
+#line 1 "routine_named.c"
 /* routine(name) after a prototype: the static definition only kernels call gets
    __attribute__((unused)) (else -Werror=unused-function fails the host build). */
 static int clamp3(long a);
@@ -14,7 +15,7 @@ void buckets(const long *v, int *out, int n) {
   jacc_construct_begin(JACC_CONSTRUCT_PARALLEL, "routine_named.c", 9, "buckets");
   jacc_translated_present((void *)&v[0], n * sizeof v[0], "routine_named.c:9", "v[0:n]");
   jacc_translated_present(&out[0], n * sizeof out[0], "routine_named.c:9", "out[0:n]");
-  jacc_arg jacc_args[] = {{"int n", &n}, {"int *out", &out}, {"const long *v", &v}};
+  jacc_arg jacc_args[] = {{"int n", (void *)&n}, {"int *out", (void *)&out}, {"const long *v", (void *)&v}};
   jacc_translated_check(jacc_kernel_push(
       "#pragma acc routine seq\n"
       "static int clamp3(long a) { return a < 0 ? 0 : a > 2 ? 2 : (int)a; }\n"
@@ -25,4 +26,5 @@ void buckets(const long *v, int *out, int n) {
       3, jacc_args, JACC_DEFAULT), "routine_named.c:9");
   jacc_construct_end();
 }
+#line 12 "routine_named.c"
 }

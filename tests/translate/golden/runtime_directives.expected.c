@@ -2,8 +2,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 /* (the helpers of golden/prelude.expected.c) */
+#line 1 "runtime_directives.c"
 #include <jacc/openacc.h>
 /* init, shutdown and set: the OpenACC runtime routines, under their if clause. */
+#line 2 "runtime_directives.c"
 void devices(int num, int queue, int on) {
 /* #pragma acc init */
 acc_init(acc_device_default);
@@ -28,4 +30,5 @@ if (on) {
 }
 /* #pragma acc shutdown device_num(0) */
 acc_shutdown_device(0, acc_get_device_type());
+#line 11 "runtime_directives.c"
 }

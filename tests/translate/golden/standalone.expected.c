@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 /* (the helpers of golden/prelude.expected.c) */
+#line 1 "standalone.c"
 /* enter data, exit data (finalize), update (self, host, device, if, if_present) and wait. */
 void sync(double *x, int n, int flag) {
 /* #pragma acc enter data copyin(x[0:n]) create(x[n:n]) async(1) */
@@ -34,4 +35,5 @@ jacc_construct_begin(JACC_CONSTRUCT_EXIT_DATA, "standalone.c", 8, "sync");
 jacc_translated_check(jacc_exit_data(&x[0], n * sizeof x[0], 1, 1), "standalone.c:8");
 jacc_translated_check(jacc_exit_data(&x[n], n * sizeof x[0], 0, 1), "standalone.c:8");
 jacc_construct_end();
+#line 9 "standalone.c"
 }

@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 /* (the helpers of golden/prelude.expected.c) */
+#line 1 "vla.c"
 /* Variable-length arrays: a 1-D local, a 2-D local (present-or-copy), a pointer to VLA rows. */
 void f(int n, int m, double (*b)[m]) {
   double a[n];
@@ -10,7 +11,7 @@ void f(int n, int m, double (*b)[m]) {
   jacc_construct_begin(JACC_CONSTRUCT_PARALLEL, "vla.c", 5, "f");
   jacc_translated_check(jacc_copyin(a, sizeof a), "vla.c:5");
   void *jacc_ptr_a = (void *)a;
-  jacc_arg jacc_args[] = {{"int n", &n}, {"double *a", &jacc_ptr_a}};
+  jacc_arg jacc_args[] = {{"int n", (void *)&n}, {"double *a", &jacc_ptr_a}};
   jacc_translated_check(jacc_kernel_push(
       "#pragma acc parallel loop\n"
       "  for (int i = 0; i < n; i++) a[i] = i;\n"
@@ -27,7 +28,7 @@ void f(int n, int m, double (*b)[m]) {
   long jacc_vla_g_1 = (long)(sizeof g[0] / sizeof g[0][0]); void *jacc_ptr_g = (void *)g;
   long jacc_vla_b_1 = (long)(sizeof b[0] / sizeof b[0][0]); void *jacc_ptr_b = (void *)b;
   void *jacc_ptr_a = (void *)a;
-  jacc_arg jacc_args[] = {{"int n", &n}, {"int m", &m}, {"long jacc_vla_g_1", &jacc_vla_g_1}, {"double (*g)[jacc_vla_g_1]", &jacc_ptr_g}, {"long jacc_vla_b_1", &jacc_vla_b_1}, {"double (*b)[jacc_vla_b_1]", &jacc_ptr_b}, {"double *a", &jacc_ptr_a}};
+  jacc_arg jacc_args[] = {{"int n", (void *)&n}, {"int m", (void *)&m}, {"long jacc_vla_g_1", &jacc_vla_g_1}, {"double (*g)[jacc_vla_g_1]", &jacc_ptr_g}, {"long jacc_vla_b_1", &jacc_vla_b_1}, {"double (*b)[jacc_vla_b_1]", &jacc_ptr_b}, {"double *a", &jacc_ptr_a}};
   jacc_translated_check(jacc_kernel_push(
       "#pragma acc parallel loop collapse(2)\n"
       "  for (int i = 0; i < n; i++)\n"
@@ -39,4 +40,5 @@ void f(int n, int m, double (*b)[m]) {
   jacc_translated_check(jacc_copyout(&b[0], n * sizeof b[0]), "vla.c:7");
   jacc_construct_end();
 }
+#line 10 "vla.c"
 }
