@@ -13,6 +13,12 @@
 
 namespace jacc::translate {
 
+/// D's name when it is an identifier; "" for C++'s other names (operators, constructors,
+/// conversions), which NamedDecl::getName may not be asked for.
+inline llvm::StringRef identifierOf(const clang::NamedDecl *D) {
+  return D->getDeclName().isIdentifier() ? D->getName() : llvm::StringRef();
+}
+
 /// One `#pragma acc` line of the main file, as the preprocessor saw it.
 struct Pragma {
   unsigned Hash = 0;      ///< offset of '#'

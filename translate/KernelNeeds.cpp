@@ -90,7 +90,7 @@ void Translator::collect(Stmt *S, unsigned Begin, unsigned End, KernelNeeds &N,
             N.Constants.emplace(V, *C); // C++: a constexpr scalar, as its value
             return true;
           }
-          T.errorAt(E->getLocation(), "routine '" + InRoutine->getName() +
+          T.errorAt(E->getLocation(), "routine '" + InRoutine->getNameAsString() +
                                           "' uses the global variable '" + V->getName() +
                                           "': a routine may use only its parameters, its locals "
                                           "and (C++) constexpr scalars");
@@ -108,7 +108,7 @@ void Translator::collect(Stmt *S, unsigned Begin, unsigned End, KernelNeeds &N,
         if (auto B = T.BoundTo.find(F->getCanonicalDecl()); B != T.BoundTo.end()) {
           FunctionDecl *Host = B->second.Host ? B->second.Host : F;
           FunctionDecl *Gpu = B->second.Gpu ? B->second.Gpu : F;
-          N.Renames[F->getName().str()] = {Host->getName().str(), Gpu->getName().str()};
+          N.Renames[F->getNameAsString()] = {Host->getNameAsString(), Gpu->getNameAsString()};
           carry(Host, E->getLocation());
           if (Gpu != Host)
             carry(Gpu, E->getLocation());
@@ -134,8 +134,8 @@ void Translator::collect(Stmt *S, unsigned Begin, unsigned End, KernelNeeds &N,
       auto *D2 = const_cast<FunctionDecl *>(Def);
       if (N.RoutineSet.insert(D2).second) {
         for (const FunctionDecl *G : N.Routines)
-          if (G->getName() == D2->getName())
-            T.errorAt(At, "routine '" + D2->getName() + "' is overloaded: a kernel holds one "
+          if (G->getDeclName() == D2->getDeclName())
+            T.errorAt(At, "routine '" + D2->getNameAsString() + "' is overloaded: a kernel holds one "
                           "function of a name (rename one of them)");
         T.addType(D2->getType(), N);
         T.collect(D2->getBody(), 0, 0, N, D2);
@@ -294,7 +294,7 @@ std::string Translator::leadingDecls(KernelNeeds &N, llvm::StringRef Body,
   for (const auto &[Routine, To] : N.Renames)
     Routines += renameText(Routine, To);
   for (FunctionDecl *F : N.Routines) {
-    auto Renamed = N.Renames.find(F->getName().str());
+    auto Renamed = N.Renames.find(F->getNameAsString());
     if (Renamed != N.Renames.end())
       Routines += "#undef " + Renamed->first + "\n";
     Routines += kernelRoutinePragma(RoutineDir[F->getCanonicalDecl()]);

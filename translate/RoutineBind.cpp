@@ -19,9 +19,9 @@ FunctionDecl *Translator::boundDefinition(const Pragma &P, const Clause &B,
   // bind(name) or bind("name"): an identifier or a string naming the function.
   std::string Name = llvm::StringRef(B.Argument).trim().trim('"').str();
   for (FunctionDecl *G : Idx.Functions)
-    if (G->getName() == Name && G->isThisDeclarationADefinition())
+    if (identifierOf(G) == Name && G->isThisDeclarationADefinition())
       return G;
-  error(P, B, "routine '" + F->getName().str() + "' is bound to '" + Name +
+  error(P, B, "routine '" + F->getNameAsString() + "' is bound to '" + Name +
                   "', which this file does not define: define it here (jaccc compiles "
                   "kernels from this file's functions)");
   return nullptr;

@@ -58,7 +58,7 @@ std::string Translator::run() {
     FunctionDecl *F = nullptr;
     if (!D.Argument.empty()) {
       for (FunctionDecl *G : Idx.Functions)
-        if (G->getName() == D.Argument)
+        if (identifierOf(G) == D.Argument)
           F = G;
     } else {
       auto It = Idx.Decls.upper_bound(P.EndTok);

@@ -226,3 +226,31 @@ TEST(CxxKernelTest, AutoPointersAndReferencesGetTheirDeducedTypes) {
 }
 
 } // namespace
+
+namespace {
+
+TEST(CxxKernelTest, RoutinesAreFoundAmongOperatorsAndConstructors) {
+  // Functions whose names are not identifiers (a constructor, an operator, a conversion) sit
+  // beside the routine a `routine(name)` directive looks for by name, and beside the overload
+  // check of the routines a kernel calls.
+  std::string Out = test::translateOk(
+      "struct Acc {\n"
+      "  double v;\n"
+      "  Acc() : v(0) {}\n"
+      "  Acc operator+(const Acc &o) const { Acc r; r.v = v + o.v; return r; }\n"
+      "  operator double() const { return v; }\n"
+      "};\n"
+      "double twice(double x) { return 2 * x; }\n"
+      "#pragma acc routine(twice) seq\n"
+      "void f(double *x, int n) {\n"
+      "  Acc a, b;\n"
+      "  a = a + b;\n"
+      "#pragma acc parallel loop copy(x[0:n])\n"
+      "  for (int i = 0; i < n; i++) x[i] = twice(x[i]);\n"
+      "}\n",
+      {}, "t.cpp");
+  EXPECT_NE(Out.find("double twice(double x)"), std::string::npos) << Out;
+  EXPECT_NE(Out.find("x[i] = twice(x[i]);"), std::string::npos) << Out;
+}
+
+} // namespace
