@@ -5,6 +5,8 @@
 
 #include <llvm/ADT/StringExtras.h>
 
+#include <optional>
+
 namespace jacc::analysis {
 
 unsigned lineOf(llvm::StringRef Source, unsigned Offset) {
@@ -192,7 +194,9 @@ llvm::Expected<WrappedKernel> wrapKernel(llvm::StringRef Source,
   if (Decls.empty())
     C += "void";
   C += ")\n{\n";
-  C += "#line " + std::to_string(Construct->Line) + " \"kernel\"\n";
+  // The construct's lines as the user's: a kernel jaccc wrote names its file and line (its
+  // site), so that diagnostics and run-time reports point there.
+  C += constructLineMarker(Source, Construct->Line);
   // Keep the construct's column positions: pad its first line as the source had it.
   unsigned LineStart = Source.rfind('\n', Construct->Offset) == llvm::StringRef::npos
                            ? 0
@@ -202,6 +206,29 @@ llvm::Expected<WrappedKernel> wrapKernel(llvm::StringRef Source,
   C += Source.drop_front(Construct->Offset).str();
   C += "\n}\n";
   return W;
+}
+
+/// The site's file and line, when the kernel has a site whose file a #line directive can name.
+static std::optional<std::pair<std::string, unsigned>> siteFileLine(llvm::StringRef Source) {
+  std::string Site = kernelSite(Source);
+  llvm::StringRef S(Site);
+  size_t Colon = S.rfind(':');
+  unsigned Line = 0;
+  if (Colon == llvm::StringRef::npos || S.drop_front(Colon + 1).getAsInteger(10, Line) ||
+      Line == 0 || S.take_front(Colon).find_first_of("\"\\") != llvm::StringRef::npos)
+    return std::nullopt;
+  return std::make_pair(S.take_front(Colon).str(), Line);
+}
+
+std::string kernelFileName(llvm::StringRef Source) {
+  auto Site = siteFileLine(Source);
+  return Site ? Site->first : "kernel";
+}
+
+std::string constructLineMarker(llvm::StringRef Source, unsigned ConstructLine) {
+  auto Site = siteFileLine(Source);
+  return "#line " + std::to_string(Site ? Site->second : ConstructLine) + " \"" +
+         (Site ? Site->first : "kernel") + "\"\n";
 }
 
 bool definesBool(llvm::StringRef Leading) {

@@ -31,6 +31,14 @@ unsigned lineOf(llvm::StringRef Source, unsigned Offset);
 /// "heat.c:42", or "" when the source has no such line.
 std::string kernelSite(llvm::StringRef Source);
 
+/// The file a kernel's positions are in: its site's (the user's file jaccc translated), else
+/// "kernel" (the text pushed), as constructLineMarker numbers them.
+std::string kernelFileName(llvm::StringRef Source);
+
+/// The `#line` directive before a kernel's construct in the code clang parses: the site's file
+/// and line for a kernel that has one, else "kernel" and the construct's line in Source.
+std::string constructLineMarker(llvm::StringRef Source, unsigned ConstructLine);
+
 /// The distribution policy a line `#pragma jacc policy(percentage:[25,75])` of the kernel asks
 /// for (jaccc copies that line from before the construct): the text between the parentheses;
 /// none without such a line. Other compilers ignore the pragma.

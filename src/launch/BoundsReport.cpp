@@ -1,5 +1,6 @@
 #include "src/launch/BoundsReport.h"
 
+#include "analysis/KernelSource.h"
 #include "jit/BoundsChecks.h"
 #include "jit/host/HostABI.h"
 
@@ -28,6 +29,8 @@ llvm::Error boundsViolation(const analysis::KernelInfo &K, llvm::ArrayRef<long l
   if (Block.size() < JACC_BOUNDS_RECORD_WORDS || Block[0] == 0)
     return llvm::Error::success();
   long long Line = Block[1], Col = Block[2], Param = Block[3], How = Block[4], Offset = Block[5];
+  std::string Where = analysis::kernelFileName(K.Source) + ":" + std::to_string(Line) + ":" +
+                      std::to_string(Col) + ": ";
   long long Size = std::max(1ll, Block[6]);
   std::string Name = "?";
   for (const analysis::ArgInfo &A : K.Args)
@@ -51,15 +54,14 @@ llvm::Error boundsViolation(const analysis::KernelInfo &K, llvm::ArrayRef<long l
                          ? Name
                          : "dimension " + std::to_string(Dim) + " of " + Name;
     return makeError(ErrorCode::Bounds,
-                     "kernel:" + llvm::Twine(Line) + ":" + llvm::Twine(Col) + ": " + Kind +
+                     Where + Kind +
                          Access + " outside device " + llvm::Twine(Device) +
                          "'s owned range [" + llvm::Twine(Block[7]) + ", " +
                          llvm::Twine(Block[8] + 1) + ") of " + Of +
                          " in a split launch: the split predicates failed to filter it; this "
                          "is a jacc bug, please report it (JACC_SPLIT=never avoids it)");
   }
-  return makeError(ErrorCode::Bounds, "kernel:" + llvm::Twine(Line) + ":" + llvm::Twine(Col) +
-                                          ": " + Kind + Access + " outside its mapping [" +
+  return makeError(ErrorCode::Bounds, Where + Kind + Access + " outside its mapping [" +
                                           llvm::Twine(Lo) + ", " + llvm::Twine(Hi) +
                                           ") on device " + llvm::Twine(Device));
 }

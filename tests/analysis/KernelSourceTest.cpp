@@ -52,6 +52,20 @@ TEST(KernelSourceTest, LineOf) {
 
 //===-- kernelPolicy ------------------------------------------------------------------------===//
 
+TEST(KernelSourceTest, ASitesFileAndLineNumberTheConstruct) {
+  std::string Site = "#pragma acc parallel loop\nfor (;;) ;\n// jacc-site: dir/heat.c:42\n";
+  EXPECT_EQ(kernelFileName(Site), "dir/heat.c");
+  EXPECT_EQ(constructLineMarker(Site, 1), "#line 42 \"dir/heat.c\"\n");
+  // Pushed through the API (no site), or a site a directive cannot name: "kernel".
+  std::string Pushed = "int k;\n#pragma acc parallel loop\nfor (;;) ;\n";
+  EXPECT_EQ(kernelFileName(Pushed), "kernel");
+  EXPECT_EQ(constructLineMarker(Pushed, 2), "#line 2 \"kernel\"\n");
+  std::string Quoted = "#pragma acc parallel\n;\n// jacc-site: a\"b.c:3\n";
+  EXPECT_EQ(constructLineMarker(Quoted, 1), "#line 1 \"kernel\"\n");
+  std::string NoLine = "#pragma acc parallel\n;\n// jacc-site: f\n";
+  EXPECT_EQ(kernelFileName(NoLine), "kernel");
+}
+
 TEST(KernelSourceTest, APolicyPragmaGivesItsText) {
   EXPECT_EQ(kernelPolicy("#pragma jacc policy(weights:[1,3])\n#pragma acc parallel loop\n"),
             "weights:[1,3]");

@@ -145,6 +145,27 @@ else
   fail "jaccc -Wall -c restrict.c: $diag"
 fi
 
+# A kernel's errors when the program runs (here clang's, compiling it) name the user's file and
+# the line in it too.
+cat >"$tmp/diag/kernel_error.c" <<'EOF'
+int main(void) {
+  static double a[10];
+
+#pragma acc parallel loop copy(a[0:10])
+  for (int i = 0; i < 10; i++)
+    a[i] = no_such_function(i);
+  return 0;
+}
+EOF
+if (cd "$tmp/diag" && jaccc -o kernel_error kernel_error.c >/dev/null 2>&1); then
+  diag=$("$tmp/diag/kernel_error" 2>&1)
+  [[ $diag == *"kernel_error.c:6:12: error: call to undeclared function 'no_such_function'"* ]] &&
+    ok "a kernel's run-time errors name the user's file and line (kernel_error.c:6:12)" ||
+    fail "a kernel's compile error: $diag"
+else
+  fail "jaccc kernel_error.c did not build"
+fi
+
 # --help and --version are jaccc's own.
 help=$(jaccc --help 2>&1)
 version=$(jaccc --version 2>&1)

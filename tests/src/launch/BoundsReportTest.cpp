@@ -52,6 +52,15 @@ TEST(BoundsReportTest, AnAccessOutsideItsMapping) {
             "kernel:4:7: read y[-1] outside its mapping [0, 1024) on device 0");
 }
 
+TEST(BoundsReportTest, AKernelJacccWroteIsReportedAtTheUsersFileAndLine) {
+  // The record's line is the one clang numbered through the site's #line (KernelSource).
+  analysis::KernelInfo K = kernelOfY();
+  K.Source = "#pragma acc parallel loop\nfor (int i = 0; i < n; i++) y[i + 1] = 0;\n"
+             "// jacc-site: src/heat.c:2\n";
+  EXPECT_EQ(message(boundsViolation(K, blockWith(1 | 1 << 1, 1030), 0)),
+            "src/heat.c:4:7: write y[1030] outside its mapping [0, 1024) on device 0");
+}
+
 TEST(BoundsReportTest, AWriteOutsideTheOwnedRangeIsAJaccBug) {
   analysis::KernelInfo K = kernelOfY();
   const char *Bug = " in a split launch: the split predicates failed to filter it; this is a "
