@@ -36,6 +36,29 @@ llvm::Expected<unsigned> numberOf(llvm::StringRef Num) {
   return N;
 }
 
+/// The variables' values: the kind ("" when ACC_DEVICE_TYPE is unset) and the number.
+struct Parsed {
+  std::string Kind;
+  std::optional<unsigned> Num;
+};
+
+llvm::Expected<Parsed> parse(AccDeviceVars V) {
+  Parsed P;
+  if (!V.Type.empty()) {
+    auto K = kindOf(V.Type);
+    if (!K)
+      return K.takeError();
+    P.Kind = *K;
+  }
+  if (!V.Num.empty()) {
+    auto N = numberOf(V.Num);
+    if (!N)
+      return N.takeError();
+    P.Num = *N;
+  }
+  return P;
+}
+
 /// "ACC_DEVICE_NUM=5, but there are 2 nvidia devices (0 to 1)".
 llvm::Error outOfRange(unsigned Num, llvm::StringRef Type, unsigned Count, llvm::StringRef Where) {
   return makeError(ErrorCode::InvalidArgument,
@@ -49,20 +72,11 @@ llvm::Error outOfRange(unsigned Num, llvm::StringRef Type, unsigned Count, llvm:
 llvm::Expected<std::string> accDevicesSpec(AccDeviceVars V, CudaCountFn CudaCount) {
   if (V.Type.empty() && V.Num.empty())
     return std::string();
-  std::optional<unsigned> Num;
-  if (!V.Num.empty()) {
-    auto N = numberOf(V.Num);
-    if (!N)
-      return N.takeError();
-    Num = *N;
-  }
-  std::string Kind;
-  if (!V.Type.empty()) {
-    auto K = kindOf(V.Type);
-    if (!K)
-      return K.takeError();
-    Kind = *K;
-  }
+  auto P = parse(V);
+  if (!P)
+    return P.takeError();
+  std::string Kind = P->Kind;
+  std::optional<unsigned> Num = P->Num;
   // The GPUs, when the type asks for them or, unset, when jacc's default would take them.
   int Gpus = 0;
   std::string NoGpu;
@@ -99,20 +113,11 @@ llvm::Expected<std::string> accDevicesSpec(AccDeviceVars V, CudaCountFn CudaCoun
 llvm::Expected<unsigned> accCurrentDevice(AccDeviceVars V, llvm::ArrayRef<DeviceSpec> Devices) {
   if ((V.Type.empty() && V.Num.empty()) || Devices.empty())
     return 0;
-  std::string Kind = Devices.front().Kind;
-  if (!V.Type.empty()) {
-    auto K = kindOf(V.Type);
-    if (!K)
-      return K.takeError();
-    Kind = *K;
-  }
-  unsigned Num = 0;
-  if (!V.Num.empty()) {
-    auto N = numberOf(V.Num);
-    if (!N)
-      return N.takeError();
-    Num = *N;
-  }
+  auto P = parse(V);
+  if (!P)
+    return P.takeError();
+  std::string Kind = P->Kind.empty() ? Devices.front().Kind : P->Kind;
+  unsigned Num = P->Num.value_or(0);
   llvm::StringRef TypeName = Kind == "cuda" ? "nvidia" : "host";
   unsigned Count = 0;
   for (unsigned I = 0; I < Devices.size(); ++I)
