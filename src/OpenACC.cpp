@@ -197,9 +197,10 @@ llvm::Expected<unsigned> indexOf(const char *Routine, const std::vector<acc_devi
 
 /// An error unless the current device exists (the device list may have shrunk since it was set).
 llvm::Error checkCurrent(const char *Routine, const std::vector<acc_device_t> &Types) {
-  if (currentDevice() < Types.size())
+  unsigned Current = currentDevice();
+  if (Current < Types.size())
     return llvm::Error::success();
-  return invalid(Routine, "the current device " + llvm::Twine(currentDevice()) +
+  return invalid(Routine, "the current device " + llvm::Twine(Current) +
                               " no longer exists (jacc has " + llvm::Twine(Types.size()) +
                               " device(s)); select one with acc_set_device_num");
 }
@@ -211,7 +212,8 @@ llvm::Error selectType(const char *Routine, acc_device_t T) {
   auto Types = types(Routine, T);
   if (!Types)
     return Types.takeError();
-  if (currentDevice() < Types->size() && matches(T, (*Types)[currentDevice()]))
+  unsigned Current = currentDevice();
+  if (Current < Types->size() && matches(T, (*Types)[Current]))
     return llvm::Error::success();
   auto I = indexOf(Routine, *Types, T, 0);
   if (!I)
@@ -372,14 +374,15 @@ int acc_get_device_num(acc_device_t dev_type) {
   auto Types = take(Routine, types(Routine, dev_type));
   if (!Types || !ok(Routine, checkCurrent(Routine, *Types)))
     return -1;
-  if (!matches(dev_type, (*Types)[currentDevice()])) {
+  unsigned Current = currentDevice();
+  if (!matches(dev_type, (*Types)[Current])) {
     // Another type: the device acc_set_device_type(dev_type) would select, its first.
     if (!take(Routine, indexOf(Routine, *Types, dev_type, 0)))
       return -1;
     return 0;
   }
   int Num = 0;
-  for (unsigned I = 0, Current = currentDevice(); I < Current; ++I)
+  for (unsigned I = 0; I < Current; ++I)
     Num += matches(dev_type, (*Types)[I]);
   return Num;
 }
