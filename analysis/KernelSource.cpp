@@ -60,6 +60,10 @@ std::optional<std::string> kernelLocation(llvm::StringRef Source) {
   return jaccPragma(Source, "location");
 }
 
+std::optional<std::string> kernelRoutines(llvm::StringRef Source) {
+  return jaccPragma(Source, "routines");
+}
+
 /// For each offset, whether it lies inside a /* */ comment (a pragma there is no pragma).
 static std::vector<bool> blockCommentMask(llvm::StringRef S) {
   std::vector<bool> In(S.size(), false);

@@ -48,6 +48,15 @@ std::optional<std::string> kernelPolicy(llvm::StringRef Source);
 /// of the kernel sends it to, whatever jacc_set_location says; none without such a line.
 std::optional<std::string> kernelLocation(llvm::StringRef Source);
 
+/// The routines of other files a kernel calls, from its line `#pragma jacc routines(f, g)`
+/// (jaccc writes it; jit/KernelRoutines.h replaces it by their definitions): the text between
+/// the parentheses; none without such a line.
+std::optional<std::string> kernelRoutines(llvm::StringRef Source);
+
+/// The line that ends each declaration of a routine's registered text (its macros, types,
+/// callees, itself; jacc_define_routine): a kernel that holds a declaration already gets it once.
+constexpr const char *RoutineItemEnd = "// jacc-item\n";
+
 struct WrappedKernel {
   std::string Code;            ///< the translation unit to parse
   unsigned LeadingBegin = 0;   ///< where the kernel's leading declarations start in Code

@@ -1,5 +1,6 @@
 #include "jit/KernelCache.h"
 
+#include "jit/KernelRoutines.h"
 #include "jit/cache/KernelStore.h"
 #include "support/Error.h"
 
@@ -104,6 +105,13 @@ llvm::Expected<std::shared_ptr<const CompiledKernel>>
 KernelCache::getSlow(llvm::StringRef Source, llvm::ArrayRef<const char *> Decls,
                      unsigned CodeFlags, Outcome &Result) {
   std::string Key = makeKey(Source, Decls, CodeFlags);
+  // Routines of other files, as registered now: the memory cache keeps the kernel as pushed,
+  // the disk cache and the compilers see the routines' text.
+  auto Linked = kernelRoutines().link(Source);
+  if (!Linked)
+    return Linked.takeError();
+  if (*Linked)
+    Source = **Linked;
   std::shared_ptr<Slot> S;
   bool Owner = false;
   {

@@ -2,6 +2,7 @@
 // Nothing thrown or aborted crosses it.
 #include "jacc/jacc.h"
 
+#include "jit/KernelRoutines.h"
 #include "src/CApi.h"
 #include "src/Runtime.h"
 #include "src/profile/Events.h"
@@ -109,6 +110,13 @@ int jacc_is_present(const void *host, size_t bytes) {
 jacc_status jacc_kernel_push(const char *source, int nargs, const jacc_arg *args,
                              unsigned flags) {
   return toStatus(Runtime::instance().push(source, nargs, args, flags));
+}
+
+jacc_status jacc_define_routine(const char *name, const char *source) {
+  if (!name || !source)
+    return toStatus(makeError(ErrorCode::InvalidArgument,
+                              "jacc_define_routine: the name or the source is NULL"));
+  return toStatus(jit::kernelRoutines().define(name, source));
 }
 
 jacc_status jacc_kernel_native(const char *source, const char *device_kind, jacc_native_fn fn,

@@ -9,8 +9,7 @@ namespace jacc::translate {
 
 using namespace analysis;
 
-/// Text as a C string literal, one literal per line, each line indented by Indent.
-static std::string cString(llvm::StringRef Text, const std::string &Indent) {
+std::string cString(llvm::StringRef Text, const std::string &Indent) {
   std::string Out = Indent + "\"";
   for (size_t I = 0; I < Text.size(); ++I) {
     char C = Text[I];

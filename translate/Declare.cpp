@@ -74,7 +74,7 @@ void Translator::translateGlobalDeclare(const Pragma &P, const Directive &D) {
         Ok = false;
         continue;
       }
-      VarDecl *V = Idx.lookupVar(Item, P.Hash);
+      VarDecl *V = P.Included ? globalVar(Item) : Idx.lookupVar(Item, P.Hash);
       if (!V || !V->hasGlobalStorage()) {
         error(P, C, "'" + Item + "' in a file-scope '#pragma acc declare' must be a global "
                     "variable");
@@ -94,6 +94,15 @@ void Translator::translateGlobalDeclare(const Pragma &P, const Directive &D) {
   for (const std::string &C : Calls)
     Code += "  " + C + "\n";
   Code += "}\n";
+  if (P.Included) {
+    // A header's: every file including it maps the globals (a mapping's count, not a copy, is
+    // what a second one adds), from the end of the file, where they are all declared.
+    PresumedLoc At = SM.getPresumedLoc(P.Loc);
+    Code = "/* #pragma acc " + D.Text + " (" + At.getFilename() + ":" +
+           std::to_string(At.getLine()) + ") */\n" + Code.substr(Code.find('\n') + 1);
+    RW.InsertTextAfter(SM.getLocForEndOfFile(SM.getMainFileID()), "\n" + Code);
+    return;
+  }
   RW.ReplaceText(SM.getComposedLoc(SM.getMainFileID(), P.LineStart), P.LineEnd - P.LineStart,
                  Code);
 }

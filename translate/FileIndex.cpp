@@ -14,6 +14,8 @@ Pragma locatePragma(const analysis::AccPragma &A, SourceManager &SM, const LangO
   Pragma P;
   P.Text = A.Text;
   P.TextColumn = A.TextColumn;
+  P.Loc = Loc;
+  P.Included = A.HashForm && !SM.isInMainFile(Loc) && !SM.isInSystemHeader(Loc);
   if (!SM.isInMainFile(Loc) || !A.HashForm) {
     // Only the main file's text is rewritten: say so rather than drop the directive.
     P.Problem = SM.isInMainFile(Loc)

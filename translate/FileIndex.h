@@ -30,6 +30,10 @@ struct Pragma {
   std::string Indent;      ///< the whitespace before '#'
   std::string Text;        ///< tokens after "acc", macros expanded, joined by single spaces
   std::string Problem;     ///< why it cannot be translated where it is, if so
+  /// In a header the main file includes (not a system one): its text is not rewritten, and only
+  /// `routine`, a file-scope `declare` and the loops of a routine's body are taken from there.
+  bool Included = false;
+  clang::SourceLocation Loc; ///< its '#' (a file location), wherever it is
 };
 
 /// The pragma as the translator locates it in the main file (Problem set when it is not there, or

@@ -121,8 +121,15 @@ void Translator::collect(Stmt *S, unsigned Begin, unsigned End, KernelNeeds &N,
     /// F's definition in this file, with what it needs, as a routine of the kernel.
     void carry(FunctionDecl *F, SourceLocation At) {
       const FunctionDecl *Def = F->getDefinition();
-      if (!Def || T.SM.isInSystemHeader(T.SM.getExpansionLoc(Def->getLocation())))
+      if (T.SM.isInSystemHeader(T.SM.getExpansionLoc(F->getLocation())))
         return; // the C library (sqrt, ...): the kernel declares or includes it
+      if (!Def) {
+        // Defined in another file of the program: its definition is linked into the kernel
+        // at run time, as that file registered it (RoutineDefinitions.cpp).
+        if (!identifierOf(F).empty() && !F->isVariadic() && !F->isImplicit())
+          N.Externals.insert(identifierOf(F).str());
+        return;
+      }
       // A function defined in this file without a routine directive gets an implicit
       // 'routine seq' (OpenACC 3.3 2.15.1), as with NVHPC; static, it may be unused on the
       // host now, as an explicit routine may (translateRoutine).
@@ -222,8 +229,26 @@ std::string Translator::routineText(const FunctionDecl *F) {
   SourceRange R(SM.getExpansionLoc(F->getBeginLoc()), SM.getExpansionLoc(F->getEndLoc()));
   std::string Text =
       Lexer::getSourceText(CharSourceRange::getTokenRange(R), SM, Ctx.getLangOpts()).str();
-  if (!SM.isInMainFile(R.getBegin()))
-    return Text; // an included header's, as written (its directives are not translated)
+  if (!SM.isInMainFile(R.getBegin())) {
+    // A header's, as written, but its loops (the only directives taken from a routine's body
+    // there) run sequentially in each call, as a main file's do.
+    std::string Out;
+    llvm::StringRef Rest(Text);
+    while (!Rest.empty()) {
+      auto [Line, Tail] = Rest.split('\n');
+      llvm::SmallVector<llvm::StringRef, 3> Words;
+      Line.trim().split(Words, ' ', 2, false);
+      bool IsAcc = Words.size() == 3 && Words[0] == "#pragma" && Words[1] == "acc";
+      if (IsAcc)
+        Out += "/* " + Line.trim().str() + ": sequential in a routine */";
+      else
+        Out += Line.str();
+      if (Rest.size() > Line.size())
+        Out += "\n";
+      Rest = Tail;
+    }
+    return Out;
+  }
   unsigned Begin = Idx.offset(R.getBegin()), End = Begin + Text.size();
   std::map<unsigned, std::pair<unsigned, std::string>> Edits;
   std::map<unsigned, std::string> Ins;
@@ -246,7 +271,8 @@ std::string Translator::routineText(const FunctionDecl *F) {
 
 /// Typedefs, struct/enum definitions, routines and macros a kernel's text needs, in order.
 std::string Translator::leadingDecls(KernelNeeds &N, llvm::StringRef Body,
-                                     const std::set<std::string> &Helpers) {
+                                     const std::set<std::string> &Helpers,
+                                     llvm::StringRef ItemEnd) {
   std::string Out;
   // Types: system typedefs by their canonical type; the others by their own text, in file order.
   std::vector<std::pair<SourceLocation, std::string>> Types;
@@ -263,7 +289,7 @@ std::string Translator::leadingDecls(KernelNeeds &N, llvm::StringRef Body,
           OS << "typedef ";
           C.print(OS, Policy, TD->getName());
           OS << ";";
-          Out += OS.str() + "\n";
+          Out += OS.str() + "\n" + ItemEnd.str();
         }
       }
       continue; // records from system headers are the kernel's to include
@@ -283,7 +309,7 @@ std::string Translator::leadingDecls(KernelNeeds &N, llvm::StringRef Body,
   });
   std::string Decls;
   for (auto &[L, T] : Types)
-    Decls += T + "\n";
+    Decls += T + "\n" + ItemEnd.str();
   std::sort(N.Routines.begin(), N.Routines.end(), [&](FunctionDecl *A, FunctionDecl *B) {
     return SM.isBeforeInTranslationUnit(A->getBeginLoc(), B->getBeginLoc());
   });
@@ -301,7 +327,7 @@ std::string Translator::leadingDecls(KernelNeeds &N, llvm::StringRef Body,
     // Static: every kernel holding the routine has its own copy.
     if (F->getStorageClass() != SC_Static)
       Routines += "static ";
-    Routines += routineText(F) + "\n";
+    Routines += routineText(F) + "\n" + ItemEnd.str();
     if (Renamed != N.Renames.end())
       Routines += renameText(Renamed->first, Renamed->second);
     if (const CxxKernel *K = cxx() ? lowerRoutine(F) : nullptr)
@@ -313,9 +339,12 @@ std::string Translator::leadingDecls(KernelNeeds &N, llvm::StringRef Body,
     return SM.isBeforeInTranslationUnit(A.first->getLocation(), B.first->getLocation());
   });
   for (const auto &[V, Text] : Constants)
-    Decls += Text + "\n";
+    Decls += Text + "\n" + ItemEnd.str();
   for (const std::string &H : AllHelpers)
-    Decls += H;
+    Decls += H + ItemEnd.str();
+  // Routines of other files before this file's, which may call them.
+  if (!N.Externals.empty())
+    Decls += "#pragma jacc routines(" + llvm::join(N.Externals, ", ") + ")\n" + ItemEnd.str();
   Decls += Routines;
   // Macros the text uses (and the macros they use), by their definitions, in definition order.
   std::vector<std::pair<SourceLocation, std::string>> Macros;
@@ -346,7 +375,7 @@ std::string Translator::leadingDecls(KernelNeeds &N, llvm::StringRef Body,
     return SM.isBeforeInTranslationUnit(A.first, B.first);
   });
   for (auto &[L, T] : Macros)
-    Out += T + "\n";
+    Out += T + "\n" + ItemEnd.str();
   return Out + Decls;
 }
 

@@ -16,9 +16,21 @@ std::string Translator::run() {
   Idx.TraverseDecl(Ctx.getTranslationUnitDecl());
 
   // Parse every directive; find the statement of each construct.
-  for (const Pragma &P : Pragmas)
-    if (!P.Problem.empty())
-      error(P, P.Problem);
+  for (const Pragma &P : Pragmas) {
+    if (P.Problem.empty())
+      continue;
+    if (P.Included) {
+      // A header's directive that needs no rewriting of its text is taken (its routine loops
+      // are checked once the routines are known, below).
+      auto D = parseDirective(P.Text, P.Line);
+      bool Taken = D && takenFromHeader(P, *D);
+      if (!D)
+        llvm::consumeError(D.takeError());
+      if (Taken)
+        continue;
+    }
+    error(P, P.Problem);
+  }
   if (!Errors.empty())
     return "";
   Dirs.clear();
@@ -55,15 +67,7 @@ std::string Translator::run() {
     const Directive &D = *Dirs[K];
     if (D.Kind != DirectiveKind::Routine)
       continue;
-    FunctionDecl *F = nullptr;
-    if (!D.Argument.empty()) {
-      for (FunctionDecl *G : Idx.Functions)
-        if (identifierOf(G) == D.Argument)
-          F = G;
-    } else {
-      auto It = Idx.Decls.upper_bound(P.EndTok);
-      F = It == Idx.Decls.end() ? nullptr : dyn_cast<FunctionDecl>(It->second);
-    }
+    FunctionDecl *F = routineTarget(P, D);
     if (!F) {
       error(P, "'#pragma acc " + D.Text + "' must be followed by a function declaration or "
                                           "name a function");
@@ -75,11 +79,21 @@ std::string Translator::run() {
       bindRoutine(P, D, F);
   }
 
+  // A header's loops: in the body of a routine only.
+  for (size_t K = 0; K < Pragmas.size(); ++K)
+    if (Pragmas[K].Included && Dirs[K] && Dirs[K]->Kind == DirectiveKind::Loop)
+      if (FunctionDecl *In = functionAround(Pragmas[K].Loc); !RoutineOf.count(In->getCanonicalDecl()))
+        error(Pragmas[K], Pragmas[K].Problem);
+  if (!Errors.empty())
+    return "";
+
   // Constructs with a statement.
   std::vector<std::pair<unsigned, unsigned>> ComputeRanges;
   for (size_t K = 0; K < Pragmas.size(); ++K) {
     const Pragma &P = Pragmas[K];
     const Directive &D = *Dirs[K];
+    if (P.Included)
+      continue;
     if (!D.isCompute() && D.Kind != DirectiveKind::Data && D.Kind != DirectiveKind::Declare)
       continue;
     bool Inside = llvm::any_of(ComputeRanges, [&](auto &Rg) {
@@ -124,6 +138,13 @@ std::string Translator::run() {
   for (size_t K = 0; K < Pragmas.size(); ++K) {
     const Pragma &P = Pragmas[K];
     const Directive &D = *Dirs[K];
+    if (P.Included) {
+      // A header's routine is the function's, its loops are commented in the routine's text
+      // inside kernels (routineText); a declare maps its globals from this file.
+      if (D.Kind == DirectiveKind::Declare)
+        translateGlobalDeclare(P, D);
+      continue;
+    }
     bool Inside = llvm::any_of(ComputeRanges, [&](auto &Rg) {
       return P.Hash > Rg.first && P.Hash < Rg.second;
     });
@@ -188,14 +209,20 @@ std::string Translator::run() {
     translateCompute(R);
   for (Region &R : Datas)
     translateData(R);
+  defineRoutines();
   if (!Errors.empty())
     return "";
 
   closeDataRegions();
 
+  // The headers' directives stay in their text, where cc's -Wall would warn of each
+  // (-Wunknown-pragmas) and stop a -Werror build: this file took them.
+  std::string Quiet = llvm::any_of(Pragmas, [](const Pragma &P) { return P.Included; })
+                          ? "#pragma GCC diagnostic ignored \"-Wunknown-pragmas\"\n"
+                          : "";
   const RewriteBuffer *B = RW.getRewriteBufferFor(SM.getMainFileID());
   if (!B)
-    return withLineMarkers(Buf, Buf, [](size_t Offset) { return Offset; }, FileName);
+    return Quiet + withLineMarkers(Buf, Buf, [](size_t Offset) { return Offset; }, FileName);
   std::string Out(B->begin(), B->end());
   SourceLocation Start = SM.getLocForStartOfFile(SM.getMainFileID());
   // An original offset's place in Out: the rewritten size of everything before it, with the
@@ -205,7 +232,7 @@ std::string Translator::run() {
         CharSourceRange::getCharRange(Start, Start.getLocWithOffset(static_cast<int>(Offset))));
     return Size < 0 ? Out.size() + 1 : static_cast<size_t>(Size);
   };
-  return withLineMarkers(Buf, Out, Mapped, FileName);
+  return Quiet + withLineMarkers(Buf, Out, Mapped, FileName);
 }
 
 Translator::JaccLines Translator::jaccLinesAbove(const Pragma &P) const {

@@ -30,6 +30,9 @@ struct Region {
   std::vector<std::string> Exits; ///< exit calls, in order (data regions)
 };
 
+/// Text as a C string literal, one literal per line, each line indented by Indent.
+std::string cString(llvm::StringRef Text, const std::string &Indent);
+
 class Translator {
 public:
   /// The translator of the parsed file FileName, whose `#pragma acc`s are Read.
@@ -261,6 +264,22 @@ private:
   /// before any device_type, without bind (the kernel's text already calls the binding).
   static std::string kernelRoutinePragma(const analysis::Directive &D);
 
+  // Directives of headers (IncludedDirectives.cpp) and routines of other files
+  // (RoutineDefinitions.cpp).
+  /// The function a routine directive applies to: the one it names, else the next one declared
+  /// after it in its file; null if none.
+  clang::FunctionDecl *routineTarget(const Pragma &P, const analysis::Directive &D) const;
+  /// Whether a header's directive is taken as it is written: a routine, a file-scope declare, a
+  /// loop in a function's body (whose function must then be a routine).
+  bool takenFromHeader(const Pragma &P, const analysis::Directive &D) const;
+  /// The function whose body holds the file location L, or null.
+  clang::FunctionDecl *functionAround(clang::SourceLocation L) const;
+  /// The file-scope variable Name (its last declaration), or null.
+  clang::VarDecl *globalVar(llvm::StringRef Name) const;
+  /// Registers the routines this file defines with external linkage, for the kernels of other
+  /// files that call them (jacc_define_routine at program start).
+  void defineRoutines();
+
   // What a kernel needs.
   struct KernelNeeds {
     std::vector<clang::VarDecl *> Vars;          ///< referenced, declared outside, in order
@@ -274,14 +293,18 @@ private:
     std::map<std::string, RoutineNames> Renames;
     /// C++: constexpr globals routines use, with their definitions as the kernel declares them.
     std::map<const clang::VarDecl *, std::string> Constants;
+    /// Routines called that are declared but defined in another file: linked at run time.
+    std::set<std::string> Externals;
   };
   void collect(clang::Stmt *S, unsigned Begin, unsigned End, KernelNeeds &N,
                clang::FunctionDecl *InRoutine);
   void addType(clang::QualType T, KernelNeeds &N);
   /// The declarations before a kernel's construct (Body: its text); Helpers: the construct's
   /// C++ helper definitions, emitted with its routines'.
+  /// ItemEnd follows each declaration (a routine's registered text: jit/KernelRoutines.h).
   std::string leadingDecls(KernelNeeds &N, llvm::StringRef Body,
-                           const std::set<std::string> &Helpers = {});
+                           const std::set<std::string> &Helpers = {},
+                           llvm::StringRef ItemEnd = "");
   /// C++: `static const double g = 9.81;` for a constexpr global of scalar type V a routine
   /// uses (its value, exactly); none for another variable.
   std::optional<std::string> constantDecl(const clang::VarDecl *V) const;

@@ -100,6 +100,15 @@ enum {
  *  and diagnostics; otherwise by its first loop's line. */
 JACC_API jacc_status jacc_kernel_push(const char *source, int nargs, const jacc_arg *args,
                                       unsigned flags);
+/** Makes the function `name` callable from kernels that do not hold its definition: a kernel
+ *  whose source has a line `#pragma jacc routines(name, ...)` gets `source` there before it is
+ *  compiled (jaccc registers every `routine` a file defines, and writes that line in kernels
+ *  calling one they only see declared, as nvc links routines of other files). `source` is C99:
+ *  the definition after what it needs (types, macros, the routines it calls); a last line
+ *  `// jacc-site: file.c:12` names where it was written. Needs no runtime (call it from a
+ *  constructor). Registering `name` again with another text makes the kernels calling it fail to
+ *  compile, naming both sites (the program itself may never call it). */
+JACC_API jacc_status jacc_define_routine(const char *name, const char *source);
 /** Wait until every queued kernel and transfer has completed. */
 JACC_API jacc_status jacc_wait(void);
 /** How split launches share the work between the devices from now on (Gecko's execution

@@ -125,6 +125,35 @@ void saxpyHook(const char *Entry, unsigned, unsigned, void **P) {
     Y[I] = A * X[I] + Y[I];
 }
 
+// A routine of another file, linked into the kernel's text before NVRTC compiles it: the GPUs
+// launch it (no hook: the results are the host devices' test, KernelTest).
+TEST_P(CudaMockTest, RoutinesOfOtherFilesAreLinkedBeforeNvrtcCompiles) {
+  ASSERT_JACC(jacc_define_routine("cm_half", "#pragma acc routine seq\n"
+                                             "static float cm_half(float v) { return 0.5f * v; }\n"
+                                             "// jacc-site: lib.c:2\n"));
+  int N = 1000;
+  std::vector<float> Y(N, 1.0f);
+  float *Yp = Y.data();
+  ASSERT_JACC(jacc_copyin(Yp, N * sizeof(float)));
+  jacc_arg Args[] = {{"float *y", &Yp}, {"int n", &N}};
+  int Before = launchCount();
+  ASSERT_JACC(jacc_kernel_push("#pragma jacc routines(cm_half)\n"
+                               "#pragma acc parallel loop present(y)\n"
+                               "for (int i = 0; i < n; i++)\n"
+                               "  y[i] = cm_half(y[i]);\n",
+                               2, Args, JACC_DEFAULT));
+  EXPECT_EQ(launchCount() - Before, gpus());
+  EXPECT_EQ(jacc_kernel_push("#pragma jacc routines(cm_nowhere)\n"
+                             "#pragma acc parallel loop present(y)\n"
+                             "for (int i = 0; i < n; i++)\n"
+                             "  y[i] = cm_nowhere(y[i]);\n",
+                             2, Args, JACC_DEFAULT),
+            JACC_ERROR_COMPILE);
+  EXPECT_NE(std::string(jacc_last_error()).find("calls 'cm_nowhere'"), std::string::npos)
+      << jacc_last_error();
+  ASSERT_JACC(jacc_delete(Yp, N * sizeof(float)));
+}
+
 TEST_P(CudaMockTest, LaunchesReuseTheirScratchMemory) {
   // A launch's scratch (barrier words, split information) goes back to its device for the next
   // launch: cuMemFree waits for the whole GPU, so freeing it per launch would serialise them.

@@ -15,9 +15,52 @@
 
 namespace {
 
+using jacc_test::lastError;
 using jacc_test::stats;
 
 class KernelTest : public DeviceTest {};
+
+// ---- routines of other files -------------------------------------------------------------------
+
+// A routine another file defines (registered as jaccc registers it): a kernel naming it in
+// `#pragma jacc routines(...)` calls it on every device; one naming a routine no file defines
+// fails to compile, naming it.
+TEST_P(KernelTest, RoutinesOfOtherFilesAreLinkedIntoTheKernel) {
+  ASSERT_JACC(jacc_define_routine("kt_cube",
+                                  "#pragma acc routine seq\n"
+                                  "static double kt_cube(double v) { return v * v * v; }\n"
+                                  "// jacc-site: lib.c:4\n"));
+  int n = 1001;
+  std::vector<double> yv(n);
+  for (int i = 0; i < n; i++)
+    yv[i] = 0.5 * (i % 13);
+  double *y = yv.data();
+  ASSERT_JACC(jacc_copyin(y, n * sizeof(double)));
+  jacc_arg args[] = {{"int n", &n}, {"double *y", &y}};
+  ASSERT_JACC(jacc_kernel_push("#pragma jacc routines(kt_cube)\n"
+                               "#pragma acc parallel loop present(y)\n"
+                               "for (int i = 0; i < n; i++)\n"
+                               "  y[i] = kt_cube(y[i]);\n",
+                               2, args, JACC_DEFAULT));
+  ASSERT_JACC(jacc_copyout(y, n * sizeof(double)));
+  for (int i = 0; i < n; i++) {
+    double v = 0.5 * (i % 13);
+    ASSERT_EQ(yv[i], v * v * v) << i;
+  }
+  ASSERT_JACC(jacc_copyin(y, n * sizeof(double)));
+  EXPECT_EQ(jacc_kernel_push("#pragma jacc routines(kt_nowhere)\n"
+                             "#pragma acc parallel loop present(y)\n"
+                             "for (int i = 0; i < n; i++)\n"
+                             "  y[i] = kt_nowhere(y[i]);\n"
+                             "// jacc-site: main.c:7\n",
+                             2, args, JACC_DEFAULT),
+            JACC_ERROR_COMPILE);
+  EXPECT_NE(lastError().find("the kernel at main.c:7 calls 'kt_nowhere', which is declared but "
+                             "defined in no file"),
+            std::string::npos)
+      << lastError();
+  ASSERT_JACC(jacc_delete(y, n * sizeof(double)));
+}
 
 // ---- saxpy -----------------------------------------------------------------------------------
 

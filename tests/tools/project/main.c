@@ -2,6 +2,11 @@
 #include <stdlib.h>
 #include "grid.h"
 
+double omega = 0.5;
+
+#pragma acc routine seq
+double relax(double centre, double around) { return 0.5 * (centre + around); }
+
 int main(void) {
   double *u = malloc(sizeof(double) * NX * NY), *v = malloc(sizeof(double) * NX * NY);
   for (int i = 0; i < NX * NY; i++)

@@ -102,3 +102,47 @@ void step(int n, Vec *v, double *out, float *f) {
 }
 #line 57 "cxx_routines.cpp"
 }
+
+/* The routines of this file, for the kernels of other files. */
+__attribute__((constructor)) static void jacc_define_routines(void) {
+  jacc_translated_check(jacc_define_routine("accumulate",
+      "static inline double jacc_max_double(double a, double b) { return a < b ? b : a; }\n"
+      "// jacc-item\n"
+      "#pragma acc routine seq\n"
+      "static void accumulate(double *sum, const double *w, double v) {\n"
+      "  double t = (double)(v) * (*w);\n"
+      "  (*sum) += jacc_max_double(t, 0.0);\n"
+      "}\n"
+      "// jacc-item\n"
+      "// jacc-site: cxx_routines.cpp:23\n"), "cxx_routines.cpp:23");
+  jacc_translated_check(jacc_define_routine("area",
+      "static const float Half = 0.5f;\n"
+      "// jacc-item\n"
+      "static const int Three = 3LL;\n"
+      "// jacc-item\n"
+      "#pragma acc routine seq\n"
+      "static float area(float r) { return Half * r * r * Three; }\n"
+      "// jacc-item\n"
+      "// jacc-site: cxx_routines.cpp:33\n"), "cxx_routines.cpp:33");
+  jacc_translated_check(jacc_define_routine("scale",
+      "static const double G = 9.81;\n"
+      "// jacc-item\n"
+      "#pragma acc routine seq\n"
+      "static inline double scale(double x, double s)  { return x * s * G; }\n"
+      "// jacc-item\n"
+      "// jacc-site: cxx_routines.cpp:29\n"), "cxx_routines.cpp:29");
+  jacc_translated_check(jacc_define_routine("smooth",
+      "static inline double jacc_max_double(double a, double b) { return a < b ? b : a; }\n"
+      "// jacc-item\n"
+      "#pragma acc routine vector\n"
+      "static void smooth(int n, const double *in, double *out) {\n"
+      "  double s = 0;\n"
+      "/* #pragma acc loop reduction(+:s): sequential in a routine */\n"
+      "  for (int k = 0; k < n; k++)\n"
+      "    s += in[k];\n"
+      "  (*out) = jacc_max_double(s / n, 0.0);\n"
+      "}\n"
+      "// jacc-item\n"
+      "// jacc-site: cxx_routines.cpp:37\n"), "cxx_routines.cpp:37");
+}
+#line 58 "cxx_routines.cpp"

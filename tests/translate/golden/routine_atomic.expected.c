@@ -36,3 +36,16 @@ void histogram(const int *v, int n, int *bins, int nbins) {
 }
 #line 16 "routine_atomic.c"
 }
+
+/* The routines of this file, for the kernels of other files. */
+__attribute__((constructor)) static void jacc_define_routines(void) {
+  jacc_translated_check(jacc_define_routine("sum_sq",
+      "#pragma acc routine seq\n"
+      "static inline int sq(int x) { return x * x; }\n"
+      "// jacc-item\n"
+      "#pragma acc routine seq\n"
+      "static int sum_sq(int a, int b) { return sq(a) + sq(b); }\n"
+      "// jacc-item\n"
+      "// jacc-site: routine_atomic.c:6\n"), "routine_atomic.c:6");
+}
+#line 17 "routine_atomic.c"

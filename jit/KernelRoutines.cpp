@@ -1,0 +1,124 @@
+// Routines defined in another file of the program, linked into the kernels that call them.
+#include "jit/KernelRoutines.h"
+
+#include "analysis/KernelSource.h"
+#include "support/Error.h"
+
+#include <llvm/ADT/SmallVector.h>
+#include <llvm/ADT/StringExtras.h>
+
+#include <set>
+#include <vector>
+
+namespace jacc::jit {
+
+llvm::Error KernelRoutines::define(llvm::StringRef Name, llvm::StringRef Text) {
+  if (Name.empty() || !llvm::all_of(Name, [](char C) { return llvm::isAlnum(C) || C == '_'; }))
+    return makeError(ErrorCode::InvalidArgument,
+                     "jacc_define_routine: '" + Name + "' is not a C identifier");
+  std::string Site = analysis::kernelSite(Text);
+  if (Site.empty())
+    Site = "an unnamed site (no '// jacc-site:' line)";
+  else // the site is the routine's, not the text of the kernels it goes into
+    Text = Text.take_front(Text.rtrim().rfind('\n') + 1);
+  // A text written by hand is one declaration.
+  std::string Items = Text.str();
+  if (!Text.contains(analysis::RoutineItemEnd))
+    Items = Text.rtrim('\n').str() + "\n" + analysis::RoutineItemEnd;
+  std::lock_guard<std::mutex> L(M);
+  auto [It, New] = Table.try_emplace(Name.str(), Routine{Items, Site, ""});
+  // Two texts of a name (C++ overloads in two files): an error for the kernels that call it,
+  // not for the program, which may never do.
+  if (!New && It->second.Text != Items && It->second.OtherSite.empty())
+    It->second.OtherSite = Site;
+  return llvm::Error::success();
+}
+
+/// The declarations of a registered text, each with its analysis::RoutineItemEnd line.
+static std::vector<llvm::StringRef> itemsOf(llvm::StringRef Text) {
+  std::vector<llvm::StringRef> Items;
+  llvm::StringRef End(analysis::RoutineItemEnd);
+  while (!Text.empty()) {
+    size_t At = Text.find(End);
+    size_t Len = At == llvm::StringRef::npos ? Text.size() : At;
+    if (!Text.take_front(Len).trim().empty())
+      Items.push_back(Text.take_front(Len));
+    Text = Text.drop_front(std::min(Text.size(), Len + End.size()));
+  }
+  return Items;
+}
+
+/// The offset and length of Source's first `#pragma jacc routines(...)` line, with its names.
+static std::optional<std::pair<std::pair<size_t, size_t>, std::vector<std::string>>>
+routinesLine(llvm::StringRef Source) {
+  std::optional<std::string> List = analysis::kernelRoutines(Source);
+  if (!List)
+    return std::nullopt;
+  size_t At = 0;
+  while (true) {
+    size_t NL = Source.find('\n', At);
+    llvm::StringRef Line = Source.slice(At, NL);
+    if (analysis::kernelRoutines(Line)) {
+      size_t Len = (NL == llvm::StringRef::npos ? Source.size() : NL + 1) - At;
+      llvm::SmallVector<llvm::StringRef, 4> Names;
+      llvm::StringRef(*List).split(Names, ',', -1, false);
+      std::vector<std::string> Out;
+      for (llvm::StringRef N : Names)
+        if (!N.trim().empty())
+          Out.push_back(N.trim().str());
+      return std::make_pair(std::make_pair(At, Len), Out);
+    }
+    if (NL == llvm::StringRef::npos)
+      return std::nullopt;
+    At = NL + 1;
+  }
+}
+
+llvm::Expected<std::optional<std::string>> KernelRoutines::link(llvm::StringRef Kernel) const {
+  if (!routinesLine(Kernel))
+    return std::nullopt;
+  std::string Out = Kernel.str();
+  std::set<std::string> Linked;
+  std::lock_guard<std::mutex> L(M);
+  // A routine's text may name routines of other files in turn: replace lines until none is left.
+  while (auto Line = routinesLine(Out)) {
+    auto [Range, Names] = *Line;
+    std::string Text;
+    for (const std::string &Name : Names) {
+      if (!Linked.insert(Name).second)
+        continue;
+      auto It = Table.find(Name);
+      std::string Site = analysis::kernelSite(Kernel);
+      if (It == Table.end()) {
+        return makeError(ErrorCode::Compile,
+                         "the kernel" + (Site.empty() ? std::string() : " at " + Site) +
+                             " calls '" + Name +
+                             "', which is declared but defined in no file "
+                             "of the program compiled by jaccc: compile the file that defines '" +
+                             Name +
+                             "' with jaccc, with '#pragma acc routine seq' (or gang, "
+                             "worker, vector) before its definition");
+      }
+      if (!It->second.OtherSite.empty())
+        return makeError(ErrorCode::Compile,
+                         "the kernel" + (Site.empty() ? std::string() : " at " + Site) +
+                             " calls '" + Name + "', which is defined at " + It->second.Site +
+                             " and, differently, at " + It->second.OtherSite +
+                             ": a kernel calls one function of a name; rename one of them or "
+                             "make it static");
+      for (llvm::StringRef Item : itemsOf(It->second.Text))
+        // A declaration the kernel (or a routine linked before) holds already: once only.
+        if (!llvm::StringRef(Out).contains(Item) && !llvm::StringRef(Text).contains(Item))
+          Text += Item.str();
+    }
+    Out.replace(Range.first, Range.second, Text);
+  }
+  return Out;
+}
+
+KernelRoutines &kernelRoutines() {
+  static KernelRoutines *Table = new KernelRoutines; // used by destructors' pushes at exit too
+  return *Table;
+}
+
+} // namespace jacc::jit
