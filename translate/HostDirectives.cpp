@@ -195,7 +195,7 @@ void Translator::translateStandalone(const Pragma &P, const Directive &D) {
       if (Exit) // const data is never copied back (it may live in read-only memory)
         Args += std::string(C.Kind == ClauseKind::Copyout && !S->Const ? ", 1" : ", 0") +
                 (Finalize ? ", 1" : ", 0");
-      std::string Call = check(Fn + "(" + Args + ")", P);
+      std::string Call = checkData(Fn + "(" + Args + ")", P, Item);
       if (IfPresent)
         Call = "if (jacc_is_present(" + S->Addr + ", " + S->Bytes + ")) " + Call;
       // A struct's pointer member: attached once its target is mapped, detached before it goes.

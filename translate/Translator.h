@@ -118,6 +118,9 @@ private:
   std::string check(const std::string &Call, const Pragma &P) const {
     return "jacc_translated_check(" + Call + ", " + where(P) + ");";
   }
+  /// Call for Item of P's data clause: its error names the variable and the directive as the
+  /// program wrote them.
+  std::string checkData(const std::string &Call, const Pragma &P, llvm::StringRef Item) const;
 
   // Data clauses.
   struct Section {

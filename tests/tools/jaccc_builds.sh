@@ -166,6 +166,25 @@ else
   fail "jaccc kernel_error.c did not build"
 fi
 
+# A data directive's run-time error names the variable and the directive as the program wrote
+# them, at its file and line.
+cat >"$tmp/diag/unmapped.c" <<'EOF'
+int main(void) {
+  static double x[1000];
+  int n = 1000;
+#pragma acc update device(x[0:n])
+  return x[0] > 0;
+}
+EOF
+if (cd "$tmp/diag" && jaccc -o unmapped unmapped.c >/dev/null 2>&1); then
+  diag=$("$tmp/diag/unmapped" 2>&1)
+  [[ $diag == "unmapped.c:4: 'x[0:n]' in '#pragma acc update device(x[0:n])' is not present"* ]] &&
+    ok "a data directive's run-time error names the variable and the directive (unmapped.c:4)" ||
+    fail "an update of unmapped data: $diag"
+else
+  fail "jaccc unmapped.c did not build"
+fi
+
 # --help and --version are jaccc's own.
 help=$(jaccc --help 2>&1)
 version=$(jaccc --version 2>&1)

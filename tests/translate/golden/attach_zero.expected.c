@@ -13,9 +13,9 @@ struct list {
 void pointers(struct list *l, struct list s, double *w, int n) {
 /* #pragma acc enter data copyin(l[0:1], s) create(zero: w[0:n]) attach(l->v, w) async */
 jacc_construct_begin(JACC_CONSTRUCT_ENTER_DATA, "attach_zero.c", 9, "pointers");
-jacc_translated_check(jacc_copyin(&l[0], 1 * sizeof l[0]), "attach_zero.c:9");
-jacc_translated_check(jacc_copyin(&s, sizeof s), "attach_zero.c:9");
-jacc_translated_check(jacc_create_zero(&w[0], n * sizeof w[0]), "attach_zero.c:9");
+jacc_translated_data(jacc_copyin(&l[0], 1 * sizeof l[0]), "attach_zero.c:9", "#pragma acc enter data copyin(l[0:1], s) create(zero: w[0:n]) attach(l->v, w) async", "l[0:1]");
+jacc_translated_data(jacc_copyin(&s, sizeof s), "attach_zero.c:9", "#pragma acc enter data copyin(l[0:1], s) create(zero: w[0:n]) attach(l->v, w) async", "s");
+jacc_translated_data(jacc_create_zero(&w[0], n * sizeof w[0]), "attach_zero.c:9", "#pragma acc enter data copyin(l[0:1], s) create(zero: w[0:n]) attach(l->v, w) async", "w[0:n]");
 jacc_translated_check(jacc_attach((void **)&(l->v)), "attach_zero.c:9");
 jacc_translated_check(jacc_attach((void **)&(w)), "attach_zero.c:9");
 jacc_construct_end();
@@ -44,8 +44,8 @@ jacc_construct_end();
 /* #pragma acc exit data detach(l->v) copyout(l[0:1]) delete(w[0:n]) finalize async(1) */
 jacc_construct_begin(JACC_CONSTRUCT_EXIT_DATA, "attach_zero.c", 14, "pointers");
 jacc_translated_check(jacc_detach((void **)&(l->v), 1), "attach_zero.c:14");
-jacc_translated_check(jacc_exit_data(&l[0], 1 * sizeof l[0], 1, 1), "attach_zero.c:14");
-jacc_translated_check(jacc_exit_data(&w[0], n * sizeof w[0], 0, 1), "attach_zero.c:14");
+jacc_translated_data(jacc_exit_data(&l[0], 1 * sizeof l[0], 1, 1), "attach_zero.c:14", "#pragma acc exit data detach(l->v) copyout(l[0:1]) delete(w[0:n]) finalize async(1)", "l[0:1]");
+jacc_translated_data(jacc_exit_data(&w[0], n * sizeof w[0], 0, 1), "attach_zero.c:14", "#pragma acc exit data detach(l->v) copyout(l[0:1]) delete(w[0:n]) finalize async(1)", "w[0:n]");
 jacc_construct_end();
 #line 15 "attach_zero.c"
 }

@@ -13,8 +13,8 @@ void relax(double *a, double *b, double *c, int n) {
 /* #pragma acc enter data copyin(a[0:n]) create(b[0:n]) */
 jacc_construct_begin(JACC_CONSTRUCT_ENTER_DATA, "data_location.c", 7, "relax");
 jacc_translated_check(jacc_data_location_begin("LocG"), "data_location.c:7");
-jacc_translated_check(jacc_copyin(&a[0], n * sizeof a[0]), "data_location.c:7");
-jacc_translated_check(jacc_create(&b[0], n * sizeof b[0]), "data_location.c:7");
+jacc_translated_data(jacc_copyin(&a[0], n * sizeof a[0]), "data_location.c:7", "#pragma acc enter data copyin(a[0:n]) create(b[0:n])", "a[0:n]");
+jacc_translated_data(jacc_create(&b[0], n * sizeof b[0]), "data_location.c:7", "#pragma acc enter data copyin(a[0:n]) create(b[0:n])", "b[0:n]");
 jacc_translated_check(jacc_data_location_end(), "data_location.c:7");
 jacc_construct_end();
 #line 8 "data_location.c"
@@ -73,12 +73,12 @@ jacc_construct_end();
 /* #pragma jacc location(LocG) */
 /* #pragma acc update self(b[0:n]) */
 jacc_construct_begin(JACC_CONSTRUCT_UPDATE, "data_location.c", 21, "relax");
-jacc_translated_check(jacc_update_self(&b[0], n * sizeof b[0]), "data_location.c:21");
+jacc_translated_data(jacc_update_self(&b[0], n * sizeof b[0]), "data_location.c:21", "#pragma acc update self(b[0:n])", "b[0:n]");
 jacc_construct_end();
 /* #pragma acc exit data delete(a[0:n], b[0:n]) */
 jacc_construct_begin(JACC_CONSTRUCT_EXIT_DATA, "data_location.c", 22, "relax");
-jacc_translated_check(jacc_exit_data(&a[0], n * sizeof a[0], 0, 0), "data_location.c:22");
-jacc_translated_check(jacc_exit_data(&b[0], n * sizeof b[0], 0, 0), "data_location.c:22");
+jacc_translated_data(jacc_exit_data(&a[0], n * sizeof a[0], 0, 0), "data_location.c:22", "#pragma acc exit data delete(a[0:n], b[0:n])", "a[0:n]");
+jacc_translated_data(jacc_exit_data(&b[0], n * sizeof b[0], 0, 0), "data_location.c:22", "#pragma acc exit data delete(a[0:n], b[0:n])", "b[0:n]");
 jacc_construct_end();
 #line 23 "data_location.c"
 }

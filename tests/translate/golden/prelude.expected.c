@@ -9,6 +9,21 @@ static inline void jacc_translated_check(jacc_status status, const char *where) 
     exit(1);
   }
 }
+/* A data directive's call for one variable: its error names the variable and the directive as
+   written, and says how to map it when it is not. */
+static inline void jacc_translated_data(jacc_status status, const char *where,
+                                        const char *directive, const char *what) {
+  if (status == JACC_SUCCESS)
+    return;
+  if (status == JACC_ERROR_NOT_PRESENT || status == JACC_ERROR_PARTIALLY_PRESENT)
+    fprintf(stderr, "%s: '%s' in '%s' is %s on the devices: map it first (a data construct, "
+            "'enter data' or 'declare') [%s]\n", where, what, directive,
+            status == JACC_ERROR_NOT_PRESENT ? "not present" : "only partly present",
+            jacc_last_error());
+  else
+    fprintf(stderr, "%s: '%s' in '%s': %s\n", where, what, directive, jacc_last_error());
+  exit(1);
+}
 /* no_create: 1 when [p, p+bytes) was absent and is now mapped for the construct (copied in;
    the construct's end copies it back). */
 static inline int jacc_translated_no_create(void *p, size_t bytes, const char *where) {
