@@ -48,62 +48,57 @@ static std::vector<llvm::StringRef> itemsOf(llvm::StringRef Text) {
   return Items;
 }
 
-/// The offset and length of Source's first `#pragma jacc routines(...)` line, with its names.
-static std::optional<std::pair<std::pair<size_t, size_t>, std::vector<std::string>>>
-routinesLine(llvm::StringRef Source) {
-  std::optional<std::string> List = analysis::kernelRoutines(Source);
-  if (!List)
-    return std::nullopt;
-  size_t At = 0;
-  while (true) {
+/// Source's first `#pragma jacc routines(...)` line: where it is, and the names it lists.
+struct RoutinesLine {
+  size_t Offset = 0, Length = 0;
+  std::vector<std::string> Names;
+};
+static std::optional<RoutinesLine> routinesLine(llvm::StringRef Source) {
+  for (size_t At = 0; At < Source.size();) {
     size_t NL = Source.find('\n', At);
-    llvm::StringRef Line = Source.slice(At, NL);
-    if (analysis::kernelRoutines(Line)) {
-      size_t Len = (NL == llvm::StringRef::npos ? Source.size() : NL + 1) - At;
+    size_t End = NL == llvm::StringRef::npos ? Source.size() : NL + 1;
+    if (std::optional<std::string> List = analysis::kernelRoutines(Source.slice(At, End))) {
+      RoutinesLine L{At, End - At, {}};
       llvm::SmallVector<llvm::StringRef, 4> Names;
       llvm::StringRef(*List).split(Names, ',', -1, false);
-      std::vector<std::string> Out;
       for (llvm::StringRef N : Names)
         if (!N.trim().empty())
-          Out.push_back(N.trim().str());
-      return std::make_pair(std::make_pair(At, Len), Out);
+          L.Names.push_back(N.trim().str());
+      return L;
     }
-    if (NL == llvm::StringRef::npos)
-      return std::nullopt;
-    At = NL + 1;
+    At = End;
   }
+  return std::nullopt;
 }
 
 llvm::Expected<std::optional<std::string>> KernelRoutines::link(llvm::StringRef Kernel) const {
-  if (!routinesLine(Kernel))
+  std::optional<RoutinesLine> Line = routinesLine(Kernel);
+  if (!Line)
     return std::nullopt;
   std::string Out = Kernel.str();
+  std::string Site = analysis::kernelSite(Kernel);
+  std::string TheKernel = "the kernel" + (Site.empty() ? std::string() : " at " + Site);
   std::set<std::string> Linked;
   std::lock_guard<std::mutex> L(M);
   // A routine's text may name routines of other files in turn: replace lines until none is left.
-  while (auto Line = routinesLine(Out)) {
-    auto [Range, Names] = *Line;
+  for (; Line; Line = routinesLine(Out)) {
     std::string Text;
-    for (const std::string &Name : Names) {
+    for (const std::string &Name : Line->Names) {
       if (!Linked.insert(Name).second)
         continue;
       auto It = Table.find(Name);
-      std::string Site = analysis::kernelSite(Kernel);
-      if (It == Table.end()) {
+      if (It == Table.end())
         return makeError(ErrorCode::Compile,
-                         "the kernel" + (Site.empty() ? std::string() : " at " + Site) +
-                             " calls '" + Name +
+                         TheKernel + " calls '" + Name +
                              "', which is declared but defined in no file "
                              "of the program compiled by jaccc: compile the file that defines '" +
                              Name +
                              "' with jaccc, with '#pragma acc routine seq' (or gang, "
                              "worker, vector) before its definition");
-      }
       if (!It->second.OtherSite.empty())
         return makeError(ErrorCode::Compile,
-                         "the kernel" + (Site.empty() ? std::string() : " at " + Site) +
-                             " calls '" + Name + "', which is defined at " + It->second.Site +
-                             " and, differently, at " + It->second.OtherSite +
+                         TheKernel + " calls '" + Name + "', which is defined at " +
+                             It->second.Site + " and, differently, at " + It->second.OtherSite +
                              ": a kernel calls one function of a name; rename one of them or "
                              "make it static");
       for (llvm::StringRef Item : itemsOf(It->second.Text))
@@ -111,7 +106,7 @@ llvm::Expected<std::optional<std::string>> KernelRoutines::link(llvm::StringRef 
         if (!llvm::StringRef(Out).contains(Item) && !llvm::StringRef(Text).contains(Item))
           Text += Item.str();
     }
-    Out.replace(Range.first, Range.second, Text);
+    Out.replace(Line->Offset, Line->Length, Text);
   }
   return Out;
 }

@@ -344,21 +344,10 @@ bool Translator::dataCalls(const Region &R, std::vector<std::string> &Decls,
   return Ok;
 }
 
-/// Text inside a C string literal.
-static std::string escaped(llvm::StringRef Text) {
-  std::string Out;
-  for (char C : Text) {
-    if (C == '\\' || C == '"')
-      Out += '\\';
-    Out += C;
-  }
-  return Out;
-}
-
 std::string Translator::checkData(const std::string &Call, const Pragma &P,
                                   llvm::StringRef Item) const {
-  return "jacc_translated_data(" + Call + ", " + where(P) + ", \"#pragma acc " +
-         escaped(P.Text) + "\", \"" + escaped(Item) + "\");";
+  return "jacc_translated_data(" + Call + ", " + where(P) + ", " +
+         cString("#pragma acc " + P.Text, "") + ", " + cString(Item, "") + ");";
 }
 
 } // namespace jacc::translate

@@ -88,18 +88,18 @@ void Translator::translateGlobalDeclare(const Pragma &P, const Directive &D) {
   if (!Ok)
     return;
   // Mapped before main runs (libjacc's own initialisation, a shared library's, comes first).
-  std::string Code = P.Indent + "/* #pragma acc " + D.Text + " */\n";
+  // A header's: every file including it maps the globals (a mapping's count, not a copy, is
+  // what a second one adds), from the end of the file, where they are all declared.
+  PresumedLoc At = SM.getPresumedLoc(P.Loc);
+  std::string Code = P.Included ? "/* #pragma acc " + D.Text + " (" + At.getFilename() + ":" +
+                                      std::to_string(At.getLine()) + ") */\n"
+                                : P.Indent + "/* #pragma acc " + D.Text + " */\n";
   Code += "__attribute__((constructor)) static void jacc_declare_" +
           std::to_string(++GlobalDeclares) + "(void) {\n";
   for (const std::string &C : Calls)
     Code += "  " + C + "\n";
   Code += "}\n";
   if (P.Included) {
-    // A header's: every file including it maps the globals (a mapping's count, not a copy, is
-    // what a second one adds), from the end of the file, where they are all declared.
-    PresumedLoc At = SM.getPresumedLoc(P.Loc);
-    Code = "/* #pragma acc " + D.Text + " (" + At.getFilename() + ":" +
-           std::to_string(At.getLine()) + ") */\n" + Code.substr(Code.find('\n') + 1);
     RW.InsertTextAfter(SM.getLocForEndOfFile(SM.getMainFileID()), "\n" + Code);
     return;
   }

@@ -144,12 +144,7 @@ void Translator::collect(Stmt *S, unsigned Begin, unsigned End, KernelNeeds &N,
           if (G->getDeclName() == D2->getDeclName())
             T.errorAt(At, "routine '" + D2->getNameAsString() + "' is overloaded: a kernel holds one "
                           "function of a name (rename one of them)");
-        T.addType(D2->getType(), N);
-        T.collect(D2->getBody(), 0, 0, N, D2);
-        if (const CxxKernel *K = T.cxx() ? T.lowerRoutine(D2) : nullptr)
-          for (QualType Ty : K->Types)
-            T.addType(Ty, N);
-        N.Routines.push_back(D2);
+        T.addRoutine(D2, N);
       }
     }
     bool VisitVarDecl(VarDecl *V) {
@@ -191,6 +186,15 @@ void Translator::collect(Stmt *S, unsigned Begin, unsigned End, KernelNeeds &N,
             N.Assigned[Var] = DRE->getLocation();
       },
       /*AddressTaken=*/true);
+}
+
+void Translator::addRoutine(FunctionDecl *F, KernelNeeds &N) {
+  addType(F->getType(), N);
+  collect(F->getBody(), 0, 0, N, F);
+  if (const CxxKernel *K = cxx() ? lowerRoutine(F) : nullptr)
+    for (QualType Ty : K->Types)
+      addType(Ty, N);
+  N.Routines.push_back(F);
 }
 
 /// The text of the top-level declaration(s) that define D, e.g. the whole

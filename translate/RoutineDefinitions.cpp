@@ -42,16 +42,10 @@ void Translator::defineRoutines() {
     size_t Before = Errors.size();
     KernelNeeds N;
     N.RoutineSet.insert(F);
-    addType(F->getType(), N);
-    collect(F->getBody(), 0, 0, N, F);
-    if (const CxxKernel *K = cxx() ? lowerRoutine(F) : nullptr)
-      for (QualType Ty : K->Types)
-        addType(Ty, N);
-    N.Routines.push_back(F);
+    addRoutine(F, N);
     std::string Text;
-    if (Errors.size() == Before) {
+    if (Errors.size() == Before)
       Text = leadingDecls(N, "", {}, RoutineItemEnd);
-    }
     if (Errors.size() != Before) {
       std::string Why = Errors[Before];
       Errors.resize(Before);

@@ -302,6 +302,8 @@ private:
   void collect(clang::Stmt *S, unsigned Begin, unsigned End, KernelNeeds &N,
                clang::FunctionDecl *InRoutine);
   void addType(clang::QualType T, KernelNeeds &N);
+  /// Adds routine F, with the types and routines it needs, to N (F already in N.RoutineSet).
+  void addRoutine(clang::FunctionDecl *F, KernelNeeds &N);
   /// The declarations before a kernel's construct (Body: its text); Helpers: the construct's
   /// C++ helper definitions, emitted with its routines'.
   /// ItemEnd follows each declaration (a routine's registered text: jit/KernelRoutines.h).
