@@ -1,6 +1,10 @@
 // A compute construct as a jacc_kernel_push of its own text, with the calls around it.
 #include "translate/Translator.h"
 
+#include "analysis/ConstructReport.h"
+#include "analysis/KernelSource.h"
+#include "analysis/Pipeline.h"
+
 #include <clang/AST/RecursiveASTVisitor.h>
 
 using namespace clang;
@@ -33,6 +37,33 @@ std::string cString(llvm::StringRef Text, const std::string &Indent) {
     }
   }
   return Out + "\"";
+}
+
+void Translator::describeConstruct(const Pragma &P, const std::string &Kernel,
+                                   const std::vector<std::string> &Args) {
+  if (std::optional<std::string> Routines = kernelRoutines(Kernel)) {
+    // Their definitions are linked into the kernel when it first runs (jit/KernelRoutines.h).
+    Infos.push_back((FileName + ":" + llvm::Twine(P.Line) + ": calls routines of other files (" +
+                     *Routines +
+                     "): analysed with their definitions when it first runs (JACC_DEBUG=analysis "
+                     "prints it)")
+                        .str());
+    return;
+  }
+  // Each initialiser is `{"<declaration>", <value>}`.
+  std::vector<std::string> Decls;
+  for (llvm::StringRef A : Args)
+    Decls.push_back(A.drop_front(2).take_until([](char C) { return C == '"'; }).str());
+  auto Info = runAnalysis(Kernel, Decls);
+  if (!Info) {
+    // What the runtime will report when the kernel first runs; the build goes on.
+    Infos.push_back((FileName + ":" + llvm::Twine(P.Line) +
+                     ": not analysed before it runs: " + llvm::toString(Info.takeError()))
+                        .str());
+    return;
+  }
+  for (std::string &Line : analysis::describeConstruct(*Info))
+    Infos.push_back(std::move(Line));
 }
 
 std::vector<unsigned> Translator::useOffsets(Stmt *S, const VarDecl *Var) {
@@ -397,6 +428,14 @@ void Translator::translateCompute(Region &R) {
   Ok &= atDataLocation(P, Entry);
   if (!Ok || !Errors.empty() || Kernels.empty())
     return;
+  if (Describe && Template)
+    // Its argument types are the instantiation's, spelled when the push runs.
+    Infos.push_back((FileName + ":" + llvm::Twine(P.Line) +
+                     ": in a template: analysed for each instantiation when it first runs "
+                     "(JACC_DEBUG=analysis prints it)")
+                        .str());
+  else if (Describe)
+    describeConstruct(P, Kernels.front().second, Args);
 
   std::string I = P.Indent, I2 = P.Indent + "  ";
   std::string Code = I + "{ /* #pragma acc " + D.Text + " */\n";

@@ -90,11 +90,11 @@ Translator::sequentialLoops(const Region &R, const std::set<const VarDecl *> &Va
   std::map<unsigned, std::string> Ins;
   if (R.D.Kind != DirectiveKind::Kernels && R.D.Kind != DirectiveKind::KernelsLoop)
     return Ins;
-  std::vector<unsigned> Stores; // offsets of the assignments to the device scalars
+  std::vector<std::pair<unsigned, const VarDecl *>> Stores; // the assignments to device scalars
   forEachStore(R.S, [&](Expr *LHS) {
     if (auto *DRE = dyn_cast<DeclRefExpr>(LHS->IgnoreParenImpCasts()))
       if (auto *V = dyn_cast<VarDecl>(DRE->getDecl()); V && Vars.count(V))
-        Stores.push_back(Idx.offset(DRE->getLocation()));
+        Stores.push_back({Idx.offset(DRE->getLocation()), V});
   });
   // A kernels loop is `auto`: parallel only when independent. One assigning a scalar every
   // iteration is not (NVHPC: "loop carried scalar dependence"): it runs sequentially, and the
@@ -109,8 +109,15 @@ Translator::sequentialLoops(const Region &R, const std::set<const VarDecl *> &Va
     if (!Loop)
       continue;
     unsigned B = Idx.offset(Loop->getBeginLoc()), E = Idx.endOf(Loop);
-    if (!llvm::any_of(Stores, [&](unsigned O) { return B <= O && O < E; }))
+    auto Store = llvm::find_if(Stores, [&](auto S) { return B <= S.first && S.first < E; });
+    if (Store == Stores.end())
       continue;
+    if (Describe)
+      Infos.push_back((FileName + ":" + llvm::Twine(Q->Line) + ": loop assigns the scalar '" +
+                       Store->second->getName() +
+                       "' in its iterations (a loop-carried scalar dependence): it runs "
+                       "sequentially, as 'loop seq'")
+                          .str());
     if (Own)
       ConstructSeq = true;
     else

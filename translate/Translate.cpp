@@ -169,6 +169,7 @@ llvm::Expected<std::string> translateOpenACC(llvm::StringRef Source, llvm::Strin
   AccParseAction Action(
       [&](ASTContext &Ctx, Preprocessor &PP, const std::vector<AccPragma> &Pragmas) {
         translate::Translator T(Ctx, PP, Pragmas, Name);
+        T.Describe = Infos != nullptr;
         Out = T.run();
         Errors = std::move(T.Errors);
         if (Warnings)

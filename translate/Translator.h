@@ -54,8 +54,10 @@ public:
   std::string run();
   std::vector<std::string> Errors;
   std::vector<std::string> Warnings; ///< what is accepted though not OpenACC ("file:line:col: ...")
-  /// What the translator inferred (implicit data clauses): "file:line: implicit copy(c[0:n])".
+  /// What the translator inferred (implicit data clauses, "file:line: implicit copy(c[0:n])")
+  /// and, with Describe, how each construct will run (analysis/ConstructReport.h).
   std::vector<std::string> Infos;
+  bool Describe = false;
 
 private:
   // Diagnostics.
@@ -86,6 +88,10 @@ private:
   std::string where(const Pragma &P) const {
     return "\"" + FileName.str() + ":" + std::to_string(P.Line) + "\"";
   }
+  /// Infos on how the construct at P, pushed as Kernel with the jacc_arg initialisers Args, will
+  /// run: the kernel is analysed as the runtime will analyse it.
+  void describeConstruct(const Pragma &P, const std::string &Kernel,
+                         const std::vector<std::string> &Args);
   /// The last line of a kernel's text: where its construct is (see jacc_kernel_push).
   std::string siteLine(const Pragma &P) const {
     return "// jacc-site: " + FileName.str() + ":" + std::to_string(P.Line) + "\n";

@@ -47,16 +47,20 @@ for src in "$dir"/*.c "$dir"/*.cpp; do
   done
 done
 
-# jaccc -Minfo reports the data clauses the translator inferred; a build without it does not.
+# jaccc -Minfo reports the data clauses the translator inferred and how each construct runs
+# (a split loop, a kernels loop without a directive run sequentially); a build without it does not.
 info=$(bash "$jaccc" -Minfo=accel --emit-translated "$dir/kernels_serial.c" 2>&1 >/dev/null)
 plain=$(bash "$jaccc" --emit-translated "$dir/kernels_serial.c" 2>&1 >/dev/null)
-if [[ $info != *"kernels_serial.c:"[0-9]*": implicit copy(c[0:n - 1])"* || -n $plain ]]; then
-  echo "FAIL jaccc -Minfo: expected an implicit copy(c[0:n - 1]) line, and nothing without it"
+if [[ $info != *"kernels_serial.c:"[0-9]*": implicit copy(c[0:n - 1])"* ||
+      $info != *"kernels_serial.c:46: split across devices along loop i: "*"writes its part of c;"* ||
+      $info != *"kernels_serial.c:56: loop runs sequentially on one thread of each device: "* ||
+      -n $plain ]]; then
+  echo "FAIL jaccc -Minfo: expected implicit copy, split and sequential-loop lines, and nothing without it"
   echo "  with -Minfo: $info"
   echo "  without:     $plain"
   failed=1
 else
-  echo "ok   jaccc -Minfo reports implicit data clauses"
+  echo "ok   jaccc -Minfo reports implicit data clauses and how each construct runs"
 fi
 # --cc= (and $CC) choose the compiler jaccc drives, as an MPI wrapper is chosen.
 printf '#!/bin/bash\necho "$*" >> %q\nexec cc "$@"\n' "$tmp/wrapper.log" > "$tmp/mycc"

@@ -197,14 +197,47 @@ TEST(Translate, PrivateSectionsAreArraysInTheKernelPerGangLoopIteration) {
   EXPECT_EQ(Out.find("\"double *c\""), std::string::npos) << Out;
 }
 
-/// The inferred clauses ("t.c:L: implicit ...") and warnings of translating Source.
-std::vector<std::string> implicitReport(llvm::StringRef Source,
-                                        std::vector<std::string> *Warnings = nullptr) {
+/// The -Minfo lines ("t.c:L: ...") and warnings of translating Source.
+std::vector<std::string> infoReport(llvm::StringRef Source,
+                                    std::vector<std::string> *Warnings = nullptr) {
   std::vector<std::string> Infos, Ignored;
   auto Out = translateOpenACC(Source, "t.c", {}, Warnings ? Warnings : &Ignored, &Infos);
   if (!Out)
     ADD_FAILURE() << llvm::toString(Out.takeError());
   return Infos;
+}
+
+/// The inferred clauses ("t.c:L: implicit ...") and warnings of translating Source.
+std::vector<std::string> implicitReport(llvm::StringRef Source,
+                                        std::vector<std::string> *Warnings = nullptr) {
+  std::vector<std::string> Implicit;
+  for (std::string &I : infoReport(Source, Warnings))
+    if (llvm::StringRef(I).contains(": implicit "))
+      Implicit.push_back(std::move(I));
+  return Implicit;
+}
+
+TEST(Translate, InfoSaysHowEachConstructRunsAndWhyALoopIsSequential) {
+  auto Infos = infoReport("double f(int n, const double *a, double *c) {\n"
+                          "  double last = 0;\n"
+                          "#pragma acc kernels loop copyin(a[0:n])\n"
+                          "  for (int i = 0; i < n; i++)\n"
+                          "    last = a[i];\n"
+                          "#pragma acc parallel loop copyin(a[0:n]) copyout(c[0:n])\n"
+                          "  for (int i = 0; i < n; i++)\n"
+                          "    c[i] = a[i];\n"
+                          "  return last;\n"
+                          "}\n");
+  std::vector<std::string> Expected = {
+      "t.c:3: loop assigns the scalar 'last' in its iterations (a loop-carried scalar "
+      "dependence): it runs sequentially, as 'loop seq'",
+      "t.c:3: runs sequentially on one thread of each device: the loop is marked seq or auto",
+      "t.c:3: not split across devices: with several devices each runs it whole",
+      "t.c:7: loop i: iterations shared among each device's threads",
+      "t.c:6: split across devices along loop i: each device runs its share of the iterations "
+      "and writes its part of c; the first launches measure whether splitting pays (JACC_SPLIT "
+      "overrides)"};
+  EXPECT_EQ(Infos, Expected);
 }
 
 TEST(Translate, UnmappedPointersGetImplicitCopiesOfTheSectionsTheirLoopsReach) {

@@ -1,0 +1,130 @@
+#include "analysis/ConstructReport.h"
+
+#include "analysis/KernelSource.h"
+
+#include <llvm/ADT/STLExtras.h>
+#include <llvm/ADT/StringExtras.h>
+#include <llvm/ADT/Twine.h>
+
+namespace jacc::analysis {
+
+namespace {
+
+/// Kernel-source offsets as the user's "file:line": the construct's line is the site's.
+class UserLines {
+public:
+  explicit UserLines(const KernelInfo &K)
+      : K(K), ConstructLine(lineOf(K.Source, K.ConstructOffset)) {
+    std::string Site = kernelSite(K.Source);
+    llvm::StringRef File, Line;
+    std::tie(File, Line) = llvm::StringRef(Site).rsplit(':');
+    if (!Site.empty() && !File.empty() && !Line.getAsInteger(10, SiteLine))
+      FileName = File.str();
+    else
+      SiteLine = ConstructLine; // a kernel pushed as text: its own lines
+  }
+  std::string at(unsigned Offset) const { return atLine(lineOf(K.Source, Offset)); }
+  std::string atConstruct() const { return atLine(ConstructLine); }
+
+private:
+  std::string atLine(unsigned KernelLine) const {
+    return FileName + ":" + std::to_string(SiteLine + KernelLine - ConstructLine) + ": ";
+  }
+  const KernelInfo &K;
+  unsigned ConstructLine; ///< in the kernel source
+  std::string FileName = "kernel";
+  unsigned SiteLine = 0;
+};
+
+std::string loopNames(const ParallelNest &N) {
+  std::vector<std::string> Vars;
+  for (const CanonicalLoop &L : N.Loops)
+    Vars.push_back(L.Var);
+  return (Vars.size() == 1 ? "loop " : "loops ") + llvm::join(Vars, ", ") +
+         (Vars.size() > 1 ? " (collapsed)" : "");
+}
+
+/// The `loop` directives inside a shared nest's body (beyond its collapsed loops): each thread
+/// runs them within its own iterations.
+void describeInnerLoops(const KernelInfo &K, const RegionStmt &S, const UserLines &At,
+                        std::vector<std::string> &Out) {
+  const ParallelNest &N = K.Nests[S.Nest];
+  unsigned Inner = N.Loops.back().BodyBegin;
+  for (const PragmaLine &P : scanPragmas(K.Source)) {
+    if (P.Offset < Inner || P.Offset >= S.End)
+      continue;
+    llvm::StringRef Text = llvm::StringRef(P.Text).trim();
+    if (!Text.startswith("loop"))
+      continue;
+    std::string Outer = At.at(N.Loops.front().ForBegin);
+    Outer.resize(Outer.size() - 2); // its ": "
+    Out.push_back(At.at(P.Offset) + "loop: runs sequentially within each iteration of " +
+                  loopNames(N) + " at " + Outer +
+                  " (jacc shares the iterations of the outermost nest)");
+  }
+}
+
+/// A top-level statement of the region that is not a shared loop.
+void describeStatement(const KernelInfo &K, const RegionStmt &S, const UserLines &At,
+                       std::vector<std::string> &Out) {
+  llvm::StringRef Text = llvm::StringRef(K.Source).substr(S.Begin, S.End - S.Begin);
+  bool Loop = Text.startswith("for") || Text.startswith("while") || Text.startswith("do");
+  if (Loop)
+    Out.push_back(At.at(S.Begin) +
+                  (S.ExecMode == RegionStmt::Mode::Master
+                       ? "loop runs sequentially on one thread of each device"
+                       : "loop runs sequentially, redundantly on every thread") +
+                  ": it has no '#pragma acc loop' (or one with seq or auto); give it "
+                  "'#pragma acc loop independent' if its iterations are independent");
+  else if (S.ExecMode == RegionStmt::Mode::Master)
+    Out.push_back(At.at(S.Begin) +
+                  "statement runs on one thread of each device (it writes memory outside a "
+                  "parallel loop)");
+}
+
+} // namespace
+
+std::vector<std::string> describeConstruct(const KernelInfo &K) {
+  UserLines At(K);
+  std::vector<std::string> Out;
+  if (K.Serial) {
+    Out.push_back(
+        At.atConstruct() + "runs sequentially on one thread of each device" +
+        (K.SerialReason.empty() ? std::string(" (a serial construct)") : ": " + K.SerialReason));
+  } else {
+    for (const RegionStmt &S : K.Stmts) {
+      if (S.ExecMode != RegionStmt::Mode::Shared) {
+        describeStatement(K, S, At, Out);
+        continue;
+      }
+      const ParallelNest &N = K.Nests[S.Nest];
+      Out.push_back(At.at(N.Loops.front().ForBegin) + loopNames(N) +
+                    ": iterations shared among each device's threads");
+      describeInnerLoops(K, S, At, Out);
+    }
+  }
+  for (const ReductionVar &R : K.Reductions)
+    Out.push_back(At.atConstruct() + "reduction(" + reductionOpName(R.Op) + ":" + R.Name +
+                  (R.isArray() ? "[" + R.Lower + ":" + std::to_string(R.Count) + "]" : "") +
+                  (K.Serial ? "): computed by the one thread"
+                            : "): each thread's partial result combined, then the devices'"));
+  if (K.Split.Enabled) {
+    std::vector<std::string> Written;
+    for (const SplitArray &A : K.Split.Plan.Arrays)
+      Written.push_back(A.Name);
+    Out.push_back(At.atConstruct() + "split across devices along " + loopNames(K.Nests.front()) +
+                  ": each device runs its share of the iterations" +
+                  (Written.empty() ? "" : " and writes its part of " + llvm::join(Written, ", ")) +
+                  "; the first launches measure whether splitting pays (JACC_SPLIT overrides)");
+  } else if (K.Serial) {
+    Out.push_back(At.atConstruct() +
+                  "not split across devices: with several devices each runs it whole");
+  } else {
+    Out.push_back(At.atConstruct() + "not split across devices: " +
+                  (K.Nests.empty() ? "it has no parallel loop" : K.Split.Fallback) +
+                  "; with several devices each runs the whole kernel");
+  }
+  return Out;
+}
+
+} // namespace jacc::analysis
