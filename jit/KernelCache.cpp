@@ -177,7 +177,11 @@ KernelCache::loadOrCompile(llvm::StringRef Source, const std::vector<std::string
       return K;
     }
   Result = Outcome::Compiled;
+  if (Watcher)
+    Watcher(Source, true);
   auto K = compileKernel(Source, Decls, Slot, CodeFlags);
+  if (Watcher)
+    Watcher(Source, false);
   if (K && Slot.Cache) {
     Delta.Misses = 1;
     llvm::consumeError(Slot.Cache->addStats(Delta));

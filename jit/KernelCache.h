@@ -11,6 +11,7 @@
 
 #include <atomic>
 #include <condition_variable>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <shared_mutex>
@@ -33,6 +34,11 @@ public:
   llvm::Expected<std::shared_ptr<const CompiledKernel>>
   get(llvm::StringRef Source, llvm::ArrayRef<const char *> Decls, unsigned CodeFlags,
       Outcome &Result);
+
+  /// Told on the compiling thread when a compile (a miss in memory and on disk) of Source
+  /// begins and ends: the run's progress line. Set before the first get.
+  using CompileWatcher = std::function<void(llvm::StringRef Source, bool Begins)>;
+  void watchCompiles(CompileWatcher W) { Watcher = std::move(W); }
 
   size_t size() const;
   void clear();
@@ -62,6 +68,7 @@ private:
   std::atomic<uint64_t> Id; ///< identifies this cache (and its contents) to threads' last hits
   std::unordered_map<std::string, std::shared_ptr<Slot>> Slots;
   std::atomic<uint64_t> UnflushedMemoryHits{0};
+  CompileWatcher Watcher;
 };
 
 } // namespace jacc::jit

@@ -2,6 +2,7 @@
 // holding the runtime while the data environment does the work.
 #include "src/Runtime.h"
 
+#include "analysis/KernelSource.h"
 #include "jit/host/PerfMap.h"
 #include "jit/server/CompileServer.h"
 #include "src/DeviceRegistry.h"
@@ -11,6 +12,8 @@
 #include "src/profile/Start.h"
 #include "support/Debug.h"
 #include "support/Stats.h"
+
+#include <chrono>
 
 namespace jacc {
 
@@ -58,6 +61,16 @@ llvm::Error Runtime::initLocked() {
   PolicyFromEnv = Policy;
   std::atomic_store(&this->Policy, std::move(Policy));
   Watchdog::instance().setThreshold(Settings->KernelWarnSeconds);
+  if (auto Progress = prof::startCompileProgress(Settings->Progress))
+    Cache.watchCompiles([Progress](llvm::StringRef Source, bool Begins) {
+      double Now =
+          std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch())
+              .count();
+      if (Begins)
+        Progress->begins(analysis::kernelSite(Source), Now);
+      else
+        Progress->ends(Now);
+    });
   NarrowPolicy = Settings->Narrow;
   Sched.setDemandExchange(Settings->DemandExchange);
   CheckBounds = Settings->CheckBounds;

@@ -72,6 +72,13 @@ llvm::Expected<RuntimeSettings> readSettings() {
   if (!Warn)
     return Warn.takeError();
   S.KernelWarnSeconds = *Warn;
+  auto Progress = env::keyword(env::Var::Progress, {{"terminal", 0}, {"off", 1}, {"on", 2}}, 0,
+                               "terminal, off or on");
+  if (!Progress)
+    return Progress.takeError();
+  S.Progress = *Progress == 1   ? prof::ProgressWhen::Never
+               : *Progress == 2 ? prof::ProgressWhen::Always
+                                : prof::ProgressWhen::Terminal;
   auto Compile = jit::compileConfigFromEnv();
   if (!Compile)
     return Compile.takeError();

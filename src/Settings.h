@@ -9,6 +9,7 @@
 #include "src/DeviceConfig.h"
 #include "src/launch/Distribution.h"
 #include "src/launch/SplitChoice.h"
+#include "src/profile/CompileProgress.h"
 #include "src/profile/Start.h"
 
 namespace jacc {
@@ -23,6 +24,7 @@ struct RuntimeSettings {
   bool UnifiedMemory = false;                        ///< JACC_MEMORY=unified
   jit::SpecializeSettings Specialize;                ///< JACC_SPECIALIZE*
   double KernelWarnSeconds = 0;                      ///< JACC_KERNEL_WARN (0: off)
+  prof::ProgressWhen Progress = prof::ProgressWhen::Terminal; ///< JACC_PROGRESS
   jit::CompileConfig Compile;                        ///< JACC_COMPILE*
   bool CheckBounds = false;                          ///< JACC_CHECK=bounds
   bool PerfMap = false;                              ///< JACC_PERF=1

@@ -32,6 +32,8 @@ const char *name(Var V) {
   case Var::AccErrors: return "JACC_ACC_ERRORS";
   case Var::Debug: return "JACC_DEBUG";
   case Var::KernelWarn: return "JACC_KERNEL_WARN";
+  case Var::Progress:
+    return "JACC_PROGRESS";
   case Var::Compile: return "JACC_COMPILE";
   case Var::CompileTimeout: return "JACC_COMPILE_TIMEOUT";
   case Var::CompileMemory: return "JACC_COMPILE_MEMORY";
@@ -56,19 +58,52 @@ const char *name(Var V) {
 }
 
 llvm::ArrayRef<Var> allVars() {
-  static const Var All[] = {
-      Var::Devices,         Var::HostThreads,    Var::SpinUs,         Var::Split,
-      Var::Narrow,          Var::Exchange,       Var::Policy,         Var::Config,
-      Var::Memory,          Var::HugePages,       Var::Specialize,
-      Var::SpecializeArgs,  Var::SpecializeAfter, Var::SpecializeMax, Var::SpecializeWait,
-      Var::SpecializeBudget, Var::SpecializePayback, Var::CudaBlockSize, Var::CudaVerify,
-      Var::Cache,
-      Var::CacheDir,        Var::CacheMaxSize,   Var::LibCuda,        Var::AccErrors,
-      Var::Debug,           Var::KernelWarn,     Var::Compile,        Var::CompileTimeout,
-      Var::CompileMemory,   Var::CompileServer,  Var::TestCompileFault, Var::TestSlowdown,
-      Var::Check,           Var::Perf,           Var::Profile,        Var::Trace,
-      Var::AccProfLib,      Var::AccDeviceType,  Var::AccDeviceNum,   Var::OmpiLocalRank,  Var::OmpiLocalSize,  Var::MpichLocalRank,
-      Var::MpichLocalSize,  Var::SlurmLocalId,   Var::SlurmTasksPerNode};
+  static const Var All[] = {Var::Devices,
+                            Var::HostThreads,
+                            Var::SpinUs,
+                            Var::Split,
+                            Var::Narrow,
+                            Var::Exchange,
+                            Var::Policy,
+                            Var::Config,
+                            Var::Memory,
+                            Var::HugePages,
+                            Var::Specialize,
+                            Var::SpecializeArgs,
+                            Var::SpecializeAfter,
+                            Var::SpecializeMax,
+                            Var::SpecializeWait,
+                            Var::SpecializeBudget,
+                            Var::SpecializePayback,
+                            Var::CudaBlockSize,
+                            Var::CudaVerify,
+                            Var::Cache,
+                            Var::CacheDir,
+                            Var::CacheMaxSize,
+                            Var::LibCuda,
+                            Var::AccErrors,
+                            Var::Debug,
+                            Var::KernelWarn,
+                            Var::Progress,
+                            Var::Compile,
+                            Var::CompileTimeout,
+                            Var::CompileMemory,
+                            Var::CompileServer,
+                            Var::TestCompileFault,
+                            Var::TestSlowdown,
+                            Var::Check,
+                            Var::Perf,
+                            Var::Profile,
+                            Var::Trace,
+                            Var::AccProfLib,
+                            Var::AccDeviceType,
+                            Var::AccDeviceNum,
+                            Var::OmpiLocalRank,
+                            Var::OmpiLocalSize,
+                            Var::MpichLocalRank,
+                            Var::MpichLocalSize,
+                            Var::SlurmLocalId,
+                            Var::SlurmTasksPerNode};
   return All;
 }
 
@@ -100,6 +135,8 @@ const char *defaultText(Var V) {
   case Var::AccErrors: return "abort";
   case Var::Debug: return "off";
   case Var::KernelWarn: return "0 (off)";
+  case Var::Progress:
+    return "terminal (shown when stderr is a terminal)";
   case Var::Compile: return "server";
   case Var::CompileTimeout: return "60";
   case Var::CompileMemory: return "half the RAM";

@@ -20,52 +20,53 @@
 namespace jacc::env {
 
 enum class Var : unsigned {
-  Devices,          ///< JACC_DEVICES: which devices (src/DeviceConfig)
-  HostThreads,      ///< JACC_HOST_THREADS: threads per host device
-  SpinUs,           ///< JACC_SPIN_US: spinning before idle threads sleep
-  Split,            ///< JACC_SPLIT: auto, always, never
-  Narrow,           ///< JACC_NARROW: on, off
-  Exchange,         ///< JACC_EXCHANGE: demand, eager (src/launch/DemandExchange)
-  Policy,           ///< JACC_POLICY: how split launches share the work (src/launch/Distribution)
-  Config,           ///< JACC_CONFIG: the location hierarchy's file (src/launch/Locations)
-  Memory,           ///< JACC_MEMORY: separate, unified (src/data/UnifiedMemory)
-  HugePages,        ///< JACC_HUGE_PAGES: host copies on transparent huge pages (src/host)
-  Specialize,       ///< JACC_SPECIALIZE: off, auto, always (jit/Specializer)
-  SpecializeArgs,   ///< JACC_SPECIALIZE_ARGS: n,+m,-dt
-  SpecializeAfter,  ///< JACC_SPECIALIZE_AFTER: pushes before auto folds
-  SpecializeMax,    ///< JACC_SPECIALIZE_MAX: variants per kernel
-  SpecializeWait,   ///< JACC_SPECIALIZE_WAIT: a push creating a variant waits for it
-  SpecializeBudget, ///< JACC_SPECIALIZE_BUDGET: seconds of background variant compiles
+  Devices,           ///< JACC_DEVICES: which devices (src/DeviceConfig)
+  HostThreads,       ///< JACC_HOST_THREADS: threads per host device
+  SpinUs,            ///< JACC_SPIN_US: spinning before idle threads sleep
+  Split,             ///< JACC_SPLIT: auto, always, never
+  Narrow,            ///< JACC_NARROW: on, off
+  Exchange,          ///< JACC_EXCHANGE: demand, eager (src/launch/DemandExchange)
+  Policy,            ///< JACC_POLICY: how split launches share the work (src/launch/Distribution)
+  Config,            ///< JACC_CONFIG: the location hierarchy's file (src/launch/Locations)
+  Memory,            ///< JACC_MEMORY: separate, unified (src/data/UnifiedMemory)
+  HugePages,         ///< JACC_HUGE_PAGES: host copies on transparent huge pages (src/host)
+  Specialize,        ///< JACC_SPECIALIZE: off, auto, always (jit/Specializer)
+  SpecializeArgs,    ///< JACC_SPECIALIZE_ARGS: n,+m,-dt
+  SpecializeAfter,   ///< JACC_SPECIALIZE_AFTER: pushes before auto folds
+  SpecializeMax,     ///< JACC_SPECIALIZE_MAX: variants per kernel
+  SpecializeWait,    ///< JACC_SPECIALIZE_WAIT: a push creating a variant waits for it
+  SpecializeBudget,  ///< JACC_SPECIALIZE_BUDGET: seconds of background variant compiles
   SpecializePayback, ///< JACC_SPECIALIZE_PAYBACK: kernel time before a variant compiles
-  CudaBlockSize,    ///< JACC_CUDA_BLOCK_SIZE: auto or threads per block (jit/cuda)
-  CudaVerify,       ///< JACC_CUDA_VERIFY: architectures every kernel is also compiled for
-  Cache,            ///< JACC_CACHE: the disk cache on or off (jit/cache)
-  CacheDir,         ///< JACC_CACHE_DIR: its directory
-  CacheMaxSize,     ///< JACC_CACHE_MAX_SIZE: its size limit
-  LibCuda,          ///< JACC_LIBCUDA: the CUDA driver library (src/cuda)
-  AccErrors,        ///< JACC_ACC_ERRORS: abort, return (src/OpenACC.cpp)
-  Debug,            ///< JACC_DEBUG: trace topics (support/Debug)
-  KernelWarn,       ///< JACC_KERNEL_WARN: seconds before an unfinished launch is named
-  Compile,          ///< JACC_COMPILE: server, inprocess (jit/server)
-  CompileTimeout,   ///< JACC_COMPILE_TIMEOUT: seconds a compile may take
-  CompileMemory,    ///< JACC_COMPILE_MEMORY: memory the compile server may use
-  CompileServer,    ///< JACC_COMPILE_SERVER: the server executable to run
-  TestCompileFault, ///< JACC_TEST_COMPILE_FAULT: a failure the server fakes (tests only)
-  TestSlowdown,     ///< JACC_TEST_SLOWDOWN: host devices made slower (tests only)
-  Check,            ///< JACC_CHECK: off, bounds (checked array accesses)
-  Perf,             ///< JACC_PERF: a perf map of the JIT'd kernels (jit/host/PerfMap)
-  Profile,          ///< JACC_PROFILE: the time summary at exit (src/profile/Summary)
-  Trace,            ///< JACC_TRACE: the timeline file (src/profile/Trace)
-  AccProfLib,       ///< ACC_PROFLIB: OpenACC profiling tool libraries (src/profile/AccProf)
-  AccDeviceType,    ///< ACC_DEVICE_TYPE: host, multicore, nvidia (src/AccDeviceVars)
-  AccDeviceNum,     ///< ACC_DEVICE_NUM: the default device's number
+  CudaBlockSize,     ///< JACC_CUDA_BLOCK_SIZE: auto or threads per block (jit/cuda)
+  CudaVerify,        ///< JACC_CUDA_VERIFY: architectures every kernel is also compiled for
+  Cache,             ///< JACC_CACHE: the disk cache on or off (jit/cache)
+  CacheDir,          ///< JACC_CACHE_DIR: its directory
+  CacheMaxSize,      ///< JACC_CACHE_MAX_SIZE: its size limit
+  LibCuda,           ///< JACC_LIBCUDA: the CUDA driver library (src/cuda)
+  AccErrors,         ///< JACC_ACC_ERRORS: abort, return (src/OpenACC.cpp)
+  Debug,             ///< JACC_DEBUG: trace topics (support/Debug)
+  KernelWarn,        ///< JACC_KERNEL_WARN: seconds before an unfinished launch is named
+  Progress,          ///< JACC_PROGRESS: the compile progress line (src/profile/CompileProgress)
+  Compile,           ///< JACC_COMPILE: server, inprocess (jit/server)
+  CompileTimeout,    ///< JACC_COMPILE_TIMEOUT: seconds a compile may take
+  CompileMemory,     ///< JACC_COMPILE_MEMORY: memory the compile server may use
+  CompileServer,     ///< JACC_COMPILE_SERVER: the server executable to run
+  TestCompileFault,  ///< JACC_TEST_COMPILE_FAULT: a failure the server fakes (tests only)
+  TestSlowdown,      ///< JACC_TEST_SLOWDOWN: host devices made slower (tests only)
+  Check,             ///< JACC_CHECK: off, bounds (checked array accesses)
+  Perf,              ///< JACC_PERF: a perf map of the JIT'd kernels (jit/host/PerfMap)
+  Profile,           ///< JACC_PROFILE: the time summary at exit (src/profile/Summary)
+  Trace,             ///< JACC_TRACE: the timeline file (src/profile/Trace)
+  AccProfLib,        ///< ACC_PROFLIB: OpenACC profiling tool libraries (src/profile/AccProf)
+  AccDeviceType,     ///< ACC_DEVICE_TYPE: host, multicore, nvidia (src/AccDeviceVars)
+  AccDeviceNum,      ///< ACC_DEVICE_NUM: the default device's number
   // The MPI launchers' variables JACC_DEVICES=local-rank:... reads (src/LocalRank): this
   // process's rank among the node's ranks, and their number.
-  OmpiLocalRank,    ///< OMPI_COMM_WORLD_LOCAL_RANK (Open MPI's mpirun)
-  OmpiLocalSize,    ///< OMPI_COMM_WORLD_LOCAL_SIZE
-  MpichLocalRank,   ///< MPI_LOCALRANKID (MPICH's and Intel MPI's Hydra)
-  MpichLocalSize,   ///< MPI_LOCALNRANKS
-  SlurmLocalId,     ///< SLURM_LOCALID (srun)
+  OmpiLocalRank,     ///< OMPI_COMM_WORLD_LOCAL_RANK (Open MPI's mpirun)
+  OmpiLocalSize,     ///< OMPI_COMM_WORLD_LOCAL_SIZE
+  MpichLocalRank,    ///< MPI_LOCALRANKID (MPICH's and Intel MPI's Hydra)
+  MpichLocalSize,    ///< MPI_LOCALNRANKS
+  SlurmLocalId,      ///< SLURM_LOCALID (srun)
   SlurmTasksPerNode, ///< SLURM_NTASKS_PER_NODE (srun --ntasks-per-node)
 };
 

@@ -62,6 +62,25 @@ if [[ $info != *"kernels_serial.c:"[0-9]*": implicit copy(c[0:n - 1])"* ||
 else
   echo "ok   jaccc -Minfo reports implicit data clauses and how each construct runs"
 fi
+# The compile progress line: JACC_PROGRESS=on writes one line per compile and one at exit (a
+# fresh cache compiles every kernel); on a terminal (script) it is drawn and erased in place;
+# stderr to a file shows nothing by default.
+prog=$tmp/kernels_serial.jacc
+log=$(JACC_CACHE_DIR=$tmp/progress1 JACC_PROGRESS=on "$prog" 2>&1 >/dev/null)
+quiet=$(JACC_CACHE_DIR=$tmp/progress2 "$prog" 2>&1 >/dev/null)
+tty=""
+command -v script >/dev/null &&
+  tty=$(JACC_CACHE_DIR=$tmp/progress3 JACC_PROGRESS=on script -qc "$prog" /dev/null)
+if [[ $log != "jacc: compiling kernels: 0 done, now "*"kernels_serial.c:"[0-9]*" ("* ||
+      $log != *$'\n'"jacc: compiled "[0-9]*" kernels in "*" s; the disk cache keeps them"* ||
+      -n $quiet || ($(command -v script) && $tty != *$'\r'"jacc: compiling kernels: 1 done, now "*$'\e[K\r\e[K'*) ]]; then
+  echo "FAIL JACC_PROGRESS: expected a line per compile, drawn in place on a terminal, and nothing by default"
+  echo "  JACC_PROGRESS=on: $log"
+  echo "  default:          $quiet"
+  failed=1
+else
+  echo "ok   JACC_PROGRESS shows the compiles"
+fi
 # --cc= (and $CC) choose the compiler jaccc drives, as an MPI wrapper is chosen.
 printf '#!/bin/bash\necho "$*" >> %q\nexec cc "$@"\n' "$tmp/wrapper.log" > "$tmp/mycc"
 chmod +x "$tmp/mycc"
