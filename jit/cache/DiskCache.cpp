@@ -47,6 +47,11 @@ Verdict judge(const std::string &EntryDir, const EntrySeen &Seen) {
     return Verdict::Quiet;
   EntrySeen Now;
   Now.Errno = readFile(pathJoin(EntryDir, EntryFile), MaxEntryBytes, Now.Text, &Now.Stamp);
+  // A remover that finished meanwhile (its lock is gone with the entry): nothing is left of it.
+  struct stat St;
+  if (Now.Errno == ENOENT && ::lstat(pathJoin(EntryDir, SummaryFile).c_str(), &St) != 0 &&
+      (errno == ENOENT || errno == ENOTDIR))
+    return Verdict::Quiet;
   // A store that replaced the entry meanwhile (in the same second: the same text) is a retry.
   if (Now.Errno != Seen.Errno || Now.Text != Seen.Text || Now.Stamp != Seen.Stamp)
     return Verdict::Retry;
