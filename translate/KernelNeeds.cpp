@@ -203,10 +203,15 @@ std::string Translator::declText(const Decl *D) {
   if (auto *RD = dyn_cast<CXXRecordDecl>(D); RD && RD->getIdentifier())
     return cStructText(RD); // C++: the class's data members as C
   SourceRange R(SM.getExpansionLoc(D->getBeginLoc()), SM.getExpansionLoc(D->getEndLoc()));
+  // Grown to the declarations it is written with (`typedef struct {...} T;`): of the file, or
+  // of the function that defines it.
+  const DeclContext *Around = D->getLexicalDeclContext();
+  while (!Around->isFileContext() && !isa<FunctionDecl>(Around))
+    Around = Around->getLexicalParent();
   bool Grew = true;
   while (Grew) {
     Grew = false;
-    for (Decl *Top : Ctx.getTranslationUnitDecl()->decls()) {
+    for (Decl *Top : Around->decls()) {
       SourceRange TR(SM.getExpansionLoc(Top->getBeginLoc()),
                      SM.getExpansionLoc(Top->getEndLoc()));
       if (SM.getFileID(TR.getBegin()) != SM.getFileID(R.getBegin()))
@@ -298,11 +303,17 @@ std::string Translator::leadingDecls(KernelNeeds &N, llvm::StringRef Body,
       }
       continue; // records from system headers are the kernel's to include
     }
+    // A type defined in a function goes to the kernel's file scope as written, unless its size
+    // is the function's to compute (a variable-length array type).
     if (!D->getDeclContext()->isFileContext()) {
-      errorAt(D->getLocation(), "type '" + cast<NamedDecl>(D)->getNameAsString() +
-                                    "' used in a compute construct is defined inside a "
-                                    "function: define it at file scope");
-      continue;
+      auto *TD = dyn_cast<TypedefNameDecl>(D);
+      if (TD && TD->getUnderlyingType()->isVariablyModifiedType()) {
+        errorAt(D->getLocation(), "type '" + TD->getName() +
+                                      "' used in a compute construct has a size computed "
+                                      "in the function (a variable-length array): use the "
+                                      "array type itself, or a pointer");
+        continue;
+      }
     }
     std::string T = declText(D);
     if (Seen.insert(T).second)

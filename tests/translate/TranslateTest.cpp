@@ -446,3 +446,36 @@ TEST(Translate, RoutineBindPerDeviceTypeErrorsNameEachGroupsBind) {
 }
 
 } // namespace
+
+namespace {
+
+TEST(Translate, TypesDefinedInTheFunctionGoToTheKernelAsWritten) {
+  std::string Out = translateOk("void f(double *a) {\n"
+                                "  enum { N = 8 };\n"
+                                "  typedef enum { RED, BLUE } color;\n"
+                                "  color c = BLUE;\n"
+                                "#pragma acc parallel loop copyout(a[0:N])\n"
+                                "  for (int i = 0; i < N; i++) a[i] = c == BLUE ? i : 0;\n"
+                                "}\n",
+                                {});
+  EXPECT_NE(Out.find("\"enum { N = 8 };\\n\""), std::string::npos) << Out;
+  EXPECT_NE(Out.find("\"typedef enum { RED, BLUE } color;\\n\""), std::string::npos) << Out;
+  // Not the function around them.
+  EXPECT_EQ(Out.find("\"void f(double *a)"), std::string::npos) << Out;
+}
+
+TEST(Translate, AVariableLengthArrayTypeOfTheFunctionIsAnErrorNamingIt) {
+  std::string Err = translateError("void f(int n, double *a) {\n"
+                                   "  typedef double row[n];\n"
+                                   "  row *r = (row *)a;\n"
+                                   "#pragma acc parallel loop copy(a[0:n * n])\n"
+                                   "  for (int i = 0; i < n; i++) r[i][0] = 1;\n"
+                                   "}\n",
+                                   {});
+  EXPECT_NE(Err.find("t.c:2:18: error: type 'row' used in a compute construct has a size "
+                     "computed in the function"),
+            std::string::npos)
+      << Err;
+}
+
+} // namespace
