@@ -23,12 +23,15 @@ public:
     else
       SiteLine = ConstructLine; // a kernel pushed as text: its own lines
   }
-  std::string at(unsigned Offset) const { return atLine(lineOf(K.Source, Offset)); }
-  std::string atConstruct() const { return atLine(ConstructLine); }
+  /// "heat.c:42" of a kernel-source offset.
+  std::string place(unsigned Offset) const { return placeOfLine(lineOf(K.Source, Offset)); }
+  /// "heat.c:42: ", a line's prefix.
+  std::string at(unsigned Offset) const { return place(Offset) + ": "; }
+  std::string atConstruct() const { return placeOfLine(ConstructLine) + ": "; }
 
 private:
-  std::string atLine(unsigned KernelLine) const {
-    return FileName + ":" + std::to_string(SiteLine + KernelLine - ConstructLine) + ": ";
+  std::string placeOfLine(unsigned KernelLine) const {
+    return FileName + ":" + std::to_string(SiteLine + KernelLine - ConstructLine);
   }
   const KernelInfo &K;
   unsigned ConstructLine; ///< in the kernel source
@@ -56,10 +59,8 @@ void describeInnerLoops(const KernelInfo &K, const RegionStmt &S, const UserLine
     llvm::StringRef Text = llvm::StringRef(P.Text).trim();
     if (!Text.startswith("loop"))
       continue;
-    std::string Outer = At.at(N.Loops.front().ForBegin);
-    Outer.resize(Outer.size() - 2); // its ": "
     Out.push_back(At.at(P.Offset) + "loop: runs sequentially within each iteration of " +
-                  loopNames(N) + " at " + Outer +
+                  loopNames(N) + " at " + At.place(N.Loops.front().ForBegin) +
                   " (jacc shares the iterations of the outermost nest)");
   }
 }

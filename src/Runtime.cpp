@@ -13,8 +13,6 @@
 #include "support/Debug.h"
 #include "support/Stats.h"
 
-#include <chrono>
-
 namespace jacc {
 
 Runtime &Runtime::instance() {
@@ -63,9 +61,7 @@ llvm::Error Runtime::initLocked() {
   Watchdog::instance().setThreshold(Settings->KernelWarnSeconds);
   if (auto Progress = prof::startCompileProgress(Settings->Progress))
     Cache.watchCompiles([Progress](llvm::StringRef Source, bool Begins) {
-      double Now =
-          std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch())
-              .count();
+      double Now = prof::now() * 1e-9;
       if (Begins)
         Progress->begins(analysis::kernelSite(Source), Now);
       else

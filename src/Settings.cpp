@@ -72,13 +72,15 @@ llvm::Expected<RuntimeSettings> readSettings() {
   if (!Warn)
     return Warn.takeError();
   S.KernelWarnSeconds = *Warn;
-  auto Progress = env::keyword(env::Var::Progress, {{"terminal", 0}, {"off", 1}, {"on", 2}}, 0,
-                               "terminal, off or on");
+  using prof::ProgressWhen;
+  auto Progress = env::keyword(env::Var::Progress,
+                               {{"terminal", unsigned(ProgressWhen::Terminal)},
+                                {"off", unsigned(ProgressWhen::Never)},
+                                {"on", unsigned(ProgressWhen::Always)}},
+                               unsigned(ProgressWhen::Terminal), "terminal, off or on");
   if (!Progress)
     return Progress.takeError();
-  S.Progress = *Progress == 1   ? prof::ProgressWhen::Never
-               : *Progress == 2 ? prof::ProgressWhen::Always
-                                : prof::ProgressWhen::Terminal;
+  S.Progress = ProgressWhen(*Progress);
   auto Compile = jit::compileConfigFromEnv();
   if (!Compile)
     return Compile.takeError();

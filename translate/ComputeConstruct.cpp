@@ -43,11 +43,9 @@ void Translator::describeConstruct(const Pragma &P, const std::string &Kernel,
                                    const std::vector<std::string> &Args) {
   if (std::optional<std::string> Routines = kernelRoutines(Kernel)) {
     // Their definitions are linked into the kernel when it first runs (jit/KernelRoutines.h).
-    Infos.push_back((FileName + ":" + llvm::Twine(P.Line) + ": calls routines of other files (" +
-                     *Routines +
+    info(P.Line, "calls routines of other files (" + *Routines +
                      "): analysed with their definitions when it first runs (JACC_DEBUG=analysis "
-                     "prints it)")
-                        .str());
+                     "prints it)");
     return;
   }
   // Each initialiser is `{"<declaration>", <value>}`.
@@ -57,9 +55,7 @@ void Translator::describeConstruct(const Pragma &P, const std::string &Kernel,
   auto Info = runAnalysis(Kernel, Decls);
   if (!Info) {
     // What the runtime will report when the kernel first runs; the build goes on.
-    Infos.push_back((FileName + ":" + llvm::Twine(P.Line) +
-                     ": not analysed before it runs: " + llvm::toString(Info.takeError()))
-                        .str());
+    info(P.Line, "not analysed before it runs: " + llvm::toString(Info.takeError()));
     return;
   }
   for (std::string &Line : analysis::describeConstruct(*Info))
@@ -293,9 +289,7 @@ void Translator::translateCompute(Region &R) {
       std::string Name = S.Var->getName().str(), Bytes = "jacc_implicit_" + Name;
       std::string Addr = "(void *)&" + Name + "[" + S.Lower + "]";
       std::string Kind = S.Written ? "copy" : "copyin";
-      Infos.push_back((FileName + ":" + llvm::Twine(P.Line) + ": implicit " + Kind + "(" + Name +
-                       "[" + S.Lower + ":" + S.Length + "])")
-                          .str());
+      info(P.Line, "implicit " + Kind + "(" + Name + "[" + S.Lower + ":" + S.Length + "])");
       Entry.push_back("size_t " + Bytes + " = jacc_translated_implicit(" + Addr + ", (long)(" +
                       S.Length + "), sizeof " + Name + "[0], " + where(P) + ");");
       Exit.insert(
@@ -430,10 +424,8 @@ void Translator::translateCompute(Region &R) {
     return;
   if (Describe && Template)
     // Its argument types are the instantiation's, spelled when the push runs.
-    Infos.push_back((FileName + ":" + llvm::Twine(P.Line) +
-                     ": in a template: analysed for each instantiation when it first runs "
-                     "(JACC_DEBUG=analysis prints it)")
-                        .str());
+    info(P.Line, "in a template: analysed for each instantiation when it first runs "
+                 "(JACC_DEBUG=analysis prints it)");
   else if (Describe)
     describeConstruct(P, Kernels.front().second, Args);
 

@@ -113,11 +113,9 @@ Translator::sequentialLoops(const Region &R, const std::set<const VarDecl *> &Va
     if (Store == Stores.end())
       continue;
     if (Describe)
-      Infos.push_back((FileName + ":" + llvm::Twine(Q->Line) + ": loop assigns the scalar '" +
-                       Store->second->getName() +
-                       "' in its iterations (a loop-carried scalar dependence): it runs "
-                       "sequentially, as 'loop seq'")
-                          .str());
+      info(Q->Line, "loop assigns the scalar '" + Store->second->getName() +
+                        "' in its iterations (a loop-carried scalar dependence): it runs "
+                        "sequentially, as 'loop seq'");
     if (Own)
       ConstructSeq = true;
     else

@@ -61,6 +61,10 @@ public:
 
 private:
   // Diagnostics.
+  /// A -Minfo line: "file:line: Msg".
+  void info(unsigned Line, const llvm::Twine &Msg) {
+    Infos.push_back((FileName + ":" + llvm::Twine(Line) + ": " + Msg).str());
+  }
   void warning(const Pragma &P, const analysis::Clause &C, const llvm::Twine &Msg) {
     Warnings.push_back((FileName + ":" + llvm::Twine(P.Line) + ":" +
                         llvm::Twine(P.TextColumn + C.Column - 1) + ": warning: " + Msg)

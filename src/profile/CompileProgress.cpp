@@ -1,5 +1,7 @@
 #include "src/profile/CompileProgress.h"
 
+#include "src/profile/Events.h"
+
 #include <llvm/ADT/Twine.h>
 #include <llvm/Support/Format.h>
 #include <llvm/Support/raw_ostream.h>
@@ -69,11 +71,6 @@ void CompileProgress::drawLocked(double Now) {
 
 namespace {
 
-double secondsNow() {
-  using namespace std::chrono;
-  return duration<double>(steady_clock::now().time_since_epoch()).count();
-}
-
 /// Ticks the line four times a second while the process lives (a detached thread: compiles
 /// may run until exit).
 void tickForever(std::weak_ptr<CompileProgress> Progress) {
@@ -83,7 +80,7 @@ void tickForever(std::weak_ptr<CompileProgress> Progress) {
       auto P = Progress.lock();
       if (!P)
         return;
-      P->tick(secondsNow());
+      P->tick(now() * 1e-9);
     }
   }).detach();
 }
