@@ -359,7 +359,7 @@ void Translator::translateCompute(Region &R) {
     if (OnDeviceVars.count(V)) {
       std::string Ref = deviceScalarName(V);
       QualType Ptr = Ctx.getPointerType(V->getType().getUnqualifiedType());
-      Temps.push_back(declaration(Ptr, Ref) + " = &" + V->getName().str() + ";");
+      Temps.push_back(hostDeclaration(Ptr, Ref) + " = &" + V->getName().str() + ";");
       Args.push_back("{\"" + declaration(Ptr, Ref) + "\", &" + Ref + "}");
       continue;
     }

@@ -308,6 +308,14 @@ void Translator::lowerCxx(Stmt *S, CxxKernel &K, const std::string &What, bool P
       }
       return true;
     }
+    unsigned TypeDepth = 0; ///< nested type locations are lowered with their outermost
+    bool TraverseTypeLoc(TypeLoc TL) {
+      if (TypeDepth++ == 0 && !TL.isNull())
+        T.lowerTemplateTypes(TL, K, What);
+      bool Ok = RecursiveASTVisitor::TraverseTypeLoc(TL);
+      --TypeDepth;
+      return Ok;
+    }
   } V(*this, K, What, Pattern);
   V.TraverseStmt(S);
 }
@@ -361,19 +369,20 @@ std::string Translator::applyEdits(unsigned Begin, unsigned End,
 }
 
 std::string Translator::cStructText(const CXXRecordDecl *RD) {
-  std::string Name = RD->getNameAsString();
-  if (RD->isPolymorphic() || RD->getNumBases() || !RD->isStandardLayout() ||
-      isa<ClassTemplateSpecializationDecl>(RD) || RD->isUnion()) {
-    errorAt(RD->getLocation(), "class '" + Name + "' used in a compute construct: kernels take "
-                               "standard-layout classes without bases, virtual functions or "
-                               "template arguments (their data members as a C struct)");
+  std::string Name = cRecordName(RD);
+  if (RD->isPolymorphic() || RD->getNumBases() || !RD->isStandardLayout() || RD->isUnion()) {
+    errorAt(RD->getLocation(), "class '" + RD->getNameAsString() +
+                                   "' used in a compute construct: kernels take standard-layout "
+                                   "classes without bases or virtual functions (their data "
+                                   "members as a C struct)");
     return "";
   }
   // Its data members, in order, as a C struct of the same layout; member functions stay host's.
   std::string Out = "struct " + Name + " {";
   for (const FieldDecl *F : RD->fields()) {
     if (F->isBitField() || F->getType()->isReferenceType()) {
-      errorAt(F->getLocation(), "member '" + F->getNameAsString() + "' of class '" + Name +
+      errorAt(F->getLocation(), "member '" + F->getNameAsString() + "' of class '" +
+                                    RD->getNameAsString() +
                                     "' (a bit-field or a reference) in a compute construct");
       return "";
     }

@@ -98,6 +98,8 @@ const Translator::CxxKernel *Translator::lowerRoutine(const FunctionDecl *F) {
     if (At != llvm::StringRef::npos)
       K.Edits[B + At] = {9, "inline"};
   }
+  if (const TypeSourceInfo *TSI = F->getTypeSourceInfo()) // its return and parameter types
+    lowerTemplateTypes(TSI->getTypeLoc(), K, What);
   lowerCxx(F->getBody(), K, What);
   if (Errors.size() != Before)
     return nullptr;

@@ -23,6 +23,10 @@ void Translator::addType(QualType T, KernelNeeds &N) {
       T = TT->getDecl()->getUnderlyingType();
     } else if (auto *ET = dyn_cast<ElaboratedType>(Ty)) {
       T = ET->getNamedType();
+    } else if (auto *TS = dyn_cast<TemplateSpecializationType>(Ty); TS && TS->isSugared()) {
+      T = TS->desugar(); // a class template's instance
+    } else if (auto *ST = dyn_cast<SubstTemplateTypeParmType>(Ty)) {
+      T = ST->getReplacementType();
     } else if (auto *RT = dyn_cast<RecordType>(Ty)) {
       RecordDecl *RD = RT->getDecl()->getDefinition();
       if (!RD || !N.TypeDecls.insert(RD).second)
@@ -202,6 +206,11 @@ void Translator::addRoutine(FunctionDecl *F, KernelNeeds &N) {
 std::string Translator::declText(const Decl *D) {
   if (auto *RD = dyn_cast<CXXRecordDecl>(D); RD && RD->getIdentifier())
     return cStructText(RD); // C++: the class's data members as C
+  if (auto *TD = dyn_cast<TypedefNameDecl>(D); TD && cxx()) {
+    QualType U = TD->getUnderlyingType();
+    if (cType(U) != U) // of a class template's instance: as C
+      return "typedef " + declaration(U, TD->getName()) + ";";
+  }
   SourceRange R(SM.getExpansionLoc(D->getBeginLoc()), SM.getExpansionLoc(D->getEndLoc()));
   // Grown to the declarations it is written with (`typedef struct {...} T;`): of the file, or
   // of the function that defines it.
@@ -474,7 +483,7 @@ bool Translator::argDecl(VarDecl *V, std::string &Decl, std::string &Temp, std::
       return false;
     }
     Decl = declaration(D, Name);
-    Temp = declaration(D, "jacc_ptr_" + Name) + " = " + hostName(V) + ";";
+    Temp = hostDeclaration(D, "jacc_ptr_" + Name) + " = " + hostName(V) + ";";
     Value = "&jacc_ptr_" + Name;
     return true;
   }

@@ -452,13 +452,28 @@ private:
   std::optional<std::string> instantiationCondition(const clang::FunctionDecl *F,
                                                     const clang::FunctionDecl *I) const;
 
-  /// C declaration of Name with type T ("double (*a)[80]").
-  std::string declaration(clang::QualType T, llvm::StringRef Name) const {
+  /// Declaration of Name with type T in the host's code (C++ names kept).
+  std::string hostDeclaration(clang::QualType T, llvm::StringRef Name) const {
     std::string S;
     llvm::raw_string_ostream OS(S);
     T.print(OS, Policy, Name);
     return OS.str();
   }
+  /// C declaration of Name with type T ("double (*a)[80]"), class template instances by their
+  /// C names (cRecordName).
+  std::string declaration(clang::QualType T, llvm::StringRef Name) const {
+    return hostDeclaration(cType(T), Name);
+  }
+  // Class template instances (CxxClassTemplates.cpp).
+  /// The C name of class RD: its own, or for an instance of a class template its name and its
+  /// arguments' (`data_container<double>`: `data_container__double`).
+  std::string cRecordName(const clang::RecordDecl *RD) const;
+  /// T with every class template instance in it named by its C name (a typedef of that name).
+  clang::QualType cType(clang::QualType T) const;
+  mutable std::map<const clang::RecordDecl *, clang::QualType> CRecordTypes;
+  /// K's replacements of the class template instances written in TL (`data_container<real_t>`)
+  /// by their C names, each one's definition needed.
+  void lowerTemplateTypes(clang::TypeLoc TL, CxxKernel &K, const std::string &What);
   /// V as the host code at a construct names it: qualified when it is a namespace's or a
   /// class's (`phys::drag`: the kernel names it bare).
   std::string hostName(const clang::VarDecl *V) const {

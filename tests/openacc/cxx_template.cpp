@@ -1,7 +1,8 @@
 // C++ templates: a kernel instantiated for float and double whose calls depend on T (std::sqrt,
 // std::max of T: sqrtf for float, sqrt for double), one with a value parameter (its kernel text
-// spells each instantiation's T and K), and a class template whose member functions run compute
-// constructs on its data members.
+// spells each instantiation's T and K), a class template whose member functions run compute
+// constructs on its data members, and instances of a class template as a kernel's variables and
+// a routine's parameter (each a C struct of the instance's members in the kernel).
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -76,6 +77,43 @@ private:
   T *u, *v;
 };
 
+/// A class template holding its elements by pointer, as the V&V suite's data_container.
+template <typename T> struct Buffer {
+  T *data;
+  long length;
+  T &operator[](long i) { return data[i]; }
+};
+typedef Buffer<float> Floats;
+
+#pragma acc routine seq
+double weighted(const Buffer<double> &b, const Floats *w, long i) {
+  return b.data[i] * w->data[i % w->length];
+}
+
+double buffers(int n) {
+  Buffer<double> a{new double[n], n}, b{new double[n], n};
+  Floats w{new float[4], 4};
+  for (int i = 0; i < n; i++) {
+    a[i] = i % 9;
+    b[i] = 1;
+  }
+  for (int i = 0; i < 4; i++)
+    w[i] = 0.5f * i;
+#pragma acc data copyin(a, a.data [0:n], w, w.data [0:4]) copy(b, b.data [0:n])
+  {
+#pragma acc parallel loop
+    for (int i = 0; i < n; i++)
+      b.data[i] += weighted(a, &w, i) + (sizeof(Buffer<double>) == sizeof(Floats));
+  }
+  double s = 0;
+  for (int i = 0; i < n; i++)
+    s += b[i];
+  delete[] a.data;
+  delete[] b.data;
+  delete[] w.data;
+  return s;
+}
+
 int main() {
   std::printf("axpy float %.3f double %.6f\n", (double)axpy<float>(1000, 2.0f),
               axpy<double>(999, 0.5));
@@ -95,4 +133,5 @@ int main() {
     dd.step(0.125, 10.0);
   }
   std::printf("diffusion float %.4f double %.6f\n", df.sum(), dd.sum());
+  std::printf("class template instances %.3f\n", buffers(1000));
 }

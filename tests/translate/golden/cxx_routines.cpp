@@ -2,7 +2,8 @@
 // parameter as a pointer (its arguments passed by address), a const reference as a value where
 // the routine cannot write through its parameters and as a pointer where it can, constexpr
 // globals as constants, a namespace's routine by its bare name, an auto return type deduced,
-// constexpr, noexcept and default arguments dropped, std::max helpers shared with the construct.
+// constexpr, noexcept and default arguments dropped, std::max helpers shared with the construct;
+// instances of a class template as C structs.
 #include <algorithm>
 #include <cmath>
 
@@ -54,4 +55,24 @@ void step(int n, Vec *v, double *out, float *f) {
     out[i] = std::max(s, m);
     f[i] = geo::area(f[i]);
   }
+}
+
+// Instances of a class template: a C struct of each instance's members, named by the instance
+// (Pair__double), in the kernel's variables, its routine's parameters, a typedef and a cast.
+template <typename T> struct Pair {
+  T *first;
+  long n;
+  T &operator[](long i) { return first[i]; }
+};
+typedef Pair<float> FloatPair;
+
+#pragma acc routine seq
+double at(const Pair<double> *p, const FloatPair &q, long i) {
+  return p->first[i] + q.first[i];
+}
+
+void pairs(Pair<double> p, FloatPair q, double *out) {
+#pragma acc parallel loop copyin(p, p.first [0:p.n], q, q.first [0:q.n]) copyout(out [0:p.n])
+  for (long i = 0; i < p.n; i++)
+    out[i] = at(&p, q, i) + ((Pair<double> *)&p)->n;
 }
