@@ -93,6 +93,9 @@ void Translator::lowerCxx(Stmt *S, CxxKernel &K, const std::string &What, bool P
     std::set<const Expr *> Reported; ///< callees of the operator calls reported
     bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *E) {
       Reported.insert(E->getCallee()->IgnoreParenImpCasts());
+      if (lambdaRoutineCall(E))
+        return true; // `f(x)` calls the routine f as written
+
       std::string Of;
       if (E->getNumArgs())
         Of = " of '" + E->getArg(0)->getType().getNonReferenceType().getAsString() + "'";
@@ -159,19 +162,29 @@ void Translator::lowerCxx(Stmt *S, CxxKernel &K, const std::string &What, bool P
               "(" + writtenType(E->getTypeAsWritten()) + ")");
       return true;
     }
+    /// Whether E calls a lambda that a variable holds (`f(x)`, FileIndex::LambdaRoutines).
+    bool lambdaRoutineCall(const CXXOperatorCallExpr *E) const {
+      const auto *Object = dyn_cast<DeclRefExpr>(E->getArg(0)->IgnoreParenImpCasts());
+      const auto *V = Object ? dyn_cast<VarDecl>(Object->getDecl()) : nullptr;
+      return E->getOperator() == OO_Call && V && T.Idx.lambdaOf(V) == E->getDirectCallee();
+    }
     /// A routine's reference parameters: the arguments of those it takes as pointers are
     /// passed by address (`f(a[i])` -> `f(&(a[i]))`), which must be lvalues.
     bool VisitCallExpr(CallExpr *E) {
       const FunctionDecl *F = E->getDirectCallee();
-      if (!F || isa<CXXMethodDecl>(F) || T.SM.isInSystemHeader(T.SM.getExpansionLoc(F->getLocation())))
+      // A lambda's call: its arguments after the object called.
+      const auto *Op = dyn_cast<CXXOperatorCallExpr>(E);
+      unsigned First = Op && lambdaRoutineCall(Op) ? 1 : 0;
+      if (!F || (isa<CXXMethodDecl>(F) && !First) ||
+          T.SM.isInSystemHeader(T.SM.getExpansionLoc(F->getLocation())))
         return true;
-      for (unsigned I = 0; I < E->getNumArgs() && I < F->getNumParams(); ++I) {
-        const Expr *Arg = E->getArg(I);
+      std::string Name = T.routineName(F);
+      for (unsigned I = 0; I + First < E->getNumArgs() && I < F->getNumParams(); ++I) {
+        const Expr *Arg = E->getArg(I + First);
         std::string Param = F->getParamDecl(I)->getNameAsString();
         if (isa<CXXDefaultArgExpr>(Arg))
           return unsupported(E->getRParenLoc(), "the default argument of parameter '" + Param +
-                                                    "' of '" + F->getNameAsString() +
-                                                    "' (pass it in the call)");
+                                                    "' of '" + Name + "' (pass it in the call)");
         if (T.refParam(F, I) != RefParam::Pointer)
           continue;
         // A temporary bound to a const reference has no address in C (NVRTC's C++ has no
@@ -182,7 +195,8 @@ void Translator::lowerCxx(Stmt *S, CxxKernel &K, const std::string &What, bool P
         if (!Arg->isLValue() || isa<MaterializeTemporaryExpr>(Bound))
           return unsupported(Arg->getBeginLoc(),
                              "a value that is no variable, element or member, passed to "
-                             "reference parameter '" + Param + "' of '" + F->getNameAsString() +
+                             "reference parameter '" +
+                                 Param + "' of '" + Name +
                                  "' (it may write through its parameters, so the kernel passes "
                                  "the address of what its references name: store the value in "
                                  "a variable of the parameter's type first)");

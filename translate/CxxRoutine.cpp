@@ -49,13 +49,32 @@ Translator::RefParam Translator::refParam(const FunctionDecl *F, unsigned I) con
   return RefParam::Pointer;
 }
 
+void Translator::lowerLambdaHead(const FunctionDecl *F, const LambdaExpr *L, CxxKernel &K,
+                                 const std::string &What) {
+  // `[](double x) mutable -> double {` -> `double f(double x) {`: its introducer becomes the
+  // return type and the variable's name; what comes between the parameters and the body
+  // (specifiers, a trailing return type) goes.
+  FunctionTypeLoc FTL = F->getFunctionTypeLoc();
+  if (FTL.isNull() || FTL.getLParenLoc().isInvalid() || !L->hasExplicitParameters()) {
+    cxxUnsupported(L->getBeginLoc(), "a lambda without a parameter list ('[] {...}')", What);
+    return;
+  }
+  unsigned Intro = Idx.offset(L->getIntroducerRange().getBegin());
+  unsigned LParen = Idx.offset(FTL.getLParenLoc());
+  unsigned RParen = Idx.offset(FTL.getRParenLoc()) + 1;
+  unsigned Body = Idx.offset(L->getBody()->getBeginLoc());
+  K.Edits[Intro] = {LParen - Intro, declaration(F->getReturnType(), "") + " " + routineName(F)};
+  if (Body > RParen)
+    K.Edits[RParen] = {Body - RParen, " "};
+}
+
 const Translator::CxxKernel *Translator::lowerRoutine(const FunctionDecl *F) {
   auto [It, New] = RoutineCxx.try_emplace(F);
   if (!New)
     return It->second ? &*It->second : nullptr;
   CxxKernel K;
   size_t Before = Errors.size();
-  std::string What = "routine '" + F->getNameAsString() + "'";
+  std::string What = "routine '" + routineName(F) + "'";
   for (unsigned I = 0; I < F->getNumParams(); ++I) {
     const ParmVarDecl *P = F->getParamDecl(I);
     if (P->hasDefaultArg()) {
@@ -83,8 +102,11 @@ const Translator::CxxKernel *Translator::lowerRoutine(const FunctionDecl *F) {
       K.LocalRefs.insert(P);
   }
   const auto *FT = F->getType()->getAs<FunctionProtoType>();
+  auto Lambda = Idx.LambdaRoutines.find(F);
   if (F->getReturnType()->isReferenceType())
     cxxUnsupported(F->getLocation(), "a reference return type", What);
+  else if (Lambda != Idx.LambdaRoutines.end())
+    lowerLambdaHead(F, Lambda->second.Lambda, K, What);
   else if (FT && FT->hasTrailingReturn())
     cxxUnsupported(F->getLocation(), "a trailing return type", What);
   else if (F->getDeclaredReturnType()->getContainedAutoType())

@@ -88,11 +88,28 @@ bool FileIndex::VisitVarDecl(VarDecl *V) {
                       offset(F->getBody()->getEndLoc()) + 1});
     return true;
   }
+  if (V->isFileVarDecl() && Main && V->getInit()) {
+    const Expr *Init = V->getInit()->IgnoreImplicit();
+    if (const auto *C = dyn_cast<CXXConstructExpr>(Init); C && C->getNumArgs() == 1)
+      Init = C->getArg(0)->IgnoreImplicit(); // the closure copied or moved
+    if (auto *L = const_cast<LambdaExpr *>(dyn_cast<LambdaExpr>(Init));
+        L && L->capture_size() == 0 && L->getCaptureDefault() == LCD_None) {
+      LambdaRoutines[L->getCallOperator()] = {V, L};
+      Functions.push_back(L->getCallOperator());
+    }
+  }
   if (V->isLocalVarDecl() && !Scopes.empty())
     Vars.push_back({V, Off, Scopes.back().first, Scopes.back().second});
   else if (V->isFileVarDecl())
     Vars.push_back({V, Off, 0, ~0u});
   return true;
+}
+
+FunctionDecl *FileIndex::lambdaOf(const VarDecl *V) const {
+  for (auto &[F, L] : LambdaRoutines)
+    if (L.Var == V)
+      return const_cast<FunctionDecl *>(F);
+  return nullptr;
 }
 
 unsigned FileIndex::offset(SourceLocation L) const {

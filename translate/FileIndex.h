@@ -54,7 +54,16 @@ public:
   std::map<unsigned, clang::Stmt *> Starts; ///< outermost statement per start offset
   std::map<unsigned, clang::Decl *> Decls;  ///< top-level or local declarations per start offset
   std::vector<VarScope> Vars;
-  std::vector<clang::FunctionDecl *> Functions;
+  std::vector<clang::FunctionDecl *> Functions; ///< lambdas' call operators of LambdaRoutines too
+  /// A lambda without captures that initialises a variable of the main file's namespace scope
+  /// (`auto f = [](double x) { ... };`): a function kernels call by the variable's name.
+  struct LambdaRoutine {
+    clang::VarDecl *Var;
+    clang::LambdaExpr *Lambda;
+  };
+  std::map<const clang::FunctionDecl *, LambdaRoutine> LambdaRoutines; ///< by call operator
+  /// The call operator of the lambda variable V holds (LambdaRoutines), or null.
+  clang::FunctionDecl *lambdaOf(const clang::VarDecl *V) const;
 
   bool TraverseStmt(clang::Stmt *S);
   bool VisitStmt(clang::Stmt *S);

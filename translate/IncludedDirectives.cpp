@@ -13,13 +13,17 @@ FunctionDecl *Translator::routineTarget(const Pragma &P, const Directive &D) con
   FunctionDecl *F = nullptr;
   if (!D.Argument.empty()) {
     for (FunctionDecl *G : Idx.Functions)
-      if (identifierOf(G) == D.Argument)
+      if (routineName(G) == D.Argument)
         F = G;
     return F;
   }
   if (!P.Included) {
     auto It = Idx.Decls.upper_bound(P.EndTok);
-    return It == Idx.Decls.end() ? nullptr : dyn_cast<FunctionDecl>(It->second);
+    if (It == Idx.Decls.end())
+      return nullptr;
+    if (auto *V = dyn_cast<VarDecl>(It->second)) // a variable holding a lambda
+      return Idx.lambdaOf(V);
+    return dyn_cast<FunctionDecl>(It->second);
   }
   // The first function declared after the pragma in its header.
   FileID File = SM.getFileID(P.Loc);

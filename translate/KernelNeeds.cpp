@@ -89,12 +89,14 @@ void Translator::collect(Stmt *S, unsigned Begin, unsigned End, KernelNeeds &N,
       if (auto *V = dyn_cast<VarDecl>(D)) {
         if (InRoutine ? V->isLocalVarDeclOrParm() : inside(V))
           return true;
+        if (T.Idx.lambdaOf(V))
+          return true; // a lambda routine's: the call names its operator (carried below)
         if (InRoutine) {
           if (std::optional<std::string> C = T.constantDecl(V)) {
             N.Constants.emplace(V, *C); // C++: a constexpr scalar, as its value
             return true;
           }
-          T.errorAt(E->getLocation(), "routine '" + InRoutine->getNameAsString() +
+          T.errorAt(E->getLocation(), "routine '" + T.routineName(InRoutine) +
                                           "' uses the global variable '" + V->getName() +
                                           "': a routine may use only its parameters, its locals "
                                           "and (C++) constexpr scalars");
@@ -112,7 +114,7 @@ void Translator::collect(Stmt *S, unsigned Begin, unsigned End, KernelNeeds &N,
         if (auto B = T.BoundTo.find(F->getCanonicalDecl()); B != T.BoundTo.end()) {
           FunctionDecl *Host = B->second.Host ? B->second.Host : F;
           FunctionDecl *Gpu = B->second.Gpu ? B->second.Gpu : F;
-          N.Renames[F->getNameAsString()] = {Host->getNameAsString(), Gpu->getNameAsString()};
+          N.Renames[T.routineName(F)] = {T.routineName(Host), T.routineName(Gpu)};
           carry(Host, E->getLocation());
           if (Gpu != Host)
             carry(Gpu, E->getLocation());
@@ -145,7 +147,8 @@ void Translator::collect(Stmt *S, unsigned Begin, unsigned End, KernelNeeds &N,
       auto *D2 = const_cast<FunctionDecl *>(Def);
       if (N.RoutineSet.insert(D2).second) {
         for (const FunctionDecl *G : N.Routines)
-          if (G->getDeclName() == D2->getDeclName())
+          if (T.routineName(G).empty() ? G->getDeclName() == D2->getDeclName()
+                                       : T.routineName(G) == T.routineName(D2))
             T.errorAt(At, "routine '" + D2->getNameAsString() + "' is overloaded: a kernel holds one "
                           "function of a name (rename one of them)");
         T.addRoutine(D2, N);
@@ -245,6 +248,9 @@ std::string Translator::declText(const Decl *D) {
 
 std::string Translator::routineText(const FunctionDecl *F) {
   SourceRange R(SM.getExpansionLoc(F->getBeginLoc()), SM.getExpansionLoc(F->getEndLoc()));
+  if (auto L = Idx.LambdaRoutines.find(F); L != Idx.LambdaRoutines.end()) // from its '['
+    R = SourceRange(SM.getExpansionLoc(L->second.Lambda->getBeginLoc()),
+                    SM.getExpansionLoc(L->second.Lambda->getEndLoc()));
   std::string Text =
       Lexer::getSourceText(CharSourceRange::getTokenRange(R), SM, Ctx.getLangOpts()).str();
   if (!SM.isInMainFile(R.getBegin())) {
@@ -344,7 +350,7 @@ std::string Translator::leadingDecls(KernelNeeds &N, llvm::StringRef Body,
   for (const auto &[Routine, To] : N.Renames)
     Routines += renameText(Routine, To);
   for (FunctionDecl *F : N.Routines) {
-    auto Renamed = N.Renames.find(F->getNameAsString());
+    auto Renamed = N.Renames.find(routineName(F));
     if (Renamed != N.Renames.end())
       Routines += "#undef " + Renamed->first + "\n";
     Routines += kernelRoutinePragma(RoutineDir[F->getCanonicalDecl()]);

@@ -406,6 +406,9 @@ private:
   /// The C++ of routine definition F lowered as a construct's is (its body, and its reference
   /// parameters, auto return type and C++ specifiers); lowered once, nullptr after an error.
   const CxxKernel *lowerRoutine(const clang::FunctionDecl *F);
+  /// K's rewriting of the head of lambda L, whose call operator is F, into a function's.
+  void lowerLambdaHead(const clang::FunctionDecl *F, const clang::LambdaExpr *L, CxxKernel &K,
+                       const std::string &What);
   std::map<const clang::FunctionDecl *, std::optional<CxxKernel>> RoutineCxx;
   void addTypeNeed(clang::QualType T, CxxKernel &K);
   /// K's replacement of the tokens of R by Text (an error naming What inside a macro).
@@ -425,6 +428,12 @@ private:
   /// A C definition of the C++ class RD a kernel uses (its data members), or "" after an error.
   std::string cStructText(const clang::CXXRecordDecl *RD);
   bool cxx() const { return Ctx.getLangOpts().CPlusPlus; }
+  /// The name kernels call function F by: its identifier, or for a lambda a variable holds
+  /// (FileIndex::LambdaRoutines) the variable's; "" for operators and constructors.
+  std::string routineName(const clang::FunctionDecl *F) const {
+    auto L = Idx.LambdaRoutines.find(F);
+    return (L != Idx.LambdaRoutines.end() ? L->second.Var->getName() : identifierOf(F)).str();
+  }
   // Templates (CxxTemplates.cpp).
   /// The template function (a function template's pattern, a member of a class template) whose
   /// body holds P, or nullptr.

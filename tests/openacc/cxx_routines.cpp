@@ -1,7 +1,8 @@
 // C++ routines called from compute constructs: reference parameters (an out-parameter, a const
 // reference of a struct), constexpr constants of a namespace, std:: math and std::max inside,
 // an auto return type, a namespace's routine, a default argument passed explicitly, an orphaned
-// loop, and routines calling routines.
+// loop, routines calling routines, and lambdas that variables hold as routines (by a directive
+// before them, by name with a bind to another lambda, or implicitly).
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -42,6 +43,13 @@ static void window(int n, int i, const double *e, double &mean) {
   mean = s / 5;
 }
 
+#pragma acc routine seq
+auto damp = [](double v, double by) { return v * (1 - by); };
+auto host_clip = [](double &x, double limit) { x = std::min(x, limit); };
+auto device_clip = [](double &x, double limit) mutable -> void { x = x < limit ? x : limit; };
+#pragma acc routine(host_clip) seq bind(device_clip)
+auto square = [](double x) { return x * x; };
+
 int main() {
   const int n = 2000;
   std::vector<Body> bodies(n);
@@ -59,6 +67,11 @@ int main() {
         advance(b[i], f);
         e[i] = kinetic(b[i]);
       }
+    }
+#pragma acc parallel loop present(b [0:n])
+    for (int i = 0; i < n; i++) {
+      b[i].v = damp(b[i].v, 0.25) + square(b[i].m) / 16;
+      host_clip(b[i].x, 6.0);
     }
 #pragma acc parallel loop present(e[0:n], sm[0:n])
     for (int i = 0; i < n; i++) {

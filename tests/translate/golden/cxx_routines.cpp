@@ -71,8 +71,15 @@ double at(const Pair<double> *p, const FloatPair &q, long i) {
   return p->first[i] + q.first[i];
 }
 
+// Lambdas variables hold: routines the kernel calls by the variable's name, each head rewritten
+// as a function's (a trailing return type and specifiers gone), bound as functions are.
+auto twice = [](double x) mutable -> double { return 2 * x; };
+auto host_sq = [](const double &x) { return x * x; };
+auto dev_sq = [](const double &x) noexcept { return x * x; };
+#pragma acc routine(host_sq) seq bind(dev_sq)
+
 void pairs(Pair<double> p, FloatPair q, double *out) {
 #pragma acc parallel loop copyin(p, p.first [0:p.n], q, q.first [0:q.n]) copyout(out [0:p.n])
   for (long i = 0; i < p.n; i++)
-    out[i] = at(&p, q, i) + ((Pair<double> *)&p)->n;
+    out[i] = at(&p, q, i) + ((Pair<double> *)&p)->n + twice(host_sq(p.first[i]));
 }

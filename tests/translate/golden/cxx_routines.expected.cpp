@@ -118,40 +118,52 @@ double at(const Pair<double> *p, const FloatPair &q, long i) {
   return p->first[i] + q.first[i];
 }
 
+// Lambdas variables hold: routines the kernel calls by the variable's name, each head rewritten
+// as a function's (a trailing return type and specifiers gone), bound as functions are.
+auto twice = [](double x) mutable -> double { return 2 * x; };
+auto host_sq = [](const double &x) { return x * x; };
+auto dev_sq = [](const double &x) noexcept { return x * x; };
+/* #pragma acc routine(host_sq) seq bind(dev_sq) */
+
 void pairs(Pair<double> p, FloatPair q, double *out) {
 { /* #pragma acc parallel loop copyin(p, p.first [0:p.n], q, q.first [0:q.n]) copyout(out [0:p.n]) */
-  jacc_construct_begin(JACC_CONSTRUCT_PARALLEL, "cxx_routines.cpp", 75, "pairs");
-  jacc_translated_check(jacc_copyin(&p, sizeof p), "cxx_routines.cpp:75");
-  jacc_translated_check(jacc_copyin((void *)&p.first[0], (p.n) * sizeof p.first[0]), "cxx_routines.cpp:75");
-  jacc_translated_check(jacc_attach((void **)&(p.first)), "cxx_routines.cpp:75");
-  jacc_translated_check(jacc_copyin(&q, sizeof q), "cxx_routines.cpp:75");
-  jacc_translated_check(jacc_copyin((void *)&q.first[0], (q.n) * sizeof q.first[0]), "cxx_routines.cpp:75");
-  jacc_translated_check(jacc_attach((void **)&(q.first)), "cxx_routines.cpp:75");
-  jacc_translated_check(jacc_create(&out[0], (p.n) * sizeof out[0]), "cxx_routines.cpp:75");
+  jacc_construct_begin(JACC_CONSTRUCT_PARALLEL, "cxx_routines.cpp", 82, "pairs");
+  jacc_translated_check(jacc_copyin(&p, sizeof p), "cxx_routines.cpp:82");
+  jacc_translated_check(jacc_copyin((void *)&p.first[0], (p.n) * sizeof p.first[0]), "cxx_routines.cpp:82");
+  jacc_translated_check(jacc_attach((void **)&(p.first)), "cxx_routines.cpp:82");
+  jacc_translated_check(jacc_copyin(&q, sizeof q), "cxx_routines.cpp:82");
+  jacc_translated_check(jacc_copyin((void *)&q.first[0], (q.n) * sizeof q.first[0]), "cxx_routines.cpp:82");
+  jacc_translated_check(jacc_attach((void **)&(q.first)), "cxx_routines.cpp:82");
+  jacc_translated_check(jacc_create(&out[0], (p.n) * sizeof out[0]), "cxx_routines.cpp:82");
   jacc_arg jacc_args[] = {{"Pair__double p", (void *)&p}, {"double *out", (void *)&out}, {"FloatPair q", (void *)&q}};
   jacc_translated_check(jacc_kernel_push(
       "struct Pair__float { float *first; long n; }; typedef struct Pair__float Pair__float;\n"
       "struct Pair__double { double *first; long n; }; typedef struct Pair__double Pair__double;\n"
       "typedef Pair__float FloatPair;\n"
+      "#define host_sq dev_sq /* routine bind */\n"
       "#pragma acc routine seq\n"
       "static double at(const Pair__double *p, const FloatPair *q, long i) {\n"
       "  return p->first[i] + (*q).first[i];\n"
       "}\n"
+      "#pragma acc routine seq\n"
+      "static double twice(double x) { return 2 * x; }\n"
+      "#pragma acc routine seq\n"
+      "static double dev_sq(const double x) { return x * x; }\n"
       "#pragma acc parallel loop\n"
       "  for (long i = 0; i < p.n; i++)\n"
-      "    out[i] = at(&p, &(q), i) + ((Pair__double *)&p)->n;\n"
-      "// jacc-site: cxx_routines.cpp:75\n",
-      3, jacc_args, JACC_DEFAULT), "cxx_routines.cpp:75");
-  jacc_translated_check(jacc_detach((void **)&(q.first), 0), "cxx_routines.cpp:75");
-  jacc_translated_check(jacc_detach((void **)&(p.first), 0), "cxx_routines.cpp:75");
-  jacc_translated_check(jacc_delete((void *)&q.first[0], (q.n) * sizeof q.first[0]), "cxx_routines.cpp:75");
-  jacc_translated_check(jacc_delete(&q, sizeof q), "cxx_routines.cpp:75");
-  jacc_translated_check(jacc_delete((void *)&p.first[0], (p.n) * sizeof p.first[0]), "cxx_routines.cpp:75");
-  jacc_translated_check(jacc_delete(&p, sizeof p), "cxx_routines.cpp:75");
-  jacc_translated_check(jacc_copyout(&out[0], (p.n) * sizeof out[0]), "cxx_routines.cpp:75");
+      "    out[i] = at(&p, &(q), i) + ((Pair__double *)&p)->n + twice(host_sq(p.first[i]));\n"
+      "// jacc-site: cxx_routines.cpp:82\n",
+      3, jacc_args, JACC_DEFAULT), "cxx_routines.cpp:82");
+  jacc_translated_check(jacc_detach((void **)&(q.first), 0), "cxx_routines.cpp:82");
+  jacc_translated_check(jacc_detach((void **)&(p.first), 0), "cxx_routines.cpp:82");
+  jacc_translated_check(jacc_delete((void *)&q.first[0], (q.n) * sizeof q.first[0]), "cxx_routines.cpp:82");
+  jacc_translated_check(jacc_delete(&q, sizeof q), "cxx_routines.cpp:82");
+  jacc_translated_check(jacc_delete((void *)&p.first[0], (p.n) * sizeof p.first[0]), "cxx_routines.cpp:82");
+  jacc_translated_check(jacc_delete(&p, sizeof p), "cxx_routines.cpp:82");
+  jacc_translated_check(jacc_copyout(&out[0], (p.n) * sizeof out[0]), "cxx_routines.cpp:82");
   jacc_construct_end();
 }
-#line 78 "cxx_routines.cpp"
+#line 85 "cxx_routines.cpp"
 }
 
 /* The routines of this file, for the kernels of other files. */
@@ -209,4 +221,4 @@ __attribute__((constructor)) static void jacc_define_routines(void) {
       "// jacc-item\n"
       "// jacc-site: cxx_routines.cpp:38\n"), "cxx_routines.cpp:38");
 }
-#line 79 "cxx_routines.cpp"
+#line 86 "cxx_routines.cpp"
