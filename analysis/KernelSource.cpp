@@ -257,6 +257,10 @@ std::string kernelDialectPrelude(llvm::StringRef Leading) {
   return P + "int acc_on_device(int);\n";
 }
 
+bool isDeviceApiRoutine(llvm::StringRef Name) {
+  return Name == "acc_on_device";
+}
+
 bool mentionsIdentifier(llvm::StringRef Text, llvm::StringRef Name) {
   for (size_t I = 0; I < Text.size();) {
     if (!isIdentChar(Text[I])) {

@@ -79,6 +79,10 @@ bool definesBool(llvm::StringRef Leading);
 /// calls reach libjacc's, which answers for the host, a jacc host device being acc_device_host).
 std::string kernelDialectPrelude(llvm::StringRef Leading);
 
+/// Whether Name is an OpenACC routine device code may call (acc_on_device), which every
+/// kernel's prelude declares (kernelDialectPrelude): no definition of the program's is needed.
+bool isDeviceApiRoutine(llvm::StringRef Name);
+
 /// Build the translation unit: prelude, leading declarations, then
 /// `void __jacc_kernel(<args, scalars first>) { <construct> }`, with #line directives so that
 /// diagnostics name "kernel:LINE:COL" or "arg N". Errors: no compute construct, empty decl.

@@ -95,6 +95,9 @@ void Translator::lowerCxx(Stmt *S, CxxKernel &K, const std::string &What, bool P
       Reported.insert(E->getCallee()->IgnoreParenImpCasts());
       if (lambdaRoutineCall(E))
         return true; // `f(x)` calls the routine f as written
+      if (const auto *M = dyn_cast_or_null<CXXMethodDecl>(E->getDirectCallee());
+          M && M->isTrivial() && (M->isCopyAssignmentOperator() || M->isMoveAssignmentOperator()))
+        return true; // `a = b` of a struct without its own '=': C's assignment
 
       std::string Of;
       if (E->getNumArgs())
@@ -103,14 +106,56 @@ void Translator::lowerCxx(Stmt *S, CxxKernel &K, const std::string &What, bool P
                          "overloaded operator '" +
                              llvm::Twine(getOperatorSpelling(E->getOperator())) + "'" + Of);
     }
+    std::set<const CXXConstructExpr *> InNew; ///< constructions of a 'new' reported
     bool VisitCXXConstructExpr(CXXConstructExpr *E) {
-      if (E->getConstructor()->isTrivial())
+      if (E->getConstructor()->isTrivial() || InNew.count(E))
         return true;
       return unsupported(E->getBeginLoc(), "a constructor call of '" +
                                                E->getType().getAsString() + "'");
     }
-    bool VisitCXXNewExpr(CXXNewExpr *E) { return unsupported(E->getBeginLoc(), "'new'"); }
-    bool VisitCXXDeleteExpr(CXXDeleteExpr *E) { return unsupported(E->getBeginLoc(), "'delete'"); }
+    /// The offset after the token at L.
+    unsigned endOff(SourceLocation L) {
+      return T.Idx.offset(
+          Lexer::getLocForEndOfToken(T.SM.getExpansionLoc(L), 0, T.SM, T.Ctx.getLangOpts()));
+    }
+    /// `new double[n]` -> `((double *)malloc(sizeof(double) * (n)))`, `new P` likewise: the
+    /// device's heap (CUDA's malloc in kernels), for types that need no constructor.
+    bool VisitCXXNewExpr(CXXNewExpr *E) {
+      QualType Ty = E->getAllocatedType();
+      if (E->getNumPlacementArgs() || E->hasInitializer() || !Ty.isTrivialType(T.Ctx)) {
+        if (const CXXConstructExpr *C = E->getConstructExpr())
+          InNew.insert(C); // one error for the expression
+        return unsupported(E->getBeginLoc(), "'new' with an initializer, placement or a type "
+                                             "with a constructor ('new T' and 'new T[n]' of a "
+                                             "type without one are the device's malloc)");
+      }
+      std::string Type = T.declaration(Ty, "");
+      T.addTypeNeed(Ty, K);
+      std::string Alloc =
+          "((" + T.declaration(T.Ctx.getPointerType(Ty), "") + ")malloc(sizeof(" + Type + ")";
+      std::optional<Expr *> Size = E->getArraySize();
+      if (!E->isArray() || !Size || !*Size) {
+        replace(E->getSourceRange(), Alloc + "))");
+        return true;
+      }
+      // The size's own text (and what lowering it edits) stays: `new T[` and `]` are replaced.
+      unsigned Begin = off(E->getBeginLoc()), SizeBegin = off((*Size)->getBeginLoc());
+      unsigned SizeEnd = endOff((*Size)->getEndLoc()), End = endOff(E->getEndLoc());
+      K.Edits[Begin] = {SizeBegin - Begin, Alloc + " * ("};
+      K.Edits[SizeEnd] = {End - SizeEnd, ")))"};
+      return true;
+    }
+    /// `delete[] p`, `delete p` -> `free(p)`, for types without a destructor to run.
+    bool VisitCXXDeleteExpr(CXXDeleteExpr *E) {
+      QualType Ty = E->getDestroyedType();
+      if (!Ty.isNull() && !Ty.isTriviallyCopyableType(T.Ctx))
+        return unsupported(E->getBeginLoc(), "'delete' of a type with a destructor");
+      Expr *Arg = E->getArgument()->IgnoreImpCasts();
+      unsigned Begin = off(E->getBeginLoc()), ArgBegin = off(Arg->getBeginLoc());
+      K.Edits[Begin] = {ArgBegin - Begin, "free("};
+      K.Ins[endOff(Arg->getEndLoc())] += ")";
+      return true;
+    }
     bool VisitCXXThrowExpr(CXXThrowExpr *E) { return unsupported(E->getBeginLoc(), "'throw'"); }
     bool VisitCXXTryStmt(CXXTryStmt *S) { return unsupported(S->getBeginLoc(), "'try'"); }
     bool VisitCXXForRangeStmt(CXXForRangeStmt *S) {

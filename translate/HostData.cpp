@@ -44,9 +44,11 @@ void Translator::translateHostData(const Pragma &P, const Directive &D) {
     // false if clause). Absent data without if_present is the program's error.
     Open += I2 + "__typeof__(&*(" + V + ")) " + Dev + " = " + V + ";\n";
     std::string Use = "jacc_translated_use_device((void *)" + Dev + ", " + where(P) + ")";
-    std::string Take = Dev + " = " + Use + ";";
+    // Cast: C++ converts a void * to no other pointer type.
+    std::string Cast = "(__typeof__(" + Dev + "))";
+    std::string Take = Dev + " = " + Cast + Use + ";";
     if (IfPresent)
-      Take = "{ void *jacc_p = " + Use + "; if (jacc_p) " + Dev + " = jacc_p; }";
+      Take = "{ void *jacc_p = " + Use + "; if (jacc_p) " + Dev + " = " + Cast + "jacc_p; }";
     else
       Open += I2 + (Cond.empty() ? "" : "if (" + Cond + ") ") + "jacc_translated_present(" +
               Dev + ", 1, " + where(P) + ", \"" + V + "\");\n";

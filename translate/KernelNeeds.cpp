@@ -1,6 +1,7 @@
 // What a kernel needs from the program: its arguments and its leading declarations.
 #include "translate/Translator.h"
 
+#include "analysis/KernelSource.h"
 #include "analysis/Stores.h"
 #include "support/CText.h"
 
@@ -129,6 +130,10 @@ void Translator::collect(Stmt *S, unsigned Begin, unsigned End, KernelNeeds &N,
       const FunctionDecl *Def = F->getDefinition();
       if (T.SM.isInSystemHeader(T.SM.getExpansionLoc(F->getLocation())))
         return; // the C library (sqrt, ...): the kernel declares or includes it
+      if (analysis::isDeviceApiRoutine(identifierOf(F)))
+        return; // declared by every kernel
+      if (F->isImplicit())
+        return; // C++'s implicit members (a struct's '='): what C does without a function
       if (!Def) {
         // Defined in another file of the program: its definition is linked into the kernel
         // at run time, as that file registered it (RoutineDefinitions.cpp).
@@ -213,12 +218,19 @@ std::string Translator::declText(const Decl *D) {
     QualType U = TD->getUnderlyingType();
     if (cType(U) != U) // of a class template's instance: as C
       return "typedef " + declaration(U, TD->getName()) + ";";
+    // Of a class (`typedef struct P {...} P;`): the class's C struct already declares its
+    // own name (cStructText); another name is a typedef of it, before or after its definition.
+    if (const auto *RD = U->getAsCXXRecordDecl();
+        RD && RD->getIdentifier() && !U.getCanonicalType().hasLocalQualifiers())
+      return TD->getName() == RD->getName()
+                 ? ""
+                 : "typedef struct " + cRecordName(RD) + " " + TD->getName().str() + ";";
   }
   SourceRange R(SM.getExpansionLoc(D->getBeginLoc()), SM.getExpansionLoc(D->getEndLoc()));
-  // Grown to the declarations it is written with (`typedef struct {...} T;`): of the file, or
-  // of the function that defines it.
+  // Grown to the declarations it is written with (`typedef struct {...} T;`): of the file, of
+  // the function that defines it, or of the `extern "C" {...}` block around it.
   const DeclContext *Around = D->getLexicalDeclContext();
-  while (!Around->isFileContext() && !isa<FunctionDecl>(Around))
+  while (!Around->isFileContext() && !isa<FunctionDecl>(Around) && !isa<LinkageSpecDecl>(Around))
     Around = Around->getLexicalParent();
   bool Grew = true;
   while (Grew) {
@@ -331,7 +343,7 @@ std::string Translator::leadingDecls(KernelNeeds &N, llvm::StringRef Body,
       }
     }
     std::string T = declText(D);
-    if (Seen.insert(T).second)
+    if (!T.empty() && Seen.insert(T).second)
       Types.push_back({SM.getExpansionLoc(D->getBeginLoc()), T});
   }
   std::sort(Types.begin(), Types.end(), [&](const auto &A, const auto &B) {

@@ -254,3 +254,53 @@ TEST(CxxKernelTest, RoutinesAreFoundAmongOperatorsAndConstructors) {
 }
 
 } // namespace
+
+namespace {
+
+TEST(CxxKernelTest, NewAndDeleteOfTypesWithoutConstructorsAreTheDevicesHeap) {
+  std::string K = translateCxx("typedef double real;\n"
+                               "void f(int n, double *a) {\n"
+                               "#pragma acc parallel loop copy(a[0:n])\n"
+                               "  for (int i = 0; i < n; i++) {\n"
+                               "    real *t = new real[static_cast<long>(i) + 1];\n"
+                               "    int *one = new int;\n"
+                               "    t[i] = a[i]; *one = 1;\n"
+                               "    a[i] = t[i] + *one;\n"
+                               "    delete[] t;\n"
+                               "    delete one;\n"
+                               "  }\n"
+                               "}\n");
+  EXPECT_NE(K.find("real *t = ((real *)malloc(sizeof(real) * ((long)(i) + 1)));"),
+            std::string::npos)
+      << K;
+  EXPECT_NE(K.find("int *one = ((int *)malloc(sizeof(int)));"), std::string::npos) << K;
+  EXPECT_NE(K.find("free(t);"), std::string::npos) << K;
+  EXPECT_NE(K.find("free(one);"), std::string::npos) << K;
+  EXPECT_EQ(translateCxxError("struct S { S() : v(1) {} double v; };\n"
+                              "void f(int n, double *a) {\n"
+                              "#pragma acc parallel loop copy(a[0:n])\n"
+                              "  for (int i = 0; i < n; i++) { S *s = new S[2]; a[i] = s[1].v; }\n"
+                              "}\n"),
+            "t.cpp:4:40: error: 'new' with an initializer, placement or a type with a constructor "
+            "('new T' and 'new T[n]' of a type without one are the device's malloc) in a compute "
+            "construct is not supported by jacc-translate (kernels are C with the C++ of "
+            "docs/translate.md, \"C++\")");
+}
+
+TEST(CxxKernelTest, StructsAssignAndTypedefAsInC) {
+  // A struct typedef'd under its own name is declared once; another name is a typedef of it;
+  // `a = b` of a struct without its own operator= is C's assignment.
+  std::string K = translateCxx("typedef struct P { double x; } P;\n"
+                               "typedef struct Q { double y; } R;\n"
+                               "void f(int n, P *p, R *r) {\n"
+                               "#pragma acc parallel loop copy(p[0:n], r[0:n])\n"
+                               "  for (int i = 0; i < n; i++) { R q = r[n - 1 - i]; r[i] = q; "
+                               "p[i].x = q.y; }\n"
+                               "}\n");
+  EXPECT_EQ(K.find("typedef struct P {"), std::string::npos) << K;
+  EXPECT_NE(K.find("struct P { double x; }; typedef struct P P;"), std::string::npos) << K;
+  EXPECT_NE(K.find("typedef struct Q R;"), std::string::npos) << K;
+  EXPECT_NE(K.find("r[i] = q;"), std::string::npos) << K;
+}
+
+} // namespace

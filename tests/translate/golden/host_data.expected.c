@@ -23,10 +23,10 @@ jacc_construct_end();
 { /* #pragma acc host_data use_device(a, b) */
   __typeof__(&*(a)) jacc_use_device_a = a;
   jacc_translated_present(jacc_use_device_a, 1, "host_data.c:9", "a");
-  jacc_use_device_a = jacc_translated_use_device((void *)jacc_use_device_a, "host_data.c:9");
+  jacc_use_device_a = (__typeof__(jacc_use_device_a))jacc_translated_use_device((void *)jacc_use_device_a, "host_data.c:9");
   __typeof__(&*(b)) jacc_use_device_b = b;
   jacc_translated_present(jacc_use_device_b, 1, "host_data.c:9", "b");
-  jacc_use_device_b = jacc_translated_use_device((void *)jacc_use_device_b, "host_data.c:9");
+  jacc_use_device_b = (__typeof__(jacc_use_device_b))jacc_translated_use_device((void *)jacc_use_device_b, "host_data.c:9");
   {
   __typeof__(jacc_use_device_a) a = jacc_use_device_a;
   __typeof__(jacc_use_device_b) b = jacc_use_device_b;
@@ -43,7 +43,7 @@ jacc_construct_end();
 }
 { /* #pragma acc host_data use_device(a) if_present */
   __typeof__(&*(a)) jacc_use_device_a = a;
-  { void *jacc_p = jacc_translated_use_device((void *)jacc_use_device_a, "host_data.c:12"); if (jacc_p) jacc_use_device_a = jacc_p; }
+  { void *jacc_p = jacc_translated_use_device((void *)jacc_use_device_a, "host_data.c:12"); if (jacc_p) jacc_use_device_a = (__typeof__(jacc_use_device_a))jacc_p; }
   {
   __typeof__(jacc_use_device_a) a = jacc_use_device_a;
 #line 13 "host_data.c"
