@@ -100,31 +100,32 @@ QualType Translator::cType(QualType T) const {
   return T;
 }
 
+bool Translator::lowerTemplateType(TypeLoc TL, CxxKernel &K, const std::string &What) {
+  if (auto E = TL.getAs<ElaboratedTypeLoc>(); E && !E.getNamedTypeLoc().getAs<TemplateSpecializationTypeLoc>())
+    return false; // `ns::plain` (its inner type location is looked at on its own)
+  QualType Ty = TL.getType();
+  if (Ty->isDependentType())
+    return false; // a template's pattern: its instantiations are lowered
+  const auto *S = dyn_cast_or_null<ClassTemplateSpecializationDecl>(Ty->getAsCXXRecordDecl());
+  if (!S)
+    return false;
+  cxxReplace(K, TL.getSourceRange(), cRecordName(S), What);
+  addTypeNeed(Ty, K);
+  return true;
+}
+
 void Translator::lowerTemplateTypes(TypeLoc TL, CxxKernel &K, const std::string &What) {
   struct Visitor : RecursiveASTVisitor<Visitor> {
     Translator &T;
     CxxKernel &K;
     const std::string &What;
     Visitor(Translator &T, CxxKernel &K, const std::string &What) : T(T), K(K), What(What) {}
-    /// Replaces the instance TL writes (`ns::data_container<real_t>`) by its C name.
-    bool lower(TypeLoc TL) {
-      QualType Ty = TL.getType();
-      if (Ty->isDependentType())
-        return false; // a template's pattern: its instantiations are lowered
-      const auto *S = dyn_cast_or_null<ClassTemplateSpecializationDecl>(Ty->getAsCXXRecordDecl());
-      if (!S)
-        return false;
-      T.cxxReplace(K, TL.getSourceRange(), T.cRecordName(S), What);
-      T.addTypeNeed(Ty, K);
-      return true;
-    }
     bool TraverseElaboratedTypeLoc(ElaboratedTypeLoc TL) {
-      if (TL.getNamedTypeLoc().getAs<TemplateSpecializationTypeLoc>() && lower(TL))
-        return true;
-      return RecursiveASTVisitor::TraverseElaboratedTypeLoc(TL);
+      return T.lowerTemplateType(TL, K, What) || RecursiveASTVisitor::TraverseElaboratedTypeLoc(TL);
     }
     bool TraverseTemplateSpecializationTypeLoc(TemplateSpecializationTypeLoc TL) {
-      return lower(TL) || RecursiveASTVisitor::TraverseTemplateSpecializationTypeLoc(TL);
+      return T.lowerTemplateType(TL, K, What) ||
+             RecursiveASTVisitor::TraverseTemplateSpecializationTypeLoc(TL);
     }
   } V(*this, K, What);
   V.TraverseTypeLoc(TL);

@@ -98,7 +98,6 @@ void Translator::lowerCxx(Stmt *S, CxxKernel &K, const std::string &What, bool P
       if (const auto *M = dyn_cast_or_null<CXXMethodDecl>(E->getDirectCallee());
           M && M->isTrivial() && (M->isCopyAssignmentOperator() || M->isMoveAssignmentOperator()))
         return true; // `a = b` of a struct without its own '=': C's assignment
-
       std::string Of;
       if (E->getNumArgs())
         Of = " of '" + E->getArg(0)->getType().getNonReferenceType().getAsString() + "'";
@@ -153,7 +152,7 @@ void Translator::lowerCxx(Stmt *S, CxxKernel &K, const std::string &What, bool P
       Expr *Arg = E->getArgument()->IgnoreImpCasts();
       unsigned Begin = off(E->getBeginLoc()), ArgBegin = off(Arg->getBeginLoc());
       K.Edits[Begin] = {ArgBegin - Begin, "free("};
-      K.Ins[endOff(Arg->getEndLoc())] += ")";
+      closeAfter(Arg);
       return true;
     }
     bool VisitCXXThrowExpr(CXXThrowExpr *E) { return unsupported(E->getBeginLoc(), "'throw'"); }
@@ -316,9 +315,12 @@ void Translator::lowerCxx(Stmt *S, CxxKernel &K, const std::string &What, bool P
     /// `&(E)`: insertions, so that a replacement at E's first token (`r` -> `(*r)`) stays.
     void addressOf(const Expr *E) {
       K.Ins[off(E->getBeginLoc())] += "&(";
-      SourceLocation End = Lexer::getLocForEndOfToken(T.SM.getExpansionLoc(E->getEndLoc()), 0,
-                                                      T.SM, T.Ctx.getLangOpts());
-      K.Ins[T.Idx.offset(End)] = ")" + K.Ins[T.Idx.offset(End)];
+      closeAfter(E);
+    }
+    /// A `)` after E, before the parentheses opened inside E close.
+    void closeAfter(const Expr *E) {
+      std::string &At = K.Ins[endOff(E->getEndLoc())];
+      At = ")" + At;
     }
     std::set<unsigned> Declarators; ///< declarations rewritten from their first token
     /// Replace V's declaration up to its name (`auto &r`, `double &r`) by Text; an error when
@@ -367,13 +369,13 @@ void Translator::lowerCxx(Stmt *S, CxxKernel &K, const std::string &What, bool P
       }
       return true;
     }
-    unsigned TypeDepth = 0; ///< nested type locations are lowered with their outermost
-    bool TraverseTypeLoc(TypeLoc TL) {
-      if (TypeDepth++ == 0 && !TL.isNull())
-        T.lowerTemplateTypes(TL, K, What);
-      bool Ok = RecursiveASTVisitor::TraverseTypeLoc(TL);
-      --TypeDepth;
-      return Ok;
+    // Class template instances the statement writes (a local's type, a cast): their C names.
+    bool TraverseElaboratedTypeLoc(ElaboratedTypeLoc TL) {
+      return T.lowerTemplateType(TL, K, What) || RecursiveASTVisitor::TraverseElaboratedTypeLoc(TL);
+    }
+    bool TraverseTemplateSpecializationTypeLoc(TemplateSpecializationTypeLoc TL) {
+      return T.lowerTemplateType(TL, K, What) ||
+             RecursiveASTVisitor::TraverseTemplateSpecializationTypeLoc(TL);
     }
   } V(*this, K, What, Pattern);
   V.TraverseStmt(S);

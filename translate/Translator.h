@@ -480,8 +480,11 @@ private:
   /// T with every class template instance in it named by its C name (a typedef of that name).
   clang::QualType cType(clang::QualType T) const;
   mutable std::map<const clang::RecordDecl *, clang::QualType> CRecordTypes;
-  /// K's replacements of the class template instances written in TL (`data_container<real_t>`)
-  /// by their C names, each one's definition needed.
+  /// K's replacement of the class template instance TL writes (`ns::data_container<real_t>`, a
+  /// template specialization or an elaborated one) by its C name, its definition needed; false
+  /// when TL writes none.
+  bool lowerTemplateType(clang::TypeLoc TL, CxxKernel &K, const std::string &What);
+  /// lowerTemplateType of every class template instance written in TL (a routine's signature).
   void lowerTemplateTypes(clang::TypeLoc TL, CxxKernel &K, const std::string &What);
   /// V as the host code at a construct names it: qualified when it is a namespace's or a
   /// class's (`phys::drag`: the kernel names it bare).
