@@ -101,7 +101,8 @@ QualType Translator::cType(QualType T) const {
 }
 
 bool Translator::lowerTemplateType(TypeLoc TL, CxxKernel &K, const std::string &What) {
-  if (auto E = TL.getAs<ElaboratedTypeLoc>(); E && !E.getNamedTypeLoc().getAs<TemplateSpecializationTypeLoc>())
+  if (auto E = TL.getAs<ElaboratedTypeLoc>();
+      E && !E.getNamedTypeLoc().getAs<TemplateSpecializationTypeLoc>())
     return false; // `ns::plain` (its inner type location is looked at on its own)
   QualType Ty = TL.getType();
   if (Ty->isDependentType())
