@@ -106,73 +106,94 @@ llvm::Error Runtime::push(const char *Source, int NArgs, const jacc_arg *Args, u
   auto Variant = specialize(*K, NArgs, Args, Async ? nullptr : &Trial);
   if (!Variant)
     return Variant.takeError();
-  auto Policy = distributionOf(Info);
-  if (!Policy)
-    return Policy.takeError();
-  // A location targeted (Gecko's hierarchy): its devices' shares, whatever the policy.
-  auto Targeted = targetShares(Policy->get(), Info.Location);
-  if (!Targeted)
-    return prefixError(pragmaWhere("location", Info), Targeted.takeError());
-  bool Uneven = (*Policy && !(*Policy)->even()) || Targeted->has_value();
-  auto Mode = Split.choose(K->get(), Info, Flags, Devices.size(), Async, Uneven);
-  if (!Mode)
-    return Mode.takeError();
-  LaunchCode Code{Mode->Split, *Variant};
+  auto Request = launchRequest(**K, Flags, Async);
+  if (!Request)
+    return Request.takeError();
+  auto Decision = Chooser.decide(*Request);
+  if (!Decision)
+    return Decision.takeError();
+  LaunchCode Code{Decision->split(), *Variant};
   if (auto E = prepareCode(**K, Code, Native))
     return E;
   if (Info.Wait)
     if (auto E = wait())
       return E;
-  bool Timed = Mode->Measure || Trial.Variant >= 0;
+  bool Timed = Decision->timed() || Trial.Variant >= 0;
   std::chrono::steady_clock::time_point Start;
   if (Timed)
     Start = std::chrono::steady_clock::now();
-  // JACC_POLICY=auto: the devices it balances over (the targeted location's).
-  llvm::Expected<std::vector<unsigned>> Members = std::vector<unsigned>();
-  if (Code.Split && *Policy && (*Policy)->How == Distribution::Kind::Auto)
-    Members = balanceOver(Info.Location);
-  if (!Members)
-    return Members.takeError();
   // The devices it targets, which must hold a copy of its data (data at a location).
   auto Targets = targetDevices(Info.Location);
   if (!Targets)
     return prefixError(pragmaWhere("location", Info), Targets.takeError());
   auto TableLock = Data.lock();
-  PlanOptions Options{Mode->Split, NarrowPolicy, CheckBounds, Targets->Devices, Targets->Name};
-  auto Plan = planLaunch(Info, Args, Devices.size(), Options, Data);
+  auto Plan = bind(**K, Args, *Targets, *Decision, std::move(Native), Code, Trial);
   if (!Plan)
     return Plan.takeError();
-  Plan->Natives = std::move(Native);
-  bindVariant(**K, *Plan, Code, Trial);
   if (Observed.Start)
     Plan->ObservedPush = Observed.Id = prof::nextPushId();
-  bool Balanced = Code.Split && *Policy && (*Policy)->How == Distribution::Kind::Auto;
-  if (Code.Split && Targeted->has_value()) {
-    Plan->Shares = std::move(**Targeted);
-  } else if (Balanced) {
-    Balancer::Next Next = Balance.next(K->get(), *Members, Devices.size());
-    Plan->Shares = std::move(Next.Shares);
-    Plan->TimeParts = Next.Timed && !Async;
-  } else if (Code.Split && *Policy) {
-    Plan->Shares = sharesOf(Policy->get());
-  }
-  bool OnOwner = Plan->Owner.has_value();
+  bool OnOwner = Plan->Owner || Decision->Mode == LaunchMode::OnOwner;
   if (auto E = Sched.run(*K, *Plan, Code, Async, std::move(TableLock)))
     return E;
-  if (Plan->TimeParts)
-    Balance.record(K->get(), Plan->PartNanos);
   if (Observed.Start)
     observePush(**K, Observed,
                 OnOwner ? prof::Mode::OnOwner
                         : Code.Split ? prof::Mode::Split : prof::Mode::Duplicate,
                 Devices.size(), Code.Variant != nullptr, Async);
-  if (!Timed)
-    return llvm::Error::success();
-  double Seconds = secondsSince(Start);
-  if (Mode->Measure)
-    Split.record(K->get(), {Mode->Split, Seconds, Plan->Fetched.Bytes, Plan->Fetched.Seconds});
-  (*K)->Variants.recordTrial(Trial, Seconds);
+  double Seconds = Timed ? secondsSince(Start) : 0;
+  Chooser.learn(*Request, *Decision, {Seconds, Plan->Fetched, Plan->PartNanos});
+  if (Trial.Variant >= 0)
+    (*K)->Variants.recordTrial(Trial, Seconds);
   return llvm::Error::success();
+}
+
+llvm::Expected<LaunchRequest> Runtime::launchRequest(const jit::CompiledKernel &K, unsigned Flags,
+                                                     bool Async) {
+  const analysis::KernelInfo &Info = K.Info;
+  LaunchRequest R;
+  R.Kernel = &K;
+  R.Info = &Info;
+  R.Flags = Flags;
+  R.NDevices = Devices.size();
+  R.Async = Async;
+  auto Policy = distributionOf(Info);
+  if (!Policy)
+    return Policy.takeError();
+  R.Policy = Policy->get();
+  // A location targeted (Gecko's hierarchy): its devices' shares, whatever the policy.
+  auto Targeted = targetShares(R.Policy, Info.Location);
+  if (!Targeted)
+    return prefixError(pragmaWhere("location", Info), Targeted.takeError());
+  R.Targeted = std::move(*Targeted);
+  if (R.Policy && R.Policy->How == Distribution::Kind::Auto) {
+    // JACC_POLICY=auto: the devices it balances over (the targeted location's).
+    auto Members = Info.Split.Enabled ? balanceOver(Info.Location)
+                                      : llvm::Expected<std::vector<unsigned>>(R.Members);
+    if (!Members)
+      return Members.takeError();
+    R.Members = std::move(*Members);
+  } else if (R.Policy) {
+    R.PolicyShares = sharesOf(R.Policy);
+  }
+  // The request holds the policy by its plain pointer: the kernel's own stays alive with it.
+  R.Hold = std::move(*Policy);
+  return R;
+}
+
+llvm::Expected<LaunchPlan> Runtime::bind(const jit::CompiledKernel &K, const jacc_arg *Args,
+                                         const TargetDevices &Targets, LaunchDecision &Decision,
+                                         NativeChoice Native, LaunchCode &Code,
+                                         jit::TrialLaunch &Trial) {
+  const analysis::KernelInfo &Info = K.Info;
+  PlanOptions Options{false, NarrowPolicy, CheckBounds, Targets.Devices, Targets.Name};
+  LaunchChooser::planFor(Decision, Options);
+  auto Plan = planLaunch(Info, Args, Devices.size(), Options, Data);
+  if (!Plan)
+    return Plan.takeError();
+  Plan->Natives = std::move(Native);
+  bindVariant(K, *Plan, Code, Trial);
+  LaunchChooser::settle(Info, Decision, *Plan);
+  return Plan;
 }
 
 llvm::Expected<std::shared_ptr<const jit::CompiledKernel>>

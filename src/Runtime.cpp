@@ -55,7 +55,7 @@ llvm::Error Runtime::initLocked() {
       return E;
   jit::configureCompiles(Settings->Compile);
   jit::prestartCompileServer(); // its start-up overlaps the program's until the first push
-  Split.setPolicy(Settings->Split);
+  Chooser.setPolicy(Settings->Split);
   PolicyFromEnv = Policy;
   std::atomic_store(&this->Policy, std::move(Policy));
   Watchdog::instance().setThreshold(Settings->KernelWarnSeconds);
@@ -147,7 +147,7 @@ llvm::Error Runtime::finalize() {
   }
   Devices.clear();
   DeviceTypes.clear();
-  Balance.clear(); // the next devices may be other ones
+  Chooser.clearShares(); // the next devices may be other ones
   {
     std::lock_guard<std::mutex> G(LocationMutex);
     Locations.reset();

@@ -11,12 +11,11 @@
 #include "jit/KernelVariants.h"
 #include "src/Device.h"
 #include "src/data/DataEnvironment.h"
-#include "src/launch/Balance.h"
 #include "src/launch/Distribution.h"
+#include "src/launch/LaunchDecision.h"
 #include "src/launch/Locations.h"
 #include "src/launch/NativeKernels.h"
 #include "src/launch/Scheduler.h"
-#include "src/launch/SplitChoice.h"
 #include "src/profile/Events.h"
 
 #include <llvm/ADT/STLFunctionalExtras.h>
@@ -173,6 +172,17 @@ private:
     }
     bool On;
   };
+  /// What the choice of a push of K needs: its policy, a targeted location's shares, the
+  /// devices an automatic policy balances over.
+  llvm::Expected<LaunchRequest> launchRequest(const jit::CompiledKernel &K, unsigned Flags,
+                                              bool Async);
+  struct TargetDevices;
+  /// Bind a push of K as Decision says, on the devices Targets names (planLaunch), with the
+  /// variant the binding allows; Decision's shares and timing move to the plan. Caller holds
+  /// Data's lock.
+  llvm::Expected<LaunchPlan> bind(const jit::CompiledKernel &K, const jacc_arg *Args,
+                                  const TargetDevices &Targets, LaunchDecision &Decision,
+                                  NativeChoice Native, LaunchCode &Code, jit::TrialLaunch &Trial);
   /// Every device's code for the launch (its native implementation's, if Natives gives it
   /// one), before anything is queued anywhere.
   llvm::Error prepareCode(const jit::CompiledKernel &K, const LaunchCode &Code,
@@ -234,8 +244,7 @@ private:
   unsigned StartDevice = 0; ///< startDevice()
   bool NarrowPolicy = true; ///< JACC_NARROW
   bool CheckBounds = false; ///< JACC_CHECK=bounds
-  SplitChoice Split;        ///< JACC_SPLIT and the adaptive chooser
-  Balancer Balance;         ///< JACC_POLICY=auto's shares per kernel
+  LaunchChooser Chooser;    ///< how each push runs: JACC_SPLIT, the choosers, the shares
   /// JACC_POLICY, then jacc_set_policy's (std::atomic_load / store: pushes read it unlocked);
   /// null: the even split.
   std::shared_ptr<const Distribution> Policy, PolicyFromEnv;

@@ -41,8 +41,9 @@ llvm::Expected<RuntimeSettings> readSettings() {
                              {"always", unsigned(Policy::Always)},
                              {"on", unsigned(Policy::Always)},
                              {"never", unsigned(Policy::Never)},
-                             {"off", unsigned(Policy::Never)}},
-                            unsigned(Policy::Auto), "auto, always or never");
+                             {"off", unsigned(Policy::Never)},
+                             {"one", unsigned(Policy::One)}},
+                            unsigned(Policy::Auto), "auto, always, never or one");
   if (!Split)
     return Split.takeError();
   S.Split = static_cast<Policy>(*Split);

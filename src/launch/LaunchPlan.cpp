@@ -314,6 +314,8 @@ llvm::Expected<LaunchPlan> planLaunch(const analysis::KernelInfo &Info, const ja
   P.Devices = devicesHolding(P.Used, NDevices);
   if (auto E = checkLaunchDevices(Info, Args, P, O, ArgMapping, Data))
     return E;
+  if (O.OneDevice)
+    P.Devices &= ~(P.Devices - 1);
   if (auto E = bindAggregates(Args, Data, P, Aggregates, Present))
     return E;
   P.Narrow = O.Narrow && Info.Split.Plan.Narrowable;

@@ -82,6 +82,7 @@ struct PlanOptions {
   /// targeted), for the message when data it uses has no copy on one of them.
   HolderSet Target = 0;
   std::string TargetName{};
+  bool OneDevice = false; ///< the kernel runs on one device: the first holding its data
 };
 
 /// Bind a push of Info with the user's Args to NDevices devices. NotPresent when a pointer

@@ -42,18 +42,7 @@ llvm::Error Scheduler::run(std::shared_ptr<const jit::CompiledKernel> K, LaunchP
   if (On.empty())
     return makeError(ErrorCode::Internal, "jacc_kernel_push: no device holds the kernel's data");
   unsigned Lead = On.front(), Members = On.size();
-  // One memory for every device (JACC_MEMORY=unified): a kernel whose devices would compute an
-  // array beyond their own shares (not split, an aliased target, or writes not affine in the
-  // split loop, which copies discard) runs once, on one of them.
   bool Unified = llvm::any_of(Plan.Used, [](const Mapping *M) { return M->Unified; });
-  if (!Plan.Owner && Members > 1 && Unified &&
-      (!Code.Split || llvm::any_of(Plan.Targets, [&](const SplitTarget &T) {
-         const analysis::SplitArray &A = Info.Split.Plan.Arrays[T.Info];
-         return (!T.Split || !A.Affine) && Plan.ArgMappings[Info.Args[A.Arg].Position];
-       })))
-    Plan.Owner = Lead;
-  if (!Plan.Owner && Members > 1 && Unified)
-    Plan.Owner = nativeOwner(Plan);
   if (Plan.Owner)
     return runOnOwner(std::move(K), Plan, Code);
   llvm::SmallVector<std::shared_ptr<KernelLaunch>, 4> Launches(N);
@@ -117,7 +106,7 @@ llvm::Error Scheduler::run(std::shared_ptr<const jit::CompiledKernel> K, LaunchP
     }
   }
   // Native implementations' parts, from their probes (taken above, or now). In one memory they
-  // are disjoint: nativeOwner allowed it.
+  // are disjoint: LaunchChooser::settle gave the launch no owner.
   if (!Plan.Natives.empty())
     for (unsigned D : On)
       if (auto E = Launches[D]->prepare(Plan.ArgHosts, Unified))
@@ -159,31 +148,6 @@ llvm::Error Scheduler::run(std::shared_ptr<const jit::CompiledKernel> K, LaunchP
     for (auto &L : Launches)
       Plan.PartNanos.push_back(L ? L->Timing->Nanos.load(std::memory_order_acquire) : -1);
   return First.take();
-}
-
-std::optional<unsigned> Scheduler::nativeOwner(const LaunchPlan &Plan) {
-  // Native parts are iterations, each writing everything its iterations write; the generated
-  // code's are owned data. In one memory, both kinds in one launch (or copies of some mappings
-  // beside it, which rely on what each device owns) could write an element twice: the first
-  // device with a native implementation runs the whole loop instead.
-  // Among the launch's devices (those holding its data).
-  std::optional<unsigned> Native;
-  bool Mixed = false;
-  for (unsigned D = 0; D < Plan.Natives.size(); ++D) {
-    if (!(Plan.Devices >> D & 1))
-      continue;
-    if (Plan.Natives[D].Fn && !Native)
-      Native = D;
-    Mixed |= !Plan.Natives[D].Fn;
-  }
-  if (!Native)
-    return std::nullopt;
-  bool Copies = llvm::any_of(Plan.Used, [](const Mapping *M) { return !M->Unified; });
-  if (!Mixed && !Copies)
-    return std::nullopt;
-  debugLog("launch", "native and generated parts in one memory: the native implementation runs "
-                     "the whole loop on one device");
-  return Native;
 }
 
 llvm::Error Scheduler::runOnOwner(std::shared_ptr<const jit::CompiledKernel> K, LaunchPlan &Plan,

@@ -36,10 +36,6 @@ private:
   /// the mappings it may have written from O to the other devices. Caller holds the table lock.
   llvm::Error runOnOwner(std::shared_ptr<const jit::CompiledKernel> K, LaunchPlan &Plan,
                          const LaunchCode &Code);
-  /// In one memory (JACC_MEMORY=unified, several devices): the device that runs a launch with
-  /// native implementations alone, when its parts would not be disjoint (native and generated
-  /// parts mixed, or mappings with copies beside the unified ones); nullopt otherwise.
-  static std::optional<unsigned> nativeOwner(const LaunchPlan &Plan);
   /// Take a ticket on every device, in device order, under the table lock: devices of split
   /// launches meet for the exchange, so two threads pushing at once must not queue them in
   /// opposite orders.

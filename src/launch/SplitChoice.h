@@ -11,8 +11,9 @@ namespace jacc {
 
 class SplitChoice {
 public:
-  /// JACC_SPLIT: per kernel from measured launches, always, or never.
-  enum class Policy { Auto, Always, Never };
+  /// JACC_SPLIT: per kernel from measured launches, always, or never; One: every kernel on one
+  /// device (LaunchChooser; this chooser is then asked nothing).
+  enum class Policy { Auto, Always, Never, One };
   void setPolicy(Policy P) { Mode = P; }
 
   struct Decision {

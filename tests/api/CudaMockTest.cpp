@@ -207,6 +207,39 @@ TEST_P(CudaMockTest, SaxpyArgumentsReachTheKernelAndResultsComeBack) {
     ASSERT_EQ(Y[I], 2.0f * I + 1) << I;
 }
 
+// JACC_SPLIT=one: each push runs on the first device alone (a GPU in every configuration here),
+// which keeps the only current copy of what it writes; nothing moves between devices, and the
+// copy-out reads that device's copy.
+TEST_P(CudaMockTest, OnOneDeviceEachPushLaunchesOnceAndNothingMovesBetweenDevices) {
+  jacc::ScopedEnv One("JACC_SPLIT", "one");
+  restartWith(saxpyHook);
+  int N = 1000, Pushes = 10;
+  float A = 2;
+  std::vector<float> X(N), Y(N);
+  for (int I = 0; I < N; ++I)
+    X[I] = I, Y[I] = 1;
+  ASSERT_JACC(jacc_copyin(X.data(), N * sizeof(float)));
+  ASSERT_JACC(jacc_copyin(Y.data(), N * sizeof(float)));
+  float *Yp = Y.data(), *Xp = X.data();
+  jacc_arg Args[] = {{"float *y", &Yp}, {"const float *x", &Xp}, {"float a", &A}, {"int n", &N}};
+  jacc_reset_stats();
+  int Before = launchCount();
+  for (int P = 0; P < Pushes; ++P)
+    ASSERT_JACC(jacc_kernel_push(Saxpy, 4, Args, JACC_DEFAULT));
+  EXPECT_EQ(launchCount() - Before, Pushes);
+  jacc_stats St;
+  ASSERT_JACC(jacc_get_stats(&St));
+  EXPECT_EQ(St.bytes_device_to_device, 0u);
+  EXPECT_EQ(St.split_launches, 0u);
+  EXPECT_EQ(St.duplicate_launches, uint64_t(Pushes));
+  ASSERT_JACC(jacc_copyout(Y.data(), N * sizeof(float)));
+  ASSERT_JACC(jacc_get_stats(&St));
+  EXPECT_EQ(St.bytes_device_to_host, N * sizeof(float));
+  ASSERT_JACC(jacc_delete(X.data(), N * sizeof(float)));
+  for (int I = 0; I < N; ++I)
+    ASSERT_EQ(Y[I], 1 + Pushes * 2.0f * I) << I;
+}
+
 /// (int n, double s, const double *x, team): each block stores a partial sum in its slot; the
 /// runtime reads them back and combines them with the initial value of s. Split entry: the same
 /// over this device's share of the iterations.

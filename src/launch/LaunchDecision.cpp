@@ -1,0 +1,121 @@
+#include "src/launch/LaunchDecision.h"
+
+#include "jacc/jacc.h"
+#include "support/Debug.h"
+
+#include <llvm/ADT/bit.h>
+
+namespace jacc {
+
+namespace {
+
+/// In one memory (JACC_MEMORY=unified, several devices): the device that runs a launch with
+/// native implementations alone, when its parts would not be disjoint; nullopt otherwise.
+/// Native parts are iterations, each writing everything its iterations write; the generated
+/// code's are owned data. Both kinds in one launch (or copies of some mappings beside it, which
+/// rely on what each device owns) could write an element twice: the first device with a native
+/// implementation runs the whole loop instead.
+std::optional<unsigned> nativeOwner(const LaunchPlan &Plan) {
+  std::optional<unsigned> Native;
+  bool Mixed = false;
+  for (unsigned D = 0; D < Plan.Natives.size(); ++D) {
+    if (!(Plan.Devices >> D & 1))
+      continue; // among the launch's devices (those holding its data)
+    if (Plan.Natives[D].Fn && !Native)
+      Native = D;
+    Mixed |= !Plan.Natives[D].Fn;
+  }
+  if (!Native)
+    return std::nullopt;
+  bool Copies = llvm::any_of(Plan.Used, [](const Mapping *M) { return !M->Unified; });
+  if (!Mixed && !Copies)
+    return std::nullopt;
+  debugLog("launch", "native and generated parts in one memory: the native implementation runs "
+                     "the whole loop on one device");
+  return Native;
+}
+
+/// In one memory: the device that runs a launch alone because its devices would compute an
+/// array beyond their own shares (not split, an aliased target, or writes not affine in the
+/// split loop, which copies discard); nullopt when the parts are disjoint.
+std::optional<unsigned> unifiedOwner(const analysis::KernelInfo &Info, const LaunchPlan &Plan,
+                                     bool Split) {
+  bool Unified = llvm::any_of(Plan.Used, [](const Mapping *M) { return M->Unified; });
+  if (!Unified || llvm::popcount(Plan.Devices) < 2)
+    return std::nullopt;
+  unsigned Lead = llvm::countr_zero(Plan.Devices);
+  if (!Split || llvm::any_of(Plan.Targets, [&](const SplitTarget &T) {
+        const analysis::SplitArray &A = Info.Split.Plan.Arrays[T.Info];
+        return (!T.Split || !A.Affine) && Plan.ArgMappings[Info.Args[A.Arg].Position];
+      }))
+    return Lead;
+  return nativeOwner(Plan);
+}
+
+} // namespace
+
+void LaunchChooser::setPolicy(SplitChoice::Policy P) {
+  Split.setPolicy(P == SplitChoice::Policy::One ? SplitChoice::Policy::Auto : P);
+  if (P == SplitChoice::Policy::Auto)
+    Program.fix(false);
+  else
+    Program.fix(true, P == SplitChoice::Policy::One ? ProgramSpread::Regime::OneDevice
+                                                    : ProgramSpread::Regime::Spread);
+}
+
+llvm::Expected<LaunchDecision> LaunchChooser::decide(const LaunchRequest &R) {
+  const analysis::KernelInfo &Info = *R.Info;
+  bool Uneven = (R.Policy && !R.Policy->even()) || R.Targeted.has_value();
+  bool Forced = R.Flags & (JACC_FORCE_SPLIT | JACC_FORCE_DUPLICATE);
+  LaunchDecision D;
+  // The program's regime places the pushes nothing else places: no flag, no policy or location.
+  if (R.NDevices > 1 && !Forced && !Uneven && !Info.Location) {
+    ProgramSpread::Step Step = Program.next(R.Kernel);
+    D.Regime = Step.How;
+    D.MeasureProgram = Step.Measure && !R.Async;
+    if (Step.How == ProgramSpread::Regime::OneDevice) {
+      D.Mode = LaunchMode::OnOwner;
+      return D;
+    }
+  }
+  auto Mode = Split.choose(R.Kernel, Info, R.Flags, R.NDevices, R.Async, Uneven);
+  if (!Mode)
+    return Mode.takeError();
+  D.Mode = Mode->Split ? LaunchMode::Split : LaunchMode::Duplicate;
+  D.MeasureMode = Mode->Measure;
+  if (!D.split())
+    return D;
+  if (R.Targeted) {
+    D.Shares = *R.Targeted;
+  } else if (R.Policy && R.Policy->How == Distribution::Kind::Auto) {
+    Balancer::Next Next = Balance.next(R.Kernel, R.Members, R.NDevices);
+    D.Shares = std::move(Next.Shares);
+    D.TimeParts = Next.Timed && !R.Async;
+  } else if (R.Policy) {
+    D.Shares = R.PolicyShares;
+  }
+  return D;
+}
+
+void LaunchChooser::planFor(const LaunchDecision &D, PlanOptions &O) {
+  O.Split = D.split();
+  O.OneDevice = D.Mode == LaunchMode::OnOwner;
+}
+
+void LaunchChooser::settle(const analysis::KernelInfo &Info, LaunchDecision &D, LaunchPlan &Plan) {
+  if (!Plan.Owner)
+    Plan.Owner = unifiedOwner(Info, Plan, D.split());
+  Plan.Shares = std::move(D.Shares);
+  Plan.TimeParts = D.TimeParts;
+}
+
+void LaunchChooser::learn(const LaunchRequest &R, const LaunchDecision &D, const LaunchOutcome &O) {
+  if (D.TimeParts)
+    Balance.record(R.Kernel, O.PartNanos);
+  if (D.MeasureMode)
+    Split.record(R.Kernel, {D.split(), O.Seconds, O.Fetched.Bytes, O.Fetched.Seconds});
+  if (D.MeasureProgram)
+    Program.record(R.Kernel, D.Regime, O.Seconds);
+}
+
+} // namespace jacc

@@ -1,0 +1,88 @@
+// How a push runs, decided in one place: its mode (split over the devices, duplicated on each,
+// or on one device), each device's share of a split, the device a kernel must run on alone, and
+// what its time teaches the choosers. The binding (planLaunch), the scheduler and the recorders
+// carry the decision out and never make it again.
+#ifndef JACC_SRC_LAUNCH_LAUNCHDECISION_H
+#define JACC_SRC_LAUNCH_LAUNCHDECISION_H
+
+#include "analysis/Kernel.h"
+#include "src/launch/Balance.h"
+#include "src/launch/Distribution.h"
+#include "src/launch/LaunchPlan.h"
+#include "src/launch/ProgramSpread.h"
+#include "src/launch/SplitChoice.h"
+
+#include <memory>
+#include <optional>
+#include <vector>
+
+namespace jacc {
+
+/// Split: every device runs its share of the split entry. Duplicate: every device runs the
+/// whole kernel. OnOwner: one device runs it; the others' copies of what it writes go stale.
+enum class LaunchMode { Split, Duplicate, OnOwner };
+
+struct LaunchDecision {
+  LaunchMode Mode = LaunchMode::Duplicate;
+  /// Split: each device's share (src/launch/Distribution.h); empty: equal shares.
+  std::vector<SplitShare> Shares;
+  /// The program's regime this push counted in (ProgramSpread).
+  ProgramSpread::Regime Regime = ProgramSpread::Regime::Spread;
+  bool TimeParts = false;      ///< time each device's part for the balancer
+  bool MeasureMode = false;    ///< the adaptive chooser learns from the push's time
+  bool MeasureProgram = false; ///< the program's spread check learns from it
+  bool split() const { return Mode == LaunchMode::Split; }
+  bool timed() const { return MeasureMode || MeasureProgram; }
+};
+
+/// A push as the choice sees it.
+struct LaunchRequest {
+  const void *Kernel = nullptr;
+  const analysis::KernelInfo *Info = nullptr;
+  unsigned Flags = 0; ///< jacc_kernel_push's (JACC_FORCE_*, with native implementations: split)
+  unsigned NDevices = 1;
+  bool Async = false;
+  const Distribution *Policy = nullptr; ///< the kernel's or the process's; null: the even split
+  /// A targeted location's shares (Gecko's hierarchy), whatever the policy.
+  std::optional<std::vector<SplitShare>> Targeted;
+  /// JACC_POLICY=auto: the devices it balances over; another policy: its shares.
+  std::vector<unsigned> Members;
+  std::vector<SplitShare> PolicyShares;
+  std::shared_ptr<const Distribution> Hold; ///< keeps Policy alive (a kernel's own)
+};
+
+/// The measured result of a timed push.
+struct LaunchOutcome {
+  double Seconds = 0;
+  CopyCost Fetched;
+  llvm::ArrayRef<int64_t> PartNanos;
+};
+
+class LaunchChooser {
+public:
+  /// JACC_SPLIT: auto measures the program and each kernel; always, never fix the mode of a
+  /// kernel that can split; one runs every kernel on one device.
+  void setPolicy(SplitChoice::Policy P);
+  /// The decision for R (Unsupported when R forces a split the kernel cannot do).
+  llvm::Expected<LaunchDecision> decide(const LaunchRequest &R);
+  /// PlanOptions of the binding that carries D out.
+  static void planFor(const LaunchDecision &D, PlanOptions &O);
+  /// After the binding: the device the data makes the kernel run on alone, which then copies
+  /// what it wrote to the others (deviceptr memory, set by the binding; one memory the devices'
+  /// parts would overlap in), as Plan.Owner (the code stays the one D bound), and D's shares
+  /// and timing as Plan's.
+  static void settle(const analysis::KernelInfo &Info, LaunchDecision &D, LaunchPlan &Plan);
+  /// What a timed push (D.timed()) of R took.
+  void learn(const LaunchRequest &R, const LaunchDecision &D, const LaunchOutcome &O);
+  /// Forget every kernel's shares (the devices change).
+  void clearShares() { Balance.clear(); }
+
+private:
+  SplitChoice Split;     ///< JACC_SPLIT and the adaptive chooser
+  ProgramSpread Program; ///< whether spreading the program pays at all
+  Balancer Balance;      ///< JACC_POLICY=auto's shares per kernel
+};
+
+} // namespace jacc
+
+#endif

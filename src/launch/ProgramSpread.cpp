@@ -1,0 +1,141 @@
+#include "src/launch/ProgramSpread.h"
+
+#include "support/Debug.h"
+#include "support/Format.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace jacc {
+
+namespace {
+
+ProgramSpread::Regime other(ProgramSpread::Regime R) {
+  return R == ProgramSpread::Regime::Spread ? ProgramSpread::Regime::OneDevice
+                                            : ProgramSpread::Regime::Spread;
+}
+
+const char *nameOf(ProgramSpread::Regime R) {
+  return R == ProgramSpread::Regime::Spread ? "spread over the devices" : "on one device";
+}
+
+} // namespace
+
+void ProgramSpread::fix(bool IsFixed, Regime R) {
+  std::lock_guard<std::mutex> L(M);
+  Fixed = IsFixed;
+  FixedRegime = R;
+}
+
+ProgramSpread::Step ProgramSpread::next(const void *Kernel) {
+  std::lock_guard<std::mutex> L(M);
+  if (Fixed)
+    return {FixedRegime, false};
+  KernelTimes &K = Kernels[Kernel];
+  if (Launches == 0)
+    startWindow(Regime::Spread);
+  else if (Launches >= WindowEnd)
+    endWindow();
+  ++Launches;
+  ++K.Launches;
+  return {Window, true};
+}
+
+void ProgramSpread::record(const void *Kernel, Regime R, double Seconds) {
+  std::lock_guard<std::mutex> L(M);
+  if (Fixed || R != Window)
+    return;
+  auto It = Kernels.find(Kernel);
+  if (It == Kernels.end())
+    return;
+  KernelTimes &K = It->second;
+  // A kernel's first launch after the regime changed pays for the change (its data gathered on
+  // one device, or spread again): a cost of re-timing, not of the regime. Its first launch ever
+  // pays for the devices' first touch of its data.
+  bool First = !K.SeenInWindow;
+  K.SeenInWindow = true;
+  if (First && (Window != Previous || K.Launches == 1))
+    return;
+  K.WindowSeconds += Seconds;
+  ++K.WindowTimed;
+}
+
+ProgramSpread::Regime ProgramSpread::chosen() {
+  std::lock_guard<std::mutex> L(M);
+  return Fixed ? FixedRegime : Choice;
+}
+
+void ProgramSpread::startWindow(Regime R) {
+  Previous = Window;
+  Window = R;
+  WindowEnd = Launches + std::max<uint64_t>(MinWindow, WindowPerKernel * Kernels.size());
+  for (auto &[Id, K] : Kernels) {
+    K.WindowSeconds = 0;
+    K.WindowTimed = 0;
+    K.SeenInWindow = false;
+  }
+}
+
+ProgramSpread::Regime ProgramSpread::decide(double &Spread, double &One) const {
+  Spread = One = 0;
+  for (const auto &[Id, K] : Kernels)
+    if (K.Mean[0] >= 0 && K.Mean[1] >= 0) {
+      Spread += double(K.Launches) * K.Mean[int(Regime::Spread)];
+      One += double(K.Launches) * K.Mean[int(Regime::OneDevice)];
+    }
+  if (One <= 0)
+    return Regime::Spread; // nothing timed under both: as before
+  return Spread < One * (1 - SpreadMargin) ? Regime::Spread : Regime::OneDevice;
+}
+
+void ProgramSpread::endWindow() {
+  for (auto &[Id, K] : Kernels)
+    if (K.WindowTimed > 0)
+      K.Mean[int(Window)] = K.WindowSeconds / double(K.WindowTimed);
+  switch (Now) {
+  case Phase::TimeSpread:
+    Now = Phase::TimeOne;
+    startWindow(Regime::OneDevice);
+    return;
+  case Phase::Chosen:
+    if (--WindowsLeft == 0) {
+      Now = Phase::Recheck;
+      startWindow(other(Choice));
+    } else {
+      startWindow(Choice);
+    }
+    return;
+  case Phase::TimeOne:
+  case Phase::Recheck:
+    break;
+  }
+  double Spread, One;
+  Regime New = decide(Spread, One);
+  // Confirmed by a re-check: back off; a new choice starts again. Either way, what re-timing
+  // costs beyond the chosen regime stays within the budget.
+  Period = Now == Phase::Recheck && New == Choice ? std::min(2 * Period, MaxRecheckWindows)
+                                                  : RecheckWindows;
+  double Chosen = New == Regime::Spread ? Spread : One, Other = Spread + One - Chosen;
+  if (Chosen > 0 && Other > Chosen)
+    Period = std::max<uint64_t>(
+        Period, uint64_t(std::min(std::ceil((Other - Chosen) / (RecheckBudget * Chosen)),
+                                  double(MaxRecheckWindows))));
+  if (Now == Phase::TimeOne || New != Choice) {
+    uint64_t Timed = 0;
+    for (const auto &[Id, K] : Kernels)
+      if (K.Mean[0] >= 0 && K.Mean[1] >= 0)
+        Timed += K.Launches;
+    double PerLaunch = Timed ? 1.0 / double(Timed) : 0;
+    debugLog("launch", std::string("program: ") + formatSeconds(Spread * PerLaunch) +
+                           " per launch spread over the devices, " +
+                           formatSeconds(One * PerLaunch) + " on one device (" +
+                           std::to_string(Timed) +
+                           " launches of kernels timed under both): " + nameOf(New));
+  }
+  Choice = New;
+  Now = Phase::Chosen;
+  WindowsLeft = Period;
+  startWindow(Choice);
+}
+
+} // namespace jacc

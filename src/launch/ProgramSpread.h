@@ -1,0 +1,75 @@
+// Whether spreading the program over its devices pays, measured on the program as a whole.
+// The adaptive chooser (Adaptive.h) prices a kernel's split against its duplicate by the launch
+// alone, but what a split costs arrives later, in the launches of the kernels after it: the bytes
+// they fetch because it left the data decomposed another way (an ADI solver's sweeps along x, y
+// and z; a V-cycle's grids of every size). So windows of launches are timed spread over the
+// devices (each kernel as the adaptive chooser decides) and with every kernel on one device; each
+// kernel's mean time in both, weighted by how often it runs, prices the program under each, and
+// the cheaper one runs, the other being timed again now and then within a budget.
+#ifndef JACC_SRC_LAUNCH_PROGRAMSPREAD_H
+#define JACC_SRC_LAUNCH_PROGRAMSPREAD_H
+
+#include <cstdint>
+#include <mutex>
+#include <unordered_map>
+
+namespace jacc {
+
+class ProgramSpread {
+public:
+  /// How the program's kernels run: spread over the devices, or each on one device.
+  enum class Regime { Spread, OneDevice };
+  /// Launches in a window: at least MinWindow, and WindowPerKernel per kernel seen so far, so
+  /// that a window holds whole time steps of the program.
+  static constexpr uint64_t MinWindow = 64;
+  static constexpr uint64_t WindowPerKernel = 4;
+  /// Windows between two timings of the regime not chosen: at least (doubling while they
+  /// confirm the choice, and stretched to the budget below), and at most.
+  static constexpr uint64_t RecheckWindows = 8, MaxRecheckWindows = 512;
+  /// What re-timing the other regime costs beyond the chosen one is kept within this fraction
+  /// of the time between two re-timings.
+  static constexpr double RecheckBudget = 0.05;
+  /// Spreading is chosen only when it is at least this much cheaper than one device: at equal
+  /// cost one device leaves the others idle and moves nothing.
+  static constexpr double SpreadMargin = 0.05;
+
+  /// Fix the regime (JACC_SPLIT=one: every kernel on one device; always, never: spread), or
+  /// measure it (Fixed false).
+  void fix(bool Fixed, Regime R = Regime::Spread);
+  /// The regime of the next push of Kernel, counted. Measure: time it and record() it.
+  struct Step {
+    Regime How = Regime::Spread;
+    bool Measure = false;
+  };
+  Step next(const void *Kernel);
+  /// A push of Kernel under R, synchronous, took Seconds (choice to results). Dropped when the
+  /// window it was counted in is over.
+  void record(const void *Kernel, Regime R, double Seconds);
+  /// The regime chosen (Spread until both were timed).
+  Regime chosen();
+
+private:
+  enum class Phase { TimeSpread, TimeOne, Chosen, Recheck };
+  struct KernelTimes {
+    uint64_t Launches = 0;
+    double Mean[2] = {-1, -1}; ///< seconds per launch under each regime; -1 never timed
+    double WindowSeconds = 0;
+    uint64_t WindowTimed = 0;
+    bool SeenInWindow = false; ///< its first launch in a window may not count (see record)
+  };
+  void endWindow(); // under the lock
+  void startWindow(Regime R);
+  Regime decide(double &Spread, double &One) const;
+  std::mutex M;
+  std::unordered_map<const void *, KernelTimes> Kernels;
+  bool Fixed = false;
+  Regime FixedRegime = Regime::Spread;
+  Phase Now = Phase::TimeSpread;
+  Regime Window = Regime::Spread, Previous = Regime::Spread, Choice = Regime::Spread;
+  uint64_t Launches = 0, WindowEnd = 0, WindowsLeft = 0;
+  uint64_t Period = RecheckWindows;
+};
+
+} // namespace jacc
+
+#endif

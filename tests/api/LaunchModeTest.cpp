@@ -1,0 +1,154 @@
+// End to end: how a push runs when the choice is the runtime's. Kernels of an alternating-
+// direction sweep (a recurrence along rows, then along columns: NPB BT's and SP's solvers in
+// two dimensions) split each along its own axis, so each step moves the part of the array that
+// changes owner, exactly; with every kernel on one device (JACC_SPLIT=one) nothing moves between
+// devices after the first launch; and left to the runtime the program gives the serial results
+// whichever way it is run, over as many steps as it takes to time both. On host:1 .. host:4.
+#include "tests/ScopedEnv.h"
+#include "tests/api/Fixture.h"
+#include "tests/api/Helpers.h"
+
+#include "jacc/jacc.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+namespace {
+
+using jacc_test::stats;
+
+/// The sweep along each row (parallel over rows, a recurrence along the columns).
+const char *RowSweepSrc = "#pragma acc parallel loop present(a)\n"
+                          "for (int j = 0; j < r; j++)\n"
+                          "  for (int i = 1; i < c; i++)\n"
+                          "    a[j][i] = 0.5 * (a[j][i] + a[j][i - 1]);\n";
+/// The sweep along each column (parallel over columns, a recurrence down the rows).
+const char *ColumnSweepSrc = "#pragma acc parallel loop present(a)\n"
+                             "for (int i = 0; i < c; i++)\n"
+                             "  for (int j = 1; j < r; j++)\n"
+                             "    a[j][i] = 0.5 * (a[j][i] + a[j - 1][i]);\n";
+
+constexpr int R = 48, C = 48; // divisible by 1 .. 4 devices: equal shares of rows and columns
+
+/// The serial sweeps of Steps steps on A (R x C).
+void sweepsOnHost(std::vector<double> &A, int Steps) {
+  for (int S = 0; S < Steps; ++S) {
+    for (int J = 0; J < R; ++J)
+      for (int I = 1; I < C; ++I)
+        A[J * C + I] = 0.5 * (A[J * C + I] + A[J * C + I - 1]);
+    for (int I = 0; I < C; ++I)
+      for (int J = 1; J < R; ++J)
+        A[J * C + I] = 0.5 * (A[J * C + I] + A[(J - 1) * C + I]);
+  }
+}
+
+std::vector<double> initial() {
+  std::vector<double> A(R * C);
+  for (int I = 0; I < R * C; ++I)
+    A[I] = (I * 7 % 23) / 8.0;
+  return A;
+}
+
+class LaunchModeTest : public DeviceTest {
+protected:
+  uint64_t ndev() const { return static_cast<uint64_t>(devices()); }
+  /// Restart the runtime with JACC_SPLIT=Split (kept until the test ends).
+  void restartWith(const char *Split) {
+    ASSERT_JACC(jacc_finalize());
+    Env.emplace("JACC_SPLIT", Split);
+    ASSERT_JACC(jacc_init());
+    jacc_reset_stats();
+  }
+  /// Steps steps of the two sweeps on A, mapped; PerStep receives each step's bytes moved
+  /// between devices.
+  void sweeps(std::vector<double> &A, int Steps, std::vector<uint64_t> *PerStep = nullptr) {
+    int r = R, c = C;
+    double(*a)[C] = reinterpret_cast<double(*)[C]>(A.data());
+    ASSERT_JACC(jacc_copyin(A.data(), A.size() * sizeof(double)));
+    jacc_reset_stats();
+    jacc_arg Args[] = {{"int r", &r}, {"int c", &c}, {"double (*a)[c]", &a}};
+    for (int S = 0; S < Steps; ++S) {
+      uint64_t Before = stats().bytes_device_to_device;
+      ASSERT_JACC(jacc_kernel_push(RowSweepSrc, 3, Args, JACC_DEFAULT));
+      ASSERT_JACC(jacc_kernel_push(ColumnSweepSrc, 3, Args, JACC_DEFAULT));
+      if (PerStep)
+        PerStep->push_back(stats().bytes_device_to_device - Before);
+    }
+    ASSERT_JACC(jacc_copyout(A.data(), A.size() * sizeof(double)));
+  }
+
+private:
+  std::optional<jacc::ScopedEnv> Env;
+};
+
+TEST_P(LaunchModeTest, SplitSweepsMoveThePartThatChangesOwnerEachWay) {
+  ASSERT_NO_FATAL_FAILURE(restartWith("always"));
+  std::vector<double> A = initial(), Ref = A;
+  std::vector<uint64_t> PerStep;
+  ASSERT_NO_FATAL_FAILURE(sweeps(A, 4, &PerStep));
+  sweepsOnHost(Ref, 4);
+  EXPECT_EQ(A, Ref);
+  // Each device holds its rows after the row sweep and its columns after the column sweep:
+  // before each sweep it fetches its share of the array from the others' shares.
+  uint64_t Turn = R * C * sizeof(double) * (ndev() - 1) / ndev();
+  ASSERT_EQ(PerStep.size(), 4u);
+  EXPECT_EQ(PerStep[0], Turn) << "the copies were all current before the first row sweep";
+  for (int S = 1; S < 4; ++S)
+    EXPECT_EQ(PerStep[S], 2 * Turn) << "step " << S;
+  EXPECT_EQ(stats().split_launches, ndev() > 1 ? 8u : 0u);
+}
+
+TEST_P(LaunchModeTest, OnOneDeviceNothingMovesBetweenDevices) {
+  ASSERT_NO_FATAL_FAILURE(restartWith("one"));
+  std::vector<double> A = initial(), Ref = A;
+  std::vector<uint64_t> PerStep;
+  ASSERT_NO_FATAL_FAILURE(sweeps(A, 4, &PerStep));
+  sweepsOnHost(Ref, 4);
+  EXPECT_EQ(A, Ref);
+  EXPECT_EQ(PerStep, std::vector<uint64_t>(4, 0));
+  EXPECT_EQ(stats().split_launches, 0u);
+  EXPECT_EQ(stats().duplicate_launches, 8u);
+  // The copy-out reads the one device's copy: the array once.
+  EXPECT_EQ(stats().bytes_device_to_host, R * C * sizeof(double));
+}
+
+TEST_P(LaunchModeTest, OnOneDeviceTheOthersFetchWhatItWroteWhenTheyNeedIt) {
+  // One device runs the sweeps; then the runtime splits a forced kernel: each other device
+  // fetches its share of what the first one wrote, and nothing else.
+  ASSERT_NO_FATAL_FAILURE(restartWith("one"));
+  std::vector<double> A = initial(), Ref = A;
+  int r = R, c = C;
+  double(*a)[C] = reinterpret_cast<double(*)[C]>(A.data());
+  ASSERT_JACC(jacc_copyin(A.data(), A.size() * sizeof(double)));
+  jacc_arg Args[] = {{"int r", &r}, {"int c", &c}, {"double (*a)[c]", &a}};
+  ASSERT_JACC(jacc_kernel_push(ColumnSweepSrc, 3, Args, JACC_DEFAULT));
+  jacc_reset_stats();
+  ASSERT_JACC(jacc_kernel_push(RowSweepSrc, 3, Args, JACC_FORCE_SPLIT));
+  EXPECT_EQ(stats().bytes_device_to_device, R * C * sizeof(double) * (ndev() - 1) / ndev());
+  ASSERT_JACC(jacc_copyout(A.data(), A.size() * sizeof(double)));
+  for (int I = 0; I < C; ++I)
+    for (int J = 1; J < R; ++J)
+      Ref[J * C + I] = 0.5 * (Ref[J * C + I] + Ref[(J - 1) * C + I]);
+  for (int J = 0; J < R; ++J)
+    for (int I = 1; I < C; ++I)
+      Ref[J * C + I] = 0.5 * (Ref[J * C + I] + Ref[J * C + I - 1]);
+  EXPECT_EQ(A, Ref);
+}
+
+TEST_P(LaunchModeTest, TheRuntimesChoiceGivesTheSerialResults) {
+  // Enough steps to time the program spread and on one device, and to run the rest the
+  // cheaper way (which one depends on this machine's timing: the results must not).
+  std::vector<double> A = initial(), Ref = A;
+  ASSERT_NO_FATAL_FAILURE(sweeps(A, 150));
+  sweepsOnHost(Ref, 150);
+  EXPECT_EQ(A, Ref);
+}
+
+INSTANTIATE_TEST_SUITE_P(Devices, LaunchModeTest,
+                         ::testing::Values("host:1", "host:2", "host:3", "host:4"),
+                         deviceConfigName);
+
+} // namespace

@@ -1,0 +1,179 @@
+// Tests of the program-level choice between spreading the kernels over the devices and running
+// them on one: windows timed under each, kernels weighted by how often they run, the first
+// launch after a switch not counted, re-checks backing off within their budget, fixed regimes.
+#include "src/launch/ProgramSpread.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <vector>
+
+using jacc::ProgramSpread;
+using Regime = ProgramSpread::Regime;
+
+namespace {
+
+/// A program cycling over Kernels (each entry one launch of a time step), each launch taking
+/// Cost(kernel, regime) seconds; Launches of it, returning each launch's regime.
+std::vector<Regime> run(ProgramSpread &P, const std::vector<const void *> &Kernels,
+                        uint64_t Launches,
+                        const std::function<double(const void *, Regime)> &Cost) {
+  std::vector<Regime> Out;
+  for (uint64_t I = 0; I < Launches; ++I) {
+    const void *K = Kernels[I % Kernels.size()];
+    ProgramSpread::Step S = P.next(K);
+    EXPECT_TRUE(S.Measure);
+    P.record(K, S.How, Cost(K, S.How));
+    Out.push_back(S.How);
+  }
+  return Out;
+}
+
+constexpr uint64_t W = ProgramSpread::MinWindow; // a window of a program with few kernels
+
+/// Launches [B, E) of Rs all ran under R.
+bool allIn(const std::vector<Regime> &Rs, uint64_t B, uint64_t E, Regime R) {
+  for (uint64_t I = B; I < E; ++I)
+    if (Rs[I] != R)
+      return false;
+  return true;
+}
+
+int A, B, C; // kernels, told apart by address
+
+TEST(ProgramSpreadTest, TimesSpreadThenOneDeviceThenRunsTheCheaper) {
+  ProgramSpread P;
+  // Spreading costs twice what one device does (the kernels fetch what the others split).
+  auto Rs = run(P, {&A, &B}, 5 * W,
+                [](const void *, Regime R) { return R == Regime::Spread ? 2.0 : 1.0; });
+  EXPECT_TRUE(allIn(Rs, 0, W, Regime::Spread)) << "spread timed first";
+  EXPECT_TRUE(allIn(Rs, W, 5 * W, Regime::OneDevice)) << "then one device, then chosen";
+  EXPECT_EQ(P.chosen(), Regime::OneDevice);
+}
+
+TEST(ProgramSpreadTest, KeepsSpreadingWhenItPays) {
+  ProgramSpread P;
+  auto Rs = run(P, {&A, &B}, 5 * W,
+                [](const void *, Regime R) { return R == Regime::Spread ? 0.5 : 1.0; });
+  EXPECT_TRUE(allIn(Rs, W, 2 * W, Regime::OneDevice)) << "one device is timed once";
+  EXPECT_TRUE(allIn(Rs, 2 * W, 5 * W, Regime::Spread));
+  EXPECT_EQ(P.chosen(), Regime::Spread);
+}
+
+TEST(ProgramSpreadTest, SpreadingWithinTheMarginIsNotWorthIt) {
+  ProgramSpread P;
+  double Close = 1 - ProgramSpread::SpreadMargin / 2;
+  run(P, {&A}, 3 * W, [&](const void *, Regime R) { return R == Regime::Spread ? Close : 1.0; });
+  EXPECT_EQ(P.chosen(), Regime::OneDevice);
+}
+
+TEST(ProgramSpreadTest, WeighsEachKernelByHowOftenItRuns) {
+  // A runs three times per step and gains 1 s spread; C runs once and loses 2 s: spreading
+  // saves 1 s per step.
+  auto Cost = [](const void *K, Regime R) {
+    if (K == &A)
+      return R == Regime::Spread ? 1.0 : 2.0;
+    return R == Regime::Spread ? 3.0 : 1.0;
+  };
+  ProgramSpread P;
+  run(P, {&A, &A, &A, &C}, 3 * W, Cost);
+  EXPECT_EQ(P.chosen(), Regime::Spread);
+  // Once per step instead, C's loss outweighs: one device.
+  ProgramSpread Q;
+  run(Q, {&A, &C}, 3 * W, Cost);
+  EXPECT_EQ(Q.chosen(), Regime::OneDevice);
+}
+
+TEST(ProgramSpreadTest, TheFirstLaunchAfterASwitchPaysForItAndIsNotCounted) {
+  // Gathering the data on one device makes each kernel's first launch there slow; after that
+  // one device is cheaper.
+  ProgramSpread P;
+  std::vector<const void *> Seen;
+  run(P, {&A, &B}, 3 * W, [&](const void *K, Regime R) {
+    if (R == Regime::Spread)
+      return 2.0;
+    bool First = std::find(Seen.begin(), Seen.end(), K) == Seen.end();
+    Seen.push_back(K);
+    return First ? 1000.0 : 1.0;
+  });
+  EXPECT_EQ(P.chosen(), Regime::OneDevice);
+}
+
+TEST(ProgramSpreadTest, RechecksTheOtherRegimeAndSwitchesWhenCostsChange) {
+  ProgramSpread P;
+  bool Cheap = false; // spreading becomes cheap later (the program's phase changes)
+  auto Cost = [&](const void *, Regime R) {
+    return R == Regime::Spread ? (Cheap ? 0.25 : 2.0) : 1.0;
+  };
+  run(P, {&A, &B}, 2 * W + 1, Cost);
+  ASSERT_EQ(P.chosen(), Regime::OneDevice);
+  Cheap = true;
+  // Spreading cost 1 s more per second: re-timed after 1 / RecheckBudget windows at one device.
+  uint64_t Period = std::max<uint64_t>(ProgramSpread::RecheckWindows,
+                                       uint64_t(std::ceil(1.0 / ProgramSpread::RecheckBudget)));
+  run(P, {&A, &B}, Period * W - 1, Cost);
+  EXPECT_EQ(P.chosen(), Regime::OneDevice) << "not re-timed yet";
+  auto Rs = run(P, {&A, &B}, W + 1, Cost);
+  EXPECT_TRUE(allIn(Rs, 1, W + 1, Regime::Spread)) << "the re-check";
+  EXPECT_EQ(P.chosen(), Regime::Spread);
+}
+
+TEST(ProgramSpreadTest, ConfirmedRechecksBackOffWithinTheirBudget) {
+  ProgramSpread P;
+  // Spreading costs 3x: a re-check window costs two windows more than one device, so at most
+  // one window in RecheckBudget / 2 re-checks.
+  auto Rs = run(P, {&A, &B}, 300 * W,
+                [](const void *, Regime R) { return R == Regime::Spread ? 3.0 : 1.0; });
+  uint64_t Rechecks = 0;
+  for (uint64_t I = 2 * W; I < Rs.size(); I += W)
+    Rechecks += Rs[I] == Regime::Spread;
+  EXPECT_GE(Rechecks, 1u) << "the other regime is timed again";
+  // Re-checks at least (3 - 1) / RecheckBudget = 40 windows apart.
+  EXPECT_LE(Rechecks, 300u / 40);
+  EXPECT_EQ(P.chosen(), Regime::OneDevice);
+}
+
+TEST(ProgramSpreadTest, LongerWindowsForProgramsOfManyKernels) {
+  ProgramSpread P;
+  std::vector<int> Many(40);
+  std::vector<const void *> Kernels;
+  for (int &K : Many)
+    Kernels.push_back(&K);
+  // 40 kernels: a window is WindowPerKernel launches of each, once all are known.
+  uint64_t Window = ProgramSpread::WindowPerKernel * Many.size();
+  ASSERT_EQ(Window, 160u);
+  auto Rs = run(P, Kernels, W + Window + 1,
+                [](const void *, Regime R) { return R == Regime::Spread ? 2.0 : 1.0; });
+  // The first window is the minimum (kernels were still arriving), then windows of 160.
+  EXPECT_TRUE(allIn(Rs, 0, W, Regime::Spread));
+  EXPECT_TRUE(allIn(Rs, W, W + Window, Regime::OneDevice));
+  EXPECT_EQ(Rs[W + Window], Regime::OneDevice) << "chosen";
+}
+
+TEST(ProgramSpreadTest, AFixedRegimeIsNeitherTimedNorChanged) {
+  ProgramSpread P;
+  P.fix(true, Regime::OneDevice);
+  for (int I = 0; I < 10; ++I) {
+    ProgramSpread::Step S = P.next(&A);
+    EXPECT_EQ(S.How, Regime::OneDevice);
+    EXPECT_FALSE(S.Measure);
+  }
+  EXPECT_EQ(P.chosen(), Regime::OneDevice);
+  P.fix(true, Regime::Spread);
+  EXPECT_EQ(P.next(&A).How, Regime::Spread);
+}
+
+TEST(ProgramSpreadTest, ALaunchRecordedAfterItsWindowIsDropped) {
+  ProgramSpread P;
+  // Every launch of the one-device window is recorded as spread (a push counted in the window
+  // before, finishing late): one device was never timed, so spreading stays.
+  for (uint64_t I = 0; I < 3 * W; ++I) {
+    P.next(&A);
+    P.record(&A, Regime::Spread, 1.0);
+  }
+  EXPECT_EQ(P.chosen(), Regime::Spread);
+}
+
+} // namespace
