@@ -164,13 +164,13 @@ void recordSplitWrites(const LaunchPlan &Plan,
   }
 }
 
-void recordWholeWrites(const analysis::KernelInfo &Info, const LaunchPlan &Plan) {
+void recordWholeWrites(const analysis::KernelInfo &Info, const LaunchPlan &Plan, HolderSet On) {
   llvm::SmallVector<Mapping *, 8> Seen;
   for (Mapping *M : Plan.Used) {
     if (llvm::is_contained(Seen, M) || !writtenBy(Info, Plan, M))
       continue;
     Seen.push_back(M);
-    M->Valid.assign(0, M->bytes(), Plan.Devices & M->Home);
+    M->Valid.assign(0, M->bytes(), On & M->Home);
   }
 }
 

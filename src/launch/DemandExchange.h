@@ -37,11 +37,11 @@ llvm::Error fetchForLaunch(const analysis::KernelInfo &Info, const LaunchPlan &P
 void recordSplitWrites(const LaunchPlan &Plan,
                        llvm::ArrayRef<std::shared_ptr<KernelLaunch>> Launches);
 
-/// After a launch that is not probed was queued on some devices only (Plan.Devices: its data
-/// lives at a location): every mapping the kernel may write is current on those devices alone.
-/// Each of them held all of it before (the launch fetched it whole), and computes or receives
-/// (the eager exchange) what the kernel writes; the other copies are stale.
-void recordWholeWrites(const analysis::KernelInfo &Info, const LaunchPlan &Plan);
+/// After a launch that is not probed was queued on some devices only (On: its data lives at a
+/// location, or it runs on one device): every mapping the kernel may write is current on those
+/// devices alone. Each of them held all of it before (the launch fetched it whole), and computes
+/// or receives (the eager exchange) what the kernel writes; the other copies are stale.
+void recordWholeWrites(const analysis::KernelInfo &Info, const LaunchPlan &Plan, HolderSet On);
 
 } // namespace jacc
 

@@ -111,6 +111,12 @@ void ProgramSpread::endWindow() {
   }
   double Spread, One;
   Regime New = decide(Spread, One);
+  if (Now == Phase::TimeOne && One <= 0) {
+    // No kernel ran under both (the first window was the program's set-up): time both again.
+    Now = Phase::TimeSpread;
+    startWindow(Regime::Spread);
+    return;
+  }
   // Confirmed by a re-check: back off; a new choice starts again. Either way, what re-timing
   // costs beyond the chosen regime stays within the budget.
   Period = Now == Phase::Recheck && New == Choice ? std::min(2 * Period, MaxRecheckWindows)

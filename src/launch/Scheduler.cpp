@@ -102,7 +102,7 @@ llvm::Error Scheduler::run(std::shared_ptr<const jit::CompiledKernel> K, LaunchP
       recordSplitWrites(Plan, Launches);
       Group->withoutExchange({Launches.begin(), Launches.end()});
     } else if (Members < N) {
-      recordWholeWrites(Info, Plan); // computed on the launch's devices alone
+      recordWholeWrites(Info, Plan, Plan.Devices); // computed on the launch's devices alone
     }
   }
   // Native implementations' parts, from their probes (taken above, or now). In one memory they
@@ -194,11 +194,16 @@ llvm::Error Scheduler::runOnOwner(std::shared_ptr<const jit::CompiledKernel> K, 
     M->LastUse[O] = std::max(M->LastUse[O], *Ticket);
   if (auto E = Devices[O]->waitFor(*Ticket))
     return E;
-  // Every copy was equal before the kernel: device O's is the new value of each.
+  // Device O's copy of what the kernel may write is its new value. Copies of pointer arrays
+  // hold each device's own addresses and one memory has no copies: those are refreshed now;
+  // elsewhere the other copies go stale, and a later launch fetches what it reads there.
+  recordWholeWrites(K->Info, Plan, ValidityMap::device(O));
   llvm::SmallVector<Mapping *, 8> Copies(Plan.Used.begin(), Plan.Used.end());
   llvm::sort(Copies);
   Copies.erase(std::unique(Copies.begin(), Copies.end()), Copies.end());
   for (Mapping *M : Copies) {
+    if (!M->Unified && M->Attachments.empty())
+      continue;
     if (auto E = Data.waitForUses(*M))
       return E;
     for (unsigned D = 0; D < Devices.size(); ++D)

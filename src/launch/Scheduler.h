@@ -32,8 +32,9 @@ public:
                   const LaunchCode &Code, bool Async, std::unique_lock<std::mutex> TableLock);
 
 private:
-  /// Run K on device O alone (a kernel given deviceptr memory, which only O can see), then copy
-  /// the mappings it may have written from O to the other devices. Caller holds the table lock.
+  /// Run K on device O alone (a kernel given deviceptr memory, which only O can see, or one
+  /// memory its devices' parts would overlap in); what it may have written is then current on O
+  /// alone (one memory and pointer arrays: copied to the others). Caller holds the table lock.
   llvm::Error runOnOwner(std::shared_ptr<const jit::CompiledKernel> K, LaunchPlan &Plan,
                          const LaunchCode &Code);
   /// Take a ticket on every device, in device order, under the table lock: devices of split

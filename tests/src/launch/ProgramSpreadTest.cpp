@@ -86,6 +86,23 @@ TEST(ProgramSpreadTest, WeighsEachKernelByHowOftenItRuns) {
   EXPECT_EQ(Q.chosen(), Regime::OneDevice);
 }
 
+TEST(ProgramSpreadTest, WindowsWithoutAKernelInCommonDecideNothing) {
+  // A set-up of its own kernels fills the first window; the time steps (A and B) start in the
+  // second: both regimes are timed again before choosing.
+  ProgramSpread P;
+  std::vector<int> Setup(8);
+  std::vector<const void *> SetupKernels;
+  for (int &K : Setup)
+    SetupKernels.push_back(&K);
+  auto Cost = [](const void *, Regime R) { return R == Regime::Spread ? 2.0 : 1.0; };
+  run(P, SetupKernels, W, Cost);
+  auto Rs = run(P, {&A, &B}, 3 * W + 1, Cost);
+  EXPECT_TRUE(allIn(Rs, 0, W, Regime::OneDevice));
+  EXPECT_TRUE(allIn(Rs, W, 2 * W, Regime::Spread)) << "spread timed again";
+  EXPECT_TRUE(allIn(Rs, 2 * W, 3 * W + 1, Regime::OneDevice)) << "one device timed, chosen";
+  EXPECT_EQ(P.chosen(), Regime::OneDevice);
+}
+
 TEST(ProgramSpreadTest, TheFirstLaunchAfterASwitchPaysForItAndIsNotCounted) {
   // Gathering the data on one device makes each kernel's first launch there slow; after that
   // one device is cheaper.
