@@ -147,7 +147,7 @@ llvm::Error Runtime::finalize() {
   }
   Devices.clear();
   DeviceTypes.clear();
-  Chooser.clearShares(); // the next devices may be other ones
+  Chooser.clear(); // the next devices may be other ones
   {
     std::lock_guard<std::mutex> G(LocationMutex);
     Locations.reset();

@@ -74,8 +74,11 @@ public:
   static void settle(const analysis::KernelInfo &Info, LaunchDecision &D, LaunchPlan &Plan);
   /// What a timed push (D.timed()) of R took.
   void learn(const LaunchRequest &R, const LaunchDecision &D, const LaunchOutcome &O);
-  /// Forget every kernel's shares (the devices change).
-  void clearShares() { Balance.clear(); }
+  /// Forget the program and every kernel's shares (the devices change).
+  void clear() {
+    Program.clear();
+    Balance.clear();
+  }
 
 private:
   SplitChoice Split;     ///< JACC_SPLIT and the adaptive chooser

@@ -65,6 +65,15 @@ ProgramSpread::Regime ProgramSpread::chosen() {
   return Fixed ? FixedRegime : Choice;
 }
 
+void ProgramSpread::clear() {
+  std::lock_guard<std::mutex> L(M);
+  Kernels.clear();
+  Now = Phase::TimeSpread;
+  Window = Previous = Choice = Regime::Spread;
+  Launches = WindowEnd = WindowsLeft = 0;
+  Period = RecheckWindows;
+}
+
 void ProgramSpread::startWindow(Regime R) {
   Previous = Window;
   Window = R;

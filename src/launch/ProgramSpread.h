@@ -47,6 +47,8 @@ public:
   void record(const void *Kernel, Regime R, double Seconds);
   /// The regime chosen (Spread until both were timed).
   Regime chosen();
+  /// Forget the program (the devices change): timing starts again.
+  void clear();
 
 private:
   enum class Phase { TimeSpread, TimeOne, Chosen, Recheck };

@@ -21,7 +21,7 @@ const Setting Settings[] = {
     {"JACC_DEVICES", "tpu", "host:2", "host, host:N, cuda:K and cuda:all"},
     {"JACC_HOST_THREADS", "0", "2", "between 1 and 1024"},
     {"JACC_SPIN_US", "soon", "10", "number of microseconds"},
-    {"JACC_SPLIT", "sometimes", "never", "auto, always or never"},
+    {"JACC_SPLIT", "sometimes", "never", "auto, always, never or one"},
     {"JACC_NARROW", "maybe", "off", "on or off"},
     {"JACC_SPECIALIZE", "often", "off", "off, auto or always"},
     {"JACC_SPECIALIZE_ARGS", "n,2x", "n,-m", "argument name"},
