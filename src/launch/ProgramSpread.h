@@ -20,15 +20,16 @@ public:
   /// How the program's kernels run: spread over the devices, or each on one device.
   enum class Regime { Spread, OneDevice };
   /// Launches in a window: at least MinWindow, and WindowPerKernel per kernel seen so far, so
-  /// that a window holds whole time steps of the program.
+  /// that a window holds a whole time step of the program (most kernels run once or twice in
+  /// one; a window spread costs what the program's worst regime does, so no more).
   static constexpr uint64_t MinWindow = 64;
-  static constexpr uint64_t WindowPerKernel = 4;
+  static constexpr uint64_t WindowPerKernel = 2;
   /// Windows between two timings of the regime not chosen: at least (doubling while they
   /// confirm the choice, and stretched to the budget below), and at most.
   static constexpr uint64_t RecheckWindows = 8, MaxRecheckWindows = 512;
   /// What re-timing the other regime costs beyond the chosen one is kept within this fraction
   /// of the time between two re-timings.
-  static constexpr double RecheckBudget = 0.05;
+  static constexpr double RecheckBudget = 0.02;
   /// Spreading is chosen only when it is at least this much cheaper than one device: at equal
   /// cost one device leaves the others idle and moves nothing.
   static constexpr double SpreadMargin = 0.05;
