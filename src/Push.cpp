@@ -1,6 +1,7 @@
 // jacc_kernel_push: a short list of steps, each a call (as analysis/Pipeline.cpp reads):
-// check the arguments, compile (or find) the kernel, choose its variant and mode, prepare every
-// device's code, bind the arguments to the devices, launch, and feed the adaptive chooser.
+// check the arguments, compile (or find) the kernel, choose its variant, decide how it runs
+// (src/launch/LaunchDecision), prepare every device's code, bind the arguments to the devices,
+// launch, and tell the choosers what it took.
 #include "src/Runtime.h"
 
 #include "analysis/KernelSource.h"
@@ -109,7 +110,8 @@ llvm::Error Runtime::push(const char *Source, int NArgs, const jacc_arg *Args, u
   auto Request = launchRequest(**K, Flags, Async);
   if (!Request)
     return Request.takeError();
-  auto Decision = Chooser.decide(*Request);
+  auto Decision =
+      Chooser.decide(*Request, [this](const Distribution *D) { return sharesOf(D); });
   if (!Decision)
     return Decision.takeError();
   LaunchCode Code{Decision->split(), *Variant};
@@ -159,24 +161,19 @@ llvm::Expected<LaunchRequest> Runtime::launchRequest(const jit::CompiledKernel &
   auto Policy = distributionOf(Info);
   if (!Policy)
     return Policy.takeError();
-  R.Policy = Policy->get();
+  R.Policy = std::move(*Policy);
   // A location targeted (Gecko's hierarchy): its devices' shares, whatever the policy.
-  auto Targeted = targetShares(R.Policy, Info.Location);
+  auto Targeted = targetShares(R.Policy.get(), Info.Location);
   if (!Targeted)
     return prefixError(pragmaWhere("location", Info), Targeted.takeError());
   R.Targeted = std::move(*Targeted);
-  if (R.Policy && R.Policy->How == Distribution::Kind::Auto) {
+  if (R.Policy && R.Policy->How == Distribution::Kind::Auto && Info.Split.Enabled) {
     // JACC_POLICY=auto: the devices it balances over (the targeted location's).
-    auto Members = Info.Split.Enabled ? balanceOver(Info.Location)
-                                      : llvm::Expected<std::vector<unsigned>>(R.Members);
+    auto Members = balanceOver(Info.Location);
     if (!Members)
       return Members.takeError();
     R.Members = std::move(*Members);
-  } else if (R.Policy) {
-    R.PolicyShares = sharesOf(R.Policy);
   }
-  // The request holds the policy by its plain pointer: the kernel's own stays alive with it.
-  R.Hold = std::move(*Policy);
   return R;
 }
 

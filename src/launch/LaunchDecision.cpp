@@ -63,7 +63,9 @@ void LaunchChooser::setPolicy(SplitChoice::Policy P) {
                                                     : ProgramSpread::Regime::Spread);
 }
 
-llvm::Expected<LaunchDecision> LaunchChooser::decide(const LaunchRequest &R) {
+llvm::Expected<LaunchDecision> LaunchChooser::decide(
+    const LaunchRequest &R,
+    llvm::function_ref<std::vector<SplitShare>(const Distribution *)> PolicyShares) {
   const analysis::KernelInfo &Info = *R.Info;
   bool Uneven = (R.Policy && !R.Policy->even()) || R.Targeted.has_value();
   bool Forced = R.Flags & (JACC_FORCE_SPLIT | JACC_FORCE_DUPLICATE);
@@ -92,7 +94,7 @@ llvm::Expected<LaunchDecision> LaunchChooser::decide(const LaunchRequest &R) {
     D.Shares = std::move(Next.Shares);
     D.TimeParts = Next.Timed && !R.Async;
   } else if (R.Policy) {
-    D.Shares = R.PolicyShares;
+    D.Shares = PolicyShares(R.Policy.get());
   }
   return D;
 }

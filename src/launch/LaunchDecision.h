@@ -12,6 +12,8 @@
 #include "src/launch/ProgramSpread.h"
 #include "src/launch/SplitChoice.h"
 
+#include <llvm/ADT/STLFunctionalExtras.h>
+
 #include <memory>
 #include <optional>
 #include <vector>
@@ -42,13 +44,12 @@ struct LaunchRequest {
   unsigned Flags = 0; ///< jacc_kernel_push's (JACC_FORCE_*, with native implementations: split)
   unsigned NDevices = 1;
   bool Async = false;
-  const Distribution *Policy = nullptr; ///< the kernel's or the process's; null: the even split
+  /// The kernel's policy or the process's; null: the even split.
+  std::shared_ptr<const Distribution> Policy;
   /// A targeted location's shares (Gecko's hierarchy), whatever the policy.
   std::optional<std::vector<SplitShare>> Targeted;
-  /// JACC_POLICY=auto: the devices it balances over; another policy: its shares.
+  /// JACC_POLICY=auto: the devices it balances over.
   std::vector<unsigned> Members;
-  std::vector<SplitShare> PolicyShares;
-  std::shared_ptr<const Distribution> Hold; ///< keeps Policy alive (a kernel's own)
 };
 
 /// The measured result of a timed push.
@@ -63,14 +64,17 @@ public:
   /// JACC_SPLIT: auto measures the program and each kernel; always, never fix the mode of a
   /// kernel that can split; one runs every kernel on one device.
   void setPolicy(SplitChoice::Policy P);
-  /// The decision for R (Unsupported when R forces a split the kernel cannot do).
-  llvm::Expected<LaunchDecision> decide(const LaunchRequest &R);
+  /// The decision for R (Unsupported when R forces a split the kernel cannot do); PolicyShares
+  /// gives a split's shares under a policy other than auto (asked only for a split: an `any`
+  /// policy reads the devices' queues).
+  llvm::Expected<LaunchDecision>
+  decide(const LaunchRequest &R,
+         llvm::function_ref<std::vector<SplitShare>(const Distribution *)> PolicyShares);
   /// PlanOptions of the binding that carries D out.
   static void planFor(const LaunchDecision &D, PlanOptions &O);
-  /// After the binding: the device the data makes the kernel run on alone, which then copies
-  /// what it wrote to the others (deviceptr memory, set by the binding; one memory the devices'
-  /// parts would overlap in), as Plan.Owner (the code stays the one D bound), and D's shares
-  /// and timing as Plan's.
+  /// After the binding: the device the data makes the kernel run on alone (deviceptr memory, set
+  /// by the binding; one memory the devices' parts would overlap in) as Plan.Owner (the code
+  /// stays the one D bound), and D's shares and timing as Plan's.
   static void settle(const analysis::KernelInfo &Info, LaunchDecision &D, LaunchPlan &Plan);
   /// What a timed push (D.timed()) of R took.
   void learn(const LaunchRequest &R, const LaunchDecision &D, const LaunchOutcome &O);

@@ -85,13 +85,18 @@ void ProgramSpread::startWindow(Regime R) {
   }
 }
 
-ProgramSpread::Regime ProgramSpread::decide(double &Spread, double &One) const {
-  Spread = One = 0;
+ProgramSpread::Prices ProgramSpread::prices() const {
+  Prices P;
   for (const auto &[Id, K] : Kernels)
     if (K.Mean[0] >= 0 && K.Mean[1] >= 0) {
-      Spread += double(K.Launches) * K.Mean[int(Regime::Spread)];
-      One += double(K.Launches) * K.Mean[int(Regime::OneDevice)];
+      P.Spread += double(K.Launches) * K.Mean[int(Regime::Spread)];
+      P.One += double(K.Launches) * K.Mean[int(Regime::OneDevice)];
+      P.Launches += K.Launches;
     }
+  return P;
+}
+
+ProgramSpread::Regime ProgramSpread::Prices::cheaper() const {
   if (One <= 0)
     return Regime::Spread; // nothing timed under both: as before
   return Spread < One * (1 - SpreadMargin) ? Regime::Spread : Regime::OneDevice;
@@ -118,9 +123,9 @@ void ProgramSpread::endWindow() {
   case Phase::Recheck:
     break;
   }
-  double Spread, One;
-  Regime New = decide(Spread, One);
-  if (Now == Phase::TimeOne && One <= 0) {
+  Prices P = prices();
+  Regime New = P.cheaper();
+  if (Now == Phase::TimeOne && P.One <= 0) {
     // No kernel ran under both (the first window was the program's set-up): time both again.
     Now = Phase::TimeSpread;
     startWindow(Regime::Spread);
@@ -130,21 +135,17 @@ void ProgramSpread::endWindow() {
   // costs beyond the chosen regime stays within the budget.
   Period = Now == Phase::Recheck && New == Choice ? std::min(2 * Period, MaxRecheckWindows)
                                                   : RecheckWindows;
-  double Chosen = New == Regime::Spread ? Spread : One, Other = Spread + One - Chosen;
+  double Chosen = New == Regime::Spread ? P.Spread : P.One, Other = P.Spread + P.One - Chosen;
   if (Chosen > 0 && Other > Chosen)
     Period = std::max<uint64_t>(
         Period, uint64_t(std::min(std::ceil((Other - Chosen) / (RecheckBudget * Chosen)),
                                   double(MaxRecheckWindows))));
   if (Now == Phase::TimeOne || New != Choice) {
-    uint64_t Timed = 0;
-    for (const auto &[Id, K] : Kernels)
-      if (K.Mean[0] >= 0 && K.Mean[1] >= 0)
-        Timed += K.Launches;
-    double PerLaunch = Timed ? 1.0 / double(Timed) : 0;
-    debugLog("launch", std::string("program: ") + formatSeconds(Spread * PerLaunch) +
+    double PerLaunch = P.Launches ? 1.0 / double(P.Launches) : 0;
+    debugLog("launch", std::string("program: ") + formatSeconds(P.Spread * PerLaunch) +
                            " per launch spread over the devices, " +
-                           formatSeconds(One * PerLaunch) + " on one device (" +
-                           std::to_string(Timed) +
+                           formatSeconds(P.One * PerLaunch) + " on one device (" +
+                           std::to_string(P.Launches) +
                            " launches of kernels timed under both): " + nameOf(New));
   }
   Choice = New;

@@ -62,7 +62,14 @@ private:
   };
   void endWindow(); // under the lock
   void startWindow(Regime R);
-  Regime decide(double &Spread, double &One) const;
+  /// The program's price under each regime: the kernels timed under both, each mean weighted
+  /// by its launches (Launches: theirs in all).
+  struct Prices {
+    double Spread = 0, One = 0;
+    uint64_t Launches = 0;
+    Regime cheaper() const;
+  };
+  Prices prices() const;
   std::mutex M;
   std::unordered_map<const void *, KernelTimes> Kernels;
   bool Fixed = false;

@@ -33,15 +33,23 @@ const char *ColumnSweepSrc = "#pragma acc parallel loop present(a)\n"
 
 constexpr int R = 48, C = 48; // divisible by 1 .. 4 devices: equal shares of rows and columns
 
-/// The serial sweeps of Steps steps on A (R x C).
+/// RowSweepSrc and ColumnSweepSrc, serially on A (R x C).
+void rowSweepOnHost(std::vector<double> &A) {
+  for (int J = 0; J < R; ++J)
+    for (int I = 1; I < C; ++I)
+      A[J * C + I] = 0.5 * (A[J * C + I] + A[J * C + I - 1]);
+}
+void columnSweepOnHost(std::vector<double> &A) {
+  for (int I = 0; I < C; ++I)
+    for (int J = 1; J < R; ++J)
+      A[J * C + I] = 0.5 * (A[J * C + I] + A[(J - 1) * C + I]);
+}
+
+/// The serial sweeps of Steps steps on A.
 void sweepsOnHost(std::vector<double> &A, int Steps) {
   for (int S = 0; S < Steps; ++S) {
-    for (int J = 0; J < R; ++J)
-      for (int I = 1; I < C; ++I)
-        A[J * C + I] = 0.5 * (A[J * C + I] + A[J * C + I - 1]);
-    for (int I = 0; I < C; ++I)
-      for (int J = 1; J < R; ++J)
-        A[J * C + I] = 0.5 * (A[J * C + I] + A[(J - 1) * C + I]);
+    rowSweepOnHost(A);
+    columnSweepOnHost(A);
   }
 }
 
@@ -129,12 +137,8 @@ TEST_P(LaunchModeTest, OnOneDeviceTheOthersFetchWhatItWroteWhenTheyNeedIt) {
   ASSERT_JACC(jacc_kernel_push(RowSweepSrc, 3, Args, JACC_FORCE_SPLIT));
   EXPECT_EQ(stats().bytes_device_to_device, R * C * sizeof(double) * (ndev() - 1) / ndev());
   ASSERT_JACC(jacc_copyout(A.data(), A.size() * sizeof(double)));
-  for (int I = 0; I < C; ++I)
-    for (int J = 1; J < R; ++J)
-      Ref[J * C + I] = 0.5 * (Ref[J * C + I] + Ref[(J - 1) * C + I]);
-  for (int J = 0; J < R; ++J)
-    for (int I = 1; I < C; ++I)
-      Ref[J * C + I] = 0.5 * (Ref[J * C + I] + Ref[J * C + I - 1]);
+  columnSweepOnHost(Ref);
+  rowSweepOnHost(Ref);
   EXPECT_EQ(A, Ref);
 }
 
