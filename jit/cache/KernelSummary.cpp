@@ -152,6 +152,7 @@ json::Object runtimeToJson(const KernelInfo &K) {
                       {"may_align", K.MayAlign},
                       {"split_enabled", K.Split.Enabled},
                       {"split_fallback", textValue(K.Split.Fallback)},
+                      {"splittable", K.Split.Plan.Splittable},
                       {"arrays", std::move(Arrays)},
                       {"read_args", std::move(ReadArgs)},
                       {"reads", std::move(Reads)},
@@ -329,6 +330,9 @@ llvm::Expected<KernelInfo> runtimeInfoFromSummary(const json::Object &Summary) {
   K.MayAlign = RO->getBoolean("may_align").value_or(false);
   K.Split.Enabled = R.flag("split_enabled");
   K.Split.Fallback = R.str("split_fallback");
+  // Whether the kernel's writes are known (its split arrays): a launch on one device records
+  // every mapping an unsplittable kernel uses as written there.
+  K.Split.Plan.Splittable = R.flag("splittable");
   for (const json::Value &V : R.arr("arrays")) {
     const json::Object *O = V.getAsObject();
     if (!O)

@@ -293,6 +293,17 @@ TEST_F(KernelStoreTest, SummaryRoundTripsTheRuntimePartOfTheAnalysis) {
   auto MatVecBack = runtimeInfoFromSummary(kernelSummary((*MatVec)->Info, "t", 0, 0));
   ASSERT_TRUE(bool(MatVecBack)) << llvm::toString(MatVecBack.takeError());
   EXPECT_TRUE(MatVecBack->MayRestrict);
+  // Whether the kernel's writes are known: a launch on one device of a kernel whose are not
+  // takes every mapping it uses as written there.
+  EXPECT_TRUE(Back->Split.Plan.Splittable);
+  auto Unknown = compileKernel("#pragma acc parallel loop\n"
+                               "for (int i = 0; i < n; i++) { double *p = y + i; *p = x[i]; }\n",
+                               {"int n", "const double *x", "double *y"});
+  ASSERT_TRUE(bool(Unknown)) << llvm::toString(Unknown.takeError());
+  ASSERT_FALSE((*Unknown)->Info.Split.Plan.Splittable);
+  auto UnknownBack = runtimeInfoFromSummary(kernelSummary((*Unknown)->Info, "t", 0, 0));
+  ASSERT_TRUE(bool(UnknownBack)) << llvm::toString(UnknownBack.takeError());
+  EXPECT_FALSE(UnknownBack->Split.Plan.Splittable);
   ASSERT_EQ(Back->Split.Plan.Arrays.size(), I.Split.Plan.Arrays.size());
   EXPECT_EQ(Back->Split.Plan.Arrays[0].Writes.size(), I.Split.Plan.Arrays[0].Writes.size());
   // A summary with a field missing, or out of range, is an error (a miss for the cache).
