@@ -54,6 +54,9 @@ public:
   /// Whether its memory is the process's host memory (a host device): its pointers can be read
   /// and written by the CPU, so copies to and from it need no staging.
   bool hostMemory() const { return HostMemory; }
+  /// Whether it computes on the process's own cores (a host device), which all such devices
+  /// share: the whole kernel run on each of them at once takes as long as on each in turn.
+  bool hostCores() const { return HostMemory; }
   DeviceProperties properties() const {
     DeviceProperties P = propertiesImpl();
     P.ComputeUnits = computeUnits();

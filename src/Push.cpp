@@ -157,6 +157,7 @@ llvm::Expected<LaunchRequest> Runtime::launchRequest(const jit::CompiledKernel &
   R.Info = &Info;
   R.Flags = Flags;
   R.NDevices = Devices.size();
+  R.SharedCores = llvm::all_of(Devices, [](const auto &D) { return D->hostCores(); });
   R.Async = Async;
   auto Policy = distributionOf(Info);
   if (!Policy)

@@ -85,6 +85,13 @@ llvm::Expected<LaunchDecision> LaunchChooser::decide(
     return Mode.takeError();
   D.Mode = Mode->Split ? LaunchMode::Split : LaunchMode::Duplicate;
   D.MeasureMode = Mode->Measure;
+  // Devices that share their cores duplicate a kernel at the cost of running it once per device,
+  // and then hold every copy current, which the next split kernel does not need: the one device
+  // holding the data runs it and the others fetch what they later read. Only where the mode is
+  // the runtime's to choose (not JACC_FORCE_DUPLICATE nor JACC_SPLIT=never).
+  if (D.Mode == LaunchMode::Duplicate && R.SharedCores && R.NDevices > 1 && !Forced &&
+      Split.policy() == SplitChoice::Policy::Auto)
+    D.Mode = LaunchMode::OnOwner;
   if (!D.split())
     return D;
   if (R.Targeted) {

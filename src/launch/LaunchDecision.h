@@ -43,6 +43,9 @@ struct LaunchRequest {
   const analysis::KernelInfo *Info = nullptr;
   unsigned Flags = 0; ///< jacc_kernel_push's (JACC_FORCE_*, with native implementations: split)
   unsigned NDevices = 1;
+  /// The devices compute on the same cores (host devices): a kernel that does not split runs on
+  /// one of them, since each running it whole gains nothing (see LaunchChooser::decide).
+  bool SharedCores = false;
   bool Async = false;
   /// The kernel's policy or the process's; null: the even split.
   std::shared_ptr<const Distribution> Policy;

@@ -15,6 +15,7 @@ public:
   /// device (LaunchChooser; this chooser is then asked nothing).
   enum class Policy { Auto, Always, Never, One };
   void setPolicy(Policy P) { Mode = P; }
+  Policy policy() const { return Mode; }
 
   struct Decision {
     bool Split = false;   ///< run the split entry on every device
