@@ -16,6 +16,10 @@ std::string ownedBytesName(const std::string &A, const char *Part) {
   return "__jacc_bown" + std::string(Part) + "_" + A;
 }
 
+std::string ownedIndexName(const std::string &A, const char *Part) {
+  return "__jacc_own" + std::string(Part) + "_" + A;
+}
+
 /// The split array whose owned range site S writes in when K's split entry runs it: S is the
 /// element a guarded write stores to, and the guard is exactly own(A, <its index>), without the
 /// terms of elements needed elsewhere (a device may write those outside its range).
@@ -64,7 +68,9 @@ void insertBoundsChecks(const KernelInfo &K, const EntryTarget &Target, BoundsSc
       How |= JACC_BOUNDS_OWNED | Owned->Dim * JACC_BOUNDS_OWNED * 2;
       for (const std::string &Name :
            {ownedBytesName(A.Name, "lo"), ownedBytesName(A.Name, "hi"),
-            ownedBytesName(A.Name, "pitch"), lowerBoundName(A.Name), upperBoundName(A.Name)})
+            ownedBytesName(A.Name, "pitch"),
+            Owned->Dim == 0 ? ownedIndexName(A.Name, "lb") : lowerBoundName(A.Name),
+            Owned->Dim == 0 ? ownedIndexName(A.Name, "ub") : upperBoundName(A.Name)})
         Where += Name + ", ";
     }
     Where += std::to_string(A.Param) + ", " + std::to_string(S.Line) + ", " +

@@ -40,6 +40,11 @@ void insertBoundsChecks(const analysis::KernelInfo &K, const EntryTarget &Target
 /// Part: "lo", "hi" or "pitch".
 std::string ownedBytesName(const std::string &A, const char *Part);
 
+/// The true bounds of a device's owned range of split array A along dimension 0 (Part "lb" or
+/// "ub"): its guards' bounds reach past the array on the first and last devices, so that a
+/// write outside the array gets to its check (EntryCodegen's bounds prologue).
+std::string ownedIndexName(const std::string &A, const char *Part);
+
 /// The statement at the top of each iteration that stops the thread's iterations once a
 /// violation was recorded (empty unless K.CheckBounds).
 std::string boundsStop(const analysis::KernelInfo &K);

@@ -90,7 +90,9 @@ std::shared_ptr<DiskCache> processDiskCache() {
 /// 16: host nests that accumulate floats along long chains do not fuse their multiply-adds.
 /// 17: the read probe also reports the partitioned loop (native implementations' parts).
 /// 18: the summary says which pointer facts variants may assume (may_restrict, may_align).
-constexpr unsigned CodeRevision = 18;
+/// 19: checked split entries: the first and last devices own what lies before and after the array;
+///     the summary says whether the kernel's writes are known (splittable).
+constexpr unsigned CodeRevision = 19;
 
 std::string diskCacheKey(llvm::StringRef Source, llvm::ArrayRef<std::string> Decls,
                          unsigned CodeFlags) {

@@ -167,6 +167,25 @@ TEST_P(BoundsTest, SplitLaunchNamesTheDeviceThatReadOutside) {
   unmapArrays();
 }
 
+TEST_P(BoundsTest, SplitLaunchNamesTheDeviceThatWroteOutside) {
+  // A write past either end of the array is in no device's owned range: the first device, which
+  // owns what precedes the array, and the last, what follows it, report it as one device would.
+  mapArrays(1000);
+  EXPECT_EQ(push("#pragma acc parallel loop present(y)\n"
+                 "for (int i = 0; i < n; i++) y[i + 1] = 1;\n",
+                 1000, JACC_FORCE_SPLIT),
+            JACC_ERROR_BOUNDS);
+  EXPECT_EQ(lastError(), "kernel:2:29: write y[1000] outside its mapping [0, 1000) on device " +
+                             std::to_string(devices() - 1));
+  EXPECT_EQ(push("#pragma acc parallel loop present(y)\n"
+                 "for (int i = 0; i < n; i++) y[i - 1] = 1;\n",
+                 1000, JACC_FORCE_SPLIT),
+            JACC_ERROR_BOUNDS);
+  EXPECT_EQ(lastError(), "kernel:2:29: write y[-1] outside its mapping [0, 1000) on device 0");
+  expectHealthyPush();
+  unmapArrays();
+}
+
 TEST_P(BoundsTest, CorrectSplitKernelsWriteOnlyTheirOwnedRanges) {
   // Split launches check each guarded write against the device's owned range: a stencil, a
   // write needed outside the owned range (y[i + 1] for z[i]), a column split; none reports.

@@ -226,7 +226,8 @@ TEST(BoundsChecksTest, SplitEntriesCheckGuardedWritesAgainstTheOwnedRange) {
   K.CheckBounds = true;
   std::string Split = generateHostSource(K, /*Split=*/true);
   EXPECT_NE(Split.find("__jacc_bowned(__jacc_t, __jacc_bp0, y, sizeof *__jacc_bp0, "
-                       "__jacc_bownlo_y, __jacc_bownhi_y, __jacc_bownpitch_y, y__lb, y__ub, 1, 3, "
+                       "__jacc_bownlo_y, __jacc_bownhi_y, __jacc_bownpitch_y, "
+                       "__jacc_ownlb_y, __jacc_ownub_y, 1, 3, "
                        "3, 259); }))"),
             std::string::npos)
       << Split;
@@ -235,7 +236,8 @@ TEST(BoundsChecksTest, SplitEntriesCheckGuardedWritesAgainstTheOwnedRange) {
   auto Cuda = generateCudaSource(K, /*Split=*/true);
   ASSERT_TRUE(bool(Cuda)) << llvm::toString(Cuda.takeError());
   EXPECT_NE(Cuda->Source.find("(*__jacc_bowned(__jacc_t, &(y[i]), (const void *)y, "
-                              "__jacc_bownlo_y, __jacc_bownhi_y, __jacc_bownpitch_y, y__lb, y__ub, "
+                              "__jacc_bownlo_y, __jacc_bownhi_y, __jacc_bownpitch_y, "
+                              "__jacc_ownlb_y, __jacc_ownub_y, "
                               "1, 3, 3, 259))"),
             std::string::npos)
       << Cuda->Source;
@@ -322,7 +324,7 @@ TEST(BoundsChecksTest, ColumnSplitsCheckTheColumnAndNeededWritesAreNotChecked) {
   Needed.CheckBounds = true;
   std::string Split = generateHostSource(Needed, true);
   EXPECT_EQ(count(Split, "__jacc_bowned(__jacc_t, __jacc_bp"), 1u) << Split;
-  EXPECT_NE(Split.find("__jacc_bownpitch_z, z__lb, z__ub, 2, 4, 3, 259)"),
+  EXPECT_NE(Split.find("__jacc_bownpitch_z, __jacc_ownlb_z, __jacc_ownub_z, 2, 4, 3, 259)"),
             std::string::npos)
       << Split;
   checkedHostSource(Needed);
