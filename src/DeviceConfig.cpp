@@ -2,6 +2,7 @@
 
 #include "src/AccDeviceVars.h"
 #include "src/cuda/DynamicCuda.h"
+#include "src/data/ValidityMap.h"
 #include "support/Debug.h"
 #include "support/Env.h"
 #include "support/Error.h"
@@ -170,16 +171,19 @@ llvm::Expected<DeviceConfig> parseDeviceConfig(llvm::StringRef Devices, llvm::St
                                                            "only (N devices of T threads)");
         unsigned N = 1, T = 0;
         if (Entry != "host") {
-          auto Parsed = parseCount("JACC_DEVICES", Count, 64);
+          auto Parsed = parseCount("JACC_DEVICES", Count, ValidityMap::MaxDevices);
           llvm::Expected<unsigned> Threads = Sized ? parseCount("JACC_DEVICES", ThreadsText, 1024)
                                                    : llvm::Expected<unsigned>(0u);
           if (!Parsed || !Threads) {
             llvm::consumeError(Parsed.takeError());
             llvm::consumeError(Threads.takeError());
             return makeError(ErrorCode::InvalidArgument,
-                             "JACC_DEVICES='" + Devices + "' is not valid: use 'host', 'host:N' "
-                             "with N between 1 and 64, or 'host:NxT' (N devices of T threads, "
-                             "T between 1 and 1024)");
+                             "JACC_DEVICES='" + Devices +
+                                 "' is not valid: use 'host', 'host:N' "
+                                 "with N between 1 and " +
+                                 llvm::Twine(ValidityMap::MaxDevices) +
+                                 ", or 'host:NxT' (N devices of T threads, "
+                                 "T between 1 and 1024)");
           }
           N = *Parsed;
           T = *Threads;
@@ -200,6 +204,12 @@ llvm::Expected<DeviceConfig> parseDeviceConfig(llvm::StringRef Devices, llvm::St
       }
     }
   }
+  // Each array range records its current holders in one word: the host and at most MaxDevices.
+  if (C.Devices.size() > ValidityMap::MaxDevices)
+    return makeError(ErrorCode::InvalidArgument,
+                     "JACC_DEVICES='" + Devices + "' names " + llvm::Twine(C.Devices.size()) +
+                         " devices; jacc runs at most " + llvm::Twine(ValidityMap::MaxDevices) +
+                         ": list fewer");
   if (Local) {
     C.Devices = dealToRank(C.Devices, *Local);
     HostDevices = 0;

@@ -100,7 +100,7 @@ TEST(DeviceConfigTest, HostN) {
   expectHostDevices(parse("host:1", "", "", 8), 1, 8);
   expectHostDevices(parse("host:2", "", "", 8), 2, 4);
   expectHostDevices(parse("host:4", "", "", 8), 4, 2);
-  expectHostDevices(parse("host:64", "", "", 128), 64, 2);
+  expectHostDevices(parse("host:63", "", "", 126), 63, 2);
   // Blanks around the count are accepted.
   expectHostDevices(parse("host: 2 ", "", "", 8), 2, 4);
 }
@@ -152,13 +152,21 @@ TEST(DeviceConfigTest, InvalidDeviceKind) {
 }
 
 TEST(DeviceConfigTest, InvalidHostCount) {
-  const std::string Tail = "' is not valid: use 'host', 'host:N' with N between 1 and 64, or "
+  const std::string Tail = "' is not valid: use 'host', 'host:N' with N between 1 and 63, or "
                            "'host:NxT' (N devices of T threads, T between 1 and 1024)";
   for (const char *Bad :
-       {"host:", "host:0", "host:65", "host:1000", "host:-1", "host:two", "host:2x", "host:1.5",
-        "host:99999999999999999999", "host:2:4", "cuda:0,host:0", "host:1x0", "host:0x2",
-        "host:1x1025", "host:x2", "host:1x2x3", "host:1xtwo"})
+       {"host:", "host:0", "host:64", "host:65", "host:1000", "host:-1", "host:two", "host:2x",
+        "host:1.5", "host:99999999999999999999", "host:2:4", "cuda:0,host:0", "host:1x0",
+        "host:0x2", "host:1x1025", "host:x2", "host:1x2x3", "host:1xtwo"})
     EXPECT_EQ(errorOf(Bad, "", "", 8, 2), "JACC_DEVICES='" + std::string(Bad) + Tail) << Bad;
+}
+
+TEST(DeviceConfigTest, AtMostSixtyThreeDevicesInAll) {
+  // Device 63's bit would be the host's in every range's holder set (src/data/ValidityMap.h).
+  expectHostDevices(parse("host:63", "", "", 2), 63, 1);
+  EXPECT_EQ(errorOf("host:32x1,host:32x1", "", "", 8, 2),
+            "JACC_DEVICES='host:32x1,host:32x1' names 64 devices; jacc runs at most 63: list "
+            "fewer");
 }
 
 TEST(DeviceConfigTest, HostDevicesListedTwice) {
