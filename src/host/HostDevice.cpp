@@ -19,9 +19,10 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <system_error>
 #include <thread>
-#include <unordered_map>
 #include <unistd.h>
+#include <unordered_map>
 #include <utility>
 
 namespace jacc {
@@ -34,6 +35,15 @@ constexpr size_t Alignment = 64;
 /// The barrier callback handed to generated code, which only knows the team as an opaque pointer.
 void barrierThunk(void *Team) {
   static_cast<ThreadTeam *>(Team)->barrier();
+}
+
+/// The system refused a thread (std::thread's system_error): an error naming what failed and the
+/// ways out, instead of the exception ending the program.
+llvm::Error threadRefused(const llvm::Twine &What, const std::system_error &E) {
+  return makeError(ErrorCode::Device,
+                   What + " (" + E.what() +
+                       "): ask for fewer threads (JACC_HOST_THREADS, host:NxT in JACC_DEVICES) or "
+                       "raise the process's limit on threads (ulimit -u)");
 }
 
 } // namespace
@@ -216,8 +226,14 @@ llvm::Expected<std::unique_ptr<HostDevice>> HostDevice::create(unsigned Index, u
   // The constructor is private, so std::make_unique cannot call it.
   if (Memory == HostCopies::Guarded)
     installKernelFaultReport();
-  return std::unique_ptr<HostDevice>(
-      new HostDevice(Index, Threads, SpinTime, Memory, Fork, Slowdown));
+  try {
+    return std::unique_ptr<HostDevice>(
+        new HostDevice(Index, Threads, SpinTime, Memory, Fork, Slowdown));
+  } catch (const std::system_error &E) {
+    return threadRefused("host:" + llvm::Twine(Index) + " could not start its " +
+                             llvm::Twine(Threads) + " threads",
+                         E);
+  }
 }
 
 HostDevice::HostDevice(unsigned Index, unsigned Threads, std::chrono::microseconds SpinTime,
@@ -339,15 +355,19 @@ llvm::Expected<uint64_t> HostDevice::launchImpl(std::shared_ptr<DeviceLaunch> L,
                      name() + " runs host launches only; this one was built for another device");
   std::unique_lock<std::mutex> Lock(P->M, std::defer_lock);
   lockSpinning(Lock);
+  // Created lazily: programs that never launch async pay for no extra thread.
+  if (Async && !P->Stream.joinable()) {
+    try {
+      P->StreamAwake.store(true, std::memory_order_relaxed);
+      P->Stream = std::thread([this] { P->streamMain(); });
+    } catch (const std::system_error &E) {
+      return threadRefused(name() + " could not start the thread of its async queue", E);
+    }
+  }
   uint64_t Ticket = P->LastIssued.load(std::memory_order_relaxed) + 1;
   P->LastIssued.store(Ticket, std::memory_order_release);
 
   if (Async) {
-    // Created lazily: programs that never launch async pay for no extra thread.
-    if (!P->Stream.joinable()) {
-      P->StreamAwake.store(true, std::memory_order_relaxed);
-      P->Stream = std::thread([this] { P->streamMain(); });
-    }
     P->Queue.emplace_back(Ticket, std::move(L));
     P->Queued.store(P->Queue.size(), std::memory_order_release);
     Lock.unlock();

@@ -53,6 +53,8 @@ struct ThreadTeam::Impl {
       : Size(Size), Spin(SpinTime), Done(Size) {}
 
   void helperMain(unsigned Tid);
+  /// Stop every helper started and wait for it to end.
+  void stopHelpers();
   uint64_t waitForWork(uint64_t Seen, BusyMark &Busy);
 
   const unsigned Size;
@@ -123,20 +125,30 @@ ThreadTeam::ThreadTeam(unsigned Size, std::chrono::microseconds SpinTime)
     : P(std::make_unique<Impl>(Size == 0 ? 1 : Size, SpinTime)) {
   assert(Size >= 1 && "a team has at least its calling thread");
   P->Helpers.reserve(P->Size - 1);
-  for (unsigned Tid = 1; Tid < P->Size; ++Tid)
-    P->Helpers.emplace_back([this, Tid] { P->helperMain(Tid); });
+  try {
+    for (unsigned Tid = 1; Tid < P->Size; ++Tid)
+      P->Helpers.emplace_back([this, Tid] { P->helperMain(Tid); });
+  } catch (...) {
+    // The system refused a thread: the helpers started so far must end before P does.
+    P->stopHelpers();
+    throw;
+  }
+}
+
+void ThreadTeam::Impl::stopHelpers() {
+  {
+    // Under SleepMutex so that a helper between its predicate check and wait() cannot miss it.
+    std::lock_guard<std::mutex> Lock(SleepMutex);
+    Stop.store(true, std::memory_order_release);
+    Generation.fetch_add(1, std::memory_order_seq_cst);
+  }
+  SleepCV.notify_all();
+  for (std::thread &T : Helpers)
+    T.join();
 }
 
 ThreadTeam::~ThreadTeam() {
-  {
-    // Under SleepMutex so that a helper between its predicate check and wait() cannot miss it.
-    std::lock_guard<std::mutex> Lock(P->SleepMutex);
-    P->Stop.store(true, std::memory_order_release);
-    P->Generation.fetch_add(1, std::memory_order_seq_cst);
-  }
-  P->SleepCV.notify_all();
-  for (std::thread &T : P->Helpers)
-    T.join();
+  P->stopHelpers();
 }
 
 unsigned ThreadTeam::size() const {

@@ -16,6 +16,7 @@ namespace jacc {
 /// One run() at a time: concurrent callers are serialised by an internal mutex.
 class ThreadTeam {
 public:
+  /// Throws std::system_error when the system refuses a thread (none is left running then).
   ThreadTeam(unsigned Size, std::chrono::microseconds SpinTime);
   ~ThreadTeam();
   ThreadTeam(const ThreadTeam &) = delete;

@@ -5,6 +5,10 @@
 
 #include <gtest/gtest.h>
 
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <atomic>
 #include <chrono>
 #include <cstdint>
@@ -158,6 +162,38 @@ TEST(HostDeviceTest, CreateAndDescribe) {
   ASSERT_FALSE(Bad);
   std::string Message;
   EXPECT_EQ(takeError(Bad.takeError(), Message), ErrorCode::InvalidArgument);
+}
+
+TEST(HostDeviceTest, ThreadsTheSystemRefusesAreAnErrorNotAnAbort) {
+  // In a child whose address space has room for a few thread stacks only: the team's threads
+  // cannot all start, and creating the device must say so instead of aborting the program.
+  pid_t Child = ::fork();
+  ASSERT_GE(Child, 0);
+  if (Child == 0) {
+    long Pages = 0;
+    if (FILE *F = std::fopen("/proc/self/statm", "r")) {
+      if (std::fscanf(F, "%ld", &Pages) != 1)
+        Pages = 0;
+      std::fclose(F);
+    }
+    rlimit Limit{};
+    ::getrlimit(RLIMIT_AS, &Limit);
+    Limit.rlim_cur = rlim_t(Pages) * rlim_t(::sysconf(_SC_PAGESIZE)) + (rlim_t(256) << 20);
+    if (Pages == 0 || ::setrlimit(RLIMIT_AS, &Limit) != 0)
+      ::_exit(4);
+    auto D = HostDevice::create(0, 1000, 100us);
+    if (D)
+      ::_exit(2);
+    std::string Message;
+    bool Named = takeError(D.takeError(), Message) == ErrorCode::Device &&
+                 Message.rfind("host:0 could not start its 1000 threads (", 0) == 0 &&
+                 Message.find("ulimit -u") != std::string::npos;
+    ::_exit(Named ? 0 : 3);
+  }
+  int Status = 0;
+  ASSERT_EQ(::waitpid(Child, &Status, 0), Child);
+  ASSERT_TRUE(WIFEXITED(Status)) << "the child died of signal " << WTERMSIG(Status);
+  EXPECT_EQ(WEXITSTATUS(Status), 0) << "2: created anyway, 3: another error, 4: no limit set";
 }
 
 TEST(HostDeviceTest, AllocateCopyRoundTrip) {
