@@ -1,10 +1,11 @@
-// Gecko's locations in the runtime (issue 19): JACC_CONFIG's hierarchy bound to the devices,
+// Gecko's locations in the runtime: JACC_CONFIG's hierarchy bound to the devices,
 // the API that changes it and chooses the location kernels target and the location new data
 // lives at, and the shares of a launch on that location.
 #include "src/Runtime.h"
 
 #include "support/Error.h"
 
+#include <llvm/Support/FileSystem.h>
 #include <llvm/Support/MemoryBuffer.h>
 
 #include <numeric>
@@ -42,12 +43,28 @@ bool evenOverAll(const std::vector<SplitShare> &Shares) {
   return true;
 }
 
+/// A location file describes a machine's devices in a few lines; anything far larger is not one.
+constexpr uint64_t MaxLocationFileBytes = 1 << 20;
+
 } // namespace
 
 llvm::Expected<std::optional<LocationTree>>
 Runtime::readLocations(const std::string &File, const std::vector<std::unique_ptr<Device>> &Devs) {
   if (File.empty())
     return std::nullopt;
+  // Only a regular file of a location file's size: a device (/dev/zero) would be read until the
+  // memory runs out, a FIFO would block the program's start.
+  llvm::sys::fs::file_status St;
+  bool Known = !llvm::sys::fs::status(File, St);
+  if (Known && St.type() != llvm::sys::fs::file_type::regular_file)
+    return makeError(ErrorCode::InvalidArgument, "JACC_CONFIG='" + File +
+                                                     "' is not a regular file: give the path "
+                                                     "of a location file");
+  if (Known && St.getSize() > MaxLocationFileBytes)
+    return makeError(ErrorCode::InvalidArgument,
+                     "JACC_CONFIG='" + File + "' holds " + std::to_string(St.getSize()) +
+                         " bytes; a location file is at most " +
+                         std::to_string(MaxLocationFileBytes) + ": give the path of one");
   auto Buffer = llvm::MemoryBuffer::getFile(File, /*IsText=*/true);
   if (!Buffer)
     return makeError(ErrorCode::InvalidArgument, "JACC_CONFIG='" + File + "': cannot read it (" +

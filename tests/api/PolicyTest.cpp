@@ -9,6 +9,9 @@
 
 #include <gtest/gtest.h>
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <cstdlib>
 #include <string>
 #include <vector>
@@ -396,6 +399,22 @@ TEST_P(PolicyTest, JaccConfigDescribesTheHierarchy) {
   setenv("JACC_CONFIG", File.c_str(), 1);
   EXPECT_EQ(jacc_init(), JACC_ERROR_INVALID_ARGUMENT);
   EXPECT_NE(std::string(jacc_last_error()).find(File + ":2: no location is named 'LocZ'"),
+            std::string::npos)
+      << jacc_last_error();
+  // Neither a device read forever, nor a FIFO that would block the start, nor a huge file.
+  std::string Fifo = File + ".fifo";
+  ASSERT_EQ(::mkfifo(Fifo.c_str(), 0600), 0);
+  for (const std::string &Bad : {std::string("/dev/zero"), Fifo}) {
+    setenv("JACC_CONFIG", Bad.c_str(), 1);
+    EXPECT_EQ(jacc_init(), JACC_ERROR_INVALID_ARGUMENT);
+    EXPECT_EQ(std::string(jacc_last_error()),
+              "JACC_CONFIG='" + Bad + "' is not a regular file: give the path of a location file");
+  }
+  std::remove(Fifo.c_str());
+  ASSERT_EQ(::truncate(File.c_str(), 2 << 20), 0);
+  setenv("JACC_CONFIG", File.c_str(), 1);
+  EXPECT_EQ(jacc_init(), JACC_ERROR_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(jacc_last_error()).find("holds 2097152 bytes; a location file is at most"),
             std::string::npos)
       << jacc_last_error();
   unsetenv("JACC_CONFIG");
