@@ -68,5 +68,12 @@ int main(int argc, char **argv) {
     return 1;
   }
   OS << *Out;
+  OS.close();
+  if (OS.has_error()) { // a full disk: say so, instead of LLVM's fatal error when OS is destroyed
+    llvm::errs() << "jacc-translate: cannot write " << Output << ": " << OS.error().message()
+                 << "\n";
+    OS.clear_error();
+    return 1;
+  }
   return 0;
 }

@@ -266,16 +266,24 @@ void Summary::finish(bool AtExit) {
   if (File.empty()) {
     write(llvm::errs(), Json);
     llvm::errs().flush();
+    // A closed or full stderr loses the summary, never the program's exit status.
+    llvm::errs().clear_error();
     return;
   }
   std::error_code EC;
   llvm::raw_fd_ostream OS(File, EC, llvm::sys::fs::OF_Text);
+  if (!EC) {
+    write(OS, Json);
+    OS.close();
+    // Checked and cleared here: an error left in the stream is fatal when it is destroyed.
+    EC = OS.error();
+    OS.clear_error();
+  }
   if (EC) {
     llvm::errs() << "jacc: JACC_PROFILE: cannot write '" << File << "': " << EC.message()
                  << " (set JACC_PROFILE to a writable file, or to 1 for stderr)\n";
-    return;
+    llvm::errs().clear_error();
   }
-  write(OS, Json);
 }
 
 void Summary::write(llvm::raw_ostream &OS, bool AsJson) {

@@ -25,10 +25,10 @@ TEST_P(ProfileTest, TheSummaryAgreesWithTheStatistics) {
 INSTANTIATE_TEST_SUITE_P(Devices, ProfileTest,
                          ::testing::Values("host:1", "host:2", "host:3"));
 
-/// JACC_PROFILE=1: the text summary on stderr at finalize, each region by its site.
-[[noreturn]] void textProgram() {
+/// A program of one split kernel, its summary written to Profile (JACC_PROFILE).
+[[noreturn]] void textProgram(const char *Profile) {
   setenv("JACC_DEVICES", "host:2", 1);
-  setenv("JACC_PROFILE", "1", 1);
+  setenv("JACC_PROFILE", Profile, 1);
   jacc_finalize();
   int N = 1000;
   std::vector<double> Xv(N, 1.0);
@@ -47,11 +47,19 @@ INSTANTIATE_TEST_SUITE_P(Devices, ProfileTest,
 
 TEST(ProfileTextTest, TheSummaryIsPrintedOnStderrAtFinalize) {
   GTEST_FLAG_SET(death_test_style, "threadsafe");
-  EXPECT_EXIT(textProgram(), ::testing::ExitedWithCode(0),
+  EXPECT_EXIT(textProgram("1"), ::testing::ExitedWithCode(0),
               "jacc profile: .*, 2 devices \\(host:0, host:1\\)(.|\n)*"
               "Compute regions(.|\n)*text_test.c:7 +1 +1 +0 +0 +2 (.|\n)*"
               "jacc_copyin +1 +15.6. KiB(.|\n)*"
               "launches: 1 \\(1 split, 0 duplicate, 0 on owner\\)");
+}
+
+TEST(ProfileTextTest, ASummaryThatCannotBeWrittenIsNamedAndTheProgramSucceeds) {
+  // A full disk loses the summary, with a warning; the program's own exit status stands.
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(textProgram("/dev/full"), ::testing::ExitedWithCode(0),
+              "^jacc: JACC_PROFILE: cannot write '/dev/full': No space left on device \\(set "
+              "JACC_PROFILE to a writable file, or to 1 for stderr\\)\n$");
 }
 
 } // namespace
