@@ -356,6 +356,21 @@ Error Parser::clauseArgument(Clause &C, DirectiveKind D, StringRef RawArg, size_
       return error(Offset, "collapse argument " + Arg + " is out of range: at most " +
                                Twine(MaxCollapse) + " loops collapse");
     return Error::success();
+  case CK::NumGangs: {
+    // num_gangs(int-expr-list): one value per gang dimension, of which OpenACC has three.
+    unsigned Values = 1;
+    for (StringRef Rest = Arg;;) {
+      size_t Comma = findTopLevel(Rest, ',');
+      if (Comma == StringRef::npos)
+        break;
+      ++Values;
+      Rest = Rest.drop_front(Comma + 1);
+    }
+    if (Values > MaxGangDims)
+      return error(Offset, "num_gangs takes at most " + Twine(MaxGangDims) +
+                               " values, one per gang dimension; this one has " + Twine(Values));
+    break;
+  }
   case CK::Default:
     if (Arg != "none" && Arg != "present")
       return error(Offset, "default argument must be 'none' or 'present'");

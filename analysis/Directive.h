@@ -55,6 +55,8 @@ struct Clause {
 
 /// The deepest collapse(n) accepted: far beyond real loop nests, small enough for any counter.
 constexpr unsigned MaxCollapse = 64;
+/// num_gangs values: OpenACC has gang dimensions 1 to 3.
+constexpr unsigned MaxGangDims = 3;
 
 struct Directive {
   DirectiveKind Kind;

@@ -458,6 +458,14 @@ TEST(DirectiveTest, CollapseErrors) {
   EXPECT_EQ(parse("loop collapse(64)").find(ClauseKind::Collapse)->Argument, "64");
 }
 
+TEST(DirectiveTest, NumGangsTakesOneValuePerGangDimension) {
+  EXPECT_EQ(parse("parallel num_gangs(a, f(b, c), 4)").find(ClauseKind::NumGangs)->Argument,
+            "a, f(b, c), 4");
+  EXPECT_EQ(errorOf("parallel num_gangs(1,2,3,4,5,6,7,8,9)"),
+            "line 1, column 20: num_gangs takes at most 3 values, one per gang dimension; this "
+            "one has 9 in '#pragma acc parallel num_gangs(1,2,3,4,5,6,7,8,9)'");
+}
+
 TEST(DirectiveTest, Default) {
   EXPECT_EQ(parse("parallel default(none)").find(ClauseKind::Default)->Argument, "none");
   EXPECT_EQ(parse("kernels default( present )").find(ClauseKind::Default)->Argument, "present");
