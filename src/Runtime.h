@@ -20,11 +20,11 @@
 
 #include <llvm/ADT/STLFunctionalExtras.h>
 
+#include "support/FairSharedMutex.h"
 #include <atomic>
 #include <memory>
 #include <mutex>
 #include <optional>
-#include <shared_mutex>
 #include <string>
 #include <vector>
 
@@ -125,13 +125,12 @@ public:
 private:
   Runtime() = default;
   /// A shared hold on an initialised runtime (initialising it first if needed).
-  llvm::Expected<std::shared_lock<std::shared_mutex>> acquire();
+  llvm::Expected<std::shared_lock<FairSharedMutex>> acquire();
   llvm::Error initLocked();
   /// OpenACC: an error unless Device indexes the device list (caller holds the state lock).
   llvm::Error checkDevice(unsigned Device, const char *Api) const;
   /// acquire(), then checkDevice(Device, Api).
-  llvm::Expected<std::shared_lock<std::shared_mutex>> acquireDevice(unsigned Device,
-                                                                    const char *Api);
+  llvm::Expected<std::shared_lock<FairSharedMutex>> acquireDevice(unsigned Device, const char *Api);
 
   // The steps of push (src/Push.cpp).
   /// What profiling learns of a push on its way (Start 0: nobody listens).
@@ -237,7 +236,7 @@ private:
   /// location call when JACC_CONFIG gave none. LocationMutex held.
   LocationTree &locations();
 
-  std::shared_mutex StateMutex; // shared: any operation; exclusive: init / finalize
+  FairSharedMutex StateMutex; // shared: any operation; exclusive: init / finalize
   bool Initialized = false;
   std::vector<std::unique_ptr<Device>> Devices;
   std::vector<acc_device_t> DeviceTypes; ///< each device's OpenACC type, in device order

@@ -14,8 +14,8 @@ llvm::Error Runtime::checkDevice(unsigned Device, const char *Api) const {
                        " device(s) (JACC_DEVICES); select one with acc_set_device_num");
 }
 
-llvm::Expected<std::shared_lock<std::shared_mutex>> Runtime::acquireDevice(unsigned Device,
-                                                                          const char *Api) {
+llvm::Expected<std::shared_lock<FairSharedMutex>> Runtime::acquireDevice(unsigned Device,
+                                                                         const char *Api) {
   auto L = acquire();
   if (!L)
     return L.takeError();

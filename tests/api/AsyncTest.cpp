@@ -457,6 +457,34 @@ TEST_P(AsyncTest, ConcurrentPushesFromSeveralThreadsInBothModes) {
   }
 }
 
+TEST_P(AsyncTest, FinalizeReturnsWhileOtherThreadsKeepCalling) {
+  // jacc_finalize waits for the calls in progress, not for every call other threads start after
+  // it: it must not starve while four threads keep mapping and unmapping.
+  std::atomic<bool> Stop{false}, Finalized{false};
+  std::vector<std::thread> Pool;
+  for (int t = 0; t < 4; t++)
+    Pool.emplace_back([&] {
+      std::vector<double> V(1024);
+      while (!Stop.load()) {
+        (void)jacc_copyin(V.data(), V.size() * sizeof(double));
+        (void)jacc_delete(V.data(), V.size() * sizeof(double));
+      }
+    });
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  std::thread Finalizer([&] {
+    (void)jacc_finalize();
+    Finalized.store(true);
+  });
+  auto Deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (!Finalized.load() && std::chrono::steady_clock::now() < Deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  EXPECT_TRUE(Finalized.load()) << "jacc_finalize still waiting after 60 s";
+  Stop.store(true); // the finalize then returns in any case
+  for (std::thread &T : Pool)
+    T.join();
+  Finalizer.join();
+}
+
 JACC_DEVICE_CONFIGS(AsyncTest);
 
 } // namespace
