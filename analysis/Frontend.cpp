@@ -13,6 +13,7 @@
 #include "analysis/ReductionItem.h"
 #include "analysis/Stores.h"
 #include "support/ClangInvocation.h"
+#include "support/ClangUse.h"
 #include "support/Error.h"
 
 #include <clang/AST/ASTContext.h>
@@ -672,6 +673,9 @@ llvm::Expected<KernelInfo> analyzeKernel(llvm::StringRef Source,
   auto W = wrapKernel(Source, Decls);
   if (!W)
     return W.takeError();
+  ClangUse Use;
+  if (!Use)
+    return ClangUse::refused("the kernel's analysis");
   std::string DiagText;
   llvm::raw_string_ostream DiagOS(DiagText);
   auto CI =

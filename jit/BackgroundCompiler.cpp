@@ -1,6 +1,7 @@
 #include "jit/BackgroundCompiler.h"
 
 #include "support/ClangInvocation.h"
+#include "support/Fork.h"
 #include "support/IdlePriority.h"
 #include "support/SpinWait.h"
 
@@ -19,6 +20,8 @@ std::vector<BackgroundCompiler *> &registry() {
   return *R;
 }
 void stopAllAtExit() {
+  if (forkedChild())
+    return; // the compilers' threads stayed in the parent
   std::lock_guard<std::mutex> L(RegistryMutex);
   for (BackgroundCompiler *C : registry())
     C->stop();

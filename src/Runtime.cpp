@@ -10,7 +10,9 @@
 #include "src/launch/Watchdog.h"
 #include "src/profile/KernelNames.h"
 #include "src/profile/Start.h"
+#include "support/ClangUse.h"
 #include "support/Debug.h"
+#include "support/Fork.h"
 #include "support/Stats.h"
 
 namespace jacc {
@@ -20,9 +22,23 @@ Runtime &Runtime::instance() {
   return *R;
 }
 
+namespace {
+
+/// The error of any call in a child forked from a process that had started jacc.
+llvm::Error forkedChildError() {
+  return makeError(ErrorCode::Unsupported,
+                   "jacc cannot be used in a process forked from one that had started it (its "
+                   "devices' and compilers' threads stay in the parent): fork before jacc_init, "
+                   "or exec a program in the child");
+}
+
+} // namespace
+
 llvm::Error Runtime::initLocked() {
   if (Initialized)
     return llvm::Error::success();
+  watchForks();        // before the first device's threads start
+  ClangUse::prepare(); // before the first kernel's analysis
   auto Settings = readSettings();
   if (!Settings)
     return Settings.takeError();
@@ -108,17 +124,22 @@ llvm::Error Runtime::initLocked() {
 }
 
 llvm::Error Runtime::init() {
-  std::unique_lock<std::shared_mutex> L(StateMutex);
+  if (forkedChild())
+    return forkedChildError();
+  std::unique_lock<FairSharedMutex> L(StateMutex);
   return initLocked();
 }
 
-llvm::Expected<std::shared_lock<std::shared_mutex>> Runtime::acquire() {
-  std::shared_lock<std::shared_mutex> Shared(StateMutex);
+llvm::Expected<std::shared_lock<FairSharedMutex>> Runtime::acquire() {
+  // Before the lock: a thread of the parent may have held it when the child was forked.
+  if (forkedChild())
+    return forkedChildError();
+  std::shared_lock<FairSharedMutex> Shared(StateMutex);
   if (Initialized)
     return Shared;
   Shared.unlock();
   {
-    std::unique_lock<std::shared_mutex> Unique(StateMutex);
+    std::unique_lock<FairSharedMutex> Unique(StateMutex);
     if (auto E = initLocked())
       return E;
   }
@@ -128,7 +149,9 @@ llvm::Expected<std::shared_lock<std::shared_mutex>> Runtime::acquire() {
 }
 
 llvm::Error Runtime::finalize() {
-  std::unique_lock<std::shared_mutex> L(StateMutex);
+  if (forkedChild()) // nothing here may wait for the parent's threads, nor take its locks
+    return forkedChildError();
+  std::unique_lock<FairSharedMutex> L(StateMutex);
   if (!Initialized)
     return llvm::Error::success();
   llvm::Error Result = llvm::Error::success();

@@ -1,6 +1,7 @@
 #include "support/ClangInvocation.h"
 
 #include "support/Error.h"
+#include "support/Fork.h"
 
 #include <clang/Basic/Diagnostic.h>
 #include <clang/Basic/DiagnosticOptions.h>
@@ -228,7 +229,10 @@ private:
       if (!llvm::sys::fs::createUniqueDirectory("jacc-pch", D)) {
         Dir = D.str().str();
         static std::string *ToRemove = new std::string(Dir);
-        std::atexit([] { llvm::sys::fs::remove_directories(*ToRemove); });
+        std::atexit([] {
+          if (!forkedChild()) // the parent's directory, still in use there
+            llvm::sys::fs::remove_directories(*ToRemove);
+        });
       }
     }
     return Dir;

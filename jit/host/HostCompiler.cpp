@@ -1,6 +1,7 @@
 #include "jit/host/HostCompiler.h"
 
 #include "support/ClangInvocation.h"
+#include "support/ClangUse.h"
 #include "support/Debug.h"
 #include "support/Error.h"
 
@@ -85,6 +86,9 @@ llvm::Expected<OptimizedModule> optimizeHostCode(llvm::StringRef Code, llvm::Str
                                                  const std::vector<std::string> &Remarks,
                                                  llvm::raw_string_ostream &DiagOS) {
   initTargets();
+  ClangUse Use;
+  if (!Use)
+    return ClangUse::refused("host code generation");
   auto CI = makeCompilerInstance(ClangPurpose::HostCodegen, Code, "jacc-host.c", DiagOS,
                                  KernelSource, Remarks);
   if (!CI)

@@ -1,6 +1,7 @@
 #include "src/profile/CompileProgress.h"
 
 #include "src/profile/Events.h"
+#include "support/Fork.h"
 
 #include <llvm/ADT/Twine.h>
 #include <llvm/Support/Format.h>
@@ -101,7 +102,10 @@ std::shared_ptr<CompileProgress> startCompileProgress(ProgressWhen When) {
         },
         ShowAfter, isatty(STDERR_FILENO)));
     tickForever(*P);
-    std::atexit([] { (*Process)->finish(); });
+    std::atexit([] {
+      if (!forkedChild()) // its ticker thread stayed in the parent
+        (*Process)->finish();
+    });
     return P;
   }();
   return *Process;

@@ -1,5 +1,6 @@
 // The listeners, the calling thread's constructs and the names events carry.
 #include "src/profile/Events.h"
+#include "support/Fork.h"
 
 #include <algorithm>
 #include <chrono>
@@ -74,7 +75,10 @@ void addListener(std::unique_ptr<Listener> L) {
   detail::Active.store(true, std::memory_order_release);
   // What the listeners gathered is written when the process ends, finalized or not.
   if (N == 0)
-    std::atexit([] { finishAll(/*AtExit=*/true); });
+    std::atexit([] {
+      if (!forkedChild()) // the parent writes what it gathered
+        finishAll(/*AtExit=*/true);
+    });
 }
 
 uint64_t nextPushId() {

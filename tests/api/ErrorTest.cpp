@@ -8,6 +8,8 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <initializer_list>
@@ -16,6 +18,7 @@
 #include <vector>
 
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 namespace {
@@ -574,6 +577,38 @@ TEST_P(ErrorTest, LastErrorIsPerThread) {
   EXPECT_NE(Other.find("jacc_copyout"), std::string::npos) << Other;
   // This thread's message is its own.
   EXPECT_NE(lastError().find("the source is NULL"), std::string::npos) << lastError();
+  expectHealthyPush();
+}
+
+TEST_P(ErrorTest, AForkedChildGetsAClearErrorAndExitsWithoutWaiting) {
+  // The devices' threads stay in the parent: the child's calls fail naming the way out, its exit
+  // waits for none of them (nor writes the parent's files), and the parent carries on.
+  expectHealthyPush();
+  pid_t Child = ::fork();
+  ASSERT_GE(Child, 0);
+  if (Child == 0) {
+    int n = 16, v[16] = {0}, *x = v;
+    jacc_arg args[] = {{"int n", &n}, {"int *x", &x}};
+    bool Push = jacc_kernel_push(HealthySrc, 2, args, JACC_DEFAULT) == JACC_ERROR_UNSUPPORTED &&
+                lastError().find("fork before jacc_init, or exec a program in the child") !=
+                    std::string::npos;
+    bool Copy = jacc_copyin(v, sizeof v) == JACC_ERROR_UNSUPPORTED;
+    bool Finalize = jacc_finalize() == JACC_ERROR_UNSUPPORTED;
+    std::exit(Push && Copy && Finalize ? 0 : 3); // the atexit hooks run
+  }
+  int Status = 0;
+  auto Deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  pid_t Done = 0;
+  while ((Done = ::waitpid(Child, &Status, WNOHANG)) == 0 &&
+         std::chrono::steady_clock::now() < Deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  if (Done == 0) {
+    ::kill(Child, SIGKILL);
+    ::waitpid(Child, &Status, 0);
+    FAIL() << "the forked child still runs after 60 s";
+  }
+  ASSERT_TRUE(WIFEXITED(Status)) << "the child died of signal " << WTERMSIG(Status);
+  EXPECT_EQ(WEXITSTATUS(Status), 0) << "the child's calls did not fail as they should";
   expectHealthyPush();
 }
 
