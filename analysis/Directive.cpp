@@ -359,13 +359,9 @@ Error Parser::clauseArgument(Clause &C, DirectiveKind D, StringRef RawArg, size_
   case CK::NumGangs: {
     // num_gangs(int-expr-list): one value per gang dimension, of which OpenACC has three.
     unsigned Values = 1;
-    for (StringRef Rest = Arg;;) {
-      size_t Comma = findTopLevel(Rest, ',');
-      if (Comma == StringRef::npos)
-        break;
+    for (size_t At = findTopLevel(Arg, ','); At != StringRef::npos;
+         At = findTopLevel(Arg, ',', At + 1))
       ++Values;
-      Rest = Rest.drop_front(Comma + 1);
-    }
     if (Values > MaxGangDims)
       return error(Offset, "num_gangs takes at most " + Twine(MaxGangDims) +
                                " values, one per gang dimension; this one has " + Twine(Values));

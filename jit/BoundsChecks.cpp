@@ -16,6 +16,10 @@ std::string ownedBytesName(const std::string &A, const char *Part) {
   return "__jacc_bown" + std::string(Part) + "_" + A;
 }
 
+bool guardsReachPastArray(const KernelInfo &K, const SplitArray &A) {
+  return K.CheckBounds && A.Dim == 0;
+}
+
 std::string ownedIndexName(const std::string &A, const char *Part) {
   return "__jacc_own" + std::string(Part) + "_" + A;
 }
@@ -69,8 +73,9 @@ void insertBoundsChecks(const KernelInfo &K, const EntryTarget &Target, BoundsSc
       for (const std::string &Name :
            {ownedBytesName(A.Name, "lo"), ownedBytesName(A.Name, "hi"),
             ownedBytesName(A.Name, "pitch"),
-            Owned->Dim == 0 ? ownedIndexName(A.Name, "lb") : lowerBoundName(A.Name),
-            Owned->Dim == 0 ? ownedIndexName(A.Name, "ub") : upperBoundName(A.Name)})
+            guardsReachPastArray(K, *Owned) ? ownedIndexName(A.Name, "lb") : lowerBoundName(A.Name),
+            guardsReachPastArray(K, *Owned) ? ownedIndexName(A.Name, "ub")
+                                            : upperBoundName(A.Name)})
         Where += Name + ", ";
     }
     Where += std::to_string(A.Param) + ", " + std::to_string(S.Line) + ", " +

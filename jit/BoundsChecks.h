@@ -40,9 +40,12 @@ void insertBoundsChecks(const analysis::KernelInfo &K, const EntryTarget &Target
 /// Part: "lo", "hi" or "pitch".
 std::string ownedBytesName(const std::string &A, const char *Part);
 
-/// The true bounds of a device's owned range of split array A along dimension 0 (Part "lb" or
-/// "ub"): its guards' bounds reach past the array on the first and last devices, so that a
-/// write outside the array gets to its check (EntryCodegen's bounds prologue).
+/// Whether K's split entry widens the guards' bounds of split array A: under bounds checks,
+/// along dimension 0, the first and last devices also own what lies before and after the array,
+/// so that a write outside it gets to its check (EntryCodegen's bounds prologue).
+bool guardsReachPastArray(const analysis::KernelInfo &K, const analysis::SplitArray &A);
+
+/// The true bounds of a device's owned range of A when guardsReachPastArray (Part "lb" or "ub").
 std::string ownedIndexName(const std::string &A, const char *Part);
 
 /// The statement at the top of each iteration that stops the thread's iterations once a

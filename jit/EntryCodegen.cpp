@@ -140,7 +140,7 @@ std::string boundsPrologue(const KernelInfo &K, const EntryTarget &Target) {
     // The owned-range checks' bytes (jit/BoundsChecks.h): unbounded when not split.
     std::string Lo = ownedBytesName(A.Name, "lo"), Hi = ownedBytesName(A.Name, "hi");
     std::string Pitch = ownedBytesName(A.Name, "pitch");
-    if (K.CheckBounds && A.Dim == 0)
+    if (guardsReachPastArray(K, A))
       P += "long long " + ownedIndexName(A.Name, "lb") + " = " + Lb + ", " +
            ownedIndexName(A.Name, "ub") + " = " + Ub + ";\n";
     if (K.CheckBounds)
@@ -164,7 +164,7 @@ std::string boundsPrologue(const KernelInfo &K, const EntryTarget &Target) {
     if (K.CheckBounds)
       P += "  " + Lo + " = " + Lb + " * " + Unit + "; " + Hi + " = (" + Ub + " + 1) * " + Unit +
            ";\n";
-    if (K.CheckBounds && A.Dim == 0)
+    if (guardsReachPastArray(K, A))
       // The first and last devices also own every index before and after the mapping: the
       // guards let a write outside the array through to its bounds check, which reports it as
       // one device would, instead of no device writing it. The runtime is told the true range.
@@ -221,7 +221,7 @@ std::string splitHeader(const KernelInfo &K, const ParallelNest &N,
     const SplitArray &A = Plan.Arrays[I];
     std::string Info = "__jacc_t->split_info + " + std::to_string(I * 8);
     H += "  { long long *__i = " + Info + ";\n";
-    bool Widened = K.CheckBounds && A.Dim == 0; // see boundsPrologue
+    bool Widened = guardsReachPastArray(K, A);
     H += "    __i[0] = " + (Widened ? ownedIndexName(A.Name, "lb") : lowerBoundName(A.Name)) +
          "; __i[1] = " + (Widened ? ownedIndexName(A.Name, "ub") : upperBoundName(A.Name)) + ";\n";
     H += "    __i[2] = " + sizeofSub(K, A.Name, A.Dim + 1, Target) + "; __i[3] = " +
