@@ -2,19 +2,63 @@
 //   jacc-translate in.c [-o out.c] [--info] [-- cc preprocessor options: -I -D -U -isystem ...]
 // --info prints what was inferred (implicit data clauses) as "file:line: implicit copy(c[0:n])".
 // Diagnostics go to stderr as "file:line:column: error: ..."; exit status 1 on any error.
+// It runs under the compile server's limits (JACC_COMPILE_TIMEOUT, JACC_COMPILE_MEMORY): a
+// source that would take it without bound (a macro that doubles forty times) is an error.
+#include "jit/server/CompileConfig.h"
+#include "support/ProcessLimits.h"
 #include "translate/Translate.h"
+
+#include <llvm/Support/ErrorHandling.h>
 
 #include <llvm/Support/FileSystem.h>
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/raw_ostream.h>
 
 #include <cstring>
+#include <new>
 #include <string>
 #include <vector>
+
+#include <unistd.h>
 
 static int usage() {
   llvm::errs() << "usage: jacc-translate in.c [-o out.c] [--info] [-- -Idir -DNAME=value ...]\n";
   return 1;
+}
+
+/// The file being translated, for the error that ends a translation out of time or memory.
+static std::string Translating;
+
+/// End the translation of Translating with "file: error: jacc-translate Why ..." and status 1
+/// (from the watchdog thread or an allocation failure: nothing here allocates).
+[[noreturn]] static void giveUp(const char *Why, const char *Fix) {
+  for (const char *Piece : {Translating.c_str(), ": error: jacc-translate ", Why,
+                            " translating this file (", Fix, ")\n"})
+    if (::write(2, Piece, std::strlen(Piece)) < 0)
+      break;
+  ::_exit(1);
+}
+
+[[noreturn]] static void outOfMemory() {
+  giveUp("ran out of memory", "a macro expanding without bound? gcc would run out too");
+}
+
+/// Apply the compile server's limits to this process; false (said on stderr) for a bad variable.
+static bool limitThisProcess() {
+  auto Config = jacc::jit::compileConfigFromEnv();
+  if (!Config) {
+    llvm::errs() << "jacc-translate: " << llvm::toString(Config.takeError()) << "\n";
+    return false;
+  }
+  std::set_new_handler(outOfMemory);
+  llvm::install_bad_alloc_error_handler([](void *, const char *, bool) { outOfMemory(); }, nullptr);
+  jacc::watchThisProcess(Config->TimeoutSeconds, Config->MemoryBytes, [](const std::string &What) {
+    giveUp(What.c_str(), What[0] == 'r' ? "JACC_COMPILE_TIMEOUT sets the limit; 0 "
+                                          "removes it"
+                                        : "JACC_COMPILE_MEMORY sets the limit; 0 "
+                                          "removes it");
+  });
+  return true;
 }
 
 int main(int argc, char **argv) {
@@ -40,6 +84,9 @@ int main(int argc, char **argv) {
   }
   if (Input.empty())
     return usage();
+  Translating = Input;
+  if (!limitThisProcess())
+    return 1;
   auto Buf = llvm::MemoryBuffer::getFile(Input, /*IsText=*/true);
   if (!Buf) {
     llvm::errs() << "jacc-translate: cannot read " << Input << ": " << Buf.getError().message()

@@ -52,13 +52,21 @@ bool FileIndex::TraverseStmt(Stmt *S) {
   bool Scope = isa<CompoundStmt, ForStmt, IfStmt, WhileStmt, SwitchStmt, DoStmt>(S);
   if (Scope)
     Scopes.push_back({offset(S->getBeginLoc()), offset(S->getEndLoc()) + 1});
+  // A sub-expression never starts a statement; and finding where one begins walks down its
+  // operands, so indexing every one would take time quadratic in a long expression.
+  bool WasInExpr = InExpr;
+  IndexCurrent = !(WasInExpr && isa<Expr>(S));
+  InExpr = isa<Expr>(S);
   bool R = RecursiveASTVisitor::TraverseStmt(S);
+  InExpr = WasInExpr;
   if (Scope)
     Scopes.pop_back();
   return R;
 }
 
 bool FileIndex::VisitStmt(Stmt *S) {
+  if (!IndexCurrent)
+    return true;
   SourceLocation L = SM.getExpansionLoc(S->getBeginLoc());
   if (SM.isInMainFile(L))
     Starts.emplace(SM.getFileOffset(L), S); // pre-order: the first is the outermost

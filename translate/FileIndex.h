@@ -86,6 +86,8 @@ private:
   const clang::LangOptions &LangOpts;
   llvm::StringRef Buf; ///< the main file's text
   std::vector<std::pair<unsigned, unsigned>> Scopes;
+  bool InExpr = false;      ///< the statement traversed is inside an expression
+  bool IndexCurrent = true; ///< the statement about to be visited goes into Starts
 };
 
 } // namespace jacc::translate

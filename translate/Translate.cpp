@@ -4,12 +4,15 @@
 #include "analysis/AccPragma.h"
 #include "support/ClangInvocation.h"
 #include "support/Error.h"
+#include "support/LargeStack.h"
 #include "translate/Translator.h"
 
 #include <clang/Frontend/CompilerInstance.h>
 #include <clang/Lex/PreprocessorOptions.h>
 #include <llvm/ADT/StringExtras.h>
 #include <llvm/Support/Path.h>
+
+#include <optional>
 
 using namespace clang;
 
@@ -142,10 +145,10 @@ bool isCxxFile(llvm::StringRef FileName) {
   return Ext == ".cpp" || Ext == ".cc" || Ext == ".cxx" || Ext == ".C" || Ext == ".c++";
 }
 
-llvm::Expected<std::string> translateOpenACC(llvm::StringRef Source, llvm::StringRef FileName,
-                                             llvm::ArrayRef<std::string> ExtraArgs,
-                                             std::vector<std::string> *Warnings,
-                                             std::vector<std::string> *Infos) {
+static llvm::Expected<std::string> translateFile(llvm::StringRef Source, llvm::StringRef FileName,
+                                                 llvm::ArrayRef<std::string> ExtraArgs,
+                                                 std::vector<std::string> *Warnings,
+                                                 std::vector<std::string> *Infos) {
   std::string DiagText;
   llvm::raw_string_ostream DiagOS(DiagText);
   std::string Name = FileName.str(); // NUL-terminated for the compiler's argv
@@ -185,6 +188,18 @@ llvm::Expected<std::string> translateOpenACC(llvm::StringRef Source, llvm::Strin
   // C++: jacc.hpp spells a template's parameters for its kernels (translate/ComputeConstruct.cpp).
   return TranslatedPrelude + std::string(isCxxFile(FileName) ? "#include <jacc/jacc.hpp>\n" : "") +
          Out;
+}
+
+llvm::Expected<std::string> translateOpenACC(llvm::StringRef Source, llvm::StringRef FileName,
+                                             llvm::ArrayRef<std::string> ExtraArgs,
+                                             std::vector<std::string> *Warnings,
+                                             std::vector<std::string> *Infos) {
+  // Machine-generated expressions nest as deep as they are long: clang and the translator
+  // recurse once per level.
+  std::optional<llvm::Expected<std::string>> Result;
+  runWithLargeStack(
+      [&] { Result.emplace(translateFile(Source, FileName, ExtraArgs, Warnings, Infos)); });
+  return std::move(*Result);
 }
 
 } // namespace jacc::analysis

@@ -7,6 +7,7 @@
 #include "support/Error.h"
 #include "support/IdlePriority.h"
 #include "support/LargeStack.h"
+#include "support/ProcessLimits.h"
 
 #include "jacc_server_paths.h"
 
@@ -53,15 +54,6 @@ constexpr int ServerFd = 3;
 constexpr llvm::StringLiteral CancelledText = " was cancelled: jacc is finalizing";
 /// How often a waiting client looks at the clock, the server's memory and cancellation.
 constexpr int PollMs = 50;
-
-std::string sizeText(uint64_t Bytes) {
-  char Buf[32];
-  if (Bytes >= (uint64_t(1) << 30))
-    std::snprintf(Buf, sizeof Buf, "%.1f GiB", double(Bytes) / double(1u << 30));
-  else
-    std::snprintf(Buf, sizeof Buf, "%.0f MiB", double(Bytes) / double(1u << 20));
-  return Buf;
-}
 
 /// One server process, the socket to it and the pipe of its stderr (and stdout).
 class ServerProcess {
@@ -194,15 +186,7 @@ void ServerProcess::readStderr() {
 }
 
 uint64_t ServerProcess::residentBytes() const {
-  char Path[64];
-  std::snprintf(Path, sizeof Path, "/proc/%d/statm", Pid);
-  FILE *F = std::fopen(Path, "r");
-  if (!F)
-    return 0;
-  unsigned long long Size = 0, Resident = 0;
-  int Got = std::fscanf(F, "%llu %llu", &Size, &Resident);
-  std::fclose(F);
-  return Got == 2 ? Resident * uint64_t(::sysconf(_SC_PAGESIZE)) : 0;
+  return jacc::residentBytes(Pid);
 }
 
 std::string ServerProcess::finish(bool Kill) {
