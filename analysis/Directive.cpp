@@ -226,6 +226,41 @@ Error Parser::directiveName(Directive &D) {
   return Error::success();
 }
 
+/// The queue values of an async or wait argument (after wait's `devnum: n :` and `queues:`
+/// modifiers) into Values; the offset in Arg of a literal one OpenACC does not allow (below
+/// acc_async_default, -3), npos when none.
+static size_t queueValues(StringRef Arg, std::vector<std::string> &Values, long long &Bad) {
+  size_t Start = 0;
+  for (size_t Colon = findTopLevel(Arg, ':'); Colon != StringRef::npos;
+       Colon = findTopLevel(Arg, ':', Colon + 1))
+    Start = Colon + 1;
+  size_t BadAt = StringRef::npos;
+  for (;;) {
+    size_t Comma = findTopLevel(Arg, ',', Start);
+    size_t End = Comma == StringRef::npos ? Arg.size() : Comma;
+    StringRef Item = Arg.slice(Start, End);
+    StringRef Text = Item.trim();
+    Values.push_back(Text.str());
+    std::string Digits;
+    for (char Ch : Text)
+      if (Ch != ' ' && Ch != '(' && Ch != ')')
+        Digits += Ch;
+    long long Value = 0;
+    if (BadAt == StringRef::npos && !StringRef(Digits).getAsInteger(10, Value) && Value < -3) {
+      Bad = Value;
+      BadAt = Start + (Item.size() - Item.ltrim().size());
+    }
+    if (Comma == StringRef::npos)
+      return BadAt;
+    Start = Comma + 1;
+  }
+}
+
+static std::string invalidQueueText(long long Value) {
+  return "async argument " + std::to_string(Value) +
+         " is not valid: use a queue number >= 0, acc_async_noval or acc_async_sync";
+}
+
 /// The parenthesised argument that cache (required), routine and wait (optional) take right
 /// after their name.
 Error Parser::directiveArgument(Directive &D) {
@@ -249,6 +284,10 @@ Error Parser::directiveArgument(Directive &D) {
   if (D.Kind != DirectiveKind::Cache) {
     if (Arg.empty())
       return error(Offset, Twine("empty argument of '") + directiveKindName(D.Kind) + "'");
+    long long Queue = 0;
+    if (size_t At; D.Kind == DirectiveKind::Wait &&
+                   (At = queueValues(Arg, D.Queues, Queue)) != StringRef::npos)
+      return error(Offset + At, invalidQueueText(Queue));
     return Error::success();
   }
   size_t RestOffset = 0;
@@ -331,6 +370,11 @@ Error Parser::clauseArgument(Clause &C, DirectiveKind D, StringRef RawArg, size_
   case ArgRule::Optional:
     if (C.HasArgument && Arg.empty())
       return error(Offset, "empty argument of " + What);
+    if ((C.Kind == CK::Async || C.Kind == CK::Wait) && !Arg.empty()) {
+      long long Queue = 0;
+      if (size_t At = queueValues(Arg, C.Queues, Queue); At != StringRef::npos)
+        return error(Offset + At, invalidQueueText(Queue));
+    }
     return Error::success();
   case ArgRule::Required:
   case ArgRule::List:

@@ -43,10 +43,11 @@ struct Clause {
   bool HasArgument = false;      ///< true when the clause had a parenthesised argument
   std::string Argument;          ///< raw text between the parentheses, trimmed
   std::vector<std::string> Vars; ///< comma-separated items of a var-list clause, trimmed
-                                 ///< ("x", "a[0:n]"); for reduction, the items after ':';
-                                 ///< for copyin/copyout/create, the items after a modifier
-                                 ///< ("readonly:", "zero:"); for tile and device_type, the
-                                 ///< list items ("8", "*", "nvidia")
+  std::vector<std::string> Queues;   ///< async and wait: the queue values, trimmed
+                                     ///< ("x", "a[0:n]"); for reduction, the items after ':';
+                                     ///< for copyin/copyout/create, the items after a modifier
+                                     ///< ("readonly:", "zero:"); for tile and device_type, the
+                                     ///< list items ("8", "*", "nvidia")
   ReductionOp Op = ReductionOp::Add; ///< for reduction
   unsigned Column = 0;           ///< 1-based column of the clause name in Directive::Text
                                  ///< (the text after "acc", trimmed); error columns count
@@ -66,6 +67,7 @@ struct Directive {
                                  ///< `routine(name)` and `wait(...)`, trimmed; empty if none
   std::vector<std::string> Vars; ///< for cache, the var-list items (a "readonly:" modifier
                                  ///< stays in Argument only)
+  std::vector<std::string> Queues; ///< for wait, the queue values, trimmed
   std::vector<Clause> Clauses;
 
   /// First clause of that kind, or nullptr.

@@ -440,6 +440,8 @@ void Translator::translateCompute(Region &R) {
   for (const std::string &E : Decls)
     Code += I2 + E + "\n";
   Code += I2 + constructBegin(P, computeKind(D.Kind)) + "\n";
+  for (const std::string &Q : queueChecks(P, D))
+    Code += I2 + Q + "\n";
   if (Wait)
     Code += I2 + check("jacc_wait()", P) + "\n";
   for (const std::string &E : Entry)

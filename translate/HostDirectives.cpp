@@ -71,6 +71,8 @@ void Translator::translateData(Region &R) {
   for (const std::string &E : Decls)
     Code += P.Indent + E + "\n";
   Code += P.Indent + constructBegin(P, "DATA") + "\n";
+  for (const std::string &Q : queueChecks(P, R.D))
+    Code += P.Indent + Q + "\n";
   for (const std::string &E : Entry)
     Code += P.Indent + E + "\n";
   Code += P.Indent + constructEnd() + "\n";
@@ -249,7 +251,8 @@ void Translator::replaceDirective(const Pragma &P, const Directive &D, const std
                                   const std::vector<std::string> &Input) {
   std::string Code = P.Indent + "/* #pragma acc " + D.Text + " */\n";
   // The data directives' calls are one construct to jacc's observers.
-  std::vector<std::string> Calls = Input;
+  std::vector<std::string> Calls = queueChecks(P, D);
+  Calls.insert(Calls.end(), Input.begin(), Input.end());
   const char *Kind = D.Kind == DirectiveKind::EnterData ? "ENTER_DATA"
                      : D.Kind == DirectiveKind::ExitData ? "EXIT_DATA"
                      : D.Kind == DirectiveKind::Update   ? "UPDATE"

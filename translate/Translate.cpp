@@ -30,6 +30,16 @@ static inline void jacc_translated_check(jacc_status status, const char *where) 
     exit(1);
   }
 }
+/* An async or wait queue value: a queue number >= 0, acc_async_noval (-1), acc_async_sync (-2)
+   or acc_async_default (-3). */
+static inline void jacc_translated_queue(long long queue, const char *where,
+                                         const char *directive) {
+  if (queue >= -3)
+    return;
+  fprintf(stderr, "%s: async argument %lld in '%s' is not valid: use a queue number >= 0, "
+          "acc_async_noval or acc_async_sync\n", where, queue, directive);
+  exit(1);
+}
 /* A data directive's call for one variable: its error names the variable and the directive as
    written, and says how to map it when it is not. */
 static inline void jacc_translated_data(jacc_status status, const char *where,

@@ -291,6 +291,21 @@ bool Translator::atDataLocation(const Pragma &P, std::vector<std::string> &Calls
   return true;
 }
 
+std::vector<std::string> Translator::queueChecks(const Pragma &P,
+                                                 const analysis::Directive &D) const {
+  std::vector<std::string> Calls;
+  auto Add = [&](const std::vector<std::string> &Queues) { // literals: checked by the parser
+    for (const std::string &Q : Queues)
+      if (long long Literal; llvm::StringRef(Q).trim("() ").getAsInteger(10, Literal))
+        Calls.push_back("jacc_translated_queue((long long)(" + Q + "), " + where(P) + ", " +
+                        cString("#pragma acc " + P.Text, "") + ");");
+  };
+  Add(D.Queues);
+  for (const analysis::Clause &C : D.Clauses)
+    Add(C.Queues);
+  return Calls;
+}
+
 std::string Translator::constructBegin(const Pragma &P, llvm::StringRef Kind) const {
   // The function around the directive, for tools that group by function.
   std::string Func = "0";

@@ -125,6 +125,10 @@ private:
   static std::string constructEnd() { return "jacc_construct_end();"; }
   /// The construct kind jacc.h names for a compute directive: PARALLEL, KERNELS or SERIAL.
   static llvm::StringRef computeKind(analysis::DirectiveKind K);
+  /// The calls that check the queue values of D's wait argument and async and wait clauses at run
+  /// time (jacc has one queue per device, so they choose nothing, but an invalid one is an
+  /// error, as with other compilers).
+  std::vector<std::string> queueChecks(const Pragma &P, const analysis::Directive &D) const;
   std::string check(const std::string &Call, const Pragma &P) const {
     return "jacc_translated_check(" + Call + ", " + where(P) + ");";
   }

@@ -373,6 +373,22 @@ TEST(DirectiveTest, TileAndDeviceTypeLists) {
   EXPECT_PARSE_ERROR("parallel device_type", "missing required argument of clause 'device_type'");
 }
 
+TEST(DirectiveTest, QueueValuesOfAsyncAndWait) {
+  EXPECT_EQ(parse("parallel async(q) wait(1, f(a, b))").find(ClauseKind::Async)->Queues,
+            Strings{"q"});
+  EXPECT_EQ(parse("parallel async(q) wait(1, f(a, b))").find(ClauseKind::Wait)->Queues,
+            (Strings{"1", "f(a, b)"}));
+  EXPECT_EQ(parse("wait(devnum: 0 : queues: 1, q)").Queues, (Strings{"1", "q"}));
+  EXPECT_EQ(parse("update self(a) async(-1) wait(-2, (-3))").find(ClauseKind::Wait)->Queues,
+            (Strings{"-2", "(-3)"}));
+  EXPECT_TRUE(parse("parallel async").find(ClauseKind::Async)->Queues.empty());
+  EXPECT_PARSE_ERROR("parallel async(-99)",
+                     "column 16: async argument -99 is not valid: use a queue number >= 0, "
+                     "acc_async_noval or acc_async_sync");
+  EXPECT_PARSE_ERROR("update self(a) wait(1, ( -4 ))", "column 24: async argument -4 is not valid");
+  EXPECT_PARSE_ERROR("wait(q, -7)", "column 9: async argument -7 is not valid");
+}
+
 TEST(DirectiveTest, LoopParallelismArguments) {
   Directive D = parse("loop gang(num:4, static:*) worker(4) vector(128)");
   EXPECT_EQ(D.find(ClauseKind::Gang)->Argument, "num:4, static:*");

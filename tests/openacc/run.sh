@@ -81,6 +81,26 @@ if [[ $log != "jacc: compiling kernels: 0 done, now "*"kernels_serial.c:"[0-9]*"
 else
   echo "ok   JACC_PROGRESS shows the compiles"
 fi
+# A queue value OpenACC does not allow, known only at run time, ends the program at its directive.
+cat > "$tmp/bad_queue.c" <<'EOF_C'
+int main(int argc, char **argv) {
+  double a[4];
+  int q = argc - 100;
+#pragma acc parallel loop copyout(a[0:4]) async(q)
+  for (int i = 0; i < 4; i++)
+    a[i] = i;
+#pragma acc wait
+  return (int)a[0];
+}
+EOF_C
+bad=$(cd "$tmp" && bash "$jaccc" "${flags[@]}" -o bad_queue bad_queue.c && ./bad_queue 2>&1)
+rc=$?
+if ((rc == 1)) && [[ $bad == "bad_queue.c:4: async argument -99 in '#pragma acc parallel loop "*"async(q)' is not valid: use a queue number >= 0, acc_async_noval or acc_async_sync" ]]; then
+  echo "ok   an invalid async queue value stops the program at its directive"
+else
+  echo "FAIL async(q) with q = -99: expected exit 1 and an error at bad_queue.c:4, got exit $rc: $bad"
+  failed=1
+fi
 # --cc= (and $CC) choose the compiler jaccc drives, as an MPI wrapper is chosen.
 printf '#!/bin/bash\necho "$*" >> %q\nexec cc "$@"\n' "$tmp/wrapper.log" > "$tmp/mycc"
 chmod +x "$tmp/mycc"
