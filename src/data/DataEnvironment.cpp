@@ -3,6 +3,7 @@
 #include "src/data/DataEnvironment.h"
 
 #include "support/Debug.h"
+#include "support/ReadableMemory.h"
 
 #include <llvm/ADT/StringExtras.h>
 
@@ -57,6 +58,11 @@ llvm::Error DataEnvironment::enter(void *P, size_t Bytes, bool Copy, const char 
     ++F.M->DynamicRefs; // present: no allocation, no copy
     return llvm::Error::success();
   }
+  if (!endsReadable(P, Bytes)) // before anything reads it: a copy in, a later copy back
+    return makeError(ErrorCode::InvalidArgument,
+                     llvm::Twine(Api) + ": " + PresentTable::describe(P, Bytes) +
+                         " is not memory of the program (its first or last byte cannot be "
+                         "read); pass the pointer and size of an object of the program");
   Mapping M;
   M.Begin = reinterpret_cast<uintptr_t>(P);
   M.End = M.Begin + Bytes;

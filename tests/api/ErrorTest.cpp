@@ -17,6 +17,7 @@
 #include <thread>
 #include <vector>
 
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -425,6 +426,29 @@ TEST_P(ErrorTest, RangesWrappingPastTheEndOfMemory) {
                       "bytes wraps past the end of the address space");
   EXPECT_JACC_ERROR(jacc_exit_data(Top, 32, 1, 1), JACC_ERROR_INVALID_ARGUMENT, "wraps past");
   EXPECT_EQ(jacc_is_present(Top, 8), 0) << "nothing was mapped";
+  expectHealthyPush();
+}
+
+TEST_P(ErrorTest, RangesThatAreNotMemoryOfTheProgram) {
+  // An address no allocation has, one past the end of a mapped page, a page of no access.
+  long Page = sysconf(_SC_PAGESIZE);
+  void *Block = mmap(nullptr, 2 * Page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  ASSERT_NE(Block, MAP_FAILED);
+  ASSERT_EQ(mprotect(static_cast<char *>(Block) + Page, Page, PROT_NONE), 0);
+  char *Readable = static_cast<char *>(Block);
+  for (auto Call : {jacc_create, jacc_copyin, jacc_create_zero}) {
+    EXPECT_JACC_ERROR(Call(reinterpret_cast<void *>(0x10), 800), JACC_ERROR_INVALID_ARGUMENT,
+                      "[0x10,+800] is not memory of the program",
+                      "pass the pointer and size of an object of the program");
+    EXPECT_JACC_ERROR(Call(Readable + Page - 8, 16), JACC_ERROR_INVALID_ARGUMENT,
+                      "is not memory of the program");
+    EXPECT_JACC_ERROR(Call(Readable + Page, 8), JACC_ERROR_INVALID_ARGUMENT,
+                      "is not memory of the program");
+  }
+  EXPECT_EQ(jacc_is_present(Readable + Page - 8, 16), 0) << "nothing was mapped";
+  ASSERT_JACC(jacc_copyin(Readable, Page)); // the readable page itself is fine
+  ASSERT_JACC(jacc_delete(Readable, Page));
+  munmap(Block, 2 * Page);
   expectHealthyPush();
 }
 
