@@ -1,5 +1,6 @@
 #include "jit/CompiledKernel.h"
 
+#include "analysis/KernelSource.h"
 #include "analysis/Pipeline.h"
 #include "jit/cache/KernelEntry.h"
 #include "jit/cache/KernelStore.h"
@@ -67,10 +68,25 @@ static llvm::Error verifyCuda(const CompiledKernel &K) {
   return llvm::Error::success();
 }
 
+/// A kernel not analysed yet, in errors: where its construct is, else its first line of code.
+static std::string describeSource(llvm::StringRef Source) {
+  std::string Site = analysis::kernelSite(Source);
+  if (!Site.empty())
+    return "the kernel at " + Site;
+  llvm::StringRef Rest = Source, Line;
+  do
+    std::tie(Line, Rest) = Rest.split('\n');
+  while ((Line.trim().empty() || Line.trim().startswith("#")) && !Rest.empty());
+  Line = Line.trim();
+  return "kernel '" + (Line.size() > 80 ? Line.take_front(77).str() + "..." : Line.str()) + "'";
+}
+
 llvm::Expected<std::shared_ptr<const CompiledKernel>>
 compileKernel(llvm::StringRef Source, llvm::ArrayRef<std::string> Decls, const DiskSlot &Disk,
               unsigned CodeFlags) {
   auto Start = std::chrono::steady_clock::now();
+  if (auto E = analyseWhereCompilesRun(Source, Decls, describeSource(Source)))
+    return E;
   auto Info = analysis::runAnalysis(Source, Decls);
   if (!Info)
     return Info.takeError();

@@ -34,6 +34,24 @@ Message hostCompileRequest(llvm::StringRef Code, llvm::StringRef KernelSource,
   return {"compile-host", Code.str(), KernelSource.str(), FaultKind.str(), FaultText.str()};
 }
 
+Message analysisRequest(llvm::StringRef KernelSource, llvm::ArrayRef<std::string> Decls) {
+  std::string Joined;
+  for (const std::string &D : Decls)
+    Joined.append(D.c_str(), D.size() + 1); // each with its NUL
+  return {"analyse-kernel", KernelSource.str(), Joined};
+}
+
+std::vector<std::string> analysisDecls(const Message &Request) {
+  std::vector<std::string> Decls;
+  llvm::StringRef Rest = Request.size() == 3 ? llvm::StringRef(Request[2]) : "";
+  while (!Rest.empty()) {
+    auto [Decl, After] = Rest.split('\0');
+    Decls.push_back(Decl.str());
+    Rest = After;
+  }
+  return Decls;
+}
+
 Message okReply(llvm::StringRef Object, llvm::StringRef IR, llvm::StringRef Remarks) {
   return {"ok", Object.str(), IR.str(), Remarks.str()};
 }

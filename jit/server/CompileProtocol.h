@@ -18,7 +18,7 @@ namespace jacc::jit::server {
 using Message = std::vector<std::string>;
 
 /// Bumped whenever a message changes: the client refuses a server of another version.
-constexpr unsigned ProtocolVersion = 1;
+constexpr unsigned ProtocolVersion = 2;
 
 /// The server's first message: {"jacc-compile-server", version, jacc's version}.
 Message helloMessage();
@@ -29,7 +29,13 @@ std::optional<std::string> checkHello(const Message &Hello);
 /// what the tests ask the server to fake (CompileFault; empty otherwise).
 Message hostCompileRequest(llvm::StringRef Code, llvm::StringRef KernelSource,
                            llvm::StringRef FaultKind = "", llvm::StringRef FaultText = "");
-/// Its reply: {"ok", object, optimised IR, remarks} or {"error", error code, message}.
+/// A kernel's analysis, only to see that it ends within the limits: {"analyse-kernel", kernel
+/// source, its declarations joined by NULs (C strings: none holds one)}; the reply is okReply
+/// with empty strings, or an error.
+Message analysisRequest(llvm::StringRef KernelSource, llvm::ArrayRef<std::string> Decls);
+/// The declarations of an analysis request.
+std::vector<std::string> analysisDecls(const Message &Request);
+/// A reply: {"ok", object, optimised IR, remarks} or {"error", error code, message}.
 Message okReply(llvm::StringRef Object, llvm::StringRef IR, llvm::StringRef Remarks);
 Message errorReply(int Code, llvm::StringRef Text);
 

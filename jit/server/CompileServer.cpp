@@ -55,6 +55,17 @@ constexpr llvm::StringLiteral CancelledText = " was cancelled: jacc is finalizin
 /// How often a waiting client looks at the clock, the server's memory and cancellation.
 constexpr int PollMs = 50;
 
+/// What a request asks of a server, for its errors: "compiling kernel 'x'" or "analysing ...".
+struct Job {
+  llvm::StringRef Verb; ///< "compiling" or "analysing"
+  llvm::StringRef What; ///< the kernel ("kernel 'for (int i = 0; ...'")
+  std::string doing() const { return (Verb + " " + What).str(); }
+  /// "the compile of kernel 'x'": the start of a cancelled job's error (isCancelledCompile).
+  std::string noun() const {
+    return (llvm::Twine(Verb == "analysing" ? "the analysis of " : "the compile of ") + What).str();
+  }
+};
+
 /// One server process, the socket to it and the pipe of its stderr (and stdout).
 class ServerProcess {
 public:
@@ -64,8 +75,7 @@ public:
   ~ServerProcess();
 
   /// Send Request, wait for the reply within C's limits. After an error the server is gone.
-  llvm::Expected<Message> exchange(const Message &Request, const CompileConfig &C,
-                                   llvm::StringRef What);
+  llvm::Expected<Message> exchange(const Message &Request, const CompileConfig &C, const Job &J);
   bool alive() const { return Pid > 0; }
   /// Whether the process has ended (killed from outside while idle): it is then reaped.
   bool ended() {
@@ -86,13 +96,12 @@ public:
   void disown() { Pid = -1; }
 
 private:
-  llvm::Expected<Message> receive(Clock::time_point Deadline, const CompileConfig &C,
-                                  llvm::StringRef What);
+  llvm::Expected<Message> receive(Clock::time_point Deadline, const CompileConfig &C, const Job &J);
   void readStderr();
   uint64_t residentBytes() const;
   /// Stop the process if it still runs, reap it, and say how it ended.
   std::string finish(bool Kill);
-  llvm::Error failure(const llvm::Twine &How, llvm::StringRef What);
+  llvm::Error failure(const llvm::Twine &How, const Job &J);
 
   int Pid = -1, Sock = -1, Err = -1;
   bool Greeted = false;
@@ -224,49 +233,48 @@ static std::string lastLines(llvm::StringRef Output) {
   return Out;
 }
 
-llvm::Error ServerProcess::failure(const llvm::Twine &How, llvm::StringRef What) {
+llvm::Error ServerProcess::failure(const llvm::Twine &How, const Job &J) {
   std::string Said = lastLines(Output);
-  return makeError(ErrorCode::Compile,
-                   "the compile server " + How + " while compiling " + What +
-                       " (the next compile starts a new server)" +
-                       (Said.empty() ? "" : "; it printed:" + Said));
+  return makeError(ErrorCode::Compile, "the compile server " + How + " while " + J.doing() +
+                                           " (the next compile starts a new server)" +
+                                           (Said.empty() ? "" : "; it printed:" + Said));
 }
 
 llvm::Expected<Message> ServerProcess::receive(Clock::time_point Deadline, const CompileConfig &C,
-                                               llvm::StringRef What) {
+                                               const Job &J) {
   for (;;) {
     auto M = Reader.next();
     if (!M) {
       std::string Why = llvm::toString(M.takeError());
       finish(/*Kill=*/true);
-      return makeError(ErrorCode::Compile, Why + " while compiling " + What + " (is " +
+      return makeError(ErrorCode::Compile, Why + " while " + J.doing() + " (is " +
                                                compileServerPath() + " jacc's compile server?)");
     }
     if (*M)
       return std::move(**M);
     if (Cancelled) {
       finish(/*Kill=*/true);
-      return makeError(ErrorCode::Compile, "the compile of " + What + CancelledText);
+      return makeError(ErrorCode::Compile, J.noun() + CancelledText);
     }
     if (C.TimeoutSeconds > 0 && Clock::now() >= Deadline) {
       finish(/*Kill=*/true);
       char Secs[32];
       std::snprintf(Secs, sizeof Secs, "%g", C.TimeoutSeconds);
       return makeError(ErrorCode::Compile,
-                       "timed out after " + llvm::Twine(Secs) + " s while compiling " + What +
+                       "timed out after " + llvm::Twine(Secs) + " s while " + J.doing() +
                            " (JACC_COMPILE_TIMEOUT sets the limit; 0 removes it)");
     }
     if (C.MemoryBytes > 0 && residentBytes() > C.MemoryBytes) {
       finish(/*Kill=*/true);
       return makeError(ErrorCode::Compile, "the compile server used more than " +
-                                               sizeText(C.MemoryBytes) + " of memory while "
-                                               "compiling " + What +
+                                               sizeText(C.MemoryBytes) + " of memory while " +
+                                               J.doing() +
                                                " (JACC_COMPILE_MEMORY sets the limit; 0 "
                                                "removes it)");
     }
     pollfd Fds[2] = {{Sock, POLLIN, 0}, {Err, POLLIN, 0}};
     if (::poll(Fds, Err >= 0 ? 2 : 1, PollMs) < 0 && errno != EINTR)
-      return failure(llvm::Twine("could not be waited for: ") + std::strerror(errno), What);
+      return failure(llvm::Twine("could not be waited for: ") + std::strerror(errno), J);
     if (Err >= 0 && (Fds[1].revents & (POLLIN | POLLHUP)))
       readStderr();
     if (Fds[0].revents & (POLLIN | POLLHUP | POLLERR)) {
@@ -277,17 +285,17 @@ llvm::Expected<Message> ServerProcess::receive(Clock::time_point Deadline, const
       else if (Cancelled) // woken by cancel(): the check above ends the compile
         continue;
       else if (N == 0 || (errno != EINTR && errno != EAGAIN))
-        return failure(finish(/*Kill=*/false), What);
+        return failure(finish(/*Kill=*/false), J);
     }
   }
 }
 
 llvm::Expected<Message> ServerProcess::exchange(const Message &Request, const CompileConfig &C,
-                                                llvm::StringRef What) {
+                                                const Job &J) {
   auto Deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(
                                      std::chrono::duration<double>(C.TimeoutSeconds));
   if (!Greeted) {
-    auto Hello = receive(Deadline, C, What);
+    auto Hello = receive(Deadline, C, J);
     if (!Hello)
       return Hello.takeError();
     if (auto Wrong = checkHello(*Hello)) {
@@ -300,9 +308,9 @@ llvm::Expected<Message> ServerProcess::exchange(const Message &Request, const Co
   }
   if (auto E = sendAll(Sock, encode(Request))) {
     llvm::consumeError(std::move(E));
-    return failure(finish(/*Kill=*/false), What);
+    return failure(finish(/*Kill=*/false), J);
   }
-  return receive(Deadline, C, What);
+  return receive(Deadline, C, J);
 }
 
 /// The running servers; at most MaxServers compiles run at once, the others wait. The pool of
@@ -314,8 +322,7 @@ public:
   explicit ServerPool(bool Idle)
       : IdlePriority(Idle),
         MaxServers(Idle ? 1u : std::clamp(std::thread::hardware_concurrency(), 2u, 8u)) {}
-  llvm::Expected<Message> run(const Message &Request, const CompileConfig &C,
-                              llvm::StringRef What);
+  llvm::Expected<Message> run(const Message &Request, const CompileConfig &C, const Job &J);
   void prestart();
   void stopAll();
   std::vector<int> pids();
@@ -347,7 +354,7 @@ void ServerPool::leaveTheParentsServers() {
 }
 
 llvm::Expected<Message> ServerPool::run(const Message &Request, const CompileConfig &C,
-                                        llvm::StringRef What) {
+                                        const Job &J) {
   std::unique_ptr<ServerProcess> S;
   {
     std::unique_lock<std::mutex> L(M);
@@ -376,7 +383,7 @@ llvm::Expected<Message> ServerPool::run(const Message &Request, const CompileCon
     std::lock_guard<std::mutex> L(M);
     Busy.push_back(S.get());
   }
-  auto Reply = S->exchange(Request, C, What);
+  auto Reply = S->exchange(Request, C, J);
   std::unique_ptr<ServerProcess> Dead;
   {
     std::lock_guard<std::mutex> L(M);
@@ -538,10 +545,23 @@ static llvm::Expected<HostObject> compileHostSomewhere(llvm::StringRef Code,
     return compileHere(Code, KernelSource);
   auto Reply = pool(callerIsIdle())
                    .run(hostCompileRequest(Code, KernelSource, C.Fault.Kind, C.Fault.Text), C,
-                        What);
+                        Job{"compiling", What});
   if (!Reply)
     return Reply.takeError();
   return hostObjectFromReply(std::move(*Reply));
+}
+
+llvm::Error analyseWhereCompilesRun(llvm::StringRef KernelSource, llvm::ArrayRef<std::string> Decls,
+                                    llvm::StringRef What) {
+  CompileConfig C = compileConfig();
+  if (C.InProcess || !serverRunnable())
+    return llvm::Error::success();
+  auto Reply =
+      pool(callerIsIdle()).run(analysisRequest(KernelSource, Decls), C, Job{"analysing", What});
+  if (!Reply)
+    return Reply.takeError();
+  auto Outcome = hostObjectFromReply(std::move(*Reply)); // an empty object, or the error
+  return Outcome ? llvm::Error::success() : Outcome.takeError();
 }
 
 llvm::Expected<HostObject> compileHost(llvm::StringRef Code, llvm::StringRef KernelSource,

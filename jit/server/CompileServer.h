@@ -9,9 +9,11 @@
 #include "jit/host/HostCompiler.h"
 #include "jit/server/CompileConfig.h"
 
+#include <llvm/ADT/ArrayRef.h>
 #include <llvm/ADT/StringRef.h>
 #include <llvm/Support/Error.h>
 
+#include <string>
 #include <vector>
 
 namespace jacc::jit {
@@ -20,6 +22,14 @@ namespace jacc::jit {
 /// contract). What names the kernel in errors ("kernel 'for (int i = 0; ...'").
 llvm::Expected<HostObject> compileHost(llvm::StringRef Code, llvm::StringRef KernelSource,
                                        llvm::StringRef What);
+
+/// Analyse a kernel where compiles run, before the application analyses it itself: in a server,
+/// the analysis of a source that would exhaust the application (a macro doubling forty times,
+/// thousands of nested statements) meets the compile limits and is an error for that kernel
+/// only. Success: it ended there. The analysis's own errors come back as they are. In process
+/// (JACC_COMPILE=inprocess), nothing is checked.
+llvm::Error analyseWhereCompilesRun(llvm::StringRef KernelSource, llvm::ArrayRef<std::string> Decls,
+                                    llvm::StringRef What);
 
 /// Use C from now on (jacc_init; tests). Until called, the environment's configuration.
 void configureCompiles(const CompileConfig &C);

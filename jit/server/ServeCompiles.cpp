@@ -1,6 +1,7 @@
 // The compile server's side (see ServeCompiles.h).
 #include "jit/server/ServeCompiles.h"
 
+#include "analysis/Pipeline.h"
 #include "jit/host/HostCompiler.h"
 #include "jit/server/CompileProtocol.h"
 #include "support/ClangInvocation.h"
@@ -59,7 +60,21 @@ static void fakeFault(llvm::StringRef Kind, llvm::StringRef Text, llvm::StringRe
   }
 }
 
+/// The analysis of a kernel, which the client runs again when it ends here (see
+/// analyseWhereCompilesRun): only its outcome goes back.
+static Message analyse(const Message &Request) {
+  auto Info = analysis::runAnalysis(Request[1], analysisDecls(Request));
+  if (!Info) {
+    std::string Text;
+    ErrorCode Code = takeError(Info.takeError(), Text);
+    return errorReply(int(Code), Text);
+  }
+  return okReply("", "", "");
+}
+
 static Message answer(const Message &Request) {
+  if (Request.size() == 3 && Request[0] == "analyse-kernel")
+    return analyse(Request);
   if (Request.size() != 5 || Request[0] != "compile-host")
     return errorReply(int(ErrorCode::Internal), "unknown request");
   fakeFault(Request[3], Request[4], Request[1]);

@@ -235,6 +235,35 @@ TEST_P(ErrorTest, CompilerCrashOrHangIsAnErrorAndTheNextPushWorks) {
   }
 }
 
+/// `#define A0 1`, `#define A1 (A0+A0)`, ... up to A<Levels>: A<Levels> is 2^Levels terms.
+std::string doublingMacros(int Levels) {
+  std::string Text = "#define A0 1\n";
+  for (int I = 1; I <= Levels; ++I)
+    Text += "#define A" + std::to_string(I) + " (A" + std::to_string(I - 1) + "+A" +
+            std::to_string(I - 1) + ")\n";
+  return Text;
+}
+
+TEST_P(ErrorTest, KernelWhoseAnalysisExhaustsTheLimitsIsAnErrorAndTheNextPushWorks) {
+  // A macro doubling 40 times would grow the application until the OOM killer ends it: its
+  // analysis runs in the compile server first, under the compile limits (read at init).
+  jacc::ScopedEnv Memory("JACC_COMPILE_MEMORY", "300M"), Mode("JACC_COMPILE", nullptr);
+  ASSERT_JACC(jacc_finalize());
+  ASSERT_JACC(jacc_init());
+  Guarded G(8);
+  ASSERT_JACC(jacc_copyin(G.data(), G.bytes()));
+  int n = G.n;
+  int *x = G.data();
+  jacc_arg args[] = {{"int n", &n}, {"int *x", &x}};
+  std::string Src = doublingMacros(40) + WritesXSrcHead + "  x[i] = A40;\n";
+  EXPECT_JACC_ERROR(jacc_kernel_push(Src.c_str(), 2, args, JACC_DEFAULT), JACC_ERROR_COMPILE,
+                    "the compile server used more than 300 MiB of memory while analysing "
+                    "kernel 'for (int i = 0; i < n; i++)",
+                    "JACC_COMPILE_MEMORY sets the limit");
+  expectDeviceIntactAndUnmap(G);
+  expectHealthyPush();
+}
+
 TEST_P(ErrorTest, ExtraArgumentNotUsedByTheKernel) {
   Guarded G(32);
   ASSERT_JACC(jacc_copyin(G.data(), G.bytes()));

@@ -51,3 +51,15 @@ TEST(CompileProtocolTest, HelloChecksTheVersion) {
   EXPECT_NE(Wrong->find("it is jacc 0.0.1"), std::string::npos) << *Wrong;
   EXPECT_TRUE(checkHello({"something"}));
 }
+
+TEST(CompileProtocolTest, AnalysisRequestCarriesAnyNumberOfDeclarations) {
+  std::vector<std::string> Decls;
+  for (int I = 0; I < 40; ++I) // more than a message's strings
+    Decls.push_back("double a" + std::to_string(I));
+  Decls.push_back("");
+  Message M = analysisRequest("#pragma acc serial\n{}\n", Decls);
+  ASSERT_EQ(M.size(), 3u);
+  EXPECT_EQ(M[1], "#pragma acc serial\n{}\n");
+  EXPECT_EQ(analysisDecls(M), Decls);
+  EXPECT_TRUE(analysisDecls(analysisRequest("k", {})).empty());
+}

@@ -138,6 +138,59 @@ TEST_F(CompileServerTest, MemoryLimitStopsTheServer) {
   expectWorks();
 }
 
+/// A kernel whose one statement is 2^Levels terms once its macros are expanded.
+std::string doublingKernel(int Levels) {
+  std::string Text = "#define A0 1\n";
+  for (int I = 1; I <= Levels; ++I)
+    Text += "#define A" + std::to_string(I) + " (A" + std::to_string(I - 1) + "+A" +
+            std::to_string(I - 1) + ")\n";
+  return Text + "#pragma acc parallel loop\nfor (int i = 0; i < n; i++)\n  y[i] = A" +
+         std::to_string(Levels) + ";\n";
+}
+const std::vector<std::string> KernelDecls = {"int n", "double *y"};
+
+/// The message of an analysis that must fail with a Compile error.
+std::string analysisFailure(const std::string &Kernel) {
+  llvm::Error E = analyseWhereCompilesRun(Kernel, KernelDecls, "kernel 'bomb'");
+  std::string Msg;
+  EXPECT_EQ(takeError(std::move(E), Msg), ErrorCode::Compile) << Msg;
+  return Msg;
+}
+
+TEST_F(CompileServerTest, AnalysisThatExhaustsMemoryOrTimeIsAnError) {
+  CompileConfig C;
+  C.TimeoutSeconds = 0;
+  C.MemoryBytes = 300u << 20;
+  use(C);
+  EXPECT_HAS(analysisFailure(doublingKernel(40)),
+             "the compile server used more than 300 MiB of memory while analysing kernel 'bomb' "
+             "(JACC_COMPILE_MEMORY sets the limit; 0 removes it)");
+  EXPECT_FALSE(bool(analyseWhereCompilesRun(doublingKernel(4), KernelDecls, "kernel 'small'")));
+  C.TimeoutSeconds = 1;
+  C.MemoryBytes = 0;
+  use(C);
+  EXPECT_HAS(analysisFailure(doublingKernel(40)),
+             "timed out after 1 s while analysing kernel 'bomb' (JACC_COMPILE_TIMEOUT");
+  expectWorks();
+}
+
+TEST_F(CompileServerTest, AnalysisErrorsComeBackAsTheyAre) {
+  std::string Bad = "#pragma acc parallel loop\nfor (int i = 0; i < n; i++)\n  y[i] = nope;\n";
+  llvm::Error E = analyseWhereCompilesRun(Bad, KernelDecls, "kernel 'bad'");
+  std::string Msg;
+  EXPECT_EQ(takeError(std::move(E), Msg), ErrorCode::Compile);
+  EXPECT_HAS(Msg, "use of undeclared identifier 'nope'");
+  EXPECT_EQ(compileServerPids().size(), 1u) << "an error of the kernel's, not of the server";
+}
+
+TEST_F(CompileServerTest, InProcessModeAnalysesNothingBeforehand) {
+  CompileConfig C;
+  C.InProcess = true;
+  use(C);
+  EXPECT_FALSE(bool(analyseWhereCompilesRun(doublingKernel(40), KernelDecls, "kernel 'bomb'")));
+  EXPECT_TRUE(compileServerPids().empty());
+}
+
 TEST_F(CompileServerTest, KilledMidCompile) {
   use(fault("hang", "poison", 0));
   expectWorks(); // a server is running
