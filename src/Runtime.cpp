@@ -37,6 +37,7 @@ llvm::Error forkedChildError() {
 llvm::Error Runtime::initLocked() {
   if (Initialized)
     return llvm::Error::success();
+  jit::exitIfStartedAsCompileServer();
   watchForks();        // before the first device's threads start
   ClangUse::prepare(); // before the first kernel's analysis
   auto Settings = readSettings();

@@ -22,6 +22,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <mutex>
@@ -48,6 +49,8 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
+/// Set in a server's environment: jacc_init in a program started as one knows it is not one.
+constexpr const char *StartedAsServerVar = "JACC_STARTED_AS_COMPILE_SERVER";
 /// The descriptor the server reads its socket from (argument --fd=3).
 constexpr int ServerFd = 3;
 /// The end of a cancelled compile's message (isCancelledCompile).
@@ -145,8 +148,14 @@ llvm::Expected<std::unique_ptr<ServerProcess>> ServerProcess::start(const std::s
   std::string FdArg = "--fd=" + std::to_string(ServerFd), IdleArg = "--idle";
   char *Argv[] = {const_cast<char *>(Path.c_str()), FdArg.data(),
                   Idle ? IdleArg.data() : nullptr, nullptr};
+  std::vector<char *> Env;
+  std::string Marker = std::string(StartedAsServerVar) + "=1";
+  for (char **E = environ; *E; ++E)
+    Env.push_back(*E);
+  Env.push_back(Marker.data());
+  Env.push_back(nullptr);
   pid_t Pid = -1;
-  int Rc = Child < 0 ? errno : ::posix_spawn(&Pid, Path.c_str(), &Files, &Attr, Argv, environ);
+  int Rc = Child < 0 ? errno : ::posix_spawn(&Pid, Path.c_str(), &Files, &Attr, Argv, Env.data());
   posix_spawn_file_actions_destroy(&Files);
   posix_spawnattr_destroy(&Attr);
   if (Child >= 0)
@@ -498,8 +507,14 @@ bool serverRunnable() {
 } // namespace
 
 void configureCompiles(const CompileConfig &C) {
-  std::lock_guard<std::mutex> L(ConfigMutex);
-  Configured = C;
+  bool OtherServer;
+  {
+    std::lock_guard<std::mutex> L(ConfigMutex);
+    OtherServer = Configured && Configured->ServerPath != C.ServerPath;
+    Configured = C;
+  }
+  if (OtherServer) // the servers running are the old program's
+    stopCompileServers();
 }
 
 CompileConfig compileConfig() {
@@ -570,6 +585,16 @@ llvm::Expected<HostObject> compileHost(llvm::StringRef Code, llvm::StringRef Ker
   if (Obj && !Obj->Remarks.empty())
     debugLog("remarks", What + ":\n" + llvm::StringRef(Obj->Remarks).rtrim());
   return Obj;
+}
+
+void exitIfStartedAsCompileServer() {
+  if (!std::getenv(StartedAsServerVar))
+    return;
+  std::string Line = "jacc: this program uses jacc; it is not jacc's compile server, which "
+                     "JACC_COMPILE_SERVER must name (unset it to use the installed one)\n";
+  if (::write(2, Line.data(), Line.size()) < 0) {
+  }
+  ::_exit(2);
 }
 
 void prestartCompileServer() {

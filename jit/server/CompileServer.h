@@ -31,7 +31,13 @@ llvm::Expected<HostObject> compileHost(llvm::StringRef Code, llvm::StringRef Ker
 llvm::Error analyseWhereCompilesRun(llvm::StringRef KernelSource, llvm::ArrayRef<std::string> Decls,
                                     llvm::StringRef What);
 
-/// Use C from now on (jacc_init; tests). Until called, the environment's configuration.
+/// End this process with a message on stderr if jacc started it as a compile server: then it is
+/// a program linked with jacc that JACC_COMPILE_SERVER names, not the server, and running on
+/// would start servers of its own, each the same program, without end (jacc_init).
+void exitIfStartedAsCompileServer();
+
+/// Use C from now on (jacc_init; tests); servers of another program than C's stop. Until called,
+/// the environment's configuration.
 void configureCompiles(const CompileConfig &C);
 /// The configuration in use.
 CompileConfig compileConfig();

@@ -264,6 +264,38 @@ TEST_P(ErrorTest, KernelWhoseAnalysisExhaustsTheLimitsIsAnErrorAndTheNextPushWor
   expectHealthyPush();
 }
 
+TEST_P(ErrorTest, CompileServerThatIsAProgramUsingJaccEndsAtOnce) {
+  // This test program itself as the server: its jacc_init ends it with a message, where it
+  // started servers of its own (itself again), a chain that outlived the application.
+  jacc::ScopedEnv Server("JACC_COMPILE_SERVER", "/proc/self/exe"), Mode("JACC_COMPILE", nullptr),
+      Cache("JACC_CACHE", "off");
+  char Self[4096];
+  ssize_t N = readlink("/proc/self/exe", Self, sizeof Self - 1);
+  ASSERT_GT(N, 0);
+  Self[N] = 0;
+  Server.set(Self);
+  ASSERT_JACC(jacc_finalize());
+  ASSERT_JACC(jacc_init());
+  auto Start = std::chrono::steady_clock::now();
+  Guarded G(8);
+  ASSERT_JACC(jacc_copyin(G.data(), G.bytes()));
+  int n = G.n;
+  int *x = G.data();
+  jacc_arg args[] = {{"int n", &n}, {"int *x", &x}};
+  static int Runs = 0; // a kernel no earlier push compiled
+  std::string Src =
+      std::string(WritesXSrcHead) + "  x[i] = " + std::to_string(12345 + Runs++) + ";\n";
+  EXPECT_JACC_ERROR(jacc_kernel_push(Src.c_str(), 2, args, JACC_DEFAULT), JACC_ERROR_COMPILE,
+                    "exited with status 2",
+                    "jacc: this program uses jacc; it is not jacc's compile server");
+  EXPECT_LT(std::chrono::steady_clock::now() - Start, std::chrono::seconds(20));
+  expectDeviceIntactAndUnmap(G);
+  Server.set(nullptr);
+  ASSERT_JACC(jacc_finalize());
+  ASSERT_JACC(jacc_init());
+  expectHealthyPush();
+}
+
 TEST_P(ErrorTest, ExtraArgumentNotUsedByTheKernel) {
   Guarded G(32);
   ASSERT_JACC(jacc_copyin(G.data(), G.bytes()));
