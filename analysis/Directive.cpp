@@ -241,13 +241,9 @@ static size_t queueValues(StringRef Arg, std::vector<std::string> &Values, long 
     StringRef Item = Arg.slice(Start, End);
     StringRef Text = Item.trim();
     Values.push_back(Text.str());
-    std::string Digits;
-    for (char Ch : Text)
-      if (Ch != ' ' && Ch != '(' && Ch != ')')
-        Digits += Ch;
-    long long Value = 0;
-    if (BadAt == StringRef::npos && !StringRef(Digits).getAsInteger(10, Value) && Value < -3) {
-      Bad = Value;
+    std::optional<long long> Value = queueLiteral(Text);
+    if (BadAt == StringRef::npos && Value && *Value < -3) {
+      Bad = *Value;
       BadAt = Start + (Item.size() - Item.ltrim().size());
     }
     if (Comma == StringRef::npos)
@@ -544,6 +540,17 @@ Expected<Directive> Parser::parse() {
 }
 
 } // namespace
+
+std::optional<long long> queueLiteral(StringRef Text) {
+  std::string Digits;
+  for (char Ch : Text)
+    if (Ch != ' ' && Ch != '(' && Ch != ')')
+      Digits += Ch;
+  long long Value = 0;
+  if (StringRef(Digits).getAsInteger(10, Value))
+    return std::nullopt;
+  return Value;
+}
 
 const Clause *Directive::find(ClauseKind K) const {
   for (const Clause &C : Clauses)

@@ -5,6 +5,7 @@
 #include <llvm/ADT/StringRef.h>
 #include <llvm/Support/Error.h>
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -76,6 +77,10 @@ struct Directive {
   bool isCompute() const;        ///< parallel/kernels/serial, combined or not
   bool isCombinedLoop() const;   ///< parallel loop / kernels loop / serial loop
 };
+
+/// The value of an async or wait queue value written as an integer literal (spaces and
+/// parentheses around or inside it allowed: "( -4 )"); none for any other expression.
+std::optional<long long> queueLiteral(llvm::StringRef Text);
 
 /// Parse the text after "#pragma acc", e.g. "parallel loop collapse(2) reduction(+:s)".
 /// Errors (JaccError, code InvalidArgument) name the line, the column and the offending word.

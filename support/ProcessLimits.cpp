@@ -33,8 +33,14 @@ std::string sizeText(uint64_t Bytes) {
   return Buf;
 }
 
+std::string secondsText(double Seconds) {
+  char Buf[32];
+  std::snprintf(Buf, sizeof Buf, "%g", Seconds);
+  return Buf;
+}
+
 void watchThisProcess(double Seconds, uint64_t Bytes,
-                      std::function<void(const std::string &What)> OnExceeded) {
+                      std::function<void(ProcessLimit, const std::string &What)> OnExceeded) {
   if (Seconds <= 0 && Bytes == 0)
     return;
   using Clock = std::chrono::steady_clock;
@@ -43,13 +49,10 @@ void watchThisProcess(double Seconds, uint64_t Bytes,
   std::thread([=] {
     for (;;) {
       std::this_thread::sleep_for(std::chrono::milliseconds(50));
-      if (Seconds > 0 && Clock::now() >= Deadline) {
-        char Secs[32];
-        std::snprintf(Secs, sizeof Secs, "%g", Seconds);
-        OnExceeded(std::string("ran longer than ") + Secs + " s");
-      }
+      if (Seconds > 0 && Clock::now() >= Deadline)
+        OnExceeded(ProcessLimit::Time, "ran longer than " + secondsText(Seconds) + " s");
       if (Bytes > 0 && residentBytes() > Bytes)
-        OnExceeded("used more than " + sizeText(Bytes) + " of memory");
+        OnExceeded(ProcessLimit::Memory, "used more than " + sizeText(Bytes) + " of memory");
     }
   }).detach();
 }

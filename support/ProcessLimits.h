@@ -15,12 +15,18 @@ uint64_t residentBytes(int Pid = 0);
 
 /// Bytes as "1.5 GiB" or "300 MiB".
 std::string sizeText(uint64_t Bytes);
+/// Seconds as "60" or "0.5".
+std::string secondsText(double Seconds);
+
+/// Which limit a watched process exceeded.
+enum class ProcessLimit { Time, Memory };
 
 /// Watch this process from a thread of its own: once it has run Seconds (0: no limit) or its
-/// resident memory exceeds Bytes (0: no limit), call OnExceeded with what was exceeded ("used
-/// more than 2.0 GiB of memory", "ran longer than 60 s"). OnExceeded must end the process.
+/// resident memory exceeds Bytes (0: no limit), call OnExceeded with the limit and what was
+/// exceeded ("used more than 2.0 GiB of memory", "ran longer than 60 s"). OnExceeded must end
+/// the process.
 void watchThisProcess(double Seconds, uint64_t Bytes,
-                      std::function<void(const std::string &What)> OnExceeded);
+                      std::function<void(ProcessLimit, const std::string &What)> OnExceeded);
 
 } // namespace jacc
 

@@ -52,12 +52,14 @@ static bool limitThisProcess() {
   }
   std::set_new_handler(outOfMemory);
   llvm::install_bad_alloc_error_handler([](void *, const char *, bool) { outOfMemory(); }, nullptr);
-  jacc::watchThisProcess(Config->TimeoutSeconds, Config->MemoryBytes, [](const std::string &What) {
-    giveUp(What.c_str(), What[0] == 'r' ? "JACC_COMPILE_TIMEOUT sets the limit; 0 "
-                                          "removes it"
-                                        : "JACC_COMPILE_MEMORY sets the limit; 0 "
-                                          "removes it");
-  });
+  jacc::watchThisProcess(Config->TimeoutSeconds, Config->MemoryBytes,
+                         [](jacc::ProcessLimit Limit, const std::string &What) {
+                           giveUp(What.c_str(), Limit == jacc::ProcessLimit::Time
+                                                    ? "JACC_COMPILE_TIMEOUT sets the limit; 0 "
+                                                      "removes it"
+                                                    : "JACC_COMPILE_MEMORY sets the limit; 0 "
+                                                      "removes it");
+                         });
   return true;
 }
 

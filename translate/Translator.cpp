@@ -296,7 +296,7 @@ std::vector<std::string> Translator::queueChecks(const Pragma &P,
   std::vector<std::string> Calls;
   auto Add = [&](const std::vector<std::string> &Queues) { // literals: checked by the parser
     for (const std::string &Q : Queues)
-      if (long long Literal; llvm::StringRef(Q).trim("() ").getAsInteger(10, Literal))
+      if (!analysis::queueLiteral(Q))
         Calls.push_back("jacc_translated_queue((long long)(" + Q + "), " + where(P) + ", " +
                         cString("#pragma acc " + P.Text, "") + ");");
   };

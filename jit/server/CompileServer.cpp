@@ -267,11 +267,9 @@ llvm::Expected<Message> ServerProcess::receive(Clock::time_point Deadline, const
     }
     if (C.TimeoutSeconds > 0 && Clock::now() >= Deadline) {
       finish(/*Kill=*/true);
-      char Secs[32];
-      std::snprintf(Secs, sizeof Secs, "%g", C.TimeoutSeconds);
       return makeError(ErrorCode::Compile,
-                       "timed out after " + llvm::Twine(Secs) + " s while " + J.doing() +
-                           " (JACC_COMPILE_TIMEOUT sets the limit; 0 removes it)");
+                       "timed out after " + secondsText(C.TimeoutSeconds) + " s while " +
+                           J.doing() + " (JACC_COMPILE_TIMEOUT sets the limit; 0 removes it)");
     }
     if (C.MemoryBytes > 0 && residentBytes() > C.MemoryBytes) {
       finish(/*Kill=*/true);

@@ -1,8 +1,9 @@
 // End to end: every failing call returns its exact status, names the problem in
 // jacc_last_error(), leaves the data and mappings as they were, and a correct push still works.
+#include "tests/DoublingMacros.h"
+#include "tests/ScopedEnv.h"
 #include "tests/api/Fixture.h"
 #include "tests/api/Helpers.h"
-#include "tests/ScopedEnv.h"
 
 #include "jacc/jacc.h"
 
@@ -235,15 +236,6 @@ TEST_P(ErrorTest, CompilerCrashOrHangIsAnErrorAndTheNextPushWorks) {
   }
 }
 
-/// `#define A0 1`, `#define A1 (A0+A0)`, ... up to A<Levels>: A<Levels> is 2^Levels terms.
-std::string doublingMacros(int Levels) {
-  std::string Text = "#define A0 1\n";
-  for (int I = 1; I <= Levels; ++I)
-    Text += "#define A" + std::to_string(I) + " (A" + std::to_string(I - 1) + "+A" +
-            std::to_string(I - 1) + ")\n";
-  return Text;
-}
-
 TEST_P(ErrorTest, KernelWhoseAnalysisExhaustsTheLimitsIsAnErrorAndTheNextPushWorks) {
   // A macro doubling 40 times would grow the application until the OOM killer ends it: its
   // analysis runs in the compile server first, under the compile limits (read at init).
@@ -255,7 +247,7 @@ TEST_P(ErrorTest, KernelWhoseAnalysisExhaustsTheLimitsIsAnErrorAndTheNextPushWor
   int n = G.n;
   int *x = G.data();
   jacc_arg args[] = {{"int n", &n}, {"int *x", &x}};
-  std::string Src = doublingMacros(40) + WritesXSrcHead + "  x[i] = A40;\n";
+  std::string Src = jacc_test::doublingMacros(40) + WritesXSrcHead + "  x[i] = A40;\n";
   EXPECT_JACC_ERROR(jacc_kernel_push(Src.c_str(), 2, args, JACC_DEFAULT), JACC_ERROR_COMPILE,
                     "the compile server used more than 300 MiB of memory while analysing "
                     "kernel 'for (int i = 0; i < n; i++)",

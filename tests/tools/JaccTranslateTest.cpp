@@ -3,6 +3,7 @@
 // compile limits (JACC_COMPILE_MEMORY, JACC_COMPILE_TIMEOUT), never an abort or the OOM killer;
 // machine-generated expressions hundreds of thousands of terms long translate, as gcc compiles
 // them.
+#include "tests/DoublingMacros.h"
 #include "tests/ScopedEnv.h"
 #include "tests/tools/RunTool.h"
 
@@ -50,11 +51,7 @@ protected:
 
 /// A program whose one expression is A40, each An twice A(n-1): 2^40 terms once expanded.
 std::string doublingMacro() {
-  std::string Text = "#define A0 1\n";
-  for (int I = 1; I <= 40; ++I)
-    Text += "#define A" + std::to_string(I) + " (A" + std::to_string(I - 1) + "+A" +
-            std::to_string(I - 1) + ")\n";
-  return Text + "int main(void) { return A40 > 0; }\n";
+  return jacc_test::doublingMacros(40) + "int main(void) { return A40 > 0; }\n";
 }
 
 /// Terms terms x[0] + x[1] + ... (indices cycling through 0..6), one left-deep expression.

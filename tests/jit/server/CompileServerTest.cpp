@@ -8,6 +8,7 @@
 #include "support/Error.h"
 #include "support/IdlePriority.h"
 
+#include "../../DoublingMacros.h"
 #include "../../ScopedEnv.h"
 
 #include <gtest/gtest.h>
@@ -140,11 +141,8 @@ TEST_F(CompileServerTest, MemoryLimitStopsTheServer) {
 
 /// A kernel whose one statement is 2^Levels terms once its macros are expanded.
 std::string doublingKernel(int Levels) {
-  std::string Text = "#define A0 1\n";
-  for (int I = 1; I <= Levels; ++I)
-    Text += "#define A" + std::to_string(I) + " (A" + std::to_string(I - 1) + "+A" +
-            std::to_string(I - 1) + ")\n";
-  return Text + "#pragma acc parallel loop\nfor (int i = 0; i < n; i++)\n  y[i] = A" +
+  return jacc_test::doublingMacros(Levels) +
+         "#pragma acc parallel loop\nfor (int i = 0; i < n; i++)\n  y[i] = A" +
          std::to_string(Levels) + ";\n";
 }
 const std::vector<std::string> KernelDecls = {"int n", "double *y"};
