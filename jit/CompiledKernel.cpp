@@ -107,7 +107,8 @@ compileKernel(llvm::StringRef Source, llvm::ArrayRef<std::string> Decls, const D
   auto Entries = loadHostObject(K->Object, {EntryName}, kernelSymbolName(K->Info, false));
   if (!Entries)
     return Entries.takeError();
-  K->Entry = (*Entries)[0];
+  K->Entry = Entries->Symbols[0];
+  K->Code = std::move(Entries->Code);
   auto Call = CallInterface::create(K->Info);
   if (!Call)
     return Call.takeError();
@@ -134,6 +135,11 @@ void reportLateCode(const CompiledKernel *K, const char *Part, bool FromDisk,
     O({K, Part, FromDisk, Start, std::chrono::steady_clock::now()});
 }
 } // namespace
+
+uint64_t CudaCode::newId() {
+  static std::atomic<uint64_t> Next{1};
+  return Next.fetch_add(1, std::memory_order_relaxed);
+}
 
 void setLateCodeObserver(LateCodeObserver O) { Observer.store(O, std::memory_order_release); }
 
@@ -172,7 +178,8 @@ llvm::Expected<const SplitCode *> CompiledKernel::splitCode() const {
     auto Entries = loadHostObject(S->Object, {SplitEntryName}, kernelSymbolName(Info, true));
     if (!Entries)
       return Fail(Entries.takeError());
-    S->Entry = (*Entries)[0];
+    S->Entry = Entries->Symbols[0];
+    S->Code = std::move(Entries->Code);
     auto Call = CallInterface::create(Info, /*Split=*/true);
     if (!Call)
       return Fail(Call.takeError());

@@ -33,6 +33,7 @@ struct SplitCode {
   std::string HostSource;
   llvm::SmallVector<char, 0> Object;
   void *Entry = nullptr;
+  std::shared_ptr<const void> Code; ///< keeps Entry's code loaded (jit/host/HostJIT.h)
   std::unique_ptr<CallInterface> Call;
   double CompileMs = 0;
 };
@@ -42,6 +43,12 @@ struct SplitCode {
 struct CudaCode {
   CudaKernelSource Kernel;
   CudaImage Image;
+  /// Never the same for two CudaCodes of a process, unlike their addresses once the kernel
+  /// cache lets kernels go: what GPUs key their loaded modules by.
+  const uint64_t Id = newId();
+
+private:
+  static uint64_t newId();
 };
 
 /// Code of a kernel built after its first compile, on first use: the split entry, a GPU image.
@@ -69,6 +76,7 @@ struct CompiledKernel {
   std::string HostSource;             ///< generated C (JACC_DEBUG=codegen prints it)
   llvm::SmallVector<char, 0> Object;  ///< the host object linked by the JIT
   void *Entry = nullptr;              ///< host entry point (every device computes everything)
+  std::shared_ptr<const void> Code;   ///< keeps Entry's code loaded (jit/host/HostJIT.h)
   std::unique_ptr<CallInterface> Call;
   /// The split entry (Info.Split.Enabled only), compiled on first use: a kernel that only ever
   /// runs on one device, or in duplicate mode, never pays for it. Thread-safe.

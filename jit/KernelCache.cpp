@@ -3,6 +3,7 @@
 #include "jit/KernelRoutines.h"
 #include "jit/cache/KernelStore.h"
 #include "support/Error.h"
+#include "support/Stats.h"
 
 #include <cstring>
 
@@ -28,16 +29,9 @@ std::string KernelCache::makeKey(llvm::StringRef Source, llvm::ArrayRef<const ch
   return Key;
 }
 
-namespace {
-/// The last kernel this thread got: a push loop asks for the same kernel again and again, and
-/// comparing its text in place is cheaper than building and hashing a key.
-struct LastHit {
-  uint64_t CacheId = 0; ///< KernelCache::Id when it was stored (0: none)
-  std::string Key;
-  std::shared_ptr<const CompiledKernel> Kernel;
-};
-thread_local LastHit Last;
+thread_local KernelCache::LastHit KernelCache::Last;
 
+namespace {
 bool sameKey(const std::string &Key, llvm::StringRef Source, llvm::ArrayRef<const char *> Decls,
              unsigned CodeFlags) {
   llvm::StringRef K(Key);
@@ -87,18 +81,36 @@ llvm::Expected<std::shared_ptr<const CompiledKernel>>
 KernelCache::get(llvm::StringRef Source, llvm::ArrayRef<const char *> Decls, unsigned CodeFlags,
                  Outcome &Result) {
   if (Last.CacheId == Id.load(std::memory_order_acquire) &&
+      !Last.S->Evicted.load(std::memory_order_acquire) &&
       sameKey(Last.Key, Source, Decls, CodeFlags)) {
     Result = Outcome::Hit;
     UnflushedMemoryHits.fetch_add(1, std::memory_order_relaxed);
-    return Last.Kernel;
+    Last.S->LastUse.store(Clock.fetch_add(1, std::memory_order_relaxed) + 1,
+                          std::memory_order_relaxed);
+    return Last.S->Kernel;
   }
-  auto K = getSlow(Source, Decls, CodeFlags, Result);
-  if (K) {
-    Last.CacheId = Id.load(std::memory_order_acquire);
-    Last.Key = makeKey(Source, Decls, CodeFlags);
-    Last.Kernel = *K;
+  return getSlow(Source, Decls, CodeFlags, Result);
+}
+
+void KernelCache::evictOne(std::vector<std::shared_ptr<Slot>> &Gone) {
+  // A scan rather than a list kept in order: hits, far more frequent than misses, then only
+  // stamp their slot. Kernels still compiling stay.
+  auto Oldest = Slots.end();
+  uint64_t OldestUse = UINT64_MAX;
+  for (auto It = Slots.begin(); It != Slots.end(); ++It) {
+    std::lock_guard<std::mutex> L(It->second->M);
+    uint64_t Use = It->second->LastUse.load(std::memory_order_relaxed);
+    if (It->second->Done && It->second->Kernel && Use < OldestUse) {
+      Oldest = It;
+      OldestUse = Use;
+    }
   }
-  return K;
+  if (Oldest == Slots.end())
+    return;
+  Oldest->second->Evicted.store(true, std::memory_order_release);
+  Gone.push_back(std::move(Oldest->second));
+  Slots.erase(Oldest);
+  stats().KernelCacheEvictions.fetch_add(1, std::memory_order_relaxed);
 }
 
 llvm::Expected<std::shared_ptr<const CompiledKernel>>
@@ -120,6 +132,7 @@ KernelCache::getSlow(llvm::StringRef Source, llvm::ArrayRef<const char *> Decls,
     if (It != Slots.end())
       S = It->second;
   }
+  std::vector<std::shared_ptr<Slot>> Gone;
   if (!S) {
     std::unique_lock<std::shared_mutex> Write(Mutex);
     auto [It, Inserted] = Slots.try_emplace(Key, nullptr);
@@ -128,14 +141,35 @@ KernelCache::getSlow(llvm::StringRef Source, llvm::ArrayRef<const char *> Decls,
       Owner = true;
     }
     S = It->second;
+    size_t Bound = Capacity.load(std::memory_order_relaxed);
+    while (Bound && Slots.size() > Bound) {
+      size_t Before = Gone.size();
+      evictOne(Gone);
+      if (Gone.size() == Before)
+        break; // every other kernel is still compiling
+    }
   }
+  S->LastUse.store(Clock.fetch_add(1, std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+  // Out of the lock: the last holder of a kernel unloads its code, and watchers take locks.
+  for (std::shared_ptr<Slot> &G : Gone) {
+    G->Kernel->Variants.flushHits(*G->Kernel);
+    if (Evicted)
+      Evicted(*G->Kernel);
+  }
+  Gone.clear();
+  auto Remember = [&](std::shared_ptr<const CompiledKernel> K) {
+    Last.CacheId = Id.load(std::memory_order_acquire);
+    Last.Key = std::move(Key);
+    Last.S = S;
+    return K;
+  };
   if (!Owner) {
     std::unique_lock<std::mutex> L(S->M);
     S->Ready.wait(L, [&] { return S->Done; });
     if (S->Kernel) {
       Result = Outcome::Hit;
       UnflushedMemoryHits.fetch_add(1, std::memory_order_relaxed);
-      return S->Kernel;
+      return Remember(S->Kernel);
     }
     // The owner's compile failed: compile again here to report the error to this caller too.
     Result = Outcome::Compiled;
@@ -157,8 +191,9 @@ KernelCache::getSlow(llvm::StringRef Source, llvm::ArrayRef<const char *> Decls,
     auto It = Slots.find(Key);
     if (It != Slots.end() && It->second == S)
       Slots.erase(It);
+    return K;
   }
-  return K;
+  return Remember(*K);
 }
 
 llvm::Expected<std::shared_ptr<const CompiledKernel>>

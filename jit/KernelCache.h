@@ -1,6 +1,9 @@
 // The kernel cache: a kernel is compiled once per process, whatever thread pushes it (in memory),
 // and once per machine: a miss in memory looks in the persistent disk cache (KernelStore.h)
-// before compiling, and a compiled kernel is stored there.
+// before compiling, and a compiled kernel is stored there. Memory holds a bounded number of
+// kernels (JACC_KERNELS_IN_MEMORY), the least recently pushed going first: a program that
+// generates kernels without end runs in constant memory, and one that comes back to an evicted
+// kernel loads it from disk.
 #ifndef JACC_JIT_KERNELCACHE_H
 #define JACC_JIT_KERNELCACHE_H
 
@@ -17,11 +20,15 @@
 #include <shared_mutex>
 #include <string>
 #include <unordered_map>
+#include <vector>
 
 namespace jacc::jit {
 
 class KernelCache {
 public:
+  /// Kernels kept in memory by default.
+  static constexpr size_t DefaultCapacity = 4096;
+
   KernelCache();
   /// Adds this process's memory hits to the disk cache's cumulative statistics.
   ~KernelCache();
@@ -40,6 +47,14 @@ public:
   using CompileWatcher = std::function<void(llvm::StringRef Source, bool Begins)>;
   void watchCompiles(CompileWatcher W) { Watcher = std::move(W); }
 
+  /// Told, on the thread of the get that made room, of each kernel that left the cache; launches
+  /// in flight may still hold it. Set before the first get.
+  using EvictionWatcher = std::function<void(const CompiledKernel &)>;
+  void watchEvictions(EvictionWatcher W) { Evicted = std::move(W); }
+
+  /// Keep at most Kernels compiled kernels (0: no bound); beyond, the least recently got goes.
+  /// Applies from the next miss.
+  void setCapacity(size_t Kernels) { Capacity.store(Kernels, std::memory_order_relaxed); }
   size_t size() const;
   void clear();
   /// Add the memory hits counted since the last flush to the disk cache's statistics
@@ -52,7 +67,20 @@ private:
     std::condition_variable Ready;
     bool Done = false;
     std::shared_ptr<const CompiledKernel> Kernel;
+    std::atomic<uint64_t> LastUse{0}; ///< the cache's Clock at its last get
+    std::atomic<bool> Evicted{false}; ///< out of the cache: threads' last hits ask again
   };
+  /// The last kernel a thread got: a push loop asks for the same kernel again and again, and
+  /// comparing its text in place is cheaper than building and hashing a key.
+  struct LastHit {
+    uint64_t CacheId = 0; ///< KernelCache::Id when it was stored (0: none)
+    std::string Key;
+    std::shared_ptr<Slot> S;
+  };
+  static thread_local LastHit Last;
+  /// Under the write lock, with Slots over capacity: take the least recently used finished
+  /// kernel out, into Gone (released by the caller once unlocked).
+  void evictOne(std::vector<std::shared_ptr<Slot>> &Gone);
   llvm::Expected<std::shared_ptr<const CompiledKernel>>
   getSlow(llvm::StringRef Source, llvm::ArrayRef<const char *> Decls, unsigned CodeFlags,
           Outcome &Result);
@@ -68,7 +96,10 @@ private:
   std::atomic<uint64_t> Id; ///< identifies this cache (and its contents) to threads' last hits
   std::unordered_map<std::string, std::shared_ptr<Slot>> Slots;
   std::atomic<uint64_t> UnflushedMemoryHits{0};
+  std::atomic<uint64_t> Clock{0};
+  std::atomic<size_t> Capacity{DefaultCapacity};
   CompileWatcher Watcher;
+  EvictionWatcher Evicted;
 };
 
 } // namespace jacc::jit

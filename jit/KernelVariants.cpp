@@ -200,13 +200,15 @@ llvm::Expected<std::shared_ptr<VariantCode>> compileVariant(const CompiledKernel
       loadHostObject(V->Object, {EntryName}, kernelSymbolName(K.Info, /*Split=*/false, V->Key));
   if (!Entries)
     return Entries.takeError();
-  V->Entry = (*Entries)[0];
+  V->Entry = Entries->Symbols[0];
+  V->EntryCode = std::move(Entries->Code);
   if (Split) {
     auto SEntries = loadHostObject(V->SplitObject, {SplitEntryName},
                                    kernelSymbolName(K.Info, /*Split=*/true, V->Key));
     if (!SEntries)
       return SEntries.takeError();
-    V->SplitEntry = (*SEntries)[0];
+    V->SplitEntry = SEntries->Symbols[0];
+    V->SplitEntryCode = std::move(SEntries->Code);
   }
   V->CompileMs = msSince(Start);
   debugLog(V->FromDisk ? "cache" : "codegen", "variant " + V->Key +

@@ -40,6 +40,8 @@ struct VariantCode {
   llvm::SmallVector<char, 0> Object, SplitObject;
   void *Entry = nullptr;      ///< the plain entry
   void *SplitEntry = nullptr; ///< the split entry (kernels that split)
+  /// Keep Entry's and SplitEntry's code loaded (jit/host/HostJIT.h).
+  std::shared_ptr<const void> EntryCode, SplitEntryCode;
   /// CUDA images by (architecture, split entry): one per GPU architecture of the runtime.
   std::map<std::pair<unsigned, bool>, std::shared_ptr<const CudaCode>> Cuda;
   double CompileMs = 0;

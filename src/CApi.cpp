@@ -197,6 +197,7 @@ jacc_status jacc_get_stats(jacc_stats *out) {
   out->specialized_launches = S.SpecializedLaunches;
   out->variants_loaded = S.VariantsLoaded;
   out->variants_over_budget = S.VariantsOverBudget;
+  out->kernel_cache_evictions = S.KernelCacheEvictions;
   return JACC_SUCCESS;
 }
 

@@ -84,6 +84,8 @@ llvm::Error Runtime::initLocked() {
       else
         Progress->ends(Now);
     });
+  Cache.setCapacity(Settings->KernelsInMemory);
+  Cache.watchEvictions([this](const jit::CompiledKernel &K) { Chooser.forget(&K); });
   NarrowPolicy = Settings->Narrow;
   Sched.setDemandExchange(Settings->DemandExchange);
   CheckBounds = Settings->CheckBounds;

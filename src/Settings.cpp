@@ -73,6 +73,13 @@ llvm::Expected<RuntimeSettings> readSettings() {
   if (!Warn)
     return Warn.takeError();
   S.KernelWarnSeconds = *Warn;
+  if (llvm::StringRef Text = env::text(env::Var::KernelsInMemory); !Text.empty()) {
+    unsigned long long Kernels;
+    if (Text.getAsInteger(10, Kernels) || Kernels > (1ull << 32))
+      return env::invalid(env::Var::KernelsInMemory, Text,
+                          "a number of kernels such as 4096 (0: keep every kernel)");
+    S.KernelsInMemory = size_t(Kernels);
+  }
   using prof::ProgressWhen;
   auto Progress = env::keyword(env::Var::Progress,
                                {{"terminal", unsigned(ProgressWhen::Terminal)},

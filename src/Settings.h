@@ -4,6 +4,7 @@
 #ifndef JACC_SRC_SETTINGS_H
 #define JACC_SRC_SETTINGS_H
 
+#include "jit/KernelCache.h"
 #include "jit/KernelVariants.h"
 #include "jit/server/CompileConfig.h"
 #include "src/DeviceConfig.h"
@@ -24,6 +25,7 @@ struct RuntimeSettings {
   bool UnifiedMemory = false;                        ///< JACC_MEMORY=unified
   jit::SpecializeSettings Specialize;                ///< JACC_SPECIALIZE*
   double KernelWarnSeconds = 0;                      ///< JACC_KERNEL_WARN (0: off)
+  size_t KernelsInMemory = jit::KernelCache::DefaultCapacity; ///< JACC_KERNELS_IN_MEMORY (0: all)
   prof::ProgressWhen Progress = prof::ProgressWhen::Terminal; ///< JACC_PROGRESS
   jit::CompileConfig Compile;                        ///< JACC_COMPILE*
   bool CheckBounds = false;                          ///< JACC_CHECK=bounds

@@ -32,6 +32,8 @@ const char *name(Var V) {
   case Var::AccErrors: return "JACC_ACC_ERRORS";
   case Var::Debug: return "JACC_DEBUG";
   case Var::KernelWarn: return "JACC_KERNEL_WARN";
+  case Var::KernelsInMemory:
+    return "JACC_KERNELS_IN_MEMORY";
   case Var::Progress:
     return "JACC_PROGRESS";
   case Var::Compile: return "JACC_COMPILE";
@@ -84,6 +86,7 @@ llvm::ArrayRef<Var> allVars() {
                             Var::AccErrors,
                             Var::Debug,
                             Var::KernelWarn,
+                            Var::KernelsInMemory,
                             Var::Progress,
                             Var::Compile,
                             Var::CompileTimeout,
@@ -135,6 +138,8 @@ const char *defaultText(Var V) {
   case Var::AccErrors: return "abort";
   case Var::Debug: return "off";
   case Var::KernelWarn: return "0 (off)";
+  case Var::KernelsInMemory:
+    return "4096";
   case Var::Progress:
     return "terminal (shown when stderr is a terminal)";
   case Var::Compile: return "server";

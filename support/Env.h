@@ -46,6 +46,7 @@ enum class Var : unsigned {
   AccErrors,         ///< JACC_ACC_ERRORS: abort, return (src/OpenACC.cpp)
   Debug,             ///< JACC_DEBUG: trace topics (support/Debug)
   KernelWarn,        ///< JACC_KERNEL_WARN: seconds before an unfinished launch is named
+  KernelsInMemory,   ///< JACC_KERNELS_IN_MEMORY: compiled kernels the memory cache keeps
   Progress,          ///< JACC_PROGRESS: the compile progress line (src/profile/CompileProgress)
   Compile,           ///< JACC_COMPILE: server, inprocess (jit/server)
   CompileTimeout,    ///< JACC_COMPILE_TIMEOUT: seconds a compile may take

@@ -16,12 +16,14 @@ struct Stats {
   /// Of VariantsCompiled, those loaded from the disk cache; variants the spent compile budget
   /// stopped (JACC_SPECIALIZE_BUDGET).
   std::atomic<uint64_t> VariantsLoaded{0}, VariantsOverBudget{0};
+  /// Kernels the in-memory cache let go to stay within JACC_KERNELS_IN_MEMORY.
+  std::atomic<uint64_t> KernelCacheEvictions{0};
 
   void reset() {
     for (auto *C : {&KernelsPushed, &KernelsCompiled, &MemoryCacheHits, &DiskCacheHits,
                     &SplitLaunches, &DuplicateLaunches, &BytesHostToDevice, &BytesDeviceToHost,
-                    &BytesDeviceToDevice, &VariantsCompiled, &SpecializedLaunches,
-                    &VariantsLoaded, &VariantsOverBudget})
+                    &BytesDeviceToDevice, &VariantsCompiled, &SpecializedLaunches, &VariantsLoaded,
+                    &VariantsOverBudget, &KernelCacheEvictions})
       C->store(0, std::memory_order_relaxed);
   }
 };

@@ -235,6 +235,9 @@ typedef struct jacc_stats {
      background under JACC_SPECIALIZE=auto); variants not created or not compiled because the
      background compile budget (JACC_SPECIALIZE_BUDGET) was spent */
   uint64_t variants_loaded, variants_over_budget;
+  /* kernels the in-memory cache let go, least recently pushed first, to keep at most
+     JACC_KERNELS_IN_MEMORY compiled kernels (a later push of one loads it from the disk cache) */
+  uint64_t kernel_cache_evictions;
 } jacc_stats;
 
 /** Counters since start or the last jacc_reset_stats(). */

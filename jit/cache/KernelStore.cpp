@@ -145,7 +145,8 @@ std::shared_ptr<const CompiledKernel> loadKernel(const DiskSlot &Slot, unsigned 
   auto Entries = loadHostObject(K->Object, {EntryName}, kernelSymbolName(K->Info, false));
   if (!Entries)
     return Miss(llvm::toString(Entries.takeError()));
-  K->Entry = (*Entries)[0];
+  K->Entry = Entries->Symbols[0];
+  K->Code = std::move(Entries->Code);
   auto Call = CallInterface::create(K->Info);
   if (!Call)
     return Miss(llvm::toString(Call.takeError()));

@@ -20,6 +20,7 @@ struct JIT {
   std::string Error;
   std::mutex Mutex; // JITDylib creation and linking, kept simple and serial
   std::atomic<unsigned> Counter{0};
+  size_t Loaded = 0; // JITDylibs not yet removed, under Mutex
 };
 
 JIT &theJIT() {
@@ -46,31 +47,54 @@ JIT &theJIT() {
 }
 } // namespace
 
-llvm::Expected<std::vector<void *>> loadHostObject(llvm::ArrayRef<char> Object,
-                                                   llvm::ArrayRef<std::string> Symbols,
-                                                   llvm::StringRef PerfName) {
+/// Removes a kernel's JITDylib and frees its code, once nothing can call it any more.
+static void unloadHostObject(llvm::orc::JITDylib *JD) {
+  JIT &S = theJIT();
+  std::lock_guard<std::mutex> Lock(S.Mutex);
+  --S.Loaded;
+  // Nothing to report to: the code is unreachable either way, and a failure leaves it mapped.
+  llvm::consumeError(S.J->getExecutionSession().removeJITDylib(*JD));
+}
+
+llvm::Expected<LoadedObject> loadHostObject(llvm::ArrayRef<char> Object,
+                                            llvm::ArrayRef<std::string> Symbols,
+                                            llvm::StringRef PerfName) {
   JIT &S = theJIT();
   if (!S.J)
     return makeError(ErrorCode::Internal, "cannot create the ORC JIT: " + S.Error);
-  std::lock_guard<std::mutex> Lock(S.Mutex);
+  std::unique_lock<std::mutex> Lock(S.Mutex);
   std::string Name = "jacc-kernel-" + std::to_string(S.Counter++);
   auto JD = S.J->createJITDylib(Name);
   if (!JD)
     return JD.takeError();
+  ++S.Loaded;
+  LoadedObject L;
+  L.Code = std::shared_ptr<const void>(&*JD, [](const void *P) {
+    unloadHostObject(static_cast<llvm::orc::JITDylib *>(const_cast<void *>(P)));
+  });
   JD->addToLinkOrder(S.J->getMainJITDylib());
   auto Buffer = llvm::MemoryBuffer::getMemBufferCopy(
       llvm::StringRef(Object.data(), Object.size()), Name);
+  auto Fail = [&](llvm::Error E) -> llvm::Expected<LoadedObject> {
+    Lock.unlock(); // L.Code's release removes the JITDylib under the lock
+    return std::move(E);
+  };
   if (auto E = S.J->addObjectFile(*JD, std::move(Buffer)))
-    return E;
-  std::vector<void *> Addrs;
+    return Fail(std::move(E));
   for (const std::string &Symbol : Symbols) {
     auto Addr = S.J->lookup(*JD, Symbol);
     if (!Addr)
-      return Addr.takeError();
-    Addrs.push_back(Addr->toPtr<void *>());
+      return Fail(Addr.takeError());
+    L.Symbols.push_back(Addr->toPtr<void *>());
   }
-  addToPerfMap(Object, Symbols, Addrs, PerfName);
-  return Addrs;
+  addToPerfMap(Object, Symbols, L.Symbols, PerfName);
+  return L;
+}
+
+size_t loadedHostObjects() {
+  JIT &S = theJIT();
+  std::lock_guard<std::mutex> Lock(S.Mutex);
+  return S.Loaded;
 }
 
 } // namespace jacc::jit

@@ -53,9 +53,9 @@ llvm::Error CudaKernelLaunch::enqueue(CudaDevice &D) {
   if (!Code)
     return Code.takeError();
   const jit::CudaKernelSource &S = (*Code)->Kernel;
-  // One image per (kernel, architecture, entry): the CudaCode's address is unique while the
-  // kernel lives, and the kernel cache keeps it for the process.
-  std::string Key = "jacc:" + std::to_string(reinterpret_cast<uintptr_t>(*Code));
+  // One image per (kernel, architecture, entry), each CudaCode's Id its own for the process:
+  // a kernel compiled again after the kernel cache let it go is loaded as a new module.
+  std::string Key = "jacc:" + std::to_string((*Code)->Id);
   auto F = D.loadFunction(Key, (*Code)->Image.Image, S.Entry.c_str());
   if (!F)
     return F.takeError();

@@ -82,4 +82,9 @@ void AdaptiveChooser::record(const void *Kernel, const MeasuredLaunch &Launch) {
   }
 }
 
+void AdaptiveChooser::forget(const void *Kernel) {
+  std::lock_guard<std::mutex> L(M);
+  States.erase(Kernel);
+}
+
 } // namespace jacc

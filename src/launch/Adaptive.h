@@ -45,6 +45,8 @@ public:
   double price(const void *Kernel, bool Split);
   /// The copy cost fetches are priced at (seconds per byte), measured over every kernel's.
   double secondsPerByte();
+  /// Forget Kernel (it left the kernel cache).
+  void forget(const void *Kernel);
 
 private:
   struct Mode {

@@ -82,6 +82,11 @@ void Balancer::clear() {
   Kernels.clear();
 }
 
+void Balancer::forget(const void *Kernel) {
+  std::lock_guard<std::mutex> L(M);
+  Kernels.erase(Kernel);
+}
+
 bool Balancer::balanced(const void *Kernel) const {
   std::lock_guard<std::mutex> L(M);
   auto It = Kernels.find(Kernel);

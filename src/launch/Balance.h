@@ -42,6 +42,8 @@ public:
   bool balanced(const void *Kernel) const;
   /// Forget every kernel (the devices change).
   void clear();
+  /// Forget Kernel (it left the kernel cache).
+  void forget(const void *Kernel);
 
 private:
   struct State {

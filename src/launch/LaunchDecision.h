@@ -81,6 +81,13 @@ public:
   static void settle(const analysis::KernelInfo &Info, LaunchDecision &D, LaunchPlan &Plan);
   /// What a timed push (D.timed()) of R took.
   void learn(const LaunchRequest &R, const LaunchDecision &D, const LaunchOutcome &O);
+  /// Forget what was learnt of Kernel: it left the kernel cache, and a later kernel may have
+  /// its address.
+  void forget(const void *Kernel) {
+    Split.forget(Kernel);
+    Program.forget(Kernel);
+    Balance.forget(Kernel);
+  }
   /// Forget the program and every kernel's shares (the devices change).
   void clear() {
     Program.clear();

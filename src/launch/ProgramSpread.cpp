@@ -65,6 +65,11 @@ ProgramSpread::Regime ProgramSpread::chosen() {
   return Fixed ? FixedRegime : Choice;
 }
 
+void ProgramSpread::forget(const void *Kernel) {
+  std::lock_guard<std::mutex> L(M);
+  Kernels.erase(Kernel);
+}
+
 void ProgramSpread::clear() {
   std::lock_guard<std::mutex> L(M);
   Kernels.clear();

@@ -50,6 +50,8 @@ public:
   Regime chosen();
   /// Forget the program (the devices change): timing starts again.
   void clear();
+  /// Forget Kernel (it left the kernel cache).
+  void forget(const void *Kernel);
 
 private:
   enum class Phase { TimeSpread, TimeOne, Chosen, Recheck };

@@ -30,6 +30,8 @@ public:
                                   bool Distributed = false);
   /// A measured launch (Decision::Measure) of Kernel.
   void record(const void *Kernel, const MeasuredLaunch &L) { Adaptive.record(Kernel, L); }
+  /// Forget Kernel (it left the kernel cache).
+  void forget(const void *Kernel) { Adaptive.forget(Kernel); }
 
 private:
   Policy Mode = Policy::Auto;

@@ -155,6 +155,33 @@ ConcurrentPushes pushConcurrently(const std::string &Src, int Threads) {
   return R;
 }
 
+TEST_P(CacheTest, BeyondJaccKernelsInMemoryTheLeastRecentlyPushedKernelGoes) {
+  ASSERT_JACC(jacc_finalize());
+  setenv("JACC_KERNELS_IN_MEMORY", "2", 1);
+  jacc_status Init = jacc_init();
+  unsetenv("JACC_KERNELS_IN_MEMORY");
+  ASSERT_JACC(Init);
+  std::string A = uniqueKernel("lru-a", AddBody), B = uniqueKernel("lru-b", AddBody),
+              C = uniqueKernel("lru-c", AddBody);
+  pushAndCheck(A.c_str());
+  pushAndCheck(B.c_str()); // the cache holds A and B alone (kernels outlive jacc_finalize)
+  jacc_stats s0 = stats();
+  pushAndCheck(A.c_str()); // A more recent than B
+  pushAndCheck(C.c_str()); // B goes
+  jacc_stats s1 = stats();
+  EXPECT_EQ(s1.kernel_cache_evictions, s0.kernel_cache_evictions + 1);
+  EXPECT_EQ(s1.memory_cache_hits, s0.memory_cache_hits + 1);
+  // A stayed; B is compiled or loaded from disk again (and A goes), with the right results on
+  // every device, split or not: what the choosers learnt of the old B is forgotten.
+  pushAndCheck(A.c_str());
+  for (int I = 0; I < 3; ++I)
+    pushAndCheck(B.c_str());
+  jacc_stats s2 = stats();
+  EXPECT_EQ(s2.memory_cache_hits, s1.memory_cache_hits + 3);
+  EXPECT_EQ(s2.kernels_compiled + s2.disk_cache_hits, s1.kernels_compiled + s1.disk_cache_hits + 1);
+  EXPECT_EQ(s2.kernel_cache_evictions, s1.kernel_cache_evictions + 1);
+}
+
 TEST_P(CacheTest, ConcurrentPushesOfANewKernelCompileItOnce) {
   const int Threads = 6;
   std::string Src = uniqueKernel("concurrent", AddBody);

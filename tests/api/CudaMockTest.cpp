@@ -1295,6 +1295,40 @@ jacc_stats currentStats() {
   return S;
 }
 
+// A kernel the kernel cache let go (JACC_KERNELS_IN_MEMORY) and then pushed again is compiled
+// anew and its new image loaded on each GPU: never the old kernel's module, whose code's address
+// a new one may reuse.
+TEST_P(CudaMockTest, AKernelLetGoAndPushedAgainLoadsItsNewImage) {
+  jacc::ScopedEnv Bound("JACC_KERNELS_IN_MEMORY", "1");
+  restartWith(saxpyHook);
+  int N = 1000;
+  float A = 2;
+  std::vector<float> X(N), Y(N);
+  for (int I = 0; I < N; ++I)
+    X[I] = I, Y[I] = 1;
+  ASSERT_JACC(jacc_copyin(X.data(), N * sizeof(float)));
+  ASSERT_JACC(jacc_copyin(Y.data(), N * sizeof(float)));
+  float *Yp = Y.data(), *Xp = X.data();
+  jacc_arg Args[] = {{"float *y", &Yp}, {"const float *x", &Xp}, {"float a", &A}, {"int n", &N}};
+  std::string First = std::string("/* first */\n") + Saxpy,
+              Second = std::string("/* second */\n") + Saxpy;
+  ASSERT_JACC(jacc_kernel_push(First.c_str(), 4, Args, JACC_DEFAULT));
+  uint64_t Evictions = currentStats().kernel_cache_evictions;
+  ASSERT_JACC(jacc_kernel_push(Second.c_str(), 4, Args, JACC_DEFAULT)); // First goes
+  // Each push lets the other kernel go: its code is freed, and the next compile's may take its
+  // place in memory.
+  int Loads = mockFunction<int (*)()>("mockcuda_module_load_count")();
+  constexpr int Pushes = 10;
+  for (int P = 0; P < Pushes; ++P)
+    ASSERT_JACC(jacc_kernel_push((P % 2 ? Second : First).c_str(), 4, Args, JACC_DEFAULT));
+  EXPECT_EQ(mockFunction<int (*)()>("mockcuda_module_load_count")() - Loads, Pushes * gpus());
+  EXPECT_EQ(currentStats().kernel_cache_evictions - Evictions, 1u + Pushes);
+  ASSERT_JACC(jacc_copyout(Y.data(), N * sizeof(float)));
+  ASSERT_JACC(jacc_delete(X.data(), N * sizeof(float)));
+  for (int I = 0; I < N; ++I)
+    ASSERT_EQ(Y[I], (2 + Pushes) * 2.0f * I + 1) << I;
+}
+
 // JACC_SPECIALIZE on GPUs: the variant's own image is loaded and launched, with the block size
 // of the folded vector_length; without specialization the generic image and block size.
 TEST_P(CudaMockTest, SpecializedVariantsLaunchTheirOwnImage) {

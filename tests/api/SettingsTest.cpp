@@ -35,6 +35,7 @@ const Setting Settings[] = {
     {"JACC_ACC_ERRORS", "sometimes", "return", "abort or return"},
     {"JACC_DEBUG", "launch,jit", "launch", "analysis, cache, codegen"},
     {"JACC_KERNEL_WARN", "-1", "30", "a number of seconds"},
+    {"JACC_KERNELS_IN_MEMORY", "lots", "64", "a number of kernels"},
     {"JACC_PERF", "yes please", "0", "1 or 0"},
     {"JACC_HUGE_PAGES", "huge", "0", "1 (host devices' copies of 2 MiB or more"},
 };

@@ -212,7 +212,7 @@ std::vector<long long> runSplitDevice(const analysis::KernelInfo &K, const std::
   Team.bounds = Bounds.data();
   const jacc_host_team *TeamPtr = &Team;
   Params.back() = &TeamPtr;
-  (*Call)->call(Fns->front(), Params.data());
+  (*Call)->call(Fns->Symbols.front(), Params.data());
   return Bounds;
 }
 

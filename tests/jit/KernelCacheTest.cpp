@@ -1,8 +1,11 @@
 // Tests of the in-memory kernel cache: one compilation per key, distinct keys for distinct
-// declarations and flags, failures not cached, and single-flight compilation under concurrency.
+// declarations and flags, failures not cached, single-flight compilation under concurrency, and
+// its bound (the least recently used kernel goes, its code unloaded with its last holder).
 #include "jit/KernelCache.h"
 
+#include "jit/host/HostJIT.h"
 #include "support/Error.h"
+#include "support/Stats.h"
 
 #include <gtest/gtest.h>
 
@@ -150,6 +153,90 @@ TEST(KernelCacheTest, ClearForgetsEverything) {
   EXPECT_EQ(R, KernelCache::Outcome::Compiled);
   ASSERT_NE(B, nullptr);
   EXPECT_EQ(C.size(), 1u);
+}
+
+/// The fill kernel with its constant changed: a distinct kernel per Value.
+std::string fillWith(int Value) {
+  return "#pragma acc parallel loop\nfor (int i = 0; i < n; i++) x[i] = " + std::to_string(Value) +
+         ";\n";
+}
+
+TEST(KernelCacheTest, BeyondItsCapacityTheLeastRecentlyUsedKernelGoes) {
+  KernelCache C;
+  C.setCapacity(2);
+  std::vector<const CompiledKernel *> Gone;
+  C.watchEvictions([&](const CompiledKernel &K) { Gone.push_back(&K); });
+  uint64_t EvictionsBefore = stats().KernelCacheEvictions.load();
+  KernelCache::Outcome R;
+  Kernel K0 = get(C, fillWith(0), {"int *x", "int n"}, 0, R);
+  Kernel K1 = get(C, fillWith(1), {"int *x", "int n"}, 0, R);
+  ASSERT_TRUE(K0 && K1);
+  get(C, fillWith(0), {"int *x", "int n"}, 0, R); // 0 is now more recent than 1
+  EXPECT_EQ(R, KernelCache::Outcome::Hit);
+  Kernel K2 = get(C, fillWith(2), {"int *x", "int n"}, 0, R);
+  ASSERT_NE(K2, nullptr);
+  EXPECT_EQ(C.size(), 2u);
+  ASSERT_EQ(Gone.size(), 1u);
+  EXPECT_EQ(Gone[0], K1.get()) << "kernel 1 was the least recently used";
+  EXPECT_EQ(stats().KernelCacheEvictions.load(), EvictionsBefore + 1);
+  // Kernel 0 stayed; kernel 1 comes back compiled anew (the test has no disk cache), and makes
+  // kernel 0 go, as kernel 2 was got after it.
+  get(C, fillWith(0), {"int *x", "int n"}, 0, R);
+  EXPECT_EQ(R, KernelCache::Outcome::Hit);
+  Kernel Again = get(C, fillWith(1), {"int *x", "int n"}, 0, R);
+  EXPECT_EQ(R, KernelCache::Outcome::Compiled);
+  ASSERT_NE(Again, nullptr);
+  EXPECT_NE(Again, K1);
+  ASSERT_EQ(Gone.size(), 2u);
+  EXPECT_EQ(Gone[1], K2.get());
+}
+
+TEST(KernelCacheTest, AKernelLetGoUnloadsItsCodeWithItsLastHolder) {
+  KernelCache C;
+  C.setCapacity(1);
+  KernelCache::Outcome R;
+  size_t WithOne; // code loaded with one kernel of this cache held (and whatever else is)
+  {
+    Kernel K0 = get(C, fillWith(10), {"int *x", "int n"}, 0, R);
+    ASSERT_NE(K0, nullptr);
+    WithOne = loadedHostObjects();
+    get(C, fillWith(11), {"int *x", "int n"}, 0, R); // kernel 10 goes, held here
+    EXPECT_EQ(loadedHostObjects(), WithOne + 1);
+  }
+  // The cache (and this thread's last hit) hold kernel 11 alone: 10's code is gone.
+  EXPECT_EQ(loadedHostObjects(), WithOne);
+  for (int I = 12; I < 40; ++I)
+    ASSERT_NE(get(C, fillWith(I), {"int *x", "int n"}, 0, R), nullptr);
+  EXPECT_EQ(C.size(), 1u);
+  EXPECT_EQ(loadedHostObjects(), WithOne) << "memory grows with every distinct kernel";
+}
+
+TEST(KernelCacheTest, AThreadsLastKernelLetGoIsAskedForAgain) {
+  // The last kernel a thread got is found again without a lookup; once it left the cache, the
+  // thread gets it from the cache again (here compiled anew), so that the cache stays the one
+  // place that decides which kernels are kept.
+  KernelCache C;
+  C.setCapacity(1);
+  KernelCache::Outcome R;
+  Kernel Mine = get(C, fillWith(50), {"int *x", "int n"}, 0, R);
+  std::thread Other([&] {
+    KernelCache::Outcome OR;
+    get(C, fillWith(51), {"int *x", "int n"}, 0, OR);
+  });
+  Other.join();
+  Kernel Again = get(C, fillWith(50), {"int *x", "int n"}, 0, R);
+  EXPECT_EQ(R, KernelCache::Outcome::Compiled);
+  EXPECT_NE(Again, Mine);
+  EXPECT_EQ(C.size(), 1u);
+}
+
+TEST(KernelCacheTest, CapacityZeroKeepsEveryKernel) {
+  KernelCache C;
+  C.setCapacity(0);
+  KernelCache::Outcome R;
+  for (int I = 60; I < 66; ++I)
+    ASSERT_NE(get(C, fillWith(I), {"int *x", "int n"}, 0, R), nullptr);
+  EXPECT_EQ(C.size(), 6u);
 }
 
 /// Run Fn on Threads threads released together.

@@ -207,7 +207,7 @@ TEST(SpecializationTest, LiteralsHaveTheirExactBytesInHostC) {
   auto Fns = loadHostObject(Obj->Bytes, std::vector<std::string>{"__jacc_values"});
   ASSERT_TRUE(bool(Fns)) << llvm::toString(Fns.takeError());
   std::vector<unsigned char> Out(8 * Samples.size(), 0xab);
-  reinterpret_cast<void (*)(unsigned char *)>(Fns->front())(Out.data());
+  reinterpret_cast<void (*)(unsigned char *)>(Fns->Symbols.front())(Out.data());
   for (size_t I = 0; I < Samples.size(); ++I) {
     unsigned Size = scalarTypeSize(Samples[I].Type);
     EXPECT_EQ(std::memcmp(&Out[8 * I], Samples[I].Bytes, Size), 0)
@@ -323,7 +323,7 @@ void runOnHost(const KernelInfo &K, const std::string &Code,
   Team.share_scale = 1;
   const jacc_host_team *TeamPtr = &Team;
   Params.back() = &TeamPtr;
-  (*Call)->call(Fns->front(), Params.data());
+  (*Call)->call(Fns->Symbols.front(), Params.data());
 }
 
 /// Compile the split entry of K in host source Code, then run it as Devices devices of one
@@ -365,7 +365,7 @@ void runSplitOnHost(const KernelInfo &K, const std::string &Code,
     Team.split_info = Info.data();
     const jacc_host_team *TeamPtr = &Team;
     Params.back() = &TeamPtr;
-    (*Call)->call(Fns->front(), Params.data());
+    (*Call)->call(Fns->Symbols.front(), Params.data());
   }
 }
 

@@ -517,9 +517,9 @@ TEST(HostCodegenTest, ReductionIdentitiesHaveTheRightValuesInC) {
   ASSERT_TRUE(static_cast<bool>(Obj)) << llvm::toString(Obj.takeError()) << "\n" << Code;
   auto Fns = loadHostObject(Obj->Bytes, std::vector<std::string>{"__jacc_ids"});
   ASSERT_TRUE(static_cast<bool>(Fns)) << llvm::toString(Fns.takeError());
-  ASSERT_EQ(Fns->size(), 1u);
+  ASSERT_EQ(Fns->Symbols.size(), 1u);
   std::vector<unsigned char> Out(32 * Slots.size(), 0);
-  reinterpret_cast<void (*)(unsigned char *)>(Fns->front())(Out.data());
+  reinterpret_cast<void (*)(unsigned char *)>(Fns->Symbols.front())(Out.data());
 
   auto Check = [&](size_t I, auto Expected) {
     decltype(Expected) Got;

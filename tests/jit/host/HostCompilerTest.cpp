@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -27,18 +28,21 @@ HostObject compile(llvm::StringRef Code, llvm::StringRef KernelSource = "") {
   return std::move(*Obj);
 }
 
-/// Link Obj and return the address of Symbol (nullptr on failure, reported).
+/// Link Obj and return the address of Symbol (nullptr on failure, reported). The code stays
+/// loaded until the test program ends.
 void *load(const HostObject &Obj, const std::string &Symbol) {
+  static std::vector<std::shared_ptr<const void>> Kept;
   auto Fns = loadHostObject(Obj.Bytes, std::vector<std::string>{Symbol});
   if (!Fns) {
     ADD_FAILURE() << llvm::toString(Fns.takeError());
     return nullptr;
   }
-  if (Fns->size() != 1) {
-    ADD_FAILURE() << "loadHostObject gave " << Fns->size() << " addresses for one symbol";
+  if (Fns->Symbols.size() != 1) {
+    ADD_FAILURE() << "loadHostObject gave " << Fns->Symbols.size() << " addresses for one symbol";
     return nullptr;
   }
-  return Fns->front();
+  Kept.push_back(Fns->Code);
+  return Fns->Symbols.front();
 }
 
 TEST(HostCompilerTest, ProducesAnELFRelocatableObject) {
@@ -73,13 +77,36 @@ TEST(HostCompilerTest, SeveralSymbolsOfOneObject) {
                            "int jacc_test_two(void) { return 2; }\n");
   auto Fns = loadHostObject(Obj.Bytes, std::vector<std::string>{"jacc_test_two", "jacc_test_one"});
   ASSERT_TRUE(static_cast<bool>(Fns)) << llvm::toString(Fns.takeError());
-  ASSERT_EQ(Fns->size(), 2u);
-  EXPECT_EQ(reinterpret_cast<int (*)()>((*Fns)[0])(), 2);
-  EXPECT_EQ(reinterpret_cast<int (*)()>((*Fns)[1])(), 1);
-  // A symbol the object does not define is an error.
+  ASSERT_EQ(Fns->Symbols.size(), 2u);
+  EXPECT_EQ(reinterpret_cast<int (*)()>(Fns->Symbols[0])(), 2);
+  EXPECT_EQ(reinterpret_cast<int (*)()>(Fns->Symbols[1])(), 1);
+  // A symbol the object does not define is an error, and leaves nothing loaded.
+  size_t Before = loadedHostObjects();
   auto Missing = loadHostObject(Obj.Bytes, std::vector<std::string>{"jacc_test_three"});
   EXPECT_FALSE(static_cast<bool>(Missing));
   llvm::consumeError(Missing.takeError());
+  EXPECT_EQ(loadedHostObjects(), Before);
+}
+
+TEST(HostCompilerTest, CodeIsRemovedWhenItsLastHolderLetsItGo) {
+  HostObject Obj = compile("int jacc_test_seven(void) { return 7; }\n");
+  size_t Before = loadedHostObjects();
+  auto First = loadHostObject(Obj.Bytes, std::vector<std::string>{"jacc_test_seven"});
+  ASSERT_TRUE(static_cast<bool>(First)) << llvm::toString(First.takeError());
+  std::shared_ptr<const void> Holder = First->Code;
+  EXPECT_EQ(loadedHostObjects(), Before + 1);
+  First->Code.reset();
+  EXPECT_EQ(loadedHostObjects(), Before + 1) << "a holder is left";
+  EXPECT_EQ(reinterpret_cast<int (*)()>(First->Symbols[0])(), 7);
+  Holder.reset();
+  EXPECT_EQ(loadedHostObjects(), Before);
+  // The same object loads again, as often as asked, each copy its own.
+  for (int I = 0; I < 3; ++I) {
+    auto Again = loadHostObject(Obj.Bytes, std::vector<std::string>{"jacc_test_seven"});
+    ASSERT_TRUE(static_cast<bool>(Again)) << llvm::toString(Again.takeError());
+    EXPECT_EQ(reinterpret_cast<int (*)()>(Again->Symbols[0])(), 7);
+  }
+  EXPECT_EQ(loadedHostObjects(), Before);
 }
 
 TEST(HostCompilerTest, CompilesGnuC99WithLibm) {

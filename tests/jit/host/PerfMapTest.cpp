@@ -56,14 +56,14 @@ TEST(PerfMapTest, NamesTheEntryAndTheHelpersOfItsSection) {
   auto Fns = loadHostObject(Obj->Bytes, std::vector<std::string>{"perf_entry"},
                             "jacc:perf-test.c:7");
   ASSERT_TRUE(bool(Fns)) << llvm::toString(Fns.takeError());
-  auto Entry = reinterpret_cast<int (*)(int)>(Fns->front());
+  auto Entry = reinterpret_cast<int (*)(int)>(Fns->Symbols.front());
   EXPECT_EQ(Entry(4), 13);
 
   std::vector<Line> Lines = readMap();
   EXPECT_EQ(find(Lines, "jacc:early"), nullptr);
   const Line *E = find(Lines, "jacc:perf-test.c:7");
   ASSERT_NE(E, nullptr) << "no line for the entry in " << perfMapPath();
-  EXPECT_EQ(E->Start, reinterpret_cast<uintptr_t>(Fns->front()));
+  EXPECT_EQ(E->Start, reinterpret_cast<uintptr_t>(Fns->Symbols.front()));
   EXPECT_GT(E->Size, 0u);
   const Line *H = find(Lines, "jacc:perf-test.c:7:perf_helper");
   ASSERT_NE(H, nullptr) << "the static helper is named after its entry";

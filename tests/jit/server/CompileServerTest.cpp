@@ -73,7 +73,7 @@ void expectWorks() {
   ASSERT_TRUE(bool(Obj)) << llvm::toString(Obj.takeError());
   auto Fns = loadHostObject(Obj->Bytes, std::vector<std::string>{"jacc_server_test"});
   ASSERT_TRUE(bool(Fns)) << llvm::toString(Fns.takeError());
-  EXPECT_EQ(reinterpret_cast<int (*)(int)>((*Fns)[0])(14), 42);
+  EXPECT_EQ(reinterpret_cast<int (*)(int)>(Fns->Symbols[0])(14), 42);
 }
 
 #define EXPECT_HAS(Text, Part) EXPECT_NE((Text).find(Part), std::string::npos) << (Text)
