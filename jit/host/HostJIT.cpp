@@ -77,7 +77,7 @@ llvm::Expected<LoadedObject> loadHostObject(llvm::ArrayRef<char> Object,
       llvm::StringRef(Object.data(), Object.size()), Name);
   auto Fail = [&](llvm::Error E) -> llvm::Expected<LoadedObject> {
     Lock.unlock(); // L.Code's release removes the JITDylib under the lock
-    return std::move(E);
+    return E;
   };
   if (auto E = S.J->addObjectFile(*JD, std::move(Buffer)))
     return Fail(std::move(E));
