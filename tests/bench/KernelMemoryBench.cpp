@@ -4,25 +4,18 @@
 // default JACC_KERNELS_IN_MEMORY) and unbounded (0) for the baseline, and JACC_CACHE=off so that
 // every kernel compiles. A plain driver: one compile takes milliseconds.
 #include "jacc/jacc.h"
+#include "support/ProcessLimits.h"
 
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
 #include <string>
 #include <vector>
 
 namespace {
 
-/// VmRSS of this process, in MiB.
-double residentMiB() {
-  std::ifstream Status("/proc/self/status");
-  std::string Line;
-  while (std::getline(Status, Line))
-    if (Line.rfind("VmRSS:", 0) == 0)
-      return std::strtod(Line.c_str() + 6, nullptr) / 1024;
-  return -1;
-}
+/// This process's resident memory, in MiB.
+double residentMiB() { return jacc::residentBytes() / (1024.0 * 1024.0); }
 
 bool check(jacc_status S, const char *What) {
   if (S == JACC_SUCCESS)
