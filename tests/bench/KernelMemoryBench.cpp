@@ -15,7 +15,9 @@
 namespace {
 
 /// This process's resident memory, in MiB.
-double residentMiB() { return jacc::residentBytes() / (1024.0 * 1024.0); }
+double residentMiB() {
+  return jacc::residentBytes() / (1024.0 * 1024.0);
+}
 
 bool check(jacc_status S, const char *What) {
   if (S == JACC_SUCCESS)
