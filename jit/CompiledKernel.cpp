@@ -136,9 +136,37 @@ void reportLateCode(const CompiledKernel *K, const char *Part, bool FromDisk,
 }
 } // namespace
 
+namespace {
+/// The Ids of the CudaCodes that exist.
+struct LiveCudaCodes {
+  std::mutex M;
+  std::unordered_set<uint64_t> Ids;
+};
+LiveCudaCodes &liveCudaCodes() {
+  static auto *L = new LiveCudaCodes; // never destroyed: CudaCodes may outlive static destructors
+  return *L;
+}
+} // namespace
+
 uint64_t CudaCode::newId() {
   static std::atomic<uint64_t> Next{1};
-  return Next.fetch_add(1, std::memory_order_relaxed);
+  uint64_t Id = Next.fetch_add(1, std::memory_order_relaxed);
+  LiveCudaCodes &L = liveCudaCodes();
+  std::lock_guard<std::mutex> Lock(L.M);
+  L.Ids.insert(Id);
+  return Id;
+}
+
+CudaCode::~CudaCode() {
+  LiveCudaCodes &L = liveCudaCodes();
+  std::lock_guard<std::mutex> Lock(L.M);
+  L.Ids.erase(Id);
+}
+
+bool CudaCode::alive(uint64_t Id) {
+  LiveCudaCodes &L = liveCudaCodes();
+  std::lock_guard<std::mutex> Lock(L.M);
+  return L.Ids.count(Id) != 0;
 }
 
 void setLateCodeObserver(LateCodeObserver O) { Observer.store(O, std::memory_order_release); }

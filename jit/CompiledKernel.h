@@ -47,6 +47,14 @@ struct CudaCode {
   /// cache lets kernels go: what GPUs key their loaded modules by.
   const uint64_t Id = newId();
 
+  CudaCode() = default;
+  CudaCode(const CudaCode &) = delete;
+  CudaCode &operator=(const CudaCode &) = delete;
+  ~CudaCode();
+  /// Whether the CudaCode of this Id still exists: a GPU unloads the modules of those gone (their
+  /// kernel was let go by the kernel cache and by every launch).
+  static bool alive(uint64_t Id);
+
 private:
   static uint64_t newId();
 };

@@ -72,7 +72,7 @@ static Message analyse(const Message &Request) {
   return okReply("", "", "");
 }
 
-static Message answer(const Message &Request) {
+Message answerRequest(const Message &Request) {
   if (Request.size() == 3 && Request[0] == "analyse-kernel")
     return analyse(Request);
   if (Request.size() != 5 || Request[0] != "compile-host")
@@ -111,7 +111,7 @@ int serveCompiles(int Fd, bool Idle) {
       return 1;
     }
     if (*M) {
-      if (auto E = sendAll(Fd, encode(answer(**M)))) {
+      if (auto E = sendAll(Fd, encode(answerRequest(**M)))) {
         llvm::consumeError(std::move(E));
         return 1;
       }

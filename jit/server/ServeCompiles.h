@@ -3,7 +3,13 @@
 #ifndef JACC_JIT_SERVER_SERVECOMPILES_H
 #define JACC_JIT_SERVER_SERVECOMPILES_H
 
+#include "jit/server/CompileProtocol.h"
+
 namespace jacc::jit {
+
+/// The reply to one request, as serveCompiles sends it back: an analysis's outcome, a compiled
+/// object, or an error (an unknown request is one).
+server::Message answerRequest(const server::Message &Request);
 
 /// Greet on Fd, then compile each request and reply. Returns the process exit status: 0 when
 /// the client closed the socket, 1 on a broken socket or message. An LLVM fatal error prints

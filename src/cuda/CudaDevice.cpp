@@ -113,6 +113,22 @@ struct CudaDevice::Impl {
   std::unordered_map<std::string, CUmodule> Modules;
   std::map<std::pair<std::string, std::string>, CUfunction> Functions;
 
+  /// Unload the modules of kernel images that are gone, and forget their functions (ModuleM
+  /// held, the context current): a program that streams distinct kernels keeps GPU memory flat.
+  void unloadGoneModules() {
+    for (auto It = Modules.begin(); It != Modules.end();) {
+      if (!cudaModuleGone(It->first)) {
+        ++It;
+        continue;
+      }
+      (void)Drv.cuModuleUnload(It->second); // nothing runs it any more: failure leaks it alone
+      auto F = Functions.lower_bound({It->first, ""});
+      while (F != Functions.end() && F->first.first == It->first)
+        F = Functions.erase(F);
+      It = Modules.erase(It);
+    }
+  }
+
   std::mutex PeerM;
   std::map<uint64_t, bool> PeerDirect; ///< by the peer's Serial
 
@@ -404,6 +420,7 @@ llvm::Expected<void *> CudaDevice::loadFunction(const std::string &Key, llvm::St
     return E;
   auto MIt = P->Modules.find(Key);
   if (MIt == P->Modules.end()) {
+    P->unloadGoneModules();
     // A copy, because PTX must be NUL-terminated and a StringRef need not be.
     std::string Copy = Image.str();
     CUmodule Module = nullptr;

@@ -43,6 +43,7 @@ public:
 
   /// A function of an image (CUBIN or PTX), loaded into this device once per Key (cached,
   /// thread-safe; failures are not cached). Several entries of one image share its module.
+  /// Before a new module is loaded, those of kernel images gone (cudaModuleGone) are unloaded.
   llvm::Expected<void *> loadFunction(const std::string &Key, llvm::StringRef Image,
                                       const char *Entry);
   /// How many blocks of BlockSize threads of Function fit on one SM at once.

@@ -10,6 +10,18 @@
 
 namespace jacc {
 
+static constexpr llvm::StringLiteral ModuleKeyPrefix = "jacc:";
+
+std::string cudaModuleKey(const jit::CudaCode &Code) {
+  return (ModuleKeyPrefix + llvm::Twine(Code.Id)).str();
+}
+
+bool cudaModuleGone(llvm::StringRef Key) {
+  uint64_t Id = 0;
+  return Key.consume_front(ModuleKeyPrefix) && !Key.getAsInteger(10, Id) &&
+         !jit::CudaCode::alive(Id);
+}
+
 CudaKernelLaunch::CudaKernelLaunch(std::shared_ptr<const jit::CompiledKernel> K, ArgCells Cells,
                                    AggregateArgs Aggregates, const jit::VariantCode *Variant)
     : KernelLaunch(std::move(K), std::move(Cells), std::move(Aggregates)), Variant(Variant) {}
@@ -53,10 +65,8 @@ llvm::Error CudaKernelLaunch::enqueue(CudaDevice &D) {
   if (!Code)
     return Code.takeError();
   const jit::CudaKernelSource &S = (*Code)->Kernel;
-  // One image per (kernel, architecture, entry), each CudaCode's Id its own for the process:
-  // a kernel compiled again after the kernel cache let it go is loaded as a new module.
-  std::string Key = "jacc:" + std::to_string((*Code)->Id);
-  auto F = D.loadFunction(Key, (*Code)->Image.Image, S.Entry.c_str());
+  // A kernel compiled again after the kernel cache let it go is loaded as a new module.
+  auto F = D.loadFunction(cudaModuleKey(**Code), (*Code)->Image.Image, S.Entry.c_str());
   if (!F)
     return F.takeError();
 

@@ -11,6 +11,13 @@
 
 namespace jacc {
 
+/// The key a kernel image's module is loaded under on a GPU (CudaDevice::loadFunction): its
+/// CudaCode's Id, never reused in a process.
+std::string cudaModuleKey(const jit::CudaCode &Code);
+/// Whether Key is the key of a kernel image whose CudaCode no longer exists (the kernel cache and
+/// every launch let its kernel go): its module can be unloaded.
+bool cudaModuleGone(llvm::StringRef Key);
+
 class CudaKernelLaunch final : public KernelLaunch, public CudaLaunch {
 public:
   /// Variant: launch its image for the device's architecture (compiled with the variant) instead

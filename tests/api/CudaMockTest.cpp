@@ -1323,6 +1323,10 @@ TEST_P(CudaMockTest, AKernelLetGoAndPushedAgainLoadsItsNewImage) {
     ASSERT_JACC(jacc_kernel_push((P % 2 ? Second : First).c_str(), 4, Args, JACC_DEFAULT));
   EXPECT_EQ(mockFunction<int (*)()>("mockcuda_module_load_count")() - Loads, Pushes * gpus());
   EXPECT_EQ(currentStats().kernel_cache_evictions - Evictions, 1u + Pushes);
+  // The modules of the kernels let go are unloaded as new ones load: the GPUs hold the current
+  // kernel's, and at most the one of the kernel before it, whose last launch may still hold it.
+  EXPECT_LE(mockFunction<int (*)()>("mockcuda_loaded_module_count")(), 2 * gpus());
+  EXPECT_GE(mockFunction<int (*)()>("mockcuda_loaded_module_count")(), gpus());
   ASSERT_JACC(jacc_copyout(Y.data(), N * sizeof(float)));
   ASSERT_JACC(jacc_delete(X.data(), N * sizeof(float)));
   for (int I = 0; I < N; ++I)

@@ -842,6 +842,11 @@ MOCK_API int mockcuda_module_load_count() {
   return state().ModuleLoads;
 }
 
+MOCK_API int mockcuda_loaded_module_count() {
+  std::lock_guard<std::mutex> Lock(state().M);
+  return int(state().Modules.size());
+}
+
 MOCK_API int mockcuda_peer_copy_count() {
   std::lock_guard<std::mutex> Lock(state().M);
   return state().PeerCopies;
