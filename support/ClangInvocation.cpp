@@ -287,7 +287,10 @@ makeCompilerInstance(ClangPurpose Purpose, llvm::StringRef Code, llvm::StringRef
                                             clang::InputKind(Purpose == ClangPurpose::ProgramCxx
                                                                  ? clang::Language::CXX
                                                                  : clang::Language::C));
+  // The driver's -disable-free (a compiler process exits after one file) would leak every
+  // compile's state, its target machine among it: ~400 KB a kernel in a long-lived process.
   CI->getFrontendOpts().DisableFree = false;
+  CI->getCodeGenOpts().DisableFree = false;
   CI->createFileManager(llvm::makeIntrusiveRefCnt<RegularFilesOnly>());
   if (!KernelSource.empty()) {
     std::string Prefix = systemIncludePrefix(KernelSource);
