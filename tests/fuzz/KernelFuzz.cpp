@@ -7,13 +7,12 @@
 #include "analysis/Pipeline.h"
 #include "jit/cuda/CudaCodegen.h"
 #include "jit/host/HostCodegen.h"
-#include "support/CText.h"
 
+#include "tests/fuzz/KernelArgs.h"
 #include "tests/fuzz/Mutator.h"
 
 #include <llvm/Support/Error.h>
 
-#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -42,12 +41,6 @@ const char *const Seeds[] = {
     "#pragma acc parallel loop private(t)\nfor (int i = 0; i < n; i += 2) {\n  t = x[i];\n"
     "  y[i / 2] = t * t;\n}\n",
 };
-/// The arguments a kernel may use, by name: each kernel gets those it mentions (an argument the
-/// kernel does not use is an error).
-const std::pair<const char *, const char *> Args[] = {
-    {"n", "int n"},     {"m", "int m"},       {"a", "float a"},     {"s", "float s"},
-    {"t", "float t"},   {"x", "float *x"},    {"y", "float *y"}};
-
 const char *const Tokens[] = {"(", ")", "[", "]", "{", "}", ";", ",", "*", "-", "+", "0", "i",
                               "j", "n", "x[i]", "y[", "for (int k = 0; k < n; k++) ",
                               "#pragma acc loop\n", "#pragma acc atomic\n", "if (i) ", "return;",
@@ -58,12 +51,7 @@ const char *const Tokens[] = {"(", ")", "[", "]", "{", "}", ";", ",", "*", "-", 
 /// Analyse one kernel and generate its code; errors are fine, crashes are not. True when the
 /// kernel analysed.
 bool runOne(const std::string &Source) {
-  std::vector<std::string> D;
-  std::vector<std::string> Names = identifiersIn(Source);
-  for (const auto &[Name, Decl] : Args)
-    if (std::find(Names.begin(), Names.end(), Name) != Names.end())
-      D.push_back(Decl);
-  auto K = analysis::runAnalysis(Source, D);
+  auto K = analysis::runAnalysis(Source, fuzz::kernelDecls(Source));
   if (!K) {
     llvm::consumeError(K.takeError());
     return false;

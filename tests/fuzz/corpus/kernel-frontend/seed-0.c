@@ -1,0 +1,3 @@
+#pragma acc parallel loop
+for (int i = 0; i < n; i++)
+  y[i] = a * x[i] + y[i];
