@@ -44,7 +44,7 @@ namespace {
 
 class Renamer {
 public:
-  Renamer(RegionIR &IR, const std::vector<int> &Idom) : IR(IR), Idom(Idom) {
+  Renamer(RegionIR &IR, const std::vector<int> &Idom) : IR(IR) {
     Children.resize(IR.Blocks.size());
     for (unsigned B = 0; B < Idom.size(); ++B)
       if (Idom[B] >= 0)
@@ -95,8 +95,7 @@ private:
   }
 
   RegionIR &IR;
-  const std::vector<int> &Idom;
-  std::vector<std::vector<unsigned>> Children;
+  std::vector<std::vector<unsigned>> Children; ///< the dominator tree
   std::map<std::string, std::vector<unsigned>> Stacks;
   std::map<std::string, unsigned> Counter;
 };
