@@ -27,11 +27,12 @@
 #include <cmath>
 #include <complex>
 #include <cstring>
+#include <mutex>
+#include <optional>
 #include <set>
 #include <string>
 #include <thread>
 #include <tuple>
-#include <mutex>
 #include <vector>
 
 namespace {
@@ -87,6 +88,39 @@ protected:
 const char *const Saxpy = "#pragma acc parallel loop present(x, y)\n"
                           "for (int i = 0; i < n; i++)\n"
                           "  y[i] = a * x[i] + y[i];\n";
+
+/// Saxpy's arrays and arguments: N elements, x[i] = i (or XAll everywhere), y[i] = Y0.
+struct SaxpyArrays {
+  int N;
+  float A;
+  std::vector<float> X, Y;
+  float *Xp, *Yp;
+  jacc_arg Args[4];
+
+  SaxpyArrays(int N, float A, float Y0, std::optional<float> XAll = std::nullopt)
+      : N(N), A(A), X(N), Y(N, Y0), Xp(X.data()), Yp(Y.data()), Args{{"float *y", &Yp},
+                                                                     {"const float *x", &Xp},
+                                                                     {"float a", &this->A},
+                                                                     {"int n", &this->N}} {
+    for (int I = 0; I < N; ++I)
+      X[I] = XAll ? *XAll : float(I);
+  }
+  SaxpyArrays(const SaxpyArrays &) = delete;
+  size_t bytes() const { return N * sizeof(float); }
+  /// Map x and y on the devices.
+  jacc_status copyin() {
+    jacc_status S = jacc_copyin(Xp, bytes());
+    return S == JACC_SUCCESS ? jacc_copyin(Yp, bytes()) : S;
+  }
+  jacc_status push(unsigned Flags = JACC_DEFAULT, const char *Src = Saxpy) {
+    return jacc_kernel_push(Src, 4, Args, Flags);
+  }
+  /// Copy y out and delete x.
+  jacc_status copyoutY() {
+    jacc_status S = jacc_copyout(Yp, bytes());
+    return S == JACC_SUCCESS ? jacc_delete(Xp, bytes()) : S;
+  }
+};
 
 /// This device's owned rows of a split array from the mapping's byte range relative to the
 /// pointer, as the split entry's prologue computes them.
@@ -158,39 +192,26 @@ TEST_P(CudaMockTest, LaunchesReuseTheirScratchMemory) {
   // A launch's scratch (barrier words, split information) goes back to its device for the next
   // launch: cuMemFree waits for the whole GPU, so freeing it per launch would serialise them.
   setHook(saxpyHook);
-  int N = 1000;
-  float A = 2;
-  std::vector<float> X(N, 1), Y(N, 1);
-  ASSERT_JACC(jacc_copyin(X.data(), N * sizeof(float)));
-  ASSERT_JACC(jacc_copyin(Y.data(), N * sizeof(float)));
-  float *Yp = Y.data(), *Xp = X.data();
-  jacc_arg Args[] = {{"float *y", &Yp}, {"const float *x", &Xp}, {"float a", &A}, {"int n", &N}};
-  ASSERT_JACC(jacc_kernel_push(Saxpy, 4, Args, JACC_DEFAULT));
+  SaxpyArrays S(1000, 2, 1, 1.0f);
+  ASSERT_JACC(S.copyin());
+  ASSERT_JACC(S.push());
   ASSERT_JACC(jacc_wait());
   auto Allocs = mockFunction<int (*)()>("mockcuda_device_alloc_count");
   int Before = Allocs();
   for (int I = 0; I < 20; ++I)
-    ASSERT_JACC(jacc_kernel_push(Saxpy, 4, Args, JACC_DEFAULT));
+    ASSERT_JACC(S.push());
   ASSERT_JACC(jacc_wait());
   EXPECT_EQ(Allocs() - Before, 0);
-  ASSERT_JACC(jacc_copyout(Y.data(), N * sizeof(float)));
-  ASSERT_JACC(jacc_delete(X.data(), N * sizeof(float)));
-  EXPECT_EQ(Y[N - 1], 1.0f + 21 * 2.0f);
+  ASSERT_JACC(S.copyoutY());
+  EXPECT_EQ(S.Y[S.N - 1], 1.0f + 21 * 2.0f);
 }
 
 TEST_P(CudaMockTest, SaxpyArgumentsReachTheKernelAndResultsComeBack) {
   setHook(saxpyHook);
-  int N = 1000;
-  float A = 2;
-  std::vector<float> X(N), Y(N);
-  for (int I = 0; I < N; ++I)
-    X[I] = I, Y[I] = 1;
-  ASSERT_JACC(jacc_copyin(X.data(), N * sizeof(float)));
-  ASSERT_JACC(jacc_copyin(Y.data(), N * sizeof(float)));
-  float *Yp = Y.data(), *Xp = X.data();
-  jacc_arg Args[] = {{"float *y", &Yp}, {"const float *x", &Xp}, {"float a", &A}, {"int n", &N}};
+  SaxpyArrays S(1000, 2, 1);
+  ASSERT_JACC(S.copyin());
   int Before = launchCount();
-  ASSERT_JACC(jacc_kernel_push(Saxpy, 4, Args, JACC_DEFAULT));
+  ASSERT_JACC(S.push());
   // Every GPU ran it: duplicate, or split with the exchange after it.
   EXPECT_EQ(launchCount() - Before, gpus());
   unsigned Grid = 0, Block = 0;
@@ -200,11 +221,10 @@ TEST_P(CudaMockTest, SaxpyArgumentsReachTheKernelAndResultsComeBack) {
   EXPECT_EQ(Grid, 4u * (2048 / 512)); // 4 SMs, full occupancy
   EXPECT_EQ(Coop, 0);
   // The host copy is untouched until copyout.
-  EXPECT_EQ(Y[10], 1.0f);
-  ASSERT_JACC(jacc_copyout(Y.data(), N * sizeof(float)));
-  ASSERT_JACC(jacc_delete(X.data(), N * sizeof(float)));
-  for (int I = 0; I < N; ++I)
-    ASSERT_EQ(Y[I], 2.0f * I + 1) << I;
+  EXPECT_EQ(S.Y[10], 1.0f);
+  ASSERT_JACC(S.copyoutY());
+  for (int I = 0; I < S.N; ++I)
+    ASSERT_EQ(S.Y[I], 2.0f * I + 1) << I;
 }
 
 // JACC_SPLIT=one: each push runs on the first device alone (a GPU in every configuration here),
@@ -213,31 +233,24 @@ TEST_P(CudaMockTest, SaxpyArgumentsReachTheKernelAndResultsComeBack) {
 TEST_P(CudaMockTest, OnOneDeviceEachPushLaunchesOnceAndNothingMovesBetweenDevices) {
   jacc::ScopedEnv One("JACC_SPLIT", "one");
   restartWith(saxpyHook);
-  int N = 1000, Pushes = 10;
-  float A = 2;
-  std::vector<float> X(N), Y(N);
-  for (int I = 0; I < N; ++I)
-    X[I] = I, Y[I] = 1;
-  ASSERT_JACC(jacc_copyin(X.data(), N * sizeof(float)));
-  ASSERT_JACC(jacc_copyin(Y.data(), N * sizeof(float)));
-  float *Yp = Y.data(), *Xp = X.data();
-  jacc_arg Args[] = {{"float *y", &Yp}, {"const float *x", &Xp}, {"float a", &A}, {"int n", &N}};
+  int Pushes = 10;
+  SaxpyArrays S(1000, 2, 1);
+  ASSERT_JACC(S.copyin());
   jacc_reset_stats();
   int Before = launchCount();
   for (int P = 0; P < Pushes; ++P)
-    ASSERT_JACC(jacc_kernel_push(Saxpy, 4, Args, JACC_DEFAULT));
+    ASSERT_JACC(S.push());
   EXPECT_EQ(launchCount() - Before, Pushes);
   jacc_stats St;
   ASSERT_JACC(jacc_get_stats(&St));
   EXPECT_EQ(St.bytes_device_to_device, 0u);
   EXPECT_EQ(St.split_launches, 0u);
   EXPECT_EQ(St.duplicate_launches, uint64_t(Pushes));
-  ASSERT_JACC(jacc_copyout(Y.data(), N * sizeof(float)));
+  ASSERT_JACC(S.copyoutY());
   ASSERT_JACC(jacc_get_stats(&St));
-  EXPECT_EQ(St.bytes_device_to_host, N * sizeof(float));
-  ASSERT_JACC(jacc_delete(X.data(), N * sizeof(float)));
-  for (int I = 0; I < N; ++I)
-    ASSERT_EQ(Y[I], 1 + Pushes * 2.0f * I) << I;
+  EXPECT_EQ(St.bytes_device_to_host, S.bytes());
+  for (int I = 0; I < S.N; ++I)
+    ASSERT_EQ(S.Y[I], 1 + Pushes * 2.0f * I) << I;
 }
 
 /// (int n, double s, const double *x, team): each block stores a partial sum in its slot; the
@@ -266,21 +279,14 @@ void reductionHook(const char *Entry, unsigned Grid, unsigned, void **P) {
 /// copyout.
 void pushSaxpyAndCheck(int N, const char *Src = Saxpy, unsigned Flags = JACC_DEFAULT,
                        const std::function<void()> &AfterPush = {}) {
-  float A = 3;
-  std::vector<float> X(N), Y(N, 2);
-  for (int I = 0; I < N; ++I)
-    X[I] = I;
-  ASSERT_JACC(jacc_copyin(X.data(), N * sizeof(float)));
-  ASSERT_JACC(jacc_copyin(Y.data(), N * sizeof(float)));
-  float *Yp = Y.data(), *Xp = X.data();
-  jacc_arg Args[] = {{"float *y", &Yp}, {"const float *x", &Xp}, {"float a", &A}, {"int n", &N}};
-  ASSERT_JACC(jacc_kernel_push(Src, 4, Args, Flags));
+  SaxpyArrays S(N, 3, 2);
+  ASSERT_JACC(S.copyin());
+  ASSERT_JACC(S.push(Flags, Src));
   if (AfterPush)
     AfterPush();
-  ASSERT_JACC(jacc_copyout(Y.data(), N * sizeof(float)));
-  ASSERT_JACC(jacc_delete(X.data(), N * sizeof(float)));
+  ASSERT_JACC(S.copyoutY());
   for (int I = 0; I < N; ++I)
-    ASSERT_EQ(Y[I], 3.0f * I + 2) << I;
+    ASSERT_EQ(S.Y[I], 3.0f * I + 2) << I;
 }
 
 TEST_P(CudaMockTest, ForcedSplitMovesOnlyWhatTheExchangePolicySays) {
@@ -1301,36 +1307,28 @@ jacc_stats currentStats() {
 TEST_P(CudaMockTest, AKernelLetGoAndPushedAgainLoadsItsNewImage) {
   jacc::ScopedEnv Bound("JACC_KERNELS_IN_MEMORY", "1");
   restartWith(saxpyHook);
-  int N = 1000;
-  float A = 2;
-  std::vector<float> X(N), Y(N);
-  for (int I = 0; I < N; ++I)
-    X[I] = I, Y[I] = 1;
-  ASSERT_JACC(jacc_copyin(X.data(), N * sizeof(float)));
-  ASSERT_JACC(jacc_copyin(Y.data(), N * sizeof(float)));
-  float *Yp = Y.data(), *Xp = X.data();
-  jacc_arg Args[] = {{"float *y", &Yp}, {"const float *x", &Xp}, {"float a", &A}, {"int n", &N}};
+  SaxpyArrays S(1000, 2, 1);
+  ASSERT_JACC(S.copyin());
   std::string First = std::string("/* first */\n") + Saxpy,
               Second = std::string("/* second */\n") + Saxpy;
-  ASSERT_JACC(jacc_kernel_push(First.c_str(), 4, Args, JACC_DEFAULT));
+  ASSERT_JACC(S.push(JACC_DEFAULT, First.c_str()));
   uint64_t Evictions = currentStats().kernel_cache_evictions;
-  ASSERT_JACC(jacc_kernel_push(Second.c_str(), 4, Args, JACC_DEFAULT)); // First goes
+  ASSERT_JACC(S.push(JACC_DEFAULT, Second.c_str())); // First goes
   // Each push lets the other kernel go: its code is freed, and the next compile's may take its
   // place in memory.
   int Loads = mockFunction<int (*)()>("mockcuda_module_load_count")();
   constexpr int Pushes = 10;
   for (int P = 0; P < Pushes; ++P)
-    ASSERT_JACC(jacc_kernel_push((P % 2 ? Second : First).c_str(), 4, Args, JACC_DEFAULT));
+    ASSERT_JACC(S.push(JACC_DEFAULT, (P % 2 ? Second : First).c_str()));
   EXPECT_EQ(mockFunction<int (*)()>("mockcuda_module_load_count")() - Loads, Pushes * gpus());
   EXPECT_EQ(currentStats().kernel_cache_evictions - Evictions, 1u + Pushes);
   // The modules of the kernels let go are unloaded as new ones load: the GPUs hold the current
   // kernel's, and at most the one of the kernel before it, whose last launch may still hold it.
   EXPECT_LE(mockFunction<int (*)()>("mockcuda_loaded_module_count")(), 2 * gpus());
   EXPECT_GE(mockFunction<int (*)()>("mockcuda_loaded_module_count")(), gpus());
-  ASSERT_JACC(jacc_copyout(Y.data(), N * sizeof(float)));
-  ASSERT_JACC(jacc_delete(X.data(), N * sizeof(float)));
-  for (int I = 0; I < N; ++I)
-    ASSERT_EQ(Y[I], (2 + Pushes) * 2.0f * I + 1) << I;
+  ASSERT_JACC(S.copyoutY());
+  for (int I = 0; I < S.N; ++I)
+    ASSERT_EQ(S.Y[I], (2 + Pushes) * 2.0f * I + 1) << I;
 }
 
 // JACC_SPECIALIZE on GPUs: the variant's own image is loaded and launched, with the block size
