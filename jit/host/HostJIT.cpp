@@ -28,7 +28,9 @@ JIT &theJIT() {
     auto *S = new JIT; // intentionally never destroyed: JIT'd code may run until exit
     llvm::InitializeNativeTarget();
     llvm::InitializeNativeTargetAsmPrinter();
-    auto J = llvm::orc::LLJITBuilder().create();
+    // No platform: kernels have no initialisers to run, and the generic one built IR for each
+    // JITDylib in a context that lives as long as the JIT (~480 bytes a kernel, never freed).
+    auto J = llvm::orc::LLJITBuilder().setPlatformSetUp(llvm::orc::setUpInactivePlatform).create();
     if (!J) {
       S->Error = llvm::toString(J.takeError());
       return S;
@@ -53,7 +55,10 @@ static void unloadHostObject(llvm::orc::JITDylib *JD) {
   std::lock_guard<std::mutex> Lock(S.Mutex);
   --S.Loaded;
   // Nothing to report to: the code is unreachable either way, and a failure leaves it mapped.
-  llvm::consumeError(S.J->getExecutionSession().removeJITDylib(*JD));
+  llvm::orc::ExecutionSession &ES = S.J->getExecutionSession();
+  llvm::consumeError(ES.removeJITDylib(*JD));
+  // The pool keeps the names of the kernel's symbols, unreferenced now, until asked to drop them.
+  ES.getSymbolStringPool()->clearDeadEntries();
 }
 
 llvm::Expected<LoadedObject> loadHostObject(llvm::ArrayRef<char> Object,
