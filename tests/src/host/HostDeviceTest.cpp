@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <pthread.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -165,11 +166,18 @@ TEST(HostDeviceTest, CreateAndDescribe) {
 }
 
 TEST(HostDeviceTest, ThreadsTheSystemRefusesAreAnErrorNotAnAbort) {
-  // In a child whose address space has room for a few thread stacks only: the team's threads
-  // cannot all start, and creating the device must say so instead of aborting the program.
+  // In a child whose address space has room for four thread stacks and half of a fifth: the
+  // team's threads cannot all start, and creating the device must say so instead of aborting the
+  // program. The stacks are large, so that the one refused leaves room for everything else the
+  // error path allocates (a sanitizer's allocator aborts when its own mapping is refused).
   pid_t Child = ::fork();
   ASSERT_GE(Child, 0);
   if (Child == 0) {
+    const size_t Stack = size_t(64) << 20;
+    pthread_attr_t Attr;
+    if (::pthread_attr_init(&Attr) != 0 || ::pthread_attr_setstacksize(&Attr, Stack) != 0 ||
+        ::pthread_setattr_default_np(&Attr) != 0)
+      ::_exit(4);
     long Pages = 0;
     if (FILE *F = std::fopen("/proc/self/statm", "r")) {
       if (std::fscanf(F, "%ld", &Pages) != 1)
@@ -178,7 +186,7 @@ TEST(HostDeviceTest, ThreadsTheSystemRefusesAreAnErrorNotAnAbort) {
     }
     rlimit Limit{};
     ::getrlimit(RLIMIT_AS, &Limit);
-    Limit.rlim_cur = rlim_t(Pages) * rlim_t(::sysconf(_SC_PAGESIZE)) + (rlim_t(256) << 20);
+    Limit.rlim_cur = rlim_t(Pages) * rlim_t(::sysconf(_SC_PAGESIZE)) + 4 * Stack + Stack / 2;
     if (Pages == 0 || ::setrlimit(RLIMIT_AS, &Limit) != 0)
       ::_exit(4);
     auto D = HostDevice::create(0, 1000, 100us);
