@@ -11,6 +11,20 @@
 
 namespace jacc {
 
+/// Each member's median over the remembered launches (of two: their mean).
+static std::vector<double> medianSpeeds(const std::vector<std::vector<double>> &Runs) {
+  std::vector<double> Median(Runs.front().size());
+  for (size_t D = 0; D < Median.size(); ++D) {
+    std::vector<double> Of;
+    for (const std::vector<double> &Run : Runs)
+      Of.push_back(Run[D]);
+    std::sort(Of.begin(), Of.end());
+    size_t Mid = Of.size() / 2;
+    Median[D] = Of.size() % 2 ? Of[Mid] : (Of[Mid - 1] + Of[Mid]) / 2;
+  }
+  return Median;
+}
+
 Balancer::Next Balancer::next(const void *Kernel, unsigned Devices) {
   std::vector<unsigned> All(Devices);
   std::iota(All.begin(), All.end(), 0u);
@@ -58,9 +72,16 @@ void Balancer::record(const void *Kernel, llvm::ArrayRef<int64_t> Nanos) {
   for (size_t D = 0; D < Nanos.size(); ++D)
     Speed[D] = S.Weights[D] / double(Nanos[D]);
   double Total = std::accumulate(Speed.begin(), Speed.end(), 0.0);
+  for (double &V : Speed)
+    V /= Total;
+  if (S.Speeds.size() == Remembered)
+    S.Speeds.erase(S.Speeds.begin());
+  S.Speeds.push_back(std::move(Speed));
+  std::vector<double> Target = medianSpeeds(S.Speeds);
+  Total = std::accumulate(Target.begin(), Target.end(), 0.0);
   std::string Text;
   for (size_t D = 0; D < Nanos.size(); ++D) {
-    double W = (S.Weights[D] + Speed[D] / Total) / 2;
+    double W = (S.Weights[D] + Target[D] / Total) / 2;
     S.Weights[D] = std::max(W, MinWeight);
     Text += llvm::formatv("{0}{1:F3} ({2:F1} us)", D ? ", " : "", S.Weights[D],
                           double(Nanos[D]) / 1e3).str();

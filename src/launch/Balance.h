@@ -15,14 +15,15 @@
 namespace jacc {
 
 /// Per kernel: weights, equal at first; each timed split launch gives every device's speed (its
-/// share over its run time) and the next weights are the speeds, halfway from the previous
-/// weights (a noisy run moves them less). Balanced when the slowest run is within Tolerance of
-/// the fastest; from then on one launch in RecheckEvery is timed. No device's weight falls
-/// below MinWeight, so that a slow device is still measured.
+/// share over its run time), and the next weights are the median speeds of the last Remembered
+/// timed launches, halfway from the previous weights: one run that the operating system
+/// interrupted (a descheduled thread, a page fault storm) moves nothing. Balanced when the slowest
+/// run is within Tolerance of the fastest; from then on one launch in RecheckEvery is timed. No
+/// device's weight falls below MinWeight, so that a slow device is still measured.
 class Balancer {
 public:
   static constexpr double Tolerance = 0.05, MinWeight = 0.02;
-  static constexpr unsigned RecheckEvery = 16;
+  static constexpr unsigned RecheckEvery = 16, Remembered = 3;
 
   struct Next {
     std::vector<SplitShare> Shares;
@@ -49,6 +50,8 @@ private:
   struct State {
     std::vector<unsigned> Members; ///< the devices it balances over
     std::vector<double> Weights;   ///< one per member
+    /// The last Remembered timed launches' speeds, as shares (one per member, adding up to 1).
+    std::vector<std::vector<double>> Speeds;
     unsigned Launches = 0;
     bool Balanced = false;
   };

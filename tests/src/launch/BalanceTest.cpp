@@ -64,6 +64,21 @@ TEST(BalanceTest, BalancedKernelsAreRecheckedNowAndThen) {
   EXPECT_NEAR(B.weights(&KernelA)[2], 1.0 / 9, 0.02);
 }
 
+TEST(BalanceTest, OneInterruptedRunMovesNothing) {
+  // Device 0 three times faster, then one run in which its thread lost the core for ten times
+  // its work: the weights stay where the other runs put them.
+  Balancer B;
+  for (int I = 0; I < 20; ++I)
+    launch(B, &KernelA, {3, 1});
+  B.next(&KernelA, 2);
+  B.record(&KernelA, {int64_t(10 * 250000), 250000});
+  EXPECT_NEAR(B.weights(&KernelA)[0], 0.75, 0.01);
+  // Two such runs in a row are a change of speed: the weights follow.
+  B.next(&KernelA, 2);
+  B.record(&KernelA, {int64_t(10 * 250000), 250000});
+  EXPECT_LT(B.weights(&KernelA)[0], 0.6);
+}
+
 TEST(BalanceTest, ASlowDeviceKeepsAMeasurableShare) {
   Balancer B;
   for (int I = 0; I < 50; ++I)
