@@ -303,6 +303,7 @@ llvm::Expected<uint64_t> Device::launch(std::shared_ptr<DeviceLaunch> L, bool As
   if (L->Observed && prof::active()) {
     prof::LaunchEvent &E = L->Observed->Event;
     E.Device = int(Index);
+    E.Gangs = L->gangs();
     E.Start = prof::now();
     L->Observed->LastEnd = &LastRunEnd;
     Enqueue = E;

@@ -7,6 +7,7 @@
 #include "support/Env.h"
 #include "support/Error.h"
 
+#include <llvm/ADT/STLExtras.h>
 #include <llvm/ADT/SmallVector.h>
 
 #include <cstdlib>
@@ -231,9 +232,16 @@ llvm::Expected<DeviceConfig> parseDeviceConfig(llvm::StringRef Devices, llvm::St
       return N.takeError();
     Threads = *N;
   }
-  for (DeviceSpec &S : C.Devices)
+  // Threads divided by the runtime are lent back when the other host devices are idle; threads
+  // the user sized (host:NxT, JACC_HOST_THREADS) are what each device has, always (host:2x1 is
+  // the model of two one-thread GPUs).
+  bool Divided = HostThreads.trim().empty() &&
+                 llvm::none_of(C.Devices, [](const DeviceSpec &S) { return S.ThreadsGiven; });
+  for (DeviceSpec &S : C.Devices) {
     if (S.Kind == "host" && !S.ThreadsGiven)
       S.Threads = Threads;
+    S.AloneThreads = Divided ? std::max(S.Threads, Cores) : S.Threads;
+  }
   if (!SpinUs.trim().empty()) {
     unsigned Us = 0;
     if (SpinUs.trim().getAsInteger(10, Us))

@@ -21,6 +21,9 @@ struct DeviceSpec {
   bool ThreadsGiven = false; ///< host: set by `host:NxT` (JACC_HOST_THREADS does not apply)
   /// host: each run takes this many times as long (JACC_TEST_SLOWDOWN, tests of the balance).
   double Slowdown = 1;
+  /// host: the team size of a launch that has the cores to itself, the other host devices idle
+  /// (a kernel run on one device): the cores their default teams divide, else Threads.
+  unsigned AloneThreads = 1;
 };
 
 struct DeviceConfig {
@@ -50,7 +53,8 @@ using LocalRankFn = llvm::function_ref<llvm::Expected<LocalRank>()>;
 /// devices of unequal strength), `cuda:K` (GPU K) and `cuda:all`, devices numbered in the order
 /// listed; empty means the default: every GPU if the driver finds any, else one host device.
 /// HostThreads is JACC_HOST_THREADS (threads per host device without a T; default: the Cores
-/// divided evenly among the host devices, at least one each), SpinUs is JACC_SPIN_US.
+/// divided evenly among the host devices, at least one each; a launch on one of them while the
+/// others idle may then use all the Cores), SpinUs is JACC_SPIN_US.
 ///
 /// `local-rank` or `local-rank:<list>` (MPI: one process per rank): the list's devices (the
 /// default's when it is empty) are dealt among the node's ranks, rank r of n taking the entries i

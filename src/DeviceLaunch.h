@@ -20,6 +20,8 @@ public:
   virtual ~DeviceLaunch();
   /// What the launch runs, for messages ("kernel 'for (...)'").
   virtual std::string describe() const { return "device work"; }
+  /// Gangs it runs as, for profiling tools (a host launch: its team's threads); 0: not known.
+  virtual unsigned gangs() const { return 0; }
   /// Called once the launch's work has completed on its device, also when it failed (launch()
   /// or waitFor() reports the error). Host: on the thread that ran member 0. CUDA: on the
   /// device's event poller thread, which must not wait for later work of the same device.

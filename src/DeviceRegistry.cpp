@@ -29,8 +29,8 @@ const Backend Backends[] = {
        HostCopies Memory = C.GuardPages  ? HostCopies::Guarded
                            : C.HugePages ? HostCopies::HugePages
                                          : HostCopies::Plain;
-       return upcast(HostDevice::create(Index, S.Threads, C.SpinTime, Memory,
-                                        ForkChoice::Limits(), S.Slowdown));
+       return upcast(HostDevice::create(Index, S.Threads, C.SpinTime, Memory, ForkChoice::Limits(),
+                                        S.Slowdown, S.AloneThreads));
      }},
     {"cuda",
      [](const DeviceSpec &S, unsigned Index, const DeviceConfig &C) {

@@ -113,7 +113,9 @@ typedef struct acc_launch_event_info {
   int implicit;
   void *tool_info;
   const char *kernel_name; /* the construct's site ("heat.c:42") or the kernel's first loop line */
-  size_t num_gangs, num_workers, vector_length; /* 0: not known (jacc does not report them yet) */
+  /* A host device: its threads are the gangs, of one worker and vector lane each; 0: not known
+   * (a GPU's launch). */
+  size_t num_gangs, num_workers, vector_length;
 } acc_launch_event_info;
 
 /* Every other event. */

@@ -7,11 +7,13 @@
 #include "src/host/HostKernelLaunch.h"
 #include "src/host/HostNativeLaunch.h"
 #include "src/host/ThreadTeam.h"
+#include "support/Debug.h"
 #include "support/SavedError.h"
 #include "support/SpinWait.h"
 
 #include <algorithm>
 #include <atomic>
+#include <cassert>
 #include <condition_variable>
 #include <cstdlib>
 #include <cstring>
@@ -49,8 +51,10 @@ llvm::Error threadRefused(const llvm::Twine &What, const std::system_error &E) {
 } // namespace
 
 struct HostDevice::Impl {
-  Impl(unsigned Threads, std::chrono::microseconds SpinTime, ForkChoice::Limits Fork)
-      : Threads(Threads), Team(Threads, SpinTime), Fork(Fork), WorkSpin(handOffSpin(SpinTime)),
+  Impl(unsigned Threads, unsigned AloneThreads, std::chrono::microseconds SpinTime,
+       ForkChoice::Limits Fork)
+      : Threads(Threads), AloneThreads(std::max(Threads, AloneThreads)), SpinTime(SpinTime),
+        Team(Threads, SpinTime), Fork(Fork), WorkSpin(handOffSpin(SpinTime)),
         DoneSpin(handOffSpin(SpinTime)) {}
 
   /// Run L on the team with the calling thread as member 0.
@@ -65,8 +69,15 @@ struct HostDevice::Impl {
   void complete(uint64_t Ticket, llvm::Error E);
   void streamMain();
 
-  const unsigned Threads;
+  /// The team of launches that have the cores to themselves, started by their first: null
+  /// when the system refused its threads (they run on Team then).
+  ThreadTeam *wideTeam();
+
+  const unsigned Threads, AloneThreads;
+  const std::chrono::microseconds SpinTime;
   ThreadTeam Team;
+  std::once_flag WideOnce;
+  std::unique_ptr<ThreadTeam> Wide;
   /// Whether a run forks Team or runs its members in turn (written by the running thread only).
   ForkChoice Fork;
   /// Spinning before the stream thread sleeps for work, and before a waiter sleeps for a ticket.
@@ -124,17 +135,35 @@ llvm::Error HostDevice::Impl::run(DeviceLaunch &L) {
   return L.takeFailure();
 }
 
+ThreadTeam *HostDevice::Impl::wideTeam() {
+  std::call_once(WideOnce, [&] {
+    try {
+      Wide = std::make_unique<ThreadTeam>(AloneThreads, SpinTime);
+    } catch (const std::system_error &E) {
+      debugLog("launch", llvm::Twine("the wide team's threads were refused (") + E.what() +
+                             "): launches alone run on the device's own team");
+    }
+  });
+  return Wide.get();
+}
+
 void HostDevice::Impl::runMembers(HostLaunch &W) {
+  ThreadTeam *Members = &Team;
+  if (W.WideTeam > Threads) {
+    Members = wideTeam(); // started when the launch was built for it
+    assert(Members && Members->size() == W.WideTeam);
+  }
+  unsigned Threads = Members->size();
   // Capture by value: helpers then read only this closure (one cache line of the caller's stack),
   // not Impl's lines, which the caller writes on every launch.
-  auto Member = [&W, T = &Team, N = Threads](unsigned Tid) {
+  auto Member = [&W, T = Members, N = Threads](unsigned Tid) {
     W.runMember(Tid, N, T, barrierThunk);
   };
   if (W.runsAlone())
-    return W.runMember(0, 1, &Team, barrierThunk);
+    return W.runMember(0, 1, Members, barrierThunk);
   const void *Code = Threads > 1 ? W.codeRunnableInTurn() : nullptr;
   if (!Code)
-    return Team.run(Member);
+    return Members->run(Member);
   using Clock = std::chrono::steady_clock;
   ForkChoice::Choice C = Fork.choose(Code);
   Clock::time_point Start = C.Timed ? Clock::now() : Clock::time_point();
@@ -143,7 +172,7 @@ void HostDevice::Impl::runMembers(HostLaunch &W) {
     for (unsigned Tid = 0; Tid < Threads; ++Tid)
       Member(Tid);
   } else {
-    Team.run(Member);
+    Members->run(Member);
   }
   if (C.Timed)
     Fork.record(Code, C.InTurn, Clock::now() - Start);
@@ -215,11 +244,10 @@ void HostDevice::Impl::streamMain() {
   }
 }
 
-llvm::Expected<std::unique_ptr<HostDevice>> HostDevice::create(unsigned Index, unsigned Threads,
-                                                               std::chrono::microseconds SpinTime,
-                                                               HostCopies Memory,
-                                                               ForkChoice::Limits Fork,
-                                                               double Slowdown) {
+llvm::Expected<std::unique_ptr<HostDevice>>
+HostDevice::create(unsigned Index, unsigned Threads, std::chrono::microseconds SpinTime,
+                   HostCopies Memory, ForkChoice::Limits Fork, double Slowdown,
+                   unsigned AloneThreads) {
   if (Threads == 0)
     return makeError(ErrorCode::InvalidArgument,
                      "host:" + llvm::Twine(Index) + " needs at least one thread");
@@ -228,7 +256,7 @@ llvm::Expected<std::unique_ptr<HostDevice>> HostDevice::create(unsigned Index, u
     installKernelFaultReport();
   try {
     return std::unique_ptr<HostDevice>(
-        new HostDevice(Index, Threads, SpinTime, Memory, Fork, Slowdown));
+        new HostDevice(Index, Threads, SpinTime, Memory, Fork, Slowdown, AloneThreads));
   } catch (const std::system_error &E) {
     return threadRefused("host:" + llvm::Twine(Index) + " could not start its " +
                              llvm::Twine(Threads) + " threads",
@@ -237,9 +265,10 @@ llvm::Expected<std::unique_ptr<HostDevice>> HostDevice::create(unsigned Index, u
 }
 
 HostDevice::HostDevice(unsigned Index, unsigned Threads, std::chrono::microseconds SpinTime,
-                       HostCopies Memory, ForkChoice::Limits Fork, double Slowdown)
+                       HostCopies Memory, ForkChoice::Limits Fork, double Slowdown,
+                       unsigned AloneThreads)
     : Device(Index, "host:" + std::to_string(Index), /*HostMemory=*/true),
-      P(std::make_unique<Impl>(Threads, SpinTime, Fork)) {
+      P(std::make_unique<Impl>(Threads, AloneThreads, SpinTime, Fork)) {
   P->Memory = Memory;
   P->Slowdown = Slowdown;
 }
@@ -345,8 +374,14 @@ HostDevice::constructLaunchImpl(std::shared_ptr<const jit::CompiledKernel> K, Ar
       return S.takeError();
     Split = *S;
   }
-  return std::make_shared<HostKernelLaunch>(std::move(K), std::move(Cells), std::move(Aggregates),
-                                            P->Threads, Split, C.Variant);
+  // A launch alone on the cores takes the wide team when its threads could be started.
+  unsigned Threads =
+      C.Alone && P->AloneThreads > P->Threads && P->wideTeam() ? P->AloneThreads : P->Threads;
+  auto L = std::make_shared<HostKernelLaunch>(std::move(K), std::move(Cells), std::move(Aggregates),
+                                              Threads, Split, C.Variant);
+  if (Threads > P->Threads)
+    L->WideTeam = Threads;
+  return L;
 }
 
 llvm::Expected<uint64_t> HostDevice::launchImpl(std::shared_ptr<DeviceLaunch> L, bool Async) {

@@ -17,19 +17,22 @@ class HostDevice final : public Device {
 public:
   /// Threads: team size (>= 1). SpinTime: how long idle workers spin before blocking.
   /// Memory: how copies are allocated (src/host/HostMemory.h); Guarded also installs a SIGSEGV
-  /// report naming the kernel (JACC_CHECK=bounds). Fork: when a run is short enough for the launching thread to
-  /// run the team's members in turn (tests set their own). Slowdown: every run takes this many
-  /// times as long (JACC_TEST_SLOWDOWN: a weaker device, for tests of the balance).
+  /// report naming the kernel (JACC_CHECK=bounds). Fork: when a run is short enough for the
+  /// launching thread to run the team's members in turn (tests set their own). Slowdown: every run
+  /// takes this many times as long (JACC_TEST_SLOWDOWN: a weaker device, for tests of the balance).
+  /// AloneThreads: the team of a launch built Alone (LaunchCode), when more than Threads: the
+  /// cores the other host devices leave idle then (a second team, started by the first such
+  /// launch).
   static llvm::Expected<std::unique_ptr<HostDevice>>
   create(unsigned Index, unsigned Threads, std::chrono::microseconds SpinTime,
          HostCopies Memory = HostCopies::Plain, ForkChoice::Limits Fork = ForkChoice::Limits(),
-         double Slowdown = 1);
+         double Slowdown = 1, unsigned AloneThreads = 0);
   ~HostDevice() override;
   unsigned computeUnits() const override;
 
 private:
   HostDevice(unsigned Index, unsigned Threads, std::chrono::microseconds SpinTime,
-             HostCopies Memory, ForkChoice::Limits Fork, double Slowdown);
+             HostCopies Memory, ForkChoice::Limits Fork, double Slowdown, unsigned AloneThreads);
   DeviceProperties propertiesImpl() const override;
   llvm::Expected<void *> allocateImpl(size_t Bytes) override;
   llvm::Error releaseImpl(void *DevicePtr) override;

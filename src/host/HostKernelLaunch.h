@@ -20,6 +20,8 @@ public:
                  void (*Barrier)(void *Team)) override;
   /// The entry runMember calls, unless the kernel has a barrier between its loop nests.
   const void *codeRunnableInTurn() const override;
+  /// Each thread of its team a gang.
+  unsigned gangs() const override { return partials(); }
 
 private:
   /// Call the entry this launch runs with the argument pointers Values.

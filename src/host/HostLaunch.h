@@ -22,6 +22,9 @@ public:
   /// The work is one call, runMember(0, 1, ...) on the thread that runs the device's work,
   /// instead of a part per member (a native implementation, which uses the cores itself).
   virtual bool runsAlone() const { return false; }
+  /// Members it was built for when more than the device's team: a launch that has the cores to
+  /// itself runs on a team as large as all host devices' (0: the device's team).
+  unsigned WideTeam = 0;
 };
 
 } // namespace jacc

@@ -35,6 +35,9 @@ struct LaunchCode {
   bool Split = false;
   const jit::VariantCode *Variant = nullptr;
   const NativeImpl *Native = nullptr;
+  /// The other devices run nothing meanwhile (a kernel on one device): one that shares its
+  /// cores with them (a host device) may compute on theirs too.
+  bool Alone = false;
 };
 
 /// A device's share of a split launch: the part [Begin / Scale, End / Scale) of the outermost

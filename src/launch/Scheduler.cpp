@@ -47,8 +47,9 @@ llvm::Error Scheduler::run(std::shared_ptr<const jit::CompiledKernel> K, LaunchP
     return runOnOwner(std::move(K), Plan, Code);
   llvm::SmallVector<std::shared_ptr<KernelLaunch>, 4> Launches(N);
   for (unsigned D : On) {
-    auto L = Devices[D]->constructLaunch(K, std::move(Plan.Cells[D]), Plan.Aggregates[D],
-                                         Plan.codeOn(Code, D));
+    LaunchCode OnD = Plan.codeOn(Code, D);
+    OnD.Alone = Members == 1 && !Async && aloneOnSharedCores(D);
+    auto L = Devices[D]->constructLaunch(K, std::move(Plan.Cells[D]), Plan.Aggregates[D], OnD);
     if (!L)
       return L.takeError();
     Launches[D] = std::move(*L);
@@ -150,6 +151,15 @@ llvm::Error Scheduler::run(std::shared_ptr<const jit::CompiledKernel> K, LaunchP
   return First.take();
 }
 
+bool Scheduler::aloneOnSharedCores(unsigned O) const {
+  if (Devices.size() < 2 || !llvm::all_of(Devices, [](const auto &D) { return D->hostCores(); }))
+    return false;
+  for (unsigned D = 0; D < Devices.size(); ++D)
+    if (D != O && !Devices[D]->idle())
+      return false;
+  return true;
+}
+
 llvm::Error Scheduler::runOnOwner(std::shared_ptr<const jit::CompiledKernel> K, LaunchPlan &Plan,
                                   const LaunchCode &Code) {
   unsigned O = *Plan.Owner;
@@ -166,8 +176,9 @@ llvm::Error Scheduler::runOnOwner(std::shared_ptr<const jit::CompiledKernel> K, 
     if (auto E = Data.makeCurrent(*M, 0, M->bytes(), O, &Plan.Fetched))
       return E;
   }
-  auto Launch = Devices[O]->constructLaunch(K, std::move(Plan.Cells[O]), Plan.Aggregates[O],
-                                            Plan.codeOn(Code, O));
+  LaunchCode OnO = Plan.codeOn(Code, O);
+  OnO.Alone = aloneOnSharedCores(O);
+  auto Launch = Devices[O]->constructLaunch(K, std::move(Plan.Cells[O]), Plan.Aggregates[O], OnO);
   if (!Launch)
     return Launch.takeError();
   // A unified kernel bound split (its cells hold the split entry's bounds) runs that entry as

@@ -37,6 +37,9 @@ private:
   /// alone (one memory and pointer arrays: copied to the others). Caller holds the table lock.
   llvm::Error runOnOwner(std::shared_ptr<const jit::CompiledKernel> K, LaunchPlan &Plan,
                          const LaunchCode &Code);
+  /// Whether a synchronous launch on device O alone has the cores it shares with the other
+  /// devices to itself: they all compute on the process's cores and have nothing queued.
+  bool aloneOnSharedCores(unsigned O) const;
   /// Take a ticket on every device, in device order, under the table lock: devices of split
   /// launches meet for the exchange, so two threads pushing at once must not queue them in
   /// opposite orders.

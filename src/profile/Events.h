@@ -104,6 +104,8 @@ struct LaunchEvent {
   int Device;
   long long ShareBegin, ShareEnd, ShareScale; ///< the device's share [Begin/Scale, End/Scale)
   Nanos Start, End; ///< kernelRun: when it ran on the device; launch: the enqueue
+  /// The parallel parts it runs as: a host device's threads (each a gang); 0 when not known.
+  unsigned Gangs = 0;
 };
 
 /// A kernel compiled (or loaded from the disk cache) on the calling thread, or a variant on the

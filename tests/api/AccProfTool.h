@@ -14,6 +14,7 @@ typedef struct prof_tool_report {
   unsigned long long upload_bytes, download_bytes;
   unsigned long long device_to_device_bytes; /* uploads without a host address */
   int host_devices, nvidia_devices; /* highest device_number seen + 1, per device type */
+  long host_launch_gangs;           /* num_gangs summed over host devices' launch starts */
   int registrations;           /* calls of the tool's acc_register_library */
 } prof_tool_report;
 

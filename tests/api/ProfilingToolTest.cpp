@@ -7,11 +7,13 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cstdio>
 #include <cstdlib>
 #include <dlfcn.h>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace {
@@ -72,6 +74,7 @@ struct Config {
   setenv("ACC_PROFLIB", JACC_PROF_TOOL_PATH, 1);
   setenv("JACC_DEVICES", C.Devices, 1);
   setenv("JACC_CACHE", "off", 1);
+  setenv("JACC_SPLIT", "one", 1); // the pushes not forced run on one device
   if (C.Gpus) {
     setenv("JACC_LIBCUDA", JACC_MOCKCUDA_PATH, 1);
     setenv("MOCKCUDA_DEVICES", std::to_string(C.Gpus).c_str(), 1);
@@ -109,16 +112,24 @@ struct Config {
     fail("push");
   if (jacc_wait())
     fail("wait");
+  if (jacc_kernel_push(Kernel, 3, Args, JACC_DEFAULT))
+    fail("push on one device");
   if (jacc_copyout(Y, N * sizeof(double)) || jacc_delete(X, N * sizeof(double)))
     fail("copyout");
   if (!C.Gpus) // the fake GPUs run no kernel
-    P.expect(Yv[0] == 8.5 && Yv[N - 1] == 8.5, "wrong results");
+    P.expect(Yv[0] == 12.5 && Yv[N - 1] == 12.5, "wrong results");
 
   jacc_stats S{};
   jacc_get_stats(&S);
-  P.expectCount(Count[acc_ev_enqueue_launch_start], 2 * Devs, "launch starts (2 per device)");
-  P.expectCount(Count[acc_ev_enqueue_launch_end], 2 * Devs, "launch ends");
-  P.expectCount(Count[acc_ev_compute_construct_start], 2, "compute construct starts");
+  P.expectCount(Count[acc_ev_enqueue_launch_start], 2 * Devs + 1,
+                "launch starts (2 per device, and the one device's)");
+  P.expectCount(Count[acc_ev_enqueue_launch_end], 2 * Devs + 1, "launch ends");
+  // A host device's gangs are its threads: the cores divided among the host devices, and all of
+  // them for the kernel on one device (host:0) while the others idle.
+  long Cores = std::max(1u, std::thread::hardware_concurrency());
+  long Each = std::max(1l, Cores / C.Hosts);
+  P.expectCount(R->host_launch_gangs, 2 * C.Hosts * Each + Cores, "host launches' gangs");
+  P.expectCount(Count[acc_ev_compute_construct_start], 3, "compute construct starts");
   P.expectCount(Count[acc_ev_update_start], 1, "update starts");
   P.expectCount(R->located_constructs, 1, "constructs with a file and line");
   P.expectCount(Count[acc_ev_enter_data_start], 2, "enter data starts (2 copyins)");

@@ -117,6 +117,23 @@ TEST(DeviceConfigTest, ThreadsSplitTheCores) {
   expectHostDevices(parse("host:2", "", "", 0), 2, 1);
 }
 
+// A launch alone on the cores (the other host devices idle) may use the cores the runtime divided
+// among them; threads the user sized stay each device's own.
+TEST(DeviceConfigTest, DividedCoresAreLentToALaunchAlone) {
+  auto AloneThreads = [](const DeviceConfig &C) {
+    std::vector<unsigned> T;
+    for (const DeviceSpec &S : C.Devices)
+      T.push_back(S.AloneThreads);
+    return T;
+  };
+  EXPECT_EQ(AloneThreads(parse("host:3", "", "", 8)), (std::vector<unsigned>{8, 8, 8}));
+  EXPECT_EQ(AloneThreads(parse("host:4", "", "", 2)), (std::vector<unsigned>{2, 2, 2, 2}));
+  EXPECT_EQ(AloneThreads(parse("host", "", "", 8)), (std::vector<unsigned>{8}));
+  EXPECT_EQ(AloneThreads(parse("host:2x1", "", "", 8)), (std::vector<unsigned>{1, 1}));
+  EXPECT_EQ(AloneThreads(parse("host:1x2,host:1x3", "", "", 8)), (std::vector<unsigned>{2, 3}));
+  EXPECT_EQ(AloneThreads(parse("host:2", "3", "", 8)), (std::vector<unsigned>{3, 3}));
+}
+
 TEST(DeviceConfigTest, HostThreadsOverridesTheSplit) {
   expectHostDevices(parse("host", "3", "", 8), 1, 3);
   expectHostDevices(parse("host:2", "16", "", 8), 2, 16);

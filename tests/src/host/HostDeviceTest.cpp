@@ -419,6 +419,40 @@ TEST(HostDeviceTest, BarrierCallbackSynchronisesMembers) {
   }
 }
 
+// A device of one thread whose launches alone on the cores may have three: such a launch runs
+// its three members on three threads, which meet at barriers; the device's own launches keep
+// their one member, and its compute units stay one.
+TEST(HostDeviceTest, LaunchesAloneOnTheCoresRunOnTheWideTeam) {
+  auto D = HostDevice::create(0, 1, 100us, HostCopies::Plain, ForkChoice::Limits(), 1,
+                              /*AloneThreads=*/3);
+  ASSERT_TRUE(static_cast<bool>(D));
+  for (bool Async : {false, true}) {
+    std::vector<std::thread::id> Ran(3);
+    std::vector<unsigned> Slot(3, ~0u);
+    std::atomic<unsigned> Errors{0};
+    auto L = makeLaunch([&](unsigned Tid, unsigned NThreads, void *Team, void (*Barrier)(void *)) {
+      EXPECT_EQ(NThreads, 3u);
+      Ran[Tid] = std::this_thread::get_id();
+      for (unsigned P = 0; P < 50; ++P) {
+        Slot[Tid] = P;
+        Barrier(Team);
+        for (unsigned Other = 0; Other < NThreads; ++Other)
+          Errors.fetch_add(Slot[Other] != P);
+        Barrier(Team);
+      }
+    });
+    L->WideTeam = 3;
+    auto T = (*D)->launch(L, Async);
+    ASSERT_TRUE(static_cast<bool>(T));
+    ASSERT_FALSE(static_cast<bool>((*D)->waitFor(*T)));
+    expectContract(*L, 3);
+    EXPECT_EQ(std::set<std::thread::id>(Ran.begin(), Ran.end()).size(), 3u);
+    EXPECT_EQ(Errors.load(), 0u);
+  }
+  EXPECT_EQ(memberThreads(**D, 1, nullptr).size(), 1u);
+  EXPECT_EQ((*D)->computeUnits(), 1u);
+}
+
 TEST(HostDeviceTest, AsyncLaunchesRunInOrder) {
   auto D = makeDevice(0, 2);
   ASSERT_TRUE(D);
