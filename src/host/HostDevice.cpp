@@ -153,15 +153,13 @@ void HostDevice::Impl::runMembers(HostLaunch &W) {
     Members = wideTeam(); // started when the launch was built for it
     assert(Members && Members->size() == W.WideTeam);
   }
-  unsigned Threads = Members->size();
+  unsigned N = Members->size();
   // Capture by value: helpers then read only this closure (one cache line of the caller's stack),
   // not Impl's lines, which the caller writes on every launch.
-  auto Member = [&W, T = Members, N = Threads](unsigned Tid) {
-    W.runMember(Tid, N, T, barrierThunk);
-  };
+  auto Member = [&W, T = Members, N](unsigned Tid) { W.runMember(Tid, N, T, barrierThunk); };
   if (W.runsAlone())
     return W.runMember(0, 1, Members, barrierThunk);
-  const void *Code = Threads > 1 ? W.codeRunnableInTurn() : nullptr;
+  const void *Code = N > 1 ? W.codeRunnableInTurn() : nullptr;
   if (!Code)
     return Members->run(Member);
   using Clock = std::chrono::steady_clock;
@@ -169,7 +167,7 @@ void HostDevice::Impl::runMembers(HostLaunch &W) {
   Clock::time_point Start = C.Timed ? Clock::now() : Clock::time_point();
   if (C.InTurn) {
     // The team's partition, member by member: the same results, reductions' partials too.
-    for (unsigned Tid = 0; Tid < Threads; ++Tid)
+    for (unsigned Tid = 0; Tid < N; ++Tid)
       Member(Tid);
   } else {
     Members->run(Member);
