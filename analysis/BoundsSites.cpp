@@ -1,6 +1,6 @@
 #include "analysis/BoundsSites.h"
+#include "support/DynamicASTVisitor.h"
 
-#include <clang/AST/RecursiveASTVisitor.h>
 #include <clang/Basic/SourceManager.h>
 
 #include <set>
@@ -11,7 +11,7 @@ namespace jacc::analysis {
 
 namespace {
 
-class SiteCollector : public RecursiveASTVisitor<SiteCollector> {
+class SiteCollector : public DynamicASTVisitor {
 public:
   SiteCollector(ASTContext &Ctx, const std::map<const ParmVarDecl *, unsigned> &ArgByDecl,
                 llvm::function_ref<std::optional<unsigned>(SourceLocation)> Offset)
@@ -19,19 +19,19 @@ public:
 
   // Parents are visited before their children: the written and address-taken operands are
   // known when their subscript is.
-  bool VisitBinaryOperator(BinaryOperator *E) {
+  bool VisitBinaryOperator(BinaryOperator *E) override {
     if (E->isAssignmentOp())
       Written.insert(E->getLHS()->IgnoreParens());
     return true;
   }
-  bool VisitUnaryOperator(UnaryOperator *E) {
+  bool VisitUnaryOperator(UnaryOperator *E) override {
     if (E->isIncrementDecrementOp())
       Written.insert(E->getSubExpr()->IgnoreParens());
     else if (E->getOpcode() == UO_AddrOf)
       AddressTaken.insert(E->getSubExpr()->IgnoreParens());
     return true;
   }
-  bool VisitArraySubscriptExpr(ArraySubscriptExpr *E) {
+  bool VisitArraySubscriptExpr(ArraySubscriptExpr *E) override {
     if (E->getType()->isArrayType() || AddressTaken.count(E))
       return true;
     // Down through the rows of a pointer to arrays (`a[i][j]` of `double (*a)[m]`), which

@@ -1,6 +1,6 @@
 #include "analysis/FlatVla.h"
+#include "support/DynamicASTVisitor.h"
 
-#include <clang/AST/RecursiveASTVisitor.h>
 #include <clang/Basic/SourceManager.h>
 #include <clang/Lex/Lexer.h>
 
@@ -14,13 +14,13 @@ std::string vlaStrideName(const std::string &A, unsigned Level) {
 
 namespace {
 
-class VlaRewriter : public RecursiveASTVisitor<VlaRewriter> {
+class VlaRewriter : public DynamicASTVisitor {
 public:
   VlaRewriter(ASTContext &Ctx, const std::map<const ParmVarDecl *, std::string> &VlaParams,
               llvm::function_ref<std::optional<unsigned>(SourceLocation)> Offset, KernelInfo &K)
       : Ctx(Ctx), SM(Ctx.getSourceManager()), VlaParams(VlaParams), Offset(Offset), K(K) {}
 
-  bool VisitDeclaratorDecl(DeclaratorDecl *D) {
+  bool VisitDeclaratorDecl(DeclaratorDecl *D) override {
     if (!D->getType()->isVariablyModifiedType() || !SM.isInMainFile(D->getLocation()))
       return true;
     if (auto *P = dyn_cast<ParmVarDecl>(D); P && VlaParams.count(P))
@@ -29,22 +29,22 @@ public:
                                       "' has a variable-length array type");
     return true;
   }
-  bool VisitExplicitCastExpr(ExplicitCastExpr *E) {
+  bool VisitExplicitCastExpr(ExplicitCastExpr *E) override {
     if (E->getTypeAsWritten()->isVariablyModifiedType())
       unsupported(E->getBeginLoc(), "a cast to a variable-length array type");
     return true;
   }
-  bool VisitUnaryExprOrTypeTraitExpr(UnaryExprOrTypeTraitExpr *E) {
+  bool VisitUnaryExprOrTypeTraitExpr(UnaryExprOrTypeTraitExpr *E) override {
     if (E->getTypeOfArgument()->isVariablyModifiedType())
       unsupported(E->getBeginLoc(), "sizeof of a variable-length array");
     return true;
   }
-  bool VisitDeclRefExpr(DeclRefExpr *E) {
+  bool VisitDeclRefExpr(DeclRefExpr *E) override {
     if (auto *P = dyn_cast<ParmVarDecl>(E->getDecl()); P && VlaParams.count(P))
       ++Uses[P];
     return true;
   }
-  bool VisitArraySubscriptExpr(ArraySubscriptExpr *E) {
+  bool VisitArraySubscriptExpr(ArraySubscriptExpr *E) override {
     if (!E->getType()->isArrayType())
       return true; // an element: nothing left to flatten
     // The chain down to the parameter: a[i] is level 1, a[i][j] level 2, ...

@@ -14,10 +14,10 @@
 #include "analysis/Stores.h"
 #include "support/ClangInvocation.h"
 #include "support/ClangUse.h"
+#include "support/DynamicASTVisitor.h"
 #include "support/Error.h"
 
 #include <clang/AST/ASTContext.h>
-#include <clang/AST/RecursiveASTVisitor.h>
 #include <clang/Frontend/CompilerInstance.h>
 #include <clang/Lex/Preprocessor.h>
 
@@ -30,10 +30,10 @@ namespace jacc::analysis {
 namespace {
 
 /// Finds, for each pragma, the statement that follows it, and collects facts about loops.
-class StmtIndex : public RecursiveASTVisitor<StmtIndex> {
+class StmtIndex : public DynamicASTVisitor {
 public:
   explicit StmtIndex(SourceManager &SM) : SM(SM) {}
-  bool VisitStmt(Stmt *S) {
+  bool VisitStmt(Stmt *S) override {
     unsigned Off = SM.getFileOffset(SM.getExpansionLoc(S->getBeginLoc()));
     // Pre-order: the first statement at an offset is the outermost one.
     Starts.emplace(Off, S);
@@ -267,14 +267,14 @@ llvm::Error Analyzer::checkConstructClauses() {
 }
 
 namespace {
-struct ReturnScan : RecursiveASTVisitor<ReturnScan> {
+struct ReturnScan : public DynamicASTVisitor {
   Stmt *Found = nullptr;
-  bool VisitReturnStmt(ReturnStmt *R) {
+  bool VisitReturnStmt(ReturnStmt *R) override {
     if (!Found)
       Found = R;
     return true;
   }
-  bool VisitGotoStmt(GotoStmt *G) {
+  bool VisitGotoStmt(GotoStmt *G) override {
     if (!Found)
       Found = G;
     return true;

@@ -1,7 +1,6 @@
 // The gang loop nests of a compute construct, from their for loops (LoopNest.h).
 #include "analysis/LoopNest.h"
-
-#include <clang/AST/RecursiveASTVisitor.h>
+#include "support/DynamicASTVisitor.h"
 
 #include <set>
 
@@ -126,31 +125,33 @@ ForStmt *perfectlyNested(ForStmt *F) {
 }
 
 /// Collects the variables an expression refers to.
-struct RefScan : RecursiveASTVisitor<RefScan> {
+struct RefScan : public DynamicASTVisitor {
   std::set<const ValueDecl *> Refs;
-  bool VisitDeclRefExpr(DeclRefExpr *E) {
+  bool VisitDeclRefExpr(DeclRefExpr *E) override {
     Refs.insert(E->getDecl());
     return true;
   }
 };
 /// Finds `break` statements that would leave the loop whose body is scanned.
-struct BreakScan : RecursiveASTVisitor<BreakScan> {
+struct BreakScan : public DynamicASTVisitor {
   BreakStmt *Found = nullptr;
-  bool TraverseForStmt(ForStmt *) { return true; } // breaks inside belong to the inner loop
-  bool TraverseWhileStmt(WhileStmt *) { return true; }
-  bool TraverseDoStmt(DoStmt *) { return true; }
-  bool TraverseSwitchStmt(SwitchStmt *) { return true; }
-  bool VisitBreakStmt(BreakStmt *B) {
+  bool TraverseForStmt(ForStmt *) override {
+    return true;
+  } // breaks inside belong to the inner loop
+  bool TraverseWhileStmt(WhileStmt *) override { return true; }
+  bool TraverseDoStmt(DoStmt *) override { return true; }
+  bool TraverseSwitchStmt(SwitchStmt *) override { return true; }
+  bool VisitBreakStmt(BreakStmt *B) override {
     if (!Found)
       Found = B;
     return true;
   }
 };
 /// Finds the declaration a name refers to inside a statement.
-struct NameScan : RecursiveASTVisitor<NameScan> {
+struct NameScan : public DynamicASTVisitor {
   llvm::StringRef Name;
   const VarDecl *Found = nullptr;
-  bool VisitDeclRefExpr(DeclRefExpr *E) {
+  bool VisitDeclRefExpr(DeclRefExpr *E) override {
     if (auto *V = dyn_cast<VarDecl>(E->getDecl()); V && V->getName() == Name && !Found)
       Found = V;
     return true;

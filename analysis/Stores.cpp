@@ -1,7 +1,6 @@
 // The store scans of C statements (Stores.h).
 #include "analysis/Stores.h"
-
-#include <clang/AST/RecursiveASTVisitor.h>
+#include "support/DynamicASTVisitor.h"
 
 #include <set>
 
@@ -10,15 +9,15 @@ using namespace clang;
 namespace jacc::analysis {
 
 void forEachStore(Stmt *S, llvm::function_ref<void(Expr *Target)> OnStore, bool AddressTaken) {
-  struct Scan : RecursiveASTVisitor<Scan> {
+  struct Scan : public DynamicASTVisitor {
     llvm::function_ref<void(Expr *)> OnStore;
     bool AddressTaken;
-    bool VisitBinaryOperator(BinaryOperator *B) {
+    bool VisitBinaryOperator(BinaryOperator *B) override {
       if (B->isAssignmentOp())
         OnStore(B->getLHS());
       return true;
     }
-    bool VisitUnaryOperator(UnaryOperator *U) {
+    bool VisitUnaryOperator(UnaryOperator *U) override {
       if (U->isIncrementDecrementOp() || (AddressTaken && U->getOpcode() == UO_AddrOf))
         OnStore(U->getSubExpr());
       return true;
@@ -63,14 +62,14 @@ static void addStore(Expr *LHS, const std::set<const VarDecl *> &Local, StmtEffe
 StmtEffects effectsOf(Stmt *S) {
   // The variables S declares (C declares before use: the ones a store in S may name from
   // inside), and whether a call writes.
-  struct Scan : RecursiveASTVisitor<Scan> {
+  struct Scan : public DynamicASTVisitor {
     std::set<const VarDecl *> Local;
     bool CallWrites = false;
-    bool VisitVarDecl(VarDecl *V) {
+    bool VisitVarDecl(VarDecl *V) override {
       Local.insert(V);
       return true;
     }
-    bool VisitCallExpr(CallExpr *C) {
+    bool VisitCallExpr(CallExpr *C) override {
       CallWrites |= callMayWrite(C);
       return true;
     }

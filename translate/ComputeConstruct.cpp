@@ -4,8 +4,7 @@
 #include "analysis/ConstructReport.h"
 #include "analysis/KernelSource.h"
 #include "analysis/Pipeline.h"
-
-#include <clang/AST/RecursiveASTVisitor.h>
+#include "support/DynamicASTVisitor.h"
 
 using namespace clang;
 
@@ -63,12 +62,12 @@ void Translator::describeConstruct(const Pragma &P, const std::string &Kernel,
 }
 
 std::vector<unsigned> Translator::useOffsets(Stmt *S, const VarDecl *Var) {
-  struct Uses : RecursiveASTVisitor<Uses> {
+  struct Uses : public DynamicASTVisitor {
     const FileIndex &Idx;
     const VarDecl *Var;
     std::vector<unsigned> Offsets;
     Uses(const FileIndex &Idx, const VarDecl *Var) : Idx(Idx), Var(Var) {}
-    bool VisitDeclRefExpr(DeclRefExpr *E) {
+    bool VisitDeclRefExpr(DeclRefExpr *E) override {
       if (E->getDecl() == Var)
         Offsets.push_back(Idx.offset(E->getLocation()));
       return true;

@@ -1,9 +1,9 @@
 // Instances of class templates in kernels as C structs: each instance (`data_container<double>`)
 // is a C struct of its own name (`data_container__double`) with the instance's data members, and
 // the kernel's text names it so wherever the source writes the instance.
+#include "support/DynamicASTVisitor.h"
 #include "translate/Translator.h"
 
-#include <clang/AST/RecursiveASTVisitor.h>
 #include <llvm/ADT/StringExtras.h>
 
 using namespace clang;
@@ -116,17 +116,17 @@ bool Translator::lowerTemplateType(TypeLoc TL, CxxKernel &K, const std::string &
 }
 
 void Translator::lowerTemplateTypes(TypeLoc TL, CxxKernel &K, const std::string &What) {
-  struct Visitor : RecursiveASTVisitor<Visitor> {
+  struct Visitor : public DynamicASTVisitor {
     Translator &T;
     CxxKernel &K;
     const std::string &What;
     Visitor(Translator &T, CxxKernel &K, const std::string &What) : T(T), K(K), What(What) {}
-    bool TraverseElaboratedTypeLoc(ElaboratedTypeLoc TL) {
-      return T.lowerTemplateType(TL, K, What) || RecursiveASTVisitor::TraverseElaboratedTypeLoc(TL);
+    bool TraverseElaboratedTypeLoc(ElaboratedTypeLoc TL) override {
+      return T.lowerTemplateType(TL, K, What) || DynamicASTVisitor::TraverseElaboratedTypeLoc(TL);
     }
-    bool TraverseTemplateSpecializationTypeLoc(TemplateSpecializationTypeLoc TL) {
+    bool TraverseTemplateSpecializationTypeLoc(TemplateSpecializationTypeLoc TL) override {
       return T.lowerTemplateType(TL, K, What) ||
-             RecursiveASTVisitor::TraverseTemplateSpecializationTypeLoc(TL);
+             DynamicASTVisitor::TraverseTemplateSpecializationTypeLoc(TL);
     }
   } V(*this, K, What);
   V.TraverseTypeLoc(TL);

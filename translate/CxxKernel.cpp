@@ -1,9 +1,9 @@
 // C++ compute constructs as C kernels: the C++ a kernel's statement may use, rewritten into the
 // C the kernel compilers (analysis, host JIT, NVRTC's CUDA C++ from C) take; anything else is a
 // located error naming the construct (docs/translate.md, "C++").
+#include "support/DynamicASTVisitor.h"
 #include "translate/Translator.h"
 
-#include <clang/AST/RecursiveASTVisitor.h>
 #include <clang/Lex/Lexer.h>
 
 using namespace clang;
@@ -68,7 +68,7 @@ static std::string minMaxHelper(const FunctionDecl *F, const PrintingPolicy &Pol
 }
 
 void Translator::lowerCxx(Stmt *S, CxxKernel &K, const std::string &What, bool Pattern) {
-  struct Visitor : RecursiveASTVisitor<Visitor> {
+  struct Visitor : public DynamicASTVisitor {
     Translator &T;
     CxxKernel &K;
     const std::string &What;
@@ -81,9 +81,11 @@ void Translator::lowerCxx(Stmt *S, CxxKernel &K, const std::string &What, bool P
       T.cxxUnsupported(L, Construct, What);
       return true;
     }
-    bool VisitLambdaExpr(LambdaExpr *E) { return unsupported(E->getBeginLoc(), "a lambda"); }
-    bool TraverseLambdaExpr(LambdaExpr *E) { return VisitLambdaExpr(E); }
-    bool VisitCXXMemberCallExpr(CXXMemberCallExpr *E) {
+    bool VisitLambdaExpr(LambdaExpr *E) override {
+      return unsupported(E->getBeginLoc(), "a lambda");
+    }
+    bool TraverseLambdaExpr(LambdaExpr *E) override { return VisitLambdaExpr(E); }
+    bool VisitCXXMemberCallExpr(CXXMemberCallExpr *E) override {
       const CXXMethodDecl *M = E->getMethodDecl();
       return unsupported(E->getExprLoc(),
                          llvm::Twine(M && M->isVirtual() ? "a virtual call" : "a call") +
@@ -91,7 +93,7 @@ void Translator::lowerCxx(Stmt *S, CxxKernel &K, const std::string &What, bool P
                              (M ? M->getQualifiedNameAsString() : std::string("?")) + "'");
     }
     std::set<const Expr *> Reported; ///< callees of the operator calls reported
-    bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *E) {
+    bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *E) override {
       Reported.insert(E->getCallee()->IgnoreParenImpCasts());
       if (lambdaRoutineCall(E))
         return true; // `f(x)` calls the routine f as written
@@ -106,7 +108,7 @@ void Translator::lowerCxx(Stmt *S, CxxKernel &K, const std::string &What, bool P
                              llvm::Twine(getOperatorSpelling(E->getOperator())) + "'" + Of);
     }
     std::set<const CXXConstructExpr *> InNew; ///< constructions of a 'new' reported
-    bool VisitCXXConstructExpr(CXXConstructExpr *E) {
+    bool VisitCXXConstructExpr(CXXConstructExpr *E) override {
       if (E->getConstructor()->isTrivial() || InNew.count(E))
         return true;
       return unsupported(E->getBeginLoc(), "a constructor call of '" +
@@ -119,7 +121,7 @@ void Translator::lowerCxx(Stmt *S, CxxKernel &K, const std::string &What, bool P
     }
     /// `new double[n]` -> `((double *)malloc(sizeof(double) * (n)))`, `new P` likewise: the
     /// device's heap (CUDA's malloc in kernels), for types that need no constructor.
-    bool VisitCXXNewExpr(CXXNewExpr *E) {
+    bool VisitCXXNewExpr(CXXNewExpr *E) override {
       QualType Ty = E->getAllocatedType();
       if (E->getNumPlacementArgs() || E->hasInitializer() || !Ty.isTrivialType(T.Ctx)) {
         if (const CXXConstructExpr *C = E->getConstructExpr())
@@ -145,7 +147,7 @@ void Translator::lowerCxx(Stmt *S, CxxKernel &K, const std::string &What, bool P
       return true;
     }
     /// `delete[] p`, `delete p` -> `free(p)`, for types without a destructor to run.
-    bool VisitCXXDeleteExpr(CXXDeleteExpr *E) {
+    bool VisitCXXDeleteExpr(CXXDeleteExpr *E) override {
       QualType Ty = E->getDestroyedType();
       if (!Ty.isNull() && !Ty.isTriviallyCopyableType(T.Ctx))
         return unsupported(E->getBeginLoc(), "'delete' of a type with a destructor");
@@ -155,28 +157,32 @@ void Translator::lowerCxx(Stmt *S, CxxKernel &K, const std::string &What, bool P
       closeAfter(Arg);
       return true;
     }
-    bool VisitCXXThrowExpr(CXXThrowExpr *E) { return unsupported(E->getBeginLoc(), "'throw'"); }
-    bool VisitCXXTryStmt(CXXTryStmt *S) { return unsupported(S->getBeginLoc(), "'try'"); }
-    bool VisitCXXForRangeStmt(CXXForRangeStmt *S) {
+    bool VisitCXXThrowExpr(CXXThrowExpr *E) override {
+      return unsupported(E->getBeginLoc(), "'throw'");
+    }
+    bool VisitCXXTryStmt(CXXTryStmt *S) override { return unsupported(S->getBeginLoc(), "'try'"); }
+    bool VisitCXXForRangeStmt(CXXForRangeStmt *S) override {
       return unsupported(S->getBeginLoc(), "a range-based for loop");
     }
-    bool VisitCXXTypeidExpr(CXXTypeidExpr *E) { return unsupported(E->getBeginLoc(), "'typeid'"); }
-    bool VisitCXXDependentScopeMemberExpr(CXXDependentScopeMemberExpr *E) {
+    bool VisitCXXTypeidExpr(CXXTypeidExpr *E) override {
+      return unsupported(E->getBeginLoc(), "'typeid'");
+    }
+    bool VisitCXXDependentScopeMemberExpr(CXXDependentScopeMemberExpr *E) override {
       return unsupported(E->getBeginLoc(), "a member of a dependent type");
     }
-    bool VisitUnresolvedLookupExpr(UnresolvedLookupExpr *E) {
+    bool VisitUnresolvedLookupExpr(UnresolvedLookupExpr *E) override {
       if (Pattern)
         return true; // resolved in each instantiation
       return unsupported(E->getBeginLoc(), "the call of '" + E->getName().getAsString() +
                                                "' with arguments of a template parameter's type");
     }
-    bool VisitCXXNullPtrLiteralExpr(CXXNullPtrLiteralExpr *E) {
+    bool VisitCXXNullPtrLiteralExpr(CXXNullPtrLiteralExpr *E) override {
       // 0, not ((void *)0): NVRTC compiles kernels as C++, where void * converts to no other
       // pointer type.
       replace(E->getSourceRange(), "0");
       return true;
     }
-    bool VisitCXXBoolLiteralExpr(CXXBoolLiteralExpr *E) {
+    bool VisitCXXBoolLiteralExpr(CXXBoolLiteralExpr *E) override {
       replace(E->getSourceRange(), E->getValue() ? "1" : "0");
       return true;
     }
@@ -188,7 +194,7 @@ void Translator::lowerCxx(Stmt *S, CxxKernel &K, const std::string &What, bool P
                ST->getReplacedParameter()->getNameAsString();
       return T.declaration(Q, "");
     }
-    bool VisitCXXNamedCastExpr(CXXNamedCastExpr *E) {
+    bool VisitCXXNamedCastExpr(CXXNamedCastExpr *E) override {
       if (isa<CXXDynamicCastExpr>(E))
         return unsupported(E->getBeginLoc(), "'dynamic_cast'");
       // static_cast<double>(x) -> (double)(x): the parenthesised operand stays.
@@ -197,7 +203,7 @@ void Translator::lowerCxx(Stmt *S, CxxKernel &K, const std::string &What, bool P
       T.addTypeNeed(E->getTypeAsWritten(), K);
       return true;
     }
-    bool VisitCXXFunctionalCastExpr(CXXFunctionalCastExpr *E) {
+    bool VisitCXXFunctionalCastExpr(CXXFunctionalCastExpr *E) override {
       if (!E->getType()->isScalarType() || E->getLParenLoc().isInvalid())
         return unsupported(E->getBeginLoc(), "a functional cast to '" +
                                                  E->getType().getAsString() + "'");
@@ -214,7 +220,7 @@ void Translator::lowerCxx(Stmt *S, CxxKernel &K, const std::string &What, bool P
     }
     /// A routine's reference parameters: the arguments of those it takes as pointers are
     /// passed by address (`f(a[i])` -> `f(&(a[i]))`), which must be lvalues.
-    bool VisitCallExpr(CallExpr *E) {
+    bool VisitCallExpr(CallExpr *E) override {
       const FunctionDecl *F = E->getDirectCallee();
       // A lambda's call: its arguments after the object called.
       const auto *Op = dyn_cast<CXXOperatorCallExpr>(E);
@@ -249,12 +255,12 @@ void Translator::lowerCxx(Stmt *S, CxxKernel &K, const std::string &What, bool P
       return true;
     }
     std::set<const CXXThisExpr *> MemberBases; ///< `this` in `this->a`, handled as `a`
-    bool VisitCXXThisExpr(CXXThisExpr *E) {
+    bool VisitCXXThisExpr(CXXThisExpr *E) override {
       if (!MemberBases.count(E))
         return unsupported(E->getBeginLoc(), "'this' other than in 'this->member'");
       return true;
     }
-    bool VisitMemberExpr(MemberExpr *E) {
+    bool VisitMemberExpr(MemberExpr *E) override {
       auto *This = dyn_cast<CXXThisExpr>(E->getBase()->IgnoreParenImpCasts());
       if (!This)
         return true;
@@ -273,7 +279,7 @@ void Translator::lowerCxx(Stmt *S, CxxKernel &K, const std::string &What, bool P
         K.Members.push_back(F);
       return true;
     }
-    bool VisitDeclRefExpr(DeclRefExpr *E) {
+    bool VisitDeclRefExpr(DeclRefExpr *E) override {
       if (Reported.count(E))
         return true;
       ValueDecl *D = E->getDecl();
@@ -335,7 +341,7 @@ void Translator::lowerCxx(Stmt *S, CxxKernel &K, const std::string &What, bool P
       replace(SourceRange(V->getBeginLoc(), V->getLocation()), Text);
       return true;
     }
-    bool VisitVarDecl(VarDecl *V) {
+    bool VisitVarDecl(VarDecl *V) override {
       if (isa<ParmVarDecl>(V))
         return true;
       TypeLoc TL = V->getTypeSourceInfo() ? V->getTypeSourceInfo()->getTypeLoc() : TypeLoc();
@@ -370,12 +376,12 @@ void Translator::lowerCxx(Stmt *S, CxxKernel &K, const std::string &What, bool P
       return true;
     }
     // Class template instances the statement writes (a local's type, a cast): their C names.
-    bool TraverseElaboratedTypeLoc(ElaboratedTypeLoc TL) {
-      return T.lowerTemplateType(TL, K, What) || RecursiveASTVisitor::TraverseElaboratedTypeLoc(TL);
+    bool TraverseElaboratedTypeLoc(ElaboratedTypeLoc TL) override {
+      return T.lowerTemplateType(TL, K, What) || DynamicASTVisitor::TraverseElaboratedTypeLoc(TL);
     }
-    bool TraverseTemplateSpecializationTypeLoc(TemplateSpecializationTypeLoc TL) {
+    bool TraverseTemplateSpecializationTypeLoc(TemplateSpecializationTypeLoc TL) override {
       return T.lowerTemplateType(TL, K, What) ||
-             RecursiveASTVisitor::TraverseTemplateSpecializationTypeLoc(TL);
+             DynamicASTVisitor::TraverseTemplateSpecializationTypeLoc(TL);
     }
   } V(*this, K, What, Pattern);
   V.TraverseStmt(S);

@@ -2,10 +2,10 @@
 // text starts with the template's parameters as each instantiation spells them, and the C++ that
 // depends on them is lowered per instantiation, from the instantiation's AST (docs/translate.md,
 // "C++").
+#include "support/DynamicASTVisitor.h"
 #include "translate/Translator.h"
 
 #include <clang/AST/DeclTemplate.h>
-#include <clang/AST/RecursiveASTVisitor.h>
 
 using namespace clang;
 
@@ -80,12 +80,12 @@ std::optional<std::string> Translator::templateParameterText(const FunctionDecl 
 std::vector<FunctionDecl *> Translator::instantiationsOf(const FunctionDecl *Pattern) {
   if (!Instantiations) {
     // Every instantiated function definition of the file, by its pattern (one walk).
-    struct Walk : RecursiveASTVisitor<Walk> {
+    struct Walk : public DynamicASTVisitor {
       std::map<const FunctionDecl *, std::vector<FunctionDecl *>> &Out;
-      explicit Walk(std::map<const FunctionDecl *, std::vector<FunctionDecl *>> &Out)
-          : Out(Out) {}
-      bool shouldVisitTemplateInstantiations() const { return true; }
-      bool VisitFunctionDecl(FunctionDecl *F) {
+      explicit Walk(std::map<const FunctionDecl *, std::vector<FunctionDecl *>> &Out) : Out(Out) {
+        VisitTemplateInstantiations = true;
+      }
+      bool VisitFunctionDecl(FunctionDecl *F) override {
         if (F->isTemplateInstantiation() && F->doesThisDeclarationHaveABody())
           if (const FunctionDecl *Pat = F->getTemplateInstantiationPattern())
             Out[Pat].push_back(F);
@@ -101,10 +101,10 @@ std::vector<FunctionDecl *> Translator::instantiationsOf(const FunctionDecl *Pat
 }
 
 Stmt *Translator::instantiatedStatement(FunctionDecl *I, const Stmt *Pattern) {
-  struct Find : RecursiveASTVisitor<Find> {
+  struct Find : public DynamicASTVisitor {
     const Stmt *Pattern;
     Stmt *Found = nullptr;
-    bool VisitStmt(Stmt *S) {
+    bool VisitStmt(Stmt *S) override {
       if (S->getStmtClass() == Pattern->getStmtClass() &&
           S->getBeginLoc() == Pattern->getBeginLoc() && S->getEndLoc() == Pattern->getEndLoc())
         Found = S;

@@ -1,5 +1,6 @@
 // `declare`: in a function, a data region to the end of its block; at file scope, globals mapped
 // at program start.
+#include "support/DynamicASTVisitor.h"
 #include "translate/Translator.h"
 
 using namespace clang;
@@ -10,12 +11,12 @@ using namespace analysis;
 
 namespace {
 /// The innermost compound statement whose braces enclose Offset.
-struct BlockFinder : RecursiveASTVisitor<BlockFinder> {
+struct BlockFinder : public DynamicASTVisitor {
   const FileIndex &Idx;
   unsigned Offset;
   CompoundStmt *Found = nullptr;
   BlockFinder(const FileIndex &Idx, unsigned Offset) : Idx(Idx), Offset(Offset) {}
-  bool VisitCompoundStmt(CompoundStmt *C) {
+  bool VisitCompoundStmt(CompoundStmt *C) override {
     // Enclosing blocks nest: the last one visited is the innermost.
     if (Idx.offset(C->getLBracLoc()) < Offset && Offset < Idx.offset(C->getRBracLoc()))
       Found = C;

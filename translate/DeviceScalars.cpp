@@ -4,6 +4,7 @@
 #include "translate/Translator.h"
 
 #include "analysis/Stores.h"
+#include "support/DynamicASTVisitor.h"
 
 using namespace clang;
 
@@ -129,10 +130,10 @@ std::optional<std::string> Translator::useDeviceScalars(const Region &R,
                                                          unsigned Begin,
                                                          std::map<unsigned, std::string> Ins,
                                                          std::map<unsigned, std::pair<unsigned, std::string>> Edits) {
-  struct Uses : RecursiveASTVisitor<Uses> {
+  struct Uses : public DynamicASTVisitor {
     const std::set<const VarDecl *> *Vars;
     std::vector<DeclRefExpr *> Refs;
-    bool VisitDeclRefExpr(DeclRefExpr *E) {
+    bool VisitDeclRefExpr(DeclRefExpr *E) override {
       if (auto *V = dyn_cast<VarDecl>(E->getDecl()); V && Vars->count(V))
         Refs.push_back(E);
       return true;

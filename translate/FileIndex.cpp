@@ -1,6 +1,7 @@
 // Locating the main file's pragmas, statements, declarations and variables (FileIndex.h).
 #include "translate/FileIndex.h"
 
+#include <clang/AST/RecursiveASTVisitor.h>
 #include <clang/Lex/Lexer.h>
 
 using namespace clang;
@@ -46,22 +47,35 @@ Pragma locatePragma(const analysis::AccPragma &A, SourceManager &SM, const LangO
 FileIndex::FileIndex(SourceManager &SM, const LangOptions &LangOpts)
     : SM(SM), LangOpts(LangOpts), Buf(SM.getBufferData(SM.getMainFileID())) {}
 
-bool FileIndex::TraverseStmt(Stmt *S) {
-  if (!S)
-    return true;
-  bool Scope = isa<CompoundStmt, ForStmt, IfStmt, WhileStmt, SwitchStmt, DoStmt>(S);
-  if (Scope)
-    Scopes.push_back({offset(S->getBeginLoc()), offset(S->getEndLoc()) + 1});
-  // A sub-expression never starts a statement; and finding where one begins walks down its
-  // operands, so indexing every one would take time quadratic in a long expression.
-  bool WasInExpr = InExpr;
-  IndexCurrent = !(WasInExpr && isa<Expr>(S));
-  InExpr = isa<Expr>(S);
-  bool R = RecursiveASTVisitor::TraverseStmt(S);
-  InExpr = WasInExpr;
-  if (Scope)
-    Scopes.pop_back();
-  return R;
+/// The walk that fills a FileIndex: its hooks are the index's.
+struct IndexWalk : RecursiveASTVisitor<IndexWalk> {
+  FileIndex &I;
+  explicit IndexWalk(FileIndex &I) : I(I) {}
+  bool TraverseStmt(Stmt *S) {
+    if (!S)
+      return true;
+    bool Scope = isa<CompoundStmt, ForStmt, IfStmt, WhileStmt, SwitchStmt, DoStmt>(S);
+    if (Scope)
+      I.Scopes.push_back({I.offset(S->getBeginLoc()), I.offset(S->getEndLoc()) + 1});
+    // A sub-expression never starts a statement; and finding where one begins walks down its
+    // operands, so indexing every one would take time quadratic in a long expression.
+    bool WasInExpr = I.InExpr;
+    I.IndexCurrent = !(WasInExpr && isa<Expr>(S));
+    I.InExpr = isa<Expr>(S);
+    bool R = RecursiveASTVisitor::TraverseStmt(S);
+    I.InExpr = WasInExpr;
+    if (Scope)
+      I.Scopes.pop_back();
+    return R;
+  }
+  bool VisitStmt(Stmt *S) { return I.VisitStmt(S); }
+  bool VisitDecl(Decl *D) { return I.VisitDecl(D); }
+  bool VisitFunctionDecl(FunctionDecl *F) { return I.VisitFunctionDecl(F); }
+  bool VisitVarDecl(VarDecl *V) { return I.VisitVarDecl(V); }
+};
+
+void FileIndex::index(TranslationUnitDecl *TU) {
+  IndexWalk(*this).TraverseDecl(TU);
 }
 
 bool FileIndex::VisitStmt(Stmt *S) {

@@ -4,7 +4,8 @@
 
 #include "analysis/AccPragma.h"
 
-#include <clang/AST/RecursiveASTVisitor.h>
+#include <clang/AST/DeclCXX.h>
+#include <clang/AST/ExprCXX.h>
 
 #include <map>
 #include <string>
@@ -42,7 +43,7 @@ Pragma locatePragma(const analysis::AccPragma &A, clang::SourceManager &SM,
                     const clang::LangOptions &LangOpts);
 
 /// Statements by start offset, variables with their scopes, functions, in the main file.
-class FileIndex : public clang::RecursiveASTVisitor<FileIndex> {
+class FileIndex {
 public:
   FileIndex(clang::SourceManager &SM, const clang::LangOptions &LangOpts);
 
@@ -65,11 +66,8 @@ public:
   /// The call operator of the lambda variable V holds (LambdaRoutines), or null.
   clang::FunctionDecl *lambdaOf(const clang::VarDecl *V) const;
 
-  bool TraverseStmt(clang::Stmt *S);
-  bool VisitStmt(clang::Stmt *S);
-  bool VisitDecl(clang::Decl *D);
-  bool VisitFunctionDecl(clang::FunctionDecl *F);
-  bool VisitVarDecl(clang::VarDecl *V);
+  /// Indexes the main file's part of the translation unit TU.
+  void index(clang::TranslationUnitDecl *TU);
 
   /// The main file offset of L's expansion (0 outside the main file).
   unsigned offset(clang::SourceLocation L) const;
@@ -82,6 +80,12 @@ public:
   clang::VarDecl *lookupVar(llvm::StringRef Name, unsigned Offset) const;
 
 private:
+  friend struct IndexWalk;
+  bool VisitStmt(clang::Stmt *S);
+  bool VisitDecl(clang::Decl *D);
+  bool VisitFunctionDecl(clang::FunctionDecl *F);
+  bool VisitVarDecl(clang::VarDecl *V);
+
   clang::SourceManager &SM;
   const clang::LangOptions &LangOpts;
   llvm::StringRef Buf; ///< the main file's text

@@ -4,8 +4,7 @@
 
 #include "analysis/Stores.h"
 #include "support/CText.h"
-
-#include <clang/AST/RecursiveASTVisitor.h>
+#include "support/DynamicASTVisitor.h"
 
 using namespace clang;
 
@@ -312,7 +311,7 @@ Translator::implicitSections(const Region &R, const KernelNeeds &N,
     return {};
 
   // Every use of a candidate must be a subscript `c[index]` whose index range is known.
-  struct Uses : RecursiveASTVisitor<Uses> {
+  struct Uses : public DynamicASTVisitor {
     const std::set<const VarDecl *> &Candidates;
     IndexRanges Ranges;
     std::vector<const ForStmt *> Loops;
@@ -321,13 +320,13 @@ Translator::implicitSections(const Region &R, const KernelNeeds &N,
     std::map<const VarDecl *, std::string> Unknown; ///< why the section is unknown
     Uses(const std::set<const VarDecl *> &C, const std::set<const VarDecl *> &I)
         : Candidates(C), Ranges(I) {}
-    bool TraverseForStmt(ForStmt *F) {
+    bool TraverseForStmt(ForStmt *F) override {
       Loops.push_back(F);
-      bool Ok = RecursiveASTVisitor::TraverseForStmt(F);
+      bool Ok = DynamicASTVisitor::TraverseForStmt(F);
       Loops.pop_back();
       return Ok;
     }
-    bool VisitArraySubscriptExpr(ArraySubscriptExpr *E) {
+    bool VisitArraySubscriptExpr(ArraySubscriptExpr *E) override {
       auto *DRE = dyn_cast<DeclRefExpr>(E->getBase()->IgnoreParenImpCasts());
       auto *V = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
       if (!V || !Candidates.count(V))
@@ -349,7 +348,7 @@ Translator::implicitSections(const Region &R, const KernelNeeds &N,
                       extreme(It->second.Hi, Index->Hi, true)};
       return true;
     }
-    bool VisitDeclRefExpr(DeclRefExpr *E) {
+    bool VisitDeclRefExpr(DeclRefExpr *E) override {
       auto *V = dyn_cast<VarDecl>(E->getDecl());
       if (V && Candidates.count(V) && !Subscripted.count(E))
         Unknown.try_emplace(V, "it is used other than as '" + V->getName().str() + "[index]'");

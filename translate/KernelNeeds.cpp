@@ -4,8 +4,8 @@
 #include "analysis/KernelSource.h"
 #include "analysis/Stores.h"
 #include "support/CText.h"
+#include "support/DynamicASTVisitor.h"
 
-#include <clang/AST/RecursiveASTVisitor.h>
 #include <clang/Lex/Lexer.h>
 #include <clang/Lex/MacroInfo.h>
 
@@ -73,7 +73,7 @@ static analysis::Directive implicitRoutineSeq() {
 /// Collects what a kernel needs from the statement S (its text spans [Begin, End)).
 void Translator::collect(Stmt *S, unsigned Begin, unsigned End, KernelNeeds &N,
                          FunctionDecl *InRoutine) {
-  struct Visitor : RecursiveASTVisitor<Visitor> {
+  struct Visitor : public DynamicASTVisitor {
     Translator &T;
     KernelNeeds &N;
     unsigned Begin, End;
@@ -85,7 +85,7 @@ void Translator::collect(Stmt *S, unsigned Begin, unsigned End, KernelNeeds &N,
       SourceLocation L = T.SM.getExpansionLoc(D->getLocation());
       return T.SM.isInMainFile(L) && O >= Begin && O < End;
     }
-    bool VisitDeclRefExpr(DeclRefExpr *E) {
+    bool VisitDeclRefExpr(DeclRefExpr *E) override {
       ValueDecl *D = E->getDecl();
       if (auto *V = dyn_cast<VarDecl>(D)) {
         if (InRoutine ? V->isLocalVarDeclOrParm() : inside(V))
@@ -159,27 +159,27 @@ void Translator::collect(Stmt *S, unsigned Begin, unsigned End, KernelNeeds &N,
         T.addRoutine(D2, N);
       }
     }
-    bool VisitVarDecl(VarDecl *V) {
+    bool VisitVarDecl(VarDecl *V) override {
       T.addType(V->getType(), N);
       return true;
     }
-    bool VisitForStmt(ForStmt *F) {
+    bool VisitForStmt(ForStmt *F) override {
       if (auto *B = dyn_cast_or_null<BinaryOperator>(F->getInit()); B && B->isAssignmentOp())
         if (auto *DRE = dyn_cast<DeclRefExpr>(B->getLHS()->IgnoreParenImpCasts()))
           if (auto *V = dyn_cast<VarDecl>(DRE->getDecl()))
             N.LoopVars.insert(V);
       return true;
     }
-    bool VisitExplicitCastExpr(ExplicitCastExpr *E) {
+    bool VisitExplicitCastExpr(ExplicitCastExpr *E) override {
       T.addType(E->getTypeAsWritten(), N);
       return true;
     }
-    bool VisitUnaryExprOrTypeTraitExpr(UnaryExprOrTypeTraitExpr *E) {
+    bool VisitUnaryExprOrTypeTraitExpr(UnaryExprOrTypeTraitExpr *E) override {
       if (E->isArgumentType())
         T.addType(E->getArgumentType(), N);
       return true;
     }
-    bool VisitCompoundLiteralExpr(CompoundLiteralExpr *E) {
+    bool VisitCompoundLiteralExpr(CompoundLiteralExpr *E) override {
       T.addType(E->getType(), N);
       return true;
     }

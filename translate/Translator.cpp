@@ -13,7 +13,7 @@ namespace jacc::translate {
 using namespace analysis;
 
 std::string Translator::run() {
-  Idx.TraverseDecl(Ctx.getTranslationUnitDecl());
+  Idx.index(Ctx.getTranslationUnitDecl());
 
   // Parse every directive; find the statement of each construct.
   for (const Pragma &P : Pragmas) {
