@@ -25,6 +25,8 @@ static double msSince(std::chrono::steady_clock::time_point T) {
 
 llvm::Expected<std::vector<unsigned>> cudaVerifyArchsFromEnv() {
   llvm::StringRef Env = env::text(env::Var::CudaVerify);
+  if (Env.trim() == "source")
+    return std::vector<unsigned>{CudaSourceOnly};
   llvm::SmallVector<llvm::StringRef, 4> Archs;
   Env.split(Archs, ',', -1, false);
   std::vector<unsigned> Sms;
@@ -33,10 +35,18 @@ llvm::Expected<std::vector<unsigned>> cudaVerifyArchsFromEnv() {
     llvm::StringRef T = A.trim();
     T.consume_front("sm_");
     if (T.getAsInteger(10, Sm))
-      return env::invalid(env::Var::CudaVerify, Env, "architectures such as 75,80,90");
+      return env::invalid(env::Var::CudaVerify, Env, "architectures such as 75,80,90, or source");
     Sms.push_back(Sm);
   }
   return Sms;
+}
+
+/// K's CUDA entry generated, not compiled (JACC_CUDA_VERIFY=source).
+static llvm::Error generateCuda(const CompiledKernel &K, bool Split) {
+  auto Full = K.completeInfo();
+  if (!Full)
+    return Full.takeError();
+  return generateCudaSource(**Full, Split).takeError();
 }
 
 /// JACC_CUDA_VERIFY: every kernel is also generated for CUDA and compiled by NVRTC for its
@@ -52,17 +62,19 @@ static llvm::Error verifyCuda(const CompiledKernel &K) {
     for (bool Split : {false, true}) {
       if (Split && !K.Info.Split.Enabled)
         continue;
-      auto C = K.cudaCode(Sm, Split);
-      if (C)
+      llvm::Error E =
+          Sm == CudaSourceOnly ? generateCuda(K, Split) : K.cudaCode(Sm, Split).takeError();
+      if (!E)
         continue;
       std::string Msg;
-      if (takeError(C.takeError(), Msg) == ErrorCode::Unsupported) {
+      if (takeError(std::move(E), Msg) == ErrorCode::Unsupported) {
         debugLog("codegen", "JACC_CUDA_VERIFY: host-only kernel: " + Msg);
         return llvm::Error::success();
       }
+      std::string Target = Sm == CudaSourceOnly ? "" : " for sm_" + std::to_string(Sm);
       return makeError(ErrorCode::Compile, "JACC_CUDA_VERIFY: the " +
-                                               llvm::Twine(Split ? "split" : "plain") +
-                                               " entry for sm_" + llvm::Twine(Sm) + ": " + Msg);
+                                               llvm::Twine(Split ? "split" : "plain") + " entry" +
+                                               Target + ": " + Msg);
     }
   }
   return llvm::Error::success();

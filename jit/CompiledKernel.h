@@ -117,8 +117,12 @@ public:
 /// JACC_CUDA_VERIFY=75,80,90 (the test suites set it): the GPU architectures every kernel is
 /// also generated and compiled for by NVRTC, both entries, launch ABI checked (a failure fails
 /// the push): machines without a GPU verify the CUDA path this way. Empty when unset; read at
-/// each compile.
+/// each compile. JACC_CUDA_VERIFY=source gives {CudaSourceOnly}.
 llvm::Expected<std::vector<unsigned>> cudaVerifyArchsFromEnv();
+/// The architecture that stands for JACC_CUDA_VERIFY=source: the CUDA entries are generated,
+/// not compiled (the sanitized tests: NVRTC is not instrumented, and the normal build's tests
+/// compile the same kernels).
+inline constexpr unsigned CudaSourceOnly = 0;
 
 /// Bits of a compile's CodeFlags (part of both caches' keys): how the code is generated.
 enum CodeFlag : unsigned {

@@ -79,6 +79,8 @@ cudaVariant(const analysis::KernelInfo &K, const Specialization &Spec, unsigned 
   if (!Src)
     return Src.takeError();
   C->Kernel = std::move(*Src);
+  if (Sm == CudaSourceOnly)
+    return C;
   auto Img = compileCuda(C->Kernel.Source, Sm);
   if (!Img)
     return Img.takeError();

@@ -29,7 +29,7 @@ const Setting Settings[] = {
     {"JACC_SPECIALIZE_MAX", "many", "2", "a number of variants per kernel between 0 and"},
     {"JACC_SPECIALIZE_WAIT", "later", "0", "1 (a push that creates a variant"},
     {"JACC_CUDA_BLOCK_SIZE", "100", "128", "a multiple of 32"},
-    {"JACC_CUDA_VERIFY", "ampere", "80", "architectures such as 75,80,90"},
+    {"JACC_CUDA_VERIFY", "ampere", "80", "architectures such as 75,80,90, or source"},
     {"JACC_CACHE", "maybe", "off", "on, off, readonly, 1, 0"},
     {"JACC_CACHE_MAX_SIZE", "lots", "64M", "K, M, G or T"},
     {"JACC_ACC_ERRORS", "sometimes", "return", "abort or return"},

@@ -89,6 +89,16 @@ TEST(CompiledKernelTest, VerifyModeFailsACompileThatCudaRejects) {
   EXPECT_TRUE(bool(Host)) << llvm::toString(Host.takeError());
 }
 
+TEST(CompiledKernelTest, VerifySourceModeGeneratesTheCudaEntriesWithoutNvrtc) {
+  ScopedEnv Verify("JACC_CUDA_VERIFY", "source");
+  // NVRTC rejects rand() (above); generated and not compiled, the kernel passes.
+  auto K = compileKernel("#include <stdlib.h>\n"
+                         "#pragma acc parallel loop\n"
+                         "for (int i = 0; i < n; i++) x[i] = rand();\n",
+                         {"double *x", "int n"});
+  EXPECT_TRUE(bool(K)) << llvm::toString(K.takeError());
+}
+
 TEST(CompiledKernelTest, VerifyModeAcceptsAKernelCudaRefusesByDesign) {
   if (!nvrtcAvailable())
     GTEST_SKIP() << "this build has no NVRTC";
