@@ -16,8 +16,8 @@ std::string ownedBytesName(const std::string &A, const char *Part) {
   return "__jacc_bown" + std::string(Part) + "_" + A;
 }
 
-bool guardsReachPastArray(const KernelInfo &K, const SplitArray &A) {
-  return K.CheckBounds && A.Dim == 0;
+bool guardsReachPastArray(const KernelInfo &K, const SplitArray &) {
+  return K.CheckBounds;
 }
 
 std::string ownedIndexName(const std::string &A, const char *Part) {
@@ -70,12 +70,17 @@ void insertBoundsChecks(const KernelInfo &K, const EntryTarget &Target, BoundsSc
     if (const SplitArray *Owned = Split ? ownedWrite(K, S) : nullptr) {
       Check = "__jacc_bowned";
       How |= JACC_BOUNDS_OWNED | Owned->Dim * JACC_BOUNDS_OWNED * 2;
-      for (const std::string &Name :
-           {ownedBytesName(A.Name, "lo"), ownedBytesName(A.Name, "hi"),
-            ownedBytesName(A.Name, "pitch"),
-            guardsReachPastArray(K, *Owned) ? ownedIndexName(A.Name, "lb") : lowerBoundName(A.Name),
-            guardsReachPastArray(K, *Owned) ? ownedIndexName(A.Name, "ub")
-                                            : upperBoundName(A.Name)})
+      // The range a failure reports: along an inner dimension, where the widened guards let
+      // a subscript past the row through, the dimension's (BoundsReport); else the owned one.
+      bool Widened = guardsReachPastArray(K, *Owned);
+      std::string Lb = Widened ? ownedIndexName(A.Name, "lb") : lowerBoundName(A.Name);
+      std::string Ub = Widened ? ownedIndexName(A.Name, "ub") : upperBoundName(A.Name);
+      if (Widened && Owned->Dim > 0) {
+        Lb = "0";
+        Ub = ownedIndexName(A.Name, "ext") + " - 1";
+      }
+      for (const std::string &Name : {ownedBytesName(A.Name, "lo"), ownedBytesName(A.Name, "hi"),
+                                      ownedBytesName(A.Name, "pitch"), Lb, Ub})
         Where += Name + ", ";
     }
     Where += std::to_string(A.Param) + ", " + std::to_string(S.Line) + ", " +

@@ -40,12 +40,15 @@ void insertBoundsChecks(const analysis::KernelInfo &K, const EntryTarget &Target
 /// Part: "lo", "hi" or "pitch".
 std::string ownedBytesName(const std::string &A, const char *Part);
 
-/// Whether K's split entry widens the guards' bounds of split array A: under bounds checks,
-/// along dimension 0, the first and last devices also own what lies before and after the array,
-/// so that a write outside it gets to its check (EntryCodegen's bounds prologue).
+/// Whether K's split entry widens the guards' bounds of split array A: under bounds checks, the
+/// first and last devices also own the indices before and after the split dimension's (along
+/// dimension 0, what lies before and after the array; along an inner one, a subscript past its
+/// row), so that a write there gets to its check (EntryCodegen's bounds prologue) instead of no
+/// device writing it.
 bool guardsReachPastArray(const analysis::KernelInfo &K, const analysis::SplitArray &A);
 
-/// The true bounds of a device's owned range of A when guardsReachPastArray (Part "lb" or "ub").
+/// The true bounds of a device's owned range of A when guardsReachPastArray (Part "lb" or "ub"),
+/// and the extent of an inner split dimension ("ext").
 std::string ownedIndexName(const std::string &A, const char *Part);
 
 /// The statement at the top of each iteration that stops the thread's iterations once a

@@ -140,9 +140,14 @@ std::string boundsPrologue(const KernelInfo &K, const EntryTarget &Target) {
     // The owned-range checks' bytes (jit/BoundsChecks.h): unbounded when not split.
     std::string Lo = ownedBytesName(A.Name, "lo"), Hi = ownedBytesName(A.Name, "hi");
     std::string Pitch = ownedBytesName(A.Name, "pitch");
-    if (guardsReachPastArray(K, A))
+    if (guardsReachPastArray(K, A)) {
       P += "long long " + ownedIndexName(A.Name, "lb") + " = " + Lb + ", " +
            ownedIndexName(A.Name, "ub") + " = " + Ub + ";\n";
+      if (A.Dim > 0)
+        P += "const long long " + ownedIndexName(A.Name, "ext") + " = " +
+             sizeofSub(K, A.Name, A.Dim, Target) + " / " + Unit + ";\n(void)" +
+             ownedIndexName(A.Name, "ext") + ";\n";
+    }
     if (K.CheckBounds)
       P += "long long " + Lo + " = (-9223372036854775807LL-1), " + Hi +
            " = 9223372036854775807LL;\nconst long long " + Pitch + " = " +
@@ -165,9 +170,10 @@ std::string boundsPrologue(const KernelInfo &K, const EntryTarget &Target) {
       P += "  " + Lo + " = " + Lb + " * " + Unit + "; " + Hi + " = (" + Ub + " + 1) * " + Unit +
            ";\n";
     if (guardsReachPastArray(K, A))
-      // The first and last devices also own every index before and after the mapping: the
-      // guards let a write outside the array through to its bounds check, which reports it as
-      // one device would, instead of no device writing it. The runtime is told the true range.
+      // The first and last devices also own every index before and after the mapping (along
+      // an inner dimension, the row): the guards let a write outside it through to its bounds
+      // check, which reports it (outside the array, as one device would), instead of no device
+      // writing it. The runtime is told the true range.
       // (Far from the extremes: the narrowing subtracts a write's offset from them.)
       P += "  " + ownedIndexName(A.Name, "lb") + " = " + Lb + "; " + ownedIndexName(A.Name, "ub") +
            " = " + Ub +

@@ -48,11 +48,20 @@ llvm::Error boundsViolation(const analysis::KernelInfo &K, llvm::ArrayRef<long l
                                        : "element " + std::to_string(Index) + " of " + Name;
   std::string Kind = (How & 1) ? "write " : "read ";
   if (How & JACC_BOUNDS_OWNED) {
-    // The owned range along the split dimension; [lb, ub] in the record.
     long long Dim = How / (JACC_BOUNDS_OWNED * 2);
-    std::string Of = Subscripts <= 1 && Dim == 0
-                         ? Name
-                         : "dimension " + std::to_string(Dim) + " of " + Name;
+    if (Dim > 0)
+      // A split along an inner dimension: a subscript past the row ([0, extent) in the record)
+      // reached the widened guards of the first or last device (jit/BoundsChecks.h).
+      return makeError(ErrorCode::Bounds,
+                       Where + Kind + Access + " on device " + llvm::Twine(Device) +
+                           ": its subscript of dimension " + llvm::Twine(Dim) + " of " + Name +
+                           " is outside [" + llvm::Twine(Block[7]) + ", " +
+                           llvm::Twine(Block[8] + 1) +
+                           "); on one device it would land in a neighbouring row, a launch "
+                           "split along that dimension cannot write it (keep the subscript in "
+                           "its dimension, or JACC_SPLIT=never runs the kernel on one device)");
+    // The owned range along dimension 0; [lb, ub] in the record.
+    std::string Of = Subscripts <= 1 ? Name : "dimension 0 of " + Name;
     return makeError(ErrorCode::Bounds,
                      Where + Kind +
                          Access + " outside device " + llvm::Twine(Device) +

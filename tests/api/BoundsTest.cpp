@@ -186,6 +186,31 @@ TEST_P(BoundsTest, SplitLaunchNamesTheDeviceThatWroteOutside) {
   unmapArrays();
 }
 
+TEST_P(BoundsTest, ColumnSplitNamesASubscriptPastItsRow) {
+  // a[i][j + 1] at j = m - 1 is a[i + 1][0] in memory: inside the mapping, so one device writes
+  // it there; split along the columns, it is past the last device's row and no device owns it.
+  int Rows = 4, Cols = 30;
+  std::vector<double> A(Rows * Cols, 0);
+  double *Ap = A.data();
+  ASSERT_JACC(jacc_copyin(A.data(), A.size() * sizeof(double)));
+  jacc_arg Grid[] = {{"int n", &Rows}, {"int m", &Cols}, {"double (*a)[m]", &Ap}};
+  jacc_status S = jacc_kernel_push("#pragma acc parallel loop present(a)\n"
+                                   "for (int j = 0; j < m; j++)\n"
+                                   "  for (int i = 0; i < n - 1; i++) a[i][j + 1] = 1;\n",
+                                   3, Grid, JACC_FORCE_SPLIT);
+  if (devices() == 1) {
+    EXPECT_EQ(S, JACC_SUCCESS) << lastError();
+  } else {
+    EXPECT_EQ(S, JACC_ERROR_BOUNDS);
+    EXPECT_NE(lastError().find("kernel:3:35: write element "), std::string::npos) << lastError();
+    EXPECT_NE(lastError().find(" of a on device " + std::to_string(devices() - 1) +
+                               ": its subscript of dimension 1 of a is outside [0, 30)"),
+              std::string::npos)
+        << lastError();
+  }
+  EXPECT_JACC(jacc_delete(A.data(), A.size() * sizeof(double)));
+}
+
 TEST_P(BoundsTest, CorrectSplitKernelsWriteOnlyTheirOwnedRanges) {
   // Split launches check each guarded write against the device's owned range: a stencil, a
   // write needed outside the owned range (y[i + 1] for z[i]), a column split; none reports.
