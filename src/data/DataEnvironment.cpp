@@ -3,7 +3,7 @@
 #include "src/data/DataEnvironment.h"
 
 #include "support/Debug.h"
-#include "support/ReadableMemory.h"
+#include "support/ProgramMemory.h"
 
 #include <llvm/ADT/StringExtras.h>
 
@@ -18,6 +18,16 @@ llvm::Error DataEnvironment::checkRange(const char *Api, const void *P, size_t B
                        llvm::Twine(Bytes) +
                        " bytes wraps past the end of the address space; pass the pointer and "
                        "size of an object of the program");
+}
+
+llvm::Error DataEnvironment::checkWritable(const char *Api, const void *P, size_t Bytes) {
+  if (programMemoryAllows(P, Bytes, MemoryAccess::Write))
+    return llvm::Error::success();
+  return makeError(ErrorCode::InvalidArgument,
+                   llvm::Twine(Api) + ": " + PresentTable::describe(P, Bytes) +
+                       " cannot be written back: some of it is read-only memory of the program "
+                       "(a string literal, const data) or no longer mapped; copy back into "
+                       "writable memory, or end the mapping without a copy back (a delete)");
 }
 
 llvm::Error DataEnvironment::partialError(const char *Api, const void *P, size_t Bytes,
@@ -58,11 +68,11 @@ llvm::Error DataEnvironment::enter(void *P, size_t Bytes, bool Copy, const char 
     ++F.M->DynamicRefs; // present: no allocation, no copy
     return llvm::Error::success();
   }
-  if (!endsReadable(P, Bytes)) // before anything reads it: a copy in, a later copy back
+  if (!programMemoryAllows(P, Bytes, MemoryAccess::Read)) // before anything reads it
     return makeError(ErrorCode::InvalidArgument,
                      llvm::Twine(Api) + ": " + PresentTable::describe(P, Bytes) +
-                         " is not memory of the program (its first or last byte cannot be "
-                         "read); pass the pointer and size of an object of the program");
+                         " is not memory of the program (some of it cannot be read); pass the "
+                         "pointer and size of an object of the program");
   Mapping M;
   M.Begin = reinterpret_cast<uintptr_t>(P);
   M.End = M.Begin + Bytes;
@@ -149,6 +159,8 @@ llvm::Error DataEnvironment::exit(void *P, size_t Bytes, bool CopyBack, bool Fin
     if (auto E = waitForUses(M))
       return E;
   if (CopyBack) {
+    if (auto E = checkWritable(Api, P, Bytes))
+      return E; // the count is unchanged: the data stays mapped
     if (auto E = gatherToHost(M, P, Bytes))
       return E; // the count is unchanged: the data stays mapped
     restoreHostPointers(M, P, Bytes);
@@ -175,6 +187,8 @@ llvm::Error DataEnvironment::update(void *P, size_t Bytes, bool ToDevice, const 
   if (auto E = waitForUses(*F.M))
     return E;
   if (!ToDevice) {
+    if (auto E = checkWritable(Api, P, Bytes))
+      return E;
     if (auto E = gatherToHost(*F.M, P, Bytes))
       return E;
     restoreHostPointers(*F.M, P, Bytes);

@@ -167,6 +167,8 @@ private:
   /// An error when [P, P+Bytes) wraps past the top of the address space (no such range exists,
   /// and its end would compare below its start in every lookup).
   static llvm::Error checkRange(const char *Api, const void *P, size_t Bytes);
+  /// InvalidArgument unless the program may write every byte of [P, P + Bytes): a copy back.
+  static llvm::Error checkWritable(const char *Api, const void *P, size_t Bytes);
   static llvm::Error partialError(const char *Api, const void *P, size_t Bytes, const Mapping &M);
   static llvm::Error notPresentError(const char *Api, const void *P, size_t Bytes,
                                      const char *Hint);

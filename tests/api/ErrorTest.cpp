@@ -502,6 +502,31 @@ TEST_P(ErrorTest, RangesThatAreNotMemoryOfTheProgram) {
   ASSERT_JACC(jacc_copyin(Readable, Page)); // the readable page itself is fine
   ASSERT_JACC(jacc_delete(Readable, Page));
   munmap(Block, 2 * Page);
+  // Three pages whose middle one is gone: both ends readable, the range is not one object.
+  char *Three = static_cast<char *>(
+      mmap(nullptr, 3 * Page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0));
+  ASSERT_NE(Three, MAP_FAILED);
+  ASSERT_EQ(munmap(Three + Page, Page), 0);
+  EXPECT_JACC_ERROR(jacc_copyin(Three, 3 * Page), JACC_ERROR_INVALID_ARGUMENT,
+                    "is not memory of the program (some of it cannot be read)");
+  munmap(Three, Page);
+  munmap(Three + 2 * Page, Page);
+  expectHealthyPush();
+}
+
+TEST_P(ErrorTest, CopyBackIntoReadOnlyMemoryIsAnErrorAndTheDataStaysMapped) {
+  // A string literal reads fine (a copy in), but nothing may be written back into it.
+  static const char Literal[] = "a string literal lives in read-only memory";
+  void *P = const_cast<char *>(Literal);
+  ASSERT_JACC(jacc_copyin(P, sizeof Literal));
+  EXPECT_JACC_ERROR(jacc_update_self(P, sizeof Literal), JACC_ERROR_INVALID_ARGUMENT,
+                    "cannot be written back: some of it is read-only memory of the program",
+                    "copy back into writable memory");
+  EXPECT_JACC_ERROR(jacc_copyout(P, sizeof Literal), JACC_ERROR_INVALID_ARGUMENT,
+                    "cannot be written back");
+  EXPECT_EQ(jacc_is_present(P, sizeof Literal), 1) << "the failed copy out kept the mapping";
+  EXPECT_JACC(jacc_delete(P, sizeof Literal));
+  EXPECT_EQ(jacc_is_present(P, sizeof Literal), 0);
   expectHealthyPush();
 }
 
