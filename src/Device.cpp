@@ -96,7 +96,21 @@ Device::~Device() = default;
 llvm::Expected<void *> Device::allocate(size_t Bytes) {
   // Zero-byte arrays are legal in OpenACC; give them a real, unique allocation so that mapping
   // tables can still key on the address (and backends need not special-case it).
-  llvm::Expected<void *> Ptr = allocateImpl(std::max<size_t>(Bytes, 1));
+  size_t N = std::max<size_t>(Bytes, 1);
+  bool Poolable = N >= MemoryPool::MinBytes && reusesReleasedMemory();
+  if (Poolable)
+    std::call_once(PoolLimitSet, [&] { Pool.setLimit(propertiesImpl().TotalMemory / 8); });
+  void *Kept = Poolable ? Pool.take(N) : nullptr;
+  llvm::Expected<void *> Ptr = Kept ? llvm::Expected<void *>(Kept) : allocateImpl(N);
+  if (!Ptr && Pool.keptBytes() > 0) {
+    // Out of memory with blocks kept: they go back to the backend, and the allocation again.
+    llvm::consumeError(Ptr.takeError());
+    if (auto E = releaseKeptMemory())
+      return E;
+    Ptr = allocateImpl(N);
+  }
+  if (Ptr && Poolable && !Kept)
+    Pool.allocated(*Ptr, N);
   if (Ptr && traceDevice())
     trace(*this, "allocate " + llvm::Twine(Bytes) + " bytes -> " + hexAddress(*Ptr));
   if (Ptr && prof::active())
@@ -136,7 +150,16 @@ llvm::Error Device::release(void *DevicePtr, size_t Bytes) {
     trace(*this, "release " + hexAddress(DevicePtr));
   if (prof::active())
     observeMemory(prof::MemOp::Free, *this, DevicePtr, Bytes);
+  if (Pool.keep(DevicePtr))
+    return llvm::Error::success();
   return releaseImpl(DevicePtr);
+}
+
+llvm::Error Device::releaseKeptMemory() {
+  llvm::Error Result = llvm::Error::success();
+  for (void *P : Pool.drain())
+    Result = llvm::joinErrors(std::move(Result), releaseImpl(P));
+  return Result;
 }
 
 llvm::Error Device::copyToDevice(void *Dst, const void *HostSrc, size_t Bytes) {

@@ -6,6 +6,7 @@
 #define JACC_SRC_DEVICE_H
 
 #include "jacc/openacc.h"
+#include "src/MemoryPool.h"
 #include "src/launch/KernelLaunch.h"
 #include "support/Error.h"
 
@@ -15,6 +16,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <string>
 
 namespace jacc {
@@ -60,11 +62,17 @@ public:
   DeviceProperties properties() const {
     DeviceProperties P = propertiesImpl();
     P.ComputeUnits = computeUnits();
+    // Blocks the pool keeps are free for the program.
+    if (P.TotalMemory)
+      P.FreeMemory = std::min(P.TotalMemory, P.FreeMemory + Pool.keptBytes());
     return P;
   }
 
-  /// Allocate device memory; OutOfMemory names the device and the size.
+  /// Allocate device memory; OutOfMemory names the device and the size. A block of
+  /// MemoryPool::MinBytes or more released earlier with the same size is reused.
   llvm::Expected<void *> allocate(size_t Bytes);
+  /// Give the blocks the pool keeps back to the backend (finalize; an allocation that failed).
+  llvm::Error releaseKeptMemory();
   /// JACC_MEMORY=unified: memory every device and the host can address (CUDA's managed
   /// memory), released with release(). Unsupported for a device that cannot, naming it.
   llvm::Expected<void *> allocateUnified(size_t Bytes);
@@ -123,6 +131,9 @@ protected:
   virtual DeviceProperties propertiesImpl() const = 0;
   virtual llvm::Expected<void *> allocateImpl(size_t Bytes) = 0;
   virtual llvm::Error releaseImpl(void *DevicePtr) = 0;
+  /// Whether released blocks may be kept for reuse (MemoryPool): not where every release must
+  /// reach the backend (guard pages that catch a use after the release).
+  virtual bool reusesReleasedMemory() const { return true; }
   virtual llvm::Expected<void *> allocateUnifiedImpl(size_t Bytes);
   virtual llvm::Error prefetchImpl(const void *, size_t, bool) { return llvm::Error::success(); }
   virtual llvm::Error copyToDeviceImpl(void *Dst, const void *HostSrc, size_t Bytes) = 0;
@@ -158,6 +169,8 @@ private:
   bool HostMemory;
   /// When the last observed launch ended (profiling: the next one cannot have started before).
   std::atomic<int64_t> LastRunEnd{0};
+  MemoryPool Pool;
+  std::once_flag PoolLimitSet; ///< an eighth of the device's memory, set at the first use
 };
 
 } // namespace jacc

@@ -162,6 +162,8 @@ llvm::Error Runtime::finalize() {
     if (auto E = D->synchronize())
       Result = llvm::joinErrors(std::move(Result), std::move(E));
   Result = llvm::joinErrors(std::move(Result), Data.releaseAll());
+  for (auto &D : Devices)
+    Result = llvm::joinErrors(std::move(Result), D->releaseKeptMemory());
   Data.attach({});
   Sched.attach({});
   for (auto &D : Devices) {

@@ -322,6 +322,11 @@ llvm::Expected<void *> HostDevice::allocateImpl(size_t Bytes) {
   return Ptr;
 }
 
+/// Guarded copies (JACC_CHECK) catch a use after the release with the block's guard pages.
+bool HostDevice::reusesReleasedMemory() const {
+  return P->Memory != HostCopies::Guarded;
+}
+
 llvm::Error HostDevice::releaseImpl(void *DevicePtr) {
   std::optional<size_t> Bytes;
   {

@@ -36,6 +36,7 @@ private:
   DeviceProperties propertiesImpl() const override;
   llvm::Expected<void *> allocateImpl(size_t Bytes) override;
   llvm::Error releaseImpl(void *DevicePtr) override;
+  bool reusesReleasedMemory() const override;
   llvm::Error copyToDeviceImpl(void *Dst, const void *HostSrc, size_t Bytes) override;
   llvm::Error copyToHostImpl(void *HostDst, const void *Src, size_t Bytes) override;
   llvm::Error prepareCodeImpl(const jit::CompiledKernel &K, const LaunchCode &C) override;

@@ -10,6 +10,7 @@
 
 #include <cstring>
 #include <numeric>
+#include <utility>
 #include <vector>
 
 namespace jacc {
@@ -159,6 +160,90 @@ TEST(DeviceTest, ADeviceRunsOnlyTheLaunchesOfItsBackend) {
   EXPECT_EQ(takeError(T.takeError(), Message), ErrorCode::Unsupported);
   EXPECT_EQ(Message, "host:0 runs host launches only; this one was built for another device");
   EXPECT_EQ((*H)->lastTicket(), 0u); // nothing was queued
+}
+
+// ---- the memory pool (src/MemoryPool.h) ----------------------------------------------------
+
+/// A fake device of 64 MiB (the pool keeps an eighth) counting the backend's allocations and
+/// releases; it may refuse the next allocation, or ask that every release reach it.
+class CountingDevice : public FakeDevice {
+public:
+  using FakeDevice::FakeDevice;
+  unsigned Allocs = 0, Releases = 0;
+  bool Reuses = true, FailNext = false;
+
+protected:
+  DeviceProperties propertiesImpl() const override {
+    DeviceProperties P;
+    P.TotalMemory = 64 << 20;
+    P.FreeMemory = 32 << 20;
+    return P;
+  }
+  llvm::Expected<void *> allocateImpl(size_t Bytes) override {
+    if (std::exchange(FailNext, false))
+      return makeError(ErrorCode::OutOfMemory, "out of memory");
+    ++Allocs;
+    return FakeDevice::allocateImpl(Bytes);
+  }
+  llvm::Error releaseImpl(void *P) override {
+    ++Releases;
+    return FakeDevice::releaseImpl(P);
+  }
+  bool reusesReleasedMemory() const override { return Reuses; }
+};
+
+constexpr size_t MiB = size_t(1) << 20;
+
+TEST(DeviceTest, ABlockOfAMiBOrMoreReleasedIsReusedForTheSameSize) {
+  CountingDevice D(0);
+  void *A = llvm::cantFail(D.allocate(2 * MiB));
+  ASSERT_FALSE(bool(D.release(A)));
+  EXPECT_EQ(D.Releases, 0u); // kept
+  EXPECT_EQ(llvm::cantFail(D.allocate(2 * MiB)), A);
+  EXPECT_EQ(D.Allocs, 1u);
+  void *B = llvm::cantFail(D.allocate(3 * MiB)); // no kept block of that size
+  EXPECT_EQ(D.Allocs, 2u);
+  void *Small = llvm::cantFail(D.allocate(4096));
+  ASSERT_FALSE(bool(D.release(Small)));
+  EXPECT_EQ(D.Releases, 1u); // small blocks go back at once
+  ASSERT_FALSE(bool(D.release(A)));
+  ASSERT_FALSE(bool(D.release(B)));
+  EXPECT_EQ(D.Releases, 1u);
+  ASSERT_FALSE(bool(D.releaseKeptMemory()));
+  EXPECT_EQ(D.Releases, 3u);
+  EXPECT_NE(llvm::cantFail(D.allocate(2 * MiB)), nullptr);
+  EXPECT_EQ(D.Allocs, 4u); // nothing kept any more
+}
+
+TEST(DeviceTest, KeptBlocksAreFreeMemoryUpToAnEighthOfTheDevice) {
+  CountingDevice D(0);
+  std::vector<void *> Blocks;
+  for (int I = 0; I < 3; ++I)
+    Blocks.push_back(llvm::cantFail(D.allocate(3 * MiB)));
+  for (void *P : Blocks)
+    ASSERT_FALSE(bool(D.release(P)));
+  EXPECT_EQ(D.Releases, 1u); // 6 of the 8 MiB kept; the third block would pass the bound
+  EXPECT_EQ(D.properties().FreeMemory, 38 * MiB);
+  ASSERT_FALSE(bool(D.releaseKeptMemory()));
+  EXPECT_EQ(D.properties().FreeMemory, 32 * MiB);
+}
+
+TEST(DeviceTest, AnAllocationRefusedGivesTheKeptBlocksBackAndTriesAgain) {
+  CountingDevice D(0);
+  ASSERT_FALSE(bool(D.release(llvm::cantFail(D.allocate(2 * MiB)))));
+  D.FailNext = true;
+  auto P = D.allocate(5 * MiB);
+  ASSERT_TRUE(bool(P)) << llvm::toString(P.takeError());
+  EXPECT_EQ(D.Releases, 1u);
+  ASSERT_FALSE(bool(D.release(*P)));
+  ASSERT_FALSE(bool(D.releaseKeptMemory()));
+}
+
+TEST(DeviceTest, ABackendThatMustSeeEveryReleaseKeepsNothing) {
+  CountingDevice D(0);
+  D.Reuses = false;
+  ASSERT_FALSE(bool(D.release(llvm::cantFail(D.allocate(2 * MiB)))));
+  EXPECT_EQ(D.Releases, 1u);
 }
 
 } // namespace
