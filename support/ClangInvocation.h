@@ -27,7 +27,8 @@ enum class ClangPurpose { Analysis, HostCodegen, Program, ProgramCxx };
 llvm::Expected<const std::vector<std::string> &> cc1Arguments(ClangPurpose Purpose);
 
 /// A compiler instance whose main file is Code (named FileName), diagnostics going to Diags.
-/// The caller runs an action on it (ExecuteAction) and keeps Code alive meanwhile. Code's leading
+/// The caller runs an action on it (ExecuteAction) and keeps Code alive meanwhile; a NUL must
+/// follow Code (std::string's and MemoryBuffer's do): clang's lexer stops there. Code's leading
 /// system #include lines are served from a precompiled header built once per process (see
 /// systemIncludePrefix); the lines stay in Code and are skipped by the headers' include guards.
 /// ExtraArgs are cc1 options after the purpose's own (a user's -std= overrides the default).

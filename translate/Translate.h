@@ -16,17 +16,17 @@ namespace jacc::analysis {
 /// Whether FileName is a C++ source (.cpp, .cc, .cxx, .C, .c++), as g++ decides.
 bool isCxxFile(llvm::StringRef FileName);
 
-/// Translate the OpenACC C or C++ (isCxxFile; docs/translate.md, "C++") file Source (named FileName in diagnostics and for quoted includes).
-/// ExtraArgs are preprocessor options as given to cc: -I, -iquote, -isystem, -idirafter, -D, -U,
-/// -include (joined "-Idir" or separate "-I" "dir"), and -std=... (the dialect; default gnu17, as
-/// gcc). The program is parsed as leniently as gcc compiles it: what gcc only warns about is no
-/// error.
-/// Warnings, when given, gets one "file:line:column: warning: ..." line per construct accepted
-/// though it is not OpenACC (what NVHPC accepts too).
-/// Infos, when given, gets one "file:line: implicit copy(c[0:n])" line per data clause the
-/// translator inferred (NVHPC's -Minfo=accel reports them).
-/// Errors (InvalidArgument, Unsupported, Compile) carry one "file:line:column: error: ..." line per
-/// problem: every directive or clause that cannot be translated is reported, never dropped.
+/// Translate the OpenACC C or C++ (isCxxFile; docs/translate.md, "C++") file Source (named FileName
+/// in diagnostics and for quoted includes); a NUL follows Source (a file's MemoryBuffer, a
+/// std::string). ExtraArgs are preprocessor options as given to cc: -I, -iquote, -isystem,
+/// -idirafter, -D, -U, -include (joined "-Idir" or separate "-I" "dir"), and -std=... (the dialect;
+/// default gnu17, as gcc). The program is parsed as leniently as gcc compiles it: what gcc only
+/// warns about is no error. Warnings, when given, gets one "file:line:column: warning: ..." line
+/// per construct accepted though it is not OpenACC (what NVHPC accepts too). Infos, when given,
+/// gets one "file:line: implicit copy(c[0:n])" line per data clause the translator inferred
+/// (NVHPC's -Minfo=accel reports them). Errors (InvalidArgument, Unsupported, Compile) carry one
+/// "file:line:column: error: ..." line per problem: every directive or clause that cannot be
+/// translated is reported, never dropped.
 llvm::Expected<std::string> translateOpenACC(llvm::StringRef Source, llvm::StringRef FileName,
                                              llvm::ArrayRef<std::string> ExtraArgs,
                                              std::vector<std::string> *Warnings = nullptr,

@@ -11,7 +11,9 @@
 #include <vector>
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
-  llvm::StringRef In(reinterpret_cast<const char *>(Data), Size);
+  // A copy: clang's lexer stops at the NUL after the source, which libFuzzer's bytes lack.
+  std::string Source(reinterpret_cast<const char *>(Data), Size);
+  llvm::StringRef In = Source;
   std::vector<std::string> Warnings, Infos;
   auto Out = jacc::analysis::translateOpenACC(In, In.startswith("//c++") ? "fuzz.cpp" : "fuzz.c",
                                               {}, &Warnings, &Infos);
