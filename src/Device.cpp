@@ -97,7 +97,7 @@ llvm::Expected<void *> Device::allocate(size_t Bytes) {
   // Zero-byte arrays are legal in OpenACC; give them a real, unique allocation so that mapping
   // tables can still key on the address (and backends need not special-case it).
   size_t N = std::max<size_t>(Bytes, 1);
-  bool Poolable = N >= MemoryPool::MinBytes && reusesReleasedMemory();
+  bool Poolable = PoolOn && N >= MemoryPool::MinBytes && reusesReleasedMemory();
   if (Poolable)
     std::call_once(PoolLimitSet, [&] { Pool.setLimit(propertiesImpl().TotalMemory / 8); });
   void *Kept = Poolable ? Pool.take(N) : nullptr;

@@ -73,6 +73,8 @@ public:
   llvm::Expected<void *> allocate(size_t Bytes);
   /// Give the blocks the pool keeps back to the backend (finalize; an allocation that failed).
   llvm::Error releaseKeptMemory();
+  /// JACC_MEMORY_POOL=0: every release reaches the backend (a memory checker then sees each).
+  void keepReleasedMemory(bool On) { PoolOn = On; }
   /// JACC_MEMORY=unified: memory every device and the host can address (CUDA's managed
   /// memory), released with release(). Unsupported for a device that cannot, naming it.
   llvm::Expected<void *> allocateUnified(size_t Bytes);
@@ -170,6 +172,7 @@ private:
   /// When the last observed launch ended (profiling: the next one cannot have started before).
   std::atomic<int64_t> LastRunEnd{0};
   MemoryPool Pool;
+  bool PoolOn = true;
   std::once_flag PoolLimitSet; ///< an eighth of the device's memory, set at the first use
 };
 

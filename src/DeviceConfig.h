@@ -35,6 +35,8 @@ struct DeviceConfig {
   /// JACC_HUGE_PAGES: host devices keep their large copies on transparent huge pages
   /// (src/host/HostMemory.h).
   bool HugePages = true;
+  /// JACC_MEMORY_POOL: devices keep released blocks for reuse (src/MemoryPool.h).
+  bool MemoryPool = true;
   /// The OpenACC current device when the program starts: an index into Devices
   /// (ACC_DEVICE_TYPE, ACC_DEVICE_NUM: src/AccDeviceVars.h).
   unsigned CurrentDevice = 0;

@@ -43,8 +43,12 @@ const Backend Backends[] = {
 llvm::Expected<std::unique_ptr<Device>> createDevice(const DeviceSpec &S, unsigned Index,
                                                      const DeviceConfig &Config) {
   for (const Backend &B : Backends)
-    if (B.Name == S.Kind)
-      return B.Create(S, Index, Config);
+    if (B.Name == S.Kind) {
+      auto D = B.Create(S, Index, Config);
+      if (D)
+        (*D)->keepReleasedMemory(Config.MemoryPool);
+      return D;
+    }
   return makeError(ErrorCode::Internal, "no device backend is named '" + S.Kind + "'");
 }
 

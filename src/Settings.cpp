@@ -120,6 +120,11 @@ llvm::Expected<RuntimeSettings> readSettings() {
   if (!Huge)
     return Huge.takeError();
   S.Devices.HugePages = *Huge;
+  auto Pool = env::onOff(env::Var::MemoryPool, true,
+                         "1 (devices keep released blocks of 1 MiB or more for reuse) or 0");
+  if (!Pool)
+    return Pool.takeError();
+  S.Devices.MemoryPool = *Pool;
   return S;
 }
 

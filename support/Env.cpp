@@ -16,6 +16,8 @@ const char *name(Var V) {
   case Var::Config: return "JACC_CONFIG";
   case Var::Memory: return "JACC_MEMORY";
   case Var::HugePages: return "JACC_HUGE_PAGES";
+  case Var::MemoryPool:
+    return "JACC_MEMORY_POOL";
   case Var::Specialize: return "JACC_SPECIALIZE";
   case Var::SpecializeArgs: return "JACC_SPECIALIZE_ARGS";
   case Var::SpecializeAfter: return "JACC_SPECIALIZE_AFTER";
@@ -70,6 +72,7 @@ llvm::ArrayRef<Var> allVars() {
                             Var::Config,
                             Var::Memory,
                             Var::HugePages,
+                            Var::MemoryPool,
                             Var::Specialize,
                             Var::SpecializeArgs,
                             Var::SpecializeAfter,
@@ -122,6 +125,8 @@ const char *defaultText(Var V) {
   case Var::Config: return "none (one location per device)";
   case Var::Memory: return "separate (a copy per device)";
   case Var::HugePages: return "1 (host copies of 2 MiB or more on huge pages)";
+  case Var::MemoryPool:
+    return "1 (released blocks of 1 MiB or more kept for reuse)";
   case Var::Specialize: return "auto";
   case Var::SpecializeArgs: return "every foldable scalar";
   case Var::SpecializeAfter: return "3";

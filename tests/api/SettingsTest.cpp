@@ -38,6 +38,7 @@ const Setting Settings[] = {
     {"JACC_KERNELS_IN_MEMORY", "lots", "64", "a number of kernels"},
     {"JACC_PERF", "yes please", "0", "1 or 0"},
     {"JACC_HUGE_PAGES", "huge", "0", "1 (host devices' copies of 2 MiB or more"},
+    {"JACC_MEMORY_POOL", "big", "0", "1 (devices keep released blocks of 1 MiB or more"},
 };
 
 class SettingsTest : public ::testing::TestWithParam<Setting> {

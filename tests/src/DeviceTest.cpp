@@ -239,11 +239,15 @@ TEST(DeviceTest, AnAllocationRefusedGivesTheKeptBlocksBackAndTriesAgain) {
   ASSERT_FALSE(bool(D.releaseKeptMemory()));
 }
 
-TEST(DeviceTest, ABackendThatMustSeeEveryReleaseKeepsNothing) {
+TEST(DeviceTest, ABackendThatMustSeeEveryReleaseOrThePoolTurnedOffKeepsNothing) {
   CountingDevice D(0);
   D.Reuses = false;
   ASSERT_FALSE(bool(D.release(llvm::cantFail(D.allocate(2 * MiB)))));
   EXPECT_EQ(D.Releases, 1u);
+  CountingDevice Off(1);
+  Off.keepReleasedMemory(false); // JACC_MEMORY_POOL=0
+  ASSERT_FALSE(bool(Off.release(llvm::cantFail(Off.allocate(2 * MiB)))));
+  EXPECT_EQ(Off.Releases, 1u);
 }
 
 } // namespace
