@@ -69,11 +69,18 @@ TEST(BoundsReportTest, AWriteOutsideTheOwnedRangeIsAJaccBug) {
                                     1)),
             std::string("kernel:4:7: write y[600] outside device 1's owned range [512, 1024) of "
                         "y") + Bug);
-  // A column split of a[i][j]: the range of the split dimension's indices.
+}
+
+TEST(BoundsReportTest, AColumnSplitWritePastItsRowNamesTheDimension) {
+  // A column split of a[i][j]: the widened guards of the first and last devices let a subscript
+  // past the row through; the record holds the dimension's range.
+  analysis::KernelInfo K = kernelOfY();
   long long Column = 1 | 2 << 1 | JACC_BOUNDS_OWNED | 1 * JACC_BOUNDS_OWNED * 2;
-  EXPECT_EQ(message(boundsViolation(K, blockWith(Column, 40, 5, 9), 1)),
-            std::string("kernel:4:7: write element 40 of y outside device 1's owned range [5, "
-                        "10) of dimension 1 of y") + Bug);
+  EXPECT_EQ(message(boundsViolation(K, blockWith(Column, 40, 0, 9), 1)),
+            "kernel:4:7: write element 40 of y on device 1: its subscript of dimension 1 of y is "
+            "outside [0, 10); on one device it would land in a neighbouring row, a launch split "
+            "along that dimension cannot write it (keep the subscript in its dimension, or "
+            "JACC_SPLIT=never runs the kernel on one device)");
 }
 
 } // namespace
