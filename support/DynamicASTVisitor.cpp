@@ -3,6 +3,8 @@
 
 #include "clang/AST/RecursiveASTVisitor.h"
 
+#include <utility>
+
 namespace jacc {
 
 using namespace clang;
@@ -11,7 +13,10 @@ using namespace clang;
 struct DynamicASTVisitor::Walk : RecursiveASTVisitor<Walk> {
   using Base = RecursiveASTVisitor<Walk>;
   DynamicASTVisitor &V;
-  explicit Walk(DynamicASTVisitor &V) : V(V) {}
+  Walk *Outer; ///< the walk in progress before this one (a hook may start another)
+  /// The walk the default Traverse hooks continue while it lives.
+  explicit Walk(DynamicASTVisitor &V) : V(V), Outer(std::exchange(V.Active, this)) {}
+  ~Walk() { V.Active = Outer; }
 
   bool shouldVisitTemplateInstantiations() const { return V.VisitTemplateInstantiations; }
 
@@ -57,27 +62,15 @@ struct DynamicASTVisitor::Walk : RecursiveASTVisitor<Walk> {
 DynamicASTVisitor::~DynamicASTVisitor() = default;
 
 bool DynamicASTVisitor::TraverseStmt(Stmt *S) {
-  Walk W(*this);
-  Walk *Saved = std::exchange(Active, &W);
-  bool Ok = W.TraverseStmt(S);
-  Active = Saved;
-  return Ok;
+  return Walk(*this).TraverseStmt(S);
 }
 
 bool DynamicASTVisitor::TraverseDecl(Decl *D) {
-  Walk W(*this);
-  Walk *Saved = std::exchange(Active, &W);
-  bool Ok = W.TraverseDecl(D);
-  Active = Saved;
-  return Ok;
+  return Walk(*this).TraverseDecl(D);
 }
 
 bool DynamicASTVisitor::TraverseTypeLoc(TypeLoc TL) {
-  Walk W(*this);
-  Walk *Saved = std::exchange(Active, &W);
-  bool Ok = W.TraverseTypeLoc(TL);
-  Active = Saved;
-  return Ok;
+  return Walk(*this).TraverseTypeLoc(TL);
 }
 
 bool DynamicASTVisitor::TraverseForStmt(ForStmt *S) {
