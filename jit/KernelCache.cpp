@@ -6,7 +6,7 @@
 #include "support/Stats.h"
 
 #include <cstring>
-
+#include <optional>
 
 namespace jacc::jit {
 
@@ -29,7 +29,7 @@ std::string KernelCache::makeKey(llvm::StringRef Source, llvm::ArrayRef<const ch
   return Key;
 }
 
-thread_local KernelCache::LastHit KernelCache::Last;
+thread_local KernelCache::RecentHitRing KernelCache::Recent;
 
 namespace {
 bool sameKey(const std::string &Key, llvm::StringRef Source, llvm::ArrayRef<const char *> Decls,
@@ -80,14 +80,17 @@ void KernelCache::flushStats() {
 llvm::Expected<std::shared_ptr<const CompiledKernel>>
 KernelCache::get(llvm::StringRef Source, llvm::ArrayRef<const char *> Decls, unsigned CodeFlags,
                  Outcome &Result) {
-  if (Last.CacheId == Id.load(std::memory_order_acquire) &&
-      !Last.S->Evicted.load(std::memory_order_acquire) &&
-      sameKey(Last.Key, Source, Decls, CodeFlags)) {
+  uint64_t CacheId = Id.load(std::memory_order_acquire);
+  for (RecentHit &R : Recent.Hits) {
+    if (R.CacheId != CacheId || !sameKey(R.Key, Source, Decls, CodeFlags))
+      continue;
+    std::shared_ptr<Slot> S = R.S.lock();
+    if (!S || S->Evicted.load(std::memory_order_acquire))
+      break;
     Result = Outcome::Hit;
     UnflushedMemoryHits.fetch_add(1, std::memory_order_relaxed);
-    Last.S->LastUse.store(Clock.fetch_add(1, std::memory_order_relaxed) + 1,
-                          std::memory_order_relaxed);
-    return Last.S->Kernel;
+    S->LastUse.store(Clock.fetch_add(1, std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+    return S->Kernel;
   }
   return getSlow(Source, Decls, CodeFlags, Result);
 }
@@ -117,13 +120,6 @@ llvm::Expected<std::shared_ptr<const CompiledKernel>>
 KernelCache::getSlow(llvm::StringRef Source, llvm::ArrayRef<const char *> Decls,
                      unsigned CodeFlags, Outcome &Result) {
   std::string Key = makeKey(Source, Decls, CodeFlags);
-  // Routines of other files, as registered now: the memory cache keeps the kernel as pushed,
-  // the disk cache and the compilers see the routines' text.
-  auto Linked = kernelRoutines().link(Source);
-  if (!Linked)
-    return Linked.takeError();
-  if (*Linked)
-    Source = **Linked;
   std::shared_ptr<Slot> S;
   bool Owner = false;
   {
@@ -158,10 +154,25 @@ KernelCache::getSlow(llvm::StringRef Source, llvm::ArrayRef<const char *> Decls,
   }
   Gone.clear();
   auto Remember = [&](std::shared_ptr<const CompiledKernel> K) {
-    Last.CacheId = Id.load(std::memory_order_acquire);
-    Last.Key = std::move(Key);
-    Last.S = S;
+    RecentHit &R = Recent.Hits[Recent.Next];
+    Recent.Next = (Recent.Next + 1) % RecentHits;
+    R.CacheId = Id.load(std::memory_order_acquire);
+    R.Key = std::move(Key);
+    R.S = S;
     return K;
+  };
+  // Routines of other files, as registered now: the memory cache keeps the kernel as pushed,
+  // the disk cache and the compilers see the routines' text (linked only to compile: a hit
+  // would search the text for nothing).
+  std::optional<std::string> Linked;
+  auto LinkRoutines = [&]() -> llvm::Error {
+    auto L = kernelRoutines().link(Source);
+    if (!L)
+      return L.takeError();
+    Linked = std::move(*L);
+    if (Linked)
+      Source = *Linked;
+    return llvm::Error::success();
   };
   if (!Owner) {
     std::unique_lock<std::mutex> L(S->M);
@@ -173,12 +184,17 @@ KernelCache::getSlow(llvm::StringRef Source, llvm::ArrayRef<const char *> Decls,
     }
     // The owner's compile failed: compile again here to report the error to this caller too.
     Result = Outcome::Compiled;
+    if (llvm::Error E = LinkRoutines())
+      return E;
     std::vector<std::string> D(Decls.begin(), Decls.end());
     return compileKernel(Source, D, {}, CodeFlags);
   }
   std::vector<std::string> D(Decls.begin(), Decls.end());
-  llvm::Expected<std::shared_ptr<const CompiledKernel>> K = loadOrCompile(Source, D, CodeFlags,
-                                                                          Result);
+  // A failed link settles the slot as a failed compile does: waiters compile to see the error.
+  llvm::Error LinkError = LinkRoutines();
+  llvm::Expected<std::shared_ptr<const CompiledKernel>> K =
+      LinkError ? llvm::Expected<std::shared_ptr<const CompiledKernel>>(std::move(LinkError))
+                : loadOrCompile(Source, D, CodeFlags, Result);
   {
     std::lock_guard<std::mutex> L(S->M);
     S->Done = true;

@@ -70,14 +70,20 @@ private:
     std::atomic<uint64_t> LastUse{0}; ///< the cache's Clock at its last get
     std::atomic<bool> Evicted{false}; ///< out of the cache: threads' last hits ask again
   };
-  /// The last kernel a thread got: a push loop asks for the same kernel again and again, and
-  /// comparing its text in place is cheaper than building and hashing a key.
-  struct LastHit {
+  /// A kernel a thread got lately: a push loop asks for the same few kernels again and again
+  /// (LU's wavefront cycles through six), and comparing their text in place is cheaper than
+  /// building and hashing a key. Weak: a kernel the cache lets go is unloaded with its last user.
+  struct RecentHit {
     uint64_t CacheId = 0; ///< KernelCache::Id when it was stored (0: none)
     std::string Key;
-    std::shared_ptr<Slot> S;
+    std::weak_ptr<Slot> S;
   };
-  static thread_local LastHit Last;
+  static constexpr unsigned RecentHits = 8;
+  struct RecentHitRing {
+    RecentHit Hits[RecentHits];
+    unsigned Next = 0; ///< the entry the next remembered kernel replaces
+  };
+  static thread_local RecentHitRing Recent;
   /// Under the write lock, with Slots over capacity: take the least recently used finished
   /// kernel out, into Gone (released by the caller once unlocked).
   void evictOne(std::vector<std::shared_ptr<Slot>> &Gone);

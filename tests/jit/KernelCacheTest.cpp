@@ -230,6 +230,25 @@ TEST(KernelCacheTest, AThreadsLastKernelLetGoIsAskedForAgain) {
   EXPECT_EQ(C.size(), 1u);
 }
 
+TEST(KernelCacheTest, AThreadCyclingThroughMoreKernelsThanItRemembersGetsEachItsOwn) {
+  // A wavefront loop pushes the same few kernels in turn: each comes back as itself, from the
+  // thread's recent hits or from the table, whether or not the thread still remembers it.
+  KernelCache C;
+  KernelCache::Outcome R;
+  std::vector<Kernel> First;
+  for (int I = 0; I < 11; ++I)
+    First.push_back(get(C, fillWith(60 + I), {"int *x", "int n"}, 0, R));
+  for (int Round = 0; Round < 3; ++Round)
+    for (int I = 0; I < 11; I += 1 + Round) {
+      Kernel K = get(C, fillWith(60 + I), {"int *x", "int n"}, 0, R);
+      EXPECT_EQ(R, KernelCache::Outcome::Hit);
+      EXPECT_EQ(K, First[I]) << "kernel " << I << " in round " << Round;
+    }
+  // The same text with other declarations or flags is another kernel.
+  get(C, fillWith(60), {"int *x", "long n"}, 0, R);
+  EXPECT_NE(R, KernelCache::Outcome::Hit);
+}
+
 TEST(KernelCacheTest, CapacityZeroKeepsEveryKernel) {
   KernelCache C;
   C.setCapacity(0);
