@@ -128,6 +128,16 @@ bool writtenBy(const analysis::KernelInfo &Info, const LaunchPlan &Plan, const M
   });
 }
 
+/// Whether device D holds a current copy of the whole of every mapping the plan uses (not in
+/// one memory, which prefetches): a launch there that needs them whole fetches nothing, and a
+/// wavefront's thousands of small launches on one device skip working out what they need.
+bool holdsEveryMappingWhole(const LaunchPlan &Plan, unsigned D) {
+  auto Holds = [&](const Mapping *M) {
+    return !M || (!M->Unified && (M->Valid.holdersOfAll(0, M->bytes()) & ValidityMap::device(D)));
+  };
+  return llvm::all_of(Plan.ArgMappings, Holds) && llvm::all_of(Plan.Used, Holds);
+}
+
 } // namespace
 
 llvm::Error fetchForLaunch(const analysis::KernelInfo &Info, const LaunchPlan &Plan,
@@ -136,6 +146,8 @@ llvm::Error fetchForLaunch(const analysis::KernelInfo &Info, const LaunchPlan &P
   for (unsigned D = 0; D < Launches.size(); ++D) {
     if (!Launches[D])
       continue; // not one of the launch's devices
+    if (!Probed && holdsEveryMappingWhole(Plan, D))
+      continue; // unprobed, it needs every mapping whole, and has them
     std::vector<std::pair<Mapping *, Ranges>> Need;
     neededOn(Info, Plan, Probed ? Launches[D].get() : nullptr, Need);
     for (auto &[M, Rs] : Need) {
