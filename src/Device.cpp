@@ -322,18 +322,26 @@ llvm::Expected<uint64_t> Device::launch(std::shared_ptr<DeviceLaunch> L, bool As
     L->Timing->LastEnd = &LastRunEnd;
   }
   // An observed launch: its enqueue is reported now, its run when it completes.
+  // Held until the enqueue is reported: a GPU launch's geometry is known once it is enqueued.
   std::optional<prof::LaunchEvent> Enqueue;
+  std::shared_ptr<DeviceLaunch> Observed;
   if (L->Observed && prof::active()) {
     prof::LaunchEvent &E = L->Observed->Event;
     E.Device = int(Index);
-    E.Gangs = L->gangs();
+    DeviceLaunch::Geometry G = L->geometry();
+    E.Gangs = G.Gangs;
+    E.VectorLength = G.VectorLength;
     E.Start = prof::now();
     L->Observed->LastEnd = &LastRunEnd;
     Enqueue = E;
+    Observed = L;
     prof::each([&](prof::Listener &Li) { Li.launchBegin(*Enqueue); });
   }
   llvm::Expected<uint64_t> Ticket = launchImpl(std::move(L), Async);
   if (Enqueue) {
+    DeviceLaunch::Geometry G = Observed->geometry();
+    Enqueue->Gangs = G.Gangs;
+    Enqueue->VectorLength = G.VectorLength;
     Enqueue->End = prof::now();
     prof::each([&](prof::Listener &Li) { Li.launchEnd(*Enqueue); });
   }

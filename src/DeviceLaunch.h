@@ -20,8 +20,13 @@ public:
   virtual ~DeviceLaunch();
   /// What the launch runs, for messages ("kernel 'for (...)'").
   virtual std::string describe() const { return "device work"; }
-  /// Gangs it runs as, for profiling tools (a host launch: its team's threads); 0: not known.
-  virtual unsigned gangs() const { return 0; }
+  /// How it runs, for profiling tools: gangs (a host launch: its team's threads; a GPU's: its
+  /// grid) and each gang's vector lanes (host: 1; GPU: its block); 0 while not known (a GPU
+  /// launch's until it is enqueued).
+  struct Geometry {
+    unsigned Gangs = 0, VectorLength = 0;
+  };
+  virtual Geometry geometry() const { return {}; }
   /// Called once the launch's work has completed on its device, also when it failed (launch()
   /// or waitFor() reports the error). Host: on the thread that ran member 0. CUDA: on the
   /// device's event poller thread, which must not wait for later work of the same device.

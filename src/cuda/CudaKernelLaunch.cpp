@@ -87,6 +87,10 @@ llvm::Error CudaKernelLaunch::enqueue(CudaDevice &D) {
   }
 
   Partials = Grid;
+  if (Observed) { // the run's report (complete(), on the poller) carries the geometry too
+    Observed->Event.Gangs = Grid;
+    Observed->Event.VectorLength = Block;
+  }
   Slots.assign(size_t(Grid) * NumReductions, 0);
   size_t InfoBytes = SplitInfo.size() * sizeof(long long);
   size_t SlotBytes = Slots.size() * sizeof(uint64_t);

@@ -28,6 +28,7 @@ public:
 
   llvm::Error enqueue(CudaDevice &D) override;
   void finished() override;
+  Geometry geometry() const override { return {Grid, Block}; }
 
   /// The launch geometry chosen by enqueue (for tests and JACC_DEBUG=launch).
   unsigned grid() const { return Grid; }

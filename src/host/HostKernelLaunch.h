@@ -21,7 +21,7 @@ public:
   /// The entry runMember calls, unless the kernel has a barrier between its loop nests.
   const void *codeRunnableInTurn() const override;
   /// Each thread of its team a gang.
-  unsigned gangs() const override { return partials(); }
+  Geometry geometry() const override { return {partials(), 1}; }
 
 private:
   /// Call the entry this launch runs with the argument pointers Values.

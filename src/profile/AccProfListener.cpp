@@ -196,8 +196,8 @@ private:
     std::memset(&I, 0, sizeof I);
     // A launch is the construct's own work, not implied: implicit only for a runtime routine's.
     I.launch_event = {
-        E,       LaunchInfoBytes,   parentOf(S),      !S || S->Implicit, nullptr, L.Kernel.Name,
-        L.Gangs, L.Gangs ? 1u : 0u, L.Gangs ? 1u : 0u};
+        E,       LaunchInfoBytes,   parentOf(S),   !S || S->Implicit, nullptr, L.Kernel.Name,
+        L.Gangs, L.Gangs ? 1u : 0u, L.VectorLength};
     if (E == acc_ev_enqueue_launch_start)
       start(E, S, L.Device, I);
     else

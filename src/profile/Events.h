@@ -104,8 +104,9 @@ struct LaunchEvent {
   int Device;
   long long ShareBegin, ShareEnd, ShareScale; ///< the device's share [Begin/Scale, End/Scale)
   Nanos Start, End; ///< kernelRun: when it ran on the device; launch: the enqueue
-  /// The parallel parts it runs as: a host device's threads (each a gang); 0 when not known.
-  unsigned Gangs = 0;
+  /// The parallel parts it runs as (a host device's threads, a GPU's grid) and each one's vector
+  /// lanes (host: 1; GPU: its block); 0 when not known (a GPU launch's enqueue start).
+  unsigned Gangs = 0, VectorLength = 0;
 };
 
 /// A kernel compiled (or loaded from the disk cache) on the calling thread, or a variant on the

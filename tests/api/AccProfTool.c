@@ -96,13 +96,16 @@ static void onEvent(acc_prof_info *P, acc_event_info *I, acc_api_info *A) {
   if (E == acc_ev_enqueue_launch_start || E == acc_ev_enqueue_launch_end) {
     const acc_launch_event_info *L = &I->launch_event;
     CHECK(E, L->kernel_name != NULL && L->kernel_name[0] != '\0');
-    /* A host device's threads are its gangs; a GPU's geometry is not reported. */
+    /* A host device's threads are its gangs; a GPU's grid and block, known once it is enqueued
+     * (its launch_end), are its gangs and vector lanes. */
     if (P->device_type == acc_device_host)
       CHECK(E, L->num_gangs > 0 && L->num_workers == 1 && L->vector_length == 1);
-    else
-      CHECK(E, L->num_gangs == 0 && L->num_workers == 0 && L->vector_length == 0);
+    else if (E == acc_ev_enqueue_launch_end)
+      CHECK(E, L->num_gangs > 0 && L->num_workers == 1 && L->vector_length > 0);
     if (E == acc_ev_enqueue_launch_start && P->device_type == acc_device_host)
       Report.host_launch_gangs += (long)L->num_gangs;
+    if (E == acc_ev_enqueue_launch_end && P->device_type != acc_device_host)
+      Report.gpu_launch_threads += (long)L->num_gangs * L->vector_length;
   }
   if (isConstructStart(E) && !I->other_event.implicit) {
     CHECK(E, P->src_file != NULL && P->line_no > 0);

@@ -15,6 +15,7 @@ typedef struct prof_tool_report {
   unsigned long long device_to_device_bytes; /* uploads without a host address */
   int host_devices, nvidia_devices; /* highest device_number seen + 1, per device type */
   long host_launch_gangs;           /* num_gangs summed over host devices' launch starts */
+  long gpu_launch_threads;          /* num_gangs x vector_length summed over GPUs' launch ends */
   int registrations;           /* calls of the tool's acc_register_library */
 } prof_tool_report;
 

@@ -129,6 +129,9 @@ struct Config {
   long Cores = std::max(1u, std::thread::hardware_concurrency());
   long Each = std::max(1l, Cores / C.Hosts);
   P.expectCount(R->host_launch_gangs, 2 * C.Hosts * Each + Cores, "host launches' gangs");
+  // A GPU's grid without num_gangs fills it: the mock's 4 SMs of 2048 threads, whatever the
+  // block, for each GPU's split and duplicate launch.
+  P.expectCount(R->gpu_launch_threads, 2 * C.Gpus * 4 * 2048, "GPU launches' threads");
   P.expectCount(Count[acc_ev_compute_construct_start], 3, "compute construct starts");
   P.expectCount(Count[acc_ev_update_start], 1, "update starts");
   P.expectCount(R->located_constructs, 1, "constructs with a file and line");
