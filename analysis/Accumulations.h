@@ -1,4 +1,4 @@
-// Floating-point accumulations in a parallel nest's body (issue 17): `s += a[k] * b[k]` makes a
+// Floating-point accumulations in a parallel nest's body: `s += a[k] * b[k]` makes a
 // chain from one update to the next, whose length is the latency of each update.
 #ifndef JACC_ANALYSIS_ACCUMULATIONS_H
 #define JACC_ANALYSIS_ACCUMULATIONS_H

@@ -1,4 +1,4 @@
-// OpenACC's device_type clause on compute, combined and loop directives (issue 19 item 6):
+// OpenACC's device_type clause on compute, combined and loop directives:
 // the clauses after `device_type(list)` apply to the listed device types only, until the next
 // device_type. jacc runs one kernel on host devices and NVIDIA GPUs together, so the groups
 // are resolved into one clause list at parse time, for every consumer (the kernel frontend,

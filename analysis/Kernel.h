@@ -132,7 +132,7 @@ struct SplitInfo {
   std::string Fallback;        ///< why not, when !Enabled
   RegionIR IR;
   SplitPlan Plan;
-  /// What each device reads of each pointer argument (issue 16): the runtime fetches it before a
+  /// What each device reads of each pointer argument: the runtime fetches it before a
   /// split launch, from the entry's read probe (jit/ReadProbe.h).
   std::vector<ReadExtent> Reads;
   /// The probe is exact: the iterations and extents depend on scalars only (boundsReadNoArray).

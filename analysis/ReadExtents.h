@@ -1,7 +1,7 @@
 // Read extents: for every pointer argument a split nest reads, the part of the array along the
 // split dimension that the iterations [lo, hi) of a device read, as affine functions of lo and hi
 // (rows [lo - 1, hi + 1) for a 5-point stencil), or the whole mapping when it cannot be bounded.
-// The runtime fetches exactly that part before the kernel (issue 16).
+// The runtime fetches exactly that part before the kernel.
 #ifndef JACC_ANALYSIS_READEXTENTS_H
 #define JACC_ANALYSIS_READEXTENTS_H
 

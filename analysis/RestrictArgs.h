@@ -1,4 +1,4 @@
-// Which kernels may declare their pointer arguments restrict, or aligned (issue 17): run-time
+// Which kernels may declare their pointer arguments restrict, or aligned: run-time
 // facts the binding proves at each push (each pointer in a mapping of its own, so no two point
 // into the same memory; each device copy at a 64-byte boundary), which an ahead-of-time compiler
 // cannot know. Compiled into variants (jit/Specialization.h), which then vectorise and jam loops

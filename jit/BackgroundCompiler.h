@@ -1,7 +1,7 @@
-// A thread that compiles off the launch path: kernel variants (issue 7) are built there while
+// A thread that compiles off the launch path: kernel variants are built there while
 // pushes keep running the generic kernel. The thread runs at idle priority (SCHED_IDLE, else
-// nice 19: support/IdlePriority.h), so it only takes CPU time the program's threads leave
-// (issue 17); its host compiles go to a compile server at idle priority too (CompileServer.h).
+// nice 19: support/IdlePriority.h), so it only takes CPU time the program's threads leave;
+// its host compiles go to a compile server at idle priority too (CompileServer.h).
 #ifndef JACC_JIT_BACKGROUNDCOMPILER_H
 #define JACC_JIT_BACKGROUNDCOMPILER_H
 

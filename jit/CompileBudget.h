@@ -1,4 +1,4 @@
-// The background compile budget (issue 17, JACC_SPECIALIZE_BUDGET): the seconds of variant
+// The background compile budget (JACC_SPECIALIZE_BUDGET): the seconds of variant
 // compiles a runtime may spend, from jacc_init to jacc_finalize. Once spent, no variant is
 // created any more and the queued compiles are dropped: the generic kernels run. Loading a
 // variant from the disk cache is not a compile and costs nothing here, so a warm run (every

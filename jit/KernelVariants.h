@@ -1,4 +1,4 @@
-// The specialized variants of one compiled kernel (issue 7): which one each push runs (the policy
+// The specialized variants of one compiled kernel: which one each push runs (the policy
 // of Specializer.h), their code (generateHostSource with a Specialization: the generic entries'
 // ABI), compiled off the launch path on a BackgroundCompiler and kept in memory and in the
 // kernel's disk cache entry (spec-<hash>.host.o, .host-split.o, the CUDA images

@@ -1,4 +1,4 @@
-// The read probe of a split entry (issue 16): run once per device before a launch, on a team of
+// The read probe of a split entry: run once per device before a launch, on a team of
 // one thread whose read_info is set, the entry computes its trip counts and this device's
 // narrowed iterations, writes the split information and what those iterations read of each
 // argument (analysis/ReadExtents.h), and returns before the first iteration. The runtime then

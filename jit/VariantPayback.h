@@ -1,4 +1,4 @@
-// When a new variant's compile has paid for itself in advance (issue 17): under
+// When a new variant's compile has paid for itself in advance: under
 // JACC_SPECIALIZE=auto, a variant that is not in the disk cache is compiled only once its
 // kernel's generic launches, counted from the variant's creation, have run for Factor times
 // the variant's expected compile time. The rent-or-buy rule: a program that ends before then

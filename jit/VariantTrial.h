@@ -1,4 +1,4 @@
-// Whether a specialized variant pays for itself (issue 17): once compiled, its first timed
+// Whether a specialized variant pays for itself: once compiled, its first timed
 // launches alternate with the generic kernel's on the same values, and it is kept only if the
 // median of its launches beats the generic median by MinGain; otherwise the generic code runs.
 #ifndef JACC_JIT_VARIANTTRIAL_H

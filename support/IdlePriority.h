@@ -1,5 +1,5 @@
 // Idle scheduling priority for work that must only use CPU time nobody else wants: the background
-// compiles of kernel variants (issue 17). Linux's SCHED_IDLE gives a thread a core only when no
+// compiles of kernel variants. Linux's SCHED_IDLE gives a thread a core only when no
 // normal thread wants it, and a normal thread waking up preempts it at once; where SCHED_IDLE is
 // denied, nice 19 is the fallback. Both are per thread on Linux and inherited by the threads it
 // creates (clang's large-stack thread). Neither can be undone without privilege (RLIMIT_NICE),

@@ -1,4 +1,4 @@
-// Which device copies are current (issue 16): fetching what a device lacks from one that holds
+// Which device copies are current: fetching what a device lacks from one that holds
 // it, gathering a range to the host from its holders, and recording writes. Callers hold the
 // table's lock; the validity maps change in push order.
 #include "src/data/DataEnvironment.h"

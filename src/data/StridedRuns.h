@@ -1,5 +1,5 @@
 // Byte ranges grouped into strided blocks: a column band of a row-major array is one range per
-// row, and a copy engine moves them in one 2-D copy (issue 16: column splits).
+// row, and a copy engine moves them in one 2-D copy (column splits).
 #ifndef JACC_SRC_DATA_STRIDEDRUNS_H
 #define JACC_SRC_DATA_STRIDEDRUNS_H
 

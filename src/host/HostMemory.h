@@ -1,4 +1,4 @@
-// Where a host device keeps its copies (issue 17): plain 64-byte aligned memory, large copies on
+// Where a host device keeps its copies: plain 64-byte aligned memory, large copies on
 // transparent huge pages, or every copy between guard pages (JACC_CHECK=bounds). A kernel over
 // large arrays misses the TLB on every new 4 KiB page; with 2 MiB pages it almost never does
 // (docs/performance.md: the streaming kernels ran 5 - 25 % faster, and steadily).

@@ -1,4 +1,4 @@
-// Moving only what the next kernel reads (issue 16). Before a launch, each device is given what
+// Moving only what the next kernel reads. Before a launch, each device is given what
 // its part will read and it does not hold current, fetched on the pushing thread from a device
 // that holds it: for a probed split launch (JACC_EXCHANGE=demand and an exact probe, on any
 // device: jit/ReadProbe.h) the read extents of its iterations; otherwise the whole of every

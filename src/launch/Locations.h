@@ -1,4 +1,4 @@
-// Gecko's location hierarchy (issue 19, seed 000): named locations (host memory, host devices,
+// Gecko's location hierarchy (seed 000): named locations (host memory, host devices,
 // CUDA devices, virtual ones standing for their sub-trees) in a tree read from JACC_CONFIG
 // and changed at run time. A kernel targets a location: its iterations go to the devices
 // under it only, shared by the policy over that sub-tree (static: even over the children,

@@ -1,4 +1,4 @@
-// Native implementations per device kind (issue 19 item 6; the Multi-Device Controllers'
+// Native implementations per device kind (the Multi-Device Controllers'
 // specialised kernels and library wrappers): jacc_kernel_native registers, per kernel source text
 // and OpenACC device type, a function of the program's that devices of that type call for their
 // part of the kernel instead of the generated code (src/launch/NativeLaunch.h runs it). The

@@ -1,4 +1,4 @@
-// Kernels of three access patterns the demand exchange is measured on (issue 16), shared by the
+// Kernels of three access patterns the demand exchange is measured on, shared by the
 // end-to-end tests (DemandExchangeTest) and the benchmark (tests/bench/ExchangeBench.cpp): a 3-D
 // 7-point stencil, a Black-Scholes map, and the kernels of a conjugate-gradient iteration over a
 // CSR matrix (a mat-vec whose reads are data-dependent, dot products, axpys).

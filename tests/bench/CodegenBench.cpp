@@ -1,4 +1,4 @@
-// Code quality of host kernels (issue 17): seven loop nests pushed to jacc on host:1 against the
+// Code quality of host kernels: seven loop nests pushed to jacc on host:1 against the
 // same loops compiled ahead of time by the system compiler (gcc -O3 -march=native, AotNests.c),
 // on one thread (JACC_HOST_THREADS=1 against a serial call) and on two (JACC_HOST_THREADS=2
 // against -fopenmp with two threads). The driver prints each nest's time over the baseline's.

@@ -1,4 +1,4 @@
-// The demand exchange against the paper's eager one on three patterns (issue 16), each on host:1,
+// The demand exchange against the paper's eager one on three patterns, each on host:1,
 // host:2 and host:3 with one thread per device, split forced (every device stands for one GPU):
 //  - a 3-D 7-point stencil time loop (128^3 doubles, a and b swapped each step);
 //  - a conjugate-gradient iteration (CSR mat-vec reading p through col[], two dots, three axpys;

@@ -157,7 +157,7 @@ void BM_Stencil2DOpenMP(benchmark::State &State) {
 }
 BENCHMARK(BM_Stencil2DOpenMP)->Unit(benchmark::kMillisecond)->UseRealTime();
 
-// Many small kernels (issue 17, team fork/join): a time loop of SmallSweeps stencil sweeps, a into
+// Many small kernels (team fork/join): a time loop of SmallSweeps stencil sweeps, a into
 // b and back, each 10 - 50 us of work, as one-thread gcc -O3 and -fopenmp run it and as jacc
 // pushes it. What a fork, a join and the helpers' wait between launches cost shows here.
 constexpr int SmallN = 256, SmallM = 256, SmallSweeps = 20000;

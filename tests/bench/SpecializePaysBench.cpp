@@ -1,4 +1,4 @@
-// Specialization that pays (issue 17, docs/performance.md): a program of many distinct small
+// Specialization that pays (docs/performance.md): a program of many distinct small
 // kernels (generated here), each pushed once per time step with the same scalars, run as a
 // separate process under JACC_SPECIALIZE=auto and =off, cold (an empty JACC_CACHE_DIR) and then
 // warm (the same directory again, twice). Reports the median wall time of each run of the

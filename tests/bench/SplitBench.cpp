@@ -76,7 +76,7 @@ void BM_MandelbrotHost2Narrowed(benchmark::State &S) {
 void BM_MandelbrotHost2Paper(benchmark::State &S) {
   runMandelbrot(S, "host:2", false, JACC_FORCE_SPLIT);
 }
-/// Unequal devices (issue 19): host:2 with device 1 made 3 times slower (JACC_TEST_SLOWDOWN),
+/// Unequal devices: host:2 with device 1 made 3 times slower (JACC_TEST_SLOWDOWN),
 /// Mandelbrot split under Policy: the even split waits for the slow device; auto moves the work.
 void runUnequal(benchmark::State &State, const char *Policy) {
   setenv("JACC_TEST_SLOWDOWN", "1:3", 1);

@@ -1,4 +1,4 @@
-// One memory shared by the devices (JACC_MEMORY=unified, issue 19) against a copy per device,
+// One memory shared by the devices (JACC_MEMORY=unified) against a copy per device,
 // on host:2 with one thread per device and split forced (each device stands for one GPU), for
 // three patterns: saxpy (2^24 floats, every device reads and writes its own rows: nothing to
 // exchange either way), a 2-D Jacobi sweep (2048^2 doubles, a and b swapped each step: two halo

@@ -1,5 +1,5 @@
 // Tests of the runtime's lifecycle with the compile server: jacc_finalize does not wait for a
-// stuck background compile, and the runtime works after it. Background variants (issue 17): a
+// stuck background compile, and the runtime works after it. Background variants: a
 // warm run of a multi-kernel program loads every variant from the disk cache and compiles none;
 // the compile budget stops variant compiles.
 #include "src/Runtime.h"
