@@ -1,3 +1,5 @@
+// Access traits from the region IR: each global access classed by its stride from one thread to
+// the next, and the nests' counts graded into coalescing, arithmetic intensity and sharing.
 #include "analysis/AccessTraits.h"
 
 #include "analysis/Kernel.h"

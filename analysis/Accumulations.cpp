@@ -1,3 +1,5 @@
+// Which nests accumulate floats: a scalar updated by a value computed from its own, in a
+// reduction or in an inner loop long enough for the chain's latency to matter.
 #include "analysis/Accumulations.h"
 
 #include "analysis/Kernel.h"

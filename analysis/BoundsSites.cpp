@@ -1,3 +1,5 @@
+// The bounds sites of a kernel, collected by one walk of its AST: each subscript of a pointer
+// argument, with its kernel-source range, line, number of subscripts and whether it is written.
 #include "analysis/BoundsSites.h"
 #include "support/DynamicASTVisitor.h"
 

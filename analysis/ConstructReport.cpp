@@ -1,3 +1,5 @@
+// The -Minfo=accel lines of a kernel: how each top-level statement and loop nest runs, its
+// reductions, and whether it is split or why not, each at the user's file and line.
 #include "analysis/ConstructReport.h"
 
 #include "analysis/KernelSource.h"

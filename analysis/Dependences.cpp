@@ -1,3 +1,5 @@
+// One iteration's dependence graph: edges from SSA definitions to their uses, and from each
+// array write to the reads it may reach, walking the CFG back until a write surely overwrote it.
 #include "analysis/Dependences.h"
 
 #include <algorithm>

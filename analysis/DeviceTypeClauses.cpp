@@ -1,3 +1,5 @@
+// Resolving a directive's device_type groups into one clause list (one value per kind, by the
+// group's priority), and the bind clause a routine gives each device kind.
 #include "analysis/DeviceTypeClauses.h"
 
 #include "analysis/DirectiveGrammar.h"

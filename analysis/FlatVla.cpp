@@ -1,3 +1,5 @@
+// Finding the pointer-to-VLA arguments, their dimensions and the edits that flatten their
+// subscripts, and recording the first use that cannot be rewritten.
 #include "analysis/FlatVla.h"
 #include "support/DynamicASTVisitor.h"
 

@@ -1,3 +1,5 @@
+// Reading a kernel's text: its site, its `#pragma jacc` and `#pragma acc` lines, and the C
+// translation unit that wraps its construct in a function of its arguments.
 #include "analysis/KernelSource.h"
 
 #include "support/CText.h"

@@ -1,3 +1,5 @@
+// The lowering of a nest's body into the region IR: expressions into array accesses, index forms,
+// uses and flops; statements into the CFG's blocks, with their loops, branches and jumps.
 #include "analysis/LowerRegion.h"
 
 #include "analysis/Stores.h"

@@ -1,3 +1,5 @@
+// The passes run in order on a kernel (frontend, traits, then SSA, dependences, split plan, read
+// extents, predicates and rewriting when it may split), and the JACC_DEBUG=analysis dumps.
 #include "analysis/Pipeline.h"
 
 #include "analysis/AccessTraits.h"

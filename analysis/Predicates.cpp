@@ -1,3 +1,5 @@
+// Computing each statement's predicate: own() terms for split-array writes and share terms for
+// reductions, propagated from uses to definitions over the dependence graph to a fixed point.
 #include "analysis/Predicates.h"
 
 #include <algorithm>

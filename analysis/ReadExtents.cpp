@@ -1,3 +1,5 @@
+// Computing each read argument's extent along its split dimension as affine bounds in lo and hi
+// (or the whole mapping, and why), and whether a probe computes them exactly (no array read).
 #include "analysis/ReadExtents.h"
 
 #include "analysis/Kernel.h"

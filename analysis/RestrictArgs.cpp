@@ -1,3 +1,5 @@
+// Whether a kernel's pointer arguments may be declared restrict or aligned, and an argument's
+// declaration with `restrict` written before its name.
 #include "analysis/RestrictArgs.h"
 
 #include "analysis/Accumulations.h"

@@ -1,3 +1,5 @@
+// Predicates into guards: each predicate's C condition over the owned bounds and the share, and the
+// insertions that wrap each filtered write or scalar definition in it.
 #include "analysis/Rewrite.h"
 
 namespace jacc::analysis {

@@ -1,3 +1,5 @@
+// SSA for the region's scalars: immediate dominators, phis at iterated dominance frontiers and
+// renaming; and which scalars an iteration may read at their entry value.
 #include "analysis/SSA.h"
 
 #include <boost/graph/adjacency_list.hpp>

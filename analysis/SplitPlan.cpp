@@ -1,3 +1,5 @@
+// Planning a nest's split: each written array's dimension by the parallel iterators that index it,
+// its writes affine in the split iterator, and why the nest cannot be narrowed or split.
 #include "analysis/SplitPlan.h"
 
 #include <llvm/ADT/STLExtras.h>

@@ -1,3 +1,5 @@
+// Inserting JACC_CHECK=bounds checks into an entry's text: each site's check opened and closed
+// around the access, also against the owned range of a split write its guard keeps in range.
 #include "jit/BoundsChecks.h"
 
 #include "jit/AtomicText.h"

@@ -1,3 +1,5 @@
+// The budget's lock-free accounting: compile seconds charged against the limit, whether it is
+// spent, and the first refusal told apart so that only it is logged.
 #include "jit/CompileBudget.h"
 
 namespace jacc::jit {

@@ -1,3 +1,5 @@
+// Compiling a kernel (analysis, host code, JIT entry, disk entry, JACC_CUDA_VERIFY), and building
+// its split entry and CUDA images on first use, each loaded from disk or compiled once.
 #include "jit/CompiledKernel.h"
 
 #include "analysis/KernelSource.h"

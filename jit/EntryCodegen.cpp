@@ -1,3 +1,5 @@
+// A kernel entry's text for one target: its parameters, a split entry's owned ranges and narrowed
+// iterations, the nests' loop headers, reductions, and a variant's folded values and pointer facts.
 #include "jit/EntryCodegen.h"
 
 #include "analysis/Accumulations.h"

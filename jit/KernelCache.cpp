@@ -1,3 +1,5 @@
+// The kernel cache's lookups (the thread's recent hits, then the table), one compile per kernel
+// that other pushers wait for, the disk cache before compiling, and least-recently-used eviction.
 #include "jit/KernelCache.h"
 
 #include "jit/KernelRoutines.h"

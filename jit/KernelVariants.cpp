@@ -1,3 +1,5 @@
+// Which variant each push runs and how it gets compiled: off the launch path, after its payback,
+// or at once; loaded from disk or built for host and CUDA; kept only if its trial wins.
 #include "jit/KernelVariants.h"
 
 #include "jit/CompiledKernel.h"

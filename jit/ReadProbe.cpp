@@ -1,3 +1,5 @@
+// The read probe's code: a split entry's prologue that writes each read extent for the device's
+// iterations and the partitioned loop, then returns; and the size of what it writes.
 #include "jit/ReadProbe.h"
 
 #include "jit/EntryCodegen.h"

@@ -1,3 +1,4 @@
+// A variant's trial: each side's timed launches recorded, and the verdict from their medians.
 #include "jit/VariantTrial.h"
 
 #include "support/Format.h"

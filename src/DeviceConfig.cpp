@@ -1,3 +1,5 @@
+// The devices to create, parsed from JACC_DEVICES (else ACC_DEVICE_TYPE), JACC_HOST_THREADS and
+// JACC_SPIN_US: host and CUDA entries, threads per host device, dealing by local rank.
 #include "src/DeviceConfig.h"
 
 #include "src/AccDeviceVars.h"

@@ -1,3 +1,5 @@
+// The table of backends by name (host, cuda), each creating a device from its spec and the device
+// configuration.
 #include "src/DeviceRegistry.h"
 
 #include "src/cuda/CudaDevice.h"

@@ -1,3 +1,5 @@
+// The local rank and size from the first launcher whose variables are set (Open MPI, MPICH,
+// Slurm), with errors naming what is missing or malformed.
 #include "src/LocalRank.h"
 
 #include "support/Error.h"

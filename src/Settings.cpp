@@ -1,3 +1,5 @@
+// Reading every JACC_* setting at jacc_init: the runtime's own into RuntimeSettings, the other
+// modules' variables only checked, and the devices last.
 #include "src/Settings.h"
 
 #include "jit/CompiledKernel.h"

@@ -1,3 +1,5 @@
+// Building a clang compiler instance for an in-memory file: cc1 arguments asked of the driver once
+// per purpose, regular files only, and precompiled headers for a kernel's system includes.
 #include "support/ClangInvocation.h"
 
 #include "support/Error.h"

@@ -1,3 +1,4 @@
+// Counting the clang uses in progress, and the exit hook that closes the gate and waits for them.
 #include "support/ClangUse.h"
 
 #include "support/ClangInvocation.h"

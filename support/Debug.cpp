@@ -1,3 +1,5 @@
+// The JACC_DEBUG topics, read once and checked against the known ones, and the trace lines of
+// each enabled topic.
 #include "support/Debug.h"
 
 #include "support/Env.h"

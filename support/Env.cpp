@@ -1,3 +1,5 @@
+// Each variable's name and default, reading it, and the helpers that parse a value or fail naming
+// the variable and what it accepts.
 #include "support/Env.h"
 
 #include <cstdlib>

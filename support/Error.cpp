@@ -1,3 +1,5 @@
+// JaccError, the llvm::Error that carries an ErrorCode: making one, taking its code and message
+// out of any error, and prefixing its message.
 #include "support/Error.h"
 
 namespace jacc {

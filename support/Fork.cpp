@@ -1,3 +1,4 @@
+// Noticing a fork: a pthread_atfork handler marks the child, which forkedChild() then reports.
 #include "support/Fork.h"
 
 #include <atomic>

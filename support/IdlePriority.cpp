@@ -1,3 +1,4 @@
+// Lowering the calling thread to SCHED_IDLE, else nice 19, and reading a thread's priority back.
 #include "support/IdlePriority.h"
 
 #include <cerrno>

@@ -1,3 +1,4 @@
+// Keeping the first error as code and message, and making it an llvm::Error again on demand.
 #include "support/SavedError.h"
 
 namespace jacc {

@@ -1,3 +1,4 @@
+// The process's counters, created on first use so that static initialisers may count too.
 #include "support/Stats.h"
 
 namespace jacc {

@@ -1,3 +1,5 @@
+// Applying the edits in one pass: sorted by offset, insertions before a replacement at the same
+// offset, and edits inside an earlier replacement skipped.
 #include "support/TextEdits.h"
 
 #include <algorithm>

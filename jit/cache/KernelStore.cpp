@@ -1,3 +1,5 @@
+// Kernels in the disk cache: the key that hashes everything the code depends on, storing and
+// loading a kernel and its CUDA images, and going on without the cache when writing it fails.
 #include "jit/cache/KernelStore.h"
 
 #include "jit/cache/DiskCacheConfig.h"

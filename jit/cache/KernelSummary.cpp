@@ -1,3 +1,5 @@
+// A kernel's names in messages and symbols, its summary as JSON for the disk cache, and the part
+// of the analysis that launches need, read back from that summary.
 #include "jit/cache/KernelSummary.h"
 
 #include "analysis/KernelSource.h"

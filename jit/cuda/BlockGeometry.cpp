@@ -1,3 +1,4 @@
+// The block size rule over a kernel's access traits, and the JACC_CUDA_BLOCK_SIZE override.
 #include "jit/cuda/BlockGeometry.h"
 
 #include "support/Env.h"

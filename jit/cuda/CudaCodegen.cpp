@@ -1,3 +1,5 @@
+// CUDA's side of entry generation: the device prelude (mapped headers, atomics, block reductions,
+// grid barrier, bounds checks), the CUDA EntryTarget, the block size and the parameter layout.
 #include "jit/cuda/CudaCodegen.h"
 
 #include "analysis/KernelSource.h"

@@ -1,3 +1,5 @@
+// Comparing an entry's PTX parameters with the launcher's, in count, name, size, alignment and
+// offset, and reporting the first mismatch with both lists.
 #include "jit/cuda/CudaLaunchABI.h"
 
 #include "jit/cuda/PtxEntry.h"

@@ -1,3 +1,5 @@
+// Compiling with NVRTC: a CUBIN or PTX target for the GPU, the compile, and its log mapped to the
+// kernel's lines with the errors first; without the toolkit, Unsupported.
 #include "jit/cuda/NvrtcCompiler.h"
 
 #include "support/Error.h"

@@ -1,3 +1,5 @@
+// Parsing the `.param` declarations of an entry out of PTX text, comments stripped first: each
+// parameter's name, type, size and alignment.
 #include "jit/cuda/PtxEntry.h"
 
 #include "support/Error.h"

@@ -1,3 +1,5 @@
+// A host entry's libffi call interface from its arguments' types (then a split entry's mapping
+// bounds and the team pointer), and calls through it.
 #include "jit/host/CallInterface.h"
 
 #include "support/Error.h"

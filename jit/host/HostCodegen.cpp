@@ -1,3 +1,5 @@
+// The host's side of entry generation: each thread's iteration loops (vectorisable runs, jammed
+// rows), per-thread reduction slots, checked accesses, and the host EntryTarget.
 #include "jit/host/HostCodegen.h"
 
 #include "analysis/KernelSource.h"

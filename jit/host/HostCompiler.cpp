@@ -1,3 +1,5 @@
+// Compiling generated host C in process: clang at -O3 for this CPU (unroll-and-jam enabled,
+// vectoriser remarks on request), then LLVM's code generator to object bytes.
 #include "jit/host/HostCompiler.h"
 
 #include "support/ClangInvocation.h"

@@ -1,3 +1,5 @@
+// The process's LLJIT: each kernel object linked into a JITDylib of its own, its entries looked
+// up, and the JITDylib removed when the last holder of its code lets it go.
 #include "jit/host/HostJIT.h"
 
 #include "jit/host/PerfMap.h"

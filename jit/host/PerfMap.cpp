@@ -1,3 +1,5 @@
+// Opening perf's map file, and its lines for a loaded host kernel: each function in its entry's
+// section at its JIT address, named after the kernel.
 #include "jit/host/PerfMap.h"
 
 #include "support/Error.h"

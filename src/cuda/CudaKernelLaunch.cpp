@@ -1,3 +1,5 @@
+// Enqueueing a kernel on a CUDA device: its image, a grid sized by occupancy, scratch for the
+// barrier, split information, partials and bounds, the argument buffer, the launch and read-backs.
 #include "src/cuda/CudaKernelLaunch.h"
 
 #include "jit/cuda/CudaABI.h"

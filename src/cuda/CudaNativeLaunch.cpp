@@ -1,3 +1,5 @@
+// A native part on a GPU: the function called with the device's launch stream, in the context
+// the launch made current.
 #include "src/cuda/CudaNativeLaunch.h"
 
 #include "src/cuda/CudaDevice.h"

@@ -1,3 +1,5 @@
+// The validity map's runs: splitting, updating and coalescing byte ranges of holder sets, and
+// which holders have all of a range and what one lacks.
 #include "src/data/ValidityMap.h"
 
 #include <llvm/ADT/STLExtras.h>

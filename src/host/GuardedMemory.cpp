@@ -1,3 +1,5 @@
+// Allocations between guard pages (the block ends at the upper guard, so an overrun faults at
+// once), and the SIGSEGV handler that names the kernel the faulting thread was running.
 #include "src/host/GuardedMemory.h"
 
 #include <atomic>

@@ -1,3 +1,5 @@
+// A team member's run of a host launch: its jacc_host_team filled in, and the entry (plain,
+// split or a variant's) called through libffi with the argument cells.
 #include "src/host/HostKernelLaunch.h"
 
 #include "jit/EntryCodegen.h"

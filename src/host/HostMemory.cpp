@@ -1,3 +1,5 @@
+// A host device's large copies on transparent huge pages: an anonymous mapping aligned to 2 MiB
+// and advised MADV_HUGEPAGE, and its release.
 #include "src/host/HostMemory.h"
 
 #include <cstdint>

@@ -1,3 +1,4 @@
+// A native part on a host device: one call, by team member 0, its failure kept for the device.
 #include "src/host/HostNativeLaunch.h"
 
 namespace jacc {

@@ -1,3 +1,5 @@
+// The adaptive chooser's prices: each kernel's split and duplicate launches averaged into compute
+// time plus bytes fetched at the measured copy rate; the cheaper runs, the other re-checked.
 #include "src/launch/Adaptive.h"
 
 #include "support/Debug.h"

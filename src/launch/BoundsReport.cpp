@@ -1,3 +1,5 @@
+// A launch's bounds block built from its mapping ranges, and the violation record a checked
+// kernel leaves in it turned into the push's error.
 #include "src/launch/BoundsReport.h"
 
 #include "analysis/KernelSource.h"

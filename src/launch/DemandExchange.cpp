@@ -1,3 +1,5 @@
+// What each device's launch needs (its probed read extents as bytes, else whole mappings),
+// fetched before the launch; and the split or whole writes recorded as current after it.
 #include "src/launch/DemandExchange.h"
 
 #include "jit/host/HostABI.h"

@@ -1,3 +1,5 @@
+// The launch part every backend shares: its split share and information, the read probe run
+// through the host split entry, the bounds block and its failure, and the finished notifications.
 #include "src/launch/KernelLaunch.h"
 
 #include "jit/ReadProbe.h"

@@ -1,3 +1,5 @@
+// Deciding a push's launch: the program's regime, split or duplicate, each device's share; in one
+// memory, the device that must run it alone; and feeding its outcome back to the choosers.
 #include "src/launch/LaunchDecision.h"
 
 #include "jacc/jacc.h"

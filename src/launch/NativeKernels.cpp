@@ -1,3 +1,5 @@
+// The registry of native implementations by kernel source and device type: registering and
+// removing one, and choosing each device's for a push.
 #include "src/launch/NativeKernels.h"
 
 #include <llvm/ADT/StringSwitch.h>

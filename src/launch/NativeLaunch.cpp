@@ -1,3 +1,5 @@
+// A native part's launch: the argument and reduction pointers the function sees, its iterations
+// from the read probe's loop words, and the call whose nonzero result fails it.
 #include "src/launch/NativeLaunch.h"
 
 #include "jit/ReadProbe.h"

@@ -1,3 +1,5 @@
+// Timing windows of launches spread over the devices and on one device, pricing each regime by
+// its kernels' mean times weighted by their launches, and re-checking the choice with back-off.
 #include "src/launch/ProgramSpread.h"
 
 #include "support/Debug.h"

@@ -1,3 +1,5 @@
+// Each reduction operator over each C scalar type (a bool by its byte), the operators' identities,
+// and a push's results combined from its launches' partials.
 #include "src/launch/Reduction.h"
 
 #include "src/launch/KernelLaunch.h"

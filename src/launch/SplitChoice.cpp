@@ -1,3 +1,5 @@
+// Split or duplicate for one push: the forcing flags (a distributed push forces a split), then
+// JACC_SPLIT's policy or the adaptive chooser, and whether the launch is timed for the chooser.
 #include "src/launch/SplitChoice.h"
 
 #include "jacc/jacc.h"

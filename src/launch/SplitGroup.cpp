@@ -1,3 +1,5 @@
+// A split launch's exchange: once every device finished, each copies from the others the ranges
+// they own and wrote, then waits for all before its next work.
 #include "src/launch/SplitGroup.h"
 
 #include "jit/host/HostABI.h"

@@ -1,3 +1,5 @@
+// The progress line's drawing: redrawn in place as compiles begin and end and four times a second,
+// erased when none runs, and the closing line at exit.
 #include "src/profile/CompileProgress.h"
 
 #include "src/profile/Events.h"
