@@ -15,7 +15,7 @@ int main(int Argc, char **Argv) {
   if ((Argc == 2 || Idle) && Arg.consume_front("--fd=") && !Arg.getAsInteger(10, Fd) && Fd >= 0)
     return jacc::jit::serveCompiles(Fd, Idle);
   std::fprintf(stderr, "usage: %s --fd=N [--idle]\n(jacc starts this program itself to compile kernels: "
-                       "see JACC_COMPILE in jacc's README)\n",
+                       "see JACC_COMPILE in jacc's docs/environment.md)\n",
                Argc > 0 ? Argv[0] : "jacc-compile-server");
   return 2;
 }
