@@ -17,7 +17,7 @@ class UserLines {
 public:
   explicit UserLines(const KernelInfo &K)
       : K(K), ConstructLine(lineOf(K.Source, K.ConstructOffset)) {
-    std::string Site = kernelSite(K.Source);
+    const std::string &Site = K.Name.Site;
     llvm::StringRef File, Line;
     std::tie(File, Line) = llvm::StringRef(Site).rsplit(':');
     if (!Site.empty() && !File.empty() && !Line.getAsInteger(10, SiteLine))

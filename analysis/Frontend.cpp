@@ -696,6 +696,8 @@ llvm::Expected<KernelInfo> analyzeKernel(llvm::StringRef Source,
       Msg += "\n(every variable the kernel uses and does not declare must be passed in args)";
     return makeError(ErrorCode::Compile, Msg.empty() ? "the kernel failed to parse" : Msg);
   }
+  if (*Result)
+    (*Result)->Name = nameKernel(**Result);
   return std::move(*Result);
 }
 

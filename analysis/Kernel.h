@@ -5,6 +5,7 @@
 
 #include "analysis/AccessTraits.h"
 #include "analysis/Directive.h"
+#include "analysis/KernelName.h"
 #include "analysis/Predicates.h"
 #include "analysis/ReadExtents.h"
 #include "analysis/RegionIR.h"
@@ -203,6 +204,7 @@ struct FlatVlaInfo {
 
 struct KernelInfo {
   std::string Source;          ///< the kernel source as pushed
+  KernelName Name;             ///< its site and display name (nameKernel), set once
   /// Its `#pragma jacc policy(...)` (kernelPolicy): how its split launches share the work.
   std::optional<std::string> Policy;
   /// Its `#pragma jacc location(...)` (kernelLocation): the location its launches target.

@@ -112,13 +112,13 @@ compileKernel(llvm::StringRef Source, llvm::ArrayRef<std::string> Decls, const D
   auto CompileStart = std::chrono::steady_clock::now();
   K->HostSource = generateHostSource(K->Info);
   debugLog("codegen", "host source:\n" + K->HostSource);
-  auto Obj = compileHost(K->HostSource, K->Info.Source, describeKernel(K->Info));
+  auto Obj = compileHost(K->HostSource, K->Info.Source, K->Info.Name.described());
   if (!Obj)
     return Obj.takeError();
   if (!Obj->OptimizedIR.empty())
     debugLog("ir", "optimised IR:\n" + Obj->OptimizedIR);
   K->Object = std::move(Obj->Bytes);
-  auto Entries = loadHostObject(K->Object, {EntryName}, kernelSymbolName(K->Info, false));
+  auto Entries = loadHostObject(K->Object, {EntryName}, K->Info.Name.symbol(false));
   if (!Entries)
     return Entries.takeError();
   K->Entry = Entries->Symbols[0];
@@ -208,7 +208,7 @@ llvm::Expected<const SplitCode *> CompiledKernel::splitCode() const {
         return Fail(Full.takeError());
       S->HostSource = generateHostSource(**Full, /*Split=*/true);
       debugLog("codegen", "split host source:\n" + S->HostSource);
-      auto Obj = compileHost(S->HostSource, Info.Source, describeKernel(Info, "split entry"));
+      auto Obj = compileHost(S->HostSource, Info.Source, Info.Name.described("split entry"));
       if (!Obj)
         return Fail(Obj.takeError());
       S->Object = std::move(Obj->Bytes);
@@ -217,7 +217,7 @@ llvm::Expected<const SplitCode *> CompiledKernel::splitCode() const {
                                              llvm::StringRef(S->Object.data(), S->Object.size())))
           stopUsingDiskCache(llvm::toString(std::move(E)));
     }
-    auto Entries = loadHostObject(S->Object, {SplitEntryName}, kernelSymbolName(Info, true));
+    auto Entries = loadHostObject(S->Object, {SplitEntryName}, Info.Name.symbol(true));
     if (!Entries)
       return Fail(Entries.takeError());
     S->Entry = Entries->Symbols[0];

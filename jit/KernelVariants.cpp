@@ -164,7 +164,7 @@ llvm::Expected<std::shared_ptr<VariantCode>> compileVariant(const CompiledKernel
     V->HostSource = generateHostSource(**Full, /*Split=*/false, &Spec);
     debugLog("codegen", "variant " + V->Key + " host source:\n" + V->HostSource);
     auto Obj =
-        compileHost(V->HostSource, K.Info.Source, describeKernel(K.Info, "variant " + V->Key));
+        compileHost(V->HostSource, K.Info.Source, K.Info.Name.described("variant " + V->Key));
     if (!Obj)
       return Obj.takeError();
     V->Object = std::move(Obj->Bytes);
@@ -172,7 +172,7 @@ llvm::Expected<std::shared_ptr<VariantCode>> compileVariant(const CompiledKernel
       return CancelledError();
     if (Split) {
       auto SObj = compileHost(generateHostSource(**Full, /*Split=*/true, &Spec), K.Info.Source,
-                              describeKernel(K.Info, "variant " + V->Key + ", split entry"));
+                              K.Info.Name.described("variant " + V->Key + ", split entry"));
       if (!SObj)
         return SObj.takeError();
       V->SplitObject = std::move(SObj->Bytes);
@@ -201,14 +201,14 @@ llvm::Expected<std::shared_ptr<VariantCode>> compileVariant(const CompiledKernel
       NewCuda.emplace_back(std::move(Name), std::move(*C));
     }
   auto Entries =
-      loadHostObject(V->Object, {EntryName}, kernelSymbolName(K.Info, /*Split=*/false, V->Key));
+      loadHostObject(V->Object, {EntryName}, K.Info.Name.symbol(/*Split=*/false, V->Key));
   if (!Entries)
     return Entries.takeError();
   V->Entry = Entries->Symbols[0];
   V->EntryCode = std::move(Entries->Code);
   if (Split) {
     auto SEntries = loadHostObject(V->SplitObject, {SplitEntryName},
-                                   kernelSymbolName(K.Info, /*Split=*/true, V->Key));
+                                   K.Info.Name.symbol(/*Split=*/true, V->Key));
     if (!SEntries)
       return SEntries.takeError();
     V->SplitEntry = SEntries->Symbols[0];

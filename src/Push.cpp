@@ -44,14 +44,14 @@ llvm::Error checkPushArguments(const char *Source, int NArgs, const jacc_arg *Ar
 
 /// "#pragma jacc location of the kernel at heat.c:42": where a kernel's own pragma failed.
 std::string pragmaWhere(llvm::StringRef Pragma, const analysis::KernelInfo &Info) {
-  std::string Site = analysis::kernelSite(Info.Source);
+  const std::string &Site = Info.Name.Site;
   return ("#pragma jacc " + Pragma + " of the kernel" + (Site.empty() ? "" : " at " + Site)).str();
 }
 
 /// A push of Info with native implementations (C) on some devices: their parts are shares of the
 /// kernel's one parallel loop, computed by the probe from scalar arguments.
 llvm::Error checkNative(const analysis::KernelInfo &Info, unsigned Flags, const NativeChoice &C) {
-  std::string What = "jacc_kernel_push: " + jit::describeKernel(Info) +
+  std::string What = "jacc_kernel_push: " + Info.Name.described() +
                      " has a native implementation for " + nativeKinds(C);
   std::string Remove = "remove the implementation (jacc_kernel_native with a NULL function)";
   if (Flags & JACC_FORCE_DUPLICATE)

@@ -144,7 +144,7 @@ std::shared_ptr<const CompiledKernel> loadKernel(const DiskSlot &Slot, unsigned 
   K->InfoComplete = false;
   K->Disk = Slot;
   K->Object.assign(Object->begin(), Object->end());
-  auto Entries = loadHostObject(K->Object, {EntryName}, kernelSymbolName(K->Info, false));
+  auto Entries = loadHostObject(K->Object, {EntryName}, K->Info.Name.symbol(false));
   if (!Entries)
     return Miss(llvm::toString(Entries.takeError()));
   K->Entry = Entries->Symbols[0];

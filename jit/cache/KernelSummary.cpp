@@ -16,46 +16,6 @@ using diskcache::textOf;
 using diskcache::textValue;
 namespace json = llvm::json;
 
-std::string kernelDisplayName(const KernelInfo &K) {
-  llvm::StringRef S = K.Source;
-  unsigned At = K.Nests.empty() ? K.BodyBegin : K.Nests.front().Loops.front().ForBegin;
-  if (At >= S.size())
-    At = K.ConstructOffset;
-  auto LineAt = [&](size_t Offset) {
-    return S.drop_front(Offset).take_until([](char C) { return C == '\n'; }).trim();
-  };
-  llvm::StringRef Line = LineAt(At);
-  if (Line.empty() || Line == "{")
-    Line = LineAt(K.ConstructOffset);
-  // A kernel loaded from the disk cache knows its construct, not its nests: the line after a
-  // combined construct's pragma is its loop.
-  if (Line.startswith("#pragma") && K.Nests.empty()) {
-    size_t Next = S.find('\n', K.ConstructOffset);
-    if (Next != llvm::StringRef::npos && !LineAt(Next + 1).empty() && LineAt(Next + 1) != "{")
-      Line = LineAt(Next + 1);
-  }
-  return Line.str();
-}
-
-std::string describeKernel(const KernelInfo &K, llvm::StringRef Part) {
-  std::string Name = kernelDisplayName(K);
-  if (Name.size() > 80) // a generated one-line kernel may be megabytes long
-    Name = Name.substr(0, 77) + "...";
-  std::string S = "kernel '" + Name + "'";
-  return Part.empty() ? S : S + " (" + Part.str() + ")";
-}
-
-std::string kernelSymbolName(const KernelInfo &K, bool Split, llvm::StringRef VariantKey) {
-  std::string Site = analysis::kernelSite(K.Source);
-  if (Site.empty()) {
-    Site = kernelDisplayName(K);
-    if (Site.size() > 60)
-      Site = Site.substr(0, 57) + "...";
-  }
-  std::string S = "jacc:" + Site + (Split ? " split" : "");
-  return VariantKey.empty() ? S : S + " [" + VariantKey.str() + "]";
-}
-
 namespace {
 
 json::Array predicateLines(const KernelInfo &K) {
@@ -246,27 +206,26 @@ json::Object kernelSummary(const KernelInfo &K, llvm::StringRef Target, double A
     Arrays.push_back(
         json::Object{{"name", textValue(A.Name)}, {"dim", A.Dim}, {"affine", A.Affine}});
   BlockGeometry Block = cudaBlockGeometry(K);
-  return json::Object{
-      {"name", textValue(kernelDisplayName(K))},
-      {"target", Target},
-      {"source", textValue(K.Source)},
-      {"decls", std::move(Decls)},
-      {"rewritten", textValue(K.Split.Rewritten)},
-      {"split", json::Object{{"enabled", K.Split.Enabled},
-                             {"fallback", textValue(K.Split.Fallback)},
-                             {"arrays", std::move(Arrays)},
-                             {"narrowable", K.Split.Plan.Narrowable},
-                             {"predicates", predicateLines(K)}}},
-      {"gpu", json::Object{{"traits", analysis::describeTraits(K.Traits)},
-                           {"block_size", Block.BlockSize},
-                           {"block_why", textValue(Block.Why)}}},
-      {"compilers", json::Object{{"llvm", LLVM_VERSION_STRING},
-                                 {"nvrtc", nvrtcVersionString()},
-                                 {"jacc", JACC_VERSION},
-                                 {"format", 1}}},
-      {"analysis_ms", AnalysisMs},
-      {"compile_ms", CompileMs},
-      {"kernel", runtimeToJson(K)}};
+  return json::Object{{"name", textValue(K.Name.Display)},
+                      {"target", Target},
+                      {"source", textValue(K.Source)},
+                      {"decls", std::move(Decls)},
+                      {"rewritten", textValue(K.Split.Rewritten)},
+                      {"split", json::Object{{"enabled", K.Split.Enabled},
+                                             {"fallback", textValue(K.Split.Fallback)},
+                                             {"arrays", std::move(Arrays)},
+                                             {"narrowable", K.Split.Plan.Narrowable},
+                                             {"predicates", predicateLines(K)}}},
+                      {"gpu", json::Object{{"traits", analysis::describeTraits(K.Traits)},
+                                           {"block_size", Block.BlockSize},
+                                           {"block_why", textValue(Block.Why)}}},
+                      {"compilers", json::Object{{"llvm", LLVM_VERSION_STRING},
+                                                 {"nvrtc", nvrtcVersionString()},
+                                                 {"jacc", JACC_VERSION},
+                                                 {"format", 1}}},
+                      {"analysis_ms", AnalysisMs},
+                      {"compile_ms", CompileMs},
+                      {"kernel", runtimeToJson(K)}};
 }
 
 llvm::Expected<KernelInfo> runtimeInfoFromSummary(const json::Object &Summary) {
@@ -380,6 +339,10 @@ llvm::Expected<KernelInfo> runtimeInfoFromSummary(const json::Object &Summary) {
       Bad = "reads";
   if (!Bad.empty())
     return makeError(ErrorCode::Internal, "cache summary: field '" + Bad + "' missing or bad");
+  // The analysis's display name (it knew the nests), else what the construct gives.
+  K.Name = nameKernel(K);
+  if (std::optional<std::string> Display = textOf(Summary.get("name")))
+    K.Name.Display = std::move(*Display);
   return K;
 }
 

@@ -25,15 +25,6 @@ llvm::Expected<analysis::KernelInfo> runtimeInfoFromSummary(const llvm::json::Ob
 llvm::json::Object cudaLaunchToJson(const CudaKernelSource &S);
 llvm::Expected<CudaKernelSource> cudaLaunchFromJson(const llvm::json::Value &V);
 
-/// The kernel's display name: its first loop line, else the construct's line, trimmed.
-std::string kernelDisplayName(const analysis::KernelInfo &K);
-/// "kernel '<display name>'", with " (Part)" when Part is not empty: how messages name it.
-std::string describeKernel(const analysis::KernelInfo &K, llvm::StringRef Part = "");
-/// How profilers name the kernel's code: "jacc:heat.c:42" (its site, analysis::kernelSite) or
-/// "jacc:<display name>", then " split" for the split entry and " [n=100]" for a variant.
-std::string kernelSymbolName(const analysis::KernelInfo &K, bool Split,
-                             llvm::StringRef VariantKey = "");
-
 } // namespace jacc::jit
 
 #endif

@@ -87,7 +87,7 @@ llvm::Error KernelLaunch::takeFailure() {
 }
 
 std::string KernelLaunch::describe() const {
-  return jit::describeKernel(K->Info);
+  return K->Info.Name.described();
 }
 
 void KernelLaunch::finished() {

@@ -48,12 +48,6 @@ std::string useOf(const analysis::KernelInfo &Info, const jacc_arg *Args,
   return "data it uses";
 }
 
-/// "the kernel at heat.c:42", else "kernel 'for (...)'".
-std::string kernelName(const analysis::KernelInfo &Info) {
-  std::string Site = analysis::kernelSite(Info.Source);
-  return Site.empty() ? jit::describeKernel(Info) : "the kernel at " + Site;
-}
-
 /// "targets location 'LocB' (devices 0, 1)", or how else the kernel's devices were chosen.
 std::string whereItRuns(const LaunchPlan &P, const PlanOptions &O, HolderSet Wanted) {
   if (P.Owner)
@@ -93,7 +87,7 @@ llvm::Error checkLaunchDevices(const analysis::KernelInfo &Info, const jacc_arg 
           Missing->Location + ") above the construct, or jacc_set_location), or map " + What +
           " at a location covering the kernel's (jacc_set_data_location before it is mapped)";
   return makeError(ErrorCode::InvalidArgument,
-                   "jacc_kernel_push: " + kernelName(Info) + " " + Runs + ", but " + What + " " +
+                   "jacc_kernel_push: " + Info.Name.where() + " " + Runs + ", but " + What + " " +
                        PresentTable::describe(*Missing) + " lives at " +
                        DataEnvironment::describeHome(*Missing) + ": " +
                        DataEnvironment::describeDevices(Wanted & ~Missing->Home) +

@@ -10,7 +10,7 @@ KernelName kernelNameOf(const jit::CompiledKernel &K) {
   const void *Cached = K.ObservedName.load(std::memory_order_acquire);
   if (!Cached) {
     // Racing first uses intern the same name: either pointer is the one.
-    Cached = internKernelName(analysis::kernelSite(K.Info.Source), jit::kernelDisplayName(K.Info));
+    Cached = internKernelName(K.Info.Name.Site, K.Info.Name.Display);
     K.ObservedName.store(Cached, std::memory_order_release);
   }
   return *static_cast<const KernelName *>(Cached);

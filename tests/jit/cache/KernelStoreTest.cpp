@@ -281,6 +281,21 @@ TEST_F(KernelStoreTest, SummaryRoundTripsTheRuntimePartOfTheAnalysis) {
   EXPECT_TRUE(!I.MayRestrict && I.MayAlign);
   EXPECT_EQ(Back->MayRestrict, I.MayRestrict);
   EXPECT_EQ(Back->MayAlign, I.MayAlign);
+  // A kernel from the disk cache has the name the analysis gave it, though its nests are not in
+  // the summary (from the construct alone this one would be "#pragma acc parallel").
+  auto Region = compileKernel("#pragma acc parallel present(y)\n"
+                              "{\n"
+                              "  #pragma acc loop\n"
+                              "  for (int i = 0; i < n; i++) y[i] = 0;\n"
+                              "}\n"
+                              "// jacc-site: heat.c:42\n",
+                              {"int n", "double *y"});
+  ASSERT_TRUE(bool(Region)) << llvm::toString(Region.takeError());
+  auto RegionBack = runtimeInfoFromSummary(kernelSummary((*Region)->Info, "t", 0, 0));
+  ASSERT_TRUE(bool(RegionBack)) << llvm::toString(RegionBack.takeError());
+  EXPECT_EQ((*Region)->Info.Name.Display, "for (int i = 0; i < n; i++) y[i] = 0;");
+  EXPECT_EQ(RegionBack->Name.Display, (*Region)->Info.Name.Display);
+  EXPECT_EQ(RegionBack->Name.Site, "heat.c:42");
   auto MatVec = compileKernel("#pragma acc parallel loop\n"
                               "for (int i = 0; i < n; i++) {\n"
                               "  double s = 0;\n"
