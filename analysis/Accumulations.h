@@ -12,8 +12,8 @@ namespace jacc::analysis {
 
 struct ParallelNest;
 
-/// The integer value a variant folds for a scalar (jit/Specialization.h), nullopt for one it does
-/// not: inner loops whose bounds become small constants are short after all.
+/// The integer value a variant folds for a scalar (jit/specialize/Specialization.h), nullopt for
+/// one it does not: inner loops whose bounds become small constants are short after all.
 using FoldedValue = llvm::function_ref<std::optional<long long>(llvm::StringRef Name)>;
 
 /// Whether N's body updates a scalar with a floating-point expression of its own old value and

@@ -1,8 +1,8 @@
 // Which kernels may declare their pointer arguments restrict, or aligned: run-time
 // facts the binding proves at each push (each pointer in a mapping of its own, so no two point
 // into the same memory; each device copy at a 64-byte boundary), which an ahead-of-time compiler
-// cannot know. Compiled into variants (jit/Specialization.h), which then vectorise and jam loops
-// a possible alias kept scalar.
+// cannot know. Compiled into variants (jit/specialize/Specialization.h), which then vectorise and
+// jam loops a possible alias kept scalar.
 #ifndef JACC_ANALYSIS_RESTRICTARGS_H
 #define JACC_ANALYSIS_RESTRICTARGS_H
 

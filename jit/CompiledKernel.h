@@ -3,11 +3,11 @@
 #define JACC_JIT_COMPILEDKERNEL_H
 
 #include "analysis/Kernel.h"
-#include "jit/KernelVariants.h"
 #include "jit/cuda/CudaCodegen.h"
 #include "jit/cuda/NvrtcCompiler.h"
-#include "support/SavedError.h"
 #include "jit/host/CallInterface.h"
+#include "jit/specialize/KernelVariants.h"
+#include "support/SavedError.h"
 
 #include <llvm/Support/Error.h>
 

@@ -9,7 +9,7 @@
 #include "jit/AtomicText.h"
 #include "jit/BoundsChecks.h"
 #include "jit/ReadProbe.h"
-#include "jit/Specialization.h"
+#include "jit/specialize/Specialization.h"
 #include "support/TextEdits.h"
 
 #include <llvm/ADT/STLExtras.h>

@@ -8,7 +8,7 @@
 
 #include "jacc/jacc.h"
 #include "jit/KernelCache.h"
-#include "jit/KernelVariants.h"
+#include "jit/specialize/KernelVariants.h"
 #include "src/Device.h"
 #include "src/data/DataEnvironment.h"
 #include "src/launch/Distribution.h"

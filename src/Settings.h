@@ -5,8 +5,8 @@
 #define JACC_SRC_SETTINGS_H
 
 #include "jit/KernelCache.h"
-#include "jit/KernelVariants.h"
 #include "jit/server/CompileConfig.h"
+#include "jit/specialize/KernelVariants.h"
 #include "src/DeviceConfig.h"
 #include "src/launch/Distribution.h"
 #include "src/launch/SplitChoice.h"

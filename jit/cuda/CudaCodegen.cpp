@@ -5,11 +5,11 @@
 #include "analysis/KernelSource.h"
 #include "jit/BoundsChecks.h"
 #include "jit/EntryCodegen.h"
-#include "jit/Specialization.h"
 #include "jit/cuda/CudaABI.h"
 #include "jit/cuda/CudaAtomics.h"
 #include "jit/host/HostABI.h"
 #include "jit/host/HostCodegen.h"
+#include "jit/specialize/Specialization.h"
 #include "support/Error.h"
 
 #include <llvm/ADT/StringExtras.h>

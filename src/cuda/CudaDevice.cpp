@@ -3,7 +3,7 @@
 // thread per GPU wait, no callback latency), calls finished() and completes the ticket, in order.
 #include "src/cuda/CudaDevice.h"
 
-#include "jit/KernelVariants.h"
+#include "jit/specialize/KernelVariants.h"
 #include "src/cuda/CudaKernelLaunch.h"
 #include "src/cuda/CudaNativeLaunch.h"
 #include "src/cuda/DynamicCuda.h"

@@ -6,7 +6,7 @@
 #define JACC_SRC_LAUNCH_LAUNCHPLAN_H
 
 #include "jacc/jacc.h"
-#include "jit/Specialization.h"
+#include "jit/specialize/Specialization.h"
 #include "src/data/DataEnvironment.h"
 #include "src/launch/KernelLaunch.h"
 #include "src/launch/NativeKernels.h"

@@ -433,7 +433,7 @@ TEST_F(ListedCache, ShowUnsplitEntryGivesTheFallback) {
   EXPECT_EQ(R.Out.find("sm_80"), std::string::npos) << R.Out;
 }
 
-// Specialized variants (jit/KernelVariants.h): spec-<hash>.json, most used first.
+// Specialized variants (jit/specialize/KernelVariants.h): spec-<hash>.json, most used first.
 TEST_F(ListedCache, ShowListsVariants) {
   ASSERT_FALSE(bool(cache().addArtifact(
       Old, "spec-00000000000000aa.json",

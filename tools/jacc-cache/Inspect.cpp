@@ -226,7 +226,8 @@ void showArtifacts(const DiskCacheEntryInfo &E) {
     field("    " + Name, humanSize(Size) + " (" + llvm::Twine(Size) + " bytes)");
 }
 
-/// The records of the entry's specialized variants (jit/KernelVariants.h), most used first.
+/// The records of the entry's specialized variants (jit/specialize/KernelVariants.h), most used
+/// first.
 std::vector<VariantRecord> variants(const Context &C, const DiskCacheEntryInfo &E) {
   std::vector<VariantRecord> Found;
   for (const auto &[Name, Size] : E.Artifacts) {

@@ -5,10 +5,10 @@
 
 #include "analysis/Frontend.h"
 #include "analysis/Pipeline.h"
-#include "jit/Specialization.h"
 #include "jit/cuda/CudaABI.h"
 #include "jit/cuda/CudaLaunchABI.h"
 #include "jit/cuda/NvrtcCompiler.h"
+#include "jit/specialize/Specialization.h"
 #include "support/Error.h"
 #include "tests/ScopedEnv.h"
 #include "tests/jit/cuda/CudaCheck.h"

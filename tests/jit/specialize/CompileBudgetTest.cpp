@@ -1,6 +1,6 @@
-// The background compile budget (jit/CompileBudget.h): spent once the compiles charged reach the
-// limit, never with no limit, at once with a limit of 0; reset starts over.
-#include "jit/CompileBudget.h"
+// The background compile budget (jit/specialize/CompileBudget.h): spent once the compiles charged
+// reach the limit, never with no limit, at once with a limit of 0; reset starts over.
+#include "jit/specialize/CompileBudget.h"
 
 #include <gtest/gtest.h>
 

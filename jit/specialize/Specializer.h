@@ -1,12 +1,12 @@
 // The kernel specialization policy (JACC_SPECIALIZE): per kernel, from the values its scalar
 // arguments take push after push, which variant to run (the generic kernel, or one folding some of
-// the values as constants, see jit/Specialization.h). Pure logic: compiling and caching variants
-// is the runtime's.
+// the values as constants, see jit/specialize/Specialization.h). Pure logic: compiling and caching
+// variants is the runtime's.
 #ifndef JACC_JIT_SPECIALIZER_H
 #define JACC_JIT_SPECIALIZER_H
 
 #include "analysis/Kernel.h"
-#include "jit/Specialization.h"
+#include "jit/specialize/Specialization.h"
 
 #include <llvm/ADT/ArrayRef.h>
 #include <llvm/ADT/SmallVector.h>
@@ -23,11 +23,11 @@ namespace jacc::jit {
 
 /// One scalar argument of a push, as the policy sees it.
 struct ScalarArg {
-  unsigned Param = 0;          ///< its index in the entry's parameter list (ArgInfo::Param)
-  llvm::StringRef Name;        ///< its name, as the force and forbid lists name it
+  unsigned Param = 0;   ///< its index in the entry's parameter list (ArgInfo::Param)
+  llvm::StringRef Name; ///< its name, as the force and forbid lists name it
   analysis::ScalarType Type = analysis::ScalarType::I32; ///< its type
-  const void *Bytes = nullptr; ///< the value pushed
-  size_t Size = 0;             ///< bytes at Bytes: jit::scalarTypeSize(Type)
+  const void *Bytes = nullptr;                           ///< the value pushed
+  size_t Size = 0; ///< bytes at Bytes: jit::scalarTypeSize(Type)
   /// May be folded: not a reduction variable, a long double, or a value the kernel never reads.
   bool Eligible = true;
 };
@@ -103,7 +103,7 @@ private:
   std::vector<ArgState> State;
   PointerFacts LastFacts; // the facts of the last pushes, FactsRun of them in a row
   unsigned FactsRun = 0;
-  PointerFacts Assumed;   // this push's variant assumes them
+  PointerFacts Assumed; // this push's variant assumes them
   std::vector<std::unique_ptr<Variant>> Variants;
   llvm::SmallVector<unsigned, 8> Fold; // this push's folded arguments (indices into State)
 };
@@ -113,8 +113,7 @@ private:
 /// (Repeat: pushes, at least 1) and JACC_SPECIALIZE_MAX (Max: variants per kernel); a null or empty
 /// value keeps the default. InvalidArgument naming the variable, its value and what is accepted.
 llvm::Expected<Specializer::Options> specializeOptionsFromEnv(const char *Mode, const char *Args,
-                                                              const char *Repeat,
-                                                              const char *Max);
+                                                              const char *Repeat, const char *Max);
 
 } // namespace jacc::jit
 

@@ -32,9 +32,7 @@ struct PointerFacts {
   bool Aligned = false;
   bool any() const { return Disjoint || Aligned; }
   /// Whether every fact of these holds in F (a variant assuming these may run F's push).
-  bool holdIn(PointerFacts F) const {
-    return (!Disjoint || F.Disjoint) && (!Aligned || F.Aligned);
-  }
+  bool holdIn(PointerFacts F) const { return (!Disjoint || F.Disjoint) && (!Aligned || F.Aligned); }
   bool operator==(PointerFacts F) const { return Disjoint == F.Disjoint && Aligned == F.Aligned; }
 };
 

@@ -1,6 +1,6 @@
 // The background compiler's thread: jobs run in order off the caller's thread, at idle priority;
 // drain waits for them, stop drops the jobs not started and waits for the running one.
-#include "jit/BackgroundCompiler.h"
+#include "jit/specialize/BackgroundCompiler.h"
 
 #include "support/IdlePriority.h"
 

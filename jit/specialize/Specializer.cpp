@@ -1,5 +1,5 @@
 // The specialization policy: per-argument value tracking, variant choice, JACC_SPECIALIZE*.
-#include "jit/Specializer.h"
+#include "jit/specialize/Specializer.h"
 
 #include "support/Error.h"
 
@@ -257,8 +257,7 @@ static bool isIdentifier(llvm::StringRef S) {
 }
 
 llvm::Expected<Specializer::Options> specializeOptionsFromEnv(const char *Mode, const char *Args,
-                                                              const char *Repeat,
-                                                              const char *Max) {
+                                                              const char *Repeat, const char *Max) {
   Specializer::Options O;
   llvm::StringRef M = llvm::StringRef(Mode ? Mode : "").trim();
   if (M.empty() || M.equals_insensitive("auto"))
@@ -300,8 +299,8 @@ llvm::Expected<Specializer::Options> specializeOptionsFromEnv(const char *Mode, 
 
   if (auto E = parseCount("JACC_SPECIALIZE_AFTER", Repeat, 1, 1000000, "pushes", O.Repeat))
     return E;
-  if (auto E = parseCount("JACC_SPECIALIZE_MAX", Max, 0, 1024, "variants per kernel",
-                          O.MaxVariants))
+  if (auto E =
+          parseCount("JACC_SPECIALIZE_MAX", Max, 0, 1024, "variants per kernel", O.MaxVariants))
     return E;
   return O;
 }

@@ -1,6 +1,6 @@
 // Which variant each push runs and how it gets compiled: off the launch path, after its payback,
 // or at once; loaded from disk or built for host and CUDA; kept only if its trial wins.
-#include "jit/KernelVariants.h"
+#include "jit/specialize/KernelVariants.h"
 
 #include "jit/CompiledKernel.h"
 #include "jit/cache/DiskCache.h"

@@ -1,6 +1,6 @@
 // The budget's lock-free accounting: compile seconds charged against the limit, whether it is
 // spent, and the first refusal told apart so that only it is logged.
-#include "jit/CompileBudget.h"
+#include "jit/specialize/CompileBudget.h"
 
 namespace jacc::jit {
 
@@ -21,7 +21,9 @@ void CompileBudget::charge(double Seconds) {
   Compiles.fetch_add(1, std::memory_order_relaxed);
 }
 
-bool CompileBudget::refuse() { return Refused.fetch_add(1, std::memory_order_relaxed) == 0; }
+bool CompileBudget::refuse() {
+  return Refused.fetch_add(1, std::memory_order_relaxed) == 0;
+}
 
 double CompileBudget::limitSeconds() const {
   return double(LimitUs.load(std::memory_order_relaxed)) * 1e-6;

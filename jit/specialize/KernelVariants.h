@@ -7,12 +7,12 @@
 #ifndef JACC_JIT_KERNELVARIANTS_H
 #define JACC_JIT_KERNELVARIANTS_H
 
-#include "jit/BackgroundCompiler.h"
-#include "jit/CompileBudget.h"
-#include "jit/Specialization.h"
-#include "jit/Specializer.h"
-#include "jit/VariantPayback.h"
-#include "jit/VariantTrial.h"
+#include "jit/specialize/BackgroundCompiler.h"
+#include "jit/specialize/CompileBudget.h"
+#include "jit/specialize/Specialization.h"
+#include "jit/specialize/Specializer.h"
+#include "jit/specialize/VariantPayback.h"
+#include "jit/specialize/VariantTrial.h"
 
 #include <llvm/ADT/ArrayRef.h>
 #include <llvm/ADT/SmallVector.h>
@@ -62,7 +62,7 @@ struct SpecializeSettings {
   CompileBudget *Budget = nullptr;
   /// JACC_SPECIALIZE_PAYBACK: under auto, a variant not in the disk cache is compiled once its
   /// kernel's generic launches ran this many times its expected compile time
-  /// (jit/VariantPayback.h); 0: at once.
+  /// (jit/specialize/VariantPayback.h); 0: at once.
   double PaybackFactor = 1;
   /// The compute capabilities of the runtime's GPUs: variants are compiled for each.
   std::vector<unsigned> CudaArchs;
@@ -74,7 +74,7 @@ struct SpecializeSettings {
 /// The settings from the environment; InvalidArgument naming a bad variable.
 llvm::Expected<SpecializeSettings> specializeSettingsFromEnv();
 
-/// A timed push that takes part in a variant's trial (jit/VariantTrial.h).
+/// A timed push that takes part in a variant's trial (jit/specialize/VariantTrial.h).
 struct TrialLaunch {
   int Variant = -1;         ///< the variant on trial; -1: none
   bool RunsVariant = false; ///< this push runs it (else the generic code, for comparison)

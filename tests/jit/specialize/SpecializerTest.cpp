@@ -1,7 +1,7 @@
 // Tests of the specialization policy: a value is folded after K pushes with the same bytes, a
 // value that keeps changing never is, the variant limit holds, the off / auto / always modes,
 // per-argument force and forbid, and the JACC_SPECIALIZE* variables.
-#include "jit/Specializer.h"
+#include "jit/specialize/Specializer.h"
 
 #include "support/Error.h"
 
@@ -363,8 +363,7 @@ TEST(SpecializerTest, EnvironmentErrorsNameTheVariableAndTheFix) {
   }
   for (const char *Bad : {"-1", "many", "100000"}) {
     Msg = envError(nullptr, nullptr, nullptr, Bad);
-    EXPECT_NE(Msg.find("JACC_SPECIALIZE_MAX='" + std::string(Bad) + "'"), std::string::npos)
-        << Msg;
+    EXPECT_NE(Msg.find("JACC_SPECIALIZE_MAX='" + std::string(Bad) + "'"), std::string::npos) << Msg;
     EXPECT_NE(Msg.find("between 0 and 1024"), std::string::npos) << Msg;
   }
 }

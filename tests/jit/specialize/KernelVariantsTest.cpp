@@ -1,9 +1,8 @@
-// Kernel variants (jit/KernelVariants.h): the policy's choice at each push, compiled now or in the
-// background, the variant's entry run through the generic call interface, and the variants'
-// artifacts and hit counts in the kernel's disk cache entry.
-#include "jit/KernelVariants.h"
+// Kernel variants (jit/specialize/KernelVariants.h): the policy's choice at each push, compiled now
+// or in the background, the variant's entry run through the generic call interface, and the
+// variants' artifacts and hit counts in the kernel's disk cache entry.
+#include "jit/specialize/KernelVariants.h"
 
-#include "jit/BackgroundCompiler.h"
 #include "jit/CompiledKernel.h"
 #include "jit/cache/DiskCache.h"
 #include "jit/cache/KernelEntry.h"
@@ -11,6 +10,7 @@
 #include "jit/cache/KernelSummary.h"
 #include "jit/cuda/NvrtcCompiler.h"
 #include "jit/host/HostABI.h"
+#include "jit/specialize/BackgroundCompiler.h"
 #include "tests/ScopedEnv.h"
 
 #include <llvm/ADT/SmallString.h>

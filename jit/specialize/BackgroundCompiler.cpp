@@ -1,6 +1,6 @@
 // The background compile thread: a job queue run at idle priority, cancelling and draining it, and
 // stopping every compiler at exit before clang's static state is destroyed.
-#include "jit/BackgroundCompiler.h"
+#include "jit/specialize/BackgroundCompiler.h"
 
 #include "support/ClangInvocation.h"
 #include "support/Fork.h"

@@ -1,6 +1,6 @@
 // The expected compile time of a kernel's variant, which its generic launches must pay for first:
 // the generic kernel's own, twice for a kernel with a split entry.
-#include "jit/VariantPayback.h"
+#include "jit/specialize/VariantPayback.h"
 
 #include "jit/CompiledKernel.h"
 

@@ -1,6 +1,6 @@
 // Tests of the variant trial: alternation of the timed launches, the median verdict with its
 // margin, and that a single outlier does not decide.
-#include "jit/VariantTrial.h"
+#include "jit/specialize/VariantTrial.h"
 
 #include <gtest/gtest.h>
 

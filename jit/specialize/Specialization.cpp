@@ -1,5 +1,5 @@
 // Specialization keys, exact C literals of scalar values, and the check of what may be folded.
-#include "jit/Specialization.h"
+#include "jit/specialize/Specialization.h"
 
 #include "support/Error.h"
 
@@ -75,10 +75,9 @@ std::string Specialization::key() const {
   std::vector<const ArgSpecialization *> Sorted;
   for (const ArgSpecialization &A : Args)
     Sorted.push_back(&A);
-  std::stable_sort(Sorted.begin(), Sorted.end(),
-                   [](const ArgSpecialization *L, const ArgSpecialization *R) {
-                     return L->Param < R->Param;
-                   });
+  std::stable_sort(
+      Sorted.begin(), Sorted.end(),
+      [](const ArgSpecialization *L, const ArgSpecialization *R) { return L->Param < R->Param; });
   std::string Key;
   for (const ArgSpecialization *A : Sorted) {
     if (!Key.empty())
@@ -86,8 +85,8 @@ std::string Specialization::key() const {
     Key += A->Name.empty() ? "#" + std::to_string(A->Param) : A->Name;
     Key += "=" + A->Literal;
   }
-  for (auto [Holds, Name] : {std::pair{Pointers.Disjoint, "restrict"},
-                              std::pair{Pointers.Aligned, "aligned64"}})
+  for (auto [Holds, Name] :
+       {std::pair{Pointers.Disjoint, "restrict"}, std::pair{Pointers.Aligned, "aligned64"}})
     if (Holds)
       Key += (Key.empty() ? "" : ";") + std::string(Name);
   return Key;
@@ -118,48 +117,68 @@ unsigned scalarTypeSize(ScalarType T) {
   switch (T) {
   case ScalarType::Bool:
   case ScalarType::I8:
-  case ScalarType::U8: return 1;
+  case ScalarType::U8:
+    return 1;
   case ScalarType::I16:
-  case ScalarType::U16: return 2;
+  case ScalarType::U16:
+    return 2;
   case ScalarType::I32:
   case ScalarType::U32:
-  case ScalarType::F32: return 4;
+  case ScalarType::F32:
+    return 4;
   case ScalarType::I64:
   case ScalarType::U64:
-  case ScalarType::F64: return 8;
-  case ScalarType::F80: return 16;
-  case ScalarType::C32: return 8;
-  case ScalarType::C64: return 16;
-  case ScalarType::C80: return 32;
+  case ScalarType::F64:
+    return 8;
+  case ScalarType::F80:
+    return 16;
+  case ScalarType::C32:
+    return 8;
+  case ScalarType::C64:
+    return 16;
+  case ScalarType::C80:
+    return 32;
   }
   return 0;
 }
 
-bool isFoldable(ScalarType T) { return T != ScalarType::F80 && !isComplex(T); }
+bool isFoldable(ScalarType T) {
+  return T != ScalarType::F80 && !isComplex(T);
+}
 
 llvm::Expected<std::string> scalarLiteral(ScalarType T, const void *Bytes) {
   switch (T) {
-  case ScalarType::Bool: return std::string(load<uint8_t>(Bytes) ? "((_Bool)1)" : "((_Bool)0)");
-  case ScalarType::I8: return castLiteral("signed char", load<int8_t>(Bytes));
-  case ScalarType::U8: return castLiteral("unsigned char", load<uint8_t>(Bytes));
-  case ScalarType::I16: return castLiteral("short", load<int16_t>(Bytes));
-  case ScalarType::U16: return castLiteral("unsigned short", load<uint16_t>(Bytes));
+  case ScalarType::Bool:
+    return std::string(load<uint8_t>(Bytes) ? "((_Bool)1)" : "((_Bool)0)");
+  case ScalarType::I8:
+    return castLiteral("signed char", load<int8_t>(Bytes));
+  case ScalarType::U8:
+    return castLiteral("unsigned char", load<uint8_t>(Bytes));
+  case ScalarType::I16:
+    return castLiteral("short", load<int16_t>(Bytes));
+  case ScalarType::U16:
+    return castLiteral("unsigned short", load<uint16_t>(Bytes));
   case ScalarType::I32: {
     // -2147483648 is the negation of a long literal: in range for the cast.
     int32_t V = load<int32_t>(Bytes);
     return V < 0 ? castLiteral("int", V) : std::to_string(V);
   }
-  case ScalarType::U32: return std::to_string(load<uint32_t>(Bytes)) + "U";
+  case ScalarType::U32:
+    return std::to_string(load<uint32_t>(Bytes)) + "U";
   case ScalarType::I64: {
     int64_t V = load<int64_t>(Bytes);
     if (V == INT64_MIN) // 9223372036854775808LL does not fit
       return std::string("(-9223372036854775807LL-1)");
     return V < 0 ? "(" + std::to_string(V) + "LL)" : std::to_string(V) + "LL";
   }
-  case ScalarType::U64: return std::to_string(load<uint64_t>(Bytes)) + "ULL";
-  case ScalarType::F32: return floatLiteral(load<uint32_t>(Bytes), 23, 8, "f");
-  case ScalarType::F64: return floatLiteral(load<uint64_t>(Bytes), 52, 11, "");
-  case ScalarType::F80: break;
+  case ScalarType::U64:
+    return std::to_string(load<uint64_t>(Bytes)) + "ULL";
+  case ScalarType::F32:
+    return floatLiteral(load<uint32_t>(Bytes), 23, 8, "f");
+  case ScalarType::F64:
+    return floatLiteral(load<uint64_t>(Bytes), 52, 11, "");
+  case ScalarType::F80:
+    break;
   case ScalarType::C32:
   case ScalarType::C64:
   case ScalarType::C80:

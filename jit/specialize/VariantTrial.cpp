@@ -1,5 +1,5 @@
 // A variant's trial: each side's timed launches recorded, and the verdict from their medians.
-#include "jit/VariantTrial.h"
+#include "jit/specialize/VariantTrial.h"
 
 #include "support/Format.h"
 
@@ -30,8 +30,7 @@ VariantTrial::Verdict VariantTrial::verdict() const {
 }
 
 std::string VariantTrial::describe() const {
-  return formatSeconds(median(Variant)) + " against the generic " +
-         formatSeconds(median(Generic));
+  return formatSeconds(median(Variant)) + " against the generic " + formatSeconds(median(Generic));
 }
 
 } // namespace jacc::jit

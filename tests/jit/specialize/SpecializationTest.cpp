@@ -3,7 +3,7 @@
 // generic ones do with the values folded (loop bounds, variable-length array extents, an argument
 // the kernel assigns), CUDA entries whose PTX parameters stay the generic entry's, and what
 // cannot be specialized.
-#include "jit/Specialization.h"
+#include "jit/specialize/Specialization.h"
 
 #include "analysis/Pipeline.h"
 #include "jit/cuda/CudaCodegen.h"
@@ -87,8 +87,7 @@ TEST(SpecializationTest, IntegerLiterals) {
   EXPECT_EQ(literal(ScalarType::I64, int64_t(-5)), "(-5LL)");
   EXPECT_EQ(literal(ScalarType::I64, std::numeric_limits<int64_t>::min()),
             "(-9223372036854775807LL-1)");
-  EXPECT_EQ(literal(ScalarType::I64, std::numeric_limits<int64_t>::max()),
-            "9223372036854775807LL");
+  EXPECT_EQ(literal(ScalarType::I64, std::numeric_limits<int64_t>::max()), "9223372036854775807LL");
   EXPECT_EQ(literal(ScalarType::U64, std::numeric_limits<uint64_t>::max()),
             "18446744073709551615ULL");
 }
@@ -109,8 +108,7 @@ TEST(SpecializationTest, FloatingLiteralsAreExactHexadecimal) {
   EXPECT_EQ(literal(ScalarType::F64, std::numeric_limits<double>::min()), "0x1p-1022");
   EXPECT_EQ(literal(ScalarType::F64, std::numeric_limits<double>::denorm_min()), "0x1p-1074");
   EXPECT_EQ(literal(ScalarType::F32, std::numeric_limits<float>::denorm_min()), "0x1p-149f");
-  EXPECT_EQ(literal(ScalarType::F64, doubleBits(0x000fffffffffffffULL)),
-            "0x1.ffffffffffffep-1023");
+  EXPECT_EQ(literal(ScalarType::F64, doubleBits(0x000fffffffffffffULL)), "0x1.ffffffffffffep-1023");
   EXPECT_EQ(literal(ScalarType::F64, std::numeric_limits<double>::infinity()),
             "__builtin_bit_cast(double, 0x7ff0000000000000ULL)");
   EXPECT_EQ(literal(ScalarType::F32, -std::numeric_limits<float>::infinity()),
@@ -172,10 +170,10 @@ std::vector<Sample> samples() {
                   -FL::denorm_min(), floatBits(0x007fffff), FL::infinity(), -FL::infinity(),
                   FL::quiet_NaN(), floatBits(0x7fc12345), floatBits(0xffc00000)})
     S.push_back(sample(ScalarType::F32, F));
-  for (double D : {0.0, -0.0, 0.1, -3.0, 1e300, DL::max(), DL::lowest(), DL::min(),
-                   DL::denorm_min(), doubleBits(0x000fffffffffffffULL), DL::infinity(),
-                   -DL::infinity(), DL::quiet_NaN(), doubleBits(0x7ff8000000012345ULL),
-                   doubleBits(0xfff8000000000001ULL)})
+  for (double D :
+       {0.0, -0.0, 0.1, -3.0, 1e300, DL::max(), DL::lowest(), DL::min(), DL::denorm_min(),
+        doubleBits(0x000fffffffffffffULL), DL::infinity(), -DL::infinity(), DL::quiet_NaN(),
+        doubleBits(0x7ff8000000012345ULL), doubleBits(0xfff8000000000001ULL)})
     S.push_back(sample(ScalarType::F64, D));
   return S;
 }
@@ -198,8 +196,8 @@ TEST(SpecializationTest, LiteralsHaveTheirExactBytesInHostC) {
   Samples.push_back(sample(ScalarType::F64, doubleBits(0xfff0000000000001ULL)));
   std::string Code = "void __jacc_values(unsigned char *out) {\n";
   for (size_t I = 0; I < Samples.size(); ++I)
-    Code += "  { " + std::string(scalarTypeName(Samples[I].Type)) + " v = " +
-            literalOf(Samples[I]) + "; __builtin_memcpy(out + " + std::to_string(8 * I) +
+    Code += "  { " + std::string(scalarTypeName(Samples[I].Type)) +
+            " v = " + literalOf(Samples[I]) + "; __builtin_memcpy(out + " + std::to_string(8 * I) +
             ", &v, sizeof v); }\n";
   Code += "}\n";
   auto Obj = compileHostObjectInProcess(Code);
@@ -301,8 +299,7 @@ void noBarrier(void *) {}
 void runOnHost(const KernelInfo &K, const std::string &Code,
                const std::map<std::string, void *> &Values) {
   auto Obj = compileHostObjectInProcess(Code, K.Source);
-  ASSERT_TRUE(bool(Obj)) << llvm::toString(Obj.takeError()) << "\n--- generated source:\n"
-                         << Code;
+  ASSERT_TRUE(bool(Obj)) << llvm::toString(Obj.takeError()) << "\n--- generated source:\n" << Code;
   auto Fns = loadHostObject(Obj->Bytes, std::vector<std::string>{EntryName});
   ASSERT_TRUE(bool(Fns)) << llvm::toString(Fns.takeError());
   auto Call = CallInterface::create(K);
@@ -332,8 +329,7 @@ void runOnHost(const KernelInfo &K, const std::string &Code,
 void runSplitOnHost(const KernelInfo &K, const std::string &Code,
                     const std::map<std::string, void *> &Values, long long Bytes, int Devices) {
   auto Obj = compileHostObjectInProcess(Code, K.Source);
-  ASSERT_TRUE(bool(Obj)) << llvm::toString(Obj.takeError()) << "\n--- generated source:\n"
-                         << Code;
+  ASSERT_TRUE(bool(Obj)) << llvm::toString(Obj.takeError()) << "\n--- generated source:\n" << Code;
   auto Fns = loadHostObject(Obj->Bytes, std::vector<std::string>{SplitEntryName});
   ASSERT_TRUE(bool(Fns)) << llvm::toString(Fns.takeError());
   auto Call = CallInterface::create(K, /*Split=*/true);
@@ -416,9 +412,14 @@ TEST(SpecializationTest, HostEntryFoldsLoopBoundAndArrayExtent) {
   EXPECT_NE(Code.find("void __jacc_entry(int __jacc_spec_unused_" + Pn +
                       ", int __jacc_spec_unused_" + Pm + ", double s, void *__jacc_spec_ptr_" + P +
                       ", const jacc_host_team *__jacc_t) {\n"
-                      "int n = 7;\n(void)__jacc_spec_unused_" + Pn + ";\n"
-                      "int m = 5;\n(void)__jacc_spec_unused_" + Pm + ";\n"
-                      "double (*a)[m] = __jacc_spec_ptr_" + P + ";\n"),
+                      "int n = 7;\n(void)__jacc_spec_unused_" +
+                      Pn +
+                      ";\n"
+                      "int m = 5;\n(void)__jacc_spec_unused_" +
+                      Pm +
+                      ";\n"
+                      "double (*a)[m] = __jacc_spec_ptr_" +
+                      P + ";\n"),
             std::string::npos)
       << Code;
   EXPECT_NE(Generic.find("void __jacc_entry(int n, int m, double s, double (*a)[m], "),
@@ -605,8 +606,8 @@ const char *const DenseProduct = "#pragma acc parallel loop collapse(2)\n"
                                  "    for (int k = 0; k < l; k++) s += a[i][k] * b[k][j];\n"
                                  "    c[i][j] = s;\n"
                                  "  }\n";
-const Strings DenseDecls = {"int n", "int m", "int l", "const double (*a)[l]",
-                            "const double (*b)[m]", "double (*c)[m]"};
+const Strings DenseDecls = {
+    "int n", "int m", "int l", "const double (*a)[l]", "const double (*b)[m]", "double (*c)[m]"};
 
 /// Specialization Spec with the pointers declared restrict.
 Specialization restricted(Specialization Spec = {}) {
@@ -663,7 +664,8 @@ TEST(SpecializationTest, AlignedVariantsDeclareEveryPointerAligned) {
   for (const char *P : {"a", "b", "c"})
     EXPECT_NE(Code.find("(void)__builtin_assume_aligned(" + std::string(P) + ", 64);\n"),
               std::string::npos)
-        << P << "\n" << Code;
+        << P << "\n"
+        << Code;
   EXPECT_EQ(count(Code, "restrict"), 0u) << "aligned only";
   EXPECT_EQ(count(generateHostSource(K), "__builtin_assume_aligned"), 0u);
   // A pointer declared from a folded extent is declared aligned after its declaration.
@@ -703,9 +705,10 @@ size_t countInIR(const std::string &Code, const std::string &Needle) {
 
 /// Run the plain entry of Code (one thread) and its split entry (Devices devices) of the dense
 /// product of an n x l and an l x m matrix; both results.
-std::pair<std::vector<double>, std::vector<double>>
-runProduct(const KernelInfo &K, const std::string &Code, const std::string &SplitCode, int n,
-           int m, int l, int Devices) {
+std::pair<std::vector<double>, std::vector<double>> runProduct(const KernelInfo &K,
+                                                               const std::string &Code,
+                                                               const std::string &SplitCode, int n,
+                                                               int m, int l, int Devices) {
   std::vector<double> A(size_t(n) * l), B(size_t(l) * m), Plain(size_t(n) * m, -1.0),
       Parts(Plain.size(), -1.0);
   for (size_t I = 0; I < A.size(); ++I)
@@ -740,8 +743,8 @@ TEST(SpecializationTest, RestrictVariantsJamSumsAlongAnInnerLoop) {
   EXPECT_GE(JammedAdds, GenericAdds + 3) << "generic " << GenericAdds << ", jammed " << JammedAdds;
   // Each sum keeps its order: results equal the generic code's bit for bit, with rows of 1 to
   // 6 columns (jam remainders), on one device and split over three.
-  std::string GenericSplit = generateHostSource(K, true), JammedSplit =
-                                                              generateHostSource(K, true, &R);
+  std::string GenericSplit = generateHostSource(K, true),
+              JammedSplit = generateHostSource(K, true, &R);
   EXPECT_EQ(count(JammedSplit, Jam), 1u);
   for (int m : {1, 3, 4, 6, 37}) {
     auto [Ref, RefParts] = runProduct(K, Generic, GenericSplit, 9, m, 13, 3);
@@ -769,8 +772,11 @@ TEST(SpecializationTest, FoldedValuesThatShortenTheSumLeaveNothingToJam) {
   EXPECT_EQ(foldedInteger(restricted(specialize(K, {{"n", &N}})), "l"), std::nullopt);
   // The literals of the other integer types, and values that are no integer.
   Specialization Lits;
-  Lits.Args = {{0, "((int)-5)", "a"}, {1, "100LL", "b"}, {2, "((unsigned char)200)", "c"},
-               {3, "0x1.8p+1", "d"}, {4, "18446744073709551615ULL", "e"}};
+  Lits.Args = {{0, "((int)-5)", "a"},
+               {1, "100LL", "b"},
+               {2, "((unsigned char)200)", "c"},
+               {3, "0x1.8p+1", "d"},
+               {4, "18446744073709551615ULL", "e"}};
   EXPECT_EQ(foldedInteger(Lits, "a"), -5);
   EXPECT_EQ(foldedInteger(Lits, "b"), 100);
   EXPECT_EQ(foldedInteger(Lits, "c"), 200);
@@ -793,7 +799,8 @@ TEST(SpecializationTest, JamsOnlyProductSumsWithoutReductions) {
   EXPECT_NE(Jammed.find("#pragma unroll_and_jam(4)\nfor (long long __jacc_k = __jacc_b;"),
             std::string::npos)
       << Jammed;
-  EXPECT_GE(countInIR(Jammed, "fadd double"), countInIR(generateHostSource(MatVec), "fadd double") + 3);
+  EXPECT_GE(countInIR(Jammed, "fadd double"),
+            countInIR(generateHostSource(MatVec), "fadd double") + 3);
   // A reduction's partial sums would follow the jam: not jammed; nor a stencil (no sum).
   KernelInfo Dot = analyze("#pragma acc parallel loop reduction(+:d)\n"
                            "for (int i = 0; i < n; i++) {\n"
@@ -814,10 +821,20 @@ TEST(SpecializationTest, EveryScalarTypeFoldsWithTheSameAbi) {
                     "#pragma acc parallel loop\n"
                     "for (int i = 0; i < n; i++)\n"
                     "  x[i] = b + c + uc + s + us + u + l + ul + ll + f + d + (md == FAST);\n";
-  Strings Decls = {"double *x",        "int n",           "_Bool b",     "char c",
-                   "unsigned char uc", "short s",         "unsigned short us",
-                   "unsigned u",       "long l",          "unsigned long ul",
-                   "long long ll",     "float f",         "double d",    "enum mode md"};
+  Strings Decls = {"double *x",
+                   "int n",
+                   "_Bool b",
+                   "char c",
+                   "unsigned char uc",
+                   "short s",
+                   "unsigned short us",
+                   "unsigned u",
+                   "long l",
+                   "unsigned long ul",
+                   "long long ll",
+                   "float f",
+                   "double d",
+                   "enum mode md"};
   KernelInfo K = analyze(Src, Decls);
   ASSERT_EQ(K.Args.size(), Decls.size());
   bool B = true;
@@ -833,20 +850,29 @@ TEST(SpecializationTest, EveryScalarTypeFoldsWithTheSameAbi) {
   double D = -2.5;
   int N = 3;
   unsigned Md = 1;
-  Specialization Spec =
-      specialize(K, {{"n", &N},   {"b", &B},   {"c", &C},   {"uc", &UC}, {"s", &S},
-                     {"us", &US}, {"u", &U},   {"l", &L},   {"ul", &UL}, {"ll", &LL},
-                     {"f", &F},   {"d", &D},   {"md", &Md}});
+  Specialization Spec = specialize(K, {{"n", &N},
+                                       {"b", &B},
+                                       {"c", &C},
+                                       {"uc", &UC},
+                                       {"s", &S},
+                                       {"us", &US},
+                                       {"u", &U},
+                                       {"l", &L},
+                                       {"ul", &UL},
+                                       {"ll", &LL},
+                                       {"f", &F},
+                                       {"d", &D},
+                                       {"md", &Md}});
   std::string Code = generateHostSource(K, false, &Spec);
-  for (const char *Decl : {"_Bool b = ((_Bool)1);", "char c = ((signed char)-3);",
-                           "long l = (-5000000000LL);", "float f = 0x1.99999ap-4f;",
-                           "enum mode md = 1U;"})
+  for (const char *Decl :
+       {"_Bool b = ((_Bool)1);", "char c = ((signed char)-3);", "long l = (-5000000000LL);",
+        "float f = 0x1.99999ap-4f;", "enum mode md = 1U;"})
     EXPECT_NE(Code.find(Decl), std::string::npos) << Decl << "\n" << Code;
   std::vector<double> Ref(N, 0), Got(N, 0);
   double *RefPtr = Ref.data(), *GotPtr = Got.data();
   std::map<std::string, void *> Values = {
-      {"n", &N},   {"b", &B},   {"c", &C},   {"uc", &UC}, {"s", &S},  {"us", &US}, {"u", &U},
-      {"l", &L},   {"ul", &UL}, {"ll", &LL}, {"f", &F},   {"d", &D},  {"md", &Md}};
+      {"n", &N}, {"b", &B},   {"c", &C},   {"uc", &UC}, {"s", &S}, {"us", &US}, {"u", &U},
+      {"l", &L}, {"ul", &UL}, {"ll", &LL}, {"f", &F},   {"d", &D}, {"md", &Md}};
   Values["x"] = &RefPtr;
   runOnHost(K, generateHostSource(K), Values);
   Values["x"] = &GotPtr;
@@ -871,11 +897,10 @@ std::string rejection(const KernelInfo &K, const Specialization &Spec, ErrorCode
 
 TEST(SpecializationTest, ReductionsAndNonScalarsAreRejected) {
   KernelInfo K = analyze("#pragma acc parallel loop reduction(+:sum)\n"
-                               "for (int i = 0; i < n; i++) sum += x[i] * w;\n",
-                               {"const double *x", "int n", "double sum", "long double w"});
+                         "for (int i = 0; i < n; i++) sum += x[i] * w;\n",
+                         {"const double *x", "int n", "double sum", "long double w"});
   ASSERT_EQ(K.Args.size(), 4u);
-  unsigned Sum = paramOf(K, "sum"), X = paramOf(K, "x"), N = paramOf(K, "n"),
-           W = paramOf(K, "w");
+  unsigned Sum = paramOf(K, "sum"), X = paramOf(K, "x"), N = paramOf(K, "n"), W = paramOf(K, "w");
   std::string Msg = rejection(K, {{{Sum, "0x0p+0", "sum"}}, {}}, ErrorCode::InvalidArgument);
   EXPECT_NE(Msg.find("'double sum'"), std::string::npos) << Msg;
   EXPECT_NE(Msg.find("reduction(+:sum)"), std::string::npos) << Msg;
