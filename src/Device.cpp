@@ -2,6 +2,8 @@
 // peer copy's path live here once, so backends only implement the *Impl hooks.
 #include "src/Device.h"
 
+#include "jit/CompiledKernel.h"
+#include "src/DeviceLaunch.h"
 #include "src/launch/Watchdog.h"
 #include "src/profile/Events.h"
 #include "support/Debug.h"

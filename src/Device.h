@@ -6,8 +6,8 @@
 #define JACC_SRC_DEVICE_H
 
 #include "jacc/openacc.h"
+#include "src/LaunchCode.h"
 #include "src/MemoryPool.h"
-#include "src/launch/KernelLaunch.h"
 #include "support/Error.h"
 
 #include <algorithm>
@@ -22,8 +22,12 @@
 namespace jacc {
 
 namespace jit {
+struct CompiledKernel;
 struct SpecializeSettings;
-}
+} // namespace jit
+
+class DeviceLaunch;
+class KernelLaunch;
 
 /// What a device says about itself: what the OpenACC routines report, and the facts the
 /// runtime's generic paths need (instead of asking for a kind).

@@ -7,8 +7,7 @@
 
 #include "jit/CompiledKernel.h"
 #include "src/DeviceLaunch.h"
-
-#include <llvm/ADT/SmallVector.h>
+#include "src/LaunchCode.h"
 
 #include <functional>
 #include <memory>
@@ -17,28 +16,6 @@
 namespace jacc {
 
 class SplitGroup;
-
-/// Argument cells, inline for up to 16 parameters: no allocation on the push path.
-using ArgCells = llvm::SmallVector<uint64_t, 32>;
-/// Bytes of one parameter's cell (two words). A wider scalar (long double _Complex, 32 bytes)
-/// travels in the AggregateArgs instead, and the launch passes it by value from there.
-constexpr unsigned ArgCellBytes = 16;
-/// The bytes of each struct parameter and of each scalar wider than a cell (by ArgInfo::Param;
-/// empty for the others), or null.
-using AggregateArgs = std::shared_ptr<const std::vector<std::vector<char>>>;
-
-struct NativeImpl;
-
-/// Which code a launch runs: the split entry or the plain one, a specialized variant or the
-/// generic kernel; on one device, a native implementation instead (src/launch/NativeKernels.h).
-struct LaunchCode {
-  bool Split = false;
-  const jit::VariantCode *Variant = nullptr;
-  const NativeImpl *Native = nullptr;
-  /// The other devices run nothing meanwhile (a kernel on one device): one that shares its
-  /// cores with them (a host device) may compute on theirs too.
-  bool Alone = false;
-};
 
 /// A device's share of a split launch: the part [Begin / Scale, End / Scale) of the outermost
 /// iterations (reductions) and of each split array's owned range. Passed to the generated code

@@ -2,6 +2,7 @@
 // either side, the backend's own peers, the staged path through host memory between backends),
 // with fake backends that count the hooks they are called through.
 #include "src/Device.h"
+#include "src/DeviceLaunch.h"
 
 #include "src/host/HostDevice.h"
 #include "support/Stats.h"
