@@ -29,14 +29,6 @@ jacc_status jacc::toStatus(llvm::Error E) {
 
 void jacc::clearLastError() { LastError.clear(); }
 
-namespace {
-
-template <typename T> jacc_status toStatus(llvm::Expected<T> &V) {
-  return V ? JACC_SUCCESS : jacc::toStatus(V.takeError());
-}
-
-} // namespace
-
 extern "C" {
 
 const char *jacc_last_error(void) { return LastError.c_str(); }

@@ -200,12 +200,12 @@ TEST(DependencesTest, WriteToALaterReadOfTheSameElement) {
 }
 
 TEST(DependencesTest, PaperFigure3Kill) {
-  Analysed A = analyze("#pragma acc parallel loop\n"
-                       "for (int i = 0; i < n; i++) {\n"
-                       "  a[i] = x; b[i] = a[i]; x = c[j]; a[k] = x; b[k] = a[k];\n"
-                       "}\n",
-                       {"int n", "int j", "int k", "double x", "double *a", "double *b",
-                        "const double *c"});
+  Analysed A =
+      analyze("#pragma acc parallel loop\n"
+              "for (int i = 0; i < n; i++) {\n"
+              "  a[i] = x; b[i] = a[i]; x = c[j]; a[k] = x; b[k] = a[k];\n"
+              "}\n",
+              {"int n", "int j", "int k", "double x", "double *a", "double *b", "const double *c"});
   ASSERT_EQ(A.S.size(), 5u);
   unsigned S1 = A.S[0], S2 = A.S[1], S3 = A.S[2], S4 = A.S[3], S5 = A.S[4];
   // a[i] = x reaches b[i] = a[i] only: a[k] = x overwrites a[k] before b[k] = a[k] reads it.

@@ -3,6 +3,7 @@
 // branches, loops and switches, and what makes a region unattributable. The kernels go through
 // runAnalysis; the SSA pass after lowering only adds phis (ignored here) and versions.
 #include "analysis/Pipeline.h"
+#include "tests/analysis/PipelineCheck.h"
 
 #include <gtest/gtest.h>
 
@@ -13,21 +14,13 @@
 #include <vector>
 
 using namespace jacc::analysis;
+using jacc::analysis::test::analyzed;
 
 namespace {
 
 using Strings = std::vector<std::string>;
 using Vars = std::set<std::string>;
 using Coeffs = std::map<std::string, long long>;
-
-KernelInfo analyze(const std::string &Src, const Strings &Decls) {
-  auto K = runAnalysis(Src, Decls);
-  if (!K) {
-    ADD_FAILURE() << llvm::toString(K.takeError());
-    return {};
-  }
-  return std::move(*K);
-}
 
 /// "write a[i][j]", "def t", "control", "call": one statement, for comparing sequences.
 std::string describe(const IRStmt &S) {
@@ -115,15 +108,15 @@ void expectAffine(const IndexExpr &X, const std::string &Text, const Coeffs &C, 
 // ---- statements ------------------------------------------------------------------------------
 
 TEST(LowerRegionTest, StraightLineBodyKindsOrderAndRanges) {
-  KernelInfo K = analyze("#pragma acc parallel loop\n"
-                         "for (int i = 0; i < n; i++) {\n"
-                         "  double t = b[i];\n"
-                         "  t = t * x;\n"
-                         "  t++;\n"
-                         "  t += 1;\n"
-                         "  a[i] = t;\n"
-                         "}\n",
-                         {"int n", "double *a", "const double *b", "double x"});
+  KernelInfo K = analyzed("#pragma acc parallel loop\n"
+                          "for (int i = 0; i < n; i++) {\n"
+                          "  double t = b[i];\n"
+                          "  t = t * x;\n"
+                          "  t++;\n"
+                          "  t += 1;\n"
+                          "  a[i] = t;\n"
+                          "}\n",
+                          {"int n", "double *a", "const double *b", "double x"});
   const RegionIR &IR = K.Split.IR;
   EXPECT_EQ(IR.Unattributable, "");
   EXPECT_EQ(IR.ParallelVars, Strings{"i"});
@@ -179,15 +172,15 @@ TEST(LowerRegionTest, StraightLineBodyKindsOrderAndRanges) {
 }
 
 TEST(LowerRegionTest, ArrayWriteSubscriptsAndAffineForms) {
-  KernelInfo K = analyze("#pragma acc parallel loop\n"
-                         "for (int i = 0; i < n; i++) {\n"
-                         "  a[i][2 * i + 3] = 1;\n"
-                         "  a[i + 1][m - i] = 2;\n"
-                         "  c[3 * (i - 1) - -2] = 3;\n"
-                         "  c[i * m] = 4;\n"
-                         "  c[idx[i]] = 5;\n"
-                         "}\n",
-                         {"int n", "int m", "double (*a)[64]", "const int *idx", "double *c"});
+  KernelInfo K = analyzed("#pragma acc parallel loop\n"
+                          "for (int i = 0; i < n; i++) {\n"
+                          "  a[i][2 * i + 3] = 1;\n"
+                          "  a[i + 1][m - i] = 2;\n"
+                          "  c[3 * (i - 1) - -2] = 3;\n"
+                          "  c[i * m] = 4;\n"
+                          "  c[idx[i]] = 5;\n"
+                          "}\n",
+                          {"int n", "int m", "double (*a)[64]", "const int *idx", "double *c"});
   EXPECT_EQ(sequence(K), (Strings{"write a[i][2 * i + 3]", "write a[i + 1][m - i]",
                                   "write c[3 * (i - 1) - -2]", "write c[i * m]",
                                   "write c[idx[i]]"}));
@@ -232,14 +225,14 @@ TEST(LowerRegionTest, ArrayWriteSubscriptsAndAffineForms) {
 }
 
 TEST(LowerRegionTest, DereferencesAreSubscripts) {
-  KernelInfo K = analyze("#pragma acc parallel loop\n"
-                         "for (int i = 0; i < n; i++) {\n"
-                         "  *c = 5;\n"
-                         "  *(c + i) = 6;\n"
-                         "  (*a)[i] = 7;\n"
-                         "  *a[i] = 8;\n"
-                         "}\n",
-                         {"int n", "double *c", "double (*a)[64]"});
+  KernelInfo K = analyzed("#pragma acc parallel loop\n"
+                          "for (int i = 0; i < n; i++) {\n"
+                          "  *c = 5;\n"
+                          "  *(c + i) = 6;\n"
+                          "  (*a)[i] = 7;\n"
+                          "  *a[i] = 8;\n"
+                          "}\n",
+                          {"int n", "double *c", "double (*a)[64]"});
   EXPECT_EQ(K.Split.IR.Unattributable, "");
   EXPECT_EQ(sequence(K),
             (Strings{"write c[0]", "write c[i]", "write a[0][i]", "write a[i][0]"}));
@@ -260,13 +253,13 @@ TEST(LowerRegionTest, DereferencesAreSubscripts) {
 }
 
 TEST(LowerRegionTest, CompoundWritesReadTheirElement) {
-  KernelInfo K = analyze("#pragma acc parallel loop\n"
-                         "for (int i = 0; i < n; i++) {\n"
-                         "  c[i] = x;\n"
-                         "  c[i + 1] += x;\n"
-                         "  c[2 * i]++;\n"
-                         "}\n",
-                         {"int n", "double *c", "double x"});
+  KernelInfo K = analyzed("#pragma acc parallel loop\n"
+                          "for (int i = 0; i < n; i++) {\n"
+                          "  c[i] = x;\n"
+                          "  c[i + 1] += x;\n"
+                          "  c[2 * i]++;\n"
+                          "}\n",
+                          {"int n", "double *c", "double x"});
   auto S = lowered(K);
   ASSERT_EQ(S.size(), 3u);
   EXPECT_FALSE(S[0]->Compound);
@@ -284,16 +277,16 @@ TEST(LowerRegionTest, CompoundWritesReadTheirElement) {
 }
 
 TEST(LowerRegionTest, ScalarDefinitions) {
-  KernelInfo K = analyze("#pragma acc parallel loop\n"
-                         "for (int i = 0; i < n; i++) {\n"
-                         "  double u;\n"
-                         "  double v = 1, w = v + x;\n"
-                         "  u = b[i];\n"
-                         "  --u;\n"
-                         "  w *= u;\n"
-                         "  a[i] = w;\n"
-                         "}\n",
-                         {"int n", "double *a", "const double *b", "double x"});
+  KernelInfo K = analyzed("#pragma acc parallel loop\n"
+                          "for (int i = 0; i < n; i++) {\n"
+                          "  double u;\n"
+                          "  double v = 1, w = v + x;\n"
+                          "  u = b[i];\n"
+                          "  --u;\n"
+                          "  w *= u;\n"
+                          "  a[i] = w;\n"
+                          "}\n",
+                          {"int n", "double *a", "const double *b", "double x"});
   // A declaration without initialiser defines nothing.
   EXPECT_EQ(sequence(K),
             (Strings{"def v", "def w", "def u", "def u", "def w", "write a[i]"}));
@@ -317,13 +310,13 @@ TEST(LowerRegionTest, ScalarDefinitions) {
 }
 
 TEST(LowerRegionTest, ReductionUpdatesAreFlagged) {
-  KernelInfo K = analyze("#pragma acc parallel loop reduction(+:s)\n"
-                         "for (int i = 0; i < n; i++) {\n"
-                         "  double t = a[i];\n"
-                         "  t += 1;\n"
-                         "  s += t;\n"
-                         "}\n",
-                         {"int n", "const double *a", "double s"});
+  KernelInfo K = analyzed("#pragma acc parallel loop reduction(+:s)\n"
+                          "for (int i = 0; i < n; i++) {\n"
+                          "  double t = a[i];\n"
+                          "  t += 1;\n"
+                          "  s += t;\n"
+                          "}\n",
+                          {"int n", "const double *a", "double s"});
   EXPECT_EQ(sequence(K), (Strings{"def t", "def t", "def s"}));
   auto S = lowered(K);
   ASSERT_EQ(S.size(), 3u);
@@ -336,15 +329,15 @@ TEST(LowerRegionTest, ReductionUpdatesAreFlagged) {
 }
 
 TEST(LowerRegionTest, ControlStatementsForConditions) {
-  KernelInfo K = analyze("#pragma acc parallel loop\n"
-                         "for (int i = 0; i < n; i++) {\n"
-                         "  if (b[i] > 0) a[i] = 1;\n"
-                         "  int k = 0;\n"
-                         "  while (k < m) k++;\n"
-                         "  for (int j = 0; j < m; j++) a[i] += j;\n"
-                         "  do k--; while (k > x);\n"
-                         "}\n",
-                         {"int n", "int m", "double *a", "const double *b", "int x"});
+  KernelInfo K = analyzed("#pragma acc parallel loop\n"
+                          "for (int i = 0; i < n; i++) {\n"
+                          "  if (b[i] > 0) a[i] = 1;\n"
+                          "  int k = 0;\n"
+                          "  while (k < m) k++;\n"
+                          "  for (int j = 0; j < m; j++) a[i] += j;\n"
+                          "  do k--; while (k > x);\n"
+                          "}\n",
+                          {"int n", "int m", "double *a", "const double *b", "int x"});
   // Statements are numbered in lowering order: a do-while's condition, lowered into its
   // header block first, comes before its body's statements.
   EXPECT_EQ(sequence(K),
@@ -366,22 +359,22 @@ TEST(LowerRegionTest, ControlStatementsForConditions) {
   EXPECT_EQ(succs(K, S[10]->Block).size(), 1u); // the body goes to the latch, then the header
   EXPECT_EQ(succs(K, succs(K, S[10]->Block)[0]), std::vector<unsigned>{S[9]->Block});
   // A loop without condition has no control.
-  KernelInfo F = analyze("#pragma acc parallel loop\n"
-                         "for (int i = 0; i < n; i++)\n"
-                         "  for (int k = 0;; k++) { if (k == i) break; a[k] = 1; }\n",
-                         {"int n", "double *a"});
+  KernelInfo F = analyzed("#pragma acc parallel loop\n"
+                          "for (int i = 0; i < n; i++)\n"
+                          "  for (int k = 0;; k++) { if (k == i) break; a[k] = 1; }\n",
+                          {"int n", "double *a"});
   EXPECT_EQ(sequence(F), (Strings{"def k", "control", "write a[k]", "def k"}));
 }
 
 // ---- the CFG ---------------------------------------------------------------------------------
 
 TEST(LowerRegionTest, IfElseIsADiamond) {
-  KernelInfo K = analyze("#pragma acc parallel loop\n"
-                         "for (int i = 0; i < n; i++) {\n"
-                         "  if (b[i] > 0) a[i] = 1; else a[i] = 2;\n"
-                         "  a[i] += 3;\n"
-                         "}\n",
-                         {"int n", "double *a", "const double *b"});
+  KernelInfo K = analyzed("#pragma acc parallel loop\n"
+                          "for (int i = 0; i < n; i++) {\n"
+                          "  if (b[i] > 0) a[i] = 1; else a[i] = 2;\n"
+                          "  a[i] += 3;\n"
+                          "}\n",
+                          {"int n", "double *a", "const double *b"});
   const RegionIR &IR = K.Split.IR;
   const IRStmt *Then = find(K, "write a[i]", 0), *Else = find(K, "write a[i]", 1),
                *After = find(K, "write a[i]", 2);
@@ -403,12 +396,12 @@ TEST(LowerRegionTest, IfElseIsADiamond) {
 }
 
 TEST(LowerRegionTest, IfWithoutElseFallsThroughToTheJoin) {
-  KernelInfo K = analyze("#pragma acc parallel loop\n"
-                         "for (int i = 0; i < n; i++) {\n"
-                         "  if (b[i] > 0) a[i] = 1;\n"
-                         "  a[i] += 3;\n"
-                         "}\n",
-                         {"int n", "double *a", "const double *b"});
+  KernelInfo K = analyzed("#pragma acc parallel loop\n"
+                          "for (int i = 0; i < n; i++) {\n"
+                          "  if (b[i] > 0) a[i] = 1;\n"
+                          "  a[i] += 3;\n"
+                          "}\n",
+                          {"int n", "double *a", "const double *b"});
   const RegionIR &IR = K.Split.IR;
   const IRStmt *Then = find(K, "write a[i]", 0), *After = find(K, "write a[i]", 1);
   ASSERT_TRUE(Then && After);
@@ -419,13 +412,13 @@ TEST(LowerRegionTest, IfWithoutElseFallsThroughToTheJoin) {
 }
 
 TEST(LowerRegionTest, ForLoopHeaderBodyLatchExit) {
-  KernelInfo K = analyze("#pragma acc parallel loop\n"
-                         "for (int i = 0; i < n; i++) {\n"
-                         "  for (int k = 0; k < m; k++)\n"
-                         "    a[i] += b[k];\n"
-                         "  a[i] *= 2;\n"
-                         "}\n",
-                         {"int n", "int m", "double *a", "const double *b"});
+  KernelInfo K = analyzed("#pragma acc parallel loop\n"
+                          "for (int i = 0; i < n; i++) {\n"
+                          "  for (int k = 0; k < m; k++)\n"
+                          "    a[i] += b[k];\n"
+                          "  a[i] *= 2;\n"
+                          "}\n",
+                          {"int n", "int m", "double *a", "const double *b"});
   const RegionIR &IR = K.Split.IR;
   EXPECT_EQ(sequence(K),
             (Strings{"def k", "control", "write a[i]", "def k", "write a[i]"}));
@@ -446,12 +439,12 @@ TEST(LowerRegionTest, ForLoopHeaderBodyLatchExit) {
 }
 
 TEST(LowerRegionTest, DoWhileRunsTheBodyFirst) {
-  KernelInfo K = analyze("#pragma acc parallel loop\n"
-                         "for (int i = 0; i < n; i++) {\n"
-                         "  int k = 0;\n"
-                         "  do { a[i] += k; k++; } while (k < m);\n"
-                         "}\n",
-                         {"int n", "int m", "double *a"});
+  KernelInfo K = analyzed("#pragma acc parallel loop\n"
+                          "for (int i = 0; i < n; i++) {\n"
+                          "  int k = 0;\n"
+                          "  do { a[i] += k; k++; } while (k < m);\n"
+                          "}\n",
+                          {"int n", "int m", "double *a"});
   const RegionIR &IR = K.Split.IR;
   const IRStmt *Body = find(K, "write a[i]"), *Cond = find(K, "control");
   ASSERT_TRUE(Body && Cond);
@@ -468,16 +461,16 @@ TEST(LowerRegionTest, DoWhileRunsTheBodyFirst) {
 }
 
 TEST(LowerRegionTest, SwitchCasesFallThroughAndBreak) {
-  KernelInfo K = analyze("#pragma acc parallel loop\n"
-                         "for (int i = 0; i < n; i++) {\n"
-                         "  switch (i % 3) {\n"
-                         "  case 0: a[i] = 1;\n"
-                         "  case 1: a[i] = 2; break;\n"
-                         "  default: a[i] = 3;\n"
-                         "  }\n"
-                         "  a[i] += 4;\n"
-                         "}\n",
-                         {"int n", "double *a"});
+  KernelInfo K = analyzed("#pragma acc parallel loop\n"
+                          "for (int i = 0; i < n; i++) {\n"
+                          "  switch (i % 3) {\n"
+                          "  case 0: a[i] = 1;\n"
+                          "  case 1: a[i] = 2; break;\n"
+                          "  default: a[i] = 3;\n"
+                          "  }\n"
+                          "  a[i] += 4;\n"
+                          "}\n",
+                          {"int n", "double *a"});
   const RegionIR &IR = K.Split.IR;
   EXPECT_EQ(sequence(K),
             (Strings{"control", "write a[i]", "write a[i]", "write a[i]", "write a[i]"}));
@@ -507,18 +500,18 @@ TEST(LowerRegionTest, SwitchCasesFallThroughAndBreak) {
 }
 
 TEST(LowerRegionTest, BreakAndContinue) {
-  KernelInfo K = analyze("#pragma acc parallel loop\n"
-                         "for (int i = 0; i < n; i++) {\n"
-                         "  int k = 0;\n"
-                         "  while (k < m) {\n"
-                         "    if (k == 5) break;\n"
-                         "    k++;\n"
-                         "    if (k == 2) continue;\n"
-                         "    a[i] = k;\n"
-                         "  }\n"
-                         "  a[i] += 1;\n"
-                         "}\n",
-                         {"int n", "int m", "double *a"});
+  KernelInfo K = analyzed("#pragma acc parallel loop\n"
+                          "for (int i = 0; i < n; i++) {\n"
+                          "  int k = 0;\n"
+                          "  while (k < m) {\n"
+                          "    if (k == 5) break;\n"
+                          "    k++;\n"
+                          "    if (k == 2) continue;\n"
+                          "    a[i] = k;\n"
+                          "  }\n"
+                          "  a[i] += 1;\n"
+                          "}\n",
+                          {"int n", "int m", "double *a"});
   EXPECT_EQ(sequence(K), (Strings{"def k", "control", "control", "def k", "control",
                                   "write a[i]", "write a[i]"}));
   const IRStmt *Head = find(K, "control", 0), *If1 = find(K, "control", 1),
@@ -552,12 +545,12 @@ TEST(LowerRegionTest, BreakAndContinue) {
 }
 
 TEST(LowerRegionTest, ContinueInTheParallelBodyEndsTheIteration) {
-  KernelInfo K = analyze("#pragma acc parallel loop\n"
-                         "for (int i = 0; i < n; i++) {\n"
-                         "  if (b[i] < 0) continue;\n"
-                         "  a[i] = b[i];\n"
-                         "}\n",
-                         {"int n", "double *a", "const double *b"});
+  KernelInfo K = analyzed("#pragma acc parallel loop\n"
+                          "for (int i = 0; i < n; i++) {\n"
+                          "  if (b[i] < 0) continue;\n"
+                          "  a[i] = b[i];\n"
+                          "}\n",
+                          {"int n", "double *a", "const double *b"});
   const RegionIR &IR = K.Split.IR;
   auto S = succs(K, IR.Entry);
   ASSERT_EQ(S.size(), 2u);
@@ -569,12 +562,12 @@ TEST(LowerRegionTest, ContinueInTheParallelBodyEndsTheIteration) {
 // i = 56 it is 0), so it is not an affine form (narrowing would skip the iterations that wrap,
 // and i + 256 would wrongly be "different" from i).
 TEST(LowerRegionTest, NarrowingCastsAreNotAffine) {
-  KernelInfo K = analyze("#pragma acc parallel loop\n"
-                         "for (int i = 0; i < n; i++) {\n"
-                         "  a[(long long)i + 1] = 1;\n"
-                         "  a[(unsigned char)(i + 200)] = 2;\n"
-                         "}\n",
-                         {"int n", "double *a"});
+  KernelInfo K = analyzed("#pragma acc parallel loop\n"
+                          "for (int i = 0; i < n; i++) {\n"
+                          "  a[(long long)i + 1] = 1;\n"
+                          "  a[(unsigned char)(i + 200)] = 2;\n"
+                          "}\n",
+                          {"int n", "double *a"});
   auto S = lowered(K);
   ASSERT_EQ(S.size(), 2u);
   expectAffine(S[0]->Write.Index.at(0), "(long long)i + 1", {{"i", 1}}, 1, {"i"});
@@ -587,14 +580,14 @@ TEST(LowerRegionTest, NarrowingCastsAreNotAffine) {
 // ---- conditional and unattributable writes ----------------------------------------------------
 
 TEST(LowerRegionTest, WritesInsideConditionalExpressionsAreConditional) {
-  KernelInfo K = analyze("#pragma acc parallel loop\n"
-                         "for (int i = 0; i < n; i++) {\n"
-                         "  c[i] = x > 0 ? (a[i] = 1) : (a[i + 1] = 2);\n"
-                         "  x > 1 && (a[i] = 3);\n"
-                         "  x > 2 || (a[i] = 4);\n"
-                         "  a[i] = 5, c[i] = 6;\n"
-                         "}\n",
-                         {"int n", "double *a", "double *c", "double x"});
+  KernelInfo K = analyzed("#pragma acc parallel loop\n"
+                          "for (int i = 0; i < n; i++) {\n"
+                          "  c[i] = x > 0 ? (a[i] = 1) : (a[i + 1] = 2);\n"
+                          "  x > 1 && (a[i] = 3);\n"
+                          "  x > 2 || (a[i] = 4);\n"
+                          "  a[i] = 5, c[i] = 6;\n"
+                          "}\n",
+                          {"int n", "double *a", "double *c", "double x"});
   // Nested assignments are lowered before the one containing them.
   std::vector<const IRStmt *> S;
   for (const IRStmt *St : lowered(K))
@@ -617,46 +610,46 @@ TEST(LowerRegionTest, WritesInsideConditionalExpressionsAreConditional) {
 
 TEST(LowerRegionTest, AccessesThroughRowPointersAreUnattributable) {
   // a[i][j] of `double **a` lands in whatever row a[i] points to: not in a's mapping.
-  KernelInfo W = analyze("#pragma acc parallel loop\n"
-                         "for (int i = 0; i < n; i++) {\n"
-                         "  b[i] = a[i][0];\n"
-                         "  a[i][1] = 2;\n"
-                         "}\n",
-                         {"int n", "double **a", "double *b"});
+  KernelInfo W = analyzed("#pragma acc parallel loop\n"
+                          "for (int i = 0; i < n; i++) {\n"
+                          "  b[i] = a[i][0];\n"
+                          "  a[i][1] = 2;\n"
+                          "}\n",
+                          {"int n", "double **a", "double *b"});
   EXPECT_EQ(W.Split.IR.Unattributable,
             "a read through a pointer read from 'a' (its rows may be anywhere) (line 3)");
   const IRStmt *S = find(W, "write *a[i][1]");
   ASSERT_NE(S, nullptr);
   EXPECT_EQ(S->Write.Arg, -1);
   EXPECT_TRUE(S->Write.ThroughLoadedPointer);
-  KernelInfo R = analyze("#pragma acc parallel loop\n"
-                         "for (int i = 0; i < n; i++) *a[i] = 1;\n",
-                         {"int n", "double **a"});
+  KernelInfo R = analyzed("#pragma acc parallel loop\n"
+                          "for (int i = 0; i < n; i++) *a[i] = 1;\n",
+                          {"int n", "double **a"});
   EXPECT_EQ(R.Split.IR.Unattributable,
             "a write through a pointer read from 'a' (its rows may be anywhere) (line 2)");
   // The pointer array itself is a's own: writing a[i] is attributed.
-  KernelInfo P = analyze("#pragma acc parallel loop\n"
-                         "for (int i = 0; i < n; i++) a[i] = b;\n",
-                         {"int n", "double **a", "double *b"});
+  KernelInfo P = analyzed("#pragma acc parallel loop\n"
+                          "for (int i = 0; i < n; i++) a[i] = b;\n",
+                          {"int n", "double **a", "double *b"});
   EXPECT_EQ(P.Split.IR.Unattributable, "");
   const IRStmt *A = find(P, "write a[i]");
   ASSERT_NE(A, nullptr);
   EXPECT_EQ(A->Write.Arg, 1);
   // A row of a pointer to a VLA row (`double (*v)[m]`) is an array, not a loaded pointer.
-  KernelInfo V = analyze("#pragma acc parallel loop\n"
-                         "for (int i = 0; i < n; i++) v[i][0] = 1;\n",
-                         {"int n", "int m", "double (*v)[m]"});
+  KernelInfo V = analyzed("#pragma acc parallel loop\n"
+                          "for (int i = 0; i < n; i++) v[i][0] = 1;\n",
+                          {"int n", "int m", "double (*v)[m]"});
   EXPECT_EQ(V.Split.IR.Unattributable, "");
 }
 
 TEST(LowerRegionTest, WriteThroughALocalPointerIsUnattributable) {
-  KernelInfo K = analyze("#pragma acc parallel loop\n"
-                         "for (int i = 0; i < n; i++) {\n"
-                         "  double *p = a + i;\n"
-                         "  *p = 1;\n"
-                         "  p[1] = 2;\n"
-                         "}\n",
-                         {"int n", "double *a"});
+  KernelInfo K = analyzed("#pragma acc parallel loop\n"
+                          "for (int i = 0; i < n; i++) {\n"
+                          "  double *p = a + i;\n"
+                          "  *p = 1;\n"
+                          "  p[1] = 2;\n"
+                          "}\n",
+                          {"int n", "double *a"});
   const RegionIR &IR = K.Split.IR;
   EXPECT_EQ(IR.Unattributable, "a write through the local pointer 'p' (line 4)");
   EXPECT_EQ(sequence(K), (Strings{"def p", "write *p[0]", "write *p[1]"}));
@@ -679,10 +672,10 @@ TEST(LowerRegionTest, WriteThroughALocalPointerIsUnattributable) {
 // A GNU statement expression runs statements inside an expression: the write to a[i] must be
 // recorded (or the region declared unattributable), or a is neither guarded nor exchanged.
 TEST(LowerRegionTest, WritesInsideStatementExpressions) {
-  KernelInfo K = analyze("#pragma acc parallel loop\n"
-                         "for (int i = 0; i < n; i++)\n"
-                         "  b[i] = ({ a[i] = 1; 2.0; });\n",
-                         {"int n", "double *a", "double *b"});
+  KernelInfo K = analyzed("#pragma acc parallel loop\n"
+                          "for (int i = 0; i < n; i++)\n"
+                          "  b[i] = ({ a[i] = 1; 2.0; });\n",
+                          {"int n", "double *a", "double *b"});
   bool WritesA = false;
   for (const IRStmt *S : lowered(K))
     WritesA |= S->K == IRStmt::Kind::ArrayWrite && S->Write.Name == "a";
@@ -691,13 +684,13 @@ TEST(LowerRegionTest, WritesInsideStatementExpressions) {
 }
 
 TEST(LowerRegionTest, LocalArraysAreAttributable) {
-  KernelInfo K = analyze("#pragma acc parallel loop\n"
-                         "for (int i = 0; i < n; i++) {\n"
-                         "  double t[2];\n"
-                         "  t[0] = b[i];\n"
-                         "  a[i] = t[0];\n"
-                         "}\n",
-                         {"int n", "double *a", "const double *b"});
+  KernelInfo K = analyzed("#pragma acc parallel loop\n"
+                          "for (int i = 0; i < n; i++) {\n"
+                          "  double t[2];\n"
+                          "  t[0] = b[i];\n"
+                          "  a[i] = t[0];\n"
+                          "}\n",
+                          {"int n", "double *a", "const double *b"});
   EXPECT_EQ(K.Split.IR.Unattributable, "");
   const IRStmt *W = find(K, "write t[0]");
   ASSERT_NE(W, nullptr);
@@ -706,10 +699,10 @@ TEST(LowerRegionTest, LocalArraysAreAttributable) {
 }
 
 TEST(LowerRegionTest, CallsOfHelpers) {
-  KernelInfo K = analyze("static void set(double *p, int i) { p[i] = 1; }\n"
-                         "#pragma acc parallel loop\n"
-                         "for (int i = 0; i < n; i++) set(a, i);\n",
-                         {"int n", "double *a"});
+  KernelInfo K = analyzed("static void set(double *p, int i) { p[i] = 1; }\n"
+                          "#pragma acc parallel loop\n"
+                          "for (int i = 0; i < n; i++) set(a, i);\n",
+                          {"int n", "double *a"});
   EXPECT_EQ(K.Split.IR.Unattributable, "a call to 'set' may write through a pointer");
   EXPECT_EQ(sequence(K), Strings{"call"});
   const IRStmt *C = find(K, "call");
@@ -722,10 +715,10 @@ TEST(LowerRegionTest, CallsOfHelpers) {
 
   // A helper taking a const pointer cannot write through it: no statement of its own, and its
   // pointer argument is a read of the whole array.
-  KernelInfo R = analyze("static double get(const double *p, int i) { return p[i]; }\n"
-                         "#pragma acc parallel loop\n"
-                         "for (int i = 0; i < n; i++) a[i] = get(b, i);\n",
-                         {"int n", "double *a", "const double *b"});
+  KernelInfo R = analyzed("static double get(const double *p, int i) { return p[i]; }\n"
+                          "#pragma acc parallel loop\n"
+                          "for (int i = 0; i < n; i++) a[i] = get(b, i);\n",
+                          {"int n", "double *a", "const double *b"});
   EXPECT_EQ(R.Split.IR.Unattributable, "");
   EXPECT_EQ(sequence(R), Strings{"write a[i]"});
   const IRStmt *W = find(R, "write a[i]");
@@ -740,13 +733,13 @@ TEST(LowerRegionTest, CallsOfHelpers) {
 }
 
 TEST(LowerRegionTest, IndexUsesAreSeparateFromValueUses) {
-  KernelInfo K = analyze("#pragma acc parallel loop\n"
-                         "for (int i = 0; i < n; i++) {\n"
-                         "  int k = idx[i];\n"
-                         "  a[k + j] = b[idx[j]] * x + b[i];\n"
-                         "}\n",
-                         {"int n", "int j", "double x", "double *a", "const double *b",
-                          "const int *idx"});
+  KernelInfo K =
+      analyzed("#pragma acc parallel loop\n"
+               "for (int i = 0; i < n; i++) {\n"
+               "  int k = idx[i];\n"
+               "  a[k + j] = b[idx[j]] * x + b[i];\n"
+               "}\n",
+               {"int n", "int j", "double x", "double *a", "const double *b", "const int *idx"});
   const IRStmt *K0 = find(K, "def k");
   ASSERT_NE(K0, nullptr);
   EXPECT_TRUE(K0->Uses.empty());
@@ -764,13 +757,13 @@ TEST(LowerRegionTest, IndexUsesAreSeparateFromValueUses) {
 }
 
 TEST(LowerRegionTest, AtomicWritesAreMarked) {
-  KernelInfo K = analyze("#pragma acc parallel loop\n"
-                         "for (int i = 0; i < n; i++) {\n"
-                         "  #pragma acc atomic update\n"
-                         "  h[in[i]] += 1;\n"
-                         "  g[i] = 1;\n"
-                         "}\n",
-                         {"int n", "const int *in", "int *h", "int *g"});
+  KernelInfo K = analyzed("#pragma acc parallel loop\n"
+                          "for (int i = 0; i < n; i++) {\n"
+                          "  #pragma acc atomic update\n"
+                          "  h[in[i]] += 1;\n"
+                          "  g[i] = 1;\n"
+                          "}\n",
+                          {"int n", "const int *in", "int *h", "int *g"});
   const IRStmt *H = find(K, "write h[in[i]]"), *G = find(K, "write g[i]");
   ASSERT_TRUE(H && G);
   EXPECT_TRUE(H->Atomic);
@@ -783,16 +776,16 @@ TEST(LowerRegionTest, AtomicWritesAreMarked) {
 namespace {
 
 TEST(LowerRegionTest, AGuardOfAnAtomicWrapsTheWholeStatement) {
-  KernelInfo K = analyze("#pragma acc parallel loop\n"
-                         "for (int i = 0; i < n; i++) {\n"
-                         "  int v;\n"
-                         "  #pragma acc atomic write\n"
-                         "  h[in[i]] = i * 2;\n"
-                         "  #pragma acc atomic read\n"
-                         "  v = h[i];\n"
-                         "  g[i] = v;\n"
-                         "}\n",
-                         {"int n", "const int *in", "int *h", "int *g"});
+  KernelInfo K = analyzed("#pragma acc parallel loop\n"
+                          "for (int i = 0; i < n; i++) {\n"
+                          "  int v;\n"
+                          "  #pragma acc atomic write\n"
+                          "  h[in[i]] = i * 2;\n"
+                          "  #pragma acc atomic read\n"
+                          "  v = h[i];\n"
+                          "  g[i] = v;\n"
+                          "}\n",
+                          {"int n", "const int *in", "int *h", "int *g"});
   const IRStmt *H = find(K, "write h[in[i]]"), *V = find(K, "def v");
   ASSERT_TRUE(H && V);
   EXPECT_EQ(text(K, H->Begin, H->End), "h[in[i]] = i * 2");
@@ -804,12 +797,12 @@ TEST(LowerRegionTest, AGuardOfAnAtomicWrapsTheWholeStatement) {
 }
 
 TEST(LowerRegionTest, AnAtomicCaptureIsNotSplit) {
-  KernelInfo K = analyze("#pragma acc parallel loop\n"
-                         "for (int i = 0; i < n; i++) {\n"
-                         "  #pragma acc atomic capture\n"
-                         "  { g[i] = h[i % 4]; h[i % 4] += i; }\n"
-                         "}\n",
-                         {"int n", "int *h", "int *g"});
+  KernelInfo K = analyzed("#pragma acc parallel loop\n"
+                          "for (int i = 0; i < n; i++) {\n"
+                          "  #pragma acc atomic capture\n"
+                          "  { g[i] = h[i % 4]; h[i % 4] += i; }\n"
+                          "}\n",
+                          {"int n", "int *h", "int *g"});
   EXPECT_EQ(K.Split.IR.Unattributable, "an atomic capture (line 4)");
   EXPECT_FALSE(K.Split.Enabled);
 }

@@ -1,6 +1,7 @@
 // Predicates of the region passes, asserted as structured data: per statement, the set of
 // (array, index expression) terms, "share", or true.
 #include "analysis/Pipeline.h"
+#include "tests/analysis/PipelineCheck.h"
 
 #include <gtest/gtest.h>
 
@@ -8,20 +9,12 @@
 #include <utility>
 
 using namespace jacc::analysis;
+using jacc::analysis::test::analyzed;
 
 namespace {
 
 using Terms = std::set<std::pair<std::string, std::string>>; // (array, index); ("share", "")
 const Terms Always = {{"true", ""}};
-
-KernelInfo analyze(const std::string &Src, std::vector<std::string> Decls) {
-  auto K = runAnalysis(Src, Decls);
-  if (!K) {
-    ADD_FAILURE() << llvm::toString(K.takeError());
-    return {};
-  }
-  return std::move(*K);
-}
 
 Terms termsOf(const KernelInfo &K, unsigned Stmt) {
   const Predicate &P = K.Split.Preds.at(Stmt);
@@ -44,12 +37,12 @@ std::vector<const IRStmt *> statements(const KernelInfo &K) {
 }
 
 TEST(PredicatesTest, PaperFigure3) {
-  KernelInfo K = analyze("#pragma acc parallel loop\n"
-                         "for (int i = 0; i < n; i++) {\n"
-                         "  a[i] = x; b[i] = a[i]; x = c[j]; a[k] = x; b[k] = a[k];\n"
-                         "}\n",
-                         {"int n", "int j", "int k", "double x", "double *a", "double *b",
-                          "const double *c"});
+  KernelInfo K = analyzed(
+      "#pragma acc parallel loop\n"
+      "for (int i = 0; i < n; i++) {\n"
+      "  a[i] = x; b[i] = a[i]; x = c[j]; a[k] = x; b[k] = a[k];\n"
+      "}\n",
+      {"int n", "int j", "int k", "double x", "double *a", "double *b", "const double *c"});
   ASSERT_TRUE(K.Split.Enabled) << K.Split.Fallback;
   auto S = statements(K);
   ASSERT_EQ(S.size(), 5u);
@@ -63,11 +56,11 @@ TEST(PredicatesTest, PaperFigure3) {
 }
 
 TEST(PredicatesTest, ChainAcrossThreeArrays) {
-  KernelInfo K = analyze("#pragma acc parallel loop\n"
-                         "for (int i = 0; i < n; i++) {\n"
-                         "  a[i] = 1.0; b[i + 1] = a[i] * 2; c[i] = b[i + 1] + 1;\n"
-                         "}\n",
-                         {"int n", "double *a", "double *b", "double *c"});
+  KernelInfo K = analyzed("#pragma acc parallel loop\n"
+                          "for (int i = 0; i < n; i++) {\n"
+                          "  a[i] = 1.0; b[i + 1] = a[i] * 2; c[i] = b[i + 1] + 1;\n"
+                          "}\n",
+                          {"int n", "double *a", "double *b", "double *c"});
   auto S = statements(K);
   ASSERT_EQ(S.size(), 3u);
   EXPECT_EQ(termsOf(K, S[0]->Id), (Terms{{"a", "i"}, {"b", "i + 1"}, {"c", "i"}}));
@@ -76,23 +69,23 @@ TEST(PredicatesTest, ChainAcrossThreeArrays) {
 }
 
 TEST(PredicatesTest, DifferentConstantOffsetsAreNotUses) {
-  KernelInfo K = analyze("#pragma acc parallel loop\n"
-                         "for (int i = 1; i < n; i++) {\n"
-                         "  a[i] = 1.0; b[i] = a[i - 1];\n"
-                         "}\n",
-                         {"int n", "double *a", "double *b"});
+  KernelInfo K = analyzed("#pragma acc parallel loop\n"
+                          "for (int i = 1; i < n; i++) {\n"
+                          "  a[i] = 1.0; b[i] = a[i - 1];\n"
+                          "}\n",
+                          {"int n", "double *a", "double *b"});
   auto S = statements(K);
   ASSERT_EQ(S.size(), 2u);
   EXPECT_EQ(termsOf(K, S[0]->Id), (Terms{{"a", "i"}}));
 }
 
 TEST(PredicatesTest, IndexComputationIsNeverFiltered) {
-  KernelInfo K = analyze("#pragma acc parallel loop\n"
-                         "for (int i = 0; i < n; i++) {\n"
-                         "  int k = idx[i] + 1;\n"
-                         "  a[k] = b[i];\n"
-                         "}\n",
-                         {"int n", "double *a", "const double *b", "const int *idx"});
+  KernelInfo K = analyzed("#pragma acc parallel loop\n"
+                          "for (int i = 0; i < n; i++) {\n"
+                          "  int k = idx[i] + 1;\n"
+                          "  a[k] = b[i];\n"
+                          "}\n",
+                          {"int n", "double *a", "const double *b", "const int *idx"});
   auto S = statements(K);
   ASSERT_EQ(S.size(), 2u);
   EXPECT_EQ(termsOf(K, S[0]->Id), Always);
@@ -101,12 +94,12 @@ TEST(PredicatesTest, IndexComputationIsNeverFiltered) {
 }
 
 TEST(PredicatesTest, ReductionRunsInTheShare) {
-  KernelInfo K = analyze("#pragma acc parallel loop reduction(+:s)\n"
-                         "for (int i = 0; i < n; i++) {\n"
-                         "  double t = a[i] * a[i];\n"
-                         "  s += t;\n"
-                         "}\n",
-                         {"int n", "const double *a", "double s"});
+  KernelInfo K = analyzed("#pragma acc parallel loop reduction(+:s)\n"
+                          "for (int i = 0; i < n; i++) {\n"
+                          "  double t = a[i] * a[i];\n"
+                          "  s += t;\n"
+                          "}\n",
+                          {"int n", "const double *a", "double s"});
   ASSERT_TRUE(K.Split.Enabled) << K.Split.Fallback;
   auto S = statements(K);
   ASSERT_EQ(S.size(), 2u);
@@ -123,7 +116,7 @@ KernelInfo rowSums(const std::string &GangClauses) {
          "    for (int i = 0; i < m; i++) sum += a[j * m + i];\n"
          "    q[j] = sum;\n"
          "  }\n}\n";
-  return analyze(Src, {"int n", "int m", "double sum", "const double *a", "double *q"});
+  return analyzed(Src, {"int n", "int m", "double sum", "const double *a", "double *q"});
 }
 
 // A reduction of a loop inside the split nest is per-iteration data: the device that owns q[j]
@@ -160,28 +153,28 @@ TEST(PredicatesTest, InnerLoopReductionRunsWhereItsUsesNeedIt) {
 // elements outside its share, where no predicate can both count the contribution once and compute
 // the stored value, so the kernel has no split variant (it runs duplicated).
 TEST(PredicatesTest, NestReductionStoredOutsideTheShareFallsBack) {
-  KernelInfo K = analyze("#pragma acc parallel loop collapse(2) reduction(+:t)\n"
-                         "for (int x = 0; x < n; x++)\n"
-                         "  for (int y = 0; y < n; y++) {\n"
-                         "    t = 0;\n"
-                         "    for (int z = 0; z < n; z++) t += a[z];\n"
-                         "    d[x * n + y] = t;\n"
-                         "  }\n",
-                         {"int n", "double t", "const double *a", "double *d"});
+  KernelInfo K = analyzed("#pragma acc parallel loop collapse(2) reduction(+:t)\n"
+                          "for (int x = 0; x < n; x++)\n"
+                          "  for (int y = 0; y < n; y++) {\n"
+                          "    t = 0;\n"
+                          "    for (int z = 0; z < n; z++) t += a[z];\n"
+                          "    d[x * n + y] = t;\n"
+                          "  }\n",
+                          {"int n", "double t", "const double *a", "double *d"});
   EXPECT_FALSE(K.Split.Enabled);
   EXPECT_NE(K.Split.Fallback.find("'t'"), std::string::npos) << K.Split.Fallback;
 }
 
 TEST(PredicatesTest, InnerLoopScalarChain) {
-  KernelInfo K = analyze("#pragma acc parallel loop\n"
-                         "for (int i = 0; i < n; i++) {\n"
-                         "  double s = 0;\n"
-                         "  for (int k = 0; k < m; k++)\n"
-                         "    s += a[i][k] * x[k];\n"
-                         "  y[i] = s;\n"
-                         "}\n",
-                         {"int n", "int m", "const double (*a)[m]", "const double *x",
-                          "double *y"});
+  KernelInfo K =
+      analyzed("#pragma acc parallel loop\n"
+               "for (int i = 0; i < n; i++) {\n"
+               "  double s = 0;\n"
+               "  for (int k = 0; k < m; k++)\n"
+               "    s += a[i][k] * x[k];\n"
+               "  y[i] = s;\n"
+               "}\n",
+               {"int n", "int m", "const double (*a)[m]", "const double *x", "double *y"});
   auto S = statements(K);
   // s = 0, k = 0, s += ..., k++, y[i] = s
   const IRStmt *Acc = nullptr;
@@ -194,11 +187,11 @@ TEST(PredicatesTest, InnerLoopScalarChain) {
 }
 
 TEST(PredicatesTest, SplitByColumns) {
-  KernelInfo K = analyze("#pragma acc parallel loop\n"
-                         "for (int j = 0; j < m; j++)\n"
-                         "  for (int i = 0; i < n; i++)\n"
-                         "    a[i][j] = 2 * a[i][j];\n",
-                         {"int n", "int m", "double (*a)[64]"});
+  KernelInfo K = analyzed("#pragma acc parallel loop\n"
+                          "for (int j = 0; j < m; j++)\n"
+                          "  for (int i = 0; i < n; i++)\n"
+                          "    a[i][j] = 2 * a[i][j];\n",
+                          {"int n", "int m", "double (*a)[64]"});
   ASSERT_EQ(K.Split.Plan.Arrays.size(), 1u);
   EXPECT_EQ(K.Split.Plan.Arrays[0].Dim, 1u);
   const IRStmt *W = nullptr;
@@ -216,12 +209,12 @@ TEST(PredicatesTest, SplitByColumns) {
 }
 
 TEST(PredicatesTest, AtomicUpdatesStaySplitWithoutNarrowing) {
-  KernelInfo K = analyze("#pragma acc parallel loop\n"
-                         "for (int i = 0; i < n; i++) {\n"
-                         "  #pragma acc atomic update\n"
-                         "  h[in[i]] += 1;\n"
-                         "}\n",
-                         {"int n", "const int *in", "int *h"});
+  KernelInfo K = analyzed("#pragma acc parallel loop\n"
+                          "for (int i = 0; i < n; i++) {\n"
+                          "  #pragma acc atomic update\n"
+                          "  h[in[i]] += 1;\n"
+                          "}\n",
+                          {"int n", "const int *in", "int *h"});
   ASSERT_TRUE(K.Split.Enabled) << K.Split.Fallback;
   const IRStmt *W = nullptr;
   for (const IRStmt *St : statements(K))
@@ -237,11 +230,11 @@ TEST(PredicatesTest, AtomicUpdatesStaySplitWithoutNarrowing) {
 }
 
 TEST(PredicatesTest, WritesAtStridedAndReversedIndicesNarrow) {
-  KernelInfo K = analyze("#pragma acc parallel loop\n"
-                         "for (int i = 0; i < n; i++) {\n"
-                         "  a[2 * i] = x[i]; a[2 * i + 1] = -x[i]; b[n - 1 - i] = x[i];\n"
-                         "}\n",
-                         {"int n", "const double *x", "double *a", "double *b"});
+  KernelInfo K = analyzed("#pragma acc parallel loop\n"
+                          "for (int i = 0; i < n; i++) {\n"
+                          "  a[2 * i] = x[i]; a[2 * i + 1] = -x[i]; b[n - 1 - i] = x[i];\n"
+                          "}\n",
+                          {"int n", "const double *x", "double *a", "double *b"});
   ASSERT_TRUE(K.Split.Plan.Narrowable) << K.Split.Plan.NoNarrowing;
   const SplitArray *A = K.Split.Plan.find("a");
   ASSERT_NE(A, nullptr);
@@ -255,10 +248,10 @@ TEST(PredicatesTest, WritesAtStridedAndReversedIndicesNarrow) {
 }
 
 TEST(PredicatesTest, HelperWritingThroughPointerFallsBack) {
-  KernelInfo K = analyze("static void set(double *p, int i) { p[i] = 1; }\n"
-                         "#pragma acc parallel loop\n"
-                         "for (int i = 0; i < n; i++) set(a, i);\n",
-                         {"int n", "double *a"});
+  KernelInfo K = analyzed("static void set(double *p, int i) { p[i] = 1; }\n"
+                          "#pragma acc parallel loop\n"
+                          "for (int i = 0; i < n; i++) set(a, i);\n",
+                          {"int n", "double *a"});
   EXPECT_FALSE(K.Split.Enabled);
   EXPECT_NE(K.Split.Fallback.find("set"), std::string::npos) << K.Split.Fallback;
 }

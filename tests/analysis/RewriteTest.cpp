@@ -1,9 +1,10 @@
 // Tests of the rewriting pass: the C condition of a predicate, the guards inserted into the kernel
 // source (the exact rewritten text of small kernels, including the paper's Fig. 3 and reductions),
 // what is left alone, and that the rewritten kernels compile as the JIT embeds them.
-#include "analysis/Pipeline.h"
 #include "analysis/Rewrite.h"
+#include "analysis/Pipeline.h"
 #include "jit/CompiledKernel.h"
+#include "tests/analysis/PipelineCheck.h"
 
 #include <gtest/gtest.h>
 
@@ -11,19 +12,11 @@
 #include <vector>
 
 using namespace jacc::analysis;
+using jacc::analysis::test::analyzed;
 
 namespace {
 
 using Strings = std::vector<std::string>;
-
-KernelInfo analyze(const std::string &Src, const Strings &Decls) {
-  auto K = runAnalysis(Src, Decls);
-  if (!K) {
-    ADD_FAILURE() << llvm::toString(K.takeError());
-    return {};
-  }
-  return std::move(*K);
-}
 
 /// own(A, E): the device owns A's element E along A's split dimension.
 std::string own(const std::string &A, const std::string &E) {
@@ -107,7 +100,7 @@ const char *const Saxpy = "#pragma acc parallel loop\n"
 const Strings SaxpyDecls = {"int n", "float a", "const float *x", "float *y"};
 
 TEST(RewriteTest, Saxpy) {
-  KernelInfo K = analyze(Saxpy, SaxpyDecls);
+  KernelInfo K = analyzed(Saxpy, SaxpyDecls);
   ASSERT_TRUE(K.Split.Enabled) << K.Split.Fallback;
   EXPECT_EQ(K.Split.Rewritten,
             "#pragma acc parallel loop\n"
@@ -129,7 +122,7 @@ const Strings Fig3Decls = {"int n", "int j", "int k", "double x", "double *a", "
                            "const double *c"};
 
 TEST(RewriteTest, PaperFigure3) {
-  KernelInfo K = analyze(Fig3, Fig3Decls);
+  KernelInfo K = analyzed(Fig3, Fig3Decls);
   ASSERT_TRUE(K.Split.Enabled) << K.Split.Fallback;
   std::string AK = own("a", "k") + " || " + own("b", "k");
   EXPECT_EQ(K.Split.Rewritten,
@@ -153,7 +146,7 @@ const char *const Dot = "#pragma acc parallel loop reduction(+:s)\n"
 const Strings DotDecls = {"int n", "const double *a", "const double *b", "double s"};
 
 TEST(RewriteTest, ReductionUpdateIsGuardedWhole) {
-  KernelInfo K = analyze(Dot, DotDecls);
+  KernelInfo K = analyzed(Dot, DotDecls);
   ASSERT_TRUE(K.Split.Enabled) << K.Split.Fallback;
   EXPECT_EQ(K.Split.Rewritten, "#pragma acc parallel loop reduction(+:s)\n"
                                "for (int i = 0; i < n; i++) {\n"
@@ -161,9 +154,9 @@ TEST(RewriteTest, ReductionUpdateIsGuardedWhole) {
                                "  ((__jacc_in_share) ? (s += t) : s);\n"
                                "}\n");
 
-  KernelInfo P = analyze("#pragma acc parallel loop reduction(*:p)\n"
-                         "for (int i = 0; i < n; i++) p = p * a[i];\n",
-                         {"int n", "const double *a", "double p"});
+  KernelInfo P = analyzed("#pragma acc parallel loop reduction(*:p)\n"
+                          "for (int i = 0; i < n; i++) p = p * a[i];\n",
+                          {"int n", "const double *a", "double p"});
   ASSERT_TRUE(P.Split.Enabled) << P.Split.Fallback;
   EXPECT_EQ(P.Split.Rewritten, "#pragma acc parallel loop reduction(*:p)\n"
                                "for (int i = 0; i < n; i++) "
@@ -182,7 +175,7 @@ const Strings MatVecDecls = {"int n", "int m", "const double (*a)[m]", "const do
                              "double *y"};
 
 TEST(RewriteTest, ScalarDefinitionsAndUpdates) {
-  KernelInfo K = analyze(MatVec, MatVecDecls);
+  KernelInfo K = analyzed(MatVec, MatVecDecls);
   ASSERT_TRUE(K.Split.Enabled) << K.Split.Fallback;
   std::string Y = own("y", "i");
   // s = 0 reads no array: left alone. The update is guarded whole, r's value reads x[i].
@@ -204,13 +197,13 @@ TEST(RewriteTest, ScalarDefinitionsAndUpdates) {
 
 // *c may be the c[i + 1] that c[i + 1]++ reads; *(c + i) cannot.
 TEST(RewriteTest, DereferencedWrites) {
-  KernelInfo K = analyze("#pragma acc parallel loop\n"
-                         "for (int i = 0; i < n; i++) {\n"
-                         "  *c = 5;\n"
-                         "  *(c + i) = 6;\n"
-                         "  c[i + 1]++;\n"
-                         "}\n",
-                         {"int n", "double *c"});
+  KernelInfo K = analyzed("#pragma acc parallel loop\n"
+                          "for (int i = 0; i < n; i++) {\n"
+                          "  *c = 5;\n"
+                          "  *(c + i) = 6;\n"
+                          "  c[i + 1]++;\n"
+                          "}\n",
+                          {"int n", "double *c"});
   ASSERT_TRUE(K.Split.Enabled) << K.Split.Fallback;
   EXPECT_EQ(K.Split.Rewritten, "#pragma acc parallel loop\n"
                                "for (int i = 0; i < n; i++) {\n"
@@ -235,7 +228,7 @@ TEST(RewriteTest, AlwaysTrueStatementsAreLeftAlone) {
                           "  for (int j = 0; j < k; j++) t[1] = b[j];\n"
                           "  a[k] = t[0] + t[1];\n"
                           "}\n";
-  KernelInfo K = analyze(Src, {"int n", "double *a", "const double *b", "const int *idx"});
+  KernelInfo K = analyzed(Src, {"int n", "double *a", "const double *b", "const int *idx"});
   ASSERT_TRUE(K.Split.Enabled) << K.Split.Fallback;
   // Local array writes, index computations, loop variables: executed by every device.
   ASSERT_EQ(K.Split.Guards.size(), 2u);
@@ -246,10 +239,10 @@ TEST(RewriteTest, AlwaysTrueStatementsAreLeftAlone) {
 }
 
 TEST(RewriteTest, WritesInsideConditionalExpressions) {
-  KernelInfo K = analyze("#pragma acc parallel loop\n"
-                         "for (int i = 0; i < n; i++)\n"
-                         "  c[i] = b[i] > 0 ? (a[i] = 1) : 0;\n",
-                         {"int n", "double *a", "const double *b", "double *c"});
+  KernelInfo K = analyzed("#pragma acc parallel loop\n"
+                          "for (int i = 0; i < n; i++)\n"
+                          "  c[i] = b[i] > 0 ? (a[i] = 1) : 0;\n",
+                          {"int n", "double *a", "const double *b", "double *c"});
   ASSERT_TRUE(K.Split.Enabled) << K.Split.Fallback;
   EXPECT_EQ(K.Split.Rewritten,
             "#pragma acc parallel loop\n"
@@ -265,33 +258,33 @@ TEST(RewriteTest, WritesInsideConditionalExpressions) {
 // An index with a side effect is evaluated by the guard too: k must still be incremented once
 // per statement (or the kernel not split).
 TEST(RewriteTest, IndexSideEffectsHappenOnce) {
-  KernelInfo K = analyze("#pragma acc parallel loop\n"
-                         "for (int i = 0; i < n; i++) {\n"
-                         "  int k = 2 * i;\n"
-                         "  a[k++] = b[i];\n"
-                         "}\n",
-                         {"int n", "double *a", "const double *b"});
+  KernelInfo K = analyzed("#pragma acc parallel loop\n"
+                          "for (int i = 0; i < n; i++) {\n"
+                          "  int k = 2 * i;\n"
+                          "  a[k++] = b[i];\n"
+                          "}\n",
+                          {"int n", "double *a", "const double *b"});
   if (K.Split.Enabled) {
     EXPECT_EQ(count(K.Split.Rewritten, "k++"), 1u) << K.Split.Rewritten;
   }
 }
 
 TEST(RewriteTest, NothingWhenNotSplit) {
-  KernelInfo K = analyze("static void set(double *p, int i) { p[i] = 1; }\n"
-                         "#pragma acc parallel loop\n"
-                         "for (int i = 0; i < n; i++) set(a, i);\n",
-                         {"int n", "double *a"});
+  KernelInfo K = analyzed("static void set(double *p, int i) { p[i] = 1; }\n"
+                          "#pragma acc parallel loop\n"
+                          "for (int i = 0; i < n; i++) set(a, i);\n",
+                          {"int n", "double *a"});
   EXPECT_FALSE(K.Split.Enabled);
   EXPECT_TRUE(K.Split.Guards.empty());
   EXPECT_EQ(K.Split.Rewritten, "");
 }
 
 TEST(RewriteTest, MacrosInIndices) {
-  KernelInfo K = analyze("#define IDX(i) (2 * (i))\n"
-                         "#pragma acc parallel loop\n"
-                         "for (int i = 0; i < n; i++)\n"
-                         "  a[IDX(i)] = 1;\n",
-                         {"int n", "double *a"});
+  KernelInfo K = analyzed("#define IDX(i) (2 * (i))\n"
+                          "#pragma acc parallel loop\n"
+                          "for (int i = 0; i < n; i++)\n"
+                          "  a[IDX(i)] = 1;\n",
+                          {"int n", "double *a"});
   ASSERT_TRUE(K.Split.Enabled) << K.Split.Fallback;
   EXPECT_EQ(K.Split.Rewritten, "#define IDX(i) (2 * (i))\n"
                                "#pragma acc parallel loop\n"
@@ -304,13 +297,13 @@ TEST(RewriteTest, MacrosInIndices) {
 // A write spelled by a macro: the guard must not evaluate the macro (an assignment) again as an
 // index, nor test the ownership of the assigned value. SET(a, i, 1) must appear once.
 TEST(RewriteTest, WritesInMacrosAreEvaluatedOnce) {
-  KernelInfo K = analyze("#define SET(a, i, v) a[i] = v\n"
-                         "#pragma acc parallel loop\n"
-                         "for (int i = 0; i < n; i++) {\n"
-                         "  SET(a, i, 1);\n"
-                         "  b[i] = a[i];\n"
-                         "}\n",
-                         {"int n", "double *a", "double *b"});
+  KernelInfo K = analyzed("#define SET(a, i, v) a[i] = v\n"
+                          "#pragma acc parallel loop\n"
+                          "for (int i = 0; i < n; i++) {\n"
+                          "  SET(a, i, 1);\n"
+                          "  b[i] = a[i];\n"
+                          "}\n",
+                          {"int n", "double *a", "double *b"});
   if (K.Split.Enabled) {
     EXPECT_EQ(count(K.Split.Rewritten, "SET(a, i, 1)"), 1u) << K.Split.Rewritten;
   }

@@ -1,8 +1,9 @@
 // Tests of the SSA pass: immediate dominators of hand-built CFGs, phi placement at joins and loop
 // headers, the versions of the variables each statement reads and the phi operands per
 // predecessor, on hand-built regions and on lowered kernels.
-#include "analysis/Pipeline.h"
 #include "analysis/SSA.h"
+#include "analysis/Pipeline.h"
+#include "tests/analysis/PipelineCheck.h"
 
 #include <gtest/gtest.h>
 
@@ -13,6 +14,7 @@
 #include <vector>
 
 using namespace jacc::analysis;
+using jacc::analysis::test::analyzed;
 
 namespace {
 
@@ -65,15 +67,6 @@ unsigned countPhis(const RegionIR &IR) {
   for (const IRStmt &S : IR.Stmts)
     N += S.K == IRStmt::Kind::Phi;
   return N;
-}
-
-KernelInfo analyze(const std::string &Src, const std::vector<std::string> &Decls) {
-  auto K = runAnalysis(Src, Decls);
-  if (!K) {
-    ADD_FAILURE() << llvm::toString(K.takeError());
-    return {};
-  }
-  return std::move(*K);
 }
 
 /// The N-th lowered statement that defines Var (0 = first), or the N-th write of array Var.
@@ -221,14 +214,14 @@ TEST(SSATest, EntryValuesReadDirectlyOrThroughPhis) {
 }
 
 TEST(SSATest, LoweredInnerLoopAccumulation) {
-  KernelInfo K = analyze("#pragma acc parallel loop\n"
-                         "for (int i = 0; i < n; i++) {\n"
-                         "  double s = 0;\n"
-                         "  for (int k = 0; k < m; k++)\n"
-                         "    s += b[k];\n"
-                         "  a[i] = s;\n"
-                         "}\n",
-                         {"int n", "int m", "double *a", "const double *b"});
+  KernelInfo K = analyzed("#pragma acc parallel loop\n"
+                          "for (int i = 0; i < n; i++) {\n"
+                          "  double s = 0;\n"
+                          "  for (int k = 0; k < m; k++)\n"
+                          "    s += b[k];\n"
+                          "  a[i] = s;\n"
+                          "}\n",
+                          {"int n", "int m", "double *a", "const double *b"});
   const RegionIR &IR = K.Split.IR;
   const IRStmt *S0 = stmt(IR, IRStmt::Kind::ScalarDef, "s", 0),
                *Acc = stmt(IR, IRStmt::Kind::ScalarDef, "s", 1),
@@ -267,16 +260,16 @@ TEST(SSATest, LoweredInnerLoopAccumulation) {
 // The same loop with a `break`: the dead block after it flows into the rest of the body, which
 // must still be renamed (versions reach it, k++ defines a version, the header's phi sees it).
 TEST(SSATest, LoweredLoopWithBreakIsRenamed) {
-  KernelInfo K = analyze("#pragma acc parallel loop\n"
-                         "for (int i = 0; i < n; i++) {\n"
-                         "  double t = b[i];\n"
-                         "  c[i] = t;\n"
-                         "  for (int k = 0; k < m; k++) {\n"
-                         "    if (b[k] < 0) break;\n"
-                         "    a[i][k] = t;\n"
-                         "  }\n"
-                         "}\n",
-                         {"int n", "int m", "double (*a)[64]", "const double *b", "double *c"});
+  KernelInfo K = analyzed("#pragma acc parallel loop\n"
+                          "for (int i = 0; i < n; i++) {\n"
+                          "  double t = b[i];\n"
+                          "  c[i] = t;\n"
+                          "  for (int k = 0; k < m; k++) {\n"
+                          "    if (b[k] < 0) break;\n"
+                          "    a[i][k] = t;\n"
+                          "  }\n"
+                          "}\n",
+                          {"int n", "int m", "double (*a)[64]", "const double *b", "double *c"});
   const RegionIR &IR = K.Split.IR;
   const IRStmt *T = stmt(IR, IRStmt::Kind::ScalarDef, "t"),
                *Inc = stmt(IR, IRStmt::Kind::ScalarDef, "k", 1),

@@ -1,8 +1,9 @@
 // Tests of the split plan: the dimension each written array is split along, whether the nest can
 // be narrowed (and the affine writes that allow it), the pointer arguments the region reads,
 // reductions, and why a nest cannot be split.
-#include "analysis/Pipeline.h"
 #include "analysis/SplitPlan.h"
+#include "analysis/Pipeline.h"
+#include "tests/analysis/PipelineCheck.h"
 
 #include <gtest/gtest.h>
 
@@ -12,19 +13,11 @@
 #include <vector>
 
 using namespace jacc::analysis;
+using jacc::analysis::test::analyzed;
 
 namespace {
 
 using Writes = std::vector<std::pair<long long, std::string>>; // (Coef, Offset)
-
-KernelInfo analyze(const std::string &Src, const std::vector<std::string> &Decls) {
-  auto K = runAnalysis(Src, Decls);
-  if (!K) {
-    ADD_FAILURE() << llvm::toString(K.takeError());
-    return {};
-  }
-  return std::move(*K);
-}
 
 Writes writes(const SplitArray &A) {
   Writes R;
@@ -43,11 +36,11 @@ std::vector<std::string> arrayNames(const SplitPlan &P) {
 // ---- split dimension -------------------------------------------------------------------------
 
 TEST(SplitPlanTest, SplitByRows) {
-  KernelInfo K = analyze("#pragma acc parallel loop\n"
-                         "for (int i = 0; i < n; i++)\n"
-                         "  for (int j = 0; j < m; j++)\n"
-                         "    a[i][j] = b[i][j] + 1;\n",
-                         {"int n", "int m", "double (*a)[64]", "const double (*b)[64]"});
+  KernelInfo K = analyzed("#pragma acc parallel loop\n"
+                          "for (int i = 0; i < n; i++)\n"
+                          "  for (int j = 0; j < m; j++)\n"
+                          "    a[i][j] = b[i][j] + 1;\n",
+                          {"int n", "int m", "double (*a)[64]", "const double (*b)[64]"});
   const SplitPlan &P = K.Split.Plan;
   EXPECT_TRUE(P.Splittable);
   ASSERT_EQ(P.Arrays.size(), 1u);
@@ -64,11 +57,11 @@ TEST(SplitPlanTest, SplitByRows) {
 }
 
 TEST(SplitPlanTest, SplitByColumns) {
-  KernelInfo K = analyze("#pragma acc parallel loop\n"
-                         "for (int j = 0; j < m; j++)\n"
-                         "  for (int i = 0; i < n; i++)\n"
-                         "    a[i][j] = 2 * a[i][j];\n",
-                         {"int n", "int m", "double (*a)[64]"});
+  KernelInfo K = analyzed("#pragma acc parallel loop\n"
+                          "for (int j = 0; j < m; j++)\n"
+                          "  for (int i = 0; i < n; i++)\n"
+                          "    a[i][j] = 2 * a[i][j];\n",
+                          {"int n", "int m", "double (*a)[64]"});
   const SplitPlan &P = K.Split.Plan;
   ASSERT_EQ(P.Arrays.size(), 1u);
   EXPECT_EQ(P.Arrays[0].Dim, 1u);
@@ -79,13 +72,13 @@ TEST(SplitPlanTest, SplitByColumns) {
 }
 
 TEST(SplitPlanTest, SplitWithCollapse) {
-  KernelInfo K = analyze("#pragma acc parallel loop collapse(2)\n"
-                         "for (int i = 0; i < n; i++)\n"
-                         "  for (int j = 0; j < m; j++) {\n"
-                         "    a[i][j] = 1;\n"
-                         "    b[j][i] = 2;\n"
-                         "  }\n",
-                         {"int n", "int m", "double (*a)[64]", "double (*b)[64]"});
+  KernelInfo K = analyzed("#pragma acc parallel loop collapse(2)\n"
+                          "for (int i = 0; i < n; i++)\n"
+                          "  for (int j = 0; j < m; j++) {\n"
+                          "    a[i][j] = 1;\n"
+                          "    b[j][i] = 2;\n"
+                          "  }\n",
+                          {"int n", "int m", "double (*a)[64]", "double (*b)[64]"});
   const SplitPlan &P = K.Split.Plan;
   EXPECT_EQ(K.Split.IR.ParallelVars, (std::vector<std::string>{"i", "j"}));
   EXPECT_EQ(arrayNames(P), (std::vector<std::string>{"a", "b"}));
@@ -101,14 +94,14 @@ TEST(SplitPlanTest, SplitWithCollapse) {
 
 TEST(SplitPlanTest, InnerIteratorsCountLessThanTheOutermost) {
   // Collapsed j indexes dimension 0 twice, i indexes dimension 1 once: i still wins.
-  KernelInfo K = analyze("#pragma acc parallel loop collapse(2)\n"
-                         "for (int i = 0; i < n; i++)\n"
-                         "  for (int j = 0; j < m; j++) {\n"
-                         "    a[j][i] = 1;\n"
-                         "    a[j][0] = 2;\n"
-                         "    a[j][1] = 3;\n"
-                         "  }\n",
-                         {"int n", "int m", "double (*a)[64]"});
+  KernelInfo K = analyzed("#pragma acc parallel loop collapse(2)\n"
+                          "for (int i = 0; i < n; i++)\n"
+                          "  for (int j = 0; j < m; j++) {\n"
+                          "    a[j][i] = 1;\n"
+                          "    a[j][0] = 2;\n"
+                          "    a[j][1] = 3;\n"
+                          "  }\n",
+                          {"int n", "int m", "double (*a)[64]"});
   const SplitPlan &P = K.Split.Plan;
   ASSERT_EQ(P.Arrays.size(), 1u);
   EXPECT_EQ(P.Arrays[0].Dim, 1u);
@@ -128,31 +121,31 @@ TEST(SplitPlanTest, ReadingAnotherWrittenElementWithoutNarrowingRunsDuplicated) 
                            "for (int x = 0; x < 10; x++)\n"
                            "  for (int y = 1; y < n; y++)\n"
                            "    c[x * n + y] = c[x * n + y - 1] + a[x * n + y];\n";
-  KernelInfo K = analyze(Recurrence, {"int n", "const double *a", "double *c"});
+  KernelInfo K = analyzed(Recurrence, {"int n", "const double *a", "double *c"});
   EXPECT_FALSE(K.Split.Plan.Splittable);
   EXPECT_EQ(K.Split.Plan.Fallback,
             "'c[x * n + y - 1]' at line 4 reads an element a previous iteration wrote as "
             "'c[x * n + y]', which another device may own");
   // Reading the element written, or only other arrays, still splits.
-  KernelInfo Same = analyze("#pragma acc parallel loop\n"
-                            "for (int x = 0; x < 10; x++)\n"
-                            "  for (int y = 0; y < n; y++)\n"
-                            "    c[x * n + y] = c[x * n + y] + a[x * n + y];\n",
-                            {"int n", "const double *a", "double *c"});
+  KernelInfo Same = analyzed("#pragma acc parallel loop\n"
+                             "for (int x = 0; x < 10; x++)\n"
+                             "  for (int y = 0; y < n; y++)\n"
+                             "    c[x * n + y] = c[x * n + y] + a[x * n + y];\n",
+                             {"int n", "const double *a", "double *c"});
   EXPECT_TRUE(Same.Split.Plan.Splittable) << Same.Split.Plan.Fallback;
 }
 
 TEST(SplitPlanTest, AffineWritesNarrow) {
-  KernelInfo K = analyze("#pragma acc parallel loop\n"
-                         "for (int i = 0; i < n; i++) {\n"
-                         "  a[2 * i] = x[i];\n"
-                         "  a[2 * i + 1] = -x[i];\n"
-                         "  b[n - 1 - i] = x[i];\n"
-                         "  c[i + off] = x[i];\n"
-                         "  d[3 * (i + off) - 2] = x[i];\n"
-                         "}\n",
-                         {"int n", "int off", "const double *x", "double *a", "double *b",
-                          "double *c", "double *d"});
+  KernelInfo K = analyzed(
+      "#pragma acc parallel loop\n"
+      "for (int i = 0; i < n; i++) {\n"
+      "  a[2 * i] = x[i];\n"
+      "  a[2 * i + 1] = -x[i];\n"
+      "  b[n - 1 - i] = x[i];\n"
+      "  c[i + off] = x[i];\n"
+      "  d[3 * (i + off) - 2] = x[i];\n"
+      "}\n",
+      {"int n", "int off", "const double *x", "double *a", "double *b", "double *c", "double *d"});
   const SplitPlan &P = K.Split.Plan;
   EXPECT_TRUE(P.Splittable);
   EXPECT_TRUE(P.Narrowable) << P.NoNarrowing;
@@ -171,12 +164,12 @@ TEST(SplitPlanTest, AffineWritesNarrow) {
 }
 
 TEST(SplitPlanTest, IndirectWritesDoNotNarrow) {
-  KernelInfo K = analyze("#pragma acc parallel loop\n"
-                         "for (int i = 0; i < n; i++) {\n"
-                         "  b[i] = 1;\n"
-                         "  a[idx[i]] = 2;\n"
-                         "}\n",
-                         {"int n", "double *a", "double *b", "const int *idx"});
+  KernelInfo K = analyzed("#pragma acc parallel loop\n"
+                          "for (int i = 0; i < n; i++) {\n"
+                          "  b[i] = 1;\n"
+                          "  a[idx[i]] = 2;\n"
+                          "}\n",
+                          {"int n", "double *a", "double *b", "const int *idx"});
   const SplitPlan &P = K.Split.Plan;
   EXPECT_TRUE(P.Splittable);
   EXPECT_TRUE(K.Split.Enabled) << K.Split.Fallback;
@@ -192,12 +185,12 @@ TEST(SplitPlanTest, IndirectWritesDoNotNarrow) {
 }
 
 TEST(SplitPlanTest, AtomicUpdatesDoNotNarrow) {
-  KernelInfo K = analyze("#pragma acc parallel loop\n"
-                         "for (int i = 0; i < n; i++) {\n"
-                         "  #pragma acc atomic update\n"
-                         "  h[in[i]] += 1;\n"
-                         "}\n",
-                         {"int n", "const int *in", "int *h"});
+  KernelInfo K = analyzed("#pragma acc parallel loop\n"
+                          "for (int i = 0; i < n; i++) {\n"
+                          "  #pragma acc atomic update\n"
+                          "  h[in[i]] += 1;\n"
+                          "}\n",
+                          {"int n", "const int *in", "int *h"});
   const SplitPlan &P = K.Split.Plan;
   EXPECT_TRUE(P.Splittable);
   EXPECT_TRUE(K.Split.Enabled) << K.Split.Fallback;
@@ -209,23 +202,23 @@ TEST(SplitPlanTest, AtomicUpdatesDoNotNarrow) {
   EXPECT_EQ(P.ReadArgs, (std::set<unsigned>{1, 2}));
 
   // Even at an affine index.
-  KernelInfo A = analyze("#pragma acc parallel loop\n"
-                         "for (int i = 0; i < n; i++) {\n"
-                         "  #pragma acc atomic update\n"
-                         "  h[i] += 1;\n"
-                         "}\n",
-                         {"int n", "int *h"});
+  KernelInfo A = analyzed("#pragma acc parallel loop\n"
+                          "for (int i = 0; i < n; i++) {\n"
+                          "  #pragma acc atomic update\n"
+                          "  h[i] += 1;\n"
+                          "}\n",
+                          {"int n", "int *h"});
   EXPECT_FALSE(A.Split.Plan.Narrowable);
   EXPECT_EQ(A.Split.Plan.NoNarrowing, "an atomic update of 'h'");
 }
 
 TEST(SplitPlanTest, WritesIndexedByAnInnerLoopOnlyDoNotNarrow) {
-  KernelInfo K = analyze("#pragma acc parallel loop\n"
-                         "for (int i = 0; i < n; i++) {\n"
-                         "  for (int k = 0; k < m; k++)\n"
-                         "    a[k] = i;\n"
-                         "}\n",
-                         {"int n", "int m", "double *a"});
+  KernelInfo K = analyzed("#pragma acc parallel loop\n"
+                          "for (int i = 0; i < n; i++) {\n"
+                          "  for (int k = 0; k < m; k++)\n"
+                          "    a[k] = i;\n"
+                          "}\n",
+                          {"int n", "int m", "double *a"});
   const SplitPlan &P = K.Split.Plan;
   EXPECT_TRUE(P.Splittable);
   EXPECT_FALSE(P.Narrowable);
@@ -237,21 +230,21 @@ TEST(SplitPlanTest, WritesIndexedByAnInnerLoopOnlyDoNotNarrow) {
 
 TEST(SplitPlanTest, OffsetsMustBeInvariantAndNotParallel) {
   // o is defined in the region: the offset is not the same for every iteration.
-  KernelInfo K = analyze("#pragma acc parallel loop\n"
-                         "for (int i = 0; i < n; i++) {\n"
-                         "  int o = i % 3;\n"
-                         "  a[i + o] = 1;\n"
-                         "}\n",
-                         {"int n", "double *a"});
+  KernelInfo K = analyzed("#pragma acc parallel loop\n"
+                          "for (int i = 0; i < n; i++) {\n"
+                          "  int o = i % 3;\n"
+                          "  a[i + o] = 1;\n"
+                          "}\n",
+                          {"int n", "double *a"});
   EXPECT_FALSE(K.Split.Plan.Narrowable);
   EXPECT_EQ(K.Split.Plan.NoNarrowing,
             "the write 'a[...]' at line 4 is not affine in the parallel iterator");
   // j is an iterator of the collapsed nest.
-  KernelInfo C = analyze("#pragma acc parallel loop collapse(2)\n"
-                         "for (int i = 0; i < n; i++)\n"
-                         "  for (int j = 0; j < 4; j++)\n"
-                         "    a[4 * i + j] = 1;\n",
-                         {"int n", "double *a"});
+  KernelInfo C = analyzed("#pragma acc parallel loop collapse(2)\n"
+                          "for (int i = 0; i < n; i++)\n"
+                          "  for (int j = 0; j < 4; j++)\n"
+                          "    a[4 * i + j] = 1;\n",
+                          {"int n", "double *a"});
   EXPECT_FALSE(C.Split.Plan.Narrowable);
   EXPECT_EQ(C.Split.Plan.NoNarrowing,
             "the write 'a[...]' at line 4 is not affine in the parallel iterator");
@@ -260,14 +253,14 @@ TEST(SplitPlanTest, OffsetsMustBeInvariantAndNotParallel) {
 // ---- reads, reductions, fallbacks ------------------------------------------------------------
 
 TEST(SplitPlanTest, ReadArgs) {
-  KernelInfo K = analyze("#pragma acc parallel loop\n"
-                         "for (int i = 0; i < n; i++) {\n"
-                         "  a[i] = b[idx[i]] + c[i];\n"
-                         "  d[i] += 1;\n"
-                         "  if (e[i] > 0) f[i] = 0;\n"
-                         "}\n",
-                         {"int n", "double *a", "const double *b", "const double *c",
-                          "double *d", "const double *e", "double *f", "const int *idx"});
+  KernelInfo K = analyzed("#pragma acc parallel loop\n"
+                          "for (int i = 0; i < n; i++) {\n"
+                          "  a[i] = b[idx[i]] + c[i];\n"
+                          "  d[i] += 1;\n"
+                          "  if (e[i] > 0) f[i] = 0;\n"
+                          "}\n",
+                          {"int n", "double *a", "const double *b", "const double *c", "double *d",
+                           "const double *e", "double *f", "const int *idx"});
   const SplitPlan &P = K.Split.Plan;
   // b, c (values), idx (an index), d (its own update), e (a condition); not a nor f.
   EXPECT_EQ(P.ReadArgs, (std::set<unsigned>{2, 3, 4, 5, 7}));
@@ -275,10 +268,10 @@ TEST(SplitPlanTest, ReadArgs) {
 }
 
 TEST(SplitPlanTest, ReductionsHaveShareTerms) {
-  KernelInfo K = analyze("#pragma acc parallel loop reduction(+:s)\n"
-                         "for (int i = 0; i < n; i++)\n"
-                         "  s += a[i] * a[i];\n",
-                         {"int n", "const double *a", "double s"});
+  KernelInfo K = analyzed("#pragma acc parallel loop reduction(+:s)\n"
+                          "for (int i = 0; i < n; i++)\n"
+                          "  s += a[i] * a[i];\n",
+                          {"int n", "const double *a", "double s"});
   const SplitPlan &P = K.Split.Plan;
   EXPECT_TRUE(P.Splittable);
   EXPECT_TRUE(P.HasShareTerms);
@@ -287,21 +280,21 @@ TEST(SplitPlanTest, ReductionsHaveShareTerms) {
   EXPECT_EQ(P.ReadArgs, std::set<unsigned>{1});
   EXPECT_TRUE(K.Split.Enabled) << K.Split.Fallback;
 
-  KernelInfo N = analyze("#pragma acc parallel loop\n"
-                         "for (int i = 0; i < n; i++) {\n"
-                         "  double s = 0;\n"
-                         "  s += a[i];\n"
-                         "  b[i] = s;\n"
-                         "}\n",
-                         {"int n", "const double *a", "double *b"});
+  KernelInfo N = analyzed("#pragma acc parallel loop\n"
+                          "for (int i = 0; i < n; i++) {\n"
+                          "  double s = 0;\n"
+                          "  s += a[i];\n"
+                          "  b[i] = s;\n"
+                          "}\n",
+                          {"int n", "const double *a", "double *b"});
   EXPECT_FALSE(N.Split.Plan.HasShareTerms);
 }
 
 TEST(SplitPlanTest, ArrayReductionsRunDuplicated) {
-  KernelInfo K = analyze("#pragma acc parallel loop reduction(+:h[j:4])\n"
-                         "for (int i = 0; i < n; i++)\n"
-                         "  h[j + i % 4] += a[i];\n",
-                         {"int n", "int j", "const double *a", "double *h"});
+  KernelInfo K = analyzed("#pragma acc parallel loop reduction(+:h[j:4])\n"
+                          "for (int i = 0; i < n; i++)\n"
+                          "  h[j + i % 4] += a[i];\n",
+                          {"int n", "int j", "const double *a", "double *h"});
   EXPECT_FALSE(K.Split.Enabled);
   EXPECT_EQ(K.Split.Fallback,
             "an array reduction (h[j:4]): every device computes the whole kernel");
@@ -309,11 +302,11 @@ TEST(SplitPlanTest, ArrayReductionsRunDuplicated) {
 
 TEST(SplitPlanTest, KernelsReadingOrWritingRowsOfPointersAreNotSplittable) {
   // Where a row lands is not known (it may even be another argument's array): duplicate mode.
-  KernelInfo K = analyze("#pragma acc parallel loop collapse(2)\n"
-                         "for (int i = 0; i < n; i++)\n"
-                         "  for (int j = 0; j < n; j++)\n"
-                         "    c[i][j] = 2 * c[i][j];\n",
-                         {"int n", "double **c"});
+  KernelInfo K = analyzed("#pragma acc parallel loop collapse(2)\n"
+                          "for (int i = 0; i < n; i++)\n"
+                          "  for (int j = 0; j < n; j++)\n"
+                          "    c[i][j] = 2 * c[i][j];\n",
+                          {"int n", "double **c"});
   EXPECT_FALSE(K.Split.Plan.Splittable);
   EXPECT_FALSE(K.Split.Enabled);
   EXPECT_EQ(K.Split.Fallback,
@@ -321,13 +314,13 @@ TEST(SplitPlanTest, KernelsReadingOrWritingRowsOfPointersAreNotSplittable) {
 }
 
 TEST(SplitPlanTest, UnattributableWritesAreNotSplittable) {
-  KernelInfo K = analyze("#pragma acc parallel loop\n"
-                         "for (int i = 0; i < n; i++) {\n"
-                         "  double *p = a + i;\n"
-                         "  *p = 1;\n"
-                         "  b[i] = 2;\n"
-                         "}\n",
-                         {"int n", "double *a", "double *b"});
+  KernelInfo K = analyzed("#pragma acc parallel loop\n"
+                          "for (int i = 0; i < n; i++) {\n"
+                          "  double *p = a + i;\n"
+                          "  *p = 1;\n"
+                          "  b[i] = 2;\n"
+                          "}\n",
+                          {"int n", "double *a", "double *b"});
   const SplitPlan &P = K.Split.Plan;
   EXPECT_FALSE(P.Splittable);
   EXPECT_EQ(P.Fallback, "a write through the local pointer 'p' (line 4)");
@@ -337,10 +330,10 @@ TEST(SplitPlanTest, UnattributableWritesAreNotSplittable) {
   EXPECT_EQ(K.Split.Fallback, P.Fallback);
   EXPECT_TRUE(K.Split.Rewritten.empty());
 
-  KernelInfo C = analyze("static void set(double *p, int i) { p[i] = 1; }\n"
-                         "#pragma acc parallel loop\n"
-                         "for (int i = 0; i < n; i++) set(a, i);\n",
-                         {"int n", "double *a"});
+  KernelInfo C = analyzed("static void set(double *p, int i) { p[i] = 1; }\n"
+                          "#pragma acc parallel loop\n"
+                          "for (int i = 0; i < n; i++) set(a, i);\n",
+                          {"int n", "double *a"});
   EXPECT_FALSE(C.Split.Plan.Splittable);
   EXPECT_EQ(C.Split.Plan.Fallback, "a call to 'set' may write through a pointer");
   EXPECT_EQ(C.Split.Fallback, C.Split.Plan.Fallback);
@@ -378,12 +371,12 @@ TEST(SplitPlanTest, DifferentNumbersOfSubscriptsAreNotSplittable) {
 }
 
 TEST(SplitPlanTest, NoWrittenArrayNoReductionIsNotSplit) {
-  KernelInfo K = analyze("#pragma acc parallel loop\n"
-                         "for (int i = 0; i < n; i++) {\n"
-                         "  double t[2];\n"
-                         "  t[0] = a[i];\n"
-                         "}\n",
-                         {"int n", "const double *a"});
+  KernelInfo K = analyzed("#pragma acc parallel loop\n"
+                          "for (int i = 0; i < n; i++) {\n"
+                          "  double t[2];\n"
+                          "  t[0] = a[i];\n"
+                          "}\n",
+                          {"int n", "const double *a"});
   EXPECT_TRUE(K.Split.Plan.Splittable);
   EXPECT_TRUE(K.Split.Plan.Arrays.empty()); // a local array is not split
   EXPECT_FALSE(K.Split.Enabled);

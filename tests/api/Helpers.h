@@ -59,6 +59,11 @@ inline const char *const Figure4Config =
     "hierarchy LocA + LocB\nhierarchy LocN + LocN1, LocN2\n"
     "hierarchy LocG + LocGs\nhierarchy LocB + LocG\n";
 
+/// y = a * x + y over n elements, x and y present: the suites' smallest kernel.
+inline constexpr const char *SaxpyKernel = "#pragma acc parallel loop present(x, y)\n"
+                                           "for (int i = 0; i < n; i++)\n"
+                                           "  y[i] = a * x[i] + y[i];\n";
+
 } // namespace jacc_test
 
 #define EXPECT_REL(got, want, rel) EXPECT_TRUE(::jacc_test::relClose((got), (want), (rel)))

@@ -64,10 +64,6 @@ TEST_P(KernelTest, RoutinesOfOtherFilesAreLinkedIntoTheKernel) {
 
 // ---- saxpy -----------------------------------------------------------------------------------
 
-const char *SaxpySrc = "#pragma acc parallel loop present(x, y)\n"
-                       "for (int i = 0; i < n; i++)\n"
-                       "  y[i] = a * x[i] + y[i];\n";
-
 TEST_P(KernelTest, Saxpy) {
   int n = 10007; // not a multiple of any team size
   float a = 2.5f;
@@ -81,7 +77,7 @@ TEST_P(KernelTest, Saxpy) {
   ASSERT_JACC(jacc_copyin(y, n * sizeof(float)));
   jacc_arg args[] = {{"int n", &n}, {"float a", &a}, {"const float *x", &x}, {"float *y", &y}};
   for (int r = 0; r < 3; r++) {
-    ASSERT_JACC(jacc_kernel_push(SaxpySrc, 4, args, JACC_DEFAULT));
+    ASSERT_JACC(jacc_kernel_push(jacc_test::SaxpyKernel, 4, args, JACC_DEFAULT));
     for (int i = 0; i < n; i++)
       ref[i] = a * xv[i] + ref[i];
   }

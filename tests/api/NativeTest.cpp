@@ -33,9 +33,6 @@ using jacc_test::partsAre;
 
 // ---- saxpy: int n, float a, const float *x, float *y --------------------------------------
 
-const char *const Saxpy = "#pragma acc parallel loop present(x, y)\n"
-                          "for (int i = 0; i < n; i++)\n"
-                          "  y[i] = a * x[i] + y[i];\n";
 /// The same loop, decreasing: device d's iterations run from the top of its rows down.
 const char *const SaxpyDown = "#pragma acc parallel loop present(x, y)\n"
                               "for (int i = n - 1; i >= 0; i--)\n"
@@ -113,10 +110,10 @@ protected:
 
 TEST_P(NativeTest, EachHostDeviceComputesItsShareAndTheResultIsTheGeneratedCodes) {
   int N = 1000;
-  std::vector<float> Generated = saxpy(Saxpy, N, 2);
+  std::vector<float> Generated = saxpy(jacc_test::SaxpyKernel, N, 2);
   Calls C;
-  registerHost(Saxpy, nativeSaxpy, &C);
-  std::vector<float> Native = saxpy(Saxpy, N, 2);
+  registerHost(jacc_test::SaxpyKernel, nativeSaxpy, &C);
+  std::vector<float> Native = saxpy(jacc_test::SaxpyKernel, N, 2);
   EXPECT_EQ(Native, Generated);
   for (int I = 0; I < N; ++I)
     ASSERT_EQ(Native[I], 2 + 2 * 3.0f * I) << I; // applied twice, once per push
@@ -134,9 +131,9 @@ TEST_P(NativeTest, PointerArgumentsAreEachDevicesCopyAndScalarsTheirValues) {
   ASSERT_JACC(jacc_copyin(Xp, N * sizeof(float)));
   ASSERT_JACC(jacc_copyin(Yp, N * sizeof(float)));
   Calls C;
-  registerHost(Saxpy, nativeSaxpy, &C);
+  registerHost(jacc_test::SaxpyKernel, nativeSaxpy, &C);
   jacc_arg Args[] = {{"int n", &N}, {"float a", &A}, {"const float *x", &Xp}, {"float *y", &Yp}};
-  ASSERT_JACC(jacc_kernel_push(Saxpy, 4, Args, JACC_DEFAULT));
+  ASSERT_JACC(jacc_kernel_push(jacc_test::SaxpyKernel, 4, Args, JACC_DEFAULT));
   std::vector<Call> Parts = C.take();
   ASSERT_EQ(int(Parts.size()), devices());
   for (const Call &P : Parts) {
@@ -161,26 +158,26 @@ TEST_P(NativeTest, PointerArgumentsAreEachDevicesCopyAndScalarsTheirValues) {
 
 TEST_P(NativeTest, UnevenPoliciesGiveEachDeviceItsWeightedShare) {
   int N = 1000;
-  std::vector<float> Generated = saxpy(Saxpy, N);
+  std::vector<float> Generated = saxpy(jacc_test::SaxpyKernel, N);
   Calls C;
-  registerHost(Saxpy, nativeSaxpy, &C);
+  registerHost(jacc_test::SaxpyKernel, nativeSaxpy, &C);
   std::vector<std::vector<long long>> Weights = {{5}, {1, 3}, {1, 2, 1}};
   const std::vector<long long> &W = Weights[devices() - 1];
   std::string Policy = "weights:[";
   for (size_t I = 0; I < W.size(); ++I)
     Policy += (I ? "," : "") + std::to_string(W[I]);
   ASSERT_JACC(jacc_set_policy((Policy + "]").c_str()));
-  EXPECT_EQ(saxpy(Saxpy, N), Generated);
+  EXPECT_EQ(saxpy(jacc_test::SaxpyKernel, N), Generated);
   expectParts(C.take(), cutsOf(N, W));
   // range: iteration counts, exact.
   std::vector<std::string> Ranges = {"range:[1000]", "range:[100,900]", "range:[10,700,290]"};
   ASSERT_JACC(jacc_set_policy(Ranges[devices() - 1].c_str()));
-  EXPECT_EQ(saxpy(Saxpy, N), Generated);
+  EXPECT_EQ(saxpy(jacc_test::SaxpyKernel, N), Generated);
   std::vector<std::vector<long long>> RangeCuts = {{0, 1000}, {0, 100, 1000}, {0, 10, 710, 1000}};
   expectParts(C.take(), RangeCuts[devices() - 1]);
   // any: one idle device runs it all; the others, given nothing, are not called.
   ASSERT_JACC(jacc_set_policy("any"));
-  EXPECT_EQ(saxpy(Saxpy, N), Generated);
+  EXPECT_EQ(saxpy(jacc_test::SaxpyKernel, N), Generated);
   std::vector<Call> Any = C.take();
   ASSERT_EQ(Any.size(), 1u);
   EXPECT_EQ(Any[0].Part.begin, 0);
@@ -213,10 +210,10 @@ TEST_P(NativeTest, WithoutNarrowingEveryDeviceComputesTheWholeLoop) {
   jacc::ScopedEnv Narrow("JACC_NARROW", "off");
   ASSERT_NO_FATAL_FAILURE(restart());
   int N = 500;
-  std::vector<float> Generated = saxpy(Saxpy, N);
+  std::vector<float> Generated = saxpy(jacc_test::SaxpyKernel, N);
   Calls C;
-  registerHost(Saxpy, nativeSaxpy, &C);
-  EXPECT_EQ(saxpy(Saxpy, N), Generated);
+  registerHost(jacc_test::SaxpyKernel, nativeSaxpy, &C);
+  EXPECT_EQ(saxpy(jacc_test::SaxpyKernel, N), Generated);
   std::vector<Call> Parts = C.take();
   ASSERT_EQ(int(Parts.size()), devices());
   std::vector<long long> Cuts = evenCuts(N, devices());
@@ -450,18 +447,18 @@ TEST_P(NativeTest, ReductionPartsAreCombinedOnceWithTheInitialValues) {
 
 TEST_P(NativeTest, AsyncPartsRunInOrderOnTheDevicesQueues) {
   int N = 3000;
-  std::vector<float> Generated = saxpy(Saxpy, N, 6);
+  std::vector<float> Generated = saxpy(jacc_test::SaxpyKernel, N, 6);
   Calls C;
-  registerHost(Saxpy, nativeSaxpy, &C);
+  registerHost(jacc_test::SaxpyKernel, nativeSaxpy, &C);
   // Six async pushes, each queued behind the previous on every device.
-  EXPECT_EQ(saxpy(Saxpy, N, 6, JACC_ASYNC), Generated);
+  EXPECT_EQ(saxpy(jacc_test::SaxpyKernel, N, 6, JACC_ASYNC), Generated);
   std::vector<Call> Async = C.take();
   ASSERT_EQ(int(Async.size()), 6 * devices());
   for (const Call &P : Async)
     EXPECT_NE(P.Thread, std::this_thread::get_id()) << "device " << P.Part.device
                                                      << ": its queue's thread runs async parts";
   // A synchronous push runs device 0's part on the calling thread.
-  EXPECT_EQ(saxpy(Saxpy, N, 6), Generated);
+  EXPECT_EQ(saxpy(jacc_test::SaxpyKernel, N, 6), Generated);
   for (const Call &P : C.take()) {
     if (P.Part.device == 0) {
       EXPECT_EQ(P.Thread, std::this_thread::get_id());
@@ -471,18 +468,18 @@ TEST_P(NativeTest, AsyncPartsRunInOrderOnTheDevicesQueues) {
 
 TEST_P(NativeTest, ARemovedImplementationIsNoLongerCalledAndRegistrationsOutliveFinalize) {
   int N = 200;
-  std::vector<float> Generated = saxpy(Saxpy, N);
+  std::vector<float> Generated = saxpy(jacc_test::SaxpyKernel, N);
   Calls C;
-  registerHost(Saxpy, nativeSaxpy, &C);
+  registerHost(jacc_test::SaxpyKernel, nativeSaxpy, &C);
   ASSERT_NO_FATAL_FAILURE(restart());
-  EXPECT_EQ(saxpy(Saxpy, N), Generated);
+  EXPECT_EQ(saxpy(jacc_test::SaxpyKernel, N), Generated);
   EXPECT_EQ(int(C.take().size()), devices()) << "kept across jacc_finalize";
-  ASSERT_JACC(jacc_kernel_native(Saxpy, "multicore", nullptr, nullptr));
-  EXPECT_EQ(saxpy(Saxpy, N), Generated);
+  ASSERT_JACC(jacc_kernel_native(jacc_test::SaxpyKernel, "multicore", nullptr, nullptr));
+  EXPECT_EQ(saxpy(jacc_test::SaxpyKernel, N), Generated);
   EXPECT_TRUE(C.take().empty());
   // An implementation for another kind only: host devices run the generated code.
-  ASSERT_JACC(jacc_kernel_native(Saxpy, "nvidia", nativeSaxpy, &C));
-  EXPECT_EQ(saxpy(Saxpy, N), Generated);
+  ASSERT_JACC(jacc_kernel_native(jacc_test::SaxpyKernel, "nvidia", nativeSaxpy, &C));
+  EXPECT_EQ(saxpy(jacc_test::SaxpyKernel, N), Generated);
   EXPECT_TRUE(C.take().empty());
 }
 
@@ -492,15 +489,17 @@ int failing(const jacc_native_part *P, void *) { return 40 + P->device; }
 
 TEST_P(NativeTest, BadRegistrationsFailAndChangeNothing) {
   Calls C;
-  registerHost(Saxpy, nativeSaxpy, &C);
+  registerHost(jacc_test::SaxpyKernel, nativeSaxpy, &C);
   EXPECT_EQ(jacc_kernel_native(nullptr, "host", failing, nullptr), JACC_ERROR_INVALID_ARGUMENT);
   EXPECT_NE(lastError().find("the source is NULL"), std::string::npos) << lastError();
-  EXPECT_EQ(jacc_kernel_native(Saxpy, "cuda", failing, nullptr), JACC_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(jacc_kernel_native(jacc_test::SaxpyKernel, "cuda", failing, nullptr),
+            JACC_ERROR_INVALID_ARGUMENT);
   EXPECT_NE(lastError().find("unknown device kind 'cuda'"), std::string::npos) << lastError();
   EXPECT_NE(lastError().find("\"nvidia\""), std::string::npos) << lastError();
-  EXPECT_EQ(jacc_kernel_native(Saxpy, nullptr, failing, nullptr), JACC_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(jacc_kernel_native(jacc_test::SaxpyKernel, nullptr, failing, nullptr),
+            JACC_ERROR_INVALID_ARGUMENT);
   // The registration before them stands.
-  EXPECT_EQ(saxpy(Saxpy, 100)[99], 2 + 3 * 99.0f);
+  EXPECT_EQ(saxpy(jacc_test::SaxpyKernel, 100)[99], 2 + 3 * 99.0f);
   EXPECT_EQ(int(C.take().size()), devices());
 }
 

@@ -315,11 +315,7 @@ void expectWritten(std::vector<T> &Host, const std::vector<T> &Want, const char 
 
 // ---- saxpy (contractible: reference is jacc on host:1) ----------------------------------------
 
-const char *SaxpySrc = "#pragma acc parallel loop present(x, y)\n"
-                       "for (int i = 0; i < n; i++)\n"
-                       "  y[i] = a * x[i] + y[i];\n";
-
-/// The arguments of SaxpySrc.
+/// The arguments of jacc_test::SaxpyKernel.
 std::vector<jacc_arg> saxpyArgs(int &n, float &a, float *&x, float *&y) {
   return {{"int n", &n}, {"float a", &a}, {"const float *x", &x}, {"float *y", &y}};
 }
@@ -338,7 +334,7 @@ void runSaxpy(int n, float a, unsigned Flags, std::vector<float> &Out) {
   SaxpyInput D(n);
   float *x = D.x.data(), *y = D.y.data();
   COPYIN(D.x, D.y);
-  PUSH(SaxpySrc, saxpyArgs(n, a, x, y), Flags);
+  PUSH(jacc_test::SaxpyKernel, saxpyArgs(n, a, x, y), Flags);
   ASSERT_JACC(jacc_copyout(y, bytesOf(D.y)));
   RELEASE(D.x);
   Out = D.y;
@@ -378,7 +374,7 @@ TEST_P(SplitTest, SaxpyFewerElementsThanDevices) {
       }
       float *x = xv.data(), *y = yv.data();
       COPYIN(xv, yv);
-      ASSERT_NO_FATAL_FAILURE(pushExchanging(SaxpySrc, saxpyArgs(n, a, x, y), Flags,
+      ASSERT_NO_FATAL_FAILURE(pushExchanging(jacc_test::SaxpyKernel, saxpyArgs(n, a, x, y), Flags,
                                              exchanged((ndev() - 1) * n * sizeof(float), 0)));
       ASSERT_JACC(jacc_copyout(y, bytesOf(yv)));
       RELEASE(xv);
@@ -1842,8 +1838,8 @@ void exchangeBytesSaxpy() {
   std::vector<float> xv(n, 1.0f), yv(n, 2.0f);
   float *x = xv.data(), *y = yv.data();
   COPYIN(xv, yv); // y: exactly n floats
-  ASSERT_NO_FATAL_FAILURE(
-      splitOnceExchanging(SaxpySrc, saxpyArgs(n, a, x, y), exchanged((ndevOf() - 1) * n * 4, 0)));
+  ASSERT_NO_FATAL_FAILURE(splitOnceExchanging(jacc_test::SaxpyKernel, saxpyArgs(n, a, x, y),
+                                              exchanged((ndevOf() - 1) * n * 4, 0)));
   // Demand: the copyout gathers each device's part from it, nothing between devices.
   uint64_t Before = d2d();
   ASSERT_JACC(jacc_copyout(y, bytesOf(yv)));
@@ -1946,13 +1942,13 @@ TEST_P(SplitTest, ForceDuplicateRunsDuplicateAndExchangesNothing) {
   COPYIN(xv, yv);
   jacc_reset_stats();
   for (int r = 0; r < 3; r++)
-    PUSH(SaxpySrc, saxpyArgs(n, a, x, y), JACC_FORCE_DUPLICATE);
+    PUSH(jacc_test::SaxpyKernel, saxpyArgs(n, a, x, y), JACC_FORCE_DUPLICATE);
   jacc_stats S = stats();
   EXPECT_EQ(S.duplicate_launches, 3u);
   EXPECT_EQ(S.split_launches, 0u);
   EXPECT_EQ(S.bytes_device_to_device, 0u);
   for (int r = 0; r < 3; r++)
-    PUSH(SaxpySrc, saxpyArgs(n, a, x, y), JACC_FORCE_SPLIT);
+    PUSH(jacc_test::SaxpyKernel, saxpyArgs(n, a, x, y), JACC_FORCE_SPLIT);
   S = stats();
   EXPECT_EQ(S.duplicate_launches, 3u);
   EXPECT_EQ(S.split_launches, 3u);
@@ -1960,7 +1956,7 @@ TEST_P(SplitTest, ForceDuplicateRunsDuplicateAndExchangesNothing) {
   // Demand: a duplicate launch after them first gives every device the parts of y the others
   // computed, once; the next one moves nothing.
   for (int r = 0; r < 2; r++)
-    PUSH(SaxpySrc, saxpyArgs(n, a, x, y), JACC_FORCE_DUPLICATE);
+    PUSH(jacc_test::SaxpyKernel, saxpyArgs(n, a, x, y), JACC_FORCE_DUPLICATE);
   EXPECT_EQ(stats().bytes_device_to_device,
             exchanged(3 * (ndev() - 1) * n * 4, (ndev() - 1) * n * 4));
   ASSERT_JACC(jacc_copyout(y, bytesOf(yv)));
@@ -2016,7 +2012,7 @@ TEST_P(SplitAlwaysTest, DefaultFlagsSplitOnSeveralDevices) {
   float *x = xv.data(), *y = yv.data();
   COPYIN(xv, yv);
   jacc_reset_stats();
-  PUSH(SaxpySrc, saxpyArgs(n, a, x, y), JACC_DEFAULT);
+  PUSH(jacc_test::SaxpyKernel, saxpyArgs(n, a, x, y), JACC_DEFAULT);
   jacc_stats S = stats();
   EXPECT_EQ(S.split_launches, ndev() > 1 ? 1u : 0u);
   EXPECT_EQ(S.duplicate_launches, ndev() > 1 ? 0u : 1u);
@@ -2042,7 +2038,7 @@ TEST_P(SplitNeverTest, DefaultFlagsDuplicate) {
   COPYIN(xv, yv);
   jacc_reset_stats();
   for (int r = 0; r < 5; r++)
-    PUSH(SaxpySrc, saxpyArgs(n, a, x, y), JACC_DEFAULT);
+    PUSH(jacc_test::SaxpyKernel, saxpyArgs(n, a, x, y), JACC_DEFAULT);
   jacc_stats S = stats();
   EXPECT_EQ(S.split_launches, 0u);
   EXPECT_EQ(S.duplicate_launches, 5u);

@@ -39,10 +39,6 @@ protected:
   std::optional<jacc::ScopedEnv> Memory;
 };
 
-const char *const Saxpy = "#pragma acc parallel loop present(x, y)\n"
-                          "for (int i = 0; i < n; i++)\n"
-                          "  y[i] = a * x[i] + y[i];\n";
-
 TEST_P(UnifiedMemoryTest, EveryDeviceWorksInTheProgramsMemory) {
   int n = 10007;
   float a = 3;
@@ -57,8 +53,8 @@ TEST_P(UnifiedMemoryTest, EveryDeviceWorksInTheProgramsMemory) {
     EXPECT_EQ(acc_deviceptr(x), x) << "device " << D;
   }
   acc_set_device_num(0, acc_device_host);
-  push(Saxpy, {{"int n", &n}, {"float a", &a}, {"const float *x", &x}, {"float *y", &y}},
-       splitFlag());
+  push(jacc_test::SaxpyKernel,
+       {{"int n", &n}, {"float a", &a}, {"const float *x", &x}, {"float *y", &y}}, splitFlag());
   ASSERT_JACC(jacc_wait());
   // No copy-out yet: the kernel wrote the program's memory, each element once.
   for (int I = 0; I < n; ++I)
