@@ -19,7 +19,9 @@
 
 namespace jacc::prof {
 
-namespace {
+// Named, not anonymous: Summary::State, a type with linkage, holds these (gcc warns of a
+// type of an anonymous namespace inside one, as a unity build shows).
+namespace summary {
 
 /// One compute region: the launches of one kernel.
 struct Region {
@@ -49,6 +51,10 @@ struct Pending {
   bool Pushed = false;
   Nanos First = std::numeric_limits<Nanos>::max(), Last = 0;
 };
+
+} // namespace summary
+
+namespace {
 
 /// How the summary names a construct: "heat.c:42 update", "heat.c:30 data end", "acc_copyin".
 std::string siteLabel(const Site *S) {
@@ -112,9 +118,9 @@ constexpr const char *DirectionKeys[3] = {"host_to_device", "device_to_host", "d
 
 struct Summary::State {
   std::mutex M;
-  std::map<const char *, Region> Regions; // by interned kernel name
-  std::map<std::string, DataRow> Data;
-  std::unordered_map<uint64_t, Pending> Launches;
+  std::map<const char *, summary::Region> Regions; // by interned kernel name
+  std::map<std::string, summary::DataRow> Data;
+  std::unordered_map<uint64_t, summary::Pending> Launches;
   std::vector<std::string> DeviceKinds;
   uint64_t Waits = 0;
   double WaitSeconds = 0;
@@ -137,10 +143,10 @@ struct Summary::State {
     auto It = Launches.find(Id);
     if (It == Launches.end())
       return;
-    Pending &P = It->second;
+    summary::Pending &P = It->second;
     if (!P.Pushed || P.Done < P.Expected)
       return;
-    Region &R = Regions[P.Kernel];
+    summary::Region &R = Regions[P.Kernel];
     if (P.Done > 0) {
       double T = seconds(P.First, P.Last);
       ++R.Timed;
@@ -163,7 +169,7 @@ Summary::~Summary() = default;
 void Summary::constructBegin(const Site &Si, Nanos T) {
   std::lock_guard<std::mutex> G(S->M);
   S->touch(T);
-  DataRow &R = S->Data[siteLabel(&Si)];
+  summary::DataRow &R = S->Data[siteLabel(&Si)];
   ++R.Count;
   R.DataKind |= isDataKind(Si.Kind);
 }
@@ -173,7 +179,7 @@ void Summary::copyEnd(const CopyEvent &E) {
   unsigned D = static_cast<unsigned>(E.Dir);
   std::lock_guard<std::mutex> G(S->M);
   S->touch(E.End);
-  DataRow &R = S->Data[Label];
+  summary::DataRow &R = S->Data[Label];
   R.Bytes[D] += E.Bytes;
   R.Copies[D] += 1;
   R.Seconds[D] += seconds(E.Start, E.End);
@@ -181,7 +187,7 @@ void Summary::copyEnd(const CopyEvent &E) {
 
 void Summary::launchBegin(const LaunchEvent &E) {
   std::lock_guard<std::mutex> G(S->M);
-  Pending &P = S->Launches[E.Push];
+  summary::Pending &P = S->Launches[E.Push];
   P.Kernel = E.Kernel.Name;
   ++P.Expected;
 }
@@ -189,7 +195,7 @@ void Summary::launchBegin(const LaunchEvent &E) {
 void Summary::kernelRun(const LaunchEvent &E) {
   std::lock_guard<std::mutex> G(S->M);
   S->touch(E.End);
-  Pending &P = S->Launches[E.Push];
+  summary::Pending &P = S->Launches[E.Push];
   P.Kernel = E.Kernel.Name;
   ++P.Done;
   P.First = std::min(P.First, E.Start);
@@ -200,7 +206,7 @@ void Summary::kernelRun(const LaunchEvent &E) {
 void Summary::push(const PushEvent &E) {
   std::lock_guard<std::mutex> G(S->M);
   S->touch(E.End);
-  Region &R = S->Regions[E.Kernel.Name];
+  summary::Region &R = S->Regions[E.Kernel.Name];
   if (R.Name.empty())
     R.Name = E.Kernel.Name;
   ++R.Launches;
@@ -210,7 +216,7 @@ void Summary::push(const PushEvent &E) {
   R.Devices = std::max(R.Devices, E.How == Mode::OnOwner ? 1u : E.Devices);
   R.CompileSeconds += E.CompileSeconds;
   ++R.BySource[static_cast<unsigned>(E.Source)];
-  Pending &P = S->Launches[E.Id];
+  summary::Pending &P = S->Launches[E.Id];
   P.Kernel = E.Kernel.Name;
   P.Pushed = true;
   S->settle(E.Id);
@@ -229,7 +235,7 @@ void Summary::compile(const CompileEvent &E) {
   // Code built on first use (the split entry, a GPU image) is the region's compile time too; the
   // kernel's own compile comes with its push.
   if (E.Part) {
-    Region &R = S->Regions[E.Kernel.Name];
+    summary::Region &R = S->Regions[E.Kernel.Name];
     if (R.Name.empty())
       R.Name = E.Kernel.Name;
     R.CompileSeconds += seconds(E.Start, E.End);
@@ -290,14 +296,14 @@ void Summary::write(llvm::raw_ostream &OS, bool AsJson) {
   std::lock_guard<std::mutex> G(S->M);
   S->NewEvents = 0;
   // Regions by total time, then launches; data rows by bytes moved.
-  std::vector<const Region *> Regions;
+  std::vector<const summary::Region *> Regions;
   for (auto &KV : S->Regions)
     Regions.push_back(&KV.second);
-  llvm::sort(Regions, [](const Region *A, const Region *B) {
+  llvm::sort(Regions, [](const summary::Region *A, const summary::Region *B) {
     return std::tie(B->Total, B->Launches, A->Name) < std::tie(A->Total, A->Launches, B->Name);
   });
-  std::vector<std::pair<const std::string *, const DataRow *>> Rows;
-  auto Moved = [](const DataRow &R) { return R.Bytes[0] + R.Bytes[1] + R.Bytes[2]; };
+  std::vector<std::pair<const std::string *, const summary::DataRow *>> Rows;
+  auto Moved = [](const summary::DataRow &R) { return R.Bytes[0] + R.Bytes[1] + R.Bytes[2]; };
   for (auto &KV : S->Data)
     if (Moved(KV.second) || KV.second.DataKind)
       Rows.push_back({&KV.first, &KV.second});
@@ -308,7 +314,7 @@ void Summary::write(llvm::raw_ostream &OS, bool AsJson) {
   double KernelSeconds = 0, CopySeconds[3] = {};
   // Variants the spent budget stopped are no event: the process's counter says.
   uint64_t OverBudget = stats().VariantsOverBudget.load(std::memory_order_relaxed);
-  for (const Region *R : Regions) {
+  for (const summary::Region *R : Regions) {
     Launches += R->Launches;
     for (unsigned M = 0; M < 3; ++M)
       ByMode[M] += R->ByMode[M];
@@ -325,7 +331,7 @@ void Summary::write(llvm::raw_ostream &OS, bool AsJson) {
     llvm::json::Array Compute, Data, Devices;
     for (const std::string &K : S->DeviceKinds)
       Devices.push_back(K);
-    for (const Region *R : Regions)
+    for (const summary::Region *R : Regions)
       Compute.push_back(llvm::json::Object{
           {"region", R->Name},
           {"launches", int64_t(R->Launches)},
@@ -390,7 +396,7 @@ void Summary::write(llvm::raw_ostream &OS, bool AsJson) {
     OS << "\nCompute regions (launch: first device's start to last device's end)\n";
     Table T({"region", "launches", "split", "duplicate", "on owner", "devices", "total", "mean",
              "max", "compile", "kernel from"});
-    for (const Region *R : Regions) {
+    for (const summary::Region *R : Regions) {
       std::string From;
       const char *Names[3] = {"memory", "disk", "compiled"};
       for (unsigned C = 0; C < 3; ++C)
