@@ -18,6 +18,7 @@
 #include "support/Error.h"
 
 #include <clang/AST/ASTContext.h>
+#include <clang/AST/RecordLayout.h>
 #include <clang/Frontend/CompilerInstance.h>
 #include <clang/Lex/Preprocessor.h>
 
@@ -66,6 +67,42 @@ bool holdsPointers(QualType T) {
         return true;
   }
   return false;
+}
+
+/// At most this many pointer offsets are kept per struct argument (a struct holding a large array
+/// of pointers): the rest are passed as the program holds them.
+constexpr size_t MaxPointerOffsets = 1024;
+
+/// Append the byte offsets (from Base) of the pointers a value of type T holds: a pointer
+/// itself, the members of a struct, the elements of a constant array. Union members overlap
+/// other data and are left alone.
+void pointerOffsets(const ASTContext &Ctx, QualType T, uint64_t Base, std::vector<uint64_t> &Out) {
+  T = T.getCanonicalType();
+  if (Out.size() >= MaxPointerOffsets)
+    return;
+  if (T->isPointerType()) {
+    Out.push_back(Base);
+    return;
+  }
+  if (const auto *AT = Ctx.getAsConstantArrayType(T)) {
+    QualType E = AT->getElementType();
+    if (!holdsPointers(E))
+      return;
+    uint64_t Size = Ctx.getTypeSizeInChars(E).getQuantity();
+    for (uint64_t I = 0; I < AT->getSize().getZExtValue() && Out.size() < MaxPointerOffsets; ++I)
+      pointerOffsets(Ctx, E, Base + I * Size, Out);
+    return;
+  }
+  const auto *RT = T->getAs<RecordType>();
+  const RecordDecl *RD = RT ? RT->getDecl()->getDefinition() : nullptr;
+  if (!RD || RD->isUnion() || RD->isInvalidDecl())
+    return;
+  const ASTRecordLayout &L = Ctx.getASTRecordLayout(RD);
+  for (const FieldDecl *F : RD->fields())
+    if (!F->isBitField())
+      pointerOffsets(
+          Ctx, F->getType(),
+          Base + Ctx.toCharUnitsFromBits(L.getFieldOffset(F->getFieldIndex())).getQuantity(), Out);
 }
 
 /// The ScalarType of a canonical C arithmetic type (an enumeration's integer type; a complex
@@ -195,6 +232,8 @@ llvm::Error Analyzer::describeArgs(FunctionDecl *F) {
     if (T->isRecordType()) {
       A.ArgKind = ArgInfo::Kind::Aggregate;
       A.HoldsPointers = holdsPointers(T);
+      if (A.HoldsPointers)
+        pointerOffsets(Ctx, T, 0, A.PointerOffsets);
       continue;
     }
     if (const auto *ET = T->getAs<EnumType>())

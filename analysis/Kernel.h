@@ -50,6 +50,10 @@ struct ArgInfo {
   /// A pointer whose pointee, or an aggregate that, holds pointers (`double **rows`, a struct
   /// with a pointer member): the kernel reaches memory through them that no argument names.
   bool HoldsPointers = false;
+  /// Aggregate: the byte offsets of the pointers it holds (its members', its nested structs'
+  /// and arrays' elements'; not inside unions). A launch given the struct while it is not
+  /// present translates each that points into mapped data to the device's copy.
+  std::vector<uint64_t> PointerOffsets;
   /// Scalar: the kernel may read the value pushed. False when it assigns the variable before
   /// every read (a variable of the program first assigned inside the construct: its value at
   /// the push is garbage, so specialization must not fold it). See EntryValues.h.

@@ -94,7 +94,8 @@ std::shared_ptr<DiskCache> processDiskCache() {
 /// 18: the summary says which pointer facts variants may assume (may_restrict, may_align).
 /// 19: checked split entries: the first and last devices own what lies before and after the array;
 ///     the summary says whether the kernel's writes are known (splittable).
-constexpr unsigned CodeRevision = 19;
+/// 20: the summary lists the pointers a struct argument holds (pointer_offsets).
+constexpr unsigned CodeRevision = 20;
 
 std::string diskCacheKey(llvm::StringRef Source, llvm::ArrayRef<std::string> Decls,
                          unsigned CodeFlags) {

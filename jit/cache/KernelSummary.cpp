@@ -41,6 +41,9 @@ json::Object argToJson(const ArgInfo &A) {
   json::Array Dims;
   for (const std::string &D : A.Dims)
     Dims.push_back(textValue(D));
+  json::Array PointerOffsets;
+  for (uint64_t Off : A.PointerOffsets)
+    PointerOffsets.push_back(static_cast<int64_t>(Off));
   return json::Object{{"name", textValue(A.Name)},
                       {"decl", textValue(A.Decl)},
                       {"position", A.Position},
@@ -52,6 +55,7 @@ json::Object argToJson(const ArgInfo &A) {
                       {"pointee_size", static_cast<int64_t>(A.PointeeSize)},
                       {"pointee_known", A.PointeeKnown},
                       {"deviceptr", A.Deviceptr},
+                      {"pointer_offsets", std::move(PointerOffsets)},
                       {"value_read", A.ValueRead},
                       {"vla", A.Vla},
                       {"dims", std::move(Dims)},
@@ -262,6 +266,8 @@ llvm::Expected<KernelInfo> runtimeInfoFromSummary(const json::Object &Summary) {
     I.PointeeSize = A.num("pointee_size");
     I.PointeeKnown = A.flag("pointee_known");
     I.Deviceptr = A.flag("deviceptr");
+    for (const json::Value &Off : A.arr("pointer_offsets"))
+      I.PointerOffsets.push_back(Off.getAsUINT64().value_or(0));
     I.ValueRead = O->getBoolean("value_read").value_or(true); // older entries: read
     I.Vla = A.flag("vla");
     for (const json::Value &D : A.arr("dims"))

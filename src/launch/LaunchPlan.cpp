@@ -42,6 +42,35 @@ void keepBytes(std::shared_ptr<std::vector<std::vector<char>>> &Aggregates,
 /// Struct arguments that are present, with their mappings: each device gets its own copy.
 using PresentAggregates = llvm::SmallVector<std::pair<const ArgInfo *, Mapping *>, 2>;
 
+/// Struct arguments that are not present and hold pointers: each device gets a copy whose
+/// pointers into mapped data are translated, as attached pointers are.
+using PointerHolders = llvm::SmallVector<const ArgInfo *, 2>;
+
+/// The kernel may use what struct argument A's pointers (Bytes: its value) point to.
+void useMemberTargets(DataEnvironment &Data, const ArgInfo &A, const void *Bytes, LaunchPlan &P) {
+  for (uint64_t Off : A.PointerOffsets) {
+    void *Target;
+    std::memcpy(&Target, static_cast<const char *>(Bytes) + Off, sizeof Target);
+    if (PresentTable::Lookup T = Data.table().lookup(Target, 1);
+        Target && T.State == PresentTable::Presence::Contained)
+      P.Used.push_back(T.M);
+  }
+}
+
+/// Device D's value of struct argument A (Bytes, modified in place): each pointer into data
+/// with a copy on D points into that copy; others keep the program's value.
+void translateMembers(DataEnvironment &Data, const ArgInfo &A, char *Bytes, unsigned D) {
+  for (uint64_t Off : A.PointerOffsets) {
+    void *Target;
+    std::memcpy(&Target, Bytes + Off, sizeof Target);
+    PresentTable::Lookup T = Data.table().lookup(Target, 1);
+    if (!Target || T.State != PresentTable::Presence::Contained || !T.M->hasCopy(D))
+      continue;
+    void *Dev = T.M->translate(Target, D);
+    std::memcpy(Bytes + Off, &Dev, sizeof Dev);
+  }
+}
+
 /// The argument cells of every device; pointers translated (to null on a device without a copy),
 /// deviceptr owners found. Aggregates: the struct arguments' bytes (null when none).
 llvm::Error bindArguments(const analysis::KernelInfo &Info, const jacc_arg *Args,
@@ -49,7 +78,7 @@ llvm::Error bindArguments(const analysis::KernelInfo &Info, const jacc_arg *Args
                           llvm::SmallVectorImpl<Mapping *> &ArgMapping,
                           llvm::SmallVectorImpl<void *> &ArgHost,
                           std::shared_ptr<std::vector<std::vector<char>>> &Aggregates,
-                          PresentAggregates &Present) {
+                          PresentAggregates &Present, PointerHolders &Holders) {
   unsigned N = P.Cells.size();
   for (const ArgInfo &A : Info.Args) {
     const void *Value = Args[A.Position].value;
@@ -69,6 +98,9 @@ llvm::Error bindArguments(const analysis::KernelInfo &Info, const jacc_arg *Args
           F.State == PresentTable::Presence::Contained) {
         Present.push_back({&A, F.M});
         useAttachedTargets(Data, *F.M, P);
+      } else if (!A.PointerOffsets.empty()) {
+        Holders.push_back(&A);
+        useMemberTargets(Data, A, Value, P);
       }
       break;
     case ArgInfo::Kind::Pointer: {
@@ -129,13 +161,14 @@ llvm::Error bindArguments(const analysis::KernelInfo &Info, const jacc_arg *Args
   return llvm::Error::success();
 }
 
-/// Each launching device's struct arguments: present ones are that device's copies.
+/// Each launching device's struct arguments: present ones are that device's copies, others
+/// the program's with their pointers into mapped data translated.
 llvm::Error bindAggregates(const jacc_arg *Args, DataEnvironment &Data, LaunchPlan &P,
                            const std::shared_ptr<std::vector<std::vector<char>>> &Aggregates,
-                           const PresentAggregates &Present) {
+                           const PresentAggregates &Present, const PointerHolders &Holders) {
   unsigned N = P.Cells.size();
   P.Aggregates.assign(N, Aggregates);
-  for (unsigned D = 0; D < N && !Present.empty(); ++D) {
+  for (unsigned D = 0; D < N && !(Present.empty() && Holders.empty()); ++D) {
     if (!(P.Devices >> D & 1))
       continue;
     auto Own = std::make_shared<std::vector<std::vector<char>>>(*Aggregates);
@@ -143,6 +176,8 @@ llvm::Error bindAggregates(const jacc_arg *Args, DataEnvironment &Data, LaunchPl
       if (auto E = Data.readCopy(*M, Args[A->Position].value, A->Size, D,
                                  (*Own)[A->Param].data()))
         return E;
+    for (const ArgInfo *A : Holders)
+      translateMembers(Data, *A, (*Own)[A->Param].data(), D);
     P.Aggregates[D] = std::move(Own);
   }
   return llvm::Error::success();
@@ -307,7 +342,9 @@ llvm::Expected<LaunchPlan> planLaunch(const analysis::KernelInfo &Info, const ja
   llvm::SmallVector<void *, 16> ArgHost(Info.Args.size(), nullptr);
   std::shared_ptr<std::vector<std::vector<char>>> Aggregates;
   PresentAggregates Present;
-  if (auto E = bindArguments(Info, Args, Data, P, ArgMapping, ArgHost, Aggregates, Present))
+  PointerHolders Holders;
+  if (auto E =
+          bindArguments(Info, Args, Data, P, ArgMapping, ArgHost, Aggregates, Present, Holders))
     return E;
   // Data living at a location: the kernel runs on the devices holding all of it, which must
   // include every device it targets.
@@ -316,7 +353,7 @@ llvm::Expected<LaunchPlan> planLaunch(const analysis::KernelInfo &Info, const ja
     return E;
   if (O.OneDevice)
     P.Devices &= ~(P.Devices - 1);
-  if (auto E = bindAggregates(Args, Data, P, Aggregates, Present))
+  if (auto E = bindAggregates(Args, Data, P, Aggregates, Present, Holders))
     return E;
   P.Narrow = O.Narrow && Info.Split.Plan.Narrowable;
   if (O.Split)

@@ -68,6 +68,22 @@ TEST(FrontendTest, ScalarsBeforePointersInUserOrder) {
   ASSERT_EQ(K.Args.size(), 4u);
   EXPECT_EQ(K.Args[3].Param, 3u);
 }
+
+// A struct argument lists where its pointers lie: members, a nested struct's, an array's
+// elements; a union's members (which overlap other data) and a struct without pointers none.
+TEST(FrontendTest, StructArgumentsListTheirPointerOffsets) {
+  KernelInfo K = analyze("typedef struct { int k; double *p; } In;\n"
+                         "typedef struct { double *a; int n; In in; float *rows[2];\n"
+                         "  union { int *u; long l; } un; short s; } S;\n"
+                         "typedef struct { int n; double x; } Plain;\n"
+                         "#pragma acc parallel loop\n"
+                         "for (int i = 0; i < s.n; i++) s.a[i] = q.x;\n",
+                         {"S s", "Plain q"});
+  ASSERT_EQ(K.Args.size(), 2u);
+  EXPECT_EQ(K.Args[0].ArgKind, ArgInfo::Kind::Aggregate);
+  EXPECT_EQ(K.Args[0].PointerOffsets, (std::vector<uint64_t>{0, 24, 32, 40}));
+  EXPECT_TRUE(K.Args[1].PointerOffsets.empty());
+}
 } // namespace
 
 //===----------------------------------------------------------------------------------------===//

@@ -1437,6 +1437,31 @@ TEST_P(CudaMockTest, AttachedPointersAndZeroedCopiesOnGpus) {
   ASSERT_JACC(jacc_exit_data(Z.data(), N * sizeof(int), 0, 1));
 }
 
+// A struct argument that is not present reaches each GPU with its pointer into mapped data
+// translated to that GPU's copy (a host pointer there would fault), and the host's struct keeps
+// the program's pointer.
+TEST_P(CudaMockTest, NotPresentStructReachesGpusWithTranslatedPointers) {
+  int N = 256;
+  std::vector<int> Data(N, 3);
+  Box B{Data.data(), N};
+  ASSERT_JACC(jacc_copyin(Data.data(), N * sizeof(int)));
+  std::set<void *> Targets;
+  for (int D = 0; D < devices(); ++D)
+    Targets.insert(deviceAddress(D, Data.data()));
+  BoxPointers.clear();
+  setHook(boxHook);
+  jacc_arg Args[] = {{"int n", &N}, {"Box b", &B}};
+  ASSERT_JACC(jacc_kernel_push("typedef struct { int *v; int n; } Box;\n"
+                               "#pragma acc parallel loop\n"
+                               "for (int i = 0; i < n; i++) b.v[i] = 1;\n",
+                               2, Args, JACC_FORCE_DUPLICATE));
+  ASSERT_EQ(BoxPointers.size(), static_cast<size_t>(gpus()));
+  for (void *V : BoxPointers)
+    EXPECT_EQ(Targets.count(V), 1u) << "a GPU got a pointer that is not its copy's";
+  EXPECT_EQ(B.v, Data.data());
+  ASSERT_JACC(jacc_delete(Data.data(), N * sizeof(int)));
+}
+
 /// Every row address the GPUs read from their copy of the pointer array.
 std::set<void *> RowPointers;
 /// (int n, int m, double **a, double *s, team): s[i] = the sum of row i, read through the

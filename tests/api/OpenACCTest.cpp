@@ -892,6 +892,55 @@ TEST_P(OpenACCTest, AttachPointsEachDeviceCopyAtItsOwnTarget) {
   EXPECT_EQ(Data, Want);
 }
 
+// A struct given by value while it is not present (OpenACC copies it; nothing attaches its
+// pointers): each device's kernel reaches its own copies of the mapped data its pointers point
+// into, through members, a nested struct and an array of pointers; the host's data and struct
+// are untouched until the copyout.
+TEST_P(OpenACCTest, NotPresentStructReachesEachDevicesCopiesOfItsTargets) {
+  int N = 64;
+  std::vector<int> A = iota(N, 1), B = iota(N, 100), C = iota(N, 1000);
+  struct Holder {
+    int *a;
+    int n;
+    struct {
+      int k;
+      int *b;
+    } inner;
+    int *rows[2];
+  } H{A.data(), N, {7, B.data()}, {C.data(), A.data()}};
+  for (std::vector<int> *V : {&A, &B, &C})
+    ASSERT_JACC(jacc_copyin(V->data(), N * sizeof(int)));
+  std::string Kernel = "typedef struct { int *a; int n; struct { int k; int *b; } inner; "
+                       "int *rows[2]; } Holder;\n"
+                       "#pragma acc parallel loop\n"
+                       "for (int i = 0; i < h.n; i++) {\n"
+                       "  h.a[i] += h.inner.k;\n"
+                       "  h.inner.b[i] *= 2;\n"
+                       "  h.rows[0][i] = h.rows[1][i] + h.inner.b[i];\n"
+                       "}\n";
+  jacc_arg Args[] = {{"Holder h", &H}};
+  ASSERT_JACC(jacc_kernel_push(Kernel.c_str(), 1, Args, JACC_DEFAULT));
+  std::vector<int> WantA(N), WantB(N), WantC(N);
+  for (int I = 0; I < N; I++) {
+    WantA[I] = I + 1 + 7;
+    WantB[I] = (I + 100) * 2;
+    WantC[I] = WantA[I] + WantB[I];
+  }
+  for (int D = 0; D < n(); D++) {
+    EXPECT_EQ(deviceCopy(D, A.data(), N), WantA) << "device " << D;
+    EXPECT_EQ(deviceCopy(D, B.data(), N), WantB) << "device " << D;
+    EXPECT_EQ(deviceCopy(D, C.data(), N), WantC) << "device " << D;
+  }
+  EXPECT_EQ(A, iota(N, 1)) << "the host's data is untouched";
+  EXPECT_EQ(H.a, A.data());
+  EXPECT_EQ(H.rows[0], C.data());
+  for (std::vector<int> *V : {&A, &B, &C})
+    ASSERT_JACC(jacc_copyout(V->data(), N * sizeof(int)));
+  EXPECT_EQ(A, WantA);
+  EXPECT_EQ(B, WantB);
+  EXPECT_EQ(C, WantC);
+}
+
 // A pointer to pointers whose rows are mapped and attached (what a translated
 // `copyin(a[0:n][0:m])` does): a kernel given it reads and writes each device's own rows, and
 // writing through the rows runs duplicated, so every device's copy holds every row's result.
