@@ -2,7 +2,8 @@
    acc_set_device_type / acc_get_device_type, acc_set_device_num / acc_get_device_num (visiting
    every device), acc_on_device, acc_get_property / acc_get_property_string, acc_malloc /
    acc_free with acc_memcpy_*_async, acc_wait / acc_wait_async / acc_wait_all(_async) and
-   acc_async_test(_all) around async kernels. The output does not depend on the device count. */
+   acc_async_test(_all) around async kernels. The output does not depend on the device count.
+   corpus: host devices only (it visits the acc_device_host devices and counts on them) */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

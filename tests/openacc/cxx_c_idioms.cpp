@@ -2,6 +2,8 @@
 // name and another, new[] and delete[] in a routine (the device's heap), host_data use_device
 // giving a double * of the device's copy, and acc_on_device of an acc_device_t variable in a
 // construct (the type from openacc.h's extern "C" block).
+// corpus: one kind of device (on a GPU and a host device the host's part of the loop is not on
+// the current device type, and says so)
 #include "acc_host_fallback.h"
 
 #include <cstdio>

@@ -5,7 +5,7 @@
    bounds change inside it; acc_wait_any and the deprecated present_or names; declare of globals
    (mapped at program start, found present by kernels and update) and in functions (a data region
    to the end of the block, ended by return and break). The output does not depend on the device
-   count. */
+   count. corpus: needs a host device (device_type(host) directives) */
 #include <stdio.h>
 #include <stdlib.h>
 #ifdef _OPENACC

@@ -2,7 +2,8 @@
    a location of the devices' own hierarchy) and the kernels that use it there, the smoothing
    sweeps of a 1-D heat equation and a sum; then an array mapped everywhere that a kernel at
    host:0 updates and a kernel on every device reads after it. The lines are jaccc's; plain cc
-   ignores them. The corpus runs on host devices, where host:0 always exists. */
+   ignores them. The corpus runs on host devices, where host:0 always exists.
+   corpus: host devices only (it names host:0) */
 #include <stdio.h>
 
 #define N 4096

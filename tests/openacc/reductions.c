@@ -2,7 +2,8 @@
    several reductions on one loop and one clause with several variables, a reduction on an inner
    loop of a parallel region, private and firstprivate scalars and arrays, and gang/worker/vector
    levels; long double (16-byte partial results) and double _Complex reductions. Float sums use
-   integer-valued data below 2^24, the wide ones multiples of 2^-60 and 1/4 (exact in any order). */
+   integer-valued data below 2^24, the wide ones multiples of 2^-60 and 1/4 (exact in any order).
+   corpus: host devices only (CUDA devices cannot reduce long double or _Complex, by design) */
 #include <complex.h>
 #include <stdio.h>
 #include <stdlib.h>

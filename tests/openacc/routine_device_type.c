@@ -5,7 +5,8 @@
    another route, GPUs theirs, which mark their results (a GPU's output differs from plain cc's,
    which calls the routines themselves on the host). A routine calling a bound routine reaches
    the binding too; one binding is named by a string, the other directive precedes its function.
-   Static bindings without a routine directive of their own are not called by the host code. */
+   Static bindings without a routine directive of their own are not called by the host code.
+   corpus: host devices only (a GPU's binding marks its results) */
 #include <stdio.h>
 
 #define N 1000

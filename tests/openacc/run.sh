@@ -5,6 +5,10 @@
 # same output on 1 and 2 host devices, and on 3 with every kernel specialized (three plain devices
 # run in the unified-memory pass and, specialized, in the sanitized one).
 #   run.sh JACCC DIR [FLAGS for the jaccc builds, e.g. -fsanitize=address]
+# A program whose leading comment says `corpus: host devices only` (it names host devices, or
+# its output differs on a GPU by design), `corpus: needs a host device` or `corpus: one kind of
+# device` is skipped, with a `skip` line, on configurations that are not so (scripts/gpu-check.sh
+# runs the corpus on cuda:0 and cuda:0,host:1).
 # OPENACC_DEVICES overrides the device configurations (the sanitized build runs fewer: the
 # normal one compares every configuration already).
 set -u
@@ -17,6 +21,19 @@ trap 'rm -rf "$tmp"' EXIT
 # kernels, the others load them (a fifth less time), and nothing is read from an older build.
 export JACC_CACHE_DIR=$tmp/cache
 failed=0
+
+# Whether a program's corpus line allows a device configuration; if not, prints why.
+fits() {
+  local need kinds
+  need=$(grep -o -m1 'corpus: [a-z ]*[a-z]' "$1")
+  kinds=$(tr ',' '\n' <<<"$2" | sed 's/:.*//' | sort -u | tr '\n' ' ')
+  case $need in
+    "corpus: host devices only") [[ $kinds == "host " ]] || { echo "${need#corpus: }"; return 1; } ;;
+    "corpus: needs a host device") [[ $kinds == *"host "* ]] || { echo "${need#corpus: }"; return 1; } ;;
+    "corpus: one kind of device") [[ $kinds != *" "?* ]] || { echo "${need#corpus: }"; return 1; } ;;
+  esac
+  return 0
+}
 
 for src in "$dir"/*.c "$dir"/*.cpp; do
   name=$(basename "$src")
@@ -34,6 +51,10 @@ for src in "$dir"/*.c "$dir"/*.cpp; do
   for devices in ${OPENACC_DEVICES:-host:1 host:2 host:3+specialize}; do
     spec=auto
     [[ $devices == *+specialize ]] && spec=always
+    if ! why=$(fits "$src" "${devices%+specialize}"); then
+      echo "skip $name with JACC_DEVICES=$devices: $why"
+      continue
+    fi
     out=$(JACC_DEVICES=${devices%+specialize} JACC_SPECIALIZE=$spec JACC_SPECIALIZE_WAIT=1 \
           "$tmp/$name.jacc" 2>&1)
     rc=$?
