@@ -1384,6 +1384,20 @@ void boxHook(const char *, unsigned, unsigned, void **P) {
   BoxPointers.insert(param<Box>(P, 1).v);
 }
 
+/// The pointers the GPUs received in B when a kernel writing through it runs on every device.
+std::set<void *> boxPointersOfPush(Box &B, int &N) {
+  BoxPointers.clear();
+  setHook(boxHook);
+  jacc_arg Args[] = {{"int n", &N}, {"Box b", &B}};
+  EXPECT_EQ(jacc_kernel_push("typedef struct { int *v; int n; } Box;\n"
+                             "#pragma acc parallel loop\n"
+                             "for (int i = 0; i < n; i++) b.v[i] = 1;\n",
+                             2, Args, JACC_FORCE_DUPLICATE),
+            JACC_SUCCESS)
+      << jacc_last_error();
+  return BoxPointers;
+}
+
 /// Device Dev's address of the mapped host address P.
 void *deviceAddress(int Dev, void *P) {
   acc_set_device_num(Dev, acc_device_default);
@@ -1411,15 +1425,9 @@ TEST_P(CudaMockTest, AttachedPointersAndZeroedCopiesOnGpus) {
     EXPECT_EQ(Copy.n, N);
     Targets.insert(Copy.v);
   }
-  BoxPointers.clear();
-  setHook(boxHook);
-  jacc_arg Args[] = {{"int n", &N}, {"Box b", &B}};
-  ASSERT_JACC(jacc_kernel_push("typedef struct { int *v; int n; } Box;\n"
-                               "#pragma acc parallel loop\n"
-                               "for (int i = 0; i < n; i++) b.v[i] = 1;\n",
-                               2, Args, JACC_FORCE_DUPLICATE));
-  ASSERT_EQ(BoxPointers.size(), static_cast<size_t>(gpus()));
-  for (void *V : BoxPointers)
+  std::set<void *> Got = boxPointersOfPush(B, N);
+  ASSERT_EQ(Got.size(), static_cast<size_t>(gpus()));
+  for (void *V : Got)
     EXPECT_EQ(Targets.count(V), 1u) << "a GPU got another device's pointer";
   acc_detach(reinterpret_cast<void **>(&B.v));
   acc_copyout(&B, sizeof B);
@@ -1448,15 +1456,9 @@ TEST_P(CudaMockTest, NotPresentStructReachesGpusWithTranslatedPointers) {
   std::set<void *> Targets;
   for (int D = 0; D < devices(); ++D)
     Targets.insert(deviceAddress(D, Data.data()));
-  BoxPointers.clear();
-  setHook(boxHook);
-  jacc_arg Args[] = {{"int n", &N}, {"Box b", &B}};
-  ASSERT_JACC(jacc_kernel_push("typedef struct { int *v; int n; } Box;\n"
-                               "#pragma acc parallel loop\n"
-                               "for (int i = 0; i < n; i++) b.v[i] = 1;\n",
-                               2, Args, JACC_FORCE_DUPLICATE));
-  ASSERT_EQ(BoxPointers.size(), static_cast<size_t>(gpus()));
-  for (void *V : BoxPointers)
+  std::set<void *> Got = boxPointersOfPush(B, N);
+  ASSERT_EQ(Got.size(), static_cast<size_t>(gpus()));
+  for (void *V : Got)
     EXPECT_EQ(Targets.count(V), 1u) << "a GPU got a pointer that is not its copy's";
   EXPECT_EQ(B.v, Data.data());
   ASSERT_JACC(jacc_delete(Data.data(), N * sizeof(int)));
