@@ -42,32 +42,29 @@ void keepBytes(std::shared_ptr<std::vector<std::vector<char>>> &Aggregates,
 /// Struct arguments that are present, with their mappings: each device gets its own copy.
 using PresentAggregates = llvm::SmallVector<std::pair<const ArgInfo *, Mapping *>, 2>;
 
-/// Struct arguments that are not present and hold pointers: each device gets a copy whose
-/// pointers into mapped data are translated, as attached pointers are.
-using PointerHolders = llvm::SmallVector<const ArgInfo *, 2>;
+/// A pointer inside a struct argument that is not present, pointing into mapped data: each
+/// device gets the struct with that pointer translated to its copy, as attached pointers are.
+struct MemberPointer {
+  const ArgInfo *Arg;
+  uint64_t Offset; ///< in the struct's bytes
+  Mapping *Target;
+};
+using MemberPointers = llvm::SmallVector<MemberPointer, 4>;
 
-/// The kernel may use what struct argument A's pointers (Bytes: its value) point to.
-void useMemberTargets(DataEnvironment &Data, const ArgInfo &A, const void *Bytes, LaunchPlan &P) {
+/// The pointers of struct argument A (Bytes: its value) that point into mapped data: the launch
+/// uses that data, and translates them.
+void findMemberPointers(DataEnvironment &Data, const ArgInfo &A, const void *Bytes, LaunchPlan &P,
+                        MemberPointers &Members) {
   for (uint64_t Off : A.PointerOffsets) {
     void *Target;
     std::memcpy(&Target, static_cast<const char *>(Bytes) + Off, sizeof Target);
-    if (PresentTable::Lookup T = Data.table().lookup(Target, 1);
-        Target && T.State == PresentTable::Presence::Contained)
-      P.Used.push_back(T.M);
-  }
-}
-
-/// Device D's value of struct argument A (Bytes, modified in place): each pointer into data
-/// with a copy on D points into that copy; others keep the program's value.
-void translateMembers(DataEnvironment &Data, const ArgInfo &A, char *Bytes, unsigned D) {
-  for (uint64_t Off : A.PointerOffsets) {
-    void *Target;
-    std::memcpy(&Target, Bytes + Off, sizeof Target);
-    PresentTable::Lookup T = Data.table().lookup(Target, 1);
-    if (!Target || T.State != PresentTable::Presence::Contained || !T.M->hasCopy(D))
+    if (!Target)
       continue;
-    void *Dev = T.M->translate(Target, D);
-    std::memcpy(Bytes + Off, &Dev, sizeof Dev);
+    if (PresentTable::Lookup T = Data.table().lookup(Target, 1);
+        T.State == PresentTable::Presence::Contained) {
+      P.Used.push_back(T.M);
+      Members.push_back({&A, Off, T.M});
+    }
   }
 }
 
@@ -78,7 +75,7 @@ llvm::Error bindArguments(const analysis::KernelInfo &Info, const jacc_arg *Args
                           llvm::SmallVectorImpl<Mapping *> &ArgMapping,
                           llvm::SmallVectorImpl<void *> &ArgHost,
                           std::shared_ptr<std::vector<std::vector<char>>> &Aggregates,
-                          PresentAggregates &Present, PointerHolders &Holders) {
+                          PresentAggregates &Present, MemberPointers &Members) {
   unsigned N = P.Cells.size();
   for (const ArgInfo &A : Info.Args) {
     const void *Value = Args[A.Position].value;
@@ -98,9 +95,8 @@ llvm::Error bindArguments(const analysis::KernelInfo &Info, const jacc_arg *Args
           F.State == PresentTable::Presence::Contained) {
         Present.push_back({&A, F.M});
         useAttachedTargets(Data, *F.M, P);
-      } else if (!A.PointerOffsets.empty()) {
-        Holders.push_back(&A);
-        useMemberTargets(Data, A, Value, P);
+      } else {
+        findMemberPointers(Data, A, Value, P, Members);
       }
       break;
     case ArgInfo::Kind::Pointer: {
@@ -165,10 +161,10 @@ llvm::Error bindArguments(const analysis::KernelInfo &Info, const jacc_arg *Args
 /// the program's with their pointers into mapped data translated.
 llvm::Error bindAggregates(const jacc_arg *Args, DataEnvironment &Data, LaunchPlan &P,
                            const std::shared_ptr<std::vector<std::vector<char>>> &Aggregates,
-                           const PresentAggregates &Present, const PointerHolders &Holders) {
+                           const PresentAggregates &Present, const MemberPointers &Members) {
   unsigned N = P.Cells.size();
   P.Aggregates.assign(N, Aggregates);
-  for (unsigned D = 0; D < N && !(Present.empty() && Holders.empty()); ++D) {
+  for (unsigned D = 0; D < N && !(Present.empty() && Members.empty()); ++D) {
     if (!(P.Devices >> D & 1))
       continue;
     auto Own = std::make_shared<std::vector<std::vector<char>>>(*Aggregates);
@@ -176,8 +172,15 @@ llvm::Error bindAggregates(const jacc_arg *Args, DataEnvironment &Data, LaunchPl
       if (auto E = Data.readCopy(*M, Args[A->Position].value, A->Size, D,
                                  (*Own)[A->Param].data()))
         return E;
-    for (const ArgInfo *A : Holders)
-      translateMembers(Data, *A, (*Own)[A->Param].data(), D);
+    for (const MemberPointer &Ptr : Members) {
+      if (!Ptr.Target->hasCopy(D))
+        continue; // the program's value stays
+      char *At = (*Own)[Ptr.Arg->Param].data() + Ptr.Offset;
+      void *Host;
+      std::memcpy(&Host, At, sizeof Host);
+      void *Dev = Ptr.Target->translate(Host, D);
+      std::memcpy(At, &Dev, sizeof Dev);
+    }
     P.Aggregates[D] = std::move(Own);
   }
   return llvm::Error::success();
@@ -342,9 +345,9 @@ llvm::Expected<LaunchPlan> planLaunch(const analysis::KernelInfo &Info, const ja
   llvm::SmallVector<void *, 16> ArgHost(Info.Args.size(), nullptr);
   std::shared_ptr<std::vector<std::vector<char>>> Aggregates;
   PresentAggregates Present;
-  PointerHolders Holders;
+  MemberPointers Members;
   if (auto E =
-          bindArguments(Info, Args, Data, P, ArgMapping, ArgHost, Aggregates, Present, Holders))
+          bindArguments(Info, Args, Data, P, ArgMapping, ArgHost, Aggregates, Present, Members))
     return E;
   // Data living at a location: the kernel runs on the devices holding all of it, which must
   // include every device it targets.
@@ -353,7 +356,7 @@ llvm::Expected<LaunchPlan> planLaunch(const analysis::KernelInfo &Info, const ja
     return E;
   if (O.OneDevice)
     P.Devices &= ~(P.Devices - 1);
-  if (auto E = bindAggregates(Args, Data, P, Aggregates, Present, Holders))
+  if (auto E = bindAggregates(Args, Data, P, Aggregates, Present, Members))
     return E;
   P.Narrow = O.Narrow && Info.Split.Plan.Narrowable;
   if (O.Split)

@@ -5,6 +5,7 @@
 // for the script's summary.
 //   jacc-gpu-bench [push|saxpy|stencil|jacobi]...   (none: all four)
 #include "jacc/jacc.h"
+#include "tests/bench/BenchKernels.h"
 
 #include <algorithm>
 #include <chrono>
@@ -47,10 +48,6 @@ template <typename F> double medianSeconds(int Reps, F Step) {
   return T[T.size() / 2];
 }
 
-const char *Saxpy = "#pragma acc parallel loop present(x, y)\n"
-                    "for (int i = 0; i < n; i++)\n"
-                    "  y[i] = a * x[i] + y[i];\n";
-
 /// Microseconds per push of a 16-element saxpy, the runtime's own cost per launch.
 void warmPush() {
   int N = 16;
@@ -63,7 +60,7 @@ void warmPush() {
   constexpr int Pushes = 2000;
   double S = medianSeconds(5, [&] {
     for (int I = 0; I < Pushes; ++I)
-      check(jacc_kernel_push(Saxpy, 4, Args, JACC_DEFAULT), "push");
+      check(jacc_kernel_push(SaxpyKernel, 4, Args, JACC_DEFAULT), "push");
   });
   check(jacc_copyout(Y, N * sizeof(float)), "copyout");
   check(jacc_delete(X, N * sizeof(float)), "delete");
@@ -83,19 +80,13 @@ void saxpy() {
   jacc_arg Args[] = {{"int n", &N}, {"float a", &A}, {"const float *x", &X}, {"float *y", &Y}};
   constexpr int Reps = 20;
   double S =
-      medianSeconds(Reps, [&] { check(jacc_kernel_push(Saxpy, 4, Args, JACC_DEFAULT), "push"); });
+      medianSeconds(Reps, [&] { check(jacc_kernel_push(SaxpyKernel, 4, Args, JACC_DEFAULT), "push"); });
   check(jacc_copyout(Y, Bytes), "copyout");
   check(jacc_delete(X, Bytes), "delete");
   expect(Yv[0] == 2.0f * (Reps + 1) && Yv[N - 1] == Yv[0] && Yv[N / 2] == Yv[0],
          "saxpy: y = 2 per push");
   std::printf("saxpy_bandwidth %.1f GB/s\n", 3.0 * double(Bytes) / S / 1e9);
 }
-
-const char *Stencil = "#pragma acc parallel loop present(a, b)\n"
-                      "for (int i = 1; i < n - 1; i++)\n"
-                      "  for (int j = 1; j < m - 1; j++)\n"
-                      "    b[i][j] = 0.2 * (a[i][j] + a[i - 1][j] + a[i + 1][j] + a[i][j - 1] + "
-                      "a[i][j + 1]);\n";
 
 /// The same stencil with its two loops collapsed: consecutive threads take consecutive j.
 const char *StencilCollapsed = "#pragma acc parallel loop collapse(2) present(a, b)\n"
@@ -123,16 +114,6 @@ void stencil(const char *Kernel, const char *Figure) {
          "stencil: interior 1, border untouched");
   std::printf("%s %.1f GB/s\n", Figure, 2.0 * double(Bytes) / S / 1e9);
 }
-
-const char *JacobiStep =
-    "#pragma acc parallel loop present(a, anew)\n"
-    "for (int i = 1; i < n - 1; i++)\n"
-    "  for (int j = 1; j < m - 1; j++)\n"
-    "    anew[i][j] = 0.25 * (a[i - 1][j] + a[i + 1][j] + a[i][j - 1] + a[i][j + 1]);\n";
-const char *JacobiCopy = "#pragma acc parallel loop present(a, anew)\n"
-                         "for (int i = 1; i < n - 1; i++)\n"
-                         "  for (int j = 1; j < m - 1; j++)\n"
-                         "    a[i][j] = anew[i][j];\n";
 
 /// 100 sweeps of a 4096² Jacobi loop (two kernels each) in a data region, the runtime choosing
 /// how each kernel runs; the checksum must not depend on the devices.
@@ -181,7 +162,7 @@ int main(int Argc, char **Argv) {
     else if (P == "saxpy")
       saxpy();
     else if (P == "stencil") {
-      stencil(Stencil, "stencil_bandwidth");
+      stencil(StencilKernel, "stencil_bandwidth");
       stencil(StencilCollapsed, "stencil_collapse_bandwidth");
     } else if (P == "jacobi")
       jacobi();

@@ -7,6 +7,7 @@
 // At the end a summary prints the ratios the targets are stated in.
 #include "tests/bench/AotLoops.h"
 
+#include "tests/bench/BenchKernels.h"
 #include "tests/bench/BenchSupport.h"
 
 #include <cstdio>
@@ -18,9 +19,7 @@
 namespace {
 
 
-const char *TinyKernel = "#pragma acc parallel loop present(x, y)\n"
-                         "for (int i = 0; i < n; i++)\n"
-                         "  y[i] = a * x[i] + y[i];\n";
+const char *const TinyKernel = SaxpyKernel;
 
 /// A new 10-line kernel each time (a new comment: nothing can be reused from the cache).
 std::string coldKernel() {
@@ -122,12 +121,6 @@ void BM_SaxpyOpenMP(benchmark::State &State) {
   State.SetBytesProcessed(State.iterations() * 3LL * N * sizeof(float));
 }
 BENCHMARK(BM_SaxpyOpenMP)->Unit(benchmark::kMillisecond)->UseRealTime();
-
-const char *StencilKernel =
-    "#pragma acc parallel loop present(a, b)\n"
-    "for (int i = 1; i < n - 1; i++)\n"
-    "  for (int j = 1; j < m - 1; j++)\n"
-    "    b[i][j] = 0.2 * (a[i][j] + a[i - 1][j] + a[i + 1][j] + a[i][j - 1] + a[i][j + 1]);\n";
 
 void BM_Stencil2DJacc(benchmark::State &State) {
   int N = StencilN, M = StencilM;

@@ -8,6 +8,7 @@
 //  - a 2-D Jacobi time loop (2048², two kernels per sweep, in a data region) on host:2 with
 //    JACC_EXCHANGE=demand and eager against host:1 with one and two threads, and the bytes moved
 //    between devices per sweep; the warm push of a tiny split kernel on host:2.
+#include "tests/bench/BenchKernels.h"
 #include "tests/bench/BenchSupport.h"
 
 #include <cstdio>
@@ -171,16 +172,6 @@ void BM_StencilHost1Unguarded(benchmark::State &S) { runStencil(S, JACC_FORCE_DU
 void BM_StencilHost1Guarded(benchmark::State &S) { runStencil(S, JACC_FORCE_SPLIT); }
 BENCHMARK(BM_StencilHost1Unguarded)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_StencilHost1Guarded)->Unit(benchmark::kMillisecond)->UseRealTime();
-
-const char *JacobiStep =
-    "#pragma acc parallel loop present(a, anew)\n"
-    "for (int i = 1; i < n - 1; i++)\n"
-    "  for (int j = 1; j < m - 1; j++)\n"
-    "    anew[i][j] = 0.25 * (a[i - 1][j] + a[i + 1][j] + a[i][j - 1] + a[i][j + 1]);\n";
-const char *JacobiCopy = "#pragma acc parallel loop present(a, anew)\n"
-                         "for (int i = 1; i < n - 1; i++)\n"
-                         "  for (int j = 1; j < m - 1; j++)\n"
-                         "    a[i][j] = anew[i][j];\n";
 
 /// Bytes between devices per sweep, by benchmark.
 std::map<std::string, double> BytesPerSweep;
