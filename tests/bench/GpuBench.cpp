@@ -79,8 +79,8 @@ void saxpy() {
   check(jacc_copyin(Y, Bytes), "copyin");
   jacc_arg Args[] = {{"int n", &N}, {"float a", &A}, {"const float *x", &X}, {"float *y", &Y}};
   constexpr int Reps = 20;
-  double S =
-      medianSeconds(Reps, [&] { check(jacc_kernel_push(SaxpyKernel, 4, Args, JACC_DEFAULT), "push"); });
+  double S = medianSeconds(
+      Reps, [&] { check(jacc_kernel_push(SaxpyKernel, 4, Args, JACC_DEFAULT), "push"); });
   check(jacc_copyout(Y, Bytes), "copyout");
   check(jacc_delete(X, Bytes), "delete");
   expect(Yv[0] == 2.0f * (Reps + 1) && Yv[N - 1] == Yv[0] && Yv[N / 2] == Yv[0],

@@ -18,7 +18,6 @@
 
 namespace {
 
-
 const char *const TinyKernel = SaxpyKernel;
 
 /// A new 10-line kernel each time (a new comment: nothing can be reused from the cache).
