@@ -49,17 +49,38 @@ std::string loopNames(const ParallelNest &N) {
          (Vars.size() > 1 ? " (collapsed)" : "");
 }
 
-/// The `loop` directives inside a shared nest's body (beyond its collapsed loops): each thread
-/// runs them within its own iterations.
+/// Whether the directive at Offset is the one of loop L (nothing but blanks between them).
+bool directiveOf(const KernelInfo &K, unsigned Offset, const CanonicalLoop &L) {
+  if (L.ForBegin <= Offset)
+    return false;
+  llvm::StringRef Between = llvm::StringRef(K.Source).slice(Offset, L.ForBegin);
+  return Between.split('\n').second.trim().empty();
+}
+
+/// The loops nested in a shared nest's body (beyond its collapsed loops): those a GPU shares
+/// among its threads too (ParallelNest::InnerParallel), then the other `loop` directives, which
+/// each thread runs within its own iterations.
 void describeInnerLoops(const KernelInfo &K, const RegionStmt &S, const UserLines &At,
                         std::vector<std::string> &Out) {
   const ParallelNest &N = K.Nests[S.Nest];
+  for (size_t I = 0; I < N.InnerParallel.size(); ++I) {
+    const CanonicalLoop &L = N.InnerParallel[I];
+    Out.push_back(At.at(L.ForBegin) + "loop " + L.Var + ": on a GPU, iterations shared among " +
+                  "the threads with " + loopNames(N) + " (" +
+                  (I >= N.InnerNeedsDisjointFrom
+                       ? "independent once its arrays are known not to overlap, from a push "
+                         "whose arrays are each in a mapping of their own"
+                       : "independent iterations") +
+                  "); a CPU thread runs it within each of its own iterations");
+  }
   unsigned Inner = N.Loops.back().BodyBegin;
   for (const PragmaLine &P : scanPragmas(K.Source)) {
     if (P.Offset < Inner || P.Offset >= S.End)
       continue;
     llvm::StringRef Text = llvm::StringRef(P.Text).trim();
-    if (!Text.startswith("loop"))
+    if (!Text.startswith("loop") || llvm::any_of(N.InnerParallel, [&](const CanonicalLoop &L) {
+          return directiveOf(K, P.Offset, L);
+        }))
       continue;
     Out.push_back(At.at(P.Offset) + "loop: runs sequentially within each iteration of " +
                   loopNames(N) + " at " + At.place(N.Loops.front().ForBegin) +

@@ -6,6 +6,7 @@
 #include "analysis/AtomicForm.h"
 #include "analysis/BoundsSites.h"
 #include "analysis/FlatVla.h"
+#include "analysis/InnerParallel.h"
 #include "analysis/KernelLocations.h"
 #include "analysis/KernelSource.h"
 #include "analysis/LoopNest.h"
@@ -166,7 +167,10 @@ private:
   /// Lower each nest's body (ParallelNest::Body) and, for a kernel that may split, Split.IR.
   void lowerNests();
   std::map<const Stmt *, AtomicOp::Form> AtomicStmts;
+  /// ParallelNest::InnerParallel of N, whose innermost loop is Inner; C lowers N's body.
+  void findInnerParallel(ParallelNest &N, ForStmt *Inner, LowerContext C);
   std::vector<ForStmt *> NestInner; ///< innermost loop of each nest
+  std::map<Stmt *, Directive> LoopDirs; ///< the loop directives inside the construct
 
   llvm::StringRef Source;
   llvm::ArrayRef<std::string> Decls;
@@ -503,7 +507,6 @@ llvm::Expected<KernelInfo> Analyzer::run() {
   // Attach the other directives to the statements that follow them.
   StmtIndex Index(SM);
   Index.TraverseStmt(Region);
-  std::map<Stmt *, Directive> LoopDirs;
   for (size_t I = 1; I < Dirs.size(); ++I) {
     const Directive &D = Dirs[I].second;
     Stmt *S = Index.after(SM.getFileOffset(Dirs[I].first->Last));
@@ -643,6 +646,7 @@ void Analyzer::lowerNests() {
     for (const CanonicalLoop &L : K.Nests[I].Loops)
       C.ParallelVars.push_back(L.Var);
     K.Nests[I].Body = lowerRegion(NestInner[I]->getBody(), C);
+    findInnerParallel(K.Nests[I], NestInner[I], C);
   }
   if (K.Nests.size() != 1 || NestInner.size() != 1) {
     S.Fallback = "the region has " + std::to_string(K.Nests.size()) + " parallel loop nests";
@@ -655,6 +659,55 @@ void Analyzer::lowerNests() {
     }
   S.IR = K.Nests[0].Body;
   S.Enabled = true; // the passes after the frontend may still decide otherwise
+}
+
+void Analyzer::findInnerParallel(ParallelNest &N, ForStmt *Inner, LowerContext C) {
+  N.InnerNeedsDisjointFrom = 0;
+  if (N.Dir.has(ClauseKind::Tile))
+    return; // tiles keep their own order of iterations
+  std::set<std::string> Reductions;
+  for (const Directive *D : {&K.Construct, &N.Dir})
+    for (const Clause &Cl : D->Clauses)
+      if (Cl.Kind == ClauseKind::Reduction)
+        Reductions.insert(Cl.Vars.begin(), Cl.Vars.end());
+  std::vector<CanonicalLoop> Enclosing = N.Loops;
+  std::optional<unsigned> NeedsDisjointFrom;
+  for (ForStmt *F = perfectlyNested(Inner); F; F = perfectlyNested(F)) {
+    // A loop directive asserts independence unless it says otherwise (seq, auto) or gives the
+    // loop clauses of its own (reduction, private, collapse...), which sharing would ignore.
+    bool Asserted = false;
+    if (auto It = LoopDirs.find(F); It != LoopDirs.end()) {
+      if (!llvm::all_of(It->second.Clauses, [](const Clause &Cl) {
+            return Cl.Kind == ClauseKind::Gang || Cl.Kind == ClauseKind::Worker ||
+                   Cl.Kind == ClauseKind::Vector || Cl.Kind == ClauseKind::Independent;
+          }))
+        break;
+      Asserted = true;
+    }
+    const VarDecl *Var = nullptr;
+    auto L = canonicalLoop(F, Var, *this);
+    if (!L) {
+      llvm::consumeError(L.takeError());
+      break;
+    }
+    // The loop's variable must not outlive it, and its header becomes part of the nest's.
+    if (!isa_and_nonnull<DeclStmt>(F->getInit()) || !plainRectangularHeader(F, Enclosing))
+      break;
+    if (auto E = checkNoBreak(F->getBody(), *this)) {
+      llvm::consumeError(std::move(E));
+      break;
+    }
+    C.ParallelVars.push_back(L->Var);
+    InnerIndependence Independent =
+        Asserted ? InnerIndependence::Yes : innerIterationsIndependent(F, L->Var, C, Reductions);
+    if (Independent == InnerIndependence::No)
+      break;
+    if (Independent == InnerIndependence::IfPointersDisjoint && !NeedsDisjointFrom)
+      NeedsDisjointFrom = N.InnerParallel.size();
+    Enclosing.push_back(*L);
+    N.InnerParallel.push_back(std::move(*L));
+  }
+  N.InnerNeedsDisjointFrom = NeedsDisjointFrom.value_or(N.InnerParallel.size());
 }
 
 } // namespace

@@ -116,6 +116,15 @@ struct ParallelNest {
   /// sumsAlongInnerLoop (Accumulations.h): with its pointers declared restrict, the host code
   /// jams several iterations of the innermost parallel loop into one pass of the inner loop.
   bool SumsAlongInnerLoop = false;
+  /// Loops nested perfectly inside Loops, outermost first, whose iterations are independent
+  /// (analysis/InnerParallel.h): a GPU shares them among its threads as if collapsed, so that
+  /// neighbouring threads touch neighbouring elements. Each level holds only when the ones
+  /// before it are shared too.
+  std::vector<CanonicalLoop> InnerParallel;
+  /// From this level of InnerParallel on, the independence is proven only for pointer arguments
+  /// that do not overlap (a variant whose pointers are restrict); before it, a loop directive
+  /// asserts it or the loop touches one array. InnerParallel.size() when none.
+  unsigned InnerNeedsDisjointFrom = 0;
 };
 
 /// How one top-level statement of the construct executes on a device's team.

@@ -16,9 +16,10 @@ const VarDecl *loopVarOf(Expr *E) {
   return nullptr;
 }
 
-/// The canonical form of the loop F; Var receives its loop variable.
-llvm::Expected<CanonicalLoop> canonical(ForStmt *F, const VarDecl *&Var,
-                                        const KernelLocations &Loc) {
+} // namespace
+
+llvm::Expected<CanonicalLoop> canonicalLoop(ForStmt *F, const VarDecl *&Var,
+                                            const KernelLocations &Loc) {
   CanonicalLoop L;
   L.ForBegin = Loc.beginOf(F);
   L.BodyBegin = Loc.beginOf(F->getBody());
@@ -113,7 +114,6 @@ llvm::Expected<CanonicalLoop> canonical(ForStmt *F, const VarDecl *&Var,
   return L;
 }
 
-/// The loop nested directly in F's body (alone in it), for collapse.
 ForStmt *perfectlyNested(ForStmt *F) {
   Stmt *B = F->getBody();
   if (auto *CS = dyn_cast<CompoundStmt>(B)) {
@@ -124,12 +124,25 @@ ForStmt *perfectlyNested(ForStmt *F) {
   return dyn_cast<ForStmt>(B);
 }
 
+namespace {
+
 /// Collects the variables an expression refers to.
 struct RefScan : public DynamicASTVisitor {
   std::set<const ValueDecl *> Refs;
   bool VisitDeclRefExpr(DeclRefExpr *E) override {
     Refs.insert(E->getDecl());
     return true;
+  }
+};
+/// Finds reads of memory (elements, members through pointers, calls) in an expression.
+struct MemoryScan : public DynamicASTVisitor {
+  bool Found = false;
+  bool VisitArraySubscriptExpr(ArraySubscriptExpr *) override { return !(Found = true); }
+  bool VisitMemberExpr(MemberExpr *) override { return !(Found = true); }
+  bool VisitCallExpr(CallExpr *) override { return !(Found = true); }
+  bool VisitUnaryOperator(UnaryOperator *U) override {
+    Found |= U->getOpcode() == UO_Deref;
+    return !Found;
   }
 };
 /// Finds `break` statements that would leave the loop whose body is scanned.
@@ -158,6 +171,26 @@ struct NameScan : public DynamicASTVisitor {
   }
 };
 
+} // namespace
+
+bool plainRectangularHeader(ForStmt *F, const std::vector<CanonicalLoop> &Loops) {
+  RefScan Refs;
+  MemoryScan Memory;
+  for (Stmt *Part :
+       {static_cast<Stmt *>(F->getCond()), F->getInit(), static_cast<Stmt *>(F->getInc())})
+    if (Part) {
+      Refs.TraverseStmt(Part);
+      Memory.TraverseStmt(Part);
+    }
+  if (Memory.Found)
+    return false;
+  for (const ValueDecl *V : Refs.Refs)
+    for (const CanonicalLoop &L : Loops)
+      if (V->getName() == L.Var)
+        return false;
+  return true;
+}
+
 llvm::Error checkNoBreak(Stmt *Body, const KernelLocations &Loc) {
   BreakScan B;
   B.TraverseStmt(Body);
@@ -166,8 +199,6 @@ llvm::Error checkNoBreak(Stmt *Body, const KernelLocations &Loc) {
                        "'break' cannot leave a parallel loop (OpenACC forbids it)");
   return llvm::Error::success();
 }
-
-} // namespace
 
 llvm::Expected<ParallelNest> buildNest(ForStmt *F, const Directive &D, const KernelLocations &Loc,
                                        ForStmt *&Inner) {
@@ -188,7 +219,7 @@ llvm::Expected<ParallelNest> buildNest(ForStmt *F, const Directive &D, const Ker
                          "collapse(" + llvm::Twine(Depth) + ") needs " + llvm::Twine(Depth) +
                              " perfectly nested loops");
     const VarDecl *Var = nullptr;
-    auto L = canonical(Cur, Var, Loc);
+    auto L = canonicalLoop(Cur, Var, Loc);
     if (!L)
       return L.takeError();
     // Collapsed loops must be rectangular: their bounds may not use outer loop variables.

@@ -58,7 +58,11 @@ std::string restrictDecl(const ArgInfo &A) {
 }
 
 bool restrictableKernel(const KernelInfo &K) {
-  if (llvm::none_of(K.Nests, [](const ParallelNest &N) { return jamCandidate(N); }))
+  // Restrict pays where it changes the code: a host nest jams its sums along an inner loop, a
+  // GPU shares inner loops whose independence holds for disjoint pointers.
+  if (llvm::none_of(K.Nests, [](const ParallelNest &N) {
+        return jamCandidate(N) || N.InnerNeedsDisjointFrom < N.InnerParallel.size();
+      }))
     return false;
   unsigned Pointers = 0;
   for (unsigned I = 0; I < K.Args.size(); ++I) {

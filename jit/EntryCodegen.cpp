@@ -292,6 +292,19 @@ std::string nestHeader(const KernelInfo &K, const ParallelNest &N, bool Split,
   return H + Target.IterationLoop(N, Share, Priv, Jam);
 }
 
+/// N as Target shares it: with the inner loops it may share as if collapsed, those proven
+/// independent only for disjoint pointers in a variant whose pointers are restrict.
+ParallelNest sharedNest(const ParallelNest &N, const EntryTarget &Target,
+                        const Specialization *Spec) {
+  ParallelNest S = N;
+  if (!Target.SharesInnerLoops)
+    return S;
+  bool Disjoint = Spec && Spec->Pointers.Disjoint;
+  unsigned Levels = Disjoint ? N.InnerParallel.size() : N.InnerNeedsDisjointFrom;
+  S.Loops.insert(S.Loops.end(), N.InnerParallel.begin(), N.InnerParallel.begin() + Levels);
+  return S;
+}
+
 /// How a specialization changes the entry: by parameter index, the literal of each folded
 /// scalar, and the host pointers whose declarations name one of them.
 struct FoldedArgs {
@@ -532,7 +545,7 @@ std::string generateEntry(const KernelInfo &K, bool Split, const EntryTarget &Ta
         Edits.insert(S.End, "\n}" + (Last ? "\n" : Target.Barrier));
         break;
       case RegionStmt::Mode::Shared: {
-        const ParallelNest &N = K.Nests[S.Nest];
+        ParallelNest N = sharedNest(K.Nests[S.Nest], Target, Spec);
         unsigned BodyBegin = N.Loops.back().BodyBegin;
         Edits.replace(N.Loops.front().ForBegin, BodyBegin,
                       nestHeader(K, N, Split, Target, Spec) + lineDirective(K, BodyBegin));

@@ -35,6 +35,10 @@ struct EntryTarget {
   /// Folded literals are cast to `decltype(name)`: C++ converts no integer to an enumeration
   /// implicitly.
   bool CastFoldedLiterals = false;
+  /// The target shares a nest's independent inner loops (ParallelNest::InnerParallel) among its
+  /// threads as if collapsed: a GPU, whose neighbouring threads then touch neighbouring elements.
+  /// (A CPU thread keeps whole rows, which its vector units take.)
+  bool SharesInnerLoops = false;
   /// Split entries answer a read probe (jit/ReadProbe.h): the runtime runs them on a one-thread
   /// team before the launch.
   bool ReadProbe = false;

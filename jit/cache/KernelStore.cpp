@@ -95,7 +95,8 @@ std::shared_ptr<DiskCache> processDiskCache() {
 /// 19: checked split entries: the first and last devices own what lies before and after the array;
 ///     the summary says whether the kernel's writes are known (splittable).
 /// 20: the summary lists the pointers a struct argument holds (pointer_offsets).
-constexpr unsigned CodeRevision = 20;
+/// 21: GPU entries share a nest's independent inner loops among their threads.
+constexpr unsigned CodeRevision = 21;
 
 std::string diskCacheKey(llvm::StringRef Source, llvm::ArrayRef<std::string> Decls,
                          unsigned CodeFlags) {

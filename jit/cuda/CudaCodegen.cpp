@@ -356,6 +356,7 @@ EntryTarget cudaEntryTarget(unsigned BlockSize) {
   T.Infinity = CudaInfinity;
   T.FlatVlaPointers = true;
   T.CastFoldedLiterals = true;
+  T.SharesInnerLoops = true;
   T.IterationLoop = cudaIterationLoop;
   T.NestTrailer = cudaNestTrailer;
   T.ReductionWriteBack = cudaReductionWriteBack;

@@ -56,6 +56,27 @@ TEST(ConstructReportTest, CollapsedLoopsAndInnerLoopsAndReductions) {
       << R[3];
 }
 
+// A GPU shares independent inner loops with the nest: asserted by their directive (which then
+// gets no "runs sequentially" line), or proven for arrays that do not overlap.
+TEST(ConstructReportTest, InnerLoopsAGpuSharesWithTheNest) {
+  std::vector<std::string> R = report("#pragma acc parallel loop gang\n"
+                                      "for (int i = 1; i < n - 1; i++)\n"
+                                      "  #pragma acc loop vector\n"
+                                      "  for (int j = 0; j < n; j++)\n"
+                                      "    for (int k = 0; k < n; k++)\n"
+                                      "      b[(i * n + j) * n + k] = a[(i * n + j) * n + k];\n",
+                                      {"int n", "const double *a", "double *b"});
+  ASSERT_GE(R.size(), 3u);
+  EXPECT_EQ(R[0], "heat.c:41: loop i: iterations shared among each device's threads");
+  EXPECT_EQ(R[1], "heat.c:43: loop j: on a GPU, iterations shared among the threads with loop i "
+                  "(independent iterations); a CPU thread runs it within each of its own "
+                  "iterations");
+  EXPECT_EQ(R[2], "heat.c:44: loop k: on a GPU, iterations shared among the threads with loop i "
+                  "(independent once its arrays are known not to overlap, from a push whose "
+                  "arrays are each in a mapping of their own); a CPU thread runs it within each "
+                  "of its own iterations");
+}
+
 TEST(ConstructReportTest, LoopWithoutDirectiveRunsOnOneThreadAndNothingSplits) {
   EXPECT_EQ(report("#pragma acc kernels\n"
                    "{\n"

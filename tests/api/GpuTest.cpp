@@ -1,11 +1,13 @@
 // Tests that need a real GPU: every kernel runs on the CUDA devices and its results are compared
 // with a host computation. Without a CUDA device each test is skipped with "no CUDA device"; on a
 // GPU machine `meson test -C build api` runs them (docs/gpu.md).
+#include "tests/ScopedEnv.h"
 #include "tests/api/Fixture.h"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -111,6 +113,72 @@ TEST_P(GpuTest, JacobiSweepsSplitAcrossDevicesMatchTheHost) {
   const std::vector<double> &Got = In == A.data() ? A : B;
   for (int I = 0; I < N * M; ++I)
     ASSERT_NEAR(Got[I], Ref[I], 1e-12) << I;
+}
+
+/// Pushes Kernel (over `int n`, `int m`, `const double (*a)[m]`, `double (*b)[m]`, b copied in
+/// and out) three times and expects b to be what Reference makes of it on the host each time.
+void expectGridKernelMatches(
+    const char *Kernel, const std::function<void(int, int, const double *, double *)> &Reference) {
+  int N = 130, M = 300;
+  std::vector<double> A(N * M), B(N * M), Ref(N * M);
+  for (int I = 0; I < N * M; ++I)
+    A[I] = (I * 37 % 101) * 0.25, B[I] = Ref[I] = (I % 7) * 0.5;
+  ASSERT_JACC(jacc_copyin(A.data(), A.size() * sizeof(double)));
+  ASSERT_JACC(jacc_copyin(B.data(), B.size() * sizeof(double)));
+  double *Ap = A.data(), *Bp = B.data();
+  for (int Push = 0; Push < 3; ++Push) {
+    jacc_arg Args[] = {
+        {"int n", &N}, {"int m", &M}, {"const double (*a)[m]", &Ap}, {"double (*b)[m]", &Bp}};
+    ASSERT_JACC(jacc_kernel_push(Kernel, 4, Args, JACC_DEFAULT));
+    Reference(N, M, A.data(), Ref.data());
+  }
+  ASSERT_JACC(jacc_copyout(B.data(), B.size() * sizeof(double)));
+  ASSERT_JACC(jacc_delete(A.data(), A.size() * sizeof(double)));
+  for (int I = 0; I < N * M; ++I)
+    ASSERT_EQ(B[I], Ref[I]) << "element " << I << " of\n" << Kernel;
+}
+
+// Inner loops the GPU shares among its threads (ParallelNest::InnerParallel): proven
+// independent (the stencil, in a variant for disjoint pointers from the first push), asserted by
+// a loop directive (three levels), and one carried along its row, which must stay sequential.
+TEST_P(GpuTest, IndependentInnerLoopsSharedAmongTheThreadsMatchTheHost) {
+  ASSERT_JACC(jacc_finalize());
+  jacc::ScopedEnv Always("JACC_SPECIALIZE", "always"), Wait("JACC_SPECIALIZE_WAIT", "1"),
+      Restrict("JACC_SPECIALIZE_ARGS", "+restrict");
+  ASSERT_JACC(jacc_init());
+  expectGridKernelMatches("#pragma acc parallel loop present(a, b)\n"
+                          "for (int i = 1; i < n - 1; i++)\n"
+                          "  for (int j = 1; j < m - 1; j++)\n"
+                          "    b[i][j] = 0.25 * (a[i-1][j] + a[i+1][j] + a[i][j-1] + a[i][j+1]);\n",
+                          [](int N, int M, const double *A, double *B) {
+                            for (int I = 1; I < N - 1; ++I)
+                              for (int J = 1; J < M - 1; ++J)
+                                B[I * M + J] = 0.25 * (A[(I - 1) * M + J] + A[(I + 1) * M + J] +
+                                                       A[I * M + J - 1] + A[I * M + J + 1]);
+                          });
+  expectGridKernelMatches("#pragma acc parallel loop gang present(a, b)\n"
+                          "for (int i = 0; i < n; i++)\n"
+                          "  #pragma acc loop worker\n"
+                          "  for (int j = 0; j < m / 10; j++)\n"
+                          "    #pragma acc loop vector\n"
+                          "    for (int k = 0; k < 10; k++)\n"
+                          "      b[i][j * 10 + k] = a[i][j * 10 + (9 - k)] + b[i][j * 10 + k];\n",
+                          [](int N, int M, const double *A, double *B) {
+                            for (int I = 0; I < N; ++I)
+                              for (int J = 0; J < M / 10; ++J)
+                                for (int K = 0; K < 10; ++K)
+                                  B[I * M + J * 10 + K] =
+                                      A[I * M + J * 10 + (9 - K)] + B[I * M + J * 10 + K];
+                          });
+  expectGridKernelMatches("#pragma acc parallel loop present(a, b)\n"
+                          "for (int i = 0; i < n; i++)\n"
+                          "  for (int j = 1; j < m; j++)\n"
+                          "    b[i][j] = b[i][j - 1] * 0.5 + a[i][j];\n",
+                          [](int N, int M, const double *A, double *B) {
+                            for (int I = 0; I < N; ++I)
+                              for (int J = 1; J < M; ++J)
+                                B[I * M + J] = B[I * M + J - 1] * 0.5 + A[I * M + J];
+                          });
 }
 
 TEST_P(GpuTest, AtomicHistogram) {

@@ -96,7 +96,9 @@ const char *StencilCollapsed = "#pragma acc parallel loop collapse(2) present(a,
                                "a[i][j - 1] + a[i][j + 1]);\n";
 
 /// A five-point stencil over 8192² doubles: each element read once and written once. Without
-/// collapse each thread runs a row's inner loop, as the kernel says.
+/// collapse the inner loop is shared among the threads once a variant knows the arrays apart
+/// (specialization, after a few pushes): the figure is of the pushes after 20 warm-ups, with how
+/// many of them ran a variant.
 void stencil(const char *Kernel, const char *Figure) {
   int N = 8192, M = 8192;
   size_t Bytes = size_t(N) * M * sizeof(double);
@@ -106,13 +108,20 @@ void stencil(const char *Kernel, const char *Figure) {
   check(jacc_copyin(B, Bytes), "copyin");
   jacc_arg Args[] = {
       {"int n", &N}, {"int m", &M}, {"const double (*a)[m]", &A}, {"double (*b)[m]", &B}};
+  for (int W = 0; W < 20; ++W)
+    check(jacc_kernel_push(Kernel, 4, Args, JACC_DEFAULT), "push");
+  check(jacc_wait(), "wait");
+  jacc_reset_stats();
   double S =
       medianSeconds(10, [&] { check(jacc_kernel_push(Kernel, 4, Args, JACC_DEFAULT), "push"); });
+  jacc_stats St;
+  check(jacc_get_stats(&St), "stats");
   check(jacc_copyout(B, Bytes), "copyout");
   check(jacc_delete(A, Bytes), "delete");
   expect(Bv[size_t(M) + 1] == 1.0 && Bv[size_t(N - 2) * M + M - 2] == 1.0 && Bv[0] == 0.0,
          "stencil: interior 1, border untouched");
-  std::printf("%s %.1f GB/s\n", Figure, 2.0 * double(Bytes) / S / 1e9);
+  std::printf("%s %.1f GB/s (%llu of 11 pushes ran a variant)\n", Figure,
+              2.0 * double(Bytes) / S / 1e9, (unsigned long long)St.specialized_launches);
 }
 
 /// 100 sweeps of a 4096² Jacobi loop (two kernels each) in a data region, the runtime choosing
@@ -131,12 +140,18 @@ void jacobi() {
   constexpr int Sweeps = 100;
   jacc_reset_stats();
   auto Start = std::chrono::steady_clock::now();
+  std::vector<double> Late; // the last half's sweeps, once variants had time to arrive
   for (int S = 0; S < Sweeps; ++S) {
+    auto SweepStart = std::chrono::steady_clock::now();
     check(jacc_kernel_push(JacobiStep, 4, Args, JACC_DEFAULT), "push");
     check(jacc_kernel_push(JacobiCopy, 4, Args, JACC_DEFAULT), "push");
+    check(jacc_wait(), "wait");
+    if (S >= Sweeps / 2)
+      Late.push_back(
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - SweepStart).count());
   }
-  check(jacc_wait(), "wait");
   double Seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - Start).count();
+  std::sort(Late.begin(), Late.end());
   jacc_stats St;
   check(jacc_get_stats(&St), "stats");
   check(jacc_copyout(A, Bytes), "copyout");
@@ -144,7 +159,9 @@ void jacobi() {
   double Sum = 0;
   for (double V : Av)
     Sum += V;
-  std::printf("jacobi_sweep %.3f ms (100 sweeps, first compiles)\n", Seconds / Sweeps * 1e3);
+  std::printf("jacobi_sweep %.3f ms (median of sweeps 51-100)\n", Late[Late.size() / 2] * 1e3);
+  std::printf("jacobi_mean_sweep %.3f ms (all 100 sweeps, the first compiles)\n",
+              Seconds / Sweeps * 1e3);
   std::printf("jacobi_d2d_per_sweep %.0f bytes\n", double(St.bytes_device_to_device) / Sweeps);
   std::printf("jacobi_checksum %.6e\n", Sum);
 }

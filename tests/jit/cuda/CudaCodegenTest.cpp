@@ -203,6 +203,45 @@ TEST(CudaCodegenTest, CollapsedAndDecreasingNestsCompile) {
                           {"double *a", "int n"}));
 }
 
+// Neighbouring threads take neighbouring elements of a row: the stencil's inner loop joins the
+// nest once its arrays are known not to overlap (a restrict variant); a loop directive asserts
+// it for every entry.
+TEST(CudaCodegenTest, IndependentInnerLoopsAreSharedAmongTheThreads) {
+  const std::string Stencil =
+      "#pragma acc parallel loop present(a, b)\n"
+      "for (int i = 1; i < n - 1; i++)\n"
+      "  for (int j = 1; j < m - 1; j++)\n"
+      "    b[i][j] = 0.2 * (a[i][j] + a[i - 1][j] + a[i + 1][j] + a[i][j - 1] + a[i][j + 1]);\n";
+  const Strings Decls = {"int n", "int m", "const double (*a)[m]", "double (*b)[m]"};
+  KernelInfo K = analyze(Stencil, Decls);
+  Specialization Restrict;
+  Restrict.Pointers.Disjoint = true;
+  for (bool Split : {false, true}) {
+    auto Generic = generateCudaSource(K, Split);
+    ASSERT_TRUE(bool(Generic)) << llvm::toString(Generic.takeError());
+    EXPECT_NE(Generic->Source.find("for (int j = 1; j < m - 1; j++)"), std::string::npos)
+        << "the pointers may overlap: each thread keeps a row\n"
+        << Generic->Source;
+    auto Shared = generateCudaSource(K, Split, &Restrict);
+    ASSERT_TRUE(bool(Shared)) << llvm::toString(Shared.takeError());
+    EXPECT_EQ(Shared->Source.find("for (int j"), std::string::npos) << Shared->Source;
+    EXPECT_NE(Shared->Source.find("long long __jacc_inner = 1 * __jacc_n1;"), std::string::npos)
+        << Shared->Source;
+    EXPECT_NE(Shared->Source.find("int j = (int)(__jacc_lo1 + (__jacc_row % __jacc_n1)"),
+              std::string::npos)
+        << Shared->Source;
+    expectCompiles(*Shared);
+  }
+  CudaKernelSource Asserted = generate("#pragma acc parallel loop gang present(a, b)\n"
+                                       "for (int i = 1; i < n - 1; i++)\n"
+                                       "  #pragma acc loop vector\n"
+                                       "  for (int j = 1; j < m - 1; j++)\n"
+                                       "    b[i][j] = a[i][j - 1] + a[i][j + 1];\n",
+                                       Decls);
+  EXPECT_EQ(Asserted.Source.find("for (int j"), std::string::npos) << Asserted.Source;
+  expectCompiles(Asserted);
+}
+
 TEST(CudaCodegenTest, PrivateInnerLoopsAndSerialRegions) {
   expectCompiles(generate("#pragma acc parallel loop private(t)\n"
                           "for (int i = 0; i < n; i++) {\n"

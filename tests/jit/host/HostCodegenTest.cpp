@@ -197,6 +197,20 @@ TEST(HostCodegenTest, CollapsedNestsCompile) {
   expectCompiles(C3);
 }
 
+// A thread keeps whole rows of an independent inner loop (a GPU shares them): LLVM vectorises
+// the row.
+TEST(HostCodegenTest, IndependentInnerLoopsStayWholeRows) {
+  std::string C = generate("#pragma acc parallel loop gang\n"
+                           "for (int i = 0; i < n; i++)\n"
+                           "  #pragma acc loop vector\n"
+                           "  for (int j = 0; j < m; j++)\n"
+                           "    a[i][j] = i + j;\n",
+                           {"double (*a)[m]", "int n", "int m"});
+  EXPECT_NE(C.find("for (int j = 0; j < m; j++)"), std::string::npos) << C;
+  EXPECT_EQ(C.find("__jacc_n1"), std::string::npos) << C;
+  expectCompiles(C);
+}
+
 TEST(HostCodegenTest, InnermostLoopThatOnlyGathersStaysScalar) {
   // A 5x5 block per cell: vectorised over cells, every access is a 5- or 25-strided gather.
   const std::string Hint = "#pragma clang loop vectorize(disable)\n";
