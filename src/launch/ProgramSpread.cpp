@@ -56,8 +56,12 @@ void ProgramSpread::record(const void *Kernel, Regime R, double Seconds) {
   // pays for the devices' first touch of its data.
   bool First = !K.SeenInWindow;
   K.SeenInWindow = true;
-  if (First && (Window != Previous || K.Launches == 1))
+  if (First && (Window != Previous || K.Launches == 1)) {
+    double Mean = K.Mean[int(Window)];
+    if (Window != Previous && Mean >= 0)
+      EntrySeconds += std::max(0.0, Seconds - Mean);
     return;
+  }
   K.WindowSeconds += Seconds;
   ++K.WindowTimed;
 }
@@ -79,11 +83,13 @@ void ProgramSpread::clear() {
   Window = Previous = Choice = Regime::Spread;
   Launches = WindowEnd = WindowsLeft = 0;
   Period = RecheckWindows;
+  EntrySeconds = EntryCost[0] = EntryCost[1] = 0;
 }
 
 void ProgramSpread::startWindow(Regime R) {
   Previous = Window;
   Window = R;
+  EntrySeconds = 0;
   WindowEnd = Launches + std::max<uint64_t>(MinWindow, WindowPerKernel * Kernels.size());
   for (auto &[Id, K] : Kernels) {
     K.WindowSeconds = 0;
@@ -110,9 +116,14 @@ ProgramSpread::Regime ProgramSpread::Prices::cheaper() const {
 }
 
 void ProgramSpread::endWindow() {
-  for (auto &[Id, K] : Kernels)
+  uint64_t WindowLaunches = 0;
+  for (auto &[Id, K] : Kernels) {
+    WindowLaunches += K.WindowTimed;
     if (K.WindowTimed > 0)
       K.Mean[int(Window)] = K.WindowSeconds / double(K.WindowTimed);
+  }
+  if (Window != Previous)
+    EntryCost[int(Window)] = EntrySeconds;
   switch (Now) {
   case Phase::TimeSpread:
     Now = Phase::TimeOne;
@@ -142,18 +153,27 @@ void ProgramSpread::endWindow() {
   // costs beyond the chosen regime stays within the budget.
   Period = Now == Phase::Recheck && New == Choice ? std::min(2 * Period, MaxRecheckWindows)
                                                   : RecheckWindows;
-  double Chosen = New == Regime::Spread ? P.Spread : P.One, Other = P.Spread + P.One - Chosen;
-  if (Chosen > 0 && Other > Chosen)
+  // Per launch: what the chosen regime costs, and what a re-check adds to it (its window's
+  // launches under the other regime, and the two switches it takes, spread over its window).
+  double PerLaunch = P.Launches ? 1.0 / double(P.Launches) : 0;
+  double Chosen = (New == Regime::Spread ? P.Spread : P.One) * PerLaunch;
+  double Extra = (P.Spread + P.One) * PerLaunch - 2 * Chosen;
+  if (WindowLaunches > 0)
+    Extra += (EntryCost[0] + EntryCost[1]) / double(WindowLaunches);
+  if (Chosen > 0 && Extra > 0)
     Period = std::max<uint64_t>(
-        Period, uint64_t(std::min(std::ceil((Other - Chosen) / (RecheckBudget * Chosen)),
-                                  double(MaxRecheckWindows))));
+        Period,
+        uint64_t(std::min(std::ceil(Extra / (RecheckBudget * Chosen)), double(MaxRecheckWindows))));
   if (Now == Phase::TimeOne || New != Choice) {
-    double PerLaunch = P.Launches ? 1.0 / double(P.Launches) : 0;
     debugLog("launch", std::string("program: ") + formatSeconds(P.Spread * PerLaunch) +
                            " per launch spread over the devices, " +
                            formatSeconds(P.One * PerLaunch) + " on one device (" +
                            std::to_string(P.Launches) +
-                           " launches of kernels timed under both): " + nameOf(New));
+                           " launches of kernels timed under both; switching cost " +
+                           formatSeconds(EntryCost[int(Regime::Spread)]) + " to spread, " +
+                           formatSeconds(EntryCost[int(Regime::OneDevice)]) +
+                           " to one device; next re-check in " + std::to_string(Period) +
+                           " windows): " + nameOf(New));
   }
   Choice = New;
   Now = Phase::Chosen;

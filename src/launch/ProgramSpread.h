@@ -27,8 +27,9 @@ public:
   /// Windows between two timings of the regime not chosen: at least (doubling while they
   /// confirm the choice, and stretched to the budget below), and at most.
   static constexpr uint64_t RecheckWindows = 8, MaxRecheckWindows = 512;
-  /// What re-timing the other regime costs beyond the chosen one is kept within this fraction
-  /// of the time between two re-timings.
+  /// What re-timing the other regime costs beyond the chosen one (its launches' extra time, and
+  /// what switching to it and back cost the last time: the data gathered on one device or spread
+  /// again) is kept within this fraction of the time between two re-timings.
   static constexpr double RecheckBudget = 0.02;
   /// Spreading is chosen only when it is at least this much cheaper than one device: at equal
   /// cost one device leaves the others idle and moves nothing.
@@ -78,6 +79,10 @@ private:
   Regime FixedRegime = Regime::Spread;
   Phase Now = Phase::TimeSpread;
   Regime Window = Regime::Spread, Previous = Regime::Spread, Choice = Regime::Spread;
+  /// This window's first launches after a switch: their time beyond their kernels' means.
+  double EntrySeconds = 0;
+  /// What switching into each regime cost the last time it was measured (seconds).
+  double EntryCost[2] = {0, 0};
   uint64_t Launches = 0, WindowEnd = 0, WindowsLeft = 0;
   uint64_t Period = RecheckWindows;
 };

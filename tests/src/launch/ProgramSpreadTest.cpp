@@ -153,6 +153,30 @@ TEST(ProgramSpreadTest, ConfirmedRechecksBackOffWithinTheirBudget) {
   EXPECT_EQ(P.chosen(), Regime::OneDevice);
 }
 
+TEST(ProgramSpreadTest, RechecksThatMoveDataAreRarer) {
+  // The regimes cost about the same, but the first launch of each kernel after a switch gathers
+  // or spreads its data (50 launches' worth): re-checking every RecheckWindows windows would cost
+  // the program far more than its budget.
+  ProgramSpread P;
+  std::vector<Regime> Before(2, Regime::Spread); // each kernel's last regime
+  auto Rs = run(P, {&A, &B}, 400 * W, [&](const void *K, Regime R) {
+    Regime &Last = Before[K == &A ? 0 : 1];
+    double Switch = R != Last ? 50.0 : 0.0;
+    Last = R;
+    return (R == Regime::Spread ? 1.1 : 1.0) + Switch;
+  });
+  EXPECT_EQ(P.chosen(), Regime::OneDevice);
+  uint64_t Rechecks = 0;
+  for (uint64_t I = 3 * W; I < Rs.size(); I += W)
+    Rechecks += Rs[I] == Regime::Spread;
+  // Each re-check costs about 2 * 2 * 50 / W + 0.1 per launch of its window: at least that over
+  // RecheckBudget windows apart.
+  uint64_t Apart = uint64_t((4 * 50.0 / double(W) + 0.1) / ProgramSpread::RecheckBudget);
+  EXPECT_GE(Rechecks, 1u) << "the other regime is still timed again";
+  EXPECT_LE(Rechecks, 1 + 400u / Apart)
+      << "without the switches' cost: every " << ProgramSpread::RecheckWindows << " windows";
+}
+
 TEST(ProgramSpreadTest, LongerWindowsForProgramsOfManyKernels) {
   ProgramSpread P;
   std::vector<int> Many(40);
