@@ -198,13 +198,13 @@ llvm::Error Scheduler::runOnOwner(std::shared_ptr<const jit::CompiledKernel> K, 
   (Code.Split ? stats().SplitLaunches : stats().DuplicateLaunches)
       .fetch_add(1, std::memory_order_relaxed);
   // Synchronous even when asynchronous was asked: the copies below need the kernel's results.
-  auto Ticket = Devices[O]->launch(*Launch, /*Async=*/true);
+  // Run on this thread, as one device's launch is (Scheduler::run): handing it to the device's
+  // queue and waiting cost a wake-up and a sleep per launch.
+  auto Ticket = Devices[O]->launch(*Launch, /*Async=*/false);
   if (!Ticket)
     return Ticket.takeError();
   for (Mapping *M : Plan.Used)
     M->LastUse[O] = std::max(M->LastUse[O], *Ticket);
-  if (auto E = Devices[O]->waitFor(*Ticket))
-    return E;
   // Device O's copy of what the kernel may write is its new value. Copies of pointer arrays
   // hold each device's own addresses and one memory has no copies: those are refreshed now;
   // elsewhere the other copies go stale, and a later launch fetches what it reads there.
