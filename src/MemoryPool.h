@@ -16,8 +16,10 @@ namespace jacc {
 
 class MemoryPool {
 public:
-  /// Blocks smaller than this are not kept: allocators reuse small blocks themselves.
-  static constexpr size_t MinBytes = size_t(1) << 20;
+  /// Blocks smaller than this are not kept: allocators reuse small blocks themselves. Larger
+  /// ones they give back to the system (glibc trims the top of its heap beyond 128 KiB and
+  /// unmaps blocks it mapped), and the next allocation faults fresh pages again.
+  static constexpr size_t MinBytes = size_t(64) << 10;
 
   /// The pool keeps at most Limit bytes (0: nothing).
   void setLimit(size_t Limit);

@@ -195,6 +195,23 @@ protected:
 
 constexpr size_t MiB = size_t(1) << 20;
 
+// A solver's per-step work arrays of a few hundred KiB are kept too: glibc gives them back to the
+// system on release (a trimmed heap top), and the next step faults their pages again.
+TEST(DeviceTest, ABlockOf64KiBOrMoreReleasedIsReusedForTheSameSize) {
+  CountingDevice D(0);
+  void *Work = llvm::cantFail(D.allocate(373248)); // 36^3 doubles
+  ASSERT_FALSE(bool(D.release(Work)));
+  EXPECT_EQ(D.Releases, 0u); // kept
+  EXPECT_EQ(llvm::cantFail(D.allocate(373248)), Work);
+  EXPECT_EQ(D.Allocs, 1u);
+  void *Below = llvm::cantFail(D.allocate(64 * 1024 - 8));
+  ASSERT_FALSE(bool(D.release(Below)));
+  EXPECT_EQ(D.Releases, 1u) << "under 64 KiB: back at once";
+  ASSERT_FALSE(bool(D.release(Work)));
+  ASSERT_FALSE(bool(D.releaseKeptMemory()));
+  EXPECT_EQ(D.Releases, 2u);
+}
+
 TEST(DeviceTest, ABlockOfAMiBOrMoreReleasedIsReusedForTheSameSize) {
   CountingDevice D(0);
   void *A = llvm::cantFail(D.allocate(2 * MiB));
