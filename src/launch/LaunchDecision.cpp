@@ -74,7 +74,10 @@ llvm::Expected<LaunchDecision> LaunchChooser::decide(
   LaunchDecision D;
   // The program's regime places the pushes nothing else places: no flag, no policy or location.
   if (R.NDevices > 1 && !Forced && !Uneven && !Info.Location) {
-    ProgramSpread::Step Step = Program.next(R.Kernel);
+    // Devices that share their cores start the program on one device: a spread window there
+    // runs each device's share on the same cores, and one device is what they would do alone.
+    ProgramSpread::Step Step = Program.next(
+        R.Kernel, R.SharedCores ? ProgramSpread::Regime::OneDevice : ProgramSpread::Regime::Spread);
     D.Regime = Step.How;
     D.MeasureProgram = Step.Measure && !R.Async;
     if (Step.How == ProgramSpread::Regime::OneDevice) {

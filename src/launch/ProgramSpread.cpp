@@ -29,14 +29,15 @@ void ProgramSpread::fix(bool IsFixed, Regime R) {
   FixedRegime = R;
 }
 
-ProgramSpread::Step ProgramSpread::next(const void *Kernel) {
+ProgramSpread::Step ProgramSpread::next(const void *Kernel, Regime FirstRegime) {
   std::lock_guard<std::mutex> L(M);
   if (Fixed)
     return {FixedRegime, false};
   KernelTimes &K = Kernels[Kernel];
-  if (Launches == 0)
-    startWindow(Regime::Spread);
-  else if (Launches >= WindowEnd)
+  if (Launches == 0) {
+    First = Previous = Window = Choice = FirstRegime;
+    startWindow(First);
+  } else if (Launches >= WindowEnd || Abort)
     endWindow();
   ++Launches;
   ++K.Launches;
@@ -64,6 +65,12 @@ void ProgramSpread::record(const void *Kernel, Regime R, double Seconds) {
   }
   K.WindowSeconds += Seconds;
   ++K.WindowTimed;
+  double Reference = K.Mean[int(other(Window))];
+  if ((Now == Phase::TimeSecond || Now == Phase::Recheck) && Reference >= 0) {
+    AbortSeconds += Seconds;
+    AbortReference += Reference;
+    Abort = ++AbortCompared >= AbortAfter && AbortSeconds > AbortFactor * AbortReference;
+  }
 }
 
 ProgramSpread::Regime ProgramSpread::chosen() {
@@ -79,8 +86,8 @@ void ProgramSpread::forget(const void *Kernel) {
 void ProgramSpread::clear() {
   std::lock_guard<std::mutex> L(M);
   Kernels.clear();
-  Now = Phase::TimeSpread;
-  Window = Previous = Choice = Regime::Spread;
+  Now = Phase::TimeFirst;
+  Window = Previous = Choice = First;
   Launches = WindowEnd = WindowsLeft = 0;
   Period = RecheckWindows;
   EntrySeconds = EntryCost[0] = EntryCost[1] = 0;
@@ -89,7 +96,9 @@ void ProgramSpread::clear() {
 void ProgramSpread::startWindow(Regime R) {
   Previous = Window;
   Window = R;
-  EntrySeconds = 0;
+  EntrySeconds = AbortSeconds = AbortReference = 0;
+  AbortCompared = 0;
+  Abort = false;
   WindowEnd = Launches + std::max<uint64_t>(MinWindow, WindowPerKernel * Kernels.size());
   for (auto &[Id, K] : Kernels) {
     K.WindowSeconds = 0;
@@ -111,7 +120,7 @@ ProgramSpread::Prices ProgramSpread::prices() const {
 
 ProgramSpread::Regime ProgramSpread::Prices::cheaper() const {
   if (One <= 0)
-    return Regime::Spread; // nothing timed under both: as before
+    return Regime::Spread; // nothing timed under both (endWindow times both again)
   return Spread < One * (1 - SpreadMargin) ? Regime::Spread : Regime::OneDevice;
 }
 
@@ -125,9 +134,9 @@ void ProgramSpread::endWindow() {
   if (Window != Previous)
     EntryCost[int(Window)] = EntrySeconds;
   switch (Now) {
-  case Phase::TimeSpread:
-    Now = Phase::TimeOne;
-    startWindow(Regime::OneDevice);
+  case Phase::TimeFirst:
+    Now = Phase::TimeSecond;
+    startWindow(other(First));
     return;
   case Phase::Chosen:
     if (--WindowsLeft == 0) {
@@ -137,16 +146,16 @@ void ProgramSpread::endWindow() {
       startWindow(Choice);
     }
     return;
-  case Phase::TimeOne:
+  case Phase::TimeSecond:
   case Phase::Recheck:
     break;
   }
   Prices P = prices();
   Regime New = P.cheaper();
-  if (Now == Phase::TimeOne && P.One <= 0) {
+  if (Now == Phase::TimeSecond && P.One <= 0) {
     // No kernel ran under both (the first window was the program's set-up): time both again.
-    Now = Phase::TimeSpread;
-    startWindow(Regime::Spread);
+    Now = Phase::TimeFirst;
+    startWindow(First);
     return;
   }
   // Confirmed by a re-check: back off; a new choice starts again. Either way, what re-timing
@@ -164,7 +173,7 @@ void ProgramSpread::endWindow() {
     Period = std::max<uint64_t>(
         Period,
         uint64_t(std::min(std::ceil(Extra / (RecheckBudget * Chosen)), double(MaxRecheckWindows))));
-  if (Now == Phase::TimeOne || New != Choice) {
+  if (Now == Phase::TimeSecond || New != Choice) {
     debugLog("launch", std::string("program: ") + formatSeconds(P.Spread * PerLaunch) +
                            " per launch spread over the devices, " +
                            formatSeconds(P.One * PerLaunch) + " on one device (" +

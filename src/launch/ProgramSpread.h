@@ -5,7 +5,9 @@
 // and z; a V-cycle's grids of every size). So windows of launches are timed spread over the
 // devices (each kernel as the adaptive chooser decides) and with every kernel on one device; each
 // kernel's mean time in both, weighted by how often it runs, prices the program under each, and
-// the cheaper one runs, the other being timed again now and then within a budget.
+// the cheaper one runs, the other being timed again now and then within a budget. Where the
+// devices share their cores one device is timed first, as the program would run without the
+// others; a window of the other regime that already costs AbortFactor times as much ends early.
 #ifndef JACC_SRC_LAUNCH_PROGRAMSPREAD_H
 #define JACC_SRC_LAUNCH_PROGRAMSPREAD_H
 
@@ -34,20 +36,27 @@ public:
   /// Spreading is chosen only when it is at least this much cheaper than one device: at equal
   /// cost one device leaves the others idle and moves nothing.
   static constexpr double SpreadMargin = 0.05;
+  /// A window timing the regime not chosen (or spreading, before anything was chosen) ends once
+  /// AbortAfter of its launches took AbortFactor times what their kernels take under the other
+  /// regime: a program whose kernels run ten times slower spread (BT: 3.2 ms against 348 us)
+  /// need not run a whole time step that way to know it.
+  static constexpr double AbortFactor = 2;
+  static constexpr uint64_t AbortAfter = 8;
 
   /// Fix the regime (JACC_SPLIT=one: every kernel on one device; always, never: spread), or
   /// measure it (Fixed false).
   void fix(bool Fixed, Regime R = Regime::Spread);
-  /// The regime of the next push of Kernel, counted. Measure: time it and record() it.
+  /// The regime of the next push of Kernel, counted. Measure: time it and record() it. First:
+  /// the regime timed first, and run until both were timed (read at the program's first push).
   struct Step {
     Regime How = Regime::Spread;
     bool Measure = false;
   };
-  Step next(const void *Kernel);
+  Step next(const void *Kernel, Regime First = Regime::Spread);
   /// A push of Kernel under R, synchronous, took Seconds (choice to results). Dropped when the
   /// window it was counted in is over.
   void record(const void *Kernel, Regime R, double Seconds);
-  /// The regime chosen (Spread until both were timed).
+  /// The regime chosen (the first regime until both were timed).
   Regime chosen();
   /// Forget the program (the devices change): timing starts again.
   void clear();
@@ -55,7 +64,7 @@ public:
   void forget(const void *Kernel);
 
 private:
-  enum class Phase { TimeSpread, TimeOne, Chosen, Recheck };
+  enum class Phase { TimeFirst, TimeSecond, Chosen, Recheck };
   struct KernelTimes {
     uint64_t Launches = 0;
     double Mean[2] = {-1, -1}; ///< seconds per launch under each regime; -1 never timed
@@ -77,10 +86,16 @@ private:
   std::unordered_map<const void *, KernelTimes> Kernels;
   bool Fixed = false;
   Regime FixedRegime = Regime::Spread;
-  Phase Now = Phase::TimeSpread;
+  Phase Now = Phase::TimeFirst;
+  Regime First = Regime::Spread;
   Regime Window = Regime::Spread, Previous = Regime::Spread, Choice = Regime::Spread;
   /// This window's first launches after a switch: their time beyond their kernels' means.
   double EntrySeconds = 0;
+  /// This window's timed launches of kernels timed under the other regime: their seconds, what
+  /// they took there, how many; whether the window ends at the next push.
+  double AbortSeconds = 0, AbortReference = 0;
+  uint64_t AbortCompared = 0;
+  bool Abort = false;
   /// What switching into each regime cost the last time it was measured (seconds).
   double EntryCost[2] = {0, 0};
   uint64_t Launches = 0, WindowEnd = 0, WindowsLeft = 0;

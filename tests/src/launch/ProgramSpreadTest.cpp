@@ -1,6 +1,7 @@
 // Tests of the program-level choice between spreading the kernels over the devices and running
-// them on one: windows timed under each, kernels weighted by how often they run, the first
-// launch after a switch not counted, re-checks backing off within their budget, fixed regimes.
+// them on one: windows timed under each (either first), kernels weighted by how often they run,
+// the first launch after a switch not counted, windows far costlier than the other regime ended
+// early, re-checks backing off within their budget and pricing the switches, fixed regimes.
 #include "src/launch/ProgramSpread.h"
 
 #include <gtest/gtest.h>
@@ -18,12 +19,12 @@ namespace {
 /// A program cycling over Kernels (each entry one launch of a time step), each launch taking
 /// Cost(kernel, regime) seconds; Launches of it, returning each launch's regime.
 std::vector<Regime> run(ProgramSpread &P, const std::vector<const void *> &Kernels,
-                        uint64_t Launches,
-                        const std::function<double(const void *, Regime)> &Cost) {
+                        uint64_t Launches, const std::function<double(const void *, Regime)> &Cost,
+                        Regime First = Regime::Spread) {
   std::vector<Regime> Out;
   for (uint64_t I = 0; I < Launches; ++I) {
     const void *K = Kernels[I % Kernels.size()];
-    ProgramSpread::Step S = P.next(K);
+    ProgramSpread::Step S = P.next(K, First);
     EXPECT_TRUE(S.Measure);
     P.record(K, S.How, Cost(K, S.How));
     Out.push_back(S.How);
@@ -50,6 +51,39 @@ TEST(ProgramSpreadTest, TimesSpreadThenOneDeviceThenRunsTheCheaper) {
                 [](const void *, Regime R) { return R == Regime::Spread ? 2.0 : 1.0; });
   EXPECT_TRUE(allIn(Rs, 0, W, Regime::Spread)) << "spread timed first";
   EXPECT_TRUE(allIn(Rs, W, 5 * W, Regime::OneDevice)) << "then one device, then chosen";
+  EXPECT_EQ(P.chosen(), Regime::OneDevice);
+}
+
+// Devices that share their cores start on one device (what the program does alone), then time
+// spreading.
+TEST(ProgramSpreadTest, OneDeviceMayBeTimedFirst) {
+  ProgramSpread P;
+  auto Rs = run(
+      P, {&A, &B}, 5 * W, [](const void *, Regime R) { return R == Regime::Spread ? 0.5 : 1.0; },
+      Regime::OneDevice);
+  EXPECT_TRUE(allIn(Rs, 0, W, Regime::OneDevice)) << "one device timed first";
+  EXPECT_TRUE(allIn(Rs, W, 5 * W, Regime::Spread)) << "then spread, and chosen";
+  EXPECT_EQ(P.chosen(), Regime::Spread);
+}
+
+TEST(ProgramSpreadTest, AWindowFarMoreCostlyThanTheOtherRegimeEndsEarly) {
+  // Spread, the kernels run ten times slower: the first spread window ends after AbortAfter
+  // launches, and so does each re-check.
+  ProgramSpread P;
+  auto Rs = run(
+      P, {&A, &B}, 600 * W, [](const void *, Regime R) { return R == Regime::Spread ? 10.0 : 1.0; },
+      Regime::OneDevice);
+  EXPECT_TRUE(allIn(Rs, 0, W, Regime::OneDevice));
+  // The first launch of each kernel after the switch is not timed; then AbortAfter are.
+  uint64_t Spread = 2 + ProgramSpread::AbortAfter;
+  EXPECT_TRUE(allIn(Rs, W, W + Spread, Regime::Spread));
+  EXPECT_EQ(Rs[W + Spread], Regime::OneDevice) << "chosen";
+  uint64_t SpreadLaunches = std::count(Rs.begin(), Rs.end(), Regime::Spread);
+  uint64_t Rechecks = 0;
+  for (uint64_t I = W + Spread; I < Rs.size(); ++I)
+    Rechecks += Rs[I] == Regime::Spread && Rs[I - 1] == Regime::OneDevice;
+  EXPECT_GE(Rechecks, 1u);
+  EXPECT_EQ(SpreadLaunches, (1 + Rechecks) * Spread) << "each window ended as early";
   EXPECT_EQ(P.chosen(), Regime::OneDevice);
 }
 
@@ -143,9 +177,9 @@ TEST(ProgramSpreadTest, ConfirmedRechecksBackOffWithinTheirBudget) {
   // one window in RecheckBudget / 2 re-checks.
   auto Rs = run(P, {&A, &B}, 300 * W,
                 [](const void *, Regime R) { return R == Regime::Spread ? 3.0 : 1.0; });
-  uint64_t Rechecks = 0;
-  for (uint64_t I = 2 * W; I < Rs.size(); I += W)
-    Rechecks += Rs[I] == Regime::Spread;
+  uint64_t Rechecks = 0; // windows spread after one device was chosen
+  for (uint64_t I = 2 * W; I < Rs.size(); ++I)
+    Rechecks += Rs[I] == Regime::Spread && Rs[I - 1] == Regime::OneDevice;
   EXPECT_GE(Rechecks, 1u) << "the other regime is timed again";
   // Re-checks at least (3 - 1) / RecheckBudget windows apart.
   uint64_t Apart = uint64_t(std::ceil(2 / ProgramSpread::RecheckBudget));
