@@ -30,6 +30,17 @@ const VarDecl *rootVariable(const Expr *E) {
   }
 }
 
+/// Whether T, through its pointers and arrays, reaches pointers stored in memory (`double **`,
+/// `double *[4]`).
+bool reachesStoredPointers(QualType T) {
+  while (T->isPointerType() || T->isArrayType()) {
+    T = T->isPointerType() ? T->getPointeeType() : QualType(T->getArrayElementTypeNoTypeQual(), 0);
+    if (T->isPointerType())
+      return true;
+  }
+  return false;
+}
+
 /// Whether every variable the body changes belongs to one iteration: declared in the body, an
 /// array argument's element (left to the arrays' check), or a reduction variable updated.
 struct ScalarScan : DynamicASTVisitor {
@@ -37,8 +48,17 @@ struct ScalarScan : DynamicASTVisitor {
   std::set<const VarDecl *> Declared, Changed;
   std::set<std::string> LocalArrays; ///< arrays declared in the body
   bool Unknown = false;              ///< a write through something other than a variable
+  /// The body reaches memory through a pointer that is not an argument's own (a local pointer,
+  /// a row of `double **rows`), which may point into an array the body writes.
+  bool OtherPointers = false;
   explicit ScalarScan(const std::set<std::string> &Reductions) : Reductions(Reductions) {}
 
+  bool VisitDeclRefExpr(DeclRefExpr *E) override {
+    if (const auto *V = dyn_cast<VarDecl>(E->getDecl()))
+      OtherPointers |= (V->getType()->isPointerType() && !isa<ParmVarDecl>(V)) ||
+                       reachesStoredPointers(V->getType());
+    return true;
+  }
   bool VisitVarDecl(VarDecl *V) override {
     Declared.insert(V);
     if (V->getType()->isArrayType())
@@ -171,6 +191,8 @@ InnerIndependence innerIterationsIndependent(ForStmt *F, const std::string &Var,
     for (const ArrayAccess &A : S.IndexReads)
       Note(A);
   }
+  if (Scalars.OtherPointers && !Written.empty())
+    return InnerIndependence::No;
   for (const std::string &Name : Written)
     if (!oneSlicePerIteration(Accesses[Name], Var, IR))
       return InnerIndependence::No;

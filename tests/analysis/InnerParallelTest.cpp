@@ -78,6 +78,23 @@ TEST(InnerParallelTest, ALoopCarriedDependenceKeepsTheLoopSequential) {
             "");
 }
 
+// A pointer that is not an argument's own may point into the array the loop writes (a row one
+// element on), which only the sequential order makes well defined.
+TEST(InnerParallelTest, ReadsThroughOtherPointersKeepTheLoopSequential) {
+  EXPECT_EQ(innerOf("for (int i = 0; i < n; i++)\n"
+                    "  for (int j = 0; j < m - 1; j++) {\n"
+                    "    const double *r = b[i];\n"
+                    "    a[i][j] = r[j + 1];\n"
+                    "  }\n",
+                    Grid),
+            "");
+  EXPECT_EQ(innerOf("for (int i = 0; i < n; i++)\n"
+                    "  for (int j = 0; j < m - 1; j++)\n"
+                    "    a[i][j] = rows[i][j + 1];\n",
+                    {"int n", "int m", "double (*a)[m]", "double **rows"}),
+            "");
+}
+
 TEST(InnerParallelTest, ScalarsSharedBetweenIterationsKeepTheLoopSequential) {
   EXPECT_EQ(innerOf("for (int i = 0; i < n; i++) {\n"
                     "  double t;\n"
