@@ -48,8 +48,10 @@ struct ScalarScan : DynamicASTVisitor {
   std::set<const VarDecl *> Declared, Changed;
   std::set<std::string> LocalArrays; ///< arrays declared in the body
   bool Unknown = false;              ///< a write through something other than a variable
-  /// The body reaches memory through a pointer that is not an argument's own (a local pointer,
-  /// a row of `double **rows`), which may point into an array the body writes.
+  /// The body names a pointer that is not an argument's own (a local pointer, a row of
+  /// `double **rows`), which may point into an array the body writes. The region IR already
+  /// makes its subscripts unattributable; this also covers such a pointer handed to a function
+  /// that reads through it.
   bool OtherPointers = false;
   explicit ScalarScan(const std::set<std::string> &Reductions) : Reductions(Reductions) {}
 

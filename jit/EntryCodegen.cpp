@@ -292,17 +292,14 @@ std::string nestHeader(const KernelInfo &K, const ParallelNest &N, bool Split,
   return H + Target.IterationLoop(N, Share, Priv, Jam);
 }
 
-/// N as Target shares it: with the inner loops it may share as if collapsed, those proven
-/// independent only for disjoint pointers in a variant whose pointers are restrict.
-ParallelNest sharedNest(const ParallelNest &N, const EntryTarget &Target,
-                        const Specialization *Spec) {
-  ParallelNest S = N;
+/// How many of N's inner loops (ParallelNest::InnerParallel) Target shares as if collapsed:
+/// none on a target that keeps rows; those proven independent only for disjoint pointers in a
+/// variant whose pointers are restrict.
+unsigned sharedInnerLevels(const ParallelNest &N, const EntryTarget &Target,
+                           const Specialization *Spec) {
   if (!Target.SharesInnerLoops)
-    return S;
-  bool Disjoint = Spec && Spec->Pointers.Disjoint;
-  unsigned Levels = Disjoint ? N.InnerParallel.size() : N.InnerNeedsDisjointFrom;
-  S.Loops.insert(S.Loops.end(), N.InnerParallel.begin(), N.InnerParallel.begin() + Levels);
-  return S;
+    return 0;
+  return Spec && Spec->Pointers.Disjoint ? N.InnerParallel.size() : N.InnerNeedsDisjointFrom;
 }
 
 /// How a specialization changes the entry: by parameter index, the literal of each folded
@@ -545,7 +542,15 @@ std::string generateEntry(const KernelInfo &K, bool Split, const EntryTarget &Ta
         Edits.insert(S.End, "\n}" + (Last ? "\n" : Target.Barrier));
         break;
       case RegionStmt::Mode::Shared: {
-        ParallelNest N = sharedNest(K.Nests[S.Nest], Target, Spec);
+        const ParallelNest *Nest = &K.Nests[S.Nest];
+        ParallelNest Extended; // the nest with the inner loops the target shares, if any
+        if (unsigned Levels = sharedInnerLevels(*Nest, Target, Spec)) {
+          Extended = *Nest;
+          Extended.Loops.insert(Extended.Loops.end(), Nest->InnerParallel.begin(),
+                                Nest->InnerParallel.begin() + Levels);
+          Nest = &Extended;
+        }
+        const ParallelNest &N = *Nest;
         unsigned BodyBegin = N.Loops.back().BodyBegin;
         Edits.replace(N.Loops.front().ForBegin, BodyBegin,
                       nestHeader(K, N, Split, Target, Spec) + lineDirective(K, BodyBegin));

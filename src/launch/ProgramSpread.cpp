@@ -35,8 +35,8 @@ ProgramSpread::Step ProgramSpread::next(const void *Kernel, Regime FirstRegime) 
     return {FixedRegime, false};
   KernelTimes &K = Kernels[Kernel];
   if (Launches == 0) {
-    First = Previous = Window = Choice = FirstRegime;
-    startWindow(First);
+    Opening = Previous = Window = Choice = FirstRegime;
+    startWindow(Opening);
   } else if (Launches >= WindowEnd || Abort)
     endWindow();
   ++Launches;
@@ -87,7 +87,7 @@ void ProgramSpread::clear() {
   std::lock_guard<std::mutex> L(M);
   Kernels.clear();
   Now = Phase::TimeFirst;
-  Window = Previous = Choice = First;
+  Window = Previous = Choice = Opening;
   Launches = WindowEnd = WindowsLeft = 0;
   Period = RecheckWindows;
   EntrySeconds = EntryCost[0] = EntryCost[1] = 0;
@@ -136,7 +136,7 @@ void ProgramSpread::endWindow() {
   switch (Now) {
   case Phase::TimeFirst:
     Now = Phase::TimeSecond;
-    startWindow(other(First));
+    startWindow(other(Opening));
     return;
   case Phase::Chosen:
     if (--WindowsLeft == 0) {
@@ -155,7 +155,7 @@ void ProgramSpread::endWindow() {
   if (Now == Phase::TimeSecond && P.One <= 0) {
     // No kernel ran under both (the first window was the program's set-up): time both again.
     Now = Phase::TimeFirst;
-    startWindow(First);
+    startWindow(Opening);
     return;
   }
   // Confirmed by a re-check: back off; a new choice starts again. Either way, what re-timing

@@ -87,7 +87,8 @@ private:
   bool Fixed = false;
   Regime FixedRegime = Regime::Spread;
   Phase Now = Phase::TimeFirst;
-  Regime First = Regime::Spread;
+  /// The regime timed first (next()'s First at the program's first push).
+  Regime Opening = Regime::Spread;
   Regime Window = Regime::Spread, Previous = Regime::Spread, Choice = Regime::Spread;
   /// This window's first launches after a switch: their time beyond their kernels' means.
   double EntrySeconds = 0;
