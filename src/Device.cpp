@@ -314,6 +314,19 @@ Device::constructLaunch(std::shared_ptr<const jit::CompiledKernel> K, ArgCells C
 }
 
 llvm::Expected<uint64_t> Device::launch(std::shared_ptr<DeviceLaunch> L, bool Async) {
+  return submit(std::move(L), Async ? Submit::Async : Submit::Sync);
+}
+
+llvm::Expected<uint64_t> Device::reserveLaunch(std::shared_ptr<DeviceLaunch> L) {
+  return submit(std::move(L), Submit::Reserved);
+}
+
+llvm::Error Device::runReserved(uint64_t Ticket) {
+  trace(*this, "run reserved ticket " + llvm::Twine(Ticket));
+  return runReservedImpl(Ticket);
+}
+
+llvm::Expected<uint64_t> Device::submit(std::shared_ptr<DeviceLaunch> L, Submit How) {
   if (!L)
     return makeError(ErrorCode::InvalidArgument, "null launch submitted to " + name());
   if (Watchdog::instance().enabled())
@@ -339,7 +352,9 @@ llvm::Expected<uint64_t> Device::launch(std::shared_ptr<DeviceLaunch> L, bool As
     Observed = L;
     prof::each([&](prof::Listener &Li) { Li.launchBegin(*Enqueue); });
   }
-  llvm::Expected<uint64_t> Ticket = launchImpl(std::move(L), Async);
+  llvm::Expected<uint64_t> Ticket = How == Submit::Reserved
+                                        ? reserveLaunchImpl(std::move(L))
+                                        : launchImpl(std::move(L), How == Submit::Async);
   if (Enqueue) {
     DeviceLaunch::Geometry G = Observed->geometry();
     Enqueue->Gangs = G.Gangs;
@@ -350,8 +365,11 @@ llvm::Expected<uint64_t> Device::launch(std::shared_ptr<DeviceLaunch> L, bool As
   if (!Ticket)
     Watchdog::instance().done(Token); // refused: nothing runs
   if (Ticket)
-    trace(*this,
-          llvm::Twine("launch ") + (Async ? "async" : "sync") + " ticket " + llvm::Twine(*Ticket));
+    trace(*this, llvm::Twine("launch ") +
+                     (How == Submit::Async  ? "async"
+                      : How == Submit::Sync ? "sync"
+                                            : "reserved") +
+                     " ticket " + llvm::Twine(*Ticket));
   return Ticket;
 }
 

@@ -41,10 +41,13 @@ struct DeviceProperties {
 };
 
 /// The longest a thread spins for a hand-off between the launching thread and a device's stream
-/// thread (work queued, a ticket completed) before it sleeps: a futex wake-up costs tens of
-/// microseconds on a VM, more than a tiny kernel. Bounded so that idle devices do not take the
-/// cores of the application's threads; JACC_SPIN_US lowers it (0: never spin).
-constexpr std::chrono::microseconds MaxHandOffSpin{50};
+/// thread (work queued, a ticket completed, the devices of a split launch meeting) before it
+/// sleeps: a futex wake-up costs tens of microseconds on a VM, more than a tiny kernel, and a
+/// program spread over devices pushes its kernels tens to hundreds of microseconds apart (NPB
+/// SP's: a spin of 50 µs slept at most of them and made its split launches 1.5x slower). The
+/// spin adapts to the recent waits and stops when the cores are wanted (support/SpinWait.h);
+/// JACC_SPIN_US lowers it (0: never spin).
+constexpr std::chrono::microseconds MaxHandOffSpin{1000};
 inline std::chrono::microseconds handOffSpin(std::chrono::microseconds SpinTime) {
   return std::min(SpinTime, MaxHandOffSpin);
 }
@@ -117,6 +120,14 @@ public:
   /// Run a launch. Async: queue it in order after earlier queued work and return its ticket.
   /// Sync: wait for earlier queued work, run it, and return its ticket once done.
   llvm::Expected<uint64_t> launch(std::shared_ptr<DeviceLaunch> L, bool Async);
+  /// Issue L's ticket now, in order with every other launch, for runReserved to run on the
+  /// thread that would otherwise wait for it: a device whose launches run on their caller then
+  /// takes no hand-off (the caller computes its part instead of sleeping); the others queue L
+  /// now, as an async launch.
+  llvm::Expected<uint64_t> reserveLaunch(std::shared_ptr<DeviceLaunch> L);
+  /// Run the launch reserved under Ticket on this thread once everything before it completed
+  /// (or wait for it where it was queued), and return its error.
+  llvm::Error runReserved(uint64_t Ticket);
   /// Wait until the work with this ticket (and everything queued before it) completed.
   /// Returns the first error an async launch reported, once.
   llvm::Error waitFor(uint64_t Ticket);
@@ -161,11 +172,19 @@ protected:
                       AggregateArgs Aggregates, const LaunchCode &C) = 0;
   virtual llvm::Expected<uint64_t> launchImpl(std::shared_ptr<DeviceLaunch> L, bool Async) = 0;
   virtual llvm::Error waitForImpl(uint64_t Ticket) = 0;
+  /// By default a reserved launch is queued at once and its runner waits for it.
+  virtual llvm::Expected<uint64_t> reserveLaunchImpl(std::shared_ptr<DeviceLaunch> L) {
+    return launchImpl(std::move(L), /*Async=*/true);
+  }
+  virtual llvm::Error runReservedImpl(uint64_t Ticket) { return waitForImpl(Ticket); }
   virtual uint64_t lastTicketImpl() const = 0;
   /// Every launch with a ticket up to the result has completed.
   virtual uint64_t completedTicketImpl() const = 0;
 
 private:
+  enum class Submit { Async, Sync, Reserved };
+  /// launch() and reserveLaunch(): the watchdog, timing and profiling around the backend's hook.
+  llvm::Expected<uint64_t> submit(std::shared_ptr<DeviceLaunch> L, Submit How);
   /// The path of a peer copy: host memory on either side, else the backend's hook.
   llvm::Error peerCopy(Device &DstDevice, void *Dst, const void *Src, size_t Width, size_t Height,
                        size_t Pitch);

@@ -88,6 +88,7 @@ llvm::Error Runtime::initLocked() {
   Cache.watchEvictions([this](const jit::CompiledKernel &K) { Chooser.forget(&K); });
   NarrowPolicy = Settings->Narrow;
   Sched.setDemandExchange(Settings->DemandExchange);
+  Sched.setMeetSpin(Settings->Devices.SpinTime);
   CheckBounds = Settings->CheckBounds;
   Specialize = std::move(Settings->Specialize);
   for (const auto &D : Created)

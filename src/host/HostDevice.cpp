@@ -11,6 +11,8 @@
 #include "support/SavedError.h"
 #include "support/SpinWait.h"
 
+#include "llvm/ADT/STLExtras.h"
+
 #include <algorithm>
 #include <atomic>
 #include <cassert>
@@ -26,6 +28,7 @@
 #include <unistd.h>
 #include <unordered_map>
 #include <utility>
+#include <vector>
 
 namespace jacc {
 
@@ -91,6 +94,8 @@ struct HostDevice::Impl {
   /// Signals waiters: Done advanced.
   std::condition_variable DoneCV;
   std::deque<std::pair<uint64_t, std::shared_ptr<DeviceLaunch>>> Queue;
+  /// Launches whose tickets were issued, each to be run by the thread that reserved it.
+  std::vector<std::pair<uint64_t, std::shared_ptr<DeviceLaunch>>> Reserved;
   std::atomic<bool> Stop{false}; ///< written under M
 
   // The hand-off's two directions on lines of their own: the stream thread spins on Queued,
@@ -422,6 +427,36 @@ llvm::Expected<uint64_t> HostDevice::launchImpl(std::shared_ptr<DeviceLaunch> L,
   if (E)
     return E;
   return Ticket;
+}
+
+llvm::Expected<uint64_t> HostDevice::reserveLaunchImpl(std::shared_ptr<DeviceLaunch> L) {
+  if (!dynamic_cast<HostLaunch *>(L.get()))
+    return makeError(ErrorCode::Unsupported,
+                     name() + " runs host launches only; this one was built for another device");
+  std::unique_lock<std::mutex> Lock(P->M, std::defer_lock);
+  lockSpinning(Lock);
+  uint64_t Ticket = P->LastIssued.load(std::memory_order_relaxed) + 1;
+  P->LastIssued.store(Ticket, std::memory_order_release);
+  P->Reserved.emplace_back(Ticket, std::move(L));
+  return Ticket;
+}
+
+llvm::Error HostDevice::runReservedImpl(uint64_t Ticket) {
+  std::unique_lock<std::mutex> Lock(P->M, std::defer_lock);
+  lockSpinning(Lock);
+  auto It = llvm::find_if(P->Reserved, [&](const auto &R) { return R.first == Ticket; });
+  if (It == P->Reserved.end())
+    return makeError(ErrorCode::Internal,
+                     name() + " has no reserved launch with ticket " + llvm::Twine(Ticket));
+  std::shared_ptr<DeviceLaunch> L = std::move(It->second);
+  P->Reserved.erase(It);
+  // As a sync launch: after everything before it, on this thread.
+  P->waitUntilDone(Lock, Ticket - 1);
+  Lock.unlock();
+  llvm::Error E = P->run(*L);
+  L.reset();
+  P->markDone(Ticket);
+  return E;
 }
 
 llvm::Error HostDevice::waitForImpl(uint64_t Ticket) {

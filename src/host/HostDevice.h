@@ -45,6 +45,8 @@ private:
                       AggregateArgs Aggregates, const LaunchCode &C) override;
   llvm::Expected<uint64_t> launchImpl(std::shared_ptr<DeviceLaunch> L, bool Async) override;
   llvm::Error waitForImpl(uint64_t Ticket) override;
+  llvm::Expected<uint64_t> reserveLaunchImpl(std::shared_ptr<DeviceLaunch> L) override;
+  llvm::Error runReservedImpl(uint64_t Ticket) override;
   uint64_t lastTicketImpl() const override;
   uint64_t completedTicketImpl() const override;
 

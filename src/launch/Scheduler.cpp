@@ -14,18 +14,24 @@ namespace jacc {
 
 llvm::Error Scheduler::queueAll(llvm::ArrayRef<std::shared_ptr<KernelLaunch>> Launches,
                                 llvm::ArrayRef<Mapping *> Used,
-                                llvm::MutableArrayRef<uint64_t> Tickets) {
-  for (unsigned D = 0; D < Devices.size(); ++D) {
-    if (!Launches[D])
-      continue; // not one of the launch's devices
-    auto Ticket = Devices[D]->launch(Launches[D], /*Async=*/true);
+                                llvm::MutableArrayRef<uint64_t> Tickets,
+                                std::optional<unsigned> Reserve) {
+  auto Issue = [&](unsigned D) -> llvm::Error {
+    auto Ticket = D == Reserve ? Devices[D]->reserveLaunch(Launches[D])
+                               : Devices[D]->launch(Launches[D], /*Async=*/true);
     if (!Ticket)
       return Ticket.takeError();
     Tickets[D] = *Ticket;
     for (Mapping *M : Used)
       M->LastUse[D] = std::max(M->LastUse[D], *Ticket);
-  }
-  return llvm::Error::success();
+    return llvm::Error::success();
+  };
+  for (unsigned D = 0; D < Devices.size(); ++D)
+    if (Launches[D] && D != Reserve) // not one of the launch's devices
+      if (auto E = Issue(D))
+        return E;
+  // Reserved last: once reserved, a launch must be run, and nothing after it can fail.
+  return Reserve ? Issue(*Reserve) : llvm::Error::success();
 }
 
 llvm::Error Scheduler::run(std::shared_ptr<const jit::CompiledKernel> K, LaunchPlan &Plan,
@@ -66,7 +72,8 @@ llvm::Error Scheduler::run(std::shared_ptr<const jit::CompiledKernel> K, LaunchP
     std::vector<Device *> Devs(N, nullptr); // the group's members: the launch's devices
     for (unsigned D : On)
       Devs[D] = Devices[D].get();
-    Group = std::make_shared<SplitGroup>(std::move(Devs), Plan.Targets);
+    Group = std::make_shared<SplitGroup>(std::move(Devs), Plan.Targets,
+                                         MeetSpin ? &*MeetSpin : nullptr);
     if (Reduce)
       Group->OnAllComputed = Combine;
     for (unsigned D : On)
@@ -121,13 +128,17 @@ llvm::Error Scheduler::run(std::shared_ptr<const jit::CompiledKernel> K, LaunchP
   // A single device has nobody to meet and runs its part on this thread, with no hand-off.
   bool Meet = Group && !Probed && Members > 1;
   if (Async || Meet) {
-    // Every device's ticket under the table lock, the lead device's too (see queueAll).
-    if (auto E = queueAll(Launches, Plan.Used, Tickets))
+    // Every device's ticket under the table lock, the lead device's too (see queueAll). A
+    // synchronous push reserves the lead's part and computes it on this thread: waiting for the
+    // lead's queue would add a hand-off each way and, where the devices share the cores, a
+    // third thread to the devices' two.
+    if (auto E = queueAll(Launches, Plan.Used, Tickets,
+                          Async ? std::nullopt : std::optional<unsigned>(Lead)))
       return E;
     if (Async)
       return llvm::Error::success();
     TableLock.unlock();
-    First.keep(Devices[Lead]->waitFor(Tickets[Lead]));
+    First.keep(Devices[Lead]->runReserved(Tickets[Lead]));
   } else {
     TableLock.unlock();
     // Other devices run on their own threads while this thread runs the lead device's part.

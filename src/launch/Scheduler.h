@@ -10,6 +10,7 @@
 
 #include <llvm/ADT/ArrayRef.h>
 
+#include <chrono>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -24,6 +25,9 @@ public:
   /// JACC_EXCHANGE: demand (split launches that can be probed fetch what they read and
   /// exchange nothing after) or eager (every split launch ends with the exchange).
   void setDemandExchange(bool Demand) { DemandExchange = Demand; }
+  /// How long the devices of a split launch spin for each other at its exchange (JACC_SPIN_US,
+  /// bounded as the devices' own hand-offs are) before they sleep.
+  void setMeetSpin(std::chrono::microseconds Spin) { MeetSpin.emplace(handOffSpin(Spin)); }
 
   /// Launch K as planned with Code on every device (or on the plan's owner alone). Async: return
   /// once queued. TableLock, Data's lock held since the plan was made, is released before
@@ -42,13 +46,15 @@ private:
   bool aloneOnSharedCores(unsigned O) const;
   /// Take a ticket on every device, in device order, under the table lock: devices of split
   /// launches meet for the exchange, so two threads pushing at once must not queue them in
-  /// opposite orders.
+  /// opposite orders. Reserve: the device whose launch is reserved for this thread to run.
   llvm::Error queueAll(llvm::ArrayRef<std::shared_ptr<KernelLaunch>> Launches,
-                       llvm::ArrayRef<Mapping *> Used, llvm::MutableArrayRef<uint64_t> Tickets);
+                       llvm::ArrayRef<Mapping *> Used, llvm::MutableArrayRef<uint64_t> Tickets,
+                       std::optional<unsigned> Reserve = std::nullopt);
 
   DataEnvironment &Data;
   llvm::ArrayRef<std::unique_ptr<Device>> Devices;
   bool DemandExchange = true;
+  std::optional<SpinPolicy> MeetSpin;
 };
 
 } // namespace jacc

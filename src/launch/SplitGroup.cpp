@@ -10,9 +10,10 @@
 
 namespace jacc {
 
-SplitGroup::SplitGroup(std::vector<Device *> Devices, std::vector<SplitTarget> Targets)
+SplitGroup::SplitGroup(std::vector<Device *> Devices, std::vector<SplitTarget> Targets,
+                       SpinPolicy *Spin)
     : Devices(std::move(Devices)), Targets(std::move(Targets)),
-      Launches(this->Devices.size(), nullptr) {
+      Launches(this->Devices.size(), nullptr), Spin(Spin) {
   for (unsigned D = this->Devices.size(); D-- > 0;)
     if (this->Devices[D]) {
       ++Members;
@@ -35,12 +36,22 @@ void SplitGroup::withoutExchange(std::vector<std::shared_ptr<const KernelLaunch>
 }
 
 void SplitGroup::rendezvous(unsigned Phase) {
-  std::unique_lock<std::mutex> L(M);
-  if (++Arrived[Phase] == Members) {
+  if (Arrived[Phase].fetch_add(1, std::memory_order_acq_rel) + 1 == Members) {
+    { std::lock_guard<std::mutex> G(M); } // a member between its check and its sleep is woken
     CV.notify_all();
     return;
   }
-  CV.wait(L, [&] { return Arrived[Phase] == Members; });
+  auto All = [&] { return Arrived[Phase].load(std::memory_order_acquire) == Members; };
+  auto Sleep = [&] {
+    std::unique_lock<std::mutex> L(M);
+    CV.wait(L, All);
+  };
+  // The members run on different threads, usually on cores of their own: the others arrive
+  // within microseconds, sooner than a futex wake-up.
+  if (Spin)
+    spinThenBlock(*Spin, All, Sleep);
+  else
+    Sleep();
 }
 
 std::vector<std::pair<uint64_t, uint64_t>> SplitGroup::ownedWritten(const SplitTarget &T,

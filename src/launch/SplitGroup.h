@@ -8,7 +8,9 @@
 #include "src/Device.h"
 #include "src/data/PresentTable.h"
 #include "support/SavedError.h"
+#include "support/SpinWait.h"
 
+#include <atomic>
 #include <condition_variable>
 #include <cstdint>
 #include <functional>
@@ -33,7 +35,9 @@ class SplitGroup {
 public:
   /// Devices: by device index, null for a device without a part (its data lives at a location
   /// without it); the others are the group's members.
-  SplitGroup(std::vector<Device *> Devices, std::vector<SplitTarget> Targets);
+  /// Spin: how members waiting for the others spin before they sleep (null: they sleep at once).
+  SplitGroup(std::vector<Device *> Devices, std::vector<SplitTarget> Targets,
+             SpinPolicy *Spin = nullptr);
 
   /// JACC_EXCHANGE=demand, the launch probed: nothing moves after the kernel (the next user
   /// of the data fetches what it lacks) and no device waits for the others. The reductions are
@@ -67,7 +71,8 @@ private:
   std::vector<const KernelLaunch *> Launches;
   std::mutex M;
   std::condition_variable CV;
-  unsigned Arrived[2] = {0, 0};
+  SpinPolicy *Spin;
+  std::atomic<unsigned> Arrived[2] = {0, 0};
   SavedError Failure; ///< the first error of any device's pulls
   bool Exchange = true;
   unsigned Finished = 0;                                 ///< devices done, without exchange

@@ -611,6 +611,53 @@ TEST(HostDeviceTest, AsyncQueuedDuringSyncLaunchRunsAfterIt) {
   EXPECT_EQ(Order, (std::vector<std::string>{"sync", "async"}));
 }
 
+TEST(HostDeviceTest, AReservedLaunchRunsOnTheThreadThatRunsItInTicketOrder) {
+  // Reserved between two async launches: the stream thread runs the first, the reserving thread
+  // the reserved one after it, and the stream thread the last only once that is done.
+  auto D = makeDevice(0, 1);
+  ASSERT_TRUE(D);
+  std::mutex M;
+  std::vector<std::string> Order;
+  auto Note = [&](const char *What) {
+    return [&, What] {
+      std::lock_guard<std::mutex> Lock(M);
+      Order.push_back(What);
+    };
+  };
+  auto Slow = [](unsigned, unsigned, void *, void (*)(void *)) {
+    std::this_thread::sleep_for(20ms);
+  };
+  auto T1 = D->launch(makeLaunch(Slow, Note("first")), true);
+  auto Reserved = makeLaunch(nullptr, Note("reserved"));
+  auto T2 = D->reserveLaunch(Reserved);
+  auto T3 = D->launch(makeLaunch(nullptr, Note("last")), true);
+  ASSERT_TRUE(T1 && T2 && T3);
+  EXPECT_EQ(*T2, 2u);
+  EXPECT_EQ(D->lastTicket(), 3u);
+  std::this_thread::sleep_for(40ms); // the first is done; the last must still wait
+  {
+    std::lock_guard<std::mutex> Lock(M);
+    EXPECT_EQ(Order, (std::vector<std::string>{"first"}));
+  }
+  EXPECT_FALSE(D->runReserved(*T2));
+  EXPECT_EQ(Reserved->MemberZeroThread, std::this_thread::get_id());
+  expectContract(*Reserved, 1);
+  EXPECT_FALSE(D->synchronize());
+  std::lock_guard<std::mutex> Lock(M);
+  EXPECT_EQ(Order, (std::vector<std::string>{"first", "reserved", "last"}));
+}
+
+TEST(HostDeviceTest, RunningATicketNobodyReservedIsAnError) {
+  auto D = makeDevice(0, 1);
+  ASSERT_TRUE(D);
+  auto T = D->reserveLaunch(makeLaunch());
+  ASSERT_TRUE(static_cast<bool>(T));
+  std::string Message;
+  EXPECT_EQ(codeOf(D->runReserved(*T + 1), Message), ErrorCode::Internal);
+  EXPECT_NE(Message.find("no reserved launch with ticket 2"), std::string::npos) << Message;
+  EXPECT_FALSE(D->runReserved(*T));
+}
+
 TEST(HostDeviceTest, ManySyncLaunchesBackToBack) {
   auto D = makeDevice(0, 2);
   ASSERT_TRUE(D);
