@@ -28,7 +28,9 @@ struct LaunchDecision {
   LaunchMode Mode = LaunchMode::Duplicate;
   /// Split: each device's share (src/launch/Distribution.h); empty: equal shares.
   std::vector<SplitShare> Shares;
-  /// The program's regime this push counted in (ProgramSpread).
+  /// The program's regime this push counted in (ProgramSpread), when it placed the push (one
+  /// with no flag, policy or location).
+  bool Placed = false;
   ProgramSpread::Regime Regime = ProgramSpread::Regime::Spread;
   bool TimeParts = false;      ///< time each device's part for the balancer
   bool MeasureMode = false;    ///< the adaptive chooser learns from the push's time

@@ -1,4 +1,5 @@
-// Split or duplicate for one push: the forcing flags (a distributed push forces a split), then
+// Split or duplicate for one push: the forcing flags (a distributed or spread push splits when it
+// can), then
 // JACC_SPLIT's policy or the adaptive chooser, and whether the launch is timed for the chooser.
 #include "src/launch/SplitChoice.h"
 
@@ -9,9 +10,9 @@ namespace jacc {
 llvm::Expected<SplitChoice::Decision> SplitChoice::choose(const void *Kernel,
                                                           const analysis::KernelInfo &Info,
                                                           unsigned Flags, unsigned NDevices,
-                                                          bool Async, bool Distributed) {
+                                                          bool Async, bool WhenAble) {
   Decision D;
-  if (Distributed && NDevices > 1 && !(Flags & JACC_FORCE_DUPLICATE) && Info.Split.Enabled)
+  if (WhenAble && NDevices > 1 && !(Flags & JACC_FORCE_DUPLICATE) && Info.Split.Enabled)
     Flags |= JACC_FORCE_SPLIT;
   bool Forced = Flags & (JACC_FORCE_SPLIT | JACC_FORCE_DUPLICATE);
   if (Flags & JACC_FORCE_SPLIT) {

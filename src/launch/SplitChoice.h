@@ -22,12 +22,14 @@ public:
     bool Measure = false; ///< time the launch for the adaptive chooser (record() it)
   };
   /// The mode of a push of kernel Kernel (Info its analysis) with jacc_kernel_push Flags on
-  /// NDevices devices. Distributed: a policy other than the even split was asked for, so the
-  /// kernel runs split when it can (the chooser would not know what it is worth). Unsupported
-  /// when JACC_FORCE_SPLIT asks for a kernel that cannot split.
+  /// NDevices devices. WhenAble: the kernel runs split whenever it can, unmeasured, because a
+  /// policy other than the even split was asked for (the chooser would not know what it is
+  /// worth) or the program's regime spreads it (what a split costs the kernels after it is the
+  /// regime's to weigh; a price of the kernel's own launch cannot see it). Unsupported when
+  /// JACC_FORCE_SPLIT asks for a kernel that cannot split.
   llvm::Expected<Decision> choose(const void *Kernel, const analysis::KernelInfo &Info,
                                   unsigned Flags, unsigned NDevices, bool Async,
-                                  bool Distributed = false);
+                                  bool WhenAble = false);
   /// A measured launch (Decision::Measure) of Kernel.
   void record(const void *Kernel, const MeasuredLaunch &L) { Adaptive.record(Kernel, L); }
   /// Forget Kernel (it left the kernel cache).

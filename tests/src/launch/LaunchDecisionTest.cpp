@@ -1,0 +1,76 @@
+// Tests of a push's launch decision: in the program regime's spread windows a kernel splits
+// whenever it can, whatever its own launches cost; JACC_SPLIT=never still duplicates; a kernel
+// that cannot split runs on one device where the devices share their cores.
+#include "src/launch/LaunchDecision.h"
+
+#include <gtest/gtest.h>
+
+using namespace jacc;
+
+namespace {
+
+/// Decisions for Pushes pushes of one kernel on two devices, each learnt as taking a second
+/// when split and a millisecond otherwise (splitting never pays, as the kernel's own launches
+/// see it).
+std::vector<LaunchDecision> pushes(LaunchChooser &C, bool CanSplit, bool SharedCores,
+                                   unsigned Pushes) {
+  static int KernelTag;
+  analysis::KernelInfo Info;
+  Info.Split.Enabled = CanSplit;
+  LaunchRequest R;
+  R.Kernel = &KernelTag;
+  R.Info = &Info;
+  R.NDevices = 2;
+  R.SharedCores = SharedCores;
+  std::vector<LaunchDecision> Out;
+  for (unsigned I = 0; I < Pushes; ++I) {
+    auto D = C.decide(R, [](const Distribution *) { return std::vector<SplitShare>{}; });
+    EXPECT_TRUE(static_cast<bool>(D));
+    if (!D)
+      break;
+    LaunchOutcome O;
+    O.Seconds = D->split() ? 1.0 : 1e-3;
+    if (D->timed())
+      C.learn(R, *D, O);
+    Out.push_back(std::move(*D));
+  }
+  return Out;
+}
+
+TEST(LaunchDecisionTest, InTheSpreadRegimeAKernelSplitsWheneverItCan) {
+  // Devices of their own start the program spread; the regime's first window is far longer
+  // than these pushes.
+  LaunchChooser C;
+  for (const LaunchDecision &D : pushes(C, /*CanSplit=*/true, /*SharedCores=*/false, 20)) {
+    EXPECT_TRUE(D.Placed);
+    EXPECT_EQ(D.Regime, ProgramSpread::Regime::Spread);
+    EXPECT_EQ(D.Mode, LaunchMode::Split);
+    EXPECT_FALSE(D.MeasureMode) << "the kernel's own price is not asked";
+    EXPECT_TRUE(D.MeasureProgram);
+  }
+}
+
+TEST(LaunchDecisionTest, JaccSplitNeverStillDuplicates) {
+  LaunchChooser C;
+  C.setPolicy(SplitChoice::Policy::Never);
+  for (const LaunchDecision &D : pushes(C, /*CanSplit=*/true, /*SharedCores=*/false, 5))
+    EXPECT_EQ(D.Mode, LaunchMode::Duplicate);
+}
+
+TEST(LaunchDecisionTest, AKernelThatCannotSplitRunsOnOneDeviceOfSharedCores) {
+  // Long enough for the regime to time both of its windows.
+  constexpr unsigned Pushes = 4 * ProgramSpread::MinWindow;
+  LaunchChooser C;
+  bool SawSpread = false;
+  for (const LaunchDecision &D : pushes(C, /*CanSplit=*/false, /*SharedCores=*/true, Pushes)) {
+    SawSpread |= D.Regime == ProgramSpread::Regime::Spread;
+    EXPECT_EQ(D.Mode, LaunchMode::OnOwner);
+  }
+  EXPECT_TRUE(SawSpread);
+  LaunchChooser G; // devices of their own duplicate it in the spread windows
+  for (const LaunchDecision &D : pushes(G, /*CanSplit=*/false, /*SharedCores=*/false, Pushes))
+    EXPECT_EQ(D.Mode, D.Regime == ProgramSpread::Regime::Spread ? LaunchMode::Duplicate
+                                                                : LaunchMode::OnOwner);
+}
+
+} // namespace
