@@ -47,8 +47,7 @@ llvm::Error DataEnvironment::makeCurrent(Mapping &M, const ByteRanges &Ranges, u
   if (!M.hasCopy(Device))
     return noCopyError(M, Device, "making the copy current");
   std::vector<ValidityMap::Run> Missing;
-  for (auto [B, E] : normalized(Ranges))
-    M.Valid.appendMissing(Device, B, E, Missing);
+  M.Valid.appendMissing(Device, normalized(Ranges), Missing);
   if (Missing.empty())
     return llvm::Error::success();
   std::vector<ByteRanges> From = bySource(Missing, allDevices(), Devices.size());

@@ -127,6 +127,38 @@ void ValidityMap::appendMissing(unsigned H, uint64_t B, uint64_t E, std::vector<
   appendRuns(B, E, Out, [Bit](HolderSet S) { return !(S & Bit); });
 }
 
+void ValidityMap::appendMissing(unsigned H,
+                                const std::vector<std::pair<uint64_t, uint64_t>> &Ranges,
+                                std::vector<Run> &Out) const {
+  const HolderSet Bit = HolderSet(1) << H;
+  // A few steps forward are cheaper than a search from the root; farther, search.
+  constexpr unsigned MaxSteps = 8;
+  auto It = Runs.end(); // the run holding the last range's last byte, once there is one
+  for (auto [B, E] : Ranges) {
+    E = std::min(E, Bytes);
+    if (B >= E)
+      continue;
+    auto Next = It == Runs.end() ? It : std::next(It);
+    for (unsigned Step = 0; It != Runs.end() && Next != Runs.end() && Next->first <= B; ++Step) {
+      if (Step == MaxSteps) {
+        It = Runs.end();
+        break;
+      }
+      It = Next++;
+    }
+    if (It == Runs.end())
+      It = std::prev(Runs.upper_bound(B));
+    for (;; ++It) {
+      auto After = std::next(It);
+      uint64_t End = After == Runs.end() ? Bytes : After->first;
+      if (!(It->second & Bit))
+        Out.push_back({std::max(It->first, B), std::min(End, E), It->second});
+      if (End >= E)
+        break;
+    }
+  }
+}
+
 std::vector<ValidityMap::Run> ValidityMap::runs() const {
   std::vector<Run> R;
   for (auto It = Runs.begin(); It != Runs.end(); ++It) {

@@ -61,6 +61,11 @@ public:
   std::vector<Run> missingOn(unsigned H, uint64_t B, uint64_t E) const;
   /// The same, appended to Out (a column band asks once per row).
   void appendMissing(unsigned H, uint64_t B, uint64_t E, std::vector<Run> &Out) const;
+  /// The same for each of Ranges, sorted and disjoint (a column band's rows), appended to Out in
+  /// order: each range's search starts from where the last one ended, since the runs it needs
+  /// are usually the next few (a search per row from the root missed the cache at every node).
+  void appendMissing(unsigned H, const std::vector<std::pair<uint64_t, uint64_t>> &Ranges,
+                     std::vector<Run> &Out) const;
 
   /// Every run, in order: they cover [0, bytes()) and no two neighbours have equal holders.
   std::vector<Run> runs() const;

@@ -167,6 +167,28 @@ TEST(ValidityMapTest, DescribeAndFirst) {
 }
 
 /// The model: one holder set per byte.
+TEST(ValidityMapTest, RowsAskedAtOnceStepOrSearchToTheirRuns) {
+  // 100 rows of 40 bytes, device 0 holding [0, 20) of each and device 1 the rest: 200 runs.
+  ValidityMap M(4000, ValidityMap::devices(2));
+  for (uint64_t Row = 0; Row < 100; ++Row) {
+    M.assign(Row * 40, Row * 40 + 20, D0);
+    M.assign(Row * 40 + 20, Row * 40 + 40, D1);
+  }
+  // Device 0's halo [20, 24) of every row (runs next to each other), then of every 30th row
+  // (60 runs apart: past the steps, searched).
+  for (uint64_t Every : {1u, 30u}) {
+    std::vector<std::pair<uint64_t, uint64_t>> Rows;
+    Runs Expected;
+    for (uint64_t Row = 0; Row < 100; Row += Every) {
+      Rows.push_back({Row * 40, Row * 40 + 24});
+      Expected.push_back({Row * 40 + 20, Row * 40 + 24, D1});
+    }
+    Runs Missing;
+    M.appendMissing(0, Rows, Missing);
+    EXPECT_EQ(Missing, Expected) << "every " << Every << " rows";
+  }
+}
+
 using Model = std::vector<HolderSet>;
 
 /// The map and the model agree on every byte.
@@ -233,6 +255,18 @@ void randomSequence(unsigned Seed, uint64_t Size, unsigned Steps) {
           ASSERT_EQ(Missing[I], Bytes[I]) << "byte " << I;
         }
       }
+      // Sorted disjoint ranges asked at once answer as each asked alone.
+      std::vector<std::pair<uint64_t, uint64_t>> Ranges;
+      for (uint64_t At = Pick(3); At < Size + 2; At += 1 + Pick(Size / 4)) {
+        uint64_t End = At + 1 + Pick(Size / 8);
+        Ranges.push_back({At, End});
+        At = End;
+      }
+      Runs OneByOne, AtOnce;
+      for (auto [RB, RE] : Ranges)
+        M.appendMissing(Holder, RB, RE, OneByOne);
+      M.appendMissing(Holder, Ranges, AtOnce);
+      ASSERT_EQ(AtOnce, OneByOne);
     }
     }
     expectMatches(M, Bytes);
