@@ -351,6 +351,7 @@ llvm::Error DiskCache::addArtifact(llvm::StringRef Key, llvm::StringRef Name,
   if (ReadOnly)
     return llvm::Error::success(); // hits are served, nothing is written
   std::string EDir = entryDir(Key);
+  bool Grew = true;
   {
     FileLock L;
     int E = lockIn(EDir, EntryLockFile, /*MakeDirs=*/false, {}, L);
@@ -373,11 +374,16 @@ llvm::Error DiskCache::addArtifact(llvm::StringRef Key, llvm::StringRef Name,
         return ioError("remove", pathJoin(EDir, Name), E);
     if (llvm::Error E = writeFileAtomic(EDir, Name, Bytes))
       return E;
+    auto Old = M.Artifacts.find(Name.str());
+    Grew = Old == M.Artifacts.end() || Bytes.size() > Old->second.Size;
     M.Artifacts[Name.str()] = {Bytes.size(), checksum(Bytes)};
     if (llvm::Error E = writeFileAtomic(EDir, EntryFile, entryJson(Key, M)))
       return E;
   }
-  evict(Key);
+  // Eviction walks the whole cache: not for a record rewritten at its size (a variant's hits,
+  // flushed at every exit, one walk per variant).
+  if (Grew)
+    evict(Key);
   return llvm::Error::success();
 }
 

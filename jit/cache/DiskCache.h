@@ -102,8 +102,8 @@ public:
   llvm::Error store(llvm::StringRef Key, const llvm::json::Object &Summary,
                     const std::map<std::string, std::string> &Artifacts);
   /// Add (or replace) one artifact of an existing entry (a split entry or a GPU image compiled
-  /// later), then evict as store does. NotPresent-like error (InvalidArgument) if the entry does
-  /// not exist or is not valid.
+  /// later), then evict as store does when the entry grew. NotPresent-like error (InvalidArgument)
+  /// if the entry does not exist or is not valid.
   llvm::Error addArtifact(llvm::StringRef Key, llvm::StringRef Name, llvm::StringRef Bytes);
   /// Count a hit: hits + 1, last used = now. Under the entry's lock, so concurrent hits all count
   /// and never drop an artifact added at the same time; reads and rewrites entry.json only.

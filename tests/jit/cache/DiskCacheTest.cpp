@@ -432,6 +432,30 @@ TEST_F(DiskCacheTest, StoreEvictsLeastRecentlyUsedButNeverTheNewEntry) {
   EXPECT_TRUE(C->readArtifact(D, "sm_80.cubin", W)) << W;
 }
 
+TEST_F(DiskCacheTest, AnArtifactRewrittenAtItsSizeEvictsNothingAndOneThatGrewDoes) {
+  std::string A = key("aa"), B = key("bb"), W;
+  {
+    auto Roomy = openCache(1 << 20);
+    ASSERT_TRUE(Roomy);
+    ASSERT_FALSE(llvm::errorToBool(Roomy->store(A, summary("a"), {{"host.o", bytes(10000, 1)}})));
+    ASSERT_FALSE(llvm::errorToBool(Roomy->store(B, summary("b"), {{"host.o", bytes(10000, 2)}})));
+    ASSERT_FALSE(llvm::errorToBool(Roomy->addArtifact(B, "hits.json", "{\"hits\": 10}")));
+  }
+  setTimes(A, 100, 100); // A the least recently used
+  setTimes(B, 200, 200);
+  auto Tight = openCache(15000); // the same cache, now over its limit
+  ASSERT_TRUE(Tight);
+  // A statistics record rewritten at its size (a variant's hits at every exit) walks nothing.
+  ASSERT_FALSE(llvm::errorToBool(Tight->addArtifact(B, "hits.json", "{\"hits\": 11}")));
+  EXPECT_TRUE(Tight->lookup(A, W)) << W;
+  EXPECT_EQ(Tight->stats().Evictions, 0u);
+  // Grown, it makes room as a store does.
+  ASSERT_FALSE(llvm::errorToBool(Tight->addArtifact(B, "hits.json", "{\"hits\": 100}")));
+  EXPECT_FALSE(Tight->lookup(A, W));
+  EXPECT_TRUE(Tight->lookup(B, W)) << W;
+  EXPECT_EQ(Tight->stats().Evictions, 1u);
+}
+
 TEST_F(DiskCacheTest, EvictionRemovesEntriesOfAnotherFormatFirst) {
   auto C = openCache(25000);
   ASSERT_TRUE(C);
