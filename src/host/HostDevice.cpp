@@ -51,6 +51,14 @@ llvm::Error threadRefused(const llvm::Twine &What, const std::system_error &E) {
                        "raise the process's limit on threads (ulimit -u)");
 }
 
+/// The error for a launch built for another kind of device, else success.
+llvm::Error checkHostLaunch(const DeviceLaunch &L, const std::string &Device) {
+  if (dynamic_cast<const HostLaunch *>(&L))
+    return llvm::Error::success();
+  return makeError(ErrorCode::Unsupported,
+                   Device + " runs host launches only; this one was built for another device");
+}
+
 } // namespace
 
 struct HostDevice::Impl {
@@ -70,6 +78,12 @@ struct HostDevice::Impl {
   void markDone(uint64_t Ticket);
   /// markDone() for async launches, whose errors are kept for the next waitFor().
   void complete(uint64_t Ticket, llvm::Error E);
+  /// The next ticket (M held).
+  uint64_t issueTicket();
+  /// Run L, which holds Ticket, on this thread once every launch before it completed; Lock holds
+  /// M and is released for the run.
+  llvm::Error runInTurn(std::unique_lock<std::mutex> &Lock, uint64_t Ticket,
+                        std::shared_ptr<DeviceLaunch> L);
   void streamMain();
 
   /// The team of launches that have the cores to themselves, started by their first: null
@@ -220,6 +234,23 @@ void HostDevice::Impl::complete(uint64_t Ticket, llvm::Error E) {
     Pending.keep(std::move(E));
   }
   markDone(Ticket);
+}
+
+uint64_t HostDevice::Impl::issueTicket() {
+  uint64_t Ticket = LastIssued.load(std::memory_order_relaxed) + 1;
+  LastIssued.store(Ticket, std::memory_order_release);
+  return Ticket;
+}
+
+llvm::Error HostDevice::Impl::runInTurn(std::unique_lock<std::mutex> &Lock, uint64_t Ticket,
+                                        std::shared_ptr<DeviceLaunch> L) {
+  // When the device is idle this is one uncontended lock.
+  waitUntilDone(Lock, Ticket - 1);
+  Lock.unlock();
+  llvm::Error E = run(*L);
+  L.reset(); // release the launch's resources before the next one runs
+  markDone(Ticket);
+  return E;
 }
 
 void HostDevice::Impl::streamMain() {
@@ -393,9 +424,8 @@ HostDevice::constructLaunchImpl(std::shared_ptr<const jit::CompiledKernel> K, Ar
 }
 
 llvm::Expected<uint64_t> HostDevice::launchImpl(std::shared_ptr<DeviceLaunch> L, bool Async) {
-  if (!dynamic_cast<HostLaunch *>(L.get()))
-    return makeError(ErrorCode::Unsupported,
-                     name() + " runs host launches only; this one was built for another device");
+  if (auto E = checkHostLaunch(*L, name()))
+    return E;
   std::unique_lock<std::mutex> Lock(P->M, std::defer_lock);
   lockSpinning(Lock);
   // Created lazily: programs that never launch async pay for no extra thread.
@@ -407,8 +437,7 @@ llvm::Expected<uint64_t> HostDevice::launchImpl(std::shared_ptr<DeviceLaunch> L,
       return threadRefused(name() + " could not start the thread of its async queue", E);
     }
   }
-  uint64_t Ticket = P->LastIssued.load(std::memory_order_relaxed) + 1;
-  P->LastIssued.store(Ticket, std::memory_order_release);
+  uint64_t Ticket = P->issueTicket();
 
   if (Async) {
     P->Queue.emplace_back(Ticket, std::move(L));
@@ -418,25 +447,18 @@ llvm::Expected<uint64_t> HostDevice::launchImpl(std::shared_ptr<DeviceLaunch> L,
     return Ticket;
   }
 
-  // Sync: the low-latency path runs on the caller, once everything before it completed (when the
-  // device is idle this is one uncontended lock).
-  P->waitUntilDone(Lock, Ticket - 1);
-  Lock.unlock();
-  llvm::Error E = P->run(*L);
-  P->markDone(Ticket);
-  if (E)
+  // Sync: the low-latency path runs on the caller.
+  if (llvm::Error E = P->runInTurn(Lock, Ticket, std::move(L)))
     return E;
   return Ticket;
 }
 
 llvm::Expected<uint64_t> HostDevice::reserveLaunchImpl(std::shared_ptr<DeviceLaunch> L) {
-  if (!dynamic_cast<HostLaunch *>(L.get()))
-    return makeError(ErrorCode::Unsupported,
-                     name() + " runs host launches only; this one was built for another device");
+  if (auto E = checkHostLaunch(*L, name()))
+    return E;
   std::unique_lock<std::mutex> Lock(P->M, std::defer_lock);
   lockSpinning(Lock);
-  uint64_t Ticket = P->LastIssued.load(std::memory_order_relaxed) + 1;
-  P->LastIssued.store(Ticket, std::memory_order_release);
+  uint64_t Ticket = P->issueTicket();
   P->Reserved.emplace_back(Ticket, std::move(L));
   return Ticket;
 }
@@ -451,12 +473,7 @@ llvm::Error HostDevice::runReservedImpl(uint64_t Ticket) {
   std::shared_ptr<DeviceLaunch> L = std::move(It->second);
   P->Reserved.erase(It);
   // As a sync launch: after everything before it, on this thread.
-  P->waitUntilDone(Lock, Ticket - 1);
-  Lock.unlock();
-  llvm::Error E = P->run(*L);
-  L.reset();
-  P->markDone(Ticket);
-  return E;
+  return P->runInTurn(Lock, Ticket, std::move(L));
 }
 
 llvm::Error HostDevice::waitForImpl(uint64_t Ticket) {
