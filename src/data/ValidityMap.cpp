@@ -98,16 +98,23 @@ HolderSet ValidityMap::holdersOfAll(uint64_t B, uint64_t E) const {
 }
 
 template <typename Keep>
+ValidityMap::RunIt ValidityMap::appendRunsFrom(RunIt It, uint64_t B, uint64_t E,
+                                               std::vector<Run> &Out, Keep K) const {
+  for (;; ++It) {
+    auto Next = std::next(It);
+    uint64_t End = Next == Runs.end() ? Bytes : Next->first;
+    if (K(It->second))
+      Out.push_back({std::max(It->first, B), std::min(End, E), It->second});
+    if (End >= E)
+      return It;
+  }
+}
+
+template <typename Keep>
 void ValidityMap::appendRuns(uint64_t B, uint64_t E, std::vector<Run> &Out, Keep K) const {
   E = std::min(E, Bytes);
-  if (B >= E)
-    return;
-  for (auto It = std::prev(Runs.upper_bound(B)); It != Runs.end() && It->first < E; ++It)
-    if (K(It->second)) {
-      auto Next = std::next(It);
-      uint64_t End = Next == Runs.end() ? Bytes : Next->first;
-      Out.push_back({std::max(It->first, B), std::min(End, E), It->second});
-    }
+  if (B < E)
+    appendRunsFrom(std::prev(Runs.upper_bound(B)), B, E, Out, K);
 }
 
 std::vector<ValidityMap::Run> ValidityMap::runsIn(uint64_t B, uint64_t E) const {
@@ -131,6 +138,7 @@ void ValidityMap::appendMissing(unsigned H,
                                 const std::vector<std::pair<uint64_t, uint64_t>> &Ranges,
                                 std::vector<Run> &Out) const {
   const HolderSet Bit = HolderSet(1) << H;
+  auto Missing = [Bit](HolderSet S) { return !(S & Bit); };
   // A few steps forward are cheaper than a search from the root; farther, search.
   constexpr unsigned MaxSteps = 8;
   auto It = Runs.end(); // the run holding the last range's last byte, once there is one
@@ -148,14 +156,7 @@ void ValidityMap::appendMissing(unsigned H,
     }
     if (It == Runs.end())
       It = std::prev(Runs.upper_bound(B));
-    for (;; ++It) {
-      auto After = std::next(It);
-      uint64_t End = After == Runs.end() ? Bytes : After->first;
-      if (!(It->second & Bit))
-        Out.push_back({std::max(It->first, B), std::min(End, E), It->second});
-      if (End >= E)
-        break;
-    }
+    It = appendRunsFrom(It, B, E, Out, Missing);
   }
 }
 

@@ -83,9 +83,13 @@ private:
   void coalesce(uint64_t B, uint64_t E);
   /// Apply F to the holders of every byte of [B, E).
   template <typename Fn> void update(uint64_t B, uint64_t E, Fn F);
+  using RunIt = std::map<uint64_t, HolderSet>::const_iterator;
   /// Append the runs of [B, E), clipped to it, whose holders K accepts.
   template <typename Keep>
   void appendRuns(uint64_t B, uint64_t E, std::vector<Run> &Out, Keep K) const;
+  /// The same from It, the run holding B (B < E <= bytes()); returns the run holding E - 1.
+  template <typename Keep>
+  RunIt appendRunsFrom(RunIt It, uint64_t B, uint64_t E, std::vector<Run> &Out, Keep K) const;
 
   uint64_t Bytes;
   std::map<uint64_t, HolderSet> Runs; ///< by start; a run ends where the next starts (or Bytes)

@@ -27,7 +27,7 @@ llvm::Error Scheduler::queueAll(llvm::ArrayRef<std::shared_ptr<KernelLaunch>> La
     return llvm::Error::success();
   };
   for (unsigned D = 0; D < Devices.size(); ++D)
-    if (Launches[D] && D != Reserve) // not one of the launch's devices
+    if (Launches[D] && D != Reserve) // a device of the launch, not the reserved one
       if (auto E = Issue(D))
         return E;
   // Reserved last: once reserved, a launch must be run, and nothing after it can fail.

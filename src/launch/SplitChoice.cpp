@@ -1,6 +1,6 @@
 // Split or duplicate for one push: the forcing flags (a distributed or spread push splits when it
-// can), then
-// JACC_SPLIT's policy or the adaptive chooser, and whether the launch is timed for the chooser.
+// can), then JACC_SPLIT's policy or the adaptive chooser, and whether the launch is timed for the
+// chooser.
 #include "src/launch/SplitChoice.h"
 
 #include "jacc/jacc.h"
