@@ -58,8 +58,8 @@ bool directiveOf(const KernelInfo &K, unsigned Offset, const CanonicalLoop &L) {
 }
 
 /// The loops nested in a shared nest's body (beyond its collapsed loops): those a GPU shares
-/// among its threads too (ParallelNest::InnerParallel), then the other `loop` directives, which
-/// each thread runs within its own iterations.
+/// among its threads too (ParallelNest::InnerParallel), the other `loop` directives, which each
+/// thread runs within its own iterations, and the loops a CPU thread runs interchanged.
 void describeInnerLoops(const KernelInfo &K, const RegionStmt &S, const UserLines &At,
                         std::vector<std::string> &Out) {
   const ParallelNest &N = K.Nests[S.Nest];
@@ -86,6 +86,12 @@ void describeInnerLoops(const KernelInfo &K, const RegionStmt &S, const UserLine
                   loopNames(N) + " at " + At.place(N.Loops.front().ForBegin) +
                   " (jacc shares the iterations of the outermost nest)");
   }
+  for (const LoopInterchange &X : N.Interchanges)
+    Out.push_back(
+        At.at(X.Outer.ForBegin) + "loop " + X.Outer.Var + ": a CPU thread runs it inside loop " +
+        X.Inner.Var + " at " + At.place(X.Inner.ForBegin) +
+        " (interchanged: its accesses are contiguous along " + X.Outer.Var + ", and each " +
+        X.Outer.Var + " still runs the iterations of " + X.Inner.Var + " in order)");
 }
 
 /// A top-level statement of the region that is not a shared loop.

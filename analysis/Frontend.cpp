@@ -7,6 +7,7 @@
 #include "analysis/BoundsSites.h"
 #include "analysis/FlatVla.h"
 #include "analysis/InnerParallel.h"
+#include "analysis/Interchange.h"
 #include "analysis/KernelLocations.h"
 #include "analysis/KernelSource.h"
 #include "analysis/LoopNest.h"
@@ -169,6 +170,10 @@ private:
   std::map<const Stmt *, AtomicOp::Form> AtomicStmts;
   /// ParallelNest::InnerParallel of N, whose innermost loop is Inner; C lowers N's body.
   void findInnerParallel(ParallelNest &N, ForStmt *Inner, LowerContext C);
+  /// Whether the iterations of F, a loop inside a nest whose body C lowers, are independent: its
+  /// loop directive asserts it (one with no clause but gang, worker, vector, independent and
+  /// private), or, without one, innerIterationsIndependent proves it.
+  bool independentLoop(ForStmt *F, const std::string &Var, LowerContext C);
   std::vector<ForStmt *> NestInner; ///< innermost loop of each nest
   std::map<Stmt *, Directive> LoopDirs; ///< the loop directives inside the construct
 
@@ -647,6 +652,9 @@ void Analyzer::lowerNests() {
       C.ParallelVars.push_back(L.Var);
     K.Nests[I].Body = lowerRegion(NestInner[I]->getBody(), C);
     findInnerParallel(K.Nests[I], NestInner[I], C);
+    K.Nests[I].Interchanges = findInterchanges(
+        NestInner[I]->getBody(), K.Nests[I].Loops.back().BodyEnd, C, *this,
+        [&](ForStmt *F, const std::string &Var) { return independentLoop(F, Var, C); });
   }
   if (K.Nests.size() != 1 || NestInner.size() != 1) {
     S.Fallback = "the region has " + std::to_string(K.Nests.size()) + " parallel loop nests";
@@ -659,6 +667,17 @@ void Analyzer::lowerNests() {
     }
   S.IR = K.Nests[0].Body;
   S.Enabled = true; // the passes after the frontend may still decide otherwise
+}
+
+bool Analyzer::independentLoop(ForStmt *F, const std::string &Var, LowerContext C) {
+  if (auto It = LoopDirs.find(F); It != LoopDirs.end())
+    return llvm::all_of(It->second.Clauses, [](const Clause &Cl) {
+      return Cl.Kind == ClauseKind::Gang || Cl.Kind == ClauseKind::Worker ||
+             Cl.Kind == ClauseKind::Vector || Cl.Kind == ClauseKind::Independent ||
+             Cl.Kind == ClauseKind::Private;
+    });
+  C.ParallelVars.push_back(Var);
+  return innerIterationsIndependent(F, Var, C, C.ReductionVars) == InnerIndependence::Yes;
 }
 
 void Analyzer::findInnerParallel(ParallelNest &N, ForStmt *Inner, LowerContext C) {

@@ -102,6 +102,12 @@ struct ReductionVar {
 /// The largest element count of one array reduction: each thread keeps a private copy.
 constexpr unsigned MaxReductionElements = 1024;
 
+/// Two loops of a nest's body that a CPU thread runs swapped (analysis/Interchange.h): Outer,
+/// whose iterations are independent and whose body is the loop Inner alone.
+struct LoopInterchange {
+  CanonicalLoop Outer, Inner;
+};
+
 /// A gang-level loop nest whose iterations are shared among the threads (collapse flattened).
 struct ParallelNest {
   Directive Dir;                     ///< the loop (or combined) directive
@@ -125,6 +131,9 @@ struct ParallelNest {
   /// that do not overlap (a variant whose pointers are restrict); before it, a loop directive
   /// asserts it or the loop touches one array. InnerParallel.size() when none.
   unsigned InnerNeedsDisjointFrom = 0;
+  /// Loops of the body a CPU thread runs inside the loop each holds, because the accesses move
+  /// along them contiguously (analysis/Interchange.h); none inside another.
+  std::vector<LoopInterchange> Interchanges;
 };
 
 /// How one top-level statement of the construct executes on a device's team.

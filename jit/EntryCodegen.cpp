@@ -302,6 +302,24 @@ unsigned sharedInnerLevels(const ParallelNest &N, const EntryTarget &Target,
   return Spec && Spec->Pointers.Disjoint ? N.InnerParallel.size() : N.InnerNeedsDisjointFrom;
 }
 
+/// Whether the split entry's guards leave X's headers in place: none lies between the outer
+/// loop's `for` and the inner loop's body, where it would stay while the headers swap.
+bool guardsAllowInterchange(const KernelInfo &K, bool Split, const LoopInterchange &X) {
+  return !Split || llvm::none_of(K.Split.Guards, [&](const auto &G) {
+    return G.first > X.Outer.ForBegin && G.first < X.Inner.BodyBegin;
+  });
+}
+
+/// Run X.Outer inside X.Inner: each loop's header in the other's place.
+void interchange(const KernelInfo &K, const LoopInterchange &X, TextEdits &Edits) {
+  llvm::StringRef S = K.Source;
+  auto Header = [&](const CanonicalLoop &L) { return S.slice(L.ForBegin, L.BodyBegin).str(); };
+  Edits.replace(X.Outer.ForBegin, X.Outer.BodyBegin,
+                Header(X.Inner) + lineDirective(K, X.Outer.BodyBegin));
+  Edits.replace(X.Inner.ForBegin, X.Inner.BodyBegin,
+                Header(X.Outer) + lineDirective(K, X.Inner.BodyBegin));
+}
+
 /// How a specialization changes the entry: by parameter index, the literal of each folded
 /// scalar, and the host pointers whose declarations name one of them.
 struct FoldedArgs {
@@ -558,6 +576,10 @@ std::string generateEntry(const KernelInfo &K, bool Split, const EntryTarget &Ta
         // (collapse); their closing '}' go too, up to the end of the outermost body.
         Edits.replace(N.Loops.back().BodyEnd, N.Loops.front().BodyEnd,
                       Target.NestTrailer(N) + (Last ? "" : Target.Barrier));
+        if (Target.InterchangesLoops)
+          for (const LoopInterchange &X : N.Interchanges)
+            if (guardsAllowInterchange(K, Split, X))
+              interchange(K, X, Edits);
         break;
       }
       }

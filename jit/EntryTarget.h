@@ -39,6 +39,10 @@ struct EntryTarget {
   /// threads as if collapsed: a GPU, whose neighbouring threads then touch neighbouring elements.
   /// (A CPU thread keeps whole rows, which its vector units take.)
   bool SharesInnerLoops = false;
+  /// The target runs each of a nest's ParallelNest::Interchanges swapped: a CPU thread, whose
+  /// vector units then take the loop its accesses move along contiguously. (A GPU shares such
+  /// a loop among its threads instead.)
+  bool InterchangesLoops = false;
   /// Split entries answer a read probe (jit/ReadProbe.h): the runtime runs them on a one-thread
   /// team before the launch.
   bool ReadProbe = false;

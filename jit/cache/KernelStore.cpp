@@ -96,7 +96,9 @@ std::shared_ptr<DiskCache> processDiskCache() {
 ///     the summary says whether the kernel's writes are known (splittable).
 /// 20: the summary lists the pointers a struct argument holds (pointer_offsets).
 /// 21: GPU entries share a nest's independent inner loops among their threads.
-constexpr unsigned CodeRevision = 21;
+/// 22: host entries run an independent loop inside the loop it holds when the accesses move
+///     contiguously along it (loop interchange).
+constexpr unsigned CodeRevision = 22;
 
 std::string diskCacheKey(llvm::StringRef Source, llvm::ArrayRef<std::string> Decls,
                          unsigned CodeFlags) {

@@ -207,6 +207,7 @@ const EntryTarget &hostEntryTarget() {
     T.Infinity = "__builtin_inf()";
     T.AggregatesByAddress = true;
     T.ReadProbe = true;
+    T.InterchangesLoops = true;
     T.IterationLoop = hostIterationLoop;
     T.NestTrailer = hostNestTrailer;
     T.ReductionWriteBack = hostReductionWriteBack;

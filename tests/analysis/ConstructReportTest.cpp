@@ -4,7 +4,9 @@
 #include "analysis/Pipeline.h"
 
 #include <gtest/gtest.h>
+#include <llvm/ADT/StringExtras.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -75,6 +77,24 @@ TEST(ConstructReportTest, InnerLoopsAGpuSharesWithTheNest) {
                   "(independent once its arrays are known not to overlap, from a push whose "
                   "arrays are each in a mapping of their own); a CPU thread runs it within each "
                   "of its own iterations");
+}
+
+// A CPU thread runs an independent loop inside the recurrence it holds (ParallelNest::
+// Interchanges) and says so at the loop's line.
+TEST(ConstructReportTest, AnInterchangedLoopNamesTheLoopItRunsInside) {
+  std::vector<std::string> R = report("#pragma acc parallel loop gang\n"
+                                      "for (int k = 0; k < n; k++)\n"
+                                      "  #pragma acc loop vector\n"
+                                      "  for (j = 0; j < n; j++)\n"
+                                      "    for (i = 1; i < n; i++)\n"
+                                      "      u[k][i][j] = u[k][i][j] - u[k][i - 1][j];\n",
+                                      {"int n", "int i", "int j", "double (*u)[n][n]"});
+  EXPECT_NE(std::find(R.begin(), R.end(),
+                      "heat.c:43: loop j: a CPU thread runs it inside loop i at heat.c:44 "
+                      "(interchanged: its accesses are contiguous along j, and each j still runs "
+                      "the iterations of i in order)"),
+            R.end())
+      << llvm::join(R, "\n");
 }
 
 TEST(ConstructReportTest, LoopWithoutDirectiveRunsOnOneThreadAndNothingSplits) {

@@ -1669,6 +1669,79 @@ TEST_P(SplitTest, RowWithInnerLoopsAndTemporaries) {
   eachMode(caseRowMix);
 }
 
+// Thomas sweeps as NPB's SP writes them: a gang loop over k, `loop vector` over j around a
+// recurrence along i (forward, then backward), the loop variables and temporaries the caller's.
+// A CPU thread runs j inside i (analysis/Interchange.h); every chain keeps its order, so the
+// results are the serial ones exactly.
+const char *SweepForwardSrc = "#pragma acc parallel loop gang present(l, r)\n"
+                              "for (int k = 0; k < nz; k++) {\n"
+                              "  #pragma acc loop vector\n"
+                              "  for (j = 0; j < ny; j++)\n"
+                              "    for (i = 0; i < nx - 1; i++) {\n"
+                              "      i1 = i + 1;\n"
+                              "      fac = l[k][i][j] % 7 + 1;\n"
+                              "      r[k][i1][j] = (r[k][i1][j] + fac * r[k][i][j]) % 1000003;\n"
+                              "    }\n"
+                              "}\n";
+const char *SweepBackwardSrc =
+    "#pragma acc parallel loop gang present(l, r)\n"
+    "for (int k = 0; k < nz; k++) {\n"
+    "  #pragma acc loop vector\n"
+    "  for (j = 0; j < ny; j++)\n"
+    "    for (i = nx - 2; i >= 0; i--)\n"
+    "      r[k][i][j] = (r[k][i][j] + l[k][i][j] * r[k][i + 1][j]) % 1000003;\n"
+    "}\n";
+
+void caseThomasSweeps(unsigned Flags) {
+  int nz = 9, nx = 13, ny = 37, i = -1, j = -1, i1 = -1;
+  long long fac = -1;
+  std::vector<long long> lv(nz * nx * ny), rv(nz * nx * ny), ref;
+  for (size_t e = 0; e < lv.size(); e++) {
+    lv[e] = (e * 31) % 101;
+    rv[e] = (e * 17) % 1009;
+  }
+  ref = rv;
+  auto At = [&](std::vector<long long> &v, int k, int x, int y) -> long long & {
+    return v[(static_cast<size_t>(k) * nx + x) * ny + y];
+  };
+  for (int k = 0; k < nz; k++)
+    for (int y = 0; y < ny; y++) {
+      for (int x = 0; x < nx - 1; x++)
+        At(ref, k, x + 1, y) =
+            (At(ref, k, x + 1, y) + (At(lv, k, x, y) % 7 + 1) * At(ref, k, x, y)) % 1000003;
+      for (int x = nx - 2; x >= 0; x--)
+        At(ref, k, x, y) = (At(ref, k, x, y) + At(lv, k, x, y) * At(ref, k, x + 1, y)) % 1000003;
+    }
+  long long *l = lv.data(), *r = rv.data();
+  COPYIN(lv, rv);
+  PUSH(SweepForwardSrc,
+       {{"int nz", &nz},
+        {"int nx", &nx},
+        {"int ny", &ny},
+        {"int i", &i},
+        {"int j", &j},
+        {"int i1", &i1},
+        {"long long fac", &fac},
+        {"const long long (*l)[nx][ny]", &l},
+        {"long long (*r)[nx][ny]", &r}},
+       Flags);
+  PUSH(SweepBackwardSrc,
+       {{"int nz", &nz},
+        {"int nx", &nx},
+        {"int ny", &ny},
+        {"int i", &i},
+        {"int j", &j},
+        {"const long long (*l)[nx][ny]", &l},
+        {"long long (*r)[nx][ny]", &r}},
+       Flags);
+  EXPECT_WRITTEN(rv, ref);
+  RELEASE(lv);
+}
+
+TEST_P(SplitTest, ThomasSweeps) {
+  eachMode(caseThomasSweeps);
+}
+
 // collapse(2) with the outer iterator indexing the second dimension (a transpose: the split is
 // along columns, strided), and a 3-D array split along its first dimension.
 const char *TransposeSrc = "#pragma acc parallel loop collapse(2) present(a, t)\n"

@@ -242,6 +242,25 @@ TEST(CudaCodegenTest, IndependentInnerLoopsAreSharedAmongTheThreads) {
   expectCompiles(Asserted);
 }
 
+// The interchange a CPU thread makes of an independent loop around a recurrence is the host's:
+// a GPU keeps the loops in the program's order.
+TEST(CudaCodegenTest, AnIndependentLoopAroundARecurrenceKeepsItsPlace) {
+  CudaKernelSource S =
+      generate("#pragma acc parallel loop gang\n"
+               "for (int k = 0; k < nz; k++) {\n"
+               "  #pragma acc loop vector\n"
+               "  for (j = 0; j < ny; j++)\n"
+               "    for (i = 0; i < nx; i++)\n"
+               "      rhs[k][i + 1][j] = rhs[k][i + 1][j] - rhs[k][i][j];\n"
+               "}\n",
+               {"int nz", "int nx", "int ny", "int i", "int j", "double (*rhs)[nx + 1][ny]"});
+  size_t I = S.Source.find("for (i = 0; i < nx; i++)"),
+         J = S.Source.find("for (j = 0; j < ny; j++)");
+  ASSERT_NE(I, std::string::npos) << S.Source;
+  EXPECT_LT(J, I) << S.Source;
+  expectCompiles(S);
+}
+
 TEST(CudaCodegenTest, PrivateInnerLoopsAndSerialRegions) {
   expectCompiles(generate("#pragma acc parallel loop private(t)\n"
                           "for (int i = 0; i < n; i++) {\n"

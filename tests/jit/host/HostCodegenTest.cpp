@@ -211,6 +211,44 @@ TEST(HostCodegenTest, IndependentInnerLoopsStayWholeRows) {
   expectCompiles(C);
 }
 
+/// A Thomas sweep as NPB's SP writes it: `loop vector` over j around a recurrence along i, on
+/// arrays whose last dimension is j; the loop variables and temporaries declared outside.
+const char *ThomasSweep = "#pragma acc parallel loop gang\n"
+                          "for (int k = 0; k < nz; k++) {\n"
+                          "  #pragma acc loop vector\n"
+                          "  for (j = 0; j < ny; j++) {\n"
+                          "    for (i = 0; i < nx; i++) {\n"
+                          "      i1 = i + 1;\n"
+                          "      fac = 1.0 / lhs[k][i][j];\n"
+                          "      rhs[k][i1][j] = rhs[k][i1][j] - fac * rhs[k][i][j];\n"
+                          "    }\n"
+                          "  }\n"
+                          "}\n";
+const Strings ThomasDecls = {"int nz",
+                             "int nx",
+                             "int ny",
+                             "int i",
+                             "int j",
+                             "int i1",
+                             "double fac",
+                             "const double (*lhs)[nx + 1][ny]",
+                             "double (*rhs)[nx + 1][ny]"};
+
+// A thread runs the independent loop inside the recurrence (ParallelNest::Interchanges), in the
+// plain entry and the split one: the loop LLVM vectorises is then the contiguous one.
+TEST(HostCodegenTest, AnIndependentLoopAroundARecurrenceRunsInsideIt) {
+  KernelInfo K = analyze(ThomasSweep, ThomasDecls);
+  ASSERT_TRUE(K.Split.Enabled) << K.Split.Fallback;
+  for (bool Split : {false, true}) {
+    std::string C = generateHostSource(K, Split);
+    size_t I = C.find("for (i = 0; i < nx; i++)"), J = C.find("for (j = 0; j < ny; j++)");
+    ASSERT_NE(I, std::string::npos) << C;
+    ASSERT_NE(J, std::string::npos) << C;
+    EXPECT_LT(I, J) << C;
+    expectCompiles(C);
+  }
+}
+
 TEST(HostCodegenTest, InnermostLoopThatOnlyGathersStaysScalar) {
   // A 5x5 block per cell: vectorised over cells, every access is a 5- or 25-strided gather.
   const std::string Hint = "#pragma clang loop vectorize(disable)\n";
