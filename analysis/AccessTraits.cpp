@@ -4,6 +4,7 @@
 
 #include "analysis/Kernel.h"
 
+#include <llvm/ADT/STLExtras.h>
 #include <llvm/ADT/StringRef.h>
 
 #include <cstdio>
@@ -199,6 +200,31 @@ bool innermostLoopOnlyGathers(const KernelInfo &K, const ParallelNest &N) {
   AccessTraits T;
   countNest(K, N, T);
   return T.Unit == 0 && T.Scattered > 0;
+}
+
+bool indexedThroughMemory(const ParallelNest &N) {
+  // The scalars the body assigns from memory, directly or from another such scalar.
+  std::set<std::string> Loaded;
+  for (bool Grew = true; Grew;) {
+    Grew = false;
+    for (const IRStmt &S : N.Body.Stmts)
+      if (S.K == IRStmt::Kind::ScalarDef && !Loaded.count(S.Var) &&
+          (!S.Reads.empty() || !S.IndexReads.empty() ||
+           llvm::any_of(S.Uses, [&](const std::string &U) { return Loaded.count(U); })))
+        Grew = Loaded.insert(S.Var).second;
+  }
+  auto Through = [&](const ArrayAccess &A) {
+    // Arrays of pointer arguments: a local array is the thread's own.
+    return A.Arg >= 0 && llvm::any_of(A.Index, [&](const IndexExpr &X) {
+             return X.ReadsMemory || X.Linear.ReadsMemory ||
+                    llvm::any_of(X.Vars, [&](const std::string &V) { return Loaded.count(V); });
+           });
+  };
+  for (const IRStmt &S : N.Body.Stmts)
+    if ((S.K == IRStmt::Kind::ArrayWrite && Through(S.Write)) || llvm::any_of(S.Reads, Through) ||
+        llvm::any_of(S.IndexReads, Through))
+      return true;
+  return false;
 }
 
 AccessTraits computeAccessTraits(const KernelInfo &K) {

@@ -46,6 +46,12 @@ AccessTraits computeAccessTraits(const KernelInfo &K);
 /// are a large or unknown stride apart (a 5x5 block per iteration, a row apart, idx[i]).
 bool innermostLoopOnlyGathers(const KernelInfo &K, const ParallelNest &N);
 
+/// Whether some global access of N's body is indexed by a value read from memory (`x[idx[i]]`,
+/// or `u[k][j][i]` after `j = jndx[n]`): LLVM cannot bound such an access for its run-time alias
+/// checks, so unless the pointers are restrict it keeps the loop scalar and reloads every value
+/// after each store.
+bool indexedThroughMemory(const ParallelNest &N);
+
 const char *coalescingName(Coalescing C);
 const char *levelName(Level L);
 

@@ -117,6 +117,9 @@ struct ParallelNest {
   RegionIR Body;                     ///< one iteration of the innermost body (LowerRegion.h)
   /// innermostLoopOnlyGathers (AccessTraits.h): the host code keeps the innermost loop scalar.
   bool OnlyGathers = false;
+  /// indexedThroughMemory (AccessTraits.h): a variant whose pointers are disjoint declares them
+  /// restrict, without which LLVM keeps the loop scalar and reloads values after each store.
+  bool IndexedThroughMemory = false;
   /// accumulatesFloats (Accumulations.h): the host code does not fuse its multiply-adds.
   bool AccumulatesFloats = false;
   /// sumsAlongInnerLoop (Accumulations.h): with its pointers declared restrict, the host code

@@ -93,6 +93,7 @@ static llvm::Expected<KernelInfo> runPasses(llvm::StringRef Source,
   K->Traits = computeAccessTraits(*K);
   for (ParallelNest &N : K->Nests) {
     N.OnlyGathers = innermostLoopOnlyGathers(*K, N);
+    N.IndexedThroughMemory = indexedThroughMemory(N);
     N.AccumulatesFloats = accumulatesFloats(N);
     N.SumsAlongInnerLoop = sumsAlongInnerLoop(N);
   }

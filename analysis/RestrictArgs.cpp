@@ -58,10 +58,12 @@ std::string restrictDecl(const ArgInfo &A) {
 }
 
 bool restrictableKernel(const KernelInfo &K) {
-  // Restrict pays where it changes the code: a host nest jams its sums along an inner loop, a
-  // GPU shares inner loops whose independence holds for disjoint pointers.
+  // Restrict pays where it changes the code: a host nest jams its sums along an inner loop or
+  // reaches its arrays through indices read from memory, a GPU shares inner loops whose
+  // independence holds for disjoint pointers.
   if (llvm::none_of(K.Nests, [](const ParallelNest &N) {
-        return jamCandidate(N) || N.InnerNeedsDisjointFrom < N.InnerParallel.size();
+        return jamCandidate(N) || N.IndexedThroughMemory ||
+               N.InnerNeedsDisjointFrom < N.InnerParallel.size();
       }))
     return false;
   unsigned Pointers = 0;

@@ -19,11 +19,12 @@ std::string restrictDecl(const ArgInfo &A);
 
 /// Whether K's variants may assume its pointer arguments disjoint when each points into a
 /// mapping of their own: K has a nest restrict lets the host code jam (jamCandidate,
-/// Accumulations.h), the one kind of loop where declaring it was measured to pay (LLVM 16 made
-/// the stencils 1.5 times and a short inner sum 2.6 times slower with it, docs/performance.md),
-/// or inner loops a GPU shares only for disjoint pointers (ParallelNest::InnerParallel); at
-/// least two pointers (one
-/// alone has nothing to be told apart from), every one a pointer to data without pointers
+/// Accumulations.h) or one indexed through memory (ParallelNest::IndexedThroughMemory), the
+/// kinds of loop where declaring it was measured to pay (LLVM 16 made the stencils 1.5 times
+/// and a short inner sum 2.6 times slower with it, NPB LU's hyperplane kernels twice as fast,
+/// docs/performance.md), or inner loops a GPU shares only for disjoint pointers
+/// (ParallelNest::InnerParallel); at least two pointers (one alone has nothing to be told apart
+/// from), every one a pointer to data without pointers
 /// (`double **rows` reaches rows that other arguments may point into, as does a struct argument
 /// with a pointer member), none passed to the device as it is (deviceptr: memory the present
 /// table does not know), and each declaration able to take the qualifier.

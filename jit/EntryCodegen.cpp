@@ -438,11 +438,14 @@ std::string paramDecl(const KernelInfo &K, const ArgInfo &A, const EntryTarget &
 }
 
 /// Whether the entry of a variant of Spec declares its pointers restrict: it may, and it jams a
-/// nest with it. Elsewhere restrict was measured to cost (LLVM 16 on x86 made stencils 1.5 times
-/// slower), so a variant whose folded values leave nothing to jam does not declare it.
+/// nest with it or has a nest indexed through memory (which LLVM keeps scalar, reloading every
+/// value after each store, without it). Elsewhere restrict was measured to cost (LLVM 16 on x86
+/// made stencils 1.5 times slower), so a variant whose folded values leave nothing to jam does
+/// not declare it.
 bool declaresRestrict(const KernelInfo &K, const Specialization *Spec) {
-  return Spec && Spec->Pointers.Disjoint &&
-         llvm::any_of(K.Nests, [&](const ParallelNest &N) { return jamsIn(N, *Spec); });
+  return Spec && Spec->Pointers.Disjoint && llvm::any_of(K.Nests, [&](const ParallelNest &N) {
+           return jamsIn(N, *Spec) || N.IndexedThroughMemory;
+         });
 }
 
 /// paramDecl, its pointer declared restrict when the variant does (noalias: only parameters

@@ -98,7 +98,8 @@ std::shared_ptr<DiskCache> processDiskCache() {
 /// 21: GPU entries share a nest's independent inner loops among their threads.
 /// 22: host entries run an independent loop inside the loop it holds when the accesses move
 ///     contiguously along it (loop interchange).
-constexpr unsigned CodeRevision = 22;
+/// 23: variants with disjoint pointers declare them restrict in nests indexed through memory.
+constexpr unsigned CodeRevision = 23;
 
 std::string diskCacheKey(llvm::StringRef Source, llvm::ArrayRef<std::string> Decls,
                          unsigned CodeFlags) {

@@ -213,7 +213,9 @@ TEST(AccessTraitsTest, EveryNestCounts) {
 }
 
 /// Whether each parallel nest's innermost loop would only gather, once vectorised.
-std::vector<bool> onlyGathers(const std::string &Src, const std::vector<std::string> &Decls) {
+/// One flag of each nest of a kernel.
+std::vector<bool> nestFlags(const std::string &Src, const std::vector<std::string> &Decls,
+                            bool ParallelNest::*Flag) {
   auto K = runAnalysis(Src, Decls);
   if (!K) {
     ADD_FAILURE() << llvm::toString(K.takeError());
@@ -221,8 +223,17 @@ std::vector<bool> onlyGathers(const std::string &Src, const std::vector<std::str
   }
   std::vector<bool> R;
   for (const ParallelNest &N : K->Nests)
-    R.push_back(N.OnlyGathers);
+    R.push_back(N.*Flag);
   return R;
+}
+
+std::vector<bool> onlyGathers(const std::string &Src, const std::vector<std::string> &Decls) {
+  return nestFlags(Src, Decls, &ParallelNest::OnlyGathers);
+}
+
+std::vector<bool> indexedThroughMemory(const std::string &Src,
+                                       const std::vector<std::string> &Decls) {
+  return nestFlags(Src, Decls, &ParallelNest::IndexedThroughMemory);
 }
 
 TEST(AccessTraitsTest, InnermostLoopsThatOnlyGather) {
@@ -282,6 +293,41 @@ TEST(AccessTraitsTest, InnermostLoopsWithAUnitOrSmallStrideDoNotOnlyGather) {
                         {"int n", "const int *idx", "const double *x", "double *y",
                          "double *z"}),
             (std::vector<bool>{false, false, false}));
+}
+
+// NPB LU's hyperplanes: the cell's indices read from index arrays, then the grid reached through
+// them; a gather through an index array; against a stencil, a local array indexed by a loaded
+// value (the thread's own) and a value loaded but not used as an index.
+TEST(AccessTraitsTest, NestsIndexedThroughMemory) {
+  EXPECT_EQ(indexedThroughMemory("#pragma acc parallel\n"
+                                 "{\n"
+                                 "  #pragma acc loop\n"
+                                 "  for (int n = 0; n < np; n++) {\n"
+                                 "    int j = jx[n], i = ix[n];\n"
+                                 "    int k = l - i - j;\n"
+                                 "    tv[n] = u[k][j][i] * 2;\n"
+                                 "  }\n"
+                                 "  #pragma acc loop\n"
+                                 "  for (int n = 0; n < np; n++) tv[n] = u[0][0][ix[n]];\n"
+                                 "}\n",
+                                 {"int np", "int l", "const int *jx", "const int *ix",
+                                  "const double (*u)[8][8]", "double *tv"}),
+            (std::vector<bool>{true, true}));
+  EXPECT_EQ(
+      indexedThroughMemory("#pragma acc parallel\n"
+                           "{\n"
+                           "  #pragma acc loop\n"
+                           "  for (int n = 1; n < np - 1; n++) tv[n] = tv[n - 1] + tv[n + 1];\n"
+                           "  #pragma acc loop\n"
+                           "  for (int n = 0; n < np; n++) {\n"
+                           "    double h[4] = {0, 0, 0, 0};\n"
+                           "    h[ix[n] & 3] = 1;\n"
+                           "    double t = tv[n];\n"
+                           "    tv[n] = t + h[0];\n"
+                           "  }\n"
+                           "}\n",
+                           {"int np", "const int *ix", "double *tv"}),
+      (std::vector<bool>{false, false}));
 }
 
 TEST(AccessTraitsTest, SerialKernelsAreUnknown) {

@@ -79,6 +79,19 @@ TEST(RestrictArgsTest, KernelsOfPlainPointersWhoseNestsJam) {
                             {"int n", "const double *a", "const double *x", "double d"}));
 }
 
+// A nest that reaches its arrays through indices read from memory (NPB LU's hyperplanes): LLVM
+// keeps it scalar, and reloads every value after each store unless the pointers are restrict.
+TEST(RestrictArgsTest, KernelsIndexedThroughMemory) {
+  EXPECT_TRUE(
+      restrictable("#pragma acc parallel loop\n"
+                   "for (int n = 0; n < np; n++) {\n"
+                   "  int i = ix[n];\n"
+                   "  tv[n] = u[i] - 2 * u[i + 1];\n"
+                   "  tw[n] = u[i] * tv[n];\n"
+                   "}\n",
+                   {"int np", "const int *ix", "const double *u", "double *tv", "double *tw"}));
+}
+
 TEST(RestrictArgsTest, KernelsThatReachMemoryNoArgumentNames) {
   // One pointer: nothing to tell it apart from.
   EXPECT_FALSE(restrictable("#pragma acc parallel loop\n"

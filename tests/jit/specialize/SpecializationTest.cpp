@@ -755,6 +755,27 @@ TEST(SpecializationTest, RestrictVariantsJamSumsAlongAnInnerLoop) {
   }
 }
 
+// NPB LU's hyperplane kernels: each cell's indices read from index arrays. Without restrict, LLVM
+// keeps the loop scalar and loads u[i] again after each store to tv or tw; a variant whose
+// pointers are disjoint declares them restrict, and the loads are shared.
+TEST(SpecializationTest, RestrictVariantsOfNestsIndexedThroughMemoryDeclareIt) {
+  KernelInfo K =
+      analyze("#pragma acc parallel loop\n"
+              "for (int n = 0; n < np; n++) {\n"
+              "  int i = ix[n];\n"
+              "  tv[n] = u[i] - 2 * u[i + 1];\n"
+              "  tw[n] = u[i] * u[i + 1];\n"
+              "}\n",
+              {"int np", "const int *ix", "const double *u", "double *tv", "double *tw"});
+  ASSERT_TRUE(K.MayRestrict);
+  ASSERT_TRUE(K.Nests[0].IndexedThroughMemory);
+  Specialization R = restricted();
+  std::string Generic = generateHostSource(K), Restricted = generateHostSource(K, false, &R);
+  EXPECT_EQ(count(Generic, "restrict"), 0u);
+  EXPECT_EQ(count(Restricted, "restrict"), 4u) << Restricted;
+  EXPECT_LT(countInIR(Restricted, "load double"), countInIR(Generic, "load double"));
+}
+
 TEST(SpecializationTest, FoldedValuesThatShortenTheSumLeaveNothingToJam) {
   KernelInfo K = analyze(DenseProduct, DenseDecls);
   // l folded to 8: the k loop is unrolled whole, the j loop vectorised; no jam, and no restrict
