@@ -397,7 +397,7 @@ void KernelVariants::recordTrial(const TrialLaunch &Trial, double Seconds) {
   VariantTrial &T = Trials[Index];
   if (T.verdict() != VariantTrial::Verdict::Trying)
     return;
-  T.record(Trial.RunsVariant, Seconds);
+  T.record(Trial.RunsVariant, Seconds, Trial.Mode);
   VariantTrial::Verdict V = T.verdict();
   if (V == VariantTrial::Verdict::Trying)
     return;

@@ -80,6 +80,9 @@ struct TrialLaunch {
   bool RunsVariant = false; ///< this push runs it (else the generic code, for comparison)
   /// The variant waits for its payback: the push runs the generic code and its time counts.
   bool Payback = false;
+  /// How the launch ran, in the runtime's numbering (on one device, split, duplicated): the
+  /// trial compares launches that ran alike.
+  unsigned Mode = 0;
 };
 
 class KernelVariants {

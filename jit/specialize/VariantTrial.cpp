@@ -1,4 +1,4 @@
-// A variant's trial: each side's timed launches recorded, and the verdict from their medians.
+// A variant's trial: each block's time ratio recorded, and the verdict from their median.
 #include "jit/specialize/VariantTrial.h"
 
 #include "support/Format.h"
@@ -17,16 +17,35 @@ double median(std::vector<double> V) {
 }
 } // namespace
 
-void VariantTrial::record(bool RanVariant, double Seconds) {
-  std::vector<double> &Times = RanVariant ? Variant : Generic;
-  if (Times.size() < Rounds)
-    Times.push_back(Seconds);
+bool VariantTrial::nextRunsVariant() const {
+  return InBlock == 0 || InBlock == 3;
+}
+
+void VariantTrial::record(bool RanVariant, double Seconds, unsigned LaunchMode) {
+  if (Ratios.size() >= Blocks)
+    return;
+  bool Started = !Variant.empty() || !Generic.empty();
+  if (Started && LaunchMode != Mode && Restarts < MaxRestarts) {
+    unsigned Restarted = Restarts + 1;
+    *this = VariantTrial();
+    Restarts = Restarted;
+    Started = false;
+  }
+  if (!Started)
+    Mode = LaunchMode;
+  (RanVariant ? Variant : Generic).push_back(Seconds);
+  (RanVariant ? BlockVariant : BlockGeneric) += Seconds;
+  if (++InBlock < 4)
+    return;
+  Ratios.push_back(BlockGeneric > 0 ? BlockVariant / BlockGeneric : 1.0);
+  BlockVariant = BlockGeneric = 0;
+  InBlock = 0;
 }
 
 VariantTrial::Verdict VariantTrial::verdict() const {
-  if (Variant.size() < Rounds || Generic.size() < Rounds)
+  if (Ratios.size() < Blocks)
     return Verdict::Trying;
-  return median(Variant) <= (1 - MinGain) * median(Generic) ? Verdict::Keep : Verdict::Drop;
+  return median(Ratios) <= 1 - MinGain ? Verdict::Keep : Verdict::Drop;
 }
 
 std::string VariantTrial::describe() const {

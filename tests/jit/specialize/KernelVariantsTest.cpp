@@ -132,9 +132,9 @@ TEST_F(KernelVariantsTest, AutoVariantsAreTriedAgainstTheGenericCode) {
     int N = Faster ? 5 : 7;     // one variant per case
     ASSERT_EQ(choose(N, 1.0, 0.0, /*Wait=*/false), nullptr) << "compiling";
     BG.drain();
-    // Timed pushes alternate: the variant, then the generic code, each reported.
-    for (unsigned Round = 0; Round < VariantTrial::Rounds; ++Round)
-      for (bool RunsVariant : {true, false}) {
+    // Timed pushes alternate in blocks: the variant, the generic code twice, the variant.
+    for (unsigned Round = 0; Round < VariantTrial::Blocks; ++Round)
+      for (bool RunsVariant : {true, false, false, true}) {
         TrialLaunch T;
         const VariantCode *V = choose(N, 1.0, 0.0, false, &T);
         ASSERT_GE(T.Variant, 0) << "round " << Round;
