@@ -224,15 +224,15 @@ const char *ThomasSweep = "#pragma acc parallel loop gang\n"
                           "    }\n"
                           "  }\n"
                           "}\n";
-const Strings ThomasDecls = {"int nz",
-                             "int nx",
-                             "int ny",
+const Strings ThomasDecls = {"const double (*lhs)[nx + 1][ny]",
+                             "double (*rhs)[nx + 1][ny]",
                              "int i",
                              "int j",
+                             "int nz",
+                             "int nx",
+                             "int ny",
                              "int i1",
-                             "double fac",
-                             "const double (*lhs)[nx + 1][ny]",
-                             "double (*rhs)[nx + 1][ny]"};
+                             "double fac"};
 
 // A thread runs the independent loop inside the recurrence (ParallelNest::Interchanges), in the
 // plain entry and the split one: the loop LLVM vectorises is then the contiguous one.
