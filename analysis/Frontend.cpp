@@ -709,8 +709,11 @@ void Analyzer::findInnerParallel(ParallelNest &N, ForStmt *Inner, LowerContext C
       llvm::consumeError(L.takeError());
       break;
     }
-    // The loop's variable must not outlive it, and its header becomes part of the nest's.
-    if (!isa_and_nonnull<DeclStmt>(F->getInit()) || !plainRectangularHeader(F, Enclosing))
+    // The loop's variable must not outlive it (declared by the loop, or the program's with
+    // everything the body assigns kept to the loop), and its header becomes part of the nest's.
+    if (!plainRectangularHeader(F, Enclosing) ||
+        (!isa_and_nonnull<DeclStmt>(F->getInit()) &&
+         !scalarsStayInLoop(F, *L, C, {K.ConstructOffset, K.BodyEnd})))
       break;
     if (auto E = checkNoBreak(F->getBody(), *this)) {
       llvm::consumeError(std::move(E));

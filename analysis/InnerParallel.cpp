@@ -1,6 +1,8 @@
 // Whether an inner loop's iterations are independent (InnerParallel.h): scalars from the AST,
 // arrays from the loop body's region IR.
 #include "analysis/InnerParallel.h"
+#include "analysis/KernelSource.h"
+#include "analysis/SSA.h"
 #include "support/DynamicASTVisitor.h"
 
 #include <clang/AST/Expr.h>
@@ -200,6 +202,25 @@ InnerIndependence innerIterationsIndependent(ForStmt *F, const std::string &Var,
       return InnerIndependence::No;
   return Accesses.size() > 1 && !Written.empty() ? InnerIndependence::IfPointersDisjoint
                                                  : InnerIndependence::Yes;
+}
+
+bool scalarsStayInLoop(ForStmt *F, const CanonicalLoop &L, const LowerContext &C,
+                       SourceSpan Construct) {
+  RegionIR IR = lowerRegion(F->getBody(), C);
+  if (!IR.Unattributable.empty())
+    return false; // a write through a local pointer may reach a scalar
+  std::set<std::string> Assigned = {L.Var};
+  for (const IRStmt &S : IR.Stmts)
+    if (S.K == IRStmt::Kind::ScalarDef)
+      Assigned.insert(S.Var);
+  std::set<std::string> Carried = entryValuesRead(buildSSA(IR));
+  llvm::StringRef Source = C.Source;
+  std::string Elsewhere =
+      (Source.slice(Construct.Begin, L.ForBegin) + "\n" + Source.slice(L.BodyEnd, Construct.End))
+          .str();
+  return llvm::none_of(Assigned, [&](const std::string &V) {
+    return (V != L.Var && Carried.count(V)) || mentionsIdentifier(Elsewhere, V);
+  });
 }
 
 } // namespace jacc::analysis

@@ -31,6 +31,15 @@ InnerIndependence innerIterationsIndependent(clang::ForStmt *F, const std::strin
                                              const LowerContext &C,
                                              const std::set<std::string> &Reductions);
 
+/// Whether F (canonical form L), whose variable the program declared outside it (NPB's
+/// `for (j = 1; ...)` with j the function's), keeps that variable and the scalars its body
+/// assigns to its iterations: each scalar assigned before it is read in every iteration (from
+/// the body's SSA; C lowers it), and none of them, the loop variable included, mentioned in the
+/// construct's text outside F (Construct: that text's range). Threads sharing F's iterations
+/// then each hold their own copies, and nothing reads what the loop leaves behind.
+bool scalarsStayInLoop(clang::ForStmt *F, const CanonicalLoop &L, const LowerContext &C,
+                       SourceSpan Construct);
+
 } // namespace jacc::analysis
 
 #endif

@@ -99,7 +99,8 @@ std::shared_ptr<DiskCache> processDiskCache() {
 /// 22: host entries run an independent loop inside the loop it holds when the accesses move
 ///     contiguously along it (loop interchange).
 /// 23: variants with disjoint pointers declare them restrict in nests indexed through memory.
-constexpr unsigned CodeRevision = 23;
+/// 24: GPU entries share inner loops whose variable the program declared outside them.
+constexpr unsigned CodeRevision = 24;
 
 std::string diskCacheKey(llvm::StringRef Source, llvm::ArrayRef<std::string> Decls,
                          unsigned CodeFlags) {

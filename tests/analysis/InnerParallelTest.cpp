@@ -137,6 +137,44 @@ TEST(InnerParallelTest, ALoopDirectiveAssertsIndependenceUnlessItSaysOtherwise) 
             "");
 }
 
+// NPB declares its loop variables and temporaries in the function, outside the construct: such
+// a loop joins when what it assigns stays in it (each thread of a GPU then holds its own copies),
+// and not when a value crosses iterations or the construct reads it elsewhere.
+TEST(InnerParallelTest, TheProgramsLoopVariableJoinsWhenWhatTheLoopAssignsStaysInIt) {
+  const Strings Outside = {"int n", "int m", "int j", "double t", "double (*a)[m]"};
+  EXPECT_EQ(innerOf("for (int i = 0; i < n; i++)\n"
+                    "#pragma acc loop vector\n"
+                    "  for (j = 0; j < m; j++) {\n"
+                    "    t = 2 * a[i][j];\n"
+                    "    a[i][j] = t + 1;\n"
+                    "  }\n",
+                    Outside),
+            "j");
+  EXPECT_EQ(innerOf("for (int i = 0; i < n; i++)\n"
+                    "  for (j = 0; j < m; j++) a[i][j] = 2 * a[i][j];\n",
+                    {"int n", "int m", "int j", "double (*a)[m]"}),
+            "j");
+  // t carries a value from one iteration to the next.
+  EXPECT_EQ(innerOf("for (int i = 0; i < n; i++)\n"
+                    "#pragma acc loop vector\n"
+                    "  for (j = 0; j < m; j++) {\n"
+                    "    a[i][j] = t;\n"
+                    "    t = 2 * a[i][j];\n"
+                    "  }\n",
+                    Outside),
+            "");
+  // The construct reads j after the nest.
+  EXPECT_EQ(innerOf("{\n"
+                    "  #pragma acc loop\n"
+                    "  for (int i = 0; i < n; i++)\n"
+                    "    #pragma acc loop vector\n"
+                    "    for (j = 0; j < m; j++) a[i][j] = 0;\n"
+                    "  a[0][0] = j;\n"
+                    "}\n",
+                    {"int n", "int m", "int j", "double (*a)[m]"}, "#pragma acc parallel"),
+            "");
+}
+
 TEST(InnerParallelTest, DeeperLoopsJoinOneLevelAtATime) {
   const Strings Cube = {"int n", "double (*a)[n][n]", "double (*b)[n][n]"};
   EXPECT_EQ(innerOf("for (int i = 1; i < n - 1; i++)\n"
