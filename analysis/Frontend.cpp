@@ -53,6 +53,18 @@ private:
   std::map<unsigned, Stmt *> Starts; // emplace keeps the first (outermost) per offset
 };
 
+/// Whether the loop directive D asserts its loop's iterations independent: no clause but the
+/// levels of parallelism and independent (not seq or auto), and private variables when
+/// AllowPrivate (a loop shared among threads must honour its own clauses; one run in another
+/// order on a thread need not).
+bool assertsIndependence(const Directive &D, bool AllowPrivate) {
+  return llvm::all_of(D.Clauses, [&](const Clause &Cl) {
+    return Cl.Kind == ClauseKind::Gang || Cl.Kind == ClauseKind::Worker ||
+           Cl.Kind == ClauseKind::Vector || Cl.Kind == ClauseKind::Independent ||
+           (AllowPrivate && Cl.Kind == ClauseKind::Private);
+  });
+}
+
 /// Whether a value of type T holds a pointer: a pointer, or an array or struct/union with one.
 bool holdsPointers(QualType T) {
   T = T.getCanonicalType();
@@ -671,11 +683,7 @@ void Analyzer::lowerNests() {
 
 bool Analyzer::independentLoop(ForStmt *F, const std::string &Var, LowerContext C) {
   if (auto It = LoopDirs.find(F); It != LoopDirs.end())
-    return llvm::all_of(It->second.Clauses, [](const Clause &Cl) {
-      return Cl.Kind == ClauseKind::Gang || Cl.Kind == ClauseKind::Worker ||
-             Cl.Kind == ClauseKind::Vector || Cl.Kind == ClauseKind::Independent ||
-             Cl.Kind == ClauseKind::Private;
-    });
+    return assertsIndependence(It->second, /*AllowPrivate=*/true);
   C.ParallelVars.push_back(Var);
   return innerIterationsIndependent(F, Var, C, C.ReductionVars) == InnerIndependence::Yes;
 }
@@ -696,10 +704,7 @@ void Analyzer::findInnerParallel(ParallelNest &N, ForStmt *Inner, LowerContext C
     // loop clauses of its own (reduction, private, collapse...), which sharing would ignore.
     bool Asserted = false;
     if (auto It = LoopDirs.find(F); It != LoopDirs.end()) {
-      if (!llvm::all_of(It->second.Clauses, [](const Clause &Cl) {
-            return Cl.Kind == ClauseKind::Gang || Cl.Kind == ClauseKind::Worker ||
-                   Cl.Kind == ClauseKind::Vector || Cl.Kind == ClauseKind::Independent;
-          }))
+      if (!assertsIndependence(It->second, /*AllowPrivate=*/false))
         break;
       Asserted = true;
     }

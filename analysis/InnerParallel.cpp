@@ -209,18 +209,16 @@ bool scalarsStayInLoop(ForStmt *F, const CanonicalLoop &L, const LowerContext &C
   RegionIR IR = lowerRegion(F->getBody(), C);
   if (!IR.Unattributable.empty())
     return false; // a write through a local pointer may reach a scalar
-  std::set<std::string> Assigned = {L.Var};
-  for (const IRStmt &S : IR.Stmts)
-    if (S.K == IRStmt::Kind::ScalarDef)
-      Assigned.insert(S.Var);
-  std::set<std::string> Carried = entryValuesRead(buildSSA(IR));
+  std::set<std::string> Assigned;
+  if (!assignsBeforeReading(IR, Assigned))
+    return false;
+  Assigned.insert(L.Var);
   llvm::StringRef Source = C.Source;
   std::string Elsewhere =
       (Source.slice(Construct.Begin, L.ForBegin) + "\n" + Source.slice(L.BodyEnd, Construct.End))
           .str();
-  return llvm::none_of(Assigned, [&](const std::string &V) {
-    return (V != L.Var && Carried.count(V)) || mentionsIdentifier(Elsewhere, V);
-  });
+  return llvm::none_of(Assigned,
+                       [&](const std::string &V) { return mentionsIdentifier(Elsewhere, V); });
 }
 
 } // namespace jacc::analysis

@@ -63,14 +63,11 @@ bool bodyReorderable(const RegionIR &IR, const std::set<std::string> &Reductions
   for (const IRStmt &S : IR.Stmts) {
     if (S.K == IRStmt::Kind::Call || (S.K == IRStmt::Kind::ArrayWrite && S.Atomic))
       return false;
-    if (S.K == IRStmt::Kind::ScalarDef)
-      Assigned.insert(S.Var);
     for (const std::string &R : Reductions)
       if (S.Uses.count(R) || S.IndexUses.count(R) || (S.K == IRStmt::Kind::ScalarDef && S.Var == R))
         return false;
   }
-  std::set<std::string> Carried = entryValuesRead(buildSSA(IR));
-  return llvm::none_of(Assigned, [&](const std::string &V) { return Carried.count(V); });
+  return assignsBeforeReading(IR, Assigned);
 }
 
 /// The interchange of F and the loop its body holds, if it is legal and pays.

@@ -2,6 +2,8 @@
 // renaming; and which scalars an iteration may read at their entry value.
 #include "analysis/SSA.h"
 
+#include <llvm/ADT/STLExtras.h>
+
 #include <boost/graph/adjacency_list.hpp>
 #include <boost/graph/dominator_tree.hpp>
 
@@ -201,6 +203,14 @@ std::set<std::string> entryValuesRead(const RegionIR &IR) {
       CheckIndices(S, A);
   }
   return Read;
+}
+
+bool assignsBeforeReading(const RegionIR &IR, std::set<std::string> &Assigned) {
+  for (const IRStmt &S : IR.Stmts)
+    if (S.K == IRStmt::Kind::ScalarDef)
+      Assigned.insert(S.Var);
+  std::set<std::string> Carried = entryValuesRead(buildSSA(IR));
+  return llvm::none_of(Assigned, [&](const std::string &V) { return Carried.count(V); });
 }
 
 } // namespace jacc::analysis

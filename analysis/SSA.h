@@ -23,6 +23,12 @@ RegionIR buildSSA(RegionIR IR);
 /// directly or through phis; a variable every path assigns before reading it is not among them.
 std::set<std::string> entryValuesRead(const RegionIR &IR);
 
+/// Whether every scalar IR (not yet in SSA form) assigns is assigned before it is read on every
+/// path (entryValuesRead has none of them): no value crosses from one execution of the region to
+/// the next, so executions may run in another order, or on threads of their own. Assigned
+/// receives those scalars.
+bool assignsBeforeReading(const RegionIR &IR, std::set<std::string> &Assigned);
+
 } // namespace jacc::analysis
 
 #endif
