@@ -125,13 +125,8 @@ std::vector<ValidityMap::Run> ValidityMap::runsIn(uint64_t B, uint64_t E) const 
 
 std::vector<ValidityMap::Run> ValidityMap::missingOn(unsigned H, uint64_t B, uint64_t E) const {
   std::vector<Run> R;
-  appendMissing(H, B, E, R);
+  appendMissing(H, {{B, E}}, R);
   return R;
-}
-
-void ValidityMap::appendMissing(unsigned H, uint64_t B, uint64_t E, std::vector<Run> &Out) const {
-  const HolderSet Bit = HolderSet(1) << H;
-  appendRuns(B, E, Out, [Bit](HolderSet S) { return !(S & Bit); });
 }
 
 void ValidityMap::appendMissing(unsigned H,

@@ -59,8 +59,6 @@ public:
   /// with the holders that have it (the sources to fetch from; 0 when nobody has it). Adjacent
   /// runs differ in their holders.
   std::vector<Run> missingOn(unsigned H, uint64_t B, uint64_t E) const;
-  /// The same, appended to Out (a column band asks once per row).
-  void appendMissing(unsigned H, uint64_t B, uint64_t E, std::vector<Run> &Out) const;
   /// The same for each of Ranges, sorted and disjoint (a column band's rows), appended to Out in
   /// order: each range's search starts from where the last one ended, since the runs it needs
   /// are usually the next few (a search per row from the root missed the cache at every node).

@@ -126,7 +126,7 @@ TEST(ValidityMapTest, MissingRunsNameTheirSources) {
   EXPECT_EQ(M.holdersOfAll(0, 80), 0u);
 }
 
-TEST(ValidityMapTest, MissingRunsOfAColumnBandAppendRowByRow) {
+TEST(ValidityMapTest, MissingRunsOfAColumnBandComeRowByRow) {
   // Rows of 40 bytes split by columns: device 0 holds [0, 20) of each row, device 1 [20, 40).
   ValidityMap M(120, ValidityMap::devices(2));
   for (uint64_t Row = 0; Row < 3; ++Row) {
@@ -136,9 +136,9 @@ TEST(ValidityMapTest, MissingRunsOfAColumnBandAppendRowByRow) {
   EXPECT_EQ(M.size(), 6u);
   // Device 0 reads columns [0, 24) of every row: the halo [20, 24) of each row from device 1.
   Runs Missing;
-  for (uint64_t Row = 0; Row < 3; ++Row)
-    M.appendMissing(0, Row * 40, Row * 40 + 24, Missing);
+  M.appendMissing(0, {{0, 24}, {40, 64}, {80, 104}}, Missing);
   EXPECT_EQ(Missing, (Runs{{20, 24, D1}, {60, 64, D1}, {100, 104, D1}}));
+  EXPECT_EQ(M.missingOn(0, 40, 64), (Runs{{60, 64, D1}}));
   // Assigning a device what it alone holds already changes nothing.
   M.assign(40, 60, D0);
   M.assign(45, 50, D0);
@@ -263,8 +263,10 @@ void randomSequence(unsigned Seed, uint64_t Size, unsigned Steps) {
         At = End;
       }
       Runs OneByOne, AtOnce;
-      for (auto [RB, RE] : Ranges)
-        M.appendMissing(Holder, RB, RE, OneByOne);
+      for (auto [RB, RE] : Ranges) {
+        Runs One = M.missingOn(Holder, RB, RE);
+        OneByOne.insert(OneByOne.end(), One.begin(), One.end());
+      }
       M.appendMissing(Holder, Ranges, AtOnce);
       ASSERT_EQ(AtOnce, OneByOne);
     }
