@@ -113,6 +113,19 @@ private:
   std::atomic<bool> Cancelled{false};
 };
 
+/// Fd, or a copy of it numbered above stdin, stdout and stderr: an application that closed one
+/// of them gets its number back from socketpair or pipe2, and its next dup2 onto it (restoring
+/// stderr) or its prints would close the server's socket or write into it.
+static int aboveStandardStreams(int Fd) {
+  if (Fd > 2)
+    return Fd;
+  int Moved = ::fcntl(Fd, F_DUPFD_CLOEXEC, 3);
+  if (Moved < 0)
+    return Fd;
+  ::close(Fd);
+  return Moved;
+}
+
 llvm::Expected<std::unique_ptr<ServerProcess>> ServerProcess::start(const std::string &Path,
                                                                      bool Idle) {
   auto Fail = [&](const char *Step) {
@@ -169,8 +182,8 @@ llvm::Expected<std::unique_ptr<ServerProcess>> ServerProcess::start(const std::s
   }
   auto S = std::make_unique<ServerProcess>();
   S->Pid = Pid;
-  S->Sock = Pair[0];
-  S->Err = Pipe[0];
+  S->Sock = aboveStandardStreams(Pair[0]);
+  S->Err = aboveStandardStreams(Pipe[0]);
   ::fcntl(S->Err, F_SETFL, O_NONBLOCK);
   return S;
 }

@@ -21,6 +21,7 @@
 #include <thread>
 #include <vector>
 
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -323,6 +324,24 @@ TEST_F(CompileServerTest, ForkedChildStartsItsOwnServerAndLeavesTheParentsAlone)
   EXPECT_TRUE(WIFEXITED(Status) && WEXITSTATUS(Status) == 0) << Status;
   expectWorks();
   EXPECT_EQ(compileServerPids(), Pids);
+}
+
+TEST_F(CompileServerTest, AnApplicationThatClosedItsStderrKeepsItsServer) {
+  // With stderr closed, socketpair hands its number to the server's socket; the application
+  // restoring stderr with dup2 then closed the socket, and the next compile failed.
+  int Saved = ::fcntl(2, F_DUPFD_CLOEXEC, 10);
+  ASSERT_GE(Saved, 0);
+  ::close(2);
+  auto Obj = compileHost(Good, "", "kernel 'test'");
+  bool StderrFree = ::fcntl(2, F_GETFD) == -1; // jacc holds nothing there
+  ::dup2(Saved, 2);
+  ::close(Saved);
+  ASSERT_TRUE(bool(Obj)) << llvm::toString(Obj.takeError());
+  EXPECT_TRUE(StderrFree);
+  std::vector<int> Pids = compileServerPids();
+  ASSERT_EQ(Pids.size(), 1u);
+  expectWorks();
+  EXPECT_EQ(compileServerPids(), Pids); // the same server: its socket survived the dup2
 }
 
 // The background compiler's thread runs at idle priority, and so must the process compiling for
