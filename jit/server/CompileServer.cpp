@@ -36,6 +36,7 @@
 #include <signal.h>
 #include <spawn.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -257,8 +258,11 @@ static std::string lastLines(llvm::StringRef Output) {
 
 llvm::Error ServerProcess::failure(const llvm::Twine &How, const Job &J) {
   std::string Said = lastLines(Output);
-  return makeError(ErrorCode::Compile, "the compile server " + How + " while " + J.doing() +
-                                           " (the next compile starts a new server)" +
+  // One that never greeted is likely no compile server at all (/bin/true, a script).
+  std::string Next = Greeted ? " (the next compile starts a new server)"
+                             : " before it greeted (is " + compileServerPath() +
+                                   " jacc's compile server? JACC_COMPILE_SERVER names it)";
+  return makeError(ErrorCode::Compile, "the compile server " + How + " while " + J.doing() + Next +
                                            (Said.empty() ? "" : "; it printed:" + Said));
 }
 
@@ -502,9 +506,14 @@ llvm::Expected<HostObject> compileHere(llvm::StringRef Code, llvm::StringRef Ker
 bool serverRunnable() {
   static std::once_flag Warned;
   std::string Path = compileServerPath();
-  if (::access(Path.c_str(), X_OK) == 0)
+  struct stat St;
+  int Errno = 0;
+  if (::access(Path.c_str(), X_OK) != 0 || ::stat(Path.c_str(), &St) != 0)
+    Errno = errno;
+  else if (!S_ISREG(St.st_mode)) // a directory passes access(X_OK)
+    Errno = S_ISDIR(St.st_mode) ? EISDIR : EACCES;
+  else
     return true;
-  int Errno = errno;
   std::call_once(Warned, [&] {
     llvm::errs() << "jacc: warning: cannot run the compile server " << Path << " ("
                  << std::strerror(Errno)

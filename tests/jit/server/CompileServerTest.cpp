@@ -238,10 +238,21 @@ TEST_F(CompileServerTest, ServerThatIsNotOneIsRefused) {
   use(C);
   std::string Msg = failure();
   EXPECT_HAS(Msg, "malformed message");
-  C.ServerPath = "/bin/false";
+  C.ServerPath = "/bin/false"; // ends before it greets: the message asks whether it is one
   use(C);
-  EXPECT_HAS(failure(), "exited with status 1");
+  std::string Ended = failure();
+  EXPECT_HAS(Ended, "exited with status 1 while compiling kernel 'test' before it greeted (is "
+                    "/bin/false jacc's compile server? JACC_COMPILE_SERVER names it)");
   std::remove(Script.c_str());
+}
+
+TEST_F(CompileServerTest, ADirectoryAsServerFallsBackToCompilingInProcess) {
+  // access(X_OK) lets a directory pass; spawning it then failed every compile.
+  CompileConfig C;
+  C.ServerPath = testing::TempDir();
+  use(C);
+  expectWorks();
+  EXPECT_TRUE(compileServerPids().empty());
 }
 
 TEST_F(CompileServerTest, MissingServerFallsBackToCompilingInProcess) {
