@@ -8,6 +8,7 @@
 #include "support/ProcessLimits.h"
 #include "translate/Translate.h"
 
+#include <llvm/Support/CrashRecoveryContext.h>
 #include <llvm/Support/ErrorHandling.h>
 
 #include <llvm/Support/FileSystem.h>
@@ -89,6 +90,7 @@ int main(int argc, char **argv) {
   Translating = Input;
   if (!limitThisProcess())
     return 1;
+  llvm::CrashRecoveryContext::Enable(); // a crash of clang's parser is an error of the file
   auto Buf = llvm::MemoryBuffer::getFile(Input, /*IsText=*/true);
   if (!Buf) {
     llvm::errs() << "jacc-translate: cannot read " << Input << ": " << Buf.getError().message()

@@ -10,6 +10,7 @@
 #include <clang/Frontend/CompilerInstance.h>
 #include <clang/Lex/PreprocessorOptions.h>
 #include <llvm/ADT/StringExtras.h>
+#include <llvm/Support/CrashRecoveryContext.h>
 #include <llvm/Support/Path.h>
 
 #include <optional>
@@ -190,7 +191,21 @@ static llvm::Expected<std::string> translateFile(llvm::StringRef Source, llvm::S
         if (Infos)
           *Infos = std::move(T.Infos);
       });
-  bool Ran = (*CI)->ExecuteAction(Action);
+  // clang's parser crashes on some invalid code (a variable redeclared with an assignment as its
+  // array bound): where the program enabled crash recovery (jacc-translate does), that is the
+  // errors found so far and one more, not a crash. The compiler's state is lost with it.
+  bool Ran = false;
+  llvm::CrashRecoveryContext Recovery;
+  if (!Recovery.RunSafely([&] { Ran = (*CI)->ExecuteAction(Action); })) {
+    (void)CI->release();
+    std::string Before = llvm::StringRef(DiagOS.str()).rtrim().str();
+    return makeError(ErrorCode::Compile,
+                     (Before.empty() ? "" : Before + "\n") + Name +
+                         ": error: the translation crashed on this file (signal " +
+                         std::to_string(Recovery.RetCode - 128) + "; " +
+                         (Before.empty() ? "if gcc compiles it, please report it)"
+                                         : "after the errors above: mend those first)"));
+  }
   if (!Ran || (*CI)->getDiagnostics().hasErrorOccurred())
     return makeError(ErrorCode::Compile, llvm::StringRef(DiagOS.str()).rtrim());
   if (!Errors.empty())

@@ -109,3 +109,17 @@ TEST_F(JaccTranslateTest, ExpressionOfFiftyThousandTermsInAConstructTranslates) 
 }
 
 } // namespace
+
+TEST_F(JaccTranslateTest, InvalidCodeThatCrashesClangsParserIsAnError) {
+  // clang 14 and 16 crash on a variable redeclared with an assignment as its array bound (gcc:
+  // "lvalue required"); jacc-translate died of SIGSEGV.
+  std::string Path = source("crash.c", "float table[2=6];\nfloat table[3=6];\n");
+  Outcome R = translate(Path);
+  EXPECT_EQ(R.Status, 1) << R.Err;
+  EXPECT_NE(R.Err.find("crash.c:1:14: error: expression is not assignable"), std::string::npos)
+      << R.Err;
+  EXPECT_NE(R.Err.find(Path + ": error: the translation crashed on this file (signal 11; after "
+                              "the errors above: mend those first)"),
+            std::string::npos)
+      << R.Err;
+}
