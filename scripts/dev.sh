@@ -65,7 +65,7 @@ if [ $sanitize -eq 1 ]; then
               -Db_sanitize=address,undefined -Db_lundef=false -Dbenchmarks=false
               -Dunity=on -Dunity_size=4)
   # Each suite once: the api suite's other specialization modes run in the normal pass, and so
-  # does the hostile-input probe (339 processes, some of 63 devices or thousands of threads;
+  # does the hostile-input probe (341 processes, some of 63 devices or thousands of threads;
   # the fuzz targets are where the sanitizers meet hostile input).
   test_args+=(--no-suite specialize-modes --no-suite probe)
 fi

@@ -198,6 +198,7 @@ void kernelCases(std::vector<Case> &Cases) {
   Kernel("variable-length-array", Acc + Loop + "  { double t[i + 1]; t[i] = 1; y[i] = t[i]; }\n");
   Kernel("inline-assembly-declared", "static inline void nop(void) { __asm__(\"nop\"); }\n" + Acc +
                                          Loop + "  { nop(); y[i] = 1; }\n");
+  Kernel("crashes-clangs-parser", "float t[2=6];\nfloat t[3=6];\n" + Acc + Loop + "  y[i] = 1;\n");
   Kernel("bytes-above-ascii", Acc + Loop + "  y[i] = 1; \xff\xfe\x80\n");
   Kernel("control-characters", Acc + Loop + "  y[i] = 1;\x01\x1b[2J\x7f\n");
   Kernel("identifier-100k",
@@ -317,6 +318,15 @@ void pushArgumentCases(std::vector<Case> &Cases) {
     jacc_arg A[] = {{"int n", &n}, {"double *x", &x}};
     return jacc_kernel_push("#pragma jacc routines(twice)\n#pragma acc parallel loop\n"
                             "for (int i = 0; i < n; i++) x[i] = twice(i);\n",
+                            2, A, 0);
+  }));
+  Cases.push_back(Push("routine-crashing-clangs-parser", [] {
+    named(jacc_define_routine("bad", "float t[2=6];\nfloat t[3=6];\n"
+                                     "static int bad(int v) { return v; }\n"),
+          "jacc_define_routine");
+    jacc_arg A[] = {{"int n", &n}, {"double *x", &x}};
+    return jacc_kernel_push("#pragma jacc routines(bad)\n#pragma acc parallel loop\n"
+                            "for (int i = 0; i < n; i++) x[i] = bad(i);\n",
                             2, A, 0);
   }));
   Cases.push_back(Push("native-garbage", [] {
