@@ -3,6 +3,7 @@
 #define JACC_TRANSLATE_TRANSLATOR_H
 
 #include "analysis/Directive.h"
+#include "translate/ComputePush.h"
 #include "translate/FileIndex.h"
 
 #include <clang/AST/ASTContext.h>
@@ -29,9 +30,6 @@ struct Region {
   unsigned Begin = 0;
   std::vector<std::string> Exits; ///< exit calls, in order (data regions)
 };
-
-/// Text as a C string literal, one literal per line, each line indented by Indent.
-std::string cString(llvm::StringRef Text, const std::string &Indent);
 
 class Translator {
 public:
@@ -186,7 +184,33 @@ private:
                               std::vector<std::string> &Entry, std::vector<std::string> &Exit);
 
   // Directives.
+  /// Compute construct R as a push of its kernel (ComputeConstruct.cpp): the steps below, in
+  /// order, each learning more of it (a Compute), and the printer of what it became.
   void translateCompute(Region &R);
+  struct Compute;
+  /// The template parameters' lines its kernel starts with, in a template; false after an error.
+  bool templateParameters(Compute &C);
+  /// Its statement lowered to C (C++) and what its kernel needs; false after an error.
+  bool kernelNeeds(Compute &C);
+  /// Its clauses: data clauses as calls around the push, the others kept in the kernel's pragma
+  /// or as async, wait and if; false after an error.
+  bool clauses(Compute &C);
+  /// deviceptr clauses of the data constructs around it, for the variables it uses.
+  void inheritedDeviceptrs(Compute &C);
+  /// NVHPC's implicit copy or copyin of the pointers no clause maps (none with default(...)).
+  void implicitCopies(Compute &C);
+  /// Its private arrays and private sections of pointers; false after an error.
+  bool privates(Compute &C);
+  /// The calls that bring the scalars with a copy on the devices to the kernel and back.
+  void deviceScalarCalls(Compute &C);
+  /// The kernel's arguments, with the implicit copies of whole arrays; false after an error.
+  bool kernelArguments(Compute &C);
+  /// Its kernel texts (in a template one per group of instantiations); false after an error
+  /// of the instantiations (none when the statement's text could not be written).
+  bool kernelTexts(Compute &C);
+  /// What the host program around the push needs: the site, the if clause's host statement,
+  /// the construct's begin and end calls, the queue checks.
+  void hostSide(Compute &C);
   /// Compute construct R's statement as the host runs it (an `if` clause false): its inner
   /// pragmas as comments.
   std::string hostStatement(const Region &R) const;
