@@ -98,8 +98,8 @@ int main(int argc, char **argv) {
     return 1;
   }
   std::vector<std::string> Warnings, Infos;
-  auto Out = jacc::analysis::translateOpenACC((*Buf)->getBuffer(), Input, Extra, &Warnings,
-                                              Info ? &Infos : nullptr);
+  auto Out = jacc::translate::translateOpenACC((*Buf)->getBuffer(), Input, Extra, &Warnings,
+                                               Info ? &Infos : nullptr);
   for (const std::string &W : Warnings)
     llvm::errs() << W << "\n";
   for (const std::string &I : Info ? Infos : std::vector<std::string>())

@@ -17,7 +17,9 @@
 
 using namespace clang;
 
-namespace jacc::analysis {
+namespace jacc::translate {
+
+using namespace analysis;
 
 /// The helpers the translated code calls, at the top of every translated file.
 static constexpr const char *TranslatedPrelude = R"(#include <jacc/jacc.h>
@@ -227,4 +229,4 @@ llvm::Expected<std::string> translateOpenACC(llvm::StringRef Source, llvm::Strin
   return std::move(*Result);
 }
 
-} // namespace jacc::analysis
+} // namespace jacc::translate

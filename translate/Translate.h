@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-namespace jacc::analysis {
+namespace jacc::translate {
 
 /// Whether FileName is a C++ source (.cpp, .cc, .cxx, .C, .c++), as g++ decides.
 bool isCxxFile(llvm::StringRef FileName);
@@ -32,6 +32,6 @@ llvm::Expected<std::string> translateOpenACC(llvm::StringRef Source, llvm::Strin
                                              std::vector<std::string> *Warnings = nullptr,
                                              std::vector<std::string> *Infos = nullptr);
 
-} // namespace jacc::analysis
+} // namespace jacc::translate
 
 #endif

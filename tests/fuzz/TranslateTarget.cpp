@@ -15,8 +15,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   std::string Source(reinterpret_cast<const char *>(Data), Size);
   llvm::StringRef In = Source;
   std::vector<std::string> Warnings, Infos;
-  auto Out = jacc::analysis::translateOpenACC(In, In.startswith("//c++") ? "fuzz.cpp" : "fuzz.c",
-                                              {}, &Warnings, &Infos);
+  auto Out = jacc::translate::translateOpenACC(In, In.startswith("//c++") ? "fuzz.cpp" : "fuzz.c",
+                                               {}, &Warnings, &Infos);
   if (!Out)
     llvm::consumeError(Out.takeError());
   return 0;

@@ -106,7 +106,7 @@ void expectGoldenKernelsCompileForCuda(const std::string &File, size_t Count,
   std::string Source = readFile(JACC_SOURCE_DIR "/tests/translate/golden/" + File);
   ASSERT_FALSE(Source.empty()) << File;
   std::vector<std::string> Args;
-  auto Out = analysis::translateOpenACC(Source, File, Args);
+  auto Out = translate::translateOpenACC(Source, File, Args);
   ASSERT_TRUE(bool(Out)) << llvm::toString(Out.takeError());
   std::vector<PushedKernel> Kernels = pushedKernels(*Out, Prefixes);
   ASSERT_EQ(Kernels.size(), Count) << *Out;

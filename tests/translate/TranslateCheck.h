@@ -15,7 +15,7 @@ namespace jacc::test {
 /// Source (named FileName: .c or .cpp) translated with Args.
 inline std::string translateOk(llvm::StringRef Source, std::vector<std::string> Args = {},
                                llvm::StringRef FileName = "t.c") {
-  auto Out = analysis::translateOpenACC(Source, FileName, Args);
+  auto Out = translate::translateOpenACC(Source, FileName, Args);
   if (!Out) {
     ADD_FAILURE() << llvm::toString(Out.takeError());
     return "";
@@ -26,7 +26,7 @@ inline std::string translateOk(llvm::StringRef Source, std::vector<std::string> 
 /// The error translating Source reports.
 inline std::string translateError(llvm::StringRef Source, std::vector<std::string> Args = {},
                                   llvm::StringRef FileName = "t.c") {
-  auto Out = analysis::translateOpenACC(Source, FileName, Args);
+  auto Out = translate::translateOpenACC(Source, FileName, Args);
   if (Out) {
     ADD_FAILURE() << "translation succeeded:\n" << *Out;
     return "";

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-using namespace jacc::analysis;
+using namespace jacc::translate;
 
 namespace {
 
