@@ -1,3 +1,4 @@
+// The ahead-of-time loops the benchmarks compare jacc with (AotLoops.c, compiled by cc -O3).
 #ifndef JACC_TESTS_BENCH_AOTLOOPS_H
 #define JACC_TESTS_BENCH_AOTLOOPS_H
 #ifdef __cplusplus

@@ -1,3 +1,5 @@
+// Tests of host devices: memory (huge pages, copies, limits), launches on the caller or the team,
+// async queues in ticket order, and thread teams the system refuses.
 #include "src/host/HostDevice.h"
 
 #include "src/host/HostLaunch.h"

@@ -1,3 +1,5 @@
+// Tests of the thread team behind a host device: each member runs each launch once, barriers
+// hold, back-to-back runs reuse the threads.
 #include "src/host/ThreadTeam.h"
 
 #include <gtest/gtest.h>

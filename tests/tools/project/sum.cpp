@@ -1,3 +1,4 @@
+// The C++ part of the user project the build tests compile with jaccc: a weighted sum of the grid.
 #include "grid.h"
 
 #include <cmath>
