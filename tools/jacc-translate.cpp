@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 static int usage() {
@@ -91,6 +92,13 @@ int main(int argc, char **argv) {
   if (!limitThisProcess())
     return 1;
   llvm::CrashRecoveryContext::Enable(); // a crash of clang's parser is an error of the file
+  // A device never ends (/dev/zero, /dev/urandom): reading it would end at the limits only.
+  struct stat St;
+  if (::stat(Input.c_str(), &St) == 0 && (S_ISCHR(St.st_mode) || S_ISBLK(St.st_mode))) {
+    llvm::errs() << "jacc-translate: cannot read " << Input
+                 << ": it is a device, not a source file\n";
+    return 1;
+  }
   auto Buf = llvm::MemoryBuffer::getFile(Input, /*IsText=*/true);
   if (!Buf) {
     llvm::errs() << "jacc-translate: cannot read " << Input << ": " << Buf.getError().message()

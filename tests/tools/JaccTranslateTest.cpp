@@ -123,3 +123,10 @@ TEST_F(JaccTranslateTest, InvalidCodeThatCrashesClangsParserIsAnError) {
             std::string::npos)
       << R.Err;
 }
+
+TEST_F(JaccTranslateTest, ADeviceAsInputIsRefusedAtOnce) {
+  // /dev/zero never ends: it was read until the memory or time limit stopped the translation.
+  Outcome R = translate("/dev/zero");
+  EXPECT_EQ(R.Status, 1);
+  EXPECT_EQ(R.Err, "jacc-translate: cannot read /dev/zero: it is a device, not a source file\n");
+}
