@@ -32,6 +32,7 @@ std::string KernelCache::makeKey(llvm::StringRef Source, llvm::ArrayRef<const ch
 }
 
 thread_local KernelCache::RecentHitRing KernelCache::Recent;
+thread_local bool KernelCache::RecentGone = false;
 
 namespace {
 bool sameKey(const std::string &Key, llvm::StringRef Source, llvm::ArrayRef<const char *> Decls,
@@ -83,6 +84,8 @@ llvm::Expected<std::shared_ptr<const CompiledKernel>>
 KernelCache::get(llvm::StringRef Source, llvm::ArrayRef<const char *> Decls, unsigned CodeFlags,
                  Outcome &Result) {
   uint64_t CacheId = Id.load(std::memory_order_acquire);
+  if (RecentGone)
+    return getSlow(Source, Decls, CodeFlags, Result);
   for (RecentHit &R : Recent.Hits) {
     if (R.CacheId != CacheId || !sameKey(R.Key, Source, Decls, CodeFlags))
       continue;
@@ -156,6 +159,8 @@ KernelCache::getSlow(llvm::StringRef Source, llvm::ArrayRef<const char *> Decls,
   }
   Gone.clear();
   auto Remember = [&](std::shared_ptr<const CompiledKernel> K) {
+    if (RecentGone)
+      return K;
     RecentHit &R = Recent.Hits[Recent.Next];
     Recent.Next = (Recent.Next + 1) % RecentHits;
     R.CacheId = Id.load(std::memory_order_acquire);

@@ -82,8 +82,12 @@ private:
   struct RecentHitRing {
     RecentHit Hits[RecentHits];
     unsigned Next = 0; ///< the entry the next remembered kernel replaces
+    ~RecentHitRing() { RecentGone = true; }
   };
   static thread_local RecentHitRing Recent;
+  /// Whether this thread's ring was destroyed: at exit() a thread's thread_local objects go
+  /// before the atexit handlers and static destructors run, and those may still push.
+  static thread_local bool RecentGone;
   /// Under the write lock, with Slots over capacity: take the least recently used finished
   /// kernel out, into Gone (released by the caller once unlocked).
   void evictOne(std::vector<std::shared_ptr<Slot>> &Gone);

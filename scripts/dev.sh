@@ -64,10 +64,8 @@ if [ $sanitize -eq 1 ]; then
   setup_args=(-Dbuildtype=plain -Doptimization=0 -Dc_args=-g1 -Dcpp_args=-g1
               -Db_sanitize=address,undefined -Db_lundef=false -Dbenchmarks=false
               -Dunity=on -Dunity_size=4)
-  # Each suite once: the api suite's other specialization modes run in the normal pass, and so
-  # does the hostile-input probe (341 processes, some of 63 devices or thousands of threads;
-  # the fuzz targets are where the sanitizers meet hostile input).
-  test_args+=(--no-suite specialize-modes --no-suite probe)
+  # Each suite once: the api suite's other specialization modes run in the normal pass.
+  test_args+=(--no-suite specialize-modes)
 fi
 if [ ! -f "$build_dir/build.ninja" ]; then
   meson setup "$build_dir" "${setup_args[@]}"

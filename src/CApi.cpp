@@ -9,6 +9,8 @@
 #include "support/Error.h"
 #include "support/Stats.h"
 
+#include <algorithm>
+#include <cstring>
 #include <mutex>
 #include <string>
 
@@ -16,22 +18,47 @@ using namespace jacc;
 
 namespace {
 
-thread_local std::string LastError;
+/// This thread's last error message. At exit() a thread's thread_local objects are destroyed
+/// before the atexit handlers and static destructors run, which may still call jacc: from then
+/// on the message goes to a fixed buffer (truncated) that nothing destroys.
+thread_local bool LastErrorGone = false;
+struct LastErrorText {
+  std::string Text;
+  ~LastErrorText() { LastErrorGone = true; }
+};
+thread_local LastErrorText LastError;
+char ExitTimeError[4096];
+
+void setLastError(const std::string &Message) {
+  if (!LastErrorGone) {
+    LastError.Text = Message;
+    return;
+  }
+  size_t N = std::min(Message.size(), sizeof ExitTimeError - 1);
+  std::memcpy(ExitTimeError, Message.data(), N);
+  ExitTimeError[N] = 0;
+}
 
 } // namespace
 
 jacc_status jacc::toStatus(llvm::Error E) {
   if (!E)
     return JACC_SUCCESS;
-  ErrorCode Code = jacc::takeError(std::move(E), LastError);
+  std::string Message;
+  ErrorCode Code = jacc::takeError(std::move(E), Message);
+  setLastError(Message);
   return static_cast<jacc_status>(static_cast<int>(Code));
 }
 
-void jacc::clearLastError() { LastError.clear(); }
+void jacc::clearLastError() {
+  setLastError("");
+}
 
 extern "C" {
 
-const char *jacc_last_error(void) { return LastError.c_str(); }
+const char *jacc_last_error(void) {
+  return LastErrorGone ? ExitTimeError : LastError.Text.c_str();
+}
 
 jacc_status jacc_init(void) { return toStatus(Runtime::instance().init()); }
 
@@ -172,7 +199,7 @@ void jacc_construct_end(void) { prof::endConstruct(); }
 
 jacc_status jacc_get_stats(jacc_stats *out) {
   if (!out) {
-    LastError = "jacc_get_stats: out is NULL";
+    setLastError("jacc_get_stats: out is NULL");
     return JACC_ERROR_INVALID_ARGUMENT;
   }
   Stats &S = stats();

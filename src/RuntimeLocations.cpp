@@ -31,8 +31,18 @@ HolderSet setOf(const std::vector<unsigned> &Devices) {
 }
 
 /// This thread's data locations (jacc_data_location_begin), innermost last; "" for every
-/// device.
-thread_local std::vector<std::string> DataScopes;
+/// device. At exit() they are destroyed before the atexit handlers and static destructors run,
+/// which may still map data: from then on the thread has none.
+thread_local bool DataScopesGone = false;
+struct ThreadDataScopes {
+  std::vector<std::string> Names;
+  ~ThreadDataScopes() { DataScopesGone = true; }
+};
+thread_local ThreadDataScopes DataScopes;
+/// The innermost, or null without one.
+const std::string *innermostDataScope() {
+  return DataScopesGone || DataScopes.Names.empty() ? nullptr : &DataScopes.Names.back();
+}
 
 /// Whether Shares are the equal split over all of them.
 bool evenOverAll(const std::vector<SplitShare> &Shares) {
@@ -128,22 +138,25 @@ llvm::Error Runtime::setDataLocation(const char *Name) {
 }
 
 llvm::Error Runtime::beginDataLocation(const char *Name) {
-  return chooseLocation(Name, "jacc_data_location_begin",
-                        [](std::string New) { DataScopes.push_back(std::move(New)); });
+  return chooseLocation(Name, "jacc_data_location_begin", [](std::string New) {
+    if (!DataScopesGone)
+      DataScopes.Names.push_back(std::move(New));
+  });
 }
 
 llvm::Error Runtime::endDataLocation() {
-  if (DataScopes.empty())
+  if (!innermostDataScope())
     return makeError(ErrorCode::InvalidArgument,
                      "jacc_data_location_end: this thread has no jacc_data_location_begin to "
                      "end; call them in pairs");
-  DataScopes.pop_back();
+  DataScopes.Names.pop_back();
   return llvm::Error::success();
 }
 
 llvm::Expected<std::optional<DataPlacement>> Runtime::dataPlacement(const char *Api) {
   std::lock_guard<std::mutex> G(LocationMutex);
-  const std::string &Name = DataScopes.empty() ? DataTarget : DataScopes.back();
+  const std::string *Scope = innermostDataScope();
+  const std::string &Name = Scope ? *Scope : DataTarget;
   if (Name.empty())
     return std::nullopt;
   // A thread's scope may name a location of a runtime finalized since.

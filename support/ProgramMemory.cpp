@@ -79,7 +79,9 @@ bool programMemoryAllows(const void *P, size_t Bytes, MemoryAccess Access) {
   if (Bytes == 0 || Bytes > UINTPTR_MAX - Begin)
     return Bytes == 0;
   static std::mutex Mutex;
-  static std::vector<Region> Known; // the last list read: mappings rarely go away
+  // The last list read (mappings rarely go away); never destroyed: a static destructor of the
+  // program may still map data after this file's statics would have gone.
+  static std::vector<Region> &Known = *new std::vector<Region>;
   std::lock_guard<std::mutex> Lock(Mutex);
   if (covered(Known, Begin, Begin + Bytes, Access))
     return true;

@@ -26,7 +26,7 @@ namespace jacc::jit {
 
 void cacheWarning(const std::string &Text) {
   static std::mutex M;
-  static std::set<std::string> Seen;
+  static std::set<std::string> &Seen = *new std::set<std::string>; // outlives static dtors
   {
     std::lock_guard<std::mutex> L(M);
     if (!Seen.insert(Text).second)

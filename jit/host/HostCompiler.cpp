@@ -57,7 +57,7 @@ static llvm::Expected<llvm::orc::JITTargetMachineBuilder> hostMachineBuilder() {
 }
 
 std::string hostTargetId() {
-  static std::string Id = [] {
+  static const std::string &Id = *new std::string([] { // outlives static dtors
     std::string S = llvm::sys::getProcessTriple() + " " + llvm::sys::getHostCPUName().str();
     llvm::StringMap<bool> Features;
     if (llvm::sys::getHostCPUFeatures(Features)) {
@@ -70,7 +70,7 @@ std::string hostTargetId() {
         S += " +" + F;
     }
     return S;
-  }();
+  }());
   return Id;
 }
 

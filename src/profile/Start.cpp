@@ -57,7 +57,7 @@ llvm::Error startProfiling(const ProfileSettings &S) {
   static bool Started = false;
   // A tool that failed to load fails every later jacc_init the same way: a run never goes on
   // without the tool it asked for.
-  static std::string ToolFailure;
+  static std::string &ToolFailure = *new std::string; // outlives static dtors
   std::lock_guard<std::mutex> G(Lock);
   if (Started)
     return ToolFailure.empty() ? llvm::Error::success()

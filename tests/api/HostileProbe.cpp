@@ -259,10 +259,6 @@ void pushArgumentCases(std::vector<Case> &Cases) {
   Cases.push_back(Push("null-source", [] { return jacc_kernel_push(nullptr, 0, nullptr, 0); }));
   Cases.push_back(Push("null-args", [K] { return jacc_kernel_push(K, 2, nullptr, 0); }));
   Cases.push_back(Push("negative-nargs", [K] { return jacc_kernel_push(K, -3, nullptr, 0); }));
-  Cases.push_back(Push("huge-nargs", [K] {
-    jacc_arg A[] = {{"int n", &n}, {"double *x", &x}};
-    return jacc_kernel_push(K, 1 << 30, A, 0);
-  }));
   Cases.push_back(Push("null-declaration", [K] {
     jacc_arg A[] = {{"int n", &n}, {nullptr, &x}};
     return jacc_kernel_push(K, 2, A, 0);
