@@ -31,9 +31,6 @@ std::string KernelCache::makeKey(llvm::StringRef Source, llvm::ArrayRef<const ch
   return Key;
 }
 
-thread_local KernelCache::RecentHitRing KernelCache::Recent;
-thread_local bool KernelCache::RecentGone = false;
-
 namespace {
 bool sameKey(const std::string &Key, llvm::StringRef Source, llvm::ArrayRef<const char *> Decls,
              unsigned CodeFlags) {
@@ -84,9 +81,10 @@ llvm::Expected<std::shared_ptr<const CompiledKernel>>
 KernelCache::get(llvm::StringRef Source, llvm::ArrayRef<const char *> Decls, unsigned CodeFlags,
                  Outcome &Result) {
   uint64_t CacheId = Id.load(std::memory_order_acquire);
-  if (RecentGone)
+  RecentHitRing *Ring = Recent::get();
+  if (!Ring)
     return getSlow(Source, Decls, CodeFlags, Result);
-  for (RecentHit &R : Recent.Hits) {
+  for (RecentHit &R : Ring->Hits) {
     if (R.CacheId != CacheId || !sameKey(R.Key, Source, Decls, CodeFlags))
       continue;
     std::shared_ptr<Slot> S = R.S.lock();
@@ -159,10 +157,11 @@ KernelCache::getSlow(llvm::StringRef Source, llvm::ArrayRef<const char *> Decls,
   }
   Gone.clear();
   auto Remember = [&](std::shared_ptr<const CompiledKernel> K) {
-    if (RecentGone)
+    RecentHitRing *Ring = Recent::get();
+    if (!Ring)
       return K;
-    RecentHit &R = Recent.Hits[Recent.Next];
-    Recent.Next = (Recent.Next + 1) % RecentHits;
+    RecentHit &R = Ring->Hits[Ring->Next];
+    Ring->Next = (Ring->Next + 1) % RecentHits;
     R.CacheId = Id.load(std::memory_order_acquire);
     R.Key = std::move(Key);
     R.S = S;

@@ -8,6 +8,7 @@
 #define JACC_JIT_KERNELCACHE_H
 
 #include "jit/CompiledKernel.h"
+#include "support/ExitSafeThreadLocal.h"
 
 #include <llvm/ADT/ArrayRef.h>
 #include <llvm/ADT/StringRef.h>
@@ -82,12 +83,9 @@ private:
   struct RecentHitRing {
     RecentHit Hits[RecentHits];
     unsigned Next = 0; ///< the entry the next remembered kernel replaces
-    ~RecentHitRing() { RecentGone = true; }
   };
-  static thread_local RecentHitRing Recent;
-  /// Whether this thread's ring was destroyed: at exit() a thread's thread_local objects go
-  /// before the atexit handlers and static destructors run, and those may still push.
-  static thread_local bool RecentGone;
+  /// This thread's ring (support/ExitSafeThreadLocal.h: null once exit() destroyed it).
+  using Recent = ExitSafeThreadLocal<RecentHitRing>;
   /// Under the write lock, with Slots over capacity: take the least recently used finished
   /// kernel out, into Gone (released by the caller once unlocked).
   void evictOne(std::vector<std::shared_ptr<Slot>> &Gone);

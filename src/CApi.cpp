@@ -7,6 +7,7 @@
 #include "src/Runtime.h"
 #include "src/profile/Events.h"
 #include "support/Error.h"
+#include "support/ExitSafeThreadLocal.h"
 #include "support/Stats.h"
 
 #include <algorithm>
@@ -18,20 +19,14 @@ using namespace jacc;
 
 namespace {
 
-/// This thread's last error message. At exit() a thread's thread_local objects are destroyed
-/// before the atexit handlers and static destructors run, which may still call jacc: from then
-/// on the message goes to a fixed buffer (truncated) that nothing destroys.
-thread_local bool LastErrorGone = false;
-struct LastErrorText {
-  std::string Text;
-  ~LastErrorText() { LastErrorGone = true; }
-};
-thread_local LastErrorText LastError;
+/// This thread's last error message; once exit() destroyed it (support/ExitSafeThreadLocal.h),
+/// a fixed buffer (truncated) that nothing destroys.
+using LastError = ExitSafeThreadLocal<std::string, struct LastErrorTag>;
 char ExitTimeError[4096];
 
 void setLastError(const std::string &Message) {
-  if (!LastErrorGone) {
-    LastError.Text = Message;
+  if (std::string *Text = LastError::get()) {
+    *Text = Message;
     return;
   }
   size_t N = std::min(Message.size(), sizeof ExitTimeError - 1);
@@ -57,7 +52,8 @@ void jacc::clearLastError() {
 extern "C" {
 
 const char *jacc_last_error(void) {
-  return LastErrorGone ? ExitTimeError : LastError.Text.c_str();
+  std::string *Text = LastError::get();
+  return Text ? Text->c_str() : ExitTimeError;
 }
 
 jacc_status jacc_init(void) { return toStatus(Runtime::instance().init()); }

@@ -4,6 +4,7 @@
 #include "src/Runtime.h"
 
 #include "support/Error.h"
+#include "support/ExitSafeThreadLocal.h"
 
 #include <llvm/Support/FileSystem.h>
 #include <llvm/Support/MemoryBuffer.h>
@@ -31,17 +32,12 @@ HolderSet setOf(const std::vector<unsigned> &Devices) {
 }
 
 /// This thread's data locations (jacc_data_location_begin), innermost last; "" for every
-/// device. At exit() they are destroyed before the atexit handlers and static destructors run,
-/// which may still map data: from then on the thread has none.
-thread_local bool DataScopesGone = false;
-struct ThreadDataScopes {
-  std::vector<std::string> Names;
-  ~ThreadDataScopes() { DataScopesGone = true; }
-};
-thread_local ThreadDataScopes DataScopes;
+/// device. Once exit() destroyed them (support/ExitSafeThreadLocal.h) the thread has none.
+using DataScopes = ExitSafeThreadLocal<std::vector<std::string>, struct DataScopesTag>;
 /// The innermost, or null without one.
 const std::string *innermostDataScope() {
-  return DataScopesGone || DataScopes.Names.empty() ? nullptr : &DataScopes.Names.back();
+  std::vector<std::string> *Names = DataScopes::get();
+  return !Names || Names->empty() ? nullptr : &Names->back();
 }
 
 /// Whether Shares are the equal split over all of them.
@@ -139,8 +135,8 @@ llvm::Error Runtime::setDataLocation(const char *Name) {
 
 llvm::Error Runtime::beginDataLocation(const char *Name) {
   return chooseLocation(Name, "jacc_data_location_begin", [](std::string New) {
-    if (!DataScopesGone)
-      DataScopes.Names.push_back(std::move(New));
+    if (std::vector<std::string> *Names = DataScopes::get())
+      Names->push_back(std::move(New));
   });
 }
 
@@ -149,7 +145,7 @@ llvm::Error Runtime::endDataLocation() {
     return makeError(ErrorCode::InvalidArgument,
                      "jacc_data_location_end: this thread has no jacc_data_location_begin to "
                      "end; call them in pairs");
-  DataScopes.Names.pop_back();
+  DataScopes::get()->pop_back();
   return llvm::Error::success();
 }
 
