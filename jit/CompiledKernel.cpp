@@ -1,5 +1,6 @@
-// Compiling a kernel (analysis, host code, JIT entry, disk entry, JACC_CUDA_VERIFY), and building
-// its split entry and CUDA images on first use, each loaded from disk or compiled once.
+// Compiling a kernel (analysis, host code, JIT entry, disk entry, the device targets'
+// verification), and building its split entry and device code on first use, each loaded from
+// disk or compiled once.
 #include "jit/CompiledKernel.h"
 
 #include "analysis/KernelSource.h"
@@ -7,7 +8,6 @@
 #include "jit/cache/KernelEntry.h"
 #include "jit/cache/KernelStore.h"
 #include "jit/cache/KernelSummary.h"
-#include "jit/cuda/CudaLaunchABI.h"
 #include "jit/host/HostCodegen.h"
 #include "jit/host/HostJIT.h"
 #include "jit/server/CompileServer.h"
@@ -25,58 +25,37 @@ static double msSince(std::chrono::steady_clock::time_point T) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - T).count();
 }
 
-llvm::Expected<std::vector<unsigned>> cudaVerifyArchsFromEnv() {
-  llvm::StringRef Env = env::text(env::Var::CudaVerify);
-  if (Env.trim() == "source")
-    return std::vector<unsigned>{CudaSourceOnly};
-  llvm::SmallVector<llvm::StringRef, 4> Archs;
-  Env.split(Archs, ',', -1, false);
-  std::vector<unsigned> Sms;
-  for (llvm::StringRef A : Archs) {
-    unsigned Sm = 0;
-    llvm::StringRef T = A.trim();
-    T.consume_front("sm_");
-    if (T.getAsInteger(10, Sm))
-      return env::invalid(env::Var::CudaVerify, Env, "architectures such as 75,80,90, or source");
-    Sms.push_back(Sm);
-  }
-  return Sms;
-}
-
-/// K's CUDA entry generated, not compiled (JACC_CUDA_VERIFY=source).
-static llvm::Error generateCuda(const CompiledKernel &K, bool Split) {
-  auto Full = K.completeInfo();
-  if (!Full)
-    return Full.takeError();
-  return generateCudaSource(**Full, Split).takeError();
-}
-
-/// JACC_CUDA_VERIFY: every kernel is also generated for CUDA and compiled by NVRTC for its
-/// architectures, both entries, with the launch-ABI check; a failure fails the push. A kernel
-/// CUDA code generation refuses by design (Unsupported: a long double or complex reduction, a
-/// header with no device equivalent) is host-only: a push to a CUDA device reports the same
-/// error, and the host runs it.
-static llvm::Error verifyCuda(const CompiledKernel &K) {
-  auto Archs = cudaVerifyArchsFromEnv();
+/// Each device target's verification (CodeTarget::verifyArchs: the test suites set it): the
+/// kernel is also built for those architectures, both entries; a failure fails the push. A
+/// kernel a target refuses by design (Unsupported: a long double or complex reduction, a header
+/// with no device equivalent) is host-only there: a push to such a device reports the same
+/// error, and the host runs it. Architecture 0 generates the entries without compiling them.
+static llvm::Error verifyDeviceCode(const CompiledKernel &K, const CodeTarget &T) {
+  auto Archs = T.verifyArchs();
   if (!Archs)
     return Archs.takeError();
-  for (unsigned Sm : *Archs) {
+  for (unsigned Arch : *Archs) {
     for (bool Split : {false, true}) {
       if (Split && !K.Info.Split.Enabled)
         continue;
-      llvm::Error E =
-          Sm == CudaSourceOnly ? generateCuda(K, Split) : K.cudaCode(Sm, Split).takeError();
+      llvm::Error E = llvm::Error::success();
+      if (Arch != 0)
+        E = K.deviceCode(T, Arch, Split).takeError();
+      else if (auto Full = K.completeInfo())
+        E = T.build(**Full, Arch, Split).takeError();
+      else
+        E = Full.takeError();
       if (!E)
         continue;
       std::string Msg;
       if (takeError(std::move(E), Msg) == ErrorCode::Unsupported) {
-        debugLog("codegen", "JACC_CUDA_VERIFY: host-only kernel: " + Msg);
+        debugLog("codegen", T.verifyVariable().str() + ": host-only kernel: " + Msg);
         return llvm::Error::success();
       }
-      std::string Target = Sm == CudaSourceOnly ? "" : " for sm_" + std::to_string(Sm);
-      return makeError(ErrorCode::Compile, "JACC_CUDA_VERIFY: the " +
-                                               llvm::Twine(Split ? "split" : "plain") + " entry" +
-                                               Target + ": " + Msg);
+      std::string For = Arch == 0 ? "" : " for " + T.archName(Arch);
+      return makeError(ErrorCode::Compile, T.verifyVariable().str() + ": the " +
+                                               (Split ? "split" : "plain") + " entry" + For + ": " +
+                                               Msg);
     }
   }
   return llvm::Error::success();
@@ -128,13 +107,14 @@ compileKernel(llvm::StringRef Source, llvm::ArrayRef<std::string> Decls, const D
     return Call.takeError();
   K->Call = std::move(*Call);
   K->CompileMs = msSince(CompileStart);
-  if (Disk.Cache) { // before the GPU images of verifyCuda, which are added to this entry
+  if (Disk.Cache) { // before the device code of verifyDeviceCode, which is added to this entry
     K->Disk = Disk;
     storeKernel(Disk, *K);
   }
 
-  if (auto E = verifyCuda(*K))
-    return E;
+  for (const CodeTarget *T : codeTargets())
+    if (auto E = verifyDeviceCode(*K, *T))
+      return E;
   debugLog("codegen", "compiled in " + std::to_string(K->AnalysisMs) + " ms analysis + " +
                           std::to_string(K->CompileMs) + " ms code generation");
   return std::shared_ptr<const CompiledKernel>(std::move(K));
@@ -149,39 +129,6 @@ void reportLateCode(const CompiledKernel *K, const char *Part, bool FromDisk,
     O({K, Part, FromDisk, Start, std::chrono::steady_clock::now()});
 }
 } // namespace
-
-namespace {
-/// The Ids of the CudaCodes that exist.
-struct LiveCudaCodes {
-  std::mutex M;
-  std::unordered_set<uint64_t> Ids;
-};
-LiveCudaCodes &liveCudaCodes() {
-  static auto *L = new LiveCudaCodes; // never destroyed: CudaCodes may outlive static destructors
-  return *L;
-}
-} // namespace
-
-uint64_t CudaCode::newId() {
-  static std::atomic<uint64_t> Next{1};
-  uint64_t Id = Next.fetch_add(1, std::memory_order_relaxed);
-  LiveCudaCodes &L = liveCudaCodes();
-  std::lock_guard<std::mutex> Lock(L.M);
-  L.Ids.insert(Id);
-  return Id;
-}
-
-CudaCode::~CudaCode() {
-  LiveCudaCodes &L = liveCudaCodes();
-  std::lock_guard<std::mutex> Lock(L.M);
-  L.Ids.erase(Id);
-}
-
-bool CudaCode::alive(uint64_t Id) {
-  LiveCudaCodes &L = liveCudaCodes();
-  std::lock_guard<std::mutex> Lock(L.M);
-  return L.Ids.count(Id) != 0;
-}
 
 void setLateCodeObserver(LateCodeObserver O) { Observer.store(O, std::memory_order_release); }
 
@@ -236,53 +183,38 @@ llvm::Expected<const SplitCode *> CompiledKernel::splitCode() const {
   return Split.get();
 }
 
-llvm::Expected<const CudaCode *> CompiledKernel::cudaCode(unsigned Sm, bool Split) const {
-  std::lock_guard<std::mutex> Lock(CudaMutex);
-  std::pair<unsigned, bool> Key{Sm, Split && Info.Split.Enabled};
-  if (auto It = CudaCodes.find(Key); It != CudaCodes.end())
+llvm::Expected<const DeviceCode *> CompiledKernel::deviceCode(const CodeTarget &Target,
+                                                              unsigned Arch, bool Split) const {
+  std::lock_guard<std::mutex> Lock(DeviceMutex);
+  CodeKey Key{&Target, Arch, Split && Info.Split.Enabled};
+  if (auto It = DeviceCodes.find(Key); It != DeviceCodes.end())
     return It->second.get();
-  if (auto It = CudaFailures.find(Key); It != CudaFailures.end())
+  if (auto It = DeviceFailures.find(Key); It != DeviceFailures.end())
     return It->second.error();
-  std::string Name = cudaImageStem(Sm, Key.second);
+  std::string Stem = Target.stem(Arch, Key.Split);
   auto Start = std::chrono::steady_clock::now();
-  // The part's name outlives the call (observers may keep it): one string per target and form.
-  static const char *const Parts[2] = {"cuda", "cuda split"};
-  if (auto C = loadCudaCode(Disk, Name)) {
-    const CudaCode *P = C.get();
-    CudaCodes[Key] = std::move(C);
-    reportLateCode(this, Parts[Key.second], /*FromDisk=*/true, Start);
+  if (std::unique_ptr<DeviceCode> C = Target.load(Disk, Stem)) {
+    const DeviceCode *P = C.get();
+    DeviceCodes[Key] = std::move(C);
+    reportLateCode(this, Target.part(Key.Split), /*FromDisk=*/true, Start);
     return P;
   }
-  auto Build = [&]() -> llvm::Expected<std::unique_ptr<CudaCode>> {
-    auto C = std::make_unique<CudaCode>();
-    auto Full = completeInfo();
-    if (!Full)
-      return Full.takeError();
-    auto Src = generateCudaSource(**Full, Key.second);
-    if (!Src)
-      return Src.takeError();
-    C->Kernel = std::move(*Src);
-    debugLog("codegen", "CUDA source (sm_" + std::to_string(Sm) + "):\n" + C->Kernel.Source);
-    auto Img = compileCuda(C->Kernel.Source, Sm);
-    if (!Img)
-      return Img.takeError();
-    C->Image = std::move(*Img);
-    if (!C->Image.Log.empty())
-      debugLog("codegen", "NVRTC: " + C->Image.Log);
-    if (auto E = checkCudaLaunchABI(C->Kernel, C->Image.IsPtx ? C->Image.Image : C->Image.Ptx))
-      return E;
-    return C;
-  };
-  auto C = Build();
+  auto Full = completeInfo();
+  if (!Full) {
+    SavedError &Failure = DeviceFailures[Key];
+    Failure.keep(Full.takeError());
+    return Failure.error();
+  }
+  auto C = Target.build(**Full, Arch, Key.Split);
   if (!C) {
-    SavedError &Failure = CudaFailures[Key];
+    SavedError &Failure = DeviceFailures[Key];
     Failure.keep(C.takeError());
     return Failure.error();
   }
-  const CudaCode *P = C->get();
-  storeCudaCode(Disk, Name, *P);
-  CudaCodes[Key] = std::move(*C);
-  reportLateCode(this, Parts[Key.second], /*FromDisk=*/false, Start);
+  const DeviceCode *P = C->get();
+  Target.store(Disk, Stem, *P);
+  DeviceCodes[Key] = std::move(*C);
+  reportLateCode(this, Target.part(Key.Split), /*FromDisk=*/false, Start);
   return P;
 }
 

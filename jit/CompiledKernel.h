@@ -1,10 +1,10 @@
-// A kernel compiled for the host: what the analysis learnt, the generated code and its entry point.
+// A compiled kernel: what the analysis learnt, its host code and entry point, and its code for
+// device targets (jit/CodeTarget.h) built on first use.
 #ifndef JACC_JIT_COMPILEDKERNEL_H
 #define JACC_JIT_COMPILEDKERNEL_H
 
 #include "analysis/Kernel.h"
-#include "jit/cuda/CudaCodegen.h"
-#include "jit/cuda/NvrtcCompiler.h"
+#include "jit/CodeTarget.h"
 #include "jit/host/CallInterface.h"
 #include "jit/specialize/KernelVariants.h"
 #include "support/SavedError.h"
@@ -20,14 +20,6 @@
 
 namespace jacc::jit {
 
-class DiskCache;
-
-/// Where a kernel's disk cache entry is (a null Cache: the kernel is not on disk).
-struct DiskSlot {
-  std::shared_ptr<DiskCache> Cache;
-  std::string Key;
-};
-
 /// The split entry of a kernel, compiled the first time the kernel runs split.
 struct SplitCode {
   std::string HostSource;
@@ -38,31 +30,10 @@ struct SplitCode {
   double CompileMs = 0;
 };
 
-/// The kernel for one GPU architecture: generated CUDA C++, the NVRTC image, its launch ABI
-/// checked against the PTX.
-struct CudaCode {
-  CudaKernelSource Kernel;
-  CudaImage Image;
-  /// Never the same for two CudaCodes of a process, unlike their addresses once the kernel
-  /// cache lets kernels go: what GPUs key their loaded modules by.
-  const uint64_t Id = newId();
-
-  CudaCode() = default;
-  CudaCode(const CudaCode &) = delete;
-  CudaCode &operator=(const CudaCode &) = delete;
-  ~CudaCode();
-  /// Whether the CudaCode of this Id still exists: a GPU unloads the modules of those gone (their
-  /// kernel was let go by the kernel cache and by every launch).
-  static bool alive(uint64_t Id);
-
-private:
-  static uint64_t newId();
-};
-
 /// Code of a kernel built after its first compile, on first use: the split entry, a GPU image.
 struct LateCode {
   const struct CompiledKernel *Kernel;
-  const char *Part;   ///< "split entry", "cuda sm_80", "cuda sm_80 split"
+  const char *Part;   ///< "split entry", or a device target's CodeTarget::part()
   bool FromDisk;      ///< loaded from the disk cache rather than compiled
   std::chrono::steady_clock::time_point Start, End;
 };
@@ -78,8 +49,8 @@ struct CompiledKernel {
   analysis::KernelInfo Info;
   bool InfoComplete = true;
   llvm::Expected<const analysis::KernelInfo *> completeInfo() const;
-  /// Its disk cache entry: later artifacts (split entry, GPU images) are read from and added to
-  /// it.
+  /// Its disk cache entry: later artifacts (split entry, device code) are read from and added
+  /// to it.
   DiskSlot Disk;
   std::string HostSource;             ///< generated C (JACC_DEBUG=codegen prints it)
   llvm::SmallVector<char, 0> Object;  ///< the host object linked by the JIT
@@ -89,18 +60,19 @@ struct CompiledKernel {
   /// The split entry (Info.Split.Enabled only), compiled on first use: a kernel that only ever
   /// runs on one device, or in duplicate mode, never pays for it. Thread-safe.
   llvm::Expected<const SplitCode *> splitCode() const;
-  /// The plain or split entry for a GPU of compute capability Sm, generated and compiled by
-  /// NVRTC on first use, then kept (failures too: a kernel that cannot compile for CUDA is not
-  /// recompiled at every launch). Thread-safe.
-  llvm::Expected<const CudaCode *> cudaCode(unsigned Sm, bool Split) const;
+  /// The plain or split entry for architecture Arch of Target, loaded from the disk entry or
+  /// built on first use, then kept (failures too: a kernel the target cannot compile is not
+  /// compiled again at every launch). Thread-safe.
+  llvm::Expected<const DeviceCode *> deviceCode(const CodeTarget &Target, unsigned Arch,
+                                                bool Split) const;
 
 private:
   mutable std::once_flag CompleteOnce;
   mutable std::unique_ptr<analysis::KernelInfo> Complete;
   mutable SavedError CompleteFailure;
-  mutable std::mutex CudaMutex;
-  mutable std::map<std::pair<unsigned, bool>, std::unique_ptr<CudaCode>> CudaCodes;
-  mutable std::map<std::pair<unsigned, bool>, SavedError> CudaFailures;
+  mutable std::mutex DeviceMutex;
+  mutable std::map<CodeKey, std::unique_ptr<DeviceCode>> DeviceCodes;
+  mutable std::map<CodeKey, SavedError> DeviceFailures;
 
   mutable std::once_flag SplitOnce;
   mutable std::unique_ptr<SplitCode> Split;
@@ -113,16 +85,6 @@ public:
   /// Its specialized variants (JACC_SPECIALIZE): chosen at each push, compiled in the background.
   mutable KernelVariants Variants;
 };
-
-/// JACC_CUDA_VERIFY=75,80,90 (the test suites set it): the GPU architectures every kernel is
-/// also generated and compiled for by NVRTC, both entries, launch ABI checked (a failure fails
-/// the push): machines without a GPU verify the CUDA path this way. Empty when unset; read at
-/// each compile. JACC_CUDA_VERIFY=source gives {CudaSourceOnly}.
-llvm::Expected<std::vector<unsigned>> cudaVerifyArchsFromEnv();
-/// The architecture that stands for JACC_CUDA_VERIFY=source: the CUDA entries are generated,
-/// not compiled (the sanitized tests: NVRTC is not instrumented, and the normal build's tests
-/// compile the same kernels).
-inline constexpr unsigned CudaSourceOnly = 0;
 
 /// Bits of a compile's CodeFlags (part of both caches' keys): how the code is generated.
 enum CodeFlag : unsigned {

@@ -2,9 +2,8 @@
 // modules' variables only checked, and the devices last.
 #include "src/Settings.h"
 
-#include "jit/CompiledKernel.h"
+#include "jit/CodeTarget.h"
 #include "jit/cache/DiskCacheConfig.h"
-#include "jit/cuda/BlockGeometry.h"
 #include "support/Debug.h"
 #include "support/Env.h"
 
@@ -22,10 +21,9 @@ llvm::Expected<bool> accErrorsReturn() {
 static llvm::Error checkOtherVariables() {
   if (auto E = checkDebugTopics())
     return E;
-  if (auto N = jit::blockSizeOverrideFromEnv(); !N)
-    return N.takeError();
-  if (auto A = jit::cudaVerifyArchsFromEnv(); !A)
-    return A.takeError();
+  for (const jit::CodeTarget *T : jit::codeTargets())
+    if (auto E = T->checkEnvironment())
+      return E;
   if (auto C = jit::diskCacheConfigFromEnv(); !C)
     return C.takeError();
   if (auto R = accErrorsReturn(); !R)

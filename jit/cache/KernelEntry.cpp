@@ -2,6 +2,7 @@
 // displayed (see KernelEntry.h).
 #include "jit/cache/KernelEntry.h"
 
+#include "jit/CodeTarget.h"
 #include "jit/cache/StoreFormat.h"
 
 #include <llvm/ADT/STLExtras.h>
@@ -52,13 +53,17 @@ std::vector<std::pair<std::string, std::string>> compilers(const json::Object &O
   std::vector<std::pair<std::string, std::string>> Out;
   for (const auto &KV : O)
     Out.emplace_back(KV.first.str(), valueText(KV.second));
-  auto Rank = [](llvm::StringRef N) {
-    return llvm::StringSwitch<int>(N)
-        .Case("llvm", 0)
-        .Case("nvrtc", 1)
-        .Case("jacc", 2)
-        .Case("format", 3)
-        .Default(4);
+  auto DeviceCompiler = [](llvm::StringRef N) {
+    for (const CodeTarget *T : codeTargets())
+      for (const auto &C : T->compilers())
+        if (C.first == N)
+          return true;
+    return false;
+  };
+  auto Rank = [&](llvm::StringRef N) {
+    if (DeviceCompiler(N))
+      return 1;
+    return llvm::StringSwitch<int>(N).Case("llvm", 0).Case("jacc", 2).Case("format", 3).Default(4);
   };
   llvm::sort(Out, [&](const auto &A, const auto &B) {
     return std::make_tuple(Rank(A.first), A.first) < std::make_tuple(Rank(B.first), B.first);
@@ -84,18 +89,6 @@ SummarySplit split(const json::Object &O) {
 
 const char *hostObjectArtifact(bool Split) {
   return Split ? "host-split.o" : "host.o";
-}
-
-std::string cudaImageStem(unsigned Sm, bool Split) {
-  return "sm_" + std::to_string(Sm) + (Split ? "-split" : "");
-}
-
-std::string cudaImageArtifact(llvm::StringRef Stem, bool IsPtx) {
-  return (Stem + (IsPtx ? ".ptx" : ".cubin")).str();
-}
-
-std::string cudaLaunchArtifact(llvm::StringRef Stem) {
-  return (Stem + JsonSuffix).str();
 }
 
 std::string variantArtifactStem(llvm::StringRef Key) {

@@ -5,8 +5,8 @@
 // A kernel's entry (artifacts are added as they are compiled):
 //   summary.json                        kernelSummary(), with the store's entry.json
 //   host.o, host-split.o                the host objects of the plain and the split entries
-//   sm_<N>[-split].cubin (or .ptx)      the CUDA image of either entry for compute capability N,
-//   sm_<N>[-split].json                 and its launch metadata (KernelStore.h)
+//   <stem>.*                            a device target's code of either entry for one of its
+//                                       architectures (CodeTarget::stem, jit/CodeTarget.h)
 //   spec-<16 hex>.<any of the above>    the same artifacts of a specialized variant
 //   spec-<16 hex>.json                  the variant's record: its values, compile time and hits
 #ifndef JACC_JIT_CACHE_KERNELENTRY_H
@@ -28,22 +28,14 @@ namespace jacc::jit {
 /// "host.o", or "host-split.o" for the split entry: the host object of an entry.
 const char *hostObjectArtifact(bool Split);
 
-/// "sm_80", or "sm_80-split" for the split entry: the name of the CUDA image for compute
-/// capability Sm without its extension (its image and its launch metadata take one each).
-std::string cudaImageStem(unsigned Sm, bool Split);
-/// The image of a CUDA image stem: Stem.cubin, or Stem.ptx for PTX.
-std::string cudaImageArtifact(llvm::StringRef Stem, bool IsPtx);
-/// The launch metadata of a CUDA image stem: Stem.json.
-std::string cudaLaunchArtifact(llvm::StringRef Stem);
-
 /// "spec-<16 hex>": the stem of the artifacts of the variant whose Specialization::key() is Key.
 std::string variantArtifactStem(llvm::StringRef Key);
-/// Artifact Name (a host object, a CUDA image stem) of the variant of stem Stem: "Stem.Name".
+/// Artifact Name (a host object, a device code stem) of the variant of stem Stem: "Stem.Name".
 std::string variantArtifact(llvm::StringRef Stem, llvm::StringRef Name);
 /// The record of the variant of stem Stem: "Stem.json".
 std::string variantRecordArtifact(llvm::StringRef Stem);
-/// Whether Name is a variant's record: spec-<16 hex>.json exactly, not the launch metadata of a
-/// variant's CUDA image (spec-<hash>.sm_80.json).
+/// Whether Name is a variant's record: spec-<16 hex>.json exactly, not a JSON artifact of a
+/// variant's device code (spec-<hash>.<stem>.json).
 bool isVariantRecordArtifact(llvm::StringRef Name);
 
 // --- A variant's record --------------------------------------------------------------------
@@ -78,7 +70,7 @@ struct SummarySplit {
   std::vector<std::string> Predicates; ///< "kernel:<line>: <statement>  when <predicate>"
 };
 
-/// The summary's CUDA block geometry (jit/cuda/BlockGeometry.h).
+/// The summary's GPU block geometry (what the GPU target adds: CodeTarget::describe).
 struct SummaryGpu {
   int64_t BlockSize = 0;
   std::string BlockWhy, Traits;
@@ -94,8 +86,8 @@ struct KernelSummaryFields {
   std::optional<std::string> Rewritten; ///< the predicate-rewritten source (empty: not split)
   std::vector<std::string> Decls;       ///< the argument declarations
   std::optional<double> AnalysisMs, CompileMs;
-  /// The compilers' versions by name: the known ones first (llvm, nvrtc, jacc, format), then the
-  /// others by name.
+  /// The compilers' versions by name: the known ones first (llvm, the device targets' compilers,
+  /// jacc, format), then the others by name.
   std::optional<std::vector<std::pair<std::string, std::string>>> Compilers;
   std::optional<SummarySplit> Split;
   std::optional<SummaryGpu> Gpu; ///< absent from summaries written before the access traits

@@ -1,12 +1,10 @@
 // Kernels in the disk cache: the key that hashes everything the code depends on, storing and
-// loading a kernel and its CUDA images, and going on without the cache when writing it fails.
+// loading a kernel, and going on without the cache when writing it fails.
 #include "jit/cache/KernelStore.h"
 
 #include "jit/cache/DiskCacheConfig.h"
 #include "jit/cache/KernelEntry.h"
 #include "jit/cache/KernelSummary.h"
-#include "jit/cuda/BlockGeometry.h"
-#include "jit/cuda/NvrtcCompiler.h"
 #include "jit/host/HostCodegen.h"
 #include "jit/host/HostCompiler.h"
 #include "jit/host/HostJIT.h"
@@ -73,9 +71,9 @@ std::shared_ptr<DiskCache> processDiskCache() {
 
 /// Raised whenever the code jacc generates or stores for the same inputs changes, so that entries
 /// written by an older build are never loaded (they become unreachable and age out of the LRU).
-/// 2: CUBIN images are stored whole (revision 1 trimmed their trailing zero bytes).
-/// 3: __launch_bounds__ on every CUDA entry.
-/// 4: CUDA block sizes from the access traits (jit/cuda/BlockGeometry.h), not a fixed 256.
+/// 2: GPU images are stored whole (revision 1 trimmed their trailing zero bytes).
+/// 3: __launch_bounds__ on every GPU entry.
+/// 4: GPU block sizes from the access traits, not a fixed 256.
 /// 5: split entries read the device's share from the team at launch (share_begin, share_end,
 ///    share_scale) instead of computing an equal one from device / ndevices.
 /// 6: every atomic form (structured captures, guards around whole atomics), inner-loop reductions
@@ -100,7 +98,8 @@ std::shared_ptr<DiskCache> processDiskCache() {
 ///     contiguously along it (loop interchange).
 /// 23: variants with disjoint pointers declare them restrict in nests indexed through memory.
 /// 24: GPU entries share inner loops whose variable the program declared outside them.
-constexpr unsigned CodeRevision = 24;
+/// 25: device targets' parts of the key (CodeTarget::cacheKeyPart).
+constexpr unsigned CodeRevision = 25;
 
 std::string diskCacheKey(llvm::StringRef Source, llvm::ArrayRef<std::string> Decls,
                          unsigned CodeFlags) {
@@ -108,7 +107,7 @@ std::string diskCacheKey(llvm::StringRef Source, llvm::ArrayRef<std::string> Dec
     // The same for the whole process: what the code depends on besides the kernel.
     return "jacc-kernel-cache\n" + std::to_string(DiskCacheFormat) + "." +
            std::to_string(CodeRevision) + "\n" JACC_VERSION "\n" LLVM_VERSION_STRING "\n" +
-           nvrtcVersionString() + "\n" + hostTargetId() + "\n";
+           hostTargetId() + "\n";
   }();
   llvm::SHA256 H;
   auto Field = [&](llvm::StringRef S) { // length-prefixed: no two inputs concatenate alike
@@ -117,9 +116,8 @@ std::string diskCacheKey(llvm::StringRef Source, llvm::ArrayRef<std::string> Dec
   };
   Field(Fixed);
   Field(std::to_string(CodeFlags));
-  // Generated CUDA code depends on it; read per key so that it may change between processes
-  // sharing one cache.
-  Field("cuda-block:" + std::to_string(blockSizeOverride()));
+  for (const CodeTarget *T : codeTargets())
+    Field(T->name().str() + ": " + T->cacheKeyPart());
   Field(Source);
   for (const std::string &D : Decls)
     Field(D);
@@ -180,61 +178,6 @@ void storeKernel(const DiskSlot &Slot, const CompiledKernel &K) {
     stopUsingDiskCache(llvm::toString(std::move(E)));
   else
     debugLog("cache", "stored " + Slot.Key.substr(0, 12));
-}
-
-std::unique_ptr<CudaCode> loadCudaCode(const DiskSlot &Slot, const std::string &Name) {
-  if (!Slot.Cache)
-    return nullptr;
-  auto Warn = [&](const std::string &W) -> std::unique_ptr<CudaCode> {
-    if (!W.empty())
-      cacheWarning("entry " + Slot.Key.substr(0, 12) + ": " + W + " (recompiling)");
-    return nullptr;
-  };
-  std::string Warning;
-  std::string MetaName = cudaLaunchArtifact(Name);
-  auto Meta = Slot.Cache->readArtifact(Slot.Key, MetaName, Warning);
-  if (!Meta)
-    return Warn(Warning);
-  auto V = llvm::json::parse(*Meta);
-  if (!V)
-    return Warn(MetaName + ": " + llvm::toString(V.takeError()));
-  const llvm::json::Object *O = V->getAsObject();
-  const llvm::json::Value *L = O ? O->get("launch") : nullptr;
-  if (!L)
-    return Warn(MetaName + ": no launch metadata");
-  auto Launch = cudaLaunchFromJson(*L);
-  if (!Launch)
-    return Warn(MetaName + ": " + llvm::toString(Launch.takeError()));
-  bool IsPtx = O->getBoolean("ptx").value_or(false);
-  auto Img = Slot.Cache->readArtifact(Slot.Key, cudaImageArtifact(Name, IsPtx), Warning);
-  if (!Img)
-    return Warn(Warning.empty() ? Name + ": image missing" : Warning);
-  auto C = std::make_unique<CudaCode>();
-  C->Kernel = std::move(*Launch);
-  C->Image.Image = std::move(*Img);
-  C->Image.IsPtx = IsPtx;
-  C->Image.SmVersion = O->getInteger("arch").value_or(0);
-  debugLog("cache", "disk hit " + Slot.Key.substr(0, 12) + " " + Name);
-  return C;
-}
-
-void storeCudaCode(const DiskSlot &Slot, const std::string &Name, const CudaCode &C) {
-  if (!Slot.Cache)
-    return;
-  const CudaImage &I = C.Image;
-  llvm::json::Object Meta{{"launch", cudaLaunchToJson(C.Kernel)},
-                          {"ptx", I.IsPtx},
-                          {"arch", I.SmVersion},
-                          {"compile_ms", I.CompileMs}};
-  std::string Text;
-  llvm::raw_string_ostream OS(Text);
-  OS << llvm::json::Value(std::move(Meta));
-  OS.flush();
-  // The image first: its metadata names it, so a reader never finds metadata without it.
-  if (auto E = Slot.Cache->addArtifact(Slot.Key, cudaImageArtifact(Name, I.IsPtx), I.Image))
-    stopUsingDiskCache(llvm::toString(std::move(E)));
-  else if (auto E = Slot.Cache->addArtifact(Slot.Key, cudaLaunchArtifact(Name), Text))
-    stopUsingDiskCache(llvm::toString(std::move(E)));
 }
 
 } // namespace jacc::jit

@@ -19,8 +19,9 @@ namespace jacc::jit {
 std::shared_ptr<DiskCache> processDiskCache();
 
 /// The entry key of a kernel: a SHA-256 of the deterministic inputs of its compile only (the
-/// source, the declarations, code flags, the host target, LLVM's and NVRTC's versions, jacc's
-/// version and the cache format). Never of a compiler's output.
+/// source, the declarations, code flags, the host target, LLVM's version and what each device
+/// target's code depends on (CodeTarget::cacheKeyPart), jacc's version and the cache format).
+/// Never of a compiler's output.
 std::string diskCacheKey(llvm::StringRef Source, llvm::ArrayRef<std::string> Decls,
                          unsigned CodeFlags);
 
@@ -32,13 +33,6 @@ std::shared_ptr<const CompiledKernel> loadKernel(const DiskSlot &Slot, unsigned 
 /// Create Slot's entry for a kernel just compiled (summary and host object); a failure is one
 /// warning, never an error of the push.
 void storeKernel(const DiskSlot &Slot, const CompiledKernel &K);
-
-/// The CUDA image of stem Name (KernelEntry.h: "sm_80", "spec-<hash>.sm_80-split") of Slot's
-/// entry; null on a miss.
-std::unique_ptr<CudaCode> loadCudaCode(const DiskSlot &Slot, const std::string &Name);
-
-/// Add C to Slot's entry as its image (Name.cubin or .ptx), then its launch metadata (Name.json).
-void storeCudaCode(const DiskSlot &Slot, const std::string &Name, const CudaCode &C);
 
 /// Print a cache warning on stderr, once per distinct text (and to JACC_DEBUG=cache).
 void cacheWarning(const std::string &Text);

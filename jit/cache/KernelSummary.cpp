@@ -3,8 +3,8 @@
 #include "jit/cache/KernelSummary.h"
 
 #include "analysis/KernelSource.h"
+#include "jit/CodeTarget.h"
 #include "jit/cache/StoreFormat.h"
-#include "jit/cuda/NvrtcCompiler.h"
 #include "support/Error.h"
 
 #include <llvm/Config/llvm-config.h>
@@ -209,27 +209,27 @@ json::Object kernelSummary(const KernelInfo &K, llvm::StringRef Target, double A
   for (const SplitArray &A : K.Split.Plan.Arrays)
     Arrays.push_back(
         json::Object{{"name", textValue(A.Name)}, {"dim", A.Dim}, {"affine", A.Affine}});
-  BlockGeometry Block = cudaBlockGeometry(K);
-  return json::Object{{"name", textValue(K.Name.Display)},
-                      {"target", Target},
-                      {"source", textValue(K.Source)},
-                      {"decls", std::move(Decls)},
-                      {"rewritten", textValue(K.Split.Rewritten)},
-                      {"split", json::Object{{"enabled", K.Split.Enabled},
-                                             {"fallback", textValue(K.Split.Fallback)},
-                                             {"arrays", std::move(Arrays)},
-                                             {"narrowable", K.Split.Plan.Narrowable},
-                                             {"predicates", predicateLines(K)}}},
-                      {"gpu", json::Object{{"traits", analysis::describeTraits(K.Traits)},
-                                           {"block_size", Block.BlockSize},
-                                           {"block_why", textValue(Block.Why)}}},
-                      {"compilers", json::Object{{"llvm", LLVM_VERSION_STRING},
-                                                 {"nvrtc", nvrtcVersionString()},
-                                                 {"jacc", JACC_VERSION},
-                                                 {"format", 1}}},
-                      {"analysis_ms", AnalysisMs},
-                      {"compile_ms", CompileMs},
-                      {"kernel", runtimeToJson(K)}};
+  json::Object Compilers{{"llvm", LLVM_VERSION_STRING}, {"jacc", JACC_VERSION}, {"format", 1}};
+  for (const CodeTarget *T : codeTargets())
+    for (auto &[Name, Version] : T->compilers())
+      Compilers[Name] = Version;
+  json::Object Summary{{"name", textValue(K.Name.Display)},
+                       {"target", Target},
+                       {"source", textValue(K.Source)},
+                       {"decls", std::move(Decls)},
+                       {"rewritten", textValue(K.Split.Rewritten)},
+                       {"split", json::Object{{"enabled", K.Split.Enabled},
+                                              {"fallback", textValue(K.Split.Fallback)},
+                                              {"arrays", std::move(Arrays)},
+                                              {"narrowable", K.Split.Plan.Narrowable},
+                                              {"predicates", predicateLines(K)}}},
+                       {"compilers", std::move(Compilers)},
+                       {"analysis_ms", AnalysisMs},
+                       {"compile_ms", CompileMs},
+                       {"kernel", runtimeToJson(K)}};
+  for (const CodeTarget *T : codeTargets())
+    T->describe(K, Summary);
+  return Summary;
 }
 
 llvm::Expected<KernelInfo> runtimeInfoFromSummary(const json::Object &Summary) {
@@ -350,38 +350,6 @@ llvm::Expected<KernelInfo> runtimeInfoFromSummary(const json::Object &Summary) {
   if (std::optional<std::string> Display = textOf(Summary.get("name")))
     K.Name.Display = std::move(*Display);
   return K;
-}
-
-json::Object cudaLaunchToJson(const CudaKernelSource &S) {
-  json::Array Params;
-  for (const CudaParam &P : S.Params)
-    Params.push_back(json::Object{{"what", P.What}, {"size", P.Size}, {"align", P.Align}});
-  return json::Object{{"entry", S.Entry},          {"params", std::move(Params)},
-                      {"grid_sync", S.GridSync},   {"block_size", S.BlockSize},
-                      {"num_gangs", S.NumGangs}};
-}
-
-llvm::Expected<CudaKernelSource> cudaLaunchFromJson(const json::Value &V) {
-  const json::Object *O = V.getAsObject();
-  if (!O)
-    return makeError(ErrorCode::Internal, "CUDA launch metadata is not an object");
-  std::string Bad;
-  Reader R{*O, Bad};
-  CudaKernelSource S;
-  S.Entry = R.str("entry");
-  S.GridSync = R.flag("grid_sync");
-  S.BlockSize = R.num("block_size");
-  S.NumGangs = R.num("num_gangs");
-  for (const json::Value &P : R.arr("params"))
-    if (const json::Object *PO = P.getAsObject()) {
-      Reader PR{*PO, Bad};
-      S.Params.push_back({PR.str("what"), unsigned(PR.num("size")), unsigned(PR.num("align"))});
-    }
-  if (S.Params.empty() || S.BlockSize == 0 || S.BlockSize > 1024)
-    Bad = Bad.empty() ? "params" : Bad;
-  if (!Bad.empty())
-    return makeError(ErrorCode::Internal, "CUDA launch metadata: field '" + Bad + "' missing or bad");
-  return S;
 }
 
 } // namespace jacc::jit

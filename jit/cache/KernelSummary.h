@@ -5,7 +5,6 @@
 #define JACC_JIT_CACHE_KERNELSUMMARY_H
 
 #include "analysis/Kernel.h"
-#include "jit/cuda/CudaCodegen.h"
 
 #include <llvm/Support/Error.h>
 #include <llvm/Support/JSON.h>
@@ -20,10 +19,6 @@ llvm::json::Object kernelSummary(const analysis::KernelInfo &K, llvm::StringRef 
 /// The runtime part of the analysis back from a summary. Internal error on a malformed summary
 /// (the caller treats it as a cache miss).
 llvm::Expected<analysis::KernelInfo> runtimeInfoFromSummary(const llvm::json::Object &Summary);
-
-/// A CUDA image's launch metadata (everything of CudaKernelSource but the source).
-llvm::json::Object cudaLaunchToJson(const CudaKernelSource &S);
-llvm::Expected<CudaKernelSource> cudaLaunchFromJson(const llvm::json::Value &V);
 
 } // namespace jacc::jit
 

@@ -1,5 +1,6 @@
 // Which variant each push runs and how it gets compiled: off the launch path, after its payback,
-// or at once; loaded from disk or built for host and CUDA; kept only if its trial wins.
+// or at once; loaded from disk or built for the host and the device targets; kept only if its
+// trial wins.
 #include "jit/specialize/KernelVariants.h"
 
 #include "jit/CompiledKernel.h"
@@ -7,8 +8,6 @@
 #include "jit/cache/KernelEntry.h"
 #include "jit/cache/KernelStore.h"
 #include "jit/cache/KernelSummary.h"
-#include "jit/cuda/CudaLaunchABI.h"
-#include "jit/cuda/NvrtcCompiler.h"
 #include "jit/host/HostCodegen.h"
 #include "jit/host/HostJIT.h"
 #include "jit/server/CompileServer.h"
@@ -73,53 +72,35 @@ static double msSince(std::chrono::steady_clock::time_point T) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - T).count();
 }
 
-/// Variant Spec's CUDA code for a GPU of compute capability Sm, launch ABI checked.
-static llvm::Expected<std::shared_ptr<const CudaCode>>
-cudaVariant(const analysis::KernelInfo &K, const Specialization &Spec, unsigned Sm, bool Split) {
-  auto C = std::make_shared<CudaCode>();
-  auto Src = generateCudaSource(K, Split, &Spec);
-  if (!Src)
-    return Src.takeError();
-  C->Kernel = std::move(*Src);
-  if (Sm == CudaSourceOnly)
-    return C;
-  auto Img = compileCuda(C->Kernel.Source, Sm);
-  if (!Img)
-    return Img.takeError();
-  C->Image = std::move(*Img);
-  if (auto E = checkCudaLaunchABI(C->Kernel, C->Image.IsPtx ? C->Image.Image : C->Image.Ptx))
-    return E;
-  return C;
-}
-
-/// JACC_CUDA_VERIFY (see CompiledKernel.cpp): the variant's CUDA entries compile with NVRTC for
-/// the first architecture listed and keep the generic entries' launch ABI (which the generic
-/// kernel's verification checks for every architecture listed).
-static llvm::Error verifyCudaVariant(const analysis::KernelInfo &K, const Specialization &Spec) {
-  auto Archs = cudaVerifyArchsFromEnv();
-  if (!Archs) {
-    llvm::consumeError(Archs.takeError()); // the generic kernel's verification reported it
-    return llvm::Error::success();
-  }
-  for (unsigned Sm : llvm::ArrayRef(*Archs).take_front(1)) {
-    for (bool Split : {false, true}) {
-      if (Split && !K.Split.Enabled)
-        continue;
-      if (auto C = cudaVariant(K, Spec, Sm, Split); !C) {
-        std::string Msg;
-        ErrorCode Code = takeError(C.takeError(), Msg);
-        if (Code == ErrorCode::Unsupported)
-          return llvm::Error::success(); // a host-only kernel, as its generic verification found
-        return makeError(Code, Msg);
-      }
+/// Each device target's verification (see CompiledKernel.cpp): the variant's entries build for
+/// the first architecture listed and keep the generic entries' launch interface (which the
+/// generic kernel's verification checks for every architecture listed).
+static llvm::Error verifyVariant(const analysis::KernelInfo &K, const Specialization &Spec) {
+  for (const CodeTarget *T : codeTargets()) {
+    auto Archs = T->verifyArchs();
+    if (!Archs) {
+      llvm::consumeError(Archs.takeError()); // the generic kernel's verification reported it
+      continue;
     }
+    for (unsigned Arch : llvm::ArrayRef(*Archs).take_front(1))
+      for (bool Split : {false, true}) {
+        if (Split && !K.Split.Enabled)
+          continue;
+        if (auto C = T->build(K, Arch, Split, &Spec); !C) {
+          std::string Msg;
+          ErrorCode Code = takeError(C.takeError(), Msg);
+          if (Code == ErrorCode::Unsupported)
+            break; // a host-only kernel there, as its generic verification found
+          return makeError(Code, Msg);
+        }
+      }
   }
   return llvm::Error::success();
 }
 
 llvm::Expected<std::shared_ptr<VariantCode>> compileVariant(const CompiledKernel &K,
                                                             const Specialization &Spec,
-                                                            llvm::ArrayRef<unsigned> CudaArchs,
+                                                            llvm::ArrayRef<TargetArch> DeviceArchs,
                                                             bool MayCompile) {
   auto Start = std::chrono::steady_clock::now();
   auto V = std::make_shared<VariantCode>();
@@ -177,28 +158,35 @@ llvm::Expected<std::shared_ptr<VariantCode>> compileVariant(const CompiledKernel
         return SObj.takeError();
       V->SplitObject = std::move(SObj->Bytes);
     }
-    if (auto E = verifyCudaVariant(**Full, Spec))
+    if (auto E = verifyVariant(**Full, Spec))
       return E;
   }
-  // The CUDA images: from the entry, else compiled (and added to it below).
-  std::vector<std::pair<std::string, std::shared_ptr<const CudaCode>>> NewCuda;
-  for (unsigned Sm : CudaArchs)
+  // The device code: from the entry, else compiled (and added to it below).
+  struct NewCode {
+    const CodeTarget *Target;
+    std::string Name;
+    std::shared_ptr<const DeviceCode> Code;
+  };
+  std::vector<NewCode> NewDevice;
+  for (const TargetArch &TA : DeviceArchs)
     for (bool S : {false, true}) {
       if (S && !Split)
         continue;
-      std::string Name = variantArtifact(Stem, cudaImageStem(Sm, S));
-      if (std::shared_ptr<const CudaCode> C = loadCudaCode(K.Disk, Name)) {
-        V->Cuda[{Sm, S}] = std::move(C);
+      const CodeTarget &T = *TA.Target;
+      std::string Name = variantArtifact(Stem, T.stem(TA.Arch, S));
+      if (std::shared_ptr<const DeviceCode> C = T.load(K.Disk, Name)) {
+        V->Device[{&T, TA.Arch, S}] = std::move(C);
         continue;
       }
       auto Full = K.completeInfo();
       if (!Full)
         return Full.takeError();
-      auto C = cudaVariant(**Full, Spec, Sm, S);
+      auto C = T.build(**Full, TA.Arch, S, &Spec);
       if (!C)
         return C.takeError();
-      V->Cuda[{Sm, S}] = *C;
-      NewCuda.emplace_back(std::move(Name), std::move(*C));
+      std::shared_ptr<const DeviceCode> Code = std::move(*C);
+      V->Device[{&T, TA.Arch, S}] = Code;
+      NewDevice.push_back({&T, std::move(Name), std::move(Code)});
     }
   auto Entries =
       loadHostObject(V->Object, {EntryName}, K.Info.Name.symbol(/*Split=*/false, V->Key));
@@ -218,8 +206,8 @@ llvm::Expected<std::shared_ptr<VariantCode>> compileVariant(const CompiledKernel
   debugLog(V->FromDisk ? "cache" : "codegen", "variant " + V->Key +
                                                   (V->FromDisk ? " loaded in " : " compiled in ") +
                                                   std::to_string(V->CompileMs) + " ms");
-  // A new variant: host objects, CUDA images, then its .json, last (`jacc-cache show` lists the
-  // variants by it). A variant loaded from disk: only the CUDA images compiled now.
+  // A new variant: host objects, device code, then its .json, last (`jacc-cache show` lists the
+  // variants by it). A variant loaded from disk: only the device code compiled now.
   if (K.Disk.Cache) {
     llvm::Error E = llvm::Error::success();
     if (!V->FromDisk) {
@@ -231,8 +219,8 @@ llvm::Expected<std::shared_ptr<VariantCode>> compileVariant(const CompiledKernel
             llvm::StringRef(V->SplitObject.data(), V->SplitObject.size()));
     }
     if (!E)
-      for (const auto &[Name, C] : NewCuda)
-        storeCudaCode(K.Disk, Name, *C);
+      for (const NewCode &N : NewDevice)
+        N.Target->store(K.Disk, N.Name, *N.Code);
     if (!E && !V->FromDisk)
       E = K.Disk.Cache->addArtifact(K.Disk.Key, variantRecordArtifact(Stem),
                                     variantRecordJson(V->Key, V->CompileMs, 0));
@@ -252,7 +240,7 @@ static llvm::Expected<std::shared_ptr<VariantCode>> variantJob(const CompiledKer
   // every variant whatever its cold run spent); one that is not there is not compiled, and the
   // generic kernel runs its values.
   bool Spent = S.Budget && S.Budget->spent();
-  auto Code = compileVariant(K, Spec, S.CudaArchs, MayCompile && !Spent);
+  auto Code = compileVariant(K, Spec, S.DeviceArchs, MayCompile && !Spent);
   if (Code && !*Code && MayCompile)
     refuseOverBudget(*S.Budget, Spec.key());
   else if (Code && *Code && S.Budget && !(*Code)->FromDisk)
@@ -330,7 +318,7 @@ KernelVariants::choose(const std::shared_ptr<const CompiledKernel> &K,
       queue(K, Spec, Index, S, BG, /*MayCompile=*/!Payback);
     } else {
       L.unlock();
-      auto Code = compileVariant(*K, Spec, S.CudaArchs);
+      auto Code = compileVariant(*K, Spec, S.DeviceArchs);
       if (Code && S.OnReady)
         S.OnReady(*K, **Code);
       L.lock();

@@ -1,12 +1,13 @@
 // The specialized variants of one compiled kernel: which one each push runs (the policy
 // of Specializer.h), their code (generateHostSource with a Specialization: the generic entries'
 // ABI), compiled off the launch path on a BackgroundCompiler and kept in memory and in the
-// kernel's disk cache entry (spec-<hash>.host.o, .host-split.o, the CUDA images
-// .sm_<N>[-split].cubin with their .json, and spec-<hash>.json with the values and hits: the
-// names in jit/cache/KernelEntry.h).
+// kernel's disk cache entry (spec-<hash>.host.o, .host-split.o, spec-<hash>.<stem>.* for each
+// device target's code, and spec-<hash>.json with the values and hits: the names in
+// jit/cache/KernelEntry.h).
 #ifndef JACC_JIT_KERNELVARIANTS_H
 #define JACC_JIT_KERNELVARIANTS_H
 
+#include "jit/CodeTarget.h"
 #include "jit/specialize/BackgroundCompiler.h"
 #include "jit/specialize/CompileBudget.h"
 #include "jit/specialize/Specialization.h"
@@ -29,7 +30,6 @@
 namespace jacc::jit {
 
 struct CompiledKernel;
-struct CudaCode;
 
 /// One compiled variant. Its entries take the generic entries' parameters: the generic
 /// CallInterface (CompiledKernel::Call, SplitCode::Call) calls them.
@@ -42,8 +42,9 @@ struct VariantCode {
   void *SplitEntry = nullptr; ///< the split entry (kernels that split)
   /// Keep Entry's and SplitEntry's code loaded (jit/host/HostJIT.h).
   std::shared_ptr<const void> EntryCode, SplitEntryCode;
-  /// CUDA images by (architecture, split entry): one per GPU architecture of the runtime.
-  std::map<std::pair<unsigned, bool>, std::shared_ptr<const CudaCode>> Cuda;
+  /// Device code by target, architecture and entry: for each device architecture of the
+  /// runtime.
+  std::map<CodeKey, std::shared_ptr<const DeviceCode>> Device;
   double CompileMs = 0;
   bool FromDisk = false;
   mutable std::atomic<uint64_t> Hits{0};        ///< pushes it ran
@@ -64,8 +65,9 @@ struct SpecializeSettings {
   /// kernel's generic launches ran this many times its expected compile time
   /// (jit/specialize/VariantPayback.h); 0: at once.
   double PaybackFactor = 1;
-  /// The compute capabilities of the runtime's GPUs: variants are compiled for each.
-  std::vector<unsigned> CudaArchs;
+  /// The device targets and architectures of the runtime's devices: variants are compiled for
+  /// each.
+  std::vector<TargetArch> DeviceArchs;
   /// Called with each variant compiled or loaded and its kernel (statistics, profiling), on the
   /// compiling thread.
   std::function<void(const CompiledKernel &, const VariantCode &)> OnReady;
@@ -142,13 +144,13 @@ private:
   std::atomic<uint8_t> LastFacts{3};
 };
 
-/// Compile variant Spec of K: the host plain and split entries and the CUDA images for CudaArchs
-/// (NVRTC-verified under JACC_CUDA_VERIFY too), or load each from K's disk cache entry. Without
-/// MayCompile only a variant whose host code is in the disk cache is loaded; null otherwise.
-llvm::Expected<std::shared_ptr<VariantCode>> compileVariant(const CompiledKernel &K,
-                                                            const Specialization &Spec,
-                                                            llvm::ArrayRef<unsigned> CudaArchs = {},
-                                                            bool MayCompile = true);
+/// Compile variant Spec of K: the host plain and split entries and the device code for
+/// DeviceArchs (each target's verification too: CodeTarget::verifyArchs), or load each from K's
+/// disk cache entry. Without MayCompile only a variant whose host code is in the disk cache is
+/// loaded; null otherwise.
+llvm::Expected<std::shared_ptr<VariantCode>>
+compileVariant(const CompiledKernel &K, const Specialization &Spec,
+               llvm::ArrayRef<TargetArch> DeviceArchs = {}, bool MayCompile = true);
 
 } // namespace jacc::jit
 

@@ -496,8 +496,9 @@ static llvm::Error badPitch(const llvm::Twine &Direction, size_t Width, size_t P
 }
 
 void CudaDevice::addCodeTargets(jit::SpecializeSettings &S) const {
-  if (!llvm::is_contained(S.CudaArchs, smVersion()))
-    S.CudaArchs.push_back(smVersion());
+  jit::TargetArch Mine{&jit::cudaCodeTarget(), smVersion()};
+  if (!llvm::is_contained(S.DeviceArchs, Mine))
+    S.DeviceArchs.push_back(Mine);
 }
 
 DeviceProperties CudaDevice::propertiesImpl() const {
@@ -652,7 +653,7 @@ llvm::Error CudaDevice::copyToPeer2DImpl(Device &DstDevice, void *Dst, const voi
 
 llvm::Error CudaDevice::prepareCodeImpl(const jit::CompiledKernel &K, const LaunchCode &C) {
   // Each GPU architecture's image (the generic one: a variant compiles its own images).
-  return K.cudaCode(smVersion(), C.Split).takeError();
+  return jit::cudaCodeOf(K, smVersion(), C.Split).takeError();
 }
 
 llvm::Expected<std::shared_ptr<KernelLaunch>>

@@ -21,7 +21,7 @@ std::string cudaModuleKey(const jit::CudaCode &Code) {
 bool cudaModuleGone(llvm::StringRef Key) {
   uint64_t Id = 0;
   return Key.consume_front(ModuleKeyPrefix) && !Key.getAsInteger(10, Id) &&
-         !jit::CudaCode::alive(Id);
+         !jit::DeviceCode::alive(Id);
 }
 
 CudaKernelLaunch::CudaKernelLaunch(std::shared_ptr<const jit::CompiledKernel> K, ArgCells Cells,
@@ -58,12 +58,10 @@ void CudaKernelLaunch::argumentBuffer(const jit::CudaKernelSource &S,
 llvm::Error CudaKernelLaunch::enqueue(CudaDevice &D) {
   Dev = &D;
   // The variant's image for this architecture (compiled with the variant), else the generic one.
-  const jit::CudaCode *Own = nullptr;
-  if (Variant)
-    if (auto It = Variant->Cuda.find({D.smVersion(), Split && K->Info.Split.Enabled});
-        It != Variant->Cuda.end())
-      Own = It->second.get();
-  auto Code = Own ? llvm::Expected<const jit::CudaCode *>(Own) : K->cudaCode(D.smVersion(), Split);
+  const jit::CudaCode *Own =
+      Variant ? jit::cudaCodeOf(*Variant, D.smVersion(), Split && K->Info.Split.Enabled) : nullptr;
+  auto Code =
+      Own ? llvm::Expected<const jit::CudaCode *>(Own) : jit::cudaCodeOf(*K, D.smVersion(), Split);
   if (!Code)
     return Code.takeError();
   const jit::CudaKernelSource &S = (*Code)->Kernel;

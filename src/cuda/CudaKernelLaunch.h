@@ -6,13 +6,14 @@
 #ifndef JACC_SRC_CUDA_CUDAKERNELLAUNCH_H
 #define JACC_SRC_CUDA_CUDAKERNELLAUNCH_H
 
+#include "jit/cuda/CudaCodeTarget.h"
 #include "src/cuda/CudaLaunch.h"
 #include "src/launch/KernelLaunch.h"
 
 namespace jacc {
 
 /// The key a kernel image's module is loaded under on a GPU (CudaDevice::loadFunction): its
-/// CudaCode's Id, never reused in a process.
+/// code's Id (jit::DeviceCode), never reused in a process.
 std::string cudaModuleKey(const jit::CudaCode &Code);
 /// Whether Key is the key of a kernel image whose CudaCode no longer exists (the kernel cache and
 /// every launch let its kernel go): its module can be unloaded.

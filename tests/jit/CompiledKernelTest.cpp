@@ -2,6 +2,7 @@
 // kept (failures too), ABI-checked; and the JACC_CUDA_VERIFY knob that makes every compile also
 // compile for CUDA.
 #include "jit/CompiledKernel.h"
+#include "jit/cuda/CudaCodeTarget.h"
 
 #include "support/Error.h"
 #include "tests/ScopedEnv.h"
@@ -35,18 +36,18 @@ TEST(CompiledKernelTest, CudaImagesAreCompiledOncePerArchitectureAndEntry) {
   auto K = compile(Scale, {"double *x", "int n"});
   ASSERT_TRUE(K);
   ASSERT_TRUE(K->Info.Split.Enabled);
-  auto A = K->cudaCode(80, false);
+  auto A = cudaCodeOf(*K, 80, false);
   ASSERT_TRUE(bool(A)) << llvm::toString(A.takeError());
   EXPECT_EQ((*A)->Image.SmVersion, 80u);
   EXPECT_EQ((*A)->Kernel.Entry, "__jacc_entry");
-  auto Again = K->cudaCode(80, false);
+  auto Again = cudaCodeOf(*K, 80, false);
   ASSERT_TRUE(bool(Again));
   EXPECT_EQ(*Again, *A); // kept, not recompiled
-  auto Split = K->cudaCode(80, true);
+  auto Split = cudaCodeOf(*K, 80, true);
   ASSERT_TRUE(bool(Split)) << llvm::toString(Split.takeError());
   EXPECT_NE(*Split, *A);
   EXPECT_EQ((*Split)->Kernel.Entry, "__jacc_entry_split");
-  auto Other = K->cudaCode(90, false);
+  auto Other = cudaCodeOf(*K, 90, false);
   ASSERT_TRUE(bool(Other));
   EXPECT_NE(*Other, *A);
   EXPECT_EQ((*Other)->Image.SmVersion, 90u);
@@ -58,7 +59,7 @@ TEST(CompiledKernelTest, CudaFailuresAreKeptWithTheirCode) {
                    {"double *x", "int n", "long double v"});
   ASSERT_TRUE(K);
   for (int Round = 0; Round < 2; ++Round) {
-    auto C = K->cudaCode(80, false);
+    auto C = cudaCodeOf(*K, 80, false);
     ASSERT_FALSE(bool(C));
     std::string Msg;
     EXPECT_EQ(takeError(C.takeError(), Msg), ErrorCode::Unsupported);
@@ -109,7 +110,7 @@ TEST(CompiledKernelTest, VerifyModeAcceptsAKernelCudaRefusesByDesign) {
                          "for (int i = 0; i < n; i++) s += i;\n",
                          {"long double s", "int n"});
   ASSERT_TRUE(bool(K)) << llvm::toString(K.takeError());
-  auto C = (*K)->cudaCode(80, false);
+  auto C = cudaCodeOf(**K, 80, false);
   ASSERT_FALSE(bool(C));
   std::string Msg;
   EXPECT_EQ(takeError(C.takeError(), Msg), ErrorCode::Unsupported);
@@ -128,7 +129,7 @@ TEST(CompiledKernelTest, VerifyModeChecksEveryListedArchitectureAndEntry) {
   // Already compiled by the verification: these are the kept images.
   for (unsigned Sm : {75u, 90u})
     for (bool Split : {false, true}) {
-      auto C = K->cudaCode(Sm, Split);
+      auto C = cudaCodeOf(*K, Sm, Split);
       ASSERT_TRUE(bool(C)) << llvm::toString(C.takeError());
       EXPECT_EQ((*C)->Image.SmVersion, Sm);
     }

@@ -19,11 +19,6 @@ namespace {
 TEST(KernelEntryTest, ArtifactNames) {
   EXPECT_STREQ(hostObjectArtifact(/*Split=*/false), "host.o");
   EXPECT_STREQ(hostObjectArtifact(/*Split=*/true), "host-split.o");
-  EXPECT_EQ(cudaImageStem(80, /*Split=*/false), "sm_80");
-  EXPECT_EQ(cudaImageStem(120, /*Split=*/true), "sm_120-split");
-  EXPECT_EQ(cudaImageArtifact("sm_80", /*IsPtx=*/false), "sm_80.cubin");
-  EXPECT_EQ(cudaImageArtifact("sm_80-split", /*IsPtx=*/true), "sm_80-split.ptx");
-  EXPECT_EQ(cudaLaunchArtifact("sm_80"), "sm_80.json");
   // A variant's stem: "spec-" and 16 lowercase hex digits of the xxHash64 of its key.
   std::string Stem = variantArtifactStem("n=100;m=64");
   EXPECT_EQ(Stem, "spec-fb18d04ba2a25836");
@@ -35,7 +30,7 @@ TEST(KernelEntryTest, ArtifactNames) {
     EXPECT_EQ(S.find_first_not_of("0123456789abcdef", 5), std::string::npos) << S;
   }
   EXPECT_EQ(variantArtifact(Stem, hostObjectArtifact(false)), Stem + ".host.o");
-  EXPECT_EQ(variantArtifact(Stem, cudaImageStem(80, true)), Stem + ".sm_80-split");
+  EXPECT_EQ(variantArtifact(Stem, "sm_80-split"), Stem + ".sm_80-split");
   EXPECT_EQ(variantRecordArtifact(Stem), Stem + ".json");
 }
 
@@ -44,13 +39,14 @@ TEST(KernelEntryTest, OnlyAVariantsRecordIsOne) {
   EXPECT_TRUE(isVariantRecordArtifact(variantRecordArtifact(Stem)));
   EXPECT_TRUE(isVariantRecordArtifact("spec-00000000000000aa.json"));
   // Every other artifact of a variant or of the kernel, and names that only look alike.
-  std::string CudaStem = variantArtifact(Stem, cudaImageStem(80, true));
+  // A device target's code (stem "sm_80-split") keeps JSON artifacts beside its image.
+  std::string DeviceStem = variantArtifact(Stem, "sm_80-split");
   for (const std::string &Name :
        {variantArtifact(Stem, hostObjectArtifact(false)),
-        variantArtifact(Stem, hostObjectArtifact(true)), cudaImageArtifact(CudaStem, false),
-        cudaLaunchArtifact(CudaStem), cudaLaunchArtifact(cudaImageStem(80, false)),
-        std::string(hostObjectArtifact(false)), std::string("spec-00000000000000a.json"),
-        std::string("spec-000000000000000aa.json"), std::string("spec-0000000000000zzz.json"),
+        variantArtifact(Stem, hostObjectArtifact(true)), DeviceStem + ".cubin",
+        DeviceStem + ".json", std::string("sm_80.json"), std::string(hostObjectArtifact(false)),
+        std::string("spec-00000000000000a.json"), std::string("spec-000000000000000aa.json"),
+        std::string("spec-0000000000000zzz.json"),
         std::string("spec-00000000000000aa.json.tmp.1.2"),
         std::string("x-spec-00000000000000aa.json"), std::string("summary.json")})
     EXPECT_FALSE(isVariantRecordArtifact(Name)) << Name;

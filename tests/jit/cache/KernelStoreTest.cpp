@@ -2,6 +2,7 @@
 // loading it back into the JIT without analysis or code generation (its split entry and GPU
 // images too), and bad entries being misses.
 #include "jit/cache/KernelStore.h"
+#include "jit/cuda/CudaCodeTarget.h"
 
 #include "jit/cache/KernelSummary.h"
 #include "jit/cache/StoreFormat.h"
@@ -211,12 +212,12 @@ TEST_F(KernelStoreTest, GpuImagesAreStoredAndLoadedWithoutNvrtc) {
   DiskSlot S = slot(Scale, ScaleDecls);
   auto Compiled = compileInto(S, Scale, ScaleDecls);
   ASSERT_TRUE(Compiled);
-  auto C = Compiled->cudaCode(80, false);
+  auto C = cudaCodeOf(*Compiled, 80, false);
   ASSERT_TRUE(bool(C)) << llvm::toString(C.takeError());
   EXPECT_FALSE((*C)->Kernel.Source.empty());
   auto Loaded = loadKernel(S);
   ASSERT_TRUE(Loaded);
-  auto D = Loaded->cudaCode(80, false);
+  auto D = cudaCodeOf(*Loaded, 80, false);
   ASSERT_TRUE(bool(D)) << llvm::toString(D.takeError());
   EXPECT_TRUE((*D)->Kernel.Source.empty()); // from the entry
   EXPECT_EQ((*D)->Image.Image, (*C)->Image.Image);

@@ -8,7 +8,7 @@
 #include "jit/cache/KernelEntry.h"
 #include "jit/cache/KernelStore.h"
 #include "jit/cache/KernelSummary.h"
-#include "jit/cuda/NvrtcCompiler.h"
+#include "jit/cuda/CudaCodeTarget.h"
 #include "jit/host/HostABI.h"
 #include "jit/specialize/BackgroundCompiler.h"
 #include "tests/ScopedEnv.h"
@@ -242,14 +242,30 @@ TEST_F(KernelVariantsTest, ArtifactsAndHitsOnDisk) {
   EXPECT_EQ(specJson(*V)->getNumber("compile_ms"), CompileMs);
 }
 
+/// Architectures of the CUDA target, as a runtime's GPUs give them.
+static std::vector<TargetArch> cudaArchs(std::initializer_list<unsigned> Sms) {
+  std::vector<TargetArch> Archs;
+  for (unsigned Sm : Sms)
+    Archs.push_back({&cudaCodeTarget(), Sm});
+  return Archs;
+}
+
+/// V's CUDA code for Sm; fails the test when V has none.
+static const CudaCode &cudaOf(const VariantCode &V, unsigned Sm, bool Split) {
+  const CudaCode *C = cudaCodeOf(V, Sm, Split);
+  EXPECT_TRUE(C) << "no code for sm_" << Sm << (Split ? " split" : "");
+  static const CudaCode None;
+  return C ? *C : None;
+}
+
 TEST_F(KernelVariantsTest, CudaImagesOnDisk) {
   if (!nvrtcAvailable())
     GTEST_SKIP() << "this build has no NVRTC";
   Settings.Policy.Policy = Specializer::Mode::Always;
-  Settings.CudaArchs = {80};
+  Settings.DeviceArchs = cudaArchs({80});
   const VariantCode *V = choose(7, 2.5, 1.0);
   ASSERT_TRUE(V);
-  ASSERT_EQ(V->Cuda.size(), 2u) << "the kernel splits: plain and split entries for sm_80";
+  ASSERT_EQ(V->Device.size(), 2u) << "the kernel splits: plain and split entries for sm_80";
   std::string Stem = variantArtifactStem(V->Key);
   auto Artifact = [&](const std::string &Name) {
     std::string Warning;
@@ -257,7 +273,7 @@ TEST_F(KernelVariantsTest, CudaImagesOnDisk) {
   };
   for (bool Split : {false, true}) {
     std::string Entry = Split ? ".sm_80-split" : ".sm_80";
-    const CudaCode &C = *V->Cuda.at({80, Split});
+    const CudaCode &C = cudaOf(*V, 80, Split);
     EXPECT_FALSE(C.Kernel.Source.empty()) << "compiled by NVRTC here";
     auto Image = Artifact(Stem + Entry + (C.Image.IsPtx ? ".ptx" : ".cubin"));
     ASSERT_TRUE(Image) << Stem << Entry;
@@ -269,32 +285,33 @@ TEST_F(KernelVariantsTest, CudaImagesOnDisk) {
   std::shared_ptr<const CompiledKernel> Loaded = loadKernel(Kernel->Disk);
   ASSERT_TRUE(Loaded);
   ASSERT_FALSE(Loaded->InfoComplete);
-  auto Again = compileVariant(*Loaded, V->Spec, {80});
+  auto Again = compileVariant(*Loaded, V->Spec, cudaArchs({80}));
   ASSERT_TRUE(bool(Again)) << llvm::toString(Again.takeError());
   EXPECT_TRUE((*Again)->FromDisk);
-  ASSERT_EQ((*Again)->Cuda.size(), 2u);
-  for (const auto &[Target, C] : (*Again)->Cuda) {
-    const CudaCode &Compiled = *V->Cuda.at(Target);
-    EXPECT_TRUE(C->Kernel.Source.empty()) << "loaded from disk";
-    EXPECT_TRUE(C->Image.Ptx.empty() && C->Image.CompileMs == 0) << "loaded from disk";
-    EXPECT_EQ(C->Image.Image, Compiled.Image.Image);
-    EXPECT_EQ(C->Image.IsPtx, Compiled.Image.IsPtx);
-    EXPECT_EQ(C->Image.SmVersion, 80u);
-    EXPECT_EQ(llvm::json::Value(cudaLaunchToJson(C->Kernel)),
+  ASSERT_EQ((*Again)->Device.size(), 2u);
+  for (bool Split : {false, true}) {
+    const CudaCode &C = cudaOf(**Again, 80, Split);
+    const CudaCode &Compiled = cudaOf(*V, 80, Split);
+    EXPECT_TRUE(C.Kernel.Source.empty()) << "loaded from disk";
+    EXPECT_TRUE(C.Image.Ptx.empty() && C.Image.CompileMs == 0) << "loaded from disk";
+    EXPECT_EQ(C.Image.Image, Compiled.Image.Image);
+    EXPECT_EQ(C.Image.IsPtx, Compiled.Image.IsPtx);
+    EXPECT_EQ(C.Image.SmVersion, 80u);
+    EXPECT_EQ(llvm::json::Value(cudaLaunchToJson(C.Kernel)),
               llvm::json::Value(cudaLaunchToJson(Compiled.Kernel)));
   }
   // A new architecture: its images are compiled (the kernel analysed again) and added.
-  auto More = compileVariant(*Loaded, V->Spec, {80, 90});
+  auto More = compileVariant(*Loaded, V->Spec, cudaArchs({80, 90}));
   ASSERT_TRUE(bool(More)) << llvm::toString(More.takeError());
-  ASSERT_EQ((*More)->Cuda.size(), 4u);
-  EXPECT_TRUE((*More)->Cuda.at({80, false})->Kernel.Source.empty()) << "sm_80 from disk";
-  EXPECT_FALSE((*More)->Cuda.at({90, false})->Kernel.Source.empty()) << "sm_90 compiled";
-  EXPECT_FALSE((*More)->Cuda.at({90, true})->Kernel.Source.empty()) << "sm_90 compiled";
+  ASSERT_EQ((*More)->Device.size(), 4u);
+  EXPECT_TRUE(cudaOf(**More, 80, false).Kernel.Source.empty()) << "sm_80 from disk";
+  EXPECT_FALSE(cudaOf(**More, 90, false).Kernel.Source.empty()) << "sm_90 compiled";
+  EXPECT_FALSE(cudaOf(**More, 90, true).Kernel.Source.empty()) << "sm_90 compiled";
   EXPECT_TRUE(Artifact(Stem + ".sm_90.json"));
   EXPECT_TRUE(Artifact(Stem + ".sm_90-split.json"));
-  auto Last = compileVariant(*Loaded, V->Spec, {90});
+  auto Last = compileVariant(*Loaded, V->Spec, cudaArchs({90}));
   ASSERT_TRUE(bool(Last)) << llvm::toString(Last.takeError());
-  EXPECT_TRUE((*Last)->Cuda.at({90, true})->Kernel.Source.empty()) << "sm_90 now from disk";
+  EXPECT_TRUE(cudaOf(**Last, 90, true).Kernel.Source.empty()) << "sm_90 now from disk";
   EXPECT_EQ(specJson(*V)->getString("values"), llvm::StringRef(V->Key)) << "the record stays";
 }
 
