@@ -2,8 +2,9 @@
 // direction sweep (a recurrence along rows, then along columns: NPB BT's and SP's solvers in
 // two dimensions) split each along its own axis, so each step moves the part of the array that
 // changes owner, exactly; with every kernel on one device (JACC_SPLIT=one) nothing moves between
-// devices after the first launch; and left to the runtime the program gives the serial results
-// whichever way it is run, over as many steps as it takes to time both. On host:1 .. host:4.
+// devices after the first launch; a transpose (NPB FT's 3-D FFT) moves exactly the blocks that
+// change owner; and left to the runtime the program gives the serial results whichever way it
+// is run, over as many steps as it takes to time both. On host:1 .. host:4.
 #include "tests/ScopedEnv.h"
 #include "tests/api/Fixture.h"
 #include "tests/api/Helpers.h"
@@ -140,6 +141,59 @@ TEST_P(LaunchModeTest, OnOneDeviceTheOthersFetchWhatItWroteWhenTheyNeedIt) {
   columnSweepOnHost(Ref);
   rowSweepOnHost(Ref);
   EXPECT_EQ(A, Ref);
+}
+
+/// A step of a transform by transposes: a pointwise update of a's rows, t = a transposed (each
+/// device writes its rows of t, so it reads a column block of a across every device's rows), and
+/// a back from t row by row.
+const char *ScaleRowsSrc = "#pragma acc parallel loop present(a)\n"
+                           "for (int j = 0; j < r; j++)\n"
+                           "  for (int i = 0; i < r; i++)\n"
+                           "    a[j][i] = 0.5 * a[j][i] + j;\n";
+const char *TransposeSrc = "#pragma acc parallel loop present(a, t)\n"
+                           "for (int i = 0; i < r; i++)\n"
+                           "  for (int j = 0; j < r; j++)\n"
+                           "    t[i][j] = a[j][i];\n";
+const char *CopyBackSrc = "#pragma acc parallel loop present(a, t)\n"
+                          "for (int j = 0; j < r; j++)\n"
+                          "  for (int i = 0; i < r; i++)\n"
+                          "    a[j][i] = t[j][i];\n";
+
+TEST_P(LaunchModeTest, TransposesMoveTheBlocksThatChangeOwner) {
+  ASSERT_NO_FATAL_FAILURE(restartWith("always"));
+  constexpr int N = R; // square
+  std::vector<double> A = initial(), T(N * N, 0.0), Ref = A;
+  int r = N;
+  double(*a)[N] = reinterpret_cast<double(*)[N]>(A.data());
+  double(*t)[N] = reinterpret_cast<double(*)[N]>(T.data());
+  ASSERT_JACC(jacc_copyin(A.data(), A.size() * sizeof(double)));
+  ASSERT_JACC(jacc_create(T.data(), T.size() * sizeof(double)));
+  jacc_arg Args[] = {{"int r", &r}, {"double (*a)[r]", &a}, {"double (*t)[r]", &t}};
+  // Device d owns rows [dN/D, (d+1)N/D) of a and of t. The transpose's rows of t need a's
+  // column block of the same range from every other device's rows: (N - N/D) x N/D elements per
+  // device. The copy back reads t as its own rows were written: nothing moves.
+  uint64_t Block = uint64_t(N - N / ndev()) * (N / ndev()) * sizeof(double) * ndev();
+  for (int S = 0; S < 3; ++S) {
+    uint64_t Before = stats().bytes_device_to_device;
+    ASSERT_JACC(jacc_kernel_push(ScaleRowsSrc, 2, Args, JACC_DEFAULT));
+    EXPECT_EQ(stats().bytes_device_to_device - Before, 0u) << "step " << S << ": own rows";
+    ASSERT_JACC(jacc_kernel_push(TransposeSrc, 3, Args, JACC_DEFAULT));
+    EXPECT_EQ(stats().bytes_device_to_device - Before, Block) << "step " << S << ": transpose";
+    ASSERT_JACC(jacc_kernel_push(CopyBackSrc, 3, Args, JACC_DEFAULT));
+    EXPECT_EQ(stats().bytes_device_to_device - Before, Block) << "step " << S << ": copy back";
+    for (int J = 0; J < N; ++J)
+      for (int I = 0; I < N; ++I)
+        Ref[J * N + I] = 0.5 * Ref[J * N + I] + J;
+    std::vector<double> Transposed(N * N);
+    for (int J = 0; J < N; ++J)
+      for (int I = 0; I < N; ++I)
+        Transposed[I * N + J] = Ref[J * N + I];
+    Ref = Transposed;
+  }
+  ASSERT_JACC(jacc_copyout(A.data(), A.size() * sizeof(double)));
+  ASSERT_JACC(jacc_delete(T.data(), T.size() * sizeof(double)));
+  EXPECT_EQ(A, Ref);
+  EXPECT_EQ(stats().split_launches, ndev() > 1 ? 9u : 0u);
 }
 
 TEST_P(LaunchModeTest, TheRuntimesChoiceGivesTheSerialResults) {

@@ -4,7 +4,12 @@
 //  - an alternating-direction sweep (BT, SP): a 3-D array, each step a pointwise right-hand
 //    side then a recurrence along x, y and z, each parallel over the other two dimensions;
 //  - a V-cycle (MG): a smoothing sweep and a restriction on each grid from 512² down to 4²,
-//    then a prolongation and a smoothing back up, most grids too small to split.
+//    then a prolongation and a smoothing back up, most grids too small to split;
+//  - a transform by transposes (FT): a pass along the contiguous axis of every row of a 3-D
+//    array, then a transpose that brings the next axis there, three times a step;
+//  - a hyperplane wavefront (LU-HP): a lower then an upper sweep over the hyperplanes i+j+k = l
+//    of a 3-D grid, each a parallel loop over its points found through index tables (writes not
+//    affine in the parallel iterator; hyperplanes of one to a few hundred points).
 // One benchmark iteration is one time step (one cycle); the first steps, untimed, let the runtime
 // time the program spread and on one device. The driver prints host:1x1's time over each
 // configuration's (above 1: faster than one device).
@@ -136,6 +141,114 @@ void runVCycle(benchmark::State &State, const char *Devices, const char *Split) 
   }
 }
 
+const char *RowPass = "#pragma acc parallel loop collapse(2) present(a)\n"
+                      "for (int i = 0; i < n; i++)\n"
+                      "  for (int j = 0; j < n; j++)\n"
+                      "    for (int k = 1; k < n; k++)\n"
+                      "      a[i][j][k] = 0.5 * (a[i][j][k] + a[i][j][k - 1]) + 0.001 * k;\n";
+const char *Rotate = "#pragma acc parallel loop collapse(2) present(a, t)\n"
+                     "for (int k = 0; k < n; k++)\n"
+                     "  for (int i = 0; i < n; i++)\n"
+                     "    for (int j = 0; j < n; j++)\n"
+                     "      t[k][i][j] = a[i][j][k];\n";
+const char *CopyBack = "#pragma acc parallel loop collapse(3) present(a, t)\n"
+                       "for (int i = 0; i < n; i++)\n"
+                       "  for (int j = 0; j < n; j++)\n"
+                       "    for (int k = 0; k < n; k++)\n"
+                       "      a[i][j][k] = t[i][j][k];\n";
+
+void runTransposes(benchmark::State &State, const char *Devices, const char *Split) {
+  configure(Devices, Split);
+  int N = 64;
+  size_t Cells = size_t(N) * N * N;
+  std::vector<double> A(Cells), T(Cells, 0.0);
+  for (size_t I = 0; I < Cells; ++I)
+    A[I] = double(I % 13) / 13.0;
+  double *Ap = A.data(), *Tp = T.data();
+  check(jacc_copyin(Ap, bytesOf(A)), "copyin");
+  check(jacc_create(Tp, bytesOf(T)), "create");
+  jacc_arg Pass[] = {{"int n", &N}, {"double (*a)[n][n]", &Ap}};
+  jacc_arg Both[] = {{"int n", &N}, {"double (*a)[n][n]", &Ap}, {"double (*t)[n][n]", &Tp}};
+  auto Step = [&] {
+    for (int Axis = 0; Axis < 3; ++Axis) {
+      check(jacc_kernel_push(RowPass, 2, Pass, JACC_DEFAULT), "push");
+      check(jacc_kernel_push(Rotate, 3, Both, JACC_DEFAULT), "push");
+      check(jacc_kernel_push(CopyBack, 3, Both, JACC_DEFAULT), "push");
+    }
+  };
+  for (int S = 0; S < WarmSteps; ++S)
+    Step();
+  timeSteps(State, Step);
+  check(jacc_copyout(Ap, bytesOf(A)), "copyout");
+  check(jacc_delete(Tp, bytesOf(T)), "delete");
+  benchmark::DoNotOptimize(A.data());
+}
+
+const char *LowerPlane = "#pragma acc parallel loop present(v, ip, jp)\n"
+                         "for (int p = 0; p < np; p++) {\n"
+                         "  int i = ip[p], j = jp[p], k = l - i - j;\n"
+                         "  double s = v[i][j][k];\n"
+                         "  if (i > 0) s += 0.25 * v[i - 1][j][k];\n"
+                         "  if (j > 0) s += 0.25 * v[i][j - 1][k];\n"
+                         "  if (k > 0) s += 0.25 * v[i][j][k - 1];\n"
+                         "  v[i][j][k] = s / 1.5;\n"
+                         "}\n";
+const char *UpperPlane = "#pragma acc parallel loop present(v, ip, jp)\n"
+                         "for (int p = 0; p < np; p++) {\n"
+                         "  int i = ip[p], j = jp[p], k = l - i - j;\n"
+                         "  double s = v[i][j][k];\n"
+                         "  if (i < n - 1) s += 0.2 * v[i + 1][j][k];\n"
+                         "  if (j < n - 1) s += 0.2 * v[i][j + 1][k];\n"
+                         "  if (k < n - 1) s += 0.2 * v[i][j][k + 1];\n"
+                         "  v[i][j][k] = s / 1.4;\n"
+                         "}\n";
+
+void runWavefront(benchmark::State &State, const char *Devices, const char *Split) {
+  configure(Devices, Split);
+  int N = 48, Planes = 3 * N - 2;
+  size_t Cells = size_t(N) * N * N;
+  std::vector<double> V(Cells);
+  for (size_t I = 0; I < Cells; ++I)
+    V[I] = double(I % 11) / 10.0;
+  // Each hyperplane's points, one table pair per plane (as LU-HP's indxp and jndxp rows).
+  std::vector<std::vector<int>> Ip(Planes), Jp(Planes);
+  for (int L = 0; L < Planes; ++L)
+    for (int I = 0; I < N; ++I)
+      for (int J = 0; J < N; ++J)
+        if (L - I - J >= 0 && L - I - J < N) {
+          Ip[L].push_back(I);
+          Jp[L].push_back(J);
+        }
+  double *Vp = V.data();
+  check(jacc_copyin(Vp, bytesOf(V)), "copyin");
+  for (int L = 0; L < Planes; ++L) {
+    check(jacc_copyin(Ip[L].data(), bytesOf(Ip[L])), "copyin");
+    check(jacc_copyin(Jp[L].data(), bytesOf(Jp[L])), "copyin");
+  }
+  auto Plane = [&](const char *Src, int L) {
+    int Np = int(Ip[L].size());
+    const int *IpL = Ip[L].data(), *JpL = Jp[L].data();
+    jacc_arg Args[] = {{"int n", &N},           {"int l", &L},
+                       {"int np", &Np},         {"double (*v)[n][n]", &Vp},
+                       {"const int *ip", &IpL}, {"const int *jp", &JpL}};
+    check(jacc_kernel_push(Src, 6, Args, JACC_DEFAULT), "push");
+  };
+  auto Step = [&] {
+    for (int L = 1; L < Planes; ++L)
+      Plane(LowerPlane, L);
+    for (int L = Planes - 2; L >= 0; --L)
+      Plane(UpperPlane, L);
+  };
+  for (int S = 0; S < 4; ++S) // each step is 2 x 142 launches: a few steps fill the windows
+    Step();
+  timeSteps(State, Step);
+  check(jacc_copyout(Vp, bytesOf(V)), "copyout");
+  for (int L = 0; L < Planes; ++L) {
+    check(jacc_delete(Ip[L].data(), bytesOf(Ip[L])), "delete");
+    check(jacc_delete(Jp[L].data(), bytesOf(Jp[L])), "delete");
+  }
+}
+
 void BM_AdiHost1x1(benchmark::State &S) {
   runAdi(S, "host:1x1", "auto");
 }
@@ -154,12 +267,36 @@ void BM_VCycleHost2x1(benchmark::State &S) {
 void BM_VCycleHost2x1Split(benchmark::State &S) {
   runVCycle(S, "host:2x1", "always");
 }
+void BM_TransposesHost1x1(benchmark::State &S) {
+  runTransposes(S, "host:1x1", "auto");
+}
+void BM_TransposesHost2x1(benchmark::State &S) {
+  runTransposes(S, "host:2x1", "auto");
+}
+void BM_TransposesHost2x1Split(benchmark::State &S) {
+  runTransposes(S, "host:2x1", "always");
+}
+void BM_WavefrontHost1x1(benchmark::State &S) {
+  runWavefront(S, "host:1x1", "auto");
+}
+void BM_WavefrontHost2x1(benchmark::State &S) {
+  runWavefront(S, "host:2x1", "auto");
+}
+void BM_WavefrontHost2x1Split(benchmark::State &S) {
+  runWavefront(S, "host:2x1", "always");
+}
 BENCHMARK(BM_AdiHost1x1)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_AdiHost2x1)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_AdiHost2x1Split)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_VCycleHost1x1)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_VCycleHost2x1)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_VCycleHost2x1Split)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_TransposesHost1x1)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_TransposesHost2x1)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_TransposesHost2x1Split)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_WavefrontHost1x1)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_WavefrontHost2x1)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_WavefrontHost2x1Split)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 } // namespace
 
@@ -168,13 +305,13 @@ int main(int argc, char **argv) {
   RatioReporter R;
   benchmark::RunSpecifiedBenchmarks(&R);
   std::printf("\nTime of host:1x1 over host:2x1's (above 1: two devices are faster):\n");
-  for (const char *Shape : {"Adi", "VCycle"})
+  for (const char *Shape : {"Adi", "VCycle", "Transposes", "Wavefront"})
     for (const char *Config : {"Host2x1", "Host2x1Split"}) {
       std::string Base = std::string("BM_") + Shape + "Host1x1",
                   Other = std::string("BM_") + Shape + Config;
       double Ratio = R.ratio(Base.c_str(), Other.c_str());
       if (Ratio > 0)
-        std::printf("  %-8s %-13s %.2fx\n", Shape, Config, Ratio);
+        std::printf("  %-10s %-13s %.2fx\n", Shape, Config, Ratio);
     }
   check(jacc_finalize(), "finalize");
   return 0;
