@@ -373,7 +373,9 @@ TEST_P(CudaMockTest, AWeightedPolicySharesTheRowsBetweenGpusByWeight) {
 // JACC_CONFIG binds `cuda all` to the GPUs: a kernel targeting their location runs on them
 // only, evenly; the host device of a mixed configuration takes no part.
 TEST_P(CudaMockTest, AKernelTargetingTheGpusLocationRunsOnTheGpusOnly) {
-  std::string File = ::testing::TempDir() + "jacc-cuda-locations.conf";
+  // Per process: the test runs in two variants at once (meson.build).
+  std::string File =
+      ::testing::TempDir() + "jacc-cuda-locations-" + std::to_string(::getpid()) + ".conf";
   std::FILE *F = std::fopen(File.c_str(), "w");
   ASSERT_TRUE(F);
   std::fputs("location root virtual\nlocation gpus virtual\nlocation g cuda all\n"
@@ -471,7 +473,8 @@ TEST_P(CudaMockTest, UnifiedMemoryIsOneManagedBlockPrefetchedToEachGpusShare) {
 
 // The same through the kernel's own `#pragma jacc location(...)` line, no jacc_set_location.
 TEST_P(CudaMockTest, AKernelsLocationPragmaRunsItOnThoseGpus) {
-  std::string File = ::testing::TempDir() + "jacc-cuda-locations-pragma.conf";
+  std::string File =
+      ::testing::TempDir() + "jacc-cuda-locations-pragma-" + std::to_string(::getpid()) + ".conf";
   std::FILE *F = std::fopen(File.c_str(), "w");
   ASSERT_TRUE(F);
   std::fputs("location root virtual\nlocation g cuda all\nlocation h host all\n"
@@ -717,6 +720,88 @@ TEST_P(CudaMockTest, ColumnSplitStencilFetchesStridedHaloColumnsBetweenGpus) {
   ASSERT_JACC(jacc_copyout(V.data(), V.size() * sizeof(double)));
   EXPECT_EQ(U, RU);
   EXPECT_EQ(V, RV);
+}
+
+/// An alternating-direction sweep in two dimensions (NPB BT's and SP's solvers): a recurrence
+/// along each row, parallel over rows, then along each column, parallel over columns.
+const char *const RowSweep = "#pragma acc parallel loop present(a)\n"
+                             "for (int j = 0; j < r; j++)\n"
+                             "  for (int i = 1; i < c; i++)\n"
+                             "    a[j][i] = 0.5 * (a[j][i] + a[j][i - 1]);\n";
+const char *const ColumnSweep = "#pragma acc parallel loop present(a)\n"
+                                "for (int i = 0; i < c; i++)\n"
+                                "  for (int j = 1; j < r; j++)\n"
+                                "    a[j][i] = 0.5 * (a[j][i] + a[j - 1][i]);\n";
+/// Which of the two the next launch is (pushes without async complete before they return).
+std::atomic<bool> SweepingColumns{false};
+
+/// The sweeps' entries: (int r, int c, double *a, team), the split one (..., long long mlo_a,
+/// long long mhi_a, team). Split: the row sweep owns rows [r * begin / scale, r * end / scale)
+/// (unit: a row), the column sweep the same part of the columns (unit: an element, pitch: a row),
+/// reported in split_info as the entries' prologues do.
+void sweepHook(const char *Entry, unsigned, unsigned, void **P) {
+  int R = param<int>(P, 0), C = param<int>(P, 1);
+  double *A = param<double *>(P, 2);
+  bool Columns = SweepingColumns.load();
+  long long Count = Columns ? C : R, Lb = 0, Ub = Count - 1;
+  if (std::strcmp(Entry, "__jacc_entry_split") == 0) {
+    jacc_cuda_team T = param<jacc_cuda_team>(P, 5);
+    Lb = Count * T.share_begin / T.share_scale;
+    Ub = Count * T.share_end / T.share_scale - 1;
+    long long Row = C * (long long)sizeof(double);
+    long long Info[8] = {
+        Lb, Ub,    Columns ? (long long)sizeof(double) : Row, Columns ? Row : 0, 0, Count - 1,
+        Lb, Ub + 1};
+    std::memcpy(T.split_info, Info, sizeof Info);
+  }
+  for (long long K = Lb; K <= Ub; ++K) {
+    if (Columns)
+      for (int J = 1; J < R; ++J)
+        A[J * C + K] = 0.5 * (A[J * C + K] + A[(J - 1) * C + K]);
+    else
+      for (int I = 1; I < C; ++I)
+        A[K * C + I] = 0.5 * (A[K * C + I] + A[K * C + I - 1]);
+  }
+}
+
+// The design carries to GPUs: split sweeps move exactly the part of the array that changes
+// owner between the axes, as on host devices (LaunchModeTest), here between fake GPUs.
+TEST_P(CudaMockTest, SplitSweepsMoveThePartThatChangesOwnerEachWay) {
+  setHook(sweepHook);
+  constexpr int R = 48, C = 48;
+  std::vector<double> A(R * C);
+  for (int I = 0; I < R * C; ++I)
+    A[I] = (I * 7 % 23) / 8.0;
+  std::vector<double> Ref = A;
+  int r = R, c = C;
+  double(*a)[C] = reinterpret_cast<double(*)[C]>(A.data());
+  ASSERT_JACC(jacc_copyin(A.data(), A.size() * sizeof(double)));
+  jacc_arg Args[] = {{"int r", &r}, {"int c", &c}, {"double (*a)[c]", &a}};
+  jacc_reset_stats();
+  uint64_t D = devices(), Turn = R * C * sizeof(double) * (D - 1) / D;
+  for (int Step = 0; Step < 3; ++Step) {
+    jacc_stats Before, After;
+    ASSERT_JACC(jacc_get_stats(&Before));
+    SweepingColumns = false;
+    ASSERT_JACC(jacc_kernel_push(RowSweep, 3, Args, JACC_FORCE_SPLIT));
+    SweepingColumns = true;
+    ASSERT_JACC(jacc_kernel_push(ColumnSweep, 3, Args, JACC_FORCE_SPLIT));
+    ASSERT_JACC(jacc_get_stats(&After));
+    EXPECT_EQ(After.bytes_device_to_device - Before.bytes_device_to_device,
+              Step == 0 ? Turn : 2 * Turn)
+        << "step " << Step;
+    for (int J = 0; J < R; ++J)
+      for (int I = 1; I < C; ++I)
+        Ref[J * C + I] = 0.5 * (Ref[J * C + I] + Ref[J * C + I - 1]);
+    for (int I = 0; I < C; ++I)
+      for (int J = 1; J < R; ++J)
+        Ref[J * C + I] = 0.5 * (Ref[J * C + I] + Ref[(J - 1) * C + I]);
+  }
+  jacc_stats St;
+  ASSERT_JACC(jacc_get_stats(&St));
+  EXPECT_EQ(St.split_launches, 6u) << "forced: split even on one device";
+  ASSERT_JACC(jacc_copyout(A.data(), A.size() * sizeof(double)));
+  EXPECT_EQ(A, Ref);
 }
 
 const char *const SumKernel = "#pragma acc parallel loop reduction(+:s)\n"
