@@ -34,7 +34,7 @@ void Translator::describeConstruct(const Pragma &P, const std::string &Kernel,
     return;
   }
   for (std::string &Line : analysis::describeConstruct(*Info))
-    Infos.push_back(std::move(Line));
+    Diags.infoLine(std::move(Line));
 }
 
 std::vector<unsigned> Translator::useOffsets(Stmt *S, const VarDecl *Var) {
@@ -144,7 +144,7 @@ void Translator::translateCompute(Region &R) {
     return;
   // The construct's own data (its clauses, implicit copies) lives where its kernel runs.
   Ok &= atDataLocation(C.P, C.Push.Entry);
-  if (!Ok || !Errors.empty() || C.Push.Kernels.empty())
+  if (!Ok || Diags.failed() || C.Push.Kernels.empty())
     return;
   if (Describe && C.Template)
     // Its argument types are the instantiation's, spelled when the push runs.
@@ -178,9 +178,9 @@ bool Translator::templateParameters(Compute &C) {
 bool Translator::kernelNeeds(Compute &C) {
   if (cxx()) {
     // First: what stays C++ (a lambda's operator(), a member call) is no routine to collect.
-    size_t Before = Errors.size();
+    size_t Before = Diags.errorCount();
     lowerCxx(C.R.S, C.K, "a compute construct", C.Template != nullptr);
-    if (Errors.size() != Before)
+    if (Diags.errorCount() != Before)
       return false;
   }
   collect(C.R.S, Idx.offset(C.R.S->getBeginLoc()), C.R.End, C.N, nullptr);

@@ -73,7 +73,7 @@ const Translator::CxxKernel *Translator::lowerRoutine(const FunctionDecl *F) {
   if (!New)
     return It->second ? &*It->second : nullptr;
   CxxKernel K;
-  size_t Before = Errors.size();
+  size_t Before = Diags.errorCount();
   std::string What = "routine '" + routineName(F) + "'";
   for (unsigned I = 0; I < F->getNumParams(); ++I) {
     const ParmVarDecl *P = F->getParamDecl(I);
@@ -123,7 +123,7 @@ const Translator::CxxKernel *Translator::lowerRoutine(const FunctionDecl *F) {
   if (const TypeSourceInfo *TSI = F->getTypeSourceInfo()) // its return and parameter types
     lowerTemplateTypes(TSI->getTypeLoc(), K, What);
   lowerCxx(F->getBody(), K, What);
-  if (Errors.size() != Before)
+  if (Diags.errorCount() != Before)
     return nullptr;
   It->second = std::move(K);
   return &*It->second;

@@ -165,7 +165,7 @@ bool Translator::instantiationKernels(
     collect(S, Idx.offset(R.S->getBeginLoc()), R.End, NI, nullptr);
     for (QualType T : K.Types)
       addType(T, NI);
-    std::optional<std::string> T = Errors.empty() ? Text(K, NI) : std::nullopt;
+    std::optional<std::string> T = !Diags.failed() ? Text(K, NI) : std::nullopt;
     if (!T)
       continue; // the errors are reported; the other instantiations may add their own
     auto Same = llvm::find_if(Kernels, [&](const auto &X) { return X.second == *T; });
@@ -174,7 +174,7 @@ bool Translator::instantiationKernels(
     else
       Same->first += " || (" + *Cond + ")";
   }
-  return Errors.empty();
+  return !Diags.failed();
 }
 
 } // namespace jacc::translate

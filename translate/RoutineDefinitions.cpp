@@ -39,16 +39,15 @@ void Translator::defineRoutines() {
     // What a kernel calling it needs, as a kernel of this file carrying it would hold. A routine
     // that cannot run in kernels (it reads a global) is registered as that error, which a kernel
     // calling it reports when it is compiled; this file builds as before.
-    size_t Before = Errors.size();
+    size_t Before = Diags.errorCount();
     KernelNeeds N;
     N.RoutineSet.insert(F);
     addRoutine(F, N);
     std::string Text;
-    if (Errors.size() == Before)
+    if (Diags.errorCount() == Before)
       Text = leadingDecls(N, "", {}, RoutineItemEnd);
-    if (Errors.size() != Before) {
-      std::string Why = Errors[Before];
-      Errors.resize(Before);
+    if (Diags.errorCount() != Before) {
+      std::string Why = Diags.takeErrorsAfter(Before).front();
       for (char &C : Why)
         if (C == '"' || C == '\\')
           C = '\'';

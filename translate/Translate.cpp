@@ -187,11 +187,11 @@ static llvm::Expected<std::string> translateFile(llvm::StringRef Source, llvm::S
         translate::Translator T(Ctx, PP, Pragmas, Name);
         T.Describe = Infos != nullptr;
         Out = T.run();
-        Errors = std::move(T.Errors);
+        Errors = T.Diags.takeErrors();
         if (Warnings)
-          *Warnings = std::move(T.Warnings);
+          *Warnings = T.Diags.takeWarnings();
         if (Infos)
-          *Infos = std::move(T.Infos);
+          *Infos = T.Diags.takeInfos();
       });
   // clang's parser crashes on some invalid code (a variable redeclared with an assignment as its
   // array bound): where the program enabled crash recovery (jacc-translate does), that is the

@@ -31,7 +31,7 @@ std::string Translator::run() {
     }
     error(P, P.Problem);
   }
-  if (!Errors.empty())
+  if (Diags.failed())
     return "";
   Dirs.clear();
   for (const Pragma &P : Pragmas) {
@@ -58,7 +58,7 @@ std::string Translator::run() {
     }
     Dirs.emplace_back(std::move(*D));
   }
-  if (!Errors.empty())
+  if (Diags.failed())
     return "";
 
   // Routines first: compute constructs carry the ones they call.
@@ -84,7 +84,7 @@ std::string Translator::run() {
     if (Pragmas[K].Included && Dirs[K] && Dirs[K]->Kind == DirectiveKind::Loop)
       if (FunctionDecl *In = functionAround(Pragmas[K].Loc); !RoutineOf.count(In->getCanonicalDecl()))
         error(Pragmas[K], Pragmas[K].Problem);
-  if (!Errors.empty())
+  if (Diags.failed())
     return "";
 
   // Constructs with a statement.
@@ -210,7 +210,7 @@ std::string Translator::run() {
   for (Region &R : Datas)
     translateData(R);
   defineRoutines();
-  if (!Errors.empty())
+  if (Diags.failed())
     return "";
 
   closeDataRegions();

@@ -4,6 +4,7 @@
 
 #include "analysis/Directive.h"
 #include "translate/ComputePush.h"
+#include "translate/Diagnostics.h"
 #include "translate/FileIndex.h"
 
 #include <clang/AST/ASTContext.h>
@@ -36,7 +37,7 @@ public:
   /// The translator of the parsed file FileName, whose `#pragma acc`s are Read.
   Translator(clang::ASTContext &Ctx, clang::Preprocessor &PP,
              const std::vector<analysis::AccPragma> &Read, llvm::StringRef FileName)
-      : Ctx(Ctx), SM(Ctx.getSourceManager()), PP(PP), FileName(FileName),
+      : Diags(FileName), Ctx(Ctx), SM(Ctx.getSourceManager()), PP(PP), FileName(FileName),
         Idx(SM, Ctx.getLangOpts()), RW(SM, Ctx.getLangOpts()), Policy(Ctx.getPrintingPolicy()) {
     Buf = SM.getBufferData(SM.getMainFileID());
     if (Ctx.getLangOpts().CPlusPlus) {
@@ -48,37 +49,23 @@ public:
       Pragmas.push_back(locatePragma(A, SM, Ctx.getLangOpts()));
   }
 
-  /// The translated file, or "" with Errors filled.
+  /// The translated file, or "" with errors in Diags.
   std::string run();
-  std::vector<std::string> Errors;
-  std::vector<std::string> Warnings; ///< what is accepted though not OpenACC ("file:line:col: ...")
-  /// What the translator inferred (implicit data clauses, "file:line: implicit copy(c[0:n])")
-  /// and, with Describe, how each construct will run (analysis/ConstructReport.h).
-  std::vector<std::string> Infos;
+  /// What the translation reported: errors, warnings for what is accepted though not OpenACC,
+  /// and what the translator inferred (implicit data clauses, "file:line: implicit
+  /// copy(c[0:n])") and, with Describe, how each construct will run
+  /// (analysis/ConstructReport.h).
+  Diagnostics Diags;
   bool Describe = false;
 
 private:
-  // Diagnostics.
-  /// A -Minfo line: "file:line: Msg".
-  void info(unsigned Line, const llvm::Twine &Msg) {
-    Infos.push_back((FileName + ":" + llvm::Twine(Line) + ": " + Msg).str());
-  }
+  // Diagnostics at a directive, a clause or a source location (Diags formats them).
+  void info(unsigned Line, const llvm::Twine &Msg) { Diags.info(Line, Msg); }
   void warning(const Pragma &P, const analysis::Clause &C, const llvm::Twine &Msg) {
-    Warnings.push_back((FileName + ":" + llvm::Twine(P.Line) + ":" +
-                        llvm::Twine(P.TextColumn + C.Column - 1) + ": warning: " + Msg)
-                           .str());
+    Diags.warning(P.Line, P.TextColumn + C.Column - 1, Msg);
   }
-  void warning(const Pragma &P, const llvm::Twine &Msg) {
-    Warnings.push_back(
-        (FileName + ":" + llvm::Twine(P.Line) + ":" + llvm::Twine(P.Column) + ": warning: " + Msg)
-            .str());
-  }
-  void error(unsigned Line, unsigned Col, const llvm::Twine &Msg) {
-    std::string E =
-        (FileName + ":" + llvm::Twine(Line) + ":" + llvm::Twine(Col) + ": error: " + Msg).str();
-    if (!llvm::is_contained(Errors, E)) // once: a template's instantiations find the same
-      Errors.push_back(E);
-  }
+  void warning(const Pragma &P, const llvm::Twine &Msg) { Diags.warning(P.Line, P.Column, Msg); }
+  void error(unsigned Line, unsigned Col, const llvm::Twine &Msg) { Diags.error(Line, Col, Msg); }
   void error(const Pragma &P, const llvm::Twine &Msg) { error(P.Line, P.Column, Msg); }
   void error(const Pragma &P, const analysis::Clause &C, const llvm::Twine &Msg) {
     error(P.Line, P.TextColumn + C.Column - 1, Msg);
