@@ -47,7 +47,7 @@ struct OpenPair {
 };
 constexpr unsigned MaxOpenPairs = 32;
 thread_local OpenPair Pairs[MaxOpenPairs];
-thread_local unsigned Depth = 0, Unrecorded = 0;
+thread_local unsigned PairDepth = 0, Unrecorded = 0;
 
 /// The chapter's thread_id: host threads numbered in the order of their first event.
 int threadId() {
@@ -216,11 +216,11 @@ private:
   /// A start event: opens its pair on this thread (whether or not anyone wants it, so that the
   /// end finds it) and keeps what the callbacks left in tool_info for the end.
   void start(acc_event_t E, const Site *S, int Device, acc_event_info I) {
-    if (Depth == MaxOpenPairs || Unrecorded) {
+    if (PairDepth == MaxOpenPairs || Unrecorded) {
       ++Unrecorded;
       return;
     }
-    OpenPair &P = Pairs[Depth++];
+    OpenPair &P = Pairs[PairDepth++];
     P = {acc_event_t(E + 1), nullptr};
     if (!wanted(E))
       return;
@@ -235,9 +235,9 @@ private:
       --Unrecorded;
       return;
     }
-    if (Depth == 0 || Pairs[Depth - 1].End != E)
+    if (PairDepth == 0 || Pairs[PairDepth - 1].End != E)
       return;
-    I.other_event.tool_info = Pairs[--Depth].ToolInfo;
+    I.other_event.tool_info = Pairs[--PairDepth].ToolInfo;
     if (wanted(E))
       send(E, S, Device, I);
   }
