@@ -106,8 +106,8 @@ bool Translator::memberArgs(const CxxKernel &K, const Pragma &P, KernelNeeds &N,
       continue;
     }
     addType(T, N);
-    Args.push_back("{\"" + declaration(T.getUnqualifiedType(), Name) + "\", (void *)&this->" +
-                   Name + "}");
+    Args.push_back("{\"" + TypeText.declaration(T.getUnqualifiedType(), Name) +
+                   "\", (void *)&this->" + Name + "}");
   }
   return Ok;
 }
@@ -354,7 +354,8 @@ bool Translator::kernelArguments(Compute &C) {
                          Bytes + ");");
     Push.Exit.insert(Push.Exit.begin(), "jacc_translated_firstprivate_end(" + Original +
                                             ", (void *)" + Name + ", " + Bytes + ");");
-    Push.Args.push_back("{\"" + declaration(S.Var->getType().getUnqualifiedType(), Original) +
+    Push.Args.push_back("{\"" +
+                        TypeText.declaration(S.Var->getType().getUnqualifiedType(), Original) +
                         "\", &" + Original + "}");
   }
   bool Ok = memberArgs(C.K, P, C.N, Push.Args);
@@ -366,13 +367,13 @@ bool Translator::kernelArguments(Compute &C) {
     if (C.OnDeviceVars.count(V)) {
       std::string Ref = deviceScalarName(V);
       QualType Ptr = Ctx.getPointerType(V->getType().getUnqualifiedType());
-      Push.Temps.push_back(hostDeclaration(Ptr, Ref) + " = &" + V->getName().str() + ";");
-      Push.Args.push_back("{\"" + declaration(Ptr, Ref) + "\", &" + Ref + "}");
+      Push.Temps.push_back(TypeText.hostDeclaration(Ptr, Ref) + " = &" + V->getName().str() + ";");
+      Push.Args.push_back("{\"" + TypeText.declaration(Ptr, Ref) + "\", &" + Ref + "}");
       continue;
     }
     if (C.PrivateArrays.count(V)) {
       std::string Name = V->getName().str();
-      Decl = declaration(V->getType().getUnqualifiedType(), Name);
+      Decl = TypeText.declaration(V->getType().getUnqualifiedType(), Name);
       // (void): the host code may not use the array any more.
       Push.Temps.push_back("void *jacc_private_" + Name + " = 0; (void)" + Name + ";");
       Push.Args.push_back("{\"" + Decl + "\", &jacc_private_" + Name + "}");

@@ -130,10 +130,10 @@ void Translator::lowerCxx(Stmt *S, CxxKernel &K, const std::string &What, bool P
                                              "with a constructor ('new T' and 'new T[n]' of a "
                                              "type without one are the device's malloc)");
       }
-      std::string Type = T.declaration(Ty, "");
+      std::string Type = T.TypeText.declaration(Ty, "");
       T.addTypeNeed(Ty, K);
-      std::string Alloc =
-          "((" + T.declaration(T.Ctx.getPointerType(Ty), "") + ")malloc(sizeof(" + Type + ")";
+      std::string Alloc = "((" + T.TypeText.declaration(T.Ctx.getPointerType(Ty), "") +
+                          ")malloc(sizeof(" + Type + ")";
       std::optional<Expr *> Size = E->getArraySize();
       if (!E->isArray() || !Size || !*Size) {
         replace(E->getSourceRange(), Alloc + "))");
@@ -192,7 +192,7 @@ void Translator::lowerCxx(Stmt *S, CxxKernel &K, const std::string &What, bool P
       if (const auto *ST = dyn_cast<SubstTemplateTypeParmType>(Q.getTypePtr()))
         return (Q.isConstQualified() ? "const " : "") +
                ST->getReplacedParameter()->getNameAsString();
-      return T.declaration(Q, "");
+      return T.TypeText.declaration(Q, "");
     }
     bool VisitCXXNamedCastExpr(CXXNamedCastExpr *E) override {
       if (isa<CXXDynamicCastExpr>(E))
@@ -301,7 +301,7 @@ void Translator::lowerCxx(Stmt *S, CxxKernel &K, const std::string &What, bool P
           return true; // the C library function itself
         std::string Helper, Name = cMathName(F);
         if (Name.empty())
-          Name = minMaxHelper(F, T.Policy, Helper);
+          Name = minMaxHelper(F, T.TypeText.policy(), Helper);
         if (Name.empty())
           return unsupported(E->getBeginLoc(), "the call of '" + F->getQualifiedNameAsString() +
                                                    "'");
@@ -357,8 +357,9 @@ void Translator::lowerCxx(Stmt *S, CxxKernel &K, const std::string &What, bool P
       if (V->getType()->getContainedAutoType() && !V->getType()->isReferenceType()) {
         // `auto x` -> its deduced type; `auto *p`, `const auto *p` -> the whole declarator.
         if (V->getType()->getAs<AutoType>() && !TL.isNull())
-          replace(TL.getSourceRange(), T.declaration(V->getType().getUnqualifiedType(), ""));
-        else if (!replaceDeclarator(V, T.declaration(V->getType(), V->getNameAsString())))
+          replace(TL.getSourceRange(),
+                  T.TypeText.declaration(V->getType().getUnqualifiedType(), ""));
+        else if (!replaceDeclarator(V, T.TypeText.declaration(V->getType(), V->getNameAsString())))
           return true;
         T.addTypeNeed(V->getType(), K);
       }
@@ -368,7 +369,7 @@ void Translator::lowerCxx(Stmt *S, CxxKernel &K, const std::string &What, bool P
           return unsupported(V->getLocation(), "reference '" + V->getNameAsString() + "'");
         K.LocalRefs.insert(V);
         QualType P = T.Ctx.getPointerType(V->getType().getNonReferenceType());
-        if (!replaceDeclarator(V, T.declaration(P.withConst(), V->getNameAsString())))
+        if (!replaceDeclarator(V, T.TypeText.declaration(P.withConst(), V->getNameAsString())))
           return true;
         T.addTypeNeed(P, K);
         addressOf(V->getInit());
@@ -436,7 +437,7 @@ std::string Translator::applyEdits(unsigned Begin, unsigned End,
 }
 
 std::string Translator::cStructText(const CXXRecordDecl *RD) {
-  std::string Name = cRecordName(RD);
+  std::string Name = TypeText.cRecordName(RD);
   if (RD->isPolymorphic() || RD->getNumBases() || !RD->isStandardLayout() || RD->isUnion()) {
     errorAt(RD->getLocation(), "class '" + RD->getNameAsString() +
                                    "' used in a compute construct: kernels take standard-layout "
@@ -453,7 +454,7 @@ std::string Translator::cStructText(const CXXRecordDecl *RD) {
                                     "' (a bit-field or a reference) in a compute construct");
       return "";
     }
-    Out += " " + declaration(F->getType(), F->getNameAsString()) + ";";
+    Out += " " + TypeText.declaration(F->getType(), F->getNameAsString()) + ";";
   }
   return Out + " }; typedef struct " + Name + " " + Name + ";";
 }

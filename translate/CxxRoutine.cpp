@@ -63,7 +63,8 @@ void Translator::lowerLambdaHead(const FunctionDecl *F, const LambdaExpr *L, Cxx
   unsigned LParen = Idx.offset(FTL.getLParenLoc());
   unsigned RParen = Idx.offset(FTL.getRParenLoc()) + 1;
   unsigned Body = Idx.offset(L->getBody()->getBeginLoc());
-  K.Edits[Intro] = {LParen - Intro, declaration(F->getReturnType(), "") + " " + routineName(F)};
+  K.Edits[Intro] = {LParen - Intro,
+                    TypeText.declaration(F->getReturnType(), "") + " " + routineName(F)};
   if (Body > RParen)
     K.Edits[RParen] = {Body - RParen, " "};
 }
@@ -110,7 +111,8 @@ const Translator::CxxKernel *Translator::lowerRoutine(const FunctionDecl *F) {
   else if (FT && FT->hasTrailingReturn())
     cxxUnsupported(F->getLocation(), "a trailing return type", What);
   else if (F->getDeclaredReturnType()->getContainedAutoType())
-    cxxReplace(K, F->getReturnTypeSourceRange(), declaration(F->getReturnType(), ""), What);
+    cxxReplace(K, F->getReturnTypeSourceRange(), TypeText.declaration(F->getReturnType(), ""),
+               What);
   if (F->getExceptionSpecSourceRange().isValid()) // noexcept
     cxxReplace(K, F->getExceptionSpecSourceRange(), "", What);
   if (F->isConstexprSpecified()) {

@@ -216,15 +216,15 @@ std::string Translator::declText(const Decl *D) {
     return cStructText(RD); // C++: the class's data members as C
   if (auto *TD = dyn_cast<TypedefNameDecl>(D); TD && cxx()) {
     QualType U = TD->getUnderlyingType();
-    if (cType(U) != U) // of a class template's instance: as C
-      return "typedef " + declaration(U, TD->getName()) + ";";
+    if (TypeText.cType(U) != U) // of a class template's instance: as C
+      return "typedef " + TypeText.declaration(U, TD->getName()) + ";";
     // Of a class (`typedef struct P {...} P;`): the class's C struct already declares its
     // own name (cStructText); another name is a typedef of it, before or after its definition.
     if (const auto *RD = U->getAsCXXRecordDecl();
         RD && RD->getIdentifier() && !U.getCanonicalType().hasLocalQualifiers())
       return TD->getName() == RD->getName()
                  ? ""
-                 : "typedef struct " + cRecordName(RD) + " " + TD->getName().str() + ";";
+                 : "typedef struct " + TypeText.cRecordName(RD) + " " + TD->getName().str() + ";";
   }
   SourceRange R(SM.getExpansionLoc(D->getBeginLoc()), SM.getExpansionLoc(D->getEndLoc()));
   // Grown to the declarations it is written with (`typedef struct {...} T;`): of the file, of
@@ -323,7 +323,7 @@ std::string Translator::leadingDecls(KernelNeeds &N, llvm::StringRef Body,
           std::string S;
           llvm::raw_string_ostream OS(S);
           OS << "typedef ";
-          C.print(OS, Policy, TD->getName());
+          C.print(OS, TypeText.policy(), TD->getName());
           OS << ";";
           Out += OS.str() + "\n" + ItemEnd.str();
         }
@@ -451,8 +451,8 @@ std::optional<std::string> Translator::constantDecl(const VarDecl *V) const {
   } else {
     return std::nullopt;
   }
-  return "static " + declaration(T.getUnqualifiedType().withConst(), V->getName()) + " = " + Lit +
-         ";";
+  return "static " + TypeText.declaration(T.getUnqualifiedType().withConst(), V->getName()) +
+         " = " + Lit + ";";
 }
 
 /// The kernel argument for V: its declaration as the kernel names it, and the host value.
@@ -484,12 +484,12 @@ bool Translator::argDecl(VarDecl *V, std::string &Decl, std::string &Temp, std::
       R = AT->getElementType();
     }
     if (R->isVariablyModifiedType() || R->isPointerType() || (Dims.empty() && !C->isArrayType())) {
-      error(P, "variable '" + Name + "' (" + T.getAsString(Policy) +
+      error(P, "variable '" + Name + "' (" + T.getAsString(TypeText.policy()) +
                    ") cannot be passed to a kernel: jacc passes variable-length arrays and "
                    "pointers to them, of non-pointer elements");
       return false;
     }
-    Decl = declaration(R, Dims.empty() ? "*" + Name : "(*" + Name + ")" + Dims);
+    Decl = TypeText.declaration(R, Dims.empty() ? "*" + Name : "(*" + Name + ")" + Dims);
     Temp += "void *jacc_ptr_" + Name + " = (void *)" + Name + ";";
     Value = "&jacc_ptr_" + Name;
     return true;
@@ -500,8 +500,8 @@ bool Translator::argDecl(VarDecl *V, std::string &Decl, std::string &Temp, std::
       error(P, "array of pointers '" + Name + "' cannot be passed to a kernel");
       return false;
     }
-    Decl = declaration(D, Name);
-    Temp = hostDeclaration(D, "jacc_ptr_" + Name) + " = " + hostName(V) + ";";
+    Decl = TypeText.declaration(D, Name);
+    Temp = TypeText.hostDeclaration(D, "jacc_ptr_" + Name) + " = " + hostName(V) + ";";
     Value = "&jacc_ptr_" + Name;
     return true;
   }
@@ -513,18 +513,18 @@ bool Translator::argDecl(VarDecl *V, std::string &Decl, std::string &Temp, std::
     bool Rows = E->isPointerType() && !E->getPointeeType()->isPointerType() &&
                 !E->getPointeeType()->isFunctionType();
     if ((E->isPointerType() && !Rows) || E->isFunctionType()) {
-      error(P, "variable '" + Name + "' (" + T.getAsString(Policy) +
+      error(P, "variable '" + Name + "' (" + T.getAsString(TypeText.policy()) +
                    ") cannot be passed to a kernel: pointers to pointers to pointers and "
                    "function pointers are not supported; pass each array as its own pointer");
       return false;
     }
   } else if (!C->isScalarType() && !C->isRecordType() &&
              !C->isTemplateTypeParmType()) { // a template's T: the kernel's typedef names it
-    error(P, "variable '" + Name + "' of type '" + T.getAsString(Policy) +
+    error(P, "variable '" + Name + "' of type '" + T.getAsString(TypeText.policy()) +
                  "' cannot be passed to a kernel");
     return false;
   }
-  Decl = declaration(T, Name);
+  Decl = TypeText.declaration(T, Name);
   // A cast: C++ has no implicit const T * to void *, and C warns that converting the address of
   // a `T *restrict` (or volatile) variable to void * discards its qualifier.
   Value = "(void *)&" + hostName(V);

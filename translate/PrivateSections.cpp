@@ -138,7 +138,7 @@ bool Translator::privateSections(const Region &R, std::vector<PrivateSection> &O
       S.Constant = Constant;
       std::string KernelLen = Constant ? "(" + Length.str() + ")" : Len;
       std::string Decl =
-          declaration(Elem.getUnqualifiedType(), Base.str() + "[" + KernelLen + "]") + ";";
+          TypeText.declaration(Elem.getUnqualifiedType(), Base.str() + "[" + KernelLen + "]") + ";";
       if (S.First)
         Decl += " for (long jacc_k = 0; jacc_k < " + KernelLen + "; jacc_k++) " + Base.str() +
                 "[jacc_k] = jacc_original_" + Base.str() + "[jacc_k];";

@@ -3,6 +3,7 @@
 #define JACC_TRANSLATE_TRANSLATOR_H
 
 #include "analysis/Directive.h"
+#include "translate/CTypes.h"
 #include "translate/ComputePush.h"
 #include "translate/Diagnostics.h"
 #include "translate/FileIndex.h"
@@ -38,13 +39,8 @@ public:
   Translator(clang::ASTContext &Ctx, clang::Preprocessor &PP,
              const std::vector<analysis::AccPragma> &Read, llvm::StringRef FileName)
       : Diags(FileName), Ctx(Ctx), SM(Ctx.getSourceManager()), PP(PP), FileName(FileName),
-        Idx(SM, Ctx.getLangOpts()), RW(SM, Ctx.getLangOpts()), Policy(Ctx.getPrintingPolicy()) {
+        Idx(SM, Ctx.getLangOpts()), RW(SM, Ctx.getLangOpts()), TypeText(Ctx) {
     Buf = SM.getBufferData(SM.getMainFileID());
-    if (Ctx.getLangOpts().CPlusPlus) {
-      // Kernels are C: types print as C declares them (`_Bool`, no `std::`).
-      Policy.Bool = false;
-      Policy.SuppressScope = true;
-    }
     for (const analysis::AccPragma &A : Read)
       Pragmas.push_back(locatePragma(A, SM, Ctx.getLangOpts()));
   }
@@ -377,7 +373,7 @@ private:
   llvm::StringRef Buf;
   FileIndex Idx;
   clang::Rewriter RW;
-  clang::PrintingPolicy Policy;
+  CTypes TypeText;
   /// canonical decl -> its pragma
   std::map<const clang::FunctionDecl *, const Pragma *> RoutineOf;
   std::map<const clang::FunctionDecl *, analysis::Directive> RoutineDir;
@@ -476,25 +472,7 @@ private:
   std::optional<std::string> instantiationCondition(const clang::FunctionDecl *F,
                                                     const clang::FunctionDecl *I) const;
 
-  /// Declaration of Name with type T in the host's code (C++ names kept).
-  std::string hostDeclaration(clang::QualType T, llvm::StringRef Name) const {
-    std::string S;
-    llvm::raw_string_ostream OS(S);
-    T.print(OS, Policy, Name);
-    return OS.str();
-  }
-  /// C declaration of Name with type T ("double (*a)[80]"), class template instances by their
-  /// C names (cRecordName).
-  std::string declaration(clang::QualType T, llvm::StringRef Name) const {
-    return hostDeclaration(cType(T), Name);
-  }
-  // Class template instances (CxxClassTemplates.cpp).
-  /// The C name of class RD: its own, or for an instance of a class template its name and its
-  /// arguments' (`data_container<double>`: `data_container__double`).
-  std::string cRecordName(const clang::RecordDecl *RD) const;
-  /// T with every class template instance in it named by its C name (a typedef of that name).
-  clang::QualType cType(clang::QualType T) const;
-  mutable std::map<const clang::RecordDecl *, clang::QualType> CRecordTypes;
+  // Class template instances (CxxClassTemplates.cpp; their C names: CTypes).
   /// K's replacement of the class template instance TL writes (`ns::data_container<real_t>`, a
   /// template specialization or an elaborated one) by its C name, its definition needed; false
   /// when TL writes none.

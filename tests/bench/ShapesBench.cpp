@@ -33,6 +33,14 @@ void configure(const char *Devices, const char *Split) {
 /// Untimed steps before the timed ones: enough launches for the program's timing windows.
 constexpr int WarmSteps = 60;
 
+/// Warm untimed steps of Step (the runtime times the program both ways meanwhile), then the
+/// timed ones.
+template <typename Fn> void warmThenTime(benchmark::State &State, int Warm, Fn Step) {
+  for (int S = 0; S < Warm; ++S)
+    Step();
+  timeSteps(State, Step);
+}
+
 const char *AdiRhs = "#pragma acc parallel loop collapse(3) present(u, f)\n"
                      "for (int i = 0; i < n; i++)\n"
                      "  for (int j = 0; j < n; j++)\n"
@@ -73,9 +81,7 @@ void runAdi(benchmark::State &State, const char *Devices, const char *Split) {
     for (const char *Src : {AdiX, AdiY, AdiZ})
       check(jacc_kernel_push(Src, 2, Sweep, JACC_DEFAULT), "push");
   };
-  for (int S = 0; S < WarmSteps; ++S)
-    Step();
-  timeSteps(State, Step);
+  warmThenTime(State, WarmSteps, Step);
   check(jacc_copyout(Up, bytesOf(U)), "copyout");
   check(jacc_delete(Fp, bytesOf(F)), "delete");
   benchmark::DoNotOptimize(U.data());
@@ -132,9 +138,7 @@ void runVCycle(benchmark::State &State, const char *Devices, const char *Split) 
       SmoothOn(L - 1);
     }
   };
-  for (int S = 0; S < WarmSteps; ++S)
-    Cycle();
-  timeSteps(State, Cycle);
+  warmThenTime(State, WarmSteps, Cycle);
   for (size_t L = 0; L < Grid.size(); ++L) {
     check(jacc_copyout(Grid[L].data(), bytesOf(Grid[L])), "copyout");
     check(jacc_delete(Work[L].data(), bytesOf(Work[L])), "delete");
@@ -176,9 +180,7 @@ void runTransposes(benchmark::State &State, const char *Devices, const char *Spl
       check(jacc_kernel_push(CopyBack, 3, Both, JACC_DEFAULT), "push");
     }
   };
-  for (int S = 0; S < WarmSteps; ++S)
-    Step();
-  timeSteps(State, Step);
+  warmThenTime(State, WarmSteps, Step);
   check(jacc_copyout(Ap, bytesOf(A)), "copyout");
   check(jacc_delete(Tp, bytesOf(T)), "delete");
   benchmark::DoNotOptimize(A.data());
@@ -239,9 +241,7 @@ void runWavefront(benchmark::State &State, const char *Devices, const char *Spli
     for (int L = Planes - 2; L >= 0; --L)
       Plane(UpperPlane, L);
   };
-  for (int S = 0; S < 4; ++S) // each step is 2 x 142 launches: a few steps fill the windows
-    Step();
-  timeSteps(State, Step);
+  warmThenTime(State, 4, Step); // each step is 2 x 142 launches: a few fill the windows
   check(jacc_copyout(Vp, bytesOf(V)), "copyout");
   for (int L = 0; L < Planes; ++L) {
     check(jacc_delete(Ip[L].data(), bytesOf(Ip[L])), "delete");
