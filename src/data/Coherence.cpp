@@ -86,8 +86,7 @@ llvm::Error DataEnvironment::makeCurrent(Mapping &M, const ByteRanges &Ranges, u
             std::chrono::duration<double>(std::chrono::steady_clock::now() - Start).count();
       }
     }
-    for (auto [B, E] : From[Src])
-      M.Valid.add(B, E, ValidityMap::device(Device));
+    M.Valid.addAll(From[Src], ValidityMap::device(Device));
     // Pointers attached in the runs copied hold Src's addresses: Device's own instead.
     if (!M.Attachments.empty())
       if (auto Err = reattachOn(M, Device, From[Src]))

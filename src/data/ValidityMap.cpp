@@ -1,5 +1,5 @@
-// The validity map's runs: splitting, updating and coalescing byte ranges of holder sets, and
-// which holders have all of a range and what one lacks.
+// The validity map's runs: rewriting them for updates of sorted ranges, which holders have all
+// of a range and what one lacks.
 #include "src/data/ValidityMap.h"
 
 #include <llvm/ADT/STLExtras.h>
@@ -11,79 +11,112 @@ namespace jacc {
 
 ValidityMap::ValidityMap(uint64_t Bytes, HolderSet Initial) : Bytes(Bytes) {
   if (Bytes)
-    Runs.emplace(0, Initial);
+    Runs.push_back({0, Initial});
 }
 
-void ValidityMap::split(uint64_t B) {
-  if (B == 0 || B >= Bytes)
+size_t ValidityMap::runAt(uint64_t B) const {
+  assert(B < Bytes && "a byte of the map");
+  auto It = std::upper_bound(Runs.begin(), Runs.end(), B,
+                             [](uint64_t X, const Start &S) { return X < S.Begin; });
+  return static_cast<size_t>(It - Runs.begin()) - 1;
+}
+
+/// R clipped to [0, Bytes), sorted, overlaps merged, empty ranges dropped (callers pass them
+/// sorted: then this is a check).
+static ValidityMap::Ranges clipped(const ValidityMap::Ranges &R, uint64_t Bytes) {
+  ValidityMap::Ranges Out;
+  Out.reserve(R.size());
+  bool Sorted = true;
+  for (auto [B, E] : R) {
+    E = std::min(E, Bytes);
+    if (B >= E)
+      continue;
+    if (!Out.empty() && B < Out.back().second)
+      Sorted = false;
+    Out.push_back({B, E});
+  }
+  if (Sorted)
+    return Out;
+  llvm::sort(Out);
+  ValidityMap::Ranges Merged;
+  for (auto [B, E] : Out)
+    if (!Merged.empty() && B <= Merged.back().second)
+      Merged.back().second = std::max(Merged.back().second, E);
+    else
+      Merged.push_back({B, E});
+  return Merged;
+}
+
+template <typename Fn> void ValidityMap::updateAll(const Ranges &Given, Fn F) {
+  Ranges R = clipped(Given, Bytes);
+  if (R.empty())
     return;
-  auto It = Runs.upper_bound(B);
-  assert(It != Runs.begin() && "the first run starts at 0");
-  HolderSet Holders = std::prev(It)->second;
-  Runs.emplace_hint(It, B, Holders); // no-op when a run already starts at B
-}
-
-void ValidityMap::coalesce(uint64_t B, uint64_t E) {
-  // From the run before B's (it may now equal B's run) through the run starting at E.
-  auto It = Runs.upper_bound(B);
-  if (It != Runs.begin())
-    --It;
-  if (It != Runs.begin())
-    --It;
-  auto Last = Runs.upper_bound(E);
-  while (It != Last) {
-    auto Next = std::next(It);
-    if (Next == Runs.end())
-      break;
-    if (Next->second == It->second) {
-      bool Stop = Next == Last;
-      Runs.erase(Next);
-      if (Stop)
+  // Already so (a kernel rewriting what its device wrote last time, a copy of what is current
+  // there): nothing changes. Column splits assign a range per row every launch.
+  bool Changes = false;
+  size_t I = 0;
+  for (auto [B, E] : R) {
+    if (endOf(I) <= B)
+      I = runAt(B);
+    for (; !Changes && Runs[I].Begin < E; ++I) {
+      Changes = F(Runs[I].Holders) != Runs[I].Holders;
+      if (endOf(I) >= E)
         break;
-    } else {
-      It = Next;
     }
+    if (Changes)
+      break;
   }
-}
-
-template <typename Fn> void ValidityMap::update(uint64_t B, uint64_t E, Fn F) {
-  E = std::min(E, Bytes);
-  if (B >= E)
+  if (!Changes)
     return;
-  split(B);
-  split(E);
-  for (auto It = Runs.find(B); It != Runs.end() && It->first < E; ++It)
-    It->second = F(It->second);
-  coalesce(B, E);
-}
-
-void ValidityMap::assign(uint64_t B, uint64_t E, HolderSet Holders) {
-  E = std::min(E, Bytes);
-  if (B >= E)
-    return;
-  // Already so (a kernel rewriting what its device wrote last time): nothing changes. Column
-  // splits assign a range per row every launch, so this is their common case.
-  auto Containing = std::prev(Runs.upper_bound(B));
-  if (Containing->second == Holders) {
-    auto Next = std::next(Containing);
-    if ((Next == Runs.end() ? Bytes : Next->first) >= E)
-      return;
+  // One pass over the runs: those outside the ranges copied, those inside with F applied,
+  // neighbours with equal holders merged.
+  Scratch.clear();
+  Scratch.reserve(Runs.size() + 2 * R.size() + 1);
+  auto Push = [&](uint64_t Begin, HolderSet H) {
+    if (Scratch.empty() || Scratch.back().Holders != H)
+      Scratch.push_back({Begin, H});
+  };
+  uint64_t Pos = 0;
+  I = 0;
+  // Runs [Pos, To) with their holders mapped by G; I holds Pos.
+  auto Copy = [&](uint64_t To, auto G) {
+    while (Pos < To) {
+      Push(Pos, G(Runs[I].Holders));
+      uint64_t End = endOf(I);
+      if (End <= To) {
+        Pos = End;
+        ++I;
+      } else {
+        Pos = To;
+      }
+    }
+  };
+  auto Same = [](HolderSet H) { return H; };
+  for (auto [B, E] : R) {
+    if (B > Pos && endOf(I) <= B) {
+      // Copy the untouched runs before B whole, then the part of B's run before it.
+      size_t J = runAt(B);
+      for (; I < J; ++I)
+        Push(std::max(Pos, Runs[I].Begin), Runs[I].Holders);
+      Pos = std::max(Pos, Runs[J].Begin);
+    }
+    Copy(B, Same);
+    Copy(E, F);
   }
-  // Cheaper than update(): the runs inside [B, E) become one.
-  split(B);
-  split(E);
-  auto First = Runs.find(B);
-  First->second = Holders;
-  Runs.erase(std::next(First), Runs.lower_bound(E));
-  coalesce(B, E);
+  Copy(Bytes, Same);
+  Runs.swap(Scratch);
 }
 
-void ValidityMap::add(uint64_t B, uint64_t E, HolderSet Holders) {
-  update(B, E, [Holders](HolderSet S) { return S | Holders; });
+void ValidityMap::assignAll(const Ranges &R, HolderSet Holders) {
+  updateAll(R, [Holders](HolderSet) { return Holders; });
+}
+
+void ValidityMap::addAll(const Ranges &R, HolderSet Holders) {
+  updateAll(R, [Holders](HolderSet S) { return S | Holders; });
 }
 
 void ValidityMap::remove(uint64_t B, uint64_t E, HolderSet Holders) {
-  update(B, E, [Holders](HolderSet S) { return S & ~Holders; });
+  updateAll({{B, E}}, [Holders](HolderSet S) { return S & ~Holders; });
 }
 
 HolderSet ValidityMap::holdersOfAll(uint64_t B, uint64_t E) const {
@@ -91,35 +124,28 @@ HolderSet ValidityMap::holdersOfAll(uint64_t B, uint64_t E) const {
   HolderSet All = ~HolderSet(0);
   if (B >= E)
     return All;
-  auto It = std::prev(Runs.upper_bound(B));
-  for (; It != Runs.end() && It->first < E; ++It)
-    All &= It->second;
+  for (size_t I = runAt(B); I < Runs.size() && Runs[I].Begin < E; ++I)
+    All &= Runs[I].Holders;
   return All;
 }
 
 template <typename Keep>
-ValidityMap::RunIt ValidityMap::appendRunsFrom(RunIt It, uint64_t B, uint64_t E,
-                                               std::vector<Run> &Out, Keep K) const {
-  for (;; ++It) {
-    auto Next = std::next(It);
-    uint64_t End = Next == Runs.end() ? Bytes : Next->first;
-    if (K(It->second))
-      Out.push_back({std::max(It->first, B), std::min(End, E), It->second});
+size_t ValidityMap::appendRunsFrom(size_t I, uint64_t B, uint64_t E, std::vector<Run> &Out,
+                                   Keep K) const {
+  for (;; ++I) {
+    uint64_t End = endOf(I);
+    if (K(Runs[I].Holders))
+      Out.push_back({std::max(Runs[I].Begin, B), std::min(End, E), Runs[I].Holders});
     if (End >= E)
-      return It;
+      return I;
   }
-}
-
-template <typename Keep>
-void ValidityMap::appendRuns(uint64_t B, uint64_t E, std::vector<Run> &Out, Keep K) const {
-  E = std::min(E, Bytes);
-  if (B < E)
-    appendRunsFrom(std::prev(Runs.upper_bound(B)), B, E, Out, K);
 }
 
 std::vector<ValidityMap::Run> ValidityMap::runsIn(uint64_t B, uint64_t E) const {
   std::vector<Run> R;
-  appendRuns(B, E, R, [](HolderSet) { return true; });
+  E = std::min(E, Bytes);
+  if (B < E)
+    appendRunsFrom(runAt(B), B, E, R, [](HolderSet) { return true; });
   return R;
 }
 
@@ -129,38 +155,32 @@ std::vector<ValidityMap::Run> ValidityMap::missingOn(unsigned H, uint64_t B, uin
   return R;
 }
 
-void ValidityMap::appendMissing(unsigned H,
-                                const std::vector<std::pair<uint64_t, uint64_t>> &Ranges,
-                                std::vector<Run> &Out) const {
+void ValidityMap::appendMissing(unsigned H, const Ranges &R, std::vector<Run> &Out) const {
   const HolderSet Bit = HolderSet(1) << H;
   auto Missing = [Bit](HolderSet S) { return !(S & Bit); };
-  // A few steps forward are cheaper than a search from the root; farther, search.
+  // A few steps forward are cheaper than a search; farther, search.
   constexpr unsigned MaxSteps = 8;
-  auto It = Runs.end(); // the run holding the last range's last byte, once there is one
-  for (auto [B, E] : Ranges) {
+  size_t I = Runs.size(); // the run holding the last range's last byte, once there is one
+  for (auto [B, E] : R) {
     E = std::min(E, Bytes);
     if (B >= E)
       continue;
-    auto Next = It == Runs.end() ? It : std::next(It);
-    for (unsigned Step = 0; It != Runs.end() && Next != Runs.end() && Next->first <= B; ++Step) {
+    for (unsigned Step = 0; I < Runs.size() && endOf(I) <= B; ++Step, ++I)
       if (Step == MaxSteps) {
-        It = Runs.end();
+        I = Runs.size();
         break;
       }
-      It = Next++;
-    }
-    if (It == Runs.end())
-      It = std::prev(Runs.upper_bound(B));
-    It = appendRunsFrom(It, B, E, Out, Missing);
+    if (I >= Runs.size() || Runs[I].Begin > B)
+      I = runAt(B);
+    I = appendRunsFrom(I, B, E, Out, Missing);
   }
 }
 
 std::vector<ValidityMap::Run> ValidityMap::runs() const {
   std::vector<Run> R;
-  for (auto It = Runs.begin(); It != Runs.end(); ++It) {
-    auto Next = std::next(It);
-    R.push_back({It->first, Next == Runs.end() ? Bytes : Next->first, It->second});
-  }
+  R.reserve(Runs.size());
+  for (size_t I = 0; I < Runs.size(); ++I)
+    R.push_back({Runs[I].Begin, endOf(I), Runs[I].Holders});
   return R;
 }
 

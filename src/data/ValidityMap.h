@@ -4,7 +4,6 @@
 #define JACC_SRC_DATA_VALIDITYMAP_H
 
 #include <cstdint>
-#include <map>
 #include <string>
 #include <vector>
 
@@ -14,8 +13,12 @@ namespace jacc {
 using HolderSet = uint64_t;
 
 /// The ranges of one mapping, by offset from its Begin, and who holds a current copy of each.
-/// Updates and lookups of a range cost O(log n + k), n the runs of the map and k those the range
-/// touches. Not thread-safe: the caller holds the present table's lock.
+/// The runs are a sorted array: a lookup costs O(log n + k), n the runs of the map and k those
+/// the range touches, and walking them is a scan of contiguous memory (kernels split along
+/// different axes cut maps into combs of thousands of runs, which every launch walks). An update
+/// rewrites the array once, O(n + k): the updates of a launch's many ranges (a column band is a
+/// range per row) come together, sorted (addAll, assignAll). Not thread-safe: the caller holds
+/// the present table's lock.
 class ValidityMap {
 public:
   static constexpr unsigned HostBit = 63;
@@ -44,12 +47,18 @@ public:
 
   uint64_t bytes() const { return Bytes; }
 
+  /// Sorted, disjoint byte ranges [begin, end).
+  using Ranges = std::vector<std::pair<uint64_t, uint64_t>>;
+
   /// [B, E) is current on exactly Holders (a device wrote it: Holders is that device).
-  void assign(uint64_t B, uint64_t E, HolderSet Holders);
+  void assign(uint64_t B, uint64_t E, HolderSet Holders) { assignAll({{B, E}}, Holders); }
   /// [B, E) is current on Holders too (a copy made it valid there).
-  void add(uint64_t B, uint64_t E, HolderSet Holders);
+  void add(uint64_t B, uint64_t E, HolderSet Holders) { addAll({{B, E}}, Holders); }
   /// [B, E) is no longer current on Holders (their copy was overwritten or released).
   void remove(uint64_t B, uint64_t E, HolderSet Holders);
+  /// assign and add of every range of R (sorted and disjoint), in one rewrite of the runs.
+  void assignAll(const Ranges &R, HolderSet Holders);
+  void addAll(const Ranges &R, HolderSet Holders);
 
   /// The holders whose copy of every byte of [B, E) is current (all holders for an empty range).
   HolderSet holdersOfAll(uint64_t B, uint64_t E) const;
@@ -59,11 +68,10 @@ public:
   /// with the holders that have it (the sources to fetch from; 0 when nobody has it). Adjacent
   /// runs differ in their holders.
   std::vector<Run> missingOn(unsigned H, uint64_t B, uint64_t E) const;
-  /// The same for each of Ranges, sorted and disjoint (a column band's rows), appended to Out in
+  /// The same for each of R, sorted and disjoint (a column band's rows), appended to Out in
   /// order: each range's search starts from where the last one ended, since the runs it needs
-  /// are usually the next few (a search per row from the root missed the cache at every node).
-  void appendMissing(unsigned H, const std::vector<std::pair<uint64_t, uint64_t>> &Ranges,
-                     std::vector<Run> &Out) const;
+  /// are usually the next few.
+  void appendMissing(unsigned H, const Ranges &R, std::vector<Run> &Out) const;
 
   /// Every run, in order: they cover [0, bytes()) and no two neighbours have equal holders.
   std::vector<Run> runs() const;
@@ -75,22 +83,24 @@ public:
   static std::string describe(HolderSet S);
 
 private:
-  /// Make B the start of a run (0 < B < Bytes), splitting the run that contains it.
-  void split(uint64_t B);
-  /// Merge the runs around [B, E) with their neighbours when their holders are equal.
-  void coalesce(uint64_t B, uint64_t E);
-  /// Apply F to the holders of every byte of [B, E).
-  template <typename Fn> void update(uint64_t B, uint64_t E, Fn F);
-  using RunIt = std::map<uint64_t, HolderSet>::const_iterator;
-  /// Append the runs of [B, E), clipped to it, whose holders K accepts.
+  /// A run's start and holders; it ends where the next starts (or at Bytes).
+  struct Start {
+    uint64_t Begin;
+    HolderSet Holders;
+  };
+  /// Apply F to the holders of every byte of the ranges of R (sorted, disjoint), coalescing.
+  template <typename Fn> void updateAll(const Ranges &R, Fn F);
+  /// The index of the run holding byte B (B < Bytes).
+  size_t runAt(uint64_t B) const;
+  uint64_t endOf(size_t I) const { return I + 1 < Runs.size() ? Runs[I + 1].Begin : Bytes; }
+  /// Append the runs of [B, E), clipped to it, whose holders K accepts, from run I (the run
+  /// holding B; B < E <= bytes()); returns the run holding E - 1.
   template <typename Keep>
-  void appendRuns(uint64_t B, uint64_t E, std::vector<Run> &Out, Keep K) const;
-  /// The same from It, the run holding B (B < E <= bytes()); returns the run holding E - 1.
-  template <typename Keep>
-  RunIt appendRunsFrom(RunIt It, uint64_t B, uint64_t E, std::vector<Run> &Out, Keep K) const;
+  size_t appendRunsFrom(size_t I, uint64_t B, uint64_t E, std::vector<Run> &Out, Keep K) const;
 
   uint64_t Bytes;
-  std::map<uint64_t, HolderSet> Runs; ///< by start; a run ends where the next starts (or Bytes)
+  std::vector<Start> Runs;    ///< sorted by Begin, the first at 0, no two neighbours alike
+  std::vector<Start> Scratch; ///< the next runs while an update rewrites them
 };
 
 } // namespace jacc

@@ -172,8 +172,7 @@ void recordSplitWrites(const LaunchPlan &Plan,
       if (!Launches[D])
         continue;
       const long long *Words = Launches[D]->splitInfo() + T.Info * JACC_SPLIT_INFO_WORDS;
-      for (auto [B, E] : SplitGroup::ownedWritten(T, Words))
-        T.Map->Valid.assign(B, E, ValidityMap::device(D));
+      T.Map->Valid.assignAll(SplitGroup::ownedWritten(T, Words), ValidityMap::device(D));
     }
   }
 }

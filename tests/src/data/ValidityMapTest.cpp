@@ -1,9 +1,11 @@
-// Tests of the validity map: splitting, merging, invalidation and queries of ranges, and random
-// operation sequences checked against a model holding one holder set per byte.
+// Tests of the validity map: splitting, merging, invalidation and queries of ranges, updates of
+// many ranges at once, and random operation sequences checked against a model holding one holder
+// set per byte.
 #include "src/data/ValidityMap.h"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
 #include <vector>
 
@@ -218,7 +220,22 @@ void randomSequence(unsigned Seed, uint64_t Size, unsigned Steps) {
     if (B > E)
       std::swap(B, E);
     HolderSet H = Holders();
-    switch (Pick(3)) {
+    // Ranges for the updates of many at once: sorted and disjoint as the runtime gives them,
+    // sometimes shuffled and overlapping (they are sorted and merged first).
+    auto ManyRanges = [&] {
+      ValidityMap::Ranges R;
+      for (uint64_t At = Pick(3); At < Size + 2; At += 1 + Pick(Size / 4)) {
+        uint64_t End = At + 1 + Pick(Size / 8);
+        R.push_back({At, End});
+        At = End;
+      }
+      if (!R.empty() && Pick(3) == 0) {
+        R.push_back({R.front().first, R.front().second + Pick(Size / 2)});
+        std::shuffle(R.begin(), R.end(), Rng);
+      }
+      return R;
+    };
+    switch (Pick(5)) {
     case 0:
       M.assign(B, E, H);
       for (uint64_t I = B; I < std::min(E, Size); ++I)
@@ -234,6 +251,19 @@ void randomSequence(unsigned Seed, uint64_t Size, unsigned Steps) {
       for (uint64_t I = B; I < std::min(E, Size); ++I)
         Bytes[I] &= ~H;
       break;
+    case 3:
+    case 4: {
+      ValidityMap::Ranges R = ManyRanges();
+      bool Add = Pick(1);
+      if (Add)
+        M.addAll(R, H);
+      else
+        M.assignAll(R, H);
+      for (auto [RB, RE] : R)
+        for (uint64_t I = RB; I < std::min(RE, Size); ++I)
+          Bytes[I] = Add ? Bytes[I] | H : H;
+      break;
+    }
     default: {
       // Queries: who holds all of [B, E), and what one holder misses there.
       HolderSet Expected = ~HolderSet(0);
