@@ -21,30 +21,12 @@ size_t ValidityMap::runAt(uint64_t B) const {
   return static_cast<size_t>(It - Runs.begin()) - 1;
 }
 
-/// R clipped to [0, Bytes), sorted, overlaps merged, empty ranges dropped (callers pass them
-/// sorted: then this is a check).
-static ValidityMap::Ranges clipped(const ValidityMap::Ranges &R, uint64_t Bytes) {
-  ValidityMap::Ranges Out;
-  Out.reserve(R.size());
-  bool Sorted = true;
-  for (auto [B, E] : R) {
+/// R clipped to [0, Bytes), sorted, overlapping or touching ranges merged, empty ones dropped.
+static ByteRanges clipped(const ByteRanges &R, uint64_t Bytes) {
+  ByteRanges Out(R);
+  for (auto &[B, E] : Out)
     E = std::min(E, Bytes);
-    if (B >= E)
-      continue;
-    if (!Out.empty() && B < Out.back().second)
-      Sorted = false;
-    Out.push_back({B, E});
-  }
-  if (Sorted)
-    return Out;
-  llvm::sort(Out);
-  ValidityMap::Ranges Merged;
-  for (auto [B, E] : Out)
-    if (!Merged.empty() && B <= Merged.back().second)
-      Merged.back().second = std::max(Merged.back().second, E);
-    else
-      Merged.push_back({B, E});
-  return Merged;
+  return normalized(std::move(Out));
 }
 
 template <typename Fn> void ValidityMap::updateAll(const Ranges &Given, Fn F) {
@@ -93,13 +75,6 @@ template <typename Fn> void ValidityMap::updateAll(const Ranges &Given, Fn F) {
   };
   auto Same = [](HolderSet H) { return H; };
   for (auto [B, E] : R) {
-    if (B > Pos && endOf(I) <= B) {
-      // Copy the untouched runs before B whole, then the part of B's run before it.
-      size_t J = runAt(B);
-      for (; I < J; ++I)
-        Push(std::max(Pos, Runs[I].Begin), Runs[I].Holders);
-      Pos = std::max(Pos, Runs[J].Begin);
-    }
     Copy(B, Same);
     Copy(E, F);
   }

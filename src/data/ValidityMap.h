@@ -3,6 +3,8 @@
 #ifndef JACC_SRC_DATA_VALIDITYMAP_H
 #define JACC_SRC_DATA_VALIDITYMAP_H
 
+#include "src/data/StridedRuns.h"
+
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -48,7 +50,7 @@ public:
   uint64_t bytes() const { return Bytes; }
 
   /// Sorted, disjoint byte ranges [begin, end).
-  using Ranges = std::vector<std::pair<uint64_t, uint64_t>>;
+  using Ranges = ByteRanges;
 
   /// [B, E) is current on exactly Holders (a device wrote it: Holders is that device).
   void assign(uint64_t B, uint64_t E, HolderSet Holders) { assignAll({{B, E}}, Holders); }
