@@ -128,39 +128,7 @@ json::Object runtimeToJson(const KernelInfo &K) {
 }
 
 /// Reads fields out of a JSON object, remembering the first one missing or mistyped.
-struct Reader {
-  const json::Object &O;
-  std::string &Bad;
-  std::string str(llvm::StringRef F) {
-    if (auto V = textOf(O.get(F)))
-      return *V;
-    fail(F);
-    return {};
-  }
-  int64_t num(llvm::StringRef F) {
-    if (auto V = O.getInteger(F))
-      return *V;
-    fail(F);
-    return 0;
-  }
-  bool flag(llvm::StringRef F) {
-    if (auto V = O.getBoolean(F))
-      return *V;
-    fail(F);
-    return false;
-  }
-  const json::Array &arr(llvm::StringRef F) {
-    static const json::Array Empty;
-    if (const json::Array *A = O.getArray(F))
-      return *A;
-    fail(F);
-    return Empty;
-  }
-  void fail(llvm::StringRef F) {
-    if (Bad.empty())
-      Bad = F.str();
-  }
-};
+using diskcache::FieldReader;
 
 /// An extent bound written by boundToJson (Bad names the first field missing).
 ExtentBound boundFromJson(const json::Object *O, std::string &Bad) {
@@ -169,7 +137,7 @@ ExtentBound boundFromJson(const json::Object *O, std::string &Bad) {
     Bad = "reads";
     return B;
   }
-  Reader R{*O, Bad};
+  FieldReader R{*O, Bad};
   B.LoCoef = R.num("lo");
   B.HiCoef = R.num("hi");
   B.Const = R.num("const");
@@ -179,7 +147,7 @@ ExtentBound boundFromJson(const json::Object *O, std::string &Bad) {
 
 /// A read extent written by readToJson.
 ReadExtent readFromJson(const json::Object &O, std::string &Bad) {
-  Reader E{O, Bad};
+  FieldReader E{O, Bad};
   ReadExtent X;
   X.Arg = E.num("arg");
   X.Name = E.str("name");
@@ -235,7 +203,7 @@ json::Object kernelSummary(const KernelInfo &K, llvm::StringRef Target, double A
 llvm::Expected<KernelInfo> runtimeInfoFromSummary(const json::Object &Summary) {
   std::string Bad;
   KernelInfo K;
-  Reader Top{Summary, Bad};
+  FieldReader Top{Summary, Bad};
   K.Source = Top.str("source");
   K.Policy = kernelPolicy(K.Source);
   K.Location = kernelLocation(K.Source);
@@ -248,12 +216,12 @@ llvm::Expected<KernelInfo> runtimeInfoFromSummary(const json::Object &Summary) {
   const json::Object *RO = Summary.getObject("kernel");
   if (!RO)
     return makeError(ErrorCode::Internal, "cache summary without its kernel part");
-  Reader R{*RO, Bad};
+  FieldReader R{*RO, Bad};
   for (const json::Value &V : R.arr("args")) {
     const json::Object *O = V.getAsObject();
     if (!O)
       return makeError(ErrorCode::Internal, "cache summary: malformed args");
-    Reader A{*O, Bad};
+    FieldReader A{*O, Bad};
     ArgInfo I;
     I.Name = A.str("name");
     I.Decl = A.str("decl");
@@ -279,7 +247,7 @@ llvm::Expected<KernelInfo> runtimeInfoFromSummary(const json::Object &Summary) {
     const json::Object *O = V.getAsObject();
     if (!O)
       return makeError(ErrorCode::Internal, "cache summary: malformed reductions");
-    Reader A{*O, Bad};
+    FieldReader A{*O, Bad};
     ReductionVar Red;
     Red.Name = A.str("name");
     Red.Op = static_cast<ReductionOp>(A.num("op"));
@@ -304,7 +272,7 @@ llvm::Expected<KernelInfo> runtimeInfoFromSummary(const json::Object &Summary) {
     const json::Object *O = V.getAsObject();
     if (!O)
       return makeError(ErrorCode::Internal, "cache summary: malformed split arrays");
-    Reader A{*O, Bad};
+    FieldReader A{*O, Bad};
     SplitArray S;
     S.Arg = A.num("arg");
     S.Name = A.str("name");
@@ -313,7 +281,7 @@ llvm::Expected<KernelInfo> runtimeInfoFromSummary(const json::Object &Summary) {
     S.Affine = A.flag("affine");
     for (const json::Value &W : A.arr("writes"))
       if (const json::Object *WO = W.getAsObject()) {
-        Reader WR{*WO, Bad};
+        FieldReader WR{*WO, Bad};
         S.Writes.push_back({WR.num("coef"), WR.str("offset")});
       }
     K.Split.Plan.Arrays.push_back(std::move(S));

@@ -321,4 +321,33 @@ std::string statsJson(const DiskCacheStats &S) {
                                    {"zeroed_at", S.ZeroedAt}});
 }
 
+std::string FieldReader::str(llvm::StringRef F) {
+  if (auto V = textOf(O.get(F)))
+    return *V;
+  fail(F);
+  return {};
+}
+
+int64_t FieldReader::num(llvm::StringRef F) {
+  if (auto V = O.getInteger(F))
+    return *V;
+  fail(F);
+  return 0;
+}
+
+bool FieldReader::flag(llvm::StringRef F) {
+  if (auto V = O.getBoolean(F))
+    return *V;
+  fail(F);
+  return false;
+}
+
+const llvm::json::Array &FieldReader::arr(llvm::StringRef F) {
+  static const llvm::json::Array Empty;
+  if (const llvm::json::Array *A = O.getArray(F))
+    return *A;
+  fail(F);
+  return Empty;
+}
+
 } // namespace jacc::jit::diskcache

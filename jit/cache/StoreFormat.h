@@ -57,6 +57,21 @@ llvm::json::Value textValue(llvm::StringRef S);
 /// The text textValue stored in V (either form); nullopt when V is missing or holds neither.
 std::optional<std::string> textOf(const llvm::json::Value *V);
 
+/// Typed fields of a stored JSON object, read strictly: the first field missing or of another
+/// type is named in Bad (and a default returned), so a reader checks once at its end.
+struct FieldReader {
+  const llvm::json::Object &O;
+  std::string &Bad;
+  std::string str(llvm::StringRef F); ///< text as textValue stores it
+  int64_t num(llvm::StringRef F);
+  bool flag(llvm::StringRef F);
+  const llvm::json::Array &arr(llvm::StringRef F);
+  void fail(llvm::StringRef F) {
+    if (Bad.empty())
+      Bad = F.str();
+  }
+};
+
 /// A file of an entry as entry.json records it.
 struct FileSum {
   uint64_t Size = 0;

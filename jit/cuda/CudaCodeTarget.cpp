@@ -59,34 +59,17 @@ llvm::Expected<CudaKernelSource> cudaLaunchFromJson(const llvm::json::Value &V) 
   if (!O)
     return makeError(ErrorCode::Internal, "CUDA launch metadata is not an object");
   std::string Bad;
-  auto Str = [&](const llvm::json::Object &F, llvm::StringRef Key) {
-    std::optional<llvm::StringRef> S = F.getString(Key);
-    if (!S && Bad.empty())
-      Bad = Key.str();
-    return S ? S->str() : std::string();
-  };
-  auto Num = [&](const llvm::json::Object &F, llvm::StringRef Key) {
-    std::optional<int64_t> N = F.getInteger(Key);
-    if (!N && Bad.empty())
-      Bad = Key.str();
-    return N.value_or(0);
-  };
+  diskcache::FieldReader R{*O, Bad};
   CudaKernelSource S;
-  S.Entry = Str(*O, "entry");
-  std::optional<bool> GridSync = O->getBoolean("grid_sync");
-  if (!GridSync && Bad.empty())
-    Bad = "grid_sync";
-  S.GridSync = GridSync.value_or(false);
-  S.BlockSize = Num(*O, "block_size");
-  S.NumGangs = Num(*O, "num_gangs");
-  const llvm::json::Array *Params = O->getArray("params");
-  if (!Params && Bad.empty())
-    Bad = "params";
-  if (Params)
-    for (const llvm::json::Value &P : *Params)
-      if (const llvm::json::Object *PO = P.getAsObject())
-        S.Params.push_back(
-            {Str(*PO, "what"), unsigned(Num(*PO, "size")), unsigned(Num(*PO, "align"))});
+  S.Entry = R.str("entry");
+  S.GridSync = R.flag("grid_sync");
+  S.BlockSize = R.num("block_size");
+  S.NumGangs = R.num("num_gangs");
+  for (const llvm::json::Value &P : R.arr("params"))
+    if (const llvm::json::Object *PO = P.getAsObject()) {
+      diskcache::FieldReader PR{*PO, Bad};
+      S.Params.push_back({PR.str("what"), unsigned(PR.num("size")), unsigned(PR.num("align"))});
+    }
   if (S.Params.empty() || S.BlockSize == 0 || S.BlockSize > 1024)
     Bad = Bad.empty() ? "params" : Bad;
   if (!Bad.empty())
