@@ -53,15 +53,14 @@ std::vector<std::pair<std::string, std::string>> compilers(const json::Object &O
   std::vector<std::pair<std::string, std::string>> Out;
   for (const auto &KV : O)
     Out.emplace_back(KV.first.str(), valueText(KV.second));
-  auto DeviceCompiler = [](llvm::StringRef N) {
-    for (const CodeTarget *T : codeTargets())
-      for (const auto &C : T->compilers())
-        if (C.first == N)
-          return true;
-    return false;
-  };
+  // The device targets' compiler names, asked once (not per comparison: a target may ask its
+  // compiler library for its version).
+  std::vector<std::string> DeviceCompilers;
+  for (const CodeTarget *T : codeTargets())
+    for (const auto &C : T->compilers())
+      DeviceCompilers.push_back(C.first);
   auto Rank = [&](llvm::StringRef N) {
-    if (DeviceCompiler(N))
+    if (llvm::is_contained(DeviceCompilers, N))
       return 1;
     return llvm::StringSwitch<int>(N).Case("llvm", 0).Case("jacc", 2).Case("format", 3).Default(4);
   };
