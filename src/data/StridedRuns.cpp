@@ -68,10 +68,30 @@ llvm::Error copyBlockToHost(Device &Src, char *HostBase, const char *SrcBase,
   return Src.copyToHost2D(HostBase + S.Begin, SrcBase + S.Begin, S.Width, S.Height, S.Pitch);
 }
 
+/// Ranges sorted, given as a concatenation of ascending runs: callers append a column band per
+/// read extent, each in order, and merging k runs costs O(n log k) where sorting the thousands
+/// of rows of a comb again costs O(n log n) and degrades on such input.
+static void sortAscendingRuns(ByteRanges &Ranges) {
+  std::vector<size_t> Starts{0};
+  for (size_t I = 1; I < Ranges.size(); ++I)
+    if (Ranges[I] < Ranges[I - 1])
+      Starts.push_back(I);
+  while (Starts.size() > 1) {
+    std::vector<size_t> Merged;
+    for (size_t K = 0; K < Starts.size(); K += 2) {
+      Merged.push_back(Starts[K]);
+      if (K + 1 == Starts.size())
+        break;
+      size_t End = K + 2 < Starts.size() ? Starts[K + 2] : Ranges.size();
+      std::inplace_merge(Ranges.begin() + Starts[K], Ranges.begin() + Starts[K + 1],
+                         Ranges.begin() + End);
+    }
+    Starts.swap(Merged);
+  }
+}
+
 ByteRanges normalized(ByteRanges Ranges) {
-  // A column band's rows come in order: checking is linear, sorting them again is not.
-  if (!std::is_sorted(Ranges.begin(), Ranges.end()))
-    std::sort(Ranges.begin(), Ranges.end());
+  sortAscendingRuns(Ranges);
   ByteRanges Out;
   for (auto [B, E] : Ranges) {
     if (B >= E)

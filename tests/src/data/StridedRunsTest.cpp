@@ -3,6 +3,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <random>
+
 namespace jacc {
 namespace {
 
@@ -39,6 +42,36 @@ TEST(StridedRunsTest, BandOfEveryRowClampedToTheMapping) {
 TEST(StridedRunsTest, NormalizedSortsAndJoins) {
   EXPECT_EQ(normalized({{20, 30}, {0, 10}, {10, 15}, {25, 40}, {50, 50}}),
             (ByteRanges{{0, 15}, {20, 40}}));
+}
+
+TEST(StridedRunsTest, NormalizedMergesBandsListedOneAfterAnother) {
+  // A launch's needs: a band of rows per read extent, each in order, one after the other; also
+  // in descending and random order. Each is checked against sorting and joining.
+  std::mt19937 Rng(7);
+  auto Reference = [](ByteRanges R) {
+    std::sort(R.begin(), R.end());
+    ByteRanges Out;
+    for (auto [B, E] : R)
+      if (B < E) {
+        if (!Out.empty() && B <= Out.back().second)
+          Out.back().second = std::max(Out.back().second, E);
+        else
+          Out.push_back({B, E});
+      }
+    return Out;
+  };
+  for (unsigned Bands : {1u, 2u, 3u, 5u, 17u}) {
+    ByteRanges R;
+    for (unsigned K = 0; K < Bands; ++K) {
+      ByteRanges Band = bandOfRows(Rng() % 50, 100, Rng() % 60, 60 + Rng() % 30, 10000);
+      R.insert(R.end(), Band.begin(), Band.end());
+    }
+    EXPECT_EQ(normalized(R), Reference(R)) << Bands << " bands";
+    std::reverse(R.begin(), R.end());
+    EXPECT_EQ(normalized(R), Reference(R)) << Bands << " bands, reversed";
+    std::shuffle(R.begin(), R.end(), Rng);
+    EXPECT_EQ(normalized(R), Reference(R)) << Bands << " bands, shuffled";
+  }
 }
 
 } // namespace
