@@ -5,9 +5,15 @@
 #include <llvm/ADT/STLExtras.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cassert>
 
 namespace jacc {
+
+uint64_t ValidityMap::newVersion() {
+  static std::atomic<uint64_t> Next{1};
+  return Next.fetch_add(1, std::memory_order_relaxed);
+}
 
 ValidityMap::ValidityMap(uint64_t Bytes, HolderSet Initial) : Bytes(Bytes) {
   if (Bytes)
@@ -17,6 +23,19 @@ ValidityMap::ValidityMap(uint64_t Bytes, HolderSet Initial) : Bytes(Bytes) {
 size_t ValidityMap::runAt(uint64_t B) const {
   assert(B < Bytes && "a byte of the map");
   auto It = std::upper_bound(Runs.begin(), Runs.end(), B,
+                             [](uint64_t X, const Start &S) { return X < S.Begin; });
+  return static_cast<size_t>(It - Runs.begin()) - 1;
+}
+
+size_t ValidityMap::runFrom(size_t I, uint64_t B) const {
+  // A few steps forward are cheaper than a search; farther, search what lies ahead.
+  constexpr unsigned MaxSteps = 8;
+  if (I >= Runs.size() || Runs[I].Begin > B)
+    return runAt(B);
+  for (unsigned Step = 0; Step < MaxSteps; ++Step, ++I)
+    if (endOf(I) > B)
+      return I;
+  auto It = std::upper_bound(Runs.begin() + I, Runs.end(), B,
                              [](uint64_t X, const Start &S) { return X < S.Begin; });
   return static_cast<size_t>(It - Runs.begin()) - 1;
 }
@@ -38,8 +57,7 @@ template <typename Fn> void ValidityMap::updateAll(const Ranges &Given, Fn F) {
   bool Changes = false;
   size_t I = 0;
   for (auto [B, E] : R) {
-    if (endOf(I) <= B)
-      I = runAt(B);
+    I = runFrom(I, B);
     for (; !Changes && Runs[I].Begin < E; ++I) {
       Changes = F(Runs[I].Holders) != Runs[I].Holders;
       if (endOf(I) >= E)
@@ -80,6 +98,7 @@ template <typename Fn> void ValidityMap::updateAll(const Ranges &Given, Fn F) {
   }
   Copy(Bytes, Same);
   Runs.swap(Scratch);
+  Version = newVersion();
 }
 
 void ValidityMap::assignAll(const Ranges &R, HolderSet Holders) {
@@ -133,21 +152,12 @@ std::vector<ValidityMap::Run> ValidityMap::missingOn(unsigned H, uint64_t B, uin
 void ValidityMap::appendMissing(unsigned H, const Ranges &R, std::vector<Run> &Out) const {
   const HolderSet Bit = HolderSet(1) << H;
   auto Missing = [Bit](HolderSet S) { return !(S & Bit); };
-  // A few steps forward are cheaper than a search; farther, search.
-  constexpr unsigned MaxSteps = 8;
   size_t I = Runs.size(); // the run holding the last range's last byte, once there is one
   for (auto [B, E] : R) {
     E = std::min(E, Bytes);
     if (B >= E)
       continue;
-    for (unsigned Step = 0; I < Runs.size() && endOf(I) <= B; ++Step, ++I)
-      if (Step == MaxSteps) {
-        I = Runs.size();
-        break;
-      }
-    if (I >= Runs.size() || Runs[I].Begin > B)
-      I = runAt(B);
-    I = appendRunsFrom(I, B, E, Out, Missing);
+    I = appendRunsFrom(runFrom(I, B), B, E, Out, Missing);
   }
 }
 

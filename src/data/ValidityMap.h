@@ -48,6 +48,10 @@ public:
   ValidityMap(uint64_t Bytes, HolderSet Initial);
 
   uint64_t bytes() const { return Bytes; }
+  /// Changes whenever the holders of a byte change, and differs between any two maps of the
+  /// process: a launch that found every range it needs current at version V needs nothing while
+  /// the map stays at V (src/launch/ExchangeMemo.h).
+  uint64_t version() const { return Version; }
 
   /// Sorted, disjoint byte ranges [begin, end).
   using Ranges = ByteRanges;
@@ -94,13 +98,20 @@ private:
   template <typename Fn> void updateAll(const Ranges &R, Fn F);
   /// The index of the run holding byte B (B < Bytes).
   size_t runAt(uint64_t B) const;
+  /// The same, searching from run I on when it is at or before B's (sorted ranges' lookups are
+  /// usually a few runs apart); any I else.
+  size_t runFrom(size_t I, uint64_t B) const;
   uint64_t endOf(size_t I) const { return I + 1 < Runs.size() ? Runs[I + 1].Begin : Bytes; }
   /// Append the runs of [B, E), clipped to it, whose holders K accepts, from run I (the run
   /// holding B; B < E <= bytes()); returns the run holding E - 1.
   template <typename Keep>
   size_t appendRunsFrom(size_t I, uint64_t B, uint64_t E, std::vector<Run> &Out, Keep K) const;
 
+  /// A version no map of the process had before.
+  static uint64_t newVersion();
+
   uint64_t Bytes;
+  uint64_t Version = newVersion();
   std::vector<Start> Runs;    ///< sorted by Begin, the first at 0, no two neighbours alike
   std::vector<Start> Scratch; ///< the next runs while an update rewrites them
 };

@@ -36,11 +36,21 @@ std::optional<Ranges> extentBytes(const ReadExtent &R, const long long *Words, c
   // Offsets relative to the mapping's begin, clamped to the mapping.
   long long Base = static_cast<long long>(reinterpret_cast<uintptr_t>(Host) - M.Begin);
   long long Size = static_cast<long long>(M.bytes());
+  // The extent's ranges of indices, overlapping ones joined first: a stencil's reads at i - 1,
+  // i and i + 1 are one band, whose thousands of rows would otherwise be listed three times.
+  llvm::SmallVector<std::pair<long long, long long>, 4> Indices;
+  for (size_t I = 0; I < R.Ranges.size(); ++I)
+    if (Words[2 + 2 * I] < Words[3 + 2 * I])
+      Indices.push_back({Words[2 + 2 * I], Words[3 + 2 * I]});
+  llvm::sort(Indices);
+  llvm::SmallVector<std::pair<long long, long long>, 4> Joined;
+  for (auto [B, E] : Indices)
+    if (!Joined.empty() && B <= Joined.back().second)
+      Joined.back().second = std::max(Joined.back().second, E);
+    else
+      Joined.push_back({B, E});
   Ranges Out;
-  for (size_t I = 0; I < R.Ranges.size(); ++I) {
-    long long B = Words[2 + 2 * I], E = Words[3 + 2 * I];
-    if (B >= E)
-      continue;
+  for (auto [B, E] : Joined) {
     // Guard the products: an index far outside the mapping clamps to it.
     long long Limit = (Size + std::llabs(Base)) / Unit + 2;
     B = std::clamp(B, -Limit, Limit);
@@ -48,7 +58,10 @@ std::optional<Ranges> extentBytes(const ReadExtent &R, const long long *Words, c
     if (Pitch > 0) {
       // Along an inner dimension: the band [B, E) of every row (Pitch bytes) of the mapping.
       Ranges Band = bandOfRows(Base, Pitch, B * Unit, E * Unit, Size);
-      Out.insert(Out.end(), Band.begin(), Band.end());
+      if (Out.empty())
+        Out = std::move(Band);
+      else
+        Out.insert(Out.end(), Band.begin(), Band.end());
       continue;
     }
     long long Lo = std::max(0LL, Base + B * Unit), Hi = std::min(Size, Base + E * Unit);
@@ -140,11 +153,86 @@ bool holdsEveryMappingWhole(const LaunchPlan &Plan, unsigned D) {
   return llvm::all_of(Plan.ArgMappings, Holds) && llvm::all_of(Plan.Used, Holds);
 }
 
+/// What a probed part's ranges are listed from: its probe's read and split words, the
+/// arguments' host values, and every mapping the plan names (address, begin and size).
+std::vector<long long> probedKey(const analysis::KernelInfo &Info, const LaunchPlan &Plan,
+                                 const KernelLaunch &L) {
+  std::vector<long long> Key;
+  size_t ReadWords = 0;
+  for (const ReadExtent &R : Info.Split.Reads)
+    ReadWords += JACC_READ_INFO_WORDS(R.Whole ? 0 : R.Ranges.size());
+  Key.assign(L.readInfo(), L.readInfo() + ReadWords);
+  auto Word = [&](auto V) { Key.push_back(static_cast<long long>(V)); };
+  auto Mapped = [&](const Mapping *M) {
+    Word(reinterpret_cast<uintptr_t>(M));
+    if (M) {
+      Word(M->Begin);
+      Word(M->End);
+    }
+  };
+  for (const SplitTarget &T : Plan.Targets) {
+    const long long *Words = L.splitInfo() + T.Info * JACC_SPLIT_INFO_WORDS;
+    Key.insert(Key.end(), Words, Words + JACC_SPLIT_INFO_WORDS);
+    Word(T.Pointer);
+    Word(T.Split);
+    Mapped(T.Map);
+  }
+  for (void *P : Plan.ArgHosts)
+    Word(reinterpret_cast<uintptr_t>(P));
+  for (const Mapping *M : Plan.ArgMappings)
+    Mapped(M);
+  Word(Plan.Used.size());
+  for (const Mapping *M : Plan.Used)
+    Mapped(M);
+  return Key;
+}
+
+/// Device D's part of a probed launch, its ranges listed once per key (ExchangeMemo.h).
+ExchangeMemo::Part &listedPart(const analysis::KernelInfo &Info, const LaunchPlan &Plan,
+                               const KernelLaunch &L, unsigned D, ExchangeMemo::Use Memo) {
+  ExchangeMemo::Part &P = Memo.Memo.part(Memo.Kernel, D, probedKey(Info, Plan, L));
+  if (P.Listed)
+    return P;
+  neededOn(Info, Plan, &L, P.Need);
+  for (auto &[M, Rs] : P.Need)
+    Rs = normalized(std::move(Rs));
+  P.CurrentAt.assign(P.Need.size(), 0);
+  for (const SplitTarget &T : Plan.Targets)
+    P.Owned.push_back(T.Split && T.Map ? normalized(SplitGroup::ownedWritten(
+                                             T, L.splitInfo() + T.Info * JACC_SPLIT_INFO_WORDS))
+                                       : Ranges());
+  P.WrittenAt.assign(Plan.Targets.size(), 0);
+  P.Listed = true;
+  return P;
+}
+
+/// Whether a mapping the plan uses is one memory for every device (prefetched, not copied).
+bool usesUnified(const LaunchPlan &Plan) {
+  return llvm::any_of(Plan.Used, [](const Mapping *M) { return M->Unified; });
+}
+
 } // namespace
 
 llvm::Error fetchForLaunch(const analysis::KernelInfo &Info, const LaunchPlan &Plan,
                            llvm::ArrayRef<std::shared_ptr<KernelLaunch>> Launches, bool Probed,
-                           DataEnvironment &Data, CopyCost &Cost) {
+                           DataEnvironment &Data, CopyCost &Cost,
+                           std::optional<ExchangeMemo::Use> Memo) {
+  if (Probed && Memo && !usesUnified(Plan)) {
+    for (unsigned D = 0; D < Launches.size(); ++D) {
+      if (!Launches[D])
+        continue;
+      ExchangeMemo::Part &P = listedPart(Info, Plan, *Launches[D], D, *Memo);
+      for (size_t I = 0; I < P.Need.size(); ++I) {
+        Mapping *M = P.Need[I].first;
+        if (P.CurrentAt[I] == M->Valid.version())
+          continue; // current there since the last launch found it so, and unchanged
+        if (auto Err = Data.makeCurrent(*M, P.Need[I].second, D, &Cost))
+          return Err;
+        P.CurrentAt[I] = M->Valid.version();
+      }
+    }
+    return llvm::Error::success();
+  }
   for (unsigned D = 0; D < Launches.size(); ++D) {
     if (!Launches[D])
       continue; // not one of the launch's devices
@@ -164,15 +252,27 @@ llvm::Error fetchForLaunch(const analysis::KernelInfo &Info, const LaunchPlan &P
 }
 
 void recordSplitWrites(const LaunchPlan &Plan,
-                       llvm::ArrayRef<std::shared_ptr<KernelLaunch>> Launches) {
-  for (const SplitTarget &T : Plan.Targets) {
+                       llvm::ArrayRef<std::shared_ptr<KernelLaunch>> Launches,
+                       std::optional<ExchangeMemo::Use> Memo) {
+  bool Remembered = Memo && !usesUnified(Plan);
+  for (size_t I = 0; I < Plan.Targets.size(); ++I) {
+    const SplitTarget &T = Plan.Targets[I];
     if (!T.Split || !T.Map)
       continue;
     for (unsigned D = 0; D < Launches.size(); ++D) {
       if (!Launches[D])
         continue;
-      const long long *Words = Launches[D]->splitInfo() + T.Info * JACC_SPLIT_INFO_WORDS;
-      T.Map->Valid.assignAll(SplitGroup::ownedWritten(T, Words), ValidityMap::device(D));
+      // The part fetchForLaunch listed for this launch.
+      ExchangeMemo::Part *P = Remembered ? Memo->Memo.last(Memo->Kernel, D) : nullptr;
+      if (!P || !P->Listed) {
+        const long long *Words = Launches[D]->splitInfo() + T.Info * JACC_SPLIT_INFO_WORDS;
+        T.Map->Valid.assignAll(SplitGroup::ownedWritten(T, Words), ValidityMap::device(D));
+        continue;
+      }
+      if (P->WrittenAt[I] == T.Map->Valid.version())
+        continue; // the device's alone since the last launch recorded them, and unchanged
+      T.Map->Valid.assignAll(P->Owned[I], ValidityMap::device(D));
+      P->WrittenAt[I] = T.Map->Valid.version();
     }
   }
 }

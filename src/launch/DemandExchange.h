@@ -9,9 +9,11 @@
 #define JACC_SRC_LAUNCH_DEMANDEXCHANGE_H
 
 #include "src/data/DataEnvironment.h"
+#include "src/launch/ExchangeMemo.h"
 #include "src/launch/LaunchPlan.h"
 
 #include <memory>
+#include <optional>
 
 namespace jacc {
 
@@ -26,16 +28,19 @@ bool probeSplitLaunches(const analysis::KernelInfo &Info, const LaunchPlan &Plan
 /// the owned and written ranges of its split arrays (a write hull may hold elements it does not
 /// write); else every mapping the plan uses, whole. The copies are added to Cost. Unified
 /// memory (JACC_MEMORY=unified) moves nothing but is prefetched to the device, read-mostly when
-/// the kernel does not write it.
+/// the kernel does not write it. Memo: a probed launch's ranges are listed once per probe
+/// result and walked only when a map changed since they were last found current there.
 llvm::Error fetchForLaunch(const analysis::KernelInfo &Info, const LaunchPlan &Plan,
                            llvm::ArrayRef<std::shared_ptr<KernelLaunch>> Launches, bool Probed,
-                           DataEnvironment &Data, CopyCost &Cost);
+                           DataEnvironment &Data, CopyCost &Cost,
+                           std::optional<ExchangeMemo::Use> Memo = std::nullopt);
 
 /// After a probed split launch was queued: each device's owned and written ranges of each
 /// split array are current on that device alone. Launches: by device, null for a device
-/// without a launch.
+/// without a launch. Memo: the one fetchForLaunch was given for the launch.
 void recordSplitWrites(const LaunchPlan &Plan,
-                       llvm::ArrayRef<std::shared_ptr<KernelLaunch>> Launches);
+                       llvm::ArrayRef<std::shared_ptr<KernelLaunch>> Launches,
+                       std::optional<ExchangeMemo::Use> Memo = std::nullopt);
 
 /// After a launch that is not probed was queued on some devices only (On: its data lives at a
 /// location, or it runs on one device): every mapping the kernel may write is current on those

@@ -104,10 +104,12 @@ llvm::Error Scheduler::run(std::shared_ptr<const jit::CompiledKernel> K, LaunchP
   bool Probed = false; // a split launch whose devices never meet (no exchange)
   if (N > 1 || Data.unified()) {
     Probed = Group && DemandExchange && probeSplitLaunches(Info, Plan, Launches);
-    if (auto E = fetchForLaunch(Info, Plan, Launches, Probed, Data, Plan.Fetched))
+    std::shared_ptr<const void> Kernel = K;
+    ExchangeMemo::Use Remember{Memo, Kernel};
+    if (auto E = fetchForLaunch(Info, Plan, Launches, Probed, Data, Plan.Fetched, Remember))
       return E;
     if (Probed) {
-      recordSplitWrites(Plan, Launches);
+      recordSplitWrites(Plan, Launches, Remember);
       Group->withoutExchange({Launches.begin(), Launches.end()});
     } else if (Members < N) {
       recordWholeWrites(Info, Plan, Plan.Devices); // computed on the launch's devices alone

@@ -6,6 +6,7 @@
 #define JACC_SRC_LAUNCH_SCHEDULER_H
 
 #include "src/data/DataEnvironment.h"
+#include "src/launch/ExchangeMemo.h"
 #include "src/launch/LaunchPlan.h"
 
 #include <llvm/ADT/ArrayRef.h>
@@ -55,6 +56,7 @@ private:
   llvm::ArrayRef<std::unique_ptr<Device>> Devices;
   bool DemandExchange = true;
   std::optional<SpinPolicy> MeetSpin;
+  ExchangeMemo Memo; ///< split launches' ranges, under the table lock
 };
 
 } // namespace jacc

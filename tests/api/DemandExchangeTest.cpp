@@ -420,6 +420,47 @@ TEST_P(DemandExchangeTest, UpdateSelfOfAColumnBandTakesItFromItsOwner) {
   ASSERT_EQ(jacc_delete(a, bytesOf(av)), JACC_SUCCESS);
 }
 
+const char *ColumnAddSrc = "#pragma acc parallel loop present(a, b)\n"
+                           "for (int i = 0; i < c; i++)\n"
+                           "  for (int j = 0; j < r; j++)\n"
+                           "    b[j][i] = a[j][i] + 1;\n";
+const char *RowScaleSrc = "#pragma acc parallel loop present(a)\n"
+                          "for (int j = 0; j < r; j++)\n"
+                          "  for (int i = 0; i < c; i++)\n"
+                          "    a[j][i] = 2 * a[j][i] + j;\n";
+
+TEST_P(DemandExchangeTest, RepeatedColumnLaunchFetchesOnceAnotherSplitWroteItsInput) {
+  // The same column launch again finds what it read current and moves nothing; once a row
+  // split rewrote its input, each device fetches its columns of the other devices' rows.
+  int r = 48, c = 48;
+  std::vector<double> av(r * c), bv(r * c, 0.0);
+  for (int k = 0; k < r * c; k++)
+    av[k] = k % 17;
+  double *a = av.data(), *b = bv.data();
+  ASSERT_EQ(jacc_copyin(a, bytesOf(av)), JACC_SUCCESS);
+  ASSERT_EQ(jacc_copyin(b, bytesOf(bv)), JACC_SUCCESS);
+  std::vector<jacc_arg> Args = {
+      {"int r", &r}, {"int c", &c}, {"double (*a)[c]", &a}, {"double (*b)[c]", &b}};
+  jacc_reset_stats();
+  for (int Round = 0; Round < 2; Round++)
+    ASSERT_NO_FATAL_FAILURE(push(ColumnAddSrc, Args));
+  EXPECT_EQ(d2d(), 0u);
+  ASSERT_NO_FATAL_FAILURE(push(RowScaleSrc, {Args[0], Args[1], Args[2]}));
+  EXPECT_EQ(d2d(), 0u);
+  ASSERT_NO_FATAL_FAILURE(push(ColumnAddSrc, Args));
+  EXPECT_EQ(d2d(), r * c * sizeof(double) * (ndev() - 1) / ndev());
+  uint64_t Moved = d2d();
+  ASSERT_NO_FATAL_FAILURE(push(ColumnAddSrc, Args));
+  EXPECT_EQ(d2d(), Moved);
+  std::vector<double> Want(r * c);
+  for (int j = 0; j < r; j++)
+    for (int i = 0; i < c; i++)
+      Want[j * c + i] = 2 * av[j * c + i] + j + 1;
+  ASSERT_EQ(jacc_copyout(b, bytesOf(bv)), JACC_SUCCESS);
+  ASSERT_EQ(jacc_delete(a, bytesOf(av)), JACC_SUCCESS);
+  EXPECT_EQ(bv, Want);
+}
+
 const char *WindowStencilSrc = "#pragma acc parallel loop present(in, out)\n"
                                "for (int i = w; i < n - w; i++) {\n"
                                "  double s = 0;\n"

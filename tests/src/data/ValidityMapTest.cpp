@@ -191,6 +191,22 @@ TEST(ValidityMapTest, RowsAskedAtOnceStepOrSearchToTheirRuns) {
   }
 }
 
+TEST(ValidityMapTest, VersionChangesWithTheHoldersOnly) {
+  ValidityMap A(1000, ValidityMap::devices(2)), B(1000, ValidityMap::devices(2));
+  EXPECT_NE(A.version(), B.version());
+  uint64_t V = A.version();
+  A.assignAll({{0, 100}, {200, 300}}, D0);
+  EXPECT_NE(A.version(), V);
+  V = A.version();
+  // Already so: the same writes again, a copy to where it is current.
+  A.assignAll({{0, 100}, {200, 300}}, D0);
+  A.add(500, 600, D1);
+  EXPECT_EQ(A.version(), V);
+  A.remove(0, 50, D0);
+  EXPECT_NE(A.version(), V);
+  EXPECT_NE(A.version(), B.version());
+}
+
 using Model = std::vector<HolderSet>;
 
 /// The map and the model agree on every byte.
