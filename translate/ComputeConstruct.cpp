@@ -179,7 +179,7 @@ bool Translator::kernelNeeds(Compute &C) {
   if (cxx()) {
     // First: what stays C++ (a lambda's operator(), a member call) is no routine to collect.
     size_t Before = Diags.errorCount();
-    lowerCxx(C.R.S, C.K, "a compute construct", C.Template != nullptr);
+    Cxx.lower(C.R.S, C.K, "a compute construct", C.Template != nullptr);
     if (Diags.errorCount() != Before)
       return false;
   }

@@ -1,8 +1,9 @@
 // Instances of class templates in kernels as C structs: each instance (`data_container<double>`)
 // is a C struct of its own name (`data_container__double`, CTypes.h) with the instance's data
 // members, and the kernel's text names it so wherever the source writes the instance.
+#include "translate/CxxLowering.h"
+
 #include "support/DynamicASTVisitor.h"
-#include "translate/Translator.h"
 
 #include <llvm/ADT/StringExtras.h>
 
@@ -10,7 +11,7 @@ using namespace clang;
 
 namespace jacc::translate {
 
-bool Translator::lowerTemplateType(TypeLoc TL, CxxKernel &K, const std::string &What) {
+bool CxxLowering::lowerTemplateType(TypeLoc TL, CxxKernel &K, const std::string &What) {
   if (auto E = TL.getAs<ElaboratedTypeLoc>();
       E && !E.getNamedTypeLoc().getAs<TemplateSpecializationTypeLoc>())
     return false; // `ns::plain` (its inner type location is looked at on its own)
@@ -20,17 +21,17 @@ bool Translator::lowerTemplateType(TypeLoc TL, CxxKernel &K, const std::string &
   const auto *S = dyn_cast_or_null<ClassTemplateSpecializationDecl>(Ty->getAsCXXRecordDecl());
   if (!S)
     return false;
-  cxxReplace(K, TL.getSourceRange(), TypeText.cRecordName(S), What);
+  replace(K, TL.getSourceRange(), TypeText.cRecordName(S), What);
   addTypeNeed(Ty, K);
   return true;
 }
 
-void Translator::lowerTemplateTypes(TypeLoc TL, CxxKernel &K, const std::string &What) {
+void CxxLowering::lowerTemplateTypes(TypeLoc TL, CxxKernel &K, const std::string &What) {
   struct Visitor : public DynamicASTVisitor {
-    Translator &T;
+    CxxLowering &T;
     CxxKernel &K;
     const std::string &What;
-    Visitor(Translator &T, CxxKernel &K, const std::string &What) : T(T), K(K), What(What) {}
+    Visitor(CxxLowering &T, CxxKernel &K, const std::string &What) : T(T), K(K), What(What) {}
     bool TraverseElaboratedTypeLoc(ElaboratedTypeLoc TL) override {
       return T.lowerTemplateType(TL, K, What) || DynamicASTVisitor::TraverseElaboratedTypeLoc(TL);
     }

@@ -1,8 +1,9 @@
 // C++ compute constructs as C kernels: the C++ a kernel's statement may use, rewritten into the
 // C the kernel compilers (analysis, host JIT, NVRTC's CUDA C++ from C) take; anything else is a
 // located error naming the construct (docs/translate.md, "C++").
+#include "translate/CxxLowering.h"
+
 #include "support/DynamicASTVisitor.h"
-#include "translate/Translator.h"
 
 #include <clang/Lex/Lexer.h>
 
@@ -67,18 +68,18 @@ static std::string minMaxHelper(const FunctionDecl *F, const PrintingPolicy &Pol
   return Fn;
 }
 
-void Translator::lowerCxx(Stmt *S, CxxKernel &K, const std::string &What, bool Pattern) {
+void CxxLowering::lower(Stmt *S, CxxKernel &K, const std::string &What, bool Pattern) {
   struct Visitor : public DynamicASTVisitor {
-    Translator &T;
+    CxxLowering &T;
     CxxKernel &K;
     const std::string &What;
     bool Pattern;
-    Visitor(Translator &T, CxxKernel &K, const std::string &What, bool Pattern)
+    Visitor(CxxLowering &T, CxxKernel &K, const std::string &What, bool Pattern)
         : T(T), K(K), What(What), Pattern(Pattern) {}
     unsigned off(SourceLocation L) { return T.Idx.offset(T.SM.getExpansionLoc(L)); }
-    void replace(SourceRange R, const std::string &Text) { T.cxxReplace(K, R, Text, What); }
+    void replace(SourceRange R, const std::string &Text) { T.replace(K, R, Text, What); }
     bool unsupported(SourceLocation L, const llvm::Twine &Construct) {
-      T.cxxUnsupported(L, Construct, What);
+      T.unsupported(L, Construct, What);
       return true;
     }
     bool VisitLambdaExpr(LambdaExpr *E) override {
@@ -228,7 +229,7 @@ void Translator::lowerCxx(Stmt *S, CxxKernel &K, const std::string &What, bool P
       if (!F || (isa<CXXMethodDecl>(F) && !First) ||
           T.SM.isInSystemHeader(T.SM.getExpansionLoc(F->getLocation())))
         return true;
-      std::string Name = T.routineName(F);
+      std::string Name = T.Idx.routineName(F);
       for (unsigned I = 0; I + First < E->getNumArgs() && I < F->getNumParams(); ++I) {
         const Expr *Arg = E->getArg(I + First);
         std::string Param = F->getParamDecl(I)->getNameAsString();
@@ -388,10 +389,8 @@ void Translator::lowerCxx(Stmt *S, CxxKernel &K, const std::string &What, bool P
   V.TraverseStmt(S);
 }
 
-void Translator::addTypeNeed(QualType T, CxxKernel &K) { K.Types.push_back(T); }
-
-void Translator::cxxReplace(CxxKernel &K, SourceRange R, const std::string &Text,
-                            const std::string &What) {
+void CxxLowering::replace(CxxKernel &K, SourceRange R, const std::string &Text,
+                          const std::string &What) {
   CharSourceRange C =
       Lexer::makeFileCharRange(CharSourceRange::getTokenRange(R), SM, Ctx.getLangOpts());
   if (C.isInvalid()) {
@@ -403,15 +402,19 @@ void Translator::cxxReplace(CxxKernel &K, SourceRange R, const std::string &Text
   K.Edits[B] = {Idx.offset(C.getEnd()) - B, Text};
 }
 
-void Translator::cxxUnsupported(SourceLocation L, const llvm::Twine &Construct,
-                                const std::string &What) {
+void CxxLowering::unsupported(SourceLocation L, const llvm::Twine &Construct,
+                              const std::string &What) {
   errorAt(L, Construct + " in " + What + " is not supported by jacc-translate (kernels are C "
                                          "with the C++ of docs/translate.md, \"C++\")");
 }
 
-std::string Translator::applyEdits(unsigned Begin, unsigned End,
-                                   const std::map<unsigned, std::pair<unsigned, std::string>> &Edits,
-                                   const std::map<unsigned, std::string> &Ins) {
+void CxxLowering::errorAt(SourceLocation L, const llvm::Twine &Msg) {
+  PresumedLoc PL = SM.getPresumedLoc(SM.getExpansionLoc(L));
+  Diags.error(PL.getLine(), PL.getColumn(), Msg);
+}
+
+std::string editedText(llvm::StringRef Buf, unsigned Begin, unsigned End,
+                       const TextReplacements &Edits, const TextInsertions &Ins) {
   std::string Out;
   unsigned From = Begin;
   std::set<unsigned> Offsets;
@@ -436,7 +439,7 @@ std::string Translator::applyEdits(unsigned Begin, unsigned End,
   return Out + Buf.slice(From, End).str();
 }
 
-std::string Translator::cStructText(const CXXRecordDecl *RD) {
+std::string CxxLowering::cStructText(const CXXRecordDecl *RD) {
   std::string Name = TypeText.cRecordName(RD);
   if (RD->isPolymorphic() || RD->getNumBases() || !RD->isStandardLayout() || RD->isUnion()) {
     errorAt(RD->getLocation(), "class '" + RD->getNameAsString() +

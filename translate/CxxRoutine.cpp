@@ -1,7 +1,7 @@
 // C++ routines as kernels carry them: the body lowered as a construct's statement is
 // (CxxKernel.cpp), reference parameters as pointers or values, an `auto` return type deduced, the
 // C++-only specifiers dropped (docs/translate.md, "C++").
-#include "translate/Translator.h"
+#include "translate/CxxLowering.h"
 
 #include <clang/AST/TypeLoc.h>
 #include <clang/Lex/Lexer.h>
@@ -28,14 +28,14 @@ static bool holdsWritablePointer(QualType T, std::set<const RecordDecl *> &Seen)
   return false;
 }
 
-bool Translator::routineMayWrite(const FunctionDecl *F) const {
+bool CxxLowering::routineMayWrite(const FunctionDecl *F) const {
   std::set<const RecordDecl *> Seen;
   return llvm::any_of(F->parameters(), [&](const ParmVarDecl *P) {
     return holdsWritablePointer(P->getType(), Seen);
   });
 }
 
-Translator::RefParam Translator::refParam(const FunctionDecl *F, unsigned I) const {
+RefParam CxxLowering::refParam(const FunctionDecl *F, unsigned I) const {
   if (const FunctionDecl *Def = F->getDefinition())
     F = Def;
   QualType T = F->getParamDecl(I)->getType();
@@ -49,14 +49,14 @@ Translator::RefParam Translator::refParam(const FunctionDecl *F, unsigned I) con
   return RefParam::Pointer;
 }
 
-void Translator::lowerLambdaHead(const FunctionDecl *F, const LambdaExpr *L, CxxKernel &K,
-                                 const std::string &What) {
+void CxxLowering::lowerLambdaHead(const FunctionDecl *F, const LambdaExpr *L, CxxKernel &K,
+                                  const std::string &What) {
   // `[](double x) mutable -> double {` -> `double f(double x) {`: its introducer becomes the
   // return type and the variable's name; what comes between the parameters and the body
   // (specifiers, a trailing return type) goes.
   FunctionTypeLoc FTL = F->getFunctionTypeLoc();
   if (FTL.isNull() || FTL.getLParenLoc().isInvalid() || !L->hasExplicitParameters()) {
-    cxxUnsupported(L->getBeginLoc(), "a lambda without a parameter list ('[] {...}')", What);
+    unsupported(L->getBeginLoc(), "a lambda without a parameter list ('[] {...}')", What);
     return;
   }
   unsigned Intro = Idx.offset(L->getIntroducerRange().getBegin());
@@ -64,22 +64,22 @@ void Translator::lowerLambdaHead(const FunctionDecl *F, const LambdaExpr *L, Cxx
   unsigned RParen = Idx.offset(FTL.getRParenLoc()) + 1;
   unsigned Body = Idx.offset(L->getBody()->getBeginLoc());
   K.Edits[Intro] = {LParen - Intro,
-                    TypeText.declaration(F->getReturnType(), "") + " " + routineName(F)};
+                    TypeText.declaration(F->getReturnType(), "") + " " + Idx.routineName(F)};
   if (Body > RParen)
     K.Edits[RParen] = {Body - RParen, " "};
 }
 
-const Translator::CxxKernel *Translator::lowerRoutine(const FunctionDecl *F) {
+const CxxKernel *CxxLowering::lowerRoutine(const FunctionDecl *F) {
   auto [It, New] = RoutineCxx.try_emplace(F);
   if (!New)
     return It->second ? &*It->second : nullptr;
   CxxKernel K;
   size_t Before = Diags.errorCount();
-  std::string What = "routine '" + routineName(F) + "'";
+  std::string What = "routine '" + Idx.routineName(F) + "'";
   for (unsigned I = 0; I < F->getNumParams(); ++I) {
     const ParmVarDecl *P = F->getParamDecl(I);
     if (P->hasDefaultArg()) {
-      // Its calls pass every argument (lowerCxx): the default goes.
+      // Its calls pass every argument (lower): the default goes.
       SourceLocation From = Lexer::getLocForEndOfToken(SM.getExpansionLoc(P->getLocation()), 0,
                                                        SM, Ctx.getLangOpts());
       SourceLocation To = Lexer::getLocForEndOfToken(
@@ -93,28 +93,26 @@ const Translator::CxxKernel *Translator::lowerRoutine(const FunctionDecl *F) {
                    ? P->getTypeSourceInfo()->getTypeLoc().getAsAdjusted<ReferenceTypeLoc>()
                    : ReferenceTypeLoc();
     if (RTL.isNull()) {
-      cxxUnsupported(P->getLocation(), "reference parameter '" + P->getNameAsString() + "'",
-                     What);
+      unsupported(P->getLocation(), "reference parameter '" + P->getNameAsString() + "'", What);
       continue;
     }
     // `double &x` -> `double *x`, each use `(*x)`; `const double &x` -> `const double x`.
-    cxxReplace(K, RTL.getSigilLoc(), How == RefParam::Pointer ? "*" : "", What);
+    replace(K, RTL.getSigilLoc(), How == RefParam::Pointer ? "*" : "", What);
     if (How == RefParam::Pointer)
       K.LocalRefs.insert(P);
   }
   const auto *FT = F->getType()->getAs<FunctionProtoType>();
   auto Lambda = Idx.LambdaRoutines.find(F);
   if (F->getReturnType()->isReferenceType())
-    cxxUnsupported(F->getLocation(), "a reference return type", What);
+    unsupported(F->getLocation(), "a reference return type", What);
   else if (Lambda != Idx.LambdaRoutines.end())
     lowerLambdaHead(F, Lambda->second.Lambda, K, What);
   else if (FT && FT->hasTrailingReturn())
-    cxxUnsupported(F->getLocation(), "a trailing return type", What);
+    unsupported(F->getLocation(), "a trailing return type", What);
   else if (F->getDeclaredReturnType()->getContainedAutoType())
-    cxxReplace(K, F->getReturnTypeSourceRange(), TypeText.declaration(F->getReturnType(), ""),
-               What);
+    replace(K, F->getReturnTypeSourceRange(), TypeText.declaration(F->getReturnType(), ""), What);
   if (F->getExceptionSpecSourceRange().isValid()) // noexcept
-    cxxReplace(K, F->getExceptionSpecSourceRange(), "", What);
+    replace(K, F->getExceptionSpecSourceRange(), "", What);
   if (F->isConstexprSpecified()) {
     // A kernel's routine is a `static` function: `constexpr` as `inline`.
     unsigned B = Idx.offset(F->getOuterLocStart()), E = Idx.offset(F->getLocation());
@@ -124,7 +122,7 @@ const Translator::CxxKernel *Translator::lowerRoutine(const FunctionDecl *F) {
   }
   if (const TypeSourceInfo *TSI = F->getTypeSourceInfo()) // its return and parameter types
     lowerTemplateTypes(TSI->getTypeLoc(), K, What);
-  lowerCxx(F->getBody(), K, What);
+  lower(F->getBody(), K, What);
   if (Diags.errorCount() != Before)
     return nullptr;
   It->second = std::move(K);

@@ -160,7 +160,7 @@ bool Translator::instantiationKernels(
       return false;
     }
     CxxKernel K;
-    lowerCxx(S, K, "a compute construct");
+    Cxx.lower(S, K, "a compute construct");
     KernelNeeds NI = N; // and the routines this instantiation calls
     collect(S, Idx.offset(R.S->getBeginLoc()), R.End, NI, nullptr);
     for (QualType T : K.Types)

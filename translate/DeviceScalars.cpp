@@ -151,7 +151,7 @@ std::optional<std::string> Translator::useDeviceScalars(const Region &R,
     Edits[Idx.offset(E->getLocation())] = {unsigned(E->getDecl()->getName().size()),
                                            deviceScalarName(cast<VarDecl>(E->getDecl())) + "[0]"};
   }
-  return applyEdits(Begin, R.End, Edits, Ins);
+  return editedText(Buf, Begin, R.End, Edits, Ins);
 }
 
 } // namespace jacc::translate

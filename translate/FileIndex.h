@@ -65,6 +65,12 @@ public:
   std::map<const clang::FunctionDecl *, LambdaRoutine> LambdaRoutines; ///< by call operator
   /// The call operator of the lambda variable V holds (LambdaRoutines), or null.
   clang::FunctionDecl *lambdaOf(const clang::VarDecl *V) const;
+  /// The name kernels call function F by: its identifier, or for a lambda a variable holds
+  /// (LambdaRoutines) the variable's; "" for operators and constructors.
+  std::string routineName(const clang::FunctionDecl *F) const {
+    auto L = LambdaRoutines.find(F);
+    return (L != LambdaRoutines.end() ? L->second.Var->getName() : identifierOf(F)).str();
+  }
 
   /// Indexes the main file's part of the translation unit TU.
   void index(clang::TranslationUnitDecl *TU);

@@ -94,7 +94,7 @@ void Translator::translateRoutine(const Pragma &P, const Directive &D) {
   if (!D.Argument.empty())
     // routine(name): the static definition, wherever it is, gets the attribute.
     for (FunctionDecl *G : Idx.Functions)
-      if (routineName(G) == D.Argument && G->isThisDeclarationADefinition() &&
+      if (Idx.routineName(G) == D.Argument && G->isThisDeclarationADefinition() &&
           G->getStorageClass() == SC_Static)
         RW.InsertTextBefore(SM.getExpansionLoc(G->getBeginLoc()), "__attribute__((unused)) ");
   RW.ReplaceText(SM.getComposedLoc(SM.getMainFileID(), P.LineStart), P.LineEnd - P.LineStart,

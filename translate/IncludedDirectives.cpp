@@ -13,7 +13,7 @@ FunctionDecl *Translator::routineTarget(const Pragma &P, const Directive &D) con
   FunctionDecl *F = nullptr;
   if (!D.Argument.empty()) {
     for (FunctionDecl *G : Idx.Functions)
-      if (routineName(G) == D.Argument)
+      if (Idx.routineName(G) == D.Argument)
         F = G;
     return F;
   }

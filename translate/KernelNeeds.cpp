@@ -97,7 +97,7 @@ void Translator::collect(Stmt *S, unsigned Begin, unsigned End, KernelNeeds &N,
             N.Constants.emplace(V, *C); // C++: a constexpr scalar, as its value
             return true;
           }
-          T.errorAt(E->getLocation(), "routine '" + T.routineName(InRoutine) +
+          T.errorAt(E->getLocation(), "routine '" + T.Idx.routineName(InRoutine) +
                                           "' uses the global variable '" + V->getName() +
                                           "': a routine may use only its parameters, its locals "
                                           "and (C++) constexpr scalars");
@@ -115,7 +115,7 @@ void Translator::collect(Stmt *S, unsigned Begin, unsigned End, KernelNeeds &N,
         if (auto B = T.BoundTo.find(F->getCanonicalDecl()); B != T.BoundTo.end()) {
           FunctionDecl *Host = B->second.Host ? B->second.Host : F;
           FunctionDecl *Gpu = B->second.Gpu ? B->second.Gpu : F;
-          N.Renames[T.routineName(F)] = {T.routineName(Host), T.routineName(Gpu)};
+          N.Renames[T.Idx.routineName(F)] = {T.Idx.routineName(Host), T.Idx.routineName(Gpu)};
           carry(Host, E->getLocation());
           if (Gpu != Host)
             carry(Gpu, E->getLocation());
@@ -152,8 +152,8 @@ void Translator::collect(Stmt *S, unsigned Begin, unsigned End, KernelNeeds &N,
       auto *D2 = const_cast<FunctionDecl *>(Def);
       if (N.RoutineSet.insert(D2).second) {
         for (const FunctionDecl *G : N.Routines)
-          if (T.routineName(G).empty() ? G->getDeclName() == D2->getDeclName()
-                                       : T.routineName(G) == T.routineName(D2))
+          if (T.Idx.routineName(G).empty() ? G->getDeclName() == D2->getDeclName()
+                                           : T.Idx.routineName(G) == T.Idx.routineName(D2))
             T.errorAt(At, "routine '" + D2->getNameAsString() + "' is overloaded: a kernel holds one "
                           "function of a name (rename one of them)");
         T.addRoutine(D2, N);
@@ -203,7 +203,7 @@ void Translator::collect(Stmt *S, unsigned Begin, unsigned End, KernelNeeds &N,
 void Translator::addRoutine(FunctionDecl *F, KernelNeeds &N) {
   addType(F->getType(), N);
   collect(F->getBody(), 0, 0, N, F);
-  if (const CxxKernel *K = cxx() ? lowerRoutine(F) : nullptr)
+  if (const CxxKernel *K = cxx() ? Cxx.lowerRoutine(F) : nullptr)
     for (QualType Ty : K->Types)
       addType(Ty, N);
   N.Routines.push_back(F);
@@ -213,7 +213,7 @@ void Translator::addRoutine(FunctionDecl *F, KernelNeeds &N) {
 /// `typedef struct {...} point;` for either the struct or the typedef.
 std::string Translator::declText(const Decl *D) {
   if (auto *RD = dyn_cast<CXXRecordDecl>(D); RD && RD->getIdentifier())
-    return cStructText(RD); // C++: the class's data members as C
+    return Cxx.cStructText(RD); // C++: the class's data members as C
   if (auto *TD = dyn_cast<TypedefNameDecl>(D); TD && cxx()) {
     QualType U = TD->getUnderlyingType();
     if (TypeText.cType(U) != U) // of a class template's instance: as C
@@ -289,7 +289,7 @@ std::string Translator::routineText(const FunctionDecl *F) {
   std::map<unsigned, std::pair<unsigned, std::string>> Edits;
   std::map<unsigned, std::string> Ins;
   if (cxx())
-    if (const CxxKernel *K = lowerRoutine(F)) {
+    if (const CxxKernel *K = Cxx.lowerRoutine(F)) {
       Edits = K->Edits;
       Ins = K->Ins;
     }
@@ -302,7 +302,7 @@ std::string Translator::routineText(const FunctionDecl *F) {
                                                 ": sequential in a routine */" +
                                                 std::string(Line.count('\n'), '\n')};
   }
-  return applyEdits(Begin, End, Edits, Ins);
+  return editedText(Buf, Begin, End, Edits, Ins);
 }
 
 /// Typedefs, struct/enum definitions, routines and macros a kernel's text needs, in order.
@@ -362,7 +362,7 @@ std::string Translator::leadingDecls(KernelNeeds &N, llvm::StringRef Body,
   for (const auto &[Routine, To] : N.Renames)
     Routines += renameText(Routine, To);
   for (FunctionDecl *F : N.Routines) {
-    auto Renamed = N.Renames.find(routineName(F));
+    auto Renamed = N.Renames.find(Idx.routineName(F));
     if (Renamed != N.Renames.end())
       Routines += "#undef " + Renamed->first + "\n";
     Routines += kernelRoutinePragma(RoutineDir[F->getCanonicalDecl()]);
@@ -372,7 +372,7 @@ std::string Translator::leadingDecls(KernelNeeds &N, llvm::StringRef Body,
     Routines += routineText(F) + "\n" + ItemEnd.str();
     if (Renamed != N.Renames.end())
       Routines += renameText(Renamed->first, Renamed->second);
-    if (const CxxKernel *K = cxx() ? lowerRoutine(F) : nullptr)
+    if (const CxxKernel *K = cxx() ? Cxx.lowerRoutine(F) : nullptr)
       AllHelpers.insert(K->Helpers.begin(), K->Helpers.end());
   }
   std::vector<std::pair<const VarDecl *, std::string>> Constants(N.Constants.begin(),

@@ -19,10 +19,10 @@ FunctionDecl *Translator::boundDefinition(const Pragma &P, const Clause &B,
   // bind(name) or bind("name"): an identifier or a string naming the function.
   std::string Name = llvm::StringRef(B.Argument).trim().trim('"').str();
   for (FunctionDecl *G : Idx.Functions)
-    if (routineName(G) == Name && G->isThisDeclarationADefinition())
+    if (Idx.routineName(G) == Name && G->isThisDeclarationADefinition())
       return G;
   error(P, B,
-        "routine '" + routineName(F) + "' is bound to '" + Name +
+        "routine '" + Idx.routineName(F) + "' is bound to '" + Name +
             "', which this file does not define: define it here (jaccc compiles "
             "kernels from this file's functions)");
   return nullptr;

@@ -5,6 +5,7 @@
 #include "analysis/Directive.h"
 #include "translate/CTypes.h"
 #include "translate/ComputePush.h"
+#include "translate/CxxLowering.h"
 #include "translate/Diagnostics.h"
 #include "translate/FileIndex.h"
 
@@ -39,8 +40,8 @@ public:
   Translator(clang::ASTContext &Ctx, clang::Preprocessor &PP,
              const std::vector<analysis::AccPragma> &Read, llvm::StringRef FileName)
       : Diags(FileName), Ctx(Ctx), SM(Ctx.getSourceManager()), PP(PP), FileName(FileName),
-        Idx(SM, Ctx.getLangOpts()), RW(SM, Ctx.getLangOpts()), TypeText(Ctx) {
-    Buf = SM.getBufferData(SM.getMainFileID());
+        Buf(SM.getBufferData(SM.getMainFileID())), Idx(SM, Ctx.getLangOpts()),
+        RW(SM, Ctx.getLangOpts()), TypeText(Ctx), Cxx(Ctx, Idx, TypeText, Buf, Diags) {
     for (const analysis::AccPragma &A : Read)
       Pragmas.push_back(locatePragma(A, SM, Ctx.getLangOpts()));
   }
@@ -390,61 +391,13 @@ private:
   /// Pragmas[K]'s directive, parsed once by run() (empty where it did not parse: run() stops
   /// before translating anything then).
   std::vector<std::optional<analysis::Directive>> Dirs;
-  // C++ (CxxKernel.cpp): what a C++ construct's statement needs to be a C kernel.
-  struct CxxKernel {
-    /// Replacements of the statement's text: offset -> (length replaced, text).
-    std::map<unsigned, std::pair<unsigned, std::string>> Edits;
-    std::map<unsigned, std::string> Ins; ///< insertions before the text at an offset
-    std::vector<const clang::FieldDecl *> Members; ///< data members used through `this`
-    std::set<std::string> Helpers;                 ///< C definitions (std::min/max)
-    std::set<const clang::VarDecl *> LocalRefs;    ///< references declared inside: pointers
-    std::vector<clang::QualType> Types;            ///< types the rewritten text names
-  };
-  /// Fills K for S (What names the construct in errors); an error for what stays C++. In a
-  /// template's pattern (Pattern), what depends on its parameters (a call of `std::sqrt(x)` with
-  /// `x` of type T) is left as written: each instantiation lowers it.
-  void lowerCxx(clang::Stmt *S, CxxKernel &K, const std::string &What, bool Pattern = false);
-  /// How a kernel's copy of a routine takes a reference parameter (CxxRoutine.cpp).
-  enum class RefParam {
-    AsIs,   ///< not a reference
-    Value,  ///< `const T &` of a routine that cannot write through its parameters, `T &&`: `T`
-    Pointer ///< `T &` (and `const T &` of a routine that may write): `T *`, used as `(*x)`
-  };
-  RefParam refParam(const clang::FunctionDecl *F, unsigned I) const;
-  /// Whether F may write memory its caller sees: through a parameter that is a non-const
-  /// reference, or a pointer to non-const data (arrays and structs' members included).
-  bool routineMayWrite(const clang::FunctionDecl *F) const;
-  /// The C++ of routine definition F lowered as a construct's is (its body, and its reference
-  /// parameters, auto return type and C++ specifiers); lowered once, nullptr after an error.
-  const CxxKernel *lowerRoutine(const clang::FunctionDecl *F);
-  /// K's rewriting of the head of lambda L, whose call operator is F, into a function's.
-  void lowerLambdaHead(const clang::FunctionDecl *F, const clang::LambdaExpr *L, CxxKernel &K,
-                       const std::string &What);
-  std::map<const clang::FunctionDecl *, std::optional<CxxKernel>> RoutineCxx;
-  void addTypeNeed(clang::QualType T, CxxKernel &K);
-  /// K's replacement of the tokens of R by Text (an error naming What inside a macro).
-  void cxxReplace(CxxKernel &K, clang::SourceRange R, const std::string &Text,
-                  const std::string &What);
-  /// The error for C++ Construct at L in What (a compute construct, a routine) that stays C++.
-  void cxxUnsupported(clang::SourceLocation L, const llvm::Twine &Construct,
-                      const std::string &What);
-  /// The file's text [Begin, End) with the insertions Ins and the replacements Edits.
-  std::string applyEdits(unsigned Begin, unsigned End,
-                         const std::map<unsigned, std::pair<unsigned, std::string>> &Edits,
-                         const std::map<unsigned, std::string> &Ins);
+  /// C++ lowered to C for kernels (CxxLowering.h).
+  CxxLowering Cxx;
   /// The kernel arguments (Args) for the data members K uses through `this` (at construct P),
   /// their types added to N; false after an error.
   bool memberArgs(const CxxKernel &K, const Pragma &P, KernelNeeds &N,
                   std::vector<std::string> &Args);
-  /// A C definition of the C++ class RD a kernel uses (its data members), or "" after an error.
-  std::string cStructText(const clang::CXXRecordDecl *RD);
   bool cxx() const { return Ctx.getLangOpts().CPlusPlus; }
-  /// The name kernels call function F by: its identifier, or for a lambda a variable holds
-  /// (FileIndex::LambdaRoutines) the variable's; "" for operators and constructors.
-  std::string routineName(const clang::FunctionDecl *F) const {
-    auto L = Idx.LambdaRoutines.find(F);
-    return (L != Idx.LambdaRoutines.end() ? L->second.Var->getName() : identifierOf(F)).str();
-  }
   // Templates (CxxTemplates.cpp).
   /// The template function (a function template's pattern, a member of a class template) whose
   /// body holds P, or nullptr.
@@ -472,13 +425,6 @@ private:
   std::optional<std::string> instantiationCondition(const clang::FunctionDecl *F,
                                                     const clang::FunctionDecl *I) const;
 
-  // Class template instances (CxxClassTemplates.cpp; their C names: CTypes).
-  /// K's replacement of the class template instance TL writes (`ns::data_container<real_t>`, a
-  /// template specialization or an elaborated one) by its C name, its definition needed; false
-  /// when TL writes none.
-  bool lowerTemplateType(clang::TypeLoc TL, CxxKernel &K, const std::string &What);
-  /// lowerTemplateType of every class template instance written in TL (a routine's signature).
-  void lowerTemplateTypes(clang::TypeLoc TL, CxxKernel &K, const std::string &What);
   /// V as the host code at a construct names it: qualified when it is a namespace's or a
   /// class's (`phys::drag`: the kernel names it bare).
   std::string hostName(const clang::VarDecl *V) const {
