@@ -151,6 +151,18 @@ struct RegionStmt {
   int Nest = -1;               ///< index into KernelInfo::Nests for Shared
 };
 
+/// The axis a split cuts an array argument along: the dimension of its accesses (Rank
+/// subscripts) that the split loop's iterator indexes, for an array the nest writes, or reads
+/// in a bounded range along it.
+struct SplitAxis {
+  unsigned Arg = 0; ///< index in KernelInfo::Args
+  unsigned Dim = 0;
+  unsigned Rank = 1;
+  bool operator==(const SplitAxis &O) const {
+    return Arg == O.Arg && Dim == O.Dim && Rank == O.Rank;
+  }
+};
+
 /// What splitting the kernel across devices needs (the multi-device issue): the region IR of its
 /// single parallel nest, the plan, the predicates and the guards that rewrite the source.
 struct SplitInfo {
@@ -166,6 +178,10 @@ struct SplitInfo {
   std::vector<Predicate> Preds; ///< by IRStmt::Id
   Insertions Guards;           ///< predicate insertions into the kernel source
   std::string Rewritten;       ///< the kernel source with the guards (JACC_DEBUG=rewrite)
+  /// The source of the kernel's split twin (analysis/SplitTwin.h); "" when it has none.
+  std::string Twin;
+  /// The twin's split axes (splitAxes of its analysis), when it has one.
+  std::vector<SplitAxis> TwinAxes;
 };
 
 /// A range [Begin, End) of the kernel source.

@@ -13,6 +13,7 @@
 #include "analysis/Rewrite.h"
 #include "analysis/SSA.h"
 #include "analysis/SplitPlan.h"
+#include "analysis/SplitTwin.h"
 #include "support/Debug.h"
 #include "support/LargeStack.h"
 #include "support/TextEdits.h"
@@ -83,8 +84,8 @@ static void runSplitPasses(KernelInfo &K) {
   debugLog("rewrite", "rewritten kernel:\n" + S.Rewritten);
 }
 
-static llvm::Expected<KernelInfo> runPasses(llvm::StringRef Source,
-                                            llvm::ArrayRef<std::string> Decls) {
+static llvm::Expected<KernelInfo>
+runPasses(llvm::StringRef Source, llvm::ArrayRef<std::string> Decls, bool WithTwin = true) {
   auto K = analyzeKernel(Source, Decls);
   if (!K)
     return K.takeError();
@@ -104,6 +105,16 @@ static llvm::Expected<KernelInfo> runPasses(llvm::StringRef Source,
   runSplitPasses(*K);
   if (!K->Split.Enabled)
     debugLog("analysis", "no split variant: " + K->Split.Fallback);
+  // The split twin, analysed as the runtime would analyse it when pushed: its split axes.
+  if (std::optional<std::string> Twin = WithTwin ? splitTwinSource(*K) : std::nullopt) {
+    auto T = runPasses(*Twin, Decls, /*WithTwin=*/false);
+    if (!T)
+      llvm::consumeError(T.takeError());
+    else if (T->Split.Enabled) {
+      K->Split.Twin = std::move(*Twin);
+      K->Split.TwinAxes = splitAxes(*T);
+    }
+  }
   return K;
 }
 

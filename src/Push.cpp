@@ -1,7 +1,8 @@
 // jacc_kernel_push: a short list of steps, each a call (as analysis/Pipeline.cpp reads):
-// check the arguments, compile (or find) the kernel, choose its variant, decide how it runs
-// (src/launch/LaunchDecision), prepare every device's code, bind the arguments to the devices,
-// launch, and tell the choosers what it took.
+// check the arguments, compile (or find) the kernel, decide how it runs
+// (src/launch/LaunchDecision), which form of it a split launch runs (src/launch/SplitTwins),
+// choose its variant, prepare every device's code, bind the arguments to the devices, launch,
+// and tell the choosers what it took.
 #include "src/Runtime.h"
 
 #include "analysis/KernelSource.h"
@@ -103,11 +104,6 @@ llvm::Error Runtime::push(const char *Source, int NArgs, const jacc_arg *Args, u
     Flags |= JACC_FORCE_SPLIT;
   }
   bool Async = (Flags & JACC_ASYNC) || Info.Async;
-  // A synchronous push can be timed: a new variant's trial against the generic code may use it.
-  jit::TrialLaunch Trial;
-  auto Variant = specialize(*K, NArgs, Args, Async ? nullptr : &Trial);
-  if (!Variant)
-    return Variant.takeError();
   auto Request = launchRequest(**K, Flags, Async);
   if (!Request)
     return Request.takeError();
@@ -115,8 +111,17 @@ llvm::Error Runtime::push(const char *Source, int NArgs, const jacc_arg *Args, u
       Chooser.decide(*Request, [this](const Distribution *D) { return sharesOf(D); });
   if (!Decision)
     return Decision.takeError();
+  // A split launch may run the kernel's twin (its loops swapped: src/launch/SplitTwins.h).
+  auto Launched = formOf(*K, *Decision, Native, NArgs, Args, Observed);
+  if (!Launched)
+    return Launched.takeError();
+  // A synchronous push can be timed: a new variant's trial against the generic code may use it.
+  jit::TrialLaunch Trial;
+  auto Variant = specialize(*Launched, NArgs, Args, Async ? nullptr : &Trial);
+  if (!Variant)
+    return Variant.takeError();
   LaunchCode Code{Decision->split(), *Variant};
-  if (auto E = prepareCode(**K, Code, Native))
+  if (auto E = prepareCode(**Launched, Code, Native))
     return E;
   if (Info.Wait)
     if (auto E = wait())
@@ -130,27 +135,42 @@ llvm::Error Runtime::push(const char *Source, int NArgs, const jacc_arg *Args, u
   if (!Targets)
     return prefixError(pragmaWhere("location", Info), Targets.takeError());
   auto TableLock = Data.lock();
-  auto Plan = bind(**K, Args, *Targets, *Decision, std::move(Native), Code, Trial);
+  auto Plan = bind(**Launched, Args, *Targets, *Decision, std::move(Native), Code, Trial);
   if (!Plan)
     return Plan.takeError();
   if (Observed.Start)
     Plan->ObservedPush = Observed.Id = prof::nextPushId();
   bool OnOwner = Plan->Owner || Decision->Mode == LaunchMode::OnOwner;
-  if (auto E = Sched.run(*K, *Plan, Code, Async, std::move(TableLock)))
+  if (Code.Split && !OnOwner)
+    Twins.bound(**K, *Plan);
+  if (auto E = Sched.run(*Launched, *Plan, Code, Async, std::move(TableLock)))
     return E;
   prof::Mode Ran = OnOwner      ? prof::Mode::OnOwner
                    : Code.Split ? prof::Mode::Split
                                 : prof::Mode::Duplicate;
   if (Observed.Start)
-    observePush(**K, Observed, Ran, Devices.size(), Code.Variant != nullptr, Async);
+    observePush(**Launched, Observed, Ran, Devices.size(), Code.Variant != nullptr, Async);
   double Seconds = Timed ? secondsSince(Start) : 0;
   Chooser.learn(*Request, *Decision, {Seconds, Plan->Fetched, Plan->PartNanos});
   if (Trial.Variant >= 0) {
     // The code's own time: a launch that first fetched data another device wrote pays for it.
     Trial.Mode = static_cast<unsigned>(Ran);
-    (*K)->Variants.recordTrial(Trial, std::max(0.0, Seconds - Plan->Fetched.Seconds));
+    (*Launched)->Variants.recordTrial(Trial, std::max(0.0, Seconds - Plan->Fetched.Seconds));
   }
   return llvm::Error::success();
+}
+
+llvm::Expected<std::shared_ptr<const jit::CompiledKernel>>
+Runtime::formOf(const std::shared_ptr<const jit::CompiledKernel> &K, const LaunchDecision &Decision,
+                const NativeChoice &Native, int NArgs, const jacc_arg *Args,
+                PushObservation &Observed) {
+  // Native implementations compute shares of the kernel as written.
+  if (!Decision.split() || !Native.empty())
+    return K;
+  std::optional<std::string> Twin = Twins.choose(K, Args);
+  if (!Twin)
+    return K;
+  return compile(Twin->c_str(), NArgs, Args, Observed);
 }
 
 llvm::Expected<LaunchRequest> Runtime::launchRequest(const jit::CompiledKernel &K, unsigned Flags,

@@ -85,7 +85,10 @@ llvm::Error Runtime::initLocked() {
         Progress->ends(Now);
     });
   Cache.setCapacity(Settings->KernelsInMemory);
-  Cache.watchEvictions([this](const jit::CompiledKernel &K) { Chooser.forget(&K); });
+  Cache.watchEvictions([this](const jit::CompiledKernel &K) {
+    Chooser.forget(&K);
+    Twins.forget(K);
+  });
   NarrowPolicy = Settings->Narrow;
   Sched.setDemandExchange(Settings->DemandExchange);
   Sched.setMeetSpin(Settings->Devices.SpinTime);
@@ -177,6 +180,7 @@ llvm::Error Runtime::finalize() {
   Devices.clear();
   DeviceTypes.clear();
   Chooser.clear(); // the next devices may be other ones
+  Twins.clear();
   {
     std::lock_guard<std::mutex> G(LocationMutex);
     Locations.reset();

@@ -16,6 +16,7 @@
 #include "src/launch/Locations.h"
 #include "src/launch/NativeKernels.h"
 #include "src/launch/Scheduler.h"
+#include "src/launch/SplitTwins.h"
 #include "src/profile/Events.h"
 
 #include <llvm/ADT/STLFunctionalExtras.h>
@@ -171,6 +172,10 @@ private:
     }
     bool On;
   };
+  /// K, or for a split launch its twin when SplitTwins chooses it (compiled on first use).
+  llvm::Expected<std::shared_ptr<const jit::CompiledKernel>>
+  formOf(const std::shared_ptr<const jit::CompiledKernel> &K, const LaunchDecision &Decision,
+         const NativeChoice &Native, int NArgs, const jacc_arg *Args, PushObservation &Observed);
   /// What the choice of a push of K needs: its policy, a targeted location's shares, the
   /// devices an automatic policy balances over.
   llvm::Expected<LaunchRequest> launchRequest(const jit::CompiledKernel &K, unsigned Flags,
@@ -244,6 +249,7 @@ private:
   bool NarrowPolicy = true; ///< JACC_NARROW
   bool CheckBounds = false; ///< JACC_CHECK=bounds
   LaunchChooser Chooser;    ///< how each push runs: JACC_SPLIT, the choosers, the shares
+  SplitTwins Twins;         ///< which form of a kernel its split launches run
   /// JACC_POLICY, then jacc_set_policy's (std::atomic_load / store: pushes read it unlocked);
   /// null: the even split.
   std::shared_ptr<const Distribution> Policy, PolicyFromEnv;

@@ -99,7 +99,8 @@ std::shared_ptr<DiskCache> processDiskCache() {
 /// 23: variants with disjoint pointers declare them restrict in nests indexed through memory.
 /// 24: GPU entries share inner loops whose variable the program declared outside them.
 /// 25: device targets' parts of the key (CodeTarget::cacheKeyPart).
-constexpr unsigned CodeRevision = 25;
+/// 26: the summary keeps the kernel's split twin and its axes (split_twin, twin_axes).
+constexpr unsigned CodeRevision = 26;
 
 std::string diskCacheKey(llvm::StringRef Source, llvm::ArrayRef<std::string> Decls,
                          unsigned CodeFlags) {

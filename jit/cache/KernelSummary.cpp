@@ -109,6 +109,9 @@ json::Object runtimeToJson(const KernelInfo &K) {
   json::Array Reads;
   for (const ReadExtent &R : K.Split.Reads)
     Reads.push_back(readToJson(R));
+  json::Array TwinAxes;
+  for (const SplitAxis &A : K.Split.TwinAxes)
+    TwinAxes.push_back(json::Array{A.Arg, A.Dim, A.Rank});
   return json::Object{{"args", std::move(Args)},
                       {"reductions", std::move(Reds)},
                       {"async", K.Async},
@@ -124,7 +127,9 @@ json::Object runtimeToJson(const KernelInfo &K) {
                       {"reads", std::move(Reads)},
                       {"probe_exact", K.Split.ProbeExact},
                       {"narrowable", K.Split.Plan.Narrowable},
-                      {"has_share_terms", K.Split.Plan.HasShareTerms}};
+                      {"has_share_terms", K.Split.Plan.HasShareTerms},
+                      {"split_twin", textValue(K.Split.Twin)},
+                      {"twin_axes", std::move(TwinAxes)}};
 }
 
 /// Reads fields out of a JSON object, remembering the first one missing or mistyped.
@@ -298,6 +303,16 @@ llvm::Expected<KernelInfo> runtimeInfoFromSummary(const json::Object &Summary) {
   K.Split.ProbeExact = R.flag("probe_exact");
   K.Split.Plan.Narrowable = R.flag("narrowable");
   K.Split.Plan.HasShareTerms = R.flag("has_share_terms");
+  K.Split.Twin = R.str("split_twin");
+  for (const json::Value &V : R.arr("twin_axes")) {
+    const json::Array *A = V.getAsArray();
+    if (!A || A->size() != 3 || !(*A)[0].getAsInteger() || !(*A)[1].getAsInteger() ||
+        !(*A)[2].getAsInteger())
+      return makeError(ErrorCode::Internal, "cache summary: malformed twin axes");
+    K.Split.TwinAxes.push_back({unsigned(*(*A)[0].getAsInteger()),
+                                unsigned(*(*A)[1].getAsInteger()),
+                                unsigned(*(*A)[2].getAsInteger())});
+  }
   // Everything must be consistent, or a launch would index out of range.
   for (const ArgInfo &A : K.Args)
     if (A.Param >= K.Args.size() || A.Position >= K.Args.size())

@@ -804,6 +804,90 @@ TEST_P(CudaMockTest, SplitSweepsMoveThePartThatChangesOwnerEachWay) {
   EXPECT_EQ(A, Ref);
 }
 
+/// A solver step as NPB BT's x_solve writes it (LaunchModeTest): a left-hand side l built in
+/// parallel over the rows, an independent loop over the columns inside (its split twin builds
+/// it by columns), then a recurrence down the rows of a, parallel over the columns, reading l.
+const char *const BuildAlongRows = "#pragma acc parallel loop gang present(a, l)\n"
+                                   "for (int j = 0; j < r; j++) {\n"
+                                   "  #pragma acc loop worker\n"
+                                   "  for (int i = 0; i < r; i++)\n"
+                                   "    l[j][i] = 0.25 + 0.5 * a[j][i];\n"
+                                   "}\n";
+const char *const SweepDownColumns = "#pragma acc parallel loop gang present(a, l)\n"
+                                     "for (int i = 0; i < r; i++)\n"
+                                     "  for (int j = 1; j < r; j++)\n"
+                                     "    a[j][i] = a[j][i] - l[j][i] * a[j - 1][i];\n";
+/// What the next launch computes: the builder by rows (0) or by columns (1, its twin), or the
+/// sweep (-1). The test says which form it expects the runtime to have chosen.
+std::atomic<int> BuilderForm{-1};
+
+/// The entries of both kernels and the twin: (int r, double *a, double *l, ..., team). Split:
+/// the part [r * begin / scale, r * end / scale) of the rows or the columns, in split_info.
+void builderHook(const char *Entry, unsigned, unsigned, void **P) {
+  int R = param<int>(P, 0);
+  double *A = param<double *>(P, 1), *L = param<double *>(P, 2);
+  int Form = BuilderForm.load();
+  bool Columns = Form != 0;
+  long long Lb = 0, Ub = R - 1;
+  if (std::strcmp(Entry, "__jacc_entry_split") == 0) {
+    jacc_cuda_team T = param<jacc_cuda_team>(P, 5);
+    Lb = R * T.share_begin / T.share_scale;
+    Ub = R * T.share_end / T.share_scale - 1;
+    long long Row = R * (long long)sizeof(double);
+    long long Info[8] = {
+        Lb, Ub, Columns ? (long long)sizeof(double) : Row, Columns ? Row : 0, 0, R - 1, Lb, Ub + 1};
+    std::memcpy(T.split_info, Info, sizeof Info);
+  }
+  for (long long K = Lb; K <= Ub; ++K)
+    for (int X = 0; X < R; ++X) {
+      if (Form == -1 && X > 0)
+        A[X * R + K] = A[X * R + K] - L[X * R + K] * A[(X - 1) * R + K];
+      else if (Form == 0)
+        L[K * R + X] = 0.25 + 0.5 * A[K * R + X];
+      else if (Form == 1)
+        L[X * R + K] = 0.25 + 0.5 * A[X * R + K];
+    }
+}
+
+// Split twins on GPUs: the builder comes to split by columns, as the sweep does, and from then
+// on nothing moves between the devices (LaunchModeTest on host devices).
+TEST_P(CudaMockTest, ABuilderComesToSplitAlongTheAxisItsSweepSplits) {
+  setHook(builderHook);
+  constexpr int N = 48;
+  std::vector<double> A(N * N), L(N * N, 0.0);
+  for (int I = 0; I < N * N; ++I)
+    A[I] = (I * 7 % 23) / 8.0;
+  std::vector<double> Ref = A;
+  int r = N;
+  double(*a)[N] = reinterpret_cast<double(*)[N]>(A.data());
+  double(*l)[N] = reinterpret_cast<double(*)[N]>(L.data());
+  ASSERT_JACC(jacc_copyin(A.data(), A.size() * sizeof(double)));
+  ASSERT_JACC(jacc_create(L.data(), L.size() * sizeof(double)));
+  jacc_arg Args[] = {{"int r", &r}, {"double (*a)[r]", &a}, {"double (*l)[r]", &l}};
+  uint64_t D = devices(), Block = uint64_t(N - N / D) * (N / D) * sizeof(double) * D;
+  for (int Step = 0; Step < 4; ++Step) {
+    jacc_stats Before, After;
+    ASSERT_JACC(jacc_get_stats(&Before));
+    BuilderForm = Step == 0 ? 0 : 1;
+    ASSERT_JACC(jacc_kernel_push(BuildAlongRows, 3, Args, JACC_FORCE_SPLIT));
+    BuilderForm = -1;
+    ASSERT_JACC(jacc_kernel_push(SweepDownColumns, 3, Args, JACC_FORCE_SPLIT));
+    ASSERT_JACC(jacc_get_stats(&After));
+    EXPECT_EQ(After.bytes_device_to_device - Before.bytes_device_to_device, Step == 0 ? Block : 0)
+        << "step " << Step;
+    std::vector<double> LRef(N * N);
+    for (int K = 0; K < N * N; ++K)
+      LRef[K] = 0.25 + 0.5 * Ref[K];
+    for (int I = 0; I < N; ++I)
+      for (int J = 1; J < N; ++J)
+        Ref[J * N + I] = Ref[J * N + I] - LRef[J * N + I] * Ref[(J - 1) * N + I];
+  }
+  ASSERT_JACC(jacc_copyout(A.data(), A.size() * sizeof(double)));
+  ASSERT_JACC(jacc_delete(L.data(), L.size() * sizeof(double)));
+  for (int K = 0; K < N * N; ++K)
+    ASSERT_NEAR(A[K], Ref[K], 1e-12 * (1 + std::abs(Ref[K]))) << "element " << K;
+}
+
 const char *const SumKernel = "#pragma acc parallel loop reduction(+:s)\n"
                               "for (int i = 0; i < n; i++) s += x[i];\n";
 

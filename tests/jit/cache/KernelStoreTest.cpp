@@ -361,4 +361,27 @@ TEST_F(KernelStoreTest, SummaryRoundTripsTheReadExtents) {
   consumeError(runtimeInfoFromSummary(Bad).takeError());
 }
 
+TEST_F(KernelStoreTest, SummaryRoundTripsTheSplitTwin) {
+  // A kernel loaded from the disk cache chooses between its forms as one just analysed does.
+  auto K = compileKernel("#pragma acc parallel loop gang\n"
+                         "for (int i = 0; i < n; i++) {\n"
+                         "  #pragma acc loop worker\n"
+                         "  for (int j = 0; j < n; j++)\n"
+                         "    b[i][j] = 2 * a[i][j];\n"
+                         "}\n",
+                         {"int n", "const double (*a)[n]", "double (*b)[n]"});
+  ASSERT_TRUE(bool(K)) << llvm::toString(K.takeError());
+  const analysis::KernelInfo &I = (*K)->Info;
+  ASSERT_FALSE(I.Split.Twin.empty());
+  ASSERT_FALSE(I.Split.TwinAxes.empty());
+  auto Back = runtimeInfoFromSummary(kernelSummary(I, "t", 0, 0));
+  ASSERT_TRUE(bool(Back)) << llvm::toString(Back.takeError());
+  EXPECT_EQ(Back->Split.Twin, I.Split.Twin);
+  EXPECT_EQ(Back->Split.TwinAxes, I.Split.TwinAxes);
+  llvm::json::Object Bad = kernelSummary(I, "t", 0, 0);
+  (*Bad.getObject("kernel")->getArray("twin_axes"))[0] = llvm::json::Array{1, 2};
+  EXPECT_FALSE(bool(runtimeInfoFromSummary(Bad)));
+  consumeError(runtimeInfoFromSummary(Bad).takeError());
+}
+
 } // namespace
