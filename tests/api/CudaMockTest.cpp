@@ -10,6 +10,7 @@
 #include "tests/api/Fixture.h"
 #include "tests/api/NativeCalls.h"
 #include "tests/api/ProfiledProgram.h"
+#include "tests/api/SolverStep.h"
 
 #include "jacc/openacc.h"
 
@@ -804,19 +805,6 @@ TEST_P(CudaMockTest, SplitSweepsMoveThePartThatChangesOwnerEachWay) {
   EXPECT_EQ(A, Ref);
 }
 
-/// A solver step as NPB BT's x_solve writes it (LaunchModeTest): a left-hand side l built in
-/// parallel over the rows, an independent loop over the columns inside (its split twin builds
-/// it by columns), then a recurrence down the rows of a, parallel over the columns, reading l.
-const char *const BuildAlongRows = "#pragma acc parallel loop gang present(a, l)\n"
-                                   "for (int j = 0; j < r; j++) {\n"
-                                   "  #pragma acc loop worker\n"
-                                   "  for (int i = 0; i < r; i++)\n"
-                                   "    l[j][i] = 0.25 + 0.5 * a[j][i];\n"
-                                   "}\n";
-const char *const SweepDownColumns = "#pragma acc parallel loop gang present(a, l)\n"
-                                     "for (int i = 0; i < r; i++)\n"
-                                     "  for (int j = 1; j < r; j++)\n"
-                                     "    a[j][i] = a[j][i] - l[j][i] * a[j - 1][i];\n";
 /// What the next launch computes: the builder by rows (0) or by columns (1, its twin), or the
 /// sweep (-1). The test says which form it expects the runtime to have chosen.
 std::atomic<int> BuilderForm{-1};
@@ -849,8 +837,9 @@ void builderHook(const char *Entry, unsigned, unsigned, void **P) {
     }
 }
 
-// Split twins on GPUs: the builder comes to split by columns, as the sweep does, and from then
-// on nothing moves between the devices (LaunchModeTest on host devices).
+// Split twins on GPUs: in a solver step (SolverStep.h) the builder comes to split by columns, as
+// the sweep does, and from then on nothing moves between the devices (LaunchModeTest on host
+// devices).
 TEST_P(CudaMockTest, ABuilderComesToSplitAlongTheAxisItsSweepSplits) {
   setHook(builderHook);
   constexpr int N = 48;
@@ -869,23 +858,17 @@ TEST_P(CudaMockTest, ABuilderComesToSplitAlongTheAxisItsSweepSplits) {
     jacc_stats Before, After;
     ASSERT_JACC(jacc_get_stats(&Before));
     BuilderForm = Step == 0 ? 0 : 1;
-    ASSERT_JACC(jacc_kernel_push(BuildAlongRows, 3, Args, JACC_FORCE_SPLIT));
+    ASSERT_JACC(jacc_kernel_push(jacc_solver_step::BuildAlongRowsSrc, 3, Args, JACC_FORCE_SPLIT));
     BuilderForm = -1;
-    ASSERT_JACC(jacc_kernel_push(SweepDownColumns, 3, Args, JACC_FORCE_SPLIT));
+    ASSERT_JACC(jacc_kernel_push(jacc_solver_step::SweepDownColumnsSrc, 3, Args, JACC_FORCE_SPLIT));
     ASSERT_JACC(jacc_get_stats(&After));
     EXPECT_EQ(After.bytes_device_to_device - Before.bytes_device_to_device, Step == 0 ? Block : 0)
         << "step " << Step;
-    std::vector<double> LRef(N * N);
-    for (int K = 0; K < N * N; ++K)
-      LRef[K] = 0.25 + 0.5 * Ref[K];
-    for (int I = 0; I < N; ++I)
-      for (int J = 1; J < N; ++J)
-        Ref[J * N + I] = Ref[J * N + I] - LRef[J * N + I] * Ref[(J - 1) * N + I];
+    jacc_solver_step::stepOnHost(Ref, N);
   }
   ASSERT_JACC(jacc_copyout(A.data(), A.size() * sizeof(double)));
   ASSERT_JACC(jacc_delete(L.data(), L.size() * sizeof(double)));
-  for (int K = 0; K < N * N; ++K)
-    ASSERT_NEAR(A[K], Ref[K], 1e-12 * (1 + std::abs(Ref[K]))) << "element " << K;
+  jacc_solver_step::expectNear(A, Ref);
 }
 
 const char *const SumKernel = "#pragma acc parallel loop reduction(+:s)\n"

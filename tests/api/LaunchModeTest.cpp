@@ -8,12 +8,12 @@
 #include "tests/ScopedEnv.h"
 #include "tests/api/Fixture.h"
 #include "tests/api/Helpers.h"
+#include "tests/api/SolverStep.h"
 
 #include "jacc/jacc.h"
 
 #include <gtest/gtest.h>
 
-#include <cmath>
 #include <cstdint>
 #include <optional>
 #include <vector>
@@ -197,24 +197,11 @@ TEST_P(LaunchModeTest, TransposesMoveTheBlocksThatChangeOwner) {
   EXPECT_EQ(stats().split_launches, ndev() > 1 ? 9u : 0u);
 }
 
-/// A solver step as NPB BT's x_solve writes it: a left-hand side built in parallel over the
-/// rows (the sweep's axis: the gang loop, an independent loop over the columns inside), then a
-/// recurrence down the rows, in parallel over the columns, that reads it.
-const char *BuildAlongRowsSrc = "#pragma acc parallel loop gang present(a, l)\n"
-                                "for (int j = 0; j < r; j++) {\n"
-                                "  #pragma acc loop worker\n"
-                                "  for (int i = 0; i < r; i++)\n"
-                                "    l[j][i] = 0.25 + 0.5 * a[j][i];\n"
-                                "}\n";
-const char *SweepDownColumnsSrc = "#pragma acc parallel loop gang present(a, l)\n"
-                                  "for (int i = 0; i < r; i++)\n"
-                                  "  for (int j = 1; j < r; j++)\n"
-                                  "    a[j][i] = a[j][i] - l[j][i] * a[j - 1][i];\n";
-
 TEST_P(LaunchModeTest, ABuilderComesToSplitAlongTheAxisItsSweepSplits) {
-  // The builder splits its rows at first, so the sweep, split by columns, fetches the column
-  // blocks of l that change owner; once the sweep split a and l by columns, the builder runs
-  // its twin (its two loops swapped: split by columns too) and nothing moves any more.
+  // A solver step (SolverStep.h). The builder splits its rows at first, so the sweep, split by
+  // columns, fetches the column blocks of l that change owner; once the sweep split a and l by
+  // columns, the builder runs its twin (its two loops swapped: split by columns too) and nothing
+  // moves any more.
   ASSERT_NO_FATAL_FAILURE(restartWith("always"));
   constexpr int N = R;
   std::vector<double> A = initial(), L(N * N, 0.0), Ref = A;
@@ -227,15 +214,10 @@ TEST_P(LaunchModeTest, ABuilderComesToSplitAlongTheAxisItsSweepSplits) {
   std::vector<uint64_t> Moved;
   for (int S = 0; S < 4; ++S) {
     uint64_t Before = stats().bytes_device_to_device;
-    ASSERT_JACC(jacc_kernel_push(BuildAlongRowsSrc, 3, Args, JACC_DEFAULT));
-    ASSERT_JACC(jacc_kernel_push(SweepDownColumnsSrc, 3, Args, JACC_DEFAULT));
+    ASSERT_JACC(jacc_kernel_push(jacc_solver_step::BuildAlongRowsSrc, 3, Args, JACC_DEFAULT));
+    ASSERT_JACC(jacc_kernel_push(jacc_solver_step::SweepDownColumnsSrc, 3, Args, JACC_DEFAULT));
     Moved.push_back(stats().bytes_device_to_device - Before);
-    std::vector<double> LRef(N * N);
-    for (int K = 0; K < N * N; ++K)
-      LRef[K] = 0.25 + 0.5 * Ref[K];
-    for (int I = 0; I < N; ++I)
-      for (int J = 1; J < N; ++J)
-        Ref[J * N + I] = Ref[J * N + I] - LRef[J * N + I] * Ref[(J - 1) * N + I];
+    jacc_solver_step::stepOnHost(Ref, N);
   }
   // Step 0: the sweep fetches l's blocks off its columns' owners, (N - N/D) x N/D elements per
   // device (a is current everywhere). From step 1 on, the builder splits by columns as the sweep
@@ -244,9 +226,7 @@ TEST_P(LaunchModeTest, ABuilderComesToSplitAlongTheAxisItsSweepSplits) {
   EXPECT_EQ(Moved, (std::vector<uint64_t>{Block, 0, 0, 0})) << "bytes moved per step";
   ASSERT_JACC(jacc_copyout(A.data(), A.size() * sizeof(double)));
   ASSERT_JACC(jacc_delete(L.data(), L.size() * sizeof(double)));
-  // The kernels may contract a multiply and a subtraction that the reference rounds apart.
-  for (int K = 0; K < N * N; ++K)
-    ASSERT_NEAR(A[K], Ref[K], 1e-12 * (1 + std::abs(Ref[K]))) << "element " << K;
+  jacc_solver_step::expectNear(A, Ref);
 }
 
 TEST_P(LaunchModeTest, TheRuntimesChoiceGivesTheSerialResults) {
