@@ -20,13 +20,16 @@ std::optional<std::string> twinOf(const std::string &Src,
   return splitTwinSource(K);
 }
 
+/// A stencil over the rows (the gang loop) with an independent loop over the columns inside.
+const std::string Stencil = "#pragma acc parallel loop gang\n"
+                            "for (int i = 1; i < n; i++) {\n"
+                            "  #pragma acc loop worker\n"
+                            "  for (int j = 0; j < m; j++)\n"
+                            "    b[i][j] = a[i - 1][j] + a[i][j];\n"
+                            "}\n";
+
 TEST(SplitTwinTest, SwapsTheParallelLoopWithTheOneInside) {
-  std::string Src = "#pragma acc parallel loop gang\n"
-                    "for (int i = 1; i < n; i++) {\n"
-                    "  #pragma acc loop worker\n"
-                    "  for (int j = 0; j < m; j++)\n"
-                    "    b[i][j] = a[i - 1][j] + a[i][j];\n"
-                    "}\n";
+  const std::string Src = Stencil;
   EXPECT_EQ(twinOf(Src), "#pragma acc parallel loop gang\n"
                          "for (int j = 0; j < m; j++) {\n"
                          "  #pragma acc loop worker\n"
@@ -56,12 +59,7 @@ const std::vector<std::string> OneArray = {"int n", "int m", "double (*a)[m]"};
 TEST(SplitTwinTest, AxesOfTheKernelAndOfItsTwin) {
   // Written b along the split loop's dimension; a read along it in a bounded range; the twin
   // cuts both along the other dimension, and the pipeline keeps the twin's axes.
-  std::string Src = "#pragma acc parallel loop gang\n"
-                    "for (int i = 1; i < n; i++) {\n"
-                    "  #pragma acc loop worker\n"
-                    "  for (int j = 0; j < m; j++)\n"
-                    "    b[i][j] = a[i - 1][j] + a[i][j];\n"
-                    "}\n";
+  const std::string Src = Stencil;
   KernelInfo K = analyzed(Src, Decls);
   ASSERT_EQ(K.Args.size(), 4u);
   EXPECT_EQ(splitAxes(K), (std::vector<SplitAxis>{{3, 0, 2}, {2, 0, 2}}));
