@@ -1,6 +1,8 @@
 // The listeners, the calling thread's constructs and the names events carry.
 #include "src/profile/Events.h"
+
 #include "support/Fork.h"
+#include <cerrno>
 
 #include <algorithm>
 #include <chrono>
@@ -25,6 +27,10 @@ Nanos now() {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(
              std::chrono::steady_clock::now().time_since_epoch())
       .count();
+}
+
+std::string programName() {
+  return program_invocation_short_name;
 }
 
 const char *constructName(Construct C) {

@@ -18,6 +18,9 @@ namespace jacc::prof {
 using Nanos = int64_t;
 Nanos now();
 
+/// The running program's name ("heat"): the summary's heading, the trace's process track.
+std::string programName();
+
 /// The constructs of OpenACC 3.3's acc_construct_t (chapter 5.2.2), with its values.
 enum class Construct : uint8_t {
   Parallel = 0, Kernels, Loop, Data, EnterData, ExitData, HostData, Atomic, Declare, Init,

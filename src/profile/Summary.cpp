@@ -77,16 +77,6 @@ double seconds(Nanos Begin, Nanos End) { return End > Begin ? (End - Begin) * 1e
 std::string timeOrDash(double S, bool Any) { return Any ? formatSeconds(S) : "-"; }
 std::string bytesOrDash(uint64_t B, bool Any) { return Any ? formatBytes(B) : "-"; }
 
-/// The program's name, for the heading.
-std::string programName() {
-  char Buf[256];
-  ssize_t N = ::readlink("/proc/self/exe", Buf, sizeof Buf - 1);
-  if (N <= 0)
-    return "program";
-  std::string Path(Buf, N);
-  return Path.substr(Path.rfind('/') + 1);
-}
-
 /// Columns of text, each right-aligned but the first; widths from the widest cell.
 class Table {
 public:

@@ -43,9 +43,6 @@ const char *dataOpName(DataOp Op) {
   return "data";
 }
 
-/// The program's name, for the process track ("jacc heat").
-std::string programName() { return program_invocation_short_name; }
-
 /// Writes the JSON of the trace: one JSON object per event, times as exact decimals of
 /// microseconds.
 class EventWriter {
