@@ -317,6 +317,9 @@ llvm::Expected<KernelInfo> runtimeInfoFromSummary(const json::Object &Summary) {
   for (const ArgInfo &A : K.Args)
     if (A.Param >= K.Args.size() || A.Position >= K.Args.size())
       Bad = "args";
+  for (const SplitAxis &A : K.Split.TwinAxes)
+    if (A.Arg >= K.Args.size())
+      Bad = "twin_axes";
   for (const ReductionVar &Red : K.Reductions)
     if (Red.Arg >= K.Args.size())
       Bad = "reductions";

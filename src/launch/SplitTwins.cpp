@@ -11,8 +11,10 @@ double SplitTwins::agreement(const Kernel &K, const void *Self, unsigned F,
                              const std::vector<const void *> &Hosts) const {
   double Sum = 0;
   for (const analysis::SplitAxis &A : K.Axes[F]) {
+    if (A.Arg >= Hosts.size() || A.Arg >= K.Bytes.size())
+      continue;
     auto It = Cuts.find(Hosts[A.Arg]);
-    if (It == Cuts.end() || A.Arg >= K.Bytes.size())
+    if (It == Cuts.end())
       continue;
     for (const auto &[Other, C] : It->second)
       if (Other != Self && C == Cut{A.Dim, A.Rank})

@@ -382,6 +382,11 @@ TEST_F(KernelStoreTest, SummaryRoundTripsTheSplitTwin) {
   (*Bad.getObject("kernel")->getArray("twin_axes"))[0] = llvm::json::Array{1, 2};
   EXPECT_FALSE(bool(runtimeInfoFromSummary(Bad)));
   consumeError(runtimeInfoFromSummary(Bad).takeError());
+  // An axis of an argument the kernel does not have.
+  llvm::json::Object Outside = kernelSummary(I, "t", 0, 0);
+  (*Outside.getObject("kernel")->getArray("twin_axes"))[0] = llvm::json::Array{99, 0, 2};
+  EXPECT_FALSE(bool(runtimeInfoFromSummary(Outside)));
+  consumeError(runtimeInfoFromSummary(Outside).takeError());
 }
 
 } // namespace
