@@ -658,6 +658,11 @@ void Analyzer::lowerNests() {
     SourceSpan S = span(R);
     return std::make_pair(S.Begin, S.End);
   };
+  C.ExactOffsets = [this](SourceRange R) -> std::optional<std::pair<unsigned, unsigned>> {
+    if (std::optional<SourceSpan> S = exactSpan(R))
+      return std::make_pair(S->Begin, S->End);
+    return std::nullopt;
+  };
   for (size_t I = 0; I < K.Nests.size() && I < NestInner.size(); ++I) {
     C.ParallelVars.clear();
     for (const CanonicalLoop &L : K.Nests[I].Loops)

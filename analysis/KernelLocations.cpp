@@ -43,6 +43,17 @@ SourceSpan KernelLocations::span(SourceRange R) const {
   return {toSource(SM.getFileOffset(CR.getBegin())), toSource(SM.getFileOffset(E))};
 }
 
+std::optional<SourceSpan> KernelLocations::exactSpan(SourceRange R) const {
+  CharSourceRange CR =
+      Lexer::makeFileCharRange(CharSourceRange::getTokenRange(R), SM, Ctx.getLangOpts());
+  if (CR.isInvalid())
+    return std::nullopt;
+  std::optional<unsigned> B = kernelOffset(CR.getBegin()), E = kernelOffset(CR.getEnd());
+  if (!B || !E || *E < *B)
+    return std::nullopt;
+  return SourceSpan{*B, *E};
+}
+
 std::string KernelLocations::text(const Expr *E) const {
   CharSourceRange R = SM.getExpansionRange(E->getSourceRange());
   return Lexer::getSourceText(R, SM, Ctx.getLangOpts()).str();

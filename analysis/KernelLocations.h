@@ -38,6 +38,9 @@ struct KernelLocations {
   unsigned endOf(const clang::Stmt *S) const;
   /// The kernel source range of a parsed range, its last token included.
   SourceSpan span(clang::SourceRange R) const;
+  /// The kernel source range that spells exactly R: whole macro invocations and macro
+  /// arguments map back to their text; nullopt when R starts or ends inside a macro's body.
+  std::optional<SourceSpan> exactSpan(clang::SourceRange R) const;
   /// The source text of an expression (of its macro expansion, if a macro spells it).
   std::string text(const clang::Expr *E) const;
   /// The kernel line of a statement.

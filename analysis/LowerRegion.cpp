@@ -10,6 +10,7 @@
 #include <clang/Basic/SourceManager.h>
 
 #include <optional>
+#include <tuple>
 
 using namespace clang;
 
@@ -118,10 +119,16 @@ private:
       X.Text = "0";
       return X;
     }
-    auto [B, End] = C.Offsets(E->getSourceRange());
-    X.Begin = B;
-    X.End = End;
-    X.Text = C.Source.substr(B, End - B).str();
+    // An index written inside a macro's body has no text of its own: the guard and the
+    // predicates use its expansion, printed.
+    if (auto Exact = C.ExactOffsets(E->getSourceRange())) {
+      std::tie(X.Begin, X.End) = *Exact;
+      X.Text = C.Source.substr(X.Begin, X.End - X.Begin).str();
+    } else {
+      std::tie(X.Begin, X.End) = C.Offsets(E->getSourceRange());
+      llvm::raw_string_ostream OS(X.Text);
+      E->printPretty(OS, nullptr, PrintingPolicy(C.Ctx->getLangOpts()));
+    }
     X.Affine = affine(E, 1, X);
     X.Linear = linearForm(E);
     Collect Col;
@@ -458,14 +465,16 @@ private:
       S.K = IRStmt::Kind::ArrayWrite;
       S.Atomic = Atomic.has_value();
       collectIndexUses(Idx, Col);
-      // The guard repeats the index text, and rewrites the write's own text: neither works for
-      // an index with side effects or a write spelled by a macro.
+      // The guard repeats the index text, and wraps the write's own text: neither works for
+      // an index with side effects or a write that starts or ends inside a macro's body
+      // (`SET(a, i, v)`, `a[i] = max(x, y)` and `I3D(a, i, j) = v` are whole texts).
       for (const Expr *I : Idx)
         if (I->HasSideEffects(*C.Ctx))
           unattributable("an array index with side effects (line " + std::to_string(S.Line) +
                          ")");
-      if (Whole->getBeginLoc().isMacroID() || Whole->getEndLoc().isMacroID())
-        unattributable("an array write spelled by a macro (line " + std::to_string(S.Line) +
+      std::optional<std::pair<unsigned, unsigned>> Text = C.ExactOffsets(Whole->getSourceRange());
+      if (!Text)
+        unattributable("an array write inside a macro's body (line " + std::to_string(S.Line) +
                        ")");
       if (Compound)
         Col.Reads.push_back(A); // a[i] += v reads a[i]
@@ -473,7 +482,7 @@ private:
         IR.Unattributable =
             "a write through " + pointerOf(A) + " (line " + std::to_string(S.Line) + ")";
       S.Write = std::move(A);
-      auto [B, E] = Atomic ? *Atomic : C.Offsets(Whole->getSourceRange());
+      auto [B, E] = Atomic ? *Atomic : Text ? *Text : C.Offsets(Whole->getSourceRange());
       S.Begin = B;
       S.End = E;
       S.ValueDiscarded |= S.Atomic; // an atomic is an expression statement

@@ -10,6 +10,7 @@
 
 #include <functional>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 
@@ -30,6 +31,9 @@ struct LowerContext {
   std::vector<std::string> ParallelVars;
   /// Kernel-source offsets of a clang range (token range, expansion locations).
   std::function<std::pair<unsigned, unsigned>(clang::SourceRange)> Offsets;
+  /// Kernel-source offsets of the text that spells exactly a clang range, nullopt when the
+  /// range starts or ends inside a macro's body.
+  std::function<std::optional<std::pair<unsigned, unsigned>>(clang::SourceRange)> ExactOffsets;
   /// Statements under `#pragma acc atomic`, by their form.
   std::map<const clang::Stmt *, AtomicOp::Form> AtomicStmts;
 };
