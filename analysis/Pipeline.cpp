@@ -57,6 +57,7 @@ static void runSplitPasses(KernelInfo &K) {
   dumpAfter("ssa", K);
   Dependences D = buildDependences(S.IR);
   S.Plan = planSplit(S.IR);
+  findWriteWindows(S.IR, S.Plan);
   S.Reads = computeReadExtents(S.IR, S.Plan);
   S.ProbeExact = boundsReadNoArray(K);
   if (!S.Plan.Splittable) {

@@ -9,6 +9,7 @@
 
 #include <cctype>
 #include <map>
+#include <optional>
 
 namespace jacc::analysis {
 
@@ -44,20 +45,26 @@ unsigned readDimension(const RegionIR &IR,
   return Best;
 }
 
+/// The indices along one dimension that a split nest's reads of one array touch, as ranges
+/// affine in lo and hi, or that they cannot be bounded (Whole, and why).
 class ExtentBuilder {
 public:
-  ExtentBuilder(const RegionIR &IR, ReadExtent &R)
-      : IR(IR), R(R), Outer(IR.ParallelVars.empty() ? "" : IR.ParallelVars.front()) {}
+  ExtentBuilder(const RegionIR &IR, unsigned Dim, unsigned Rank)
+      : IR(IR), Dim(Dim), Rank(Rank),
+        Outer(IR.ParallelVars.empty() ? "" : IR.ParallelVars.front()) {}
 
-  /// Adds the indices of [Begin, End) the read A of statement Stmt touches, or makes the
-  /// extent whole.
+  std::vector<ExtentRange> Ranges;
+  bool Whole = false;
+  std::string WholeWhy;
+
+  /// Adds the indices the read A of statement Stmt touches, or makes the extent whole.
   void add(const ArrayAccess &A, unsigned Stmt, unsigned Line) {
-    if (R.Whole)
+    if (Whole)
       return;
     std::string Where = "'" + A.text() + "' at line " + std::to_string(Line);
-    if (A.Index.size() != R.Rank || (A.Index.size() == 1 && A.Index[0].Text == "?"))
+    if (A.Index.size() != Rank || (A.Index.size() == 1 && A.Index[0].Text == "?"))
       return whole(Where + " reads the array in a form the analysis does not bound");
-    const IndexExpr &X = A.Index[R.Dim];
+    const IndexExpr &X = A.Index[Dim];
     if (X.ReadsMemory)
       return whole(Where + ": the index is data-dependent");
     if (!X.Affine)
@@ -115,19 +122,19 @@ public:
 
 private:
   void whole(std::string Why) {
-    R.Whole = true;
-    R.WholeWhy = std::move(Why);
-    R.Ranges.clear();
+    Whole = true;
+    WholeWhy = std::move(Why);
+    Ranges.clear();
   }
 
   void merge(const ExtentRange &E) {
-    for (ExtentRange &Old : R.Ranges)
+    for (ExtentRange &Old : Ranges)
       if (Old.Begin.sameShape(E.Begin) && Old.End.sameShape(E.End)) {
         Old.Begin.Const = std::min(Old.Begin.Const, E.Begin.Const);
         Old.End.Const = std::max(Old.End.Const, E.End.Const);
         return;
       }
-    R.Ranges.push_back(E);
+    Ranges.push_back(E);
   }
 
   /// Coef * i + Const + the region-invariant Terms (variable -> coefficient).
@@ -169,9 +176,44 @@ private:
   }
 
   const RegionIR &IR;
-  ReadExtent &R;
+  unsigned Dim, Rank;
   std::string Outer;
 };
+
+/// The width of ranges that do not move with the iterations and span a fixed number of indices
+/// ([k, k + 3), [0, 5)): their hull's; nullopt for any other.
+std::optional<long long> fixedWidth(const std::vector<ExtentRange> &Ranges) {
+  if (Ranges.empty())
+    return std::nullopt;
+  long long Least = Ranges.front().Begin.Const, Greatest = Ranges.front().End.Const;
+  for (const ExtentRange &E : Ranges) {
+    for (const ExtentBound *B : {&E.Begin, &E.End})
+      if (B->LoCoef || B->HiCoef || B->Offset != Ranges.front().Begin.Offset)
+        return std::nullopt;
+    Least = std::min(Least, E.Begin.Const);
+    Greatest = std::max(Greatest, E.End.Const);
+  }
+  return Greatest - Least;
+}
+
+using Accesses = std::vector<std::pair<const ArrayAccess *, const IRStmt *>>;
+
+/// The windows of accesses of Rank subscripts: every dimension but Dim along which they stay
+/// within a fixed width.
+std::vector<ExtentWindow> windowsOf(const RegionIR &IR, const Accesses &List, unsigned Dim,
+                                    unsigned Rank) {
+  std::vector<ExtentWindow> Windows;
+  for (unsigned D = 0; D < Rank; ++D) {
+    if (D == Dim)
+      continue;
+    ExtentBuilder B(IR, D, Rank);
+    for (const auto &[A, S] : List)
+      B.add(*A, S->Id, S->Line);
+    if (!B.Whole && fixedWidth(B.Ranges))
+      Windows.push_back({D, std::move(B.Ranges)});
+  }
+  return Windows;
+}
 
 } // namespace
 
@@ -204,12 +246,27 @@ std::vector<ReadExtent> computeReadExtents(const RegionIR &IR, const SplitPlan &
     } else {
       R.Dim = readDimension(IR, Reads, Outer);
     }
-    ExtentBuilder B(IR, R);
+    ExtentBuilder B(IR, R.Dim, R.Rank);
     for (const auto &[A, S] : Reads)
       B.add(*A, S->Id, S->Line);
+    R.Whole = B.Whole;
+    R.WholeWhy = std::move(B.WholeWhy);
+    R.Ranges = std::move(B.Ranges);
+    if (!R.Whole)
+      R.Windows = windowsOf(IR, Reads, R.Dim, R.Rank);
     Result.push_back(std::move(R));
   }
   return Result;
+}
+
+void findWriteWindows(const RegionIR &IR, SplitPlan &P) {
+  for (SplitArray &A : P.Arrays) {
+    Accesses Writes;
+    for (const IRStmt &S : IR.Stmts)
+      if (S.K == IRStmt::Kind::ArrayWrite && S.Write.Arg == static_cast<int>(A.Arg))
+        Writes.push_back({&S.Write, &S});
+    A.Windows = windowsOf(IR, Writes, A.Dim, A.Rank);
+  }
 }
 
 /// " + 3", " - 1", "" for 0.
@@ -241,6 +298,12 @@ std::string describeReadExtent(const ReadExtent &R) {
   for (size_t I = 0; I < R.Ranges.size(); ++I)
     S += (I ? " u [" : " [") + describeBound(R.Ranges[I].Begin) + ", " +
          describeBound(R.Ranges[I].End) + ")";
+  for (const ExtentWindow &W : R.Windows) {
+    S += ", within dimension " + std::to_string(W.Dim) + ":";
+    for (size_t I = 0; I < W.Ranges.size(); ++I)
+      S += (I ? " u [" : " [") + describeBound(W.Ranges[I].Begin) + ", " +
+           describeBound(W.Ranges[I].End) + ")";
+  }
   return S;
 }
 
@@ -264,9 +327,14 @@ bool boundsReadNoArray(const KernelInfo &K) {
   for (const SplitArray &A : K.Split.Plan.Arrays)
     for (const AffineWrite &W : A.Writes)
       Texts.push_back(W.Offset);
-  for (const ReadExtent &R : K.Split.Reads)
-    for (const ExtentRange &E : R.Ranges)
-      Texts.insert(Texts.end(), {E.Begin.Offset, E.End.Offset});
+  for (const ReadExtent &R : K.Split.Reads) {
+    std::vector<const std::vector<ExtentRange> *> Lists{&R.Ranges};
+    for (const ExtentWindow &W : R.Windows)
+      Lists.push_back(&W.Ranges);
+    for (const auto *List : Lists)
+      for (const ExtentRange &E : *List)
+        Texts.insert(Texts.end(), {E.Begin.Offset, E.End.Offset});
+  }
   // The statements before and after the nest compute the scalars the bounds may use.
   for (const RegionStmt &S : K.Stmts)
     if (S.ExecMode != RegionStmt::Mode::Shared && S.Begin < S.End && S.End <= K.Source.size())

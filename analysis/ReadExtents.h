@@ -1,10 +1,12 @@
 // Read extents: for every pointer argument a split nest reads, the part of the array along the
 // split dimension that the iterations [lo, hi) of a device read, as affine functions of lo and hi
-// (rows [lo - 1, hi + 1) for a 5-point stencil), or the whole mapping when it cannot be bounded.
-// The runtime fetches exactly that part before the kernel.
+// (rows [lo - 1, hi + 1) for a 5-point stencil), or the whole mapping when it cannot be bounded;
+// and windows along other dimensions where the reads stay within a few indices (a boundary
+// plane). The runtime fetches exactly that part before the kernel.
 #ifndef JACC_ANALYSIS_READEXTENTS_H
 #define JACC_ANALYSIS_READEXTENTS_H
 
+#include "analysis/ExtentBounds.h"
 #include "analysis/RegionIR.h"
 #include "analysis/SplitPlan.h"
 
@@ -12,22 +14,6 @@
 #include <vector>
 
 namespace jacc::analysis {
-
-/// LoCoef * lo + HiCoef * hi + Const + Offset: lo and hi bound the split iterator's values a
-/// device runs (lo <= i < hi; the whole loop's range when the nest is not narrowed).
-struct ExtentBound {
-  long long LoCoef = 0, HiCoef = 0, Const = 0;
-  /// C text of the terms invariant in the region ("1LL * (n)"), "" when there are none.
-  std::string Offset;
-  bool sameShape(const ExtentBound &O) const {
-    return LoCoef == O.LoCoef && HiCoef == O.HiCoef && Offset == O.Offset;
-  }
-};
-
-/// The split-dimension indices [Begin, End) some reads touch (empty when End <= Begin).
-struct ExtentRange {
-  ExtentBound Begin, End;
-};
 
 /// What the split nest reads of one pointer argument along one dimension.
 struct ReadExtent {
@@ -42,10 +28,16 @@ struct ReadExtent {
   /// Their union is what the reads touch; ranges of one shape are merged (a[i-1], a[i], a[i+1]
   /// give one range [lo - 1, hi + 1)).
   std::vector<ExtentRange> Ranges;
+  /// The other dimensions along which every read stays a fixed number of indices wide,
+  /// whatever the iterations (u[m][k][j][i] read at k, k + 1 and k + 2 while the split cuts j:
+  /// the planes [k, k + 3)): the device needs the extent's ranges inside each window's hull only.
+  std::vector<ExtentWindow> Windows;
 };
 
 /// The read extents of the pointer arguments a region in SSA form reads, under plan P.
 std::vector<ReadExtent> computeReadExtents(const RegionIR &IR, const SplitPlan &P);
+/// The windows of each split array's writes (SplitArray::Windows), the outermost first.
+void findWriteWindows(const RegionIR &IR, SplitPlan &P);
 
 struct KernelInfo;
 /// Whether a device's iterations and read extents follow from the kernel's scalars alone: the

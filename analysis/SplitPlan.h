@@ -4,6 +4,7 @@
 #ifndef JACC_ANALYSIS_SPLITPLAN_H
 #define JACC_ANALYSIS_SPLITPLAN_H
 
+#include "analysis/ExtentBounds.h"
 #include "analysis/RegionIR.h"
 
 #include <set>
@@ -26,6 +27,9 @@ struct SplitArray {
   unsigned Rank = 1;            ///< dimensions of the accesses
   bool Affine = true;           ///< every write's split index is an AffineWrite
   std::vector<AffineWrite> Writes;
+  /// Other dimensions along which every write stays a fixed number of indices wide (a boundary
+  /// plane): what a device writes of its owned part lies inside each.
+  std::vector<ExtentWindow> Windows;
 };
 
 struct SplitPlan {

@@ -9,6 +9,7 @@
 #include "jit/AtomicText.h"
 #include "jit/BoundsChecks.h"
 #include "jit/ReadProbe.h"
+#include "jit/host/HostABI.h"
 #include "jit/specialize/Specialization.h"
 #include "support/TextEdits.h"
 
@@ -227,7 +228,7 @@ std::string splitHeader(const KernelInfo &K, const ParallelNest &N,
   H += "if (__jacc_t->tid == 0) {\n";
   for (size_t I = 0; I < Plan.Arrays.size(); ++I) {
     const SplitArray &A = Plan.Arrays[I];
-    std::string Info = "__jacc_t->split_info + " + std::to_string(I * 8);
+    std::string Info = "__jacc_t->split_info + " + std::to_string(I * JACC_SPLIT_INFO_WORDS);
     H += "  { long long *__i = " + Info + ";\n";
     bool Widened = guardsReachPastArray(K, A);
     H += "    __i[0] = " + (Widened ? ownedIndexName(A.Name, "lb") : lowerBoundName(A.Name)) +
@@ -247,7 +248,21 @@ std::string splitHeader(const KernelInfo &K, const ParallelNest &N,
     } else {
       H += "    __i[4] = (-9223372036854775807LL-1); __i[5] = 9223372036854775807LL;\n";
     }
-    H += "    __i[6] = __jacc_db; __i[7] = __jacc_de; }\n";
+    H += "    __i[6] = __jacc_db; __i[7] = __jacc_de;\n";
+    // The windows of the writes: where along other dimensions the device's writes may land.
+    for (unsigned W = 0; W < JACC_SPLIT_WINDOWS; ++W) {
+      std::string At = "__i[" + std::to_string(JACC_SPLIT_INFO_WINDOWS + 4 * W);
+      if (W >= A.Windows.size()) {
+        H += "    " + At + "] = 0;\n";
+        continue;
+      }
+      const ExtentWindow &Win = A.Windows[W];
+      H += "    " + At + "] = " + sizeofSub(K, A.Name, Win.Dim + 1, Target) + "; " + At +
+           " + 1] = " + (Win.Dim == 0 ? std::string("0") : sizeofSub(K, A.Name, Win.Dim, Target)) +
+           "; " + At + " + 2] = " + windowHull(Win, true) + "; " + At +
+           " + 3] = " + windowHull(Win, false) + ";\n";
+    }
+    H += "  }\n";
   }
   H += "}\n";
   return H + readProbe(K, N, Target);

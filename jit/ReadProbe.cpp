@@ -18,6 +18,22 @@ static std::string boundText(const ExtentBound &B) {
   return T + ")";
 }
 
+std::string windowHull(const ExtentWindow &W, bool Begin) {
+  // A window's bounds do not move with the iterations: constants and region invariants.
+  auto Text = [](const ExtentBound &B) {
+    std::string T = "(" + std::to_string(B.Const) + "LL";
+    if (!B.Offset.empty())
+      T += " + (" + B.Offset + ")";
+    return T + ")";
+  };
+  std::string H = Text(Begin ? W.Ranges.front().Begin : W.Ranges.front().End);
+  for (size_t I = 1; I < W.Ranges.size(); ++I) {
+    std::string N = Text(Begin ? W.Ranges[I].Begin : W.Ranges[I].End);
+    H = "(" + N + (Begin ? " < " : " > ") + H + " ? " + N + " : " + H + ")";
+  }
+  return H;
+}
+
 std::string readProbe(const KernelInfo &K, const ParallelNest &N, const EntryTarget &Target) {
   if (!Target.ReadProbe)
     return "";
@@ -37,23 +53,36 @@ std::string readProbe(const KernelInfo &K, const ParallelNest &N, const EntryTar
       "      __lo = __v0 < __v1 ? __v0 : __v1; __hi = (__v0 < __v1 ? __v1 : __v0) + 1;\n"
       "    }\n"
       "    (void)__lo; (void)__hi;\n";
+  // "__r[Slot] = First; __r[Slot + 1] = Second;"
+  auto Pair = [](unsigned Slot, const std::string &First, const std::string &Second) {
+    return "    __r[" + std::to_string(Slot) + "] = " + First + "; __r[" +
+           std::to_string(Slot + 1) + "] = " + Second + ";\n";
+  };
+  // Bytes of one index step along dimension D of R's array, and of the sub-array enclosing it.
+  auto UnitAndPitch = [&](unsigned Slot, const ReadExtent &R, unsigned D) {
+    return Pair(Slot, sizeofSub(K, R.Name, D + 1, Target),
+                D == 0 ? std::string("0") : sizeofSub(K, R.Name, D, Target));
+  };
   unsigned W = 0;
   for (const ReadExtent &R : K.Split.Reads) {
-    std::string At = "__r[" + std::to_string(W);
     if (R.Whole) {
-      P += "    " + At + "] = 0; " + At + " + 1] = 0;\n";
+      P += Pair(W, "0", "0");
     } else {
-      P += "    " + At + "] = " + sizeofSub(K, R.Name, R.Dim + 1, Target) + "; " + At +
-           " + 1] = " + (R.Dim == 0 ? std::string("0") : sizeofSub(K, R.Name, R.Dim, Target)) +
-           ";\n";
+      P += UnitAndPitch(W, R, R.Dim);
       for (size_t I = 0; I < R.Ranges.size(); ++I) {
-        std::string Slot = std::to_string(W + 2 + 2 * I);
+        std::string Slot = std::to_string(W + JACC_READ_INFO_RANGES + 2 * I);
         P += "    __r[" + Slot + "] = __lo < __hi ? " + boundText(R.Ranges[I].Begin) +
              " : 0;\n    __r[" + Slot + " + 1] = __lo < __hi ? " + boundText(R.Ranges[I].End) +
              " : 0;\n";
       }
+      unsigned Window = W + JACC_READ_INFO_RANGES + 2 * R.Ranges.size();
+      for (const ExtentWindow &Win : R.Windows) {
+        P += UnitAndPitch(Window, R, Win.Dim) +
+             Pair(Window + 2, windowHull(Win, true), windowHull(Win, false));
+        Window += 4;
+      }
     }
-    W += JACC_READ_INFO_WORDS(R.Whole ? 0 : R.Ranges.size());
+    W += extentWords(R);
   }
   // The partitioned loop and this device's iterations (JACC_LOOP_INFO_WORDS).
   P += "    { long long *__l = __r + " + std::to_string(W) + ";\n"
@@ -62,10 +91,15 @@ std::string readProbe(const KernelInfo &K, const ParallelNest &N, const EntryTar
   return P + "  }\n  return;\n}\n";
 }
 
+unsigned extentWords(const ReadExtent &R) {
+  return R.Whole ? JACC_READ_INFO_WORDS(0, 0)
+                 : JACC_READ_INFO_WORDS(R.Ranges.size(), R.Windows.size());
+}
+
 unsigned loopInfoOffset(const KernelInfo &K) {
   unsigned W = 0;
   for (const ReadExtent &R : K.Split.Reads)
-    W += JACC_READ_INFO_WORDS(R.Whole ? 0 : R.Ranges.size());
+    W += extentWords(R);
   return W;
 }
 

@@ -22,7 +22,12 @@ struct EntryTarget;
 std::string readProbe(const analysis::KernelInfo &K, const analysis::ParallelNest &N,
                       const EntryTarget &Target);
 
-/// The words of read_info a probe of K writes: JACC_READ_INFO_WORDS per read extent, then
+/// C text of the hull of window W's ranges: its least begin (Begin) or its greatest end.
+std::string windowHull(const analysis::ExtentWindow &W, bool Begin);
+
+/// The read_info words of extent R (JACC_READ_INFO_WORDS).
+unsigned extentWords(const analysis::ReadExtent &R);
+/// The words of read_info a probe of K writes: extentWords per read extent, then
 /// JACC_LOOP_INFO_WORDS about the partitioned loop (jit/host/HostABI.h).
 unsigned readInfoWords(const analysis::KernelInfo &K);
 /// Where in read_info the partitioned loop's words start (after the read extents).

@@ -67,10 +67,21 @@ json::Object boundToJson(const ExtentBound &B) {
       {"lo", B.LoCoef}, {"hi", B.HiCoef}, {"const", B.Const}, {"offset", textValue(B.Offset)}};
 }
 
-json::Object readToJson(const ReadExtent &R) {
+json::Array rangesToJson(const std::vector<ExtentRange> &List) {
   json::Array Ranges;
-  for (const ExtentRange &E : R.Ranges)
+  for (const ExtentRange &E : List)
     Ranges.push_back(json::Object{{"begin", boundToJson(E.Begin)}, {"end", boundToJson(E.End)}});
+  return Ranges;
+}
+
+json::Array windowsToJson(const std::vector<ExtentWindow> &List) {
+  json::Array Windows;
+  for (const ExtentWindow &W : List)
+    Windows.push_back(json::Object{{"dim", W.Dim}, {"ranges", rangesToJson(W.Ranges)}});
+  return Windows;
+}
+
+json::Object readToJson(const ReadExtent &R) {
   return json::Object{{"arg", R.Arg},
                       {"name", textValue(R.Name)},
                       {"dim", R.Dim},
@@ -78,7 +89,8 @@ json::Object readToJson(const ReadExtent &R) {
                       {"written", R.Written},
                       {"whole", R.Whole},
                       {"why", textValue(R.WholeWhy)},
-                      {"ranges", std::move(Ranges)}};
+                      {"ranges", rangesToJson(R.Ranges)},
+                      {"windows", windowsToJson(R.Windows)}};
 }
 
 json::Object runtimeToJson(const KernelInfo &K) {
@@ -102,7 +114,8 @@ json::Object runtimeToJson(const KernelInfo &K) {
                                   {"dim", A.Dim},
                                   {"rank", A.Rank},
                                   {"affine", A.Affine},
-                                  {"writes", std::move(Writes)}});
+                                  {"writes", std::move(Writes)},
+                                  {"windows", windowsToJson(A.Windows)}});
   }
   for (unsigned R : K.Split.Plan.ReadArgs)
     ReadArgs.push_back(R);
@@ -150,6 +163,39 @@ ExtentBound boundFromJson(const json::Object *O, std::string &Bad) {
   return B;
 }
 
+/// Ranges written by rangesToJson, from field "ranges" of From.
+void rangesFromJson(FieldReader &From, std::vector<ExtentRange> &List, std::string &Bad) {
+  for (const json::Value &V : From.arr("ranges")) {
+    const json::Object *RO = V.getAsObject();
+    if (!RO)
+      Bad = "reads";
+    else
+      List.push_back(
+          {boundFromJson(RO->getObject("begin"), Bad), boundFromJson(RO->getObject("end"), Bad)});
+  }
+}
+
+/// Windows written by windowsToJson, from field "windows" of From, of accesses of Rank
+/// subscripts split along Dim: one along Dim, past the subscripts or without a range is not one.
+std::vector<ExtentWindow> windowsFromJson(FieldReader &From, unsigned Dim, unsigned Rank,
+                                          std::string &Bad) {
+  std::vector<ExtentWindow> Windows;
+  for (const json::Value &V : From.arr("windows")) {
+    const json::Object *WO = V.getAsObject();
+    if (!WO) {
+      Bad = "windows";
+      continue;
+    }
+    FieldReader WR{*WO, Bad};
+    ExtentWindow &W = Windows.emplace_back();
+    W.Dim = WR.num("dim");
+    rangesFromJson(WR, W.Ranges, Bad);
+    if (W.Dim == Dim || W.Dim >= Rank || W.Ranges.empty())
+      Bad = "windows";
+  }
+  return Windows;
+}
+
 /// A read extent written by readToJson.
 ReadExtent readFromJson(const json::Object &O, std::string &Bad) {
   FieldReader E{O, Bad};
@@ -161,14 +207,8 @@ ReadExtent readFromJson(const json::Object &O, std::string &Bad) {
   X.Written = E.flag("written");
   X.Whole = E.flag("whole");
   X.WholeWhy = E.str("why");
-  for (const json::Value &V : E.arr("ranges")) {
-    const json::Object *RO = V.getAsObject();
-    if (!RO)
-      Bad = "reads";
-    else
-      X.Ranges.push_back(
-          {boundFromJson(RO->getObject("begin"), Bad), boundFromJson(RO->getObject("end"), Bad)});
-  }
+  rangesFromJson(E, X.Ranges, Bad);
+  X.Windows = windowsFromJson(E, X.Dim, X.Rank, Bad);
   return X;
 }
 
@@ -289,6 +329,7 @@ llvm::Expected<KernelInfo> runtimeInfoFromSummary(const json::Object &Summary) {
         FieldReader WR{*WO, Bad};
         S.Writes.push_back({WR.num("coef"), WR.str("offset")});
       }
+    S.Windows = windowsFromJson(A, S.Dim, S.Rank, Bad);
     K.Split.Plan.Arrays.push_back(std::move(S));
   }
   for (const json::Value &V : R.arr("read_args"))

@@ -13,7 +13,8 @@
  * 0): per split array, JACC_SPLIT_INFO_WORDS words (see below). bounds: JACC_CHECK=bounds only
  * (else null), the launch's bounds block (see below). read_info: null, except in a probe of a split
  * entry (jit/ReadProbe.h), which stops before the iterations once thread 0 wrote the split_info,
- * per read extent JACC_READ_INFO_WORDS(ranges) words, then JACC_LOOP_INFO_WORDS (see below). */
+ * per read extent JACC_READ_INFO_WORDS(ranges, windows) words, then JACC_LOOP_INFO_WORDS (see
+ * below). */
 #define JACC_HOST_TEAM_DEFINITION                                                                  \
   typedef struct jacc_host_team {                                                                  \
     long tid;                                                                                      \
@@ -33,8 +34,12 @@
 /* split_info words per split array: owned [lb, ub] along the split dimension, bytes of one index
  * step along it (unit), bytes of the enclosing sub-array (pitch, 0 for dimension 0), the hull
  * [lo, hi] of the indices the kernel may write (lo > hi: none), and the iterations this device
- * ran, [first, end). */
-#define JACC_SPLIT_INFO_WORDS 8
+ * ran, [first, end); then, from JACC_SPLIT_INFO_WINDOWS, JACC_SPLIT_WINDOWS windows of the
+ * writes along other dimensions, each the unit and pitch of its dimension and the hull
+ * [begin, end) of the indices written along it (unit 0: no window). */
+#define JACC_SPLIT_INFO_WINDOWS 8
+#define JACC_SPLIT_WINDOWS 3
+#define JACC_SPLIT_INFO_WORDS (JACC_SPLIT_INFO_WINDOWS + 4 * JACC_SPLIT_WINDOWS)
 
 /* JACC_CHECK=bounds: a launch's bounds block, shared by the device's threads (host and CUDA).
  * First the violation record, JACC_BOUNDS_RECORD_WORDS words: state (0 none, 1 being written, 2
@@ -51,8 +56,11 @@
 
 /* read_info words per read extent (analysis/ReadExtents.h, in KernelInfo order): bytes of one
  * index step along its dimension (unit), bytes of the enclosing sub-array (pitch, 0 for dimension
- * 0), then [begin, end) indices per range, relative to the pointer. */
-#define JACC_READ_INFO_WORDS(ranges) (2 + 2 * (ranges))
+ * 0); from JACC_READ_INFO_RANGES, [begin, end) indices per range, relative to the pointer; then
+ * per window the unit and pitch of its dimension and the hull [begin, end) of its ranges. A whole
+ * extent writes unit and pitch 0 and nothing more. */
+#define JACC_READ_INFO_RANGES 2
+#define JACC_READ_INFO_WORDS(ranges, windows) (JACC_READ_INFO_RANGES + 2 * (ranges) + 4 * (windows))
 
 /* After the read extents, a probe writes JACC_LOOP_INFO_WORDS words about the split nest's
  * outermost loop (the partitioned loop): its first value, its signed step (the loop variable of

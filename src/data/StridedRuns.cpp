@@ -54,6 +54,37 @@ ByteRanges bandOfRows(long long Origin, long long Pitch, long long Lo, long long
   return R;
 }
 
+ByteRanges withinBand(const ByteRanges &Ranges, long long Origin, long long Pitch, long long Lo,
+                      long long Hi) {
+  ByteRanges R;
+  auto Keep = [&](long long B, long long E, uint64_t From, uint64_t To) {
+    uint64_t KB = static_cast<uint64_t>(std::max(B, 0LL)),
+             KE = static_cast<uint64_t>(std::max(E, 0LL));
+    KB = std::max(KB, From);
+    KE = std::min(KE, To);
+    if (KB < KE)
+      R.push_back({KB, KE});
+  };
+  if (Lo >= Hi)
+    return R;
+  if (Pitch <= 0) {
+    for (auto [From, To] : Ranges)
+      Keep(Origin + Lo, Origin + Hi, From, To);
+    return R;
+  }
+  if (Hi - Lo >= Pitch)
+    return Ranges; // the bands of neighbouring rows touch
+  auto FloorDiv = [](long long A, long long B) { return A >= 0 ? A / B : -((-A + B - 1) / B); };
+  for (auto [From, To] : Ranges) {
+    // The rows whose band [Lo, Hi) meets [From, To).
+    long long B = static_cast<long long>(From), E = static_cast<long long>(To);
+    long long First = FloorDiv(B - Origin - Hi, Pitch), Last = FloorDiv(E - 1 - Origin - Lo, Pitch);
+    for (long long K = First; K <= Last; ++K)
+      Keep(Origin + K * Pitch + Lo, Origin + K * Pitch + Hi, From, To);
+  }
+  return R;
+}
+
 llvm::Error copyBlockToPeer(Device &Src, Device &Dst, char *DstBase, const char *SrcBase,
                             const StridedBlock &S) {
   if (S.Height == 1)

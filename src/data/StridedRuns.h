@@ -33,6 +33,11 @@ std::vector<StridedBlock> groupStrided(const ByteRanges &Ranges);
 ByteRanges bandOfRows(long long Origin, long long Pitch, long long Lo, long long Hi,
                       long long Size);
 
+/// The parts of Ranges (ascending, disjoint) inside [Lo, Hi) of every row of Pitch bytes from
+/// offset Origin, in their order; Pitch 0: inside [Origin + Lo, Origin + Hi) only.
+ByteRanges withinBand(const ByteRanges &Ranges, long long Origin, long long Pitch, long long Lo,
+                      long long Hi);
+
 class Device;
 /// Copy block S of Src's memory at SrcBase to Dst's at DstBase (offsets from the bases): a plain
 /// copy for one row, a strided one for several.

@@ -2,6 +2,7 @@
 // fetched before the launch; and the split or whole writes recorded as current after it.
 #include "src/launch/DemandExchange.h"
 
+#include "jit/ReadProbe.h"
 #include "jit/host/HostABI.h"
 
 #include <algorithm>
@@ -39,9 +40,10 @@ std::optional<Ranges> extentBytes(const ReadExtent &R, const long long *Words, c
   // The extent's ranges of indices, overlapping ones joined first: a stencil's reads at i - 1,
   // i and i + 1 are one band, whose thousands of rows would otherwise be listed three times.
   llvm::SmallVector<std::pair<long long, long long>, 4> Indices;
+  const long long *RangeWords = Words + JACC_READ_INFO_RANGES;
   for (size_t I = 0; I < R.Ranges.size(); ++I)
-    if (Words[2 + 2 * I] < Words[3 + 2 * I])
-      Indices.push_back({Words[2 + 2 * I], Words[3 + 2 * I]});
+    if (RangeWords[2 * I] < RangeWords[2 * I + 1])
+      Indices.push_back({RangeWords[2 * I], RangeWords[2 * I + 1]});
   llvm::sort(Indices);
   llvm::SmallVector<std::pair<long long, long long>, 4> Joined;
   for (auto [B, E] : Indices)
@@ -68,6 +70,14 @@ std::optional<Ranges> extentBytes(const ReadExtent &R, const long long *Words, c
     if (Lo < Hi)
       Out.push_back({static_cast<uint64_t>(Lo), static_cast<uint64_t>(Hi)});
   }
+  // Only what lies inside each window along its dimension (a boundary plane's reads).
+  const long long *Window = RangeWords + 2 * R.Ranges.size();
+  for (size_t I = 0; I < R.Windows.size(); ++I, Window += 4)
+    if (long long WUnit = Window[0]; WUnit > 0 && Window[1] >= 0) {
+      long long Limit = (Size + std::llabs(Base)) / WUnit + 2;
+      long long B = std::clamp(Window[2], -Limit, Limit), E = std::clamp(Window[3], -Limit, Limit);
+      Out = withinBand(Out, Base, Window[1], B * WUnit, E * WUnit);
+    }
   return Out;
 }
 
@@ -95,7 +105,7 @@ void neededOn(const analysis::KernelInfo &Info, const LaunchPlan &Plan, const Ke
         WordsOf[R.Arg] = W;
         ExtentOf[R.Arg] = &R;
       }
-      W += JACC_READ_INFO_WORDS(R.Whole ? 0 : R.Ranges.size());
+      W += jit::extentWords(R);
     }
   }
   std::vector<Mapping *> ByArgument;
@@ -160,7 +170,7 @@ std::vector<long long> probedKey(const analysis::KernelInfo &Info, const LaunchP
   std::vector<long long> Key;
   size_t ReadWords = 0;
   for (const ReadExtent &R : Info.Split.Reads)
-    ReadWords += JACC_READ_INFO_WORDS(R.Whole ? 0 : R.Ranges.size());
+    ReadWords += jit::extentWords(R);
   Key.assign(L.readInfo(), L.readInfo() + ReadWords);
   auto Word = [&](auto V) { Key.push_back(static_cast<long long>(V)); };
   auto Mapped = [&](const Mapping *M) {

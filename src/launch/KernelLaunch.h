@@ -51,7 +51,7 @@ public:
   /// information and the read extents of this device's iterations and runs none of them.
   /// False when the host split code cannot be had (then nothing ran).
   bool probe(llvm::ArrayRef<void *> ArgHosts);
-  /// What the last probe() wrote: JACC_READ_INFO_WORDS per read extent of the kernel.
+  /// What the last probe() wrote: jit::extentWords per read extent of the kernel.
   const long long *readInfo() const { return ReadInfo.data(); }
   /// Called once the launch is split (setSplit) and before it is queued, with the pointer
   /// arguments' host values by position: a native implementation's launch computes its part

@@ -70,12 +70,20 @@ std::vector<std::pair<uint64_t, uint64_t>> SplitGroup::ownedWritten(const SplitT
     if (B < E)
       R.push_back({static_cast<uint64_t>(B - MLo), static_cast<uint64_t>(E - MLo)});
   };
-  if (Pitch == 0) {
+  if (Pitch == 0)
     Add(Lo * Unit, (Hi + 1) * Unit);
-    return R;
+  else // strided: the owned columns of every row of the mapping
+    R = bandOfRows(-MLo, Pitch, Lo * Unit, (Hi + 1) * Unit, MHi - MLo);
+  // Only what lies inside each window of the writes (a boundary plane's).
+  for (unsigned W = 0; W < JACC_SPLIT_WINDOWS; ++W) {
+    const long long *Window = Info + JACC_SPLIT_INFO_WINDOWS + 4 * W;
+    if (Window[0] <= 0 || Window[1] < 0)
+      continue;
+    long long Limit = (MHi - MLo + std::llabs(MLo)) / Window[0] + 2;
+    long long B = std::clamp(Window[2], -Limit, Limit), E = std::clamp(Window[3], -Limit, Limit);
+    R = withinBand(R, -MLo, Window[1], B * Window[0], E * Window[0]);
   }
-  // Strided: the owned columns of every row of the mapping.
-  return bandOfRows(-MLo, Pitch, Lo * Unit, (Hi + 1) * Unit, MHi - MLo);
+  return R;
 }
 
 void SplitGroup::deviceFinished(unsigned D, const KernelLaunch &L) {

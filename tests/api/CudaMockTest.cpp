@@ -136,17 +136,19 @@ void ownedRange(long long MLo, long long MHi, long long Unit, const jacc_cuda_te
 
 /// The owned rows [Lb, Ub] of a split 1-D array of N elements of Unit bytes, its mapping bounds
 /// the split entry's parameters Mlo and Mlo + 1, reported in split_info's slot Slot (HostABI.h's
-/// 8 words) as the entry's prologue does: every element may be written, the owned rows run.
+/// JACC_SPLIT_INFO_WORDS words, no window) as the entry's prologue does: every element may be
+/// written, the owned rows run.
 void splitRows(void **P, unsigned Mlo, long long Unit, long long N, const jacc_cuda_team &T,
                int Slot, long long &Lb, long long &Ub) {
   ownedRange(param<long long>(P, Mlo), param<long long>(P, Mlo + 1), Unit, T, Lb, Ub);
-  long long Info[8] = {Lb, Ub, Unit, 0, 0, N - 1, std::max(0LL, Lb), std::min(N, Ub + 1)};
-  std::memcpy(T.split_info + 8 * Slot, Info, sizeof Info);
+  long long Info[JACC_SPLIT_INFO_WORDS] = {
+      Lb, Ub, Unit, 0, 0, N - 1, std::max(0LL, Lb), std::min(N, Ub + 1)};
+  std::memcpy(T.split_info + JACC_SPLIT_INFO_WORDS * Slot, Info, sizeof Info);
 }
 
 /// What the generated saxpy entries do: (float a, int n, float *y, const float *x, team) and
 /// the split entry (..., long long mlo_y, long long mhi_y, team): only the owned rows of y,
-/// reported in split_info (HostABI.h's 8 words).
+/// reported in split_info (HostABI.h's JACC_SPLIT_INFO_WORDS words).
 void saxpyHook(const char *Entry, unsigned, unsigned, void **P) {
   bool Split = std::strcmp(Entry, "__jacc_entry_split") == 0;
   float A = param<float>(P, 0);
@@ -603,7 +605,7 @@ void stencilHook(const char *Entry, unsigned, unsigned, void **P) {
   if (std::strcmp(Entry, "__jacc_entry_split") == 0) {
     jacc_cuda_team T = param<jacc_cuda_team>(P, 5);
     ownedRange(param<long long>(P, 3), param<long long>(P, 4), sizeof(double), T, Lb, Ub);
-    long long Info[8] = {Lb, Ub, sizeof(double), 0, 1, N - 2, 0, 0};
+    long long Info[JACC_SPLIT_INFO_WORDS] = {Lb, Ub, sizeof(double), 0, 1, N - 2, 0, 0};
     std::memcpy(T.split_info, Info, sizeof Info);
   }
   for (long long I = std::max(1LL, Lb); I <= Ub && I < N - 1; ++I)
@@ -661,7 +663,8 @@ void columnStencilHook(const char *Entry, unsigned, unsigned, void **P) {
     jacc_cuda_team T = param<jacc_cuda_team>(P, 6);
     Lb = C * T.share_begin / T.share_scale;
     Ub = C * T.share_end / T.share_scale - 1;
-    long long Info[8] = {Lb, Ub, sizeof(double), C * (long long)sizeof(double), 1, C - 2, 0, 0};
+    long long Info[JACC_SPLIT_INFO_WORDS] = {
+        Lb, Ub, sizeof(double), C * (long long)sizeof(double), 1, C - 2, 0, 0};
     std::memcpy(T.split_info, Info, sizeof Info);
   }
   for (long long I = std::max(1LL, Lb); I <= Ub && I < C - 1; ++I)
@@ -750,7 +753,7 @@ void sweepHook(const char *Entry, unsigned, unsigned, void **P) {
     Lb = Count * T.share_begin / T.share_scale;
     Ub = Count * T.share_end / T.share_scale - 1;
     long long Row = C * (long long)sizeof(double);
-    long long Info[8] = {
+    long long Info[JACC_SPLIT_INFO_WORDS] = {
         Lb, Ub,    Columns ? (long long)sizeof(double) : Row, Columns ? Row : 0, 0, Count - 1,
         Lb, Ub + 1};
     std::memcpy(T.split_info, Info, sizeof Info);
@@ -822,7 +825,7 @@ void builderHook(const char *Entry, unsigned, unsigned, void **P) {
     Lb = R * T.share_begin / T.share_scale;
     Ub = R * T.share_end / T.share_scale - 1;
     long long Row = R * (long long)sizeof(double);
-    long long Info[8] = {
+    long long Info[JACC_SPLIT_INFO_WORDS] = {
         Lb, Ub, Columns ? (long long)sizeof(double) : Row, Columns ? Row : 0, 0, R - 1, Lb, Ub + 1};
     std::memcpy(T.split_info, Info, sizeof Info);
   }

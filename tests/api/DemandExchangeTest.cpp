@@ -504,6 +504,63 @@ TEST_P(DemandExchangeTest, InnerWindowLoopStencilMovesOnlyTheHalo) {
   EXPECT_EQ(vv, rv);
 }
 
+const char *PlanesSrc = "#pragma acc parallel loop present(u, r)\n"
+                        "for (int k = 0; k < nz; k++)\n"
+                        "  for (int j = 0; j < ny; j++)\n"
+                        "    for (int m = 0; m < 2; m++)\n"
+                        "      for (int i = 0; i < nx; i++)\n"
+                        "        r[m][k][j][i] = 2 * u[m][k][j][i];\n";
+// NPB SP's boundary planes: one plane kb, split along j, reading the next two planes of u.
+const char *BoundaryPlaneSrc = "#pragma acc parallel loop present(u, r)\n"
+                               "for (int j = 0; j < ny; j++)\n"
+                               "  for (int m = 0; m < 2; m++)\n"
+                               "    for (int i = 0; i < nx; i++)\n"
+                               "      r[m][kb][j][i] = r[m][kb][j][i] - u[m][kb + 1][j][i] + "
+                               "u[m][kb + 2][j][i];\n";
+
+TEST_P(DemandExchangeTest, BoundaryPlaneSplitAlongAnotherAxisMovesThatPlaneOnly) {
+  // Planes split along k, then plane 0 split along j: each device but the plane's owner fetches
+  // its rows of that plane of r (of both m blocks), and u, never written, not at all; the next
+  // k split takes back the rows of plane 0 the others wrote. Not the rows of every plane.
+  int nz = 12, ny = 12, nx = 8, kb = 0, Steps = 3;
+  size_t Elems = 2 * size_t(nz) * ny * nx;
+  std::vector<double> uv(Elems), rv(Elems, 0.0);
+  for (size_t e = 0; e < Elems; e++)
+    uv[e] = double((e * 13) % 29);
+  double *u = uv.data(), *r = rv.data();
+  ASSERT_EQ(jacc_copyin(u, bytesOf(uv)), JACC_SUCCESS);
+  ASSERT_EQ(jacc_copyin(r, bytesOf(rv)), JACC_SUCCESS);
+  std::vector<jacc_arg> Args = {{"int nz", &nz},
+                                {"int ny", &ny},
+                                {"int nx", &nx},
+                                {"int kb", &kb},
+                                {"const double (*u)[nz][ny][nx]", &u},
+                                {"double (*r)[nz][ny][nx]", &r}};
+  std::vector<jacc_arg> PlaneArgs = {Args[0], Args[1], Args[2], Args[4], Args[5]};
+  uint64_t OthersRows = 2 * uint64_t(ny - ny / ndev()) * nx * sizeof(double);
+  jacc_reset_stats();
+  for (int t = 0; t < Steps; t++) {
+    uint64_t Before = d2d();
+    ASSERT_NO_FATAL_FAILURE(push(PlanesSrc, PlaneArgs));
+    EXPECT_EQ(d2d() - Before, t == 0 ? 0u : OthersRows) << "planes, step " << t;
+    Before = d2d();
+    ASSERT_NO_FATAL_FAILURE(push(BoundaryPlaneSrc, Args));
+    EXPECT_EQ(d2d() - Before, OthersRows) << "boundary plane, step " << t;
+  }
+  EXPECT_EQ(stats().split_launches, 2u * Steps);
+  std::vector<double> Want(Elems);
+  auto At = [&](int m, int k, int j, int i) { return ((size_t(m) * nz + k) * ny + j) * nx + i; };
+  for (int m = 0; m < 2; m++)
+    for (int k = 0; k < nz; k++)
+      for (int j = 0; j < ny; j++)
+        for (int i = 0; i < nx; i++)
+          Want[At(m, k, j, i)] = 2 * uv[At(m, k, j, i)] -
+                                 (k == kb ? uv[At(m, kb + 1, j, i)] - uv[At(m, kb + 2, j, i)] : 0);
+  ASSERT_EQ(jacc_copyout(r, bytesOf(rv)), JACC_SUCCESS);
+  ASSERT_EQ(jacc_delete(u, bytesOf(uv)), JACC_SUCCESS);
+  EXPECT_EQ(rv, Want);
+}
+
 INSTANTIATE_TEST_SUITE_P(Devices, DemandExchangeTest,
                          ::testing::Values("host:1", "host:2", "host:3", "host:4"),
                          deviceConfigName);

@@ -1,6 +1,7 @@
 // Tests of the read probe (jit/ReadProbe.h): a host split entry run with read_info set reports
 // what each device's iterations read and returns before running any of them.
 #include "jit/ReadProbe.h"
+#include "analysis/ReadExtents.h"
 #include "jit/CompiledKernel.h"
 #include "jit/host/HostABI.h"
 
@@ -73,33 +74,61 @@ TEST(ReadProbeTest, ReportsEachDevicesReadExtents) {
   // in: one range [lo - 2, hi + 3); idx: [lo, hi); z: whole (data-dependent).
   ASSERT_EQ(I.Split.Reads.size(), 3u);
   EXPECT_EQ(jit::readInfoWords(I),
-            JACC_READ_INFO_WORDS(1) * 2 + JACC_READ_INFO_WORDS(0) + JACC_LOOP_INFO_WORDS);
-  EXPECT_EQ(jit::loopInfoOffset(I), JACC_READ_INFO_WORDS(1) * 2 + JACC_READ_INFO_WORDS(0));
+            JACC_READ_INFO_WORDS(1, 0) * 2 + JACC_READ_INFO_WORDS(0, 0) + JACC_LOOP_INFO_WORDS);
+  EXPECT_EQ(jit::loopInfoOffset(I), JACC_READ_INFO_WORDS(1, 0) * 2 + JACC_READ_INFO_WORDS(0, 0));
   // Device 0 of 2 owns out[0, 50): it runs i in [2, 50) and reads in[0, 53).
   std::vector<long long> W0 = probe(**K, 0, 2, 100);
   std::vector<long long> W1 = probe(**K, 1, 2, 100);
   unsigned At = 0;
   for (const analysis::ReadExtent &R : I.Split.Reads) {
     SCOPED_TRACE(R.Name);
+    const unsigned Ranges = At + JACC_READ_INFO_RANGES;
     if (R.Name == "in") {
       EXPECT_EQ(W0[At], 8);
       EXPECT_EQ(W0[At + 1], 0);
-      EXPECT_EQ(W0[At + 2], 0);
-      EXPECT_EQ(W0[At + 3], 53);
-      EXPECT_EQ(W1[At + 2], 48); // i in [50, 97)
-      EXPECT_EQ(W1[At + 3], 100);
+      EXPECT_EQ(W0[Ranges], 0);
+      EXPECT_EQ(W0[Ranges + 1], 53);
+      EXPECT_EQ(W1[Ranges], 48); // i in [50, 97)
+      EXPECT_EQ(W1[Ranges + 1], 100);
     } else if (R.Name == "idx") {
       EXPECT_EQ(W0[At], 4);
-      EXPECT_EQ(W0[At + 2], 2);
-      EXPECT_EQ(W0[At + 3], 50);
-      EXPECT_EQ(W1[At + 2], 50);
-      EXPECT_EQ(W1[At + 3], 97);
+      EXPECT_EQ(W0[Ranges], 2);
+      EXPECT_EQ(W0[Ranges + 1], 50);
+      EXPECT_EQ(W1[Ranges], 50);
+      EXPECT_EQ(W1[Ranges + 1], 97);
     } else {
       EXPECT_TRUE(R.Whole) << R.WholeWhy;
       EXPECT_EQ(W0[At], 0);
     }
-    At += JACC_READ_INFO_WORDS(R.Whole ? 0 : R.Ranges.size());
+    At += jit::extentWords(R);
   }
+}
+
+// A boundary plane: the reads stay within planes [k, k + 3) of u (and its two m blocks) while
+// the split cuts j; the probe reports each window's unit, pitch and indices.
+TEST(ReadProbeTest, ReportsTheWindowsOfABoundaryPlane) {
+  auto K = jit::compileKernel("#pragma acc parallel loop\n"
+                              "for (int j = 0; j < 8; j++)\n"
+                              "  for (int m = 0; m < 2; m++)\n"
+                              "    r[m][k][j] = u[m][k][j] + u[m][k + 2][j];\n",
+                              {"int k", "double (*r)[6][8]", "const double (*u)[6][8]"});
+  ASSERT_TRUE(bool(K)) << llvm::toString(K.takeError());
+  const analysis::KernelInfo &I = (*K)->Info;
+  ASSERT_TRUE(I.Split.Enabled) << I.Split.Fallback;
+  ASSERT_EQ(I.Split.Reads.size(), 1u);
+  const analysis::ReadExtent &U = I.Split.Reads.front();
+  EXPECT_EQ(analysis::describeReadExtent(U), "u along dimension 2: [lo, hi), within dimension 0: "
+                                             "[0, 2), within dimension 1: [(1LL * (k)), 3 + (1LL "
+                                             "* (k)))");
+  EXPECT_EQ(jit::extentWords(U), JACC_READ_INFO_WORDS(1, 2));
+  int k = 3;
+  std::vector<double> R(2 * 6 * 8, 0.0), Uv(2 * 6 * 8, 1.0);
+  double *RP = R.data(), *UP = Uv.data();
+  std::vector<long long> W = probeWith(**K, {&k, &RP, &UP}, R.size() * 8LL, 1, 2);
+  // One j, a plane of j; device 1 of 2 runs j in [4, 8); the m blocks [0, 2) (pitch 0: the
+  // outermost dimension); the planes [3, 6) of each m block.
+  EXPECT_EQ(std::vector<long long>(W.begin(), W.begin() + JACC_READ_INFO_WORDS(1, 2)),
+            (std::vector<long long>{8, 64, 4, 8, 384, 0, 0, 2, 64, 384, 3, 6}));
 }
 
 TEST(ReadProbeTest, ReportsThePartitionedLoopAndEachDevicesIterations) {

@@ -74,5 +74,52 @@ TEST(StridedRunsTest, NormalizedMergesBandsListedOneAfterAnother) {
   }
 }
 
+/// The bytes of [0, Size) in Ranges and inside [Lo, Hi) of a row of Pitch bytes from Origin
+/// (Pitch 0: of [Origin + Lo, Origin + Hi)), one by one.
+ByteRanges withinBandByBytes(const ByteRanges &Ranges, long long Origin, long long Pitch,
+                             long long Lo, long long Hi, long long Size) {
+  ByteRanges Out;
+  for (long long X = 0; X < Size; ++X) {
+    bool In = llvm::any_of(
+        Ranges, [&](auto R) { return uint64_t(X) >= R.first && uint64_t(X) < R.second; });
+    // Some row K has Origin + K * Pitch + Lo <= X < Origin + K * Pitch + Hi.
+    long long At = X - Origin - Lo;
+    if (Pitch > 0)
+      At = ((At % Pitch) + Pitch) % Pitch;
+    bool Band = At >= 0 && At < Hi - Lo;
+    if (In && Band) {
+      if (!Out.empty() && Out.back().second == uint64_t(X))
+        Out.back().second++;
+      else
+        Out.push_back({uint64_t(X), uint64_t(X) + 1});
+    }
+  }
+  return Out;
+}
+
+TEST(StridedRunsTest, WithinBandKeepsWhatEveryRowsBandHolds) {
+  // Columns [3, 9) of every row of 12 bytes, kept in rows 1 and 2 of every block of 4 rows.
+  ByteRanges Columns = bandOfRows(0, 12, 3, 9, 96);
+  EXPECT_EQ(withinBand(Columns, 0, 48, 12, 36),
+            (ByteRanges{{15, 21}, {27, 33}, {63, 69}, {75, 81}}));
+  // Pitch 0: one band from the origin.
+  EXPECT_EQ(withinBand({{0, 40}}, 8, 0, 4, 10), (ByteRanges{{12, 18}}));
+  EXPECT_EQ(withinBand({{0, 40}}, 8, 0, 10, 4), ByteRanges{});
+  std::mt19937 Rng(7);
+  for (int Trial = 0; Trial < 400; ++Trial) {
+    long long Size = 1 + Rng() % 120, Pitch = Rng() % 4 == 0 ? 0 : 1 + Rng() % 30;
+    long long Origin = long(Rng() % 40) - 20, Lo = long(Rng() % 50) - 25, Hi = Lo + Rng() % 40;
+    ByteRanges In;
+    for (uint64_t At = Rng() % 7; At < uint64_t(Size); At += 1 + Rng() % 9) {
+      uint64_t End = std::min<uint64_t>(Size, At + 1 + Rng() % 11);
+      In.push_back({At, End});
+      At = End;
+    }
+    SCOPED_TRACE("trial " + std::to_string(Trial));
+    EXPECT_EQ(normalized(withinBand(In, Origin, Pitch, Lo, Hi)),
+              withinBandByBytes(In, Origin, Pitch, Lo, Hi, Size));
+  }
+}
+
 } // namespace
 } // namespace jacc
