@@ -25,7 +25,7 @@ unsigned KernelLocations::beginOf(const Stmt *S) const {
 }
 
 unsigned KernelLocations::endOf(const Stmt *S) const {
-  SourceLocation E = SM.getExpansionLoc(S->getEndLoc());
+  SourceLocation E = SM.getExpansionRange(S->getEndLoc()).getEnd();
   SourceLocation After = Lexer::getLocForEndOfToken(E, 0, SM, Ctx.getLangOpts());
   llvm::StringRef Last =
       Lexer::getSourceText(CharSourceRange::getTokenRange(E), SM, Ctx.getLangOpts());

@@ -83,7 +83,8 @@ const CxxKernel *CxxLowering::lowerRoutine(const FunctionDecl *F) {
       SourceLocation From = Lexer::getLocForEndOfToken(SM.getExpansionLoc(P->getLocation()), 0,
                                                        SM, Ctx.getLangOpts());
       SourceLocation To = Lexer::getLocForEndOfToken(
-          SM.getExpansionLoc(P->getDefaultArgRange().getEnd()), 0, SM, Ctx.getLangOpts());
+          SM.getExpansionRange(P->getDefaultArgRange().getEnd()).getEnd(), 0, SM,
+          Ctx.getLangOpts());
       K.Edits[Idx.offset(From)] = {Idx.offset(To) - Idx.offset(From), ""};
     }
     RefParam How = refParam(F, I);

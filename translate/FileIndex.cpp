@@ -140,7 +140,7 @@ unsigned FileIndex::offset(SourceLocation L) const {
 }
 
 unsigned FileIndex::endOf(Stmt *S) const {
-  SourceLocation E = SM.getExpansionLoc(S->getEndLoc());
+  SourceLocation E = SM.getExpansionRange(S->getEndLoc()).getEnd();
   unsigned Off = SM.getFileOffset(E) + Lexer::MeasureTokenLength(E, SM, LangOpts);
   llvm::StringRef Last = Buf.slice(SM.getFileOffset(E), Off);
   if (Last != "}" && Last != ";") {

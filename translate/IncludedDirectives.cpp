@@ -42,7 +42,7 @@ FunctionDecl *Translator::functionAround(SourceLocation L) const {
     if (!F->doesThisDeclarationHaveABody())
       continue;
     SourceLocation B = SM.getExpansionLoc(F->getBody()->getBeginLoc());
-    SourceLocation E = SM.getExpansionLoc(F->getBody()->getEndLoc());
+    SourceLocation E = SM.getExpansionRange(F->getBody()->getEndLoc()).getEnd();
     if (SM.getFileID(B) == SM.getFileID(L) && SM.isBeforeInTranslationUnit(B, L) &&
         SM.isBeforeInTranslationUnit(L, E))
       return F;

@@ -226,7 +226,8 @@ std::string Translator::declText(const Decl *D) {
                  ? ""
                  : "typedef struct " + TypeText.cRecordName(RD) + " " + TD->getName().str() + ";";
   }
-  SourceRange R(SM.getExpansionLoc(D->getBeginLoc()), SM.getExpansionLoc(D->getEndLoc()));
+  SourceRange R(SM.getExpansionLoc(D->getBeginLoc()),
+                SM.getExpansionRange(D->getEndLoc()).getEnd());
   // Grown to the declarations it is written with (`typedef struct {...} T;`): of the file, of
   // the function that defines it, or of the `extern "C" {...}` block around it.
   const DeclContext *Around = D->getLexicalDeclContext();
@@ -237,7 +238,7 @@ std::string Translator::declText(const Decl *D) {
     Grew = false;
     for (Decl *Top : Around->decls()) {
       SourceRange TR(SM.getExpansionLoc(Top->getBeginLoc()),
-                     SM.getExpansionLoc(Top->getEndLoc()));
+                     SM.getExpansionRange(Top->getEndLoc()).getEnd());
       if (SM.getFileID(TR.getBegin()) != SM.getFileID(R.getBegin()))
         continue;
       bool Overlaps = !SM.isBeforeInTranslationUnit(TR.getEnd(), R.getBegin()) &&
@@ -259,10 +260,11 @@ std::string Translator::declText(const Decl *D) {
 }
 
 std::string Translator::routineText(const FunctionDecl *F) {
-  SourceRange R(SM.getExpansionLoc(F->getBeginLoc()), SM.getExpansionLoc(F->getEndLoc()));
+  SourceRange R(SM.getExpansionLoc(F->getBeginLoc()),
+                SM.getExpansionRange(F->getEndLoc()).getEnd());
   if (auto L = Idx.LambdaRoutines.find(F); L != Idx.LambdaRoutines.end()) // from its '['
     R = SourceRange(SM.getExpansionLoc(L->second.Lambda->getBeginLoc()),
-                    SM.getExpansionLoc(L->second.Lambda->getEndLoc()));
+                    SM.getExpansionRange(L->second.Lambda->getEndLoc()).getEnd());
   std::string Text =
       Lexer::getSourceText(CharSourceRange::getTokenRange(R), SM, Ctx.getLangOpts()).str();
   if (!SM.isInMainFile(R.getBegin())) {
