@@ -54,35 +54,42 @@ ByteRanges bandOfRows(long long Origin, long long Pitch, long long Lo, long long
   return R;
 }
 
-ByteRanges withinBand(const ByteRanges &Ranges, long long Origin, long long Pitch, long long Lo,
-                      long long Hi) {
+bool bandWorthCutting(long long Pitch, long long Lo, long long Hi) {
+  // Below this, a run costs more to list, look up and copy than its bytes.
+  constexpr long long MinRun = 512;
+  if (Pitch <= 0)
+    return true; // one range cut at both ends
+  long long Width = Hi - Lo;
+  return Width < Pitch && 2 * Width <= Pitch && Width >= MinRun;
+}
+
+void keepWithinBand(ByteRanges &Ranges, long long Origin, long long Pitch, long long Lo,
+                    long long Hi) {
+  if (Pitch > 0 && Hi - Lo >= Pitch)
+    return; // the bands of neighbouring rows touch
   ByteRanges R;
   auto Keep = [&](long long B, long long E, uint64_t From, uint64_t To) {
-    uint64_t KB = static_cast<uint64_t>(std::max(B, 0LL)),
-             KE = static_cast<uint64_t>(std::max(E, 0LL));
-    KB = std::max(KB, From);
-    KE = std::min(KE, To);
+    uint64_t KB = std::max<uint64_t>(static_cast<uint64_t>(std::max(B, 0LL)), From);
+    uint64_t KE = std::min<uint64_t>(static_cast<uint64_t>(std::max(E, 0LL)), To);
     if (KB < KE)
       R.push_back({KB, KE});
   };
-  if (Lo >= Hi)
-    return R;
-  if (Pitch <= 0) {
-    for (auto [From, To] : Ranges)
-      Keep(Origin + Lo, Origin + Hi, From, To);
-    return R;
+  if (Lo < Hi) {
+    auto FloorDiv = [](long long A, long long B) { return A >= 0 ? A / B : -((-A + B - 1) / B); };
+    for (auto [From, To] : Ranges) {
+      if (Pitch <= 0) {
+        Keep(Origin + Lo, Origin + Hi, From, To);
+        continue;
+      }
+      // The rows whose band [Lo, Hi) meets [From, To).
+      long long B = static_cast<long long>(From), E = static_cast<long long>(To);
+      long long First = FloorDiv(B - Origin - Hi, Pitch),
+                Last = FloorDiv(E - 1 - Origin - Lo, Pitch);
+      for (long long K = First; K <= Last; ++K)
+        Keep(Origin + K * Pitch + Lo, Origin + K * Pitch + Hi, From, To);
+    }
   }
-  if (Hi - Lo >= Pitch)
-    return Ranges; // the bands of neighbouring rows touch
-  auto FloorDiv = [](long long A, long long B) { return A >= 0 ? A / B : -((-A + B - 1) / B); };
-  for (auto [From, To] : Ranges) {
-    // The rows whose band [Lo, Hi) meets [From, To).
-    long long B = static_cast<long long>(From), E = static_cast<long long>(To);
-    long long First = FloorDiv(B - Origin - Hi, Pitch), Last = FloorDiv(E - 1 - Origin - Lo, Pitch);
-    for (long long K = First; K <= Last; ++K)
-      Keep(Origin + K * Pitch + Lo, Origin + K * Pitch + Hi, From, To);
-  }
-  return R;
+  Ranges = std::move(R);
 }
 
 llvm::Error copyBlockToPeer(Device &Src, Device &Dst, char *DstBase, const char *SrcBase,

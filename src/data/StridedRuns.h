@@ -33,10 +33,17 @@ std::vector<StridedBlock> groupStrided(const ByteRanges &Ranges);
 ByteRanges bandOfRows(long long Origin, long long Pitch, long long Lo, long long Hi,
                       long long Size);
 
-/// The parts of Ranges (ascending, disjoint) inside [Lo, Hi) of every row of Pitch bytes from
-/// offset Origin, in their order; Pitch 0: inside [Origin + Lo, Origin + Hi) only.
-ByteRanges withinBand(const ByteRanges &Ranges, long long Origin, long long Pitch, long long Lo,
-                      long long Hi);
+/// Keeps the parts of Ranges (ascending, disjoint) inside [Lo, Hi) of every row of Pitch bytes
+/// from offset Origin, in their order; Pitch 0: inside [Origin + Lo, Origin + Hi) only. A band
+/// as wide as the rows leaves Ranges alone.
+void keepWithinBand(ByteRanges &Ranges, long long Origin, long long Pitch, long long Lo,
+                    long long Hi);
+
+/// Whether cutting ranges to the band [Lo, Hi) of rows of Pitch bytes saves more than it costs:
+/// a band of the whole row saves nothing, and one keeping more than half of each row, or runs
+/// narrower than a cache line's few bytes, would list more pieces than it saves bytes. Keeping
+/// the uncut ranges is always safe (a superset of what is needed).
+bool bandWorthCutting(long long Pitch, long long Lo, long long Hi);
 
 class Device;
 /// Copy block S of Src's memory at SrcBase to Dst's at DstBase (offsets from the bases): a plain

@@ -76,7 +76,8 @@ std::optional<Ranges> extentBytes(const ReadExtent &R, const long long *Words, c
     if (long long WUnit = Window[0]; WUnit > 0 && Window[1] >= 0) {
       long long Limit = (Size + std::llabs(Base)) / WUnit + 2;
       long long B = std::clamp(Window[2], -Limit, Limit), E = std::clamp(Window[3], -Limit, Limit);
-      Out = withinBand(Out, Base, Window[1], B * WUnit, E * WUnit);
+      if (bandWorthCutting(Window[1], B * WUnit, E * WUnit))
+        keepWithinBand(Out, Base, Window[1], B * WUnit, E * WUnit);
     }
   return Out;
 }

@@ -81,7 +81,8 @@ std::vector<std::pair<uint64_t, uint64_t>> SplitGroup::ownedWritten(const SplitT
       continue;
     long long Limit = (MHi - MLo + std::llabs(MLo)) / Window[0] + 2;
     long long B = std::clamp(Window[2], -Limit, Limit), E = std::clamp(Window[3], -Limit, Limit);
-    R = withinBand(R, -MLo, Window[1], B * Window[0], E * Window[0]);
+    if (bandWorthCutting(Window[1], B * Window[0], E * Window[0]))
+      keepWithinBand(R, -MLo, Window[1], B * Window[0], E * Window[0]);
   }
   return R;
 }

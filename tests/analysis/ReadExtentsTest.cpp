@@ -101,6 +101,61 @@ TEST(ReadExtentsTest, AffineReadsGiveRanges) {
   }
 }
 
+TEST(ReadExtentsTest, ReadsWithinAFixedWidthOfAnotherDimensionHaveAWindow) {
+  const std::vector<Case> Cases = {
+      {"a boundary plane k: planes [k, k + 3) of every m block",
+       "#pragma acc parallel loop\n"
+       "for (int j = 1; j < n - 1; j++)\n"
+       "  for (int m = 0; m < 2; m++)\n"
+       "    a[m][k][j] = b[m][k][j] - b[m][k + 2][j];\n",
+       {"int n", "int k", "double (*a)[8][64]", "const double (*b)[8][64]"},
+       {"b along dimension 2: [lo, hi), within dimension 0: [0, 2), within dimension 1: "
+        "[(1LL * (k)), 3 + (1LL * (k)))"}},
+      {"planes of different shapes (1 and m): no fixed width, no window",
+       "#pragma acc parallel loop\n"
+       "for (int j = 0; j < n; j++)\n"
+       "  a[0][j] = b[1][j] + b[m][j];\n",
+       {"int n", "int m", "double (*a)[64]", "const double (*b)[64]"},
+       {"b along dimension 1: [lo, hi)"}},
+      {"an inner loop whose bound is a variable: no fixed width",
+       "#pragma acc parallel loop\n"
+       "for (int j = 0; j < n; j++)\n"
+       "  for (int i = 1; i < m; i++)\n"
+       "    a[j][i] = b[j][i - 1];\n",
+       Matrices,
+       {"b along dimension 0: [lo, hi)"}},
+      {"a fixed-width inner loop",
+       "#pragma acc parallel loop\n"
+       "for (int j = 0; j < n; j++)\n"
+       "  for (int i = 2; i < 6; i++)\n"
+       "    a[j][i] = b[j][i - 1] + b[j][i + 1];\n",
+       {"int n", "double (*a)[64]", "const double (*b)[64]"},
+       {"b along dimension 0: [lo, hi), within dimension 1: [1, 7)"}},
+  };
+  for (const Case &C : Cases) {
+    SCOPED_TRACE(C.Pattern);
+    EXPECT_EQ(extents(C.Source, C.Decls), C.Expected);
+  }
+}
+
+TEST(ReadExtentsTest, WritesOfABoundaryPlaneHaveAWindow) {
+  auto K = runAnalysis("#pragma acc parallel loop\n"
+                       "for (int j = 1; j < n - 1; j++)\n"
+                       "  for (int m = 0; m < 2; m++)\n"
+                       "    a[m][k][j] = a[m][k][j] + 1;\n",
+                       {"int n", "int k", "double (*a)[8][64]"});
+  ASSERT_TRUE(bool(K)) << llvm::toString(K.takeError());
+  ASSERT_EQ(K->Split.Plan.Arrays.size(), 1u);
+  const SplitArray &A = K->Split.Plan.Arrays.front();
+  EXPECT_EQ(A.Dim, 2u);
+  ASSERT_EQ(A.Windows.size(), 2u);
+  EXPECT_EQ(A.Windows[0].Dim, 0u);
+  EXPECT_EQ(A.Windows[1].Dim, 1u);
+  ASSERT_EQ(A.Windows[1].Ranges.size(), 1u);
+  EXPECT_EQ(describeBound(A.Windows[1].Ranges[0].Begin), "(1LL * (k))");
+  EXPECT_EQ(describeBound(A.Windows[1].Ranges[0].End), "1 + (1LL * (k))");
+}
+
 TEST(ReadExtentsTest, IndirectReadsNeedTheWholeMapping) {
   // A CSR sparse matrix-vector product: the row pointers are read affinely, the rest through k,
   // whose loop bounds are data-dependent, or through colidx[k], which is data-dependent.

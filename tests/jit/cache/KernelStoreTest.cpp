@@ -361,6 +361,42 @@ TEST_F(KernelStoreTest, SummaryRoundTripsTheReadExtents) {
   consumeError(runtimeInfoFromSummary(Bad).takeError());
 }
 
+TEST_F(KernelStoreTest, SummaryRoundTripsTheWindows) {
+  // A boundary plane loaded from the disk cache fetches and records only its planes.
+  auto K = compileKernel("#pragma acc parallel loop\n"
+                         "for (int j = 0; j < 16; j++)\n"
+                         "  for (int m = 0; m < 2; m++)\n"
+                         "    r[m][k][j] = r[m][k][j] + u[m][k + 1][j];\n",
+                         {"int k", "double (*r)[8][16]", "const double (*u)[8][16]"});
+  ASSERT_TRUE(bool(K)) << llvm::toString(K.takeError());
+  const analysis::KernelInfo &I = (*K)->Info;
+  ASSERT_TRUE(I.Split.Enabled) << I.Split.Fallback;
+  ASSERT_EQ(I.Split.Plan.Arrays.size(), 1u);
+  ASSERT_EQ(I.Split.Plan.Arrays[0].Windows.size(), 2u);
+  auto Back = runtimeInfoFromSummary(kernelSummary(I, "t", 0, 0));
+  ASSERT_TRUE(bool(Back)) << llvm::toString(Back.takeError());
+  for (size_t R = 0; R < I.Split.Reads.size(); ++R) {
+    EXPECT_FALSE(I.Split.Reads[R].Windows.empty());
+    EXPECT_EQ(analysis::describeReadExtent(Back->Split.Reads[R]),
+              analysis::describeReadExtent(I.Split.Reads[R]));
+  }
+  const analysis::SplitArray &A = I.Split.Plan.Arrays[0], &B = Back->Split.Plan.Arrays[0];
+  ASSERT_EQ(B.Windows.size(), A.Windows.size());
+  for (size_t W = 0; W < A.Windows.size(); ++W) {
+    EXPECT_EQ(B.Windows[W].Dim, A.Windows[W].Dim);
+    ASSERT_EQ(B.Windows[W].Ranges.size(), A.Windows[W].Ranges.size());
+    EXPECT_EQ(analysis::describeBound(B.Windows[W].Ranges[0].End),
+              analysis::describeBound(A.Windows[W].Ranges[0].End));
+  }
+  // A window along the split dimension itself is refused (a miss for the cache).
+  llvm::json::Object Bad = kernelSummary(I, "t", 0, 0);
+  auto &Arrays = *Bad.getObject("kernel")->getArray("arrays");
+  (*Arrays[0].getAsObject()->getArray("windows"))[0].getAsObject()->operator[]("dim") =
+      int64_t(A.Dim);
+  EXPECT_FALSE(bool(runtimeInfoFromSummary(Bad)));
+  consumeError(runtimeInfoFromSummary(Bad).takeError());
+}
+
 TEST_F(KernelStoreTest, SummaryRoundTripsTheSplitTwin) {
   // A kernel loaded from the disk cache chooses between its forms as one just analysed does.
   auto K = compileKernel("#pragma acc parallel loop gang\n"

@@ -74,6 +74,13 @@ TEST(StridedRunsTest, NormalizedMergesBandsListedOneAfterAnother) {
   }
 }
 
+/// keepWithinBand's result.
+ByteRanges withinBand(ByteRanges Ranges, long long Origin, long long Pitch, long long Lo,
+                      long long Hi) {
+  keepWithinBand(Ranges, Origin, Pitch, Lo, Hi);
+  return Ranges;
+}
+
 /// The bytes of [0, Size) in Ranges and inside [Lo, Hi) of a row of Pitch bytes from Origin
 /// (Pitch 0: of [Origin + Lo, Origin + Hi)), one by one.
 ByteRanges withinBandByBytes(const ByteRanges &Ranges, long long Origin, long long Pitch,
@@ -97,7 +104,7 @@ ByteRanges withinBandByBytes(const ByteRanges &Ranges, long long Origin, long lo
   return Out;
 }
 
-TEST(StridedRunsTest, WithinBandKeepsWhatEveryRowsBandHolds) {
+TEST(StridedRunsTest, KeepWithinBandKeepsWhatEveryRowsBandHolds) {
   // Columns [3, 9) of every row of 12 bytes, kept in rows 1 and 2 of every block of 4 rows.
   ByteRanges Columns = bandOfRows(0, 12, 3, 9, 96);
   EXPECT_EQ(withinBand(Columns, 0, 48, 12, 36),
