@@ -92,6 +92,18 @@ void keepWithinBand(ByteRanges &Ranges, long long Origin, long long Pitch, long 
   Ranges = std::move(R);
 }
 
+void keepWithinWindow(ByteRanges &Ranges, long long Origin, long long Span,
+                      const long long *Window) {
+  long long Unit = Window[0], Pitch = Window[1];
+  if (Unit <= 0 || Pitch < 0)
+    return;
+  long long Limit = (Span + std::llabs(Origin)) / Unit + 2;
+  long long B = std::clamp(Window[2], -Limit, Limit) * Unit;
+  long long E = std::clamp(Window[3], -Limit, Limit) * Unit;
+  if (bandWorthCutting(Pitch, B, E))
+    keepWithinBand(Ranges, Origin, Pitch, B, E);
+}
+
 llvm::Error copyBlockToPeer(Device &Src, Device &Dst, char *DstBase, const char *SrcBase,
                             const StridedBlock &S) {
   if (S.Height == 1)

@@ -45,6 +45,13 @@ void keepWithinBand(ByteRanges &Ranges, long long Origin, long long Pitch, long 
 /// the uncut ranges is always safe (a superset of what is needed).
 bool bandWorthCutting(long long Pitch, long long Lo, long long Hi);
 
+/// Keeps the parts of Ranges inside the band of a window of an access (jit/host/HostABI.h):
+/// Window holds the unit and pitch of its dimension and its [begin, end) indices; Origin is the
+/// pointer's offset in the mapping and Span the mapping's bytes (indices far outside it are
+/// clamped). Left alone without a window (unit 0) or where cutting does not pay.
+void keepWithinWindow(ByteRanges &Ranges, long long Origin, long long Span,
+                      const long long *Window);
+
 class Device;
 /// Copy block S of Src's memory at SrcBase to Dst's at DstBase (offsets from the bases): a plain
 /// copy for one row, a strided one for several.

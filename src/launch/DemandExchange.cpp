@@ -73,12 +73,7 @@ std::optional<Ranges> extentBytes(const ReadExtent &R, const long long *Words, c
   // Only what lies inside each window along its dimension (a boundary plane's reads).
   const long long *Window = RangeWords + 2 * R.Ranges.size();
   for (size_t I = 0; I < R.Windows.size(); ++I, Window += 4)
-    if (long long WUnit = Window[0]; WUnit > 0 && Window[1] >= 0) {
-      long long Limit = (Size + std::llabs(Base)) / WUnit + 2;
-      long long B = std::clamp(Window[2], -Limit, Limit), E = std::clamp(Window[3], -Limit, Limit);
-      if (bandWorthCutting(Window[1], B * WUnit, E * WUnit))
-        keepWithinBand(Out, Base, Window[1], B * WUnit, E * WUnit);
-    }
+    keepWithinWindow(Out, Base, Size, Window);
   return Out;
 }
 

@@ -75,15 +75,8 @@ std::vector<std::pair<uint64_t, uint64_t>> SplitGroup::ownedWritten(const SplitT
   else // strided: the owned columns of every row of the mapping
     R = bandOfRows(-MLo, Pitch, Lo * Unit, (Hi + 1) * Unit, MHi - MLo);
   // Only what lies inside each window of the writes (a boundary plane's).
-  for (unsigned W = 0; W < JACC_SPLIT_WINDOWS; ++W) {
-    const long long *Window = Info + JACC_SPLIT_INFO_WINDOWS + 4 * W;
-    if (Window[0] <= 0 || Window[1] < 0)
-      continue;
-    long long Limit = (MHi - MLo + std::llabs(MLo)) / Window[0] + 2;
-    long long B = std::clamp(Window[2], -Limit, Limit), E = std::clamp(Window[3], -Limit, Limit);
-    if (bandWorthCutting(Window[1], B * Window[0], E * Window[0]))
-      keepWithinBand(R, -MLo, Window[1], B * Window[0], E * Window[0]);
-  }
+  for (unsigned W = 0; W < JACC_SPLIT_WINDOWS; ++W)
+    keepWithinWindow(R, -MLo, MHi - MLo, Info + JACC_SPLIT_INFO_WINDOWS + 4 * W);
   return R;
 }
 
