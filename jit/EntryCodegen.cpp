@@ -253,7 +253,8 @@ std::string splitHeader(const KernelInfo &K, const ParallelNest &N,
     for (unsigned W = 0; W < JACC_SPLIT_WINDOWS; ++W) {
       std::string At = "__i[" + std::to_string(JACC_SPLIT_INFO_WINDOWS + 4 * W);
       if (W >= A.Windows.size()) {
-        H += "    " + At + "] = 0;\n";
+        H +=
+            "    " + At + "] = 0; " + At + " + 1] = 0; " + At + " + 2] = 0; " + At + " + 3] = 0;\n";
         continue;
       }
       const ExtentWindow &Win = A.Windows[W];

@@ -67,6 +67,10 @@ void keepWithinBand(ByteRanges &Ranges, long long Origin, long long Pitch, long 
                     long long Hi) {
   if (Pitch > 0 && Hi - Lo >= Pitch)
     return; // the bands of neighbouring rows touch
+  if (Pitch <= 0 && !Ranges.empty() && Lo < Hi &&
+      static_cast<long long>(Ranges.front().first) >= Origin + Lo &&
+      static_cast<long long>(Ranges.back().second) <= Origin + Hi)
+    return; // one band around them all (a dimension's every index)
   ByteRanges R;
   auto Keep = [&](long long B, long long E, uint64_t From, uint64_t To) {
     uint64_t KB = std::max<uint64_t>(static_cast<uint64_t>(std::max(B, 0LL)), From);

@@ -33,9 +33,10 @@ public:
   };
 
   /// Device D's part of a launch of Kernel (its owner keeps it alive; a kernel that left the
-  /// cache is forgotten once its address is seen again) whose inputs are Key: the one kept
-  /// when the last launch had the same key, else an empty one (Listed false) for Key. The key
-  /// holds every mapping the ranges name, so a part found by it names live mappings only.
+  /// cache is forgotten once its address is seen again) whose inputs are Key: the one kept for
+  /// Key (a kernel pushed once per plane of a sweep has a key per plane), else an empty one
+  /// (Listed false) for Key, in place of the least recently used beyond MaxKeys. The key holds
+  /// every mapping the ranges name, so a part found by it names live mappings only.
   Part &part(const std::shared_ptr<const void> &Kernel, unsigned D, llvm::ArrayRef<long long> Key);
   /// The part that part() last returned for Kernel on D, or null.
   Part *last(const std::shared_ptr<const void> &Kernel, unsigned D);
@@ -49,10 +50,13 @@ public:
 private:
   struct Remembered {
     std::weak_ptr<const void> Kernel;
-    std::vector<Part> ByDevice;
+    /// Per device, its parts, the most recently used first.
+    std::vector<std::vector<std::unique_ptr<Part>>> ByDevice;
   };
   /// Remembered kernels at most: beyond, those that left the cache are dropped, then all.
   static constexpr size_t MaxKernels = 1024;
+  /// Keys remembered per kernel and device.
+  static constexpr size_t MaxKeys = 64;
   std::unordered_map<const void *, Remembered> Kernels;
 };
 
