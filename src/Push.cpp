@@ -151,7 +151,7 @@ llvm::Error Runtime::push(const char *Source, int NArgs, const jacc_arg *Args, u
   if (Observed.Start)
     observePush(**Launched, Observed, Ran, Devices.size(), Code.Variant != nullptr, Async);
   double Seconds = Timed ? secondsSince(Start) : 0;
-  Chooser.learn(*Request, *Decision, {Seconds, Plan->Fetched, Plan->PartNanos});
+  Chooser.learn(*Request, *Decision, {Seconds, Plan->Fetched, Plan->ListedOnce, Plan->PartNanos});
   if (Trial.Variant >= 0) {
     // The code's own time: a launch that first fetched data another device wrote pays for it.
     Trial.Mode = static_cast<unsigned>(Ran);

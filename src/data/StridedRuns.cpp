@@ -108,6 +108,24 @@ void keepWithinWindow(ByteRanges &Ranges, long long Origin, long long Span,
     keepWithinBand(Ranges, Origin, Pitch, B, E);
 }
 
+ByteRanges bandWithinWindows(long long Origin, long long Pitch, long long Lo, long long Hi,
+                             long long Size, llvm::ArrayRef<const long long *> Windows) {
+  ByteRanges R;
+  if (Size <= 0 || Lo >= Hi)
+    return R;
+  R.push_back({0, static_cast<uint64_t>(Size)});
+  // A window of an outer dimension steps by whole rows of the band (its unit spans them).
+  auto Outer = [&](const long long *W) { return Pitch > 0 && W[0] >= Pitch; };
+  for (const long long *W : Windows)
+    if (Outer(W))
+      keepWithinWindow(R, Origin, Size, W);
+  keepWithinBand(R, Origin, Pitch, Lo, Hi);
+  for (const long long *W : Windows)
+    if (!Outer(W))
+      keepWithinWindow(R, Origin, Size, W);
+  return R;
+}
+
 llvm::Error copyBlockToPeer(Device &Src, Device &Dst, char *DstBase, const char *SrcBase,
                             const StridedBlock &S) {
   if (S.Height == 1)

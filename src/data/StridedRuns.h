@@ -3,6 +3,7 @@
 #ifndef JACC_SRC_DATA_STRIDEDRUNS_H
 #define JACC_SRC_DATA_STRIDEDRUNS_H
 
+#include <llvm/ADT/ArrayRef.h>
 #include <llvm/Support/Error.h>
 
 #include <cstdint>
@@ -51,6 +52,13 @@ bool bandWorthCutting(long long Pitch, long long Lo, long long Hi);
 /// clamped). Left alone without a window (unit 0) or where cutting does not pay.
 void keepWithinWindow(ByteRanges &Ranges, long long Origin, long long Span,
                       const long long *Window);
+
+/// The bytes of [0, Size) in [Lo, Hi) of every row of Pitch bytes from offset Origin (Pitch 0:
+/// in [Origin + Lo, Origin + Hi)) and inside every window of Windows (keepWithinWindow's
+/// words), in order. The windows around the rows cut first, so that only the rows inside them
+/// are listed (a plane of an array split by its columns: its rows, not every row's).
+ByteRanges bandWithinWindows(long long Origin, long long Pitch, long long Lo, long long Hi,
+                             long long Size, llvm::ArrayRef<const long long *> Windows);
 
 class Device;
 /// Copy block S of Src's memory at SrcBase to Dst's at DstBase (offsets from the bases): a plain

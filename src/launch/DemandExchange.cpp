@@ -51,29 +51,22 @@ std::optional<Ranges> extentBytes(const ReadExtent &R, const long long *Words, c
       Joined.back().second = std::max(Joined.back().second, E);
     else
       Joined.push_back({B, E});
+  llvm::SmallVector<const long long *, 4> Windows;
+  for (size_t I = 0; I < R.Windows.size(); ++I)
+    Windows.push_back(RangeWords + 2 * R.Ranges.size() + 4 * I);
   Ranges Out;
   for (auto [B, E] : Joined) {
     // Guard the products: an index far outside the mapping clamps to it.
     long long Limit = (Size + std::llabs(Base)) / Unit + 2;
     B = std::clamp(B, -Limit, Limit);
     E = std::clamp(E, -Limit, Limit);
-    if (Pitch > 0) {
-      // Along an inner dimension: the band [B, E) of every row (Pitch bytes) of the mapping.
-      Ranges Band = bandOfRows(Base, Pitch, B * Unit, E * Unit, Size);
-      if (Out.empty())
-        Out = std::move(Band);
-      else
-        Out.insert(Out.end(), Band.begin(), Band.end());
-      continue;
-    }
-    long long Lo = std::max(0LL, Base + B * Unit), Hi = std::min(Size, Base + E * Unit);
-    if (Lo < Hi)
-      Out.push_back({static_cast<uint64_t>(Lo), static_cast<uint64_t>(Hi)});
+    // Along an inner dimension (Pitch > 0): the band [B, E) of every row, within the windows.
+    Ranges Band = bandWithinWindows(Base, Pitch, B * Unit, E * Unit, Size, Windows);
+    if (Out.empty())
+      Out = std::move(Band);
+    else
+      Out.insert(Out.end(), Band.begin(), Band.end());
   }
-  // Only what lies inside each window along its dimension (a boundary plane's reads).
-  const long long *Window = RangeWords + 2 * R.Ranges.size();
-  for (size_t I = 0; I < R.Windows.size(); ++I, Window += 4)
-    keepWithinWindow(Out, Base, Size, Window);
   return Out;
 }
 
@@ -195,10 +188,14 @@ std::vector<long long> probedKey(const analysis::KernelInfo &Info, const LaunchP
 
 /// Device D's part of a probed launch, its ranges listed once per key (ExchangeMemo.h).
 ExchangeMemo::Part &listedPart(const analysis::KernelInfo &Info, const LaunchPlan &Plan,
-                               const KernelLaunch &L, unsigned D, ExchangeMemo::Use Memo) {
-  ExchangeMemo::Part &P = Memo.Memo.part(Memo.Kernel, D, probedKey(Info, Plan, L));
+                               const KernelLaunch &L, unsigned D, ExchangeMemo::Use Memo,
+                               bool *ListedOnce) {
+  bool Kept = false;
+  ExchangeMemo::Part &P = Memo.Memo.part(Memo.Kernel, D, probedKey(Info, Plan, L), &Kept);
   if (P.Listed)
     return P;
+  if (ListedOnce && Kept)
+    *ListedOnce = true;
   neededOn(Info, Plan, &L, P.Need);
   for (auto &[M, Rs] : P.Need)
     Rs = normalized(std::move(Rs));
@@ -222,12 +219,12 @@ bool usesUnified(const LaunchPlan &Plan) {
 llvm::Error fetchForLaunch(const analysis::KernelInfo &Info, const LaunchPlan &Plan,
                            llvm::ArrayRef<std::shared_ptr<KernelLaunch>> Launches, bool Probed,
                            DataEnvironment &Data, CopyCost &Cost,
-                           std::optional<ExchangeMemo::Use> Memo) {
+                           std::optional<ExchangeMemo::Use> Memo, bool *ListedOnce) {
   if (Probed && Memo && !usesUnified(Plan)) {
     for (unsigned D = 0; D < Launches.size(); ++D) {
       if (!Launches[D])
         continue;
-      ExchangeMemo::Part &P = listedPart(Info, Plan, *Launches[D], D, *Memo);
+      ExchangeMemo::Part &P = listedPart(Info, Plan, *Launches[D], D, *Memo, ListedOnce);
       for (size_t I = 0; I < P.Need.size(); ++I) {
         Mapping *M = P.Need[I].first;
         if (P.CurrentAt[I] == M->Valid.version())

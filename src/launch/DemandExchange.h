@@ -29,11 +29,14 @@ bool probeSplitLaunches(const analysis::KernelInfo &Info, const LaunchPlan &Plan
 /// write); else every mapping the plan uses, whole. The copies are added to Cost. Unified
 /// memory (JACC_MEMORY=unified) moves nothing but is prefetched to the device, read-mostly when
 /// the kernel does not write it. Memo: a probed launch's ranges are listed once per probe
-/// result and walked only when a map changed since they were last found current there.
+/// result and walked only when a map changed since they were last found current there;
+/// ListedOnce is set when they were listed for a new result the memo keeps (a cost the
+/// kernel's next launches with that result do not pay).
 llvm::Error fetchForLaunch(const analysis::KernelInfo &Info, const LaunchPlan &Plan,
                            llvm::ArrayRef<std::shared_ptr<KernelLaunch>> Launches, bool Probed,
                            DataEnvironment &Data, CopyCost &Cost,
-                           std::optional<ExchangeMemo::Use> Memo = std::nullopt);
+                           std::optional<ExchangeMemo::Use> Memo = std::nullopt,
+                           bool *ListedOnce = nullptr);
 
 /// After a probed split launch was queued: each device's owned and written ranges of each
 /// split array are current on that device alone. Launches: by device, null for a device

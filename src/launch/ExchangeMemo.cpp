@@ -8,7 +8,7 @@
 namespace jacc {
 
 ExchangeMemo::Part &ExchangeMemo::part(const std::shared_ptr<const void> &Kernel, unsigned D,
-                                       llvm::ArrayRef<long long> Key) {
+                                       llvm::ArrayRef<long long> Key, bool *Kept) {
   auto It = Kernels.find(Kernel.get());
   if (It == Kernels.end() || It->second.Kernel.lock() != Kernel) {
     if (It == Kernels.end() && Kernels.size() >= MaxKernels) {
@@ -26,6 +26,8 @@ ExchangeMemo::Part &ExchangeMemo::part(const std::shared_ptr<const void> &Kernel
   std::vector<std::unique_ptr<Part>> &Parts = ByDevice[D];
   auto Found = llvm::find_if(Parts, [&](const auto &P) { return llvm::equal(P->Key, Key); });
   if (Found == Parts.end()) {
+    if (Kept)
+      *Kept = Parts.size() < MaxKeys;
     if (Parts.size() < MaxKeys)
       Parts.push_back(std::make_unique<Part>());
     Found = std::prev(Parts.end());

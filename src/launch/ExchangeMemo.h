@@ -37,9 +37,14 @@ public:
   /// Key (a kernel pushed once per plane of a sweep has a key per plane), else an empty one
   /// (Listed false) for Key, in place of the least recently used beyond MaxKeys. The key holds
   /// every mapping the ranges name, so a part found by it names live mappings only.
-  Part &part(const std::shared_ptr<const void> &Kernel, unsigned D, llvm::ArrayRef<long long> Key);
+  /// Kept: whether a new part took no other key's place.
+  Part &part(const std::shared_ptr<const void> &Kernel, unsigned D, llvm::ArrayRef<long long> Key,
+             bool *Kept = nullptr);
   /// The part that part() last returned for Kernel on D, or null.
   Part *last(const std::shared_ptr<const void> &Kernel, unsigned D);
+
+  /// Keys remembered per kernel and device.
+  static constexpr size_t MaxKeys = 256;
 
   /// The memo and the kernel a launch's parts are remembered under.
   struct Use {
@@ -55,8 +60,6 @@ private:
   };
   /// Remembered kernels at most: beyond, those that left the cache are dropped, then all.
   static constexpr size_t MaxKernels = 1024;
-  /// Keys remembered per kernel and device.
-  static constexpr size_t MaxKeys = 64;
   std::unordered_map<const void *, Remembered> Kernels;
 };
 

@@ -61,6 +61,7 @@ struct LaunchRequest {
 struct LaunchOutcome {
   double Seconds = 0;
   CopyCost Fetched;
+  bool ListedOnce = false; ///< LaunchPlan::ListedOnce
   llvm::ArrayRef<int64_t> PartNanos;
 };
 

@@ -61,8 +61,10 @@ struct LaunchPlan {
   /// receives that it may reach (its argument's mapping; unbounded for other memory). Empty
   /// when not checking.
   std::vector<long long> Bounds;
-  /// Filled by the scheduler: what was copied between devices before the kernel.
+  /// Filled by the scheduler: what was copied between devices before the kernel, and whether
+  /// the exchange worked out its ranges for probe results new to it (a one-off cost).
   CopyCost Fetched;
+  bool ListedOnce = false;
   /// Each device's native implementation (empty: every device runs the generated code).
   NativeChoice Natives;
   /// The code device D runs: Code, with its native implementation if it has one.

@@ -44,9 +44,9 @@ ProgramSpread::Step ProgramSpread::next(const void *Kernel, Regime FirstRegime) 
   return {Window, true};
 }
 
-void ProgramSpread::record(const void *Kernel, Regime R, double Seconds) {
+void ProgramSpread::record(const void *Kernel, Regime R, double Seconds, bool OneOff) {
   std::lock_guard<std::mutex> L(M);
-  if (Fixed || R != Window)
+  if (Fixed || R != Window || OneOff)
     return;
   auto It = Kernels.find(Kernel);
   if (It == Kernels.end())

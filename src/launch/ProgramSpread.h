@@ -54,8 +54,10 @@ public:
   };
   Step next(const void *Kernel, Regime First = Regime::Spread);
   /// A push of Kernel under R, synchronous, took Seconds (choice to results). Dropped when the
-  /// window it was counted in is over.
-  void record(const void *Kernel, Regime R, double Seconds);
+  /// window it was counted in is over, and when the push paid a one-off cost (OneOff: its
+  /// exchange worked out the ranges of a new probe result, as a sweep's first pass does for
+  /// each plane).
+  void record(const void *Kernel, Regime R, double Seconds, bool OneOff = false);
   /// The regime chosen (the first regime until both were timed).
   Regime chosen();
   /// Forget the program (the devices change): timing starts again.

@@ -106,7 +106,8 @@ llvm::Error Scheduler::run(std::shared_ptr<const jit::CompiledKernel> K, LaunchP
     Probed = Group && DemandExchange && probeSplitLaunches(Info, Plan, Launches);
     std::shared_ptr<const void> Kernel = K;
     ExchangeMemo::Use Remember{Memo, Kernel};
-    if (auto E = fetchForLaunch(Info, Plan, Launches, Probed, Data, Plan.Fetched, Remember))
+    if (auto E = fetchForLaunch(Info, Plan, Launches, Probed, Data, Plan.Fetched, Remember,
+                                &Plan.ListedOnce))
       return E;
     if (Probed) {
       recordSplitWrites(Plan, Launches, Remember);

@@ -56,28 +56,18 @@ void SplitGroup::rendezvous(unsigned Phase) {
 
 std::vector<std::pair<uint64_t, uint64_t>> SplitGroup::ownedWritten(const SplitTarget &T,
                                                                     const long long *Info) {
-  std::vector<std::pair<uint64_t, uint64_t>> R;
   long long Lo = std::max(Info[0], Info[4]), Hi = std::min(Info[1], Info[5]);
   long long Unit = Info[2], Pitch = Info[3];
   if (Lo > Hi || Unit <= 0)
-    return R;
-  // Offsets relative to the pointer, clamped to the mapping (as offsets from its begin).
+    return {};
+  // Offsets relative to the mapping's begin; the pointer is at -MLo.
   long long MLo = static_cast<long long>(T.Begin - T.Pointer);
   long long MHi = static_cast<long long>(T.End - T.Pointer);
-  auto Add = [&](long long B, long long E) {
-    B = std::max(B, MLo);
-    E = std::min(E, MHi);
-    if (B < E)
-      R.push_back({static_cast<uint64_t>(B - MLo), static_cast<uint64_t>(E - MLo)});
-  };
-  if (Pitch == 0)
-    Add(Lo * Unit, (Hi + 1) * Unit);
-  else // strided: the owned columns of every row of the mapping
-    R = bandOfRows(-MLo, Pitch, Lo * Unit, (Hi + 1) * Unit, MHi - MLo);
-  // Only what lies inside each window of the writes (a boundary plane's).
+  llvm::SmallVector<const long long *, JACC_SPLIT_WINDOWS> Windows;
   for (unsigned W = 0; W < JACC_SPLIT_WINDOWS; ++W)
-    keepWithinWindow(R, -MLo, MHi - MLo, Info + JACC_SPLIT_INFO_WINDOWS + 4 * W);
-  return R;
+    Windows.push_back(Info + JACC_SPLIT_INFO_WINDOWS + 4 * W);
+  // The owned rows (strided: the owned columns of every row), within the writes' windows.
+  return bandWithinWindows(-MLo, Pitch, Lo * Unit, (Hi + 1) * Unit, MHi - MLo, Windows);
 }
 
 void SplitGroup::deviceFinished(unsigned D, const KernelLaunch &L) {

@@ -128,5 +128,38 @@ TEST(StridedRunsTest, KeepWithinBandKeepsWhatEveryRowsBandHolds) {
   }
 }
 
+TEST(StridedRunsTest, BandWithinWindowsListsOnlyTheRowsInsideThem) {
+  // An array [4][8][1024] of bytes split by its columns [100, 900) within row 2 of every
+  // block: that row's columns in each of the 4 blocks, none of the other rows'.
+  long long Row2[4] = {1024, 8192, 2, 3}; // unit, pitch, [begin, end)
+  EXPECT_EQ(bandWithinWindows(0, 1024, 100, 900, 4 * 8192, {Row2}),
+            (ByteRanges{{2148, 2948}, {10340, 11140}, {18532, 19332}, {26724, 27524}}));
+  // A window too narrow to pay (16 bytes) is not cut: every row's columns.
+  long long Narrow[4] = {16, 128, 2, 3};
+  EXPECT_EQ(bandWithinWindows(0, 16, 4, 12, 512, {Narrow}).size(), 32u);
+  // Against listing every row and cutting after, for windows around, inside and along the band.
+  std::mt19937 Rng(11);
+  for (int Trial = 0; Trial < 300; ++Trial) {
+    long long Pitch = Rng() % 3 == 0 ? 0 : 4 << (Rng() % 5), Size = 64 + Rng() % 2000;
+    long long Origin = long(Rng() % 64) - 32, Lo = long(Rng() % 80) - 8, Hi = Lo + 1 + Rng() % 90;
+    std::vector<std::vector<long long>> Words;
+    for (int W = 0, N = Rng() % 3; W < N; ++W) {
+      long long Unit = 1 << (Rng() % 9), WPitch = Rng() % 3 == 0 ? 0 : Unit * (1 + Rng() % 8);
+      long long B = long(Rng() % 6) - 1;
+      Words.push_back({Unit, WPitch, B, B + 1 + long(Rng() % 3)});
+    }
+    std::vector<const long long *> Windows;
+    for (const auto &W : Words)
+      Windows.push_back(W.data());
+    ByteRanges Naive = Pitch > 0 ? bandOfRows(Origin, Pitch, Lo, Hi, Size)
+                                 : withinBand({{0, uint64_t(Size)}}, Origin, 0, Lo, Hi);
+    for (const long long *W : Windows)
+      keepWithinWindow(Naive, Origin, Size, W);
+    SCOPED_TRACE("trial " + std::to_string(Trial));
+    EXPECT_EQ(normalized(bandWithinWindows(Origin, Pitch, Lo, Hi, Size, Windows)),
+              normalized(Naive));
+  }
+}
+
 } // namespace
 } // namespace jacc

@@ -33,6 +33,42 @@ TEST(ExchangeMemoTest, SameKeyKeepsThePartAnotherListsAgain) {
   EXPECT_EQ(Other.Key, (std::vector<long long>{3, 4, 6}));
 }
 
+TEST(ExchangeMemoTest, EachPlaneOfASweepKeepsItsPart) {
+  // A kernel pushed once per plane: a key per plane, each listed once, then found again.
+  ExchangeMemo Memo;
+  auto Kernel = std::make_shared<int>(1);
+  std::vector<ExchangeMemo::Part *> Planes;
+  for (long long Plane = 0; Plane < 40; ++Plane) {
+    bool Kept = false;
+    ExchangeMemo::Part &P = Memo.part(Kernel, 0, {7, Plane}, &Kept);
+    EXPECT_FALSE(P.Listed);
+    EXPECT_TRUE(Kept) << "room for plane " << Plane;
+    list(P);
+    Planes.push_back(&P);
+  }
+  for (long long Plane = 39; Plane >= 0; --Plane) {
+    ExchangeMemo::Part &P = Memo.part(Kernel, 0, {7, Plane});
+    EXPECT_EQ(&P, Planes[Plane]) << "the part stays where it was";
+    EXPECT_TRUE(P.Listed);
+    EXPECT_EQ(Memo.last(Kernel, 0), &P);
+  }
+}
+
+TEST(ExchangeMemoTest, BeyondItsKeysTheLeastRecentlyUsedGoes) {
+  // A key that changes at every launch (a time step's value) never comes back: once the memo
+  // is full, each new one takes the place of the least recently used, and is not kept.
+  ExchangeMemo Memo;
+  auto Kernel = std::make_shared<int>(1);
+  const long long Steps = ExchangeMemo::MaxKeys + 20;
+  for (long long Step = 0; Step < Steps; ++Step) {
+    bool Kept = false;
+    list(Memo.part(Kernel, 0, {Step}, &Kept));
+    EXPECT_EQ(Kept, Step < static_cast<long long>(ExchangeMemo::MaxKeys)) << "step " << Step;
+  }
+  EXPECT_TRUE(Memo.part(Kernel, 0, {Steps - 1}).Listed);
+  EXPECT_FALSE(Memo.part(Kernel, 0, {0}).Listed) << "the oldest went first";
+}
+
 TEST(ExchangeMemoTest, AKernelThatLeftIsForgottenAtItsAddress) {
   // Two kernels at one address, one after the other (aliasing pointers: each its own owner).
   static int Address;

@@ -152,6 +152,20 @@ TEST(ProgramSpreadTest, TheFirstLaunchAfterASwitchPaysForItAndIsNotCounted) {
   EXPECT_EQ(P.chosen(), Regime::OneDevice);
 }
 
+TEST(ProgramSpreadTest, PushesThatPaidAOneOffCostAreNotCounted) {
+  // A sweep's first pass works out each plane's exchange once: those spread launches are slow,
+  // the later ones cheaper than one device.
+  ProgramSpread P;
+  uint64_t Launch = 0;
+  for (; Launch < 5 * W; ++Launch) {
+    const void *K = Launch % 2 ? &A : &B;
+    ProgramSpread::Step S = P.next(K);
+    bool OneOff = S.How == Regime::Spread && Launch % 4 < 2;
+    P.record(K, S.How, S.How == Regime::Spread ? (OneOff ? 50.0 : 1.0) : 2.0, OneOff);
+  }
+  EXPECT_EQ(P.chosen(), Regime::Spread);
+}
+
 TEST(ProgramSpreadTest, RechecksTheOtherRegimeAndSwitchesWhenCostsChange) {
   ProgramSpread P;
   bool Cheap = false; // spreading becomes cheap later (the program's phase changes)
