@@ -37,6 +37,14 @@ struct Case {
   Lines Expected;
 };
 
+/// Each case's read extents are the expected ones.
+void expectExtents(const std::vector<Case> &Cases) {
+  for (const Case &C : Cases) {
+    SCOPED_TRACE(C.Pattern);
+    EXPECT_EQ(extents(C.Source, C.Decls), C.Expected);
+  }
+}
+
 const std::vector<std::string> Vectors = {"int n", "double *out", "const double *in"};
 const std::vector<std::string> Matrices = {"int n", "int m", "double (*a)[64]",
                                            "const double (*b)[64]"};
@@ -95,10 +103,7 @@ TEST(ReadExtentsTest, AffineReadsGiveRanges) {
        "    a[i][j] = b[j][i];\n",
        {"int n", "double (*a)[64]", "const double (*b)[64]"}, {"b along dimension 1: [lo, hi)"}},
   };
-  for (const Case &C : Cases) {
-    SCOPED_TRACE(C.Pattern);
-    EXPECT_EQ(extents(C.Source, C.Decls), C.Expected);
-  }
+  expectExtents(Cases);
 }
 
 TEST(ReadExtentsTest, ReadsWithinAFixedWidthOfAnotherDimensionHaveAWindow) {
@@ -132,10 +137,7 @@ TEST(ReadExtentsTest, ReadsWithinAFixedWidthOfAnotherDimensionHaveAWindow) {
        {"int n", "double (*a)[64]", "const double (*b)[64]"},
        {"b along dimension 0: [lo, hi), within dimension 1: [1, 7)"}},
   };
-  for (const Case &C : Cases) {
-    SCOPED_TRACE(C.Pattern);
-    EXPECT_EQ(extents(C.Source, C.Decls), C.Expected);
-  }
+  expectExtents(Cases);
 }
 
 TEST(ReadExtentsTest, WritesOfABoundaryPlaneHaveAWindow) {
@@ -248,10 +250,7 @@ TEST(ReadExtentsTest, InnerLoopReadsSpanTheLoopsValues) {
        Matrices,
        {"b along dimension 1: [lo - 1, hi + 1)"}},
   };
-  for (const Case &C : Cases) {
-    SCOPED_TRACE(C.Pattern);
-    EXPECT_EQ(extents(C.Source, C.Decls), C.Expected);
-  }
+  expectExtents(Cases);
 }
 
 TEST(ReadExtentsTest, InnerLoopsTheAnalysisCannotBoundNeedTheWholeMapping) {
