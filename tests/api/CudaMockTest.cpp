@@ -768,6 +768,97 @@ void sweepHook(const char *Entry, unsigned, unsigned, void **P) {
   }
 }
 
+const char *const PlanesKernel = "#pragma acc parallel loop present(u, r)\n"
+                                 "for (int k = 0; k < 12; k++)\n"
+                                 "  for (int j = 0; j < 12; j++)\n"
+                                 "    for (int m = 0; m < 2; m++)\n"
+                                 "      for (int i = 0; i < 8; i++)\n"
+                                 "        r[m][k][j][i] = 2 * u[m][k][j][i];\n";
+const char *const BoundaryPlaneKernel =
+    "#pragma acc parallel loop present(u, r)\n"
+    "for (int j = 0; j < 12; j++)\n"
+    "  for (int m = 0; m < 2; m++)\n"
+    "    for (int i = 0; i < 8; i++)\n"
+    "      r[m][kb][j][i] = r[m][kb][j][i] - u[m][kb + 1][j][i] + u[m][kb + 2][j][i];\n";
+
+/// Which of the two kernels the next launch runs: the planes (false) or the boundary plane.
+std::atomic<bool> OnBoundaryPlane{false};
+
+/// Their entries: planes (u, r, team), boundary plane (int kb, u, r, team); split, the mapping
+/// bounds of r before the team. r[2][12][12][8] is split along k (the planes) or j (the boundary
+/// plane, whose writes stay within the plane kb: the window its split information reports, as
+/// the generated prologue does).
+void planesHook(const char *Entry, unsigned, unsigned, void **P) {
+  bool Boundary = OnBoundaryPlane.load();
+  int Kb = Boundary ? param<int>(P, 0) : 0;
+  unsigned At = Boundary ? 1 : 0;
+  const double *U = param<const double *>(P, At);
+  double *R = param<double *>(P, At + 1);
+  long long Lb = 0, Ub = 11;
+  if (std::strcmp(Entry, "__jacc_entry_split") == 0) {
+    jacc_cuda_team T = param<jacc_cuda_team>(P, At + 4);
+    Lb = 12 * T.share_begin / T.share_scale;
+    Ub = 12 * T.share_end / T.share_scale - 1;
+    const long long Row = 8 * sizeof(double), Plane = 12 * Row, Block = 12 * Plane;
+    long long Info[JACC_SPLIT_INFO_WORDS] = {
+        Lb, Ub, Boundary ? Row : Plane, Boundary ? Plane : Block, 0, 11, Lb, Ub + 1};
+    if (Boundary) {
+      long long Window[4] = {Plane, Block, Kb, Kb + 1};
+      std::memcpy(Info + JACC_SPLIT_INFO_WINDOWS, Window, sizeof Window);
+    }
+    std::memcpy(T.split_info, Info, sizeof Info);
+  }
+  auto At4 = [](int M, int K, int J, int I) { return ((M * 12 + K) * 12 + J) * 8 + I; };
+  for (long long X = Lb; X <= Ub; ++X)
+    for (int M = 0; M < 2; ++M)
+      for (int I = 0; I < 8; ++I) {
+        if (Boundary)
+          R[At4(M, Kb, X, I)] += U[At4(M, Kb + 2, X, I)] - U[At4(M, Kb + 1, X, I)];
+        else
+          for (int J = 0; J < 12; ++J)
+            R[At4(M, X, J, I)] = 2 * U[At4(M, X, J, I)];
+      }
+}
+
+// Boundary planes on GPUs: a plane split along j after the planes were split along k moves that
+// plane's rows, not the band of every plane (DemandExchangeTest on host devices).
+TEST_P(CudaMockTest, ABoundaryPlaneMovesThatPlaneOnly) {
+  setHook(planesHook);
+  std::vector<double> U(2 * 12 * 12 * 8), Rv(U.size(), 0.0);
+  for (size_t I = 0; I < U.size(); ++I)
+    U[I] = double((I * 13) % 29);
+  double *u = U.data(), *r = Rv.data();
+  int kb = 0;
+  ASSERT_JACC(jacc_copyin(u, U.size() * sizeof(double)));
+  ASSERT_JACC(jacc_copyin(r, Rv.size() * sizeof(double)));
+  jacc_arg Planes[] = {{"const double (*u)[12][12][8]", &u}, {"double (*r)[12][12][8]", &r}};
+  jacc_arg Boundary[] = {{"int kb", &kb}, Planes[0], Planes[1]};
+  uint64_t D = devices(), OthersRows = 2 * (12 - 12 / D) * 8 * sizeof(double);
+  jacc_reset_stats();
+  for (int Step = 0; Step < 3; ++Step) {
+    jacc_stats S0, S1, S2;
+    ASSERT_JACC(jacc_get_stats(&S0));
+    OnBoundaryPlane = false;
+    ASSERT_JACC(jacc_kernel_push(PlanesKernel, 2, Planes, JACC_FORCE_SPLIT));
+    ASSERT_JACC(jacc_get_stats(&S1));
+    OnBoundaryPlane = true;
+    ASSERT_JACC(jacc_kernel_push(BoundaryPlaneKernel, 3, Boundary, JACC_FORCE_SPLIT));
+    ASSERT_JACC(jacc_get_stats(&S2));
+    EXPECT_EQ(S1.bytes_device_to_device - S0.bytes_device_to_device, Step == 0 ? 0 : OthersRows)
+        << "planes, step " << Step;
+    EXPECT_EQ(S2.bytes_device_to_device - S1.bytes_device_to_device, OthersRows)
+        << "boundary plane, step " << Step;
+  }
+  std::vector<double> Want(U.size());
+  for (size_t I = 0; I < U.size(); ++I) {
+    size_t K = I / (12 * 8) % 12;
+    Want[I] = 2 * U[I] - (K == 0 ? U[I + 12 * 8] - U[I + 2 * 12 * 8] : 0);
+  }
+  ASSERT_JACC(jacc_copyout(r, Rv.size() * sizeof(double)));
+  ASSERT_JACC(jacc_delete(u, U.size() * sizeof(double)));
+  EXPECT_EQ(Rv, Want);
+}
+
 // The design carries to GPUs: split sweeps move exactly the part of the array that changes
 // owner between the axes, as on host devices (LaunchModeTest), here between fake GPUs.
 TEST_P(CudaMockTest, SplitSweepsMoveThePartThatChangesOwnerEachWay) {
