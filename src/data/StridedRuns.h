@@ -42,8 +42,8 @@ void keepWithinBand(ByteRanges &Ranges, long long Origin, long long Pitch, long 
 
 /// Whether cutting ranges to the band [Lo, Hi) of rows of Pitch bytes saves more than it costs:
 /// a band of the whole row saves nothing, and one keeping more than half of each row, or runs
-/// narrower than a cache line's few bytes, would list more pieces than it saves bytes. Keeping
-/// the uncut ranges is always safe (a superset of what is needed).
+/// under 512 bytes, would list more pieces than it saves bytes. Keeping the uncut ranges is
+/// always safe (a superset of what is needed).
 bool bandWorthCutting(long long Pitch, long long Lo, long long Hi);
 
 /// Keeps the parts of Ranges inside the band of a window of an access (jit/host/HostABI.h):

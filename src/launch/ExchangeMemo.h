@@ -42,6 +42,8 @@ public:
              bool *Kept = nullptr);
   /// The part that part() last returned for Kernel on D, or null.
   Part *last(const std::shared_ptr<const void> &Kernel, unsigned D);
+  /// Forgets every part (the runtime's devices and mappings are gone).
+  void clear() { Kernels.clear(); }
 
   /// Keys remembered per kernel and device.
   static constexpr size_t MaxKeys = 256;

@@ -21,8 +21,12 @@ namespace jacc {
 class Scheduler {
 public:
   Scheduler(DataEnvironment &Data) : Data(Data) {}
-  /// The devices to run on, in device order (set by init, cleared by finalize).
-  void attach(llvm::ArrayRef<std::unique_ptr<Device>> Devices) { this->Devices = Devices; }
+  /// The devices to run on, in device order (set by init, cleared by finalize, which forgets
+  /// what the split launches on the old ones needed).
+  void attach(llvm::ArrayRef<std::unique_ptr<Device>> Devices) {
+    this->Devices = Devices;
+    Memo.clear();
+  }
   /// JACC_EXCHANGE: demand (split launches that can be probed fetch what they read and
   /// exchange nothing after) or eager (every split launch ends with the exchange).
   void setDemandExchange(bool Demand) { DemandExchange = Demand; }

@@ -69,6 +69,17 @@ TEST(ExchangeMemoTest, BeyondItsKeysTheLeastRecentlyUsedGoes) {
   EXPECT_FALSE(Memo.part(Kernel, 0, {0}).Listed) << "the oldest went first";
 }
 
+TEST(ExchangeMemoTest, ClearForgetsEveryPart) {
+  // Finalize: the devices and mappings the parts name are gone.
+  ExchangeMemo Memo;
+  auto Kernel = std::make_shared<int>(1);
+  list(Memo.part(Kernel, 0, {1}));
+  list(Memo.part(Kernel, 1, {1}));
+  Memo.clear();
+  EXPECT_EQ(Memo.last(Kernel, 0), nullptr);
+  EXPECT_FALSE(Memo.part(Kernel, 1, {1}).Listed);
+}
+
 TEST(ExchangeMemoTest, AKernelThatLeftIsForgottenAtItsAddress) {
   // Two kernels at one address, one after the other (aliasing pointers: each its own owner).
   static int Address;
