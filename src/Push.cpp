@@ -8,6 +8,7 @@
 #include "analysis/KernelSource.h"
 #include "jit/cache/KernelSummary.h"
 #include "src/profile/KernelNames.h"
+#include "support/Debug.h"
 #include "support/Stats.h"
 
 #include <algorithm>
@@ -165,12 +166,19 @@ Runtime::formOf(const std::shared_ptr<const jit::CompiledKernel> &K, const Launc
                 const NativeChoice &Native, int NArgs, const jacc_arg *Args,
                 PushObservation &Observed) {
   // Native implementations compute shares of the kernel as written.
-  if (!Decision.split() || !Native.empty())
+  if (!TwinsOn || !Decision.split() || !Native.empty())
     return K;
   std::optional<std::string> Twin = Twins.choose(K, Args);
   if (!Twin)
     return K;
-  return compile(Twin->c_str(), NArgs, Args, Observed);
+  auto Form = compile(Twin->c_str(), NArgs, Args, Observed);
+  if (Form)
+    return Form;
+  // A twin a target cannot compile: the kernel keeps its form (it was analysed as written).
+  debugLog("launch", K->Info.Name.Site + ": split as written, its twin does not compile (" +
+                         llvm::toString(Form.takeError()) + ")");
+  Twins.refuse(*K);
+  return K;
 }
 
 llvm::Expected<LaunchRequest> Runtime::launchRequest(const jit::CompiledKernel &K, unsigned Flags,

@@ -90,6 +90,7 @@ llvm::Error Runtime::initLocked() {
     Twins.forget(K);
   });
   NarrowPolicy = Settings->Narrow;
+  TwinsOn = Settings->Twins;
   Sched.setDemandExchange(Settings->DemandExchange);
   Sched.setMeetSpin(Settings->Devices.SpinTime);
   CheckBounds = Settings->CheckBounds;

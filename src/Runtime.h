@@ -247,6 +247,7 @@ private:
   std::vector<acc_device_t> DeviceTypes; ///< each device's OpenACC type, in device order
   unsigned StartDevice = 0; ///< startDevice()
   bool NarrowPolicy = true; ///< JACC_NARROW
+  bool TwinsOn = true;      ///< JACC_TWINS
   bool CheckBounds = false; ///< JACC_CHECK=bounds
   LaunchChooser Chooser;    ///< how each push runs: JACC_SPLIT, the choosers, the shares
   SplitTwins Twins;         ///< which form of a kernel its split launches run

@@ -51,6 +51,10 @@ llvm::Expected<RuntimeSettings> readSettings() {
   if (!Narrow)
     return Narrow.takeError();
   S.Narrow = *Narrow;
+  auto Twins = env::onOff(env::Var::Twins, true, "on or off");
+  if (!Twins)
+    return Twins.takeError();
+  S.Twins = *Twins;
   auto Exchange =
       env::keyword(env::Var::Exchange, {{"eager", 0}, {"demand", 1}}, 1, "demand or eager");
   if (!Exchange)

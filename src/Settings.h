@@ -19,6 +19,7 @@ struct RuntimeSettings {
   DeviceConfig Devices;                              ///< JACC_DEVICES, _HOST_THREADS, _SPIN_US
   SplitChoice::Policy Split = SplitChoice::Policy::Auto; ///< JACC_SPLIT
   bool Narrow = true;                                ///< JACC_NARROW
+  bool Twins = true;                                 ///< JACC_TWINS
   bool DemandExchange = true;                        ///< JACC_EXCHANGE=demand (else eager)
   Distribution Policy;                               ///< JACC_POLICY (checked at jacc_init)
   std::string ConfigFile;                            ///< JACC_CONFIG (read at jacc_init)

@@ -13,6 +13,8 @@ const char *name(Var V) {
   case Var::SpinUs: return "JACC_SPIN_US";
   case Var::Split: return "JACC_SPLIT";
   case Var::Narrow: return "JACC_NARROW";
+  case Var::Twins:
+    return "JACC_TWINS";
   case Var::Exchange: return "JACC_EXCHANGE";
   case Var::Policy: return "JACC_POLICY";
   case Var::Config: return "JACC_CONFIG";
@@ -69,6 +71,7 @@ llvm::ArrayRef<Var> allVars() {
                             Var::SpinUs,
                             Var::Split,
                             Var::Narrow,
+                            Var::Twins,
                             Var::Exchange,
                             Var::Policy,
                             Var::Config,
@@ -122,6 +125,8 @@ const char *defaultText(Var V) {
   case Var::SpinUs: return "1000";
   case Var::Split: return "auto";
   case Var::Narrow: return "on";
+  case Var::Twins:
+    return "on";
   case Var::Exchange: return "demand";
   case Var::Policy: return "static";
   case Var::Config: return "none (one location per device)";

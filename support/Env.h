@@ -25,6 +25,7 @@ enum class Var : unsigned {
   SpinUs,            ///< JACC_SPIN_US: spinning before idle threads sleep
   Split,             ///< JACC_SPLIT: auto, always, never
   Narrow,            ///< JACC_NARROW: on, off
+  Twins,             ///< JACC_TWINS: on, off
   Exchange,          ///< JACC_EXCHANGE: demand, eager (src/launch/DemandExchange)
   Policy,            ///< JACC_POLICY: how split launches share the work (src/launch/Distribution)
   Config,            ///< JACC_CONFIG: the location hierarchy's file (src/launch/Locations)

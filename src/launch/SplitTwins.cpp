@@ -77,6 +77,15 @@ std::optional<std::string> SplitTwins::choose(const std::shared_ptr<const jit::C
   return Info.Split.Twin;
 }
 
+void SplitTwins::refuse(const jit::CompiledKernel &K) {
+  std::lock_guard<std::mutex> G(M);
+  auto It = Kernels.find(&K);
+  if (It == Kernels.end())
+    return;
+  It->second.HasTwin = false;
+  It->second.Current = 0; // its next launch records its own cuts again
+}
+
 void SplitTwins::forget(const jit::CompiledKernel &K) {
   std::lock_guard<std::mutex> G(M);
   if (!Kernels.erase(&K))

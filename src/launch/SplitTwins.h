@@ -31,6 +31,8 @@ public:
                                     const jacc_arg *Args);
   /// A split launch of K was bound as Plan: the bytes of the arrays its arguments point into.
   void bound(const jit::CompiledKernel &K, const LaunchPlan &Plan);
+  /// K's twin could not be compiled: K runs as written from now on.
+  void refuse(const jit::CompiledKernel &K);
   /// Forget K (it left the kernel cache), or everything (the runtime was finalized).
   void forget(const jit::CompiledKernel &K);
   void clear();

@@ -793,6 +793,7 @@ void environmentCases(std::vector<Case> &Cases) {
                           "JACC_SPECIALIZE",
                           "JACC_EXCHANGE",
                           "JACC_NARROW",
+                          "JACC_TWINS",
                           "JACC_DEBUG",
                           "JACC_PERF",
                           "JACC_POLICY",

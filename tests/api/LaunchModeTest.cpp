@@ -197,36 +197,58 @@ TEST_P(LaunchModeTest, TransposesMoveTheBlocksThatChangeOwner) {
   EXPECT_EQ(stats().split_launches, ndev() > 1 ? 9u : 0u);
 }
 
-TEST_P(LaunchModeTest, ABuilderComesToSplitAlongTheAxisItsSweepSplits) {
-  // A solver step (SolverStep.h). The builder splits its rows at first, so the sweep, split by
-  // columns, fetches the column blocks of l that change owner; once the sweep split a and l by
-  // columns, the builder runs its twin (its two loops swapped: split by columns too) and nothing
-  // moves any more.
-  ASSERT_NO_FATAL_FAILURE(restartWith("always"));
+/// Steps of a solver step (SolverStep.h), every kernel split: the bytes moved per step.
+std::vector<uint64_t> solverSteps(int Steps, std::vector<double> &A) {
   constexpr int N = R;
-  std::vector<double> A = initial(), L(N * N, 0.0), Ref = A;
+  std::vector<double> L(N * N, 0.0), Ref = A;
   int r = N;
   double(*a)[N] = reinterpret_cast<double(*)[N]>(A.data());
   double(*l)[N] = reinterpret_cast<double(*)[N]>(L.data());
-  ASSERT_JACC(jacc_copyin(A.data(), A.size() * sizeof(double)));
-  ASSERT_JACC(jacc_create(L.data(), L.size() * sizeof(double)));
+  EXPECT_EQ(jacc_copyin(A.data(), A.size() * sizeof(double)), JACC_SUCCESS);
+  EXPECT_EQ(jacc_create(L.data(), L.size() * sizeof(double)), JACC_SUCCESS);
   jacc_arg Args[] = {{"int r", &r}, {"double (*a)[r]", &a}, {"double (*l)[r]", &l}};
   std::vector<uint64_t> Moved;
-  for (int S = 0; S < 4; ++S) {
+  for (int S = 0; S < Steps; ++S) {
     uint64_t Before = stats().bytes_device_to_device;
-    ASSERT_JACC(jacc_kernel_push(jacc_solver_step::BuildAlongRowsSrc, 3, Args, JACC_DEFAULT));
-    ASSERT_JACC(jacc_kernel_push(jacc_solver_step::SweepDownColumnsSrc, 3, Args, JACC_DEFAULT));
+    EXPECT_EQ(jacc_kernel_push(jacc_solver_step::BuildAlongRowsSrc, 3, Args, JACC_DEFAULT),
+              JACC_SUCCESS);
+    EXPECT_EQ(jacc_kernel_push(jacc_solver_step::SweepDownColumnsSrc, 3, Args, JACC_DEFAULT),
+              JACC_SUCCESS);
     Moved.push_back(stats().bytes_device_to_device - Before);
     jacc_solver_step::stepOnHost(Ref, N);
   }
+  EXPECT_EQ(jacc_copyout(A.data(), A.size() * sizeof(double)), JACC_SUCCESS);
+  EXPECT_EQ(jacc_delete(L.data(), L.size() * sizeof(double)), JACC_SUCCESS);
+  jacc_solver_step::expectNear(A, Ref);
+  return Moved;
+}
+
+TEST_P(LaunchModeTest, ABuilderComesToSplitAlongTheAxisItsSweepSplits) {
+  // The builder splits its rows at first, so the sweep, split by columns, fetches the column
+  // blocks of l that change owner; once the sweep split a and l by columns, the builder runs its
+  // twin (its two loops swapped: split by columns too) and nothing moves any more.
+  ASSERT_NO_FATAL_FAILURE(restartWith("always"));
+  constexpr int N = R;
+  std::vector<double> A = initial();
+  std::vector<uint64_t> Moved = solverSteps(4, A);
   // Step 0: the sweep fetches l's blocks off its columns' owners, (N - N/D) x N/D elements per
   // device (a is current everywhere). From step 1 on, the builder splits by columns as the sweep
   // does: nothing moves.
   uint64_t Block = uint64_t(N - N / ndev()) * (N / ndev()) * sizeof(double) * ndev();
   EXPECT_EQ(Moved, (std::vector<uint64_t>{Block, 0, 0, 0})) << "bytes moved per step";
-  ASSERT_JACC(jacc_copyout(A.data(), A.size() * sizeof(double)));
-  ASSERT_JACC(jacc_delete(L.data(), L.size() * sizeof(double)));
-  jacc_solver_step::expectNear(A, Ref);
+}
+
+TEST_P(LaunchModeTest, WithoutTwinsTheBuilderKeepsItsAxis) {
+  // JACC_TWINS=off: the builder splits its rows at every step, and every step moves blocks.
+  jacc::ScopedEnv Off("JACC_TWINS", "off");
+  ASSERT_NO_FATAL_FAILURE(restartWith("always"));
+  std::vector<double> A = initial();
+  std::vector<uint64_t> Moved = solverSteps(4, A);
+  for (size_t S = 1; S < Moved.size(); ++S)
+    EXPECT_EQ(Moved[S], ndev() > 1 ? Moved[1] : 0u) << "step " << S;
+  if (ndev() > 1) {
+    EXPECT_GT(Moved[1], 0u) << "the builder's rows against the sweep's columns";
+  }
 }
 
 TEST_P(LaunchModeTest, TheRuntimesChoiceGivesTheSerialResults) {

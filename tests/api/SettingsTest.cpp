@@ -23,6 +23,7 @@ const Setting Settings[] = {
     {"JACC_SPIN_US", "soon", "10", "number of microseconds"},
     {"JACC_SPLIT", "sometimes", "never", "auto, always, never or one"},
     {"JACC_NARROW", "maybe", "off", "on or off"},
+    {"JACC_TWINS", "sometimes", "off", "on or off"},
     {"JACC_SPECIALIZE", "often", "off", "off, auto or always"},
     {"JACC_SPECIALIZE_ARGS", "n,2x", "n,-m", "argument name"},
     {"JACC_SPECIALIZE_AFTER", "-1", "5", "a number of pushes between 1 and"},
