@@ -32,25 +32,10 @@ std::vector<StridedBlock> groupStrided(const ByteRanges &Ranges) {
 
 ByteRanges bandOfRows(long long Origin, long long Pitch, long long Lo, long long Hi,
                       long long Size) {
-  ByteRanges R;
   if (Pitch <= 0 || Lo >= Hi || Size <= 0)
-    return R;
-  if (Hi - Lo >= Pitch)
-    return {{0, static_cast<uint64_t>(Size)}}; // the bands of neighbouring rows touch
-  auto FloorDiv = [](long long A, long long B) { return A >= 0 ? A / B : -((-A + B - 1) / B); };
-  // Lo in [0, Pitch): a band shifted by whole rows is the band of other rows.
-  long long Shift = FloorDiv(Lo, Pitch) * Pitch;
-  Origin += Shift;
-  Lo -= Shift;
-  Hi -= Shift;
-  // Row k starts at Origin + k * Pitch; the rows whose band [Lo, Hi) meets [0, Size).
-  long long First = FloorDiv(-Origin - Hi, Pitch), Last = FloorDiv(Size - Origin - Lo, Pitch);
-  for (long long K = First; K <= Last + 1; ++K) {
-    long long B = std::max(0LL, Origin + K * Pitch + Lo);
-    long long E = std::min(Size, Origin + K * Pitch + Hi);
-    if (B < E)
-      R.push_back({static_cast<uint64_t>(B), static_cast<uint64_t>(E)});
-  }
+    return {};
+  ByteRanges R{{0, static_cast<uint64_t>(Size)}};
+  keepWithinBand(R, Origin, Pitch, Lo, Hi);
   return R;
 }
 
