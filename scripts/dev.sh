@@ -27,12 +27,14 @@ esac
 
 # Debian packages the build needs (LLVM/clang 16 exactly: the JIT and frontend are built on them),
 # CMake for the test of jaccc in users' builds (tests/tools/jaccc_builds.sh), Open MPI for the
-# MPI sample's test (samples/mpi), and a CBLAS for the test of native
-# implementations calling a BLAS library (tests/api/NativeBlasTest.cpp).
+# MPI sample's test (samples/mpi), a CBLAS for the test of native
+# implementations calling a BLAS library (tests/api/NativeBlasTest.cpp), and for Fortran
+# sources flang's parser, semantics and intrinsic modules (libflang-16-dev, flang-16)
+# with gfortran, which compiles the translated host programs.
 packages=(build-essential pkg-config meson ninja-build cmake
           llvm-16-dev libclang-16-dev libclang-cpp16-dev libclang-common-16-dev
           libffi-dev libboost-graph-dev googletest libgtest-dev libbenchmark-dev
-          openmpi-bin libopenmpi-dev libblas-dev)
+          openmpi-bin libopenmpi-dev libblas-dev flang-16 libflang-16-dev gfortran)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -153,6 +153,10 @@ static llvm::Error applyExtraArgs(CompilerInstance &CI, llvm::ArrayRef<std::stri
   return llvm::Error::success();
 }
 
+std::string translatedPrelude() {
+  return TranslatedPrelude;
+}
+
 bool isCxxFile(llvm::StringRef FileName) {
   llvm::StringRef Ext = llvm::sys::path::extension(FileName);
   return Ext == ".cpp" || Ext == ".cc" || Ext == ".cxx" || Ext == ".C" || Ext == ".c++";

@@ -13,6 +13,10 @@
 
 namespace jacc::translate {
 
+/// The helpers translated code calls (jacc_translated_check, ...), which open every translated
+/// file: the C translation's, and the Fortran translation's glue.
+std::string translatedPrelude();
+
 /// Whether FileName is a C++ source (.cpp, .cc, .cxx, .C, .c++), as g++ decides.
 bool isCxxFile(llvm::StringRef FileName);
 

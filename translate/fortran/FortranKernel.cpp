@@ -1,0 +1,727 @@
+// Fortran statements and expressions, typed by flang's semantics, printed as the C of a jacc
+// kernel: a(i,j) of a(l1:u1,l2:u2) is a[j - l2][i - l1] of a `T (*a)[n1]`, DO loops are for
+// loops, intrinsics are <math.h> calls, and every host variable the text names is recorded.
+#include "translate/fortran/FortranKernel.h"
+
+#include "support/Error.h"
+
+#include <flang/Evaluate/expression.h>
+#include <flang/Evaluate/fold.h>
+#include <flang/Evaluate/tools.h>
+#include <flang/Parser/parse-tree.h>
+#include <flang/Semantics/symbol.h>
+#include <flang/Semantics/tools.h>
+#include <flang/Semantics/type.h>
+
+#include <map>
+#include <set>
+
+namespace jacc::translate::fortran {
+
+using namespace Fortran;
+using common::TypeCategory;
+using evaluate::Expr;
+using evaluate::SomeType;
+
+static const std::set<std::string> CKeywords = {
+    "auto",     "break",  "case",   "char",     "const",    "continue", "default",  "do",
+    "double",   "else",   "enum",   "extern",   "float",    "for",      "goto",     "if",
+    "inline",   "int",    "long",   "register", "restrict", "return",   "short",    "signed",
+    "sizeof",   "static", "struct", "switch",   "typedef",  "union",    "unsigned", "void",
+    "volatile", "while",  "bool",   "true",     "false",    "main"};
+
+const parser::Name *variableName(const parser::Designator &D) {
+  const auto *Ref = std::get_if<parser::DataRef>(&D.u);
+  return Ref ? std::get_if<parser::Name>(&Ref->u) : nullptr;
+}
+
+std::string cName(const semantics::Symbol &Symbol) {
+  std::string Name = Symbol.name().ToString();
+  if (CKeywords.count(Name) || llvm::StringRef(Name).startswith("jacc_"))
+    Name += "_f";
+  return Name;
+}
+
+/// The C type of Fortran's intrinsic type Category(Kind); empty if none.
+static std::string cTypeOf(TypeCategory Category, int Kind) {
+  switch (Category) {
+  case TypeCategory::Real:
+    return Kind == 4 ? "float" : Kind == 8 ? "double" : "";
+  case TypeCategory::Integer:
+  case TypeCategory::Logical:
+    return Kind == 1   ? "signed char"
+           : Kind == 2 ? "short"
+           : Kind == 4 ? "int"
+           : Kind == 8 ? "long long"
+                       : "";
+  default:
+    return "";
+  }
+}
+
+std::string cType(const semantics::Symbol &Symbol) {
+  const semantics::DeclTypeSpec *Type = Symbol.GetType();
+  const semantics::IntrinsicTypeSpec *Intrinsic = Type ? Type->AsIntrinsic() : nullptr;
+  if (!Intrinsic)
+    return "";
+  auto Kind = evaluate::ToInt64(Intrinsic->kind());
+  return Kind ? cTypeOf(Intrinsic->category(), static_cast<int>(*Kind)) : "";
+}
+
+llvm::Expected<HostVariable> hostVariable(const semantics::Symbol &Symbol) {
+  const semantics::Symbol &S = Symbol.GetUltimate();
+  HostVariable V;
+  V.Symbol = &S;
+  V.Name = cName(S);
+  V.CType = cType(S);
+  std::string Name = S.name().ToString();
+  if (V.CType.empty())
+    return makeError(ErrorCode::Unsupported,
+                     "'" + Name +
+                         "': jacc's kernels take integer, logical and real variables of "
+                         "kinds 1 to 8 (complex, character and derived types are not translated "
+                         "yet)");
+  V.Rank = S.Rank();
+  if (V.Rank == 0)
+    return V;
+  if (semantics::IsAssumedSizeArray(S))
+    return makeError(ErrorCode::Unsupported,
+                     "'" + Name +
+                         "' is an assumed-size array: jacc needs its extent; declare "
+                         "it with an explicit shape, as " +
+                         Name + "(n), or assumed shape, " + Name + "(:)");
+  if (semantics::IsPointer(S))
+    return makeError(ErrorCode::Unsupported,
+                     "'" + Name +
+                         "' is a pointer array, which may not be contiguous: use an "
+                         "allocatable or a dummy array");
+  const auto *Object = S.detailsIf<semantics::ObjectEntityDetails>();
+  for (int D = 0; D < V.Rank; ++D) {
+    std::optional<int64_t> Lower;
+    if (Object && D < static_cast<int>(Object->shape().size()) &&
+        Object->shape()[D].lbound().isExplicit())
+      if (const auto &E = Object->shape()[D].lbound().GetExplicit())
+        Lower = evaluate::ToInt64(*E);
+    // An assumed-shape dummy without a lower bound starts at 1.
+    if (!Lower && semantics::IsAssumedShape(S) && Object &&
+        !Object->shape()[D].lbound().GetExplicit())
+      Lower = 1;
+    V.Lower.push_back(Lower ? std::to_string(*Lower)
+                            : "jacc_lb_" + V.Name + "_" + std::to_string(D + 1));
+  }
+  return V;
+}
+
+namespace {
+
+/// The printer of one kernel: expressions and statements to C, recording host variables.
+class KernelWriter {
+public:
+  KernelWriter(const FortranSource &Source) : Source(Source) {}
+
+  FortranKernel Out;
+  /// The indices of the loops around (each declared by its for), and the variables of private
+  /// and reduction clauses.
+  std::set<const semantics::Symbol *> Own, Private, Reductions;
+  /// Scalars assigned inside a loop (private to it) and outside any (written through a pointer).
+  std::set<const semantics::Symbol *> InLoop, OutsideLoops, Refs;
+  int LoopDepth = 0;
+  parser::CharBlock Where; ///< the statement being printed, for errors
+
+  void error(const std::string &Message) {
+    Out.Errors.push_back(Source.where(Where) + ": error: " + Message);
+  }
+
+  /// A host variable's C name, recorded on first use.
+  std::string variable(const semantics::Symbol &Symbol) {
+    const semantics::Symbol &S = Symbol.GetUltimate();
+    if (Own.count(&S))
+      return cName(S);
+    for (const HostVariable &V : Out.Variables)
+      if (V.Symbol == &S)
+        return V.Ref ? "jacc_ref_" + V.Name + "[0]" : V.Name;
+    auto V = hostVariable(S);
+    if (!V) {
+      error(llvm::toString(V.takeError()));
+      return cName(S);
+    }
+    V->Ref = V->Rank == 0 && Refs.count(&S);
+    Out.Variables.push_back(*V);
+    return V->Ref ? "jacc_ref_" + V->Name + "[0]" : V->Name;
+  }
+
+  const HostVariable *find(const semantics::Symbol &Symbol) {
+    for (const HostVariable &V : Out.Variables)
+      if (V.Symbol == &Symbol.GetUltimate())
+        return &V;
+    return nullptr;
+  }
+
+  // ---- expressions ----
+  template <typename A> std::string expr(const A &) {
+    error("this expression is not translated into a kernel yet");
+    return "0";
+  }
+  template <typename T> std::string expr(const Expr<T> &E) {
+    return std::visit([&](const auto &X) { return expr(X); }, E.u);
+  }
+  template <typename T> std::string expr(const common::Indirection<T> &X) {
+    return expr(X.value());
+  }
+  template <typename T> std::string expr(const evaluate::Parentheses<T> &X) {
+    return "(" + expr(X.left()) + ")";
+  }
+  template <typename T> std::string expr(const evaluate::Negate<T> &X) {
+    return "(-" + expr(X.left()) + ")";
+  }
+  template <typename T> std::string expr(const evaluate::Add<T> &X) { return binary(X, " + "); }
+  template <typename T> std::string expr(const evaluate::Subtract<T> &X) {
+    return binary(X, " - ");
+  }
+  template <typename T> std::string expr(const evaluate::Multiply<T> &X) {
+    return binary(X, " * ");
+  }
+  template <typename T> std::string expr(const evaluate::Divide<T> &X) { return binary(X, " / "); }
+  template <typename X> std::string binary(const X &Op, const char *C) {
+    return "(" + expr(Op.left()) + C + expr(Op.right()) + ")";
+  }
+  template <typename T> std::string expr(const evaluate::Power<T> &X) {
+    if constexpr (T::category == TypeCategory::Integer)
+      return integerPower(expr(X.left()), evaluate::ToInt64(X.right()));
+    return std::string(T::kind == 4 ? "powf(" : "pow(") + expr(X.left()) + ", " + expr(X.right()) +
+           ")";
+  }
+  template <typename T> std::string expr(const evaluate::RealToIntPower<T> &X) {
+    std::optional<int64_t> N =
+        std::visit([](const auto &E) { return evaluate::ToInt64(E); }, X.right().u);
+    if (N && *N >= 0 && *N <= 4)
+      return integerPower(expr(X.left()), N);
+    return std::string(T::kind == 4 ? "powf(" : "pow(") + expr(X.left()) + ", " + expr(X.right()) +
+           ")";
+  }
+  /// B**N as products for small constant N (as compilers expand them).
+  std::string integerPower(const std::string &B, std::optional<int64_t> N) {
+    if (!N || *N < 0 || *N > 4) {
+      error("an integer power with an exponent that is not a constant 0..4 is not translated "
+            "into a kernel yet");
+      return B;
+    }
+    if (*N == 0)
+      return "1";
+    std::string P = "(" + B;
+    for (int64_t I = 1; I < *N; ++I)
+      P += " * " + B;
+    return P + ")";
+  }
+  template <typename T> std::string expr(const evaluate::Extremum<T> &X) {
+    std::string L = expr(X.left()), R = expr(X.right());
+    if constexpr (T::category == TypeCategory::Real)
+      return std::string(X.ordering == evaluate::Ordering::Greater ? "fmax" : "fmin") +
+             (T::kind == 4 ? "f(" : "(") + L + ", " + R + ")";
+    const char *Op = X.ordering == evaluate::Ordering::Greater ? " > " : " < ";
+    return "(" + L + Op + R + " ? " + L + " : " + R + ")";
+  }
+  template <typename TO, TypeCategory FROM> std::string expr(const evaluate::Convert<TO, FROM> &X) {
+    std::string Type = cTypeOf(TO::category, TO::kind);
+    if (Type.empty()) {
+      error("a conversion to this type is not translated into a kernel yet");
+      return "0";
+    }
+    return "((" + Type + ")" + expr(X.left()) + ")";
+  }
+  template <int K> std::string expr(const evaluate::Not<K> &X) {
+    return "(!" + expr(X.left()) + ")";
+  }
+  template <int K> std::string expr(const evaluate::LogicalOperation<K> &X) {
+    using common::LogicalOperator;
+    const char *Op = X.logicalOperator == LogicalOperator::And   ? " && "
+                     : X.logicalOperator == LogicalOperator::Or  ? " || "
+                     : X.logicalOperator == LogicalOperator::Eqv ? " == "
+                                                                 : " != ";
+    return "(" + truth(expr(X.left())) + Op + truth(expr(X.right())) + ")";
+  }
+  static std::string truth(const std::string &E) { return "(" + E + " != 0)"; }
+  template <typename T> std::string expr(const evaluate::Relational<T> &X) {
+    using common::RelationalOperator;
+    static const std::map<RelationalOperator, const char *> Ops = {
+        {RelationalOperator::LT, " < "},  {RelationalOperator::LE, " <= "},
+        {RelationalOperator::EQ, " == "}, {RelationalOperator::NE, " != "},
+        {RelationalOperator::GE, " >= "}, {RelationalOperator::GT, " > "}};
+    return "(" + expr(X.left()) + Ops.at(X.opr) + expr(X.right()) + ")";
+  }
+  std::string expr(const evaluate::Relational<SomeType> &X) {
+    return std::visit([&](const auto &R) { return expr(R); }, X.u);
+  }
+  template <typename T> std::string expr(const evaluate::Constant<T> &X) {
+    if constexpr (T::category == TypeCategory::Integer || T::category == TypeCategory::Real ||
+                  T::category == TypeCategory::Logical) {
+      if (X.Rank() != 0) {
+        error("an array constant is not translated into a kernel yet");
+        return "0";
+      }
+      auto Value = X.GetScalarValue();
+      if constexpr (T::category == TypeCategory::Integer) {
+        std::string Text = std::to_string(Value->ToInt64());
+        return T::kind == 8 ? Text + "LL" : Text;
+      } else if constexpr (T::category == TypeCategory::Logical) {
+        return Value->IsTrue() ? "1" : "0";
+      } else {
+        // Fortran's own spelling ("1.5e-3_8"), without the kind suffix: C reads it.
+        std::string Text;
+        llvm::raw_string_ostream OS(Text);
+        X.AsFortran(OS);
+        OS.flush();
+        size_t Kind = Text.rfind('_');
+        if (Kind != std::string::npos)
+          Text.resize(Kind);
+        if (Text.find_first_of(".eE") == std::string::npos)
+          Text += ".";
+        return "(" + Text + (T::kind == 4 ? "f" : "") + ")";
+      }
+    } else {
+      error("a constant of this type is not translated into a kernel yet");
+      return "0";
+    }
+  }
+  template <typename T> std::string expr(const evaluate::Designator<T> &X) {
+    return std::visit(
+        common::visitors{[&](const semantics::SymbolRef &S) { return variable(*S); },
+                         [&](const evaluate::ArrayRef &A) { return arrayElement(A); },
+                         [&](const auto &) {
+                           error("derived-type components, substrings and coarrays are not "
+                                 "translated into kernels yet");
+                           return std::string("0");
+                         }},
+        X.u);
+  }
+  std::string arrayElement(const evaluate::ArrayRef &A) {
+    const semantics::SymbolRef *Ref = A.base().UnwrapSymbolRef();
+    const semantics::Symbol *S = Ref ? &**Ref : nullptr;
+    if (!S) {
+      error("arrays in derived types are not translated into kernels yet");
+      return "0";
+    }
+    std::string Name = variable(*S);
+    const HostVariable *V = find(*S);
+    if (!V)
+      return Name;
+    std::string Text = Name;
+    // Column-major: the last subscript selects the outermost C row.
+    for (size_t D = A.subscript().size(); D-- > 0;) {
+      const auto *Index = std::get_if<evaluate::IndirectSubscriptIntegerExpr>(&A.subscript()[D].u);
+      if (!Index) {
+        error("array sections are not translated into kernels yet: write the loop");
+        return Name;
+      }
+      std::string Lower = D < V->Lower.size() ? V->Lower[D] : "1";
+      std::string Sub = subscript(Index->value());
+      Text += "[" + (Lower == "0" ? Sub : Sub + " - " + Lower) + "]";
+    }
+    return Text;
+  }
+  /// A subscript, without the conversion to a kind 8 integer Fortran's semantics adds (C
+  /// converts the index itself).
+  std::string subscript(const Expr<evaluate::SubscriptInteger> &E) {
+    using Widened = evaluate::Convert<evaluate::SubscriptInteger, TypeCategory::Integer>;
+    if (const auto *C = std::get_if<Widened>(&E.u))
+      return expr(C->left());
+    return expr(E);
+  }
+
+  template <typename T> std::string expr(const evaluate::FunctionRef<T> &X) {
+    if constexpr (std::is_same_v<T, evaluate::SomeDerived>) {
+      error("functions of derived type are not translated into kernels yet");
+      return "0";
+    } else {
+      const evaluate::SpecificIntrinsic *Intrinsic = X.proc().GetSpecificIntrinsic();
+      if (!Intrinsic) {
+        error("calls of '" + X.proc().GetName() +
+              "' in a kernel are not translated yet (acc "
+              "routine)");
+        return "0";
+      }
+      std::vector<std::string> Args;
+      for (const auto &Arg : X.arguments())
+        if (Arg)
+          if (const Expr<SomeType> *E = Arg->UnwrapExpr())
+            Args.push_back(expr(*E));
+      return intrinsic(Intrinsic->name, Args, T::category, T::kind);
+    }
+  }
+  std::string intrinsic(const std::string &Name, const std::vector<std::string> &Args,
+                        TypeCategory Category, int Kind) {
+    static const std::set<std::string> Math = {"sqrt", "exp",   "log",   "log10",  "sin",  "cos",
+                                               "tan",  "asin",  "acos",  "atan",   "sinh", "cosh",
+                                               "tanh", "atan2", "floor", "ceiling"};
+    bool Real = Category == TypeCategory::Real;
+    auto Call = [&](std::string C) {
+      if (Real && Kind == 4)
+        C += "f";
+      std::string Text = C + "(";
+      for (size_t I = 0; I < Args.size(); ++I)
+        Text += (I ? ", " : "") + Args[I];
+      return Text + ")";
+    };
+    if (Math.count(Name) && Real)
+      return Call(Name == "ceiling" ? "ceil" : Name);
+    if (Name == "abs" && Args.size() == 1)
+      return Real ? Call("fabs") : "(" + Args[0] + " < 0 ? -" + Args[0] + " : " + Args[0] + ")";
+    if (Name == "mod" && Args.size() == 2)
+      return Real ? Call("fmod") : "(" + Args[0] + " % " + Args[1] + ")";
+    if (Name == "sign" && Args.size() == 2)
+      return Real ? Call("copysign")
+                  : "(" + Args[1] + " >= 0 ? (" + Args[0] + " < 0 ? -" + Args[0] + " : " + Args[0] +
+                        ") : (" + Args[0] + " < 0 ? " + Args[0] + " : -" + Args[0] + "))";
+    if ((Name == "floor" || Name == "ceiling") && Category == TypeCategory::Integer)
+      return "((" + cTypeOf(Category, Kind) + ")" + (Name == "floor" ? "floor(" : "ceil(") +
+             Args[0] + "))";
+    if (Name == "nint" && Category == TypeCategory::Integer)
+      return "((" + cTypeOf(Category, Kind) + ")lround(" + Args[0] + "))";
+    if ((Name == "max" || Name == "min") && !Args.empty()) {
+      std::string Text = Args[0];
+      for (size_t I = 1; I < Args.size(); ++I)
+        Text = Real ? std::string(Name == "max" ? "fmax" : "fmin") + (Kind == 4 ? "f(" : "(") +
+                          Text + ", " + Args[I] + ")"
+                    : "(" + Text + (Name == "max" ? " > " : " < ") + Args[I] + " ? " + Text +
+                          " : " + Args[I] + ")";
+      return Text;
+    }
+    error("the intrinsic '" + Name + "' is not translated into a kernel yet");
+    return "0";
+  }
+
+  std::string expr(const parser::Expr &E) {
+    if (!E.typedExpr || !E.typedExpr->v) {
+      error("an expression flang could not type");
+      return "0";
+    }
+    return expr(*E.typedExpr->v);
+  }
+
+  // ---- statements ----
+  void line(std::string &Text, const std::string &Indent, const std::string &Code) {
+    Text += Indent + Code + "\n";
+  }
+
+  void block(std::string &Text, const parser::Block &Body, const std::string &Indent) {
+    for (const parser::ExecutionPartConstruct &C : Body)
+      construct(Text, C, Indent);
+  }
+
+  void construct(std::string &Text, const parser::ExecutionPartConstruct &C,
+                 const std::string &Indent) {
+    const auto *E = std::get_if<parser::ExecutableConstruct>(&C.u);
+    if (!E) {
+      error("only executable statements are translated inside a compute construct");
+      return;
+    }
+    std::visit(
+        common::visitors{[&](const parser::Statement<parser::ActionStmt> &S) {
+                           Where = S.source;
+                           action(Text, S.statement, Indent);
+                         },
+                         [&](const common::Indirection<parser::DoConstruct> &D) {
+                           doLoop(Text, D.value(), "", Indent);
+                         },
+                         [&](const common::Indirection<parser::IfConstruct> &If) {
+                           ifConstruct(Text, If.value(), Indent);
+                         },
+                         [&](const common::Indirection<parser::OpenACCConstruct> &Acc) {
+                           accLoop(Text, Acc.value(), Indent);
+                         },
+                         [&](const auto &) {
+                           error("this construct is not translated inside a compute construct yet");
+                         }},
+        E->u);
+  }
+
+  void action(std::string &Text, const parser::ActionStmt &A, const std::string &Indent) {
+    std::visit(
+        common::visitors{
+            [&](const common::Indirection<parser::AssignmentStmt> &S) {
+              assignment(Text, S.value(), Indent);
+            },
+            [&](const parser::ContinueStmt &) {},
+            [&](const common::Indirection<parser::CycleStmt> &S) {
+              if (S.value().v)
+                error("CYCLE with a construct name is not translated yet");
+              line(Text, Indent, "continue;");
+            },
+            [&](const common::Indirection<parser::ExitStmt> &S) {
+              if (S.value().v)
+                error("EXIT with a construct name is not translated yet");
+              line(Text, Indent, "break;");
+            },
+            [&](const common::Indirection<parser::IfStmt> &S) {
+              const auto &Cond = std::get<parser::ScalarLogicalExpr>(S.value().t);
+              line(Text, Indent, "if (" + expr(Cond.thing.thing.value()) + ") {");
+              action(
+                  Text,
+                  std::get<parser::UnlabeledStatement<parser::ActionStmt>>(S.value().t).statement,
+                  Indent + "  ");
+              line(Text, Indent, "}");
+            },
+            [&](const auto &) {
+              error("this statement is not translated inside a compute construct yet");
+            }},
+        A.u);
+  }
+
+  void assignment(std::string &Text, const parser::AssignmentStmt &S, const std::string &I) {
+    if (!S.typedAssignment || !S.typedAssignment->v) {
+      error("an assignment flang could not type");
+      return;
+    }
+    const evaluate::Assignment &A = *S.typedAssignment->v;
+    if (A.lhs.Rank() != 0) {
+      error("array assignments are not translated into kernels yet: write the DO loop");
+      return;
+    }
+    if (const semantics::Symbol *Base = evaluate::UnwrapWholeSymbolDataRef(A.lhs))
+      if (!Own.count(&Base->GetUltimate()))
+        (LoopDepth > 0 ? InLoop : OutsideLoops).insert(&Base->GetUltimate());
+    line(Text, I, expr(A.lhs) + " = " + expr(A.rhs) + ";");
+  }
+
+  void ifConstruct(std::string &Text, const parser::IfConstruct &If, const std::string &I) {
+    const auto &Then = std::get<parser::Statement<parser::IfThenStmt>>(If.t);
+    Where = Then.source;
+    line(Text, I,
+         "if (" + expr(std::get<parser::ScalarLogicalExpr>(Then.statement.t).thing.thing.value()) +
+             ") {");
+    block(Text, std::get<parser::Block>(If.t), I + "  ");
+    for (const auto &ElseIf : std::get<std::list<parser::IfConstruct::ElseIfBlock>>(If.t)) {
+      const auto &Stmt = std::get<parser::Statement<parser::ElseIfStmt>>(ElseIf.t);
+      Where = Stmt.source;
+      line(Text, I,
+           "} else if (" +
+               expr(std::get<parser::ScalarLogicalExpr>(Stmt.statement.t).thing.thing.value()) +
+               ") {");
+      block(Text, std::get<parser::Block>(ElseIf.t), I + "  ");
+    }
+    if (const auto &Else = std::get<std::optional<parser::IfConstruct::ElseBlock>>(If.t)) {
+      line(Text, I, "} else {");
+      block(Text, std::get<parser::Block>(Else->t), I + "  ");
+    }
+    line(Text, I, "}");
+  }
+
+  /// A DO loop as a for loop whose index it declares (Pragma, if any, on the line before).
+  void doLoop(std::string &Text, const parser::DoConstruct &Do, const std::string &Pragma,
+              const std::string &I) {
+    const auto &Stmt = std::get<parser::Statement<parser::NonLabelDoStmt>>(Do.t);
+    Where = Stmt.source;
+    const auto &Control = Do.GetLoopControl();
+    const auto *Bounds = Control ? std::get_if<parser::LoopControl::Bounds>(&Control->u) : nullptr;
+    if (!Bounds) {
+      error("DO WHILE, DO CONCURRENT and DO without control are not translated into kernels "
+            "yet");
+      return;
+    }
+    const semantics::Symbol *Index = Bounds->name.thing.symbol;
+    if (!Index) {
+      error("a DO loop index flang did not resolve");
+      return;
+    }
+    const semantics::Symbol &S = Index->GetUltimate();
+    std::optional<int64_t> Step = 1;
+    std::string StepText = "1";
+    if (Bounds->step) {
+      const parser::Expr &E = Bounds->step->thing.value();
+      Step = E.typedExpr && E.typedExpr->v ? evaluate::ToInt64(*E.typedExpr->v) : std::nullopt;
+      if (!Step || *Step == 0) {
+        error("a DO loop's step in a kernel must be a nonzero constant");
+        return;
+      }
+      StepText = std::to_string(*Step);
+    }
+    std::string Lower = expr(Bounds->lower.thing.value()),
+                Upper = expr(Bounds->upper.thing.value());
+    bool Declared = Own.insert(&S).second;
+    std::string Name = cName(S);
+    if (!Pragma.empty())
+      line(Text, I, Pragma);
+    line(Text, I,
+         "for (" + (Declared ? cType(S) + " " : std::string()) + Name + " = " + Lower + "; " +
+             Name + (*Step > 0 ? " <= " : " >= ") + Upper + "; " + Name +
+             (*Step == 1    ? "++"
+              : *Step == -1 ? "--"
+                            : " += " + StepText) +
+             ") {");
+    ++LoopDepth;
+    block(Text, std::get<parser::Block>(Do.t), I + "  ");
+    --LoopDepth;
+    line(Text, I, "}");
+    if (Declared)
+      Own.erase(&S);
+  }
+
+  /// A loop directive inside a block construct: its pragma over the DO loop.
+  void accLoop(std::string &Text, const parser::OpenACCConstruct &Acc, const std::string &I) {
+    const auto *Loop = std::get_if<parser::OpenACCLoopConstruct>(&Acc.u);
+    if (!Loop) {
+      error("only loop directives are translated inside a compute construct yet");
+      return;
+    }
+    const auto &Begin = std::get<parser::AccBeginLoopDirective>(Loop->t);
+    Where = Begin.source;
+    const auto &Do = std::get<std::optional<parser::DoConstruct>>(Loop->t);
+    if (!Do) {
+      error("a loop directive must be followed by a DO loop");
+      return;
+    }
+    doLoop(Text, *Do, "#pragma acc loop" + clauses(std::get<parser::AccClauseList>(Begin.t)), I);
+  }
+
+  // ---- clauses ----
+  std::string names(const parser::AccObjectList &List) {
+    std::string Text;
+    for (const parser::AccObject &O : List.v) {
+      const auto *D = std::get_if<parser::Designator>(&O.u);
+      const parser::Name *N = D ? variableName(*D) : nullptr;
+      if (!N || !N->symbol) {
+        error("only variable names are translated in private and reduction clauses yet");
+        continue;
+      }
+      Text += (Text.empty() ? "" : ", ") + cName(N->symbol->GetUltimate());
+    }
+    return Text;
+  }
+  /// Records List's variables (the kernel receives them) as private or reduction ones.
+  void own(const parser::AccObjectList &List, bool Reduction) {
+    for (const parser::AccObject &O : List.v)
+      if (const auto *D = std::get_if<parser::Designator>(&O.u))
+        if (const parser::Name *N = variableName(*D))
+          if (N->symbol) {
+            (Reduction ? Reductions : Private).insert(&N->symbol->GetUltimate());
+            variable(*N->symbol);
+          }
+  }
+  std::string scalar(const parser::ScalarIntExpr &E) { return expr(E.thing.thing.value()); }
+  std::string optionalScalar(const char *Name, const std::optional<parser::ScalarIntExpr> &E) {
+    return std::string(" ") + Name + (E ? "(" + scalar(*E) + ")" : "");
+  }
+
+  /// The clauses a kernel's pragma keeps, as its text (each after a space).
+  std::string clauses(const parser::AccClauseList &List) {
+    std::string Text;
+    for (const parser::AccClause &C : List.v) {
+      Where = C.source;
+      Text += std::visit(
+          common::visitors{
+              [&](const parser::AccClause::Seq &) { return std::string(" seq"); },
+              [&](const parser::AccClause::Independent &) { return std::string(" independent"); },
+              [&](const parser::AccClause::Auto &) { return std::string(" auto"); },
+              [&](const parser::AccClause::Gang &G) {
+                if (G.v && (std::get<std::optional<parser::ScalarIntExpr>>(G.v->t) ||
+                            std::get<std::optional<parser::AccSizeExpr>>(G.v->t)))
+                  error("gang arguments are not translated yet");
+                return std::string(" gang");
+              },
+              [&](const parser::AccClause::Worker &W) { return optionalScalar("worker", W.v); },
+              [&](const parser::AccClause::Vector &V) { return optionalScalar("vector", V.v); },
+              [&](const parser::AccClause::NumGangs &N) {
+                return " num_gangs(" + scalar(N.v) + ")";
+              },
+              [&](const parser::AccClause::NumWorkers &N) {
+                return " num_workers(" + scalar(N.v) + ")";
+              },
+              [&](const parser::AccClause::VectorLength &N) {
+                return " vector_length(" + scalar(N.v) + ")";
+              },
+              [&](const parser::AccClause::Collapse &N) {
+                const parser::Expr &E = N.v.thing.thing.thing.value();
+                auto Count = E.typedExpr && E.typedExpr->v ? evaluate::ToInt64(*E.typedExpr->v)
+                                                           : std::nullopt;
+                if (!Count)
+                  error("collapse needs a constant");
+                return " collapse(" + std::to_string(Count.value_or(1)) + ")";
+              },
+              [&](const parser::AccClause::Private &P) {
+                own(P.v, false);
+                return " private(" + names(P.v) + ")";
+              },
+              [&](const parser::AccClause::Reduction &R) {
+                const auto &Op = std::get<parser::AccReductionOperator>(R.v.t);
+                const auto &List = std::get<parser::AccObjectList>(R.v.t);
+                own(List, true);
+                using O = parser::AccReductionOperator::Operator;
+                static const std::map<O, const char *> Ops = {
+                    {O::Plus, "+"},  {O::Multiply, "*"}, {O::Max, "max"},
+                    {O::Min, "min"}, {O::Iand, "&"},     {O::Ior, "|"},
+                    {O::Ieor, "^"},  {O::And, "&&"},     {O::Or, "||"}};
+                auto Found = Ops.find(Op.v);
+                if (Found == Ops.end()) {
+                  error("reduction operators .eqv. and .neqv. are not translated yet");
+                  return std::string();
+                }
+                return std::string(" reduction(") + Found->second + ":" + names(List) + ")";
+              },
+              // Data, queue and condition clauses are the glue's; default(...) is what jacc does.
+              [&](const parser::AccClause::Copy &) { return std::string(); },
+              [&](const parser::AccClause::Copyin &) { return std::string(); },
+              [&](const parser::AccClause::Copyout &) { return std::string(); },
+              [&](const parser::AccClause::Create &) { return std::string(); },
+              [&](const parser::AccClause::Present &) { return std::string(); },
+              [&](const parser::AccClause::Default &) { return std::string(); },
+              [&](const parser::AccClause::Async &) { return std::string(); },
+              [&](const parser::AccClause::Wait &) { return std::string(); },
+              [&](const auto &) {
+                error("this clause is not translated for Fortran yet");
+                return std::string();
+              }},
+          C.u);
+    }
+    return Text;
+  }
+
+private:
+  const FortranSource &Source;
+};
+
+} // namespace
+
+FortranKernel writeKernel(const FortranSource &Source, const std::string &Directive,
+                          const parser::AccClauseList &Clauses, const parser::DoConstruct *Loop,
+                          const parser::Block *Body) {
+  // Printed twice when a scalar is assigned outside the loops: the second time through its
+  // pointer, as the C translator's device scalars are.
+  std::set<const semantics::Symbol *> Refs;
+  for (int Pass = 0; Pass < 2; ++Pass) {
+    KernelWriter W(Source);
+    W.Refs = Refs;
+    W.Where = Clauses.source;
+    std::string Pragma = "#pragma acc " + Directive + W.clauses(Clauses);
+    std::string Text;
+    if (Loop) {
+      W.doLoop(Text, *Loop, Pragma, "");
+    } else {
+      Text = Pragma + "\n{\n";
+      W.block(Text, *Body, "  ");
+      Text += "}\n";
+    }
+    std::set<const semantics::Symbol *> Outside;
+    for (const semantics::Symbol *S : W.OutsideLoops)
+      if (!W.Reductions.count(S) && !W.Private.count(S))
+        Outside.insert(S);
+    // Scalars assigned in a loop only are private to it: Fortran's locals of the loop body.
+    std::string Private;
+    for (const semantics::Symbol *S : W.InLoop)
+      if (!W.Reductions.count(S) && !W.Private.count(S) && !Outside.count(S) && S->Rank() == 0)
+        Private += (Private.empty() ? "" : ", ") + cName(*S);
+    if (Pass == 0 && Outside != Refs && !Outside.empty()) {
+      Refs = Outside;
+      continue;
+    }
+    if (!Private.empty()) {
+      // On the loop of a combined construct, else on the block's first line.
+      size_t End = Text.find('\n');
+      Text.insert(End, " private(" + Private + ")");
+    }
+    W.Out.Text = Text;
+    return W.Out;
+  }
+  return {};
+}
+
+} // namespace jacc::translate::fortran

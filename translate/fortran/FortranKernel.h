@@ -1,0 +1,65 @@
+// The statements of a Fortran compute construct as a kernel in jacc's kernel language (C with
+// OpenACC pragmas): column-major arrays as pointers to variable-length rows indexed from their
+// lower bounds, DO loops as for loops, and the host variables the text names.
+#ifndef JACC_TRANSLATE_FORTRAN_FORTRANKERNEL_H
+#define JACC_TRANSLATE_FORTRAN_FORTRANKERNEL_H
+
+#include "translate/fortran/FortranSource.h"
+
+#include <list>
+#include <string>
+#include <vector>
+
+namespace Fortran::semantics {
+class Symbol;
+}
+namespace Fortran::parser {
+struct AccClauseList;
+struct Designator;
+struct Name;
+struct DoConstruct;
+struct ExecutionPartConstruct;
+} // namespace Fortran::parser
+
+namespace jacc::translate::fortran {
+
+/// A host variable a kernel or a data clause names, as the glue passes it.
+struct HostVariable {
+  const Fortran::semantics::Symbol *Symbol = nullptr;
+  std::string Name;  ///< its C name (the Fortran name, lower case, unless a C keyword)
+  std::string CType; ///< its element's C type
+  int Rank = 0;      ///< 0: a scalar
+  /// Each dimension's lower bound in the kernel: a constant, or the argument that carries it.
+  std::vector<std::string> Lower;
+  bool Ref = false; ///< a scalar the kernel assigns outside its loops: written through a pointer
+};
+
+/// The C text of one compute construct's kernel, and what it names.
+struct FortranKernel {
+  std::string Text;
+  std::vector<HostVariable> Variables; ///< in first-use order
+  std::vector<std::string> Errors;     ///< "file:line:column: error: ..." lines
+};
+
+/// The kernel of a compute construct: "#pragma acc Directive" with the clauses of Clauses the
+/// kernel keeps (loop and compute clauses; the data clauses are the glue's), over the DO loop
+/// Loop (a combined construct) or the statements Body (a block construct).
+FortranKernel writeKernel(const FortranSource &Source, const std::string &Directive,
+                          const Fortran::parser::AccClauseList &Clauses,
+                          const Fortran::parser::DoConstruct *Loop,
+                          const std::list<Fortran::parser::ExecutionPartConstruct> *Body);
+
+/// How the glue passes Symbol; an error (naming the fix) when jacc cannot (a complex, character
+/// or derived-type variable, an assumed-size or pointer array).
+llvm::Expected<HostVariable> hostVariable(const Fortran::semantics::Symbol &Symbol);
+/// The variable a designator names, when it is a plain name (no subscripts, no component).
+const Fortran::parser::Name *variableName(const Fortran::parser::Designator &D);
+/// The C name of a Fortran symbol (its name, unless it is a C keyword or jacc's).
+std::string cName(const Fortran::semantics::Symbol &Symbol);
+/// The C type of a symbol's elements; empty when jacc's kernels have none (complex, character,
+/// derived types).
+std::string cType(const Fortran::semantics::Symbol &Symbol);
+
+} // namespace jacc::translate::fortran
+
+#endif

@@ -1,0 +1,584 @@
+// The Fortran translation: each OpenACC directive of the parsed file becomes a call line in the
+// host program and a C function in the glue, where compute constructs push their kernels through
+// the C translator's printer (printComputePush) and data clauses make jacc's data calls.
+#include "translate/fortran/FortranTranslate.h"
+
+#include "analysis/ConstructReport.h"
+#include "analysis/Pipeline.h"
+#include "support/Error.h"
+#include "translate/ComputePush.h"
+#include "translate/Translate.h"
+#include "translate/fortran/FortranKernel.h"
+
+#include <flang/Parser/parse-tree-visitor.h>
+#include <flang/Parser/parse-tree.h>
+#include <flang/Semantics/symbol.h>
+#include <flang/Semantics/tools.h>
+#include <llvm/ADT/StringExtras.h>
+#include <llvm/Support/Path.h>
+#include <llvm/Support/xxhash.h>
+
+#include <map>
+#include <set>
+
+namespace jacc::translate::fortran {
+
+using namespace Fortran;
+
+bool isFortranFile(llvm::StringRef FileName) {
+  static const std::set<std::string> Suffixes = {".f90", ".f95", ".f03", ".f08",
+                                                 ".f",   ".for", ".ftn"};
+  return Suffixes.count(llvm::sys::path::extension(FileName).lower()) > 0;
+}
+
+bool isFixedForm(llvm::StringRef FileName) {
+  std::string Suffix = llvm::sys::path::extension(FileName).lower();
+  return Suffix == ".f" || Suffix == ".for" || Suffix == ".ftn";
+}
+
+namespace {
+
+/// Whether T has a `CharBlock source` (statements and directives do).
+template <typename T, typename = void> struct HasSource : std::false_type {};
+template <typename T>
+struct HasSource<T, std::void_t<decltype(std::declval<const T &>().source)>>
+    : std::is_same<std::decay_t<decltype(std::declval<const T &>().source)>, parser::CharBlock> {};
+
+/// The lines a parse tree node spans in the main file.
+struct LineSpan {
+  const FortranSource &Source;
+  std::optional<LineRange> Range;
+  bool Foreign = false; ///< some of it comes from another file
+  template <typename T> bool Pre(const T &X) {
+    if constexpr (HasSource<T>::value)
+      extend(X.source);
+    return true;
+  }
+  template <typename T> void Post(const T &) {}
+  void extend(parser::CharBlock Where) {
+    if (Where.empty())
+      return;
+    std::optional<LineRange> Lines = Source.lines(Where);
+    if (!Lines) {
+      Foreign = true;
+      return;
+    }
+    if (!Range)
+      Range = Lines;
+    Range->First = std::min(Range->First, Lines->First);
+    Range->Last = std::max(Range->Last, Lines->Last);
+  }
+};
+
+/// One directive's glue function: its C parameters and the Fortran call's arguments.
+struct GlueCall {
+  std::vector<std::string> Params, Args;
+  std::vector<HostVariable> Passed;
+
+  const HostVariable &pass(const HostVariable &V) {
+    for (const HostVariable &P : Passed)
+      if (P.Symbol == V.Symbol)
+        return P;
+    std::string F = V.Symbol->name().ToString();
+    Params.push_back(V.CType + " *" + V.Name);
+    Args.push_back(F);
+    if (V.Rank) {
+      Params.push_back("const long long *jacc_lb_" + V.Name);
+      Params.push_back("const long long *jacc_n_" + V.Name);
+      Args.push_back("lbound(" + F + ", kind=8)");
+      Args.push_back("shape(" + F + ", kind=8)");
+    }
+    Passed.push_back(V);
+    return Passed.back();
+  }
+  /// A host expression's value as an argument (a kind 8 integer); its C name.
+  std::string value(const std::string &Fortran) {
+    std::string Name = "jacc_value_" + std::to_string(Params.size());
+    Params.push_back("const long long *" + Name);
+    Args.push_back("int(" + Fortran + ", kind=8)");
+    return "(*" + Name + ")";
+  }
+};
+
+/// The elements of V's dimensions 1..Upto (C text).
+std::string elements(const HostVariable &V, int Upto) {
+  std::string Text = "(size_t)1";
+  for (int D = 0; D < Upto; ++D)
+    Text += " * (size_t)jacc_n_" + V.Name + "[" + std::to_string(D) + "]";
+  return Text;
+}
+std::string wholeBytes(const HostVariable &V) {
+  return V.Rank ? elements(V, V.Rank) + " * sizeof(" + V.CType + ")" : "sizeof(" + V.CType + ")";
+}
+
+/// A data clause's object in C: its address and bytes.
+struct Section {
+  std::string Address, Bytes, What;
+  const semantics::Symbol *Symbol = nullptr;
+};
+
+/// The translation of one file: the walk over its directives.
+class Translation {
+public:
+  Translation(const FortranSource &Source) : Source(Source) {
+    File = llvm::sys::path::filename(Source.path()).str();
+    Tag = llvm::utohexstr(llvm::xxHash64(Source.path()) & 0xffffffff, /*LowerCase=*/true);
+  }
+
+  const FortranSource &Source;
+  std::string File, Tag, Procedure;
+  std::vector<std::string> Errors;
+  std::vector<std::string> *Infos = nullptr;
+  std::map<int, std::pair<LineRange, std::string>> Replacements; ///< by first line
+  std::string Glue;
+
+  template <typename T> bool Pre(const T &) { return true; }
+  template <typename T> void Post(const T &) {}
+  bool Pre(const parser::ProgramStmt &S) { return named(S.v); }
+  bool Pre(const parser::SubroutineStmt &S) { return named(std::get<parser::Name>(S.t)); }
+  bool Pre(const parser::FunctionStmt &S) { return named(std::get<parser::Name>(S.t)); }
+  bool named(const parser::Name &N) {
+    Procedure = N.ToString();
+    return true;
+  }
+
+  bool Pre(const parser::OpenACCDeclarativeConstruct &D) {
+    error(D.source, "'declare' and 'routine' directives are not translated for Fortran yet");
+    return false;
+  }
+  bool Pre(const parser::OpenACCConstruct &C) {
+    return std::visit(
+        common::visitors{
+            [&](const parser::OpenACCCombinedConstruct &X) {
+              combined(X);
+              return false;
+            },
+            [&](const parser::OpenACCBlockConstruct &X) { return block(X); },
+            [&](const parser::OpenACCStandaloneConstruct &X) {
+              standalone(X);
+              return false;
+            },
+            [&](const parser::OpenACCWaitConstruct &X) {
+              if (std::get<std::optional<parser::AccWaitArgument>>(X.t))
+                error(X.source, "wait with arguments is not translated for Fortran yet");
+              GlueCall G;
+              emit(X.source, spanOf(X), G,
+                   "  jacc_translated_check(jacc_wait(), \"" + site(X.source) + "\");\n");
+              return false;
+            },
+            [&](const parser::OpenACCLoopConstruct &X) {
+              error(std::get<parser::AccBeginLoopDirective>(X.t).source,
+                    "a loop directive outside a compute construct: put it inside 'parallel' "
+                    "or 'kernels', or write 'parallel loop'");
+              return false;
+            },
+            [&](const auto &) {
+              error(parser::CharBlock{},
+                    "this OpenACC directive is not translated for Fortran yet");
+              return false;
+            }},
+        C.u);
+  }
+
+  void error(parser::CharBlock Where, const std::string &Message) {
+    Errors.push_back(Source.where(Where) + ": error: " + Message);
+  }
+  std::string site(parser::CharBlock Where) {
+    auto Lines = Source.lines(Where);
+    return File + ":" + std::to_string(Lines ? Lines->First : 0);
+  }
+  int line(parser::CharBlock Where) {
+    auto Lines = Source.lines(Where);
+    return Lines ? Lines->First : 0;
+  }
+  template <typename T> std::optional<LineRange> spanOf(const T &Node) {
+    LineSpan Span{Source, std::nullopt};
+    parser::Walk(Node, Span);
+    if (Span.Foreign)
+      return std::nullopt;
+    return Span.Range;
+  }
+
+  /// The glue function of a directive at Where spanning Lines, and its call replacing them.
+  void emit(parser::CharBlock Where, std::optional<LineRange> Lines, const GlueCall &G,
+            const std::string &Body) {
+    if (!Lines) {
+      error(Where, "a directive from an included file or a macro is not translated: write it "
+                   "in the file itself");
+      return;
+    }
+    std::string Name = "jacc_f" + Tag + "_" + std::to_string(Lines->First);
+    if (Replacements.count(Lines->First))
+      Name += "_" + std::to_string(Replacements.size());
+    std::string Params;
+    for (const std::string &P : G.Params)
+      Params += (Params.empty() ? "" : ", ") + P;
+    Glue += "void " + Name + "_(" + (Params.empty() ? "void" : Params) + ") {\n" + Body + "}\n";
+    std::string Call = "call " + Name + "(";
+    for (size_t I = 0; I < G.Args.size(); ++I)
+      Call += (I ? ", " : "") + G.Args[I];
+    Replacements[Lines->First] = {*Lines, Call + ")"};
+  }
+
+  /// A data clause's object: a variable or a section of its last dimension.
+  std::optional<Section> section(const parser::AccObject &O, GlueCall &G) {
+    const auto *D = std::get_if<parser::Designator>(&O.u);
+    const parser::Name *N = D ? variableName(*D) : nullptr;
+    const parser::ArrayElement *Element = nullptr;
+    if (!N && D)
+      if (const auto *Ref = std::get_if<parser::DataRef>(&D->u))
+        if (const auto *E = std::get_if<common::Indirection<parser::ArrayElement>>(&Ref->u)) {
+          Element = &E->value();
+          if (const auto *Base = std::get_if<parser::Name>(&Element->base.u))
+            N = Base;
+        }
+    parser::CharBlock Where = D ? D->source : parser::CharBlock{};
+    if (!N || !N->symbol) {
+      error(Where, "only variables and their sections are translated in Fortran data clauses "
+                   "yet (common blocks, components are not)");
+      return std::nullopt;
+    }
+    auto V = hostVariable(*N->symbol);
+    if (!V) {
+      error(Where, llvm::toString(V.takeError()));
+      return std::nullopt;
+    }
+    const HostVariable &P = G.pass(*V);
+    Section S{"(void *)" + P.Name, wholeBytes(P), Where.ToString(), P.Symbol};
+    if (!Element)
+      return S;
+    // a(:, ..., lo:hi): contiguous, its last dimension's elements lo..hi.
+    size_t Dim = 0, Rank = Element->subscripts.size();
+    for (const parser::SectionSubscript &Sub : Element->subscripts) {
+      ++Dim;
+      const auto *Triplet = std::get_if<parser::SubscriptTriplet>(&Sub.u);
+      const parser::Subscript *Lo =
+          Triplet && std::get<0>(Triplet->t) ? &*std::get<0>(Triplet->t) : nullptr;
+      const parser::Subscript *Hi =
+          Triplet && std::get<1>(Triplet->t) ? &*std::get<1>(Triplet->t) : nullptr;
+      bool Whole = Triplet && !Lo && !Hi && !std::get<2>(Triplet->t);
+      if (Dim < Rank && !Whole) {
+        error(Where, "'" + S.What +
+                         "' is not contiguous: jacc maps sections of the last "
+                         "dimension, as a(:, lo:hi); map the whole array");
+        return std::nullopt;
+      }
+      if (Dim < Rank)
+        continue;
+      if (!Triplet || std::get<2>(Triplet->t)) {
+        error(Where, "'" + S.What + "': a data clause's section is lo:hi (no stride)");
+        return std::nullopt;
+      }
+      std::string Lb = "jacc_lb_" + P.Name + "[" + std::to_string(Rank - 1) + "]";
+      std::string Low = Lo ? G.value(Lo->thing.thing.value().source.ToString()) : Lb;
+      std::string High =
+          Hi ? G.value(Hi->thing.thing.value().source.ToString())
+             : "(" + Lb + " + jacc_n_" + P.Name + "[" + std::to_string(Rank - 1) + "] - 1)";
+      std::string Row = elements(P, static_cast<int>(Rank) - 1);
+      S.Address = "(void *)(" + P.Name + " + (" + Low + " - " + Lb + ") * " + Row + ")";
+      S.Bytes = "(size_t)(" + High + " - " + Low + " + 1) * " + Row + " * sizeof(" + P.CType + ")";
+    }
+    return S;
+  }
+
+  /// Entry and exit calls of a construct's data clauses; the variables they name.
+  std::set<const semantics::Symbol *> dataClauses(const parser::AccClauseList &Clauses, GlueCall &G,
+                                                  std::vector<std::string> &Entry,
+                                                  std::vector<std::string> &Exit,
+                                                  const std::string &Where) {
+    std::set<const semantics::Symbol *> Named;
+    auto Each = [&](const parser::AccObjectList &List, const char *In, const char *Out) {
+      for (const parser::AccObject &O : List.v)
+        if (auto S = section(O, G)) {
+          Named.insert(S->Symbol);
+          std::string Args = S->Address + ", " + S->Bytes;
+          if (std::string(In) == "present")
+            Entry.push_back("jacc_translated_present(" + Args + ", \"" + Where + "\", \"" +
+                            S->What + "\");");
+          else if (*In)
+            Entry.push_back("jacc_translated_check(" + std::string(In) + "(" + Args + "), \"" +
+                            Where + "\");");
+          if (*Out)
+            Exit.insert(Exit.begin(), "jacc_translated_check(" + std::string(Out) + "(" + Args +
+                                          "), \"" + Where + "\");");
+        }
+    };
+    auto List = [](const parser::AccObjectListWithModifier &L) -> const parser::AccObjectList & {
+      return std::get<parser::AccObjectList>(L.t);
+    };
+    for (const parser::AccClause &C : Clauses.v)
+      std::visit(
+          common::visitors{
+              [&](const parser::AccClause::Copy &X) { Each(X.v, "jacc_copyin", "jacc_copyout"); },
+              [&](const parser::AccClause::Copyin &X) {
+                Each(List(X.v), "jacc_copyin", "jacc_delete");
+              },
+              [&](const parser::AccClause::Copyout &X) {
+                Each(List(X.v), "jacc_create", "jacc_copyout");
+              },
+              [&](const parser::AccClause::Create &X) {
+                Each(List(X.v), "jacc_create", "jacc_delete");
+              },
+              [&](const parser::AccClause::Present &X) { Each(X.v, "present", ""); },
+              [&](const auto &) {}},
+          C.u);
+    return Named;
+  }
+
+  static bool hasClause(const parser::AccClauseList &Clauses, size_t Index) {
+    for (const parser::AccClause &C : Clauses.v)
+      if (C.u.index() == Index)
+        return true;
+    return false;
+  }
+
+  /// A compute construct's push: its kernel, data clauses, implicit copies and arguments.
+  void compute(parser::CharBlock Where, std::optional<LineRange> Lines, const char *Kind,
+               const std::string &Directive, const parser::AccClauseList &Clauses,
+               const parser::DoConstruct *Loop, const parser::Block *Body) {
+    FortranKernel K = writeKernel(Source, Directive, Clauses, Loop, Body);
+    Errors.insert(Errors.end(), K.Errors.begin(), K.Errors.end());
+    for (const parser::AccClause &C : Clauses.v)
+      if (std::holds_alternative<parser::AccClause::If>(C.u))
+        error(C.source, "the if clause is not translated for Fortran yet");
+    GlueCall G;
+    ComputePush P;
+    P.Indent = "  ";
+    P.DirectiveText = Directive;
+    P.Site = site(Where);
+    P.Begin = "jacc_construct_begin(" + std::string(Kind) + ", \"" + File + "\", " +
+              std::to_string(line(Where)) + ", \"" + Procedure + "\");";
+    P.End = "jacc_construct_end();";
+    P.Wait = hasClause(Clauses, variantIndex<parser::AccClause::Wait>());
+    P.Async = hasClause(Clauses, variantIndex<parser::AccClause::Async>());
+    auto Named = dataClauses(Clauses, G, P.Entry, P.Exit, P.Site);
+    for (const HostVariable &V : K.Variables) {
+      const HostVariable &H = G.pass(V);
+      std::string Bytes = wholeBytes(H);
+      // Arrays (and scalars the kernel assigns) no clause names: OpenACC's implicit copy.
+      if ((V.Rank || V.Ref) && !Named.count(V.Symbol)) {
+        P.Entry.push_back("jacc_translated_check(jacc_copyin((void *)" + H.Name + ", " + Bytes +
+                          "), \"" + P.Site + "\");");
+        P.Exit.insert(P.Exit.begin(), "jacc_translated_check(jacc_copyout((void *)" + H.Name +
+                                          ", " + Bytes + "), \"" + P.Site + "\");");
+      }
+      for (int D = 0; D < V.Rank; ++D)
+        if (llvm::StringRef(V.Lower[D]).startswith("jacc_lb_"))
+          P.Args.push_back("{\"long long " + V.Lower[D] + "\", (void *)&jacc_lb_" + V.Name + "[" +
+                           std::to_string(D) + "]}");
+      std::string Rows;
+      for (int D = V.Rank - 2; D >= 0; --D) {
+        std::string N = "jacc_n_" + V.Name + "_" + std::to_string(D + 1);
+        P.Args.push_back("{\"long long " + N + "\", (void *)&jacc_n_" + V.Name + "[" +
+                         std::to_string(D) + "]}");
+        Rows += "[" + N + "]";
+      }
+      if (V.Ref) {
+        P.Temps.push_back(V.CType + " *jacc_ref_" + V.Name + " = " + V.Name + ";");
+        P.Args.push_back("{\"" + V.CType + " *jacc_ref_" + V.Name + "\", (void *)&jacc_ref_" +
+                         V.Name + "}");
+      } else if (V.Rank == 0) {
+        P.Args.push_back("{\"" + V.CType + " " + V.Name + "\", (void *)" + V.Name + "}");
+      } else {
+        std::string Decl =
+            V.Rank == 1 ? V.CType + " *" + V.Name : V.CType + " (*" + V.Name + ")" + Rows;
+        P.Args.push_back("{\"" + Decl + "\", (void *)&" + V.Name + "}");
+      }
+    }
+    P.Kernels.push_back({"", K.Text + "// jacc-site: " + P.Site + "\n"});
+    if (Infos && K.Errors.empty())
+      describe(P);
+    emit(Where, Lines, G, printComputePush(P) + "\n");
+  }
+
+  /// -Minfo's lines on the kernel P pushes: the analysis the runtime will make of it.
+  void describe(const ComputePush &P) {
+    std::vector<std::string> Decls;
+    for (llvm::StringRef A : P.Args) // each `{"<declaration>", <value>}`
+      Decls.push_back(A.drop_front(2).take_until([](char C) { return C == '"'; }).str());
+    auto Info = analysis::runAnalysis(P.Kernels.front().second, Decls);
+    if (!Info) {
+      Infos->push_back(P.Site +
+                       ": not analysed before it runs: " + llvm::toString(Info.takeError()));
+      return;
+    }
+    for (std::string &Line : analysis::describeConstruct(*Info))
+      Infos->push_back(std::move(Line));
+  }
+
+  template <typename A> static constexpr size_t variantIndex() {
+    return variantIndexOf<A, decltype(parser::AccClause::u)>();
+  }
+  template <typename A, typename V, size_t I = 0> static constexpr size_t variantIndexOf() {
+    if constexpr (std::is_same_v<std::variant_alternative_t<I, V>, A>)
+      return I;
+    else
+      return variantIndexOf<A, V, I + 1>();
+  }
+
+  void combined(const parser::OpenACCCombinedConstruct &X) {
+    const auto &Begin = std::get<parser::AccBeginCombinedDirective>(X.t);
+    const auto &Dir = std::get<parser::AccCombinedDirective>(Begin.t);
+    const auto &Loop = std::get<std::optional<parser::DoConstruct>>(X.t);
+    if (!Loop) {
+      error(Begin.source, "a combined construct must be followed by a DO loop");
+      return;
+    }
+    std::string Name = llvm::acc::getOpenACCDirectiveName(Dir.v).str();
+    const char *Kind = Dir.v == llvm::acc::Directive::ACCD_kernels_loop ? "JACC_CONSTRUCT_KERNELS"
+                       : Dir.v == llvm::acc::Directive::ACCD_serial_loop
+                           ? "JACC_CONSTRUCT_SERIAL"
+                           : "JACC_CONSTRUCT_PARALLEL";
+    compute(Begin.source, spanOf(X), Kind, Name, std::get<parser::AccClauseList>(Begin.t), &*Loop,
+            nullptr);
+  }
+
+  bool block(const parser::OpenACCBlockConstruct &X) {
+    const auto &Begin = std::get<parser::AccBeginBlockDirective>(X.t);
+    const auto &Dir = std::get<parser::AccBlockDirective>(Begin.t);
+    const auto &Clauses = std::get<parser::AccClauseList>(Begin.t);
+    std::string Name = llvm::acc::getOpenACCDirectiveName(Dir.v).str();
+    using llvm::acc::Directive;
+    if (Dir.v == Directive::ACCD_parallel || Dir.v == Directive::ACCD_kernels ||
+        Dir.v == Directive::ACCD_serial) {
+      const char *Kind = Dir.v == Directive::ACCD_kernels  ? "JACC_CONSTRUCT_KERNELS"
+                         : Dir.v == Directive::ACCD_serial ? "JACC_CONSTRUCT_SERIAL"
+                                                           : "JACC_CONSTRUCT_PARALLEL";
+      compute(Begin.source, spanOf(X), Kind, Name, Clauses, nullptr, &std::get<parser::Block>(X.t));
+      return false;
+    }
+    if (Dir.v != Directive::ACCD_data) {
+      error(Begin.source, "'" + Name + "' is not translated for Fortran yet");
+      return false;
+    }
+    // The region's entry at its directive, its exit at the end directive; the block between
+    // is translated as the rest of the file.
+    GlueCall G;
+    std::vector<std::string> Entry, Exit;
+    std::string Where = site(Begin.source);
+    dataClauses(Clauses, G, Entry, Exit, Where);
+    const auto &End = std::get<parser::AccEndBlockDirective>(X.t);
+    std::string Call =
+        ", \"" + File + "\", " + std::to_string(line(Begin.source)) + ", \"" + Procedure + "\");\n";
+    std::string In = "  jacc_construct_begin(JACC_CONSTRUCT_DATA" + Call;
+    for (const std::string &E : Entry)
+      In += "  " + E + "\n";
+    emit(Begin.source, spanOf(Begin), G, In + "  jacc_construct_end();\n");
+    std::string Out = "  jacc_construct_begin(JACC_CONSTRUCT_DATA_EXIT" + Call;
+    for (const std::string &E : Exit)
+      Out += "  " + E + "\n";
+    emit(End.source, spanOf(End), G, Out + "  jacc_construct_end();\n");
+    return true;
+  }
+
+  void standalone(const parser::OpenACCStandaloneConstruct &X) {
+    const auto &Dir = std::get<parser::AccStandaloneDirective>(X.t);
+    const auto &Clauses = std::get<parser::AccClauseList>(X.t);
+    using llvm::acc::Directive;
+    std::string Where = site(X.source);
+    GlueCall G;
+    std::string Body;
+    bool Finalize = false;
+    for (const parser::AccClause &C : Clauses.v)
+      Finalize |= std::holds_alternative<parser::AccClause::Finalize>(C.u);
+    auto Each = [&](const parser::AccObjectList &List, const std::string &Call) {
+      for (const parser::AccObject &O : List.v)
+        if (auto S = section(O, G))
+          Body += "  jacc_translated_check(" + Call + "(" + S->Address + ", " + S->Bytes +
+                  (Call == "jacc_exit_data" ? "" : "") + "), \"" + Where + "\");\n";
+    };
+    auto ExitEach = [&](const parser::AccObjectList &List, bool CopyBack) {
+      for (const parser::AccObject &O : List.v)
+        if (auto S = section(O, G))
+          Body += "  jacc_translated_check(jacc_exit_data(" + S->Address + ", " + S->Bytes + ", " +
+                  (CopyBack ? "1" : "0") + ", " + (Finalize ? "1" : "0") + "), \"" + Where +
+                  "\");\n";
+    };
+    auto List = [](const parser::AccObjectListWithModifier &L) -> const parser::AccObjectList & {
+      return std::get<parser::AccObjectList>(L.t);
+    };
+    const char *Kind = Dir.v == Directive::ACCD_enter_data  ? "JACC_CONSTRUCT_ENTER_DATA"
+                       : Dir.v == Directive::ACCD_exit_data ? "JACC_CONSTRUCT_EXIT_DATA"
+                       : Dir.v == Directive::ACCD_update    ? "JACC_CONSTRUCT_UPDATE"
+                                                            : nullptr;
+    if (!Kind) {
+      error(X.source, "'" + llvm::acc::getOpenACCDirectiveName(Dir.v).str() +
+                          "' is not translated for Fortran yet");
+      return;
+    }
+    for (const parser::AccClause &C : Clauses.v)
+      std::visit(common::visitors{
+                     [&](const parser::AccClause::Copyin &Y) { Each(List(Y.v), "jacc_copyin"); },
+                     [&](const parser::AccClause::Create &Y) { Each(List(Y.v), "jacc_create"); },
+                     [&](const parser::AccClause::Copyout &Y) { ExitEach(List(Y.v), true); },
+                     [&](const parser::AccClause::Delete &Y) { ExitEach(Y.v, false); },
+                     [&](const parser::AccClause::Host &Y) { Each(Y.v, "jacc_update_self"); },
+                     [&](const parser::AccClause::Device &Y) { Each(Y.v, "jacc_update_device"); },
+                     [&](const parser::AccClause::Self &Y) {
+                       const parser::AccObjectList *Objects =
+                           Y.v ? std::get_if<parser::AccObjectList>(&Y.v->u) : nullptr;
+                       if (Objects)
+                         Each(*Objects, "jacc_update_self");
+                       else
+                         error(C.source, "self without a list is not translated yet");
+                     },
+                     [&](const parser::AccClause::Finalize &) {},
+                     [&](const parser::AccClause::Async &) {},
+                     [&](const parser::AccClause::Wait &) {},
+                     [&](const auto &) {
+                       error(C.source, "this clause is not translated for Fortran yet");
+                     }},
+                 C.u);
+    emit(X.source, spanOf(X), G,
+         "  jacc_construct_begin(" + std::string(Kind) + ", \"" + File + "\", " +
+             std::to_string(line(X.source)) + ", \"" + Procedure + "\");\n" + Body +
+             "  jacc_construct_end();\n");
+  }
+};
+
+/// Source with each replaced line range as its call line and blank lines, at the indentation
+/// of the range's first line (column 7 at least in fixed form).
+std::string replaceLines(llvm::StringRef Text, const Translation &T, bool FixedForm) {
+  llvm::SmallVector<llvm::StringRef, 0> Lines;
+  Text.split(Lines, '\n');
+  std::string Out;
+  for (size_t I = 0; I < Lines.size(); ++I) {
+    int Number = static_cast<int>(I) + 1;
+    auto R = T.Replacements.find(Number);
+    if (R == T.Replacements.end()) {
+      Out += Lines[I].str() + (I + 1 < Lines.size() ? "\n" : "");
+      continue;
+    }
+    const auto &[Range, Call] = R->second;
+    std::string Indent = Lines[I].take_while([](char C) { return C == ' ' || C == '\t'; }).str();
+    if (FixedForm && Indent.size() < 6)
+      Indent = "      ";
+    Out += Indent + Call + "\n";
+    for (int L = Range.First + 1; L <= Range.Last; ++L)
+      Out += "\n";
+    I = static_cast<size_t>(Range.Last) - 1;
+  }
+  return Out;
+}
+
+} // namespace
+
+llvm::Expected<FortranTranslation> translateFortran(llvm::StringRef Path,
+                                                    const FortranOptions &Options,
+                                                    std::vector<std::string> *Infos) {
+  auto Source = parseFortran(Path, Options);
+  if (!Source)
+    return Source.takeError();
+  Translation T(**Source);
+  T.Infos = Infos;
+  parser::Walk((*Source)->program(), T);
+  if (!T.Errors.empty())
+    return makeError(ErrorCode::Unsupported, llvm::join(T.Errors, "\n"));
+  FortranTranslation Out;
+  Out.Host = replaceLines((*Source)->text(), T, Options.FixedForm);
+  Out.Glue = translatedPrelude() + "/* The calls of " + T.File +
+             "'s OpenACC directives (jaccc's Fortran translation). */\n" + T.Glue;
+  return Out;
+}
+
+} // namespace jacc::translate::fortran
