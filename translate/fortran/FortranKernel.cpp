@@ -375,6 +375,10 @@ public:
     if ((Name == "floor" || Name == "ceiling") && Category == TypeCategory::Integer)
       return "((" + cTypeOf(Category, Kind) + ")" + (Name == "floor" ? "floor(" : "ceil(") +
              Args[0] + "))";
+    static const std::map<std::string, const char *> Bits = {
+        {"iand", " & "}, {"ior", " | "}, {"ieor", " ^ "}};
+    if (Bits.count(Name) && Args.size() == 2)
+      return "(" + Args[0] + Bits.at(Name) + Args[1] + ")";
     if (Name == "nint" && Category == TypeCategory::Integer)
       return "((" + cTypeOf(Category, Kind) + ")lround(" + Args[0] + "))";
     if ((Name == "max" || Name == "min") && !Args.empty()) {
@@ -558,9 +562,13 @@ public:
 
   /// A loop directive inside a block construct: its pragma over the DO loop.
   void accLoop(std::string &Text, const parser::OpenACCConstruct &Acc, const std::string &I) {
+    if (const auto *Atomic = std::get_if<parser::OpenACCAtomicConstruct>(&Acc.u)) {
+      atomic(Text, *Atomic, I);
+      return;
+    }
     const auto *Loop = std::get_if<parser::OpenACCLoopConstruct>(&Acc.u);
     if (!Loop) {
-      error("only loop directives are translated inside a compute construct yet");
+      error("only loop and atomic directives are translated inside a compute construct yet");
       return;
     }
     const auto &Begin = std::get<parser::AccBeginLoopDirective>(Loop->t);
@@ -571,6 +579,118 @@ public:
       return;
     }
     doLoop(Text, *Do, "#pragma acc loop" + clauses(std::get<parser::AccClauseList>(Begin.t)), I);
+  }
+
+  // ---- atomics ----
+  /// An atomic construct as C's: its statements in the forms C's atomics take.
+  void atomic(std::string &Text, const parser::OpenACCAtomicConstruct &A, const std::string &I) {
+    Where = A.source;
+    std::visit(common::visitors{[&](const parser::AccAtomicRead &R) {
+                                  line(Text, I, "#pragma acc atomic read");
+                                  line(Text, I, atomicStatement(statementOf(R), false));
+                                },
+                                [&](const parser::AccAtomicWrite &W) {
+                                  line(Text, I, "#pragma acc atomic write");
+                                  line(Text, I, atomicStatement(statementOf(W), false));
+                                },
+                                [&](const parser::AccAtomicUpdate &U) {
+                                  line(Text, I, "#pragma acc atomic update");
+                                  line(Text, I, atomicStatement(statementOf(U), true));
+                                },
+                                [&](const parser::AccAtomicCapture &C) {
+                                  const auto &First =
+                                      std::get<parser::AccAtomicCapture::Stmt1>(C.t).v.statement;
+                                  const auto &Second =
+                                      std::get<parser::AccAtomicCapture::Stmt2>(C.t).v.statement;
+                                  line(Text, I, "#pragma acc atomic capture");
+                                  line(Text, I,
+                                       "{ " + atomicStatement(First, !isCopy(First)) + " " +
+                                           atomicStatement(Second, !isCopy(Second)) + " }");
+                                }},
+               A.u);
+  }
+  template <typename T> static const parser::AssignmentStmt &statementOf(const T &X) {
+    return std::get<parser::Statement<parser::AssignmentStmt>>(X.t).statement;
+  }
+  /// Whether S is `v = x` (a capture's read), not an update of x.
+  static bool isCopy(const parser::AssignmentStmt &S) {
+    return S.typedAssignment && S.typedAssignment->v &&
+           evaluate::ExtractDataRef(S.typedAssignment->v->rhs).has_value();
+  }
+  /// `x = x op e` (or `e op x`, or an intrinsic iand/ior/ieor of x) as C's `x = x op (e)`;
+  /// a plain assignment when Update is false.
+  std::string atomicStatement(const parser::AssignmentStmt &S, bool Update) {
+    if (!S.typedAssignment || !S.typedAssignment->v) {
+      error("an atomic statement flang could not type");
+      return ";";
+    }
+    const evaluate::Assignment &A = *S.typedAssignment->v;
+    std::string X = expr(A.lhs);
+    if (!Update)
+      return X + " = " + expr(A.rhs) + ";";
+    std::string Other, Op;
+    bool XFirst = true;
+    if (!atomicOperands(std::get<parser::Expr>(S.t), X, Other, Op, XFirst)) {
+      error("this atomic update is not in a form jacc's atomics take (x = x op expr, x = "
+            "expr op x, x = iand/ior/ieor(x, expr); max and min are not yet)");
+      return ";";
+    }
+    return X + " = " +
+           (XFirst ? X + " " + Op + " (" + Other + ")" : "(" + Other + ") " + Op + " " + X) + ";";
+  }
+  /// Operand as 0 or 1: its truth (Cmp "!=") or its negation ("==").
+  static bool truthOf(std::string &Operand, const char *Cmp) {
+    Operand = "(" + Operand + ") " + Cmp + " 0";
+    return true;
+  }
+  /// The operator of Rhs (as written: the parse tree keeps its operands apart) and its operand
+  /// that is not X (XText); false if neither is X.
+  bool atomicOperands(const parser::Expr &Rhs, const std::string &XText, std::string &Other,
+                      std::string &Op, bool &XFirst) {
+    auto Pair = [&](const char *O, const parser::Expr &L, const parser::Expr &R) {
+      std::string LT = expr(L), RT = expr(R);
+      if (LT != XText && RT != XText)
+        return false;
+      Op = O;
+      XFirst = LT == XText;
+      Other = XFirst ? RT : LT;
+      return true;
+    };
+    auto Binary = [&](const char *O, const auto &B) {
+      return Pair(O, std::get<0>(B.t).value(), std::get<1>(B.t).value());
+    };
+    return std::visit(
+        common::visitors{
+            [&](const parser::Expr::Add &B) { return Binary("+", B); },
+            [&](const parser::Expr::Subtract &B) { return Binary("-", B); },
+            [&](const parser::Expr::Multiply &B) { return Binary("*", B); },
+            [&](const parser::Expr::Divide &B) { return Binary("/", B); },
+            // Logicals are 0 or 1: bitwise operators on the operand's truth are C's atomics.
+            [&](const parser::Expr::AND &B) { return Binary("&", B) && truthOf(Other, "!="); },
+            [&](const parser::Expr::OR &B) { return Binary("|", B) && truthOf(Other, "!="); },
+            [&](const parser::Expr::NEQV &B) { return Binary("^", B) && truthOf(Other, "!="); },
+            [&](const parser::Expr::EQV &B) { return Binary("^", B) && truthOf(Other, "=="); },
+            [&](const parser::Expr::Parentheses &P) {
+              return atomicOperands(P.v.value(), XText, Other, Op, XFirst);
+            },
+            [&](const common::Indirection<parser::FunctionReference> &F) {
+              const parser::Call &Call = F.value().v;
+              const auto *Name =
+                  std::get_if<parser::Name>(&std::get<parser::ProcedureDesignator>(Call.t).u);
+              const auto &Args = std::get<std::list<parser::ActualArgSpec>>(Call.t);
+              static const std::map<std::string, const char *> Ops = {
+                  {"iand", "&"}, {"ior", "|"}, {"ieor", "^"}};
+              auto Found = Name ? Ops.find(Name->ToString()) : Ops.end();
+              if (Found == Ops.end() || Args.size() != 2)
+                return false;
+              const auto *L = std::get_if<common::Indirection<parser::Expr>>(
+                  &std::get<parser::ActualArg>(Args.front().t).u);
+              const auto *R = std::get_if<common::Indirection<parser::Expr>>(
+                  &std::get<parser::ActualArg>(Args.back().t).u);
+              return L && R && Pair(Found->second, L->value(), R->value());
+            },
+            [&](const auto &) { return false; }},
+        Rhs.u);
   }
 
   // ---- clauses ----

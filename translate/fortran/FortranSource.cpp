@@ -8,6 +8,7 @@
 #include <flang/Parser/parsing.h>
 #include <flang/Parser/provenance.h>
 #include <flang/Semantics/semantics.h>
+#include <llvm/Support/FileSystem.h>
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/raw_ostream.h>
 
@@ -67,11 +68,20 @@ llvm::Expected<std::unique_ptr<FortranSource>> parseFortran(llvm::StringRef Path
   Source->S = std::make_unique<FortranSource::State>();
   FortranSource::State &S = *Source->S;
 
+  // flang's module files: beside gfortran's, in a directory of their own.
+  std::string Modules = Options.ModuleDir + "/.jacc-modules";
+  if (std::error_code EC = llvm::sys::fs::create_directories(Modules))
+    return makeError(ErrorCode::InvalidArgument,
+                     "cannot create '" + Modules + "' for flang's module files: " + EC.message());
   parser::Options Parse;
   Parse.isFixedForm = Options.FixedForm;
   Parse.features.Enable(common::LanguageFeature::OpenACC);
-  Parse.searchDirectories = Options.IncludeDirs;
-  Parse.searchDirectories.push_back(Options.ModuleDir);
+  // flang's module files first: an include directory may hold gfortran's of the same name.
+  Parse.searchDirectories = {Modules};
+  for (const std::string &Dir : Options.IncludeDirs)
+    Parse.searchDirectories.push_back(Dir + "/.jacc-modules");
+  for (const std::string &Dir : Options.IncludeDirs)
+    Parse.searchDirectories.push_back(Dir);
   Parse.intrinsicModuleDirectories.push_back(JACC_FLANG_MODULE_DIR);
   Parse.predefinitions = Options.Defines;
   Parse.predefinitions.emplace_back("_OPENACC", "202211");
@@ -86,8 +96,7 @@ llvm::Expected<std::unique_ptr<FortranSource>> parseFortran(llvm::StringRef Path
   S.Context = std::make_unique<semantics::SemanticsContext>(S.Kinds, Parse.features, S.Cooked);
   S.Context->set_searchDirectories(Parse.searchDirectories)
       .set_intrinsicModuleDirectories(Parse.intrinsicModuleDirectories)
-      .set_moduleDirectory(Options.ModuleDir)
-      .set_moduleFileSuffix(".jacc-mod")
+      .set_moduleDirectory(Modules)
       .set_warnOnNonstandardUsage(false);
   S.Semantics = std::make_unique<semantics::Semantics>(*S.Context, *S.Parsing.parseTree());
   if (!S.Semantics->Perform() || S.Semantics->AnyFatalError()) {

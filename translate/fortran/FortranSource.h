@@ -24,8 +24,8 @@ struct FortranOptions {
   std::vector<std::string> IncludeDirs; ///< -I: INCLUDE lines, #include and USE'd modules
   std::vector<std::pair<std::string, std::optional<std::string>>> Defines; ///< -D, without -U'd
   bool FixedForm = false;
-  /// Where flang's module files of this file's modules go, and are found for USE (their names
-  /// end in ".jacc-mod": gfortran's .mod files beside them are another format).
+  /// Where gfortran's module files go (-J): flang's, another format, go to its subdirectory
+  /// ".jacc-modules", where USE finds them, as in each include directory's.
   std::string ModuleDir = ".";
 };
 

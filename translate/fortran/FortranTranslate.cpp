@@ -115,6 +115,7 @@ std::string wholeBytes(const HostVariable &V) {
 struct Section {
   std::string Address, Bytes, What;
   const semantics::Symbol *Symbol = nullptr;
+  std::string Contiguous; ///< the condition, known as the program runs, that it is contiguous
 };
 
 /// The translation of one file: the walk over its directives.
@@ -247,38 +248,42 @@ public:
     Section S{"(void *)" + P.Name, wholeBytes(P), Where.ToString(), P.Symbol};
     if (!Element)
       return S;
-    // a(:, ..., lo:hi): contiguous, its last dimension's elements lo..hi.
-    size_t Dim = 0, Rank = Element->subscripts.size();
+    // a(l1:u1, ..., lo:hi): contiguous when each dimension but the last is whole (checked as
+    // the program runs: the bounds are known then), the last one's elements lo..hi.
+    size_t Rank = Element->subscripts.size();
+    std::string Whole, Low, High;
+    size_t Dim = 0;
     for (const parser::SectionSubscript &Sub : Element->subscripts) {
-      ++Dim;
-      const auto *Triplet = std::get_if<parser::SubscriptTriplet>(&Sub.u);
-      const parser::Subscript *Lo =
-          Triplet && std::get<0>(Triplet->t) ? &*std::get<0>(Triplet->t) : nullptr;
-      const parser::Subscript *Hi =
-          Triplet && std::get<1>(Triplet->t) ? &*std::get<1>(Triplet->t) : nullptr;
-      bool Whole = Triplet && !Lo && !Hi && !std::get<2>(Triplet->t);
-      if (Dim < Rank && !Whole) {
-        error(Where, "'" + S.What +
-                         "' is not contiguous: jacc maps sections of the last "
-                         "dimension, as a(:, lo:hi); map the whole array");
-        return std::nullopt;
+      std::string D = std::to_string(Dim++);
+      std::string Lb = "jacc_lb_" + P.Name + "[" + D + "]";
+      std::string Ub = "(" + Lb + " + jacc_n_" + P.Name + "[" + D + "] - 1)";
+      if (const auto *Triplet = std::get_if<parser::SubscriptTriplet>(&Sub.u)) {
+        if (std::get<2>(Triplet->t)) {
+          error(Where, "'" + S.What + "': a data clause's section is lo:hi (no stride)");
+          return std::nullopt;
+        }
+        const auto &Lo = std::get<0>(Triplet->t), &Hi = std::get<1>(Triplet->t);
+        Low = Lo ? G.value(Lo->thing.thing.value().source.ToString()) : Lb;
+        High = Hi ? G.value(Hi->thing.thing.value().source.ToString()) : Ub;
+      } else {
+        const auto &Index = std::get<parser::IntExpr>(Sub.u);
+        Low = High = G.value(Index.thing.value().source.ToString());
       }
       if (Dim < Rank)
-        continue;
-      if (!Triplet || std::get<2>(Triplet->t)) {
-        error(Where, "'" + S.What + "': a data clause's section is lo:hi (no stride)");
-        return std::nullopt;
-      }
-      std::string Lb = "jacc_lb_" + P.Name + "[" + std::to_string(Rank - 1) + "]";
-      std::string Low = Lo ? G.value(Lo->thing.thing.value().source.ToString()) : Lb;
-      std::string High =
-          Hi ? G.value(Hi->thing.thing.value().source.ToString())
-             : "(" + Lb + " + jacc_n_" + P.Name + "[" + std::to_string(Rank - 1) + "] - 1)";
-      std::string Row = elements(P, static_cast<int>(Rank) - 1);
-      S.Address = "(void *)(" + P.Name + " + (" + Low + " - " + Lb + ") * " + Row + ")";
-      S.Bytes = "(size_t)(" + High + " - " + Low + " + 1) * " + Row + " * sizeof(" + P.CType + ")";
+        Whole += (Whole.empty() ? "" : " && ") +
+                 ("(" + Low + " == " + Lb + " && " + High + " == " + Ub + ")");
     }
+    std::string Lb = "jacc_lb_" + P.Name + "[" + std::to_string(Rank - 1) + "]";
+    std::string Row = elements(P, static_cast<int>(Rank) - 1);
+    S.Address = "(void *)(" + P.Name + " + (" + Low + " - " + Lb + ") * " + Row + ")";
+    S.Bytes = "(size_t)(" + High + " - " + Low + " + 1) * " + Row + " * sizeof(" + P.CType + ")";
+    S.Contiguous = Whole;
     return S;
+  }
+
+  /// The call that ends the program when the section S is not contiguous.
+  static std::string contiguityCheck(const Section &S, const std::string &Where) {
+    return "jacc_fortran_contiguous(" + S.Contiguous + ", \"" + Where + "\", \"" + S.What + "\");";
   }
 
   /// Entry and exit calls of a construct's data clauses; the variables they name.
@@ -292,6 +297,8 @@ public:
         if (auto S = section(O, G)) {
           Named.insert(S->Symbol);
           std::string Args = S->Address + ", " + S->Bytes;
+          if (!S->Contiguous.empty())
+            Entry.push_back(contiguityCheck(*S, Where));
           if (std::string(In) == "present")
             Entry.push_back("jacc_translated_present(" + Args + ", \"" + Where + "\", \"" +
                             S->What + "\");");
@@ -536,6 +543,19 @@ public:
   }
 };
 
+/// The helpers only the Fortran glue calls.
+constexpr const char *FortranPrelude =
+    R"(/* A data clause's section of a Fortran array: only one whose dimensions but the last are whole
+   is contiguous, which jacc maps. */
+static inline void jacc_fortran_contiguous(int contiguous, const char *where, const char *what) {
+  if (contiguous)
+    return;
+  fprintf(stderr, "%s: '%s' is not contiguous: jacc maps a section whose dimensions but the "
+          "last are whole, as a(:, lo:hi); map the whole array\n", where, what);
+  exit(1);
+}
+)";
+
 /// Source with each replaced line range as its call line and blank lines, at the indentation
 /// of the range's first line (column 7 at least in fixed form).
 std::string replaceLines(llvm::StringRef Text, const Translation &T, bool FixedForm) {
@@ -576,7 +596,7 @@ llvm::Expected<FortranTranslation> translateFortran(llvm::StringRef Path,
     return makeError(ErrorCode::Unsupported, llvm::join(T.Errors, "\n"));
   FortranTranslation Out;
   Out.Host = replaceLines((*Source)->text(), T, Options.FixedForm);
-  Out.Glue = translatedPrelude() + "/* The calls of " + T.File +
+  Out.Glue = translatedPrelude() + FortranPrelude + "/* The calls of " + T.File +
              "'s OpenACC directives (jaccc's Fortran translation). */\n" + T.Glue;
   return Out;
 }
