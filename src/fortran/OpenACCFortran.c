@@ -20,56 +20,43 @@ static size_t bytesOf(const CFI_cdesc_t *a, const char *routine) {
   return bytes;
 }
 
-int jacc_f_is_present(CFI_cdesc_t *a) { return acc_is_present(a->base_addr, bytesOf(a, "acc_is_present")); }
-int jacc_f_is_present_len(void *a, int bytes) { return acc_is_present(a, (size_t)bytes); }
+int jacc_f_is_present(CFI_cdesc_t *a, const int *bytes) {
+  return acc_is_present(a->base_addr, bytes ? (size_t)*bytes : bytesOf(a, "acc_is_present"));
+}
 void *jacc_f_deviceptr(CFI_cdesc_t *a) { return acc_deviceptr(a->base_addr); }
 void jacc_f_map_data(CFI_cdesc_t *a, void *dev, size_t bytes) { acc_map_data(a->base_addr, dev, bytes); }
 void jacc_f_unmap_data(CFI_cdesc_t *a) { acc_unmap_data(a->base_addr); }
-void jacc_f_copyin(CFI_cdesc_t *a) { acc_copyin(a->base_addr, bytesOf(a, "acc_copyin")); }
-void jacc_f_copyin_len(void *a, int bytes) { acc_copyin(a, (size_t)bytes); }
-void jacc_f_create(CFI_cdesc_t *a) { acc_create(a->base_addr, bytesOf(a, "acc_create")); }
-void jacc_f_create_len(void *a, int bytes) { acc_create(a, (size_t)bytes); }
-void jacc_f_copyout(CFI_cdesc_t *a) { acc_copyout(a->base_addr, bytesOf(a, "acc_copyout")); }
-void jacc_f_copyout_len(void *a, int bytes) { acc_copyout(a, (size_t)bytes); }
-void jacc_f_copyout_finalize(CFI_cdesc_t *a) { acc_copyout_finalize(a->base_addr, bytesOf(a, "acc_copyout_finalize")); }
-void jacc_f_copyout_finalize_len(void *a, int bytes) { acc_copyout_finalize(a, (size_t)bytes); }
-void jacc_f_delete(CFI_cdesc_t *a) { acc_delete(a->base_addr, bytesOf(a, "acc_delete")); }
-void jacc_f_delete_len(void *a, int bytes) { acc_delete(a, (size_t)bytes); }
-void jacc_f_delete_finalize(CFI_cdesc_t *a) { acc_delete_finalize(a->base_addr, bytesOf(a, "acc_delete_finalize")); }
-void jacc_f_delete_finalize_len(void *a, int bytes) { acc_delete_finalize(a, (size_t)bytes); }
-void jacc_f_update_device(CFI_cdesc_t *a) { acc_update_device(a->base_addr, bytesOf(a, "acc_update_device")); }
-void jacc_f_update_device_len(void *a, int bytes) { acc_update_device(a, (size_t)bytes); }
-void jacc_f_update_self(CFI_cdesc_t *a) { acc_update_self(a->base_addr, bytesOf(a, "acc_update_self")); }
-void jacc_f_update_self_len(void *a, int bytes) { acc_update_self(a, (size_t)bytes); }
-void jacc_f_present_or_copyin(CFI_cdesc_t *a) { acc_present_or_copyin(a->base_addr, bytesOf(a, "acc_present_or_copyin")); }
-void jacc_f_present_or_copyin_len(void *a, int bytes) { acc_present_or_copyin(a, (size_t)bytes); }
-void jacc_f_pcopyin(CFI_cdesc_t *a) { acc_pcopyin(a->base_addr, bytesOf(a, "acc_pcopyin")); }
-void jacc_f_pcopyin_len(void *a, int bytes) { acc_pcopyin(a, (size_t)bytes); }
-void jacc_f_present_or_create(CFI_cdesc_t *a) { acc_present_or_create(a->base_addr, bytesOf(a, "acc_present_or_create")); }
-void jacc_f_present_or_create_len(void *a, int bytes) { acc_present_or_create(a, (size_t)bytes); }
-void jacc_f_pcreate(CFI_cdesc_t *a) { acc_pcreate(a->base_addr, bytesOf(a, "acc_pcreate")); }
-void jacc_f_pcreate_len(void *a, int bytes) { acc_pcreate(a, (size_t)bytes); }
-void jacc_f_copyin_async(CFI_cdesc_t *a, int async_arg) {
-  acc_copyin_async(a->base_addr, bytesOf(a, "acc_copyin_async"), async_arg);
-}
-void jacc_f_create_async(CFI_cdesc_t *a, int async_arg) {
-  acc_create_async(a->base_addr, bytesOf(a, "acc_create_async"), async_arg);
-}
-void jacc_f_copyout_async(CFI_cdesc_t *a, int async_arg) {
-  acc_copyout_async(a->base_addr, bytesOf(a, "acc_copyout_async"), async_arg);
-}
-void jacc_f_copyout_finalize_async(CFI_cdesc_t *a, int async_arg) {
-  acc_copyout_finalize_async(a->base_addr, bytesOf(a, "acc_copyout_finalize_async"), async_arg);
-}
-void jacc_f_delete_async(CFI_cdesc_t *a, int async_arg) {
-  acc_delete_async(a->base_addr, bytesOf(a, "acc_delete_async"), async_arg);
-}
-void jacc_f_delete_finalize_async(CFI_cdesc_t *a, int async_arg) {
-  acc_delete_finalize_async(a->base_addr, bytesOf(a, "acc_delete_finalize_async"), async_arg);
-}
-void jacc_f_update_device_async(CFI_cdesc_t *a, int async_arg) {
-  acc_update_device_async(a->base_addr, bytesOf(a, "acc_update_device_async"), async_arg);
-}
-void jacc_f_update_self_async(CFI_cdesc_t *a, int async_arg) {
-  acc_update_self_async(a->base_addr, bytesOf(a, "acc_update_self_async"), async_arg);
-}
+
+/* acc_<name>(a) and acc_<name>(a(1), bytes). */
+#define JACC_F_DATA(name)                                                                        \
+  void jacc_f_##name(CFI_cdesc_t *a, const int *bytes) {                                         \
+    acc_##name(a->base_addr, bytes ? (size_t)*bytes : bytesOf(a, "acc_" #name));                 \
+  }
+/* acc_<name>_async(a, async) and acc_<name>_async(a(1), bytes, async). */
+#define JACC_F_DATA_ASYNC(name)                                                                  \
+  void jacc_f_##name##_async(CFI_cdesc_t *a, const int *bytes_or_async, const int *async_arg) { \
+    if (async_arg)                                                                               \
+      acc_##name##_async(a->base_addr, (size_t)*bytes_or_async, *async_arg);                     \
+    else                                                                                         \
+      acc_##name##_async(a->base_addr, bytesOf(a, "acc_" #name "_async"), *bytes_or_async);      \
+  }
+JACC_F_DATA(copyin)
+JACC_F_DATA(create)
+JACC_F_DATA(copyout)
+JACC_F_DATA(copyout_finalize)
+JACC_F_DATA(delete)
+JACC_F_DATA(delete_finalize)
+JACC_F_DATA(update_device)
+JACC_F_DATA(update_self)
+JACC_F_DATA(present_or_copyin)
+JACC_F_DATA(pcopyin)
+JACC_F_DATA(present_or_create)
+JACC_F_DATA(pcreate)
+JACC_F_DATA_ASYNC(copyin)
+JACC_F_DATA_ASYNC(create)
+JACC_F_DATA_ASYNC(copyout)
+JACC_F_DATA_ASYNC(copyout_finalize)
+JACC_F_DATA_ASYNC(delete)
+JACC_F_DATA_ASYNC(delete_finalize)
+JACC_F_DATA_ASYNC(update_device)
+JACC_F_DATA_ASYNC(update_self)

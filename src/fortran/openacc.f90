@@ -1,6 +1,8 @@
 ! The openacc module of OpenACC 3.3's Fortran API (chapter 3) for programs jaccc compiles: the
 ! constants, and the routines bound to libjacc's C API (include/jacc/openacc.h) through bind(C);
-! the data routines take any array through a descriptor (OpenACCFortran.c reads it).
+! the data routines take any array through a descriptor (OpenACCFortran.c reads it), and the
+! forms with a length in bytes (acc_copyin(a(1), len)) as an optional argument: two specifics
+! of one generic could not tell an assumed-type array from its first element.
 module openacc
   use iso_c_binding
   implicit none
@@ -149,194 +151,159 @@ module openacc
       integer(acc_device_kind), value :: dev_type
       integer(acc_device_property_kind), value :: property
     end function
-    integer(c_int) function jacc_f_is_present(a) bind(C, name="jacc_f_is_present")
+    integer(c_int) function jacc_f_is_present(a, bytes) bind(C, name="jacc_f_is_present")
       import :: c_int
       type(*), dimension(..) :: a
-    end function
-    integer(c_int) function jacc_f_is_present_len(a, bytes) bind(C, name="jacc_f_is_present_len")
-      import :: c_int
-      type(*), dimension(*) :: a
-      integer(c_int), value :: bytes
+      integer(c_int), optional :: bytes
     end function
   end interface
   interface acc_copyin
-    subroutine jacc_f_copyin(a) bind(C, name="jacc_f_copyin")
-      type(*), dimension(..) :: a
-    end subroutine
-    subroutine jacc_f_copyin_len(a, bytes) bind(C, name="jacc_f_copyin_len")
+    subroutine jacc_f_copyin(a, bytes) bind(C, name="jacc_f_copyin")
       import :: c_int
-      type(*), dimension(*) :: a
-      integer(c_int), value :: bytes
+      type(*), dimension(..) :: a
+      integer(c_int), optional :: bytes
     end subroutine
   end interface
   interface acc_create
-    subroutine jacc_f_create(a) bind(C, name="jacc_f_create")
-      type(*), dimension(..) :: a
-    end subroutine
-    subroutine jacc_f_create_len(a, bytes) bind(C, name="jacc_f_create_len")
+    subroutine jacc_f_create(a, bytes) bind(C, name="jacc_f_create")
       import :: c_int
-      type(*), dimension(*) :: a
-      integer(c_int), value :: bytes
+      type(*), dimension(..) :: a
+      integer(c_int), optional :: bytes
     end subroutine
   end interface
   interface acc_copyout
-    subroutine jacc_f_copyout(a) bind(C, name="jacc_f_copyout")
-      type(*), dimension(..) :: a
-    end subroutine
-    subroutine jacc_f_copyout_len(a, bytes) bind(C, name="jacc_f_copyout_len")
+    subroutine jacc_f_copyout(a, bytes) bind(C, name="jacc_f_copyout")
       import :: c_int
-      type(*), dimension(*) :: a
-      integer(c_int), value :: bytes
+      type(*), dimension(..) :: a
+      integer(c_int), optional :: bytes
     end subroutine
   end interface
   interface acc_copyout_finalize
-    subroutine jacc_f_copyout_finalize(a) bind(C, name="jacc_f_copyout_finalize")
-      type(*), dimension(..) :: a
-    end subroutine
-    subroutine jacc_f_copyout_finalize_len(a, bytes) bind(C, name="jacc_f_copyout_finalize_len")
+    subroutine jacc_f_copyout_finalize(a, bytes) bind(C, name="jacc_f_copyout_finalize")
       import :: c_int
-      type(*), dimension(*) :: a
-      integer(c_int), value :: bytes
+      type(*), dimension(..) :: a
+      integer(c_int), optional :: bytes
     end subroutine
   end interface
   interface acc_delete
-    subroutine jacc_f_delete(a) bind(C, name="jacc_f_delete")
-      type(*), dimension(..) :: a
-    end subroutine
-    subroutine jacc_f_delete_len(a, bytes) bind(C, name="jacc_f_delete_len")
+    subroutine jacc_f_delete(a, bytes) bind(C, name="jacc_f_delete")
       import :: c_int
-      type(*), dimension(*) :: a
-      integer(c_int), value :: bytes
+      type(*), dimension(..) :: a
+      integer(c_int), optional :: bytes
     end subroutine
   end interface
   interface acc_delete_finalize
-    subroutine jacc_f_delete_finalize(a) bind(C, name="jacc_f_delete_finalize")
-      type(*), dimension(..) :: a
-    end subroutine
-    subroutine jacc_f_delete_finalize_len(a, bytes) bind(C, name="jacc_f_delete_finalize_len")
+    subroutine jacc_f_delete_finalize(a, bytes) bind(C, name="jacc_f_delete_finalize")
       import :: c_int
-      type(*), dimension(*) :: a
-      integer(c_int), value :: bytes
+      type(*), dimension(..) :: a
+      integer(c_int), optional :: bytes
     end subroutine
   end interface
   interface acc_update_device
-    subroutine jacc_f_update_device(a) bind(C, name="jacc_f_update_device")
-      type(*), dimension(..) :: a
-    end subroutine
-    subroutine jacc_f_update_device_len(a, bytes) bind(C, name="jacc_f_update_device_len")
+    subroutine jacc_f_update_device(a, bytes) bind(C, name="jacc_f_update_device")
       import :: c_int
-      type(*), dimension(*) :: a
-      integer(c_int), value :: bytes
+      type(*), dimension(..) :: a
+      integer(c_int), optional :: bytes
     end subroutine
   end interface
   interface acc_update_self
-    subroutine jacc_f_update_self(a) bind(C, name="jacc_f_update_self")
-      type(*), dimension(..) :: a
-    end subroutine
-    subroutine jacc_f_update_self_len(a, bytes) bind(C, name="jacc_f_update_self_len")
+    subroutine jacc_f_update_self(a, bytes) bind(C, name="jacc_f_update_self")
       import :: c_int
-      type(*), dimension(*) :: a
-      integer(c_int), value :: bytes
+      type(*), dimension(..) :: a
+      integer(c_int), optional :: bytes
     end subroutine
   end interface
   interface acc_present_or_copyin
-    subroutine jacc_f_present_or_copyin(a) bind(C, name="jacc_f_present_or_copyin")
-      type(*), dimension(..) :: a
-    end subroutine
-    subroutine jacc_f_present_or_copyin_len(a, bytes) bind(C, name="jacc_f_present_or_copyin_len")
+    subroutine jacc_f_present_or_copyin(a, bytes) bind(C, name="jacc_f_present_or_copyin")
       import :: c_int
-      type(*), dimension(*) :: a
-      integer(c_int), value :: bytes
+      type(*), dimension(..) :: a
+      integer(c_int), optional :: bytes
     end subroutine
   end interface
   interface acc_pcopyin
-    subroutine jacc_f_pcopyin(a) bind(C, name="jacc_f_pcopyin")
-      type(*), dimension(..) :: a
-    end subroutine
-    subroutine jacc_f_pcopyin_len(a, bytes) bind(C, name="jacc_f_pcopyin_len")
+    subroutine jacc_f_pcopyin(a, bytes) bind(C, name="jacc_f_pcopyin")
       import :: c_int
-      type(*), dimension(*) :: a
-      integer(c_int), value :: bytes
+      type(*), dimension(..) :: a
+      integer(c_int), optional :: bytes
     end subroutine
   end interface
   interface acc_present_or_create
-    subroutine jacc_f_present_or_create(a) bind(C, name="jacc_f_present_or_create")
-      type(*), dimension(..) :: a
-    end subroutine
-    subroutine jacc_f_present_or_create_len(a, bytes) bind(C, name="jacc_f_present_or_create_len")
+    subroutine jacc_f_present_or_create(a, bytes) bind(C, name="jacc_f_present_or_create")
       import :: c_int
-      type(*), dimension(*) :: a
-      integer(c_int), value :: bytes
+      type(*), dimension(..) :: a
+      integer(c_int), optional :: bytes
     end subroutine
   end interface
   interface acc_pcreate
-    subroutine jacc_f_pcreate(a) bind(C, name="jacc_f_pcreate")
-      type(*), dimension(..) :: a
-    end subroutine
-    subroutine jacc_f_pcreate_len(a, bytes) bind(C, name="jacc_f_pcreate_len")
+    subroutine jacc_f_pcreate(a, bytes) bind(C, name="jacc_f_pcreate")
       import :: c_int
-      type(*), dimension(*) :: a
-      integer(c_int), value :: bytes
+      type(*), dimension(..) :: a
+      integer(c_int), optional :: bytes
     end subroutine
   end interface
   interface acc_copyin_async
-    subroutine jacc_f_copyin_async(a, async_arg) bind(C, name="jacc_f_copyin_async")
+    subroutine jacc_f_copyin_async(a, bytes_or_async, async_arg) bind(C, name="jacc_f_copyin_async")
       import :: c_int
       type(*), dimension(..) :: a
-      integer(c_int), value :: async_arg
+      integer(c_int) :: bytes_or_async
+      integer(c_int), optional :: async_arg
     end subroutine
   end interface
   interface acc_create_async
-    subroutine jacc_f_create_async(a, async_arg) bind(C, name="jacc_f_create_async")
+    subroutine jacc_f_create_async(a, bytes_or_async, async_arg) bind(C, name="jacc_f_create_async")
       import :: c_int
       type(*), dimension(..) :: a
-      integer(c_int), value :: async_arg
+      integer(c_int) :: bytes_or_async
+      integer(c_int), optional :: async_arg
     end subroutine
   end interface
   interface acc_copyout_async
-    subroutine jacc_f_copyout_async(a, async_arg) bind(C, name="jacc_f_copyout_async")
+    subroutine jacc_f_copyout_async(a, bytes_or_async, async_arg) bind(C, name="jacc_f_copyout_async")
       import :: c_int
       type(*), dimension(..) :: a
-      integer(c_int), value :: async_arg
+      integer(c_int) :: bytes_or_async
+      integer(c_int), optional :: async_arg
     end subroutine
   end interface
   interface acc_copyout_finalize_async
-    subroutine jacc_f_copyout_finalize_async(a, async_arg) bind(C, name="jacc_f_copyout_finalize_async")
+    subroutine jacc_f_copyout_finalize_async(a, bytes_or_async, async_arg) bind(C, name="jacc_f_copyout_finalize_async")
       import :: c_int
       type(*), dimension(..) :: a
-      integer(c_int), value :: async_arg
+      integer(c_int) :: bytes_or_async
+      integer(c_int), optional :: async_arg
     end subroutine
   end interface
   interface acc_delete_async
-    subroutine jacc_f_delete_async(a, async_arg) bind(C, name="jacc_f_delete_async")
+    subroutine jacc_f_delete_async(a, bytes_or_async, async_arg) bind(C, name="jacc_f_delete_async")
       import :: c_int
       type(*), dimension(..) :: a
-      integer(c_int), value :: async_arg
+      integer(c_int) :: bytes_or_async
+      integer(c_int), optional :: async_arg
     end subroutine
   end interface
   interface acc_delete_finalize_async
-    subroutine jacc_f_delete_finalize_async(a, async_arg) bind(C, name="jacc_f_delete_finalize_async")
+    subroutine jacc_f_delete_finalize_async(a, bytes_or_async, async_arg) bind(C, name="jacc_f_delete_finalize_async")
       import :: c_int
       type(*), dimension(..) :: a
-      integer(c_int), value :: async_arg
+      integer(c_int) :: bytes_or_async
+      integer(c_int), optional :: async_arg
     end subroutine
   end interface
   interface acc_update_device_async
-    subroutine jacc_f_update_device_async(a, async_arg) bind(C, name="jacc_f_update_device_async")
+    subroutine jacc_f_update_device_async(a, bytes_or_async, async_arg) bind(C, name="jacc_f_update_device_async")
       import :: c_int
       type(*), dimension(..) :: a
-      integer(c_int), value :: async_arg
+      integer(c_int) :: bytes_or_async
+      integer(c_int), optional :: async_arg
     end subroutine
   end interface
   interface acc_update_self_async
-    subroutine jacc_f_update_self_async(a, async_arg) bind(C, name="jacc_f_update_self_async")
+    subroutine jacc_f_update_self_async(a, bytes_or_async, async_arg) bind(C, name="jacc_f_update_self_async")
       import :: c_int
       type(*), dimension(..) :: a
-      integer(c_int), value :: async_arg
+      integer(c_int) :: bytes_or_async
+      integer(c_int), optional :: async_arg
     end subroutine
-  end interface
-  interface acc_is_present
-    module procedure jacc_is_present, jacc_is_present_len
   end interface
   interface acc_deviceptr
     type(c_ptr) function jacc_f_deviceptr(a) bind(C, name="jacc_f_deviceptr")
@@ -374,15 +341,10 @@ contains
     acc_async_test_all = jacc_f_async_test_all() /= 0
   end function
 
-  logical function jacc_is_present(a)
+  logical function acc_is_present(a, bytes)
     type(*), dimension(..) :: a
-    jacc_is_present = jacc_f_is_present(a) /= 0
-  end function
-
-  logical function jacc_is_present_len(a, bytes)
-    type(*), dimension(*) :: a
-    integer :: bytes
-    jacc_is_present_len = jacc_f_is_present_len(a, bytes) /= 0
+    integer, optional :: bytes
+    acc_is_present = jacc_f_is_present(a, bytes) /= 0
   end function
 
   subroutine acc_get_property_string(dev_num, dev_type, property, string)

@@ -10,7 +10,8 @@
 # device` is skipped, with a `skip` line, on configurations that are not so (scripts/gpu-check.sh
 # runs the corpus on cuda:0 and cuda:0,host:1).
 # OPENACC_DEVICES overrides the device configurations (the sanitized build runs fewer: the
-# normal one compares every configuration already).
+# normal one compares every configuration already). Fortran programs (*.f90) are built by plain
+# gfortran as the reference, when jaccc was built with Fortran (jaccc --version says so).
 set -u
 jaccc=$(realpath "$1")
 dir=$2
@@ -35,15 +36,26 @@ fits() {
   return 0
 }
 
-for src in "$dir"/*.c "$dir"/*.cpp; do
+fortran=0
+bash "$jaccc" --version | grep -q "^Fortran: flang" && fortran=1
+for src in "$dir"/*.c "$dir"/*.cpp "$dir"/*.f90; do
   name=$(basename "$src")
   name=${name%.*}
   ref_cc=${CC:-cc} # C++ programs: their reference is built by plain c++
   [[ $src == *.cpp ]] && ref_cc=${CXX:-c++}
+  warnings=(-Wall -Wextra -Werror)
+  if [[ $src == *.f90 ]]; then
+    if ((!fortran)); then
+      echo "skip $name: jaccc was built without Fortran"; continue
+    fi
+    # gfortran ignores the directives; the variables only they used would warn as unused.
+    ref_cc=${FC:-gfortran}
+    warnings=()
+  fi
   if ! "$ref_cc" -O1 -Wno-unknown-pragmas -o "$tmp/$name.ref" "$src" -lm; then
     echo "FAIL $name: the reference build failed"; failed=1; continue
   fi
-  if ! bash "$jaccc" -O1 -Wall -Wextra -Werror "${flags[@]}" -o "$tmp/$name.jacc" "$src" -lm; then
+  if ! bash "$jaccc" -O1 ${warnings[@]+"${warnings[@]}"} "${flags[@]}" -o "$tmp/$name.jacc" "$src" -lm; then
     echo "FAIL $name: the jaccc build failed"; failed=1; continue
   fi
   ref=$("$tmp/$name.ref")
@@ -142,5 +154,28 @@ if bash "$jaccc" -std=c++11 -O1 -Wall -Wextra -Werror "${flags[@]}" -o "$tmp/cxx
 else
   echo "FAIL jaccc -std=c++11: cxx_template.cpp did not build or run as the reference"
   failed=1
+fi
+# A program of C and Fortran sources (mixed/), compiled one by one with jaccc -c and linked by
+# jaccc from its objects: the Fortran runtime is found without naming it.
+if ((fortran)); then
+  mixed=$(cd "$tmp" && gfortran -O1 -o mixed.ref "$dir/mixed/main.f90" "$dir/mixed/scale.c" &&
+          ./mixed.ref) &&
+  got=$(cd "$tmp" && bash "$jaccc" -O1 "${flags[@]}" -c "$dir/mixed/main.f90" &&
+        bash "$jaccc" -O1 "${flags[@]}" -c "$dir/mixed/scale.c" &&
+        bash "$jaccc" "${flags[@]}" -o mixed main.o scale.o && JACC_DEVICES=host:2 ./mixed)
+  if [[ $? -eq 0 && $got == "$mixed" ]]; then
+    echo "ok   a C and Fortran program built by jaccc -c, linked from its objects: $got"
+  else
+    echo "FAIL the C and Fortran program: expected '$mixed', got '$got'"
+    failed=1
+  fi
+  # -Minfo says how a Fortran construct runs, at its line.
+  finfo=$(bash "$jaccc" -Minfo=accel --emit-translated "$dir/heat2d.f90" 2>&1 >/dev/null)
+  if [[ $finfo == *"heat2d.f90:31: split across devices along loops j, i (collapsed)"* ]]; then
+    echo "ok   jaccc -Minfo reports how Fortran constructs run"
+  else
+    echo "FAIL jaccc -Minfo on heat2d.f90: expected its split line 31, got: $finfo"
+    failed=1
+  fi
 fi
 exit $failed

@@ -42,6 +42,47 @@ for src in "$dir"/golden/*.c "$dir"/golden/*.cpp; do # C++: NAME.expected.cpp
   fi
 done
 
+# Fortran (when jacc-translate has it): the host program, then the glue, on stdout;
+# golden/NAME.f90 against golden/NAME.expected.txt, errors/NAME.f90 as the C ones.
+modules=$(mktemp -d "${TMPDIR:-/tmp}/jacc-golden.XXXXXX")
+trap 'rm -rf "$modules"' EXIT
+fortran=(-o - --glue - -- -J "$modules")
+if ! (cd "$dir/golden" && "$translate" fortran_constructs.f90 "${fortran[@]}" >/dev/null 2>&1); then
+  echo "skip golden/*.f90, errors/*.f90: jacc-translate was built without Fortran"
+else
+  for src in "$dir"/golden/*.f90; do
+    file=$(basename "$src")
+    name=${file%.*}
+    expected="$dir/golden/$name.expected.txt"
+    actual=$(cd "$dir/golden" && "$translate" "$file" "${fortran[@]}" 2>&1)
+    rc=$?
+    actual=$(printf '%s\n' "$actual" | strip_prelude "$name")
+    if [[ ${JACC_UPDATE_GOLDEN:-0} == 1 ]]; then
+      printf '%s\n' "$actual" > "$expected"
+    elif ((rc != 0)) || ! diff -u "$expected" <(printf '%s\n' "$actual"); then
+      echo "FAIL golden/$file (exit $rc)"
+      failed=1
+    else
+      echo "ok   golden/$file"
+    fi
+  done
+  for src in "$dir"/errors/*.f90; do
+    file=$(basename "$src")
+    name=${file%.*}
+    expected="$dir/errors/$name.expected.txt"
+    actual=$(cd "$dir/errors" && "$translate" "$file" "${fortran[@]}" 2>&1 >/dev/null)
+    rc=$?
+    if [[ ${JACC_UPDATE_GOLDEN:-0} == 1 ]]; then
+      printf '%s\n' "$actual" > "$expected"
+    elif ((rc != 1)) || ! diff -u "$expected" <(printf '%s\n' "$actual"); then
+      echo "FAIL errors/$file (exit $rc, expected 1)"
+      failed=1
+    else
+      echo "ok   errors/$file"
+    fi
+  done
+fi
+
 for src in "$dir"/errors/*.c "$dir"/errors/*.cpp; do # C++ sources: their own file names
   file=$(basename "$src")
   name=${file%.*}

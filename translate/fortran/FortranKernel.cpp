@@ -123,7 +123,8 @@ public:
   /// The indices of the loops around (each declared by its for), and the variables of private
   /// and reduction clauses.
   std::set<const semantics::Symbol *> Own, Private, Reductions;
-  /// Scalars assigned inside a loop (private to it) and outside any (written through a pointer).
+  /// Scalars assigned inside a loop (private to it) and outside any or by an atomic construct
+  /// (written through a pointer: the devices share them).
   std::set<const semantics::Symbol *> InLoop, OutsideLoops, Refs;
   int LoopDepth = 0;
   parser::CharBlock Where; ///< the statement being printed, for errors
@@ -619,12 +620,17 @@ public:
   }
   /// `x = x op e` (or `e op x`, or an intrinsic iand/ior/ieor of x) as C's `x = x op (e)`;
   /// a plain assignment when Update is false.
-  std::string atomicStatement(const parser::AssignmentStmt &S, bool Update) {
+  std::string atomicStatement(const parser::AssignmentStmt &S, bool Update, bool Written = false) {
     if (!S.typedAssignment || !S.typedAssignment->v) {
       error("an atomic statement flang could not type");
       return ";";
     }
     const evaluate::Assignment &A = *S.typedAssignment->v;
+    // The atomic's variable x (assigned by an update or a write, read by `v = x`) is shared by
+    // the devices' threads: a scalar is written through its pointer, whatever loop it is in.
+    bool Read = !Update && isCopy(S) && !Written;
+    if (const semantics::Symbol *X = evaluate::UnwrapWholeSymbolDataRef(Read ? A.rhs : A.lhs))
+      OutsideLoops.insert(&X->GetUltimate());
     std::string X = expr(A.lhs);
     if (!Update)
       return X + " = " + expr(A.rhs) + ";";
@@ -839,6 +845,7 @@ FortranKernel writeKernel(const FortranSource &Source, const std::string &Direct
       Text.insert(End, " private(" + Private + ")");
     }
     W.Out.Text = Text;
+    W.Out.Reductions = W.Reductions;
     return W.Out;
   }
   return {};

@@ -7,6 +7,7 @@
 #include "translate/fortran/FortranSource.h"
 
 #include <list>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -38,6 +39,8 @@ struct HostVariable {
 struct FortranKernel {
   std::string Text;
   std::vector<HostVariable> Variables; ///< in first-use order
+  /// The variables of its reduction clauses.
+  std::set<const Fortran::semantics::Symbol *> Reductions;
   std::vector<std::string> Errors;     ///< "file:line:column: error: ..." lines
 };
 

@@ -36,8 +36,11 @@ std::string FortranSource::where(parser::CharBlock Where) const {
   auto Range = S->Cooked.GetSourcePositionRange(Where);
   if (!Range)
     return Path;
-  return Range->first.file.path() + ":" + std::to_string(Range->first.line) + ":" +
-         std::to_string(Range->first.column);
+  // flang names a file by the search directory it was found in: "./x.f90" for "x.f90".
+  std::string File = Range->first.file.path();
+  if (llvm::StringRef(File).startswith("./"))
+    File.erase(0, 2);
+  return File + ":" + std::to_string(Range->first.line) + ":" + std::to_string(Range->first.column);
 }
 
 std::optional<LineRange> FortranSource::lines(parser::CharBlock Where) const {
@@ -99,7 +102,12 @@ llvm::Expected<std::unique_ptr<FortranSource>> parseFortran(llvm::StringRef Path
       .set_moduleDirectory(Modules)
       .set_warnOnNonstandardUsage(false);
   S.Semantics = std::make_unique<semantics::Semantics>(*S.Context, *S.Parsing.parseTree());
-  if (!S.Semantics->Perform() || S.Semantics->AnyFatalError()) {
+  S.Semantics->Perform();
+  // flang 16 allows one reduction clause per directive, where OpenACC allows any number.
+  S.Context->messages().messages().remove_if([](const parser::Message &M) {
+    return llvm::StringRef(M.ToString()).startswith("At most one REDUCTION clause");
+  });
+  if (S.Context->messages().AnyFatalError()) {
     std::string Text;
     llvm::raw_string_ostream OS(Text);
     S.Semantics->EmitMessages(OS);

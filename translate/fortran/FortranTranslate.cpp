@@ -245,7 +245,7 @@ public:
       return std::nullopt;
     }
     const HostVariable &P = G.pass(*V);
-    Section S{"(void *)" + P.Name, wholeBytes(P), Where.ToString(), P.Symbol};
+    Section S{"(void *)" + P.Name, wholeBytes(P), Where.ToString(), P.Symbol, ""};
     if (!Element)
       return S;
     // a(l1:u1, ..., lo:hi): contiguous when each dimension but the last is whole (checked as
@@ -362,12 +362,25 @@ public:
     for (const HostVariable &V : K.Variables) {
       const HostVariable &H = G.pass(V);
       std::string Bytes = wholeBytes(H);
-      // Arrays (and scalars the kernel assigns) no clause names: OpenACC's implicit copy.
+      // Arrays (and scalars the kernel assigns) no clause names: OpenACC's implicit copy,
+      // unless a mapping around the construct holds them.
       if ((V.Rank || V.Ref) && !Named.count(V.Symbol)) {
-        P.Entry.push_back("jacc_translated_check(jacc_copyin((void *)" + H.Name + ", " + Bytes +
-                          "), \"" + P.Site + "\");");
-        P.Exit.insert(P.Exit.begin(), "jacc_translated_check(jacc_copyout((void *)" + H.Name +
-                                          ", " + Bytes + "), \"" + P.Site + "\");");
+        std::string Mapped = "jacc_implicit_" + H.Name;
+        P.Entry.push_back("size_t " + Mapped + " = jacc_fortran_implicit((void *)" + H.Name + ", " +
+                          Bytes + ", \"" + P.Site + "\");");
+        P.Exit.insert(P.Exit.begin(), "if (" + Mapped + ")\n" + P.Indent +
+                                          "    jacc_translated_check(jacc_copyout((void *)" +
+                                          H.Name + ", " + Mapped + "), \"" + P.Site + "\");");
+      }
+      // A reduction into a variable the devices hold: the host's value is where the result
+      // goes, and the devices' copy then holds it too.
+      if (K.Reductions.count(V.Symbol)) {
+        std::string Held = "jacc_present_" + H.Name;
+        P.Entry.push_back("int " + Held + " = jacc_is_present(" + H.Name + ", " + Bytes + ");");
+        P.Entry.push_back("if (" + Held + ")\n" + P.Indent + "    jacc_translated_check(" +
+                          "jacc_update_self(" + H.Name + ", " + Bytes + "), \"" + P.Site + "\");");
+        P.Exit.push_back("if (" + Held + ")\n" + P.Indent + "    jacc_translated_check(" +
+                         "jacc_update_device(" + H.Name + ", " + Bytes + "), \"" + P.Site + "\");");
       }
       for (int D = 0; D < V.Rank; ++D)
         if (llvm::StringRef(V.Lower[D]).startswith("jacc_lb_"))
@@ -545,7 +558,15 @@ public:
 
 /// The helpers only the Fortran glue calls.
 constexpr const char *FortranPrelude =
-    R"(/* A data clause's section of a Fortran array: only one whose dimensions but the last are whole
+    R"(/* An implicit copy of a whole variable, mapped for the construct unless a mapping around it
+   holds it; the bytes mapped, or 0. */
+static inline size_t jacc_fortran_implicit(void *p, size_t bytes, const char *where) {
+  if (!bytes || jacc_is_present(p, bytes))
+    return 0;
+  jacc_translated_check(jacc_copyin(p, bytes), where);
+  return bytes;
+}
+/* A data clause's section of a Fortran array: only one whose dimensions but the last are whole
    is contiguous, which jacc maps. */
 static inline void jacc_fortran_contiguous(int contiguous, const char *where, const char *what) {
   if (contiguous)

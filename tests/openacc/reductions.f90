@@ -1,0 +1,75 @@
+! Reductions with each Fortran operator on integer, real and logical variables; a serial
+! construct that assigns a scalar; atomic updates and captures; IF constructs, CYCLE and
+! intrinsics (mod, iand, ieor, sign, min with three arguments) inside kernels.
+program reductions
+  implicit none
+  integer, parameter :: n = 1000
+  integer :: a(n), old(n), i, isum, iprod, imax, imin, iandr, iorr, ieorr, count, ticket, last
+  real(4) :: r(n), rsum, rmax
+  real(8) :: d(n), dmin
+  logical :: l(n), all_true, any_true
+  do i = 1, n
+    a(i) = mod(i * 37, 101) + 1
+    r(i) = real(mod(i, 13)) * 0.5
+    d(i) = dble(mod(i * 11, 97)) - 40.0d0
+    l(i) = mod(i, 7) /= 0
+  end do
+  isum = 0; iprod = 1; imax = -huge(1); imin = huge(1)
+  iandr = not(0); iorr = 0; ieorr = 0
+  rsum = 0; rmax = -1; dmin = 1.0d30
+  all_true = .true.; any_true = .false.
+  !$acc parallel loop reduction(+:isum) reduction(max:imax) reduction(min:imin) copyin(a)
+  do i = 1, n
+    isum = isum + a(i)
+    imax = max(imax, a(i))
+    imin = min(imin, a(i), 1000)
+  end do
+  !$acc parallel loop reduction(*:iprod) copyin(a)
+  do i = 1, 20
+    iprod = iprod * (mod(a(i), 3) + 1)
+  end do
+  !$acc parallel loop reduction(iand:iandr) reduction(ior:iorr) reduction(ieor:ieorr) copyin(a)
+  do i = 1, n
+    iandr = iand(iandr, a(i) + 256)
+    iorr = ior(iorr, a(i))
+    ieorr = ieor(ieorr, a(i))
+  end do
+  !$acc parallel loop reduction(+:rsum) reduction(max:rmax) reduction(min:dmin) copyin(r, d)
+  do i = 1, n
+    rsum = rsum + r(i)
+    rmax = max(rmax, r(i))
+    dmin = min(dmin, d(i))
+  end do
+  !$acc parallel loop reduction(.and.:all_true) reduction(.or.:any_true) copyin(l)
+  do i = 1, n
+    all_true = all_true .and. l(i)
+    any_true = any_true .or. l(i)
+  end do
+  count = 0
+  ticket = 0
+  old = -1
+  !$acc parallel loop copyin(a) copy(count, ticket, old)
+  do i = 1, n
+    if (mod(a(i), 2) == 0) cycle
+    if (a(i) > 50) then
+      !$acc atomic update
+      count = count + 1
+    else if (a(i) < 10) then
+      !$acc atomic
+      count = count + 2
+    else
+      !$acc atomic capture
+      old(i) = ticket
+      ticket = ticket + 1
+      !$acc end atomic
+    end if
+  end do
+  !$acc serial copyin(a) copyout(last)
+  last = a(n) * 2 + sign(3, -1)
+  !$acc end serial
+  write (*, '(a, 4i8)') 'int ', isum, iprod, imax, imin
+  write (*, '(a, 3i8)') 'bits ', iandr, iorr, ieorr
+  write (*, '(a, f10.2, f8.2, f8.2)') 'real ', rsum, rmax, dmin
+  write (*, '(a, 2l2)') 'logical ', all_true, any_true
+  write (*, '(a, 4i8)') 'atomic, serial ', count, ticket, sum(old, mask=old >= 0), last
+end program reductions

@@ -1,0 +1,28 @@
+! Fortran the translation rejects, each at its file, line and column with the fix.
+module unsupported
+  implicit none
+  real :: field(10)
+  !$acc declare create(field)
+end module unsupported
+
+subroutine rejected(n, a, p, x)
+  implicit none
+  integer, intent(in) :: n
+  real(8), intent(inout) :: a(n), x(*)
+  real(8), pointer :: p(:)
+  integer :: i
+  real(8) :: m
+  !$acc parallel loop
+  do i = 1, n
+    !$acc atomic update
+    m = max(m, a(i))
+  end do
+  !$acc parallel loop
+  do i = 1, n
+    a(:) = 0
+  end do
+  !$acc parallel loop copy(a(1:n:2))
+  do i = 1, n
+    x(i) = p(i)
+  end do
+end subroutine rejected

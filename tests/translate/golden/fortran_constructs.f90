@@ -1,0 +1,34 @@
+! Fortran constructs and their glue: a combined loop over a 2-D array with a lower bound of 0,
+! collapse and reduction; a kernels block with a loop directive and a private scalar; a serial
+! construct assigning a scalar; a data region with a section; enter/exit data, update, wait.
+subroutine constructs(n, m, a, b, s)
+  implicit none
+  integer, intent(in) :: n, m
+  real(8), intent(inout) :: a(0:n - 1, m), b(n)
+  real(8), intent(out) :: s
+  real(8) :: t
+  integer :: i, j, last
+  !$acc data copy(a) copyin(b(1:n))
+  !$acc parallel loop collapse(2) reduction(+:s)
+  do j = 2, m
+    do i = 0, n - 1
+      a(i, j) = a(i, j) * b(i + 1)
+      s = s + a(i, j)
+    end do
+  end do
+  !$acc kernels
+  !$acc loop independent
+  do i = 1, n
+    t = b(i) * 2
+    b(i) = sqrt(abs(t)) + min(t, 1.0d0, b(i))
+  end do
+  !$acc end kernels
+  !$acc end data
+  !$acc serial copyout(last)
+  last = n + m
+  !$acc end serial
+  !$acc enter data create(b)
+  !$acc update device(b(2:n))
+  !$acc exit data copyout(b) finalize
+  !$acc wait
+end subroutine constructs
