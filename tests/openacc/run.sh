@@ -44,6 +44,7 @@ for src in "$dir"/*.c "$dir"/*.cpp "$dir"/*.f90; do
   ref_cc=${CC:-cc} # C++ programs: their reference is built by plain c++
   [[ $src == *.cpp ]] && ref_cc=${CXX:-c++}
   warnings=(-Wall -Wextra -Werror)
+  quiet=(-Wno-unknown-pragmas)
   if [[ $src == *.f90 ]]; then
     if ((!fortran)); then
       echo "skip $name: jaccc was built without Fortran"; continue
@@ -51,8 +52,9 @@ for src in "$dir"/*.c "$dir"/*.cpp "$dir"/*.f90; do
     # gfortran ignores the directives; the variables only they used would warn as unused.
     ref_cc=${FC:-gfortran}
     warnings=()
+    quiet=()
   fi
-  if ! "$ref_cc" -O1 -Wno-unknown-pragmas -o "$tmp/$name.ref" "$src" -lm; then
+  if ! "$ref_cc" -O1 ${quiet[@]+"${quiet[@]}"} -o "$tmp/$name.ref" "$src" -lm; then
     echo "FAIL $name: the reference build failed"; failed=1; continue
   fi
   if ! bash "$jaccc" -O1 ${warnings[@]+"${warnings[@]}"} "${flags[@]}" -o "$tmp/$name.jacc" "$src" -lm; then
@@ -170,11 +172,11 @@ if ((fortran)); then
     failed=1
   fi
   # -Minfo says how a Fortran construct runs, at its line.
-  finfo=$(bash "$jaccc" -Minfo=accel --emit-translated "$dir/heat2d.f90" 2>&1 >/dev/null)
-  if [[ $finfo == *"heat2d.f90:31: split across devices along loops j, i (collapsed)"* ]]; then
+  finfo=$(bash "$jaccc" -Minfo=accel --emit-translated "$dir/fortran_heat2d.f90" 2>&1 >/dev/null)
+  if [[ $finfo == *"fortran_heat2d.f90:31: split across devices along loops j, i (collapsed)"* ]]; then
     echo "ok   jaccc -Minfo reports how Fortran constructs run"
   else
-    echo "FAIL jaccc -Minfo on heat2d.f90: expected its split line 31, got: $finfo"
+    echo "FAIL jaccc -Minfo on fortran_heat2d.f90: expected its split line 31, got: $finfo"
     failed=1
   fi
 fi

@@ -1,0 +1,210 @@
+// The Fortran translation (translate/fortran/): what Fortran statements become in a kernel
+// (column-major subscripts from their lower bounds, private scalars, atomics, intrinsics), its
+// located errors, and every kernel of the Fortran golden file and the Fortran programs of the
+// OpenACC corpus through the analysis the runtime makes and, with NVRTC, CUDA code generation.
+#ifdef JACC_HAVE_FORTRAN
+#include "translate/fortran/FortranTranslate.h"
+
+#include "tests/jit/cuda/CudaCheck.h"
+#include "tests/translate/PushedKernels.h"
+
+#include <gtest/gtest.h>
+#include <llvm/Support/FileSystem.h>
+#include <llvm/Support/raw_ostream.h>
+
+#include <fstream>
+#include <sstream>
+
+using namespace jacc;
+using namespace jacc::translate::fortran;
+
+namespace {
+
+/// A scratch directory: the sources written and flang's module files.
+class FortranKernelTest : public ::testing::Test {
+protected:
+  void SetUp() override {
+    llvm::SmallString<128> Path;
+    ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("jacc-fortran-test", Path));
+    Dir = Path.str().str();
+  }
+  void TearDown() override { llvm::sys::fs::remove_directories(Dir); }
+
+  /// Source (as file Name) translated: its glue, or the error's text when Ok is false.
+  std::string translate(const std::string &Source, bool Ok = true,
+                        const std::string &Name = "t.f90") {
+    std::string Path = Dir + "/" + Name;
+    { std::ofstream(Path) << Source; }
+    return translateFile(Path, Ok);
+  }
+  std::string translateFile(const std::string &Path, bool Ok = true) {
+    FortranOptions Options;
+    Options.ModuleDir = Dir;
+    auto Out = translateFortran(Path, Options);
+    if (bool(Out) != Ok) {
+      ADD_FAILURE() << (Out ? Out->Glue : llvm::toString(Out.takeError()));
+      return "";
+    }
+    return Out ? Out->Host + Out->Glue : llvm::toString(Out.takeError());
+  }
+  /// Every kernel of the file at Path (Count of them) analyses as the runtime will analyse it
+  /// and, with NVRTC, generates CUDA that compiles.
+  void expectKernelsCompile(const std::string &Path, size_t Count) {
+    SCOPED_TRACE(Path);
+    std::vector<test::PushedKernel> Kernels = test::pushedKernels(translateFile(Path));
+    ASSERT_EQ(Kernels.size(), Count);
+    for (const test::PushedKernel &K : Kernels) {
+      SCOPED_TRACE(K.Source);
+      analysis::KernelInfo Info = jit::analyzeOrFail(K.Source, K.Decls);
+      if (!Info.Source.empty() && jit::nvrtcAvailable())
+        jit::expectKernelCompilesForCuda(Info);
+    }
+  }
+  /// The one kernel Source pushes.
+  std::string kernel(const std::string &Source) {
+    auto Kernels = test::pushedKernels(translate(Source));
+    EXPECT_EQ(Kernels.size(), 1u);
+    return Kernels.empty() ? "" : Kernels[0].Source;
+  }
+  std::string Dir;
+};
+
+TEST_F(FortranKernelTest, ColumnMajorSubscriptsStartAtEachLowerBound) {
+  std::string K = kernel(R"(subroutine s(n, a, b)
+  integer :: n, i, j
+  real(8) :: a(0:n, 2:n), b(:, :)
+  !$acc parallel loop collapse(2)
+  do j = 2, n
+    do i = 0, n
+      a(i, j) = b(i + 1, j)
+    end do
+  end do
+end subroutine
+)");
+  EXPECT_NE(K.find("a[j - 2][i] = b[j - 1][(i + 1) - 1];"), std::string::npos) << K;
+  EXPECT_NE(K.find("for (int j = 2; j <= n; j++)"), std::string::npos) << K;
+}
+
+TEST_F(FortranKernelTest, AllocatableBoundsArriveAsArgumentsAndRowsAsVariableLengths) {
+  std::string Out = translate(R"(subroutine s(n)
+  integer :: n, i, j
+  real(4), allocatable :: a(:, :)
+  allocate(a(-1:n, n))
+  !$acc parallel loop
+  do j = 1, n
+    do i = -1, n
+      a(i, j) = sqrt(a(i, j)) + real(i) ** 2
+    end do
+  end do
+end subroutine
+)");
+  EXPECT_NE(Out.find("{\"float (*a)[jacc_n_a_1]\", (void *)&a}"), std::string::npos) << Out;
+  EXPECT_NE(Out.find("a[j - jacc_lb_a_2][i - jacc_lb_a_1] = (sqrtf(a[j - jacc_lb_a_2][i - "
+                     "jacc_lb_a_1]) + (((float)i) * ((float)i)));"),
+            std::string::npos)
+      << Out;
+}
+
+TEST_F(FortranKernelTest, ScalarsAssignedInALoopArePrivateAndOutsideItShared) {
+  std::string Loop = kernel(R"(subroutine s(n, a)
+  integer :: n, i
+  real(8) :: a(n), t
+  !$acc parallel loop
+  do i = 1, n
+    t = a(i) * 2
+    a(i) = max(t, 1.0d0, a(i))
+  end do
+end subroutine
+)");
+  EXPECT_NE(Loop.find("#pragma acc parallel loop private(t)"), std::string::npos) << Loop;
+  EXPECT_NE(Loop.find("fmax(fmax(t, (1.)), a[i - 1])"), std::string::npos) << Loop;
+  std::string Serial = kernel(R"(subroutine s(n, total)
+  integer :: n, total
+  !$acc serial
+  total = n * 2
+  !$acc end serial
+end subroutine
+)");
+  EXPECT_NE(Serial.find("jacc_ref_total[0] = (2 * n);"), std::string::npos) << Serial;
+}
+
+TEST_F(FortranKernelTest, AtomicsTakeCsFormsWithLogicalsAsBits) {
+  std::string K = kernel(R"(subroutine s(n, a, c, l)
+  integer :: n, i, c
+  integer :: a(n)
+  logical :: l, b(n)
+  !$acc parallel loop
+  do i = 1, n
+    !$acc atomic update
+    c = iand(c, a(i))
+    !$acc atomic
+    l = l .eqv. b(i)
+  end do
+end subroutine
+)");
+  EXPECT_NE(K.find("jacc_ref_c[0] = jacc_ref_c[0] & (a[i - 1]);"), std::string::npos) << K;
+  EXPECT_NE(K.find("jacc_ref_l[0] = jacc_ref_l[0] ^ ((b[i - 1]) == 0);"), std::string::npos) << K;
+}
+
+TEST_F(FortranKernelTest, WhatIsNotTranslatedIsAnErrorAtItsLine) {
+  std::string E = translate(R"(subroutine s(n, a)
+  integer :: n, i
+  real(8) :: a(n)
+  !$acc parallel loop
+  do i = 1, n
+    a(:) = 0
+  end do
+  !$acc parallel loop
+  do i = 1, n
+    call helper(a(i))
+  end do
+end subroutine
+)",
+                            false);
+  EXPECT_NE(E.find("t.f90:6:5: error: array assignments are not translated into kernels yet: "
+                   "write the DO loop"),
+            std::string::npos)
+      << E;
+  EXPECT_NE(E.find("t.f90:10:5: error: this statement is not translated inside a compute "
+                   "construct yet"),
+            std::string::npos)
+      << E;
+  // flang's own errors keep their place too.
+  EXPECT_NE(translate("subroutine s\n  x = \nend subroutine\n", false).find("t.f90:2:"),
+            std::string::npos);
+}
+
+TEST_F(FortranKernelTest, TheHostProgramKeepsEveryOtherStatementsLine) {
+  std::string Source = R"(program p
+  integer :: i, a(10)
+  !$acc parallel loop
+  do i = 1, 10
+    a(i) = i
+  end do
+  print *, a(3)
+end program
+)";
+  FortranOptions Options;
+  Options.ModuleDir = Dir;
+  std::ofstream(Dir + "/p.f90") << Source;
+  auto Out = translateFortran(Dir + "/p.f90", Options);
+  ASSERT_TRUE(bool(Out)) << llvm::toString(Out.takeError());
+  llvm::SmallVector<llvm::StringRef, 0> Lines;
+  llvm::StringRef(Out->Host).split(Lines, '\n');
+  ASSERT_GE(Lines.size(), 8u);
+  EXPECT_TRUE(Lines[2].trim().startswith("call jacc_f")) << Out->Host;
+  EXPECT_EQ(Lines[3], "");
+  EXPECT_EQ(Lines[6], "  print *, a(3)");
+}
+
+TEST_F(FortranKernelTest, EveryKernelOfTheGoldenFileAndTheCorpusAnalysesAndCompilesForCuda) {
+  for (auto [File, Count] :
+       {std::pair<const char *, size_t>{"tests/translate/golden/fortran_constructs.f90", 3},
+        {"tests/openacc/fortran_heat2d.f90", 3},
+        {"tests/openacc/fortran_adi.f90", 4},
+        {"tests/openacc/fortran_reductions.f90", 7}})
+    expectKernelsCompile(std::string(JACC_SOURCE_DIR) + "/" + File, Count);
+}
+
+} // namespace
+#endif
