@@ -791,6 +791,7 @@ public:
               [&](const parser::AccClause::Present &) { return std::string(); },
               [&](const parser::AccClause::Default &) { return std::string(); },
               [&](const parser::AccClause::Async &) { return std::string(); },
+              [&](const parser::AccClause::If &) { return std::string(); },
               [&](const parser::AccClause::Wait &) { return std::string(); },
               [&](const auto &) {
                 error("this clause is not translated for Fortran yet");

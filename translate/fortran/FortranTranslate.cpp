@@ -130,7 +130,14 @@ public:
   std::string File, Tag, Procedure;
   std::vector<std::string> Errors;
   std::vector<std::string> *Infos = nullptr;
-  std::map<int, std::pair<LineRange, std::string>> Replacements; ///< by first line
+  /// What replaces a directive's lines, by its first line: the call; with an if clause on a
+  /// compute construct the statements stay, the host's when the condition is false.
+  struct Replacement {
+    LineRange Lines;
+    std::string Call;
+    bool KeepStatements = false; ///< `if (c) then; call ...; else` ... `end if`
+  };
+  std::map<int, Replacement> Replacements;
   std::string Glue;
 
   template <typename T> bool Pre(const T &) { return true; }
@@ -202,7 +209,7 @@ public:
 
   /// The glue function of a directive at Where spanning Lines, and its call replacing them.
   void emit(parser::CharBlock Where, std::optional<LineRange> Lines, const GlueCall &G,
-            const std::string &Body) {
+            const std::string &Body, const std::string &If = "", bool KeepStatements = false) {
     if (!Lines) {
       error(Where, "a directive from an included file or a macro is not translated: write it "
                    "in the file itself");
@@ -218,7 +225,20 @@ public:
     std::string Call = "call " + Name + "(";
     for (size_t I = 0; I < G.Args.size(); ++I)
       Call += (I ? ", " : "") + G.Args[I];
-    Replacements[Lines->First] = {*Lines, Call + ")"};
+    Call += ")";
+    if (KeepStatements)
+      Call = "if (" + If + ") then; " + Call + "; else";
+    else if (!If.empty())
+      Call = "if (" + If + ") " + Call;
+    Replacements[Lines->First] = {*Lines, Call, KeepStatements};
+  }
+
+  /// The condition of Clauses' if clause, as the host program writes it; empty if none.
+  static std::string ifCondition(const parser::AccClauseList &Clauses) {
+    for (const parser::AccClause &C : Clauses.v)
+      if (const auto *If = std::get_if<parser::AccClause::If>(&C.u))
+        return "(" + If->v.thing.thing.value().source.ToString() + ")";
+    return "";
   }
 
   /// A data clause's object: a variable or a section of its last dimension.
@@ -345,9 +365,6 @@ public:
                const parser::DoConstruct *Loop, const parser::Block *Body) {
     FortranKernel K = writeKernel(Source, Directive, Clauses, Loop, Body);
     Errors.insert(Errors.end(), K.Errors.begin(), K.Errors.end());
-    for (const parser::AccClause &C : Clauses.v)
-      if (std::holds_alternative<parser::AccClause::If>(C.u))
-        error(C.source, "the if clause is not translated for Fortran yet");
     GlueCall G;
     ComputePush P;
     P.Indent = "  ";
@@ -408,7 +425,9 @@ public:
     P.Kernels.push_back({"", K.Text + "// jacc-site: " + P.Site + "\n"});
     if (Infos && K.Errors.empty())
       describe(P);
-    emit(Where, Lines, G, printComputePush(P) + "\n");
+    // An if clause: the statements as written run on the host when it is false.
+    std::string If = ifCondition(Clauses);
+    emit(Where, Lines, G, printComputePush(P) + "\n", If, !If.empty());
   }
 
   /// -Minfo's lines on the kernel P pushes: the analysis the runtime will make of it.
@@ -483,11 +502,12 @@ public:
     std::string In = "  jacc_construct_begin(JACC_CONSTRUCT_DATA" + Call;
     for (const std::string &E : Entry)
       In += "  " + E + "\n";
-    emit(Begin.source, spanOf(Begin), G, In + "  jacc_construct_end();\n");
+    std::string If = ifCondition(Clauses);
+    emit(Begin.source, spanOf(Begin), G, In + "  jacc_construct_end();\n", If);
     std::string Out = "  jacc_construct_begin(JACC_CONSTRUCT_DATA_EXIT" + Call;
     for (const std::string &E : Exit)
       Out += "  " + E + "\n";
-    emit(End.source, spanOf(End), G, Out + "  jacc_construct_end();\n");
+    emit(End.source, spanOf(End), G, Out + "  jacc_construct_end();\n", If);
     return true;
   }
 
@@ -495,7 +515,7 @@ public:
     const auto &Dir = std::get<parser::AccStandaloneDirective>(X.t);
     const auto &Clauses = std::get<parser::AccClauseList>(X.t);
     using llvm::acc::Directive;
-    std::string Where = site(X.source);
+    std::string Where = site(Dir.source);
     GlueCall G;
     std::string Body;
     bool Finalize = false;
@@ -522,37 +542,38 @@ public:
                        : Dir.v == Directive::ACCD_update    ? "JACC_CONSTRUCT_UPDATE"
                                                             : nullptr;
     if (!Kind) {
-      error(X.source, "'" + llvm::acc::getOpenACCDirectiveName(Dir.v).str() +
-                          "' is not translated for Fortran yet");
+      error(Dir.source, "'" + llvm::acc::getOpenACCDirectiveName(Dir.v).str() +
+                            "' is not translated for Fortran yet");
       return;
     }
     for (const parser::AccClause &C : Clauses.v)
-      std::visit(common::visitors{
-                     [&](const parser::AccClause::Copyin &Y) { Each(List(Y.v), "jacc_copyin"); },
-                     [&](const parser::AccClause::Create &Y) { Each(List(Y.v), "jacc_create"); },
-                     [&](const parser::AccClause::Copyout &Y) { ExitEach(List(Y.v), true); },
-                     [&](const parser::AccClause::Delete &Y) { ExitEach(Y.v, false); },
-                     [&](const parser::AccClause::Host &Y) { Each(Y.v, "jacc_update_self"); },
-                     [&](const parser::AccClause::Device &Y) { Each(Y.v, "jacc_update_device"); },
-                     [&](const parser::AccClause::Self &Y) {
-                       const parser::AccObjectList *Objects =
-                           Y.v ? std::get_if<parser::AccObjectList>(&Y.v->u) : nullptr;
-                       if (Objects)
-                         Each(*Objects, "jacc_update_self");
-                       else
-                         error(C.source, "self without a list is not translated yet");
-                     },
-                     [&](const parser::AccClause::Finalize &) {},
-                     [&](const parser::AccClause::Async &) {},
-                     [&](const parser::AccClause::Wait &) {},
-                     [&](const auto &) {
-                       error(C.source, "this clause is not translated for Fortran yet");
-                     }},
-                 C.u);
-    emit(X.source, spanOf(X), G,
+      std::visit(
+          common::visitors{
+              [&](const parser::AccClause::Copyin &Y) { Each(List(Y.v), "jacc_copyin"); },
+              [&](const parser::AccClause::Create &Y) { Each(List(Y.v), "jacc_create"); },
+              [&](const parser::AccClause::Copyout &Y) { ExitEach(List(Y.v), true); },
+              [&](const parser::AccClause::Delete &Y) { ExitEach(Y.v, false); },
+              [&](const parser::AccClause::Host &Y) { Each(Y.v, "jacc_update_self"); },
+              [&](const parser::AccClause::Device &Y) { Each(Y.v, "jacc_update_device"); },
+              [&](const parser::AccClause::Self &Y) {
+                const parser::AccObjectList *Objects =
+                    Y.v ? std::get_if<parser::AccObjectList>(&Y.v->u) : nullptr;
+                if (Objects)
+                  Each(*Objects, "jacc_update_self");
+                else
+                  error(C.source, "self without a list is not translated yet");
+              },
+              [&](const parser::AccClause::Finalize &) {}, [&](const parser::AccClause::If &) {},
+              [&](const parser::AccClause::Async &) {}, [&](const parser::AccClause::Wait &) {},
+              [&](const auto &) {
+                error(C.source, "this clause is not translated for Fortran yet");
+              }},
+          C.u);
+    emit(Dir.source, spanOf(X), G,
          "  jacc_construct_begin(" + std::string(Kind) + ", \"" + File + "\", " +
-             std::to_string(line(X.source)) + ", \"" + Procedure + "\");\n" + Body +
-             "  jacc_construct_end();\n");
+             std::to_string(line(Dir.source)) + ", \"" + Procedure + "\");\n" + Body +
+             "  jacc_construct_end();\n",
+         ifCondition(Clauses));
   }
 };
 
@@ -590,14 +611,29 @@ std::string replaceLines(llvm::StringRef Text, const Translation &T, bool FixedF
       Out += Lines[I].str() + (I + 1 < Lines.size() ? "\n" : "");
       continue;
     }
-    const auto &[Range, Call] = R->second;
+    const Translation::Replacement &Rep = R->second;
     std::string Indent = Lines[I].take_while([](char C) { return C == ' ' || C == '\t'; }).str();
     if (FixedForm && Indent.size() < 6)
       Indent = "      ";
-    Out += Indent + Call + "\n";
-    for (int L = Range.First + 1; L <= Range.Last; ++L)
-      Out += "\n";
-    I = static_cast<size_t>(Range.Last) - 1;
+    Out += Indent + Rep.Call + "\n";
+    if (Rep.KeepStatements) {
+      // The statements stay for the host; the construct's last line closes the if: an end
+      // directive (a comment to the Fortran compiler) becomes `end if`, a statement gets it
+      // after a `;`, or on a line of its own when the statement ends in a comment.
+      for (int L = Rep.Lines.First + 1; L < Rep.Lines.Last; ++L)
+        Out += Lines[L - 1].str() + "\n";
+      llvm::StringRef Last = Lines[Rep.Lines.Last - 1];
+      if (Last.ltrim().startswith_insensitive("!$acc"))
+        Out += Indent + "end if\n";
+      else if (Last.contains('!'))
+        Out += Last.str() + "\n" + Indent + "end if\n";
+      else
+        Out += Last.str() + "; end if\n";
+    } else {
+      for (int L = Rep.Lines.First + 1; L <= Rep.Lines.Last; ++L)
+        Out += "\n";
+    }
+    I = static_cast<size_t>(Rep.Lines.Last) - 1;
   }
   return Out;
 }
