@@ -126,6 +126,9 @@ public:
   /// Scalars assigned inside a loop (private to it) and outside any or by an atomic construct
   /// (written through a pointer: the devices share them).
   std::set<const semantics::Symbol *> InLoop, OutsideLoops, Refs;
+  /// Scalars assigned so far, and those read before any assignment (in the text's order).
+  std::set<const semantics::Symbol *> Assigned, ReadFirst;
+  bool Assigning = false; ///< printing an assignment's left side
   int LoopDepth = 0;
   parser::CharBlock Where; ///< the statement being printed, for errors
 
@@ -138,6 +141,9 @@ public:
     const semantics::Symbol &S = Symbol.GetUltimate();
     if (Own.count(&S))
       return cName(S);
+    // A scalar read before the kernel assigns it carries its value in: never private.
+    if (!Assigning && !Assigned.count(&S))
+      ReadFirst.insert(&S);
     for (const HostVariable &V : Out.Variables)
       if (V.Symbol == &S)
         return V.Ref ? "jacc_ref_" + V.Name + "[0]" : V.Name;
@@ -482,10 +488,16 @@ public:
       error("array assignments are not translated into kernels yet: write the DO loop");
       return;
     }
+    std::string Rhs = expr(A.rhs); // its reads come first
     if (const semantics::Symbol *Base = evaluate::UnwrapWholeSymbolDataRef(A.lhs))
-      if (!Own.count(&Base->GetUltimate()))
+      if (!Own.count(&Base->GetUltimate())) {
         (LoopDepth > 0 ? InLoop : OutsideLoops).insert(&Base->GetUltimate());
-    line(Text, I, expr(A.lhs) + " = " + expr(A.rhs) + ";");
+        Assigned.insert(&Base->GetUltimate());
+      }
+    Assigning = true;
+    std::string Lhs = expr(A.lhs);
+    Assigning = false;
+    line(Text, I, Lhs + " = " + Rhs + ";");
   }
 
   void ifConstruct(std::string &Text, const parser::IfConstruct &If, const std::string &I) {
@@ -518,9 +530,25 @@ public:
     Where = Stmt.source;
     const auto &Control = Do.GetLoopControl();
     const auto *Bounds = Control ? std::get_if<parser::LoopControl::Bounds>(&Control->u) : nullptr;
+    if (Control)
+      if (const auto *C = std::get_if<parser::LoopControl::Concurrent>(&Control->u)) {
+        doConcurrent(Text, Do, *C, Pragma, I);
+        return;
+      }
+    if (Control)
+      if (const auto *While = std::get_if<parser::ScalarLogicalExpr>(&Control->u)) {
+        // DO WHILE: a loop the devices run sequentially, as written.
+        if (!Pragma.empty())
+          line(Text, I, Pragma);
+        line(Text, I, "while (" + expr(While->thing.thing.value()) + ") {");
+        ++LoopDepth;
+        block(Text, std::get<parser::Block>(Do.t), I + "  ");
+        --LoopDepth;
+        line(Text, I, "}");
+        return;
+      }
     if (!Bounds) {
-      error("DO WHILE, DO CONCURRENT and DO without control are not translated into kernels "
-            "yet");
+      error("a DO without control is not translated into kernels yet");
       return;
     }
     const semantics::Symbol *Index = Bounds->name.thing.symbol;
@@ -561,15 +589,72 @@ public:
       Own.erase(&S);
   }
 
+  /// DO CONCURRENT (i = l:u[:s], j = ...[, mask]): its iterations are independent, a nest of
+  /// for loops collapsed under one loop pragma (Pragma's, or `loop independent`), the mask an if
+  /// around the body.
+  void doConcurrent(std::string &Text, const parser::DoConstruct &Do,
+                    const parser::LoopControl::Concurrent &C, const std::string &Pragma,
+                    const std::string &I) {
+    const auto &Header = std::get<parser::ConcurrentHeader>(C.t);
+    const auto &Controls = std::get<std::list<parser::ConcurrentControl>>(Header.t);
+    if (!std::get<std::list<parser::LocalitySpec>>(C.t).empty())
+      error("DO CONCURRENT's locality specifiers (local, shared) are not translated yet");
+    std::string Loop = Pragma.empty() ? "#pragma acc loop independent" : Pragma;
+    if (Controls.size() > 1 && Loop.find("collapse(") == std::string::npos)
+      Loop += " collapse(" + std::to_string(Controls.size()) + ")";
+    line(Text, I, Loop);
+    std::vector<const semantics::Symbol *> Declared;
+    std::string Indent = I;
+    for (const parser::ConcurrentControl &Control : Controls) {
+      const parser::Name &Name = std::get<parser::Name>(Control.t);
+      const auto &Step = std::get<std::optional<parser::ScalarIntExpr>>(Control.t);
+      std::optional<int64_t> By = 1;
+      if (Step) {
+        const parser::Expr &E = Step->thing.thing.value();
+        By = E.typedExpr && E.typedExpr->v ? evaluate::ToInt64(*E.typedExpr->v) : std::nullopt;
+      }
+      if (!Name.symbol || !By || *By == 0) {
+        error("a DO CONCURRENT index needs a nonzero constant step in a kernel");
+        return;
+      }
+      const semantics::Symbol &S = Name.symbol->GetUltimate();
+      Own.insert(&S);
+      Declared.push_back(&S);
+      std::string N = cName(S), T = cType(S).empty() ? "int" : cType(S);
+      line(Text, Indent,
+           "for (" + T + " " + N + " = " + scalar(std::get<1>(Control.t)) + "; " + N +
+               (*By > 0 ? " <= " : " >= ") + scalar(std::get<2>(Control.t)) + "; " + N +
+               (*By == 1 ? "++" : " += " + std::to_string(*By)) + ") {");
+      Indent += "  ";
+    }
+    const auto &Mask = std::get<std::optional<parser::ScalarLogicalExpr>>(Header.t);
+    if (Mask)
+      line(Text, Indent, "if (" + expr(Mask->thing.thing.value()) + ") {");
+    ++LoopDepth;
+    block(Text, std::get<parser::Block>(Do.t), Indent + (Mask ? "  " : ""));
+    --LoopDepth;
+    if (Mask)
+      line(Text, Indent, "}");
+    for (size_t K = 0; K < Controls.size(); ++K) {
+      Indent.resize(Indent.size() - 2);
+      line(Text, Indent, "}");
+    }
+    for (const semantics::Symbol *S : Declared)
+      Own.erase(S);
+  }
+
   /// A loop directive inside a block construct: its pragma over the DO loop.
   void accLoop(std::string &Text, const parser::OpenACCConstruct &Acc, const std::string &I) {
     if (const auto *Atomic = std::get_if<parser::OpenACCAtomicConstruct>(&Acc.u)) {
       atomic(Text, *Atomic, I);
       return;
     }
+    // A cache directive is a hint: the devices' memory is where the data is already.
+    if (std::holds_alternative<parser::OpenACCCacheConstruct>(Acc.u))
+      return;
     const auto *Loop = std::get_if<parser::OpenACCLoopConstruct>(&Acc.u);
     if (!Loop) {
-      error("only loop and atomic directives are translated inside a compute construct yet");
+      error("only loop, atomic and cache directives are translated inside a compute construct yet");
       return;
     }
     const auto &Begin = std::get<parser::AccBeginLoopDirective>(Loop->t);
@@ -755,6 +840,15 @@ public:
               [&](const parser::AccClause::VectorLength &N) {
                 return " vector_length(" + scalar(N.v) + ")";
               },
+              [&](const parser::AccClause::Tile &T) {
+                std::string Sizes;
+                for (const parser::AccTileExpr &E : T.v.v) {
+                  const auto &Size = std::get<std::optional<parser::ScalarIntConstantExpr>>(E.t);
+                  Sizes += (Sizes.empty() ? "" : ", ") +
+                           (Size ? expr(Size->thing.thing.thing.value()) : std::string("*"));
+                }
+                return " tile(" + Sizes + ")";
+              },
               [&](const parser::AccClause::Collapse &N) {
                 const parser::Expr &E = N.v.thing.thing.thing.value();
                 auto Count = E.typedExpr && E.typedExpr->v ? evaluate::ToInt64(*E.typedExpr->v)
@@ -766,6 +860,15 @@ public:
               [&](const parser::AccClause::Private &P) {
                 own(P.v, false);
                 return " private(" + names(P.v) + ")";
+              },
+              [&](const parser::AccClause::Firstprivate &P) {
+                own(P.v, false);
+                for (const parser::AccObject &O : P.v.v)
+                  if (const auto *D = std::get_if<parser::Designator>(&O.u))
+                    if (const parser::Name *N = variableName(*D);
+                        N && N->symbol && N->symbol->Rank() > 0)
+                      error("firstprivate arrays are not translated yet");
+                return " firstprivate(" + names(P.v) + ")";
               },
               [&](const parser::AccClause::Reduction &R) {
                 const auto &Op = std::get<parser::AccReductionOperator>(R.v.t);
@@ -789,6 +892,7 @@ public:
               [&](const parser::AccClause::Copyout &) { return std::string(); },
               [&](const parser::AccClause::Create &) { return std::string(); },
               [&](const parser::AccClause::Present &) { return std::string(); },
+              [&](const parser::AccClause::NoCreate &) { return std::string(); },
               [&](const parser::AccClause::Default &) { return std::string(); },
               [&](const parser::AccClause::Async &) { return std::string(); },
               [&](const parser::AccClause::If &) { return std::string(); },
@@ -827,11 +931,18 @@ FortranKernel writeKernel(const FortranSource &Source, const std::string &Direct
       W.block(Text, *Body, "  ");
       Text += "}\n";
     }
+    // Scalars assigned outside the loops, or in a loop after a read of their value (a value
+    // carried from one iteration to the next, or in from the host), are shared: written
+    // through a pointer, as the C translation's device scalars (the analysis then runs such a
+    // loop as its dependence requires).
     std::set<const semantics::Symbol *> Outside;
     for (const semantics::Symbol *S : W.OutsideLoops)
       if (!W.Reductions.count(S) && !W.Private.count(S))
         Outside.insert(S);
-    // Scalars assigned in a loop only are private to it: Fortran's locals of the loop body.
+    for (const semantics::Symbol *S : W.InLoop)
+      if (!W.Reductions.count(S) && !W.Private.count(S) && W.ReadFirst.count(S) && S->Rank() == 0)
+        Outside.insert(S);
+    // Scalars assigned in a loop before any read are private to it: the loop body's locals.
     std::string Private;
     for (const semantics::Symbol *S : W.InLoop)
       if (!W.Reductions.count(S) && !W.Private.count(S) && !Outside.count(S) && S->Rank() == 0)

@@ -166,9 +166,9 @@ public:
               standalone(X);
               return false;
             },
+            // Waiting for every queue is waiting for the ones named (jacc's queues complete in
+            // order on each device).
             [&](const parser::OpenACCWaitConstruct &X) {
-              if (std::get<std::optional<parser::AccWaitArgument>>(X.t))
-                error(X.source, "wait with arguments is not translated for Fortran yet");
               GlueCall G;
               emit(X.source, spanOf(X), G,
                    "  jacc_translated_check(jacc_wait(), \"" + site(X.source) + "\");\n");
@@ -322,7 +322,14 @@ public:
           if (std::string(In) == "present")
             Entry.push_back("jacc_translated_present(" + Args + ", \"" + Where + "\", \"" +
                             S->What + "\");");
-          else if (*In)
+          else if (std::string(In) == "no_create") {
+            // Mapped for the construct only when absent (then copied back at its end).
+            std::string Flag = "jacc_no_create_" + std::to_string(Entry.size());
+            Entry.push_back("int " + Flag + " = jacc_translated_no_create(" + Args + ", \"" +
+                            Where + "\");");
+            Exit.insert(Exit.begin(), "if (" + Flag + ") jacc_translated_check(jacc_copyout(" +
+                                          Args + "), \"" + Where + "\");");
+          } else if (*In)
             Entry.push_back("jacc_translated_check(" + std::string(In) + "(" + Args + "), \"" +
                             Where + "\");");
           if (*Out)
@@ -511,6 +518,36 @@ public:
     return true;
   }
 
+  /// init, shutdown and set: the OpenACC runtime routines they stand for (the current device
+  /// type, as OpenACC says when no device_type clause names one).
+  void runtimeDirective(const parser::AccStandaloneDirective &Dir,
+                        const parser::AccClauseList &Clauses, GlueCall &G) {
+    using llvm::acc::Directive;
+    std::string Num, Async;
+    for (const parser::AccClause &C : Clauses.v) {
+      if (const auto *N = std::get_if<parser::AccClause::DeviceNum>(&C.u))
+        Num = "(int)" + G.value(N->v.thing.thing.value().source.ToString());
+      else if (const auto *A = std::get_if<parser::AccClause::DefaultAsync>(&C.u))
+        Async = "(int)" + G.value(A->v.thing.thing.value().source.ToString());
+      else if (!std::holds_alternative<parser::AccClause::If>(C.u))
+        error(C.source, "this clause is not translated for Fortran yet");
+    }
+    std::string Type = Num.empty() ? "acc_device_default" : "acc_get_device_type()";
+    std::string Body;
+    if (Dir.v == Directive::ACCD_set) {
+      if (!Num.empty())
+        Body += "  acc_set_device_num(" + Num + ", " + Type + ");\n";
+      if (!Async.empty())
+        Body += "  acc_set_default_async(" + Async + ");\n";
+    } else {
+      std::string Fn = Dir.v == Directive::ACCD_init ? "acc_init" : "acc_shutdown";
+      Body = "  " +
+             (Num.empty() ? Fn + "(" + Type + ");" : Fn + "_device(" + Num + ", " + Type + ");") +
+             "\n";
+    }
+    emit(Dir.source, Source.lines(Dir.source), G, Body, ifCondition(Clauses));
+  }
+
   void standalone(const parser::OpenACCStandaloneConstruct &X) {
     const auto &Dir = std::get<parser::AccStandaloneDirective>(X.t);
     const auto &Clauses = std::get<parser::AccClauseList>(X.t);
@@ -518,9 +555,11 @@ public:
     std::string Where = site(Dir.source);
     GlueCall G;
     std::string Body;
-    bool Finalize = false;
-    for (const parser::AccClause &C : Clauses.v)
+    bool Finalize = false, IfPresent = false;
+    for (const parser::AccClause &C : Clauses.v) {
       Finalize |= std::holds_alternative<parser::AccClause::Finalize>(C.u);
+      IfPresent |= std::holds_alternative<parser::AccClause::IfPresent>(C.u);
+    }
     auto Each = [&](const parser::AccObjectList &List, const std::string &Call) {
       for (const parser::AccObject &O : List.v)
         if (auto S = section(O, G))
@@ -541,6 +580,11 @@ public:
                        : Dir.v == Directive::ACCD_exit_data ? "JACC_CONSTRUCT_EXIT_DATA"
                        : Dir.v == Directive::ACCD_update    ? "JACC_CONSTRUCT_UPDATE"
                                                             : nullptr;
+    if (!Kind && (Dir.v == Directive::ACCD_init || Dir.v == Directive::ACCD_shutdown ||
+                  Dir.v == Directive::ACCD_set)) {
+      runtimeDirective(Dir, Clauses, G);
+      return;
+    }
     if (!Kind) {
       error(Dir.source, "'" + llvm::acc::getOpenACCDirectiveName(Dir.v).str() +
                             "' is not translated for Fortran yet");
@@ -579,7 +623,8 @@ public:
 
 /// The helpers only the Fortran glue calls.
 constexpr const char *FortranPrelude =
-    R"(/* An implicit copy of a whole variable, mapped for the construct unless a mapping around it
+    R"(#include <jacc/openacc.h>
+/* An implicit copy of a whole variable, mapped for the construct unless a mapping around it
    holds it; the bytes mapped, or 0. */
 static inline size_t jacc_fortran_implicit(void *p, size_t bytes, const char *where) {
   if (!bytes || jacc_is_present(p, bytes))

@@ -32,3 +32,31 @@ subroutine constructs(n, m, a, b, s)
   !$acc exit data copyout(b) finalize
   !$acc wait
 end subroutine constructs
+
+! An if clause (the loop stays for the host), DO CONCURRENT with a mask, a scalar carried from
+! one iteration to the next (shared, not private), no_create, wait with a queue, init.
+subroutine more(n, a, b, flag)
+  implicit none
+  integer, intent(in) :: n
+  real(4), intent(inout) :: a(n), b(n)
+  logical, intent(in) :: flag
+  real(4) :: carry
+  integer :: i
+  !$acc init
+  !$acc parallel loop if(flag .and. n > 100) no_create(b)
+  do i = 1, n
+    a(i) = a(i) + 1
+  end do
+  !$acc kernels
+  do concurrent (i = 1:n, a(i) > 0)
+    b(i) = a(i) ** 2
+  end do
+  carry = 0
+  !$acc loop seq
+  do i = 1, n
+    carry = carry + a(i)
+    b(i) = carry
+  end do
+  !$acc end kernels
+  !$acc wait(1)
+end subroutine more
