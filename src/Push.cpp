@@ -75,9 +75,18 @@ llvm::Error checkNative(const analysis::KernelInfo &Info, unsigned Flags, const 
   return llvm::Error::success();
 }
 
-double secondsSince(std::chrono::steady_clock::time_point T) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - T).count();
-}
+/// A push's time from its start, when something learns from it (On).
+struct PushClock {
+  explicit PushClock(bool On) : On(On) {
+    if (On)
+      Start = std::chrono::steady_clock::now();
+  }
+  double seconds() const {
+    return On ? std::chrono::duration<double>(std::chrono::steady_clock::now() - Start).count() : 0;
+  }
+  bool On;
+  std::chrono::steady_clock::time_point Start;
+};
 
 } // namespace
 
@@ -89,9 +98,7 @@ llvm::Error Runtime::push(const char *Source, int NArgs, const jacc_arg *Args, u
     return Hold.takeError();
   // Observed once the runtime (and so its listeners) started.
   prof::ImplicitConstruct Construct(prof::Construct::Parallel, "jacc_kernel_push");
-  PushObservation Observed;
-  if (prof::active())
-    Observed.Start = prof::now();
+  PushObservation Observed = PushObservation::startNow();
   stats().KernelsPushed.fetch_add(1, std::memory_order_relaxed);
   auto K = compile(Source, NArgs, Args, Observed);
   if (!K)
@@ -99,11 +106,10 @@ llvm::Error Runtime::push(const char *Source, int NArgs, const jacc_arg *Args, u
   const analysis::KernelInfo &Info = (*K)->Info;
   // Native implementations of this kernel for some devices' kinds: the kernel runs split.
   NativeChoice Native = Natives.choose(Source, DeviceTypes);
-  if (!Native.empty()) {
-    if (auto E = checkNative(Info, Flags, Native))
-      return E;
+  if (auto E = Native.empty() ? llvm::Error::success() : checkNative(Info, Flags, Native))
+    return E;
+  if (!Native.empty())
     Flags |= JACC_FORCE_SPLIT;
-  }
   bool Async = (Flags & JACC_ASYNC) || Info.Async;
   auto Request = launchRequest(**K, Flags, Async);
   if (!Request)
@@ -127,10 +133,7 @@ llvm::Error Runtime::push(const char *Source, int NArgs, const jacc_arg *Args, u
   if (Info.Wait)
     if (auto E = wait())
       return E;
-  bool Timed = Decision->timed() || Trial.Variant >= 0;
-  std::chrono::steady_clock::time_point Start;
-  if (Timed)
-    Start = std::chrono::steady_clock::now();
+  PushClock Clock(Decision->timed() || Trial.Variant >= 0);
   // The devices it targets, which must hold a copy of its data (data at a location).
   auto Targets = targetDevices(Info.Location);
   if (!Targets)
@@ -146,19 +149,26 @@ llvm::Error Runtime::push(const char *Source, int NArgs, const jacc_arg *Args, u
     Twins.bound(**K, *Plan);
   if (auto E = Sched.run(*Launched, *Plan, Code, Async, std::move(TableLock)))
     return E;
+  learnFrom(*Launched, *Request, *Decision, *Plan, Code, Trial, Observed, Async, Clock.seconds());
+  return llvm::Error::success();
+}
+
+void Runtime::learnFrom(const std::shared_ptr<const jit::CompiledKernel> &Launched,
+                        const LaunchRequest &Request, const LaunchDecision &Decision,
+                        const LaunchPlan &Plan, const LaunchCode &Code, jit::TrialLaunch &Trial,
+                        const PushObservation &Observed, bool Async, double Seconds) {
+  bool OnOwner = Plan.Owner || Decision.Mode == LaunchMode::OnOwner;
   prof::Mode Ran = OnOwner      ? prof::Mode::OnOwner
                    : Code.Split ? prof::Mode::Split
                                 : prof::Mode::Duplicate;
   if (Observed.Start)
-    observePush(**Launched, Observed, Ran, Devices.size(), Code.Variant != nullptr, Async);
-  double Seconds = Timed ? secondsSince(Start) : 0;
-  Chooser.learn(*Request, *Decision, {Seconds, Plan->Fetched, Plan->ListedOnce, Plan->PartNanos});
+    observePush(*Launched, Observed, Ran, Devices.size(), Code.Variant != nullptr, Async);
+  Chooser.learn(Request, Decision, {Seconds, Plan.Fetched, Plan.ListedOnce, Plan.PartNanos});
   if (Trial.Variant >= 0) {
     // The code's own time: a launch that first fetched data another device wrote pays for it.
     Trial.Mode = static_cast<unsigned>(Ran);
-    (*Launched)->Variants.recordTrial(Trial, std::max(0.0, Seconds - Plan->Fetched.Seconds));
+    Launched->Variants.recordTrial(Trial, std::max(0.0, Seconds - Plan.Fetched.Seconds));
   }
-  return llvm::Error::success();
 }
 
 llvm::Expected<std::shared_ptr<const jit::CompiledKernel>>

@@ -136,6 +136,13 @@ private:
   // The steps of push (src/Push.cpp).
   /// What profiling learns of a push on its way (Start 0: nobody listens).
   struct PushObservation {
+    /// Starts now when anybody listens (Start stays 0 otherwise).
+    static PushObservation startNow() {
+      PushObservation O;
+      if (prof::active())
+        O.Start = prof::now();
+      return O;
+    }
     prof::Nanos Start = 0;
     uint64_t Id = 0;
     prof::CacheSource Source = prof::CacheSource::Memory;
@@ -172,6 +179,12 @@ private:
     }
     bool On;
   };
+  /// What a push that ran teaches: its event to the listeners, its time (Seconds, with the
+  /// bytes it fetched) to the chooser, and to a variant on trial its code's own time.
+  void learnFrom(const std::shared_ptr<const jit::CompiledKernel> &Launched,
+                 const LaunchRequest &Request, const LaunchDecision &Decision,
+                 const LaunchPlan &Plan, const LaunchCode &Code, jit::TrialLaunch &Trial,
+                 const PushObservation &Observed, bool Async, double Seconds);
   /// K, or for a split launch its twin when SplitTwins chooses it (compiled on first use).
   llvm::Expected<std::shared_ptr<const jit::CompiledKernel>>
   formOf(const std::shared_ptr<const jit::CompiledKernel> &K, const LaunchDecision &Decision,
