@@ -506,12 +506,37 @@ public:
     const auto &End = std::get<parser::AccEndBlockDirective>(X.t);
     std::string Call =
         ", \"" + File + "\", " + std::to_string(line(Begin.source)) + ", \"" + Procedure + "\");\n";
-    std::string In = "  jacc_construct_begin(JACC_CONSTRUCT_DATA" + Call;
+    // The sections' bounds are the entry's (OpenACC evaluates them there; the region may
+    // change the variables they are written with): the entry keeps them, per thread and per
+    // nesting level of the region, for its exit.
+    std::vector<std::string> Values;
+    for (const std::string &P : G.Params)
+      if (llvm::StringRef(P).startswith("const long long *jacc_value_"))
+        Values.push_back(llvm::StringRef(P).drop_front(17).str());
+    std::string Saved = "jacc_saved_" + std::to_string(line(Begin.source));
+    std::string Keep, Restore;
+    if (!Values.empty()) {
+      std::string N = std::to_string(Values.size());
+      Glue += "static _Thread_local long long " + Saved + "[64][" + N +
+              "];\nstatic _Thread_local "
+              "int " +
+              Saved + "_depth;\n";
+      Keep = "  if (" + Saved + "_depth < 64) {\n";
+      Restore = "  --" + Saved + "_depth;\n";
+      for (size_t K = 0; K < Values.size(); ++K) {
+        std::string Index = "][" + std::to_string(K) + "]";
+        Keep += "    " + Saved + "[" + Saved + "_depth" + Index + " = *" + Values[K] + ";\n";
+        Restore += "  " + Values[K] + " = &" + Saved + "[" + Saved + "_depth < 64 ? " + Saved +
+                   "_depth : 63" + Index + ";\n";
+      }
+      Keep += "  }\n  ++" + Saved + "_depth;\n";
+    }
+    std::string In = "  jacc_construct_begin(JACC_CONSTRUCT_DATA" + Call + Keep;
     for (const std::string &E : Entry)
       In += "  " + E + "\n";
     std::string If = ifCondition(Clauses);
     emit(Begin.source, spanOf(Begin), G, In + "  jacc_construct_end();\n", If);
-    std::string Out = "  jacc_construct_begin(JACC_CONSTRUCT_DATA_EXIT" + Call;
+    std::string Out = "  jacc_construct_begin(JACC_CONSTRUCT_DATA_EXIT" + Call + Restore;
     for (const std::string &E : Exit)
       Out += "  " + E + "\n";
     emit(End.source, spanOf(End), G, Out + "  jacc_construct_end();\n", If);
