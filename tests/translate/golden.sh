@@ -22,24 +22,38 @@ strip_prelude() {
   fi
 }
 
+# Compare one translation: KIND (golden: exit 0, the translation on stdout; errors: exit 1,
+# stderr) of FILE (in DIR/KIND) against EXPECTED, jacc-translate given the further arguments.
+check() { # KIND FILE EXPECTED ARGS...
+  local kind=$1 file=$2 expected=$3 actual rc want=0
+  shift 3
+  if [[ $kind == golden ]]; then
+    actual=$(cd "$dir/golden" && "$translate" "$file" "$@" 2>&1)
+    rc=$?
+    actual=$(printf '%s\n' "$actual" | strip_prelude "${file%.*}")
+  else
+    want=1
+    actual=$(cd "$dir/errors" && "$translate" "$file" "$@" 2>&1 >/dev/null)
+    rc=$?
+  fi
+  if [[ ${JACC_UPDATE_GOLDEN:-0} == 1 ]]; then
+    printf '%s\n' "$actual" > "$expected"
+  elif ((rc != want)) || ! diff -u "$expected" <(printf '%s\n' "$actual"); then
+    echo "FAIL $kind/$file (exit $rc, expected $want)"
+    failed=1
+  else
+    echo "ok   $kind/$file"
+  fi
+}
+
 for src in "$dir"/golden/*.c "$dir"/golden/*.cpp; do # C++: NAME.expected.cpp
   case $src in *.expected.c | *.expected.cpp) continue ;; esac
   file=$(basename "$src")
-  name=${file%.*}
-  expected="$dir/golden/$name.expected.${file##*.}"
-  actual=$(cd "$dir/golden" && "$translate" "$file" 2>&1)
-  rc=$?
-  actual=$(printf '%s\n' "$actual" | strip_prelude "$name")
-  if [[ ${JACC_UPDATE_GOLDEN:-0} == 1 ]]; then
-    printf '%s\n' "$actual" > "$expected"
-    continue
-  fi
-  if ((rc != 0)) || ! diff -u "$expected" <(printf '%s\n' "$actual"); then
-    echo "FAIL golden/$file (exit $rc)"
-    failed=1
-  else
-    echo "ok   golden/$file"
-  fi
+  check golden "$file" "$dir/golden/${file%.*}.expected.${file##*.}"
+done
+for src in "$dir"/errors/*.c "$dir"/errors/*.cpp; do # C++ sources: their own file names
+  file=$(basename "$src")
+  check errors "$file" "$dir/errors/${file%.*}.expected.txt"
 done
 
 # Fortran (when jacc-translate has it): the host program, then the glue, on stdout;
@@ -50,54 +64,11 @@ fortran=(-o - --glue - -- -J "$modules")
 if ! (cd "$dir/golden" && "$translate" fortran_constructs.f90 "${fortran[@]}" >/dev/null 2>&1); then
   echo "skip golden/*.f90, errors/*.f90: jacc-translate was built without Fortran"
 else
-  for src in "$dir"/golden/*.f90; do
-    file=$(basename "$src")
-    name=${file%.*}
-    expected="$dir/golden/$name.expected.txt"
-    actual=$(cd "$dir/golden" && "$translate" "$file" "${fortran[@]}" 2>&1)
-    rc=$?
-    actual=$(printf '%s\n' "$actual" | strip_prelude "$name")
-    if [[ ${JACC_UPDATE_GOLDEN:-0} == 1 ]]; then
-      printf '%s\n' "$actual" > "$expected"
-    elif ((rc != 0)) || ! diff -u "$expected" <(printf '%s\n' "$actual"); then
-      echo "FAIL golden/$file (exit $rc)"
-      failed=1
-    else
-      echo "ok   golden/$file"
-    fi
-  done
-  for src in "$dir"/errors/*.f90; do
-    file=$(basename "$src")
-    name=${file%.*}
-    expected="$dir/errors/$name.expected.txt"
-    actual=$(cd "$dir/errors" && "$translate" "$file" "${fortran[@]}" 2>&1 >/dev/null)
-    rc=$?
-    if [[ ${JACC_UPDATE_GOLDEN:-0} == 1 ]]; then
-      printf '%s\n' "$actual" > "$expected"
-    elif ((rc != 1)) || ! diff -u "$expected" <(printf '%s\n' "$actual"); then
-      echo "FAIL errors/$file (exit $rc, expected 1)"
-      failed=1
-    else
-      echo "ok   errors/$file"
-    fi
+  for kind in golden errors; do
+    for src in "$dir/$kind"/*.f90; do
+      file=$(basename "$src")
+      check "$kind" "$file" "$dir/$kind/${file%.*}.expected.txt" "${fortran[@]}"
+    done
   done
 fi
-
-for src in "$dir"/errors/*.c "$dir"/errors/*.cpp; do # C++ sources: their own file names
-  file=$(basename "$src")
-  name=${file%.*}
-  expected="$dir/errors/$name.expected.txt"
-  actual=$(cd "$dir/errors" && "$translate" "$file" 2>&1 >/dev/null)
-  rc=$?
-  if [[ ${JACC_UPDATE_GOLDEN:-0} == 1 ]]; then
-    printf '%s\n' "$actual" > "$expected"
-    continue
-  fi
-  if ((rc != 1)) || ! diff -u "$expected" <(printf '%s\n' "$actual"); then
-    echo "FAIL errors/$file (exit $rc, expected 1)"
-    failed=1
-  else
-    echo "ok   errors/$file"
-  fi
-done
 exit $failed
