@@ -18,7 +18,6 @@
 
 #include <llvm/Support/FileSystem.h>
 #include <llvm/Support/MemoryBuffer.h>
-#include <llvm/Support/Path.h>
 #include <llvm/Support/raw_ostream.h>
 
 #include <cstring>
@@ -65,7 +64,7 @@ static int translateFortranFile(const std::string &Input, const std::string &Out
 #ifdef JACC_HAVE_FORTRAN
   namespace F = jacc::translate::fortran;
   F::FortranOptions Options;
-  Options.FixedForm = F::isFixedForm(Input);
+  Options.FixedForm = jacc::translate::isFixedForm(Input);
   for (size_t I = 0; I < Extra.size(); ++I) {
     llvm::StringRef A = Extra[I];
     for (const char *Flag : {"-I", "-D", "-U", "-J"}) {
@@ -107,13 +106,6 @@ static int translateFortranFile(const std::string &Input, const std::string &Out
                << "rebuild\n";
   return 1;
 #endif
-}
-
-/// Whether Name is a Fortran source, as gfortran decides by its suffix.
-static bool isFortranName(llvm::StringRef Name) {
-  std::string S = llvm::sys::path::extension(Name).lower();
-  return S == ".f90" || S == ".f95" || S == ".f03" || S == ".f08" || S == ".f" || S == ".for" ||
-         S == ".ftn";
 }
 
 /// The file being translated, for the error that ends a translation out of time or memory.
@@ -189,7 +181,7 @@ int main(int argc, char **argv) {
                  << ": it is a device, not a source file\n";
     return 1;
   }
-  if (isFortranName(Input))
+  if (jacc::translate::isFortranFile(Input))
     return translateFortranFile(Input, Output, Glue, Extra, Info);
   auto Buf = llvm::MemoryBuffer::getFile(Input, /*IsText=*/true);
   if (!Buf) {

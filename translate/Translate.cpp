@@ -157,6 +157,17 @@ std::string translatedPrelude() {
   return TranslatedPrelude;
 }
 
+bool isFortranFile(llvm::StringRef FileName) {
+  std::string Suffix = llvm::sys::path::extension(FileName).lower();
+  return Suffix == ".f90" || Suffix == ".f95" || Suffix == ".f03" || Suffix == ".f08" ||
+         isFixedForm(FileName);
+}
+
+bool isFixedForm(llvm::StringRef FileName) {
+  std::string Suffix = llvm::sys::path::extension(FileName).lower();
+  return Suffix == ".f" || Suffix == ".for" || Suffix == ".ftn";
+}
+
 bool isCxxFile(llvm::StringRef FileName) {
   llvm::StringRef Ext = llvm::sys::path::extension(FileName);
   return Ext == ".cpp" || Ext == ".cc" || Ext == ".cxx" || Ext == ".C" || Ext == ".c++";

@@ -17,6 +17,12 @@ namespace jacc::translate {
 /// file: the C translation's, and the Fortran translation's glue.
 std::string translatedPrelude();
 
+/// Whether FileName is a Fortran source, as gfortran decides (.f90 .F90 .f95 .f03 .f08 .f .for
+/// ...), and whether it is in fixed form (.f .F .for .FOR .ftn): translate/fortran/ translates
+/// those.
+bool isFortranFile(llvm::StringRef FileName);
+bool isFixedForm(llvm::StringRef FileName);
+
 /// Whether FileName is a C++ source (.cpp, .cc, .cxx, .C, .c++), as g++ decides.
 bool isCxxFile(llvm::StringRef FileName);
 

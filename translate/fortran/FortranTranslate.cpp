@@ -25,17 +25,6 @@ namespace jacc::translate::fortran {
 
 using namespace Fortran;
 
-bool isFortranFile(llvm::StringRef FileName) {
-  static const std::set<std::string> Suffixes = {".f90", ".f95", ".f03", ".f08",
-                                                 ".f",   ".for", ".ftn"};
-  return Suffixes.count(llvm::sys::path::extension(FileName).lower()) > 0;
-}
-
-bool isFixedForm(llvm::StringRef FileName) {
-  std::string Suffix = llvm::sys::path::extension(FileName).lower();
-  return Suffix == ".f" || Suffix == ".for" || Suffix == ".ftn";
-}
-
 namespace {
 
 /// Whether T has a `CharBlock source` (statements and directives do).

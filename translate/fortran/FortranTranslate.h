@@ -14,11 +14,6 @@
 
 namespace jacc::translate::fortran {
 
-/// Whether FileName is a Fortran source, as gfortran decides (.f90 .F90 .f95 .f03 .f08 .f .for
-/// ...), and whether it is in fixed form (.f .F .for .FOR .ftn).
-bool isFortranFile(llvm::StringRef FileName);
-bool isFixedForm(llvm::StringRef FileName);
-
 struct FortranTranslation {
   /// The Fortran program with each directive's lines replaced by one call line and blank lines:
   /// every other statement keeps its line.
