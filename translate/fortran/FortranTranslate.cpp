@@ -574,18 +574,22 @@ public:
       Finalize |= std::holds_alternative<parser::AccClause::Finalize>(C.u);
       IfPresent |= std::holds_alternative<parser::AccClause::IfPresent>(C.u);
     }
-    auto Each = [&](const parser::AccObjectList &List, const std::string &Call) {
+    // One call per object: Call(address, bytes More), after the check that a section is
+    // contiguous; with if_present, only for what the devices hold.
+    auto Each = [&](const parser::AccObjectList &List, const std::string &Call,
+                    const std::string &More = "") {
       for (const parser::AccObject &O : List.v)
-        if (auto S = section(O, G))
-          Body += "  jacc_translated_check(" + Call + "(" + S->Address + ", " + S->Bytes +
-                  (Call == "jacc_exit_data" ? "" : "") + "), \"" + Where + "\");\n";
+        if (auto S = section(O, G)) {
+          if (!S->Contiguous.empty())
+            Body += "  " + contiguityCheck(*S, Where) + "\n";
+          std::string Args = S->Address + ", " + S->Bytes;
+          Body += std::string("  ") + (IfPresent ? "if (jacc_is_present(" + Args + ")) " : "") +
+                  "jacc_translated_check(" + Call + "(" + Args + More + "), \"" + Where + "\");\n";
+        }
     };
     auto ExitEach = [&](const parser::AccObjectList &List, bool CopyBack) {
-      for (const parser::AccObject &O : List.v)
-        if (auto S = section(O, G))
-          Body += "  jacc_translated_check(jacc_exit_data(" + S->Address + ", " + S->Bytes + ", " +
-                  (CopyBack ? "1" : "0") + ", " + (Finalize ? "1" : "0") + "), \"" + Where +
-                  "\");\n";
+      Each(List, "jacc_exit_data",
+           std::string(", ") + (CopyBack ? "1" : "0") + ", " + (Finalize ? "1" : "0"));
     };
     auto List = [](const parser::AccObjectListWithModifier &L) -> const parser::AccObjectList & {
       return std::get<parser::AccObjectList>(L.t);
@@ -621,7 +625,8 @@ public:
                 else
                   error(C.source, "self without a list is not translated yet");
               },
-              [&](const parser::AccClause::Finalize &) {}, [&](const parser::AccClause::If &) {},
+              [&](const parser::AccClause::Finalize &) {},
+              [&](const parser::AccClause::IfPresent &) {}, [&](const parser::AccClause::If &) {},
               [&](const parser::AccClause::Async &) {}, [&](const parser::AccClause::Wait &) {},
               [&](const auto &) {
                 error(C.source, "this clause is not translated for Fortran yet");

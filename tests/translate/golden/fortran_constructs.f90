@@ -34,7 +34,8 @@ subroutine constructs(n, m, a, b, s)
 end subroutine constructs
 
 ! An if clause (the loop stays for the host), DO CONCURRENT with a mask, a scalar carried from
-! one iteration to the next (shared, not private), no_create, wait with a queue, init.
+! one iteration to the next (shared, not private), no_create, update if_present, wait with a
+! queue, init.
 subroutine more(n, a, b, flag)
   implicit none
   integer, intent(in) :: n
@@ -58,5 +59,6 @@ subroutine more(n, a, b, flag)
     b(i) = carry
   end do
   !$acc end kernels
+  !$acc update self(a) if_present
   !$acc wait(1)
 end subroutine more
