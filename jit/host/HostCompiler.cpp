@@ -107,7 +107,34 @@ llvm::Expected<OptimizedModule> optimizeHostCode(llvm::StringRef Code, llvm::Str
   return Out;
 }
 
+/// The flags that make clang report the vectoriser's and the jam's loop remarks, located
+/// through line tables (the kernel's #line directives).
+const std::vector<std::string> LoopRemarkFlags = {
+    "-Rpass=loop-vectorize|loop-unroll-and-jam", "-Rpass-missed=loop-vectorize",
+    "-Rpass-analysis=loop-vectorize", "-debug-info-kind=line-tables-only"};
+
+/// Each remark's first line ("kernel:4:5: remark: vectorized loop ..."), not the source excerpt
+/// under it.
+std::string remarkLines(llvm::StringRef Diagnostics) {
+  std::string Out;
+  llvm::SmallVector<llvm::StringRef, 16> Lines;
+  Diagnostics.split(Lines, '\n');
+  for (llvm::StringRef L : Lines)
+    if (L.contains(": remark: "))
+      Out += L.str() + "\n";
+  return Out;
+}
+
 } // namespace
+
+llvm::Expected<std::string> hostLoopRemarks(llvm::StringRef Code) {
+  std::string DiagText;
+  llvm::raw_string_ostream DiagOS(DiagText);
+  auto Opt = optimizeHostCode(Code, "", LoopRemarkFlags, DiagOS);
+  if (!Opt)
+    return Opt.takeError();
+  return remarkLines(DiagOS.str());
+}
 
 llvm::Expected<std::string> optimizedHostIR(llvm::StringRef Code, llvm::StringRef KernelSource) {
   std::string DiagText, IR;
@@ -124,12 +151,9 @@ llvm::Expected<HostObject> compileHostObjectInProcess(llvm::StringRef Code,
                                                       llvm::StringRef KernelSource) {
   std::string DiagText;
   llvm::raw_string_ostream DiagOS(DiagText);
-  // The vectoriser's and the jam's remarks, located through line tables (the kernel's #line
-  // directives).
   std::vector<std::string> Remarks;
   if (debugEnabled("remarks"))
-    Remarks = {"-Rpass=loop-vectorize|loop-unroll-and-jam", "-Rpass-missed=loop-vectorize",
-               "-Rpass-analysis=loop-vectorize", "-debug-info-kind=line-tables-only"};
+    Remarks = LoopRemarkFlags;
   auto Opt = optimizeHostCode(Code, KernelSource, Remarks, DiagOS);
   if (!Opt)
     return Opt.takeError();
@@ -154,15 +178,8 @@ llvm::Expected<HostObject> compileHostObjectInProcess(llvm::StringRef Code,
   if ((*TM)->addPassesToEmitFile(PM, OS, nullptr, llvm::CGFT_ObjectFile))
     return makeError(ErrorCode::Internal, "the host target cannot emit object files");
   PM.run(*M);
-  // Each remark's first line ("kernel:4:5: remark: vectorized loop ..."), not the source
-  // excerpt under it.
-  if (!Remarks.empty()) {
-    llvm::SmallVector<llvm::StringRef, 16> Lines;
-    llvm::StringRef(DiagOS.str()).split(Lines, '\n');
-    for (llvm::StringRef L : Lines)
-      if (L.contains(": remark: "))
-        Obj.Remarks += L.str() + "\n";
-  }
+  if (!Remarks.empty())
+    Obj.Remarks = remarkLines(DiagOS.str());
   return Obj;
 }
 

@@ -32,6 +32,11 @@ llvm::Expected<HostObject> compileHostObjectInProcess(llvm::StringRef Code,
 llvm::Expected<std::string> optimizedHostIR(llvm::StringRef Code,
                                             llvm::StringRef KernelSource = "");
 
+/// The optimiser's loop remarks on generated host C, one line each, as JACC_DEBUG=remarks
+/// reports them ("<jacc>:14:6: remark: unroll and jammed loop by a factor of 4 ..."): for tests
+/// of what the optimiser did, which holds on every CPU where instruction counts do not.
+llvm::Expected<std::string> hostLoopRemarks(llvm::StringRef Code);
+
 /// "x86_64-pc-linux-gnu skylake-avx512 +avx512f,...": the code target, part of cache keys.
 std::string hostTargetId();
 

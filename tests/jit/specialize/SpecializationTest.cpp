@@ -703,6 +703,16 @@ size_t countInIR(const std::string &Code, const std::string &Needle) {
   return count(*IR, Needle);
 }
 
+/// Whether the optimiser reports unrolling and jamming a loop of host source Code by 4.
+bool jammedByFour(const std::string &Code) {
+  auto Remarks = hostLoopRemarks(Code);
+  if (!Remarks) {
+    ADD_FAILURE() << llvm::toString(Remarks.takeError()) << "\n" << Code;
+    return false;
+  }
+  return Remarks->find("unroll and jammed loop by a factor of 4") != std::string::npos;
+}
+
 /// Run the plain entry of Code (one thread) and its split entry (Devices devices) of the dense
 /// product of an n x l and an l x m matrix; both results.
 std::pair<std::vector<double>, std::vector<double>> runProduct(const KernelInfo &K,
@@ -736,11 +746,11 @@ TEST(SpecializationTest, RestrictVariantsJamSumsAlongAnInnerLoop) {
             std::string::npos)
       << Jammed;
   EXPECT_NE(Jammed.find("int j = (int)(__jacc_v0 + __jacc_q * __jacc_vs);"), std::string::npos);
-  // LLVM did jam it: four chains, each its own add, in one pass of the k loop (the generic
-  // code has one; each has one more in a remainder loop).
-  size_t GenericAdds = countInIR(Generic, "fadd double");
-  size_t JammedAdds = countInIR(Jammed, "fadd double");
-  EXPECT_GE(JammedAdds, GenericAdds + 3) << "generic " << GenericAdds << ", jammed " << JammedAdds;
+  // LLVM did jam it (four chains in one pass of the k loop), and only where asked. The count of
+  // adds would say so on some CPUs, but the unroller's factors differ by CPU (Zen 3 unrolls the
+  // generic sum by 8): the optimiser's own report holds on every one.
+  EXPECT_TRUE(jammedByFour(Jammed));
+  EXPECT_FALSE(jammedByFour(Generic));
   // Each sum keeps its order: results equal the generic code's bit for bit, with rows of 1 to
   // 6 columns (jam remainders), on one device and split over three.
   std::string GenericSplit = generateHostSource(K, true),
@@ -820,8 +830,8 @@ TEST(SpecializationTest, JamsOnlyProductSumsWithoutReductions) {
   EXPECT_NE(Jammed.find("#pragma unroll_and_jam(4)\nfor (long long __jacc_k = __jacc_b;"),
             std::string::npos)
       << Jammed;
-  EXPECT_GE(countInIR(Jammed, "fadd double"),
-            countInIR(generateHostSource(MatVec), "fadd double") + 3);
+  EXPECT_TRUE(jammedByFour(Jammed));
+  EXPECT_FALSE(jammedByFour(generateHostSource(MatVec)));
   // A reduction's partial sums would follow the jam: not jammed; nor a stencil (no sum).
   KernelInfo Dot = analyze("#pragma acc parallel loop reduction(+:d)\n"
                            "for (int i = 0; i < n; i++) {\n"
