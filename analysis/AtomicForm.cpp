@@ -83,8 +83,14 @@ public:
       return false;
     const Expr *Value = B->getRHS()->IgnoreParenImpCasts();
     llvm::StringRef X = text(B->getLHS());
-    if (isa<ConditionalOperator>(Value))
-      return badOperator("?:");
+    if (const auto *C = dyn_cast<ConditionalOperator>(Value))
+      return extremum(C, X, A) ? setX(A, B) : badOperator("?:");
+    if (const auto *Call = dyn_cast<CallExpr>(Value);
+        Call && B->getLHS()->getType()->isRealFloatingType() &&
+        Call->getType().getCanonicalType() ==
+            B->getLHS()->getType().getCanonicalType().getUnqualifiedType() &&
+        fminFmax(Call, X, A))
+      return setX(A, B);
     auto *RB = dyn_cast<BinaryOperator>(Value);
     if (!RB)
       return false;
@@ -98,6 +104,52 @@ public:
     A.Op = RB->getOpcodeStr().str();
     A.OldOnLeft = Left;
     A.Operand = Span((Left ? RB->getRHS() : RB->getLHS())->getSourceRange());
+    return true;
+  }
+
+  /// `x > e ? x : e` (max) or `x < e ? x : e` (min), and each form with x and e swapped or
+  /// with >= and <= (an extension of binop, which has no max or min: the MAX and MIN macros of C
+  /// programs, and Fortran's max and min): true with A's Op and Operand set.
+  bool extremum(const ConditionalOperator *C, llvm::StringRef X, AtomicOp &A) {
+    const auto *Cmp = dyn_cast<BinaryOperator>(C->getCond()->IgnoreParenImpCasts());
+    if (!Cmp || !Cmp->isRelationalOp())
+      return false;
+    llvm::StringRef L = text(Cmp->getLHS()), R = text(Cmp->getRHS());
+    llvm::StringRef T = text(C->getTrueExpr()), F = text(C->getFalseExpr());
+    if (!((L == X) != (R == X)) || !((T == L && F == R) || (T == R && F == L)))
+      return false;
+    bool Greater = Cmp->getOpcode() == BO_GT || Cmp->getOpcode() == BO_GE;
+    // The arm taken when the left operand compares greater is the larger one.
+    A.Op = Greater == (T == L) ? "max" : "min";
+    A.Operand = span(L == X ? Cmp->getRHS() : Cmp->getLHS());
+    A.OldOnLeft = true;
+    return true;
+  }
+
+  /// `x = fmax(x, e)` or `fmin` (or their float and long double forms, either argument x; the
+  /// caller checks that the call's type is x's): true with A's Op and Operand set.
+  bool fminFmax(const CallExpr *Call, llvm::StringRef X, AtomicOp &A) {
+    const FunctionDecl *F = Call->getDirectCallee();
+    if (!F || Call->getNumArgs() != 2)
+      return false;
+    llvm::StringRef Name = F->getName();
+    if (!Name.consume_front("fmax") && !(Name = F->getName(), Name.consume_front("fmin")))
+      return false;
+    if (!(Name.empty() || Name == "f" || Name == "l"))
+      return false;
+    bool First = text(Call->getArg(0)) == X, Second = text(Call->getArg(1)) == X;
+    if (First == Second)
+      return false;
+    A.Op = F->getName().startswith("fmax") ? "max" : "min";
+    A.Operand = span(Call->getArg(First ? 1 : 0));
+    A.OldOnLeft = true;
+    return true;
+  }
+
+  /// An update of the whole assignment B's left side, its operator and operand already set.
+  bool setX(AtomicOp &A, const BinaryOperator *B) {
+    A.X = span(B->getLHS());
+    A.How = AtomicOp::Change::Operator;
     return true;
   }
 
@@ -154,7 +206,8 @@ llvm::Expected<AtomicOp> describeAtomic(const Stmt *S, const Directive &D, llvm:
     if (!Reader.BadOperator.empty())
       Operator = "'" + Reader.BadOperator +
                  "' is not an atomic operator (binop is one of +, *, "
-                 "-, /, &, ^, |, <<, >>); ";
+                 "-, /, &, ^, |, <<, >>; max and min as x > e ? x : e, x < e ? x : e or "
+                 "fmax/fmin(x, e)); ";
     return makeError(ErrorCode::Unsupported, "kernel:" + llvm::Twine(D.Line) + ": '#pragma acc " +
                                                  D.Text + "': " + Operator + Why);
   };

@@ -546,7 +546,10 @@ llvm::Expected<KernelInfo> Analyzer::run() {
         return makeError(ErrorCode::Unsupported,
                          "kernel:" + llvm::Twine(D.Line) + ": '#pragma acc " + D.Text +
                              "' must be followed by an expression statement");
-      auto Atomic = describeAtomic(S, D, Source, [this](SourceRange R) { return span(R); });
+      // A macro argument's own text (MAX(x, e) spells x and e in its arguments), else the
+      // invocation's.
+      auto Atomic = describeAtomic(
+          S, D, Source, [this](SourceRange R) { return exactSpan(R).value_or(span(R)); });
       if (!Atomic)
         return Atomic.takeError();
       AtomicStmts.emplace(S, Atomic->Kind);

@@ -215,7 +215,7 @@ struct AtomicOp {
   SourceSpan V;                ///< Read, Capture: what receives x's value
   SourceSpan Operand;          ///< Write, Change::Replace: the value stored; Operator: expr
   Change How = Change::Increment; ///< Update, Capture
-  std::string Op;           ///< Change::Operator: the binary operator ("+", "<<", ...)
+  std::string Op; ///< Change::Operator: the binary operator ("+", "<<", ...), "max" or "min"
   bool OldOnLeft = true;    ///< Change::Operator: x op expr (false: expr op x)
   bool Post = false;        ///< Capture: v receives x's old value (x++, {v = x; ...}), not the new
   /// x is an integer that ++, --, += or -= changes: the change is an addition of a delta.

@@ -23,6 +23,9 @@ std::string atomicNewValue(const AtomicOp &A, AtomicPartText Text) {
   case AtomicOp::Change::Operator:
     break;
   }
+  if (A.Op == "max" || A.Op == "min") // e read twice, as every operand is at each retry
+    return "(__jacc_o " + std::string(A.Op == "max" ? ">" : "<") + " (" + Text(A.Operand) +
+           ") ? __jacc_o : (" + Text(A.Operand) + "))";
   if (A.OldOnLeft)
     return "__jacc_o " + A.Op + " (" + Text(A.Operand) + ")";
   return "(" + Text(A.Operand) + ") " + A.Op + " __jacc_o";

@@ -110,7 +110,36 @@ TEST(AtomicFormTest, StructuredCaptureWithWriteSwaps) {
   EXPECT_EQ(D.text(D.A.Operand), "n - i");
 }
 
+// Max and min, which binop lacks (C's MAX and MIN idioms, Fortran's max and min): a conditional
+// choosing between x and e by comparing them, in any order, or fmax/fmin of a floating x.
+TEST(AtomicFormTest, MaxAndMinUpdates) {
+  struct Form {
+    const char *Body, *X, *Op, *Operand;
+  };
+  for (Form F : {Form{"h[0] = h[0] < i ? i : h[0];", "h[0]", "max", "i"},
+                 Form{"h[0] = (h[0] >= i + 1) ? h[0] : i + 1;", "h[0]", "max", "i + 1"},
+                 Form{"h[1] = i > h[1] ? h[1] : i;", "h[1]", "min", "i"},
+                 Form{"h[1] = h[1] <= n ? h[1] : n;", "h[1]", "min", "n"},
+                 Form{"d[0] = fmax(d[0], w);", "d[0]", "max", "w"},
+                 Form{"d[i % 2] = fmin(w * 2, d[i % 2]);", "d[i % 2]", "min", "w * 2"}}) {
+    Described D = describe("atomic update", F.Body);
+    EXPECT_EQ(D.A.How, AtomicOp::Change::Operator) << F.Body;
+    EXPECT_EQ(D.text(D.A.X), F.X) << F.Body;
+    EXPECT_EQ(D.A.Op, F.Op) << F.Body;
+    EXPECT_EQ(D.text(D.A.Operand), F.Operand) << F.Body;
+    EXPECT_FALSE(D.A.IntegerAdd) << F.Body;
+  }
+  Described D = describe("atomic capture", "{ h[2] = h[2] > i ? h[2] : i; v = h[2]; }");
+  EXPECT_EQ(D.A.Op, "max");
+  EXPECT_FALSE(D.A.Post);
+  D = describe("atomic capture", "{ w = d[1]; d[1] = fmin(d[1], 1.5); }");
+  EXPECT_EQ(D.A.Op, "min");
+  EXPECT_TRUE(D.A.Post);
+}
+
 TEST(AtomicFormTest, BadFormsNameTheAllowedOnes) {
+  const std::string Binop = "(binop is one of +, *, -, /, &, ^, |, <<, >>; max and min as x > e "
+                            "? x : e, x < e ? x : e or fmax/fmin(x, e)); ";
   std::string Capture = "an atomic capture must be v = x++, v = --x, v = x binop= expr, "
                         "v = x = x binop expr, or a block {v = x; x binop= expr;}, "
                         "{x binop= expr; v = x;}, {v = x; x = expr;}, {v = x; x++;}...";
@@ -124,18 +153,22 @@ TEST(AtomicFormTest, BadFormsNameTheAllowedOnes) {
                  "kernel:4: '#pragma acc atomic update': only an atomic capture may be followed "
                  "by a block; write one expression statement");
   EXPECT_FAILURE(kernelWith("atomic update", "h[0] %= 3;"), Decls, jacc::ErrorCode::Unsupported,
-                 "kernel:4: '#pragma acc atomic update': '%=' is not an atomic operator (binop "
-                 "is one of +, *, -, /, &, ^, |, <<, >>); an atomic update must be x++, x--, "
-                 "x binop= expr, x = x binop expr or x = expr binop x");
-  EXPECT_FAILURE(kernelWith("atomic", "h[0] = h[0] < i ? i : h[0];"), Decls,
+                 "kernel:4: '#pragma acc atomic update': '%=' is not an atomic operator " + Binop +
+                     "an atomic update must be x++, x--, x binop= expr, x = x binop expr or "
+                     "x = expr binop x");
+  EXPECT_FAILURE(kernelWith("atomic", "h[0] = h[0] < i ? 0 : h[0];"), Decls,
                  jacc::ErrorCode::Unsupported,
-                 "kernel:4: '#pragma acc atomic': '?:' is not an atomic operator (binop is one "
-                 "of +, *, -, /, &, ^, |, <<, >>); an atomic update must be x++, x--, "
-                 "x binop= expr, x = x binop expr or x = expr binop x");
+                 "kernel:4: '#pragma acc atomic': '?:' is not an atomic operator " + Binop +
+                     "an atomic update must be x++, x--, x binop= expr, x = x binop expr or "
+                     "x = expr binop x");
+  // fmax of an integer x would round it through double; fminf of a double x through float.
+  for (const char *Body : {"h[0] = fmax(h[0], i);", "d[0] = fminf(d[0], 2.0f);"})
+    EXPECT_FAILURE(kernelWith("atomic", Body), Decls, jacc::ErrorCode::Unsupported,
+                   "kernel:4: '#pragma acc atomic': an atomic update must be x++, x--, x binop= "
+                   "expr, x = x binop expr or x = expr binop x");
   EXPECT_FAILURE(kernelWith("atomic capture", "{ v = h[0]; h[0] = h[0] && i; }"), Decls,
                  jacc::ErrorCode::Unsupported,
-                 "kernel:4: '#pragma acc atomic capture': '&&' is not an atomic operator (binop "
-                 "is one of +, *, -, /, &, ^, |, <<, >>); " +
+                 "kernel:4: '#pragma acc atomic capture': '&&' is not an atomic operator " + Binop +
                      Capture);
 }
 

@@ -1143,8 +1143,8 @@ TEST_P(CudaMockTest, RegionWithBarriersLaunchesCooperatively) {
 }
 
 // Every form of atomic compiles through NVRTC: the plain entry with structured captures (one an
-// exchange), and the split entry with its guards around each whole atomic statement. The mocked
-// GPUs run nothing: the launches count the compiled kernels.
+// exchange, one a min), and the split entry (a max among its updates) with its guards around each
+// whole atomic statement. The mocked GPUs run nothing: the launches count the compiled kernels.
 TEST_P(CudaMockTest, EveryAtomicFormCompiles) {
   int N = 64;
   std::vector<int> H(8, 0), Y(N, 0);
@@ -1167,6 +1167,8 @@ TEST_P(CudaMockTest, EveryAtomicFormCompiles) {
                                "  { y[i] = h[4]; h[4] = i; }\n"
                                "  #pragma acc atomic capture\n"
                                "  v = (h[5])--;\n"
+                               "  #pragma acc atomic capture\n"
+                               "  { w = d[1]; d[1] = fmin(0.5 * i, d[1]); }\n"
                                "  y[i] += v + (int)w;\n"
                                "}\n",
                                4, Args, JACC_DEFAULT))
@@ -1178,6 +1180,8 @@ TEST_P(CudaMockTest, EveryAtomicFormCompiles) {
                                "  int v;\n"
                                "  #pragma acc atomic update\n"
                                "  h[i % 8] = h[i % 8] ^ i;\n"
+                               "  #pragma acc atomic update\n"
+                               "  h[i % 8] = h[i % 8] < i ? i : h[i % 8];\n"
                                "  #pragma acc atomic\n"
                                "  d[i % 4] *= 1.5;\n"
                                "  #pragma acc atomic write\n"

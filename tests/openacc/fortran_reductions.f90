@@ -1,9 +1,12 @@
 ! Reductions with each Fortran operator on integer, real and logical variables; a serial
-! construct that assigns a scalar; atomic updates and captures; IF constructs, CYCLE and
-! intrinsics (mod, iand, ieor, sign, min with three arguments) inside kernels.
+! construct that assigns a scalar; atomic updates and captures (max and min of lists too); IF
+! constructs, CYCLE and intrinsics (mod, iand, ieor, sign, min with three arguments) inside
+! kernels.
 program reductions
   implicit none
   integer, parameter :: n = 1000
+  integer :: ibin(8), seen(n)
+  real(4) :: rbin(4)
   integer :: a(n), old(n), i, isum, iprod, imax, imin, iandr, iorr, ieorr, count, ticket, last
   real(4) :: r(n), rsum, rmax
   real(8) :: d(n), dmin
@@ -64,6 +67,20 @@ program reductions
       !$acc end atomic
     end if
   end do
+  ! Atomic max and min: an integer bin's largest with x first, a real bin's smallest of a list
+  ! with x in the middle, and a captured max of the old value.
+  ibin = -1; rbin = 1.0e9; seen = -1
+  !$acc parallel loop copyin(a, r) copy(ibin, rbin, seen)
+  do i = 1, n
+    !$acc atomic update
+    ibin(mod(a(i), 8) + 1) = max(ibin(mod(a(i), 8) + 1), a(i) * 3)
+    !$acc atomic
+    rbin(mod(i, 4) + 1) = min(r(i) + real(mod(i, 4)), rbin(mod(i, 4) + 1), real(a(i)) + 0.5)
+    !$acc atomic capture
+    seen(i) = ibin(1)
+    ibin(1) = max(i / 10, ibin(1))
+    !$acc end atomic
+  end do
   !$acc serial copyin(a) copyout(last)
   last = a(n) * 2 + sign(3, -1)
   !$acc end serial
@@ -72,4 +89,5 @@ program reductions
   write (*, '(a, f10.2, f8.2, f8.2)') 'real ', rsum, rmax, dmin
   write (*, '(a, 2l2)') 'logical ', all_true, any_true
   write (*, '(a, 4i8)') 'atomic, serial ', count, ticket, sum(old, mask=old >= 0), last
+  write (*, '(a, 8i6, 4f8.2, l2)') 'atomic max, min ', ibin, rbin, all(seen >= -1 .and. seen < 303)
 end program reductions

@@ -5,12 +5,15 @@
    v = x;}) rank each element within its bin on a kernel that would otherwise split; a split
    kernel reads the bins atomically into a scalar and updates them with x = x op expr. The same
    histograms as reductions into arrays (OpenACC 2.7): a whole C array, a section, an element
-   of a mapped array on async queues, and an inner loop's on each gang's private array. */
+   of a mapped array on async queues, and an inner loop's on each gang's private array. Atomic
+   max and min updates through a MAX macro and fmin. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #define NBINS 16
 #define NDATA 20000
+#define MAX(a, b) ((a) > (b) ? (a) : (b))
 
 int bins[NBINS];
 static const int weight[4] = {1, 2, 3, 5};
@@ -153,6 +156,30 @@ int main(void) {
   }
   printf("array reductions: total=%ld top=%ld top[3]=%ld parity=%ld,%ld rowmax=%u,%u\n", rtotal,
          toptotal, top[3], parity[0], parity[1], rowmax[0], rowmax[7]);
+
+  /* Each bin's largest and smallest datum by atomic max and min updates, which binop lacks:
+     C's MAX macro (a conditional) on ints, fmin on doubles. */
+  int hi[NBINS];
+  double lo[NBINS];
+  for (int b = 0; b < NBINS; b++) {
+    hi[b] = -1;
+    lo[b] = 1e9;
+  }
+#pragma acc parallel loop copyin(data[0:n]) copy(hi, lo)
+  for (int i = 0; i < n; i++) {
+    int b = data[i] % NBINS, v = (int)(data[i] * 7 % 1000);
+#pragma acc atomic update
+    hi[b] = MAX(hi[b], v);
+#pragma acc atomic
+    lo[b] = fmin(0.5 * data[i] + b, lo[b]);
+  }
+  long hisum = 0;
+  double losum = 0;
+  for (int b = 0; b < NBINS; b++) {
+    hisum += hi[b] * (b + 1);
+    losum += lo[b] * (b + 1);
+  }
+  printf("extrema: hi=%ld lo=%.1f\n", hisum, losum);
 
   long total = 0, wtotal = 0, psum = 0;
   for (int b = 0; b < NBINS; b++) {

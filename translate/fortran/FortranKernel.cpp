@@ -723,9 +723,12 @@ public:
     bool XFirst = true;
     if (!atomicOperands(std::get<parser::Expr>(S.t), X, Other, Op, XFirst)) {
       error("this atomic update is not in a form jacc's atomics take (x = x op expr, x = "
-            "expr op x, x = iand/ior/ieor(x, expr); max and min are not yet)");
+            "expr op x, x = intrinsic(x, expr-list) with max, min, iand, ior or ieor)");
       return ";";
     }
+    if (Op == "max" || Op == "min") // C's form of an extremum update: x = x > e ? x : e
+      return X + " = " + X + (Op == "max" ? " > (" : " < (") + Other + ") ? " + X + " : (" + Other +
+             ");";
     return X + " = " +
            (XFirst ? X + " " + Op + " (" + Other + ")" : "(" + Other + ") " + Op + " " + X) + ";";
   }
@@ -770,15 +773,36 @@ public:
                   std::get_if<parser::Name>(&std::get<parser::ProcedureDesignator>(Call.t).u);
               const auto &Args = std::get<std::list<parser::ActualArgSpec>>(Call.t);
               static const std::map<std::string, const char *> Ops = {
-                  {"iand", "&"}, {"ior", "|"}, {"ieor", "^"}};
+                  {"iand", "&"}, {"ior", "|"}, {"ieor", "^"}, {"max", "max"}, {"min", "min"}};
               auto Found = Name ? Ops.find(Name->ToString()) : Ops.end();
-              if (Found == Ops.end() || Args.size() != 2)
+              if (Found == Ops.end() || Args.size() < 2)
                 return false;
-              const auto *L = std::get_if<common::Indirection<parser::Expr>>(
-                  &std::get<parser::ActualArg>(Args.front().t).u);
-              const auto *R = std::get_if<common::Indirection<parser::Expr>>(
-                  &std::get<parser::ActualArg>(Args.back().t).u);
-              return L && R && Pair(Found->second, L->value(), R->value());
+              std::vector<const parser::Expr *> Operands;
+              for (const parser::ActualArgSpec &Arg : Args) {
+                const auto *E = std::get_if<common::Indirection<parser::Expr>>(
+                    &std::get<parser::ActualArg>(Arg.t).u);
+                if (!E || std::get<std::optional<parser::Keyword>>(Arg.t))
+                  return false;
+                Operands.push_back(&E->value());
+              }
+              if (Operands.size() == 2)
+                return Pair(Found->second, *Operands.front(), *Operands.back());
+              // max(a, x, b) updates x with max(a, b): x is any one of the arguments.
+              if (Found->second != std::string("max") && Found->second != std::string("min"))
+                return false;
+              std::vector<std::string> Rest;
+              for (const parser::Expr *E : Operands)
+                if (std::string T = expr(*E); T != XText)
+                  Rest.push_back(T);
+              if (Rest.size() != Operands.size() - 1)
+                return false;
+              Op = Found->second;
+              XFirst = true;
+              Other = Rest[0];
+              for (size_t I = 1; I < Rest.size(); ++I)
+                Other = "(" + Other + (Op == "max" ? " > " : " < ") + Rest[I] + " ? " + Other +
+                        " : " + Rest[I] + ")";
+              return true;
             },
             [&](const auto &) { return false; }},
         Rhs.u);

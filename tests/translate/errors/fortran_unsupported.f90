@@ -15,7 +15,7 @@ subroutine rejected(n, a, p, x)
   !$acc parallel loop
   do i = 1, n
     !$acc atomic update
-    m = max(m, a(i))
+    m = a(i) + 2 * m
   end do
   !$acc parallel loop
   do i = 1, n
