@@ -197,6 +197,77 @@ end program
   EXPECT_EQ(Lines[6], "  print *, a(3)");
 }
 
+// A private array is a C array of its shape declared where each copy lives: a collapsed nest's
+// innermost body, each top-level shared loop of a parallel construct; a firstprivate one starts
+// as the original, passed as its own parameter. The kernel receives no private array.
+TEST_F(FortranKernelTest, PrivateArraysAreCopiesDeclaredInTheBodiesThatOwnThem) {
+  const std::string Source = R"(subroutine s(n, a)
+  integer :: n, i, j
+  real(8) :: a(n, n), t(0:1, 3), w(4)
+  !$acc parallel loop collapse(2) firstprivate(t) private(w)
+  do j = 1, n
+    do i = 1, n
+      w(1) = t(0, 1 + mod(i, 3)) + t(1, 3)
+      t(1, 1) = w(1) * j
+      a(i, j) = t(1, 1)
+    end do
+  end do
+  !$acc parallel private(w(1:4))
+  !$acc loop gang
+  do j = 1, n
+    !$acc loop seq
+    do i = 1, 4
+      w(i) = i * j
+    end do
+    a(1, j) = w(1) + w(4)
+  end do
+  !$acc end parallel
+end subroutine
+)";
+  std::string Out = translate(Source, true, "p.f90");
+  std::vector<test::PushedKernel> Kernels = test::pushedKernels(Out);
+  ASSERT_EQ(Kernels.size(), 2u) << Out;
+  const std::string &Collapsed = Kernels[0].Source;
+  EXPECT_NE(Collapsed.find("#pragma acc parallel loop collapse(2)\n"), std::string::npos)
+      << Collapsed;
+  EXPECT_NE(Collapsed.find("for (int i = 1; i <= n; i++) {\n"
+                           "    double t[3][2];\n"
+                           "    for (long long jacc_k2 = 0; jacc_k2 < 3; jacc_k2++)\n"
+                           "      for (long long jacc_k1 = 0; jacc_k1 < 2; jacc_k1++)\n"
+                           "        t[jacc_k2][jacc_k1] = jacc_original_t[jacc_k2][jacc_k1];\n"
+                           "    double w[4];\n"),
+            std::string::npos)
+      << Collapsed;
+  EXPECT_NE(Out.find("{\"const double (*jacc_original_t)[2]\", (void *)&t}"), std::string::npos)
+      << Out;
+  EXPECT_EQ(Out.find("(void *)&w}"), std::string::npos) << Out;
+  const std::string &Gangs = Kernels[1].Source;
+  EXPECT_NE(
+      Gangs.find("  #pragma acc loop gang\n  for (int j = 1; j <= n; j++) {\n    double w[4];"),
+      std::string::npos)
+      << Gangs;
+  expectKernelsCompile(Dir + "/p.f90", 2);
+  // A use outside the loops that hold the copies.
+  std::string E = translate(R"(subroutine s(n, a)
+  integer :: n, i
+  real(8) :: a(n), w(4)
+  !$acc parallel private(w)
+  w(1) = 0
+  !$acc loop gang
+  do i = 1, n
+    w(2) = i
+    a(i) = w(2)
+  end do
+  !$acc end parallel
+end subroutine
+)",
+                            false);
+  EXPECT_NE(E.find("t.f90:5:3: error: 'w' is private to the loops of the clause that names it and "
+                   "used outside them"),
+            std::string::npos)
+      << E;
+}
+
 TEST_F(FortranKernelTest, EveryKernelOfTheGoldenFileAndTheCorpusAnalysesAndCompilesForCuda) {
   for (auto [File, Count] :
        {std::pair<const char *, size_t>{"tests/translate/golden/fortran_constructs.f90", 5},

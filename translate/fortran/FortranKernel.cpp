@@ -3,6 +3,8 @@
 // loops, intrinsics are <math.h> calls, and every host variable the text names is recorded.
 #include "translate/fortran/FortranKernel.h"
 
+#include "translate/fortran/PrivateCopies.h"
+
 #include "support/Error.h"
 
 #include <flang/Evaluate/expression.h>
@@ -33,6 +35,16 @@ static const std::set<std::string> CKeywords = {
 const parser::Name *variableName(const parser::Designator &D) {
   const auto *Ref = std::get_if<parser::DataRef>(&D.u);
   return Ref ? std::get_if<parser::Name>(&Ref->u) : nullptr;
+}
+
+/// The array a designator names whole or by a section or element of a plain name.
+static const parser::Name *sectionBase(const parser::Designator &D) {
+  if (const parser::Name *N = variableName(D))
+    return N;
+  const auto *Ref = std::get_if<parser::DataRef>(&D.u);
+  const auto *Element =
+      Ref ? std::get_if<common::Indirection<parser::ArrayElement>>(&Ref->u) : nullptr;
+  return Element ? std::get_if<parser::Name>(&Element->value().base.u) : nullptr;
 }
 
 std::string cName(const semantics::Symbol &Symbol) {
@@ -108,6 +120,12 @@ llvm::Expected<HostVariable> hostVariable(const semantics::Symbol &Symbol) {
       Lower = 1;
     V.Lower.push_back(Lower ? std::to_string(*Lower)
                             : "jacc_lb_" + V.Name + "_" + std::to_string(D + 1));
+    std::optional<int64_t> Upper;
+    if (Lower && Object && D < static_cast<int>(Object->shape().size()))
+      if (const auto &E = Object->shape()[D].ubound().GetExplicit())
+        Upper = evaluate::ToInt64(*E);
+    V.Extent.push_back(Upper ? std::to_string(std::max<int64_t>(*Upper - *Lower + 1, 0))
+                             : "jacc_n_" + V.Name + "_" + std::to_string(D + 1));
   }
   return V;
 }
@@ -130,6 +148,20 @@ public:
   std::set<const semantics::Symbol *> Assigned, ReadFirst;
   bool Assigning = false; ///< printing an assignment's left side
   int LoopDepth = 0;
+  /// An array of a private (First: firstprivate) clause, copied per loop body.
+  struct Copy {
+    const semantics::Symbol *Symbol;
+    bool First;
+  };
+  /// The arrays of the private clauses read last (clauses()), and its collapse count.
+  std::vector<Copy> ClauseCopies;
+  int64_t Collapse = 1;
+  /// Copies the next loop body declares, PendingLevels loops further in (a collapsed nest's
+  /// innermost body); a parallel construct's, which each of its top-level loops declares.
+  std::vector<Copy> Pending, ConstructCopies;
+  int PendingLevels = 0;
+  /// The private arrays whose copy the text being printed is inside.
+  std::set<const semantics::Symbol *> InScope;
   parser::CharBlock Where; ///< the statement being printed, for errors
 
   void error(const std::string &Message) {
@@ -144,9 +176,15 @@ public:
     // A scalar read before the kernel assigns it carries its value in: never private.
     if (!Assigning && !Assigned.count(&S))
       ReadFirst.insert(&S);
-    for (const HostVariable &V : Out.Variables)
-      if (V.Symbol == &S)
-        return V.Ref ? "jacc_ref_" + V.Name + "[0]" : V.Name;
+    for (const HostVariable &V : Out.Variables) {
+      if (V.Symbol != &S)
+        continue;
+      if (V.Share != HostVariable::Sharing::Shared && !InScope.count(&S))
+        error("'" + S.name().ToString() +
+              "' is private to the loops of the clause that names it and used outside them: "
+              "name it in a private clause of a loop around every use");
+      return V.Ref ? "jacc_ref_" + V.Name + "[0]" : V.Name;
+    }
     auto V = hostVariable(S);
     if (!V) {
       error(llvm::toString(V.takeError()));
@@ -155,6 +193,56 @@ public:
     V->Ref = V->Rank == 0 && Refs.count(&S);
     Out.Variables.push_back(*V);
     return V->Ref ? "jacc_ref_" + V->Name + "[0]" : V->Name;
+  }
+
+  /// Records the array S of a private (First: firstprivate) clause; false if S is a scalar.
+  bool privateArray(const semantics::Symbol &Symbol, bool First) {
+    const semantics::Symbol &S = Symbol.GetUltimate();
+    if (S.Rank() == 0)
+      return false;
+    ClauseCopies.push_back({&S, First});
+    auto Share = First ? HostVariable::Sharing::Firstprivate : HostVariable::Sharing::Private;
+    for (HostVariable &V : Out.Variables)
+      if (V.Symbol == &S) {
+        if (V.Share == HostVariable::Sharing::Shared)
+          error("'" + S.name().ToString() +
+                "' is private here and shared elsewhere in the "
+                "construct: use another array for one of them");
+        else if (First)
+          V.Share = Share;
+        return true;
+      }
+    auto V = hostVariable(S);
+    if (!V) {
+      error(llvm::toString(V.takeError()));
+      return true;
+    }
+    V->Share = Share;
+    Out.Variables.push_back(*V);
+    return true;
+  }
+  /// The copies Here (taken from Pending when the loop at this level declares them) opening a
+  /// loop body at Indent.
+  std::vector<Copy> openCopies(std::string &Text, const std::string &Indent, bool Innermost) {
+    std::vector<Copy> Here;
+    if (Pending.empty())
+      return Here;
+    if (PendingLevels > 0 && !Innermost) {
+      --PendingLevels;
+      return Here;
+    }
+    Here.swap(Pending);
+    PendingLevels = 0;
+    for (const Copy &C : Here) {
+      InScope.insert(C.Symbol);
+      for (const std::string &L : privateCopyLines(*find(*C.Symbol), C.First))
+        line(Text, Indent, L);
+    }
+    return Here;
+  }
+  void closeCopies(const std::vector<Copy> &Here) {
+    for (const Copy &C : Here)
+      InScope.erase(C.Symbol);
   }
 
   const HostVariable *find(const semantics::Symbol &Symbol) {
@@ -582,7 +670,11 @@ public:
                             : " += " + StepText) +
              ") {");
     ++LoopDepth;
+    std::vector<Copy> Copies = openCopies(Text, I + "  ", false);
     block(Text, std::get<parser::Block>(Do.t), I + "  ");
+    closeCopies(Copies);
+    if (!Copies.empty() || PendingLevels == 0)
+      Pending.clear(); // a collapse whose nest was not perfect: reported by the analysis
     --LoopDepth;
     line(Text, I, "}");
     if (Declared)
@@ -628,11 +720,13 @@ public:
       Indent += "  ";
     }
     const auto &Mask = std::get<std::optional<parser::ScalarLogicalExpr>>(Header.t);
+    std::vector<Copy> Copies = openCopies(Text, Indent, true);
     if (Mask)
       line(Text, Indent, "if (" + expr(Mask->thing.thing.value()) + ") {");
     ++LoopDepth;
     block(Text, std::get<parser::Block>(Do.t), Indent + (Mask ? "  " : ""));
     --LoopDepth;
+    closeCopies(Copies);
     if (Mask)
       line(Text, Indent, "}");
     for (size_t K = 0; K < Controls.size(); ++K) {
@@ -664,7 +758,15 @@ public:
       error("a loop directive must be followed by a DO loop");
       return;
     }
-    doLoop(Text, *Do, "#pragma acc loop" + clauses(std::get<parser::AccClauseList>(Begin.t)), I);
+    std::string Pragma = "#pragma acc loop" + clauses(std::get<parser::AccClauseList>(Begin.t));
+    // Each top-level loop the devices share is where a parallel construct's gangs run: each
+    // declares the construct's copies.
+    bool Shared = LoopDepth == 0 && Pragma.find(" seq") == std::string::npos;
+    Pending = ClauseCopies;
+    if (Shared)
+      Pending.insert(Pending.end(), ConstructCopies.begin(), ConstructCopies.end());
+    PendingLevels = static_cast<int>(Collapse) - 1;
+    doLoop(Text, *Do, Pragma, I);
   }
 
   // ---- atomics ----
@@ -809,37 +911,64 @@ public:
   }
 
   // ---- clauses ----
+  /// A clause's variable as the pragma names it; empty (an error) for anything else.
+  std::string objectName(const parser::AccObject &O) {
+    const auto *D = std::get_if<parser::Designator>(&O.u);
+    const parser::Name *N = D ? variableName(*D) : nullptr;
+    if (!N || !N->symbol) {
+      error("only variable names are translated in reduction clauses, and variables or array "
+            "sections in private clauses");
+      return "";
+    }
+    return cName(N->symbol->GetUltimate());
+  }
   std::string names(const parser::AccObjectList &List) {
     std::string Text;
-    for (const parser::AccObject &O : List.v) {
-      const auto *D = std::get_if<parser::Designator>(&O.u);
-      const parser::Name *N = D ? variableName(*D) : nullptr;
-      if (!N || !N->symbol) {
-        error("only variable names are translated in private and reduction clauses yet");
-        continue;
-      }
-      Text += (Text.empty() ? "" : ", ") + cName(N->symbol->GetUltimate());
-    }
+    for (const parser::AccObject &O : List.v)
+      if (std::string N = objectName(O); !N.empty())
+        Text += (Text.empty() ? "" : ", ") + N;
     return Text;
   }
-  /// Records List's variables (the kernel receives them) as private or reduction ones.
+  /// Records a clause's variable (the kernel receives it) as a private or reduction one.
+  void ownObject(const parser::AccObject &O, bool Reduction) {
+    if (const auto *D = std::get_if<parser::Designator>(&O.u))
+      if (const parser::Name *N = variableName(*D))
+        if (N->symbol) {
+          (Reduction ? Reductions : Private).insert(&N->symbol->GetUltimate());
+          variable(*N->symbol);
+        }
+  }
   void own(const parser::AccObjectList &List, bool Reduction) {
     for (const parser::AccObject &O : List.v)
-      if (const auto *D = std::get_if<parser::Designator>(&O.u))
-        if (const parser::Name *N = variableName(*D))
-          if (N->symbol) {
-            (Reduction ? Reductions : Private).insert(&N->symbol->GetUltimate());
-            variable(*N->symbol);
-          }
+      ownObject(O, Reduction);
   }
   std::string scalar(const parser::ScalarIntExpr &E) { return expr(E.thing.thing.value()); }
   std::string optionalScalar(const char *Name, const std::optional<parser::ScalarIntExpr> &E) {
     return std::string(" ") + Name + (E ? "(" + scalar(*E) + ")" : "");
   }
 
+  /// A private or firstprivate clause: its scalars stay in the pragma; its arrays (named whole
+  /// or by a section: each copy has the array's shape) are copied per loop body.
+  std::string privateClause(const char *Name, const parser::AccObjectList &List) {
+    std::string Text;
+    for (const parser::AccObject &O : List.v) {
+      const auto *D = std::get_if<parser::Designator>(&O.u);
+      const parser::Name *N = D ? sectionBase(*D) : nullptr;
+      if (N && N->symbol && privateArray(*N->symbol, Name[0] == 'f'))
+        continue;
+      ownObject(O, false);
+      std::string One = objectName(O);
+      if (!One.empty())
+        Text += (Text.empty() ? "" : ", ") + One;
+    }
+    return Text.empty() ? "" : " " + std::string(Name) + "(" + Text + ")";
+  }
+
   /// The clauses a kernel's pragma keeps, as its text (each after a space).
   std::string clauses(const parser::AccClauseList &List) {
     std::string Text;
+    ClauseCopies.clear();
+    Collapse = 1;
     for (const parser::AccClause &C : List.v) {
       Where = C.source;
       Text += std::visit(
@@ -879,20 +1008,12 @@ public:
                                                            : std::nullopt;
                 if (!Count)
                   error("collapse needs a constant");
-                return " collapse(" + std::to_string(Count.value_or(1)) + ")";
+                Collapse = Count.value_or(1);
+                return " collapse(" + std::to_string(Collapse) + ")";
               },
-              [&](const parser::AccClause::Private &P) {
-                own(P.v, false);
-                return " private(" + names(P.v) + ")";
-              },
+              [&](const parser::AccClause::Private &P) { return privateClause("private", P.v); },
               [&](const parser::AccClause::Firstprivate &P) {
-                own(P.v, false);
-                for (const parser::AccObject &O : P.v.v)
-                  if (const auto *D = std::get_if<parser::Designator>(&O.u))
-                    if (const parser::Name *N = variableName(*D);
-                        N && N->symbol && N->symbol->Rank() > 0)
-                      error("firstprivate arrays are not translated yet");
-                return " firstprivate(" + names(P.v) + ")";
+                return privateClause("firstprivate", P.v);
               },
               [&](const parser::AccClause::Reduction &R) {
                 const auto &Op = std::get<parser::AccReductionOperator>(R.v.t);
@@ -948,11 +1069,20 @@ FortranKernel writeKernel(const FortranSource &Source, const std::string &Direct
     W.Where = Clauses.source;
     std::string Pragma = "#pragma acc " + Directive + W.clauses(Clauses);
     std::string Text;
+    // Private arrays: a combined construct's loop body (its collapsed nest's innermost) holds
+    // their copies; a serial construct's body; each top-level shared loop of another's.
+    W.Pending = W.ClauseCopies;
+    W.PendingLevels = static_cast<int>(W.Collapse) - 1;
     if (Loop) {
       W.doLoop(Text, *Loop, Pragma, "");
     } else {
       Text = Pragma + "\n{\n";
+      std::vector<KernelWriter::Copy> Copies;
+      if (llvm::StringRef(Directive).startswith("serial"))
+        Copies = W.openCopies(Text, "  ", true);
+      W.ConstructCopies.swap(W.Pending);
       W.block(Text, *Body, "  ");
+      W.closeCopies(Copies);
       Text += "}\n";
     }
     // Scalars assigned outside the loops, or in a loop after a read of their value (a value

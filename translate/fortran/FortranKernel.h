@@ -32,7 +32,12 @@ struct HostVariable {
   int Rank = 0;      ///< 0: a scalar
   /// Each dimension's lower bound in the kernel: a constant, or the argument that carries it.
   std::vector<std::string> Lower;
+  /// Each dimension's extent in the kernel: a constant, or the argument that carries it.
+  std::vector<std::string> Extent;
   bool Ref = false; ///< a scalar the kernel assigns outside its loops: written through a pointer
+  /// A private or firstprivate array: the loop bodies that own copies declare them
+  /// (PrivateCopies.h); the kernel receives its bounds and, when firstprivate, its original.
+  enum class Sharing { Shared, Private, Firstprivate } Share = Sharing::Shared;
 };
 
 /// The C text of one compute construct's kernel, and what it names.

@@ -9,6 +9,7 @@
 #include "translate/ComputePush.h"
 #include "translate/Translate.h"
 #include "translate/fortran/FortranKernel.h"
+#include "translate/fortran/PrivateCopies.h"
 
 #include <flang/Parser/parse-tree-visitor.h>
 #include <flang/Parser/parse-tree.h>
@@ -374,6 +375,10 @@ public:
     auto Named = dataClauses(Clauses, G, P.Entry, P.Exit, P.Site);
     for (const HostVariable &V : K.Variables) {
       const HostVariable &H = G.pass(V);
+      if (V.Share != HostVariable::Sharing::Shared) {
+        passPrivateArray(V, Named.count(V.Symbol), P);
+        continue;
+      }
       std::string Bytes = wholeBytes(H);
       // Arrays (and scalars the kernel assigns) no clause names: OpenACC's implicit copy,
       // unless a mapping around the construct holds them.
@@ -424,6 +429,32 @@ public:
     // An if clause: the statements as written run on the host when it is false.
     std::string If = ifCondition(Clauses);
     emit(Where, Lines, G, printComputePush(P) + "\n", If, !If.empty());
+  }
+
+  /// A private or firstprivate array's arguments: its bounds the kernel does not know, and a
+  /// firstprivate one's original (copied to the devices as any array a construct reads, unless
+  /// a clause or an enclosing mapping has it there).
+  static void passPrivateArray(const HostVariable &V, bool Named, ComputePush &P) {
+    for (int D = 0; D < V.Rank; ++D) {
+      const std::string Index = std::to_string(D);
+      if (llvm::StringRef(V.Lower[D]).startswith("jacc_lb_"))
+        P.Args.push_back("{\"long long " + V.Lower[D] + "\", (void *)&jacc_lb_" + V.Name + "[" +
+                         Index + "]}");
+      if (llvm::StringRef(V.Extent[D]).startswith("jacc_n_"))
+        P.Args.push_back("{\"long long " + V.Extent[D] + "\", (void *)&jacc_n_" + V.Name + "[" +
+                         Index + "]}");
+    }
+    if (V.Share != HostVariable::Sharing::Firstprivate)
+      return;
+    if (!Named) {
+      std::string Mapped = "jacc_implicit_" + V.Name;
+      P.Entry.push_back("size_t " + Mapped + " = jacc_fortran_implicit((void *)" + V.Name + ", " +
+                        wholeBytes(V) + ", \"" + P.Site + "\");");
+      P.Exit.insert(P.Exit.begin(), "if (" + Mapped + ")\n" + P.Indent +
+                                        "    jacc_translated_check(jacc_delete((void *)" + V.Name +
+                                        ", " + Mapped + "), \"" + P.Site + "\");");
+    }
+    P.Args.push_back("{\"" + originalParameter(V) + "\", (void *)&" + V.Name + "}");
   }
 
   /// -Minfo's lines on the kernel P pushes: the analysis the runtime will make of it.
