@@ -162,6 +162,11 @@ public:
   int PendingLevels = 0;
   /// The private arrays whose copy the text being printed is inside.
   std::set<const semantics::Symbol *> InScope;
+  /// Inside an array assignment: its rank, the number of its loop counters jacc_e1 ... (the
+  /// first dimension's innermost); 0 elsewhere.
+  int ElementalRank = 0;
+  /// A top-level array assignment of this construct is a loop its devices share.
+  bool SharesArrayAssignments = false;
   parser::CharBlock Where; ///< the statement being printed, for errors
 
   void error(const std::string &Message) {
@@ -380,7 +385,9 @@ public:
   }
   template <typename T> std::string expr(const evaluate::Designator<T> &X) {
     return std::visit(
-        common::visitors{[&](const semantics::SymbolRef &S) { return variable(*S); },
+        common::visitors{[&](const semantics::SymbolRef &S) {
+                           return ElementalRank && S->Rank() > 0 ? wholeElement(*S) : variable(*S);
+                         },
                          [&](const evaluate::ArrayRef &A) { return arrayElement(A); },
                          [&](const auto &) {
                            error("derived-type components, substrings and coarrays are not "
@@ -400,19 +407,82 @@ public:
     const HostVariable *V = find(*S);
     if (!V)
       return Name;
-    std::string Text = Name;
-    // Column-major: the last subscript selects the outermost C row.
-    for (size_t D = A.subscript().size(); D-- > 0;) {
-      const auto *Index = std::get_if<evaluate::IndirectSubscriptIntegerExpr>(&A.subscript()[D].u);
-      if (!Index) {
-        error("array sections are not translated into kernels yet: write the loop");
+    std::vector<std::string> Subs;
+    int Section = 0; // the array assignment's counter the next triplet takes
+    for (size_t D = 0; D < A.subscript().size(); ++D) {
+      std::string Lower = D < V->Lower.size() ? V->Lower[D] : "1";
+      const auto &Sub = A.subscript()[D].u;
+      const auto *Index = std::get_if<evaluate::IndirectSubscriptIntegerExpr>(&Sub);
+      const auto *Range = std::get_if<evaluate::Triplet>(&Sub);
+      if ((Index && Index->value().Rank() > 0) || (Range && !ElementalRank) || (!Index && !Range)) {
+        error(Range ? "array sections are translated in array assignments only: write the loop"
+                    : "vector subscripts are not translated into kernels yet: write the loop");
         return Name;
       }
-      std::string Lower = D < V->Lower.size() ? V->Lower[D] : "1";
-      std::string Sub = subscript(Index->value());
-      Text += "[" + (Lower == "0" ? Sub : Sub + " - " + Lower) + "]";
+      if (Index) {
+        std::string S = subscript(Index->value());
+        Subs.push_back(Lower == "0" ? S : S + " - " + Lower);
+        continue;
+      }
+      // l:u:s at counter k is element l + k * s.
+      std::string Step = "jacc_e" + std::to_string(++Section);
+      if (std::optional<int64_t> Stride = evaluate::ToInt64(Range->stride()); Stride != 1)
+        Step += " * (" + subscript(Range->stride()) + ")";
+      std::string From = Range->GetLower() ? subscript(*Range->GetLower()) : Lower;
+      Subs.push_back(
+          From == Lower ? Step : "(" + From + ") + " + Step + (Lower == "0" ? "" : " - " + Lower));
     }
+    // Column-major: the last subscript selects the outermost C row.
+    std::string Text = Name;
+    for (size_t D = Subs.size(); D-- > 0;)
+      Text += "[" + Subs[D] + "]";
     return Text;
+  }
+  /// A whole array in an array assignment: its element at the assignment's counters.
+  std::string wholeElement(const semantics::Symbol &S) {
+    std::string Text = variable(S);
+    if (S.Rank() != ElementalRank)
+      error("'" + S.name().ToString() + "' has another rank than the array it is assigned to");
+    for (int D = S.Rank(); D >= 1; --D)
+      Text += "[jacc_e" + std::to_string(D) + "]";
+    return Text;
+  }
+  /// The extents of an array assignment's left side, one per dimension of its rank (C text);
+  /// empty when it is no array or section of a plain name.
+  std::vector<std::string> assignedExtents(const evaluate::Expr<evaluate::SomeType> &Lhs) {
+    std::optional<evaluate::DataRef> Ref = evaluate::ExtractDataRef(Lhs);
+    const semantics::SymbolRef *Whole = Ref ? std::get_if<semantics::SymbolRef>(&Ref->u) : nullptr;
+    const evaluate::ArrayRef *Part = Ref ? std::get_if<evaluate::ArrayRef>(&Ref->u) : nullptr;
+    const semantics::SymbolRef *Base = Whole  ? Whole
+                                       : Part ? Part->base().UnwrapSymbolRef()
+                                              : nullptr;
+    if (!Base)
+      return {};
+    variable(**Base);
+    const HostVariable *V = find(**Base);
+    if (!V)
+      return {};
+    if (Whole)
+      return V->Extent;
+    std::vector<std::string> Extents;
+    for (size_t D = 0; D < Part->subscript().size(); ++D) {
+      const auto *Range = std::get_if<evaluate::Triplet>(&Part->subscript()[D].u);
+      if (!Range)
+        continue;
+      std::optional<int64_t> Stride = evaluate::ToInt64(Range->stride());
+      if (!Range->GetLower() && !Range->GetUpper() && Stride == 1) {
+        Extents.push_back(V->Extent[D]);
+        continue;
+      }
+      std::string From = Range->GetLower() ? subscript(*Range->GetLower()) : V->Lower[D];
+      std::string To = Range->GetUpper() ? subscript(*Range->GetUpper())
+                                         : V->Lower[D] + " + " + V->Extent[D] + " - 1";
+      std::string Count = "(" + To + ") - (" + From + ")";
+      Extents.push_back(Stride == 1 ? Count + " + 1"
+                                    : "(" + Count + " + (" + subscript(Range->stride()) + ")) / (" +
+                                          subscript(Range->stride()) + ")");
+    }
+    return Extents;
   }
   /// A subscript, without the conversion to a kind 8 integer Fortran's semantics adds (C
   /// converts the index itself).
@@ -573,7 +643,7 @@ public:
     }
     const evaluate::Assignment &A = *S.typedAssignment->v;
     if (A.lhs.Rank() != 0) {
-      error("array assignments are not translated into kernels yet: write the DO loop");
+      arrayAssignment(Text, A, I);
       return;
     }
     std::string Rhs = expr(A.rhs); // its reads come first
@@ -586,6 +656,54 @@ public:
     std::string Lhs = expr(A.lhs);
     Assigning = false;
     line(Text, I, Lhs + " = " + Rhs + ";");
+  }
+
+  /// `a(l:u, j) = e`: a nest of loops over the left side's elements, the first dimension's
+  /// innermost, each array of e indexed alike; at a construct's top level a loop its devices
+  /// share (`loop independent`, as compilers parallelise array syntax in kernels).
+  void arrayAssignment(std::string &Text, const evaluate::Assignment &A, const std::string &I) {
+    int Rank = A.lhs.Rank();
+    std::vector<std::string> Extents = assignedExtents(A.lhs);
+    if (static_cast<int>(Extents.size()) != Rank) {
+      error("this array assignment's left side is not translated into kernels yet (an array "
+            "or a section of one): write the DO loop");
+      return;
+    }
+    ElementalRank = Rank;
+    std::string Rhs = expr(A.rhs);
+    Assigning = true;
+    std::string Lhs = expr(A.lhs);
+    Assigning = false;
+    ElementalRank = 0;
+    // Fortran evaluates the right side before it assigns: a read of the assigned array at
+    // other elements (a(2:n) = a(1:n-1)) would see elements the loop already wrote.
+    std::string Name = Lhs.substr(0, Lhs.find('['));
+    for (size_t At = Rhs.find(Name + "["); At != std::string::npos;
+         At = Rhs.find(Name + "[", At + 1)) {
+      bool Whole =
+          At == 0 || !(std::isalnum(static_cast<unsigned char>(Rhs[At - 1])) || Rhs[At - 1] == '_');
+      if (Whole && Rhs.compare(At, Lhs.size(), Lhs) != 0) {
+        error("this array assignment reads the array it assigns at other elements: write the "
+              "DO loop (with a temporary where the elements overlap)");
+        return;
+      }
+    }
+    std::string Indent = I;
+    if (LoopDepth == 0 && SharesArrayAssignments)
+      line(Text, Indent,
+           "#pragma acc loop independent" +
+               (Rank > 1 ? " collapse(" + std::to_string(Rank) + ")" : std::string()));
+    for (int D = Rank; D >= 1; --D) {
+      std::string K = "jacc_e" + std::to_string(D);
+      line(Text, Indent,
+           "for (long long " + K + " = 0; " + K + " < " + Extents[D - 1] + "; " + K + "++) {");
+      Indent += "  ";
+    }
+    line(Text, Indent, Lhs + " = " + Rhs + ";");
+    for (int D = Rank; D >= 1; --D) {
+      Indent.resize(Indent.size() - 2);
+      line(Text, Indent, "}");
+    }
   }
 
   void ifConstruct(std::string &Text, const parser::IfConstruct &If, const std::string &I) {
@@ -1073,6 +1191,7 @@ FortranKernel writeKernel(const FortranSource &Source, const std::string &Direct
     // their copies; a serial construct's body; each top-level shared loop of another's.
     W.Pending = W.ClauseCopies;
     W.PendingLevels = static_cast<int>(W.Collapse) - 1;
+    W.SharesArrayAssignments = !llvm::StringRef(Directive).startswith("serial");
     if (Loop) {
       W.doLoop(Text, *Loop, Pragma, "");
     } else {

@@ -376,7 +376,7 @@ public:
     for (const HostVariable &V : K.Variables) {
       const HostVariable &H = G.pass(V);
       if (V.Share != HostVariable::Sharing::Shared) {
-        passPrivateArray(V, Named.count(V.Symbol), P);
+        passPrivateArray(V, Named.count(V.Symbol), K.Text, P);
         continue;
       }
       std::string Bytes = wholeBytes(H);
@@ -401,9 +401,9 @@ public:
                          "jacc_update_device(" + H.Name + ", " + Bytes + "), \"" + P.Site + "\");");
       }
       for (int D = 0; D < V.Rank; ++D)
-        if (llvm::StringRef(V.Lower[D]).startswith("jacc_lb_"))
-          P.Args.push_back("{\"long long " + V.Lower[D] + "\", (void *)&jacc_lb_" + V.Name + "[" +
-                           std::to_string(D) + "]}");
+        passBound(V.Lower[D], "jacc_lb_", V, D, K.Text, P);
+      if (V.Rank) // an array assignment's loop over the last dimension
+        passBound(V.Extent.back(), "jacc_n_", V, V.Rank - 1, K.Text, P);
       std::string Rows;
       for (int D = V.Rank - 2; D >= 0; --D) {
         std::string N = "jacc_n_" + V.Name + "_" + std::to_string(D + 1);
@@ -431,18 +431,31 @@ public:
     emit(Where, Lines, G, printComputePush(P) + "\n", If, !If.empty());
   }
 
+  /// Bound (a lower bound or an extent of V's dimension D) as the kernel argument of that name
+  /// when it is one (Glue the glue's array of them) and the kernel text uses it.
+  static void passBound(const std::string &Bound, const char *Glue, const HostVariable &V, int D,
+                        const std::string &Kernel, ComputePush &P) {
+    if (!llvm::StringRef(Bound).startswith(Glue))
+      return;
+    for (size_t At = Kernel.find(Bound); At != std::string::npos; At = Kernel.find(Bound, At + 1)) {
+      size_t End = At + Bound.size();
+      if (End < Kernel.size() &&
+          (std::isalnum(static_cast<unsigned char>(Kernel[End])) || Kernel[End] == '_'))
+        continue;
+      P.Args.push_back("{\"long long " + Bound + "\", (void *)&" + Glue + V.Name + "[" +
+                       std::to_string(D) + "]}");
+      return;
+    }
+  }
+
   /// A private or firstprivate array's arguments: its bounds the kernel does not know, and a
   /// firstprivate one's original (copied to the devices as any array a construct reads, unless
   /// a clause or an enclosing mapping has it there).
-  static void passPrivateArray(const HostVariable &V, bool Named, ComputePush &P) {
+  static void passPrivateArray(const HostVariable &V, bool Named, const std::string &Kernel,
+                               ComputePush &P) {
     for (int D = 0; D < V.Rank; ++D) {
-      const std::string Index = std::to_string(D);
-      if (llvm::StringRef(V.Lower[D]).startswith("jacc_lb_"))
-        P.Args.push_back("{\"long long " + V.Lower[D] + "\", (void *)&jacc_lb_" + V.Name + "[" +
-                         Index + "]}");
-      if (llvm::StringRef(V.Extent[D]).startswith("jacc_n_"))
-        P.Args.push_back("{\"long long " + V.Extent[D] + "\", (void *)&jacc_n_" + V.Name + "[" +
-                         Index + "]}");
+      passBound(V.Lower[D], "jacc_lb_", V, D, Kernel, P);
+      passBound(V.Extent[D], "jacc_n_", V, D, Kernel, P);
     }
     if (V.Share != HostVariable::Sharing::Firstprivate)
       return;

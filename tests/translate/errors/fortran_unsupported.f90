@@ -19,7 +19,7 @@ subroutine rejected(n, a, p, x)
   end do
   !$acc parallel loop
   do i = 1, n
-    a(:) = 0
+    a(:) = a(n:1:-1)
   end do
   !$acc parallel loop copy(a(1:n:2))
   do i = 1, n
