@@ -1,11 +1,11 @@
 ! Reductions with each Fortran operator on integer, real and logical variables; a serial
 ! construct that assigns a scalar; atomic updates and captures (max and min of lists too); IF
-! constructs, CYCLE and intrinsics (mod, iand, ieor, sign, min with three arguments) inside
-! kernels.
+! constructs, SELECT CASE, BLOCK, CYCLE and intrinsics (mod, iand, ieor, sign, min with three
+! arguments) inside kernels.
 program reductions
   implicit none
   integer, parameter :: n = 1000
-  integer :: ibin(8), seen(n)
+  integer :: ibin(8), seen(n), klass(n), k
   real(4) :: rbin(4)
   integer :: a(n), old(n), i, isum, iprod, imax, imin, iandr, iorr, ieorr, count, ticket, last
   real(4) :: r(n), rsum, rmax
@@ -81,6 +81,23 @@ program reductions
     ibin(1) = max(i / 10, ibin(1))
     !$acc end atomic
   end do
+  ! SELECT CASE with values, a list, ranges open on either side and a default, in a BLOCK.
+  klass = 0
+  !$acc parallel loop copyin(a) copy(klass)
+  do i = 1, n
+    block
+      select case (mod(a(i) * 7, 13) - 2)
+      case (0)
+        klass(i) = 1
+      case (1, 3:4)
+        klass(i) = 2
+      case (:-1, 8:)
+        klass(i) = 3
+      case default
+        klass(i) = 4
+      end select
+    end block
+  end do
   !$acc serial copyin(a) copyout(last)
   last = a(n) * 2 + sign(3, -1)
   !$acc end serial
@@ -90,4 +107,5 @@ program reductions
   write (*, '(a, 2l2)') 'logical ', all_true, any_true
   write (*, '(a, 4i8)') 'atomic, serial ', count, ticket, sum(old, mask=old >= 0), last
   write (*, '(a, 8i6, 4f8.2, l2)') 'atomic max, min ', ibin, rbin, all(seen >= -1 .and. seen < 303)
+  write (*, '(a, 4i6)') 'select case ', (sum(merge(1, 0, klass == k)), k = 1, 4)
 end program reductions

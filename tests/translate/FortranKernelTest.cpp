@@ -308,12 +308,65 @@ end subroutine
   expectKernelsCompile(Dir + "/p.f90", 2);
 }
 
+// SELECT CASE is an if chain on the selector evaluated once; a BLOCK without declarations is
+// its statements in place; one with declarations is an error.
+TEST_F(FortranKernelTest, SelectCaseIsAnIfChainAndBlockItsStatements) {
+  std::string K = kernel(R"(subroutine s(n, a, k)
+  integer :: n, i, k(n)
+  real(8) :: a(n)
+  !$acc parallel loop
+  do i = 1, n
+    block
+      select case (k(i))
+      case (1, 3:)
+        a(i) = 1
+      case (:-2)
+        a(i) = 2
+      case default
+        a(i) = 3
+      end select
+    end block
+  end do
+end subroutine
+)");
+  EXPECT_NE(K.find("  {\n"
+                   "    const long long jacc_case0 = k[i - 1];\n"
+                   "    if ((jacc_case0 == (1)) || (jacc_case0 >= (3))) {\n"
+                   "      a[i - 1] = (1.);\n"
+                   "    } else if ((jacc_case0 <= (-2))) {\n"
+                   "      a[i - 1] = (2.);\n"
+                   "    } else {\n"
+                   "      a[i - 1] = (3.);\n"
+                   "    }\n"
+                   "  }\n"),
+            std::string::npos)
+      << K;
+  std::string E = translate(R"(subroutine s(n, a)
+  integer :: n, i
+  real(8) :: a(n)
+  !$acc parallel loop
+  do i = 1, n
+    block
+      real(8) :: t
+      t = i
+      a(i) = t
+    end block
+  end do
+end subroutine
+)",
+                            false);
+  EXPECT_NE(E.find("t.f90:6:5: error: a BLOCK construct with declarations is not translated into "
+                   "kernels yet"),
+            std::string::npos)
+      << E;
+}
+
 TEST_F(FortranKernelTest, EveryKernelOfTheGoldenFileAndTheCorpusAnalysesAndCompilesForCuda) {
   for (auto [File, Count] :
        {std::pair<const char *, size_t>{"tests/translate/golden/fortran_constructs.f90", 5},
         {"tests/openacc/fortran_heat2d.f90", 3},
         {"tests/openacc/fortran_adi.f90", 4},
-        {"tests/openacc/fortran_reductions.f90", 8}})
+        {"tests/openacc/fortran_reductions.f90", 9}})
     expectKernelsCompile(std::string(JACC_SOURCE_DIR) + "/" + File, Count);
 }
 

@@ -167,6 +167,7 @@ public:
   int ElementalRank = 0;
   /// A top-level array assignment of this construct is a loop its devices share.
   bool SharesArrayAssignments = false;
+  int Cases = 0; ///< SELECT CASE constructs printed (each selector's variable is numbered)
   parser::CharBlock Where; ///< the statement being printed, for errors
 
   void error(const std::string &Message) {
@@ -598,6 +599,12 @@ public:
                          [&](const common::Indirection<parser::OpenACCConstruct> &Acc) {
                            accLoop(Text, Acc.value(), Indent);
                          },
+                         [&](const common::Indirection<parser::CaseConstruct> &Case) {
+                           caseConstruct(Text, Case.value(), Indent);
+                         },
+                         [&](const common::Indirection<parser::BlockConstruct> &B) {
+                           blockConstruct(Text, B.value(), Indent);
+                         },
                          [&](const auto &) {
                            error("this construct is not translated inside a compute construct yet");
                          }},
@@ -704,6 +711,81 @@ public:
       Indent.resize(Indent.size() - 2);
       line(Text, Indent, "}");
     }
+  }
+
+  /// SELECT CASE as an if chain on the selector's value, evaluated once (`jacc_caseN`): each
+  /// CASE's values and ranges (`lo:`, `:hi`, `lo:hi`), then CASE DEFAULT.
+  void caseConstruct(std::string &Text, const parser::CaseConstruct &C, const std::string &I) {
+    const auto &Select = std::get<parser::Statement<parser::SelectCaseStmt>>(C.t);
+    Where = Select.source;
+    const parser::Expr &E = std::get<parser::Scalar<parser::Expr>>(Select.statement.t).thing;
+    std::optional<evaluate::DynamicType> Type =
+        E.typedExpr && E.typedExpr->v ? E.typedExpr->v->GetType() : std::nullopt;
+    if (!Type ||
+        (Type->category() != TypeCategory::Integer && Type->category() != TypeCategory::Logical)) {
+      error("SELECT CASE on a character selector is not translated into kernels yet");
+      return;
+    }
+    std::string Value = "jacc_case" + std::to_string(Cases++);
+    line(Text, I, "{");
+    line(Text, I + "  ", "const long long " + Value + " = " + expr(E) + ";");
+    std::string Chain;
+    const parser::Block *Default = nullptr;
+    for (const parser::CaseConstruct::Case &Case :
+         std::get<std::list<parser::CaseConstruct::Case>>(C.t)) {
+      const auto &Stmt = std::get<parser::Statement<parser::CaseStmt>>(Case.t);
+      Where = Stmt.source;
+      const auto &Selector = std::get<parser::CaseSelector>(Stmt.statement.t);
+      const auto *Ranges = std::get_if<std::list<parser::CaseValueRange>>(&Selector.u);
+      if (!Ranges) {
+        Default = &std::get<parser::Block>(Case.t);
+        continue;
+      }
+      auto Bound = [&](const parser::CaseValue &V) {
+        return "(" + expr(V.thing.thing.value()) + ")";
+      };
+      std::string Cond;
+      for (const parser::CaseValueRange &R : *Ranges) {
+        std::string One;
+        if (const auto *V = std::get_if<parser::CaseValue>(&R.u)) {
+          One = Value + " == " + Bound(*V);
+        } else {
+          const auto &Range = std::get<parser::CaseValueRange::Range>(R.u);
+          if (Range.lower)
+            One = Value + " >= " + Bound(*Range.lower);
+          if (Range.upper)
+            One += (One.empty() ? "" : " && ") + Value + " <= " + Bound(*Range.upper);
+        }
+        Cond += (Cond.empty() ? "(" : " || (") + One + ")";
+      }
+      line(Text, I + "  ", (Chain.empty() ? "if (" : "} else if (") + Cond + ") {");
+      Chain = "}";
+      block(Text, std::get<parser::Block>(Case.t), I + "    ");
+    }
+    if (Default) {
+      line(Text, I + "  ", Chain.empty() ? "{" : "} else {");
+      Chain = "}";
+      block(Text, *Default, I + "    ");
+    }
+    if (!Chain.empty())
+      line(Text, I + "  ", Chain);
+    line(Text, I, "}");
+  }
+
+  /// A BLOCK construct without declarations: its statements, in place (a parallel construct's
+  /// loops inside it stay top-level loops).
+  void blockConstruct(std::string &Text, const parser::BlockConstruct &B, const std::string &I) {
+    const parser::SpecificationPart &Spec = std::get<parser::BlockSpecificationPart>(B.t).v;
+    Where = std::get<parser::Statement<parser::BlockStmt>>(B.t).source;
+    if (!std::get<std::list<parser::DeclarationConstruct>>(Spec.t).empty() ||
+        !std::get<std::list<parser::Statement<common::Indirection<parser::UseStmt>>>>(Spec.t)
+             .empty() ||
+        !std::get<parser::ImplicitPart>(Spec.t).v.empty()) {
+      error("a BLOCK construct with declarations is not translated into kernels yet: declare "
+            "its variables in the procedure");
+      return;
+    }
+    block(Text, std::get<parser::Block>(B.t), I);
   }
 
   void ifConstruct(std::string &Text, const parser::IfConstruct &If, const std::string &I) {
