@@ -40,6 +40,9 @@ protected:
   std::string translateFile(const std::string &Path, bool Ok = true) {
     FortranOptions Options;
     Options.ModuleDir = Dir;
+#ifdef JACC_FORTRAN_MODULES
+    Options.IncludeDirs.push_back(JACC_FORTRAN_MODULES); // the openacc module
+#endif
     auto Out = translateFortran(Path, Options);
     if (bool(Out) != Ok) {
       ADD_FAILURE() << (Out ? Out->Glue : llvm::toString(Out.takeError()));
@@ -361,12 +364,35 @@ end subroutine
       << E;
 }
 
+// The openacc module's acc_on_device in a kernel is the kernel language's, a logical 0 or 1.
+#ifdef JACC_FORTRAN_MODULES
+TEST_F(FortranKernelTest, AccOnDeviceIsTheKernelLanguagesOwn) {
+  std::string Out = translate(R"(subroutine s(n, a)
+  use openacc
+  integer :: n, i
+  logical :: a(n)
+  !$acc parallel loop
+  do i = 1, n
+    a(i) = acc_on_device(acc_device_host) .or. acc_on_device(acc_device_nvidia)
+  end do
+end subroutine
+)",
+                              true, "p.f90");
+  EXPECT_NE(Out.find("(((acc_on_device((int)2) != 0) != 0) || ((acc_on_device((int)4) != 0) != "
+                     "0))"),
+            std::string::npos)
+      << Out;
+  expectKernelsCompile(Dir + "/p.f90", 1);
+}
+#endif
+
 TEST_F(FortranKernelTest, EveryKernelOfTheGoldenFileAndTheCorpusAnalysesAndCompilesForCuda) {
   for (auto [File, Count] :
        {std::pair<const char *, size_t>{"tests/translate/golden/fortran_constructs.f90", 5},
         {"tests/openacc/fortran_heat2d.f90", 3},
         {"tests/openacc/fortran_adi.f90", 4},
-        {"tests/openacc/fortran_reductions.f90", 9}})
+        {"tests/openacc/fortran_reductions.f90", 9},
+        {"tests/openacc/fortran_arrays.f90", 3}})
     expectKernelsCompile(std::string(JACC_SOURCE_DIR) + "/" + File, Count);
 }
 

@@ -500,6 +500,13 @@ public:
       return "0";
     } else {
       const evaluate::SpecificIntrinsic *Intrinsic = X.proc().GetSpecificIntrinsic();
+      // The openacc module's acc_on_device: the kernel language's own (a logical: 0 or 1).
+      const semantics::Symbol *Proc = X.proc().GetSymbol();
+      if (!Intrinsic && Proc && Proc->GetUltimate().name().ToString() == "acc_on_device" &&
+          Proc->GetUltimate().owner().IsModule() && Proc->GetUltimate().owner().symbol() &&
+          Proc->GetUltimate().owner().symbol()->name().ToString() == "openacc" &&
+          X.arguments().size() == 1 && X.arguments()[0] && X.arguments()[0]->UnwrapExpr())
+        return "(acc_on_device((int)" + expr(*X.arguments()[0]->UnwrapExpr()) + ") != 0)";
       if (!Intrinsic) {
         error("calls of '" + X.proc().GetName() +
               "' in a kernel are not translated yet (acc "
