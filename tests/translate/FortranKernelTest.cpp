@@ -386,6 +386,59 @@ end subroutine
 }
 #endif
 
+// A module's declare directive: its variables recorded beside flang's module file, found by a
+// file that uses the module (translated later, as a build does), mapped by the first directive
+// that passes them and unmapped before DEALLOCATE (in a one-line IF too).
+TEST_F(FortranKernelTest, ModuleDeclaresReachTheFilesThatUseTheModule) {
+  translate(R"(module fields
+  real(8), allocatable :: u(:)
+  real(8) :: c(3)
+  !$acc declare create(u) copyin(c)
+end module fields
+)",
+            true, "fields.f90");
+  std::ifstream Declares(Dir + "/.jacc-modules/fields.declare");
+  std::stringstream Text;
+  Text << Declares.rdbuf();
+  EXPECT_EQ(Text.str(), "c copyin\nu create\n");
+  std::string Out = translate(R"(subroutine s(n)
+  use fields
+  integer :: n, i
+  allocate (u(n))
+  !$acc parallel loop
+  do i = 1, n
+    u(i) = c(1) * i
+  end do
+  if (allocated(u)) deallocate (u)
+end subroutine
+)",
+                              true, "use.f90");
+  EXPECT_NE(Out.find("jacc_fortran_declared(u, (size_t)1 * (size_t)jacc_n_u[0] * sizeof(double), "
+                     "0, \"use.f90:5\");"),
+            std::string::npos)
+      << Out;
+  EXPECT_NE(Out.find("jacc_fortran_declared(c, (size_t)1 * (size_t)jacc_n_c[0] * sizeof(double), "
+                     "1, \"use.f90:5\");"),
+            std::string::npos)
+      << Out;
+  EXPECT_NE(Out.find("  if (allocated(u)) then; call jacc_f"), std::string::npos) << Out;
+  EXPECT_NE(Out.find("(u, lbound(u, kind=8), shape(u, kind=8)); deallocate(u); end if\n"),
+            std::string::npos)
+      << Out;
+  EXPECT_NE(Out.find("jacc_delete(u, "), std::string::npos) << Out;
+  // Only a module's declare, and only its create, copyin and device_resident.
+  std::string E = translate(R"(subroutine p(a)
+  real(8) :: a(10)
+  !$acc declare create(a)
+end subroutine
+)",
+                            false);
+  EXPECT_NE(E.find("t.f90:3:9: error: 'declare' in a procedure is not translated for Fortran "
+                   "yet"),
+            std::string::npos)
+      << E;
+}
+
 TEST_F(FortranKernelTest, EveryKernelOfTheGoldenFileAndTheCorpusAnalysesAndCompilesForCuda) {
   for (auto [File, Count] :
        {std::pair<const char *, size_t>{"tests/translate/golden/fortran_constructs.f90", 5},

@@ -96,13 +96,34 @@ llvm::Expected<std::unique_ptr<FortranSource>> parseFortran(llvm::StringRef Path
     return makeError(ErrorCode::Compile, messagesText(S.Parsing.messages(), S.Cooked) +
                                              Source->Path + ": the Fortran source does not parse");
 
+  // flang opens a module file in the current directory before its search path, where gfortran
+  // writes its own module files (another format, same name): semantics runs in flang's module
+  // directory, the search path made absolute.
+  for (std::string &Dir : Parse.searchDirectories) {
+    llvm::SmallString<256> Absolute(Dir);
+    llvm::sys::fs::make_absolute(Absolute);
+    Dir = Absolute.str().str();
+  }
+  std::string ModulesDir = Parse.searchDirectories.front();
   S.Context = std::make_unique<semantics::SemanticsContext>(S.Kinds, Parse.features, S.Cooked);
   S.Context->set_searchDirectories(Parse.searchDirectories)
       .set_intrinsicModuleDirectories(Parse.intrinsicModuleDirectories)
-      .set_moduleDirectory(Modules)
+      .set_moduleDirectory(ModulesDir)
       .set_warnOnNonstandardUsage(false);
   S.Semantics = std::make_unique<semantics::Semantics>(*S.Context, *S.Parsing.parseTree());
-  S.Semantics->Perform();
+  {
+    llvm::SmallString<256> Cwd;
+    if (std::error_code EC = llvm::sys::fs::current_path(Cwd))
+      return makeError(ErrorCode::InvalidArgument,
+                       "cannot read the current directory: " + EC.message());
+    if (std::error_code EC = llvm::sys::fs::set_current_path(ModulesDir))
+      return makeError(ErrorCode::InvalidArgument,
+                       "cannot enter '" + ModulesDir + "': " + EC.message());
+    S.Semantics->Perform();
+    if (std::error_code EC = llvm::sys::fs::set_current_path(Cwd))
+      return makeError(ErrorCode::InvalidArgument,
+                       "cannot return to '" + Cwd.str() + "': " + EC.message());
+  }
   // flang 16 allows one reduction clause per directive, where OpenACC allows any number.
   S.Context->messages().messages().remove_if([](const parser::Message &M) {
     return llvm::StringRef(M.ToString()).startswith("At most one REDUCTION clause");

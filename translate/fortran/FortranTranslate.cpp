@@ -9,6 +9,7 @@
 #include "translate/ComputePush.h"
 #include "translate/Translate.h"
 #include "translate/fortran/FortranKernel.h"
+#include "translate/fortran/ModuleDeclares.h"
 #include "translate/fortran/PrivateCopies.h"
 
 #include <flang/Parser/parse-tree-visitor.h>
@@ -111,7 +112,8 @@ struct Section {
 /// The translation of one file: the walk over its directives.
 class Translation {
 public:
-  Translation(const FortranSource &Source) : Source(Source) {
+  Translation(const FortranSource &Source, const FortranOptions &Options)
+      : Source(Source), Declares(moduleDirs(Options)) {
     File = llvm::sys::path::filename(Source.path()).str();
     Tag = llvm::utohexstr(llvm::xxHash64(Source.path()) & 0xffffffff, /*LowerCase=*/true);
   }
@@ -129,6 +131,16 @@ public:
   };
   std::map<int, Replacement> Replacements;
   std::string Glue;
+  ModuleDeclares Declares;
+  std::string Module; ///< the module whose specification part the walk is in
+
+  /// Where flang's module files are, in the order its semantics looks.
+  static std::vector<std::string> moduleDirs(const FortranOptions &Options) {
+    std::vector<std::string> Dirs = {Options.ModuleDir + "/.jacc-modules"};
+    for (const std::string &Dir : Options.IncludeDirs)
+      Dirs.push_back(Dir + "/.jacc-modules");
+    return Dirs;
+  }
 
   template <typename T> bool Pre(const T &) { return true; }
   template <typename T> void Post(const T &) {}
@@ -139,10 +151,118 @@ public:
     Procedure = N.ToString();
     return true;
   }
+  bool Pre(const parser::ModuleStmt &S) {
+    Module = S.v.ToString();
+    Procedure.clear();
+    return true;
+  }
+  bool Pre(const parser::ModuleSubprogramPart &) {
+    Module.clear(); // its procedures' declare directives are a procedure's
+    return true;
+  }
+  void Post(const parser::EndModuleStmt &) { Module.clear(); }
 
+  /// A module's `declare create/copyin/device_resident(...)`: its variables are mapped when a
+  /// directive first passes them to the runtime, and unmapped when deallocated; the directive's
+  /// lines become blank.
   bool Pre(const parser::OpenACCDeclarativeConstruct &D) {
-    error(D.source, "'declare' and 'routine' directives are not translated for Fortran yet");
+    const auto *S = std::get_if<parser::OpenACCStandaloneDeclarativeConstruct>(&D.u);
+    if (!S) {
+      error(D.source, "'routine' directives are not translated for Fortran yet");
+      return false;
+    }
+    if (Module.empty()) {
+      error(D.source, "'declare' in a procedure is not translated for Fortran yet: declare "
+                      "module variables in the module, or map the variables with a data "
+                      "construct");
+      return false;
+    }
+    for (const parser::AccClause &C : std::get<parser::AccClauseList>(S->t).v) {
+      const parser::AccObjectList *List = nullptr;
+      Declared How = Declared::Create;
+      if (const auto *X = std::get_if<parser::AccClause::Create>(&C.u))
+        List = &std::get<parser::AccObjectList>(X->v.t);
+      else if (const auto *X = std::get_if<parser::AccClause::DeviceResident>(&C.u))
+        List = &X->v;
+      else if (const auto *X = std::get_if<parser::AccClause::Copyin>(&C.u)) {
+        List = &std::get<parser::AccObjectList>(X->v.t);
+        How = Declared::Copyin;
+      }
+      if (!List) {
+        error(C.source, "a module's 'declare' is translated with create, copyin and "
+                        "device_resident clauses");
+        continue;
+      }
+      for (const parser::AccObject &O : List->v) {
+        const auto *Des = std::get_if<parser::Designator>(&O.u);
+        const parser::Name *N = Des ? variableName(*Des) : nullptr;
+        if (!N || !N->symbol) {
+          error(C.source, "a 'declare' names whole module variables");
+          continue;
+        }
+        Declares.add(Module, N->ToString(), How);
+      }
+    }
+    if (std::optional<LineRange> Lines = spanOf(D))
+      Replacements[Lines->First] = {*Lines, ""};
     return false;
+  }
+
+  /// DEALLOCATE of declared variables (alone, or the action of a one-line IF): their device
+  /// copies go first, in a call before it on its line.
+  bool Pre(const parser::Statement<parser::ActionStmt> &S) {
+    const parser::ActionStmt &A = S.statement;
+    const parser::DeallocateStmt *Dealloc = nullptr;
+    const parser::IfStmt *If = nullptr;
+    if (const auto *D = std::get_if<common::Indirection<parser::DeallocateStmt>>(&A.u))
+      Dealloc = &D->value();
+    else if (const auto *I = std::get_if<common::Indirection<parser::IfStmt>>(&A.u)) {
+      const auto &Then = std::get<parser::UnlabeledStatement<parser::ActionStmt>>(I->value().t);
+      if (const auto *D =
+              std::get_if<common::Indirection<parser::DeallocateStmt>>(&Then.statement.u)) {
+        Dealloc = &D->value();
+        If = &I->value();
+      }
+    }
+    if (Dealloc)
+      deallocate(S, *Dealloc, If);
+    return true;
+  }
+  void deallocate(const parser::Statement<parser::ActionStmt> &S, const parser::DeallocateStmt &D,
+                  const parser::IfStmt *If) {
+    GlueCall G;
+    std::string Body;
+    for (const parser::AllocateObject &O : std::get<std::list<parser::AllocateObject>>(D.t)) {
+      const auto *N = std::get_if<parser::Name>(&O.u);
+      if (!N || !N->symbol || !Declares.find(*N->symbol))
+        continue;
+      auto V = hostVariable(*N->symbol);
+      if (!V) {
+        error(S.source, llvm::toString(V.takeError()));
+        continue;
+      }
+      const HostVariable &H = G.pass(*V);
+      Body += "  if (jacc_is_present(" + H.Name + ", " + wholeBytes(H) +
+              "))\n    jacc_translated_check(jacc_delete(" + H.Name + ", " + wholeBytes(H) +
+              "), \"" + site(S.source) + "\");\n";
+    }
+    if (Body.empty())
+      return;
+    std::optional<LineRange> Lines = spanOf(S);
+    emit(S.source, Lines, G, Body);
+    if (!Lines || !Replacements.count(Lines->First))
+      return;
+    // The call, then the statement as written (flang's cooked text, one line).
+    std::string &Call = Replacements[Lines->First].Call;
+    std::string Label = S.label ? std::to_string(*S.label) + " " : "";
+    if (If) {
+      std::string Cond =
+          std::get<parser::ScalarLogicalExpr>(If->t).thing.thing.value().source.ToString();
+      const auto &Then = std::get<parser::UnlabeledStatement<parser::ActionStmt>>(If->t);
+      Call = Label + "if (" + Cond + ") then; " + Call + "; " + Then.source.ToString() + "; end if";
+    } else {
+      Call = Label + Call + "; " + S.source.ToString();
+    }
   }
   bool Pre(const parser::OpenACCConstruct &C) {
     return std::visit(
@@ -211,7 +331,14 @@ public:
     std::string Params;
     for (const std::string &P : G.Params)
       Params += (Params.empty() ? "" : ", ") + P;
-    Glue += "void " + Name + "_(" + (Params.empty() ? "void" : Params) + ") {\n" + Body + "}\n";
+    // Declared module variables are mapped when a directive first passes them.
+    std::string Declared;
+    for (const HostVariable &V : G.Passed)
+      if (auto How = Declares.find(*V.Symbol))
+        Declared += "  jacc_fortran_declared(" + V.Name + ", " + wholeBytes(V) + ", " +
+                    (*How == Declared::Copyin ? "1" : "0") + ", \"" + site(Where) + "\");\n";
+    Glue += "void " + Name + "_(" + (Params.empty() ? "void" : Params) + ") {\n" + Declared + Body +
+            "}\n";
     std::string Call = "call " + Name + "(";
     for (size_t I = 0; I < G.Args.size(); ++I)
       Call += (I ? ", " : "") + G.Args[I];
@@ -695,6 +822,12 @@ static inline size_t jacc_fortran_implicit(void *p, size_t bytes, const char *wh
   jacc_translated_check(jacc_copyin(p, bytes), where);
   return bytes;
 }
+/* A module variable of a declare directive: its device copy is made when a directive first
+   passes it (created, or copied in for declare copyin) and lives until it is deallocated. */
+static inline void jacc_fortran_declared(void *p, size_t bytes, int copyin, const char *where) {
+  if (bytes && !jacc_is_present(p, bytes))
+    jacc_translated_check(copyin ? jacc_copyin(p, bytes) : jacc_create(p, bytes), where);
+}
 /* A data clause's section of a Fortran array: only one whose dimensions but the last are whole
    is contiguous, which jacc maps. */
 static inline void jacc_fortran_contiguous(int contiguous, const char *where, const char *what) {
@@ -754,11 +887,13 @@ llvm::Expected<FortranTranslation> translateFortran(llvm::StringRef Path,
   auto Source = parseFortran(Path, Options);
   if (!Source)
     return Source.takeError();
-  Translation T(**Source);
+  Translation T(**Source, Options);
   T.Infos = Infos;
   parser::Walk((*Source)->program(), T);
   if (!T.Errors.empty())
     return makeError(ErrorCode::Unsupported, llvm::join(T.Errors, "\n"));
+  if (llvm::Error E = T.Declares.write(Options.ModuleDir + "/.jacc-modules"))
+    return E;
   FortranTranslation Out;
   Out.Host = replaceLines((*Source)->text(), T, Options.FixedForm);
   Out.Glue = translatedPrelude() + FortranPrelude + "/* The calls of " + T.File +

@@ -1,8 +1,10 @@
 ! A mixed program: Fortran owns the data and maps it; a C function (scale.c) runs its own kernel
-! on the mapped array (present), then a Fortran kernel sums it. Built file by file with jaccc -c
-! and linked by jaccc from the objects alone (tests/openacc/run.sh).
+! on the mapped array (present), then a Fortran kernel sums it; a module's declared array
+! (fields.f90) is allocated twice, at two sizes, updated both ways and deallocated. Built file
+! by file with jaccc -c and linked by jaccc from the objects alone (tests/openacc/run.sh).
 program mixed
   use iso_c_binding
+  use fields
   implicit none
   interface
     subroutine scale_on_devices(n, x, factor) bind(C, name="scale_on_devices")
@@ -14,7 +16,7 @@ program mixed
   end interface
   integer, parameter :: n = 5000
   real(c_double) :: x(n), total
-  integer :: i
+  integer :: i, m
   do i = 1, n
     x(i) = mod(i, 10)
   end do
@@ -27,4 +29,16 @@ program mixed
   end do
   !$acc end data
   write (*, '(a, f12.1, f6.1)') 'mixed ', total, x(n - 1)
+  do m = 100, 300, 200
+    allocate (w(m))
+    w = 1
+    !$acc update device(w)
+    !$acc parallel loop
+    do i = 1, m
+      w(i) = w(i) * i
+    end do
+    !$acc update self(w)
+    write (*, '(a, i4, f10.1)') 'declared ', m, sum(w)
+    if (allocated(w)) deallocate (w)
+  end do
 end program mixed

@@ -2,7 +2,7 @@
 module unsupported
   implicit none
   real :: field(10)
-  !$acc declare create(field)
+  !$acc declare link(field)
 end module unsupported
 
 subroutine rejected(n, a, p, x)
