@@ -1,11 +1,14 @@
 ! A 2-D heat solver in Fortran: the grid is a module's allocatable arrays with lower bound 0,
-! a data region keeps it on the devices across the sweeps, each sweep a collapsed parallel loop
-! with a max reduction of the change, then a copy-back loop; whole-array and section clauses.
+! the work array declared (declare create: its device copy lives as long as it is allocated), a
+! data region keeps the grid on the devices across the sweeps, each sweep a collapsed parallel
+! loop with a max reduction of the change, then a copy-back loop; whole-array and section
+! clauses.
 module heat_grid
   implicit none
   integer, parameter :: dp = kind(1.0d0)
   real(dp), allocatable :: t(:, :), tnew(:, :)
   integer :: nx, ny
+  !$acc declare create(tnew)
 end module heat_grid
 
 program heat2d
@@ -19,7 +22,7 @@ program heat2d
   t = 0.0_dp
   t(0, :) = 100.0_dp
   t(:, 0) = 50.0_dp
-  !$acc data copy(t) create(tnew)
+  !$acc data copy(t)
   !$acc parallel loop collapse(2)
   do j = 0, ny + 1
     do i = 0, nx + 1
@@ -51,4 +54,5 @@ program heat2d
     end do
   end do
   write (*, '(a, f12.4, a, f10.6)') 'heat total ', total, ' last change ', change
+  deallocate(t, tnew)
 end program heat2d

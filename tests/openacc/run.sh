@@ -175,10 +175,10 @@ if ((fortran)); then
   fi
   # -Minfo says how a Fortran construct runs, at its line.
   finfo=$(bash "$jaccc" -Minfo=accel --emit-translated "$dir/fortran_heat2d.f90" 2>&1 >/dev/null)
-  if [[ $finfo == *"fortran_heat2d.f90:31: split across devices along loops j, i (collapsed)"* ]]; then
+  if [[ $finfo == *"fortran_heat2d.f90:34: split across devices along loops j, i (collapsed)"* ]]; then
     echo "ok   jaccc -Minfo reports how Fortran constructs run"
   else
-    echo "FAIL jaccc -Minfo on fortran_heat2d.f90: expected its split line 31, got: $finfo"
+    echo "FAIL jaccc -Minfo on fortran_heat2d.f90: expected its split line 34, got: $finfo"
     failed=1
   fi
 fi
