@@ -1,11 +1,12 @@
-! Reductions with each Fortran operator on integer, real and logical variables; a serial
-! construct that assigns a scalar; atomic updates and captures (max and min of lists too); IF
-! constructs, SELECT CASE, BLOCK, CYCLE and intrinsics (mod, iand, ieor, sign, min with three
-! arguments) inside kernels.
+! Reductions with each Fortran operator on integer, real and logical variables, and into array
+! elements; a serial construct that assigns a scalar; atomic updates and captures (max and min of
+! lists too); IF constructs, SELECT CASE, BLOCK, CYCLE and intrinsics (mod, iand, ieor, sign, min
+! with three arguments) inside kernels.
 program reductions
   implicit none
   integer, parameter :: n = 1000
-  integer :: ibin(8), seen(n), klass(n), k
+  integer :: ibin(8), seen(n), klass(n), k, bins(0:3)
+  real(4) :: peak(3)
   real(4) :: rbin(4)
   integer :: a(n), old(n), i, isum, iprod, imax, imin, iandr, iorr, ieorr, count, ticket, last
   real(4) :: r(n), rsum, rmax
@@ -98,6 +99,23 @@ program reductions
       end select
     end block
   end do
+  ! Reductions into array elements: of an array a data region maps, and of one it does not.
+  bins = 0
+  peak = 1
+  !$acc data copy(bins) copyin(a)
+  do k = 0, 3
+    !$acc parallel loop reduction(+:bins(k))
+    do i = 1, n
+      if (mod(a(i), 4) == k) bins(k) = bins(k) + 1
+    end do
+  end do
+  !$acc end data
+  do k = 1, 3
+    !$acc parallel loop reduction(max:peak(k)) copyin(r)
+    do i = 1, n
+      peak(k) = max(peak(k), r(i) * k)
+    end do
+  end do
   !$acc serial copyin(a) copyout(last)
   last = a(n) * 2 + sign(3, -1)
   !$acc end serial
@@ -108,4 +126,5 @@ program reductions
   write (*, '(a, 4i8)') 'atomic, serial ', count, ticket, sum(old, mask=old >= 0), last
   write (*, '(a, 8i6, 4f8.2, l2)') 'atomic max, min ', ibin, rbin, all(seen >= -1 .and. seen < 303)
   write (*, '(a, 4i6)') 'select case ', (sum(merge(1, 0, klass == k)), k = 1, 4)
+  write (*, '(a, 4i6, 3f8.2)') 'element reductions ', bins, peak
 end program reductions

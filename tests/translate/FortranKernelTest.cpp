@@ -444,7 +444,7 @@ TEST_F(FortranKernelTest, EveryKernelOfTheGoldenFileAndTheCorpusAnalysesAndCompi
        {std::pair<const char *, size_t>{"tests/translate/golden/fortran_constructs.f90", 5},
         {"tests/openacc/fortran_heat2d.f90", 3},
         {"tests/openacc/fortran_adi.f90", 4},
-        {"tests/openacc/fortran_reductions.f90", 9},
+        {"tests/openacc/fortran_reductions.f90", 11},
         {"tests/openacc/fortran_arrays.f90", 3}})
     expectKernelsCompile(std::string(JACC_SOURCE_DIR) + "/" + File, Count);
 }

@@ -251,11 +251,13 @@ public:
       InScope.erase(C.Symbol);
   }
 
-  const HostVariable *find(const semantics::Symbol &Symbol) {
+  /// The host variable Symbol names, if recorded: a copy, as recording another (any printing of
+  /// an expression may) moves the records.
+  std::optional<HostVariable> find(const semantics::Symbol &Symbol) {
     for (const HostVariable &V : Out.Variables)
       if (V.Symbol == &Symbol.GetUltimate())
-        return &V;
-    return nullptr;
+        return V;
+    return std::nullopt;
   }
 
   // ---- expressions ----
@@ -405,7 +407,7 @@ public:
       return "0";
     }
     std::string Name = variable(*S);
-    const HostVariable *V = find(*S);
+    std::optional<HostVariable> V = find(*S);
     if (!V)
       return Name;
     std::vector<std::string> Subs;
@@ -460,7 +462,7 @@ public:
     if (!Base)
       return {};
     variable(**Base);
-    const HostVariable *V = find(**Base);
+    std::optional<HostVariable> V = find(**Base);
     if (!V)
       return {};
     if (Whole)
@@ -1154,6 +1156,40 @@ public:
     return std::string(" ") + Name + (E ? "(" + scalar(*E) + ")" : "");
   }
 
+  /// A reduction clause's variable, or an element of a one-dimensional array (`a(k)`, k a value
+  /// the kernel does not change), as the kernel's pragma names it; recorded as a reduction variable
+  /// (the glue brings the host's value of a mapped one around the push).
+  std::string reductionItem(const parser::AccObject &O) {
+    const auto *D = std::get_if<parser::Designator>(&O.u);
+    const auto *Ref = D ? std::get_if<parser::DataRef>(&D->u) : nullptr;
+    const auto *Element =
+        Ref ? std::get_if<common::Indirection<parser::ArrayElement>>(&Ref->u) : nullptr;
+    if (!Element) {
+      ownObject(O, true);
+      return objectName(O);
+    }
+    const auto *Base = std::get_if<parser::Name>(&Element->value().base.u);
+    if (!Base || !Base->symbol) {
+      error("a reduction clause names a variable or an element of an array");
+      return "";
+    }
+    const semantics::Symbol &S = Base->symbol->GetUltimate();
+    Reductions.insert(&S);
+    std::string Text = variable(S);
+    std::optional<HostVariable> V = find(S);
+    const auto &Subscripts = Element->value().subscripts;
+    const auto *Index =
+        Subscripts.size() == 1 ? std::get_if<parser::IntExpr>(&Subscripts.front().u) : nullptr;
+    if (!V || V->Rank != 1 || !Index) {
+      error("a reduction of an array element is translated for an element of a "
+            "one-dimensional array (its elements contiguous): reduce into a scalar and store "
+            "it");
+      return "";
+    }
+    std::string E = expr(Index->thing.value());
+    return Text + "[" + (V->Lower[0] == "0" ? E : E + " - " + V->Lower[0]) + "]";
+  }
+
   /// A private or firstprivate clause: its scalars stay in the pragma; its arrays (named whole
   /// or by a section: each copy has the array's shape) are copied per loop body.
   std::string privateClause(const char *Name, const parser::AccObjectList &List) {
@@ -1225,7 +1261,6 @@ public:
               [&](const parser::AccClause::Reduction &R) {
                 const auto &Op = std::get<parser::AccReductionOperator>(R.v.t);
                 const auto &List = std::get<parser::AccObjectList>(R.v.t);
-                own(List, true);
                 using O = parser::AccReductionOperator::Operator;
                 static const std::map<O, const char *> Ops = {
                     {O::Plus, "+"},  {O::Multiply, "*"}, {O::Max, "max"},
@@ -1236,7 +1271,13 @@ public:
                   error("reduction operators .eqv. and .neqv. are not translated yet");
                   return std::string();
                 }
-                return std::string(" reduction(") + Found->second + ":" + names(List) + ")";
+                std::string Items;
+                for (const parser::AccObject &O : List.v) {
+                  std::string Item = reductionItem(O);
+                  if (!Item.empty())
+                    Items += (Items.empty() ? "" : ", ") + Item;
+                }
+                return std::string(" reduction(") + Found->second + ":" + Items + ")";
               },
               // Data, queue and condition clauses are the glue's; default(...) is what jacc does.
               [&](const parser::AccClause::Copy &) { return std::string(); },

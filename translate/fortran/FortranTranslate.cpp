@@ -507,18 +507,8 @@ public:
         continue;
       }
       std::string Bytes = wholeBytes(H);
-      // Arrays (and scalars the kernel assigns) no clause names: OpenACC's implicit copy,
-      // unless a mapping around the construct holds them.
-      if ((V.Rank || V.Ref) && !Named.count(V.Symbol)) {
-        std::string Mapped = "jacc_implicit_" + H.Name;
-        P.Entry.push_back("size_t " + Mapped + " = jacc_fortran_implicit((void *)" + H.Name + ", " +
-                          Bytes + ", \"" + P.Site + "\");");
-        P.Exit.insert(P.Exit.begin(), "if (" + Mapped + ")\n" + P.Indent +
-                                          "    jacc_translated_check(jacc_copyout((void *)" +
-                                          H.Name + ", " + Mapped + "), \"" + P.Site + "\");");
-      }
-      // A reduction into a variable the devices hold: the host's value is where the result
-      // goes, and the devices' copy then holds it too.
+      // A reduction into a variable the devices hold (asked before an implicit copy maps it):
+      // the host's value is where the result goes, and the devices' copy then holds it too.
       if (K.Reductions.count(V.Symbol)) {
         std::string Held = "jacc_present_" + H.Name;
         P.Entry.push_back("int " + Held + " = jacc_is_present(" + H.Name + ", " + Bytes + ");");
@@ -526,6 +516,17 @@ public:
                           "jacc_update_self(" + H.Name + ", " + Bytes + "), \"" + P.Site + "\");");
         P.Exit.push_back("if (" + Held + ")\n" + P.Indent + "    jacc_translated_check(" +
                          "jacc_update_device(" + H.Name + ", " + Bytes + "), \"" + P.Site + "\");");
+      }
+      // Arrays (and scalars the kernel assigns) no clause names: OpenACC's implicit copy,
+      // unless a mapping around the construct holds them. An array an element of which is
+      // reduced has its result written to the host's element: no copy.
+      if ((V.Rank || V.Ref) && !Named.count(V.Symbol) && !K.Reductions.count(V.Symbol)) {
+        std::string Mapped = "jacc_implicit_" + H.Name;
+        P.Entry.push_back("size_t " + Mapped + " = jacc_fortran_implicit((void *)" + H.Name + ", " +
+                          Bytes + ", \"" + P.Site + "\");");
+        P.Exit.insert(P.Exit.begin(), "if (" + Mapped + ")\n" + P.Indent +
+                                          "    jacc_translated_check(jacc_copyout((void *)" +
+                                          H.Name + ", " + Mapped + "), \"" + P.Site + "\");");
       }
       for (int D = 0; D < V.Rank; ++D)
         passBound(V.Lower[D], "jacc_lb_", V, D, K.Text, P);
