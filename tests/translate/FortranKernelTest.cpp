@@ -426,6 +426,11 @@ end subroutine
             std::string::npos)
       << Out;
   EXPECT_NE(Out.find("jacc_delete(u, "), std::string::npos) << Out;
+  // The call before DEALLOCATE unmaps only: it does not map the variable first.
+  EXPECT_EQ(Out.find("jacc_fortran_declared(u, (size_t)1 * (size_t)jacc_n_u[0] * sizeof(double), "
+                     "0, \"use.f90:9\");"),
+            std::string::npos)
+      << Out;
   // Only a module's declare, and only its create, copyin and device_resident.
   std::string E = translate(R"(subroutine p(a)
   real(8) :: a(10)

@@ -65,6 +65,9 @@ struct LineSpan {
 struct GlueCall {
   std::vector<std::string> Params, Args;
   std::vector<HostVariable> Passed;
+  /// The function first maps the declared module variables it is passed (all but the one
+  /// that unmaps them before DEALLOCATE).
+  bool MapsDeclared = true;
 
   const HostVariable &pass(const HostVariable &V) {
     for (const HostVariable &P : Passed)
@@ -231,6 +234,7 @@ public:
   void deallocate(const parser::Statement<parser::ActionStmt> &S, const parser::DeallocateStmt &D,
                   const parser::IfStmt *If) {
     GlueCall G;
+    G.MapsDeclared = false;
     std::string Body;
     for (const parser::AllocateObject &O : std::get<std::list<parser::AllocateObject>>(D.t)) {
       const auto *N = std::get_if<parser::Name>(&O.u);
@@ -334,7 +338,7 @@ public:
     // Declared module variables are mapped when a directive first passes them.
     std::string Declared;
     for (const HostVariable &V : G.Passed)
-      if (auto How = Declares.find(*V.Symbol))
+      if (auto How = G.MapsDeclared ? Declares.find(*V.Symbol) : std::nullopt)
         Declared += "  jacc_fortran_declared(" + V.Name + ", " + wholeBytes(V) + ", " +
                     (*How == Declared::Copyin ? "1" : "0") + ", \"" + site(Where) + "\");\n";
     Glue += "void " + Name + "_(" + (Params.empty() ? "void" : Params) + ") {\n" + Declared + Body +
@@ -520,14 +524,8 @@ public:
       // Arrays (and scalars the kernel assigns) no clause names: OpenACC's implicit copy,
       // unless a mapping around the construct holds them. An array an element of which is
       // reduced has its result written to the host's element: no copy.
-      if ((V.Rank || V.Ref) && !Named.count(V.Symbol) && !K.Reductions.count(V.Symbol)) {
-        std::string Mapped = "jacc_implicit_" + H.Name;
-        P.Entry.push_back("size_t " + Mapped + " = jacc_fortran_implicit((void *)" + H.Name + ", " +
-                          Bytes + ", \"" + P.Site + "\");");
-        P.Exit.insert(P.Exit.begin(), "if (" + Mapped + ")\n" + P.Indent +
-                                          "    jacc_translated_check(jacc_copyout((void *)" +
-                                          H.Name + ", " + Mapped + "), \"" + P.Site + "\");");
-      }
+      if ((V.Rank || V.Ref) && !Named.count(V.Symbol) && !K.Reductions.count(V.Symbol))
+        mapImplicitly(H, "jacc_copyout", P);
       for (int D = 0; D < V.Rank; ++D)
         passBound(V.Lower[D], "jacc_lb_", V, D, K.Text, P);
       if (V.Rank) // an array assignment's loop over the last dimension
@@ -559,6 +557,17 @@ public:
     emit(Where, Lines, G, printComputePush(P) + "\n", If, !If.empty());
   }
 
+  /// OpenACC's implicit copy of V around the push, unless a mapping around the construct holds
+  /// it; Unmap (jacc_copyout, jacc_delete) ends what the entry mapped.
+  static void mapImplicitly(const HostVariable &V, const char *Unmap, ComputePush &P) {
+    std::string Mapped = "jacc_implicit_" + V.Name;
+    P.Entry.push_back("size_t " + Mapped + " = jacc_fortran_implicit((void *)" + V.Name + ", " +
+                      wholeBytes(V) + ", \"" + P.Site + "\");");
+    P.Exit.insert(P.Exit.begin(), "if (" + Mapped + ")\n" + P.Indent +
+                                      "    jacc_translated_check(" + Unmap + "((void *)" + V.Name +
+                                      ", " + Mapped + "), \"" + P.Site + "\");");
+  }
+
   /// Bound (a lower bound or an extent of V's dimension D) as the kernel argument of that name
   /// when it is one (Glue the glue's array of them) and the kernel text uses it.
   static void passBound(const std::string &Bound, const char *Glue, const HostVariable &V, int D,
@@ -587,14 +596,8 @@ public:
     }
     if (V.Share != HostVariable::Sharing::Firstprivate)
       return;
-    if (!Named) {
-      std::string Mapped = "jacc_implicit_" + V.Name;
-      P.Entry.push_back("size_t " + Mapped + " = jacc_fortran_implicit((void *)" + V.Name + ", " +
-                        wholeBytes(V) + ", \"" + P.Site + "\");");
-      P.Exit.insert(P.Exit.begin(), "if (" + Mapped + ")\n" + P.Indent +
-                                        "    jacc_translated_check(jacc_delete((void *)" + V.Name +
-                                        ", " + Mapped + "), \"" + P.Site + "\");");
-    }
+    if (!Named) // read only: nothing to copy back
+      mapImplicitly(V, "jacc_delete", P);
     P.Args.push_back("{\"" + originalParameter(V) + "\", (void *)&" + V.Name + "}");
   }
 
