@@ -8,14 +8,17 @@
 
 namespace jacc::analysis {
 
-/// LoCoef * lo + HiCoef * hi + Const + Offset: lo and hi bound the split iterator's values a
-/// device runs (lo <= i < hi; the whole loop's range when the nest is not narrowed).
+/// (LoCoef * lo + HiCoef * hi) * Scale + Const + Offset: lo and hi bound the split iterator's
+/// values a device runs (lo <= i < hi; the whole loop's range when the nest is not narrowed).
 struct ExtentBound {
   long long LoCoef = 0, HiCoef = 0, Const = 0;
   /// C text of the terms invariant in the region ("1LL * (n)"), "" when there are none.
   std::string Offset;
+  /// C text of a product of invariants ("(n) * (m)": an index linearized with run-time strides),
+  /// "" for 1. The bound holds where it is positive; a probe reads the whole mapping elsewhere.
+  std::string Scale;
   bool sameShape(const ExtentBound &O) const {
-    return LoCoef == O.LoCoef && HiCoef == O.HiCoef && Offset == O.Offset;
+    return LoCoef == O.LoCoef && HiCoef == O.HiCoef && Offset == O.Offset && Scale == O.Scale;
   }
 };
 

@@ -9,6 +9,7 @@
 #include <clang/AST/Stmt.h>
 #include <clang/Basic/SourceManager.h>
 
+#include <algorithm>
 #include <optional>
 #include <tuple>
 
@@ -131,13 +132,16 @@ private:
     }
     X.Affine = affine(E, 1, X);
     X.Linear = linearForm(E);
+    X.IsPolynomial = polynomial(E, X.Poly);
     Collect Col;
     collectUses(E, Col);
     X.Vars = Col.Vars;
     X.Vars.insert(Col.IndexVars.begin(), Col.IndexVars.end());
     X.ReadsMemory = !Col.Reads.empty() || !Col.IndexReads.empty();
     if (X.ReadsMemory)
-      X.Affine = false;
+      X.Affine = X.IsPolynomial = false;
+    if (!X.IsPolynomial)
+      X.Poly.clear();
     if (!X.Affine) {
       X.Coeffs.clear();
       X.Const = 0;
@@ -200,6 +204,71 @@ private:
       }
     }
     return false;
+  }
+
+  /// E as a polynomial over integer variables (false when it is not one, or grows past a few
+  /// terms of low degree: an index is a sum of a few products).
+  bool polynomial(const Expr *E, Polynomial &P) {
+    E = E->IgnoreParens();
+    auto Add = [&P](const Polynomial &Q, long long Scale) {
+      for (const auto &[M, C] : Q) {
+        long long Scaled;
+        if (__builtin_mul_overflow(C, Scale, &Scaled) ||
+            __builtin_add_overflow(P[M], Scaled, &P[M]))
+          return false;
+        if (P[M] == 0)
+          P.erase(M);
+      }
+      return true;
+    };
+    if (const auto *Cast = dyn_cast<CastExpr>(E)) {
+      QualType To = Cast->getType(), From = Cast->getSubExpr()->getType();
+      if (!To->isIntegerType() || !From->isIntegerType())
+        return false;
+      uint64_t WTo = C.Ctx->getIntWidth(To), WFrom = C.Ctx->getIntWidth(From);
+      if (WTo < WFrom || (WTo == WFrom && To->isSignedIntegerType() != From->isSignedIntegerType()))
+        return false;
+      return polynomial(Cast->getSubExpr(), P);
+    }
+    // Literals, sizeof, enumerators and constant subexpressions.
+    Expr::EvalResult Value;
+    if (E->getType()->isIntegerType() && E->EvaluateAsInt(Value, *C.Ctx) &&
+        Value.Val.getInt().getMinSignedBits() <= 64)
+      return Add({{{}, Value.Val.getInt().getExtValue()}}, 1);
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+      const auto *V = dyn_cast<VarDecl>(DRE->getDecl());
+      return V && V->getType()->isIntegerType() && Add({{{V->getName().str()}, 1}}, 1);
+    }
+    if (const auto *U = dyn_cast<UnaryOperator>(E)) {
+      Polynomial Q;
+      if ((U->getOpcode() != UO_Minus && U->getOpcode() != UO_Plus) ||
+          !polynomial(U->getSubExpr(), Q))
+        return false;
+      return Add(Q, U->getOpcode() == UO_Minus ? -1 : 1);
+    }
+    const auto *B = dyn_cast<BinaryOperator>(E);
+    if (!B || (B->getOpcode() != BO_Add && B->getOpcode() != BO_Sub && B->getOpcode() != BO_Mul))
+      return false;
+    Polynomial L, R;
+    if (!polynomial(B->getLHS(), L) || !polynomial(B->getRHS(), R))
+      return false;
+    if (B->getOpcode() != BO_Mul)
+      return Add(L, 1) && Add(R, B->getOpcode() == BO_Add ? 1 : -1);
+    constexpr size_t MostTerms = 16, MostDegree = 4;
+    if (L.size() * R.size() > MostTerms)
+      return false;
+    for (const auto &[ML, CL] : L)
+      for (const auto &[MR, CR] : R) {
+        if (ML.size() + MR.size() > MostDegree)
+          return false;
+        Monomial M = ML;
+        M.insert(M.end(), MR.begin(), MR.end());
+        std::sort(M.begin(), M.end());
+        long long C;
+        if (__builtin_mul_overflow(CL, CR, &C) || !Add({{M, C}}, 1))
+          return false;
+      }
+    return true;
   }
 
   /// How an integer expression varies with the variables it reads (see LinearForm).

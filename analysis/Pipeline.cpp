@@ -77,7 +77,11 @@ static void runSplitPasses(KernelInfo &K) {
   dumpAfter("predicates", K);
   if (!S.Enabled)
     return;
-  S.Guards = rewriteRegion(S.IR, S.Preds);
+  std::set<std::string> WholeIterations;
+  for (const SplitArray &A : S.Plan.Arrays)
+    if (A.testsWholeIterations())
+      WholeIterations.insert(A.Name);
+  S.Guards = rewriteRegion(S.IR, S.Preds, WholeIterations);
   TextEdits E;
   for (const auto &[Offset, Text] : S.Guards)
     E.insert(Offset, Text);

@@ -3,6 +3,7 @@
 #include "analysis/ReadExtents.h"
 
 #include "analysis/Kernel.h"
+#include "analysis/ScaledIndex.h"
 
 #include <llvm/ADT/STLExtras.h>
 #include <llvm/ADT/StringRef.h>
@@ -68,7 +69,7 @@ public:
     if (X.ReadsMemory)
       return whole(Where + ": the index is data-dependent");
     if (!X.Affine)
-      return whole(Where + ": the index is not affine");
+      return addScaled(X, Stmt, Where);
     // The least and the greatest value of the index for one value of the split iterator: an
     // inner loop's variable k in [Min, Max] contributes c * Min to one and c * Max to the other.
     Form Least{0, X.Const, {}}, Greatest{0, X.Const, {}};
@@ -121,6 +122,34 @@ public:
   }
 
 private:
+  /// Adds the indices of a read linearized with run-time strides (a[(i - 1) * n + j]), or makes
+  /// the extent whole. The bounds assume a positive scale, which the probe checks.
+  void addScaled(const IndexExpr &X, unsigned Stmt, const std::string &Where) {
+    std::string Why;
+    auto S = scaledIndex(IR, X, Stmt, Outer, Why);
+    if (!S)
+      return whole(Where + ": " + Why);
+    // The least value at the smaller end of [lo, hi - 1], the greatest at the larger one:
+    // Coef * Scale * (hi - 1) is Coef * Scale * hi minus Step.
+    InvariantValue Begin = S->Offset, End = S->Offset, Back;
+    Begin.add(S->Least);
+    End.add(S->Greatest);
+    for (const auto &[M, C] : S->Step)
+      Back.Poly[M] = -C;
+    (S->Coef >= 0 ? End : Begin).add(Back);
+    ExtentRange E;
+    E.Begin.Scale = E.End.Scale = S->Scale;
+    E.Begin.Const = Begin.constant();
+    E.Begin.Offset = Begin.termsText();
+    E.End.Const = End.constant() + 1;
+    E.End.Offset = End.termsText();
+    if (S->Coef >= 0)
+      E.Begin.LoCoef = E.End.HiCoef = S->Coef;
+    else
+      E.Begin.HiCoef = E.End.LoCoef = S->Coef;
+    merge(E);
+  }
+
   void whole(std::string Why) {
     Whole = true;
     WholeWhy = std::move(Why);
@@ -282,8 +311,9 @@ static std::string signedTerm(long long C, const std::string &What, bool First) 
 }
 
 std::string describeBound(const ExtentBound &B) {
-  std::string S = signedTerm(B.LoCoef, "lo", true);
-  S += signedTerm(B.HiCoef, "hi", S.empty());
+  std::string Times = B.Scale.empty() ? "" : " * " + B.Scale;
+  std::string S = signedTerm(B.LoCoef, "lo" + Times, true);
+  S += signedTerm(B.HiCoef, "hi" + Times, S.empty());
   S += signedTerm(B.Const, "", S.empty());
   if (!B.Offset.empty())
     S += (S.empty() ? "(" : " + (") + B.Offset + ")";
@@ -326,14 +356,14 @@ bool boundsReadNoArray(const KernelInfo &K) {
     Texts.insert(Texts.end(), {L.Lower, L.Upper, L.Step});
   for (const SplitArray &A : K.Split.Plan.Arrays)
     for (const AffineWrite &W : A.Writes)
-      Texts.push_back(W.Offset);
+      Texts.insert(Texts.end(), {W.Offset, W.Scale, W.Least, W.Greatest});
   for (const ReadExtent &R : K.Split.Reads) {
     std::vector<const std::vector<ExtentRange> *> Lists{&R.Ranges};
     for (const ExtentWindow &W : R.Windows)
       Lists.push_back(&W.Ranges);
     for (const auto *List : Lists)
       for (const ExtentRange &E : *List)
-        Texts.insert(Texts.end(), {E.Begin.Offset, E.End.Offset});
+        Texts.insert(Texts.end(), {E.Begin.Offset, E.End.Offset, E.Begin.Scale, E.End.Scale});
   }
   // The statements before and after the nest compute the scalars the bounds may use.
   for (const RegionStmt &S : K.Stmts)

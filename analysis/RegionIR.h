@@ -20,6 +20,12 @@ struct LinearForm {
   bool ReadsMemory = false; ///< reads an array element (idx[i]): varies in no known way
 };
 
+/// An integer polynomial over scalar variables: each monomial (its variables sorted, one entry per
+/// factor) with its coefficient, the empty monomial the constant. `(i - 1) * n + j` is
+/// {[i, n]: 1, [n]: -1, [j]: 1}: an index linearized with run-time strides.
+using Monomial = std::vector<std::string>;
+using Polynomial = std::map<Monomial, long long>;
+
 /// An index expression: an affine form over scalar variables when it is one, and its text.
 struct IndexExpr {
   std::string Text;
@@ -29,6 +35,10 @@ struct IndexExpr {
   std::set<std::string> Vars;              ///< every scalar variable the expression reads
   bool ReadsMemory = false;                ///< e.g. idx[i]: never provably equal to another
   LinearForm Linear;                       ///< how it varies with each variable (AccessTraits)
+  /// The expression as a polynomial over integer variables (sums and products of them and of
+  /// constants), when it is one; an affine expression's too.
+  bool IsPolynomial = false;
+  Polynomial Poly;
   unsigned Begin = 0, End = 0;             ///< source range (kernel offsets)
 };
 

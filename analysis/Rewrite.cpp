@@ -7,7 +7,14 @@ namespace jacc::analysis {
 std::string lowerBoundName(const std::string &Array) { return Array + "__lb"; }
 std::string upperBoundName(const std::string &Array) { return Array + "__ub"; }
 
-std::string predicateCondition(const Predicate &P) {
+std::string ownedIterationName(const std::string &Array) {
+  return Array + "__whole";
+}
+std::string ownedIterationsName(const std::string &Array, const std::string &Which) {
+  return Array + "__whole_" + Which;
+}
+
+std::string predicateCondition(const Predicate &P, const std::set<std::string> &WholeIterations) {
   if (P.Always)
     return "1";
   if (P.Terms.empty())
@@ -21,13 +28,17 @@ std::string predicateCondition(const Predicate &P) {
       continue;
     }
     std::string E = "(long long)(" + T.Index.Text + ")";
-    C += "(" + lowerBoundName(T.Array) + " <= " + E + " && " + E + " <= " +
-         upperBoundName(T.Array) + ")";
+    std::string Owned = "(" + lowerBoundName(T.Array) + " <= " + E + " && " + E +
+                        " <= " + upperBoundName(T.Array) + ")";
+    // The flag first: an iteration whose writes all lie in the owned range tests nothing else.
+    C += WholeIterations.count(T.Array) ? "(" + ownedIterationName(T.Array) + " || " + Owned + ")"
+                                        : Owned;
   }
   return C;
 }
 
-Insertions rewriteRegion(const RegionIR &IR, const std::vector<Predicate> &Preds) {
+Insertions rewriteRegion(const RegionIR &IR, const std::vector<Predicate> &Preds,
+                         const std::set<std::string> &WholeIterations) {
   Insertions Ins;
   for (const IRStmt &S : IR.Stmts) {
     const Predicate &P = Preds[S.Id];
@@ -35,7 +46,7 @@ Insertions rewriteRegion(const RegionIR &IR, const std::vector<Predicate> &Preds
       continue;
     if (S.K == IRStmt::Kind::ArrayWrite && S.Begin == S.End)
       continue;
-    std::string Cond = predicateCondition(P);
+    std::string Cond = predicateCondition(P, WholeIterations);
     if (S.K == IRStmt::Kind::ArrayWrite) {
       // The element itself as the "else" value keeps the expression's type and value category.
       std::string Element = S.Write.Name;

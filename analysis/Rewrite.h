@@ -8,6 +8,7 @@
 #include "analysis/Predicates.h"
 #include "analysis/RegionIR.h"
 
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -17,15 +18,22 @@ namespace jacc::analysis {
 /// Insertions into the kernel source: (offset, text), in the order they must be applied.
 using Insertions = std::vector<std::pair<unsigned, std::string>>;
 
-/// The C condition of a predicate ("1" when it is always true).
-std::string predicateCondition(const Predicate &P);
+/// The C condition of a predicate ("1" when it is always true). Arrays of WholeIterations have a
+/// flag per iteration that says all its writes of them are owned (ownedIterationName).
+std::string predicateCondition(const Predicate &P,
+                               const std::set<std::string> &WholeIterations = {});
 
 /// The insertions that guard the region's statements.
-Insertions rewriteRegion(const RegionIR &IR, const std::vector<Predicate> &Preds);
+Insertions rewriteRegion(const RegionIR &IR, const std::vector<Predicate> &Preds,
+                         const std::set<std::string> &WholeIterations = {});
 
 /// Names of the bound variables of an array.
 std::string lowerBoundName(const std::string &Array);
 std::string upperBoundName(const std::string &Array);
+/// The flag of an iteration whose writes of Array all lie in the owned range, and the bounds
+/// [first, end) of the device's iterations it holds for (SplitArray::testsWholeIterations).
+std::string ownedIterationName(const std::string &Array);
+std::string ownedIterationsName(const std::string &Array, const std::string &Which);
 
 } // namespace jacc::analysis
 

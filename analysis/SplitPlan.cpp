@@ -2,6 +2,8 @@
 // its writes affine in the split iterator, and why the nest cannot be narrowed or split.
 #include "analysis/SplitPlan.h"
 
+#include "analysis/ScaledIndex.h"
+
 #include <llvm/ADT/STLExtras.h>
 #include <llvm/ADT/StringExtras.h>
 
@@ -117,6 +119,16 @@ SplitPlan planSplit(const RegionIR &IR) {
       Offset += " + " + std::to_string(Coeff) + "LL * (" + Var + ")";
     }
     W.Offset = Offset;
+    // Linearized with run-time strides (b[i * n + j]): the scale and the inner loops' span are
+    // known when the kernel runs.
+    if (!Ok && !S.Atomic && !Outer.empty()) {
+      std::string Why;
+      if (auto Scaled = scaledIndex(IR, X, S.Id, Outer, Why); Scaled && Scaled->Coef != 0) {
+        W = {Scaled->Coef, Scaled->offsetText(), Scaled->Scale, Scaled->Least.text(),
+             Scaled->Greatest.text()};
+        Ok = true;
+      }
+    }
     if (!Ok) {
       A.Affine = false;
       if (P.Narrowable) {
@@ -131,10 +143,15 @@ SplitPlan planSplit(const RegionIR &IR) {
     A.Writes.push_back(W);
   }
   // Without narrowing, a device runs iterations whose writes it does not own (they are
-  // guarded): a recurrence reading back the element an inner loop's previous iteration wrote
-  // would read its own stale copy where another device owns that element. Such a nest runs
-  // duplicated instead.
-  if (P.Splittable && !P.Narrowable)
+  // guarded), and so it does with a write an inner loop spreads over a row that crosses the
+  // devices' ranges (c[x * n + y]): a recurrence reading back the element an inner loop's
+  // previous iteration wrote would read its own stale copy where another device owns that
+  // element. Such a nest runs duplicated instead.
+  bool Spread = llvm::any_of(P.Arrays, [](const SplitArray &A) {
+    return llvm::any_of(
+        A.Writes, [](const AffineWrite &W) { return !W.Least.empty() || !W.Greatest.empty(); });
+  });
+  if (P.Splittable && (!P.Narrowable || Spread))
     if (std::string Why = readsOtherWrittenElement(IR, P); !Why.empty()) {
       P.Splittable = false;
       P.Fallback = Why;

@@ -7,17 +7,20 @@
 #include "analysis/ExtentBounds.h"
 #include "analysis/RegionIR.h"
 
+#include <algorithm>
 #include <set>
 #include <string>
 #include <vector>
 
 namespace jacc::analysis {
 
-/// A write whose split-dimension index is Coef * outermost-iterator + Offset (Offset: C text of
-/// an expression invariant in the region).
+/// A write whose split-dimension index is Coef * Scale * outermost-iterator + Offset, plus a
+/// value between Least and Greatest that inner loops add (C text of expressions invariant in the
+/// region: Scale "" for 1, Least and Greatest "" for 0; `b[i * n + j]`, j over [1, n - 2]).
 struct AffineWrite {
   long long Coef = 0;
   std::string Offset;
+  std::string Scale, Least, Greatest;
 };
 
 struct SplitArray {
@@ -30,6 +33,15 @@ struct SplitArray {
   /// Other dimensions along which every write stays a fixed number of indices wide (a boundary
   /// plane): what a device writes of its owned part lies inside each.
   std::vector<ExtentWindow> Windows;
+
+  /// Every write is affine and one spans several indices per iteration (b[i * n + j] over j):
+  /// a split entry first tests whether all of an iteration's writes lie in the owned range, so
+  /// that the guards of such an iteration cost nothing (and its inner loop vectorizes unmasked).
+  bool testsWholeIterations() const {
+    return Affine && std::any_of(Writes.begin(), Writes.end(), [](const AffineWrite &W) {
+             return !W.Least.empty() || !W.Greatest.empty();
+           });
+  }
 };
 
 struct SplitPlan {

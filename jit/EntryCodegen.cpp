@@ -6,6 +6,7 @@
 #include "analysis/FlatVla.h"
 #include "analysis/KernelSource.h"
 #include "analysis/RestrictArgs.h"
+#include "analysis/ScaledIndex.h"
 #include "jit/AtomicText.h"
 #include "jit/BoundsChecks.h"
 #include "jit/ReadProbe.h"
@@ -191,6 +192,11 @@ std::string boundsPrologue(const KernelInfo &K, const EntryTarget &Target) {
   return P;
 }
 
+/// An inner loops' span of a write (AffineWrite::Least, Greatest) as C text, "0LL" for none.
+std::string spanText(const std::string &Span) {
+  return Span.empty() ? "0LL" : "(" + Span + ")";
+}
+
 /// Split entries, in the nest header once the trip counts are known: the reduction share, the
 /// narrowed iteration range, and the split information thread 0 reports to the runtime.
 std::string splitHeader(const KernelInfo &K, const ParallelNest &N,
@@ -208,22 +214,78 @@ std::string splitHeader(const KernelInfo &K, const ParallelNest &N,
       H += "  __hb = __jacc_sb; __he = __jacc_se;\n";
     for (const SplitArray &A : Plan.Arrays)
       for (const AffineWrite &W : A.Writes) {
-        std::string Alpha = "(" + std::to_string(W.Coef) + "LL * " + St0 + ")";
-        std::string Beta = "(" + std::to_string(W.Coef) + "LL * __jacc_lo0 + (" + W.Offset + "))";
+        // Iteration k writes between alpha * k + beta + least and alpha * k + beta + greatest;
+        // a scale of 0 (known when the kernel runs) makes every iteration write the same span.
+        std::string Times = std::to_string(W.Coef) + "LL * " + scaleValue(W.Scale) + " * ";
+        std::string Alpha = "(" + Times + St0 + ")";
+        std::string Beta = "(" + Times + "__jacc_lo0 + (" + W.Offset + "))";
         std::string Lb = lowerBoundName(A.Name), Ub = upperBoundName(A.Name);
-        H += "  { long long __a = " + Alpha + ", __c = " + Beta + ", __k0, __k1;\n"
-             "    if (__a > 0) { __k0 = __jacc_ceildiv(" + Lb + " - __c, __a); "
-             "__k1 = __jacc_floordiv(" + Ub + " - __c, __a); }\n"
-             "    else { __k0 = __jacc_ceildiv(" + Ub + " - __c, __a); "
-             "__k1 = __jacc_floordiv(" + Lb + " - __c, __a); }\n"
+        H += "  { long long __a = " + Alpha + ", __c = " + Beta + ", __l = " + spanText(W.Least) +
+             ", __g = " + spanText(W.Greatest) +
+             ", __k0, __k1;\n"
+             "    if (__a > 0) { __k0 = __jacc_ceildiv(" +
+             Lb +
+             " - __c - __g, __a); "
+             "__k1 = __jacc_floordiv(" +
+             Ub +
+             " - __c - __l, __a); }\n"
+             "    else if (__a < 0) { __k0 = __jacc_ceildiv(" +
+             Ub +
+             " - __c - __l, __a); "
+             "__k1 = __jacc_floordiv(" +
+             Lb +
+             " - __c - __g, __a); }\n"
+             "    else { __k0 = 0; __k1 = __jacc_n0 - 1; }\n"
+             "    (void)__l; (void)__g;\n"
              "    if (__k0 < 0) __k0 = 0;\n"
              "    if (__k1 > __jacc_n0 - 1) __k1 = __jacc_n0 - 1;\n"
-             "    if (__k0 <= __k1) { if (__k0 < __hb) __hb = __k0; if (__k1 + 1 > __he) __he = __k1 + 1; }\n"
+             "    if (__k0 <= __k1) { if (__k0 < __hb) __hb = __k0; if (__k1 + 1 > __he) __he = "
+             "__k1 + 1; }\n"
              "  }\n";
       }
     H += "  if (__hb >= __he) __hb = __he = 0;\n"
          "  __jacc_db = __hb; __jacc_de = __he;\n"
          "}\n";
+  }
+  // The iterations whose writes of an array all lie in the owned range, where its guards test a
+  // flag only (analysis::ownedIterationName): every write's span inside [lb, ub].
+  for (const SplitArray &A : Plan.Arrays) {
+    if (!A.testsWholeIterations())
+      continue;
+    std::string First = ownedIterationsName(A.Name, "first"),
+                End = ownedIterationsName(A.Name, "end");
+    std::string Lb = lowerBoundName(A.Name), Ub = upperBoundName(A.Name);
+    H += "long long " + First + " = 0, " + End + " = __jacc_n0;\n";
+    for (const AffineWrite &W : A.Writes) {
+      std::string Times = std::to_string(W.Coef) + "LL * " + scaleValue(W.Scale) + " * ";
+      H += "{ long long __a = " + Times + St0 + ", __c = " + Times + "__jacc_lo0 + (" + W.Offset +
+           "), __l = " + spanText(W.Least) + ", __g = " + spanText(W.Greatest) +
+           ", __k0, __k1;\n"
+           "  if (__a > 0) { __k0 = __jacc_ceildiv(" +
+           Lb +
+           " - __c - __l, __a); "
+           "__k1 = __jacc_floordiv(" +
+           Ub +
+           " - __c - __g, __a); }\n"
+           "  else if (__a < 0) { __k0 = __jacc_ceildiv(" +
+           Ub +
+           " - __c - __g, __a); "
+           "__k1 = __jacc_floordiv(" +
+           Lb +
+           " - __c - __l, __a); }\n"
+           "  else if (__c + __l >= " +
+           Lb + " && __c + __g <= " + Ub +
+           ") { __k0 = 0; "
+           "__k1 = __jacc_n0 - 1; }\n"
+           "  else { __k0 = 1; __k1 = 0; }\n"
+           "  if (__k0 > " +
+           First + ") " + First +
+           " = __k0;\n"
+           "  if (__k1 + 1 < " +
+           End + ") " + End +
+           " = __k1 + 1;\n"
+           "}\n";
+    }
   }
   H += "if (__jacc_t->tid == 0) {\n";
   for (size_t I = 0; I < Plan.Arrays.size(); ++I) {
@@ -238,12 +300,17 @@ std::string splitHeader(const KernelInfo &K, const ParallelNest &N,
     if (A.Affine && !A.Writes.empty()) {
       H += "    __i[4] = 9223372036854775807LL; __i[5] = (-9223372036854775807LL-1);\n"
            "    if (__jacc_n0 > 0) {\n";
-      for (const AffineWrite &W : A.Writes)
-        H += "      { long long __v0 = " + std::to_string(W.Coef) + "LL * __jacc_lo0 + (" +
-             W.Offset + "), __v1 = " + std::to_string(W.Coef) +
-             "LL * (__jacc_lo0 + (__jacc_n0 - 1) * " + St0 + ") + (" + W.Offset + ");\n"
+      for (const AffineWrite &W : A.Writes) {
+        std::string Times = std::to_string(W.Coef) + "LL * " + scaleValue(W.Scale) + " * ";
+        H += "      { long long __v0 = " + Times + "__jacc_lo0 + (" + W.Offset +
+             "), __v1 = " + Times + "(__jacc_lo0 + (__jacc_n0 - 1) * " + St0 + ") + (" + W.Offset +
+             ");\n"
              "        if (__v1 < __v0) { long long __s = __v0; __v0 = __v1; __v1 = __s; }\n"
+             "        __v0 += " +
+             spanText(W.Least) + "; __v1 += " + spanText(W.Greatest) +
+             ";\n"
              "        if (__v0 < __i[4]) __i[4] = __v0; if (__v1 > __i[5]) __i[5] = __v1; }\n";
+      }
       H += "    }\n";
     } else {
       H += "    __i[4] = (-9223372036854775807LL-1); __i[5] = 9223372036854775807LL;\n";
@@ -303,6 +370,12 @@ std::string nestHeader(const KernelInfo &K, const ParallelNest &N, bool Split,
       "const int __jacc_in_share = __jacc_outer >= __jacc_sb && __jacc_outer < __jacc_se;\n"
       "(void)__jacc_in_share;\n" +
       boundsStop(K);
+  if (Split)
+    for (const SplitArray &A : K.Split.Plan.Arrays)
+      if (A.testsWholeIterations())
+        Share += "const int " + ownedIterationName(A.Name) +
+                 " = __jacc_outer >= " + ownedIterationsName(A.Name, "first") +
+                 " && __jacc_outer < " + ownedIterationsName(A.Name, "end") + ";\n";
   // Jammed iterations keep each one's chain in order (the results are the generic code's).
   bool Jam = Spec && Spec->Pointers.Disjoint && jamsIn(N, *Spec);
   return H + Target.IterationLoop(N, Share, Priv, Jam);
@@ -504,58 +577,37 @@ bool entryHasBarrier(const KernelInfo &K) {
   return false;
 }
 
-std::string generateEntry(const KernelInfo &K, bool Split, const EntryTarget &Target,
-                          const Specialization *Spec) {
-  std::vector<const ArgInfo *> Params(K.Args.size());
-  for (const ArgInfo &A : K.Args)
-    Params[A.Param] = &A;
-  FoldedArgs Folded = foldedArgs(K, Spec, Target);
-  std::string C = Target.EntryPrefix;
-  C += Split ? SplitEntryName : EntryName;
-  C += "(";
-  // The folded scalars first: every other use of them, the pointers' types included, follows.
-  std::string Constants, Prologue;
-  for (const ArgInfo *A : Params)
-    if (const ArgSpecialization *S = Folded.Literal[A->Param]) {
-      std::string P = std::to_string(A->Param);
-      // C++ does not convert an integer to an enumeration implicitly: cast to the declared type.
-      Constants += A->Decl + " = " +
-                   (Target.CastFoldedLiterals ? "(decltype(" + A->Name + "))" + S->Literal
-                                              : S->Literal) +
-                   ";\n";
-      Constants += "(void)__jacc_spec_unused_" + P + ";\n";
-    }
-  for (const ArgInfo *A : Params)
-    if (Folded.MovedPointer[A->Param])
-      Constants += A->Decl + " = __jacc_spec_ptr_" + std::to_string(A->Param) + ";\n";
-  for (const ArgInfo *A : Params) {
-    C += restrictParamDecl(K, *A, Target, Folded, Spec) + ", ";
-    if (Target.AggregatesByAddress && A->ArgKind == ArgInfo::Kind::Aggregate)
-      Prologue += A->Decl + "; __builtin_memcpy(&" + A->Name + ", __jacc_agg" +
-                  std::to_string(A->Param) + ", sizeof " + A->Name + ");\n";
-    if (Target.FlatVlaPointers && A->Vla) // row strides in elements, evaluated once as C does
-      for (unsigned L = A->Dims.size(); L >= 1; --L)
-        Prologue += "const long long " + vlaStrideName(A->Name, L) + " = (long long)(" +
-                    A->Dims[L - 1] + ")" +
-                    (L == A->Dims.size() ? "" : " * " + vlaStrideName(A->Name, L + 1)) + ";\n";
-  }
-  if (Split)
-    for (const SplitArray &A : K.Split.Plan.Arrays)
-      C += "long long __jacc_mlo_" + A.Name + ", long long __jacc_mhi_" + A.Name + ", ";
-  C += Target.TeamParam + ") {\n" + Constants + Target.TeamView;
-  C += Prologue + alignedPointers(K, Spec);
-  if (Split)
-    C += boundsPrologue(K, Target);
-  for (const ReductionVar &R : K.Reductions)
-    C += R.isArray() ? arrayReductionPrologue(K, R, Target)
-                     : R.Name + " = " + reductionIdentity(R.Op, R.Type, Target.Infinity) + ";\n";
+namespace {
 
+/// The condition under which a split entry's iteration runs its body unguarded (every split
+/// array's writes of the iteration owned, SplitArray::testsWholeIterations), or "" where the body
+/// keeps its guards only: a reduction's share, bounds checks, or a guard at the body's ends.
+std::string wholeIterationTest(const KernelInfo &K, bool Guards, const EntryTarget &Target,
+                               unsigned BodyBegin, unsigned BodyEnd) {
+  const SplitPlan &Plan = K.Split.Plan;
+  if (!Guards || !Target.UnguardedWholeIterations || K.CheckBounds || Plan.HasShareTerms ||
+      Plan.Arrays.empty() ||
+      !llvm::all_of(Plan.Arrays, [](const SplitArray &A) { return A.testsWholeIterations(); }) ||
+      llvm::any_of(K.Split.Guards,
+                   [&](const auto &G) { return G.first == BodyBegin || G.first == BodyEnd; }) ||
+      llvm::StringRef(K.Source).slice(BodyBegin, BodyEnd).contains("goto"))
+    return "";
+  std::string Test;
+  for (const SplitArray &A : Plan.Arrays)
+    Test += (Test.empty() ? "" : " && ") + ownedIterationName(A.Name);
+  return Test;
+}
+
+/// The edits of the kernel's body into an entry's: the nests' headers, the atomics, the bounds
+/// checks, and the split guards (Guards).
+TextEdits bodyEdits(const KernelInfo &K, bool Split, bool Guards, const EntryTarget &Target,
+                    const Specialization *Spec) {
   TextEdits Edits;
   // Insertions at one offset keep their order, outermost first: a split guard, the thread-0
   // wrapper of a statement, a bounds check, a flattened VLA subscript; the closing texts of the
   // checks come before the guards'.
   insertBoundsChecks(K, Target, BoundsScope::OutsideAtomics, BoundsPart::Closes, Split, Edits);
-  if (Split)
+  if (Guards)
     for (const auto &[Offset, Text] : K.Split.Guards)
       Edits.insert(Offset, Text);
   // After the guards: at one offset insertions come first, so a guard wraps the atomic.
@@ -588,12 +640,21 @@ std::string generateEntry(const KernelInfo &K, bool Split, const EntryTarget &Ta
           Nest = &Extended;
         }
         const ParallelNest &N = *Nest;
-        unsigned BodyBegin = N.Loops.back().BodyBegin;
+        unsigned BodyBegin = N.Loops.back().BodyBegin, BodyEnd = N.Loops.back().BodyEnd;
         Edits.replace(N.Loops.front().ForBegin, BodyBegin,
                       nestHeader(K, N, Split, Target, Spec) + lineDirective(K, BodyBegin));
+        if (std::string Whole = wholeIterationTest(K, Guards, Target, BodyBegin, BodyEnd);
+            !Whole.empty()) {
+          // The iterations whose writes the device owns whole run the body without its guards.
+          TextEdits Plain = bodyEdits(K, Split, false, Target, Spec);
+          Edits.insert(BodyBegin, "if (" + Whole + ") {" + lineDirective(K, BodyBegin) +
+                                      Plain.apply(K.Source, BodyBegin, BodyEnd, false) +
+                                      "\n} else {" + lineDirective(K, BodyBegin));
+          Edits.insert(BodyEnd, "\n}");
+        }
         // The header replaced the outer loops' headers and the '{' of their bodies when braced
         // (collapse); their closing '}' go too, up to the end of the outermost body.
-        Edits.replace(N.Loops.back().BodyEnd, N.Loops.front().BodyEnd,
+        Edits.replace(BodyEnd, N.Loops.front().BodyEnd,
                       Target.NestTrailer(N) + (Last ? "" : Target.Barrier));
         if (Target.InterchangesLoops)
           for (const LoopInterchange &X : N.Interchanges)
@@ -609,6 +670,58 @@ std::string generateEntry(const KernelInfo &K, bool Split, const EntryTarget &Ta
     for (const SourceEdit &E : K.FlatVla.Edits)
       if (!insideAtomic(K, E.Begin, E.End)) // else the atomic's text has them (Parts)
         Edits.replace(E.Begin, E.End, E.Text);
+  return Edits;
+}
+
+} // namespace
+
+std::string generateEntry(const KernelInfo &K, bool Split, const EntryTarget &Target,
+                          const Specialization *Spec) {
+  std::vector<const ArgInfo *> Params(K.Args.size());
+  for (const ArgInfo &A : K.Args)
+    Params[A.Param] = &A;
+  FoldedArgs Folded = foldedArgs(K, Spec, Target);
+  std::string C = Target.EntryPrefix;
+  C += Split ? SplitEntryName : EntryName;
+  C += "(";
+  // The folded scalars first: every other use of them, the pointers' types included, follows.
+  std::string Constants, Prologue;
+  for (const ArgInfo *A : Params)
+    if (const ArgSpecialization *S = Folded.Literal[A->Param]) {
+      std::string P = std::to_string(A->Param);
+      // C++ does not convert an integer to an enumeration implicitly: cast to the declared type.
+      Constants +=
+          A->Decl + " = " +
+          (Target.CastFoldedLiterals ? "(decltype(" + A->Name + "))" + S->Literal : S->Literal) +
+          ";\n";
+      Constants += "(void)__jacc_spec_unused_" + P + ";\n";
+    }
+  for (const ArgInfo *A : Params)
+    if (Folded.MovedPointer[A->Param])
+      Constants += A->Decl + " = __jacc_spec_ptr_" + std::to_string(A->Param) + ";\n";
+  for (const ArgInfo *A : Params) {
+    C += restrictParamDecl(K, *A, Target, Folded, Spec) + ", ";
+    if (Target.AggregatesByAddress && A->ArgKind == ArgInfo::Kind::Aggregate)
+      Prologue += A->Decl + "; __builtin_memcpy(&" + A->Name + ", __jacc_agg" +
+                  std::to_string(A->Param) + ", sizeof " + A->Name + ");\n";
+    if (Target.FlatVlaPointers && A->Vla) // row strides in elements, evaluated once as C does
+      for (unsigned L = A->Dims.size(); L >= 1; --L)
+        Prologue += "const long long " + vlaStrideName(A->Name, L) + " = (long long)(" +
+                    A->Dims[L - 1] + ")" +
+                    (L == A->Dims.size() ? "" : " * " + vlaStrideName(A->Name, L + 1)) + ";\n";
+  }
+  if (Split)
+    for (const SplitArray &A : K.Split.Plan.Arrays)
+      C += "long long __jacc_mlo_" + A.Name + ", long long __jacc_mhi_" + A.Name + ", ";
+  C += Target.TeamParam + ") {\n" + Constants + Target.TeamView;
+  C += Prologue + alignedPointers(K, Spec);
+  if (Split)
+    C += boundsPrologue(K, Target);
+  for (const ReductionVar &R : K.Reductions)
+    C += R.isArray() ? arrayReductionPrologue(K, R, Target)
+                     : R.Name + " = " + reductionIdentity(R.Op, R.Type, Target.Infinity) + ";\n";
+
+  TextEdits Edits = bodyEdits(K, Split, Split, Target, Spec);
   C += lineDirective(K, K.BodyBegin);
   C += Edits.apply(K.Source, K.BodyBegin, K.BodyEnd);
   C += "\n#line 1 \"<jacc>\"\n";

@@ -43,6 +43,10 @@ struct EntryTarget {
   /// vector units then take the loop its accesses move along contiguously. (A GPU shares such
   /// a loop among its threads instead.)
   bool InterchangesLoops = false;
+  /// A split entry runs an iteration whose writes it owns whole (SplitArray::testsWholeIterations)
+  /// through an unguarded copy of the body: a CPU, whose vectorizer turns the guard of every
+  /// element into masked stores (slow on some CPUs). (A GPU thread tests its element's guard.)
+  bool UnguardedWholeIterations = false;
   /// Split entries answer a read probe (jit/ReadProbe.h): the runtime runs them on a one-thread
   /// team before the launch.
   bool ReadProbe = false;

@@ -2,6 +2,7 @@
 // iterations and the partitioned loop, then returns; and the size of what it writes.
 #include "jit/ReadProbe.h"
 
+#include "analysis/ScaledIndex.h"
 #include "jit/EntryCodegen.h"
 #include "jit/host/HostABI.h"
 
@@ -11,8 +12,8 @@ using namespace analysis;
 
 /// B as C text over the device's iterator values `__lo`, `__hi`.
 static std::string boundText(const ExtentBound &B) {
-  std::string T = "(" + std::to_string(B.LoCoef) + "LL * __lo + " + std::to_string(B.HiCoef) +
-                  "LL * __hi + " + std::to_string(B.Const) + "LL";
+  std::string T = "((" + std::to_string(B.LoCoef) + "LL * __lo + " + std::to_string(B.HiCoef) +
+                  "LL * __hi) * " + scaleValue(B.Scale) + " + " + std::to_string(B.Const) + "LL";
   if (!B.Offset.empty())
     T += " + (" + B.Offset + ")";
   return T + ")";
@@ -69,6 +70,14 @@ std::string readProbe(const KernelInfo &K, const ParallelNest &N, const EntryTar
       P += Pair(W, "0", "0");
     } else {
       P += UnitAndPitch(W, R, R.Dim);
+      // Bounds over a scale hold where it is positive: elsewhere a unit of 0, the whole mapping.
+      std::string Positive;
+      for (const ExtentRange &E : R.Ranges)
+        for (const ExtentBound *B : {&E.Begin, &E.End})
+          if (!B->Scale.empty())
+            Positive += (Positive.empty() ? "" : " && ") + scaleValue(B->Scale) + " > 0";
+      if (!Positive.empty())
+        P += "    if (!(" + Positive + ")) __r[" + std::to_string(W) + "] = 0;\n";
       for (size_t I = 0; I < R.Ranges.size(); ++I) {
         std::string Slot = std::to_string(W + JACC_READ_INFO_RANGES + 2 * I);
         P += "    __r[" + Slot + "] = __lo < __hi ? " + boundText(R.Ranges[I].Begin) +

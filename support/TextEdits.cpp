@@ -12,10 +12,10 @@ void TextEdits::replace(unsigned Begin, unsigned End, std::string Text) {
   Edits.push_back({Begin, End, static_cast<unsigned>(Edits.size()), std::move(Text)});
 }
 
-std::string TextEdits::apply(llvm::StringRef Source, unsigned From, unsigned To) const {
+std::string TextEdits::apply(llvm::StringRef Source, unsigned From, unsigned To, bool AtTo) const {
   std::vector<const Edit *> Sorted;
   for (const Edit &E : Edits)
-    if (E.Begin >= From && E.End <= To)
+    if (E.Begin >= From && E.End <= To && (AtTo || E.Begin < To))
       Sorted.push_back(&E);
   // By position; at one position, pure insertions in the order they were made, before a
   // replacement starting there.

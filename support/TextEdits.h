@@ -15,8 +15,9 @@ public:
   void insert(unsigned Offset, std::string Text) { replace(Offset, Offset, std::move(Text)); }
   /// Replace [Begin, End) with Text. Replaced ranges must not overlap.
   void replace(unsigned Begin, unsigned End, std::string Text);
-  /// Source[From, To) with the edits inside it applied.
-  std::string apply(llvm::StringRef Source, unsigned From, unsigned To) const;
+  /// Source[From, To) with the edits inside it applied (insertions at To too, unless not
+  /// AtTo: those that close what follows To).
+  std::string apply(llvm::StringRef Source, unsigned From, unsigned To, bool AtTo = true) const;
 
 private:
   struct Edit {

@@ -63,8 +63,11 @@ json::Object argToJson(const ArgInfo &A) {
 }
 
 json::Object boundToJson(const ExtentBound &B) {
-  return json::Object{
-      {"lo", B.LoCoef}, {"hi", B.HiCoef}, {"const", B.Const}, {"offset", textValue(B.Offset)}};
+  return json::Object{{"lo", B.LoCoef},
+                      {"hi", B.HiCoef},
+                      {"const", B.Const},
+                      {"offset", textValue(B.Offset)},
+                      {"scale", textValue(B.Scale)}};
 }
 
 json::Array rangesToJson(const std::vector<ExtentRange> &List) {
@@ -108,7 +111,11 @@ json::Object runtimeToJson(const KernelInfo &K) {
   for (const SplitArray &A : K.Split.Plan.Arrays) {
     json::Array Writes;
     for (const AffineWrite &W : A.Writes)
-      Writes.push_back(json::Object{{"coef", W.Coef}, {"offset", textValue(W.Offset)}});
+      Writes.push_back(json::Object{{"coef", W.Coef},
+                                    {"offset", textValue(W.Offset)},
+                                    {"scale", textValue(W.Scale)},
+                                    {"least", textValue(W.Least)},
+                                    {"greatest", textValue(W.Greatest)}});
     Arrays.push_back(json::Object{{"arg", A.Arg},
                                   {"name", textValue(A.Name)},
                                   {"dim", A.Dim},
@@ -160,6 +167,7 @@ ExtentBound boundFromJson(const json::Object *O, std::string &Bad) {
   B.HiCoef = R.num("hi");
   B.Const = R.num("const");
   B.Offset = R.str("offset");
+  B.Scale = R.str("scale");
   return B;
 }
 
@@ -327,7 +335,8 @@ llvm::Expected<KernelInfo> runtimeInfoFromSummary(const json::Object &Summary) {
     for (const json::Value &W : A.arr("writes"))
       if (const json::Object *WO = W.getAsObject()) {
         FieldReader WR{*WO, Bad};
-        S.Writes.push_back({WR.num("coef"), WR.str("offset")});
+        S.Writes.push_back({WR.num("coef"), WR.str("offset"), WR.str("scale"), WR.str("least"),
+                            WR.str("greatest")});
       }
     S.Windows = windowsFromJson(A, S.Dim, S.Rank, Bad);
     K.Split.Plan.Arrays.push_back(std::move(S));

@@ -208,6 +208,7 @@ const EntryTarget &hostEntryTarget() {
     T.AggregatesByAddress = true;
     T.ReadProbe = true;
     T.InterchangesLoops = true;
+    T.UnguardedWholeIterations = true;
     T.IterationLoop = hostIterationLoop;
     T.NestTrailer = hostNestTrailer;
     T.ReductionWriteBack = hostReductionWriteBack;

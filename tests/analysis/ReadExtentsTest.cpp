@@ -183,14 +183,61 @@ TEST(ReadExtentsTest, IndirectReadsNeedTheWholeMapping) {
       << E[3];
 }
 
-TEST(ReadExtentsTest, NonAffineIndexNeedsTheWholeMapping) {
-  Lines E = extents("#pragma acc parallel loop\n"
-                    "for (int i = 0; i < n; i++)\n"
-                    "  for (int j = 0; j < m; j++)\n"
-                    "    a[i * m + j] = b[i * m + j];\n",
-                    {"int n", "int m", "double *a", "const double *b"});
-  ASSERT_EQ(E.size(), 1u);
-  EXPECT_EQ(E[0], "b: whole mapping ('b[i * m + j]' at line 4: the index is not affine)");
+TEST(ReadExtentsTest, LinearizedIndicesGiveRangesOverTheirScale) {
+  const std::vector<std::string> Flat = {"int n", "int m", "double *a", "const double *b"};
+  const std::vector<std::string> Rows = {"int n", "double *a", "const double *b"};
+  const std::vector<Case> Cases = {
+      {"a row of m per i: [lo m, hi m)",
+       "#pragma acc parallel loop\n"
+       "for (int i = 0; i < n; i++)\n"
+       "  for (int j = 0; j < m; j++)\n"
+       "    a[i * m + j] = b[i * m + j];\n",
+       Flat,
+       {"b along dimension 0: [lo * (m), hi * (m))"}},
+      {"5-point stencil on rows of n: the rows above and below, and the row's own band",
+       "#pragma acc parallel loop\n"
+       "for (int i = 1; i < n - 1; i++)\n"
+       "  for (int j = 1; j < n - 1; j++)\n"
+       "    a[i * n + j] = b[(i - 1) * n + j] + b[(i + 1) * n + j] + b[i * n + j - 1] +\n"
+       "                   b[i * n + j + 1];\n",
+       Rows,
+       {"b along dimension 0: [lo * (n) + 1 + (-1LL * (n)), hi * (n) - 1 + (-1LL * (n))) u "
+        "[lo * (n) + 1 + (1LL * (n)), hi * (n) - 1 + (1LL * (n))) u [lo * (n), hi * (n))"}},
+      {"three dimensions (NPB's I3D): a scale of two strides, an inner loop's of one",
+       "#pragma acc parallel loop\n"
+       "for (int k = 0; k < l; k++)\n"
+       "  for (int j = 1; j < m - 1; j++)\n"
+       "    for (int i = 0; i < n; i++)\n"
+       "      a[(k * m + j) * n + i] = b[(k * m + j - 1) * n + i];\n",
+       {"int l", "int m", "int n", "double *a", "const double *b"},
+       {"b along dimension 0: [lo * (m) * (n) + (-1LL * (n) + ((1LL * (n)) >= 0 ? (1LL * (n)) * "
+        "(1LL) : (1LL * (n)) * (-2LL + 1LL * (m)))), hi * (m) * (n) + (-1LL * (m) * (n) + "
+        "((1LL * (n)) >= 0 ? (1LL * (n)) * (-2LL + 1LL * (m)) : (1LL * (n)) * (1LL))))"}},
+      {"a scale that is a sum: rows of m + 2",
+       "#pragma acc parallel loop\n"
+       "for (int i = 0; i < n; i++)\n"
+       "  a[i] = b[i * (m + 2) + 1];\n",
+       Flat,
+       {"b along dimension 0: [lo * (2LL + 1LL * (m)) + 1, hi * (2LL + 1LL * (m)) + "
+        "(-1LL * (m)))"}},
+  };
+  expectExtents(Cases);
+}
+
+TEST(ReadExtentsTest, IndicesThatAreNoPolynomialNeedTheWholeMapping) {
+  Lines Div = extents("#pragma acc parallel loop\n"
+                      "for (int i = 0; i < n; i++)\n"
+                      "  a[i] = b[i / m];\n",
+                      {"int n", "int m", "double *a", "const double *b"});
+  ASSERT_EQ(Div.size(), 1u);
+  EXPECT_EQ(Div[0], "b: whole mapping ('b[i / m]' at line 3: the index is not a polynomial)");
+  Lines Square = extents("#pragma acc parallel loop\n"
+                         "for (int i = 0; i < n; i++)\n"
+                         "  a[i] = b[i * i];\n",
+                         {"int n", "double *a", "const double *b"});
+  ASSERT_EQ(Square.size(), 1u);
+  EXPECT_EQ(Square[0],
+            "b: whole mapping ('b[i * i]' at line 3: the index multiplies loop variables)");
 }
 
 TEST(ReadExtentsTest, InnerLoopReadsSpanTheLoopsValues) {

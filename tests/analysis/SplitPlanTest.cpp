@@ -9,6 +9,7 @@
 
 #include <set>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -210,6 +211,43 @@ TEST(SplitPlanTest, AtomicUpdatesDoNotNarrow) {
                           {"int n", "int *h"});
   EXPECT_FALSE(A.Split.Plan.Narrowable);
   EXPECT_EQ(A.Split.Plan.NoNarrowing, "an atomic update of 'h'");
+}
+
+TEST(SplitPlanTest, LinearizedWritesNarrowOverTheirScale) {
+  // Rows of n (the inner loop spans [1, n - 2] of each), a 3-D grid of rows of n and planes of
+  // m * n, and a sequential loop under a constant coefficient.
+  KernelInfo K = analyzed("#pragma acc parallel loop\n"
+                          "for (int i = 1; i < n - 1; i++) {\n"
+                          "  for (int j = 1; j < n - 1; j++)\n"
+                          "    a[i * n + j] = 1;\n"
+                          "  for (int j = 0; j < m; j++)\n"
+                          "    for (int k = 0; k < n; k++)\n"
+                          "      b[(i * m + j) * n + k] = 2;\n"
+                          "  for (int k = 0; k < 4; k++)\n"
+                          "    c[4 * i + k + 1] = 3;\n"
+                          "}\n",
+                          {"int n", "int m", "double *a", "double *b", "double *c"});
+  const SplitPlan &P = K.Split.Plan;
+  EXPECT_TRUE(P.Splittable) << P.Fallback;
+  EXPECT_TRUE(P.Narrowable) << P.NoNarrowing;
+  auto Write = [&](const char *Name) {
+    const SplitArray *A = P.find(Name);
+    EXPECT_TRUE(A && A->Affine && A->Writes.size() == 1) << Name;
+    return A && !A->Writes.empty() ? A->Writes.front() : AffineWrite{};
+  };
+  AffineWrite A = Write("a"), B = Write("b"), C = Write("c");
+  EXPECT_EQ(std::tie(A.Coef, A.Scale, A.Offset, A.Least, A.Greatest),
+            std::make_tuple(1LL, std::string("(n)"), std::string("0"), std::string("(1LL)"),
+                            std::string("(-2LL + 1LL * (n))")));
+  EXPECT_EQ(std::tie(B.Coef, B.Scale, B.Offset),
+            std::make_tuple(1LL, std::string("(m) * (n)"), std::string("0")));
+  EXPECT_EQ(B.Least,
+            "(((1LL * (n)) >= 0 ? (1LL * (n)) * (0LL) : (1LL * (n)) * (-1LL + 1LL * (m))))");
+  EXPECT_EQ(B.Greatest, "(-1LL + 1LL * (n) + ((1LL * (n)) >= 0 ? (1LL * (n)) * (-1LL + 1LL * "
+                        "(m)) : (1LL * (n)) * (0LL)))");
+  EXPECT_EQ(std::tie(C.Coef, C.Scale, C.Offset, C.Least, C.Greatest),
+            std::make_tuple(4LL, std::string(""), std::string("1"), std::string(""),
+                            std::string("(3LL)")));
 }
 
 TEST(SplitPlanTest, WritesIndexedByAnInnerLoopOnlyDoNotNarrow) {

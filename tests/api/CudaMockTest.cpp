@@ -859,6 +859,93 @@ TEST_P(CudaMockTest, ABoundaryPlaneMovesThatPlaneOnly) {
   EXPECT_EQ(Rv, Want);
 }
 
+/// A Jacobi sweep on flat arrays, rows linearized by their length c, and its copy back.
+const char *const FlatSweep =
+    "#pragma acc parallel loop present(a, anew)\n"
+    "for (int i = 1; i < r - 1; i++)\n"
+    "  for (int j = 1; j < c - 1; j++)\n"
+    "    anew[i * c + j] = 0.25 * (a[(i - 1) * c + j] + a[(i + 1) * c + j] + a[i * c + j - 1] +\n"
+    "                              a[i * c + j + 1]);\n";
+const char *const FlatCopyBack = "#pragma acc parallel loop present(a, anew)\n"
+                                 "for (int i = 1; i < r - 1; i++)\n"
+                                 "  for (int j = 1; j < c - 1; j++)\n"
+                                 "    a[i * c + j] = anew[i * c + j];\n";
+/// Which of the two the next launch runs.
+std::atomic<bool> CopyingBack{false};
+
+/// The flat Jacobi's entries: (int r, int c, double *a, double *anew, team), the split one with
+/// (..., long long mlo, long long mhi, team). As the generated prologue does: the device owns
+/// the elements [r c begin / scale, r c end / scale) of the array it writes, runs the rows that
+/// write any of them (narrowed through the stride c) and writes only those it owns.
+void flatJacobiHook(const char *Entry, unsigned, unsigned, void **P) {
+  int R = param<int>(P, 0), C = param<int>(P, 1);
+  double *A = param<double *>(P, 2), *New = param<double *>(P, 3);
+  bool Back = CopyingBack.load();
+  long long Lb = 0, Ub = (long long)R * C - 1, First = 1, Last = R - 2;
+  if (std::strcmp(Entry, "__jacc_entry_split") == 0) {
+    jacc_cuda_team T = param<jacc_cuda_team>(P, 6);
+    Lb = (long long)R * C * T.share_begin / T.share_scale;
+    Ub = (long long)R * C * T.share_end / T.share_scale - 1;
+    while (First <= R - 2 && First * C + C - 2 < Lb)
+      ++First;
+    while (Last >= First && Last * C + 1 > Ub)
+      --Last;
+    long long Info[JACC_SPLIT_INFO_WORDS] = {
+        Lb, Ub, sizeof(double), 0, C + 1, (R - 2LL) * C + C - 2, First - 1, Last};
+    std::memcpy(T.split_info, Info, sizeof Info);
+  }
+  for (long long I = First; I <= Last; ++I)
+    for (long long J = 1; J < C - 1; ++J) {
+      long long E = I * C + J;
+      if (E < Lb || E > Ub)
+        continue;
+      if (Back)
+        A[E] = New[E];
+      else
+        New[E] = 0.25 * (A[E - C] + A[E + C] + A[E - 1] + A[E + 1]);
+    }
+}
+
+// Linearized indices on GPUs: the sweeps move the halo rows their reads reach, as between host
+// devices (DemandExchangeTest.LinearizedJacobiSweepsMoveTheHaloRowsTheirReadsReach); the read
+// extents come from the probe of the generated code, the CUDA entries compile with NVRTC.
+TEST_P(CudaMockTest, LinearizedJacobiFetchesTheHaloRowsBetweenGpus) {
+  setHook(flatJacobiHook);
+  int r = 60, c = 40;
+  std::vector<double> Av(r * c), Nv(r * c, 0.0);
+  for (int I = 0; I < r * c; ++I)
+    Av[I] = (I * 37) % 101;
+  std::vector<double> Ref = Av, RefNew = Nv;
+  double *a = Av.data(), *anew = Nv.data();
+  ASSERT_JACC(jacc_copyin(a, Av.size() * sizeof(double)));
+  ASSERT_JACC(jacc_copyin(anew, Nv.size() * sizeof(double)));
+  jacc_arg Args[] = {{"int r", &r}, {"int c", &c}, {"double *a", &a}, {"double *anew", &anew}};
+  uint64_t Halo = uint64_t(devices() - 1) * 2 * (c - 1) * sizeof(double);
+  jacc_reset_stats();
+  for (int Sweep = 0; Sweep < 4; ++Sweep) {
+    jacc_stats Before, After;
+    ASSERT_JACC(jacc_get_stats(&Before));
+    CopyingBack = false;
+    ASSERT_JACC(jacc_kernel_push(FlatSweep, 4, Args, JACC_FORCE_SPLIT));
+    CopyingBack = true;
+    ASSERT_JACC(jacc_kernel_push(FlatCopyBack, 4, Args, JACC_FORCE_SPLIT));
+    ASSERT_JACC(jacc_get_stats(&After));
+    EXPECT_EQ(After.bytes_device_to_device - Before.bytes_device_to_device, Sweep == 0 ? 0 : Halo)
+        << "sweep " << Sweep;
+    for (int I = 1; I < r - 1; ++I)
+      for (int J = 1; J < c - 1; ++J)
+        RefNew[I * c + J] = 0.25 * (Ref[(I - 1) * c + J] + Ref[(I + 1) * c + J] +
+                                    Ref[I * c + J - 1] + Ref[I * c + J + 1]);
+    for (int I = 1; I < r - 1; ++I)
+      for (int J = 1; J < c - 1; ++J)
+        Ref[I * c + J] = RefNew[I * c + J];
+  }
+  ASSERT_JACC(jacc_copyout(a, Av.size() * sizeof(double)));
+  ASSERT_JACC(jacc_copyout(anew, Nv.size() * sizeof(double)));
+  EXPECT_EQ(Av, Ref);
+  EXPECT_EQ(Nv, RefNew);
+}
+
 // The design carries to GPUs: split sweeps move exactly the part of the array that changes
 // owner between the axes, as on host devices (LaunchModeTest), here between fake GPUs.
 TEST_P(CudaMockTest, SplitSweepsMoveThePartThatChangesOwnerEachWay) {

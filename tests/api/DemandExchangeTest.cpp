@@ -79,11 +79,25 @@ const char *CopyBackSrc = "#pragma acc parallel loop present(a, anew)\n"
                           "  for (int j = 1; j < c - 1; j++)\n"
                           "    a[i][j] = anew[i][j];\n";
 
+/// The Jacobi sweep and copy-back above on flat arrays, rows linearized by their length c.
+const char *FlatJacobiSrc =
+    "#pragma acc parallel loop present(a, anew)\n"
+    "for (int i = 1; i < r - 1; i++)\n"
+    "  for (int j = 1; j < c - 1; j++)\n"
+    "    anew[i * c + j] = 0.25 * (a[(i - 1) * c + j] + a[(i + 1) * c + j] + a[i * c + j - 1] +\n"
+    "                              a[i * c + j + 1]);\n";
+const char *FlatCopyBackSrc = "#pragma acc parallel loop present(a, anew)\n"
+                              "for (int i = 1; i < r - 1; i++)\n"
+                              "  for (int j = 1; j < c - 1; j++)\n"
+                              "    a[i * c + j] = anew[i * c + j];\n";
+
 /// Sweeps of a 5-point Jacobi on an r x c grid, Sweep then CopyBack (split by rows or by
-/// columns), from zeroed counters: the first sweep moves nothing, each later one HaloPerSweep
-/// bytes between the devices; an update self gathers every byte of a once from the devices
-/// that computed it; both arrays end as the serial sweeps leave them.
-void jacobiSweeps(const char *Sweep, const char *CopyBack, int r, int c, uint64_t HaloPerSweep) {
+/// columns; Flat: the arrays passed as `double *`), from zeroed counters: the first sweep moves
+/// nothing, each later one HaloPerSweep bytes between the devices; an update self gathers every
+/// byte of a once from the devices that computed it; both arrays end as the serial sweeps leave
+/// them.
+void jacobiSweeps(const char *Sweep, const char *CopyBack, int r, int c, uint64_t HaloPerSweep,
+                  bool Flat = false) {
   int Sweeps = 6;
   std::vector<double> av(r * c), nv(r * c, 0.0);
   for (int i = 0; i < r * c; i++)
@@ -101,8 +115,10 @@ void jacobiSweeps(const char *Sweep, const char *CopyBack, int r, int c, uint64_
   double *a = av.data(), *anew = nv.data();
   ASSERT_EQ(jacc_copyin(a, bytesOf(av)), JACC_SUCCESS);
   ASSERT_EQ(jacc_copyin(anew, bytesOf(nv)), JACC_SUCCESS);
-  std::vector<jacc_arg> Args = {
-      {"int r", &r}, {"int c", &c}, {"double (*a)[c]", &a}, {"double (*anew)[c]", &anew}};
+  std::vector<jacc_arg> Args = {{"int r", &r},
+                                {"int c", &c},
+                                {Flat ? "double *a" : "double (*a)[c]", &a},
+                                {Flat ? "double *anew" : "double (*anew)[c]", &anew}};
   jacc_reset_stats();
   for (int s = 0; s < Sweeps; s++) {
     uint64_t Before = d2d();
@@ -125,6 +141,15 @@ TEST_P(DemandExchangeTest, JacobiSweepsMoveTwoHaloRowsPerBoundary) {
   // For every boundary between two devices, the row on each side of it.
   int r = 64, c = 40;
   jacobiSweeps(JacobiSrc, CopyBackSrc, r, c, (ndev() - 1) * 2 * c * sizeof(double));
+}
+
+TEST_P(DemandExchangeTest, LinearizedJacobiSweepsMoveTheHaloRowsTheirReadsReach) {
+  // 60 rows: every device owns whole rows. Each device runs its own rows only (the writes
+  // narrow through the stride c) and fetches the row above its first but that row's first
+  // element, and the row below its last but that row's last: the reads' hull.
+  int r = 60, c = 40;
+  jacobiSweeps(FlatJacobiSrc, FlatCopyBackSrc, r, c, (ndev() - 1) * 2 * (c - 1) * sizeof(double),
+               true);
 }
 
 const char *FillSrc = "#pragma acc parallel loop present(a)\n"

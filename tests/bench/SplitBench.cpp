@@ -7,7 +7,8 @@
 //  - the predicate overhead on one device: the guarded (split) entry against the plain one;
 //  - a 2-D Jacobi time loop (2048², two kernels per sweep, in a data region) on host:2 with
 //    JACC_EXCHANGE=demand and eager against host:1 with one and two threads, and the bytes moved
-//    between devices per sweep; the warm push of a tiny split kernel on host:2.
+//    between devices per sweep; the same on flat arrays (rows linearized: a[i * m + j]); the warm
+//    push of a tiny split kernel on host:2.
 #include "tests/bench/BenchKernels.h"
 #include "tests/bench/BenchSupport.h"
 
@@ -177,9 +178,9 @@ BENCHMARK(BM_StencilHost1Guarded)->Unit(benchmark::kMillisecond)->UseRealTime();
 std::map<std::string, double> BytesPerSweep;
 
 /// One benchmark iteration is one sweep of the time loop: two pushes, as a `data` region around
-/// the loop keeps both arrays on the devices.
+/// the loop keeps both arrays on the devices. Flat: the arrays as `double *`, rows linearized.
 void runJacobi(benchmark::State &State, const char *Name, const char *Devices, const char *Threads,
-               const char *Exchange, unsigned Flags) {
+               const char *Exchange, unsigned Flags, bool Flat = false) {
   configure(Devices, true, Exchange, Threads);
   int N = 2048, M = 2048;
   size_t Bytes = size_t(N) * M * sizeof(double);
@@ -189,11 +190,13 @@ void runJacobi(benchmark::State &State, const char *Name, const char *Devices, c
   double *A = Av.data(), *B = Bv.data();
   check(jacc_copyin(A, Bytes), "copyin");
   check(jacc_copyin(B, Bytes), "copyin");
-  jacc_arg Args[] = {
-      {"int n", &N}, {"int m", &M}, {"double (*a)[m]", &A}, {"double (*anew)[m]", &B}};
+  jacc_arg Args[] = {{"int n", &N},
+                     {"int m", &M},
+                     {Flat ? "double *a" : "double (*a)[m]", &A},
+                     {Flat ? "double *anew" : "double (*anew)[m]", &B}};
   auto Sweep = [&] {
-    check(jacc_kernel_push(JacobiStep, 4, Args, Flags), "push");
-    check(jacc_kernel_push(JacobiCopy, 4, Args, Flags), "push");
+    check(jacc_kernel_push(Flat ? FlatJacobiStep : JacobiStep, 4, Args, Flags), "push");
+    check(jacc_kernel_push(Flat ? FlatJacobiCopy : JacobiCopy, 4, Args, Flags), "push");
   };
   Sweep();
   jacc_reset_stats();
@@ -225,11 +228,23 @@ void BM_JacobiHost2Eager(benchmark::State &S) {
 void BM_JacobiHost2Adaptive(benchmark::State &S) {
   runJacobi(S, "BM_JacobiHost2Adaptive", "host:2", "1", "demand", JACC_DEFAULT);
 }
+void BM_FlatJacobiHost1(benchmark::State &S) {
+  runJacobi(S, "BM_FlatJacobiHost1", "host:1", "1", "demand", JACC_DEFAULT, true);
+}
+void BM_FlatJacobiHost2Demand(benchmark::State &S) {
+  runJacobi(S, "BM_FlatJacobiHost2Demand", "host:2", "1", "demand", JACC_FORCE_SPLIT, true);
+}
+void BM_FlatJacobiHost2Adaptive(benchmark::State &S) {
+  runJacobi(S, "BM_FlatJacobiHost2Adaptive", "host:2", "1", "demand", JACC_DEFAULT, true);
+}
 BENCHMARK(BM_JacobiHost1)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_JacobiHost1TwoThreads)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_JacobiHost2Demand)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_JacobiHost2Eager)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_JacobiHost2Adaptive)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_FlatJacobiHost1)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_FlatJacobiHost2Demand)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_FlatJacobiHost2Adaptive)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 /// The warm push of a tiny split kernel: what the launch path costs on several devices.
 void runTinySplit(benchmark::State &State, const char *Devices, const char *Exchange) {
@@ -284,6 +299,10 @@ int main(int argc, char **argv) {
               Ratio("BM_JacobiHost1", "BM_JacobiHost2Eager"));
   std::printf("  Jacobi host:2 adaptive (default flags) vs host:1: %.2fx\n",
               Ratio("BM_JacobiHost1", "BM_JacobiHost2Adaptive"));
+  std::printf("  Jacobi on flat arrays (a[i * m + j]) host:2 demand vs host:1: %.2fx; adaptive: "
+              "%.2fx\n",
+              Ratio("BM_FlatJacobiHost1", "BM_FlatJacobiHost2Demand"),
+              Ratio("BM_FlatJacobiHost1", "BM_FlatJacobiHost2Adaptive"));
   for (const auto &[Name, B] : BytesPerSweep)
     std::printf("  %s: %.0f bytes between devices per sweep\n", Name.c_str(), B);
   std::printf("  unequal devices (host:2, device 1 three times slower), Mandelbrot: auto policy "

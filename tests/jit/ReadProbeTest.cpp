@@ -4,8 +4,10 @@
 #include "analysis/ReadExtents.h"
 #include "jit/CompiledKernel.h"
 #include "jit/host/HostABI.h"
+#include "tests/jit/SplitEntryRun.h"
 
 #include <gtest/gtest.h>
+#include <llvm/ADT/STLExtras.h>
 
 #include <vector>
 
@@ -19,37 +21,12 @@ const char *Stencil = "#pragma acc parallel loop\n"
 const std::vector<std::string> StencilDecls = {"int n", "double *out", "const double *in",
                                                "const double *z", "const int *idx"};
 
-void noBarrier(void *) {}
-
 /// Probe device D of N of K, whose arguments' values are ByPosition (in the user's order) and
 /// whose one split array is mapped as [0, MappedBytes) from its pointer: the read_info words.
 std::vector<long long> probeWith(const jit::CompiledKernel &K,
                                  const std::vector<const void *> &ByPosition,
                                  long long MappedBytes, int D, int N) {
-  std::vector<long long> SplitInfo(JACC_SPLIT_INFO_WORDS * K.Info.Split.Plan.Arrays.size(), 0);
-  std::vector<long long> ReadInfo(jit::readInfoWords(K.Info), -7);
-  jacc_host_team T{};
-  T.nthreads = 1;
-  T.barrier = noBarrier;
-  T.share_begin = D;
-  T.share_end = D + 1;
-  T.share_scale = N;
-  T.narrow = 1;
-  T.split_info = SplitInfo.data();
-  T.read_info = ReadInfo.data();
-  const jacc_host_team *TP = &T;
-  // Parameters by ArgInfo::Param, then the mapping of the one split array, then the team.
-  std::vector<void *> Values(K.Info.Args.size());
-  for (const analysis::ArgInfo &A : K.Info.Args)
-    Values[A.Param] = const_cast<void *>(ByPosition[A.Position]);
-  long long MLo = 0, MHi = MappedBytes;
-  Values.push_back(&MLo);
-  Values.push_back(&MHi);
-  Values.push_back(&TP);
-  auto Split = K.splitCode();
-  EXPECT_TRUE(bool(Split)) << llvm::toString(Split.takeError());
-  (*Split)->Call->call((*Split)->Entry, Values.data());
-  return ReadInfo;
+  return jacc_test::runSplitEntry(K, ByPosition, MappedBytes, D, N, true).ReadInfo;
 }
 
 /// Probe device D of N of the stencil over arrays of n doubles: the read_info words.
@@ -153,6 +130,46 @@ TEST(ReadProbeTest, ReportsThePartitionedLoopAndEachDevicesIterations) {
   EXPECT_EQ(Loop(1), (std::vector<long long>{99, -2, 49, 0, 25, 24, 49}));
   for (double V : Y)
     EXPECT_EQ(V, -1.0) << "a probe runs no iteration";
+}
+
+TEST(ReadProbeTest, LinearizedReadsAreRowsOfTheirStride) {
+  auto K = jit::compileKernel(
+      "#pragma acc parallel loop\n"
+      "for (int i = 1; i < r - 1; i++)\n"
+      "  for (int j = 1; j < c - 1; j++)\n"
+      "    anew[i * c + j] = a[(i - 1) * c + j] + a[(i + 1) * c + j] + a[i * c + j - 1] +\n"
+      "                      a[i * c + j + 1];\n",
+      {"int r", "int c", "double *anew", "const double *a"});
+  ASSERT_TRUE(bool(K)) << llvm::toString(K.takeError());
+  const analysis::KernelInfo &I = (*K)->Info;
+  ASSERT_TRUE(I.Split.Enabled && I.Split.Plan.Narrowable) << I.Split.Fallback;
+  ASSERT_TRUE(I.Split.ProbeExact);
+  ASSERT_EQ(I.Split.Reads.size(), 1u);
+  ASSERT_EQ(I.Split.Reads[0].Ranges.size(), 3u);
+  int r = 8, c = 6;
+  std::vector<double> New(r * c, -1.0), A(r * c, 1.0);
+  double *NewP = New.data(), *AP = A.data();
+  auto Ranges = [&](int D) {
+    std::vector<long long> W = probeWith(**K, {&r, &c, &NewP, &AP}, r * c * 8LL, D, 2);
+    std::vector<std::pair<long long, long long>> R;
+    for (unsigned X = 0; X < 3; ++X)
+      R.push_back({W[JACC_READ_INFO_RANGES + 2 * X], W[JACC_READ_INFO_RANGES + 2 * X + 1]});
+    llvm::sort(R);
+    EXPECT_EQ(W[0], 8) << "a unit of one element";
+    return R;
+  };
+  // Device 0 owns anew[0, 24): rows 1 to 3 write into it (row 3's elements 19 to 22). Their
+  // reads: the rows above but their first element [1, 17), the rows below but their last
+  // [13, 29), their own rows [6, 24). Device 1: rows 4 to 6 ([24, 48)).
+  using Pairs = std::vector<std::pair<long long, long long>>;
+  EXPECT_EQ(Ranges(0), (Pairs{{1, 17}, {6, 24}, {13, 29}}));
+  EXPECT_EQ(Ranges(1), (Pairs{{19, 35}, {24, 42}, {31, 47}}));
+  for (double V : New)
+    EXPECT_EQ(V, -1.0) << "a probe runs no iteration";
+  // Bounds over a stride hold where it is positive: elsewhere the whole mapping (a unit of 0).
+  int Zero = 0;
+  std::vector<long long> W = probeWith(**K, {&r, &Zero, &NewP, &AP}, r * c * 8LL, 0, 2);
+  EXPECT_EQ(W[0], 0);
 }
 
 TEST(ReadProbeTest, BoundsThatReadAnArrayMakeTheProbeInexact) {

@@ -88,6 +88,15 @@ TEST(TextEditsTest, InsertionAtTheEndOfAReplacementFollowsIt) {
   EXPECT_EQ(E.apply(Src, 0, 10), "01Re456789");
 }
 
+TEST(TextEditsTest, AWindowMayLeaveOutTheInsertionsAtItsEnd) {
+  TextEdits E;
+  E.insert(2, "<in>");
+  E.insert(5, "<closes>");
+  E.replace(5, 7, "R");
+  EXPECT_EQ(E.apply(Src, 2, 5), "<in>234<closes>");
+  EXPECT_EQ(E.apply(Src, 2, 5, false), "<in>234");
+}
+
 TEST(TextEditsTest, InsertionInsideAReplacementIsDropped) {
   TextEdits E;
   E.replace(2, 6, "R");

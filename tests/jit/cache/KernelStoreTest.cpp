@@ -11,8 +11,10 @@
 #include "tests/ScopedEnv.h"
 
 #include <gtest/gtest.h>
+
 #include <llvm/Support/FileSystem.h>
 #include <llvm/Support/Path.h>
+#include <tuple>
 
 #include <fstream>
 #include <string>
@@ -359,6 +361,30 @@ TEST_F(KernelStoreTest, SummaryRoundTripsTheReadExtents) {
   (*Bad.getObject("kernel")->getArray("reads"))[0].getAsObject()->operator[]("arg") = 99;
   EXPECT_FALSE(bool(runtimeInfoFromSummary(Bad)));
   consumeError(runtimeInfoFromSummary(Bad).takeError());
+}
+
+TEST_F(KernelStoreTest, SummaryRoundTripsLinearizedWritesAndReads) {
+  // Rows of a run-time length c: the writes' scale and span narrow a loaded kernel as they did
+  // the analysed one, its reads' bounds scale as analysed.
+  auto K = compileKernel("#pragma acc parallel loop\n"
+                         "for (int i = 1; i < r - 1; i++)\n"
+                         "  for (int j = 1; j < c - 1; j++)\n"
+                         "    a[i * c + j] = b[(i - 1) * c + j] + b[(i + 1) * c + j];\n",
+                         {"int r", "int c", "double *a", "const double *b"});
+  ASSERT_TRUE(bool(K)) << llvm::toString(K.takeError());
+  const analysis::KernelInfo &I = (*K)->Info;
+  ASSERT_TRUE(I.Split.Plan.Narrowable) << I.Split.Plan.NoNarrowing;
+  auto Back = runtimeInfoFromSummary(kernelSummary(I, "t", 0, 0));
+  ASSERT_TRUE(bool(Back)) << llvm::toString(Back.takeError());
+  const analysis::AffineWrite &A = I.Split.Plan.Arrays[0].Writes[0],
+                              &B = Back->Split.Plan.Arrays[0].Writes[0];
+  EXPECT_EQ(std::tie(B.Coef, B.Offset, B.Scale, B.Least, B.Greatest),
+            std::tie(A.Coef, A.Offset, A.Scale, A.Least, A.Greatest));
+  EXPECT_EQ(A.Scale, "(c)");
+  ASSERT_EQ(Back->Split.Reads.size(), 1u);
+  EXPECT_EQ(analysis::describeReadExtent(Back->Split.Reads[0]),
+            analysis::describeReadExtent(I.Split.Reads[0]));
+  EXPECT_EQ(Back->Split.Reads[0].Ranges[0].Begin.Scale, "(c)");
 }
 
 TEST_F(KernelStoreTest, SummaryRoundTripsTheWindows) {
