@@ -286,8 +286,14 @@ bool Translator::dataCalls(const Region &R, std::vector<std::string> &Decls,
       }
       if (S->Scalar) {
         // A scalar lives on the devices as one element (translate/DeviceScalars.cpp), except in
-        // copyin on a compute construct: passing it by value is the same there.
-        if (C.Kind == ClauseKind::Copyin && R.D.isCompute())
+        // copyin on a compute construct: passing it by value is the same there, unless another
+        // clause gives it a device copy (copyin(x) copyout(x)), which must start from its value.
+        if (C.Kind == ClauseKind::Copyin && R.D.isCompute() &&
+            !llvm::any_of(R.D.Clauses, [&](const Clause &O) {
+              return (O.Kind == ClauseKind::Copy || O.Kind == ClauseKind::Copyout ||
+                      O.Kind == ClauseKind::Create) &&
+                     llvm::is_contained(O.Vars, Item);
+            }))
           continue;
         S->Addr = "&" + Item;
         S->Bytes = "sizeof " + Item;

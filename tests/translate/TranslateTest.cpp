@@ -176,6 +176,25 @@ TEST(Translate, DeclaredGlobalsAreMappedAtStartAndLiveOnTheDevices) {
   EXPECT_NE(Out.find("jacc_update_self(&g, sizeof g)"), std::string::npos) << Out;
 }
 
+TEST(Translate, AScalarInCopyinAndCopyoutStartsFromItsValueOnTheDevices) {
+  // Its device copy is what the reduction starts from: copied in, not created empty.
+  std::string Out = translateOk("void f(int n, double *r) {\n"
+                                "  double t = 1;\n"
+                                "#pragma acc parallel loop copyin(t) copyout(t) reduction(+:t)\n"
+                                "  for (int x = 0; x < n; x++) t += 1;\n"
+                                "  *r = t;\n"
+                                "}\n");
+  size_t In = Out.find("jacc_copyin(&t, sizeof t)");
+  ASSERT_NE(In, std::string::npos) << Out;
+  EXPECT_LT(In, Out.find("jacc_update_self(&t, sizeof t)")) << Out;
+  // Alone, copyin of a scalar on a compute construct passes it by value.
+  std::string ByValue = translateOk("void f(int n, double *a, double t) {\n"
+                                    "#pragma acc parallel loop copyin(t) copy(a[0:n])\n"
+                                    "  for (int x = 0; x < n; x++) a[x] += t;\n"
+                                    "}\n");
+  EXPECT_EQ(ByValue.find("jacc_copyin(&t"), std::string::npos) << ByValue;
+}
+
 TEST(Translate, PrivateSectionsAreArraysInTheKernelPerGangLoopIteration) {
   std::string Out = translateOk("void f(int n, double *c, double *d) {\n"
                                 "#pragma acc parallel loop firstprivate(c[0:n]) copy(d[0:4])\n"
