@@ -149,18 +149,21 @@ private:
     return X;
   }
 
+  /// Whether Cast converts an integer to an integer type that holds every value of it: a
+  /// narrowing one wraps (i + 200 in an unsigned char).
+  bool preservesValue(const CastExpr *Cast) const {
+    QualType To = Cast->getType(), From = Cast->getSubExpr()->getType();
+    if (!To->isIntegerType() || !From->isIntegerType())
+      return false;
+    uint64_t WTo = C.Ctx->getIntWidth(To), WFrom = C.Ctx->getIntWidth(From);
+    return WTo > WFrom ||
+           (WTo == WFrom && To->isSignedIntegerType() == From->isSignedIntegerType());
+  }
+
   bool affine(const Expr *E, long long Scale, IndexExpr &X) {
     E = E->IgnoreParens();
-    if (const auto *Cast = dyn_cast<CastExpr>(E)) {
-      QualType To = Cast->getType(), From = Cast->getSubExpr()->getType();
-      if (!To->isIntegerType() || !From->isIntegerType())
-        return false;
-      // Only value-preserving casts: a narrowing one wraps (i + 200 in an unsigned char).
-      uint64_t WTo = C.Ctx->getIntWidth(To), WFrom = C.Ctx->getIntWidth(From);
-      if (WTo < WFrom || (WTo == WFrom && To->isSignedIntegerType() != From->isSignedIntegerType()))
-        return false;
-      return affine(Cast->getSubExpr(), Scale, X);
-    }
+    if (const auto *Cast = dyn_cast<CastExpr>(E))
+      return preservesValue(Cast) && affine(Cast->getSubExpr(), Scale, X);
     if (const auto *I = dyn_cast<IntegerLiteral>(E)) {
       X.Const += Scale * static_cast<long long>(I->getValue().getLimitedValue());
       return true;
@@ -221,15 +224,8 @@ private:
       }
       return true;
     };
-    if (const auto *Cast = dyn_cast<CastExpr>(E)) {
-      QualType To = Cast->getType(), From = Cast->getSubExpr()->getType();
-      if (!To->isIntegerType() || !From->isIntegerType())
-        return false;
-      uint64_t WTo = C.Ctx->getIntWidth(To), WFrom = C.Ctx->getIntWidth(From);
-      if (WTo < WFrom || (WTo == WFrom && To->isSignedIntegerType() != From->isSignedIntegerType()))
-        return false;
-      return polynomial(Cast->getSubExpr(), P);
-    }
+    if (const auto *Cast = dyn_cast<CastExpr>(E))
+      return preservesValue(Cast) && polynomial(Cast->getSubExpr(), P);
     // Literals, sizeof, enumerators and constant subexpressions.
     Expr::EvalResult Value;
     if (E->getType()->isIntegerType() && E->EvaluateAsInt(Value, *C.Ctx) &&

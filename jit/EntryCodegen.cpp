@@ -197,6 +197,38 @@ std::string spanText(const std::string &Span) {
   return Span.empty() ? "0LL" : "(" + Span + ")";
 }
 
+/// C statements that set __k0 and __k1 to the first and last iterations k whose write W of
+/// Array (alpha k + beta plus the span [least, greatest]; St0: the outer loop's signed step)
+/// meets the owned range [lb, ub], or lies inside it (Inside). None: __k0 > __k1.
+std::string iterationsOfSpan(const AffineWrite &W, const std::string &St0, const std::string &Array,
+                             bool Inside) {
+  std::string Times = std::to_string(W.Coef) + "LL * " + scaleValue(W.Scale) + " * ";
+  std::string Lb = lowerBoundName(Array), Ub = upperBoundName(Array);
+  // The span's end that must be at or above lb, and the one that must be at or below ub.
+  std::string Low = spanText(Inside ? W.Least : W.Greatest),
+              High = spanText(Inside ? W.Greatest : W.Least);
+  return "    long long __a = " + Times + St0 + ", __c = " + Times + "__jacc_lo0 + (" + W.Offset +
+         "), __lo = " + Low + ", __hi = " + High +
+         ", __k0, __k1;\n"
+         "    if (__a > 0) { __k0 = __jacc_ceildiv(" +
+         Lb +
+         " - __c - __lo, __a); __k1 = "
+         "__jacc_floordiv(" +
+         Ub +
+         " - __c - __hi, __a); }\n"
+         "    else if (__a < 0) { __k0 = __jacc_ceildiv(" +
+         Ub +
+         " - __c - __hi, __a); __k1 = "
+         "__jacc_floordiv(" +
+         Lb +
+         " - __c - __lo, __a); }\n"
+         // A scale of 0 (known when the kernel runs): every iteration writes the same span.
+         "    else if (__c + __lo >= " +
+         Lb + " && __c + __hi <= " + Ub +
+         ") { __k0 = 0; __k1 = __jacc_n0 - 1; }\n"
+         "    else { __k0 = 1; __k1 = 0; }\n";
+}
+
 /// Split entries, in the nest header once the trip counts are known: the reduction share, the
 /// narrowed iteration range, and the split information thread 0 reports to the runtime.
 std::string splitHeader(const KernelInfo &K, const ParallelNest &N,
@@ -206,7 +238,8 @@ std::string splitHeader(const KernelInfo &K, const ParallelNest &N,
   std::string St0 = N.Loops.front().Increasing ? "__jacc_st0" : "(-__jacc_st0)";
   std::string H = "__jacc_sb = __jacc_n0 * __jacc_t->share_begin / __jacc_t->share_scale;\n"
                   "__jacc_se = __jacc_n0 * __jacc_t->share_end / __jacc_t->share_scale;\n";
-  // Iteration k writes index Coef * (lo0 + k * St0) + Offset = alpha * k + beta.
+  // Iteration k writes index Coef * Scale * (lo0 + k * St0) + Offset = alpha * k + beta, plus
+  // the span of its inner loops: the device runs the iterations whose writes meet its range.
   if (Plan.Narrowable) {
     H += "if (__jacc_t->narrow) {\n"
          "  long long __hb = __jacc_n0, __he = 0;\n";
@@ -214,29 +247,7 @@ std::string splitHeader(const KernelInfo &K, const ParallelNest &N,
       H += "  __hb = __jacc_sb; __he = __jacc_se;\n";
     for (const SplitArray &A : Plan.Arrays)
       for (const AffineWrite &W : A.Writes) {
-        // Iteration k writes between alpha * k + beta + least and alpha * k + beta + greatest;
-        // a scale of 0 (known when the kernel runs) makes every iteration write the same span.
-        std::string Times = std::to_string(W.Coef) + "LL * " + scaleValue(W.Scale) + " * ";
-        std::string Alpha = "(" + Times + St0 + ")";
-        std::string Beta = "(" + Times + "__jacc_lo0 + (" + W.Offset + "))";
-        std::string Lb = lowerBoundName(A.Name), Ub = upperBoundName(A.Name);
-        H += "  { long long __a = " + Alpha + ", __c = " + Beta + ", __l = " + spanText(W.Least) +
-             ", __g = " + spanText(W.Greatest) +
-             ", __k0, __k1;\n"
-             "    if (__a > 0) { __k0 = __jacc_ceildiv(" +
-             Lb +
-             " - __c - __g, __a); "
-             "__k1 = __jacc_floordiv(" +
-             Ub +
-             " - __c - __l, __a); }\n"
-             "    else if (__a < 0) { __k0 = __jacc_ceildiv(" +
-             Ub +
-             " - __c - __l, __a); "
-             "__k1 = __jacc_floordiv(" +
-             Lb +
-             " - __c - __g, __a); }\n"
-             "    else { __k0 = 0; __k1 = __jacc_n0 - 1; }\n"
-             "    (void)__l; (void)__g;\n"
+        H += "  {\n" + iterationsOfSpan(W, St0, A.Name, false) +
              "    if (__k0 < 0) __k0 = 0;\n"
              "    if (__k1 > __jacc_n0 - 1) __k1 = __jacc_n0 - 1;\n"
              "    if (__k0 <= __k1) { if (__k0 < __hb) __hb = __k0; if (__k1 + 1 > __he) __he = "
@@ -254,38 +265,10 @@ std::string splitHeader(const KernelInfo &K, const ParallelNest &N,
       continue;
     std::string First = ownedIterationsName(A.Name, "first"),
                 End = ownedIterationsName(A.Name, "end");
-    std::string Lb = lowerBoundName(A.Name), Ub = upperBoundName(A.Name);
     H += "long long " + First + " = 0, " + End + " = __jacc_n0;\n";
-    for (const AffineWrite &W : A.Writes) {
-      std::string Times = std::to_string(W.Coef) + "LL * " + scaleValue(W.Scale) + " * ";
-      H += "{ long long __a = " + Times + St0 + ", __c = " + Times + "__jacc_lo0 + (" + W.Offset +
-           "), __l = " + spanText(W.Least) + ", __g = " + spanText(W.Greatest) +
-           ", __k0, __k1;\n"
-           "  if (__a > 0) { __k0 = __jacc_ceildiv(" +
-           Lb +
-           " - __c - __l, __a); "
-           "__k1 = __jacc_floordiv(" +
-           Ub +
-           " - __c - __g, __a); }\n"
-           "  else if (__a < 0) { __k0 = __jacc_ceildiv(" +
-           Ub +
-           " - __c - __g, __a); "
-           "__k1 = __jacc_floordiv(" +
-           Lb +
-           " - __c - __l, __a); }\n"
-           "  else if (__c + __l >= " +
-           Lb + " && __c + __g <= " + Ub +
-           ") { __k0 = 0; "
-           "__k1 = __jacc_n0 - 1; }\n"
-           "  else { __k0 = 1; __k1 = 0; }\n"
-           "  if (__k0 > " +
-           First + ") " + First +
-           " = __k0;\n"
-           "  if (__k1 + 1 < " +
-           End + ") " + End +
-           " = __k1 + 1;\n"
-           "}\n";
-    }
+    for (const AffineWrite &W : A.Writes)
+      H += "{\n" + iterationsOfSpan(W, St0, A.Name, true) + "  if (__k0 > " + First + ") " + First +
+           " = __k0;\n  if (__k1 + 1 < " + End + ") " + End + " = __k1 + 1;\n}\n";
   }
   H += "if (__jacc_t->tid == 0) {\n";
   for (size_t I = 0; I < Plan.Arrays.size(); ++I) {

@@ -7,6 +7,7 @@
 #include "jacc/openacc.h"
 #include "jit/cuda/CudaABI.h"
 #include "jit/host/HostABI.h"
+#include "tests/api/ExchangePatterns.h"
 #include "tests/api/Fixture.h"
 #include "tests/api/NativeCalls.h"
 #include "tests/api/ProfiledProgram.h"
@@ -859,17 +860,6 @@ TEST_P(CudaMockTest, ABoundaryPlaneMovesThatPlaneOnly) {
   EXPECT_EQ(Rv, Want);
 }
 
-/// A Jacobi sweep on flat arrays, rows linearized by their length c, and its copy back.
-const char *const FlatSweep =
-    "#pragma acc parallel loop present(a, anew)\n"
-    "for (int i = 1; i < r - 1; i++)\n"
-    "  for (int j = 1; j < c - 1; j++)\n"
-    "    anew[i * c + j] = 0.25 * (a[(i - 1) * c + j] + a[(i + 1) * c + j] + a[i * c + j - 1] +\n"
-    "                              a[i * c + j + 1]);\n";
-const char *const FlatCopyBack = "#pragma acc parallel loop present(a, anew)\n"
-                                 "for (int i = 1; i < r - 1; i++)\n"
-                                 "  for (int j = 1; j < c - 1; j++)\n"
-                                 "    a[i * c + j] = anew[i * c + j];\n";
 /// Which of the two the next launch runs.
 std::atomic<bool> CopyingBack{false};
 
@@ -926,9 +916,9 @@ TEST_P(CudaMockTest, LinearizedJacobiFetchesTheHaloRowsBetweenGpus) {
     jacc_stats Before, After;
     ASSERT_JACC(jacc_get_stats(&Before));
     CopyingBack = false;
-    ASSERT_JACC(jacc_kernel_push(FlatSweep, 4, Args, JACC_FORCE_SPLIT));
+    ASSERT_JACC(jacc_kernel_push(jacc_patterns::FlatJacobiSrc, 4, Args, JACC_FORCE_SPLIT));
     CopyingBack = true;
-    ASSERT_JACC(jacc_kernel_push(FlatCopyBack, 4, Args, JACC_FORCE_SPLIT));
+    ASSERT_JACC(jacc_kernel_push(jacc_patterns::FlatCopyBackSrc, 4, Args, JACC_FORCE_SPLIT));
     ASSERT_JACC(jacc_get_stats(&After));
     EXPECT_EQ(After.bytes_device_to_device - Before.bytes_device_to_device, Sweep == 0 ? 0 : Halo)
         << "sweep " << Sweep;

@@ -79,18 +79,6 @@ const char *CopyBackSrc = "#pragma acc parallel loop present(a, anew)\n"
                           "  for (int j = 1; j < c - 1; j++)\n"
                           "    a[i][j] = anew[i][j];\n";
 
-/// The Jacobi sweep and copy-back above on flat arrays, rows linearized by their length c.
-const char *FlatJacobiSrc =
-    "#pragma acc parallel loop present(a, anew)\n"
-    "for (int i = 1; i < r - 1; i++)\n"
-    "  for (int j = 1; j < c - 1; j++)\n"
-    "    anew[i * c + j] = 0.25 * (a[(i - 1) * c + j] + a[(i + 1) * c + j] + a[i * c + j - 1] +\n"
-    "                              a[i * c + j + 1]);\n";
-const char *FlatCopyBackSrc = "#pragma acc parallel loop present(a, anew)\n"
-                              "for (int i = 1; i < r - 1; i++)\n"
-                              "  for (int j = 1; j < c - 1; j++)\n"
-                              "    a[i * c + j] = anew[i * c + j];\n";
-
 /// Sweeps of a 5-point Jacobi on an r x c grid, Sweep then CopyBack (split by rows or by
 /// columns; Flat: the arrays passed as `double *`), from zeroed counters: the first sweep moves
 /// nothing, each later one HaloPerSweep bytes between the devices; an update self gathers every

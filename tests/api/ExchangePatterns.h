@@ -1,7 +1,8 @@
 // Kernels of three access patterns the demand exchange is measured on, shared by the
-// end-to-end tests (DemandExchangeTest) and the benchmark (tests/bench/ExchangeBench.cpp): a 3-D
-// 7-point stencil, a Black-Scholes map, and the kernels of a conjugate-gradient iteration over a
-// CSR matrix (a mat-vec whose reads are data-dependent, dot products, axpys).
+// end-to-end tests (DemandExchangeTest, CudaMockTest) and the benchmarks
+// (tests/bench/ExchangeBench.cpp, SplitBench.cpp): a 3-D 7-point stencil, a Jacobi sweep on flat
+// arrays, a Black-Scholes map, and the kernels of a conjugate-gradient iteration over a CSR matrix
+// (a mat-vec whose reads are data-dependent, dot products, axpys).
 #ifndef JACC_TESTS_API_EXCHANGEPATTERNS_H
 #define JACC_TESTS_API_EXCHANGEPATTERNS_H
 
@@ -17,6 +18,19 @@ inline const char *Stencil3DSrc =
     "    for (int k = 1; k < nz - 1; k++)\n"
     "      b[i][j][k] = (a[i-1][j][k] + a[i+1][j][k] + a[i][j-1][k] + a[i][j+1][k] +\n"
     "                    a[i][j][k-1] + a[i][j][k+1] + a[i][j][k]) / 7.0;\n";
+
+/// A 5-point Jacobi sweep on flat r x c arrays (rows linearized by their length c, as most C
+/// codes write them), and its copy back.
+inline const char *FlatJacobiSrc =
+    "#pragma acc parallel loop present(a, anew)\n"
+    "for (int i = 1; i < r - 1; i++)\n"
+    "  for (int j = 1; j < c - 1; j++)\n"
+    "    anew[i * c + j] = 0.25 * (a[(i - 1) * c + j] + a[(i + 1) * c + j] + a[i * c + j - 1] +\n"
+    "                              a[i * c + j + 1]);\n";
+inline const char *FlatCopyBackSrc = "#pragma acc parallel loop present(a, anew)\n"
+                                     "for (int i = 1; i < r - 1; i++)\n"
+                                     "  for (int j = 1; j < c - 1; j++)\n"
+                                     "    a[i * c + j] = anew[i * c + j];\n";
 
 /// European call and put prices of n options (a logistic approximation of the normal CDF).
 inline const char *BlackScholesSrc =

@@ -25,16 +25,5 @@ inline const char *const JacobiCopy = "#pragma acc parallel loop present(a, anew
                                       "for (int i = 1; i < n - 1; i++)\n"
                                       "  for (int j = 1; j < m - 1; j++)\n"
                                       "    a[i][j] = anew[i][j];\n";
-/// The same sweep and copy on flat arrays, rows linearized by their length m (most C codes).
-inline const char *const FlatJacobiStep =
-    "#pragma acc parallel loop present(a, anew)\n"
-    "for (int i = 1; i < n - 1; i++)\n"
-    "  for (int j = 1; j < m - 1; j++)\n"
-    "    anew[i * m + j] = 0.25 * (a[(i - 1) * m + j] + a[(i + 1) * m + j] + a[i * m + j - 1] +\n"
-    "                              a[i * m + j + 1]);\n";
-inline const char *const FlatJacobiCopy = "#pragma acc parallel loop present(a, anew)\n"
-                                          "for (int i = 1; i < n - 1; i++)\n"
-                                          "  for (int j = 1; j < m - 1; j++)\n"
-                                          "    a[i * m + j] = anew[i * m + j];\n";
 
 #endif

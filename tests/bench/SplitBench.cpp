@@ -9,6 +9,7 @@
 //    JACC_EXCHANGE=demand and eager against host:1 with one and two threads, and the bytes moved
 //    between devices per sweep; the same on flat arrays (rows linearized: a[i * m + j]); the warm
 //    push of a tiny split kernel on host:2.
+#include "tests/api/ExchangePatterns.h"
 #include "tests/bench/BenchKernels.h"
 #include "tests/bench/BenchSupport.h"
 
@@ -190,13 +191,15 @@ void runJacobi(benchmark::State &State, const char *Name, const char *Devices, c
   double *A = Av.data(), *B = Bv.data();
   check(jacc_copyin(A, Bytes), "copyin");
   check(jacc_copyin(B, Bytes), "copyin");
-  jacc_arg Args[] = {{"int n", &N},
-                     {"int m", &M},
+  jacc_arg Args[] = {{Flat ? "int r" : "int n", &N},
+                     {Flat ? "int c" : "int m", &M},
                      {Flat ? "double *a" : "double (*a)[m]", &A},
                      {Flat ? "double *anew" : "double (*anew)[m]", &B}};
   auto Sweep = [&] {
-    check(jacc_kernel_push(Flat ? FlatJacobiStep : JacobiStep, 4, Args, Flags), "push");
-    check(jacc_kernel_push(Flat ? FlatJacobiCopy : JacobiCopy, 4, Args, Flags), "push");
+    check(jacc_kernel_push(Flat ? jacc_patterns::FlatJacobiSrc : JacobiStep, 4, Args, Flags),
+          "push");
+    check(jacc_kernel_push(Flat ? jacc_patterns::FlatCopyBackSrc : JacobiCopy, 4, Args, Flags),
+          "push");
   };
   Sweep();
   jacc_reset_stats();
