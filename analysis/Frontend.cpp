@@ -170,10 +170,12 @@ private:
   llvm::Error checkConstructClauses();
   /// The nest of F (buildNest), its innermost loop kept for lowerNests.
   llvm::Expected<ParallelNest> buildNest(ForStmt *F, const Directive &D) {
-    ForStmt *Inner = nullptr;
-    auto N = analysis::buildNest(F, D, *this, Inner);
-    if (N)
-      NestInner.push_back(Inner);
+    std::vector<ForStmt *> Fors;
+    auto N = analysis::buildNest(F, D, *this, Fors);
+    if (N) {
+      NestInner.push_back(Fors.back());
+      NestCollapsed.emplace_back(Fors.begin() + 1, Fors.end());
+    }
     return N;
   }
   llvm::Error addReductions(const Directive &D, bool ArgsOnly = false);
@@ -187,6 +189,8 @@ private:
   /// private), or, without one, innerIterationsIndependent proves it.
   bool independentLoop(ForStmt *F, const std::string &Var, LowerContext C);
   std::vector<ForStmt *> NestInner; ///< innermost loop of each nest
+  /// The loops of each nest that collapse into its first one.
+  std::vector<std::vector<const ForStmt *>> NestCollapsed;
   std::map<Stmt *, Directive> LoopDirs; ///< the loop directives inside the construct
 
   llvm::StringRef Source;
@@ -670,7 +674,9 @@ void Analyzer::lowerNests() {
     C.ParallelVars.clear();
     for (const CanonicalLoop &L : K.Nests[I].Loops)
       C.ParallelVars.push_back(L.Var);
+    C.CollapsedLoops = NestCollapsed[I];
     K.Nests[I].Body = lowerRegion(NestInner[I]->getBody(), C);
+    C.CollapsedLoops.clear();
     findInnerParallel(K.Nests[I], NestInner[I], C);
     K.Nests[I].Interchanges = findInterchanges(
         NestInner[I]->getBody(), K.Nests[I].Loops.back().BodyEnd, C, *this,

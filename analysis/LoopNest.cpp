@@ -201,7 +201,8 @@ llvm::Error checkNoBreak(Stmt *Body, const KernelLocations &Loc) {
 }
 
 llvm::Expected<ParallelNest> buildNest(ForStmt *F, const Directive &D, const KernelLocations &Loc,
-                                       ForStmt *&Inner) {
+                                       std::vector<ForStmt *> &Fors) {
+  Fors.clear();
   ParallelNest N;
   N.Dir = D;
   unsigned Depth = 1;
@@ -235,12 +236,12 @@ llvm::Expected<ParallelNest> buildNest(ForStmt *F, const Directive &D, const Ker
                                V->getName() + "': collapse needs rectangular loops");
     OuterVars.insert(Var);
     N.Loops.push_back(std::move(*L));
+    Fors.push_back(Cur);
     if (I + 1 < Depth)
       Cur = perfectlyNested(Cur);
   }
   if (auto E = checkNoBreak(Cur->getBody(), Loc))
     return E;
-  Inner = Cur;
   // private(list): one fresh variable per iteration.
   if (const Clause *C = D.find(ClauseKind::Private))
     for (const std::string &Name : C->Vars) {

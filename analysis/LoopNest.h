@@ -35,8 +35,10 @@ bool plainRectangularHeader(clang::ForStmt *F, const std::vector<CanonicalLoop> 
 /// InvalidArgument at a `break` in Body that would leave the loop whose body it is.
 llvm::Error checkNoBreak(clang::Stmt *Body, const KernelLocations &Loc);
 
+/// The nest of F under directive D; Fors gets its loops, outermost first (the innermost last).
 llvm::Expected<ParallelNest> buildNest(clang::ForStmt *F, const Directive &D,
-                                       const KernelLocations &Loc, clang::ForStmt *&Inner);
+                                       const KernelLocations &Loc,
+                                       std::vector<clang::ForStmt *> &Fors);
 
 } // namespace jacc::analysis
 

@@ -29,6 +29,9 @@ public:
     unsigned Exit = IR.addBlock();
     IR.Exit = Exit;
     Loops.push_back({Exit, Exit}); // `continue` in the parallel loop body ends the iteration
+    for (const ForStmt *F : C.CollapsedLoops)
+      if (std::optional<InnerLoop> L = unitStepLoop(F))
+        IR.CollapsedLoops.push_back(std::move(*L));
     lowerStmt(Body);
     IR.addEdge(Cur, Exit);
     return std::move(IR);

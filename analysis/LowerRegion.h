@@ -13,9 +13,11 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <vector>
 
 namespace clang {
 class ASTContext;
+class ForStmt;
 class Stmt;
 class SourceRange;
 } // namespace clang
@@ -29,6 +31,8 @@ struct LowerContext {
   std::map<std::string, unsigned> PointerArgs;
   std::set<std::string> ReductionVars;
   std::vector<std::string> ParallelVars;
+  /// The loops that collapse into the nest's first one (RegionIR::CollapsedLoops).
+  std::vector<const clang::ForStmt *> CollapsedLoops;
   /// Kernel-source offsets of a clang range (token range, expansion locations).
   std::function<std::pair<unsigned, unsigned>(clang::SourceRange)> Offsets;
   /// Kernel-source offsets of the text that spells exactly a clang range, nullopt when the

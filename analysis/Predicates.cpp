@@ -129,8 +129,9 @@ std::vector<Predicate> computePredicates(const RegionIR &IR, const Dependences &
                                                       [](const PredTerm &T) {
                                                         return T.K == PredTerm::Kind::Share;
                                                       });
-      // A narrowed nest runs only its share, and owns what the share writes: no conflict.
-      if (!ShareOnly && !Plan.Narrowable && Conflict && Conflict->empty())
+      // A narrowed nest runs only its share, and owns what the share writes: no conflict; but
+      // where writes span rows, the rows at the ends of its range are also its neighbours'.
+      if (!ShareOnly && (!Plan.Narrowable || Plan.spansWrites()) && Conflict && Conflict->empty())
         *Conflict = S.Var;
       P[S.Id].Always = false;
       P[S.Id].Terms.assign(1, PredTerm{PredTerm::Kind::Share, "", {}, 0});

@@ -74,8 +74,9 @@ public:
     // inner loop's variable k in [Min, Max] contributes c * Min to one and c * Max to the other.
     Form Least{0, X.Const, {}}, Greatest{0, X.Const, {}};
     for (const auto &[Var, C] : X.Coeffs) {
+      // A loop collapsed into the split one (a[4 * i + j]) spans its bounds.
       if (std::string Why = addTerm(Var, C, Least, Greatest); !Why.empty())
-        return whole(Where + ": " + Why);
+        return addScaled(X, Stmt, Where);
       if (Var == Outer || IR.invariant(Var))
         continue;
       const InnerLoop *L = IR.innerLoopOf(Var, Stmt);

@@ -119,6 +119,9 @@ struct RegionIR {
   unsigned Entry = 0, Exit = 0;
   std::vector<std::string> ParallelVars; ///< outermost first (collapse)
   std::vector<InnerLoop> InnerLoops;     ///< the unit-step sequential loops, outermost first
+  /// The unit-step loops that collapse into the split one (their iterations run whole for each
+  /// of its iterations), as inner loops spanning every statement.
+  std::vector<InnerLoop> CollapsedLoops;
   /// Scalars visible at the region's entry (args, region-level locals, loop variables).
   std::set<std::string> EntryVars;
   /// Why the region cannot be split (writes the analysis cannot attribute), empty if it can.
@@ -130,6 +133,14 @@ struct RegionIR {
       if ((S.K == IRStmt::Kind::ScalarDef || S.K == IRStmt::Kind::Phi) && S.Var == Var)
         return false;
     return true;
+  }
+
+  /// The loop of CollapsedLoops over Var, or null.
+  const InnerLoop *collapsedLoop(const std::string &Var) const {
+    for (const InnerLoop &L : CollapsedLoops)
+      if (L.Var == Var)
+        return &L;
+    return nullptr;
   }
 
   /// The innermost loop of InnerLoops over Var whose statements include Stmt, or null.

@@ -109,11 +109,11 @@ std::optional<ScaledIndex> scaledIndex(const RegionIR &IR, const IndexExpr &X, u
       ++LoopFactors;
       if (V == Outer)
         continue;
-      if (Parallel) {
+      if (Parallel && !IR.collapsedLoop(V)) {
         Why = "the index varies with the inner parallel loop's '" + V + "'";
         return std::nullopt;
       }
-      if (!IR.innerLoopOf(V, Stmt)) {
+      if (!Parallel && !IR.innerLoopOf(V, Stmt)) {
         Why = "the index reads '" + V + "', which the region computes";
         return std::nullopt;
       }
@@ -140,7 +140,10 @@ std::optional<ScaledIndex> scaledIndex(const RegionIR &IR, const IndexExpr &X, u
     S.Scale = "(" + sumText(S.Step, true) + ")";
   }
   for (const auto &[Var, Coef] : Inner) {
-    const InnerLoop *L = IR.innerLoopOf(Var, Stmt);
+    // A loop collapsed into the split one runs whole for each of its iterations.
+    const InnerLoop *L = IR.collapsedLoop(Var);
+    if (!L)
+      L = IR.innerLoopOf(Var, Stmt);
     for (const IndexExpr *B : {&L->Min, &L->Max})
       if (!B->Affine || B->ReadsMemory || llvm::any_of(B->Coeffs, [&](const auto &VC) {
             return VC.first == Outer || !IR.invariant(VC.first) ||

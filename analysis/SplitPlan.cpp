@@ -147,11 +147,7 @@ SplitPlan planSplit(const RegionIR &IR) {
   // devices' ranges (c[x * n + y]): a recurrence reading back the element an inner loop's
   // previous iteration wrote would read its own stale copy where another device owns that
   // element. Such a nest runs duplicated instead.
-  bool Spread = llvm::any_of(P.Arrays, [](const SplitArray &A) {
-    return llvm::any_of(
-        A.Writes, [](const AffineWrite &W) { return !W.Least.empty() || !W.Greatest.empty(); });
-  });
-  if (P.Splittable && (!P.Narrowable || Spread))
+  if (P.Splittable && (!P.Narrowable || P.spansWrites()))
     if (std::string Why = readsOtherWrittenElement(IR, P); !Why.empty()) {
       P.Splittable = false;
       P.Fallback = Why;

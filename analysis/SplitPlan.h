@@ -53,6 +53,16 @@ struct SplitPlan {
   std::string NoNarrowing;      ///< why not
   bool HasShareTerms = false;   ///< reductions: the device's share of the iterations matters
 
+  /// Some write spans several indices per iteration (b[i * n + j] over j): the rows at the ends
+  /// of a device's range are run by the devices on both sides, each writing its part of them.
+  bool spansWrites() const {
+    return std::any_of(Arrays.begin(), Arrays.end(), [](const SplitArray &A) {
+      return std::any_of(A.Writes.begin(), A.Writes.end(), [](const AffineWrite &W) {
+        return !W.Least.empty() || !W.Greatest.empty();
+      });
+    });
+  }
+
   const SplitArray *find(const std::string &Name) const {
     for (const SplitArray &A : Arrays)
       if (A.Name == Name)

@@ -3,6 +3,7 @@
 // reductions, and why a nest cannot be split.
 #include "analysis/SplitPlan.h"
 #include "analysis/Pipeline.h"
+#include "analysis/ReadExtents.h"
 #include "tests/analysis/PipelineCheck.h"
 
 #include <gtest/gtest.h>
@@ -277,15 +278,34 @@ TEST(SplitPlanTest, OffsetsMustBeInvariantAndNotParallel) {
   EXPECT_FALSE(K.Split.Plan.Narrowable);
   EXPECT_EQ(K.Split.Plan.NoNarrowing,
             "the write 'a[...]' at line 4 is not affine in the parallel iterator");
-  // j is an iterator of the collapsed nest.
+  // j is an iterator of the collapsed nest whose step is not one.
   KernelInfo C = analyzed("#pragma acc parallel loop collapse(2)\n"
                           "for (int i = 0; i < n; i++)\n"
-                          "  for (int j = 0; j < 4; j++)\n"
+                          "  for (int j = 0; j < 4; j += 2)\n"
                           "    a[4 * i + j] = 1;\n",
                           {"int n", "double *a"});
   EXPECT_FALSE(C.Split.Plan.Narrowable);
   EXPECT_EQ(C.Split.Plan.NoNarrowing,
             "the write 'a[...]' at line 4 is not affine in the parallel iterator");
+}
+
+TEST(SplitPlanTest, LoopsCollapsedIntoTheSplitOneSpanTheirBounds) {
+  // Each iteration of i runs j over [0, m - 1] (collapse): a[i * m + j] spans that row.
+  KernelInfo K = analyzed("#pragma acc parallel loop collapse(2)\n"
+                          "for (int i = 0; i < n; i++)\n"
+                          "  for (int j = 0; j < m; j++)\n"
+                          "    a[i * m + j] = b[i * m + j] + b[4 * i + j];\n",
+                          {"int n", "int m", "double *a", "const double *b"});
+  const SplitPlan &P = K.Split.Plan;
+  ASSERT_TRUE(P.Narrowable) << P.NoNarrowing;
+  ASSERT_EQ(P.Arrays.size(), 1u);
+  const AffineWrite &W = P.Arrays[0].Writes.at(0);
+  EXPECT_EQ(
+      std::tie(W.Coef, W.Scale, W.Least, W.Greatest),
+      std::make_tuple(1LL, std::string("(m)"), std::string(""), std::string("(-1LL + 1LL * (m))")));
+  ASSERT_EQ(K.Split.Reads.size(), 1u);
+  EXPECT_EQ(describeReadExtent(K.Split.Reads[0]),
+            "b along dimension 0: [lo * (m), hi * (m)) u [4 * lo, 4 * hi - 4 + (1LL * (m)))");
 }
 
 // ---- reads, reductions, fallbacks ------------------------------------------------------------

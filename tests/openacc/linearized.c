@@ -1,7 +1,8 @@
 /* Arrays linearized with run-time strides, as most C codes write them: a 2-D heat step on rows of
    a run-time length whose count no number of devices divides (the devices' parts cross rows), a
    3-D smoothing through a macro of NPB MG's shape (I3D), a row sweep that reads back what it
-   just wrote (a recurrence along each row: it cannot split by elements), and a reversed copy. */
+   just wrote (a recurrence along each row: it cannot split by elements), a collapsed nest, and a
+   reversed copy. */
 #include <stdio.h>
 
 #define I3D(a, n1, n2, i3, i2, i1) a[((i3) * (n2) + (i2)) * (n1) + (i1)]
@@ -51,6 +52,13 @@ int main(void) {
     for (int j = 1; j < cols; j++)
       t[i * cols + j] = 0.5 * (t[i * cols + j] + t[i * cols + j - 1]);
   printf("sweep %.6f\n", checksum(t, rows * cols));
+
+  /* Both loops shared (collapse): each row's elements still lie in one span per i. */
+#pragma acc parallel loop collapse(2) copyin(t[0:rows * cols]) copy(tn[0:rows * cols])
+  for (int i = 0; i < rows; i++)
+    for (int j = 0; j < cols; j++)
+      tn[i * cols + j] = t[i * cols + j] + (j > 0 ? t[i * cols + j - 1] : 0);
+  printf("collapsed %.6f\n", checksum(tn, rows * cols));
 
   int n = rows * cols;
 #pragma acc parallel loop copyin(t[0:n]) copyout(tn[0:n])
