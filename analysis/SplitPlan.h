@@ -21,6 +21,9 @@ struct AffineWrite {
   long long Coef = 0;
   std::string Offset;
   std::string Scale, Least, Greatest;
+
+  /// An iteration writes several indices of it (inner loops add a span).
+  bool spans() const { return !Least.empty() || !Greatest.empty(); }
 };
 
 struct SplitArray {
@@ -38,9 +41,8 @@ struct SplitArray {
   /// a split entry first tests whether all of an iteration's writes lie in the owned range, so
   /// that the guards of such an iteration cost nothing (and its inner loop vectorizes unmasked).
   bool testsWholeIterations() const {
-    return Affine && std::any_of(Writes.begin(), Writes.end(), [](const AffineWrite &W) {
-             return !W.Least.empty() || !W.Greatest.empty();
-           });
+    return Affine && std::any_of(Writes.begin(), Writes.end(),
+                                 [](const AffineWrite &W) { return W.spans(); });
   }
 };
 
@@ -57,9 +59,8 @@ struct SplitPlan {
   /// of a device's range are run by the devices on both sides, each writing its part of them.
   bool spansWrites() const {
     return std::any_of(Arrays.begin(), Arrays.end(), [](const SplitArray &A) {
-      return std::any_of(A.Writes.begin(), A.Writes.end(), [](const AffineWrite &W) {
-        return !W.Least.empty() || !W.Greatest.empty();
-      });
+      return std::any_of(A.Writes.begin(), A.Writes.end(),
+                         [](const AffineWrite &W) { return W.spans(); });
     });
   }
 

@@ -6,6 +6,8 @@
 #include "jit/EntryCodegen.h"
 #include "jit/host/HostABI.h"
 
+#include <set>
+
 namespace jacc::jit {
 
 using namespace analysis;
@@ -71,11 +73,14 @@ std::string readProbe(const KernelInfo &K, const ParallelNest &N, const EntryTar
     } else {
       P += UnitAndPitch(W, R, R.Dim);
       // Bounds over a scale hold where it is positive: elsewhere a unit of 0, the whole mapping.
-      std::string Positive;
+      std::set<std::string> Scales;
       for (const ExtentRange &E : R.Ranges)
         for (const ExtentBound *B : {&E.Begin, &E.End})
           if (!B->Scale.empty())
-            Positive += (Positive.empty() ? "" : " && ") + scaleValue(B->Scale) + " > 0";
+            Scales.insert(B->Scale);
+      std::string Positive;
+      for (const std::string &S : Scales)
+        Positive += (Positive.empty() ? "" : " && ") + scaleValue(S) + " > 0";
       if (!Positive.empty())
         P += "    if (!(" + Positive + ")) __r[" + std::to_string(W) + "] = 0;\n";
       for (size_t I = 0; I < R.Ranges.size(); ++I) {
