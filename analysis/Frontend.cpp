@@ -655,8 +655,10 @@ void Analyzer::lowerNests() {
   LowerContext C;
   C.Ctx = &Ctx;
   C.Source = Source;
+  // deviceptr arguments too: acc_malloc memory has a copy on every device, so such a kernel
+  // splits like one over mapped data when the runtime binds it that way.
   for (const ArgInfo &A : K.Args)
-    if (A.ArgKind == ArgInfo::Kind::Pointer && !A.Deviceptr)
+    if (A.ArgKind == ArgInfo::Kind::Pointer)
       C.PointerArgs[A.Name] = A.Position;
   for (const ReductionVar &R : K.Reductions)
     C.ReductionVars.insert(R.Name);

@@ -46,7 +46,9 @@ struct ArgInfo {
   uint64_t Align = 1;
   uint64_t PointeeSize = 1; ///< pointer: sizeof(*p) (a row for double (*)[M]); 1 if unknown
   bool PointeeKnown = false; ///< pointer: PointeeSize is a compile-time constant
-  bool Deviceptr = false; ///< deviceptr clause: passed through untranslated
+  /// deviceptr clause: the program's device memory, translated only when it has copies on
+  /// several devices (acc_malloc memory)
+  bool Deviceptr = false;
   /// A pointer whose pointee, or an aggregate that, holds pointers (`double **rows`, a struct
   /// with a pointer member): the kernel reaches memory through them that no argument names.
   bool HoldsPointers = false;

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 
 namespace jacc::analysis {
 
@@ -55,8 +56,35 @@ static std::string readsOtherWrittenElement(const RegionIR &IR, const SplitPlan 
   return "";
 }
 
+/// The pointer arguments read after a write of the iteration: in a later statement than one
+/// writing an array, or in a sequential loop whose body writes one (its next trip).
+static std::set<unsigned> readsAfterWrites(const RegionIR &IR) {
+  std::set<unsigned> Out;
+  std::optional<size_t> FirstWrite;
+  std::vector<bool> InWritingLoop(IR.Stmts.size(), false);
+  for (size_t I = 0; I < IR.Stmts.size(); ++I) {
+    if (IR.Stmts[I].K != IRStmt::Kind::ArrayWrite)
+      continue;
+    FirstWrite = FirstWrite.value_or(I);
+    for (const InnerLoop &L : IR.InnerLoops)
+      if (L.FirstStmt <= I && I < L.EndStmt)
+        for (size_t J = L.FirstStmt; J < L.EndStmt && J < IR.Stmts.size(); ++J)
+          InWritingLoop[J] = true;
+  }
+  for (size_t I = 0; I < IR.Stmts.size(); ++I) {
+    if (!(FirstWrite && I > *FirstWrite) && !InWritingLoop[I])
+      continue; // a statement's own reads come before its store
+    for (const auto *List : {&IR.Stmts[I].Reads, &IR.Stmts[I].IndexReads})
+      for (const ArrayAccess &R : *List)
+        if (R.Arg >= 0)
+          Out.insert(R.Arg);
+  }
+  return Out;
+}
+
 SplitPlan planSplit(const RegionIR &IR) {
   SplitPlan P;
+  P.ReadAfterWrite = readsAfterWrites(IR);
   if (!IR.Unattributable.empty()) {
     P.Splittable = false;
     P.Fallback = IR.Unattributable;

@@ -49,6 +49,11 @@ struct SplitArray {
 struct SplitPlan {
   std::vector<SplitArray> Arrays;
   std::set<unsigned> ReadArgs;  ///< pointer arguments the region reads (aliasing checks)
+  /// Of those, the ones read where an earlier write of the iteration may have changed what they
+  /// read (a later statement, or any statement of a loop around a write): through another
+  /// pointer into a written array, such a read must see this device's writes, so that array
+  /// is not split.
+  std::set<unsigned> ReadAfterWrite;
   bool Splittable = true;
   std::string Fallback;         ///< why not, when !Splittable
   bool Narrowable = true;       ///< every write affine in the outermost iterator, none atomic

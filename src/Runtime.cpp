@@ -124,6 +124,7 @@ llvm::Error Runtime::initLocked() {
   }
   Data.attach(Devices);
   Data.setUnified(Settings->UnifiedMemory);
+  Data.setUserBlockCopies(Settings->UserBlockCopies);
   Sched.attach(Devices);
   Initialized = true;
   debugLog("device", llvm::Twine(Devices.size()) + " device(s), " +

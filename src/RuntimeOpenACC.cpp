@@ -95,7 +95,10 @@ llvm::Expected<void *> Runtime::allocateUser(unsigned Device, size_t Bytes, cons
   auto L = acquireDevice(Device, Api);
   if (!L)
     return L.takeError();
-  return Data.allocateUser(Device, Bytes, Api);
+  auto At = dataPlacement(Api);
+  if (!At)
+    return At.takeError();
+  return Data.allocateUser(Device, Bytes, Api, *At ? &**At : nullptr);
 }
 
 llvm::Error Runtime::releaseUser(void *DevicePtr, const char *Api) {

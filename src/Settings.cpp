@@ -72,6 +72,10 @@ llvm::Expected<RuntimeSettings> readSettings() {
   if (!Memory)
     return Memory.takeError();
   S.UnifiedMemory = *Memory == 1;
+  auto Malloc = env::keyword(env::Var::Malloc, {{"one", 0}, {"every", 1}}, 0, "one or every");
+  if (!Malloc)
+    return Malloc.takeError();
+  S.UserBlockCopies = *Malloc == 1;
   auto Warn = env::seconds(env::Var::KernelWarn, S.KernelWarnSeconds, 1e9,
                            "30 or 0.5; 0 turns the warning off");
   if (!Warn)

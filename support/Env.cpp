@@ -22,6 +22,8 @@ const char *name(Var V) {
   case Var::HugePages: return "JACC_HUGE_PAGES";
   case Var::MemoryPool:
     return "JACC_MEMORY_POOL";
+  case Var::Malloc:
+    return "JACC_MALLOC";
   case Var::Specialize: return "JACC_SPECIALIZE";
   case Var::SpecializeArgs: return "JACC_SPECIALIZE_ARGS";
   case Var::SpecializeAfter: return "JACC_SPECIALIZE_AFTER";
@@ -78,6 +80,7 @@ llvm::ArrayRef<Var> allVars() {
                             Var::Memory,
                             Var::HugePages,
                             Var::MemoryPool,
+                            Var::Malloc,
                             Var::Specialize,
                             Var::SpecializeArgs,
                             Var::SpecializeAfter,
@@ -134,6 +137,8 @@ const char *defaultText(Var V) {
   case Var::HugePages: return "1 (host copies of 2 MiB or more on huge pages)";
   case Var::MemoryPool:
     return "1 (released blocks of 1 MiB or more kept for reuse)";
+  case Var::Malloc:
+    return "one (acc_malloc memory is its device's alone)";
   case Var::Specialize: return "auto";
   case Var::SpecializeArgs: return "every foldable scalar";
   case Var::SpecializeAfter: return "3";

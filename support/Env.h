@@ -32,6 +32,7 @@ enum class Var : unsigned {
   Memory,            ///< JACC_MEMORY: separate, unified (src/data/UnifiedMemory)
   HugePages,         ///< JACC_HUGE_PAGES: host copies on transparent huge pages (src/host)
   MemoryPool,        ///< JACC_MEMORY_POOL: released device blocks kept for reuse (src/MemoryPool)
+  Malloc,            ///< JACC_MALLOC: one, every (src/data/UserBlockCopies)
   Specialize,        ///< JACC_SPECIALIZE: off, auto, always (jit/Specializer)
   SpecializeArgs,    ///< JACC_SPECIALIZE_ARGS: n,+m,-dt
   SpecializeAfter,   ///< JACC_SPECIALIZE_AFTER: pushes before auto folds

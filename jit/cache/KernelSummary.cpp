@@ -97,7 +97,7 @@ json::Object readToJson(const ReadExtent &R) {
 }
 
 json::Object runtimeToJson(const KernelInfo &K) {
-  json::Array Args, Reds, Arrays, ReadArgs;
+  json::Array Args, Reds, Arrays, ReadArgs, ReadAfterWrite;
   for (const ArgInfo &A : K.Args)
     Args.push_back(argToJson(A));
   for (const ReductionVar &R : K.Reductions)
@@ -126,6 +126,8 @@ json::Object runtimeToJson(const KernelInfo &K) {
   }
   for (unsigned R : K.Split.Plan.ReadArgs)
     ReadArgs.push_back(R);
+  for (unsigned R : K.Split.Plan.ReadAfterWrite)
+    ReadAfterWrite.push_back(R);
   json::Array Reads;
   for (const ReadExtent &R : K.Split.Reads)
     Reads.push_back(readToJson(R));
@@ -144,6 +146,7 @@ json::Object runtimeToJson(const KernelInfo &K) {
                       {"splittable", K.Split.Plan.Splittable},
                       {"arrays", std::move(Arrays)},
                       {"read_args", std::move(ReadArgs)},
+                      {"read_after_write", std::move(ReadAfterWrite)},
                       {"reads", std::move(Reads)},
                       {"probe_exact", K.Split.ProbeExact},
                       {"narrowable", K.Split.Plan.Narrowable},
@@ -344,6 +347,9 @@ llvm::Expected<KernelInfo> runtimeInfoFromSummary(const json::Object &Summary) {
   for (const json::Value &V : R.arr("read_args"))
     if (auto N = V.getAsInteger())
       K.Split.Plan.ReadArgs.insert(*N);
+  for (const json::Value &V : R.arr("read_after_write"))
+    if (auto N = V.getAsInteger())
+      K.Split.Plan.ReadAfterWrite.insert(*N);
   for (const json::Value &V : R.arr("reads")) {
     const json::Object *O = V.getAsObject();
     if (!O)

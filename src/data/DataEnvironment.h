@@ -38,6 +38,8 @@ public:
   /// JACC_MEMORY=unified: new mappings share one memory among the devices (UnifiedMemory.cpp).
   void setUnified(bool On) { Unified = On; }
   bool unified() const { return Unified; }
+  /// JACC_MALLOC=every: acc_malloc blocks get a copy on the other devices of their location.
+  void setUserBlockCopies(bool On) { UserBlockCopies = On; }
 
   // --- Mapped data (DataEnvironment.cpp). Api names the caller in messages; host ranges are
   // non-empty and not null (the runtime's entry points treat those as no-ops). ---
@@ -86,7 +88,11 @@ public:
   // --- The program's device memory (UserMemory.cpp). Device is a valid device index. ---
 
   /// acc_malloc: Bytes of Device's memory, owned by the program (acc_free, or finalize, frees it).
-  llvm::Expected<void *> allocateUser(unsigned Device, size_t Bytes, const char *Api);
+  /// With copies of user blocks on (setUserBlockCopies), the other devices of At (null: every
+  /// device) get copies of their own, so that kernels given the block by deviceptr split over it
+  /// (UserBlockCopies.cpp).
+  llvm::Expected<void *> allocateUser(unsigned Device, size_t Bytes, const char *Api,
+                                      const DataPlacement *At = nullptr);
   /// acc_free of an allocateUser() block that no acc_map_data mapping uses.
   llvm::Error releaseUser(void *DevicePtr, const char *Api);
   /// acc_map_data: map [P, P+Bytes), which must be absent, with DevicePtr as Device's copy; the
@@ -107,6 +113,10 @@ public:
   /// first, as an acc_map_data copy is an acc_malloc block too), or an allocateUser() block's;
   /// none for any other address. Caller holds the table's lock.
   std::optional<unsigned> deviceOwning(const void *P, Mapping **Owner);
+  /// The mapping that keeps the copies of the allocateUser() block containing P on the other
+  /// devices (its range is the block's own addresses), or null when the block has none or P lies
+  /// in no block. Caller holds the table's lock.
+  Mapping *userBlockCopies(const void *P);
 
   // --- One memory for every device, JACC_MEMORY=unified (UnifiedMemory.cpp). ---
 
@@ -216,13 +226,24 @@ private:
   struct UserAllocation {
     unsigned Device = 0;
     size_t Bytes = 0;
+    /// Copies on the other devices of its location, current as the validity map says, as a
+    /// mapping's are; null: the block is Device's alone.
+    std::unique_ptr<Mapping> Copies;
   };
   using UserAllocations = std::map<uintptr_t, UserAllocation>;
   /// The allocateUser() block containing address A, or end().
   UserAllocations::const_iterator userBlockContaining(uintptr_t A) const;
+  UserAllocations::iterator userBlockContaining(uintptr_t A);
+  /// Give block A at address Begin copies on the other devices of Home; none when an allocation
+  /// fails (the block stays Device's alone). Caller holds the table's lock.
+  void copyUserBlock(uintptr_t Begin, UserAllocation &A, HolderSet Home);
+  /// Make block A whole on its device again and free its copies (the program hands its memory
+  /// to acc_map_data or acc_free). Caller holds the table's lock.
+  llvm::Error dropUserBlockCopies(UserAllocation &A);
 
   llvm::ArrayRef<std::unique_ptr<Device>> Devices;
   bool Unified = false;
+  bool UserBlockCopies = false;
   PresentTable Table;
   UserAllocations UserBlocks;
 };

@@ -16,13 +16,22 @@ DataEnvironment::userBlockContaining(uintptr_t A) const {
   return A - It->first < It->second.Bytes ? It : UserBlocks.end();
 }
 
-llvm::Expected<void *> DataEnvironment::allocateUser(unsigned Device, size_t Bytes,
-                                                     const char *Api) {
+DataEnvironment::UserAllocations::iterator DataEnvironment::userBlockContaining(uintptr_t A) {
+  auto It = std::as_const(*this).userBlockContaining(A);
+  return UserBlocks.erase(It, It); // the same position, mutable
+}
+
+llvm::Expected<void *> DataEnvironment::allocateUser(unsigned Device, size_t Bytes, const char *Api,
+                                                     const DataPlacement *At) {
   auto Ptr = Devices[Device]->allocate(Bytes);
   if (!Ptr)
     return prefixError(Api, Ptr.takeError());
   std::lock_guard<std::mutex> TL(Table.mutex());
-  UserBlocks[reinterpret_cast<uintptr_t>(*Ptr)] = {Device, Bytes};
+  uintptr_t Begin = reinterpret_cast<uintptr_t>(*Ptr);
+  UserAllocation &A = UserBlocks[Begin];
+  A.Device = Device;
+  A.Bytes = Bytes;
+  copyUserBlock(Begin, A, homeOf(At));
   debugLog("data", llvm::Twine(Api) + " " + llvm::Twine(Bytes) + " bytes on " +
                        Devices[Device]->name() + " -> " + hexAddress(*Ptr));
   return *Ptr;
@@ -35,7 +44,7 @@ llvm::Error DataEnvironment::releaseUser(void *DevicePtr, const char *Api) {
     return makeError(ErrorCode::InvalidArgument,
                      llvm::Twine(Api) + ": " + hexAddress(DevicePtr) +
                          " was not returned by acc_malloc (or was freed already)");
-  UserAllocation A = It->second;
+  const UserAllocation &A = It->second;
   uintptr_t B = It->first;
   for (Mapping *M : Table.all()) {
     if (M->UserDevice != static_cast<int>(A.Device))
@@ -50,6 +59,12 @@ llvm::Error DataEnvironment::releaseUser(void *DevicePtr, const char *Api) {
   // A queued kernel may still use it (deviceptr clause): free it after the device's work.
   if (auto E = Devices[A.Device]->synchronize())
     return E;
+  if (A.Copies) {
+    if (auto E = waitForUses(*A.Copies))
+      return E;
+    if (auto E = releaseCopies(*A.Copies))
+      return prefixError(Api, std::move(E));
+  }
   if (auto E = Devices[A.Device]->release(DevicePtr))
     return prefixError(Api, std::move(E));
   UserBlocks.erase(It);
@@ -81,7 +96,7 @@ llvm::Error DataEnvironment::mapUserData(void *P, void *DevicePtr, size_t Bytes,
                      llvm::Twine(Api) + ": the device range " + hexAddress(DevicePtr) + " +" +
                          llvm::Twine(Bytes) + " wraps around the address space");
   if (auto It = userBlockContaining(A); It != UserBlocks.end()) {
-    const auto &[Begin, Block] = *It;
+    auto &[Begin, Block] = *It;
     if (Block.Device != Device)
       return makeError(ErrorCode::InvalidArgument,
                        llvm::Twine(Api) + ": " + hexAddress(DevicePtr) + " was allocated on " +
@@ -93,6 +108,9 @@ llvm::Error DataEnvironment::mapUserData(void *P, void *DevicePtr, size_t Bytes,
                            hexAddress(DevicePtr) + " run past the end of its acc_malloc block (" +
                            llvm::Twine(Block.Bytes) + " bytes at " +
                            hexAddress(reinterpret_cast<void *>(Begin)) + ")");
+    // The mapping's copies take over from the block's: its device's copy must hold it all.
+    if (auto E = dropUserBlockCopies(Block))
+      return prefixError(Api, std::move(E));
   }
   for (Mapping *M : Table.all()) {
     uintptr_t B = reinterpret_cast<uintptr_t>(M->DevicePtrs[Device]);
@@ -238,7 +256,14 @@ llvm::Error DataEnvironment::copyDeviceMemory(MemcpyKind Kind, void *Dst, const 
   // A mapping's copy read here is made current first. One written here stays as the program
   // made it: each device's copy is its own to the OpenACC routines (the validity map is left
   // alone, as the copies of the other devices are).
-  Mapping *Read = Kind == MemcpyKind::HostToDevice ? nullptr : mappingOfCopy(Src, Bytes, Device);
+  // An acc_malloc block with copies is one memory to the program: read whole, and what is
+  // written here is current on Device alone.
+  Mapping *Read = nullptr, *Written = nullptr;
+  if (Kind != MemcpyKind::HostToDevice)
+    if (!(Read = mappingOfCopy(Src, Bytes, Device)))
+      Read = userBlockCopies(Src);
+  if (Kind != MemcpyKind::DeviceToHost)
+    Written = userBlockCopies(Dst);
   if (Read) {
     uint64_t B =
         reinterpret_cast<uintptr_t>(Src) - reinterpret_cast<uintptr_t>(Read->DevicePtrs[Device]);
@@ -246,10 +271,19 @@ llvm::Error DataEnvironment::copyDeviceMemory(MemcpyKind Kind, void *Dst, const 
       return prefixError(Api, std::move(E));
   }
 
+  if (Written)
+    if (auto E = waitForUses(*Written)) // a copy queued ahead of a kernel may still read it
+      return E;
   llvm::Error E = Kind == MemcpyKind::HostToDevice   ? Dev.copyToDevice(Dst, Src, Bytes)
                   : Kind == MemcpyKind::DeviceToHost ? Dev.copyToHost(Dst, Src, Bytes)
                                                      : Dev.copyToPeer(Dev, Dst, Src, Bytes);
-  return prefixError(Api, std::move(E));
+  if (E)
+    return prefixError(Api, std::move(E));
+  if (Written) {
+    uint64_t B = reinterpret_cast<uintptr_t>(Dst) - Written->Begin;
+    Written->Valid.assign(B, B + Bytes, ValidityMap::device(Device));
+  }
+  return llvm::Error::success();
 }
 
 llvm::Error DataEnvironment::releaseUserMemory() {
@@ -257,10 +291,14 @@ llvm::Error DataEnvironment::releaseUserMemory() {
     if (M->UserDevice >= 0)
       M->DevicePtrs[M->UserDevice] = nullptr; // the program's memory: released below if acc_malloc'ed
   llvm::Error Result = llvm::Error::success();
-  for (const auto &[Address, A] : UserBlocks)
+  for (const auto &[Address, A] : UserBlocks) {
+    if (A.Copies)
+      if (auto E = releaseCopies(*A.Copies))
+        Result = llvm::joinErrors(std::move(Result), std::move(E));
     if (A.Device < Devices.size())
       if (auto E = Devices[A.Device]->release(reinterpret_cast<void *>(Address)))
         Result = llvm::joinErrors(std::move(Result), std::move(E));
+  }
   UserBlocks.clear();
   return Result;
 }

@@ -138,7 +138,12 @@ bool writtenBy(const analysis::KernelInfo &Info, const LaunchPlan &Plan, const M
   if (!SP.Splittable)
     return true;
   return llvm::any_of(SP.Arrays, [&](const analysis::SplitArray &A) {
-    return A.Arg < Info.Args.size() && Plan.ArgMappings[Info.Args[A.Arg].Position] == M;
+    if (A.Arg >= Info.Args.size())
+      return false;
+    const ArgInfo &Arg = Info.Args[A.Arg];
+    // Device memory the program passes (deviceptr) may be any mapping's copy.
+    const Mapping *Into = Plan.ArgMappings[Arg.Position];
+    return Into == M || (Arg.Deviceptr && !Into);
   });
 }
 

@@ -68,6 +68,18 @@ void findMemberPointers(DataEnvironment &Data, const ArgInfo &A, const void *Byt
   }
 }
 
+/// Pointer argument A, pointing at Host inside M: each device gets its copy's address (null
+/// without one), and the launch uses M.
+void bindMapped(LaunchPlan &P, const ArgInfo &A, const void *Host, Mapping &M,
+                llvm::SmallVectorImpl<Mapping *> &ArgMapping) {
+  for (unsigned D = 0; D < P.Cells.size(); ++D) {
+    void *Dev = M.hasCopy(D) ? M.translate(Host, D) : nullptr;
+    std::memcpy(&P.Cells[D][2 * A.Param], &Dev, sizeof Dev);
+  }
+  ArgMapping[A.Position] = &M;
+  P.Used.push_back(&M);
+}
+
 /// The argument cells of every device; pointers translated (to null on a device without a copy),
 /// deviceptr owners found. Aggregates: the struct arguments' bytes (null when none).
 llvm::Error bindArguments(const analysis::KernelInfo &Info, const jacc_arg *Args,
@@ -103,6 +115,12 @@ llvm::Error bindArguments(const analysis::KernelInfo &Info, const jacc_arg *Args
       void *Host;
       std::memcpy(&Host, Value, sizeof Host);
       ArgHost[A.Position] = Host;
+      // acc_malloc memory with a copy on every device is bound as mapped data is.
+      Mapping *Block = Host && A.Deviceptr ? Data.userBlockCopies(Host) : nullptr;
+      if (Block) {
+        bindMapped(P, A, Host, *Block, ArgMapping);
+        break;
+      }
       if (!Host || A.Deviceptr) {
         setAll(P, A.Param, Host);
         if (!Host)
@@ -143,12 +161,7 @@ llvm::Error bindArguments(const analysis::KernelInfo &Info, const jacc_arg *Args
                              llvm::utohexstr(reinterpret_cast<uintptr_t>(Host), true) +
                              " does not point into mapped data; map the array first with "
                              "jacc_copyin or jacc_create (or pass it in a deviceptr clause)");
-      for (unsigned D = 0; D < N; ++D) {
-        void *Dev = F.M->hasCopy(D) ? F.M->translate(Host, D) : nullptr;
-        std::memcpy(&P.Cells[D][2 * A.Param], &Dev, sizeof Dev);
-      }
-      ArgMapping[A.Position] = F.M;
-      P.Used.push_back(F.M);
+      bindMapped(P, A, Host, *F.M, ArgMapping);
       useAttachedTargets(Data, *F.M, P);
       break;
     }
@@ -197,7 +210,11 @@ void unsplit(const analysis::KernelInfo &Info, LaunchPlan &P, size_t I) {
 }
 
 /// Split targets: each written array's mapping, unless another pointer argument into the same
-/// mapping is read (aliasing: that array is then computed whole by every device).
+/// mapping is read after a write of the iteration (aliasing: the read must see the write, which
+/// a device that runs the iteration without owning the element skips; that array is then
+/// computed whole by every device). Reads before the writes see the values from before the
+/// kernel, fetched as any read is: MG's resid(u, r, r), a coarse grid written from a fine one
+/// of the same allocation.
 void chooseSplitTargets(const analysis::KernelInfo &Info, llvm::ArrayRef<Mapping *> ArgMapping,
                         llvm::ArrayRef<void *> ArgHost, LaunchPlan &P) {
   const auto &SplitArrays = Info.Split.Plan.Arrays;
@@ -210,10 +227,11 @@ void chooseSplitTargets(const analysis::KernelInfo &Info, llvm::ArrayRef<Mapping
     Mapping *M = ArgMapping[Arg];
     T.Split = M != nullptr;
     for (unsigned Other = 0; Other < Info.Args.size() && T.Split; ++Other)
-      if (Other != Arg && ArgMapping[Other] == M && Info.Split.Plan.ReadArgs.count(Other)) {
+      if (Other != Arg && ArgMapping[Other] == M && Info.Split.Plan.ReadAfterWrite.count(Other)) {
         T.Split = false;
         debugLog("launch", "'" + Info.Args[Arg].Name + "' and '" + Info.Args[Other].Name +
-                               "' reach one array, one written and one read: not split");
+                               "' reach one array, one written and one read after a write: "
+                               "not split");
       }
     if (T.Split) {
       T.Map = M;

@@ -325,6 +325,36 @@ TEST(SplitPlanTest, ReadArgs) {
   EXPECT_EQ(arrayNames(P), (std::vector<std::string>{"a", "d", "f"}));
 }
 
+// Reads that may follow a write of the iteration: another pointer into a written array must
+// see that write, so the runtime keeps such an array unsplit; reads before every write (a
+// statement's own right side) see the values from before the kernel.
+TEST(SplitPlanTest, ReadsAfterAWriteOfTheIteration) {
+  KernelInfo K = analyzed("#pragma acc parallel loop\n"
+                          "for (int i = 0; i < n; i++) {\n"
+                          "  a[i] = b[idx[i]] + c[i];\n"
+                          "  d[i] += 1;\n"
+                          "  if (e[i] > 0) f[i] = 0;\n"
+                          "}\n",
+                          {"int n", "double *a", "const double *b", "const double *c", "double *d",
+                           "const double *e", "double *f", "const int *idx"});
+  EXPECT_EQ(K.Split.Plan.ReadAfterWrite, (std::set<unsigned>{4, 5})) << "d and e, after a[i]";
+  // In a sequential loop that writes, every read may follow the write of an earlier trip.
+  KernelInfo L = analyzed("#pragma acc parallel loop\n"
+                          "for (int i = 0; i < n; i++) {\n"
+                          "  double s = p[i];\n"
+                          "  for (int j = 0; j < m; j++)\n"
+                          "    r[i * m + j] = v[i * m + j] - s;\n"
+                          "}\n",
+                          {"int n", "int m", "const double *p", "double *r", "const double *v"});
+  EXPECT_EQ(L.Split.Plan.ReadAfterWrite, (std::set<unsigned>{4})) << "v, not p";
+  // One statement: its reads come before its store.
+  KernelInfo O = analyzed("#pragma acc parallel loop\n"
+                          "for (int i = 0; i < n; i++)\n"
+                          "  r[i] = v[i] - 2 * u[i];\n",
+                          {"int n", "double *r", "const double *v", "const double *u"});
+  EXPECT_TRUE(O.Split.Plan.ReadAfterWrite.empty());
+}
+
 TEST(SplitPlanTest, ReductionsHaveShareTerms) {
   KernelInfo K = analyzed("#pragma acc parallel loop reduction(+:s)\n"
                           "for (int i = 0; i < n; i++)\n"

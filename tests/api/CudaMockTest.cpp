@@ -26,6 +26,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <climits>
 #include <cmath>
 #include <complex>
 #include <cstring>
@@ -128,6 +129,11 @@ struct SaxpyArrays {
 /// pointer, as the split entry's prologue computes them.
 void ownedRange(long long MLo, long long MHi, long long Unit, const jacc_cuda_team &T,
                 long long &Lb, long long &Ub) {
+  if (MLo > MHi) { // the array is not split (the kernel runs on one device): every row
+    Lb = LLONG_MIN;
+    Ub = LLONG_MAX;
+    return;
+  }
   long long First = MLo >= 0 ? (MLo + Unit - 1) / Unit : -((-MLo) / Unit);
   long long Last = (MHi >= 0 ? MHi / Unit : -((-MHi + Unit - 1) / Unit)) - 1;
   long long Cnt = Last - First + 1;
@@ -934,6 +940,57 @@ TEST_P(CudaMockTest, LinearizedJacobiFetchesTheHaloRowsBetweenGpus) {
   ASSERT_JACC(jacc_copyout(anew, Nv.size() * sizeof(double)));
   EXPECT_EQ(Av, Ref);
   EXPECT_EQ(Nv, RefNew);
+}
+
+// JACC_MALLOC=every on GPUs: an acc_malloc block gets a copy on every device and the saxpy
+// given it by deviceptr splits; what acc_memcpy_to_device wrote on device 0 is fetched by each
+// other device for its rows, and acc_memcpy_from_device gathers their results back.
+/// The saxpy entries over deviceptr y, their parameters in the source's order: (int n, float a,
+/// const float *x, float *y, team), the split entry's (..., mlo_y, mhi_y, team).
+void deviceptrSaxpyHook(const char *Entry, unsigned, unsigned, void **P) {
+  int N = param<int>(P, 0);
+  float A = param<float>(P, 1);
+  const float *X = param<const float *>(P, 2);
+  float *Y = param<float *>(P, 3);
+  long long Lb = 0, Ub = N - 1;
+  if (std::strcmp(Entry, "__jacc_entry_split") == 0)
+    splitRows(P, 4, sizeof(float), N, param<jacc_cuda_team>(P, 6), 0, Lb, Ub);
+  for (long long I = std::max(0LL, Lb); I <= Ub && I < N; ++I)
+    Y[I] = A * X[I] + Y[I];
+}
+
+TEST_P(CudaMockTest, MallocMemoryWithCopiesSplitsDeviceptrKernels) {
+  jacc::ScopedEnv Malloc("JACC_MALLOC", "every");
+  restartWith(deviceptrSaxpyHook);
+  int N = 1200;
+  float a = 2.0f;
+  size_t Bytes = N * sizeof(float);
+  std::vector<float> Xv(N), Init(N), Out(N, -1.0f);
+  for (int I = 0; I < N; ++I) {
+    Xv[I] = float(I);
+    Init[I] = 1.0f + I % 7;
+  }
+  float *x = Xv.data();
+  ASSERT_JACC(jacc_copyin(x, Bytes));
+  float *y = static_cast<float *>(acc_malloc(Bytes));
+  ASSERT_NE(y, nullptr);
+  acc_memcpy_to_device(y, Init.data(), Bytes);
+  jacc_arg Args[] = {{"int n", &N}, {"float a", &a}, {"const float *x", &x}, {"float *y", &y}};
+  jacc_reset_stats();
+  ASSERT_JACC(jacc_kernel_push("#pragma acc parallel loop deviceptr(y) present(x)\n"
+                               "for (int i = 0; i < n; i++)\n"
+                               "  y[i] = a * x[i] + y[i];\n",
+                               4, Args, JACC_FORCE_SPLIT));
+  acc_memcpy_from_device(Out.data(), y, Bytes);
+  jacc_stats St;
+  ASSERT_JACC(jacc_get_stats(&St));
+  uint64_t Others = Bytes - uint64_t(N / devices()) * sizeof(float);
+  EXPECT_EQ(St.bytes_device_to_device, 2 * Others)
+      << "each other device fetches its rows of y, then device 0 gathers their results";
+  for (int I = 0; I < N; ++I)
+    ASSERT_EQ(Out[I], a * Xv[I] + Init[I]) << I;
+  acc_free(y);
+  ASSERT_JACC(jacc_delete(x, Bytes));
 }
 
 // The design carries to GPUs: split sweeps move exactly the part of the array that changes

@@ -17,6 +17,7 @@
 #include <tuple>
 
 #include <fstream>
+#include <set>
 #include <string>
 
 #include <unistd.h>
@@ -385,6 +386,9 @@ TEST_F(KernelStoreTest, SummaryRoundTripsLinearizedWritesAndReads) {
   EXPECT_EQ(analysis::describeReadExtent(Back->Split.Reads[0]),
             analysis::describeReadExtent(I.Split.Reads[0]));
   EXPECT_EQ(Back->Split.Reads[0].Ranges[0].Begin.Scale, "(c)");
+  // b is read in the loop that writes a: after a write, for the aliasing check.
+  EXPECT_EQ(I.Split.Plan.ReadAfterWrite, std::set<unsigned>{3});
+  EXPECT_EQ(Back->Split.Plan.ReadAfterWrite, I.Split.Plan.ReadAfterWrite);
 }
 
 TEST_F(KernelStoreTest, SummaryRoundTripsTheWindows) {

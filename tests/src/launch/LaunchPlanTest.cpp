@@ -125,11 +125,22 @@ TEST_F(LaunchPlanTest, ASplitArrayCarriesItsMappingRelativeToThePointer) {
   }
 }
 
-TEST_F(LaunchPlanTest, AWrittenArrayAlsoReadThroughAnotherPointerIsComputedWhole) {
-  auto K = analyse(Axpy, {"int n", "float a", "const float *x", "float *y"});
-  float Both[16];
+TEST_F(LaunchPlanTest, AWrittenArrayAlsoReadThroughAnotherPointerAfterTheWriteIsComputedWhole) {
+  float Both[16] = {};
   map(Both, sizeof Both);
-  // x and y in one mapping: aliasing
+  // x and y in one mapping: Axpy reads x before it writes y, as before the kernel: split.
+  auto KBefore = analyse(Axpy, {"int n", "float a", "const float *x", "float *y"});
+  auto Before = planAxpy(KBefore, Both + 8, Both, 8, {/*Split=*/true, /*Narrow=*/true});
+  ASSERT_TRUE(static_cast<bool>(Before)) << llvm::toString(Before.takeError());
+  ASSERT_EQ(Before->Targets.size(), 1u);
+  EXPECT_TRUE(Before->Targets[0].Split);
+  // Read after the write: a device running the iteration without owning y[i] would miss it.
+  auto K = analyse("#pragma acc parallel loop present(x, y)\n"
+                   "for (int i = 0; i < n; i++) {\n"
+                   "  y[i] = a;\n"
+                   "  y[i] += x[i];\n"
+                   "}\n",
+                   {"int n", "float a", "const float *x", "float *y"});
   auto P = planAxpy(K, Both + 8, Both, 8, {/*Split=*/true, /*Narrow=*/true});
   ASSERT_TRUE(static_cast<bool>(P)) << llvm::toString(P.takeError());
   ASSERT_EQ(P->Targets.size(), 1u);
