@@ -131,6 +131,54 @@ void neededOn(const analysis::KernelInfo &Info, const LaunchPlan &Plan, const Ke
       Whole(M);
 }
 
+} // namespace
+
+std::string aliasedReadsMeetWrites(const analysis::KernelInfo &Info, const LaunchPlan &Plan,
+                                   llvm::ArrayRef<std::shared_ptr<KernelLaunch>> Launches,
+                                   bool Probed) {
+  for (const SplitTarget &T : Plan.Targets) {
+    if (!T.Split || T.AliasReads.empty())
+      continue;
+    std::string Name = "'" + Info.Args[Info.Split.Plan.Arrays[T.Info].Arg].Name + "'";
+    if (!Probed)
+      return Name + " is read through another pointer after a write, and the launch is not "
+                    "probed";
+    Ranges Written, Read;
+    for (const auto &L : Launches) {
+      if (!L)
+        continue;
+      Ranges W = SplitGroup::ownedWritten(T, L->splitInfo() + T.Info * JACC_SPLIT_INFO_WORDS);
+      Written.insert(Written.end(), W.begin(), W.end());
+      const long long *Words = L->readInfo();
+      for (const ReadExtent &R : Info.Split.Reads) {
+        if (llvm::is_contained(T.AliasReads, R.Arg)) {
+          unsigned Position = Info.Args[R.Arg].Position;
+          std::optional<Ranges> Rs = extentBytes(R, Words, *T.Map, Plan.ArgHosts[Position]);
+          if (!Rs)
+            return Name + " may be read whole through '" + Info.Args[R.Arg].Name + "'";
+          Read.insert(Read.end(), Rs->begin(), Rs->end());
+        }
+        Words += jit::extentWords(R);
+      }
+    }
+    for (unsigned A : T.AliasReads)
+      if (llvm::none_of(Info.Split.Reads, [&](const ReadExtent &R) { return R.Arg == A; }))
+        return "what '" + Info.Args[A].Name + "' reads of " + Name + " is not known";
+    Written = normalized(std::move(Written));
+    Read = normalized(std::move(Read));
+    for (size_t W = 0, R = 0; W < Written.size() && R < Read.size();) {
+      if (Written[W].first < Read[R].second && Read[R].first < Written[W].second)
+        return Name + " is read through another pointer where it is written (bytes " +
+               std::to_string(std::max(Written[W].first, Read[R].first)) + " to " +
+               std::to_string(std::min(Written[W].second, Read[R].second)) + " of its mapping)";
+      (Written[W].second <= Read[R].second ? W : R)++;
+    }
+  }
+  return "";
+}
+
+namespace {
+
 /// Whether the kernel may write M: one of its split arrays points into it, or its writes are
 /// not known (a nest that cannot split).
 bool writtenBy(const analysis::KernelInfo &Info, const LaunchPlan &Plan, const Mapping *M) {

@@ -24,6 +24,14 @@ namespace jacc {
 bool probeSplitLaunches(const analysis::KernelInfo &Info, const LaunchPlan &Plan,
                         llvm::ArrayRef<std::shared_ptr<KernelLaunch>> Launches);
 
+/// Why the reads of a split array's aliases (SplitTarget::AliasReads), over every device's
+/// probed part, may meet a byte the array's devices write, or empty when they miss them all:
+/// then each device's reads see what they would on one device. Not probed, or a read's extent
+/// not known, they may.
+std::string aliasedReadsMeetWrites(const analysis::KernelInfo &Info, const LaunchPlan &Plan,
+                                   llvm::ArrayRef<std::shared_ptr<KernelLaunch>> Launches,
+                                   bool Probed);
+
 /// Make current on each device what its launch will read: when Probed, the read extents and
 /// the owned and written ranges of its split arrays (a write hull may hold elements it does not
 /// write); else every mapping the plan uses, whole. The copies are added to Cost. Unified

@@ -28,6 +28,14 @@ void KernelLaunch::setSplit(unsigned D, SplitShare S, bool DoNarrow,
   SplitInfo.assign(JACC_SPLIT_INFO_WORDS * K->Info.Split.Plan.Arrays.size(), 0);
 }
 
+void KernelLaunch::keepWhole(size_t I) {
+  long long NotSplit[2] = {1, 0}; // mlo > mhi (jit/EntryCodegen.cpp)
+  size_t Cell = K->Info.Args.size() + 2 * I;
+  std::memcpy(&Cells[2 * Cell], &NotSplit[0], sizeof(long long));
+  std::memcpy(&Cells[2 * (Cell + 1)], &NotSplit[1], sizeof(long long));
+  Narrow = false;
+}
+
 static void noBarrier(void *) {}
 
 bool KernelLaunch::probe(llvm::ArrayRef<void *> ArgHosts) {

@@ -44,6 +44,9 @@ public:
   /// after the kernel.
   void setSplit(unsigned Device, SplitShare Share, bool Narrow, std::shared_ptr<SplitGroup> G);
   const long long *splitInfo() const { return SplitInfo.data(); }
+  /// Split array I (KernelInfo::Split.Plan.Arrays) is computed whole here after all: the "not
+  /// split" bounds, and every iteration run.
+  void keepWhole(size_t I);
   /// Run the read probe (jit/ReadProbe.h) of this split launch on the calling thread: the
   /// kernel's host split entry, whatever the device, on a team of one with this launch's cells,
   /// share and narrowing, where each pointer argument is its host value (ArgHosts, by argument

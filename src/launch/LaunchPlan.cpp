@@ -210,11 +210,12 @@ void unsplit(const analysis::KernelInfo &Info, LaunchPlan &P, size_t I) {
 }
 
 /// Split targets: each written array's mapping, unless another pointer argument into the same
-/// mapping is read after a write of the iteration (aliasing: the read must see the write, which
-/// a device that runs the iteration without owning the element skips; that array is then
-/// computed whole by every device). Reads before the writes see the values from before the
-/// kernel, fetched as any read is: MG's resid(u, r, r), a coarse grid written from a fine one
-/// of the same allocation.
+/// mapping is read after a write of the iteration where it may read what the kernel writes
+/// (aliasing: a device that runs the iteration without owning the element skips the write the
+/// read must see; that array is then computed whole by every device). Reads before the writes
+/// see the values from before the kernel, fetched as any read is (`resid(u, r, r)`); later ones
+/// are left to the probes when the kernel has exact ones (SplitTarget::AliasReads), as they
+/// usually read another part of the allocation (a coarse grid written from a fine one).
 void chooseSplitTargets(const analysis::KernelInfo &Info, llvm::ArrayRef<Mapping *> ArgMapping,
                         llvm::ArrayRef<void *> ArgHost, LaunchPlan &P) {
   const auto &SplitArrays = Info.Split.Plan.Arrays;
@@ -228,6 +229,11 @@ void chooseSplitTargets(const analysis::KernelInfo &Info, llvm::ArrayRef<Mapping
     T.Split = M != nullptr;
     for (unsigned Other = 0; Other < Info.Args.size() && T.Split; ++Other)
       if (Other != Arg && ArgMapping[Other] == M && Info.Split.Plan.ReadAfterWrite.count(Other)) {
+        // The probes tell whether those reads meet the writes (the scheduler checks).
+        if (Info.Split.ProbeExact) {
+          T.AliasReads.push_back(Other);
+          continue;
+        }
         T.Split = false;
         debugLog("launch", "'" + Info.Args[Arg].Name + "' and '" + Info.Args[Other].Name +
                                "' reach one array, one written and one read after a write: "

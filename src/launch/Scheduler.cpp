@@ -34,6 +34,24 @@ llvm::Error Scheduler::queueAll(llvm::ArrayRef<std::shared_ptr<KernelLaunch>> La
   return Reserve ? Issue(*Reserve) : llvm::Error::success();
 }
 
+/// The split arrays whose aliased reads may meet their writes are computed whole by every
+/// device, which runs every iteration.
+static void keepAliasedTargetsWhole(LaunchPlan &Plan,
+                                    llvm::ArrayRef<std::shared_ptr<KernelLaunch>> Launches,
+                                    SplitGroup &Group) {
+  for (size_t I = 0; I < Plan.Targets.size(); ++I) {
+    SplitTarget &T = Plan.Targets[I];
+    if (!T.Split || T.AliasReads.empty())
+      continue;
+    T.Split = false;
+    Plan.Narrow = false;
+    Group.keepWhole(I);
+    for (const auto &L : Launches)
+      if (L)
+        L->keepWhole(I);
+  }
+}
+
 llvm::Error Scheduler::run(std::shared_ptr<const jit::CompiledKernel> K, LaunchPlan &Plan,
                            const LaunchCode &Code, bool Async,
                            std::unique_lock<std::mutex> TableLock) {
@@ -104,6 +122,13 @@ llvm::Error Scheduler::run(std::shared_ptr<const jit::CompiledKernel> K, LaunchP
   bool Probed = false; // a split launch whose devices never meet (no exchange)
   if (N > 1 || Data.unified()) {
     Probed = Group && DemandExchange && probeSplitLaunches(Info, Plan, Launches);
+    if (std::string Why = Group ? aliasedReadsMeetWrites(Info, Plan, Launches, Probed) : "";
+        !Why.empty()) {
+      debugLog("launch", Why + ": not split");
+      keepAliasedTargetsWhole(Plan, Launches, *Group);
+      if (Probed)
+        Probed = probeSplitLaunches(Info, Plan, Launches); // without their narrowing
+    }
     std::shared_ptr<const void> Kernel = K;
     ExchangeMemo::Use Remember{Memo, Kernel};
     if (auto E = fetchForLaunch(Info, Plan, Launches, Probed, Data, Plan.Fetched, Remember,

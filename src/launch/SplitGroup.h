@@ -29,6 +29,10 @@ struct SplitTarget {
   std::vector<void *> DevicePtrs; ///< the mapping's copy on each device (address of Begin)
   Mapping *Map = nullptr;         ///< the mapping, when split
   bool Split = true;           ///< false: aliased, every device computes it whole, no exchange
+  /// Other pointer arguments into its mapping that the kernel reads after a write of the
+  /// iteration (by argument index): split only when the probes show that those reads miss
+  /// every byte written (aliasedReadsMissWrites).
+  std::vector<unsigned> AliasReads;
 };
 
 class SplitGroup {
@@ -43,6 +47,8 @@ public:
   /// of the data fetches what it lacks) and no device waits for the others. The reductions are
   /// combined by the last device to finish, which needs the others' launches kept alive.
   void withoutExchange(std::vector<std::shared_ptr<const KernelLaunch>> Launches);
+  /// Target I is computed whole by every device after all (its aliased reads meet its writes).
+  void keepWhole(size_t I) { Targets[I].Split = false; }
 
   /// Called by each member once its part of the kernel is done (on the thread that ran it):
   /// waits for the others, pulls their ranges, runs OnAllComputed on the first member, waits

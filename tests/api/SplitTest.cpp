@@ -1098,6 +1098,46 @@ TEST_P(SplitTest, AliasingThroughTwoArguments) {
   eachMode(caseAliasing);
 }
 
+// A coarse grid written from a fine one of the same allocation, its reads in the loop that
+// writes (so after a write of the iteration): the probes show that they miss the writes, so the
+// coarse grid splits, and a kernel reading it on each device's rows fetches what others wrote.
+const char *CoarseFromFineSrc =
+    "#pragma acc parallel loop present(fine, coarse)\n"
+    "for (int i = 0; i < n; i++)\n"
+    "  for (int j = 0; j < m; j++)\n"
+    "    coarse[i * m + j] = fine[2 * i * m + j] + fine[(2 * i + 1) * m + j];\n";
+const char *TwiceCoarseSrc = "#pragma acc parallel loop present(coarse, out)\n"
+                             "for (int i = 0; i < n; i++)\n"
+                             "  for (int j = 0; j < m; j++)\n"
+                             "    out[i * m + j] = 2 * coarse[i * m + j];\n";
+
+TEST_P(SplitTest, AliasedReadsThatMissTheWritesSplit) {
+  int n = 40, m = 24;
+  std::vector<double> All(3 * n * m), Out(n * m, 0.0);
+  for (int K = 0; K < 3 * n * m; K++)
+    All[K] = (K * 13) % 29 - 7.0;
+  std::vector<double> Ref = All, RefOut(n * m);
+  for (int I = 0; I < n; I++)
+    for (int J = 0; J < m; J++) {
+      Ref[I * m + J] = Ref[n * m + 2 * I * m + J] + Ref[n * m + (2 * I + 1) * m + J];
+      RefOut[I * m + J] = 2 * Ref[I * m + J];
+    }
+  double *coarse = All.data(), *fine = All.data() + n * m, *out = Out.data();
+  COPYIN(All, Out);
+  jacc_reset_stats();
+  PUSH(CoarseFromFineSrc,
+       {{"int n", &n}, {"int m", &m}, {"const double *fine", &fine}, {"double *coarse", &coarse}},
+       JACC_FORCE_SPLIT);
+  PUSH(TwiceCoarseSrc,
+       {{"int n", &n}, {"int m", &m}, {"const double *coarse", &coarse}, {"double *out", &out}},
+       JACC_FORCE_SPLIT);
+  if (devices() > 1) {
+    EXPECT_GT(d2d(), 0u) << "computed whole, the coarse grid would be on every device";
+  }
+  EXPECT_WRITTEN(All, Ref);
+  EXPECT_WRITTEN(Out, RefOut);
+}
+
 // ---- helper functions --------------------------------------------------------------------------
 
 const char *HelperWritesSrc = "static void put(double *p, double v) { *p = v; }\n"

@@ -134,13 +134,22 @@ TEST_F(LaunchPlanTest, AWrittenArrayAlsoReadThroughAnotherPointerAfterTheWriteIs
   ASSERT_TRUE(static_cast<bool>(Before)) << llvm::toString(Before.takeError());
   ASSERT_EQ(Before->Targets.size(), 1u);
   EXPECT_TRUE(Before->Targets[0].Split);
-  // Read after the write: a device running the iteration without owning y[i] would miss it.
+  // Read after the write: a device running the iteration without owning y[i] would miss it,
+  // unless the probes show the reads miss the writes (the scheduler's check).
   auto K = analyse("#pragma acc parallel loop present(x, y)\n"
                    "for (int i = 0; i < n; i++) {\n"
                    "  y[i] = a;\n"
                    "  y[i] += x[i];\n"
                    "}\n",
                    {"int n", "float a", "const float *x", "float *y"});
+  ASSERT_TRUE(K.Split.ProbeExact);
+  auto Probed = planAxpy(K, Both + 8, Both, 8, {/*Split=*/true, /*Narrow=*/true});
+  ASSERT_TRUE(static_cast<bool>(Probed)) << llvm::toString(Probed.takeError());
+  ASSERT_EQ(Probed->Targets.size(), 1u);
+  EXPECT_TRUE(Probed->Targets[0].Split);
+  EXPECT_EQ(Probed->Targets[0].AliasReads, std::vector<unsigned>{2}) << "x, for the probes";
+  // Without exact probes nobody can tell: y is computed whole.
+  K.Split.ProbeExact = false;
   auto P = planAxpy(K, Both + 8, Both, 8, {/*Split=*/true, /*Narrow=*/true});
   ASSERT_TRUE(static_cast<bool>(P)) << llvm::toString(P.takeError());
   ASSERT_EQ(P->Targets.size(), 1u);
