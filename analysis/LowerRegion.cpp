@@ -599,8 +599,10 @@ private:
     fill(S, Col);
     if (Compound && LHS->getType()->isRealFloatingType())
       ++S.Flops; // a[i] += v, x *= v
-    if (S.K == IRStmt::Kind::ScalarDef && !Compound && RHS && LHS->getType()->isIntegerType())
+    if (S.K == IRStmt::Kind::ScalarDef && !Compound && RHS && LHS->getType()->isIntegerType()) {
       S.ValueLinear = linearForm(RHS);
+      S.IntValue = indexExpr(RHS);
+    }
     S.Conditional = Conditional;
     IR.addStmt(std::move(S), Cur);
   }
@@ -657,8 +659,10 @@ private:
           Collect Col;
           collectUses(V->getInit(), Col);
           fill(St, Col);
-          if (V->getType()->isIntegerType())
+          if (V->getType()->isIntegerType()) {
             St.ValueLinear = linearForm(V->getInit());
+            St.IntValue = indexExpr(V->getInit());
+          }
           if (V->getType()->isArithmeticType() && !V->getInit()->getBeginLoc().isMacroID() &&
               !V->getInit()->getEndLoc().isMacroID()) {
             auto [B, E] = C.Offsets(V->getInit()->getSourceRange());

@@ -1,5 +1,6 @@
-// The passes run in order on a kernel (frontend, traits, then SSA, dependences, split plan, read
-// extents, predicates and rewriting when it may split), and the JACC_DEBUG=analysis dumps.
+// The passes run in order on a kernel (frontend, traits, then SSA, index locals, dependences,
+// split plan, read extents, predicates and rewriting when it may split), and the
+// JACC_DEBUG=analysis dumps.
 #include "analysis/Pipeline.h"
 
 #include "analysis/AccessTraits.h"
@@ -7,6 +8,7 @@
 #include "analysis/Dependences.h"
 #include "analysis/EntryValues.h"
 #include "analysis/Frontend.h"
+#include "analysis/IndexLocals.h"
 #include "analysis/Predicates.h"
 #include "analysis/ReadExtents.h"
 #include "analysis/RestrictArgs.h"
@@ -54,6 +56,7 @@ static void runSplitPasses(KernelInfo &K) {
   if (!S.Enabled)
     return;
   S.IR = buildSSA(std::move(S.IR));
+  S.IR = substituteIndexLocals(std::move(S.IR));
   dumpAfter("ssa", K);
   Dependences D = buildDependences(S.IR);
   S.Plan = planSplit(S.IR);

@@ -5,6 +5,7 @@
 #define JACC_ANALYSIS_REGIONIR_H
 
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -83,6 +84,9 @@ struct IRStmt {
   std::set<std::string> IndexUses; ///< scalar variables read by index expressions
   unsigned Flops = 0;              ///< floating-point operations of the value (AccessTraits)
   LinearForm ValueLinear;          ///< ScalarDef of an integer (not compound): its value
+  /// ScalarDef of an integer (not compound): its value as an index (i3 = 2 * j3 - d3), which
+  /// the indices that read the variable may stand for (analysis/IndexLocals.h).
+  std::optional<IndexExpr> IntValue;
   /// Rewriting: the whole write expression (ArrayWrite), or the value expression (ScalarDef).
   unsigned Begin = 0, End = 0;
   unsigned WholeBegin = 0, WholeEnd = 0; ///< ScalarDef by assignment: the whole expression

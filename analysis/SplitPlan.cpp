@@ -57,9 +57,12 @@ static std::string readsOtherWrittenElement(const RegionIR &IR, const SplitPlan 
 }
 
 /// The pointer arguments read after a write of the iteration: in a later statement than one
-/// writing an array, or in a sequential loop whose body writes one (its next trip).
-static std::set<unsigned> readsAfterWrites(const RegionIR &IR) {
-  std::set<unsigned> Out;
+/// writing an array, or in a sequential loop whose body writes one (its next trip). OwnElement:
+/// of those, the ones only read at the element their own statement writes, with the arguments
+/// so written (SplitPlan::ReadsOwnElement).
+static std::set<unsigned> readsAfterWrites(const RegionIR &IR,
+                                           std::map<unsigned, std::set<unsigned>> &OwnElement) {
+  std::set<unsigned> Out, Elsewhere;
   std::optional<size_t> FirstWrite;
   std::vector<bool> InWritingLoop(IR.Stmts.size(), false);
   for (size_t I = 0; I < IR.Stmts.size(); ++I) {
@@ -74,17 +77,37 @@ static std::set<unsigned> readsAfterWrites(const RegionIR &IR) {
   for (size_t I = 0; I < IR.Stmts.size(); ++I) {
     if (!(FirstWrite && I > *FirstWrite) && !InWritingLoop[I])
       continue; // a statement's own reads come before its store
-    for (const auto *List : {&IR.Stmts[I].Reads, &IR.Stmts[I].IndexReads})
-      for (const ArrayAccess &R : *List)
-        if (R.Arg >= 0)
-          Out.insert(R.Arg);
+    const IRStmt &S = IR.Stmts[I];
+    for (const auto *List : {&S.Reads, &S.IndexReads})
+      for (const ArrayAccess &R : *List) {
+        if (R.Arg < 0)
+          continue;
+        Out.insert(R.Arg);
+        bool Own = List == &S.Reads && S.K == IRStmt::Kind::ArrayWrite && S.Write.Arg >= 0 &&
+                   R.Index.size() == S.Write.Index.size() &&
+                   std::equal(R.Index.begin(), R.Index.end(), S.Write.Index.begin(),
+                              [](const IndexExpr &A, const IndexExpr &B) {
+                                return A.Text == B.Text && !A.ReadsMemory;
+                              });
+        if (!Own) {
+          Elsewhere.insert(R.Arg);
+          continue;
+        }
+        auto [It, New] = OwnElement.try_emplace(R.Arg, std::set<unsigned>{unsigned(S.Write.Arg)});
+        if (!New && !It->second.count(S.Write.Arg))
+          It->second.clear(); // read at the elements of several arrays: none is its own
+      }
   }
+  for (unsigned A : Elsewhere)
+    OwnElement.erase(A);
+  for (auto It = OwnElement.begin(); It != OwnElement.end();)
+    It = It->second.empty() ? OwnElement.erase(It) : std::next(It);
   return Out;
 }
 
 SplitPlan planSplit(const RegionIR &IR) {
   SplitPlan P;
-  P.ReadAfterWrite = readsAfterWrites(IR);
+  P.ReadAfterWrite = readsAfterWrites(IR, P.ReadsOwnElement);
   if (!IR.Unattributable.empty()) {
     P.Splittable = false;
     P.Fallback = IR.Unattributable;

@@ -8,6 +8,7 @@
 #include "analysis/RegionIR.h"
 
 #include <algorithm>
+#include <map>
 #include <set>
 #include <string>
 #include <vector>
@@ -54,6 +55,10 @@ struct SplitPlan {
   /// pointer into a written array, such a read must see this device's writes, so that array
   /// is not split.
   std::set<unsigned> ReadAfterWrite;
+  /// Of those, the ones read after a write only as `w[e] = f(o[e])` (at the element their own
+  /// statement writes, before it is stored), with the written arguments w. Where o and w are one
+  /// array under two names (`resid(u, r, r)`), such a read is of the array itself.
+  std::map<unsigned, std::set<unsigned>> ReadsOwnElement;
   bool Splittable = true;
   std::string Fallback;         ///< why not, when !Splittable
   bool Narrowable = true;       ///< every write affine in the outermost iterator, none atomic

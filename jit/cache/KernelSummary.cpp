@@ -128,6 +128,10 @@ json::Object runtimeToJson(const KernelInfo &K) {
     ReadArgs.push_back(R);
   for (unsigned R : K.Split.Plan.ReadAfterWrite)
     ReadAfterWrite.push_back(R);
+  json::Array OwnElement;
+  for (const auto &[O, Ws] : K.Split.Plan.ReadsOwnElement)
+    for (unsigned W : Ws)
+      OwnElement.push_back(json::Array{O, W});
   json::Array Reads;
   for (const ReadExtent &R : K.Split.Reads)
     Reads.push_back(readToJson(R));
@@ -147,6 +151,7 @@ json::Object runtimeToJson(const KernelInfo &K) {
                       {"arrays", std::move(Arrays)},
                       {"read_args", std::move(ReadArgs)},
                       {"read_after_write", std::move(ReadAfterWrite)},
+                      {"reads_own_element", std::move(OwnElement)},
                       {"reads", std::move(Reads)},
                       {"probe_exact", K.Split.ProbeExact},
                       {"narrowable", K.Split.Plan.Narrowable},
@@ -350,6 +355,10 @@ llvm::Expected<KernelInfo> runtimeInfoFromSummary(const json::Object &Summary) {
   for (const json::Value &V : R.arr("read_after_write"))
     if (auto N = V.getAsInteger())
       K.Split.Plan.ReadAfterWrite.insert(*N);
+  for (const json::Value &V : R.arr("reads_own_element"))
+    if (const json::Array *Pair = V.getAsArray(); Pair && Pair->size() == 2)
+      if (auto O = (*Pair)[0].getAsInteger(), W = (*Pair)[1].getAsInteger(); O && W)
+        K.Split.Plan.ReadsOwnElement[*O].insert(*W);
   for (const json::Value &V : R.arr("reads")) {
     const json::Object *O = V.getAsObject();
     if (!O)

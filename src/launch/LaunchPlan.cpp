@@ -209,6 +209,13 @@ void unsplit(const analysis::KernelInfo &Info, LaunchPlan &P, size_t I) {
   P.Narrow = false; // a whole array needs every iteration on every device
 }
 
+/// Whether argument Other is read after a write only at the element its statement writes
+/// through argument Written.
+bool readsOwnElement(const analysis::KernelInfo &Info, unsigned Other, unsigned Written) {
+  auto It = Info.Split.Plan.ReadsOwnElement.find(Other);
+  return It != Info.Split.Plan.ReadsOwnElement.end() && It->second.count(Written);
+}
+
 /// Split targets: each written array's mapping, unless another pointer argument into the same
 /// mapping is read after a write of the iteration where it may read what the kernel writes
 /// (aliasing: a device that runs the iteration without owning the element skips the write the
@@ -229,6 +236,8 @@ void chooseSplitTargets(const analysis::KernelInfo &Info, llvm::ArrayRef<Mapping
     T.Split = M != nullptr;
     for (unsigned Other = 0; Other < Info.Args.size() && T.Split; ++Other)
       if (Other != Arg && ArgMapping[Other] == M && Info.Split.Plan.ReadAfterWrite.count(Other)) {
+        if (ArgHost[Other] == ArgHost[Arg] && readsOwnElement(Info, Other, Arg))
+          continue; // the array itself, read where its statement writes it, before the store
         // The probes tell whether those reads meet the writes (the scheduler checks).
         if (Info.Split.ProbeExact) {
           T.AliasReads.push_back(Other);

@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
 #include <set>
 #include <string>
 #include <tuple>
@@ -347,6 +348,15 @@ TEST(SplitPlanTest, ReadsAfterAWriteOfTheIteration) {
                           "}\n",
                           {"int n", "int m", "const double *p", "double *r", "const double *v"});
   EXPECT_EQ(L.Split.Plan.ReadAfterWrite, (std::set<unsigned>{4})) << "v, not p";
+  // v is read only where its statement writes r: if they are one array, it reads r's element
+  // before the store (NPB MG's resid(u, r, r)).
+  EXPECT_EQ(L.Split.Plan.ReadsOwnElement, (std::map<unsigned, std::set<unsigned>>{{4, {3}}}));
+  KernelInfo Shifted = analyzed("#pragma acc parallel loop\n"
+                                "for (int i = 0; i < n; i++)\n"
+                                "  for (int j = 1; j < m; j++)\n"
+                                "    r[i * m + j] = v[i * m + j - 1];\n",
+                                {"int n", "int m", "double *r", "const double *v"});
+  EXPECT_TRUE(Shifted.Split.Plan.ReadsOwnElement.empty()) << "the element an earlier trip wrote";
   // One statement: its reads come before its store.
   KernelInfo O = analyzed("#pragma acc parallel loop\n"
                           "for (int i = 0; i < n; i++)\n"

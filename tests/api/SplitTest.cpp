@@ -1111,6 +1111,78 @@ const char *TwiceCoarseSrc = "#pragma acc parallel loop present(coarse, out)\n"
                              "  for (int j = 0; j < m; j++)\n"
                              "    out[i * m + j] = 2 * coarse[i * m + j];\n";
 
+// A coarse grid from a fine one through a local index (i = 2 * j, as NPB MG's restriction): the
+// reads are bounded, so after a split kernel left each device its part of the fine grid, the
+// restriction's devices read exactly their own parts and nothing moves.
+const char *DoubleFineSrc = "#pragma acc parallel loop present(fine)\n"
+                            "for (int i = 0; i < nf; i++)\n"
+                            "  fine[i] = 2 * fine[i];\n";
+const char *RestrictSrc = "#pragma acc parallel loop present(fine, coarse)\n"
+                          "for (int j = 0; j < nc; j++) {\n"
+                          "  int i = 2 * j;\n"
+                          "  coarse[j] = fine[i] + fine[i + 1];\n"
+                          "}\n";
+
+TEST_P(SplitTest, IndicesThroughLocalsReadOnlyTheirRows) {
+  int nc = 600, nf = 2 * nc;
+  std::vector<double> F(nf), C(nc, 0.0);
+  for (int I = 0; I < nf; I++)
+    F[I] = (I * 7) % 13 - 3.0;
+  std::vector<double> RefF = F, RefC(nc);
+  for (int I = 0; I < nf; I++)
+    RefF[I] *= 2;
+  for (int J = 0; J < nc; J++)
+    RefC[J] = RefF[2 * J] + RefF[2 * J + 1];
+  double *fine = F.data(), *coarse = C.data();
+  COPYIN(F, C);
+  jacc_reset_stats();
+  PUSH(DoubleFineSrc, {{"int nf", &nf}, {"double *fine", &fine}}, JACC_FORCE_SPLIT);
+  PUSH(RestrictSrc, {{"int nc", &nc}, {"const double *fine", &fine}, {"double *coarse", &coarse}},
+       JACC_FORCE_SPLIT);
+  EXPECT_EQ(d2d(), 0u) << "device d's coarse rows read the fine rows it owns";
+  EXPECT_WRITTEN(F, RefF);
+  EXPECT_WRITTEN(C, RefC);
+}
+
+// The same array under two names, read only where its statement writes it (NPB MG's
+// resid(u, r, r): r = v - a u in place): it splits, and each device reads only its own rows of
+// u, which a split kernel left it.
+const char *TripleSrc = "#pragma acc parallel loop present(u)\n"
+                        "for (int k = 0; k < n * m; k++)\n"
+                        "  u[k] = 3 * u[k];\n";
+const char *ResidualSrc = "#pragma acc parallel loop present(v, r, u)\n"
+                          "for (int i = 0; i < n; i++)\n"
+                          "  for (int j = 0; j < m; j++)\n"
+                          "    r[i * m + j] = v[i * m + j] - 2 * u[i * m + j];\n";
+
+TEST_P(SplitTest, TheSameArrayUnderTwoNamesReadWhereItIsWrittenSplits) {
+  int n = 60, m = 16;
+  std::vector<double> A(n * m), U(n * m);
+  for (int K = 0; K < n * m; K++) {
+    A[K] = (K * 5) % 17;
+    U[K] = (K * 3) % 11 - 4.0;
+  }
+  std::vector<double> RefA = A, RefU = U;
+  for (int K = 0; K < n * m; K++) {
+    RefU[K] *= 3;
+    RefA[K] -= 2 * RefU[K];
+  }
+  double *r = A.data(), *v = A.data(), *u = U.data();
+  COPYIN(A, U);
+  jacc_reset_stats();
+  PUSH(TripleSrc, {{"int n", &n}, {"int m", &m}, {"double *u", &u}}, JACC_FORCE_SPLIT);
+  PUSH(ResidualSrc,
+       {{"int n", &n},
+        {"int m", &m},
+        {"const double *v", &v},
+        {"double *r", &r},
+        {"const double *u", &u}},
+       JACC_FORCE_SPLIT);
+  EXPECT_EQ(d2d(), 0u) << "computed whole, every device would read all of u";
+  EXPECT_WRITTEN(A, RefA);
+  EXPECT_WRITTEN(U, RefU);
+}
+
 TEST_P(SplitTest, AliasedReadsThatMissTheWritesSplit) {
   int n = 40, m = 24;
   std::vector<double> All(3 * n * m), Out(n * m, 0.0);

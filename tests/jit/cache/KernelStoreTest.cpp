@@ -17,6 +17,7 @@
 #include <tuple>
 
 #include <fstream>
+#include <map>
 #include <set>
 #include <string>
 
@@ -389,6 +390,18 @@ TEST_F(KernelStoreTest, SummaryRoundTripsLinearizedWritesAndReads) {
   // b is read in the loop that writes a: after a write, for the aliasing check.
   EXPECT_EQ(I.Split.Plan.ReadAfterWrite, std::set<unsigned>{3});
   EXPECT_EQ(Back->Split.Plan.ReadAfterWrite, I.Split.Plan.ReadAfterWrite);
+  // v is read only at the element its statement writes through r.
+  auto R = compileKernel("#pragma acc parallel loop\n"
+                         "for (int i = 0; i < n; i++)\n"
+                         "  for (int j = 0; j < m; j++)\n"
+                         "    r[i * m + j] = v[i * m + j] + 1;\n",
+                         {"int n", "int m", "double *r", "const double *v"});
+  ASSERT_TRUE(bool(R)) << llvm::toString(R.takeError());
+  const analysis::KernelInfo &RI = (*R)->Info;
+  auto RBack = runtimeInfoFromSummary(kernelSummary(RI, "t", 0, 0));
+  ASSERT_TRUE(bool(RBack)) << llvm::toString(RBack.takeError());
+  EXPECT_EQ(RI.Split.Plan.ReadsOwnElement, (std::map<unsigned, std::set<unsigned>>{{3, {2}}}));
+  EXPECT_EQ(RBack->Split.Plan.ReadsOwnElement, RI.Split.Plan.ReadsOwnElement);
 }
 
 TEST_F(KernelStoreTest, SummaryRoundTripsTheWindows) {
