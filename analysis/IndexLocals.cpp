@@ -13,6 +13,15 @@ namespace {
 /// Past these an index is not a sum of a few products (as LowerRegion's polynomials).
 constexpr size_t MostTerms = 32, MostDegree = 4;
 
+/// R += C * M; false on overflow.
+bool addTerm(Polynomial &R, const Monomial &M, long long C) {
+  if (__builtin_add_overflow(R[M], C, &R[M]))
+    return false;
+  if (R[M] == 0)
+    R.erase(M);
+  return true;
+}
+
 /// P * Q, or nothing when it grows past MostTerms or MostDegree or overflows.
 std::optional<Polynomial> times(const Polynomial &P, const Polynomial &Q) {
   Polynomial R;
@@ -24,10 +33,8 @@ std::optional<Polynomial> times(const Polynomial &P, const Polynomial &Q) {
       M.insert(M.end(), MQ.begin(), MQ.end());
       std::sort(M.begin(), M.end());
       long long C;
-      if (__builtin_mul_overflow(CP, CQ, &C) || __builtin_add_overflow(R[M], C, &R[M]))
+      if (__builtin_mul_overflow(CP, CQ, &C) || !addTerm(R, M, C))
         return std::nullopt;
-      if (R[M] == 0)
-        R.erase(M);
     }
   if (R.size() > MostTerms)
     return std::nullopt;
@@ -48,12 +55,9 @@ std::optional<Polynomial> substitute(const Polynomial &P, const std::string &Var
       Term = times(*Term, Value);
     if (!Term)
       return std::nullopt;
-    for (const auto &[TM, TC] : *Term) {
-      if (__builtin_add_overflow(R[TM], TC, &R[TM]))
+    for (const auto &[TM, TC] : *Term)
+      if (!addTerm(R, TM, TC))
         return std::nullopt;
-      if (R[TM] == 0)
-        R.erase(TM);
-    }
   }
   if (R.size() > MostTerms)
     return std::nullopt;
