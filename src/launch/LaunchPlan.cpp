@@ -220,9 +220,10 @@ bool readsOwnElement(const analysis::KernelInfo &Info, unsigned Other, unsigned 
 /// mapping is read after a write of the iteration where it may read what the kernel writes
 /// (aliasing: a device that runs the iteration without owning the element skips the write the
 /// read must see; that array is then computed whole by every device). Reads before the writes
-/// see the values from before the kernel, fetched as any read is (`resid(u, r, r)`); later ones
-/// are left to the probes when the kernel has exact ones (SplitTarget::AliasReads), as they
-/// usually read another part of the allocation (a coarse grid written from a fine one).
+/// see the values from before the kernel, fetched as any read is; the array itself under
+/// another name, read only where its statement writes it (`resid(u, r, r)`), is a self-read;
+/// other reads are left to the probes when the kernel has exact ones (SplitTarget::AliasReads),
+/// as they usually read another part of the allocation (a coarse grid written from a fine one).
 void chooseSplitTargets(const analysis::KernelInfo &Info, llvm::ArrayRef<Mapping *> ArgMapping,
                         llvm::ArrayRef<void *> ArgHost, LaunchPlan &P) {
   const auto &SplitArrays = Info.Split.Plan.Arrays;
