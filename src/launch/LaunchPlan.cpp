@@ -239,8 +239,9 @@ void chooseSplitTargets(const analysis::KernelInfo &Info, llvm::ArrayRef<Mapping
       if (Other != Arg && ArgMapping[Other] == M && Info.Split.Plan.ReadAfterWrite.count(Other)) {
         if (ArgHost[Other] == ArgHost[Arg] && readsOwnElement(Info, Other, Arg))
           continue; // the array itself, read where its statement writes it, before the store
-        // The probes tell whether those reads meet the writes (the scheduler checks).
-        if (Info.Split.ProbeExact) {
+        // The probes tell whether those reads meet the writes (the scheduler checks). Not in
+        // one memory, where an array computed whole must be computed by one device (settle).
+        if (Info.Split.ProbeExact && !M->Unified) {
           T.AliasReads.push_back(Other);
           continue;
         }
