@@ -149,7 +149,7 @@ void splitRows(void **P, unsigned Mlo, long long Unit, long long N, const jacc_c
                int Slot, long long &Lb, long long &Ub) {
   ownedRange(param<long long>(P, Mlo), param<long long>(P, Mlo + 1), Unit, T, Lb, Ub);
   long long Info[JACC_SPLIT_INFO_WORDS] = {
-      Lb, Ub, Unit, 0, 0, N - 1, std::max(0LL, Lb), std::min(N, Ub + 1)};
+      Lb, Ub, Unit, 0, 0, N - 1, std::max(0LL, Lb), Ub >= N ? N : Ub + 1};
   std::memcpy(T.split_info + JACC_SPLIT_INFO_WORDS * Slot, Info, sizeof Info);
 }
 
