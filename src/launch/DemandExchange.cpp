@@ -70,6 +70,26 @@ std::optional<Ranges> extentBytes(const ReadExtent &R, const long long *Words, c
   return Out;
 }
 
+/// Each argument's read extent and where its words start in a probe's ReadInfo (null where the
+/// argument has none, or ReadInfo is null).
+struct ArgExtent {
+  const ReadExtent *Extent = nullptr;
+  const long long *Words = nullptr;
+};
+std::vector<ArgExtent> extentsByArgument(const analysis::KernelInfo &Info,
+                                         const long long *ReadInfo) {
+  std::vector<ArgExtent> Out(Info.Args.size());
+  if (!ReadInfo)
+    return Out;
+  const long long *W = ReadInfo;
+  for (const ReadExtent &R : Info.Split.Reads) {
+    if (R.Arg < Info.Args.size())
+      Out[R.Arg] = {&R, W};
+    W += jit::extentWords(R);
+  }
+  return Out;
+}
+
 /// What a device's launch reads of each mapping the plan uses: byte ranges, or the whole.
 /// Probe: its launch, probed, else null.
 void neededOn(const analysis::KernelInfo &Info, const LaunchPlan &Plan, const KernelLaunch *Probe,
@@ -84,19 +104,7 @@ void neededOn(const analysis::KernelInfo &Info, const LaunchPlan &Plan, const Ke
     Need.push_back({M, std::move(R)});
   };
   auto Whole = [&](Mapping *M) { Add(M, {{0, M->bytes()}}); };
-  // The extents' words, by argument.
-  std::vector<const long long *> WordsOf(Info.Args.size(), nullptr);
-  std::vector<const ReadExtent *> ExtentOf(Info.Args.size(), nullptr);
-  if (ReadInfo) {
-    const long long *W = ReadInfo;
-    for (const ReadExtent &R : Info.Split.Reads) {
-      if (R.Arg < Info.Args.size()) {
-        WordsOf[R.Arg] = W;
-        ExtentOf[R.Arg] = &R;
-      }
-      W += jit::extentWords(R);
-    }
-  }
+  std::vector<ArgExtent> Extents = extentsByArgument(Info, ReadInfo);
   std::vector<Mapping *> ByArgument;
   for (const ArgInfo &A : Info.Args) {
     Mapping *M = Plan.ArgMappings[A.Position];
@@ -113,8 +121,8 @@ void neededOn(const analysis::KernelInfo &Info, const LaunchPlan &Plan, const Ke
       continue;
     }
     std::optional<Ranges> R;
-    if (ExtentOf[Index])
-      R = extentBytes(*ExtentOf[Index], WordsOf[Index], *M, Plan.ArgHosts[A.Position]);
+    if (const ArgExtent &E = Extents[Index]; E.Extent)
+      R = extentBytes(*E.Extent, E.Words, *M, Plan.ArgHosts[A.Position]);
     if (R)
       Add(M, std::move(*R));
     else
@@ -143,27 +151,25 @@ std::string aliasedReadsMeetWrites(const analysis::KernelInfo &Info, const Launc
     if (!Probed)
       return Name + " is read through another pointer after a write, and the launch is not "
                     "probed";
+    for (unsigned A : T.AliasReads)
+      if (llvm::none_of(Info.Split.Reads, [&](const ReadExtent &R) { return R.Arg == A; }))
+        return "what '" + Info.Args[A].Name + "' reads of " + Name + " is not known";
     Ranges Written, Read;
     for (const auto &L : Launches) {
       if (!L)
         continue;
       Ranges W = SplitGroup::ownedWritten(T, L->splitInfo() + T.Info * JACC_SPLIT_INFO_WORDS);
       Written.insert(Written.end(), W.begin(), W.end());
-      const long long *Words = L->readInfo();
-      for (const ReadExtent &R : Info.Split.Reads) {
-        if (llvm::is_contained(T.AliasReads, R.Arg)) {
-          unsigned Position = Info.Args[R.Arg].Position;
-          std::optional<Ranges> Rs = extentBytes(R, Words, *T.Map, Plan.ArgHosts[Position]);
-          if (!Rs)
-            return Name + " may be read whole through '" + Info.Args[R.Arg].Name + "'";
-          Read.insert(Read.end(), Rs->begin(), Rs->end());
-        }
-        Words += jit::extentWords(R);
+      std::vector<ArgExtent> Extents = extentsByArgument(Info, L->readInfo());
+      for (unsigned A : T.AliasReads) {
+        const ArgExtent &E = Extents[A];
+        std::optional<Ranges> Rs =
+            extentBytes(*E.Extent, E.Words, *T.Map, Plan.ArgHosts[Info.Args[A].Position]);
+        if (!Rs)
+          return Name + " may be read whole through '" + Info.Args[A].Name + "'";
+        Read.insert(Read.end(), Rs->begin(), Rs->end());
       }
     }
-    for (unsigned A : T.AliasReads)
-      if (llvm::none_of(Info.Split.Reads, [&](const ReadExtent &R) { return R.Arg == A; }))
-        return "what '" + Info.Args[A].Name + "' reads of " + Name + " is not known";
     Written = normalized(std::move(Written));
     Read = normalized(std::move(Read));
     for (size_t W = 0, R = 0; W < Written.size() && R < Read.size();) {
