@@ -130,71 +130,172 @@ std::string sizeofSub(const KernelInfo &K, const std::string &A, unsigned Subscr
 
 namespace {
 
-/// Split entries: this device's owned range [A__lb, A__ub] of each split array along its split
-/// dimension, from the mapping's byte range relative to the pointer ([mlo, mhi); mlo > mhi: the
-/// runtime does not split this array).
-std::string boundsPrologue(const KernelInfo &K, const EntryTarget &Target) {
-  std::string P;
-  for (const SplitArray &A : K.Split.Plan.Arrays) {
-    std::string Lb = lowerBoundName(A.Name), Ub = upperBoundName(A.Name);
-    std::string Mlo = "__jacc_mlo_" + A.Name, Mhi = "__jacc_mhi_" + A.Name;
-    std::string Unit = sizeofSub(K, A.Name, A.Dim + 1, Target);
-    P += "long long " + Lb + " = (-9223372036854775807LL-1), " + Ub +
-         " = 9223372036854775807LL;\n";
-    // The owned-range checks' bytes (jit/BoundsChecks.h): unbounded when not split.
+/// An inner loops' span of a write (AffineWrite::Least, Greatest) as C text, "0LL" for none.
+std::string spanText(const std::string &Span) {
+  return Span.empty() ? "0LL" : "(" + Span + ")";
+}
+
+/// Whether a split array's owned ranges follow its writes rather than its whole mapping: every
+/// write is affine in the outer iterator, so what the launch writes is known once the trip counts
+/// are. A kernel writing a part of a bigger mapping (one level of a multigrid hierarchy in one
+/// allocation) then splits that part among the devices, not the mapping.
+bool ownedByWrites(const SplitArray &A) {
+  return A.Affine && !A.Writes.empty();
+}
+
+/// Split entries: the declarations of each split array's owned range [A__lb, A__ub] along its
+/// split dimension, unbounded until ownedRange sets them (the bytes the owned-range checks use
+/// too, jit/BoundsChecks.h).
+std::string ownedRangeDecls(const KernelInfo &K, const SplitArray &A, const EntryTarget &Target) {
+  std::string Lb = lowerBoundName(A.Name), Ub = upperBoundName(A.Name);
+  std::string P =
+      "long long " + Lb + " = (-9223372036854775807LL-1), " + Ub + " = 9223372036854775807LL;\n";
+  if (guardsReachPastArray(K, A)) {
+    P += "long long " + ownedIndexName(A.Name, "lb") + " = " + Lb + ", " +
+         ownedIndexName(A.Name, "ub") + " = " + Ub + ";\n";
+    if (A.Dim > 0)
+      P += "const long long " + ownedIndexName(A.Name, "ext") + " = " +
+           sizeofSub(K, A.Name, A.Dim, Target) + " / " + sizeofSub(K, A.Name, A.Dim + 1, Target) +
+           ";\n(void)" + ownedIndexName(A.Name, "ext") + ";\n";
+  }
+  if (K.CheckBounds) {
     std::string Lo = ownedBytesName(A.Name, "lo"), Hi = ownedBytesName(A.Name, "hi");
     std::string Pitch = ownedBytesName(A.Name, "pitch");
-    if (guardsReachPastArray(K, A)) {
-      P += "long long " + ownedIndexName(A.Name, "lb") + " = " + Lb + ", " +
-           ownedIndexName(A.Name, "ub") + " = " + Ub + ";\n";
-      if (A.Dim > 0)
-        P += "const long long " + ownedIndexName(A.Name, "ext") + " = " +
-             sizeofSub(K, A.Name, A.Dim, Target) + " / " + Unit + ";\n(void)" +
-             ownedIndexName(A.Name, "ext") + ";\n";
-    }
-    if (K.CheckBounds)
-      P += "long long " + Lo + " = (-9223372036854775807LL-1), " + Hi +
-           " = 9223372036854775807LL;\nconst long long " + Pitch + " = " +
-           (A.Dim == 0 ? std::string("0") : sizeofSub(K, A.Name, A.Dim, Target)) + ";\n(void)" +
-           Lo + "; (void)" + Hi + "; (void)" + Pitch + ";\n";
-    P += "if (" + Mlo + " <= " + Mhi + ") {\n";
-    if (A.Dim == 0)
-      P += "  long long __u = " + Unit + ";\n"
-           "  long long __first = " + Mlo + " >= 0 ? (" + Mlo + " + __u - 1) / __u : -((-" + Mlo +
-           ") / __u);\n"
-           "  long long __last = (" + Mhi + " >= 0 ? " + Mhi + " / __u : -((-" + Mhi +
-           " + __u - 1) / __u)) - 1;\n";
-    else
-      P += "  long long __first = 0, __last = " + sizeofSub(K, A.Name, A.Dim, Target) + " / " + Unit +
-           " - 1;\n";
-    P += "  long long __cnt = __last - __first + 1;\n"
-         "  " + Lb + " = __first + __cnt * __jacc_t->share_begin / __jacc_t->share_scale;\n"
-         "  " + Ub + " = __first + __cnt * __jacc_t->share_end / __jacc_t->share_scale - 1;\n";
-    if (K.CheckBounds)
-      P += "  " + Lo + " = " + Lb + " * " + Unit + "; " + Hi + " = (" + Ub + " + 1) * " + Unit +
-           ";\n";
-    if (guardsReachPastArray(K, A))
-      // The first and last devices also own every index before and after the mapping (along
-      // an inner dimension, the row): the guards let a write outside it through to its bounds
-      // check, which reports it (outside the array, as one device would), instead of no device
-      // writing it. The runtime is told the true range.
-      // (Far from the extremes: the narrowing subtracts a write's offset from them.)
-      P += "  " + ownedIndexName(A.Name, "lb") + " = " + Lb + "; " + ownedIndexName(A.Name, "ub") +
-           " = " + Ub +
-           ";\n"
-           "  if (__jacc_t->share_begin == 0) " +
-           Lb +
-           " = -(1LL << 62);\n"
-           "  if (__jacc_t->share_end == __jacc_t->share_scale) " +
-           Ub + " = 1LL << 62;\n";
-    P += "}\n";
+    P += "long long " + Lo + " = (-9223372036854775807LL-1), " + Hi +
+         " = 9223372036854775807LL;\nconst long long " + Pitch + " = " +
+         (A.Dim == 0 ? std::string("0") : sizeofSub(K, A.Name, A.Dim, Target)) + ";\n(void)" + Lo +
+         "; (void)" + Hi + "; (void)" + Pitch + ";\n";
   }
   return P;
 }
 
-/// An inner loops' span of a write (AffineWrite::Least, Greatest) as C text, "0LL" for none.
-std::string spanText(const std::string &Span) {
-  return Span.empty() ? "0LL" : "(" + Span + ")";
+/// The statements narrowing a device's owned range of A to what the launch writes (ownedBy
+/// Writes, in the nest header, the mapping's indices along the split dimension [__first,
+/// __last] known). Where the writes' index ranges share an index and move the same way along the
+/// outer iterations (a[i], or a[2i] and a[2i + 1], or the rows of b[i * n + j]), the boundaries
+/// follow the iterations: a device whose share is the iterations [sb, se) owns from the least
+/// index iteration sb writes to before the least index iteration se writes (moving down: from
+/// the greatest index se writes, exclusive, to the greatest index sb writes), so its owned rows
+/// are its iterations' and agree with its reduction share. Otherwise (writes in separate places,
+/// as the first and last planes of a grid) it owns its share of their hull. The first and last
+/// devices own up to the mapping's ends.
+std::string rangeOfWrites(const SplitArray &A, const std::string &St0) {
+  std::string Hulls, Edges;
+  for (const AffineWrite &W : A.Writes) {
+    std::string Times = std::to_string(W.Coef) + "LL * " + scaleValue(W.Scale) + " * ";
+    std::string Head = "    { long long __a = " + Times + St0 + ", __c = " + Times +
+                       "__jacc_lo0 + (" + W.Offset + ");\n";
+    Hulls +=
+        Head +
+        "      if (__a <= 0) __up = 0; if (__a >= 0) __down = 0;\n"
+        "      long long __v0 = __c + (__a < 0 ? __a * (__jacc_n0 - 1) : 0) + " +
+        spanText(W.Least) + ", __v1 = __c + (__a > 0 ? __a * (__jacc_n0 - 1) : 0) + " +
+        spanText(W.Greatest) +
+        ";\n"
+        "      if (__v0 > __common0) __common0 = __v0; if (__v1 < __common1) __common1 = __v1;\n"
+        "      if (__v0 < __hull0) __hull0 = __v0; if (__v1 > __hull1) __hull1 = __v1; }\n";
+    Edges += Head + "      long long __b = __a * __jacc_sb + __c + (__up ? " + spanText(W.Least) +
+             " : " + spanText(W.Greatest) + "), __e = __a * __jacc_se + __c + (__up ? " +
+             spanText(W.Least) + " : " + spanText(W.Greatest) +
+             ");\n"
+             "      if (__up ? __b < __fb : __b > __fb) __fb = __b;\n"
+             "      if (__up ? __e < __fe : __e > __fe) __fe = __e; }\n";
+  }
+  std::string Lb = lowerBoundName(A.Name), Ub = upperBoundName(A.Name);
+  std::string Max = "9223372036854775807LL", Min = "(-9223372036854775807LL-1)";
+  return "  if (__jacc_n0 > 0) {\n"
+         "    int __up = 1, __down = 1;\n"
+         "    long long __common0 = " +
+         Min + ", __common1 = " + Max + ", __hull0 = " + Max + ", __hull1 = " + Min + ";\n" +
+         Hulls +
+         "    int __begins = __jacc_t->share_begin == 0, __ends = __jacc_t->share_end == "
+         "__jacc_t->share_scale;\n"
+         "    if ((__up || __down) && __common0 <= __common1) {\n"
+         "      long long __fb = __up ? " +
+         Max + " : " + Min + ", __fe = __fb;\n" + Edges +
+         "      long long __lo = __first - 1, __hi = __last + 1;\n"
+         "      if (__fb < __lo) __fb = __lo; if (__fb > __hi) __fb = __hi;\n"
+         "      if (__fe < __lo) __fe = __lo; if (__fe > __hi) __fe = __hi;\n"
+         "      if (__up) { " +
+         Lb + " = __begins ? __first : __fb; " + Ub +
+         " = __ends ? __last : __fe - 1; }\n"
+         "      else { " +
+         Ub + " = __begins ? __last : __fb; " + Lb +
+         " = __ends ? __first : __fe + 1; }\n"
+         "    } else if (__hull0 <= __last && __hull1 >= __first) {\n"
+         "      if (__hull0 < __first) __hull0 = __first; if (__hull1 > __last) __hull1 = __last;\n"
+         "      long long __n = __hull1 - __hull0 + 1;\n"
+         "      " +
+         Lb +
+         " = __begins ? __first : __hull0 + __n * __jacc_t->share_begin / "
+         "__jacc_t->share_scale;\n"
+         "      " +
+         Ub +
+         " = __ends ? __last : __hull0 + __n * __jacc_t->share_end / __jacc_t->share_scale - "
+         "1;\n"
+         "    }\n"
+         "  }\n";
+}
+
+/// Split entries: the statements setting this device's owned range of A, its share of the
+/// mapping's indices along the split dimension (from the mapping's byte range relative to the
+/// pointer, [mlo, mhi); mlo > mhi: the runtime does not split this array), narrowed to what the
+/// launch writes when St0 (the outer loop's signed step; ownedByWrites, in the nest header).
+std::string ownedRange(const KernelInfo &K, const SplitArray &A, const EntryTarget &Target,
+                       const std::string &St0 = "") {
+  std::string Lb = lowerBoundName(A.Name), Ub = upperBoundName(A.Name);
+  std::string Mlo = "__jacc_mlo_" + A.Name, Mhi = "__jacc_mhi_" + A.Name;
+  std::string Unit = sizeofSub(K, A.Name, A.Dim + 1, Target);
+  std::string P = "if (" + Mlo + " <= " + Mhi + ") {\n";
+  if (A.Dim == 0)
+    P += "  long long __u = " + Unit +
+         ";\n"
+         "  long long __first = " +
+         Mlo + " >= 0 ? (" + Mlo + " + __u - 1) / __u : -((-" + Mlo +
+         ") / __u);\n"
+         "  long long __last = (" +
+         Mhi + " >= 0 ? " + Mhi + " / __u : -((-" + Mhi + " + __u - 1) / __u)) - 1;\n";
+  else
+    P += "  long long __first = 0, __last = " + sizeofSub(K, A.Name, A.Dim, Target) + " / " + Unit +
+         " - 1;\n";
+  P += "  long long __cnt = __last - __first + 1;\n"
+       "  " +
+       Lb +
+       " = __first + __cnt * __jacc_t->share_begin / __jacc_t->share_scale;\n"
+       "  " +
+       Ub + " = __first + __cnt * __jacc_t->share_end / __jacc_t->share_scale - 1;\n";
+  if (!St0.empty())
+    P += rangeOfWrites(A, St0);
+  if (K.CheckBounds)
+    P += "  " + ownedBytesName(A.Name, "lo") + " = " + Lb + " * " + Unit + "; " +
+         ownedBytesName(A.Name, "hi") + " = (" + Ub + " + 1) * " + Unit + ";\n";
+  if (guardsReachPastArray(K, A))
+    // The first and last devices also own every index before and after the mapping (along
+    // an inner dimension, the row): the guards let a write outside it through to its bounds
+    // check, which reports it (outside the array, as one device would), instead of no device
+    // writing it. The runtime is told the true range.
+    // (Far from the extremes: the narrowing subtracts a write's offset from them.)
+    P += "  " + ownedIndexName(A.Name, "lb") + " = " + Lb + "; " + ownedIndexName(A.Name, "ub") +
+         " = " + Ub +
+         ";\n"
+         "  if (__jacc_t->share_begin == 0) " +
+         Lb +
+         " = -(1LL << 62);\n"
+         "  if (__jacc_t->share_end == __jacc_t->share_scale) " +
+         Ub + " = 1LL << 62;\n";
+  return P + "}\n";
+}
+
+/// Split entries: each split array's owned range declared, and set where it does not follow the
+/// writes (those are set in the nest header, splitHeader).
+std::string boundsPrologue(const KernelInfo &K, const EntryTarget &Target) {
+  std::string P;
+  for (const SplitArray &A : K.Split.Plan.Arrays) {
+    P += ownedRangeDecls(K, A, Target);
+    if (!ownedByWrites(A))
+      P += ownedRange(K, A, Target);
+  }
+  return P;
 }
 
 /// C statements that set __k0 and __k1 to the first and last iterations k whose write W of
@@ -238,6 +339,9 @@ std::string splitHeader(const KernelInfo &K, const ParallelNest &N,
   std::string St0 = N.Loops.front().Increasing ? "__jacc_st0" : "(-__jacc_st0)";
   std::string H = "__jacc_sb = __jacc_n0 * __jacc_t->share_begin / __jacc_t->share_scale;\n"
                   "__jacc_se = __jacc_n0 * __jacc_t->share_end / __jacc_t->share_scale;\n";
+  for (const SplitArray &A : Plan.Arrays)
+    if (ownedByWrites(A))
+      H += ownedRange(K, A, Target, St0);
   // Iteration k writes index Coef * Scale * (lo0 + k * St0) + Offset = alpha * k + beta, plus
   // the span of its inner loops: the device runs the iterations whose writes meet its range.
   if (Plan.Narrowable) {

@@ -100,7 +100,8 @@ std::shared_ptr<DiskCache> processDiskCache() {
 /// 24: GPU entries share inner loops whose variable the program declared outside them.
 /// 25: device targets' parts of the key (CodeTarget::cacheKeyPart).
 /// 26: the summary keeps the kernel's split twin and its axes (split_twin, twin_axes).
-constexpr unsigned CodeRevision = 35;
+/// 36: a split array written affinely is owned by shares of its write hull, not of its mapping.
+constexpr unsigned CodeRevision = 36;
 
 std::string diskCacheKey(llvm::StringRef Source, llvm::ArrayRef<std::string> Decls,
                          unsigned CodeFlags) {

@@ -196,11 +196,11 @@ TEST_P(NativeTest, ADecreasingLoopsPartRunsDownwardsOverTheDevicesRows) {
   ASSERT_EQ(int(Parts.size()), devices());
   for (int D = 0; D < devices(); ++D) {
     SCOPED_TRACE("device " + std::to_string(D));
-    // Device d owns y[cut_d, cut_d+1): it runs i = cut_d+1 - 1 down to cut_d. In one memory
-    // each device runs its share of the iterations, the first ones from the top.
+    // Device d runs its share of the iterations, the first ones from the top, and owns the
+    // elements they write.
     EXPECT_EQ(Parts[D].Part.step, -1);
-    EXPECT_EQ(Parts[D].Part.begin, unified() ? N - 1 - Cuts[D] : Cuts[D + 1] - 1);
-    EXPECT_EQ(Parts[D].Part.end, unified() ? N - 1 - Cuts[D + 1] : Cuts[D] - 1);
+    EXPECT_EQ(Parts[D].Part.begin, N - 1 - Cuts[D]);
+    EXPECT_EQ(Parts[D].Part.end, N - 1 - Cuts[D + 1]);
     EXPECT_EQ(Parts[D].Part.reduce_begin, N - 1 - Cuts[D]);
     EXPECT_EQ(Parts[D].Part.reduce_end, N - 1 - Cuts[D + 1]);
   }
@@ -280,18 +280,13 @@ TEST_P(NativeTest, NativeAndGeneratedStencilsAlternateWithHaloExchanges) {
       ASSERT_DOUBLE_EQ(A[I], RefA[I]) << I;
       ASSERT_DOUBLE_EQ(B[I], RefB[I]) << I;
     }
-    // Device d owns b[cut_d, cut_d+1) and computes the loop's iterations there: [1, n - 1) cut.
+    // Device d computes its share of the loop's iterations [1, n - 1) and owns what they write.
     std::vector<Call> Parts = C.take();
     ASSERT_EQ(int(Parts.size()), 12 * devices());
-    std::vector<long long> Cuts = evenCuts(N, devices());
     for (const Call &P : Parts) {
       int D = P.Part.device;
-      long long Begin = std::max(1LL, Cuts[D]), End = std::min<long long>(N - 1, Cuts[D + 1]);
-      long long SBegin = 1 + (N - 2LL) * D / devices();
-      long long SEnd = 1 + (N - 2LL) * (D + 1) / devices();
-      // One memory: disjoint parts, each device's share of the iterations.
-      EXPECT_EQ(P.Part.begin, unified() ? SBegin : Begin) << "device " << D;
-      EXPECT_EQ(P.Part.end, unified() ? SEnd : End) << "device " << D;
+      EXPECT_EQ(P.Part.begin, 1 + (N - 2LL) * D / devices()) << "device " << D;
+      EXPECT_EQ(P.Part.end, 1 + (N - 2LL) * (D + 1) / devices()) << "device " << D;
     }
   }
 }

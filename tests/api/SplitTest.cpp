@@ -1100,16 +1100,16 @@ TEST_P(SplitTest, AliasingThroughTwoArguments) {
 
 // A coarse grid written from a fine one of the same allocation, its reads in the loop that
 // writes (so after a write of the iteration): the probes show that they miss the writes, so the
-// coarse grid splits, and a kernel reading it on each device's rows fetches what others wrote.
+// coarse grid splits, and a kernel reading its rows in reverse order fetches what others wrote.
 const char *CoarseFromFineSrc =
     "#pragma acc parallel loop present(fine, coarse)\n"
     "for (int i = 0; i < n; i++)\n"
     "  for (int j = 0; j < m; j++)\n"
     "    coarse[i * m + j] = fine[2 * i * m + j] + fine[(2 * i + 1) * m + j];\n";
-const char *TwiceCoarseSrc = "#pragma acc parallel loop present(coarse, out)\n"
-                             "for (int i = 0; i < n; i++)\n"
-                             "  for (int j = 0; j < m; j++)\n"
-                             "    out[i * m + j] = 2 * coarse[i * m + j];\n";
+const char *ReversedCoarseSrc = "#pragma acc parallel loop present(coarse, out)\n"
+                                "for (int i = 0; i < n; i++)\n"
+                                "  for (int j = 0; j < m; j++)\n"
+                                "    out[i * m + j] = 2 * coarse[(n - 1 - i) * m + j];\n";
 
 // A coarse grid from a fine one through a local index (i = 2 * j, as NPB MG's restriction): the
 // reads are bounded, so after a split kernel left each device its part of the fine grid, the
@@ -1190,17 +1190,18 @@ TEST_P(SplitTest, AliasedReadsThatMissTheWritesSplit) {
     All[K] = (K * 13) % 29 - 7.0;
   std::vector<double> Ref = All, RefOut(n * m);
   for (int I = 0; I < n; I++)
-    for (int J = 0; J < m; J++) {
+    for (int J = 0; J < m; J++)
       Ref[I * m + J] = Ref[n * m + 2 * I * m + J] + Ref[n * m + (2 * I + 1) * m + J];
-      RefOut[I * m + J] = 2 * Ref[I * m + J];
-    }
+  for (int I = 0; I < n; I++)
+    for (int J = 0; J < m; J++)
+      RefOut[I * m + J] = 2 * Ref[(n - 1 - I) * m + J];
   double *coarse = All.data(), *fine = All.data() + n * m, *out = Out.data();
   COPYIN(All, Out);
   jacc_reset_stats();
   PUSH(CoarseFromFineSrc,
        {{"int n", &n}, {"int m", &m}, {"const double *fine", &fine}, {"double *coarse", &coarse}},
        JACC_FORCE_SPLIT);
-  PUSH(TwiceCoarseSrc,
+  PUSH(ReversedCoarseSrc,
        {{"int n", &n}, {"int m", &m}, {"const double *coarse", &coarse}, {"double *out", &out}},
        JACC_FORCE_SPLIT);
   if (devices() > 1 && exchanged(1, 1) > 0) { // in one memory nothing moves
@@ -1208,6 +1209,96 @@ TEST_P(SplitTest, AliasedReadsThatMissTheWritesSplit) {
   }
   EXPECT_WRITTEN(All, Ref);
   EXPECT_WRITTEN(Out, RefOut);
+}
+
+// ---- what a device owns: where its iterations write ---------------------------------------
+
+/// The bytes a demand-exchanged split launch moves where every device runs only its own
+/// iterations (else: whatever the suite's exchange moves, unchecked: -1).
+int64_t narrowDemand(uint64_t Bytes) {
+  return EagerExchange || NarrowOff ? -1 : static_cast<int64_t>(exchanged(Bytes, Bytes));
+}
+
+/// Pushes a split kernel; checks the bytes it moved unless Bytes is -1.
+void pushMoving(const char *Src, std::vector<jacc_arg> Args, int64_t Bytes) {
+  uint64_t Before = d2d();
+  ASSERT_NO_FATAL_FAILURE(push(Src, std::move(Args), JACC_FORCE_SPLIT));
+  if (Bytes >= 0) {
+    EXPECT_EQ(d2d() - Before, static_cast<uint64_t>(Bytes)) << Src;
+  }
+}
+
+const char *HalveRowsSrc = "#pragma acc parallel loop present(fine, coarse)\n"
+                           "for (int i = 0; i < n; i++)\n"
+                           "  for (int j = 0; j < m; j++)\n"
+                           "    coarse[i * m + j] = fine[i * m + j] / 2;\n";
+const char *CopyRowsSrc = "#pragma acc parallel loop present(coarse, out)\n"
+                          "for (int i = 0; i < n; i++)\n"
+                          "  for (int j = 0; j < m; j++)\n"
+                          "    out[i * m + j] = coarse[i * m + j] + 1;\n";
+
+// A coarse grid at the end of an allocation that also holds a fine one (a multigrid's levels):
+// each device owns the coarse rows its iterations write, not its share of the allocation (which
+// would put the whole coarse grid on the last device), so a kernel reading them on the same rows
+// moves nothing.
+TEST_P(SplitTest, ALevelInsideABiggerMappingIsOwnedWhereItIsWritten) {
+  int n = 24, m = 10;
+  std::vector<double> Levels(5 * n * m), Out(n * m, 0.0);
+  for (int K = 0; K < 5 * n * m; K++)
+    Levels[K] = K % 17;
+  double *fine = Levels.data(), *coarse = Levels.data() + 4 * n * m, *out = Out.data();
+  std::vector<double> Ref = Levels, RefOut(n * m);
+  for (int K = 0; K < n * m; K++) {
+    Ref[4 * n * m + K] = Ref[K] / 2;
+    RefOut[K] = Ref[4 * n * m + K] + 1;
+  }
+  COPYIN(Levels, Out);
+  jacc_reset_stats();
+  pushMoving(
+      HalveRowsSrc,
+      {{"int n", &n}, {"int m", &m}, {"const double *fine", &fine}, {"double *coarse", &coarse}},
+      narrowDemand(0));
+  pushMoving(
+      CopyRowsSrc,
+      {{"int n", &n}, {"int m", &m}, {"const double *coarse", &coarse}, {"double *out", &out}},
+      narrowDemand(0));
+  EXPECT_WRITTEN(Levels, Ref);
+  EXPECT_WRITTEN(Out, RefOut);
+}
+
+const char *FillRowsSrc = "#pragma acc parallel loop present(g)\n"
+                          "for (int i = 0; i < n; i++)\n"
+                          "  for (int j = 0; j < m; j++)\n"
+                          "    g[i * m + j] = i * 100 + j;\n";
+const char *WrapRowsSrc = "#pragma acc parallel loop present(g)\n"
+                          "for (int j = 0; j < m; j++) {\n"
+                          "  g[j] = g[(n - 2) * m + j];\n"
+                          "  g[(n - 1) * m + j] = g[m + j];\n"
+                          "}\n";
+
+// A periodic boundary (NPB MG's comm3): the first row is written from the last but one and the
+// last from the second, one loop over the columns. The two writes lie at the grid's two ends, so
+// the devices own shares of what lies between (not of the columns): the first device writes the
+// first row and the last device the last, where the rows split by the fill already lie, and each
+// fetches the one row it copies.
+TEST_P(SplitTest, WritesAtBothEndsAreOwnedWhereTheyLie) {
+  int n = 12, m = 16;
+  std::vector<double> G(n * m, -1.0);
+  std::vector<double> Ref(n * m);
+  for (int I = 0; I < n; I++)
+    for (int J = 0; J < m; J++)
+      Ref[I * m + J] = I * 100 + J;
+  for (int J = 0; J < m; J++) {
+    Ref[J] = Ref[(n - 2) * m + J];
+    Ref[(n - 1) * m + J] = Ref[m + J];
+  }
+  double *g = G.data();
+  COPYIN(G);
+  jacc_reset_stats();
+  std::vector<jacc_arg> Args = {{"int n", &n}, {"int m", &m}, {"double *g", &g}};
+  pushMoving(FillRowsSrc, Args, narrowDemand(0));
+  pushMoving(WrapRowsSrc, Args, narrowDemand(devices() > 1 ? 2 * m * sizeof(double) : 0));
+  EXPECT_WRITTEN(G, Ref);
 }
 
 // ---- helper functions --------------------------------------------------------------------------

@@ -1,6 +1,6 @@
 // Tests of the split entries' code (jit/EntryCodegen.h) run by hand: writes linearized with a
-// run-time stride narrow to the rows a device owns a part of, write only the owned elements,
-// and run the rows they own whole without their guards.
+// run-time stride own the rows of the device's iterations, write only the owned elements, and
+// run the rows they own whole without their guards.
 #include "jit/EntryCodegen.h"
 #include "jit/host/HostCodegen.h"
 #include "tests/jit/SplitEntryRun.h"
@@ -18,12 +18,16 @@ const char *const FlatCopy = "#pragma acc parallel loop\n"
                              "  for (int j = 1; j < c - 1; j++)\n"
                              "    a[i * c + j] = b[i * c + j] + 1;\n";
 
-TEST(EntryCodegenTest, LinearizedWritesRunTheRowsADeviceOwnsAPartOf) {
-  auto K = jit::compileKernel(FlatCopy, {"int r", "int c", "double *a", "const double *b"});
+/// Run FlatCopy's split entry as each of N devices, the loop running Rows ascending or
+/// descending, a[] mapped as the whole r x c array: each device owns the rows of its share of
+/// the iterations, from the first element its first iteration writes (the boundaries follow
+/// the iterations, not the mapping, which the writes leave the first and last row of).
+void checkRowsOwnedByIterations(const char *Src, bool Ascending) {
+  auto K = jit::compileKernel(Src, {"int r", "int c", "double *a", "const double *b"});
   ASSERT_TRUE(bool(K)) << llvm::toString(K.takeError());
   ASSERT_TRUE((*K)->Info.Split.Plan.Narrowable) << (*K)->Info.Split.Plan.NoNarrowing;
   int r = 7, c = 5, N = 3;
-  const int Size = r * c;
+  const int Size = r * c, Iterations = r - 2;
   std::vector<double> B(Size);
   for (int E = 0; E < Size; ++E)
     B[E] = 10 * E;
@@ -33,21 +37,35 @@ TEST(EntryCodegenTest, LinearizedWritesRunTheRowsADeviceOwnsAPartOf) {
     double *AP = A.data(), *BP = B.data();
     jacc_test::SplitEntryRun Run =
         jacc_test::runSplitEntry(**K, {&r, &c, &AP, &BP}, Size * 8LL, D, N, false);
-    // The owned elements [35 D / 3, 35 (D + 1) / 3): rows cross the devices' boundaries.
-    long long Lb = Size * D / N, Ub = Size * (D + 1) / N - 1;
-    long long FirstRow = r, LastRow = 0;
+    long long K0 = Iterations * D / N, K1 = Iterations * (D + 1) / N;
+    // Iteration k writes row 1 + k (ascending) or r - 2 - k (descending).
+    auto RowOf = [&](long long It) { return Ascending ? 1 + It : r - 2 - It; };
     for (int I = 1; I < r - 1; ++I)
       for (int J = 1; J < c - 1; ++J) {
         long long E = I * c + J;
-        bool Owned = E >= Lb && E <= Ub;
-        EXPECT_EQ(A[E], Owned ? B[E] + 1 : -1.0) << "element " << E;
-        if (Owned)
-          FirstRow = std::min<long long>(FirstRow, I), LastRow = std::max<long long>(LastRow, I);
+        bool Mine = false;
+        for (long long It = K0; It < K1; ++It)
+          Mine |= RowOf(It) == I;
+        EXPECT_EQ(A[E], Mine ? B[E] + 1 : -1.0) << "element " << E;
       }
-    // The device's iterations [db, de) of i = 1 + k: the rows that write an owned element.
-    EXPECT_EQ(Run.SplitInfo[6], FirstRow - 1);
-    EXPECT_EQ(Run.SplitInfo[7], LastRow);
+    EXPECT_EQ(Run.SplitInfo[6], K0);
+    EXPECT_EQ(Run.SplitInfo[7], K1);
+    // The owned range: from the first element of the lowest row to before the next device's.
+    long long Low = Ascending ? RowOf(K0) * c + 1 : RowOf(K1) * c + c - 2 + 1;
+    long long High = Ascending ? RowOf(K1) * c + 1 - 1 : RowOf(K0) * c + c - 2;
+    bool First = D == 0, Last = D == N - 1;
+    EXPECT_EQ(Run.SplitInfo[0], (Ascending ? First : Last) ? 0 : Low);
+    EXPECT_EQ(Run.SplitInfo[1], (Ascending ? Last : First) ? Size - 1 : High);
   }
+}
+
+TEST(EntryCodegenTest, LinearizedWritesOwnTheRowsOfTheDevicesIterations) {
+  checkRowsOwnedByIterations(FlatCopy, true);
+  checkRowsOwnedByIterations("#pragma acc parallel loop\n"
+                             "for (int i = r - 2; i >= 1; i--)\n"
+                             "  for (int j = 1; j < c - 1; j++)\n"
+                             "    a[i * c + j] = b[i * c + j] + 1;\n",
+                             false);
 }
 
 TEST(EntryCodegenTest, RowsOwnedWholeRunWithoutGuards) {

@@ -53,7 +53,8 @@ TEST(ReadProbeTest, ReportsEachDevicesReadExtents) {
   EXPECT_EQ(jit::readInfoWords(I),
             JACC_READ_INFO_WORDS(1, 0) * 2 + JACC_READ_INFO_WORDS(0, 0) + JACC_LOOP_INFO_WORDS);
   EXPECT_EQ(jit::loopInfoOffset(I), JACC_READ_INFO_WORDS(1, 0) * 2 + JACC_READ_INFO_WORDS(0, 0));
-  // Device 0 of 2 owns out[0, 50): it runs i in [2, 50) and reads in[0, 53).
+  // Device 0 of 2 runs the first half of the 95 iterations, i in [2, 49), and owns what they
+  // write: it reads in[0, 52).
   std::vector<long long> W0 = probe(**K, 0, 2, 100);
   std::vector<long long> W1 = probe(**K, 1, 2, 100);
   unsigned At = 0;
@@ -64,14 +65,14 @@ TEST(ReadProbeTest, ReportsEachDevicesReadExtents) {
       EXPECT_EQ(W0[At], 8);
       EXPECT_EQ(W0[At + 1], 0);
       EXPECT_EQ(W0[Ranges], 0);
-      EXPECT_EQ(W0[Ranges + 1], 53);
-      EXPECT_EQ(W1[Ranges], 48); // i in [50, 97)
+      EXPECT_EQ(W0[Ranges + 1], 52);
+      EXPECT_EQ(W1[Ranges], 47); // i in [49, 97)
       EXPECT_EQ(W1[Ranges + 1], 100);
     } else if (R.Name == "idx") {
       EXPECT_EQ(W0[At], 4);
       EXPECT_EQ(W0[Ranges], 2);
-      EXPECT_EQ(W0[Ranges + 1], 50);
-      EXPECT_EQ(W1[Ranges], 50);
+      EXPECT_EQ(W0[Ranges + 1], 49);
+      EXPECT_EQ(W1[Ranges], 49);
       EXPECT_EQ(W1[Ranges + 1], 97);
     } else {
       EXPECT_TRUE(R.Whole) << R.WholeWhy;
@@ -124,10 +125,11 @@ TEST(ReadProbeTest, ReportsThePartitionedLoopAndEachDevicesIterations) {
     std::vector<long long> W = probeWith(**K, {&n, &YP, &XP}, n * 8LL, D, 2);
     return std::vector<long long>(W.begin() + At, W.begin() + At + JACC_LOOP_INFO_WORDS);
   };
-  // Device 0 owns y[0, 50): iterations k = 25..48 (i = 49 down to 3); its reduction share is
-  // the first half of the iterations, [0, 24). Device 1 owns y[50, 100): k = 0..24.
-  EXPECT_EQ(Loop(0), (std::vector<long long>{99, -2, 49, 25, 49, 0, 24}));
-  EXPECT_EQ(Loop(1), (std::vector<long long>{99, -2, 49, 0, 25, 24, 49}));
+  // Device 0 runs the first half of the iterations, k = 0..23 (i = 99 down to 53), and owns
+  // the elements down to the one they write last; its reduction share is the same [0, 24).
+  // Device 1: k = 24..48 (i = 51 down to 3).
+  EXPECT_EQ(Loop(0), (std::vector<long long>{99, -2, 49, 0, 24, 0, 24}));
+  EXPECT_EQ(Loop(1), (std::vector<long long>{99, -2, 49, 24, 49, 24, 49}));
   for (double V : Y)
     EXPECT_EQ(V, -1.0) << "a probe runs no iteration";
 }
