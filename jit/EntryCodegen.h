@@ -20,6 +20,15 @@ struct Specialization;
 constexpr const char *EntryName = "__jacc_entry";
 constexpr const char *SplitEntryName = "__jacc_entry_split";
 
+/// The split entry's cell of split array I's mapping begin, relative to the pointer (its end:
+/// the next cell): after the kernel's own parameters, two per split array.
+inline unsigned splitBoundsCell(const analysis::KernelInfo &K, size_t I) {
+  return static_cast<unsigned>(K.Args.size() + 2 * I);
+}
+/// The bounds that tell a split entry that an array is not split (begin > end): every device
+/// computes it whole, owning all of it.
+constexpr long long NotSplitBounds[2] = {1, 0};
+
 /// The entry function (plain, or the split entry with the per-array bound parameters), without
 /// the target's prelude. Expects the prelude to define the team type, what the target's
 /// description uses (`__jacc_share` on the host, `__jacc_grid_sync` / `__jacc_block_reduce` on

@@ -2,6 +2,7 @@
 // through the host split entry, the bounds block and its failure, and the finished notifications.
 #include "src/launch/KernelLaunch.h"
 
+#include "jit/EntryCodegen.h"
 #include "jit/ReadProbe.h"
 #include "jit/cache/KernelSummary.h"
 #include "jit/host/HostABI.h"
@@ -29,10 +30,9 @@ void KernelLaunch::setSplit(unsigned D, SplitShare S, bool DoNarrow,
 }
 
 void KernelLaunch::keepWhole(size_t I) {
-  long long NotSplit[2] = {1, 0}; // mlo > mhi (jit/EntryCodegen.cpp)
-  size_t Cell = K->Info.Args.size() + 2 * I;
-  std::memcpy(&Cells[2 * Cell], &NotSplit[0], sizeof(long long));
-  std::memcpy(&Cells[2 * (Cell + 1)], &NotSplit[1], sizeof(long long));
+  size_t Cell = jit::splitBoundsCell(K->Info, I);
+  std::memcpy(&Cells[2 * Cell], &jit::NotSplitBounds[0], sizeof(long long));
+  std::memcpy(&Cells[2 * (Cell + 1)], &jit::NotSplitBounds[1], sizeof(long long));
   Narrow = false;
 }
 

@@ -1,6 +1,7 @@
 // Binding a push to the devices: arguments, deviceptr owners, split targets, reductions.
 #include "src/launch/LaunchPlan.h"
 
+#include "jit/EntryCodegen.h"
 #include "src/launch/LaunchDevices.h"
 #include "support/Debug.h"
 
@@ -202,10 +203,8 @@ llvm::Error bindAggregates(const jacc_arg *Args, DataEnvironment &Data, LaunchPl
 /// Mark split target I as computed whole by every device: no exchange, no narrowing.
 void unsplit(const analysis::KernelInfo &Info, LaunchPlan &P, size_t I) {
   P.Targets[I].Split = false;
-  long long MLo = 1, MHi = 0; // the "not split" sentinel
-  unsigned NParams = Info.Args.size();
-  setAll(P, NParams + 2 * I, MLo);
-  setAll(P, NParams + 2 * I + 1, MHi);
+  setAll(P, jit::splitBoundsCell(Info, I), jit::NotSplitBounds[0]);
+  setAll(P, jit::splitBoundsCell(Info, I) + 1, jit::NotSplitBounds[1]);
   P.Narrow = false; // a whole array needs every iteration on every device
 }
 
@@ -227,7 +226,6 @@ bool readsOwnElement(const analysis::KernelInfo &Info, unsigned Other, unsigned 
 void chooseSplitTargets(const analysis::KernelInfo &Info, llvm::ArrayRef<Mapping *> ArgMapping,
                         llvm::ArrayRef<void *> ArgHost, LaunchPlan &P) {
   const auto &SplitArrays = Info.Split.Plan.Arrays;
-  unsigned NParams = Info.Args.size();
   for (size_t I = 0; I < SplitArrays.size(); ++I) {
     unsigned Arg = SplitArrays[I].Arg;
     SplitTarget T;
@@ -255,8 +253,8 @@ void chooseSplitTargets(const analysis::KernelInfo &Info, llvm::ArrayRef<Mapping
       T.Begin = M->Begin;
       T.End = M->End;
       T.DevicePtrs = M->DevicePtrs;
-      setAll(P, NParams + 2 * I, static_cast<long long>(M->Begin - T.Pointer));
-      setAll(P, NParams + 2 * I + 1, static_cast<long long>(M->End - T.Pointer));
+      setAll(P, jit::splitBoundsCell(Info, I), static_cast<long long>(M->Begin - T.Pointer));
+      setAll(P, jit::splitBoundsCell(Info, I) + 1, static_cast<long long>(M->End - T.Pointer));
     }
     P.Targets.push_back(std::move(T));
     if (!P.Targets.back().Split)
