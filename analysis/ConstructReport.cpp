@@ -142,9 +142,17 @@ std::vector<std::string> describeConstruct(const KernelInfo &K) {
     std::vector<std::string> Written;
     for (const SplitArray &A : K.Split.Plan.Arrays)
       Written.push_back(A.Name);
+    // Without narrowing every device runs every iteration and keeps only the writes it owns.
+    const SplitPlan &Plan = K.Split.Plan;
+    std::string Parts = Written.empty() ? "" : "its part of " + llvm::join(Written, ", ");
+    std::string Runs = Plan.Narrowable
+                           ? ": each device runs its share of the iterations" +
+                                 (Parts.empty() ? "" : " and writes " + Parts)
+                           : ": each device runs every iteration, not only those writing " +
+                                 (Parts.empty() ? std::string("its part") : Parts) + " (" +
+                                 Plan.NoNarrowing + ")";
     Out.push_back(At.atConstruct() + "split across devices along " + loopNames(K.Nests.front()) +
-                  ": each device runs its share of the iterations" +
-                  (Written.empty() ? "" : " and writes its part of " + llvm::join(Written, ", ")) +
+                  Runs +
                   "; the first launches measure whether splitting pays (JACC_SPLIT overrides)");
   } else if (K.Serial) {
     Out.push_back(At.atConstruct() +

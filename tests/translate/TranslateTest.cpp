@@ -259,6 +259,20 @@ TEST(Translate, InfoSaysHowEachConstructRunsAndWhyALoopIsSequential) {
   EXPECT_EQ(Infos, Expected);
 }
 
+TEST(Translate, InfoSaysASplitWithoutNarrowingRunsEveryIteration) {
+  auto Infos = infoReport("void f(int n, double *a, const int *idx) {\n"
+                          "#pragma acc parallel loop copy(a[0:n]) copyin(idx[0:n])\n"
+                          "  for (int i = 0; i < n; i++)\n"
+                          "    a[idx[i]] = 2 * i;\n"
+                          "}\n");
+  EXPECT_TRUE(llvm::is_contained(
+      Infos, "t.c:2: split across devices along loop i: each device runs every iteration, not "
+             "only those writing its part of a (the write 'a[...]' at line 4 is not affine in "
+             "the parallel iterator); the first launches measure whether splitting pays "
+             "(JACC_SPLIT overrides)"))
+      << llvm::join(Infos, "\n");
+}
+
 TEST(Translate, UnmappedPointersGetImplicitCopiesOfTheSectionsTheirLoopsReach) {
   std::vector<std::string> Warnings;
   auto Infos = implicitReport("void f(int n, int m, const double *a, double *c, float *r) {\n"
