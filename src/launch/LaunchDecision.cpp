@@ -135,7 +135,7 @@ void LaunchChooser::learn(const LaunchRequest &R, const LaunchDecision &D, const
   if (D.MeasureMode)
     Split.record(R.Kernel, {D.split(), O.Seconds, O.Fetched.Bytes, O.Fetched.Seconds});
   if (D.MeasureProgram)
-    Program.record(R.Kernel, D.Regime, O.Seconds, O.ListedOnce);
+    Program.record(R.Kernel, D.Regime, O.Seconds, O.ListedOnce, O.Fetched.Bytes);
 }
 
 } // namespace jacc

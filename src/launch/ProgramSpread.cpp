@@ -44,7 +44,8 @@ ProgramSpread::Step ProgramSpread::next(const void *Kernel, Regime FirstRegime) 
   return {Window, true};
 }
 
-void ProgramSpread::record(const void *Kernel, Regime R, double Seconds, bool OneOff) {
+void ProgramSpread::record(const void *Kernel, Regime R, double Seconds, bool OneOff,
+                           uint64_t FetchedBytes) {
   std::lock_guard<std::mutex> L(M);
   if (Fixed || R != Window || OneOff)
     return;
@@ -53,11 +54,13 @@ void ProgramSpread::record(const void *Kernel, Regime R, double Seconds, bool On
     return;
   KernelTimes &K = It->second;
   // A kernel's first launch after the regime changed pays for the change (its data gathered on
-  // one device, or spread again): a cost of re-timing, not of the regime. Its first launch ever
-  // pays for the devices' first touch of its data.
+  // one device, or spread again), and so does any launch on one device that still fetched: a
+  // cost of re-timing, not of the regime. Its first launch ever pays for the devices' first
+  // touch of its data.
   bool First = !K.SeenInWindow;
   K.SeenInWindow = true;
-  if (First && (Window != Previous || K.Launches == 1)) {
+  bool Gathering = R == Regime::OneDevice && FetchedBytes > 0;
+  if ((First && (Window != Previous || K.Launches == 1)) || Gathering) {
     double Mean = K.Mean[int(Window)];
     if (Window != Previous && Mean >= 0)
       EntrySeconds += std::max(0.0, Seconds - Mean);

@@ -53,11 +53,14 @@ public:
     bool Measure = false;
   };
   Step next(const void *Kernel, Regime First = Regime::Spread);
-  /// A push of Kernel under R, synchronous, took Seconds (choice to results). Dropped when the
-  /// window it was counted in is over, and when the push paid a one-off cost (OneOff: its
-  /// exchange worked out the ranges of a new probe result, as a sweep's first pass does for
-  /// each plane).
-  void record(const void *Kernel, Regime R, double Seconds, bool OneOff = false);
+  /// A push of Kernel under R, synchronous, took Seconds (choice to results), fetching
+  /// FetchedBytes between the devices first. Dropped when the window it was counted in is over,
+  /// when the push paid a one-off cost (OneOff: its exchange worked out the ranges of a new
+  /// probe result, as a sweep's first pass does for each plane), and on one device when it
+  /// fetched: there nothing moves once the data is gathered, so its fetch was part of the
+  /// switch (a V-cycle reaches each grid level in a later launch of the same kernel).
+  void record(const void *Kernel, Regime R, double Seconds, bool OneOff = false,
+              uint64_t FetchedBytes = 0);
   /// The regime chosen (the first regime until both were timed).
   Regime chosen();
   /// Forget the program (the devices change): timing starts again.

@@ -1,7 +1,8 @@
 // Tests of the program-level choice between spreading the kernels over the devices and running
 // them on one: windows timed under each (either first), kernels weighted by how often they run,
-// the first launch after a switch not counted, windows far costlier than the other regime ended
-// early, re-checks backing off within their budget and pricing the switches, fixed regimes.
+// the first launch after a switch and launches still gathering data on one device not counted,
+// windows far costlier than the other regime ended early, re-checks backing off within their
+// budget and pricing the switches, fixed regimes.
 #include "src/launch/ProgramSpread.h"
 
 #include <gtest/gtest.h>
@@ -149,6 +150,22 @@ TEST(ProgramSpreadTest, TheFirstLaunchAfterASwitchPaysForItAndIsNotCounted) {
     Seen.push_back(K);
     return First ? 1000.0 : 1.0;
   });
+  EXPECT_EQ(P.chosen(), Regime::OneDevice);
+}
+
+TEST(ProgramSpreadTest, LaunchesOnOneDeviceThatFetchAreNotCounted) {
+  // A V-cycle reaches each grid level in a later launch of the same kernel: after the switch to
+  // one device, every launch that gathers a level there is slow, the first or not; once all is
+  // gathered nothing moves and one device is cheaper.
+  ProgramSpread P;
+  uint64_t Launch = 0;
+  for (; Launch < 5 * W; ++Launch) {
+    const void *K = Launch % 2 ? &A : &B;
+    ProgramSpread::Step S = P.next(K);
+    bool Gathers = S.How == Regime::OneDevice && Launch % 8 < 4;
+    P.record(K, S.How, S.How == Regime::Spread ? 2.0 : (Gathers ? 50.0 : 1.0), false,
+             Gathers ? 4096 : 0);
+  }
   EXPECT_EQ(P.chosen(), Regime::OneDevice);
 }
 
