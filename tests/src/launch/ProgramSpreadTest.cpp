@@ -45,6 +45,25 @@ bool allIn(const std::vector<Regime> &Rs, uint64_t B, uint64_t E, Regime R) {
 
 int A, B, C; // kernels, told apart by address
 
+/// What one launch of a program driven by hand reports.
+struct Recorded {
+  double Seconds = 0;
+  bool OneOff = false;
+  uint64_t FetchedBytes = 0;
+};
+
+/// A program alternating kernels B and A for Launches launches, each recorded as Report (the
+/// launch's number, its regime) says.
+void alternate(ProgramSpread &P, uint64_t Launches,
+               const std::function<Recorded(uint64_t, Regime)> &Report) {
+  for (uint64_t Launch = 0; Launch < Launches; ++Launch) {
+    const void *K = Launch % 2 ? &A : &B;
+    ProgramSpread::Step S = P.next(K);
+    Recorded R = Report(Launch, S.How);
+    P.record(K, S.How, R.Seconds, R.OneOff, R.FetchedBytes);
+  }
+}
+
 TEST(ProgramSpreadTest, TimesSpreadThenOneDeviceThenRunsTheCheaper) {
   ProgramSpread P;
   // Spreading costs twice what one device does (the kernels fetch what the others split).
@@ -158,14 +177,12 @@ TEST(ProgramSpreadTest, LaunchesOnOneDeviceThatFetchAreNotCounted) {
   // one device, every launch that gathers a level there is slow, the first or not; once all is
   // gathered nothing moves and one device is cheaper.
   ProgramSpread P;
-  uint64_t Launch = 0;
-  for (; Launch < 5 * W; ++Launch) {
-    const void *K = Launch % 2 ? &A : &B;
-    ProgramSpread::Step S = P.next(K);
-    bool Gathers = S.How == Regime::OneDevice && Launch % 8 < 4;
-    P.record(K, S.How, S.How == Regime::Spread ? 2.0 : (Gathers ? 50.0 : 1.0), false,
-             Gathers ? 4096 : 0);
-  }
+  alternate(P, 5 * W, [](uint64_t Launch, Regime R) {
+    if (R == Regime::Spread)
+      return Recorded{2.0};
+    bool Gathers = Launch % 8 < 4;
+    return Recorded{Gathers ? 50.0 : 1.0, false, Gathers ? 4096u : 0u};
+  });
   EXPECT_EQ(P.chosen(), Regime::OneDevice);
 }
 
@@ -173,13 +190,12 @@ TEST(ProgramSpreadTest, PushesThatPaidAOneOffCostAreNotCounted) {
   // A sweep's first pass works out each plane's exchange once: those spread launches are slow,
   // the later ones cheaper than one device.
   ProgramSpread P;
-  uint64_t Launch = 0;
-  for (; Launch < 5 * W; ++Launch) {
-    const void *K = Launch % 2 ? &A : &B;
-    ProgramSpread::Step S = P.next(K);
-    bool OneOff = S.How == Regime::Spread && Launch % 4 < 2;
-    P.record(K, S.How, S.How == Regime::Spread ? (OneOff ? 50.0 : 1.0) : 2.0, OneOff);
-  }
+  alternate(P, 5 * W, [](uint64_t Launch, Regime R) {
+    if (R == Regime::OneDevice)
+      return Recorded{2.0};
+    bool OneOff = Launch % 4 < 2;
+    return Recorded{OneOff ? 50.0 : 1.0, OneOff};
+  });
   EXPECT_EQ(P.chosen(), Regime::Spread);
 }
 
