@@ -384,7 +384,7 @@ std::string splitHeader(const KernelInfo &K, const ParallelNest &N,
          "; __i[1] = " + (Widened ? ownedIndexName(A.Name, "ub") : upperBoundName(A.Name)) + ";\n";
     H += "    __i[2] = " + sizeofSub(K, A.Name, A.Dim + 1, Target) + "; __i[3] = " +
          (A.Dim == 0 ? std::string("0") : sizeofSub(K, A.Name, A.Dim, Target)) + ";\n";
-    if (A.Affine && !A.Writes.empty()) {
+    if (ownedByWrites(A)) {
       H += "    __i[4] = 9223372036854775807LL; __i[5] = (-9223372036854775807LL-1);\n"
            "    if (__jacc_n0 > 0) {\n";
       for (const AffineWrite &W : A.Writes) {
