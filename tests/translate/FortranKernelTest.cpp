@@ -168,8 +168,8 @@ end subroutine
                    "elements: write the DO loop (with a temporary where the elements overlap)"),
             std::string::npos)
       << E;
-  EXPECT_NE(E.find("t.f90:10:5: error: this statement is not translated inside a compute "
-                   "construct yet"),
+  EXPECT_NE(E.find("t.f90:10:5: error: 'helper' is called in a kernel but this file defines no "
+                   "routine of that name: define it here under '!$acc routine seq'"),
             std::string::npos)
       << E;
   // flang's own errors keep their place too.
@@ -444,13 +444,137 @@ end subroutine
       << E;
 }
 
+// A kernel carries the routines it calls as C functions, each after those it calls: a scalar
+// argument the routine assigns is taken by address (intent(in), value and scalars it never
+// assigns by value); an array by the address of its first element (a contiguous section's,
+// an element's), an assumed-shape one with its extents after it; an array of rank 2 gets its
+// rows from the arguments that bound it.
+TEST_F(FortranKernelTest, RoutinesAreCFunctionsTakingWhatTheyAssignByAddress) {
+  std::string K = kernel(R"(module m
+contains
+  real(8) function twice(x)
+    !$acc routine seq
+    real(8), intent(in) :: x
+    twice = 2 * x
+  end function
+  subroutine scale(n, col, s, last)
+    !$acc routine seq
+    integer :: n, k
+    real(8) :: col(0:n), s, last
+    do k = 0, n
+      col(k) = twice(col(k)) * s
+    end do
+    last = col(n)
+  end subroutine
+  subroutine head(row, v, m, b)
+    !$acc routine seq
+    real(8), intent(in) :: row(:)
+    real(8), intent(out) :: v
+    integer, value :: m
+    real(8) :: b(m + 1, 2:3)
+    v = row(1) + b(m, 3)
+  end subroutine
+end module
+subroutine s(n, m, a)
+  use m
+  integer :: n, m, j
+  real(8) :: a(0:n, m), f, g
+  !$acc parallel loop private(f, g)
+  do j = 1, m
+    call scale(n, a(:, j), 0.5d0, f)
+    call head(a(1:n, j), g, n - 1, a)
+    a(0, j) = f + g
+  end do
+end subroutine
+)");
+  size_t Twice = K.find("static double jacc_routine_m_twice(double x) {");
+  size_t Scale = K.find("static void jacc_routine_m_scale(int n, double *col, double s, double "
+                        "*last) {");
+  EXPECT_NE(Twice, std::string::npos) << K;
+  EXPECT_LT(Twice, Scale) << K;
+  EXPECT_NE(K.find("  (*last) = col[n];"), std::string::npos) << K;
+  EXPECT_NE(K.find("col[k] = (jacc_routine_m_twice(col[k]) * s);"), std::string::npos) << K;
+  EXPECT_NE(K.find("static void jacc_routine_m_head(double *row, long long jacc_rn_row_1, double "
+                   "*v, int m, double *b) {\n  (*v) = (row[1LL - 1] + b[m - 1 + (m + 1) * (3LL - "
+                   "2)]);"),
+            std::string::npos)
+      << K;
+  EXPECT_NE(K.find("jacc_routine_m_scale(n, &a[j - 1][0], (5.e-1), &f);"), std::string::npos) << K;
+  EXPECT_NE(K.find("jacc_routine_m_head(&a[j - 1][1LL], (long long)((n) - (1LL) + 1), &g, (n - "
+                   "1), &a[0][0]);"),
+            std::string::npos)
+      << K;
+  EXPECT_EQ(K.find("#pragma acc routine seq"), 0u) << K;
+  expectKernelsCompile(Dir + "/t.f90", 1);
+}
+
+TEST_F(FortranKernelTest, WhatARoutineCannotTakeIntoAKernelIsAnErrorAtItsLine) {
+  std::string E = translate(R"(module m
+  real(8) :: total
+contains
+  subroutine add(x)
+    !$acc routine seq
+    real(8) :: x
+    total = total + x
+  end subroutine
+  recursive subroutine down(k)
+    !$acc routine seq
+    integer, value :: k
+    if (k > 0) call down(k - 1)
+  end subroutine
+  subroutine plain(x)
+    real(8) :: x
+    x = 1
+  end subroutine
+  subroutine bump(x)
+    !$acc routine seq
+    real(8) :: x
+    x = x + 1
+  end subroutine
+  subroutine fill(v)
+    !$acc routine seq
+    real(8) :: v(2)
+    v(1) = 0
+  end subroutine
+end module
+subroutine s(n, a)
+  use m
+  integer :: n, i
+  real(8) :: a(n)
+  !$acc parallel loop
+  do i = 1, n
+    call add(a(i))
+    call down(i)
+    call plain(a(i))
+    call bump(a(i) * 2)
+    call fill(a(1:n:2))
+  end do
+end subroutine
+)",
+                            false);
+  for (const char *Expected :
+       {"t.f90:7:5: error: 'total' is neither an argument nor a local variable of the routine: "
+        "pass it as an argument",
+        "t.f90:12:5: error: 'down' calls itself: recursive routines are not translated",
+        "t.f90:37:5: error: 'plain' is called in a kernel: put '!$acc routine seq' in its "
+        "definition",
+        "t.f90:38:5: error: argument 1 of 'bump' is an expression, and the routine assigns its "
+        "dummy argument: pass a variable",
+        "t.f90:39:5: error: argument 1 of 'fill' is not a whole array, an element or a "
+        "contiguous section"})
+    EXPECT_NE(E.find(Expected), std::string::npos) << Expected << "\n" << E;
+  // Each once, though 'total' is named twice on its line.
+  EXPECT_EQ(E.find("'total'"), E.rfind("'total'")) << E;
+}
+
 TEST_F(FortranKernelTest, EveryKernelOfTheGoldenFileAndTheCorpusAnalysesAndCompilesForCuda) {
   for (auto [File, Count] :
        {std::pair<const char *, size_t>{"tests/translate/golden/fortran_constructs.f90", 5},
         {"tests/openacc/fortran_heat2d.f90", 3},
         {"tests/openacc/fortran_adi.f90", 4},
         {"tests/openacc/fortran_reductions.f90", 11},
-        {"tests/openacc/fortran_arrays.f90", 3}})
+        {"tests/openacc/fortran_arrays.f90", 3},
+        {"tests/openacc/fortran_routines.f90", 3}})
     expectKernelsCompile(std::string(JACC_SOURCE_DIR) + "/" + File, Count);
 }
 

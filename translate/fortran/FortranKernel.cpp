@@ -3,6 +3,7 @@
 // loops, intrinsics are <math.h> calls, and every host variable the text names is recorded.
 #include "translate/fortran/FortranKernel.h"
 
+#include "translate/fortran/FortranRoutines.h"
 #include "translate/fortran/PrivateCopies.h"
 
 #include "support/Error.h"
@@ -14,6 +15,9 @@
 #include <flang/Semantics/symbol.h>
 #include <flang/Semantics/tools.h>
 #include <flang/Semantics/type.h>
+
+#include <llvm/ADT/STLExtras.h>
+#include <llvm/ADT/StringExtras.h>
 
 #include <map>
 #include <set>
@@ -130,6 +134,20 @@ llvm::Expected<HostVariable> hostVariable(const semantics::Symbol &Symbol) {
   return V;
 }
 
+/// C text as an operand of any operator: a name or number as it is, else in parentheses
+/// (unless one pair already holds it all).
+static std::string operand(const std::string &Text) {
+  if (llvm::all_of(Text, [](char C) { return std::isalnum(C) || C == '_'; }))
+    return Text;
+  int Depth = 0;
+  for (size_t I = 0; I < Text.size(); ++I) {
+    Depth += Text[I] == '(' ? 1 : Text[I] == ')' ? -1 : 0;
+    if (Depth == 0 && I + 1 < Text.size())
+      return "(" + Text + ")";
+  }
+  return Text;
+}
+
 namespace {
 
 /// The printer of one kernel: expressions and statements to C, recording host variables.
@@ -170,15 +188,54 @@ public:
   int Cases = 0; ///< SELECT CASE constructs printed (each selector's variable is numbered)
   parser::CharBlock Where; ///< the statement being printed, for errors
 
+  /// How a routine takes one argument: a scalar by value (intent(in), value, or never
+  /// assigned) or by address, an array by the address of its first element (with its extents
+  /// after it when assumed-shape).
+  struct Parameter {
+    enum class Pass { Value, Address, Array, ShapedArray } How = Pass::Value;
+    std::string CType;
+    int Rank = 0;
+    bool Out = false; ///< intent(out): the call does not read the actual
+  };
+  struct Signature {
+    std::string CName;
+    std::vector<Parameter> Parameters;
+    bool Written = false; ///< false while its definition is being written (a recursion)
+  };
+  /// The file's routines and those a kernel carries (shared with the writers of the routines
+  /// it calls): their definitions, each after those it calls, and their signatures.
+  struct CalledRoutines {
+    const RoutineIndex &Index;
+    std::string Text;
+    std::map<const Routine *, Signature> Signatures;
+  };
+  CalledRoutines *Called = nullptr;
+  /// Writing a routine: its arguments', locals' and result's C text (a scalar taken by address
+  /// is `(*x)`), and the bounds of its arrays.
+  bool InRoutine = false;
+  std::map<const semantics::Symbol *, std::string> Named;
+  std::map<const semantics::Symbol *, HostVariable> NamedArrays;
+  std::string Result;
+
   void error(const std::string &Message) {
-    Out.Errors.push_back(Source.where(Where) + ": error: " + Message);
+    std::string Line = Source.where(Where) + ": error: " + Message;
+    if (!llvm::is_contained(Out.Errors, Line)) // a name used twice in one statement
+      Out.Errors.push_back(Line);
   }
 
   /// A host variable's C name, recorded on first use.
   std::string variable(const semantics::Symbol &Symbol) {
     const semantics::Symbol &S = Symbol.GetUltimate();
+    if (auto It = Named.find(&S); It != Named.end())
+      return It->second;
     if (Own.count(&S))
       return cName(S);
+    if (InRoutine) {
+      error("'" + S.name().ToString() +
+            "' is neither an argument nor a local variable of the routine: pass it as an "
+            "argument");
+      return cName(S);
+    }
     // A scalar read before the kernel assigns it carries its value in: never private.
     if (!Assigning && !Assigned.count(&S))
       ReadFirst.insert(&S);
@@ -254,6 +311,8 @@ public:
   /// The host variable Symbol names, if recorded: a copy, as recording another (any printing of
   /// an expression may) moves the records.
   std::optional<HostVariable> find(const semantics::Symbol &Symbol) {
+    if (auto It = NamedArrays.find(&Symbol.GetUltimate()); It != NamedArrays.end())
+      return It->second;
     for (const HostVariable &V : Out.Variables)
       if (V.Symbol == &Symbol.GetUltimate())
         return V;
@@ -435,20 +494,33 @@ public:
       Subs.push_back(
           From == Lower ? Step : "(" + From + ") + " + Step + (Lower == "0" ? "" : " - " + Lower));
     }
-    // Column-major: the last subscript selects the outermost C row.
-    std::string Text = Name;
+    return indexed(Name, *V, Subs);
+  }
+  /// Name, the C text of V, at Subs (each dimension's offset from its lower bound, the first
+  /// dimension's first). Column-major: the last selects the outermost C row; a flat array
+  /// takes the one offset they make.
+  static std::string indexed(std::string Name, const HostVariable &V,
+                             const std::vector<std::string> &Subs) {
+    if (V.Flat && Subs.size() > 1) {
+      std::string Offset = Subs.back();
+      for (size_t D = Subs.size() - 1; D-- > 0;)
+        Offset = Subs[D] + " + " + operand(V.Extent[D]) + " * (" + Offset + ")";
+      return Name + "[" + Offset + "]";
+    }
     for (size_t D = Subs.size(); D-- > 0;)
-      Text += "[" + Subs[D] + "]";
-    return Text;
+      Name += "[" + Subs[D] + "]";
+    return Name;
   }
   /// A whole array in an array assignment: its element at the assignment's counters.
   std::string wholeElement(const semantics::Symbol &S) {
     std::string Text = variable(S);
     if (S.Rank() != ElementalRank)
       error("'" + S.name().ToString() + "' has another rank than the array it is assigned to");
-    for (int D = S.Rank(); D >= 1; --D)
-      Text += "[jacc_e" + std::to_string(D) + "]";
-    return Text;
+    std::vector<std::string> Subs;
+    for (int D = 1; D <= S.Rank(); ++D)
+      Subs.push_back("jacc_e" + std::to_string(D));
+    std::optional<HostVariable> V = find(S);
+    return V ? indexed(Text, *V, Subs) : Text;
   }
   /// The extents of an array assignment's left side, one per dimension of its rank (C text);
   /// empty when it is no array or section of a plain name.
@@ -509,12 +581,8 @@ public:
           Proc->GetUltimate().owner().symbol()->name().ToString() == "openacc" &&
           X.arguments().size() == 1 && X.arguments()[0] && X.arguments()[0]->UnwrapExpr())
         return "(acc_on_device((int)" + expr(*X.arguments()[0]->UnwrapExpr()) + ") != 0)";
-      if (!Intrinsic) {
-        error("calls of '" + X.proc().GetName() +
-              "' in a kernel are not translated yet (acc "
-              "routine)");
-        return "0";
-      }
+      if (!Intrinsic)
+        return call(X);
       std::vector<std::string> Args;
       for (const auto &Arg : X.arguments())
         if (Arg)
@@ -627,6 +695,18 @@ public:
               assignment(Text, S.value(), Indent);
             },
             [&](const parser::ContinueStmt &) {},
+            [&](const common::Indirection<parser::CallStmt> &S) {
+              if (!S.value().typedCall.get()) {
+                error("a call flang could not resolve");
+                return;
+              }
+              line(Text, Indent, call(*S.value().typedCall) + ";");
+            },
+            [&](const common::Indirection<parser::ReturnStmt> &S) {
+              if (!InRoutine || S.value().v)
+                error("RETURN inside a compute construct: only a routine returns");
+              line(Text, Indent, Result.empty() ? "return;" : "return " + Result + ";");
+            },
             [&](const common::Indirection<parser::CycleStmt> &S) {
               if (S.value().v)
                 error("CYCLE with a construct name is not translated yet");
@@ -967,6 +1047,10 @@ public:
       error("a loop directive must be followed by a DO loop");
       return;
     }
+    if (InRoutine) { // each call runs the routine's loops in turn
+      doLoop(Text, *Do, "", I);
+      return;
+    }
     std::string Pragma = "#pragma acc loop" + clauses(std::get<parser::AccClauseList>(Begin.t));
     // Each top-level loop the devices share is where a parallel construct's gangs run: each
     // declares the construct's copies.
@@ -1299,20 +1383,369 @@ public:
     return Text;
   }
 
+  // ---- routines ----
+  /// A call of a routine of the file: the kernel carries its definition; the arguments are
+  /// passed as the routine takes them.
+  std::string call(const evaluate::ProcedureRef &Ref) {
+    const semantics::Symbol *Proc = Ref.proc().GetSymbol();
+    std::string Name = Ref.proc().GetName();
+    const Routine *R = Proc && Called ? Called->Index.find(*Proc) : nullptr;
+    if (!R) {
+      error(Proc && Called && Called->Index.defines(*Proc)
+                ? "'" + Name + "' is called in a kernel: put '!$acc routine seq' in its definition"
+                : "'" + Name +
+                      "' is called in a kernel but this file defines no routine of that name: "
+                      "define it here under '!$acc routine seq' (each kernel carries the "
+                      "routines it calls)");
+      return "0";
+    }
+    const Signature *Sig = routine(*R);
+    if (!Sig)
+      return "0";
+    const auto &Args = Ref.arguments();
+    if (Args.size() != Sig->Parameters.size()) {
+      error("'" + Name + "' is called with " + std::to_string(Args.size()) +
+            " arguments and takes " + std::to_string(Sig->Parameters.size()));
+      return "0";
+    }
+    std::string Text = Sig->CName + "(";
+    for (size_t I = 0; I < Args.size(); ++I) {
+      const Expr<SomeType> *E = Args[I] ? Args[I]->UnwrapExpr() : nullptr;
+      if (!E) {
+        error("argument " + std::to_string(I + 1) + " of '" + Name +
+              "' is omitted or not a value: pass every argument of a routine");
+        return "0";
+      }
+      Text += (I ? ", " : "") + argument(*E, Sig->Parameters[I], Name, I + 1);
+    }
+    return Text + ")";
+  }
+  std::string argument(const Expr<SomeType> &E, const Parameter &P, const std::string &Callee,
+                       size_t Position) {
+    std::string Which = "argument " + std::to_string(Position) + " of '" + Callee + "'";
+    if (P.How == Parameter::Pass::Value)
+      return expr(E);
+    if (std::optional<evaluate::DynamicType> Type = E.GetType())
+      if (cTypeOf(Type->category(), Type->kind()) != P.CType) {
+        error(Which + " is not of its dummy argument's type and kind");
+        return "0";
+      }
+    const semantics::Symbol *Whole = evaluate::UnwrapWholeSymbolDataRef(E);
+    if (P.How == Parameter::Pass::Address) {
+      if (!evaluate::IsVariable(E)) {
+        error(Which + " is an expression, and the routine assigns its dummy argument: pass a "
+                      "variable");
+        return "0";
+      }
+      // Assigned by the call, as by an assignment: private to a loop around it, or shared.
+      if (Whole && !Own.count(&Whole->GetUltimate())) {
+        (LoopDepth > 0 ? InLoop : OutsideLoops).insert(&Whole->GetUltimate());
+        if (P.Out)
+          Assigned.insert(&Whole->GetUltimate());
+      }
+      bool Was = Assigning;
+      Assigning = P.Out;
+      std::string Text = "&" + expr(E);
+      Assigning = Was;
+      return Text;
+    }
+    if (E.Rank() == 0 && P.How == Parameter::Pass::Array && evaluate::IsVariable(E))
+      return "&" + expr(E); // an element: the routine's array starts there
+    std::optional<ContiguousPart> Part = contiguousPart(E);
+    if (!Part) {
+      error(Which + " is not a whole array, an element or a contiguous section of one (a(:, j), "
+                    "a(l:u)): pass one of those");
+      return "0";
+    }
+    std::string Text = Part->First;
+    if (P.How == Parameter::Pass::ShapedArray) {
+      if (static_cast<int>(Part->Extents.size()) != P.Rank) {
+        error(Which + " has another rank than its dummy argument");
+        return "0";
+      }
+      for (const std::string &Extent : Part->Extents)
+        Text += ", (long long)(" + Extent + ")";
+    }
+    return Text;
+  }
+  /// An array, or a section of one its elements fill without gaps (whole columns, then one
+  /// range, then single indices: a(:, j), a(l:u, j), a(:, l:u)): the address of its first
+  /// element and its extents.
+  struct ContiguousPart {
+    std::string First;
+    std::vector<std::string> Extents;
+  };
+  std::optional<ContiguousPart> contiguousPart(const Expr<SomeType> &E) {
+    std::optional<evaluate::DataRef> Ref = evaluate::ExtractDataRef(E);
+    const semantics::SymbolRef *Whole = Ref ? std::get_if<semantics::SymbolRef>(&Ref->u) : nullptr;
+    const evaluate::ArrayRef *Part = Ref ? std::get_if<evaluate::ArrayRef>(&Ref->u) : nullptr;
+    const semantics::SymbolRef *Base = Whole  ? Whole
+                                       : Part ? Part->base().UnwrapSymbolRef()
+                                              : nullptr;
+    if (!Base || (*Base)->Rank() == 0)
+      return std::nullopt;
+    std::string Name = variable(**Base);
+    std::optional<HostVariable> V = find(**Base);
+    if (!V)
+      return std::nullopt;
+    ContiguousPart Out;
+    if (Whole) {
+      Out.First = "&" + indexed(Name, *V, std::vector<std::string>(V->Rank, "0"));
+      Out.Extents = V->Extent;
+      return Out;
+    }
+    enum { Columns, Range, Indices } Now = Columns; // what may come next
+    std::vector<std::string> Subs;
+    for (size_t D = 0; D < Part->subscript().size() && D < V->Lower.size(); ++D) {
+      const std::string &Lower = V->Lower[D];
+      const auto &Sub = Part->subscript()[D].u;
+      const auto *Index = std::get_if<evaluate::IndirectSubscriptIntegerExpr>(&Sub);
+      const auto *Triplet = std::get_if<evaluate::Triplet>(&Sub);
+      if (Index) {
+        if (Index->value().Rank() > 0)
+          return std::nullopt;
+        Now = Indices;
+        std::string S = subscript(Index->value());
+        Subs.push_back(Lower == "0" ? S : S + " - " + Lower);
+        continue;
+      }
+      if (!Triplet || Now != Columns || evaluate::ToInt64(Triplet->stride()) != 1)
+        return std::nullopt;
+      bool Full = !Triplet->GetLower() && !Triplet->GetUpper();
+      if (!Full)
+        Now = Range;
+      std::string From = Triplet->GetLower() ? subscript(*Triplet->GetLower()) : Lower;
+      std::string To = Triplet->GetUpper() ? subscript(*Triplet->GetUpper())
+                                           : Lower + " + " + V->Extent[D] + " - 1";
+      Out.Extents.push_back(Full ? V->Extent[D] : "(" + To + ") - (" + From + ") + 1");
+      Subs.push_back(From == Lower ? "0" : Lower == "0" ? From : "(" + From + ") - " + Lower);
+    }
+    Out.First = "&" + indexed(Name, *V, Subs);
+    return Out;
+  }
+
+  /// R's signature, its definition written into the kernel's text first (after the routines
+  /// it calls); null after an error. Written twice when it assigns a scalar argument whose
+  /// intent it does not state: then that argument is taken by address.
+  const Signature *routine(const Routine &R) {
+    auto [It, New] = Called->Signatures.try_emplace(&R);
+    if (!New) {
+      if (It->second.Written)
+        return &It->second;
+      error("'" + R.Symbol->name().ToString() +
+            "' calls itself: recursive routines are not translated into kernels");
+      return nullptr;
+    }
+    std::set<const semantics::Symbol *> Assigns;
+    for (int Pass = 0; Pass < 2; ++Pass) {
+      KernelWriter W(Source);
+      W.Called = Called;
+      W.InRoutine = true;
+      Signature Sig;
+      std::string Text = W.writeRoutine(R, Assigns, Sig);
+      std::set<const semantics::Symbol *> Now;
+      for (const semantics::Symbol *D : R.Symbol->get<semantics::SubprogramDetails>().dummyArgs())
+        if (D && D->Rank() == 0 && W.Assigned.count(&D->GetUltimate()))
+          Now.insert(&D->GetUltimate());
+      if (Pass == 0 && !llvm::all_of(Now, [&](auto *D) { return Assigns.count(D); })) {
+        Assigns.insert(Now.begin(), Now.end());
+        continue;
+      }
+      Out.Errors.insert(Out.Errors.end(), W.Out.Errors.begin(), W.Out.Errors.end());
+      Called->Text += Text;
+      Sig.Written = true;
+      It->second = Sig;
+      return W.Out.Errors.empty() ? &It->second : nullptr;
+    }
+    return nullptr;
+  }
+
+  /// R as a C function of the kernel language; Assigns: the scalar arguments it assigns.
+  std::string writeRoutine(const Routine &R, const std::set<const semantics::Symbol *> &Assigns,
+                           Signature &Sig) {
+    const auto &Details = R.Symbol->get<semantics::SubprogramDetails>();
+    Where = R.Symbol->name();
+    Sig.CName = R.CName;
+    // Each argument's parameters, in the arguments' order.
+    std::vector<std::string> Params(Details.dummyArgs().size()), Prologue;
+    auto Typed = [&](const semantics::Symbol &S, const char *What) {
+      std::string T = cType(S);
+      if (T.empty())
+        error("'" + S.name().ToString() + "', " + What +
+              " of a routine, is not an integer, logical or real of kind 1 to 8 (complex, "
+              "character and derived types are not translated yet)");
+      return T.empty() ? std::string("int") : T;
+    };
+    // Scalars first: array bounds name them.
+    Sig.Parameters.resize(Details.dummyArgs().size());
+    for (size_t I = 0; I < Details.dummyArgs().size(); ++I) {
+      const semantics::Symbol *D = Details.dummyArgs()[I];
+      if (!D) {
+        error("alternate returns are not translated into kernels");
+        continue;
+      }
+      const semantics::Symbol &S = D->GetUltimate();
+      Parameter &P = Sig.Parameters[I];
+      P.CType = Typed(S, "an argument");
+      P.Rank = S.Rank();
+      if (P.Rank)
+        continue;
+      bool ByValue =
+          S.attrs().test(semantics::Attr::VALUE) || semantics::IsIntentIn(S) ||
+          (!semantics::IsIntentOut(S) && !semantics::IsIntentInOut(S) && !Assigns.count(&S));
+      P.How = ByValue ? Parameter::Pass::Value : Parameter::Pass::Address;
+      P.Out = semantics::IsIntentOut(S);
+      Params[I] = P.CType + (ByValue ? " " : " *") + cName(S);
+      Named[&S] = ByValue ? cName(S) : "(*" + cName(S) + ")";
+    }
+    for (size_t I = 0; I < Details.dummyArgs().size(); ++I) {
+      const semantics::Symbol *D = Details.dummyArgs()[I];
+      if (!D || D->Rank() == 0)
+        continue;
+      const semantics::Symbol &S = D->GetUltimate();
+      Parameter &P = Sig.Parameters[I];
+      if (semantics::IsPointer(S) || semantics::IsAllocatable(S))
+        error("'" + S.name().ToString() +
+              "' is a pointer or allocatable argument of a routine: declare it with an "
+              "explicit or assumed shape");
+      bool Shaped = semantics::IsAssumedShape(S);
+      P.How = Shaped ? Parameter::Pass::ShapedArray : Parameter::Pass::Array;
+      HostVariable V = routineArray(S, P.CType, Shaped ? "jacc_rn_" + cName(S) + "_" : "");
+      // Flat: its rows' length is known as the routine runs, and CUDA C++ has no type for it.
+      V.Flat = true;
+      NamedArrays[&S] = V;
+      Params[I] = P.CType + " *" + V.Name;
+      if (Shaped)
+        for (const std::string &Extent : V.Extent)
+          Params[I] += ", long long " + Extent;
+    }
+    std::string Return = "void";
+    if (Details.isFunction()) {
+      const semantics::Symbol &Res = Details.result().GetUltimate();
+      Return = Typed(Res, "the result");
+      if (Res.Rank() > 0)
+        error("'" + R.Symbol->name().ToString() +
+              "' returns an array: a routine called in a kernel returns a scalar (make it a "
+              "subroutine assigning an array argument)");
+      Result = "jacc_result";
+      Named[&Res] = Result;
+      Prologue.push_back(Return + " " + Result + ";");
+    }
+    if (const semantics::Scope *Scope = R.Symbol->scope())
+      for (const auto &[Name, Ref] : *Scope)
+        local(*Ref, Prologue, Typed);
+    std::string Body;
+    block(Body, R.Body->v, "  ");
+    Where = R.Symbol->name();
+    if (!Result.empty())
+      Body += "  return " + Result + ";\n";
+    std::string Text = "#pragma acc routine seq\nstatic " + Return + " " + R.CName + "(" +
+                       llvm::join(Params, ", ") + ") {\n";
+    for (const std::string &L : Prologue)
+      Text += "  " + L + "\n";
+    return Text + Body + "}\n";
+  }
+  /// An array argument or local of a routine: its bounds as C text of the routine's arguments
+  /// (ShapedPrefix: an assumed-shape array's extents are arguments of that prefix).
+  HostVariable routineArray(const semantics::Symbol &S, const std::string &CType,
+                            const std::string &ShapedPrefix) {
+    HostVariable V;
+    V.Symbol = &S;
+    V.Name = cName(S);
+    V.CType = CType;
+    V.Rank = S.Rank();
+    const auto *Object = S.detailsIf<semantics::ObjectEntityDetails>();
+    for (int D = 0; D < V.Rank; ++D) {
+      const semantics::ShapeSpec *Spec =
+          Object && D < static_cast<int>(Object->shape().size()) ? &Object->shape()[D] : nullptr;
+      std::string Lower = "1";
+      if (Spec && Spec->lbound().isExplicit())
+        if (const auto &E = Spec->lbound().GetExplicit())
+          Lower = bound(*E);
+      V.Lower.push_back(Lower);
+      if (!ShapedPrefix.empty()) {
+        V.Extent.push_back(ShapedPrefix + std::to_string(D + 1));
+        continue;
+      }
+      std::string Extent = "1"; // an assumed-size array's last: never read
+      if (Spec && Spec->ubound().isExplicit())
+        if (const auto &E = Spec->ubound().GetExplicit())
+          Extent = Lower == "1"   ? bound(*E)
+                   : Lower == "0" ? bound(*E) + " + 1"
+                                  : bound(*E) + " - " + Lower + " + 1";
+      V.Extent.push_back(Extent);
+    }
+    Named[&S] = V.Name;
+    NamedArrays[&S] = V;
+    return V;
+  }
+  /// A bound of a routine's array in C: a number, a name, or an expression in parentheses (an
+  /// index minus it stays right).
+  std::string bound(const Expr<evaluate::SubscriptInteger> &E) {
+    if (std::optional<int64_t> N = evaluate::ToInt64(E))
+      return *N < 0 ? "(" + std::to_string(*N) + ")" : std::to_string(*N);
+    return operand(subscript(E));
+  }
+  /// A local variable of a routine, declared in its prologue (arguments, its result and named
+  /// constants are not).
+  template <typename TypeOf>
+  void local(const semantics::Symbol &Symbol, std::vector<std::string> &Prologue,
+             const TypeOf &Typed) {
+    const semantics::Symbol &S = Symbol.GetUltimate();
+    if (&S != &Symbol || !S.has<semantics::ObjectEntityDetails>() || semantics::IsDummy(S) ||
+        Named.count(&S) || semantics::IsNamedConstant(S))
+      return;
+    if (semantics::IsSaved(S))
+      error("'" + S.name().ToString() +
+            "' is saved (SAVE, or initialized in its declaration): a routine's locals are each "
+            "call's own; assign its first value instead");
+    std::string T = Typed(S, "a local variable");
+    if (S.Rank() == 0) {
+      Prologue.push_back(T + " " + cName(S) + ";");
+      Named[&S] = cName(S);
+      Own.insert(&S);
+      return;
+    }
+    HostVariable V = routineArray(S, T, "");
+    const auto &Shape = S.get<semantics::ObjectEntityDetails>().shape();
+    std::string Dims;
+    for (int D = V.Rank - 1; D >= 0; --D) {
+      std::optional<int64_t> Lower, Upper;
+      if (D < static_cast<int>(Shape.size()) && Shape[D].lbound().GetExplicit() &&
+          Shape[D].ubound().GetExplicit()) {
+        Lower = evaluate::ToInt64(*Shape[D].lbound().GetExplicit());
+        Upper = evaluate::ToInt64(*Shape[D].ubound().GetExplicit());
+      }
+      if (!Lower || !Upper) {
+        error("'" + S.name().ToString() +
+              "' is a local array of a routine whose shape is not constant: give it constant "
+              "bounds or make it an argument");
+        return;
+      }
+      V.Lower[D] = std::to_string(*Lower);
+      V.Extent[D] = std::to_string(std::max<int64_t>(*Upper - *Lower + 1, 0));
+      Dims += "[" + V.Extent[D] + "]";
+    }
+    NamedArrays[&S] = V;
+    Prologue.push_back(T + " " + V.Name + Dims + ";");
+  }
+
 private:
   const FortranSource &Source;
 };
 
 } // namespace
 
-FortranKernel writeKernel(const FortranSource &Source, const std::string &Directive,
-                          const parser::AccClauseList &Clauses, const parser::DoConstruct *Loop,
-                          const parser::Block *Body) {
+FortranKernel writeKernel(const FortranSource &Source, const RoutineIndex &Routines,
+                          const std::string &Directive, const parser::AccClauseList &Clauses,
+                          const parser::DoConstruct *Loop, const parser::Block *Body) {
   // Printed twice when a scalar is assigned outside the loops: the second time through its
   // pointer, as the C translator's device scalars are.
   std::set<const semantics::Symbol *> Refs;
   for (int Pass = 0; Pass < 2; ++Pass) {
     KernelWriter W(Source);
+    KernelWriter::CalledRoutines Called{Routines, "", {}};
+    W.Called = &Called;
     W.Refs = Refs;
     W.Where = Clauses.source;
     std::string Pragma = "#pragma acc " + Directive + W.clauses(Clauses);
@@ -1359,7 +1792,7 @@ FortranKernel writeKernel(const FortranSource &Source, const std::string &Direct
       size_t End = Text.find('\n');
       Text.insert(End, " private(" + Private + ")");
     }
-    W.Out.Text = Text;
+    W.Out.Text = Called.Text + Text;
     W.Out.Reductions = W.Reductions;
     return W.Out;
   }

@@ -24,6 +24,8 @@ struct ExecutionPartConstruct;
 
 namespace jacc::translate::fortran {
 
+class RoutineIndex;
+
 /// A host variable a kernel or a data clause names, as the glue passes it.
 struct HostVariable {
   const Fortran::semantics::Symbol *Symbol = nullptr;
@@ -35,6 +37,9 @@ struct HostVariable {
   /// Each dimension's extent in the kernel: a constant, or the argument that carries it.
   std::vector<std::string> Extent;
   bool Ref = false; ///< a scalar the kernel assigns outside its loops: written through a pointer
+  /// Indexed by one offset (a routine's array argument of rank 2 or more, whose rows' length
+  /// only the call knows), not as rows.
+  bool Flat = false;
   /// A private or firstprivate array: the loop bodies that own copies declare them
   /// (PrivateCopies.h); the kernel receives its bounds and, when firstprivate, its original.
   enum class Sharing { Shared, Private, Firstprivate } Share = Sharing::Shared;
@@ -51,8 +56,11 @@ struct FortranKernel {
 
 /// The kernel of a compute construct: "#pragma acc Directive" with the clauses of Clauses the
 /// kernel keeps (loop and compute clauses; the data clauses are the glue's), over the DO loop
-/// Loop (a combined construct) or the statements Body (a block construct).
-FortranKernel writeKernel(const FortranSource &Source, const std::string &Directive,
+/// Loop (a combined construct) or the statements Body (a block construct), after the
+/// definitions of the Routines it calls (as C functions taking Fortran's arguments by address
+/// where the routine assigns them).
+FortranKernel writeKernel(const FortranSource &Source, const RoutineIndex &Routines,
+                          const std::string &Directive,
                           const Fortran::parser::AccClauseList &Clauses,
                           const Fortran::parser::DoConstruct *Loop,
                           const std::list<Fortran::parser::ExecutionPartConstruct> *Body);

@@ -9,6 +9,7 @@
 #include "translate/ComputePush.h"
 #include "translate/Translate.h"
 #include "translate/fortran/FortranKernel.h"
+#include "translate/fortran/FortranRoutines.h"
 #include "translate/fortran/ModuleDeclares.h"
 #include "translate/fortran/PrivateCopies.h"
 
@@ -116,12 +117,13 @@ struct Section {
 class Translation {
 public:
   Translation(const FortranSource &Source, const FortranOptions &Options)
-      : Source(Source), Declares(moduleDirs(Options)) {
+      : Source(Source), Routines(Source.program()), Declares(moduleDirs(Options)) {
     File = llvm::sys::path::filename(Source.path()).str();
     Tag = llvm::utohexstr(llvm::xxHash64(Source.path()) & 0xffffffff, /*LowerCase=*/true);
   }
 
   const FortranSource &Source;
+  RoutineIndex Routines;
   std::string File, Tag, Procedure;
   std::vector<std::string> Errors;
   std::vector<std::string> *Infos = nullptr;
@@ -148,6 +150,17 @@ public:
   template <typename T> bool Pre(const T &) { return true; }
   template <typename T> void Post(const T &) {}
   bool Pre(const parser::ProgramStmt &S) { return named(S.v); }
+  /// A routine's statements are its kernels' (RoutineIndex): only its directive is translated.
+  bool Pre(const parser::SubroutineSubprogram &S) { return notRoutine(S.t); }
+  bool Pre(const parser::FunctionSubprogram &S) { return notRoutine(S.t); }
+  template <typename Tuple> bool notRoutine(const Tuple &T) {
+    const auto &Stmt = std::get<0>(T).statement;
+    const parser::Name &Name = std::get<parser::Name>(Stmt.t);
+    if (!Name.symbol || !Routines.find(*Name.symbol))
+      return true;
+    parser::Walk(std::get<parser::SpecificationPart>(T), *this);
+    return false;
+  }
   bool Pre(const parser::SubroutineStmt &S) { return named(std::get<parser::Name>(S.t)); }
   bool Pre(const parser::FunctionStmt &S) { return named(std::get<parser::Name>(S.t)); }
   bool named(const parser::Name &N) {
@@ -171,7 +184,7 @@ public:
   bool Pre(const parser::OpenACCDeclarativeConstruct &D) {
     const auto *S = std::get_if<parser::OpenACCStandaloneDeclarativeConstruct>(&D.u);
     if (!S) {
-      error(D.source, "'routine' directives are not translated for Fortran yet");
+      routine(std::get<parser::OpenACCRoutineConstruct>(D.u));
       return false;
     }
     if (Module.empty()) {
@@ -209,6 +222,18 @@ public:
     if (std::optional<LineRange> Lines = spanOf(D))
       Replacements[Lines->First] = {*Lines, ""};
     return false;
+  }
+
+  /// A routine directive: the kernels calling its procedure carry its definition (RoutineIndex);
+  /// on the host the procedure stays as written, and the directive's lines become blank. Its
+  /// level (seq, vector, worker, gang) is not kept: each call runs the routine's loops in turn.
+  void routine(const parser::OpenACCRoutineConstruct &R) {
+    for (const parser::AccClause &C : std::get<parser::AccClauseList>(R.t).v)
+      if (std::holds_alternative<parser::AccClause::Bind>(C.u))
+        error(C.source, "a routine's 'bind' clause is not translated for Fortran yet: call the "
+                        "procedure by its own name");
+    if (std::optional<LineRange> Lines = spanOf(R))
+      Replacements[Lines->First] = {*Lines, ""};
   }
 
   /// DEALLOCATE of declared variables (alone, or the action of a one-line IF): their device
@@ -491,7 +516,7 @@ public:
   void compute(parser::CharBlock Where, std::optional<LineRange> Lines, const char *Kind,
                const std::string &Directive, const parser::AccClauseList &Clauses,
                const parser::DoConstruct *Loop, const parser::Block *Body) {
-    FortranKernel K = writeKernel(Source, Directive, Clauses, Loop, Body);
+    FortranKernel K = writeKernel(Source, Routines, Directive, Clauses, Loop, Body);
     Errors.insert(Errors.end(), K.Errors.begin(), K.Errors.end());
     GlueCall G;
     ComputePush P;
@@ -613,7 +638,7 @@ public:
       return;
     }
     for (std::string &Line : analysis::describeConstruct(*Info))
-      Infos->push_back(std::move(Line));
+      Infos->push_back(Routines.spelledInFortran(std::move(Line)));
   }
 
   template <typename A> static constexpr size_t variantIndex() {
