@@ -1,0 +1,361 @@
+// Fortran expressions as C: operators, constants, designators (column-major subscripts from
+// each dimension's lower bound, or one offset into a flat array), intrinsics as <math.h> calls.
+#include "translate/fortran/KernelWriter.h"
+
+#include <flang/Evaluate/fold.h>
+#include <flang/Evaluate/tools.h>
+#include <flang/Semantics/tools.h>
+
+namespace jacc::translate::fortran {
+
+template <typename A> std::string KernelWriter::expr(const A &) {
+  error("this expression is not translated into a kernel yet");
+  return "0";
+}
+
+template <typename T> std::string KernelWriter::expr(const Expr<T> &E) {
+  return std::visit([&](const auto &X) { return expr(X); }, E.u);
+}
+
+template <typename T> std::string KernelWriter::expr(const common::Indirection<T> &X) {
+  return expr(X.value());
+}
+
+template <typename T> std::string KernelWriter::expr(const evaluate::Parentheses<T> &X) {
+  return "(" + expr(X.left()) + ")";
+}
+
+template <typename T> std::string KernelWriter::expr(const evaluate::Negate<T> &X) {
+  return "(-" + expr(X.left()) + ")";
+}
+
+template <typename T> std::string KernelWriter::expr(const evaluate::Add<T> &X) {
+  return binary(X, " + ");
+}
+
+template <typename T> std::string KernelWriter::expr(const evaluate::Subtract<T> &X) {
+  return binary(X, " - ");
+}
+
+template <typename T> std::string KernelWriter::expr(const evaluate::Multiply<T> &X) {
+  return binary(X, " * ");
+}
+
+template <typename T> std::string KernelWriter::expr(const evaluate::Divide<T> &X) {
+  return binary(X, " / ");
+}
+
+template <typename X> std::string KernelWriter::binary(const X &Op, const char *C) {
+  return "(" + expr(Op.left()) + C + expr(Op.right()) + ")";
+}
+
+template <typename T> std::string KernelWriter::expr(const evaluate::Power<T> &X) {
+  if constexpr (T::category == TypeCategory::Integer)
+    return integerPower(expr(X.left()), evaluate::ToInt64(X.right()));
+  return std::string(T::kind == 4 ? "powf(" : "pow(") + expr(X.left()) + ", " + expr(X.right()) +
+         ")";
+}
+
+template <typename T> std::string KernelWriter::expr(const evaluate::RealToIntPower<T> &X) {
+  std::optional<int64_t> N =
+      std::visit([](const auto &E) { return evaluate::ToInt64(E); }, X.right().u);
+  if (N && *N >= 0 && *N <= 4)
+    return integerPower(expr(X.left()), N);
+  return std::string(T::kind == 4 ? "powf(" : "pow(") + expr(X.left()) + ", " + expr(X.right()) +
+         ")";
+}
+
+std::string KernelWriter::integerPower(const std::string &B, std::optional<int64_t> N) {
+  if (!N || *N < 0 || *N > 4) {
+    error("an integer power with an exponent that is not a constant 0..4 is not translated "
+          "into a kernel yet");
+    return B;
+  }
+  if (*N == 0)
+    return "1";
+  std::string P = "(" + B;
+  for (int64_t I = 1; I < *N; ++I)
+    P += " * " + B;
+  return P + ")";
+}
+
+template <typename T> std::string KernelWriter::expr(const evaluate::Extremum<T> &X) {
+  std::string L = expr(X.left()), R = expr(X.right());
+  if constexpr (T::category == TypeCategory::Real)
+    return std::string(X.ordering == evaluate::Ordering::Greater ? "fmax" : "fmin") +
+           (T::kind == 4 ? "f(" : "(") + L + ", " + R + ")";
+  const char *Op = X.ordering == evaluate::Ordering::Greater ? " > " : " < ";
+  return "(" + L + Op + R + " ? " + L + " : " + R + ")";
+}
+
+template <typename TO, TypeCategory FROM>
+std::string KernelWriter::expr(const evaluate::Convert<TO, FROM> &X) {
+  std::string Type = cTypeOf(TO::category, TO::kind);
+  if (Type.empty()) {
+    error("a conversion to this type is not translated into a kernel yet");
+    return "0";
+  }
+  return "((" + Type + ")" + expr(X.left()) + ")";
+}
+
+template <int K> std::string KernelWriter::expr(const evaluate::Not<K> &X) {
+  return "(!" + expr(X.left()) + ")";
+}
+
+template <int K> std::string KernelWriter::expr(const evaluate::LogicalOperation<K> &X) {
+  using common::LogicalOperator;
+  const char *Op = X.logicalOperator == LogicalOperator::And   ? " && "
+                   : X.logicalOperator == LogicalOperator::Or  ? " || "
+                   : X.logicalOperator == LogicalOperator::Eqv ? " == "
+                                                               : " != ";
+  return "(" + truth(expr(X.left())) + Op + truth(expr(X.right())) + ")";
+}
+
+template <typename T> std::string KernelWriter::expr(const evaluate::Relational<T> &X) {
+  using common::RelationalOperator;
+  static const std::map<RelationalOperator, const char *> Ops = {
+      {RelationalOperator::LT, " < "},  {RelationalOperator::LE, " <= "},
+      {RelationalOperator::EQ, " == "}, {RelationalOperator::NE, " != "},
+      {RelationalOperator::GE, " >= "}, {RelationalOperator::GT, " > "}};
+  return "(" + expr(X.left()) + Ops.at(X.opr) + expr(X.right()) + ")";
+}
+
+std::string KernelWriter::expr(const evaluate::Relational<SomeType> &X) {
+  return std::visit([&](const auto &R) { return expr(R); }, X.u);
+}
+
+template <typename T> std::string KernelWriter::expr(const evaluate::Constant<T> &X) {
+  if constexpr (T::category == TypeCategory::Integer || T::category == TypeCategory::Real ||
+                T::category == TypeCategory::Logical) {
+    if (X.Rank() != 0) {
+      error("an array constant is not translated into a kernel yet");
+      return "0";
+    }
+    auto Value = X.GetScalarValue();
+    if constexpr (T::category == TypeCategory::Integer) {
+      std::string Text = std::to_string(Value->ToInt64());
+      return T::kind == 8 ? Text + "LL" : Text;
+    } else if constexpr (T::category == TypeCategory::Logical) {
+      return Value->IsTrue() ? "1" : "0";
+    } else {
+      // Fortran's own spelling ("1.5e-3_8"), without the kind suffix: C reads it.
+      std::string Text;
+      llvm::raw_string_ostream OS(Text);
+      X.AsFortran(OS);
+      OS.flush();
+      size_t Kind = Text.rfind('_');
+      if (Kind != std::string::npos)
+        Text.resize(Kind);
+      if (Text.find_first_of(".eE") == std::string::npos)
+        Text += ".";
+      return "(" + Text + (T::kind == 4 ? "f" : "") + ")";
+    }
+  } else {
+    error("a constant of this type is not translated into a kernel yet");
+    return "0";
+  }
+}
+
+template <typename T> std::string KernelWriter::expr(const evaluate::Designator<T> &X) {
+  return std::visit(
+      common::visitors{[&](const semantics::SymbolRef &S) {
+                         return ElementalRank && S->Rank() > 0 ? wholeElement(*S) : variable(*S);
+                       },
+                       [&](const evaluate::ArrayRef &A) { return arrayElement(A); },
+                       [&](const auto &) {
+                         error("derived-type components, substrings and coarrays are not "
+                               "translated into kernels yet");
+                         return std::string("0");
+                       }},
+      X.u);
+}
+
+std::string KernelWriter::arrayElement(const evaluate::ArrayRef &A) {
+  const semantics::SymbolRef *Ref = A.base().UnwrapSymbolRef();
+  const semantics::Symbol *S = Ref ? &**Ref : nullptr;
+  if (!S) {
+    error("arrays in derived types are not translated into kernels yet");
+    return "0";
+  }
+  std::string Name = variable(*S);
+  std::optional<HostVariable> V = find(*S);
+  if (!V)
+    return Name;
+  std::vector<std::string> Subs;
+  int Section = 0; // the array assignment's counter the next triplet takes
+  for (size_t D = 0; D < A.subscript().size(); ++D) {
+    std::string Lower = D < V->Lower.size() ? V->Lower[D] : "1";
+    const auto &Sub = A.subscript()[D].u;
+    const auto *Index = std::get_if<evaluate::IndirectSubscriptIntegerExpr>(&Sub);
+    const auto *Range = std::get_if<evaluate::Triplet>(&Sub);
+    if ((Index && Index->value().Rank() > 0) || (Range && !ElementalRank) || (!Index && !Range)) {
+      error(Range ? "array sections are translated in array assignments only: write the loop"
+                  : "vector subscripts are not translated into kernels yet: write the loop");
+      return Name;
+    }
+    if (Index) {
+      std::string S = subscript(Index->value());
+      Subs.push_back(Lower == "0" ? S : S + " - " + Lower);
+      continue;
+    }
+    // l:u:s at counter k is element l + k * s.
+    std::string Step = "jacc_e" + std::to_string(++Section);
+    if (std::optional<int64_t> Stride = evaluate::ToInt64(Range->stride()); Stride != 1)
+      Step += " * (" + subscript(Range->stride()) + ")";
+    std::string From = Range->GetLower() ? subscript(*Range->GetLower()) : Lower;
+    Subs.push_back(
+        From == Lower ? Step : "(" + From + ") + " + Step + (Lower == "0" ? "" : " - " + Lower));
+  }
+  return indexed(Name, *V, Subs);
+}
+
+std::string KernelWriter::indexed(std::string Name, const HostVariable &V,
+                                  const std::vector<std::string> &Subs) {
+  if (V.Flat && Subs.size() > 1) {
+    std::string Offset = Subs.back();
+    for (size_t D = Subs.size() - 1; D-- > 0;)
+      Offset = Subs[D] + " + " + operand(V.Extent[D]) + " * (" + Offset + ")";
+    return Name + "[" + Offset + "]";
+  }
+  for (size_t D = Subs.size(); D-- > 0;)
+    Name += "[" + Subs[D] + "]";
+  return Name;
+}
+
+std::string KernelWriter::wholeElement(const semantics::Symbol &S) {
+  std::string Text = variable(S);
+  if (S.Rank() != ElementalRank)
+    error("'" + S.name().ToString() + "' has another rank than the array it is assigned to");
+  std::vector<std::string> Subs;
+  for (int D = 1; D <= S.Rank(); ++D)
+    Subs.push_back("jacc_e" + std::to_string(D));
+  std::optional<HostVariable> V = find(S);
+  return V ? indexed(Text, *V, Subs) : Text;
+}
+
+std::vector<std::string>
+KernelWriter::assignedExtents(const evaluate::Expr<evaluate::SomeType> &Lhs) {
+  std::optional<evaluate::DataRef> Ref = evaluate::ExtractDataRef(Lhs);
+  const semantics::SymbolRef *Whole = Ref ? std::get_if<semantics::SymbolRef>(&Ref->u) : nullptr;
+  const evaluate::ArrayRef *Part = Ref ? std::get_if<evaluate::ArrayRef>(&Ref->u) : nullptr;
+  const semantics::SymbolRef *Base = Whole  ? Whole
+                                     : Part ? Part->base().UnwrapSymbolRef()
+                                            : nullptr;
+  if (!Base)
+    return {};
+  variable(**Base);
+  std::optional<HostVariable> V = find(**Base);
+  if (!V)
+    return {};
+  if (Whole)
+    return V->Extent;
+  std::vector<std::string> Extents;
+  for (size_t D = 0; D < Part->subscript().size(); ++D) {
+    const auto *Range = std::get_if<evaluate::Triplet>(&Part->subscript()[D].u);
+    if (!Range)
+      continue;
+    std::optional<int64_t> Stride = evaluate::ToInt64(Range->stride());
+    if (!Range->GetLower() && !Range->GetUpper() && Stride == 1) {
+      Extents.push_back(V->Extent[D]);
+      continue;
+    }
+    std::string From = Range->GetLower() ? subscript(*Range->GetLower()) : V->Lower[D];
+    std::string To = Range->GetUpper() ? subscript(*Range->GetUpper())
+                                       : V->Lower[D] + " + " + V->Extent[D] + " - 1";
+    std::string Count = "(" + To + ") - (" + From + ")";
+    Extents.push_back(Stride == 1 ? Count + " + 1"
+                                  : "(" + Count + " + (" + subscript(Range->stride()) + ")) / (" +
+                                        subscript(Range->stride()) + ")");
+  }
+  return Extents;
+}
+
+std::string KernelWriter::subscript(const Expr<evaluate::SubscriptInteger> &E) {
+  using Widened = evaluate::Convert<evaluate::SubscriptInteger, TypeCategory::Integer>;
+  if (const auto *C = std::get_if<Widened>(&E.u))
+    return expr(C->left());
+  return expr(E);
+}
+
+template <typename T> std::string KernelWriter::expr(const evaluate::FunctionRef<T> &X) {
+  if constexpr (std::is_same_v<T, evaluate::SomeDerived>) {
+    error("functions of derived type are not translated into kernels yet");
+    return "0";
+  } else {
+    const evaluate::SpecificIntrinsic *Intrinsic = X.proc().GetSpecificIntrinsic();
+    // The openacc module's acc_on_device: the kernel language's own (a logical: 0 or 1).
+    const semantics::Symbol *Proc = X.proc().GetSymbol();
+    if (!Intrinsic && Proc && Proc->GetUltimate().name().ToString() == "acc_on_device" &&
+        Proc->GetUltimate().owner().IsModule() && Proc->GetUltimate().owner().symbol() &&
+        Proc->GetUltimate().owner().symbol()->name().ToString() == "openacc" &&
+        X.arguments().size() == 1 && X.arguments()[0] && X.arguments()[0]->UnwrapExpr())
+      return "(acc_on_device((int)" + expr(*X.arguments()[0]->UnwrapExpr()) + ") != 0)";
+    if (!Intrinsic)
+      return call(X);
+    std::vector<std::string> Args;
+    for (const auto &Arg : X.arguments())
+      if (Arg)
+        if (const Expr<SomeType> *E = Arg->UnwrapExpr())
+          Args.push_back(expr(*E));
+    return intrinsic(Intrinsic->name, Args, T::category, T::kind);
+  }
+}
+
+std::string KernelWriter::intrinsic(const std::string &Name, const std::vector<std::string> &Args,
+                                    TypeCategory Category, int Kind) {
+  static const std::set<std::string> Math = {"sqrt", "exp",   "log",   "log10",  "sin",  "cos",
+                                             "tan",  "asin",  "acos",  "atan",   "sinh", "cosh",
+                                             "tanh", "atan2", "floor", "ceiling"};
+  bool Real = Category == TypeCategory::Real;
+  auto Call = [&](std::string C) {
+    if (Real && Kind == 4)
+      C += "f";
+    std::string Text = C + "(";
+    for (size_t I = 0; I < Args.size(); ++I)
+      Text += (I ? ", " : "") + Args[I];
+    return Text + ")";
+  };
+  if (Math.count(Name) && Real)
+    return Call(Name == "ceiling" ? "ceil" : Name);
+  if (Name == "abs" && Args.size() == 1)
+    return Real ? Call("fabs") : "(" + Args[0] + " < 0 ? -" + Args[0] + " : " + Args[0] + ")";
+  if (Name == "mod" && Args.size() == 2)
+    return Real ? Call("fmod") : "(" + Args[0] + " % " + Args[1] + ")";
+  if (Name == "sign" && Args.size() == 2)
+    return Real ? Call("copysign")
+                : "(" + Args[1] + " >= 0 ? (" + Args[0] + " < 0 ? -" + Args[0] + " : " + Args[0] +
+                      ") : (" + Args[0] + " < 0 ? " + Args[0] + " : -" + Args[0] + "))";
+  if ((Name == "floor" || Name == "ceiling") && Category == TypeCategory::Integer)
+    return "((" + cTypeOf(Category, Kind) + ")" + (Name == "floor" ? "floor(" : "ceil(") + Args[0] +
+           "))";
+  static const std::map<std::string, const char *> Bits = {
+      {"iand", " & "}, {"ior", " | "}, {"ieor", " ^ "}};
+  if (Bits.count(Name) && Args.size() == 2)
+    return "(" + Args[0] + Bits.at(Name) + Args[1] + ")";
+  if (Name == "nint" && Category == TypeCategory::Integer)
+    return "((" + cTypeOf(Category, Kind) + ")lround(" + Args[0] + "))";
+  if ((Name == "max" || Name == "min") && !Args.empty()) {
+    std::string Text = Args[0];
+    for (size_t I = 1; I < Args.size(); ++I)
+      Text = Real ? std::string(Name == "max" ? "fmax" : "fmin") + (Kind == 4 ? "f(" : "(") + Text +
+                        ", " + Args[I] + ")"
+                  : "(" + Text + (Name == "max" ? " > " : " < ") + Args[I] + " ? " + Text + " : " +
+                        Args[I] + ")";
+    return Text;
+  }
+  error("the intrinsic '" + Name + "' is not translated into a kernel yet");
+  return "0";
+}
+
+std::string KernelWriter::expr(const parser::Expr &E) {
+  if (!E.typedExpr || !E.typedExpr->v) {
+    error("an expression flang could not type");
+    return "0";
+  }
+  return expr(*E.typedExpr->v);
+}
+
+// The expressions the other parts print: every operand type reaches the templates above.
+template std::string KernelWriter::expr(const Expr<SomeType> &);
+
+} // namespace jacc::translate::fortran

@@ -1,0 +1,346 @@
+// Routines in kernels: a call prints the routine, once per kernel, as a C function taking
+// Fortran's arguments by reference in C's forms (a scalar it assigns by address, an array by
+// its first element and, assumed-shape, its extents), and passes the actuals that way.
+#include "translate/fortran/KernelWriter.h"
+
+#include <flang/Evaluate/tools.h>
+#include <flang/Semantics/scope.h>
+#include <flang/Semantics/tools.h>
+#include <llvm/ADT/STLExtras.h>
+#include <llvm/ADT/StringExtras.h>
+
+namespace jacc::translate::fortran {
+
+std::string KernelWriter::call(const evaluate::ProcedureRef &Ref) {
+  const semantics::Symbol *Proc = Ref.proc().GetSymbol();
+  std::string Name = Ref.proc().GetName();
+  const Routine *R = Proc && Called ? Called->Index.find(*Proc) : nullptr;
+  if (!R) {
+    error(Proc && Called && Called->Index.defines(*Proc)
+              ? "'" + Name + "' is called in a kernel: put '!$acc routine seq' in its definition"
+              : "'" + Name +
+                    "' is called in a kernel but this file defines no routine of that name: "
+                    "define it here under '!$acc routine seq' (each kernel carries the "
+                    "routines it calls)");
+    return "0";
+  }
+  const Signature *Sig = routine(*R);
+  if (!Sig)
+    return "0";
+  const auto &Args = Ref.arguments();
+  if (Args.size() != Sig->Parameters.size()) {
+    error("'" + Name + "' is called with " + std::to_string(Args.size()) + " arguments and takes " +
+          std::to_string(Sig->Parameters.size()));
+    return "0";
+  }
+  std::string Text = Sig->CName + "(";
+  for (size_t I = 0; I < Args.size(); ++I) {
+    const Expr<SomeType> *E = Args[I] ? Args[I]->UnwrapExpr() : nullptr;
+    if (!E) {
+      error("argument " + std::to_string(I + 1) + " of '" + Name +
+            "' is omitted or not a value: pass every argument of a routine");
+      return "0";
+    }
+    Text += (I ? ", " : "") + argument(*E, Sig->Parameters[I], Name, I + 1);
+  }
+  return Text + ")";
+}
+
+std::string KernelWriter::argument(const Expr<SomeType> &E, const Parameter &P,
+                                   const std::string &Callee, size_t Position) {
+  std::string Which = "argument " + std::to_string(Position) + " of '" + Callee + "'";
+  if (P.How == Parameter::Pass::Value)
+    return expr(E);
+  if (std::optional<evaluate::DynamicType> Type = E.GetType())
+    if (cTypeOf(Type->category(), Type->kind()) != P.CType) {
+      error(Which + " is not of its dummy argument's type and kind");
+      return "0";
+    }
+  const semantics::Symbol *Whole = evaluate::UnwrapWholeSymbolDataRef(E);
+  if (P.How == Parameter::Pass::Address) {
+    if (!evaluate::IsVariable(E)) {
+      error(Which + " is an expression, and the routine assigns its dummy argument: pass a "
+                    "variable");
+      return "0";
+    }
+    // Assigned by the call, as by an assignment: private to a loop around it, or shared.
+    if (Whole && !Own.count(&Whole->GetUltimate())) {
+      (LoopDepth > 0 ? InLoop : OutsideLoops).insert(&Whole->GetUltimate());
+      if (P.Out)
+        Assigned.insert(&Whole->GetUltimate());
+    }
+    bool Was = Assigning;
+    Assigning = P.Out;
+    std::string Text = "&" + expr(E);
+    Assigning = Was;
+    return Text;
+  }
+  if (E.Rank() == 0 && P.How == Parameter::Pass::Array && evaluate::IsVariable(E))
+    return "&" + expr(E); // an element: the routine's array starts there
+  std::optional<ContiguousPart> Part = contiguousPart(E);
+  if (!Part) {
+    error(Which + " is not a whole array, an element or a contiguous section of one (a(:, j), "
+                  "a(l:u)): pass one of those");
+    return "0";
+  }
+  std::string Text = Part->First;
+  if (P.How == Parameter::Pass::ShapedArray) {
+    if (static_cast<int>(Part->Extents.size()) != P.Rank) {
+      error(Which + " has another rank than its dummy argument");
+      return "0";
+    }
+    for (const std::string &Extent : Part->Extents)
+      Text += ", (long long)(" + Extent + ")";
+  }
+  return Text;
+}
+
+std::optional<KernelWriter::ContiguousPart> KernelWriter::contiguousPart(const Expr<SomeType> &E) {
+  std::optional<evaluate::DataRef> Ref = evaluate::ExtractDataRef(E);
+  const semantics::SymbolRef *Whole = Ref ? std::get_if<semantics::SymbolRef>(&Ref->u) : nullptr;
+  const evaluate::ArrayRef *Part = Ref ? std::get_if<evaluate::ArrayRef>(&Ref->u) : nullptr;
+  const semantics::SymbolRef *Base = Whole  ? Whole
+                                     : Part ? Part->base().UnwrapSymbolRef()
+                                            : nullptr;
+  if (!Base || (*Base)->Rank() == 0)
+    return std::nullopt;
+  std::string Name = variable(**Base);
+  std::optional<HostVariable> V = find(**Base);
+  if (!V)
+    return std::nullopt;
+  ContiguousPart Out;
+  if (Whole) {
+    Out.First = "&" + indexed(Name, *V, std::vector<std::string>(V->Rank, "0"));
+    Out.Extents = V->Extent;
+    return Out;
+  }
+  enum { Columns, Range, Indices } Now = Columns; // what may come next
+  std::vector<std::string> Subs;
+  for (size_t D = 0; D < Part->subscript().size() && D < V->Lower.size(); ++D) {
+    const std::string &Lower = V->Lower[D];
+    const auto &Sub = Part->subscript()[D].u;
+    const auto *Index = std::get_if<evaluate::IndirectSubscriptIntegerExpr>(&Sub);
+    const auto *Triplet = std::get_if<evaluate::Triplet>(&Sub);
+    if (Index) {
+      if (Index->value().Rank() > 0)
+        return std::nullopt;
+      Now = Indices;
+      std::string S = subscript(Index->value());
+      Subs.push_back(Lower == "0" ? S : S + " - " + Lower);
+      continue;
+    }
+    if (!Triplet || Now != Columns || evaluate::ToInt64(Triplet->stride()) != 1)
+      return std::nullopt;
+    bool Full = !Triplet->GetLower() && !Triplet->GetUpper();
+    if (!Full)
+      Now = Range;
+    std::string From = Triplet->GetLower() ? subscript(*Triplet->GetLower()) : Lower;
+    std::string To = Triplet->GetUpper() ? subscript(*Triplet->GetUpper())
+                                         : Lower + " + " + V->Extent[D] + " - 1";
+    Out.Extents.push_back(Full ? V->Extent[D] : "(" + To + ") - (" + From + ") + 1");
+    Subs.push_back(From == Lower ? "0" : Lower == "0" ? From : "(" + From + ") - " + Lower);
+  }
+  Out.First = "&" + indexed(Name, *V, Subs);
+  return Out;
+}
+
+const KernelWriter::Signature *KernelWriter::routine(const Routine &R) {
+  auto [It, New] = Called->Signatures.try_emplace(&R);
+  if (!New) {
+    if (It->second.Written)
+      return &It->second;
+    error("'" + R.Symbol->name().ToString() +
+          "' calls itself: recursive routines are not translated into kernels");
+    return nullptr;
+  }
+  std::set<const semantics::Symbol *> Assigns;
+  for (int Pass = 0; Pass < 2; ++Pass) {
+    KernelWriter W(Source);
+    W.Called = Called;
+    W.InRoutine = true;
+    Signature Sig;
+    std::string Text = W.writeRoutine(R, Assigns, Sig);
+    std::set<const semantics::Symbol *> Now;
+    for (const semantics::Symbol *D : R.Symbol->get<semantics::SubprogramDetails>().dummyArgs())
+      if (D && D->Rank() == 0 && W.Assigned.count(&D->GetUltimate()))
+        Now.insert(&D->GetUltimate());
+    if (Pass == 0 && !llvm::all_of(Now, [&](auto *D) { return Assigns.count(D); })) {
+      Assigns.insert(Now.begin(), Now.end());
+      continue;
+    }
+    Out.Errors.insert(Out.Errors.end(), W.Out.Errors.begin(), W.Out.Errors.end());
+    Called->Text += Text;
+    Sig.Written = true;
+    It->second = Sig;
+    return W.Out.Errors.empty() ? &It->second : nullptr;
+  }
+  return nullptr;
+}
+
+std::string KernelWriter::writeRoutine(const Routine &R,
+                                       const std::set<const semantics::Symbol *> &Assigns,
+                                       Signature &Sig) {
+  const auto &Details = R.Symbol->get<semantics::SubprogramDetails>();
+  Where = R.Symbol->name();
+  Sig.CName = R.CName;
+  // Each argument's parameters, in the arguments' order.
+  std::vector<std::string> Params(Details.dummyArgs().size()), Prologue;
+  // Scalars first: array bounds name them.
+  Sig.Parameters.resize(Details.dummyArgs().size());
+  for (size_t I = 0; I < Details.dummyArgs().size(); ++I) {
+    const semantics::Symbol *D = Details.dummyArgs()[I];
+    if (!D) {
+      error("alternate returns are not translated into kernels");
+      continue;
+    }
+    const semantics::Symbol &S = D->GetUltimate();
+    Parameter &P = Sig.Parameters[I];
+    P.CType = routineType(S, "an argument");
+    P.Rank = S.Rank();
+    if (P.Rank)
+      continue;
+    bool ByValue =
+        S.attrs().test(semantics::Attr::VALUE) || semantics::IsIntentIn(S) ||
+        (!semantics::IsIntentOut(S) && !semantics::IsIntentInOut(S) && !Assigns.count(&S));
+    P.How = ByValue ? Parameter::Pass::Value : Parameter::Pass::Address;
+    P.Out = semantics::IsIntentOut(S);
+    Params[I] = P.CType + (ByValue ? " " : " *") + cName(S);
+    Named[&S] = ByValue ? cName(S) : "(*" + cName(S) + ")";
+  }
+  for (size_t I = 0; I < Details.dummyArgs().size(); ++I) {
+    const semantics::Symbol *D = Details.dummyArgs()[I];
+    if (!D || D->Rank() == 0)
+      continue;
+    const semantics::Symbol &S = D->GetUltimate();
+    Parameter &P = Sig.Parameters[I];
+    if (semantics::IsPointer(S) || semantics::IsAllocatable(S))
+      error("'" + S.name().ToString() +
+            "' is a pointer or allocatable argument of a routine: declare it with an "
+            "explicit or assumed shape");
+    bool Shaped = semantics::IsAssumedShape(S);
+    P.How = Shaped ? Parameter::Pass::ShapedArray : Parameter::Pass::Array;
+    HostVariable V = routineArray(S, P.CType, Shaped ? "jacc_rn_" + cName(S) + "_" : "");
+    // Flat: its rows' length is known as the routine runs, and CUDA C++ has no type for it.
+    V.Flat = true;
+    NamedArrays[&S] = V;
+    Params[I] = P.CType + " *" + V.Name;
+    if (Shaped)
+      for (const std::string &Extent : V.Extent)
+        Params[I] += ", long long " + Extent;
+  }
+  std::string Return = "void";
+  if (Details.isFunction()) {
+    const semantics::Symbol &Res = Details.result().GetUltimate();
+    Return = routineType(Res, "the result");
+    if (Res.Rank() > 0)
+      error("'" + R.Symbol->name().ToString() +
+            "' returns an array: a routine called in a kernel returns a scalar (make it a "
+            "subroutine assigning an array argument)");
+    Result = "jacc_result";
+    Named[&Res] = Result;
+    Prologue.push_back(Return + " " + Result + ";");
+  }
+  if (const semantics::Scope *Scope = R.Symbol->scope())
+    for (const auto &[Name, Ref] : *Scope)
+      local(*Ref, Prologue);
+  std::string Body;
+  block(Body, R.Body->v, "  ");
+  Where = R.Symbol->name();
+  if (!Result.empty())
+    Body += "  return " + Result + ";\n";
+  std::string Text = "#pragma acc routine seq\nstatic " + Return + " " + R.CName + "(" +
+                     llvm::join(Params, ", ") + ") {\n";
+  for (const std::string &L : Prologue)
+    Text += "  " + L + "\n";
+  return Text + Body + "}\n";
+}
+
+HostVariable KernelWriter::routineArray(const semantics::Symbol &S, const std::string &CType,
+                                        const std::string &ShapedPrefix) {
+  HostVariable V;
+  V.Symbol = &S;
+  V.Name = cName(S);
+  V.CType = CType;
+  V.Rank = S.Rank();
+  const auto *Object = S.detailsIf<semantics::ObjectEntityDetails>();
+  for (int D = 0; D < V.Rank; ++D) {
+    const semantics::ShapeSpec *Spec =
+        Object && D < static_cast<int>(Object->shape().size()) ? &Object->shape()[D] : nullptr;
+    std::string Lower = "1";
+    if (Spec && Spec->lbound().isExplicit())
+      if (const auto &E = Spec->lbound().GetExplicit())
+        Lower = bound(*E);
+    V.Lower.push_back(Lower);
+    if (!ShapedPrefix.empty()) {
+      V.Extent.push_back(ShapedPrefix + std::to_string(D + 1));
+      continue;
+    }
+    std::string Extent = "1"; // an assumed-size array's last: never read
+    if (Spec && Spec->ubound().isExplicit())
+      if (const auto &E = Spec->ubound().GetExplicit())
+        Extent = Lower == "1"   ? bound(*E)
+                 : Lower == "0" ? bound(*E) + " + 1"
+                                : bound(*E) + " - " + Lower + " + 1";
+    V.Extent.push_back(Extent);
+  }
+  Named[&S] = V.Name;
+  NamedArrays[&S] = V;
+  return V;
+}
+
+std::string KernelWriter::bound(const Expr<evaluate::SubscriptInteger> &E) {
+  if (std::optional<int64_t> N = evaluate::ToInt64(E))
+    return *N < 0 ? "(" + std::to_string(*N) + ")" : std::to_string(*N);
+  return operand(subscript(E));
+}
+
+std::string KernelWriter::routineType(const semantics::Symbol &S, const char *What) {
+  std::string T = cType(S);
+  if (T.empty())
+    error("'" + S.name().ToString() + "', " + What +
+          " of a routine, is not an integer, logical or real of kind 1 to 8 (complex, "
+          "character and derived types are not translated yet)");
+  return T.empty() ? std::string("int") : T;
+}
+
+void KernelWriter::local(const semantics::Symbol &Symbol, std::vector<std::string> &Prologue) {
+  const semantics::Symbol &S = Symbol.GetUltimate();
+  if (&S != &Symbol || !S.has<semantics::ObjectEntityDetails>() || semantics::IsDummy(S) ||
+      Named.count(&S) || semantics::IsNamedConstant(S))
+    return;
+  if (semantics::IsSaved(S))
+    error("'" + S.name().ToString() +
+          "' is saved (SAVE, or initialized in its declaration): a routine's locals are each "
+          "call's own; assign its first value instead");
+  std::string T = routineType(S, "a local variable");
+  if (S.Rank() == 0) {
+    Prologue.push_back(T + " " + cName(S) + ";");
+    Named[&S] = cName(S);
+    Own.insert(&S);
+    return;
+  }
+  HostVariable V = routineArray(S, T, "");
+  const auto &Shape = S.get<semantics::ObjectEntityDetails>().shape();
+  std::string Dims;
+  for (int D = V.Rank - 1; D >= 0; --D) {
+    std::optional<int64_t> Lower, Upper;
+    if (D < static_cast<int>(Shape.size()) && Shape[D].lbound().GetExplicit() &&
+        Shape[D].ubound().GetExplicit()) {
+      Lower = evaluate::ToInt64(*Shape[D].lbound().GetExplicit());
+      Upper = evaluate::ToInt64(*Shape[D].ubound().GetExplicit());
+    }
+    if (!Lower || !Upper) {
+      error("'" + S.name().ToString() +
+            "' is a local array of a routine whose shape is not constant: give it constant "
+            "bounds or make it an argument");
+      return;
+    }
+    V.Lower[D] = std::to_string(*Lower);
+    V.Extent[D] = std::to_string(std::max<int64_t>(*Upper - *Lower + 1, 0));
+    Dims += "[" + V.Extent[D] + "]";
+  }
+  NamedArrays[&S] = V;
+  Prologue.push_back(T + " " + V.Name + Dims + ";");
+}
+
+} // namespace jacc::translate::fortran

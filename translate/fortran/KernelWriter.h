@@ -1,0 +1,289 @@
+// The printer of one kernel or routine: Fortran statements and expressions, typed by flang's
+// semantics, as the C of jacc's kernel language, recording the host variables they name. One
+// class, its parts each in a file: the variables and the kernel's passes (FortranKernel.cpp),
+// expressions (KernelExpressions.cpp), statements (KernelStatements.cpp), atomics
+// (KernelAtomics.cpp), the clauses a kernel keeps (KernelClauses.cpp), routines
+// (KernelRoutines.cpp).
+#ifndef JACC_TRANSLATE_FORTRAN_KERNELWRITER_H
+#define JACC_TRANSLATE_FORTRAN_KERNELWRITER_H
+
+#include "translate/fortran/FortranKernel.h"
+#include "translate/fortran/FortranRoutines.h"
+
+#include <flang/Evaluate/expression.h>
+#include <flang/Parser/parse-tree.h>
+#include <flang/Semantics/symbol.h>
+
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace jacc::translate::fortran {
+
+namespace common = Fortran::common;
+namespace evaluate = Fortran::evaluate;
+namespace parser = Fortran::parser;
+namespace semantics = Fortran::semantics;
+using common::TypeCategory;
+using evaluate::Expr;
+using evaluate::SomeType;
+
+/// The C type of Fortran's intrinsic type Category(Kind); empty if none.
+std::string cTypeOf(TypeCategory Category, int Kind);
+/// C text as an operand of any operator: a name or number as it is, else in parentheses
+/// (unless one pair already holds it all).
+std::string operand(const std::string &Text);
+/// The array a designator names whole or by a section or element of a plain name.
+const parser::Name *sectionBase(const parser::Designator &D);
+
+class KernelWriter {
+public:
+  KernelWriter(const FortranSource &Source) : Source(Source) {}
+
+  FortranKernel Out;
+  /// The indices of the loops around (each declared by its for), and the variables of private
+  /// and reduction clauses.
+  std::set<const semantics::Symbol *> Own, Private, Reductions;
+  /// Scalars assigned inside a loop (private to it) and outside any or by an atomic construct
+  /// (written through a pointer: the devices share them).
+  std::set<const semantics::Symbol *> InLoop, OutsideLoops, Refs;
+  /// Scalars assigned so far, and those read before any assignment (in the text's order).
+  std::set<const semantics::Symbol *> Assigned, ReadFirst;
+  bool Assigning = false; ///< printing an assignment's left side
+  int LoopDepth = 0;
+  /// An array of a private (First: firstprivate) clause, copied per loop body.
+  struct Copy {
+    const semantics::Symbol *Symbol;
+    bool First;
+  };
+  /// The arrays of the private clauses read last (clauses()), and its collapse count.
+  std::vector<Copy> ClauseCopies;
+  int64_t Collapse = 1;
+  /// Copies the next loop body declares, PendingLevels loops further in (a collapsed nest's
+  /// innermost body); a parallel construct's, which each of its top-level loops declares.
+  std::vector<Copy> Pending, ConstructCopies;
+  int PendingLevels = 0;
+  /// The private arrays whose copy the text being printed is inside.
+  std::set<const semantics::Symbol *> InScope;
+  /// Inside an array assignment: its rank, the number of its loop counters jacc_e1 ... (the
+  /// first dimension's innermost); 0 elsewhere.
+  int ElementalRank = 0;
+  /// A top-level array assignment of this construct is a loop its devices share.
+  bool SharesArrayAssignments = false;
+  int Cases = 0; ///< SELECT CASE constructs printed (each selector's variable is numbered)
+  parser::CharBlock Where; ///< the statement being printed, for errors
+
+  /// How a routine takes one argument: a scalar by value (intent(in), value, or never
+  /// assigned) or by address, an array by the address of its first element (with its extents
+  /// after it when assumed-shape).
+  struct Parameter {
+    enum class Pass { Value, Address, Array, ShapedArray } How = Pass::Value;
+    std::string CType;
+    int Rank = 0;
+    bool Out = false; ///< intent(out): the call does not read the actual
+  };
+  struct Signature {
+    std::string CName;
+    std::vector<Parameter> Parameters;
+    bool Written = false; ///< false while its definition is being written (a recursion)
+  };
+  /// The file's routines and those a kernel carries (shared with the writers of the routines
+  /// it calls): their definitions, each after those it calls, and their signatures.
+  struct CalledRoutines {
+    const RoutineIndex &Index;
+    std::string Text;
+    std::map<const Routine *, Signature> Signatures;
+  };
+  CalledRoutines *Called = nullptr;
+  /// Writing a routine: its arguments', locals' and result's C text (a scalar taken by address
+  /// is `(*x)`), and the bounds of its arrays.
+  bool InRoutine = false;
+  std::map<const semantics::Symbol *, std::string> Named;
+  std::map<const semantics::Symbol *, HostVariable> NamedArrays;
+  std::string Result;
+
+  void error(const std::string &Message);
+
+  /// A host variable's C name, recorded on first use.
+  std::string variable(const semantics::Symbol &Symbol);
+
+  /// Records the array S of a private (First: firstprivate) clause; false if S is a scalar.
+  bool privateArray(const semantics::Symbol &Symbol, bool First);
+  /// The copies Here (taken from Pending when the loop at this level declares them) opening a
+  /// loop body at Indent.
+  std::vector<Copy> openCopies(std::string &Text, const std::string &Indent, bool Innermost);
+  void closeCopies(const std::vector<Copy> &Here);
+
+  /// The host variable Symbol names, if recorded: a copy, as recording another (any printing of
+  /// an expression may) moves the records.
+  std::optional<HostVariable> find(const semantics::Symbol &Symbol);
+
+  // ---- expressions ----
+  template <typename A> std::string expr(const A &);
+  template <typename T> std::string expr(const Expr<T> &E);
+  template <typename T> std::string expr(const common::Indirection<T> &X);
+  template <typename T> std::string expr(const evaluate::Parentheses<T> &X);
+  template <typename T> std::string expr(const evaluate::Negate<T> &X);
+  template <typename T> std::string expr(const evaluate::Add<T> &X);
+  template <typename T> std::string expr(const evaluate::Subtract<T> &X);
+  template <typename T> std::string expr(const evaluate::Multiply<T> &X);
+  template <typename T> std::string expr(const evaluate::Divide<T> &X);
+  template <typename X> std::string binary(const X &Op, const char *C);
+  template <typename T> std::string expr(const evaluate::Power<T> &X);
+  template <typename T> std::string expr(const evaluate::RealToIntPower<T> &X);
+  /// B**N as products for small constant N (as compilers expand them).
+  std::string integerPower(const std::string &B, std::optional<int64_t> N);
+  template <typename T> std::string expr(const evaluate::Extremum<T> &X);
+  template <typename TO, TypeCategory FROM> std::string expr(const evaluate::Convert<TO, FROM> &X);
+  template <int K> std::string expr(const evaluate::Not<K> &X);
+  template <int K> std::string expr(const evaluate::LogicalOperation<K> &X);
+  static std::string truth(const std::string &E) { return "(" + E + " != 0)"; }
+  template <typename T> std::string expr(const evaluate::Relational<T> &X);
+  std::string expr(const evaluate::Relational<SomeType> &X);
+  template <typename T> std::string expr(const evaluate::Constant<T> &X);
+  template <typename T> std::string expr(const evaluate::Designator<T> &X);
+  std::string arrayElement(const evaluate::ArrayRef &A);
+  /// Name, the C text of V, at Subs (each dimension's offset from its lower bound, the first
+  /// dimension's first). Column-major: the last selects the outermost C row; a flat array
+  /// takes the one offset they make.
+  static std::string indexed(std::string Name, const HostVariable &V,
+                             const std::vector<std::string> &Subs);
+  /// A whole array in an array assignment: its element at the assignment's counters.
+  std::string wholeElement(const semantics::Symbol &S);
+  /// The extents of an array assignment's left side, one per dimension of its rank (C text);
+  /// empty when it is no array or section of a plain name.
+  std::vector<std::string> assignedExtents(const evaluate::Expr<evaluate::SomeType> &Lhs);
+  /// A subscript, without the conversion to a kind 8 integer Fortran's semantics adds (C
+  /// converts the index itself).
+  std::string subscript(const Expr<evaluate::SubscriptInteger> &E);
+
+  template <typename T> std::string expr(const evaluate::FunctionRef<T> &X);
+  std::string intrinsic(const std::string &Name, const std::vector<std::string> &Args,
+                        TypeCategory Category, int Kind);
+
+  std::string expr(const parser::Expr &E);
+
+  // ---- statements ----
+  void line(std::string &Text, const std::string &Indent, const std::string &Code);
+
+  void block(std::string &Text, const parser::Block &Body, const std::string &Indent);
+
+  void construct(std::string &Text, const parser::ExecutionPartConstruct &C,
+                 const std::string &Indent);
+
+  void action(std::string &Text, const parser::ActionStmt &A, const std::string &Indent);
+
+  void assignment(std::string &Text, const parser::AssignmentStmt &S, const std::string &I);
+
+  /// `a(l:u, j) = e`: a nest of loops over the left side's elements, the first dimension's
+  /// innermost, each array of e indexed alike; at a construct's top level a loop its devices
+  /// share (`loop independent`, as compilers parallelise array syntax in kernels).
+  void arrayAssignment(std::string &Text, const evaluate::Assignment &A, const std::string &I);
+
+  /// SELECT CASE as an if chain on the selector's value, evaluated once (`jacc_caseN`): each
+  /// CASE's values and ranges (`lo:`, `:hi`, `lo:hi`), then CASE DEFAULT.
+  void caseConstruct(std::string &Text, const parser::CaseConstruct &C, const std::string &I);
+
+  /// A BLOCK construct without declarations: its statements, in place (a parallel construct's
+  /// loops inside it stay top-level loops).
+  void blockConstruct(std::string &Text, const parser::BlockConstruct &B, const std::string &I);
+
+  void ifConstruct(std::string &Text, const parser::IfConstruct &If, const std::string &I);
+
+  /// A DO loop as a for loop whose index it declares (Pragma, if any, on the line before).
+  void doLoop(std::string &Text, const parser::DoConstruct &Do, const std::string &Pragma,
+              const std::string &I);
+
+  /// DO CONCURRENT (i = l:u[:s], j = ...[, mask]): its iterations are independent, a nest of
+  /// for loops collapsed under one loop pragma (Pragma's, or `loop independent`), the mask an if
+  /// around the body.
+  void doConcurrent(std::string &Text, const parser::DoConstruct &Do,
+                    const parser::LoopControl::Concurrent &C, const std::string &Pragma,
+                    const std::string &I);
+
+  /// A loop directive inside a block construct: its pragma over the DO loop.
+  void accLoop(std::string &Text, const parser::OpenACCConstruct &Acc, const std::string &I);
+
+  // ---- atomics ----
+  /// An atomic construct as C's: its statements in the forms C's atomics take.
+  void atomic(std::string &Text, const parser::OpenACCAtomicConstruct &A, const std::string &I);
+  template <typename T> static const parser::AssignmentStmt &statementOf(const T &X);
+  /// Whether S is `v = x` (a capture's read), not an update of x.
+  static bool isCopy(const parser::AssignmentStmt &S);
+  /// `x = x op e` (or `e op x`, or an intrinsic iand/ior/ieor of x) as C's `x = x op (e)`;
+  /// a plain assignment when Update is false.
+  std::string atomicStatement(const parser::AssignmentStmt &S, bool Update, bool Written = false);
+  /// Operand as 0 or 1: its truth (Cmp "!=") or its negation ("==").
+  static bool truthOf(std::string &Operand, const char *Cmp);
+  /// The operator of Rhs (as written: the parse tree keeps its operands apart) and its operand
+  /// that is not X (XText); false if neither is X.
+  bool atomicOperands(const parser::Expr &Rhs, const std::string &XText, std::string &Other,
+                      std::string &Op, bool &XFirst);
+
+  // ---- clauses ----
+  /// A clause's variable as the pragma names it; empty (an error) for anything else.
+  std::string objectName(const parser::AccObject &O);
+  std::string names(const parser::AccObjectList &List);
+  /// Records a clause's variable (the kernel receives it) as a private or reduction one.
+  void ownObject(const parser::AccObject &O, bool Reduction);
+  void own(const parser::AccObjectList &List, bool Reduction);
+  std::string scalar(const parser::ScalarIntExpr &E) { return expr(E.thing.thing.value()); }
+  std::string optionalScalar(const char *Name, const std::optional<parser::ScalarIntExpr> &E);
+
+  /// A reduction clause's variable, or an element of a one-dimensional array (`a(k)`, k a value
+  /// the kernel does not change), as the kernel's pragma names it; recorded as a reduction variable
+  /// (the glue brings the host's value of a mapped one around the push).
+  std::string reductionItem(const parser::AccObject &O);
+
+  /// A private or firstprivate clause: its scalars stay in the pragma; its arrays (named whole
+  /// or by a section: each copy has the array's shape) are copied per loop body.
+  std::string privateClause(const char *Name, const parser::AccObjectList &List);
+
+  /// The clauses a kernel's pragma keeps, as its text (each after a space).
+  std::string clauses(const parser::AccClauseList &List);
+
+  // ---- routines ----
+  /// A call of a routine of the file: the kernel carries its definition; the arguments are
+  /// passed as the routine takes them.
+  std::string call(const evaluate::ProcedureRef &Ref);
+  std::string argument(const Expr<SomeType> &E, const Parameter &P, const std::string &Callee,
+                       size_t Position);
+  /// An array, or a section of one its elements fill without gaps (whole columns, then one
+  /// range, then single indices: a(:, j), a(l:u, j), a(:, l:u)): the address of its first
+  /// element and its extents.
+  struct ContiguousPart {
+    std::string First;
+    std::vector<std::string> Extents;
+  };
+  std::optional<ContiguousPart> contiguousPart(const Expr<SomeType> &E);
+
+  /// R's signature, its definition written into the kernel's text first (after the routines
+  /// it calls); null after an error. Written twice when it assigns a scalar argument whose
+  /// intent it does not state: then that argument is taken by address.
+  const Signature *routine(const Routine &R);
+
+  /// R as a C function of the kernel language; Assigns: the scalar arguments it assigns.
+  std::string writeRoutine(const Routine &R, const std::set<const semantics::Symbol *> &Assigns,
+                           Signature &Sig);
+  /// An array argument or local of a routine: its bounds as C text of the routine's arguments
+  /// (ShapedPrefix: an assumed-shape array's extents are arguments of that prefix).
+  HostVariable routineArray(const semantics::Symbol &S, const std::string &CType,
+                            const std::string &ShapedPrefix);
+  /// A bound of a routine's array in C: a number, a name, or an expression in parentheses (an
+  /// index minus it stays right).
+  std::string bound(const Expr<evaluate::SubscriptInteger> &E);
+  /// The C type of a routine's argument, result or local (What), which must have one.
+  std::string routineType(const semantics::Symbol &S, const char *What);
+  /// A local variable of a routine, declared in its prologue (arguments, its result and named
+  /// constants are not).
+  void local(const semantics::Symbol &Symbol, std::vector<std::string> &Prologue);
+
+private:
+  const FortranSource &Source;
+};
+
+} // namespace jacc::translate::fortran
+
+#endif
