@@ -1,21 +1,23 @@
 #!/usr/bin/env bash
-# Fortran against gfortran and against its C twin: tests/bench/fortran/jacobi.f90 built by
-# gfortran -O3 (the directives ignored: one thread) and by jaccc -O3, and jacobi.c by jaccc -O3;
+# Fortran against gfortran and against its C twin: tests/bench/fortran/PROGRAM.f90 (jacobi: a
+# stencil; adi: alternating-direction sweeps) built by gfortran -O3 (the directives ignored: one
+# thread) and by jaccc -O3, and PROGRAM.c by jaccc -O3;
 # each run ROUNDS times, alternating, with a warm kernel cache. Prints the median seconds of the
 # sweeps (the programs' own clocks), the ratios jacc Fortran on host:1x1 / gfortran and
 # host:2x1 / host:1x1 for both languages, and the bytes each moved between devices on host:2x1
 # (JACC_PROFILE): the Fortran and C programs should move the same.
-#   tests/bench/fortran_bench.sh BUILD [ROUNDS]     (docs/performance.md, "Fortran")
+#   tests/bench/fortran_bench.sh BUILD [ROUNDS] [PROGRAM]   (docs/performance.md, "Fortran")
 set -euo pipefail
 build=$(realpath "$1")
 rounds=${2:-5}
+program=${3:-jacobi}
 src=$(dirname "$(realpath "$0")")/fortran
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 export JACC_CACHE_DIR=$work/cache
-gfortran -O3 -o "$work/gfortran" "$src/jacobi.f90"
-bash "$build/tools/jaccc" -O3 -o "$work/fortran" "$src/jacobi.f90"
-bash "$build/tools/jaccc" -O3 -o "$work/c" "$src/jacobi.c"
+gfortran -O3 -o "$work/gfortran" "$src/$program.f90"
+bash "$build/tools/jaccc" -O3 -o "$work/fortran" "$src/$program.f90"
+bash "$build/tools/jaccc" -O3 -o "$work/c" "$src/$program.c"
 seconds() { awk '{ print $4 }' <<<"$1"; }
 median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 # Warm the kernel cache, and check every build computes the same grid.
