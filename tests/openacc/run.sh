@@ -10,8 +10,8 @@
 # device` is skipped, with a `skip` line, on configurations that are not so (scripts/gpu-check.sh
 # runs the corpus on cuda:0 and cuda:0,host:1).
 # OPENACC_DEVICES overrides the device configurations (the sanitized build runs fewer: the
-# normal one compares every configuration already). Fortran programs (*.f90) are built by plain
-# gfortran as the reference, when jaccc was built with Fortran (jaccc --version says so).
+# normal one compares every configuration already). Fortran programs (*.f90, fixed form *.f) are
+# built by plain gfortran as the reference, when jaccc was built with Fortran (jaccc --version says so).
 set -u
 jaccc=$(realpath "$1")
 dir=$2
@@ -38,14 +38,14 @@ fits() {
 
 fortran=0
 bash "$jaccc" --version | grep -q "^Fortran: flang" && fortran=1
-for src in "$dir"/*.c "$dir"/*.cpp "$dir"/*.f90; do
+for src in "$dir"/*.c "$dir"/*.cpp "$dir"/*.f90 "$dir"/*.f; do
   name=$(basename "$src")
   name=${name%.*}
   ref_cc=${CC:-cc} # C++ programs: their reference is built by plain c++
   [[ $src == *.cpp ]] && ref_cc=${CXX:-c++}
   warnings=(-Wall -Wextra -Werror)
   quiet=(-Wno-unknown-pragmas)
-  if [[ $src == *.f90 ]]; then
+  if [[ $src == *.f90 || $src == *.f ]]; then
     if ((!fortran)); then
       echo "skip $name: jaccc was built without Fortran"; continue
     fi
