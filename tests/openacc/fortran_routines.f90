@@ -1,15 +1,17 @@
 ! Routines called in kernels: module functions and subroutines (a function calling another,
 ! scalars assigned through their arguments, an explicit-shape column, an assumed-shape row,
-! a local work array, a whole array of rank 2 with bounds from the arguments), an external
+! a local work array, a whole array of rank 2 with bounds from the arguments, a module
+! variable read by a routine and, through it, by its callers), an external
 ! subroutine named by `routine(name)` in its caller, and a routine with a vector loop called
 ! once per gang iteration.
 module shapes
   implicit none
+  real(8) :: softness
 contains
-  pure real(8) function smooth(x)
+  real(8) function smooth(x)
     !$acc routine seq
     real(8), intent(in) :: x
-    smooth = x / (1 + abs(x))
+    smooth = x / (softness + abs(x))
   end function
 
   real(8) function energy(n, v)
@@ -80,6 +82,7 @@ program routines
     end do
   end do
   w = [0.5d0, 0.25d0, 0.125d0]
+  softness = 1
   !$acc parallel loop gang copy(a) copyin(w)
   do j = 1, m
     call relax(n, a(:, j), w)

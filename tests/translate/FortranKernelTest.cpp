@@ -451,11 +451,12 @@ end subroutine
 // rows from the arguments that bound it.
 TEST_F(FortranKernelTest, RoutinesAreCFunctionsTakingWhatTheyAssignByAddress) {
   std::string K = kernel(R"(module m
+  real(8) :: factor
 contains
   real(8) function twice(x)
     !$acc routine seq
     real(8), intent(in) :: x
-    twice = 2 * x
+    twice = factor * x
   end function
   subroutine scale(n, col, s, last)
     !$acc routine seq
@@ -487,19 +488,24 @@ subroutine s(n, m, a)
   end do
 end subroutine
 )");
-  size_t Twice = K.find("static double jacc_routine_m_twice(double x) {");
+  size_t Twice = K.find("static double jacc_routine_m_twice(double x, double jacc_use_factor) {");
   size_t Scale = K.find("static void jacc_routine_m_scale(int n, double *col, double s, double "
-                        "*last) {");
+                        "*last, double jacc_use_factor) {");
   EXPECT_NE(Twice, std::string::npos) << K;
   EXPECT_LT(Twice, Scale) << K;
   EXPECT_NE(K.find("  (*last) = col[n];"), std::string::npos) << K;
-  EXPECT_NE(K.find("col[k] = (jacc_routine_m_twice(col[k]) * s);"), std::string::npos) << K;
+  // A module variable a routine reads is a parameter after its arguments, given by each call.
+  EXPECT_NE(K.find("col[k] = (jacc_routine_m_twice(col[k], jacc_use_factor) * s);"),
+            std::string::npos)
+      << K;
   EXPECT_NE(K.find("static void jacc_routine_m_head(double *row, long long jacc_rn_row_1, double "
                    "*v, int m, double *b) {\n  (*v) = (row[1LL - 1] + b[m - 1 + (m + 1) * (3LL - "
                    "2)]);"),
             std::string::npos)
       << K;
-  EXPECT_NE(K.find("jacc_routine_m_scale(n, &a[j - 1][0], (5.e-1), &f);"), std::string::npos) << K;
+  EXPECT_NE(K.find("jacc_routine_m_scale(n, &a[j - 1][0], (5.e-1), &f, factor);"),
+            std::string::npos)
+      << K;
   EXPECT_NE(K.find("jacc_routine_m_head(&a[j - 1][1LL], (long long)((n) - (1LL) + 1), &g, (n - "
                    "1), &a[0][0]);"),
             std::string::npos)
@@ -553,8 +559,8 @@ end subroutine
 )",
                             false);
   for (const char *Expected :
-       {"t.f90:7:5: error: 'total' is neither an argument nor a local variable of the routine: "
-        "pass it as an argument",
+       {"t.f90:7:5: error: the routine assigns 'total', a variable of its module or host: pass it "
+        "as an argument",
         "t.f90:12:5: error: 'down' calls itself: recursive routines are not translated",
         "t.f90:37:5: error: 'plain' is called in a kernel: put '!$acc routine seq' in its "
         "definition",
@@ -563,7 +569,7 @@ end subroutine
         "t.f90:39:5: error: argument 1 of 'fill' is not a whole array, an element or a "
         "contiguous section"})
     EXPECT_NE(E.find(Expected), std::string::npos) << Expected << "\n" << E;
-  // Each once, though 'total' is named twice on its line.
+  // Each once, though 'total' is assigned and read on its line.
   EXPECT_EQ(E.find("'total'"), E.rfind("'total'")) << E;
 }
 

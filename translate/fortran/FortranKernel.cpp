@@ -147,16 +147,15 @@ void KernelWriter::error(const std::string &Message) {
 
 std::string KernelWriter::variable(const semantics::Symbol &Symbol) {
   const semantics::Symbol &S = Symbol.GetUltimate();
+  if (Assigning && InRoutine && llvm::is_contained(Captures, &S))
+    error("the routine assigns '" + S.name().ToString() +
+          "', a variable of its module or host: pass it as an argument");
   if (auto It = Named.find(&S); It != Named.end())
     return It->second;
   if (Own.count(&S))
     return cName(S);
-  if (InRoutine) {
-    error("'" + S.name().ToString() +
-          "' is neither an argument nor a local variable of the routine: pass it as an "
-          "argument");
-    return cName(S);
-  }
+  if (InRoutine)
+    return capture(S);
   // A scalar read before the kernel assigns it carries its value in: never private.
   if (!Assigning && !Assigned.count(&S))
     ReadFirst.insert(&S);

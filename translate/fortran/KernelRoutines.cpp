@@ -43,6 +43,8 @@ std::string KernelWriter::call(const evaluate::ProcedureRef &Ref) {
     }
     Text += (I ? ", " : "") + argument(*E, Sig->Parameters[I], Name, I + 1);
   }
+  for (const semantics::Symbol *S : Sig->Captures) // read where the call is
+    Text += (Text.back() == '(' ? "" : ", ") + variable(*S);
   return Text + ")";
 }
 
@@ -248,6 +250,9 @@ std::string KernelWriter::writeRoutine(const Routine &R,
   Where = R.Symbol->name();
   if (!Result.empty())
     Body += "  return " + Result + ";\n";
+  for (const semantics::Symbol *S : Captures)
+    Params.push_back(cType(*S) + " " + Named[S]);
+  Sig.Captures = Captures;
   std::string Text = "#pragma acc routine seq\nstatic " + Return + " " + R.CName + "(" +
                      llvm::join(Params, ", ") + ") {\n";
   for (const std::string &L : Prologue)
@@ -292,6 +297,19 @@ std::string KernelWriter::bound(const Expr<evaluate::SubscriptInteger> &E) {
   if (std::optional<int64_t> N = evaluate::ToInt64(E))
     return *N < 0 ? "(" + std::to_string(*N) + ")" : std::to_string(*N);
   return operand(subscript(E));
+}
+
+std::string KernelWriter::capture(const semantics::Symbol &S) {
+  if (S.Rank() > 0 || cType(S).empty() || !S.has<semantics::ObjectEntityDetails>()) {
+    error("'" + S.name().ToString() +
+          "' is neither an argument nor a local variable of the routine: pass it as an "
+          "argument");
+    return cName(S);
+  }
+  std::string Name = "jacc_use_" + cName(S);
+  Named[&S] = Name;
+  Captures.push_back(&S);
+  return Name;
 }
 
 std::string KernelWriter::routineType(const semantics::Symbol &S, const char *What) {

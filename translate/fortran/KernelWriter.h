@@ -87,6 +87,8 @@ public:
   struct Signature {
     std::string CName;
     std::vector<Parameter> Parameters;
+    /// The module and host scalars it reads (its callees' too), passed after its arguments.
+    std::vector<const semantics::Symbol *> Captures;
     bool Written = false; ///< false while its definition is being written (a recursion)
   };
   /// The file's routines and those a kernel carries (shared with the writers of the routines
@@ -103,6 +105,7 @@ public:
   std::map<const semantics::Symbol *, std::string> Named;
   std::map<const semantics::Symbol *, HostVariable> NamedArrays;
   std::string Result;
+  std::vector<const semantics::Symbol *> Captures; ///< Signature::Captures, as found
 
   void error(const std::string &Message);
 
@@ -274,6 +277,9 @@ public:
   /// A bound of a routine's array in C: a number, a name, or an expression in parentheses (an
   /// index minus it stays right).
   std::string bound(const Expr<evaluate::SubscriptInteger> &E);
+  /// A scalar of the routine's module or host (not an argument or local) the routine reads:
+  /// a parameter after its arguments, given by each call.
+  std::string capture(const semantics::Symbol &S);
   /// The C type of a routine's argument, result or local (What), which must have one.
   std::string routineType(const semantics::Symbol &S, const char *What);
   /// A local variable of a routine, declared in its prologue (arguments, its result and named
