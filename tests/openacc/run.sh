@@ -159,7 +159,8 @@ else
 fi
 # A program of C and Fortran sources (mixed/), compiled one by one with jaccc -c and linked by
 # jaccc from its objects: the Fortran runtime is found without naming it, and a module compiled
-# before the file that uses it (gfortran's module file beside flang's) with a declared array.
+# before the file that uses it (gfortran's module file beside flang's) with a declared array and
+# a routine the other file's kernel calls.
 if ((fortran)); then
   mixed=$(cd "$tmp" && gfortran -O1 -o mixed.ref "$dir/mixed/fields.f90" "$dir/mixed/main.f90" \
             "$dir/mixed/scale.c" && ./mixed.ref) &&

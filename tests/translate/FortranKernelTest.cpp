@@ -168,8 +168,9 @@ end subroutine
                    "elements: write the DO loop (with a temporary where the elements overlap)"),
             std::string::npos)
       << E;
-  EXPECT_NE(E.find("t.f90:10:5: error: 'helper' is called in a kernel but this file defines no "
-                   "routine of that name: define it here under '!$acc routine seq'"),
+  EXPECT_NE(E.find("t.f90:10:5: error: 'helper' is called in a kernel but no routine of that name "
+                   "is defined in this file or in a module jaccc translated: define it under "
+                   "'!$acc routine seq'"),
             std::string::npos)
       << E;
   // flang's own errors keep their place too.
@@ -571,6 +572,78 @@ end subroutine
     EXPECT_NE(E.find(Expected), std::string::npos) << Expected << "\n" << E;
   // Each once, though 'total' is assigned and read on its line.
   EXPECT_EQ(E.find("'total'"), E.rfind("'total'")) << E;
+}
+
+// A module's routines reach the kernels of the files that use it: its translation writes each
+// routine's text (with those it calls) beside flang's module file, and a kernel calling one
+// carries each definition once; a routine its module's translation could not print is an error
+// at the call, quoting why.
+TEST_F(FortranKernelTest, ModuleRoutinesReachTheKernelsOfTheFilesThatUseTheModule) {
+  translate(R"(module physics
+  real(8) :: gain
+  real(8) :: table(4)
+contains
+  real(8) function damp(x)
+    !$acc routine seq
+    real(8), intent(in) :: x
+    damp = gain * x
+  end function
+  subroutine relax(n, col)
+    !$acc routine seq
+    integer, intent(in) :: n
+    real(8) :: col(n)
+    integer :: k
+    do k = 2, n
+      col(k) = damp(col(k - 1))
+    end do
+  end subroutine
+  real(8) function lookup(k)
+    !$acc routine seq
+    integer, intent(in) :: k
+    lookup = table(k)
+  end function
+end module
+)",
+            true, "physics.f90");
+  std::string K = kernel(R"(subroutine s(n, m, a)
+  use physics
+  integer :: n, m, j
+  real(8) :: a(n, m)
+  !$acc parallel loop
+  do j = 1, m
+    call relax(n, a(:, j))
+    a(1, j) = damp(a(n, j))
+  end do
+end subroutine
+)");
+  size_t Damp = K.find("static double jacc_routine_physics_damp(double x, double jacc_use_gain)");
+  EXPECT_NE(Damp, std::string::npos) << K;
+  EXPECT_EQ(Damp, K.rfind("static double jacc_routine_physics_damp(")) << K;
+  EXPECT_LT(Damp, K.find("static void jacc_routine_physics_relax(int n, double *col, double "
+                         "jacc_use_gain)"))
+      << K;
+  EXPECT_NE(K.find("jacc_routine_physics_relax(n, &a[j - 1][0], gain);"), std::string::npos) << K;
+  EXPECT_NE(K.find("a[j - 1][1LL - 1] = jacc_routine_physics_damp(a[j - 1][n - 1], gain);"),
+            std::string::npos)
+      << K;
+  std::string E = translate(R"(subroutine s(n, a)
+  use physics
+  integer :: n, i
+  real(8) :: a(n)
+  !$acc parallel loop
+  do i = 1, n
+    a(i) = lookup(i)
+  end do
+end subroutine
+)",
+                            false);
+  EXPECT_NE(E.find("t.f90:7:5: error: 'lookup' cannot run in a kernel (its module's translation "
+                   "said: "),
+            std::string::npos)
+      << E;
+  EXPECT_NE(E.find("'table' is neither an argument nor a local variable of the routine"),
+            std::string::npos)
+      << E;
 }
 
 TEST_F(FortranKernelTest, EveryKernelOfTheGoldenFileAndTheCorpusAnalysesAndCompilesForCuda) {

@@ -238,14 +238,15 @@ std::optional<HostVariable> KernelWriter::find(const semantics::Symbol &Symbol) 
 }
 
 FortranKernel writeKernel(const FortranSource &Source, const RoutineIndex &Routines,
-                          const std::string &Directive, const parser::AccClauseList &Clauses,
-                          const parser::DoConstruct *Loop, const parser::Block *Body) {
+                          ModuleRoutines &Modules, const std::string &Directive,
+                          const parser::AccClauseList &Clauses, const parser::DoConstruct *Loop,
+                          const parser::Block *Body) {
   // Printed twice when a scalar is assigned outside the loops: the second time through its
   // pointer, as the C translator's device scalars are.
   std::set<const semantics::Symbol *> Refs;
   for (int Pass = 0; Pass < 2; ++Pass) {
     KernelWriter W(Source);
-    KernelWriter::CalledRoutines Called{Routines, "", {}};
+    KernelWriter::CalledRoutines Called(Routines, Modules);
     W.Called = &Called;
     W.Refs = Refs;
     W.Where = Clauses.source;

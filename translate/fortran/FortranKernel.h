@@ -25,6 +25,7 @@ struct ExecutionPartConstruct;
 namespace jacc::translate::fortran {
 
 class RoutineIndex;
+class ModuleRoutines;
 
 /// A host variable a kernel or a data clause names, as the glue passes it.
 struct HostVariable {
@@ -45,6 +46,10 @@ struct HostVariable {
   enum class Sharing { Shared, Private, Firstprivate } Share = Sharing::Shared;
 };
 
+/// The routines of the file's modules as other files' kernels carry them, into Modules.
+void exportModuleRoutines(const FortranSource &Source, const RoutineIndex &Routines,
+                          ModuleRoutines &Modules);
+
 /// The C text of one compute construct's kernel, and what it names.
 struct FortranKernel {
   std::string Text;
@@ -58,9 +63,9 @@ struct FortranKernel {
 /// kernel keeps (loop and compute clauses; the data clauses are the glue's), over the DO loop
 /// Loop (a combined construct) or the statements Body (a block construct), after the
 /// definitions of the Routines it calls (as C functions taking Fortran's arguments by address
-/// where the routine assigns them).
+/// where the routine assigns them), those of other files' modules from Modules.
 FortranKernel writeKernel(const FortranSource &Source, const RoutineIndex &Routines,
-                          const std::string &Directive,
+                          ModuleRoutines &Modules, const std::string &Directive,
                           const Fortran::parser::AccClauseList &Clauses,
                           const Fortran::parser::DoConstruct *Loop,
                           const std::list<Fortran::parser::ExecutionPartConstruct> *Body);

@@ -134,6 +134,13 @@ std::string RoutineIndex::spelledInFortran(std::string Text) const {
   return Text;
 }
 
+std::vector<const Routine *> RoutineIndex::all() const {
+  std::vector<const Routine *> All;
+  for (const auto &[Symbol, R] : BySymbol)
+    All.push_back(&R);
+  return All;
+}
+
 bool RoutineIndex::defines(const semantics::Symbol &Callee) const {
   return Defined.count(Callee.GetUltimate().name().ToString()) > 0;
 }

@@ -6,6 +6,7 @@
 
 #include <map>
 #include <string>
+#include <vector>
 
 namespace Fortran::semantics {
 class Symbol;
@@ -34,6 +35,8 @@ public:
   const Routine *find(const Fortran::semantics::Symbol &Callee) const;
   /// Whether the file defines a procedure of Callee's name (with or without the directive).
   bool defines(const Fortran::semantics::Symbol &Callee) const;
+  /// Every routine, in no particular order.
+  std::vector<const Routine *> all() const;
   /// Text about a kernel (the analysis' remarks) with its routines' Fortran names.
   std::string spelledInFortran(std::string Text) const;
 

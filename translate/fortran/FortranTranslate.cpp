@@ -11,6 +11,7 @@
 #include "translate/fortran/FortranKernel.h"
 #include "translate/fortran/FortranRoutines.h"
 #include "translate/fortran/ModuleDeclares.h"
+#include "translate/fortran/ModuleRoutines.h"
 #include "translate/fortran/PrivateCopies.h"
 
 #include <flang/Parser/parse-tree-visitor.h>
@@ -117,13 +118,15 @@ struct Section {
 class Translation {
 public:
   Translation(const FortranSource &Source, const FortranOptions &Options)
-      : Source(Source), Routines(Source.program()), Declares(moduleDirs(Options)) {
+      : Source(Source), Routines(Source.program()), Modules(moduleDirs(Options)),
+        Declares(moduleDirs(Options)) {
     File = llvm::sys::path::filename(Source.path()).str();
     Tag = llvm::utohexstr(llvm::xxHash64(Source.path()) & 0xffffffff, /*LowerCase=*/true);
   }
 
   const FortranSource &Source;
   RoutineIndex Routines;
+  ModuleRoutines Modules; ///< the routines of this file's modules and those it uses
   std::string File, Tag, Procedure;
   std::vector<std::string> Errors;
   std::vector<std::string> *Infos = nullptr;
@@ -516,7 +519,7 @@ public:
   void compute(parser::CharBlock Where, std::optional<LineRange> Lines, const char *Kind,
                const std::string &Directive, const parser::AccClauseList &Clauses,
                const parser::DoConstruct *Loop, const parser::Block *Body) {
-    FortranKernel K = writeKernel(Source, Routines, Directive, Clauses, Loop, Body);
+    FortranKernel K = writeKernel(Source, Routines, Modules, Directive, Clauses, Loop, Body);
     Errors.insert(Errors.end(), K.Errors.begin(), K.Errors.end());
     GlueCall G;
     ComputePush P;
@@ -922,6 +925,9 @@ llvm::Expected<FortranTranslation> translateFortran(llvm::StringRef Path,
   if (!T.Errors.empty())
     return makeError(ErrorCode::Unsupported, llvm::join(T.Errors, "\n"));
   if (llvm::Error E = T.Declares.write(Options.ModuleDir + "/.jacc-modules"))
+    return E;
+  exportModuleRoutines(**Source, T.Routines, T.Modules);
+  if (llvm::Error E = T.Modules.write(Options.ModuleDir + "/.jacc-modules"))
     return E;
   FortranTranslation Out;
   Out.Host = replaceLines((*Source)->text(), T, Options.FixedForm);

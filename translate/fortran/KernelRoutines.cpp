@@ -15,25 +15,31 @@ std::string KernelWriter::call(const evaluate::ProcedureRef &Ref) {
   const semantics::Symbol *Proc = Ref.proc().GetSymbol();
   std::string Name = Ref.proc().GetName();
   const Routine *R = Proc && Called ? Called->Index.find(*Proc) : nullptr;
+  if (!R && Proc && Called)
+    if (std::optional<Signature> Sig = imported(*Proc, Name))
+      return Sig->CName.empty() ? "0" : callWith(*Sig, Ref, Name);
   if (!R) {
     error(Proc && Called && Called->Index.defines(*Proc)
               ? "'" + Name + "' is called in a kernel: put '!$acc routine seq' in its definition"
               : "'" + Name +
-                    "' is called in a kernel but this file defines no routine of that name: "
-                    "define it here under '!$acc routine seq' (each kernel carries the "
-                    "routines it calls)");
+                    "' is called in a kernel but no routine of that name is defined in this "
+                    "file or in a module jaccc translated: define it under '!$acc routine seq' "
+                    "(each kernel carries the routines it calls)");
     return "0";
   }
   const Signature *Sig = routine(*R);
-  if (!Sig)
-    return "0";
+  return Sig ? callWith(*Sig, Ref, Name) : "0";
+}
+
+std::string KernelWriter::callWith(const Signature &Sig, const evaluate::ProcedureRef &Ref,
+                                   const std::string &Name) {
   const auto &Args = Ref.arguments();
-  if (Args.size() != Sig->Parameters.size()) {
+  if (Args.size() != Sig.Parameters.size()) {
     error("'" + Name + "' is called with " + std::to_string(Args.size()) + " arguments and takes " +
-          std::to_string(Sig->Parameters.size()));
+          std::to_string(Sig.Parameters.size()));
     return "0";
   }
-  std::string Text = Sig->CName + "(";
+  std::string Text = Sig.CName + "(";
   for (size_t I = 0; I < Args.size(); ++I) {
     const Expr<SomeType> *E = Args[I] ? Args[I]->UnwrapExpr() : nullptr;
     if (!E) {
@@ -41,11 +47,74 @@ std::string KernelWriter::call(const evaluate::ProcedureRef &Ref) {
             "' is omitted or not a value: pass every argument of a routine");
       return "0";
     }
-    Text += (I ? ", " : "") + argument(*E, Sig->Parameters[I], Name, I + 1);
+    Text += (I ? ", " : "") + argument(*E, Sig.Parameters[I], Name, I + 1);
   }
-  for (const semantics::Symbol *S : Sig->Captures) // read where the call is
+  for (const semantics::Symbol *S : Sig.Captures) // read where the call is
     Text += (Text.back() == '(' ? "" : ", ") + variable(*S);
   return Text + ")";
+}
+
+std::optional<KernelWriter::Signature> KernelWriter::imported(const semantics::Symbol &Callee,
+                                                              const std::string &Name) {
+  const semantics::Symbol &U = Callee.GetUltimate();
+  const semantics::Scope &Module = U.owner();
+  if (!Module.IsModule() || !Module.symbol())
+    return std::nullopt;
+  const ModuleRoutine *M =
+      Called->Modules.find(Module.symbol()->name().ToString(), U.name().ToString());
+  if (!M)
+    return std::nullopt;
+  Signature Sig;
+  if (!M->Error.empty()) {
+    error("'" + Name + "' cannot run in a kernel (its module's translation said: " + M->Error +
+          ")");
+    return Sig;
+  }
+  for (const auto &[CName, Text] : M->Definitions)
+    Called->define(CName, Text);
+  Sig.CName = M->CName;
+  Sig.Parameters = M->Parameters;
+  for (const std::string &Capture : M->Captures) {
+    const semantics::Symbol *S = Module.FindSymbol(parser::CharBlock(Capture));
+    if (!S) {
+      error("'" + Name + "' reads '" + Capture + "', which its module no longer has: rebuild it");
+      return Signature();
+    }
+    Sig.Captures.push_back(S);
+  }
+  Sig.Written = true;
+  return Sig;
+}
+
+void exportModuleRoutines(const FortranSource &Source, const RoutineIndex &Routines,
+                          ModuleRoutines &Modules) {
+  for (const Routine *R : Routines.all()) {
+    const semantics::Scope &Module = R->Symbol->owner();
+    if (!Module.IsModule() || !Module.symbol())
+      continue;
+    KernelWriter W(Source);
+    KernelWriter::CalledRoutines Called(Routines, Modules);
+    W.Called = &Called;
+    ModuleRoutine M;
+    if (const KernelWriter::Signature *Sig = W.routine(*R)) {
+      M.CName = Sig->CName;
+      M.Parameters = Sig->Parameters;
+      for (const semantics::Symbol *S : Sig->Captures)
+        M.Captures.push_back(S->name().ToString()); // the module's, or one it uses
+      M.Definitions = Called.Definitions;
+    } else {
+      M.Error = W.Out.Errors.empty() ? "it cannot be translated" : W.Out.Errors.front();
+    }
+    Modules.add(Module.symbol()->name().ToString(), R->Symbol->name().ToString(), std::move(M));
+  }
+}
+
+void KernelWriter::CalledRoutines::define(const std::string &CName, const std::string &Definition) {
+  for (const auto &D : Definitions)
+    if (D.first == CName)
+      return;
+  Definitions.emplace_back(CName, Definition);
+  Text += Definition;
 }
 
 std::string KernelWriter::argument(const Expr<SomeType> &E, const Parameter &P,
@@ -171,7 +240,7 @@ const KernelWriter::Signature *KernelWriter::routine(const Routine &R) {
       continue;
     }
     Out.Errors.insert(Out.Errors.end(), W.Out.Errors.begin(), W.Out.Errors.end());
-    Called->Text += Text;
+    Called->define(R.CName, Text);
     Sig.Written = true;
     It->second = Sig;
     return W.Out.Errors.empty() ? &It->second : nullptr;

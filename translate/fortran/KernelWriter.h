@@ -9,6 +9,7 @@
 
 #include "translate/fortran/FortranKernel.h"
 #include "translate/fortran/FortranRoutines.h"
+#include "translate/fortran/ModuleRoutines.h"
 
 #include <flang/Evaluate/expression.h>
 #include <flang/Parser/parse-tree.h>
@@ -75,15 +76,7 @@ public:
   int Cases = 0; ///< SELECT CASE constructs printed (each selector's variable is numbered)
   parser::CharBlock Where; ///< the statement being printed, for errors
 
-  /// How a routine takes one argument: a scalar by value (intent(in), value, or never
-  /// assigned) or by address, an array by the address of its first element (with its extents
-  /// after it when assumed-shape).
-  struct Parameter {
-    enum class Pass { Value, Address, Array, ShapedArray } How = Pass::Value;
-    std::string CType;
-    int Rank = 0;
-    bool Out = false; ///< intent(out): the call does not read the actual
-  };
+  using Parameter = RoutineParameter;
   struct Signature {
     std::string CName;
     std::vector<Parameter> Parameters;
@@ -94,9 +87,16 @@ public:
   /// The file's routines and those a kernel carries (shared with the writers of the routines
   /// it calls): their definitions, each after those it calls, and their signatures.
   struct CalledRoutines {
+    CalledRoutines(const RoutineIndex &Index, ModuleRoutines &Modules)
+        : Index(Index), Modules(Modules) {}
     const RoutineIndex &Index;
+    ModuleRoutines &Modules; ///< the routines of other files' modules
     std::string Text;
     std::map<const Routine *, Signature> Signatures;
+    /// The definitions in Text: (C name, text), each once.
+    std::vector<std::pair<std::string, std::string>> Definitions;
+    /// Adds a definition, unless Text holds it already.
+    void define(const std::string &CName, const std::string &Definition);
   };
   CalledRoutines *Called = nullptr;
   /// Writing a routine: its arguments', locals' and result's C text (a scalar taken by address
@@ -251,6 +251,12 @@ public:
   /// A call of a routine of the file: the kernel carries its definition; the arguments are
   /// passed as the routine takes them.
   std::string call(const evaluate::ProcedureRef &Ref);
+  /// A call of a routine of another file's module (ModuleRoutines.h): its definitions carried
+  /// as the module's translation wrote them; null Sig when the module has no such routine.
+  std::optional<Signature> imported(const semantics::Symbol &Callee, const std::string &Name);
+  /// The call of a routine of signature Sig: its arguments, then the scalars it captures.
+  std::string callWith(const Signature &Sig, const evaluate::ProcedureRef &Ref,
+                       const std::string &Name);
   std::string argument(const Expr<SomeType> &E, const Parameter &P, const std::string &Callee,
                        size_t Position);
   /// An array, or a section of one its elements fill without gaps (whole columns, then one

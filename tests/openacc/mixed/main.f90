@@ -1,5 +1,7 @@
 ! A mixed program: Fortran owns the data and maps it; a C function (scale.c) runs its own kernel
-! on the mapped array (present), then a Fortran kernel sums it; a module's declared array
+! on the mapped array (present), then a Fortran kernel sums it, weighted by a routine of the
+! module (fields.f90, another file: its kernel text comes from the module's translation); a
+! module's declared array
 ! (fields.f90) is allocated twice, at two sizes, updated both ways and deallocated. Built file
 ! by file with jaccc -c and linked by jaccc from the objects alone (tests/openacc/run.sh).
 program mixed
@@ -21,11 +23,12 @@ program mixed
     x(i) = mod(i, 10)
   end do
   total = 0
+  weight = 0.5d0
   !$acc data copy(x)
   call scale_on_devices(n, x, 3.0d0)
   !$acc parallel loop reduction(+:total)
   do i = 1, n
-    total = total + x(i)
+    total = total + weighted(x(i))
   end do
   !$acc end data
   write (*, '(a, f12.1, f6.1)') 'mixed ', total, x(n - 1)
