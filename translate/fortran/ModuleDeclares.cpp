@@ -1,13 +1,11 @@
 // Module variables declared for the program's lifetime, across files (ModuleDeclares.h).
 #include "translate/fortran/ModuleDeclares.h"
 
-#include "support/Error.h"
+#include "translate/fortran/ModuleFiles.h"
 
 #include <flang/Semantics/scope.h>
 #include <flang/Semantics/symbol.h>
 #include <llvm/ADT/STLExtras.h>
-#include <llvm/Support/MemoryBuffer.h>
-#include <llvm/Support/raw_ostream.h>
 
 namespace jacc::translate::fortran {
 
@@ -23,18 +21,15 @@ const std::map<std::string, Declared> &ModuleDeclares::module(const std::string 
   if (Found != Modules.end())
     return Found->second;
   std::map<std::string, Declared> &Vars = Modules[Name];
-  for (const std::string &Dir : Dirs) {
-    auto Buffer = llvm::MemoryBuffer::getFile(Dir + "/" + Name + ".declare");
-    if (!Buffer)
-      continue;
-    // One line per variable: "<name> create" or "<name> copyin".
-    llvm::SmallVector<llvm::StringRef, 16> Lines;
-    (*Buffer)->getBuffer().split(Lines, '\n', -1, false);
-    for (llvm::StringRef Line : Lines) {
-      auto [Var, How] = Line.trim().split(' ');
-      Vars[Var.str()] = How == "copyin" ? Declared::Copyin : Declared::Create;
-    }
-    break;
+  std::unique_ptr<llvm::MemoryBuffer> File = readModuleFile(Dirs, Name, "declare");
+  if (!File)
+    return Vars;
+  // One line per variable: "<name> create" or "<name> copyin".
+  llvm::SmallVector<llvm::StringRef, 16> Lines;
+  File->getBuffer().split(Lines, '\n', -1, false);
+  for (llvm::StringRef Line : Lines) {
+    auto [Var, How] = Line.trim().split(' ');
+    Vars[Var.str()] = How == "copyin" ? Declared::Copyin : Declared::Create;
   }
   return Vars;
 }
@@ -53,13 +48,11 @@ std::optional<Declared> ModuleDeclares::find(const Fortran::semantics::Symbol &S
 
 llvm::Error ModuleDeclares::write(llvm::StringRef Dir) const {
   for (const std::string &Module : Added) {
-    std::string Path = (Dir + "/" + Module + ".declare").str();
-    std::error_code EC;
-    llvm::raw_fd_ostream OS(Path, EC);
-    if (EC)
-      return makeError(ErrorCode::InvalidArgument, "cannot write '" + Path + "': " + EC.message());
+    std::string Text;
     for (const auto &[Var, How] : Modules.at(Module))
-      OS << Var << (How == Declared::Copyin ? " copyin\n" : " create\n");
+      Text += Var + (How == Declared::Copyin ? " copyin\n" : " create\n");
+    if (llvm::Error E = writeModuleFile(Dir, Module, "declare", Text))
+      return E;
   }
   return llvm::Error::success();
 }

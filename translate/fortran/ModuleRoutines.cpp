@@ -1,11 +1,10 @@
 // Module routines across files (ModuleRoutines.h): recorded, written and read as JSON.
 #include "translate/fortran/ModuleRoutines.h"
 
-#include "support/Error.h"
+#include "translate/fortran/ModuleFiles.h"
 
 #include <llvm/ADT/STLExtras.h>
 #include <llvm/Support/JSON.h>
-#include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/raw_ostream.h>
 
 namespace jacc::translate::fortran {
@@ -84,22 +83,19 @@ const std::map<std::string, ModuleRoutine> &ModuleRoutines::module(const std::st
   if (Found != Modules.end())
     return Found->second;
   std::map<std::string, ModuleRoutine> &Routines = Modules[Name];
-  for (const std::string &Dir : Dirs) {
-    auto Buffer = llvm::MemoryBuffer::getFile(Dir + "/" + Name + ".routines");
-    if (!Buffer)
-      continue;
-    auto Value = json::parse((*Buffer)->getBuffer());
-    if (!Value) {
-      llvm::consumeError(Value.takeError());
-      break; // not jacc's: as if the module had no routines
-    }
-    if (const json::Object *All = Value->getAsObject())
-      for (const auto &[Routine, Entry] : *All)
-        if (const json::Object *O = Entry.getAsObject())
-          if (std::optional<ModuleRoutine> R = fromJSON(*O))
-            Routines[Routine.str()] = std::move(*R);
-    break;
+  std::unique_ptr<llvm::MemoryBuffer> File = readModuleFile(Dirs, Name, "routines");
+  if (!File)
+    return Routines;
+  auto Value = json::parse(File->getBuffer());
+  if (!Value) {
+    llvm::consumeError(Value.takeError()); // not jacc's: as if the module had no routines
+    return Routines;
   }
+  if (const json::Object *All = Value->getAsObject())
+    for (const auto &[Routine, Entry] : *All)
+      if (const json::Object *O = Entry.getAsObject())
+        if (std::optional<ModuleRoutine> R = fromJSON(*O))
+          Routines[Routine.str()] = std::move(*R);
   return Routines;
 }
 
@@ -111,15 +107,14 @@ const ModuleRoutine *ModuleRoutines::find(const std::string &Module, const std::
 
 llvm::Error ModuleRoutines::write(llvm::StringRef Dir) const {
   for (const std::string &Module : Added) {
-    std::string Path = (Dir + "/" + Module + ".routines").str();
-    std::error_code EC;
-    llvm::raw_fd_ostream OS(Path, EC);
-    if (EC)
-      return makeError(ErrorCode::InvalidArgument, "cannot write '" + Path + "': " + EC.message());
     json::Object All;
     for (const auto &[Name, R] : Modules.at(Module))
       All[Name] = toJSON(R);
+    std::string Text;
+    llvm::raw_string_ostream OS(Text);
     OS << json::Value(std::move(All)) << "\n";
+    if (llvm::Error E = writeModuleFile(Dir, Module, "routines", OS.str()))
+      return E;
   }
   return llvm::Error::success();
 }
