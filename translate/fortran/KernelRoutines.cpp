@@ -134,12 +134,8 @@ std::string KernelWriter::argument(const Expr<SomeType> &E, const Parameter &P,
                     "variable");
       return "0";
     }
-    // Assigned by the call, as by an assignment: private to a loop around it, or shared.
-    if (Whole && !Own.count(&Whole->GetUltimate())) {
-      (LoopDepth > 0 ? InLoop : OutsideLoops).insert(&Whole->GetUltimate());
-      if (P.Out)
-        Assigned.insert(&Whole->GetUltimate());
-    }
+    if (Whole) // assigned by the call
+      assigns(*Whole, P.Out);
     bool Was = Assigning;
     Assigning = P.Out;
     std::string Text = "&" + expr(E);
@@ -180,9 +176,9 @@ std::optional<KernelWriter::ContiguousPart> KernelWriter::contiguousPart(const E
   if (!V)
     return std::nullopt;
   ContiguousPart Out;
+  Out.Extents = assignedExtents(E);
   if (Whole) {
     Out.First = "&" + indexed(Name, *V, std::vector<std::string>(V->Rank, "0"));
-    Out.Extents = V->Extent;
     return Out;
   }
   enum { Columns, Range, Indices } Now = Columns; // what may come next
@@ -202,13 +198,9 @@ std::optional<KernelWriter::ContiguousPart> KernelWriter::contiguousPart(const E
     }
     if (!Triplet || Now != Columns || evaluate::ToInt64(Triplet->stride()) != 1)
       return std::nullopt;
-    bool Full = !Triplet->GetLower() && !Triplet->GetUpper();
-    if (!Full)
+    if (Triplet->GetLower() || Triplet->GetUpper()) // not the whole dimension
       Now = Range;
     std::string From = Triplet->GetLower() ? subscript(*Triplet->GetLower()) : Lower;
-    std::string To = Triplet->GetUpper() ? subscript(*Triplet->GetUpper())
-                                         : Lower + " + " + V->Extent[D] + " - 1";
-    Out.Extents.push_back(Full ? V->Extent[D] : "(" + To + ") - (" + From + ") + 1");
     Subs.push_back(From == Lower ? "0" : Lower == "0" ? From : "(" + From + ") - " + Lower);
   }
   Out.First = "&" + indexed(Name, *V, Subs);

@@ -95,6 +95,15 @@ void KernelWriter::action(std::string &Text, const parser::ActionStmt &A,
       A.u);
 }
 
+void KernelWriter::assigns(const semantics::Symbol &Symbol, bool Surely) {
+  const semantics::Symbol &S = Symbol.GetUltimate();
+  if (Own.count(&S))
+    return;
+  (LoopDepth > 0 ? InLoop : OutsideLoops).insert(&S);
+  if (Surely)
+    Assigned.insert(&S);
+}
+
 void KernelWriter::assignment(std::string &Text, const parser::AssignmentStmt &S,
                               const std::string &I) {
   if (!S.typedAssignment || !S.typedAssignment->v) {
@@ -108,10 +117,7 @@ void KernelWriter::assignment(std::string &Text, const parser::AssignmentStmt &S
   }
   std::string Rhs = expr(A.rhs); // its reads come first
   if (const semantics::Symbol *Base = evaluate::UnwrapWholeSymbolDataRef(A.lhs))
-    if (!Own.count(&Base->GetUltimate())) {
-      (LoopDepth > 0 ? InLoop : OutsideLoops).insert(&Base->GetUltimate());
-      Assigned.insert(&Base->GetUltimate());
-    }
+    assigns(*Base, true);
   Assigning = true;
   std::string Lhs = expr(A.lhs);
   Assigning = false;

@@ -178,6 +178,10 @@ public:
 
   void action(std::string &Text, const parser::ActionStmt &A, const std::string &Indent);
 
+  /// Records that the statement being printed assigns the scalar Symbol: private to the loop
+  /// around it, or shared outside any; Surely: its value is not read first (an assignment, an
+  /// intent(out) argument).
+  void assigns(const semantics::Symbol &Symbol, bool Surely);
   void assignment(std::string &Text, const parser::AssignmentStmt &S, const std::string &I);
 
   /// `a(l:u, j) = e`: a nest of loops over the left side's elements, the first dimension's
@@ -261,7 +265,7 @@ public:
                        size_t Position);
   /// An array, or a section of one its elements fill without gaps (whole columns, then one
   /// range, then single indices: a(:, j), a(l:u, j), a(:, l:u)): the address of its first
-  /// element and its extents.
+  /// element and its extents (assignedExtents').
   struct ContiguousPart {
     std::string First;
     std::vector<std::string> Extents;
