@@ -4,14 +4,22 @@
 
 #include "src/Device.h"
 #include "src/DeviceConfig.h"
+#include "src/profile/Events.h"
 
 #include <memory>
+#include <vector>
 
 namespace jacc {
 
 /// Create the device S describes as runtime device Index, with Config's settings.
 llvm::Expected<std::unique_ptr<Device>> createDevice(const DeviceSpec &S, unsigned Index,
                                                      const DeviceConfig &Config);
+
+/// The backends' names ("host", ...), as JACC_DEVICES and location files name device kinds.
+std::vector<llvm::StringRef> deviceKindNames();
+
+/// Kind, a backend's name, as observers see it (OpenACC's device type and API).
+prof::DeviceKind deviceKind(llvm::StringRef Kind);
 
 } // namespace jacc
 

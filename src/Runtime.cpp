@@ -49,12 +49,12 @@ llvm::Error Runtime::initLocked() {
   std::vector<std::unique_ptr<Device>> Created;
   for (const DeviceSpec &S : Settings->Devices.Devices) {
     int Index = Created.size();
-    observeDevice(&prof::Listener::deviceInit, Index, S.Kind.c_str(), true);
+    observeDevice(&prof::Listener::deviceInit, Index, deviceKind(S.Kind), true);
     auto D = createDevice(S, Created.size(), Settings->Devices);
     if (!D)
       return D.takeError();
     Created.push_back(std::move(*D));
-    observeDevice(&prof::Listener::deviceInit, Index, S.Kind.c_str(), false);
+    observeDevice(&prof::Listener::deviceInit, Index, deviceKind(S.Kind), false);
   }
   auto Tree = readLocations(Settings->ConfigFile, Created);
   if (!Tree)
@@ -173,11 +173,11 @@ llvm::Error Runtime::finalize() {
   Data.attach({});
   Sched.attach({});
   for (auto &D : Devices) {
-    std::string Kind = D->kind();
+    prof::DeviceKind Kind = deviceKind(D->kind());
     int Index = D->index();
-    observeDevice(&prof::Listener::deviceShutdown, Index, Kind.c_str(), true);
+    observeDevice(&prof::Listener::deviceShutdown, Index, Kind, true);
     D.reset();
-    observeDevice(&prof::Listener::deviceShutdown, Index, Kind.c_str(), false);
+    observeDevice(&prof::Listener::deviceShutdown, Index, Kind, false);
   }
   Devices.clear();
   DeviceTypes.clear();
@@ -208,8 +208,9 @@ llvm::Error Runtime::finalize() {
   return Result;
 }
 
-void Runtime::observeDevice(void (prof::Listener::*Event)(int, const char *, bool, prof::Nanos),
-                            int Index, const char *Kind, bool Begin) {
+void Runtime::observeDevice(void (prof::Listener::*Event)(int, const prof::DeviceKind &, bool,
+                                                          prof::Nanos),
+                            int Index, const prof::DeviceKind &Kind, bool Begin) {
   if (!prof::active())
     return;
   prof::Nanos T = prof::now();

@@ -161,8 +161,9 @@ private:
   specialize(const std::shared_ptr<const jit::CompiledKernel> &K, int NArgs, const jacc_arg *Args,
              jit::TrialLaunch *Trial);
   /// A device's init or shutdown event (Begin: before it) to the profiling listeners.
-  static void observeDevice(void (prof::Listener::*Event)(int, const char *, bool, prof::Nanos),
-                            int Index, const char *Kind, bool Begin);
+  static void observeDevice(void (prof::Listener::*Event)(int, const prof::DeviceKind &, bool,
+                                                          prof::Nanos),
+                            int Index, const prof::DeviceKind &Kind, bool Begin);
   /// waitBegin now and waitEnd with the scope, when anybody listens.
   struct WaitObservation {
     WaitObservation() {

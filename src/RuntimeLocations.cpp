@@ -3,6 +3,8 @@
 // lives at, and the shares of a launch on that location.
 #include "src/Runtime.h"
 
+#include "src/DeviceRegistry.h"
+
 #include "support/Error.h"
 #include "support/ExitSafeThreadLocal.h"
 
@@ -15,7 +17,7 @@ namespace jacc {
 
 namespace {
 
-/// Each device's kind, as locations name it: "host" or "cuda".
+/// Each device's kind, as locations name it ("host").
 std::vector<std::string> deviceKinds(const std::vector<std::unique_ptr<Device>> &Devices) {
   std::vector<std::string> Kinds;
   for (const auto &D : Devices)
@@ -76,7 +78,7 @@ Runtime::readLocations(const std::string &File, const std::vector<std::unique_pt
     return makeError(ErrorCode::InvalidArgument, "JACC_CONFIG='" + File + "': cannot read it (" +
                                                      Buffer.getError().message() +
                                                      "): give the path of a location file");
-  auto T = LocationTree::parse((*Buffer)->getBuffer(), File);
+  auto T = LocationTree::parse((*Buffer)->getBuffer(), File, deviceKindNames());
   if (!T)
     return prefixError("JACC_CONFIG", T.takeError());
   if (auto E = T->bind(deviceKinds(Devs)))
@@ -91,7 +93,7 @@ LocationTree &Runtime::locations() {
   for (const auto &D : Devices) {
     Text += "location " + D->name() + " " + D->kind() + "\nhierarchy devices + " + D->name() + "\n";
   }
-  auto T = LocationTree::parse(Text, "<devices>");
+  auto T = LocationTree::parse(Text, "<devices>", deviceKindNames());
   cantFail(T.takeError());
   cantFail(T->bind(deviceKinds(Devices)));
   Target = T->root();

@@ -7,7 +7,6 @@
 #include <llvm/ADT/STLExtras.h>
 #include <llvm/ADT/SmallVector.h>
 #include <llvm/ADT/StringExtras.h>
-#include <llvm/ADT/StringSwitch.h>
 
 #include <algorithm>
 #include <cmath>
@@ -17,35 +16,15 @@ namespace jacc {
 
 namespace {
 
-const char *Syntax = "lines are 'location <name> <memory|host|cuda|virtual> [all]' and "
+const char *Syntax = "lines are 'location <name> <kind> [all]' and "
                      "'hierarchy <parent> <+|-> <child>[,<child>...]'";
 
-std::optional<LocationTree::Kind> kindNamed(llvm::StringRef Word) {
-  using K = LocationTree::Kind;
-  return llvm::StringSwitch<std::optional<K>>(Word.lower())
-      .Case("memory", K::Memory)
-      .Case("host", K::Host)
-      .Case("cuda", K::Cuda)
-      .Case("virtual", K::Virtual)
-      .Default(std::nullopt);
-}
-
-const char *kindName(LocationTree::Kind K) {
-  switch (K) {
-  case LocationTree::Kind::Memory:
-    return "memory";
-  case LocationTree::Kind::Host:
-    return "host";
-  case LocationTree::Kind::Cuda:
-    return "cuda";
-  case LocationTree::Kind::Virtual:
-    return "virtual";
-  }
-  return "";
-}
-
-bool isDevice(LocationTree::Kind K) {
-  return K == LocationTree::Kind::Host || K == LocationTree::Kind::Cuda;
+/// "memory, host, cuda or virtual": the kinds a location may have.
+std::string kindList(llvm::ArrayRef<std::string> DeviceKinds) {
+  std::string List = "memory";
+  for (const std::string &D : DeviceKinds)
+    List += ", " + D;
+  return List + " or virtual";
 }
 
 bool validName(llvm::StringRef Name) {
@@ -60,8 +39,11 @@ llvm::Error invalid(const llvm::Twine &Why) {
 
 } // namespace
 
-llvm::Expected<LocationTree> LocationTree::parse(llvm::StringRef Text, llvm::StringRef Name) {
+llvm::Expected<LocationTree> LocationTree::parse(llvm::StringRef Text, llvm::StringRef Name,
+                                                 llvm::ArrayRef<llvm::StringRef> DeviceKinds) {
   LocationTree T;
+  for (llvm::StringRef D : DeviceKinds)
+    T.DeviceKinds.push_back(D.str());
   llvm::SmallVector<llvm::StringRef, 32> Lines;
   Text.split(Lines, '\n');
   for (size_t N = 0; N < Lines.size(); ++N) {
@@ -83,18 +65,23 @@ llvm::Expected<LocationTree> LocationTree::parse(llvm::StringRef Text, llvm::Str
         return Bad("'" + Words[1] + "' is not a location name (letters, digits, _ . - :)");
       if (T.has(Words[1]))
         return Bad("location '" + Words[1] + "' is declared twice");
-      std::optional<Kind> K = kindNamed(Words[2]);
-      if (!K)
-        return Bad("'" + Words[2] + "' is not a location kind: use memory, host, cuda or virtual");
-      bool All = Words.size() == 4;
-      if (All && Words[3] != "all")
-        return Bad("'" + Words[3] + "' after the kind: only 'all' may follow it");
-      if (All && !isDevice(*K))
-        return Bad("'all' covers the devices of a kind: only host and cuda locations take it");
       Location L;
       L.Name = Words[1].str();
-      L.K = *K;
-      L.All = All;
+      std::string Word = Words[2].lower();
+      if (Word == "memory")
+        L.K = Kind::Memory;
+      else if (Word == "virtual")
+        L.K = Kind::Virtual;
+      else if (llvm::is_contained(T.DeviceKinds, Word)) {
+        L.K = Kind::Device;
+        L.DeviceKind = Word;
+      } else
+        return Bad("'" + Words[2] + "' is not a location kind: use " + kindList(T.DeviceKinds));
+      L.All = Words.size() == 4;
+      if (L.All && Words[3] != "all")
+        return Bad("'" + Words[3] + "' after the kind: only 'all' may follow it");
+      if (L.All && L.K != Kind::Device)
+        return Bad("'all' covers the devices of a kind: only device locations take it");
       T.Locs.push_back(std::move(L));
     } else if (Verb == "hierarchy") {
       // "hierarchy P + a,b" or "hierarchy P + a, b": the children are the words after the sign.
@@ -137,26 +124,26 @@ llvm::Expected<unsigned> LocationTree::lookup(llvm::StringRef Name) const {
 llvm::Error LocationTree::bind(llvm::ArrayRef<std::string> Kinds) {
   for (Location &L : Locs)
     L.Devices.clear();
-  for (Kind K : {Kind::Host, Kind::Cuda}) {
+  for (const std::string &K : DeviceKinds) {
     std::vector<unsigned> Free;
     for (unsigned D = 0; D < Kinds.size(); ++D)
-      if (Kinds[D] == kindName(K))
+      if (Kinds[D] == K)
         Free.push_back(D);
     size_t Next = 0;
     unsigned Wanted = 0;
     for (Location &L : Locs)
-      if (L.K == K && !L.All) {
+      if (L.DeviceKind == K && !L.All) {
         ++Wanted;
         if (Next < Free.size())
           L.Devices.push_back(Free[Next++]);
       }
     if (Wanted > Free.size())
-      return invalid(llvm::Twine("the configuration has ") + llvm::Twine(Wanted) + " " +
-                     kindName(K) + " location(s) and the runtime " + llvm::Twine(Free.size()) +
-                     " " + kindName(K) + " device(s): give JACC_DEVICES as many (e.g. " +
-                     kindName(K) + ":" + llvm::Twine(Wanted) + ")");
+      return invalid(llvm::Twine("the configuration has ") + llvm::Twine(Wanted) + " " + K +
+                     " location(s) and the runtime " + llvm::Twine(Free.size()) + " " + K +
+                     " device(s): give JACC_DEVICES as many (e.g. " + K + ":" +
+                     llvm::Twine(Wanted) + ")");
     for (Location &L : Locs)
-      if (L.K == K && L.All)
+      if (L.DeviceKind == K && L.All)
         L.Devices.assign(Free.begin() + Next, Free.end());
   }
   return llvm::Error::success();
@@ -189,8 +176,8 @@ llvm::Error LocationTree::addChild(llvm::StringRef Parent, llvm::StringRef Child
   if (!PC)
     return PC.takeError();
   auto [P, C] = *PC;
-  if (isDevice(Locs[P].K))
-    return invalid("'" + Parent + "' is a " + kindName(Locs[P].K) +
+  if (Locs[P].K == Kind::Device)
+    return invalid("'" + Parent + "' is a " + Locs[P].DeviceKind +
                    " device location: devices have no children (make it a virtual location's "
                    "child instead)");
   for (std::optional<unsigned> A = P; A; A = Locs[*A].Parent)
@@ -326,7 +313,10 @@ std::string LocationTree::describe() const {
   std::string Out;
   std::function<void(unsigned)> Print = [&](unsigned L) {
     const Location &Loc = Locs[L];
-    Out += Loc.Name + "(" + kindName(Loc.K);
+    Out += Loc.Name + "(" +
+           (Loc.K == Kind::Memory    ? "memory"
+            : Loc.K == Kind::Virtual ? "virtual"
+                                     : Loc.DeviceKind);
     if (!Loc.Devices.empty()) {
       Out += ": device";
       for (unsigned D : Loc.Devices)

@@ -22,18 +22,21 @@ namespace jacc {
 
 class LocationTree {
 public:
-  enum class Kind { Memory, Host, Cuda, Virtual };
+  /// A location is a memory, a device of one of the runtime's device kinds, or virtual.
+  enum class Kind { Memory, Device, Virtual };
 
-  /// Parses a configuration (Name: the file, for messages). Lines, `#` starting a comment:
-  ///   location <name> <memory|host|cuda|virtual> [all]
+  /// Parses a configuration (Name: the file, for messages; DeviceKinds: the device kinds there
+  /// are, as JACC_DEVICES names them). Lines, `#` starting a comment:
+  ///   location <name> <memory|virtual|device kind> [all]
   ///   hierarchy <parent> <+|-> <child>[,<child>...]
-  /// `all` (host or cuda): the location stands for every device of its kind not bound to
+  /// `all` (device locations): the location stands for every device of its kind not bound to
   /// another location. InvalidArgument "<Name>:<line>: <reason>" for a bad line.
-  static llvm::Expected<LocationTree> parse(llvm::StringRef Text, llvm::StringRef Name);
+  static llvm::Expected<LocationTree> parse(llvm::StringRef Text, llvm::StringRef Name,
+                                            llvm::ArrayRef<llvm::StringRef> DeviceKinds);
 
   /// Binds the device locations, in the order written, to the runtime's devices of their kind
-  /// (Kinds[I]: device I's, "host" or "cuda"): one each, `all` takes the rest. InvalidArgument
-  /// when the devices are too few, naming both counts and JACC_DEVICES.
+  /// (Kinds[I]: device I's, as JACC_DEVICES names it): one each, `all` takes the rest.
+  /// InvalidArgument when the devices are too few, naming both counts and JACC_DEVICES.
   llvm::Error bind(llvm::ArrayRef<std::string> Kinds);
 
   /// Adds a virtual location (a handle that kernels may target before it has children).
@@ -65,6 +68,7 @@ private:
   struct Location {
     std::string Name;
     Kind K = Kind::Virtual;
+    std::string DeviceKind; ///< a device location's kind ("host")
     bool All = false;
     std::optional<unsigned> Parent;
     std::vector<unsigned> Children;
@@ -81,6 +85,8 @@ private:
   void collect(unsigned L, std::vector<unsigned> &Out) const;
 
   std::vector<Location> Locs;
+  /// The device kinds the configuration may name, in the order devices are bound.
+  std::vector<std::string> DeviceKinds;
 };
 
 } // namespace jacc

@@ -147,12 +147,12 @@ public:
       end(acc_ev_wait_end, S, 0, otherInfo(acc_ev_wait_end, S, 1));
   }
 
-  void deviceInit(int Index, const char *Kind, bool Begin, Nanos) override {
+  void deviceInit(int Index, const DeviceKind &Kind, bool Begin, Nanos) override {
     if (Begin)
       noteKind(Index, Kind);
     device(Index, Begin ? acc_ev_device_init_start : acc_ev_device_init_end);
   }
-  void deviceShutdown(int Index, const char *, bool Begin, Nanos) override {
+  void deviceShutdown(int Index, const DeviceKind &, bool Begin, Nanos) override {
     device(Index, Begin ? acc_ev_device_shutdown_start : acc_ev_device_shutdown_end);
   }
 
@@ -258,42 +258,44 @@ private:
                        0,
                        0,
                        0};
-    acc_api_info A = {D.Type == acc_device_nvidia ? acc_device_api_cuda : acc_device_api_none,
-                      ApiInfoBytes,
-                      D.Type,
-                      0,
-                      nullptr,
-                      nullptr,
-                      nullptr};
+    acc_api_info A = {D.Api, ApiInfoBytes, D.Type, 0, nullptr, nullptr, nullptr};
     dispatch(&P, &I, &A);
   }
 
+  /// A device's OpenACC type and API.
+  struct AccKind {
+    acc_device_t Type;
+    acc_device_api Api;
+  };
+  static constexpr AccKind HostKind{acc_device_host, acc_device_api_none};
+
   /// Device kinds as the devices start (a device never seen starting counts as a host device).
-  void noteKind(int Index, const char *Kind) {
+  void noteKind(int Index, const DeviceKind &Kind) {
     if (Index < 0)
       return;
     std::lock_guard<std::mutex> G(KindsLock);
-    if (CudaDevice.size() <= size_t(Index))
-      CudaDevice.resize(Index + 1, false);
-    CudaDevice[Index] = Kind && std::strcmp(Kind, "cuda") == 0;
+    if (Kinds.size() <= size_t(Index))
+      Kinds.resize(Index + 1, HostKind);
+    Kinds[Index] = {acc_device_t(Kind.AccType), acc_device_api(Kind.AccApi)};
   }
 
   struct DeviceId {
     acc_device_t Type;
+    acc_device_api Api;
     int Number; ///< among the devices of Type, as acc_get_device_num counts
   };
   DeviceId deviceId(int Index) {
     std::lock_guard<std::mutex> G(KindsLock);
-    auto IsCuda = [&](int I) { return size_t(I) < CudaDevice.size() && CudaDevice[I]; };
-    bool Cuda = Index >= 0 && IsCuda(Index);
+    auto KindOf = [&](int I) { return size_t(I) < Kinds.size() ? Kinds[I] : HostKind; };
+    AccKind Mine = Index >= 0 ? KindOf(Index) : HostKind;
     int Number = 0;
     for (int I = 0; I < Index; ++I)
-      Number += IsCuda(I) == Cuda;
-    return {Cuda ? acc_device_nvidia : acc_device_host, Number};
+      Number += KindOf(I).Type == Mine.Type;
+    return {Mine.Type, Mine.Api, Number};
   }
 
   std::mutex KindsLock;
-  std::vector<bool> CudaDevice;
+  std::vector<AccKind> Kinds;
   std::atomic<bool> ShutdownSent{false};
 };
 

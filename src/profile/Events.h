@@ -21,6 +21,14 @@ Nanos now();
 /// The running program's name ("heat"): the summary's heading, the trace's process track.
 std::string programName();
 
+/// A kind of device as observers see it: jacc's name for it ("host", as JACC_DEVICES writes it)
+/// and what OpenACC calls it (acc_device_t and acc_device_api values, from the device table).
+struct DeviceKind {
+  const char *Name = "";
+  int AccType = 0;
+  int AccApi = 0;
+};
+
 /// The constructs of OpenACC 3.3's acc_construct_t (chapter 5.2.2), with its values.
 enum class Construct : uint8_t {
   Parallel = 0, Kernels, Loop, Data, EnterData, ExitData, HostData, Atomic, Declare, Init,
@@ -145,9 +153,9 @@ public:
   virtual void compile(const CompileEvent &) {}
   virtual void waitBegin(Nanos) {}
   virtual void waitEnd(Nanos) {}
-  /// Device Index (kind "host", "cuda") was created (Begin: before) or is going.
-  virtual void deviceInit(int /*Index*/, const char * /*Kind*/, bool /*Begin*/, Nanos) {}
-  virtual void deviceShutdown(int /*Index*/, const char * /*Kind*/, bool /*Begin*/, Nanos) {}
+  /// Device Index, of Kind, was created (Begin: before) or is going.
+  virtual void deviceInit(int /*Index*/, const DeviceKind & /*Kind*/, bool /*Begin*/, Nanos) {}
+  virtual void deviceShutdown(int /*Index*/, const DeviceKind & /*Kind*/, bool /*Begin*/, Nanos) {}
   /// jacc_finalize or the process's exit: write what was gathered. May be called again later
   /// (a finalize, then the exit) with more gathered in between.
   virtual void finish(bool /*AtExit*/) {}

@@ -241,14 +241,14 @@ void Summary::waitEnd(Nanos T) {
   S->WaitSeconds += seconds(WaitStart, T);
 }
 
-void Summary::deviceInit(int Index, const char *Kind, bool Begin, Nanos T) {
+void Summary::deviceInit(int Index, const DeviceKind &Kind, bool Begin, Nanos T) {
   if (Begin || Index < 0)
     return;
   std::lock_guard<std::mutex> G(S->M);
   S->touch(T);
   if (S->DeviceKinds.size() <= size_t(Index))
     S->DeviceKinds.resize(Index + 1);
-  S->DeviceKinds[Index] = Kind ? Kind : "?";
+  S->DeviceKinds[Index] = Kind.Name;
 }
 
 void Summary::finish(bool AtExit) {

@@ -28,7 +28,7 @@ public:
   void compile(const CompileEvent &) override;
   void waitBegin(Nanos) override;
   void waitEnd(Nanos) override;
-  void deviceInit(int Index, const char *Kind, bool Begin, Nanos) override;
+  void deviceInit(int Index, const DeviceKind &Kind, bool Begin, Nanos) override;
   void finish(bool AtExit) override;
 
   /// The summary so far, as text or JSON.

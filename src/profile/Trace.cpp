@@ -90,17 +90,17 @@ public:
   void compile(const CompileEvent &E) override { add(Kind::Compile, E.Start, E.End, E, -1); }
   void waitBegin(Nanos T) override { begin(Kind::Wait, T, Site()); }
   void waitEnd(Nanos T) override { end(Kind::Wait, T); }
-  void deviceInit(int Index, const char *DeviceKind, bool Begin, Nanos T) override {
+  void deviceInit(int Index, const DeviceKind &Device, bool Begin, Nanos T) override {
     if (Begin) {
-      nameDevice(Index, DeviceKind);
-      begin(Kind::DeviceInit, T, DeviceSpan{Index, DeviceKind});
+      nameDevice(Index, Device.Name);
+      begin(Kind::DeviceInit, T, DeviceSpan{Index, Device.Name});
     } else {
       end(Kind::DeviceInit, T);
     }
   }
-  void deviceShutdown(int Index, const char *DeviceKind, bool Begin, Nanos T) override {
+  void deviceShutdown(int Index, const DeviceKind &Device, bool Begin, Nanos T) override {
     if (Begin)
-      begin(Kind::DeviceShutdown, T, DeviceSpan{Index, DeviceKind});
+      begin(Kind::DeviceShutdown, T, DeviceSpan{Index, Device.Name});
     else
       end(Kind::DeviceShutdown, T);
   }

@@ -26,11 +26,14 @@ hierarchy LocG + LocGs
 hierarchy LocB + LocG
 )";
 
+/// The device kinds the tests' configurations may name (the runtime passes its backends').
+const llvm::StringRef DeviceKinds[] = {"host", "cuda"};
+
 LocationTree parsed(const char *Text, unsigned HostDevices) {
-  auto T = LocationTree::parse(Text, "test.conf");
+  auto T = LocationTree::parse(Text, "test.conf", DeviceKinds);
   EXPECT_TRUE(bool(T)) << llvm::toString(T.takeError());
   if (!T)
-    return *LocationTree::parse("location L virtual", "x");
+    return *LocationTree::parse("location L virtual", "x", DeviceKinds);
   std::vector<std::string> Kinds(HostDevices, "host");
   llvm::Error E = T->bind(Kinds);
   EXPECT_FALSE(bool(E)) << llvm::toString(std::move(E));
@@ -60,7 +63,7 @@ std::string shares(const LocationTree &T, llvm::StringRef Name, const char *Poli
 }
 
 std::string parseError(const char *Text) {
-  auto T = LocationTree::parse(Text, "bad.conf");
+  auto T = LocationTree::parse(Text, "bad.conf", DeviceKinds);
   if (T)
     return "parsed";
   return llvm::toString(T.takeError());
@@ -143,8 +146,16 @@ TEST(LocationsTest, ChildrenChangeAtRunTime) {
 TEST(LocationsTest, BadFilesNameTheLineAndTheReason) {
   EXPECT_EQ(parseError("location A virtual\nlocation A host\n"),
             "bad.conf:2: location 'A' is declared twice");
-  EXPECT_NE(parseError("location A gpu").find("bad.conf:1: 'gpu' is not a location kind"),
-            std::string::npos);
+  EXPECT_NE(
+      parseError("location A gpu")
+          .find("bad.conf:1: 'gpu' is not a location kind: use memory, host, cuda or virtual"),
+      std::string::npos);
+  // A device kind is whatever the runtime's backends are named.
+  const llvm::StringRef Other[] = {"host", "gpu"};
+  auto Gpu = LocationTree::parse("location G gpu all", "gpu.conf", Other);
+  ASSERT_TRUE(bool(Gpu)) << llvm::toString(Gpu.takeError());
+  ASSERT_FALSE(bool(Gpu->bind({"host", "gpu", "gpu"})));
+  EXPECT_EQ(Gpu->devicesUnder("G"), (std::vector<unsigned>{1, 2}));
   EXPECT_NE(parseError("\n\nlocation A virtual all").find("bad.conf:3: 'all' covers"),
             std::string::npos);
   EXPECT_NE(parseError("location A virtual\nhierarchy A + B")
@@ -160,7 +171,7 @@ TEST(LocationsTest, BadFilesNameTheLineAndTheReason) {
   EXPECT_NE(parseError("# nothing\n").find("no location is declared"), std::string::npos);
   EXPECT_NE(parseError("location A host extra").find("only 'all' may follow"), std::string::npos);
   // Too few devices for the file's device locations.
-  auto T = LocationTree::parse(Figure4, "fig4.conf");
+  auto T = LocationTree::parse(Figure4, "fig4.conf", DeviceKinds);
   ASSERT_TRUE(bool(T));
   llvm::Error E = T->bind({"host"});
   ASSERT_TRUE(bool(E));

@@ -1,6 +1,7 @@
 // jacc's events as OpenACC profiling events: synthetic events through the event layer, the
 // callbacks' records checked field by field.
 #include "src/profile/AccProfListener.h"
+#include "src/DeviceRegistry.h"
 #include "tests/src/profile/AccProfRecorder.h"
 
 #include <gtest/gtest.h>
@@ -11,6 +12,7 @@
 namespace {
 
 using namespace jacc::prof;
+using jacc::deviceKind;
 using namespace jacc::testing;
 
 Site site(Construct K, int Line, bool ExitPart = false) {
@@ -283,8 +285,8 @@ TEST_F(AccProfListenerTest, PairsNestedTooDeepAreLeftOutWholly) {
 TEST_F(AccProfListenerTest, DevicesAreNumberedWithinTheirType) {
   const char *Kinds[] = {"host", "cuda", "host", "cuda"};
   for (int D = 0; D < 4; ++D) {
-    deliver([&](Listener &L) { L.deviceInit(D, Kinds[D], true, 0); });
-    deliver([&](Listener &L) { L.deviceInit(D, Kinds[D], false, 0); });
+    deliver([&](Listener &L) { L.deviceInit(D, deviceKind(Kinds[D]), true, 0); });
+    deliver([&](Listener &L) { L.deviceInit(D, deviceKind(Kinds[D]), false, 0); });
   }
   ASSERT_EQ(recordedTypes().size(), 8u);
   int Numbers[] = {0, 0, 1, 1};
@@ -301,14 +303,14 @@ TEST_F(AccProfListenerTest, DevicesAreNumberedWithinTheirType) {
   // Shut down, then started again as host devices: the kinds other tests expect.
   clearRecorded();
   for (int D = 3; D >= 0; --D) {
-    deliver([&](Listener &L) { L.deviceShutdown(D, Kinds[D], true, 0); });
-    deliver([&](Listener &L) { L.deviceShutdown(D, Kinds[D], false, 0); });
+    deliver([&](Listener &L) { L.deviceShutdown(D, deviceKind(Kinds[D]), true, 0); });
+    deliver([&](Listener &L) { L.deviceShutdown(D, deviceKind(Kinds[D]), false, 0); });
   }
   EXPECT_EQ(recordedTypes().front(), acc_ev_device_shutdown_start);
   EXPECT_EQ(recordedTypes().back(), acc_ev_device_shutdown_end);
   for (int D = 0; D < 4; ++D) {
-    deliver([&](Listener &L) { L.deviceInit(D, "host", true, 0); });
-    deliver([&](Listener &L) { L.deviceInit(D, "host", false, 0); });
+    deliver([&](Listener &L) { L.deviceInit(D, deviceKind("host"), true, 0); });
+    deliver([&](Listener &L) { L.deviceInit(D, deviceKind("host"), false, 0); });
   }
 }
 

@@ -1,6 +1,7 @@
 // JACC_TRACE's listener fed synthetic events: the file it writes parses, names its tracks, nests
 // each thread's spans, keeps device tracks in order, and holds everything at each finish.
 #include "src/profile/Trace.h"
+#include "src/DeviceRegistry.h"
 
 #include "tests/TraceReader.h"
 
@@ -19,6 +20,7 @@
 namespace {
 
 using namespace jacc::prof;
+using jacc::deviceKind;
 using jacc_test::TraceFile;
 using jacc_test::TraceSpan;
 
@@ -60,8 +62,8 @@ public:
 
   void startDevices(int Count, const char *Kind) {
     for (int D = 0; D < Count; ++D) {
-      L.deviceInit(D, Kind, true, tick());
-      L.deviceInit(D, Kind, false, tick());
+      L.deviceInit(D, deviceKind(Kind), true, tick());
+      L.deviceInit(D, deviceKind(Kind), false, tick());
     }
   }
 
