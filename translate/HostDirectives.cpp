@@ -3,8 +3,7 @@
 #include "translate/Translator.h"
 
 #include "support/CText.h"
-
-#include <llvm/ADT/StringSwitch.h>
+#include "translate/RuntimeDirectives.h"
 
 using namespace clang;
 
@@ -306,19 +305,12 @@ bool Translator::pointerCalls(const Pragma &P, const Clause &C, bool Finalize,
   return Ok;
 }
 
-/// The OpenACC name of a device type in a device_type clause ("host", "nvidia", "*"), or "".
-static std::string deviceTypeConstant(llvm::StringRef Name) {
-  return llvm::StringSwitch<std::string>(Name.lower())
-      .Cases("host", "multicore", "acc_device_host", "acc_device_host")
-      .Cases("nvidia", "acc_device_nvidia", "acc_device_nvidia")
-      .Cases("radeon", "acc_device_radeon", "acc_device_radeon")
-      .Cases("default", "*", "acc_device_default", "acc_device_default")
-      .Default("");
-}
-
 void Translator::translateRuntimeDirective(const Pragma &P, const Directive &D) {
-  std::vector<std::string> Types, Calls;
-  std::string Guard, Num, Async;
+  RuntimeDirective R;
+  R.K = D.Kind == DirectiveKind::Set    ? RuntimeDirective::Set
+        : D.Kind == DirectiveKind::Init ? RuntimeDirective::Init
+                                        : RuntimeDirective::Shutdown;
+  std::string Guard;
   bool Ok = true;
   for (const Clause &C : D.Clauses)
     switch (C.Kind) {
@@ -326,20 +318,19 @@ void Translator::translateRuntimeDirective(const Pragma &P, const Directive &D) 
       Guard = C.Argument;
       break;
     case ClauseKind::DeviceNum:
-      Num = C.Argument;
+      R.Num = C.Argument;
       break;
     case ClauseKind::DefaultAsync:
-      Async = C.Argument;
+      R.Async = C.Argument;
       break;
     case ClauseKind::DeviceType:
       for (const std::string &T : C.Vars) {
         std::string K = deviceTypeConstant(T);
         if (K.empty()) {
-          error(P, C, "unknown device type '" + T + "' in clause 'device_type': jacc knows "
-                      "host (multicore), nvidia, radeon, default and *");
+          error(P, C, unknownDeviceType(T));
           Ok = false;
         }
-        Types.push_back(K);
+        R.Types.push_back(K);
       }
       break;
     default:
@@ -349,23 +340,7 @@ void Translator::translateRuntimeDirective(const Pragma &P, const Directive &D) 
     }
   if (!Ok)
     return;
-  // OpenACC: without device_type, the current device type (acc-current-device-type-var).
-  bool Typed = !Types.empty();
-  if (!Typed)
-    Types.push_back(Num.empty() ? "acc_device_default" : "acc_get_device_type()");
-  if (D.Kind == DirectiveKind::Set) {
-    if (Typed)
-      Calls.push_back("acc_set_device_type(" + Types[0] + ");");
-    if (!Num.empty())
-      Calls.push_back("acc_set_device_num(" + Num + ", " + Types[0] + ");");
-    if (!Async.empty())
-      Calls.push_back("acc_set_default_async(" + Async + ");");
-  } else {
-    std::string Fn = D.Kind == DirectiveKind::Init ? "acc_init" : "acc_shutdown";
-    for (const std::string &T : Types)
-      Calls.push_back(Num.empty() ? Fn + "(" + T + ");"
-                                  : Fn + "_device(" + Num + ", " + T + ");");
-  }
+  std::vector<std::string> Calls = runtimeDirectiveCalls(R);
   if (!IncludesOpenACC) {
     // The runtime routines' declarations, once, at the top of the file.
     RW.InsertTextBefore(SM.getLocForStartOfFile(SM.getMainFileID()),

@@ -387,6 +387,90 @@ end subroutine
 }
 #endif
 
+// init, set and shutdown name device types as OpenACC 3.3 writes them (flang 16 reads the names
+// as integer expressions and, under implicit none, as undeclared): the runtime routines with
+// OpenACC's constants, as in C; a name jacc does not know is an error at it.
+TEST_F(FortranKernelTest, DeviceTypesAreNamesAsInC) {
+  std::string Out = translate(R"(program p
+  implicit none
+  !$acc init device_type(host)
+  !$acc set device_type(nvidia) device_num(0)
+  !$acc shutdown device_type(multicore, *)
+end program
+)");
+  EXPECT_NE(Out.find("acc_init(acc_device_host);"), std::string::npos) << Out;
+  EXPECT_NE(Out.find("acc_set_device_type(acc_device_nvidia);\n"
+                     "  acc_set_device_num((int)(*jacc_value_0), acc_device_nvidia);"),
+            std::string::npos)
+      << Out;
+  EXPECT_NE(Out.find("acc_shutdown(acc_device_host);\n  acc_shutdown(acc_device_default);"),
+            std::string::npos)
+      << Out;
+  std::string Error = translate(R"(program p
+  implicit none
+  integer :: x
+  x = 1
+  !$acc init device_type(fpga)
+end program
+)",
+                                false);
+  EXPECT_NE(Error.find("t.f90:5:26: error: unknown device type 'fpga' in clause 'device_type': "
+                       "jacc knows host (multicore), nvidia, radeon, default and *"),
+            std::string::npos)
+      << Error;
+  // In a module, flang would write no module file: an error naming the routine to call.
+  Error = translate(R"(module m
+  implicit none
+contains
+  subroutine start()
+    !$acc init device_type(nvidia)
+  end subroutine
+end module
+)",
+                    false);
+  EXPECT_NE(Error.find("t.f90:5:28: error: device type 'nvidia' in a module: flang 16 reads it "
+                       "as an expression"),
+            std::string::npos)
+      << Error;
+}
+
+// `!$acc end loop` after a loop construct's DO loop (OpenACC 3.3; flang 16 does not parse it):
+// flang reads a copy without the line, and what it says still names the file and its lines.
+TEST_F(FortranKernelTest, EndLoopClosesALoopConstruct) {
+  std::string Out = translate(R"(subroutine s(n, a)
+  integer :: n, i
+  real :: a(n)
+  !$acc parallel
+    !$acc loop
+    do i = 1, n
+      a(i) = 2 * a(i)
+    end do
+    !$ACC END LOOP
+  !$acc end parallel
+end subroutine
+)");
+  EXPECT_NE(Out.find("  call jacc_"), std::string::npos) << Out;
+  EXPECT_EQ(test::pushedKernels(Out).size(), 1u) << Out;
+  std::string Error = translate(R"(subroutine s(n, a)
+  implicit none
+  integer :: n, i
+  real :: a(n)
+  !$acc parallel loop
+  do i = 1, n
+    a(i) = 2 * a(i)
+  end do
+  !$acc end loop
+  call undefined(a)
+  a(1) = undeclared
+end subroutine
+)",
+                                false);
+  EXPECT_NE(Error.find(Dir + "/t.f90:11:10: error: No explicit type declared for 'undeclared'"),
+            std::string::npos)
+      << Error;
+  EXPECT_EQ(Error.find(".jacc-modules"), std::string::npos) << Error;
+}
+
 // A module's declare directive: its variables recorded beside flang's module file, found by a
 // file that uses the module (translated later, as a build does), mapped by the first directive
 // that passes them and unmapped before DEALLOCATE (in a one-line IF too).

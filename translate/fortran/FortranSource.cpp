@@ -5,11 +5,14 @@
 #include "support/Error.h"
 
 #include <flang/Common/default-kinds.h>
+#include <flang/Parser/parse-tree-visitor.h>
 #include <flang/Parser/parsing.h>
 #include <flang/Parser/provenance.h>
 #include <flang/Semantics/semantics.h>
 #include <llvm/Support/FileSystem.h>
 #include <llvm/Support/MemoryBuffer.h>
+#include <llvm/Support/Path.h>
+#include <llvm/Support/Regex.h>
 #include <llvm/Support/raw_ostream.h>
 
 namespace jacc::translate::fortran {
@@ -24,6 +27,8 @@ struct FortranSource::State {
   std::unique_ptr<semantics::SemanticsContext> Context;
   std::unique_ptr<semantics::Semantics> Semantics;
   const parser::SourceFile *Main = nullptr; ///< the file translated (not its INCLUDEs)
+  /// The copy flang read instead of the file (withoutEndLoops), or "": messages name the file.
+  std::string Copy;
 };
 
 FortranSource::~FortranSource() = default;
@@ -40,6 +45,8 @@ std::string FortranSource::where(parser::CharBlock Where) const {
   std::string File = Range->first.file.path();
   if (llvm::StringRef(File).startswith("./"))
     File.erase(0, 2);
+  if (&Range->first.file == S->Main && !S->Copy.empty())
+    File = Path;
   return File + ":" + std::to_string(Range->first.line) + ":" + std::to_string(Range->first.column);
 }
 
@@ -50,6 +57,23 @@ std::optional<LineRange> FortranSource::lines(parser::CharBlock Where) const {
   return LineRange{Range->first.line, Range->second.line};
 }
 
+/// Messages' Text with the copy of the file flang read (withoutEndLoops), if any, named as the
+/// file.
+static std::string renamed(const std::string &Text, llvm::StringRef Copy, llvm::StringRef Path) {
+  if (Copy.empty())
+    return Text;
+  std::string Named;
+  for (llvm::StringRef Rest = Text; !Rest.empty();) {
+    size_t At = Rest.find(Copy);
+    Named += Rest.substr(0, At).str();
+    if (At == llvm::StringRef::npos)
+      break;
+    Named += Path.str();
+    Rest = Rest.drop_front(At + Copy.size());
+  }
+  return Named;
+}
+
 /// flang's messages, as gfortran's "file:line:column: error: ..." lines.
 static std::string messagesText(const parser::Messages &Messages,
                                 const parser::AllCookedSources &Cooked) {
@@ -57,6 +81,71 @@ static std::string messagesText(const parser::Messages &Messages,
   llvm::raw_string_ostream OS(Text);
   Messages.Emit(OS, Cooked, /*echoSourceLines=*/false);
   return OS.str();
+}
+
+/// The text with OpenACC's `!$acc end loop` lines blank (numbered as before), or nothing when it
+/// has none: OpenACC 3.3 lets one close a loop construct's DO loop, and flang 16 does not parse it.
+static std::optional<std::string> withoutEndLoops(llvm::StringRef Text, bool FixedForm) {
+  llvm::Regex EndLoop(FixedForm ? "^[c*!]\\$acc[ \t]+end[ \t]*loop[ \t]*(!.*)?\r?$"
+                                : "^[ \t]*!\\$acc[ \t]+end[ \t]*loop[ \t]*(!.*)?\r?$",
+                      llvm::Regex::IgnoreCase);
+  llvm::SmallVector<llvm::StringRef, 0> Lines;
+  Text.split(Lines, '\n');
+  std::string Out;
+  bool Found = false;
+  for (size_t I = 0; I < Lines.size(); ++I) {
+    bool Blank = EndLoop.match(Lines[I]);
+    Found |= Blank;
+    Out += Blank ? "" : Lines[I].str();
+    if (I + 1 < Lines.size())
+      Out += "\n";
+  }
+  if (!Found)
+    return std::nullopt;
+  return Out;
+}
+
+/// The names in device_type clauses: OpenACC 3.3 names device types (`device_type(nvidia)`), and
+/// flang 16 still reads them as integer expressions, whose names its semantics reports as
+/// undeclared or not integers. The translation reads them as written.
+struct DeviceTypeNames {
+  std::vector<parser::CharBlock> Names;
+  std::optional<parser::CharBlock> InModule; ///< the first name in a module's procedures
+  int Modules = 0;
+  template <typename T> bool Pre(const T &) { return true; }
+  template <typename T> void Post(const T &) {}
+  bool Pre(const parser::Module &) { return ++Modules; }
+  void Post(const parser::Module &) { --Modules; }
+  bool Pre(const parser::AccClause::DeviceType &C) {
+    for (const parser::AccDeviceTypeExpr &E : C.v.v)
+      if (const auto &Name = std::get<std::optional<parser::ScalarIntExpr>>(E.t)) {
+        Names.push_back(Name->thing.thing.value().source);
+        if (Modules && !InModule)
+          InModule = Names.back();
+      }
+    return false;
+  }
+};
+
+/// Drops flang's messages about the names in device_type clauses (DeviceTypeNames). Returns the
+/// first such name in a module that flang said something of: flang writes no module file after
+/// an error, so that one cannot be forgiven.
+static std::optional<parser::CharBlock>
+forgiveDeviceTypeNames(const parser::Program &Program, const parser::AllCookedSources &Cooked,
+                       parser::Messages &Messages) {
+  DeviceTypeNames V;
+  parser::Walk(Program, V);
+  auto In = [&](const parser::Message &M, parser::CharBlock Name) {
+    std::optional<parser::ProvenanceRange> At = M.GetProvenanceRange(Cooked);
+    std::optional<parser::ProvenanceRange> R = Cooked.GetProvenanceRange(Name);
+    return At && R && R->Contains(At->start());
+  };
+  bool InModule = false;
+  Messages.messages().remove_if([&](const parser::Message &M) {
+    InModule |= V.InModule && In(M, *V.InModule);
+    return llvm::any_of(V.Names, [&](parser::CharBlock Name) { return In(M, Name); });
+  });
+  return InModule ? V.InModule : std::nullopt;
 }
 
 llvm::Expected<std::unique_ptr<FortranSource>> parseFortran(llvm::StringRef Path,
@@ -88,13 +177,36 @@ llvm::Expected<std::unique_ptr<FortranSource>> parseFortran(llvm::StringRef Path
   Parse.intrinsicModuleDirectories.push_back(JACC_FLANG_MODULE_DIR);
   Parse.predefinitions = Options.Defines;
   Parse.predefinitions.emplace_back("_OPENACC", "202211");
-  S.Main = S.Parsing.Prescan(Source->Path, Parse);
+  // A file with `!$acc end loop` lines is read from a copy without them, beside the module
+  // files; what it includes is still found from the file's own directory first.
+  std::string Read = Source->Path;
+  if (std::optional<std::string> Copy = withoutEndLoops(Source->Text, Options.FixedForm)) {
+    int FD;
+    llvm::SmallString<256> CopyPath;
+    if (std::error_code EC = llvm::sys::fs::createUniqueFile(
+            Modules + "/%%%%%%-" + llvm::sys::path::filename(Path), FD, CopyPath))
+      return makeError(ErrorCode::InvalidArgument, "cannot write a copy of '" + Path + "' in '" +
+                                                       Modules + "': " + EC.message());
+    {
+      llvm::raw_fd_ostream OS(FD, /*shouldClose=*/true);
+      OS << *Copy;
+    }
+    Read = S.Copy = CopyPath.str().str();
+    llvm::StringRef Dir = llvm::sys::path::parent_path(Path);
+    Parse.searchDirectories.insert(Parse.searchDirectories.begin(), Dir.empty() ? "." : Dir.str());
+  }
+  S.Main = S.Parsing.Prescan(Read, Parse);
+  if (!S.Copy.empty()) {
+    llvm::sys::fs::remove(S.Copy); // flang keeps the text it read
+    Parse.searchDirectories.erase(Parse.searchDirectories.begin());
+  }
   if (!S.Parsing.messages().AnyFatalError())
     S.Parsing.Parse(llvm::nulls());
   if (S.Parsing.messages().AnyFatalError() || !S.Parsing.parseTree() ||
       !S.Parsing.consumedWholeFile())
-    return makeError(ErrorCode::Compile, messagesText(S.Parsing.messages(), S.Cooked) +
-                                             Source->Path + ": the Fortran source does not parse");
+    return makeError(ErrorCode::Compile,
+                     renamed(messagesText(S.Parsing.messages(), S.Cooked), S.Copy, Path) +
+                         Source->Path + ": the Fortran source does not parse");
 
   // flang opens a module file in the current directory before its search path, where gfortran
   // writes its own module files (another format, same name): semantics runs in flang's module
@@ -128,11 +240,18 @@ llvm::Expected<std::unique_ptr<FortranSource>> parseFortran(llvm::StringRef Path
   S.Context->messages().messages().remove_if([](const parser::Message &M) {
     return llvm::StringRef(M.ToString()).startswith("At most one REDUCTION clause");
   });
+  if (std::optional<parser::CharBlock> Name =
+          forgiveDeviceTypeNames(*S.Parsing.parseTree(), S.Cooked, S.Context->messages()))
+    return makeError(ErrorCode::Compile,
+                     Source->where(*Name) + ": error: device type '" + Name->ToString() +
+                         "' in a module: flang 16 reads it as an expression, and writes no "
+                         "module file after what it says of it; call the OpenACC routine "
+                         "(acc_init, acc_shutdown, acc_set_device_type) instead");
   if (S.Context->messages().AnyFatalError()) {
     std::string Text;
     llvm::raw_string_ostream OS(Text);
     S.Semantics->EmitMessages(OS);
-    return makeError(ErrorCode::Compile, OS.str());
+    return makeError(ErrorCode::Compile, renamed(OS.str(), S.Copy, Path));
   }
   return Source;
 }

@@ -7,6 +7,7 @@
 #include "analysis/Pipeline.h"
 #include "support/Error.h"
 #include "translate/ComputePush.h"
+#include "translate/RuntimeDirectives.h"
 #include "translate/Translate.h"
 #include "translate/fortran/FortranKernel.h"
 #include "translate/fortran/FortranRoutines.h"
@@ -736,32 +737,42 @@ public:
   }
 
   /// init, shutdown and set: the OpenACC runtime routines they stand for (the current device
-  /// type, as OpenACC says when no device_type clause names one).
+  /// type, as OpenACC says when no device_type clause names one). A device type is read as
+  /// written: flang 16 parses it as an expression (FortranSource drops what its semantics said
+  /// of the names).
   void runtimeDirective(const parser::AccStandaloneDirective &Dir,
                         const parser::AccClauseList &Clauses, GlueCall &G) {
     using llvm::acc::Directive;
-    std::string Num, Async;
+    RuntimeDirective R;
+    R.K = Dir.v == Directive::ACCD_set    ? RuntimeDirective::Set
+          : Dir.v == Directive::ACCD_init ? RuntimeDirective::Init
+                                          : RuntimeDirective::Shutdown;
+    bool Ok = true;
     for (const parser::AccClause &C : Clauses.v) {
-      if (const auto *N = std::get_if<parser::AccClause::DeviceNum>(&C.u))
-        Num = "(int)" + G.value(N->v.thing.thing.value().source.ToString());
-      else if (const auto *A = std::get_if<parser::AccClause::DefaultAsync>(&C.u))
-        Async = "(int)" + G.value(A->v.thing.thing.value().source.ToString());
-      else if (!std::holds_alternative<parser::AccClause::If>(C.u))
+      if (const auto *N = std::get_if<parser::AccClause::DeviceNum>(&C.u)) {
+        R.Num = "(int)" + G.value(N->v.thing.thing.value().source.ToString());
+      } else if (const auto *A = std::get_if<parser::AccClause::DefaultAsync>(&C.u)) {
+        R.Async = "(int)" + G.value(A->v.thing.thing.value().source.ToString());
+      } else if (const auto *T = std::get_if<parser::AccClause::DeviceType>(&C.u)) {
+        for (const parser::AccDeviceTypeExpr &E : T->v.v) {
+          const auto &Expr = std::get<std::optional<parser::ScalarIntExpr>>(E.t);
+          std::string Name = Expr ? Expr->thing.thing.value().source.ToString() : "*";
+          std::string K = deviceTypeConstant(Name);
+          if (K.empty()) {
+            error(Expr ? Expr->thing.thing.value().source : C.source, unknownDeviceType(Name));
+            Ok = false;
+          }
+          R.Types.push_back(K);
+        }
+      } else if (!std::holds_alternative<parser::AccClause::If>(C.u)) {
         error(C.source, "this clause is not translated for Fortran yet");
+      }
     }
-    std::string Type = Num.empty() ? "acc_device_default" : "acc_get_device_type()";
+    if (!Ok)
+      return;
     std::string Body;
-    if (Dir.v == Directive::ACCD_set) {
-      if (!Num.empty())
-        Body += "  acc_set_device_num(" + Num + ", " + Type + ");\n";
-      if (!Async.empty())
-        Body += "  acc_set_default_async(" + Async + ");\n";
-    } else {
-      std::string Fn = Dir.v == Directive::ACCD_init ? "acc_init" : "acc_shutdown";
-      Body = "  " +
-             (Num.empty() ? Fn + "(" + Type + ");" : Fn + "_device(" + Num + ", " + Type + ");") +
-             "\n";
-    }
+    for (const std::string &Call : runtimeDirectiveCalls(R))
+      Body += "  " + Call + "\n";
     emit(Dir.source, Source.lines(Dir.source), G, Body, ifCondition(Clauses));
   }
 
