@@ -9,6 +9,8 @@
 #include "tests/translate/PushedKernels.h"
 
 #include <gtest/gtest.h>
+#include <llvm/ADT/STLExtras.h>
+#include <llvm/ADT/StringExtras.h>
 #include <llvm/Support/FileSystem.h>
 #include <llvm/Support/raw_ostream.h>
 
@@ -43,7 +45,7 @@ protected:
 #ifdef JACC_FORTRAN_MODULES
     Options.IncludeDirs.push_back(JACC_FORTRAN_MODULES); // the openacc module
 #endif
-    auto Out = translateFortran(Path, Options);
+    auto Out = translateFortran(Path, Options, &Infos);
     if (bool(Out) != Ok) {
       ADD_FAILURE() << (Out ? Out->Glue : llvm::toString(Out.takeError()));
       return "";
@@ -70,6 +72,7 @@ protected:
     return Kernels.empty() ? "" : Kernels[0].Source;
   }
   std::string Dir;
+  std::vector<std::string> Infos; ///< -Minfo's lines, of every translation so far
 };
 
 TEST_F(FortranKernelTest, ColumnMajorSubscriptsStartAtEachLowerBound) {
@@ -710,6 +713,11 @@ end subroutine
   EXPECT_NE(K.find("a[j - 1][1LL - 1] = jacc_routine_physics_damp(a[j - 1][n - 1], gain);"),
             std::string::npos)
       << K;
+  // -Minfo names the module's routine as written.
+  EXPECT_TRUE(llvm::is_contained(Infos, "t.f90:5: not split across devices: a call to 'relax' may "
+                                        "write through a pointer; with several devices each runs "
+                                        "the whole kernel"))
+      << llvm::join(Infos, "\n");
   std::string E = translate(R"(subroutine s(n, a)
   use physics
   integer :: n, i

@@ -642,7 +642,7 @@ public:
       return;
     }
     for (std::string &Line : analysis::describeConstruct(*Info))
-      Infos->push_back(Routines.spelledInFortran(std::move(Line)));
+      Infos->push_back(Modules.spelledInFortran(Routines.spelledInFortran(std::move(Line))));
   }
 
   template <typename A> static constexpr size_t variantIndex() {

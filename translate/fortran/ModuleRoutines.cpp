@@ -78,6 +78,15 @@ std::optional<ModuleRoutine> fromJSON(const json::Object &O) {
 } // namespace
 
 /// Module Name's routines: recorded, or read from its file (none if it has none).
+std::string ModuleRoutines::spelledInFortran(std::string Text) const {
+  for (const auto &[Module, Routines] : Modules)
+    for (const auto &[Name, R] : Routines)
+      for (size_t At = Text.find("'" + R.CName + "'"); At != std::string::npos;
+           At = Text.find("'" + R.CName + "'", At + 1))
+        Text.replace(At + 1, R.CName.size(), Name);
+  return Text;
+}
+
 const std::map<std::string, ModuleRoutine> &ModuleRoutines::module(const std::string &Name) {
   auto Found = Modules.find(Name);
   if (Found != Modules.end())

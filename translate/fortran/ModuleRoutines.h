@@ -46,6 +46,9 @@ public:
   const ModuleRoutine *find(const std::string &Module, const std::string &Name);
   /// Writes the file of each module added, into Dir.
   llvm::Error write(llvm::StringRef Dir) const;
+  /// Text with the C names of the routines found so far, quoted ('jacc_routine_m_f'), spelled
+  /// by their Fortran names ('f'), as -Minfo says them.
+  std::string spelledInFortran(std::string Text) const;
 
 private:
   const std::map<std::string, ModuleRoutine> &module(const std::string &Name);
