@@ -40,4 +40,12 @@ std::string TextEdits::apply(llvm::StringRef Source, unsigned From, unsigned To,
   return Out;
 }
 
+std::string replaceAll(llvm::StringRef Text, llvm::StringRef From, llvm::StringRef To) {
+  std::string Replaced;
+  for (size_t At; (At = Text.find(From)) != llvm::StringRef::npos;
+       Text = Text.drop_front(At + From.size()))
+    Replaced.append(Text.data(), At).append(To.data(), To.size());
+  return Replaced + Text.str();
+}
+
 } // namespace jacc

@@ -27,6 +27,9 @@ private:
   std::vector<Edit> Edits;
 };
 
+/// Text with every occurrence of From (not empty) replaced by To, left to right.
+std::string replaceAll(llvm::StringRef Text, llvm::StringRef From, llvm::StringRef To);
+
 } // namespace jacc
 
 #endif

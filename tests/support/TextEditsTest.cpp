@@ -150,4 +150,13 @@ TEST(TextEditsTest, MultiLineText) {
   EXPECT_EQ(E.apply(Code, 0, Code.size()), "a = 1;\nif (t) {\nb = 2;\n}\n");
 }
 
+TEST(ReplaceAllTest, EveryOccurrenceLeftToRight) {
+  EXPECT_EQ(jacc::replaceAll("'f_' calls 'f_' and 'g_'", "'f_'", "'f'"), "'f' calls 'f' and 'g_'");
+  EXPECT_EQ(jacc::replaceAll("no match", "x", "y"), "no match");
+  EXPECT_EQ(jacc::replaceAll("", "x", "y"), "");
+  // A replacement containing what it replaces is not replaced again.
+  EXPECT_EQ(jacc::replaceAll("aXa", "a", "aa"), "aaXaa");
+  EXPECT_EQ(jacc::replaceAll("aaa", "aa", "b"), "ba");
+}
+
 } // namespace

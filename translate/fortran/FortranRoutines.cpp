@@ -2,6 +2,8 @@
 // it (unnamed in its specification part, or naming it anywhere: in a caller, in an interface).
 #include "translate/fortran/FortranRoutines.h"
 
+#include "support/TextEdits.h"
+
 #include <flang/Parser/parse-tree-visitor.h>
 #include <flang/Parser/parse-tree.h>
 #include <flang/Semantics/scope.h>
@@ -128,9 +130,7 @@ const Routine *RoutineIndex::find(const semantics::Symbol &Callee) const {
 
 std::string RoutineIndex::spelledInFortran(std::string Text) const {
   for (const auto &[Symbol, R] : BySymbol)
-    for (size_t At = Text.find("'" + R.CName + "'"); At != std::string::npos;
-         At = Text.find("'" + R.CName + "'", At + 1))
-      Text.replace(At + 1, R.CName.size(), Symbol->name().ToString());
+    Text = replaceAll(Text, "'" + R.CName + "'", "'" + Symbol->name().ToString() + "'");
   return Text;
 }
 

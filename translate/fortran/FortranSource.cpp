@@ -3,6 +3,7 @@
 #include "translate/fortran/FortranSource.h"
 
 #include "support/Error.h"
+#include "support/TextEdits.h"
 
 #include <flang/Common/default-kinds.h>
 #include <flang/Parser/parse-tree-visitor.h>
@@ -60,18 +61,7 @@ std::optional<LineRange> FortranSource::lines(parser::CharBlock Where) const {
 /// Messages' Text with the copy of the file flang read (withoutEndLoops), if any, named as the
 /// file.
 static std::string renamed(const std::string &Text, llvm::StringRef Copy, llvm::StringRef Path) {
-  if (Copy.empty())
-    return Text;
-  std::string Named;
-  for (llvm::StringRef Rest = Text; !Rest.empty();) {
-    size_t At = Rest.find(Copy);
-    Named += Rest.substr(0, At).str();
-    if (At == llvm::StringRef::npos)
-      break;
-    Named += Path.str();
-    Rest = Rest.drop_front(At + Copy.size());
-  }
-  return Named;
+  return Copy.empty() ? Text : replaceAll(Text, Copy, Path);
 }
 
 /// flang's messages, as gfortran's "file:line:column: error: ..." lines.

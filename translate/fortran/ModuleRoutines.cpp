@@ -1,6 +1,7 @@
 // Module routines across files (ModuleRoutines.h): recorded, written and read as JSON.
 #include "translate/fortran/ModuleRoutines.h"
 
+#include "support/TextEdits.h"
 #include "translate/fortran/ModuleFiles.h"
 
 #include <llvm/ADT/STLExtras.h>
@@ -77,16 +78,14 @@ std::optional<ModuleRoutine> fromJSON(const json::Object &O) {
 
 } // namespace
 
-/// Module Name's routines: recorded, or read from its file (none if it has none).
 std::string ModuleRoutines::spelledInFortran(std::string Text) const {
   for (const auto &[Module, Routines] : Modules)
     for (const auto &[Name, R] : Routines)
-      for (size_t At = Text.find("'" + R.CName + "'"); At != std::string::npos;
-           At = Text.find("'" + R.CName + "'", At + 1))
-        Text.replace(At + 1, R.CName.size(), Name);
+      Text = replaceAll(Text, "'" + R.CName + "'", "'" + Name + "'");
   return Text;
 }
 
+/// Module Name's routines: recorded, or read from its file (none if it has none).
 const std::map<std::string, ModuleRoutine> &ModuleRoutines::module(const std::string &Name) {
   auto Found = Modules.find(Name);
   if (Found != Modules.end())
