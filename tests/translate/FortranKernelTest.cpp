@@ -152,6 +152,83 @@ end subroutine
   EXPECT_NE(K.find("jacc_ref_l[0] = jacc_ref_l[0] ^ ((b[i - 1]) == 0);"), std::string::npos) << K;
 }
 
+TEST_F(FortranKernelTest, DerivedTypesAreCStructsOfTheirComponents) {
+  std::string Source = R"(module types
+  type entry
+    integer :: col
+    real(8) :: val
+  end type
+  type row
+    integer :: count
+    type(entry) :: e(3)
+    real(4) :: w(2, 0:1)
+  end type
+end module
+subroutine s(n, a, total)
+  use types
+  integer :: n, i
+  type(row) :: a(n)
+  type(entry) :: total
+  !$acc parallel loop
+  do i = 1, n
+    a(i)%e(2)%val = a(i)%w(1, 0) + total%val
+    a(i)%e(1) = a(i)%e(3)
+  end do
+  !$acc serial
+  total%col = n
+  !$acc end serial
+end subroutine
+)";
+  std::string Out = translate(Source);
+  std::vector<test::PushedKernel> Kernels = test::pushedKernels(Out);
+  ASSERT_EQ(Kernels.size(), 2u) << Out;
+  const std::string &Loop = Kernels[0].Source;
+  // The component's type first, its members in order; arrays column-major.
+  size_t Entry = Loop.find("typedef struct {\n  int col;\n  double val;\n} jacc_t_entry_");
+  size_t Row = Loop.find("typedef struct {\n  int count;\n  jacc_t_entry_");
+  EXPECT_NE(Entry, std::string::npos) << Loop;
+  EXPECT_NE(Row, std::string::npos) << Loop;
+  EXPECT_LT(Entry, Row) << Loop;
+  EXPECT_NE(Loop.find(" e[3];\n  float w[2][2];\n} jacc_t_row_"), std::string::npos) << Loop;
+  EXPECT_NE(
+      Loop.find("a[i - 1].e[2LL - 1].val = (((double)a[i - 1].w[0LL][1LL - 1]) + total.val);"),
+      std::string::npos)
+      << Loop;
+  EXPECT_NE(Loop.find("a[i - 1].e[1LL - 1] = a[i - 1].e[3LL - 1];"), std::string::npos) << Loop;
+  // A component assigned outside the loops: the struct is shared, written through a pointer.
+  EXPECT_NE(Kernels[1].Source.find("jacc_ref_total[0].col = n;"), std::string::npos)
+      << Kernels[1].Source;
+  // The glue defines the structs before the functions that take them, each once (the kernels'
+  // texts are string literals).
+  size_t Defined = Out.find("\n} jacc_t_row_");
+  EXPECT_NE(Defined, std::string::npos) << Out;
+  EXPECT_LT(Defined, Out.find("sizeof(jacc_t_row_")) << Out;
+  EXPECT_EQ(Out.find("\n} jacc_t_row_", Defined + 1), std::string::npos) << Out;
+  for (const test::PushedKernel &K : Kernels) {
+    analysis::KernelInfo Info = jit::analyzeOrFail(K.Source, K.Decls);
+    if (!Info.Source.empty() && jit::nvrtcAvailable())
+      jit::expectKernelCompilesForCuda(Info);
+  }
+
+  std::string E = translate(R"(subroutine s(n, m)
+  integer :: n, i
+  type mesh
+    real(8), allocatable :: x(:)
+  end type
+  type(mesh) :: m
+  !$acc parallel loop
+  do i = 1, n
+    m%x(i) = 0
+  end do
+end subroutine
+)",
+                            false);
+  EXPECT_NE(E.find("t.f90:9:5: error: 'm': type 'mesh' has the component 'x', an allocatable: "
+                   "jacc's kernels take derived types whose components are"),
+            std::string::npos)
+      << E;
+}
+
 TEST_F(FortranKernelTest, WhatIsNotTranslatedIsAnErrorAtItsLine) {
   std::string E = translate(R"(subroutine s(n, a)
   integer :: n, i
@@ -745,7 +822,8 @@ TEST_F(FortranKernelTest, EveryKernelOfTheGoldenFileAndTheCorpusAnalysesAndCompi
         {"tests/openacc/fortran_adi.f90", 4},
         {"tests/openacc/fortran_reductions.f90", 11},
         {"tests/openacc/fortran_arrays.f90", 3},
-        {"tests/openacc/fortran_routines.f90", 3}})
+        {"tests/openacc/fortran_routines.f90", 3},
+        {"tests/openacc/fortran_cg_types.f90", 7}})
     expectKernelsCompile(std::string(JACC_SOURCE_DIR) + "/" + File, Count);
 }
 

@@ -3,6 +3,7 @@
 // its loops must be written through a pointer.
 #include "translate/fortran/FortranKernel.h"
 
+#include "translate/fortran/DerivedTypes.h"
 #include "translate/fortran/KernelWriter.h"
 #include "translate/fortran/PrivateCopies.h"
 
@@ -84,12 +85,20 @@ llvm::Expected<HostVariable> hostVariable(const semantics::Symbol &Symbol) {
   V.Name = cName(S);
   V.CType = cType(S);
   std::string Name = S.name().ToString();
+  if (const semantics::DerivedTypeSpec *Type = V.CType.empty() ? derivedType(S) : nullptr) {
+    auto Structs = structsOf(*Type);
+    if (!Structs)
+      return makeError(ErrorCode::Unsupported,
+                       "'" + Name + "': " + llvm::toString(Structs.takeError()));
+    V.Structs = std::move(*Structs);
+    V.CType = V.Structs.back().Name;
+  }
   if (V.CType.empty())
     return makeError(ErrorCode::Unsupported,
                      "'" + Name +
                          "': jacc's kernels take integer, logical and real variables of "
-                         "kinds 1 to 8 (complex, character and derived types are not translated "
-                         "yet)");
+                         "kinds 1 to 8 and derived types of them (complex and character "
+                         "variables are not translated yet)");
   V.Rank = S.Rank();
   if (V.Rank == 0)
     return V;
@@ -174,8 +183,15 @@ std::string KernelWriter::variable(const semantics::Symbol &Symbol) {
     return cName(S);
   }
   V->Ref = V->Rank == 0 && Refs.count(&S);
-  Out.Variables.push_back(*V);
+  record(*V);
   return V->Ref ? "jacc_ref_" + V->Name + "[0]" : V->Name;
+}
+
+void KernelWriter::record(const HostVariable &V) {
+  for (const CStruct &S : V.Structs)
+    if (Called)
+      Called->define(S.Name, S.Definition);
+  Out.Variables.push_back(V);
 }
 
 bool KernelWriter::privateArray(const semantics::Symbol &Symbol, bool First) {
@@ -200,7 +216,7 @@ bool KernelWriter::privateArray(const semantics::Symbol &Symbol, bool First) {
     return true;
   }
   V->Share = Share;
-  Out.Variables.push_back(*V);
+  record(*V);
   return true;
 }
 

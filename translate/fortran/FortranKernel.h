@@ -27,11 +27,18 @@ namespace jacc::translate::fortran {
 class RoutineIndex;
 class ModuleRoutines;
 
+/// A C struct laid out as gfortran lays out a derived type: its name and its typedef.
+struct CStruct {
+  std::string Name, Definition;
+};
+
 /// A host variable a kernel or a data clause names, as the glue passes it.
 struct HostVariable {
   const Fortran::semantics::Symbol *Symbol = nullptr;
   std::string Name;  ///< its C name (the Fortran name, lower case, unless a C keyword)
   std::string CType; ///< its element's C type
+  /// The structs its C type needs, each after those of its components (a derived type's).
+  std::vector<CStruct> Structs;
   int Rank = 0;      ///< 0: a scalar
   /// Each dimension's lower bound in the kernel: a constant, or the argument that carries it.
   std::vector<std::string> Lower;
@@ -70,15 +77,16 @@ FortranKernel writeKernel(const FortranSource &Source, const RoutineIndex &Routi
                           const Fortran::parser::DoConstruct *Loop,
                           const std::list<Fortran::parser::ExecutionPartConstruct> *Body);
 
-/// How the glue passes Symbol; an error (naming the fix) when jacc cannot (a complex, character
-/// or derived-type variable, an assumed-size or pointer array).
+/// How the glue passes Symbol; an error (naming the fix) when jacc cannot (a complex or
+/// character variable, a derived type with such or allocatable components, an assumed-size or
+/// pointer array).
 llvm::Expected<HostVariable> hostVariable(const Fortran::semantics::Symbol &Symbol);
 /// The variable a designator names, when it is a plain name (no subscripts, no component).
 const Fortran::parser::Name *variableName(const Fortran::parser::Designator &D);
 /// The C name of a Fortran symbol (its name, unless it is a C keyword or jacc's).
 std::string cName(const Fortran::semantics::Symbol &Symbol);
-/// The C type of a symbol's elements; empty when jacc's kernels have none (complex, character,
-/// derived types).
+/// The C type of a symbol's elements when it is an intrinsic type; empty when jacc's kernels
+/// have none (complex, character) or it is a derived type (hostVariable's struct).
 std::string cType(const Fortran::semantics::Symbol &Symbol);
 
 } // namespace jacc::translate::fortran

@@ -140,6 +140,7 @@ public:
   };
   std::map<int, Replacement> Replacements;
   std::string Glue;
+  std::set<std::string> Structs; ///< the C structs Glue defines
   ModuleDeclares Declares;
   std::string Module; ///< the module whose specification part the walk is in
 
@@ -366,6 +367,10 @@ public:
       Params += (Params.empty() ? "" : ", ") + P;
     // Declared module variables are mapped when a directive first passes them.
     std::string Declared;
+    for (const HostVariable &V : G.Passed)
+      for (const CStruct &S : V.Structs)
+        if (Structs.insert(S.Name).second)
+          Glue += S.Definition;
     for (const HostVariable &V : G.Passed)
       if (auto How = G.MapsDeclared ? Declares.find(*V.Symbol) : std::nullopt)
         Declared += "  jacc_fortran_declared(" + V.Name + ", " + wholeBytes(V) + ", " +

@@ -1,5 +1,6 @@
 // Fortran expressions as C: operators, constants, designators (column-major subscripts from
 // each dimension's lower bound, or one offset into a flat array), intrinsics as <math.h> calls.
+#include "translate/fortran/DerivedTypes.h"
 #include "translate/fortran/KernelWriter.h"
 
 #include <flang/Evaluate/fold.h>
@@ -162,23 +163,50 @@ template <typename T> std::string KernelWriter::expr(const evaluate::Designator<
                          return ElementalRank && S->Rank() > 0 ? wholeElement(*S) : variable(*S);
                        },
                        [&](const evaluate::ArrayRef &A) { return arrayElement(A); },
+                       [&](const evaluate::Component &C) { return component(C); },
                        [&](const auto &) {
-                         error("derived-type components, substrings and coarrays are not "
-                               "translated into kernels yet");
+                         error("substrings and coarrays are not translated into kernels yet");
                          return std::string("0");
                        }},
       X.u);
 }
 
-std::string KernelWriter::arrayElement(const evaluate::ArrayRef &A) {
-  const semantics::SymbolRef *Ref = A.base().UnwrapSymbolRef();
-  const semantics::Symbol *S = Ref ? &**Ref : nullptr;
-  if (!S) {
-    error("arrays in derived types are not translated into kernels yet");
+std::string KernelWriter::dataRef(const evaluate::DataRef &R) {
+  return std::visit(common::visitors{[&](const semantics::SymbolRef &S) {
+                                       return ElementalRank && S->Rank() > 0 ? wholeElement(*S)
+                                                                             : variable(*S);
+                                     },
+                                     [&](const evaluate::ArrayRef &A) { return arrayElement(A); },
+                                     [&](const evaluate::Component &C) { return component(C); },
+                                     [&](const auto &) {
+                                       error("coarrays are not translated into kernels yet");
+                                       return std::string("0");
+                                     }},
+                    R.u);
+}
+
+std::string KernelWriter::component(const evaluate::Component &C) {
+  const semantics::Symbol &Member = C.GetLastSymbol();
+  if (Member.Rank() > 0 && ElementalRank) {
+    error("'" + Member.name().ToString() +
+          "' is an array component in an array assignment: write the DO loop");
     return "0";
   }
-  std::string Name = variable(*S);
-  std::optional<HostVariable> V = find(*S);
+  return dataRef(C.base()) + "." + cName(Member);
+}
+
+std::string KernelWriter::arrayElement(const evaluate::ArrayRef &A) {
+  std::string Name;
+  std::optional<HostVariable> V;
+  if (const evaluate::Component *C = A.base().UnwrapComponent()) {
+    // An array component: constant bounds (DerivedTypes.h).
+    Name = dataRef(C->base()) + "." + cName(C->GetLastSymbol());
+    V = componentArray(C->GetLastSymbol());
+  } else {
+    const semantics::Symbol &S = **A.base().UnwrapSymbolRef();
+    Name = variable(S);
+    V = find(S);
+  }
   if (!V)
     return Name;
   std::vector<std::string> Subs;

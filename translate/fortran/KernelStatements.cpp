@@ -104,6 +104,18 @@ void KernelWriter::assigns(const semantics::Symbol &Symbol, bool Surely) {
     Assigned.insert(&S);
 }
 
+/// The scalar variable whose component (of a component ...) Lhs is, if it is one.
+static const semantics::Symbol *assignedStruct(const evaluate::Expr<SomeType> &Lhs) {
+  std::optional<evaluate::DataRef> Ref = evaluate::ExtractDataRef(Lhs);
+  const evaluate::DataRef *At = Ref ? &*Ref : nullptr;
+  if (!At || !std::holds_alternative<evaluate::Component>(At->u))
+    return nullptr;
+  while (const auto *C = std::get_if<evaluate::Component>(&At->u))
+    At = &C->base();
+  const auto *Whole = std::get_if<semantics::SymbolRef>(&At->u);
+  return Whole && (*Whole)->Rank() == 0 ? &**Whole : nullptr;
+}
+
 void KernelWriter::assignment(std::string &Text, const parser::AssignmentStmt &S,
                               const std::string &I) {
   if (!S.typedAssignment || !S.typedAssignment->v) {
@@ -118,6 +130,11 @@ void KernelWriter::assignment(std::string &Text, const parser::AssignmentStmt &S
   std::string Rhs = expr(A.rhs); // its reads come first
   if (const semantics::Symbol *Base = evaluate::UnwrapWholeSymbolDataRef(A.lhs))
     assigns(*Base, true);
+  else if (const semantics::Symbol *Struct = assignedStruct(A.lhs)) {
+    // A component of a scalar: its other components keep their values, as if read first.
+    assigns(*Struct, false);
+    ReadFirst.insert(&Struct->GetUltimate());
+  }
   Assigning = true;
   std::string Lhs = expr(A.lhs);
   Assigning = false;

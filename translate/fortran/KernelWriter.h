@@ -111,6 +111,8 @@ public:
 
   /// A host variable's C name, recorded on first use.
   std::string variable(const semantics::Symbol &Symbol);
+  /// Records the host variable V, the structs of its type defined before the kernel.
+  void record(const HostVariable &V);
 
   /// Records the array S of a private (First: firstprivate) clause; false if S is a scalar.
   bool privateArray(const semantics::Symbol &Symbol, bool First);
@@ -148,6 +150,9 @@ public:
   template <typename T> std::string expr(const evaluate::Constant<T> &X);
   template <typename T> std::string expr(const evaluate::Designator<T> &X);
   std::string arrayElement(const evaluate::ArrayRef &A);
+  /// A component of a derived-type variable, its element or component: `base.name`.
+  std::string component(const evaluate::Component &C);
+  std::string dataRef(const evaluate::DataRef &R);
   /// Name, the C text of V, at Subs (each dimension's offset from its lower bound, the first
   /// dimension's first). Column-major: the last selects the outermost C row; a flat array
   /// takes the one offset they make.
