@@ -2,7 +2,9 @@
 # The project's two entry points (see README.md):
 #   scripts/dev.sh demo   install what is missing, build, run the demo on the default devices
 #   scripts/dev.sh test   install what is missing, build, run the whole test suite
-# Options: --sanitize (build in build-asan/ with -Db_sanitize=address,undefined), --build-dir DIR.
+# Options: --sanitize (build in build-asan/ with -Db_sanitize=address,undefined), --build-dir DIR,
+# --unity (a build made once and never rebuilt, as CI's: the libraries compile four sources to a
+# unit, a third less time; a developer's edit would recompile its whole unit).
 # Idempotent: a second run installs nothing and rebuilds only what changed.
 set -euo pipefail
 
@@ -11,10 +13,12 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 mode=${1:-}
 shift || true
 sanitize=0
+unity=0
 build_dir=build
 while [ $# -gt 0 ]; do
   case "$1" in
     --sanitize) sanitize=1; build_dir=build-asan ;;
+    --unity) unity=1 ;;
     --build-dir) build_dir=$2; shift ;;
     *) echo "dev.sh: unknown option '$1'" >&2; exit 2 ;;
   esac
@@ -22,7 +26,7 @@ while [ $# -gt 0 ]; do
 done
 case "$mode" in
   demo|test) ;;
-  *) echo "usage: scripts/dev.sh demo|test [--sanitize] [--build-dir DIR]" >&2; exit 2 ;;
+  *) echo "usage: scripts/dev.sh demo|test [--sanitize] [--unity] [--build-dir DIR]" >&2; exit 2 ;;
 esac
 
 # Debian packages the build needs (LLVM/clang 16 exactly: the JIT and frontend are built on them),
@@ -62,13 +66,14 @@ if [ $sanitize -eq 1 ]; then
   # kept. The benchmarks are not run by the test pass (the normal build compiles them). The
   # libraries build as unity builds (four sources a unit, the tests' files one by one:
   # tests/meson.build), parsing the shared headers a quarter as often: a third less time for
-  # them. (The normal build, which developers rebuild file by file, is not one.)
+  # them. (The normal build, which developers rebuild file by file, is one with --unity only.)
   setup_args=(-Dbuildtype=plain -Doptimization=0 -Dc_args=-g1 -Dcpp_args=-g1
-              -Db_sanitize=address,undefined -Db_lundef=false -Dbenchmarks=false
-              -Dunity=on -Dunity_size=4)
+              -Db_sanitize=address,undefined -Db_lundef=false -Dbenchmarks=false)
+  unity=1
   # Each suite once: the api suite's other specialization modes run in the normal pass.
   test_args+=(--no-suite specialize-modes)
 fi
+[ $unity -eq 1 ] && setup_args+=(-Dunity=on -Dunity_size=4)
 if [ ! -f "$build_dir/build.ninja" ]; then
   meson setup "$build_dir" "${setup_args[@]}"
 fi
