@@ -31,4 +31,21 @@ std::vector<std::string> identifiersIn(llvm::StringRef T) {
   return Out;
 }
 
+std::string renameIdentifiers(llvm::StringRef Text,
+                              const std::map<std::string, std::string> &Renamed) {
+  std::string Out;
+  for (size_t I = 0; I < Text.size();) {
+    size_t B = I;
+    if (isIdentStart(Text[I]) && (I == 0 || !isIdentChar(Text[I - 1]))) {
+      while (I < Text.size() && isIdentChar(Text[I]))
+        ++I;
+      auto Found = Renamed.find(Text.slice(B, I).str());
+      Out += Found == Renamed.end() ? Text.slice(B, I).str() : Found->second;
+    } else {
+      Out += Text[I++];
+    }
+  }
+  return Out;
+}
+
 } // namespace jacc

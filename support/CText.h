@@ -6,6 +6,7 @@
 #include <llvm/ADT/StringExtras.h>
 #include <llvm/ADT/StringRef.h>
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -23,6 +24,11 @@ inline bool isIdentChar(char C) {
 /// The identifiers of a piece of C text in order, repeats included; string and character
 /// literals, comments and numbers (`1.5e3f`) name none.
 std::vector<std::string> identifiersIn(llvm::StringRef Text);
+
+/// Text with every whole identifier that is a key of Renamed replaced by its value (the rest
+/// as it is: a message naming C variables, spelled as the program's source spells them).
+std::string renameIdentifiers(llvm::StringRef Text,
+                              const std::map<std::string, std::string> &Renamed);
 
 } // namespace jacc
 

@@ -39,4 +39,12 @@ TEST(CTextTest, CommentsNameNothingEvenWithALoneQuote) {
   EXPECT_EQ(identifiersIn("a // no newline"), (Names{"a"}));
 }
 
+TEST(RenameIdentifiersTest, WholeIdentifiersOnly) {
+  std::map<std::string, std::string> Renamed = {{"jacc_c_f_u", "f%u"}, {"n", "f%n"}};
+  EXPECT_EQ(renameIdentifiers("writes jacc_c_f_u and jacc_c_f_unew, n and n1 (x_n)", Renamed),
+            "writes f%u and jacc_c_f_unew, f%n and n1 (x_n)");
+  EXPECT_EQ(renameIdentifiers("", Renamed), "");
+  EXPECT_EQ(renameIdentifiers("2n", Renamed), "2n"); // a number's suffix is no identifier
+}
+
 } // namespace

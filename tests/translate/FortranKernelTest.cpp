@@ -215,16 +215,84 @@ end subroutine
   type mesh
     real(8), allocatable :: x(:)
   end type
-  type(mesh) :: m
+  type(mesh) :: m(2)
   !$acc parallel loop
   do i = 1, n
-    m%x(i) = 0
+    m(1)%x(i) = 0
   end do
 end subroutine
 )",
                             false);
   EXPECT_NE(E.find("t.f90:9:5: error: 'm': type 'mesh' has the component 'x', an allocatable: "
                    "jacc's kernels take derived types whose components are"),
+            std::string::npos)
+      << E;
+}
+
+TEST_F(FortranKernelTest, AComponentOfAVariableOfATypeWithAllocatablesIsPassedAsAVariable) {
+  std::string Out = translate(R"(module fields
+  type grid
+    integer :: n
+  end type
+  type field
+    type(grid) :: g
+    real(8), allocatable :: u(:, :)
+    real(8), allocatable :: w(:)
+  end type
+end module
+subroutine s(f, k)
+  use fields
+  type(field) :: f
+  integer :: i, j, k
+  !$acc parallel loop present(f%u)
+  do j = 1, f%g%n
+    do i = 1, f%g%n
+      f%u(i, j) = f%w(j) * k
+    end do
+  end do
+end subroutine
+)");
+  std::vector<test::PushedKernel> Kernels = test::pushedKernels(Out);
+  ASSERT_EQ(Kernels.size(), 1u) << Out;
+  const std::string &K = Kernels[0].Source;
+  EXPECT_NE(K.find("for (int j = 1; j <= jacc_c_f_g_n; j++)"), std::string::npos) << K;
+  EXPECT_NE(K.find("jacc_c_f_u[j - jacc_lb_jacc_c_f_u_2][i - jacc_lb_jacc_c_f_u_1] = "
+                   "(jacc_c_f_w[j - jacc_lb_jacc_c_f_w_1] * ((double)k));"),
+            std::string::npos)
+      << K;
+  // The call passes each path as the host program names it, bounds and shape with it.
+  EXPECT_NE(Out.find("f%u, lbound(f%u, kind=8), shape(f%u, kind=8)"), std::string::npos) << Out;
+  EXPECT_NE(Out.find("f%w, lbound(f%w, kind=8), shape(f%w, kind=8)"), std::string::npos) << Out;
+  EXPECT_NE(Out.find("f%g%n"), std::string::npos) << Out;
+  // present(f%u) maps it; f%w, in no clause, is copied implicitly.
+  EXPECT_NE(Out.find("jacc_translated_present((void *)jacc_c_f_u, "), std::string::npos) << Out;
+  EXPECT_NE(Out.find("jacc_fortran_implicit((void *)jacc_c_f_w, "), std::string::npos) << Out;
+  EXPECT_EQ(Out.find("jacc_fortran_implicit((void *)jacc_c_f_u, "), std::string::npos) << Out;
+  // -Minfo names the component as the program does.
+  EXPECT_TRUE(llvm::any_of(Infos, [](const std::string &Line) {
+    return Line.find("writes its part of f%u;") != std::string::npos;
+  })) << llvm::join(Infos, "\n");
+  analysis::KernelInfo Info = jit::analyzeOrFail(K, Kernels[0].Decls);
+  if (!Info.Source.empty() && jit::nvrtcAvailable())
+    jit::expectKernelCompilesForCuda(Info);
+
+  std::string E = translate(R"(module fields
+  type field
+    integer :: n
+    real(8), allocatable :: u(:)
+  end type
+end module
+subroutine s(f)
+  use fields
+  type(field) :: f
+  !$acc serial
+  f%n = 2
+  !$acc end serial
+end subroutine
+)",
+                            false);
+  EXPECT_NE(E.find("t.f90:11:3: error: the kernel assigns 'f%n', a component of a variable whose "
+                   "type has allocatable components: assign a variable of its own"),
             std::string::npos)
       << E;
 }
@@ -823,7 +891,8 @@ TEST_F(FortranKernelTest, EveryKernelOfTheGoldenFileAndTheCorpusAnalysesAndCompi
         {"tests/openacc/fortran_reductions.f90", 11},
         {"tests/openacc/fortran_arrays.f90", 3},
         {"tests/openacc/fortran_routines.f90", 3},
-        {"tests/openacc/fortran_cg_types.f90", 7}})
+        {"tests/openacc/fortran_cg_types.f90", 7},
+        {"tests/openacc/fortran_field_type.f90", 3}})
     expectKernelsCompile(std::string(JACC_SOURCE_DIR) + "/" + File, Count);
 }
 

@@ -52,8 +52,8 @@ llvm::Expected<std::vector<CStruct>> structsOf(const semantics::DerivedTypeSpec 
                      "type '" + Type + "' " + Why +
                          ": jacc's kernels take derived types whose components are integer, "
                          "logical, real or such derived types, scalars or arrays of constant "
-                         "shape (name an allocatable component's array in the kernel through a "
-                         "variable of its own)");
+                         "shape, and the components of a scalar variable of any type (m%u), not "
+                         "those of an array's elements");
   };
   if (!Spec.parameters().empty())
     return Unsupported("has type parameters");

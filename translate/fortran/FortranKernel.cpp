@@ -78,13 +78,13 @@ std::string cType(const semantics::Symbol &Symbol) {
   return Kind ? cTypeOf(Intrinsic->category(), static_cast<int>(*Kind)) : "";
 }
 
-llvm::Expected<HostVariable> hostVariable(const semantics::Symbol &Symbol) {
-  const semantics::Symbol &S = Symbol.GetUltimate();
+/// How the glue passes the variable S as the C variable CName (Name: the program's name).
+static llvm::Expected<HostVariable> variableNamed(const semantics::Symbol &S, std::string CName,
+                                                  const std::string &Name) {
   HostVariable V;
   V.Symbol = &S;
-  V.Name = cName(S);
+  V.Name = std::move(CName);
   V.CType = cType(S);
-  std::string Name = S.name().ToString();
   if (const semantics::DerivedTypeSpec *Type = V.CType.empty() ? derivedType(S) : nullptr) {
     auto Structs = structsOf(*Type);
     if (!Structs)
@@ -133,6 +133,32 @@ llvm::Expected<HostVariable> hostVariable(const semantics::Symbol &Symbol) {
     V.Extent.push_back(Upper ? std::to_string(std::max<int64_t>(*Upper - *Lower + 1, 0))
                              : "jacc_n_" + V.Name + "_" + std::to_string(D + 1));
   }
+  return V;
+}
+
+llvm::Expected<HostVariable> hostVariable(const semantics::Symbol &Symbol) {
+  const semantics::Symbol &S = Symbol.GetUltimate();
+  return variableNamed(S, cName(S), S.name().ToString());
+}
+
+llvm::Expected<HostVariable>
+componentVariable(const semantics::Symbol &Base,
+                  const std::vector<const semantics::Symbol *> &Components) {
+  std::string Path = Base.name().ToString(), CName = "jacc_c_" + Base.name().ToString();
+  bool Scalars = Base.Rank() == 0;
+  for (const semantics::Symbol *C : Components) {
+    Scalars = Scalars && (C == Components.back() || C->Rank() == 0);
+    Path += "%" + C->name().ToString();
+    CName += "_" + C->name().ToString();
+  }
+  if (!Scalars)
+    return makeError(ErrorCode::Unsupported,
+                     "'" + Path +
+                         "' is a component of an array's elements, which the glue cannot pass "
+                         "as one array: copy it into an array of its own");
+  auto V = variableNamed(Components.back()->GetUltimate(), CName, Path);
+  if (V)
+    V->Path = Path;
   return V;
 }
 

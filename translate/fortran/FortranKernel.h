@@ -39,6 +39,12 @@ struct HostVariable {
   std::string CType; ///< its element's C type
   /// The structs its C type needs, each after those of its components (a derived type's).
   std::vector<CStruct> Structs;
+  /// A component of a scalar variable whose type has no C struct (an allocatable component,
+  /// or any of such a type's): the host program's designator (`m%u`, `m%grid%n`), passed as a
+  /// variable of its own; Symbol is the component's. Empty for a variable.
+  std::string Path;
+  /// What identifies it among a construct's variables.
+  std::pair<const Fortran::semantics::Symbol *, std::string> key() const { return {Symbol, Path}; }
   int Rank = 0;      ///< 0: a scalar
   /// Each dimension's lower bound in the kernel: a constant, or the argument that carries it.
   std::vector<std::string> Lower;
@@ -81,6 +87,12 @@ FortranKernel writeKernel(const FortranSource &Source, const RoutineIndex &Routi
 /// character variable, a derived type with such or allocatable components, an assumed-size or
 /// pointer array).
 llvm::Expected<HostVariable> hostVariable(const Fortran::semantics::Symbol &Symbol);
+/// The component a designator's path of components (`m%u`, `m%grid%n`, from a scalar variable,
+/// no subscripts) ends at, as the glue passes it (HostVariable::Path); an error when a path
+/// of its kind cannot be passed (an element's component, a pointer).
+llvm::Expected<HostVariable>
+componentVariable(const Fortran::semantics::Symbol &Base,
+                  const std::vector<const Fortran::semantics::Symbol *> &Components);
 /// The variable a designator names, when it is a plain name (no subscripts, no component).
 const Fortran::parser::Name *variableName(const Fortran::parser::Designator &D);
 /// The C name of a Fortran symbol (its name, unless it is a C keyword or jacc's).

@@ -5,6 +5,7 @@
 
 #include "analysis/ConstructReport.h"
 #include "analysis/Pipeline.h"
+#include "support/CText.h"
 #include "support/Error.h"
 #include "translate/ComputePush.h"
 #include "translate/RuntimeDirectives.h"
@@ -74,9 +75,9 @@ struct GlueCall {
 
   const HostVariable &pass(const HostVariable &V) {
     for (const HostVariable &P : Passed)
-      if (P.Symbol == V.Symbol)
+      if (P.key() == V.key())
         return P;
-    std::string F = V.Symbol->name().ToString();
+    std::string F = V.Path.empty() ? V.Symbol->name().ToString() : V.Path;
     Params.push_back(V.CType + " *" + V.Name);
     Args.push_back(F);
     if (V.Rank) {
@@ -111,7 +112,7 @@ std::string wholeBytes(const HostVariable &V) {
 /// A data clause's object in C: its address and bytes.
 struct Section {
   std::string Address, Bytes, What;
-  const semantics::Symbol *Symbol = nullptr;
+  std::pair<const semantics::Symbol *, std::string> Variable; ///< its HostVariable's key()
   std::string Contiguous; ///< the condition, known as the program runs, that it is contiguous
 };
 
@@ -396,31 +397,56 @@ public:
     return "";
   }
 
-  /// A data clause's object: a variable or a section of its last dimension.
+  /// The variable R names and the components of its path (`m%grid%u`), if R is such a path.
+  static bool componentPath(const parser::DataRef &R, const semantics::Symbol *&Base,
+                            std::vector<const semantics::Symbol *> &Components) {
+    if (const auto *N = std::get_if<parser::Name>(&R.u)) {
+      Base = N->symbol;
+      return Base != nullptr;
+    }
+    const auto *C = std::get_if<common::Indirection<parser::StructureComponent>>(&R.u);
+    if (!C || !componentPath(C->value().base, Base, Components) || !C->value().component.symbol)
+      return false;
+    Components.push_back(C->value().component.symbol);
+    return true;
+  }
+
+  /// A data clause's object: a variable, a component of one whose type has no C struct (an
+  /// allocatable component, as kernels take it), or a section of its last dimension.
   std::optional<Section> section(const parser::AccObject &O, GlueCall &G) {
     const auto *D = std::get_if<parser::Designator>(&O.u);
-    const parser::Name *N = D ? variableName(*D) : nullptr;
+    const auto *Ref = D ? std::get_if<parser::DataRef>(&D->u) : nullptr;
     const parser::ArrayElement *Element = nullptr;
-    if (!N && D)
-      if (const auto *Ref = std::get_if<parser::DataRef>(&D->u))
-        if (const auto *E = std::get_if<common::Indirection<parser::ArrayElement>>(&Ref->u)) {
-          Element = &E->value();
-          if (const auto *Base = std::get_if<parser::Name>(&Element->base.u))
-            N = Base;
-        }
+    if (Ref)
+      if (const auto *E = std::get_if<common::Indirection<parser::ArrayElement>>(&Ref->u)) {
+        Element = &E->value();
+        Ref = &Element->base;
+      }
     parser::CharBlock Where = D ? D->source : parser::CharBlock{};
-    if (!N || !N->symbol) {
-      error(Where, "only variables and their sections are translated in Fortran data clauses "
-                   "yet (common blocks, components are not)");
+    const semantics::Symbol *Base = nullptr;
+    std::vector<const semantics::Symbol *> Components;
+    if (!Ref || !componentPath(*Ref, Base, Components)) {
+      error(Where, "only variables, their components and sections of them are translated in "
+                   "Fortran data clauses yet (common blocks are not)");
       return std::nullopt;
     }
-    auto V = hostVariable(*N->symbol);
+    if (!Components.empty()) {
+      // Kernels take a variable whose type is a C struct whole: so must its clauses.
+      auto Whole = hostVariable(*Base);
+      if (Whole) {
+        error(Where, "'" + Where.ToString() + "' is a component of a variable kernels take " +
+                         "whole, as a C struct: name '" + Base->name().ToString() + "'");
+        return std::nullopt;
+      }
+      llvm::consumeError(Whole.takeError());
+    }
+    auto V = Components.empty() ? hostVariable(*Base) : componentVariable(*Base, Components);
     if (!V) {
       error(Where, llvm::toString(V.takeError()));
       return std::nullopt;
     }
     const HostVariable &P = G.pass(*V);
-    Section S{"(void *)" + P.Name, wholeBytes(P), Where.ToString(), P.Symbol, ""};
+    Section S{"(void *)" + P.Name, wholeBytes(P), Where.ToString(), P.key(), ""};
     if (!Element)
       return S;
     // a(l1:u1, ..., lo:hi): contiguous when each dimension but the last is whole (checked as
@@ -462,15 +488,14 @@ public:
   }
 
   /// Entry and exit calls of a construct's data clauses; the variables they name.
-  std::set<const semantics::Symbol *> dataClauses(const parser::AccClauseList &Clauses, GlueCall &G,
-                                                  std::vector<std::string> &Entry,
-                                                  std::vector<std::string> &Exit,
-                                                  const std::string &Where) {
-    std::set<const semantics::Symbol *> Named;
+  std::set<std::pair<const semantics::Symbol *, std::string>>
+  dataClauses(const parser::AccClauseList &Clauses, GlueCall &G, std::vector<std::string> &Entry,
+              std::vector<std::string> &Exit, const std::string &Where) {
+    std::set<std::pair<const semantics::Symbol *, std::string>> Named;
     auto Each = [&](const parser::AccObjectList &List, const char *In, const char *Out) {
       for (const parser::AccObject &O : List.v)
         if (auto S = section(O, G)) {
-          Named.insert(S->Symbol);
+          Named.insert(S->Variable);
           std::string Args = S->Address + ", " + S->Bytes;
           if (!S->Contiguous.empty())
             Entry.push_back(contiguityCheck(*S, Where));
@@ -541,7 +566,7 @@ public:
     for (const HostVariable &V : K.Variables) {
       const HostVariable &H = G.pass(V);
       if (V.Share != HostVariable::Sharing::Shared) {
-        passPrivateArray(V, Named.count(V.Symbol), K.Text, P);
+        passPrivateArray(V, Named.count(V.key()), K.Text, P);
         continue;
       }
       std::string Bytes = wholeBytes(H);
@@ -558,7 +583,7 @@ public:
       // Arrays (and scalars the kernel assigns) no clause names: OpenACC's implicit copy,
       // unless a mapping around the construct holds them. An array an element of which is
       // reduced has its result written to the host's element: no copy.
-      if ((V.Rank || V.Ref) && !Named.count(V.Symbol) && !K.Reductions.count(V.Symbol))
+      if ((V.Rank || V.Ref) && !Named.count(V.key()) && !K.Reductions.count(V.Symbol))
         mapImplicitly(H, "jacc_copyout", P);
       for (int D = 0; D < V.Rank; ++D)
         passBound(V.Lower[D], "jacc_lb_", V, D, K.Text, P);
@@ -585,7 +610,7 @@ public:
     }
     P.Kernels.push_back({"", K.Text + "// jacc-site: " + P.Site + "\n"});
     if (Infos && K.Errors.empty())
-      describe(P);
+      describe(P, K.Variables);
     // An if clause: the statements as written run on the host when it is false.
     std::string If = ifCondition(Clauses);
     emit(Where, Lines, G, printComputePush(P) + "\n", If, !If.empty());
@@ -636,7 +661,12 @@ public:
   }
 
   /// -Minfo's lines on the kernel P pushes: the analysis the runtime will make of it.
-  void describe(const ComputePush &P) {
+  /// -Minfo's lines of the push P of a kernel taking Variables, in the program's names.
+  void describe(const ComputePush &P, const std::vector<HostVariable> &Variables) {
+    std::map<std::string, std::string> Paths; // the components passed as variables
+    for (const HostVariable &V : Variables)
+      if (!V.Path.empty())
+        Paths[V.Name] = V.Path;
     std::vector<std::string> Decls;
     for (llvm::StringRef A : P.Args) // each `{"<declaration>", <value>}`
       Decls.push_back(A.drop_front(2).take_until([](char C) { return C == '"'; }).str());
@@ -647,7 +677,8 @@ public:
       return;
     }
     for (std::string &Line : analysis::describeConstruct(*Info))
-      Infos->push_back(Modules.spelledInFortran(Routines.spelledInFortran(std::move(Line))));
+      Infos->push_back(renameIdentifiers(
+          Modules.spelledInFortran(Routines.spelledInFortran(std::move(Line))), Paths));
   }
 
   template <typename A> static constexpr size_t variantIndex() {

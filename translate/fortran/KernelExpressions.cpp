@@ -158,34 +158,73 @@ template <typename T> std::string KernelWriter::expr(const evaluate::Constant<T>
 }
 
 template <typename T> std::string KernelWriter::expr(const evaluate::Designator<T> &X) {
-  return std::visit(
-      common::visitors{[&](const semantics::SymbolRef &S) {
-                         return ElementalRank && S->Rank() > 0 ? wholeElement(*S) : variable(*S);
-                       },
-                       [&](const evaluate::ArrayRef &A) { return arrayElement(A); },
-                       [&](const evaluate::Component &C) { return component(C); },
-                       [&](const auto &) {
-                         error("substrings and coarrays are not translated into kernels yet");
-                         return std::string("0");
-                       }},
-      X.u);
+  return std::visit([&](const auto &Part) { return part(Part); }, X.u);
 }
 
 std::string KernelWriter::dataRef(const evaluate::DataRef &R) {
-  return std::visit(common::visitors{[&](const semantics::SymbolRef &S) {
-                                       return ElementalRank && S->Rank() > 0 ? wholeElement(*S)
-                                                                             : variable(*S);
-                                     },
-                                     [&](const evaluate::ArrayRef &A) { return arrayElement(A); },
-                                     [&](const evaluate::Component &C) { return component(C); },
-                                     [&](const auto &) {
-                                       error("coarrays are not translated into kernels yet");
-                                       return std::string("0");
-                                     }},
-                    R.u);
+  return std::visit([&](const auto &Part) { return part(Part); }, R.u);
+}
+
+std::string KernelWriter::part(const semantics::SymbolRef &S) {
+  return ElementalRank && S->Rank() > 0 ? wholeElement(*S) : variable(*S);
+}
+
+template <typename A> std::string KernelWriter::part(const A &) {
+  error("substrings, complex parts and coarrays are not translated into kernels yet");
+  return "0";
+}
+
+/// The variable and components of C's path when its variable's type has no C struct (it has an
+/// allocatable component): the glue passes the path as a variable of its own. Null Base else.
+static const semantics::Symbol *passedPath(const evaluate::Component &C,
+                                           std::vector<const semantics::Symbol *> &Components) {
+  Components = {&C.GetLastSymbol()};
+  const evaluate::DataRef *At = &C.base();
+  while (const auto *Inner = std::get_if<evaluate::Component>(&At->u)) {
+    Components.insert(Components.begin(), &Inner->GetLastSymbol());
+    At = &Inner->base();
+  }
+  const auto *Whole = std::get_if<semantics::SymbolRef>(&At->u);
+  const semantics::DerivedTypeSpec *Type = Whole ? derivedType(**Whole) : nullptr;
+  if (!Type)
+    return nullptr;
+  auto Structs = structsOf(*Type);
+  if (Structs)
+    return nullptr;
+  llvm::consumeError(Structs.takeError()); // a path of its own, or hostVariable's error
+  return &**Whole;
+}
+
+std::optional<HostVariable> KernelWriter::passedComponent(const evaluate::Component &C) {
+  std::vector<const semantics::Symbol *> Components;
+  const semantics::Symbol *Base = passedPath(C, Components);
+  if (!Base)
+    return std::nullopt;
+  auto V = componentVariable(Base->GetUltimate(), Components);
+  if (!V) {
+    error(llvm::toString(V.takeError()));
+    return HostVariable{};
+  }
+  if (InRoutine)
+    error("a routine reads '" + V->Path +
+          "', a component of a variable of its module or host: "
+          "pass it as an argument");
+  else if (Assigning && V->Rank == 0)
+    error("the kernel assigns '" + V->Path +
+          "', a component of a variable whose type has allocatable components: assign a "
+          "variable of its own, then the component after the construct");
+  else if (V->Rank && ElementalRank)
+    error("'" + V->Path + "' is a whole array in an array assignment: write the DO loop");
+  for (const HostVariable &Had : Out.Variables)
+    if (Had.key() == V->key())
+      return Had;
+  record(*V);
+  return *V;
 }
 
 std::string KernelWriter::component(const evaluate::Component &C) {
+  if (std::optional<HostVariable> Passed = passedComponent(C))
+    return Passed->Name.empty() ? "0" : Passed->Name;
   const semantics::Symbol &Member = C.GetLastSymbol();
   if (Member.Rank() > 0 && ElementalRank) {
     error("'" + Member.name().ToString() +
@@ -199,9 +238,16 @@ std::string KernelWriter::arrayElement(const evaluate::ArrayRef &A) {
   std::string Name;
   std::optional<HostVariable> V;
   if (const evaluate::Component *C = A.base().UnwrapComponent()) {
-    // An array component: constant bounds (DerivedTypes.h).
-    Name = dataRef(C->base()) + "." + cName(C->GetLastSymbol());
-    V = componentArray(C->GetLastSymbol());
+    if ((V = passedComponent(*C))) {
+      // An allocatable component: an array of its own.
+      if (V->Name.empty())
+        return "0";
+      Name = V->Name;
+    } else {
+      // An array component of a struct: constant bounds (DerivedTypes.h).
+      Name = dataRef(C->base()) + "." + cName(C->GetLastSymbol());
+      V = componentArray(C->GetLastSymbol());
+    }
   } else {
     const semantics::Symbol &S = **A.base().UnwrapSymbolRef();
     Name = variable(S);

@@ -150,9 +150,19 @@ public:
   template <typename T> std::string expr(const evaluate::Constant<T> &X);
   template <typename T> std::string expr(const evaluate::Designator<T> &X);
   std::string arrayElement(const evaluate::ArrayRef &A);
+  /// A component path (`m%u`, `m%grid%n`) of a scalar variable whose type has no C struct, as
+  /// the variable of its own the glue passes (recorded on first use; no name after an error);
+  /// nullopt for a component of a struct.
+  std::optional<HostVariable> passedComponent(const evaluate::Component &C);
   /// A component of a derived-type variable, its element or component: `base.name`.
   std::string component(const evaluate::Component &C);
   std::string dataRef(const evaluate::DataRef &R);
+  /// One part of a designator or data reference: a name, an element, a component (substrings,
+  /// complex parts and coarrays are errors).
+  std::string part(const semantics::SymbolRef &S);
+  std::string part(const evaluate::ArrayRef &A) { return arrayElement(A); }
+  std::string part(const evaluate::Component &C) { return component(C); }
+  template <typename A> std::string part(const A &);
   /// Name, the C text of V, at Subs (each dimension's offset from its lower bound, the first
   /// dimension's first). Column-major: the last selects the outermost C row; a flat array
   /// takes the one offset they make.
