@@ -2,8 +2,8 @@
 ! array of entries (a type nested in a type), the vectors an array of one type holding every
 ! vector's element, the problem's sizes a scalar of a type read by the kernels, the solver's
 ! state a scalar of an extended type whose components a serial construct assigns; a whole
-! element of a type copied in a kernel. The matrix is 1-D Poisson's plus a shift, the right side
-! that of the solution 1, 2, 1, 2, ...
+! element of a type copied in a kernel; a routine taking a row and the vectors. The matrix is
+! 1-D Poisson's plus a shift, the right side that of the solution 1, 2, 1, 2, ...
 module cg_types
   implicit none
   integer, parameter :: dp = kind(1.0d0)
@@ -29,6 +29,19 @@ module cg_types
   type, extends(state) :: checked_state
     logical :: small
   end type checked_state
+contains
+  ! A row times the vectors' p: a routine taking a type by value and an array of one.
+  real(dp) function row_times_p(r, n, v)
+    !$acc routine seq
+    type(row), intent(in) :: r
+    integer, intent(in) :: n
+    type(vectors), intent(in) :: v(n)
+    integer :: k
+    row_times_p = 0
+    do k = 1, r%count
+      row_times_p = row_times_p + r%e(k)%val * v(r%e(k)%col)%p
+    end do
+  end function row_times_p
 end module cg_types
 
 program cg
@@ -78,15 +91,22 @@ program cg
     rr = rr + v(i)%r * v(i)%r
   end do
   do it = 1, steps
-    ! q = A p
-    !$acc parallel loop private(s)
-    do i = 1, prm%n
-      s = 0
-      do k = 1, a(i)%count
-        s = s + a(i)%e(k)%val * v(a(i)%e(k)%col)%p
+    ! q = A p (a routine on odd steps)
+    if (mod(it, 2) == 1) then
+      !$acc parallel loop
+      do i = 1, prm%n
+        v(i)%q = row_times_p(a(i), prm%n, v)
       end do
-      v(i)%q = s
-    end do
+    else
+      !$acc parallel loop private(s)
+      do i = 1, prm%n
+        s = 0
+        do k = 1, a(i)%count
+          s = s + a(i)%e(k)%val * v(a(i)%e(k)%col)%p
+        end do
+        v(i)%q = s
+      end do
+    end if
     pq = 0
     !$acc parallel loop reduction(+:pq)
     do i = 1, prm%n

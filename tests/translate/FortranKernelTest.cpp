@@ -65,6 +65,15 @@ protected:
         jit::expectKernelCompilesForCuda(Info);
     }
   }
+  /// Every kernel Source pushes analyses and compiles for CUDA (expectKernelsCompile).
+  void expectKernelsCompileText(const std::string &Source) {
+    for (const test::PushedKernel &K : test::pushedKernels(translate(Source))) {
+      SCOPED_TRACE(K.Source);
+      analysis::KernelInfo Info = jit::analyzeOrFail(K.Source, K.Decls);
+      if (!Info.Source.empty() && jit::nvrtcAvailable())
+        jit::expectKernelCompilesForCuda(Info);
+    }
+  }
   /// The one kernel Source pushes.
   std::string kernel(const std::string &Source) {
     auto Kernels = test::pushedKernels(translate(Source));
@@ -227,6 +236,48 @@ end subroutine
                    "jacc's kernels take derived types whose components are"),
             std::string::npos)
       << E;
+}
+
+TEST_F(FortranKernelTest, RoutinesTakeDerivedTypesAsTheirStructs) {
+  std::string Source = R"(module shapes
+  type point
+    real(8) :: x, y
+  end type
+contains
+  real(8) function dist2(p, q)
+    !$acc routine seq
+    type(point), intent(in) :: p, q
+    dist2 = (p%x - q%x) ** 2 + (p%y - q%y) ** 2
+  end function
+  subroutine shift(p, d)
+    !$acc routine seq
+    type(point) :: p
+    real(8), intent(in) :: d
+    p%x = p%x + d
+  end subroutine
+end module
+subroutine s(n, pts, d)
+  use shapes
+  integer :: n, i
+  type(point) :: pts(n)
+  real(8) :: d(n)
+  !$acc parallel loop
+  do i = 1, n
+    d(i) = dist2(pts(i), pts(1))
+    call shift(pts(i), d(i))
+  end do
+end subroutine
+)";
+  std::string K = kernel(Source);
+  size_t Struct = K.find("} jacc_t_point_");
+  EXPECT_NE(Struct, std::string::npos) << K;
+  EXPECT_LT(Struct, K.find("double jacc_routine_shapes_dist2(")) << K;
+  EXPECT_NE(K.find("double jacc_routine_shapes_dist2(jacc_t_point_"), std::string::npos) << K;
+  EXPECT_NE(K.find("(((p.x - q.x)) * ((p.x - q.x)))"), std::string::npos) << K;
+  // The routine assigns a component of p: it takes p by address.
+  EXPECT_NE(K.find("(*p).x = ((*p).x + d);"), std::string::npos) << K;
+  EXPECT_NE(K.find("jacc_routine_shapes_shift(&pts[i - 1], d[i - 1]);"), std::string::npos) << K;
+  expectKernelsCompileText(Source);
 }
 
 TEST_F(FortranKernelTest, AComponentOfAVariableOfATypeWithAllocatablesIsPassedAsAVariable) {
@@ -891,7 +942,7 @@ TEST_F(FortranKernelTest, EveryKernelOfTheGoldenFileAndTheCorpusAnalysesAndCompi
         {"tests/openacc/fortran_reductions.f90", 11},
         {"tests/openacc/fortran_arrays.f90", 3},
         {"tests/openacc/fortran_routines.f90", 3},
-        {"tests/openacc/fortran_cg_types.f90", 7},
+        {"tests/openacc/fortran_cg_types.f90", 8},
         {"tests/openacc/fortran_field_type.f90", 3}})
     expectKernelsCompile(std::string(JACC_SOURCE_DIR) + "/" + File, Count);
 }

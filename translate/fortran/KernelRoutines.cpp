@@ -1,6 +1,7 @@
 // Routines in kernels: a call prints the routine, once per kernel, as a C function taking
 // Fortran's arguments by reference in C's forms (a scalar it assigns by address, an array by
 // its first element and, assumed-shape, its extents), and passes the actuals that way.
+#include "translate/fortran/DerivedTypes.h"
 #include "translate/fortran/KernelWriter.h"
 
 #include <flang/Evaluate/tools.h>
@@ -117,13 +118,28 @@ void KernelWriter::CalledRoutines::define(const std::string &CName, const std::s
   Text += Definition;
 }
 
+/// The C type of an actual argument of Type: its intrinsic type's or its struct's; empty if
+/// none.
+static std::string actualType(const evaluate::DynamicType &Type) {
+  if (Type.category() != TypeCategory::Derived)
+    return cTypeOf(Type.category(), Type.kind());
+  if (Type.IsPolymorphic())
+    return "";
+  auto Structs = structsOf(Type.GetDerivedTypeSpec());
+  if (!Structs) {
+    llvm::consumeError(Structs.takeError()); // no C type: not the dummy's
+    return "";
+  }
+  return Structs->back().Name;
+}
+
 std::string KernelWriter::argument(const Expr<SomeType> &E, const Parameter &P,
                                    const std::string &Callee, size_t Position) {
   std::string Which = "argument " + std::to_string(Position) + " of '" + Callee + "'";
   if (P.How == Parameter::Pass::Value)
     return expr(E);
   if (std::optional<evaluate::DynamicType> Type = E.GetType())
-    if (cTypeOf(Type->category(), Type->kind()) != P.CType) {
+    if (actualType(*Type) != P.CType) {
       error(Which + " is not of its dummy argument's type and kind");
       return "0";
     }
@@ -375,10 +391,22 @@ std::string KernelWriter::capture(const semantics::Symbol &S) {
 
 std::string KernelWriter::routineType(const semantics::Symbol &S, const char *What) {
   std::string T = cType(S);
+  if (const semantics::DerivedTypeSpec *Type = T.empty() ? derivedType(S) : nullptr) {
+    auto Structs = structsOf(*Type);
+    if (!Structs) {
+      error("'" + S.name().ToString() + "', " + What +
+            " of a routine: " + llvm::toString(Structs.takeError()));
+      return "int";
+    }
+    // Defined before the routine, which is defined when written.
+    for (const CStruct &Struct : *Structs)
+      Called->define(Struct.Name, Struct.Definition);
+    return Structs->back().Name;
+  }
   if (T.empty())
     error("'" + S.name().ToString() + "', " + What +
-          " of a routine, is not an integer, logical or real of kind 1 to 8 (complex, "
-          "character and derived types are not translated yet)");
+          " of a routine, is not an integer, logical or real of kind 1 to 8, or a derived type "
+          "of them (complex and character variables are not translated yet)");
   return T.empty() ? std::string("int") : T;
 }
 
@@ -392,6 +420,11 @@ void KernelWriter::local(const semantics::Symbol &Symbol, std::vector<std::strin
           "' is saved (SAVE, or initialized in its declaration): a routine's locals are each "
           "call's own; assign its first value instead");
   std::string T = routineType(S, "a local variable");
+  if (const semantics::DerivedTypeSpec *Type = derivedType(S))
+    if (Type->HasDefaultInitialization())
+      error("'" + S.name().ToString() +
+            "' is a local of a type with initialized components: a routine's locals start "
+            "undefined in a kernel; assign its components");
   if (S.Rank() == 0) {
     Prologue.push_back(T + " " + cName(S) + ";");
     Named[&S] = cName(S);

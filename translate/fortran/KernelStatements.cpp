@@ -131,8 +131,9 @@ void KernelWriter::assignment(std::string &Text, const parser::AssignmentStmt &S
   if (const semantics::Symbol *Base = evaluate::UnwrapWholeSymbolDataRef(A.lhs))
     assigns(*Base, true);
   else if (const semantics::Symbol *Struct = assignedStruct(A.lhs)) {
-    // A component of a scalar: its other components keep their values, as if read first.
-    assigns(*Struct, false);
+    // A component of a scalar: assigned (a routine takes it by address), its other
+    // components keeping their values, as if read first (a kernel shares it).
+    assigns(*Struct, true);
     ReadFirst.insert(&Struct->GetUltimate());
   }
   Assigning = true;
