@@ -9,6 +9,7 @@
 #include <list>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace Fortran::semantics {
@@ -32,6 +33,9 @@ struct CStruct {
   std::string Name, Definition;
 };
 
+/// What identifies a host variable among a construct's: its symbol, and its component path.
+using VariableKey = std::pair<const Fortran::semantics::Symbol *, std::string>;
+
 /// A host variable a kernel or a data clause names, as the glue passes it.
 struct HostVariable {
   const Fortran::semantics::Symbol *Symbol = nullptr;
@@ -43,8 +47,7 @@ struct HostVariable {
   /// or any of such a type's): the host program's designator (`m%u`, `m%grid%n`), passed as a
   /// variable of its own; Symbol is the component's. Empty for a variable.
   std::string Path;
-  /// What identifies it among a construct's variables.
-  std::pair<const Fortran::semantics::Symbol *, std::string> key() const { return {Symbol, Path}; }
+  VariableKey key() const { return {Symbol, Path}; }
   int Rank = 0;      ///< 0: a scalar
   /// Each dimension's lower bound in the kernel: a constant, or the argument that carries it.
   std::vector<std::string> Lower;

@@ -112,7 +112,7 @@ std::string wholeBytes(const HostVariable &V) {
 /// A data clause's object in C: its address and bytes.
 struct Section {
   std::string Address, Bytes, What;
-  std::pair<const semantics::Symbol *, std::string> Variable; ///< its HostVariable's key()
+  VariableKey Variable;   ///< its HostVariable's
   std::string Contiguous; ///< the condition, known as the program runs, that it is contiguous
 };
 
@@ -488,10 +488,10 @@ public:
   }
 
   /// Entry and exit calls of a construct's data clauses; the variables they name.
-  std::set<std::pair<const semantics::Symbol *, std::string>>
-  dataClauses(const parser::AccClauseList &Clauses, GlueCall &G, std::vector<std::string> &Entry,
-              std::vector<std::string> &Exit, const std::string &Where) {
-    std::set<std::pair<const semantics::Symbol *, std::string>> Named;
+  std::set<VariableKey> dataClauses(const parser::AccClauseList &Clauses, GlueCall &G,
+                                    std::vector<std::string> &Entry, std::vector<std::string> &Exit,
+                                    const std::string &Where) {
+    std::set<VariableKey> Named;
     auto Each = [&](const parser::AccObjectList &List, const char *In, const char *Out) {
       for (const parser::AccObject &O : List.v)
         if (auto S = section(O, G)) {
