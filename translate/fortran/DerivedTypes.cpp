@@ -24,6 +24,17 @@ const semantics::DerivedTypeSpec *derivedType(const semantics::Symbol &Symbol) {
                                                                           : nullptr;
 }
 
+bool takenByComponents(const semantics::Symbol &Symbol) {
+  const semantics::DerivedTypeSpec *Type = derivedType(Symbol);
+  if (!Type)
+    return false;
+  auto Structs = structsOf(*Type);
+  if (Structs)
+    return false;
+  llvm::consumeError(Structs.takeError()); // taken by components, or the variable's own error
+  return true;
+}
+
 HostVariable componentArray(const semantics::Symbol &Component) {
   HostVariable V;
   V.Symbol = &Component;

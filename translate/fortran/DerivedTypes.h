@@ -22,6 +22,11 @@ llvm::Expected<std::vector<CStruct>> structsOf(const Fortran::semantics::Derived
 /// The derived type of Symbol's elements, if it has one.
 const Fortran::semantics::DerivedTypeSpec *derivedType(const Fortran::semantics::Symbol &Symbol);
 
+/// Whether kernels and data clauses take the components of Symbol, a derived-type variable
+/// whose type has no C struct (an allocatable component, most often), as variables of their
+/// own (HostVariable::Path), not the variable whole.
+bool takenByComponents(const Fortran::semantics::Symbol &Symbol);
+
 /// An array component of a struct (structsOf): its rank and constant bounds, as a kernel
 /// indexes it.
 HostVariable componentArray(const Fortran::semantics::Symbol &Component);

@@ -10,6 +10,7 @@
 #include "translate/ComputePush.h"
 #include "translate/RuntimeDirectives.h"
 #include "translate/Translate.h"
+#include "translate/fortran/DerivedTypes.h"
 #include "translate/fortran/FortranKernel.h"
 #include "translate/fortran/FortranRoutines.h"
 #include "translate/fortran/ModuleDeclares.h"
@@ -430,15 +431,10 @@ public:
                    "Fortran data clauses yet (common blocks are not)");
       return std::nullopt;
     }
-    if (!Components.empty()) {
-      // Kernels take a variable whose type is a C struct whole: so must its clauses.
-      auto Whole = hostVariable(*Base);
-      if (Whole) {
-        error(Where, "'" + Where.ToString() + "' is a component of a variable kernels take " +
-                         "whole, as a C struct: name '" + Base->name().ToString() + "'");
-        return std::nullopt;
-      }
-      llvm::consumeError(Whole.takeError());
+    if (!Components.empty() && !takenByComponents(*Base)) {
+      error(Where, "'" + Where.ToString() + "' is a component of a variable kernels take " +
+                       "whole, as a C struct: name '" + Base->name().ToString() + "'");
+      return std::nullopt;
     }
     auto V = Components.empty() ? hostVariable(*Base) : componentVariable(*Base, Components);
     if (!V) {

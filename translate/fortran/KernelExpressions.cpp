@@ -185,14 +185,7 @@ static const semantics::Symbol *passedPath(const evaluate::Component &C,
     At = &Inner->base();
   }
   const auto *Whole = std::get_if<semantics::SymbolRef>(&At->u);
-  const semantics::DerivedTypeSpec *Type = Whole ? derivedType(**Whole) : nullptr;
-  if (!Type)
-    return nullptr;
-  auto Structs = structsOf(*Type);
-  if (Structs)
-    return nullptr;
-  llvm::consumeError(Structs.takeError()); // a path of its own, or hostVariable's error
-  return &**Whole;
+  return Whole && takenByComponents(**Whole) ? &**Whole : nullptr;
 }
 
 std::optional<HostVariable> KernelWriter::passedComponent(const evaluate::Component &C) {
