@@ -37,18 +37,23 @@ ProgramSpread::Step ProgramSpread::next(const void *Kernel, Regime FirstRegime) 
   if (Launches == 0) {
     Opening = Previous = Window = Choice = FirstRegime;
     startWindow(Opening);
-  } else if (Launches >= WindowEnd || Abort)
+  } else if (Launches >= WindowEnd || Abort || longEnough())
     endWindow();
   ++Launches;
   ++K.Launches;
+  if (!K.RanInWindow) {
+    K.RanInWindow = true;
+    ++WindowKernels;
+  }
   return {Window, true};
 }
 
 void ProgramSpread::record(const void *Kernel, Regime R, double Seconds, bool OneOff,
                            uint64_t FetchedBytes) {
   std::lock_guard<std::mutex> L(M);
-  if (Fixed || R != Window || OneOff)
+  if (Fixed || R != Window)
     return;
+  WindowElapsed += Seconds;
   auto It = Kernels.find(Kernel);
   if (It == Kernels.end())
     return;
@@ -56,9 +61,11 @@ void ProgramSpread::record(const void *Kernel, Regime R, double Seconds, bool On
   // A kernel's first launch after the regime changed pays for the change (its data gathered on
   // one device, or spread again), and so does any launch on one device that still fetched: a
   // cost of re-timing, not of the regime. Its first launch ever pays for the devices' first
-  // touch of its data.
+  // touch of its data. A one-off push is its kernel's first in the window all the same.
   bool First = !K.SeenInWindow;
   K.SeenInWindow = true;
+  if (OneOff)
+    return;
   bool Gathering = R == Regime::OneDevice && FetchedBytes > 0;
   if ((First && (Window != Previous || K.Launches == 1)) || Gathering) {
     double Mean = K.Mean[int(Window)];
@@ -83,7 +90,11 @@ ProgramSpread::Regime ProgramSpread::chosen() {
 
 void ProgramSpread::forget(const void *Kernel) {
   std::lock_guard<std::mutex> L(M);
-  Kernels.erase(Kernel);
+  auto It = Kernels.find(Kernel);
+  if (It == Kernels.end())
+    return;
+  WindowKernels -= It->second.RanInWindow;
+  Kernels.erase(It);
 }
 
 void ProgramSpread::clear() {
@@ -91,7 +102,8 @@ void ProgramSpread::clear() {
   Kernels.clear();
   Now = Phase::TimeFirst;
   Window = Previous = Choice = Opening;
-  Launches = WindowEnd = WindowsLeft = 0;
+  Launches = WindowEnd = WindowsLeft = WindowStart = WindowKernels = 0;
+  WindowElapsed = 0;
   Period = RecheckWindows;
   EntrySeconds = EntryCost[0] = EntryCost[1] = 0;
 }
@@ -103,11 +115,19 @@ void ProgramSpread::startWindow(Regime R) {
   AbortCompared = 0;
   Abort = false;
   WindowEnd = Launches + std::max<uint64_t>(MinWindow, WindowPerKernel * Kernels.size());
+  WindowStart = Launches;
+  WindowKernels = 0;
+  WindowElapsed = 0;
   for (auto &[Id, K] : Kernels) {
     K.WindowSeconds = 0;
     K.WindowTimed = 0;
-    K.SeenInWindow = false;
+    K.SeenInWindow = K.RanInWindow = false;
   }
+}
+
+bool ProgramSpread::longEnough() const {
+  return WindowElapsed >= MinWindowSeconds &&
+         Launches - WindowStart >= WindowPerKernel * WindowKernels;
 }
 
 ProgramSpread::Prices ProgramSpread::prices() const {

@@ -26,6 +26,10 @@ public:
   /// one; a window spread costs what the program's worst regime does, so no more).
   static constexpr uint64_t MinWindow = 64;
   static constexpr uint64_t WindowPerKernel = 2;
+  /// A window whose launches took this long in all ends once it holds WindowPerKernel launches of
+  /// each kernel it ran: a program of few long launches (NPB FT: 55 of about 50 ms) would
+  /// otherwise run whole in its first window, and its launches are long enough to time alone.
+  static constexpr double MinWindowSeconds = 0.05;
   /// Windows between two timings of the regime not chosen: at least (doubling while they
   /// confirm the choice, and stretched to the budget below), and at most.
   static constexpr uint64_t RecheckWindows = 8, MaxRecheckWindows = 512;
@@ -76,9 +80,12 @@ private:
     double WindowSeconds = 0;
     uint64_t WindowTimed = 0;
     bool SeenInWindow = false; ///< its first launch in a window may not count (see record)
+    bool RanInWindow = false;  ///< counted in WindowKernels
   };
   void endWindow(); // under the lock
   void startWindow(Regime R);
+  /// Whether the window has run long enough to end before WindowEnd (MinWindowSeconds).
+  bool longEnough() const;
   /// The program's price under each regime: the kernels timed under both, each mean weighted
   /// by its launches (Launches: theirs in all).
   struct Prices {
@@ -105,6 +112,9 @@ private:
   /// What switching into each regime cost the last time it was measured (seconds).
   double EntryCost[2] = {0, 0};
   uint64_t Launches = 0, WindowEnd = 0, WindowsLeft = 0;
+  /// This window: its first launch, the kernels it ran, its recorded launches' seconds.
+  uint64_t WindowStart = 0, WindowKernels = 0;
+  double WindowElapsed = 0;
   uint64_t Period = RecheckWindows;
 };
 

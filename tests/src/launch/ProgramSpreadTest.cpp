@@ -17,17 +17,20 @@ using Regime = ProgramSpread::Regime;
 
 namespace {
 
+/// The tests' unit of time: launches of microseconds, whose windows end by their count.
+constexpr double Us = 1e-6;
+
 /// A program cycling over Kernels (each entry one launch of a time step), each launch taking
-/// Cost(kernel, regime) seconds; Launches of it, returning each launch's regime.
+/// Cost(kernel, regime) units of Unit seconds; Launches of it, returning each launch's regime.
 std::vector<Regime> run(ProgramSpread &P, const std::vector<const void *> &Kernels,
                         uint64_t Launches, const std::function<double(const void *, Regime)> &Cost,
-                        Regime First = Regime::Spread) {
+                        Regime First = Regime::Spread, double Unit = Us) {
   std::vector<Regime> Out;
   for (uint64_t I = 0; I < Launches; ++I) {
     const void *K = Kernels[I % Kernels.size()];
     ProgramSpread::Step S = P.next(K, First);
     EXPECT_TRUE(S.Measure);
-    P.record(K, S.How, Cost(K, S.How));
+    P.record(K, S.How, Cost(K, S.How) * Unit);
     Out.push_back(S.How);
   }
   return Out;
@@ -47,7 +50,7 @@ int A, B, C; // kernels, told apart by address
 
 /// What one launch of a program driven by hand reports.
 struct Recorded {
-  double Seconds = 0;
+  double Micros = 0;
   bool OneOff = false;
   uint64_t FetchedBytes = 0;
 };
@@ -60,7 +63,7 @@ void alternate(ProgramSpread &P, uint64_t Launches,
     const void *K = Launch % 2 ? &A : &B;
     ProgramSpread::Step S = P.next(K);
     Recorded R = Report(Launch, S.How);
-    P.record(K, S.How, R.Seconds, R.OneOff, R.FetchedBytes);
+    P.record(K, S.How, R.Micros * Us, R.OneOff, R.FetchedBytes);
   }
 }
 
@@ -275,6 +278,41 @@ TEST(ProgramSpreadTest, LongerWindowsForProgramsOfManyKernels) {
   EXPECT_EQ(Rs[W + Window], Regime::OneDevice) << "chosen";
 }
 
+TEST(ProgramSpreadTest, ProgramsOfFewLongLaunchesEndTheirWindowsByTime) {
+  // A 3-D FFT's shape: a set-up of 8 kernels run once, then time steps of 5 kernels of 50 ms
+  // each, 56 launches in all, fewer than a window's minimum. Spreading halves each launch.
+  std::vector<int> Setup(8);
+  std::vector<const void *> SetupKernels;
+  for (int &K : Setup)
+    SetupKernels.push_back(&K);
+  int Step[5];
+  std::vector<const void *> StepKernels;
+  for (int &K : Step)
+    StepKernels.push_back(&K);
+  auto Cost = [](const void *, Regime R) { return R == Regime::Spread ? 25.0 : 50.0; };
+  constexpr double Ms = 1e-3;
+  ProgramSpread P;
+  auto Rs = run(P, SetupKernels, Setup.size(), Cost, Regime::OneDevice, Ms);
+  auto Steps = run(P, StepKernels, 48, Cost, Regime::OneDevice, Ms);
+  Rs.insert(Rs.end(), Steps.begin(), Steps.end());
+  // The first window ends once it held two launches of each kernel it ran (26: 13 kernels), the
+  // spread one after two steps (10), and spreading is chosen.
+  uint64_t First = ProgramSpread::WindowPerKernel * (Setup.size() + 5);
+  EXPECT_TRUE(allIn(Rs, 0, First, Regime::OneDevice));
+  EXPECT_TRUE(allIn(Rs, First, Rs.size(), Regime::Spread));
+  EXPECT_EQ(P.chosen(), Regime::Spread);
+  EXPECT_GT(Rs.size() - First, Rs.size() / 2) << "most of the program runs spread";
+}
+
+TEST(ProgramSpreadTest, WindowsOfShortLaunchesKeepTheirMinimum) {
+  // The same program with launches of 50 us: nothing is timed spread within its 56 launches.
+  ProgramSpread P;
+  auto Rs = run(
+      P, {&A, &B, &C}, W - 1,
+      [](const void *, Regime R) { return R == Regime::Spread ? 25.0 : 50.0; }, Regime::OneDevice);
+  EXPECT_TRUE(allIn(Rs, 0, W - 1, Regime::OneDevice));
+}
+
 TEST(ProgramSpreadTest, AFixedRegimeIsNeitherTimedNorChanged) {
   ProgramSpread P;
   P.fix(true, Regime::OneDevice);
@@ -294,7 +332,7 @@ TEST(ProgramSpreadTest, ALaunchRecordedAfterItsWindowIsDropped) {
   // before, finishing late): one device was never timed, so spreading stays.
   for (uint64_t I = 0; I < 3 * W; ++I) {
     P.next(&A);
-    P.record(&A, Regime::Spread, 1.0);
+    P.record(&A, Regime::Spread, 1.0 * Us);
   }
   EXPECT_EQ(P.chosen(), Regime::Spread);
 }
