@@ -3,6 +3,7 @@
 #include "src/Runtime.h"
 
 #include "analysis/KernelSource.h"
+#include "jit/cache/KernelStore.h"
 #include "jit/host/PerfMap.h"
 #include "jit/server/CompileServer.h"
 #include "src/DeviceRegistry.h"
@@ -73,6 +74,14 @@ llvm::Error Runtime::initLocked() {
   jit::configureCompiles(Settings->Compile);
   jit::prestartCompileServer(); // its start-up overlaps the program's until the first push
   Chooser.setPolicy(Settings->Split);
+  // A program that ran before on these devices starts as its last run chose.
+  if (auto Disk =
+          Settings->ProgramCache && Created.size() > 1 ? jit::processDiskCache() : nullptr) {
+    std::string Devices;
+    for (const auto &D : Created)
+      Devices += D->name() + "x" + std::to_string(D->computeUnits()) + " ";
+    Chooser.rememberIn(std::make_unique<ProgramMemory>(std::move(Disk), programIdentity(Devices)));
+  }
   PolicyFromEnv = Policy;
   std::atomic_store(&this->Policy, std::move(Policy));
   Watchdog::instance().setThreshold(Settings->KernelWarnSeconds);

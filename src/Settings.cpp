@@ -76,6 +76,10 @@ llvm::Expected<RuntimeSettings> readSettings() {
   if (!Malloc)
     return Malloc.takeError();
   S.UserBlockCopies = *Malloc == 1;
+  auto ProgramCache = env::onOff(env::Var::ProgramCache, true, "on or off");
+  if (!ProgramCache)
+    return ProgramCache.takeError();
+  S.ProgramCache = *ProgramCache;
   auto Warn = env::seconds(env::Var::KernelWarn, S.KernelWarnSeconds, 1e9,
                            "30 or 0.5; 0 turns the warning off");
   if (!Warn)

@@ -25,6 +25,7 @@ struct RuntimeSettings {
   std::string ConfigFile;                            ///< JACC_CONFIG (read at jacc_init)
   bool UnifiedMemory = false;                        ///< JACC_MEMORY=unified
   bool UserBlockCopies = false;                      ///< JACC_MALLOC=every
+  bool ProgramCache = true;                          ///< JACC_PROGRAM_CACHE
   jit::SpecializeSettings Specialize;                ///< JACC_SPECIALIZE*
   double KernelWarnSeconds = 0;                      ///< JACC_KERNEL_WARN (0: off)
   size_t KernelsInMemory = jit::KernelCache::DefaultCapacity; ///< JACC_KERNELS_IN_MEMORY (0: all)

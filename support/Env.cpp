@@ -36,6 +36,8 @@ const char *name(Var V) {
   case Var::Cache: return "JACC_CACHE";
   case Var::CacheDir: return "JACC_CACHE_DIR";
   case Var::CacheMaxSize: return "JACC_CACHE_MAX_SIZE";
+  case Var::ProgramCache:
+    return "JACC_PROGRAM_CACHE";
   case Var::LibCuda: return "JACC_LIBCUDA";
   case Var::AccErrors: return "JACC_ACC_ERRORS";
   case Var::Debug: return "JACC_DEBUG";
@@ -93,6 +95,7 @@ llvm::ArrayRef<Var> allVars() {
                             Var::Cache,
                             Var::CacheDir,
                             Var::CacheMaxSize,
+                            Var::ProgramCache,
                             Var::LibCuda,
                             Var::AccErrors,
                             Var::Debug,
@@ -151,6 +154,8 @@ const char *defaultText(Var V) {
   case Var::Cache: return "on";
   case Var::CacheDir: return "$XDG_CACHE_HOME/jacc, else ~/.cache/jacc";
   case Var::CacheMaxSize: return "1G";
+  case Var::ProgramCache:
+    return "on";
   case Var::LibCuda: return "libcuda.so.1";
   case Var::AccErrors: return "abort";
   case Var::Debug: return "off";

@@ -45,6 +45,7 @@ enum class Var : unsigned {
   Cache,             ///< JACC_CACHE: the disk cache on or off (jit/cache)
   CacheDir,          ///< JACC_CACHE_DIR: its directory
   CacheMaxSize,      ///< JACC_CACHE_MAX_SIZE: its size limit
+  ProgramCache,      ///< JACC_PROGRAM_CACHE: a run's regime kept for the next (src/launch)
   LibCuda,           ///< JACC_LIBCUDA: the CUDA driver library (src/cuda)
   AccErrors,         ///< JACC_ACC_ERRORS: abort, return (src/OpenACC.cpp)
   Debug,             ///< JACC_DEBUG: trace topics (support/Debug)

@@ -571,7 +571,34 @@ llvm::Error DiskCache::clear() {
     }
     ::rmdir(SubDir.c_str()); // fails, rightly, if a store is filling it meanwhile
   }
+  std::string Records = pathJoin(Dir, RecordsDir);
+  if (isDirectory(Records))
+    if (int E = removeTree(Records))
+      Keep(ioError("remove", Records, E));
   return First;
+}
+
+std::optional<std::string> DiskCache::readRecord(llvm::StringRef Name) const {
+  if (!isValidArtifactName(Name))
+    return std::nullopt;
+  std::string Records = pathJoin(Dir, RecordsDir), Bytes;
+  if (!isDirectory(Records) || readFile(pathJoin(Records, Name), 64 << 10, Bytes) != 0)
+    return std::nullopt;
+  return Bytes;
+}
+
+llvm::Error DiskCache::writeRecord(llvm::StringRef Name, llvm::StringRef Bytes) {
+  if (ReadOnly)
+    return readOnlyError(Dir);
+  if (!isValidArtifactName(Name))
+    return makeError(ErrorCode::InvalidArgument,
+                     "kernel cache: '" + Name + "' is not a record's name");
+  std::string Records = pathJoin(Dir, RecordsDir);
+  if (::mkdir(Records.c_str(), 0755) != 0 && errno != EEXIST)
+    return ioError("create", Records, errno);
+  if (!isDirectory(Records)) // a file or a link planted there: write nothing through it
+    return ioError("use", Records, ENOTDIR);
+  return writeFileAtomic(Records, Name, Bytes);
 }
 
 std::vector<DiskCacheProblem> DiskCache::verify() {

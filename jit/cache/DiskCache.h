@@ -120,8 +120,16 @@ public:
   /// least recently used ones until the total is at most MaxSize. Bad entries (another format, an
   /// unreadable entry.json) count as the least recently used of all. Returns how many went.
   llvm::Expected<unsigned> prune(uint64_t MaxSize, int64_t OlderThan = 0);
-  /// Remove every entry (the statistics and CACHEDIR.TAG stay).
+  /// Remove every entry and record (the statistics and CACHEDIR.TAG stay).
   llvm::Error clear();
+
+  /// A small record kept beside the entries (<dir>/records/<Name>, Name an artifact name): what
+  /// the runtime learnt of running a program, read at its start. Nullopt when absent, unreadable
+  /// or over 64 KiB.
+  std::optional<std::string> readRecord(llvm::StringRef Name) const;
+  /// Write a record whole (readers see the old one or the new one); an error naming the file, or
+  /// InvalidArgument when read-only or Name is not an artifact name.
+  llvm::Error writeRecord(llvm::StringRef Name, llvm::StringRef Bytes);
   /// Check every entry (files present, checksums, format); remove the bad ones and report them.
   /// Also removes, without reporting them, the files of an entry that entry.json does not name
   /// (temporary files of crashed writers, artifacts of a replaced entry).

@@ -30,6 +30,8 @@ constexpr const char *EntryLockFile = "entry.lock";
 constexpr const char *StatsFile = "stats.json";
 constexpr const char *RootLockFile = "cache.lock";
 constexpr const char *TagFile = "CACHEDIR.TAG";
+/// Records of what the runtime learnt of running programs (DiskCache::readRecord).
+constexpr const char *RecordsDir = "records";
 constexpr const char *TagText = "Signature: 8a477f597d28d172789f06886806bc55\n"
                                 "# This file is a cache directory tag created by jacc.\n"
                                 "# For information about cache directory tags, see:\n"

@@ -65,6 +65,21 @@ void LaunchChooser::setPolicy(SplitChoice::Policy P) {
                                                     : ProgramSpread::Regime::Spread);
 }
 
+void LaunchChooser::rememberIn(std::unique_ptr<ProgramMemory> M) {
+  Memory = std::move(M);
+  if (!Memory || Split.policy() != SplitChoice::Policy::Auto)
+    return;
+  if (std::optional<ProgramMemory::Choice> C = Memory->recall()) {
+    Program.recall(C->Regime, C->RecheckWindows);
+    debugLog("launch", std::string("program: ") +
+                           (C->Regime == ProgramSpread::Regime::Spread ? "spread over the devices"
+                                                                       : "on one device") +
+                           " from its first launch, as a past run chose (" + Memory->name() +
+                           " in the kernel cache; the other regime timed again in " +
+                           std::to_string(C->RecheckWindows) + " windows)");
+  }
+}
+
 llvm::Expected<LaunchDecision> LaunchChooser::decide(
     const LaunchRequest &R,
     llvm::function_ref<std::vector<SplitShare>(const Distribution *)> PolicyShares) {
@@ -78,6 +93,8 @@ llvm::Expected<LaunchDecision> LaunchChooser::decide(
     // runs each device's share on the same cores, and one device is what they would do alone.
     ProgramSpread::Step Step = Program.next(
         R.Kernel, R.SharedCores ? ProgramSpread::Regime::OneDevice : ProgramSpread::Regime::Spread);
+    if (Step.Decided && Memory)
+      Memory->remember({Step.How, Program.recheckWindows()});
     D.Placed = true;
     D.Regime = Step.How;
     D.MeasureProgram = Step.Measure && !R.Async;

@@ -9,6 +9,7 @@
 #include "src/launch/Balance.h"
 #include "src/launch/Distribution.h"
 #include "src/launch/LaunchPlan.h"
+#include "src/launch/ProgramMemory.h"
 #include "src/launch/ProgramSpread.h"
 #include "src/launch/SplitChoice.h"
 
@@ -70,6 +71,9 @@ public:
   /// JACC_SPLIT: auto measures the program and each kernel; always, never fix the mode of a
   /// kernel that can split; one runs every kernel on one device.
   void setPolicy(SplitChoice::Policy P);
+  /// Keep the program regime's choices in Memory, and start from the one a past run kept
+  /// (JACC_PROGRAM_CACHE). After setPolicy: a fixed regime recalls nothing.
+  void rememberIn(std::unique_ptr<ProgramMemory> Memory);
   /// The decision for R (Unsupported when R forces a split the kernel cannot do); PolicyShares
   /// gives a split's shares under a policy other than auto (asked only for a split: an `any`
   /// policy reads the devices' queues).
@@ -95,12 +99,14 @@ public:
   void clear() {
     Program.clear();
     Balance.clear();
+    Memory.reset();
   }
 
 private:
   SplitChoice Split;     ///< JACC_SPLIT and the adaptive chooser
   ProgramSpread Program; ///< whether spreading the program pays at all
   Balancer Balance;      ///< JACC_POLICY=auto's shares per kernel
+  std::unique_ptr<ProgramMemory> Memory; ///< the program's choices kept between runs
 };
 
 } // namespace jacc

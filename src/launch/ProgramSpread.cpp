@@ -34,18 +34,21 @@ ProgramSpread::Step ProgramSpread::next(const void *Kernel, Regime FirstRegime) 
   if (Fixed)
     return {FixedRegime, false};
   KernelTimes &K = Kernels[Kernel];
+  Decided = false;
   if (Launches == 0) {
-    Opening = Previous = Window = Choice = FirstRegime;
+    Opening = Previous = Window = Choice = Recalled.value_or(FirstRegime);
+    if (Recalled) {
+      Now = Phase::Chosen;
+      WindowsLeft = Period = RecalledPeriod;
+    }
     startWindow(Opening);
   } else if (Launches >= WindowEnd || Abort || longEnough())
     endWindow();
   ++Launches;
   ++K.Launches;
-  if (!K.RanInWindow) {
-    K.RanInWindow = true;
+  if (K.WindowLaunches++ == 0)
     ++WindowKernels;
-  }
-  return {Window, true};
+  return {Window, true, Decided};
 }
 
 void ProgramSpread::record(const void *Kernel, Regime R, double Seconds, bool OneOff,
@@ -53,7 +56,6 @@ void ProgramSpread::record(const void *Kernel, Regime R, double Seconds, bool On
   std::lock_guard<std::mutex> L(M);
   if (Fixed || R != Window)
     return;
-  WindowElapsed += Seconds;
   auto It = Kernels.find(Kernel);
   if (It == Kernels.end())
     return;
@@ -75,6 +77,7 @@ void ProgramSpread::record(const void *Kernel, Regime R, double Seconds, bool On
   }
   K.WindowSeconds += Seconds;
   ++K.WindowTimed;
+  WindowElapsed += Seconds;
   double Reference = K.Mean[int(other(Window))];
   if ((Now == Phase::TimeSecond || Now == Phase::Recheck) && Reference >= 0) {
     AbortSeconds += Seconds;
@@ -88,12 +91,25 @@ ProgramSpread::Regime ProgramSpread::chosen() {
   return Fixed ? FixedRegime : Choice;
 }
 
+void ProgramSpread::recall(Regime R, uint64_t Windows) {
+  std::lock_guard<std::mutex> L(M);
+  if (Launches > 0)
+    return; // the program runs already: its own timings decide
+  Recalled = R;
+  RecalledPeriod = std::clamp<uint64_t>(Windows, 1, MaxRecheckWindows);
+}
+
+uint64_t ProgramSpread::recheckWindows() {
+  std::lock_guard<std::mutex> L(M);
+  return Period;
+}
+
 void ProgramSpread::forget(const void *Kernel) {
   std::lock_guard<std::mutex> L(M);
   auto It = Kernels.find(Kernel);
   if (It == Kernels.end())
     return;
-  WindowKernels -= It->second.RanInWindow;
+  WindowKernels -= It->second.WindowLaunches > 0;
   Kernels.erase(It);
 }
 
@@ -106,6 +122,8 @@ void ProgramSpread::clear() {
   WindowElapsed = 0;
   Period = RecheckWindows;
   EntrySeconds = EntryCost[0] = EntryCost[1] = 0;
+  Recalled.reset();
+  Decided = false;
 }
 
 void ProgramSpread::startWindow(Regime R) {
@@ -121,13 +139,23 @@ void ProgramSpread::startWindow(Regime R) {
   for (auto &[Id, K] : Kernels) {
     K.WindowSeconds = 0;
     K.WindowTimed = 0;
-    K.SeenInWindow = K.RanInWindow = false;
+    K.SeenInWindow = false;
+    K.WindowLaunches = 0;
   }
 }
 
 bool ProgramSpread::longEnough() const {
-  return WindowElapsed >= MinWindowSeconds &&
-         Launches - WindowStart >= WindowPerKernel * WindowKernels;
+  if (WindowElapsed < MinWindowSeconds || Launches - WindowStart < WindowPerKernel * WindowKernels)
+    return false;
+  // Each kernel it ran again was timed in it (a kernel's first launch in a window may not
+  // count), and so was each kernel it ran that the other regime timed: the two are compared on
+  // the kernels both timed.
+  bool Comparing = Now == Phase::TimeSecond || Now == Phase::Recheck;
+  for (const auto &[Id, K] : Kernels)
+    if (K.WindowTimed == 0 && (K.WindowLaunches > 1 || (Comparing && K.WindowLaunches > 0 &&
+                                                        K.Mean[int(other(Window))] >= 0)))
+      return false;
+  return true;
 }
 
 ProgramSpread::Prices ProgramSpread::prices() const {
@@ -176,9 +204,9 @@ void ProgramSpread::endWindow() {
   Prices P = prices();
   Regime New = P.cheaper();
   if (Now == Phase::TimeSecond && P.One <= 0) {
-    // No kernel ran under both (the first window was the program's set-up): time both again.
-    Now = Phase::TimeFirst;
-    startWindow(Opening);
+    // No kernel ran under both (the first window was the program's set-up): time the other
+    // regime again, against the kernels this window timed, and choose at its end.
+    startWindow(other(Window));
     return;
   }
   // Confirmed by a re-check: back off; a new choice starts again. Either way, what re-timing
@@ -208,6 +236,7 @@ void ProgramSpread::endWindow() {
                            " windows): " + nameOf(New));
   }
   Choice = New;
+  Decided = true;
   Now = Phase::Chosen;
   WindowsLeft = Period;
   startWindow(Choice);

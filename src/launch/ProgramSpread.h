@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <mutex>
+#include <optional>
 #include <unordered_map>
 
 namespace jacc {
@@ -26,9 +27,11 @@ public:
   /// one; a window spread costs what the program's worst regime does, so no more).
   static constexpr uint64_t MinWindow = 64;
   static constexpr uint64_t WindowPerKernel = 2;
-  /// A window whose launches took this long in all ends once it holds WindowPerKernel launches of
-  /// each kernel it ran: a program of few long launches (NPB FT: 55 of about 50 ms) would
-  /// otherwise run whole in its first window, and its launches are long enough to time alone.
+  /// A window whose timed launches (not those paying for a switch, a first touch or a compile)
+  /// took this long in all ends once it holds WindowPerKernel launches of each kernel it ran, and
+  /// has timed each kernel it ran more than once: a program of few long launches (NPB FT: 55 of
+  /// about 50 ms) would otherwise run whole in its first window, and its launches are long enough
+  /// to time alone.
   static constexpr double MinWindowSeconds = 0.05;
   /// Windows between two timings of the regime not chosen: at least (doubling while they
   /// confirm the choice, and stretched to the budget below), and at most.
@@ -55,6 +58,7 @@ public:
   struct Step {
     Regime How = Regime::Spread;
     bool Measure = false;
+    bool Decided = false; ///< the regime was chosen (or chosen again) at this push
   };
   Step next(const void *Kernel, Regime First = Regime::Spread);
   /// A push of Kernel under R, synchronous, took Seconds (choice to results), fetching
@@ -65,8 +69,13 @@ public:
   /// switch (a V-cycle reaches each grid level in a later launch of the same kernel).
   void record(const void *Kernel, Regime R, double Seconds, bool OneOff = false,
               uint64_t FetchedBytes = 0);
+  /// Start the program (before its first push) with R chosen, as a past run of it chose: both
+  /// regimes are timed again Windows windows later, as after a choice of this run.
+  void recall(Regime R, uint64_t Windows);
   /// The regime chosen (the first regime until both were timed).
   Regime chosen();
+  /// Windows until the regime not chosen is timed again, as last set by a choice.
+  uint64_t recheckWindows();
   /// Forget the program (the devices change): timing starts again.
   void clear();
   /// Forget Kernel (it left the kernel cache).
@@ -80,7 +89,7 @@ private:
     double WindowSeconds = 0;
     uint64_t WindowTimed = 0;
     bool SeenInWindow = false; ///< its first launch in a window may not count (see record)
-    bool RanInWindow = false;  ///< counted in WindowKernels
+    uint64_t WindowLaunches = 0; ///< its launches in this window (WindowTimed: those timed)
   };
   void endWindow(); // under the lock
   void startWindow(Regime R);
@@ -102,6 +111,10 @@ private:
   /// The regime timed first (next()'s First at the program's first push).
   Regime Opening = Regime::Spread;
   Regime Window = Regime::Spread, Previous = Regime::Spread, Choice = Regime::Spread;
+  /// A past run's choice (recall), and whether endWindow just made one.
+  std::optional<Regime> Recalled;
+  uint64_t RecalledPeriod = RecheckWindows;
+  bool Decided = false;
   /// This window's first launches after a switch: their time beyond their kernels' means.
   double EntrySeconds = 0;
   /// This window's timed launches of kernels timed under the other regime: their seconds, what
@@ -112,7 +125,7 @@ private:
   /// What switching into each regime cost the last time it was measured (seconds).
   double EntryCost[2] = {0, 0};
   uint64_t Launches = 0, WindowEnd = 0, WindowsLeft = 0;
-  /// This window: its first launch, the kernels it ran, its recorded launches' seconds.
+  /// This window: its first launch, the kernels it ran, its timed launches' seconds.
   uint64_t WindowStart = 0, WindowKernels = 0;
   double WindowElapsed = 0;
   uint64_t Period = RecheckWindows;

@@ -1,7 +1,7 @@
 // Tests of the runtime's lifecycle with the compile server: jacc_finalize does not wait for a
 // stuck background compile, and the runtime works after it. Background variants: a
 // warm run of a multi-kernel program loads every variant from the disk cache and compiles none;
-// the compile budget stops variant compiles.
+// the compile budget stops variant compiles. A program starts in the regime its last run chose.
 #include "src/Runtime.h"
 
 #include "jit/server/CompileServer.h"
@@ -15,6 +15,9 @@
 
 #include <chrono>
 #include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <iterator>
 #include <string>
 #include <thread>
 
@@ -163,4 +166,76 @@ TEST(RuntimeTest, TheBudgetStopsVariantCompiles) {
   llvm::Error E = R.init();
   std::string Message = llvm::toString(std::move(E));
   EXPECT_NE(Message.find("JACC_SPECIALIZE_BUDGET='nonsense'"), std::string::npos) << Message;
+}
+
+namespace {
+
+/// One run of a program pushing Kernel N times over 64 floats; its split launches.
+uint64_t splitLaunchesOfARun(int N) {
+  Runtime &R = Runtime::instance();
+  stats().reset();
+  float X[64] = {};
+  float *XP = X;
+  int n = 64;
+  jacc_arg Args[] = {{"float *x", &XP}, {"int n", &n}};
+  if (R.enterData(X, sizeof X, true, "test"))
+    return ~0ull;
+  for (int I = 0; I < N; ++I)
+    if (llvm::Error E = R.push(Kernel, 2, Args, 0)) {
+      llvm::consumeError(std::move(E));
+      return ~0ull;
+    }
+  uint64_t Split = stats().SplitLaunches;
+  bool Failed = bool(R.exitData(X, sizeof X, true, "test")) || bool(R.finalize());
+  return Failed ? ~0ull : Split;
+}
+
+std::string readWhole(const std::string &Path) {
+  std::ifstream In(Path);
+  return std::string(std::istreambuf_iterator<char>(In), std::istreambuf_iterator<char>());
+}
+
+} // namespace
+
+// A run keeps the regime it chose in the kernel cache's directory, and the next run of the
+// program on the same devices starts in it: its first launch splits where, without the record
+// (none, a damaged one, JACC_PROGRAM_CACHE=off), devices sharing their cores start on one.
+TEST(RuntimeTest, AProgramStartsInTheRegimeItsLastRunChose) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  llvm::SmallString<128> Dir;
+  ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("jacc-program-cache", Dir));
+  ScopedEnv Dev("JACC_DEVICES", "host:2"), Cache("JACC_CACHE", "on"),
+      CacheDir("JACC_CACHE_DIR", Dir.c_str()), Split("JACC_SPLIT", nullptr),
+      Spec("JACC_SPECIALIZE", "off"), Memory("JACC_PROGRAM_CACHE", nullptr);
+  std::string Records = std::string(Dir) + "/records";
+  EXPECT_EXIT(
+      {
+        (void)Runtime::instance().finalize();
+        // Enough launches to time both regimes and choose (whichever this machine favours).
+        std::fprintf(stderr, "first run: %s\n",
+                     splitLaunchesOfARun(400) == ~0ull ? "failed" : "ok");
+        std::error_code EC;
+        llvm::sys::fs::directory_iterator It(Records, EC);
+        std::string Record = EC ? "" : It->path();
+        std::string Kept = readWhole(Record);
+        std::fprintf(stderr, "kept: %s\n",
+                     Kept.find("\"regime\":") != std::string::npos ? "a regime" : "nothing");
+        // The record says spread, re-checked much later: the next run splits from its first push.
+        std::string Spread = Kept;
+        for (const char *Chosen : {"\"one device\"", "\"spread\""})
+          if (size_t At = Spread.find(Chosen); At != std::string::npos)
+            Spread.replace(At, std::strlen(Chosen), "\"spread\"");
+        std::ofstream(Record, std::ios::trunc) << Spread;
+        std::fprintf(stderr, "recalled: %llu\n", (unsigned long long)splitLaunchesOfARun(10));
+        std::ofstream(Record, std::ios::trunc) << "{\"format\":1,\"regime\":";
+        std::fprintf(stderr, "damaged: %llu\n", (unsigned long long)splitLaunchesOfARun(10));
+        std::ofstream(Record, std::ios::trunc) << Spread;
+        Memory.set("off");
+        std::fprintf(stderr, "off: %llu\n", (unsigned long long)splitLaunchesOfARun(10));
+        llvm::sys::fs::remove_directories(Dir);
+        std::_Exit(0);
+      },
+      ::testing::ExitedWithCode(0),
+      "first run: ok\nkept: a regime\nrecalled: 10\ndamaged: 0\noff: 0");
+  llvm::sys::fs::remove_directories(Dir);
 }

@@ -482,6 +482,35 @@ TEST_F(DiskCacheTest, EvictionRemovesEntriesOfAnotherFormatFirst) {
   EXPECT_FALSE(exists(C->entryDir(Foreign)));
 }
 
+// Records beside the entries: written whole, read back, not entries (list, verify), gone with
+// clear; a read-only cache or a bad name writes nothing.
+TEST_F(DiskCacheTest, RecordsLiveBesideTheEntries) {
+  auto C = openCache();
+  ASSERT_TRUE(C);
+  EXPECT_FALSE(C->readRecord("program-1")) << "none yet";
+  ASSERT_FALSE(llvm::errorToBool(C->writeRecord("program-1", "one")));
+  ASSERT_FALSE(llvm::errorToBool(C->writeRecord("program-1", "two"))) << "replaced";
+  EXPECT_EQ(C->readRecord("program-1").value_or(""), "two");
+  EXPECT_TRUE(C->list().empty()) << "a record is not an entry";
+  EXPECT_TRUE(C->verify().empty());
+  EXPECT_TRUE(llvm::errorToBool(C->writeRecord("../escape", "x")));
+  EXPECT_FALSE(C->readRecord("../stats.json"));
+  auto R = DiskCache::open(Dir, 1ull << 30, /*ReadOnly=*/true);
+  ASSERT_TRUE(bool(R)) << llvm::toString(R.takeError());
+  EXPECT_EQ(R->readRecord("program-1").value_or(""), "two") << "read-only caches read";
+  EXPECT_TRUE(llvm::errorToBool(R->writeRecord("program-1", "three")));
+  ASSERT_FALSE(llvm::errorToBool(C->clear()));
+  EXPECT_FALSE(C->readRecord("program-1"));
+  // A link planted in place of the records' directory is neither written through nor read.
+  std::string Elsewhere = Root + "/elsewhere";
+  ASSERT_EQ(::mkdir(Elsewhere.c_str(), 0755), 0);
+  writeText(Elsewhere + "/program-1", "planted");
+  ASSERT_EQ(::symlink(Elsewhere.c_str(), (Dir + "/records").c_str()), 0);
+  EXPECT_TRUE(llvm::errorToBool(C->writeRecord("program-2", "x")));
+  EXPECT_FALSE(exists(Elsewhere + "/program-2"));
+  EXPECT_FALSE(C->readRecord("program-1"));
+}
+
 TEST_F(DiskCacheTest, ClearKeepsStatistics) {
   auto C = openCache();
   ASSERT_TRUE(C);

@@ -9,8 +9,8 @@ using namespace jacc;
 
 namespace {
 
-/// Decisions for Pushes pushes of one kernel on two devices, each learnt as taking a second
-/// when split and a millisecond otherwise (splitting never pays, as the kernel's own launches
+/// Decisions for Pushes pushes of one kernel on two devices, each learnt as taking a millisecond
+/// when split and a microsecond otherwise (splitting never pays, as the kernel's own launches
 /// see it).
 std::vector<LaunchDecision> pushes(LaunchChooser &C, bool CanSplit, bool SharedCores,
                                    unsigned Pushes) {
@@ -29,7 +29,7 @@ std::vector<LaunchDecision> pushes(LaunchChooser &C, bool CanSplit, bool SharedC
     if (!D)
       break;
     LaunchOutcome O;
-    O.Seconds = D->split() ? 1.0 : 1e-3;
+    O.Seconds = D->split() ? 1e-3 : 1e-6;
     if (D->timed())
       C.learn(R, *D, O);
     Out.push_back(std::move(*D));

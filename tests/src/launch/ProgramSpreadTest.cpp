@@ -313,6 +313,34 @@ TEST(ProgramSpreadTest, WindowsOfShortLaunchesKeepTheirMinimum) {
   EXPECT_TRUE(allIn(Rs, 0, W - 1, Regime::OneDevice));
 }
 
+TEST(ProgramSpreadTest, ARecalledRegimeRunsFromTheFirstLaunch) {
+  // A past run chose spreading: no window on one device first (though the devices share their
+  // cores); one device is timed again after the windows recalled, and the choice then made is
+  // told to the push (to be kept for the next run).
+  ProgramSpread P;
+  P.recall(Regime::Spread, 2);
+  std::vector<Regime> Rs;
+  std::vector<uint64_t> Decided;
+  for (uint64_t I = 0; I < 4 * W; ++I) {
+    const void *K = I % 2 ? &A : &B;
+    ProgramSpread::Step S = P.next(K, Regime::OneDevice);
+    P.record(K, S.How, (S.How == Regime::Spread ? 1.0 : 1.5) * Us);
+    Rs.push_back(S.How);
+    if (S.Decided)
+      Decided.push_back(I);
+  }
+  EXPECT_TRUE(allIn(Rs, 0, 2 * W, Regime::Spread)) << "two windows as recalled";
+  EXPECT_TRUE(allIn(Rs, 2 * W, 3 * W, Regime::OneDevice)) << "the re-check";
+  EXPECT_TRUE(allIn(Rs, 3 * W, 4 * W, Regime::Spread)) << "confirmed";
+  EXPECT_EQ(Decided, std::vector<uint64_t>{3 * W});
+  EXPECT_GT(P.recheckWindows(), 2u) << "a confirmed choice re-checks later";
+  // Recalled once the program runs: its own timings decide.
+  ProgramSpread Q;
+  Q.next(&A, Regime::OneDevice);
+  Q.recall(Regime::Spread, 2);
+  EXPECT_EQ(Q.next(&A, Regime::OneDevice).How, Regime::OneDevice);
+}
+
 TEST(ProgramSpreadTest, AFixedRegimeIsNeitherTimedNorChanged) {
   ProgramSpread P;
   P.fix(true, Regime::OneDevice);
