@@ -7,6 +7,8 @@
 
 #include <llvm/ADT/bit.h>
 
+#include <algorithm>
+
 namespace jacc {
 
 namespace {
@@ -71,12 +73,14 @@ void LaunchChooser::rememberIn(std::unique_ptr<ProgramMemory> M) {
     return;
   if (std::optional<ProgramMemory::Choice> C = Memory->recall()) {
     Program.recall(C->Regime, C->RecheckWindows);
-    debugLog("launch", std::string("program: ") +
-                           (C->Regime == ProgramSpread::Regime::Spread ? "spread over the devices"
-                                                                       : "on one device") +
-                           " from its first launch, as a past run chose (" + Memory->name() +
-                           " in the kernel cache; the other regime timed again in " +
-                           std::to_string(C->RecheckWindows) + " windows)");
+    debugLog("launch",
+             std::string("program: ") +
+                 (C->Regime == ProgramSpread::Regime::Spread ? "spread over the devices"
+                                                             : "on one device") +
+                 " from its first launch, as a past run chose (" + Memory->name() +
+                 " in the kernel cache; the other regime timed again in " +
+                 std::to_string(std::min(C->RecheckWindows, ProgramSpread::RecheckWindows)) +
+                 " windows)");
   }
 }
 

@@ -38,8 +38,11 @@ ProgramSpread::Step ProgramSpread::next(const void *Kernel, Regime FirstRegime) 
   if (Launches == 0) {
     Opening = Previous = Window = Choice = Recalled.value_or(FirstRegime);
     if (Recalled) {
+      // Confirmed early in each run (a past run's timings may have been disturbed, by its own
+      // first compiles for one), then as rarely as the past runs' confirmations earned.
       Now = Phase::Chosen;
-      WindowsLeft = Period = RecalledPeriod;
+      Period = RecalledPeriod;
+      WindowsLeft = std::min(RecalledPeriod, RecheckWindows);
     }
     startWindow(Opening);
   } else if (Launches >= WindowEnd || Abort || longEnough())

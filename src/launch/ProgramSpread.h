@@ -69,8 +69,9 @@ public:
   /// switch (a V-cycle reaches each grid level in a later launch of the same kernel).
   void record(const void *Kernel, Regime R, double Seconds, bool OneOff = false,
               uint64_t FetchedBytes = 0);
-  /// Start the program (before its first push) with R chosen, as a past run of it chose: both
-  /// regimes are timed again Windows windows later, as after a choice of this run.
+  /// Start the program (before its first push) with R chosen, as a past run of it chose: the
+  /// other regime is timed after RecheckWindows windows (or Windows, if fewer), then, while it
+  /// confirms the choice, at intervals doubling from Windows.
   void recall(Regime R, uint64_t Windows);
   /// The regime chosen (the first regime until both were timed).
   Regime chosen();

@@ -334,6 +334,17 @@ TEST(ProgramSpreadTest, ARecalledRegimeRunsFromTheFirstLaunch) {
   EXPECT_TRUE(allIn(Rs, 3 * W, 4 * W, Regime::Spread)) << "confirmed";
   EXPECT_EQ(Decided, std::vector<uint64_t>{3 * W});
   EXPECT_GT(P.recheckWindows(), 2u) << "a confirmed choice re-checks later";
+  // A past run chose one device (its timings disturbed) and earned a long interval: this run
+  // re-times spreading after RecheckWindows windows all the same, and finds it cheaper.
+  ProgramSpread Kept;
+  Kept.recall(Regime::OneDevice, ProgramSpread::MaxRecheckWindows);
+  uint64_t Early = ProgramSpread::RecheckWindows * W;
+  auto Rs2 = run(
+      Kept, {&A, &B}, Early + 2 * W,
+      [](const void *, Regime R) { return R == Regime::Spread ? 0.5 : 1.0; }, Regime::OneDevice);
+  EXPECT_TRUE(allIn(Rs2, 0, Early, Regime::OneDevice));
+  EXPECT_TRUE(allIn(Rs2, Early, Early + 2 * W, Regime::Spread));
+  EXPECT_EQ(Kept.chosen(), Regime::Spread);
   // Recalled once the program runs: its own timings decide.
   ProgramSpread Q;
   Q.next(&A, Regime::OneDevice);
