@@ -72,15 +72,15 @@ void LaunchChooser::rememberIn(std::unique_ptr<ProgramMemory> M) {
   if (!Memory || Split.policy() != SplitChoice::Policy::Auto)
     return;
   if (std::optional<ProgramMemory::Choice> C = Memory->recall()) {
-    Program.recall(C->Regime, C->RecheckWindows);
-    debugLog("launch",
-             std::string("program: ") +
-                 (C->Regime == ProgramSpread::Regime::Spread ? "spread over the devices"
-                                                             : "on one device") +
-                 " from its first launch, as a past run chose (" + Memory->name() +
-                 " in the kernel cache; the other regime timed again in " +
-                 std::to_string(std::min(C->RecheckWindows, ProgramSpread::RecheckWindows)) +
-                 " windows)");
+    Program.recall(*C);
+    uint64_t Windows =
+        C->Confirmed ? C->Windows : std::min(C->Windows, ProgramSpread::RecheckWindows);
+    debugLog("launch", std::string("program: ") +
+                           (C->Choice == ProgramSpread::Regime::Spread ? "spread over the devices"
+                                                                       : "on one device") +
+                           " from its first launch, as a past run chose (" + Memory->name() +
+                           " in the kernel cache; the other regime timed again in " +
+                           std::to_string(Windows) + " windows)");
   }
 }
 
@@ -98,7 +98,7 @@ llvm::Expected<LaunchDecision> LaunchChooser::decide(
     ProgramSpread::Step Step = Program.next(
         R.Kernel, R.SharedCores ? ProgramSpread::Regime::OneDevice : ProgramSpread::Regime::Spread);
     if (Step.Decided && Memory)
-      Memory->remember({Step.How, Program.recheckWindows()});
+      Memory->remember(Program.kept());
     D.Placed = true;
     D.Regime = Step.How;
     D.MeasureProgram = Step.Measure && !R.Async;

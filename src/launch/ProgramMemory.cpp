@@ -1,5 +1,5 @@
-// The program's record beside the kernel cache: its identity hashed into a name, the regime and
-// re-check spacing a run chose as JSON.
+// The program's record beside the kernel cache: its identity hashed into a name, the regime a run
+// chose, its re-check interval and whether a re-check confirmed it, as JSON.
 #include "src/launch/ProgramMemory.h"
 
 #include "jit/cache/DiskCache.h"
@@ -102,16 +102,18 @@ std::optional<ProgramMemory::Choice> ProgramMemory::recall() const {
     return std::nullopt;
   std::optional<llvm::StringRef> Regime = O->getString("regime");
   std::optional<int64_t> Windows = O->getInteger("recheck_windows");
-  if (!Regime || !Windows || *Windows < 1)
+  std::optional<bool> Confirmed = O->getBoolean("confirmed");
+  if (!Regime || !Windows || *Windows < 1 || !Confirmed)
     return std::nullopt;
   Choice C;
   if (*Regime == regimeName(ProgramSpread::Regime::Spread))
-    C.Regime = ProgramSpread::Regime::Spread;
+    C.Choice = ProgramSpread::Regime::Spread;
   else if (*Regime == regimeName(ProgramSpread::Regime::OneDevice))
-    C.Regime = ProgramSpread::Regime::OneDevice;
+    C.Choice = ProgramSpread::Regime::OneDevice;
   else
     return std::nullopt;
-  C.RecheckWindows = uint64_t(*Windows);
+  C.Windows = uint64_t(*Windows);
+  C.Confirmed = *Confirmed;
   return C;
 }
 
@@ -123,8 +125,9 @@ void ProgramMemory::remember(const Choice &C) {
     return;
   Kept = C;
   llvm::json::Object O{{"format", int64_t(RecordFormat)},
-                       {"regime", regimeName(C.Regime)},
-                       {"recheck_windows", int64_t(C.RecheckWindows)},
+                       {"regime", regimeName(C.Choice)},
+                       {"recheck_windows", int64_t(C.Windows)},
+                       {"confirmed", C.Confirmed},
                        {"identity", Identity}};
   std::string Text;
   llvm::raw_string_ostream(Text) << llvm::json::Value(std::move(O));

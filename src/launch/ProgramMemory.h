@@ -25,13 +25,7 @@ class DiskCache;
 class ProgramMemory {
 public:
   /// What a run chose.
-  struct Choice {
-    ProgramSpread::Regime Regime = ProgramSpread::Regime::Spread;
-    uint64_t RecheckWindows = ProgramSpread::RecheckWindows;
-    bool operator==(const Choice &O) const {
-      return Regime == O.Regime && RecheckWindows == O.RecheckWindows;
-    }
-  };
+  using Choice = ProgramSpread::Kept;
   /// The record of the program Identity (programIdentity()) in Cache's directory.
   ProgramMemory(std::shared_ptr<jit::DiskCache> Cache, std::string Identity);
   /// The choice a past run of the program kept, if any (a record of another format, or of

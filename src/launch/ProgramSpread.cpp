@@ -36,13 +36,14 @@ ProgramSpread::Step ProgramSpread::next(const void *Kernel, Regime FirstRegime) 
   KernelTimes &K = Kernels[Kernel];
   Decided = false;
   if (Launches == 0) {
-    Opening = Previous = Window = Choice = Recalled.value_or(FirstRegime);
+    Opening = Previous = Window = Choice = Recalled ? Recalled->Choice : FirstRegime;
     if (Recalled) {
-      // Confirmed early in each run (a past run's timings may have been disturbed, by its own
-      // first compiles for one), then as rarely as the past runs' confirmations earned.
+      // A choice no re-check confirmed is re-checked early (its run's timings may have been
+      // disturbed, by its own first compiles for one); then as rarely as confirmations earned.
       Now = Phase::Chosen;
-      Period = RecalledPeriod;
-      WindowsLeft = std::min(RecalledPeriod, RecheckWindows);
+      Period = Recalled->Windows;
+      Confirmed = Recalled->Confirmed;
+      WindowsLeft = Confirmed ? Period : std::min(Period, RecheckWindows);
     }
     startWindow(Opening);
   } else if (Launches >= WindowEnd || Abort || longEnough())
@@ -94,17 +95,17 @@ ProgramSpread::Regime ProgramSpread::chosen() {
   return Fixed ? FixedRegime : Choice;
 }
 
-void ProgramSpread::recall(Regime R, uint64_t Windows) {
+void ProgramSpread::recall(const Kept &K) {
   std::lock_guard<std::mutex> L(M);
   if (Launches > 0)
     return; // the program runs already: its own timings decide
-  Recalled = R;
-  RecalledPeriod = std::clamp<uint64_t>(Windows, 1, MaxRecheckWindows);
+  Recalled = K;
+  Recalled->Windows = std::clamp<uint64_t>(K.Windows, 1, MaxRecheckWindows);
 }
 
-uint64_t ProgramSpread::recheckWindows() {
+ProgramSpread::Kept ProgramSpread::kept() {
   std::lock_guard<std::mutex> L(M);
-  return Period;
+  return {Choice, Period, Confirmed};
 }
 
 void ProgramSpread::forget(const void *Kernel) {
@@ -126,7 +127,7 @@ void ProgramSpread::clear() {
   Period = RecheckWindows;
   EntrySeconds = EntryCost[0] = EntryCost[1] = 0;
   Recalled.reset();
-  Decided = false;
+  Decided = Confirmed = false;
 }
 
 void ProgramSpread::startWindow(Regime R) {
@@ -214,8 +215,8 @@ void ProgramSpread::endWindow() {
   }
   // Confirmed by a re-check: back off; a new choice starts again. Either way, what re-timing
   // costs beyond the chosen regime stays within the budget.
-  Period = Now == Phase::Recheck && New == Choice ? std::min(2 * Period, MaxRecheckWindows)
-                                                  : RecheckWindows;
+  Confirmed = Now == Phase::Recheck && New == Choice;
+  Period = Confirmed ? std::min(2 * Period, MaxRecheckWindows) : RecheckWindows;
   // Per launch: what the chosen regime costs, and what a re-check adds to it (its window's
   // launches under the other regime, and the two switches it takes, spread over its window).
   double PerLaunch = P.Launches ? 1.0 / double(P.Launches) : 0;

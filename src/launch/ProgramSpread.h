@@ -69,14 +69,24 @@ public:
   /// switch (a V-cycle reaches each grid level in a later launch of the same kernel).
   void record(const void *Kernel, Regime R, double Seconds, bool OneOff = false,
               uint64_t FetchedBytes = 0);
-  /// Start the program (before its first push) with R chosen, as a past run of it chose: the
-  /// other regime is timed after RecheckWindows windows (or Windows, if fewer), then, while it
-  /// confirms the choice, at intervals doubling from Windows.
-  void recall(Regime R, uint64_t Windows);
+  /// A choice as the program's later runs start from it (ProgramMemory keeps it).
+  struct Kept {
+    Regime Choice = Regime::Spread;
+    uint64_t Windows = RecheckWindows; ///< windows before the other regime is timed again
+    bool Confirmed = false;            ///< a re-check timed the other regime and the choice held
+    bool operator==(const Kept &O) const {
+      return Choice == O.Choice && Windows == O.Windows && Confirmed == O.Confirmed;
+    }
+  };
+  /// Start the program (before its first push) with K's choice, as a past run of it chose: the
+  /// other regime is timed after K.Windows windows, or, when no re-check confirmed the choice
+  /// yet, after RecheckWindows if fewer (a run's timings can be disturbed); then at intervals
+  /// doubling from K.Windows while it confirms.
+  void recall(const Kept &K);
   /// The regime chosen (the first regime until both were timed).
   Regime chosen();
-  /// Windows until the regime not chosen is timed again, as last set by a choice.
-  uint64_t recheckWindows();
+  /// The choice as it stands, for the program's next runs.
+  Kept kept();
   /// Forget the program (the devices change): timing starts again.
   void clear();
   /// Forget Kernel (it left the kernel cache).
@@ -113,9 +123,9 @@ private:
   Regime Opening = Regime::Spread;
   Regime Window = Regime::Spread, Previous = Regime::Spread, Choice = Regime::Spread;
   /// A past run's choice (recall), and whether endWindow just made one.
-  std::optional<Regime> Recalled;
-  uint64_t RecalledPeriod = RecheckWindows;
+  std::optional<Kept> Recalled;
   bool Decided = false;
+  bool Confirmed = false; ///< the choice held at a re-check
   /// This window's first launches after a switch: their time beyond their kernels' means.
   double EntrySeconds = 0;
   /// This window's timed launches of kernels timed under the other regime: their seconds, what

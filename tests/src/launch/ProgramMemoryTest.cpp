@@ -48,29 +48,33 @@ protected:
 TEST_F(ProgramMemoryTest, TheSameProgramRecallsTheChoiceOfItsLastRun) {
   ProgramMemory Run1(Cache, "program a");
   EXPECT_FALSE(Run1.recall()) << "never run";
-  Run1.remember({Regime::Spread, 8});
-  Run1.remember({Regime::OneDevice, 32}); // a re-check changed it
+  Run1.remember({Regime::Spread, 8, false});
+  Run1.remember({Regime::OneDevice, 32, true}); // a re-check changed it, another confirmed it
   ProgramMemory Run2(Cache, "program a");
   auto C = Run2.recall();
   ASSERT_TRUE(C);
-  EXPECT_EQ(C->Regime, Regime::OneDevice);
-  EXPECT_EQ(C->RecheckWindows, 32u);
+  EXPECT_EQ(C->Choice, Regime::OneDevice);
+  EXPECT_EQ(C->Windows, 32u);
+  EXPECT_TRUE(C->Confirmed);
   EXPECT_FALSE(ProgramMemory(Cache, "program b").recall()) << "another program";
 }
 
 TEST_F(ProgramMemoryTest, BadOrForeignRecordsRecallNothing) {
   ProgramMemory M(Cache, "program a");
-  for (const char *Text :
-       {"", "garbage", "[1]", R"({"format":1,"regime":"spread","recheck_windows":8})",
-        R"({"format":2,"regime":"spread","recheck_windows":8,"identity":"program a"})",
-        R"({"format":1,"regime":"spread","recheck_windows":8,"identity":"program b"})",
-        R"({"format":1,"regime":"sideways","recheck_windows":8,"identity":"program a"})",
-        R"({"format":1,"regime":"spread","recheck_windows":0,"identity":"program a"})"}) {
+  for (
+      const char *Text :
+      {"", "garbage", "[1]", R"({"format":1,"regime":"spread","recheck_windows":8})",
+       R"({"format":2,"regime":"spread","recheck_windows":8,"confirmed":true,"identity":"program a"})",
+       R"({"format":1,"regime":"spread","recheck_windows":8,"confirmed":true,"identity":"program b"})",
+       R"({"format":1,"regime":"sideways","recheck_windows":8,"confirmed":true,"identity":"program a"})",
+       R"({"format":1,"regime":"spread","recheck_windows":0,"confirmed":true,"identity":"program a"})",
+       R"({"format":1,"regime":"spread","recheck_windows":8,"identity":"program a"})"}) {
     ASSERT_FALSE(llvm::errorToBool(Cache->writeRecord(M.name(), Text)));
     EXPECT_FALSE(M.recall()) << Text;
   }
   ASSERT_FALSE(llvm::errorToBool(Cache->writeRecord(
-      M.name(), R"({"format":1,"regime":"spread","recheck_windows":8,"identity":"program a"})")));
+      M.name(),
+      R"({"format":1,"regime":"spread","recheck_windows":8,"confirmed":false,"identity":"program a"})")));
   EXPECT_TRUE(M.recall()) << "the same record, whole";
   ASSERT_FALSE(llvm::errorToBool(Cache->clear()));
   EXPECT_FALSE(M.recall()) << "jacc-cache clear forgets programs too";
@@ -78,7 +82,7 @@ TEST_F(ProgramMemoryTest, BadOrForeignRecordsRecallNothing) {
 
 TEST_F(ProgramMemoryTest, AReadOnlyCacheKeepsNothing) {
   ProgramMemory M(open(true), "program a");
-  M.remember({Regime::Spread, 8});
+  M.remember({Regime::Spread, 8, false});
   EXPECT_FALSE(M.recall());
   EXPECT_FALSE(ProgramMemory(nullptr, "program a").recall()) << "no cache";
 }

@@ -316,9 +316,9 @@ TEST(ProgramSpreadTest, WindowsOfShortLaunchesKeepTheirMinimum) {
 TEST(ProgramSpreadTest, ARecalledRegimeRunsFromTheFirstLaunch) {
   // A past run chose spreading: no window on one device first (though the devices share their
   // cores); one device is timed again after the windows recalled, and the choice then made is
-  // told to the push (to be kept for the next run).
+  // told to the push (to be kept for the next run), confirmed.
   ProgramSpread P;
-  P.recall(Regime::Spread, 2);
+  P.recall({Regime::Spread, 2, /*Confirmed=*/true});
   std::vector<Regime> Rs;
   std::vector<uint64_t> Decided;
   for (uint64_t I = 0; I < 4 * W; ++I) {
@@ -333,23 +333,34 @@ TEST(ProgramSpreadTest, ARecalledRegimeRunsFromTheFirstLaunch) {
   EXPECT_TRUE(allIn(Rs, 2 * W, 3 * W, Regime::OneDevice)) << "the re-check";
   EXPECT_TRUE(allIn(Rs, 3 * W, 4 * W, Regime::Spread)) << "confirmed";
   EXPECT_EQ(Decided, std::vector<uint64_t>{3 * W});
-  EXPECT_GT(P.recheckWindows(), 2u) << "a confirmed choice re-checks later";
-  // A past run chose one device (its timings disturbed) and earned a long interval: this run
-  // re-times spreading after RecheckWindows windows all the same, and finds it cheaper.
-  ProgramSpread Kept;
-  Kept.recall(Regime::OneDevice, ProgramSpread::MaxRecheckWindows);
-  uint64_t Early = ProgramSpread::RecheckWindows * W;
-  auto Rs2 = run(
-      Kept, {&A, &B}, Early + 2 * W,
-      [](const void *, Regime R) { return R == Regime::Spread ? 0.5 : 1.0; }, Regime::OneDevice);
-  EXPECT_TRUE(allIn(Rs2, 0, Early, Regime::OneDevice));
-  EXPECT_TRUE(allIn(Rs2, Early, Early + 2 * W, Regime::Spread));
-  EXPECT_EQ(Kept.chosen(), Regime::Spread);
+  ProgramSpread::Kept K = P.kept();
+  EXPECT_EQ(K.Choice, Regime::Spread);
+  EXPECT_TRUE(K.Confirmed);
+  EXPECT_GT(K.Windows, 2u) << "a confirmed choice re-checks later";
   // Recalled once the program runs: its own timings decide.
   ProgramSpread Q;
   Q.next(&A, Regime::OneDevice);
-  Q.recall(Regime::Spread, 2);
+  Q.recall({Regime::Spread, 2, true});
   EXPECT_EQ(Q.next(&A, Regime::OneDevice).How, Regime::OneDevice);
+}
+
+TEST(ProgramSpreadTest, AnUnconfirmedRecalledChoiceIsReCheckedEarly) {
+  // A past run chose one device (its timings disturbed) with a long interval, never confirmed:
+  // this run re-times spreading after RecheckWindows windows, and finds it cheaper. Confirmed,
+  // the same record waits its whole interval.
+  auto Cost = [](const void *, Regime R) { return R == Regime::Spread ? 0.5 : 1.0; };
+  uint64_t Early = ProgramSpread::RecheckWindows * W;
+  ProgramSpread Unconfirmed;
+  Unconfirmed.recall({Regime::OneDevice, ProgramSpread::MaxRecheckWindows, false});
+  auto Rs = run(Unconfirmed, {&A, &B}, Early + 2 * W, Cost, Regime::OneDevice);
+  EXPECT_TRUE(allIn(Rs, 0, Early, Regime::OneDevice));
+  EXPECT_TRUE(allIn(Rs, Early, Early + 2 * W, Regime::Spread));
+  EXPECT_EQ(Unconfirmed.kept().Choice, Regime::Spread);
+  EXPECT_FALSE(Unconfirmed.kept().Confirmed) << "a new choice";
+  ProgramSpread Confirmed;
+  Confirmed.recall({Regime::OneDevice, 2 * ProgramSpread::RecheckWindows, true});
+  Rs = run(Confirmed, {&A, &B}, 2 * Early, Cost, Regime::OneDevice);
+  EXPECT_TRUE(allIn(Rs, 0, 2 * Early, Regime::OneDevice));
 }
 
 TEST(ProgramSpreadTest, AFixedRegimeIsNeitherTimedNorChanged) {
