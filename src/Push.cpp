@@ -12,6 +12,7 @@
 #include "support/Stats.h"
 
 #include <algorithm>
+#include <llvm/ADT/Hashing.h>
 #include <llvm/ADT/SmallVector.h>
 #include <llvm/ADT/StringExtras.h>
 
@@ -75,6 +76,17 @@ llvm::Error checkNative(const analysis::KernelInfo &Info, unsigned Flags, const 
   return llvm::Error::success();
 }
 
+/// Launches of one kernel at different sizes told apart: its integer scalar arguments hashed.
+uint64_t launchShape(const analysis::KernelInfo &Info, const jacc_arg *Args) {
+  uint64_t Shape = 0;
+  for (const analysis::ArgInfo &A : Info.Args)
+    if (A.ArgKind == analysis::ArgInfo::Kind::Scalar && analysis::isIntegral(A.Scalar) &&
+        A.Size <= 8)
+      Shape = llvm::hash_combine(
+          Shape, llvm::StringRef(static_cast<const char *>(Args[A.Position].value), A.Size));
+  return Shape;
+}
+
 /// A push's time from its start, when something learns from it (On).
 struct PushClock {
   explicit PushClock(bool On) : On(On) {
@@ -114,6 +126,7 @@ llvm::Error Runtime::push(const char *Source, int NArgs, const jacc_arg *Args, u
   auto Request = launchRequest(**K, Flags, Async);
   if (!Request)
     return Request.takeError();
+  Request->Shape = launchShape(Info, Args);
   auto Decision =
       Chooser.decide(*Request, [this](const Distribution *D) { return sharesOf(D); });
   if (!Decision)

@@ -84,6 +84,42 @@ void LaunchChooser::rememberIn(std::unique_ptr<ProgramMemory> M) {
   }
 }
 
+const void *LaunchChooser::programKey(const void *Kernel, uint64_t Shape) {
+  std::lock_guard<std::mutex> L(ShapesMutex);
+  KernelShapes &S = Shapes[Kernel];
+  if (S.AsOne)
+    return Kernel;
+  auto [It, New] = S.Keys.try_emplace(Shape, 0);
+  if (New && S.Keys.size() > MaxShapes) {
+    for (const auto &[Hash, Key] : S.Keys)
+      Program.forget(&Key);
+    S.Keys.clear();
+    S.AsOne = true;
+    return Kernel;
+  }
+  return &It->second;
+}
+
+void LaunchChooser::forget(const void *Kernel) {
+  Split.forget(Kernel);
+  Balance.forget(Kernel);
+  Program.forget(Kernel);
+  std::lock_guard<std::mutex> L(ShapesMutex);
+  if (auto It = Shapes.find(Kernel); It != Shapes.end()) {
+    for (const auto &[Hash, Key] : It->second.Keys)
+      Program.forget(&Key);
+    Shapes.erase(It);
+  }
+}
+
+void LaunchChooser::clear() {
+  Program.clear();
+  Balance.clear();
+  Memory.reset();
+  std::lock_guard<std::mutex> L(ShapesMutex);
+  Shapes.clear();
+}
+
 llvm::Expected<LaunchDecision> LaunchChooser::decide(
     const LaunchRequest &R,
     llvm::function_ref<std::vector<SplitShare>(const Distribution *)> PolicyShares) {
@@ -95,8 +131,10 @@ llvm::Expected<LaunchDecision> LaunchChooser::decide(
   if (R.NDevices > 1 && !Forced && !Uneven && !Info.Location) {
     // Devices that share their cores start the program on one device: a spread window there
     // runs each device's share on the same cores, and one device is what they would do alone.
-    ProgramSpread::Step Step = Program.next(
-        R.Kernel, R.SharedCores ? ProgramSpread::Regime::OneDevice : ProgramSpread::Regime::Spread);
+    D.ProgramKey = programKey(R.Kernel, R.Shape);
+    ProgramSpread::Step Step =
+        Program.next(D.ProgramKey, R.SharedCores ? ProgramSpread::Regime::OneDevice
+                                                 : ProgramSpread::Regime::Spread);
     if (Step.Decided && Memory)
       Memory->remember(Program.kept());
     D.Placed = true;
@@ -156,7 +194,7 @@ void LaunchChooser::learn(const LaunchRequest &R, const LaunchDecision &D, const
   if (D.MeasureMode)
     Split.record(R.Kernel, {D.split(), O.Seconds, O.Fetched.Bytes, O.Fetched.Seconds});
   if (D.MeasureProgram)
-    Program.record(R.Kernel, D.Regime, O.Seconds, O.ListedOnce, O.Fetched.Bytes);
+    Program.record(D.ProgramKey, D.Regime, O.Seconds, O.ListedOnce, O.Fetched.Bytes);
 }
 
 } // namespace jacc

@@ -15,8 +15,11 @@
 
 #include <llvm/ADT/STLFunctionalExtras.h>
 
+#include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
+#include <unordered_map>
 #include <vector>
 
 namespace jacc {
@@ -33,6 +36,7 @@ struct LaunchDecision {
   /// with no flag, policy or location).
   bool Placed = false;
   ProgramSpread::Regime Regime = ProgramSpread::Regime::Spread;
+  const void *ProgramKey = nullptr; ///< the push's kernel and shape, as the regime counts it
   bool TimeParts = false;      ///< time each device's part for the balancer
   bool MeasureMode = false;    ///< the adaptive chooser learns from the push's time
   bool MeasureProgram = false; ///< the program's spread check learns from it
@@ -44,6 +48,9 @@ struct LaunchDecision {
 struct LaunchRequest {
   const void *Kernel = nullptr;
   const analysis::KernelInfo *Info = nullptr;
+  /// Its integer scalar arguments' values, hashed: what tells launches of one kernel at
+  /// different sizes apart (a V-cycle's grid levels), for the program regime's prices.
+  uint64_t Shape = 0;
   unsigned Flags = 0; ///< jacc_kernel_push's (JACC_FORCE_*, with native implementations: split)
   unsigned NDevices = 1;
   /// The devices compute on the same cores (host devices): a kernel that does not split runs on
@@ -90,19 +97,23 @@ public:
   void learn(const LaunchRequest &R, const LaunchDecision &D, const LaunchOutcome &O);
   /// Forget what was learnt of Kernel: it left the kernel cache, and a later kernel may have
   /// its address.
-  void forget(const void *Kernel) {
-    Split.forget(Kernel);
-    Program.forget(Kernel);
-    Balance.forget(Kernel);
-  }
+  void forget(const void *Kernel);
   /// Forget the program and every kernel's shares (the devices change).
-  void clear() {
-    Program.clear();
-    Balance.clear();
-    Memory.reset();
-  }
+  void clear();
+  /// Shapes of one kernel the program regime prices apart, at most: beyond, its scalars hold a
+  /// counter (LU's hyperplane number), and the regime prices the kernel as one.
+  static constexpr size_t MaxShapes = 16;
 
 private:
+  /// The program regime's name for a push of Kernel at Shape: one per shape while the kernel has
+  /// shown at most MaxShapes, else the kernel's own.
+  const void *programKey(const void *Kernel, uint64_t Shape);
+  struct KernelShapes {
+    std::map<uint64_t, char> Keys; ///< each shape's key: its node's address
+    bool AsOne = false;            ///< more than MaxShapes: the kernel is priced as one
+  };
+  std::mutex ShapesMutex;
+  std::unordered_map<const void *, KernelShapes> Shapes;
   SplitChoice Split;     ///< JACC_SPLIT and the adaptive chooser
   ProgramSpread Program; ///< whether spreading the program pays at all
   Balancer Balance;      ///< JACC_POLICY=auto's shares per kernel

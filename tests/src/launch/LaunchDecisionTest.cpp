@@ -1,6 +1,7 @@
 // Tests of a push's launch decision: in the program regime's spread windows a kernel splits
 // whenever it can, whatever its own launches cost; JACC_SPLIT=never still duplicates; a kernel
-// that cannot split runs on one device where the devices share their cores.
+// that cannot split runs on one device where the devices share their cores; the regime prices a
+// kernel per shape of its launches, up to a limit.
 #include "src/launch/LaunchDecision.h"
 
 #include <gtest/gtest.h>
@@ -71,6 +72,33 @@ TEST(LaunchDecisionTest, AKernelThatCannotSplitRunsOnOneDeviceOfSharedCores) {
   for (const LaunchDecision &D : pushes(G, /*CanSplit=*/false, /*SharedCores=*/false, Pushes))
     EXPECT_EQ(D.Mode, D.Regime == ProgramSpread::Regime::Spread ? LaunchMode::Duplicate
                                                                 : LaunchMode::OnOwner);
+}
+
+TEST(LaunchDecisionTest, TheRegimePricesAKernelPerShapeUpToALimit) {
+  // A V-cycle's kernel at each grid level (its integer scalars) is priced apart, so that windows
+  // covering different levels compare like with like; a kernel whose scalars hold a counter
+  // (more shapes than MaxShapes) is priced as one.
+  static int KernelTag;
+  analysis::KernelInfo Info;
+  Info.Split.Enabled = true;
+  LaunchRequest R;
+  R.Kernel = &KernelTag;
+  R.Info = &Info;
+  R.NDevices = 2;
+  LaunchChooser C;
+  auto KeyAt = [&](uint64_t Shape) {
+    R.Shape = Shape;
+    auto D = C.decide(R, [](const Distribution *) { return std::vector<SplitShare>{}; });
+    EXPECT_TRUE(static_cast<bool>(D));
+    return D ? D->ProgramKey : nullptr;
+  };
+  const void *Fine = KeyAt(64), *Coarse = KeyAt(8);
+  EXPECT_NE(Fine, Coarse);
+  EXPECT_EQ(KeyAt(64), Fine);
+  for (uint64_t Shape = 0; Shape + 2 < LaunchChooser::MaxShapes; ++Shape)
+    EXPECT_NE(KeyAt(1000 + Shape), static_cast<const void *>(&KernelTag));
+  EXPECT_EQ(KeyAt(5000), static_cast<const void *>(&KernelTag)) << "one shape too many";
+  EXPECT_EQ(KeyAt(64), static_cast<const void *>(&KernelTag)) << "priced as one from then on";
 }
 
 } // namespace
