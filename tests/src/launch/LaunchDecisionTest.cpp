@@ -10,19 +10,25 @@ using namespace jacc;
 
 namespace {
 
-/// Decisions for Pushes pushes of one kernel on two devices, each learnt as taking a millisecond
-/// when split and a microsecond otherwise (splitting never pays, as the kernel's own launches
-/// see it).
-std::vector<LaunchDecision> pushes(LaunchChooser &C, bool CanSplit, bool SharedCores,
-                                   unsigned Pushes) {
+/// A push of one kernel (told apart by its tag's address) described by Info on two devices.
+LaunchRequest request(const analysis::KernelInfo &Info, bool SharedCores = false) {
   static int KernelTag;
-  analysis::KernelInfo Info;
-  Info.Split.Enabled = CanSplit;
   LaunchRequest R;
   R.Kernel = &KernelTag;
   R.Info = &Info;
   R.NDevices = 2;
   R.SharedCores = SharedCores;
+  return R;
+}
+
+/// Decisions for Pushes pushes of one kernel on two devices, each learnt as taking a millisecond
+/// when split and a microsecond otherwise (splitting never pays, as the kernel's own launches
+/// see it).
+std::vector<LaunchDecision> pushes(LaunchChooser &C, bool CanSplit, bool SharedCores,
+                                   unsigned Pushes) {
+  analysis::KernelInfo Info;
+  Info.Split.Enabled = CanSplit;
+  LaunchRequest R = request(Info, SharedCores);
   std::vector<LaunchDecision> Out;
   for (unsigned I = 0; I < Pushes; ++I) {
     auto D = C.decide(R, [](const Distribution *) { return std::vector<SplitShare>{}; });
@@ -78,13 +84,9 @@ TEST(LaunchDecisionTest, TheRegimePricesAKernelPerShapeUpToALimit) {
   // A V-cycle's kernel at each grid level (its integer scalars) is priced apart, so that windows
   // covering different levels compare like with like; a kernel whose scalars hold a counter
   // (more shapes than MaxShapes) is priced as one.
-  static int KernelTag;
   analysis::KernelInfo Info;
   Info.Split.Enabled = true;
-  LaunchRequest R;
-  R.Kernel = &KernelTag;
-  R.Info = &Info;
-  R.NDevices = 2;
+  LaunchRequest R = request(Info);
   LaunchChooser C;
   auto KeyAt = [&](uint64_t Shape) {
     R.Shape = Shape;
@@ -96,9 +98,9 @@ TEST(LaunchDecisionTest, TheRegimePricesAKernelPerShapeUpToALimit) {
   EXPECT_NE(Fine, Coarse);
   EXPECT_EQ(KeyAt(64), Fine);
   for (uint64_t Shape = 0; Shape + 2 < LaunchChooser::MaxShapes; ++Shape)
-    EXPECT_NE(KeyAt(1000 + Shape), static_cast<const void *>(&KernelTag));
-  EXPECT_EQ(KeyAt(5000), static_cast<const void *>(&KernelTag)) << "one shape too many";
-  EXPECT_EQ(KeyAt(64), static_cast<const void *>(&KernelTag)) << "priced as one from then on";
+    EXPECT_NE(KeyAt(1000 + Shape), R.Kernel);
+  EXPECT_EQ(KeyAt(5000), R.Kernel) << "one shape too many";
+  EXPECT_EQ(KeyAt(64), R.Kernel) << "priced as one from then on";
 }
 
 } // namespace
