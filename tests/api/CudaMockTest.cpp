@@ -19,6 +19,7 @@
 #include "tests/TraceReader.h"
 #include "tests/api/ChildTrace.h"
 
+#include <dirent.h>
 #include <dlfcn.h>
 #include <functional>
 #include <gtest/gtest.h>
@@ -30,6 +31,8 @@
 #include <cmath>
 #include <complex>
 #include <cstring>
+#include <fstream>
+#include <iterator>
 #include <mutex>
 #include <optional>
 #include <set>
@@ -235,6 +238,94 @@ TEST_P(CudaMockTest, SaxpyArgumentsReachTheKernelAndResultsComeBack) {
   ASSERT_JACC(S.copyoutY());
   for (int I = 0; I < S.N; ++I)
     ASSERT_EQ(S.Y[I], 2.0f * I + 1) << I;
+}
+
+/// One run of saxpy pushed Pushes times (the runtime restarted: a new run of the program); its
+/// split launches, or -1 if a call failed.
+long long splitLaunchesOfARun(int Pushes) {
+  if (jacc_finalize() != JACC_SUCCESS || jacc_init() != JACC_SUCCESS)
+    return -1;
+  setHook(saxpyHook);
+  SaxpyArrays S(1000, 2, 1);
+  if (S.copyin() != JACC_SUCCESS)
+    return -1;
+  jacc_reset_stats();
+  for (int P = 0; P < Pushes; ++P)
+    if (S.push() != JACC_SUCCESS)
+      return -1;
+  jacc_stats St;
+  if (jacc_get_stats(&St) != JACC_SUCCESS || S.copyoutY() != JACC_SUCCESS)
+    return -1;
+  return static_cast<long long>(St.split_launches);
+}
+
+/// The record the cache in Dir keeps for the program on Devices ("" if none), and its file.
+std::string recordOf(const std::string &Dir, const std::string &Devices, std::string &File) {
+  std::string Records = Dir + "/records", Want = "JACC_DEVICES=" + Devices + ";";
+  DIR *D = ::opendir(Records.c_str());
+  if (!D)
+    return "";
+  std::string Found;
+  while (dirent *E = ::readdir(D)) {
+    if (E->d_name[0] == '.')
+      continue;
+    std::ifstream In(Records + "/" + E->d_name);
+    std::string Text((std::istreambuf_iterator<char>(In)), std::istreambuf_iterator<char>());
+    if (Text.find(Want) != std::string::npos) {
+      File = Records + "/" + E->d_name;
+      Found = Text;
+    }
+  }
+  ::closedir(D);
+  return Found;
+}
+
+// The program regime's choice kept for the next run (JACC_PROGRAM_CACHE) holds on GPUs as on
+// host devices: GPUs, which do not share cores, start a program spread, and a kept "one device"
+// runs the next run's first pushes on one GPU; a damaged record or the variable off leaves them
+// split. One device keeps nothing. (The disk cache is opened once per process, before any
+// configuration's first run: the runs happen in a child of the test's own.)
+TEST(CudaMockProgramTest, ARunStartsTheWayItsLastRunChose) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  char Dir[] = "/tmp/jacc-mock-program-XXXXXX";
+  ASSERT_NE(::mkdtemp(Dir), nullptr);
+  jacc::ScopedEnv Cache("JACC_CACHE", "on"), CacheDir("JACC_CACHE_DIR", Dir),
+      Split("JACC_SPLIT", nullptr), Memory("JACC_PROGRAM_CACHE", nullptr),
+      Devices("JACC_DEVICES", nullptr);
+  EXPECT_EXIT(
+      {
+        for (const char *Config : {"cuda:all", "cuda:1,host:1", "cuda:0"}) {
+          Devices.set(Config);
+          Memory.set(nullptr);
+          std::string Record;
+          bool Ran = splitLaunchesOfARun(400) >= 0;
+          std::string Kept = recordOf(Dir, Config, Record);
+          std::fprintf(stderr, "%s: %s, kept %s", Config, Ran ? "ran" : "failed",
+                       Kept.empty() ? "nothing" : "a regime");
+          if (!Kept.empty()) {
+            // One device, confirmed, re-checked far later than these pushes.
+            for (const char *From : {"\"spread\"", "\"confirmed\":false"})
+              if (size_t At = Kept.find(From); At != std::string::npos)
+                Kept.replace(At, std::strlen(From),
+                             From[1] == 's' ? "\"one device\"" : "\"confirmed\":true");
+            std::ofstream(Record, std::ios::trunc) << Kept;
+            std::fprintf(stderr, "; recalled %lld", splitLaunchesOfARun(10));
+            std::ofstream(Record, std::ios::trunc) << "{";
+            std::fprintf(stderr, ", damaged %lld", splitLaunchesOfARun(10));
+            std::ofstream(Record, std::ios::trunc) << Kept;
+            Memory.set("off");
+            std::fprintf(stderr, ", off %lld", splitLaunchesOfARun(10));
+          }
+          std::fprintf(stderr, "\n");
+        }
+        std::_Exit(jacc_finalize() == JACC_SUCCESS ? 0 : 1);
+      },
+      ::testing::ExitedWithCode(0),
+      "cuda:all: ran, kept a regime; recalled 0, damaged 10, off 10\n"
+      "cuda:1,host:1: ran, kept a regime; recalled 0, damaged 10, off 10\n"
+      "cuda:0: ran, kept nothing\n");
+  std::string Rm = std::string("rm -rf ") + Dir;
+  ASSERT_EQ(std::system(Rm.c_str()), 0);
 }
 
 // JACC_SPLIT=one: each push runs on the first device alone (a GPU in every configuration here),
