@@ -820,8 +820,8 @@ void environmentCases(std::vector<Case> &Cases) {
 }
 
 /// The disk cache damaged between two runs of the same kernels: the second run must still work.
-/// On two devices, the first run pushes long enough to choose its regime and keep it (a record
-/// beside the entries), which is damaged with them.
+/// On two devices, the first run pushes long enough to choose its regime (two windows of 64
+/// launches) and keep it (a record beside the entries), which is damaged with them.
 void cacheCases(std::vector<Case> &Cases) {
   static const char *Dir = "/tmp/jacc-hostile-probe-cache";
   auto Damage = [&](std::string Name, std::function<void(const std::string &)> Harm) {
@@ -829,7 +829,7 @@ void cacheCases(std::vector<Case> &Cases) {
                      {{"JACC_CACHE", "on"}, {"JACC_CACHE_DIR", Dir}, {"JACC_DEVICES", "host:2"}},
                      [Harm] {
                        std::system((std::string("rm -rf ") + Dir).c_str());
-                       for (int Push = 0; Push < 200; ++Push)
+                       for (int Push = 0; Push < 140; ++Push)
                          expectHealthy(false);
                        named(jacc_finalize(), "jacc_finalize");
                        std::vector<std::string> Files;
