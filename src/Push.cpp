@@ -126,7 +126,8 @@ llvm::Error Runtime::push(const char *Source, int NArgs, const jacc_arg *Args, u
   auto Request = launchRequest(**K, Flags, Async);
   if (!Request)
     return Request.takeError();
-  Request->Shape = launchShape(Info, Args);
+  if (Request->NDevices > 1) // only the program regime, placing pushes on several devices, asks
+    Request->Shape = launchShape(Info, Args);
   auto Decision =
       Chooser.decide(*Request, [this](const Distribution *D) { return sharesOf(D); });
   if (!Decision)
