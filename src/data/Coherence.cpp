@@ -42,12 +42,18 @@ static std::vector<ByteRanges> bySource(const std::vector<ValidityMap::Run> &Run
 }
 
 llvm::Error DataEnvironment::makeCurrent(Mapping &M, const ByteRanges &Ranges, unsigned Device,
-                                         CopyCost *Cost) {
+                                         CopyCost *Cost, bool *AllHeld) {
   // The launch plan and the routines only ask devices that hold a copy: a safety net.
   if (!M.hasCopy(Device))
     return noCopyError(M, Device, "making the copy current");
   std::vector<ValidityMap::Run> Missing;
-  M.Valid.appendMissing(Device, normalized(Ranges), Missing);
+  if (isNormalized(Ranges))
+    M.Valid.appendMissing(Device, Ranges, Missing);
+  else
+    M.Valid.appendMissing(Device, normalized(Ranges), Missing);
+  if (AllHeld)
+    *AllHeld = llvm::all_of(
+        Missing, [&](const ValidityMap::Run &R) { return (R.Holders & allDevices()) != 0; });
   if (Missing.empty())
     return llvm::Error::success();
   std::vector<ByteRanges> From = bySource(Missing, allDevices(), Devices.size());

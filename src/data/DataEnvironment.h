@@ -141,9 +141,10 @@ public:
   llvm::Error makeCurrent(Mapping &M, uint64_t B, uint64_t E, unsigned Device,
                           CopyCost *Cost = nullptr);
   /// The same for several ranges (a column band: one per row), fetched together: runs of equal
-  /// width Pitch apart from one device in one strided copy.
+  /// width Pitch apart from one device in one strided copy. AllHeld: set to whether Device now
+  /// holds every byte of them (not so for bytes no device holds: created, never written).
   llvm::Error makeCurrent(Mapping &M, const ByteRanges &Ranges, unsigned Device,
-                          CopyCost *Cost = nullptr);
+                          CopyCost *Cost = nullptr, bool *AllHeld = nullptr);
   /// Copy [P, P+Bytes), inside M, to the host, each run from a device holding it (after the
   /// caller waited for the kernels using M).
   llvm::Error gatherToHost(const Mapping &M, void *P, size_t Bytes);

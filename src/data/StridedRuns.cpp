@@ -147,6 +147,13 @@ static void sortAscendingRuns(ByteRanges &Ranges) {
   }
 }
 
+bool isNormalized(const ByteRanges &Ranges) {
+  for (size_t I = 0; I < Ranges.size(); ++I)
+    if (Ranges[I].first >= Ranges[I].second || (I && Ranges[I].first <= Ranges[I - 1].second))
+      return false;
+  return true;
+}
+
 ByteRanges normalized(ByteRanges Ranges) {
   sortAscendingRuns(Ranges);
   ByteRanges Out;

@@ -72,6 +72,11 @@ llvm::Error copyBlockToHost(Device &Src, char *HostBase, const char *SrcBase,
 /// Sorted, overlapping or touching ranges merged.
 ByteRanges normalized(ByteRanges Ranges);
 
+/// Whether Ranges is already what normalized() makes of it: non-empty ranges, ascending, none
+/// overlapping or touching the next. A launch's ranges are listed normalized once and then
+/// handed to the validity map every launch: checking costs a scan, normalizing a copy.
+bool isNormalized(const ByteRanges &Ranges);
+
 } // namespace jacc
 
 #endif

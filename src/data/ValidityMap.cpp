@@ -40,16 +40,21 @@ size_t ValidityMap::runFrom(size_t I, uint64_t B) const {
   return static_cast<size_t>(It - Runs.begin()) - 1;
 }
 
-/// R clipped to [0, Bytes), sorted, overlapping or touching ranges merged, empty ones dropped.
-static ByteRanges clipped(const ByteRanges &R, uint64_t Bytes) {
-  ByteRanges Out(R);
-  for (auto &[B, E] : Out)
+/// Given clipped to [0, Bytes), sorted, overlapping or touching ranges merged, empty ones
+/// dropped: Given itself when it is so already, else a copy made so in Scratch.
+static const ByteRanges &clipped(const ByteRanges &Given, uint64_t Bytes, ByteRanges &Scratch) {
+  if (isNormalized(Given) && (Given.empty() || Given.back().second <= Bytes))
+    return Given;
+  Scratch = Given;
+  for (auto &[B, E] : Scratch)
     E = std::min(E, Bytes);
-  return normalized(std::move(Out));
+  Scratch = normalized(std::move(Scratch));
+  return Scratch;
 }
 
 template <typename Fn> void ValidityMap::updateAll(const Ranges &Given, Fn F) {
-  Ranges R = clipped(Given, Bytes);
+  Ranges Made;
+  const Ranges &R = clipped(Given, Bytes, Made);
   if (R.empty())
     return;
   // Already so (a kernel rewriting what its device wrote last time, a copy of what is current
@@ -78,10 +83,14 @@ template <typename Fn> void ValidityMap::updateAll(const Ranges &Given, Fn F) {
   };
   uint64_t Pos = 0;
   I = 0;
+  HolderSet Lost = 0, Gained = 0;
   // Runs [Pos, To) with their holders mapped by G; I holds Pos.
   auto Copy = [&](uint64_t To, auto G) {
     while (Pos < To) {
-      Push(Pos, G(Runs[I].Holders));
+      HolderSet Old = Runs[I].Holders, New = G(Old);
+      Lost |= Old & ~New;
+      Gained |= New & ~Old;
+      Push(Pos, New);
       uint64_t End = endOf(I);
       if (End <= To) {
         Pos = End;
@@ -99,6 +108,19 @@ template <typename Fn> void ValidityMap::updateAll(const Ranges &Given, Fn F) {
   Copy(Bytes, Same);
   Runs.swap(Scratch);
   Version = newVersion();
+  for (; Lost; Lost &= Lost - 1)
+    LostAt[__builtin_ctzll(Lost)] = Version;
+  for (; Gained; Gained &= Gained - 1)
+    GainedAt[__builtin_ctzll(Gained)] = Version;
+}
+
+bool ValidityMap::aloneSince(unsigned H, uint64_t Since) const {
+  if (!heldSince(H, Since))
+    return false;
+  for (unsigned Other = 0; Other < GainedAt.size(); ++Other)
+    if (Other != H && GainedAt[Other] > Since)
+      return false;
+  return true;
 }
 
 void ValidityMap::assignAll(const Ranges &R, HolderSet Holders) {

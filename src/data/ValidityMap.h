@@ -5,6 +5,7 @@
 
 #include "src/data/StridedRuns.h"
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -52,6 +53,13 @@ public:
   /// process: a launch that found every range it needs current at version V needs nothing while
   /// the map stays at V (src/launch/ExchangeMemo.h).
   uint64_t version() const { return Version; }
+  /// Whether every byte holder H held at version Since (of this map) it still holds: no later
+  /// update took H off a byte. A launch that found its ranges held at Since skips walking
+  /// them: most launches of a split program need only what their device already holds.
+  bool heldSince(unsigned H, uint64_t Since) const { return Since >= Born && LostAt[H] <= Since; }
+  /// Whether bytes that H alone held at version Since are still H's alone: H lost no byte and
+  /// no other holder gained one since (a device rewriting the part it owns changes nothing).
+  bool aloneSince(unsigned H, uint64_t Since) const;
 
   /// Sorted, disjoint byte ranges [begin, end).
   using Ranges = ByteRanges;
@@ -112,6 +120,9 @@ private:
 
   uint64_t Bytes;
   uint64_t Version = newVersion();
+  uint64_t Born = Version;
+  /// Per holder, the version of the last update that took it off a byte, and that gave it one.
+  std::array<uint64_t, MaxDevices + 1> LostAt{}, GainedAt{};
   std::vector<Start> Runs;    ///< sorted by Begin, the first at 0, no two neighbours alike
   std::vector<Start> Scratch; ///< the next runs while an update rewrites them
 };

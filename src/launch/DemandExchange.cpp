@@ -286,11 +286,13 @@ llvm::Error fetchForLaunch(const analysis::KernelInfo &Info, const LaunchPlan &P
       ExchangeMemo::Part &P = listedPart(Info, Plan, *Launches[D], D, *Memo, ListedOnce);
       for (size_t I = 0; I < P.Need.size(); ++I) {
         Mapping *M = P.Need[I].first;
-        if (P.CurrentAt[I] == M->Valid.version())
-          continue; // current there since the last launch found it so, and unchanged
-        if (auto Err = Data.makeCurrent(*M, P.Need[I].second, D, &Cost))
+        if (P.CurrentAt[I] && M->Valid.heldSince(D, P.CurrentAt[I]))
+          continue; // held there since the last launch made it so
+        bool AllHeld = false;
+        if (auto Err = Data.makeCurrent(*M, P.Need[I].second, D, &Cost, &AllHeld))
           return Err;
-        P.CurrentAt[I] = M->Valid.version();
+        // Bytes nobody holds yet are fetched once a device writes them: walked again.
+        P.CurrentAt[I] = AllHeld ? M->Valid.version() : 0;
       }
     }
     return llvm::Error::success();
@@ -331,8 +333,8 @@ void recordSplitWrites(const LaunchPlan &Plan,
         T.Map->Valid.assignAll(SplitGroup::ownedWritten(T, Words), ValidityMap::device(D));
         continue;
       }
-      if (P->WrittenAt[I] == T.Map->Valid.version())
-        continue; // the device's alone since the last launch recorded them, and unchanged
+      if (P->WrittenAt[I] && T.Map->Valid.aloneSince(D, P->WrittenAt[I]))
+        continue; // the device's alone since the last launch recorded them
       T.Map->Valid.assignAll(P->Owned[I], ValidityMap::device(D));
       P->WrittenAt[I] = T.Map->Valid.version();
     }

@@ -1,7 +1,7 @@
 // What a kernel's probed split launches needed on each device, remembered across its launches:
 // a launch whose probe wrote the same words for the same arguments needs the same byte ranges,
-// and a map still at the version where they were found current needs no walk. A kernel split
-// along an inner dimension needs a range per row of each array (thousands), which listing,
+// and a map that took the device off no byte since they were found current needs no walk. A kernel
+// split along an inner dimension needs a range per row of each array (thousands), which listing,
 // sorting and walking again at every launch cost more than its part of the loop.
 #ifndef JACC_SRC_LAUNCH_EXCHANGEMEMO_H
 #define JACC_SRC_LAUNCH_EXCHANGEMEMO_H
@@ -23,7 +23,7 @@ public:
     std::vector<long long> Key; ///< what the ranges were listed from (ExchangeMemo::part)
     bool Listed = false;        ///< Need and Owned hold the ranges of Key
     /// What the part reads and writes of each mapping, sorted and merged, and the version of
-    /// the mapping's validity map once they were current on the device (0: not yet).
+    /// the mapping's validity map once the device held them all (0: not yet, or not all).
     std::vector<std::pair<Mapping *, ByteRanges>> Need;
     std::vector<uint64_t> CurrentAt;
     /// Per split target of the plan: the ranges the part owns and may write, and the version

@@ -147,6 +147,19 @@ const char *ShiftSrc = "#pragma acc parallel loop present(a, b)\n"
                        "for (int i = 0; i < n - k; i++)\n"
                        "  b[i] = a[i + k];\n";
 
+/// The bytes of a that b[i] = a[i + k], split over NDev devices, fetches after a split fill of
+/// a: device D's part of a is [n D / N, n (D + 1) / N); it reads a[i + k] for i in its share of
+/// [0, n - k).
+uint64_t shiftHalo(int n, int k, uint64_t NDev) {
+  uint64_t Fetched = 0;
+  for (uint64_t D = 0; D < NDev; D++) {
+    long long Own = n * (D + 1) / NDev;
+    long long ReadEnd = (n - k) * (D + 1) / NDev + k;
+    Fetched += ReadEnd > Own ? ReadEnd - Own : 0;
+  }
+  return Fetched * sizeof(int);
+}
+
 /// a[i] = 3i + 1 split, then b[i] = a[i + k] split with Flags: each device owns the elements its
 /// share of each loop's iterations writes, and fetches what it reads of a beyond its part, from
 /// the next device.
@@ -161,16 +174,8 @@ void shiftedRead(unsigned Flags, uint64_t NDev) {
   ASSERT_NO_FATAL_FAILURE(
       push(ShiftSrc, {{"int n", &n}, {"int k", &k}, {"const int *a", &a}, {"int *b", &b}}, Flags));
   ASSERT_EQ(jacc_wait(), JACC_SUCCESS);
-  // Device D's part of a: [n D / N, n (D + 1) / N); it reads a[i + k] for i in its share of
-  // [0, n - k).
-  uint64_t Fetched = 0;
-  for (uint64_t D = 0; D < NDev; D++) {
-    long long Own = n * (D + 1) / NDev;
-    long long ReadEnd = (n - k) * (D + 1) / NDev + k;
-    Fetched += ReadEnd > Own ? ReadEnd - Own : 0;
-  }
-  EXPECT_EQ(Fetched > 0, NDev > 1);
-  EXPECT_EQ(d2d(), Fetched * sizeof(int));
+  EXPECT_EQ(shiftHalo(n, k, NDev) > 0, NDev > 1);
+  EXPECT_EQ(d2d(), shiftHalo(n, k, NDev));
   ASSERT_EQ(jacc_copyout(b, bytesOf(bv)), JACC_SUCCESS);
   ASSERT_EQ(jacc_copyout(a, bytesOf(av)), JACC_SUCCESS);
   for (int i = 0; i < n; i++) {
@@ -185,6 +190,63 @@ TEST_P(DemandExchangeTest, ArrayReadShiftedByTheNextKernel) {
 
 TEST_P(DemandExchangeTest, AsyncQueueFetchesBeforeTheKernelThatReads) {
   shiftedRead(JACC_FORCE_SPLIT | JACC_ASYNC, ndev());
+}
+
+const char *ScaledFillSrc = "#pragma acc parallel loop present(a)\n"
+                            "for (int i = 0; i < n; i++)\n"
+                            "  a[i] = c * i + 1;\n";
+
+/// Pushes ScaledFillSrc with c, split.
+void scaledFill(int n, int c, int *a) {
+  ASSERT_NO_FATAL_FAILURE(push(ScaledFillSrc, {{"int n", &n}, {"int c", &c}, {"int *a", &a}}));
+}
+
+/// Pushes ShiftSrc (b[i] = a[i + k]), split, and checks b against a[i] = c i + 1 on the host.
+void shiftAndCheck(int n, int k, int *a, int *b, int c) {
+  ASSERT_NO_FATAL_FAILURE(
+      push(ShiftSrc, {{"int n", &n}, {"int k", &k}, {"const int *a", &a}, {"int *b", &b}}));
+  ASSERT_EQ(jacc_update_self(b, (n - k) * sizeof(int)), JACC_SUCCESS);
+  for (int i = 0; i < n - k; i++)
+    ASSERT_EQ(b[i], c * (i + k) + 1) << "b[" << i << "], a[i] = " << c << " i + 1";
+}
+
+TEST_P(DemandExchangeTest, AHaloItsOwnerRewroteIsFetchedAgainByARememberedLaunch) {
+  // The shifts over a created array find every range they read held (a created copy is as
+  // good as any), and remember it. The fill then writes each device's halo on its neighbour:
+  // the same launch again (the same ranges, remembered) must notice and fetch it.
+  int n = 1000, k = 3;
+  std::vector<int> av(n, 0), bv(n, -1);
+  int *a = av.data(), *b = bv.data();
+  ASSERT_EQ(jacc_create(a, bytesOf(av)), JACC_SUCCESS);
+  ASSERT_EQ(jacc_copyin(b, bytesOf(bv)), JACC_SUCCESS);
+  for (int Time = 0; Time < 3; Time++)
+    ASSERT_NO_FATAL_FAILURE(
+        push(ShiftSrc, {{"int n", &n}, {"int k", &k}, {"const int *a", &a}, {"int *b", &b}}));
+  ASSERT_NO_FATAL_FAILURE(scaledFill(n, 3, a));
+  jacc_reset_stats();
+  ASSERT_NO_FATAL_FAILURE(shiftAndCheck(n, k, a, b, 3));
+  EXPECT_EQ(d2d(), shiftHalo(n, k, ndev()));
+  ASSERT_EQ(jacc_delete(a, bytesOf(av)), JACC_SUCCESS);
+  ASSERT_EQ(jacc_delete(b, bytesOf(bv)), JACC_SUCCESS);
+}
+
+TEST_P(DemandExchangeTest, AnOwnerRewritingWhatAnotherDeviceFetchedTakesThatCopyOff) {
+  // Each shift fetches the neighbour's first k elements; each fill rewrites them where they
+  // are owned, which must leave the fetched copies stale, though the filling device held its
+  // part alone when the same fill last ran.
+  int n = 1000, k = 3;
+  std::vector<int> av(n, 0), bv(n, -1);
+  int *a = av.data(), *b = bv.data();
+  ASSERT_EQ(jacc_copyin(a, bytesOf(av)), JACC_SUCCESS);
+  ASSERT_EQ(jacc_copyin(b, bytesOf(bv)), JACC_SUCCESS);
+  for (int c = 2; c < 6; c++) {
+    ASSERT_NO_FATAL_FAILURE(scaledFill(n, c, a));
+    jacc_reset_stats();
+    ASSERT_NO_FATAL_FAILURE(shiftAndCheck(n, k, a, b, c));
+    EXPECT_EQ(d2d(), shiftHalo(n, k, ndev())) << "c = " << c;
+  }
+  ASSERT_EQ(jacc_delete(a, bytesOf(av)), JACC_SUCCESS);
+  ASSERT_EQ(jacc_delete(b, bytesOf(bv)), JACC_SUCCESS);
 }
 
 TEST_P(DemandExchangeTest, UpdateSelfOfTheLastDevicesPart) {

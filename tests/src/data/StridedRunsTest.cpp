@@ -44,6 +44,25 @@ TEST(StridedRunsTest, NormalizedSortsAndJoins) {
             (ByteRanges{{0, 15}, {20, 40}}));
 }
 
+TEST(StridedRunsTest, IsNormalizedIsWhatNormalizedLeaves) {
+  EXPECT_TRUE(isNormalized({}));
+  EXPECT_TRUE(isNormalized({{0, 10}, {11, 20}}));
+  EXPECT_FALSE(isNormalized({{0, 10}, {10, 20}})) << "touching: normalized joins them";
+  EXPECT_FALSE(isNormalized({{0, 10}, {5, 20}}));
+  EXPECT_FALSE(isNormalized({{11, 20}, {0, 10}}));
+  EXPECT_FALSE(isNormalized({{0, 10}, {30, 30}})) << "empty";
+  std::mt19937 Rng(3);
+  for (int Trial = 0; Trial < 200; ++Trial) {
+    ByteRanges R;
+    for (int I = 0; I < 6; ++I) {
+      uint64_t B = Rng() % 50;
+      R.push_back({B, B + Rng() % 6});
+    }
+    EXPECT_EQ(isNormalized(R), normalized(R) == R);
+    EXPECT_TRUE(isNormalized(normalized(R)));
+  }
+}
+
 TEST(StridedRunsTest, NormalizedMergesBandsListedOneAfterAnother) {
   // A launch's needs: a band of rows per read extent, each in order, one after the other; also
   // in descending and random order. Each is checked against sorting and joining.

@@ -231,7 +231,16 @@ void randomSequence(unsigned Seed, uint64_t Size, unsigned Steps) {
   };
   ValidityMap M(Size, All);
   Model Bytes(Size, All);
+  // A snapshot of who held what at a version: whatever heldSince and aloneSince answer yes to
+  // must still be so. Taken again every so often.
+  uint64_t SnapVersion = M.version();
+  Model Snapshot = Bytes;
+  unsigned StillHeld = 0;
   for (unsigned Step = 0; Step < Steps; ++Step) {
+    if (Pick(40) == 0) {
+      SnapVersion = M.version();
+      Snapshot = Bytes;
+    }
     uint64_t B = Pick(Size), E = Pick(Size + 4); // E past the end: clipped
     if (B > E)
       std::swap(B, E);
@@ -318,9 +327,52 @@ void randomSequence(unsigned Seed, uint64_t Size, unsigned Steps) {
     }
     }
     expectMatches(M, Bytes);
+    for (unsigned H : {0u, 1u, 2u, 3u, ValidityMap::HostBit}) {
+      HolderSet Bit = HolderSet(1) << H;
+      bool Held = M.heldSince(H, SnapVersion), Alone = M.aloneSince(H, SnapVersion);
+      StillHeld += Held;
+      for (uint64_t I = 0; I < Size; ++I) {
+        if (Held && (Snapshot[I] & Bit)) {
+          ASSERT_TRUE(Bytes[I] & Bit) << "holder " << H << " lost byte " << I;
+        }
+        if (Alone && Snapshot[I] == Bit) {
+          ASSERT_EQ(Bytes[I], Bit) << "holder " << H << " no longer alone on byte " << I;
+        }
+      }
+    }
     if (::testing::Test::HasFatalFailure())
       return;
   }
+  EXPECT_GT(StillHeld, 0u) << "heldSince never said yes";
+}
+
+TEST(ValidityMapTest, HoldersLostAndGainedAreKnownByVersion) {
+  ValidityMap M(1000, ValidityMap::devices(2));
+  uint64_t Start = M.version();
+  EXPECT_TRUE(M.heldSince(0, Start));
+  EXPECT_TRUE(M.aloneSince(0, Start));
+  M.assignAll({{0, 500}}, D0); // device 1 loses [0, 500)
+  EXPECT_TRUE(M.heldSince(0, Start));
+  EXPECT_FALSE(M.heldSince(1, Start));
+  uint64_t Written = M.version();
+  EXPECT_TRUE(M.aloneSince(0, Written));
+  M.assignAll({{0, 500}}, D0); // already so: nothing lost or gained
+  EXPECT_TRUE(M.aloneSince(0, Written));
+  EXPECT_TRUE(M.heldSince(1, Written));
+  M.add(0, 100, D1); // device 1 gains a copy of device 0's bytes
+  EXPECT_TRUE(M.heldSince(0, Written));
+  EXPECT_FALSE(M.aloneSince(0, Written));
+  EXPECT_TRUE(M.aloneSince(1, Written)) << "device 0 gained nothing";
+  M.assign(0, 100, D0); // device 1's copy is overwritten
+  EXPECT_FALSE(M.heldSince(1, Written));
+  EXPECT_TRUE(M.aloneSince(0, M.version()));
+  // A map made after a version knows nothing of what was held at it.
+  ValidityMap Later(1000, ValidityMap::devices(2));
+  EXPECT_FALSE(Later.heldSince(0, Written));
+  EXPECT_FALSE(Later.aloneSince(0, Written));
+  M = ValidityMap(1000, ValidityMap::devices(2)); // a new mapping in the old one's place
+  EXPECT_FALSE(M.heldSince(0, Written));
+  EXPECT_TRUE(M.heldSince(0, M.version()));
 }
 
 TEST(ValidityMapTest, RandomSequencesMatchTheModel) {
