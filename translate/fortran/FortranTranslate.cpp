@@ -718,6 +718,8 @@ public:
       compute(Begin.source, spanOf(X), Kind, Name, Clauses, nullptr, &std::get<parser::Block>(X.t));
       return false;
     }
+    if (Dir.v == Directive::ACCD_host_data)
+      return hostData(X);
     if (Dir.v != Directive::ACCD_data) {
       error(Begin.source, "'" + Name + "' is not translated for Fortran yet");
       return false;
@@ -765,6 +767,92 @@ public:
     for (const std::string &E : Exit)
       Out += "  " + E + "\n";
     emit(End.source, spanOf(End), G, Out + "  jacc_construct_end();\n", If);
+    return true;
+  }
+
+  /// host_data use_device(list): inside the construct each listed array names its device copy
+  /// (the current device's, as acc_deviceptr gives it), for the calls it makes (MPI, a CUDA
+  /// library). The directive opens a BLOCK that asks the runtime for each copy's address, and
+  /// an inner one declaring a pointer of the array's name, type and bounds at that address:
+  /// the program's variable itself never changes. The end directive closes both.
+  bool hostData(const parser::OpenACCBlockConstruct &X) {
+    const auto &Begin = std::get<parser::AccBeginBlockDirective>(X.t);
+    const auto &Clauses = std::get<parser::AccClauseList>(Begin.t);
+    std::string Where = site(Begin.source);
+    bool IfPresent = false;
+    std::vector<const parser::AccObject *> Objects;
+    for (const parser::AccClause &C : Clauses.v) {
+      if (std::holds_alternative<parser::AccClause::IfPresent>(C.u))
+        IfPresent = true;
+      else if (const auto *U = std::get_if<parser::AccClause::UseDevice>(&C.u))
+        for (const parser::AccObject &O : U->v.v)
+          Objects.push_back(&O);
+      else if (!std::holds_alternative<parser::AccClause::If>(C.u))
+        error(C.source, "this clause is not translated for Fortran yet");
+    }
+    GlueCall G;
+    std::string If = ifCondition(Clauses);
+    std::string Use = If.empty() ? "" : G.value("merge(1, 0, " + If + ")");
+    // Each block's declarations come before its statements.
+    std::string Body, Outer, Copies, Pointers, Aims;
+    for (const parser::AccObject *O : Objects) {
+      const auto *D = std::get_if<parser::Designator>(&O->u);
+      const auto *Ref = D ? std::get_if<parser::DataRef>(&D->u) : nullptr;
+      const auto *N = Ref ? std::get_if<parser::Name>(&Ref->u) : nullptr;
+      const semantics::Symbol *Symbol = N ? N->symbol : nullptr;
+      if (!Symbol || Symbol->Rank() == 0 || !Symbol->GetType()) {
+        error(D ? D->source : Begin.source,
+              "'use_device' takes whole arrays in Fortran: name the array, not a scalar, a "
+              "section or a component");
+        continue;
+      }
+      auto S = section(*O, G);
+      if (!S)
+        continue;
+      std::string F = N->ToString(), C = "jacc_ud_" + F;
+      G.Params.push_back("void **" + C);
+      G.Args.push_back(C);
+      // The device's address when the data is present, the host's otherwise (if_present, a
+      // false if clause); absent data without if_present is the program's error.
+      std::string Found = "jacc_translated_use_device(" + S->Address + ", \"" + Where + "\")";
+      std::string Check = "jacc_translated_present(" + S->Address + ", " + S->Bytes + ", \"" +
+                          Where + "\", \"" + F + "\");";
+      if (IfPresent)
+        Found =
+            "jacc_is_present(" + S->Address + ", " + S->Bytes + ") ? " + Found + " : " + S->Address;
+      if (If.empty())
+        Body += IfPresent ? "  *" + C + " = " + Found + ";\n"
+                          : "  " + Check + "\n  *" + C + " = " + Found + ";\n";
+      else
+        Body += (IfPresent ? "" : "  if (" + Use + ")\n    " + Check + "\n") + "  *" + C + " = " +
+                Use + " ? " + Found + " : " + S->Address + ";\n";
+      std::string Rank = std::to_string(Symbol->Rank()), Deferred = "(:";
+      for (int Dim = 1; Dim < Symbol->Rank(); ++Dim)
+        Deferred += ",:";
+      Deferred += ")";
+      std::string Lower = "(", Type = Symbol->GetType()->AsFortran();
+      for (int Dim = 1; Dim <= Symbol->Rank(); ++Dim)
+        Lower += (Dim > 1 ? ", " : "") + ("jacc_udl_" + F + "(" + std::to_string(Dim) + "):");
+      Lower += ")";
+      Outer += "; type(jacc_c_ptr) :: " + C + "; integer(8) :: jacc_udl_" + F + "(" + Rank +
+               "), jacc_uds_" + F + "(" + Rank + ")";
+      Copies += "; jacc_udl_" + F + " = lbound(" + F + ", kind=8); jacc_uds_" + F + " = shape(" +
+                F + ", kind=8)";
+      Pointers += "; " + Type + ", pointer :: " + F + Deferred + ", jacc_udp_" + F + Deferred;
+      Aims += "; call jacc_c_f_pointer(" + C + ", jacc_udp_" + F + ", jacc_uds_" + F + "); " + F +
+              Lower + " => jacc_udp_" + F;
+    }
+    emit(Begin.source, spanOf(Begin), G, Body);
+    std::optional<LineRange> Lines = spanOf(Begin);
+    if (Lines && Replacements.count(Lines->First)) {
+      std::string &Call = Replacements[Lines->First].Call;
+      Call = "block; use, intrinsic :: iso_c_binding, only: jacc_c_ptr => c_ptr, jacc_c_f_pointer "
+             "=> c_f_pointer" +
+             Outer + "; " + Call + Copies + "; block" + Pointers + Aims;
+    }
+    const auto &End = std::get<parser::AccEndBlockDirective>(X.t);
+    if (std::optional<LineRange> EndLines = spanOf(End))
+      Replacements[EndLines->First] = {*EndLines, "end block; end block"};
     return true;
   }
 

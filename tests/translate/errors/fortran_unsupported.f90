@@ -26,3 +26,12 @@ subroutine rejected(n, a, p, x)
     x(i) = p(i)
   end do
 end subroutine rejected
+
+subroutine device_addresses(n, a, s)
+  implicit none
+  integer, intent(in) :: n
+  real(8), intent(inout) :: a(n), s
+  !$acc host_data use_device(s, a(2:n))
+  call library_call(a, s)
+  !$acc end host_data
+end subroutine device_addresses

@@ -62,3 +62,19 @@ subroutine more(n, a, b, flag)
   !$acc update self(a) if_present
   !$acc wait(1)
 end subroutine more
+
+! host_data: a routine called with the device copies of a 2-D array with a lower bound of 0 and
+! of a 1-D one, under an if clause; if_present.
+subroutine device_copies(n, a, b, flag)
+  implicit none
+  integer, intent(in) :: n
+  real(8), intent(inout) :: a(0:n, n), b(n)
+  logical, intent(in) :: flag
+  external :: library_call
+  !$acc host_data use_device(a, b) if(flag)
+  call library_call(a, b, n)
+  !$acc end host_data
+  !$acc host_data use_device(b) if_present
+  call library_call(a, b, n)
+  !$acc end host_data
+end subroutine device_copies
