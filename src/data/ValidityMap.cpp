@@ -108,17 +108,25 @@ template <typename Fn> void ValidityMap::updateAll(const Ranges &Given, Fn F) {
   Copy(Bytes, Same);
   Runs.swap(Scratch);
   Version = newVersion();
+  stamp(Lost, Gained, Version);
+}
+
+void ValidityMap::stamp(HolderSet Lost, HolderSet Gained, uint64_t V) {
+  HolderSet Devices = (Lost | Gained) & ~host();
+  size_t Slots = Devices ? slot(63 - __builtin_clzll(Devices)) + 1 : 1;
+  if (Stamped.size() < Slots)
+    Stamped.resize(Slots);
   for (; Lost; Lost &= Lost - 1)
-    LostAt[__builtin_ctzll(Lost)] = Version;
+    Stamped[slot(__builtin_ctzll(Lost))].LostAt = V;
   for (; Gained; Gained &= Gained - 1)
-    GainedAt[__builtin_ctzll(Gained)] = Version;
+    Stamped[slot(__builtin_ctzll(Gained))].GainedAt = V;
 }
 
 bool ValidityMap::aloneSince(unsigned H, uint64_t Since) const {
   if (!heldSince(H, Since))
     return false;
-  for (unsigned Other = 0; Other < GainedAt.size(); ++Other)
-    if (Other != H && GainedAt[Other] > Since)
+  for (size_t Other = 0; Other < Stamped.size(); ++Other)
+    if (Other != slot(H) && Stamped[Other].GainedAt > Since)
       return false;
   return true;
 }

@@ -5,7 +5,6 @@
 
 #include "src/data/StridedRuns.h"
 
-#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -56,7 +55,9 @@ public:
   /// Whether every byte holder H held at version Since (of this map) it still holds: no later
   /// update took H off a byte. A launch that found its ranges held at Since skips walking
   /// them: most launches of a split program need only what their device already holds.
-  bool heldSince(unsigned H, uint64_t Since) const { return Since >= Born && LostAt[H] <= Since; }
+  bool heldSince(unsigned H, uint64_t Since) const {
+    return Since >= Born && stamps(H).LostAt <= Since;
+  }
   /// Whether bytes that H alone held at version Since are still H's alone: H lost no byte and
   /// no other holder gained one since (a device rewriting the part it owns changes nothing).
   bool aloneSince(unsigned H, uint64_t Since) const;
@@ -121,8 +122,17 @@ private:
   uint64_t Bytes;
   uint64_t Version = newVersion();
   uint64_t Born = Version;
-  /// Per holder, the version of the last update that took it off a byte, and that gave it one.
-  std::array<uint64_t, MaxDevices + 1> LostAt{}, GainedAt{};
+  /// A holder's versions of the last update that took it off a byte, and that gave it one.
+  struct Stamps {
+    uint64_t LostAt = 0, GainedAt = 0;
+  };
+  /// By slot: the host's first, then each device's up to the highest one an update touched
+  /// (kept small: a mapping's size decides which allocator bins its node comes from).
+  std::vector<Stamps> Stamped;
+  static unsigned slot(unsigned H) { return H == HostBit ? 0 : H + 1; }
+  Stamps stamps(unsigned H) const { return slot(H) < Stamped.size() ? Stamped[slot(H)] : Stamps(); }
+  /// Stamps of the holders in Lost and Gained with version V.
+  void stamp(HolderSet Lost, HolderSet Gained, uint64_t V);
   std::vector<Start> Runs;    ///< sorted by Begin, the first at 0, no two neighbours alike
   std::vector<Start> Scratch; ///< the next runs while an update rewrites them
 };
