@@ -715,15 +715,71 @@ end subroutine
                      "0, \"use.f90:9\");"),
             std::string::npos)
       << Out;
-  // Only a module's declare, and only its create, copyin and device_resident.
-  std::string E = translate(R"(subroutine p(a)
+}
+
+// A procedure's declare maps its data from the first executable statement (its calls before
+// that statement's text) until the procedure leaves: before each RETURN (a one-line IF's too)
+// and its END; a main program's until its END. The bounds of a section are the entry's.
+TEST_F(FortranKernelTest, AProceduresDeclareMapsItsDataUntilItLeaves) {
+  std::string Out = translate(R"(subroutine p(a, n, early)
+  integer, intent(in) :: n
+  real(8) :: a(n), t(n)
+  logical :: early
+  integer :: i
+  !$acc declare copy(a(1:n)) create(t)
+  t = 0
+  if (early) return
+  !$acc parallel loop
+  do i = 1, n
+    a(i) = a(i) + t(i)
+  end do
+  if (n > 3) then
+    return
+  end if
+end subroutine
+program main
+  real(8) :: x(4)
+  !$acc declare copyin(x)
+  x = 1
+  call p(x, 4, .false.)
+end program
+)");
+  const std::string Entry = "call jacc_f", Return = "_6_exit(a, lbound(a, kind=8), "
+                                                    "shape(a, kind=8), int(1, kind=8), "
+                                                    "int(n, kind=8), t, lbound(t, kind=8), "
+                                                    "shape(t, kind=8)); ";
+  EXPECT_NE(Out.find("_6_entry(a, lbound(a, kind=8), shape(a, kind=8), int(1, kind=8), "
+                     "int(n, kind=8), t, lbound(t, kind=8), shape(t, kind=8)); t = 0\n"),
+            std::string::npos)
+      << Out;
+  EXPECT_NE(Out.find("  if (early) then; " + Entry), std::string::npos) << Out;
+  EXPECT_NE(Out.find(Return + "return; end if\n"), std::string::npos) << Out;
+  EXPECT_NE(Out.find("\n    " + Entry), std::string::npos) << "the RETURN inside IF" << Out;
+  EXPECT_NE(Out.find(Return + "end subroutine\n"), std::string::npos) << Out;
+  EXPECT_NE(Out.find("_19_entry(x, lbound(x, kind=8), shape(x, kind=8)); x = 1\n"),
+            std::string::npos)
+      << Out;
+  EXPECT_NE(Out.find("_19_exit(x, lbound(x, kind=8), shape(x, kind=8)); end program\n"),
+            std::string::npos)
+      << Out;
+  // The exit restores the bounds the entry evaluated.
+  EXPECT_NE(Out.find("jacc_translated_check(jacc_copyout((void *)(a + ((*jacc_value_"),
+            std::string::npos)
+      << Out;
+  EXPECT_NE(Out.find("= &jacc_saved_6["), std::string::npos) << Out;
+
+  std::string E = translate(R"(subroutine q(a)
   real(8) :: a(10)
-  !$acc declare create(a)
+  !$acc declare link(a)
+10 a = 1
 end subroutine
 )",
                             false);
-  EXPECT_NE(E.find("t.f90:3:9: error: 'declare' in a procedure is not translated for Fortran "
-                   "yet"),
+  EXPECT_NE(E.find("t.f90:3:17: error: a procedure's 'declare' is translated with copy, copyin, "
+                   "copyout, create and present clauses"),
+            std::string::npos)
+      << E;
+  EXPECT_NE(E.find("t.f90:4:1: error: a procedure with 'declare' starts with a labeled statement"),
             std::string::npos)
       << E;
 }

@@ -145,6 +145,15 @@ public:
   std::set<std::string> Structs; ///< the C structs Glue defines
   ModuleDeclares Declares;
   std::string Module; ///< the module whose specification part the walk is in
+  /// A program unit's `declare` directives: the calls that map their data, put before its
+  /// first executable statement, and that unmap it, before each RETURN and its END.
+  struct DeclareScope {
+    std::string Entry, Exit; ///< calls, each followed by "; "
+    bool Entered = false;    ///< Entry is placed
+  };
+  std::vector<DeclareScope> Scopes; ///< the program units the walk is in, innermost last
+  /// Calls put before the text of a line (a program unit's first executable statement).
+  std::map<int, std::string> Prefixes;
 
   /// Where flang's module files are, in the order its semantics looks.
   static std::vector<std::string> moduleDirs(const FortranOptions &Options) {
@@ -158,8 +167,16 @@ public:
   template <typename T> void Post(const T &) {}
   bool Pre(const parser::ProgramStmt &S) { return named(S.v); }
   /// A routine's statements are its kernels' (RoutineIndex): only its directive is translated.
-  bool Pre(const parser::SubroutineSubprogram &S) { return notRoutine(S.t); }
-  bool Pre(const parser::FunctionSubprogram &S) { return notRoutine(S.t); }
+  bool Pre(const parser::SubroutineSubprogram &S) { return notRoutine(S.t) && enterScope(); }
+  bool Pre(const parser::FunctionSubprogram &S) { return notRoutine(S.t) && enterScope(); }
+  bool Pre(const parser::MainProgram &) { return enterScope(); }
+  void Post(const parser::SubroutineSubprogram &) { Scopes.pop_back(); }
+  void Post(const parser::FunctionSubprogram &) { Scopes.pop_back(); }
+  void Post(const parser::MainProgram &) { Scopes.pop_back(); }
+  bool enterScope() {
+    Scopes.emplace_back();
+    return true;
+  }
   template <typename Tuple> bool notRoutine(const Tuple &T) {
     const auto &Stmt = std::get<0>(T).statement;
     const parser::Name &Name = std::get<parser::Name>(Stmt.t);
@@ -195,9 +212,7 @@ public:
       return false;
     }
     if (Module.empty()) {
-      error(D.source, "'declare' in a procedure is not translated for Fortran yet: declare "
-                      "module variables in the module, or map the variables with a data "
-                      "construct");
+      procedureDeclare(*S, D.source);
       return false;
     }
     for (const parser::AccClause &C : std::get<parser::AccClauseList>(S->t).v) {
@@ -231,6 +246,80 @@ public:
     return false;
   }
 
+  /// A procedure's (or the main program's) `declare`: its data is mapped from the unit's first
+  /// executable statement until it returns, as a data construct around its statements would.
+  void procedureDeclare(const parser::OpenACCStandaloneDeclarativeConstruct &S,
+                        parser::CharBlock Where) {
+    if (Scopes.empty()) {
+      error(Where, "this 'declare' is in no procedure or program the translation knows: move "
+                   "it to one, or to a module");
+      return;
+    }
+    const auto &Clauses = std::get<parser::AccClauseList>(S.t);
+    for (const parser::AccClause &C : Clauses.v)
+      if (!std::holds_alternative<parser::AccClause::Copy>(C.u) &&
+          !std::holds_alternative<parser::AccClause::Copyin>(C.u) &&
+          !std::holds_alternative<parser::AccClause::Copyout>(C.u) &&
+          !std::holds_alternative<parser::AccClause::Create>(C.u) &&
+          !std::holds_alternative<parser::AccClause::Present>(C.u))
+        error(C.source, "a procedure's 'declare' is translated with copy, copyin, copyout, "
+                        "create and present clauses");
+    GlueCall G;
+    std::vector<std::string> Entry, Exit;
+    dataClauses(Clauses, G, Entry, Exit, site(Where));
+    int Line = line(Where);
+    auto [In, Out] = regionBodies(G, Line, Entry, Exit, "", "");
+    std::string Name = "jacc_f" + Tag + "_" + std::to_string(Line);
+    DeclareScope &Scope = Scopes.back();
+    Scope.Entry += glueFunction(Where, Name + "_entry", G, In) + "; ";
+    Scope.Exit = glueFunction(Where, Name + "_exit", G, Out) + "; " + Scope.Exit;
+    if (std::optional<LineRange> Lines = spanOf(S))
+      Replacements[Lines->First] = {*Lines, ""};
+  }
+
+  /// A program unit's first executable statement maps what its `declare` directives name.
+  bool Pre(const parser::ExecutionPart &E) {
+    if (Scopes.empty() || Scopes.back().Entry.empty() || E.v.empty())
+      return true;
+    std::optional<LineRange> Lines = spanOf(E.v.front());
+    if (!Lines) {
+      error(parser::CharBlock{}, "a procedure with 'declare' whose first statement comes from "
+                                 "an included file or a macro: start it in the file itself");
+      return true;
+    }
+    llvm::StringRef Text = Source.text();
+    for (int Line = 1; Line < Lines->First; ++Line)
+      Text = Text.split('\n').second;
+    llvm::StringRef First = Text.ltrim(" \t");
+    if (!First.empty() && llvm::isDigit(First[0])) {
+      Errors.push_back(Source.path().str() + ":" + std::to_string(Lines->First) +
+                       ":1: error: a procedure with 'declare' starts with a labeled statement, "
+                       "which its data's mapping would have to precede: put a statement before "
+                       "it");
+      return true;
+    }
+    Prefixes[Lines->First] += Scopes.back().Entry;
+    Scopes.back().Entered = true;
+    return true;
+  }
+
+  /// RETURN and END leave the program unit: what its `declare` directives mapped is unmapped.
+  bool Pre(const parser::Statement<parser::EndSubroutineStmt> &S) { return leave(S); }
+  bool Pre(const parser::Statement<parser::EndFunctionStmt> &S) { return leave(S); }
+  bool Pre(const parser::Statement<parser::EndProgramStmt> &S) { return leave(S); }
+  template <typename T> bool leave(const parser::Statement<T> &S) {
+    if (Scopes.empty() || Scopes.back().Exit.empty())
+      return true;
+    const DeclareScope &Scope = Scopes.back();
+    std::optional<LineRange> Lines = spanOf(S);
+    if (!Lines)
+      return true;
+    std::string Label = S.label ? std::to_string(*S.label) + " " : "";
+    Replacements[Lines->First] = {*Lines, Label + (Scope.Entered ? "" : Scope.Entry) + Scope.Exit +
+                                              S.source.ToString()};
+    return true;
+  }
+
   /// A routine directive: the kernels calling its procedure carry its definition (RoutineIndex);
   /// on the host the procedure stays as written, and the directive's lines become blank. Its
   /// level (seq, vector, worker, gang) is not kept: each call runs the routine's loops in turn.
@@ -249,19 +338,32 @@ public:
     const parser::ActionStmt &A = S.statement;
     const parser::DeallocateStmt *Dealloc = nullptr;
     const parser::IfStmt *If = nullptr;
-    if (const auto *D = std::get_if<common::Indirection<parser::DeallocateStmt>>(&A.u))
+    if (const auto *I = std::get_if<common::Indirection<parser::IfStmt>>(&A.u))
+      If = &I->value();
+    const parser::ActionStmt &Action =
+        If ? std::get<parser::UnlabeledStatement<parser::ActionStmt>>(If->t).statement : A;
+    if (const auto *D = std::get_if<common::Indirection<parser::DeallocateStmt>>(&Action.u))
       Dealloc = &D->value();
-    else if (const auto *I = std::get_if<common::Indirection<parser::IfStmt>>(&A.u)) {
-      const auto &Then = std::get<parser::UnlabeledStatement<parser::ActionStmt>>(I->value().t);
-      if (const auto *D =
-              std::get_if<common::Indirection<parser::DeallocateStmt>>(&Then.statement.u)) {
-        Dealloc = &D->value();
-        If = &I->value();
-      }
-    }
     if (Dealloc)
       deallocate(S, *Dealloc, If);
+    if (std::holds_alternative<common::Indirection<parser::ReturnStmt>>(Action.u) &&
+        !Scopes.empty() && !Scopes.back().Exit.empty())
+      if (std::optional<LineRange> Lines = spanOf(S))
+        Replacements[Lines->First] = {*Lines, before(S, If, Scopes.back().Exit)};
     return true;
+  }
+
+  /// Statement S (alone, or the action of the one-line IF If) with Calls ("call ...; " each)
+  /// before it, on one line (flang's cooked text of the statement).
+  static std::string before(const parser::Statement<parser::ActionStmt> &S,
+                            const parser::IfStmt *If, const std::string &Calls) {
+    std::string Label = S.label ? std::to_string(*S.label) + " " : "";
+    if (!If)
+      return Label + Calls + S.source.ToString();
+    std::string Cond =
+        std::get<parser::ScalarLogicalExpr>(If->t).thing.thing.value().source.ToString();
+    const auto &Then = std::get<parser::UnlabeledStatement<parser::ActionStmt>>(If->t);
+    return Label + "if (" + Cond + ") then; " + Calls + Then.source.ToString() + "; end if";
   }
   void deallocate(const parser::Statement<parser::ActionStmt> &S, const parser::DeallocateStmt &D,
                   const parser::IfStmt *If) {
@@ -288,17 +390,9 @@ public:
     emit(S.source, Lines, G, Body);
     if (!Lines || !Replacements.count(Lines->First))
       return;
-    // The call, then the statement as written (flang's cooked text, one line).
+    // The call, then the statement as written.
     std::string &Call = Replacements[Lines->First].Call;
-    std::string Label = S.label ? std::to_string(*S.label) + " " : "";
-    if (If) {
-      std::string Cond =
-          std::get<parser::ScalarLogicalExpr>(If->t).thing.thing.value().source.ToString();
-      const auto &Then = std::get<parser::UnlabeledStatement<parser::ActionStmt>>(If->t);
-      Call = Label + "if (" + Cond + ") then; " + Call + "; " + Then.source.ToString() + "; end if";
-    } else {
-      Call = Label + Call + "; " + S.source.ToString();
-    }
+    Call = before(S, If, Call + "; ");
   }
   bool Pre(const parser::OpenACCConstruct &C) {
     return std::visit(
@@ -364,6 +458,17 @@ public:
     std::string Name = "jacc_f" + Tag + "_" + std::to_string(Lines->First);
     if (Replacements.count(Lines->First))
       Name += "_" + std::to_string(Replacements.size());
+    std::string Call = glueFunction(Where, Name, G, Body);
+    if (KeepStatements)
+      Call = "if (" + If + ") then; " + Call + "; else";
+    else if (!If.empty())
+      Call = "if (" + If + ") " + Call;
+    Replacements[Lines->First] = {*Lines, Call, KeepStatements};
+  }
+
+  /// The glue function Name of a directive at Where, and its Fortran call.
+  std::string glueFunction(parser::CharBlock Where, const std::string &Name, const GlueCall &G,
+                           const std::string &Body) {
     std::string Params;
     for (const std::string &P : G.Params)
       Params += (Params.empty() ? "" : ", ") + P;
@@ -382,12 +487,7 @@ public:
     std::string Call = "call " + Name + "(";
     for (size_t I = 0; I < G.Args.size(); ++I)
       Call += (I ? ", " : "") + G.Args[I];
-    Call += ")";
-    if (KeepStatements)
-      Call = "if (" + If + ") then; " + Call + "; else";
-    else if (!If.empty())
-      Call = "if (" + If + ") " + Call;
-    Replacements[Lines->First] = {*Lines, Call, KeepStatements};
+    return Call + ")";
   }
 
   /// The condition of Clauses' if clause, as the host program writes it; empty if none.
@@ -733,39 +833,11 @@ public:
     const auto &End = std::get<parser::AccEndBlockDirective>(X.t);
     std::string Call =
         ", \"" + File + "\", " + std::to_string(line(Begin.source)) + ", \"" + Procedure + "\");\n";
-    // The sections' bounds are the entry's (OpenACC evaluates them there; the region may
-    // change the variables they are written with): the entry keeps them, per thread and per
-    // nesting level of the region, for its exit.
-    std::vector<std::string> Values;
-    for (const std::string &P : G.Params)
-      if (llvm::StringRef(P).startswith("const long long *jacc_value_"))
-        Values.push_back(llvm::StringRef(P).drop_front(17).str());
-    std::string Saved = "jacc_saved_" + std::to_string(line(Begin.source));
-    std::string Keep, Restore;
-    if (!Values.empty()) {
-      std::string N = std::to_string(Values.size());
-      Glue += "static _Thread_local long long " + Saved + "[64][" + N +
-              "];\nstatic _Thread_local "
-              "int " +
-              Saved + "_depth;\n";
-      Keep = "  if (" + Saved + "_depth < 64) {\n";
-      Restore = "  --" + Saved + "_depth;\n";
-      for (size_t K = 0; K < Values.size(); ++K) {
-        std::string Index = "][" + std::to_string(K) + "]";
-        Keep += "    " + Saved + "[" + Saved + "_depth" + Index + " = *" + Values[K] + ";\n";
-        Restore += "  " + Values[K] + " = &" + Saved + "[" + Saved + "_depth < 64 ? " + Saved +
-                   "_depth : 63" + Index + ";\n";
-      }
-      Keep += "  }\n  ++" + Saved + "_depth;\n";
-    }
-    std::string In = "  jacc_construct_begin(JACC_CONSTRUCT_DATA" + Call + Keep;
-    for (const std::string &E : Entry)
-      In += "  " + E + "\n";
+    auto [In, Out] = regionBodies(G, line(Begin.source), Entry, Exit,
+                                  "  jacc_construct_begin(JACC_CONSTRUCT_DATA" + Call,
+                                  "  jacc_construct_begin(JACC_CONSTRUCT_DATA_EXIT" + Call);
     std::string If = ifCondition(Clauses);
     emit(Begin.source, spanOf(Begin), G, In + "  jacc_construct_end();\n", If);
-    std::string Out = "  jacc_construct_begin(JACC_CONSTRUCT_DATA_EXIT" + Call + Restore;
-    for (const std::string &E : Exit)
-      Out += "  " + E + "\n";
     emit(End.source, spanOf(End), G, Out + "  jacc_construct_end();\n", If);
     return true;
   }
@@ -854,6 +926,45 @@ public:
     if (std::optional<LineRange> EndLines = spanOf(End))
       Replacements[EndLines->First] = {*EndLines, "end block; end block"};
     return true;
+  }
+
+  /// The entry and exit bodies of a region at Line whose data clauses gave Entry and Exit, each
+  /// opened by Begin and End. The sections' bounds are the entry's (OpenACC evaluates them there;
+  /// the region may change the variables they are written with): the entry keeps them, per
+  /// thread and per nesting level of the region, for its exit.
+  std::pair<std::string, std::string> regionBodies(const GlueCall &G, int Line,
+                                                   const std::vector<std::string> &Entry,
+                                                   const std::vector<std::string> &Exit,
+                                                   const std::string &Begin,
+                                                   const std::string &End) {
+    std::vector<std::string> Values;
+    for (const std::string &P : G.Params)
+      if (llvm::StringRef(P).startswith("const long long *jacc_value_"))
+        Values.push_back(llvm::StringRef(P).drop_front(17).str());
+    std::string Saved = "jacc_saved_" + std::to_string(Line);
+    std::string Keep, Restore;
+    if (!Values.empty()) {
+      std::string N = std::to_string(Values.size());
+      Glue += "static _Thread_local long long " + Saved + "[64][" + N +
+              "];\nstatic _Thread_local "
+              "int " +
+              Saved + "_depth;\n";
+      Keep = "  if (" + Saved + "_depth < 64) {\n";
+      Restore = "  --" + Saved + "_depth;\n";
+      for (size_t K = 0; K < Values.size(); ++K) {
+        std::string Index = "][" + std::to_string(K) + "]";
+        Keep += "    " + Saved + "[" + Saved + "_depth" + Index + " = *" + Values[K] + ";\n";
+        Restore += "  " + Values[K] + " = &" + Saved + "[" + Saved + "_depth < 64 ? " + Saved +
+                   "_depth : 63" + Index + ";\n";
+      }
+      Keep += "  }\n  ++" + Saved + "_depth;\n";
+    }
+    std::string In = Begin + Keep, Out = End + Restore;
+    for (const std::string &E : Entry)
+      In += "  " + E + "\n";
+    for (const std::string &E : Exit)
+      Out += "  " + E + "\n";
+    return {In, Out};
   }
 
   /// init, shutdown and set: the OpenACC runtime routines they stand for (the current device
@@ -1003,23 +1114,38 @@ static inline void jacc_fortran_contiguous(int contiguous, const char *where, co
 )";
 
 /// Source with each replaced line range as its call line and blank lines, at the indentation
-/// of the range's first line (column 7 at least in fixed form).
+/// of the range's first line (column 7 at least in fixed form), and the calls of T.Prefixes
+/// before their lines' text.
 std::string replaceLines(llvm::StringRef Text, const Translation &T, bool FixedForm) {
   llvm::SmallVector<llvm::StringRef, 0> Lines;
   Text.split(Lines, '\n');
+  auto prefixOf = [&](int Number) {
+    auto P = T.Prefixes.find(Number);
+    return P == T.Prefixes.end() ? std::string() : P->second;
+  };
   std::string Out;
   for (size_t I = 0; I < Lines.size(); ++I) {
     int Number = static_cast<int>(I) + 1;
     auto R = T.Replacements.find(Number);
     if (R == T.Replacements.end()) {
-      Out += Lines[I].str() + (I + 1 < Lines.size() ? "\n" : "");
+      std::string Prefix = prefixOf(Number);
+      llvm::StringRef Text = Lines[I];
+      if (!Prefix.empty()) {
+        std::string Indent = Text.take_while([](char C) { return C == ' ' || C == '\t'; }).str();
+        if (FixedForm && Indent.size() < 6)
+          Indent = "      ";
+        Out += Indent + Prefix + Text.ltrim(" \t").str();
+      } else {
+        Out += Text.str();
+      }
+      Out += I + 1 < Lines.size() ? "\n" : "";
       continue;
     }
     const Translation::Replacement &Rep = R->second;
     std::string Indent = Lines[I].take_while([](char C) { return C == ' ' || C == '\t'; }).str();
     if (FixedForm && Indent.size() < 6)
       Indent = "      ";
-    Out += Indent + Rep.Call + "\n";
+    Out += Indent + prefixOf(Number) + Rep.Call + "\n";
     if (Rep.KeepStatements) {
       // The statements stay for the host; the construct's last line closes the if: an end
       // directive (a comment to the Fortran compiler) becomes `end if`, a statement gets it
