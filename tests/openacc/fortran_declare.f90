@@ -1,9 +1,12 @@
 ! declare in procedures: a subroutine's declare copy of a section of its dummy argument, called
 ! once per column inside a data region that holds the other arrays (present), as the V&V tests
 ! do; a function's declare create of an automatic work array, left early by a RETURN on one
-! path; the main program's declare copyin, updated once the program has filled the array.
+! path; the main program's declare copyin, updated once the program has filled the array; a
+! module array declared link, mapped by the data clause of the construct that reads it.
 module declares_work
   implicit none
+  real(8) :: coef(16)
+  !$acc declare link(coef)
 contains
   subroutine add_column(a, b, c, n)
     integer, intent(in) :: n
@@ -42,7 +45,7 @@ program declares
   use declares_work
   implicit none
   integer, parameter :: n = 200, m = 12
-  real(8) :: a(n, m), b(n, m), c(n, m), v(n), s
+  real(8) :: a(n, m), b(n, m), c(n, m), v(n), s, r
   integer :: i, j
   !$acc declare copyin(v)
   v = [(1.0d0 / i, i = 1, n)]
@@ -63,6 +66,12 @@ program declares
   do j = 0, 3
     s = s + weighted(v, n, j) + weighted(v, n, -j - 1)
   end do
-  write (*, '(a, 2f18.8)') 'sums ', sum(c), s
+  coef = [(0.5d0 * i, i = 1, 16)]
+  r = 0
+  !$acc parallel loop copyin(coef) reduction(+:r)
+  do i = 1, 16
+    r = r + coef(i) * i
+  end do
+  write (*, '(a, 3f18.8)') 'sums ', sum(c), s, r
   write (*, '(a, 3f14.8)') 'c ', c(1, 1), c(n, m), c(7, 5)
 end program declares

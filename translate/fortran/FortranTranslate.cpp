@@ -204,7 +204,8 @@ public:
 
   /// A module's `declare create/copyin/device_resident(...)`: its variables are mapped when a
   /// directive first passes them to the runtime, and unmapped when deallocated; the directive's
-  /// lines become blank.
+  /// lines become blank (`link`'s variables are mapped by the data clauses that name them). A
+  /// procedure's `declare`: procedureDeclare.
   bool Pre(const parser::OpenACCDeclarativeConstruct &D) {
     const auto *S = std::get_if<parser::OpenACCStandaloneDeclarativeConstruct>(&D.u);
     if (!S) {
@@ -216,6 +217,10 @@ public:
       return false;
     }
     for (const parser::AccClause &C : std::get<parser::AccClauseList>(S->t).v) {
+      // link: no device copy until a data clause or construct maps the variable, which is
+      // how jacc treats a module variable no declare names.
+      if (std::holds_alternative<parser::AccClause::Link>(C.u))
+        continue;
       const parser::AccObjectList *List = nullptr;
       Declared How = Declared::Create;
       if (const auto *X = std::get_if<parser::AccClause::Create>(&C.u))
@@ -227,8 +232,8 @@ public:
         How = Declared::Copyin;
       }
       if (!List) {
-        error(C.source, "a module's 'declare' is translated with create, copyin and "
-                        "device_resident clauses");
+        error(C.source, "a module's 'declare' takes create, copyin, device_resident and link "
+                        "clauses");
         continue;
       }
       for (const parser::AccObject &O : List->v) {

@@ -1,4 +1,4 @@
-! Fortran the translation rejects, each at its file, line and column with the fix.
+! Fortran the translation rejects, each at its file, line and column with the fix (link is not).
 module unsupported
   implicit none
   real :: field(10)
