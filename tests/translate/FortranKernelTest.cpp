@@ -782,6 +782,23 @@ end subroutine
   EXPECT_NE(E.find("t.f90:4:1: error: a procedure with 'declare' starts with a labeled statement"),
             std::string::npos)
       << E;
+  // A declare after the first executable statement would be unmapped without being mapped.
+  E = translate(R"(subroutine r(a)
+  real(8) :: a(10)
+  !$acc declare copy(a)
+  a(1) = 2
+  block
+    real(8) :: b(4)
+    !$acc declare create(b)
+    b = 1
+  end block
+end subroutine
+)",
+                false);
+  EXPECT_NE(E.find("t.f90:7:11: error: a 'declare' after the first executable statement (in a "
+                   "BLOCK) is not translated"),
+            std::string::npos)
+      << E;
 }
 
 // A kernel carries the routines it calls as C functions, each after those it calls: a scalar

@@ -150,6 +150,7 @@ public:
   struct DeclareScope {
     std::string Entry, Exit; ///< calls, each followed by "; "
     bool Entered = false;    ///< Entry is placed
+    parser::CharBlock Where; ///< the first declare
   };
   std::vector<DeclareScope> Scopes; ///< the program units the walk is in, innermost last
   /// Calls put before the text of a line (a program unit's first executable statement).
@@ -260,6 +261,12 @@ public:
                    "it to one, or to a module");
       return;
     }
+    DeclareScope &Scope = Scopes.back();
+    if (Scope.Entered) {
+      error(Where, "a 'declare' after the first executable statement (in a BLOCK) is not "
+                   "translated: move it to the procedure's specification part");
+      return;
+    }
     const auto &Clauses = std::get<parser::AccClauseList>(S.t);
     for (const parser::AccClause &C : Clauses.v)
       if (!std::holds_alternative<parser::AccClause::Copy>(C.u) &&
@@ -275,7 +282,8 @@ public:
     int Line = line(Where);
     auto [In, Out] = regionBodies(G, Line, Entry, Exit, "", "");
     std::string Name = "jacc_f" + Tag + "_" + std::to_string(Line);
-    DeclareScope &Scope = Scopes.back();
+    if (Scope.Entry.empty())
+      Scope.Where = Where;
     Scope.Entry += glueFunction(Where, Name + "_entry", G, In) + "; ";
     Scope.Exit = glueFunction(Where, Name + "_exit", G, Out) + "; " + Scope.Exit;
     if (std::optional<LineRange> Lines = spanOf(S))
@@ -288,7 +296,7 @@ public:
       return true;
     std::optional<LineRange> Lines = spanOf(E.v.front());
     if (!Lines) {
-      error(parser::CharBlock{}, "a procedure with 'declare' whose first statement comes from "
+      error(Scopes.back().Where, "a procedure with 'declare' whose first statement comes from "
                                  "an included file or a macro: start it in the file itself");
       return true;
     }
