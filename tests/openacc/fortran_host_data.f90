@@ -2,6 +2,8 @@
 ! library would be: a 2-D allocatable array with a lower bound of 0 and a 1-D one in one
 ! construct, an if clause, and if_present on an array no data construct maps (the routine then
 ! gets the host's). Each routine writes what it is passed: the results show which copy that was.
+! corpus: host devices only (host routines write the copies, which only a host device's are
+! memory the host can write; on a GPU the call would be a CUDA library's)
 program host_data
   implicit none
   integer, parameter :: n = 48, m = 30
