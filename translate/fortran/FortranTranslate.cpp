@@ -595,6 +595,11 @@ public:
   static std::string contiguityCheck(const Section &S, const std::string &Where) {
     return "jacc_fortran_contiguous(" + S.Contiguous + ", \"" + Where + "\", \"" + S.What + "\");";
   }
+  /// The call that ends the program when the section S is not present on the devices.
+  static std::string presenceCheck(const Section &S, const std::string &Where) {
+    return "jacc_translated_present(" + S.Address + ", " + S.Bytes + ", \"" + Where + "\", \"" +
+           S.What + "\");";
+  }
 
   /// Entry and exit calls of a construct's data clauses; the variables they name.
   std::set<VariableKey> dataClauses(const parser::AccClauseList &Clauses, GlueCall &G,
@@ -609,8 +614,7 @@ public:
           if (!S->Contiguous.empty())
             Entry.push_back(contiguityCheck(*S, Where));
           if (std::string(In) == "present")
-            Entry.push_back("jacc_translated_present(" + Args + ", \"" + Where + "\", \"" +
-                            S->What + "\");");
+            Entry.push_back(presenceCheck(*S, Where));
           else if (std::string(In) == "no_create") {
             // Mapped for the construct only when absent (then copied back at its end).
             std::string Flag = "jacc_no_create_" + std::to_string(Entry.size());
@@ -900,8 +904,7 @@ public:
       // The device's address when the data is present, the host's otherwise (if_present, a
       // false if clause); absent data without if_present is the program's error.
       std::string Found = "jacc_translated_use_device(" + S->Address + ", \"" + Where + "\")";
-      std::string Check = "jacc_translated_present(" + S->Address + ", " + S->Bytes + ", \"" +
-                          Where + "\", \"" + F + "\");";
+      std::string Check = presenceCheck(*S, Where);
       if (IfPresent)
         Found =
             "jacc_is_present(" + S->Address + ", " + S->Bytes + ") ? " + Found + " : " + S->Address;
