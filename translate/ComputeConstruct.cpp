@@ -37,22 +37,6 @@ void Translator::describeConstruct(const Pragma &P, const std::string &Kernel,
     Diags.infoLine(std::move(Line));
 }
 
-std::vector<unsigned> Translator::useOffsets(Stmt *S, const VarDecl *Var) {
-  struct Uses : public DynamicASTVisitor {
-    const FileIndex &Idx;
-    const VarDecl *Var;
-    std::vector<unsigned> Offsets;
-    Uses(const FileIndex &Idx, const VarDecl *Var) : Idx(Idx), Var(Var) {}
-    bool VisitDeclRefExpr(DeclRefExpr *E) override {
-      if (E->getDecl() == Var)
-        Offsets.push_back(Idx.offset(E->getLocation()));
-      return true;
-    }
-  } U(Idx, Var);
-  U.TraverseStmt(S);
-  return U.Offsets;
-}
-
 bool Translator::privatisableHere(const Pragma &Q, const Directive &QD, const Region &R,
                                   const VarDecl *Var) {
   if (&Q == R.P)
@@ -194,7 +178,7 @@ bool Translator::clauses(Compute &C) {
   // Data clauses become calls around the push; the others stay in the kernel.
   ComputePush &Push = C.Push;
   const Pragma &P = C.P;
-  bool Ok = dataCalls(C.R, Push.Decls, Push.Entry, Push.Exit);
+  bool Ok = Data.regionCalls(C.R, Push.Decls, Push.Entry, Push.Exit);
   for (const Clause &Cl : C.D.Clauses) {
     for (const std::string &V : Cl.Vars)
       C.Explicit.insert(
@@ -220,7 +204,7 @@ bool Translator::clauses(Compute &C) {
       C.DefaultPresent = llvm::StringRef(Cl.Argument).trim() == "present";
       break;
     case ClauseKind::Reduction:
-      C.Kept += " " + reductionClause(Cl, P, Push.Entry, Push.Exit);
+      C.Kept += " " + Data.reductionClause(Cl, P, Push.Entry, Push.Exit);
       continue;
     case ClauseKind::Private:
     case ClauseKind::Firstprivate: {
@@ -388,7 +372,8 @@ bool Translator::kernelArguments(Compute &C) {
     Push.Args.insert(Push.Args.end(), Before.begin(), Before.end());
     Push.Args.push_back("{\"" + Decl + "\", " + Value + "}");
     std::optional<Section> Whole;
-    if (!C.Explicit.count(V->getName().str()) && !C.DefaultPresent && (Whole = wholeArray(V))) {
+    if (!C.Explicit.count(V->getName().str()) && !C.DefaultPresent &&
+        (Whole = Data.wholeArray(V))) {
       Push.Entry.push_back(check("jacc_copyin(" + Whole->Addr + ", " + Whole->Bytes + ")", P));
       Push.Exit.insert(Push.Exit.begin(),
                        check(std::string(Whole->Const ? "jacc_delete" : "jacc_copyout") + "(" +

@@ -1,5 +1,7 @@
 // Data clauses as the jacc calls around a construct, their array sections read as bytes.
-#include "translate/Translator.h"
+#include "translate/DataClauses.h"
+
+#include "translate/ComputePush.h"
 
 #include "support/CText.h"
 
@@ -13,11 +15,11 @@ using namespace analysis;
 
 /// Whether Base, a member access written `v.m`, `v->m`, `v.m.n`..., names a pointer member: a
 /// section of it is attached to the struct's device copy. Anything else is false.
-bool Translator::isPointerMember(llvm::StringRef Base, const Pragma &P) {
+bool DataClauses::isPointerMember(llvm::StringRef Base, const Pragma &P) {
   size_t Root = Base.find_first_of(".-");
   if (Root == llvm::StringRef::npos)
     return false;
-  VarDecl *V = Idx.lookupVar(Base.take_front(Root).trim(), P.Hash);
+  VarDecl *V = F.Idx.lookupVar(Base.take_front(Root).trim(), P.Hash);
   if (!V)
     return false;
   QualType T = V->getType().getCanonicalType();
@@ -38,16 +40,16 @@ bool Translator::isPointerMember(llvm::StringRef Base, const Pragma &P) {
     if (!R)
       return false;
     auto Fields = R->getDecl()->fields();
-    auto F = llvm::find_if(Fields, [&](const FieldDecl *D) { return D->getName() == Name; });
-    if (F == Fields.end())
+    auto Field = llvm::find_if(Fields, [&](const FieldDecl *D) { return D->getName() == Name; });
+    if (Field == Fields.end())
       return false;
-    T = F->getType().getCanonicalType();
+    T = Field->getType().getCanonicalType();
   }
   return T->isPointerType();
 }
 
-std::optional<Translator::Section> Translator::wholeArray(const VarDecl *V) {
-  std::string Name = hostName(V);
+std::optional<Section> DataClauses::wholeArray(const VarDecl *V) {
+  std::string Name = F.hostName(V);
   QualType Ty = V->getType().getCanonicalType();
   Section S;
   if (Ty->isConstantArrayType() || Ty->isVariableArrayType()) {
@@ -56,28 +58,28 @@ std::optional<Translator::Section> Translator::wholeArray(const VarDecl *V) {
     // An array parameter is a pointer (`sizeof A` is a pointer's size); its declaration as
     // written still gives the first bound.
     QualType Written = Parm->getOriginalType();
-    if (auto *CA = Ctx.getAsConstantArrayType(Written))
+    if (auto *CA = F.Ctx.getAsConstantArrayType(Written))
       S.Bytes = std::to_string(CA->getSize().getZExtValue()) + " * sizeof " + Name + "[0]";
-    else if (auto *VA = Ctx.getAsVariableArrayType(Written); VA && VA->getSizeExpr())
-      S.Bytes = "(" +
-                Lexer::getSourceText(CharSourceRange::getTokenRange(
-                                         VA->getSizeExpr()->getSourceRange()),
-                                     SM, Ctx.getLangOpts())
-                    .str() +
-                ") * sizeof " + Name + "[0]";
+    else if (auto *VA = F.Ctx.getAsVariableArrayType(Written); VA && VA->getSizeExpr())
+      S.Bytes =
+          "(" +
+          Lexer::getSourceText(CharSourceRange::getTokenRange(VA->getSizeExpr()->getSourceRange()),
+                               F.SM, F.Ctx.getLangOpts())
+              .str() +
+          ") * sizeof " + Name + "[0]";
     else
       return std::nullopt;
     Ty = Written.getCanonicalType();
   } else {
     return std::nullopt;
   }
-  S.Const = Ctx.getAsArrayType(Ty)->getElementType().isConstQualified();
+  S.Const = F.Ctx.getAsArrayType(Ty)->getElementType().isConstQualified();
   S.Addr = S.Const ? "(void *)" + Name : Name;
   return S;
 }
 
-std::optional<Translator::Section> Translator::section(const std::string &Item, const Pragma &P,
-                                                       const Clause &C) {
+std::optional<Section> DataClauses::section(const std::string &Item, const Pragma &P,
+                                            const Clause &C) {
   llvm::StringRef T(Item);
   size_t Br = T.find('[');
   std::string Base = T.take_front(Br).trim().str();
@@ -85,7 +87,7 @@ std::optional<Translator::Section> Translator::section(const std::string &Item, 
   llvm::StringRef Rest = Br == llvm::StringRef::npos ? "" : T.drop_front(Br);
   while (!Rest.empty()) {
     if (Rest.front() != '[') {
-      error(P, C, "cannot read the array section '" + Item + "' in clause '" + C.Name + "'");
+      F.error(P, C, "cannot read the array section '" + Item + "' in clause '" + C.Name + "'");
       return std::nullopt;
     }
     int Depth = 0;
@@ -101,19 +103,20 @@ std::optional<Translator::Section> Translator::section(const std::string &Item, 
         Colon = I;
     }
     if (I == Rest.size() || Colon == llvm::StringRef::npos) {
-      error(P, C, "'" + Item + "' in clause '" + C.Name +
-                      "' is not an array section: write it as name[lower:length]");
+      F.error(P, C,
+              "'" + Item + "' in clause '" + C.Name +
+                  "' is not an array section: write it as name[lower:length]");
       return std::nullopt;
     }
     Dims.push_back({Rest.slice(1, Colon).trim().str(), Rest.slice(Colon + 1, I).trim().str()});
     Rest = Rest.drop_front(I + 1).ltrim();
   }
-  VarDecl *V = Idx.lookupVar(Base, P.Hash);
+  VarDecl *V = F.Idx.lookupVar(Base, P.Hash);
   QualType Ty = V ? V->getType().getCanonicalType() : QualType();
   Section S;
   if (Dims.empty()) {
     if (!V) {
-      error(P, C, "'" + Base + "' in clause '" + C.Name + "' is not a variable in scope");
+      F.error(P, C, "'" + Base + "' in clause '" + C.Name + "' is not a variable in scope");
       return std::nullopt;
     }
     if (auto Whole = wholeArray(V))
@@ -126,9 +129,9 @@ std::optional<Translator::Section> Translator::section(const std::string &Item, 
       return S;
     }
     if (Ty->isPointerType() || Ty->isArrayType()) {
-      error(P, C, "'" + Base + "' in clause '" + C.Name +
-                      "' is a pointer: give the array section it points to, e.g. " + Base +
-                      "[0:n]");
+      F.error(P, C,
+              "'" + Base + "' in clause '" + C.Name +
+                  "' is a pointer: give the array section it points to, e.g. " + Base + "[0:n]");
       return std::nullopt;
     }
     if (Ty->isRecordType()) {
@@ -143,31 +146,33 @@ std::optional<Translator::Section> Translator::section(const std::string &Item, 
     return S;
   }
   if (V && !Ty->isPointerType() && !Ty->isArrayType()) {
-    error(P, C, "'" + Base + "' in clause '" + C.Name + "' is not an array or a pointer");
+    F.error(P, C, "'" + Base + "' in clause '" + C.Name + "' is not an array or a pointer");
     return std::nullopt;
   }
   // One dimension of a pointer to pointers maps the pointer array alone (its host values).
   bool Rows = V && Ty->isPointerType() && Ty->getPointeeType()->isPointerType() && Dims.size() > 1;
   if (Rows && Dims.size() != 2) {
-    error(P, C,
-          "'" + Item + "' in clause '" + C.Name + "': a section of the pointer to pointers '" +
-              Base + "' names the pointers and each row: write it as " + Base +
-              "[lower:length][0:row_length]");
+    F.error(P, C,
+            "'" + Item + "' in clause '" + C.Name + "': a section of the pointer to pointers '" +
+                Base + "' names the pointers and each row: write it as " + Base +
+                "[lower:length][0:row_length]");
     return std::nullopt;
   }
   for (size_t I = 1; I < Dims.size(); ++I)
     if (!Dims[I].first.empty() && Dims[I].first != "0") {
-      error(P, C, "'" + Item + "' in clause '" + C.Name +
-                      "' is not contiguous: only the first dimension of a section may start "
-                      "after 0");
+      F.error(P, C,
+              "'" + Item + "' in clause '" + C.Name +
+                  "' is not contiguous: only the first dimension of a section may start "
+                  "after 0");
       return std::nullopt;
     }
   std::string Lo = Dims[0].first.empty() ? "0" : Dims[0].first;
   std::string Len = Dims[0].second;
   if (Len.empty()) {
     if (!V || !(Ty->isConstantArrayType() || Ty->isVariableArrayType())) {
-      error(P, C, "'" + Item + "' in clause '" + C.Name +
-                      "' needs a length: the size of '" + Base + "' is not known");
+      F.error(P, C,
+              "'" + Item + "' in clause '" + C.Name + "' needs a length: the size of '" + Base +
+                  "' is not known");
       return std::nullopt;
     }
     Len = "sizeof " + Base + " / sizeof " + Base + "[0] - (" + Lo + ")";
@@ -178,17 +183,17 @@ std::optional<Translator::Section> Translator::section(const std::string &Item, 
   bool Simple = llvm::all_of(Len, isIdentChar);
   S.Bytes = (Simple ? Len : "(" + Len + ")") + " * sizeof " + Base + "[0]";
   if (V) {
-    QualType E = Ty->isPointerType() ? Ty->getPointeeType()
-                                     : Ctx.getAsArrayType(Ty)->getElementType();
+    QualType E =
+        Ty->isPointerType() ? Ty->getPointeeType() : F.Ctx.getAsArrayType(Ty)->getElementType();
     if (Rows)
       E = E->getPointeeType();
     S.Const = E.isConstQualified();
   }
   if (Rows) {
     if (Dims[1].second.empty()) {
-      error(P, C,
-            "'" + Item + "' in clause '" + C.Name + "' needs a row length: the size of " +
-                "the rows of '" + Base + "' is not known");
+      F.error(P, C,
+              "'" + Item + "' in clause '" + C.Name + "' needs a row length: the size of " +
+                  "the rows of '" + Base + "' is not known");
       return std::nullopt;
     }
     bool SimpleRow = llvm::all_of(Dims[1].second, isIdentChar);
@@ -202,56 +207,56 @@ std::optional<Translator::Section> Translator::section(const std::string &Item, 
   return S;
 }
 
-std::string Translator::forEachRow(const Section &S,
-                                   llvm::function_ref<std::string(const std::string &)> Call) {
+std::string DataClauses::forEachRow(const Section &S,
+                                    llvm::function_ref<std::string(const std::string &)> Call) {
   return "for (size_t jacc_row = 0; jacc_row < (" + S.Bytes + ") / sizeof(void *); ++jacc_row) " +
          Call("((void **)(" + S.Addr + "))[jacc_row]");
 }
 
-bool Translator::rowCalls(const Section &S, const Pragma &P, const Clause &C,
-                          const std::string &Item, llvm::StringRef In, llvm::StringRef Out,
-                          std::vector<std::string> &Entry, std::vector<std::string> &Detaches,
-                          std::vector<std::string> &Deletes, std::vector<std::string> &CopyBacks) {
+bool DataClauses::rowCalls(const Section &S, const Pragma &P, const Clause &C,
+                           const std::string &Item, llvm::StringRef In, llvm::StringRef Out,
+                           std::vector<std::string> &Entry, std::vector<std::string> &Detaches,
+                           std::vector<std::string> &Deletes, std::vector<std::string> &CopyBacks) {
   auto Row = [&](llvm::StringRef Fn, const char *Rest = "") {
     return forEachRow(S, [&](const std::string &R) {
-      return check((Fn + "(" + R + ", " + S.RowBytes + Rest + ")").str(), P);
+      return F.check((Fn + "(" + R + ", " + S.RowBytes + Rest + ")").str(), P);
     });
   };
   if (In == "present") {
-    Entry.push_back("jacc_translated_present(" + S.Addr + ", " + S.Bytes + ", " + where(P) +
+    Entry.push_back("jacc_translated_present(" + S.Addr + ", " + S.Bytes + ", " + F.where(P) +
                     ", \"" + Item + "\");");
     Entry.push_back(forEachRow(S, [&](const std::string &R) {
-      return "jacc_translated_present(" + R + ", " + S.RowBytes + ", " + where(P) + ", \"" + Item +
-             "\");";
+      return "jacc_translated_present(" + R + ", " + S.RowBytes + ", " + F.where(P) + ", \"" +
+             Item + "\");";
     }));
     return true;
   }
   if (In == "no_create") {
-    error(P, C,
-          "'" + Item + "' in clause '" + C.Name +
-              "': no_create of a pointer to pointers' rows is not supported; use present "
-              "or a copy clause");
+    F.error(P, C,
+            "'" + Item + "' in clause '" + C.Name +
+                "': no_create of a pointer to pointers' rows is not supported; use present "
+                "or a copy clause");
     return false;
   }
   // Rows first, then the pointer array (with the host's pointers), then each device's copy of
   // it gets that device's row addresses. The exit detaches before anything goes.
   Entry.push_back(Row(In));
-  Entry.push_back(check("jacc_copyin(" + S.Addr + ", " + S.Bytes + ")", P));
+  Entry.push_back(F.check("jacc_copyin(" + S.Addr + ", " + S.Bytes + ")", P));
   Entry.push_back(
-      forEachRow(S, [&](const std::string &R) { return check("jacc_attach(&" + R + ")", P); }));
-  Detaches.push_back(
-      forEachRow(S, [&](const std::string &R) { return check("jacc_detach(&" + R + ", 0)", P); }));
-  Deletes.push_back(check("jacc_delete(" + S.Addr + ", " + S.Bytes + ")", P));
+      forEachRow(S, [&](const std::string &R) { return F.check("jacc_attach(&" + R + ")", P); }));
+  Detaches.push_back(forEachRow(
+      S, [&](const std::string &R) { return F.check("jacc_detach(&" + R + ", 0)", P); }));
+  Deletes.push_back(F.check("jacc_delete(" + S.Addr + ", " + S.Bytes + ")", P));
   bool Back = !S.Const && Out == "jacc_copyout";
   (Back ? CopyBacks : Deletes).push_back(Row(Back ? "jacc_copyout" : "jacc_delete"));
   return true;
 }
 
 /// Entry and exit calls of the data clauses of a compute or data construct, in clause order
-/// (exits reversed). False after an error. A data construct evaluates each section once, at its
+/// (exits reversed). False after an F.error. A data construct evaluates each section once, at its
 /// entry: its exit calls use the address and size saved then, whatever the region changed.
-bool Translator::dataCalls(const Region &R, std::vector<std::string> &Decls,
-                           std::vector<std::string> &Entry, std::vector<std::string> &Exit) {
+bool DataClauses::regionCalls(const Region &R, std::vector<std::string> &Decls,
+                              std::vector<std::string> &Entry, std::vector<std::string> &Exit) {
   bool Ok = true, Save = R.D.Kind == DirectiveKind::Data || R.D.Kind == DirectiveKind::Declare;
   // Exits run the detaches first, then the deletes, then the copies back: a section named in two
   // clauses (`create(zero: b[0:n]) copyout(b[0:n])`) is copied back by the exit that ends it.
@@ -315,7 +320,7 @@ bool Translator::dataCalls(const Region &R, std::vector<std::string> &Decls,
       }
       if (llvm::StringRef(In) == "present") {
         Entry.push_back("jacc_translated_present(" + S->Addr + ", " + S->Bytes + ", " +
-                        where(*R.P) + ", \"" + Item + "\");");
+                        F.where(*R.P) + ", \"" + Item + "\");");
         continue;
       }
       if (llvm::StringRef(In) == "no_create") {
@@ -323,25 +328,25 @@ bool Translator::dataCalls(const Region &R, std::vector<std::string> &Decls,
         // takes back at its end, as if the devices had used the host's memory.
         std::string Flag = "jacc_no_create_" + std::to_string(++NoCreates);
         Decls.push_back("int " + Flag + " = 0;");
-        Entry.push_back(Flag + " = jacc_translated_no_create(" + S->Addr + ", " + S->Bytes +
-                        ", " + where(*R.P) + ");");
+        Entry.push_back(Flag + " = jacc_translated_no_create(" + S->Addr + ", " + S->Bytes + ", " +
+                        F.where(*R.P) + ");");
         (S->Const ? Deletes : CopyBacks)
             .push_back("if (" + Flag + ") " +
-                       check(std::string(S->Const ? "jacc_delete" : "jacc_copyout") + "(" +
-                                 S->Addr + ", " + S->Bytes + ")",
-                             *R.P));
+                       F.check(std::string(S->Const ? "jacc_delete" : "jacc_copyout") + "(" +
+                                   S->Addr + ", " + S->Bytes + ")",
+                               *R.P));
         continue;
       }
-      Entry.push_back(check(std::string(In) + "(" + S->Addr + ", " + S->Bytes + ")", *R.P));
+      Entry.push_back(F.check(std::string(In) + "(" + S->Addr + ", " + S->Bytes + ")", *R.P));
       // Const data is never copied back (it may live in read-only memory).
       bool Back = !S->Const && llvm::StringRef(Out) == "jacc_copyout";
       (Back ? CopyBacks : Deletes)
-          .push_back(check(std::string(Back ? Out : "jacc_delete") + "(" + S->Addr + ", " +
-                               S->Bytes + ")",
-                           *R.P));
+          .push_back(F.check(std::string(Back ? Out : "jacc_delete") + "(" + S->Addr + ", " +
+                                 S->Bytes + ")",
+                             *R.P));
       if (!S->Pointer.empty()) { // a struct's pointer member: attached while the data is mapped
-        Entry.push_back(check("jacc_attach(" + S->Pointer + ")", *R.P));
-        Detaches.push_back(check("jacc_detach(" + S->Pointer + ", 0)", *R.P));
+        Entry.push_back(F.check("jacc_attach(" + S->Pointer + ")", *R.P));
+        Detaches.push_back(F.check("jacc_detach(" + S->Pointer + ", 0)", *R.P));
       }
     }
   }
@@ -350,10 +355,69 @@ bool Translator::dataCalls(const Region &R, std::vector<std::string> &Decls,
   return Ok;
 }
 
-std::string Translator::checkData(const std::string &Call, const Pragma &P,
-                                  llvm::StringRef Item) const {
-  return "jacc_translated_data(" + Call + ", " + where(P) + ", " +
+std::string DataClauses::checkData(const std::string &Call, const Pragma &P,
+                                   llvm::StringRef Item) const {
+  return "jacc_translated_data(" + Call + ", " + F.where(P) + ", " +
          cString("#pragma acc " + P.Text, "") + ", " + cString(Item, "") + ");";
+}
+
+std::vector<std::string> DataClauses::standaloneRowCalls(const Section &S, const Pragma &P,
+                                                         const Clause &C, const std::string &Fn,
+                                                         bool Enter, bool Exit,
+                                                         bool Finalize) const {
+  std::string Fin = Finalize ? ", 1" : ", 0";
+  auto Rows = [&](const std::string &Rest) {
+    return forEachRow(S, [&](const std::string &R) {
+      return F.check(Fn + "(" + R + ", " + S.RowBytes + Rest + ")", P);
+    });
+  };
+  auto Attach = [&](const char *Call, const std::string &Rest) {
+    return forEachRow(S, [&](const std::string &R) {
+      return F.check(std::string(Call) + "(&" + R + Rest + ")", P);
+    });
+  };
+  if (Enter) // the rows, the pointer array, then each device's row addresses into its copy
+    return {Rows(""), F.check("jacc_copyin(" + S.Addr + ", " + S.Bytes + ")", P),
+            Attach("jacc_attach", "")};
+  if (Exit) { // detached first; the pointer array is never copied back
+    bool Back = C.Kind == ClauseKind::Copyout && !S.Const;
+    return {Attach("jacc_detach", Fin),
+            F.check("jacc_exit_data(" + S.Addr + ", " + S.Bytes + ", 0" + Fin + ")", P),
+            Rows((Back ? ", 1" : ", 0") + Fin)};
+  }
+  return {Rows("")}; // update: the rows' data (the pointer array holds addresses)
+}
+
+bool DataClauses::hasZeroModifier(const Clause &C) {
+  llvm::StringRef A = llvm::StringRef(C.Argument).ltrim();
+  if (!A.consume_front("zero"))
+    return false;
+  A = A.ltrim();
+  return A.startswith(":") && !A.startswith("::");
+}
+
+bool DataClauses::pointerCalls(const Pragma &P, const Clause &C, bool Finalize,
+                               std::vector<std::string> &Calls) {
+  bool Ok = true;
+  for (const std::string &Item : C.Vars) {
+    // A pointer variable, or a member (`s.p`, `s->p`): the compiler checks the latter.
+    VarDecl *V = F.Idx.lookupVar(Item, P.Hash);
+    bool Name = llvm::all_of(Item, isIdentChar);
+    if (Name && (!V || !V->getType().getCanonicalType()->isPointerType())) {
+      F.error(P, C,
+              "'" + Item + "' in clause '" + C.Name +
+                  "' must be a pointer (a variable or a "
+                  "struct member)");
+      Ok = false;
+      continue;
+    }
+    std::string Addr = "(void **)&(" + Item + ")";
+    Calls.push_back(F.check(C.Kind == ClauseKind::Attach
+                                ? "jacc_attach(" + Addr + ")"
+                                : "jacc_detach(" + Addr + (Finalize ? ", 1)" : ", 0)"),
+                            P));
+  }
+  return Ok;
 }
 
 } // namespace jacc::translate

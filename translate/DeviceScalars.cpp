@@ -12,10 +12,6 @@ namespace jacc::translate {
 
 using namespace analysis;
 
-llvm::StringRef Translator::itemBase(llvm::StringRef Item) {
-  return Item.take_until([](char C) { return C == '['; }).trim();
-}
-
 /// Whether V is a scalar or a struct (something a kernel would get by value).
 static bool byValueKind(const VarDecl *V) {
   QualType T = V->getType().getCanonicalType();

@@ -14,7 +14,7 @@ using namespace analysis;
 void Translator::translateData(Region &R) {
   const Pragma &P = *R.P;
   std::vector<std::string> Decls, Entry;
-  bool Ok = dataCalls(R, Decls, Entry, R.Exits);
+  bool Ok = Data.regionCalls(R, Decls, Entry, R.Exits);
   std::string Guard, Pre;
   for (const Clause &C : R.D.Clauses)
     switch (C.Kind) {
@@ -135,7 +135,7 @@ void Translator::translateStandalone(const Pragma &P, const Directive &D) {
     case ClauseKind::Attach:
     case ClauseKind::Detach:
       if (Enter || Exit) {
-        if (!pointerCalls(P, C, Finalize, Calls))
+        if (!Data.pointerCalls(P, C, Finalize, Calls))
           Ok = false;
         continue;
       }
@@ -144,7 +144,7 @@ void Translator::translateStandalone(const Pragma &P, const Directive &D) {
       Fn = Enter ? "jacc_copyin" : "";
       break;
     case ClauseKind::Create:
-      Fn = !Enter ? "" : hasZeroModifier(C) ? "jacc_create_zero" : "jacc_create";
+      Fn = !Enter ? "" : DataClauses::hasZeroModifier(C) ? "jacc_create_zero" : "jacc_create";
       break;
     case ClauseKind::Copyout:
     case ClauseKind::Delete:
@@ -168,7 +168,7 @@ void Translator::translateStandalone(const Pragma &P, const Directive &D) {
       continue;
     }
     for (const std::string &Item : C.Vars) {
-      auto S = section(Item, P, C);
+      auto S = Data.section(Item, P, C);
       if (!S) {
         Ok = false;
         continue;
@@ -182,7 +182,8 @@ void Translator::translateStandalone(const Pragma &P, const Directive &D) {
         S->Bytes = "sizeof " + Item;
       }
       if (!S->RowBytes.empty()) {
-        std::vector<std::string> Rows = standaloneRowCalls(*S, P, C, Fn, Enter, Exit, Finalize);
+        std::vector<std::string> Rows =
+            Data.standaloneRowCalls(*S, P, C, Fn, Enter, Exit, Finalize);
         if (IfPresent) {
           Calls.push_back("if (jacc_is_present(" + S->Addr + ", " + S->Bytes + ")) {");
           for (std::string &R : Rows)
@@ -196,7 +197,7 @@ void Translator::translateStandalone(const Pragma &P, const Directive &D) {
       if (Exit) // const data is never copied back (it may live in read-only memory)
         Args += std::string(C.Kind == ClauseKind::Copyout && !S->Const ? ", 1" : ", 0") +
                 (Finalize ? ", 1" : ", 0");
-      std::string Call = checkData(Fn + "(" + Args + ")", P, Item);
+      std::string Call = Data.checkData(Fn + "(" + Args + ")", P, Item);
       if (IfPresent)
         Call = "if (jacc_is_present(" + S->Addr + ", " + S->Bytes + ")) " + Call;
       // A struct's pointer member: attached once its target is mapped, detached before it goes.
@@ -217,32 +218,6 @@ void Translator::translateStandalone(const Pragma &P, const Directive &D) {
                    "' changes nothing: data lives where its enter data, data construct or "
                    "compute construct mapped it");
   replaceDirective(P, D, Guard, Calls);
-}
-
-std::vector<std::string> Translator::standaloneRowCalls(const Section &S, const Pragma &P,
-                                                        const Clause &C, const std::string &Fn,
-                                                        bool Enter, bool Exit, bool Finalize) {
-  std::string Fin = Finalize ? ", 1" : ", 0";
-  auto Rows = [&](const std::string &Rest) {
-    return forEachRow(S, [&](const std::string &R) {
-      return check(Fn + "(" + R + ", " + S.RowBytes + Rest + ")", P);
-    });
-  };
-  auto Attach = [&](const char *Call, const std::string &Rest) {
-    return forEachRow(S, [&](const std::string &R) {
-      return check(std::string(Call) + "(&" + R + Rest + ")", P);
-    });
-  };
-  if (Enter) // the rows, the pointer array, then each device's row addresses into its copy
-    return {Rows(""), check("jacc_copyin(" + S.Addr + ", " + S.Bytes + ")", P),
-            Attach("jacc_attach", "")};
-  if (Exit) { // detached first; the pointer array is never copied back
-    bool Back = C.Kind == ClauseKind::Copyout && !S.Const;
-    return {Attach("jacc_detach", Fin),
-            check("jacc_exit_data(" + S.Addr + ", " + S.Bytes + ", 0" + Fin + ")", P),
-            Rows((Back ? ", 1" : ", 0") + Fin)};
-  }
-  return {Rows("")}; // update: the rows' data (the pointer array holds addresses)
 }
 
 /// The directive's line becomes a comment and Calls, under `if (Guard)` when there is one.
@@ -273,36 +248,6 @@ void Translator::replaceDirective(const Pragma &P, const Directive &D, const std
   commentJaccLines(P);
   RW.ReplaceText(SM.getComposedLoc(SM.getMainFileID(), P.LineStart), P.LineEnd - P.LineStart,
                  Code);
-}
-
-bool Translator::hasZeroModifier(const Clause &C) {
-  llvm::StringRef A = llvm::StringRef(C.Argument).ltrim();
-  if (!A.consume_front("zero"))
-    return false;
-  A = A.ltrim();
-  return A.startswith(":") && !A.startswith("::");
-}
-
-bool Translator::pointerCalls(const Pragma &P, const Clause &C, bool Finalize,
-                              std::vector<std::string> &Calls) {
-  bool Ok = true;
-  for (const std::string &Item : C.Vars) {
-    // A pointer variable, or a member (`s.p`, `s->p`): the compiler checks the latter.
-    VarDecl *V = Idx.lookupVar(Item, P.Hash);
-    bool Name = llvm::all_of(Item, isIdentChar);
-    if (Name && (!V || !V->getType().getCanonicalType()->isPointerType())) {
-      error(P, C, "'" + Item + "' in clause '" + C.Name + "' must be a pointer (a variable or a "
-                                                          "struct member)");
-      Ok = false;
-      continue;
-    }
-    std::string Addr = "(void **)&(" + Item + ")";
-    Calls.push_back(check(C.Kind == ClauseKind::Attach
-                              ? "jacc_attach(" + Addr + ")"
-                              : "jacc_detach(" + Addr + (Finalize ? ", 1)" : ", 0)"),
-                          P));
-  }
-  return Ok;
 }
 
 void Translator::translateRuntimeDirective(const Pragma &P, const Directive &D) {

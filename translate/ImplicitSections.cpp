@@ -300,7 +300,7 @@ Translator::implicitSections(const Region &R, const KernelNeeds &N,
     QualType T = V->getType().getCanonicalType();
     if (T->isIntegralOrEnumerationType() && !N.Assigned.count(V) && !N.LoopVars.count(V))
       Invariant.insert(V);
-    if (!T->isPointerType() || wholeArray(V) || Named.count(V->getName().str()))
+    if (!T->isPointerType() || Data.wholeArray(V) || Named.count(V->getName().str()))
       continue;
     QualType E = T->getPointeeType().getCanonicalType();
     if (E->isPointerType() || E->isFunctionType() || DeclaredGlobals.count(V) || NamedAround(V))

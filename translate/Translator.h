@@ -2,12 +2,10 @@
 #ifndef JACC_TRANSLATE_TRANSLATOR_H
 #define JACC_TRANSLATE_TRANSLATOR_H
 
-#include "analysis/Directive.h"
-#include "translate/CTypes.h"
 #include "translate/ComputePush.h"
 #include "translate/CxxLowering.h"
-#include "translate/Diagnostics.h"
-#include "translate/FileIndex.h"
+#include "translate/DataClauses.h"
+#include "translate/SourceFile.h"
 
 #include <clang/AST/ASTContext.h>
 #include <clang/Lex/Preprocessor.h>
@@ -22,66 +20,24 @@
 
 namespace jacc::translate {
 
-/// A compute construct or a data construct and the statement it applies to.
-struct Region {
-  const Pragma *P = nullptr;
-  analysis::Directive D;
-  clang::Stmt *S = nullptr;
-  unsigned End = 0; ///< offset after the statement (its ';' or '}' included)
-  /// Where the region starts when not at its statement: a function-scope `declare`'s region
-  /// runs from its pragma to the end of the block S.
-  unsigned Begin = 0;
-  std::vector<std::string> Exits; ///< exit calls, in order (data regions)
-};
-
-class Translator {
+class Translator : private SourceFile {
 public:
   /// The translator of the parsed file FileName, whose `#pragma acc`s are Read.
   Translator(clang::ASTContext &Ctx, clang::Preprocessor &PP,
              const std::vector<analysis::AccPragma> &Read, llvm::StringRef FileName)
-      : Diags(FileName), Ctx(Ctx), SM(Ctx.getSourceManager()), PP(PP), FileName(FileName),
-        Buf(SM.getBufferData(SM.getMainFileID())), Idx(SM, Ctx.getLangOpts()),
-        RW(SM, Ctx.getLangOpts()), TypeText(Ctx), Cxx(Ctx, Idx, TypeText, Buf, Diags) {
-    for (const analysis::AccPragma &A : Read)
-      Pragmas.push_back(locatePragma(A, SM, Ctx.getLangOpts()));
-  }
+      : SourceFile(Ctx, PP, Read, FileName), Cxx(Ctx, Idx, TypeText, Buf, Diags), Data(*this) {}
 
   /// The translated file, or "" with errors in Diags.
   std::string run();
-  /// What the translation reported: errors, warnings for what is accepted though not OpenACC,
-  /// and what the translator inferred (implicit data clauses, "file:line: implicit
-  /// copy(c[0:n])") and, with Describe, how each construct will run
-  /// (analysis/ConstructReport.h).
-  Diagnostics Diags;
+  using SourceFile::Diags;
+  /// With it, Diags also says how each construct will run (analysis/ConstructReport.h).
   bool Describe = false;
 
 private:
-  // Diagnostics at a directive, a clause or a source location (Diags formats them).
-  void info(unsigned Line, const llvm::Twine &Msg) { Diags.info(Line, Msg); }
-  void warning(const Pragma &P, const analysis::Clause &C, const llvm::Twine &Msg) {
-    Diags.warning(P.Line, P.TextColumn + C.Column - 1, Msg);
-  }
-  void warning(const Pragma &P, const llvm::Twine &Msg) { Diags.warning(P.Line, P.Column, Msg); }
-  void error(unsigned Line, unsigned Col, const llvm::Twine &Msg) { Diags.error(Line, Col, Msg); }
-  void error(const Pragma &P, const llvm::Twine &Msg) { error(P.Line, P.Column, Msg); }
-  void error(const Pragma &P, const analysis::Clause &C, const llvm::Twine &Msg) {
-    error(P.Line, P.TextColumn + C.Column - 1, Msg);
-  }
-  void errorAt(clang::SourceLocation L, const llvm::Twine &Msg) {
-    clang::PresumedLoc PL = SM.getPresumedLoc(SM.getExpansionLoc(L));
-    error(PL.getLine(), PL.getColumn(), Msg);
-  }
-  std::string where(const Pragma &P) const {
-    return "\"" + FileName.str() + ":" + std::to_string(P.Line) + "\"";
-  }
   /// Infos on how the construct at P, pushed as Kernel with the jacc_arg initialisers Args, will
   /// run: the kernel is analysed as the runtime will analyse it.
   void describeConstruct(const Pragma &P, const std::string &Kernel,
                          const std::vector<std::string> &Args);
-  /// The last line of a kernel's text: where its construct is (see jacc_kernel_push).
-  std::string siteLine(const Pragma &P) const {
-    return "// jacc-site: " + FileName.str() + ":" + std::to_string(P.Line) + "\n";
-  }
   /// The `#pragma jacc policy(...)` and `#pragma jacc location(...)` lines right above P (blank
   /// lines between allowed), for the kernel's text; "" without any. Other compilers ignore them.
   std::string jaccLines(const Pragma &P) const;
@@ -111,62 +67,6 @@ private:
   /// time (jacc has one queue per device, so they choose nothing, but an invalid one is an
   /// error, as with other compilers).
   std::vector<std::string> queueChecks(const Pragma &P, const analysis::Directive &D) const;
-  std::string check(const std::string &Call, const Pragma &P) const {
-    return "jacc_translated_check(" + Call + ", " + where(P) + ");";
-  }
-  /// Call for Item of P's data clause: its error names the variable and the directive as the
-  /// program wrote them.
-  std::string checkData(const std::string &Call, const Pragma &P, llvm::StringRef Item) const;
-
-  // Data clauses.
-  struct Section {
-    std::string Addr, Bytes;
-    bool Scalar = false; ///< a scalar named without a section: passed by value
-    bool Const = false;  ///< const elements: never copied back
-    /// `(void **)&(s.p)` for a section of a struct's pointer member `s.p[lo:len]`: OpenACC
-    /// attaches the pointer to the mapped data (and detaches it before the data goes).
-    std::string Pointer;
-    /// A section `a[lo:n][0:m]` of a pointer to pointers (`double **a`): Addr and Bytes are the
-    /// pointer array's part, and each of its pointers is a row of RowBytes bytes, mapped with
-    /// it and attached into the devices' copies of the array (OpenACC 3.3 2.7.1).
-    std::string RowBytes;
-  };
-  /// `for` over the rows of S (RowBytes set) doing Call(row), row being the expression of that
-  /// row's address (a `void *` lvalue in the pointer array: `&` of it is the pointer's address).
-  static std::string forEachRow(const Section &S,
-                                llvm::function_ref<std::string(const std::string &)> Call);
-  bool isPointerMember(llvm::StringRef Base, const Pragma &P);
-  std::optional<Section> section(const std::string &Item, const Pragma &P,
-                                 const analysis::Clause &C);
-  /// The whole of V as a section when its size is known: a C array (`sizeof a`), or a parameter
-  /// declared as an array (`double A[N][M]`: its declared first bound, as NVHPC takes it);
-  /// nullopt for anything else.
-  std::optional<Section> wholeArray(const clang::VarDecl *V);
-  /// The entry and exit calls of R's data clauses; Decls gets the declarations they need, which
-  /// go before the entry calls (outside an `if` clause's guard).
-  /// The calls of data clause C (entry In, exit Out as dataCalls names them) for S, a section
-  /// of a pointer to pointers: the rows, the pointer array, the attachments. False on error.
-  bool rowCalls(const Section &S, const Pragma &P, const analysis::Clause &C,
-                const std::string &Item, llvm::StringRef In, llvm::StringRef Out,
-                std::vector<std::string> &Entry, std::vector<std::string> &Detaches,
-                std::vector<std::string> &Deletes, std::vector<std::string> &CopyBacks);
-  /// The calls of an enter data, exit data or update clause C (its jacc function Fn) for S, a
-  /// section of a pointer to pointers.
-  std::vector<std::string> standaloneRowCalls(const Section &S, const Pragma &P,
-                                              const analysis::Clause &C, const std::string &Fn,
-                                              bool Enter, bool Exit, bool Finalize);
-  bool dataCalls(const Region &R, std::vector<std::string> &Decls,
-                 std::vector<std::string> &Entry, std::vector<std::string> &Exit);
-  unsigned NoCreates = 0; ///< no_create flags declared so far (their names are numbered)
-  unsigned Sections = 0;  ///< data construct sections saved so far (jacc_section_N)
-
-  /// A compute construct's reduction clause C as the kernel gets it: a whole C array named bare
-  /// becomes its section `a[0:N]`. An array item's elements a data clause maps go to the host
-  /// before the push (Entry) and back to the devices after it (Exit): the result goes to the
-  /// device copy, as NVHPC does.
-  std::string reductionClause(const analysis::Clause &C, const Pragma &P,
-                              std::vector<std::string> &Entry, std::vector<std::string> &Exit);
-
   // Directives.
   /// Compute construct R as a push of its kernel (ComputeConstruct.cpp): the steps below, in
   /// order, each learning more of it (a Compute), and the printer of what it became.
@@ -205,11 +105,6 @@ private:
   /// Replace P's line by a comment and Calls (under `if (Guard)` unless Guard is empty).
   void replaceDirective(const Pragma &P, const analysis::Directive &D, const std::string &Guard,
                         const std::vector<std::string> &Calls);
-  /// Whether a copyout/create clause has OpenACC 3.3's `zero:` modifier.
-  static bool hasZeroModifier(const analysis::Clause &C);
-  /// attach / detach clause C as jacc_attach / jacc_detach calls; false after an error.
-  bool pointerCalls(const Pragma &P, const analysis::Clause &C, bool Finalize,
-                    std::vector<std::string> &Calls);
   bool IncludesOpenACC = false; ///< `#include <jacc/openacc.h>` added to the file
   void addExits(Region &R);
   /// The exit calls of every data region: at its end, innermost first, and before each jump
@@ -261,9 +156,6 @@ private:
   /// opening at Open when S is not one).
   void declareIn(clang::Stmt *S, unsigned Open, const std::string &Decl,
                  std::map<unsigned, std::string> &Ins);
-
-  /// The variable an item of a clause names ("x", "a[0:n]" -> "a").
-  static llvm::StringRef itemBase(llvm::StringRef Item);
 
   // Implicit copies of pointers no clause maps (ImplicitSections.cpp).
   struct ImplicitSection {
@@ -366,15 +258,6 @@ private:
   bool argDecl(clang::VarDecl *V, std::string &Decl, std::string &Temp, std::string &Value,
                std::vector<std::string> &Before, const Pragma &P);
 
-  clang::ASTContext &Ctx;
-  clang::SourceManager &SM;
-  clang::Preprocessor &PP;
-  std::vector<Pragma> Pragmas; ///< in source order; never resized after construction
-  llvm::StringRef FileName;
-  llvm::StringRef Buf;
-  FileIndex Idx;
-  clang::Rewriter RW;
-  CTypes TypeText;
   /// canonical decl -> its pragma
   std::map<const clang::FunctionDecl *, const Pragma *> RoutineOf;
   std::map<const clang::FunctionDecl *, analysis::Directive> RoutineDir;
@@ -387,17 +270,14 @@ private:
   std::map<const clang::FunctionDecl *, Binding> BoundTo;
   /// Static bound definitions given `__attribute__((unused))` (once each).
   std::set<const clang::FunctionDecl *> UnusedBound;
-  std::vector<Region> Computes, Datas;
-  /// Pragmas[K]'s directive, parsed once by run() (empty where it did not parse: run() stops
-  /// before translating anything then).
-  std::vector<std::optional<analysis::Directive>> Dirs;
   /// C++ lowered to C for kernels (CxxLowering.h).
   CxxLowering Cxx;
+  /// Data clauses as runtime calls (DataClauses.h).
+  DataClauses Data;
   /// The kernel arguments (Args) for the data members K uses through `this` (at construct P),
   /// their types added to N; false after an error.
   bool memberArgs(const CxxKernel &K, const Pragma &P, KernelNeeds &N,
                   std::vector<std::string> &Args);
-  bool cxx() const { return Ctx.getLangOpts().CPlusPlus; }
   // Templates (CxxTemplates.cpp).
   /// The template function (a function template's pattern, a member of a class template) whose
   /// body holds P, or nullptr.
@@ -425,34 +305,10 @@ private:
   std::optional<std::string> instantiationCondition(const clang::FunctionDecl *F,
                                                     const clang::FunctionDecl *I) const;
 
-  /// V as the host code at a construct names it: qualified when it is a namespace's or a
-  /// class's (`phys::drag`: the kernel names it bare).
-  std::string hostName(const clang::VarDecl *V) const {
-    if (!cxx() || V->getDeclContext()->isFunctionOrMethod() ||
-        V->getDeclContext()->isTranslationUnit())
-      return V->getName().str();
-    clang::PrintingPolicy P = Ctx.getPrintingPolicy();
-    P.SuppressUnwrittenScope = true; // anonymous and inline namespaces
-    std::string S;
-    llvm::raw_string_ostream OS(S);
-    V->printQualifiedName(OS, P);
-    return OS.str();
-  }
-  /// The offsets of the references to Var in S.
-  std::vector<unsigned> useOffsets(clang::Stmt *S, const clang::VarDecl *Var);
   /// Whether `private(Var)` of directive QD (at Q) in compute construct R makes a gang loop
   /// nest that owns every use of Var in R.
   bool privatisableHere(const Pragma &Q, const analysis::Directive &QD, const Region &R,
                         const clang::VarDecl *Var);
-  /// The directives from P up to End (a construct's own and those inside its statement).
-  std::vector<std::pair<const Pragma *, const analysis::Directive *>>
-  directivesIn(const Pragma &P, unsigned End) const {
-    std::vector<std::pair<const Pragma *, const analysis::Directive *>> In;
-    for (size_t K = 0; K < Pragmas.size(); ++K)
-      if (Pragmas[K].Hash >= P.Hash && Pragmas[K].Hash < End && Dirs[K])
-        In.push_back({&Pragmas[K], &*Dirs[K]});
-    return In;
-  }
 };
 
 } // namespace jacc::translate
