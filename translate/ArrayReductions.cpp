@@ -18,13 +18,13 @@ std::string DataClauses::reductionClause(const Clause &C, const Pragma &P,
   for (const std::string &Text : C.Vars) {
     std::string Kept = Text, Addr, Bytes;
     auto Item = parseReductionItem(Text);
-    VarDecl *V = Item ? F.Idx.lookupVar(Item->Name, P.Hash) : nullptr;
+    VarDecl *V = Item ? File.Idx.lookupVar(Item->Name, P.Hash) : nullptr;
     if (!Item)
       llvm::consumeError(Item.takeError()); // the kernel's analysis names the problem
     QualType T = V ? V->getType().getCanonicalType() : QualType();
     const std::string Name = Item ? Item->Name : "";
     if (V && !Item->Subscripted) {
-      const auto *CA = F.Ctx.getAsConstantArrayType(T);
+      const auto *CA = File.Ctx.getAsConstantArrayType(T);
       if (CA && !CA->getElementType()->isArrayType()) {
         Kept = Name + "[0:" + std::to_string(CA->getSize().getZExtValue()) + "]";
         Rewritten = true;
@@ -40,9 +40,9 @@ std::string DataClauses::reductionClause(const Clause &C, const Pragma &P,
     if (Addr.empty())
       continue;
     std::string Present = "if (jacc_is_present(" + Addr + ", " + Bytes + ")) ";
-    Entry.push_back(Present + F.check("jacc_update_self(" + Addr + ", " + Bytes + ")", P));
+    Entry.push_back(Present + File.check("jacc_update_self(" + Addr + ", " + Bytes + ")", P));
     Exit.insert(Exit.begin(),
-                Present + F.check("jacc_update_device(" + Addr + ", " + Bytes + ")", P));
+                Present + File.check("jacc_update_device(" + Addr + ", " + Bytes + ")", P));
   }
   if (!Rewritten) // as written
     return C.Name + "(" + C.Argument + ")";

@@ -75,27 +75,6 @@ std::string Translator::hostStatement(const Region &R) const {
   return Host + Buf.slice(At, R.End).str();
 }
 
-bool Translator::memberArgs(const CxxKernel &K, const Pragma &P, KernelNeeds &N,
-                            std::vector<std::string> &Args) {
-  bool Ok = true;
-  for (const FieldDecl *F : K.Members) {
-    // A data member used through `this`: an argument of its name, by value as a variable is.
-    std::string Name = F->getName().str();
-    QualType T = F->getType();
-    if (!T->isScalarType() && !T->isRecordType() &&
-        !T->isTemplateTypeParmType()) { // a class template's T: the kernel's typedef names it
-      errorAt(F->getLocation(), "data member '" + Name + "' used in the construct at line " +
-                                    llvm::Twine(P.Line) + " is not a scalar, pointer or struct");
-      Ok = false;
-      continue;
-    }
-    addType(T, N);
-    Args.push_back("{\"" + TypeText.declaration(T.getUnqualifiedType(), Name) +
-                   "\", (void *)&this->" + Name + "}");
-  }
-  return Ok;
-}
-
 /// A compute construct on its way to its push: what the steps below learn of it, in order.
 struct Translator::Compute {
   explicit Compute(Region &R) : R(R), P(*R.P), D(R.D) {}
@@ -167,10 +146,10 @@ bool Translator::kernelNeeds(Compute &C) {
     if (Diags.errorCount() != Before)
       return false;
   }
-  collect(C.R.S, Idx.offset(C.R.S->getBeginLoc()), C.R.End, C.N, nullptr);
+  Needs.collect(C.R.S, Idx.offset(C.R.S->getBeginLoc()), C.R.End, C.N, nullptr);
   if (cxx())
     for (QualType T : C.K.Types)
-      addType(T, C.N);
+      Needs.addType(T, C.N);
   return true;
 }
 
@@ -404,7 +383,7 @@ bool Translator::kernelTexts(Compute &C) {
       return std::nullopt;
     std::string Body = "#pragma acc " + std::string(directiveKindName(C.D.Kind)) + C.Kept + "\n" +
                        *Statement + "\n";
-    return jaccLines(C.P) + leadingDecls(NX, Body, KX.Helpers) + Body + siteLine(C.P);
+    return jaccLines(C.P) + Needs.leadingDecls(NX, Body, KX.Helpers) + Body + siteLine(C.P);
   };
   // Its texts, each with the condition that selects it: in a template, one per group of
   // instantiations that lower alike.

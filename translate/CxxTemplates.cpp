@@ -162,9 +162,9 @@ bool Translator::instantiationKernels(
     CxxKernel K;
     Cxx.lower(S, K, "a compute construct");
     KernelNeeds NI = N; // and the routines this instantiation calls
-    collect(S, Idx.offset(R.S->getBeginLoc()), R.End, NI, nullptr);
+    Needs.collect(S, Idx.offset(R.S->getBeginLoc()), R.End, NI, nullptr);
     for (QualType T : K.Types)
-      addType(T, NI);
+      Needs.addType(T, NI);
     std::optional<std::string> T = !Diags.failed() ? Text(K, NI) : std::nullopt;
     if (!T)
       continue; // the errors are reported; the other instantiations may add their own

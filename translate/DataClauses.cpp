@@ -19,7 +19,7 @@ bool DataClauses::isPointerMember(llvm::StringRef Base, const Pragma &P) {
   size_t Root = Base.find_first_of(".-");
   if (Root == llvm::StringRef::npos)
     return false;
-  VarDecl *V = F.Idx.lookupVar(Base.take_front(Root).trim(), P.Hash);
+  VarDecl *V = File.Idx.lookupVar(Base.take_front(Root).trim(), P.Hash);
   if (!V)
     return false;
   QualType T = V->getType().getCanonicalType();
@@ -49,7 +49,7 @@ bool DataClauses::isPointerMember(llvm::StringRef Base, const Pragma &P) {
 }
 
 std::optional<Section> DataClauses::wholeArray(const VarDecl *V) {
-  std::string Name = F.hostName(V);
+  std::string Name = File.hostName(V);
   QualType Ty = V->getType().getCanonicalType();
   Section S;
   if (Ty->isConstantArrayType() || Ty->isVariableArrayType()) {
@@ -58,13 +58,13 @@ std::optional<Section> DataClauses::wholeArray(const VarDecl *V) {
     // An array parameter is a pointer (`sizeof A` is a pointer's size); its declaration as
     // written still gives the first bound.
     QualType Written = Parm->getOriginalType();
-    if (auto *CA = F.Ctx.getAsConstantArrayType(Written))
+    if (auto *CA = File.Ctx.getAsConstantArrayType(Written))
       S.Bytes = std::to_string(CA->getSize().getZExtValue()) + " * sizeof " + Name + "[0]";
-    else if (auto *VA = F.Ctx.getAsVariableArrayType(Written); VA && VA->getSizeExpr())
+    else if (auto *VA = File.Ctx.getAsVariableArrayType(Written); VA && VA->getSizeExpr())
       S.Bytes =
           "(" +
           Lexer::getSourceText(CharSourceRange::getTokenRange(VA->getSizeExpr()->getSourceRange()),
-                               F.SM, F.Ctx.getLangOpts())
+                               File.SM, File.Ctx.getLangOpts())
               .str() +
           ") * sizeof " + Name + "[0]";
     else
@@ -73,7 +73,7 @@ std::optional<Section> DataClauses::wholeArray(const VarDecl *V) {
   } else {
     return std::nullopt;
   }
-  S.Const = F.Ctx.getAsArrayType(Ty)->getElementType().isConstQualified();
+  S.Const = File.Ctx.getAsArrayType(Ty)->getElementType().isConstQualified();
   S.Addr = S.Const ? "(void *)" + Name : Name;
   return S;
 }
@@ -87,7 +87,7 @@ std::optional<Section> DataClauses::section(const std::string &Item, const Pragm
   llvm::StringRef Rest = Br == llvm::StringRef::npos ? "" : T.drop_front(Br);
   while (!Rest.empty()) {
     if (Rest.front() != '[') {
-      F.error(P, C, "cannot read the array section '" + Item + "' in clause '" + C.Name + "'");
+      File.error(P, C, "cannot read the array section '" + Item + "' in clause '" + C.Name + "'");
       return std::nullopt;
     }
     int Depth = 0;
@@ -103,20 +103,20 @@ std::optional<Section> DataClauses::section(const std::string &Item, const Pragm
         Colon = I;
     }
     if (I == Rest.size() || Colon == llvm::StringRef::npos) {
-      F.error(P, C,
-              "'" + Item + "' in clause '" + C.Name +
-                  "' is not an array section: write it as name[lower:length]");
+      File.error(P, C,
+                 "'" + Item + "' in clause '" + C.Name +
+                     "' is not an array section: write it as name[lower:length]");
       return std::nullopt;
     }
     Dims.push_back({Rest.slice(1, Colon).trim().str(), Rest.slice(Colon + 1, I).trim().str()});
     Rest = Rest.drop_front(I + 1).ltrim();
   }
-  VarDecl *V = F.Idx.lookupVar(Base, P.Hash);
+  VarDecl *V = File.Idx.lookupVar(Base, P.Hash);
   QualType Ty = V ? V->getType().getCanonicalType() : QualType();
   Section S;
   if (Dims.empty()) {
     if (!V) {
-      F.error(P, C, "'" + Base + "' in clause '" + C.Name + "' is not a variable in scope");
+      File.error(P, C, "'" + Base + "' in clause '" + C.Name + "' is not a variable in scope");
       return std::nullopt;
     }
     if (auto Whole = wholeArray(V))
@@ -129,9 +129,9 @@ std::optional<Section> DataClauses::section(const std::string &Item, const Pragm
       return S;
     }
     if (Ty->isPointerType() || Ty->isArrayType()) {
-      F.error(P, C,
-              "'" + Base + "' in clause '" + C.Name +
-                  "' is a pointer: give the array section it points to, e.g. " + Base + "[0:n]");
+      File.error(P, C,
+                 "'" + Base + "' in clause '" + C.Name +
+                     "' is a pointer: give the array section it points to, e.g. " + Base + "[0:n]");
       return std::nullopt;
     }
     if (Ty->isRecordType()) {
@@ -146,33 +146,33 @@ std::optional<Section> DataClauses::section(const std::string &Item, const Pragm
     return S;
   }
   if (V && !Ty->isPointerType() && !Ty->isArrayType()) {
-    F.error(P, C, "'" + Base + "' in clause '" + C.Name + "' is not an array or a pointer");
+    File.error(P, C, "'" + Base + "' in clause '" + C.Name + "' is not an array or a pointer");
     return std::nullopt;
   }
   // One dimension of a pointer to pointers maps the pointer array alone (its host values).
   bool Rows = V && Ty->isPointerType() && Ty->getPointeeType()->isPointerType() && Dims.size() > 1;
   if (Rows && Dims.size() != 2) {
-    F.error(P, C,
-            "'" + Item + "' in clause '" + C.Name + "': a section of the pointer to pointers '" +
-                Base + "' names the pointers and each row: write it as " + Base +
-                "[lower:length][0:row_length]");
+    File.error(P, C,
+               "'" + Item + "' in clause '" + C.Name + "': a section of the pointer to pointers '" +
+                   Base + "' names the pointers and each row: write it as " + Base +
+                   "[lower:length][0:row_length]");
     return std::nullopt;
   }
   for (size_t I = 1; I < Dims.size(); ++I)
     if (!Dims[I].first.empty() && Dims[I].first != "0") {
-      F.error(P, C,
-              "'" + Item + "' in clause '" + C.Name +
-                  "' is not contiguous: only the first dimension of a section may start "
-                  "after 0");
+      File.error(P, C,
+                 "'" + Item + "' in clause '" + C.Name +
+                     "' is not contiguous: only the first dimension of a section may start "
+                     "after 0");
       return std::nullopt;
     }
   std::string Lo = Dims[0].first.empty() ? "0" : Dims[0].first;
   std::string Len = Dims[0].second;
   if (Len.empty()) {
     if (!V || !(Ty->isConstantArrayType() || Ty->isVariableArrayType())) {
-      F.error(P, C,
-              "'" + Item + "' in clause '" + C.Name + "' needs a length: the size of '" + Base +
-                  "' is not known");
+      File.error(P, C,
+                 "'" + Item + "' in clause '" + C.Name + "' needs a length: the size of '" + Base +
+                     "' is not known");
       return std::nullopt;
     }
     Len = "sizeof " + Base + " / sizeof " + Base + "[0] - (" + Lo + ")";
@@ -184,16 +184,16 @@ std::optional<Section> DataClauses::section(const std::string &Item, const Pragm
   S.Bytes = (Simple ? Len : "(" + Len + ")") + " * sizeof " + Base + "[0]";
   if (V) {
     QualType E =
-        Ty->isPointerType() ? Ty->getPointeeType() : F.Ctx.getAsArrayType(Ty)->getElementType();
+        Ty->isPointerType() ? Ty->getPointeeType() : File.Ctx.getAsArrayType(Ty)->getElementType();
     if (Rows)
       E = E->getPointeeType();
     S.Const = E.isConstQualified();
   }
   if (Rows) {
     if (Dims[1].second.empty()) {
-      F.error(P, C,
-              "'" + Item + "' in clause '" + C.Name + "' needs a row length: the size of " +
-                  "the rows of '" + Base + "' is not known");
+      File.error(P, C,
+                 "'" + Item + "' in clause '" + C.Name + "' needs a row length: the size of " +
+                     "the rows of '" + Base + "' is not known");
       return std::nullopt;
     }
     bool SimpleRow = llvm::all_of(Dims[1].second, isIdentChar);
@@ -219,41 +219,41 @@ bool DataClauses::rowCalls(const Section &S, const Pragma &P, const Clause &C,
                            std::vector<std::string> &Deletes, std::vector<std::string> &CopyBacks) {
   auto Row = [&](llvm::StringRef Fn, const char *Rest = "") {
     return forEachRow(S, [&](const std::string &R) {
-      return F.check((Fn + "(" + R + ", " + S.RowBytes + Rest + ")").str(), P);
+      return File.check((Fn + "(" + R + ", " + S.RowBytes + Rest + ")").str(), P);
     });
   };
   if (In == "present") {
-    Entry.push_back("jacc_translated_present(" + S.Addr + ", " + S.Bytes + ", " + F.where(P) +
+    Entry.push_back("jacc_translated_present(" + S.Addr + ", " + S.Bytes + ", " + File.where(P) +
                     ", \"" + Item + "\");");
     Entry.push_back(forEachRow(S, [&](const std::string &R) {
-      return "jacc_translated_present(" + R + ", " + S.RowBytes + ", " + F.where(P) + ", \"" +
+      return "jacc_translated_present(" + R + ", " + S.RowBytes + ", " + File.where(P) + ", \"" +
              Item + "\");";
     }));
     return true;
   }
   if (In == "no_create") {
-    F.error(P, C,
-            "'" + Item + "' in clause '" + C.Name +
-                "': no_create of a pointer to pointers' rows is not supported; use present "
-                "or a copy clause");
+    File.error(P, C,
+               "'" + Item + "' in clause '" + C.Name +
+                   "': no_create of a pointer to pointers' rows is not supported; use present "
+                   "or a copy clause");
     return false;
   }
   // Rows first, then the pointer array (with the host's pointers), then each device's copy of
   // it gets that device's row addresses. The exit detaches before anything goes.
   Entry.push_back(Row(In));
-  Entry.push_back(F.check("jacc_copyin(" + S.Addr + ", " + S.Bytes + ")", P));
-  Entry.push_back(
-      forEachRow(S, [&](const std::string &R) { return F.check("jacc_attach(&" + R + ")", P); }));
+  Entry.push_back(File.check("jacc_copyin(" + S.Addr + ", " + S.Bytes + ")", P));
+  Entry.push_back(forEachRow(
+      S, [&](const std::string &R) { return File.check("jacc_attach(&" + R + ")", P); }));
   Detaches.push_back(forEachRow(
-      S, [&](const std::string &R) { return F.check("jacc_detach(&" + R + ", 0)", P); }));
-  Deletes.push_back(F.check("jacc_delete(" + S.Addr + ", " + S.Bytes + ")", P));
+      S, [&](const std::string &R) { return File.check("jacc_detach(&" + R + ", 0)", P); }));
+  Deletes.push_back(File.check("jacc_delete(" + S.Addr + ", " + S.Bytes + ")", P));
   bool Back = !S.Const && Out == "jacc_copyout";
   (Back ? CopyBacks : Deletes).push_back(Row(Back ? "jacc_copyout" : "jacc_delete"));
   return true;
 }
 
 /// Entry and exit calls of the data clauses of a compute or data construct, in clause order
-/// (exits reversed). False after an F.error. A data construct evaluates each section once, at its
+/// (exits reversed). False after an error. A data construct evaluates each section once, at its
 /// entry: its exit calls use the address and size saved then, whatever the region changed.
 bool DataClauses::regionCalls(const Region &R, std::vector<std::string> &Decls,
                               std::vector<std::string> &Entry, std::vector<std::string> &Exit) {
@@ -320,7 +320,7 @@ bool DataClauses::regionCalls(const Region &R, std::vector<std::string> &Decls,
       }
       if (llvm::StringRef(In) == "present") {
         Entry.push_back("jacc_translated_present(" + S->Addr + ", " + S->Bytes + ", " +
-                        F.where(*R.P) + ", \"" + Item + "\");");
+                        File.where(*R.P) + ", \"" + Item + "\");");
         continue;
       }
       if (llvm::StringRef(In) == "no_create") {
@@ -329,24 +329,24 @@ bool DataClauses::regionCalls(const Region &R, std::vector<std::string> &Decls,
         std::string Flag = "jacc_no_create_" + std::to_string(++NoCreates);
         Decls.push_back("int " + Flag + " = 0;");
         Entry.push_back(Flag + " = jacc_translated_no_create(" + S->Addr + ", " + S->Bytes + ", " +
-                        F.where(*R.P) + ");");
+                        File.where(*R.P) + ");");
         (S->Const ? Deletes : CopyBacks)
             .push_back("if (" + Flag + ") " +
-                       F.check(std::string(S->Const ? "jacc_delete" : "jacc_copyout") + "(" +
-                                   S->Addr + ", " + S->Bytes + ")",
-                               *R.P));
+                       File.check(std::string(S->Const ? "jacc_delete" : "jacc_copyout") + "(" +
+                                      S->Addr + ", " + S->Bytes + ")",
+                                  *R.P));
         continue;
       }
-      Entry.push_back(F.check(std::string(In) + "(" + S->Addr + ", " + S->Bytes + ")", *R.P));
+      Entry.push_back(File.check(std::string(In) + "(" + S->Addr + ", " + S->Bytes + ")", *R.P));
       // Const data is never copied back (it may live in read-only memory).
       bool Back = !S->Const && llvm::StringRef(Out) == "jacc_copyout";
       (Back ? CopyBacks : Deletes)
-          .push_back(F.check(std::string(Back ? Out : "jacc_delete") + "(" + S->Addr + ", " +
-                                 S->Bytes + ")",
-                             *R.P));
+          .push_back(File.check(std::string(Back ? Out : "jacc_delete") + "(" + S->Addr + ", " +
+                                    S->Bytes + ")",
+                                *R.P));
       if (!S->Pointer.empty()) { // a struct's pointer member: attached while the data is mapped
-        Entry.push_back(F.check("jacc_attach(" + S->Pointer + ")", *R.P));
-        Detaches.push_back(F.check("jacc_detach(" + S->Pointer + ", 0)", *R.P));
+        Entry.push_back(File.check("jacc_attach(" + S->Pointer + ")", *R.P));
+        Detaches.push_back(File.check("jacc_detach(" + S->Pointer + ", 0)", *R.P));
       }
     }
   }
@@ -357,7 +357,7 @@ bool DataClauses::regionCalls(const Region &R, std::vector<std::string> &Decls,
 
 std::string DataClauses::checkData(const std::string &Call, const Pragma &P,
                                    llvm::StringRef Item) const {
-  return "jacc_translated_data(" + Call + ", " + F.where(P) + ", " +
+  return "jacc_translated_data(" + Call + ", " + File.where(P) + ", " +
          cString("#pragma acc " + P.Text, "") + ", " + cString(Item, "") + ");";
 }
 
@@ -368,21 +368,21 @@ std::vector<std::string> DataClauses::standaloneRowCalls(const Section &S, const
   std::string Fin = Finalize ? ", 1" : ", 0";
   auto Rows = [&](const std::string &Rest) {
     return forEachRow(S, [&](const std::string &R) {
-      return F.check(Fn + "(" + R + ", " + S.RowBytes + Rest + ")", P);
+      return File.check(Fn + "(" + R + ", " + S.RowBytes + Rest + ")", P);
     });
   };
   auto Attach = [&](const char *Call, const std::string &Rest) {
     return forEachRow(S, [&](const std::string &R) {
-      return F.check(std::string(Call) + "(&" + R + Rest + ")", P);
+      return File.check(std::string(Call) + "(&" + R + Rest + ")", P);
     });
   };
   if (Enter) // the rows, the pointer array, then each device's row addresses into its copy
-    return {Rows(""), F.check("jacc_copyin(" + S.Addr + ", " + S.Bytes + ")", P),
+    return {Rows(""), File.check("jacc_copyin(" + S.Addr + ", " + S.Bytes + ")", P),
             Attach("jacc_attach", "")};
   if (Exit) { // detached first; the pointer array is never copied back
     bool Back = C.Kind == ClauseKind::Copyout && !S.Const;
     return {Attach("jacc_detach", Fin),
-            F.check("jacc_exit_data(" + S.Addr + ", " + S.Bytes + ", 0" + Fin + ")", P),
+            File.check("jacc_exit_data(" + S.Addr + ", " + S.Bytes + ", 0" + Fin + ")", P),
             Rows((Back ? ", 1" : ", 0") + Fin)};
   }
   return {Rows("")}; // update: the rows' data (the pointer array holds addresses)
@@ -401,21 +401,21 @@ bool DataClauses::pointerCalls(const Pragma &P, const Clause &C, bool Finalize,
   bool Ok = true;
   for (const std::string &Item : C.Vars) {
     // A pointer variable, or a member (`s.p`, `s->p`): the compiler checks the latter.
-    VarDecl *V = F.Idx.lookupVar(Item, P.Hash);
+    VarDecl *V = File.Idx.lookupVar(Item, P.Hash);
     bool Name = llvm::all_of(Item, isIdentChar);
     if (Name && (!V || !V->getType().getCanonicalType()->isPointerType())) {
-      F.error(P, C,
-              "'" + Item + "' in clause '" + C.Name +
-                  "' must be a pointer (a variable or a "
-                  "struct member)");
+      File.error(P, C,
+                 "'" + Item + "' in clause '" + C.Name +
+                     "' must be a pointer (a variable or a "
+                     "struct member)");
       Ok = false;
       continue;
     }
     std::string Addr = "(void **)&(" + Item + ")";
-    Calls.push_back(F.check(C.Kind == ClauseKind::Attach
-                                ? "jacc_attach(" + Addr + ")"
-                                : "jacc_detach(" + Addr + (Finalize ? ", 1)" : ", 0)"),
-                            P));
+    Calls.push_back(File.check(C.Kind == ClauseKind::Attach
+                                   ? "jacc_attach(" + Addr + ")"
+                                   : "jacc_detach(" + Addr + (Finalize ? ", 1)" : ", 0)"),
+                               P));
   }
   return Ok;
 }

@@ -28,7 +28,7 @@ struct Section {
 
 class DataClauses {
 public:
-  explicit DataClauses(SourceFile &F) : F(F) {}
+  explicit DataClauses(SourceFile &File) : File(File) {}
 
   /// Item of clause C at P as a section; nullopt after an error.
   std::optional<Section> section(const std::string &Item, const Pragma &P,
@@ -74,7 +74,7 @@ private:
                 std::vector<std::string> &Entry, std::vector<std::string> &Detaches,
                 std::vector<std::string> &Deletes, std::vector<std::string> &CopyBacks);
 
-  SourceFile &F;
+  SourceFile &File;
   unsigned NoCreates = 0; ///< no_create flags declared so far (their names are numbered)
   unsigned Sections = 0;  ///< data construct sections saved so far (jacc_section_N)
 };

@@ -1,5 +1,5 @@
 // What a kernel needs from the program: its arguments and its leading declarations.
-#include "translate/Translator.h"
+#include "translate/KernelNeeds.h"
 
 #include "analysis/KernelSource.h"
 #include "analysis/Stores.h"
@@ -15,7 +15,7 @@ namespace jacc::translate {
 
 using namespace analysis;
 
-void Translator::addType(QualType T, KernelNeeds &N) {
+void KernelDeclarations::addType(QualType T, KernelNeeds &N) {
   while (!T.isNull()) {
     const Type *Ty = T.getTypePtr();
     if (auto *TT = dyn_cast<TypedefType>(Ty)) {
@@ -71,36 +71,37 @@ static analysis::Directive implicitRoutineSeq() {
 }
 
 /// Collects what a kernel needs from the statement S (its text spans [Begin, End)).
-void Translator::collect(Stmt *S, unsigned Begin, unsigned End, KernelNeeds &N,
-                         FunctionDecl *InRoutine) {
+void KernelDeclarations::collect(Stmt *S, unsigned Begin, unsigned End, KernelNeeds &N,
+                                 FunctionDecl *InRoutine) {
   struct Visitor : public DynamicASTVisitor {
-    Translator &T;
+    KernelDeclarations &T;
     KernelNeeds &N;
     unsigned Begin, End;
     FunctionDecl *InRoutine;
-    Visitor(Translator &T, KernelNeeds &N, unsigned B, unsigned E, FunctionDecl *R)
+    Visitor(KernelDeclarations &T, KernelNeeds &N, unsigned B, unsigned E, FunctionDecl *R)
         : T(T), N(N), Begin(B), End(E), InRoutine(R) {}
     bool inside(const Decl *D) const {
-      unsigned O = T.Idx.offset(D->getLocation());
-      SourceLocation L = T.SM.getExpansionLoc(D->getLocation());
-      return T.SM.isInMainFile(L) && O >= Begin && O < End;
+      unsigned O = T.File.Idx.offset(D->getLocation());
+      SourceLocation L = T.File.SM.getExpansionLoc(D->getLocation());
+      return T.File.SM.isInMainFile(L) && O >= Begin && O < End;
     }
     bool VisitDeclRefExpr(DeclRefExpr *E) override {
       ValueDecl *D = E->getDecl();
       if (auto *V = dyn_cast<VarDecl>(D)) {
         if (InRoutine ? V->isLocalVarDeclOrParm() : inside(V))
           return true;
-        if (T.Idx.lambdaOf(V))
+        if (T.File.Idx.lambdaOf(V))
           return true; // a lambda routine's: the call names its operator (carried below)
         if (InRoutine) {
           if (std::optional<std::string> C = T.constantDecl(V)) {
             N.Constants.emplace(V, *C); // C++: a constexpr scalar, as its value
             return true;
           }
-          T.errorAt(E->getLocation(), "routine '" + T.Idx.routineName(InRoutine) +
-                                          "' uses the global variable '" + V->getName() +
-                                          "': a routine may use only its parameters, its locals "
-                                          "and (C++) constexpr scalars");
+          T.File.errorAt(E->getLocation(),
+                         "routine '" + T.File.Idx.routineName(InRoutine) +
+                             "' uses the global variable '" + V->getName() +
+                             "': a routine may use only its parameters, its locals "
+                             "and (C++) constexpr scalars");
           return true;
         }
         if (std::find(N.Vars.begin(), N.Vars.end(), V) == N.Vars.end())
@@ -112,10 +113,11 @@ void Translator::collect(Stmt *S, unsigned Begin, unsigned End, KernelNeeds &N,
       } else if (auto *F = dyn_cast<FunctionDecl>(D)) {
         // routine bind: the kernel calls each device kind's binding under the routine's name
         // (#define), and carries every function a kind calls.
-        if (auto B = T.BoundTo.find(F->getCanonicalDecl()); B != T.BoundTo.end()) {
+        if (auto B = T.Table.BoundTo.find(F->getCanonicalDecl()); B != T.Table.BoundTo.end()) {
           FunctionDecl *Host = B->second.Host ? B->second.Host : F;
           FunctionDecl *Gpu = B->second.Gpu ? B->second.Gpu : F;
-          N.Renames[T.Idx.routineName(F)] = {T.Idx.routineName(Host), T.Idx.routineName(Gpu)};
+          N.Renames[T.File.Idx.routineName(F)] = {T.File.Idx.routineName(Host),
+                                                  T.File.Idx.routineName(Gpu)};
           carry(Host, E->getLocation());
           if (Gpu != Host)
             carry(Gpu, E->getLocation());
@@ -128,7 +130,7 @@ void Translator::collect(Stmt *S, unsigned Begin, unsigned End, KernelNeeds &N,
     /// F's definition in this file, with what it needs, as a routine of the kernel.
     void carry(FunctionDecl *F, SourceLocation At) {
       const FunctionDecl *Def = F->getDefinition();
-      if (T.SM.isInSystemHeader(T.SM.getExpansionLoc(F->getLocation())))
+      if (T.File.SM.isInSystemHeader(T.File.SM.getExpansionLoc(F->getLocation())))
         return; // the C library (sqrt, ...): the kernel declares or includes it
       if (analysis::isDeviceApiRoutine(identifierOf(F)))
         return; // declared by every kernel
@@ -144,18 +146,20 @@ void Translator::collect(Stmt *S, unsigned Begin, unsigned End, KernelNeeds &N,
       // A function defined in this file without a routine directive gets an implicit
       // 'routine seq' (OpenACC 3.3 2.15.1), as with NVHPC; static, it may be unused on the
       // host now, as an explicit routine may (translateRoutine).
-      if (!T.RoutineOf.count(F->getCanonicalDecl()) &&
-          T.RoutineDir.try_emplace(F->getCanonicalDecl(), implicitRoutineSeq()).second &&
+      if (!T.Table.RoutineOf.count(F->getCanonicalDecl()) &&
+          T.Table.RoutineDir.try_emplace(F->getCanonicalDecl(), implicitRoutineSeq()).second &&
           Def->getStorageClass() == SC_Static)
-        T.RW.InsertTextBefore(T.SM.getExpansionLoc(Def->getBeginLoc()),
-                              "__attribute__((unused)) ");
+        T.File.RW.InsertTextBefore(T.File.SM.getExpansionLoc(Def->getBeginLoc()),
+                                   "__attribute__((unused)) ");
       auto *D2 = const_cast<FunctionDecl *>(Def);
       if (N.RoutineSet.insert(D2).second) {
         for (const FunctionDecl *G : N.Routines)
-          if (T.Idx.routineName(G).empty() ? G->getDeclName() == D2->getDeclName()
-                                           : T.Idx.routineName(G) == T.Idx.routineName(D2))
-            T.errorAt(At, "routine '" + D2->getNameAsString() + "' is overloaded: a kernel holds one "
-                          "function of a name (rename one of them)");
+          if (T.File.Idx.routineName(G).empty()
+                  ? G->getDeclName() == D2->getDeclName()
+                  : T.File.Idx.routineName(G) == T.File.Idx.routineName(D2))
+            T.File.errorAt(At, "routine '" + D2->getNameAsString() +
+                                   "' is overloaded: a kernel holds one "
+                                   "function of a name (rename one of them)");
         T.addRoutine(D2, N);
       }
     }
@@ -200,10 +204,10 @@ void Translator::collect(Stmt *S, unsigned Begin, unsigned End, KernelNeeds &N,
       /*AddressTaken=*/true);
 }
 
-void Translator::addRoutine(FunctionDecl *F, KernelNeeds &N) {
+void KernelDeclarations::addRoutine(FunctionDecl *F, KernelNeeds &N) {
   addType(F->getType(), N);
   collect(F->getBody(), 0, 0, N, F);
-  if (const CxxKernel *K = cxx() ? Cxx.lowerRoutine(F) : nullptr)
+  if (const CxxKernel *K = File.cxx() ? Cxx.lowerRoutine(F) : nullptr)
     for (QualType Ty : K->Types)
       addType(Ty, N);
   N.Routines.push_back(F);
@@ -211,23 +215,23 @@ void Translator::addRoutine(FunctionDecl *F, KernelNeeds &N) {
 
 /// The text of the top-level declaration(s) that define D, e.g. the whole
 /// `typedef struct {...} point;` for either the struct or the typedef.
-std::string Translator::declText(const Decl *D) {
+std::string KernelDeclarations::declText(const Decl *D) {
   if (auto *RD = dyn_cast<CXXRecordDecl>(D); RD && RD->getIdentifier())
     return Cxx.cStructText(RD); // C++: the class's data members as C
-  if (auto *TD = dyn_cast<TypedefNameDecl>(D); TD && cxx()) {
+  if (auto *TD = dyn_cast<TypedefNameDecl>(D); TD && File.cxx()) {
     QualType U = TD->getUnderlyingType();
-    if (TypeText.cType(U) != U) // of a class template's instance: as C
-      return "typedef " + TypeText.declaration(U, TD->getName()) + ";";
+    if (File.TypeText.cType(U) != U) // of a class template's instance: as C
+      return "typedef " + File.TypeText.declaration(U, TD->getName()) + ";";
     // Of a class (`typedef struct P {...} P;`): the class's C struct already declares its
     // own name (cStructText); another name is a typedef of it, before or after its definition.
     if (const auto *RD = U->getAsCXXRecordDecl();
         RD && RD->getIdentifier() && !U.getCanonicalType().hasLocalQualifiers())
-      return TD->getName() == RD->getName()
-                 ? ""
-                 : "typedef struct " + TypeText.cRecordName(RD) + " " + TD->getName().str() + ";";
+      return TD->getName() == RD->getName() ? ""
+                                            : "typedef struct " + File.TypeText.cRecordName(RD) +
+                                                  " " + TD->getName().str() + ";";
   }
-  SourceRange R(SM.getExpansionLoc(D->getBeginLoc()),
-                SM.getExpansionRange(D->getEndLoc()).getEnd());
+  SourceRange R(File.SM.getExpansionLoc(D->getBeginLoc()),
+                File.SM.getExpansionRange(D->getEndLoc()).getEnd());
   // Grown to the declarations it is written with (`typedef struct {...} T;`): of the file, of
   // the function that defines it, or of the `extern "C" {...}` block around it.
   const DeclContext *Around = D->getLexicalDeclContext();
@@ -237,37 +241,39 @@ std::string Translator::declText(const Decl *D) {
   while (Grew) {
     Grew = false;
     for (Decl *Top : Around->decls()) {
-      SourceRange TR(SM.getExpansionLoc(Top->getBeginLoc()),
-                     SM.getExpansionRange(Top->getEndLoc()).getEnd());
-      if (SM.getFileID(TR.getBegin()) != SM.getFileID(R.getBegin()))
+      SourceRange TR(File.SM.getExpansionLoc(Top->getBeginLoc()),
+                     File.SM.getExpansionRange(Top->getEndLoc()).getEnd());
+      if (File.SM.getFileID(TR.getBegin()) != File.SM.getFileID(R.getBegin()))
         continue;
-      bool Overlaps = !SM.isBeforeInTranslationUnit(TR.getEnd(), R.getBegin()) &&
-                      !SM.isBeforeInTranslationUnit(R.getEnd(), TR.getBegin());
+      bool Overlaps = !File.SM.isBeforeInTranslationUnit(TR.getEnd(), R.getBegin()) &&
+                      !File.SM.isBeforeInTranslationUnit(R.getEnd(), TR.getBegin());
       if (!Overlaps)
         continue;
-      if (SM.isBeforeInTranslationUnit(TR.getBegin(), R.getBegin())) {
+      if (File.SM.isBeforeInTranslationUnit(TR.getBegin(), R.getBegin())) {
         R.setBegin(TR.getBegin());
         Grew = true;
       }
-      if (SM.isBeforeInTranslationUnit(R.getEnd(), TR.getEnd())) {
+      if (File.SM.isBeforeInTranslationUnit(R.getEnd(), TR.getEnd())) {
         R.setEnd(TR.getEnd());
         Grew = true;
       }
     }
   }
-  return Lexer::getSourceText(CharSourceRange::getTokenRange(R), SM, Ctx.getLangOpts()).str() +
+  return Lexer::getSourceText(CharSourceRange::getTokenRange(R), File.SM, File.Ctx.getLangOpts())
+             .str() +
          ";";
 }
 
-std::string Translator::routineText(const FunctionDecl *F) {
-  SourceRange R(SM.getExpansionLoc(F->getBeginLoc()),
-                SM.getExpansionRange(F->getEndLoc()).getEnd());
-  if (auto L = Idx.LambdaRoutines.find(F); L != Idx.LambdaRoutines.end()) // from its '['
-    R = SourceRange(SM.getExpansionLoc(L->second.Lambda->getBeginLoc()),
-                    SM.getExpansionRange(L->second.Lambda->getEndLoc()).getEnd());
+std::string KernelDeclarations::routineText(const FunctionDecl *F) {
+  SourceRange R(File.SM.getExpansionLoc(F->getBeginLoc()),
+                File.SM.getExpansionRange(F->getEndLoc()).getEnd());
+  if (auto L = File.Idx.LambdaRoutines.find(F); L != File.Idx.LambdaRoutines.end()) // from its '['
+    R = SourceRange(File.SM.getExpansionLoc(L->second.Lambda->getBeginLoc()),
+                    File.SM.getExpansionRange(L->second.Lambda->getEndLoc()).getEnd());
   std::string Text =
-      Lexer::getSourceText(CharSourceRange::getTokenRange(R), SM, Ctx.getLangOpts()).str();
-  if (!SM.isInMainFile(R.getBegin())) {
+      Lexer::getSourceText(CharSourceRange::getTokenRange(R), File.SM, File.Ctx.getLangOpts())
+          .str();
+  if (!File.SM.isInMainFile(R.getBegin())) {
     // A header's, as written, but its loops (the only directives taken from a routine's body
     // there) run sequentially in each call, as a main file's do.
     std::string Out;
@@ -287,45 +293,45 @@ std::string Translator::routineText(const FunctionDecl *F) {
     }
     return Out;
   }
-  unsigned Begin = Idx.offset(R.getBegin()), End = Begin + Text.size();
+  unsigned Begin = File.Idx.offset(R.getBegin()), End = Begin + Text.size();
   std::map<unsigned, std::pair<unsigned, std::string>> Edits;
   std::map<unsigned, std::string> Ins;
-  if (cxx())
+  if (File.cxx())
     if (const CxxKernel *K = Cxx.lowerRoutine(F)) {
       Edits = K->Edits;
       Ins = K->Ins;
     }
-  for (const Pragma *P : RoutineLoops) {
+  for (const Pragma *P : Table.RoutineLoops) {
     if (P->Hash < Begin || P->LineEnd > End)
       continue;
-    llvm::StringRef Line(Buf.data() + P->Hash, P->LineEnd - P->Hash);
+    llvm::StringRef Line(File.Buf.data() + P->Hash, P->LineEnd - P->Hash);
     // One comment, and the pragma's line count kept (kernel diagnostics name source lines).
     Edits[P->Hash] = {P->LineEnd - P->Hash, "/* #pragma acc " + P->Text +
                                                 ": sequential in a routine */" +
                                                 std::string(Line.count('\n'), '\n')};
   }
-  return editedText(Buf, Begin, End, Edits, Ins);
+  return editedText(File.Buf, Begin, End, Edits, Ins);
 }
 
 /// Typedefs, struct/enum definitions, routines and macros a kernel's text needs, in order.
-std::string Translator::leadingDecls(KernelNeeds &N, llvm::StringRef Body,
-                                     const std::set<std::string> &Helpers,
-                                     llvm::StringRef ItemEnd) {
+std::string KernelDeclarations::leadingDecls(KernelNeeds &N, llvm::StringRef Body,
+                                             const std::set<std::string> &Helpers,
+                                             llvm::StringRef ItemEnd) {
   std::string Out;
   // Types: system typedefs by their canonical type; the others by their own text, in file order.
   std::vector<std::pair<SourceLocation, std::string>> Types;
   std::set<std::string> Seen;
   std::string Texts; // everything emitted, scanned for macros below
   for (const Decl *D : N.TypeDecls) {
-    SourceLocation L = SM.getExpansionLoc(D->getLocation());
-    if (SM.isInSystemHeader(L)) {
+    SourceLocation L = File.SM.getExpansionLoc(D->getLocation());
+    if (File.SM.isInSystemHeader(L)) {
       if (auto *TD = dyn_cast<TypedefNameDecl>(D)) {
         QualType C = TD->getUnderlyingType().getCanonicalType();
         if (C->isBuiltinType()) {
           std::string S;
           llvm::raw_string_ostream OS(S);
           OS << "typedef ";
-          C.print(OS, TypeText.policy(), TD->getName());
+          C.print(OS, File.TypeText.policy(), TD->getName());
           OS << ";";
           Out += OS.str() + "\n" + ItemEnd.str();
         }
@@ -337,50 +343,50 @@ std::string Translator::leadingDecls(KernelNeeds &N, llvm::StringRef Body,
     if (!D->getDeclContext()->isFileContext()) {
       auto *TD = dyn_cast<TypedefNameDecl>(D);
       if (TD && TD->getUnderlyingType()->isVariablyModifiedType()) {
-        errorAt(D->getLocation(), "type '" + TD->getName() +
-                                      "' used in a compute construct has a size computed "
-                                      "in the function (a variable-length array): use the "
-                                      "array type itself, or a pointer");
+        File.errorAt(D->getLocation(), "type '" + TD->getName() +
+                                           "' used in a compute construct has a size computed "
+                                           "in the function (a variable-length array): use the "
+                                           "array type itself, or a pointer");
         continue;
       }
     }
     std::string T = declText(D);
     if (!T.empty() && Seen.insert(T).second)
-      Types.push_back({SM.getExpansionLoc(D->getBeginLoc()), T});
+      Types.push_back({File.SM.getExpansionLoc(D->getBeginLoc()), T});
   }
   std::sort(Types.begin(), Types.end(), [&](const auto &A, const auto &B) {
-    return SM.isBeforeInTranslationUnit(A.first, B.first);
+    return File.SM.isBeforeInTranslationUnit(A.first, B.first);
   });
   std::string Decls;
   for (auto &[L, T] : Types)
     Decls += T + "\n" + ItemEnd.str();
   std::sort(N.Routines.begin(), N.Routines.end(), [&](FunctionDecl *A, FunctionDecl *B) {
-    return SM.isBeforeInTranslationUnit(A->getBeginLoc(), B->getBeginLoc());
+    return File.SM.isBeforeInTranslationUnit(A->getBeginLoc(), B->getBeginLoc());
   });
   // Renames first, so that every routine calls the bindings too; a routine some kind calls
   // itself is defined under its own name, the rename undone around its text.
   std::string Routines;
   std::set<std::string> AllHelpers = Helpers; // C++: std::min/max of the routines too
   for (const auto &[Routine, To] : N.Renames)
-    Routines += renameText(Routine, To);
+    Routines += RoutineTable::renameText(Routine, To);
   for (FunctionDecl *F : N.Routines) {
-    auto Renamed = N.Renames.find(Idx.routineName(F));
+    auto Renamed = N.Renames.find(File.Idx.routineName(F));
     if (Renamed != N.Renames.end())
       Routines += "#undef " + Renamed->first + "\n";
-    Routines += kernelRoutinePragma(RoutineDir[F->getCanonicalDecl()]);
+    Routines += RoutineTable::kernelRoutinePragma(Table.RoutineDir[F->getCanonicalDecl()]);
     // Static: every kernel holding the routine has its own copy.
     if (F->getStorageClass() != SC_Static)
       Routines += "static ";
     Routines += routineText(F) + "\n" + ItemEnd.str();
     if (Renamed != N.Renames.end())
-      Routines += renameText(Renamed->first, Renamed->second);
-    if (const CxxKernel *K = cxx() ? Cxx.lowerRoutine(F) : nullptr)
+      Routines += RoutineTable::renameText(Renamed->first, Renamed->second);
+    if (const CxxKernel *K = File.cxx() ? Cxx.lowerRoutine(F) : nullptr)
       AllHelpers.insert(K->Helpers.begin(), K->Helpers.end());
   }
   std::vector<std::pair<const VarDecl *, std::string>> Constants(N.Constants.begin(),
                                                                   N.Constants.end());
   std::sort(Constants.begin(), Constants.end(), [&](const auto &A, const auto &B) {
-    return SM.isBeforeInTranslationUnit(A.first->getLocation(), B.first->getLocation());
+    return File.SM.isBeforeInTranslationUnit(A.first->getLocation(), B.first->getLocation());
   });
   for (const auto &[V, Text] : Constants)
     Decls += Text + "\n" + ItemEnd.str();
@@ -401,32 +407,33 @@ std::string Translator::leadingDecls(KernelNeeds &N, llvm::StringRef Body,
     Work.pop_back();
     if (!Done.insert(Name).second)
       continue;
-    IdentifierInfo *II = PP.getIdentifierInfo(Name);
-    const MacroInfo *MI = II && II->hasMacroDefinition() ? PP.getMacroInfo(II) : nullptr;
+    IdentifierInfo *II = File.PP.getIdentifierInfo(Name);
+    const MacroInfo *MI = II && II->hasMacroDefinition() ? File.PP.getMacroInfo(II) : nullptr;
     if (!MI || MI->isBuiltinMacro())
       continue;
     SourceLocation DL = MI->getDefinitionLoc();
-    if (DL.isInvalid() || SM.isWrittenInBuiltinFile(DL))
+    if (DL.isInvalid() || File.SM.isWrittenInBuiltinFile(DL))
       continue; // predefined: the kernel's compiler defines it too
-    std::string Text = Lexer::getSourceText(
-        CharSourceRange::getTokenRange(DL, MI->getDefinitionEndLoc()), SM, Ctx.getLangOpts())
-                           .str();
+    std::string Text =
+        Lexer::getSourceText(CharSourceRange::getTokenRange(DL, MI->getDefinitionEndLoc()), File.SM,
+                             File.Ctx.getLangOpts())
+            .str();
     for (std::string &I : identifiersIn(Text))
       Work.push_back(I);
     Macros.push_back({DL, "#define " + Text});
   }
   std::sort(Macros.begin(), Macros.end(), [&](const auto &A, const auto &B) {
-    return SM.isBeforeInTranslationUnit(A.first, B.first);
+    return File.SM.isBeforeInTranslationUnit(A.first, B.first);
   });
   for (auto &[L, T] : Macros)
     Out += T + "\n" + ItemEnd.str();
   return Out + Decls;
 }
 
-std::optional<std::string> Translator::constantDecl(const VarDecl *V) const {
+std::optional<std::string> KernelDeclarations::constantDecl(const VarDecl *V) const {
   QualType T = V->getType();
-  if (!cxx() || !V->hasGlobalStorage() || !T->isArithmeticType() ||
-      !(V->isConstexpr() || V->isUsableInConstantExpressions(Ctx)))
+  if (!File.cxx() || !V->hasGlobalStorage() || !T->isArithmeticType() ||
+      !(V->isConstexpr() || V->isUsableInConstantExpressions(File.Ctx)))
     return std::nullopt;
   const APValue *Val = V->evaluateValue();
   std::string Lit;
@@ -453,84 +460,8 @@ std::optional<std::string> Translator::constantDecl(const VarDecl *V) const {
   } else {
     return std::nullopt;
   }
-  return "static " + TypeText.declaration(T.getUnqualifiedType().withConst(), V->getName()) +
+  return "static " + File.TypeText.declaration(T.getUnqualifiedType().withConst(), V->getName()) +
          " = " + Lit + ";";
-}
-
-/// The kernel argument for V: its declaration as the kernel names it, and the host value.
-bool Translator::argDecl(VarDecl *V, std::string &Decl, std::string &Temp, std::string &Value,
-                         std::vector<std::string> &Before, const Pragma &P) {
-  // A reference passes its referent's value (as a scalar is: firstprivate).
-  QualType T = V->getType().getNonReferenceType();
-  QualType C = T.getCanonicalType();
-  std::string Name = V->getName().str();
-  if (C->isVariablyModifiedType()) {
-    // A variable-length array (`double a[n][m]`) or a pointer to one (`double (*a)[m]`): the
-    // kernel gets `double (*a)[jacc_vla_a_1]`, each variable extent a scalar argument before it,
-    // measured with sizeof at the push (whatever the bounds were written with, and their values
-    // when the array was declared, as C has it).
-    QualType R = C->isArrayType() ? Ctx.getAsArrayType(C)->getElementType()
-                                  : C->getPointeeType();
-    std::string Dims, Sub = Name + "[0]";
-    for (unsigned L = 1; const ArrayType *AT = Ctx.getAsArrayType(R); ++L) {
-      std::string Dim;
-      if (auto *CA = dyn_cast<ConstantArrayType>(AT)) {
-        Dim = std::to_string(CA->getSize().getZExtValue());
-      } else {
-        Dim = "jacc_vla_" + Name + "_" + std::to_string(L);
-        Temp += "long " + Dim + " = (long)(sizeof " + Sub + " / sizeof " + Sub + "[0]); ";
-        Before.push_back("{\"long " + Dim + "\", &" + Dim + "}");
-      }
-      Dims += "[" + Dim + "]";
-      Sub += "[0]";
-      R = AT->getElementType();
-    }
-    if (R->isVariablyModifiedType() || R->isPointerType() || (Dims.empty() && !C->isArrayType())) {
-      error(P, "variable '" + Name + "' (" + T.getAsString(TypeText.policy()) +
-                   ") cannot be passed to a kernel: jacc passes variable-length arrays and "
-                   "pointers to them, of non-pointer elements");
-      return false;
-    }
-    Decl = TypeText.declaration(R, Dims.empty() ? "*" + Name : "(*" + Name + ")" + Dims);
-    Temp += "void *jacc_ptr_" + Name + " = (void *)" + Name + ";";
-    Value = "&jacc_ptr_" + Name;
-    return true;
-  }
-  if (C->isArrayType()) {
-    QualType D = Ctx.getArrayDecayedType(T);
-    if (D->getPointeeType()->isPointerType()) {
-      error(P, "array of pointers '" + Name + "' cannot be passed to a kernel");
-      return false;
-    }
-    Decl = TypeText.declaration(D, Name);
-    Temp = TypeText.hostDeclaration(D, "jacc_ptr_" + Name) + " = " + hostName(V) + ";";
-    Value = "&jacc_ptr_" + Name;
-    return true;
-  }
-  if (C->isPointerType()) {
-    // A pointer to row pointers (`double **a`) passes as it is: the runtime gives the kernel
-    // the device copy of the pointer array, which holds the rows' device addresses once a data
-    // clause `a[0:n][0:m]` (or acc_attach) attached them. Deeper levels have no such mapping.
-    QualType E = C->getPointeeType().getCanonicalType();
-    bool Rows = E->isPointerType() && !E->getPointeeType()->isPointerType() &&
-                !E->getPointeeType()->isFunctionType();
-    if ((E->isPointerType() && !Rows) || E->isFunctionType()) {
-      error(P, "variable '" + Name + "' (" + T.getAsString(TypeText.policy()) +
-                   ") cannot be passed to a kernel: pointers to pointers to pointers and "
-                   "function pointers are not supported; pass each array as its own pointer");
-      return false;
-    }
-  } else if (!C->isScalarType() && !C->isRecordType() &&
-             !C->isTemplateTypeParmType()) { // a template's T: the kernel's typedef names it
-    error(P, "variable '" + Name + "' of type '" + T.getAsString(TypeText.policy()) +
-                 "' cannot be passed to a kernel");
-    return false;
-  }
-  Decl = TypeText.declaration(T, Name);
-  // A cast: C++ has no implicit const T * to void *, and C warns that converting the address of
-  // a `T *restrict` (or volatile) variable to void * discards its qualifier.
-  Value = "(void *)&" + hostName(V);
-  return true;
 }
 
 } // namespace jacc::translate

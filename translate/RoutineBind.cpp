@@ -4,7 +4,7 @@
 // C++ by NVRTC for GPUs; only NVRTC defines __CUDACC__, so `#ifdef __CUDACC__` tells the two
 // apart in the one text. The analysis frontend parses that text as C, the host's view: both
 // bound definitions are in it, so each compiler sees the one its devices call defined.
-#include "translate/Translator.h"
+#include "translate/Routines.h"
 
 #include "analysis/DeviceTypeClauses.h"
 
@@ -14,21 +14,21 @@ namespace jacc::translate {
 
 using namespace analysis;
 
-FunctionDecl *Translator::boundDefinition(const Pragma &P, const Clause &B,
-                                          const FunctionDecl *F) {
+FunctionDecl *RoutineTable::boundDefinition(const Pragma &P, const Clause &B,
+                                            const FunctionDecl *F) {
   // bind(name) or bind("name"): an identifier or a string naming the function.
   std::string Name = llvm::StringRef(B.Argument).trim().trim('"').str();
-  for (FunctionDecl *G : Idx.Functions)
-    if (Idx.routineName(G) == Name && G->isThisDeclarationADefinition())
+  for (FunctionDecl *G : File.Idx.Functions)
+    if (File.Idx.routineName(G) == Name && G->isThisDeclarationADefinition())
       return G;
-  error(P, B,
-        "routine '" + Idx.routineName(F) + "' is bound to '" + Name +
-            "', which this file does not define: define it here (jaccc compiles "
-            "kernels from this file's functions)");
+  File.error(P, B,
+             "routine '" + File.Idx.routineName(F) + "' is bound to '" + Name +
+                 "', which this file does not define: define it here (jaccc compiles "
+                 "kernels from this file's functions)");
   return nullptr;
 }
 
-void Translator::bindRoutine(const Pragma &P, const Directive &D, FunctionDecl *F) {
+void RoutineTable::bind(const Pragma &P, const Directive &D, FunctionDecl *F) {
   const Clause *HostBind = routineBind(D, DeviceKind::Host);
   const Clause *GpuBind = routineBind(D, DeviceKind::Nvidia);
   Binding B;
@@ -50,11 +50,12 @@ void Translator::bindRoutine(const Pragma &P, const Directive &D, FunctionDecl *
     RoutineDir.try_emplace(Target->getCanonicalDecl(), D);
     // Only kernels may call it: static, it is unused in the host code (-Wunused-function).
     if (Target->getStorageClass() == SC_Static && UnusedBound.insert(Target).second)
-      RW.InsertTextBefore(SM.getExpansionLoc(Target->getBeginLoc()), "__attribute__((unused)) ");
+      File.RW.InsertTextBefore(File.SM.getExpansionLoc(Target->getBeginLoc()),
+                               "__attribute__((unused)) ");
   }
 }
 
-std::string Translator::renameText(const std::string &Routine, const RoutineNames &To) {
+std::string RoutineTable::renameText(const std::string &Routine, const RoutineNames &To) {
   auto Define = [&](const std::string &Name) {
     return Name == Routine ? std::string() : "#define " + Routine + " " + Name + "\n";
   };
@@ -68,7 +69,7 @@ std::string Translator::renameText(const std::string &Routine, const RoutineName
   return "#ifdef __CUDACC__" + Why + Define(To.Gpu) + "#else\n" + Define(To.Host) + "#endif\n";
 }
 
-std::string Translator::kernelRoutinePragma(const Directive &D) {
+std::string RoutineTable::kernelRoutinePragma(const Directive &D) {
   std::string S = "#pragma acc routine";
   for (const Clause &C : D.Clauses) {
     if (C.Kind == ClauseKind::DeviceType)

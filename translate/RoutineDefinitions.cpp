@@ -26,8 +26,9 @@ void Translator::defineRoutines() {
   for (FunctionDecl *F : Idx.Functions)
     if (F->doesThisDeclarationHaveABody() &&
         SM.isInMainFile(SM.getExpansionLoc(F->getLocation())) &&
-        RoutineOf.count(F->getCanonicalDecl()) && callableFromOtherFiles(F) &&
-        !RoutineDir[F->getCanonicalDecl()].has(ClauseKind::Bind)) // kernels call the binding
+        Routines.RoutineOf.count(F->getCanonicalDecl()) && callableFromOtherFiles(F) &&
+        !Routines.RoutineDir[F->getCanonicalDecl()].has(
+            ClauseKind::Bind)) // kernels call the binding
       ByName[identifierOf(F).str()].push_back(F);
   std::string Calls;
   for (auto &[Name, Fs] : ByName) {
@@ -42,10 +43,10 @@ void Translator::defineRoutines() {
     size_t Before = Diags.errorCount();
     KernelNeeds N;
     N.RoutineSet.insert(F);
-    addRoutine(F, N);
+    Needs.addRoutine(F, N);
     std::string Text;
     if (Diags.errorCount() == Before)
-      Text = leadingDecls(N, "", {}, RoutineItemEnd);
+      Text = Needs.leadingDecls(N, "", {}, RoutineItemEnd);
     if (Diags.errorCount() != Before) {
       std::string Why = Diags.takeErrorsAfter(Before).front();
       for (char &C : Why)

@@ -73,16 +73,17 @@ std::string Translator::run() {
                                           "name a function");
       continue;
     }
-    RoutineOf[F->getCanonicalDecl()] = &P;
-    RoutineDir[F->getCanonicalDecl()] = D;
+    Routines.RoutineOf[F->getCanonicalDecl()] = &P;
+    Routines.RoutineDir[F->getCanonicalDecl()] = D;
     if (D.has(ClauseKind::Bind))
-      bindRoutine(P, D, F);
+      Routines.bind(P, D, F);
   }
 
   // A header's loops: in the body of a routine only.
   for (size_t K = 0; K < Pragmas.size(); ++K)
     if (Pragmas[K].Included && Dirs[K] && Dirs[K]->Kind == DirectiveKind::Loop)
-      if (FunctionDecl *In = functionAround(Pragmas[K].Loc); !RoutineOf.count(In->getCanonicalDecl()))
+      if (FunctionDecl *In = functionAround(Pragmas[K].Loc);
+          !Routines.RoutineOf.count(In->getCanonicalDecl()))
         error(Pragmas[K], Pragmas[K].Problem);
   if (Diags.failed())
     return "";
@@ -132,7 +133,7 @@ std::string Translator::run() {
   // parallelism of whichever construct calls the routine.
   std::vector<std::pair<unsigned, unsigned>> RoutineBodies;
   for (FunctionDecl *F : Idx.Functions)
-    if (F->doesThisDeclarationHaveABody() && RoutineOf.count(F->getCanonicalDecl()))
+    if (F->doesThisDeclarationHaveABody() && Routines.RoutineOf.count(F->getCanonicalDecl()))
       RoutineBodies.push_back(
           {Idx.offset(F->getBody()->getBeginLoc()), Idx.offset(F->getBody()->getEndLoc())});
   for (size_t K = 0; K < Pragmas.size(); ++K) {
@@ -155,7 +156,7 @@ std::string Translator::run() {
       // worker or vector loop; its reduction is then the loop's own result): the pragma becomes
       // a comment on the host and in the routine's text inside kernels (leadingDecls).
       replaceDirective(P, D, "", {});
-      RoutineLoops.push_back(&P);
+      Routines.RoutineLoops.push_back(&P);
       continue;
     }
     switch (D.Kind) {

@@ -5,6 +5,8 @@
 #include "translate/ComputePush.h"
 #include "translate/CxxLowering.h"
 #include "translate/DataClauses.h"
+#include "translate/KernelNeeds.h"
+#include "translate/Routines.h"
 #include "translate/SourceFile.h"
 
 #include <clang/AST/ASTContext.h>
@@ -25,7 +27,8 @@ public:
   /// The translator of the parsed file FileName, whose `#pragma acc`s are Read.
   Translator(clang::ASTContext &Ctx, clang::Preprocessor &PP,
              const std::vector<analysis::AccPragma> &Read, llvm::StringRef FileName)
-      : SourceFile(Ctx, PP, Read, FileName), Cxx(Ctx, Idx, TypeText, Buf, Diags), Data(*this) {}
+      : SourceFile(Ctx, PP, Read, FileName), Cxx(Ctx, Idx, TypeText, Buf, Diags), Data(*this),
+        Routines(*this), Needs(*this, Cxx, Routines) {}
 
   /// The translated file, or "" with errors in Diags.
   std::string run();
@@ -111,17 +114,6 @@ private:
   /// that leaves it.
   void closeDataRegions();
   void translateRoutine(const Pragma &P, const analysis::Directive &D);
-  /// `routine bind(name)` on F (directive D, RoutineBind.cpp): kernels on each kind of device
-  /// call the definition in this file that the kind's bind names instead of F, which becomes a
-  /// routine of D's level; an error at each applying bind whose function is not defined here.
-  void bindRoutine(const Pragma &P, const analysis::Directive &D, clang::FunctionDecl *F);
-  /// The definition bind clause B of P names, or nullptr after an error naming the routine F.
-  clang::FunctionDecl *boundDefinition(const Pragma &P, const analysis::Clause &B,
-                                       const clang::FunctionDecl *F);
-  /// Orphaned loops in routine definitions: they run sequentially, their pragmas commented out.
-  std::vector<const Pragma *> RoutineLoops;
-  /// The text of routine F as kernels carry it: its orphaned loops' pragmas are comments.
-  std::string routineText(const clang::FunctionDecl *F);
   void translateHostData(const Pragma &P, const analysis::Directive &D);
   /// A function-scope `declare` as a data region over the rest of its block (false when P is not
   /// in a function body).
@@ -146,7 +138,6 @@ private:
   /// text, Ins, where each gang needs its own copy. False after an error.
   bool privateSections(const Region &R, std::vector<PrivateSection> &Out,
                        std::map<unsigned, std::string> &Ins);
-  struct KernelNeeds;
   /// The arrays declared outside compute construct R (N: its needs) that a `private` clause of
   /// it or of a loop in it privatises: the kernel's loop nest declares its own copy. Errors for
   /// what cannot be privatised so; false after one.
@@ -170,17 +161,6 @@ private:
   std::vector<ImplicitSection> implicitSections(const Region &R, const KernelNeeds &N,
                                                 const std::set<std::string> &Explicit);
 
-  /// The functions host devices and NVIDIA GPUs call for a bound routine (its own name when
-  /// their kind has no bind).
-  struct RoutineNames {
-    std::string Host, Gpu;
-  };
-  /// `#define`s renaming Routine to what each kind of device calls (RoutineBind.cpp).
-  static std::string renameText(const std::string &Routine, const RoutineNames &To);
-  /// The `#pragma acc routine` line a kernel carries for a routine of directive D: its clauses
-  /// before any device_type, without bind (the kernel's text already calls the binding).
-  static std::string kernelRoutinePragma(const analysis::Directive &D);
-
   // Directives of headers (IncludedDirectives.cpp) and routines of other files
   // (RoutineDefinitions.cpp).
   /// The function a routine directive applies to: the one it names, else the next one declared
@@ -197,37 +177,6 @@ private:
   /// files that call them (jacc_define_routine at program start).
   void defineRoutines();
 
-  // What a kernel needs.
-  struct KernelNeeds {
-    std::vector<clang::VarDecl *> Vars;          ///< referenced, declared outside, in order
-    std::set<const clang::Decl *> TypeDecls;     ///< typedefs, records, enums
-    std::vector<clang::FunctionDecl *> Routines; ///< called routine definitions
-    std::set<const clang::FunctionDecl *> RoutineSet;
-    /// Outer scalars the construct writes.
-    std::map<const clang::VarDecl *, clang::SourceLocation> Assigned;
-    std::set<const clang::VarDecl *> LoopVars; ///< outer variables used as loop counters (private)
-    /// Routines with bind clauses the kernel calls, by name: what host devices and GPUs call.
-    std::map<std::string, RoutineNames> Renames;
-    /// C++: constexpr globals routines use, with their definitions as the kernel declares them.
-    std::map<const clang::VarDecl *, std::string> Constants;
-    /// Routines called that are declared but defined in another file: linked at run time.
-    std::set<std::string> Externals;
-  };
-  void collect(clang::Stmt *S, unsigned Begin, unsigned End, KernelNeeds &N,
-               clang::FunctionDecl *InRoutine);
-  void addType(clang::QualType T, KernelNeeds &N);
-  /// Adds routine F, with the types and routines it needs, to N (F already in N.RoutineSet).
-  void addRoutine(clang::FunctionDecl *F, KernelNeeds &N);
-  /// The declarations before a kernel's construct (Body: its text); Helpers: the construct's
-  /// C++ helper definitions, emitted with its routines'.
-  /// ItemEnd follows each declaration (a routine's registered text: jit/KernelRoutines.h).
-  std::string leadingDecls(KernelNeeds &N, llvm::StringRef Body,
-                           const std::set<std::string> &Helpers = {},
-                           llvm::StringRef ItemEnd = "");
-  /// C++: `static const double g = 9.81;` for a constexpr global of scalar type V a routine
-  /// uses (its value, exactly); none for another variable.
-  std::optional<std::string> constantDecl(const clang::VarDecl *V) const;
-  std::string declText(const clang::Decl *D);
   /// How a scalar (or struct) of a compute construct lives on the devices.
   enum class DeviceScalar {
     Mapped,       ///< named in copy/copyout/create, or in a data construct around: by pointer
@@ -258,22 +207,14 @@ private:
   bool argDecl(clang::VarDecl *V, std::string &Decl, std::string &Temp, std::string &Value,
                std::vector<std::string> &Before, const Pragma &P);
 
-  /// canonical decl -> its pragma
-  std::map<const clang::FunctionDecl *, const Pragma *> RoutineOf;
-  std::map<const clang::FunctionDecl *, analysis::Directive> RoutineDir;
-  /// The definitions each kind of device calls instead of a routine with bind clauses: null for
-  /// the routine itself. Host devices are devices for a binding too: they run device code.
-  struct Binding {
-    clang::FunctionDecl *Host = nullptr, *Gpu = nullptr;
-  };
-  /// By the routine's canonical declaration.
-  std::map<const clang::FunctionDecl *, Binding> BoundTo;
-  /// Static bound definitions given `__attribute__((unused))` (once each).
-  std::set<const clang::FunctionDecl *> UnusedBound;
   /// C++ lowered to C for kernels (CxxLowering.h).
   CxxLowering Cxx;
   /// Data clauses as runtime calls (DataClauses.h).
   DataClauses Data;
+  /// The routines kernels may call (Routines.h).
+  RoutineTable Routines;
+  /// What kernels need from the file, and their leading declarations (KernelNeeds.h).
+  KernelDeclarations Needs;
   /// The kernel arguments (Args) for the data members K uses through `this` (at construct P),
   /// their types added to N; false after an error.
   bool memberArgs(const CxxKernel &K, const Pragma &P, KernelNeeds &N,
