@@ -124,10 +124,10 @@ void Translator::translateCompute(Region &R) {
 bool Translator::templateParameters(Compute &C) {
   // In a template (a function template, a member of a class template): the kernel's text starts
   // with its parameters' values, built when each instantiation first runs the construct.
-  C.Template = cxx() ? templateAround(C.P) : nullptr;
+  C.Template = cxx() ? Templates.templateAround(C.P) : nullptr;
   if (!C.Template)
     return true;
-  std::optional<std::string> Params = templateParameterText(C.Template);
+  std::optional<std::string> Params = Templates.parameterText(C.Template);
   if (!Params) {
     error(C.P, "compute construct in a template whose parameters jacc-translate cannot spell in "
                "the kernel (a pack or a template template parameter): call a template without "
@@ -388,7 +388,7 @@ bool Translator::kernelTexts(Compute &C) {
   // Its texts, each with the condition that selects it: in a template, one per group of
   // instantiations that lower alike.
   std::vector<std::pair<std::string, std::string>> &Kernels = C.Push.Kernels;
-  if (C.Template && !instantiationKernels(C.R, C.Template, C.N, kernelText, Kernels))
+  if (C.Template && !Templates.instantiationKernels(C.R, C.Template, C.N, kernelText, Kernels))
     return false;
   if (Kernels.empty()) // not a template, or one never instantiated: as the pattern lowers it
     if (std::optional<std::string> Text = kernelText(C.K, C.N))

@@ -2,8 +2,9 @@
 // text starts with the template's parameters as each instantiation spells them, and the C++ that
 // depends on them is lowered per instantiation, from the instantiation's AST (docs/translate.md,
 // "C++").
+#include "translate/TemplateKernels.h"
+
 #include "support/DynamicASTVisitor.h"
-#include "translate/Translator.h"
 
 #include <clang/AST/DeclTemplate.h>
 
@@ -44,17 +45,17 @@ static std::vector<const TemplateArgumentList *> argumentLists(const FunctionDec
   return Lists;
 }
 
-const FunctionDecl *Translator::templateAround(const Pragma &P) const {
+const FunctionDecl *TemplateKernels::templateAround(const Pragma &P) const {
   const FunctionDecl *Around = nullptr;
-  for (const FunctionDecl *F : Idx.Functions)
+  for (const FunctionDecl *F : File.Idx.Functions)
     if (F->doesThisDeclarationHaveABody() && F->isDependentContext() &&
-        Idx.offset(F->getBody()->getBeginLoc()) < P.Hash &&
-        P.Hash < Idx.offset(F->getBody()->getEndLoc()))
+        File.Idx.offset(F->getBody()->getBeginLoc()) < P.Hash &&
+        P.Hash < File.Idx.offset(F->getBody()->getEndLoc()))
       Around = F;
   return Around;
 }
 
-std::optional<std::string> Translator::templateParameterText(const FunctionDecl *F) const {
+std::optional<std::string> TemplateKernels::parameterText(const FunctionDecl *F) const {
   std::vector<const TemplateParameterList *> Lists = parameterLists(F);
   if (Lists.empty())
     return std::nullopt; // dependent without a template of its own (a generic lambda's)
@@ -77,7 +78,7 @@ std::optional<std::string> Translator::templateParameterText(const FunctionDecl 
   return Text;
 }
 
-std::vector<FunctionDecl *> Translator::instantiationsOf(const FunctionDecl *Pattern) {
+std::vector<FunctionDecl *> TemplateKernels::instantiationsOf(const FunctionDecl *Pattern) {
   if (!Instantiations) {
     // Every instantiated function definition of the file, by its pattern (one walk).
     struct Walk : public DynamicASTVisitor {
@@ -94,13 +95,13 @@ std::vector<FunctionDecl *> Translator::instantiationsOf(const FunctionDecl *Pat
     };
     Instantiations.emplace();
     Walk W(*Instantiations);
-    W.TraverseDecl(Ctx.getTranslationUnitDecl());
+    W.TraverseDecl(File.Ctx.getTranslationUnitDecl());
   }
   auto It = Instantiations->find(Pattern);
   return It == Instantiations->end() ? std::vector<FunctionDecl *>() : It->second;
 }
 
-Stmt *Translator::instantiatedStatement(FunctionDecl *I, const Stmt *Pattern) {
+Stmt *TemplateKernels::instantiatedStatement(FunctionDecl *I, const Stmt *Pattern) {
   struct Find : public DynamicASTVisitor {
     const Stmt *Pattern;
     Stmt *Found = nullptr;
@@ -116,13 +117,13 @@ Stmt *Translator::instantiatedStatement(FunctionDecl *I, const Stmt *Pattern) {
   return F.Found;
 }
 
-std::optional<std::string> Translator::instantiationCondition(const FunctionDecl *Pattern,
-                                                              const FunctionDecl *I) const {
+std::optional<std::string> TemplateKernels::instantiationCondition(const FunctionDecl *Pattern,
+                                                                   const FunctionDecl *I) const {
   std::vector<const TemplateParameterList *> Params = parameterLists(Pattern);
   std::vector<const TemplateArgumentList *> Args = argumentLists(I);
   if (Params.size() != Args.size())
     return std::nullopt;
-  PrintingPolicy Host = Ctx.getPrintingPolicy(); // C++, as the host compiler reads it
+  PrintingPolicy Host = File.Ctx.getPrintingPolicy(); // C++, as the host compiler reads it
   std::string Cond;
   for (size_t L = 0; L < Params.size(); ++L) {
     if (Params[L]->size() != Args[L]->size())
@@ -147,7 +148,7 @@ std::optional<std::string> Translator::instantiationCondition(const FunctionDecl
   return Cond.empty() ? "true" : Cond;
 }
 
-bool Translator::instantiationKernels(
+bool TemplateKernels::instantiationKernels(
     const Region &R, const FunctionDecl *F, const KernelNeeds &N,
     llvm::function_ref<std::optional<std::string>(const CxxKernel &, KernelNeeds &)> Text,
     std::vector<std::pair<std::string, std::string>> &Kernels) {
@@ -155,17 +156,17 @@ bool Translator::instantiationKernels(
     Stmt *S = instantiatedStatement(Inst, R.S);
     std::optional<std::string> Cond = instantiationCondition(F, Inst);
     if (!S || !Cond) {
-      error(*R.P, "compute construct in a template instantiation jacc-translate cannot name "
-                  "(its arguments are not types or integral values)");
+      File.error(*R.P, "compute construct in a template instantiation jacc-translate cannot name "
+                       "(its arguments are not types or integral values)");
       return false;
     }
     CxxKernel K;
     Cxx.lower(S, K, "a compute construct");
     KernelNeeds NI = N; // and the routines this instantiation calls
-    Needs.collect(S, Idx.offset(R.S->getBeginLoc()), R.End, NI, nullptr);
+    Needs.collect(S, File.Idx.offset(R.S->getBeginLoc()), R.End, NI, nullptr);
     for (QualType T : K.Types)
       Needs.addType(T, NI);
-    std::optional<std::string> T = !Diags.failed() ? Text(K, NI) : std::nullopt;
+    std::optional<std::string> T = !File.Diags.failed() ? Text(K, NI) : std::nullopt;
     if (!T)
       continue; // the errors are reported; the other instantiations may add their own
     auto Same = llvm::find_if(Kernels, [&](const auto &X) { return X.second == *T; });
@@ -174,7 +175,7 @@ bool Translator::instantiationKernels(
     else
       Same->first += " || (" + *Cond + ")";
   }
-  return !Diags.failed();
+  return !File.Diags.failed();
 }
 
 } // namespace jacc::translate

@@ -8,6 +8,7 @@
 #include "translate/KernelNeeds.h"
 #include "translate/Routines.h"
 #include "translate/SourceFile.h"
+#include "translate/TemplateKernels.h"
 
 #include <clang/AST/ASTContext.h>
 #include <clang/Lex/Preprocessor.h>
@@ -28,7 +29,7 @@ public:
   Translator(clang::ASTContext &Ctx, clang::Preprocessor &PP,
              const std::vector<analysis::AccPragma> &Read, llvm::StringRef FileName)
       : SourceFile(Ctx, PP, Read, FileName), Cxx(Ctx, Idx, TypeText, Buf, Diags), Data(*this),
-        Routines(*this), Needs(*this, Cxx, Routines) {}
+        Routines(*this), Needs(*this, Cxx, Routines), Templates(*this, Cxx, Needs) {}
 
   /// The translated file, or "" with errors in Diags.
   std::string run();
@@ -215,37 +216,12 @@ private:
   RoutineTable Routines;
   /// What kernels need from the file, and their leading declarations (KernelNeeds.h).
   KernelDeclarations Needs;
+  /// Compute constructs in templates (TemplateKernels.h).
+  TemplateKernels Templates;
   /// The kernel arguments (Args) for the data members K uses through `this` (at construct P),
   /// their types added to N; false after an error.
   bool memberArgs(const CxxKernel &K, const Pragma &P, KernelNeeds &N,
                   std::vector<std::string> &Args);
-  // Templates (CxxTemplates.cpp).
-  /// The template function (a function template's pattern, a member of a class template) whose
-  /// body holds P, or nullptr.
-  const clang::FunctionDecl *templateAround(const Pragma &P) const;
-  /// The kernel's first lines for the template parameters around pattern F (its class
-  /// templates', then its own), as an expression each instantiation evaluates; none when a
-  /// kernel cannot spell them (a pack, a template template parameter).
-  std::optional<std::string> templateParameterText(const clang::FunctionDecl *F) const;
-  /// The instantiated definitions of pattern F in the file.
-  std::vector<clang::FunctionDecl *> instantiationsOf(const clang::FunctionDecl *F);
-  std::optional<std::map<const clang::FunctionDecl *, std::vector<clang::FunctionDecl *>>>
-      Instantiations;
-  /// The statement of instantiation I that instantiates Pattern (same place), or nullptr.
-  static clang::Stmt *instantiatedStatement(clang::FunctionDecl *I, const clang::Stmt *Pattern);
-  /// The kernel texts of compute construct R in template F, one per group of F's instantiations
-  /// that lower alike (Text: the text of a lowering and what it needs), each with the condition
-  /// that selects it (instantiationCondition, `||` over the group); none without an
-  /// instantiation. False after an error.
-  bool instantiationKernels(
-      const Region &R, const clang::FunctionDecl *F, const KernelNeeds &N,
-      llvm::function_ref<std::optional<std::string>(const CxxKernel &, KernelNeeds &)> Text,
-      std::vector<std::pair<std::string, std::string>> &Kernels);
-  /// The C++ condition, true in instantiation I of pattern F only, on F's template parameters
-  /// (`std::is_same<T, float>::value && (long long)(K) == 2LL`); none when it cannot be spelt.
-  std::optional<std::string> instantiationCondition(const clang::FunctionDecl *F,
-                                                    const clang::FunctionDecl *I) const;
-
   /// Whether `private(Var)` of directive QD (at Q) in compute construct R makes a gang loop
   /// nest that owns every use of Var in R.
   bool privatisableHere(const Pragma &Q, const analysis::Directive &QD, const Region &R,
