@@ -37,32 +37,6 @@ void Translator::describeConstruct(const Pragma &P, const std::string &Kernel,
     Diags.infoLine(std::move(Line));
 }
 
-bool Translator::privatisableHere(const Pragma &Q, const Directive &QD, const Region &R,
-                                  const VarDecl *Var) {
-  if (&Q == R.P)
-    return R.D.Kind == DirectiveKind::ParallelLoop || R.D.Kind == DirectiveKind::KernelsLoop;
-  if (QD.Kind != DirectiveKind::Loop || QD.find(ClauseKind::Seq) ||
-      (R.D.Kind != DirectiveKind::Parallel && R.D.Kind != DirectiveKind::Kernels))
-    return false;
-  auto *Body = dyn_cast<CompoundStmt>(R.S);
-  if (!Body)
-    return false;
-  // The statement right after the pragma must be a for loop of the construct's body.
-  Stmt *Loop = nullptr;
-  for (Stmt *S : Body->body())
-    if (Idx.offset(S->getBeginLoc()) >= Q.LineEnd) {
-      Loop = S;
-      break;
-    }
-  if (!Loop || !isa<ForStmt>(Loop))
-    return false;
-  unsigned LoopBegin = Idx.offset(Loop->getBeginLoc()), LoopEnd = Idx.endOf(Loop);
-  for (unsigned Off : useOffsets(R.S, Var))
-    if (Off < LoopBegin || Off >= LoopEnd)
-      return false;
-  return true;
-}
-
 std::string Translator::hostStatement(const Region &R) const {
   // Its inner pragmas become comments (cc would warn about them).
   std::string Host;
@@ -194,7 +168,7 @@ bool Translator::clauses(Compute &C) {
       // Sections of pointers become arrays in the kernel text (privateSections): not kept.
       std::string Items;
       for (const std::string &V : Cl.Vars)
-        if (!isPrivateSection(V, P))
+        if (!Privates.isPrivateSection(V, P))
           Items += (Items.empty() ? "" : ", ") + V;
       if (!Items.empty())
         C.Kept += " " + Cl.Name + "(" + Items + ")";
@@ -253,7 +227,7 @@ void Translator::implicitCopies(Compute &C) {
   // asks for none: its pointers must be present (or named).
   if (C.D.find(ClauseKind::Default))
     return;
-  for (const ImplicitSection &S : implicitSections(C.R, C.N, C.Explicit)) {
+  for (const ImplicitSection &S : implicitSections(*this, Data, C.R, C.N, C.Explicit)) {
     std::string Name = S.Var->getName().str(), Bytes = "jacc_implicit_" + Name;
     std::string Addr = "(void *)&" + Name + "[" + S.Lower + "]";
     std::string Kind = S.Written ? "copy" : "copyin";
@@ -268,14 +242,14 @@ void Translator::implicitCopies(Compute &C) {
 }
 
 bool Translator::privates(Compute &C) {
-  bool Ok = privateArrays(C.R, C.N, C.PrivateArrays);
-  return privateSections(C.R, C.Sections, C.SectionDecls) && Ok;
+  bool Ok = Privates.privateArrays(C.R, C.N, C.PrivateArrays);
+  return Privates.privateSections(C.R, C.Sections, C.SectionDecls) && Ok;
 }
 
 void Translator::deviceScalarCalls(Compute &C) {
   // Scalars with a copy on the devices (a data clause, or OpenACC's implicit copy in kernels):
   // the kernel reaches them through a pointer, and what it assigns comes back.
-  for (auto [V, How] : deviceScalars(C.R, C.N)) {
+  for (auto [V, How] : Scalars.of(C.R, C.N)) {
     std::string Name = V->getName().str();
     auto Call = [&](const char *F) {
       return check(std::string(F) + "(&" + Name + ", sizeof " + Name + ")", C.P);
@@ -328,7 +302,7 @@ bool Translator::kernelArguments(Compute &C) {
     if (llvm::any_of(C.Sections, [&](const PrivateSection &S) { return S.Var == V; }))
       continue; // the kernel declares its own
     if (C.OnDeviceVars.count(V)) {
-      std::string Ref = deviceScalarName(V);
+      std::string Ref = DeviceScalars::pointerName(V);
       QualType Ptr = Ctx.getPointerType(V->getType().getUnqualifiedType());
       Push.Temps.push_back(TypeText.hostDeclaration(Ptr, Ref) + " = &" + V->getName().str() + ";");
       Push.Args.push_back("{\"" + TypeText.declaration(Ptr, Ref) + "\", &" + Ref + "}");
@@ -367,7 +341,8 @@ bool Translator::kernelTexts(Compute &C) {
   // The kernel: leading declarations, the construct's pragma without the clauses handled here,
   // then the statement as written (inner loop, atomic and cache pragmas included).
   bool ConstructSeq = false;
-  std::map<unsigned, std::string> SeqLoops = sequentialLoops(C.R, C.OnDeviceVars, ConstructSeq);
+  std::map<unsigned, std::string> SeqLoops =
+      Scalars.sequentialLoops(C.R, C.OnDeviceVars, ConstructSeq);
   for (auto &[Off, Text] : C.SectionDecls)
     SeqLoops[Off] += Text;
   if (ConstructSeq)
@@ -377,8 +352,8 @@ bool Translator::kernelTexts(Compute &C) {
     std::map<unsigned, std::string> Ins = SeqLoops;
     for (auto &[Off, Text] : KX.Ins)
       Ins[Off] += Text;
-    std::optional<std::string> Statement =
-        useDeviceScalars(C.R, C.OnDeviceVars, C.P.LineEnd, std::move(Ins), KX.Edits);
+    std::optional<std::string> Statement = Scalars.referencedThroughPointers(
+        C.R, C.OnDeviceVars, C.P.LineEnd, std::move(Ins), KX.Edits);
     if (!Statement)
       return std::nullopt;
     std::string Body = "#pragma acc " + std::string(directiveKindName(C.D.Kind)) + C.Kept + "\n" +

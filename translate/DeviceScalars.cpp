@@ -1,7 +1,7 @@
 // Scalars that live on the devices: OpenACC's copy of a scalar (a data clause on the construct or
 // on a data construct around it, or implicitly in a kernels construct) as a one-element array the
 // kernel reaches through a pointer, so that what the kernel assigns comes back to the host.
-#include "translate/Translator.h"
+#include "translate/DeviceScalars.h"
 
 #include "analysis/Stores.h"
 #include "support/DynamicASTVisitor.h"
@@ -18,12 +18,11 @@ static bool byValueKind(const VarDecl *V) {
   return !T->isArrayType() && !T->isPointerType() && !T.isConstQualified();
 }
 
-std::map<const VarDecl *, Translator::DeviceScalar>
-Translator::deviceScalars(const Region &R, const KernelNeeds &N) {
+std::map<const VarDecl *, DeviceScalar> DeviceScalars::of(const Region &R, const KernelNeeds &N) {
   const Pragma &P = *R.P;
   // Privatised and reduced scalars keep their own rules.
   std::set<std::string> OwnRules, Reduced;
-  for (auto [Q, QD] : directivesIn(P, R.End))
+  for (auto [Q, QD] : File.directivesIn(P, R.End))
     for (const Clause &C : QD->Clauses)
       if (C.Kind == ClauseKind::Reduction || C.Kind == ClauseKind::Private ||
           C.Kind == ClauseKind::Firstprivate) {
@@ -35,8 +34,8 @@ Translator::deviceScalars(const Region &R, const KernelNeeds &N) {
     for (const Clause &C : Where.D.Clauses)
       if (IsKind(C.Kind))
         for (const std::string &Item : C.Vars)
-          if (itemBase(Item) == V->getName() &&
-              Idx.lookupVar(V->getName(), Where.P->Hash) == V)
+          if (File.itemBase(Item) == V->getName() &&
+              File.Idx.lookupVar(V->getName(), Where.P->Hash) == V)
             return true;
     return false;
   };
@@ -52,9 +51,10 @@ Translator::deviceScalars(const Region &R, const KernelNeeds &N) {
   for (VarDecl *V : N.Vars) {
     if (!byValueKind(V) || N.LoopVars.count(V))
       continue;
-    bool Visible = DeclaredGlobals.count(V) || llvm::any_of(Datas, [&](const Region &Data) {
-      return Data.P->Hash < P.Hash && P.Hash < Data.End && NamedIn(Data, V, Maps);
-    });
+    bool Visible =
+        File.DeclaredGlobals.count(V) || llvm::any_of(File.Datas, [&](const Region &Data) {
+          return Data.P->Hash < P.Hash && P.Hash < Data.End && NamedIn(Data, V, Maps);
+        });
     if (Reduced.count(V->getName().str())) {
       // The reduction's result goes to the device copy a data clause maps (a data construct
       // around, or copy/copyout here), which the clause's exit copies back.
@@ -76,13 +76,13 @@ Translator::deviceScalars(const Region &R, const KernelNeeds &N) {
   return Out;
 }
 
-std::string Translator::deviceScalarName(const VarDecl *V) {
+std::string DeviceScalars::pointerName(const VarDecl *V) {
   return "jacc_ref_" + V->getName().str();
 }
 
 std::map<unsigned, std::string>
-Translator::sequentialLoops(const Region &R, const std::set<const VarDecl *> &Vars,
-                            bool &ConstructSeq) {
+DeviceScalars::sequentialLoops(const Region &R, const std::set<const VarDecl *> &Vars,
+                               bool &ConstructSeq) {
   ConstructSeq = false;
   std::map<unsigned, std::string> Ins;
   if (R.D.Kind != DirectiveKind::Kernels && R.D.Kind != DirectiveKind::KernelsLoop)
@@ -91,28 +91,28 @@ Translator::sequentialLoops(const Region &R, const std::set<const VarDecl *> &Va
   forEachStore(R.S, [&](Expr *LHS) {
     if (auto *DRE = dyn_cast<DeclRefExpr>(LHS->IgnoreParenImpCasts()))
       if (auto *V = dyn_cast<VarDecl>(DRE->getDecl()); V && Vars.count(V))
-        Stores.push_back({Idx.offset(DRE->getLocation()), V});
+        Stores.push_back({File.Idx.offset(DRE->getLocation()), V});
   });
   // A kernels loop is `auto`: parallel only when independent. One assigning a scalar every
   // iteration is not (NVHPC: "loop carried scalar dependence"): it runs sequentially, and the
   // scalar ends with the value a sequential run gives it.
-  for (auto [Q, QD] : directivesIn(*R.P, R.End)) {
+  for (auto [Q, QD] : File.directivesIn(*R.P, R.End)) {
     bool Own = Q == R.P;
     if ((!Own && QD->Kind != DirectiveKind::Loop) ||
         (Own && R.D.Kind != DirectiveKind::KernelsLoop) || QD->has(ClauseKind::Seq) ||
         QD->has(ClauseKind::Independent))
       continue;
-    Stmt *Loop = Own ? R.S : Idx.statementAfter(*Q);
+    Stmt *Loop = Own ? R.S : File.Idx.statementAfter(*Q);
     if (!Loop)
       continue;
-    unsigned B = Idx.offset(Loop->getBeginLoc()), E = Idx.endOf(Loop);
+    unsigned B = File.Idx.offset(Loop->getBeginLoc()), E = File.Idx.endOf(Loop);
     auto Store = llvm::find_if(Stores, [&](auto S) { return B <= S.first && S.first < E; });
     if (Store == Stores.end())
       continue;
-    if (Describe)
-      info(Q->Line, "loop assigns the scalar '" + Store->second->getName() +
-                        "' in its iterations (a loop-carried scalar dependence): it runs "
-                        "sequentially, as 'loop seq'");
+    if (File.Describe)
+      File.info(Q->Line, "loop assigns the scalar '" + Store->second->getName() +
+                             "' in its iterations (a loop-carried scalar dependence): it runs "
+                             "sequentially, as 'loop seq'");
     if (Own)
       ConstructSeq = true;
     else
@@ -121,11 +121,10 @@ Translator::sequentialLoops(const Region &R, const std::set<const VarDecl *> &Va
   return Ins;
 }
 
-std::optional<std::string> Translator::useDeviceScalars(const Region &R,
-                                                         const std::set<const VarDecl *> &Vars,
-                                                         unsigned Begin,
-                                                         std::map<unsigned, std::string> Ins,
-                                                         std::map<unsigned, std::pair<unsigned, std::string>> Edits) {
+std::optional<std::string> DeviceScalars::referencedThroughPointers(
+    const Region &R, const std::set<const VarDecl *> &Vars, unsigned Begin,
+    std::map<unsigned, std::string> Ins,
+    std::map<unsigned, std::pair<unsigned, std::string>> Edits) {
   struct Uses : public DynamicASTVisitor {
     const std::set<const VarDecl *> *Vars;
     std::vector<DeclRefExpr *> Refs;
@@ -139,15 +138,15 @@ std::optional<std::string> Translator::useDeviceScalars(const Region &R,
   U.TraverseStmt(R.S);
   for (const DeclRefExpr *E : U.Refs) {
     if (E->getLocation().isMacroID()) {
-      errorAt(E->getLocation(), "scalar '" + E->getDecl()->getName() +
-                                    "' lives on the devices here and is named through a "
-                                    "macro: write its name in the construct itself");
+      File.errorAt(E->getLocation(), "scalar '" + E->getDecl()->getName() +
+                                         "' lives on the devices here and is named through a "
+                                         "macro: write its name in the construct itself");
       return std::nullopt;
     }
-    Edits[Idx.offset(E->getLocation())] = {unsigned(E->getDecl()->getName().size()),
-                                           deviceScalarName(cast<VarDecl>(E->getDecl())) + "[0]"};
+    Edits[File.Idx.offset(E->getLocation())] = {unsigned(E->getDecl()->getName().size()),
+                                                pointerName(cast<VarDecl>(E->getDecl())) + "[0]"};
   }
-  return editedText(Buf, Begin, R.End, Edits, Ins);
+  return editedText(File.Buf, Begin, R.End, Edits, Ins);
 }
 
 } // namespace jacc::translate

@@ -1,6 +1,6 @@
 // Implicit copies of unmapped pointers, as NVHPC makes them: the section each pointer's
 // subscripts reach, inferred from the construct's for loops.
-#include "translate/Translator.h"
+#include "translate/ImplicitSections.h"
 
 #include "analysis/Stores.h"
 #include "support/CText.h"
@@ -264,37 +264,37 @@ const VarDecl *baseVar(const Expr *E) {
 
 } // namespace
 
-std::vector<Translator::ImplicitSection>
-Translator::implicitSections(const Region &R, const KernelNeeds &N,
-                             const std::set<std::string> &Explicit) {
+std::vector<ImplicitSection> implicitSections(SourceFile &File, DataClauses &Data, const Region &R,
+                                              const KernelNeeds &N,
+                                              const std::set<std::string> &Explicit) {
   const Pragma &P = *R.P;
   // Candidates: pointers to data (not to pointers or functions) that no clause here names and
   // that no data or host_data construct around maps or translates.
   auto NamedAround = [&](const VarDecl *V) {
-    for (size_t K = 0; K < Pragmas.size(); ++K) {
-      const Pragma &Q = Pragmas[K];
-      if (!Dirs[K] || Q.Hash >= P.Hash || Idx.lookupVar(V->getName(), Q.Hash) != V)
+    for (size_t K = 0; K < File.Pragmas.size(); ++K) {
+      const Pragma &Q = File.Pragmas[K];
+      if (!File.Dirs[K] || Q.Hash >= P.Hash || File.Idx.lookupVar(V->getName(), Q.Hash) != V)
         continue;
-      const Directive &QD = *Dirs[K];
+      const Directive &QD = *File.Dirs[K];
       bool Around =
-          llvm::any_of(Datas, [&](const Region &D) { return D.P == &Q && P.Hash < D.End; });
+          llvm::any_of(File.Datas, [&](const Region &D) { return D.P == &Q && P.Hash < D.End; });
       if (QD.Kind == DirectiveKind::HostData)
-        if (Stmt *S = Idx.statementAfter(Q))
-          Around = P.Hash < Idx.endOf(S);
+        if (Stmt *S = File.Idx.statementAfter(Q))
+          Around = P.Hash < File.Idx.endOf(S);
       if (!Around)
         continue;
       for (const Clause &C : QD.Clauses)
         for (const std::string &Item : C.Vars)
-          if (itemBase(Item) == V->getName())
+          if (File.itemBase(Item) == V->getName())
             return true;
     }
     return false;
   };
   std::set<std::string> Named = Explicit; // in a clause here or on a loop inside
-  for (auto [Q, QD] : directivesIn(P, R.End))
+  for (auto [Q, QD] : File.directivesIn(P, R.End))
     for (const Clause &C : QD->Clauses)
       for (const std::string &Item : C.Vars)
-        Named.insert(itemBase(Item).str());
+        Named.insert(File.itemBase(Item).str());
   std::set<const VarDecl *> Candidates, Invariant;
   for (VarDecl *V : N.Vars) {
     QualType T = V->getType().getCanonicalType();
@@ -303,7 +303,8 @@ Translator::implicitSections(const Region &R, const KernelNeeds &N,
     if (!T->isPointerType() || Data.wholeArray(V) || Named.count(V->getName().str()))
       continue;
     QualType E = T->getPointeeType().getCanonicalType();
-    if (E->isPointerType() || E->isFunctionType() || DeclaredGlobals.count(V) || NamedAround(V))
+    if (E->isPointerType() || E->isFunctionType() || File.DeclaredGlobals.count(V) ||
+        NamedAround(V))
       continue;
     Candidates.insert(V);
   }
@@ -372,11 +373,11 @@ Translator::implicitSections(const Region &R, const KernelNeeds &N,
     std::string Name = V->getName().str();
     auto Why = U.Unknown.find(V);
     if (Why != U.Unknown.end() || !U.Reached.count(V)) {
-      warning(P, "the size of the data pointer '" + Name + "' points to is unknown (" +
-                     (Why != U.Unknown.end() ? Why->second : "no subscript") +
-                     "): unless it is present when the construct starts, the launch fails; "
-                     "add the section it uses to a data clause of the construct, e.g. copy(" +
-                     Name + "[0:n])");
+      File.warning(P, "the size of the data pointer '" + Name + "' points to is unknown (" +
+                          (Why != U.Unknown.end() ? Why->second : "no subscript") +
+                          "): unless it is present when the construct starts, the launch fails; "
+                          "add the section it uses to a data clause of the construct, e.g. copy(" +
+                          Name + "[0:n])");
       continue;
     }
     // The section starts at the pointer at the latest (jacc hands a kernel a pointer only into

@@ -1,6 +1,6 @@
 // private / firstprivate sections of pointers (`parallel private(c[0:n])`): an array of the
 // section's length declared in the kernel where each gang needs its own copy.
-#include "translate/Translator.h"
+#include "translate/PrivateSections.h"
 
 #include <llvm/ADT/StringExtras.h>
 
@@ -28,29 +28,29 @@ static bool splitSection(llvm::StringRef Item, llvm::StringRef &Base, llvm::Stri
   return true;
 }
 
-bool Translator::isPrivateSection(llvm::StringRef Item, const Pragma &P) {
+bool PrivateData::isPrivateSection(llvm::StringRef Item, const Pragma &P) {
   llvm::StringRef Base, Lower, Length;
   if (!splitSection(Item, Base, Lower, Length))
     return false;
-  VarDecl *V = Idx.lookupVar(Base, P.Hash);
+  VarDecl *V = File.Idx.lookupVar(Base, P.Hash);
   return V && V->getType().getCanonicalType()->isPointerType();
 }
 
 /// The text inserted to give statement S (a loop's body, or a construct's) Decl as its first
 /// declaration: after its '{', or around it in a new block that opens at Open (a loop's body
 /// may follow pragmas, which must stay in the block).
-void Translator::declareIn(Stmt *S, unsigned Open, const std::string &Decl,
-                           std::map<unsigned, std::string> &Ins) {
+void PrivateData::declareIn(Stmt *S, unsigned Open, const std::string &Decl,
+                            std::map<unsigned, std::string> &Ins) {
   if (auto *C = dyn_cast<CompoundStmt>(S)) {
-    Ins[Idx.offset(C->getLBracLoc()) + 1] += " " + Decl;
+    Ins[File.Idx.offset(C->getLBracLoc()) + 1] += " " + Decl;
     return;
   }
   Ins[Open] += " { " + Decl;
-  Ins[Idx.endOf(S)] += " }";
+  Ins[File.Idx.endOf(S)] += " }";
 }
 
-bool Translator::privateSections(const Region &R, std::vector<PrivateSection> &Out,
-                                 std::map<unsigned, std::string> &Ins) {
+bool PrivateData::privateSections(const Region &R, std::vector<PrivateSection> &Out,
+                                  std::map<unsigned, std::string> &Ins) {
   const Pragma &P = *R.P;
   bool Ok = true;
   for (const Clause &C : R.D.Clauses) {
@@ -61,10 +61,10 @@ bool Translator::privateSections(const Region &R, std::vector<PrivateSection> &O
         continue;
       llvm::StringRef Base, Lower, Length;
       splitSection(Item, Base, Lower, Length);
-      VarDecl *Var = Idx.lookupVar(Base, P.Hash);
+      VarDecl *Var = File.Idx.lookupVar(Base, P.Hash);
       QualType Elem = Var->getType().getCanonicalType()->getPointeeType();
       auto Fail = [&](const llvm::Twine &Why) {
-        error(P, C, "'" + Item + "' in clause '" + C.Name + "': " + Why);
+        File.error(P, C, "'" + Item + "' in clause '" + C.Name + "': " + Why);
         Ok = false;
       };
       if (!Lower.empty() && Lower != "0") {
@@ -85,12 +85,12 @@ bool Translator::privateSections(const Region &R, std::vector<PrivateSection> &O
       std::vector<unsigned> Opens; // where a block around each scope would open
       auto AddLoop = [&](ForStmt *F) {
         Scopes.push_back(F->getBody());
-        Opens.push_back(Idx.offset(F->getRParenLoc()) + 1);
+        Opens.push_back(File.Idx.offset(F->getRParenLoc()) + 1);
       };
       switch (R.D.Kind) {
       case DirectiveKind::Serial:
         Scopes.push_back(R.S);
-        Opens.push_back(Idx.offset(R.S->getBeginLoc()));
+        Opens.push_back(File.Idx.offset(R.S->getBeginLoc()));
         break;
       case DirectiveKind::ParallelLoop:
         if (auto *F = dyn_cast<ForStmt>(R.S))
@@ -98,10 +98,10 @@ bool Translator::privateSections(const Region &R, std::vector<PrivateSection> &O
         break;
       case DirectiveKind::Parallel:
         if (auto *Body = dyn_cast<CompoundStmt>(R.S))
-          for (auto [Q, QD] : directivesIn(P, R.End)) {
+          for (auto [Q, QD] : File.directivesIn(P, R.End)) {
             if (QD->Kind != DirectiveKind::Loop || QD->has(ClauseKind::Seq))
               continue;
-            auto *F = dyn_cast_or_null<ForStmt>(Idx.statementAfter(*Q));
+            auto *F = dyn_cast_or_null<ForStmt>(File.Idx.statementAfter(*Q));
             if (F && llvm::is_contained(Body->body(), F))
               AddLoop(F);
           }
@@ -114,9 +114,9 @@ bool Translator::privateSections(const Region &R, std::vector<PrivateSection> &O
              "'serial'; declare the private array inside the loop body");
         continue;
       }
-      bool Owned = llvm::all_of(useOffsets(R.S, Var), [&](unsigned Off) {
+      bool Owned = llvm::all_of(File.useOffsets(R.S, Var), [&](unsigned Off) {
         return llvm::any_of(Scopes, [&](Stmt *S) {
-          return Off >= Idx.offset(S->getBeginLoc()) && Off < Idx.endOf(S);
+          return Off >= File.Idx.offset(S->getBeginLoc()) && Off < File.Idx.endOf(S);
         });
       });
       if (!Owned) {
@@ -138,7 +138,8 @@ bool Translator::privateSections(const Region &R, std::vector<PrivateSection> &O
       S.Constant = Constant;
       std::string KernelLen = Constant ? "(" + Length.str() + ")" : Len;
       std::string Decl =
-          TypeText.declaration(Elem.getUnqualifiedType(), Base.str() + "[" + KernelLen + "]") + ";";
+          File.TypeText.declaration(Elem.getUnqualifiedType(), Base.str() + "[" + KernelLen + "]") +
+          ";";
       if (S.First)
         Decl += " for (long jacc_k = 0; jacc_k < " + KernelLen + "; jacc_k++) " + Base.str() +
                 "[jacc_k] = jacc_original_" + Base.str() + "[jacc_k];";
@@ -155,10 +156,10 @@ bool Translator::privateSections(const Region &R, std::vector<PrivateSection> &O
 // (analysis/LoopNest.cpp). That holds where the clause makes a gang loop nest: on a combined
 // construct, or on a non-seq loop that is a top-level statement of the construct using the
 // array nowhere else. Anything else (firstprivate arrays, pointers) is an error.
-bool Translator::privateArrays(const Region &R, const KernelNeeds &N,
-                               std::set<const VarDecl *> &PrivateArrays) {
+bool PrivateData::privateArrays(const Region &R, const KernelNeeds &N,
+                                std::set<const VarDecl *> &PrivateArrays) {
   bool Ok = true;
-  for (auto [Q, QD] : directivesIn(*R.P, R.End)) {
+  for (auto [Q, QD] : File.directivesIn(*R.P, R.End)) {
     for (const Clause &C : QD->Clauses) {
       if (C.Kind != ClauseKind::Private && C.Kind != ClauseKind::Firstprivate)
         continue;
@@ -166,13 +167,15 @@ bool Translator::privateArrays(const Region &R, const KernelNeeds &N,
         if (llvm::StringRef(V).contains('[')) {
           if (Q == R.P && isPrivateSection(V, *Q))
             continue; // privateSections
-          error(*Q, C, "'" + V + "' in clause '" + C.Name + "': jacc privatises sections of "
-                       "pointers in the clauses of 'parallel', 'parallel loop' and 'serial' "
-                       "constructs; name a section there, or an array without a section");
+          File.error(*Q, C,
+                     "'" + V + "' in clause '" + C.Name +
+                         "': jacc privatises sections of "
+                         "pointers in the clauses of 'parallel', 'parallel loop' and 'serial' "
+                         "constructs; name a section there, or an array without a section");
           Ok = false;
           continue;
         }
-        VarDecl *Var = Idx.lookupVar(V, Q->Hash);
+        VarDecl *Var = File.Idx.lookupVar(V, Q->Hash);
         if (!Var || !llvm::is_contained(N.Vars, Var))
           continue;
         QualType T = Var->getType().getCanonicalType();
@@ -197,12 +200,38 @@ bool Translator::privateArrays(const Region &R, const KernelNeeds &N,
           PrivateArrays.insert(Var);
           continue;
         }
-        error(*Q, C, "'" + V + "' in clause '" + C.Name + "' is " + Why);
+        File.error(*Q, C, "'" + V + "' in clause '" + C.Name + "' is " + Why);
         Ok = false;
       }
     }
   }
   return Ok;
+}
+
+bool PrivateData::privatisableHere(const Pragma &Q, const Directive &QD, const Region &R,
+                                   const VarDecl *Var) {
+  if (&Q == R.P)
+    return R.D.Kind == DirectiveKind::ParallelLoop || R.D.Kind == DirectiveKind::KernelsLoop;
+  if (QD.Kind != DirectiveKind::Loop || QD.find(ClauseKind::Seq) ||
+      (R.D.Kind != DirectiveKind::Parallel && R.D.Kind != DirectiveKind::Kernels))
+    return false;
+  auto *Body = dyn_cast<CompoundStmt>(R.S);
+  if (!Body)
+    return false;
+  // The statement right after the pragma must be a for loop of the construct's body.
+  Stmt *Loop = nullptr;
+  for (Stmt *S : Body->body())
+    if (File.Idx.offset(S->getBeginLoc()) >= Q.LineEnd) {
+      Loop = S;
+      break;
+    }
+  if (!Loop || !isa<ForStmt>(Loop))
+    return false;
+  unsigned LoopBegin = File.Idx.offset(Loop->getBeginLoc()), LoopEnd = File.Idx.endOf(Loop);
+  for (unsigned Off : File.useOffsets(R.S, Var))
+    if (Off < LoopBegin || Off >= LoopEnd)
+      return false;
+  return true;
 }
 
 } // namespace jacc::translate

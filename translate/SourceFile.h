@@ -14,6 +14,7 @@
 #include <llvm/ADT/Twine.h>
 
 #include <optional>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -48,6 +49,9 @@ public:
   /// and what the translator inferred (implicit data clauses, "file:line: implicit
   /// copy(c[0:n])") and how each construct will run (analysis/ConstructReport.h).
   Diagnostics Diags;
+  /// With it, Diags also says how each construct will run (analysis/ConstructReport.h) and
+  /// why a loop runs sequentially.
+  bool Describe = false;
 
   clang::ASTContext &Ctx;
   clang::SourceManager &SM;
@@ -64,6 +68,8 @@ public:
   /// The compute and data constructs (data constructs, function-scope declares), in source
   /// order.
   std::vector<Region> Computes, Datas;
+  /// Globals a file-scope `declare` maps: present on the devices for the whole program.
+  std::set<const clang::VarDecl *> DeclaredGlobals;
 
   // Diagnostics at a directive, a clause or a source location (Diags formats them).
   void info(unsigned Line, const llvm::Twine &Msg) { Diags.info(Line, Msg); }

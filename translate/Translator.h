@@ -5,7 +5,10 @@
 #include "translate/ComputePush.h"
 #include "translate/CxxLowering.h"
 #include "translate/DataClauses.h"
+#include "translate/DeviceScalars.h"
+#include "translate/ImplicitSections.h"
 #include "translate/KernelNeeds.h"
+#include "translate/PrivateSections.h"
 #include "translate/Routines.h"
 #include "translate/SourceFile.h"
 #include "translate/TemplateKernels.h"
@@ -29,13 +32,13 @@ public:
   Translator(clang::ASTContext &Ctx, clang::Preprocessor &PP,
              const std::vector<analysis::AccPragma> &Read, llvm::StringRef FileName)
       : SourceFile(Ctx, PP, Read, FileName), Cxx(Ctx, Idx, TypeText, Buf, Diags), Data(*this),
-        Routines(*this), Needs(*this, Cxx, Routines), Templates(*this, Cxx, Needs) {}
+        Routines(*this), Needs(*this, Cxx, Routines), Templates(*this, Cxx, Needs), Privates(*this),
+        Scalars(*this) {}
 
   /// The translated file, or "" with errors in Diags.
   std::string run();
+  using SourceFile::Describe;
   using SourceFile::Diags;
-  /// With it, Diags also says how each construct will run (analysis/ConstructReport.h).
-  bool Describe = false;
 
 private:
   /// Infos on how the construct at P, pushed as Kernel with the jacc_arg initialisers Args, will
@@ -121,46 +124,7 @@ private:
   bool declareRegion(const Pragma &P, const analysis::Directive &D, Region &R);
   /// A file-scope `declare`: its globals mapped at program start.
   void translateGlobalDeclare(const Pragma &P, const analysis::Directive &D);
-  /// Globals a file-scope `declare` maps: present on the devices for the whole program.
-  std::set<const clang::VarDecl *> DeclaredGlobals;
   unsigned GlobalDeclares = 0; ///< start-up functions emitted so far (their names are numbered)
-
-  // private / firstprivate sections of pointers (PrivateSections.cpp).
-  struct PrivateSection {
-    const clang::VarDecl *Var = nullptr;
-    std::string Length; ///< the section's length as written
-    bool First = false; ///< firstprivate: each copy starts as the original section
-    bool Constant = false; ///< a constant length: the kernel has it as a literal, not argument
-  };
-  /// Whether Item of a clause at P is a section of a pointer variable (`c[0:n]`).
-  bool isPrivateSection(llvm::StringRef Item, const Pragma &P);
-  /// The private and firstprivate sections of compute construct R: each gets an array of the
-  /// section's length (`double c[jacc_private_len_c]`) declared by insertions into the kernel
-  /// text, Ins, where each gang needs its own copy. False after an error.
-  bool privateSections(const Region &R, std::vector<PrivateSection> &Out,
-                       std::map<unsigned, std::string> &Ins);
-  /// The arrays declared outside compute construct R (N: its needs) that a `private` clause of
-  /// it or of a loop in it privatises: the kernel's loop nest declares its own copy. Errors for
-  /// what cannot be privatised so; false after one.
-  bool privateArrays(const Region &R, const KernelNeeds &N,
-                     std::set<const clang::VarDecl *> &PrivateArrays);
-  /// Insertions into Ins that make Decl the first declaration of statement S (in a new block
-  /// opening at Open when S is not one).
-  void declareIn(clang::Stmt *S, unsigned Open, const std::string &Decl,
-                 std::map<unsigned, std::string> &Ins);
-
-  // Implicit copies of pointers no clause maps (ImplicitSections.cpp).
-  struct ImplicitSection {
-    const clang::VarDecl *Var = nullptr;
-    std::string Lower, Length; ///< C expressions, evaluated when the construct starts
-    bool Written = false;      ///< copy (else copyin)
-  };
-  /// The pointers compute construct R uses that no clause (Explicit: the construct's own names)
-  /// and no data or host_data construct around it names, each with the section its subscripts
-  /// reach in the construct's for loops (as NVHPC infers it); a warning for each pointer whose
-  /// section cannot be inferred. Written ones first.
-  std::vector<ImplicitSection> implicitSections(const Region &R, const KernelNeeds &N,
-                                                const std::set<std::string> &Explicit);
 
   // Directives of headers (IncludedDirectives.cpp) and routines of other files
   // (RoutineDefinitions.cpp).
@@ -178,30 +142,6 @@ private:
   /// files that call them (jacc_define_routine at program start).
   void defineRoutines();
 
-  /// How a scalar (or struct) of a compute construct lives on the devices.
-  enum class DeviceScalar {
-    Mapped,       ///< named in copy/copyout/create, or in a data construct around: by pointer
-    ImplicitCopy, ///< assigned in a kernels construct: by pointer, copied in and out around it
-    ReducedInto   ///< a reduction's variable a data construct around maps: the device copy is
-                  ///< brought to the host before the push and given the result after it
-  };
-  /// The scalars of R that live on the devices rather than being only passed by value.
-  std::map<const clang::VarDecl *, DeviceScalar> deviceScalars(const Region &R,
-                                                               const KernelNeeds &N);
-  /// The kernel's pointer to the device copy of scalar V.
-  static std::string deviceScalarName(const clang::VarDecl *V);
-  /// The loops of kernels construct R that assign one of the device scalars Vars and must run
-  /// sequentially: insertions of " seq" into their pragmas, by offset; ConstructSeq when the
-  /// construct's own loop (kernels loop) is one.
-  std::map<unsigned, std::string> sequentialLoops(const Region &R,
-                                                  const std::set<const clang::VarDecl *> &Vars,
-                                                  bool &ConstructSeq);
-  /// R's text from Begin with every reference to Vars through its device pointer
-  /// (`jacc_ref_x[0]`) and the insertions Ins; nullopt after an error.
-  std::optional<std::string>
-  useDeviceScalars(const Region &R, const std::set<const clang::VarDecl *> &Vars, unsigned Begin,
-                   std::map<unsigned, std::string> Ins,
-                   std::map<unsigned, std::pair<unsigned, std::string>> Edits = {});
   /// The kernel argument for V: its declaration, the value's address and the host temporary
   /// that holds it when needed; Before gets the arguments V's declaration refers to (the extents
   /// of a variable-length array).
@@ -218,14 +158,14 @@ private:
   KernelDeclarations Needs;
   /// Compute constructs in templates (TemplateKernels.h).
   TemplateKernels Templates;
+  /// Private data the kernels declare themselves (PrivateSections.h).
+  PrivateData Privates;
+  /// Scalars with copies on the devices (DeviceScalars.h).
+  DeviceScalars Scalars;
   /// The kernel arguments (Args) for the data members K uses through `this` (at construct P),
   /// their types added to N; false after an error.
   bool memberArgs(const CxxKernel &K, const Pragma &P, KernelNeeds &N,
                   std::vector<std::string> &Args);
-  /// Whether `private(Var)` of directive QD (at Q) in compute construct R makes a gang loop
-  /// nest that owns every use of Var in R.
-  bool privatisableHere(const Pragma &Q, const analysis::Directive &QD, const Region &R,
-                        const clang::VarDecl *Var);
 };
 
 } // namespace jacc::translate
