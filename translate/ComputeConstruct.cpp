@@ -80,7 +80,7 @@ void Translator::translateCompute(Region &R) {
   if (!kernelTexts(C))
     return;
   // The construct's own data (its clauses, implicit copies) lives where its kernel runs.
-  Ok &= atDataLocation(C.P, C.Push.Entry);
+  Ok &= atDataLocation(*this, C.P, C.Push.Entry);
   if (!Ok || Diags.failed() || C.Push.Kernels.empty())
     return;
   if (Describe && C.Template)
@@ -91,7 +91,7 @@ void Translator::translateCompute(Region &R) {
     describeConstruct(C.P, C.Push.Kernels.front().second, C.Push.Args);
   hostSide(C);
   std::string Code = printComputePush(C.Push);
-  commentJaccLines(C.P);
+  commentJaccLines(*this, C.P);
   RW.ReplaceText(SM.getComposedLoc(SM.getMainFileID(), C.P.LineStart), R.End - C.P.LineStart, Code);
 }
 
@@ -358,7 +358,7 @@ bool Translator::kernelTexts(Compute &C) {
       return std::nullopt;
     std::string Body = "#pragma acc " + std::string(directiveKindName(C.D.Kind)) + C.Kept + "\n" +
                        *Statement + "\n";
-    return jaccLines(C.P) + Needs.leadingDecls(NX, Body, KX.Helpers) + Body + siteLine(C.P);
+    return jaccLines(*this, C.P) + Needs.leadingDecls(NX, Body, KX.Helpers) + Body + siteLine(C.P);
   };
   // Its texts, each with the condition that selects it: in a template, one per group of
   // instantiations that lower alike.
@@ -378,9 +378,9 @@ void Translator::hostSide(Compute &C) {
   Push.Site = FileName.str() + ":" + std::to_string(C.P.Line);
   if (!Push.IfCondition.empty())
     Push.HostStatement = hostStatement(C.R);
-  Push.Begin = constructBegin(C.P, computeKind(C.D.Kind));
+  Push.Begin = constructBegin(*this, C.P, computeKind(C.D.Kind));
   Push.End = constructEnd();
-  Push.QueueChecks = queueChecks(C.P, C.D);
+  Push.QueueChecks = queueChecks(*this, C.P, C.D);
 }
 
 } // namespace jacc::translate

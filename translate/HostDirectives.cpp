@@ -64,20 +64,20 @@ void Translator::translateData(Region &R) {
     for (std::string &E : R.Exits)
       E = "if (" + Guard + ") " + E;
   }
-  if (!atDataLocation(P, Entry))
+  if (!atDataLocation(*this, P, Entry))
     return;
   std::string Code = P.Indent + "{ /* #pragma acc " + R.D.Text + " */\n" + Pre;
   for (const std::string &E : Decls)
     Code += P.Indent + E + "\n";
-  Code += P.Indent + constructBegin(P, "DATA") + "\n";
-  for (const std::string &Q : queueChecks(P, R.D))
+  Code += P.Indent + constructBegin(*this, P, "DATA") + "\n";
+  for (const std::string &Q : queueChecks(*this, P, R.D))
     Code += P.Indent + Q + "\n";
   for (const std::string &E : Entry)
     Code += P.Indent + E + "\n";
   Code += P.Indent + constructEnd() + "\n";
-  R.Exits.insert(R.Exits.begin(), constructBegin(P, "DATA_EXIT"));
+  R.Exits.insert(R.Exits.begin(), constructBegin(*this, P, "DATA_EXIT"));
   R.Exits.push_back(constructEnd());
-  commentJaccLines(P);
+  commentJaccLines(*this, P);
   RW.ReplaceText(SM.getComposedLoc(SM.getMainFileID(), P.LineStart), P.LineEnd - P.LineStart,
                  Code);
 }
@@ -210,9 +210,9 @@ void Translator::translateStandalone(const Pragma &P, const Directive &D) {
   }
   if (!Ok)
     return;
-  if (Enter && !atDataLocation(P, Calls))
+  if (Enter && !atDataLocation(*this, P, Calls))
     return;
-  if (!Enter && D.Kind != DirectiveKind::Wait && jaccLinesAbove(P).Location)
+  if (!Enter && D.Kind != DirectiveKind::Wait && jaccLinesAbove(*this, P).Location)
     warning(P, "'#pragma jacc location' above '#pragma acc " +
                    std::string(directiveKindName(D.Kind)) +
                    "' changes nothing: data lives where its enter data, data construct or "
@@ -225,7 +225,7 @@ void Translator::replaceDirective(const Pragma &P, const Directive &D, const std
                                   const std::vector<std::string> &Input) {
   std::string Code = P.Indent + "/* #pragma acc " + D.Text + " */\n";
   // The data directives' calls are one construct to jacc's observers.
-  std::vector<std::string> Calls = queueChecks(P, D);
+  std::vector<std::string> Calls = queueChecks(*this, P, D);
   Calls.insert(Calls.end(), Input.begin(), Input.end());
   const char *Kind = D.Kind == DirectiveKind::EnterData ? "ENTER_DATA"
                      : D.Kind == DirectiveKind::ExitData ? "EXIT_DATA"
@@ -233,7 +233,7 @@ void Translator::replaceDirective(const Pragma &P, const Directive &D, const std
                      : D.Kind == DirectiveKind::Wait     ? "WAIT"
                                                          : nullptr;
   if (Kind && !Calls.empty()) {
-    Calls.insert(Calls.begin(), constructBegin(P, Kind));
+    Calls.insert(Calls.begin(), constructBegin(*this, P, Kind));
     Calls.push_back(constructEnd());
   }
   if (!Guard.empty()) {
@@ -245,7 +245,7 @@ void Translator::replaceDirective(const Pragma &P, const Directive &D, const std
     for (const std::string &C : Calls)
       Code += P.Indent + C + "\n";
   }
-  commentJaccLines(P);
+  commentJaccLines(*this, P);
   RW.ReplaceText(SM.getComposedLoc(SM.getMainFileID(), P.LineStart), P.LineEnd - P.LineStart,
                  Code);
 }

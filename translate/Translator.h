@@ -3,6 +3,7 @@
 #define JACC_TRANSLATE_TRANSLATOR_H
 
 #include "translate/ComputePush.h"
+#include "translate/ConstructCalls.h"
 #include "translate/CxxLowering.h"
 #include "translate/DataClauses.h"
 #include "translate/DeviceScalars.h"
@@ -45,35 +46,6 @@ private:
   /// run: the kernel is analysed as the runtime will analyse it.
   void describeConstruct(const Pragma &P, const std::string &Kernel,
                          const std::vector<std::string> &Args);
-  /// The `#pragma jacc policy(...)` and `#pragma jacc location(...)` lines right above P (blank
-  /// lines between allowed), for the kernel's text; "" without any. Other compilers ignore them.
-  std::string jaccLines(const Pragma &P) const;
-  /// The values of those lines, the location line's 1-based number (0: none), and where each
-  /// line is (offset and length, without its newline).
-  struct JaccLines {
-    std::optional<std::string> Policy, Location;
-    unsigned LocationLine = 0;
-    std::vector<std::pair<unsigned, unsigned>> Lines;
-  };
-  JaccLines jaccLinesAbove(const Pragma &P) const;
-  /// The `#pragma jacc` lines right above P become comments in the translated file: jacc used
-  /// them, and a C compiler would warn about an unknown pragma (-Wall).
-  void commentJaccLines(const Pragma &P);
-  /// Gecko's memory at a location: Calls (the entry calls of P's data clauses) bracketed by
-  /// `jacc_data_location_begin("gpus")` and `jacc_data_location_end()` when a `#pragma jacc
-  /// location(gpus)` line stands right above P, so that the mappings they create live there.
-  /// False (an error reported) when the line names no valid location.
-  bool atDataLocation(const Pragma &P, std::vector<std::string> &Calls);
-  /// `jacc_construct_begin(JACC_CONSTRUCT_<Kind>, "heat.c", 42, "main");`: brackets the calls
-  /// a directive became, so that jacc's observers see the construct (see jacc.h).
-  std::string constructBegin(const Pragma &P, llvm::StringRef Kind) const;
-  static std::string constructEnd() { return "jacc_construct_end();"; }
-  /// The construct kind jacc.h names for a compute directive: PARALLEL, KERNELS or SERIAL.
-  static llvm::StringRef computeKind(analysis::DirectiveKind K);
-  /// The calls that check the queue values of D's wait argument and async and wait clauses at run
-  /// time (jacc has one queue per device, so they choose nothing, but an invalid one is an
-  /// error, as with other compilers).
-  std::vector<std::string> queueChecks(const Pragma &P, const analysis::Directive &D) const;
   // Directives.
   /// Compute construct R as a push of its kernel (ComputeConstruct.cpp): the steps below, in
   /// order, each learning more of it (a Compute), and the printer of what it became.
