@@ -1,7 +1,8 @@
 // A compute construct as a jacc_kernel_push of its own text, with the calls around it.
-#include "translate/Translator.h"
+#include "translate/ComputeLowering.h"
 
-#include "translate/ComputePush.h"
+#include "translate/ConstructCalls.h"
+#include "translate/ImplicitSections.h"
 
 #include "analysis/ConstructReport.h"
 #include "analysis/KernelSource.h"
@@ -14,13 +15,14 @@ namespace jacc::translate {
 
 using namespace analysis;
 
-void Translator::describeConstruct(const Pragma &P, const std::string &Kernel,
-                                   const std::vector<std::string> &Args) {
+void ComputeLowering::describeConstruct(const Pragma &P, const std::string &Kernel,
+                                        const std::vector<std::string> &Args) {
   if (std::optional<std::string> Routines = kernelRoutines(Kernel)) {
     // Their definitions are linked into the kernel when it first runs (jit/KernelRoutines.h).
-    info(P.Line, "calls routines of other files (" + *Routines +
-                     "): analysed with their definitions when it first runs (JACC_DEBUG=analysis "
-                     "prints it)");
+    File.info(P.Line,
+              "calls routines of other files (" + *Routines +
+                  "): analysed with their definitions when it first runs (JACC_DEBUG=analysis "
+                  "prints it)");
     return;
   }
   // Each initialiser is `{"<declaration>", <value>}`.
@@ -30,27 +32,28 @@ void Translator::describeConstruct(const Pragma &P, const std::string &Kernel,
   auto Info = runAnalysis(Kernel, Decls);
   if (!Info) {
     // What the runtime will report when the kernel first runs; the build goes on.
-    info(P.Line, "not analysed before it runs: " + llvm::toString(Info.takeError()));
+    File.info(P.Line, "not analysed before it runs: " + llvm::toString(Info.takeError()));
     return;
   }
   for (std::string &Line : analysis::describeConstruct(*Info))
-    Diags.infoLine(std::move(Line));
+    File.Diags.infoLine(std::move(Line));
 }
 
-std::string Translator::hostStatement(const Region &R) const {
+std::string ComputeLowering::hostStatement(const Region &R) const {
   // Its inner pragmas become comments (cc would warn about them).
   std::string Host;
   unsigned At = R.P->LineEnd;
-  for (const Pragma &Q : Pragmas)
+  for (const Pragma &Q : File.Pragmas)
     if (Q.Hash > R.P->Hash && Q.Hash < R.End) {
-      Host += Buf.slice(At, Q.LineStart).str() + Q.Indent + "/* #pragma acc " + Q.Text + " */\n";
+      Host +=
+          File.Buf.slice(At, Q.LineStart).str() + Q.Indent + "/* #pragma acc " + Q.Text + " */\n";
       At = Q.LineEnd;
     }
-  return Host + Buf.slice(At, R.End).str();
+  return Host + File.Buf.slice(At, R.End).str();
 }
 
 /// A compute construct on its way to its push: what the steps below learn of it, in order.
-struct Translator::Compute {
+struct ComputeLowering::Compute {
   explicit Compute(Region &R) : R(R), P(*R.P), D(R.D) {}
   Region &R;
   const Pragma &P;
@@ -67,10 +70,10 @@ struct Translator::Compute {
   ComputePush Push;
 };
 
-void Translator::translateCompute(Region &R) {
+std::optional<ComputePush> ComputeLowering::lower(Region &R) {
   Compute C(R);
   if (!templateParameters(C) || !kernelNeeds(C))
-    return;
+    return std::nullopt;
   bool Ok = clauses(C);
   inheritedDeviceptrs(C);
   implicitCopies(C);
@@ -78,32 +81,31 @@ void Translator::translateCompute(Region &R) {
   deviceScalarCalls(C);
   Ok &= kernelArguments(C);
   if (!kernelTexts(C))
-    return;
+    return std::nullopt;
   // The construct's own data (its clauses, implicit copies) lives where its kernel runs.
-  Ok &= atDataLocation(*this, C.P, C.Push.Entry);
-  if (!Ok || Diags.failed() || C.Push.Kernels.empty())
-    return;
-  if (Describe && C.Template)
+  Ok &= atDataLocation(File, C.P, C.Push.Entry);
+  if (!Ok || File.Diags.failed() || C.Push.Kernels.empty())
+    return std::nullopt;
+  if (File.Describe && C.Template)
     // Its argument types are the instantiation's, spelled when the push runs.
-    info(C.P.Line, "in a template: analysed for each instantiation when it first runs "
-                   "(JACC_DEBUG=analysis prints it)");
-  else if (Describe)
+    File.info(C.P.Line, "in a template: analysed for each instantiation when it first runs "
+                        "(JACC_DEBUG=analysis prints it)");
+  else if (File.Describe)
     describeConstruct(C.P, C.Push.Kernels.front().second, C.Push.Args);
   hostSide(C);
-  std::string Code = printComputePush(C.Push);
-  commentJaccLines(*this, C.P);
-  RW.ReplaceText(SM.getComposedLoc(SM.getMainFileID(), C.P.LineStart), R.End - C.P.LineStart, Code);
+  return std::move(C.Push);
 }
 
-bool Translator::templateParameters(Compute &C) {
+bool ComputeLowering::templateParameters(Compute &C) {
   // In a template (a function template, a member of a class template): the kernel's text starts
   // with its parameters' values, built when each instantiation first runs the construct.
-  C.Template = cxx() ? Templates.templateAround(C.P) : nullptr;
+  C.Template = File.cxx() ? Templates.templateAround(C.P) : nullptr;
   if (!C.Template)
     return true;
   std::optional<std::string> Params = Templates.parameterText(C.Template);
   if (!Params) {
-    error(C.P, "compute construct in a template whose parameters jacc-translate cannot spell in "
+    File.error(C.P,
+               "compute construct in a template whose parameters jacc-translate cannot spell in "
                "the kernel (a pack or a template template parameter): call a template without "
                "them or non-template code from it");
     return false;
@@ -112,22 +114,22 @@ bool Translator::templateParameters(Compute &C) {
   return true;
 }
 
-bool Translator::kernelNeeds(Compute &C) {
-  if (cxx()) {
+bool ComputeLowering::kernelNeeds(Compute &C) {
+  if (File.cxx()) {
     // First: what stays C++ (a lambda's operator(), a member call) is no routine to collect.
-    size_t Before = Diags.errorCount();
+    size_t Before = File.Diags.errorCount();
     Cxx.lower(C.R.S, C.K, "a compute construct", C.Template != nullptr);
-    if (Diags.errorCount() != Before)
+    if (File.Diags.errorCount() != Before)
       return false;
   }
-  Needs.collect(C.R.S, Idx.offset(C.R.S->getBeginLoc()), C.R.End, C.N, nullptr);
-  if (cxx())
+  Needs.collect(C.R.S, File.Idx.offset(C.R.S->getBeginLoc()), C.R.End, C.N, nullptr);
+  if (File.cxx())
     for (QualType T : C.K.Types)
       Needs.addType(T, C.N);
   return true;
 }
 
-bool Translator::clauses(Compute &C) {
+bool ComputeLowering::clauses(Compute &C) {
   // Data clauses become calls around the push; the others stay in the kernel.
   ComputePush &Push = C.Push;
   const Pragma &P = C.P;
@@ -162,9 +164,9 @@ bool Translator::clauses(Compute &C) {
     case ClauseKind::Private:
     case ClauseKind::Firstprivate: {
       if (Cl.Kind == ClauseKind::Private && C.D.Kind == DirectiveKind::Kernels)
-        warning(P, Cl,
-                "clause 'private' on 'kernels' is not OpenACC (NVHPC accepts it): each "
-                "gang gets its own copy, as on 'parallel'");
+        File.warning(P, Cl,
+                     "clause 'private' on 'kernels' is not OpenACC (NVHPC accepts it): each "
+                     "gang gets its own copy, as on 'parallel'");
       // Sections of pointers become arrays in the kernel text (privateSections): not kept.
       std::string Items;
       for (const std::string &V : Cl.Vars)
@@ -185,9 +187,9 @@ bool Translator::clauses(Compute &C) {
     }
     case ClauseKind::Self:
     case ClauseKind::Attach:
-      error(P, Cl,
-            "clause '" + Cl.Name + "' of '#pragma acc " + directiveKindName(C.D.Kind) +
-                "' is not supported by jacc-translate");
+      File.error(P, Cl,
+                 "clause '" + Cl.Name + "' of '#pragma acc " + directiveKindName(C.D.Kind) +
+                     "' is not supported by jacc-translate");
       Ok = false;
       continue;
     default:
@@ -198,18 +200,18 @@ bool Translator::clauses(Compute &C) {
   return Ok;
 }
 
-void Translator::inheritedDeviceptrs(Compute &C) {
+void ComputeLowering::inheritedDeviceptrs(Compute &C) {
   // deviceptr on an enclosing data construct applies to the compute constructs inside it: the
   // same variable (found from the data construct's pragma), unless a clause here names it.
   std::string Inherited;
-  for (const Region &Data : Datas) {
+  for (const Region &Data : File.Datas) {
     if (!(Data.P->Hash < C.P.Hash && C.P.Hash < Data.End))
       continue;
     for (const Clause &Cl : Data.D.Clauses) {
       if (Cl.Kind != ClauseKind::Deviceptr)
         continue;
       for (const std::string &V : Cl.Vars) {
-        VarDecl *Outer = Idx.lookupVar(V, Data.P->Hash);
+        VarDecl *Outer = File.Idx.lookupVar(V, Data.P->Hash);
         if (C.Explicit.count(V) || !llvm::is_contained(C.N.Vars, Outer))
           continue;
         C.Explicit.insert(V);
@@ -221,38 +223,39 @@ void Translator::inheritedDeviceptrs(Compute &C) {
     C.Kept += " deviceptr(" + Inherited + ")";
 }
 
-void Translator::implicitCopies(Compute &C) {
+void ComputeLowering::implicitCopies(Compute &C) {
   // Pointers no clause maps: NVHPC's implicit copy (written) or copyin (only read) of the
   // section their subscripts reach, unless it is present when the construct starts. default(...)
   // asks for none: its pointers must be present (or named).
   if (C.D.find(ClauseKind::Default))
     return;
-  for (const ImplicitSection &S : implicitSections(*this, Data, C.R, C.N, C.Explicit)) {
+  for (const ImplicitSection &S : implicitSections(File, Data, C.R, C.N, C.Explicit)) {
     std::string Name = S.Var->getName().str(), Bytes = "jacc_implicit_" + Name;
     std::string Addr = "(void *)&" + Name + "[" + S.Lower + "]";
     std::string Kind = S.Written ? "copy" : "copyin";
-    info(C.P.Line, "implicit " + Kind + "(" + Name + "[" + S.Lower + ":" + S.Length + "])");
+    File.info(C.P.Line, "implicit " + Kind + "(" + Name + "[" + S.Lower + ":" + S.Length + "])");
     C.Push.Entry.push_back("size_t " + Bytes + " = jacc_translated_implicit(" + Addr + ", (long)(" +
-                           S.Length + "), sizeof " + Name + "[0], " + where(C.P) + ");");
+                           S.Length + "), sizeof " + Name + "[0], " + File.where(C.P) + ");");
     C.Push.Exit.insert(
         C.Push.Exit.begin(),
         "if (" + Bytes + ") " +
-            check((S.Written ? "jacc_copyout(" : "jacc_delete(") + Addr + ", " + Bytes + ")", C.P));
+            File.check((S.Written ? "jacc_copyout(" : "jacc_delete(") + Addr + ", " + Bytes + ")",
+                       C.P));
   }
 }
 
-bool Translator::privates(Compute &C) {
+bool ComputeLowering::privates(Compute &C) {
   bool Ok = Privates.privateArrays(C.R, C.N, C.PrivateArrays);
   return Privates.privateSections(C.R, C.Sections, C.SectionDecls) && Ok;
 }
 
-void Translator::deviceScalarCalls(Compute &C) {
+void ComputeLowering::deviceScalarCalls(Compute &C) {
   // Scalars with a copy on the devices (a data clause, or OpenACC's implicit copy in kernels):
   // the kernel reaches them through a pointer, and what it assigns comes back.
   for (auto [V, How] : Scalars.of(C.R, C.N)) {
     std::string Name = V->getName().str();
     auto Call = [&](const char *F) {
-      return check(std::string(F) + "(&" + Name + ", sizeof " + Name + ")", C.P);
+      return File.check(std::string(F) + "(&" + Name + ", sizeof " + Name + ")", C.P);
     };
     if (How == DeviceScalar::ReducedInto) {
       C.Push.Entry.push_back(Call("jacc_update_self"));
@@ -267,7 +270,7 @@ void Translator::deviceScalarCalls(Compute &C) {
   }
 }
 
-bool Translator::kernelArguments(Compute &C) {
+bool ComputeLowering::kernelArguments(Compute &C) {
   // Arguments, with the implicit data attributes of OpenACC: scalars firstprivate (by value),
   // arrays of known size present-or-copy, pointers present.
   ComputePush &Push = C.Push;
@@ -285,14 +288,14 @@ bool Translator::kernelArguments(Compute &C) {
     if (!S.First)
       continue;
     std::string Original = "jacc_original_" + Name;
-    std::string Bytes = Len + " * sizeof " + Name + "[0], " + where(P);
+    std::string Bytes = Len + " * sizeof " + Name + "[0], " + File.where(P);
     Push.Decls.push_back("void *" + Original + " = 0;");
     Push.Entry.push_back(Original + " = jacc_translated_firstprivate((void *)" + Name + ", " +
                          Bytes + ");");
     Push.Exit.insert(Push.Exit.begin(), "jacc_translated_firstprivate_end(" + Original +
                                             ", (void *)" + Name + ", " + Bytes + ");");
     Push.Args.push_back("{\"" +
-                        TypeText.declaration(S.Var->getType().getUnqualifiedType(), Original) +
+                        File.TypeText.declaration(S.Var->getType().getUnqualifiedType(), Original) +
                         "\", &" + Original + "}");
   }
   bool Ok = memberArgs(C.K, P, C.N, Push.Args);
@@ -303,14 +306,15 @@ bool Translator::kernelArguments(Compute &C) {
       continue; // the kernel declares its own
     if (C.OnDeviceVars.count(V)) {
       std::string Ref = DeviceScalars::pointerName(V);
-      QualType Ptr = Ctx.getPointerType(V->getType().getUnqualifiedType());
-      Push.Temps.push_back(TypeText.hostDeclaration(Ptr, Ref) + " = &" + V->getName().str() + ";");
-      Push.Args.push_back("{\"" + TypeText.declaration(Ptr, Ref) + "\", &" + Ref + "}");
+      QualType Ptr = File.Ctx.getPointerType(V->getType().getUnqualifiedType());
+      Push.Temps.push_back(File.TypeText.hostDeclaration(Ptr, Ref) + " = &" + V->getName().str() +
+                           ";");
+      Push.Args.push_back("{\"" + File.TypeText.declaration(Ptr, Ref) + "\", &" + Ref + "}");
       continue;
     }
     if (C.PrivateArrays.count(V)) {
       std::string Name = V->getName().str();
-      Decl = TypeText.declaration(V->getType().getUnqualifiedType(), Name);
+      Decl = File.TypeText.declaration(V->getType().getUnqualifiedType(), Name);
       // (void): the host code may not use the array any more.
       Push.Temps.push_back("void *jacc_private_" + Name + " = 0; (void)" + Name + ";");
       Push.Args.push_back("{\"" + Decl + "\", &jacc_private_" + Name + "}");
@@ -327,17 +331,17 @@ bool Translator::kernelArguments(Compute &C) {
     std::optional<Section> Whole;
     if (!C.Explicit.count(V->getName().str()) && !C.DefaultPresent &&
         (Whole = Data.wholeArray(V))) {
-      Push.Entry.push_back(check("jacc_copyin(" + Whole->Addr + ", " + Whole->Bytes + ")", P));
+      Push.Entry.push_back(File.check("jacc_copyin(" + Whole->Addr + ", " + Whole->Bytes + ")", P));
       Push.Exit.insert(Push.Exit.begin(),
-                       check(std::string(Whole->Const ? "jacc_delete" : "jacc_copyout") + "(" +
-                                 Whole->Addr + ", " + Whole->Bytes + ")",
-                             P));
+                       File.check(std::string(Whole->Const ? "jacc_delete" : "jacc_copyout") + "(" +
+                                      Whole->Addr + ", " + Whole->Bytes + ")",
+                                  P));
     }
   }
   return Ok;
 }
 
-bool Translator::kernelTexts(Compute &C) {
+bool ComputeLowering::kernelTexts(Compute &C) {
   // The kernel: leading declarations, the construct's pragma without the clauses handled here,
   // then the statement as written (inner loop, atomic and cache pragmas included).
   bool ConstructSeq = false;
@@ -358,7 +362,8 @@ bool Translator::kernelTexts(Compute &C) {
       return std::nullopt;
     std::string Body = "#pragma acc " + std::string(directiveKindName(C.D.Kind)) + C.Kept + "\n" +
                        *Statement + "\n";
-    return jaccLines(*this, C.P) + Needs.leadingDecls(NX, Body, KX.Helpers) + Body + siteLine(C.P);
+    return jaccLines(File, C.P) + Needs.leadingDecls(NX, Body, KX.Helpers) + Body +
+           File.siteLine(C.P);
   };
   // Its texts, each with the condition that selects it: in a template, one per group of
   // instantiations that lower alike.
@@ -371,16 +376,16 @@ bool Translator::kernelTexts(Compute &C) {
   return true;
 }
 
-void Translator::hostSide(Compute &C) {
+void ComputeLowering::hostSide(Compute &C) {
   ComputePush &Push = C.Push;
   Push.Indent = C.P.Indent;
   Push.DirectiveText = C.D.Text;
-  Push.Site = FileName.str() + ":" + std::to_string(C.P.Line);
+  Push.Site = File.FileName.str() + ":" + std::to_string(C.P.Line);
   if (!Push.IfCondition.empty())
     Push.HostStatement = hostStatement(C.R);
-  Push.Begin = constructBegin(*this, C.P, computeKind(C.D.Kind));
+  Push.Begin = constructBegin(File, C.P, computeKind(C.D.Kind));
   Push.End = constructEnd();
-  Push.QueueChecks = queueChecks(*this, C.P, C.D);
+  Push.QueueChecks = queueChecks(File, C.P, C.D);
 }
 
 } // namespace jacc::translate

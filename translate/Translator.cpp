@@ -236,4 +236,13 @@ std::string Translator::run() {
   return Quiet + withLineMarkers(Buf, Out, Mapped, FileName);
 }
 
+void Translator::translateCompute(Region &R) {
+  std::optional<ComputePush> Push = Lowering.lower(R);
+  if (!Push)
+    return;
+  commentJaccLines(*this, *R.P);
+  RW.ReplaceText(SM.getComposedLoc(SM.getMainFileID(), R.P->LineStart), R.End - R.P->LineStart,
+                 printComputePush(*Push));
+}
+
 } // namespace jacc::translate

@@ -2,7 +2,7 @@
 #ifndef JACC_TRANSLATE_TRANSLATOR_H
 #define JACC_TRANSLATE_TRANSLATOR_H
 
-#include "translate/ComputePush.h"
+#include "translate/ComputeLowering.h"
 #include "translate/ConstructCalls.h"
 #include "translate/CxxLowering.h"
 #include "translate/DataClauses.h"
@@ -34,7 +34,7 @@ public:
              const std::vector<analysis::AccPragma> &Read, llvm::StringRef FileName)
       : SourceFile(Ctx, PP, Read, FileName), Cxx(Ctx, Idx, TypeText, Buf, Diags), Data(*this),
         Routines(*this), Needs(*this, Cxx, Routines), Templates(*this, Cxx, Needs), Privates(*this),
-        Scalars(*this) {}
+        Scalars(*this), Lowering(*this, Cxx, Data, Needs, Templates, Privates, Scalars) {}
 
   /// The translated file, or "" with errors in Diags.
   std::string run();
@@ -42,41 +42,9 @@ public:
   using SourceFile::Diags;
 
 private:
-  /// Infos on how the construct at P, pushed as Kernel with the jacc_arg initialisers Args, will
-  /// run: the kernel is analysed as the runtime will analyse it.
-  void describeConstruct(const Pragma &P, const std::string &Kernel,
-                         const std::vector<std::string> &Args);
   // Directives.
-  /// Compute construct R as a push of its kernel (ComputeConstruct.cpp): the steps below, in
-  /// order, each learning more of it (a Compute), and the printer of what it became.
+  /// Compute construct R replaced by the push ComputeLowering makes of it.
   void translateCompute(Region &R);
-  struct Compute;
-  /// The template parameters' lines its kernel starts with, in a template; false after an error.
-  bool templateParameters(Compute &C);
-  /// Its statement lowered to C (C++) and what its kernel needs; false after an error.
-  bool kernelNeeds(Compute &C);
-  /// Its clauses: data clauses as calls around the push, the others kept in the kernel's pragma
-  /// or as async, wait and if; false after an error.
-  bool clauses(Compute &C);
-  /// deviceptr clauses of the data constructs around it, for the variables it uses.
-  void inheritedDeviceptrs(Compute &C);
-  /// NVHPC's implicit copy or copyin of the pointers no clause maps (none with default(...)).
-  void implicitCopies(Compute &C);
-  /// Its private arrays and private sections of pointers; false after an error.
-  bool privates(Compute &C);
-  /// The calls that bring the scalars with a copy on the devices to the kernel and back.
-  void deviceScalarCalls(Compute &C);
-  /// The kernel's arguments, with the implicit copies of whole arrays; false after an error.
-  bool kernelArguments(Compute &C);
-  /// Its kernel texts (in a template one per group of instantiations); false after an error
-  /// of the instantiations (none when the statement's text could not be written).
-  bool kernelTexts(Compute &C);
-  /// What the host program around the push needs: the site, the if clause's host statement,
-  /// the construct's begin and end calls, the queue checks.
-  void hostSide(Compute &C);
-  /// Compute construct R's statement as the host runs it (an `if` clause false): its inner
-  /// pragmas as comments.
-  std::string hostStatement(const Region &R) const;
   void translateData(Region &R);
   void translateStandalone(const Pragma &P, const analysis::Directive &D);
   /// init, shutdown and set: the OpenACC runtime routines they stand for.
@@ -114,12 +82,6 @@ private:
   /// files that call them (jacc_define_routine at program start).
   void defineRoutines();
 
-  /// The kernel argument for V: its declaration, the value's address and the host temporary
-  /// that holds it when needed; Before gets the arguments V's declaration refers to (the extents
-  /// of a variable-length array).
-  bool argDecl(clang::VarDecl *V, std::string &Decl, std::string &Temp, std::string &Value,
-               std::vector<std::string> &Before, const Pragma &P);
-
   /// C++ lowered to C for kernels (CxxLowering.h).
   CxxLowering Cxx;
   /// Data clauses as runtime calls (DataClauses.h).
@@ -134,10 +96,8 @@ private:
   PrivateData Privates;
   /// Scalars with copies on the devices (DeviceScalars.h).
   DeviceScalars Scalars;
-  /// The kernel arguments (Args) for the data members K uses through `this` (at construct P),
-  /// their types added to N; false after an error.
-  bool memberArgs(const CxxKernel &K, const Pragma &P, KernelNeeds &N,
-                  std::vector<std::string> &Args);
+  /// Compute constructs as pushes (ComputeLowering.h).
+  ComputeLowering Lowering;
 };
 
 } // namespace jacc::translate
