@@ -400,6 +400,21 @@ private:
     E = E->IgnoreParens();
     ArrayAccess A;
     std::vector<const Expr *> Idx;
+    if (const auto *U = dyn_cast<UnaryOperator>(E);
+        U && U->getOpcode() == UO_AddrOf && accessOf(U->getSubExpr()->IgnoreParens(), A, &Idx)) {
+      // An element's address (given to a routine, `f(&a[k])`): any element from there on may be
+      // read through it, as through the array itself.
+      collectIndexUses(Idx, Col);
+      if (A.Arg < 0 && A.Name[0] == '*')
+        unattributable("a read through " + pointerOf(A) + " (line " + std::to_string(line(E)) +
+                       ")");
+      IndexExpr Unknown;
+      Unknown.ReadsMemory = true;
+      Unknown.Text = "?";
+      A.Index.assign(1, Unknown);
+      Col.Reads.push_back(std::move(A));
+      return;
+    }
     if (accessOf(E, A, &Idx)) {
       collectIndexUses(Idx, Col);
       // A local pointer may point into any argument: its reads cannot be matched to writes.

@@ -183,6 +183,25 @@ TEST(ReadExtentsTest, IndirectReadsNeedTheWholeMapping) {
       << E[3];
 }
 
+TEST(ReadExtentsTest, AnElementsAddressGivenToARoutineNeedsTheWholeMapping) {
+  // The routine reads its neighbours through the address (`&b[0]`, `&b[i]`): not one element.
+  const char *Routine = "#pragma acc routine seq\n"
+                        "static double avg(const double *u, int i) {\n"
+                        "  return 0.5 * (u[i - 1] + u[i + 1]);\n"
+                        "}\n";
+  for (const char *Arg : {"&b[0], i", "&b[i], 0", "&(b[i - 1]), 1"}) {
+    SCOPED_TRACE(Arg);
+    Lines E = extents(std::string(Routine) +
+                          "#pragma acc parallel loop\n"
+                          "for (int i = 1; i < n - 1; i++)\n"
+                          "  a[i] = avg(" +
+                          Arg + ");\n",
+                      {"int n", "double *a", "const double *b"});
+    ASSERT_EQ(E.size(), 1u);
+    EXPECT_EQ(E[0].rfind("b: whole mapping (", 0), 0u) << E[0];
+  }
+}
+
 TEST(ReadExtentsTest, LinearizedIndicesGiveRangesOverTheirScale) {
   const std::vector<std::string> Flat = {"int n", "int m", "double *a", "const double *b"};
   const std::vector<std::string> Rows = {"int n", "double *a", "const double *b"};

@@ -1393,12 +1393,11 @@ struct Stencil1DInput {
         out[i] = (in[i - 1] + in[i] + in[i + 1]) / 3.0;
     });
   }
-  /// The Iters pushes, push T with the flags FlagsOf(T).
-  template <typename Fn> void pushIterations(Fn FlagsOf) {
+  /// The Iters pushes of Src, push T with the flags FlagsOf(T).
+  template <typename Fn> void pushIterations(Fn FlagsOf, const char *Src = Stencil1DSrc) {
     double *u = uv.data(), *v = vv.data();
     pingPong(Iters, u, v, [&](int T, double *&in, double *&out) {
-      PUSH(Stencil1DSrc, {{"int n", &n}, {"const double *in", &in}, {"double *out", &out}},
-           FlagsOf(T));
+      PUSH(Src, {{"int n", &n}, {"const double *in", &in}, {"double *out", &out}}, FlagsOf(T));
     });
   }
 };
@@ -1433,6 +1432,29 @@ TEST_P(SplitEagerTest, Stencil1D100Iterations) {
 
 TEST_P(SplitTest, Stencil1D100IterationsAsync) {
   eachMode(caseStencil1D, JACC_ASYNC);
+}
+
+// The same stencil read by a routine given an element's address (`&in[0]`, as Fortran's routines
+// are given arrays): what the call reads is not that element, so a split launch fetches all of
+// in that its devices do not hold.
+const char *Stencil1DRoutineSrc =
+    "#pragma acc routine seq\n"
+    "static double mean3(const double *u, int i) { return (u[i - 1] + u[i] + u[i + 1]) / 3.0; }\n"
+    "#pragma acc parallel loop present(in, out)\n"
+    "for (int i = 1; i < n - 1; i++)\n"
+    "  out[i] = mean3(&in[0], i);\n";
+
+void caseStencil1DThroughAnAddress(unsigned Flags) {
+  Stencil1DInput S;
+  COPYIN(S.uv, S.vv);
+  ASSERT_NO_FATAL_FAILURE(S.pushIterations([Flags](int) { return Flags; }, Stencil1DRoutineSrc));
+  ASSERT_JACC(jacc_wait());
+  EXPECT_WRITTEN(S.uv, S.ru);
+  EXPECT_WRITTEN(S.vv, S.rv);
+}
+
+TEST_P(SplitTest, AStencilARoutineReadsThroughAnElementsAddress) {
+  eachMode(caseStencil1DThroughAnAddress);
 }
 
 const char *JacobiCollapseSrc =
