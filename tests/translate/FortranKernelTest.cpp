@@ -873,12 +873,13 @@ end subroutine
 
 TEST_F(FortranKernelTest, WhatARoutineCannotTakeIntoAKernelIsAnErrorAtItsLine) {
   std::string E = translate(R"(module m
-  real(8) :: total
+  real(8) :: total, counts(4)
 contains
   subroutine add(x)
     !$acc routine seq
     real(8) :: x
     total = total + x
+    counts(1) = 0
   end subroutine
   recursive subroutine down(k)
     !$acc routine seq
@@ -918,12 +919,14 @@ end subroutine
   for (const char *Expected :
        {"t.f90:7:5: error: the routine assigns 'total', a variable of its module or host: pass it "
         "as an argument",
-        "t.f90:12:5: error: 'down' calls itself: recursive routines are not translated",
-        "t.f90:37:5: error: 'plain' is called in a kernel: put '!$acc routine seq' in its "
+        "t.f90:8:5: error: the routine assigns 'counts', a variable of its module or host: pass "
+        "it as an argument",
+        "t.f90:13:5: error: 'down' calls itself: recursive routines are not translated",
+        "t.f90:38:5: error: 'plain' is called in a kernel: put '!$acc routine seq' in its "
         "definition",
-        "t.f90:38:5: error: argument 1 of 'bump' is an expression, and the routine assigns its "
+        "t.f90:39:5: error: argument 1 of 'bump' is an expression, and the routine assigns its "
         "dummy argument: pass a variable",
-        "t.f90:39:5: error: argument 1 of 'fill' is not a whole array, an element or a "
+        "t.f90:40:5: error: argument 1 of 'fill' is not a whole array, an element or a "
         "contiguous section"})
     EXPECT_NE(E.find(Expected), std::string::npos) << Expected << "\n" << E;
   // Each once, though 'total' is assigned and read on its line.
@@ -938,6 +941,7 @@ TEST_F(FortranKernelTest, ModuleRoutinesReachTheKernelsOfTheFilesThatUseTheModul
   translate(R"(module physics
   real(8) :: gain
   real(8) :: table(4)
+  real(8), pointer :: shared(:)
 contains
   real(8) function damp(x)
     !$acc routine seq
@@ -957,6 +961,11 @@ contains
     !$acc routine seq
     integer, intent(in) :: k
     lookup = table(k)
+  end function
+  real(8) function peek(k)
+    !$acc routine seq
+    integer, intent(in) :: k
+    peek = shared(k)
   end function
 end module
 )",
@@ -987,7 +996,9 @@ end subroutine
                                         "write through a pointer; with several devices each runs "
                                         "the whole kernel"))
       << llvm::join(Infos, "\n");
-  std::string E = translate(R"(subroutine s(n, a)
+  // An array of the module a routine reads is read in place: its first element, then each
+  // dimension's lower bound and extent, as the kernel has them.
+  std::string L = kernel(R"(subroutine s(n, a)
   use physics
   integer :: n, i
   real(8) :: a(n)
@@ -996,13 +1007,34 @@ end subroutine
     a(i) = lookup(i)
   end do
 end subroutine
+)");
+  EXPECT_NE(L.find("static double jacc_routine_physics_lookup(int k, const double "
+                   "*jacc_use_table, long long jacc_use_table_l1, long long jacc_use_table_n1) "
+                   "{\n  double jacc_result;\n  jacc_result = jacc_use_table[k - "
+                   "jacc_use_table_l1];"),
+            std::string::npos)
+      << L;
+  EXPECT_NE(L.find("a[i - 1] = jacc_routine_physics_lookup(i, &table[0], (long long)(1), (long "
+                   "long)(4));"),
+            std::string::npos)
+      << L;
+  std::string E = translate(R"(subroutine s(n, a)
+  use physics
+  integer :: n, i
+  real(8) :: a(n)
+  !$acc parallel loop
+  do i = 1, n
+    a(i) = peek(i)
+  end do
+end subroutine
 )",
                             false);
-  EXPECT_NE(E.find("t.f90:7:5: error: 'lookup' cannot run in a kernel (its module's translation "
+  EXPECT_NE(E.find("t.f90:7:5: error: 'peek' cannot run in a kernel (its module's translation "
                    "said: "),
             std::string::npos)
       << E;
-  EXPECT_NE(E.find("'table' is neither an argument nor a local variable of the routine"),
+  EXPECT_NE(E.find("'shared' is neither an argument nor a local variable of the routine, nor a "
+                   "scalar or non-pointer array"),
             std::string::npos)
       << E;
 }
@@ -1016,7 +1048,8 @@ TEST_F(FortranKernelTest, EveryKernelOfTheGoldenFileAndTheCorpusAnalysesAndCompi
         {"tests/openacc/fortran_arrays.f90", 3},
         {"tests/openacc/fortran_routines.f90", 3},
         {"tests/openacc/fortran_cg_types.f90", 8},
-        {"tests/openacc/fortran_field_type.f90", 3}})
+        {"tests/openacc/fortran_field_type.f90", 3},
+        {"tests/openacc/fortran_module_arrays.f90", 2}})
     expectKernelsCompile(std::string(JACC_SOURCE_DIR) + "/" + File, Count);
 }
 

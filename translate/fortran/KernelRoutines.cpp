@@ -51,7 +51,7 @@ std::string KernelWriter::callWith(const Signature &Sig, const evaluate::Procedu
     Text += (I ? ", " : "") + argument(*E, Sig.Parameters[I], Name, I + 1);
   }
   for (const semantics::Symbol *S : Sig.Captures) // read where the call is
-    Text += (Text.back() == '(' ? "" : ", ") + variable(*S);
+    Text += (Text.back() == '(' ? "" : ", ") + capturedValues(*S);
   return Text + ")";
 }
 
@@ -328,7 +328,7 @@ std::string KernelWriter::writeRoutine(const Routine &R,
   if (!Result.empty())
     Body += "  return " + Result + ";\n";
   for (const semantics::Symbol *S : Captures)
-    Params.push_back(cType(*S) + " " + Named[S]);
+    Params.push_back(captureParameters(*S));
   Sig.Captures = Captures;
   std::string Text = "#pragma acc routine seq\nstatic " + Return + " " + R.CName + "(" +
                      llvm::join(Params, ", ") + ") {\n";
@@ -377,16 +377,61 @@ std::string KernelWriter::bound(const Expr<evaluate::SubscriptInteger> &E) {
 }
 
 std::string KernelWriter::capture(const semantics::Symbol &S) {
-  if (S.Rank() > 0 || cType(S).empty() || !S.has<semantics::ObjectEntityDetails>()) {
+  // Passed by value or read in place: what the routine assigns would not reach the variable.
+  if (Assigning)
+    error("the routine assigns '" + S.name().ToString() +
+          "', a variable of its module or host: pass it as an argument");
+  bool Array = S.Rank() > 0 && !semantics::IsPointer(S);
+  if ((S.Rank() > 0 && !Array) || cType(S).empty() || !S.has<semantics::ObjectEntityDetails>()) {
     error("'" + S.name().ToString() +
-          "' is neither an argument nor a local variable of the routine: pass it as an "
-          "argument");
+          "' is neither an argument nor a local variable of the routine, nor a scalar or "
+          "non-pointer array of an intrinsic type of its module or host: pass it as an argument");
     return cName(S);
   }
   std::string Name = "jacc_use_" + cName(S);
   Named[&S] = Name;
   Captures.push_back(&S);
+  if (Array) {
+    // Its bounds are the caller's (an allocatable's are known only as the program runs).
+    HostVariable V;
+    V.Symbol = &S;
+    V.Name = Name;
+    V.CType = cType(S);
+    V.Rank = S.Rank();
+    V.Flat = true;
+    for (int D = 1; D <= V.Rank; ++D) {
+      V.Lower.push_back(Name + "_l" + std::to_string(D));
+      V.Extent.push_back(Name + "_n" + std::to_string(D));
+    }
+    NamedArrays[&S] = V;
+  }
   return Name;
+}
+
+std::string KernelWriter::captureParameters(const semantics::Symbol &S) {
+  auto Array = NamedArrays.find(&S);
+  if (Array == NamedArrays.end())
+    return cType(S) + " " + Named[&S];
+  const HostVariable &V = Array->second;
+  // const: the routine only reads it (capture), and the kernel's analysis then knows the call
+  // writes nothing through it.
+  std::string Text = "const " + V.CType + " *" + V.Name;
+  for (int D = 0; D < V.Rank; ++D)
+    Text += ", long long " + V.Lower[D] + ", long long " + V.Extent[D];
+  return Text;
+}
+
+std::string KernelWriter::capturedValues(const semantics::Symbol &S) {
+  std::string Name = variable(S);
+  if (S.Rank() == 0)
+    return Name;
+  std::optional<HostVariable> V = find(S);
+  if (!V)
+    return "0";
+  std::string Text = "&" + indexed(Name, *V, std::vector<std::string>(V->Rank, "0"));
+  for (int D = 0; D < V->Rank; ++D)
+    Text += ", (long long)(" + V->Lower[D] + "), (long long)(" + V->Extent[D] + ")";
+  return Text;
 }
 
 std::string KernelWriter::routineType(const semantics::Symbol &S, const char *What) {

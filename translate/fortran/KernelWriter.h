@@ -80,7 +80,7 @@ public:
   struct Signature {
     std::string CName;
     std::vector<Parameter> Parameters;
-    /// The module and host scalars it reads (its callees' too), passed after its arguments.
+    /// The module and host variables it reads (its callees' too), passed after its arguments.
     std::vector<const semantics::Symbol *> Captures;
     bool Written = false; ///< false while its definition is being written (a recursion)
   };
@@ -273,7 +273,7 @@ public:
   /// A call of a routine of another file's module (ModuleRoutines.h): its definitions carried
   /// as the module's translation wrote them; null Sig when the module has no such routine.
   std::optional<Signature> imported(const semantics::Symbol &Callee, const std::string &Name);
-  /// The call of a routine of signature Sig: its arguments, then the scalars it captures.
+  /// The call of a routine of signature Sig: its arguments, then the variables it captures.
   std::string callWith(const Signature &Sig, const evaluate::ProcedureRef &Ref,
                        const std::string &Name);
   std::string argument(const Expr<SomeType> &E, const Parameter &P, const std::string &Callee,
@@ -302,9 +302,14 @@ public:
   /// A bound of a routine's array in C: a number, a name, or an expression in parentheses (an
   /// index minus it stays right).
   std::string bound(const Expr<evaluate::SubscriptInteger> &E);
-  /// A scalar of the routine's module or host (not an argument or local) the routine reads:
-  /// a parameter after its arguments, given by each call.
+  /// A variable of the routine's module or host (not an argument or local) the routine reads:
+  /// parameters after its arguments, given by each call (a scalar's value; an array's first
+  /// element, then each dimension's lower bound and extent).
   std::string capture(const semantics::Symbol &S);
+  /// The parameters of routine capture S, as its definition declares them.
+  std::string captureParameters(const semantics::Symbol &S);
+  /// The values a call passes for capture S, as the caller names the variable.
+  std::string capturedValues(const semantics::Symbol &S);
   /// The C type of a routine's argument, result or local (What), which must have one.
   std::string routineType(const semantics::Symbol &S, const char *What);
   /// A local variable of a routine, declared in its prologue (arguments, its result and named

@@ -29,7 +29,7 @@ struct RoutineParameter {
 struct ModuleRoutine {
   std::string CName;
   std::vector<RoutineParameter> Parameters;
-  std::vector<std::string> Captures; ///< the scalars of its module it reads, by name
+  std::vector<std::string> Captures; ///< the variables of its module it reads, by name
   /// Its definition after those of the routines it calls: (C name, text), each once.
   std::vector<std::pair<std::string, std::string>> Definitions;
   std::string Error; ///< why no kernel can carry it (its first error); empty if one can
