@@ -670,6 +670,41 @@ end subroutine
   EXPECT_EQ(Error.find(".jacc-modules"), std::string::npos) << Error;
 }
 
+// OpenACC 3.3's gang dimensions, which flang 16 does not parse: `gang(dim:d)` reaches the kernel
+// as written, `num_gangs` keeps its first value (jacc chooses the grid), and an error on the
+// same line keeps its column.
+TEST_F(FortranKernelTest, GangDimensionsReachTheKernelAsWritten) {
+  std::string K = kernel(R"(subroutine s(n, a)
+  integer :: n, i, j
+  real(8) :: a(n, n)
+  !$acc parallel loop num_gangs(4, 4) GANG( dim : 2 ) copy(a)
+  do j = 1, n
+    !$acc loop gang(dim:1)
+    do i = 1, n
+      a(i, j) = a(i, j) + i
+    end do
+  end do
+end subroutine
+)");
+  EXPECT_NE(K.find("#pragma acc parallel loop num_gangs(4) gang(dim:2)\n"), std::string::npos) << K;
+  EXPECT_NE(K.find("#pragma acc loop gang(dim:1)\n"), std::string::npos) << K;
+  expectKernelsCompile(Dir + "/t.f90", 1);
+  std::string Error = translate(R"(subroutine s(n, a)
+  implicit none
+  integer :: n, i
+  real(8) :: a(n)
+  !$acc parallel loop gang(dim:1) num_gangs(2, 2)
+  do i = 1, n
+    a(i) = undeclared
+  end do
+end subroutine
+)",
+                                false);
+  EXPECT_NE(Error.find(Dir + "/t.f90:7:12: error: No explicit type declared for 'undeclared'"),
+            std::string::npos)
+      << Error;
+}
+
 // A module's declare directive: its variables recorded beside flang's module file, found by a
 // file that uses the module (translated later, as a build does), mapped by the first directive
 // that passes them and unmapped before DEALLOCATE (in a one-line IF too).

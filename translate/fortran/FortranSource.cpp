@@ -16,6 +16,8 @@
 #include <llvm/Support/Regex.h>
 #include <llvm/Support/raw_ostream.h>
 
+#include <map>
+
 namespace jacc::translate::fortran {
 
 using namespace Fortran;
@@ -28,8 +30,10 @@ struct FortranSource::State {
   std::unique_ptr<semantics::SemanticsContext> Context;
   std::unique_ptr<semantics::Semantics> Semantics;
   const parser::SourceFile *Main = nullptr; ///< the file translated (not its INCLUDEs)
-  /// The copy flang read instead of the file (withoutEndLoops), or "": messages name the file.
+  /// The copy flang read instead of the file (forFlang), or "": messages name the file.
   std::string Copy;
+  /// The dimension of each `gang(dim:d)` of the file, by the line and column of its `gang`.
+  std::map<std::pair<int, int>, int> GangDims;
 };
 
 FortranSource::~FortranSource() = default;
@@ -51,6 +55,16 @@ std::string FortranSource::where(parser::CharBlock Where) const {
   return File + ":" + std::to_string(Range->first.line) + ":" + std::to_string(Range->first.column);
 }
 
+std::optional<int> FortranSource::gangDimension(parser::CharBlock Gang) const {
+  auto Range = S->Cooked.GetSourcePositionRange(Gang);
+  if (!Range || &Range->first.file != S->Main)
+    return std::nullopt;
+  auto It = S->GangDims.find({Range->first.line, Range->first.column});
+  if (It == S->GangDims.end())
+    return std::nullopt;
+  return It->second;
+}
+
 std::optional<LineRange> FortranSource::lines(parser::CharBlock Where) const {
   auto Range = S->Cooked.GetSourcePositionRange(Where);
   if (!Range || &Range->first.file != S->Main || &Range->second.file != S->Main)
@@ -58,7 +72,7 @@ std::optional<LineRange> FortranSource::lines(parser::CharBlock Where) const {
   return LineRange{Range->first.line, Range->second.line};
 }
 
-/// Messages' Text with the copy of the file flang read (withoutEndLoops), if any, named as the
+/// Messages' Text with the copy of the file flang read (forFlang), if any, named as the
 /// file.
 static std::string renamed(const std::string &Text, llvm::StringRef Copy, llvm::StringRef Path) {
   return Copy.empty() ? Text : replaceAll(Text, Copy, Path);
@@ -73,24 +87,50 @@ static std::string messagesText(const parser::Messages &Messages,
   return OS.str();
 }
 
-/// The text with OpenACC's `!$acc end loop` lines blank (numbered as before), or nothing when it
-/// has none: OpenACC 3.3 lets one close a loop construct's DO loop, and flang 16 does not parse it.
-static std::optional<std::string> withoutEndLoops(llvm::StringRef Text, bool FixedForm) {
+/// The text as flang 16 can read it, or nothing when it reads the file as it is: OpenACC 3.3's
+/// `!$acc end loop` lines (closing a loop construct's DO loop) blank, and in directives
+/// `gang(dim:d)` as `gang` and `num_gangs(g, ...)` as `num_gangs(g)`, each padded with blanks to
+/// its length (lines and columns as before). Each gang's dimension goes into GangDims, by the
+/// line and column of its `gang`.
+static std::optional<std::string> forFlang(llvm::StringRef Text, bool FixedForm,
+                                           std::map<std::pair<int, int>, int> &GangDims) {
   llvm::Regex EndLoop(FixedForm ? "^[c*!]\\$acc[ \t]+end[ \t]*loop[ \t]*(!.*)?\r?$"
                                 : "^[ \t]*!\\$acc[ \t]+end[ \t]*loop[ \t]*(!.*)?\r?$",
                       llvm::Regex::IgnoreCase);
+  llvm::Regex Directive(FixedForm ? "^[c*!]\\$acc" : "^[ \t]*!\\$acc", llvm::Regex::IgnoreCase);
+  llvm::Regex GangDim("gang[ \t]*\\([ \t]*dim[ \t]*:[ \t]*([0-9]+)[ \t]*\\)",
+                      llvm::Regex::IgnoreCase);
+  llvm::Regex NumGangs("num_gangs[ \t]*\\(([^,()]*),[^()]*\\)", llvm::Regex::IgnoreCase);
   llvm::SmallVector<llvm::StringRef, 0> Lines;
   Text.split(Lines, '\n');
   std::string Out;
-  bool Found = false;
+  bool Changed = false;
   for (size_t I = 0; I < Lines.size(); ++I) {
-    bool Blank = EndLoop.match(Lines[I]);
-    Found |= Blank;
-    Out += Blank ? "" : Lines[I].str();
+    std::string Line = Lines[I].str();
+    if (EndLoop.match(Line)) {
+      Line.clear();
+    } else if (Directive.match(Line)) {
+      llvm::SmallVector<llvm::StringRef, 2> M;
+      for (size_t From = 0; GangDim.match(llvm::StringRef(Line).substr(From), &M);) {
+        size_t At = M[0].data() - Line.data();
+        int Dim = 0;
+        M[1].getAsInteger(10, Dim);
+        GangDims[{static_cast<int>(I) + 1, static_cast<int>(At) + 1}] = Dim;
+        Line.replace(At, M[0].size(), "gang" + std::string(M[0].size() - 4, ' '));
+        From = At + M[0].size();
+      }
+      if (NumGangs.match(Line, &M)) {
+        size_t At = M[0].data() - Line.data(), Size = M[0].size();
+        std::string Kept = "num_gangs(" + M[1].str() + ")";
+        Line.replace(At, Size, Kept + std::string(Size - Kept.size(), ' '));
+      }
+    }
+    Changed |= Line != Lines[I];
+    Out += Line;
     if (I + 1 < Lines.size())
       Out += "\n";
   }
-  if (!Found)
+  if (!Changed)
     return std::nullopt;
   return Out;
 }
@@ -167,10 +207,10 @@ llvm::Expected<std::unique_ptr<FortranSource>> parseFortran(llvm::StringRef Path
   Parse.intrinsicModuleDirectories.push_back(JACC_FLANG_MODULE_DIR);
   Parse.predefinitions = Options.Defines;
   Parse.predefinitions.emplace_back("_OPENACC", "202211");
-  // A file with `!$acc end loop` lines is read from a copy without them, beside the module
-  // files; what it includes is still found from the file's own directory first.
+  // A file with what flang 16 does not read (forFlang) is read from a copy without it, beside the
+  // module files; what it includes is still found from the file's own directory first.
   std::string Read = Source->Path;
-  if (std::optional<std::string> Copy = withoutEndLoops(Source->Text, Options.FixedForm)) {
+  if (std::optional<std::string> Copy = forFlang(Source->Text, Options.FixedForm, S.GangDims)) {
     int FD;
     llvm::SmallString<256> CopyPath;
     if (std::error_code EC = llvm::sys::fs::createUniqueFile(

@@ -47,6 +47,9 @@ public:
   /// The lines of the main file Where spans; nothing when some of it comes from another file
   /// (an INCLUDE line, a macro).
   std::optional<LineRange> lines(Fortran::parser::CharBlock Where) const;
+  /// The dimension d of a `gang(dim:d)` clause whose `gang` is at Gang (flang 16 reads the
+  /// clause as `gang`); nothing for another gang clause.
+  std::optional<int> gangDimension(Fortran::parser::CharBlock Gang) const;
 
   struct State;
 

@@ -106,6 +106,8 @@ std::string KernelWriter::clauses(const parser::AccClauseList &List) {
               if (G.v && (std::get<std::optional<parser::ScalarIntExpr>>(G.v->t) ||
                           std::get<std::optional<parser::AccSizeExpr>>(G.v->t)))
                 error("gang arguments are not translated yet");
+              if (std::optional<int> Dim = Source.gangDimension(C.source))
+                return " gang(dim:" + std::to_string(*Dim) + ")";
               return std::string(" gang");
             },
             [&](const parser::AccClause::Worker &W) { return optionalScalar("worker", W.v); },
