@@ -1,4 +1,6 @@
-// The translator of one OpenACC C file: its state, and its parts (translate/*.cpp).
+// The translator of one OpenACC C or C++ file: the walk over its directives, each handed to the
+// part that decides it (the classes below, over the SourceFile), and the host directives' own
+// translation (HostDirectives.cpp, Declare.cpp, HostData.cpp).
 #ifndef JACC_TRANSLATE_TRANSLATOR_H
 #define JACC_TRANSLATE_TRANSLATOR_H
 
