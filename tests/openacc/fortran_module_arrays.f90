@@ -3,7 +3,8 @@
 ! updated on the devices once the host filled them, and a table without declare that the
 ! construct's own data clause maps. One routine reads the table through another (what a routine
 ! reads passes on to its callers), and a kernel calls it over a collapsed 2-D nest; a second
-! kernel calls the table's routine directly and reduces.
+! kernel calls the table's routine directly and reduces; a third stores into a module array
+! through a routine that calls the routine assigning it (what a routine writes passes on too).
 module field_tables
   implicit none
   integer, parameter :: nt = 8
@@ -11,7 +12,22 @@ module field_tables
   real(8), allocatable :: field(:, :)
   !$acc declare create(weights, field)
   real(8) :: offsets(0:nt - 1)
+  real(8), allocatable :: rows(:)
+  !$acc declare create(rows)
 contains
+  subroutine store(i, v)
+    !$acc routine seq
+    integer, intent(in) :: i
+    real(8), intent(in) :: v
+    rows(i) = v
+  end subroutine store
+
+  subroutine store_weighted(i)
+    !$acc routine seq
+    integer, intent(in) :: i
+    call store(i, weight(i + nt) * i)
+  end subroutine store_weighted
+
   real(8) function weight(k)
     !$acc routine seq
     integer, intent(in) :: k
@@ -58,6 +74,13 @@ program main
     wsum = wsum + weight(i) * mod(i, 3)
   end do
 
+  allocate(rows(-3:n))
+  !$acc parallel loop
+  do i = -3, n
+    call store_weighted(i)
+  end do
+  !$acc update self(rows)
+
   total = 0
   do j = 1, m
     do i = 1, n
@@ -67,5 +90,6 @@ program main
   print '(a, f20.6)', 'weighted total ', total
   print '(a, 3f12.6)', 'corners ', out(1, 1), out(n, m), out(n / 2, m / 3)
   print '(a, f16.6)', 'weights read ', wsum
-  deallocate(field)
+  print '(a, 2f16.6)', 'rows stored ', sum(rows), rows(-3)
+  deallocate(field, rows)
 end program main

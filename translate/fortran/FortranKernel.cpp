@@ -182,9 +182,13 @@ void KernelWriter::error(const std::string &Message) {
 
 std::string KernelWriter::variable(const semantics::Symbol &Symbol) {
   const semantics::Symbol &S = Symbol.GetUltimate();
-  if (Assigning && InRoutine && llvm::is_contained(Captures, &S))
-    error("the routine assigns '" + S.name().ToString() +
-          "', a variable of its module or host: pass it as an argument");
+  if (Assigning && InRoutine && llvm::is_contained(Captures, &S)) {
+    if (NamedArrays.count(&S))
+      WrittenCaptures.insert(&S); // its elements, in place
+    else
+      error("the routine assigns '" + S.name().ToString() +
+            "', a variable of its module or host: pass it as an argument");
+  }
   if (auto It = Named.find(&S); It != Named.end())
     return It->second;
   if (Own.count(&S))

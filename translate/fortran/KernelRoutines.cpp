@@ -50,8 +50,11 @@ std::string KernelWriter::callWith(const Signature &Sig, const evaluate::Procedu
     }
     Text += (I ? ", " : "") + argument(*E, Sig.Parameters[I], Name, I + 1);
   }
-  for (const semantics::Symbol *S : Sig.Captures) // read where the call is
+  for (const semantics::Symbol *S : Sig.Captures) { // where the call is
     Text += (Text.back() == '(' ? "" : ", ") + capturedValues(*S);
+    if (InRoutine && Sig.WrittenCaptures.count(S))
+      WrittenCaptures.insert(&S->GetUltimate()); // the callee assigns it: so does its caller
+  }
   return Text + ")";
 }
 
@@ -82,6 +85,8 @@ std::optional<KernelWriter::Signature> KernelWriter::imported(const semantics::S
       return Signature();
     }
     Sig.Captures.push_back(S);
+    if (llvm::is_contained(M->WrittenCaptures, Capture))
+      Sig.WrittenCaptures.insert(S);
   }
   Sig.Written = true;
   return Sig;
@@ -100,8 +105,11 @@ void exportModuleRoutines(const FortranSource &Source, const RoutineIndex &Routi
     if (const KernelWriter::Signature *Sig = W.routine(*R)) {
       M.CName = Sig->CName;
       M.Parameters = Sig->Parameters;
-      for (const semantics::Symbol *S : Sig->Captures)
+      for (const semantics::Symbol *S : Sig->Captures) {
         M.Captures.push_back(S->name().ToString()); // the module's, or one it uses
+        if (Sig->WrittenCaptures.count(S))
+          M.WrittenCaptures.push_back(S->name().ToString());
+      }
       M.Definitions = Called.Definitions;
     } else {
       M.Error = W.Out.Errors.empty() ? "it cannot be translated" : W.Out.Errors.front();
@@ -330,6 +338,7 @@ std::string KernelWriter::writeRoutine(const Routine &R,
   for (const semantics::Symbol *S : Captures)
     Params.push_back(captureParameters(*S));
   Sig.Captures = Captures;
+  Sig.WrittenCaptures = WrittenCaptures;
   std::string Text = "#pragma acc routine seq\nstatic " + Return + " " + R.CName + "(" +
                      llvm::join(Params, ", ") + ") {\n";
   for (const std::string &L : Prologue)
@@ -377,11 +386,11 @@ std::string KernelWriter::bound(const Expr<evaluate::SubscriptInteger> &E) {
 }
 
 std::string KernelWriter::capture(const semantics::Symbol &S) {
-  // Passed by value or read in place: what the routine assigns would not reach the variable.
-  if (Assigning)
+  bool Array = S.Rank() > 0 && !semantics::IsPointer(S);
+  // A scalar is passed by value: what the routine assigns would not reach the variable.
+  if (Assigning && !Array)
     error("the routine assigns '" + S.name().ToString() +
           "', a variable of its module or host: pass it as an argument");
-  bool Array = S.Rank() > 0 && !semantics::IsPointer(S);
   if ((S.Rank() > 0 && !Array) || cType(S).empty() || !S.has<semantics::ObjectEntityDetails>()) {
     error("'" + S.name().ToString() +
           "' is neither an argument nor a local variable of the routine, nor a scalar or "
@@ -404,6 +413,8 @@ std::string KernelWriter::capture(const semantics::Symbol &S) {
       V.Extent.push_back(Name + "_n" + std::to_string(D));
     }
     NamedArrays[&S] = V;
+    if (Assigning)
+      WrittenCaptures.insert(&S);
   }
   return Name;
 }
@@ -413,9 +424,9 @@ std::string KernelWriter::captureParameters(const semantics::Symbol &S) {
   if (Array == NamedArrays.end())
     return cType(S) + " " + Named[&S];
   const HostVariable &V = Array->second;
-  // const: the routine only reads it (capture), and the kernel's analysis then knows the call
-  // writes nothing through it.
-  std::string Text = "const " + V.CType + " *" + V.Name;
+  // const when the routine (and what it calls) only reads it: the kernel's analysis then knows
+  // the call writes nothing through it.
+  std::string Text = (WrittenCaptures.count(&S) ? "" : "const ") + V.CType + " *" + V.Name;
   for (int D = 0; D < V.Rank; ++D)
     Text += ", long long " + V.Lower[D] + ", long long " + V.Extent[D];
   return Text;

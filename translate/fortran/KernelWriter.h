@@ -82,6 +82,8 @@ public:
     std::vector<Parameter> Parameters;
     /// The module and host variables it reads (its callees' too), passed after its arguments.
     std::vector<const semantics::Symbol *> Captures;
+    /// The arrays among them it assigns elements of (its callees' too).
+    std::set<const semantics::Symbol *> WrittenCaptures;
     bool Written = false; ///< false while its definition is being written (a recursion)
   };
   /// The file's routines and those a kernel carries (shared with the writers of the routines
@@ -106,6 +108,7 @@ public:
   std::map<const semantics::Symbol *, HostVariable> NamedArrays;
   std::string Result;
   std::vector<const semantics::Symbol *> Captures; ///< Signature::Captures, as found
+  std::set<const semantics::Symbol *> WrittenCaptures; ///< Signature::WrittenCaptures, as found
 
   void error(const std::string &Message);
 
@@ -302,9 +305,9 @@ public:
   /// A bound of a routine's array in C: a number, a name, or an expression in parentheses (an
   /// index minus it stays right).
   std::string bound(const Expr<evaluate::SubscriptInteger> &E);
-  /// A variable of the routine's module or host (not an argument or local) the routine reads:
-  /// parameters after its arguments, given by each call (a scalar's value; an array's first
-  /// element, then each dimension's lower bound and extent).
+  /// A variable of the routine's module or host (not an argument or local) the routine uses:
+  /// parameters after its arguments, given by each call (a scalar's value, which it may only
+  /// read; an array's first element, then each dimension's lower bound and extent).
   std::string capture(const semantics::Symbol &S);
   /// The parameters of routine capture S, as its definition declares them.
   std::string captureParameters(const semantics::Symbol &S);

@@ -21,17 +21,20 @@ void ModuleRoutines::add(const std::string &Module, const std::string &Name, Mod
 namespace {
 
 json::Value toJSON(const ModuleRoutine &R) {
-  json::Array Parameters, Captures, Definitions;
+  json::Array Parameters, Captures, Written, Definitions;
   for (const RoutineParameter &P : R.Parameters)
     Parameters.push_back(
         json::Object{{"pass", int(P.How)}, {"type", P.CType}, {"rank", P.Rank}, {"out", P.Out}});
   for (const std::string &C : R.Captures)
     Captures.push_back(C);
+  for (const std::string &C : R.WrittenCaptures)
+    Written.push_back(C);
   for (const auto &[Name, Text] : R.Definitions)
     Definitions.push_back(json::Array{Name, Text});
   return json::Object{{"cname", R.CName},
                       {"parameters", std::move(Parameters)},
                       {"captures", std::move(Captures)},
+                      {"written_captures", std::move(Written)},
                       {"definitions", std::move(Definitions)},
                       {"error", R.Error}};
 }
@@ -65,6 +68,14 @@ std::optional<ModuleRoutine> fromJSON(const json::Object &O) {
       return std::nullopt;
     R.Captures.push_back(C->str());
   }
+  // Absent from the records of a jaccc that let routines only read their captures.
+  if (const json::Array *Written = O.getArray("written_captures"))
+    for (const json::Value &V : *Written) {
+      auto C = V.getAsString();
+      if (!C || !llvm::is_contained(R.Captures, C->str()))
+        return std::nullopt;
+      R.WrittenCaptures.push_back(C->str());
+    }
   for (const json::Value &V : *Definitions) {
     const json::Array *D = V.getAsArray();
     auto Name = D && D->size() == 2 ? (*D)[0].getAsString() : std::nullopt;

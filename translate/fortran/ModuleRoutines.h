@@ -29,7 +29,8 @@ struct RoutineParameter {
 struct ModuleRoutine {
   std::string CName;
   std::vector<RoutineParameter> Parameters;
-  std::vector<std::string> Captures; ///< the variables of its module it reads, by name
+  std::vector<std::string> Captures;        ///< the variables of its module it uses, by name
+  std::vector<std::string> WrittenCaptures; ///< the arrays among them it assigns elements of
   /// Its definition after those of the routines it calls: (C name, text), each once.
   std::vector<std::pair<std::string, std::string>> Definitions;
   std::string Error; ///< why no kernel can carry it (its first error); empty if one can
