@@ -392,35 +392,35 @@ private:
     }
   }
 
+  /// The index of an access that may reach any element of its array.
+  static IndexExpr anyElement() {
+    IndexExpr Unknown;
+    Unknown.ReadsMemory = true;
+    Unknown.Text = "?";
+    return Unknown;
+  }
+
   /// Scalars and array elements an expression reads (not what it writes); nested assignments
   /// are lowered as statements of their own by lowerExpr, which calls this on their values.
   void collectUses(const Expr *E, Collect &Col) {
     if (!E)
       return;
     E = E->IgnoreParens();
+    // An element's address (given to a routine, `f(&a[k])`): any element from there on may be
+    // read through it, as through the array itself.
+    const auto *Address = dyn_cast<UnaryOperator>(E);
+    if (Address && Address->getOpcode() != UO_AddrOf)
+      Address = nullptr;
     ArrayAccess A;
     std::vector<const Expr *> Idx;
-    if (const auto *U = dyn_cast<UnaryOperator>(E);
-        U && U->getOpcode() == UO_AddrOf && accessOf(U->getSubExpr()->IgnoreParens(), A, &Idx)) {
-      // An element's address (given to a routine, `f(&a[k])`): any element from there on may be
-      // read through it, as through the array itself.
-      collectIndexUses(Idx, Col);
-      if (A.Arg < 0 && A.Name[0] == '*')
-        unattributable("a read through " + pointerOf(A) + " (line " + std::to_string(line(E)) +
-                       ")");
-      IndexExpr Unknown;
-      Unknown.ReadsMemory = true;
-      Unknown.Text = "?";
-      A.Index.assign(1, Unknown);
-      Col.Reads.push_back(std::move(A));
-      return;
-    }
-    if (accessOf(E, A, &Idx)) {
+    if (accessOf(Address ? Address->getSubExpr()->IgnoreParens() : E, A, &Idx)) {
       collectIndexUses(Idx, Col);
       // A local pointer may point into any argument: its reads cannot be matched to writes.
       if (A.Arg < 0 && A.Name[0] == '*')
         unattributable("a read through " + pointerOf(A) + " (line " + std::to_string(line(E)) +
                        ")");
+      if (Address)
+        A.Index.assign(1, anyElement());
       Col.Reads.push_back(std::move(A));
       return;
     }
@@ -438,10 +438,7 @@ private:
           Any.Name = V->getName().str();
           auto It = C.PointerArgs.find(Any.Name);
           Any.Arg = It == C.PointerArgs.end() ? -1 : static_cast<int>(It->second);
-          IndexExpr Unknown;
-          Unknown.ReadsMemory = true;
-          Unknown.Text = "?";
-          Any.Index.push_back(Unknown);
+          Any.Index.push_back(anyElement());
           Col.Reads.push_back(Any);
         }
       }
