@@ -81,6 +81,12 @@ public:
   /// Send Request, wait for the reply within C's limits. After an error the server is gone.
   llvm::Expected<Message> exchange(const Message &Request, const CompileConfig &C, const Job &J);
   bool alive() const { return Pid > 0; }
+  /// Whether the process holds more than half of C's memory limit: the memory a huge kernel's
+  /// compile took stays with its allocator, and the next compile, small or not, would start
+  /// near the limit.
+  bool holdsHalfTheLimit(const CompileConfig &C) const {
+    return C.MemoryBytes > 0 && residentBytes() > C.MemoryBytes / 2;
+  }
   /// Whether the process has ended (killed from outside while idle): it is then reaped.
   bool ended() {
     int Status;
@@ -408,11 +414,12 @@ llvm::Expected<Message> ServerPool::run(const Message &Request, const CompileCon
     Busy.push_back(S.get());
   }
   auto Reply = S->exchange(Request, C, J);
+  bool Keep = S->alive() && !S->holdsHalfTheLimit(C); // else a fresh one serves the next compile
   std::unique_ptr<ServerProcess> Dead;
   {
     std::lock_guard<std::mutex> L(M);
     llvm::erase_value(Busy, S.get());
-    if (S->alive())
+    if (Keep)
       Idle.push_back(std::move(S));
     else {
       --Count;

@@ -7,6 +7,7 @@
 #include "jit/host/HostJIT.h"
 #include "support/Error.h"
 #include "support/IdlePriority.h"
+#include "support/ProcessLimits.h"
 
 #include "../../DoublingMacros.h"
 #include "../../ScopedEnv.h"
@@ -138,6 +139,30 @@ TEST_F(CompileServerTest, MemoryLimitStopsTheServer) {
   EXPECT_HAS(Msg, "used more than 200 MiB of memory while compiling kernel 'test'");
   EXPECT_HAS(Msg, "JACC_COMPILE_MEMORY");
   expectWorks();
+}
+
+TEST_F(CompileServerTest, AServerLeftHoldingHalfItsLimitIsReplaced) {
+  expectWorks();
+  std::vector<int> Pids = compileServerPids();
+  ASSERT_EQ(Pids.size(), 1u);
+  uint64_t Held = residentBytes(Pids[0]); // what a server keeps after a compile
+  ASSERT_GT(Held, 0u);
+  // A limit the compile stays under but whose half the server then holds: the server stops
+  // after each compile, so the next one does not start near the limit in it.
+  CompileConfig C;
+  C.MemoryBytes = Held * 8 / 5;
+  use(C);
+  expectWorks();
+  EXPECT_TRUE(compileServerPids().empty());
+  expectWorks();
+  EXPECT_TRUE(compileServerPids().empty());
+  // Under a limit far above what it holds, the server is kept.
+  C.MemoryBytes = Held * 4;
+  use(C);
+  expectWorks();
+  Pids = compileServerPids();
+  expectWorks();
+  EXPECT_EQ(compileServerPids(), Pids);
 }
 
 /// A kernel whose one statement is 2^Levels terms once its macros are expanded.
