@@ -71,6 +71,17 @@ static std::optional<RoutinesLine> routinesLine(llvm::StringRef Source) {
   return std::nullopt;
 }
 
+const KernelRoutines::Routine *KernelRoutines::sameNameOtherSignature(llvm::StringRef Name) const {
+  size_t At = Name.rfind("_sig");
+  if (At == llvm::StringRef::npos || Name.size() != At + 4 + 8)
+    return nullptr;
+  llvm::StringRef Base = Name.take_front(At + 4);
+  for (const auto &[Other, R] : Table)
+    if (llvm::StringRef(Other).startswith(Base) && Other.size() == Name.size())
+      return &R;
+  return nullptr;
+}
+
 llvm::Expected<std::optional<std::string>> KernelRoutines::link(llvm::StringRef Kernel) const {
   std::optional<RoutinesLine> Line = routinesLine(Kernel);
   if (!Line)
@@ -87,14 +98,24 @@ llvm::Expected<std::optional<std::string>> KernelRoutines::link(llvm::StringRef 
       if (!Linked.insert(Name).second)
         continue;
       auto It = Table.find(Name);
-      if (It == Table.end())
+      if (It == Table.end()) {
+        if (const Routine *Other = sameNameOtherSignature(Name))
+          return makeError(ErrorCode::Compile,
+                           TheKernel + " calls '" + Name + "', but the routine of that name " +
+                               "defined at " + Other->Site +
+                               " takes other arguments or returns another type: the "
+                               "declaration the call was translated with (a Fortran interface "
+                               "block) must declare the same types, kinds, intents, value "
+                               "attributes and shapes as the definition");
         return makeError(ErrorCode::Compile,
                          TheKernel + " calls '" + Name +
                              "', which is declared but defined in no file "
                              "of the program compiled by jaccc: compile the file that defines '" +
                              Name +
-                             "' with jaccc, with '#pragma acc routine seq' (or gang, "
-                             "worker, vector) before its definition");
+                             "' with jaccc, under a routine directive before its definition "
+                             "('#pragma acc routine seq', '!$acc routine seq'; or gang, worker, "
+                             "vector)");
+      }
       if (!It->second.OtherSite.empty())
         return makeError(ErrorCode::Compile,
                          TheKernel + " calls '" + Name + "', which is defined at " +

@@ -33,6 +33,10 @@ private:
     std::string Text, Site;
     std::string OtherSite; ///< where a second, different text of the name was registered
   };
+  /// For a name qualified by its signature (`f_sig` and 8 hex digits: how a Fortran routine of
+  /// another file is named, from the caller's interface), a routine of the same base name and
+  /// another signature; called with M held.
+  const Routine *sameNameOtherSignature(llvm::StringRef Name) const;
   mutable std::mutex M;
   std::map<std::string, Routine, std::less<>> Table;
 };

@@ -164,14 +164,17 @@ fi
 # A program of C and Fortran sources (mixed/), compiled one by one with jaccc -c and linked by
 # jaccc from its objects: the Fortran runtime is found without naming it, and a module compiled
 # before the file that uses it (gfortran's module file beside flang's) with a declared array and
-# a routine the other file's kernel calls.
+# a routine the other file's kernel calls, and external routines (no module) the kernels of
+# another file call through interface blocks.
 if ((fortran)); then
   mixed=$(cd "$tmp" && gfortran -O1 -o mixed.ref "$dir/mixed/fields.f90" "$dir/mixed/main.f90" \
-            "$dir/mixed/scale.c" && ./mixed.ref) &&
+            "$dir/mixed/columns.f90" "$dir/mixed/scale.c" && ./mixed.ref) &&
   got=$(cd "$tmp" && bash "$jaccc" -O1 "${flags[@]}" -c "$dir/mixed/fields.f90" &&
         bash "$jaccc" -O1 "${flags[@]}" -c "$dir/mixed/main.f90" &&
+        bash "$jaccc" -O1 "${flags[@]}" -c "$dir/mixed/columns.f90" &&
         bash "$jaccc" -O1 "${flags[@]}" -c "$dir/mixed/scale.c" &&
-        bash "$jaccc" "${flags[@]}" -o mixed fields.o main.o scale.o && JACC_DEVICES=host:2 ./mixed)
+        bash "$jaccc" "${flags[@]}" -o mixed fields.o main.o columns.o scale.o &&
+        JACC_DEVICES=host:2 ./mixed)
   if [[ $? -eq 0 && $got == "$mixed" ]]; then
     echo "ok   a C and Fortran program built by jaccc -c, linked from its objects: $got"
   else

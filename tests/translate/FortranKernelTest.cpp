@@ -5,6 +5,8 @@
 #ifdef JACC_HAVE_FORTRAN
 #include "translate/fortran/FortranTranslate.h"
 
+#include "jit/KernelRoutines.h"
+#include "support/TextEdits.h"
 #include "tests/jit/cuda/CudaCheck.h"
 #include "tests/translate/PushedKernels.h"
 
@@ -1112,6 +1114,151 @@ end subroutine
                    "scalar or non-pointer array"),
             std::string::npos)
       << E;
+}
+
+#define EXPECT_HAS(Text, Part) EXPECT_NE((Text).find(Part), std::string::npos) << (Text)
+
+/// The routines a translated file registers for the kernels of other files (its glue's
+/// `jacc_define_routine("name", "text..."), "site");` calls), into Table; their names.
+std::vector<std::string> registerRoutines(const std::string &Glue, jit::KernelRoutines &Table) {
+  std::vector<std::string> Names;
+  std::istringstream In(Glue);
+  std::string Line, Name, Text;
+  bool Inside = false;
+  while (std::getline(In, Line)) {
+    llvm::StringRef L = llvm::StringRef(Line).trim();
+    if (L.consume_front("jacc_translated_check(jacc_define_routine(\"")) {
+      Name = L.take_until([](char C) { return C == '"'; }).str();
+      Text.clear();
+      Inside = true;
+      continue;
+    }
+    if (!Inside)
+      continue;
+    size_t End = L.find("\"), \"");
+    EXPECT_TRUE(
+        test::literalLine(L.take_front(End == llvm::StringRef::npos ? L.size() : End + 1), Text))
+        << Line;
+    if (End != llvm::StringRef::npos) {
+      EXPECT_FALSE(bool(Table.define(Name, Text)));
+      Names.push_back(Name);
+      Inside = false;
+    }
+  }
+  return Names;
+}
+
+TEST_F(FortranKernelTest, ExternalRoutinesOfOtherFilesAreLinkedByTheirInterfaces) {
+  std::string Lib = translate(R"(subroutine scale(x, a, y)
+  !$acc routine seq
+  real(8), intent(in) :: x, a
+  real(8), intent(out) :: y
+  y = a * x + half(x)
+end subroutine
+real(8) function half(x)
+  !$acc routine seq
+  real(8), intent(in) :: x
+  half = x / 2
+end function
+subroutine count(k, v)
+  !$acc routine seq
+  integer :: k ! no intent: by address
+  real(8), intent(in) :: v(:)
+  k = k + size(v)
+end subroutine
+module tables
+  real(8) :: gain
+end module
+subroutine amplify(x)
+  !$acc routine seq
+  use tables
+  real(8) :: x
+  x = gain * x
+end subroutine
+)",
+                              true, "lib.f90");
+  jit::KernelRoutines Table;
+  std::vector<std::string> Names = registerRoutines(Lib, Table);
+  ASSERT_EQ(Names.size(), 4u) << Lib;
+  auto Named = [&](const char *Fortran) {
+    for (const std::string &N : Names)
+      if (llvm::StringRef(N).startswith(std::string("jacc_external_") + Fortran + "_sig"))
+        return N;
+    ADD_FAILURE() << Fortran << " is not registered: " << Lib;
+    return std::string();
+  };
+  std::string Scale = Named("scale"), Count = Named("count");
+  // Its own file's routines it carries; what the interface cannot pass is registered as the
+  // error, which only a kernel calling it reports.
+  EXPECT_HAS(Lib, "static void " + Scale + "(double x, double a, double *y) {");
+  EXPECT_HAS(Lib, "static void " + Count + "(int *k, double *v, long long jacc_rn_v_1) {");
+  EXPECT_HAS(Lib, "#error \\\"");
+  EXPECT_HAS(Lib, "which a kernel of another file cannot pass it");
+
+  const std::string ScaleInterface = R"(    subroutine scale(x, a, y)
+      !$acc routine seq
+      real(8), intent(in) :: x, a
+      real(8), intent(out) :: y
+    end subroutine
+)";
+  const std::string CountInterface = R"(    subroutine count(k, v)
+      !$acc routine seq
+      integer :: k
+      real(8), intent(in) :: v(:)
+    end subroutine
+)";
+  auto Interfaces = [](const std::string &Bodies) {
+    return "  interface\n" + Bodies + "  end interface\n";
+  };
+  auto Caller = [&](const std::string &Interface, const std::string &Calls) {
+    return "program main\n  implicit none\n" + Interface +
+           "  integer :: i, n\n  real(8) :: v(100), w(100)\n  n = 100\n"
+           "  !$acc parallel loop copy(v, w, n)\n  do i = 1, 100\n" +
+           Calls + "\n  end do\nend program\n";
+  };
+  std::vector<test::PushedKernel> Pushed = test::pushedKernels(
+      translate(Caller(Interfaces(ScaleInterface + CountInterface),
+                       "    call scale(v(i), 2d0, w(i))\n    if (i == 1) call count(n, v)")));
+  ASSERT_EQ(Pushed.size(), 1u);
+  const std::string &K = Pushed[0].Source;
+  EXPECT_HAS(K, "#pragma jacc routines(" + Scale + ")\n");
+  EXPECT_HAS(K, "#pragma jacc routines(" + Count + ")\n");
+  EXPECT_HAS(K, Scale + "(v[i - 1], (2.), &w[i - 1]);");
+  EXPECT_HAS(K, Count + "(&jacc_ref_n[0], &v[0], (long long)(100));");
+  EXPECT_TRUE(llvm::is_contained(
+      Infos, "t.f90:18: calls routines of other files (scale, count): analysed with their "
+             "definitions when it first runs (JACC_DEBUG=analysis prints it)"))
+      << llvm::join(Infos, "\n");
+  // Linked as the runtime links it, the kernel analyses and compiles for CUDA.
+  auto Linked = Table.link(K);
+  ASSERT_TRUE(Linked && *Linked) << (Linked ? "no line" : llvm::toString(Linked.takeError()));
+  EXPECT_HAS(**Linked, "static double jacc_routine_half(double x) {");
+  analysis::KernelInfo Info = jit::analyzeOrFail(**Linked, Pushed[0].Decls);
+  if (!Info.Source.empty() && jit::nvrtcAvailable())
+    jit::expectKernelCompilesForCuda(Info);
+
+  // An interface that passes differently from the definition calls another name, which the
+  // runtime reports naming the definition.
+  std::string Other = kernel(
+      Caller(Interfaces(replaceAll(ScaleInterface, "real(8), intent(in) :: x", "real(8) :: x")),
+             "    call scale(v(i), v(1), w(i))"));
+  EXPECT_EQ(Other.find(Scale), std::string::npos);
+  auto Refused = Table.link(Other);
+  ASSERT_FALSE(bool(Refused));
+  std::string Why = llvm::toString(Refused.takeError());
+  EXPECT_HAS(Why, "defined at lib.f90:1 takes other arguments or returns another type");
+
+  // Errors at their lines: no explicit interface, and an expression where the interface does
+  // not say that the routine leaves the argument alone.
+  std::string Errors = translate(Caller(Interfaces(CountInterface) + R"(  external amplify
+  !$acc routine(amplify) seq
+)",
+                                        "    call count(i + 1, v)\n    call amplify(w(i))"),
+                                 false);
+  EXPECT_HAS(Errors, "t.f90:17:5: error: argument 1 of 'count' is an expression, and its "
+                     "interface declares the dummy argument neither intent(in) nor value");
+  EXPECT_HAS(Errors, "t.f90:18:5: error: 'amplify' is a routine of another file called without "
+                     "an explicit interface");
 }
 
 TEST_F(FortranKernelTest, EveryKernelOfTheGoldenFileAndTheCorpusAnalysesAndCompilesForCuda) {

@@ -66,6 +66,16 @@ struct HostVariable {
 void exportModuleRoutines(const FortranSource &Source, const RoutineIndex &Routines,
                           ModuleRoutines &Modules);
 
+/// The glue that registers the file's external routines for the kernels of other files (a
+/// constructor calling jacc_define_routine for each, the runtime linking a calling kernel's
+/// `#pragma jacc routines` line to it); empty when the file has none. File: its name in sites.
+std::string externalRoutines(const FortranSource &Source, const RoutineIndex &Routines,
+                             ModuleRoutines &Modules, const std::string &File);
+
+/// The Fortran names of a list of external routines' C names ("jacc_external_f_sig1a2b3c4d,
+/// ..." to "f, ..."), as -Minfo says them.
+std::string externalFortranNames(llvm::StringRef CNames);
+
 /// The C text of one compute construct's kernel, and what it names.
 struct FortranKernel {
   std::string Text;

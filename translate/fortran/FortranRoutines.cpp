@@ -101,6 +101,7 @@ std::string routineName(const semantics::Symbol &S) {
 RoutineIndex::RoutineIndex(const parser::Program &Program) {
   Subprograms All;
   parser::Walk(Program, All);
+  Declared = All.Named;
   for (const Subprograms::Definition &D : All.Definitions) {
     std::string Name = D.Name->ToString();
     bool IsRoutine = D.Marked || All.Named.count(Name);
@@ -143,6 +144,10 @@ std::vector<const Routine *> RoutineIndex::all() const {
 
 bool RoutineIndex::defines(const semantics::Symbol &Callee) const {
   return Defined.count(Callee.GetUltimate().name().ToString()) > 0;
+}
+
+bool RoutineIndex::declaredRoutine(const semantics::Symbol &Callee) const {
+  return Declared.count(Callee.GetUltimate().name().ToString()) > 0;
 }
 
 } // namespace jacc::translate::fortran

@@ -5,6 +5,7 @@
 #define JACC_TRANSLATE_FORTRAN_FORTRANROUTINES_H
 
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -35,6 +36,9 @@ public:
   const Routine *find(const Fortran::semantics::Symbol &Callee) const;
   /// Whether the file defines a procedure of Callee's name (with or without the directive).
   bool defines(const Fortran::semantics::Symbol &Callee) const;
+  /// Whether a routine directive of the file names Callee (in an interface body declaring it,
+  /// or as `routine(name)`), defined here or not.
+  bool declaredRoutine(const Fortran::semantics::Symbol &Callee) const;
   /// Every routine, in no particular order.
   std::vector<const Routine *> all() const;
   /// Text about a kernel (the analysis' remarks) with its routines' Fortran names.
@@ -44,6 +48,7 @@ private:
   std::map<const Fortran::semantics::Symbol *, Routine> BySymbol;
   std::map<std::string, const Routine *> ByName; ///< external procedures only
   std::map<std::string, bool> Defined;           ///< every subprogram's name: a routine?
+  std::set<std::string> Declared; ///< the names routine directives and interfaces give
 };
 
 } // namespace jacc::translate::fortran

@@ -4,6 +4,7 @@
 #include "translate/fortran/FortranTranslate.h"
 
 #include "analysis/ConstructReport.h"
+#include "analysis/KernelSource.h"
 #include "analysis/Pipeline.h"
 #include "support/CText.h"
 #include "support/Error.h"
@@ -780,6 +781,19 @@ public:
     for (const HostVariable &V : Variables)
       if (!V.Path.empty())
         Paths[V.Name] = V.Path;
+    std::string Others; // linked into the kernel when it first runs (jit/KernelRoutines.h)
+    for (llvm::StringRef Rest = P.Kernels.front().second; !Rest.empty();) {
+      auto [Line, Next] = Rest.split('\n');
+      if (std::optional<std::string> Names = analysis::kernelRoutines(Line))
+        Others += (Others.empty() ? "" : ", ") + *Names;
+      Rest = Next;
+    }
+    if (!Others.empty()) {
+      Infos->push_back(P.Site + ": calls routines of other files (" + externalFortranNames(Others) +
+                       "): analysed with their definitions when it first runs (JACC_DEBUG=" +
+                       "analysis prints it)");
+      return;
+    }
     std::vector<std::string> Decls;
     for (llvm::StringRef A : P.Args) // each `{"<declaration>", <value>}`
       Decls.push_back(A.drop_front(2).take_until([](char C) { return C == '"'; }).str());
@@ -1205,7 +1219,8 @@ llvm::Expected<FortranTranslation> translateFortran(llvm::StringRef Path,
   FortranTranslation Out;
   Out.Host = replaceLines((*Source)->text(), T, Options.FixedForm);
   Out.Glue = translatedPrelude() + FortranPrelude + "/* The calls of " + T.File +
-             "'s OpenACC directives (jaccc's Fortran translation). */\n" + T.Glue;
+             "'s OpenACC directives (jaccc's Fortran translation). */\n" + T.Glue +
+             externalRoutines(**Source, T.Routines, T.Modules, T.File);
   return Out;
 }
 

@@ -227,6 +227,21 @@ std::string KernelWriter::component(const evaluate::Component &C) {
   return dataRef(C.base()) + "." + cName(Member);
 }
 
+std::string KernelWriter::expr(const evaluate::DescriptorInquiry &X) {
+  using Field = evaluate::DescriptorInquiry::Field;
+  const semantics::SymbolRef *Base = X.base().UnwrapSymbolRef();
+  if (Base && (X.field() == Field::Extent || X.field() == Field::LowerBound)) {
+    variable(**Base); // the kernel takes the array's bounds with it
+    std::optional<HostVariable> V = find(**Base);
+    size_t D = static_cast<size_t>(X.dimension());
+    if (V && D < V->Extent.size() && D < V->Lower.size())
+      return "(long long)" + operand(X.field() == Field::Extent ? V->Extent[D] : V->Lower[D]);
+  }
+  error("this inquiry of an array's descriptor (of a component, or its stride or length) is "
+        "not translated into a kernel yet");
+  return "0";
+}
+
 std::string KernelWriter::arrayElement(const evaluate::ArrayRef &A) {
   std::string Name;
   std::optional<HostVariable> V;

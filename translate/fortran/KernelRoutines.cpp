@@ -4,11 +4,15 @@
 #include "translate/fortran/DerivedTypes.h"
 #include "translate/fortran/KernelWriter.h"
 
+#include "analysis/KernelSource.h"
+#include "translate/ComputePush.h"
+
 #include <flang/Evaluate/tools.h>
 #include <flang/Semantics/scope.h>
 #include <flang/Semantics/tools.h>
 #include <llvm/ADT/STLExtras.h>
 #include <llvm/ADT/StringExtras.h>
+#include <llvm/Support/xxhash.h>
 
 namespace jacc::translate::fortran {
 
@@ -18,6 +22,9 @@ std::string KernelWriter::call(const evaluate::ProcedureRef &Ref) {
   const Routine *R = Proc && Called ? Called->Index.find(*Proc) : nullptr;
   if (!R && Proc && Called)
     if (std::optional<Signature> Sig = imported(*Proc, Name))
+      return Sig->CName.empty() ? "0" : callWith(*Sig, Ref, Name);
+  if (!R && Proc && Called)
+    if (std::optional<Signature> Sig = external(*Proc, Name))
       return Sig->CName.empty() ? "0" : callWith(*Sig, Ref, Name);
   if (!R) {
     error(Proc && Called && Called->Index.defines(*Proc)
@@ -48,7 +55,7 @@ std::string KernelWriter::callWith(const Signature &Sig, const evaluate::Procedu
             "' is omitted or not a value: pass every argument of a routine");
       return "0";
     }
-    Text += (I ? ", " : "") + argument(*E, Sig.Parameters[I], Name, I + 1);
+    Text += (I ? ", " : "") + argument(*E, Sig.Parameters[I], Sig, Name, I + 1);
   }
   for (const semantics::Symbol *S : Sig.Captures) { // where the call is
     Text += (Text.back() == '(' ? "" : ", ") + capturedValues(*S);
@@ -92,6 +99,83 @@ std::optional<KernelWriter::Signature> KernelWriter::imported(const semantics::S
   return Sig;
 }
 
+/// How a routine takes its dummy argument S as S's declaration says: a scalar by value when
+/// `value` or `intent(in)`, else by address; an array by its first element, with its extents
+/// when assumed-shape.
+static RoutineParameter::Pass declaredPass(const semantics::Symbol &S) {
+  using Pass = RoutineParameter::Pass;
+  if (S.Rank() > 0)
+    return semantics::IsAssumedShape(S) ? Pass::ShapedArray : Pass::Array;
+  return S.attrs().test(semantics::Attr::VALUE) || semantics::IsIntentIn(S) ? Pass::Value
+                                                                            : Pass::Address;
+}
+
+/// The name other files' kernels call an external routine by: its Fortran name and a hash of
+/// how it takes its arguments and what it returns (a caller whose interface is not the
+/// definition's finds no routine of that name, rather than a wrong one).
+static std::string externalName(const std::string &Name,
+                                const std::vector<RoutineParameter> &Parameters,
+                                const std::string &Return) {
+  std::string Key = Return;
+  for (const RoutineParameter &P : Parameters)
+    Key += "," + P.CType + ":" + std::to_string(static_cast<int>(P.How)) + ":" +
+           std::to_string(P.Rank);
+  return "jacc_external_" + Name + "_sig" +
+         llvm::utohexstr(llvm::xxHash64(Key) & 0xffffffffu, /*LowerCase=*/true, 8);
+}
+
+std::string externalFortranNames(llvm::StringRef CNames) {
+  llvm::SmallVector<llvm::StringRef, 4> Names;
+  CNames.split(Names, ',', -1, false);
+  std::string Out;
+  for (llvm::StringRef N : Names) {
+    N = N.trim();
+    if (N.consume_front("jacc_external_"))
+      N = N.take_front(N.rfind("_sig"));
+    Out += (Out.empty() ? "" : ", ") + N.str();
+  }
+  return Out;
+}
+
+std::optional<KernelWriter::Signature> KernelWriter::external(const semantics::Symbol &Callee,
+                                                              const std::string &Name) {
+  const semantics::Symbol &U = Callee.GetUltimate();
+  if (U.owner().IsModule() || Called->Index.defines(U) || !Called->Index.declaredRoutine(U) ||
+      semantics::IsDummy(U))
+    return std::nullopt;
+  Signature Sig;
+  const auto *Interface = U.detailsIf<semantics::SubprogramDetails>();
+  if (!Interface) {
+    error("'" + Name +
+          "' is a routine of another file called without an explicit interface: declare it in "
+          "an interface block holding '!$acc routine seq' (its arguments pass as the interface "
+          "declares them), or put it in a module");
+    return Sig;
+  }
+  for (const semantics::Symbol *D : Interface->dummyArgs()) {
+    if (!D) {
+      error("alternate returns are not translated into kernels");
+      return Sig;
+    }
+    const semantics::Symbol &S = D->GetUltimate();
+    Parameter P;
+    P.CType = routineType(S, "an argument");
+    P.Rank = S.Rank();
+    P.Out = semantics::IsIntentOut(S);
+    P.How = declaredPass(S);
+    Sig.Parameters.push_back(P);
+  }
+  std::string Return = "void";
+  if (Interface->isFunction())
+    Return = routineType(Interface->result().GetUltimate(), "the result");
+  Sig.CName = externalName(U.name().ToString(), Sig.Parameters, Return);
+  Sig.Written = true;
+  Sig.AsDeclared = true;
+  // Linked into the kernel, before the routines that call it, when the kernel first runs.
+  Called->define("routines " + Sig.CName, "#pragma jacc routines(" + Sig.CName + ")\n");
+  return Sig;
+}
+
 void exportModuleRoutines(const FortranSource &Source, const RoutineIndex &Routines,
                           ModuleRoutines &Modules) {
   for (const Routine *R : Routines.all()) {
@@ -118,6 +202,44 @@ void exportModuleRoutines(const FortranSource &Source, const RoutineIndex &Routi
   }
 }
 
+std::string externalRoutines(const FortranSource &Source, const RoutineIndex &Routines,
+                             ModuleRoutines &Modules, const std::string &File) {
+  std::string Calls;
+  for (const Routine *R : Routines.all()) {
+    if (!R->Symbol->owner().IsGlobal()) // a module's (ModuleRoutines.h) or a host's own
+      continue;
+    KernelWriter W(Source);
+    KernelWriter::CalledRoutines Called(Routines, Modules);
+    W.Called = &Called;
+    W.routine(*R, /*ForOtherFiles=*/true);
+    const KernelWriter::Signature &Sig = Called.Signatures[R];
+    if (Sig.CName.empty()) // it calls itself: the error is this file's kernels' to report
+      continue;
+    std::optional<LineRange> Lines = Source.lines(R->Symbol->name());
+    std::string Site = File + ":" + std::to_string(Lines ? Lines->First : 0);
+    // What a kernel calling it needs, each declaration once (jit/KernelRoutines.h); a routine
+    // no kernel can carry is registered as the error, which a kernel calling it reports.
+    std::string Text;
+    if (W.Out.Errors.empty()) {
+      for (const auto &[CName, Definition] : Called.Definitions)
+        Text += Definition + analysis::RoutineItemEnd;
+    } else {
+      std::string Why = W.Out.Errors.front();
+      for (char &C : Why)
+        if (C == '"' || C == '\\')
+          C = '\'';
+      Text = "#error \"" + Why + "\"\n";
+    }
+    Calls += "  jacc_translated_check(jacc_define_routine(\"" + Sig.CName + "\",\n" +
+             cString(Text + "// jacc-site: " + Site + "\n", "      ") + "), \"" + Site + "\");\n";
+  }
+  if (Calls.empty())
+    return "";
+  return "\n/* The external routines of this file, for the kernels of other files. */\n"
+         "__attribute__((constructor)) static void jacc_define_routines(void) {\n" +
+         Calls + "}\n";
+}
+
 void KernelWriter::CalledRoutines::define(const std::string &CName, const std::string &Definition) {
   for (const auto &D : Definitions)
     if (D.first == CName)
@@ -142,7 +264,8 @@ static std::string actualType(const evaluate::DynamicType &Type) {
 }
 
 std::string KernelWriter::argument(const Expr<SomeType> &E, const Parameter &P,
-                                   const std::string &Callee, size_t Position) {
+                                   const Signature &Sig, const std::string &Callee,
+                                   size_t Position) {
   std::string Which = "argument " + std::to_string(Position) + " of '" + Callee + "'";
   if (P.How == Parameter::Pass::Value)
     return expr(E);
@@ -154,8 +277,11 @@ std::string KernelWriter::argument(const Expr<SomeType> &E, const Parameter &P,
   const semantics::Symbol *Whole = evaluate::UnwrapWholeSymbolDataRef(E);
   if (P.How == Parameter::Pass::Address) {
     if (!evaluate::IsVariable(E)) {
-      error(Which + " is an expression, and the routine assigns its dummy argument: pass a "
-                    "variable");
+      error(Which + (Sig.AsDeclared ? " is an expression, and its interface declares the dummy "
+                                      "argument neither intent(in) nor value (the routine may "
+                                      "assign it): declare it so, or pass a variable"
+                                    : " is an expression, and the routine assigns its dummy "
+                                      "argument: pass a variable"));
       return "0";
     }
     if (Whole) // assigned by the call
@@ -231,7 +357,7 @@ std::optional<KernelWriter::ContiguousPart> KernelWriter::contiguousPart(const E
   return Out;
 }
 
-const KernelWriter::Signature *KernelWriter::routine(const Routine &R) {
+const KernelWriter::Signature *KernelWriter::routine(const Routine &R, bool ForOtherFiles) {
   auto [It, New] = Called->Signatures.try_emplace(&R);
   if (!New) {
     if (It->second.Written)
@@ -245,6 +371,7 @@ const KernelWriter::Signature *KernelWriter::routine(const Routine &R) {
     KernelWriter W(Source);
     W.Called = Called;
     W.InRoutine = true;
+    W.DeclaredPassing = ForOtherFiles;
     Signature Sig;
     std::string Text = W.writeRoutine(R, Assigns, Sig);
     std::set<const semantics::Symbol *> Now;
@@ -256,7 +383,7 @@ const KernelWriter::Signature *KernelWriter::routine(const Routine &R) {
       continue;
     }
     Out.Errors.insert(Out.Errors.end(), W.Out.Errors.begin(), W.Out.Errors.end());
-    Called->define(R.CName, Text);
+    Called->define(Sig.CName, Text);
     Sig.Written = true;
     It->second = Sig;
     return W.Out.Errors.empty() ? &It->second : nullptr;
@@ -286,10 +413,12 @@ std::string KernelWriter::writeRoutine(const Routine &R,
     P.Rank = S.Rank();
     if (P.Rank)
       continue;
-    bool ByValue =
-        S.attrs().test(semantics::Attr::VALUE) || semantics::IsIntentIn(S) ||
-        (!semantics::IsIntentOut(S) && !semantics::IsIntentInOut(S) && !Assigns.count(&S));
-    P.How = ByValue ? Parameter::Pass::Value : Parameter::Pass::Address;
+    P.How = declaredPass(S);
+    // In its own file's kernels, a scalar of unstated intent it never assigns is a value too.
+    if (P.How == Parameter::Pass::Address && !DeclaredPassing && !semantics::IsIntentOut(S) &&
+        !semantics::IsIntentInOut(S) && !Assigns.count(&S))
+      P.How = Parameter::Pass::Value;
+    bool ByValue = P.How == Parameter::Pass::Value;
     P.Out = semantics::IsIntentOut(S);
     Params[I] = P.CType + (ByValue ? " " : " *") + cName(S);
     Named[&S] = ByValue ? cName(S) : "(*" + cName(S) + ")";
@@ -304,8 +433,8 @@ std::string KernelWriter::writeRoutine(const Routine &R,
       error("'" + S.name().ToString() +
             "' is a pointer or allocatable argument of a routine: declare it with an "
             "explicit or assumed shape");
-    bool Shaped = semantics::IsAssumedShape(S);
-    P.How = Shaped ? Parameter::Pass::ShapedArray : Parameter::Pass::Array;
+    P.How = declaredPass(S);
+    bool Shaped = P.How == Parameter::Pass::ShapedArray;
     HostVariable V = routineArray(S, P.CType, Shaped ? "jacc_rn_" + cName(S) + "_" : "");
     // Flat: its rows' length is known as the routine runs, and CUDA C++ has no type for it.
     V.Flat = true;
@@ -339,7 +468,14 @@ std::string KernelWriter::writeRoutine(const Routine &R,
     Params.push_back(captureParameters(*S));
   Sig.Captures = Captures;
   Sig.WrittenCaptures = WrittenCaptures;
-  std::string Text = "#pragma acc routine seq\nstatic " + Return + " " + R.CName + "(" +
+  if (DeclaredPassing) {
+    Sig.CName = externalName(R.Symbol->name().ToString(), Sig.Parameters, Return);
+    if (!Captures.empty()) // a caller in another file sees its interface alone
+      error("'" + R.Symbol->name().ToString() + "' uses '" + Captures.front()->name().ToString() +
+            "' of a module or host, which a kernel of another file cannot pass it: pass it as "
+            "an argument, or put the routine in a module");
+  }
+  std::string Text = "#pragma acc routine seq\nstatic " + Return + " " + Sig.CName + "(" +
                      llvm::join(Params, ", ") + ") {\n";
   for (const std::string &L : Prologue)
     Text += "  " + L + "\n";

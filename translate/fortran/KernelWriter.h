@@ -85,6 +85,9 @@ public:
     /// The arrays among them it assigns elements of (its callees' too).
     std::set<const semantics::Symbol *> WrittenCaptures;
     bool Written = false; ///< false while its definition is being written (a recursion)
+    /// Its arguments pass as declared (another file's routine): by address where a scalar's
+    /// declaration says neither `value` nor `intent(in)`, whether or not it is assigned.
+    bool AsDeclared = false;
   };
   /// The file's routines and those a kernel carries (shared with the writers of the routines
   /// it calls): their definitions, each after those it calls, and their signatures.
@@ -150,6 +153,9 @@ public:
   static std::string truth(const std::string &E) { return "(" + E + " != 0)"; }
   template <typename T> std::string expr(const evaluate::Relational<T> &X);
   std::string expr(const evaluate::Relational<SomeType> &X);
+  /// size, lbound, ubound of an array whose bounds are known only as the program runs (an
+  /// assumed-shape argument, an allocatable): its extent or lower bound as the kernel has it.
+  std::string expr(const evaluate::DescriptorInquiry &X);
   template <typename T> std::string expr(const evaluate::Constant<T> &X);
   template <typename T> std::string expr(const evaluate::Designator<T> &X);
   std::string arrayElement(const evaluate::ArrayRef &A);
@@ -276,11 +282,16 @@ public:
   /// A call of a routine of another file's module (ModuleRoutines.h): its definitions carried
   /// as the module's translation wrote them; null Sig when the module has no such routine.
   std::optional<Signature> imported(const semantics::Symbol &Callee, const std::string &Name);
+  /// A call of an external procedure another file defines under a routine directive: passed
+  /// as the interface the caller declares says (the definition's file registers the same form,
+  /// externalRoutines), the kernel linking its text when it first runs; nullopt when Callee is
+  /// no such procedure.
+  std::optional<Signature> external(const semantics::Symbol &Callee, const std::string &Name);
   /// The call of a routine of signature Sig: its arguments, then the variables it captures.
   std::string callWith(const Signature &Sig, const evaluate::ProcedureRef &Ref,
                        const std::string &Name);
-  std::string argument(const Expr<SomeType> &E, const Parameter &P, const std::string &Callee,
-                       size_t Position);
+  std::string argument(const Expr<SomeType> &E, const Parameter &P, const Signature &Sig,
+                       const std::string &Callee, size_t Position);
   /// An array, or a section of one its elements fill without gaps (whole columns, then one
   /// range, then single indices: a(:, j), a(l:u, j), a(:, l:u)): the address of its first
   /// element and its extents (assignedExtents').
@@ -293,7 +304,11 @@ public:
   /// R's signature, its definition written into the kernel's text first (after the routines
   /// it calls); null after an error. Written twice when it assigns a scalar argument whose
   /// intent it does not state: then that argument is taken by address.
-  const Signature *routine(const Routine &R);
+  const Signature *routine(const Routine &R, bool ForOtherFiles = false);
+  /// Writing a routine for other files' kernels (routine's ForOtherFiles): its scalar
+  /// arguments pass as their declarations say, by value when `value` or `intent(in)`, else by
+  /// address, which is all a caller's interface tells.
+  bool DeclaredPassing = false;
 
   /// R as a C function of the kernel language; Assigns: the scalar arguments it assigns.
   std::string writeRoutine(const Routine &R, const std::set<const semantics::Symbol *> &Assigns,

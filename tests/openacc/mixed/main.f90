@@ -3,7 +3,8 @@
 ! module (fields.f90, another file: its kernel text comes from the module's translation); a
 ! module's declared array
 ! (fields.f90) is allocated twice, at two sizes, updated both ways and deallocated. Built file
-! by file with jaccc -c and linked by jaccc from the objects alone (tests/openacc/run.sh).
+! by file with jaccc -c and linked by jaccc from the objects alone (tests/openacc/run.sh). Its
+! last kernels call external routines of columns.f90 through interface blocks.
 program mixed
   use iso_c_binding
   use fields
@@ -15,10 +16,26 @@ program mixed
       real(c_double) :: x(n)
       real(c_double), value :: factor
     end subroutine
+    subroutine relax(n, col, factor)
+      !$acc routine seq
+      integer, value :: n
+      real(8) :: col(n)
+      real(8), intent(in) :: factor
+    end subroutine
+    real(8) function edge_sum(v)
+      !$acc routine seq
+      real(8), intent(in) :: v(:)
+    end function
+    subroutine accumulate(total, x)
+      !$acc routine seq
+      real(8) :: total
+      real(8), intent(in) :: x
+    end subroutine
   end interface
   integer, parameter :: n = 5000
   real(c_double) :: x(n), total
-  integer :: i, m
+  real(8) :: grid(50, 40), edges, running
+  integer :: i, j, m
   do i = 1, n
     x(i) = mod(i, 10)
   end do
@@ -44,4 +61,28 @@ program mixed
     write (*, '(a, i4, f10.1)') 'declared ', m, sum(w)
     if (allocated(w)) deallocate (w)
   end do
+  ! External routines of another file (columns.f90), through the interfaces above.
+  do j = 1, 40
+    do i = 1, 50
+      grid(i, j) = mod(i * j, 7)
+    end do
+  end do
+  !$acc data copy(grid)
+  !$acc parallel loop
+  do j = 1, 40
+    call relax(50, grid(:, j), 0.25d0)
+  end do
+  edges = 0
+  !$acc parallel loop reduction(+:edges)
+  do j = 1, 40
+    edges = edges + edge_sum(grid(:, j))
+  end do
+  running = 0
+  !$acc serial copy(running)
+  do j = 1, 40
+    call accumulate(running, grid(50, j))
+  end do
+  !$acc end serial
+  !$acc end data
+  write (*, '(a, 3f14.4)') 'external ', sum(grid), edges, running
 end program mixed
