@@ -1118,6 +1118,36 @@ end subroutine
 
 #define EXPECT_HAS(Text, Part) EXPECT_NE((Text).find(Part), std::string::npos) << (Text)
 
+TEST_F(FortranKernelTest, BoundsKnownOnlyAsTheProgramRunsAreTheKernelsArguments) {
+  std::string Out = translate(R"(module m
+contains
+  real(8) function ends(v)
+    !$acc routine seq
+    real(8), intent(in) :: v(:)
+    ends = v(lbound(v, 1)) + v(size(v))
+  end function
+end module
+program p
+  use m
+  real(8), allocatable :: a(:, :)
+  integer :: i, j
+  allocate (a(-2:5, 3:7))
+  !$acc parallel loop copy(a)
+  do j = lbound(a, 2), ubound(a, 2)
+    do i = 1, size(a, 1)
+      a(i - 3, j) = size(a) + ends(a(:, j))
+    end do
+  end do
+end program
+)");
+  EXPECT_HAS(Out,
+             "for (int j = ((int)(long long)jacc_lb_a_2); j <= ((int)(((long long)jacc_n_a_2 + "
+             "(long long)jacc_lb_a_2) - 1LL)); j++) {");
+  EXPECT_HAS(Out, "for (int i = 1; i <= ((int)(long long)jacc_n_a_1); i++) {");
+  EXPECT_HAS(Out, "((int)((long long)jacc_n_a_1 * (long long)jacc_n_a_2))");
+  EXPECT_HAS(Out, "jacc_result = (v[(long long)1 - 1] + v[(long long)jacc_rn_v_1 - 1]);");
+}
+
 /// The routines a translated file registers for the kernels of other files (its glue's
 /// `jacc_define_routine("name", "text..."), "site");` calls), into Table; their names.
 std::vector<std::string> registerRoutines(const std::string &Glue, jit::KernelRoutines &Table) {
