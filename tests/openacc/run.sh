@@ -167,6 +167,7 @@ fi
 # a routine the other file's kernel calls, and external routines (no module) the kernels of
 # another file call through interface blocks.
 if ((fortran)); then
+  got=""
   mixed=$(cd "$tmp" && gfortran -O1 -o mixed.ref "$dir/mixed/fields.f90" "$dir/mixed/main.f90" \
             "$dir/mixed/columns.f90" "$dir/mixed/scale.c" && ./mixed.ref) &&
   got=$(cd "$tmp" && bash "$jaccc" -O1 "${flags[@]}" -c "$dir/mixed/fields.f90" &&
@@ -179,6 +180,24 @@ if ((fortran)); then
     echo "ok   a C and Fortran program built by jaccc -c, linked from its objects: $got"
   else
     echo "FAIL the C and Fortran program: expected '$mixed', got '$got'"
+    failed=1
+  fi
+  # A pointer a directive cannot take ends the program there, naming the fix.
+  if bash "$jaccc" -O1 "${flags[@]}" -o "$tmp/pointer_state" \
+       "$dir/refused/fortran_pointer_state.f90" 2>"$tmp/pointer_state.err"; then
+    for how in row null; do
+      want="is not associated"
+      [[ $how == row ]] && want="points to memory that is not contiguous"
+      said=$(JACC_DEVICES=host:2 "$tmp/pointer_state" $how 2>&1)
+      if [[ $? -eq 1 && $said == *"fortran_pointer_state.f90:18: the pointer 'q' $want"* ]]; then
+        echo "ok   a pointer the directive cannot take ($how) ends the program, naming the fix"
+      else
+        echo "FAIL fortran_pointer_state $how: expected '$want' at line 18, got: $said"
+        failed=1
+      fi
+    done
+  else
+    echo "FAIL refused/fortran_pointer_state.f90 did not build: $(cat "$tmp/pointer_state.err")"
     failed=1
   fi
   # -Minfo says how a Fortran construct runs, at its line.

@@ -1118,6 +1118,26 @@ end subroutine
 
 #define EXPECT_HAS(Text, Part) EXPECT_NE((Text).find(Part), std::string::npos) << (Text)
 
+TEST_F(FortranKernelTest, PointerArraysPassAsAllocatablesWhileTheyPointAtContiguousMemory) {
+  std::string Out = translate(R"(program p
+  real(8), pointer :: q(:, :)
+  integer :: i
+  allocate (q(0:3, 2))
+  !$acc parallel loop copy(q)
+  do i = 0, 3
+    q(i, 2) = q(i, 1)
+  end do
+end program
+)");
+  // The host program says whether it is associated and contiguous; the glue checks that first.
+  EXPECT_HAS(Out, "call jacc_f");
+  EXPECT_HAS(Out, "(q, lbound(q, kind=8), shape(q, kind=8), merge(merge(2, 1, is_contiguous(q)), "
+                  "0, associated(q)))");
+  EXPECT_HAS(Out, "const long long *jacc_lb_q, const long long *jacc_n_q, const int "
+                  "*jacc_state_q) {\n  jacc_fortran_pointer(*jacc_state_q, \"t.f90:5\", \"q\");");
+  EXPECT_HAS(Out, "{\"double (*q)[jacc_n_q_1]\", (void *)&q}");
+}
+
 TEST_F(FortranKernelTest, BoundsKnownOnlyAsTheProgramRunsAreTheKernelsArguments) {
   std::string Out = translate(R"(module m
 contains
@@ -1301,7 +1321,8 @@ TEST_F(FortranKernelTest, EveryKernelOfTheGoldenFileAndTheCorpusAnalysesAndCompi
         {"tests/openacc/fortran_routines.f90", 3},
         {"tests/openacc/fortran_cg_types.f90", 8},
         {"tests/openacc/fortran_field_type.f90", 3},
-        {"tests/openacc/fortran_module_arrays.f90", 3}})
+        {"tests/openacc/fortran_module_arrays.f90", 3},
+        {"tests/openacc/fortran_pointers.f90", 4}})
     expectKernelsCompile(std::string(JACC_SOURCE_DIR) + "/" + File, Count);
 }
 

@@ -108,11 +108,7 @@ static llvm::Expected<HostVariable> variableNamed(const semantics::Symbol &S, st
                          "' is an assumed-size array: jacc needs its extent; declare "
                          "it with an explicit shape, as " +
                          Name + "(n), or assumed shape, " + Name + "(:)");
-  if (semantics::IsPointer(S))
-    return makeError(ErrorCode::Unsupported,
-                     "'" + Name +
-                         "' is a pointer array, which may not be contiguous: use an "
-                         "allocatable or a dummy array");
+  V.Pointer = semantics::IsPointer(S);
   const auto *Object = S.detailsIf<semantics::ObjectEntityDetails>();
   for (int D = 0; D < V.Rank; ++D) {
     std::optional<int64_t> Lower;

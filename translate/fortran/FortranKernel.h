@@ -54,6 +54,9 @@ struct HostVariable {
   /// Each dimension's extent in the kernel: a constant, or the argument that carries it.
   std::vector<std::string> Extent;
   bool Ref = false; ///< a scalar the kernel assigns outside its loops: written through a pointer
+  /// A pointer array: passed while it is associated with contiguous memory (the glue checks
+  /// where the directive runs), as an allocatable is.
+  bool Pointer = false;
   /// Indexed by one offset (a routine's array argument of rank 2 or more, whose rows' length
   /// only the call knows), not as rows.
   bool Flat = false;
@@ -97,8 +100,8 @@ FortranKernel writeKernel(const FortranSource &Source, const RoutineIndex &Routi
                           const std::list<Fortran::parser::ExecutionPartConstruct> *Body);
 
 /// How the glue passes Symbol; an error (naming the fix) when jacc cannot (a complex or
-/// character variable, a derived type with such or allocatable components, an assumed-size or
-/// pointer array).
+/// character variable, a derived type with such or allocatable components, an assumed-size
+/// array).
 llvm::Expected<HostVariable> hostVariable(const Fortran::semantics::Symbol &Symbol);
 /// The component a designator's path of components (`m%u`, `m%grid%n`, from a scalar variable,
 /// no subscripts) ends at, as the glue passes it (HostVariable::Path); an error when a path

@@ -88,6 +88,10 @@ struct GlueCall {
       Args.push_back("lbound(" + F + ", kind=8)");
       Args.push_back("shape(" + F + ", kind=8)");
     }
+    if (V.Pointer) { // 0: not associated, 1: not contiguous, 2: as an allocatable
+      Params.push_back("const int *jacc_state_" + V.Name);
+      Args.push_back("merge(merge(2, 1, is_contiguous(" + F + ")), 0, associated(" + F + "))");
+    }
     Passed.push_back(V);
     return Passed.back();
   }
@@ -486,8 +490,13 @@ public:
     std::string Params;
     for (const std::string &P : G.Params)
       Params += (Params.empty() ? "" : ", ") + P;
-    // Declared module variables are mapped when a directive first passes them.
+    // Declared module variables are mapped when a directive first passes them; pointers must
+    // point at contiguous memory first.
     std::string Declared;
+    for (const HostVariable &V : G.Passed)
+      if (V.Pointer)
+        Declared += "  jacc_fortran_pointer(*jacc_state_" + V.Name + ", \"" + site(Where) +
+                    "\", \"" + (V.Path.empty() ? V.Symbol->name().ToString() : V.Path) + "\");\n";
     for (const HostVariable &V : G.Passed)
       for (const CStruct &S : V.Structs)
         if (Structs.insert(S.Name).second)
@@ -1139,6 +1148,20 @@ static inline void jacc_fortran_contiguous(int contiguous, const char *where, co
     return;
   fprintf(stderr, "%s: '%s' is not contiguous: jacc maps a section whose dimensions but the "
           "last are whole, as a(:, lo:hi); map the whole array\n", where, what);
+  exit(1);
+}
+/* A pointer array a directive passes: associated (state 0: not), with contiguous memory (1:
+   not), which jacc maps and hands kernels as it does an allocatable's. */
+static inline void jacc_fortran_pointer(int state, const char *where, const char *what) {
+  if (state == 2)
+    return;
+  if (state == 0)
+    fprintf(stderr, "%s: the pointer '%s' is not associated: associate it (=>) or allocate it "
+            "before the directive\n", where, what);
+  else
+    fprintf(stderr, "%s: the pointer '%s' points to memory that is not contiguous (a section "
+            "with a stride, or a part of each column): jacc maps contiguous memory; point it at "
+            "a contiguous array, or copy the section into an allocatable\n", where, what);
   exit(1);
 }
 )";
