@@ -1,7 +1,8 @@
 ! Reductions with each Fortran operator on integer, real and logical variables, and into array
 ! elements; a serial construct that assigns a scalar; atomic updates and captures (max and min of
 ! lists too); IF constructs, SELECT CASE, BLOCK, CYCLE and intrinsics (mod, iand, ieor, sign, min
-! with three arguments) inside kernels.
+! with three arguments) inside kernels; array reductions (sum, maxval, dot_product, ...) of
+! columns in a loop body.
 program reductions
   implicit none
   integer, parameter :: n = 1000
@@ -11,6 +12,9 @@ program reductions
   integer :: a(n), old(n), i, isum, iprod, imax, imin, iandr, iorr, ieorr, count, ticket, last
   real(4) :: r(n), rsum, rmax
   real(8) :: d(n), dmin
+  real(8) :: grid(40, 25), colsum(25), colmax(25), coldot(25)
+  integer :: positives(25)
+  logical :: anybig(25)
   logical :: l(n), all_true, any_true
   do i = 1, n
     a(i) = mod(i * 37, 101) + 1
@@ -116,6 +120,25 @@ program reductions
       peak(k) = max(peak(k), r(i) * k)
     end do
   end do
+  ! Array reductions of columns inside a loop: sum, maxval, minval, dot_product, any, all,
+  ! product, of integer and real sections with strides and of elemental expressions.
+  do k = 1, 25
+    do i = 1, 40
+      grid(i, k) = mod(i * k, 17) - 8
+    end do
+  end do
+  !$acc parallel loop copyin(grid, a) copyout(colsum, colmax, coldot, positives, anybig)
+  do k = 1, 25
+    colsum(k) = sum(grid(:, k)) + product(grid(1:3, k) + 9)
+    colmax(k) = maxval(grid(2:40:2, k)) - minval(abs(grid(:, k)))
+    coldot(k) = dot_product(grid(:, k), grid(40:1:-1, k))
+    positives(k) = minval(a(k:k + 10)) + maxval(a(2 * k:3 * k:k))
+    if (any(grid(:, k) > 7)) then
+      anybig(k) = all(grid(1:5, k) < 8)
+    else
+      anybig(k) = .false.
+    end if
+  end do
   !$acc serial copyin(a) copyout(last)
   last = a(n) * 2 + sign(3, -1)
   !$acc end serial
@@ -127,4 +150,6 @@ program reductions
   write (*, '(a, 8i6, 4f8.2, l2)') 'atomic max, min ', ibin, rbin, all(seen >= -1 .and. seen < 303)
   write (*, '(a, 4i6)') 'select case ', (sum(merge(1, 0, klass == k)), k = 1, 4)
   write (*, '(a, 4i6, 3f8.2)') 'element reductions ', bins, peak
+  write (*, '(a, 3f12.1, i6, i4)') 'array reductions ', sum(colsum), sum(colmax), sum(coldot), &
+    sum(positives), sum(merge(1, 0, anybig))
 end program reductions

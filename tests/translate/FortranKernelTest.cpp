@@ -1118,6 +1118,49 @@ end subroutine
 
 #define EXPECT_HAS(Text, Part) EXPECT_NE((Text).find(Part), std::string::npos) << (Text)
 
+TEST_F(FortranKernelTest, ArrayReductionsAreLoopsBeforeTheirStatement) {
+  const std::string Program = R"(program p
+  real(8) :: a(10, 4), s(4)
+  integer :: j, k(4)
+  !$acc parallel loop copyin(a) copyout(s, k)
+  do j = 1, 4
+    s(j) = sum(a(:, j)) + maxval(a(1:9:2, j) * 2)
+    if (any(a(:, j) > 1)) k(j) = count(a(:, j) > 0)
+  end do
+end program
+)";
+  std::string K = kernel(Program);
+  // Each before the statement, in the order flang gives the operands.
+  EXPECT_HAS(K, "  double jacc_r1 = -1.7976931348623157e308;\n  for (long long jacc_e1 = 0; ");
+  EXPECT_HAS(K, "{ double jacc_v = (a[j - 1][(1LL) + jacc_e1 * (2LL) - 1] * (2.)); if (jacc_v > "
+                "jacc_r1) jacc_r1 = jacc_v; }");
+  EXPECT_HAS(K, "  double jacc_r2 = 0;\n");
+  EXPECT_HAS(K, "    jacc_r2 += a[j - 1][jacc_e1];\n  }\n  s[j - 1] = (jacc_r2 + jacc_r1);\n");
+  // An IF statement's condition is computed before it, its action's reductions inside it.
+  EXPECT_HAS(K, "if ((a[j - 1][jacc_e1] > (1.))) jacc_r3 = 1;\n  }\n  if (jacc_r3) {\n    int "
+                "jacc_r4 = 0;");
+  expectKernelsCompileText(Program);
+
+  std::string Errors = translate(R"(program p
+  real(8) :: a(10, 4), s(4), b(10)
+  integer :: j
+  !$acc parallel loop copyin(a) copyout(s, b)
+  do j = 1, 4
+    s(j) = sum(a(:, j), mask=a(:, j) > 0)
+    b(:) = a(:, j) / sum(a(:, j))
+    do while (sum(a(:, j)) > s(j))
+      s(j) = s(j) + 1
+    end do
+  end do
+end program
+)",
+                                 false);
+  EXPECT_HAS(Errors, "t.f90:6:5: error: 'sum' with dim or mask is not translated into a kernel");
+  EXPECT_HAS(Errors, "t.f90:7:5: error: 'sum' inside an array assignment is not translated");
+  EXPECT_HAS(Errors, "t.f90:8:5: error: an array reduction (sum, maxval, ...) in a DO WHILE's "
+                     "condition is not translated: compute it into a variable first");
+}
+
 TEST_F(FortranKernelTest, PointerArraysPassAsAllocatablesWhileTheyPointAtContiguousMemory) {
   std::string Out = translate(R"(program p
   real(8), pointer :: q(:, :)
@@ -1316,7 +1359,7 @@ TEST_F(FortranKernelTest, EveryKernelOfTheGoldenFileAndTheCorpusAnalysesAndCompi
        {std::pair<const char *, size_t>{"tests/translate/golden/fortran_constructs.f90", 5},
         {"tests/openacc/fortran_heat2d.f90", 3},
         {"tests/openacc/fortran_adi.f90", 4},
-        {"tests/openacc/fortran_reductions.f90", 11},
+        {"tests/openacc/fortran_reductions.f90", 12},
         {"tests/openacc/fortran_arrays.f90", 3},
         {"tests/openacc/fortran_routines.f90", 3},
         {"tests/openacc/fortran_cg_types.f90", 8},

@@ -4,6 +4,7 @@
 #include "translate/fortran/KernelWriter.h"
 
 #include <flang/Evaluate/fold.h>
+#include <flang/Evaluate/shape.h>
 #include <flang/Evaluate/tools.h>
 #include <flang/Semantics/tools.h>
 
@@ -374,6 +375,9 @@ template <typename T> std::string KernelWriter::expr(const evaluate::FunctionRef
       return "(acc_on_device((int)" + expr(*X.arguments()[0]->UnwrapExpr()) + ") != 0)";
     if (!Intrinsic)
       return call(X);
+    if (std::optional<std::string> R =
+            arrayReduction(Intrinsic->name, X.arguments(), T::category, T::kind))
+      return *R;
     std::vector<std::string> Args;
     for (const auto &Arg : X.arguments())
       if (Arg)
@@ -427,6 +431,85 @@ std::string KernelWriter::intrinsic(const std::string &Name, const std::vector<s
   }
   error("the intrinsic '" + Name + "' is not translated into a kernel yet");
   return "0";
+}
+
+std::optional<std::string> KernelWriter::arrayReduction(const std::string &Name,
+                                                        const evaluate::ActualArguments &Args,
+                                                        TypeCategory Category, int Kind) {
+  static const std::set<std::string> Names = {"sum",         "product", "maxval", "minval",
+                                              "dot_product", "count",   "any",    "all"};
+  if (!Names.count(Name))
+    return std::nullopt;
+  size_t Arrays = Name == "dot_product" ? 2 : 1;
+  std::vector<const Expr<SomeType> *> Operands;
+  for (size_t I = 0; I < Args.size(); ++I) {
+    const Expr<SomeType> *E = Args[I] ? Args[I]->UnwrapExpr() : nullptr;
+    if (I < Arrays)
+      Operands.push_back(E);
+    else if (Args[I]) {
+      error("'" + Name + "' with dim or mask is not translated into a kernel yet: write the loop");
+      return "0";
+    }
+  }
+  if (Operands.size() != Arrays || !Operands[0] || (Arrays == 2 && !Operands[1]))
+    return std::nullopt;
+  if (ElementalRank > 0) {
+    error("'" + Name + "' inside an array assignment is not translated: write the loop");
+    return "0";
+  }
+  std::string T = cTypeOf(Category, Kind);
+  bool Real = Category == TypeCategory::Real;
+  std::optional<evaluate::Shape> Shape = evaluate::GetShape(*Operands[0]);
+  int Rank = Operands[0]->Rank();
+  if (T.empty() || !Shape || static_cast<int>(Shape->size()) != Rank || Rank == 0 ||
+      (Real && Kind != 4 && Kind != 8)) {
+    error("this '" + Name + "' is not translated into a kernel yet: write the loop");
+    return "0";
+  }
+  std::vector<std::string> Extents;
+  for (const evaluate::MaybeExtentExpr &E : *Shape) {
+    if (!E) {
+      error("the extent of '" + Name + "''s argument is not known: write the loop");
+      return "0";
+    }
+    Extents.push_back(expr(*E));
+  }
+  // The first and last values of a type, as maxval and minval of nothing give.
+  std::string Huge = Real               ? (Kind == 4 ? "3.40282347e38f" : "1.7976931348623157e308")
+                     : T == "long long" ? "9223372036854775807LL"
+                                        : "2147483647";
+  std::string Lowest = Real ? "-" + Huge : "(-" + Huge + " - 1)";
+  ElementalRank = Rank;
+  std::string A = expr(*Operands[0]), B = Arrays == 2 ? expr(*Operands[1]) : "";
+  ElementalRank = 0;
+  std::string R = "jacc_r" + std::to_string(++ArrayReductions);
+  std::string Init = Name == "product" || Name == "all" ? "1"
+                     : Name == "maxval"                 ? Lowest
+                     : Name == "minval"                 ? Huge
+                                                        : "0";
+  std::string Update = Name == "sum"           ? R + " += " + A + ";"
+                       : Name == "product"     ? R + " *= " + A + ";"
+                       : Name == "dot_product" ? R + " += " + A + " * " + B + ";"
+                       : Name == "count"       ? "if (" + A + ") " + R + "++;"
+                       : Name == "any"         ? "if (" + A + ") " + R + " = 1;"
+                       : Name == "all"         ? "if (!(" + A + ")) " + R + " = 0;"
+                                               : "{ " + T + " jacc_v = " + A + "; if (jacc_v " +
+                                             (Name == "maxval" ? ">" : "<") + " " + R + ") " + R +
+                                             " = jacc_v; }";
+  Hoisted.push_back(T + " " + R + " = " + Init + ";");
+  std::string Indent;
+  for (int D = Rank; D >= 1; --D) {
+    std::string K = "jacc_e" + std::to_string(D);
+    Hoisted.push_back(Indent + "for (long long " + K + " = 0; " + K + " < " + Extents[D - 1] +
+                      "; " + K + "++) {");
+    Indent += "  ";
+  }
+  Hoisted.push_back(Indent + Update);
+  for (int D = Rank; D >= 1; --D) {
+    Indent.resize(Indent.size() - 2);
+    Hoisted.push_back(Indent + "}");
+  }
+  return R;
 }
 
 std::string KernelWriter::expr(const parser::Expr &E) {

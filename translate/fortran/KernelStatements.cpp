@@ -10,7 +10,18 @@
 namespace jacc::translate::fortran {
 
 void KernelWriter::line(std::string &Text, const std::string &Indent, const std::string &Code) {
+  for (const std::string &L : Hoisted) // the statement's array reductions, computed first
+    Text += Indent + L + "\n";
+  Hoisted.clear();
   Text += Indent + Code + "\n";
+}
+
+void KernelWriter::noReductionIn(const char *What) {
+  if (Hoisted.empty())
+    return;
+  error(std::string("an array reduction (sum, maxval, ...) in ") + What +
+        " is not translated: compute it into a variable first");
+  Hoisted.clear();
 }
 
 void KernelWriter::block(std::string &Text, const parser::Block &Body, const std::string &Indent) {
@@ -272,10 +283,10 @@ void KernelWriter::ifConstruct(std::string &Text, const parser::IfConstruct &If,
   for (const auto &ElseIf : std::get<std::list<parser::IfConstruct::ElseIfBlock>>(If.t)) {
     const auto &Stmt = std::get<parser::Statement<parser::ElseIfStmt>>(ElseIf.t);
     Where = Stmt.source;
-    line(Text, I,
-         "} else if (" +
-             expr(std::get<parser::ScalarLogicalExpr>(Stmt.statement.t).thing.thing.value()) +
-             ") {");
+    std::string Condition =
+        expr(std::get<parser::ScalarLogicalExpr>(Stmt.statement.t).thing.thing.value());
+    noReductionIn("an ELSE IF's condition");
+    line(Text, I, "} else if (" + Condition + ") {");
     block(Text, std::get<parser::Block>(ElseIf.t), I + "  ");
   }
   if (const auto &Else = std::get<std::optional<parser::IfConstruct::ElseBlock>>(If.t)) {
@@ -299,9 +310,11 @@ void KernelWriter::doLoop(std::string &Text, const parser::DoConstruct &Do,
   if (Control)
     if (const auto *While = std::get_if<parser::ScalarLogicalExpr>(&Control->u)) {
       // DO WHILE: a loop the devices run sequentially, as written.
+      std::string Condition = expr(While->thing.thing.value());
+      noReductionIn("a DO WHILE's condition");
       if (!Pragma.empty())
         line(Text, I, Pragma);
-      line(Text, I, "while (" + expr(While->thing.thing.value()) + ") {");
+      line(Text, I, "while (" + Condition + ") {");
       ++LoopDepth;
       block(Text, std::get<parser::Block>(Do.t), I + "  ");
       --LoopDepth;
@@ -330,6 +343,7 @@ void KernelWriter::doLoop(std::string &Text, const parser::DoConstruct &Do,
     StepText = std::to_string(*Step);
   }
   std::string Lower = expr(Bounds->lower.thing.value()), Upper = expr(Bounds->upper.thing.value());
+  noReductionIn("a DO loop's bounds");
   bool Declared = Own.insert(&S).second;
   std::string Name = cName(S);
   if (!Pragma.empty())

@@ -74,6 +74,10 @@ public:
   /// A top-level array assignment of this construct is a loop its devices share.
   bool SharesArrayAssignments = false;
   int Cases = 0; ///< SELECT CASE constructs printed (each selector's variable is numbered)
+  /// The loops computing the array reductions (sum, maxval, ...) of the statement being
+  /// printed, each into its variable jacc_r<n>: the next line printed comes after them.
+  std::vector<std::string> Hoisted;
+  int ArrayReductions = 0; ///< array reductions printed (each one's variable is numbered)
   parser::CharBlock Where; ///< the statement being printed, for errors
 
   using Parameter = RoutineParameter;
@@ -189,6 +193,15 @@ public:
   template <typename T> std::string expr(const evaluate::FunctionRef<T> &X);
   std::string intrinsic(const std::string &Name, const std::vector<std::string> &Args,
                         TypeCategory Category, int Kind);
+  /// An array reduction (sum, product, maxval, minval, dot_product, count, any, all of whole
+  /// arrays, sections and elemental expressions of them, without dim or mask): the variable a
+  /// loop nest before the statement computes (Hoisted); nullopt when Name is none.
+  std::optional<std::string> arrayReduction(const std::string &Name,
+                                            const evaluate::ActualArguments &Args,
+                                            TypeCategory Category, int Kind);
+  /// An error when Hoisted holds loops the statement at hand cannot have before it (What:
+  /// where its expression is), which it then drops.
+  void noReductionIn(const char *What);
 
   std::string expr(const parser::Expr &E);
 
