@@ -482,7 +482,7 @@ std::optional<std::string> KernelWriter::arrayReduction(const std::string &Name,
   ElementalRank = Rank;
   std::string A = expr(*Operands[0]), B = Arrays == 2 ? expr(*Operands[1]) : "";
   ElementalRank = 0;
-  std::string R = "jacc_r" + std::to_string(++ArrayReductions);
+  std::string R = "jacc_r" + std::to_string(++Hoists);
   std::string Init = Name == "product" || Name == "all" ? "1"
                      : Name == "maxval"                 ? Lowest
                      : Name == "minval"                 ? Huge

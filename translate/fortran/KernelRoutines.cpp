@@ -24,7 +24,7 @@ std::string KernelWriter::call(const evaluate::ProcedureRef &Ref) {
     if (std::optional<Signature> Sig = imported(*Proc, Name))
       return Sig->CName.empty() ? "0" : callWith(*Sig, Ref, Name);
   if (!R && Proc && Called)
-    if (std::optional<Signature> Sig = external(*Proc, Name))
+    if (std::optional<Signature> Sig = external(*Proc, Ref, Name))
       return Sig->CName.empty() ? "0" : callWith(*Sig, Ref, Name);
   if (!R) {
     error(Proc && Called && Called->Index.defines(*Proc)
@@ -99,6 +99,21 @@ std::optional<KernelWriter::Signature> KernelWriter::imported(const semantics::S
   return Sig;
 }
 
+/// The C type of an actual argument of Type: its intrinsic type's or its struct's; empty if
+/// none.
+static std::string actualType(const evaluate::DynamicType &Type) {
+  if (Type.category() != TypeCategory::Derived)
+    return cTypeOf(Type.category(), Type.kind());
+  if (Type.IsPolymorphic())
+    return "";
+  auto Structs = structsOf(Type.GetDerivedTypeSpec());
+  if (!Structs) {
+    llvm::consumeError(Structs.takeError()); // no C type: not the dummy's
+    return "";
+  }
+  return Structs->back().Name;
+}
+
 /// How a routine takes its dummy argument S as S's declaration says: a scalar by value when
 /// `value` or `intent(in)`, else by address; an array by its first element, with its extents
 /// when assumed-shape.
@@ -115,11 +130,14 @@ static RoutineParameter::Pass declaredPass(const semantics::Symbol &S) {
 /// definition's finds no routine of that name, rather than a wrong one).
 static std::string externalName(const std::string &Name,
                                 const std::vector<RoutineParameter> &Parameters,
-                                const std::string &Return) {
-  std::string Key = Return;
+                                const std::string &Return, bool ByAddress) {
+  // Without an interface a caller knows each argument's type only, every one by address.
+  std::string Key = (ByAddress ? "by address:" : "") + Return;
   for (const RoutineParameter &P : Parameters)
-    Key += "," + P.CType + ":" + std::to_string(static_cast<int>(P.How)) + ":" +
-           std::to_string(P.Rank);
+    Key +=
+        "," + P.CType +
+        (ByAddress ? std::string()
+                   : ":" + std::to_string(static_cast<int>(P.How)) + ":" + std::to_string(P.Rank));
   return "jacc_external_" + Name + "_sig" +
          llvm::utohexstr(llvm::xxHash64(Key) & 0xffffffffu, /*LowerCase=*/true, 8);
 }
@@ -138,39 +156,54 @@ std::string externalFortranNames(llvm::StringRef CNames) {
 }
 
 std::optional<KernelWriter::Signature> KernelWriter::external(const semantics::Symbol &Callee,
+                                                              const evaluate::ProcedureRef &Ref,
                                                               const std::string &Name) {
   const semantics::Symbol &U = Callee.GetUltimate();
   if (U.owner().IsModule() || Called->Index.defines(U) || !Called->Index.declaredRoutine(U) ||
       semantics::IsDummy(U))
     return std::nullopt;
   Signature Sig;
-  const auto *Interface = U.detailsIf<semantics::SubprogramDetails>();
-  if (!Interface) {
-    error("'" + Name +
-          "' is a routine of another file called without an explicit interface: declare it in "
-          "an interface block holding '!$acc routine seq' (its arguments pass as the interface "
-          "declares them), or put it in a module");
-    return Sig;
-  }
-  for (const semantics::Symbol *D : Interface->dummyArgs()) {
-    if (!D) {
-      error("alternate returns are not translated into kernels");
-      return Sig;
-    }
-    const semantics::Symbol &S = D->GetUltimate();
-    Parameter P;
-    P.CType = routineType(S, "an argument");
-    P.Rank = S.Rank();
-    P.Out = semantics::IsIntentOut(S);
-    P.How = declaredPass(S);
-    Sig.Parameters.push_back(P);
-  }
-  std::string Return = "void";
-  if (Interface->isFunction())
-    Return = routineType(Interface->result().GetUltimate(), "the result");
-  Sig.CName = externalName(U.name().ToString(), Sig.Parameters, Return);
-  Sig.Written = true;
   Sig.AsDeclared = true;
+  Sig.Written = true;
+  std::string Return = "void";
+  const auto *Interface = U.detailsIf<semantics::SubprogramDetails>();
+  if (Interface) {
+    for (const semantics::Symbol *D : Interface->dummyArgs()) {
+      if (!D) {
+        error("alternate returns are not translated into kernels");
+        return Sig;
+      }
+      const semantics::Symbol &S = D->GetUltimate();
+      Parameter P;
+      P.CType = routineType(S, "an argument");
+      P.Rank = S.Rank();
+      P.Out = semantics::IsIntentOut(S);
+      P.How = declaredPass(S);
+      Sig.Parameters.push_back(P);
+    }
+    if (Interface->isFunction())
+      Return = routineType(Interface->result().GetUltimate(), "the result");
+  } else {
+    // No interface (`external f`): every argument by address, of its actual's type.
+    for (const auto &Arg : Ref.arguments()) {
+      const Expr<SomeType> *E = Arg ? Arg->UnwrapExpr() : nullptr;
+      std::optional<evaluate::DynamicType> Type = E ? E->GetType() : std::nullopt;
+      Parameter P;
+      P.CType = Type ? actualType(*Type) : "";
+      if (P.CType.empty()) {
+        error("argument " + std::to_string(Sig.Parameters.size() + 1) + " of '" + Name +
+              "' is not an integer, logical or real variable or array, or a derived type of "
+              "them: give the routine an interface, or pass one of those");
+        return Sig;
+      }
+      P.Rank = E->Rank();
+      P.How = P.Rank ? Parameter::Pass::Array : Parameter::Pass::Address;
+      Sig.Parameters.push_back(P);
+    }
+    if (U.test(semantics::Symbol::Flag::Function))
+      Return = routineType(U, "the result");
+  }
+  Sig.CName = externalName(U.name().ToString(), Sig.Parameters, Return, !Interface);
   // Linked into the kernel, before the routines that call it, when the kernel first runs.
   Called->define("routines " + Sig.CName, "#pragma jacc routines(" + Sig.CName + ")\n");
   return Sig;
@@ -202,36 +235,52 @@ void exportModuleRoutines(const FortranSource &Source, const RoutineIndex &Routi
   }
 }
 
+/// Whether a caller without an interface can call the routine S: no argument it must know of
+/// (`value`, assumed shape: Fortran requires an interface for those).
+static bool callableWithoutInterface(const semantics::Symbol &S) {
+  for (const semantics::Symbol *D : S.get<semantics::SubprogramDetails>().dummyArgs())
+    if (!D || D->attrs().test(semantics::Attr::VALUE) || semantics::IsAssumedShape(*D))
+      return false;
+  return true;
+}
+
 std::string externalRoutines(const FortranSource &Source, const RoutineIndex &Routines,
                              ModuleRoutines &Modules, const std::string &File) {
+  using Passing = KernelWriter::Passing;
   std::string Calls;
   for (const Routine *R : Routines.all()) {
     if (!R->Symbol->owner().IsGlobal()) // a module's (ModuleRoutines.h) or a host's own
       continue;
-    KernelWriter W(Source);
-    KernelWriter::CalledRoutines Called(Routines, Modules);
-    W.Called = &Called;
-    W.routine(*R, /*ForOtherFiles=*/true);
-    const KernelWriter::Signature &Sig = Called.Signatures[R];
-    if (Sig.CName.empty()) // it calls itself: the error is this file's kernels' to report
-      continue;
     std::optional<LineRange> Lines = Source.lines(R->Symbol->name());
     std::string Site = File + ":" + std::to_string(Lines ? Lines->First : 0);
-    // What a kernel calling it needs, each declaration once (jit/KernelRoutines.h); a routine
-    // no kernel can carry is registered as the error, which a kernel calling it reports.
-    std::string Text;
-    if (W.Out.Errors.empty()) {
-      for (const auto &[CName, Definition] : Called.Definitions)
-        Text += Definition + analysis::RoutineItemEnd;
-    } else {
-      std::string Why = W.Out.Errors.front();
-      for (char &C : Why)
-        if (C == '"' || C == '\\')
-          C = '\'';
-      Text = "#error \"" + Why + "\"\n";
+    // As callers with its interface pass the arguments, and as callers without one do.
+    for (Passing How : {Passing::Declared, Passing::ByAddress}) {
+      if (How == Passing::ByAddress && !callableWithoutInterface(*R->Symbol))
+        continue;
+      KernelWriter W(Source);
+      KernelWriter::CalledRoutines Called(Routines, Modules);
+      W.Called = &Called;
+      W.routine(*R, How);
+      const KernelWriter::Signature &Sig = Called.Signatures[R];
+      if (Sig.CName.empty()) // it calls itself: the error is this file's kernels' to report
+        break;
+      // What a kernel calling it needs, each declaration once (jit/KernelRoutines.h); a
+      // routine no kernel can carry is registered as the error, which a kernel calling it
+      // reports.
+      std::string Text;
+      if (W.Out.Errors.empty()) {
+        for (const auto &[CName, Definition] : Called.Definitions)
+          Text += Definition + analysis::RoutineItemEnd;
+      } else {
+        std::string Why = W.Out.Errors.front();
+        for (char &C : Why)
+          if (C == '"' || C == '\\')
+            C = '\'';
+        Text = "#error \"" + Why + "\"\n";
+      }
+      Calls += "  jacc_translated_check(jacc_define_routine(\"" + Sig.CName + "\",\n" +
+               cString(Text + "// jacc-site: " + Site + "\n", "      ") + "), \"" + Site + "\");\n";
     }
-    Calls += "  jacc_translated_check(jacc_define_routine(\"" + Sig.CName + "\",\n" +
-             cString(Text + "// jacc-site: " + Site + "\n", "      ") + "), \"" + Site + "\");\n";
   }
   if (Calls.empty())
     return "";
@@ -248,21 +297,6 @@ void KernelWriter::CalledRoutines::define(const std::string &CName, const std::s
   Text += Definition;
 }
 
-/// The C type of an actual argument of Type: its intrinsic type's or its struct's; empty if
-/// none.
-static std::string actualType(const evaluate::DynamicType &Type) {
-  if (Type.category() != TypeCategory::Derived)
-    return cTypeOf(Type.category(), Type.kind());
-  if (Type.IsPolymorphic())
-    return "";
-  auto Structs = structsOf(Type.GetDerivedTypeSpec());
-  if (!Structs) {
-    llvm::consumeError(Structs.takeError()); // no C type: not the dummy's
-    return "";
-  }
-  return Structs->back().Name;
-}
-
 std::string KernelWriter::argument(const Expr<SomeType> &E, const Parameter &P,
                                    const Signature &Sig, const std::string &Callee,
                                    size_t Position) {
@@ -276,12 +310,16 @@ std::string KernelWriter::argument(const Expr<SomeType> &E, const Parameter &P,
     }
   const semantics::Symbol *Whole = evaluate::UnwrapWholeSymbolDataRef(E);
   if (P.How == Parameter::Pass::Address) {
+    if (!evaluate::IsVariable(E) && Sig.AsDeclared) {
+      // Fortran passes an expression's value in a temporary, which the routine may not assign.
+      std::string Temporary = "jacc_a" + std::to_string(++Hoists);
+      std::string Value = expr(E);
+      Hoisted.push_back(P.CType + " " + Temporary + " = " + Value + ";");
+      return "&" + Temporary;
+    }
     if (!evaluate::IsVariable(E)) {
-      error(Which + (Sig.AsDeclared ? " is an expression, and its interface declares the dummy "
-                                      "argument neither intent(in) nor value (the routine may "
-                                      "assign it): declare it so, or pass a variable"
-                                    : " is an expression, and the routine assigns its dummy "
-                                      "argument: pass a variable"));
+      error(Which + " is an expression, and the routine assigns its dummy argument: pass a "
+                    "variable");
       return "0";
     }
     if (Whole) // assigned by the call
@@ -357,7 +395,7 @@ std::optional<KernelWriter::ContiguousPart> KernelWriter::contiguousPart(const E
   return Out;
 }
 
-const KernelWriter::Signature *KernelWriter::routine(const Routine &R, bool ForOtherFiles) {
+const KernelWriter::Signature *KernelWriter::routine(const Routine &R, Passing How) {
   auto [It, New] = Called->Signatures.try_emplace(&R);
   if (!New) {
     if (It->second.Written)
@@ -371,7 +409,7 @@ const KernelWriter::Signature *KernelWriter::routine(const Routine &R, bool ForO
     KernelWriter W(Source);
     W.Called = Called;
     W.InRoutine = true;
-    W.DeclaredPassing = ForOtherFiles;
+    W.RoutinePassing = How;
     Signature Sig;
     std::string Text = W.writeRoutine(R, Assigns, Sig);
     std::set<const semantics::Symbol *> Now;
@@ -413,10 +451,10 @@ std::string KernelWriter::writeRoutine(const Routine &R,
     P.Rank = S.Rank();
     if (P.Rank)
       continue;
-    P.How = declaredPass(S);
+    P.How = RoutinePassing == Passing::ByAddress ? Parameter::Pass::Address : declaredPass(S);
     // In its own file's kernels, a scalar of unstated intent it never assigns is a value too.
-    if (P.How == Parameter::Pass::Address && !DeclaredPassing && !semantics::IsIntentOut(S) &&
-        !semantics::IsIntentInOut(S) && !Assigns.count(&S))
+    if (P.How == Parameter::Pass::Address && RoutinePassing == Passing::Analysed &&
+        !semantics::IsIntentOut(S) && !semantics::IsIntentInOut(S) && !Assigns.count(&S))
       P.How = Parameter::Pass::Value;
     bool ByValue = P.How == Parameter::Pass::Value;
     P.Out = semantics::IsIntentOut(S);
@@ -468,8 +506,9 @@ std::string KernelWriter::writeRoutine(const Routine &R,
     Params.push_back(captureParameters(*S));
   Sig.Captures = Captures;
   Sig.WrittenCaptures = WrittenCaptures;
-  if (DeclaredPassing) {
-    Sig.CName = externalName(R.Symbol->name().ToString(), Sig.Parameters, Return);
+  if (RoutinePassing != Passing::Analysed) {
+    Sig.CName = externalName(R.Symbol->name().ToString(), Sig.Parameters, Return,
+                             RoutinePassing == Passing::ByAddress);
     if (!Captures.empty()) // a caller in another file sees its interface alone
       error("'" + R.Symbol->name().ToString() + "' uses '" + Captures.front()->name().ToString() +
             "' of a module or host, which a kernel of another file cannot pass it: pass it as "

@@ -77,7 +77,7 @@ public:
   /// The loops computing the array reductions (sum, maxval, ...) of the statement being
   /// printed, each into its variable jacc_r<n>: the next line printed comes after them.
   std::vector<std::string> Hoisted;
-  int ArrayReductions = 0; ///< array reductions printed (each one's variable is numbered)
+  int Hoists = 0;          ///< variables Hoisted declares (each numbered)
   parser::CharBlock Where; ///< the statement being printed, for errors
 
   using Parameter = RoutineParameter;
@@ -299,7 +299,8 @@ public:
   /// as the interface the caller declares says (the definition's file registers the same form,
   /// externalRoutines), the kernel linking its text when it first runs; nullopt when Callee is
   /// no such procedure.
-  std::optional<Signature> external(const semantics::Symbol &Callee, const std::string &Name);
+  std::optional<Signature> external(const semantics::Symbol &Callee,
+                                    const evaluate::ProcedureRef &Ref, const std::string &Name);
   /// The call of a routine of signature Sig: its arguments, then the variables it captures.
   std::string callWith(const Signature &Sig, const evaluate::ProcedureRef &Ref,
                        const std::string &Name);
@@ -317,11 +318,14 @@ public:
   /// R's signature, its definition written into the kernel's text first (after the routines
   /// it calls); null after an error. Written twice when it assigns a scalar argument whose
   /// intent it does not state: then that argument is taken by address.
-  const Signature *routine(const Routine &R, bool ForOtherFiles = false);
-  /// Writing a routine for other files' kernels (routine's ForOtherFiles): its scalar
-  /// arguments pass as their declarations say, by value when `value` or `intent(in)`, else by
-  /// address, which is all a caller's interface tells.
-  bool DeclaredPassing = false;
+  /// How a routine's scalar arguments pass: in its own file's kernels by value unless it
+  /// assigns them (Analysed); for other files' kernels as declared, by value when `value` or
+  /// `intent(in)` (Declared: what a caller's interface tells), or all by address (ByAddress:
+  /// what a caller without an interface does, as Fortran passes them).
+  enum class Passing { Analysed, Declared, ByAddress };
+  const Signature *routine(const Routine &R, Passing How = Passing::Analysed);
+  /// How the routine being written takes its scalar arguments (routine's How).
+  Passing RoutinePassing = Passing::Analysed;
 
   /// R as a C function of the kernel language; Assigns: the scalar arguments it assigns.
   std::string writeRoutine(const Routine &R, const std::set<const semantics::Symbol *> &Assigns,

@@ -2,7 +2,7 @@
 ! interfaces it declares: jaccc registers each, as its interface passes the arguments, for the
 ! kernels of other files, and the runtime links it into a kernel calling it when that kernel
 ! first runs (docs/translate.md, "Routines across files"). edge_sum carries bump, a routine of
-! this file, with it.
+! this file, with it; main.f90 calls shift without an interface.
 subroutine relax(n, col, factor)
   !$acc routine seq
   integer, value :: n
@@ -33,3 +33,12 @@ subroutine accumulate(total, x)
   real(8), intent(in) :: x
   total = total + x
 end subroutine accumulate
+
+subroutine shift(col, n, by)
+  !$acc routine seq
+  integer :: n, k
+  real(8) :: col(n), by ! called without an interface: every argument by address
+  do k = 1, n
+    col(k) = col(k) + by
+  end do
+end subroutine shift

@@ -35,6 +35,8 @@ program mixed
   integer, parameter :: n = 5000
   real(c_double) :: x(n), total
   real(8) :: grid(50, 40), edges, running
+  external shift
+  !$acc routine(shift) seq
   integer :: i, j, m
   do i = 1, n
     x(i) = mod(i, 10)
@@ -71,6 +73,7 @@ program mixed
   !$acc parallel loop
   do j = 1, 40
     call relax(50, grid(:, j), 0.25d0)
+    call shift(grid(11, j), 10, 0.5d0 * j)
   end do
   edges = 0
   !$acc parallel loop reduction(+:edges)
