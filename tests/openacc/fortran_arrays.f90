@@ -1,18 +1,22 @@
 ! Array syntax inside compute constructs: whole-array and section assignments at a kernels
 ! construct's top level (loops the devices share), sections with strides and whole columns in a
 ! parallel loop's body (a private work array filled by array assignments), and a section with
-! only a lower bound in a serial construct.
+! only a lower bound in a serial construct; a vector subscript and a sum inside an assignment
+! of a column.
 program array_syntax
   implicit none
   integer, parameter :: n = 64, m = 40
   real(8) :: a(n, m), b(n, m), c(n), w(0:9)
   real(8), allocatable :: u(:, :)
-  integer :: i, j
+  integer :: i, j, rev(n)
   allocate (u(0:n + 1, m))
   do j = 1, m
     do i = 1, n
       b(i, j) = i * 0.5d0 + j
     end do
+  end do
+  do i = 1, n
+    rev(i) = n + 1 - i
   end do
   u = 1
   !$acc kernels copyout(a) copyin(b) copy(u)
@@ -21,12 +25,14 @@ program array_syntax
   !$acc end kernels
   write (*, '(a, 2f14.4)') 'kernels ', sum(a), sum(u)
   c = 0
-  !$acc parallel loop copyin(b) copy(a) private(w)
+  !$acc parallel loop copyin(b, rev) copy(a) private(w)
   do j = 1, m
     w(:) = j
     w(1:9:2) = 0
     a(:, j) = b(:, j) + w(0) + w(1) + w(9)
     a(2:n:2, j) = -a(2:n:2, j)
+    ! A vector subscript, and a reduction of the assigned column, evaluated before it assigns.
+    a(:, j) = b(rev, j) / sum(abs(a(:, j))) * 1000
   end do
   write (*, '(a, 2f14.4)') 'loop bodies ', sum(a), a(2, 3)
   !$acc serial copy(c)

@@ -271,10 +271,25 @@ std::string KernelWriter::arrayElement(const evaluate::ArrayRef &A) {
     const auto &Sub = A.subscript()[D].u;
     const auto *Index = std::get_if<evaluate::IndirectSubscriptIntegerExpr>(&Sub);
     const auto *Range = std::get_if<evaluate::Triplet>(&Sub);
-    if ((Index && Index->value().Rank() > 0) || (Range && !ElementalRank) || (!Index && !Range)) {
-      error(Range ? "array sections are translated in array assignments only: write the loop"
-                  : "vector subscripts are not translated into kernels yet: write the loop");
+    bool Vector = Index && Index->value().Rank() > 0;
+    if ((Vector && (!ElementalRank || Index->value().Rank() != 1)) || (Range && !ElementalRank) ||
+        (!Index && !Range)) {
+      error(Range    ? "array sections are translated in array assignments only: write the loop"
+            : Vector ? "vector subscripts are translated in array assignments only: write the "
+                       "loop"
+                     : "this subscript is not translated into kernels yet: write the loop");
       return Name;
+    }
+    if (Vector) {
+      // v(k) of the vector at this place's counter: its own section counts from there.
+      int Base = CounterBase, Rank = ElementalRank;
+      CounterBase += Section++;
+      ElementalRank = 1;
+      std::string S = subscript(Index->value());
+      CounterBase = Base;
+      ElementalRank = Rank;
+      Subs.push_back(Lower == "0" ? S : S + " - " + Lower);
+      continue;
     }
     if (Index) {
       std::string S = subscript(Index->value());
@@ -282,7 +297,7 @@ std::string KernelWriter::arrayElement(const evaluate::ArrayRef &A) {
       continue;
     }
     // l:u:s at counter k is element l + k * s.
-    std::string Step = "jacc_e" + std::to_string(++Section);
+    std::string Step = "jacc_e" + std::to_string(CounterBase + ++Section);
     if (std::optional<int64_t> Stride = evaluate::ToInt64(Range->stride()); Stride != 1)
       Step += " * (" + subscript(Range->stride()) + ")";
     std::string From = Range->GetLower() ? subscript(*Range->GetLower()) : Lower;
@@ -311,7 +326,7 @@ std::string KernelWriter::wholeElement(const semantics::Symbol &S) {
     error("'" + S.name().ToString() + "' has another rank than the array it is assigned to");
   std::vector<std::string> Subs;
   for (int D = 1; D <= S.Rank(); ++D)
-    Subs.push_back("jacc_e" + std::to_string(D));
+    Subs.push_back("jacc_e" + std::to_string(CounterBase + D));
   std::optional<HostVariable> V = find(S);
   return V ? indexed(Text, *V, Subs) : Text;
 }
@@ -453,10 +468,6 @@ std::optional<std::string> KernelWriter::arrayReduction(const std::string &Name,
   }
   if (Operands.size() != Arrays || !Operands[0] || (Arrays == 2 && !Operands[1]))
     return std::nullopt;
-  if (ElementalRank > 0) {
-    error("'" + Name + "' inside an array assignment is not translated: write the loop");
-    return "0";
-  }
   std::string T = cTypeOf(Category, Kind);
   bool Real = Category == TypeCategory::Real;
   std::optional<evaluate::Shape> Shape = evaluate::GetShape(*Operands[0]);
@@ -479,9 +490,14 @@ std::optional<std::string> KernelWriter::arrayReduction(const std::string &Name,
                      : T == "long long" ? "9223372036854775807LL"
                                         : "2147483647";
   std::string Lowest = Real ? "-" + Huge : "(-" + Huge + " - 1)";
+  // Its own counters, in loops before the statement (inside an array assignment too: Fortran
+  // evaluates the reduction whole, before it assigns).
+  int OuterRank = ElementalRank, OuterBase = CounterBase;
   ElementalRank = Rank;
+  CounterBase = 0;
   std::string A = expr(*Operands[0]), B = Arrays == 2 ? expr(*Operands[1]) : "";
-  ElementalRank = 0;
+  ElementalRank = OuterRank;
+  CounterBase = OuterBase;
   std::string R = "jacc_r" + std::to_string(++Hoists);
   std::string Init = Name == "product" || Name == "all" ? "1"
                      : Name == "maxval"                 ? Lowest

@@ -71,6 +71,9 @@ public:
   /// Inside an array assignment: its rank, the number of its loop counters jacc_e1 ... (the
   /// first dimension's innermost); 0 elsewhere.
   int ElementalRank = 0;
+  /// Inside a vector subscript of an array assignment: the counters its own sections start
+  /// after (the vector takes the counter of its place in the designator it subscripts).
+  int CounterBase = 0;
   /// A top-level array assignment of this construct is a loop its devices share.
   bool SharesArrayAssignments = false;
   int Cases = 0; ///< SELECT CASE constructs printed (each selector's variable is numbered)
@@ -195,7 +198,8 @@ public:
                         TypeCategory Category, int Kind);
   /// An array reduction (sum, product, maxval, minval, dot_product, count, any, all of whole
   /// arrays, sections and elemental expressions of them, without dim or mask): the variable a
-  /// loop nest before the statement computes (Hoisted); nullopt when Name is none.
+  /// loop nest before the statement (an array assignment's loops too) computes (Hoisted);
+  /// nullopt when Name is none.
   std::optional<std::string> arrayReduction(const std::string &Name,
                                             const evaluate::ActualArguments &Args,
                                             TypeCategory Category, int Kind);
