@@ -129,7 +129,7 @@ program reductions
   end do
   !$acc parallel loop copyin(grid, a) copyout(colsum, colmax, coldot, positives, anybig)
   do k = 1, 25
-    colsum(k) = sum(grid(:, k)) + product(grid(1:3, k) + 9)
+    colsum(k) = sum(grid(:, k)) + product(grid(1:3, k) + 9) + sum(grid(:, k), mask=grid(:, k) > 2)
     colmax(k) = maxval(grid(2:40:2, k)) - minval(abs(grid(:, k)))
     coldot(k) = dot_product(grid(:, k), grid(40:1:-1, k))
     positives(k) = minval(a(k:k + 10)) + maxval(a(2 * k:3 * k:k))

@@ -1175,7 +1175,7 @@ end program
   integer :: j
   !$acc parallel loop copyin(a) copyout(s, b)
   do j = 1, 4
-    s(j) = sum(a(:, j), mask=a(:, j) > 0)
+    b(:) = sum(a(:, 1:4), dim=2)
     do while (sum(a(:, j)) > s(j))
       s(j) = s(j) + 1
     end do
@@ -1183,7 +1183,20 @@ end program
 end program
 )",
                                  false);
-  EXPECT_HAS(Errors, "t.f90:6:5: error: 'sum' with dim or mask is not translated into a kernel");
+  EXPECT_HAS(Errors, "t.f90:6:5: error: 'sum' along a dimension (dim) of an array of rank 2 or "
+                     "more is not translated into a kernel yet");
+  // A mask is an elemental condition on the update; dim along a vector's one dimension is the
+  // whole vector's.
+  std::string Masked = kernel(R"(program p
+  real(8) :: a(10, 4), s(4)
+  integer :: j
+  !$acc parallel loop copyin(a) copyout(s)
+  do j = 1, 4
+    s(j) = sum(a(:, j), dim=1, mask=a(:, j) > 0)
+  end do
+end program
+)");
+  EXPECT_HAS(Masked, "if ((a[j - 1][jacc_e1] > (0.))) { jacc_r1 += a[j - 1][jacc_e1]; }");
   EXPECT_HAS(Errors, "t.f90:7:5: error: an array reduction (sum, maxval, ...) in a DO WHILE's "
                      "condition is not translated: compute it into a variable first");
 }

@@ -457,12 +457,22 @@ std::optional<std::string> KernelWriter::arrayReduction(const std::string &Name,
     return std::nullopt;
   size_t Arrays = Name == "dot_product" ? 2 : 1;
   std::vector<const Expr<SomeType> *> Operands;
+  const Expr<SomeType> *Mask = nullptr;
+  // Flang gives the arguments in the intrinsic's order: (array, dim, mask), count's (mask,
+  // dim, kind: the result's kind), dot_product's two vectors.
   for (size_t I = 0; I < Args.size(); ++I) {
     const Expr<SomeType> *E = Args[I] ? Args[I]->UnwrapExpr() : nullptr;
+    bool Dim = I == 1 && Arrays == 1, MaskArg = I == 2 && Name != "count";
     if (I < Arrays)
       Operands.push_back(E);
-    else if (Args[I]) {
-      error("'" + Name + "' with dim or mask is not translated into a kernel yet: write the loop");
+    else if (MaskArg && E)
+      Mask = E;
+    else if (Dim && E && evaluate::ToInt64(*E) == 1 && !Operands.empty() && Operands[0] &&
+             Operands[0]->Rank() == 1)
+      continue; // along the only dimension: the whole array's
+    else if (Args[I] && !(I == 2 && Name == "count")) {
+      error("'" + Name + "' along a dimension (dim) of an array of rank 2 or more is not " +
+            "translated into a kernel yet: write the loop");
       return "0";
     }
   }
@@ -496,6 +506,7 @@ std::optional<std::string> KernelWriter::arrayReduction(const std::string &Name,
   ElementalRank = Rank;
   CounterBase = 0;
   std::string A = expr(*Operands[0]), B = Arrays == 2 ? expr(*Operands[1]) : "";
+  std::string If = Mask ? "if (" + expr(*Mask) + ") " : "";
   ElementalRank = OuterRank;
   CounterBase = OuterBase;
   std::string R = "jacc_r" + std::to_string(++Hoists);
@@ -520,7 +531,7 @@ std::optional<std::string> KernelWriter::arrayReduction(const std::string &Name,
                       "; " + K + "++) {");
     Indent += "  ";
   }
-  Hoisted.push_back(Indent + Update);
+  Hoisted.push_back(Indent + If + (If.empty() ? Update : "{ " + Update + " }"));
   for (int D = Rank; D >= 1; --D) {
     Indent.resize(Indent.size() - 2);
     Hoisted.push_back(Indent + "}");

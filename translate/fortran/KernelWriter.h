@@ -197,7 +197,8 @@ public:
   std::string intrinsic(const std::string &Name, const std::vector<std::string> &Args,
                         TypeCategory Category, int Kind);
   /// An array reduction (sum, product, maxval, minval, dot_product, count, any, all of whole
-  /// arrays, sections and elemental expressions of them, without dim or mask): the variable a
+  /// arrays, sections and elemental expressions of them, with a mask, dim only along a
+  /// vector's one dimension): the variable a
   /// loop nest before the statement (an array assignment's loops too) computes (Hoisted);
   /// nullopt when Name is none.
   std::optional<std::string> arrayReduction(const std::string &Name,
