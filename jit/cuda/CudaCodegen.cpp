@@ -422,6 +422,11 @@ llvm::Expected<CudaKernelSource> generateCudaSource(const KernelInfo &K, bool Sp
       return makeError(ErrorCode::Unsupported,
                        "argument '" + A->Decl + "': CUDA kernels are C++ without _Complex; "
                        "pass the real and imaginary parts as two scalars (creal/cimag)");
+    if (llvm::StringRef(A->Decl).contains("_Complex")) // an array of them
+      return makeError(ErrorCode::Unsupported,
+                       "argument '" + A->Decl +
+                           "': CUDA kernels are C++ without _Complex; "
+                           "keep the real and imaginary parts in two arrays");
     S.Params.push_back({A->Name, unsigned(A->Size), unsigned(A->Align)});
   }
   if (Split)

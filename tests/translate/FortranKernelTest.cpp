@@ -1118,6 +1118,33 @@ end subroutine
 
 #define EXPECT_HAS(Text, Part) EXPECT_NE((Text).find(Part), std::string::npos) << (Text)
 
+TEST_F(FortranKernelTest, ComplexValuesAreCsComplex) {
+  std::string Out = translate(R"(program p
+  complex(8) :: z(10), t
+  complex(4) :: c
+  real(8) :: r(10)
+  integer :: i
+  t = 0
+  !$acc parallel loop copyin(z) copyout(r) reduction(+:t) private(c)
+  do i = 1, 10
+    c = cmplx(r(i), 2.5, kind=4)
+    r(i) = abs(z(i)) + real(conjg(z(i))) + aimag(z(i) * (1d0, 2d0)) + real(c)
+    t = t + exp(z(i)) + dot_product(z(1:2), z(3:4))
+  end do
+end program
+)");
+  std::vector<test::PushedKernel> K = test::pushedKernels(Out);
+  ASSERT_EQ(K.size(), 1u);
+  EXPECT_TRUE(llvm::is_contained(K[0].Decls, "double _Complex *z")) << llvm::join(K[0].Decls, "; ");
+  EXPECT_TRUE(llvm::is_contained(K[0].Decls, "double _Complex t")) << llvm::join(K[0].Decls, "; ");
+  for (const char *Part : {"#include <complex.h>\n", "cabs(z[i - 1])", "creal(conj(z[i - 1]))",
+                           "cimag((z[i - 1] * ((1.) + (2.) * I)))", "crealf(c)", "cexp(z[i - 1])",
+                           "jacc_r1 += conj(z[(1LL) + jacc_e1 - 1]) * z[(3LL) + jacc_e1 - 1];"})
+    EXPECT_HAS(K[0].Source, Part);
+  analysis::KernelInfo Info = jit::analyzeOrFail(K[0].Source, K[0].Decls);
+  EXPECT_FALSE(Info.Source.empty());
+}
+
 TEST_F(FortranKernelTest, VectorSubscriptsTakeTheCounterOfTheirPlace) {
   const std::string Program = R"(program p
   real(8) :: a(10, 8), d(4, 8), b(10)
@@ -1197,8 +1224,20 @@ end program
 end program
 )");
   EXPECT_HAS(Masked, "if ((a[j - 1][jacc_e1] > (0.))) { jacc_r1 += a[j - 1][jacc_e1]; }");
-  EXPECT_HAS(Errors, "t.f90:7:5: error: an array reduction (sum, maxval, ...) in a DO WHILE's "
-                     "condition is not translated: compute it into a variable first");
+  // minval and maxval start from their type's extreme values: integer(2)'s are a short's.
+  std::string Short = kernel(R"(program p
+  integer(2) :: h(10, 4), lo(4)
+  integer :: j
+  !$acc parallel loop copyin(h) copyout(lo)
+  do j = 1, 4
+    lo(j) = minval(h(:, j))
+  end do
+end program
+)");
+  EXPECT_HAS(Short, "short jacc_r1 = 32767;");
+  EXPECT_HAS(Errors, "t.f90:7:5: error: an array reduction (sum, maxval, ...) or an expression "
+                     "passed by address to a routine of another file in a DO WHILE's condition "
+                     "is not translated: compute it into a variable first");
 }
 
 TEST_F(FortranKernelTest, PointerArraysPassAsAllocatablesWhileTheyPointAtContiguousMemory) {

@@ -57,6 +57,8 @@ std::string cTypeOf(TypeCategory Category, int Kind) {
   switch (Category) {
   case TypeCategory::Real:
     return Kind == 4 ? "float" : Kind == 8 ? "double" : "";
+  case TypeCategory::Complex: // gfortran lays a complex out as C does (two reals)
+    return Kind == 4 ? "float _Complex" : Kind == 8 ? "double _Complex" : "";
   case TypeCategory::Integer:
   case TypeCategory::Logical:
     return Kind == 1   ? "signed char"
@@ -96,9 +98,9 @@ static llvm::Expected<HostVariable> variableNamed(const semantics::Symbol &S, st
   if (V.CType.empty())
     return makeError(ErrorCode::Unsupported,
                      "'" + Name +
-                         "': jacc's kernels take integer, logical and real variables of "
-                         "kinds 1 to 8 and derived types of them (complex and character "
-                         "variables are not translated yet)");
+                         "': jacc's kernels take integer, logical, real and complex variables "
+                         "of kinds 1 to 8 and derived types of them (character variables are "
+                         "not translated yet)");
   V.Rank = S.Rank();
   if (V.Rank == 0)
     return V;

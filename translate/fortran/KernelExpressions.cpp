@@ -54,6 +54,11 @@ template <typename X> std::string KernelWriter::binary(const X &Op, const char *
 template <typename T> std::string KernelWriter::expr(const evaluate::Power<T> &X) {
   if constexpr (T::category == TypeCategory::Integer)
     return integerPower(expr(X.left()), evaluate::ToInt64(X.right()));
+  if constexpr (T::category == TypeCategory::Complex) {
+    includeComplex();
+    return std::string(T::kind == 4 ? "cpowf(" : "cpow(") + expr(X.left()) + ", " +
+           expr(X.right()) + ")";
+  }
   return std::string(T::kind == 4 ? "powf(" : "pow(") + expr(X.left()) + ", " + expr(X.right()) +
          ")";
 }
@@ -63,8 +68,10 @@ template <typename T> std::string KernelWriter::expr(const evaluate::RealToIntPo
       std::visit([](const auto &E) { return evaluate::ToInt64(E); }, X.right().u);
   if (N && *N >= 0 && *N <= 4)
     return integerPower(expr(X.left()), N);
-  return std::string(T::kind == 4 ? "powf(" : "pow(") + expr(X.left()) + ", " + expr(X.right()) +
-         ")";
+  if constexpr (T::category == TypeCategory::Complex)
+    includeComplex();
+  return std::string(T::category == TypeCategory::Complex ? "c" : "") +
+         (T::kind == 4 ? "powf(" : "pow(") + expr(X.left()) + ", " + expr(X.right()) + ")";
 }
 
 std::string KernelWriter::integerPower(const std::string &B, std::optional<int64_t> N) {
@@ -127,8 +134,18 @@ std::string KernelWriter::expr(const evaluate::Relational<SomeType> &X) {
 }
 
 template <typename T> std::string KernelWriter::expr(const evaluate::Constant<T> &X) {
-  if constexpr (T::category == TypeCategory::Integer || T::category == TypeCategory::Real ||
-                T::category == TypeCategory::Logical) {
+  if constexpr (T::category == TypeCategory::Complex) {
+    if (X.Rank() != 0) {
+      error("an array constant is not translated into a kernel yet");
+      return "0";
+    }
+    auto Value = X.GetScalarValue();
+    using Part = evaluate::Type<TypeCategory::Real, T::kind>;
+    includeComplex();
+    return "(" + expr(evaluate::Constant<Part>(Value->REAL())) + " + " +
+           expr(evaluate::Constant<Part>(Value->AIMAG())) + " * I)";
+  } else if constexpr (T::category == TypeCategory::Integer || T::category == TypeCategory::Real ||
+                       T::category == TypeCategory::Logical) {
     if (X.Rank() != 0) {
       error("an array constant is not translated into a kernel yet");
       return "0";
@@ -226,6 +243,35 @@ std::string KernelWriter::component(const evaluate::Component &C) {
     return "0";
   }
   return dataRef(C.base()) + "." + cName(Member);
+}
+
+template <int K> std::string KernelWriter::expr(const evaluate::ComplexComponent<K> &X) {
+  includeComplex();
+  return std::string(X.isImaginaryPart ? "cimag" : "creal") + (K == 4 ? "f(" : "(") +
+         expr(X.left()) + ")";
+}
+
+template <int K> std::string KernelWriter::expr(const evaluate::ComplexConstructor<K> &X) {
+  includeComplex();
+  return "(" + expr(X.left()) + " + " + expr(X.right()) + " * I)";
+}
+
+void KernelWriter::includeComplex() {
+  if (Called)
+    Called->define("<complex.h>", "#include <complex.h>\n");
+}
+
+std::string KernelWriter::complexIntrinsic(const std::string &Name,
+                                           const std::vector<std::string> &Args, int ArgKind) {
+  static const std::map<std::string, std::string> Functions = {
+      {"abs", "cabs"},   {"sqrt", "csqrt"}, {"exp", "cexp"},   {"log", "clog"},   {"sin", "csin"},
+      {"cos", "ccos"},   {"tan", "ctan"},   {"sinh", "csinh"}, {"cosh", "ccosh"}, {"tanh", "ctanh"},
+      {"conjg", "conj"}, {"asin", "casin"}, {"acos", "cacos"}, {"atan", "catan"}};
+  auto It = Functions.find(Name);
+  if (It == Functions.end() || Args.size() != 1)
+    return "";
+  includeComplex();
+  return It->second + (ArgKind == 4 ? "f(" : "(") + Args[0] + ")";
 }
 
 std::string KernelWriter::expr(const evaluate::DescriptorInquiry &X) {
@@ -394,10 +440,22 @@ template <typename T> std::string KernelWriter::expr(const evaluate::FunctionRef
             arrayReduction(Intrinsic->name, X.arguments(), T::category, T::kind))
       return *R;
     std::vector<std::string> Args;
+    std::optional<int> ComplexKind; // of the first argument, when complex
     for (const auto &Arg : X.arguments())
       if (Arg)
-        if (const Expr<SomeType> *E = Arg->UnwrapExpr())
+        if (const Expr<SomeType> *E = Arg->UnwrapExpr()) {
+          if (std::optional<evaluate::DynamicType> Type = E->GetType();
+              Args.empty() && Type && Type->category() == TypeCategory::Complex)
+            ComplexKind = Type->kind();
           Args.push_back(expr(*E));
+        }
+    if (ComplexKind) {
+      std::string Text = complexIntrinsic(Intrinsic->name, Args, *ComplexKind);
+      if (Text.empty())
+        error("the intrinsic '" + Intrinsic->name +
+              "' of a complex value is not translated into a kernel yet");
+      return Text.empty() ? "0" : Text;
+    }
     return intrinsic(Intrinsic->name, Args, T::category, T::kind);
   }
 }
@@ -498,7 +556,9 @@ std::optional<std::string> KernelWriter::arrayReduction(const std::string &Name,
   // The first and last values of a type, as maxval and minval of nothing give.
   std::string Huge = Real               ? (Kind == 4 ? "3.40282347e38f" : "1.7976931348623157e308")
                      : T == "long long" ? "9223372036854775807LL"
-                                        : "2147483647";
+                     : T == "short"     ? "32767"
+                     : T == "signed char" ? "127"
+                                          : "2147483647";
   std::string Lowest = Real ? "-" + Huge : "(-" + Huge + " - 1)";
   // Its own counters, in loops before the statement (inside an array assignment too: Fortran
   // evaluates the reduction whole, before it assigns).
@@ -514,15 +574,21 @@ std::optional<std::string> KernelWriter::arrayReduction(const std::string &Name,
                      : Name == "maxval"                 ? Lowest
                      : Name == "minval"                 ? Huge
                                                         : "0";
-  std::string Update = Name == "sum"           ? R + " += " + A + ";"
-                       : Name == "product"     ? R + " *= " + A + ";"
-                       : Name == "dot_product" ? R + " += " + A + " * " + B + ";"
-                       : Name == "count"       ? "if (" + A + ") " + R + "++;"
-                       : Name == "any"         ? "if (" + A + ") " + R + " = 1;"
-                       : Name == "all"         ? "if (!(" + A + ")) " + R + " = 0;"
-                                               : "{ " + T + " jacc_v = " + A + "; if (jacc_v " +
-                                             (Name == "maxval" ? ">" : "<") + " " + R + ") " + R +
-                                             " = jacc_v; }";
+  if (Category == TypeCategory::Complex)
+    includeComplex(); // conj
+  std::string Update =
+      Name == "sum"           ? R + " += " + A + ";"
+      : Name == "product"     ? R + " *= " + A + ";"
+      : Name == "dot_product" ? R + " += " +
+                                    (Category == TypeCategory::Complex
+                                         ? std::string(Kind == 4 ? "conjf(" : "conj(") + A + ")"
+                                         : A) +
+                                    " * " + B + ";"
+      : Name == "count" ? "if (" + A + ") " + R + "++;"
+      : Name == "any"   ? "if (" + A + ") " + R + " = 1;"
+      : Name == "all"   ? "if (!(" + A + ")) " + R + " = 0;"
+                        : "{ " + T + " jacc_v = " + A + "; if (jacc_v " +
+                            (Name == "maxval" ? ">" : "<") + " " + R + ") " + R + " = jacc_v; }";
   Hoisted.push_back(T + " " + R + " = " + Init + ";");
   std::string Indent;
   for (int D = Rank; D >= 1; --D) {

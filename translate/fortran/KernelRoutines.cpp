@@ -636,8 +636,8 @@ std::string KernelWriter::routineType(const semantics::Symbol &S, const char *Wh
   }
   if (T.empty())
     error("'" + S.name().ToString() + "', " + What +
-          " of a routine, is not an integer, logical or real of kind 1 to 8, or a derived type "
-          "of them (complex and character variables are not translated yet)");
+          " of a routine, is not an integer, logical, real or complex of kind 1 to 8, or a "
+          "derived type of them (character variables are not translated yet)");
   return T.empty() ? std::string("int") : T;
 }
 

@@ -19,8 +19,9 @@ void KernelWriter::line(std::string &Text, const std::string &Indent, const std:
 void KernelWriter::noReductionIn(const char *What) {
   if (Hoisted.empty())
     return;
-  error(std::string("an array reduction (sum, maxval, ...) in ") + What +
-        " is not translated: compute it into a variable first");
+  error(std::string("an array reduction (sum, maxval, ...) or an expression passed by address "
+                    "to a routine of another file in ") +
+        What + " is not translated: compute it into a variable first");
   Hoisted.clear();
 }
 

@@ -163,6 +163,16 @@ public:
   /// size, lbound, ubound of an array whose bounds are known only as the program runs (an
   /// assumed-shape argument, an allocatable): its extent or lower bound as the kernel has it.
   std::string expr(const evaluate::DescriptorInquiry &X);
+  /// Complex values are C's `_Complex` (host devices; CUDA's C++ has none): a part
+  /// (`real(z)`, `aimag(z)`, `z%re`) as creal/cimag, `cmplx(x, y)` as x + y * I.
+  template <int K> std::string expr(const evaluate::ComplexComponent<K> &X);
+  template <int K> std::string expr(const evaluate::ComplexConstructor<K> &X);
+  /// The kernel includes <complex.h> (I, creal, cexp, ...), before the definitions using it.
+  void includeComplex();
+  /// An intrinsic of complex arguments (abs, sqrt, exp, conjg, ...) as <complex.h>'s function
+  /// of ArgKind; empty when it has none.
+  std::string complexIntrinsic(const std::string &Name, const std::vector<std::string> &Args,
+                               int ArgKind);
   template <typename T> std::string expr(const evaluate::Constant<T> &X);
   template <typename T> std::string expr(const evaluate::Designator<T> &X);
   std::string arrayElement(const evaluate::ArrayRef &A);

@@ -456,6 +456,10 @@ TEST(CudaCodegenTest, LongDoubleAndComplexAreUnsupportedWithTheirWorkaround) {
        {"double *x", "float _Complex z", "int n"},
        "argument 'float _Complex z': CUDA kernels are C++ without _Complex; pass the real and "
        "imaginary parts as two scalars (creal/cimag)"},
+      {"#pragma acc parallel loop\nfor (int i = 0; i < n; i++) x[i] = __real__ z[i];\n",
+       {"double *x", "const double _Complex *z", "int n"},
+       "argument 'const double _Complex *z': CUDA kernels are C++ without _Complex; keep the "
+       "real and imaginary parts in two arrays"},
       {"#pragma acc parallel loop reduction(+:h[0:2])\n"
        "for (int i = 0; i < n; i++) h[i % 2] += x[i];\n",
        {"const double *x", "long double *h", "int n"},
