@@ -4,6 +4,7 @@
 #include "translate/Translator.h"
 
 #include "analysis/KernelSource.h"
+#include "translate/RoutineRegistration.h"
 
 #include <clang/AST/DeclCXX.h>
 
@@ -47,22 +48,13 @@ void Translator::defineRoutines() {
     std::string Text;
     if (Diags.errorCount() == Before)
       Text = Needs.leadingDecls(N, "", {}, RoutineItemEnd);
-    if (Diags.errorCount() != Before) {
-      std::string Why = Diags.takeErrorsAfter(Before).front();
-      for (char &C : Why)
-        if (C == '"' || C == '\\')
-          C = '\'';
-      Text = "#error \"" + Why + "\"\n";
-    }
-    Calls += "  jacc_translated_check(jacc_define_routine(\"" + Name + "\",\n" +
-             cString(Text + "// jacc-site: " + Site + "\n", "      ") + "), \"" + Site + "\");\n";
+    if (Diags.errorCount() != Before)
+      Text = routineError(Diags.takeErrorsAfter(Before).front());
+    Calls += routineRegistration(Name, Text, Site);
   }
-  if (Calls.empty())
-    return;
-  RW.InsertTextAfter(SM.getLocForEndOfFile(SM.getMainFileID()),
-                     "\n/* The routines of this file, for the kernels of other files. */\n"
-                     "__attribute__((constructor)) static void jacc_define_routines(void) {\n" +
-                         Calls + "}\n");
+  if (!Calls.empty())
+    RW.InsertTextAfter(SM.getLocForEndOfFile(SM.getMainFileID()),
+                       registrationConstructor(Calls, "routines"));
 }
 
 } // namespace jacc::translate

@@ -5,7 +5,7 @@
 #include "translate/fortran/KernelWriter.h"
 
 #include "analysis/KernelSource.h"
-#include "translate/ComputePush.h"
+#include "translate/RoutineRegistration.h"
 
 #include <flang/Evaluate/tools.h>
 #include <flang/Semantics/scope.h>
@@ -268,25 +268,15 @@ std::string externalRoutines(const FortranSource &Source, const RoutineIndex &Ro
       // routine no kernel can carry is registered as the error, which a kernel calling it
       // reports.
       std::string Text;
-      if (W.Out.Errors.empty()) {
+      if (W.Out.Errors.empty())
         for (const auto &[CName, Definition] : Called.Definitions)
           Text += Definition + analysis::RoutineItemEnd;
-      } else {
-        std::string Why = W.Out.Errors.front();
-        for (char &C : Why)
-          if (C == '"' || C == '\\')
-            C = '\'';
-        Text = "#error \"" + Why + "\"\n";
-      }
-      Calls += "  jacc_translated_check(jacc_define_routine(\"" + Sig.CName + "\",\n" +
-               cString(Text + "// jacc-site: " + Site + "\n", "      ") + "), \"" + Site + "\");\n";
+      else
+        Text = routineError(W.Out.Errors.front());
+      Calls += routineRegistration(Sig.CName, Text, Site);
     }
   }
-  if (Calls.empty())
-    return "";
-  return "\n/* The external routines of this file, for the kernels of other files. */\n"
-         "__attribute__((constructor)) static void jacc_define_routines(void) {\n" +
-         Calls + "}\n";
+  return registrationConstructor(Calls, "external routines");
 }
 
 void KernelWriter::CalledRoutines::define(const std::string &CName, const std::string &Definition) {

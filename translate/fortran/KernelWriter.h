@@ -77,8 +77,9 @@ public:
   /// A top-level array assignment of this construct is a loop its devices share.
   bool SharesArrayAssignments = false;
   int Cases = 0; ///< SELECT CASE constructs printed (each selector's variable is numbered)
-  /// The loops computing the array reductions (sum, maxval, ...) of the statement being
-  /// printed, each into its variable jacc_r<n>: the next line printed comes after them.
+  /// What the statement being printed needs computed first: the loops of its array reductions
+  /// (sum, maxval, ...; each into its variable jacc_r<n>) and the temporaries of expressions it
+  /// passes by address (jacc_a<n>). The next line printed comes after them.
   std::vector<std::string> Hoisted;
   int Hoists = 0;          ///< variables Hoisted declares (each numbered)
   parser::CharBlock Where; ///< the statement being printed, for errors
@@ -164,7 +165,7 @@ public:
   /// assumed-shape argument, an allocatable): its extent or lower bound as the kernel has it.
   std::string expr(const evaluate::DescriptorInquiry &X);
   /// Complex values are C's `_Complex` (host devices; CUDA's C++ has none): a part
-  /// (`real(z)`, `aimag(z)`, `z%re`) as creal/cimag, `cmplx(x, y)` as x + y * I.
+  /// (`real(z)`, `aimag(z)`) as creal/cimag, `cmplx(x, y)` as x + y * I.
   template <int K> std::string expr(const evaluate::ComplexComponent<K> &X);
   template <int K> std::string expr(const evaluate::ComplexConstructor<K> &X);
   /// The kernel includes <complex.h> (I, creal, cexp, ...), before the definitions using it.
