@@ -102,7 +102,7 @@ std::shared_ptr<DiskCache> processDiskCache() {
 /// 26: the summary keeps the kernel's split twin and its axes (split_twin, twin_axes).
 /// 36: a split array written affinely is owned by shares of its write hull, not of its mapping.
 /// 37: an element's address given to a call (`f(&a[k])`) reads any element of the array.
-constexpr unsigned CodeRevision = 37;
+constexpr unsigned CodeRevision = 38;
 
 std::string diskCacheKey(llvm::StringRef Source, llvm::ArrayRef<std::string> Decls,
                          unsigned CodeFlags) {

@@ -7,6 +7,7 @@
 #include "jit/EntryCodegen.h"
 #include "jit/cuda/CudaABI.h"
 #include "jit/cuda/CudaAtomics.h"
+#include "jit/cuda/CudaComplex.h"
 #include "jit/host/HostABI.h"
 #include "jit/host/HostCodegen.h"
 #include "jit/specialize/Specialization.h"
@@ -68,6 +69,10 @@ const HeaderMapping Headers[] = {
      "#define LONG_MIN (-9223372036854775807L-1)\n#define LONG_MAX 9223372036854775807L\n"
      "#define ULONG_MAX 18446744073709551615UL\n#define LLONG_MIN (-9223372036854775807LL-1)\n"
      "#define LLONG_MAX 9223372036854775807LL\n#define ULLONG_MAX 18446744073709551615ULL\n"},
+    {"complex.h", // the arithmetic is JACC_CUDA_COMPLEX_TEXT; `complex` is spelled out
+     "#define _Complex_I (__jacc_complex<float>(0.0f, 1.0f))\n#define I _Complex_I\n"
+     "#define CMPLX(x, y) (__jacc_complex<double>((x), (y)))\n"
+     "#define CMPLXF(x, y) (__jacc_complex<float>((x), (y)))\n"},
     {"float.h",
      "#define FLT_MAX 3.40282347e+38F\n#define FLT_MIN 1.17549435e-38F\n"
      "#define FLT_EPSILON 1.19209290e-07F\n#define FLT_DIG 6\n#define FLT_MANT_DIG 24\n"
@@ -151,6 +156,7 @@ template <class T, class F> static inline T __jacc_atomic_rmw(T *p, F f, bool po
       old = atomicCAS(w, as, nw);
     } while (old != as);
   } else { /* 1 or 2 bytes: the aligned 32-bit word around it */
+    static_assert(sizeof(T) <= 2, "wider values have atomics of their own: double _Complex");
     unsigned long long a = (unsigned long long)p;
     unsigned int *w = (unsigned int *)(a & ~3ULL);
     unsigned int shift = (unsigned int)(a & 3u) * 8u;
@@ -404,29 +410,19 @@ llvm::Expected<CudaKernelSource> generateCudaSource(const KernelInfo &K, bool Sp
   std::vector<const ArgInfo *> Params(K.Args.size());
   for (const ArgInfo &A : K.Args)
     Params[A.Param] = &A;
-  // NVHPC refuses long double on GPUs too; NVRTC's C++ has no _Complex.
+  // NVHPC refuses long double on GPUs too.
   for (const ReductionVar &R : K.Reductions)
-    if (R.Type == ScalarType::F80 || isComplex(R.Type))
-      return makeError(ErrorCode::Unsupported,
-                       "reduction(" + std::string(reductionOpName(R.Op)) + ":" + R.Name +
-                           "): CUDA devices cannot reduce " + scalarTypeName(R.Type) + ": " +
-                           (isComplex(R.Type) ? "reduce the real and imaginary parts as two "
-                                                "variables (creal/cimag)"
-                                              : "reduce into a double"));
+    if (R.Type == ScalarType::F80 || R.Type == ScalarType::C80)
+      return makeError(ErrorCode::Unsupported, "reduction(" + std::string(reductionOpName(R.Op)) +
+                                                   ":" + R.Name + "): CUDA devices cannot reduce " +
+                                                   scalarTypeName(R.Type) + ": " +
+                                                   "reduce into a double");
   for (const ArgInfo *A : Params) {
-    if (A->ArgKind == ArgInfo::Kind::Scalar && A->Scalar == ScalarType::F80)
-      return makeError(ErrorCode::Unsupported,
-                       "argument '" + A->Decl + "': CUDA devices have no long double; pass a "
-                       "double");
-    if (A->ArgKind == ArgInfo::Kind::Scalar && isComplex(A->Scalar))
-      return makeError(ErrorCode::Unsupported,
-                       "argument '" + A->Decl + "': CUDA kernels are C++ without _Complex; "
-                       "pass the real and imaginary parts as two scalars (creal/cimag)");
-    if (llvm::StringRef(A->Decl).contains("_Complex")) // an array of them
-      return makeError(ErrorCode::Unsupported,
-                       "argument '" + A->Decl +
-                           "': CUDA kernels are C++ without _Complex; "
-                           "keep the real and imaginary parts in two arrays");
+    if (A->ArgKind == ArgInfo::Kind::Scalar &&
+        (A->Scalar == ScalarType::F80 || A->Scalar == ScalarType::C80))
+      return makeError(ErrorCode::Unsupported, "argument '" + A->Decl +
+                                                   "': CUDA devices have no long double; pass a "
+                                                   "double");
     S.Params.push_back({A->Name, unsigned(A->Size), unsigned(A->Align)});
   }
   if (Split)
@@ -445,24 +441,34 @@ llvm::Expected<CudaKernelSource> generateCudaSource(const KernelInfo &K, bool Sp
   S.BlockSize = Block.BlockSize;
   S.NumGangs = constantClause(K.Construct, ClauseKind::NumGangs, Spec);
 
+  // NVRTC's C++ has no _Complex: C's complex types become a template of the same layout.
+  bool ComplexHeader = llvm::Regex("^[ \t]*#[ \t]*include[ \t]*<complex\\.h>", llvm::Regex::Newline)
+                           .match(llvm::StringRef(K.Source).take_front(K.ConstructOffset));
+  bool UsesComplex = ComplexHeader;
+  std::string Kernel = spellComplexForCuda(*Leading, ComplexHeader, UsesComplex);
+  std::string Entry = spellComplexForCuda(
+      generateEntry(K, Split, cudaEntryTarget(S.BlockSize), Spec), ComplexHeader, UsesComplex);
+
   std::string &C = S.Source;
   C = "#line 1 \"<jacc>\"\n";
   C += CudaABIText;
   C += "\n";
   C += CudaHelpers;
+  if (UsesComplex)
+    C += JACC_CUDA_COMPLEX_TEXT "\n";
   C += Defs;
   // C89 code declares its own bool, a keyword in CUDA C++: theirs is renamed (_Bool stays C++'s).
   if (analysis::definesBool(*Leading))
     C += "typedef bool __jacc_cxx_bool;\n#undef _Bool\n#define _Bool __jacc_cxx_bool\n"
          "#define bool __jacc_kernel_bool\n";
   C += "#line 1 \"kernel\"\n";
-  C += *Leading;
+  C += Kernel;
   C += "\n#line 1 \"<jacc>\"\n";
   if (K.CheckBounds)
     C += cudaBoundsHelpers(K.Args.size());
   C += "/* jacc: " + std::to_string(S.BlockSize) + " threads per block (" + Block.Why +
        "); access traits: " + analysis::describeTraits(K.Traits) + " */\n";
-  C += generateEntry(K, Split, cudaEntryTarget(S.BlockSize), Spec);
+  C += Entry;
   return S;
 }
 

@@ -1,7 +1,6 @@
 ! Complex data in kernels: complex(8) and complex(4) arrays and scalars, arithmetic and powers,
 ! cmplx, real, aimag, conjg, abs, exp, a complex sum reduction, a dot_product of complex sections
-! (its first argument conjugated) and a routine taking and returning complex values. On host
-! devices: CUDA's C++ has no _Complex, as for C kernels.
+! (its first argument conjugated) and a routine taking and returning complex values.
 module waves
   implicit none
 contains

@@ -435,45 +435,98 @@ TEST(CudaCodegenTest, WhatCudaCannotExpressIsUnsupportedAndNamed) {
   EXPECT_EQ(Code, ErrorCode::Unsupported);
   EXPECT_NE(Msg.find("long double"), std::string::npos) << Msg;
 
-  Msg = errorOf("#include <complex.h>\n"
+  Msg = errorOf("#include <fenv.h>\n"
                 "#pragma acc parallel loop\n"
                 "for (int i = 0; i < n; i++) x[i] = 1;\n",
                 {"double *x", "int n"}, Code);
   EXPECT_EQ(Code, ErrorCode::Unsupported);
-  EXPECT_NE(Msg.find("kernel:1: #include <complex.h>"), std::string::npos) << Msg;
+  EXPECT_NE(Msg.find("kernel:1: #include <fenv.h>"), std::string::npos) << Msg;
   EXPECT_NE(Msg.find("math.h"), std::string::npos) << Msg;
 
 }
 
-TEST(CudaCodegenTest, LongDoubleAndComplexAreUnsupportedWithTheirWorkaround) {
-  // NVRTC's C++ has no _Complex (and NVHPC refuses long double on GPUs).
+TEST(CudaCodegenTest, LongDoubleIsUnsupportedWithItsWorkaround) {
+  // NVHPC refuses long double on GPUs.
   struct Case {
     const char *Src;
     Strings Decls;
     const char *Expected;
   } Cases[] = {
+      {"#pragma acc parallel loop\nfor (int i = 0; i < n; i++) x[i] = s;\n",
+       {"double *x", "long double s", "int n"},
+       "argument 'long double s': CUDA devices have no long double; pass a double"},
       {"#pragma acc parallel loop\nfor (int i = 0; i < n; i++) x[i] = __real__ z;\n",
-       {"double *x", "float _Complex z", "int n"},
-       "argument 'float _Complex z': CUDA kernels are C++ without _Complex; pass the real and "
-       "imaginary parts as two scalars (creal/cimag)"},
-      {"#pragma acc parallel loop\nfor (int i = 0; i < n; i++) x[i] = __real__ z[i];\n",
-       {"double *x", "const double _Complex *z", "int n"},
-       "argument 'const double _Complex *z': CUDA kernels are C++ without _Complex; keep the "
-       "real and imaginary parts in two arrays"},
+       {"double *x", "long double _Complex z", "int n"},
+       "argument 'long double _Complex z': CUDA devices have no long double; pass a double"},
       {"#pragma acc parallel loop reduction(+:h[0:2])\n"
        "for (int i = 0; i < n; i++) h[i % 2] += x[i];\n",
        {"const double *x", "long double *h", "int n"},
        "reduction(+:h): CUDA devices cannot reduce long double: reduce into a double"},
-      {"#pragma acc parallel loop reduction(*:z)\nfor (int i = 0; i < n; i++) z *= x[i];\n",
-       {"const double *x", "double _Complex z", "int n"},
-       "reduction(*:z): CUDA devices cannot reduce double _Complex: reduce the real and "
-       "imaginary parts as two variables (creal/cimag)"},
   };
   for (const Case &C : Cases) {
     ErrorCode Code = ErrorCode::Internal;
     EXPECT_EQ(errorOf(C.Src, C.Decls, Code), C.Expected);
     EXPECT_EQ(Code, ErrorCode::Unsupported) << C.Expected;
   }
+}
+
+TEST(CudaCodegenTest, ComplexValuesAreATemplateOfTheirLayout) {
+  // Scalars, arrays, a reduction, <complex.h>'s functions and macros, both spellings.
+  CudaKernelSource S = generate(
+      "#include <complex.h>\n"
+      "#pragma acc parallel loop reduction(+:s) reduction(*:p)\n"
+      "for (int i = 0; i < n; i++) {\n"
+      "  double complex v = z[i] * w + 2.0 * I - x[i] / (z[i] + 1);\n"
+      "  _Complex float f = 1.0f + (float)i * _Complex_I;\n"
+      "  v += cexp(v) - csqrt(v) + cpow(v, 0.5) + clog(v) / csin(v) + conj(v) * cabs(v);\n"
+      "  v -= ccos(v) + ctan(v) + ctanh(v) + casin(v) + cacos(v) + catan(v) + carg(v) * I;\n"
+      "  if (v == w || !(v != w)) v = 0;\n"
+      "  z[i] = v + csqrtf(f) * cimagf(f);\n"
+      "  x[i] = (double)v + cimag(v);\n"
+      "  s += v;\n"
+      "  p *= f;\n"
+      "}\n",
+      {"double _Complex *z", "double *x", "double _Complex w", "double complex s",
+       "float _Complex p", "int n"});
+  EXPECT_EQ(S.Source.find("_Complex "), std::string::npos) << S.Source;
+  EXPECT_NE(S.Source.find("__jacc_complex<double> *z"), std::string::npos) << S.Source;
+  // The parameters keep C's layout: 16 and 8 bytes, as the host passes them.
+  auto Param = [&](const char *Name) {
+    for (const CudaParam &P : S.Params)
+      if (P.What == Name)
+        return std::make_pair(P.Size, P.Align);
+    return std::make_pair(0u, 0u);
+  };
+  EXPECT_EQ(Param("w"), std::make_pair(16u, 8u));
+  EXPECT_EQ(Param("p"), std::make_pair(8u, 4u));
+  expectCompiles(S);
+  // Without <complex.h>: `complex` is an ordinary name, `_Complex` still a type.
+  CudaKernelSource Plain =
+      generate("#pragma acc parallel loop\n"
+               "for (int i = 0; i < n; i++) { int complex = i; z[i] = complex * w; }\n",
+               {"_Complex double *z", "double _Complex w", "int n"});
+  EXPECT_NE(Plain.Source.find("int complex = i"), std::string::npos) << Plain.Source;
+  expectCompiles(Plain);
+  // Atomics of every form on both widths.
+  CudaKernelSource Atomics =
+      generate("#pragma acc parallel loop\n"
+               "for (int i = 0; i < n; i++) {\n"
+               "  double _Complex v;\n  float _Complex g;\n"
+               "#pragma acc atomic update\n  z[0] += w;\n"
+               "#pragma acc atomic update\n  f[0] *= w;\n"
+               "#pragma acc atomic capture\n  { v = z[1]; z[1] = z[1] * w; }\n"
+               "#pragma acc atomic read\n  v = z[2];\n"
+               "#pragma acc atomic read\n  g = f[1];\n"
+               "#pragma acc atomic write\n  z[3] = v + g;\n"
+               "#pragma acc atomic write\n  f[2] = 1.0f;\n"
+               "  z[i + 4] = v;\n"
+               "}\n",
+               {"_Complex double *z", "float _Complex *f", "double _Complex w", "int n"});
+  expectCompiles(Atomics);
+  // Kernels without complex values do not carry the template.
+  CudaKernelSource None = generate(
+      "#pragma acc parallel loop\nfor (int i = 0; i < n; i++) x[i] = i;\n", {"double *x", "int n"});
+  EXPECT_EQ(None.Source.find("__jacc_complex"), std::string::npos);
 }
 
 //===-- C library ----------------------------------------------------------------------------===//
