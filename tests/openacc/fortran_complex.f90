@@ -1,6 +1,7 @@
 ! Complex data in kernels: complex(8) and complex(4) arrays and scalars, arithmetic and powers,
 ! cmplx, real, aimag, conjg, abs, exp, a complex sum reduction, a dot_product of complex sections
-! (its first argument conjugated) and a routine taking and returning complex values.
+! (its first argument conjugated), a routine taking and returning complex values, and complex
+! parts as designators (z%re, z%im, assigned and read, of whole arrays too).
 module waves
   implicit none
 contains
@@ -36,6 +37,14 @@ program complex_data
     inner(i) = real(dot_product(w(i:i + 1), z(i:i + 1))) + aimag(w(i)**2)
   end do
   inner(n) = 0
+  !$acc parallel loop copy(w)
+  do i = 1, n
+    w(i)%im = w(i)%re - w(i)%im
+    w(i)%re = i * 0.5d0
+  end do
+  !$acc kernels copy(f)
+  f(:)%re = f(:)%im + 1
+  !$acc end kernels
   write (*, '(a, 2f12.4)') 'total ', total
   write (*, '(a, 2f12.4)') 'w ', sum(w)
   write (*, '(a, 2f12.4)') 'f ', sum(f)

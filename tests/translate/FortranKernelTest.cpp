@@ -1145,6 +1145,41 @@ end program
   expectKernelsCompileText(Program);
 }
 
+TEST_F(FortranKernelTest, ComplexPartsAreTheirArraysElements) {
+  const std::string Program = R"(program p
+  type wave
+    complex(4) :: c
+  end type
+  complex(8) :: z(10), t
+  type(wave) :: w(10)
+  real(8) :: r(10)
+  integer :: i
+  !$acc parallel loop copy(z, w) copyout(r) private(t)
+  do i = 1, 10
+    t%re = i
+    t%im = -z(i)%re
+    z(i)%im = t%im * 2 + w(i)%c%im
+    w(i)%c%re = 0.5
+    r(i) = t%re + z(i)%re
+  end do
+  !$acc kernels copy(z)
+  z(:)%re = z(:)%im
+  !$acc end kernels
+end program
+)";
+  std::vector<test::PushedKernel> K = test::pushedKernels(translate(Program));
+  ASSERT_EQ(K.size(), 2u);
+  for (const char *Part :
+       {"((double *)&(t))[0] = ((double)i);",
+        "((double *)&(t))[1] = (-((double *)&(z[i - 1]))[0]);",
+        "((double *)&(z[i - 1]))[1] = ((((double *)&(t))[1] * (2.)) + ((double)((float "
+        "*)&(w[i - 1].c))[1]));",
+        "((float *)&(w[i - 1].c))[0] = (5.e-1f);"})
+    EXPECT_HAS(K[0].Source, Part);
+  EXPECT_HAS(K[1].Source, "((double *)&(z[jacc_e1]))[0] = ((double *)&(z[jacc_e1]))[1];");
+  expectKernelsCompileText(Program);
+}
+
 TEST_F(FortranKernelTest, VectorSubscriptsTakeTheCounterOfTheirPlace) {
   const std::string Program = R"(program p
   real(8) :: a(10, 8), d(4, 8), b(10)

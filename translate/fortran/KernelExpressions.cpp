@@ -187,8 +187,21 @@ std::string KernelWriter::part(const semantics::SymbolRef &S) {
   return ElementalRank && S->Rank() > 0 ? wholeElement(*S) : variable(*S);
 }
 
+std::string KernelWriter::part(const evaluate::ComplexPart &P) {
+  // `z%re`, `z%im`, which may be assigned: C lays a complex value out as an array of its two
+  // parts (C11 6.2.5), as does the template CUDA kernels spell it as.
+  std::string Complex = cType(P.GetLastSymbol());
+  if (Complex.empty()) {
+    error("this complex part's kind is not translated into a kernel");
+    return "0";
+  }
+  std::string Real = Complex.substr(0, Complex.find(' '));
+  return "((" + Real + " *)&(" + dataRef(P.complex()) + "))[" +
+         (P.part() == evaluate::ComplexPart::Part::IM ? "1" : "0") + "]";
+}
+
 template <typename A> std::string KernelWriter::part(const A &) {
-  error("substrings, complex parts and coarrays are not translated into kernels yet");
+  error("substrings and coarrays are not translated into kernels yet");
   return "0";
 }
 
@@ -379,7 +392,9 @@ std::string KernelWriter::wholeElement(const semantics::Symbol &S) {
 
 std::vector<std::string>
 KernelWriter::assignedExtents(const evaluate::Expr<evaluate::SomeType> &Lhs) {
-  std::optional<evaluate::DataRef> Ref = evaluate::ExtractDataRef(Lhs);
+  // `z(:)%re`'s extents are those of z(:).
+  std::optional<evaluate::DataRef> Ref =
+      evaluate::ExtractDataRef(Lhs, /*intoSubstring=*/false, /*intoComplexPart=*/true);
   const semantics::SymbolRef *Whole = Ref ? std::get_if<semantics::SymbolRef>(&Ref->u) : nullptr;
   const evaluate::ArrayRef *Part = Ref ? std::get_if<evaluate::ArrayRef>(&Ref->u) : nullptr;
   const semantics::SymbolRef *Base = Whole  ? Whole

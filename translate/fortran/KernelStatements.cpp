@@ -168,15 +168,20 @@ void KernelWriter::arrayAssignment(std::string &Text, const evaluate::Assignment
   Assigning = true;
   std::string Lhs = expr(A.lhs);
   Assigning = false;
+  // The element assigned: Lhs, or the complex value whose part Lhs is (`z(:)%re`).
+  std::string Element = Lhs;
+  if (!evaluate::ExtractDataRef(A.lhs))
+    if (std::optional<evaluate::DataRef> Complex = evaluate::ExtractDataRef(A.lhs, false, true))
+      Element = dataRef(*Complex);
   ElementalRank = 0;
   // Fortran evaluates the right side before it assigns: a read of the assigned array at
   // other elements (a(2:n) = a(1:n-1)) would see elements the loop already wrote.
-  std::string Name = Lhs.substr(0, Lhs.find('['));
+  std::string Name = Element.substr(0, Element.find('['));
   for (size_t At = Rhs.find(Name + "["); At != std::string::npos;
        At = Rhs.find(Name + "[", At + 1)) {
     bool Whole =
         At == 0 || !(std::isalnum(static_cast<unsigned char>(Rhs[At - 1])) || Rhs[At - 1] == '_');
-    if (Whole && Rhs.compare(At, Lhs.size(), Lhs) != 0) {
+    if (Whole && Rhs.compare(At, Element.size(), Element) != 0) {
       error("this array assignment reads the array it assigns at other elements: write the "
             "DO loop (with a temporary where the elements overlap)");
       return;

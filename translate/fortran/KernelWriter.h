@@ -184,11 +184,12 @@ public:
   /// A component of a derived-type variable, its element or component: `base.name`.
   std::string component(const evaluate::Component &C);
   std::string dataRef(const evaluate::DataRef &R);
-  /// One part of a designator or data reference: a name, an element, a component (substrings,
-  /// complex parts and coarrays are errors).
+  /// One part of a designator or data reference: a name, an element, a component, a complex
+  /// part (substrings and coarrays are errors).
   std::string part(const semantics::SymbolRef &S);
   std::string part(const evaluate::ArrayRef &A) { return arrayElement(A); }
   std::string part(const evaluate::Component &C) { return component(C); }
+  std::string part(const evaluate::ComplexPart &P);
   template <typename A> std::string part(const A &);
   /// Name, the C text of V, at Subs (each dimension's offset from its lower bound, the first
   /// dimension's first). Column-major: the last selects the outermost C row; a flat array
