@@ -2,7 +2,7 @@
 ! construct's top level (loops the devices share), sections with strides and whole columns in a
 ! parallel loop's body (a private work array filled by array assignments), and a section with
 ! only a lower bound in a serial construct; a vector subscript and a sum inside an assignment
-! of a column.
+! of a column, and a vector subscript on the left side (a scatter through a permutation).
 program array_syntax
   implicit none
   integer, parameter :: n = 64, m = 40
@@ -35,6 +35,11 @@ program array_syntax
     a(:, j) = b(rev, j) / sum(abs(a(:, j))) * 1000
   end do
   write (*, '(a, 2f14.4)') 'loop bodies ', sum(a), a(2, 3)
+  !$acc parallel loop copyin(b, rev) copy(u)
+  do j = 1, m
+    u(rev, j) = b(:, j) * j
+  end do
+  write (*, '(a, 2f14.4)') 'scatter ', sum(u(1:n, :)), u(1, 2)
   !$acc serial copy(c)
   c(n / 2:) = 3
   !$acc end serial

@@ -1196,17 +1196,27 @@ end program
   EXPECT_HAS(K, "jacc_r1 += a[j - 1][idx[(2LL) + jacc_e1 * (2LL) - 1] - 1];");
   EXPECT_HAS(K, "b[jacc_e1] = (a[j - 1][idx[jacc_e1] - 1] + jacc_r1);");
   expectKernelsCompileText(Program);
-  std::string Errors = translate(R"(program p
-  real(8) :: b(10)
+  // On the left side too: a scatter, each element assigned once (Fortran's rule for them).
+  const std::string Scatter = R"(program p
+  real(8) :: b(10, 2), a(10)
   integer :: idx(10), j
-  !$acc parallel loop copyin(idx) copyout(b)
+  integer, allocatable :: perm(:)
+  allocate(perm(5))
+  !$acc parallel loop copyin(idx, a, perm) copyout(b)
   do j = 1, 2
-    b(idx) = j
+    b(idx, j) = a * j
+    b(perm(1:5:2), j) = a(1:3)
   end do
 end program
-)",
-                                 false);
-  EXPECT_HAS(Errors, "t.f90:6:5: error: this array assignment's left side is not translated");
+)";
+  K = kernel(Scatter);
+  EXPECT_HAS(K, "for (long long jacc_e1 = 0; jacc_e1 < 10LL; jacc_e1++) {\n"
+                "    b[j - 1][idx[jacc_e1] - 1] = (a[jacc_e1] * ((double)j));");
+  EXPECT_HAS(K, "jacc_e1 < ((((5LL - 1LL) + 2LL) / 2LL) > 0LL ? (((5LL - 1LL) + 2LL) / 2LL) : "
+                "0LL); jacc_e1++) {\n"
+                "    b[j - 1][perm[(1LL) + jacc_e1 * (2LL) - jacc_lb_perm_1] - 1] = "
+                "a[(1LL) + jacc_e1 - 1];");
+  expectKernelsCompileText(Scatter);
 }
 
 TEST_F(FortranKernelTest, ArrayReductionsAreLoopsBeforeTheirStatement) {

@@ -411,6 +411,16 @@ KernelWriter::assignedExtents(const evaluate::Expr<evaluate::SomeType> &Lhs) {
   std::vector<std::string> Extents;
   for (size_t D = 0; D < Part->subscript().size(); ++D) {
     const auto *Range = std::get_if<evaluate::Triplet>(&Part->subscript()[D].u);
+    const auto *Index =
+        std::get_if<evaluate::IndirectSubscriptIntegerExpr>(&Part->subscript()[D].u);
+    if (Index && Index->value().Rank() == 1) {
+      // A vector subscript (`b(idx) = ...`): as many elements as the vector has.
+      std::optional<evaluate::Shape> Shape = evaluate::GetShape(Index->value());
+      if (!Shape || Shape->size() != 1 || !(*Shape)[0])
+        return {};
+      Extents.push_back(expr(*(*Shape)[0]));
+      continue;
+    }
     if (!Range)
       continue;
     std::optional<int64_t> Stride = evaluate::ToInt64(Range->stride());
