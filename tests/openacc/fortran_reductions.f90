@@ -2,7 +2,7 @@
 ! elements; a serial construct that assigns a scalar; atomic updates and captures (max and min of
 ! lists too); IF constructs, SELECT CASE, BLOCK, CYCLE and intrinsics (mod, iand, ieor, sign, min
 ! with three arguments) inside kernels; array reductions (sum, maxval, dot_product, ...) of
-! columns in a loop body.
+! columns in a loop body, and along a dimension (dim) of a matrix in a kernels construct.
 program reductions
   implicit none
   integer, parameter :: n = 1000
@@ -12,7 +12,9 @@ program reductions
   integer :: a(n), old(n), i, isum, iprod, imax, imin, iandr, iorr, ieorr, count, ticket, last
   real(4) :: r(n), rsum, rmax
   real(8) :: d(n), dmin
-  real(8) :: grid(40, 25), colsum(25), colmax(25), coldot(25)
+  real(8) :: grid(40, 25), colsum(25), colmax(25), coldot(25), rowmax(40), scaled(25)
+  integer :: lowest(40)
+  logical :: big(25)
   integer :: positives(25)
   logical :: anybig(25)
   logical :: l(n), all_true, any_true
@@ -139,6 +141,12 @@ program reductions
       anybig(k) = .false.
     end if
   end do
+  !$acc kernels copyin(grid) copyout(rowmax, lowest, scaled, big)
+  rowmax(:) = maxval(grid, dim=2) + sum(grid(:, 1:5), dim=2)
+  lowest = int(minval(grid, dim=2))
+  big(:) = any(grid > 7, dim=1)
+  scaled = sum(grid * 2, dim=1, mask=grid > 0) / maxval(sum(abs(grid), dim=1))
+  !$acc end kernels
   !$acc serial copyin(a) copyout(last)
   last = a(n) * 2 + sign(3, -1)
   !$acc end serial
@@ -152,4 +160,6 @@ program reductions
   write (*, '(a, 4i6, 3f8.2)') 'element reductions ', bins, peak
   write (*, '(a, 3f12.1, i6, i4)') 'array reductions ', sum(colsum), sum(colmax), sum(coldot), &
     sum(positives), sum(merge(1, 0, anybig))
+  write (*, '(a, f12.1, 2i6, f12.4)') 'along a dimension ', sum(rowmax), sum(lowest), &
+    sum(merge(1, 0, big)), sum(scaled)
 end program reductions

@@ -1145,6 +1145,54 @@ end program
   expectKernelsCompileText(Program);
 }
 
+TEST_F(FortranKernelTest, ReductionsAlongADimensionAreEachElementsOwn) {
+  const std::string Program = R"(program p
+  real(8) :: a(10, 4), s(4), r(10), t(4)
+  integer :: c(10)
+  logical :: m(10, 4)
+  !$acc kernels copyin(a, m) copyout(s, r, c, t)
+  s(:) = sum(a, dim=1)
+  r = maxval(a(:, 2:4), dim=2) + 1
+  c(:) = count(m, dim=2)
+  t = sum(a * 2, dim=1, mask=a > 0) / sum(sum(a, dim=1))
+  !$acc end kernels
+end program
+)";
+  std::string K = kernel(Program);
+  // Along the first dimension: its own counter jacc_e0, the other the assignment's.
+  EXPECT_HAS(K, "  for (long long jacc_e1 = 0; jacc_e1 < 4; jacc_e1++) {\n"
+                "    double jacc_r1 = 0;\n"
+                "    for (long long jacc_e0 = 0; jacc_e0 < 10LL; jacc_e0++) {\n"
+                "      jacc_r1 += a[jacc_e1][jacc_e0];\n"
+                "    }\n"
+                "    s[jacc_e1] = jacc_r1;\n");
+  // Along the last: the counter after the assignment's.
+  EXPECT_HAS(K, "      { double jacc_v = a[(2LL) + jacc_e2 - 1][jacc_e1]; if (jacc_v > jacc_r2) "
+                "jacc_r2 = jacc_v; }\n    }\n    r[jacc_e1] = (jacc_r2 + (1.));");
+  EXPECT_HAS(K, "if (m[jacc_e2][jacc_e1]) jacc_r3++;");
+  // Inside a whole reduction, each of its elements' own, in its loop.
+  EXPECT_HAS(K, "  for (long long jacc_e1 = 0; jacc_e1 < 4LL; jacc_e1++) {\n"
+                "    double jacc_r4 = 0;\n"
+                "    for (long long jacc_e0 = 0; jacc_e0 < 10LL; jacc_e0++) {\n"
+                "      jacc_r4 += a[jacc_e1][jacc_e0];\n"
+                "    }\n"
+                "    jacc_r5 += jacc_r4;\n");
+  EXPECT_HAS(K, "if ((a[jacc_e1][jacc_e0] > (0.))) { jacc_r6 += (a[jacc_e1][jacc_e0] * (2.)); }");
+  expectKernelsCompileText(Program);
+  // A read of the assigned array through the reduction, at other elements: Fortran would
+  // have evaluated it whole first.
+  std::string Errors = translate(R"(program p
+  real(8) :: a(10, 4)
+  !$acc kernels copy(a)
+  a(1, :) = sum(a, dim=1)
+  !$acc end kernels
+end program
+)",
+                                 false);
+  EXPECT_HAS(Errors, "t.f90:4:3: error: this array assignment reads the array it assigns at other "
+                     "elements");
+}
+
 TEST_F(FortranKernelTest, ComplexPartsAreTheirArraysElements) {
   const std::string Program = R"(program p
   type wave
@@ -1243,11 +1291,11 @@ end program
   expectKernelsCompileText(Program);
 
   std::string Errors = translate(R"(program p
-  real(8) :: a(10, 4), s(4), b(10)
+  real(8) :: a(10, 4), s(4), b(10, 2), c(10, 4, 2)
   integer :: j
-  !$acc parallel loop copyin(a) copyout(s, b)
+  !$acc parallel loop copyin(a, c) copyout(s, b)
   do j = 1, 4
-    b(:) = sum(a(:, 1:4), dim=2)
+    b(:, :) = sum(c, dim=2)
     do while (sum(a(:, j)) > s(j))
       s(j) = s(j) + 1
     end do
@@ -1255,8 +1303,9 @@ end program
 end program
 )",
                                  false);
-  EXPECT_HAS(Errors, "t.f90:6:5: error: 'sum' along a dimension (dim) of an array of rank 2 or "
-                     "more is not translated into a kernel yet");
+  EXPECT_HAS(Errors, "t.f90:6:5: error: 'sum' along a dimension (dim) is translated as the right "
+                     "side of an array assignment of the result's rank, along the first or the "
+                     "last dimension: write the loop");
   // A mask is an elemental condition on the update; dim along a vector's one dimension is the
   // whole vector's.
   std::string Masked = kernel(R"(program p

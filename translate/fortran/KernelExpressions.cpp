@@ -541,21 +541,25 @@ std::optional<std::string> KernelWriter::arrayReduction(const std::string &Name,
   size_t Arrays = Name == "dot_product" ? 2 : 1;
   std::vector<const Expr<SomeType> *> Operands;
   const Expr<SomeType> *Mask = nullptr;
+  std::optional<int64_t> Dim; // the dimension reduced, when not all of them
   // Flang gives the arguments in the intrinsic's order: (array, dim, mask), count's (mask,
   // dim, kind: the result's kind), dot_product's two vectors.
   for (size_t I = 0; I < Args.size(); ++I) {
     const Expr<SomeType> *E = Args[I] ? Args[I]->UnwrapExpr() : nullptr;
-    bool Dim = I == 1 && Arrays == 1, MaskArg = I == 2 && Name != "count";
+    bool DimArg = I == 1 && Arrays == 1, MaskArg = I == 2 && Name != "count";
     if (I < Arrays)
       Operands.push_back(E);
     else if (MaskArg && E)
       Mask = E;
-    else if (Dim && E && evaluate::ToInt64(*E) == 1 && !Operands.empty() && Operands[0] &&
-             Operands[0]->Rank() == 1)
+    else if (DimArg && E && !Operands.empty() && Operands[0] && Operands[0]->Rank() == 1 &&
+             evaluate::ToInt64(*E) == 1)
       continue; // along the only dimension: the whole array's
+    else if (DimArg && E && (Dim = evaluate::ToInt64(*E)))
+      continue;
     else if (Args[I] && !(I == 2 && Name == "count")) {
-      error("'" + Name + "' along a dimension (dim) of an array of rank 2 or more is not " +
-            "translated into a kernel yet: write the loop");
+      error("'" + Name +
+            "' along a dimension (dim) that is not a constant is not translated "
+            "into a kernel: write the loop");
       return "0";
     }
   }
@@ -568,6 +572,16 @@ std::optional<std::string> KernelWriter::arrayReduction(const std::string &Name,
   if (T.empty() || !Shape || static_cast<int>(Shape->size()) != Rank || Rank == 0 ||
       (Real && Kind != 4 && Kind != 8)) {
     error("this '" + Name + "' is not translated into a kernel yet: write the loop");
+    return "0";
+  }
+  // Along a dimension, each element of the result is a reduction of its own, computed in the
+  // innermost loop of the array assignment (or reduction) whose element it is: the other
+  // dimensions take that loop's counters, the first or the last its own.
+  if (Dim && (ElementalRank != Rank - 1 || CounterBase != 0 || (*Dim != 1 && *Dim != Rank))) {
+    error("'" + Name +
+          "' along a dimension (dim) is translated as the right side of an array "
+          "assignment of the result's rank, along the first or the last "
+          "dimension: write the loop");
     return "0";
   }
   std::vector<std::string> Extents;
@@ -589,9 +603,13 @@ std::optional<std::string> KernelWriter::arrayReduction(const std::string &Name,
   // evaluates the reduction whole, before it assigns).
   int OuterRank = ElementalRank, OuterBase = CounterBase;
   ElementalRank = Rank;
-  CounterBase = 0;
+  CounterBase = Dim == 1 ? -1 : 0; // along the first: jacc_e0 is its own
+  std::vector<std::string> OuterElementLines = std::move(ElementLines);
+  ElementLines.clear();
   std::string A = expr(*Operands[0]), B = Arrays == 2 ? expr(*Operands[1]) : "";
   std::string If = Mask ? "if (" + expr(*Mask) + ") " : "";
+  std::vector<std::string> Inner = std::move(ElementLines); // its operands' own reductions
+  ElementLines = std::move(OuterElementLines);
   ElementalRank = OuterRank;
   CounterBase = OuterBase;
   std::string R = "jacc_r" + std::to_string(++Hoists);
@@ -614,18 +632,25 @@ std::optional<std::string> KernelWriter::arrayReduction(const std::string &Name,
       : Name == "all"   ? "if (!(" + A + ")) " + R + " = 0;"
                         : "{ " + T + " jacc_v = " + A + "; if (jacc_v " +
                             (Name == "maxval" ? ">" : "<") + " " + R + ") " + R + " = jacc_v; }";
-  Hoisted.push_back(T + " " + R + " = " + Init + ";");
+  std::vector<std::string> &Out = Dim ? ElementLines : Hoisted;
+  Out.push_back(T + " " + R + " = " + Init + ";");
   std::string Indent;
   for (int D = Rank; D >= 1; --D) {
-    std::string K = "jacc_e" + std::to_string(D);
-    Hoisted.push_back(Indent + "for (long long " + K + " = 0; " + K + " < " + Extents[D - 1] +
-                      "; " + K + "++) {");
+    if (Dim && D != *Dim)
+      continue;
+    std::string K = "jacc_e" + std::to_string(Dim == 1 ? 0 : D);
+    Out.push_back(Indent + "for (long long " + K + " = 0; " + K + " < " + Extents[D - 1] + "; " +
+                  K + "++) {");
     Indent += "  ";
   }
-  Hoisted.push_back(Indent + If + (If.empty() ? Update : "{ " + Update + " }"));
+  for (const std::string &L : Inner)
+    Out.push_back(Indent + L);
+  Out.push_back(Indent + If + (If.empty() ? Update : "{ " + Update + " }"));
   for (int D = Rank; D >= 1; --D) {
+    if (Dim && D != *Dim)
+      continue;
     Indent.resize(Indent.size() - 2);
-    Hoisted.push_back(Indent + "}");
+    Out.push_back(Indent + "}");
   }
   return R;
 }

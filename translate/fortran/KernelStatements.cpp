@@ -176,14 +176,18 @@ void KernelWriter::arrayAssignment(std::string &Text, const evaluate::Assignment
   ElementalRank = 0;
   // Fortran evaluates the right side before it assigns: a read of the assigned array at
   // other elements (a(2:n) = a(1:n-1)) would see elements the loop already wrote.
+  std::string Reads = Rhs;
+  for (const std::string &L : ElementLines)
+    Reads += "\n" + L;
   std::string Name = Element.substr(0, Element.find('['));
-  for (size_t At = Rhs.find(Name + "["); At != std::string::npos;
-       At = Rhs.find(Name + "[", At + 1)) {
-    bool Whole =
-        At == 0 || !(std::isalnum(static_cast<unsigned char>(Rhs[At - 1])) || Rhs[At - 1] == '_');
-    if (Whole && Rhs.compare(At, Element.size(), Element) != 0) {
+  for (size_t At = Reads.find(Name + "["); At != std::string::npos;
+       At = Reads.find(Name + "[", At + 1)) {
+    bool Whole = At == 0 ||
+                 !(std::isalnum(static_cast<unsigned char>(Reads[At - 1])) || Reads[At - 1] == '_');
+    if (Whole && Reads.compare(At, Element.size(), Element) != 0) {
       error("this array assignment reads the array it assigns at other elements: write the "
             "DO loop (with a temporary where the elements overlap)");
+      ElementLines.clear();
       return;
     }
   }
@@ -198,6 +202,9 @@ void KernelWriter::arrayAssignment(std::string &Text, const evaluate::Assignment
          "for (long long " + K + " = 0; " + K + " < " + Extents[D - 1] + "; " + K + "++) {");
     Indent += "  ";
   }
+  for (const std::string &L : ElementLines) // its reductions along a dimension, element by element
+    Text += Indent + L + "\n";
+  ElementLines.clear();
   line(Text, Indent, Lhs + " = " + Rhs + ";");
   for (int D = Rank; D >= 1; --D) {
     Indent.resize(Indent.size() - 2);

@@ -81,7 +81,11 @@ public:
   /// (sum, maxval, ...; each into its variable jacc_r<n>) and the temporaries of expressions it
   /// passes by address (jacc_a<n>). The next line printed comes after them.
   std::vector<std::string> Hoisted;
-  int Hoists = 0;          ///< variables Hoisted declares (each numbered)
+  /// What the innermost loop of the array assignment (or array reduction) being printed
+  /// computes before each element: the reductions along a dimension (dim) of its operands,
+  /// one per element.
+  std::vector<std::string> ElementLines;
+  int Hoists = 0;          ///< variables Hoisted and ElementLines declare (each numbered)
   parser::CharBlock Where; ///< the statement being printed, for errors
 
   using Parameter = RoutineParameter;
@@ -209,10 +213,11 @@ public:
   std::string intrinsic(const std::string &Name, const std::vector<std::string> &Args,
                         TypeCategory Category, int Kind);
   /// An array reduction (sum, product, maxval, minval, dot_product, count, any, all of whole
-  /// arrays, sections and elemental expressions of them, with a mask, dim only along a
-  /// vector's one dimension): the variable a
-  /// loop nest before the statement (an array assignment's loops too) computes (Hoisted);
-  /// nullopt when Name is none.
+  /// arrays, sections and elemental expressions of them, with a mask): the variable a loop nest
+  /// before the statement (an array assignment's loops too) computes (Hoisted); along the first
+  /// or last dimension (dim) of an array, the variable the innermost loop of the array
+  /// assignment of the result's rank computes for its element (ElementLines); nullopt when Name
+  /// is none.
   std::optional<std::string> arrayReduction(const std::string &Name,
                                             const evaluate::ActualArguments &Args,
                                             TypeCategory Category, int Kind);
