@@ -2,11 +2,12 @@
 ! construct's top level (loops the devices share), sections with strides and whole columns in a
 ! parallel loop's body (a private work array filled by array assignments), and a section with
 ! only a lower bound in a serial construct; a vector subscript and a sum inside an assignment
-! of a column, and a vector subscript on the left side (a scatter through a permutation).
+! of a column, a vector subscript on the left side (a scatter through a permutation), and
+! matmul and transpose.
 program array_syntax
   implicit none
   integer, parameter :: n = 64, m = 40
-  real(8) :: a(n, m), b(n, m), c(n), w(0:9)
+  real(8) :: a(n, m), b(n, m), c(n), w(0:9), g(6, 6), h(6)
   real(8), allocatable :: u(:, :)
   integer :: i, j, rev(n)
   allocate (u(0:n + 1, m))
@@ -40,6 +41,12 @@ program array_syntax
     u(rev, j) = b(:, j) * j
   end do
   write (*, '(a, 2f14.4)') 'scatter ', sum(u(1:n, :)), u(1, 2)
+  !$acc kernels copyin(a, b) copyout(w, g, h)
+  g(:, :) = matmul(transpose(b(1:8, 1:6)), b(1:8, 1:6))
+  h = matmul(g, a(1:6, 2)) / 100
+  w(0:5) = matmul(a(1:8, 3), b(1:8, 1:6))
+  !$acc end kernels
+  write (*, '(a, 3f14.4)') 'matmul ', sum(g), sum(h), sum(w(0:5))
   !$acc serial copy(c)
   c(n / 2:) = 3
   !$acc end serial

@@ -1193,6 +1193,52 @@ end program
                      "elements");
 }
 
+TEST_F(FortranKernelTest, MatmulAndTransposeTakeTheAssignmentsCounters) {
+  const std::string Program = R"(program p
+  real(8) :: a(6, 4), b(4, 5), c(6, 5), x(4), y(6), z(4), t(4, 6), d(4, 4), s
+  !$acc kernels copyin(a, b, x, y) copyout(c, z, t, d)
+  c(:, :) = matmul(a, b)
+  y = matmul(a, x) + 1
+  z = matmul(y, a)
+  t = transpose(a) * 2
+  d = matmul(transpose(a), a)
+  !$acc end kernels
+  !$acc serial copyin(a, b) copyout(s)
+  s = sum(matmul(a, b))
+  !$acc end serial
+end program
+)";
+  std::vector<test::PushedKernel> Kernels = test::pushedKernels(translate(Program));
+  ASSERT_EQ(Kernels.size(), 2u);
+  const std::string &K = Kernels[0].Source;
+  EXPECT_HAS(K, "      double jacc_r2 = 0;\n"
+                "      for (long long jacc_k1 = 0; jacc_k1 < 4LL; jacc_k1++) {\n"
+                "        jacc_r2 += a[jacc_k1][jacc_e1] * b[jacc_e2][jacc_k1];\n"
+                "      }\n"
+                "      c[jacc_e2][jacc_e1] = jacc_r2;");
+  EXPECT_HAS(K, "jacc_r4 += a[jacc_k3][jacc_e1] * x[jacc_k3];");
+  EXPECT_HAS(K, "jacc_r6 += y[jacc_k5] * a[jacc_e1][jacc_k5];");
+  EXPECT_HAS(K, "t[jacc_e2][jacc_e1] = (a[jacc_e1][jacc_e2] * (2.));");
+  EXPECT_HAS(K, "jacc_r8 += a[jacc_e1][jacc_k7] * a[jacc_e2][jacc_k7];");
+  // Inside a whole reduction: each of its elements'.
+  EXPECT_HAS(Kernels[1].Source, "      double jacc_r2 = 0;\n"
+                                "      for (long long jacc_k1 = 0; jacc_k1 < 4LL; jacc_k1++) {\n"
+                                "        jacc_r2 += a[jacc_k1][jacc_e1] * b[jacc_e2][jacc_k1];\n"
+                                "      }\n"
+                                "      jacc_r3 += jacc_r2;");
+  expectKernelsCompileText(Program);
+  std::string Errors = translate(R"(program p
+  real(8) :: a(4, 4)
+  !$acc kernels copy(a)
+  a = matmul(a, a)
+  !$acc end kernels
+end program
+)",
+                                 false);
+  EXPECT_HAS(Errors, "t.f90:4:3: error: this array assignment reads the array it assigns at other "
+                     "elements");
+}
+
 TEST_F(FortranKernelTest, ComplexPartsAreTheirArraysElements) {
   const std::string Program = R"(program p
   type wave
@@ -1545,8 +1591,8 @@ TEST_F(FortranKernelTest, EveryKernelOfTheGoldenFileAndTheCorpusAnalysesAndCompi
        {std::pair<const char *, size_t>{"tests/translate/golden/fortran_constructs.f90", 5},
         {"tests/openacc/fortran_heat2d.f90", 3},
         {"tests/openacc/fortran_adi.f90", 4},
-        {"tests/openacc/fortran_reductions.f90", 12},
-        {"tests/openacc/fortran_arrays.f90", 3},
+        {"tests/openacc/fortran_reductions.f90", 13},
+        {"tests/openacc/fortran_arrays.f90", 5},
         {"tests/openacc/fortran_routines.f90", 3},
         {"tests/openacc/fortran_cg_types.f90", 8},
         {"tests/openacc/fortran_field_type.f90", 3},

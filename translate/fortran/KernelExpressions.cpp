@@ -356,7 +356,7 @@ std::string KernelWriter::arrayElement(const evaluate::ArrayRef &A) {
       continue;
     }
     // l:u:s at counter k is element l + k * s.
-    std::string Step = "jacc_e" + std::to_string(CounterBase + ++Section);
+    std::string Step = counter(CounterBase + ++Section);
     if (std::optional<int64_t> Stride = evaluate::ToInt64(Range->stride()); Stride != 1)
       Step += " * (" + subscript(Range->stride()) + ")";
     std::string From = Range->GetLower() ? subscript(*Range->GetLower()) : Lower;
@@ -379,13 +379,19 @@ std::string KernelWriter::indexed(std::string Name, const HostVariable &V,
   return Name;
 }
 
+std::string KernelWriter::counter(int N) const {
+  if (N >= 1 && N <= static_cast<int>(Counters.size()))
+    return Counters[N - 1];
+  return "jacc_e" + std::to_string(N);
+}
+
 std::string KernelWriter::wholeElement(const semantics::Symbol &S) {
   std::string Text = variable(S);
   if (S.Rank() != ElementalRank)
     error("'" + S.name().ToString() + "' has another rank than the array it is assigned to");
   std::vector<std::string> Subs;
   for (int D = 1; D <= S.Rank(); ++D)
-    Subs.push_back("jacc_e" + std::to_string(CounterBase + D));
+    Subs.push_back(counter(CounterBase + D));
   std::optional<HostVariable> V = find(S);
   return V ? indexed(Text, *V, Subs) : Text;
 }
@@ -463,6 +469,9 @@ template <typename T> std::string KernelWriter::expr(const evaluate::FunctionRef
       return call(X);
     if (std::optional<std::string> R =
             arrayReduction(Intrinsic->name, X.arguments(), T::category, T::kind))
+      return *R;
+    if (std::optional<std::string> R =
+            matrixIntrinsic(Intrinsic->name, X.arguments(), T::category, T::kind))
       return *R;
     std::vector<std::string> Args;
     std::optional<int> ComplexKind; // of the first argument, when complex
@@ -577,7 +586,8 @@ std::optional<std::string> KernelWriter::arrayReduction(const std::string &Name,
   // Along a dimension, each element of the result is a reduction of its own, computed in the
   // innermost loop of the array assignment (or reduction) whose element it is: the other
   // dimensions take that loop's counters, the first or the last its own.
-  if (Dim && (ElementalRank != Rank - 1 || CounterBase != 0 || (*Dim != 1 && *Dim != Rank))) {
+  if (Dim && (ElementalRank != Rank - 1 || CounterBase != 0 || !Counters.empty() ||
+              (*Dim != 1 && *Dim != Rank))) {
     error("'" + Name +
           "' along a dimension (dim) is translated as the right side of an array "
           "assignment of the result's rank, along the first or the last "
@@ -604,12 +614,16 @@ std::optional<std::string> KernelWriter::arrayReduction(const std::string &Name,
   int OuterRank = ElementalRank, OuterBase = CounterBase;
   ElementalRank = Rank;
   CounterBase = Dim == 1 ? -1 : 0; // along the first: jacc_e0 is its own
-  std::vector<std::string> OuterElementLines = std::move(ElementLines);
+  std::vector<std::string> OuterElementLines = std::move(ElementLines), OuterCounters;
   ElementLines.clear();
+  if (!Dim) // a whole reduction's counters are its own
+    OuterCounters = std::move(Counters), Counters.clear();
   std::string A = expr(*Operands[0]), B = Arrays == 2 ? expr(*Operands[1]) : "";
   std::string If = Mask ? "if (" + expr(*Mask) + ") " : "";
   std::vector<std::string> Inner = std::move(ElementLines); // its operands' own reductions
   ElementLines = std::move(OuterElementLines);
+  if (!Dim)
+    Counters = std::move(OuterCounters);
   ElementalRank = OuterRank;
   CounterBase = OuterBase;
   std::string R = "jacc_r" + std::to_string(++Hoists);
@@ -652,6 +666,65 @@ std::optional<std::string> KernelWriter::arrayReduction(const std::string &Name,
     Indent.resize(Indent.size() - 2);
     Out.push_back(Indent + "}");
   }
+  return R;
+}
+
+std::optional<std::string> KernelWriter::matrixIntrinsic(const std::string &Name,
+                                                         const evaluate::ActualArguments &Args,
+                                                         TypeCategory Category, int Kind) {
+  if (Name != "matmul" && Name != "transpose")
+    return std::nullopt;
+  std::vector<const Expr<SomeType> *> Operands;
+  for (const auto &Arg : Args)
+    Operands.push_back(Arg ? Arg->UnwrapExpr() : nullptr);
+  if (Operands.size() != (Name == "matmul" ? 2u : 1u) || llvm::is_contained(Operands, nullptr))
+    return std::nullopt;
+  const Expr<SomeType> &X = *Operands[0];
+  int ResultRank = Name == "transpose" ? 2 : X.Rank() + Operands.back()->Rank() - 2;
+  std::string T = cTypeOf(Category, Kind);
+  if (ElementalRank != ResultRank || CounterBase != 0 || T.empty() ||
+      Category == TypeCategory::Logical) {
+    error("'" + Name +
+          "' is translated as the right side of an array assignment of its "
+          "result's rank (c(:, :) = matmul(a, b)), of numbers: write the loop");
+    return "0";
+  }
+  // Each operand's element at the counters its dimensions take.
+  auto At = [&](const Expr<SomeType> &E, std::vector<std::string> Names) {
+    std::vector<std::string> Outer = std::move(Counters);
+    int OuterRank = ElementalRank;
+    Counters = std::move(Names);
+    ElementalRank = E.Rank();
+    std::string Text = expr(E);
+    Counters = std::move(Outer);
+    ElementalRank = OuterRank;
+    return Text;
+  };
+  if (Name == "transpose")
+    return At(X, {counter(2), counter(1)});
+  // matmul: each element of the result is the sum over the inner dimension, in the innermost
+  // loop of the assignment whose element it is.
+  const Expr<SomeType> &Y = *Operands[1];
+  std::optional<evaluate::Shape> Shape = evaluate::GetShape(Y);
+  if (!Shape || Shape->empty() || !(*Shape)[0]) {
+    error("the extent of matmul's second argument is not known: write the loop");
+    return "0";
+  }
+  std::string Inner = expr(*(*Shape)[0]);
+  std::string K = "jacc_k" + std::to_string(++Hoists);
+  std::vector<std::string> OuterElementLines = std::move(ElementLines);
+  ElementLines.clear();
+  std::string A = X.Rank() == 2 ? At(X, {counter(1), K}) : At(X, {K});
+  std::string B = Y.Rank() == 2 ? At(Y, {K, counter(X.Rank() == 2 ? ResultRank : 1)}) : At(Y, {K});
+  std::vector<std::string> OperandLines = std::move(ElementLines);
+  ElementLines = std::move(OuterElementLines);
+  std::string R = "jacc_r" + std::to_string(++Hoists);
+  ElementLines.push_back(T + " " + R + " = 0;");
+  ElementLines.push_back("for (long long " + K + " = 0; " + K + " < " + Inner + "; " + K + "++) {");
+  for (const std::string &L : OperandLines)
+    ElementLines.push_back("  " + L);
+  ElementLines.push_back("  " + R + " += " + A + " * " + B + ";");
+  ElementLines.push_back("}");
   return R;
 }
 

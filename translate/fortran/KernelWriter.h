@@ -74,6 +74,12 @@ public:
   /// Inside a vector subscript of an array assignment: the counters its own sections start
   /// after (the vector takes the counter of its place in the designator it subscripts).
   int CounterBase = 0;
+  /// The names of counters 1, 2, ... where they are not jacc_e1, jacc_e2, ...: inside an
+  /// operand of matmul or transpose, whose dimensions take the result's counters in another
+  /// order and a counter of their own.
+  std::vector<std::string> Counters;
+  /// Counter N's name (jacc_eN unless Counters renames it).
+  std::string counter(int N) const;
   /// A top-level array assignment of this construct is a loop its devices share.
   bool SharesArrayAssignments = false;
   int Cases = 0; ///< SELECT CASE constructs printed (each selector's variable is numbered)
@@ -221,6 +227,13 @@ public:
   std::optional<std::string> arrayReduction(const std::string &Name,
                                             const evaluate::ActualArguments &Args,
                                             TypeCategory Category, int Kind);
+  /// matmul and transpose as the right side of an array assignment of their result's rank:
+  /// transpose the element of its operand at the counters in the other order, matmul the
+  /// variable the innermost loop computes for its element (ElementLines); nullopt when Name is
+  /// neither.
+  std::optional<std::string> matrixIntrinsic(const std::string &Name,
+                                             const evaluate::ActualArguments &Args,
+                                             TypeCategory Category, int Kind);
   /// An error when Hoisted holds loops the statement at hand cannot have before it (What:
   /// where its expression is), which it then drops.
   void noReductionIn(const char *What);
