@@ -200,6 +200,20 @@ if ((fortran)); then
     echo "FAIL refused/fortran_pointer_state.f90 did not build: $(cat "$tmp/pointer_state.err")"
     failed=1
   fi
+  # An assumed-size array no clause names and nothing maps ends the program at its directive.
+  if bash "$jaccc" -O1 "${flags[@]}" -o "$tmp/assumed_size_absent" \
+       "$dir/refused/fortran_assumed_size_absent.f90" 2>"$tmp/assumed_size_absent.err"; then
+    said=$(JACC_DEVICES=host:2 "$tmp/assumed_size_absent" 2>&1)
+    if [[ $? -eq 1 && $said == *"fortran_assumed_size_absent.f90:8: 'v' is an assumed-size array that is not present: name a section of it with an upper bound in a data clause, as v(1:n)"* ]]; then
+      echo "ok   an assumed-size array nothing maps ends the program, naming the section to map"
+    else
+      echo "FAIL fortran_assumed_size_absent: expected the error at line 8, got: $said"
+      failed=1
+    fi
+  else
+    echo "FAIL refused/fortran_assumed_size_absent.f90 did not build: $(cat "$tmp/assumed_size_absent.err")"
+    failed=1
+  fi
   # -Minfo says how a Fortran construct runs, at its line.
   finfo=$(bash "$jaccc" -Minfo=accel --emit-translated "$dir/fortran_heat2d.f90" 2>&1 >/dev/null)
   if [[ $finfo == *"fortran_heat2d.f90:34: split across devices along loops j, i (collapsed)"* ]]; then

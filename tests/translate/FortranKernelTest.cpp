@@ -1400,6 +1400,48 @@ end program
   EXPECT_HAS(Out, "{\"double (*q)[jacc_n_q_1]\", (void *)&q}");
 }
 
+TEST_F(FortranKernelTest, AssumedSizeArraysAreMappedBySectionsAndFoundPresent) {
+  const std::string Program = R"(subroutine scale(m, n, lda, a, x)
+  integer :: m, n, lda, i, j
+  real(8) :: a(lda, *), x(*)
+  !$acc parallel loop collapse(2) copyin(x(1:n))
+  do j = 1, n
+    do i = 1, m
+      a(i, j) = a(i, j) * x(j)
+    end do
+  end do
+end subroutine
+)";
+  std::string Out = translate(Program);
+  // The last extent is not passed (-1, never read); the rows are lda long.
+  EXPECT_HAS(Out, "(x, lbound(x, kind=8), [-1_8], ");
+  EXPECT_HAS(Out, "a, lbound(a, kind=8), [size(a, 1, kind=8), -1_8])");
+  EXPECT_HAS(Out, "{\"double (*a)[jacc_n_a_1]\", (void *)&a}");
+  // x's section is mapped; a, which no clause names, must be present already.
+  EXPECT_HAS(Out, "jacc_fortran_assumed_size((void *)a, sizeof(double), \"t.f90:4\", \"a\", "
+                  "\"a(:, 1:n)\");");
+  EXPECT_EQ(Out.find("jacc_fortran_assumed_size((void *)x"), std::string::npos);
+  EXPECT_EQ(Out.find("jacc_fortran_implicit((void *)a"), std::string::npos);
+  expectKernelsCompileText(Program);
+  std::string Errors = translate(R"(subroutine bad(n, x, s, w)
+  integer :: n, i
+  real(8) :: x(*), s, w(*)
+  !$acc parallel loop copy(x) reduction(+:s) private(w)
+  do i = 1, n
+    w(1) = x(i)
+    s = s + w(1)
+  end do
+  !$acc update self(x(2:))
+end subroutine
+)",
+                                 false);
+  EXPECT_HAS(Errors, "t.f90:4:28: error: 'x' is an assumed-size array, whose extent the directive "
+                     "cannot know: name a section with an upper bound, as x(1:n)");
+  EXPECT_HAS(Errors, "t.f90:9:21: error: 'x' is an assumed-size array");
+  EXPECT_HAS(Errors, "'w' is an assumed-size array, whose extent is unknown: it cannot be "
+                     "private or reduced");
+}
+
 TEST_F(FortranKernelTest, BoundsKnownOnlyAsTheProgramRunsAreTheKernelsArguments) {
   std::string Out = translate(R"(module m
 contains
@@ -1597,7 +1639,9 @@ TEST_F(FortranKernelTest, EveryKernelOfTheGoldenFileAndTheCorpusAnalysesAndCompi
         {"tests/openacc/fortran_cg_types.f90", 8},
         {"tests/openacc/fortran_field_type.f90", 3},
         {"tests/openacc/fortran_module_arrays.f90", 3},
-        {"tests/openacc/fortran_pointers.f90", 4}})
+        {"tests/openacc/fortran_pointers.f90", 4},
+        {"tests/openacc/fortran_complex.f90", 4},
+        {"tests/openacc/fortran_assumed_size.f90", 3}})
     expectKernelsCompile(std::string(JACC_SOURCE_DIR) + "/" + File, Count);
 }
 

@@ -104,12 +104,7 @@ static llvm::Expected<HostVariable> variableNamed(const semantics::Symbol &S, st
   V.Rank = S.Rank();
   if (V.Rank == 0)
     return V;
-  if (semantics::IsAssumedSizeArray(S))
-    return makeError(ErrorCode::Unsupported,
-                     "'" + Name +
-                         "' is an assumed-size array: jacc needs its extent; declare "
-                         "it with an explicit shape, as " +
-                         Name + "(n), or assumed shape, " + Name + "(:)");
+  V.AssumedSize = semantics::IsAssumedSizeArray(S);
   V.Pointer = semantics::IsPointer(S);
   const auto *Object = S.detailsIf<semantics::ObjectEntityDetails>();
   for (int D = 0; D < V.Rank; ++D) {

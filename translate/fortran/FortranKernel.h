@@ -57,6 +57,10 @@ struct HostVariable {
   /// A pointer array: passed while it is associated with contiguous memory (the glue checks
   /// where the directive runs), as an allocatable is.
   bool Pointer = false;
+  /// An assumed-size dummy argument (`x(*)`, `a(lda, *)`): its last extent is unknown, so a
+  /// directive maps only sections with an upper bound (`x(1:n)`) and a kernel finds it
+  /// present.
+  bool AssumedSize = false;
   /// Indexed by one offset (a routine's array argument of rank 2 or more, whose rows' length
   /// only the call knows), not as rows.
   bool Flat = false;

@@ -86,7 +86,14 @@ struct GlueCall {
       Params.push_back("const long long *jacc_lb_" + V.Name);
       Params.push_back("const long long *jacc_n_" + V.Name);
       Args.push_back("lbound(" + F + ", kind=8)");
-      Args.push_back("shape(" + F + ", kind=8)");
+      if (V.AssumedSize) { // the last extent unknown: -1, which nothing reads
+        std::string Shape = "[";
+        for (int D = 1; D < V.Rank; ++D)
+          Shape += "size(" + F + ", " + std::to_string(D) + ", kind=8), ";
+        Args.push_back(Shape + "-1_8]");
+      } else {
+        Args.push_back("shape(" + F + ", kind=8)");
+      }
     }
     if (V.Pointer) { // 0: not associated, 1: not contiguous, 2: as an allocatable
       Params.push_back("const int *jacc_state_" + V.Name);
@@ -537,6 +544,20 @@ public:
 
   /// A data clause's object: a variable, a component of one whose type has no C struct (an
   /// allocatable component, as kernels take it), or a section of its last dimension.
+  /// A section of V a data clause may name (`x(1:n)`, `a(:, 1:n)`), for errors.
+  static std::string sectionExample(const HostVariable &V) {
+    std::string Text = V.Symbol->name().ToString() + "(";
+    for (int D = 1; D < V.Rank; ++D)
+      Text += ":, ";
+    return Text + "1:n)";
+  }
+
+  /// Whether a section's last subscript has an upper bound (an index has).
+  static bool lastUpperBound(const parser::SectionSubscript &Sub) {
+    const auto *Triplet = std::get_if<parser::SubscriptTriplet>(&Sub.u);
+    return !Triplet || std::get<1>(Triplet->t).has_value();
+  }
+
   std::optional<Section> section(const parser::AccObject &O, GlueCall &G) {
     const auto *D = std::get_if<parser::Designator>(&O.u);
     const auto *Ref = D ? std::get_if<parser::DataRef>(&D->u) : nullptr;
@@ -565,6 +586,13 @@ public:
       return std::nullopt;
     }
     const HostVariable &P = G.pass(*V);
+    if (P.AssumedSize && (!Element || !lastUpperBound(Element->subscripts.back()))) {
+      error(Where, "'" + P.Symbol->name().ToString() +
+                       "' is an assumed-size array, whose extent the directive cannot know: "
+                       "name a section with an upper bound, as " +
+                       sectionExample(P));
+      return std::nullopt;
+    }
     Section S{"(void *)" + P.Name, wholeBytes(P), Where.ToString(), P.key(), ""};
     if (!Element)
       return S;
@@ -688,11 +716,24 @@ public:
     auto Named = dataClauses(Clauses, G, P.Entry, P.Exit, P.Site);
     for (const HostVariable &V : K.Variables) {
       const HostVariable &H = G.pass(V);
+      if (V.AssumedSize &&
+          (V.Share != HostVariable::Sharing::Shared || K.Reductions.count(V.Symbol))) {
+        error(Where, "'" + V.Symbol->name().ToString() +
+                         "' is an assumed-size array, whose extent is unknown: it cannot be "
+                         "private or reduced; use an array of known extent");
+        continue;
+      }
       if (V.Share != HostVariable::Sharing::Shared) {
         passPrivateArray(V, Named.count(V.key()), K.Text, P);
         continue;
       }
-      std::string Bytes = wholeBytes(H);
+      // No implicit copy of an assumed-size array, whose extent is unknown: a section a clause
+      // or a mapping around the construct maps holds it.
+      if (V.AssumedSize && !Named.count(V.key()))
+        P.Entry.push_back("jacc_fortran_assumed_size((void *)" + H.Name + ", sizeof(" + H.CType +
+                          "), \"" + P.Site + "\", \"" + V.Symbol->name().ToString() + "\", \"" +
+                          sectionExample(V) + "\");");
+      std::string Bytes = V.AssumedSize ? "" : wholeBytes(H);
       // A reduction into a variable the devices hold (asked before an implicit copy maps it):
       // the host's value is where the result goes, and the devices' copy then holds it too.
       if (K.Reductions.count(V.Symbol)) {
@@ -706,11 +747,12 @@ public:
       // Arrays (and scalars the kernel assigns) no clause names: OpenACC's implicit copy,
       // unless a mapping around the construct holds them. An array an element of which is
       // reduced has its result written to the host's element: no copy.
-      if ((V.Rank || V.Ref) && !Named.count(V.key()) && !K.Reductions.count(V.Symbol))
+      if ((V.Rank || V.Ref) && !Named.count(V.key()) && !K.Reductions.count(V.Symbol) &&
+          !V.AssumedSize)
         mapImplicitly(H, "jacc_copyout", P);
       for (int D = 0; D < V.Rank; ++D)
         passBound(V.Lower[D], "jacc_lb_", V, D, K.Text, P);
-      if (V.Rank) // an array assignment's loop over the last dimension
+      if (V.Rank && !V.AssumedSize) // an array assignment's loop over the last dimension
         passBound(V.Extent.back(), "jacc_n_", V, V.Rank - 1, K.Text, P);
       std::string Rows;
       for (int D = V.Rank - 2; D >= 0; --D) {
@@ -1140,6 +1182,16 @@ static inline size_t jacc_fortran_implicit(void *p, size_t bytes, const char *wh
 static inline void jacc_fortran_declared(void *p, size_t bytes, int copyin, const char *where) {
   if (bytes && !jacc_is_present(p, bytes))
     jacc_translated_check(copyin ? jacc_copyin(p, bytes) : jacc_create(p, bytes), where);
+}
+/* An assumed-size array a kernel uses and no clause of its construct names: a mapping around
+   it must hold it, as its extent is unknown. */
+static inline void jacc_fortran_assumed_size(void *p, size_t element, const char *where,
+                                             const char *what, const char *section) {
+  if (jacc_is_present(p, element))
+    return;
+  fprintf(stderr, "%s: '%s' is an assumed-size array that is not present: name a section of it "
+          "with an upper bound in a data clause, as %s\n", where, what, section);
+  exit(1);
 }
 /* A data clause's section of a Fortran array: only one whose dimensions but the last are whole
    is contiguous, which jacc maps. */
