@@ -1,8 +1,8 @@
 ! A 2-D heat solver in Fortran: the grid is a module's allocatable arrays with lower bound 0,
 ! the work array declared (declare create: its device copy lives as long as it is allocated), a
 ! data region keeps the grid on the devices across the sweeps, each sweep a collapsed parallel
-! loop with a max reduction of the change, then a copy-back loop; whole-array and section
-! clauses.
+! loop with a max reduction of the change and clauses in device_type groups, then a copy-back
+! loop; whole-array and section clauses.
 module heat_grid
   implicit none
   integer, parameter :: dp = kind(1.0d0)
@@ -31,7 +31,7 @@ program heat2d
   end do
   do step = 1, 150
     change = 0.0_dp
-    !$acc parallel loop collapse(2) reduction(max:change)
+    !$acc parallel loop collapse(2) reduction(max:change) device_type(nvidia) vector_length(128) device_type(host) num_gangs(2)
     do j = 1, ny
       do i = 1, nx
         tnew(i, j) = 0.25_dp * (t(i - 1, j) + t(i + 1, j) + t(i, j - 1) + t(i, j + 1))

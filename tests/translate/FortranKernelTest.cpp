@@ -1400,6 +1400,35 @@ end program
   EXPECT_HAS(Out, "{\"double (*q)[jacc_n_q_1]\", (void *)&q}");
 }
 
+TEST_F(FortranKernelTest, DeviceTypeGroupsStayInTheKernelsPragma) {
+  // flang 16 checks the clauses of a directive as one list (gang in nvidia's group against seq
+  // in the host's, two num_gangs); OpenACC and the kernel's analysis check each group.
+  const std::string Program = R"(program p
+  real(8) :: y(100)
+  integer :: i
+  !$acc parallel copy(y) num_gangs(4) device_type(nvidia) num_gangs(8) vector_length(128)
+  !$acc loop device_type(nvidia) gang vector device_type(host, multicore) seq
+  do i = 1, 100
+    y(i) = y(i) + 1
+  end do
+  !$acc end parallel
+  !$acc parallel loop copy(y) device_type(*) num_workers(1)
+  do i = 1, 100
+    y(i) = y(i) * 2
+  end do
+end program
+)";
+  std::vector<test::PushedKernel> K = test::pushedKernels(translate(Program));
+  ASSERT_EQ(K.size(), 2u);
+  EXPECT_HAS(
+      K[0].Source,
+      "#pragma acc parallel num_gangs(4) device_type(nvidia) num_gangs(8) vector_length(128)\n");
+  EXPECT_HAS(K[0].Source, "#pragma acc loop device_type(nvidia) gang vector device_type(host, "
+                          "multicore) seq\n");
+  EXPECT_HAS(K[1].Source, "#pragma acc parallel loop device_type(*) num_workers(1)\n");
+  expectKernelsCompileText(Program);
+}
+
 TEST_F(FortranKernelTest, AssumedSizeArraysAreMappedBySectionsAndFoundPresent) {
   const std::string Program = R"(subroutine scale(m, n, lda, a, x)
   integer :: m, n, lda, i, j

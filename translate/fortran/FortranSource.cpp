@@ -141,9 +141,32 @@ static std::optional<std::string> forFlang(llvm::StringRef Text, bool FixedForm,
 struct DeviceTypeNames {
   std::vector<parser::CharBlock> Names;
   std::optional<parser::CharBlock> InModule; ///< the first name in a module's procedures
+  /// Directives with device_type groups: flang 16 checks their clauses as one list (`gang`
+  /// in nvidia's group and `seq` in the host's conflict for it; a `vector_length` in each
+  /// group is one too many), where OpenACC checks each group; the analysis of the kernel's
+  /// pragma does.
+  std::vector<parser::CharBlock> Grouped;
   int Modules = 0;
   template <typename T> bool Pre(const T &) { return true; }
   template <typename T> void Post(const T &) {}
+  void grouped(parser::CharBlock Source, const parser::AccClauseList &Clauses) {
+    if (llvm::any_of(Clauses.v, [](const parser::AccClause &C) {
+          return std::holds_alternative<parser::AccClause::DeviceType>(C.u);
+        }))
+      Grouped.push_back(Source);
+  }
+  bool Pre(const parser::AccBeginLoopDirective &D) {
+    grouped(D.source, std::get<parser::AccClauseList>(D.t));
+    return true;
+  }
+  bool Pre(const parser::AccBeginCombinedDirective &D) {
+    grouped(D.source, std::get<parser::AccClauseList>(D.t));
+    return true;
+  }
+  bool Pre(const parser::AccBeginBlockDirective &D) {
+    grouped(D.source, std::get<parser::AccClauseList>(D.t));
+    return true;
+  }
   bool Pre(const parser::Module &) { return ++Modules; }
   void Post(const parser::Module &) { --Modules; }
   bool Pre(const parser::AccClause::DeviceType &C) {
@@ -157,7 +180,8 @@ struct DeviceTypeNames {
   }
 };
 
-/// Drops flang's messages about the names in device_type clauses (DeviceTypeNames). Returns the
+/// Drops flang's messages about the names in device_type clauses and the conflicts of clauses
+/// in different device_type groups (DeviceTypeNames). Returns the
 /// first such name in a module that flang said something of: flang writes no module file after
 /// an error, so that one cannot be forgiven.
 static std::optional<parser::CharBlock>
@@ -173,7 +197,13 @@ forgiveDeviceTypeNames(const parser::Program &Program, const parser::AllCookedSo
   bool InModule = false;
   Messages.messages().remove_if([&](const parser::Message &M) {
     InModule |= V.InModule && In(M, *V.InModule);
-    return llvm::any_of(V.Names, [&](parser::CharBlock Name) { return In(M, Name); });
+    if (llvm::any_of(V.Names, [&](parser::CharBlock Name) { return In(M, Name); }))
+      return true;
+    std::string Text = M.ToString();
+    bool Conflict = llvm::StringRef(Text).contains("is not allowed if clause") ||
+                    llvm::StringRef(Text).startswith("At most one ");
+    return Conflict &&
+           llvm::any_of(V.Grouped, [&](parser::CharBlock Directive) { return In(M, Directive); });
   });
   return InModule ? V.InModule : std::nullopt;
 }

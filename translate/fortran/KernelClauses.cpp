@@ -162,6 +162,17 @@ std::string KernelWriter::clauses(const parser::AccClauseList &List) {
               }
               return std::string(" reduction(") + Found->second + ":" + Items + ")";
             },
+            // The clauses after it apply to those device types: the kernel's pragma keeps the
+            // groups as written, which the analysis resolves for each kind of device, as C's.
+            [&](const parser::AccClause::DeviceType &T) {
+              std::string Names;
+              for (const parser::AccDeviceTypeExpr &E : T.v.v) {
+                const auto &Name = std::get<std::optional<parser::ScalarIntExpr>>(E.t);
+                Names += (Names.empty() ? "" : ", ") +
+                         (Name ? Name->thing.thing.value().source.ToString() : std::string("*"));
+              }
+              return " device_type(" + Names + ")";
+            },
             // Data, queue and condition clauses are the glue's; default(...) is what jacc does.
             [&](const parser::AccClause::Copy &) { return std::string(); },
             [&](const parser::AccClause::Copyin &) { return std::string(); },
