@@ -17,7 +17,7 @@ program reductions
   logical :: big(25)
   integer :: positives(25)
   logical :: anybig(25)
-  logical :: l(n), all_true, any_true
+  logical :: l(n), all_true, any_true, same, odd
   do i = 1, n
     a(i) = mod(i * 37, 101) + 1
     r(i) = real(mod(i, 13)) * 0.5
@@ -54,6 +54,12 @@ program reductions
   do i = 1, n
     all_true = all_true .and. l(i)
     any_true = any_true .or. l(i)
+  end do
+  same = .true.; odd = .false.
+  !$acc parallel loop reduction(.eqv.:same) reduction(.neqv.:odd) copyin(l)
+  do i = 1, n - 3
+    same = same .eqv. l(i)
+    odd = l(i + 1) .neqv. odd
   end do
   count = 0
   ticket = 0
@@ -153,7 +159,7 @@ program reductions
   write (*, '(a, 4i8)') 'int ', isum, iprod, imax, imin
   write (*, '(a, 3i8)') 'bits ', iandr, iorr, ieorr
   write (*, '(a, f10.2, f8.2, f8.2)') 'real ', rsum, rmax, dmin
-  write (*, '(a, 2l2)') 'logical ', all_true, any_true
+  write (*, '(a, 4l2)') 'logical ', all_true, any_true, same, odd
   write (*, '(a, 4i8)') 'atomic, serial ', count, ticket, sum(old, mask=old >= 0), last
   write (*, '(a, 8i6, 4f8.2, l2)') 'atomic max, min ', ibin, rbin, all(seen >= -1 .and. seen < 303)
   write (*, '(a, 4i6)') 'select case ', (sum(merge(1, 0, klass == k)), k = 1, 4)

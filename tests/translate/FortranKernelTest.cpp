@@ -163,6 +163,25 @@ end subroutine
   EXPECT_NE(K.find("jacc_ref_l[0] = jacc_ref_l[0] ^ ((b[i - 1]) == 0);"), std::string::npos) << K;
 }
 
+TEST_F(FortranKernelTest, EqvAndNeqvReductionsAreExclusiveOrsOfLogicals) {
+  // r .eqv. x is r ^ !x on 0 and 1: a private copy from ^'s 0 updated by `r = (r == x)` holds
+  // the ^ of the !x, which ^ combines with the original value into the .eqv. chain.
+  std::string K = kernel(R"(subroutine s(n, b, e, o)
+  integer :: n, i
+  logical :: b(n), e, o
+  !$acc parallel loop reduction(.eqv.:e) reduction(.neqv.:o)
+  do i = 1, n
+    e = e .eqv. b(i)
+    o = o .neqv. b(i)
+  end do
+end subroutine
+)");
+  for (const char *Part :
+       {"#pragma acc parallel loop reduction(^:e) reduction(^:o)",
+        "e = ((e != 0) == (b[i - 1] != 0));", "o = ((o != 0) != (b[i - 1] != 0));"})
+    EXPECT_NE(K.find(Part), std::string::npos) << K;
+}
+
 TEST_F(FortranKernelTest, DerivedTypesAreCStructsOfTheirComponents) {
   std::string Source = R"(module types
   type entry
@@ -1662,7 +1681,7 @@ TEST_F(FortranKernelTest, EveryKernelOfTheGoldenFileAndTheCorpusAnalysesAndCompi
        {std::pair<const char *, size_t>{"tests/translate/golden/fortran_constructs.f90", 5},
         {"tests/openacc/fortran_heat2d.f90", 3},
         {"tests/openacc/fortran_adi.f90", 4},
-        {"tests/openacc/fortran_reductions.f90", 13},
+        {"tests/openacc/fortran_reductions.f90", 14},
         {"tests/openacc/fortran_arrays.f90", 5},
         {"tests/openacc/fortran_routines.f90", 3},
         {"tests/openacc/fortran_cg_types.f90", 8},

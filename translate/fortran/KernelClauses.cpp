@@ -145,13 +145,16 @@ std::string KernelWriter::clauses(const parser::AccClauseList &List) {
               const auto &Op = std::get<parser::AccReductionOperator>(R.v.t);
               const auto &List = std::get<parser::AccObjectList>(R.v.t);
               using O = parser::AccReductionOperator::Operator;
+              // Logicals are 0 or 1: .neqv. is ^, and so is .eqv. (r .eqv. x is r ^ !x, so a
+              // private copy from 0 updated by `r = (r == x)` holds the ^ of its !x, and
+              // combined with the original value by ^ gives the chain of .eqv.).
               static const std::map<O, const char *> Ops = {
-                  {O::Plus, "+"},  {O::Multiply, "*"}, {O::Max, "max"},
-                  {O::Min, "min"}, {O::Iand, "&"},     {O::Ior, "|"},
-                  {O::Ieor, "^"},  {O::And, "&&"},     {O::Or, "||"}};
+                  {O::Plus, "+"}, {O::Multiply, "*"}, {O::Max, "max"}, {O::Min, "min"},
+                  {O::Iand, "&"}, {O::Ior, "|"},      {O::Ieor, "^"},  {O::And, "&&"},
+                  {O::Or, "||"},  {O::Eqv, "^"},      {O::Neqv, "^"}};
               auto Found = Ops.find(Op.v);
               if (Found == Ops.end()) {
-                error("reduction operators .eqv. and .neqv. are not translated yet");
+                error("this reduction operator is not translated");
                 return std::string();
               }
               std::string Items;

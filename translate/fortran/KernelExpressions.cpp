@@ -614,16 +614,14 @@ std::optional<std::string> KernelWriter::arrayReduction(const std::string &Name,
   int OuterRank = ElementalRank, OuterBase = CounterBase;
   ElementalRank = Rank;
   CounterBase = Dim == 1 ? -1 : 0; // along the first: jacc_e0 is its own
-  std::vector<std::string> OuterElementLines = std::move(ElementLines), OuterCounters;
-  ElementLines.clear();
-  if (!Dim) // a whole reduction's counters are its own
-    OuterCounters = std::move(Counters), Counters.clear();
+  std::vector<std::string> OuterElementLines, OuterCounters; // its counters are jacc_e<n>
+  OuterElementLines.swap(ElementLines);
+  OuterCounters.swap(Counters);
   std::string A = expr(*Operands[0]), B = Arrays == 2 ? expr(*Operands[1]) : "";
   std::string If = Mask ? "if (" + expr(*Mask) + ") " : "";
   std::vector<std::string> Inner = std::move(ElementLines); // its operands' own reductions
   ElementLines = std::move(OuterElementLines);
-  if (!Dim)
-    Counters = std::move(OuterCounters);
+  Counters = std::move(OuterCounters);
   ElementalRank = OuterRank;
   CounterBase = OuterBase;
   std::string R = "jacc_r" + std::to_string(++Hoists);
