@@ -11,7 +11,8 @@
 # runs the corpus on cuda:0 and cuda:0,host:1).
 # OPENACC_DEVICES overrides the device configurations (the sanitized build runs fewer: the
 # normal one compares every configuration already). Fortran programs (*.f90, fixed form *.f) are
-# built by plain gfortran as the reference, when jaccc was built with Fortran (jaccc --version says so).
+# built by plain gfortran as the reference, when jaccc was built with Fortran (jaccc --version says so);
+# runtime/'s use the openacc module, which plain gfortran has not: they check themselves.
 set -u
 jaccc=$(realpath "$1")
 dir=$2
@@ -198,6 +199,22 @@ if ((fortran)); then
     done
   else
     echo "FAIL refused/fortran_pointer_state.f90 did not build: $(cat "$tmp/pointer_state.err")"
+    failed=1
+  fi
+  # A program using the openacc module (plain gfortran has none) checks itself.
+  if bash "$jaccc" -O1 "${flags[@]}" -o "$tmp/deviceptr" "$dir/runtime/fortran_deviceptr.f90" \
+       2>"$tmp/deviceptr.err"; then
+    for devices in host:1 host:2 host:3; do
+      said=$(JACC_DEVICES=$devices "$tmp/deviceptr" 2>&1)
+      if [[ $said == "deviceptr ok"* ]]; then
+        echo "ok   fortran_deviceptr with JACC_DEVICES=$devices: $said"
+      else
+        echo "FAIL fortran_deviceptr with JACC_DEVICES=$devices: $said"
+        failed=1
+      fi
+    done
+  else
+    echo "FAIL runtime/fortran_deviceptr.f90 did not build: $(cat "$tmp/deviceptr.err")"
     failed=1
   fi
   # An assumed-size array no clause names and nothing maps ends the program at its directive.

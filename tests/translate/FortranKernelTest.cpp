@@ -1448,6 +1448,38 @@ end program
   expectKernelsCompileText(Program);
 }
 
+TEST_F(FortranKernelTest, DeviceptrArraysPassTheirDeviceAddressesUnmapped) {
+  const std::string Program = R"(program p
+  use iso_c_binding
+  real(8), pointer :: a(:), b(:, :)
+  real(8) :: w(100)
+  integer :: i
+  !$acc parallel loop deviceptr(a, b) copyin(w)
+  do i = 1, 100
+    a(i) = w(i) + b(1, i)
+  end do
+end program
+)";
+  std::string Out = translate(Program);
+  std::vector<test::PushedKernel> K = test::pushedKernels(Out);
+  ASSERT_EQ(K.size(), 1u);
+  EXPECT_HAS(K[0].Source, "#pragma acc parallel loop deviceptr(a, b)\n");
+  // Nothing maps a or b (w is copied in): the kernel takes the addresses as they are.
+  EXPECT_HAS(Out, "jacc_copyin((void *)w");
+  EXPECT_EQ(Out.find("jacc_fortran_implicit((void *)a"), std::string::npos) << Out;
+  EXPECT_EQ(Out.find("jacc_fortran_implicit((void *)b"), std::string::npos) << Out;
+  expectKernelsCompileText(Program);
+  std::string Errors = translate(R"(program p
+  real(8) :: s
+  !$acc parallel deviceptr(s)
+  s = 1
+  !$acc end parallel
+end program
+)",
+                                 false);
+  EXPECT_HAS(Errors, "t.f90:3:18: error: deviceptr names arrays");
+}
+
 TEST_F(FortranKernelTest, AssumedSizeArraysAreMappedBySectionsAndFoundPresent) {
   const std::string Program = R"(subroutine scale(m, n, lda, a, x)
   integer :: m, n, lda, i, j

@@ -714,6 +714,13 @@ public:
     P.Wait = hasClause(Clauses, variantIndex<parser::AccClause::Wait>());
     P.Async = hasClause(Clauses, variantIndex<parser::AccClause::Async>());
     auto Named = dataClauses(Clauses, G, P.Entry, P.Exit, P.Site);
+    // A deviceptr clause's arrays are device memory already: nothing maps them.
+    for (const parser::AccClause &C : Clauses.v)
+      if (const auto *D = std::get_if<parser::AccClause::Deviceptr>(&C.u))
+        for (const parser::AccObject &O : D->v.v)
+          if (const auto *Designator = std::get_if<parser::Designator>(&O.u))
+            if (const parser::Name *N = variableName(*Designator); N && N->symbol)
+              Named.insert({&N->symbol->GetUltimate(), ""});
     for (const HostVariable &V : K.Variables) {
       const HostVariable &H = G.pass(V);
       if (V.AssumedSize &&

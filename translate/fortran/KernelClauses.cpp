@@ -165,6 +165,22 @@ std::string KernelWriter::clauses(const parser::AccClauseList &List) {
               }
               return std::string(" reduction(") + Found->second + ":" + Items + ")";
             },
+            // Device addresses (acc_malloc's, through c_f_pointer): the kernel takes them as
+            // they are, and the glue maps nothing for them.
+            [&](const parser::AccClause::Deviceptr &D) {
+              std::string Names;
+              for (const parser::AccObject &O : D.v.v) {
+                const auto *Designator = std::get_if<parser::Designator>(&O.u);
+                const parser::Name *N = Designator ? variableName(*Designator) : nullptr;
+                if (!N || !N->symbol || N->symbol->Rank() == 0) {
+                  error("deviceptr names arrays (pointers acc_malloc's memory is associated "
+                        "with) in Fortran");
+                  continue;
+                }
+                Names += (Names.empty() ? "" : ", ") + variable(*N->symbol);
+              }
+              return Names.empty() ? std::string() : " deviceptr(" + Names + ")";
+            },
             // The clauses after it apply to those device types: the kernel's pragma keeps the
             // groups as written, which the analysis resolves for each kind of device, as C's.
             [&](const parser::AccClause::DeviceType &T) {

@@ -21,7 +21,7 @@ subroutine rejected(n, a, p, x)
   do i = 1, n
     a(:) = a(n:1:-1)
   end do
-  !$acc parallel loop copy(a(1:n:2))
+  !$acc parallel loop copy(a(1:n:2), x)
   do i = 1, n
     x(i) = p(i)
   end do
