@@ -169,21 +169,22 @@
                              return {(T)1.57079632679489661923 - w.re, -w.im};)                    \
   JACC_CUDA_COMPLEX_FUNCTION(catan, __jacc_complex, return __jacc_complex_atan(z);)                \
   /* pow(a, b) = exp(b log a), 1 for b = 0 and 0 for a = 0 (and b's real part positive) */         \
+  template <class T>                                                                               \
+  inline __jacc_complex<T> __jacc_complex_pow(const __jacc_complex<T> &a,                          \
+                                              const __jacc_complex<T> &b) {                        \
+    if (b.re == 0 && b.im == 0)                                                                    \
+      return T(1);                                                                                 \
+    if (a.re == 0 && a.im == 0)                                                                    \
+      return T(0);                                                                                 \
+    return __jacc_complex_exp(b * __jacc_complex_log(a));                                          \
+  }                                                                                                \
   inline __jacc_complex<double> cpow(const __jacc_complex<double> &a,                              \
                                      const __jacc_complex<double> &b) {                            \
-    if (b.re == 0 && b.im == 0)                                                                    \
-      return 1.0;                                                                                  \
-    if (a.re == 0 && a.im == 0)                                                                    \
-      return 0.0;                                                                                  \
-    return __jacc_complex_exp(b * __jacc_complex_log(a));                                          \
+    return __jacc_complex_pow(a, b);                                                               \
   }                                                                                                \
   inline __jacc_complex<float> cpowf(const __jacc_complex<float> &a,                               \
                                      const __jacc_complex<float> &b) {                             \
-    if (b.re == 0 && b.im == 0)                                                                    \
-      return 1.0f;                                                                                 \
-    if (a.re == 0 && a.im == 0)                                                                    \
-      return 0.0f;                                                                                 \
-    return __jacc_complex_exp(b * __jacc_complex_log(a));                                          \
+    return __jacc_complex_pow(a, b);                                                               \
   }                                                                                                \
   /* A warp shuffle moves the parts one by one (block reductions of complex variables). */         \
   template <class T>                                                                               \

@@ -39,6 +39,25 @@ fits() {
 
 fortran=0
 bash "$jaccc" --version | grep -q "^Fortran: flang" && fortran=1
+
+# Builds refused/NAME.f90 (once) and checks that running it on host:2 with ARG (none when
+# empty) ends it with exit status 1, saying WANT; WHAT names the check.
+ends_saying() {
+  local name=$1 arg=$2 want=$3 what=$4 said
+  if [[ ! -x $tmp/$name ]] && ! bash "$jaccc" -O1 "${flags[@]}" -o "$tmp/$name" \
+       "$dir/refused/$name.f90" 2>"$tmp/$name.err"; then
+    echo "FAIL refused/$name.f90 did not build: $(cat "$tmp/$name.err")"
+    failed=1
+    return
+  fi
+  said=$(JACC_DEVICES=host:2 "$tmp/$name" ${arg:+"$arg"} 2>&1)
+  if [[ $? -eq 1 && $said == *"$want"* ]]; then
+    echo "ok   $what"
+  else
+    echo "FAIL $name ${arg}: expected '$want', got: $said"
+    failed=1
+  fi
+}
 for src in "$dir"/*.c "$dir"/*.cpp "$dir"/*.f90 "$dir"/*.f; do
   name=$(basename "$src")
   name=${name%.*}
@@ -184,23 +203,15 @@ if ((fortran)); then
     failed=1
   fi
   # A pointer a directive cannot take ends the program there, naming the fix.
-  if bash "$jaccc" -O1 "${flags[@]}" -o "$tmp/pointer_state" \
-       "$dir/refused/fortran_pointer_state.f90" 2>"$tmp/pointer_state.err"; then
-    for how in row null; do
-      want="is not associated"
-      [[ $how == row ]] && want="points to memory that is not contiguous"
-      said=$(JACC_DEVICES=host:2 "$tmp/pointer_state" $how 2>&1)
-      if [[ $? -eq 1 && $said == *"fortran_pointer_state.f90:18: the pointer 'q' $want"* ]]; then
-        echo "ok   a pointer the directive cannot take ($how) ends the program, naming the fix"
-      else
-        echo "FAIL fortran_pointer_state $how: expected '$want' at line 18, got: $said"
-        failed=1
-      fi
-    done
-  else
-    echo "FAIL refused/fortran_pointer_state.f90 did not build: $(cat "$tmp/pointer_state.err")"
-    failed=1
-  fi
+  ends_saying fortran_pointer_state row \
+    "fortran_pointer_state.f90:18: the pointer 'q' points to memory that is not contiguous" \
+    "a pointer the directive cannot take (row) ends the program, naming the fix"
+  ends_saying fortran_pointer_state null "fortran_pointer_state.f90:18: the pointer 'q' is not associated" \
+    "a pointer the directive cannot take (null) ends the program, naming the fix"
+  # An assumed-size array no clause names and nothing maps ends the program at its directive.
+  ends_saying fortran_assumed_size_absent "" \
+    "fortran_assumed_size_absent.f90:8: 'v' is an assumed-size array that is not present: name a section of it with an upper bound in a data clause, as v(1:n)" \
+    "an assumed-size array nothing maps ends the program, naming the section to map"
   # A program using the openacc module (plain gfortran has none) checks itself.
   if bash "$jaccc" -O1 "${flags[@]}" -o "$tmp/deviceptr" "$dir/runtime/fortran_deviceptr.f90" \
        2>"$tmp/deviceptr.err"; then
@@ -215,20 +226,6 @@ if ((fortran)); then
     done
   else
     echo "FAIL runtime/fortran_deviceptr.f90 did not build: $(cat "$tmp/deviceptr.err")"
-    failed=1
-  fi
-  # An assumed-size array no clause names and nothing maps ends the program at its directive.
-  if bash "$jaccc" -O1 "${flags[@]}" -o "$tmp/assumed_size_absent" \
-       "$dir/refused/fortran_assumed_size_absent.f90" 2>"$tmp/assumed_size_absent.err"; then
-    said=$(JACC_DEVICES=host:2 "$tmp/assumed_size_absent" 2>&1)
-    if [[ $? -eq 1 && $said == *"fortran_assumed_size_absent.f90:8: 'v' is an assumed-size array that is not present: name a section of it with an upper bound in a data clause, as v(1:n)"* ]]; then
-      echo "ok   an assumed-size array nothing maps ends the program, naming the section to map"
-    else
-      echo "FAIL fortran_assumed_size_absent: expected the error at line 8, got: $said"
-      failed=1
-    fi
-  else
-    echo "FAIL refused/fortran_assumed_size_absent.f90 did not build: $(cat "$tmp/assumed_size_absent.err")"
     failed=1
   fi
   # -Minfo says how a Fortran construct runs, at its line.
