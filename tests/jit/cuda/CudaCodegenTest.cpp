@@ -523,6 +523,18 @@ TEST(CudaCodegenTest, ComplexValuesAreATemplateOfTheirLayout) {
                "}\n",
                {"_Complex double *z", "float _Complex *f", "double _Complex w", "int n"});
   expectCompiles(Atomics);
+  // The template's operators leave other operands to C's: enumerations, pointers, structs.
+  CudaKernelSource Others = generate(
+      "enum shade { dark, light };\n"
+      "typedef struct { double x; enum shade s; } cell;\n"
+      "#pragma acc parallel loop\n"
+      "for (int i = 0; i < n; i++) {\n"
+      "  enum shade s = c[i].s;\n"
+      "  if (s == light || s + 1 == 2 || &c[i] != c) z[i] = z[i] * c[i].x;\n"
+      "  if (z[i] == 0 || 1.0 != z[i]) z[i] = -z[i] / 2;\n"
+      "}\n",
+      {"cell *c", "double _Complex *z", "int n"});
+  expectCompiles(Others);
   // Kernels without complex values do not carry the template.
   CudaKernelSource None = generate(
       "#pragma acc parallel loop\nfor (int i = 0; i < n; i++) x[i] = i;\n", {"double *x", "int n"});
