@@ -542,8 +542,6 @@ public:
     return true;
   }
 
-  /// A data clause's object: a variable, a component of one whose type has no C struct (an
-  /// allocatable component, as kernels take it), or a section of its last dimension.
   /// A section of V a data clause may name (`x(1:n)`, `a(:, 1:n)`), for errors.
   static std::string sectionExample(const HostVariable &V) {
     std::string Text = V.Symbol->name().ToString() + "(";
@@ -558,6 +556,8 @@ public:
     return !Triplet || std::get<1>(Triplet->t).has_value();
   }
 
+  /// A data clause's object: a variable, a component of one whose type has no C struct (an
+  /// allocatable component, as kernels take it), or a section of its last dimension.
   std::optional<Section> section(const parser::AccObject &O, GlueCall &G) {
     const auto *D = std::get_if<parser::Designator>(&O.u);
     const auto *Ref = D ? std::get_if<parser::DataRef>(&D->u) : nullptr;
