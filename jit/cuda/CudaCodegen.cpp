@@ -418,8 +418,11 @@ llvm::Expected<CudaKernelSource> generateCudaSource(const KernelInfo &K, bool Sp
                                                    scalarTypeName(R.Type) + ": " +
                                                    "reduce into a double");
   for (const ArgInfo *A : Params) {
-    if (A->ArgKind == ArgInfo::Kind::Scalar &&
-        (A->Scalar == ScalarType::F80 || A->Scalar == ScalarType::C80))
+    // An array of long double _Complex too: the template has no long double.
+    llvm::StringRef Decl(A->Decl);
+    if ((A->ArgKind == ArgInfo::Kind::Scalar &&
+         (A->Scalar == ScalarType::F80 || A->Scalar == ScalarType::C80)) ||
+        (Decl.contains("long double") && Decl.contains("_Complex")))
       return makeError(ErrorCode::Unsupported, "argument '" + A->Decl +
                                                    "': CUDA devices have no long double; pass a "
                                                    "double");

@@ -458,6 +458,10 @@ TEST(CudaCodegenTest, LongDoubleIsUnsupportedWithItsWorkaround) {
       {"#pragma acc parallel loop\nfor (int i = 0; i < n; i++) x[i] = __real__ z;\n",
        {"double *x", "long double _Complex z", "int n"},
        "argument 'long double _Complex z': CUDA devices have no long double; pass a double"},
+      {"#pragma acc parallel loop\nfor (int i = 0; i < n; i++) x[i] = __real__ z[i];\n",
+       {"double *x", "const long double _Complex *z", "int n"},
+       "argument 'const long double _Complex *z': CUDA devices have no long double; pass a "
+       "double"},
       {"#pragma acc parallel loop reduction(+:h[0:2])\n"
        "for (int i = 0; i < n; i++) h[i % 2] += x[i];\n",
        {"const double *x", "long double *h", "int n"},
