@@ -200,9 +200,10 @@ unsigned constantClause(const Directive &D, ClauseKind Kind, const Specializatio
   return 0;
 }
 
-/// The kernel's leading declarations with their #include lines blanked (line numbers kept) and
-/// the definitions of the mapped headers collected in Defs.
-llvm::Expected<std::string> mapIncludes(const KernelInfo &K, std::string &Defs) {
+/// The kernel's leading declarations with their #include lines blanked (line numbers kept), the
+/// definitions of the mapped headers collected in Defs and whether <complex.h> is among them.
+llvm::Expected<std::string> mapIncludes(const KernelInfo &K, std::string &Defs,
+                                        bool &ComplexHeader) {
   llvm::StringRef Leading = llvm::StringRef(K.Source).take_front(K.ConstructOffset);
   llvm::SmallVector<llvm::StringRef, 32> Lines;
   Leading.split(Lines, '\n');
@@ -225,6 +226,7 @@ llvm::Expected<std::string> mapIncludes(const KernelInfo &K, std::string &Defs) 
                              Known + ")");
       }
       Defs += H->Definitions;
+      ComplexHeader |= M[1] == "complex.h";
     } else {
       Out += Lines[I].str();
     }
@@ -436,7 +438,8 @@ llvm::Expected<CudaKernelSource> generateCudaSource(const KernelInfo &K, bool Sp
   S.Params.push_back({"__jacc_team", sizeof(jacc_cuda_team), alignof(jacc_cuda_team)});
 
   std::string Defs;
-  auto Leading = mapIncludes(K, Defs);
+  bool ComplexHeader = false;
+  auto Leading = mapIncludes(K, Defs, ComplexHeader);
   if (!Leading)
     return Leading.takeError();
   S.GridSync = !K.Serial && entryHasBarrier(K);
@@ -445,8 +448,6 @@ llvm::Expected<CudaKernelSource> generateCudaSource(const KernelInfo &K, bool Sp
   S.NumGangs = constantClause(K.Construct, ClauseKind::NumGangs, Spec);
 
   // NVRTC's C++ has no _Complex: C's complex types become a template of the same layout.
-  bool ComplexHeader = llvm::Regex("^[ \t]*#[ \t]*include[ \t]*<complex\\.h>", llvm::Regex::Newline)
-                           .match(llvm::StringRef(K.Source).take_front(K.ConstructOffset));
   bool UsesComplex = ComplexHeader;
   std::string Kernel = spellComplexForCuda(*Leading, ComplexHeader, UsesComplex);
   std::string Entry = spellComplexForCuda(

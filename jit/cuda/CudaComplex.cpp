@@ -1,18 +1,11 @@
 // C's complex types spelled for CUDA C++ (the arithmetic is the text of CudaComplex.h).
 #include "jit/cuda/CudaComplex.h"
 
-#include <cctype>
+#include "support/CText.h"
 
 namespace jacc::jit {
 
 namespace {
-
-bool identifierStart(char C) {
-  return std::isalpha(static_cast<unsigned char>(C)) || C == '_';
-}
-bool identifierChar(char C) {
-  return std::isalnum(static_cast<unsigned char>(C)) || C == '_';
-}
 
 /// The end of the comment, string or character constant starting at I, or I when none does.
 size_t skipLiteralOrComment(llvm::StringRef S, size_t I) {
@@ -57,14 +50,14 @@ std::string spellComplexForCuda(llvm::StringRef S, bool ComplexMacro, bool &Chan
       Adjacent = false;
       continue;
     }
-    if (!identifierStart(S[I]) || (I > 0 && identifierChar(S[I - 1]))) {
+    if (!isIdentStart(S[I]) || (I > 0 && isIdentChar(S[I - 1]))) {
       if (!std::isspace(static_cast<unsigned char>(S[I])))
         Adjacent = false;
       Out += S[I++];
       continue;
     }
     size_t E = I;
-    while (E < S.size() && identifierChar(S[E]))
+    while (E < S.size() && isIdentChar(S[E]))
       ++E;
     llvm::StringRef Word = S.slice(I, E);
     if (Word == "_Complex" || (ComplexMacro && Word == "complex")) {
@@ -81,7 +74,7 @@ std::string spellComplexForCuda(llvm::StringRef S, bool ComplexMacro, bool &Chan
       while (Next < S.size() && std::isspace(static_cast<unsigned char>(S[Next])))
         ++Next;
       size_t NextEnd = Next;
-      while (NextEnd < S.size() && identifierChar(S[NextEnd]))
+      while (NextEnd < S.size() && isIdentChar(S[NextEnd]))
         ++NextEnd;
       if (isRealType(S.slice(Next, NextEnd))) { // _Complex double
         Out += "__jacc_complex<" + S.slice(Next, NextEnd).str() + ">";
