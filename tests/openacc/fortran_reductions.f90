@@ -2,7 +2,8 @@
 ! elements; a serial construct that assigns a scalar; atomic updates and captures (max and min of
 ! lists too); IF constructs, SELECT CASE, BLOCK, CYCLE and intrinsics (mod, iand, ieor, sign, min
 ! with three arguments) inside kernels; array reductions (sum, maxval, dot_product, ...) of
-! columns in a loop body, and along a dimension (dim) of a matrix in a kernels construct.
+! columns in a loop body, and along a dimension (dim) of a matrix and of a rank-3 array's middle
+! dimension in a kernels construct.
 program reductions
   implicit none
   integer, parameter :: n = 1000
@@ -13,6 +14,8 @@ program reductions
   real(4) :: r(n), rsum, rmax
   real(8) :: d(n), dmin
   real(8) :: grid(40, 25), colsum(25), colmax(25), coldot(25), rowmax(40), scaled(25)
+  real(8) :: cube(6, 5, 4), across(6, 4)
+  integer :: m
   integer :: lowest(40)
   logical :: big(25)
   integer :: positives(25)
@@ -135,6 +138,11 @@ program reductions
       grid(i, k) = mod(i * k, 17) - 8
     end do
   end do
+  do k = 1, 4
+    do i = 1, 6
+      cube(i, :, k) = [(mod(i * 3 + k * 5 + m * 7, 11) - 5, m = 1, 5)]
+    end do
+  end do
   !$acc parallel loop copyin(grid, a) copyout(colsum, colmax, coldot, positives, anybig)
   do k = 1, 25
     colsum(k) = sum(grid(:, k)) + product(grid(1:3, k) + 9) + sum(grid(:, k), mask=grid(:, k) > 2)
@@ -147,11 +155,12 @@ program reductions
       anybig(k) = .false.
     end if
   end do
-  !$acc kernels copyin(grid) copyout(rowmax, lowest, scaled, big)
+  !$acc kernels copyin(grid, cube) copyout(rowmax, lowest, scaled, big, across)
   rowmax(:) = maxval(grid, dim=2) + sum(grid(:, 1:5), dim=2)
   lowest = int(minval(grid, dim=2))
   big(:) = any(grid > 7, dim=1)
   scaled = sum(grid * 2, dim=1, mask=grid > 0) / maxval(sum(abs(grid), dim=1))
+  across(:, :) = sum(cube, dim=2) * 10 + maxval(cube(:, 2:5, :), dim=2)
   !$acc end kernels
   !$acc serial copyin(a) copyout(last)
   last = a(n) * 2 + sign(3, -1)
@@ -168,4 +177,5 @@ program reductions
     sum(positives), sum(merge(1, 0, anybig))
   write (*, '(a, f12.1, 2i6, f12.4)') 'along a dimension ', sum(rowmax), sum(lowest), &
     sum(merge(1, 0, big)), sum(scaled)
+  write (*, '(a, 4f9.1)') 'along a middle dimension ', across(1, :) + across(6, :) * 100
 end program reductions

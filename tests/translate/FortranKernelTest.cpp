@@ -1196,10 +1196,10 @@ end program
                 "      jacc_r1 += a[jacc_e1][jacc_e0];\n"
                 "    }\n"
                 "    s[jacc_e1] = jacc_r1;\n");
-  // Along the last: the counter after the assignment's.
-  EXPECT_HAS(K, "      { double jacc_v = a[(2LL) + jacc_e2 - 1][jacc_e1]; if (jacc_v > jacc_r2) "
+  // Along the last: the assignment's counter for the first, its own for the last.
+  EXPECT_HAS(K, "      { double jacc_v = a[(2LL) + jacc_e0 - 1][jacc_e1]; if (jacc_v > jacc_r2) "
                 "jacc_r2 = jacc_v; }\n    }\n    r[jacc_e1] = (jacc_r2 + (1.));");
-  EXPECT_HAS(K, "if (m[jacc_e2][jacc_e1]) jacc_r3++;");
+  EXPECT_HAS(K, "if (m[jacc_e0][jacc_e1]) jacc_r3++;");
   // Inside a whole reduction, each of its elements' own, in its loop.
   EXPECT_HAS(K, "  for (long long jacc_e1 = 0; jacc_e1 < 4LL; jacc_e1++) {\n"
                 "    double jacc_r4 = 0;\n"
@@ -1348,12 +1348,23 @@ end program
                 "jacc_r4 = 0;");
   expectKernelsCompileText(Program);
 
+  // Along a middle dimension: the assignment's counters on either side of its own.
+  const std::string Middle = R"(program p
+  real(8) :: c(10, 4, 2), b(10, 2)
+  !$acc kernels copyin(c) copyout(b)
+  b(:, :) = sum(c, dim=2)
+  !$acc end kernels
+end program
+)";
+  EXPECT_HAS(kernel(Middle), "    for (long long jacc_e0 = 0; jacc_e0 < 4LL; jacc_e0++) {\n"
+                             "        jacc_r1 += c[jacc_e2][jacc_e0][jacc_e1];\n");
+  expectKernelsCompileText(Middle);
   std::string Errors = translate(R"(program p
-  real(8) :: a(10, 4), s(4), b(10, 2), c(10, 4, 2)
+  real(8) :: a(10, 4), s(4), b(10, 2), c(10, 4, 2), e(4, 2)
   integer :: j
-  !$acc parallel loop copyin(a, c) copyout(s, b)
+  !$acc parallel loop copyin(a, c, e) copyout(s, b)
   do j = 1, 4
-    b(:, :) = sum(c, dim=2)
+    b(:, :) = matmul(sum(c, dim=3), e)
     do while (sum(a(:, j)) > s(j))
       s(j) = s(j) + 1
     end do
@@ -1362,8 +1373,7 @@ end program
 )",
                                  false);
   EXPECT_HAS(Errors, "t.f90:6:5: error: 'sum' along a dimension (dim) is translated as the right "
-                     "side of an array assignment of the result's rank, along the first or the "
-                     "last dimension: write the loop");
+                     "side of an array assignment of the result's rank: write the loop");
   // A mask is an elemental condition on the update; dim along a vector's one dimension is the
   // whole vector's.
   std::string Masked = kernel(R"(program p

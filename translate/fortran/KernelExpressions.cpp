@@ -585,13 +585,12 @@ std::optional<std::string> KernelWriter::arrayReduction(const std::string &Name,
   }
   // Along a dimension, each element of the result is a reduction of its own, computed in the
   // innermost loop of the array assignment (or reduction) whose element it is: the other
-  // dimensions take that loop's counters, the first or the last its own.
-  if (Dim && (ElementalRank != Rank - 1 || CounterBase != 0 || !Counters.empty() ||
-              (*Dim != 1 && *Dim != Rank))) {
+  // dimensions take that loop's counters in order, the reduced one its own (jacc_e0).
+  if (Dim && (ElementalRank != Rank - 1 || CounterBase != 0 || !Counters.empty() || *Dim < 1 ||
+              *Dim > Rank)) {
     error("'" + Name +
           "' along a dimension (dim) is translated as the right side of an array "
-          "assignment of the result's rank, along the first or the last "
-          "dimension: write the loop");
+          "assignment of the result's rank: write the loop");
     return "0";
   }
   std::vector<std::string> Extents;
@@ -611,19 +610,19 @@ std::optional<std::string> KernelWriter::arrayReduction(const std::string &Name,
   std::string Lowest = Real ? "-" + Huge : "(-" + Huge + " - 1)";
   // Its own counters, in loops before the statement (inside an array assignment too: Fortran
   // evaluates the reduction whole, before it assigns).
-  int OuterRank = ElementalRank, OuterBase = CounterBase;
+  int OuterRank = ElementalRank;
   ElementalRank = Rank;
-  CounterBase = Dim == 1 ? -1 : 0; // along the first: jacc_e0 is its own
   std::vector<std::string> OuterElementLines, OuterCounters; // its counters are jacc_e<n>
   OuterElementLines.swap(ElementLines);
   OuterCounters.swap(Counters);
+  for (int D = 1; Dim && D <= Rank; ++D) // (the assignment's counters are jacc_e1 ...)
+    Counters.push_back(D == *Dim ? "jacc_e0" : "jacc_e" + std::to_string(D < *Dim ? D : D - 1));
   std::string A = expr(*Operands[0]), B = Arrays == 2 ? expr(*Operands[1]) : "";
   std::string If = Mask ? "if (" + expr(*Mask) + ") " : "";
   std::vector<std::string> Inner = std::move(ElementLines); // its operands' own reductions
   ElementLines = std::move(OuterElementLines);
   Counters = std::move(OuterCounters);
   ElementalRank = OuterRank;
-  CounterBase = OuterBase;
   std::string R = "jacc_r" + std::to_string(++Hoists);
   std::string Init = Name == "product" || Name == "all" ? "1"
                      : Name == "maxval"                 ? Lowest
@@ -650,7 +649,7 @@ std::optional<std::string> KernelWriter::arrayReduction(const std::string &Name,
   for (int D = Rank; D >= 1; --D) {
     if (Dim && D != *Dim)
       continue;
-    std::string K = "jacc_e" + std::to_string(Dim == 1 ? 0 : D);
+    std::string K = "jacc_e" + std::to_string(Dim ? 0 : D);
     Out.push_back(Indent + "for (long long " + K + " = 0; " + K + " < " + Extents[D - 1] + "; " +
                   K + "++) {");
     Indent += "  ";
