@@ -1483,6 +1483,86 @@ end program
   EXPECT_HAS(Errors, "t.f90:3:18: error: deviceptr names arrays");
 }
 
+TEST_F(FortranKernelTest, DataConstructsDeviceptrReachesTheComputeConstructsInside) {
+  const std::string Program = R"(program p
+  use iso_c_binding
+  real(8), pointer :: a(:), b(:)
+  real(8) :: w(100)
+  integer :: i
+  !$acc data deviceptr(a, b)
+  !$acc parallel loop copyin(w)
+  do i = 1, 100
+    a(i) = w(i) * 2
+  end do
+  !$acc kernels copy(b(1:100))
+  b(:) = a(:) + 1
+  !$acc end kernels
+  !$acc end data
+  !$acc parallel loop
+  do i = 1, 100
+    w(i) = w(i) + 1
+  end do
+  !$acc parallel loop
+  do i = 1, 100
+    a(i) = 1
+  end do
+end program
+)";
+  std::string Out = translate(Program);
+  std::vector<test::PushedKernel> K = test::pushedKernels(Out);
+  ASSERT_EQ(K.size(), 4u);
+  // The arrays the kernel uses, unless a clause of its own names them (b's copy).
+  EXPECT_HAS(K[0].Source, "#pragma acc parallel loop deviceptr(a)\n");
+  EXPECT_HAS(K[1].Source, "#pragma acc kernels deviceptr(a)\n");
+  EXPECT_EQ(K[2].Source.find("deviceptr"), std::string::npos) << K[2].Source;
+  // After the data construct, a is a host array again: copied implicitly.
+  EXPECT_EQ(K[3].Source.find("deviceptr"), std::string::npos) << K[3].Source;
+  EXPECT_HAS(Out, "jacc_copyin((void *)w");
+  size_t AfterData = Out.find("jacc_fortran_implicit((void *)a");
+  ASSERT_NE(AfterData, std::string::npos) << Out;
+  EXPECT_EQ(Out.find("jacc_fortran_implicit((void *)a", AfterData + 1), std::string::npos) << Out;
+  expectKernelsCompileText(Program);
+  std::string Errors = translate(R"(program p
+  real(8) :: s
+  !$acc data deviceptr(s)
+  !$acc end data
+end program
+)",
+                                 false);
+  EXPECT_HAS(Errors, "t.f90:3:14: error: deviceptr names arrays");
+}
+
+TEST_F(FortranKernelTest, AttachOfArrayVariablesNeedsNoCall) {
+  // Kernels find an array's device copy by its address: no device descriptor to update.
+  std::string Out = translate(R"(program p
+  real(8), pointer :: a(:)
+  real(8), allocatable :: b(:)
+  integer :: i
+  allocate(a(10), b(10))
+  !$acc enter data copyin(a, b) attach(a)
+  !$acc data attach(b)
+  !$acc parallel loop attach(a)
+  do i = 1, 10
+    a(i) = b(i)
+  end do
+  !$acc end data
+  !$acc exit data copyout(a) delete(b) detach(a)
+end program
+)");
+  EXPECT_HAS(Out, "jacc_copyin((void *)a");
+  EXPECT_EQ(Out.find("attach"), std::string::npos) << Out;
+  std::string Errors = translate(R"(program p
+  type t
+    real(8), pointer :: p(:)
+  end type
+  type(t) :: x
+  !$acc enter data copyin(x) attach(x%p)
+end program
+)",
+                                 false);
+  EXPECT_HAS(Errors, "t.f90:6:37: error: attach and detach of components are not translated yet");
+}
+
 TEST_F(FortranKernelTest, AssumedSizeArraysAreMappedBySectionsAndFoundPresent) {
   const std::string Program = R"(subroutine scale(m, n, lda, a, x)
   integer :: m, n, lda, i, j

@@ -279,7 +279,8 @@ std::optional<HostVariable> KernelWriter::find(const semantics::Symbol &Symbol) 
 FortranKernel writeKernel(const FortranSource &Source, const RoutineIndex &Routines,
                           ModuleRoutines &Modules, const std::string &Directive,
                           const parser::AccClauseList &Clauses, const parser::DoConstruct *Loop,
-                          const parser::Block *Body) {
+                          const parser::Block *Body,
+                          const std::set<const semantics::Symbol *> &Deviceptrs) {
   // Printed twice when a scalar is assigned outside the loops: the second time through its
   // pointer, as the C translator's device scalars are.
   std::set<const semantics::Symbol *> Refs;
@@ -328,11 +329,16 @@ FortranKernel writeKernel(const FortranSource &Source, const RoutineIndex &Routi
       Refs = Outside;
       continue;
     }
-    if (!Private.empty()) {
-      // On the loop of a combined construct, else on the block's first line.
-      size_t End = Text.find('\n');
+    std::string Inherited; // an enclosing data construct's deviceptr arrays the kernel uses
+    for (const HostVariable &V : W.Out.Variables)
+      if (V.Path.empty() && Deviceptrs.count(V.Symbol))
+        Inherited += (Inherited.empty() ? "" : ", ") + V.Name;
+    // On the loop of a combined construct, else on the block's first line.
+    size_t End = Text.find('\n');
+    if (!Inherited.empty())
+      Text.insert(End, " deviceptr(" + Inherited + ")");
+    if (!Private.empty())
       Text.insert(End, " private(" + Private + ")");
-    }
     W.Out.Text = Called.Text + Text;
     W.Out.Reductions = W.Reductions;
     return W.Out;

@@ -96,12 +96,14 @@ struct FortranKernel {
 /// kernel keeps (loop and compute clauses; the data clauses are the glue's), over the DO loop
 /// Loop (a combined construct) or the statements Body (a block construct), after the
 /// definitions of the Routines it calls (as C functions taking Fortran's arguments by address
-/// where the routine assigns them), those of other files' modules from Modules.
+/// where the routine assigns them), those of other files' modules from Modules. The arrays of
+/// Deviceptrs (an enclosing data construct's deviceptr clause) it uses are device addresses.
 FortranKernel writeKernel(const FortranSource &Source, const RoutineIndex &Routines,
                           ModuleRoutines &Modules, const std::string &Directive,
                           const Fortran::parser::AccClauseList &Clauses,
                           const Fortran::parser::DoConstruct *Loop,
-                          const std::list<Fortran::parser::ExecutionPartConstruct> *Body);
+                          const std::list<Fortran::parser::ExecutionPartConstruct> *Body,
+                          const std::set<const Fortran::semantics::Symbol *> &Deviceptrs = {});
 
 /// How the glue passes Symbol; an error (naming the fix) when jacc cannot (a complex or
 /// character variable, a derived type with such or allocatable components, an assumed-size
@@ -115,6 +117,8 @@ componentVariable(const Fortran::semantics::Symbol &Base,
                   const std::vector<const Fortran::semantics::Symbol *> &Components);
 /// The variable a designator names, when it is a plain name (no subscripts, no component).
 const Fortran::parser::Name *variableName(const Fortran::parser::Designator &D);
+/// The array a designator names whole or by a section or element of a plain name.
+const Fortran::parser::Name *sectionBase(const Fortran::parser::Designator &D);
 /// The C name of a Fortran symbol (its name, unless it is a C keyword or jacc's).
 std::string cName(const Fortran::semantics::Symbol &Symbol);
 /// The C type of a symbol's elements when it is an intrinsic type; empty when jacc's kernels

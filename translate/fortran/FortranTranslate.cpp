@@ -67,6 +67,19 @@ struct LineSpan {
   }
 };
 
+/// The variables the objects of a clause list name (a section's or element's array too).
+struct ClauseObjects {
+  std::set<VariableKey> Keys;
+  template <typename T> bool Pre(const T &) { return true; }
+  template <typename T> void Post(const T &) {}
+  bool Pre(const parser::AccObject &O) {
+    if (const auto *D = std::get_if<parser::Designator>(&O.u))
+      if (const parser::Name *N = sectionBase(*D); N && N->symbol)
+        Keys.insert({&N->symbol->GetUltimate(), ""});
+    return false;
+  }
+};
+
 /// One directive's glue function: its C parameters and the Fortran call's arguments.
 struct GlueCall {
   std::vector<std::string> Params, Args;
@@ -167,6 +180,9 @@ public:
   std::vector<DeclareScope> Scopes; ///< the program units the walk is in, innermost last
   /// Calls put before the text of a line (a program unit's first executable statement).
   std::map<int, std::string> Prefixes;
+  /// The arrays of the deviceptr clauses of the data constructs the walk is in, innermost
+  /// last: the compute constructs inside them take those arrays as device addresses too.
+  std::vector<std::set<const semantics::Symbol *>> DataDeviceptrs;
 
   /// Where flang's module files are, in the order its semantics looks.
   static std::vector<std::string> moduleDirs(const FortranOptions &Options) {
@@ -633,6 +649,20 @@ public:
   static std::string contiguityCheck(const Section &S, const std::string &Where) {
     return "jacc_fortran_contiguous(" + S.Contiguous + ", \"" + Where + "\", \"" + S.What + "\");";
   }
+  /// attach and detach of pointer and allocatable arrays (flang checks the attribute): kernels
+  /// take an array's device copy by its address, found present at each launch, never through
+  /// a device copy of its descriptor, so there is no device pointer to update. A component's
+  /// pointer lives in its structure's device copy, which jacc does not translate yet.
+  void attachable(const parser::AccObjectList &List) {
+    for (const parser::AccObject &O : List.v) {
+      const auto *D = std::get_if<parser::Designator>(&O.u);
+      if (!D || !variableName(*D))
+        error(D ? D->source : parser::CharBlock{},
+              "attach and detach of components are not translated yet (pointer components "
+              "are not): attach a pointer or allocatable array variable");
+    }
+  }
+
   /// The call that ends the program when the section S is not present on the devices.
   static std::string presenceCheck(const Section &S, const std::string &Where) {
     return "jacc_translated_present(" + S.Address + ", " + S.Bytes + ", \"" + Where + "\", \"" +
@@ -653,14 +683,7 @@ public:
             Entry.push_back(contiguityCheck(*S, Where));
           if (std::string(In) == "present")
             Entry.push_back(presenceCheck(*S, Where));
-          else if (std::string(In) == "no_create") {
-            // Mapped for the construct only when absent (then copied back at its end).
-            std::string Flag = "jacc_no_create_" + std::to_string(Entry.size());
-            Entry.push_back("int " + Flag + " = jacc_translated_no_create(" + Args + ", \"" +
-                            Where + "\");");
-            Exit.insert(Exit.begin(), "if (" + Flag + ") jacc_translated_check(jacc_copyout(" +
-                                          Args + "), \"" + Where + "\");");
-          } else if (*In)
+          else if (*In)
             Entry.push_back("jacc_translated_check(" + std::string(In) + "(" + Args + "), \"" +
                             Where + "\");");
           if (*Out)
@@ -685,6 +708,9 @@ public:
                 Each(List(X.v), "jacc_create", "jacc_delete");
               },
               [&](const parser::AccClause::Present &X) { Each(X.v, "present", ""); },
+              [&](const parser::AccClause::Attach &X) { attachable(X.v); },
+              // no_create maps nothing: what is absent, the kernels inside copy as they use it
+              // (the host's copy stays current, as "use the local memory" asks).
               [&](const auto &) {}},
           C.u);
     return Named;
@@ -701,7 +727,15 @@ public:
   void compute(parser::CharBlock Where, std::optional<LineRange> Lines, const char *Kind,
                const std::string &Directive, const parser::AccClauseList &Clauses,
                const parser::DoConstruct *Loop, const parser::Block *Body) {
-    FortranKernel K = writeKernel(Source, Routines, Modules, Directive, Clauses, Loop, Body);
+    // The enclosing data constructs' deviceptr arrays, unless a data clause here names them.
+    std::set<VariableKey> Own = namedVariables(Clauses);
+    std::set<const semantics::Symbol *> Inherited;
+    for (const auto &Arrays : DataDeviceptrs)
+      for (const semantics::Symbol *S : Arrays)
+        if (!Own.count({S, ""}))
+          Inherited.insert(S);
+    FortranKernel K =
+        writeKernel(Source, Routines, Modules, Directive, Clauses, Loop, Body, Inherited);
     Errors.insert(Errors.end(), K.Errors.begin(), K.Errors.end());
     GlueCall G;
     ComputePush P;
@@ -714,13 +748,15 @@ public:
     P.Wait = hasClause(Clauses, variantIndex<parser::AccClause::Wait>());
     P.Async = hasClause(Clauses, variantIndex<parser::AccClause::Async>());
     auto Named = dataClauses(Clauses, G, P.Entry, P.Exit, P.Site);
-    // A deviceptr clause's arrays are device memory already: nothing maps them.
+    // A deviceptr clause's arrays (here or around) are device memory already: nothing maps them.
     for (const parser::AccClause &C : Clauses.v)
       if (const auto *D = std::get_if<parser::AccClause::Deviceptr>(&C.u))
         for (const parser::AccObject &O : D->v.v)
           if (const auto *Designator = std::get_if<parser::Designator>(&O.u))
             if (const parser::Name *N = variableName(*Designator); N && N->symbol)
               Named.insert({&N->symbol->GetUltimate(), ""});
+    for (const semantics::Symbol *S : Inherited)
+      Named.insert({S, ""});
     for (const HostVariable &V : K.Variables) {
       const HostVariable &H = G.pass(V);
       if (V.AssumedSize &&
@@ -914,7 +950,8 @@ public:
       return false;
     }
     // The region's entry at its directive, its exit at the end directive; the block between
-    // is translated as the rest of the file.
+    // is translated as the rest of the file (Post pops its deviceptr arrays).
+    DataDeviceptrs.push_back(deviceptrArrays(Clauses));
     GlueCall G;
     std::vector<std::string> Entry, Exit;
     std::string Where = site(Begin.source);
@@ -929,6 +966,37 @@ public:
     emit(Begin.source, spanOf(Begin), G, In + "  jacc_construct_end();\n", If);
     emit(End.source, spanOf(End), G, Out + "  jacc_construct_end();\n", If);
     return true;
+  }
+
+  void Post(const parser::OpenACCBlockConstruct &X) {
+    const auto &Begin = std::get<parser::AccBeginBlockDirective>(X.t);
+    if (std::get<parser::AccBlockDirective>(Begin.t).v == llvm::acc::Directive::ACCD_data)
+      DataDeviceptrs.pop_back();
+  }
+
+  /// The arrays a construct's deviceptr clauses name (pointers acc_malloc's memory is
+  /// associated with); anything else is an error.
+  std::set<const semantics::Symbol *> deviceptrArrays(const parser::AccClauseList &Clauses) {
+    std::set<const semantics::Symbol *> Arrays;
+    for (const parser::AccClause &C : Clauses.v)
+      if (const auto *D = std::get_if<parser::AccClause::Deviceptr>(&C.u))
+        for (const parser::AccObject &O : D->v.v) {
+          const auto *Designator = std::get_if<parser::Designator>(&O.u);
+          const parser::Name *N = Designator ? variableName(*Designator) : nullptr;
+          if (N && N->symbol && N->symbol->Rank() > 0)
+            Arrays.insert(&N->symbol->GetUltimate());
+          else
+            error(C.source, "deviceptr names arrays (pointers acc_malloc's memory is "
+                            "associated with) in Fortran");
+        }
+    return Arrays;
+  }
+
+  /// The variables a construct's clauses name (their sections' and elements' too).
+  static std::set<VariableKey> namedVariables(const parser::AccClauseList &Clauses) {
+    ClauseObjects Walker;
+    parser::Walk(Clauses, Walker);
+    return Walker.Keys;
   }
 
   /// host_data use_device(list): inside the construct each listed array names its device copy
@@ -1158,6 +1226,8 @@ public:
                 else
                   error(C.source, "self without a list is not translated yet");
               },
+              [&](const parser::AccClause::Attach &Y) { attachable(Y.v); },
+              [&](const parser::AccClause::Detach &Y) { attachable(Y.v); },
               [&](const parser::AccClause::Finalize &) {},
               [&](const parser::AccClause::IfPresent &) {}, [&](const parser::AccClause::If &) {},
               [&](const parser::AccClause::Async &) {}, [&](const parser::AccClause::Wait &) {},

@@ -199,6 +199,7 @@ std::string KernelWriter::clauses(const parser::AccClauseList &List) {
             [&](const parser::AccClause::Create &) { return std::string(); },
             [&](const parser::AccClause::Present &) { return std::string(); },
             [&](const parser::AccClause::NoCreate &) { return std::string(); },
+            [&](const parser::AccClause::Attach &) { return std::string(); },
             [&](const parser::AccClause::Default &) { return std::string(); },
             [&](const parser::AccClause::Async &) { return std::string(); },
             [&](const parser::AccClause::If &) { return std::string(); },

@@ -36,8 +36,6 @@ std::string cTypeOf(TypeCategory Category, int Kind);
 /// C text as an operand of any operator: a name or number as it is, else in parentheses
 /// (unless one pair already holds it all).
 std::string operand(const std::string &Text);
-/// The array a designator names whole or by a section or element of a plain name.
-const parser::Name *sectionBase(const parser::Designator &D);
 
 class KernelWriter {
 public:

@@ -1,6 +1,7 @@
 ! Device memory a Fortran program allocates itself: acc_malloc's address associated with
 ! pointer arrays (c_f_pointer), filled and combined by kernels that take them through
-! deviceptr clauses, beside an array the construct copies; acc_memcpy_to_device and
+! deviceptr clauses (the construct's own, and a data construct's around one), beside an array
+! the construct copies; acc_memcpy_to_device and
 ! acc_memcpy_from_device move the data, acc_free releases it. It uses the openacc module, which
 ! plain gfortran has not, so it checks itself against the same computation on the host
 ! (tests/openacc/run.sh runs it on 1 to 3 devices).
@@ -33,6 +34,12 @@ program deviceptr_arrays
     a(i) = a(i) + w(i)
     total = total + b(mod(i - 1, 10) + 1, (i - 1) / 10 + 1)
   end do
+  !$acc data deviceptr(a, b)
+  !$acc parallel loop
+  do i = 1, n
+    a(i) = a(i) * 3 - b(mod(i - 1, 10) + 1, (i - 1) / 10 + 1)
+  end do
+  !$acc end data
   call acc_memcpy_from_device(h, pa, int(n * 8, c_size_t))
   call acc_memcpy_from_device(m, pb, int(n * 8, c_size_t))
   call acc_free(pa)
@@ -42,7 +49,9 @@ program deviceptr_arrays
       want_b(i, j) = w(i + 10 * (j - 1)) * j + i
     end do
   end do
-  want_a = 2 * w
+  do i = 1, n
+    want_a(i) = 2 * w(i) * 3 - want_b(mod(i - 1, 10) + 1, (i - 1) / 10 + 1)
+  end do
   want_total = sum(want_b)
   if (all(h == want_a) .and. all(m == want_b) .and. total == want_total) then
     write (*, '(a, f14.4)') 'deviceptr ok ', total
