@@ -2,8 +2,8 @@
 # The OpenACC program corpus (tests/openacc/*.c, docs/translate.md "Tests"). Each program is built
 # twice: by plain cc, which ignores the pragmas and has no _OPENACC (the reference; programs that
 # call the runtime API use acc_host_fallback.h then), and by jaccc; the jaccc build must print the
-# same output on 1 and 2 host devices, on 3 with every kernel specialized, and on 3 sharing one
-# memory (JACC_MEMORY=unified; the sanitized pass runs the specialized three only).
+# same output on 1 and 2 host devices, and on 3 with every kernel specialized sharing one
+# memory (JACC_MEMORY=unified); the sanitized pass runs the specialized three with a memory each.
 #   run.sh JACCC DIR [FLAGS for the jaccc builds, e.g. -fsanitize=address]
 # A program whose leading comment says `corpus: host devices only` (it names host devices, or
 # its output differs on a GPU by design), `corpus: needs a host device` or `corpus: one kind of
@@ -81,19 +81,19 @@ for src in "$dir"/*.c "$dir"/*.cpp "$dir"/*.f90 "$dir"/*.f; do
     echo "FAIL $name: the jaccc build failed"; failed=1; continue
   fi
   ref=$("$tmp/$name.ref")
-  # The third run folds every scalar argument into its kernels (JACC_SPECIALIZE=always); the
-  # last gives the devices one memory (JACC_MEMORY=unified): every split kernel must still
-  # write only its device's share.
-  for devices in ${OPENACC_DEVICES:-host:1 host:2 host:3+specialize host:3+unified}; do
+  # The third run folds every scalar argument into its kernels (JACC_SPECIALIZE=always) and
+  # gives the devices one memory (JACC_MEMORY=unified): every split kernel must still write
+  # only its device's share. (The sanitized pass's host:3+specialize has a memory per device.)
+  for devices in ${OPENACC_DEVICES:-host:1 host:2 host:3+specialize+unified}; do
     spec=auto
     memory=()
-    [[ $devices == *+specialize ]] && spec=always
-    [[ $devices == *+unified ]] && memory=(JACC_MEMORY=unified)
-    if ! why=$(fits "$src" "${devices%+*}"); then
+    [[ $devices == *+specialize* ]] && spec=always
+    [[ $devices == *+unified* ]] && memory=(JACC_MEMORY=unified)
+    if ! why=$(fits "$src" "${devices%%+*}"); then
       echo "skip $name with JACC_DEVICES=$devices: $why"
       continue
     fi
-    out=$(env ${memory[@]+"${memory[@]}"} JACC_DEVICES=${devices%+*} JACC_SPECIALIZE=$spec \
+    out=$(env ${memory[@]+"${memory[@]}"} JACC_DEVICES=${devices%%+*} JACC_SPECIALIZE=$spec \
           JACC_SPECIALIZE_WAIT=1 "$tmp/$name.jacc" 2>&1)
     rc=$?
     if ((rc != 0)) || [[ $out != "$ref" ]]; then
