@@ -38,7 +38,8 @@ inline size_t count(const std::string &Text, const std::string &Needle) {
 /// CUDA 13's NVRTC starts at sm_75 (sm_70 was dropped by the toolkit); sm_90 is the newest
 /// data-centre generation. The generated source is the same for every architecture (no
 /// __CUDA_ARCH__ in it), so the oldest and the newest bound what NVRTC may refuse; one between
-/// them only repeated the compile (as the suites' JACC_CUDA_VERIFY, tests/meson.build).
+/// them only repeated the compile. (The suites' JACC_CUDA_VERIFY compiles every kernel for the
+/// oldest only: tests/meson.build.)
 inline constexpr unsigned TestedCudaArchs[] = {75, 90};
 
 /// Whether this run compiles what it generates: the sanitized build's suites generate CUDA code
