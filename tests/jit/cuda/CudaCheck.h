@@ -5,14 +5,14 @@
 #define JACC_TESTS_JIT_CUDA_CUDACHECK_H
 
 #include "analysis/Pipeline.h"
+#include "jit/cuda/CudaCodeTarget.h"
 #include "jit/cuda/CudaCodegen.h"
 #include "jit/cuda/CudaLaunchABI.h"
 #include "jit/cuda/NvrtcCompiler.h"
 
 #include <gtest/gtest.h>
 
-#include <cstdlib>
-#include <string>
+#include <vector>
 
 namespace jacc::jit {
 
@@ -46,8 +46,12 @@ inline constexpr unsigned TestedCudaArchs[] = {75, 90};
 /// without compiling it (JACC_CUDA_VERIFY=source, tests/meson.build), since NVRTC is not
 /// instrumented and the normal build compiles the same text.
 inline bool compilesGeneratedCuda() {
-  const char *Verify = std::getenv("JACC_CUDA_VERIFY");
-  return !Verify || std::string(Verify) != "source";
+  auto Archs = cudaVerifyArchsFromEnv();
+  if (!Archs) {
+    llvm::consumeError(Archs.takeError()); // a malformed setting: compile, as without one
+    return true;
+  }
+  return *Archs != std::vector<unsigned>{CudaSourceOnly};
 }
 
 /// Compile S for every tested architecture and check its launch ABI; failures are test failures
