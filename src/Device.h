@@ -66,6 +66,10 @@ public:
   /// Whether it computes on the process's own cores (a host device), which all such devices
   /// share: the whole kernel run on each of them at once takes as long as on each in turn.
   bool hostCores() const { return HostMemory; }
+  /// Whether code outside jacc (a vendor library, a native kernel) may write this device's memory
+  /// through pointers the program holds: such writes reach one copy of an acc_malloc block, so
+  /// by default (JACC_MALLOC=auto) its blocks get no copies on other devices.
+  bool nativeCodeMayWrite() const { return nativeCodeMayWriteImpl(); }
   DeviceProperties properties() const {
     DeviceProperties P = propertiesImpl();
     P.ComputeUnits = computeUnits();
@@ -151,6 +155,9 @@ protected:
   /// Whether released blocks may be kept for reuse (MemoryPool): not where every release must
   /// reach the backend (guard pages that catch a use after the release).
   virtual bool reusesReleasedMemory() const { return true; }
+  /// The default: only jacc's kernels and copies reach the device's memory (a host device's
+  /// memory read or written by the program's host code breaks OpenACC's rules for device memory).
+  virtual bool nativeCodeMayWriteImpl() const { return false; }
   virtual llvm::Expected<void *> allocateUnifiedImpl(size_t Bytes);
   virtual llvm::Error prefetchImpl(const void *, size_t, bool) { return llvm::Error::success(); }
   virtual llvm::Error copyToDeviceImpl(void *Dst, const void *HostSrc, size_t Bytes) = 0;

@@ -133,7 +133,7 @@ llvm::Error Runtime::initLocked() {
   }
   Data.attach(Devices);
   Data.setUnified(Settings->UnifiedMemory);
-  Data.setUserBlockCopies(Settings->UserBlockCopies);
+  Data.setUserBlockCopies(Settings->BlockCopies);
   Sched.attach(Devices);
   Initialized = true;
   debugLog("device", llvm::Twine(Devices.size()) + " device(s), " +

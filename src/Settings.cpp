@@ -7,6 +7,8 @@
 #include "support/Debug.h"
 #include "support/Env.h"
 
+#include <array>
+
 namespace jacc {
 
 llvm::Expected<bool> accErrorsReturn() {
@@ -72,10 +74,12 @@ llvm::Expected<RuntimeSettings> readSettings() {
   if (!Memory)
     return Memory.takeError();
   S.UnifiedMemory = *Memory == 1;
-  auto Malloc = env::keyword(env::Var::Malloc, {{"one", 0}, {"every", 1}}, 0, "one or every");
+  auto Malloc = env::keyword(env::Var::Malloc, {{"one", 0}, {"every", 1}, {"auto", 2}}, 2,
+                             "one, every or auto");
   if (!Malloc)
     return Malloc.takeError();
-  S.UserBlockCopies = *Malloc == 1;
+  S.BlockCopies = std::array{UserBlockCopies::Never, UserBlockCopies::Always,
+                             UserBlockCopies::UnlessNativeCode}[*Malloc];
   auto ProgramCache = env::onOff(env::Var::ProgramCache, true, "on or off");
   if (!ProgramCache)
     return ProgramCache.takeError();

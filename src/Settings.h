@@ -8,6 +8,7 @@
 #include "jit/server/CompileConfig.h"
 #include "jit/specialize/KernelVariants.h"
 #include "src/DeviceConfig.h"
+#include "src/data/DataEnvironment.h"
 #include "src/launch/Distribution.h"
 #include "src/launch/SplitChoice.h"
 #include "src/profile/CompileProgress.h"
@@ -24,7 +25,7 @@ struct RuntimeSettings {
   Distribution Policy;                               ///< JACC_POLICY (checked at jacc_init)
   std::string ConfigFile;                            ///< JACC_CONFIG (read at jacc_init)
   bool UnifiedMemory = false;                        ///< JACC_MEMORY=unified
-  bool UserBlockCopies = false;                      ///< JACC_MALLOC=every
+  UserBlockCopies BlockCopies = UserBlockCopies::UnlessNativeCode; ///< JACC_MALLOC
   bool ProgramCache = true;                          ///< JACC_PROGRAM_CACHE
   jit::SpecializeSettings Specialize;                ///< JACC_SPECIALIZE*
   double KernelWarnSeconds = 0;                      ///< JACC_KERNEL_WARN (0: off)

@@ -141,7 +141,8 @@ const char *defaultText(Var V) {
   case Var::MemoryPool:
     return "1 (released blocks of 1 MiB or more kept for reuse)";
   case Var::Malloc:
-    return "one (acc_malloc memory is its device's alone)";
+    return "auto (acc_malloc memory has a copy on every device unless code outside jacc may "
+           "write it)";
   case Var::Specialize: return "auto";
   case Var::SpecializeArgs: return "every foldable scalar";
   case Var::SpecializeAfter: return "3";

@@ -6,6 +6,7 @@
 #define JACC_SRC_CUDA_CUDADEVICE_H
 
 #include "src/Device.h"
+#include "src/cuda/CudaLibraries.h"
 
 #include <llvm/ADT/StringRef.h>
 
@@ -69,6 +70,8 @@ public:
 
   /// Variants are compiled for this GPU's architecture too.
   void addCodeTargets(jit::SpecializeSettings &S) const override;
+  /// A CUDA library in the process (cuBLAS, cuFFT, ...) may write what the program hands it.
+  bool nativeCodeMayWriteImpl() const override { return cudaLibraryLoaded(); }
 
 private:
   struct Impl;

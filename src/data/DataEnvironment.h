@@ -31,6 +31,13 @@ struct DataPlacement {
   HolderSet Devices = 0; ///< the devices under it now (never empty)
 };
 
+/// JACC_MALLOC: when an acc_malloc block gets a copy on every device of its location.
+enum class UserBlockCopies : uint8_t {
+  Never,            ///< one: the block is its device's alone
+  Always,           ///< every
+  UnlessNativeCode, ///< auto: unless a device holding it lets code outside jacc write it
+};
+
 class DataEnvironment {
 public:
   /// The devices every mapping has a copy on, in device order (set by init, cleared by finalize).
@@ -38,8 +45,8 @@ public:
   /// JACC_MEMORY=unified: new mappings share one memory among the devices (UnifiedMemory.cpp).
   void setUnified(bool On) { Unified = On; }
   bool unified() const { return Unified; }
-  /// JACC_MALLOC=every: acc_malloc blocks get a copy on the other devices of their location.
-  void setUserBlockCopies(bool On) { UserBlockCopies = On; }
+  /// JACC_MALLOC: whether acc_malloc blocks get a copy on the other devices of their location.
+  void setUserBlockCopies(UserBlockCopies When) { BlockCopies = When; }
 
   // --- Mapped data (DataEnvironment.cpp). Api names the caller in messages; host ranges are
   // non-empty and not null (the runtime's entry points treat those as no-ops). ---
@@ -244,7 +251,7 @@ private:
 
   llvm::ArrayRef<std::unique_ptr<Device>> Devices;
   bool Unified = false;
-  bool UserBlockCopies = false;
+  UserBlockCopies BlockCopies = UserBlockCopies::UnlessNativeCode;
   PresentTable Table;
   UserAllocations UserBlocks;
 };

@@ -1,7 +1,8 @@
 // acc_malloc memory with a copy on every device: the program sees one block on its current
 // device; jacc keeps the other devices' copies current as it does a mapping's, so that the
 // kernels the program gives the block by deviceptr split over the devices instead of running on
-// the block's device alone.
+// the block's device alone. Only jacc's own writes keep the copies current, so by default a
+// block stays its device's alone where code outside jacc (a vendor library) may write it.
 #include "src/data/DataEnvironment.h"
 
 #include "support/Debug.h"
@@ -15,8 +16,21 @@ Mapping *DataEnvironment::userBlockCopies(const void *P) {
 }
 
 void DataEnvironment::copyUserBlock(uintptr_t Begin, UserAllocation &A, HolderSet Home) {
-  if (!UserBlockCopies || Unified || !(Home >> A.Device & 1) || __builtin_popcountll(Home) < 2)
+  if (BlockCopies == UserBlockCopies::Never || Unified || !(Home >> A.Device & 1) ||
+      __builtin_popcountll(Home) < 2)
     return;
+  if (BlockCopies == UserBlockCopies::UnlessNativeCode)
+    for (unsigned D = 0; D < Devices.size(); ++D)
+      if ((Home >> D & 1) && Devices[D]->nativeCodeMayWrite()) {
+        debugLog("data", "acc_malloc block " + hexAddress(reinterpret_cast<void *>(Begin)) +
+                             " stays on " + Devices[A.Device]->name() +
+                             ": code outside jacc may "
+                             "write " +
+                             Devices[D]->name() +
+                             "'s memory (JACC_MALLOC=every "
+                             "copies it all the same)");
+        return;
+      }
   auto M = std::make_unique<Mapping>();
   M->Begin = Begin;
   M->End = Begin + A.Bytes;

@@ -13,6 +13,7 @@
 #include <fstream>
 #include <iterator>
 
+#include <dlfcn.h>
 #include <limits.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -52,6 +53,16 @@ bool observes(env::Var V) {
   }
 }
 
+/// A file's path, size and modification time: a rebuilt file is another one.
+std::string fileIdentity(const char *Path) {
+  std::string Id = Path;
+  struct stat St;
+  if (::stat(Path, &St) == 0)
+    Id += ";size=" + std::to_string(St.st_size) + ";mtime=" + std::to_string(St.st_mtim.tv_sec) +
+          "." + std::to_string(St.st_mtim.tv_nsec);
+  return Id;
+}
+
 } // namespace
 
 std::string programIdentity(llvm::StringRef Devices) {
@@ -59,13 +70,15 @@ std::string programIdentity(llvm::StringRef Devices) {
   char Path[PATH_MAX];
   ssize_t N = ::readlink("/proc/self/exe", Path, sizeof Path - 1);
   if (N > 0) {
-    Id.append(Path, size_t(N));
-    struct stat St;
     Path[N] = 0;
-    if (::stat(Path, &St) == 0)
-      Id += ";size=" + std::to_string(St.st_size) + ";mtime=" + std::to_string(St.st_mtim.tv_sec) +
-            "." + std::to_string(St.st_mtim.tv_nsec);
+    Id += fileIdentity(Path);
   }
+  // The library that chose: another jacc may choose otherwise (its choices are not the record's).
+  Dl_info Self;
+  char Library[PATH_MAX];
+  if (::dladdr(reinterpret_cast<void *>(&programIdentity), &Self) && Self.dli_fname &&
+      ::realpath(Self.dli_fname, Library))
+    Id += ";jacc=" + fileIdentity(Library);
   // The arguments after the program's name (an input's size may change what pays).
   std::ifstream Cmdline("/proc/self/cmdline", std::ios::binary);
   std::string Args((std::istreambuf_iterator<char>(Cmdline)), std::istreambuf_iterator<char>());

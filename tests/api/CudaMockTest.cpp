@@ -1050,9 +1050,9 @@ void deviceptrSaxpyHook(const char *Entry, unsigned, unsigned, void **P) {
     Y[I] = A * X[I] + Y[I];
 }
 
-TEST_P(CudaMockTest, MallocMemoryWithCopiesSplitsDeviceptrKernels) {
-  jacc::ScopedEnv Malloc("JACC_MALLOC", "every");
-  restartWith(deviceptrSaxpyHook);
+/// The deviceptr saxpy on an acc_malloc block: acc_memcpy_to_device, one forced-split push,
+/// acc_memcpy_from_device, results checked; the statistics of those three calls.
+jacc_stats saxpyOnMallocMemory() {
   int N = 1200;
   float a = 2.0f;
   size_t Bytes = N * sizeof(float);
@@ -1062,26 +1062,54 @@ TEST_P(CudaMockTest, MallocMemoryWithCopiesSplitsDeviceptrKernels) {
     Init[I] = 1.0f + I % 7;
   }
   float *x = Xv.data();
-  ASSERT_JACC(jacc_copyin(x, Bytes));
+  jacc_stats St{};
+  EXPECT_JACC(jacc_copyin(x, Bytes));
   float *y = static_cast<float *>(acc_malloc(Bytes));
-  ASSERT_NE(y, nullptr);
+  EXPECT_NE(y, nullptr);
+  if (!y)
+    return St;
+  jacc_reset_stats();
   acc_memcpy_to_device(y, Init.data(), Bytes);
   jacc_arg Args[] = {{"int n", &N}, {"float a", &a}, {"const float *x", &x}, {"float *y", &y}};
-  jacc_reset_stats();
-  ASSERT_JACC(jacc_kernel_push("#pragma acc parallel loop deviceptr(y) present(x)\n"
+  EXPECT_JACC(jacc_kernel_push("#pragma acc parallel loop deviceptr(y) present(x)\n"
                                "for (int i = 0; i < n; i++)\n"
                                "  y[i] = a * x[i] + y[i];\n",
                                4, Args, JACC_FORCE_SPLIT));
   acc_memcpy_from_device(Out.data(), y, Bytes);
-  jacc_stats St;
-  ASSERT_JACC(jacc_get_stats(&St));
-  uint64_t Others = Bytes - uint64_t(N / devices()) * sizeof(float);
+  EXPECT_JACC(jacc_get_stats(&St));
+  for (int I = 0; I < N; ++I)
+    EXPECT_EQ(Out[I], a * Xv[I] + Init[I]) << I;
+  acc_free(y);
+  EXPECT_JACC(jacc_delete(x, Bytes));
+  return St;
+}
+
+TEST_P(CudaMockTest, MallocMemoryWithCopiesSplitsDeviceptrKernels) {
+  jacc::ScopedEnv Malloc("JACC_MALLOC", "every");
+  restartWith(deviceptrSaxpyHook);
+  jacc_stats St = saxpyOnMallocMemory();
+  uint64_t Others = 1200 * sizeof(float) - uint64_t(1200 / devices()) * sizeof(float);
   EXPECT_EQ(St.bytes_device_to_device, 2 * Others)
       << "each other device fetches its rows of y, then device 0 gathers their results";
-  for (int I = 0; I < N; ++I)
-    ASSERT_EQ(Out[I], a * Xv[I] + Init[I]) << I;
-  acc_free(y);
-  ASSERT_JACC(jacc_delete(x, Bytes));
+}
+
+// JACC_MALLOC=auto, the default: blocks get copies as with every, unless a CUDA library
+// (cuBLAS, cuFFT, ...) is loaded, which may write a block the program hands it behind jacc's
+// back: then the block stays its GPU's alone, and its kernels run there.
+TEST_P(CudaMockTest, MallocMemoryStaysOnItsGpuWhileACudaLibraryIsLoaded) {
+  jacc::ScopedEnv Malloc("JACC_MALLOC", nullptr);
+  restartWith(deviceptrSaxpyHook);
+  uint64_t Others = 1200 * sizeof(float) - uint64_t(1200 / devices()) * sizeof(float);
+  jacc_stats St = saxpyOnMallocMemory();
+  EXPECT_EQ(St.bytes_device_to_device, 2 * Others) << "no CUDA library: copies";
+  void *Library = dlopen(JACC_FAKE_CUDA_LIBRARY_PATH, RTLD_NOW | RTLD_LOCAL);
+  ASSERT_NE(Library, nullptr) << dlerror();
+  St = saxpyOnMallocMemory();
+  EXPECT_EQ(St.bytes_device_to_device, 0u) << "the block's GPU alone";
+  EXPECT_EQ(St.kernels_pushed, 1u);
+  dlclose(Library);
+  St = saxpyOnMallocMemory();
+  EXPECT_EQ(St.bytes_device_to_device, 2 * Others) << "the library unloaded: copies again";
 }
 
 // The design carries to GPUs: split sweeps move exactly the part of the array that changes

@@ -431,9 +431,13 @@ TEST_P(OpenACCTest, MallocFreeAndDeviceCopies) {
   }
 }
 
-// deviceptr memory is one device's: the kernel runs there alone (an in-place update applied
-// once, not once per device), and the mapped arrays it wrote reach every device's copy.
+// JACC_MALLOC=one: deviceptr memory is one device's: the kernel runs there alone (an in-place
+// update applied once, not once per device), and the mapped arrays it wrote reach every device's
+// copy.
 TEST_P(OpenACCTest, KernelsOnDeviceptrMemoryRunOnItsDeviceOnce) {
+  jacc::ScopedEnv Malloc("JACC_MALLOC", "one");
+  ASSERT_JACC(jacc_finalize());
+  ASSERT_JACC(jacc_init());
   int N = 1000;
   size_t Bytes = N * sizeof(int);
   const char *Src = "#pragma acc parallel loop deviceptr(a)\n"
@@ -491,78 +495,82 @@ TEST_P(OpenACCTest, KernelsOnDeviceptrMemoryRunOnItsDeviceOnce) {
   acc_free(A1);
 }
 
-// JACC_MALLOC=every: an acc_malloc block has a copy on every device, so kernels given it by
-// deviceptr split as over mapped data. Scratch written and read in place by split kernels moves
-// nothing; the routines see one block: acc_memcpy_from_device gathers the devices' parts onto
-// the block's device, what acc_memcpy_to_device writes there is fetched by the devices that
-// read it, and acc_map_data takes the block whole.
+// JACC_MALLOC=every (and auto on host devices): an acc_malloc block has a copy on every device, so
+// kernels given it by deviceptr split as over mapped data. Scratch written and read in place by
+// split kernels moves nothing; the routines see one block: acc_memcpy_from_device gathers the
+// devices' parts onto the block's device, what acc_memcpy_to_device writes there is fetched by the
+// devices that read it, and acc_map_data takes the block whole.
 TEST_P(OpenACCTest, MallocMemoryWithCopiesSplitsDeviceptrKernels) {
-  jacc::ScopedEnv Malloc("JACC_MALLOC", "every");
-  ASSERT_JACC(jacc_finalize());
-  ASSERT_JACC(jacc_init());
-  int N = 3000;
-  size_t Bytes = N * sizeof(int);
-  // What the other devices' equal shares of N elements hold.
-  uint64_t Others = Bytes - uint64_t(N / n()) * sizeof(int);
-  const char *Fill = "#pragma acc parallel loop deviceptr(t) present(x)\n"
-                     "for (int i = 0; i < n; i++) t[i] = 3 * x[i];\n";
-  const char *Use = "#pragma acc parallel loop deviceptr(t) present(y)\n"
-                    "for (int i = 0; i < n; i++) y[i] = t[i] + 1;\n";
-  std::vector<int> xv = iota(N, 1), yv(N, 0), Out(N, 0);
-  int *x = xv.data(), *y = yv.data();
-  acc_copyin(x, Bytes);
-  acc_create(y, Bytes);
-  int *T = static_cast<int *>(acc_malloc(Bytes));
-  ASSERT_NE(T, nullptr);
-  jacc_arg FillArgs[] = {{"int n", &N}, {"int *t", &T}, {"const int *x", &x}};
-  jacc_arg UseArgs[] = {{"int n", &N}, {"const int *t", &T}, {"int *y", &y}};
-  std::vector<int> Tripled(N);
-  for (int I = 0; I < N; ++I)
-    Tripled[I] = 3 * xv[I];
-  auto Plus1 = [](std::vector<int> V) {
-    for (int &E : V)
-      ++E;
-    return V;
-  };
+  // every, and auto (the default: code outside jacc writes no host device's memory).
+  for (const char *Setting : {"every", static_cast<const char *>(nullptr)}) {
+    SCOPED_TRACE(Setting ? Setting : "JACC_MALLOC unset");
+    jacc::ScopedEnv Malloc("JACC_MALLOC", Setting);
+    ASSERT_JACC(jacc_finalize());
+    ASSERT_JACC(jacc_init());
+    int N = 3000;
+    size_t Bytes = N * sizeof(int);
+    // What the other devices' equal shares of N elements hold.
+    uint64_t Others = Bytes - uint64_t(N / n()) * sizeof(int);
+    const char *Fill = "#pragma acc parallel loop deviceptr(t) present(x)\n"
+                       "for (int i = 0; i < n; i++) t[i] = 3 * x[i];\n";
+    const char *Use = "#pragma acc parallel loop deviceptr(t) present(y)\n"
+                      "for (int i = 0; i < n; i++) y[i] = t[i] + 1;\n";
+    std::vector<int> xv = iota(N, 1), yv(N, 0), Out(N, 0);
+    int *x = xv.data(), *y = yv.data();
+    acc_copyin(x, Bytes);
+    acc_create(y, Bytes);
+    int *T = static_cast<int *>(acc_malloc(Bytes));
+    ASSERT_NE(T, nullptr);
+    jacc_arg FillArgs[] = {{"int n", &N}, {"int *t", &T}, {"const int *x", &x}};
+    jacc_arg UseArgs[] = {{"int n", &N}, {"const int *t", &T}, {"int *y", &y}};
+    std::vector<int> Tripled(N);
+    for (int I = 0; I < N; ++I)
+      Tripled[I] = 3 * xv[I];
+    auto Plus1 = [](std::vector<int> V) {
+      for (int &E : V)
+        ++E;
+      return V;
+    };
 
-  jacc_stats B = jacc_test::stats();
-  ASSERT_JACC(jacc_kernel_push(Fill, 3, FillArgs, JACC_FORCE_SPLIT));
-  ASSERT_JACC(jacc_kernel_push(Use, 3, UseArgs, JACC_FORCE_SPLIT));
-  jacc_stats A = jacc_test::stats();
-  if (n() > 1) {
-    EXPECT_EQ(A.split_launches - B.split_launches, 2u);
+    jacc_stats B = jacc_test::stats();
+    ASSERT_JACC(jacc_kernel_push(Fill, 3, FillArgs, JACC_FORCE_SPLIT));
+    ASSERT_JACC(jacc_kernel_push(Use, 3, UseArgs, JACC_FORCE_SPLIT));
+    jacc_stats A = jacc_test::stats();
+    if (n() > 1) {
+      EXPECT_EQ(A.split_launches - B.split_launches, 2u);
+    }
+    EXPECT_EQ(A.bytes_device_to_device - B.bytes_device_to_device, 0u)
+        << "each device reads the part of t it wrote";
+    acc_update_self(y, Bytes);
+    EXPECT_EQ(yv, Plus1(Tripled));
+
+    B = jacc_test::stats();
+    acc_memcpy_from_device(Out.data(), T, Bytes);
+    EXPECT_EQ(Out, Tripled);
+    EXPECT_EQ(jacc_test::stats().bytes_device_to_device - B.bytes_device_to_device, Others)
+        << "the other devices' parts, gathered onto device 0";
+
+    std::vector<int> Hundreds = iota(N, 100);
+    acc_memcpy_to_device(T, Hundreds.data(), Bytes);
+    B = jacc_test::stats();
+    ASSERT_JACC(jacc_kernel_push(Use, 3, UseArgs, JACC_FORCE_SPLIT));
+    EXPECT_EQ(jacc_test::stats().bytes_device_to_device - B.bytes_device_to_device, Others)
+        << "each other device fetches its part of what device 0 was given";
+    acc_copyout(y, Bytes);
+    EXPECT_EQ(yv, iota(N, 101));
+
+    // Split again, then mapped: the host array's copy on device 0 is the whole block.
+    ASSERT_JACC(jacc_kernel_push(Fill, 3, FillArgs, JACC_FORCE_SPLIT));
+    std::vector<int> Host(N, -1);
+    acc_map_data(Host.data(), T, Bytes);
+    acc_update_self(Host.data(), Bytes);
+    EXPECT_EQ(Host, Tripled);
+    acc_unmap_data(Host.data());
+    acc_free(T);
+    acc_delete(x, Bytes);
+    // A block left to finalize is freed with its copies (the next restart, TearDown's finalize).
+    EXPECT_NE(acc_malloc(Bytes), nullptr);
   }
-  EXPECT_EQ(A.bytes_device_to_device - B.bytes_device_to_device, 0u)
-      << "each device reads the part of t it wrote";
-  acc_update_self(y, Bytes);
-  EXPECT_EQ(yv, Plus1(Tripled));
-
-  B = jacc_test::stats();
-  acc_memcpy_from_device(Out.data(), T, Bytes);
-  EXPECT_EQ(Out, Tripled);
-  EXPECT_EQ(jacc_test::stats().bytes_device_to_device - B.bytes_device_to_device, Others)
-      << "the other devices' parts, gathered onto device 0";
-
-  std::vector<int> Hundreds = iota(N, 100);
-  acc_memcpy_to_device(T, Hundreds.data(), Bytes);
-  B = jacc_test::stats();
-  ASSERT_JACC(jacc_kernel_push(Use, 3, UseArgs, JACC_FORCE_SPLIT));
-  EXPECT_EQ(jacc_test::stats().bytes_device_to_device - B.bytes_device_to_device, Others)
-      << "each other device fetches its part of what device 0 was given";
-  acc_copyout(y, Bytes);
-  EXPECT_EQ(yv, iota(N, 101));
-
-  // Split again, then mapped: the host array's copy on device 0 is the whole block.
-  ASSERT_JACC(jacc_kernel_push(Fill, 3, FillArgs, JACC_FORCE_SPLIT));
-  std::vector<int> Host(N, -1);
-  acc_map_data(Host.data(), T, Bytes);
-  acc_update_self(Host.data(), Bytes);
-  EXPECT_EQ(Host, Tripled);
-  acc_unmap_data(Host.data());
-  acc_free(T);
-  acc_delete(x, Bytes);
-  // A block left to finalize is freed with its copies (TearDown's jacc_finalize).
-  EXPECT_NE(acc_malloc(Bytes), nullptr);
 }
 
 TEST_P(OpenACCTest, MallocSettingIsCheckedAtInit) {
@@ -570,7 +578,7 @@ TEST_P(OpenACCTest, MallocSettingIsCheckedAtInit) {
   ASSERT_JACC(jacc_finalize());
   EXPECT_EQ(jacc_init(), JACC_ERROR_INVALID_ARGUMENT);
   EXPECT_NE(lastError().find("JACC_MALLOC"), std::string::npos) << lastError();
-  EXPECT_NE(lastError().find("one or every"), std::string::npos) << lastError();
+  EXPECT_NE(lastError().find("one, every or auto"), std::string::npos) << lastError();
 }
 
 TEST_P(OpenACCTest, MallocAndMemcpyErrors) {
@@ -830,7 +838,10 @@ TEST_P(OpenACCTest, Properties) {
               nullptr);
   }
   // A host device's free memory is the machine's less what the device holds: acc_malloc and
-  // acc_free show in it (on the current device only), as on a GPU.
+  // acc_free show in it (on the current device only, without copies on the others), as on a GPU.
+  jacc::ScopedEnv Malloc("JACC_MALLOC", "one");
+  ASSERT_JACC(jacc_finalize());
+  ASSERT_JACC(jacc_init());
   int Last = n() - 1;
   size_t Before = acc_get_property(Last, acc_device_host, acc_property_free_memory);
   size_t Other = acc_get_property(0, acc_device_host, acc_property_free_memory);

@@ -91,6 +91,7 @@ TEST_F(ProgramMemoryTest, TheIdentityTellsRunsApartButNotTheirObservers) {
   jacc::ScopedEnv Split("JACC_SPLIT", nullptr), Debug("JACC_DEBUG", nullptr);
   std::string Plain = programIdentity("host:0x1 host:1x1");
   EXPECT_NE(Plain.find("exe=/"), std::string::npos) << Plain;
+  EXPECT_NE(Plain.find(";jacc=/"), std::string::npos) << "the library that chose: " << Plain;
   EXPECT_NE(Plain, programIdentity("host:0x2 host:1x2")) << "other devices";
   Debug.set("launch");
   EXPECT_EQ(Plain, programIdentity("host:0x1 host:1x1")) << "an observer";
