@@ -1175,6 +1175,54 @@ end program
   expectKernelsCompileText(Program);
 }
 
+// Elemental intrinsics are one C expression each (tests/openacc/fortran_intrinsics.f90 compares
+// their values with gfortran's): modulo with the divisor's sign, bit shifts guarded at the width,
+// integer powers of an exponent known at run time in 64-bit unsigned products; what has no C
+// form stays a located error.
+TEST_F(FortranKernelTest, ElementalIntrinsicsAreOneCExpressionEach) {
+  const std::string Program = R"(program p
+  integer :: m(8), k(8), i
+  integer(8) :: b(8)
+  real(8) :: x(8)
+  real(4) :: y(8)
+  !$acc parallel loop copyin(m) copyout(k, b, x, y)
+  do i = 1, 8
+    k(i) = modulo(m(i), 3) + m(i)**i + ishft(m(i), i - 4) + merge(1, 0, btest(m(i), i))
+    b(i) = ibits(int(m(i), 8), i, 3) + shifta(int(m(i), 8), i) + not(int(i, 8))
+    x(i) = modulo(1.5d0 * i, -2d0) + aint(2.5d0 * i) + erf(1d0 * i) + log_gamma(1d0 * i)
+    y(i) = anint(0.5 * i) + hypot(1.0 * i, 2.0) + atan(1.0, 1.0 * i) + fraction(1.0 * i)
+  end do
+end program
+)";
+  std::vector<test::PushedKernel> K = test::pushedKernels(translate(Program));
+  ASSERT_EQ(K.size(), 1u);
+  for (const char *Part :
+       {"(m[i - 1] % 3) != 0 && (((m[i - 1] % 3) < 0) != ((3) < 0)) ? (m[i - 1] % 3) + (3)",
+        "((int)(((long long)(i)) < 0 || ((long long)(i)) >= 64 ? (unsigned long long)((m[i - 1]) "
+        "== 1 ? 1 : (m[i - 1]) == -1 ? (((long long)(i)) & 1 ? -1 : 1) : 0) : ((((long long)(i)) "
+        ">> 0) & 1 ? ((unsigned long long)(m[i - 1])) : 1ULL)",
+        "((i - 4)) >= 32 || ((i - 4)) <= -32 ? 0",
+        "((unsigned int)(m[i - 1])) >> (-((i - 4)) & 31)",
+        "((((unsigned long long)(m[i - 1])) >> (i)) & 1)", "(long long)~(((long long)i))",
+        "fmod(((1.5) * ((double)i)), (-2.)) != 0 && ((fmod(((1.5) * ((double)i)), (-2.)) < 0) != "
+        "(((-2.)) < 0))",
+        "trunc(", "erf(", "lgamma(", "roundf(", "hypotf(", "atan2f(", "ldexpf("})
+    EXPECT_HAS(K[0].Source, Part);
+  expectKernelsCompileText(Program);
+  std::string E = translate(R"(program p
+  integer :: m(8), i
+  !$acc parallel loop copy(m)
+  do i = 1, 8
+    m(i) = popcnt(m(i))
+  end do
+end program
+)",
+                            false);
+  EXPECT_NE(E.find("t.f90:5:5: error: the intrinsic 'popcnt' is not translated into a kernel yet"),
+            std::string::npos)
+      << E;
+}
+
 TEST_F(FortranKernelTest, ReductionsAlongADimensionAreEachElementsOwn) {
   const std::string Program = R"(program p
   real(8) :: a(10, 4), s(4), r(10), t(4)
@@ -1804,7 +1852,8 @@ TEST_F(FortranKernelTest, EveryKernelOfTheGoldenFileAndTheCorpusAnalysesAndCompi
         {"tests/openacc/fortran_module_arrays.f90", 3},
         {"tests/openacc/fortran_pointers.f90", 4},
         {"tests/openacc/fortran_complex.f90", 4},
-        {"tests/openacc/fortran_assumed_size.f90", 3}})
+        {"tests/openacc/fortran_assumed_size.f90", 3},
+        {"tests/openacc/fortran_intrinsics.f90", 1}})
     expectKernelsCompile(std::string(JACC_SOURCE_DIR) + "/" + File, Count);
 }
 

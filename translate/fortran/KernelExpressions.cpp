@@ -53,7 +53,7 @@ template <typename X> std::string KernelWriter::binary(const X &Op, const char *
 
 template <typename T> std::string KernelWriter::expr(const evaluate::Power<T> &X) {
   if constexpr (T::category == TypeCategory::Integer)
-    return integerPower(expr(X.left()), evaluate::ToInt64(X.right()));
+    return integerPower(expr(X.left()), expr(X.right()), evaluate::ToInt64(X.right()), T::kind);
   if constexpr (T::category == TypeCategory::Complex) {
     includeComplex();
     return std::string(T::kind == 4 ? "cpowf(" : "cpow(") + expr(X.left()) + ", " +
@@ -67,25 +67,11 @@ template <typename T> std::string KernelWriter::expr(const evaluate::RealToIntPo
   std::optional<int64_t> N =
       std::visit([](const auto &E) { return evaluate::ToInt64(E); }, X.right().u);
   if (N && *N >= 0 && *N <= 4)
-    return integerPower(expr(X.left()), N);
+    return integerPower(expr(X.left()), "", N, T::kind);
   if constexpr (T::category == TypeCategory::Complex)
     includeComplex();
   return std::string(T::category == TypeCategory::Complex ? "c" : "") +
          (T::kind == 4 ? "powf(" : "pow(") + expr(X.left()) + ", " + expr(X.right()) + ")";
-}
-
-std::string KernelWriter::integerPower(const std::string &B, std::optional<int64_t> N) {
-  if (!N || *N < 0 || *N > 4) {
-    error("an integer power with an exponent that is not a constant 0..4 is not translated "
-          "into a kernel yet");
-    return B;
-  }
-  if (*N == 0)
-    return "1";
-  std::string P = "(" + B;
-  for (int64_t I = 1; I < *N; ++I)
-    P += " * " + B;
-  return P + ")";
 }
 
 template <typename T> std::string KernelWriter::expr(const evaluate::Extremum<T> &X) {
@@ -474,13 +460,16 @@ template <typename T> std::string KernelWriter::expr(const evaluate::FunctionRef
             matrixIntrinsic(Intrinsic->name, X.arguments(), T::category, T::kind))
       return *R;
     std::vector<std::string> Args;
-    std::optional<int> ComplexKind; // of the first argument, when complex
+    std::optional<evaluate::DynamicType> First; // the first argument's type
+    std::optional<int> ComplexKind;             // its kind, when complex
     for (const auto &Arg : X.arguments())
       if (Arg)
         if (const Expr<SomeType> *E = Arg->UnwrapExpr()) {
-          if (std::optional<evaluate::DynamicType> Type = E->GetType();
-              Args.empty() && Type && Type->category() == TypeCategory::Complex)
-            ComplexKind = Type->kind();
+          if (std::optional<evaluate::DynamicType> Type = E->GetType(); Args.empty() && Type) {
+            First = Type;
+            if (Type->category() == TypeCategory::Complex)
+              ComplexKind = Type->kind();
+          }
           Args.push_back(expr(*E));
         }
     if (ComplexKind) {
@@ -490,54 +479,8 @@ template <typename T> std::string KernelWriter::expr(const evaluate::FunctionRef
               "' of a complex value is not translated into a kernel yet");
       return Text.empty() ? "0" : Text;
     }
-    return intrinsic(Intrinsic->name, Args, T::category, T::kind);
+    return intrinsic(Intrinsic->name, Args, T::category, T::kind, First ? First->kind() : T::kind);
   }
-}
-
-std::string KernelWriter::intrinsic(const std::string &Name, const std::vector<std::string> &Args,
-                                    TypeCategory Category, int Kind) {
-  static const std::set<std::string> Math = {"sqrt", "exp",   "log",   "log10",  "sin",  "cos",
-                                             "tan",  "asin",  "acos",  "atan",   "sinh", "cosh",
-                                             "tanh", "atan2", "floor", "ceiling"};
-  bool Real = Category == TypeCategory::Real;
-  auto Call = [&](std::string C) {
-    if (Real && Kind == 4)
-      C += "f";
-    std::string Text = C + "(";
-    for (size_t I = 0; I < Args.size(); ++I)
-      Text += (I ? ", " : "") + Args[I];
-    return Text + ")";
-  };
-  if (Math.count(Name) && Real)
-    return Call(Name == "ceiling" ? "ceil" : Name);
-  if (Name == "abs" && Args.size() == 1)
-    return Real ? Call("fabs") : "(" + Args[0] + " < 0 ? -" + Args[0] + " : " + Args[0] + ")";
-  if (Name == "mod" && Args.size() == 2)
-    return Real ? Call("fmod") : "(" + Args[0] + " % " + Args[1] + ")";
-  if (Name == "sign" && Args.size() == 2)
-    return Real ? Call("copysign")
-                : "(" + Args[1] + " >= 0 ? (" + Args[0] + " < 0 ? -" + Args[0] + " : " + Args[0] +
-                      ") : (" + Args[0] + " < 0 ? " + Args[0] + " : -" + Args[0] + "))";
-  if ((Name == "floor" || Name == "ceiling") && Category == TypeCategory::Integer)
-    return "((" + cTypeOf(Category, Kind) + ")" + (Name == "floor" ? "floor(" : "ceil(") + Args[0] +
-           "))";
-  static const std::map<std::string, const char *> Bits = {
-      {"iand", " & "}, {"ior", " | "}, {"ieor", " ^ "}};
-  if (Bits.count(Name) && Args.size() == 2)
-    return "(" + Args[0] + Bits.at(Name) + Args[1] + ")";
-  if (Name == "nint" && Category == TypeCategory::Integer)
-    return "((" + cTypeOf(Category, Kind) + ")lround(" + Args[0] + "))";
-  if ((Name == "max" || Name == "min") && !Args.empty()) {
-    std::string Text = Args[0];
-    for (size_t I = 1; I < Args.size(); ++I)
-      Text = Real ? std::string(Name == "max" ? "fmax" : "fmin") + (Kind == 4 ? "f(" : "(") + Text +
-                        ", " + Args[I] + ")"
-                  : "(" + Text + (Name == "max" ? " > " : " < ") + Args[I] + " ? " + Text + " : " +
-                        Args[I] + ")";
-    return Text;
-  }
-  error("the intrinsic '" + Name + "' is not translated into a kernel yet");
-  return "0";
 }
 
 std::optional<std::string> KernelWriter::arrayReduction(const std::string &Name,

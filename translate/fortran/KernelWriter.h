@@ -160,8 +160,10 @@ public:
   template <typename X> std::string binary(const X &Op, const char *C);
   template <typename T> std::string expr(const evaluate::Power<T> &X);
   template <typename T> std::string expr(const evaluate::RealToIntPower<T> &X);
-  /// B**N as products for small constant N (as compilers expand them).
-  std::string integerPower(const std::string &B, std::optional<int64_t> N);
+  /// B**E: products for a small constant N (as compilers expand them); for an integer B of
+  /// kind Kind and any E, exact integer arithmetic (KernelIntrinsics.cpp).
+  std::string integerPower(const std::string &B, const std::string &E, std::optional<int64_t> N,
+                           int Kind);
   template <typename T> std::string expr(const evaluate::Extremum<T> &X);
   template <typename TO, TypeCategory FROM> std::string expr(const evaluate::Convert<TO, FROM> &X);
   template <int K> std::string expr(const evaluate::Not<K> &X);
@@ -214,8 +216,11 @@ public:
   std::string subscript(const Expr<evaluate::SubscriptInteger> &E);
 
   template <typename T> std::string expr(const evaluate::FunctionRef<T> &X);
+  /// An elemental intrinsic of result type (Category, Kind) over its arguments' C text (the
+  /// first of kind ArgKind), as <math.h> calls and C operators (KernelIntrinsics.cpp); an error
+  /// when it has none.
   std::string intrinsic(const std::string &Name, const std::vector<std::string> &Args,
-                        TypeCategory Category, int Kind);
+                        TypeCategory Category, int Kind, int ArgKind);
   /// An array reduction (sum, product, maxval, minval, dot_product, count, any, all of whole
   /// arrays, sections and elemental expressions of them, with a mask): the variable a loop nest
   /// before the statement (an array assignment's loops too) computes (Hoisted); along the first
