@@ -1223,6 +1223,61 @@ end program
       << E;
 }
 
+// CYCLE and EXIT of a loop further out set its flag and break; each loop in between passes the
+// flag on as it ends (tests/openacc/fortran_loop_exits.f90 runs them against gfortran). An index
+// the private clause names is the kernel's private variable, not a second one the for declares
+// (which left the argument unused, an error at the launch).
+TEST_F(FortranKernelTest, NamedCycleAndExitLeaveTheirLoopsByFlags) {
+  const std::string Program = R"(program p
+  integer :: a(6, 6), r(6), i, j, k
+  !$acc parallel loop copyin(a) copyout(r) private(j, k)
+  do i = 1, 6
+    r(i) = 0
+    outer: do j = 1, 6
+      middle: do k = 1, 6
+        do
+          if (a(k, j) > i) cycle outer
+          if (a(k, j) < 0) exit outer
+          if (a(k, j) == 0) exit middle
+          exit
+        end do
+        r(i) = r(i) + a(k, j)
+      end do middle
+    end do outer
+  end do
+end program
+)";
+  std::vector<test::PushedKernel> K = test::pushedKernels(translate(Program));
+  ASSERT_EQ(K.size(), 1u);
+  EXPECT_HAS(K[0].Source, "  int jacc_exit_outer = 0;\n  int jacc_cycle_outer = 0;\n  for (j = 1; "
+                          "j <= 6; j++) {\n    int jacc_exit_middle = 0;\n    for (k = 1; k <= "
+                          "6; k++) {\n      for (;;) {\n");
+  for (const char *Part :
+       {"jacc_cycle_outer = 1;\n          break;", "jacc_exit_middle = 1;\n          break;",
+        "      }\n      if (jacc_exit_outer) break;\n      if (jacc_cycle_outer) break;\n      "
+        "if (jacc_exit_middle) break;\n",
+        "    }\n    if (jacc_exit_outer) break;\n    if (jacc_cycle_outer) { jacc_cycle_outer = "
+        "0; continue; }\n  }\n"})
+    EXPECT_HAS(K[0].Source, Part);
+  expectKernelsCompileText(Program);
+  std::string E = translate(R"(program p
+  integer :: a(6), i
+  !$acc parallel loop copy(a)
+  do i = 1, 6
+    check: if (a(i) > 0) then
+      a(i) = 1
+      exit check
+    end if check
+  end do
+end program
+)",
+                            false);
+  EXPECT_NE(E.find("t.f90:7:7: error: EXIT of 'check', which is no DO loop inside the compute "
+                   "construct, is not translated"),
+            std::string::npos)
+      << E;
+}
+
 TEST_F(FortranKernelTest, ReductionsAlongADimensionAreEachElementsOwn) {
   const std::string Program = R"(program p
   real(8) :: a(10, 4), s(4), r(10), t(4)
@@ -1853,7 +1908,8 @@ TEST_F(FortranKernelTest, EveryKernelOfTheGoldenFileAndTheCorpusAnalysesAndCompi
         {"tests/openacc/fortran_pointers.f90", 4},
         {"tests/openacc/fortran_complex.f90", 4},
         {"tests/openacc/fortran_assumed_size.f90", 3},
-        {"tests/openacc/fortran_intrinsics.f90", 1}})
+        {"tests/openacc/fortran_intrinsics.f90", 1},
+        {"tests/openacc/fortran_loop_exits.f90", 1}})
     expectKernelsCompile(std::string(JACC_SOURCE_DIR) + "/" + File, Count);
 }
 

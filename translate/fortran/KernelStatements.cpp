@@ -84,14 +84,10 @@ void KernelWriter::action(std::string &Text, const parser::ActionStmt &A,
             line(Text, Indent, Result.empty() ? "return;" : "return " + Result + ";");
           },
           [&](const common::Indirection<parser::CycleStmt> &S) {
-            if (S.value().v)
-              error("CYCLE with a construct name is not translated yet");
-            line(Text, Indent, "continue;");
+            leaveLoop(Text, S.value().v, true, Indent);
           },
           [&](const common::Indirection<parser::ExitStmt> &S) {
-            if (S.value().v)
-              error("EXIT with a construct name is not translated yet");
-            line(Text, Indent, "break;");
+            leaveLoop(Text, S.value().v, false, Indent);
           },
           [&](const common::Indirection<parser::IfStmt> &S) {
             const auto &Cond = std::get<parser::ScalarLogicalExpr>(S.value().t);
@@ -309,8 +305,8 @@ void KernelWriter::ifConstruct(std::string &Text, const parser::IfConstruct &If,
   line(Text, I, "}");
 }
 
-void KernelWriter::doLoop(std::string &Text, const parser::DoConstruct &Do,
-                          const std::string &Pragma, const std::string &I) {
+void KernelWriter::loopText(std::string &Text, const parser::DoConstruct &Do,
+                            const std::string &Pragma, const std::string &I) {
   const auto &Stmt = std::get<parser::Statement<parser::NonLabelDoStmt>>(Do.t);
   Where = Stmt.source;
   const auto &Control = Do.GetLoopControl();
@@ -334,8 +330,19 @@ void KernelWriter::doLoop(std::string &Text, const parser::DoConstruct &Do,
       line(Text, I, "}");
       return;
     }
+  if (!Control) {
+    // DO without control: until an EXIT (or a RETURN of the routine) leaves it.
+    if (!Pragma.empty())
+      error("a loop directive needs a DO loop with bounds, not one without control");
+    line(Text, I, "for (;;) {");
+    ++LoopDepth;
+    block(Text, std::get<parser::Block>(Do.t), I + "  ");
+    --LoopDepth;
+    line(Text, I, "}");
+    return;
+  }
   if (!Bounds) {
-    error("a DO without control is not translated into kernels yet");
+    error("this DO loop's control is not translated into kernels yet");
     return;
   }
   const semantics::Symbol *Index = Bounds->name.thing.symbol;
@@ -357,7 +364,9 @@ void KernelWriter::doLoop(std::string &Text, const parser::DoConstruct &Do,
   }
   std::string Lower = expr(Bounds->lower.thing.value()), Upper = expr(Bounds->upper.thing.value());
   noReductionIn("a DO loop's bounds");
-  bool Declared = Own.insert(&S).second;
+  // An index of a private clause is the kernel's private variable (its argument), not a second
+  // one the for declares: that would leave the argument unused.
+  bool Fresh = Own.insert(&S).second, Declared = Fresh && !Private.count(&S);
   std::string Name = cName(S);
   if (!Pragma.empty())
     line(Text, I, Pragma);
@@ -376,7 +385,7 @@ void KernelWriter::doLoop(std::string &Text, const parser::DoConstruct &Do,
     Pending.clear(); // a collapse whose nest was not perfect: reported by the analysis
   --LoopDepth;
   line(Text, I, "}");
-  if (Declared)
+  if (Fresh)
     Own.erase(&S);
 }
 
@@ -409,9 +418,11 @@ void KernelWriter::doConcurrent(std::string &Text, const parser::DoConstruct &Do
     Own.insert(&S);
     Declared.push_back(&S);
     std::string N = cName(S), T = cType(S).empty() ? "int" : cType(S);
+    if (Private.count(&S))
+      T.clear(); // the private clause's variable (see loopText)
     line(Text, Indent,
-         "for (" + T + " " + N + " = " + scalar(std::get<1>(Control.t)) + "; " + N +
-             (*By > 0 ? " <= " : " >= ") + scalar(std::get<2>(Control.t)) + "; " + N +
+         "for (" + (T.empty() ? "" : T + " ") + N + " = " + scalar(std::get<1>(Control.t)) + "; " +
+             N + (*By > 0 ? " <= " : " >= ") + scalar(std::get<2>(Control.t)) + "; " + N +
              (*By == 1 ? "++" : " += " + std::to_string(*By)) + ") {");
     Indent += "  ";
   }

@@ -274,9 +274,28 @@ public:
 
   void ifConstruct(std::string &Text, const parser::IfConstruct &If, const std::string &I);
 
-  /// A DO loop as a for loop whose index it declares (Pragma, if any, on the line before).
+  /// A DO loop as a for loop whose index it declares (Pragma, if any, on the line before), with
+  /// the flags of the named CYCLE and EXIT statements that leave it from loops inside
+  /// (KernelLoopExits.cpp).
   void doLoop(std::string &Text, const parser::DoConstruct &Do, const std::string &Pragma,
               const std::string &I);
+  /// The loop itself: DO with bounds, DO WHILE, DO without control (`for (;;)`), DO CONCURRENT.
+  void loopText(std::string &Text, const parser::DoConstruct &Do, const std::string &Pragma,
+                const std::string &I);
+  /// CYCLE or EXIT (Cycle false) of the DO loop Name (none: the innermost): `continue` or
+  /// `break` for the innermost loop; for one further out, its flag set and a break, which each
+  /// loop in between passes on as it ends (doLoop).
+  void leaveLoop(std::string &Text, const std::optional<parser::Name> &Name, bool Cycle,
+                 const std::string &I);
+  /// The DO loops the statement being printed is in, innermost last: their construct names,
+  /// whether a statement inside leaves them by a flag, and the flags of loops further out that
+  /// statements inside them raised (an index into OpenLoops, and whether it is a CYCLE's).
+  struct OpenLoop {
+    std::string Name;
+    bool Exit = false, Cycle = false;
+    std::set<std::pair<size_t, bool>> Raised;
+  };
+  std::vector<OpenLoop> OpenLoops;
 
   /// DO CONCURRENT (i = l:u[:s], j = ...[, mask]): its iterations are independent, a nest of
   /// for loops collapsed under one loop pragma (Pragma's, or `loop independent`), the mask an if
