@@ -245,6 +245,10 @@ llvm::Expected<ParallelNest> buildNest(ForStmt *F, const Directive &D, const Ker
   // private(list): one fresh variable per iteration.
   if (const Clause *C = D.find(ClauseKind::Private))
     for (const std::string &Name : C->Vars) {
+      // The nest's own loop variables (`private(i)` on `for (i = ...)`, as OpenACC allows):
+      // each iteration has its own already, declared with its value.
+      if (llvm::any_of(N.Loops, [&](const CanonicalLoop &L) { return L.Var == Name; }))
+        continue;
       NameScan S;
       S.Name = Name;
       S.TraverseStmt(Cur->getBody());

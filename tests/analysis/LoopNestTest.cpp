@@ -364,6 +364,16 @@ TEST(LoopNestTest, PrivateScalar) {
   EXPECT_EQ(K.Nests[0].PrivateDecls, Strings({"double t"}));
 }
 
+// OpenACC lets a private clause name the loop's own variable (`private(i, j)` on `for (i ...)`):
+// each iteration has its own already, declared with its value, so only the others are declared.
+TEST(LoopNestTest, PrivateNamesTheLoopsOwnVariable) {
+  KernelInfo K = analyze("#pragma acc parallel loop private(i, j)\n"
+                         "for (i = 0; i < n; i++) { for (j = 0; j < 4; j++) x[i] += j; }\n",
+                         {"double *x", "int n", "int i", "int j"});
+  ASSERT_EQ(K.Nests.size(), 1u);
+  EXPECT_EQ(K.Nests[0].PrivateDecls, Strings({"int j"}));
+}
+
 TEST(LoopNestTest, PrivateLocalArrayAndUnusedNames) {
   KernelInfo K = analyze("#pragma acc parallel\n"
                          "{\n"

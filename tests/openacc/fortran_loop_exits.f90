@@ -12,7 +12,7 @@ program fortran_loop_exits
       grid(k, j) = mod(k * 7 + j * 13, 97)
     end do
   end do
-  !$acc parallel loop copyin(grid) copyout(found, rows, steps, sums) private(j, k, s, t)
+  !$acc parallel loop copyin(grid) copyout(found, rows, steps, sums) private(i, j, k, s, t)
   do i = 1, n
     ! The first column, then row, holding the value i, or -1: both loops end where it is.
     found(i) = -1
