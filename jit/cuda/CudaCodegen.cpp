@@ -86,6 +86,10 @@ const char *CudaHelpers = R"(#define restrict __restrict__
    acc_device_nvidia (4) (include/jacc/openacc.h). */
 static __device__ inline int acc_on_device(int t) { return t == 3 || t == 4; }
 #define _Bool bool
+/* The GNU bit builtins host kernels have (Fortran's popcnt, leadz, trailz): CUDA's intrinsics. */
+#define __builtin_popcountll(x) __popcll(x)
+#define __builtin_clzll(x) __clzll(x)
+#define __builtin_ctzll(x) (__ffsll(x) - 1)
 typedef struct jacc_team_view {
   long long tid, nthreads, share_begin, share_end, share_scale, narrow;
   long long *split_info;

@@ -1,12 +1,12 @@
 ! Fortran's elemental intrinsics inside compute constructs: rounding and remainders (modulo takes
 ! the divisor's sign), merge, the bit intrinsics at their edges (shifts by 0, by the width and
-! back, negative values), integer powers with exponents known only as the program runs (negative
+! back, negative values; bit counts of zero and of every kind), integer powers with exponents known only as the program runs (negative
 ! ones too), the model numbers' parts and the special functions, for kinds 4 and 8. Compared
 ! with gfortran's own results on every device configuration.
 program fortran_intrinsics
   implicit none
   integer, parameter :: n = 12
-  integer :: i, m(n), p(n), bits(n), powers(n)
+  integer :: i, m(n), p(n), bits(n), powers(n), counts(n)
   integer(8) :: big(n), shifted(n)
   integer(1) :: tiny(n)
   real(8) :: x(n), r(n), special(n)
@@ -17,7 +17,8 @@ program fortran_intrinsics
     x(i) = 0.85d0 * i - 5.3d0
     y(i) = 0.6 * i - 3.1
   end do
-  !$acc parallel loop copyin(m, p, x, y) copyout(r, s, bits, powers, big, shifted, tiny, special)
+  !$acc parallel loop copyin(m, p, x, y) copyout(r, s, bits, powers, big, shifted, tiny, special) &
+  !$acc copyout(counts)
   do i = 1, n
     r(i) = modulo(x(i), 1.5d0) + modulo(x(i), -2.25d0) + dim(x(i), 1d0) + aint(x(i)) * 10 &
          + anint(x(i)) * 100 + merge(x(i), -x(i), m(i) > 0) + dprod(y(i), 2.0)
@@ -31,6 +32,8 @@ program fortran_intrinsics
     shifted(i) = ishft(m(i), i - 6) + ishft(m(i), 32) + ishft(m(i), -32) + shiftr(m(i), 31) &
                + merge(1, 0, btest(m(i), i)) * 7 + ibits(m(i), 28, 4) + ishft(7, i * 3)
     tiny(i) = ishft(int(m(i), 1), 2) + not(int(i, 1)) + ibset(int(0, 1), 7)
+    counts(i) = popcnt(m(i)) + 100 * leadz(m(i)) + 10000 * trailz(int(m(i), 8)) &
+              + 1000000 * poppar(int(m(i), 1)) + 10000000 * leadz(int(i - 1, 1))
     special(i) = erf(x(i)) + erfc(x(i)) * 2 + log_gamma(abs(x(i)) + 0.5d0) &
                + gamma(abs(x(i)) / 2 + 0.5d0) + asinh(x(i)) + acosh(abs(x(i)) + 1) &
                + atanh(x(i) / 10) + exponent(x(i)) + fraction(x(i)) + scale(x(i), -3)
@@ -45,4 +48,5 @@ program fortran_intrinsics
   write (*, '(3i22)') big
   write (*, '(3i22)') shifted
   write (*, '(12i5)') tiny
+  write (*, '(6i12)') counts
 end program

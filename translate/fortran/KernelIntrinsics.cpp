@@ -133,6 +133,19 @@ std::string KernelWriter::intrinsic(const std::string &Name, const std::vector<s
       return "(" + Args[0] + Bits.at(Name) + Args[1] + ")";
     if (Name == "not" && Arity(1))
       return "((" + T + ")~(" + I + "))";
+    // Counts of bits (of the first argument's kind, the result a default integer): GNU's
+    // builtins on 64 bits, the zero-extended value's leading zeros less the bits above the kind.
+    std::string Wide = "((unsigned long long)(" + unsignedType(ArgKind) + ")(" + I + "))";
+    std::string ArgWidth = std::to_string(8 * ArgKind);
+    if (Name == "popcnt" && Arity(1))
+      return "((" + T + ")__builtin_popcountll(" + Wide + "))";
+    if (Name == "poppar" && Arity(1))
+      return "((" + T + ")(__builtin_popcountll(" + Wide + ") & 1))";
+    if (Name == "leadz" && Arity(1))
+      return "((" + T + ")((" + I + ") == 0 ? " + ArgWidth + " : __builtin_clzll(" + Wide + ") - " +
+             std::to_string(64 - 8 * ArgKind) + "))";
+    if (Name == "trailz" && Arity(1))
+      return "((" + T + ")((" + I + ") == 0 ? " + ArgWidth + " : __builtin_ctzll(" + Wide + ")))";
     if (Name == "btest" && Arity(2))
       return "((((unsigned long long)(" + I + ")) >> (" + Args[1] + ")) & 1)";
     if ((Name == "ibset" || Name == "ibclr") && Arity(2)) {
