@@ -1,6 +1,7 @@
 ! Leaving loops inside compute constructs: a search that exits two loops at once when it finds
 ! its value, a CYCLE of the outer loop from the inner one (skipping the rest of a row), a DO
-! without control left by an EXIT, and EXIT and CYCLE of the innermost loop by name. Compared
+! without control left by an EXIT, EXIT and CYCLE of the innermost loop by name, and a CYCLE of
+! the parallel loop itself from a loop inside it. Compared
 ! with gfortran's results on every device configuration.
 program fortran_loop_exits
   implicit none
@@ -13,7 +14,7 @@ program fortran_loop_exits
     end do
   end do
   !$acc parallel loop copyin(grid) copyout(found, rows, steps, sums) private(i, j, k, s, t)
-  do i = 1, n
+  each: do i = 1, n
     ! The first column, then row, holding the value i, or -1: both loops end where it is.
     found(i) = -1
     search: do j = 1, m
@@ -52,7 +53,13 @@ program fortran_loop_exits
       if (mod(k, 3) == 0) s = s + k
     end do odd
     sums(i) = s
-  end do
+    ! The last statement skipped, from inside a loop, for odd i above 40: CYCLE of the loop the
+    ! devices share.
+    do j = 1, 3
+      if (i > 40 .and. mod(i, 2) == 1 .and. j == 2) cycle each
+    end do
+    sums(i) = sums(i) + 1000
+  end do each
   write (*, '(8i7)') found
   write (*, '(8i7)') rows
   write (*, '(8i7)') steps

@@ -1255,15 +1255,15 @@ end program
 )";
   std::vector<test::PushedKernel> K = test::pushedKernels(translate(Program));
   ASSERT_EQ(K.size(), 1u);
-  EXPECT_HAS(K[0].Source, "  int jacc_exit_outer = 0;\n  int jacc_cycle_outer = 0;\n  for (j = 1; "
-                          "j <= 6; j++) {\n    int jacc_exit_middle = 0;\n    for (k = 1; k <= "
-                          "6; k++) {\n      for (;;) {\n");
+  // Each flag a local of its loop's body, fresh in each iteration.
+  EXPECT_HAS(K[0].Source, "  for (j = 1; j <= 6; j++) {\n    int jacc_exit_outer = 0;\n    int "
+                          "jacc_cycle_outer = 0;\n    for (k = 1; k <= 6; k++) {\n      int "
+                          "jacc_exit_middle = 0;\n      for (;;) {\n");
   for (const char *Part :
        {"jacc_cycle_outer = 1;\n          break;", "jacc_exit_middle = 1;\n          break;",
         "      }\n      if (jacc_exit_outer) break;\n      if (jacc_cycle_outer) break;\n      "
         "if (jacc_exit_middle) break;\n",
-        "    }\n    if (jacc_exit_outer) break;\n    if (jacc_cycle_outer) { jacc_cycle_outer = "
-        "0; continue; }\n  }\n"})
+        "    }\n    if (jacc_exit_outer) break;\n    if (jacc_cycle_outer) continue;\n  }\n"})
     EXPECT_HAS(K[0].Source, Part);
   expectKernelsCompileText(Program);
   std::string E = translate(R"(program p

@@ -1,6 +1,8 @@
 // Named CYCLE and EXIT in kernels: C's continue and break leave only the innermost loop, so a
 // statement leaving a loop further out sets that loop's flag and breaks, and every loop in
 // between checks the flag as it ends, breaking on, until the named loop continues or breaks.
+// The flags are locals of the named loop's body, fresh in each iteration: private to it where
+// it is the loop the devices share.
 #include "translate/fortran/KernelWriter.h"
 
 namespace jacc::translate::fortran {
@@ -18,7 +20,6 @@ void KernelWriter::doLoop(std::string &Text, const parser::DoConstruct &Do,
                           const std::string &Pragma, const std::string &I) {
   const auto &Stmt = std::get<parser::Statement<parser::NonLabelDoStmt>>(Do.t).statement;
   const auto &Name = std::get<std::optional<parser::Name>>(Stmt.t);
-  size_t Header = Text.size(); // before the pragma, which must stay on the loop's line before
   OpenLoops.emplace_back();
   OpenLoops.back().Name = Name ? Name->ToString() : "";
   loopText(Text, Do, Pragma, I);
@@ -27,21 +28,26 @@ void KernelWriter::doLoop(std::string &Text, const parser::DoConstruct &Do,
   std::string Flags;
   for (bool Cycle : {false, true})
     if (Cycle ? Done.Cycle : Done.Exit)
-      Flags += I + "int " + flagName(Done.Name, Cycle) + " = 0;\n";
-  Text.insert(Header, Flags);
+      Flags += Done.BodyIndent + "int " + flagName(Done.Name, Cycle) + " = 0;\n";
+  Text.insert(Done.Body, Flags);
   // The flags raised inside it for loops further out: the loop around it acts on its own and
   // passes the others on.
   for (const auto &[Target, Cycle] : Done.Raised) {
     std::string Flag = flagName(OpenLoops[Target].Name, Cycle);
     if (Target + 1 == OpenLoops.size()) {
-      line(Text, I,
-           Cycle ? "if (" + Flag + ") { " + Flag + " = 0; continue; }"
-                 : "if (" + Flag + ") break;");
+      line(Text, I, "if (" + Flag + (Cycle ? ") continue;" : ") break;"));
       continue;
     }
     line(Text, I, "if (" + Flag + ") break;");
     OpenLoops.back().Raised.insert({Target, Cycle});
   }
+}
+
+void KernelWriter::loopBody(std::string &Text, const parser::DoConstruct &Do,
+                            const std::string &Indent) {
+  OpenLoops.back().Body = Text.size();
+  OpenLoops.back().BodyIndent = Indent;
+  block(Text, std::get<parser::Block>(Do.t), Indent);
 }
 
 void KernelWriter::leaveLoop(std::string &Text, const std::optional<parser::Name> &Name, bool Cycle,

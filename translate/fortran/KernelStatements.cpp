@@ -325,7 +325,7 @@ void KernelWriter::loopText(std::string &Text, const parser::DoConstruct &Do,
         line(Text, I, Pragma);
       line(Text, I, "while (" + Condition + ") {");
       ++LoopDepth;
-      block(Text, std::get<parser::Block>(Do.t), I + "  ");
+      loopBody(Text, Do, I + "  ");
       --LoopDepth;
       line(Text, I, "}");
       return;
@@ -336,7 +336,7 @@ void KernelWriter::loopText(std::string &Text, const parser::DoConstruct &Do,
       error("a loop directive needs a DO loop with bounds, not one without control");
     line(Text, I, "for (;;) {");
     ++LoopDepth;
-    block(Text, std::get<parser::Block>(Do.t), I + "  ");
+    loopBody(Text, Do, I + "  ");
     --LoopDepth;
     line(Text, I, "}");
     return;
@@ -379,7 +379,7 @@ void KernelWriter::loopText(std::string &Text, const parser::DoConstruct &Do,
            ") {");
   ++LoopDepth;
   std::vector<Copy> Copies = openCopies(Text, I + "  ", false);
-  block(Text, std::get<parser::Block>(Do.t), I + "  ");
+  loopBody(Text, Do, I + "  ");
   closeCopies(Copies);
   if (!Copies.empty() || PendingLevels == 0)
     Pending.clear(); // a collapse whose nest was not perfect: reported by the analysis
@@ -431,7 +431,7 @@ void KernelWriter::doConcurrent(std::string &Text, const parser::DoConstruct &Do
   if (Mask)
     line(Text, Indent, "if (" + expr(Mask->thing.thing.value()) + ") {");
   ++LoopDepth;
-  block(Text, std::get<parser::Block>(Do.t), Indent + (Mask ? "  " : ""));
+  loopBody(Text, Do, Indent + (Mask ? "  " : ""));
   --LoopDepth;
   closeCopies(Copies);
   if (Mask)

@@ -282,16 +282,21 @@ public:
   /// The loop itself: DO with bounds, DO WHILE, DO without control (`for (;;)`), DO CONCURRENT.
   void loopText(std::string &Text, const parser::DoConstruct &Do, const std::string &Pragma,
                 const std::string &I);
+  /// A DO loop's statements (every form's), where the flags of statements leaving it go.
+  void loopBody(std::string &Text, const parser::DoConstruct &Do, const std::string &Indent);
   /// CYCLE or EXIT (Cycle false) of the DO loop Name (none: the innermost): `continue` or
   /// `break` for the innermost loop; for one further out, its flag set and a break, which each
   /// loop in between passes on as it ends (doLoop).
   void leaveLoop(std::string &Text, const std::optional<parser::Name> &Name, bool Cycle,
                  const std::string &I);
   /// The DO loops the statement being printed is in, innermost last: their construct names,
-  /// whether a statement inside leaves them by a flag, and the flags of loops further out that
-  /// statements inside them raised (an index into OpenLoops, and whether it is a CYCLE's).
+  /// where their statements start in the text (and at which indentation), whether a statement
+  /// inside leaves them by a flag, and the flags of loops further out that statements inside
+  /// them raised (an index into OpenLoops, and whether it is a CYCLE's).
   struct OpenLoop {
     std::string Name;
+    size_t Body = 0;
+    std::string BodyIndent;
     bool Exit = false, Cycle = false;
     std::set<std::pair<size_t, bool>> Raised;
   };
