@@ -24,11 +24,8 @@ void DataEnvironment::copyUserBlock(uintptr_t Begin, UserAllocation &A, HolderSe
       if ((Home >> D & 1) && Devices[D]->nativeCodeMayWrite()) {
         debugLog("data", "acc_malloc block " + hexAddress(reinterpret_cast<void *>(Begin)) +
                              " stays on " + Devices[A.Device]->name() +
-                             ": code outside jacc may "
-                             "write " +
-                             Devices[D]->name() +
-                             "'s memory (JACC_MALLOC=every "
-                             "copies it all the same)");
+                             ": code outside jacc may write " + Devices[D]->name() +
+                             "'s memory (JACC_MALLOC=every copies it all the same)");
         return;
       }
   auto M = std::make_unique<Mapping>();

@@ -115,8 +115,7 @@ std::string KernelWriter::intrinsic(const std::string &Name, const std::vector<s
   if ((Name == "max" || Name == "min") && !Args.empty()) {
     std::string Text = Args[0];
     for (size_t I = 1; I < Args.size(); ++I)
-      Text = Real ? std::string(Name == "max" ? "fmax" : "fmin") + (Float ? "f(" : "(") + Text +
-                        ", " + Args[I] + ")"
+      Text = Real ? mathCall(Name == "max" ? "fmax" : "fmin", {Text, Args[I]}, Float)
                   : "(" + Text + (Name == "max" ? " > " : " < ") + Args[I] + " ? " + Text + " : " +
                         Args[I] + ")";
     return Text;

@@ -316,25 +316,20 @@ void KernelWriter::loopText(std::string &Text, const parser::DoConstruct &Do,
       doConcurrent(Text, Do, *C, Pragma, I);
       return;
     }
-  if (Control)
-    if (const auto *While = std::get_if<parser::ScalarLogicalExpr>(&Control->u)) {
-      // DO WHILE: a loop the devices run sequentially, as written.
-      std::string Condition = expr(While->thing.thing.value());
+  const auto *While = Control ? std::get_if<parser::ScalarLogicalExpr>(&Control->u) : nullptr;
+  if (!Control || While) {
+    // DO WHILE: a loop the devices run sequentially, as written; DO without control: until an
+    // EXIT (or a RETURN of the routine) leaves it.
+    std::string Header = "for (;;) {";
+    if (While) {
+      Header = "while (" + expr(While->thing.thing.value()) + ") {";
       noReductionIn("a DO WHILE's condition");
       if (!Pragma.empty())
         line(Text, I, Pragma);
-      line(Text, I, "while (" + Condition + ") {");
-      ++LoopDepth;
-      loopBody(Text, Do, I + "  ");
-      --LoopDepth;
-      line(Text, I, "}");
-      return;
-    }
-  if (!Control) {
-    // DO without control: until an EXIT (or a RETURN of the routine) leaves it.
-    if (!Pragma.empty())
+    } else if (!Pragma.empty()) {
       error("a loop directive needs a DO loop with bounds, not one without control");
-    line(Text, I, "for (;;) {");
+    }
+    line(Text, I, Header);
     ++LoopDepth;
     loopBody(Text, Do, I + "  ");
     --LoopDepth;
